@@ -1,0 +1,6 @@
+"""The pure rules core: game state, commands, events, views.
+
+Nothing in this package performs I/O or imports asyncio, Redis, Starlette, websockets or
+msgpack. ``engine.decide`` turns a state and a command into events or a rejection;
+``engine.apply`` folds an event into the next state.
+"""
