@@ -1,0 +1,119 @@
+"""Bodies on the table and the plane geometry between them (DIGEST 10.1, 10.4).
+
+Coordinates are inches: x in [0, table width], y in [0, table depth]. Facing is in degrees,
+0 pointing to +x and counter-clockwise positive, normalised to [0, 360). Every body stands at
+ground level; its volume is the cylinder of its silhouette (see ``silhouettes``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from server.rules.silhouettes import silhouette as silhouette_of
+
+Point = tuple[float, float]
+
+# Numerical slack for "exactly on the line" comparisons: far below anything a player measures.
+EPSILON = 1e-9
+
+
+@dataclass(frozen=True, slots=True)
+class Body:
+    """A model or marker on the table.
+
+    ``silhouette`` is the S value (a marker uses its trooper's S, DIGEST 12).
+    ``all_round_vision`` gives a 360-degree LoF arc (camouflage markers, DIGEST 10.1).
+    """
+
+    position: Point
+    facing: float
+    silhouette: int
+    all_round_vision: bool = False
+
+    def __post_init__(self) -> None:
+        silhouette_of(self.silhouette)  # reject unknown sizes at construction, not at use
+        x, y = self.position
+        object.__setattr__(self, "position", (float(x), float(y)))
+        object.__setattr__(self, "facing", normalise_facing(self.facing))
+
+    @property
+    def radius(self) -> float:
+        """Radius of the base, inches."""
+        return silhouette_of(self.silhouette).base_diameter / 2.0
+
+    @property
+    def height(self) -> float:
+        """Height of the silhouette cylinder, inches."""
+        return silhouette_of(self.silhouette).height
+
+    def moved_to(self, position: Point) -> Body:
+        """The same body standing at ``position`` (facing and silhouette kept)."""
+        return Body(position, self.facing, self.silhouette, self.all_round_vision)
+
+
+def normalise_facing(degrees: float) -> float:
+    """``degrees`` brought into [0, 360)."""
+    value = math.fmod(float(degrees), 360.0)
+    if value < 0.0:
+        value += 360.0
+    return 0.0 if value >= 360.0 else value  # fmod of a tiny negative can round up to 360
+
+
+def facing_vector(degrees: float) -> Point:
+    """Unit vector pointing along a facing."""
+    radians = math.radians(degrees)
+    return (math.cos(radians), math.sin(radians))
+
+
+def point_distance(p: Point, q: Point) -> float:
+    """Straight-line distance between two points, inches."""
+    return math.hypot(q[0] - p[0], q[1] - p[1])
+
+
+def distance(a: Body, b: Body) -> float:
+    """Distance between the closest points of the two bases (DIGEST 10.4).
+
+    Zero when the bases touch or overlap.
+    """
+    # Radii summed first so that the result is exactly symmetric in a and b.
+    return max(0.0, point_distance(a.position, b.position) - (a.radius + b.radius))
+
+
+def in_base_contact(a: Body, b: Body, tolerance: float = 0.05) -> bool:
+    """The bases touch, within ``tolerance`` inches (overlapping bases count as touching)."""
+    return distance(a, b) <= tolerance
+
+
+def front_reach(viewer: Body, target: Body) -> float:
+    """How far (inches) the target's base reaches past the viewer's front line.
+
+    The front line passes through the viewer's centre, perpendicular to its facing. Positive
+    means some part of the target's base is in the front half-plane.
+    """
+    fx, fy = facing_vector(viewer.facing)
+    dx = target.position[0] - viewer.position[0]
+    dy = target.position[1] - viewer.position[1]
+    return dx * fx + dy * fy + target.radius
+
+
+def in_front_arc(viewer: Body, target: Body) -> bool:
+    """Some part of the target's base lies in the viewer's 180-degree front arc (DIGEST 10.1).
+
+    The boundary line itself does not count: a base that only touches it shows no area in
+    the arc. Always True for a body with all-round vision.
+    """
+    if viewer.all_round_vision:
+        return True
+    return front_reach(viewer, target) > EPSILON
+
+
+def point_to_segment_distance(p: Point, a: Point, b: Point) -> float:
+    """Distance from ``p`` to the segment ``a``-``b``."""
+    abx, aby = b[0] - a[0], b[1] - a[1]
+    length_sq = abx * abx + aby * aby
+    if length_sq <= 0.0:
+        return point_distance(p, a)
+    t = ((p[0] - a[0]) * abx + (p[1] - a[1]) * aby) / length_sq
+    t = min(1.0, max(0.0, t))
+    return math.hypot(p[0] - (a[0] + t * abx), p[1] - (a[1] + t * aby))

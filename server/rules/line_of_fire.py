@@ -1,0 +1,192 @@
+"""Line of Fire between two bodies on a 2.5D table (DIGEST 10.1).
+
+A sight line joins a point of the viewer's cylinder to a point of the target's cylinder.
+LoF exists when the target is in the viewer's front arc and at least one sampled sight line
+is unobstructed. Sampling (documented in docs/rules-decisions/geometry.md):
+
+* plan view: the centre and rim points of each base, oriented on the line between the
+  centres; the viewer's points are limited to the front half of its base and the target's to
+  the part inside the viewer's front arc (the line must leave from, and land in, the arc);
+* heights: nothing overhangs on this table, so a higher end point never makes a line more
+  obstructed. The LoF test therefore only needs the top of the viewer and the highest point
+  of the target that still shows the ~3 mm the rules ask for. Cover (``cover.py``) samples
+  several target heights because it asks how much of the target is hidden.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+
+from server.rules.geometry import EPSILON, Body, Point, facing_vector, in_front_arc
+from server.rules.routes import route_samples
+from server.rules.terrain import Table, TerrainPiece, bounding_box, inside_intervals
+
+MIN_VISIBLE = 3.0 / 25.4
+"""The smallest part of a target that counts as seen: about 3 mm (DIGEST 10.1)."""
+
+_SQRT_HALF = math.sqrt(0.5)
+# Rim directions as (along, across) the centre-to-centre line, most useful first.
+_VIEWER_RIM = ((1.0, 0.0), (0.0, 1.0), (0.0, -1.0), (_SQRT_HALF, _SQRT_HALF),
+               (_SQRT_HALF, -_SQRT_HALF))
+_TARGET_RIM = ((-1.0, 0.0), (0.0, 1.0), (0.0, -1.0), (-_SQRT_HALF, _SQRT_HALF),
+               (-_SQRT_HALF, -_SQRT_HALF), (_SQRT_HALF, _SQRT_HALF),
+               (_SQRT_HALF, -_SQRT_HALF), (1.0, 0.0))
+
+Box = tuple[float, float, float, float]
+
+
+def target_sight_height(target: Body) -> float:
+    """The highest point of the target a sight line may aim at and still see ~3 mm of it."""
+    return target.height - min(MIN_VISIBLE, target.height / 2.0)
+
+
+def sight_line_ends(viewer: Body, target: Body) -> tuple[tuple[Point, ...], tuple[Point, ...]]:
+    """Plan-view end points of the sampled sight lines: (viewer points, target points).
+
+    Empty target points mean the target is outside the viewer's front arc.
+    """
+    (vx, vy), (tx, ty) = viewer.position, target.position
+    dx, dy = tx - vx, ty - vy
+    length = math.hypot(dx, dy)
+    fx, fy = facing_vector(viewer.facing)
+    ux, uy = (dx / length, dy / length) if length > EPSILON else (fx, fy)
+    nx, ny = -uy, ux
+    all_round = viewer.all_round_vision
+
+    def in_front(x: float, y: float, strict: bool) -> bool:
+        reach = (x - vx) * fx + (y - vy) * fy
+        return reach > EPSILON if strict else reach >= -EPSILON
+
+    rv, rt = viewer.radius, target.radius
+    viewer_points = [(vx, vy)]
+    for along, across in _VIEWER_RIM:
+        x = vx + rv * (along * ux + across * nx)
+        y = vy + rv * (along * uy + across * ny)
+        if all_round or in_front(x, y, strict=False):
+            viewer_points.append((x, y))
+    if not in_front_arc(viewer, target):
+        return tuple(viewer_points), ()
+    candidates = [(tx, ty)]
+    candidates += [
+        (tx + rt * (along * ux + across * nx), ty + rt * (along * uy + across * ny))
+        for along, across in _TARGET_RIM
+    ]
+    target_points = [(x, y) for x, y in candidates if all_round or in_front(x, y, strict=True)]
+    if not all_round:
+        # The target's point deepest into the arc, kept without re-testing so that a target
+        # in the arc always has a sampled point there.
+        target_points.append((tx + rt * fx, ty + rt * fy))
+    return tuple(viewer_points), tuple(target_points)
+
+
+def _box_of_discs(a: Body, b: Body) -> Box:
+    (ax, ay), (bx, by) = a.position, b.position
+    ra, rb = a.radius, b.radius
+    return (min(ax - ra, bx - rb), min(ay - ra, by - rb),
+            max(ax + ra, bx + rb), max(ay + ra, by + rb))
+
+
+def _boxes_overlap(a: Box, b: Box) -> bool:
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def terrain_between(viewer: Body, target: Body, table: Table) -> tuple[TerrainPiece, ...]:
+    """Terrain pieces that could stand between the two bodies (bounding-box filter)."""
+    box = _box_of_discs(viewer, target)
+    return tuple(p for p in table.terrain if _boxes_overlap(box, bounding_box(p.polygon)))
+
+
+def blocked_by_terrain(
+    p: Point, q: Point, height_p: float, height_q: float, piece: TerrainPiece
+) -> bool:
+    """The sight line passes over the piece's footprint at or below the piece's height.
+
+    The line's height is linear along it, so its lowest point over each stretch inside the
+    footprint is at one end of that stretch.
+    """
+    rise = height_q - height_p
+    for t0, t1 in inside_intervals(p, q, piece.polygon):
+        if min(height_p + t0 * rise, height_p + t1 * rise) <= piece.height + EPSILON:
+            return True
+    return False
+
+
+def blocked_by_body(p: Point, q: Point, height_p: float, height_q: float, body: Body) -> bool:
+    """The sight line passes through the body's cylinder below its top."""
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    cx, cy = p[0] - body.position[0], p[1] - body.position[1]
+    a = dx * dx + dy * dy
+    if a <= EPSILON:
+        return False
+    b = 2.0 * (cx * dx + cy * dy)
+    c = cx * cx + cy * cy - body.radius * body.radius
+    disc = b * b - 4.0 * a * c
+    if disc <= 0.0:
+        return False
+    root = math.sqrt(disc)
+    t0 = max(0.0, (-b - root) / (2.0 * a))
+    t1 = min(1.0, (-b + root) / (2.0 * a))
+    if t1 - t0 <= EPSILON:
+        return False
+    rise = height_q - height_p
+    return min(height_p + t0 * rise, height_p + t1 * rise) < body.height - EPSILON
+
+
+def _line_clear(
+    p: Point, q: Point, hp: float, hq: float,
+    pieces: Iterable[TerrainPiece], bodies: Iterable[Body],
+) -> bool:
+    return not any(blocked_by_terrain(p, q, hp, hq, piece) for piece in pieces) and not any(
+        blocked_by_body(p, q, hp, hq, body) for body in bodies
+    )
+
+
+def has_line_of_fire(
+    viewer: Body, target: Body, table: Table, blockers: Sequence[Body] = ()
+) -> bool:
+    """Whether ``viewer`` has LoF to ``target`` (DIGEST 10.1).
+
+    Requires the target in the viewer's front arc (unless all-round vision) and one sampled
+    sight line clear of terrain and of the bodies in ``blockers``. The caller decides which
+    bodies block (markers and the moving trooper do not); the viewer and target themselves
+    are ignored if present.
+    """
+    if not in_front_arc(viewer, target):
+        return False
+    viewer_points, target_points = sight_line_ends(viewer, target)
+    box = _box_of_discs(viewer, target)
+    pieces = terrain_between(viewer, target, table)
+    bodies = tuple(
+        b for b in blockers
+        if b != viewer and b != target and _boxes_overlap(box, _box_of_discs(b, b))
+    )
+    hv, ht = viewer.height, target_sight_height(target)
+    return any(
+        _line_clear(p, q, hv, ht, pieces, bodies) for p in viewer_points for q in target_points
+    )
+
+
+def points_of_route_in_lof(
+    viewer: Body, mover: Body, route: Sequence[Point], table: Table,
+    blockers: Sequence[Body] = (), step: float = 0.25,
+) -> tuple[Point, ...]:
+    """The sampled points of ``route`` where the viewer has LoF to the mover standing there.
+
+    Samples every ``step`` inches and at every vertex (see ``routes.route_samples``).
+    """
+    return tuple(
+        point for point in route_samples(route, step)
+        if has_line_of_fire(viewer, mover.moved_to(point), table, blockers)
+    )
+
+
+def sees_any_point_of_route(
+    viewer: Body, mover: Body, route: Sequence[Point], table: Table,
+    blockers: Sequence[Body] = (), step: float = 0.25,
+) -> bool:
+    """The viewer has LoF to the mover at some sampled point of its route (DIGEST 9 Move)."""
+    return any(
+        has_line_of_fire(viewer, mover.moved_to(point), table, blockers)
+        for point in route_samples(route, step)
+    )

@@ -1,0 +1,210 @@
+"""The table, its terrain pieces and zones, and the polygon tests they need.
+
+The table is 2.5D: a terrain piece is a simple polygon (convex or concave, either winding)
+extruded straight up to ``height`` inches. Nothing stands on top of terrain in this slice.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from server.rules.geometry import EPSILON, Body, Point, point_to_segment_distance
+from server.rules.ids import TerrainId
+
+Polygon = tuple[Point, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainPiece:
+    """A piece of scenery: a footprint polygon and a height (inches).
+
+    ``gives_cover`` is False for scenery that blocks sight but grants no Partial Cover.
+    """
+
+    id: TerrainId
+    polygon: Polygon
+    height: float
+    gives_cover: bool = True
+
+    def __post_init__(self) -> None:
+        if len(self.polygon) < 3:
+            raise ValueError(f"terrain {self.id}: a footprint needs at least 3 points")
+        if self.height < 0.0:
+            raise ValueError(f"terrain {self.id}: height must not be negative")
+        points = tuple((float(x), float(y)) for x, y in self.polygon)
+        object.__setattr__(self, "polygon", points)
+
+
+@dataclass(frozen=True, slots=True)
+class Zone:
+    """An axis-aligned rectangle on the table (deployment zone, objective area...)."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    def __post_init__(self) -> None:
+        if self.x1 < self.x0 or self.y1 < self.y0:
+            raise ValueError("a zone needs x0 <= x1 and y0 <= y1")
+
+    def contains_body(self, body: Body) -> bool:
+        """The whole base is inside the zone ("totally inside", DIGEST 10.2)."""
+        x, y = body.position
+        r = body.radius
+        return (
+            self.x0 + r <= x + EPSILON
+            and x - EPSILON <= self.x1 - r
+            and self.y0 + r <= y + EPSILON
+            and y - EPSILON <= self.y1 - r
+        )
+
+    def touches_body(self, body: Body) -> bool:
+        """Some part of the base touches or overlaps the zone ("inside", DIGEST 10.2)."""
+        x, y = body.position
+        nearest = (min(max(x, self.x0), self.x1), min(max(y, self.y0), self.y1))
+        return math.hypot(x - nearest[0], y - nearest[1]) <= body.radius + EPSILON
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The playing surface, ``width`` along x and ``depth`` along y, inches."""
+
+    width: float
+    depth: float
+    terrain: tuple[TerrainPiece, ...] = ()
+
+    def contains_body(self, body: Body) -> bool:
+        """The whole base is on the table."""
+        return Zone(0.0, 0.0, self.width, self.depth).contains_body(body)
+
+
+def codeone_table(terrain: Sequence[TerrainPiece] = ()) -> Table:
+    """An Infinity CodeOne table: 24 inches wide (x) by 32 deep (y)."""
+    return Table(24.0, 32.0, tuple(terrain))
+
+
+def standard_table(terrain: Sequence[TerrainPiece] = ()) -> Table:
+    """A standard Infinity table: 48 by 48 inches."""
+    return Table(48.0, 48.0, tuple(terrain))
+
+
+@lru_cache(maxsize=4096)
+def bounding_box(polygon: Polygon) -> tuple[float, float, float, float]:
+    """(min x, min y, max x, max y) of a polygon; cached because LoF asks for it often."""
+    xs = [x for x, _ in polygon]
+    ys = [y for _, y in polygon]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def point_in_polygon(p: Point, polygon: Sequence[Point]) -> bool:
+    """Whether ``p`` is inside the polygon (even-odd rule).
+
+    Points exactly on the boundary may go either way; callers that care about touching use
+    distances instead.
+    """
+    x, y = p
+    inside = False
+    count = len(polygon)
+    for i in range(count):
+        ax, ay = polygon[i - 1]
+        bx, by = polygon[i]
+        if (ay > y) != (by > y):
+            crossing_x = ax + (y - ay) * (bx - ax) / (by - ay)
+            if x < crossing_x:
+                inside = not inside
+    return inside
+
+
+def _on_boundary(p: Point, polygon: Sequence[Point]) -> bool:
+    return any(
+        point_to_segment_distance(p, polygon[i - 1], polygon[i]) <= EPSILON
+        for i in range(len(polygon))
+    )
+
+
+def inside_intervals(p: Point, q: Point, polygon: Sequence[Point]) -> list[tuple[float, float]]:
+    """The parts of segment p->q strictly inside the polygon, as parameter ranges in [0, 1].
+
+    The segment is cut wherever it meets an edge; each piece lies wholly inside or wholly
+    outside, which its midpoint decides. Pieces of zero length (grazing a vertex) and pieces
+    running along an edge are not inside.
+    """
+    px, py = p
+    dx, dy = q[0] - px, q[1] - py
+    cuts = [0.0, 1.0]
+    count = len(polygon)
+    for i in range(count):
+        ax, ay = polygon[i - 1]
+        bx, by = polygon[i]
+        ex, ey = bx - ax, by - ay
+        denom = dx * ey - dy * ex
+        apx, apy = ax - px, ay - py
+        if abs(denom) <= EPSILON:
+            continue  # parallel: a collinear edge is only touched, never crossed
+        t = (apx * ey - apy * ex) / denom
+        u = (apx * dy - apy * dx) / denom
+        if 0.0 <= t <= 1.0 and -EPSILON <= u <= 1.0 + EPSILON:
+            cuts.append(t)
+    cuts.sort()
+    intervals: list[tuple[float, float]] = []
+    for t0, t1 in itertools.pairwise(cuts):
+        if t1 - t0 <= EPSILON:
+            continue
+        mid = (t0 + t1) / 2.0
+        middle = (px + mid * dx, py + mid * dy)
+        if point_in_polygon(middle, polygon) and not _on_boundary(middle, polygon):
+            if intervals and abs(intervals[-1][1] - t0) <= EPSILON:
+                intervals[-1] = (intervals[-1][0], t1)
+            else:
+                intervals.append((t0, t1))
+    return intervals
+
+
+def segment_crosses_polygon(p: Point, q: Point, polygon: Sequence[Point]) -> bool:
+    """Some stretch of the segment p->q (of non-zero length) lies inside the polygon.
+
+    A segment that only grazes a vertex or runs along an edge does not cross it.
+    """
+    if p == q:
+        return point_in_polygon(p, polygon)
+    return bool(inside_intervals(p, q, tuple(polygon)))
+
+
+def _segments_intersect(p: Point, q: Point, a: Point, b: Point) -> bool:
+    def orient(o: Point, s: Point, t: Point) -> float:
+        return (s[0] - o[0]) * (t[1] - o[1]) - (s[1] - o[1]) * (t[0] - o[0])
+
+    d1, d2 = orient(a, b, p), orient(a, b, q)
+    d3, d4 = orient(p, q, a), orient(p, q, b)
+    return ((d1 > 0) != (d2 > 0)) and ((d3 > 0) != (d4 > 0))
+
+
+def segment_polygon_distance(p: Point, q: Point, polygon: Sequence[Point]) -> float:
+    """Shortest distance between the segment p->q and the polygon's area (0 if they meet)."""
+    if point_in_polygon(p, polygon) or point_in_polygon(q, polygon):
+        return 0.0
+    best = math.inf
+    count = len(polygon)
+    for i in range(count):
+        a, b = polygon[i - 1], polygon[i]
+        if _segments_intersect(p, q, a, b):
+            return 0.0
+        best = min(
+            best,
+            point_to_segment_distance(p, a, b),
+            point_to_segment_distance(q, a, b),
+            point_to_segment_distance(a, p, q),
+            point_to_segment_distance(b, p, q),
+        )
+    return best
+
+
+def body_polygon_distance(body: Body, polygon: Sequence[Point]) -> float:
+    """Gap between a body's base and a polygon's area (0 if they touch or overlap)."""
+    centre = body.position
+    return max(0.0, segment_polygon_distance(centre, centre, polygon) - body.radius)

@@ -1,0 +1,57 @@
+"""Partial Cover from terrain (DIGEST 10.6; rule chosen in docs/rules-decisions/geometry.md)."""
+
+from __future__ import annotations
+
+from server.rules.cover import in_partial_cover
+from server.rules.geometry import Body
+from server.rules.ids import TerrainId
+from server.rules.line_of_fire import has_line_of_fire
+from server.rules.terrain import TerrainPiece, standard_table
+
+ATTACKER = Body((10.0, 10.0), 0.0, 2)
+TARGET = Body((20.0, 10.0), 180.0, 2)  # base edge at x ~19.51
+
+
+def wall(x0: float, x1: float, height: float, gives_cover: bool = True) -> TerrainPiece:
+    polygon = ((x0, 5.0), (x1, 5.0), (x1, 15.0), (x0, 15.0))
+    return TerrainPiece(TerrainId("wall"), polygon, height, gives_cover)
+
+
+def test_no_cover_in_open_ground() -> None:
+    assert not in_partial_cover(TARGET, ATTACKER, standard_table())
+
+
+def test_low_wall_next_to_the_target_gives_partial_cover() -> None:
+    table = standard_table([wall(19.0, 19.3, 1.0)])
+    assert has_line_of_fire(ATTACKER, TARGET, table)
+    assert in_partial_cover(TARGET, ATTACKER, table)
+
+
+def test_wall_that_hides_the_target_entirely_gives_no_lof_and_no_cover() -> None:
+    table = standard_table([wall(19.0, 19.3, 5.0)])
+    assert not has_line_of_fire(ATTACKER, TARGET, table)
+    assert not in_partial_cover(TARGET, ATTACKER, table)
+
+
+def test_wall_far_from_the_target_gives_no_cover() -> None:
+    """The wall must be within 1 inch of the target, even if it hides part of it."""
+    table = standard_table([wall(14.0, 14.3, 1.0)])
+    assert has_line_of_fire(ATTACKER, TARGET, table)
+    assert not in_partial_cover(TARGET, ATTACKER, table)
+
+
+def test_wall_behind_the_target_gives_no_cover() -> None:
+    table = standard_table([wall(20.7, 21.0, 1.0)])
+    assert not in_partial_cover(TARGET, ATTACKER, table)
+
+
+def test_scenery_without_cover_flag_gives_no_cover() -> None:
+    table = standard_table([wall(19.0, 19.3, 1.0, gives_cover=False)])
+    assert has_line_of_fire(ATTACKER, TARGET, table)
+    assert not in_partial_cover(TARGET, ATTACKER, table)
+
+
+def test_no_cover_against_an_attacker_facing_away() -> None:
+    table = standard_table([wall(19.0, 19.3, 1.0)])
+    facing_away = Body((10.0, 10.0), 180.0, 2)
+    assert not in_partial_cover(TARGET, facing_away, table)

@@ -1,0 +1,56 @@
+"""Zone of Control: 8 inches from the edge of the silhouette (DIGEST 10.3)."""
+
+from __future__ import annotations
+
+from server.rules.geometry import Body
+from server.rules.silhouettes import MM_PER_INCH
+from server.rules.zone_of_control import (
+    ZONE_OF_CONTROL,
+    in_zone_of_control,
+    route_enters_zone_of_control,
+)
+
+TWO_S1_RADII = 25.0 / MM_PER_INCH
+
+
+def s1(x: float, y: float) -> Body:
+    return Body((x, y), 0.0, 1)
+
+
+def test_zone_of_control_is_eight_inches() -> None:
+    assert ZONE_OF_CONTROL == 8.0
+
+
+def test_zoc_7_9_inches_edge_to_edge_is_inside() -> None:
+    assert in_zone_of_control(s1(10.0, 10.0), s1(10.0 + 7.9 + TWO_S1_RADII, 10.0))
+
+
+def test_zoc_8_1_inches_edge_to_edge_is_outside() -> None:
+    assert not in_zone_of_control(s1(10.0, 10.0), s1(10.0 + 8.1 + TWO_S1_RADII, 10.0))
+
+
+def test_zoc_is_measured_from_the_edge_of_bigger_bases() -> None:
+    big = Body((10.0, 10.0), 0.0, 8)  # 70 mm base
+    gap = 7.9 + 35.0 / MM_PER_INCH + 12.5 / MM_PER_INCH
+    assert in_zone_of_control(big, s1(10.0, 10.0 + gap))
+    assert not in_zone_of_control(s1(10.0, 10.0), s1(10.0, 10.0 + gap))
+
+
+def test_route_passing_outside_zoc_does_not_enter() -> None:
+    owner, mover = s1(10.0, 10.0), s1(0.0, 10.0 + 8.1 + TWO_S1_RADII)
+    route = [mover.position, (30.0, mover.position[1])]
+    assert not route_enters_zone_of_control(owner, mover, route)
+
+
+def test_route_whose_vertices_are_outside_but_segment_passes_inside_enters() -> None:
+    """The whole path counts, not only where it starts and ends (DIGEST 9, Move)."""
+    owner, mover = s1(10.0, 10.0), s1(0.0, 10.0 + 7.9 + TWO_S1_RADII)
+    route = [mover.position, (30.0, mover.position[1])]
+    assert route_enters_zone_of_control(owner, mover, route)
+
+
+def test_route_that_ends_inside_zoc_enters() -> None:
+    owner, mover = s1(10.0, 10.0), s1(10.0, 30.0)
+    assert route_enters_zone_of_control(owner, mover, [(10.0, 30.0), (10.0, 18.0)])
+    assert not route_enters_zone_of_control(owner, mover, [(10.0, 30.0), (10.0, 20.0)])
+    assert not route_enters_zone_of_control(owner, mover, [])
