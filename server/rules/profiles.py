@@ -1,0 +1,192 @@
+"""Unit profiles: the printed characteristics of a trooper (DIGEST 2, 12).
+
+A profile is what an army book prints for one option of a unit: attributes, Training, Troop
+Type, the special skills the rules core acts on, weapons, and cost. It is reference data;
+wounds taken, states and remaining ammunition are game state and live elsewhere.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, get_type_hints
+
+from server.rules.ids import WeaponId
+from server.rules.serial import FormatError, from_plain
+
+
+class Training(StrEnum):
+    REGULAR = "regular"
+    IRREGULAR = "irregular"
+
+
+class TroopType(StrEnum):
+    LI = "li"
+    MI = "mi"
+    HI = "hi"
+    REM = "rem"
+    TAG = "tag"
+    SK = "sk"
+    WB = "wb"
+    PERIPHERAL = "peripheral"
+
+
+# Troop types whose durability is Structure (STR), and those whose is VITA. Peripherals
+# can be either (a remote drone or a living beast), so they are in neither set.
+STRUCTURE_TYPES = frozenset({TroopType.REM, TroopType.TAG})
+VITA_TYPES = frozenset({TroopType.LI, TroopType.MI, TroopType.HI, TroopType.SK, TroopType.WB})
+
+SILHOUETTES = frozenset(range(9))
+MIMETISM_VALUES = (3, 6)
+ATTRIBUTE_MAX = 30
+"""Upper bound for CC/BS/PH/WIP: well above any printed value, low enough to catch typos."""
+ARMOUR_MAX = 15
+MOV_MAX = 12
+VITA_MAX = 10
+
+
+@dataclass(frozen=True, slots=True)
+class UnitProfile:
+    """One profile option of a unit.
+
+    ``vita`` holds STR when ``structure`` is true (remotes, TAGs), else VITA (wounds).
+    ``camouflage`` is 0 for none, else the Mimetism MOD shown on the trooper's Camouflage
+    Marker as a positive number (3 or 6); such troopers deploy as markers. ``mimetism`` is
+    the MOD magnitude (3 or 6) applied to BS Attacks and Discover against the trooper.
+    ``cost`` and ``swc`` are Private Information (DIGEST 11.2).
+    """
+
+    id: str
+    name: str
+    mov: tuple[int, int]
+    cc: int
+    bs: int
+    ph: int
+    wip: int
+    arm: int
+    bts: int
+    vita: int
+    structure: bool
+    silhouette: int
+    training: Training
+    troop_type: TroopType
+    tactical_awareness: bool = False
+    impetuous: bool = False
+    camouflage: int = 0
+    mimetism: int = 0
+    hidden_deployment: bool = False
+    sixth_sense: bool = False
+    weapons: tuple[WeaponId, ...] = ()
+    cost: int = 0
+    swc: float = 0.0
+
+    @property
+    def is_peripheral(self) -> bool:
+        return self.troop_type is TroopType.PERIPHERAL
+
+    @property
+    def deploys_as_marker(self) -> bool:
+        return self.camouflage > 0
+
+
+_LABELS = {
+    "mov": "MOV",
+    "cc": "CC",
+    "bs": "BS",
+    "ph": "PH",
+    "wip": "WIP",
+    "arm": "ARM",
+    "bts": "BTS",
+    "vita": "VITA/STR",
+    "swc": "SWC",
+    "silhouette": "Silhouette",
+    "troop_type": "Troop Type",
+}
+
+
+def field_label(name: str) -> str:
+    """How a profile field is named to a player ("bs" -> "BS")."""
+    return _LABELS.get(name, name)
+
+
+def profile_from_plain(data: Any) -> tuple[UnitProfile | None, tuple[str, ...]]:
+    """Read a profile from plain data (a JSON object).
+
+    Returns the profile and no problems, or ``None`` and every problem found (wrong types,
+    missing or unknown fields, values out of range), each a sentence without a subject:
+    the caller prefixes which unit it is about.
+    """
+    if not isinstance(data, Mapping):
+        return None, ("must be an object with the profile's fields.",)
+    hints = get_type_hints(UnitProfile)
+    kwargs: dict[str, Any] = {}
+    problems: list[str] = []
+    for field in dataclasses.fields(UnitProfile):
+        if field.name not in data:
+            if field.default is dataclasses.MISSING:
+                problems.append(f"{field_label(field.name)} is missing.")
+            continue
+        try:
+            kwargs[field.name] = from_plain(hints[field.name], data[field.name], field.name)
+        except FormatError as error:
+            problems.append(f"{field_label(field.name)} {error.problem}.")
+    known = {field.name for field in dataclasses.fields(UnitProfile)}
+    unknown = sorted(str(key) for key in data if key not in known)
+    if unknown:
+        problems.append(f"has unknown fields {', '.join(unknown)}.")
+    if problems:
+        return None, tuple(problems)
+    profile = UnitProfile(**kwargs)
+    value_problems = profile_problems(profile)
+    return (None, value_problems) if value_problems else (profile, ())
+
+
+def profile_problems(profile: UnitProfile) -> tuple[str, ...]:
+    """Values out of their legal ranges, as sentences without a subject."""
+    problems: list[str] = []
+    if not profile.id:
+        problems.append("has an empty id.")
+    if any(not 0 <= value <= MOV_MAX for value in profile.mov):
+        problems.append(f"MOV values must be between 0 and {MOV_MAX} inches.")
+    for name in ("cc", "bs", "ph", "wip"):
+        value = getattr(profile, name)
+        if not 0 <= value <= ATTRIBUTE_MAX:
+            problems.append(f"{field_label(name)} {value} is outside 0-{ATTRIBUTE_MAX}.")
+    for name in ("arm", "bts"):
+        value = getattr(profile, name)
+        if not 0 <= value <= ARMOUR_MAX:
+            problems.append(f"{field_label(name)} {value} is outside 0-{ARMOUR_MAX}.")
+    if not 1 <= profile.vita <= VITA_MAX:
+        problems.append(f"VITA/STR {profile.vita} is outside 1-{VITA_MAX}.")
+    if profile.silhouette not in SILHOUETTES:
+        problems.append(f"Silhouette {profile.silhouette} is not one of 0-8.")
+    if profile.cost < 0 or profile.swc < 0 or (profile.swc * 2) % 1:
+        problems.append("cost and SWC must be non-negative, SWC in steps of 0.5.")
+    problems.extend(_durability_problems(profile))
+    problems.extend(_concealment_problems(profile))
+    return tuple(problems)
+
+
+def _durability_problems(profile: UnitProfile) -> list[str]:
+    if profile.troop_type in STRUCTURE_TYPES and not profile.structure:
+        return [f"a {profile.troop_type.name} has Structure (STR), so structure must be true."]
+    if profile.troop_type in VITA_TYPES and profile.structure:
+        return [f"a {profile.troop_type.name} has VITA, not Structure; structure must be false."]
+    return []
+
+
+def _concealment_problems(profile: UnitProfile) -> list[str]:
+    problems: list[str] = []
+    if profile.mimetism not in (0, *MIMETISM_VALUES):
+        problems.append(f"Mimetism {profile.mimetism} must be 0, 3 or 6.")
+    if profile.camouflage not in (0, *MIMETISM_VALUES):
+        problems.append(f"Camouflage {profile.camouflage} must be 0 (none), 3 or 6.")
+    elif profile.camouflage and profile.mimetism != profile.camouflage:
+        # The CAMO marker shows the trooper's own Mimetism MOD (DIGEST 12), so they agree.
+        problems.append(
+            f"Camouflage {profile.camouflage} must equal its Mimetism ({profile.mimetism}): "
+            "the marker shows the trooper's Mimetism MOD."
+        )
+    return problems

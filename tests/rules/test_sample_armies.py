@@ -1,0 +1,123 @@
+"""The shipped weapons table and sample armies (DIGEST 2, 3.2, 12, 14)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from server.rules.army_catalogue import (
+    WeaponDataError,
+    load_weapons,
+    sample_armies,
+    sample_army,
+    weapons_from_plain,
+)
+from server.rules.army_list import ArmyList, ListFormat
+from server.rules.profiles import Training, TroopType, UnitProfile
+from server.rules.serial import from_plain, to_plain
+from server.rules.weapons import WeaponKind, weapon_problems
+
+
+def all_profiles() -> list[UnitProfile]:
+    return [entry.profile for army in sample_armies().values() for entry in army.entries]
+
+
+def test_weapons_table_loads_and_every_weapon_is_sound() -> None:
+    weapons = load_weapons()
+    assert len(weapons) >= 10
+    for weapon_id, weapon in weapons.items():
+        assert weapon.id == weapon_id
+        assert weapon_problems(weapon) == ()
+
+
+def test_load_weapons_returns_a_fresh_table() -> None:
+    first = load_weapons()
+    first.clear()
+    assert load_weapons()
+
+
+def test_weapons_table_problems_are_reported_together() -> None:
+    raw = {"weapons": [
+        {"id": "a", "name": "A", "kind": "ballistic", "burst": 0, "ps": 7, "ammo": "N",
+         "ranges": [{"up_to": 8, "mod": 0}]},
+        {"id": "b", "name": "B", "kind": "laser", "burst": 1, "ps": 7, "ammo": "N"},
+    ]}
+    with pytest.raises(WeaponDataError) as caught:
+        weapons_from_plain(raw)
+    assert len(caught.value.problems) == 2
+    with pytest.raises(WeaponDataError):
+        weapons_from_plain([])
+
+
+def test_four_sample_armies_two_of_each_format() -> None:
+    formats = [army.format for army in sample_armies().values()]
+    assert formats.count(ListFormat.STANDARD) >= 2
+    assert formats.count(ListFormat.CODEONE) >= 2
+
+
+@pytest.mark.parametrize("army_id", sorted(sample_armies()))
+def test_sample_army_fits_its_format(army_id: str) -> None:
+    """N5: 300 pts, <=15 troopers in 2 groups; CodeOne: 30 pts, one closed group of <=10."""
+    army = sample_army(army_id)
+    troopers = army.troopers()
+    assert sum(1 for entry in army.entries if entry.lieutenant) == 1
+    assert army.total_cost() <= army.points
+    if army.format is ListFormat.STANDARD:
+        assert army.points == 300
+        assert army.combat_groups() == (1, 2)
+        assert len(troopers) <= 15
+    else:
+        assert army.points == 30
+        assert army.combat_groups() == (1,)
+        assert len(troopers) <= 10
+    for group in army.combat_groups():
+        assert sum(1 for entry in army.group(group) if not entry.is_peripheral) <= 10
+
+
+@pytest.mark.parametrize("army_id", sorted(sample_armies()))
+def test_sample_army_round_trips_through_json(army_id: str) -> None:
+    army = sample_army(army_id)
+    assert from_plain(ArmyList, json.loads(json.dumps(to_plain(army)))) == army
+
+
+def test_samples_cover_training_and_command_features() -> None:
+    profiles = all_profiles()
+    assert {p.training for p in profiles} == {Training.REGULAR, Training.IRREGULAR}
+    assert any(p.tactical_awareness for p in profiles)
+    assert any(p.impetuous for p in profiles)
+    assert any(p.hidden_deployment for p in profiles)
+    assert {p.camouflage for p in profiles if p.camouflage} == {3, 6}
+
+
+def test_samples_cover_silhouettes_and_a_structure_remote() -> None:
+    profiles = all_profiles()
+    assert {1, 2, 3, 5} <= {p.silhouette for p in profiles}
+    assert any(p.troop_type is TroopType.REM and p.structure for p in profiles)
+
+
+def test_samples_include_a_controller_with_peripherals() -> None:
+    counts = [
+        len(army.peripherals_of(entry.id))
+        for army in sample_armies().values()
+        for entry in army.troopers()
+    ]
+    assert any(1 <= count <= 2 for count in counts)
+
+
+def test_samples_cover_weapon_kinds_and_ammunition() -> None:
+    carried = {
+        weapon
+        for army in sample_armies().values()
+        for entry in army.entries
+        for weapon in army.weapons(entry.id)
+    }
+    kinds = {weapon.kind for weapon in carried}
+    assert kinds == set(WeaponKind)
+    assert any(weapon.disposable for weapon in carried)
+    assert {"Shock", "DA", "AP", "EXP"} <= {weapon.ammo for weapon in carried}
+
+
+def test_unknown_sample_army_names_the_known_ones() -> None:
+    with pytest.raises(KeyError, match="helion-vanguard"):
+        sample_army("no-such-army")
