@@ -52,7 +52,9 @@ class Tagged:
             return
         tag = cls.__dict__.get("TYPE")
         if tag:
-            if tag in cls._registry:
+            known = cls._registry.get(tag)
+            # dataclass(slots=True) re-creates the class: the same class may register twice.
+            if known is not None and known.__qualname__ != cls.__qualname__:
                 raise TypeError(f"duplicate tag {tag!r} for {cls.__name__}")
             cls._registry[tag] = cls
 
@@ -172,6 +174,8 @@ def _convert_class(cls: type, data: Plain, path: str) -> Any:
         if not isinstance(data, str):
             raise FormatError(path, "must be text")
         return data
+    if issubclass(cls, Tagged) and not cls.__dict__.get("TYPE"):
+        return _convert_tagged(cls, data, path)
     if issubclass(cls, Enum):
         try:
             return cls(data)
@@ -182,15 +186,19 @@ def _convert_class(cls: type, data: Plain, path: str) -> Any:
     raise TypeError(f"unsupported class {cls!r}")
 
 
+def _convert_tagged(cls: type[Tagged], data: Plain, path: str) -> Any:
+    if not isinstance(data, dict):
+        raise FormatError(path, "must be a map")
+    tag = data.get("type")
+    concrete = cls.class_for(tag) if isinstance(tag, str) else None
+    if concrete is None or not issubclass(concrete, cls):
+        raise FormatError(f"{path}.type" if path else "type", f"unknown type {tag!r}")
+    return _convert_dataclass(concrete, data, path)
+
+
 def _convert_dataclass(cls: type, data: Plain, path: str) -> Any:
     if not isinstance(data, dict):
         raise FormatError(path, "must be a map")
-    if issubclass(cls, Tagged) and not cls.__dict__.get("TYPE"):
-        tag = data.get("type")
-        concrete = cls.class_for(tag) if isinstance(tag, str) else None
-        if concrete is None or not issubclass(concrete, cls):
-            raise FormatError(f"{path}.type" if path else "type", f"unknown type {tag!r}")
-        cls = concrete
     hints = _hints(cls)
     kwargs: dict[str, Any] = {}
     for field in dataclasses.fields(cls):

@@ -1,0 +1,288 @@
+"""Declaring the active trooper's skills (Order Expenditure Sequence steps 1.2 and 3).
+
+Everything is fixed at declaration (seed 000): a movement fixes its whole route and places
+the trooper at its end; a BS Attack names weapon, targets, Burst split and firing point.
+What the server can already see is impossible is rejected here with a reason, so that a
+player never spends an Order by mistake; what depends on the other side's simultaneous
+declarations (a Discover that must succeed first, range, an ARO's dodge) is settled at
+resolution, where a failed Requirement turns the skill into Idle (docs/rules-decisions.md).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+
+from .commands import DeclareSkill
+from .decision import require
+from .events import Event, SkillDeclared
+from .geometry import Body, Point, distance, in_base_contact, point_distance, point_to_segment_distance
+from .ids import Side, TrooperId, WeaponId
+from .line_of_fire import has_line_of_fire
+from .order_structure import may_follow
+from .reasons import Reason
+from .routes import check_route
+from .skills import (
+    MOVEMENT_SKILLS,
+    BsAttack,
+    CcAttack,
+    Climb,
+    Discover,
+    Dodge,
+    DODGE_MOVE_LIMIT,
+    Jump,
+    Skill,
+)
+from .state import ActiveOrder, GameState, OrderStep, TrooperState
+from .weapons import Weapon, WeaponKind, template_length
+
+JUMP_EXTRA = 2.0
+"""N5 Jump: up to the first MOV value plus 2 inches (DIGEST 9)."""
+JUMP_CLEARS = 2.0
+"""A Jump passes over terrain up to this height (inches); see docs/rules-decisions.md."""
+ON_PATH_TOLERANCE = 0.05
+
+
+def decide_declare_skill(state: GameState, side: Side, command: DeclareSkill) -> list[Event]:
+    order = state.order
+    require(state.active is side, Reason.NOT_YOUR_TURN, "Only the active player declares skills.")
+    require(order is not None, Reason.WRONG_PHASE, "Activate a trooper first.")
+    assert order is not None
+    require(
+        order.step in (OrderStep.FIRST_SKILL, OrderStep.SECOND_SKILL),
+        Reason.WRONG_PHASE,
+        "The reactive player is declaring AROs; wait for the window to close.",
+    )
+    skill = command.skill
+    info = skill.info
+    require(info.usable_in_active_turn, Reason.SKILL_NOT_ALLOWED, f"{info.name} cannot be declared in your turn.")
+    if order.skills:
+        first = order.skills[0].TYPE
+        require(
+            may_follow(first, skill.TYPE),
+            Reason.ILLEGAL_SKILL_COMBINATION,
+            f"{skill.TYPE} cannot follow {first} in the same Order: one Entire Order skill, two "
+            "Short Movement skills, or one Short Movement skill and one Short Skill.",
+        )
+    trooper = state.trooper(order.trooper)
+    check_active_skill(state, order, trooper, skill)
+    return [SkillDeclared(order.number, trooper.id, len(order.skills) + 1, skill)]
+
+
+def check_active_skill(
+    state: GameState, order: ActiveOrder, trooper: TrooperState, skill: Skill
+) -> None:
+    if isinstance(skill, MOVEMENT_SKILLS):
+        _check_movement(state, order, trooper, skill.route, skill)
+    elif isinstance(skill, BsAttack):
+        _check_bs_attack(state, order, trooper, skill)
+    elif isinstance(skill, CcAttack):
+        _check_cc_attack(state, trooper, skill.weapon, skill.target)
+    elif isinstance(skill, Discover):
+        _check_discover(state, order, trooper, skill)
+    elif isinstance(skill, Dodge):
+        check_dodge_route(state, trooper, skill.route)
+
+
+def movement_allowance(order: ActiveOrder, trooper: TrooperState, skill: Skill) -> float:
+    """First movement of an Order uses the first MOV value, a second one the second."""
+    mov = trooper.profile.mov
+    if isinstance(skill, Jump):
+        return mov[0] + JUMP_EXTRA
+    moved_before = any(isinstance(s, MOVEMENT_SKILLS) for s in order.skills)
+    return float(mov[1] if moved_before else mov[0])
+
+
+def obstacles(state: GameState, *exclude: TrooperId) -> tuple[Body, ...]:
+    """Bases on the table that block movement (hidden troopers are not on the table)."""
+    return tuple(
+        t.body()
+        for t in state.troopers.values()
+        if t.on_table and t.id not in exclude and not t.is_null
+    )
+
+
+def _check_movement(
+    state: GameState, order: ActiveOrder, trooper: TrooperState, route: Sequence[Point], skill: Skill
+) -> None:
+    allowance = movement_allowance(order, trooper, skill)
+    require(allowance > 0, Reason.SKILL_NOT_ALLOWED, f"{trooper.profile.name} cannot move.")
+    crossing = math.inf if isinstance(skill, Climb) else JUMP_CLEARS if isinstance(skill, Jump) else 0.0
+    problem = check_route(
+        route, trooper.body(), allowance, state.table, obstacles(state, trooper.id), crossing
+    )
+    if problem is not None:
+        reason = Reason.ROUTE_TOO_LONG if problem.code == "route_too_long" else Reason.BAD_ROUTE
+        require(False, reason, problem.message)
+
+
+def check_dodge_route(state: GameState, trooper: TrooperState, route: Sequence[Point]) -> None:
+    if not route:
+        return
+    problem = check_route(
+        route, trooper.body(), DODGE_MOVE_LIMIT, state.table, obstacles(state, trooper.id)
+    )
+    if problem is not None:
+        require(False, Reason.BAD_ROUTE, f"Dodge movement: {problem.message}")
+
+
+def on_path(path: Sequence[Point], point: Point) -> bool:
+    """Whether ``point`` lies on the polyline ``path`` (within a small tolerance)."""
+    if len(path) == 1:
+        return point_distance(path[0], point) <= ON_PATH_TOLERANCE
+    return any(
+        point_to_segment_distance(point, a, b) <= ON_PATH_TOLERANCE
+        for a, b in zip(path, path[1:], strict=False)
+    )
+
+
+def weapon_of(state: GameState, trooper: TrooperState, weapon_id: str) -> Weapon:
+    profile = trooper.profile
+    require(
+        weapon_id in profile.weapons,
+        Reason.UNKNOWN_WEAPON,
+        f"{profile.name} does not carry {weapon_id}.",
+    )
+    weapon = state.armies[trooper.side].weapon(WeaponId(weapon_id))
+    if weapon.disposable is not None:
+        used = trooper.weapon_uses.get(weapon.id, 0)
+        require(used < weapon.disposable, Reason.NO_AMMUNITION, f"{weapon.name} has no uses left.")
+    return weapon
+
+
+def enemy_target(state: GameState, trooper: TrooperState, target_id: TrooperId) -> TrooperState:
+    target = state.troopers.get(target_id)
+    require(
+        target is not None and target.side is not trooper.side and target.on_table,
+        Reason.BAD_TARGET,
+        f"{target_id} is not an enemy on the table.",
+    )
+    assert target is not None
+    require(not target.is_null, Reason.BAD_TARGET, "That trooper is already out of the fight.")
+    return target
+
+
+def acting_body(order: ActiveOrder, trooper: TrooperState, point: Point) -> Body:
+    """The active trooper standing at ``point`` of its path.
+
+    A trooper that moves in this Order turns as it goes, so from a point of a route it may
+    look in any direction; one that stays put keeps its facing (docs/rules-decisions.md).
+    """
+    moved = len(order.path) > 1
+    body = trooper.body(point)
+    return replace(body, all_round_vision=True) if moved else body
+
+
+def sees(state: GameState, viewer: Body, target: TrooperState) -> bool:
+    """Line of Fire from ``viewer`` to ``target``; other models on the table block it."""
+    blockers = tuple(
+        t.body()
+        for t in state.troopers.values()
+        if t.on_table and not t.marker and t.id != target.id and t.position != viewer.position
+    )
+    return has_line_of_fire(viewer, target.body(), state.table, blockers)
+
+
+def _check_bs_attack(
+    state: GameState, order: ActiveOrder, trooper: TrooperState, skill: BsAttack
+) -> None:
+    weapon = weapon_of(state, trooper, skill.weapon)
+    require(
+        weapon.kind in (WeaponKind.BALLISTIC, WeaponKind.DIRECT_TEMPLATE),
+        Reason.UNKNOWN_WEAPON,
+        f"{weapon.name} is not a shooting weapon.",
+    )
+    require(bool(skill.targets), Reason.BAD_TARGET, "Name at least one target.")
+    ids = [a.trooper for a in skill.targets]
+    require(len(set(ids)) == len(ids), Reason.BAD_TARGET, "Name each target once.")
+    firing_point = skill.firing_point or order.path[-1]
+    require(
+        on_path(order.path, firing_point),
+        Reason.BAD_ROUTE,
+        "The firing point must be a point the trooper has already occupied in this Order.",
+    )
+    if weapon.kind is WeaponKind.DIRECT_TEMPLATE:
+        require(
+            all(a.burst == 1 for a in skill.targets),
+            Reason.BAD_BURST,
+            "A template weapon hits each trooper under it once.",
+        )
+    else:
+        burst = sum(a.burst for a in skill.targets)
+        require(
+            all(a.burst >= 1 for a in skill.targets) and burst == weapon.burst,
+            Reason.BAD_BURST,
+            f"Split the full Burst of {weapon.name} ({weapon.burst}) between the targets.",
+        )
+    shooter = acting_body(order, trooper, firing_point)
+    discovering = {s.target for s in order.skills if isinstance(s, Discover)}
+    for assignment in skill.targets:
+        target = enemy_target(state, trooper, assignment.trooper)
+        require(
+            not target.marker or target.id in discovering,
+            Reason.BAD_TARGET,
+            "A Camouflage Marker cannot be attacked until it is Discovered (declare Discover first).",
+        )
+        require(
+            sees(state, shooter, target),
+            Reason.NO_LINE_OF_FIRE,
+            f"No Line of Fire from the firing point to {target.id}.",
+        )
+        if weapon.kind is WeaponKind.DIRECT_TEMPLATE:
+            assert weapon.template is not None
+            require(
+                distance(shooter, target.body()) <= template_length(weapon.template),
+                Reason.OUT_OF_RANGE,
+                f"{target.id} is beyond the template's reach.",
+            )
+
+
+def _check_cc_attack(
+    state: GameState, trooper: TrooperState, weapon_id: str, target_id: TrooperId
+) -> None:
+    weapon = weapon_of(state, trooper, weapon_id)
+    require(weapon.kind is WeaponKind.CLOSE_COMBAT, Reason.UNKNOWN_WEAPON, f"{weapon.name} is not a CC weapon.")
+    target = enemy_target(state, trooper, target_id)
+    require(
+        in_base_contact(trooper.body(), target.body()),
+        Reason.NOT_IN_BASE_CONTACT,
+        "A CC Attack needs base contact with the target.",
+    )
+
+
+def _check_discover(
+    state: GameState, order: ActiveOrder, trooper: TrooperState, skill: Discover
+) -> None:
+    target = enemy_target(state, trooper, skill.target)
+    require(target.marker, Reason.BAD_TARGET, "Discover targets a Camouflage Marker.")
+    require(
+        target.id not in trooper.failed_discover,
+        Reason.BAD_TARGET,
+        "This trooper failed to Discover that Marker this turn and cannot try again.",
+    )
+    require(
+        any(sees(state, acting_body(order, trooper, p), target) for p in order.path),
+        Reason.NO_LINE_OF_FIRE,
+        "Discover needs Line of Fire to the Marker.",
+    )
+
+
+def apply_skill_declared(state: GameState, event: SkillDeclared) -> GameState:
+    order = state.order
+    assert order is not None
+    skill = event.skill
+    trooper = state.trooper(event.trooper)
+    path = order.path
+    if isinstance(skill, MOVEMENT_SKILLS) and len(skill.route) > 1:
+        route = skill.route
+        path = path + tuple(route[1:])
+        facing = skill.facing if skill.facing is not None else _heading(route[-2], route[-1])
+        trooper = replace(trooper, position=route[-1], facing=facing, prone=False)
+    step = OrderStep.ARO_1 if event.index == 1 else OrderStep.ARO_2
+    order = replace(order, skills=(*order.skills, skill), path=path, step=step, window_open=False)
+    return replace(state.with_trooper(trooper), order=order)
+
+
+def _heading(a: Point, b: Point) -> float:
+    return math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])) % 360.0

@@ -1,0 +1,73 @@
+"""``apply(state, event)``: fold one event into the next state, by event type."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from . import events as e
+from .activation import apply_skill_declared
+from .army_selection import apply_army_chosen
+from .aro import (
+    apply_aro_declared,
+    apply_aro_passed,
+    apply_aro_window_closed,
+    apply_aro_window_opened,
+)
+from .deployment import apply_deployment_step_ended, apply_trooper_deployed
+from .effects import apply_effect
+from .game_sequence import (
+    apply_game_ended,
+    apply_loss_of_lieutenant,
+    apply_phase_started,
+    apply_retreat_declared,
+    apply_turn_ended,
+    apply_turn_started,
+)
+from .hidden_deployment import apply_trooper_revealed
+from .initiative import apply_initiative_chosen, apply_initiative_rolled, apply_initiative_settled
+from .order_pool import apply_order_spent, apply_orders_counted
+from .state import GameState
+
+
+def apply_order_resolved(state: GameState, event: e.OrderResolved) -> GameState:
+    for effect in event.outcome.effects:
+        state = apply_effect(state, effect)
+    return replace(state, order=None, dice=event.dice)
+
+
+def _with_dice(fold: Callable[[GameState, Any], GameState]) -> Callable[[GameState, Any], GameState]:
+    def folded(state: GameState, event: Any) -> GameState:
+        return replace(fold(state, event), dice=event.dice)
+
+    return folded
+
+
+APPLIERS: dict[type[e.Event], Callable[[GameState, Any], GameState]] = {
+    e.ArmyChosen: apply_army_chosen,
+    e.InitiativeRolled: apply_initiative_rolled,
+    e.InitiativeChosen: apply_initiative_chosen,
+    e.InitiativeSettled: apply_initiative_settled,
+    e.TrooperDeployed: apply_trooper_deployed,
+    e.DeploymentStepEnded: apply_deployment_step_ended,
+    e.TurnStarted: apply_turn_started,
+    e.LossOfLieutenant: apply_loss_of_lieutenant,
+    e.RetreatDeclared: apply_retreat_declared,
+    e.OrdersCounted: apply_orders_counted,
+    e.PhaseStarted: apply_phase_started,
+    e.OrderSpent: apply_order_spent,
+    e.SkillDeclared: apply_skill_declared,
+    e.AroWindowOpened: apply_aro_window_opened,
+    e.AroDeclared: apply_aro_declared,
+    e.AroPassed: apply_aro_passed,
+    e.AroWindowClosed: apply_aro_window_closed,
+    e.OrderResolved: apply_order_resolved,
+    e.TrooperRevealed: apply_trooper_revealed,
+    e.TurnEnded: apply_turn_ended,
+    e.GameEnded: apply_game_ended,
+}
+
+
+def apply(state: GameState, event: e.Event) -> GameState:
+    return APPLIERS[type(event)](state, event)

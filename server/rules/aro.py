@@ -1,0 +1,282 @@
+"""AROs: who may react to an Order, and the reactive player's declarations (seed 000,
+"ARO: Automatic Reaction Order"; DIGEST 6).
+
+A reactive trooper is eligible if the active trooper, at any point of its path in this
+Order, is in its Line of Fire or its Zone of Control, or if a template weapon affects it.
+One ARO per trooper per Order; a trooper that could declare and did not loses it; the ARO
+must target a trooper activated by the Order; Burst 1; from ZoC without LoF only Dodge or
+Reset; troopers that became eligible only through the second skill react at step 2.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .activation import check_dodge_route, enemy_target, obstacles, weapon_of
+from .commands import CloseAroWindow, DeclareAro, PassAro
+from .decision import SYSTEM, System, require
+from .events import AroDeclared, AroPassed, AroWindowClosed, AroWindowOpened, Event
+from .geometry import Body, in_base_contact
+from .ids import Side, TrooperId
+from .line_of_fire import has_line_of_fire, sees_any_point_of_route
+from .reasons import Reason
+from .skills import BsAttack, CautiousMove, CcAttack, Discover, Dodge, Reset, Skill
+from .state import ActiveOrder, Eligibility, GameState, OrderStep, TrooperState
+from .weapons import WeaponKind
+from .zone_of_control import in_zone_of_control, route_enters_zone_of_control
+
+
+def may_react(trooper: TrooperState) -> bool:
+    """On the table (or hidden, able to reveal in ARO) and not in a Null state."""
+    return trooper.position is not None and not trooper.is_null
+
+
+def _blockers(state: GameState, *exclude: TrooperId) -> tuple[Body, ...]:
+    return tuple(
+        t.body() for t in state.troopers.values()
+        if t.on_table and not t.marker and not t.is_null and t.id not in exclude
+    )
+
+
+def eligibility(state: GameState, order: ActiveOrder) -> dict[TrooperId, Eligibility]:
+    """Reactive troopers eligible now that were not eligible at an earlier step."""
+    active = state.trooper(order.trooper)
+    mover = active.body()
+    template_targets = _template_targets(state, order)
+    cautious = any(isinstance(s, CautiousMove) for s in order.skills)
+    found: dict[TrooperId, Eligibility] = {}
+    for trooper in state.troopers_of(active.side.other):
+        if trooper.id in order.eligible or not may_react(trooper):
+            continue
+        if cautious and trooper.hidden:
+            continue  # Hidden Deployment cannot react to Cautious Movement (DIGEST 9)
+        viewer = trooper.body()
+        blockers = _blockers(state, trooper.id, active.id)
+        lof = sees_any_point_of_route(viewer, mover, order.path, state.table, blockers)
+        zoc = route_enters_zone_of_control(viewer, mover, order.path)
+        template = trooper.id in template_targets
+        if cautious and not _cautious_move_seen(state, order, viewer, mover, blockers):
+            lof = zoc = False
+        if lof or zoc or template:
+            found[trooper.id] = Eligibility(trooper.id, lof, zoc, template)
+    return found
+
+
+def _cautious_move_seen(
+    state: GameState, order: ActiveOrder, viewer: Body, mover: Body, blockers: tuple[Body, ...]
+) -> bool:
+    """Cautious Movement gives AROs only if it starts or ends in LoF or ZoC (DIGEST 9)."""
+    ends = (order.path[0], order.path[-1])
+    return any(
+        has_line_of_fire(viewer, mover.moved_to(p), state.table, blockers)
+        or in_zone_of_control(viewer, mover.moved_to(p))
+        for p in ends
+    )
+
+
+def _template_targets(state: GameState, order: ActiveOrder) -> set[TrooperId]:
+    """Troopers under a Direct Template declared in this Order (placed at declaration)."""
+    army = state.armies[state.trooper(order.trooper).side]
+    return {
+        a.trooper
+        for s in order.skills
+        if isinstance(s, BsAttack) and army.weapon(s.weapon).kind is WeaponKind.DIRECT_TEMPLATE
+        for a in s.targets
+    }
+
+
+def waits_for_close(state: GameState, reactive: Side) -> bool:
+    """Hidden-information policy (docs/server.md): while the reactive player may hold a
+    trooper in Hidden Deployment, the window never closes on its own, whether or not that
+    trooper is eligible; it closes at the deadline or when the player closes it.
+
+    The test uses only open information: the army list (a public sample list) has a
+    Hidden Deployment trooper that has not been revealed on the table or removed.
+    """
+    return any(
+        t.profile.hidden_deployment and not t.on_table and not t.is_null
+        for t in state.troopers_of(reactive)
+    )
+
+
+def open_window(state: GameState) -> list[Event]:
+    """Entering an ARO step: open the window, or pass straight through it."""
+    order = state.order
+    assert order is not None
+    step = order.aro_step_number
+    found = eligibility(state, order)
+    reactive = state.trooper(order.trooper).side.other
+    waits = waits_for_close(state, reactive)
+    if not found and not waits:
+        return [AroWindowClosed(order.number, step, (), "none_eligible")]
+    hidden = tuple(t for t in found if state.trooper(t).hidden)
+    return [AroWindowOpened(order.number, step, tuple(found.values()), hidden, waits)]
+
+
+def apply_aro_window_opened(state: GameState, event: AroWindowOpened) -> GameState:
+    order = state.order
+    assert order is not None
+    eligible = {**order.eligible, **{e.trooper: e for e in event.eligible}}
+    at_step = {**order.eligible_at_step, **{e.trooper: event.step for e in event.eligible}}
+    order = replace(
+        order,
+        eligible=eligible,
+        eligible_at_step=at_step,
+        window_open=True,
+        waits_for_close=event.waits_for_close,
+    )
+    return replace(state, order=order)
+
+
+def _open_order(state: GameState, side: Side | System) -> ActiveOrder:
+    order = state.order
+    require(
+        order is not None and order.step in (OrderStep.ARO_1, OrderStep.ARO_2) and order.window_open,
+        Reason.WRONG_PHASE,
+        "No ARO window is open.",
+    )
+    assert order is not None
+    if side is not SYSTEM:
+        require(side is state.reactive, Reason.NOT_YOUR_TURN, "Only the reactive player declares AROs.")
+    return order
+
+
+def _eligible_trooper(state: GameState, order: ActiveOrder, trooper_id: TrooperId) -> TrooperState:
+    trooper = state.troopers.get(trooper_id)
+    require(trooper is not None, Reason.UNKNOWN_TROOPER, f"There is no trooper {trooper_id}.")
+    assert trooper is not None
+    require(trooper.side is state.reactive, Reason.NOT_YOUR_TROOPER, "That trooper is not yours.")
+    require(
+        order.eligible_at_step.get(trooper_id) == order.aro_step_number,
+        Reason.NOT_ELIGIBLE_FOR_ARO,
+        "That trooper cannot react to this Order now: no Line of Fire, Zone of Control or "
+        "template puts it in a valid situation at this step.",
+    )
+    require(
+        trooper_id not in order.aros and trooper_id not in order.passed,
+        Reason.ARO_ALREADY_DECLARED,
+        "That trooper already answered this Order: one ARO per trooper per Order.",
+    )
+    return trooper
+
+
+def decide_declare_aro(state: GameState, side: Side, command: DeclareAro) -> list[Event]:
+    order = _open_order(state, side)
+    trooper = _eligible_trooper(state, order, command.trooper)
+    skill = command.skill
+    require(
+        skill.info.usable_in_aro,
+        Reason.SKILL_NOT_ALLOWED,
+        f"{skill.TYPE} cannot be declared as an ARO.",
+    )
+    if order.eligible[trooper.id].zoc_only:
+        require(
+            isinstance(skill, Dodge | Reset),
+            Reason.ZOC_ONLY_DODGE_OR_RESET,
+            "Without Line of Fire (Zone of Control only) a trooper may only Dodge or Reset.",
+        )
+    _check_aro_skill(state, order, trooper, skill)
+    revealed = trooper.marker or trooper.hidden
+    position = trooper.position if trooper.hidden else None
+    return [AroDeclared(order.number, order.aro_step_number, trooper.id, skill, revealed, position)]
+
+
+def _check_aro_skill(
+    state: GameState, order: ActiveOrder, trooper: TrooperState, skill: Skill
+) -> None:
+    activated = (order.trooper,)
+    if isinstance(skill, BsAttack):
+        weapon = weapon_of(state, trooper, skill.weapon)
+        require(
+            weapon.kind in (WeaponKind.BALLISTIC, WeaponKind.DIRECT_TEMPLATE),
+            Reason.UNKNOWN_WEAPON,
+            f"{weapon.name} is not a shooting weapon.",
+        )
+        require(
+            len(skill.targets) == 1 and skill.targets[0].trooper in activated,
+            Reason.BAD_TARGET,
+            "An ARO targets one trooper activated by this Order (Burst is never split in ARO).",
+        )
+        require(skill.targets[0].burst == 1, Reason.BAD_BURST, "AROs have Burst 1.")
+    elif isinstance(skill, CcAttack):
+        weapon_of(state, trooper, skill.weapon)
+        require(skill.target in activated, Reason.BAD_TARGET, "An ARO targets the activated trooper.")
+        active = enemy_target(state, trooper, skill.target)
+        require(
+            in_base_contact(trooper.body(), active.body()),
+            Reason.NOT_IN_BASE_CONTACT,
+            "A CC Attack needs base contact with the target.",
+        )
+    elif isinstance(skill, Discover):
+        require(skill.target in activated, Reason.BAD_TARGET, "An ARO targets the activated trooper.")
+        require(
+            state.trooper(skill.target).marker,
+            Reason.BAD_TARGET,
+            "Discover targets a Camouflage Marker.",
+        )
+    elif isinstance(skill, Dodge):
+        check_dodge_route(state, trooper, skill.route)
+
+
+def apply_aro_declared(state: GameState, event: AroDeclared) -> GameState:
+    order = state.order
+    assert order is not None
+    trooper = state.trooper(event.trooper)
+    if event.revealed:
+        trooper = replace(trooper, marker=False, hidden=False)
+    order = replace(
+        order,
+        aros={**order.aros, event.trooper: event.skill},
+        aro_step={**order.aro_step, event.trooper: event.step},
+    )
+    return replace(state.with_trooper(trooper), order=order)
+
+
+def decide_pass_aro(state: GameState, side: Side, command: PassAro) -> list[Event]:
+    order = _open_order(state, side)
+    trooper = _eligible_trooper(state, order, command.trooper)
+    return [AroPassed(order.number, order.aro_step_number, trooper.id, trooper.hidden)]
+
+
+def apply_aro_passed(state: GameState, event: AroPassed) -> GameState:
+    order = state.order
+    assert order is not None
+    return replace(state, order=replace(order, passed=order.passed | {event.trooper}))
+
+
+def decide_close_aro_window(
+    state: GameState, side: Side | System, command: CloseAroWindow
+) -> list[Event]:
+    order = state.order
+    current = (
+        order is not None
+        and order.window_open
+        and order.number == command.order
+        and order.aro_step_number == command.step
+    )
+    require(current, Reason.STALE_WINDOW, "That ARO window is already closed.")
+    assert order is not None
+    _open_order(state, side)
+    reason = "deadline" if side is SYSTEM else "closed_by_player"
+    lost = order.unanswered()
+    hidden = tuple(t for t in lost if state.trooper(t).hidden)
+    open_lost = tuple(t for t in lost if t not in hidden)
+    return [AroWindowClosed(order.number, order.aro_step_number, open_lost, reason, hidden)]
+
+
+def all_answered(order: ActiveOrder) -> bool:
+    return order.window_open and not order.waits_for_close and not order.unanswered()
+
+
+def apply_aro_window_closed(state: GameState, event: AroWindowClosed) -> GameState:
+    order = state.order
+    assert order is not None
+    ends_here = event.step == 2 or _entire_order(order)
+    step = OrderStep.RESOLUTION if ends_here else OrderStep.SECOND_SKILL
+    return replace(state, order=replace(order, step=step, window_open=False))
+
+
+def _entire_order(order: ActiveOrder) -> bool:
+    from .order_structure import ends_order
+
+    return bool(order.skills) and ends_order(order.skills[0].TYPE)

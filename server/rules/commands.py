@@ -1,0 +1,139 @@
+"""Commands: what a player (or the room's clock) asks the rules core to do.
+
+Commands arrive as plain data with a ``"type"`` tag; ``parse_command`` turns them into these
+values or raises ``FormatError`` naming the field at fault.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from .geometry import Point
+from .ids import TrooperId
+from .serial import Plain, Tagged, from_plain
+from .skills import Skill
+from .state import OrderType
+
+
+class Command(Tagged):
+    """Base of every command."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseArmy(Command):
+    TYPE: ClassVar[str] = "choose_army"
+    army: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseInitiative(Command):
+    """The roll-off winner keeps Initiative or Deployment (DIGEST 11.1).
+
+    ``keep="initiative"``: ``first`` says whether the winner plays the first turn.
+    ``keep="deployment"``: ``first`` says whether the winner deploys first, and ``zone``
+    names the winner's deployment zone.
+    """
+
+    TYPE: ClassVar[str] = "choose_initiative"
+    keep: Literal["initiative", "deployment"]
+    first: bool
+    zone: Literal["north", "south"] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseRemaining(Command):
+    """The roll-off loser takes the option the winner left (with a zone for deployment)."""
+
+    TYPE: ClassVar[str] = "choose_remaining"
+    first: bool
+    zone: Literal["north", "south"] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Deploy(Command):
+    TYPE: ClassVar[str] = "deploy"
+    trooper: TrooperId
+    position: Point
+    facing: float
+    hidden: bool = False
+    """Hidden Deployment: the trooper is placed secretly, not on the table."""
+
+
+@dataclass(frozen=True, slots=True)
+class EndDeploymentStep(Command):
+    TYPE: ClassVar[str] = "end_deployment_step"
+
+
+@dataclass(frozen=True, slots=True)
+class Activate(Command):
+    """Spend an Order (or the Impetuous activation) on a trooper: OES step 1.1."""
+
+    TYPE: ClassVar[str] = "activate"
+    trooper: TrooperId
+    order: OrderType
+    combat_group: int | None = None
+    """Regular Orders: the pool to spend from (default: the trooper's own group)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareSkill(Command):
+    """The active trooper's first or second skill: OES steps 1.2 and 3."""
+
+    TYPE: ClassVar[str] = "declare_skill"
+    skill: Skill
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareAro(Command):
+    TYPE: ClassVar[str] = "declare_aro"
+    trooper: TrooperId
+    skill: Skill
+
+
+@dataclass(frozen=True, slots=True)
+class PassAro(Command):
+    """The reactive player declines an ARO for one eligible trooper."""
+
+    TYPE: ClassVar[str] = "pass_aro"
+    trooper: TrooperId
+
+
+@dataclass(frozen=True, slots=True)
+class CloseAroWindow(Command):
+    """Close the ARO declaration step: sent by the reactive player when done, or by the
+    room's clock at the deadline. Undeclared AROs are lost for this Order."""
+
+    TYPE: ClassVar[str] = "close_aro_window"
+    order: int
+    step: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal(Command):
+    """A trooper in Hidden Deployment is placed on the table in its Active Turn."""
+
+    TYPE: ClassVar[str] = "reveal"
+    trooper: TrooperId
+
+
+@dataclass(frozen=True, slots=True)
+class EndImpetuousPhase(Command):
+    TYPE: ClassVar[str] = "end_impetuous_phase"
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn(Command):
+    """The active player spends no more Orders this turn (unused Orders are lost)."""
+
+    TYPE: ClassVar[str] = "end_turn"
+
+
+@dataclass(frozen=True, slots=True)
+class Concede(Command):
+    TYPE: ClassVar[str] = "concede"
+
+
+def parse_command(data: Plain) -> Command:
+    """Build a command from plain data; raises ``serial.FormatError`` if malformed."""
+    return from_plain(Command, data)

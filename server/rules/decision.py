@@ -1,0 +1,46 @@
+"""The answer to a command: the events it produced, or a rejection with a reason."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from .events import Event
+from .reasons import Reason
+
+
+class System(str, Enum):
+    """The room itself acting (its clock closing an ARO window at the deadline)."""
+
+    SYSTEM = "system"
+
+
+SYSTEM = System.SYSTEM
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    code: str
+    message: str
+
+
+Decision = Accepted | Rejected
+
+
+class Rejection(Exception):
+    """Raised inside validation code; the engine turns it into ``Rejected``."""
+
+    def __init__(self, reason: Reason, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+
+
+def require(condition: bool, reason: Reason, message: str) -> None:
+    if not condition:
+        raise Rejection(reason, message)

@@ -1,0 +1,121 @@
+"""The rules core's facade: decide what a command does, apply what happened.
+
+``decide(state, actor, command)`` validates the command and returns every event it causes,
+including the automatic steps that follow (ARO windows opening, resolution, the next turn),
+or a rejection with a stable reason code. ``apply(state, event)`` folds one event into the
+next state; ``apply_all`` replays a log. Nothing here performs I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, TypeAlias
+
+from . import commands as c
+from .army_selection import decide_choose_army
+from .aro import decide_close_aro_window, decide_declare_aro, decide_pass_aro
+from .activation import decide_declare_skill
+from .apply import apply
+from .decision import SYSTEM, Accepted, Decision, Rejected, Rejection, System
+from .deployment import decide_deploy, decide_end_deployment_step
+from .events import Event
+from .game_sequence import decide_concede, decide_end_impetuous_phase, decide_end_turn
+from .hidden_deployment import decide_reveal
+from .ids import Side
+from .initiative import decide_choose_initiative, decide_choose_remaining
+from .order_pool import decide_activate
+from .reasons import Reason
+from .sequence import automatic_events
+from .serial import Plain, from_plain, to_plain
+from .setup import GameSetup, new_game
+from .state import GameState, OrderStep, Phase
+from dataclasses import dataclass
+
+__all__ = [
+    "SYSTEM",
+    "Accepted",
+    "AroWindow",
+    "Decision",
+    "GameSetup",
+    "Rejected",
+    "apply",
+    "apply_all",
+    "decide",
+    "new_game",
+    "pending_aro_window",
+    "state_from_plain",
+    "state_to_plain",
+]
+
+Actor: TypeAlias = Side | System
+Handler = Callable[[GameState, Any, Any], list[Event]]
+
+HANDLERS: dict[type[c.Command], Handler] = {
+    c.ChooseArmy: decide_choose_army,
+    c.ChooseInitiative: decide_choose_initiative,
+    c.ChooseRemaining: decide_choose_remaining,
+    c.Deploy: decide_deploy,
+    c.EndDeploymentStep: decide_end_deployment_step,
+    c.Activate: decide_activate,
+    c.DeclareSkill: decide_declare_skill,
+    c.DeclareAro: decide_declare_aro,
+    c.PassAro: decide_pass_aro,
+    c.CloseAroWindow: decide_close_aro_window,
+    c.Reveal: decide_reveal,
+    c.EndImpetuousPhase: decide_end_impetuous_phase,
+    c.EndTurn: decide_end_turn,
+    c.Concede: decide_concede,
+}
+
+SYSTEM_COMMANDS = (c.CloseAroWindow,)
+
+
+def decide(state: GameState, actor: Actor, command: c.Command) -> Decision:
+    """Validate ``command`` from ``actor``; return its events (with the automatic steps
+    they trigger) or a rejection. Never raises for a bad command."""
+    if state.phase is Phase.GAME_OVER:
+        return Rejected(Reason.GAME_OVER.value, "The game is over.")
+    if actor is SYSTEM and not isinstance(command, SYSTEM_COMMANDS):
+        return Rejected(Reason.BAD_COMMAND.value, "The room clock only closes ARO windows.")
+    try:
+        events = HANDLERS[type(command)](state, actor, command)
+    except Rejection as rejection:
+        return Rejected(rejection.reason.value, rejection.message)
+    produced: list[Event] = []
+    for event in events:
+        state = apply(state, event)
+        produced.append(event)
+    _, follow_ups = automatic_events(state, apply)
+    return Accepted(tuple(produced + follow_ups))
+
+
+def apply_all(state: GameState, events: Iterable[Event]) -> GameState:
+    for event in events:
+        state = apply(state, event)
+    return state
+
+
+@dataclass(frozen=True, slots=True)
+class AroWindow:
+    """An open ARO declaration step: the reactive player must declare now."""
+
+    order: int
+    step: int
+    reactive: Side
+
+
+def pending_aro_window(state: GameState) -> AroWindow | None:
+    order = state.order
+    if order is None or not order.window_open or state.reactive is None:
+        return None
+    if order.step not in (OrderStep.ARO_1, OrderStep.ARO_2):
+        return None
+    return AroWindow(order.number, order.aro_step_number, state.reactive)
+
+
+def state_to_plain(state: GameState) -> Plain:
+    return to_plain(state)
+
+
+def state_from_plain(data: Plain) -> GameState:
+    return from_plain(GameState, data)

@@ -1,0 +1,235 @@
+"""Events: the facts the rules core records. ``engine.apply`` folds them into the state.
+
+Events that consume dice carry the generator's state after the roll in a ``dice`` field, so
+applying the log reproduces the game exactly; views never show that field to anyone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from .army_list import ArmyList
+from .dice import Dice
+from .geometry import Point
+from .ids import Side, TrooperId
+from .outcome import Outcome
+from .serial import Plain, Tagged, from_plain, to_plain
+from .skills import Skill
+from .state import Eligibility, GameResult, OrderType, Phase
+
+
+class Event(Tagged):
+    """Base of every event."""
+
+
+@dataclass(frozen=True, slots=True)
+class ArmyChosen(Event):
+    TYPE: ClassVar[str] = "army_chosen"
+    side: Side
+    army: ArmyList
+    trooper_ids: tuple[tuple[str, TrooperId], ...]
+    """(army-list entry id, game trooper id). Game ids are shuffled so that an id tells the
+    opponent nothing about the trooper behind a marker."""
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeRolled(Event):
+    """Face to Face WIP roll between the Lieutenants; ties and double failures re-roll."""
+
+    TYPE: ClassVar[str] = "initiative_rolled"
+    attempts: tuple[tuple[int, int], ...]
+    """(A's face, B's face) for every attempt; the last one decided."""
+    success_values: tuple[int, int]
+    winner: Side
+    dice: Dice
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeChosen(Event):
+    TYPE: ClassVar[str] = "initiative_chosen"
+    side: Side
+    keep: str
+    first: bool
+    zone: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeSettled(Event):
+    TYPE: ClassVar[str] = "initiative_settled"
+    first_player: Side
+    deploys_first: Side
+    zones: dict[Side, str]
+
+
+@dataclass(frozen=True, slots=True)
+class TrooperDeployed(Event):
+    TYPE: ClassVar[str] = "trooper_deployed"
+    trooper: TrooperId
+    position: Point
+    facing: float
+    hidden: bool
+    marker: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DeploymentStepEnded(Event):
+    TYPE: ClassVar[str] = "deployment_step_ended"
+    side: Side
+    step: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted(Event):
+    TYPE: ClassVar[str] = "turn_started"
+    round: int
+    turn: int
+    active: Side
+
+
+@dataclass(frozen=True, slots=True)
+class LossOfLieutenant(Event):
+    """Tactical Phase check: no Lieutenant on the table (or it is Null)."""
+
+    TYPE: ClassVar[str] = "loss_of_lieutenant"
+    side: Side
+
+
+@dataclass(frozen=True, slots=True)
+class RetreatDeclared(Event):
+    TYPE: ClassVar[str] = "retreat_declared"
+    side: Side
+    victory_points: int
+    threshold: int
+
+
+@dataclass(frozen=True, slots=True)
+class OrdersCounted(Event):
+    TYPE: ClassVar[str] = "orders_counted"
+    side: Side
+    pools: dict[int, int]
+    irregular: tuple[TrooperId, ...]
+    tactical: tuple[TrooperId, ...]
+    lieutenant: TrooperId | None
+    impetuous: tuple[TrooperId, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseStarted(Event):
+    TYPE: ClassVar[str] = "phase_started"
+    phase: Phase
+
+
+@dataclass(frozen=True, slots=True)
+class OrderSpent(Event):
+    """OES 1.1: which Order was spent is open information (seed 004)."""
+
+    TYPE: ClassVar[str] = "order_spent"
+    order: int
+    trooper: TrooperId
+    order_type: OrderType
+    combat_group: int
+
+
+@dataclass(frozen=True, slots=True)
+class SkillDeclared(Event):
+    """OES 1.2 / 3: a movement fixes the whole route and places the trooper at its end."""
+
+    TYPE: ClassVar[str] = "skill_declared"
+    order: int
+    trooper: TrooperId
+    index: int
+    skill: Skill
+
+
+@dataclass(frozen=True, slots=True)
+class AroWindowOpened(Event):
+    TYPE: ClassVar[str] = "aro_window_opened"
+    order: int
+    step: int
+    eligible: tuple[Eligibility, ...]
+    hidden: tuple[TrooperId, ...]
+    """Eligible troopers in Hidden Deployment: only their owner may know."""
+    waits_for_close: bool
+    """True when the window may not close early on its own (hidden-information policy):
+    it closes at the deadline or when the reactive player closes it."""
+
+
+@dataclass(frozen=True, slots=True)
+class AroDeclared(Event):
+    TYPE: ClassVar[str] = "aro_declared"
+    order: int
+    step: int
+    trooper: TrooperId
+    skill: Skill
+    revealed: bool
+    """The declaration revealed a Camouflage Marker or a hidden trooper."""
+    position: Point | None = None
+    """Where a trooper in Hidden Deployment stands, now that it is revealed."""
+
+
+@dataclass(frozen=True, slots=True)
+class AroPassed(Event):
+    TYPE: ClassVar[str] = "aro_passed"
+    order: int
+    step: int
+    trooper: TrooperId
+    hidden: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AroWindowClosed(Event):
+    TYPE: ClassVar[str] = "aro_window_closed"
+    order: int
+    step: int
+    lost: tuple[TrooperId, ...]
+    """Eligible troopers that declared nothing: they lose their ARO for this Order."""
+    reason: str
+    """"all_answered", "none_eligible", "closed_by_player" or "deadline"."""
+    lost_hidden: tuple[TrooperId, ...] = ()
+    """The same, for troopers still in Hidden Deployment (private to their owner)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OrderResolved(Event):
+    """OES Resolution, Effects and Conclusion: everything declared, resolved at once."""
+
+    TYPE: ClassVar[str] = "order_resolved"
+    order: int
+    outcome: Outcome
+    dice: Dice
+
+
+@dataclass(frozen=True, slots=True)
+class TrooperRevealed(Event):
+    TYPE: ClassVar[str] = "trooper_revealed"
+    trooper: TrooperId
+    position: Point
+    facing: float
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnded(Event):
+    """States Phase done; every unused Order token is removed (seed 002)."""
+
+    TYPE: ClassVar[str] = "turn_ended"
+    round: int
+    turn: int
+    side: Side
+    unused_orders: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded(Event):
+    TYPE: ClassVar[str] = "game_ended"
+    result: GameResult
+    revealed: dict[TrooperId, Plain] = field(default_factory=dict)
+    """Private information becomes open at the end of the game (DIGEST 11.2)."""
+
+
+def event_to_plain(event: Event) -> Plain:
+    return to_plain(event)
+
+
+def event_from_plain(data: Plain) -> Event:
+    return from_plain(Event, data)

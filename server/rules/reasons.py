@@ -1,0 +1,45 @@
+"""Stable reason codes for rejected game commands.
+
+The values are part of the wire contract (clients switch on them), so they never change
+meaning; new codes may be added. Each rejection also carries a message for the player.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Reason(str, Enum):
+    BAD_COMMAND = "bad_command"  # the command body does not have the right shape
+    NOT_YOUR_TURN = "not_your_turn"  # the other player must act now
+    WRONG_PHASE = "wrong_phase"  # the command does not fit the current phase or step
+    GAME_OVER = "game_over"
+    UNKNOWN_ARMY = "unknown_army"
+    ALREADY_CHOSEN = "already_chosen"
+    UNKNOWN_TROOPER = "unknown_trooper"
+    NOT_YOUR_TROOPER = "not_your_trooper"
+    TROOPER_NOT_ON_TABLE = "trooper_not_on_table"
+    TROOPER_NULL = "trooper_null"  # Unconscious, Dead...: cannot act
+    ALREADY_DEPLOYED = "already_deployed"
+    OUTSIDE_DEPLOYMENT_ZONE = "outside_deployment_zone"
+    BAD_POSITION = "bad_position"  # overlaps terrain or another model, off the table
+    DEPLOYMENT_INCOMPLETE = "deployment_incomplete"
+    NO_ORDER_AVAILABLE = "no_order_available"
+    ORDER_NOT_FOR_TROOPER = "order_not_for_trooper"
+    ORDER_IN_PROGRESS = "order_in_progress"
+    ILLEGAL_SKILL_COMBINATION = "illegal_skill_combination"
+    SKILL_NOT_ALLOWED = "skill_not_allowed"  # not usable now (ARO-only, not in ARO, state...)
+    BAD_ROUTE = "bad_route"
+    ROUTE_TOO_LONG = "route_too_long"
+    NO_LINE_OF_FIRE = "no_line_of_fire"
+    OUT_OF_RANGE = "out_of_range"
+    BAD_TARGET = "bad_target"
+    BAD_BURST = "bad_burst"
+    UNKNOWN_WEAPON = "unknown_weapon"
+    NO_AMMUNITION = "no_ammunition"
+    NOT_IN_BASE_CONTACT = "not_in_base_contact"
+    NOT_ELIGIBLE_FOR_ARO = "not_eligible_for_aro"
+    ARO_ALREADY_DECLARED = "aro_already_declared"
+    ZOC_ONLY_DODGE_OR_RESET = "zoc_only_dodge_or_reset"
+    STALE_WINDOW = "stale_window"  # closing an ARO window that is no longer open
+    NOT_ALLOWED_BY_RULESET = "not_allowed_by_ruleset"

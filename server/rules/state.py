@@ -1,0 +1,230 @@
+"""The game state: immutable values folded from events by ``engine.apply``.
+
+Mappings inside the state are never mutated in place: every change builds a new dict, so a
+state value can be shared freely (views, snapshots, replays).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from enum import Enum
+
+from .army_list import ArmyList, ListEntry
+from .dice import Dice
+from .geometry import Body, Point
+from .ids import Side, TrooperId
+from .profiles import UnitProfile
+from .ruleset import Ruleset
+from .skills import Skill
+from .terrain import Table, Zone
+from .wounds import Condition
+
+
+class Phase(str, Enum):
+    ARMY_SELECTION = "army_selection"
+    INITIATIVE = "initiative"
+    DEPLOYMENT = "deployment"
+    TACTICAL = "tactical"
+    IMPETUOUS = "impetuous"
+    ORDERS = "orders"
+    STATES = "states"
+    GAME_OVER = "game_over"
+
+
+class OrderType(str, Enum):
+    REGULAR = "regular"
+    IRREGULAR = "irregular"
+    LIEUTENANT = "lieutenant"
+    TACTICAL = "tactical"
+    IMPETUOUS = "impetuous"
+
+
+class OrderStep(str, Enum):
+    """Steps of the Order Expenditure Sequence (seed 000); see ``sequence.py``."""
+
+    FIRST_SKILL = "first_skill"
+    ARO_1 = "aro_1"
+    SECOND_SKILL = "second_skill"
+    ARO_2 = "aro_2"
+    RESOLUTION = "resolution"
+
+
+@dataclass(frozen=True, slots=True)
+class TrooperState:
+    id: TrooperId
+    side: Side
+    entry: ListEntry
+    position: Point | None = None
+    """None while not on the table (not deployed yet, or in Hidden Deployment)."""
+    facing: float = 0.0
+    hidden: bool = False
+    """In Hidden Deployment: placed, but not on the table as Model or Marker."""
+    marker: bool = False
+    """Camouflaged: on the table as a Camouflage Marker."""
+    wounds: int = 0
+    condition: Condition = Condition.NORMAL
+    prone: bool = False
+    targeted: bool = False
+    weapon_uses: Mapping[str, int] = field(default_factory=dict)
+    failed_discover: frozenset[TrooperId] = frozenset()
+    """Markers this trooper failed to Discover this Player Turn (no retry, DIGEST 9)."""
+
+    @property
+    def profile(self) -> UnitProfile:
+        return self.entry.profile
+
+    @property
+    def on_table(self) -> bool:
+        return self.position is not None and not self.hidden
+
+    @property
+    def is_null(self) -> bool:
+        return self.condition is not Condition.NORMAL
+
+    @property
+    def can_act(self) -> bool:
+        return self.on_table and not self.is_null
+
+    def body(self, at: Point | None = None) -> Body:
+        position = at if at is not None else self.position
+        assert position is not None, f"{self.id} has no position"
+        return Body(
+            position=position,
+            facing=self.facing,
+            silhouette=self.entry.profile.silhouette,
+            all_round_vision=self.marker,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Initiative:
+    rolls: Mapping[Side, tuple[int, ...]] = field(default_factory=dict)
+    winner: Side | None = None
+    first_player: Side | None = None
+    """Who plays the first Player Turn of every Game Round."""
+    deploys_first: Side | None = None
+    zones: Mapping[Side, str] = field(default_factory=dict)
+    """Deployment zone names ("south"/"north") chosen per side."""
+    winner_kept: str | None = None
+    """"initiative" or "deployment": what the roll-off winner decided."""
+
+
+@dataclass(frozen=True, slots=True)
+class Deployment:
+    step: int = 1
+    """1: first deployer, all but one trooper; 2: second deployer likewise;
+    3: first deployer's reserve; 4: second deployer's reserve (DIGEST 11.1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OrderCount:
+    """Orders available to the active player this turn (Tactical Phase, seed 002)."""
+
+    pools: Mapping[int, int] = field(default_factory=dict)
+    """Regular Orders per Combat Group."""
+    irregular: frozenset[TrooperId] = frozenset()
+    tactical: frozenset[TrooperId] = frozenset()
+    lieutenant: TrooperId | None = None
+    impetuous: frozenset[TrooperId] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Eligibility:
+    """Why a reactive trooper may declare an ARO against the current Order."""
+
+    trooper: TrooperId
+    line_of_fire: bool
+    zone_of_control: bool
+    template: bool = False
+
+    @property
+    def zoc_only(self) -> bool:
+        return not self.line_of_fire and not self.template
+
+
+@dataclass(frozen=True, slots=True)
+class Declaration:
+    trooper: TrooperId
+    skill: Skill
+
+
+@dataclass(frozen=True, slots=True)
+class ActiveOrder:
+    """An Order being carried out through the Order Expenditure Sequence."""
+
+    number: int
+    trooper: TrooperId
+    order_type: OrderType
+    combat_group: int
+    step: OrderStep
+    start: Point
+    path: tuple[Point, ...]
+    """Every point the active trooper passes through in this Order, start first."""
+    skills: tuple[Skill, ...] = ()
+    eligible: Mapping[TrooperId, Eligibility] = field(default_factory=dict)
+    """Troopers that could declare an ARO at an ARO step of this Order (both steps)."""
+    eligible_at_step: Mapping[TrooperId, int] = field(default_factory=dict)
+    aros: Mapping[TrooperId, Skill] = field(default_factory=dict)
+    aro_step: Mapping[TrooperId, int] = field(default_factory=dict)
+    """At which ARO step (1 or 2) each ARO was declared."""
+    passed: frozenset[TrooperId] = frozenset()
+    window_open: bool = False
+    waits_for_close: bool = False
+
+    @property
+    def aro_step_number(self) -> int:
+        return 2 if self.step is OrderStep.ARO_2 else 1
+
+    def unanswered(self) -> tuple[TrooperId, ...]:
+        """Troopers eligible at the current ARO step that neither declared nor passed."""
+        step = self.aro_step_number
+        return tuple(
+            t
+            for t, at in self.eligible_at_step.items()
+            if at == step and t not in self.aros and t not in self.passed
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    winner: Side | None
+    victory_points: Mapping[Side, int]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    ruleset: Ruleset
+    dice: Dice
+    table: Table
+    deployment_zones: Mapping[str, Zone]
+    phase: Phase = Phase.ARMY_SELECTION
+    armies: Mapping[Side, ArmyList] = field(default_factory=dict)
+    troopers: Mapping[TrooperId, TrooperState] = field(default_factory=dict)
+    initiative: Initiative = Initiative()
+    deployment: Deployment = Deployment()
+    round: int = 0
+    turn: int = 0
+    """Player Turn within the Round: 1 or 2 (0 before the game starts)."""
+    active: Side | None = None
+    orders: OrderCount = OrderCount()
+    order: ActiveOrder | None = None
+    orders_spent: int = 0
+    """How many Orders (and Impetuous activations) have been spent in the game."""
+    loss_of_lieutenant: frozenset[Side] = frozenset()
+    retreat: frozenset[Side] = frozenset()
+    result: GameResult | None = None
+
+    def trooper(self, trooper_id: TrooperId) -> TrooperState:
+        return self.troopers[trooper_id]
+
+    def troopers_of(self, side: Side) -> tuple[TrooperState, ...]:
+        return tuple(t for t in self.troopers.values() if t.side is side)
+
+    @property
+    def reactive(self) -> Side | None:
+        return self.active.other if self.active is not None else None
+
+    def with_trooper(self, trooper: TrooperState) -> GameState:
+        return replace(self, troopers={**self.troopers, trooper.id: trooper})

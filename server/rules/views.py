@@ -1,0 +1,253 @@
+"""What each viewer may see: pure projections of the state and of each event.
+
+Private information (DIGEST 11.2, seeds 002/004): what a Camouflage Marker is, troopers in
+Hidden Deployment and their Orders, the Lieutenant's identity, Cost and SWC. The dice
+generator's state is never shown to anyone (it would predict future rolls). A seat sees all
+of its own side; the opponent and spectators see open information only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import events as e
+from .ids import SPECTATOR, Side, TrooperId, Viewer
+from .serial import Plain, to_plain
+from .state import GameState, TrooperState
+
+PRIVATE_PROFILE_FIELDS = ("cost", "swc")
+
+
+def _sees_private(viewer: Viewer, side: Side) -> bool:
+    return viewer is side
+
+
+def _public_profile(profile: Any) -> dict[str, Plain]:
+    plain: dict[str, Plain] = to_plain(profile)
+    for name in PRIVATE_PROFILE_FIELDS:
+        plain.pop(name, None)
+    return plain
+
+
+def view_trooper(trooper: TrooperState, viewer: Viewer, state: GameState) -> dict[str, Plain] | None:
+    """One trooper as the viewer sees it, or None if the viewer may not know it exists."""
+    if _sees_private(viewer, trooper.side):
+        plain: dict[str, Plain] = to_plain(trooper)
+        plain["entry"] = {"id": trooper.entry.id, "combat_group": trooper.entry.combat_group,
+                          "lieutenant": trooper.entry.lieutenant,
+                          "controller": trooper.entry.controller}
+        plain["profile"] = to_plain(trooper.profile)
+        return plain
+    if trooper.hidden or trooper.position is None:
+        return None
+    base: dict[str, Plain] = {
+        "id": trooper.id,
+        "side": trooper.side.value,
+        "position": list(trooper.position),
+        "facing": trooper.facing,
+        "marker": trooper.marker,
+    }
+    if trooper.marker:
+        base["camouflage"] = trooper.profile.camouflage
+        base["silhouette"] = trooper.profile.silhouette
+        return base
+    base.update(
+        profile=_public_profile(trooper.profile),
+        wounds=trooper.wounds,
+        condition=trooper.condition.value,
+        prone=trooper.prone,
+        targeted=trooper.targeted,
+        combat_group=trooper.entry.combat_group,
+        weapon_uses=dict(trooper.weapon_uses),
+    )
+    return base
+
+
+def _army_summary(state: GameState, side: Side) -> dict[str, Plain]:
+    """An opponent's view of a list: its open contents, without the Lieutenant, costs,
+    Hidden Deployment troopers or which trooper id hides behind a Camouflage Marker."""
+    army = state.armies[side]
+    roster = [
+        {"unit": entry.profile.name, "combat_group": entry.combat_group}
+        for entry in army.entries
+        if not entry.profile.hidden_deployment
+    ]
+    return {
+        "id": army.id,
+        "name": army.name,
+        "faction": army.faction,
+        "format": army.format.value,
+        "points": army.points,
+        "roster": roster,
+    }
+
+
+def view_state(state: GameState, viewer: Viewer) -> dict[str, Plain]:
+    """The viewer's whole snapshot of the game."""
+    troopers = [
+        view
+        for trooper in state.troopers.values()
+        if (view := view_trooper(trooper, viewer, state)) is not None
+    ]
+    armies = {
+        side.value: (
+            to_plain(army) if _sees_private(viewer, side) else _army_summary(state, side)
+        )
+        for side, army in state.armies.items()
+    }
+    return {
+        "ruleset": state.ruleset.value,
+        "phase": state.phase.value,
+        "round": state.round,
+        "turn": state.turn,
+        "active": state.active.value if state.active else None,
+        "table": to_plain(state.table),
+        "deployment_zones": to_plain(state.deployment_zones),
+        "initiative": to_plain(state.initiative),
+        "deployment": {"step": state.deployment.step},
+        "armies": armies,
+        "troopers": troopers,
+        "orders": _view_orders(state, viewer),
+        "order": _view_order(state, viewer),
+        "orders_spent": state.orders_spent,
+        "loss_of_lieutenant": sorted(s.value for s in state.loss_of_lieutenant),
+        "retreat": sorted(s.value for s in state.retreat),
+        "result": to_plain(state.result),
+    }
+
+
+def _view_orders(state: GameState, viewer: Viewer) -> dict[str, Plain]:
+    plain: dict[str, Plain] = to_plain(state.orders)
+    if state.active is not None and not _sees_private(viewer, state.active):
+        plain["lieutenant"] = state.orders.lieutenant is not None
+    return plain
+
+
+def _hidden_from(state: GameState, viewer: Viewer) -> set[TrooperId]:
+    return {
+        t.id for t in state.troopers.values() if t.hidden and not _sees_private(viewer, t.side)
+    }
+
+
+def _view_order(state: GameState, viewer: Viewer) -> dict[str, Plain] | None:
+    order = state.order
+    if order is None:
+        return None
+    hidden = _hidden_from(state, viewer)
+    plain: dict[str, Plain] = to_plain(order)
+    plain["eligible"] = {k: v for k, v in plain["eligible"].items() if k not in hidden}
+    plain["eligible_at_step"] = {
+        k: v for k, v in plain["eligible_at_step"].items() if k not in hidden
+    }
+    plain["passed"] = [t for t in plain["passed"] if t not in hidden]
+    return plain
+
+
+def view_event(event: e.Event, viewer: Viewer, state: GameState) -> dict[str, Plain] | None:
+    """The event as ``viewer`` may see it, or None: the viewer then gets a bare version
+    placeholder. ``state`` is any state after the event (the room's current one): it is
+    only used for facts that never change once set (army lists)."""
+    plain: dict[str, Plain] = to_plain(event)
+    plain.pop("dice", None)
+    redact = _REDACTIONS.get(type(event))
+    return plain if redact is None else redact(event, plain, viewer, state)
+
+
+def _army_chosen(event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState) -> dict[str, Plain] | None:
+    if _sees_private(viewer, event.side):
+        return plain
+    return {"type": plain["type"], "side": event.side.value, "army": _army_summary(state, event.side)}
+
+
+def _trooper_deployed(event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState) -> dict[str, Plain] | None:
+    trooper = state.trooper(event.trooper)
+    if _sees_private(viewer, trooper.side):
+        return plain
+    if event.hidden:
+        return None
+    if event.marker:
+        plain["camouflage"] = trooper.profile.camouflage
+        plain["silhouette"] = trooper.profile.silhouette
+    else:
+        plain["profile"] = _public_profile(trooper.profile)
+        plain["combat_group"] = trooper.entry.combat_group
+    plain["side"] = trooper.side.value
+    return plain
+
+
+def _orders_counted(event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState) -> dict[str, Plain] | None:
+    if not _sees_private(viewer, event.side):
+        plain["lieutenant"] = event.lieutenant is not None
+    return plain
+
+
+def _window_opened(event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState) -> dict[str, Plain] | None:
+    if event.hidden and not _sees_private(viewer, state.trooper(event.hidden[0]).side):
+        plain["eligible"] = [x for x in plain["eligible"] if x["trooper"] not in event.hidden]
+        plain["hidden"] = []
+    return plain
+
+
+def _aro_passed(event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState) -> dict[str, Plain] | None:
+    if event.hidden and not _sees_private(viewer, state.trooper(event.trooper).side):
+        return None
+    return plain
+
+
+def _window_closed(event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState) -> dict[str, Plain] | None:
+    if event.lost_hidden and not _sees_private(viewer, state.trooper(event.lost_hidden[0]).side):
+        plain["lost_hidden"] = []
+    return plain
+
+
+def _aro_declared(event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState) -> dict[str, Plain] | None:
+    trooper = state.trooper(event.trooper)
+    if event.revealed and not _sees_private(viewer, trooper.side):
+        plain["profile"] = _public_profile(trooper.profile)
+    return plain
+
+
+def _outcome(event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState) -> dict[str, Plain] | None:
+    """Revealed markers show their profile to everyone from now on."""
+    revealed = {
+        effect["trooper"]: _public_profile(state.trooper(effect["trooper"]).profile)
+        for effect in plain["outcome"]["effects"]
+        if effect["type"] == "revealed"
+    }
+    if revealed:
+        plain["profiles"] = revealed
+    return plain
+
+
+def _trooper_revealed(event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState) -> dict[str, Plain] | None:
+    trooper = state.trooper(event.trooper)
+    if not _sees_private(viewer, trooper.side):
+        plain["profile"] = _public_profile(trooper.profile)
+        plain["side"] = trooper.side.value
+    return plain
+
+
+_REDACTIONS = {
+    e.TrooperRevealed: _trooper_revealed,
+    e.ArmyChosen: _army_chosen,
+    e.TrooperDeployed: _trooper_deployed,
+    e.OrdersCounted: _orders_counted,
+    e.AroWindowOpened: _window_opened,
+    e.AroPassed: _aro_passed,
+    e.AroWindowClosed: _window_closed,
+    e.AroDeclared: _aro_declared,
+    e.OrderResolved: _outcome,
+}
+
+
+def public_summary(state: GameState) -> dict[str, Plain]:
+    """What the lobby lists about a live game."""
+    return {
+        "phase": state.phase.value,
+        "round": state.round,
+        "turn": state.turn,
+        "active": state.active.value if state.active else None,
+    }
+
+
+__all__ = ["SPECTATOR", "public_summary", "view_event", "view_state", "view_trooper"]

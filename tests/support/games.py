@@ -1,0 +1,90 @@
+"""Drive games through the real engine for tests (and the benchmark's scripted games)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from server.rules import commands as c
+from server.rules import engine
+from server.rules.decision import Accepted, Rejected
+from server.rules.events import Event
+from server.rules.ids import Side, TrooperId
+from server.rules.serial import Plain
+from server.rules.state import GameState, Phase
+
+ARMIES = {
+    "n5": {Side.A: "helion-vanguard", Side.B: "vesper-raiders"},
+    "codeone": {Side.A: "helion-c1-patrol", Side.B: "vesper-c1-cell"},
+}
+
+
+class CommandRejected(AssertionError):
+    pass
+
+
+def play(state: GameState, actor: Side | engine.System, command: c.Command | Plain) -> tuple[GameState, tuple[Event, ...]]:
+    """Decide and apply; fail the test on a rejection."""
+    if not isinstance(command, c.Command):
+        command = c.parse_command(command)
+    decision = engine.decide(state, actor, command)
+    if isinstance(decision, Rejected):
+        raise CommandRejected(f"{command!r} rejected: {decision.code}: {decision.message}")
+    assert isinstance(decision, Accepted)
+    return engine.apply_all(state, decision.events), decision.events
+
+
+def deployment_spots(state: GameState, side: Side) -> list[tuple[float, float]]:
+    """Grid points inside the side's zone, clear of terrain, 2 inches apart."""
+    zone = state.deployment_zones[state.initiative.zones[side]]
+    spots = []
+    y = zone.y0 + 1.5
+    while y <= zone.y1 - 1.5:
+        x = zone.x0 + 1.5
+        while x <= zone.x1 - 1.5:
+            spots.append((x, y))
+            x += 2.0
+        y += 2.0
+    return spots
+
+
+def deploy_all(state: GameState, side: Side, troopers: Sequence[TrooperId], facing: float) -> GameState:
+    spots = iter(deployment_spots(state, side))
+    for trooper_id in troopers:
+        for spot in spots:
+            decision = engine.decide(state, side, c.Deploy(trooper_id, spot, facing))
+            if isinstance(decision, Accepted):
+                state = engine.apply_all(state, decision.events)
+                break
+        else:
+            raise AssertionError(f"no room to deploy {trooper_id}")
+    return state
+
+
+def new_game_in_orders_phase(ruleset: str = "codeone", seed: int = 7, dice: Sequence[int] = ()) -> GameState:
+    """Armies chosen, initiative settled (A plays first, A south), every trooper deployed
+    openly in the Order of the rules; returns the state at A's first Orders Phase."""
+    state = engine.new_game(engine.GameSetup(ruleset=ruleset, seed=seed, injected_dice=tuple(dice)))
+    for side in (Side.A, Side.B):
+        state, _ = play(state, side, c.ChooseArmy(ARMIES[ruleset][side]))
+    winner = state.initiative.winner
+    assert winner is not None
+    if winner is Side.A:
+        state, _ = play(state, Side.A, {"type": "choose_initiative", "keep": "initiative", "first": True})
+        state, _ = play(state, Side.B, {"type": "choose_remaining", "first": False, "zone": "north"})
+    else:
+        state, _ = play(state, Side.B, {"type": "choose_initiative", "keep": "initiative", "first": False})
+        state, _ = play(state, Side.A, {"type": "choose_remaining", "first": True, "zone": "south"})
+    first = state.initiative.deploys_first
+    assert first is not None
+    order = [first, first.other, first, first.other]
+    for step, side in enumerate(order, 1):
+        facing = 90.0 if state.initiative.zones[side] == "south" else 270.0
+        waiting = [t for t in state.troopers_of(side) if t.position is None]
+        if step <= 2:
+            mains = [t for t in waiting if not t.entry.is_peripheral]
+            reserve = mains[-1]
+            waiting = [t for t in waiting if t.id != reserve.id and t.entry.controller != reserve.entry.id]
+        state = deploy_all(state, side, [t.id for t in waiting], facing)
+        state, _ = play(state, side, c.EndDeploymentStep())
+    assert state.phase in (Phase.ORDERS, Phase.IMPETUOUS), state.phase
+    return state
