@@ -1,0 +1,207 @@
+"""The one codec: protocol messages to msgpack bytes and back. The only msgpack import.
+
+``encode`` writes any message; ``decode_client`` and ``decode_server`` read one frame and
+raise ``DecodeError`` with a stable ``ProtocolReason`` code when it is not a valid message
+of that direction. ``pack_plain``/``unpack_plain`` turn plain data into bytes for storage.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+from collections.abc import Callable
+from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
+
+import msgpack
+
+from protocol.constants import ProtocolReason
+from protocol.messages import (
+    CLIENT_MESSAGES,
+    SERVER_MESSAGES,
+    ClientMessage,
+    Plain,
+    ServerMessage,
+)
+
+M = TypeVar("M")
+
+MAX_TEXT_FIELD = 128
+"""Longest text accepted in a protocol field (ids, room ids, tokens); bodies are maps."""
+
+
+class DecodeError(ValueError):
+    """A frame that is not a valid message; ``code`` is a ``ProtocolReason`` value.
+
+    ``command_id`` is set when the frame was a command whose id could be read, so the
+    server can answer that command with a rejection instead of a bare error.
+    """
+
+    def __init__(self, code: ProtocolReason, message: str, command_id: str | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.command_id = command_id
+
+
+def encode(message: ServerMessage | ClientMessage) -> bytes:
+    """Serialise one message to a msgpack frame."""
+    wire: dict[str, Any] = {"type": message.TAG.value}
+    for name in _field_names(type(message)):
+        wire[name] = getattr(message, name)
+    return _packer_packb(wire)
+
+
+def decode_client(frame: bytes) -> ClientMessage:
+    """Read a frame sent by a client, or raise ``DecodeError``."""
+    return _decode(frame, _CLIENT_BY_TAG)
+
+
+def decode_server(frame: bytes) -> ServerMessage:
+    """Read a frame sent by the server, or raise ``DecodeError`` (for clients and tests)."""
+    return _decode(frame, _SERVER_BY_TAG)
+
+
+def pack_plain(value: Plain) -> bytes:
+    """Plain data to bytes (storage payloads)."""
+    return _packer_packb(value)
+
+
+def unpack_plain(data: bytes) -> Plain:
+    """Bytes written by ``pack_plain`` back to plain data."""
+    return msgpack.unpackb(data, raw=False, strict_map_key=False)
+
+
+# --- internals --------------------------------------------------------------------------
+
+_packer_packb: Callable[[Any], bytes] = msgpack.Packer(use_bin_type=True).pack
+
+
+def _refuse_ext(code: int, data: bytes) -> None:
+    raise ValueError("msgpack extension types are not part of the protocol")
+
+
+def _decode(frame: bytes, by_tag: dict[str, type[M]]) -> M:
+    try:
+        wire = msgpack.unpackb(frame, raw=False, strict_map_key=True, ext_hook=_refuse_ext)
+    except Exception as error:  # msgpack raises several unrelated types for bad input
+        raise DecodeError(ProtocolReason.MALFORMED_FRAME, f"not a msgpack frame: {error}") from None
+    if not isinstance(wire, dict):
+        raise DecodeError(ProtocolReason.MALFORMED_FRAME, "a message must be a msgpack map")
+    tag = wire.get("type")
+    cls = by_tag.get(tag) if isinstance(tag, str) else None
+    if cls is None:
+        raise DecodeError(ProtocolReason.UNKNOWN_MESSAGE_TYPE, f"unknown message type {tag!r}")
+    command_id = wire.get("id") if tag == "command" and _is_short_text(wire.get("id")) else None
+    kwargs: dict[str, Any] = {}
+    for name, check, required in _field_specs(cls):
+        if name not in wire:
+            if required:
+                raise DecodeError(
+                    ProtocolReason.BAD_MESSAGE, f"{tag}: field {name!r} is missing", command_id
+                )
+            continue
+        value = wire[name]
+        problem = check(value)
+        if problem:
+            raise DecodeError(
+                ProtocolReason.BAD_MESSAGE, f"{tag}: field {name!r} {problem}", command_id
+            )
+        kwargs[name] = value
+    unknown = [key for key in wire if key != "type" and key not in kwargs]
+    unknown = [key for key in unknown if key not in _field_names(cls)]
+    if unknown:
+        raise DecodeError(
+            ProtocolReason.BAD_MESSAGE, f"{tag}: unknown fields {sorted(map(str, unknown))}",
+            command_id,
+        )
+    return cls(**kwargs)
+
+
+def _is_short_text(value: Any) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= MAX_TEXT_FIELD
+
+
+Check = Callable[[Any], str | None]
+"""Returns None when the value fits, else what is wrong with it."""
+
+
+_NAMES: dict[type, tuple[str, ...]] = {}
+_SPECS: dict[type, tuple[tuple[str, Check, bool], ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _NAMES.get(cls)
+    if names is None:
+        names = _NAMES[cls] = tuple(field.name for field in dataclasses.fields(cls))
+    return names
+
+
+def _field_specs(cls: type) -> tuple[tuple[str, Check, bool], ...]:
+    specs = _SPECS.get(cls)
+    if specs is None:
+        specs = _SPECS[cls] = _build_specs(cls)
+    return specs
+
+
+def _build_specs(cls: type) -> tuple[tuple[str, Check, bool], ...]:
+    hints = get_type_hints(cls)
+    # Text from clients is bounded (ids, tokens); the server's own messages may be long.
+    short_text = cls in CLIENT_MESSAGES
+    specs = []
+    for field in dataclasses.fields(cls):
+        required = field.default is dataclasses.MISSING
+        specs.append((field.name, _checker(hints[field.name], short_text), required))
+    return tuple(specs)
+
+
+def _checker(tp: Any, short_text: bool) -> Check:
+    origin = get_origin(tp)
+    if origin in (Union, types.UnionType):
+        args = get_args(tp)
+        options = [_checker(option, short_text) for option in args if option is not type(None)]
+        nullable = type(None) in get_args(tp)
+        return lambda v: None if (v is None and nullable) else _first_fit(options, v)
+    if origin is dict:
+        value_check = _checker(get_args(tp)[1], short_text)
+
+        def check_map(v: Any) -> str | None:
+            if not isinstance(v, dict):
+                return "must be a map"
+            if not all(isinstance(k, str) for k in v):
+                return "must have text keys"
+            if get_args(tp)[1] is Any:
+                return None
+            return next((p for p in map(value_check, v.values()) if p), None)
+
+        return check_map
+    if origin is list:
+        item_check = _checker(get_args(tp)[0], short_text)
+        return lambda v: (
+            "must be a list"
+            if not isinstance(v, list)
+            else next((p for p in map(item_check, v) if p), None)
+        )
+    if tp is int:
+        return lambda v: (
+            None if isinstance(v, int) and not isinstance(v, bool) else "must be an integer"
+        )
+    if tp is str and short_text:
+        return lambda v: None if _is_short_text(v) else f"must be text of 1-{MAX_TEXT_FIELD} chars"
+    if tp is str:
+        return lambda v: None if isinstance(v, str) else "must be text"
+    if tp is bool:
+        return lambda v: None if isinstance(v, bool) else "must be true or false"
+    if tp is Any:
+        return lambda v: None
+    raise TypeError(f"no wire checker for {tp!r}")
+
+
+def _first_fit(options: list[Check], value: Any) -> str | None:
+    problems = [check(value) for check in options]
+    if any(problem is None for problem in problems):
+        return None
+    return problems[0] if len(problems) == 1 else "has the wrong type"
+
+
+_CLIENT_BY_TAG: dict[str, type[ClientMessage]] = {m.TAG.value: m for m in CLIENT_MESSAGES}
+_SERVER_BY_TAG: dict[str, type[ServerMessage]] = {m.TAG.value: m for m in SERVER_MESSAGES}

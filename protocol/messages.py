@@ -1,0 +1,223 @@
+"""The closed set of protocol messages, as small frozen dataclasses.
+
+Every message travels as one msgpack map: its tag under ``"type"`` plus its fields under
+their names below (see ``protocol/README.md`` for examples). ``protocol.codec`` is the only
+module that turns these into bytes and back. Game commands, game events and view snapshots
+are carried opaquely as maps: their shapes belong to the rules core.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from protocol.constants import ClientTag, ServerTag
+
+Plain = Any
+"""Plain data (maps, lists, text, numbers, booleans, nil) as produced by the rules core."""
+
+
+class SeatStatus(StrEnum):
+    """What the other participants know about a seat's connection."""
+
+    EMPTY = "empty"  # nobody has taken the seat yet
+    CONNECTED = "connected"
+    AWAY = "away"  # disconnected, may still come back within the grace period
+    ABANDONED = "abandoned"  # the grace period ran out; the seat may still come back
+
+
+# --- client -> server -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """First message of every connection: who the client is and where it wants to be.
+
+    ``token`` is a seat token (a player) or None (a spectator). ``since`` is the last event
+    version the client holds when it reconnects, or None for a fresh start (snapshot).
+    """
+
+    TAG: ClassVar[ClientTag] = ClientTag.HELLO
+    protocol: int
+    room: str
+    token: str | None = None
+    since: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A game command from a seat: answered exactly once by ``accepted`` or ``rejected``.
+
+    ``id`` is chosen by the client and unique per seat; repeating it returns the first
+    answer. ``version`` is the room's event version the command was issued against.
+    """
+
+    TAG: ClassVar[ClientTag] = ClientTag.COMMAND
+    id: str
+    version: int
+    body: dict[str, Plain]
+
+
+@dataclass(frozen=True, slots=True)
+class Sync:
+    """Ask for the events after ``since`` (or a snapshot when they are gone or since is None)."""
+
+    TAG: ClassVar[ClientTag] = ClientTag.SYNC
+    since: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    """Application-level ping, answered by ``pong`` with the same nonce."""
+
+    TAG: ClassVar[ClientTag] = ClientTag.PING
+    nonce: int
+
+
+ClientMessage = Hello | Command | Sync | Ping
+
+
+# --- server -> client -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    """The handshake's answer: the client's role and the room's current version and seats.
+
+    It is followed by either ``events`` (what the client missed since its ``since``) or a
+    ``snapshot``, and then ``window_open`` if an ARO window is running.
+    """
+
+    TAG: ClassVar[ServerTag] = ServerTag.WELCOME
+    protocol: int
+    room: str
+    role: str  # "A", "B" or "spectator"
+    version: int
+    settings: dict[str, Plain]
+    seats: dict[str, str]  # "A"/"B" -> SeatStatus value
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The client's full view at ``version``; replaces whatever it held.
+
+    ``window`` has the fields of ``window_open`` while an ARO window runs, else it is nil;
+    ``seats`` maps "A"/"B" to a SeatStatus value.
+    """
+
+    TAG: ClassVar[ServerTag] = ServerTag.SNAPSHOT
+    version: int
+    state: dict[str, Plain]
+    window: dict[str, Plain] | None
+    seats: dict[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Events:
+    """Consecutive events with versions ``first``, ``first + 1``, ...
+
+    An entry is the event as this viewer may see it, or None: a bare version placeholder
+    for an event this viewer may not see.
+    """
+
+    TAG: ClassVar[ServerTag] = ServerTag.EVENTS
+    first: int
+    events: list[dict[str, Plain] | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """The command ``id`` was applied; the room is now at ``version``."""
+
+    TAG: ClassVar[ServerTag] = ServerTag.ACCEPTED
+    id: str
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """The command ``id`` was not applied, for the stable reason ``code``."""
+
+    TAG: ClassVar[ServerTag] = ServerTag.REJECTED
+    id: str
+    code: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class WindowOpen:
+    """An ARO window is open: the ``reactive`` side declares AROs until ``deadline_ms``.
+
+    ``deadline_ms`` is the server's wall clock (Unix milliseconds); ``remaining_ms`` is the
+    time left when the server sent the message, for clients whose clock differs.
+    """
+
+    TAG: ClassVar[ServerTag] = ServerTag.WINDOW_OPEN
+    order: int
+    step: int
+    reactive: str
+    deadline_ms: int
+    remaining_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class WindowClosed:
+    """The ARO window (order, step) is closed."""
+
+    TAG: ClassVar[ServerTag] = ServerTag.WINDOW_CLOSED
+    order: int
+    step: int
+
+
+@dataclass(frozen=True, slots=True)
+class Presence:
+    """A seat's connection changed; ``grace_deadline_ms`` is set while it is ``away``."""
+
+    TAG: ClassVar[ServerTag] = ServerTag.PRESENCE
+    seat: str
+    status: str  # SeatStatus value
+    grace_deadline_ms: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Error:
+    """A frame that was not a usable message; the connection stays open."""
+
+    TAG: ClassVar[ServerTag] = ServerTag.ERROR
+    code: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pong:
+    TAG: ClassVar[ServerTag] = ServerTag.PONG
+    nonce: int
+
+
+ServerMessage = (
+    Welcome
+    | Snapshot
+    | Events
+    | Accepted
+    | Rejected
+    | WindowOpen
+    | WindowClosed
+    | Presence
+    | Error
+    | Pong
+)
+
+CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (Hello, Command, Sync, Ping)
+SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
+    Welcome,
+    Snapshot,
+    Events,
+    Accepted,
+    Rejected,
+    WindowOpen,
+    WindowClosed,
+    Presence,
+    Error,
+    Pong,
+)

@@ -1,0 +1,63 @@
+"""The Starlette application: lobby routes, the websocket endpoint, the browser client.
+
+``create_app`` takes its collaborators as arguments so tests can inject a fake engine or a
+store; by default it uses the real rules core, the in-memory store and local fan-out.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+from collections.abc import AsyncIterator
+
+from starlette.applications import Starlette
+from starlette.routing import BaseRoute, Mount, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+
+from protocol.constants import WS_PATH
+from server.config import Settings
+from server.fanout import Fanout, LocalFanout
+from server.lobby.routes import routes as lobby_routes
+from server.rooms.engine_port import Engine
+from server.rooms.registry import RoomRegistry
+from server.store import MemoryRoomStore, RoomStore
+from server.transport.endpoint import websocket_endpoint
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    engine: Engine | None = None,
+    store: RoomStore | None = None,
+    fanout: Fanout | None = None,
+) -> Starlette:
+    settings = settings or Settings.from_env()
+    if engine is None:
+        from server.rooms.rules_engine import RulesCoreEngine
+
+        engine = RulesCoreEngine()
+    store = store or MemoryRoomStore(settings.events_kept)
+    registry = RoomRegistry(store, fanout or LocalFanout(), engine, settings)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        app.state.settings = settings
+        app.state.registry = registry
+        if settings.freeze_gc:
+            # Everything alive now lives as long as the server: keep the collector off it
+            # (see /work/shared/PERFORMANCE-NOTES.md, GC pauses at 10k+ sockets).
+            gc.collect()
+            gc.freeze()
+        app.state.serving = True
+        try:
+            yield
+        finally:
+            app.state.serving = False
+            await registry.shutdown()
+            await store.close()
+
+    routes: list[BaseRoute] = [*lobby_routes, WebSocketRoute(WS_PATH, websocket_endpoint)]
+    client_dir = settings.client_dir()
+    if client_dir is not None:
+        routes.append(Mount("/", StaticFiles(directory=client_dir, html=True), name="client"))
+    return Starlette(routes=routes, lifespan=lifespan)

@@ -1,0 +1,89 @@
+"""Server settings: limits, timers and where to listen, with their documented defaults.
+
+Every field can be set from the environment as ``REFEREE_<FIELD NAME IN CAPITALS>`` (see
+``Settings.from_env``); ``python -m server`` also takes ``--host`` and ``--port``. The
+limits are explained in docs/server.md.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    host: str = "127.0.0.1"
+    port: int = 8000
+
+    # --- frames and rates, per websocket ---
+    max_frame_bytes: int = 16 * 1024
+    """Largest frame the protocol accepts; a bigger one closes with FRAME_TOO_LARGE."""
+    hard_frame_bytes: int = 64 * 1024
+    """The websocket layer's own ceiling (uvicorn ws_max_size): above it the frame is never
+    even buffered and the connection closes with 1009."""
+    rate_per_s: float = 20.0
+    """Sustained messages per second a client may send (token bucket refill rate)."""
+    rate_burst: int = 40
+    """Messages a client may send at once (token bucket size)."""
+    max_bad_frames: int = 10
+    """Frames answered with ``error`` before the connection is closed with PROTOCOL_ERROR."""
+    handshake_timeout_s: float = 10.0
+    send_queue_frames: int = 256
+    """Frames waiting for one slow socket before they are dropped for a snapshot (resync)."""
+
+    # --- rooms ---
+    inbox_size: int = 64
+    """Client commands waiting in one room's inbox; more are rejected with ``room_busy``."""
+    answer_cache_size: int = 256
+    """Answers kept per seat so that a repeated command id gets the same answer."""
+    grace_s: float = 60.0
+    """How long a disconnected seat is shown as ``away`` before ``abandoned``."""
+    default_aro_window_s: float = 30.0
+    min_aro_window_s: float = 0.05
+    max_aro_window_s: float = 600.0
+    events_kept: int = 1000
+    """Events the store keeps per room for resume; older resumes get a snapshot."""
+
+    static_dir: Path | None = None
+    """The browser client to serve at /; None = client-js/dist or client-js/app if present."""
+    freeze_gc: bool = True
+    """Call gc.freeze() after start-up (see /work/shared/PERFORMANCE-NOTES.md)."""
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None, **overrides: object) -> Settings:
+        """Defaults, then ``REFEREE_*`` environment variables, then ``overrides``."""
+        env = os.environ if environ is None else environ
+        values: dict[str, object] = {}
+        for field in dataclasses.fields(cls):
+            raw = env.get(f"REFEREE_{field.name.upper()}")
+            if raw is not None:
+                values[field.name] = _parse(field.type, raw)
+        values.update(overrides)
+        return cls(**values)  # type: ignore[arg-type]
+
+    def client_dir(self) -> Path | None:
+        """The directory to serve at /, if any."""
+        if self.static_dir is not None:
+            return self.static_dir if self.static_dir.is_dir() else None
+        for candidate in (REPO_ROOT / "client-js" / "dist", REPO_ROOT / "client-js" / "app"):
+            if candidate.is_dir():
+                return candidate
+        return None
+
+
+def _parse(type_name: object, raw: str) -> object:
+    text = str(type_name)
+    if text.startswith("int"):
+        return int(raw)
+    if text.startswith("float"):
+        return float(raw)
+    if text.startswith("bool"):
+        return raw.strip().lower() in ("1", "true", "yes", "on")
+    if "Path" in text:
+        return Path(raw) if raw else None
+    return raw

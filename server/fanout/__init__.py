@@ -1,0 +1,6 @@
+"""Delivery of a room's messages to its viewers behind a small interface (``Fanout``)."""
+
+from server.fanout.interface import Audience, Delivery, Fanout, Subscriber
+from server.fanout.local import LocalFanout
+
+__all__ = ["Audience", "Delivery", "Fanout", "LocalFanout", "Subscriber"]

@@ -1,0 +1,40 @@
+"""In-process fan-out: subscribers are held per room and per audience."""
+
+from __future__ import annotations
+
+from server.fanout.interface import Audience, Delivery, Subscriber
+
+
+class LocalFanout:
+    def __init__(self) -> None:
+        self._rooms: dict[str, dict[Audience, set[Subscriber]]] = {}
+
+    def subscribe(self, room_id: str, subscriber: Subscriber) -> None:
+        groups = self._rooms.get(room_id)
+        if groups is None:
+            groups = self._rooms[room_id] = {audience: set() for audience in Audience}
+        groups[subscriber.audience].add(subscriber)
+
+    def unsubscribe(self, room_id: str, subscriber: Subscriber) -> None:
+        groups = self._rooms.get(room_id)
+        if groups is None:
+            return
+        groups[subscriber.audience].discard(subscriber)
+        if not any(groups.values()):
+            del self._rooms[room_id]
+
+    def publish(self, room_id: str, delivery: Delivery) -> None:
+        groups = self._rooms.get(room_id)
+        if groups is None:
+            return
+        for audience, subscribers in groups.items():
+            if not subscribers:
+                continue
+            frame = delivery.frame_for(audience)
+            # No copy of the set: ``deliver`` only enqueues and never (un)subscribes.
+            for subscriber in subscribers:
+                subscriber.deliver(frame)
+
+    def count(self, room_id: str, audience: Audience) -> int:
+        groups = self._rooms.get(room_id)
+        return 0 if groups is None else len(groups[audience])

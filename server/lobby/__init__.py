@@ -1,0 +1,1 @@
+"""The HTTP lobby (room creation, seat tokens, public room list, health)."""

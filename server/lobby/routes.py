@@ -1,0 +1,164 @@
+"""The HTTP lobby: create a room, check a seat token, describe a room, list public rooms.
+
+JSON in and out; errors are ``{"error": code, "message": text}`` with a 4xx status. Links
+put the room id and seat token in the URL fragment, which browsers never send to servers.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from protocol.constants import WS_PATH
+from server.config import Settings
+from server.lobby.tokens import seat_for_token
+from server.rooms.registry import RoomRegistry, random_seed
+from server.store import RoomSettings
+
+RULESETS = ("n5", "codeone")
+PUBLIC_LIST_LIMIT = 200
+
+
+class BadRequest(Exception):
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+def _error(error: BadRequest) -> JSONResponse:
+    return JSONResponse({"error": error.code, "message": error.message}, status_code=error.status)
+
+
+async def _json_object(request: Request) -> dict[str, Any]:
+    try:
+        body = await request.json()
+    except ValueError:
+        raise BadRequest("bad_json", "the body must be a JSON object") from None
+    if not isinstance(body, dict):
+        raise BadRequest("bad_json", "the body must be a JSON object")
+    return body
+
+
+def parse_room_settings(body: dict[str, Any], settings: Settings) -> RoomSettings:
+    """Validate a create-room request; unknown fields are refused so typos are noticed."""
+    known = {"ruleset", "aro_window_s", "visibility", "spectator_delay_s", "seed"}
+    unknown = sorted(set(body) - known)
+    if unknown:
+        raise BadRequest("bad_field", f"unknown fields {unknown}")
+    ruleset = body.get("ruleset", "n5")
+    if ruleset not in RULESETS:
+        raise BadRequest("bad_field", f"ruleset must be one of {list(RULESETS)}")
+    window = _number(body.get("aro_window_s", settings.default_aro_window_s), "aro_window_s")
+    if not settings.min_aro_window_s <= window <= settings.max_aro_window_s:
+        raise BadRequest("bad_field", f"aro_window_s must be within "
+                         f"{settings.min_aro_window_s}..{settings.max_aro_window_s}")
+    visibility = body.get("visibility", "public")
+    if visibility not in ("public", "private"):
+        raise BadRequest("bad_field", "visibility must be public or private")
+    delay = _number(body.get("spectator_delay_s", 0), "spectator_delay_s")
+    if not 0 <= delay <= 3600:
+        raise BadRequest("bad_field", "spectator_delay_s must be within 0..3600")
+    seed = body.get("seed")
+    if seed is None:
+        seed = random_seed()
+    elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise BadRequest("bad_field", "seed must be a whole number in 0..2^63-1")
+    return RoomSettings(ruleset, window, visibility, seed, delay)
+
+
+def _number(value: Any, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise BadRequest("bad_field", f"{name} must be a number")
+    return float(value)
+
+
+async def create_room(request: Request) -> Response:
+    registry: RoomRegistry = request.app.state.registry
+    try:
+        room_settings = parse_room_settings(await _json_object(request), request.app.state.settings)
+    except BadRequest as error:
+        return _error(error)
+    created = await registry.create(room_settings)
+    room_id = created.meta.room_id
+    return JSONResponse({
+        "room": room_id,
+        "settings": _settings_json(room_settings),
+        "seats": {
+            "A": {"token": created.token_a, "link": f"/#room={room_id}&token={created.token_a}"},
+            "B": {"token": created.token_b, "link": f"/#room={room_id}&token={created.token_b}"},
+        },
+        "spectator_link": f"/#room={room_id}",
+        "ws_path": WS_PATH,
+    }, status_code=201)
+
+
+async def describe_room(request: Request) -> Response:
+    registry: RoomRegistry = request.app.state.registry
+    stored = await registry.store.load_room(request.path_params["room_id"])
+    if stored is None:
+        return _error(BadRequest("room_not_found", "no such room", 404))
+    return JSONResponse({
+        "room": stored.meta.room_id,
+        "settings": _settings_json(stored.meta.settings),
+        "version": stored.version,
+        "spectator_link": f"/#room={stored.meta.room_id}",
+        "ws_path": WS_PATH,
+    })
+
+
+async def join_seat(request: Request) -> Response:
+    """Check a seat token: answers which seat it opens (the game itself is on the websocket)."""
+    registry: RoomRegistry = request.app.state.registry
+    try:
+        body = await _json_object(request)
+        token = body.get("token")
+        if not isinstance(token, str) or not token:
+            raise BadRequest("bad_field", "token must be text")
+        stored = await registry.store.load_room(request.path_params["room_id"])
+        if stored is None:
+            raise BadRequest("room_not_found", "no such room", 404)
+        seat = seat_for_token(stored.meta, token)
+        if seat is None:
+            raise BadRequest("bad_token", "this token does not open a seat of this room", 403)
+    except BadRequest as error:
+        return _error(error)
+    return JSONResponse({"room": stored.meta.room_id, "seat": seat, "ws_path": WS_PATH})
+
+
+async def list_rooms(request: Request) -> Response:
+    registry: RoomRegistry = request.app.state.registry
+    listings = await registry.store.public_rooms(PUBLIC_LIST_LIMIT)
+    return JSONResponse({"rooms": [
+        {"room": item.room_id, "ruleset": item.ruleset, "phase": item.phase,
+         "round": item.round, "turn": item.turn, "active": item.active,
+         "spectators": item.spectators, "seats_taken": item.seats_taken,
+         "spectator_link": f"/#room={item.room_id}"}
+        for item in listings
+    ]})
+
+
+async def healthz(request: Request) -> Response:
+    if not getattr(request.app.state, "serving", False):
+        return JSONResponse({"status": "starting or stopping"}, status_code=503)
+    return JSONResponse({"status": "ok", "rooms": request.app.state.registry.live_rooms()})
+
+
+def _settings_json(settings: RoomSettings) -> dict[str, Any]:
+    # Never the seed: whoever knows it can predict every die of the game.
+    return {"ruleset": settings.ruleset, "aro_window_s": settings.aro_window_s,
+            "visibility": settings.visibility, "spectator_delay_s": settings.spectator_delay_s}
+
+
+routes = [
+    Route("/healthz", healthz, methods=["GET"]),
+    Route("/api/rooms", create_room, methods=["POST"]),
+    Route("/api/rooms", list_rooms, methods=["GET"]),
+    Route("/api/rooms/{room_id}", describe_room, methods=["GET"]),
+    Route("/api/rooms/{room_id}/join", join_seat, methods=["POST"]),
+]

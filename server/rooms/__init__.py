@@ -1,0 +1,1 @@
+"""Game rooms: one actor task per room, fed through a bounded inbox."""

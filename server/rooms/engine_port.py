@@ -1,0 +1,79 @@
+"""The rules engine as the room sees it: a small Protocol over the rules core's facade.
+
+The room depends on this Protocol only, so unit tests of inbox, timers and resume inject a
+tiny fake engine; ``server.rooms.rules_engine.RulesCoreEngine`` adapts the real rules core.
+States, commands and events are opaque to the room.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+State = Any
+Command = Any
+Event = Any
+Plain = Any
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The engine's decision on a command: events when accepted, else a reason."""
+
+    events: tuple[Event, ...] | None
+    code: str = ""
+    message: str = ""
+
+    @property
+    def accepted(self) -> bool:
+        return self.events is not None
+
+
+@dataclass(frozen=True, slots=True)
+class AroWindow:
+    """An open ARO window: the ``reactive`` side ("A"/"B") must declare for (order, step)."""
+
+    order: int
+    step: int
+    reactive: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.order}:{self.step}"
+
+
+class CommandFormatError(ValueError):
+    """The command body does not have the shape of any command."""
+
+
+class Engine(Protocol):
+    def new_game(self, ruleset: str, seed: int) -> State: ...
+
+    def parse_command(self, body: Plain) -> Command:
+        """Raises ``CommandFormatError`` on a malformed body."""
+
+    def decide(self, state: State, actor: str | None, command: Command) -> Verdict:
+        """``actor`` is "A", "B" or None for the system (timer expiries)."""
+
+    def apply_all(self, state: State, events: Sequence[Event]) -> State: ...
+
+    def pending_aro_window(self, state: State) -> AroWindow | None: ...
+
+    def close_window_command(self, window: AroWindow) -> Command: ...
+
+    def view_event(self, event: Event, viewer: str) -> Plain | None:
+        """``viewer`` is "A", "B" or "spectator"; None means a bare placeholder."""
+
+    def view_state(self, state: State, viewer: str) -> Plain: ...
+
+    def public_summary(self, state: State) -> Plain:
+        """{"phase": str, "round": int, "turn": int, "active": "A" | "B" | None}."""
+
+    def event_to_plain(self, event: Event) -> Plain: ...
+
+    def event_from_plain(self, plain: Plain) -> Event: ...
+
+    def state_to_plain(self, state: State) -> Plain: ...
+
+    def state_from_plain(self, plain: Plain) -> State: ...

@@ -1,0 +1,59 @@
+"""The messages a room's inbox carries (client commands, joins, leaves, timer expiries)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from protocol.messages import Command
+from server.rooms.seats import Member
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """A viewer completed the handshake; ``seat`` is "A"/"B" or None for a spectator."""
+
+    member: Member
+    seat: str | None
+    since: int | None
+    done: asyncio.Future[None]
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    member: Member
+
+
+@dataclass(frozen=True, slots=True)
+class Submit:
+    member: Member
+    seat: str | None
+    command: Command
+
+
+@dataclass(frozen=True, slots=True)
+class Resync:
+    """The viewer asked (``sync``) for the events after ``since`` or a snapshot."""
+
+    member: Member
+    since: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class WindowExpired:
+    key: str  # the AroWindow key whose deadline passed
+
+
+@dataclass(frozen=True, slots=True)
+class GraceExpired:
+    side: str
+    epoch: int
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    close_code: int
+    reason: str
+
+
+InboxMessage = Join | Leave | Submit | Resync | WindowExpired | GraceExpired | Stop

@@ -1,0 +1,119 @@
+"""The rooms live on this node: created through the lobby, started on first connection.
+
+``open`` loads a room from the store, claims it (fencing token) and starts its actor task;
+concurrent opens of the same room share one load.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import uuid
+from dataclasses import dataclass
+
+from protocol import codec
+from protocol.constants import CloseCode
+from server.config import Settings
+from server.fanout import Fanout
+from server.lobby.tokens import new_room_id, new_seat_token, token_hash
+from server.rooms.engine_port import Engine
+from server.rooms.room import Room, now_ms
+from server.store import Listing, RoomMeta, RoomSettings, RoomStore
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class CreatedRoom:
+    meta: RoomMeta
+    token_a: str  # handed out once, never stored
+    token_b: str
+
+
+class RoomRegistry:
+    def __init__(self, store: RoomStore, fanout: Fanout, engine: Engine, settings: Settings):
+        self.store = store
+        self._fanout = fanout
+        self._engine = engine
+        self._settings = settings
+        self._node = f"node-{uuid.uuid4().hex[:12]}"
+        self._rooms: dict[str, Room] = {}
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._loading: dict[str, asyncio.Future[Room | None]] = {}
+
+    async def create(self, settings: RoomSettings) -> CreatedRoom:
+        """Start a new game and store it at version 0."""
+        state = self._engine.new_game(settings.ruleset, settings.seed)
+        token_a, token_b = new_seat_token(), new_seat_token()
+        meta = RoomMeta(new_room_id(), settings, token_hash(token_a), token_hash(token_b),
+                        now_ms())
+        listing = None
+        if settings.visibility == "public":
+            summary = self._engine.public_summary(state)
+            listing = Listing(meta.room_id, settings.ruleset, str(summary["phase"]),
+                              int(summary["round"]), int(summary["turn"]), summary.get("active"),
+                              0, 0, meta.created_ms)
+        snapshot = codec.pack_plain(self._engine.state_to_plain(state))
+        await self.store.create_room(meta, snapshot, listing)
+        return CreatedRoom(meta, token_a, token_b)
+
+    async def open(self, room_id: str) -> Room | None:
+        """The live room, loading and starting it if needed; None if no such room."""
+        room = self._rooms.get(room_id)
+        if room is not None and not room.stopped:
+            return room
+        pending = self._loading.get(room_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
+        self._loading[room_id] = future
+        try:
+            room = await self._load(room_id)
+            future.set_result(room)
+            return room
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # mark retrieved: the waiters re-raise it themselves
+            raise
+        finally:
+            del self._loading[room_id]
+
+    async def _load(self, room_id: str) -> Room | None:
+        stored = await self.store.load_room(room_id)
+        if stored is None:
+            return None
+        fence = await self.store.claim_room(room_id, self._node)
+        if fence is None:
+            return None
+        state = self._engine.state_from_plain(codec.unpack_plain(stored.snapshot))
+        room = Room(stored.meta, state=state, version=stored.version, fence=fence,
+                    deadlines=stored.deadlines, engine=self._engine, store=self.store,
+                    fanout=self._fanout, settings=self._settings)
+        self._rooms[room_id] = room
+        task = asyncio.create_task(room.run(), name=f"room-{room_id}")
+        self._tasks[room_id] = task
+        task.add_done_callback(lambda _: self._forget(room_id, room))
+        return room
+
+    def _forget(self, room_id: str, room: Room) -> None:
+        if self._rooms.get(room_id) is room:
+            del self._rooms[room_id]
+            del self._tasks[room_id]
+
+    def live_rooms(self) -> int:
+        return len(self._rooms)
+
+    async def shutdown(self) -> None:
+        """Stop every room, closing its sockets with GOING_AWAY."""
+        tasks = list(self._tasks.values())
+        for room in list(self._rooms.values()):
+            room.stop(CloseCode.GOING_AWAY, "server shutting down")
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+def random_seed() -> int:
+    return secrets.randbits(31)

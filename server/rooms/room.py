@@ -1,0 +1,432 @@
+"""The room actor: one asyncio task per room, the only writer of that room's game.
+
+Everything that changes the room arrives through ``inbox`` and is handled in order: joins
+and leaves, commands, ``sync`` requests, ARO window deadlines and grace-period expiries.
+A command is accepted only after its events and the new snapshot are appended to the store;
+then the room folds them into its state, bumps its version and publishes one ``events``
+frame per audience (each through that viewer's view), so both players and every spectator
+see an activation or a result at the same time. See docs/server.md for the policies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Sequence
+
+from protocol import codec
+from protocol.constants import PROTOCOL_VERSION, CloseCode, ProtocolReason
+from protocol.messages import (
+    Accepted,
+    Command,
+    Events,
+    Presence,
+    Rejected,
+    SeatStatus,
+    Snapshot,
+    Welcome,
+    WindowClosed,
+    WindowOpen,
+)
+from server.config import Settings
+from server.fanout import Audience, Delivery, Fanout
+from server.rooms.engine_port import AroWindow, CommandFormatError, Engine, Event, State
+from server.rooms.inbox import RoomInbox
+from server.rooms.messages import (
+    GraceExpired,
+    InboxMessage,
+    Join,
+    Leave,
+    Resync,
+    Stop,
+    Submit,
+    WindowExpired,
+)
+from server.rooms.seats import AnswerCache, Member, Seat
+from server.store import Deadline, Listing, RoomMeta, RoomStore, StaleWriter
+
+log = logging.getLogger(__name__)
+
+ARO_WINDOW = "aro_window"
+BAD_COMMAND = "bad_command"  # the rules core's Reason.BAD_COMMAND
+
+
+class RoomStopped(Exception):
+    """The room stopped before it could take the request."""
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class Room:
+    def __init__(
+        self,
+        meta: RoomMeta,
+        *,
+        state: State,
+        version: int,
+        fence: int,
+        deadlines: Sequence[Deadline],
+        engine: Engine,
+        store: RoomStore,
+        fanout: Fanout,
+        settings: Settings,
+    ) -> None:
+        self.meta = meta
+        self.room_id = meta.room_id
+        self.state = state
+        self.version = version
+        self.inbox: RoomInbox[InboxMessage] = RoomInbox(settings.inbox_size)
+        self.stopped = False
+        self._fence = fence
+        self._engine = engine
+        self._store = store
+        self._fanout = fanout
+        self._settings = settings
+        self._window_s = meta.settings.aro_window_s
+        self._seats = {
+            side: Seat(side, AnswerCache(settings.answer_cache_size)) for side in ("A", "B")
+        }
+        self._spectators: set[Member] = set()
+        self._window: AroWindow | None = None
+        self._window_deadline_ms = 0
+        self._window_timer: asyncio.TimerHandle | None = None
+        self._stored_deadlines = {d.key: d.at_ms for d in deadlines if d.kind == ARO_WINDOW}
+
+    # --- the doors into the inbox (called by the transport) -----------------------------
+
+    async def join(self, member: Member, seat: str | None, since: int | None) -> None:
+        """Register ``member`` and send it the welcome and its catch-up; raises if the room
+        stopped first."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        if self.stopped:
+            raise RoomStopped(self.room_id)
+        self.inbox.post(Join(member, seat, since, done))
+        await done
+
+    def submit(self, member: Member, seat: str | None, command: Command) -> bool:
+        """Queue a command; False when the inbox is full (the caller answers room_busy)."""
+        return self.inbox.offer(Submit(member, seat, command))
+
+    def leave(self, member: Member) -> None:
+        self.inbox.post(Leave(member))
+
+    def resync(self, member: Member, since: int | None) -> None:
+        self.inbox.post(Resync(member, since))
+
+    def stop(self, code: int, reason: str) -> None:
+        self.inbox.post(Stop(code, reason))
+
+    # --- the actor loop -----------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Handle inbox messages until ``Stop``; one failing message never stops the room."""
+        window = self._engine.pending_aro_window(self.state)
+        if window is not None:
+            self._open_window(window, self._stored_deadlines.get(window.key))
+        while True:
+            message = await self.inbox.get()
+            if isinstance(message, Stop):
+                self._shut(message.close_code, message.reason)
+                return
+            try:
+                await self._handle(message)
+            except StaleWriter:
+                log.warning("room %s lost its right to write; stopping it", self.room_id)
+                self._shut(CloseCode.ROOM_UNAVAILABLE, "room moved")
+                return
+            except Exception:
+                log.exception("room %s failed on %s", self.room_id, type(message).__name__)
+                self._after_failure(message)
+
+    async def _handle(self, message: InboxMessage) -> None:
+        if isinstance(message, Submit):
+            await self._on_submit(message)
+        elif isinstance(message, Join):
+            await self._on_join(message)
+        elif isinstance(message, Leave):
+            await self._on_leave(message.member)
+        elif isinstance(message, Resync):
+            await self._catch_up(message.member, message.since)
+        elif isinstance(message, WindowExpired):
+            await self._on_window_expired(message.key)
+        elif isinstance(message, GraceExpired):
+            self._on_grace_expired(message)
+
+    def _after_failure(self, message: InboxMessage) -> None:
+        if isinstance(message, Submit) and message.seat is not None:
+            self._answer(message, Rejected(message.command.id, ProtocolReason.INTERNAL_ERROR,
+                                           "the server failed; the command was not applied"))
+        elif isinstance(message, Join) and not message.done.done():
+            message.done.set_exception(RuntimeError("join failed"))
+
+    # --- commands -----------------------------------------------------------------------
+
+    async def _on_submit(self, message: Submit) -> None:
+        command = message.command
+        if message.seat is None:
+            message.member.deliver(codec.encode(Rejected(
+                command.id, ProtocolReason.SPECTATOR_READ_ONLY, "spectators cannot send commands")))
+            return
+        cached = self._seats[message.seat].answers.get(command.id)
+        if cached is not None:
+            message.member.deliver(cached)
+            return
+        # The deadline is the server's: a declaration processed after it is too late, even
+        # if the timer's own inbox message has not been handled yet.
+        if self._window is not None and now_ms() >= self._window_deadline_ms:
+            await self._on_window_expired(self._window.key)
+        self._answer(message, await self._decide(message.seat, command))
+
+    async def _decide(self, seat: str, command: Command) -> Accepted | Rejected:
+        if command.version < self.version:
+            return Rejected(command.id, ProtocolReason.STALE_VERSION,
+                            f"issued against version {command.version}; "
+                            f"the room is at {self.version}")
+        if command.version > self.version:
+            return Rejected(command.id, ProtocolReason.FUTURE_VERSION,
+                            f"version {command.version} is ahead of the room ({self.version})")
+        try:
+            parsed = self._engine.parse_command(command.body)
+        except CommandFormatError as error:
+            return Rejected(command.id, BAD_COMMAND, str(error))
+        verdict = self._engine.decide(self.state, seat, parsed)
+        if verdict.events is None:
+            return Rejected(command.id, verdict.code, verdict.message)
+        await self._commit(verdict.events)
+        return Accepted(command.id, self.version)
+
+    def _answer(self, message: Submit, answer: Accepted | Rejected) -> None:
+        frame = codec.encode(answer)
+        if message.seat is not None:
+            self._seats[message.seat].answers.put(message.command.id, frame)
+        message.member.deliver(frame)
+
+    async def _commit(self, events: Sequence[Event]) -> None:
+        """Store, then apply and publish ``events``; nothing changes if the store refuses."""
+        if not events:
+            return
+        engine = self._engine
+        new_state = engine.apply_all(self.state, events)
+        window = engine.pending_aro_window(new_state)
+        deadline_ms = self._deadline_for(window)
+        deadlines = () if window is None else (Deadline(ARO_WINDOW, window.key, deadline_ms),)
+        await self._store.append(
+            self.room_id,
+            fence=self._fence,
+            expected_version=self.version,
+            events=[codec.pack_plain(engine.event_to_plain(event)) for event in events],
+            snapshot=codec.pack_plain(engine.state_to_plain(new_state)),
+            deadlines=deadlines,
+            listing=self._listing(new_state),
+        )
+        first = self.version + 1
+        # State and version change together, with no await between them and the publish:
+        # a snapshot taken by a resyncing socket is always consistent with the next frames.
+        self.state = new_state
+        self.version += len(events)
+        self._fanout.publish(self.room_id, self._events_delivery(first, events))
+        self._sync_window(window, deadline_ms)
+
+    def _events_delivery(self, first: int, events: Sequence[Event]) -> Delivery:
+        frames = {}
+        for audience in Audience:
+            if self._fanout.count(self.room_id, audience) == 0:
+                frames[audience] = b""  # nobody to read it: skip the view and the encoding
+                continue
+            view = [self._engine.view_event(event, audience.value) for event in events]
+            frames[audience] = codec.encode(Events(first, view))
+        return Delivery(self.version, frames[Audience.A], frames[Audience.B],
+                        frames[Audience.SPECTATOR])
+
+    # --- the ARO window -----------------------------------------------------------------
+
+    def _deadline_for(self, window: AroWindow | None) -> int:
+        if window is None:
+            return 0
+        if self._window is not None and self._window.key == window.key:
+            return self._window_deadline_ms
+        return now_ms() + int(self._window_s * 1000)
+
+    def _sync_window(self, window: AroWindow | None, deadline_ms: int) -> None:
+        current = self._window
+        if current is not None and (window is None or window.key != current.key):
+            self._close_window()
+        if window is not None and self._window is None:
+            self._open_window(window, deadline_ms)
+
+    def _open_window(self, window: AroWindow, deadline_ms: int | None) -> None:
+        if deadline_ms is None:
+            deadline_ms = now_ms() + int(self._window_s * 1000)
+        self._window = window
+        self._window_deadline_ms = deadline_ms
+        delay = max(0.0, (deadline_ms - now_ms()) / 1000)
+        self._window_timer = asyncio.get_running_loop().call_later(
+            delay, self.inbox.post, WindowExpired(window.key))
+        frame = self._window_open_frame()
+        if frame is not None:
+            self._fanout.publish(self.room_id, Delivery.same(self.version, frame))
+
+    def _close_window(self) -> None:
+        window = self._window
+        assert window is not None
+        if self._window_timer is not None:
+            self._window_timer.cancel()
+            self._window_timer = None
+        self._window = None
+        frame = codec.encode(WindowClosed(window.order, window.step))
+        self._fanout.publish(self.room_id, Delivery.same(self.version, frame))
+
+    def _window_open_frame(self) -> bytes | None:
+        window = self._window
+        if window is None:
+            return None
+        remaining = max(0, self._window_deadline_ms - now_ms())
+        return codec.encode(WindowOpen(window.order, window.step, window.reactive,
+                                       self._window_deadline_ms, remaining))
+
+    async def _on_window_expired(self, key: str) -> None:
+        window = self._window
+        if window is None or window.key != key:
+            return  # closed early, or an older window's timer
+        verdict = self._engine.decide(self.state, None, self._engine.close_window_command(window))
+        if verdict.events is None:
+            log.error("room %s: closing ARO window %s refused: %s", self.room_id, key, verdict.code)
+            self._close_window()
+            return
+        await self._commit(verdict.events)
+        if self._window is not None and self._window.key == key:
+            log.error("room %s: ARO window %s still open after its close", self.room_id, key)
+            self._close_window()
+
+    # --- viewers ------------------------------------------------------------------------
+
+    async def _on_join(self, join: Join) -> None:
+        member = join.member
+        if join.seat is not None:
+            seat = self._seats[join.seat]
+            previous = seat.member
+            if previous is not None and previous is not member:
+                self._fanout.unsubscribe(self.room_id, previous)
+                previous.close(CloseCode.REPLACED, "this seat connected again elsewhere")
+            seat.cancel_grace()
+            seat.member = member
+            seat.status = SeatStatus.CONNECTED
+        else:
+            self._spectators.add(member)
+        self._fanout.subscribe(self.room_id, member)
+        member.deliver(codec.encode(Welcome(
+            PROTOCOL_VERSION, self.room_id, member.audience.value, self.version,
+            self._public_settings(), self._seat_statuses())))
+        await self._catch_up(member, join.since)
+        if join.seat is not None:
+            self._publish_presence(self._seats[join.seat])
+        await self._refresh_listing()
+        join.done.set_result(None)
+
+    async def _on_leave(self, member: Member) -> None:
+        self._fanout.unsubscribe(self.room_id, member)
+        if member in self._spectators:
+            self._spectators.discard(member)
+            await self._refresh_listing()
+            return
+        for seat in self._seats.values():
+            if seat.member is member:
+                seat.member = None
+                seat.status = SeatStatus.AWAY
+                seat.cancel_grace()
+                seat.grace_deadline_ms = now_ms() + int(self._settings.grace_s * 1000)
+                expiry = GraceExpired(seat.side, seat.grace_epoch)
+                seat.grace_timer = asyncio.get_running_loop().call_later(
+                    self._settings.grace_s, self.inbox.post, expiry)
+                self._publish_presence(seat)
+
+    def _on_grace_expired(self, message: GraceExpired) -> None:
+        seat = self._seats[message.side]
+        if seat.status is not SeatStatus.AWAY or seat.grace_epoch != message.epoch:
+            return
+        seat.grace_timer = None
+        seat.grace_deadline_ms = None
+        seat.status = SeatStatus.ABANDONED
+        self._publish_presence(seat)
+
+    async def _catch_up(self, member: Member, since: int | None) -> None:
+        """Send ``member`` what it missed after ``since``: the events if kept, else a snapshot."""
+        if (
+            since is not None
+            and 0 <= since <= self.version
+            and (since == self.version or await self._send_events_since(member, since))
+        ):
+            frame = self._window_open_frame()
+            if frame is not None:
+                member.deliver(frame)
+            return
+        member.deliver(self.snapshot_frame(member.audience))
+
+    async def _send_events_since(self, member: Member, since: int) -> bool:
+        payloads = await self._store.events_since(self.room_id, since)
+        if payloads is None or len(payloads) != self.version - since:
+            return False
+        engine, viewer = self._engine, member.audience.value
+        view = [engine.view_event(engine.event_from_plain(codec.unpack_plain(p)), viewer)
+                for p in payloads]
+        member.deliver(codec.encode(Events(since + 1, view)))
+        return True
+
+    def snapshot_frame(self, audience: Audience) -> bytes:
+        """The viewer's full view now; callable from outside the task (it only reads)."""
+        window = self._window
+        window_fields = None
+        if window is not None:
+            window_fields = {
+                "order": window.order, "step": window.step, "reactive": window.reactive,
+                "deadline_ms": self._window_deadline_ms,
+                "remaining_ms": max(0, self._window_deadline_ms - now_ms()),
+            }
+        return codec.encode(Snapshot(
+            self.version, self._engine.view_state(self.state, audience.value),
+            window_fields, self._seat_statuses()))
+
+    # --- helpers ------------------------------------------------------------------------
+
+    def _publish_presence(self, seat: Seat) -> None:
+        frame = codec.encode(Presence(seat.side, seat.status.value, seat.grace_deadline_ms))
+        self._fanout.publish(self.room_id, Delivery.same(self.version, frame))
+
+    def _seat_statuses(self) -> dict[str, str]:
+        return {side: seat.status.value for side, seat in self._seats.items()}
+
+    def _public_settings(self) -> dict[str, object]:
+        settings = self.meta.settings
+        return {"ruleset": settings.ruleset, "aro_window_s": settings.aro_window_s,
+                "visibility": settings.visibility, "spectator_delay_s": settings.spectator_delay_s}
+
+    def _listing(self, state: State) -> Listing | None:
+        if self.meta.settings.visibility != "public":
+            return None
+        summary = self._engine.public_summary(state)
+        taken = sum(seat.status is not SeatStatus.EMPTY for seat in self._seats.values())
+        return Listing(self.room_id, self.meta.settings.ruleset, str(summary["phase"]),
+                       int(summary["round"]), int(summary["turn"]), summary.get("active"),
+                       len(self._spectators), taken, now_ms())
+
+    async def _refresh_listing(self) -> None:
+        listing = self._listing(self.state)
+        if listing is not None:
+            await self._store.set_listing(self.room_id, listing)
+
+    def _shut(self, code: int, reason: str) -> None:
+        self.stopped = True
+        if self._window_timer is not None:
+            self._window_timer.cancel()
+        members = [seat.member for seat in self._seats.values() if seat.member is not None]
+        for seat in self._seats.values():
+            seat.cancel_grace()
+        for member in [*members, *self._spectators]:
+            self._fanout.unsubscribe(self.room_id, member)
+            member.close(code, reason)
+        for message in self.inbox.drain():
+            if isinstance(message, Join) and not message.done.done():
+                message.done.set_exception(RoomStopped(self.room_id))

@@ -1,0 +1,72 @@
+"""Adapter from the rules core's facade (``server.rules``) to the room's ``Engine`` Protocol."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from server.rooms.engine_port import (
+    AroWindow,
+    Command,
+    CommandFormatError,
+    Event,
+    Plain,
+    State,
+    Verdict,
+)
+from server.rules import commands, engine, events, views
+from server.rules.ids import SPECTATOR, Side, Viewer
+from server.rules.serial import FormatError
+
+_VIEWERS: dict[str, Viewer] = {"A": Side.A, "B": Side.B, "spectator": SPECTATOR}
+_ACTORS = {"A": Side.A, "B": Side.B}
+
+
+class RulesCoreEngine:
+    def new_game(self, ruleset: str, seed: int) -> State:
+        return engine.new_game(engine.GameSetup(ruleset=ruleset, seed=seed))
+
+    def parse_command(self, body: Plain) -> Command:
+        try:
+            return commands.parse_command(body)
+        except FormatError as error:
+            raise CommandFormatError(str(error)) from None
+
+    def decide(self, state: State, actor: str | None, command: Command) -> Verdict:
+        who = engine.SYSTEM if actor is None else _ACTORS[actor]
+        decision = engine.decide(state, who, command)
+        if isinstance(decision, engine.Accepted):
+            return Verdict(tuple(decision.events))
+        return Verdict(None, str(getattr(decision.code, "value", decision.code)), decision.message)
+
+    def apply_all(self, state: State, events_: Sequence[Event]) -> State:
+        return engine.apply_all(state, tuple(events_))
+
+    def pending_aro_window(self, state: State) -> AroWindow | None:
+        window = engine.pending_aro_window(state)
+        if window is None:
+            return None
+        return AroWindow(window.order, window.step, Side(window.reactive).value)
+
+    def close_window_command(self, window: AroWindow) -> Command:
+        return commands.CloseAroWindow(order=window.order, step=window.step)
+
+    def view_event(self, event: Event, viewer: str) -> Plain | None:
+        return views.view_event(event, _VIEWERS[viewer])
+
+    def view_state(self, state: State, viewer: str) -> Plain:
+        return views.view_state(state, _VIEWERS[viewer])
+
+    def public_summary(self, state: State) -> Plain:
+        return views.public_summary(state)
+
+    def event_to_plain(self, event: Event) -> Plain:
+        return events.event_to_plain(event)
+
+    def event_from_plain(self, plain: Plain) -> Event:
+        return events.event_from_plain(plain)
+
+    def state_to_plain(self, state: State) -> Plain:
+        return engine.state_to_plain(state)
+
+    def state_from_plain(self, plain: Plain) -> State:
+        return engine.state_from_plain(plain)

@@ -1,0 +1,23 @@
+"""Room storage behind a small interface (``RoomStore``); in memory for now."""
+
+from server.store.interface import (
+    Deadline,
+    Listing,
+    RoomMeta,
+    RoomSettings,
+    RoomStore,
+    StaleWriter,
+    StoredRoom,
+)
+from server.store.memory import MemoryRoomStore
+
+__all__ = [
+    "Deadline",
+    "Listing",
+    "MemoryRoomStore",
+    "RoomMeta",
+    "RoomSettings",
+    "RoomStore",
+    "StaleWriter",
+    "StoredRoom",
+]

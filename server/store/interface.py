@@ -1,0 +1,113 @@
+"""The storage seam: what a room needs from durable storage, and nothing more.
+
+A room is a sequence of numbered events plus the latest snapshot of its state. ``append``
+writes both atomically, guarded twice: ``expected_version`` (optimistic concurrency) and
+``fence`` (the fencing token from ``claim_room``, so that a node that lost its lease cannot
+write after another node took the room). Payloads are bytes (msgpack of plain data, made by
+``protocol.codec.pack_plain``); the store never interprets them.
+
+The in-memory implementation is ``server.store.memory.MemoryRoomStore``; a Redis one (events
+in a Redis Stream, snapshot + meta in a hash, leases with fencing tokens) implements the
+same Protocol.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+Visibility = Literal["public", "private"]
+
+
+@dataclass(frozen=True, slots=True)
+class RoomSettings:
+    """What the room's creator chose; fixed for the room's life."""
+
+    ruleset: str
+    aro_window_s: float
+    visibility: Visibility
+    seed: int
+    spectator_delay_s: float = 0.0  # placeholder: stored, not applied yet
+
+
+@dataclass(frozen=True, slots=True)
+class RoomMeta:
+    room_id: str
+    settings: RoomSettings
+    token_hash_a: str  # sha256 hex of seat A's token; the token itself is never stored
+    token_hash_b: str
+    created_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """A timer that outlives the process: e.g. kind "aro_window", key "12:1"."""
+
+    kind: str
+    key: str
+    at_ms: int  # Unix milliseconds
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """A public room's line in the lobby list."""
+
+    room_id: str
+    ruleset: str
+    phase: str
+    round: int
+    turn: int
+    active: str | None
+    spectators: int
+    seats_taken: int
+    updated_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRoom:
+    meta: RoomMeta
+    version: int
+    snapshot: bytes
+    deadlines: tuple[Deadline, ...]
+
+
+class StaleWriter(Exception):
+    """``append`` refused: the version moved on or a newer claim holds the room."""
+
+
+class RoomStore(Protocol):
+    async def create_room(self, meta: RoomMeta, snapshot: bytes, listing: Listing | None) -> None:
+        """Store a new room at version 0; ``listing`` None keeps it off the public list."""
+
+    async def claim_room(self, room_id: str, owner: str) -> int | None:
+        """Take the room for ``owner``; returns a fencing token larger than every earlier
+        one for this room, or None when the room does not exist."""
+
+    async def load_room(self, room_id: str) -> StoredRoom | None: ...
+
+    async def append(
+        self,
+        room_id: str,
+        *,
+        fence: int,
+        expected_version: int,
+        events: Sequence[bytes],
+        snapshot: bytes,
+        deadlines: Sequence[Deadline],
+        listing: Listing | None,
+    ) -> int:
+        """Atomically add ``events`` as versions expected_version+1..., replace the snapshot,
+        the open deadlines and the listing; returns the new version. Raises ``StaleWriter``
+        when the room is not at ``expected_version`` or ``fence`` is not the latest claim."""
+
+    async def events_since(self, room_id: str, version: int) -> Sequence[bytes] | None:
+        """The events after ``version`` in order, or None when some are no longer kept."""
+
+    async def set_listing(self, room_id: str, listing: Listing | None) -> None:
+        """Update (or with None remove) the room's public list entry, e.g. spectator counts."""
+
+    async def public_rooms(self, limit: int) -> Sequence[Listing]:
+        """Public live rooms, most recently updated first."""
+
+    async def close(self) -> None: ...

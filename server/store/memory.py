@@ -1,0 +1,95 @@
+"""The in-memory RoomStore: one process, nothing survives a restart."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from server.store.interface import Deadline, Listing, RoomMeta, StaleWriter, StoredRoom
+
+
+@dataclass(slots=True)
+class _Room:
+    meta: RoomMeta
+    snapshot: bytes
+    version: int = 0
+    fence: int = 0
+    deadlines: tuple[Deadline, ...] = ()
+    events: deque[bytes] = field(default_factory=deque)  # the newest ``events_kept``
+
+
+class MemoryRoomStore:
+    """Keeps the newest ``events_kept`` events per room (older resumes need a snapshot)."""
+
+    def __init__(self, events_kept: int = 1000) -> None:
+        self._events_kept = events_kept
+        self._rooms: dict[str, _Room] = {}
+        self._listings: dict[str, Listing] = {}
+
+    async def create_room(self, meta: RoomMeta, snapshot: bytes, listing: Listing | None) -> None:
+        if meta.room_id in self._rooms:
+            raise ValueError(f"room {meta.room_id} exists")
+        self._rooms[meta.room_id] = _Room(meta, snapshot, events=deque(maxlen=self._events_kept))
+        if listing is not None:
+            self._listings[meta.room_id] = listing
+
+    async def claim_room(self, room_id: str, owner: str) -> int | None:
+        room = self._rooms.get(room_id)
+        if room is None:
+            return None
+        room.fence += 1
+        return room.fence
+
+    async def load_room(self, room_id: str) -> StoredRoom | None:
+        room = self._rooms.get(room_id)
+        if room is None:
+            return None
+        return StoredRoom(room.meta, room.version, room.snapshot, room.deadlines)
+
+    async def append(
+        self,
+        room_id: str,
+        *,
+        fence: int,
+        expected_version: int,
+        events: Sequence[bytes],
+        snapshot: bytes,
+        deadlines: Sequence[Deadline],
+        listing: Listing | None,
+    ) -> int:
+        room = self._rooms.get(room_id)
+        if room is None or room.fence != fence or room.version != expected_version:
+            raise StaleWriter(f"room {room_id}: not at version {expected_version} / fence {fence}")
+        room.events.extend(events)
+        room.version += len(events)
+        room.snapshot = snapshot
+        room.deadlines = tuple(deadlines)
+        self._put_listing(room_id, listing)
+        return room.version
+
+    async def events_since(self, room_id: str, version: int) -> Sequence[bytes] | None:
+        room = self._rooms.get(room_id)
+        if room is None or version > room.version or version < 0:
+            return None
+        missing = room.version - version
+        if missing > len(room.events):
+            return None
+        return list(room.events)[len(room.events) - missing :]
+
+    async def set_listing(self, room_id: str, listing: Listing | None) -> None:
+        self._put_listing(room_id, listing)
+
+    async def public_rooms(self, limit: int) -> Sequence[Listing]:
+        newest = sorted(self._listings.values(), key=lambda item: item.updated_ms, reverse=True)
+        return newest[:limit]
+
+    async def close(self) -> None:
+        self._rooms.clear()
+        self._listings.clear()
+
+    def _put_listing(self, room_id: str, listing: Listing | None) -> None:
+        if listing is None:
+            self._listings.pop(room_id, None)
+        else:
+            self._listings[room_id] = listing

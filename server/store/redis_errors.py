@@ -1,0 +1,33 @@
+"""The one error the Redis store adds to the storage seam: Redis cannot be reached now.
+
+``StorageUnavailable`` means "nothing was decided, try again": the write was not confirmed
+(it was either not applied, or applied without the answer reaching us, in which case the
+fencing check refuses any later write from the stale in-memory state and the room reloads).
+A room turns it into a rejection whose message says to try again; it never acknowledges a
+command whose events are not confirmed stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from redis.exceptions import BusyLoadingError, ConnectionError, TimeoutError
+
+TRY_AGAIN = "storage is unavailable; the command was not applied, try again"
+
+
+class StorageUnavailable(Exception):
+    """Redis did not answer (down, restarting, loading its append-only file)."""
+
+    def __init__(self, detail: str = "") -> None:
+        super().__init__(f"{TRY_AGAIN} ({detail})" if detail else TRY_AGAIN)
+
+
+@asynccontextmanager
+async def storage_call(what: str) -> AsyncIterator[None]:
+    """Turn the Redis client's transport failures into ``StorageUnavailable``."""
+    try:
+        yield
+    except (ConnectionError, TimeoutError, BusyLoadingError, OSError) as error:
+        raise StorageUnavailable(f"{what}: {error}") from error

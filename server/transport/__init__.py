@@ -1,0 +1,1 @@
+"""The websocket transport: handshake, limits, per-socket bounded send queues."""

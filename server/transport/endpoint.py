@@ -1,0 +1,170 @@
+"""The websocket endpoint: handshake, limits, decoding, and handing messages to the room.
+
+Protocol abuse closes the connection with a ``CloseCode``; a frame that is merely not a
+usable message is answered with ``error`` (or ``rejected`` when it was a command whose id
+could be read) and the connection stays open, up to ``max_bad_frames`` of them. Nothing
+here touches game state: a bad client can only ever lose its own connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from protocol import codec
+from protocol.codec import DecodeError
+from protocol.constants import PROTOCOL_VERSION, CloseCode, ProtocolReason
+from protocol.messages import Command, Error, Hello, Ping, Pong, Rejected, Sync
+from server.config import Settings
+from server.lobby.tokens import seat_for_token
+from server.rooms.registry import RoomRegistry
+from server.rooms.room import Room, RoomStopped
+from server.transport.rate_limit import TokenBucket
+from server.transport.session import Session
+
+log = logging.getLogger(__name__)
+
+
+class HandshakeRefused(Exception):
+    def __init__(self, code: CloseCode, reason: ProtocolReason, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.reason = str(reason)
+        self.message = message
+
+
+async def websocket_endpoint(websocket: WebSocket) -> None:
+    registry: RoomRegistry = websocket.app.state.registry
+    settings: Settings = websocket.app.state.settings
+    await websocket.accept()
+    try:
+        hello = await asyncio.wait_for(_read_hello(websocket, settings),
+                                       settings.handshake_timeout_s)
+        room, seat = await _admit(registry, hello)
+    except TimeoutError:
+        await _refuse(websocket, HandshakeRefused(
+            CloseCode.HANDSHAKE_TIMEOUT, ProtocolReason.HANDSHAKE_TIMEOUT, "no hello in time"))
+        return
+    except HandshakeRefused as refused:
+        await _refuse(websocket, refused)
+        return
+    except WebSocketDisconnect:
+        return
+    session = Session(websocket, seat, settings.send_queue_frames, room.snapshot_frame)
+    session.start()
+    try:
+        await room.join(session, seat, hello.since)
+    except RoomStopped:
+        session.close(CloseCode.ROOM_UNAVAILABLE, "room stopped")
+        await session.finish()
+        return
+    try:
+        await _serve(websocket, settings, room, session)
+    finally:
+        room.leave(session)
+        await session.finish()
+
+
+async def _read_hello(websocket: WebSocket, settings: Settings) -> Hello:
+    frame = await _receive_frame(websocket)
+    if frame is None:
+        raise WebSocketDisconnect(1000)
+    if isinstance(frame, str) or len(frame) > settings.max_frame_bytes:
+        raise HandshakeRefused(CloseCode.PROTOCOL_ERROR, ProtocolReason.MALFORMED_FRAME,
+                               "the first frame must be a binary msgpack hello")
+    try:
+        message = codec.decode_client(frame)
+    except DecodeError as error:
+        raise HandshakeRefused(CloseCode.PROTOCOL_ERROR, error.code, error.message) from None
+    if not isinstance(message, Hello):
+        raise HandshakeRefused(CloseCode.PROTOCOL_ERROR, ProtocolReason.UNEXPECTED_MESSAGE,
+                               "the first message must be a hello")
+    if message.protocol != PROTOCOL_VERSION:
+        raise HandshakeRefused(CloseCode.UNSUPPORTED_VERSION, ProtocolReason.UNSUPPORTED_VERSION,
+                               f"this server speaks protocol {PROTOCOL_VERSION}")
+    return message
+
+
+async def _admit(registry: RoomRegistry, hello: Hello) -> tuple[Room, str | None]:
+    room = await registry.open(hello.room)
+    if room is None:
+        raise HandshakeRefused(CloseCode.ROOM_NOT_FOUND, ProtocolReason.ROOM_NOT_FOUND,
+                               f"no room {hello.room!r}")
+    if hello.token is None:
+        return room, None
+    seat = seat_for_token(room.meta, hello.token)
+    if seat is None:
+        raise HandshakeRefused(CloseCode.BAD_TOKEN, ProtocolReason.BAD_TOKEN,
+                               "this token does not open a seat of this room")
+    return room, seat
+
+
+async def _refuse(websocket: WebSocket, refused: HandshakeRefused) -> None:
+    try:
+        await websocket.send_bytes(codec.encode(Error(refused.reason, refused.message)))
+        await websocket.close(refused.code, refused.message[:120])
+    except Exception:
+        pass  # the peer is already gone
+
+
+async def _receive_frame(websocket: WebSocket) -> bytes | str | None:
+    """The next data frame, or None once the peer disconnected."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    data = message.get("bytes")
+    if data is not None:
+        return bytes(data)
+    return str(message.get("text") or "")
+
+
+async def _serve(websocket: WebSocket, settings: Settings, room: Room, session: Session) -> None:
+    """Read frames until the peer leaves or is closed for abuse."""
+    bucket = TokenBucket(settings.rate_per_s, settings.rate_burst)
+    bad_frames = 0
+    while not session.closing:
+        frame = await _receive_frame(websocket)
+        if frame is None:
+            return
+        if not bucket.allow():
+            session.close(CloseCode.RATE_LIMITED, "too many messages")
+            return
+        if isinstance(frame, str):
+            problem: Error | Rejected | None = Error(ProtocolReason.MALFORMED_FRAME,
+                                                     "frames must be binary msgpack")
+        elif len(frame) > settings.max_frame_bytes:
+            session.close(CloseCode.FRAME_TOO_LARGE,
+                          f"frames are limited to {settings.max_frame_bytes} bytes")
+            return
+        else:
+            problem = _dispatch(frame, room, session)
+        if problem is not None:
+            bad_frames += 1
+            session.deliver(codec.encode(problem))
+            if bad_frames > settings.max_bad_frames:
+                session.close(CloseCode.PROTOCOL_ERROR, "too many bad frames")
+                return
+
+
+def _dispatch(frame: bytes, room: Room, session: Session) -> Error | Rejected | None:
+    """Hand one frame to the room; returns the answer to a frame that was not usable."""
+    try:
+        message = codec.decode_client(frame)
+    except DecodeError as error:
+        if error.command_id is not None:
+            return Rejected(error.command_id, error.code, error.message)
+        return Error(error.code, error.message)
+    if isinstance(message, Command):
+        if not room.submit(session, session.seat, message):
+            session.deliver(codec.encode(Rejected(message.id, ProtocolReason.ROOM_BUSY,
+                                                  "the room is busy; try again")))
+        return None
+    if isinstance(message, Ping):
+        session.deliver(codec.encode(Pong(message.nonce)))
+        return None
+    if isinstance(message, Sync):
+        room.resync(session, message.since)
+        return None
+    return Error(ProtocolReason.UNEXPECTED_MESSAGE, "hello was already received")

@@ -1,0 +1,27 @@
+"""Per-socket message rate limit: a token bucket."""
+
+from __future__ import annotations
+
+import time
+
+
+class TokenBucket:
+    """Allows ``burst`` messages at once and ``rate`` per second sustained."""
+
+    __slots__ = ("_burst", "_rate", "_stamp", "_tokens")
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self._rate = rate
+        self._burst = float(burst)
+        self._tokens = float(burst)
+        self._stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        """Take one token; False when the bucket is empty (the message is over the limit)."""
+        now = time.monotonic()
+        self._tokens = min(self._burst, self._tokens + (now - self._stamp) * self._rate)
+        self._stamp = now
+        if self._tokens < 1.0:
+            return False
+        self._tokens -= 1.0
+        return True

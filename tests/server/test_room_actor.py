@@ -1,0 +1,237 @@
+"""The room actor with a fake engine: answers, versions, views, ARO windows, resume."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import replace
+
+import pytest
+from fake_engine import FakeEngine
+from members import RecordingMember
+
+from protocol.constants import CloseCode, ProtocolReason
+from protocol.messages import (
+    Accepted,
+    Command,
+    Events,
+    Presence,
+    Rejected,
+    Snapshot,
+    Welcome,
+    WindowClosed,
+    WindowOpen,
+)
+from server.config import Settings
+from server.fanout import Audience, LocalFanout
+from server.rooms.registry import RoomRegistry
+from server.rooms.room import Room
+from server.store import MemoryRoomStore, RoomSettings, StaleWriter
+
+SETTINGS = Settings(freeze_gc=False, static_dir=None)
+
+
+class World:
+    def __init__(self, engine: FakeEngine, registry: RoomRegistry, room: Room,
+                 store: MemoryRoomStore):
+        self.engine, self.registry, self.room, self.store = engine, registry, room, store
+
+    async def join(self, audience: Audience, since: int | None = None) -> RecordingMember:
+        member = RecordingMember(audience)
+        seat = None if audience is Audience.SPECTATOR else audience.value
+        await self.room.join(member, seat, since)
+        return member
+
+    async def command(self, member: RecordingMember, body: dict[str, object],
+                      command_id: str, version: int | None = None) -> Accepted | Rejected:
+        seat = None if member.audience is Audience.SPECTATOR else member.audience.value
+        version = self.room.version if version is None else version
+        assert self.room.submit(member, seat, Command(command_id, version, body))
+        answer = await member.until((Accepted, Rejected),  # type: ignore[arg-type]
+                                    lambda m: m.id == command_id)
+        return answer  # type: ignore[no-any-return]
+
+
+async def make_world(aro_window_s: float = 60.0, **overrides: object) -> World:
+    settings = replace(SETTINGS, **overrides)  # type: ignore[arg-type]
+    engine = FakeEngine()
+    store = MemoryRoomStore(settings.events_kept)
+    registry = RoomRegistry(store, LocalFanout(), engine, settings)
+    created = await registry.create(RoomSettings("n5", aro_window_s, "public", seed=7))
+    room = await registry.open(created.meta.room_id)
+    assert room is not None
+    return World(engine, registry, room, store)
+
+
+@pytest.fixture
+async def world() -> AsyncIterator[World]:
+    world = await make_world()
+    yield world
+    await world.registry.shutdown()
+
+
+async def test_every_command_is_answered_once_and_a_repeated_id_gets_the_same_answer(
+    world: World,
+) -> None:
+    a = await world.join(Audience.A)
+    first = await world.command(a, {"type": "act", "value": 2}, "x1")
+    assert first == Accepted("x1", 1)
+    again = await world.command(a, {"type": "act", "value": 2}, "x1", version=0)
+    assert again == first
+    assert world.room.version == 1, "the repeated command was not applied twice"
+    assert len(a.of(Accepted)) == 2
+    assert world.engine.calls.count("A:act") == 1
+
+
+async def test_command_against_an_old_or_future_version_is_rejected(world: World) -> None:
+    a = await world.join(Audience.A)
+    await world.command(a, {"type": "act", "value": 1}, "x1")
+    stale = await world.command(a, {"type": "act", "value": 1}, "x2", version=0)
+    future = await world.command(a, {"type": "act", "value": 1}, "x3", version=5)
+    assert isinstance(stale, Rejected) and stale.code == ProtocolReason.STALE_VERSION
+    assert isinstance(future, Rejected) and future.code == ProtocolReason.FUTURE_VERSION
+    assert world.room.version == 1
+
+
+async def test_spectator_commands_are_rejected_read_only(world: World) -> None:
+    spectator = await world.join(Audience.SPECTATOR)
+    answer = await world.command(spectator, {"type": "act", "value": 1}, "s1")
+    assert isinstance(answer, Rejected) and answer.code == ProtocolReason.SPECTATOR_READ_ONLY
+    assert world.room.version == 0
+
+
+async def test_malformed_body_and_rule_rejections_carry_their_codes(world: World) -> None:
+    a = await world.join(Audience.A)
+    b = await world.join(Audience.B)
+    malformed = await world.command(a, {"no": "type"}, "m1")
+    out_of_turn = await world.command(b, {"type": "act", "value": 1}, "m2")
+    assert isinstance(malformed, Rejected) and malformed.code == "bad_command"
+    assert isinstance(out_of_turn, Rejected) and out_of_turn.code == "not_your_turn"
+
+
+async def test_hidden_event_reaches_others_as_a_bare_version_placeholder(world: World) -> None:
+    a = await world.join(Audience.A)
+    b = await world.join(Audience.B)
+    spectator = await world.join(Audience.SPECTATOR)
+    await world.command(a, {"type": "hide", "secret": "camo-is-a-sniper"}, "h1")
+    seen = {m.audience: await m.until(Events) for m in (b, spectator)}
+    seen[Audience.A] = a.of(Events)[-1]  # read already, on the way to the answer
+    assert seen[Audience.A].events[0] is not None
+    assert seen[Audience.A].events[0]["secret"] == "camo-is-a-sniper"
+    assert seen[Audience.B] == Events(1, [None])
+    assert seen[Audience.SPECTATOR] == Events(1, [None])
+
+
+async def test_aro_window_times_out_through_the_inbox_and_closes_for_everyone() -> None:
+    world = await make_world(aro_window_s=0.05)
+    try:
+        a = await world.join(Audience.A)
+        spectator = await world.join(Audience.SPECTATOR)
+        await world.command(a, {"type": "shoot"}, "s1")
+        opened = await spectator.until(WindowOpen)
+        assert (opened.order, opened.step, opened.reactive) == (1, 1, "B")
+        closed = await spectator.until(WindowClosed)
+        assert (closed.order, closed.step) == (1, 1)
+        assert "None:close_aro_window" in world.engine.calls, "the deadline was the system's"
+        assert world.room.state.closed_by_timeout == (1,)
+    finally:
+        await world.registry.shutdown()
+
+
+async def test_aro_window_closed_early_when_every_eligible_trooper_answered(world: World) -> None:
+    a = await world.join(Audience.A)
+    b = await world.join(Audience.B)
+    await world.command(a, {"type": "shoot"}, "s1")
+    await b.until(WindowOpen)
+    await world.command(b, {"type": "declare_aro", "trooper": "B-t1"}, "r1")
+    await world.command(b, {"type": "pass_aro", "trooper": "B-t2"}, "r2")
+    await a.until(WindowClosed)
+    assert world.room.state.closed_by_timeout == ()
+    assert world.room.state.aros == ("B-t1",)
+    assert "None:close_aro_window" not in world.engine.calls
+
+
+async def test_resume_sends_exactly_the_missed_events(world: World) -> None:
+    a = await world.join(Audience.A)
+    for n in range(3):
+        await world.command(a, {"type": "act", "value": n}, f"a{n}")
+    b = await world.join(Audience.B, since=1)
+    welcome = await b.until(Welcome)
+    missed = await b.until(Events)
+    assert welcome.version == 3
+    assert missed.first == 2 and [e["value"] for e in missed.events] == [1, 2]
+    assert not b.of(Snapshot)
+
+
+async def test_resume_too_old_gets_a_snapshot() -> None:
+    world = await make_world(events_kept=2)
+    try:
+        a = await world.join(Audience.A)
+        for n in range(4):
+            await world.command(a, {"type": "act", "value": 1}, f"a{n}")
+        b = await world.join(Audience.B, since=0)
+        snapshot = await b.until(Snapshot)
+        assert snapshot.version == 4 and snapshot.state["score"] == 4
+        assert not b.of(Events)
+    finally:
+        await world.registry.shutdown()
+
+
+async def test_engine_failure_answers_internal_error_and_the_room_keeps_running(
+    world: World,
+) -> None:
+    world.engine.fail_on = "hide"
+    a = await world.join(Audience.A)
+    failed = await world.command(a, {"type": "hide", "secret": "x"}, "f1")
+    assert isinstance(failed, Rejected) and failed.code == ProtocolReason.INTERNAL_ERROR
+    ok = await world.command(a, {"type": "act", "value": 1}, "f2")
+    assert ok == Accepted("f2", 1)
+
+
+async def test_seat_disconnect_is_shown_to_the_opponent_and_a_new_connection_replaces_it(
+    world: World,
+) -> None:
+    a = await world.join(Audience.A)
+    b = await world.join(Audience.B)
+    world.room.leave(b)
+    away = await a.until(Presence, lambda p: p.seat == "B" and p.status == "away")
+    assert away.grace_deadline_ms is not None
+    b2 = await world.join(Audience.B)
+    await a.until(Presence, lambda p: p.seat == "B" and p.status == "connected")
+    b3 = await world.join(Audience.B)
+    assert b2.closed is not None and b2.closed[0] == CloseCode.REPLACED
+    assert b3.closed is None
+
+
+async def test_grace_expiry_marks_the_seat_abandoned() -> None:
+    world = await make_world(grace_s=0.01)
+    try:
+        a = await world.join(Audience.A)
+        b = await world.join(Audience.B)
+        world.room.leave(b)
+        await a.until(Presence, lambda p: p.seat == "B" and p.status == "abandoned")
+    finally:
+        await world.registry.shutdown()
+
+
+async def test_a_room_that_lost_its_fence_stops_and_closes_its_sockets(world: World) -> None:
+    a = await world.join(Audience.A)
+    await world.store.claim_room(world.room.room_id, "another-node")
+    assert world.room.submit(a, "A", Command("c1", 0, {"type": "act", "value": 1}))
+    code, _ = await a.wait_closed()
+    assert code == CloseCode.ROOM_UNAVAILABLE
+    assert world.room.version == 0
+    with pytest.raises(StaleWriter):
+        await world.store.append(world.room.room_id, fence=1, expected_version=0, events=[],
+                                 snapshot=b"", deadlines=[], listing=None)
+
+
+async def test_inbox_refuses_commands_beyond_its_capacity() -> None:
+    world = await make_world(inbox_size=2)
+    try:
+        member = RecordingMember(Audience.A)
+        # The room task has not run yet in this tick, so nothing is consumed in between.
+        accepted = [world.room.submit(member, "A", Command(f"c{n}", 0, {"type": "act", "value": 1}))
+                    for n in range(3)]
+        assert accepted == [True, True, False]
+    finally:
+        await world.registry.shutdown()
