@@ -1,0 +1,423 @@
+"""Turning an Order's declarations into the rolls to make, and pairing them (DIGEST 5-7, 9, 13).
+
+``plan_order`` reads ``state.order`` and returns a ``Plan``: every roll to make (with its
+attribute, MODs and Burst), every Direct Template hit (no roll), and the effects that follow
+from the declarations themselves (ARO Check failures and failed Requirements become Idle,
+Disposable uses spent, Camouflage Markers revealed). ``face_to_face_opponents`` says which
+rolls are Face to Face with which: only when the two actions affect each other (7.4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .geometry import Body, Point, in_base_contact
+from .ids import TrooperId, WeaponId
+from .line_of_fire import points_of_route_in_lof
+from .mods import (
+    blocking_bodies,
+    bs_attack_mods,
+    discover_mods,
+    dodge_mods,
+    reset_mods,
+    sees,
+)
+from .outcome import BecameIdle, Effect, Revealed, WeaponUsed
+from .rolls import Mod, needs_no_roll, success_value
+from .ruleset import options
+from .skills import (
+    MOVEMENT_SKILLS,
+    BsAttack,
+    CcAttack,
+    Climb,
+    Discover,
+    Dodge,
+    Jump,
+    Reset,
+    Skill,
+)
+from .state import ActiveOrder, GameState, TrooperState
+from .weapons import Weapon, WeaponKind
+
+ARO_BURST = 1
+"""Burst in ARO (DIGEST 6.1)."""
+ROLLED_ATTACKS = ("bs_attack", "cc_attack")
+ZOC_ONLY_AROS = (Dodge, Reset)
+"""What a trooper with ZoC but no LoF may declare (DIGEST 6.1)."""
+REVEALING_SKILLS = (BsAttack, CcAttack, Dodge, Reset, Discover, Jump, Climb)
+"""Declaring an Attack, a skill with a roll or a Long Skill other than Cautious Movement
+reveals a Camouflage Marker (DIGEST 12)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedRoll:
+    """One roll to make at resolution, with everything but the dice.
+
+    ``against_marker`` is set for an attack on a Camouflaged trooper: it resolves only if
+    the attacker Discovered that marker in this Order. ``partial_cover`` is the target's
+    Partial Cover against this shot (it adds +3 to its saves against a BS Attack).
+    """
+
+    trooper: TrooperId
+    active: bool
+    skill: str
+    target: TrooperId | None
+    weapon: WeaponId | None
+    attribute: str
+    base: int
+    mods: tuple[Mod, ...]
+    burst: int
+    out_of_range: bool = False
+    partial_cover: bool = False
+    against_marker: bool = False
+
+    @property
+    def success_value(self) -> int:
+        return success_value(self.base, self.mods)
+
+    @property
+    def is_attack(self) -> bool:
+        return self.skill in ROLLED_ATTACKS
+
+    @property
+    def automatic_failure(self) -> bool:
+        """No dice are rolled: out of range, or SV below 1 (DIGEST 7.1, 5.2)."""
+        return self.out_of_range or needs_no_roll(self.success_value)
+
+    @property
+    def dice_count(self) -> int:
+        return 0 if self.automatic_failure else self.burst
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateHit:
+    """A Direct Template weapon hitting one trooper: no attack roll (DIGEST 13)."""
+
+    attacker: TrooperId
+    target: TrooperId
+    weapon: WeaponId
+    against_marker: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    rolls: tuple[PlannedRoll, ...] = ()
+    templates: tuple[TemplateHit, ...] = ()
+    effects: tuple[Effect, ...] = ()
+
+    def __add__(self, other: Plan) -> Plan:
+        return Plan(self.rolls + other.rolls, self.templates + other.templates,
+                    self.effects + other.effects)
+
+
+def plan_order(state: GameState) -> Plan:
+    """Every roll, template hit and declaration effect of the Order, active trooper first,
+    then the AROs in trooper id order (the order dice are rolled in)."""
+    order = _order(state)
+    active = state.trooper(order.trooper)
+    plan = Plan()
+    for index, skill in enumerate(order.skills):
+        plan += _declared(state, active, skill) + _active_skill(state, active, skill, index)
+    for reactor_id in sorted(order.aros):
+        reactor = state.trooper(reactor_id)
+        skill = order.aros[reactor_id]
+        plan += _declared(state, reactor, skill) + _aro_skill(state, reactor, skill)
+    return plan
+
+
+def face_to_face_opponents(rolls: Sequence[PlannedRoll]) -> tuple[tuple[int, ...], ...]:
+    """For each roll, the indexes of the rolls it is Face to Face with (DIGEST 7.4, 6.3).
+
+    Two rolls of opposite sides are Face to Face when one is a rolled attack on the other's
+    trooper and the other is a Dodge or a rolled attack back at the attacker. Everything
+    else is a Normal Roll (a Reset, a Discover, an attack on someone who is not attacking
+    back, any roll against a Direct Template). A Dodge is one roll opposed to every such
+    attack against its trooper.
+    """
+    return tuple(
+        tuple(j for j, b in enumerate(rolls)
+              if a.active != b.active and (_contests(a, b) or _contests(b, a)))
+        for a in rolls
+    )
+
+
+def _contests(attack: PlannedRoll, other: PlannedRoll) -> bool:
+    if not attack.is_attack or attack.target != other.trooper:
+        return False
+    return other.skill == "dodge" or (other.is_attack and other.target == attack.trooper)
+
+
+def _order(state: GameState) -> ActiveOrder:
+    if state.order is None:
+        raise ValueError("there is no Order to resolve")
+    return state.order
+
+
+# --- declarations ------------------------------------------------------------------------
+
+
+def _declared(state: GameState, trooper: TrooperState, skill: Skill) -> Plan:
+    """Effects of the declaration itself: Disposable uses spent, a marker revealed."""
+    effects: list[Effect] = []
+    weapon = _declared_weapon(state, trooper, skill)
+    if weapon is not None and weapon.is_disposable:
+        effects.append(WeaponUsed(trooper.id, weapon.id, _uses(skill, weapon, trooper, state)))
+    if trooper.marker and isinstance(skill, REVEALING_SKILLS):
+        effects.append(Revealed(trooper.id, f"declared_{skill.TYPE}"))
+    return Plan(effects=tuple(effects))
+
+
+def _declared_weapon(state: GameState, trooper: TrooperState, skill: Skill) -> Weapon | None:
+    if isinstance(skill, (BsAttack, CcAttack)):
+        return state.armies[trooper.side].weapon(skill.weapon)
+    return None
+
+
+def _uses(skill: Skill, weapon: Weapon, trooper: TrooperState, state: GameState) -> int:
+    """One use per die declared (one per template shot), DIGEST 7.5."""
+    if weapon.kind is WeaponKind.DIRECT_TEMPLATE or not isinstance(skill, BsAttack):
+        return 1
+    if _is_active(state, trooper):
+        return sum(share.burst for share in skill.targets)
+    return ARO_BURST
+
+
+def _is_active(state: GameState, trooper: TrooperState) -> bool:
+    return state.order is not None and state.order.trooper == trooper.id
+
+
+def _idle(trooper: TrooperState, skill: Skill, reason: str) -> Plan:
+    return Plan(effects=(BecameIdle(trooper.id, skill.TYPE, reason),))
+
+
+def _camouflaged(state: GameState, trooper_id: TrooperId) -> bool:
+    """Still a marker once declarations are made (its own declaration may reveal it)."""
+    trooper = state.trooper(trooper_id)
+    if not trooper.marker or state.order is None:
+        return False
+    if trooper_id == state.order.trooper:
+        own = state.order.skills
+    else:
+        own = (state.order.aros[trooper_id],) if trooper_id in state.order.aros else ()
+    return not any(isinstance(skill, REVEALING_SKILLS) for skill in own)
+
+
+# --- the active trooper ------------------------------------------------------------------
+
+
+def position_at_declaration(order: ActiveOrder, index: int) -> Point:
+    """Where the active trooper stood when it declared its ``index``-th skill: the end of
+    the movement declared before it, else the Order's start (DIGEST 4.1, N4 errata)."""
+    position = order.start
+    for skill in order.skills[:index]:
+        if isinstance(skill, MOVEMENT_SKILLS) and skill.route:
+            position = skill.route[-1]
+    return position
+
+
+def _active_skill(state: GameState, active: TrooperState, skill: Skill, index: int) -> Plan:
+    order = _order(state)
+    if isinstance(skill, BsAttack):
+        at = skill.firing_point or position_at_declaration(order, index)
+        return _active_bs_attack(state, active, skill, active.body(at))
+    if isinstance(skill, CcAttack):
+        return _cc_attack(state, active, skill, active=True)
+    if isinstance(skill, Discover):
+        at = position_at_declaration(order, index)
+        return _discover(state, active, skill, active.body(at), None, active=True)
+    if isinstance(skill, Dodge):
+        return Plan(rolls=(_active_dodge(state, active),))
+    if isinstance(skill, Reset):
+        return Plan(rolls=(_reset(active, active=True),))
+    return Plan()  # Move, Idle and Long movement skills were carried out at declaration
+
+
+def _active_bs_attack(state: GameState, active: TrooperState, skill: BsAttack,
+                      shooter: Body) -> Plan:
+    weapon = state.armies[active.side].weapon(skill.weapon)
+    plan = Plan()
+    lost: list[str] = []
+    for share in skill.targets:
+        problem = _target_problem(state, active, share.trooper, shooter)
+        if problem is not None:
+            lost.append(problem)  # N5: only the dice given to that target are lost
+            continue
+        target = state.trooper(share.trooper)
+        plan += _shot(state, active, weapon, target, shooter, target.body(), share.burst, True)
+    if lost and not plan.rolls and not plan.templates:
+        return _idle(active, skill, lost[0])
+    return plan
+
+
+def _target_problem(state: GameState, attacker: TrooperState, target_id: TrooperId,
+                    shooter: Body) -> str | None:
+    target = state.troopers.get(target_id)
+    if target is None or not target.on_table:
+        return "target_not_on_table"
+    if target.side is attacker.side:
+        return "target_not_enemy"
+    if target.is_null:
+        return "target_null"
+    if not sees(state, attacker, shooter, target, target.body()):
+        return "no_line_of_fire"
+    return None
+
+
+def _shot(state: GameState, attacker: TrooperState, weapon: Weapon, target: TrooperState,
+          shooter: Body, victim: Body, burst: int, active: bool) -> Plan:
+    marker = _camouflaged(state, target.id)
+    if weapon.kind is WeaponKind.DIRECT_TEMPLATE:
+        return Plan(templates=(TemplateHit(attacker.id, target.id, weapon.id, marker),))
+    shot = bs_attack_mods(weapon, target, shooter, victim, state.table)
+    roll = PlannedRoll(
+        trooper=attacker.id, active=active, skill="bs_attack", target=target.id,
+        weapon=weapon.id, attribute="BS", base=attacker.profile.bs, mods=shot.mods,
+        burst=burst, out_of_range=shot.out_of_range, partial_cover=shot.partial_cover,
+        against_marker=marker,
+    )
+    return Plan(rolls=(roll,))
+
+
+def _cc_attack(state: GameState, attacker: TrooperState, skill: CcAttack, active: bool) -> Plan:
+    target = state.troopers.get(skill.target)
+    if target is None or not target.on_table or target.side is attacker.side:
+        return _idle(attacker, skill, "target_not_enemy")
+    if not in_base_contact(attacker.body(), target.body()):
+        return _idle(attacker, skill, "not_in_base_contact")
+    weapon = state.armies[attacker.side].weapon(skill.weapon)
+    roll = PlannedRoll(
+        trooper=attacker.id, active=active, skill="cc_attack", target=target.id,
+        weapon=weapon.id, attribute="CC", base=attacker.profile.cc, mods=(),
+        burst=weapon.burst if active else ARO_BURST,
+        against_marker=_camouflaged(state, target.id),
+    )
+    return Plan(rolls=(roll,))
+
+
+def _discover(state: GameState, seer: TrooperState, skill: Discover, seer_body: Body,
+              seen_at: Point | None, active: bool) -> Plan:
+    target = state.troopers.get(skill.target)
+    if target is None or not target.on_table or not target.marker:
+        return _idle(seer, skill, "target_not_a_marker")
+    if target.id in seer.failed_discover:
+        return _idle(seer, skill, "discover_already_failed")
+    seen = target.body(seen_at)
+    if not sees(state, seer, seer_body, target, seen):
+        return _idle(seer, skill, "no_line_of_fire")
+    shot = discover_mods(target, seer_body, seen, state.table)
+    roll = PlannedRoll(
+        trooper=seer.id, active=active, skill="discover", target=target.id, weapon=None,
+        attribute="WIP", base=seer.profile.wip, mods=shot.mods, burst=1,
+        out_of_range=shot.out_of_range,
+    )
+    return Plan(rolls=(roll,))
+
+
+def _active_dodge(state: GameState, active: TrooperState) -> PlannedRoll:
+    """The active trooper's Dodge: -3 [N5] if some trooper attacking it is outside its LoF."""
+    order = _order(state)
+    blind = any(
+        isinstance(skill, (BsAttack, CcAttack))
+        and not sees(state, active, active.body(), state.trooper(r), state.trooper(r).body())
+        for r, skill in order.aros.items()
+    )
+    penalty = options(state.ruleset).zoc_dodge_penalty
+    return _dodge_roll(active, True, dodge_mods(blind, penalty))
+
+
+def _dodge_roll(trooper: TrooperState, active: bool, mods: tuple[Mod, ...]) -> PlannedRoll:
+    return PlannedRoll(
+        trooper=trooper.id, active=active, skill="dodge", target=None, weapon=None,
+        attribute="PH", base=trooper.profile.ph, mods=mods, burst=1,
+    )
+
+
+def _reset(trooper: TrooperState, active: bool) -> PlannedRoll:
+    return PlannedRoll(
+        trooper=trooper.id, active=active, skill="reset", target=None, weapon=None,
+        attribute="WIP", base=trooper.profile.wip, mods=reset_mods(trooper), burst=1,
+    )
+
+
+# --- AROs ----------------------------------------------------------------------------------
+
+
+def _aro_skill(state: GameState, reactor: TrooperState, skill: Skill) -> Plan:
+    problem = _aro_check(state, reactor, skill)
+    if problem is not None:
+        return _idle(reactor, skill, problem)
+    order = _order(state)
+    active = state.trooper(order.trooper)
+    if isinstance(skill, Dodge):
+        eligibility = order.eligible.get(reactor.id)
+        blind = eligibility is not None and not eligibility.line_of_fire
+        penalty = options(state.ruleset).zoc_dodge_penalty
+        return Plan(rolls=(_dodge_roll(reactor, False, dodge_mods(blind, penalty)),))
+    if isinstance(skill, Reset):
+        return Plan(rolls=(_reset(reactor, active=False),))
+    if isinstance(skill, CcAttack):
+        return _aro_cc_attack(state, reactor, skill, active)
+    if isinstance(skill, (BsAttack, Discover)):
+        return _aro_at_path_point(state, reactor, skill, active)
+    return _idle(reactor, skill, "not_usable_in_aro")
+
+
+def _aro_check(state: GameState, reactor: TrooperState, skill: Skill) -> str | None:
+    """[N5.2] ARO Check: the trooper must have been eligible, and a ZoC-only trooper may
+    only Dodge or Reset (DIGEST 5.1 step 5, 6.1). Off in rulesets without the step."""
+    if not skill.info.usable_in_aro:
+        return "not_usable_in_aro"
+    if not options(state.ruleset).aro_check_step:
+        return None
+    eligibility = _order(state).eligible.get(reactor.id)
+    if eligibility is None:
+        return "aro_not_valid"
+    if eligibility.zoc_only and not isinstance(skill, ZOC_ONLY_AROS):
+        return "zone_of_control_only"
+    return None
+
+
+def _aro_cc_attack(state: GameState, reactor: TrooperState, skill: CcAttack,
+                   active: TrooperState) -> Plan:
+    if skill.target != active.id:
+        return _idle(reactor, skill, "aro_must_target_active_trooper")
+    return _cc_attack(state, reactor, skill, active=False)
+
+
+def _aro_at_path_point(state: GameState, reactor: TrooperState, skill: BsAttack | Discover,
+                       active: TrooperState) -> Plan:
+    target_id = skill.target if isinstance(skill, Discover) else _first_target(skill)
+    if target_id != active.id:
+        return _idle(reactor, skill, "aro_must_target_active_trooper")
+    point = aro_target_point(state, reactor, active, skill.target_point)
+    if point is None:
+        return _idle(reactor, skill, "no_line_of_fire")
+    if isinstance(skill, Discover):
+        return _discover(state, reactor, skill, reactor.body(), point, active=False)
+    if _camouflaged(state, active.id):
+        return _idle(reactor, skill, "target_camouflaged")
+    weapon = state.armies[reactor.side].weapon(skill.weapon)
+    return _shot(state, reactor, weapon, active, reactor.body(), active.body(point),
+                 ARO_BURST, active=False)
+
+
+def _first_target(skill: BsAttack) -> TrooperId | None:
+    return skill.targets[0].trooper if skill.targets else None
+
+
+def aro_target_point(state: GameState, reactor: TrooperState, active: TrooperState,
+                     chosen: Point | None) -> Point | None:
+    """The point of the active trooper's path an ARO is taken against (DIGEST 6.3).
+
+    The chosen point if the reactor has LoF there; by default the last sampled point of the
+    path where it has LoF; None when it never has LoF.
+    """
+    order = _order(state)
+    blockers = blocking_bodies(state, reactor.id, active.id)
+    if chosen is not None:
+        visible = sees(state, reactor, reactor.body(), active, active.body(chosen))
+        return chosen if visible else None
+    points = points_of_route_in_lof(reactor.body(), active.body(), order.path or (order.start,),
+                                    state.table, blockers)
+    return points[-1] if points else None
