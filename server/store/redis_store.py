@@ -1,0 +1,285 @@
+"""The RoomStore on Redis: the system of record for rooms.
+
+Keys (the ``{room:<id>}`` hash tag keeps one room's keys in one Cluster slot, so its Lua
+scripts may touch them together):
+
+- ``{room:<id>}:state`` hash: ``meta`` (msgpack), ``version``, ``fence``, ``owner``,
+  ``snapshot`` (msgpack bytes from the room), ``deadlines`` (msgpack list of
+  [kind, key, at_ms]) and ``listing`` (msgpack, absent for a private room).
+- ``{room:<id>}:events`` stream: one entry per event, entry id ``<version>-0``, field ``e``;
+  trimmed (MINID) to the newest ``events_kept`` events.
+- ``{lobby}:public`` sorted set: public room ids scored by their listing's ``updated_ms``
+  (the listing itself lives in the room's hash). ``{lobby}:rooms``: every room id by
+  creation time (the room directory).
+
+Round trips: ``append`` (one accepted order) costs ONE round trip: a pipeline holding the
+append script (fence check, version check, XADD of every event, snapshot, deadlines,
+listing, trim; atomic because it is one script) and the lobby index update. The index
+update is outside the script because the lobby key lives in another slot; it only orders
+the lobby list and never decides anything. ``load_room`` and ``events_since`` cost one
+round trip each, ``claim_room`` one, ``create_room`` one. After a Redis restart the first
+script call finds the script cache empty (NOSCRIPT) and costs one more to reload it.
+
+Durability: the store is only as durable as Redis is told to be. With ``appendonly yes``
+and ``appendfsync always`` (what the embedded Redis and the tests use) an acknowledged
+append survives a ``kill -9`` of Redis; with ``everysec`` up to a second may be lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import NoScriptError, ResponseError
+
+from protocol.codec import pack_plain, unpack_plain
+from server.store.interface import (
+    Deadline,
+    Listing,
+    RoomMeta,
+    RoomSettings,
+    StaleWriter,
+    StoredRoom,
+)
+from server.store.redis_errors import StorageUnavailable, storage_call
+
+PUBLIC_KEY = "{lobby}:public"
+DIRECTORY_KEY = "{lobby}:rooms"
+
+_CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('EXISTS room') end
+redis.call('HSET', KEYS[1], 'meta', ARGV[1], 'version', 0, 'fence', 0,
+           'snapshot', ARGV[2], 'deadlines', ARGV[3])
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'listing', ARGV[4]) end
+return 0
+"""
+
+_CLAIM = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+redis.call('HSET', KEYS[1], 'owner', ARGV[1])
+return redis.call('HINCRBY', KEYS[1], 'fence', 1)
+"""
+
+# ARGV: fence, expected_version, snapshot, deadlines, listing ('' = none), events_kept,
+# then one argument per event.
+_APPEND = """
+local cur = redis.call('HMGET', KEYS[1], 'fence', 'version')
+if not cur[1] then return redis.error_reply('STALE no such room') end
+if tonumber(cur[1]) ~= tonumber(ARGV[1]) then return redis.error_reply('STALE fence') end
+if tonumber(cur[2]) ~= tonumber(ARGV[2]) then return redis.error_reply('STALE version') end
+local v = tonumber(ARGV[2])
+for i = 7, #ARGV do
+  v = v + 1
+  redis.call('XADD', KEYS[2], string.format('%d-0', v), 'e', ARGV[i])
+end
+redis.call('HSET', KEYS[1], 'version', v, 'snapshot', ARGV[3], 'deadlines', ARGV[4])
+if ARGV[5] == '' then
+  redis.call('HDEL', KEYS[1], 'listing')
+else
+  redis.call('HSET', KEYS[1], 'listing', ARGV[5])
+end
+local keep = tonumber(ARGV[6])
+if v > keep then redis.call('XTRIM', KEYS[2], 'MINID', string.format('%d-0', v - keep + 1)) end
+return v
+"""
+
+
+def state_key(room_id: str) -> str:
+    return f"{{room:{room_id}}}:state"
+
+
+def events_key(room_id: str) -> str:
+    return f"{{room:{room_id}}}:events"
+
+
+def connect(url: str) -> aioredis.Redis:
+    """A client for the store: no silent retries, so a failure surfaces as "try again"
+    at once instead of a long stall inside the room's single writer."""
+    return aioredis.Redis.from_url(
+        url, socket_connect_timeout=2.0, socket_timeout=5.0,
+        retry=Retry(NoBackoff(), 0), health_check_interval=0,
+    )
+
+
+class RedisRoomStore:
+    """``RoomStore`` on redis.asyncio (hiredis parser when installed)."""
+
+    def __init__(self, client: aioredis.Redis, events_kept: int = 1000) -> None:
+        self._redis = client
+        self._events_kept = events_kept
+        self._shas: dict[str, str] = {}
+
+    @classmethod
+    def from_url(cls, url: str, events_kept: int = 1000) -> RedisRoomStore:
+        return cls(connect(url), events_kept)
+
+    async def create_room(self, meta: RoomMeta, snapshot: bytes, listing: Listing | None) -> None:
+        room_id = meta.room_id
+        args = [_pack_meta(meta), snapshot, pack_plain([]),
+                b"" if listing is None else _pack_listing(listing)]
+        async with storage_call("create_room"):
+            try:
+                await self._script(_CREATE, [state_key(room_id)], args)
+            except ResponseError as error:
+                if str(error).startswith("EXISTS"):
+                    raise ValueError(f"room {room_id} exists") from None
+                raise
+            async with self._redis.pipeline(transaction=False) as pipe:
+                pipe.zadd(DIRECTORY_KEY, {room_id: meta.created_ms})
+                if listing is not None:
+                    pipe.zadd(PUBLIC_KEY, {room_id: listing.updated_ms})
+                await pipe.execute()
+
+    async def claim_room(self, room_id: str, owner: str) -> int | None:
+        async with storage_call("claim_room"):
+            fence = await self._script(_CLAIM, [state_key(room_id)], [owner])
+        return None if fence is None else int(fence)
+
+    async def load_room(self, room_id: str) -> StoredRoom | None:
+        async with storage_call("load_room"):
+            fields: list[Any] = await self._redis.hmget(
+                state_key(room_id), ["meta", "version", "snapshot", "deadlines"])
+        meta, version, snapshot, deadlines = fields
+        if meta is None:
+            return None
+        return StoredRoom(_unpack_meta(meta), int(version), bytes(snapshot),
+                          _unpack_deadlines(deadlines))
+
+    async def append(
+        self,
+        room_id: str,
+        *,
+        fence: int,
+        expected_version: int,
+        events: Sequence[bytes],
+        snapshot: bytes,
+        deadlines: Sequence[Deadline],
+        listing: Listing | None,
+    ) -> int:
+        args: list[Any] = [
+            fence, expected_version, snapshot, _pack_deadlines(deadlines),
+            b"" if listing is None else _pack_listing(listing), self._events_kept, *events,
+        ]
+        keys = [state_key(room_id), events_key(room_id)]
+        async with storage_call("append"):
+            for _attempt in range(2):
+                sha = await self._sha(_APPEND)
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    pipe.evalsha(sha, len(keys), *keys, *args)
+                    self._queue_listing(pipe, room_id, listing)
+                    results = await pipe.execute(raise_on_error=False)
+                outcome = results[0]
+                if isinstance(outcome, NoScriptError):
+                    self._shas.clear()  # Redis restarted: its script cache is empty
+                    continue
+                if isinstance(outcome, ResponseError):
+                    if str(outcome).startswith("STALE"):
+                        raise StaleWriter(f"room {room_id}: {outcome}")
+                    raise outcome
+                if isinstance(outcome, Exception):
+                    raise outcome
+                return int(outcome)
+        raise StorageUnavailable("append: script cache kept emptying")
+
+    async def events_since(self, room_id: str, version: int) -> Sequence[bytes] | None:
+        if version < 0:
+            return None
+        async with storage_call("events_since"), self._redis.pipeline(transaction=True) as pipe:
+            pipe.hget(state_key(room_id), "version")
+            pipe.xrange(events_key(room_id), min=f"{version + 1}-0", max="+")
+            current, entries = await pipe.execute()
+        if current is None or version > int(current):
+            return None
+        events = [bytes(fields[b"e"]) for _id, fields in entries]
+        if len(events) != int(current) - version:
+            return None  # trimmed: older than the events the store keeps
+        return events
+
+    async def set_listing(self, room_id: str, listing: Listing | None) -> None:
+        async with storage_call("set_listing"), self._redis.pipeline(transaction=False) as pipe:
+            if listing is None:
+                pipe.hdel(state_key(room_id), "listing")
+            else:
+                pipe.hset(state_key(room_id), "listing", _pack_listing(listing))
+            self._queue_listing(pipe, room_id, listing)
+            await pipe.execute()
+
+    async def public_rooms(self, limit: int) -> Sequence[Listing]:
+        async with storage_call("public_rooms"):
+            room_ids: list[bytes] = await self._redis.zrevrange(PUBLIC_KEY, 0, limit - 1)
+            if not room_ids:
+                return []
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for room_id in room_ids:
+                    pipe.hget(state_key(room_id.decode()), "listing")
+                packed = await pipe.execute()
+        return [_unpack_listing(item) for item in packed if item is not None]
+
+    async def close(self) -> None:
+        await self._redis.aclose()
+
+    # --- helpers ------------------------------------------------------------------------
+
+    def _queue_listing(self, pipe: Any, room_id: str, listing: Listing | None) -> None:
+        if listing is None:
+            pipe.zrem(PUBLIC_KEY, room_id)
+        else:
+            pipe.zadd(PUBLIC_KEY, {room_id: listing.updated_ms})
+
+    async def _sha(self, script: str) -> str:
+        sha = self._shas.get(script)
+        if sha is None:
+            sha = self._shas[script] = str(await self._redis.script_load(script))
+        return sha
+
+    async def _script(self, script: str, keys: list[str], args: list[Any]) -> Any:
+        try:
+            return await self._redis.evalsha(await self._sha(script), len(keys), *keys, *args)
+        except NoScriptError:
+            self._shas.clear()
+            return await self._redis.evalsha(await self._sha(script), len(keys), *keys, *args)
+
+
+def _pack_meta(meta: RoomMeta) -> bytes:
+    s = meta.settings
+    return pack_plain({
+        "room_id": meta.room_id, "token_hash_a": meta.token_hash_a,
+        "token_hash_b": meta.token_hash_b, "created_ms": meta.created_ms,
+        "settings": {"ruleset": s.ruleset, "aro_window_s": s.aro_window_s,
+                     "visibility": s.visibility, "seed": s.seed,
+                     "spectator_delay_s": s.spectator_delay_s},
+    })
+
+
+def _unpack_meta(data: bytes) -> RoomMeta:
+    plain = unpack_plain(bytes(data))
+    s = plain["settings"]
+    settings = RoomSettings(s["ruleset"], float(s["aro_window_s"]), s["visibility"],
+                            int(s["seed"]), float(s["spectator_delay_s"]))
+    return RoomMeta(plain["room_id"], settings, plain["token_hash_a"], plain["token_hash_b"],
+                    int(plain["created_ms"]))
+
+
+def _pack_deadlines(deadlines: Sequence[Deadline]) -> bytes:
+    return pack_plain([[d.kind, d.key, d.at_ms] for d in deadlines])
+
+
+def _unpack_deadlines(data: bytes | None) -> tuple[Deadline, ...]:
+    if not data:
+        return ()
+    return tuple(Deadline(kind, key, int(at_ms)) for kind, key, at_ms in unpack_plain(bytes(data)))
+
+
+def _pack_listing(listing: Listing) -> bytes:
+    return pack_plain([listing.room_id, listing.ruleset, listing.phase, listing.round,
+                       listing.turn, listing.active, listing.spectators, listing.seats_taken,
+                       listing.updated_ms])
+
+
+def _unpack_listing(data: bytes) -> Listing:
+    (room_id, ruleset, phase, round_, turn, active, spectators, seats,
+     updated) = unpack_plain(bytes(data))
+    return Listing(room_id, ruleset, phase, round_, turn, active, spectators, seats, updated)

@@ -1,0 +1,30 @@
+"""A real redis-server for the store tests, started once per session on a free port."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from server.store.redis_store import RedisRoomStore
+from tests.store.redis_process import RedisProcess
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProcess]:
+    server = RedisProcess(Path(tmp_path_factory.mktemp("redis")))
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+async def redis_store(redis_server: RedisProcess) -> AsyncIterator[RedisRoomStore]:
+    store = RedisRoomStore.from_url(redis_server.url, events_kept=5)
+    try:
+        yield store
+    finally:
+        await store.close()

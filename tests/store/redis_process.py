@@ -1,0 +1,77 @@
+"""A real redis-server for tests: own port, own data directory, append-only file on.
+
+``start`` returns once Redis itself logs "Ready to accept connections" (read from its
+stdout), so no test polls or sleeps. ``kill`` is a ``kill -9``; ``start`` again reopens the
+same data directory, replaying the append-only file.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+from pathlib import Path
+
+READY = b"Ready to accept connections"
+
+
+def redis_binary() -> str:
+    """/usr/bin/redis-server, else whatever redis-server is on PATH (deploy/bin/setup system
+    installs the Debian package)."""
+    for candidate in ("/usr/bin/redis-server", shutil.which("redis-server")):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    raise RuntimeError("redis-server is not installed; run deploy/bin/setup system")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class RedisProcess:
+    def __init__(self, data_dir: Path, port: int | None = None) -> None:
+        self.data_dir = data_dir
+        self.port = port or free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.process = subprocess.Popen(
+            [redis_binary(), "--port", str(self.port), "--bind", "127.0.0.1",
+             "--dir", str(self.data_dir), "--appendonly", "yes", "--appendfsync", "always",
+             "--save", "", "--logfile", "", "--daemonize", "no"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        )
+        assert self.process.stdout is not None
+        seen = b""
+        for line in self.process.stdout:
+            seen += line
+            if READY in line:
+                break
+        else:
+            raise RuntimeError(f"redis-server did not start:\n{seen.decode(errors='replace')}")
+        # Keep draining its log so a full pipe never blocks Redis.
+        import threading
+
+        threading.Thread(target=self.process.stdout.read, daemon=True).start()
+
+    def kill(self) -> None:
+        """``kill -9``: no shutdown save; only the append-only file survives."""
+        if self.process is not None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+            self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait()
+            self.process = None
