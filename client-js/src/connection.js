@@ -1,0 +1,231 @@
+// A player's or spectator's connection to a room: handshake, commands with answers,
+// reconnect with back-off and resume from the last version held.
+import { encodeMessage, decodeMessage, MalformedMessage } from "./codec.js";
+import { backoffDelay } from "./backoff.js";
+import { LocalView, VersionGap } from "./view.js";
+import { PROTOCOL_VERSION, WS_PATH, ClientTag, ServerTag, CloseCode } from "./protocol-constants.js";
+
+/**
+ * @typedef {{ok: true, id: string, version: number} | {ok: false, id: string, code: string, message: string}} Answer
+ * @typedef {"connecting" | "open" | "reconnecting" | "closed"} ConnectionStatus
+ * @typedef {object} ConnectionOptions
+ * @property {string} url websocket URL, e.g. ws://host/ws
+ * @property {string} room room id
+ * @property {string | null} [token] seat token; null for a spectator
+ * @property {(url: string) => WebSocket} [createSocket] socket factory (tests inject a fake)
+ * @property {import("./backoff.js").BackoffOptions} [backoff]
+ * @property {(fn: () => void, ms: number) => any} [setTimer]
+ * @property {(handle: any) => void} [clearTimer]
+ * @property {() => string} [newId] command id source
+ */
+
+/** Close codes after which reconnecting cannot help. */
+const FINAL_CLOSE_CODES = new Set([CloseCode.BAD_TOKEN, CloseCode.ROOM_NOT_FOUND,
+  CloseCode.UNSUPPORTED_VERSION, CloseCode.REPLACED]);
+
+/** The websocket URL of the page's own server. @param {{protocol: string, host: string}} loc */
+export function websocketUrl(loc) {
+  return `${loc.protocol === "https:" ? "wss" : "ws"}://${loc.host}${WS_PATH}`;
+}
+
+let idCounter = 0;
+function defaultId() {
+  idCounter += 1;
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}-${idCounter}`;
+}
+
+export class GameConnection extends EventTarget {
+  /** @param {ConnectionOptions} options */
+  constructor(options) {
+    super();
+    this.options = options;
+    this.view = new LocalView();
+    /** @type {string | null} "A", "B" or "spectator" once welcomed */
+    this.role = null;
+    /** @type {Record<string, any>} room settings from the welcome */
+    this.settings = {};
+    /** @type {ConnectionStatus} */
+    this.status = "closed";
+    /** @type {Map<string, {message: any, resolve: (a: Answer) => void}>} unanswered commands */
+    this.pending = new Map();
+    this.attempt = 0;
+    /** @type {WebSocket | null} */
+    this.socket = null;
+    this.closedByUser = false;
+    this.hasSnapshot = false;
+    /** @type {any} */
+    this.retryTimer = null;
+  }
+
+  /** Open the connection (and keep it open until close()). */
+  connect() {
+    this.closedByUser = false;
+    this.#open(this.view.version > 0 || this.hasSnapshot ? "reconnecting" : "connecting");
+  }
+
+  /** Close for good: no more reconnects. */
+  close() {
+    this.closedByUser = true;
+    if (this.retryTimer !== null) (this.options.clearTimer ?? clearTimeout)(this.retryTimer);
+    this.socket?.close(CloseCode.NORMAL);
+    this.#setStatus("closed");
+  }
+
+  /** Drop the socket as a network failure would (the connection then reconnects). */
+  dropForTest() {
+    this.socket?.close(4000);
+  }
+
+  /**
+   * Send a game command; resolves with the server's one answer (accepted or rejected).
+   * While disconnected the command waits and is sent again, with the same id, on reconnect;
+   * the server answers a repeated id with its first answer, so it is never applied twice.
+   * @param {Record<string, any>} body a rules-core command, e.g. {type: "end_turn"}
+   * @returns {Promise<Answer>}
+   */
+  send(body) {
+    const id = (this.options.newId ?? defaultId)();
+    const message = { type: ClientTag.COMMAND, id, version: this.view.version, body };
+    return new Promise((resolve) => {
+      this.pending.set(id, { message, resolve });
+      if (this.status === "open") this.#write(message);
+    });
+  }
+
+  /** @param {ConnectionStatus} status */
+  #setStatus(status) {
+    if (this.status === status) return;
+    this.status = status;
+    this.dispatchEvent(new CustomEvent("status", { detail: status }));
+  }
+
+  /** @param {ConnectionStatus} status */
+  #open(status) {
+    this.#setStatus(status);
+    const create = this.options.createSocket ?? ((url) => new WebSocket(url));
+    const socket = create(this.options.url);
+    socket.binaryType = "arraybuffer";
+    this.socket = socket;
+    socket.onopen = () => {
+      this.#write({ type: ClientTag.HELLO, protocol: PROTOCOL_VERSION, room: this.options.room,
+        token: this.options.token ?? null, since: this.hasSnapshot ? this.view.version : null });
+    };
+    socket.onmessage = (message) => this.#receive(message.data);
+    socket.onclose = (event) => this.#closed(socket, event.code, event.reason);
+  }
+
+  /** @param {WebSocket} socket @param {number} code @param {string} reason */
+  #closed(socket, code, reason) {
+    if (socket !== this.socket) return;
+    this.socket = null;
+    if (this.closedByUser) return this.#setStatus("closed");
+    if (FINAL_CLOSE_CODES.has(code)) {
+      this.dispatchEvent(new CustomEvent("fatal", { detail: { code, reason } }));
+      return this.#setStatus("closed");
+    }
+    this.#setStatus("reconnecting");
+    const delay = backoffDelay(this.attempt, this.options.backoff);
+    this.attempt += 1;
+    this.retryTimer = (this.options.setTimer ?? setTimeout)(() => {
+      this.retryTimer = null;
+      if (!this.closedByUser) this.#open("reconnecting");
+    }, delay);
+  }
+
+  /** @param {any} message */
+  #write(message) {
+    this.socket?.send(encodeMessage(message));
+  }
+
+  /** @param {ArrayBuffer | Uint8Array | string} data */
+  #receive(data) {
+    let message;
+    try {
+      if (typeof data === "string") throw new MalformedMessage("text frame");
+      message = decodeMessage(data);
+    } catch (error) {
+      this.dispatchEvent(new CustomEvent("protocol-error", { detail: error }));
+      return;
+    }
+    const handler = this.#handlers[message.type];
+    handler?.(message);
+    this.dispatchEvent(new CustomEvent("message", { detail: message }));
+  }
+
+  /** @type {Record<string, (m: any) => void>} */
+  #handlers = {
+    [ServerTag.WELCOME]: (m) => {
+      this.role = m.role;
+      this.settings = m.settings;
+      this.view.seats = { ...m.seats };
+      this.attempt = 0;
+      this.#setStatus("open");
+      for (const { message } of this.pending.values()) this.#write(message);
+      this.#changed();
+    },
+    [ServerTag.SNAPSHOT]: (m) => {
+      this.view.applySnapshot(m);
+      if (this.view.window) this.view.window.received_at = Date.now();
+      this.hasSnapshot = true;
+      this.#changed();
+    },
+    [ServerTag.EVENTS]: (m) => {
+      let fresh;
+      try {
+        fresh = this.view.applyEvents(m.first, m.events);
+      } catch (error) {
+        if (!(error instanceof VersionGap)) throw error;
+        this.#write({ type: ClientTag.SYNC, since: this.view.version });
+        return;
+      }
+      if (fresh.length) this.dispatchEvent(new CustomEvent("events", { detail: fresh }));
+      if (this.view.stale) this.#write({ type: ClientTag.SYNC, since: null });
+      this.#changed();
+    },
+    [ServerTag.ACCEPTED]: (m) => this.#answer({ ok: true, id: m.id, version: m.version }),
+    [ServerTag.REJECTED]: (m) => this.#answer({ ok: false, id: m.id, code: m.code, message: m.message }),
+    [ServerTag.WINDOW_OPEN]: (m) => {
+      const { type, ...window } = m;
+      this.view.window = { ...window, received_at: Date.now() };
+      this.#changed();
+    },
+    [ServerTag.WINDOW_CLOSED]: (m) => {
+      if (this.view.window && this.view.window.order === m.order && this.view.window.step === m.step) {
+        this.view.window = null;
+      }
+      this.#changed();
+    },
+    [ServerTag.PRESENCE]: (m) => {
+      this.view.seats = { ...this.view.seats, [m.seat]: m.status };
+      this.#changed();
+    },
+    [ServerTag.ERROR]: (m) => {
+      this.dispatchEvent(new CustomEvent("protocol-error", { detail: m }));
+    },
+  };
+
+  /** @param {Answer} answer */
+  #answer(answer) {
+    const entry = this.pending.get(answer.id);
+    if (!entry) return;
+    this.pending.delete(answer.id);
+    entry.resolve(answer);
+    this.dispatchEvent(new CustomEvent("answer", { detail: answer }));
+  }
+
+  #changed() {
+    this.dispatchEvent(new CustomEvent("change", { detail: this.view }));
+  }
+}
+
+/**
+ * Milliseconds left in an ARO window, from the server's remaining_ms and when it arrived
+ * (robust to a client clock that differs from the server's).
+ * @param {import("./view.js").AroWindow | null} window
+ * @param {number} [now]
+ */
+export function windowRemainingMs(window, now = Date.now()) {
+  if (!window) return 0;
+  const since = now - (window.received_at ?? now);
+  return Math.max(0, window.remaining_ms - since);
+}

@@ -1,0 +1,32 @@
+// Table geometry the app needs for drawing and for showing a route against MOV.
+
+/** @typedef {[number, number]} Point */
+
+/** Length of a route that starts at `start` (inches). @param {Point} start @param {Point[]} route */
+export function routeLength(start, route) {
+  let length = 0;
+  let from = start;
+  for (const point of route) {
+    length += Math.hypot(point[0] - from[0], point[1] - from[1]);
+    from = point;
+  }
+  return length;
+}
+
+// Base diameters in millimetres by Silhouette, as server/rules/silhouettes.py has them.
+const BASE_MM = { 0: 25, 1: 25, 2: 25, 3: 40, 4: 55, 5: 40, 6: 40, 7: 55, 8: 70 };
+
+/** Base diameter (inches) by Silhouette value. @param {number} silhouette */
+export function baseDiameter(silhouette) {
+  return (BASE_MM[/** @type {keyof typeof BASE_MM} */ (silhouette)] ?? 25) / 25.4;
+}
+
+/** Movement allowance of one Short Movement Skill (first MOV value). @param {any} profile */
+export function firstMov(profile) {
+  return Array.isArray(profile?.mov) ? profile.mov[0] : 0;
+}
+
+/** Total movement of an Order of two Move skills (both MOV values). @param {any} profile */
+export function orderMov(profile) {
+  return Array.isArray(profile?.mov) ? profile.mov[0] + profile.mov[1] : 0;
+}

@@ -1,0 +1,235 @@
+// The client's local copy of its view of the game, kept current by applying events.
+//
+// The server sends a snapshot (the full view) and then numbered events. Events this module
+// knows how to fold are applied directly; any other event (or one whose effect depends on
+// private data the view lacks) marks the view `stale`, and the connection then asks the
+// server for a fresh snapshot. So the view is never wrong for long, and never silently.
+
+/**
+ * @typedef {[number, number]} Point
+ * @typedef {{type: string} & Record<string, any>} GameEvent
+ * @typedef {{order: number, step: number, reactive: string, deadline_ms: number,
+ *   remaining_ms: number, received_at?: number}} AroWindow
+ * @typedef {{version: number, event: GameEvent | null}} LoggedEvent
+ */
+
+/** Thrown when events do not continue the view's version (the caller must resync). */
+export class VersionGap extends Error {
+  /** @param {number} expected @param {number} got */
+  constructor(expected, got) {
+    super(`expected events from version ${expected}, got ${got}`);
+    this.name = "VersionGap";
+    this.expected = expected;
+    this.got = got;
+  }
+}
+
+export class LocalView {
+  constructor() {
+    /** The version of the last event folded in (0: nothing yet). */
+    this.version = 0;
+    /** @type {Record<string, any> | null} the game view as the server's view_state shapes it */
+    this.state = null;
+    /** @type {AroWindow | null} */
+    this.window = null;
+    /** @type {Record<string, string>} "A"/"B" -> seat status */
+    this.seats = {};
+    /** True when an event could not be folded locally: a snapshot is needed. */
+    this.stale = false;
+    /** @type {LoggedEvent[]} every event seen, in version order (null: not visible to us) */
+    this.log = [];
+  }
+
+  /**
+   * Replace everything with a snapshot.
+   * @param {{version: number, state: Record<string, any>, window: AroWindow | null,
+   *   seats: Record<string, string>}} snapshot
+   */
+  applySnapshot(snapshot) {
+    this.version = snapshot.version;
+    this.state = structuredClone(snapshot.state);
+    this.window = snapshot.window ? { ...snapshot.window } : null;
+    this.seats = { ...snapshot.seats };
+    this.stale = false;
+  }
+
+  /**
+   * Fold consecutive events starting at version `first`. Events at or below the current
+   * version are skipped (a resend after reconnect); a gap throws VersionGap.
+   * @param {number} first
+   * @param {(GameEvent | null)[]} events
+   * @returns {LoggedEvent[]} the events that were new
+   */
+  applyEvents(first, events) {
+    if (first > this.version + 1) throw new VersionGap(this.version + 1, first);
+    /** @type {LoggedEvent[]} */
+    const fresh = [];
+    events.forEach((event, index) => {
+      const version = first + index;
+      if (version <= this.version) return;
+      if (event && this.state && !this.stale) {
+        const fold = FOLDS[event.type];
+        if (fold) fold(this.state, event);
+        else this.stale = true;
+      }
+      this.version = version;
+      const entry = { version, event };
+      this.log.push(entry);
+      fresh.push(entry);
+    });
+    return fresh;
+  }
+
+  /** @param {string} id @returns {Record<string, any> | undefined} */
+  trooper(id) {
+    return this.state?.troopers?.find((/** @type {any} */ t) => t.id === id);
+  }
+}
+
+/** @param {Record<string, any>} state @param {string} id */
+function trooperIn(state, id) {
+  return state.troopers.find((/** @type {any} */ t) => t.id === id);
+}
+
+/** @param {Point[]} route */
+function routeEnd(route) {
+  return route.length ? route[route.length - 1] : null;
+}
+
+/** Facing (radians, as the rules core measures it) from a to b. @param {Point} a @param {Point} b */
+function heading(a, b) {
+  return Math.atan2(b[1] - a[1], b[0] - a[0]);
+}
+
+/** @type {Record<string, (state: Record<string, any>, event: GameEvent) => void>} */
+const FOLDS = {
+  turn_started(state, e) {
+    Object.assign(state, { round: e.round, turn: e.turn, active: e.active });
+  },
+  phase_started(state, e) {
+    state.phase = e.phase;
+  },
+  trooper_deployed(state, e) {
+    const known = trooperIn(state, e.trooper);
+    if (known) {
+      Object.assign(known, { position: e.position, facing: e.facing, hidden: e.hidden,
+        marker: e.marker });
+      return;
+    }
+    state.troopers.push({ id: e.trooper, side: e.side, position: e.position, facing: e.facing,
+      marker: e.marker, camouflage: e.camouflage, silhouette: e.silhouette, profile: e.profile,
+      combat_group: e.combat_group, wounds: 0, condition: "normal", prone: false });
+  },
+  deployment_step_ended(state, e) {
+    state.deployment = { step: e.step + 1 };
+  },
+  orders_counted(state, e) {
+    state.orders = { pools: e.pools, irregular: e.irregular, tactical: e.tactical,
+      lieutenant: e.lieutenant, impetuous: e.impetuous };
+  },
+  order_spent(state, e) {
+    state.orders_spent = (state.orders_spent ?? 0) + 1;
+    const orders = state.orders ?? {};
+    if (e.order_type === "regular" && orders.pools) {
+      const key = String(e.combat_group);
+      orders.pools[key] = Math.max(0, (orders.pools[key] ?? 0) - 1);
+    } else if (Array.isArray(orders[e.order_type])) {
+      orders[e.order_type] = orders[e.order_type].filter((/** @type {string} */ t) => t !== e.trooper);
+    } else if (e.order_type === "lieutenant") {
+      orders.lieutenant = null;
+    }
+    const trooper = trooperIn(state, e.trooper);
+    state.order = { number: e.order, trooper: e.trooper, order_type: e.order_type,
+      combat_group: e.combat_group, skills: [], start: trooper?.position ?? null,
+      path: trooper?.position ? [trooper.position] : [], aros: {}, passed: [] };
+  },
+  skill_declared(state, e) {
+    const trooper = trooperIn(state, e.trooper);
+    if (state.order) state.order.skills.push(e.skill);
+    const end = Array.isArray(e.skill.route) ? routeEnd(e.skill.route) : null;
+    if (trooper && end && trooper.position) {
+      const last = e.skill.route.length > 1 ? e.skill.route[e.skill.route.length - 2] : trooper.position;
+      trooper.facing = e.skill.facing ?? heading(last, end);
+      trooper.position = end;
+      if (state.order) state.order.path.push(...e.skill.route);
+    }
+  },
+  aro_window_opened(state, e) {
+    if (state.order) {
+      state.order.window_open = true;
+      state.order.eligible = Object.fromEntries(e.eligible.map((/** @type {any} */ x) => [x.trooper, x]));
+      state.order.eligible_at_step = Object.fromEntries(e.eligible.map((/** @type {any} */ x) => [x.trooper, e.step]));
+    }
+  },
+  aro_declared(state, e) {
+    if (state.order) state.order.aros[e.trooper] = e.skill;
+    const trooper = trooperIn(state, e.trooper);
+    if (trooper && e.revealed) {
+      trooper.marker = false;
+      if (e.profile) trooper.profile = e.profile;
+    }
+  },
+  aro_passed(state, e) {
+    if (state.order) state.order.passed.push(e.trooper);
+  },
+  aro_window_closed(state) {
+    if (state.order) state.order.window_open = false;
+  },
+  order_resolved(state, e) {
+    for (const effect of e.outcome.effects) applyEffect(state, effect, e.profiles ?? {});
+    state.order = null;
+  },
+  trooper_revealed(state, e) {
+    const trooper = trooperIn(state, e.trooper);
+    if (trooper) Object.assign(trooper, { position: e.position, facing: e.facing, hidden: false });
+    else state.troopers.push({ id: e.trooper, side: e.side, position: e.position, facing: e.facing,
+      profile: e.profile, marker: false, wounds: 0, condition: "normal" });
+  },
+  turn_ended(state) {
+    state.order = null;
+  },
+  game_ended(state, e) {
+    state.phase = "game_over";
+    state.result = e.result;
+  },
+};
+
+/**
+ * @param {Record<string, any>} state
+ * @param {{type: string} & Record<string, any>} effect
+ * @param {Record<string, any>} profiles profiles of revealed markers
+ */
+function applyEffect(state, effect, profiles) {
+  const trooper = trooperIn(state, effect.trooper);
+  if (!trooper) return;
+  switch (effect.type) {
+    case "wounded":
+      Object.assign(trooper, { wounds: effect.wounds, condition: effect.condition });
+      break;
+    case "moved": {
+      const end = routeEnd(effect.route);
+      if (end) trooper.position = end;
+      break;
+    }
+    case "turned":
+      trooper.facing = effect.facing;
+      break;
+    case "went_prone":
+      trooper.prone = true;
+      break;
+    case "targeted_cleared":
+      trooper.targeted = false;
+      break;
+    case "revealed":
+      trooper.marker = false;
+      if (profiles[effect.trooper]) trooper.profile = profiles[effect.trooper];
+      break;
+    case "weapon_used":
+      trooper.weapon_uses = { ...(trooper.weapon_uses ?? {}), [effect.weapon]: effect.uses };
+      break;
+    default:
+      break; // became_idle, discover_failed: nothing visible changes on the table
+  }
+}
+
+export const FOLDED_EVENT_TYPES = Object.freeze(Object.keys(FOLDS));

@@ -1,0 +1,132 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { GameConnection, windowRemainingMs } from "../src/connection.js";
+import { CloseCode, PROTOCOL_VERSION } from "../src/protocol-constants.js";
+import { harness } from "./fake-socket.js";
+
+function connected({ token = "tok-a", ids = ["c1", "c2", "c3"] } = {}) {
+  const h = harness();
+  const queue = [...ids];
+  const conn = new GameConnection({ url: "ws://x/ws", room: "r1", token, createSocket: h.createSocket,
+    setTimer: h.setTimer, clearTimer: h.clearTimer, newId: () => queue.shift() ?? "cx" });
+  conn.connect();
+  h.last().open();
+  return { h, conn };
+}
+
+const snapshot = (version) => ({ type: "snapshot", version, window: null, seats: { A: "connected", B: "empty" },
+  state: { phase: "orders", round: 1, turn: 1, active: "A", troopers: [], orders: { pools: { 1: 3 } }, order: null } });
+const welcome = (version, role = "A") => ({ type: "welcome", protocol: 1, room: "r1", role, version,
+  settings: { aro_window_s: 30 }, seats: { A: "connected", B: "empty" } });
+
+test("handshake: hello carries protocol, room, token and no version on a fresh start", () => {
+  const { h, conn } = connected();
+  assert.deepEqual(h.last().sent[0], { type: "hello", protocol: PROTOCOL_VERSION, room: "r1", token: "tok-a", since: null });
+  h.last().deliver(welcome(4));
+  h.last().deliver(snapshot(4));
+  assert.equal(conn.status, "open");
+  assert.equal(conn.role, "A");
+  assert.equal(conn.view.version, 4);
+  assert.equal(conn.view.state.phase, "orders");
+});
+
+test("every command carries an id and resolves with exactly its own answer", async () => {
+  const { h, conn } = connected();
+  h.last().deliver(welcome(4));
+  h.last().deliver(snapshot(4));
+  const first = conn.send({ type: "end_turn" });
+  const second = conn.send({ type: "concede" });
+  const [c1, c2] = h.last().sent.slice(1);
+  assert.deepEqual(c1, { type: "command", id: "c1", version: 4, body: { type: "end_turn" } });
+  assert.equal(c2.id, "c2");
+  h.last().deliver({ type: "rejected", id: "c2", code: "not_your_turn", message: "wait" });
+  h.last().deliver({ type: "accepted", id: "c1", version: 5 });
+  assert.deepEqual(await first, { ok: true, id: "c1", version: 5 });
+  assert.deepEqual(await second, { ok: false, id: "c2", code: "not_your_turn", message: "wait" });
+  assert.equal(conn.pending.size, 0);
+});
+
+test("reconnect: back-off grows, hello resumes from the last version, unanswered commands are resent with the same id", async () => {
+  const { h, conn } = connected();
+  h.last().deliver(welcome(2));
+  h.last().deliver(snapshot(2));
+  h.last().deliver({ type: "events", first: 3, events: [{ type: "phase_started", phase: "orders" }, null] });
+  assert.equal(conn.view.version, 4);
+  h.last().close(1006);
+  assert.equal(conn.status, "reconnecting");
+  const answer = conn.send({ type: "end_turn" });
+  assert.equal(h.timers.length, 1);
+  h.timers[0].fn();
+  h.last().close(1006); // the first retry fails too
+  assert.ok(h.timers[1].ms > h.timers[0].ms, "the second delay is longer");
+  h.timers[1].fn();
+  const socket = h.last();
+  socket.open();
+  assert.deepEqual(socket.sent[0], { type: "hello", protocol: 1, room: "r1", token: "tok-a", since: 4 });
+  socket.deliver(welcome(5));
+  assert.deepEqual(socket.sent[1], { type: "command", id: "c1", version: 4, body: { type: "end_turn" } });
+  socket.deliver({ type: "events", first: 5, events: [{ type: "turn_ended", round: 1, turn: 1, side: "A", unused_orders: 0 }] });
+  socket.deliver({ type: "accepted", id: "c1", version: 5 });
+  assert.equal((await answer).ok, true);
+  assert.equal(conn.view.version, 5);
+  assert.equal(conn.status, "open");
+});
+
+test("a bad token closes for good: no reconnect", () => {
+  const { h, conn } = connected();
+  let fatal = null;
+  conn.addEventListener("fatal", (e) => { fatal = e.detail; });
+  h.last().close(CloseCode.BAD_TOKEN);
+  assert.equal(conn.status, "closed");
+  assert.equal(h.timers.length, 0);
+  assert.equal(fatal.code, CloseCode.BAD_TOKEN);
+});
+
+test("a version gap asks the server to sync from the last version held", () => {
+  const { h, conn } = connected();
+  h.last().deliver(welcome(2));
+  h.last().deliver(snapshot(2));
+  h.last().deliver({ type: "events", first: 6, events: [null] });
+  assert.deepEqual(h.last().sent.at(-1), { type: "sync", since: 2 });
+  assert.equal(conn.view.version, 2);
+});
+
+test("an event the view cannot fold asks for a fresh snapshot", () => {
+  const { h, conn } = connected();
+  h.last().deliver(welcome(2));
+  h.last().deliver(snapshot(2));
+  h.last().deliver({ type: "events", first: 3, events: [{ type: "initiative_rolled", winner: "A" }] });
+  assert.deepEqual(h.last().sent.at(-1), { type: "sync", since: null });
+  assert.equal(conn.view.stale, true);
+  h.last().deliver(snapshot(3));
+  assert.equal(conn.view.stale, false);
+});
+
+test("ARO window: open and close messages, countdown from the server's remaining time", () => {
+  const { h, conn } = connected();
+  h.last().deliver(welcome(2));
+  h.last().deliver(snapshot(2));
+  h.last().deliver({ type: "window_open", order: 3, step: 1, reactive: "B", deadline_ms: 99, remaining_ms: 30000 });
+  const w = conn.view.window;
+  assert.equal(w.reactive, "B");
+  assert.equal(windowRemainingMs(w, w.received_at + 12000), 18000);
+  assert.equal(windowRemainingMs(w, w.received_at + 40000), 0);
+  h.last().deliver({ type: "window_closed", order: 3, step: 1 });
+  assert.equal(conn.view.window, null);
+});
+
+test("presence updates the seat status", () => {
+  const { h, conn } = connected();
+  h.last().deliver(welcome(2));
+  h.last().deliver({ type: "presence", seat: "B", status: "away", grace_deadline_ms: 5 });
+  assert.equal(conn.view.seats.B, "away");
+});
+
+test("a malformed frame is reported, not thrown", () => {
+  const { h, conn } = connected();
+  let errors = 0;
+  conn.addEventListener("protocol-error", () => { errors += 1; });
+  h.last().onmessage({ data: new Uint8Array([0xc1]).buffer });
+  h.last().deliver({ type: "no_such_message" });
+  assert.equal(errors, 2);
+});
