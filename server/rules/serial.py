@@ -13,6 +13,7 @@ the rules core stays free of any codec. Conversion is driven by the dataclasses'
 from __future__ import annotations
 
 import dataclasses
+from collections import abc
 import types
 import typing
 from enum import Enum
@@ -69,10 +70,10 @@ class Tagged:
 
 def to_plain(value: Any) -> Plain:
     """Turn a rules-core value into plain data."""
+    if isinstance(value, Enum):  # before str: our enums are str enums
+        return value.value
     if value is None or isinstance(value, bool | int | float | str):
         return value
-    if isinstance(value, Enum):
-        return value.value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         out: dict[str, Plain] = {}
         if isinstance(value, Tagged):
@@ -114,7 +115,7 @@ def _convert(tp: Any, data: Plain, path: str) -> Any:
     if origin is frozenset:
         (item_tp,) = get_args(tp)
         return frozenset(_convert(item_tp, item, f"{path}[]") for item in _as_list(data, path))
-    if origin is dict:
+    if origin in (dict, abc.Mapping):
         key_tp, item_tp = get_args(tp)
         if not isinstance(data, dict):
             raise FormatError(path, "must be a map")

@@ -1,0 +1,207 @@
+"""Hidden and private information in views; replaying events rebuilds the state; and
+property tests over random legal play (hypothesis)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from server.rules import commands as c
+from server.rules import engine
+from server.rules.decision import Accepted
+from server.rules.events import Event, OrderResolved, OrderSpent
+from server.rules.ids import SPECTATOR, Side
+from server.rules.serial import from_plain, to_plain
+from server.rules.state import GameState, Phase
+from server.rules.views import view_event, view_state
+from tests.support.games import new_game_in_orders_phase
+from tests.support.skirmish import skirmish
+
+
+def _text(plain: object) -> str:
+    return json.dumps(plain, sort_keys=True)
+
+
+def test_camouflage_marker_is_open_but_what_it_is_is_private() -> None:
+    state = skirmish({"A-t1": (3, 2, 90.0), "B-t1": (3, 30, 90.0), "B-t2": (12, 28, 270.0)})
+    marker = next(t for t in view_state(state, Side.A)["troopers"] if t["id"] == "B-t2")
+    assert marker["marker"] is True and marker["camouflage"] == 6
+    assert "profile" not in marker and "Ghost" not in _text(marker)
+    # The list is open (the roster names the unit) but nothing ties a trooper id to it.
+    for viewer in (Side.A, SPECTATOR):
+        roster = view_state(state, viewer)["armies"]["B"]["roster"]
+        assert all(set(line) == {"unit", "combat_group"} for line in roster)
+        assert "B-t2" not in _text(roster)
+    own = next(t for t in view_state(state, Side.B)["troopers"] if t["id"] == "B-t2")
+    assert own["profile"]["name"] == "Ghost Infiltrator"
+
+
+def test_hidden_deployment_trooper_is_not_in_the_opponents_view() -> None:
+    state = skirmish({"A-t1": (2, 2, 90.0), "B-t1": (2, 46, 90.0), "B-t2": (10, 40, 270.0, "hidden")}, ruleset="n5")
+    ids_a = {t["id"] for t in view_state(state, Side.A)["troopers"]}
+    ids_b = {t["id"] for t in view_state(state, Side.B)["troopers"]}
+    assert "B-t2" not in ids_a and "B-t2" in ids_b
+    assert "B-t2" not in {t["id"] for t in view_state(state, SPECTATOR)["troopers"]}
+
+
+def test_lieutenant_identity_costs_and_dice_state_are_private() -> None:
+    state = new_game_in_orders_phase("codeone")
+    lieutenant = next(t.id for t in state.troopers_of(Side.A) if t.entry.lieutenant)
+    for viewer in (Side.B, SPECTATOR):
+        view = view_state(state, viewer)
+        text = _text(view)
+        assert view["orders"]["lieutenant"] is True  # the token is open, its owner is not
+        assert lieutenant not in _text(view["orders"])
+        assert all("entry" not in t for t in view["troopers"] if t["side"] == "A")
+        assert '"cost"' not in _text([t for t in view["troopers"] if t["side"] == "A"])
+        assert '"cost"' not in _text(view["armies"]["A"])
+        assert '"seed"' not in text and '"dice"' not in text
+    assert '"seed"' not in _text(view_state(state, Side.A))
+
+
+def test_events_never_carry_the_dice_generator_to_viewers() -> None:
+    state = skirmish({"A-t1": (3, 2, 90.0), "A-t5": (22.5, 4, 90.0), "B-t1": (3, 30, 90.0), "B-t3": (22.5, 28, 270.0)})
+    decision = engine.decide(state, Side.A, c.Activate("A-t5", c.OrderType.REGULAR))  # type: ignore[arg-type]
+    assert isinstance(decision, Accepted)
+    state = engine.apply_all(state, decision.events)
+    shot = {"type": "bs_attack", "weapon": "line_rifle", "targets": [{"trooper": "B-t3", "burst": 3}]}
+    decision = engine.decide(state, Side.A, c.parse_command({"type": "declare_skill", "skill": shot}))
+    assert isinstance(decision, Accepted)
+    state = engine.apply_all(state, decision.events)
+    for event in decision.events:
+        for viewer in (Side.A, Side.B, SPECTATOR):
+            seen = view_event(event, viewer, state)
+            assert seen is None or "dice" not in seen
+
+
+def test_replaying_the_event_log_rebuilds_the_same_state() -> None:
+    initial = engine.new_game(engine.GameSetup(ruleset="codeone", seed=3))
+    state, log = _random_game(initial, random.Random(5), max_commands=150)
+    assert engine.apply_all(initial, log) == state
+
+
+def test_state_and_events_survive_plain_data_round_trips() -> None:
+    initial = engine.new_game(engine.GameSetup(ruleset="codeone", seed=11))
+    state, log = _random_game(initial, random.Random(11), max_commands=120)
+    assert engine.state_from_plain(json.loads(json.dumps(engine.state_to_plain(state)))) == state
+    for event in log:
+        assert from_plain(Event, json.loads(json.dumps(to_plain(event)))) == event
+
+
+# --- random legal play --------------------------------------------------------------------
+
+
+def _candidates(state: GameState, rng: random.Random) -> list[tuple[Side | engine.System, c.Command]]:
+    """A handful of plausible commands for whoever must act; many will be rejected."""
+    from tests.support.games import ARMIES, deployment_spots
+
+    if state.phase is Phase.ARMY_SELECTION:
+        return [(s, c.ChooseArmy(ARMIES[state.ruleset.value][s])) for s in (Side.A, Side.B) if s not in state.armies]
+    if state.phase is Phase.INITIATIVE:
+        zone = rng.choice(["north", "south"])
+        return [
+            (s, cmd)
+            for s in (Side.A, Side.B)
+            for cmd in (c.ChooseInitiative("initiative", rng.random() < 0.5), c.ChooseRemaining(rng.random() < 0.5, zone))
+        ]
+    if state.phase is Phase.DEPLOYMENT:
+        side = state.initiative.deploys_first if state.deployment.step % 2 else state.initiative.deploys_first.other  # type: ignore[union-attr]
+        assert side is not None
+        waiting = [t for t in state.troopers_of(side) if t.position is None]
+        spots = deployment_spots(state, side)
+        moves: list[tuple[Side | engine.System, c.Command]] = [(side, c.EndDeploymentStep())]
+        if waiting:
+            moves += [(side, c.Deploy(rng.choice(waiting).id, rng.choice(spots), rng.choice([90.0, 270.0])))] * 3
+        return moves
+    window = engine.pending_aro_window(state)
+    if window is not None and state.order is not None:
+        eligible = [t for t in state.order.unanswered()]
+        moves = [(engine.SYSTEM, c.CloseAroWindow(window.order, window.step))]
+        for trooper in eligible:
+            profile = state.trooper(trooper).profile
+            shot = c.DeclareAro(trooper, from_plain(c.Skill, {"type": "bs_attack", "weapon": profile.weapons[0], "targets": [{"trooper": state.order.trooper, "burst": 1}]}))  # type: ignore[attr-defined]
+            moves += [(window.reactive, shot), (window.reactive, c.DeclareAro(trooper, c.Dodge())), (window.reactive, c.PassAro(trooper))]  # type: ignore[attr-defined]
+        return moves
+    active = state.active
+    assert active is not None
+    if state.order is not None:
+        trooper = state.trooper(state.order.trooper)
+        assert trooper.position is not None
+        x, y = trooper.position
+        step = rng.uniform(-2.5, 2.5)
+        enemies = [t for t in state.troopers_of(active.other) if t.can_act and not t.marker]
+        moves = [(active, c.DeclareSkill(from_plain(c.Skill, {"type": "idle"})))]  # type: ignore[attr-defined]
+        moves.append((active, c.DeclareSkill(from_plain(c.Skill, {"type": "move", "route": [[x, y], [x + step, y + rng.uniform(-3, 3)]]}))))  # type: ignore[attr-defined]
+        if enemies:
+            target = rng.choice(enemies)
+            weapon = state.armies[active].weapon(trooper.profile.weapons[0])
+            shot = {"type": "bs_attack", "weapon": weapon.id, "targets": [{"trooper": target.id, "burst": weapon.burst}]}
+            moves.append((active, c.DeclareSkill(from_plain(c.Skill, shot))))  # type: ignore[attr-defined]
+        return moves
+    mine = [t for t in state.troopers_of(active) if t.can_act]
+    moves = [(active, c.EndTurn())]
+    for trooper in rng.sample(mine, min(3, len(mine))):
+        for order in (c.OrderType.REGULAR, c.OrderType.IRREGULAR, c.OrderType.IMPETUOUS, c.OrderType.LIEUTENANT):
+            moves.append((active, c.Activate(trooper.id, order)))
+    return moves
+
+
+def _random_game(state: GameState, rng: random.Random, max_commands: int) -> tuple[GameState, list[Event]]:
+    log: list[Event] = []
+    accepted = 0
+    for _ in range(max_commands * 20):
+        if state.phase is Phase.GAME_OVER or accepted >= max_commands:
+            break
+        options = _candidates(state, rng)
+        weights = [1 if isinstance(cmd, c.EndTurn | c.EndDeploymentStep) else 6 for _, cmd in options]
+        actor, command = rng.choices(options, weights)[0]
+        decision = engine.decide(state, actor, command)
+        if isinstance(decision, Accepted):
+            accepted += 1
+            for event in decision.events:
+                _check_no_null_trooper_acts(state, event)
+                state = engine.apply(state, event)
+                log.append(event)
+            _check_invariants(state)
+    return state, log
+
+
+def _check_no_null_trooper_acts(state: GameState, event: Event) -> None:
+    if isinstance(event, OrderSpent):
+        assert not state.trooper(event.trooper).is_null
+    if isinstance(event, OrderResolved) and state.order is not None:
+        assert not state.trooper(state.order.trooper).is_null
+        assert all(not state.trooper(t).is_null for t in state.order.aros)
+
+
+def _check_invariants(state: GameState) -> None:
+    assert all(n >= 0 for n in state.orders.pools.values()), "pools never go negative"
+    if state.order is not None:
+        assert len(state.order.aros) == len(set(state.order.aros)), "one ARO per trooper"
+        assert not (set(state.order.aros) & state.order.passed)
+    for viewer in (Side.A, Side.B, SPECTATOR):
+        _check_view_private(state, viewer)
+
+
+def _check_view_private(state: GameState, viewer: Side | object) -> None:
+    view = view_state(state, viewer)  # type: ignore[arg-type]
+    for trooper in view["troopers"]:
+        if trooper.get("side") != getattr(viewer, "value", None) and trooper.get("marker"):
+            assert "profile" not in trooper, "what a marker is stays private"
+    hidden = {t.id for t in state.troopers.values() if t.hidden and t.side is not viewer}
+    assert not hidden & {t["id"] for t in view["troopers"]}
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), ruleset=st.sampled_from(["codeone", "n5"]))
+def test_random_legal_games_keep_invariants_and_replay(seed: int, ruleset: str) -> None:
+    """No order spent twice or below zero, no trooper with two AROs, no Null trooper acts,
+    views never hold another player's private information, replay rebuilds the state."""
+    initial = engine.new_game(engine.GameSetup(ruleset=ruleset, seed=seed))
+    state, log = _random_game(initial, random.Random(seed), max_commands=80)
+    assert engine.apply_all(initial, log) == state
+    spent = [e.order for e in log if isinstance(e, OrderSpent)]
+    assert spent == list(range(1, len(spent) + 1)), "every Order is spent once, in sequence"
