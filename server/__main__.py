@@ -9,6 +9,8 @@ import uvicorn
 
 from server.app import create_app
 from server.config import Settings
+from server.storage_backend import room_storage
+from server.store import RoomStore
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -24,14 +26,19 @@ def main(argv: list[str] | None = None) -> None:
         overrides["port"] = args.port
     settings = Settings.from_env(**overrides)
     logging.basicConfig(level=args.log_level.upper())
+    with room_storage(settings) as store:  # Redis (REDIS_URL or embedded) unless memory
+        _serve(settings, store, args.log_level)
+
+
+def _serve(settings: Settings, store: RoomStore, log_level: str) -> None:
     uvicorn.run(
-        create_app(settings),
+        create_app(settings, store=store),
         host=settings.host,
         port=settings.port,
         ws="websockets-sansio",  # what "auto" picks today; named so it stays the fast one
         ws_max_size=settings.hard_frame_bytes,
         lifespan="on",
-        log_level=args.log_level,
+        log_level=log_level,
     )
 
 

@@ -14,7 +14,7 @@ import socket
 import subprocess
 from pathlib import Path
 
-READY = b"Ready to accept connections"
+READY = b"ready to accept connections"  # 6.2 and 7.x, tcp and unix
 
 
 def redis_binary() -> str:
@@ -54,7 +54,7 @@ class RedisProcess:
         seen = b""
         for line in self.process.stdout:
             seen += line
-            if READY in line:
+            if READY in line.lower():
                 break
         else:
             raise RuntimeError(f"redis-server did not start:\n{seen.decode(errors='replace')}")

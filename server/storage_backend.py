@@ -1,0 +1,52 @@
+"""Which room store the run command uses: Redis at ``REDIS_URL``, else an embedded Redis.
+
+``REFEREE_STORAGE`` chooses: ``auto`` (default: ``REDIS_URL`` if set, else the embedded
+Redis in ``./var/redis``), ``redis`` (``REDIS_URL`` required) or ``memory`` (nothing
+survives a restart; for quick local tries and the room server's own tests, which pass
+their store to ``create_app`` directly).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+from server.config import REPO_ROOT, Settings
+from server.embedded_redis import EmbeddedRedis
+from server.store import MemoryRoomStore, RoomStore
+from server.store.redis_store import RedisRoomStore
+
+EMBEDDED_DATA_DIR = REPO_ROOT / "var" / "redis"
+
+
+@contextlib.contextmanager
+def room_storage(settings: Settings,
+                 environ: Mapping[str, str] | None = None) -> Iterator[RoomStore]:
+    """The store for this process; an embedded Redis lives exactly as long as the block."""
+    env = os.environ if environ is None else environ
+    mode = env.get("REFEREE_STORAGE", "auto").strip().lower()
+    url = env.get("REDIS_URL", "").strip()
+    if mode == "memory":
+        yield MemoryRoomStore(settings.events_kept)
+        return
+    if url:
+        yield RedisRoomStore.from_url(url, settings.events_kept)
+        return
+    if mode == "redis":
+        raise SystemExit("REFEREE_STORAGE=redis needs REDIS_URL")
+    # uvicorn re-raises SIGTERM after its graceful shutdown; as SystemExit it unwinds this
+    # block, so the embedded Redis is stopped (and flushed) before the process ends.
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    embedded = EmbeddedRedis(Path(env.get("REFEREE_REDIS_DIR", str(EMBEDDED_DATA_DIR))))
+    try:
+        yield RedisRoomStore.from_url(embedded.start(), settings.events_kept)
+    finally:
+        embedded.stop()
+
+
+def _exit_on_sigterm(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
