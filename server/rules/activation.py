@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import replace
+from itertools import pairwise
 
 from .commands import DeclareSkill
 from .decision import require
@@ -24,13 +25,13 @@ from .order_structure import may_follow
 from .reasons import Reason
 from .routes import check_route
 from .skills import (
+    DODGE_MOVE_LIMIT,
     MOVEMENT_SKILLS,
     BsAttack,
     CcAttack,
     Climb,
     Discover,
     Dodge,
-    DODGE_MOVE_LIMIT,
     Jump,
     Skill,
 )
@@ -56,7 +57,9 @@ def decide_declare_skill(state: GameState, side: Side, command: DeclareSkill) ->
     )
     skill = command.skill
     info = skill.info
-    require(info.usable_in_active_turn, Reason.SKILL_NOT_ALLOWED, f"{info.name} cannot be declared in your turn.")
+    require(
+        info.usable_in_active_turn, Reason.SKILL_NOT_ALLOWED, f"{info.name} cannot be declared in your turn."
+    )
     if order.skills:
         first = order.skills[0].TYPE
         require(
@@ -70,9 +73,7 @@ def decide_declare_skill(state: GameState, side: Side, command: DeclareSkill) ->
     return [SkillDeclared(order.number, trooper.id, len(order.skills) + 1, skill)]
 
 
-def check_active_skill(
-    state: GameState, order: ActiveOrder, trooper: TrooperState, skill: Skill
-) -> None:
+def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperState, skill: Skill) -> None:
     if isinstance(skill, MOVEMENT_SKILLS):
         _check_movement(state, order, trooper, skill.route, skill)
     elif isinstance(skill, BsAttack):
@@ -97,9 +98,7 @@ def movement_allowance(order: ActiveOrder, trooper: TrooperState, skill: Skill) 
 def obstacles(state: GameState, *exclude: TrooperId) -> tuple[Body, ...]:
     """Bases on the table that block movement (hidden troopers are not on the table)."""
     return tuple(
-        t.body()
-        for t in state.troopers.values()
-        if t.on_table and t.id not in exclude and not t.is_null
+        t.body() for t in state.troopers.values() if t.on_table and t.id not in exclude and not t.is_null
     )
 
 
@@ -120,9 +119,7 @@ def _check_movement(
 def check_dodge_route(state: GameState, trooper: TrooperState, route: Sequence[Point]) -> None:
     if not route:
         return
-    problem = check_route(
-        route, trooper.body(), DODGE_MOVE_LIMIT, state.table, obstacles(state, trooper.id)
-    )
+    problem = check_route(route, trooper.body(), DODGE_MOVE_LIMIT, state.table, obstacles(state, trooper.id))
     if problem is not None:
         require(False, Reason.BAD_ROUTE, f"Dodge movement: {problem.message}")
 
@@ -133,7 +130,7 @@ def on_path(path: Sequence[Point], point: Point) -> bool:
         return point_distance(path[0], point) <= ON_PATH_TOLERANCE
     return any(
         point_to_segment_distance(point, a, b) <= ON_PATH_TOLERANCE
-        for a, b in zip(path, path[1:], strict=False)
+        for a, b in pairwise(path)
     )
 
 
@@ -184,9 +181,7 @@ def sees(state: GameState, viewer: Body, target: TrooperState) -> bool:
     return has_line_of_fire(viewer, target.body(), state.table, blockers)
 
 
-def _check_bs_attack(
-    state: GameState, order: ActiveOrder, trooper: TrooperState, skill: BsAttack
-) -> None:
+def _check_bs_attack(state: GameState, order: ActiveOrder, trooper: TrooperState, skill: BsAttack) -> None:
     weapon = weapon_of(state, trooper, skill.weapon)
     require(
         weapon.kind in (WeaponKind.BALLISTIC, WeaponKind.DIRECT_TEMPLATE),
@@ -238,11 +233,11 @@ def _check_bs_attack(
             )
 
 
-def _check_cc_attack(
-    state: GameState, trooper: TrooperState, weapon_id: str, target_id: TrooperId
-) -> None:
+def _check_cc_attack(state: GameState, trooper: TrooperState, weapon_id: str, target_id: TrooperId) -> None:
     weapon = weapon_of(state, trooper, weapon_id)
-    require(weapon.kind is WeaponKind.CLOSE_COMBAT, Reason.UNKNOWN_WEAPON, f"{weapon.name} is not a CC weapon.")
+    require(
+        weapon.kind is WeaponKind.CLOSE_COMBAT, Reason.UNKNOWN_WEAPON, f"{weapon.name} is not a CC weapon."
+    )
     target = enemy_target(state, trooper, target_id)
     require(
         in_base_contact(trooper.body(), target.body()),
@@ -251,9 +246,7 @@ def _check_cc_attack(
     )
 
 
-def _check_discover(
-    state: GameState, order: ActiveOrder, trooper: TrooperState, skill: Discover
-) -> None:
+def _check_discover(state: GameState, order: ActiveOrder, trooper: TrooperState, skill: Discover) -> None:
     target = enemy_target(state, trooper, skill.target)
     require(target.marker, Reason.BAD_TARGET, "Discover targets a Camouflage Marker.")
     require(

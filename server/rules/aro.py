@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .activation import check_dodge_route, enemy_target, obstacles, weapon_of
+from .activation import check_dodge_route, enemy_target, weapon_of
 from .commands import CloseAroWindow, DeclareAro, PassAro
 from .decision import SYSTEM, System, require
 from .events import AroDeclared, AroPassed, AroWindowClosed, AroWindowOpened, Event

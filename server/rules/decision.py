@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from .events import Event
 from .reasons import Reason
 
 
-class System(str, Enum):
+class System(StrEnum):
     """The room itself acting (its clock closing an ARO window at the deadline)."""
 
     SYSTEM = "system"

@@ -9,13 +9,14 @@ next state; ``apply_all`` replays a log. Nothing here performs I/O.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from . import commands as c
-from .army_selection import decide_choose_army
-from .aro import decide_close_aro_window, decide_declare_aro, decide_pass_aro
 from .activation import decide_declare_skill
 from .apply import apply
+from .army_selection import decide_choose_army
+from .aro import decide_close_aro_window, decide_declare_aro, decide_pass_aro
 from .decision import SYSTEM, Accepted, Decision, Rejected, Rejection, System
 from .deployment import decide_deploy, decide_end_deployment_step
 from .events import Event
@@ -29,7 +30,6 @@ from .sequence import automatic_events
 from .serial import Plain, from_plain, to_plain
 from .setup import GameSetup, new_game
 from .state import GameState, OrderStep, Phase
-from dataclasses import dataclass
 
 __all__ = [
     "SYSTEM",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import NewType
 
 TrooperId = NewType("TrooperId", str)
@@ -12,7 +12,7 @@ WeaponId = NewType("WeaponId", str)
 TerrainId = NewType("TerrainId", str)
 
 
-class Side(str, Enum):
+class Side(StrEnum):
     """One of the two players of a game."""
 
     A = "A"
@@ -23,7 +23,7 @@ class Side(str, Enum):
         return Side.B if self is Side.A else Side.A
 
 
-class Spectator(str, Enum):
+class Spectator(StrEnum):
     """A viewer that sees only open information."""
 
     SPECTATOR = "spectator"

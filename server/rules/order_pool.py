@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from .commands import Activate
 from .decision import require
-from .events import Event, OrderSpent, OrdersCounted
+from .events import Event, OrdersCounted, OrderSpent
 from .ids import Side, TrooperId
 from .profiles import Training
 from .reasons import Reason
@@ -98,20 +98,48 @@ def _check_order_source(
     count, kind = state.orders, command.order
     own_group = owner.entry.combat_group
     if kind is OrderType.IMPETUOUS:
-        require(state.phase is Phase.IMPETUOUS, Reason.WRONG_PHASE, "Impetuous activations happen in the Impetuous Phase.")
-        require(trooper.id in count.impetuous, Reason.ORDER_NOT_FOR_TROOPER, "That trooper has no Impetuous activation left.")
+        require(
+            state.phase is Phase.IMPETUOUS,
+            Reason.WRONG_PHASE,
+            "Impetuous activations happen in the Impetuous Phase.",
+        )
+        require(
+            trooper.id in count.impetuous,
+            Reason.ORDER_NOT_FOR_TROOPER,
+            "That trooper has no Impetuous activation left.",
+        )
         return own_group
     require(state.phase is Phase.ORDERS, Reason.WRONG_PHASE, "Orders are spent in the Orders Phase.")
     if kind is OrderType.REGULAR:
         group = command.combat_group if command.combat_group is not None else own_group
-        require(group == own_group, Reason.ORDER_NOT_FOR_TROOPER, "A Regular Order only activates troopers of its own Combat Group.")
-        require(count.pools.get(group, 0) > 0, Reason.NO_ORDER_AVAILABLE, f"Combat Group {group} has no Regular Orders left.")
+        require(
+            group == own_group,
+            Reason.ORDER_NOT_FOR_TROOPER,
+            "A Regular Order only activates troopers of its own Combat Group.",
+        )
+        require(
+            count.pools.get(group, 0) > 0,
+            Reason.NO_ORDER_AVAILABLE,
+            f"Combat Group {group} has no Regular Orders left.",
+        )
     elif kind is OrderType.IRREGULAR:
-        require(owner.id in count.irregular, Reason.ORDER_NOT_FOR_TROOPER, "An Irregular Order only activates the trooper that generated it.")
+        require(
+            owner.id in count.irregular,
+            Reason.ORDER_NOT_FOR_TROOPER,
+            "An Irregular Order only activates the trooper that generated it.",
+        )
     elif kind is OrderType.LIEUTENANT:
-        require(count.lieutenant is not None and count.lieutenant == owner.id, Reason.ORDER_NOT_FOR_TROOPER, "The Lieutenant Special Order only activates the Lieutenant.")
+        require(
+            count.lieutenant is not None and count.lieutenant == owner.id,
+            Reason.ORDER_NOT_FOR_TROOPER,
+            "The Lieutenant Special Order only activates the Lieutenant.",
+        )
     elif kind is OrderType.TACTICAL:
-        require(owner.id in count.tactical, Reason.ORDER_NOT_FOR_TROOPER, "A Tactical Order only activates the trooper with Tactical Awareness.")
+        require(
+            owner.id in count.tactical,
+            Reason.ORDER_NOT_FOR_TROOPER,
+            "A Tactical Order only activates the trooper with Tactical Awareness.",
+        )
     return own_group
 
 

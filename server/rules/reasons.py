@@ -6,10 +6,10 @@ meaning; new codes may be added. Each rejection also carries a message for the p
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class Reason(str, Enum):
+class Reason(StrEnum):
     BAD_COMMAND = "bad_command"  # the command body does not have the right shape
     NOT_YOUR_TURN = "not_your_turn"  # the other player must act now
     WRONG_PHASE = "wrong_phase"  # the command does not fit the current phase or step

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from .rolls import CritConvention
 from .saves import SaveConvention
 
 
-class Ruleset(str, Enum):
+class Ruleset(StrEnum):
     N5 = "n5"
     CODEONE = "codeone"
 

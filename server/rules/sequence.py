@@ -37,15 +37,11 @@ def _order_step(state: GameState, step: OrderStep) -> bool:
 
 def _entering_aro_step(state: GameState) -> bool:
     order = state.order
-    return (
-        order is not None
-        and order.step in (OrderStep.ARO_1, OrderStep.ARO_2)
-        and not order.window_open
-    )
+    return order is not None and order.step in (OrderStep.ARO_1, OrderStep.ARO_2) and not order.window_open
 
 
 def _resolve(state: GameState) -> list[Event]:
-    from .resolution import resolve_order  # noqa: PLC0415 -- resolution imports the sequence's siblings
+    from .resolution import resolve_order
 
     assert state.order is not None
     outcome, dice = resolve_order(state)
@@ -89,13 +85,13 @@ AUTOMATIC_STEPS: tuple[AutomaticStep, ...] = (
     AutomaticStep("resolution", lambda s: _order_step(s, OrderStep.RESOLUTION), _resolve),
     AutomaticStep("impetuous phase over", _impetuous_over, lambda s: [PhaseStarted(Phase.ORDERS)]),
     AutomaticStep("no orders left", _turn_over, lambda s: [end_turn(s)]),
-    AutomaticStep(
-        "next turn", lambda s: s.phase is Phase.STATES, lambda s: [next_turn(s)]
-    ),
+    AutomaticStep("next turn", lambda s: s.phase is Phase.STATES, lambda s: [next_turn(s)]),
 )
 
 
-def automatic_events(state: GameState, apply: Callable[[GameState, Event], GameState]) -> tuple[GameState, list[Event]]:
+def automatic_events(
+    state: GameState, apply: Callable[[GameState, Event], GameState]
+) -> tuple[GameState, list[Event]]:
     """Run the automatic steps until none applies; return the final state and the events."""
     produced: list[Event] = []
     for _ in range(MAX_AUTOMATIC_STEPS):

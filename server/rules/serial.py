@@ -13,9 +13,9 @@ the rules core stays free of any codec. Conversion is driven by the dataclasses'
 from __future__ import annotations
 
 import dataclasses
-from collections import abc
 import types
 import typing
+from collections import abc
 from enum import Enum
 from functools import cache
 from typing import Any, ClassVar, TypeVar, Union, get_args, get_origin, get_type_hints
@@ -153,7 +153,9 @@ def _convert_tuple(tp: Any, data: Plain, path: str) -> tuple[Any, ...]:
         return tuple(_convert(args[0], item, f"{path}[{i}]") for i, item in enumerate(items))
     if len(items) != len(args):
         raise FormatError(path, f"must have {len(args)} items")
-    return tuple(_convert(a, item, f"{path}[{i}]") for i, (a, item) in enumerate(zip(args, items, strict=True)))
+    return tuple(
+        _convert(a, item, f"{path}[{i}]") for i, (a, item) in enumerate(zip(args, items, strict=True))
+    )
 
 
 def _convert_class(cls: type, data: Plain, path: str) -> Any:
@@ -208,10 +210,7 @@ def _convert_dataclass(cls: type, data: Plain, path: str) -> Any:
         field_path = f"{path}.{field.name}" if path else field.name
         if field.name in data:
             kwargs[field.name] = _convert(hints[field.name], data[field.name], field_path)
-        elif (
-            field.default is dataclasses.MISSING
-            and field.default_factory is dataclasses.MISSING
-        ):
+        elif field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
             raise FormatError(field_path, "is missing")
     known = {f.name for f in dataclasses.fields(cls)} | {"type"}
     unknown = sorted(str(key) for key in data if key not in known)

@@ -9,7 +9,7 @@ point, Burst split), as the seeds require.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import ClassVar
 
 from .geometry import Point
@@ -17,7 +17,7 @@ from .ids import TrooperId, WeaponId
 from .serial import Tagged
 
 
-class SkillCategory(str, Enum):
+class SkillCategory(StrEnum):
     SHORT_MOVEMENT = "short_movement"
     SHORT = "short"
     ENTIRE_ORDER = "entire_order"

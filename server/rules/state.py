@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from enum import Enum
+from enum import StrEnum
 
 from .army_list import ArmyList, ListEntry
 from .dice import Dice
@@ -21,7 +21,7 @@ from .terrain import Table, Zone
 from .wounds import Condition
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     ARMY_SELECTION = "army_selection"
     INITIATIVE = "initiative"
     DEPLOYMENT = "deployment"
@@ -32,7 +32,7 @@ class Phase(str, Enum):
     GAME_OVER = "game_over"
 
 
-class OrderType(str, Enum):
+class OrderType(StrEnum):
     REGULAR = "regular"
     IRREGULAR = "irregular"
     LIEUTENANT = "lieutenant"
@@ -40,7 +40,7 @@ class OrderType(str, Enum):
     IMPETUOUS = "impetuous"
 
 
-class OrderStep(str, Enum):
+class OrderStep(StrEnum):
     """Steps of the Order Expenditure Sequence (seed 000); see ``sequence.py``."""
 
     FIRST_SKILL = "first_skill"

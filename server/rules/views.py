@@ -33,9 +33,12 @@ def view_trooper(trooper: TrooperState, viewer: Viewer, state: GameState) -> dic
     """One trooper as the viewer sees it, or None if the viewer may not know it exists."""
     if _sees_private(viewer, trooper.side):
         plain: dict[str, Plain] = to_plain(trooper)
-        plain["entry"] = {"id": trooper.entry.id, "combat_group": trooper.entry.combat_group,
-                          "lieutenant": trooper.entry.lieutenant,
-                          "controller": trooper.entry.controller}
+        plain["entry"] = {
+            "id": trooper.entry.id,
+            "combat_group": trooper.entry.combat_group,
+            "lieutenant": trooper.entry.lieutenant,
+            "controller": trooper.entry.controller,
+        }
         plain["profile"] = to_plain(trooper.profile)
         return plain
     if trooper.hidden or trooper.position is None:
@@ -90,9 +93,7 @@ def view_state(state: GameState, viewer: Viewer) -> dict[str, Plain]:
         if (view := view_trooper(trooper, viewer, state)) is not None
     ]
     armies = {
-        side.value: (
-            to_plain(army) if _sees_private(viewer, side) else _army_summary(state, side)
-        )
+        side.value: (to_plain(army) if _sees_private(viewer, side) else _army_summary(state, side))
         for side, army in state.armies.items()
     }
     return {
@@ -124,9 +125,7 @@ def _view_orders(state: GameState, viewer: Viewer) -> dict[str, Plain]:
 
 
 def _hidden_from(state: GameState, viewer: Viewer) -> set[TrooperId]:
-    return {
-        t.id for t in state.troopers.values() if t.hidden and not _sees_private(viewer, t.side)
-    }
+    return {t.id for t in state.troopers.values() if t.hidden and not _sees_private(viewer, t.side)}
 
 
 def _view_order(state: GameState, viewer: Viewer) -> dict[str, Plain] | None:
@@ -136,9 +135,7 @@ def _view_order(state: GameState, viewer: Viewer) -> dict[str, Plain] | None:
     hidden = _hidden_from(state, viewer)
     plain: dict[str, Plain] = to_plain(order)
     plain["eligible"] = {k: v for k, v in plain["eligible"].items() if k not in hidden}
-    plain["eligible_at_step"] = {
-        k: v for k, v in plain["eligible_at_step"].items() if k not in hidden
-    }
+    plain["eligible_at_step"] = {k: v for k, v in plain["eligible_at_step"].items() if k not in hidden}
     plain["passed"] = [t for t in plain["passed"] if t not in hidden]
     return plain
 
@@ -153,13 +150,17 @@ def view_event(event: e.Event, viewer: Viewer, state: GameState) -> dict[str, Pl
     return plain if redact is None else redact(event, plain, viewer, state)
 
 
-def _army_chosen(event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState) -> dict[str, Plain] | None:
+def _army_chosen(
+    event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
+) -> dict[str, Plain] | None:
     if _sees_private(viewer, event.side):
         return plain
     return {"type": plain["type"], "side": event.side.value, "army": _army_summary(state, event.side)}
 
 
-def _trooper_deployed(event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState) -> dict[str, Plain] | None:
+def _trooper_deployed(
+    event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
+) -> dict[str, Plain] | None:
     trooper = state.trooper(event.trooper)
     if _sees_private(viewer, trooper.side):
         return plain
@@ -175,39 +176,51 @@ def _trooper_deployed(event: Any, plain: dict[str, Plain], viewer: Viewer, state
     return plain
 
 
-def _orders_counted(event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState) -> dict[str, Plain] | None:
+def _orders_counted(
+    event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
+) -> dict[str, Plain] | None:
     if not _sees_private(viewer, event.side):
         plain["lieutenant"] = event.lieutenant is not None
     return plain
 
 
-def _window_opened(event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState) -> dict[str, Plain] | None:
+def _window_opened(
+    event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
+) -> dict[str, Plain] | None:
     if event.hidden and not _sees_private(viewer, state.trooper(event.hidden[0]).side):
         plain["eligible"] = [x for x in plain["eligible"] if x["trooper"] not in event.hidden]
         plain["hidden"] = []
     return plain
 
 
-def _aro_passed(event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState) -> dict[str, Plain] | None:
+def _aro_passed(
+    event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
+) -> dict[str, Plain] | None:
     if event.hidden and not _sees_private(viewer, state.trooper(event.trooper).side):
         return None
     return plain
 
 
-def _window_closed(event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState) -> dict[str, Plain] | None:
+def _window_closed(
+    event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
+) -> dict[str, Plain] | None:
     if event.lost_hidden and not _sees_private(viewer, state.trooper(event.lost_hidden[0]).side):
         plain["lost_hidden"] = []
     return plain
 
 
-def _aro_declared(event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState) -> dict[str, Plain] | None:
+def _aro_declared(
+    event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
+) -> dict[str, Plain] | None:
     trooper = state.trooper(event.trooper)
     if event.revealed and not _sees_private(viewer, trooper.side):
         plain["profile"] = _public_profile(trooper.profile)
     return plain
 
 
-def _outcome(event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState) -> dict[str, Plain] | None:
+def _outcome(
+    event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
+) -> dict[str, Plain] | None:
     """Revealed markers show their profile to everyone from now on."""
     revealed = {
         effect["trooper"]: _public_profile(state.trooper(effect["trooper"]).profile)
@@ -219,7 +232,9 @@ def _outcome(event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameSta
     return plain
 
 
-def _trooper_revealed(event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState) -> dict[str, Plain] | None:
+def _trooper_revealed(
+    event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
+) -> dict[str, Plain] | None:
     trooper = state.trooper(event.trooper)
     if not _sees_private(viewer, trooper.side):
         plain["profile"] = _public_profile(trooper.profile)
