@@ -1,0 +1,405 @@
+"""One load-generator process: drives a share of the rooms, phase by phase.
+
+``python -m bench.loadgen --target referee|baseline --url http://127.0.0.1:P --rooms N ...``
+
+The orchestrator (``bench.run``) starts several of these (pinned away from the server) and
+steps them through phases in lock-step: after finishing a phase a worker prints
+``{"done": phase}`` on stdout and waits for a ``go`` line on stdin, so the orchestrator can
+read the server's CPU, memory and Redis counters exactly between phases. Results
+(latency samples, counts) are written as JSON to ``--out`` at the end.
+
+Referee phases: ``created`` (rooms made over the HTTP lobby), ``connected`` (two players and
+S spectators per room said hello), ``setup`` (the scripted armies, initiative and
+deployment played to the Orders Phase), ``paced`` (one Order per room every ``--pace`` s;
+every ``--timeout-every``-th ARO window is left to the room's clock), ``max`` (every room
+plays its next Order as soon as the previous one reached every member). Baseline phases:
+``connected``, ``paced``, ``max``, with the same frames per Order and frame sizes.
+
+Latency is measured from sending a command to the moment the last member of the room holds
+the resulting event version ("command to every viewer"); every member runs on this loop.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import random
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from bench.script import RULESET, Script, Send, Window, plan
+from protocol import codec
+from protocol.constants import PROTOCOL_VERSION, WS_PATH
+from protocol.messages import (
+    Accepted,
+    Command,
+    Events,
+    Hello,
+    Rejected,
+    Snapshot,
+    Welcome,
+    WindowClosed,
+    WindowOpen,
+)
+
+GUARD_S = 60.0  # a command not seen by everyone within this is counted as lost
+
+
+class Tally:
+    """Everything measured in one phase."""
+
+    def __init__(self) -> None:
+        self.latencies_ms: list[float] = []
+        self.lateness_ms: list[float] = []
+        self.orders = 0
+        self.commands = 0
+        self.frames_in = 0
+        self.bytes_in = 0
+        self.event_frames = 0
+        self.event_bytes = 0
+        self.errors: list[str] = []
+        self.started = time.time()
+        self.ended = 0.0
+
+    def result(self) -> dict[str, Any]:
+        return {"latencies_ms": self.latencies_ms, "lateness_ms": self.lateness_ms,
+                "orders": self.orders, "commands": self.commands,
+                "frames_in": self.frames_in, "bytes_in": self.bytes_in,
+                "event_frames": self.event_frames, "event_bytes": self.event_bytes,
+                "errors": self.errors[:20], "error_count": len(self.errors),
+                "elapsed_s": (self.ended or time.time()) - self.started}
+
+
+TALLY = Tally()
+
+
+class Member:
+    """One socket of a room; its reader records when each version arrived."""
+
+    __slots__ = ("answers", "closed", "deadlines", "name", "room", "version", "ws")
+
+    def __init__(self, room: RoomDriver, name: str, ws: ClientConnection) -> None:
+        self.room = room
+        self.name = name
+        self.ws = ws
+        self.version = -1
+        self.answers: dict[str, Accepted | Rejected] = {}
+        self.deadlines: dict[tuple[int, int], int] = {}
+        self.closed: dict[tuple[int, int], float] = {}
+
+    async def read(self, decode: bool) -> None:
+        try:
+            async for frame in self.ws:
+                now = time.time()
+                tally = TALLY
+                tally.frames_in += 1
+                tally.bytes_in += len(frame)
+                if not decode:
+                    assert isinstance(frame, bytes)
+                    self.version = int.from_bytes(frame[:8], "big")
+                    tally.event_frames += 1
+                    self.room.arrived(self, now)
+                    continue
+                assert isinstance(frame, bytes)
+                message = codec.decode_server(frame)
+                if isinstance(message, Events):
+                    tally.event_frames += 1
+                    tally.event_bytes += len(frame)
+                    self.version = message.first + len(message.events) - 1
+                elif isinstance(message, Snapshot):
+                    self.version = message.version
+                elif isinstance(message, Welcome):
+                    self.version = max(self.version, message.version)
+                elif isinstance(message, Accepted | Rejected):
+                    self.answers[message.id] = message
+                elif isinstance(message, WindowOpen):
+                    self.deadlines[(message.order, message.step)] = message.deadline_ms
+                elif isinstance(message, WindowClosed):
+                    self.closed[(message.order, message.step)] = now
+                self.room.arrived(self, now)
+        except ConnectionClosed as closed:
+            if not self.room.stopping:
+                TALLY.errors.append(f"{self.name} closed: {closed}")
+
+
+class RoomDriver:
+    """The members of one room and the one thing the room is waiting for."""
+
+    def __init__(self, index: int, script: Script, frame_size: int) -> None:
+        self.index = index
+        self.script = script
+        self.frame_size = frame_size
+        self.members: list[Member] = []
+        self.players: dict[str, Member] = {}
+        self.next_order = 0
+        self.orders_played = 0
+        self.windows_seen = 0
+        self.stopping = False
+        self.seq = 0
+        self._ids = itertools.count(1)
+        self._wait: tuple[Callable[[], bool], asyncio.Future[float]] | None = None
+
+    def arrived(self, member: Member, now: float) -> None:
+        wait = self._wait
+        if wait is not None and not wait[1].done() and wait[0]():
+            wait[1].set_result(now)
+
+    async def until(self, condition: Callable[[], bool]) -> float:
+        """Wait until ``condition`` holds; the time the frame that made it true arrived."""
+        if condition():
+            return time.time()
+        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        self._wait = (condition, future)
+        try:
+            return await asyncio.wait_for(future, GUARD_S)
+        finally:
+            self._wait = None
+
+    @property
+    def done(self) -> bool:
+        return self.next_order >= len(self.script.orders)
+
+    # --- referee ------------------------------------------------------------------------
+
+    async def command(self, side: str, body: dict[str, Any]) -> None:
+        player = self.players[side]
+        command_id = f"c{next(self._ids)}"
+        sent = time.time()
+        await player.ws.send(codec.encode(Command(command_id, player.version, body)))
+        TALLY.commands += 1
+        await self.until(lambda: command_id in player.answers)
+        answer = player.answers.pop(command_id)
+        if isinstance(answer, Rejected):
+            raise RuntimeError(f"room {self.index}: {body['type']} rejected: {answer.code}"
+                               f" {answer.message}")
+        target = answer.version
+        seen = await self.until(lambda: all(m.version >= target for m in self.members))
+        TALLY.latencies_ms.append((seen - sent) * 1000.0)
+
+    async def window(self, step: Window, let_time_out: bool) -> None:
+        key = (step.order, step.step)
+        if step.trooper:
+            await self.command(step.side, {"type": "pass_aro", "trooper": step.trooper})
+        if not let_time_out:
+            await self.command(step.side, {"type": "close_aro_window", "order": step.order,
+                                           "step": step.step})
+            return
+        await self.until(lambda: all(key in m.closed for m in self.members))
+        deadline_ms = next((m.deadlines[key] for m in self.members if key in m.deadlines), None)
+        if deadline_ms is not None:
+            last = max(m.closed[key] for m in self.members)
+            TALLY.lateness_ms.append(last * 1000.0 - deadline_ms)
+        for member in self.members:
+            member.closed.pop(key, None)
+            member.deadlines.pop(key, None)
+
+    async def play_order(self, timeout_every: int) -> None:
+        for step in self.script.orders[self.next_order]:
+            if isinstance(step, Send):
+                await self.command(step.side, step.body)
+            else:
+                self.windows_seen += 1
+                await self.window(step, timeout_every > 0
+                                  and self.windows_seen % timeout_every == 0)
+        self.next_order += 1
+        TALLY.orders += 1
+
+    # --- baseline -----------------------------------------------------------------------
+
+    async def relay(self, side: str) -> None:
+        """One frame of the Order's size from a player, seen by every other member."""
+        sender = self.players[side]
+        self.seq += 1
+        seq = self.seq
+        frame = seq.to_bytes(8, "big") + bytes(max(0, self.frame_size - 8))
+        sent = time.time()
+        await sender.ws.send(frame)
+        TALLY.commands += 1
+        seen = await self.until(
+            lambda: all(m.version >= seq for m in self.members if m is not sender))
+        TALLY.latencies_ms.append((seen - sent) * 1000.0)
+
+    async def relay_order(self) -> None:
+        for step in self.script.orders[self.next_order]:
+            if isinstance(step, Send):
+                await self.relay(step.side)
+            else:  # the same frames as a window closed by its player: pass, close
+                if step.trooper:
+                    await self.relay(step.side)
+                await self.relay(step.side)
+        self.next_order += 1
+        TALLY.orders += 1
+
+
+async def _gather_bounded(coroutines: list[Any], limit: int) -> None:
+    semaphore = asyncio.Semaphore(limit)
+
+    async def one(coroutine: Any) -> None:
+        async with semaphore:
+            await coroutine
+
+    await asyncio.gather(*(one(c) for c in coroutines))
+
+
+class Worker:
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.script = plan(args.seed)
+        self.rooms = [RoomDriver(i, self.script, args.frame_size) for i in range(args.rooms)]
+        self.room_ids: list[tuple[str, str, str]] = []
+        self.results: dict[str, Any] = {}
+        self.readers: list[asyncio.Task[None]] = []
+        self.base = args.url.rstrip("/")
+
+    async def phase(self, name: str, work: Callable[[], Any]) -> None:
+        global TALLY
+        TALLY = Tally()
+        await work()
+        TALLY.ended = time.time()
+        self.results[name] = TALLY.result()
+        print(json.dumps({"done": name}), flush=True)
+        line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+        if line.strip() != "go":
+            raise SystemExit(0)
+
+    async def create_rooms(self) -> None:
+        async with httpx.AsyncClient(base_url=self.base, timeout=60) as http:
+            async def create(_: int) -> None:
+                response = await http.post("/api/rooms", json={
+                    "ruleset": RULESET, "seed": self.args.seed,
+                    "aro_window_s": self.args.aro_window, "visibility": "private"})
+                response.raise_for_status()
+                data = response.json()
+                self.room_ids.append((data["room"], data["seats"]["A"]["token"],
+                                      data["seats"]["B"]["token"]))
+            await _gather_bounded([create(i) for i in range(len(self.rooms))], 50)
+
+    async def _connect(self, room: RoomDriver, name: str, url: str,
+                       hello: Hello | None) -> Member:
+        ws = await connect(url, max_size=None, ping_interval=None, compression=None,
+                           open_timeout=60)
+        member = Member(room, name, ws)
+        if hello is not None:
+            await ws.send(codec.encode(hello))
+        room.members.append(member)
+        self.readers.append(asyncio.create_task(member.read(hello is not None)))
+        return member
+
+    async def connect_referee(self) -> None:
+        ws_url = "ws" + self.base.removeprefix("http") + WS_PATH
+
+        async def join(room: RoomDriver) -> None:
+            room_id, token_a, token_b = self.room_ids[room.index]
+            for side, token in (("A", token_a), ("B", token_b)):
+                room.players[side] = await self._connect(
+                    room, f"{room_id}/{side}", ws_url, Hello(PROTOCOL_VERSION, room_id, token))
+            for s in range(self.args.spectators):
+                await self._connect(room, f"{room_id}/s{s}", ws_url,
+                                    Hello(PROTOCOL_VERSION, room_id, None))
+            await room.until(lambda: all(m.version >= 0 for m in room.members))
+        await _gather_bounded([join(room) for room in self.rooms], 100)
+
+    async def connect_baseline(self) -> None:
+        async def join(room: RoomDriver) -> None:
+            url = f"{self.base.replace('http', 'ws', 1)}/room{self.args.worker}-{room.index}"
+            for side in ("A", "B"):
+                room.players[side] = await self._connect(room, f"{room.index}/{side}", url, None)
+            for s in range(self.args.spectators):
+                await self._connect(room, f"{room.index}/s{s}", url, None)
+        await _gather_bounded([join(room) for room in self.rooms], 100)
+
+    async def setup(self) -> None:
+        async def one(room: RoomDriver) -> None:
+            for step in self.script.setup:
+                await room.command(step.side, step.body)
+        await _gather_bounded([one(room) for room in self.rooms], 10_000)
+        TALLY.latencies_ms.clear()  # setup is not measured, only timed
+
+    async def paced(self) -> None:
+        deadline = time.time() + self.args.duration
+        pace = self.args.pace
+        baseline = self.args.target == "baseline"
+
+        async def one(room: RoomDriver) -> None:
+            rng = random.Random(room.index)
+            next_at = time.time() + rng.uniform(0, pace)
+            while not room.done:
+                delay = next_at - time.time()
+                if next_at >= deadline:
+                    return
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                try:
+                    if baseline:
+                        await room.relay_order()
+                    else:
+                        await room.play_order(self.args.timeout_every)
+                except (RuntimeError, TimeoutError) as error:
+                    TALLY.errors.append(repr(error))
+                    return
+                next_at += pace
+        await asyncio.gather(*(one(room) for room in self.rooms))
+
+    async def max_rate(self) -> None:
+        deadline = time.time() + self.args.duration
+        baseline = self.args.target == "baseline"
+
+        async def one(room: RoomDriver) -> None:
+            while not room.done and time.time() < deadline:
+                try:
+                    if baseline:
+                        await room.relay_order()
+                    else:
+                        await room.play_order(0)
+                except (RuntimeError, TimeoutError) as error:
+                    TALLY.errors.append(repr(error))
+                    return
+        await asyncio.gather(*(one(room) for room in self.rooms))
+
+    async def run(self) -> None:
+        if self.args.target == "referee":
+            await self.phase("created", self.create_rooms)
+            await self.phase("connected", self.connect_referee)
+            await self.phase("setup", self.setup)
+        else:
+            await self.phase("connected", self.connect_baseline)
+        await self.phase("paced", self.paced)
+        await self.phase("max", self.max_rate)
+        for room in self.rooms:
+            room.stopping = True
+        await asyncio.gather(*(m.ws.close() for room in self.rooms for m in room.members),
+                             return_exceptions=True)
+        for reader in self.readers:
+            reader.cancel()
+        with open(self.args.out, "w") as handle:
+            json.dump(self.results, handle)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.loadgen")
+    parser.add_argument("--target", choices=("referee", "baseline"), required=True)
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--rooms", type=int, required=True)
+    parser.add_argument("--spectators", type=int, default=0)
+    parser.add_argument("--duration", type=float, default=30.0)
+    parser.add_argument("--pace", type=float, default=10.0)
+    parser.add_argument("--timeout-every", type=int, default=2)
+    parser.add_argument("--aro-window", type=float, default=1.0)
+    parser.add_argument("--frame-size", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--worker", type=int, default=0)
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args(argv)
+    asyncio.run(Worker(args).run())
+
+
+if __name__ == "__main__":
+    main()

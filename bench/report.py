@@ -1,0 +1,108 @@
+"""The readable report of one benchmark run (markdown), from its results dictionary."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:,.3g}" if abs(value) < 100 else f"{value:,.0f}"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return str(value)
+
+
+def _latency_row(label: str, stats: dict[str, Any]) -> str:
+    cells = [_fmt(stats.get(k)) for k in ("count", "p50", "p90", "p99", "p99.9", "max")]
+    return f"| {label} | " + " | ".join(cells) + " |"
+
+
+def markdown(result: dict[str, Any]) -> str:
+    p = result["params"]
+    ref, base, ratios = result["referee"], result["baseline"], result["ratios"]
+    lines = [
+        f"# Benchmark {result['date']} — {p['rooms']} rooms × (2 players + "
+        f"{p['spectators']} spectators) = {p['sockets']} sockets",
+        "",
+        f"Commit `{result['commit']}`"
+        + (" (with uncommitted server changes)" if result["uncommitted_server_changes"] else "")
+        + f"; {result['machine']['cpus']} CPUs, server on core "
+        f"{result['machine']['server_core']}, load on {result['machine']['load_cores']}"
+        f" ({ref['workers']} load process(es)); phases of {p['duration_s']} s; paced = one "
+        f"Order per room every {p['pace_s']} s, ARO window {p['aro_window_s']} s, every "
+        f"{p['timeout_every']}th window left to time out.",
+        "",
+        f"Redis persistence active: **{'yes' if ref['redis_active'] else 'no'}**. "
+        f"Setup (armies, initiative, deployment, {_fmt(ref['setup_commands'])} commands): "
+        f"{_fmt(ref['setup_s'])} s; connecting: {_fmt(ref['connect_s'])} s.",
+        "",
+        "## Command to every viewer (ms)",
+        "",
+        "| run | count | p50 | p90 | p99 | p99.9 | max |",
+        "|---|---|---|---|---|---|---|",
+        _latency_row("referee, paced", ref["paced"]["latency_ms"]),
+        _latency_row("baseline, paced", base["paced"]["latency_ms"]),
+        _latency_row("referee, max rate", ref["max"]["latency_ms"]),
+        _latency_row("baseline, max rate", base["max"]["latency_ms"]),
+        "",
+        "## ARO window close after the deadline (ms, referee, paced)",
+        "",
+        "| count | p50 | p90 | p99 | p99.9 | max |",
+        "|---|---|---|---|---|---|",
+        "| " + " | ".join(_fmt(ref["paced"]["window_close_lateness_ms"].get(k))
+                         for k in ("count", "p50", "p90", "p99", "p99.9", "max")) + " |",
+        "",
+        "## Throughput and CPU",
+        "",
+        "| run | orders/s | commands/s | deliveries/s | server CPU share | CPU µs/order |"
+        " CPU µs/command | CPU µs/delivery | errors |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for label, figures in (("referee, paced", ref["paced"]), ("baseline, paced", base["paced"]),
+                           ("referee, max rate", ref["max"]), ("baseline, max rate", base["max"])):
+        lines.append(
+            f"| {label} | {_fmt(figures['orders_per_s'])} | {_fmt(figures['commands_per_s'])} | "
+            f"{_fmt(figures['deliveries_per_s'])} | {_fmt(figures['server_cpu_share'])} | "
+            f"{_fmt(figures['cpu_us_per_order'])} | {_fmt(figures['cpu_us_per_command'])} | "
+            f"{_fmt(figures['cpu_us_per_delivery'])} | {_fmt(figures['errors'])} |")
+    mem_r, mem_b = ref["memory"], base["memory"]
+    lines += [
+        "",
+        "## Memory (server RSS deltas)",
+        "",
+        f"- referee: {_fmt(mem_r.get('bytes_per_connection'))} B per connection, "
+        f"{_fmt(mem_r.get('bytes_per_room_created'))} B per room created, "
+        f"{_fmt(mem_r.get('bytes_per_room_in_play'))} B per room in play (without its "
+        f"sockets); RSS {_fmt(mem_r.get('rss_in_play_mb'))} MB in play",
+        f"- baseline: {_fmt(mem_b.get('bytes_per_connection'))} B per connection",
+        "",
+        "## Redis",
+        "",
+    ]
+    for label, figures in (("paced", ref["paced"]), ("max rate", ref["max"])):
+        redis = figures.get("redis")
+        if redis:
+            lines.append(f"- {label}: {_fmt(redis['commands_per_order'])} commands and "
+                         f"{_fmt(redis['bytes_per_order'])} bytes (in + out) per Order")
+    lines += [
+        "",
+        "## Ratios to the baseline (referee / baseline)",
+        "",
+        f"- CPU per delivery at max rate: {_fmt(ratios['cpu_per_delivery_max'])} "
+        "(target ≤ 1.5)",
+        f"- CPU per delivery, paced: {_fmt(ratios['cpu_per_delivery_paced'])}",
+        f"- max deliveries/s: {_fmt(ratios['max_deliveries_per_s'])}",
+        f"- p99 latency at the same paced load: {_fmt(ratios['p99_paced'])}",
+        f"- memory per connection: {_fmt(ratios['bytes_per_connection'])}",
+        "",
+        f"Restart recovery: {'measured' if result['restart']['measured'] else 'not measured'}"
+        f" ({result['restart'].get('why', '')}).",
+        "",
+    ]
+    errors = ref["paced"]["error_examples"] + ref["max"]["error_examples"]
+    if errors:
+        lines += ["Errors seen (first few):", "", *[f"- `{e}`" for e in errors], ""]
+    return "\n".join(lines)

@@ -1,0 +1,418 @@
+"""The whole benchmark in one command: Redis, the referee, the baseline, the load, the report.
+
+``.venv/bin/python -m bench.run --rooms 100 --spectators 4 --duration 30``
+
+1. starts ``redis-server`` on a free loopback port (no snapshots, appendonly as asked),
+2. starts the referee (``python -m server``) pinned with taskset to core 0, with
+   ``REDIS_URL`` set (the server uses Redis if it supports it; the report says whether
+   Redis saw any traffic), and per-client rate limits lifted so the load is not refused,
+3. starts load-generator processes (``bench.loadgen``) pinned to the other cores, each
+   holding whole rooms and at most ``--sockets-per-worker`` sockets, and steps them through
+   their phases, reading the server's CPU time (/proc/<pid>/stat), RSS and Redis's counters
+   between phases,
+4. does the same against the baseline (``bench.baseline_server``), same room sizes, same
+   Orders, frames padded to the referee's mean events-frame size,
+5. writes ``bench/results/<timestamp>.json`` and ``bench/results/<timestamp>.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import datetime
+import json
+import math
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from bench.measure import delta, percentiles, process_sample, redis_sample
+from bench.report import markdown
+
+REPO = Path(__file__).resolve().parent.parent
+RESULTS = REPO / "bench" / "results"
+PYTHON = sys.executable
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def pinned(core: str | None, argv: list[str]) -> list[str]:
+    if core is None or shutil.which("taskset") is None:
+        return argv
+    return ["taskset", "-c", core, *argv]
+
+
+def cores() -> tuple[str | None, str | None]:
+    """(server core, load-generator cores): core 0 for the server, the rest for load."""
+    count = os.cpu_count() or 1
+    if count < 2:
+        return None, None
+    return "0", f"1-{count - 1}" if count > 2 else "1"
+
+
+async def wait_http(url: str, process: asyncio.subprocess.Process, timeout: float = 60) -> None:
+    end = time.monotonic() + timeout
+    async with httpx.AsyncClient(timeout=2) as http:
+        while time.monotonic() < end:
+            if process.returncode is not None:
+                raise RuntimeError(f"{url} exited with {process.returncode}")
+            with contextlib.suppress(httpx.HTTPError):
+                if (await http.get(url)).status_code == 200:
+                    return
+            await asyncio.sleep(0.05)
+    raise RuntimeError(f"{url} did not come up")
+
+
+@contextlib.asynccontextmanager
+async def redis_server(workdir: Path, core: str | None) -> AsyncIterator[str]:
+    port = free_port()
+    binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+    process = await asyncio.create_subprocess_exec(
+        *pinned(core, [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                       "--appendonly", "yes", "--appendfsync", "everysec",
+                       "--dir", str(workdir), "--daemonize", "no", "--loglevel", "warning"]),
+        stdout=asyncio.subprocess.DEVNULL)
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        import redis
+
+        for _ in range(200):
+            try:
+                redis.Redis.from_url(url).ping()
+                break
+            except redis.ConnectionError:
+                await asyncio.sleep(0.025)
+        yield url
+    finally:
+        process.terminate()
+        await process.wait()
+
+
+async def start_referee(port: int, redis_url: str, core: str | None,
+                        log: Path) -> asyncio.subprocess.Process:
+    env = dict(os.environ, REDIS_URL=redis_url, REFEREE_REDIS_URL=redis_url,
+               REFEREE_RATE_PER_S="1000000", REFEREE_RATE_BURST="1000000",
+               REFEREE_INBOX_SIZE="1024", PYTHONPATH=str(REPO))
+    process = await asyncio.create_subprocess_exec(
+        *pinned(core, [PYTHON, "-m", "server", "--port", str(port), "--log-level", "warning"]),
+        cwd=REPO, env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT)
+    await wait_http(f"http://127.0.0.1:{port}/healthz", process)
+    return process
+
+
+async def start_baseline(port: int, core: str | None) -> asyncio.subprocess.Process:
+    process = await asyncio.create_subprocess_exec(
+        *pinned(core, [PYTHON, "-m", "bench.baseline_server", "--port", str(port)]),
+        cwd=REPO, stdout=asyncio.subprocess.PIPE)
+    assert process.stdout is not None
+    line = await asyncio.wait_for(process.stdout.readline(), 30)
+    if line.strip() != b"ready":
+        raise RuntimeError("baseline server did not start")
+    return process
+
+
+async def stop(process: asyncio.subprocess.Process) -> None:
+    if process.returncode is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(process.wait(), 15)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+
+
+class Fleet:
+    """The load-generator processes of one target, stepped through phases together."""
+
+    def __init__(self, args: argparse.Namespace, target: str, url: str, core: str | None,
+                 workdir: Path, frame_size: int) -> None:
+        self.args = args
+        self.target = target
+        self.url = url
+        self.core = core
+        self.workdir = workdir
+        self.frame_size = frame_size
+        sockets = args.rooms * (2 + args.spectators)
+        count = max(args.workers, math.ceil(sockets / args.sockets_per_worker))
+        count = min(count, args.rooms)
+        share, extra = divmod(args.rooms, count)
+        self.shares = [share + (1 if i < extra else 0) for i in range(count)]
+        self.processes: list[asyncio.subprocess.Process] = []
+
+    async def start(self) -> None:
+        for index, rooms in enumerate(self.shares):
+            argv = [PYTHON, "-m", "bench.loadgen", "--target", self.target, "--url", self.url,
+                    "--rooms", str(rooms), "--spectators", str(self.args.spectators),
+                    "--duration", str(self.args.duration), "--pace", str(self.args.pace),
+                    "--timeout-every", str(self.args.timeout_every),
+                    "--aro-window", str(self.args.aro_window),
+                    "--frame-size", str(self.frame_size), "--seed", str(self.args.seed),
+                    "--worker", str(index), "--out", str(self.out(index))]
+            self.processes.append(await asyncio.create_subprocess_exec(
+                *pinned(self.core, argv), cwd=REPO, stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE))
+
+    def out(self, index: int) -> Path:
+        return self.workdir / f"{self.target}-{index}.json"
+
+    async def until_done(self, phase: str) -> None:
+        for process in self.processes:
+            assert process.stdout is not None
+            while True:
+                line = await process.stdout.readline()
+                if not line:
+                    raise RuntimeError(f"a load generator exited during {phase}")
+                with contextlib.suppress(ValueError):
+                    if json.loads(line).get("done") == phase:
+                        break
+
+    def go(self) -> None:
+        for process in self.processes:
+            assert process.stdin is not None
+            process.stdin.write(b"go\n")
+
+    async def finish(self) -> list[dict[str, Any]]:
+        self.go()
+        for process in self.processes:
+            await process.wait()
+        return [json.loads(self.out(i).read_text()) for i in range(len(self.processes))]
+
+
+async def drive(fleet: Fleet, phases: list[str], server_pid: int,
+                redis_url: str | None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Step the fleet through ``phases``; server and Redis samples at every boundary."""
+    samples: dict[str, Any] = {"start": {"server": process_sample(server_pid),
+                                         "redis": redis_sample(redis_url), "t": time.time()}}
+    await fleet.start()
+    for phase in phases:
+        await fleet.until_done(phase)
+        samples[phase] = {"server": process_sample(server_pid), "redis": redis_sample(redis_url),
+                          "t": time.time()}
+        if phase != phases[-1]:
+            fleet.go()
+    return samples, await fleet.finish()
+
+
+def merge(workers: list[dict[str, Any]], phase: str) -> dict[str, Any]:
+    parts = [w[phase] for w in workers if phase in w]
+    total: dict[str, Any] = {"latencies_ms": [], "lateness_ms": [], "errors": []}
+    for key in ("orders", "commands", "frames_in", "bytes_in", "event_frames", "event_bytes",
+                "error_count"):
+        total[key] = sum(p[key] for p in parts)
+    for part in parts:
+        total["latencies_ms"] += part["latencies_ms"]
+        total["lateness_ms"] += part["lateness_ms"]
+        total["errors"] += part["errors"]
+    total["elapsed_s"] = max((p["elapsed_s"] for p in parts), default=0.0)
+    return total
+
+
+def phase_figures(samples: dict[str, Any], workers: list[dict[str, Any]], phase: str,
+                  previous: str) -> dict[str, Any]:
+    tally = merge(workers, phase)
+    server = delta(samples[phase]["server"], samples[previous]["server"])
+    redis = delta(samples[phase]["redis"], samples[previous]["redis"])
+    elapsed = tally["elapsed_s"] or 1e-9
+    orders, deliveries, commands = tally["orders"], tally["frames_in"], tally["commands"]
+    figures: dict[str, Any] = {
+        "elapsed_s": round(elapsed, 3),
+        "orders": orders, "commands": commands, "deliveries": deliveries,
+        "orders_per_s": round(orders / elapsed, 1),
+        "commands_per_s": round(commands / elapsed, 1),
+        "deliveries_per_s": round(deliveries / elapsed, 1),
+        "server_cpu_s": round(server["cpu_s"], 3),
+        "server_cpu_share": round(server["cpu_s"] / elapsed, 3),
+        "cpu_us_per_order": round(server["cpu_s"] / orders * 1e6, 1) if orders else None,
+        "cpu_us_per_command": round(server["cpu_s"] / commands * 1e6, 1) if commands else None,
+        "cpu_us_per_delivery": (round(server["cpu_s"] / deliveries * 1e6, 2)
+                                if deliveries else None),
+        "latency_ms": percentiles(tally["latencies_ms"]),
+        "window_close_lateness_ms": percentiles(tally["lateness_ms"]),
+        "mean_event_frame_bytes": (round(tally["event_bytes"] / tally["event_frames"], 1)
+                                   if tally["event_frames"] and tally["event_bytes"] else None),
+        "errors": tally["error_count"], "error_examples": tally["errors"][:5],
+    }
+    if redis:
+        figures["redis"] = {
+            "commands": redis["commands"], "bytes_in": redis["net_in"],
+            "bytes_out": redis["net_out"],
+            "commands_per_order": round(redis["commands"] / orders, 2) if orders else None,
+            "bytes_per_order": round((redis["net_in"] + redis["net_out"]) / orders, 1)
+            if orders else None,
+        }
+    return figures
+
+
+def memory_figures(samples: dict[str, Any], rooms: int, sockets: int) -> dict[str, Any]:
+    rss = {name: sample["server"]["rss"] for name, sample in samples.items()}
+    figures: dict[str, Any] = {"rss_start_mb": round(rss["start"] / 2**20, 1)}
+    if "connected" in rss:
+        before = rss.get("created", rss["start"])
+        figures["bytes_per_connection"] = round((rss["connected"] - before) / sockets)
+        figures["rss_connected_mb"] = round(rss["connected"] / 2**20, 1)
+    if "created" in rss:
+        figures["bytes_per_room_created"] = round((rss["created"] - rss["start"]) / rooms)
+    if "setup" in rss:
+        figures["bytes_per_room_in_play"] = round(
+            (rss["setup"] - rss["start"] - (rss["connected"] - rss["created"])) / rooms)
+        figures["rss_in_play_mb"] = round(rss["setup"] / 2**20, 1)
+    return figures
+
+
+async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
+                      server_core: str | None, load_core: str | None) -> dict[str, Any]:
+    port = free_port()
+    server = await start_referee(port, redis_url, server_core, workdir / "referee.log")
+    try:
+        fleet = Fleet(args, "referee", f"http://127.0.0.1:{port}", load_core, workdir, 0)
+        phases = ["created", "connected", "setup", "paced", "max"]
+        samples, workers = await drive(fleet, phases, server.pid, redis_url)
+    finally:
+        await stop(server)
+    sockets = args.rooms * (2 + args.spectators)
+    setup = merge(workers, "setup")
+    result = {
+        "workers": len(fleet.shares),
+        "setup_s": round(samples["setup"]["t"] - samples["connected"]["t"], 3),
+        "setup_commands": setup["commands"], "setup_errors": setup["error_count"],
+        "connect_s": round(samples["connected"]["t"] - samples["created"]["t"], 3),
+        "memory": memory_figures(samples, args.rooms, sockets),
+        "paced": phase_figures(samples, workers, "paced", "setup"),
+        "max": phase_figures(samples, workers, "max", "paced"),
+    }
+    redis_after = samples["max"]["redis"]
+    result["redis_active"] = bool(redis_after and redis_after.get("keys", 0) > 0)
+    return result
+
+
+async def run_baseline(args: argparse.Namespace, workdir: Path, frame_size: int,
+                       server_core: str | None, load_core: str | None) -> dict[str, Any]:
+    port = free_port()
+    server = await start_baseline(port, server_core)
+    try:
+        fleet = Fleet(args, "baseline", f"http://127.0.0.1:{port}", load_core, workdir,
+                      frame_size)
+        samples, workers = await drive(fleet, ["connected", "paced", "max"], server.pid, None)
+    finally:
+        await stop(server)
+    sockets = args.rooms * (2 + args.spectators)
+    return {
+        "workers": len(fleet.shares),
+        "frame_bytes": frame_size,
+        "memory": memory_figures(samples, args.rooms, sockets),
+        "paced": phase_figures(samples, workers, "paced", "connected"),
+        "max": phase_figures(samples, workers, "max", "paced"),
+    }
+
+
+def ratio(ours: float | None, theirs: float | None) -> float | None:
+    if not ours or not theirs:
+        return None
+    return round(ours / theirs, 2)
+
+
+def git_commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, check=True,
+                              capture_output=True, text=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def git_dirty() -> bool:
+    try:
+        out = subprocess.run(["git", "status", "--porcelain", "--", "server", "protocol"],
+                             cwd=REPO, capture_output=True, text=True).stdout
+    except OSError:
+        return False
+    return bool(out.strip())
+
+
+async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
+    server_core, load_core = cores()
+    started = datetime.datetime.now(datetime.UTC)
+    with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
+        workdir = Path(tmp)
+        async with redis_server(workdir, load_core) as redis_url:
+            referee = await run_referee(args, redis_url, workdir, server_core, load_core)
+        frame = int(referee["max"]["mean_event_frame_bytes"]
+                    or referee["paced"]["mean_event_frame_bytes"] or 200)
+        baseline = await run_baseline(args, workdir, frame, server_core, load_core)
+    return {
+        "date": started.isoformat(timespec="seconds"),
+        "commit": git_commit(),
+        "uncommitted_server_changes": git_dirty(),
+        "machine": {"cpus": os.cpu_count(), "server_core": server_core,
+                    "load_cores": load_core, "python": sys.version.split()[0]},
+        "params": {"rooms": args.rooms, "spectators": args.spectators,
+                   "sockets": args.rooms * (2 + args.spectators),
+                   "duration_s": args.duration, "pace_s": args.pace,
+                   "aro_window_s": args.aro_window, "timeout_every": args.timeout_every,
+                   "seed": args.seed},
+        "referee": referee,
+        "baseline": baseline,
+        "ratios": {
+            "cpu_per_delivery_max": ratio(referee["max"]["cpu_us_per_delivery"],
+                                          baseline["max"]["cpu_us_per_delivery"]),
+            "cpu_per_delivery_paced": ratio(referee["paced"]["cpu_us_per_delivery"],
+                                            baseline["paced"]["cpu_us_per_delivery"]),
+            "max_deliveries_per_s": ratio(referee["max"]["deliveries_per_s"],
+                                          baseline["max"]["deliveries_per_s"]),
+            "p99_paced": ratio(referee["paced"]["latency_ms"]["p99"],
+                               baseline["paced"]["latency_ms"]["p99"]),
+            "bytes_per_connection": ratio(
+                referee["memory"].get("bytes_per_connection"),
+                baseline["memory"].get("bytes_per_connection")),
+        },
+        "restart": {"measured": False,
+                    "why": "not implemented in this harness yet"},
+    }
+
+
+def main(argv: list[str] | None = None) -> Path:
+    parser = argparse.ArgumentParser(prog="python -m bench.run", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rooms", type=int, default=100)
+    parser.add_argument("--spectators", type=int, default=4)
+    parser.add_argument("--duration", type=float, default=30.0,
+                        help="seconds of the paced phase and of the max-rate phase each")
+    parser.add_argument("--pace", type=float, default=10.0,
+                        help="seconds between Orders of one room in the paced phase")
+    parser.add_argument("--aro-window", type=float, default=1.0,
+                        help="the rooms' ARO window in seconds")
+    parser.add_argument("--timeout-every", type=int, default=2,
+                        help="in the paced phase, every N-th ARO window is left to time out")
+    parser.add_argument("--workers", type=int, default=1, help="minimum load processes")
+    parser.add_argument("--sockets-per-worker", type=int, default=12_000)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--results-dir", type=Path, default=RESULTS)
+    args = parser.parse_args(argv)
+    result = asyncio.run(benchmark(args))
+    args.results_dir.mkdir(parents=True, exist_ok=True)
+    stamp = result["date"].replace(":", "").replace("+0000", "Z")
+    name = f"{stamp}-r{args.rooms}-s{args.spectators}"
+    path = args.results_dir / f"{name}.json"
+    path.write_text(json.dumps(result, indent=2))
+    (args.results_dir / f"{name}.md").write_text(markdown(result))
+    print(markdown(result))
+    print(f"results: {path}")
+    return path
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,194 @@
+"""The scripted game every benchmark room plays, planned once with the rules core itself.
+
+All rooms are created with the same ruleset and seed, so the server's game is exactly the
+one simulated here: every command of the script is known to be accepted. The script has
+two parts: ``setup`` (armies, initiative, deployment -- as tests/support/games.py does it)
+and ``orders``, one list of steps per Order: spend the Order, declare a short move, let the
+reactive side pass one trooper and close the ARO window (or let the room's clock close it),
+declare the move back. A step is either a command from a side or an ARO window that the
+driver closes one way or the other at run time (both ways lead to the same state).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from server.rules import commands as c
+from server.rules import engine
+from server.rules.decision import Accepted
+from server.rules.ids import Side
+from server.rules.order_pool import orders_left
+from server.rules.state import GameState, Phase
+
+ARMIES = {Side.A: "helion-c1-patrol", Side.B: "vesper-c1-cell"}
+RULESET = "codeone"
+STEP_INCHES = 0.5  # short enough never to bump into a neighbour on the 2-inch deployment grid
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """A command ``body`` sent by ``side`` ("A" or "B")."""
+
+    side: str
+    body: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """An ARO window (order, step) opened for ``side``; ``trooper`` is one it may pass."""
+
+    side: str
+    order: int
+    step: int
+    trooper: str
+
+
+Step = Send | Window
+
+
+@dataclass(frozen=True, slots=True)
+class Script:
+    seed: int
+    setup: tuple[Send, ...]
+    orders: tuple[tuple[Step, ...], ...]
+
+
+class _Planner:
+    def __init__(self, seed: int) -> None:
+        self.state: GameState = engine.new_game(engine.GameSetup(ruleset=RULESET, seed=seed))
+
+    def try_play(self, side: Side | engine.System, body: dict[str, Any]) -> bool:
+        decision = engine.decide(self.state, side, c.parse_command(body))
+        if not isinstance(decision, Accepted):
+            return False
+        self.state = engine.apply_all(self.state, decision.events)
+        return True
+
+    def play(self, side: Side, body: dict[str, Any], out: list[Send]) -> None:
+        if not self.try_play(side, body):
+            raise RuntimeError(f"script command refused: {side} {body}")
+        out.append(Send(side.value, body))
+
+
+def _setup(planner: _Planner) -> list[Send]:
+    out: list[Send] = []
+    for side in (Side.A, Side.B):
+        planner.play(side, {"type": "choose_army", "army": ARMIES[side]}, out)
+    winner = planner.state.initiative.winner
+    assert winner is not None
+    planner.play(winner, {"type": "choose_initiative", "keep": "initiative",
+                          "first": winner is Side.A}, out)
+    planner.play(winner.other, {"type": "choose_remaining", "first": winner.other is Side.A,
+                                "zone": "north" if winner is Side.A else "south"}, out)
+    first = planner.state.initiative.deploys_first
+    assert first is not None
+    for step, side in enumerate((first, first.other, first, first.other), 1):
+        state = planner.state
+        facing = 90.0 if state.initiative.zones[side] == "south" else 270.0
+        waiting = [t for t in state.troopers_of(side) if t.position is None]
+        if step <= 2:  # keep one main trooper (and its peripherals) back for the second step
+            reserve = [t for t in waiting if not t.entry.is_peripheral][-1]
+            waiting = [t for t in waiting
+                       if t.id != reserve.id and t.entry.controller != reserve.entry.id]
+        zone = state.deployment_zones[state.initiative.zones[side]]
+        spots = _grid(zone.x0, zone.y0, zone.x1, zone.y1)
+        for trooper in waiting:
+            while True:
+                x, y = next(spots)
+                body = {"type": "deploy", "trooper": trooper.id, "position": [x, y],
+                        "facing": facing}
+                if planner.try_play(side, body):
+                    out.append(Send(side.value, body))
+                    break
+        planner.play(side, {"type": "end_deployment_step"}, out)
+    return out
+
+
+def _grid(x0: float, y0: float, x1: float, y1: float) -> Any:
+    y = y0 + 1.5
+    while y <= y1 - 1.5:
+        x = x0 + 1.5
+        while x <= x1 - 1.5:
+            yield (x, y)
+            x += 2.0
+        y += 2.0
+
+
+def _window_step(planner: _Planner, out: list[Step]) -> None:
+    """If the last command opened an ARO window, plan it (pass one trooper, then close)."""
+    window = engine.pending_aro_window(planner.state)
+    if window is None:
+        return
+    order = planner.state.order
+    assert order is not None
+    unanswered = order.unanswered()
+    trooper = str(unanswered[0]) if unanswered else ""
+    before = planner.state
+    if trooper and not planner.try_play(window.reactive, {"type": "pass_aro", "trooper": trooper}):
+        trooper = ""
+    if trooper and engine.pending_aro_window(planner.state) is None:
+        # Passing the last eligible trooper closes the window by itself: keep it open so
+        # that the driver can still choose between closing it and letting it time out.
+        planner.state, trooper = before, ""
+    if not planner.try_play(engine.SYSTEM, {"type": "close_aro_window", "order": window.order,
+                                            "step": window.step}):
+        raise RuntimeError("the planned ARO window did not close")
+    out.append(Window(Side(window.reactive).value, window.order, window.step, trooper))
+
+
+def _one_order(planner: _Planner, turn_index: int) -> list[Step] | None:
+    state = planner.state
+    side = state.active
+    assert side is not None
+    direction = 1.0 if state.initiative.zones[side] == "south" else -1.0
+    troopers = [t for t in state.troopers_of(side) if t.on_table and not t.is_null]
+    for k in range(len(troopers)):
+        trooper = troopers[(turn_index + k) % len(troopers)]
+        assert trooper.position is not None
+        x, y = trooper.position
+        there = [x, y + direction * STEP_INCHES]
+        saved = planner.state
+        steps: list[Step] = []
+        ok = planner.try_play(side, {"type": "activate", "trooper": trooper.id,
+                                     "order": "regular"})
+        first = {"type": "declare_skill", "skill": {"type": "move", "route": [[x, y], there]}}
+        if ok and planner.try_play(side, first):
+            steps = [Send(side.value, {"type": "activate", "trooper": trooper.id,
+                                       "order": "regular"}), Send(side.value, first)]
+            _window_step(planner, steps)
+            back = {"type": "declare_skill",
+                    "skill": {"type": "move", "route": [there, [x, y]]}}
+            if planner.try_play(side, back):
+                steps.append(Send(side.value, back))
+                _window_step(planner, steps)
+                if planner.state.order is None:
+                    return steps
+        planner.state = saved
+    return None
+
+
+def plan(seed: int = 7, max_orders: int = 400) -> Script:
+    """Plan the setup and up to ``max_orders`` Orders (fewer if the game ends first)."""
+    planner = _Planner(seed)
+    setup = _setup(planner)
+    orders: list[tuple[Step, ...]] = []
+    index = 0
+    while len(orders) < max_orders and planner.state.phase is not Phase.GAME_OVER:
+        state = planner.state
+        active = state.active
+        assert active is not None
+        if state.phase is Phase.IMPETUOUS:
+            body: dict[str, Any] = {"type": "end_impetuous_phase"}
+            planner.play(active, body, [])
+            orders.append((Send(active.value, body),))
+            continue
+        steps = _one_order(planner, index) if orders_left(state.orders) > 0 else None
+        index += 1
+        if steps is None:
+            body = {"type": "end_turn"}
+            planner.play(active, body, [])
+            orders.append((Send(active.value, body),))
+            continue
+        orders.append(tuple(steps))
+    return Script(seed, tuple(setup), tuple(orders))
