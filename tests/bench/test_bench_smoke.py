@@ -1,0 +1,35 @@
+"""The benchmark runs end to end at a tiny size and writes its results (no timing asserts)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bench import run
+
+needs_redis = pytest.mark.skipif(shutil.which("redis-server") is None
+                                 and not Path("/usr/bin/redis-server").exists(),
+                                 reason="redis-server is not installed")
+
+
+@needs_redis
+def test_benchmark_runs_end_to_end_and_writes_results(tmp_path: Path) -> None:
+    """2 rooms x (2 players + 1 spectator), a few Orders paced and at maximum rate."""
+    path = run.main(["--rooms", "2", "--spectators", "1", "--duration", "2", "--pace", "0.5",
+                     "--aro-window", "0.1", "--results-dir", str(tmp_path)])
+    result = json.loads(path.read_text())
+    assert path.with_suffix(".md").exists()
+    assert {"date", "commit", "params", "referee", "baseline", "ratios", "restart"} <= set(result)
+    for target in ("referee", "baseline"):
+        for phase in ("paced", "max"):
+            figures = result[target][phase]
+            assert {"orders_per_s", "deliveries_per_s", "cpu_us_per_delivery", "latency_ms",
+                    "window_close_lateness_ms"} <= set(figures)
+            assert set(figures["latency_ms"]) == {"count", "p50", "p90", "p99", "p99.9", "max"}
+            assert figures["errors"] == 0, figures["error_examples"]
+        assert result[target]["max"]["orders"] > 0
+    assert result["referee"]["setup_errors"] == 0
+    assert "bytes_per_connection" in result["referee"]["memory"]
