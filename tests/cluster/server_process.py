@@ -1,0 +1,61 @@
+"""A ``python -m server`` process for multi-process tests: started against a Redis URL on
+its own port, ready once uvicorn logs that it is running (read from its log, no polling),
+and killable with ``kill -9``."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+from tests.store.redis_process import free_port
+
+REPO = Path(__file__).resolve().parents[2]
+READY = b"Uvicorn running on"
+
+
+class ServerProcess:
+    def __init__(self, redis_url: str, port: int | None = None) -> None:
+        self.redis_url = redis_url
+        self.port = port or free_port()
+        self.process: asyncio.subprocess.Process | None = None
+        self._drain: asyncio.Task[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    async def start(self) -> None:
+        env = {**os.environ, "REDIS_URL": self.redis_url, "REFEREE_FREEZE_GC": "0",
+               "REFEREE_STATIC_DIR": ""}
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "server", "--port", str(self.port), "--log-level", "info",
+            cwd=REPO, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+        assert self.process.stdout is not None
+        seen = b""
+        async with asyncio.timeout(60):  # against a hung test only
+            while READY not in seen:
+                line = await self.process.stdout.readline()
+                if not line:
+                    raise RuntimeError(f"server did not start:\n{seen.decode(errors='replace')}")
+                seen += line
+        self._drain = asyncio.create_task(self.process.stdout.read())
+
+    async def kill(self) -> None:
+        """``kill -9``: no shutdown of any kind."""
+        if self.process is not None:
+            self.process.send_signal(signal.SIGKILL)
+            await self.process.wait()
+            self.process = None
+        if self._drain is not None:
+            await self._drain
+
+    async def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            await self.process.wait()
+            self.process = None
+        if self._drain is not None:
+            await self._drain
