@@ -209,7 +209,7 @@ class RedisRoomStore:
 
     async def public_rooms(self, limit: int) -> Sequence[Listing]:
         async with storage_call("public_rooms"):
-            room_ids: list[bytes] = await self._redis.zrevrange(PUBLIC_KEY, 0, limit - 1)
+            room_ids: list[Any] = await self._redis.zrevrange(PUBLIC_KEY, 0, limit - 1)
             if not room_ids:
                 return []
             async with self._redis.pipeline(transaction=False) as pipe:
