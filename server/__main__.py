@@ -24,7 +24,7 @@ def main(argv: list[str] | None = None) -> None:
         overrides["host"] = args.host
     if args.port is not None:
         overrides["port"] = args.port
-    settings = Settings.from_env(**overrides)
+    settings = Settings.from_env(None, **overrides)
     logging.basicConfig(level=args.log_level.upper())
     with room_storage(settings) as store:  # Redis (REDIS_URL or embedded) unless memory
         _serve(settings, store, args.log_level)

@@ -120,7 +120,9 @@ def _convert(tp: Any, data: Plain, path: str) -> Any:
         if not isinstance(data, dict):
             raise FormatError(path, "must be a map")
         return {
-            _convert(key_tp, key, f"{path}.key"): _convert(item_tp, item, f"{path}.{key}")
+            _convert(key_tp, _map_key(key_tp, key), f"{path}.key"): _convert(
+                item_tp, item, f"{path}.{key}"
+            )
             for key, item in data.items()
         }
     if isinstance(tp, type):
@@ -217,6 +219,13 @@ def _convert_dataclass(cls: type, data: Plain, path: str) -> Any:
     if unknown:
         raise FormatError(path, f"has unknown fields {unknown}")
     return cls(**kwargs)
+
+
+def _map_key(key_tp: Any, key: Any) -> Any:
+    """Map keys travel as text (``to_plain`` writes ``str(key)``); whole-number keys come back."""
+    if key_tp is int and isinstance(key, str) and key.lstrip("-").isdigit():
+        return int(key)
+    return key
 
 
 def _as_list(data: Plain, path: str) -> list[Any]:

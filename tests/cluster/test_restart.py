@@ -24,10 +24,6 @@ from tests.support.skirmish import skirmish
 pytestmark = [
     pytest.mark.redis,
     pytest.mark.slow,
-    # A reloaded room decodes its snapshot; server.rules.serial writes int map keys
-    # (orders.pools) as text and refuses them back. Both tests pass once from_plain accepts
-    # them; strict, so the mark must then be removed.
-    pytest.mark.xfail(strict=True, reason="serial: int map keys do not round-trip"),
 ]
 
 A1, B_SHOOTER = "A-t5", "B-t3"
