@@ -62,8 +62,9 @@ class Engine(Protocol):
 
     def close_window_command(self, window: AroWindow) -> Command: ...
 
-    def view_event(self, event: Event, viewer: str) -> Plain | None:
-        """``viewer`` is "A", "B" or "spectator"; None means a bare placeholder."""
+    def view_event(self, event: Event, viewer: str, state: State) -> Plain | None:
+        """``viewer`` is "A", "B" or "spectator"; None means a bare placeholder. ``state`` is
+        the room's current state (any state after the event)."""
 
     def view_state(self, state: State, viewer: str) -> Plain: ...
 

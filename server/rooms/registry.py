@@ -11,6 +11,7 @@ import contextlib
 import logging
 import secrets
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from protocol import codec
@@ -18,9 +19,9 @@ from protocol.constants import CloseCode
 from server.config import Settings
 from server.fanout import Fanout
 from server.lobby.tokens import new_room_id, new_seat_token, token_hash
-from server.rooms.engine_port import Engine
+from server.rooms.engine_port import Engine, State
 from server.rooms.room import Room, now_ms
-from server.store import Listing, RoomMeta, RoomSettings, RoomStore
+from server.store import Deadline, Listing, RoomMeta, RoomSettings, RoomStore
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +44,14 @@ class RoomRegistry:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
 
-    async def create(self, settings: RoomSettings) -> CreatedRoom:
-        """Start a new game and store it at version 0."""
-        state = self._engine.new_game(settings.ruleset, settings.seed)
+    async def create(
+        self, settings: RoomSettings, initial_state: State | None = None
+    ) -> CreatedRoom:
+        """Start a new game and store it at version 0. ``initial_state`` replaces the new
+        game (scenario starts for tests and tournaments; the lobby never passes it)."""
+        state = initial_state
+        if state is None:
+            state = self._engine.new_game(settings.ruleset, settings.seed)
         token_a, token_b = new_seat_token(), new_seat_token()
         meta = RoomMeta(new_room_id(), settings, token_hash(token_a), token_hash(token_b),
                         now_ms())
@@ -57,6 +63,10 @@ class RoomRegistry:
                               0, 0, meta.created_ms)
         snapshot = codec.pack_plain(self._engine.state_to_plain(state))
         await self.store.create_room(meta, snapshot, listing)
+        # Start it here, from the state in hand: no decode of what was just encoded.
+        fence = await self.store.claim_room(meta.room_id, self._node)
+        if fence is not None:
+            self._start(meta, state, version=0, fence=fence, deadlines=())
         return CreatedRoom(meta, token_a, token_b)
 
     async def open(self, room_id: str) -> Room | None:
@@ -88,9 +98,14 @@ class RoomRegistry:
         if fence is None:
             return None
         state = self._engine.state_from_plain(codec.unpack_plain(stored.snapshot))
-        room = Room(stored.meta, state=state, version=stored.version, fence=fence,
-                    deadlines=stored.deadlines, engine=self._engine, store=self.store,
-                    fanout=self._fanout, settings=self._settings)
+        return self._start(stored.meta, state, stored.version, fence, stored.deadlines)
+
+    def _start(self, meta: RoomMeta, state: State, version: int, fence: int,
+               deadlines: Sequence[Deadline]) -> Room:
+        room_id = meta.room_id
+        room = Room(meta, state=state, version=version, fence=fence, deadlines=deadlines,
+                    engine=self._engine, store=self.store, fanout=self._fanout,
+                    settings=self._settings)
         self._rooms[room_id] = room
         task = asyncio.create_task(room.run(), name=f"room-{room_id}")
         self._tasks[room_id] = task

@@ -236,7 +236,7 @@ class Room:
             if self._fanout.count(self.room_id, audience) == 0:
                 frames[audience] = b""  # nobody to read it: skip the view and the encoding
                 continue
-            view = [self._engine.view_event(event, audience.value) for event in events]
+            view = [self._engine.view_event(event, audience.value, self.state) for event in events]
             frames[audience] = codec.encode(Events(first, view))
         return Delivery(self.version, frames[Audience.A], frames[Audience.B],
                         frames[Audience.SPECTATOR])
@@ -317,13 +317,13 @@ class Room:
         else:
             self._spectators.add(member)
         self._fanout.subscribe(self.room_id, member)
+        await self._refresh_listing()  # before the welcome: a client that has it sees the list
         member.deliver(codec.encode(Welcome(
             PROTOCOL_VERSION, self.room_id, member.audience.value, self.version,
             self._public_settings(), self._seat_statuses())))
         await self._catch_up(member, join.since)
         if join.seat is not None:
             self._publish_presence(self._seats[join.seat])
-        await self._refresh_listing()
         join.done.set_result(None)
 
     async def _on_leave(self, member: Member) -> None:
@@ -370,8 +370,8 @@ class Room:
         if payloads is None or len(payloads) != self.version - since:
             return False
         engine, viewer = self._engine, member.audience.value
-        view = [engine.view_event(engine.event_from_plain(codec.unpack_plain(p)), viewer)
-                for p in payloads]
+        events = [engine.event_from_plain(codec.unpack_plain(p)) for p in payloads]
+        view = [engine.view_event(event, viewer, self.state) for event in events]
         member.deliver(codec.encode(Events(since + 1, view)))
         return True
 

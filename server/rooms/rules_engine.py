@@ -50,8 +50,8 @@ class RulesCoreEngine:
     def close_window_command(self, window: AroWindow) -> Command:
         return commands.CloseAroWindow(order=window.order, step=window.step)
 
-    def view_event(self, event: Event, viewer: str) -> Plain | None:
-        return views.view_event(event, _VIEWERS[viewer])
+    def view_event(self, event: Event, viewer: str, state: State) -> Plain | None:
+        return views.view_event(event, _VIEWERS[viewer], state)
 
     def view_state(self, state: State, viewer: str) -> Plain:
         return views.view_state(state, _VIEWERS[viewer])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import socket
 from collections.abc import AsyncIterator
@@ -10,17 +11,20 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from fake_engine import FakeEngine
+from starlette.applications import Starlette
 
 from server.app import create_app
 from server.config import Settings
 from server.rooms.engine_port import Engine
-from tests.server.fake_engine import FakeEngine
 
 TEST_SETTINGS = dict(freeze_gc=False, grace_s=30.0, static_dir=None)
 
 
 @contextlib.asynccontextmanager
-async def running_server(settings: Settings, engine: Engine | None = None) -> AsyncIterator[str]:
+async def running_server(
+    settings: Settings, engine: Engine | None = None, app: Starlette | None = None
+) -> AsyncIterator[str]:
     """Serve the app on 127.0.0.1:<free port>; yields the base URL.
 
     The socket is bound and listening before uvicorn starts, so clients may connect at once:
@@ -32,12 +36,10 @@ async def running_server(settings: Settings, engine: Engine | None = None) -> As
     sock.listen(128)
     port = sock.getsockname()[1]
     config = uvicorn.Config(
-        create_app(settings, engine=engine), ws="websockets-sansio",
+        app or create_app(settings, engine=engine), ws="websockets-sansio",
         ws_max_size=settings.hard_frame_bytes, lifespan="on", log_level="warning",
     )
     server = uvicorn.Server(config)
-    import asyncio
-
     task = asyncio.create_task(server.serve(sockets=[sock]))
     try:
         yield f"http://127.0.0.1:{port}"

@@ -124,7 +124,7 @@ class FakeEngine:
     def close_window_command(self, window: AroWindow) -> dict[str, Any]:
         return {"type": "close_aro_window", "order": window.order, "step": window.step}
 
-    def view_event(self, event: dict[str, Any], viewer: str) -> Plain | None:
+    def view_event(self, event: dict[str, Any], viewer: str, state: FakeState) -> Plain | None:
         if event["e"] == "hidden" and event["side"] != viewer:
             return None
         return dict(event)

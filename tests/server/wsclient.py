@@ -50,8 +50,8 @@ class Client:
         if hello:
             await client.send(Hello(PROTOCOL_VERSION, room, token, since))
             client.welcome = await client.until(Welcome)
-            if since is not None:
-                client.version = since
+            # A snapshot (at the welcome's version) or the missed events follow the welcome.
+            client.version = client.welcome.version if since is None else since
         return client
 
     async def send(self, message: ClientMessage) -> None:
@@ -68,12 +68,10 @@ class Client:
         self.raw.append(frame)
         self.frames.append(message)
         if isinstance(message, Events):
-            assert self.version < 0 or message.first == self.version + 1, "gap in versions"
+            assert message.first == self.version + 1, "gap in versions"
             self.version = message.first + len(message.events) - 1
         elif isinstance(message, Snapshot):
             self.version = message.version
-        elif isinstance(message, Welcome) and self.version < 0:
-            self.version = -1
         return message
 
     async def until(self, kind: type[M], where: Callable[[M], bool] = lambda _: True) -> M:
