@@ -79,7 +79,8 @@ test("two players and a spectator: army choice, initiative roll-off choice, reac
 
   await a.click('[data-army="helion-vanguard"]');
   await b.click('[data-army="vesper-raiders"]');
-  await a.waitForFunction(() => window.referee.view.state.phase !== "army_selection");
+  // initiative_rolled is not folded locally: wait for the snapshot the view asks for
+  await a.waitForFunction(() => !window.referee.view.stale && window.referee.view.state.initiative?.winner);
   await shot(a, "02-armies-chosen");
   const phase = (await state(a)).phase;
   assert.equal(phase, "initiative");
