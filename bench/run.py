@@ -212,7 +212,7 @@ def merge(workers: list[dict[str, Any]], phase: str) -> dict[str, Any]:
     parts = [w[phase] for w in workers if phase in w]
     total: dict[str, Any] = {"latencies_ms": [], "lateness_ms": [], "errors": []}
     for key in ("orders", "commands", "frames_in", "bytes_in", "event_frames", "event_bytes",
-                "error_count"):
+                "error_count", "windows_closed_late"):
         total[key] = sum(p[key] for p in parts)
     for part in parts:
         total["latencies_ms"] += part["latencies_ms"]
@@ -245,6 +245,7 @@ def phase_figures(samples: dict[str, Any], workers: list[dict[str, Any]], phase:
         "window_close_lateness_ms": percentiles(tally["lateness_ms"]),
         "mean_event_frame_bytes": (round(tally["event_bytes"] / tally["event_frames"], 1)
                                    if tally["event_frames"] and tally["event_bytes"] else None),
+        "windows_closed_by_clock_before_player": tally["windows_closed_late"],
         "errors": tally["error_count"], "error_examples": tally["errors"][:5],
     }
     if redis:
@@ -393,7 +394,7 @@ def main(argv: list[str] | None = None) -> Path:
                         help="seconds of the paced phase and of the max-rate phase each")
     parser.add_argument("--pace", type=float, default=10.0,
                         help="seconds between Orders of one room in the paced phase")
-    parser.add_argument("--aro-window", type=float, default=1.0,
+    parser.add_argument("--aro-window", type=float, default=2.0,
                         help="the rooms' ARO window in seconds")
     parser.add_argument("--timeout-every", type=int, default=2,
                         help="in the paced phase, every N-th ARO window is left to time out")
