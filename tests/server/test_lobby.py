@@ -1,0 +1,57 @@
+"""The HTTP lobby: health, room creation, seat tokens, the public room list."""
+
+from __future__ import annotations
+
+import httpx
+from conftest import create_room
+from wsclient import Client
+
+from protocol.messages import Snapshot
+
+
+async def test_healthz_answers_200(http: httpx.AsyncClient) -> None:
+    response = await http.get("/healthz")
+    assert response.status_code == 200 and response.json()["status"] == "ok"
+
+
+async def test_create_room_hands_out_two_distinct_secret_seat_tokens(
+    http: httpx.AsyncClient,
+) -> None:
+    room = await create_room(http, aro_window_s=12, visibility="private")
+    token_a, token_b = room["seats"]["A"]["token"], room["seats"]["B"]["token"]
+    assert token_a != token_b and len(token_a) >= 32
+    assert room["settings"] == {"ruleset": "n5", "aro_window_s": 12.0,
+                                "visibility": "private", "spectator_delay_s": 0.0}
+    assert room["spectator_link"] == f"/#room={room['room']}"
+    joined = await http.post(f"/api/rooms/{room['room']}/join", json={"token": token_b})
+    assert joined.json()["seat"] == "B"
+    wrong = await http.post(f"/api/rooms/{room['room']}/join", json={"token": "guess"})
+    assert wrong.status_code == 403 and wrong.json()["error"] == "bad_token"
+
+
+async def test_the_seed_is_never_shown(http: httpx.AsyncClient) -> None:
+    room = await create_room(http, seed=1234)
+    described = await http.get(f"/api/rooms/{room['room']}")
+    assert "1234" not in described.text and "1234" not in str(room)
+
+
+async def test_bad_create_requests_are_refused_with_a_reason(http: httpx.AsyncClient) -> None:
+    for body in ({"ruleset": "chess"}, {"aro_window_s": -1}, {"visibility": "secret"},
+                 {"seed": "x"}, {"typo": 1}):
+        response = await http.post("/api/rooms", json=body)
+        assert response.status_code == 400 and response.json()["error"] == "bad_field", body
+    assert (await http.post("/api/rooms", content=b"[")).json()["error"] == "bad_json"
+    assert (await http.get("/api/rooms/nope")).status_code == 404
+
+
+async def test_public_list_shows_round_turn_and_spectators_not_private_rooms(
+    http: httpx.AsyncClient, fake_server: str
+) -> None:
+    public = await create_room(http)
+    private = await create_room(http, visibility="private")
+    watcher = await Client.connect(fake_server, public["room"])
+    await watcher.until(Snapshot)
+    rooms = {item["room"]: item for item in (await http.get("/api/rooms")).json()["rooms"]}
+    assert private["room"] not in rooms
+    listed = rooms[public["room"]]
+    assert (listed["round"], listed["turn"], listed["spectators"]) == (1, 1, 1)

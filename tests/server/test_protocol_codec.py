@@ -1,0 +1,46 @@
+"""The one codec and the generated JS constants."""
+
+from __future__ import annotations
+
+import pytest
+
+from protocol import codec, generate_js
+from protocol.constants import ProtocolReason
+from protocol.messages import Command, Events, Hello, Snapshot, WindowOpen
+
+
+def test_generated_js_constants_are_up_to_date() -> None:
+    """The JS client's constants are generated from the one source (issue 4, Protocol)."""
+    assert generate_js.JS_PATH.read_text(encoding="utf-8") == generate_js.render()
+
+
+@pytest.mark.parametrize("message", [
+    Hello(1, "room", None, None),
+    Command("c1", 3, {"type": "pass_aro", "trooper": "B-t2"}),
+])
+def test_client_messages_round_trip(message: object) -> None:
+    assert codec.decode_client(codec.encode(message)) == message  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("message", [
+    Events(4, [{"type": "order_spent"}, None]),
+    Snapshot(2, {"x": 1}, None, {"A": "connected", "B": "empty"}),
+    WindowOpen(3, 1, "B", 1_700_000_000_000, 29_000),
+])
+def test_server_messages_round_trip(message: object) -> None:
+    assert codec.decode_server(codec.encode(message)) == message  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("frame", "code"), [
+    (b"\xc1", ProtocolReason.MALFORMED_FRAME),
+    (codec.pack_plain("hello"), ProtocolReason.MALFORMED_FRAME),
+    (codec.pack_plain({"type": 3}), ProtocolReason.UNKNOWN_MESSAGE_TYPE),
+    (codec.pack_plain({"type": "command", "id": "", "version": 1, "body": {}}),
+     ProtocolReason.BAD_MESSAGE),
+    (codec.pack_plain({"type": "hello", "protocol": 1, "room": "r" * 500}),
+     ProtocolReason.BAD_MESSAGE),
+])
+def test_bad_frames_raise_decode_error_with_their_code(frame: bytes, code: str) -> None:
+    with pytest.raises(codec.DecodeError) as caught:
+        codec.decode_client(frame)
+    assert caught.value.code == code
