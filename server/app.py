@@ -60,4 +60,7 @@ def create_app(
     client_dir = settings.client_dir()
     if client_dir is not None:
         routes.append(Mount("/", StaticFiles(directory=client_dir, html=True), name="client"))
-    return Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.settings = settings
+    app.state.registry = registry
+    return app
