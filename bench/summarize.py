@@ -52,6 +52,10 @@ COLUMNS = (
 )
 
 
+def _number(value: float) -> str:
+    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:.3g}"
+
+
 def table(paths: list[Path]) -> str:
     groups: dict[tuple[int, int, str], list[dict[str, Any]]] = defaultdict(list)
     dates: dict[tuple[int, int, str], str] = {}
@@ -67,7 +71,7 @@ def table(paths: list[Path]) -> str:
         cells = [f"{key[0]:,} × {key[1]}", dates[key], f"`{key[2]}`", str(len(runs))]
         for _, path in COLUMNS:
             values = [v for v in (_get(r, path) for r in runs) if v is not None]
-            cells.append(f"{statistics.median(values):,.3g}" if values else "-")
+            cells.append(_number(statistics.median(values)) if values else "-")
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
