@@ -21,6 +21,7 @@ from .events import Event, SkillDeclared
 from .geometry import Body, Point, distance, in_base_contact, point_distance, point_to_segment_distance
 from .ids import Side, TrooperId, WeaponId
 from .line_of_fire import has_line_of_fire
+from .mods import blocking_bodies
 from .order_structure import may_follow
 from .reasons import Reason
 from .routes import check_route
@@ -171,13 +172,9 @@ def acting_body(order: ActiveOrder, trooper: TrooperState, point: Point) -> Body
     return replace(body, all_round_vision=True) if moved else body
 
 
-def sees(state: GameState, viewer: Body, target: TrooperState) -> bool:
-    """Line of Fire from ``viewer`` to ``target``; other models on the table block it."""
-    blockers = tuple(
-        t.body()
-        for t in state.troopers.values()
-        if t.on_table and not t.marker and t.id != target.id and t.position != viewer.position
-    )
+def sees(state: GameState, viewer_id: TrooperId, viewer: Body, target: TrooperState) -> bool:
+    """Line of Fire from ``viewer`` (trooper ``viewer_id`` standing there) to ``target``."""
+    blockers = blocking_bodies(state, viewer_id, target.id)
     return has_line_of_fire(viewer, target.body(), state.table, blockers)
 
 
@@ -220,7 +217,7 @@ def _check_bs_attack(state: GameState, order: ActiveOrder, trooper: TrooperState
             "A Camouflage Marker cannot be attacked until it is Discovered (declare Discover first).",
         )
         require(
-            sees(state, shooter, target),
+            sees(state, trooper.id, shooter, target),
             Reason.NO_LINE_OF_FIRE,
             f"No Line of Fire from the firing point to {target.id}.",
         )
@@ -255,7 +252,7 @@ def _check_discover(state: GameState, order: ActiveOrder, trooper: TrooperState,
         "This trooper failed to Discover that Marker this turn and cannot try again.",
     )
     require(
-        any(sees(state, acting_body(order, trooper, p), target) for p in order.path),
+        any(sees(state, trooper.id, acting_body(order, trooper, p), target) for p in order.path),
         Reason.NO_LINE_OF_FIRE,
         "Discover needs Line of Fire to the Marker.",
     )

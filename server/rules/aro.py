@@ -19,6 +19,7 @@ from .events import AroDeclared, AroPassed, AroWindowClosed, AroWindowOpened, Ev
 from .geometry import Body, in_base_contact
 from .ids import Side, TrooperId
 from .line_of_fire import has_line_of_fire, sees_any_point_of_route
+from .mods import blocking_bodies
 from .reasons import Reason
 from .skills import BsAttack, CautiousMove, CcAttack, Discover, Dodge, Reset, Skill
 from .state import ActiveOrder, Eligibility, GameState, OrderStep, TrooperState
@@ -29,13 +30,6 @@ from .zone_of_control import in_zone_of_control, route_enters_zone_of_control
 def may_react(trooper: TrooperState) -> bool:
     """On the table (or hidden, able to reveal in ARO) and not in a Null state."""
     return trooper.position is not None and not trooper.is_null
-
-
-def _blockers(state: GameState, *exclude: TrooperId) -> tuple[Body, ...]:
-    return tuple(
-        t.body() for t in state.troopers.values()
-        if t.on_table and not t.marker and not t.is_null and t.id not in exclude
-    )
 
 
 def eligibility(state: GameState, order: ActiveOrder) -> dict[TrooperId, Eligibility]:
@@ -51,7 +45,7 @@ def eligibility(state: GameState, order: ActiveOrder) -> dict[TrooperId, Eligibi
         if cautious and trooper.hidden:
             continue  # Hidden Deployment cannot react to Cautious Movement (DIGEST 9)
         viewer = trooper.body()
-        blockers = _blockers(state, trooper.id, active.id)
+        blockers = blocking_bodies(state, trooper.id, active.id)
         lof = sees_any_point_of_route(viewer, mover, order.path, state.table, blockers)
         zoc = route_enters_zone_of_control(viewer, mover, order.path)
         template = trooper.id in template_targets

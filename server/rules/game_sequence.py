@@ -16,12 +16,13 @@ from .events import (
     TurnEnded,
     TurnStarted,
 )
-from .ids import Side
+from .ids import Side, TrooperId
 from .order_pool import count_orders, orders_left
+from .profiles import Training, TroopType
 from .reasons import Reason
 from .ruleset import options
 from .serial import to_plain
-from .state import GameResult, GameState, OrderCount, Phase
+from .state import GameResult, GameState, OrderCount, Phase, TrooperState
 
 RETREAT_SHARE = 0.25
 """Retreat! when the surviving army is worth 25% of its points or less (DIGEST 11.4)."""
@@ -131,14 +132,12 @@ def apply_turn_ended(state: GameState, event: TurnEnded) -> GameState:
     )
 
 
-def _appoint_lieutenant(state: GameState, side: Side) -> dict:  # type: ignore[type-arg]
+def _appoint_lieutenant(state: GameState, side: Side) -> dict[TrooperId, TrooperState]:
     """End of Turn in Loss of Lieutenant: a new Lieutenant is appointed (DIGEST 11.3).
 
     The rules let the player pick; this slice appoints the non-Null Regular trooper with the
     highest WIP (then lowest id), recorded in docs/rules-decisions.md.
     """
-    from .profiles import Training, TroopType
-
     candidates = [
         t
         for t in state.troopers_of(side)
