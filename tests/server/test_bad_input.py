@@ -187,3 +187,12 @@ async def test_commands_faster_than_the_room_takes_them_each_get_exactly_one_ans
         assert "accepted" in codes
         assert codes <= {"accepted", ProtocolReason.ROOM_BUSY, ProtocolReason.STALE_VERSION}
         assert len(answers) == 30, "every command got exactly one answer"
+
+
+async def test_a_socket_that_never_says_hello_is_closed_with_handshake_timeout() -> None:
+    async for room in open_room(handshake_timeout_s=0.2):
+        a, b = await room.seat("A"), await room.seat("B")
+        silent = await Client.connect(room.base, room.id, hello=False)
+        assert await silent.close_code() == CloseCode.HANDSHAKE_TIMEOUT
+        assert silent.of(Error) and silent.of(Error)[0].code == ProtocolReason.HANDSHAKE_TIMEOUT
+        await still_works(a, b)
