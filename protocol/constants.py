@@ -60,6 +60,7 @@ class ProtocolReason(StrEnum):
     FUTURE_VERSION = "future_version"  # issued against a version the room has not reached
     ROOM_BUSY = "room_busy"  # the room's inbox is full; try again
     INTERNAL_ERROR = "internal_error"  # the server failed; the command was not applied
+    STORAGE_UNAVAILABLE = "storage_unavailable"  # storage is down; not applied, try again
     # Sent in an ``error`` frame just before the matching close code:
     HANDSHAKE_TIMEOUT = "handshake_timeout"
     UNSUPPORTED_VERSION = "unsupported_version"

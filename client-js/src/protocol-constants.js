@@ -42,6 +42,7 @@ export const ProtocolReason = Object.freeze({
   FUTURE_VERSION: "future_version",
   ROOM_BUSY: "room_busy",
   INTERNAL_ERROR: "internal_error",
+  STORAGE_UNAVAILABLE: "storage_unavailable",
   HANDSHAKE_TIMEOUT: "handshake_timeout",
   UNSUPPORTED_VERSION: "unsupported_version",
   ROOM_NOT_FOUND: "room_not_found",

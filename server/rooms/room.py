@@ -44,12 +44,22 @@ from server.rooms.messages import (
     WindowExpired,
 )
 from server.rooms.seats import AnswerCache, Member, Seat
-from server.store import Deadline, Listing, RoomMeta, RoomStore, StaleWriter
+from server.store import (
+    Deadline,
+    Listing,
+    RoomMeta,
+    RoomStore,
+    StaleWriter,
+    StorageUnavailable,
+)
+from server.store.interface import TRY_AGAIN
 
 log = logging.getLogger(__name__)
 
 ARO_WINDOW = "aro_window"
 BAD_COMMAND = "bad_command"  # the rules core's Reason.BAD_COMMAND
+STORAGE_RETRY_S = 0.5
+"""How soon a deadline whose write found the store unavailable is tried again."""
 
 
 class RoomStopped(Exception):
@@ -137,6 +147,9 @@ class Room:
                 log.warning("room %s lost its right to write; stopping it", self.room_id)
                 self._shut(CloseCode.ROOM_UNAVAILABLE, "room moved")
                 return
+            except StorageUnavailable as error:
+                log.warning("room %s: %s", self.room_id, error)
+                self._after_storage_failure(message)
             except Exception:
                 log.exception("room %s failed on %s", self.room_id, type(message).__name__)
                 self._after_failure(message)
@@ -161,6 +174,17 @@ class Room:
                                            "the server failed; the command was not applied"))
         elif isinstance(message, Join) and not message.done.done():
             message.done.set_exception(RuntimeError("join failed"))
+
+    def _after_storage_failure(self, message: InboxMessage) -> None:
+        """Nothing was stored, so nothing changed: say "try again" (not remembered under the
+        command's id, so the same id may be sent again), or retry a deadline later."""
+        if isinstance(message, Submit) and message.seat is not None:
+            message.member.deliver(codec.encode(Rejected(
+                message.command.id, ProtocolReason.STORAGE_UNAVAILABLE, TRY_AGAIN)))
+        elif isinstance(message, Join) and not message.done.done():
+            message.done.set_exception(RoomStopped(f"{self.room_id}: storage unavailable"))
+        elif isinstance(message, WindowExpired):
+            asyncio.get_running_loop().call_later(STORAGE_RETRY_S, self.inbox.post, message)
 
     # --- commands -----------------------------------------------------------------------
 
@@ -413,9 +437,13 @@ class Room:
                        len(self._spectators), taken, now_ms())
 
     async def _refresh_listing(self) -> None:
+        """Best effort: the lobby's counts are not worth refusing a viewer over."""
         listing = self._listing(self.state)
         if listing is not None:
-            await self._store.set_listing(self.room_id, listing)
+            try:
+                await self._store.set_listing(self.room_id, listing)
+            except StorageUnavailable as error:
+                log.warning("room %s: listing not updated: %s", self.room_id, error)
 
     def _shut(self, code: int, reason: str) -> None:
         self.stopped = True

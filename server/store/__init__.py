@@ -7,6 +7,7 @@ from server.store.interface import (
     RoomSettings,
     RoomStore,
     StaleWriter,
+    StorageUnavailable,
     StoredRoom,
 )
 from server.store.memory import MemoryRoomStore
@@ -19,5 +20,6 @@ __all__ = [
     "RoomSettings",
     "RoomStore",
     "StaleWriter",
+    "StorageUnavailable",
     "StoredRoom",
 ]

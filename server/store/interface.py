@@ -76,6 +76,18 @@ class StaleWriter(Exception):
     """``append`` refused: the version moved on or a newer claim holds the room."""
 
 
+TRY_AGAIN = "storage is unavailable; the command was not applied, try again"
+
+
+class StorageUnavailable(Exception):
+    """The store cannot be reached now (Redis down, restarting, loading its append-only
+    file): nothing was decided, try again. A room answers the command ``storage_unavailable``
+    and never acknowledges it."""
+
+    def __init__(self, detail: str = "") -> None:
+        super().__init__(f"{TRY_AGAIN} ({detail})" if detail else TRY_AGAIN)
+
+
 class RoomStore(Protocol):
     async def create_room(self, meta: RoomMeta, snapshot: bytes, listing: Listing | None) -> None:
         """Store a new room at version 0; ``listing`` None keeps it off the public list."""

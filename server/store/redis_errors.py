@@ -14,14 +14,9 @@ from contextlib import asynccontextmanager
 
 from redis.exceptions import BusyLoadingError, ConnectionError, TimeoutError
 
-TRY_AGAIN = "storage is unavailable; the command was not applied, try again"
+from server.store.interface import TRY_AGAIN, StorageUnavailable
 
-
-class StorageUnavailable(Exception):
-    """Redis did not answer (down, restarting, loading its append-only file)."""
-
-    def __init__(self, detail: str = "") -> None:
-        super().__init__(f"{TRY_AGAIN} ({detail})" if detail else TRY_AGAIN)
+__all__ = ["TRY_AGAIN", "StorageUnavailable", "storage_call"]
 
 
 @asynccontextmanager

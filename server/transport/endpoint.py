@@ -21,6 +21,8 @@ from server.config import Settings
 from server.lobby.tokens import seat_for_token
 from server.rooms.registry import RoomRegistry
 from server.rooms.room import Room, RoomStopped
+from server.store import StorageUnavailable
+from server.store.interface import TRY_AGAIN
 from server.transport.rate_limit import TokenBucket
 from server.transport.session import Session
 
@@ -49,6 +51,10 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         return
     except HandshakeRefused as refused:
         await _refuse(websocket, refused)
+        return
+    except StorageUnavailable:
+        await _refuse(websocket, HandshakeRefused(
+            CloseCode.ROOM_UNAVAILABLE, ProtocolReason.STORAGE_UNAVAILABLE, TRY_AGAIN))
         return
     except WebSocketDisconnect:
         return

@@ -17,9 +17,11 @@ READY = b"Uvicorn running on"
 
 
 class ServerProcess:
-    def __init__(self, redis_url: str, port: int | None = None) -> None:
+    def __init__(self, redis_url: str, port: int | None = None,
+                 env: dict[str, str] | None = None) -> None:
         self.redis_url = redis_url
         self.port = port or free_port()
+        self.env = env or {}
         self.process: asyncio.subprocess.Process | None = None
         self._drain: asyncio.Task[bytes] | None = None
 
@@ -29,7 +31,7 @@ class ServerProcess:
 
     async def start(self) -> None:
         env = {**os.environ, "REDIS_URL": self.redis_url, "REFEREE_FREEZE_GC": "0",
-               "REFEREE_STATIC_DIR": ""}
+               "REFEREE_STATIC_DIR": "", **self.env}
         self.process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "server", "--port", str(self.port), "--log-level", "info",
             cwd=REPO, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
