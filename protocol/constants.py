@@ -27,6 +27,7 @@ class ClientTag(StrEnum):
     COMMAND = "command"
     SYNC = "sync"
     PING = "ping"
+    OPTIONS = "options"
 
 
 class ServerTag(StrEnum):
@@ -42,6 +43,8 @@ class ServerTag(StrEnum):
     PRESENCE = "presence"
     ERROR = "error"
     PONG = "pong"
+    OPTIONS = "options"
+    SPECTATORS = "spectators"
 
 
 class ProtocolReason(StrEnum):

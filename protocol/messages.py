@@ -75,7 +75,14 @@ class Ping:
     nonce: int
 
 
-ClientMessage = Hello | Command | Sync | Ping
+@dataclass(frozen=True, slots=True)
+class OptionsRequest:
+    """Ask what this seat may legally do now; answered by ``options``."""
+
+    TAG: ClassVar[ClientTag] = ClientTag.OPTIONS
+
+
+ClientMessage = Hello | Command | Sync | Ping | OptionsRequest
 
 
 # --- server -> client -------------------------------------------------------------------
@@ -96,6 +103,7 @@ class Welcome:
     version: int
     settings: dict[str, Plain]
     seats: dict[str, str]  # "A"/"B" -> SeatStatus value
+    spectators: int = 0  # spectators watching now
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +203,24 @@ class Pong:
     nonce: int
 
 
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The seat's legal choices at room ``version`` (the rules core's ``seat_options``;
+    empty for a spectator). Stale once the client holds a newer version."""
+
+    TAG: ClassVar[ServerTag] = ServerTag.OPTIONS
+    version: int
+    options: dict[str, Plain]
+
+
+@dataclass(frozen=True, slots=True)
+class Spectators:
+    """How many spectators watch the room now (sent to everyone when it changes)."""
+
+    TAG: ClassVar[ServerTag] = ServerTag.SPECTATORS
+    count: int
+
+
 ServerMessage = (
     Welcome
     | Snapshot
@@ -206,9 +232,11 @@ ServerMessage = (
     | Presence
     | Error
     | Pong
+    | Options
+    | Spectators
 )
 
-CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (Hello, Command, Sync, Ping)
+CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (Hello, Command, Sync, Ping, OptionsRequest)
 SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     Welcome,
     Snapshot,
@@ -220,4 +248,6 @@ SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     Presence,
     Error,
     Pong,
+    Options,
+    Spectators,
 )

@@ -10,6 +10,7 @@ export const ClientTag = Object.freeze({
   COMMAND: "command",
   SYNC: "sync",
   PING: "ping",
+  OPTIONS: "options",
 });
 
 export const ServerTag = Object.freeze({
@@ -23,6 +24,8 @@ export const ServerTag = Object.freeze({
   PRESENCE: "presence",
   ERROR: "error",
   PONG: "pong",
+  OPTIONS: "options",
+  SPECTATORS: "spectators",
 });
 
 export const SeatStatus = Object.freeze({

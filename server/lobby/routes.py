@@ -15,6 +15,7 @@ from starlette.routing import Route
 
 from protocol.constants import WS_PATH
 from server.config import Settings
+from server.lobby.armies import routes as army_routes
 from server.lobby.tokens import seat_for_token
 from server.rooms.registry import RoomRegistry, random_seed
 from server.store import RoomSettings
@@ -161,4 +162,5 @@ routes = [
     Route("/api/rooms", list_rooms, methods=["GET"]),
     Route("/api/rooms/{room_id}", describe_room, methods=["GET"]),
     Route("/api/rooms/{room_id}/join", join_seat, methods=["POST"]),
+    *army_routes,
 ]

@@ -68,6 +68,9 @@ class Engine(Protocol):
 
     def view_state(self, state: State, viewer: str) -> Plain: ...
 
+    def seat_options(self, state: State, seat: str) -> Plain:
+        """What ``seat`` ("A"/"B") may legally do now, as a map for the client's pickers."""
+
     def public_summary(self, state: State) -> Plain:
         """{"phase": str, "round": int, "turn": int, "active": "A" | "B" | None}."""
 

@@ -21,10 +21,12 @@ from protocol.messages import (
     Accepted,
     Command,
     Events,
+    Options,
     Presence,
     Rejected,
     SeatStatus,
     Snapshot,
+    Spectators,
     Welcome,
     WindowClosed,
     WindowOpen,
@@ -340,11 +342,12 @@ class Room:
             seat.status = SeatStatus.CONNECTED
         else:
             self._spectators.add(member)
+            self._publish_spectators()
         self._fanout.subscribe(self.room_id, member)
         await self._refresh_listing()  # before the welcome: a client that has it sees the list
         member.deliver(codec.encode(Welcome(
             PROTOCOL_VERSION, self.room_id, member.audience.value, self.version,
-            self._public_settings(), self._seat_statuses())))
+            self._public_settings(), self._seat_statuses(), len(self._spectators))))
         await self._catch_up(member, join.since)
         if join.seat is not None:
             self._publish_presence(self._seats[join.seat])
@@ -354,6 +357,7 @@ class Room:
         self._fanout.unsubscribe(self.room_id, member)
         if member in self._spectators:
             self._spectators.discard(member)
+            self._publish_spectators()
             await self._refresh_listing()
             return
         for seat in self._seats.values():
@@ -399,6 +403,13 @@ class Room:
         member.deliver(codec.encode(Events(since + 1, view)))
         return True
 
+    def options_frame(self, audience: Audience) -> bytes:
+        """The seat's legal choices now (empty for spectators); callable from outside the
+        task (it only reads), like ``snapshot_frame``."""
+        choices = {} if audience is Audience.SPECTATOR else self._engine.seat_options(
+            self.state, audience.value)
+        return codec.encode(Options(self.version, choices))
+
     def snapshot_frame(self, audience: Audience) -> bytes:
         """The viewer's full view now; callable from outside the task (it only reads)."""
         window = self._window
@@ -417,6 +428,12 @@ class Room:
 
     def _publish_presence(self, seat: Seat) -> None:
         frame = codec.encode(Presence(seat.side, seat.status.value, seat.grace_deadline_ms))
+        self._fanout.publish(self.room_id, Delivery.same(self.version, frame))
+
+    def _publish_spectators(self) -> None:
+        # Counts this node's spectators of the room. One frame to everyone per change: fine
+        # for tens of spectators; a crowd joining at once would want these coalesced.
+        frame = codec.encode(Spectators(len(self._spectators)))
         self._fanout.publish(self.room_id, Delivery.same(self.version, frame))
 
     def _seat_statuses(self) -> dict[str, str]:

@@ -13,7 +13,7 @@ from server.rooms.engine_port import (
     State,
     Verdict,
 )
-from server.rules import commands, engine, events, views
+from server.rules import commands, engine, events, options, views
 from server.rules.ids import SPECTATOR, Side, Viewer
 from server.rules.serial import FormatError
 
@@ -55,6 +55,9 @@ class RulesCoreEngine:
 
     def view_state(self, state: State, viewer: str) -> Plain:
         return views.view_state(state, _VIEWERS[viewer])
+
+    def seat_options(self, state: State, seat: str) -> Plain:
+        return options.seat_options(state, _ACTORS[seat])
 
     def public_summary(self, state: State) -> Plain:
         return views.public_summary(state)

@@ -16,7 +16,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from protocol import codec
 from protocol.codec import DecodeError
 from protocol.constants import PROTOCOL_VERSION, CloseCode, ProtocolReason
-from protocol.messages import Command, Error, Hello, Ping, Pong, Rejected, Sync
+from protocol.messages import Command, Error, Hello, OptionsRequest, Ping, Pong, Rejected, Sync
 from server.config import Settings
 from server.lobby.tokens import seat_for_token
 from server.rooms.registry import RoomRegistry
@@ -172,5 +172,8 @@ def _dispatch(frame: bytes, room: Room, session: Session) -> Error | Rejected | 
         return None
     if isinstance(message, Sync):
         room.resync(session, message.since)
+        return None
+    if isinstance(message, OptionsRequest):
+        session.deliver(room.options_frame(session.audience))
         return None
     return Error(ProtocolReason.UNEXPECTED_MESSAGE, "hello was already received")

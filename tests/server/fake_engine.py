@@ -138,6 +138,9 @@ class FakeEngine:
             "hidden_count": len(state.secrets),
         }
 
+    def seat_options(self, state: FakeState, seat: str) -> Plain:
+        return {"active": state.active == seat}
+
     def public_summary(self, state: FakeState) -> Plain:
         return {"phase": "play", "round": (state.turn + 1) // 2, "turn": state.turn,
                 "active": state.active}

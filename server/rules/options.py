@@ -1,0 +1,194 @@
+"""What a seat may do now: the legal choices a client offers its player.
+
+``seat_options(state, side)`` answers by asking the rules core itself: every candidate
+command is put through the same validation ``engine.decide`` uses (the command handlers,
+without the automatic follow-ups), and only the accepted ones are listed. So the client
+never duplicates a rule, and a choice it offers is one the server accepts (movement routes
+aside: a route's legality depends on the points the player draws; the skills that take a
+route are offered when the Order's structure allows them, and the route is judged on
+declaration).
+
+The answer is the seat's own information plus open information: sight lines are listed
+only towards troopers the seat can see on the table (never towards Hidden Deployment).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from . import commands as c
+from .activation import decide_declare_skill, sees
+from .aro import decide_declare_aro, decide_pass_aro
+from .decision import Rejection
+from .game_sequence import decide_end_impetuous_phase, decide_end_turn
+from .hidden_deployment import decide_reveal
+from .ids import Side, TrooperId, WeaponId
+from .order_pool import decide_activate
+from .order_structure import may_follow
+from .serial import Plain
+from .skills import (
+    SKILLS,
+    BsAttack,
+    BurstAssignment,
+    CcAttack,
+    Discover,
+    Dodge,
+    Idle,
+    Reset,
+    Skill,
+)
+from .state import ActiveOrder, GameState, OrderStep, OrderType, Phase, TrooperState
+from .weapons import WeaponKind
+
+ROUTE_SKILLS = ("move", "cautious_move", "jump", "climb")
+"""Skills whose legality depends on the route the player draws (judged on declaration)."""
+
+
+def _accepted(handler: Callable[[GameState, Any, Any], object], state: GameState,
+              side: Side, command: c.Command) -> bool:
+    try:
+        handler(state, side, command)
+    except Rejection:
+        return False
+    return True
+
+
+def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
+    """The seat's legal choices now.
+
+    ``{"activate": {trooper: [order types]}, "reveal": [trooper], "end_turn": bool,
+    "end_impetuous_phase": bool, "skills": {...} | None, "aros": {trooper: [...]},
+    "sight": {trooper: [enemy ids it has Line of Fire to]}}`` (shapes in
+    docs/client.md). Empty lists/maps when the seat has nothing to do.
+    """
+    order = state.order
+    return {
+        "activate": _activations(state, side) if order is None else {},
+        "reveal": _reveals(state, side) if order is None else [],
+        "end_turn": order is None and _accepted(decide_end_turn, state, side, c.EndTurn()),
+        "end_impetuous_phase": order is None and _accepted(
+            decide_end_impetuous_phase, state, side, c.EndImpetuousPhase()),
+        "skills": _skills(state, side, order) if order is not None else None,
+        "aros": _aros(state, side, order) if order is not None else {},
+        "sight": _sight(state, side) if state.phase not in _SETUP_PHASES else {},
+    }
+
+
+_SETUP_PHASES = (Phase.ARMY_SELECTION, Phase.INITIATIVE, Phase.GAME_OVER)
+
+
+def _activations(state: GameState, side: Side) -> dict[str, Plain]:
+    if state.active is not side:
+        return {}
+    found: dict[str, Plain] = {}
+    for trooper in state.troopers_of(side):
+        kinds = [kind.value for kind in OrderType
+                 if _accepted(decide_activate, state, side, c.Activate(trooper.id, kind))]
+        if kinds:
+            found[trooper.id] = kinds
+    return found
+
+
+def _reveals(state: GameState, side: Side) -> list[Plain]:
+    return [t.id for t in state.troopers_of(side)
+            if t.hidden and _accepted(decide_reveal, state, side, c.Reveal(t.id))]
+
+
+def _weapons(state: GameState, trooper: TrooperState, kinds: tuple[WeaponKind, ...]) -> list[Any]:
+    army = state.armies[trooper.side]
+    return [army.weapon(WeaponId(w)) for w in trooper.profile.weapons
+            if army.weapon(WeaponId(w)).kind in kinds]
+
+
+_SHOOTING = (WeaponKind.BALLISTIC, WeaponKind.DIRECT_TEMPLATE)
+
+
+def _skills(state: GameState, side: Side, order: ActiveOrder) -> Plain:
+    """The active trooper's next declaration: which skills, and for each attack which
+    weapon may hit which target (a shooting weapon's full Burst on one target is the
+    check; any split of that Burst between listed targets is legal)."""
+    if state.active is not side or order.step not in (OrderStep.FIRST_SKILL, OrderStep.SECOND_SKILL):
+        return None
+    trooper = state.trooper(order.trooper)
+    first = order.skills[0].TYPE if order.skills else None
+    allowed = [name for name, info in SKILLS.items()
+               if info.usable_in_active_turn and (first is None or may_follow(first, name))]
+
+    def legal(skill: Skill) -> bool:
+        return _accepted(decide_declare_skill, state, side, c.DeclareSkill(skill))
+
+    enemies = [t for t in state.troopers_of(side.other) if t.on_table and not t.is_null]
+    result: dict[str, Plain] = {"index": len(order.skills) + 1,
+                                "route_skills": [s for s in ROUTE_SKILLS if s in allowed]}
+    result["idle"] = "idle" in allowed and legal(Idle())
+    result["dodge"] = "dodge" in allowed and legal(Dodge())
+    result["reset"] = "reset" in allowed and legal(Reset())
+    bs: dict[str, Plain] = {}
+    if "bs_attack" in allowed:
+        for weapon in _weapons(state, trooper, _SHOOTING):
+            burst = 1 if weapon.kind is WeaponKind.DIRECT_TEMPLATE else weapon.burst
+            targets = [t.id for t in enemies
+                       if legal(BsAttack(weapon.id, (BurstAssignment(t.id, burst),)))]
+            if targets:
+                bs[weapon.id] = {"burst": weapon.burst, "template": weapon.kind is WeaponKind.DIRECT_TEMPLATE,
+                                 "targets": targets}
+    result["bs_attack"] = bs
+    result["cc_attack"] = _by_weapon(
+        state, trooper, enemies, (WeaponKind.CLOSE_COMBAT,),
+        lambda w, t: "cc_attack" in allowed and legal(CcAttack(w, t)))
+    result["discover"] = [t.id for t in enemies
+                          if "discover" in allowed and legal(Discover(t.id))]
+    return result
+
+
+def _by_weapon(state: GameState, trooper: TrooperState, enemies: list[TrooperState],
+               kinds: tuple[WeaponKind, ...],
+               legal: Callable[[WeaponId, TrooperId], bool]) -> dict[str, Plain]:
+    found: dict[str, Plain] = {}
+    for weapon in _weapons(state, trooper, kinds):
+        targets = [t.id for t in enemies if legal(weapon.id, t.id)]
+        if targets:
+            found[weapon.id] = targets
+    return found
+
+
+def _aros(state: GameState, side: Side, order: ActiveOrder) -> dict[str, Plain]:
+    """Per trooper that must answer the open ARO window: what it may declare."""
+    if not order.window_open or state.reactive is not side:
+        return {}
+    active = order.trooper
+    found: dict[str, Plain] = {}
+    for trooper_id in order.unanswered():
+        trooper = state.trooper(trooper_id)
+        if not _accepted(decide_pass_aro, state, side, c.PassAro(trooper_id)):
+            continue
+
+        def legal(skill: Skill, who: TrooperId = trooper_id) -> bool:
+            return _accepted(decide_declare_aro, state, side, c.DeclareAro(who, skill))
+
+        eligibility = order.eligible[trooper_id]
+        found[trooper_id] = {
+            "line_of_fire": eligibility.line_of_fire,
+            "zone_of_control": eligibility.zone_of_control,
+            "bs_attack": [w.id for w in _weapons(state, trooper, _SHOOTING)
+                          if legal(BsAttack(w.id, (BurstAssignment(active, 1),)))],
+            "cc_attack": [w.id for w in _weapons(state, trooper, (WeaponKind.CLOSE_COMBAT,))
+                          if legal(CcAttack(w.id, active))],
+            "discover": legal(Discover(active)),
+            "dodge": legal(Dodge()),
+            "reset": legal(Reset()),
+        }
+    return found
+
+
+def _sight(state: GameState, side: Side) -> dict[str, Plain]:
+    """Line of Fire from each of the seat's troopers on the table to each enemy it sees."""
+    enemies = [t for t in state.troopers_of(side.other) if t.on_table]
+    found: dict[str, Plain] = {}
+    for trooper in state.troopers_of(side):
+        if not trooper.on_table:
+            continue
+        body = trooper.body()
+        found[trooper.id] = [t.id for t in enemies if sees(state, trooper.id, body, t)]
+    return found

@@ -1,0 +1,95 @@
+"""seat_options: the choices offered to a seat are exactly those the rules core accepts
+(activations, skill combinations per the Structure of an Order, AROs from LoF or ZoC only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.rules import commands as c
+from server.rules import engine
+from server.rules.decision import Accepted
+from server.rules.ids import Side
+from server.rules.options import seat_options
+from tests.support.games import play
+from tests.support.skirmish import skirmish
+
+A1 = "A-t5"  # Lancer Line Trooper: line_rifle B3, sidearm
+B_SHOOTER, B_AWAY, B_ZOC = "B-t3", "B-t4", "B-t6"
+PLACEMENTS: dict[str, Any] = {
+    A1: (22.5, 4.0, 90.0),
+    B_SHOOTER: (22.5, 28.0, 270.0),  # sees A1's column
+    B_AWAY: (1.5, 30.0, 90.0),  # faces away
+    "A-t1": (3.5, 1.5, 90.0),  # Lieutenants, out of the way
+    "B-t1": (3.5, 30.5, 90.0),
+}
+
+
+def accepted(state: Any, side: Side, body: dict[str, Any]) -> bool:
+    return isinstance(engine.decide(state, side, c.parse_command(body)), Accepted)
+
+
+def activated(**extra: Any) -> Any:
+    state = skirmish({**PLACEMENTS, **extra})
+    state, _ = play(state, Side.A, {"type": "activate", "trooper": A1, "order": "regular"})
+    return state
+
+
+def test_activations_are_the_order_types_the_rules_core_accepts() -> None:
+    state = skirmish(PLACEMENTS)
+    options = seat_options(state, Side.A)
+    assert options["activate"][A1] == ["regular"]
+    assert "lieutenant" in options["activate"]["A-t1"]
+    for trooper, kinds in options["activate"].items():
+        for kind in ("regular", "irregular", "lieutenant", "tactical", "impetuous"):
+            legal = accepted(state, Side.A, {"type": "activate", "trooper": trooper, "order": kind})
+            assert legal == (kind in kinds), (trooper, kind)
+    assert options["end_turn"] is True
+    assert options["skills"] is None
+    # The reactive player has nothing to activate and may not end A's turn.
+    other = seat_options(state, Side.B)
+    assert other["activate"] == {} and other["end_turn"] is False
+
+
+def test_first_skill_offers_every_structure_and_attacks_with_legal_targets_only() -> None:
+    state = activated()
+    skills = seat_options(state, Side.A)["skills"]
+    assert skills["index"] == 1
+    assert set(skills["route_skills"]) == {"move", "cautious_move", "jump", "climb"}
+    rifle = skills["bs_attack"]["line_rifle"]
+    assert rifle["burst"] == 3 and B_SHOOTER in rifle["targets"]
+    for target in rifle["targets"]:
+        assert accepted(state, Side.A, {"type": "declare_skill", "skill": {
+            "type": "bs_attack", "weapon": "line_rifle", "targets": [{"trooper": target, "burst": 3}]}})
+    assert skills["cc_attack"] == {}  # nobody in base contact
+
+
+def test_second_skill_after_a_short_skill_is_a_movement_only() -> None:
+    state = activated()
+    state, _ = play(state, Side.A, {"type": "declare_skill", "skill": {
+        "type": "bs_attack", "weapon": "line_rifle", "targets": [{"trooper": B_SHOOTER, "burst": 3}]}})
+    state, _ = play(state, Side.B, {"type": "pass_aro", "trooper": B_SHOOTER})
+    skills = seat_options(state, Side.A)["skills"]
+    assert skills["index"] == 2
+    assert skills["route_skills"] == ["move"]  # Entire Order skills cannot follow
+    assert skills["bs_attack"] == {} and not skills["dodge"] and not skills["reset"]
+
+
+def test_aro_options_from_zone_of_control_without_line_of_fire_are_dodge_or_reset() -> None:
+    state = activated(**{B_ZOC: (20.0, 12.0, 90.0)})  # 6" from the route, facing away
+    state, _ = play(state, Side.A, {"type": "declare_skill", "skill": {
+        "type": "move", "route": [[22.5, 4], [22.5, 7]]}})
+    aros = seat_options(state, Side.B)["aros"]
+    assert aros[B_ZOC]["zone_of_control"] and not aros[B_ZOC]["line_of_fire"]
+    assert aros[B_ZOC]["bs_attack"] == [] and aros[B_ZOC]["dodge"] and aros[B_ZOC]["reset"]
+    shooter = aros[B_SHOOTER]
+    assert shooter["line_of_fire"] and "punch_carbine" in shooter["bs_attack"]
+    assert B_AWAY not in aros
+    assert seat_options(state, Side.A)["aros"] == {}  # only the reactive player answers
+
+
+def test_sight_lists_enemies_in_line_of_fire_and_never_hidden_ones() -> None:
+    state = skirmish({**PLACEMENTS, "B-t2": (30.0, 28.0, 270.0, "hidden")})
+    sight = seat_options(state, Side.A)["sight"]
+    assert B_SHOOTER in sight[A1]
+    assert all("B-t2" not in seen for seen in sight.values())
+    assert B_AWAY not in seat_options(state, Side.B)["sight"][B_SHOOTER]  # own side never listed
