@@ -48,6 +48,10 @@ class Settings:
     max_aro_window_s: float = 600.0
     events_kept: int = 1000
     """Events the store keeps per room for resume; older resumes get a snapshot."""
+    snapshot_every: int = 100
+    """A room stores a snapshot of its state when this many versions passed since the last
+    one, and whenever the phase, round or turn changes; in between it stores only the
+    events (loading a room replays the events after its snapshot)."""
 
     static_dir: Path | None = None
     """The browser client to serve at /; None = client-js/dist or client-js/app if present."""

@@ -97,15 +97,22 @@ class RoomRegistry:
         fence = await self.store.claim_room(room_id, self._node)
         if fence is None:
             return None
-        state = self._engine.state_from_plain(codec.unpack_plain(stored.snapshot))
-        return self._start(stored.meta, state, stored.version, fence, stored.deadlines)
+        if len(stored.events) != stored.version - stored.snapshot_version:
+            raise RuntimeError(f"room {room_id}: the store lacks events after its snapshot")
+        engine = self._engine
+        state = engine.state_from_plain(codec.unpack_plain(stored.snapshot))
+        if stored.events:
+            state = engine.apply_all(state, [
+                engine.event_from_plain(codec.unpack_plain(event)) for event in stored.events])
+        return self._start(stored.meta, state, stored.version, fence, stored.deadlines,
+                           snapshot_version=stored.snapshot_version)
 
     def _start(self, meta: RoomMeta, state: State, version: int, fence: int,
-               deadlines: Sequence[Deadline]) -> Room:
+               deadlines: Sequence[Deadline], snapshot_version: int = 0) -> Room:
         room_id = meta.room_id
         room = Room(meta, state=state, version=version, fence=fence, deadlines=deadlines,
                     engine=self._engine, store=self.store, fanout=self._fanout,
-                    settings=self._settings)
+                    settings=self._settings, snapshot_version=snapshot_version)
         self._rooms[room_id] = room
         task = asyncio.create_task(room.run(), name=f"room-{room_id}")
         self._tasks[room_id] = task

@@ -2,10 +2,11 @@
 
 Everything that changes the room arrives through ``inbox`` and is handled in order: joins
 and leaves, commands, ``sync`` requests, ARO window deadlines and grace-period expiries.
-A command is accepted only after its events and the new snapshot are appended to the store;
-then the room folds them into its state, bumps its version and publishes one ``events``
-frame per audience (each through that viewer's view), so both players and every spectator
-see an activation or a result at the same time. See docs/server.md for the policies.
+A command is accepted only after its events (and, every ``snapshot_every`` versions or at a
+change of turn, a snapshot of the new state) are appended to the store; then the room folds
+them into its state, bumps its version and publishes one ``events`` frame per audience
+(each through that viewer's view), so both players and every spectator see an activation
+or a result at the same time. See docs/server.md for the policies.
 """
 
 from __future__ import annotations
@@ -85,7 +86,9 @@ class Room:
         store: RoomStore,
         fanout: Fanout,
         settings: Settings,
+        snapshot_version: int = 0,
     ) -> None:
+        """``snapshot_version``: the version of the store's latest snapshot of this room."""
         self.meta = meta
         self.room_id = meta.room_id
         self.state = state
@@ -93,6 +96,7 @@ class Room:
         self.inbox: RoomInbox[InboxMessage] = RoomInbox(settings.inbox_size)
         self.stopped = False
         self._fence = fence
+        self._snapshot_version = snapshot_version
         self._engine = engine
         self._store = store
         self._fanout = fanout
@@ -239,15 +243,21 @@ class Room:
         window = engine.pending_aro_window(new_state)
         deadline_ms = self._deadline_for(window)
         deadlines = () if window is None else (Deadline(ARO_WINDOW, window.key, deadline_ms),)
+        new_version = self.version + len(events)
+        snapshot = None
+        if self._snapshot_due(new_state, new_version):
+            snapshot = codec.pack_plain(engine.state_to_plain(new_state))
         await self._store.append(
             self.room_id,
             fence=self._fence,
             expected_version=self.version,
             events=[codec.pack_plain(engine.event_to_plain(event)) for event in events],
-            snapshot=codec.pack_plain(engine.state_to_plain(new_state)),
+            snapshot=snapshot,
             deadlines=deadlines,
             listing=self._listing(new_state),
         )
+        if snapshot is not None:
+            self._snapshot_version = new_version
         first = self.version + 1
         # State and version change together, with no await between them and the publish:
         # a snapshot taken by a resyncing socket is always consistent with the next frames.
@@ -255,6 +265,14 @@ class Room:
         self.version += len(events)
         self._fanout.publish(self.room_id, self._events_delivery(first, events))
         self._sync_window(window, deadline_ms)
+
+    def _snapshot_due(self, new_state: State, new_version: int) -> bool:
+        """Snapshot every ``snapshot_every`` versions and at every change of phase, round or
+        turn, so loading a room replays a bounded number of events."""
+        if new_version - self._snapshot_version >= self._settings.snapshot_every:
+            return True
+        before, after = (self._engine.public_summary(s) for s in (self.state, new_state))
+        return any(before[key] != after[key] for key in ("phase", "round", "turn"))
 
     def _events_delivery(self, first: int, events: Sequence[Event]) -> Delivery:
         frames = {}

@@ -1,7 +1,9 @@
 """The storage seam: what a room needs from durable storage, and nothing more.
 
-A room is a sequence of numbered events plus the latest snapshot of its state. ``append``
-writes both atomically, guarded twice: ``expected_version`` (optimistic concurrency) and
+A room is a sequence of numbered events plus a snapshot of its state at some version (its
+``snapshot_version``): the room's state now is that snapshot with the events after it
+applied in order. ``append`` writes events (and, when the room takes one, a new snapshot)
+atomically, guarded twice: ``expected_version`` (optimistic concurrency) and
 ``fence`` (the fencing token from ``claim_room``, so that a node that lost its lease cannot
 write after another node took the room). Payloads are bytes (msgpack of plain data, made by
 ``protocol.codec.pack_plain``); the store never interprets them.
@@ -66,10 +68,16 @@ class Listing:
 
 @dataclass(frozen=True, slots=True)
 class StoredRoom:
+    """A room as stored: its state at ``version`` is ``snapshot`` (the state at
+    ``snapshot_version``) with ``events`` (versions snapshot_version+1 .. version, in order)
+    applied."""
+
     meta: RoomMeta
     version: int
     snapshot: bytes
     deadlines: tuple[Deadline, ...]
+    snapshot_version: int
+    events: tuple[bytes, ...]
 
 
 class StaleWriter(Exception):
@@ -96,7 +104,8 @@ class RoomStore(Protocol):
         """Take the room for ``owner``; returns a fencing token larger than every earlier
         one for this room, or None when the room does not exist."""
 
-    async def load_room(self, room_id: str) -> StoredRoom | None: ...
+    async def load_room(self, room_id: str) -> StoredRoom | None:
+        """The room's meta, version, latest snapshot and every event after that snapshot."""
 
     async def append(
         self,
@@ -105,13 +114,18 @@ class RoomStore(Protocol):
         fence: int,
         expected_version: int,
         events: Sequence[bytes],
-        snapshot: bytes,
+        snapshot: bytes | None,
         deadlines: Sequence[Deadline],
         listing: Listing | None,
     ) -> int:
-        """Atomically add ``events`` as versions expected_version+1..., replace the snapshot,
-        the open deadlines and the listing; returns the new version. Raises ``StaleWriter``
-        when the room is not at ``expected_version`` or ``fence`` is not the latest claim."""
+        """Atomically add ``events`` as versions expected_version+1..., replace the open
+        deadlines and the listing, and -- when ``snapshot`` is not None -- replace the
+        snapshot with it (it is the state at the new version); returns the new version.
+        Raises ``StaleWriter`` when the room is not at ``expected_version`` or ``fence`` is
+        not the latest claim.
+
+        Events are trimmed only below the latest snapshot: every event after it is kept (so
+        the room can be loaded), and at least the newest ``events_kept`` for resume."""
 
     async def events_since(self, room_id: str, version: int) -> Sequence[bytes] | None:
         """The events after ``version`` in order, or None when some are no longer kept."""

@@ -14,13 +14,21 @@ class _Room:
     meta: RoomMeta
     snapshot: bytes
     version: int = 0
+    snapshot_version: int = 0
     fence: int = 0
     deadlines: tuple[Deadline, ...] = ()
-    events: deque[bytes] = field(default_factory=deque)  # the newest ``events_kept``
+    events: deque[bytes] = field(default_factory=deque)  # versions version-len+1 .. version
+
+    def trim(self, events_kept: int) -> None:
+        """Drop events below the snapshot beyond the newest ``events_kept``."""
+        events = self.events
+        while len(events) > events_kept and self.version - len(events) < self.snapshot_version:
+            events.popleft()
 
 
 class MemoryRoomStore:
-    """Keeps the newest ``events_kept`` events per room (older resumes need a snapshot)."""
+    """Keeps every event after the latest snapshot and at least the newest ``events_kept``
+    per room (older resumes need a snapshot)."""
 
     def __init__(self, events_kept: int = 1000) -> None:
         self._events_kept = events_kept
@@ -30,7 +38,7 @@ class MemoryRoomStore:
     async def create_room(self, meta: RoomMeta, snapshot: bytes, listing: Listing | None) -> None:
         if meta.room_id in self._rooms:
             raise ValueError(f"room {meta.room_id} exists")
-        self._rooms[meta.room_id] = _Room(meta, snapshot, events=deque(maxlen=self._events_kept))
+        self._rooms[meta.room_id] = _Room(meta, snapshot)
         if listing is not None:
             self._listings[meta.room_id] = listing
 
@@ -45,7 +53,10 @@ class MemoryRoomStore:
         room = self._rooms.get(room_id)
         if room is None:
             return None
-        return StoredRoom(room.meta, room.version, room.snapshot, room.deadlines)
+        after = room.version - room.snapshot_version
+        events = tuple(room.events)[len(room.events) - after:] if after else ()
+        return StoredRoom(room.meta, room.version, room.snapshot, room.deadlines,
+                          room.snapshot_version, events)
 
     async def append(
         self,
@@ -54,7 +65,7 @@ class MemoryRoomStore:
         fence: int,
         expected_version: int,
         events: Sequence[bytes],
-        snapshot: bytes,
+        snapshot: bytes | None,
         deadlines: Sequence[Deadline],
         listing: Listing | None,
     ) -> int:
@@ -63,7 +74,10 @@ class MemoryRoomStore:
             raise StaleWriter(f"room {room_id}: not at version {expected_version} / fence {fence}")
         room.events.extend(events)
         room.version += len(events)
-        room.snapshot = snapshot
+        if snapshot is not None:
+            room.snapshot = snapshot
+            room.snapshot_version = room.version
+        room.trim(self._events_kept)
         room.deadlines = tuple(deadlines)
         self._put_listing(room_id, listing)
         return room.version

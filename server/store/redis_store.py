@@ -4,10 +4,12 @@ Keys (the ``{room:<id>}`` hash tag keeps one room's keys in one Cluster slot, so
 scripts may touch them together):
 
 - ``{room:<id>}:state`` hash: ``meta`` (msgpack), ``version``, ``fence``, ``owner``,
-  ``snapshot`` (msgpack bytes from the room), ``deadlines`` (msgpack list of
-  [kind, key, at_ms]) and ``listing`` (msgpack, absent for a private room).
+  ``snapshot`` (msgpack bytes from the room) and ``snapshot_version`` (the version it is the
+  state at; absent in rooms stored before snapshots were taken every N versions, where the
+  snapshot is at ``version``), ``deadlines`` (msgpack list of [kind, key, at_ms]) and
+  ``listing`` (msgpack, absent for a private room).
 - ``{room:<id>}:events`` stream: one entry per event, entry id ``<version>-0``, field ``e``;
-  trimmed (MINID) to the newest ``events_kept`` events.
+  trimmed (MINID) only below the snapshot, keeping at least the newest ``events_kept``.
 - ``{lobby}:public`` sorted set: public room ids scored by their listing's ``updated_ms``
   (the listing itself lives in the room's hash). ``{lobby}:rooms``: every room id by
   creation time (the room directory).
@@ -16,9 +18,10 @@ Round trips: ``append`` (one accepted order) costs ONE round trip: a pipeline ho
 append script (fence check, version check, XADD of every event, snapshot, deadlines,
 listing, trim; atomic because it is one script) and the lobby index update. The index
 update is outside the script because the lobby key lives in another slot; it only orders
-the lobby list and never decides anything. ``load_room`` and ``events_since`` cost one
-round trip each, ``claim_room`` one, ``create_room`` one. After a Redis restart the first
-script call finds the script cache empty (NOSCRIPT) and costs one more to reload it.
+the lobby list and never decides anything. ``load_room`` (a script: the hash and the events
+after the snapshot) and ``events_since`` cost one round trip each, ``claim_room`` one,
+``create_room`` one. After a Redis restart the first script call finds the script cache
+empty (NOSCRIPT) and costs one more to reload it.
 
 Durability: the store is only as durable as Redis is told to be. With ``appendonly yes``
 and ``appendfsync always`` (what the embedded Redis and the tests use) an acknowledged
@@ -52,7 +55,7 @@ DIRECTORY_KEY = "{lobby}:rooms"
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('EXISTS room') end
 redis.call('HSET', KEYS[1], 'meta', ARGV[1], 'version', 0, 'fence', 0,
-           'snapshot', ARGV[2], 'deadlines', ARGV[3])
+           'snapshot', ARGV[2], 'snapshot_version', 0, 'deadlines', ARGV[3])
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'listing', ARGV[4]) end
 return 0
 """
@@ -63,27 +66,44 @@ redis.call('HSET', KEYS[1], 'owner', ARGV[1])
 return redis.call('HINCRBY', KEYS[1], 'fence', 1)
 """
 
-# ARGV: fence, expected_version, snapshot, deadlines, listing ('' = none), events_kept,
-# then one argument per event.
+# ARGV: fence, expected_version, has_snapshot ('1'/'0'), snapshot, deadlines, listing
+# ('' = none), events_kept, then one argument per event. Trims below the snapshot only.
 _APPEND = """
-local cur = redis.call('HMGET', KEYS[1], 'fence', 'version')
+local cur = redis.call('HMGET', KEYS[1], 'fence', 'version', 'snapshot_version')
 if not cur[1] then return redis.error_reply('STALE no such room') end
 if tonumber(cur[1]) ~= tonumber(ARGV[1]) then return redis.error_reply('STALE fence') end
 if tonumber(cur[2]) ~= tonumber(ARGV[2]) then return redis.error_reply('STALE version') end
 local v = tonumber(ARGV[2])
-for i = 7, #ARGV do
+local snapv = tonumber(cur[3]) or v
+for i = 8, #ARGV do
   v = v + 1
   redis.call('XADD', KEYS[2], string.format('%d-0', v), 'e', ARGV[i])
 end
-redis.call('HSET', KEYS[1], 'version', v, 'snapshot', ARGV[3], 'deadlines', ARGV[4])
-if ARGV[5] == '' then
+if ARGV[3] == '1' then
+  snapv = v
+  redis.call('HSET', KEYS[1], 'snapshot', ARGV[4])
+end
+redis.call('HSET', KEYS[1], 'version', v, 'snapshot_version', snapv, 'deadlines', ARGV[5])
+if ARGV[6] == '' then
   redis.call('HDEL', KEYS[1], 'listing')
 else
-  redis.call('HSET', KEYS[1], 'listing', ARGV[5])
+  redis.call('HSET', KEYS[1], 'listing', ARGV[6])
 end
-local keep = tonumber(ARGV[6])
-if v > keep then redis.call('XTRIM', KEYS[2], 'MINID', string.format('%d-0', v - keep + 1)) end
+local keep_from = math.min(v - tonumber(ARGV[7]), snapv) + 1
+if keep_from > 1 then redis.call('XTRIM', KEYS[2], 'MINID', string.format('%d-0', keep_from)) end
 return v
+"""
+
+# The hash fields and the events after the snapshot, in one atomic read.
+_LOAD = """
+local f = redis.call('HMGET', KEYS[1], 'meta', 'version', 'snapshot', 'deadlines',
+                     'snapshot_version')
+if not f[1] then return false end
+local snapv = f[5] or f[2]
+local entries = redis.call('XRANGE', KEYS[2], string.format('%d-0', tonumber(snapv) + 1), '+')
+local events = {}
+for i, entry in ipairs(entries) do events[i] = entry[2][2] end
+return {f[1], f[2], f[3], f[4] or '', snapv, events}
 """
 
 
@@ -140,13 +160,13 @@ class RedisRoomStore:
 
     async def load_room(self, room_id: str) -> StoredRoom | None:
         async with storage_call("load_room"):
-            fields: list[Any] = await self._redis.hmget(
-                state_key(room_id), ["meta", "version", "snapshot", "deadlines"])
-        meta, version, snapshot, deadlines = fields
-        if meta is None:
+            found = await self._script(_LOAD, [state_key(room_id), events_key(room_id)], [])
+        if found is None:
             return None
+        meta, version, snapshot, deadlines, snapshot_version, events = found
         return StoredRoom(_unpack_meta(meta), int(version), bytes(snapshot),
-                          _unpack_deadlines(deadlines))
+                          _unpack_deadlines(deadlines), int(snapshot_version),
+                          tuple(bytes(event) for event in events))
 
     async def append(
         self,
@@ -155,12 +175,13 @@ class RedisRoomStore:
         fence: int,
         expected_version: int,
         events: Sequence[bytes],
-        snapshot: bytes,
+        snapshot: bytes | None,
         deadlines: Sequence[Deadline],
         listing: Listing | None,
     ) -> int:
         args: list[Any] = [
-            fence, expected_version, snapshot, _pack_deadlines(deadlines),
+            fence, expected_version, b"0" if snapshot is None else b"1",
+            b"" if snapshot is None else snapshot, _pack_deadlines(deadlines),
             b"" if listing is None else _pack_listing(listing), self._events_kept, *events,
         ]
         keys = [state_key(room_id), events_key(room_id)]

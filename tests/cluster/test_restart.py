@@ -99,9 +99,12 @@ async def assert_stored_exactly_once_in_order(store: RedisRoomStore, room: Room,
     payloads = await store.events_since(room.room_id, 0)
     assert payloads is not None and len(payloads) == stored.version
     events = [ENGINE.event_from_plain(codec.unpack_plain(p)) for p in payloads]
-    # Replaying the stored log from the initial state reproduces the stored snapshot.
+    # Replaying the stored log from the initial state reproduces the stored snapshot (taken
+    # at its version), and that snapshot plus the events after it the state at the end.
+    at_snapshot = ENGINE.apply_all(skirmish(PLACEMENTS), events[:stored.snapshot_version])
+    assert ENGINE.state_to_plain(at_snapshot) == codec.unpack_plain(stored.snapshot)
+    assert list(stored.events) == payloads[stored.snapshot_version:]
     replayed = ENGINE.apply_all(skirmish(PLACEMENTS), events)
-    assert ENGINE.state_to_plain(replayed) == codec.unpack_plain(stored.snapshot)
     # Seat A's view of every stored event is exactly what seat A received, version by version.
     assert {v: ENGINE.view_event(e, "A", replayed)
             for v, e in enumerate(events, 1)} == seen_by_a

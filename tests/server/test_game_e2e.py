@@ -150,7 +150,8 @@ async def test_reconnect_with_resume_receives_exactly_the_missed_events(game: Ga
 
 
 async def test_reconnect_after_the_events_are_gone_receives_a_snapshot() -> None:
-    async for game in start_game(events_kept=1):
+    # A snapshot at every version: the store keeps only the newest event for resume.
+    async for game in start_game(events_kept=1, snapshot_every=1):
         a, b = await game.seat("A"), await game.seat("B")
         await b.until(Snapshot)
         held = b.version

@@ -163,7 +163,7 @@ async def test_resume_sends_exactly_the_missed_events(world: World) -> None:
 
 
 async def test_resume_too_old_gets_a_snapshot() -> None:
-    world = await make_world(events_kept=2)
+    world = await make_world(events_kept=2, snapshot_every=1)  # events below it are trimmed
     try:
         a = await world.join(Audience.A)
         for n in range(4):

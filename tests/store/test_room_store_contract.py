@@ -47,11 +47,12 @@ def event(n: int) -> bytes:
 
 
 async def add(store: RoomStore, room: RoomMeta, fence: int, version: int, count: int,
-              deadlines: tuple[Deadline, ...] = ()) -> int:
+              deadlines: tuple[Deadline, ...] = (), snapshot: bool = True) -> int:
     return await store.append(
         room.room_id, fence=fence, expected_version=version,
         events=[event(n) for n in range(version + 1, version + count + 1)],
-        snapshot=f"snap-{version + count}".encode(), deadlines=deadlines, listing=None)
+        snapshot=f"snap-{version + count}".encode() if snapshot else None,
+        deadlines=deadlines, listing=None)
 
 
 async def test_created_room_loads_at_version_zero_with_its_meta_and_snapshot(
@@ -62,6 +63,7 @@ async def test_created_room_loads_at_version_zero_with_its_meta_and_snapshot(
     assert stored is not None
     assert (stored.meta, stored.version, stored.snapshot, stored.deadlines) == (
         room, 0, b"snap-0", ())
+    assert (stored.snapshot_version, stored.events) == (0, ())
     assert await store.load_room("no-such-room") is None
 
 
@@ -97,6 +99,7 @@ async def test_append_stores_events_in_order_exactly_once_with_snapshot_and_dead
     stored = await store.load_room(room.room_id)
     assert stored is not None
     assert (stored.version, stored.snapshot, stored.deadlines) == (3, b"snap-3", window)
+    assert (stored.snapshot_version, stored.events) == (3, ())
 
 
 async def test_append_with_a_stale_version_is_refused_and_changes_nothing(
@@ -178,3 +181,40 @@ async def test_append_replaces_the_listing(store: RoomStore) -> None:
     await store.append(room.room_id, fence=fence, expected_version=1, events=[event(2)],
                        snapshot=b"s2", deadlines=(), listing=None)
     assert room.room_id not in {item.room_id for item in await store.public_rooms(1000)}
+
+
+async def test_append_without_a_snapshot_keeps_the_old_one_and_load_returns_the_events_after_it(
+        store: RoomStore) -> None:
+    room = meta()
+    await store.create_room(room, b"snap-0", None)
+    fence = await store.claim_room(room.room_id, "node")
+    assert fence is not None
+    await add(store, room, fence, 0, 2)  # snapshot at version 2
+    await add(store, room, fence, 2, 3, snapshot=False)
+    await add(store, room, fence, 5, 1, snapshot=False)
+    stored = await store.load_room(room.room_id)
+    assert stored is not None
+    assert (stored.version, stored.snapshot, stored.snapshot_version) == (6, b"snap-2", 2)
+    assert stored.events == tuple(event(n) for n in range(3, 7))
+
+
+async def test_events_after_the_snapshot_are_kept_beyond_events_kept_and_trimmed_once_covered(
+        store: RoomStore) -> None:
+    """A room loads from its snapshot and every event after it, however many (this store
+    keeps 5 for resume); a new snapshot lets the older events go."""
+    room = meta()
+    await store.create_room(room, b"snap-0", None)
+    fence = await store.claim_room(room.room_id, "node")
+    assert fence is not None
+    for version in range(0, 12, 3):
+        await add(store, room, fence, version, 3, snapshot=False)
+    stored = await store.load_room(room.room_id)
+    assert stored is not None
+    assert (stored.version, stored.snapshot, stored.snapshot_version) == (12, b"snap-0", 0)
+    assert stored.events == tuple(event(n) for n in range(1, 13))
+    assert await store.events_since(room.room_id, 0) == [event(n) for n in range(1, 13)]
+    await add(store, room, fence, 12, 1)  # snapshot at 13: only the newest 5 stay
+    stored = await store.load_room(room.room_id)
+    assert stored is not None and (stored.snapshot_version, stored.events) == (13, ())
+    assert await store.events_since(room.room_id, 8) == [event(n) for n in range(9, 14)]
+    assert await store.events_since(room.room_id, 7) is None
