@@ -27,6 +27,8 @@ class RulesetOptions:
     aro_check_step: bool
     zoc_dodge_penalty: bool
     """N5: a Dodge from Zone of Control without Line of Fire takes -3 PH (DIGEST 6.1)."""
+    command_tokens: bool
+    """N4/N5 Command Tokens exist (DIGEST 3.3); CodeOne has none (DIGEST 14)."""
     table_width: float
     table_depth: float
     rounds: int = 3
@@ -42,6 +44,7 @@ OPTIONS: dict[Ruleset, RulesetOptions] = {
         sixth_sense=True,
         aro_check_step=True,
         zoc_dodge_penalty=True,
+        command_tokens=True,
         table_width=48.0,
         table_depth=48.0,
     ),
@@ -54,6 +57,7 @@ OPTIONS: dict[Ruleset, RulesetOptions] = {
         sixth_sense=False,
         aro_check_step=False,
         zoc_dodge_penalty=False,
+        command_tokens=False,
         table_width=24.0,
         table_depth=32.0,
     ),
