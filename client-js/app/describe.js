@@ -59,7 +59,17 @@ export function renderOutcome(outcome) {
   for (const s of outcome.saves) {
     const row = document.createElement("div");
     row.className = "roll";
-    row.append(`${s.trooper} saves vs ${s.weapon} (${s.ammo}): ${s.hits} hits + ${s.criticals} crits, target ${s.target}${s.partial_cover ? ", partial cover" : ""}: ${s.rolls.map((x) => JSON.stringify(x)).join(" ")} -> ${s.failed} failed`);
+    row.append(`${s.trooper} saves vs ${s.weapon} (${s.ammo}): ${s.hits} hits + ${s.criticals} crits, ${s.partial_cover ? "partial cover, " : ""}rolls `);
+    for (const x of s.rolls) {
+      const span = document.createElement("span");
+      const face = typeof x === "object" ? x.face : x;
+      const failed = typeof x === "object" ? x.failed : false;
+      span.className = `die ${failed ? "failed" : "success"}`;
+      span.title = typeof x === "object" && x.target !== undefined ? `needs ${x.target} or less` : "";
+      span.textContent = String(face);
+      row.append(span);
+    }
+    row.append(` -> ${s.failed} failed`);
     box.append(row);
   }
   for (const x of outcome.effects) {

@@ -1,7 +1,8 @@
 // The table drawn to scale in SVG (1 user unit = 1 inch): terrain, deployment zones,
 // troopers on silhouette bases with a facing wedge, Camouflage markers, and for the
-// selected trooper its Zone of Control, movement range and the route being drawn.
-import { baseDiameter, orderMov } from "./lib/geometry.js";
+// selected trooper its Zone of Control, movement range, Line of Fire to the enemies it sees
+// (the server's `options.sight`) and the route being drawn.
+import { baseDiameter, firstMov } from "./lib/geometry.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const ZOC_RADIUS = 8; // inches (DIGEST: Zone of Control)
@@ -18,10 +19,11 @@ function svg(tag, attrs = {}) {
  * @param {import("./lib/view.js").LocalView} view
  * @param {string|null} role
  * @param {{selected: string|null, route: number[][]}} ui
+ * @param {Record<string, any> | null} options the seat's current options (null: none)
  * @param {(p: [number, number]) => void} onClick table point clicked (inches)
  * @param {(id: string) => void} onSelect trooper clicked
  */
-export function drawTable(root, view, role, ui, onClick, onSelect) {
+export function drawTable(root, view, role, ui, options, onClick, onSelect) {
   const state = view.state;
   const { width, depth } = state.table;
   if (!camera.ready) { Object.assign(camera, { x: 0, y: 0, scale: 1, ready: true }); installPanZoom(root, width, depth, onClick); }
@@ -42,14 +44,20 @@ export function drawTable(root, view, role, ui, onClick, onSelect) {
   if (selected?.position) {
     const [x, y] = selected.position;
     g.append(svg("circle", { cx: x, cy: y, r: ZOC_RADIUS, fill: "none", stroke: "#ff0", "stroke-dasharray": "0.5 0.5", "stroke-width": 0.08, id: "zoc" }));
-    const mov = orderMov(selected.profile);
+    const mov = firstMov(selected.profile);
     if (mov) g.append(svg("circle", { cx: x, cy: y, r: mov, fill: "#8f8", opacity: 0.12, id: "move-range" }));
+    for (const seen of options?.sight?.[selected.id] ?? []) {
+      const target = view.trooper(seen);
+      if (!target?.position) continue;
+      g.append(svg("line", { x1: x, y1: y, x2: target.position[0], y2: target.position[1], stroke: "#f44",
+        "stroke-width": 0.1, "stroke-dasharray": "0.4 0.2", "data-lof": seen }));
+    }
     if (ui.route.length) {
       g.append(svg("polyline", { points: [selected.position, ...ui.route].map((p) => p.join(",")).join(" "), fill: "none", stroke: "#fff", "stroke-width": 0.12, id: "route" }));
     }
   }
   for (const t of state.troopers) {
-    if (!t.position) continue;
+    if (!t.position) continue; // not deployed (or an opponent's trooper in Hidden Deployment)
     const [x, y] = t.position;
     const r = baseDiameter(t.silhouette ?? t.profile?.silhouette ?? 2) / 2;
     const group = svg("g", { "data-trooper": t.id, cursor: "pointer" });
@@ -57,15 +65,16 @@ export function drawTable(root, view, role, ui, onClick, onSelect) {
     if (t.marker) {
       group.append(svg("rect", { x: x - r, y: y - r, width: 2 * r, height: 2 * r, fill: "#222", stroke: colour, "stroke-width": 0.15 }));
     } else {
-      group.append(svg("circle", { cx: x, cy: y, r, fill: t.condition && t.condition !== "normal" ? "#555" : colour, stroke: t.id === ui.selected ? "#ff0" : "#000", "stroke-width": 0.1 }));
-      // facing: the front 180 degrees arc
-      const f = t.facing ?? 0;
+      group.append(svg("circle", { cx: x, cy: y, r, fill: t.condition && t.condition !== "normal" ? "#555" : colour, stroke: t.id === ui.selected ? "#ff0" : "#000", "stroke-width": 0.1,
+        opacity: t.hidden ? 0.45 : 1, "stroke-dasharray": t.hidden ? "0.3 0.2" : "none" }));
+      // facing: the front 180 degrees arc (facings are degrees, 0 = +x, counter-clockwise)
+      const f = ((t.facing ?? 0) * Math.PI) / 180;
       const a0 = f - Math.PI / 2, a1 = f + Math.PI / 2;
       group.append(svg("path", { d: `M ${x + r * Math.cos(a0)} ${y + r * Math.sin(a0)} A ${r} ${r} 0 0 1 ${x + r * Math.cos(a1)} ${y + r * Math.sin(a1)} Z`, fill: "#fff", opacity: 0.45 }));
       group.append(svg("line", { x1: x, y1: y, x2: x + r * 1.4 * Math.cos(f), y2: y + r * 1.4 * Math.sin(f), stroke: "#fff", "stroke-width": 0.08 }));
     }
     const label = svg("text", { x, y: -y + r + 0.6, "font-size": 0.6, fill: "#fff", "text-anchor": "middle", transform: "scale(1 -1)" });
-    label.textContent = t.marker ? "CAMO" : t.id;
+    label.textContent = t.marker ? `CAMO ${t.id}` : t.hidden ? `${t.id} (hidden)` : t.id;
     group.append(label);
     group.addEventListener("click", (e) => { e.stopPropagation(); onSelect(t.id); });
     g.append(group);

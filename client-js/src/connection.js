@@ -3,7 +3,7 @@
 import { encodeMessage, decodeMessage, MalformedMessage } from "./codec.js";
 import { backoffDelay } from "./backoff.js";
 import { LocalView, VersionGap } from "./view.js";
-import { PROTOCOL_VERSION, WS_PATH, ClientTag, ServerTag, CloseCode } from "./protocol-constants.js";
+import { PROTOCOL_VERSION, WS_PATH, ClientTag, ServerTag, CloseCode, ProtocolReason } from "./protocol-constants.js";
 
 /**
  * @typedef {{ok: true, id: string, version: number} | {ok: false, id: string, code: string, message: string}} Answer
@@ -55,6 +55,12 @@ export class GameConnection extends EventTarget {
     this.hasSnapshot = false;
     /** @type {any} */
     this.retryTimer = null;
+    /** @type {{version: number, options: Record<string, any>} | null} the seat's legal choices (server's `options`) */
+    this.seatOptions = null;
+    /** The view version the last `options` request was made at (null: none in flight). */
+    this.optionsAskedAt = /** @type {number | null} */ (null);
+    /** Spectators watching the room (welcome, then `spectators` messages). */
+    this.spectators = 0;
   }
 
   /** Open the connection (and keep it open until close()). */
@@ -81,15 +87,40 @@ export class GameConnection extends EventTarget {
    * While disconnected the command waits and is sent again, with the same id, on reconnect;
    * the server answers a repeated id with its first answer, so it is never applied twice.
    * @param {Record<string, any>} body a rules-core command, e.g. {type: "end_turn"}
+   * @param {{retryStale?: boolean}} [options] retryStale: issue the command again (up to 3
+   *   times) when the room moved on before it arrived (only for commands that stay meaningful)
    * @returns {Promise<Answer>}
    */
-  send(body) {
+  async send(body, { retryStale = false } = {}) {
+    for (let attempt = 0; ; attempt += 1) {
+      const answer = await this.#sendOnce(body);
+      // A stale_version rejection arrives after the events that made the room move on, so the
+      // view is current again: a command that does not depend on those events (both players
+      // picking armies at once) may simply be issued again, with a new id.
+      if (answer.ok || answer.code !== ProtocolReason.STALE_VERSION || !retryStale || attempt >= 3) return answer;
+    }
+  }
+
+  /** @param {Record<string, any>} body @returns {Promise<Answer>} */
+  #sendOnce(body) {
     const id = (this.options.newId ?? defaultId)();
     const message = { type: ClientTag.COMMAND, id, version: this.view.version, body };
     return new Promise((resolve) => {
       this.pending.set(id, { message, resolve });
       if (this.status === "open") this.#write(message);
     });
+  }
+
+  /** Ask the server what this seat may do now (answered by an `options` message). */
+  requestOptions() {
+    if (this.status !== "open" || this.role === null || this.role === "spectator") return;
+    this.optionsAskedAt = this.view.version;
+    this.#write({ type: ClientTag.OPTIONS });
+  }
+
+  /** The seat's legal choices if they are current, else null (a newer version is held). */
+  currentOptions() {
+    return this.seatOptions && this.seatOptions.version === this.view.version && !this.view.stale ? this.seatOptions.options : null;
   }
 
   /** @param {ConnectionStatus} status */
@@ -158,6 +189,8 @@ export class GameConnection extends EventTarget {
       this.role = m.role;
       this.settings = m.settings;
       this.view.seats = { ...m.seats };
+      this.spectators = m.spectators ?? 0;
+      this.optionsAskedAt = null;
       this.attempt = 0;
       this.#setStatus("open");
       for (const { message } of this.pending.values()) this.#write(message);
@@ -199,6 +232,15 @@ export class GameConnection extends EventTarget {
       this.view.seats = { ...this.view.seats, [m.seat]: m.status };
       this.#changed();
     },
+    [ServerTag.OPTIONS]: (m) => {
+      if (this.optionsAskedAt === m.version) this.optionsAskedAt = null;
+      this.seatOptions = { version: m.version, options: m.options };
+      this.#changed();
+    },
+    [ServerTag.SPECTATORS]: (m) => {
+      this.spectators = m.count;
+      this.#changed();
+    },
     [ServerTag.ERROR]: (m) => {
       this.dispatchEvent(new CustomEvent("protocol-error", { detail: m }));
     },
@@ -214,6 +256,9 @@ export class GameConnection extends EventTarget {
   }
 
   #changed() {
+    const seat = this.role === "A" || this.role === "B";
+    if (seat && this.view.state && !this.view.stale && this.seatOptions?.version !== this.view.version
+        && this.optionsAskedAt !== this.view.version) this.requestOptions();
     this.dispatchEvent(new CustomEvent("change", { detail: this.view }));
   }
 }

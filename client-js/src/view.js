@@ -96,9 +96,9 @@ function routeEnd(route) {
   return route.length ? route[route.length - 1] : null;
 }
 
-/** Facing (radians, as the rules core measures it) from a to b. @param {Point} a @param {Point} b */
+/** Facing in degrees (0 = +x, counter-clockwise, as the rules core measures it) from a to b. @param {Point} a @param {Point} b */
 function heading(a, b) {
-  return Math.atan2(b[1] - a[1], b[0] - a[0]);
+  return ((Math.atan2(b[1] - a[1], b[0] - a[0]) * 180) / Math.PI + 360) % 360;
 }
 
 /** @type {Record<string, (state: Record<string, any>, event: GameEvent) => void>} */
@@ -151,7 +151,7 @@ const FOLDS = {
       const last = e.skill.route.length > 1 ? e.skill.route[e.skill.route.length - 2] : trooper.position;
       trooper.facing = e.skill.facing ?? heading(last, end);
       trooper.position = end;
-      if (state.order) state.order.path.push(...e.skill.route);
+      if (state.order) state.order.path.push(...e.skill.route.slice(1)); // the route starts where the trooper stands
     }
   },
   aro_window_opened(state, e) {

@@ -130,3 +130,44 @@ test("a malformed frame is reported, not thrown", () => {
   h.last().deliver({ type: "no_such_message" });
   assert.equal(errors, 2);
 });
+
+test("a seat asks for its options after each new version and keeps only the current ones", () => {
+  const { h, conn } = connected();
+  h.last().deliver(welcome(4));
+  h.last().deliver(snapshot(4));
+  assert.equal(h.last().optionsRequests, 1);
+  assert.equal(conn.currentOptions(), null);
+  h.last().deliver({ type: "options", version: 4, options: { end_turn: true } });
+  assert.deepEqual(conn.currentOptions(), { end_turn: true });
+  assert.equal(h.last().optionsRequests, 1, "no second request for the same version");
+  h.last().deliver({ type: "events", first: 5, events: [{ type: "phase_started", phase: "orders" }] });
+  assert.equal(conn.currentOptions(), null, "options of version 4 are stale at version 5");
+  assert.equal(h.last().optionsRequests, 2);
+});
+
+test("spectators never ask for options and learn the spectator count", () => {
+  const { h, conn } = connected({ token: null });
+  h.last().deliver({ ...welcome(4, "spectator"), spectators: 3 });
+  h.last().deliver(snapshot(4));
+  assert.equal(conn.spectators, 3);
+  h.last().deliver({ type: "spectators", count: 2 });
+  assert.equal(conn.spectators, 2);
+  assert.equal(h.last().optionsRequests, 0);
+});
+
+test("retryStale: a command the room outran is issued again at the new version with a new id", async () => {
+  const { h, conn } = connected();
+  h.last().deliver(welcome(0));
+  h.last().deliver(snapshot(0));
+  const answer = conn.send({ type: "choose_army", army: "x" }, { retryStale: true });
+  assert.deepEqual(h.last().sent.at(-1), { type: "command", id: "c1", version: 0, body: { type: "choose_army", army: "x" } });
+  h.last().deliver({ type: "events", first: 1, events: [null] });
+  h.last().deliver({ type: "rejected", id: "c1", code: "stale_version", message: "moved on" });
+  await new Promise((resolve) => setImmediate(resolve)); // let the retry run (microtasks)
+  assert.deepEqual(h.last().sent.at(-1), { type: "command", id: "c2", version: 1, body: { type: "choose_army", army: "x" } });
+  h.last().deliver({ type: "accepted", id: "c2", version: 2 });
+  assert.deepEqual(await answer, { ok: true, id: "c2", version: 2 });
+  const plain = conn.send({ type: "end_turn" });
+  h.last().deliver({ type: "rejected", id: "c3", code: "stale_version", message: "moved on" });
+  assert.equal((await plain).code, "stale_version", "without retryStale the rejection is the answer");
+});

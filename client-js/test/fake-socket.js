@@ -6,8 +6,10 @@ export class FakeSocket {
   /** @param {string} url */
   constructor(url) {
     this.url = url;
-    /** @type {any[]} decoded client messages */
+    /** @type {any[]} decoded client messages, except `options` requests (counted below) */
     this.sent = [];
+    /** `options` requests the client made (it asks on its own after every change). */
+    this.optionsRequests = 0;
     this.closed = false;
     this.onopen = null;
     this.onmessage = null;
@@ -15,7 +17,9 @@ export class FakeSocket {
   }
   /** @param {Uint8Array} bytes */
   send(bytes) {
-    this.sent.push(decode(bytes));
+    const message = /** @type {any} */ (decode(bytes));
+    if (message.type === "options") this.optionsRequests += 1;
+    else this.sent.push(message);
   }
   close(code = 1000) {
     if (this.closed) return;

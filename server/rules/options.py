@@ -21,6 +21,7 @@ from . import commands as c
 from .activation import decide_declare_skill, sees
 from .aro import decide_declare_aro, decide_pass_aro
 from .decision import Rejection
+from .deployment import decide_end_deployment_step, deployer, placed
 from .game_sequence import decide_end_impetuous_phase, decide_end_turn
 from .hidden_deployment import decide_reveal
 from .ids import Side, TrooperId, WeaponId
@@ -57,13 +58,20 @@ def _accepted(handler: Callable[[GameState, Any, Any], object], state: GameState
 def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
     """The seat's legal choices now.
 
-    ``{"activate": {trooper: [order types]}, "reveal": [trooper], "end_turn": bool,
+    ``{"deploy": [trooper], "deploy_hidden": [trooper], "end_deployment_step": bool,
+    "activate": {trooper: [order types]}, "reveal": [trooper], "end_turn": bool,
     "end_impetuous_phase": bool, "skills": {...} | None, "aros": {trooper: [...]},
     "sight": {trooper: [enemy ids it has Line of Fire to]}}`` (shapes in
     docs/client.md). Empty lists/maps when the seat has nothing to do.
     """
     order = state.order
+    deploying = deployer(state) is side
+    waiting = [t for t in state.troopers_of(side) if deploying and not placed(t)]
     return {
+        "deploy": [t.id for t in waiting],
+        "deploy_hidden": [t.id for t in waiting if t.profile.hidden_deployment],
+        "end_deployment_step": deploying and _accepted(
+            decide_end_deployment_step, state, side, c.EndDeploymentStep()),
         "activate": _activations(state, side) if order is None else {},
         "reveal": _reveals(state, side) if order is None else [],
         "end_turn": order is None and _accepted(decide_end_turn, state, side, c.EndTurn()),

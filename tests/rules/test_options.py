@@ -93,3 +93,21 @@ def test_sight_lists_enemies_in_line_of_fire_and_never_hidden_ones() -> None:
     assert B_SHOOTER in sight[A1]
     assert all("B-t2" not in seen for seen in sight.values())
     assert B_AWAY not in seat_options(state, Side.B)["sight"][B_SHOOTER]  # own side never listed
+
+
+def test_deployment_options_name_the_deployer_and_its_waiting_troopers() -> None:
+    from server.rules.army_catalogue import sample_army
+    from server.rules.events import ArmyChosen, InitiativeRolled, InitiativeSettled
+    from tests.support.skirmish import tid
+
+    state = engine.new_game(engine.GameSetup(ruleset="codeone", seed=1))
+    for side, army_id in ((Side.A, "helion-c1-patrol"), (Side.B, "vesper-c1-cell")):
+        army = sample_army(army_id)
+        ids = tuple((entry.id, tid(side, entry.id)) for entry in army.entries)
+        state = engine.apply(state, ArmyChosen(side, army, ids))
+    state = engine.apply(state, InitiativeRolled(((20, 1),), (1, 1), Side.A, state.dice))
+    state = engine.apply(state, InitiativeSettled(Side.A, Side.A, {Side.A: "south", Side.B: "north"}))
+    first, second = seat_options(state, Side.A), seat_options(state, Side.B)
+    assert len(first["deploy"]) == len(state.troopers_of(Side.A)) and second["deploy"] == []
+    assert first["end_deployment_step"] is False  # nobody deployed yet: all but one must be
+    assert first["end_deployment_step"] == accepted(state, Side.A, {"type": "end_deployment_step"})

@@ -1,0 +1,62 @@
+"""The server the browser tests drive: the real app (rules core, in-memory store, the
+browser client at /) plus one test-only route that creates a room from a scenario.
+
+``POST /test/scenario`` with ``{"placements": {"A-t5": [x, y, facing], ...},
+"aro_window_s": s, "seed": n}`` answers like the lobby (seat links, spectator link): the
+game starts in the first Orders Phase with the troopers where the test wants them
+(``tests.support.skirmish``, CodeOne lists), so browser tests play real orders without
+depending on deployment clicks. The route exists only in this test process.
+
+Run: ``python -m tests.browser.scenario_server``; it prints ``PORT <n>`` once it listens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import sys
+from typing import Any
+
+import uvicorn
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from server.app import create_app
+from server.config import Settings
+from server.store import RoomSettings
+from tests.support.skirmish import skirmish
+
+
+async def create_scenario(request: Request) -> Response:
+    body: dict[str, Any] = await request.json()
+    placements = {k: tuple(v) for k, v in body["placements"].items()}
+    room_settings = RoomSettings("codeone", float(body.get("aro_window_s", 30)), "public",
+                                 seed=int(body.get("seed", 1)))
+    created = await request.app.state.registry.create(
+        room_settings, skirmish(placements, seed=int(body.get("seed", 1))))
+    room = created.meta.room_id
+    return JSONResponse({
+        "room": room,
+        "seats": {side: {"link": f"/#room={room}&token={token}"}
+                  for side, token in (("A", created.token_a), ("B", created.token_b))},
+        "spectator_link": f"/#room={room}",
+    }, status_code=201)
+
+
+async def main() -> None:
+    settings = Settings.from_env(None, freeze_gc=False)
+    app = create_app(settings)
+    app.router.routes.insert(0, Route("/test/scenario", create_scenario, methods=["POST"]))
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(128)
+    config = uvicorn.Config(app, ws="websockets-sansio", ws_max_size=settings.hard_frame_bytes,
+                            lifespan="on", log_level="warning")
+    server = uvicorn.Server(config)
+    print(f"PORT {sock.getsockname()[1]}", flush=True)
+    await server.serve(sockets=[sock])
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))
