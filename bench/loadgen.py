@@ -12,7 +12,10 @@ Referee phases: ``created`` (rooms made over the HTTP lobby), ``connected`` (two
 S spectators per room said hello), ``setup`` (the scripted armies, initiative and
 deployment played to the Orders Phase), ``paced`` (one Order per room every ``--pace`` s;
 every ``--timeout-every``-th ARO window is left to the room's clock), ``max`` (every room
-plays its next Order as soon as the previous one reached every member). Baseline phases:
+plays its next Order as soon as the previous one reached every member), and with
+``--restart`` ``restart`` (the orchestrator killed and restarted the referee after ``max``:
+every member reconnects with the version it holds; done when every member of every room
+holds it again, i.e. every room was loaded back from the store). Baseline phases:
 ``connected``, ``paced``, ``max``, with the same frames per Order and frame sizes.
 
 Latency is measured from sending a command to the moment the last member of the room holds
@@ -389,6 +392,33 @@ class Worker:
                     return
         await asyncio.gather(*(one(room) for room in self.rooms))
 
+    async def rejoin_referee(self) -> None:
+        """Reconnect every member with ``since`` = the version it holds; done when each holds
+        it again (its room is live on the restarted referee)."""
+        ws_url = "ws" + self.base.removeprefix("http") + WS_PATH
+
+        async def rejoin(room: RoomDriver) -> None:
+            room_id, token_a, token_b = self.room_ids[room.index]
+            held = {member.name: member.version for member in room.members}
+            target = max(held.values())
+            room.members = []
+            for side, token in (("A", token_a), ("B", token_b)):
+                name = f"{room_id}/{side}"
+                room.players[side] = await self._connect(
+                    room, name, ws_url, Hello(PROTOCOL_VERSION, room_id, token, held[name]))
+            for s in range(self.args.spectators):
+                name = f"{room_id}/s{s}"
+                await self._connect(room, name, ws_url,
+                                    Hello(PROTOCOL_VERSION, room_id, None, held[name]))
+            room.stopping = False
+            await room.until(lambda: all(m.version >= target for m in room.members))
+        await _gather_bounded([rejoin(room) for room in self.rooms], 100)
+
+    async def max_then_expect_restart(self) -> None:
+        await self.max_rate()
+        for room in self.rooms:
+            room.stopping = True  # the orchestrator kills the referee next: closes expected
+
     async def run(self) -> None:
         if self.args.target == "referee":
             await self.phase("created", self.create_rooms)
@@ -402,7 +432,11 @@ class Worker:
         gc.freeze()
         gc.set_threshold(100_000, 50, 1000)
         await self.phase("paced", self.paced)
-        await self.phase("max", self.max_rate)
+        if self.args.restart:
+            await self.phase("max", self.max_then_expect_restart)
+            await self.phase("restart", self.rejoin_referee)
+        else:
+            await self.phase("max", self.max_rate)
         for room in self.rooms:
             room.stopping = True
         await asyncio.gather(*(m.ws.close() for room in self.rooms for m in room.members),
@@ -427,6 +461,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--worker", type=int, default=0)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--restart", action="store_true",
+                        help="after max, expect the referee to restart and rejoin every room")
     args = parser.parse_args(argv)
     asyncio.run(Worker(args).run())
 

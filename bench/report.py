@@ -98,11 +98,27 @@ def markdown(result: dict[str, Any]) -> str:
         f"- p99 latency at the same paced load: {_fmt(ratios['p99_paced'])}",
         f"- memory per connection: {_fmt(ratios['bytes_per_connection'])}",
         "",
-        f"Restart recovery: {'measured' if result['restart']['measured'] else 'not measured'}"
-        f" ({result['restart'].get('why', '')}).",
+        *_restart_lines(result["restart"]),
         "",
     ]
     errors = ref["paced"]["error_examples"] + ref["max"]["error_examples"]
     if errors:
         lines += ["Errors seen (first few):", "", *[f"- `{e}`" for e in errors], ""]
     return "\n".join(lines)
+
+
+def _restart_lines(restart: dict[str, Any]) -> list[str]:
+    if not restart.get("measured"):
+        return [f"Restart recovery: not measured ({restart.get('why', '')})."]
+    return [
+        "## Restart (kill -9 of the referee after the max-rate phase)",
+        "",
+        f"- new process serving: {_fmt(restart['process_start_s'])} s after the kill",
+        f"- every member of all {restart['rooms']:,} rooms ({restart['sockets']:,} sockets) "
+        f"back at its version: {_fmt(restart['rooms_back_s'])} s after that "
+        f"({_fmt(restart['kill_to_all_rooms_back_s'])} s from the kill)",
+        f"- new process CPU until then: {_fmt(restart['server_cpu_s'])} s; RSS "
+        f"{_fmt(restart['rss_new_process_mb'])} MB at start, "
+        f"{_fmt(restart['rss_all_back_mb'])} MB with every room back",
+        f"- errors: {restart['errors']}",
+    ]

@@ -31,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -163,6 +163,8 @@ class Fleet:
                     "--aro-window", str(self.args.aro_window),
                     "--frame-size", str(self.frame_size), "--seed", str(self.args.seed),
                     "--worker", str(index), "--out", str(self.out(index))]
+            if self.target == "referee" and self.args.restart:
+                argv.append("--restart")
             self.processes.append(await asyncio.create_subprocess_exec(
                 *pinned(self.core, argv), cwd=REPO, stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE))
@@ -193,17 +195,34 @@ class Fleet:
         return [json.loads(self.out(i).read_text()) for i in range(len(self.processes))]
 
 
-async def drive(fleet: Fleet, phases: list[str], server_pid: int,
-                redis_url: str | None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Step the fleet through ``phases``; server and Redis samples at every boundary."""
-    samples: dict[str, Any] = {"start": {"server": process_sample(server_pid),
+class Server:
+    """The server process under test; ``process`` changes when the referee is restarted."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+
+
+Hook = Callable[[], Awaitable[None]]
+
+
+async def drive(fleet: Fleet, phases: list[str], server: Server, redis_url: str | None,
+                before: dict[str, Hook] | None = None,
+                ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Step the fleet through ``phases``; server and Redis samples at every boundary.
+    ``before[phase]`` runs after the previous phase's sample, before the fleet starts it."""
+    hooks = before or {}
+    samples: dict[str, Any] = {"start": {"server": process_sample(server.process.pid),
                                          "redis": redis_sample(redis_url), "t": time.time()}}
     await fleet.start()
-    for phase in phases:
+    for index, phase in enumerate(phases):
         await fleet.until_done(phase)
-        samples[phase] = {"server": process_sample(server_pid), "redis": redis_sample(redis_url),
-                          "t": time.time()}
+        samples[phase] = {"server": process_sample(server.process.pid),
+                          "redis": redis_sample(redis_url), "t": time.time()}
         if phase != phases[-1]:
+            following = phases[index + 1]
+            if following in hooks:
+                await hooks[following]()
+            samples[f"{following}_start"] = {"t": time.time()}
             fleet.go()
     return samples, await fleet.finish()
 
@@ -260,7 +279,8 @@ def phase_figures(samples: dict[str, Any], workers: list[dict[str, Any]], phase:
 
 
 def memory_figures(samples: dict[str, Any], rooms: int, sockets: int) -> dict[str, Any]:
-    rss = {name: sample["server"]["rss"] for name, sample in samples.items()}
+    rss = {name: sample["server"]["rss"] for name, sample in samples.items()
+           if "server" in sample}
     figures: dict[str, Any] = {"rss_start_mb": round(rss["start"] / 2**20, 1)}
     if "connected" in rss:
         before = rss.get("created", rss["start"])
@@ -278,13 +298,42 @@ def memory_figures(samples: dict[str, Any], rooms: int, sockets: int) -> dict[st
 async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
                       server_core: str | None, load_core: str | None) -> dict[str, Any]:
     port = free_port()
-    server = await start_referee(port, redis_url, server_core, workdir / "referee.log")
+    log = workdir / "referee.log"
+    server = Server(await start_referee(port, redis_url, server_core, log))
+    restart: dict[str, Any] = {}
+
+    async def kill_and_restart() -> None:
+        """kill -9 the referee (every room's state is in Redis only), start a new one."""
+        killed = time.time()
+        server.process.kill()
+        await server.process.wait()
+        server.process = await start_referee(port, redis_url, server_core, log)
+        restart["killed_t"], restart["up_t"] = killed, time.time()
+        restart["rss_new_process_mb"] = round(process_sample(server.process.pid)["rss"] / 2**20, 1)
+
+    profile: list[asyncio.subprocess.Process] = []
+
+    async def profile_max() -> None:
+        spy = shutil.which("py-spy") or str(Path(PYTHON).parent / "py-spy")
+        profile.append(await asyncio.create_subprocess_exec(
+            spy, "record", "--nonblocking", "-r", "50", "-d", str(int(args.duration)),
+            "-f", "raw", "-o", str(args.profile), "-p", str(server.process.pid),
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL))
+
+    hooks: dict[str, Hook] = {}
+    if args.profile is not None:
+        hooks["max"] = profile_max
+    phases = ["created", "connected", "setup", "paced", "max"]
+    if args.restart:
+        phases.append("restart")
+        hooks["restart"] = kill_and_restart
     try:
         fleet = Fleet(args, "referee", f"http://127.0.0.1:{port}", load_core, workdir, 0)
-        phases = ["created", "connected", "setup", "paced", "max"]
-        samples, workers = await drive(fleet, phases, server.pid, redis_url)
+        samples, workers = await drive(fleet, phases, server, redis_url, hooks)
     finally:
-        await stop(server)
+        await stop(server.process)
+        for spy_process in profile:
+            await spy_process.wait()
     sockets = args.rooms * (2 + args.spectators)
     setup = merge(workers, "setup")
     result = {
@@ -296,6 +345,18 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
         "paced": phase_figures(samples, workers, "paced", "setup"),
         "max": phase_figures(samples, workers, "max", "paced"),
     }
+    if args.restart:
+        back = merge(workers, "restart")
+        result["restart"] = {
+            "measured": True, "rooms": args.rooms, "sockets": sockets,
+            "process_start_s": round(restart["up_t"] - restart["killed_t"], 3),
+            "rooms_back_s": round(samples["restart"]["t"] - samples["restart_start"]["t"], 3),
+            "kill_to_all_rooms_back_s": round(samples["restart"]["t"] - restart["killed_t"], 3),
+            "server_cpu_s": round(samples["restart"]["server"]["cpu_s"], 3),  # new process
+            "rss_new_process_mb": restart["rss_new_process_mb"],
+            "rss_all_back_mb": round(samples["restart"]["server"]["rss"] / 2**20, 1),
+            "errors": back["error_count"], "error_examples": back["errors"][:5],
+        }
     redis_after = samples["max"]["redis"]
     result["redis_active"] = bool(redis_after and redis_after.get("keys", 0) > 0)
     return result
@@ -308,7 +369,8 @@ async def run_baseline(args: argparse.Namespace, workdir: Path, frame_size: int,
     try:
         fleet = Fleet(args, "baseline", f"http://127.0.0.1:{port}", load_core, workdir,
                       frame_size)
-        samples, workers = await drive(fleet, ["connected", "paced", "max"], server.pid, None)
+        samples, workers = await drive(fleet, ["connected", "paced", "max"], Server(server),
+                                       None)
     finally:
         await stop(server)
     sockets = args.rooms * (2 + args.spectators)
@@ -380,8 +442,7 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
                 referee["memory"].get("bytes_per_connection"),
                 baseline["memory"].get("bytes_per_connection")),
         },
-        "restart": {"measured": False,
-                    "why": "not implemented in this harness yet"},
+        "restart": referee.get("restart", {"measured": False, "why": "run with --no-restart"}),
     }
 
 
@@ -402,6 +463,12 @@ def main(argv: list[str] | None = None) -> Path:
     parser.add_argument("--sockets-per-worker", type=int, default=12_000)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--results-dir", type=Path, default=RESULTS)
+    parser.add_argument("--restart", action=argparse.BooleanOptionalAction, default=True,
+                        help="after max: kill -9 the referee, start it again and time how "
+                             "long until every member of every room holds its version again")
+    parser.add_argument("--profile", type=Path, default=None,
+                        help="record the referee with py-spy (raw folded stacks) to this file "
+                             "during the max-rate phase")
     args = parser.parse_args(argv)
     result = asyncio.run(benchmark(args))
     args.results_dir.mkdir(parents=True, exist_ok=True)

@@ -48,6 +48,7 @@ COLUMNS = (
     ("B/room in play", "referee/memory/bytes_per_room_in_play"),
     ("Redis cmds/order", "referee/max/redis/commands_per_order"),
     ("Redis bytes/order", "referee/max/redis/bytes_per_order"),
+    ("restart: all rooms back s", "restart/kill_to_all_rooms_back_s"),
     ("errors", "referee/max/errors"),
 )
 

@@ -120,11 +120,54 @@ def point_in_polygon(p: Point, polygon: Sequence[Point]) -> bool:
     return inside
 
 
+_MARGIN = 1e-6
+"""Far beyond EPSILON and any rounding error: a point farther than this outside a box is
+outside anything the box bounds. Used only to skip work whose answer is already known, so
+the answers stay exactly those of the full computation."""
+
+# One polygon edge from vertex i-1 to vertex i: ax, ay, bx, by, bx-ax, by-ay, and its box
+# (min x, min y, max x, max y).
+_Edge = tuple[float, float, float, float, float, float, float, float, float, float]
+
+
+@lru_cache(maxsize=4096)
+def _edges(polygon: Polygon) -> tuple[_Edge, ...]:
+    """The polygon's edges, in the order ``point_in_polygon`` walks them; cached because
+    terrain is fixed for a game and Line of Fire walks the same footprints many times."""
+    out = []
+    for i in range(len(polygon)):
+        (ax, ay), (bx, by) = polygon[i - 1], polygon[i]
+        out.append((ax, ay, bx, by, bx - ax, by - ay,
+                    min(ax, bx), min(ay, by), max(ax, bx), max(ay, by)))
+    return tuple(out)
+
+
 def _on_boundary(p: Point, polygon: Sequence[Point]) -> bool:
     return any(
         point_to_segment_distance(p, polygon[i - 1], polygon[i]) <= EPSILON
         for i in range(len(polygon))
     )
+
+
+def _inside_strictly(x: float, y: float, edges: tuple[_Edge, ...]) -> bool:
+    """``point_in_polygon((x, y)) and not _on_boundary((x, y))`` over precomputed edges,
+    with the same arithmetic; an edge whose box is beyond _MARGIN cannot be within
+    EPSILON of the point, so its distance is not computed."""
+    inside = False
+    for ax, ay, _bx, by, ex, ey, _x0, _y0, _x1, _y1 in edges:
+        if (ay > y) != (by > y):
+            crossing_x = ax + (y - ay) * ex / ey
+            if x < crossing_x:
+                inside = not inside
+    if not inside:
+        return False
+    p = (x, y)
+    for ax, ay, bx, by, _ex, _ey, x0, y0, x1, y1 in edges:
+        if x < x0 - _MARGIN or x > x1 + _MARGIN or y < y0 - _MARGIN or y > y1 + _MARGIN:
+            continue
+        if point_to_segment_distance(p, (ax, ay), (bx, by)) <= EPSILON:
+            return False
+    return True
 
 
 def inside_intervals(p: Point, q: Point, polygon: Sequence[Point]) -> list[tuple[float, float]]:
@@ -135,13 +178,15 @@ def inside_intervals(p: Point, q: Point, polygon: Sequence[Point]) -> list[tuple
     running along an edge are not inside.
     """
     px, py = p
-    dx, dy = q[0] - px, q[1] - py
+    qx, qy = q
+    x0, y0, x1, y1 = bounding_box(tuple(polygon))
+    if (max(px, qx) < x0 - _MARGIN or min(px, qx) > x1 + _MARGIN
+            or max(py, qy) < y0 - _MARGIN or min(py, qy) > y1 + _MARGIN):
+        return []  # wholly outside the footprint's box: no crossing, no midpoint inside
+    edges = _edges(tuple(polygon))
+    dx, dy = qx - px, qy - py
     cuts = [0.0, 1.0]
-    count = len(polygon)
-    for i in range(count):
-        ax, ay = polygon[i - 1]
-        bx, by = polygon[i]
-        ex, ey = bx - ax, by - ay
+    for ax, ay, _bx, _by, ex, ey, _x0, _y0, _x1, _y1 in edges:
         denom = dx * ey - dy * ex
         apx, apy = ax - px, ay - py
         if abs(denom) <= EPSILON:
@@ -156,8 +201,7 @@ def inside_intervals(p: Point, q: Point, polygon: Sequence[Point]) -> list[tuple
         if t1 - t0 <= EPSILON:
             continue
         mid = (t0 + t1) / 2.0
-        middle = (px + mid * dx, py + mid * dy)
-        if point_in_polygon(middle, polygon) and not _on_boundary(middle, polygon):
+        if _inside_strictly(px + mid * dx, py + mid * dy, edges):
             if intervals and abs(intervals[-1][1] - t0) <= EPSILON:
                 intervals[-1] = (intervals[-1][0], t1)
             else:

@@ -33,3 +33,6 @@ def test_benchmark_runs_end_to_end_and_writes_results(tmp_path: Path) -> None:
         assert result[target]["max"]["orders"] > 0
     assert result["referee"]["setup_errors"] == 0
     assert "bytes_per_connection" in result["referee"]["memory"]
+    restart = result["restart"]
+    assert restart["measured"] and restart["errors"] == 0, restart
+    assert restart["kill_to_all_rooms_back_s"] >= restart["process_start_s"]
