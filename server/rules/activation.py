@@ -34,6 +34,7 @@ from .skills import (
     Discover,
     Dodge,
     Jump,
+    PeripheralSkill,
     Skill,
 )
 from .state import ActiveOrder, GameState, OrderStep, TrooperState
@@ -71,7 +72,32 @@ def decide_declare_skill(state: GameState, side: Side, command: DeclareSkill) ->
         )
     trooper = state.trooper(order.trooper)
     check_active_skill(state, order, trooper, skill)
-    return [SkillDeclared(order.number, trooper.id, len(order.skills) + 1, skill)]
+    _check_peripheral_skills(state, order, skill, command.peripherals)
+    return [SkillDeclared(order.number, trooper.id, len(order.skills) + 1, skill, command.peripherals)]
+
+
+def _check_peripheral_skills(
+    state: GameState, order: ActiveOrder, skill: Skill, declared: Sequence[PeripheralSkill]
+) -> None:
+    """In a joint activation every Peripheral declares the Controller's skill with its own
+    details (DIGEST 2: the same skills, targets may differ), checked like the Controller's."""
+    named = [p.trooper for p in declared]
+    require(
+        sorted(named) == sorted(order.peripherals),
+        Reason.ILLEGAL_SKILL_COMBINATION,
+        "Declare the skill for each Peripheral activated with its Controller, and only for them"
+        if order.peripherals
+        else "Only a Controller activated with its Peripherals declares skills for them.",
+    )
+    for entry in declared:
+        require(
+            entry.skill.TYPE == skill.TYPE,
+            Reason.ILLEGAL_SKILL_COMBINATION,
+            f"{entry.trooper} must perform the same skill as its Controller ({skill.TYPE}).",
+        )
+        check_active_skill(
+            state, order.for_trooper(entry.trooper), state.trooper(entry.trooper), entry.skill
+        )
 
 
 def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperState, skill: Skill) -> None:
@@ -261,17 +287,39 @@ def _check_discover(state: GameState, order: ActiveOrder, trooper: TrooperState,
 def apply_skill_declared(state: GameState, event: SkillDeclared) -> GameState:
     order = state.order
     assert order is not None
-    skill = event.skill
-    trooper = state.trooper(event.trooper)
-    path = order.path
+    trooper, path = _carried_out(state.trooper(event.trooper), order.path, event.skill)
+    state = state.with_trooper(trooper)
+    skills = dict(order.peripheral_skills)
+    paths = dict(order.peripheral_paths)
+    for entry in event.peripherals:
+        peripheral, paths[entry.trooper] = _carried_out(
+            state.trooper(entry.trooper), paths[entry.trooper], entry.skill
+        )
+        state = state.with_trooper(peripheral)
+        skills[entry.trooper] = (*skills.get(entry.trooper, ()), entry.skill)
+    step = OrderStep.ARO_1 if event.index == 1 else OrderStep.ARO_2
+    order = replace(
+        order,
+        skills=(*order.skills, event.skill),
+        path=path,
+        peripheral_skills=skills,
+        peripheral_paths=paths,
+        step=step,
+        window_open=False,
+    )
+    return replace(state, order=order)
+
+
+def _carried_out(
+    trooper: TrooperState, path: tuple[Point, ...], skill: Skill
+) -> tuple[TrooperState, tuple[Point, ...]]:
+    """A movement places the trooper at the end of its route and extends its path."""
     if isinstance(skill, MOVEMENT_SKILLS) and len(skill.route) > 1:
         route = skill.route
-        path = path + tuple(route[1:])
         facing = skill.facing if skill.facing is not None else _heading(route[-2], route[-1])
-        trooper = replace(trooper, position=route[-1], facing=facing, prone=False)
-    step = OrderStep.ARO_1 if event.index == 1 else OrderStep.ARO_2
-    order = replace(order, skills=(*order.skills, skill), path=path, step=step, window_open=False)
-    return replace(state.with_trooper(trooper), order=order)
+        moved = replace(trooper, position=route[-1], facing=facing, prone=False)
+        return moved, path + tuple(route[1:])
+    return trooper, path
 
 
 def _heading(a: Point, b: Point) -> float:

@@ -26,6 +26,8 @@ from .state import ActiveOrder, Eligibility, GameState, OrderStep, TrooperState
 from .weapons import WeaponKind
 from .zone_of_control import in_zone_of_control, route_enters_zone_of_control
 
+NOT_ACTIVATED = "An ARO targets a trooper activated by this Order."
+
 
 def may_react(trooper: TrooperState) -> bool:
     """On the table (or hidden, able to reveal in ARO) and not in a Null state."""
@@ -33,7 +35,31 @@ def may_react(trooper: TrooperState) -> bool:
 
 
 def eligibility(state: GameState, order: ActiveOrder) -> dict[TrooperId, Eligibility]:
-    """Reactive troopers eligible now that were not eligible at an earlier step."""
+    """Reactive troopers eligible now that were not eligible at an earlier step.
+
+    In a joint activation (a Controller with its Peripherals) a trooper is eligible through
+    any activated trooper, each along its own path.
+    """
+    side = state.trooper(order.trooper).side
+    found: dict[TrooperId, Eligibility] = {}
+    for activated in order.activated:
+        for reactor_id, why in _eligibility_through(state, order.for_trooper(activated)).items():
+            known = found.get(reactor_id)
+            if known is not None:
+                why = Eligibility(
+                    reactor_id,
+                    known.line_of_fire or why.line_of_fire,
+                    known.zone_of_control or why.zone_of_control,
+                    known.template or why.template,
+                )
+            found[reactor_id] = why
+    # Keep the reactive side's roster order whatever trooper made each one eligible.
+    roster = [t.id for t in state.troopers_of(side.other)]
+    return {t: found[t] for t in roster if t in found}
+
+
+def _eligibility_through(state: GameState, order: ActiveOrder) -> dict[TrooperId, Eligibility]:
+    """Eligibility caused by one activated trooper (``order.trooper``) along its path."""
     active = state.trooper(order.trooper)
     mover = active.body()
     template_targets = _template_targets(state, order)
@@ -178,7 +204,7 @@ def decide_declare_aro(state: GameState, side: Side, command: DeclareAro) -> lis
 def _check_aro_skill(
     state: GameState, order: ActiveOrder, trooper: TrooperState, skill: Skill
 ) -> None:
-    activated = (order.trooper,)
+    activated = order.activated
     if isinstance(skill, BsAttack):
         weapon = weapon_of(state, trooper, skill.weapon)
         require(
@@ -194,7 +220,7 @@ def _check_aro_skill(
         require(skill.targets[0].burst == 1, Reason.BAD_BURST, "AROs have Burst 1.")
     elif isinstance(skill, CcAttack):
         weapon_of(state, trooper, skill.weapon)
-        require(skill.target in activated, Reason.BAD_TARGET, "An ARO targets the activated trooper.")
+        require(skill.target in activated, Reason.BAD_TARGET, NOT_ACTIVATED)
         active = enemy_target(state, trooper, skill.target)
         require(
             in_base_contact(trooper.body(), active.body()),
@@ -202,7 +228,7 @@ def _check_aro_skill(
             "A CC Attack needs base contact with the target.",
         )
     elif isinstance(skill, Discover):
-        require(skill.target in activated, Reason.BAD_TARGET, "An ARO targets the activated trooper.")
+        require(skill.target in activated, Reason.BAD_TARGET, NOT_ACTIVATED)
         require(
             state.trooper(skill.target).marker,
             Reason.BAD_TARGET,

@@ -115,10 +115,11 @@ def plan_order(state: GameState) -> Plan:
     """Every roll, template hit and declaration effect of the Order, active trooper first,
     then the AROs in trooper id order (the order dice are rolled in)."""
     order = _order(state)
-    active = state.trooper(order.trooper)
     plan = Plan()
-    for index, skill in enumerate(order.skills):
-        plan += _declared(state, active, skill) + _active_skill(state, active, skill, index)
+    for activated in order.activated:  # a Controller, then the Peripherals it activated
+        active = state.trooper(activated)
+        for index, skill in enumerate(order.for_trooper(activated).skills):
+            plan += _declared(state, active, skill) + _active_skill(state, active, skill, index)
     for reactor_id in sorted(order.aros):
         reactor = state.trooper(reactor_id)
         skill = order.aros[reactor_id]
@@ -184,7 +185,7 @@ def _uses(skill: Skill, weapon: Weapon, trooper: TrooperState, state: GameState)
 
 
 def _is_active(state: GameState, trooper: TrooperState) -> bool:
-    return state.order is not None and state.order.trooper == trooper.id
+    return state.order is not None and trooper.id in state.order.activated
 
 
 def _idle(trooper: TrooperState, skill: Skill, reason: str) -> Plan:
@@ -196,8 +197,8 @@ def _camouflaged(state: GameState, trooper_id: TrooperId) -> bool:
     trooper = state.trooper(trooper_id)
     if not trooper.marker or state.order is None:
         return False
-    if trooper_id == state.order.trooper:
-        own = state.order.skills
+    if trooper_id in state.order.activated:
+        own = state.order.for_trooper(trooper_id).skills
     else:
         own = (state.order.aros[trooper_id],) if trooper_id in state.order.aros else ()
     return not any(isinstance(skill, REVEALING_SKILLS) for skill in own)
@@ -217,7 +218,7 @@ def position_at_declaration(order: ActiveOrder, index: int) -> Point:
 
 
 def _active_skill(state: GameState, active: TrooperState, skill: Skill, index: int) -> Plan:
-    order = _order(state)
+    order = _order(state).for_trooper(active.id)
     if isinstance(skill, BsAttack):
         at = skill.firing_point or position_at_declaration(order, index)
         return _active_bs_attack(state, active, skill, active.body(at))
@@ -318,7 +319,7 @@ def _active_dodge(state: GameState, active: TrooperState) -> PlannedRoll:
     """The active trooper's Dodge: -3 [N5] if some trooper attacking it is outside its LoF."""
     order = _order(state)
     blind = any(
-        isinstance(skill, (BsAttack, CcAttack))
+        _aro_target(skill) == active.id
         and not sees(state, active, active.body(), state.trooper(r), state.trooper(r).body())
         for r, skill in order.aros.items()
     )
@@ -348,7 +349,6 @@ def _aro_skill(state: GameState, reactor: TrooperState, skill: Skill) -> Plan:
     if problem is not None:
         return _idle(reactor, skill, problem)
     order = _order(state)
-    active = state.trooper(order.trooper)
     if isinstance(skill, Dodge):
         eligibility = order.eligible.get(reactor.id)
         blind = eligibility is not None and not eligibility.line_of_fire
@@ -356,11 +356,24 @@ def _aro_skill(state: GameState, reactor: TrooperState, skill: Skill) -> Plan:
         return Plan(rolls=(_dodge_roll(reactor, False, dodge_mods(blind, penalty)),))
     if isinstance(skill, Reset):
         return Plan(rolls=(_reset(reactor, active=False),))
+    target_id = _aro_target(skill)
+    if target_id is None or target_id not in order.activated:
+        return _idle(reactor, skill, "aro_must_target_active_trooper")
+    active = state.trooper(target_id)
     if isinstance(skill, CcAttack):
-        return _aro_cc_attack(state, reactor, skill, active)
+        return _cc_attack(state, reactor, skill, active=False)
     if isinstance(skill, (BsAttack, Discover)):
         return _aro_at_path_point(state, reactor, skill, active)
     return _idle(reactor, skill, "not_usable_in_aro")
+
+
+def _aro_target(skill: Skill) -> TrooperId | None:
+    """The trooper an ARO's Attack or Discover is aimed at (None for Dodge, Reset...)."""
+    if isinstance(skill, BsAttack):
+        return _first_target(skill)
+    if isinstance(skill, CcAttack | Discover):
+        return skill.target
+    return None
 
 
 def _aro_check(state: GameState, reactor: TrooperState, skill: Skill) -> str | None:
@@ -378,18 +391,8 @@ def _aro_check(state: GameState, reactor: TrooperState, skill: Skill) -> str | N
     return None
 
 
-def _aro_cc_attack(state: GameState, reactor: TrooperState, skill: CcAttack,
-                   active: TrooperState) -> Plan:
-    if skill.target != active.id:
-        return _idle(reactor, skill, "aro_must_target_active_trooper")
-    return _cc_attack(state, reactor, skill, active=False)
-
-
 def _aro_at_path_point(state: GameState, reactor: TrooperState, skill: BsAttack | Discover,
                        active: TrooperState) -> Plan:
-    target_id = skill.target if isinstance(skill, Discover) else _first_target(skill)
-    if target_id != active.id:
-        return _idle(reactor, skill, "aro_must_target_active_trooper")
     point = aro_target_point(state, reactor, active, skill.target_point)
     if point is None:
         return _idle(reactor, skill, "no_line_of_fire")
@@ -411,9 +414,10 @@ def aro_target_point(state: GameState, reactor: TrooperState, active: TrooperSta
     """The point of the active trooper's path an ARO is taken against (DIGEST 6.3).
 
     The chosen point if the reactor has LoF there; by default the last sampled point of the
-    path where it has LoF; None when it never has LoF.
+    path where it has LoF; None when it never has LoF. ``active`` is the activated trooper
+    the ARO targets (a Controller or one of its Peripherals), along its own path.
     """
-    order = _order(state)
+    order = _order(state).for_trooper(active.id)
     blockers = blocking_bodies(state, reactor.id, active.id)
     if chosen is not None:
         visible = sees(state, reactor, reactor.body(), active, active.body(chosen))

@@ -12,7 +12,7 @@ from typing import ClassVar, Literal
 from .geometry import Point
 from .ids import TrooperId
 from .serial import Plain, Tagged, from_plain
-from .skills import Skill
+from .skills import PeripheralSkill, Skill
 from .state import OrderType
 
 
@@ -74,6 +74,8 @@ class Activate(Command):
     order: OrderType
     combat_group: int | None = None
     """Regular Orders: the pool to spend from (default: the trooper's own group)."""
+    peripherals: tuple[TrooperId, ...] = ()
+    """Peripherals of the activated Controller that act on the same Order (DIGEST 2)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +84,9 @@ class DeclareSkill(Command):
 
     TYPE: ClassVar[str] = "declare_skill"
     skill: Skill
+    peripherals: tuple[PeripheralSkill, ...] = ()
+    """In a joint activation, the same skill for each activated Peripheral (its own route,
+    targets...): one entry per Peripheral."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from .geometry import Point
 from .ids import Side, TrooperId
 from .outcome import Outcome
 from .serial import Plain, Tagged, from_plain, to_plain
-from .skills import Skill
+from .skills import PeripheralSkill, Skill
 from .state import Eligibility, GameResult, OrderType, Phase
 
 
@@ -129,6 +129,8 @@ class OrderSpent(Event):
     trooper: TrooperId
     order_type: OrderType
     combat_group: int
+    peripherals: tuple[TrooperId, ...] = ()
+    """Peripherals activated by the same Order as their Controller."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +142,7 @@ class SkillDeclared(Event):
     trooper: TrooperId
     index: int
     skill: Skill
+    peripherals: tuple[PeripheralSkill, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from dataclasses import replace
 from .commands import Activate
 from .decision import require
 from .events import Event, OrdersCounted, OrderSpent
+from .geometry import Point
 from .ids import Side, TrooperId
 from .profiles import Training
 from .reasons import Reason
@@ -89,7 +90,33 @@ def decide_activate(state: GameState, side: Side, command: Activate) -> list[Eve
     owner = _acting_trooper(state, trooper)
     require(not owner.is_null, Reason.TROOPER_NULL, "Its Controller is in a Null state.")
     group = _check_order_source(state, trooper, owner, command)
-    return [OrderSpent(state.orders_spent + 1, trooper.id, command.order, group)]
+    _check_peripherals(state, trooper, command.peripherals)
+    return [OrderSpent(state.orders_spent + 1, trooper.id, command.order, group, command.peripherals)]
+
+
+def _check_peripherals(
+    state: GameState, controller: TrooperState, peripherals: tuple[TrooperId, ...]
+) -> None:
+    """A joint activation names Peripherals of the activated Controller, on the table and
+    not Null, each once (DIGEST 2: they activate on the Controller's Order)."""
+    require(
+        len(set(peripherals)) == len(peripherals),
+        Reason.ORDER_NOT_FOR_TROOPER,
+        "Name each Peripheral once.",
+    )
+    for peripheral_id in peripherals:
+        peripheral = state.troopers.get(peripheral_id)
+        require(
+            peripheral is not None
+            and peripheral.side is controller.side
+            and peripheral.entry.controller is not None
+            and peripheral.entry.controller == controller.entry.id,
+            Reason.ORDER_NOT_FOR_TROOPER,
+            f"{peripheral_id} is not a Peripheral of {controller.id}.",
+        )
+        assert peripheral is not None
+        require(not peripheral.is_null, Reason.TROOPER_NULL, f"{peripheral_id} is in a Null state.")
+        require(peripheral.on_table, Reason.TROOPER_NOT_ON_TABLE, f"{peripheral_id} is not on the table.")
 
 
 def _check_order_source(
@@ -170,6 +197,8 @@ def apply_order_spent(state: GameState, event: OrderSpent) -> GameState:
         step=OrderStep.FIRST_SKILL,
         start=trooper.position,
         path=(trooper.position,),
+        peripherals=event.peripherals,
+        peripheral_paths={p: (_position(state, p),) for p in event.peripherals},
     )
     return replace(
         state,
@@ -177,3 +206,9 @@ def apply_order_spent(state: GameState, event: OrderSpent) -> GameState:
         order=order,
         orders_spent=event.order,
     )
+
+
+def _position(state: GameState, trooper_id: TrooperId) -> Point:
+    position = state.trooper(trooper_id).position
+    assert position is not None, f"{trooper_id} is not on the table"
+    return position

@@ -247,7 +247,9 @@ def _followable(route: tuple[Point, ...] | None, position: Point | None) -> bool
 def _dodge_route(state: GameState, roll: PlannedRoll) -> tuple[Point, ...] | None:
     order = state.order
     assert order is not None
-    skills: Sequence[Skill] = order.skills if roll.active else (order.aros[roll.trooper],)
+    skills: Sequence[Skill] = (
+        order.for_trooper(roll.trooper).skills if roll.active else (order.aros[roll.trooper],)
+    )
     dodge = next((s for s in skills if isinstance(s, Dodge)), None)
     return dodge.route if dodge is not None else None
 
@@ -268,14 +270,18 @@ def _alert(after: GameState, before: GameState, rolled: Sequence[_Rolled],
     target of an Attack turns to face its attacker in the Conclusion (DIGEST 9)."""
     order = before.order
     assert order is not None
-    attacked = [r.plan.target for r in rolled if r.plan.is_attack and r.plan.active]
-    attacked += [t.target for t in templates if t.attacker == order.trooper]
-    attacker = after.trooper(order.trooper)
+    attacked = [(r.plan.target, r.plan.trooper) for r in rolled if r.plan.is_attack and r.plan.active]
+    attacked += [(t.target, t.attacker) for t in templates if t.attacker in order.activated]
+    first_attacker: dict[TrooperId, TrooperId] = {}
+    for target_id, attacker_id in attacked:
+        if target_id is not None:
+            first_attacker.setdefault(target_id, attacker_id)
     effects: list[Effect] = []
-    for target_id in dict.fromkeys(t for t in attacked if t is not None):
+    for target_id, attacker_id in first_attacker.items():
         target = after.trooper(target_id)
         if target_id in order.aros or not target.can_act:
             continue
+        attacker = after.trooper(attacker_id)
         facing = _facing_towards(target.position, attacker.position)
         if facing is not None and not math.isclose(facing, target.facing):
             effects.append(Turned(target_id, facing, "alert"))

@@ -150,3 +150,12 @@ class Reset(Skill):
 
 MOVEMENT_SKILLS = (Move, CautiousMove, Jump, Climb)
 DODGE_MOVE_LIMIT = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class PeripheralSkill:
+    """The skill one Peripheral performs alongside its Controller's (DIGEST 2: the same
+    skills, targets may differ)."""
+
+    trooper: TrooperId
+    skill: Skill

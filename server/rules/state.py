@@ -171,6 +171,36 @@ class ActiveOrder:
     passed: frozenset[TrooperId] = frozenset()
     window_open: bool = False
     waits_for_close: bool = False
+    peripherals: tuple[TrooperId, ...] = ()
+    """Peripherals activated by the same Order as their Controller (``trooper``)."""
+    peripheral_skills: Mapping[TrooperId, tuple[Skill, ...]] = field(default_factory=dict)
+    peripheral_paths: Mapping[TrooperId, tuple[Point, ...]] = field(default_factory=dict)
+    """Each Peripheral's own path in this Order, its position at activation first."""
+
+    @property
+    def activated(self) -> tuple[TrooperId, ...]:
+        """Every trooper this Order activated: the trooper, then its Peripherals."""
+        return (self.trooper, *self.peripherals)
+
+    def for_trooper(self, trooper_id: TrooperId) -> ActiveOrder:
+        """The Order as seen by one activated trooper: its own start, path and skills.
+
+        Rules written for "the active trooper" (routes, firing points, LoF along the path)
+        apply unchanged to each trooper of a joint activation through this projection.
+        """
+        if trooper_id == self.trooper:
+            return self
+        path = self.peripheral_paths[trooper_id]
+        return replace(
+            self,
+            trooper=trooper_id,
+            start=path[0],
+            path=path,
+            skills=self.peripheral_skills.get(trooper_id, ()),
+            peripherals=(),
+            peripheral_skills={},
+            peripheral_paths={},
+        )
 
     @property
     def aro_step_number(self) -> int:

@@ -16,7 +16,7 @@ from server.rules.events import AroDeclared, Event, OrderResolved, OrderSpent, S
 from server.rules.ids import SPECTATOR, Side
 from server.rules.outcome import Moved
 from server.rules.serial import from_plain, to_plain
-from server.rules.skills import Dodge
+from server.rules.skills import Dodge, PeripheralSkill
 from server.rules.state import GameState, Phase
 from server.rules.views import view_event, view_state
 from tests.support.games import new_game_in_orders_phase
@@ -139,19 +139,31 @@ def _candidates(state: GameState, rng: random.Random) -> list[tuple[Side | engin
     active = state.active
     assert active is not None
     if state.order is not None:
-        trooper = state.trooper(state.order.trooper)
-        assert trooper.position is not None
-        x, y = trooper.position
-        step = rng.uniform(-2.5, 2.5)
         enemies = [t for t in state.troopers_of(active.other) if t.can_act and not t.marker]
-        moves = [(active, c.DeclareSkill(from_plain(c.Skill, {"type": "idle"})))]  # type: ignore[attr-defined]
-        moves.append((active, c.DeclareSkill(from_plain(c.Skill, {"type": "move", "route": [[x, y], [x + step, y + rng.uniform(-3, 3)]]}))))  # type: ignore[attr-defined]
-        if enemies:
-            target = rng.choice(enemies)
-            weapon = state.armies[active].weapon(trooper.profile.weapons[0])
-            shot = {"type": "bs_attack", "weapon": weapon.id, "targets": [{"trooper": target.id, "burst": weapon.burst}]}
-            moves.append((active, c.DeclareSkill(from_plain(c.Skill, shot))))  # type: ignore[attr-defined]
-        return moves
+        target = rng.choice(enemies) if enemies else None
+
+        def declare(kind: str) -> c.DeclareSkill | None:
+            # The same skill for the trooper and any Peripheral activated with it.
+            skills = []
+            for trooper_id in state.order.activated:  # type: ignore[union-attr]
+                trooper = state.trooper(trooper_id)
+                assert trooper.position is not None
+                x, y = trooper.position
+                if kind == "move":
+                    skill: dict[str, object] = {"type": "move", "route": [[x, y], [x + rng.uniform(-2.5, 2.5), y + rng.uniform(-3, 3)]]}
+                elif kind == "bs_attack" and target is not None:
+                    weapon = state.armies[active].weapon(trooper.profile.weapons[0])
+                    burst = 1 if weapon.kind.value == "direct_template" else weapon.burst
+                    skill = {"type": "bs_attack", "weapon": weapon.id, "targets": [{"trooper": target.id, "burst": burst}]}
+                elif kind == "idle":
+                    skill = {"type": "idle"}
+                else:
+                    return None
+                skills.append(from_plain(c.Skill, skill))  # type: ignore[attr-defined]
+            main, *others = skills
+            return c.DeclareSkill(main, tuple(PeripheralSkill(p, k) for p, k in zip(state.order.peripherals, others, strict=True)))  # type: ignore[union-attr]
+
+        return [(active, d) for d in map(declare, ("idle", "move", "bs_attack")) if d is not None]
     mine = [t for t in state.troopers_of(active) if t.on_table]  # Null ones must be refused
     moves = [(active, c.EndTurn())]
     if state.phase is Phase.IMPETUOUS:
@@ -160,6 +172,9 @@ def _candidates(state: GameState, rng: random.Random) -> list[tuple[Side | engin
     for trooper in rng.sample(mine, min(3, len(mine))):
         for order in (c.OrderType.REGULAR, c.OrderType.IRREGULAR, c.OrderType.IMPETUOUS, c.OrderType.LIEUTENANT):
             moves.append((active, c.Activate(trooper.id, order)))
+        peripherals = tuple(t.id for t in mine if t.entry.controller == trooper.entry.id)
+        if peripherals:  # a joint activation (Null Peripherals must be refused)
+            moves.append((active, c.Activate(trooper.id, c.OrderType.REGULAR, peripherals=peripherals)))
     return moves
 
 
