@@ -19,7 +19,7 @@ from .events import AroDeclared, AroPassed, AroWindowClosed, AroWindowOpened, Ev
 from .geometry import Body, in_base_contact
 from .ids import Side, TrooperId
 from .line_of_fire import has_line_of_fire, sees_any_point_of_route
-from .mods import blocking_bodies
+from .mods import blocking_bodies_by_trooper, without
 from .reasons import Reason
 from .skills import BsAttack, CautiousMove, CcAttack, Discover, Dodge, Reset, Skill
 from .state import ActiveOrder, Eligibility, GameState, OrderStep, TrooperState
@@ -65,13 +65,14 @@ def _eligibility_through(state: GameState, order: ActiveOrder) -> dict[TrooperId
     template_targets = _template_targets(state, order)
     cautious = any(isinstance(s, CautiousMove) for s in order.skills)
     found: dict[TrooperId, Eligibility] = {}
+    bodies = blocking_bodies_by_trooper(state)  # once: every reactive trooper needs them
     for trooper in state.troopers_of(active.side.other):
         if trooper.id in order.eligible or not may_react(trooper):
             continue
         if cautious and trooper.hidden:
             continue  # Hidden Deployment cannot react to Cautious Movement (DIGEST 9)
         viewer = trooper.body()
-        blockers = blocking_bodies(state, trooper.id, active.id)
+        blockers = without(bodies, trooper.id, active.id)
         lof = sees_any_point_of_route(viewer, mover, order.path, state.table, blockers)
         zoc = route_enters_zone_of_control(viewer, mover, order.path)
         template = trooper.id in template_targets

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 
 from server.rules.geometry import EPSILON, Body, Point, facing_vector, in_front_arc
 from server.rules.routes import route_samples
-from server.rules.terrain import Table, TerrainPiece, bounding_box, inside_intervals
+from server.rules.terrain import Table, TerrainPiece, bounding_box, inside_pieces
 
 MIN_VISIBLE = 3.0 / 25.4
 """The smallest part of a target that counts as seen: about 3 mm (DIGEST 10.1)."""
@@ -103,10 +103,12 @@ def blocked_by_terrain(
     """The sight line passes over the piece's footprint at or below the piece's height.
 
     The line's height is linear along it, so its lowest point over each stretch inside the
-    footprint is at one end of that stretch.
+    footprint is at one end of that stretch. (Checking each piece of a stretch rather than
+    the merged stretch gives the same answer: the lowest end of the pieces is the lowest end
+    of the stretch; it lets the test stop at the first blocking piece.)
     """
     rise = height_q - height_p
-    for t0, t1 in inside_intervals(p, q, piece.polygon):
+    for t0, t1 in inside_pieces(p, q, piece.polygon):
         if min(height_p + t0 * rise, height_p + t1 * rise) <= piece.height + EPSILON:
             return True
     return False
@@ -159,8 +161,8 @@ def has_line_of_fire(
     pieces = terrain_between(viewer, target, table)
     bodies = tuple(
         b for b in blockers
-        if b != viewer and b != target and _boxes_overlap(box, _box_of_discs(b, b))
-    )
+        if _boxes_overlap(box, _box_of_discs(b, b)) and b != viewer and b != target
+    )  # the cheap box test first: most blockers are far away
     hv, ht = viewer.height, target_sight_height(target)
     return any(
         _line_clear(p, q, hv, ht, pieces, bodies) for p in viewer_points for q in target_points

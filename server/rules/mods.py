@@ -54,13 +54,22 @@ class ShotMods:
     partial_cover: bool
 
 
-def blocking_bodies(state: GameState, *exclude: TrooperId) -> tuple[Body, ...]:
-    """Bodies that block LoF: models on the table; markers never block (DIGEST 10.1)."""
+def blocking_bodies_by_trooper(state: GameState) -> tuple[tuple[TrooperId, Body], ...]:
+    """Every trooper whose body blocks LoF, with that body: models on the table; markers
+    never block (DIGEST 10.1). For callers that need many ``blocking_bodies`` of one state."""
     return tuple(
-        t.body()
-        for t in state.troopers.values()
-        if t.on_table and not t.marker and t.id not in exclude
+        (t.id, t.body()) for t in state.troopers.values() if t.on_table and not t.marker
     )
+
+
+def blocking_bodies(state: GameState, *exclude: TrooperId) -> tuple[Body, ...]:
+    """Bodies that block LoF, but those of ``exclude``."""
+    return without(blocking_bodies_by_trooper(state), *exclude)
+
+
+def without(bodies: tuple[tuple[TrooperId, Body], ...], *exclude: TrooperId) -> tuple[Body, ...]:
+    """The bodies of ``blocking_bodies_by_trooper`` but those of ``exclude``, in order."""
+    return tuple(body for trooper, body in bodies if trooper not in exclude)
 
 
 def sees(state: GameState, viewer: TrooperState, viewer_body: Body,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -170,19 +170,21 @@ def _inside_strictly(x: float, y: float, edges: tuple[_Edge, ...]) -> bool:
     return True
 
 
-def inside_intervals(p: Point, q: Point, polygon: Sequence[Point]) -> list[tuple[float, float]]:
-    """The parts of segment p->q strictly inside the polygon, as parameter ranges in [0, 1].
+def inside_pieces(p: Point, q: Point, polygon: Sequence[Point]) -> Iterator[tuple[float, float]]:
+    """The pieces of segment p->q strictly inside the polygon, in order, as parameter ranges
+    in [0, 1], produced lazily (a caller that only needs the first stops early).
 
     The segment is cut wherever it meets an edge; each piece lies wholly inside or wholly
     outside, which its midpoint decides. Pieces of zero length (grazing a vertex) and pieces
-    running along an edge are not inside.
+    running along an edge are not inside. Touching pieces are not merged (see
+    ``inside_intervals``).
     """
     px, py = p
     qx, qy = q
     x0, y0, x1, y1 = bounding_box(tuple(polygon))
     if (max(px, qx) < x0 - _MARGIN or min(px, qx) > x1 + _MARGIN
             or max(py, qy) < y0 - _MARGIN or min(py, qy) > y1 + _MARGIN):
-        return []  # wholly outside the footprint's box: no crossing, no midpoint inside
+        return  # wholly outside the footprint's box: no crossing, no midpoint inside
     edges = _edges(tuple(polygon))
     dx, dy = qx - px, qy - py
     cuts = [0.0, 1.0]
@@ -196,16 +198,23 @@ def inside_intervals(p: Point, q: Point, polygon: Sequence[Point]) -> list[tuple
         if 0.0 <= t <= 1.0 and -EPSILON <= u <= 1.0 + EPSILON:
             cuts.append(t)
     cuts.sort()
-    intervals: list[tuple[float, float]] = []
     for t0, t1 in itertools.pairwise(cuts):
         if t1 - t0 <= EPSILON:
             continue
         mid = (t0 + t1) / 2.0
         if _inside_strictly(px + mid * dx, py + mid * dy, edges):
-            if intervals and abs(intervals[-1][1] - t0) <= EPSILON:
-                intervals[-1] = (intervals[-1][0], t1)
-            else:
-                intervals.append((t0, t1))
+            yield t0, t1
+
+
+def inside_intervals(p: Point, q: Point, polygon: Sequence[Point]) -> list[tuple[float, float]]:
+    """The parts of segment p->q strictly inside the polygon, as parameter ranges in [0, 1]:
+    the ``inside_pieces``, with pieces that touch (within EPSILON) merged into one."""
+    intervals: list[tuple[float, float]] = []
+    for t0, t1 in inside_pieces(p, q, polygon):
+        if intervals and abs(intervals[-1][1] - t0) <= EPSILON:
+            intervals[-1] = (intervals[-1][0], t1)
+        else:
+            intervals.append((t0, t1))
     return intervals
 
 
