@@ -20,7 +20,13 @@ from collections.abc import Iterable, Sequence
 
 from server.rules.geometry import EPSILON, Body, Point, facing_vector, in_front_arc
 from server.rules.routes import route_samples
-from server.rules.terrain import Table, TerrainPiece, bounding_box, inside_pieces
+from server.rules.terrain import (
+    Table,
+    TerrainPiece,
+    bounding_box,
+    inside_pieces,
+    segment_meets_interior,
+)
 
 MIN_VISIBLE = 3.0 / 25.4
 """The smallest part of a target that counts as seen: about 3 mm (DIGEST 10.1)."""
@@ -34,6 +40,9 @@ _TARGET_RIM = ((-1.0, 0.0), (0.0, 1.0), (0.0, -1.0), (-_SQRT_HALF, _SQRT_HALF),
                (_SQRT_HALF, -_SQRT_HALF), (1.0, 0.0))
 
 Box = tuple[float, float, float, float]
+_TALL_MARGIN = 1e-6
+"""A piece this much taller than both ends of a sight line is taller than every point of
+it, rounding included."""
 
 
 def target_sight_height(target: Body) -> float:
@@ -107,6 +116,11 @@ def blocked_by_terrain(
     the merged stretch gives the same answer: the lowest end of the pieces is the lowest end
     of the stretch; it lets the test stop at the first blocking piece.)
     """
+    if piece.height >= max(height_p, height_q) + _TALL_MARGIN:
+        # Taller than the whole line: it blocks wherever the line gets inside at all.
+        meets = segment_meets_interior(p, q, piece.polygon)
+        if meets is not None:
+            return meets
     rise = height_q - height_p
     for t0, t1 in inside_pieces(p, q, piece.polygon):
         if min(height_p + t0 * rise, height_p + t1 * rise) <= piece.height + EPSILON:

@@ -170,6 +170,75 @@ def _inside_strictly(x: float, y: float, edges: tuple[_Edge, ...]) -> bool:
     return True
 
 
+@lru_cache(maxsize=4096)
+def _half_planes(polygon: Polygon) -> tuple[tuple[float, float, float], ...] | None:
+    """A strictly convex footprint as half-planes ``nx*x + ny*y <= c`` with unit normals
+    (the inside is where all hold); None for a footprint that is not strictly convex."""
+    count = len(polygon)
+    turns, turning = [], 0.0
+    for i in range(count):
+        (ax, ay), (bx, by), (cx, cy) = polygon[i - 2], polygon[i - 1], polygon[i]
+        ux, uy, vx, vy = bx - ax, by - ay, cx - bx, cy - by
+        turns.append(ux * vy - uy * vx)
+        turning += math.atan2(ux * vy - uy * vx, ux * vx + uy * vy)
+    if all(turn > _MARGIN for turn in turns):
+        sign = 1.0  # counter-clockwise: the inside is on the left of each edge
+    elif all(turn < -_MARGIN for turn in turns):
+        sign = -1.0
+    else:
+        return None
+    if abs(turning - sign * 2.0 * math.pi) > 1e-6:
+        return None  # turns one way but winds more than once: a star, not convex
+    planes = []
+    for ax, ay, _bx, _by, ex, ey, *_ in _edges(polygon):
+        length = math.hypot(ex, ey)
+        nx, ny = sign * ey / length, -sign * ex / length  # outward normal
+        planes.append((nx, ny, nx * ax + ny * ay))
+    return tuple(planes)
+
+
+def segment_meets_interior(p: Point, q: Point, polygon: Sequence[Point]) -> bool | None:
+    """Whether ``inside_pieces(p, q, polygon)`` yields anything, when that is certain
+    without cutting the segment: True when some point of it lies deeper than _MARGIN inside
+    a strictly convex footprint (the inside piece around it then has its midpoint well
+    inside: the distance to the boundary is concave along a chord of a convex polygon);
+    False when every point of it lies farther than _MARGIN outside. None otherwise (near
+    the boundary, or a footprint that is not convex): ask ``inside_pieces``."""
+    planes = _half_planes(tuple(polygon))
+    if planes is None:
+        return None
+    px, py = p
+    dx, dy = q[0] - px, q[1] - py
+    deep = _clip(px, py, dx, dy, planes, -_MARGIN)
+    if deep:
+        return True
+    if not _clip(px, py, dx, dy, planes, _MARGIN):
+        return False
+    return None
+
+
+def _clip(px: float, py: float, dx: float, dy: float,
+          planes: tuple[tuple[float, float, float], ...], offset: float) -> bool:
+    """Some point of p + t*d, t in [0, 1], satisfies every ``n.x < c + offset`` (Cyrus-Beck)."""
+    enter, leave = 0.0, 1.0
+    for nx, ny, c in planes:
+        room = c + offset - (nx * px + ny * py)
+        along = nx * dx + ny * dy
+        if along == 0.0:
+            if room <= 0.0:
+                return False
+            continue
+        t = room / along
+        if along > 0.0:
+            if t < leave:
+                leave = t
+        elif t > enter:
+            enter = t
+        if enter >= leave:
+            return False
+    return True
+
+
 def inside_pieces(p: Point, q: Point, polygon: Sequence[Point]) -> Iterator[tuple[float, float]]:
     """The pieces of segment p->q strictly inside the polygon, in order, as parameter ranges
     in [0, 1], produced lazily (a caller that only needs the first stops early).

@@ -1,6 +1,7 @@
-"""``inside_intervals`` skips work whose answer is known (a segment outside the footprint's
-box, an edge too far to touch a midpoint); its answers must stay exactly those of the plain
-computation, kept here as the reference."""
+"""``inside_intervals`` and ``blocked_by_terrain`` skip work whose answer is known (a segment
+outside the footprint's box, an edge too far to touch a midpoint, a sight line deep inside
+or far outside a convex footprint taller than it); their answers must stay exactly those of
+the plain computation, kept here as the reference."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server.rules.geometry import EPSILON, Point, point_to_segment_distance
-from server.rules.terrain import inside_intervals, point_in_polygon
+from server.rules.ids import TerrainId
+from server.rules.line_of_fire import blocked_by_terrain
+from server.rules.terrain import TerrainPiece, inside_intervals, point_in_polygon
 
 
 def reference_inside_intervals(p: Point, q: Point,
@@ -74,3 +77,57 @@ def test_edge_cases_equal_the_plain_computation() -> None:
              ((5.0, 5.0), (6.0, 6.0))]   # far outside
     for p, q in cases:
         assert inside_intervals(p, q, square) == reference_inside_intervals(p, q, square)
+
+
+def reference_blocked_by_terrain(p: Point, q: Point, height_p: float, height_q: float,
+                                 piece: TerrainPiece) -> bool:
+    rise = height_q - height_p
+    return any(min(height_p + t0 * rise, height_p + t1 * rise) <= piece.height + EPSILON
+               for t0, t1 in reference_inside_intervals(p, q, piece.polygon))
+
+
+def convex_hull(points: Sequence[Point]) -> tuple[Point, ...]:
+    ordered = sorted(set(points))
+    if len(ordered) < 3:
+        return tuple(ordered)
+
+    def half(seq: Sequence[Point]) -> list[Point]:
+        out: list[Point] = []
+        for point in seq:
+            while len(out) >= 2 and ((out[-1][0] - out[-2][0]) * (point[1] - out[-2][1])
+                                     - (out[-1][1] - out[-2][1]) * (point[0] - out[-2][0])) <= 0:
+                out.pop()
+            out.append(point)
+        return out
+
+    lower, upper = half(ordered), half(ordered[::-1])
+    return tuple(lower[:-1] + upper[:-1])
+
+
+height = st.one_of(st.sampled_from([0.0, 1.0, 2.0, 4.0]), st.floats(0.0, 5.0))
+hull = st.lists(point, min_size=3, max_size=8).map(convex_hull).filter(lambda h: len(h) >= 3)
+
+
+@settings(max_examples=600, deadline=None)
+@given(point, point, height, height, st.one_of(polygon, hull), height, st.booleans())
+def test_blocked_by_terrain_equals_the_plain_computation(
+        p: Point, q: Point, height_p: float, height_q: float, footprint: tuple[Point, ...],
+        piece_height: float, clockwise: bool) -> None:
+    """Convex footprints take the clipping shortcut, others the cutting; both must give the
+    plain computation's answer, on grid points (edges, corners) as anywhere."""
+    outline = footprint[::-1] if clockwise else footprint
+    piece = TerrainPiece(TerrainId("t"), outline, piece_height)
+    assert blocked_by_terrain(p, q, height_p, height_q, piece) == reference_blocked_by_terrain(
+        p, q, height_p, height_q, piece)
+
+
+def test_blocked_by_terrain_edge_cases_equal_the_plain_computation() -> None:
+    square = TerrainPiece(TerrainId("sq"), ((1.0, 1.0), (3.0, 1.0), (3.0, 3.0), (1.0, 3.0)), 4.0)
+    cases = [((0.0, 1.0), (4.0, 1.0)), ((0.0, 0.0), (4.0, 4.0)), ((0.0, 2.0), (1.0, 2.0)),
+             ((0.0, 4.0), (4.0, 0.0)), ((2.0, 2.0), (2.0, 2.5)), ((1.0, 0.0), (1.0, 4.0)),
+             ((1.0 + 1e-7, 0.0), (1.0 + 1e-7, 4.0)), ((1.0 - 1e-7, 0.0), (1.0 - 1e-7, 4.0)),
+             ((0.0, 2.0), (1.0 + 1e-7, 2.0)), ((5.0, 5.0), (6.0, 6.0))]
+    for p, q in cases:
+        for low, high in ((1.0, 2.0), (3.99, 3.99), (4.0, 4.0), (5.0, 0.0)):
+            assert blocked_by_terrain(p, q, low, high, square) == reference_blocked_by_terrain(
+                p, q, low, high, square), (p, q, low, high)
