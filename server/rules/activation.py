@@ -17,6 +17,7 @@ from itertools import pairwise
 
 from .commands import DeclareSkill
 from .decision import require
+from .engaged import check_engaged_may_declare
 from .events import Event, SkillDeclared
 from .geometry import Body, Point, distance, in_base_contact, point_distance, point_to_segment_distance
 from .ids import Side, TrooperId, WeaponId
@@ -39,6 +40,7 @@ from .skills import (
 )
 from .state import ActiveOrder, GameState, OrderStep, TrooperState
 from .weapons import Weapon, WeaponKind, template_length
+from .wounds import Condition
 
 JUMP_EXTRA = 2.0
 """N5 Jump: up to the first MOV value plus 2 inches (DIGEST 9)."""
@@ -101,6 +103,7 @@ def _check_peripheral_skills(
 
 
 def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperState, skill: Skill) -> None:
+    check_engaged_may_declare(state, trooper, skill, in_aro=False)
     if isinstance(skill, MOVEMENT_SKILLS):
         _check_movement(state, order, trooper, skill.route, skill)
     elif isinstance(skill, BsAttack):
@@ -261,7 +264,11 @@ def _check_cc_attack(state: GameState, trooper: TrooperState, weapon_id: str, ta
     require(
         weapon.kind is WeaponKind.CLOSE_COMBAT, Reason.UNKNOWN_WEAPON, f"{weapon.name} is not a CC weapon."
     )
-    target = enemy_target(state, trooper, target_id)
+    target = state.troopers.get(target_id)
+    if target is not None and target.on_table and target.condition is Condition.UNCONSCIOUS:
+        require(target.side is not trooper.side, Reason.BAD_TARGET, f"{target_id} is not an enemy.")
+    else:  # an Unconscious enemy may be finished off (Coup de Grâce, DIGEST 7.7)
+        target = enemy_target(state, trooper, target_id)
     require(
         in_base_contact(trooper.body(), target.body()),
         Reason.NOT_IN_BASE_CONTACT,

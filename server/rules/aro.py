@@ -15,6 +15,7 @@ from dataclasses import replace
 from .activation import check_dodge_route, enemy_target, weapon_of
 from .commands import CloseAroWindow, DeclareAro, PassAro
 from .decision import SYSTEM, System, require
+from .engaged import check_engaged_may_declare
 from .events import AroDeclared, AroPassed, AroWindowClosed, AroWindowOpened, Event
 from .geometry import Body, in_base_contact
 from .ids import Side, TrooperId
@@ -196,6 +197,7 @@ def decide_declare_aro(state: GameState, side: Side, command: DeclareAro) -> lis
             Reason.ZOC_ONLY_DODGE_OR_RESET,
             "Without Line of Fire (Zone of Control only) a trooper may only Dodge or Reset.",
         )
+    check_engaged_may_declare(state, trooper, skill, in_aro=True)
     _check_aro_skill(state, order, trooper, skill)
     revealed = trooper.marker or trooper.hidden
     position = trooper.position if trooper.hidden else None

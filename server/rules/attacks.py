@@ -23,7 +23,7 @@ from .mods import (
     reset_mods,
     sees,
 )
-from .outcome import BecameIdle, Effect, Revealed, WeaponUsed
+from .outcome import BecameIdle, CoupDeGrace, Effect, Revealed, WeaponUsed, Wounded
 from .rolls import Mod, needs_no_roll, success_value
 from .ruleset import options
 from .skills import (
@@ -39,6 +39,7 @@ from .skills import (
 )
 from .state import ActiveOrder, GameState, TrooperState
 from .weapons import Weapon, WeaponKind
+from .wounds import Condition
 
 ARO_BURST = 1
 """Burst in ARO (DIGEST 6.1)."""
@@ -286,6 +287,10 @@ def _cc_attack(state: GameState, attacker: TrooperState, skill: CcAttack, active
         return _idle(attacker, skill, "target_not_enemy")
     if not in_base_contact(attacker.body(), target.body()):
         return _idle(attacker, skill, "not_in_base_contact")
+    if target.condition is Condition.UNCONSCIOUS:
+        return _coup_de_grace(attacker, target)
+    if target.is_null:
+        return _idle(attacker, skill, "target_null")
     weapon = state.armies[attacker.side].weapon(skill.weapon)
     roll = PlannedRoll(
         trooper=attacker.id, active=active, skill="cc_attack", target=target.id,
@@ -294,6 +299,14 @@ def _cc_attack(state: GameState, attacker: TrooperState, skill: CcAttack, active
         against_marker=_camouflaged(state, target.id),
     )
     return Plan(rolls=(roll,))
+
+
+def _coup_de_grace(attacker: TrooperState, target: TrooperState) -> Plan:
+    """DIGEST 7.7: a CC Attack against an Unconscious enemy kills it: no roll, no save.
+    Its wounds are set beyond its VITA/STR, where the wound track says Dead."""
+    wounds = max(target.wounds, target.profile.vita + 1)
+    return Plan(effects=(CoupDeGrace(attacker.id, target.id),
+                         Wounded(target.id, wounds, Condition.DEAD)))
 
 
 def _discover(state: GameState, seer: TrooperState, skill: Discover, seer_body: Body,

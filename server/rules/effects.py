@@ -12,6 +12,7 @@ from dataclasses import replace
 from .ids import TrooperId
 from .outcome import (
     BecameIdle,
+    CoupDeGrace,
     DiscoverFailed,
     Effect,
     Moved,
@@ -34,9 +35,10 @@ def apply_effect(state: GameState, effect: Effect) -> GameState:
     * ``DiscoverFailed``: the marker is added to the discoverer's ``failed_discover``.
     * ``WeaponUsed``: ``weapon_uses[weapon]`` (uses spent so far) grows by ``uses``.
     * ``Turned``: facing set; ``WentProne``: prone set; ``TargetedCleared``: targeted unset.
-    * ``BecameIdle`` changes nothing: it is a record of why a skill did nothing.
+    * ``BecameIdle`` and ``CoupDeGrace`` change nothing: they are records (why a skill did
+      nothing; why the ``Wounded`` that follows a Coup de Grâce needed no roll).
     """
-    if isinstance(effect, BecameIdle):
+    if isinstance(effect, BecameIdle | CoupDeGrace):
         return state
     trooper = state.trooper(_subject(effect))
     return state.with_trooper(_changed(trooper, effect))

@@ -1,7 +1,7 @@
 """Guts Rolls in the Conclusion of an Order (DIGEST 7.8; N4/N5, not CodeOne).
 
-A trooper that suffered at least one successful Attack causing a Saving Roll, and is not in
-a Null state afterwards, makes a Normal WIP roll. On a failure it does the first possible of:
+A trooper that suffered at least one successful Attack causing a Saving Roll, and is neither
+in a Null state nor Engaged afterwards, makes a Normal WIP roll. On a failure it does the first possible of:
 
 1. move up to 2 inches to leave the LoF of every attacker;
 2. move up to 2 inches to be in Partial Cover from every attacker that still sees it;
@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from .cover import in_partial_cover
 from .dice import Dice, roll_d20
 from .effects import apply_effect
+from .engaged import is_engaged
 from .geometry import Point, in_base_contact
 from .ids import TrooperId
 from .mods import sees
@@ -61,6 +62,8 @@ def guts_rolls(state: GameState, checks: Sequence[GutsCheck], dice: Dice) -> Gut
         trooper = state.trooper(check.trooper)
         if not options(state.ruleset).guts_rolls or not trooper.can_act:
             continue
+        if is_engaged(state, trooper):
+            continue  # an Engaged trooper makes no Guts Roll (DIGEST 7.8)
         record, dice = _roll(trooper, dice, state)
         rolls.append(record)
         if record.successes + record.criticals:

@@ -5,8 +5,8 @@ command is put through the same validation ``engine.decide`` uses (the command h
 without the automatic follow-ups), and only the accepted ones are listed. So the client
 never duplicates a rule, and a choice it offers is one the server accepts (movement routes
 aside: a route's legality depends on the points the player draws; the skills that take a
-route are offered when the Order's structure allows them, and the route is judged on
-declaration).
+route are offered when the Order's structure allows them and the trooper may move at all
+(it has a MOV value, it is not Engaged), and the route is judged on declaration).
 
 The answer is the seat's own information plus open information: sight lines are listed
 only towards troopers the seat can see on the table (never towards Hidden Deployment).
@@ -41,6 +41,7 @@ from .skills import (
 )
 from .state import ActiveOrder, GameState, OrderStep, OrderType, Phase, TrooperState
 from .weapons import WeaponKind
+from .wounds import Condition
 
 ROUTE_SKILLS = ("move", "cautious_move", "jump", "climb")
 """Skills whose legality depends on the route the player draws (judged on declaration)."""
@@ -128,7 +129,8 @@ def _skills(state: GameState, side: Side, order: ActiveOrder) -> Plain:
 
     enemies = [t for t in state.troopers_of(side.other) if t.on_table and not t.is_null]
     result: dict[str, Plain] = {"index": len(order.skills) + 1,
-                                "route_skills": [s for s in ROUTE_SKILLS if s in allowed]}
+                                "route_skills": [s for s in ROUTE_SKILLS if s in allowed
+                                                 and _may_move(state, side, trooper, s)]}
     result["idle"] = "idle" in allowed and legal(Idle())
     result["dodge"] = "dodge" in allowed and legal(Dodge())
     result["reset"] = "reset" in allowed and legal(Reset())
@@ -142,12 +144,26 @@ def _skills(state: GameState, side: Side, order: ActiveOrder) -> Plain:
                 bs[weapon.id] = {"burst": weapon.burst, "template": weapon.kind is WeaponKind.DIRECT_TEMPLATE,
                                  "targets": targets}
     result["bs_attack"] = bs
+    # Unconscious enemies too: a CC Attack on one is a Coup de Grâce (DIGEST 7.7).
+    in_reach = [t for t in state.troopers_of(side.other)
+                if t.on_table and t.condition is not Condition.DEAD]
     result["cc_attack"] = _by_weapon(
-        state, trooper, enemies, (WeaponKind.CLOSE_COMBAT,),
+        state, trooper, in_reach, (WeaponKind.CLOSE_COMBAT,),
         lambda w, t: "cc_attack" in allowed and legal(CcAttack(w, t)))
     result["discover"] = [t.id for t in enemies
                           if "discover" in allowed and legal(Discover(t.id))]
     return result
+
+
+def _may_move(state: GameState, side: Side, trooper: TrooperState, skill: str) -> bool:
+    """Whether the trooper may declare this movement skill at all (it can move, it is not
+    Engaged...): the rules core is asked with a route that stays where the trooper stands;
+    the route the player then draws is judged on declaration."""
+    assert trooper.position is not None
+    route = (trooper.position,)
+    candidate = c.parse_command(
+        {"type": "declare_skill", "skill": {"type": skill, "route": [list(route[0])]}})
+    return _accepted(decide_declare_skill, state, side, candidate)
 
 
 def _by_weapon(state: GameState, trooper: TrooperState, enemies: list[TrooperState],

@@ -73,6 +73,17 @@ class BecameIdle(Effect):
 
 
 @dataclass(frozen=True, slots=True)
+class CoupDeGrace(Effect):
+    """A CC Attack on an Unconscious enemy in base contact: no roll, no save; the ``Wounded``
+    effect that follows makes it Dead (DIGEST 7.7). A record: it changes nothing itself."""
+
+    TYPE: ClassVar[str] = "coup_de_grace"
+    trooper: TrooperId
+    """The attacker."""
+    target: TrooperId
+
+
+@dataclass(frozen=True, slots=True)
 class WeaponUsed(Effect):
     """A Disposable weapon use spent (even when the skill became Idle)."""
 

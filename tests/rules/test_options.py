@@ -111,3 +111,24 @@ def test_deployment_options_name_the_deployer_and_its_waiting_troopers() -> None
     assert len(first["deploy"]) == len(state.troopers_of(Side.A)) and second["deploy"] == []
     assert first["end_deployment_step"] is False  # nobody deployed yet: all but one must be
     assert first["end_deployment_step"] == accepted(state, Side.A, {"type": "end_deployment_step"})
+
+
+def test_engaged_trooper_is_offered_only_close_combat_and_an_unconscious_enemy_for_coup_de_grace() -> None:
+    """DIGEST 8 Engaged; 7.7 Coup de Grâce: the options follow the rules core."""
+    from dataclasses import replace
+
+    from server.rules.ids import TrooperId
+    from server.rules.wounds import Condition
+
+    state = activated(**{B_ZOC: (22.5, 4.98, 270.0), B_AWAY: (21.52, 4.0, 0.0)})
+    skills = seat_options(state, Side.A)["skills"]
+    assert skills["route_skills"] == [] and skills["bs_attack"] == {} and skills["discover"] == []
+    assert skills["idle"] and skills["dodge"] and skills["reset"]
+    assert skills["cc_attack"] == {"combat_knife": [B_AWAY, B_ZOC]}
+    # Once both enemies are Unconscious A1 is no longer Engaged, and may finish them off.
+    troopers = {**state.troopers}
+    for enemy in (B_ZOC, B_AWAY):
+        troopers[TrooperId(enemy)] = replace(state.trooper(TrooperId(enemy)), condition=Condition.UNCONSCIOUS)
+    skills = seat_options(replace(state, troopers=troopers), Side.A)["skills"]
+    assert "move" in skills["route_skills"]
+    assert skills["cc_attack"] == {"combat_knife": [B_AWAY, B_ZOC]}

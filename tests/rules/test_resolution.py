@@ -136,6 +136,22 @@ def test_failed_requirement_still_spends_the_disposable_use() -> None:
     assert outcome.saves == ()
 
 
+def test_failed_requirement_still_reveals_the_marker() -> None:
+    """5.1 step 6 / DIGEST 9 Idle: a Camouflage Marker whose declared attack fails its
+    Requirement at resolution performs Idle, but the declaration revealed it (and spent the
+    Disposable use)."""
+    wall = TerrainPiece(TerrainId("wall"), ((12, 5), (13, 5), (13, 15), (12, 15)), 5.0)
+    marker = trooper("m", A, (10, 10), 0.0, marker=True, camouflage=3, mimetism=3)
+    target = trooper("t", B, (15, 10), 180.0)
+    state = resolving(marker, [shoot(GRENADE, (target, 1))], [target], terrain=[wall])
+    outcome, _ = resolve_order(state)
+    assert outcome.effects == (
+        WeaponUsed(marker.id, GRENADE.id, 1),
+        Revealed(marker.id, "declared_bs_attack"),
+        BecameIdle(marker.id, "bs_attack", "no_line_of_fire"),
+    )
+
+
 def test_invalid_aro_becomes_idle_at_the_aro_check() -> None:
     """[N5.2] ARO Check: a trooper that was never eligible performs Idle instead."""
     shooter = trooper("s", A, (10, 10), 0.0)
