@@ -22,6 +22,7 @@ from .ids import Side, TrooperId
 from .line_of_fire import has_line_of_fire, sees_any_point_of_route
 from .mods import blocking_bodies_by_trooper, without
 from .reasons import Reason
+from .ruleset import options
 from .skills import BsAttack, CautiousMove, CcAttack, Discover, Dodge, Reset, Skill
 from .state import ActiveOrder, Eligibility, GameState, OrderStep, TrooperState
 from .weapons import WeaponKind
@@ -52,6 +53,7 @@ def eligibility(state: GameState, order: ActiveOrder) -> dict[TrooperId, Eligibi
                     known.line_of_fire or why.line_of_fire,
                     known.zone_of_control or why.zone_of_control,
                     known.template or why.template,
+                    known.sixth_sense or why.sixth_sense,
                 )
             found[reactor_id] = why
     # Keep the reactive side's roster order whatever trooper made each one eligible.
@@ -64,6 +66,7 @@ def _eligibility_through(state: GameState, order: ActiveOrder) -> dict[TrooperId
     active = state.trooper(order.trooper)
     mover = active.body()
     template_targets = _template_targets(state, order)
+    attacked = attacked_by(order) if options(state.ruleset).sixth_sense else set()
     cautious = any(isinstance(s, CautiousMove) for s in order.skills)
     found: dict[TrooperId, Eligibility] = {}
     bodies = blocking_bodies_by_trooper(state)  # once: every reactive trooper needs them
@@ -77,11 +80,24 @@ def _eligibility_through(state: GameState, order: ActiveOrder) -> dict[TrooperId
         lof = sees_any_point_of_route(viewer, mover, order.path, state.table, blockers)
         zoc = route_enters_zone_of_control(viewer, mover, order.path)
         template = trooper.id in template_targets
+        sixth_sense = trooper.profile.sixth_sense and trooper.id in attacked
         if cautious and not _cautious_move_seen(state, order, viewer, mover, blockers):
             lof = zoc = False
-        if lof or zoc or template:
-            found[trooper.id] = Eligibility(trooper.id, lof, zoc, template)
+        if lof or zoc or template or sixth_sense:
+            found[trooper.id] = Eligibility(trooper.id, lof, zoc, template, sixth_sense)
     return found
+
+
+def attacked_by(order: ActiveOrder) -> set[TrooperId]:
+    """Troopers named as targets of an Attack (BS Attack, template, CC Attack) declared so
+    far by the activated trooper ``order.trooper`` (Sixth Sense, DIGEST 13)."""
+    targets: set[TrooperId] = set()
+    for skill in order.skills:
+        if isinstance(skill, BsAttack):
+            targets.update(a.trooper for a in skill.targets)
+        elif isinstance(skill, CcAttack):
+            targets.add(skill.target)
+    return targets
 
 
 def _cautious_move_seen(
@@ -172,7 +188,7 @@ def _eligible_trooper(state: GameState, order: ActiveOrder, trooper_id: TrooperI
         order.eligible_at_step.get(trooper_id) == order.aro_step_number,
         Reason.NOT_ELIGIBLE_FOR_ARO,
         "That trooper cannot react to this Order now: no Line of Fire, Zone of Control or "
-        "template puts it in a valid situation at this step.",
+        "template (or Sixth Sense) puts it in a valid situation at this step.",
     )
     require(
         trooper_id not in order.aros and trooper_id not in order.passed,

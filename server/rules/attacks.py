@@ -10,8 +10,9 @@ rolls are Face to Face with which: only when the two actions affect each other (
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from .aro import attacked_by
 from .geometry import Body, Point, in_base_contact
 from .ids import TrooperId, WeaponId
 from .line_of_fire import points_of_route_in_lof
@@ -337,7 +338,13 @@ def _active_dodge(state: GameState, active: TrooperState) -> PlannedRoll:
         for r, skill in order.aros.items()
     )
     penalty = options(state.ruleset).zoc_dodge_penalty
+    if _has_sixth_sense(state, active):
+        blind = False  # Sixth Sense: no penalty for attackers outside LoF (DIGEST 13)
     return _dodge_roll(active, True, dodge_mods(blind, penalty))
+
+
+def _has_sixth_sense(state: GameState, trooper: TrooperState) -> bool:
+    return trooper.profile.sixth_sense and options(state.ruleset).sixth_sense
 
 
 def _dodge_roll(trooper: TrooperState, active: bool, mods: tuple[Mod, ...]) -> PlannedRoll:
@@ -364,7 +371,8 @@ def _aro_skill(state: GameState, reactor: TrooperState, skill: Skill) -> Plan:
     order = _order(state)
     if isinstance(skill, Dodge):
         eligibility = order.eligible.get(reactor.id)
-        blind = eligibility is not None and not eligibility.line_of_fire
+        blind = (eligibility is not None and not eligibility.line_of_fire
+                 and not eligibility.sixth_sense)  # Sixth Sense: no no-LoF penalty (13)
         penalty = options(state.ruleset).zoc_dodge_penalty
         return Plan(rolls=(_dodge_roll(reactor, False, dodge_mods(blind, penalty)),))
     if isinstance(skill, Reset):
@@ -409,13 +417,27 @@ def _aro_at_path_point(state: GameState, reactor: TrooperState, skill: BsAttack 
     point = aro_target_point(state, reactor, active, skill.target_point)
     if point is None:
         return _idle(reactor, skill, "no_line_of_fire")
+    body = reacting_body(state, reactor, active)
     if isinstance(skill, Discover):
-        return _discover(state, reactor, skill, reactor.body(), point, active=False)
+        return _discover(state, reactor, skill, body, point, active=False)
     if _camouflaged(state, active.id):
         return _idle(reactor, skill, "target_camouflaged")
     weapon = state.armies[reactor.side].weapon(skill.weapon)
-    return _shot(state, reactor, weapon, active, reactor.body(), active.body(point),
+    return _shot(state, reactor, weapon, active, body, active.body(point),
                  ARO_BURST, active=False)
+
+
+def reacting_body(state: GameState, reactor: TrooperState, active: TrooperState) -> Body:
+    """The reactor as it looks at ``active``: with Sixth Sense (N5) it sees 360 degrees when
+    ``active`` declared an Attack on it in this Order (DIGEST 13); otherwise its front arc.
+    Terrain and models still block."""
+    body = reactor.body()
+    order = _order(state)
+    eligibility = order.eligible.get(reactor.id)
+    if (eligibility is not None and eligibility.sixth_sense and _has_sixth_sense(state, reactor)
+            and reactor.id in attacked_by(order.for_trooper(active.id))):
+        return replace(body, all_round_vision=True)
+    return body
 
 
 def _first_target(skill: BsAttack) -> TrooperId | None:
@@ -432,9 +454,10 @@ def aro_target_point(state: GameState, reactor: TrooperState, active: TrooperSta
     """
     order = _order(state).for_trooper(active.id)
     blockers = blocking_bodies(state, reactor.id, active.id)
+    body = reacting_body(state, reactor, active)
     if chosen is not None:
-        visible = sees(state, reactor, reactor.body(), active, active.body(chosen))
+        visible = sees(state, reactor, body, active, active.body(chosen))
         return chosen if visible else None
-    points = points_of_route_in_lof(reactor.body(), active.body(), order.path or (order.start,),
+    points = points_of_route_in_lof(body, active.body(), order.path or (order.start,),
                                     state.table, blockers)
     return points[-1] if points else None

@@ -195,6 +195,7 @@ def _aros(state: GameState, side: Side, order: ActiveOrder) -> dict[str, Plain]:
         found[trooper_id] = {
             "line_of_fire": eligibility.line_of_fire,
             "zone_of_control": eligibility.zone_of_control,
+            "sixth_sense": eligibility.sixth_sense,
             "bs_attack": [w.id for w in _weapons(state, trooper, _SHOOTING)
                           if legal(BsAttack(w.id, (BurstAssignment(active, 1),)))],
             "cc_attack": [w.id for w in _weapons(state, trooper, (WeaponKind.CLOSE_COMBAT,))

@@ -137,10 +137,13 @@ class Eligibility:
     line_of_fire: bool
     zone_of_control: bool
     template: bool = False
+    sixth_sense: bool = False
+    """[N5] Sixth Sense: the trooper is the target of an Attack declared in this Order, so it
+    may react to that attacker without LoF, seeing 360 degrees for it (DIGEST 13)."""
 
     @property
     def zoc_only(self) -> bool:
-        return not self.line_of_fire and not self.template
+        return not self.line_of_fire and not self.template and not self.sixth_sense
 
 
 @dataclass(frozen=True, slots=True)
