@@ -16,7 +16,9 @@ scripts may touch them together):
 
 Round trips: ``append`` (one accepted order) costs ONE round trip: a pipeline holding the
 append script (fence check, version check, XADD of every event, snapshot, deadlines,
-listing, trim; atomic because it is one script) and the lobby index update. The index
+listing, trim; atomic because it is one script) and the lobby index update -- shared with
+the appends of every other room that wrote in the same event-loop iteration (group commit,
+``server.store.group_commit``). The index
 update is outside the script because the lobby key lives in another slot; it only orders
 the lobby list and never decides anything. ``load_room`` (a script: the hash and the events
 after the snapshot) and ``events_since`` cost one round trip each, ``claim_room`` one,
@@ -31,6 +33,7 @@ append survives a ``kill -9`` of Redis; with ``everysec`` up to a second may be 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -39,6 +42,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import NoScriptError, ResponseError
 
 from protocol.codec import pack_plain, unpack_plain
+from server.store.group_commit import GroupCommit
 from server.store.interface import (
     Deadline,
     Listing,
@@ -107,6 +111,14 @@ return {f[1], f[2], f[3], f[4] or '', snapv, events}
 """
 
 
+@dataclass(frozen=True, slots=True)
+class _Append:
+    room_id: str
+    keys: list[str]
+    args: list[Any]
+    listing: Listing | None
+
+
 def state_key(room_id: str) -> str:
     return f"{{room:{room_id}}}:state"
 
@@ -131,6 +143,7 @@ class RedisRoomStore:
         self._redis = client
         self._events_kept = events_kept
         self._shas: dict[str, str] = {}
+        self._appends: GroupCommit[_Append] = GroupCommit(self._append_batch)
 
     @classmethod
     def from_url(cls, url: str, events_kept: int = 1000) -> RedisRoomStore:
@@ -185,25 +198,39 @@ class RedisRoomStore:
             b"" if listing is None else _pack_listing(listing), self._events_kept, *events,
         ]
         keys = [state_key(room_id), events_key(room_id)]
+        outcome = await self._appends.submit(_Append(room_id, keys, args, listing))
+        if isinstance(outcome, ResponseError) and str(outcome).startswith("STALE"):
+            raise StaleWriter(f"room {room_id}: {outcome}")
+        if isinstance(outcome, Exception):
+            raise outcome
+        return int(outcome)
+
+    async def _append_batch(self, batch: list[_Append]) -> list[Any]:
+        """The appends of every room that wrote in one loop iteration, in one pipeline (one
+        round trip): per append the script's outcome (the new version or an error)."""
+        outcomes: list[Any] = [None] * len(batch)
+        todo = list(range(len(batch)))
         async with storage_call("append"):
             for _attempt in range(2):
                 sha = await self._sha(_APPEND)
                 async with self._redis.pipeline(transaction=False) as pipe:
-                    pipe.evalsha(sha, len(keys), *keys, *args)
-                    self._queue_listing(pipe, room_id, listing)
+                    for index in todo:
+                        item = batch[index]
+                        pipe.evalsha(sha, len(item.keys), *item.keys, *item.args)
+                        self._queue_listing(pipe, item.room_id, item.listing)
                     results = await pipe.execute(raise_on_error=False)
-                outcome = results[0]
-                if isinstance(outcome, NoScriptError):
-                    self._shas.clear()  # Redis restarted: its script cache is empty
-                    continue
-                if isinstance(outcome, ResponseError):
-                    if str(outcome).startswith("STALE"):
-                        raise StaleWriter(f"room {room_id}: {outcome}")
-                    raise outcome
-                if isinstance(outcome, Exception):
-                    raise outcome
-                return int(outcome)
-        raise StorageUnavailable("append: script cache kept emptying")
+                retry = []
+                for index, outcome in zip(todo, results[0::2], strict=True):
+                    outcomes[index] = outcome
+                    if isinstance(outcome, NoScriptError):
+                        retry.append(index)
+                if not retry:
+                    return outcomes
+                self._shas.clear()  # Redis restarted: its script cache is empty
+                todo = retry
+        for index in todo:
+            outcomes[index] = StorageUnavailable("append: script cache kept emptying")
+        return outcomes
 
     async def events_since(self, room_id: str, version: int) -> Sequence[bytes] | None:
         if version < 0:

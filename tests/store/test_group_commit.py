@@ -1,0 +1,69 @@
+"""GroupCommit: items submitted in one loop iteration reach ``flush`` together, each gets
+its own outcome, a failure of the flush is every item's, a cancelled submitter is skipped."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from server.store.group_commit import GroupCommit
+
+
+class Recorder:
+    def __init__(self, fail: Exception | None = None) -> None:
+        self.batches: list[list[int]] = []
+        self.fail = fail
+        self.release = asyncio.Event()
+        self.release.set()
+
+    async def flush(self, items: list[int]) -> list[object]:
+        self.batches.append(items)
+        await self.release.wait()
+        if self.fail is not None:
+            raise self.fail
+        return [item * 10 if item >= 0 else ValueError(f"bad {item}") for item in items]
+
+
+async def test_items_submitted_together_are_flushed_once_each_with_its_own_outcome() -> None:
+    recorder = Recorder()
+    group: GroupCommit[int] = GroupCommit(recorder.flush)
+    outcomes = await asyncio.gather(*(group.submit(n) for n in (1, 2, -3)))
+    assert recorder.batches == [[1, 2, -3]]
+    assert outcomes[:2] == [10, 20] and isinstance(outcomes[2], ValueError)
+
+
+async def test_items_submitted_while_a_flush_runs_go_into_the_next_one() -> None:
+    recorder = Recorder()
+    recorder.release.clear()
+    group: GroupCommit[int] = GroupCommit(recorder.flush)
+    first = asyncio.ensure_future(group.submit(1))
+    while not recorder.batches:
+        await asyncio.sleep(0)
+    second = asyncio.ensure_future(group.submit(2))
+    while len(recorder.batches) < 2:
+        await asyncio.sleep(0)
+    recorder.release.set()
+    assert (await first, await second) == (10, 20)
+    assert recorder.batches == [[1], [2]]
+
+
+async def test_a_failing_flush_fails_every_item_of_its_batch() -> None:
+    group: GroupCommit[int] = GroupCommit(Recorder(fail=ConnectionError("down")).flush)
+    results = await asyncio.gather(group.submit(1), group.submit(2), return_exceptions=True)
+    assert all(isinstance(r, ConnectionError) for r in results)
+
+
+async def test_a_cancelled_submitter_does_not_disturb_the_others() -> None:
+    recorder = Recorder()
+    recorder.release.clear()
+    group: GroupCommit[int] = GroupCommit(recorder.flush)
+    gone = asyncio.ensure_future(group.submit(1))
+    kept = asyncio.ensure_future(group.submit(2))
+    while not recorder.batches:
+        await asyncio.sleep(0)
+    gone.cancel()
+    recorder.release.set()
+    assert await kept == 20
+    with pytest.raises(asyncio.CancelledError):
+        await gone
