@@ -25,6 +25,7 @@ from .game_sequence import (
     apply_turn_ended,
     apply_turn_started,
 )
+from .guts_choice import apply_guts_failure_chosen
 from .hidden_deployment import apply_trooper_revealed
 from .initiative import apply_initiative_chosen, apply_initiative_rolled, apply_initiative_settled
 from .order_pool import apply_order_spent, apply_orders_counted
@@ -66,6 +67,7 @@ APPLIERS: dict[type[e.Event], Callable[[GameState, Any], GameState]] = {
     e.TrooperRevealed: apply_trooper_revealed,
     e.TurnEnded: apply_turn_ended,
     e.GameEnded: apply_game_ended,
+    e.GutsFailureChosen: apply_guts_failure_chosen,
 }
 
 

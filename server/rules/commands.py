@@ -123,6 +123,18 @@ class Reveal(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class ChooseGutsFailure(Command):
+    """[N5] The owner's standing choice for one trooper: ``fail`` True makes every later
+    Guts Roll of the trooper a chosen failure (no die), False rolls them again (DIGEST
+    7.8 "the player may choose to fail it"). Private: the opponent learns it only from a
+    Guts record that says "chosen failure"."""
+
+    TYPE: ClassVar[str] = "choose_guts_failure"
+    trooper: TrooperId
+    fail: bool
+
+
+@dataclass(frozen=True, slots=True)
 class EndImpetuousPhase(Command):
     TYPE: ClassVar[str] = "end_impetuous_phase"
 

@@ -21,6 +21,7 @@ from .decision import SYSTEM, Accepted, Decision, Rejected, Rejection, System
 from .deployment import decide_deploy, decide_end_deployment_step
 from .events import Event
 from .game_sequence import decide_concede, decide_end_impetuous_phase, decide_end_turn
+from .guts_choice import decide_choose_guts_failure
 from .hidden_deployment import decide_reveal
 from .ids import Side
 from .initiative import decide_choose_initiative, decide_choose_remaining
@@ -65,6 +66,7 @@ HANDLERS: dict[type[c.Command], Handler] = {
     c.EndImpetuousPhase: decide_end_impetuous_phase,
     c.EndTurn: decide_end_turn,
     c.Concede: decide_concede,
+    c.ChooseGutsFailure: decide_choose_guts_failure,
 }
 
 SYSTEM_COMMANDS = (c.CloseAroWindow,)

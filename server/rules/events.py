@@ -212,6 +212,16 @@ class TrooperRevealed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class GutsFailureChosen(Event):
+    """The owner set (or lifted) its standing choice to fail a trooper's Guts Rolls.
+    Private to the owner (``views``)."""
+
+    TYPE: ClassVar[str] = "guts_failure_chosen"
+    trooper: TrooperId
+    fail: bool
+
+
+@dataclass(frozen=True, slots=True)
 class TurnEnded(Event):
     """States Phase done; every unused Order token is removed (seed 002)."""
 

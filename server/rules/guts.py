@@ -1,7 +1,9 @@
 """Guts Rolls in the Conclusion of an Order (DIGEST 7.8; N4/N5, not CodeOne).
 
 A trooper that suffered at least one successful Attack causing a Saving Roll, and is neither
-in a Null state nor Engaged afterwards, makes a Normal WIP roll. On a failure it does the first possible of:
+in a Null state nor Engaged afterwards, makes a Normal WIP roll, or fails it without a die
+when its owner chose so in advance (``guts_choice.py``). On a failure it does the first
+possible of:
 
 1. move up to 2 inches to leave the LoF of every attacker;
 2. move up to 2 inches to be in Partial Cover from every attacker that still sees it;
@@ -77,6 +79,12 @@ def guts_rolls(state: GameState, checks: Sequence[GutsCheck], dice: Dice) -> Gut
 
 def _roll(trooper: TrooperState, dice: Dice, state: GameState) -> tuple[RollRecord, Dice]:
     sv = trooper.profile.wip
+    if trooper.fails_guts:  # the owner's standing choice (guts_choice.py): no die
+        return RollRecord(
+            trooper=trooper.id, skill="guts", target=None, weapon=None, attribute="WIP",
+            base=sv, mods=(), success_value=sv, burst=1, dice=(), cancelled=(),
+            successes=0, criticals=0, chosen_failure=True,
+        ), dice
     faces, dice = roll_d20(dice, 1)
     roll = normal_roll(sv, faces, options(state.ruleset).crit_convention)
     record = RollRecord(

@@ -23,6 +23,7 @@ from .aro import decide_declare_aro, decide_pass_aro
 from .decision import Rejection
 from .deployment import decide_end_deployment_step, deployer, placed
 from .game_sequence import decide_end_impetuous_phase, decide_end_turn
+from .guts_choice import decide_choose_guts_failure
 from .hidden_deployment import decide_reveal
 from .ids import Side, TrooperId, WeaponId
 from .order_pool import decide_activate
@@ -62,7 +63,8 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
     ``{"deploy": [trooper], "deploy_hidden": [trooper], "end_deployment_step": bool,
     "activate": {trooper: [order types]}, "reveal": [trooper], "end_turn": bool,
     "end_impetuous_phase": bool, "skills": {...} | None, "aros": {trooper: [...]},
-    "sight": {trooper: [enemy ids it has Line of Fire to]}}`` (shapes in
+    "sight": {trooper: [enemy ids it has Line of Fire to]},
+    "guts_failure": {trooper: whether it now fails its Guts Rolls}}`` (shapes in
     docs/client.md). Empty lists/maps when the seat has nothing to do.
     """
     order = state.order
@@ -81,6 +83,7 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
         "skills": _skills(state, side, order) if order is not None else None,
         "aros": _aros(state, side, order) if order is not None else {},
         "sight": _sight(state, side) if state.phase not in _SETUP_PHASES else {},
+        "guts_failure": _guts_failure(state, side),
     }
 
 
@@ -205,6 +208,14 @@ def _aros(state: GameState, side: Side, order: ActiveOrder) -> dict[str, Plain]:
             "reset": legal(Reset()),
         }
     return found
+
+
+def _guts_failure(state: GameState, side: Side) -> dict[str, Plain]:
+    """Each own trooper whose standing Guts choice may be changed now (N5: any not Dead),
+    with its current value (True: its Guts Rolls are chosen failures)."""
+    return {t.id: t.fails_guts for t in state.troopers_of(side)
+            if _accepted(decide_choose_guts_failure, state, side,
+                         c.ChooseGutsFailure(t.id, not t.fails_guts))}
 
 
 def _sight(state: GameState, side: Side) -> dict[str, Plain]:

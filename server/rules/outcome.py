@@ -41,6 +41,8 @@ class RollRecord:
     """Indexes in ``Outcome.rolls`` of the rolls this one was Face to Face against."""
     automatic_failure: bool = False
     """Success value under 1: fails without a roll (DIGEST 7.1)."""
+    chosen_failure: bool = False
+    """A Guts Roll its owner chose to fail (DIGEST 7.8): no die, no success."""
 
 
 @dataclass(frozen=True, slots=True)

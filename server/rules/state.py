@@ -69,6 +69,9 @@ class TrooperState:
     weapon_uses: Mapping[str, int] = field(default_factory=dict)
     failed_discover: frozenset[TrooperId] = frozenset()
     """Markers this trooper failed to Discover this Player Turn (no retry, DIGEST 9)."""
+    fails_guts: bool = False
+    """[N5] Its owner's standing choice to fail this trooper's Guts Rolls (DIGEST 7.8).
+    Private to the owner until used: ``views`` never shows it to anyone else."""
 
     @property
     def profile(self) -> UnitProfile:

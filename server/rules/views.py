@@ -1,7 +1,8 @@
 """What each viewer may see: pure projections of the state and of each event.
 
 Private information (DIGEST 11.2, seeds 002/004): what a Camouflage Marker is, troopers in
-Hidden Deployment and their Orders, the Lieutenant's identity, Cost and SWC. The dice
+Hidden Deployment and their Orders, the Lieutenant's identity, Cost and SWC, and a
+standing choice to fail Guts Rolls (until a Guts record shows it used). The dice
 generator's state is never shown to anyone (it would predict future rolls). A seat sees all
 of its own side; the opponent and spectators see open information only.
 """
@@ -242,7 +243,16 @@ def _trooper_revealed(
     return plain
 
 
+def _guts_failure_chosen(
+    event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
+) -> dict[str, Plain] | None:
+    """A standing choice to fail Guts Rolls is the owner's secret until a Guts record
+    shows it used (guts_choice.py)."""
+    return plain if _sees_private(viewer, state.trooper(event.trooper).side) else None
+
+
 _REDACTIONS = {
+    e.GutsFailureChosen: _guts_failure_chosen,
     e.TrooperRevealed: _trooper_revealed,
     e.ArmyChosen: _army_chosen,
     e.TrooperDeployed: _trooper_deployed,
