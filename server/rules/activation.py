@@ -20,6 +20,7 @@ from .decision import require
 from .engaged import check_engaged_may_declare
 from .events import Event, SkillDeclared
 from .geometry import Body, Point, distance, in_base_contact, point_distance, point_to_segment_distance
+from .hacking import check_hacker_and_program, in_hacking_area
 from .ids import Side, TrooperId, WeaponId
 from .line_of_fire import has_line_of_fire
 from .mods import blocking_bodies
@@ -32,6 +33,7 @@ from .skills import (
     BsAttack,
     CcAttack,
     Climb,
+    CommsAttack,
     Discover,
     Dodge,
     Jump,
@@ -114,6 +116,8 @@ def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperSta
         _check_discover(state, order, trooper, skill)
     elif isinstance(skill, Dodge):
         check_dodge_route(state, trooper, skill.route)
+    elif isinstance(skill, CommsAttack):
+        _check_comms_attack(state, trooper, skill)
 
 
 def movement_allowance(order: ActiveOrder, trooper: TrooperState, skill: Skill) -> float:
@@ -288,6 +292,24 @@ def _check_discover(state: GameState, order: ActiveOrder, trooper: TrooperState,
         any(sees(state, trooper.id, acting_body(order, trooper, p), target) for p in order.path),
         Reason.NO_LINE_OF_FIRE,
         "Discover needs Line of Fire to the Marker.",
+    )
+
+
+def _check_comms_attack(state: GameState, trooper: TrooperState, skill: CommsAttack) -> None:
+    """A Hacker runs a program it has on an enemy trooper in Model form inside its Hacking
+    Area where it stands now; no LoF needed (hacking.py, DIGEST 13)."""
+    check_hacker_and_program(trooper, skill)
+    target = enemy_target(state, trooper, skill.target)
+    require(
+        not target.marker,
+        Reason.BAD_TARGET,
+        "Hacking Programs target troopers in Model form only, not Camouflage Markers.",
+    )
+    require(
+        in_hacking_area(state, trooper, target.body()),
+        Reason.OUT_OF_RANGE,
+        f"{target.id} is outside {trooper.id}'s Hacking Area (its Zone of Control and its "
+        "army's Repeaters').",
     )
 
 

@@ -2,7 +2,9 @@
 "ARO: Automatic Reaction Order"; DIGEST 6).
 
 A reactive trooper is eligible if the active trooper, at any point of its path in this
-Order, is in its Line of Fire or its Zone of Control, or if a template weapon affects it.
+Order, is in its Line of Fire, its Zone of Control or (for a Hacker) its Hacking Area, or
+if a template weapon affects it, or it is the target of a Comms Attack (or, with Sixth
+Sense, of any Attack).
 One ARO per trooper per Order; a trooper that could declare and did not loses it; the ARO
 must target a trooper activated by the Order; Burst 1; from ZoC without LoF only Dodge or
 Reset; troopers that became eligible only through the second skill react at step 2.
@@ -18,12 +20,13 @@ from .decision import SYSTEM, System, require
 from .engaged import check_engaged_may_declare
 from .events import AroDeclared, AroPassed, AroWindowClosed, AroWindowOpened, Event
 from .geometry import Body, in_base_contact
+from .hacking import check_hacker_and_program, in_hacking_area, path_in_hacking_area
 from .ids import Side, TrooperId
 from .line_of_fire import has_line_of_fire, sees_any_point_of_route
 from .mods import blocking_bodies_by_trooper, without
 from .reasons import Reason
 from .ruleset import options
-from .skills import BsAttack, CautiousMove, CcAttack, Discover, Dodge, Reset, Skill
+from .skills import BsAttack, CautiousMove, CcAttack, CommsAttack, Discover, Dodge, Reset, Skill
 from .state import ActiveOrder, Eligibility, GameState, OrderStep, TrooperState
 from .weapons import WeaponKind
 from .zone_of_control import in_zone_of_control, route_enters_zone_of_control
@@ -54,6 +57,8 @@ def eligibility(state: GameState, order: ActiveOrder) -> dict[TrooperId, Eligibi
                     known.zone_of_control or why.zone_of_control,
                     known.template or why.template,
                     known.sixth_sense or why.sixth_sense,
+                    known.comms_target or why.comms_target,
+                    known.hacking_area or why.hacking_area,
                 )
             found[reactor_id] = why
     # Keep the reactive side's roster order whatever trooper made each one eligible.
@@ -67,6 +72,7 @@ def _eligibility_through(state: GameState, order: ActiveOrder) -> dict[TrooperId
     mover = active.body()
     template_targets = _template_targets(state, order)
     attacked = attacked_by(order) if options(state.ruleset).sixth_sense else set()
+    hacked = comms_targets(order)
     cautious = any(isinstance(s, CautiousMove) for s in order.skills)
     found: dict[TrooperId, Eligibility] = {}
     bodies = blocking_bodies_by_trooper(state)  # once: every reactive trooper needs them
@@ -81,11 +87,36 @@ def _eligibility_through(state: GameState, order: ActiveOrder) -> dict[TrooperId
         zoc = route_enters_zone_of_control(viewer, mover, order.path)
         template = trooper.id in template_targets
         sixth_sense = trooper.profile.sixth_sense and trooper.id in attacked
-        if cautious and not _cautious_move_seen(state, order, viewer, mover, blockers):
-            lof = zoc = False
-        if lof or zoc or template or sixth_sense:
-            found[trooper.id] = Eligibility(trooper.id, lof, zoc, template, sixth_sense)
+        comms_target = trooper.id in hacked
+        if cautious:
+            # N5: Cautious Movement starting or ending inside a Hacking Area is seen by
+            # that Hacker (DIGEST 9); otherwise only its start and end points count.
+            ends = (order.path[0], order.path[-1])
+            area = trooper.profile.hacker and any(
+                in_hacking_area(state, trooper, mover.moved_to(p)) for p in ends)
+            if not _cautious_move_seen(state, order, viewer, mover, blockers):
+                lof = zoc = False
+        else:
+            area = trooper.profile.hacker and path_in_hacking_area(
+                state, trooper, mover, order.path)
+        if lof or zoc or template or sixth_sense or comms_target or area:
+            found[trooper.id] = Eligibility(trooper.id, lof, zoc, template, sixth_sense,
+                                            comms_target, area)
     return found
+
+
+def comms_targets(order: ActiveOrder) -> set[TrooperId]:
+    """Troopers named by a Comms Attack declared so far by ``order.trooper``."""
+    return {s.target for s in order.skills if isinstance(s, CommsAttack)}
+
+
+def allowed_without_line_of_fire(eligibility: Eligibility, skill: Skill) -> bool:
+    """What a trooper eligible without LoF, template, Sixth Sense or a Comms Attack on it
+    (``Eligibility.zoc_only``) may declare: Dodge or Reset (DIGEST 6.1), and a Hacker
+    reacting from its Hacking Area also a Comms Attack (DIGEST 13)."""
+    if isinstance(skill, Dodge | Reset):
+        return True
+    return isinstance(skill, CommsAttack) and eligibility.hacking_area
 
 
 def attacked_by(order: ActiveOrder) -> set[TrooperId]:
@@ -187,8 +218,9 @@ def _eligible_trooper(state: GameState, order: ActiveOrder, trooper_id: TrooperI
     require(
         order.eligible_at_step.get(trooper_id) == order.aro_step_number,
         Reason.NOT_ELIGIBLE_FOR_ARO,
-        "That trooper cannot react to this Order now: no Line of Fire, Zone of Control or "
-        "template (or Sixth Sense) puts it in a valid situation at this step.",
+        "That trooper cannot react to this Order now: no Line of Fire, Zone of Control, "
+        "template, Comms Attack, Hacking Area or Sixth Sense puts it in a valid situation "
+        "at this step.",
     )
     require(
         trooper_id not in order.aros and trooper_id not in order.passed,
@@ -207,11 +239,13 @@ def decide_declare_aro(state: GameState, side: Side, command: DeclareAro) -> lis
         Reason.SKILL_NOT_ALLOWED,
         f"{skill.TYPE} cannot be declared as an ARO.",
     )
-    if order.eligible[trooper.id].zoc_only:
+    eligibility = order.eligible[trooper.id]
+    if eligibility.zoc_only:
         require(
-            isinstance(skill, Dodge | Reset),
+            allowed_without_line_of_fire(eligibility, skill),
             Reason.ZOC_ONLY_DODGE_OR_RESET,
-            "Without Line of Fire (Zone of Control only) a trooper may only Dodge or Reset.",
+            "Without Line of Fire (Zone of Control only) a trooper may only Dodge or Reset"
+            + (" (or, as a Hacker, a Comms Attack)." if eligibility.hacking_area else "."),
         )
     check_engaged_may_declare(state, trooper, skill, in_aro=True)
     _check_aro_skill(state, order, trooper, skill)
@@ -255,6 +289,17 @@ def _check_aro_skill(
         )
     elif isinstance(skill, Dodge):
         check_dodge_route(state, trooper, skill.route)
+    elif isinstance(skill, CommsAttack):
+        check_hacker_and_program(trooper, skill)
+        require(skill.target in activated, Reason.BAD_TARGET, NOT_ACTIVATED)
+        active = enemy_target(state, trooper, skill.target)
+        path = order.for_trooper(active.id).path
+        require(
+            path_in_hacking_area(state, trooper, active.body(), path),
+            Reason.OUT_OF_RANGE,
+            f"{active.id} has not been inside {trooper.id}'s Hacking Area (its Zone of Control "
+            "and its army's Repeaters') in this Order.",
+        )
 
 
 def apply_aro_declared(state: GameState, event: AroDeclared) -> GameState:

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from .aro import attacked_by
+from .aro import allowed_without_line_of_fire, attacked_by
 from .geometry import Body, Point, in_base_contact
+from .hacking import PROGRAMS, comms_mods, in_hacking_area, path_in_hacking_area
 from .ids import TrooperId, WeaponId
 from .line_of_fire import points_of_route_in_lof
 from .mods import (
@@ -32,6 +33,7 @@ from .skills import (
     BsAttack,
     CcAttack,
     Climb,
+    CommsAttack,
     Discover,
     Dodge,
     Jump,
@@ -44,10 +46,8 @@ from .wounds import Condition
 
 ARO_BURST = 1
 """Burst in ARO (DIGEST 6.1)."""
-ROLLED_ATTACKS = ("bs_attack", "cc_attack")
-ZOC_ONLY_AROS = (Dodge, Reset)
-"""What a trooper with ZoC but no LoF may declare (DIGEST 6.1)."""
-REVEALING_SKILLS = (BsAttack, CcAttack, Dodge, Reset, Discover, Jump, Climb)
+ROLLED_ATTACKS = ("bs_attack", "cc_attack", "comms_attack")
+REVEALING_SKILLS = (BsAttack, CcAttack, CommsAttack, Dodge, Reset, Discover, Jump, Climb)
 """Declaring an Attack, a skill with a roll or a Long Skill other than Cautious Movement
 reveals a Camouflage Marker (DIGEST 12)."""
 
@@ -133,10 +133,11 @@ def face_to_face_opponents(rolls: Sequence[PlannedRoll]) -> tuple[tuple[int, ...
     """For each roll, the indexes of the rolls it is Face to Face with (DIGEST 7.4, 6.3).
 
     Two rolls of opposite sides are Face to Face when one is a rolled attack on the other's
-    trooper and the other is a Dodge or a rolled attack back at the attacker. Everything
-    else is a Normal Roll (a Reset, a Discover, an attack on someone who is not attacking
-    back, any roll against a Direct Template). A Dodge is one roll opposed to every such
-    attack against its trooper.
+    trooper and the other is a rolled attack back at the attacker, a Dodge against a BS or
+    CC Attack, or a Reset against a Comms Attack (DIGEST 6.3). Everything else is a Normal
+    Roll (a Reset against a BS or CC Attack, a Dodge against a Comms Attack, a Discover, an
+    attack on someone who is not attacking back, any roll against a Direct Template). A
+    Dodge or a Reset is one roll opposed to every such attack against its trooper.
     """
     return tuple(
         tuple(j for j, b in enumerate(rolls)
@@ -148,7 +149,9 @@ def face_to_face_opponents(rolls: Sequence[PlannedRoll]) -> tuple[tuple[int, ...
 def _contests(attack: PlannedRoll, other: PlannedRoll) -> bool:
     if not attack.is_attack or attack.target != other.trooper:
         return False
-    return other.skill == "dodge" or (other.is_attack and other.target == attack.trooper)
+    if other.is_attack:
+        return other.target == attack.trooper
+    return other.skill == ("reset" if attack.skill == "comms_attack" else "dodge")
 
 
 def _order(state: GameState) -> ActiveOrder:
@@ -233,6 +236,8 @@ def _active_skill(state: GameState, active: TrooperState, skill: Skill, index: i
         return Plan(rolls=(_active_dodge(state, active),))
     if isinstance(skill, Reset):
         return Plan(rolls=(_reset(active, active=True),))
+    if isinstance(skill, CommsAttack):
+        return _comms_attack(state, active, skill, active=True)
     return Plan()  # Move, Idle and Long movement skills were carried out at declaration
 
 
@@ -310,6 +315,33 @@ def _coup_de_grace(attacker: TrooperState, target: TrooperState) -> Plan:
                          Wounded(target.id, wounds, Condition.DEAD)))
 
 
+def _comms_attack(state: GameState, hacker: TrooperState, skill: CommsAttack,
+                  active: bool) -> Plan:
+    """A program run on one enemy in Model form inside the Hacking Area (hacking.py): for the
+    active Hacker where it stands, for a reacting one at some point of the target's path."""
+    target = state.troopers.get(skill.target)
+    if target is None or not target.on_table or target.side is hacker.side:
+        return _idle(hacker, skill, "target_not_enemy")
+    if target.is_null:
+        return _idle(hacker, skill, "target_null")
+    if _camouflaged(state, target.id):
+        return _idle(hacker, skill, "target_camouflaged")
+    if active:
+        reached = in_hacking_area(state, hacker, target.body())
+    else:
+        path = _order(state).for_trooper(target.id).path
+        reached = path_in_hacking_area(state, hacker, target.body(), path)
+    if not reached:
+        return _idle(hacker, skill, "outside_hacking_area")
+    program = PROGRAMS[skill.program]
+    roll = PlannedRoll(
+        trooper=hacker.id, active=active, skill="comms_attack", target=target.id,
+        weapon=WeaponId(program.id), attribute="WIP", base=hacker.profile.wip,
+        mods=comms_mods(program, target), burst=program.burst if active else ARO_BURST,
+    )
+    return Plan(rolls=(roll,))
+
+
 def _discover(state: GameState, seer: TrooperState, skill: Discover, seer_body: Body,
               seen_at: Point | None, active: bool) -> Plan:
     target = state.troopers.get(skill.target)
@@ -334,6 +366,7 @@ def _active_dodge(state: GameState, active: TrooperState) -> PlannedRoll:
     order = _order(state)
     blind = any(
         _aro_target(skill) == active.id
+        and not isinstance(skill, CommsAttack)  # a Dodge does not oppose a Comms Attack
         and not sees(state, active, active.body(), state.trooper(r), state.trooper(r).body())
         for r, skill in order.aros.items()
     )
@@ -383,6 +416,8 @@ def _aro_skill(state: GameState, reactor: TrooperState, skill: Skill) -> Plan:
     active = state.trooper(target_id)
     if isinstance(skill, CcAttack):
         return _cc_attack(state, reactor, skill, active=False)
+    if isinstance(skill, CommsAttack):
+        return _comms_attack(state, reactor, skill, active=False)
     if isinstance(skill, (BsAttack, Discover)):
         return _aro_at_path_point(state, reactor, skill, active)
     return _idle(reactor, skill, "not_usable_in_aro")
@@ -392,7 +427,7 @@ def _aro_target(skill: Skill) -> TrooperId | None:
     """The trooper an ARO's Attack or Discover is aimed at (None for Dodge, Reset...)."""
     if isinstance(skill, BsAttack):
         return _first_target(skill)
-    if isinstance(skill, CcAttack | Discover):
+    if isinstance(skill, CcAttack | CommsAttack | Discover):
         return skill.target
     return None
 
@@ -407,7 +442,7 @@ def _aro_check(state: GameState, reactor: TrooperState, skill: Skill) -> str | N
     eligibility = _order(state).eligible.get(reactor.id)
     if eligibility is None:
         return "aro_not_valid"
-    if eligibility.zoc_only and not isinstance(skill, ZOC_ONLY_AROS):
+    if eligibility.zoc_only and not allowed_without_line_of_fire(eligibility, skill):
         return "zone_of_control_only"
     return None
 

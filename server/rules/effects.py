@@ -18,6 +18,7 @@ from .outcome import (
     Moved,
     Revealed,
     TargetedCleared,
+    TargetedSet,
     Turned,
     WeaponUsed,
     WentProne,
@@ -34,7 +35,8 @@ def apply_effect(state: GameState, effect: Effect) -> GameState:
     * ``Revealed``: the Camouflage Marker becomes a model (``marker`` False).
     * ``DiscoverFailed``: the marker is added to the discoverer's ``failed_discover``.
     * ``WeaponUsed``: ``weapon_uses[weapon]`` (uses spent so far) grows by ``uses``.
-    * ``Turned``: facing set; ``WentProne``: prone set; ``TargetedCleared``: targeted unset.
+    * ``Turned``: facing set; ``WentProne``: prone set; ``TargetedCleared``: targeted unset;
+      ``TargetedSet``: targeted set.
     * ``BecameIdle`` and ``CoupDeGrace`` change nothing: they are records (why a skill did
       nothing; why the ``Wounded`` that follows a Coup de Grâce needed no roll).
     """
@@ -69,4 +71,6 @@ def _changed(trooper: TrooperState, effect: Effect) -> TrooperState:
         return replace(trooper, prone=True)
     if isinstance(effect, TargetedCleared):
         return replace(trooper, targeted=False)
+    if isinstance(effect, TargetedSet):
+        return replace(trooper, targeted=True)
     raise TypeError(f"unknown effect {type(effect).__name__}")

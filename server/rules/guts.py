@@ -5,7 +5,8 @@ in a Null state nor Engaged afterwards, makes a Normal WIP roll, or fails it wit
 when its owner chose so in advance (``guts_choice.py``). On a failure it does the first
 possible of:
 
-1. move up to 2 inches to leave the LoF of every attacker;
+1. move up to 2 inches to leave the LoF of every attacker (the Hacking Area of an attacker
+   whose attack was a Comms Attack);
 2. move up to 2 inches to be in Partial Cover from every attacker that still sees it;
 3. go Prone (nothing if already Prone).
 
@@ -28,6 +29,7 @@ from .dice import Dice, roll_d20
 from .effects import apply_effect
 from .engaged import is_engaged
 from .geometry import Point, in_base_contact
+from .hacking import in_hacking_area
 from .ids import TrooperId
 from .mods import sees
 from .outcome import Effect, Moved, RollRecord, WentProne
@@ -47,6 +49,8 @@ class GutsCheck:
 
     trooper: TrooperId
     attackers: tuple[TrooperId, ...]
+    hackers: tuple[TrooperId, ...] = ()
+    """Those of ``attackers`` whose attack was a Comms Attack (no LoF needed)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +74,7 @@ def guts_rolls(state: GameState, checks: Sequence[GutsCheck], dice: Dice) -> Gut
         rolls.append(record)
         if record.successes + record.criticals:
             continue
-        effect = guts_reaction(state, trooper, check.attackers)
+        effect = guts_reaction(state, trooper, check.attackers, check.hackers)
         if effect is not None:
             effects.append(effect)
             state = apply_effect(state, effect)
@@ -95,18 +99,23 @@ def _roll(trooper: TrooperState, dice: Dice, state: GameState) -> tuple[RollReco
     return record, dice
 
 
-def guts_reaction(state: GameState, trooper: TrooperState,
-                  attackers: Sequence[TrooperId]) -> Effect | None:
-    """What a failed Guts Roll makes ``trooper`` do (see the module docstring)."""
+def guts_reaction(state: GameState, trooper: TrooperState, attackers: Sequence[TrooperId],
+                  hackers: Sequence[TrooperId] = ()) -> Effect | None:
+    """What a failed Guts Roll makes ``trooper`` do (see the module docstring). Against a
+    Comms Attack (``hackers``) "out of reach" is outside that Hacker's Hacking Area (the
+    area of effect of a no-LoF attack, DIGEST 7.8), and cover does not help."""
     enemies = [state.trooper(a) for a in attackers]
+    shooters = [e for e in enemies if e.id not in hackers]
     points = candidate_points(state, trooper, enemies)
     for point in points:
-        if not any(_sees(state, enemy, trooper, point) for enemy in enemies):
-            return Moved(trooper.id, (_position(trooper), point), "guts_out_of_line_of_fire")
+        if not any(_reaches(state, enemy, enemy.id in hackers, trooper, point)
+                   for enemy in enemies):
+            reason = "guts_out_of_reach" if hackers else "guts_out_of_line_of_fire"
+            return Moved(trooper.id, (_position(trooper), point), reason)
     assert trooper.position is not None
-    if not _covered(state, trooper, enemies, trooper.position):
+    if not _covered(state, trooper, shooters, trooper.position):
         for point in points:
-            if _covered(state, trooper, enemies, point):
+            if _covered(state, trooper, shooters, point):
                 return Moved(trooper.id, (trooper.position, point), "guts_to_cover")
     return None if trooper.prone else WentProne(trooper.id, "guts")
 
@@ -146,6 +155,15 @@ def _away_angle(trooper: TrooperState, enemies: Sequence[TrooperState]) -> float
     cx = sum(p[0] for p in placed) / len(placed)
     cy = sum(p[1] for p in placed) / len(placed)
     return math.atan2(y - cy, x - cx)
+
+
+def _reaches(state: GameState, enemy: TrooperState, hacker: bool, trooper: TrooperState,
+             point: Point) -> bool:
+    """The attacker still reaches the trooper at ``point``: inside its Hacking Area for a
+    Comms Attack, in its LoF otherwise."""
+    if hacker:
+        return in_hacking_area(state, enemy, trooper.body(point))
+    return _sees(state, enemy, trooper, point)
 
 
 def _sees(state: GameState, enemy: TrooperState, trooper: TrooperState, point: Point) -> bool:

@@ -24,6 +24,7 @@ from .decision import Rejection
 from .deployment import decide_end_deployment_step, deployer, placed
 from .game_sequence import decide_end_impetuous_phase, decide_end_turn
 from .guts_choice import decide_choose_guts_failure
+from .hacking import PROGRAMS
 from .hidden_deployment import decide_reveal
 from .ids import Side, TrooperId, WeaponId
 from .order_pool import decide_activate
@@ -34,6 +35,7 @@ from .skills import (
     BsAttack,
     BurstAssignment,
     CcAttack,
+    CommsAttack,
     Discover,
     Dodge,
     Idle,
@@ -155,6 +157,11 @@ def _skills(state: GameState, side: Side, order: ActiveOrder) -> Plain:
         lambda w, t: "cc_attack" in allowed and legal(CcAttack(w, t)))
     result["discover"] = [t.id for t in enemies
                           if "discover" in allowed and legal(Discover(t.id))]
+    result["comms_attack"] = {
+        program: targets for program in (PROGRAMS if trooper.profile.hacker else ())
+        if (targets := [t.id for t in enemies
+                        if "comms_attack" in allowed and legal(CommsAttack(program, t.id))])
+    }
     return result
 
 
@@ -199,11 +206,15 @@ def _aros(state: GameState, side: Side, order: ActiveOrder) -> dict[str, Plain]:
             "line_of_fire": eligibility.line_of_fire,
             "zone_of_control": eligibility.zone_of_control,
             "sixth_sense": eligibility.sixth_sense,
+            "comms_target": eligibility.comms_target,
+            "hacking_area": eligibility.hacking_area,
             "bs_attack": [w.id for w in _weapons(state, trooper, _SHOOTING)
                           if legal(BsAttack(w.id, (BurstAssignment(active, 1),)))],
             "cc_attack": [w.id for w in _weapons(state, trooper, (WeaponKind.CLOSE_COMBAT,))
                           if legal(CcAttack(w.id, active))],
             "discover": legal(Discover(active)),
+            "comms_attack": [p for p in (PROGRAMS if trooper.profile.hacker else ())
+                             if legal(CommsAttack(p, active))],
             "dodge": legal(Dodge()),
             "reset": legal(Reset()),
         }

@@ -23,7 +23,7 @@ class RollRecord:
 
     trooper: TrooperId
     skill: str
-    """"bs_attack", "cc_attack", "dodge", "reset", "discover" or "guts"."""
+    """"bs_attack", "cc_attack", "comms_attack", "dodge", "reset", "discover" or "guts"."""
     target: TrooperId | None
     weapon: WeaponId | None
     attribute: str
@@ -152,6 +152,15 @@ class TargetedCleared(Effect):
 
     TYPE: ClassVar[str] = "targeted_cleared"
     trooper: TrooperId
+
+
+@dataclass(frozen=True, slots=True)
+class TargetedSet(Effect):
+    """A failed Saving Roll against a Hacking Program that causes Targeted (hacking.py)."""
+
+    TYPE: ClassVar[str] = "targeted_set"
+    trooper: TrooperId
+    program: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -78,6 +78,10 @@ class UnitProfile:
     mimetism: int = 0
     hidden_deployment: bool = False
     sixth_sense: bool = False
+    hacker: bool = False
+    """Hacker: may declare Comms Attacks with the programs of ``hacking.PROGRAMS``."""
+    repeater: bool = False
+    """Repeater: its Zone of Control extends the Hacking Area of its army's Hackers."""
     weapons: tuple[WeaponId, ...] = ()
     cost: int = 0
     swc: float = 0.0

@@ -8,7 +8,8 @@ replay, or a test with injected faces, gets the same result:
 1. Discover rolls (an attack on a Camouflage Marker only resolves if its Discover succeeded);
 2. every other roll: the active trooper's first, then the AROs by trooper id; a BS Attack
    whose Burst is split rolls one set of dice per target, in declared order;
-3. Saving Rolls, hit by hit in the same order, rolled attacks before Direct Templates;
+3. Saving Rolls, hit by hit in the same order, rolled attacks before Direct Templates,
+   then the BTS saves against Comms Attacks in the same order;
 4. Guts Rolls, by trooper in the order they were first hit.
 """
 
@@ -25,6 +26,7 @@ from .effects import apply_effect
 from .face_to_face import face_to_face
 from .geometry import Point, normalise_facing, point_distance
 from .guts import GutsCheck, guts_rolls
+from .hacking import CommsHit, resolve_comms_hits
 from .ids import TrooperId
 from .outcome import (
     BecameIdle,
@@ -69,15 +71,19 @@ def resolve_order(state: GameState) -> tuple[Outcome, Dice]:
     damage = resolve_hits(state, _hits(rolled) + _template_hits(templates, rolled), dice)
     effects.extend(damage.effects)
     after = _fold(state, effects)
+    comms = resolve_comms_hits(after, _comms_hits(rolled), damage.dice)
+    effects.extend(comms.effects)
+    after = _fold(after, comms.effects)
+    saves = damage.saves + comms.saves
     moves = _dodge_moves(after, rolled)
     effects.extend(moves)
     after = _fold(after, moves)
-    guts = guts_rolls(after, _guts_checks(damage.saves), damage.dice)
+    guts = guts_rolls(after, _guts_checks(saves, _comms_hits(rolled)), comms.dice)
     after = _fold(after, guts.effects)
     effects.extend(guts.effects)
     effects.extend(_alert(after, state, rolled, templates))
     records = tuple(r.record for r in discovers) + tuple(r.record for r in rolled)
-    return Outcome(rolls=records + guts.rolls, saves=damage.saves, effects=tuple(effects)), (
+    return Outcome(rolls=records + guts.rolls, saves=saves, effects=tuple(effects)), (
         guts.dice
     )
 
@@ -184,13 +190,24 @@ def _drop_undiscovered(
 def _hits(rolled: Sequence[_Rolled]) -> tuple[Hit, ...]:
     hits: list[Hit] = []
     for r in rolled:
-        if not r.plan.is_attack or not _scored(r.record):
+        if not r.plan.is_attack or r.plan.skill == "comms_attack" or not _scored(r.record):
             continue
         assert r.plan.target is not None and r.plan.weapon is not None
         cover = r.plan.partial_cover and r.plan.skill == "bs_attack"
         hits.append(Hit(r.plan.trooper, r.plan.target, r.plan.weapon, r.record.successes,
                         r.record.criticals, cover))
     return tuple(hits)
+
+
+def _comms_hits(rolled: Sequence[_Rolled]) -> tuple[CommsHit, ...]:
+    """Comms Attacks with surviving successes: their saves are on BTS (hacking.py)."""
+    return tuple(
+        CommsHit(r.plan.trooper, r.plan.target, r.plan.weapon, r.record.successes,
+                 r.record.criticals)
+        for r in rolled
+        if r.plan.skill == "comms_attack" and _scored(r.record)
+        and r.plan.target is not None and r.plan.weapon is not None
+    )
 
 
 def _template_hits(templates: Sequence[TemplateHit],
@@ -254,14 +271,21 @@ def _dodge_route(state: GameState, roll: PlannedRoll) -> tuple[Point, ...] | Non
     return dodge.route if dodge is not None else None
 
 
-def _guts_checks(saves: Sequence[SaveRecord]) -> tuple[GutsCheck, ...]:
-    """Troopers that suffered a successful Attack causing a Saving Roll (DIGEST 7.8)."""
+def _guts_checks(saves: Sequence[SaveRecord],
+                 comms: Sequence[CommsHit]) -> tuple[GutsCheck, ...]:
+    """Troopers that suffered a successful Attack causing a Saving Roll (DIGEST 7.8), with
+    the attackers that hit them by a Comms Attack named apart (no LoF needed: a Guts move
+    leaves their Hacking Area rather than their LoF)."""
     attackers: dict[TrooperId, list[TrooperId]] = {}
     for save in saves:
         listed = attackers.setdefault(save.trooper, [])
         if save.attacker not in listed:
             listed.append(save.attacker)
-    return tuple(GutsCheck(t, tuple(a)) for t, a in attackers.items())
+    hackers = {(hit.target, hit.attacker) for hit in comms}
+    return tuple(
+        GutsCheck(t, tuple(a), tuple(x for x in a if (t, x) in hackers))
+        for t, a in attackers.items()
+    )
 
 
 def _alert(after: GameState, before: GameState, rolled: Sequence[_Rolled],

@@ -46,6 +46,7 @@ SKILLS: dict[str, SkillInfo] = {
         SkillInfo("cc_attack", SkillCategory.SHORT, True, True, False, True),
         SkillInfo("dodge", SkillCategory.SHORT, True, True, False, False),
         SkillInfo("reset", SkillCategory.SHORT, True, True, False, False),
+        SkillInfo("comms_attack", SkillCategory.SHORT, True, True, False, True),
         SkillInfo("jump", SkillCategory.ENTIRE_ORDER, False, True, True, False),
         SkillInfo("climb", SkillCategory.ENTIRE_ORDER, False, True, True, False),
         SkillInfo("cautious_move", SkillCategory.ENTIRE_ORDER, False, True, True, False),
@@ -146,6 +147,16 @@ class Dodge(Skill):
 @dataclass(frozen=True, slots=True)
 class Reset(Skill):
     TYPE: ClassVar[str] = "reset"
+
+
+@dataclass(frozen=True, slots=True)
+class CommsAttack(Skill):
+    """A Hacker runs a Hacking Program on one enemy trooper in its Hacking Area, no LoF
+    needed (hacking.py; DIGEST 13). Short Skill, usable in ARO (DIGEST 4.2)."""
+
+    TYPE: ClassVar[str] = "comms_attack"
+    program: str
+    target: TrooperId
 
 
 MOVEMENT_SKILLS = (Move, CautiousMove, Jump, Climb)

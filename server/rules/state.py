@@ -143,10 +143,19 @@ class Eligibility:
     sixth_sense: bool = False
     """[N5] Sixth Sense: the trooper is the target of an Attack declared in this Order, so it
     may react to that attacker without LoF, seeing 360 degrees for it (DIGEST 13)."""
+    comms_target: bool = False
+    """The target of a Comms Attack declared in this Order: it may react without LoF or ZoC
+    (seed 000 ARO; DIGEST 6.1 (4))."""
+    hacking_area: bool = False
+    """A Hacker whose Hacking Area the activated trooper's path enters: it may react with a
+    Comms Attack without LoF (DIGEST 13, hacking.py)."""
 
     @property
     def zoc_only(self) -> bool:
-        return not self.line_of_fire and not self.template and not self.sixth_sense
+        """No LoF, template, Sixth Sense or Comms Attack on it: only Dodge or Reset, and a
+        Comms Attack if it reacts from its Hacking Area (``hacking_area``)."""
+        return (not self.line_of_fire and not self.template and not self.sixth_sense
+                and not self.comms_target)
 
 
 @dataclass(frozen=True, slots=True)
