@@ -26,6 +26,7 @@ from server.rules.terrain import (
     bounding_box,
     inside_pieces,
     segment_meets_interior,
+    shadow_holds_disc,
 )
 
 MIN_VISIBLE = 3.0 / 25.4
@@ -158,6 +159,17 @@ def _line_clear(
     )
 
 
+def _hides(piece: TerrainPiece, viewer_points: Sequence[Point], target: Body,
+           height_v: float, height_t: float) -> bool:
+    """A convex piece taller than every sight line that every sight line passes through:
+    each ``blocked_by_terrain`` would say so (every target point lies on the target's base
+    disc, inside the piece's shadow from each viewer point), so no line is clear."""
+    if piece.height < max(height_v, height_t) + _TALL_MARGIN:
+        return False
+    return all(shadow_holds_disc(p, target.position, target.radius, piece.polygon)
+               for p in viewer_points)
+
+
 def has_line_of_fire(
     viewer: Body, target: Body, table: Table, blockers: Sequence[Body] = ()
 ) -> bool:
@@ -173,11 +185,13 @@ def has_line_of_fire(
     viewer_points, target_points = sight_line_ends(viewer, target)
     box = _box_of_discs(viewer, target)
     pieces = terrain_between(viewer, target, table)
+    hv, ht = viewer.height, target_sight_height(target)
+    if any(_hides(piece, viewer_points, target, hv, ht) for piece in pieces):
+        return False
     bodies = tuple(
         b for b in blockers
         if _boxes_overlap(box, _box_of_discs(b, b)) and b != viewer and b != target
     )  # the cheap box test first: most blockers are far away
-    hv, ht = viewer.height, target_sight_height(target)
     return any(
         _line_clear(p, q, hv, ht, pieces, bodies) for p in viewer_points for q in target_points
     )

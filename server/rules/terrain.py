@@ -239,6 +239,69 @@ def _clip(px: float, py: float, dx: float, dy: float,
     return True
 
 
+_DEEP = 2.0 * _MARGIN
+"""How far inside a footprint the shadow test takes its core: a sight line through the core
+passes deeper than _MARGIN inside, which ``segment_meets_interior`` calls certain."""
+
+
+@lru_cache(maxsize=4096)
+def _core(polygon: Polygon) -> tuple[tuple[tuple[float, float, float], ...],
+                                     tuple[Point, ...]] | None:
+    """A strictly convex footprint shrunk by _DEEP: its half-planes and its corners (the
+    meeting points of neighbouring shrunk edges); None if the footprint is not strictly
+    convex or too thin to shrink."""
+    planes = _half_planes(polygon)
+    if planes is None:
+        return None
+    shrunk = tuple((nx, ny, c - _DEEP) for nx, ny, c in planes)
+    corners = []
+    for (ax, ay, ac), (bx, by, bc) in zip(shrunk[-1:] + shrunk[:-1], shrunk, strict=True):
+        det = ax * by - ay * bx
+        if abs(det) <= EPSILON:
+            return None
+        corners.append(((ac * by - ay * bc) / det, (ax * bc - ac * bx) / det))
+    for x, y in corners:
+        if any(nx * x + ny * y > c + _MARGIN for nx, ny, c in shrunk):
+            return None  # shrinking turned it inside out
+    return shrunk, tuple(corners)
+
+
+def shadow_holds_disc(viewer: Point, centre: Point, radius: float,
+                      polygon: Sequence[Point]) -> bool:
+    """Every segment from ``viewer`` to a point of the disc (``centre``, ``radius``) passes
+    deeper than _MARGIN inside the (strictly convex) footprint: the disc lies, with room to
+    spare, in the footprint's shadow seen from ``viewer`` -- inside the cone of sight lines
+    through the footprint's core and beyond every core edge that faces the viewer (for a
+    convex footprint that is exactly the set of points whose sight line crosses the core).
+    False means "not certain", never "some segment misses it"."""
+    core = _core(tuple(polygon))
+    if core is None:
+        return False
+    planes, corners = core
+    vx, vy = viewer
+    cx, cy = centre
+    need = radius + _MARGIN
+    facing = [(nx, ny, c) for nx, ny, c in planes if nx * vx + ny * vy > c]
+    if not facing:
+        return True  # the viewer stands in the core: every segment from it starts there
+    for nx, ny, c in facing:
+        if c - (nx * cx + ny * cy) < need:
+            return False
+    # The two corners bounding the cone, as seen from the viewer (the core is convex and
+    # the viewer outside it, so the cone spans less than half a turn).
+    rays = [(x - vx, y - vy) for x, y in corners]
+    right = next((r for r in rays if all(r[0] * o[1] - r[1] * o[0] >= 0.0 for o in rays)), None)
+    left = next((r for r in rays if all(r[0] * o[1] - r[1] * o[0] <= 0.0 for o in rays)), None)
+    if right is None or left is None:
+        return False
+    dx, dy = cx - vx, cy - vy
+    for (rx, ry), side in ((right, 1.0), (left, -1.0)):
+        length = math.hypot(rx, ry)
+        if length <= EPSILON or side * (rx * dy - ry * dx) / length < need:
+            return False
+    return True
+
+
 def inside_pieces(p: Point, q: Point, polygon: Sequence[Point]) -> Iterator[tuple[float, float]]:
     """The pieces of segment p->q strictly inside the polygon, in order, as parameter ranges
     in [0, 1], produced lazily (a caller that only needs the first stops early).

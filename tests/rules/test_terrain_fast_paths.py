@@ -1,20 +1,38 @@
-"""``inside_intervals`` and ``blocked_by_terrain`` skip work whose answer is known (a segment
-outside the footprint's box, an edge too far to touch a midpoint, a sight line deep inside
-or far outside a convex footprint taller than it); their answers must stay exactly those of
-the plain computation, kept here as the reference."""
+"""``inside_intervals``, ``blocked_by_terrain`` and ``has_line_of_fire`` skip work whose
+answer is known (a segment outside the footprint's box, an edge too far to touch a midpoint,
+a sight line deep inside or far outside a convex footprint taller than it, a target wholly in
+the shadow of such a footprint); their answers must stay exactly those of the plain
+computation, kept here as the reference."""
 
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.rules.geometry import EPSILON, Point, point_to_segment_distance
+from server.rules.geometry import EPSILON, Body, Point, in_front_arc, point_to_segment_distance
 from server.rules.ids import TerrainId
-from server.rules.line_of_fire import blocked_by_terrain
-from server.rules.terrain import TerrainPiece, inside_intervals, point_in_polygon
+from server.rules.line_of_fire import (
+    blocked_by_body,
+    blocked_by_terrain,
+    has_line_of_fire,
+    sight_line_ends,
+    target_sight_height,
+    terrain_between,
+)
+from server.rules.silhouettes import KNOWN_SIZES
+from server.rules.terrain import (
+    Table,
+    TerrainPiece,
+    codeone_table,
+    inside_intervals,
+    point_in_polygon,
+    segment_meets_interior,
+    shadow_holds_disc,
+)
 
 
 def reference_inside_intervals(p: Point, q: Point,
@@ -131,3 +149,59 @@ def test_blocked_by_terrain_edge_cases_equal_the_plain_computation() -> None:
         for low, high in ((1.0, 2.0), (3.99, 3.99), (4.0, 4.0), (5.0, 0.0)):
             assert blocked_by_terrain(p, q, low, high, square) == reference_blocked_by_terrain(
                 p, q, low, high, square), (p, q, low, high)
+
+
+def reference_has_line_of_fire(viewer: Body, target: Body, table: Table,
+                               blockers: Sequence[Body] = ()) -> bool:
+    """Every sampled sight line tried against every piece and body, no shortcut."""
+    if not in_front_arc(viewer, target):
+        return False
+    viewer_points, target_points = sight_line_ends(viewer, target)
+    hv, ht = viewer.height, target_sight_height(target)
+    pieces = terrain_between(viewer, target, table)
+    bodies = [b for b in blockers if b != viewer and b != target]
+    return any(
+        not any(reference_blocked_by_terrain(p, q, hv, ht, piece) for piece in pieces)
+        and not any(blocked_by_body(p, q, hv, ht, body) for body in bodies)
+        for p in viewer_points for q in target_points)
+
+
+table_x = st.one_of(st.integers(0, 24).map(float), st.floats(0.0, 24.0))
+table_y = st.one_of(st.integers(0, 32).map(float), st.floats(0.0, 32.0))
+spot = st.tuples(table_x, table_y)
+body = st.builds(Body, spot, st.one_of(st.sampled_from([0.0, 90.0, 180.0, 270.0]),
+                                       st.floats(0.0, 359.0)),
+                 st.sampled_from(KNOWN_SIZES), st.booleans())
+box_piece = st.builds(
+    lambda x, y, w, d, h: TerrainPiece(TerrainId("box"), ((x, y), (x + w, y), (x + w, y + d),
+                                                          (x, y + d)), h),
+    table_x, table_y, st.floats(0.5, 8.0), st.floats(0.5, 8.0), height)
+hull_piece = st.builds(lambda outline, h: TerrainPiece(TerrainId("hull"), outline, h),
+                       st.lists(spot, min_size=3, max_size=6).map(convex_hull)
+                       .filter(lambda h: len(h) >= 3), height)
+
+
+@settings(max_examples=500, deadline=None)
+@given(body, body, st.lists(st.one_of(box_piece, hull_piece), max_size=3),
+       st.lists(body, max_size=2))
+def test_line_of_fire_equals_trying_every_sight_line(
+        viewer: Body, target: Body, pieces: list[TerrainPiece], others: list[Body]) -> None:
+    """The shadow shortcut (a tall convex piece hiding the whole target) and the clipping
+    shortcut give the answer of trying every sight line against everything."""
+    table = codeone_table(pieces)
+    assert has_line_of_fire(viewer, target, table, others) == reference_has_line_of_fire(
+        viewer, target, table, others)
+
+
+@settings(max_examples=300, deadline=None)
+@given(spot, spot, st.floats(0.0, 1.0), st.one_of(box_piece, hull_piece),
+       st.lists(st.tuples(st.floats(0.0, 6.3), st.floats(0.0, 1.0)), min_size=1, max_size=8))
+def test_a_disc_in_the_shadow_is_reached_only_through_the_core(
+        viewer: Point, centre: Point, radius: float, piece: TerrainPiece,
+        polar: list[tuple[float, float]]) -> None:
+    if not shadow_holds_disc(viewer, centre, radius, piece.polygon):
+        return
+    for angle, fraction in polar:
+        point = (centre[0] + radius * fraction * math.cos(angle),
+                 centre[1] + radius * fraction * math.sin(angle))
+        assert segment_meets_interior(viewer, point, piece.polygon) is True
