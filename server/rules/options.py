@@ -15,6 +15,7 @@ only towards troopers the seat can see on the table (never towards Hidden Deploy
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from . import commands as c
@@ -23,6 +24,7 @@ from .aro import decide_declare_aro, decide_pass_aro
 from .decision import Rejection
 from .deployment import decide_end_deployment_step, deployer, placed
 from .game_sequence import decide_end_impetuous_phase, decide_end_turn
+from .geometry import Point
 from .guts_choice import decide_choose_guts_failure
 from .hacking import PROGRAMS
 from .hidden_deployment import decide_reveal
@@ -63,7 +65,8 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
     """The seat's legal choices now.
 
     ``{"deploy": [trooper], "deploy_hidden": [trooper], "end_deployment_step": bool,
-    "activate": {trooper: [order types]}, "reveal": [trooper], "end_turn": bool,
+    "activate": {trooper: [order types]}, "peripherals": {controller: [its Peripherals that may
+    activate on the same Order]}, "reveal": [trooper], "end_turn": bool,
     "end_impetuous_phase": bool, "skills": {...} | None, "aros": {trooper: [...]},
     "sight": {trooper: [enemy ids it has Line of Fire to]},
     "guts_failure": {trooper: whether it now fails its Guts Rolls}}`` (shapes in
@@ -78,6 +81,7 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
         "end_deployment_step": deploying and _accepted(
             decide_end_deployment_step, state, side, c.EndDeploymentStep()),
         "activate": _activations(state, side) if order is None else {},
+        "peripherals": _peripherals(state, side) if order is None else {},
         "reveal": _reveals(state, side) if order is None else [],
         "end_turn": order is None and _accepted(decide_end_turn, state, side, c.EndTurn()),
         "end_impetuous_phase": order is None and _accepted(
@@ -104,6 +108,22 @@ def _activations(state: GameState, side: Side) -> dict[str, Plain]:
     return found
 
 
+def _peripherals(state: GameState, side: Side) -> dict[str, Plain]:
+    """Per Controller the player may activate now, the Peripherals that may act on the same
+    Order (a joint activation: ``activate.peripherals``)."""
+    found: dict[str, Plain] = {}
+    for controller_id, kinds in _activations(state, side).items():
+        controller = state.trooper(TrooperId(controller_id))
+        kind = OrderType(kinds[0])  # which Peripherals may join does not depend on the Order type
+        joining = [t.id for t in state.troopers_of(side)
+                   if t.entry.controller is not None and t.entry.controller == controller.entry.id
+                   and _accepted(decide_activate, state, side,
+                                 c.Activate(controller.id, kind, peripherals=(t.id,)))]
+        if joining:
+            found[controller_id] = joining
+    return found
+
+
 def _reveals(state: GameState, side: Side) -> list[Plain]:
     return [t.id for t in state.troopers_of(side)
             if t.hidden and _accepted(decide_reveal, state, side, c.Reveal(t.id))]
@@ -121,9 +141,26 @@ _SHOOTING = (WeaponKind.BALLISTIC, WeaponKind.DIRECT_TEMPLATE)
 def _skills(state: GameState, side: Side, order: ActiveOrder) -> Plain:
     """The active trooper's next declaration: which skills, and for each attack which
     weapon may hit which target (a shooting weapon's full Burst on one target is the
-    check; any split of that Burst between listed targets is legal)."""
+    check; any split of that Burst between listed targets is legal).
+
+    In a joint activation (a Controller with its Peripherals) each activated trooper's
+    choices are judged on its own projection of the Order, as the rules core judges each
+    Peripheral's declaration (``ActiveOrder.for_trooper``); the Controller's are the main
+    answer and each Peripheral's are under ``peripherals``. The declaration then gives
+    every Peripheral a skill of the Controller's type."""
     if state.active is not side or order.step not in (OrderStep.FIRST_SKILL, OrderStep.SECOND_SKILL):
         return None
+    solo = replace(order, peripherals=(), peripheral_skills={}, peripheral_paths={})
+    result = _trooper_skills(replace(state, order=solo), side, solo)
+    if order.peripherals:
+        result["peripherals"] = {
+            p: _trooper_skills(replace(state, order=order.for_trooper(p)), side, order.for_trooper(p))
+            for p in order.peripherals}
+    return result
+
+
+def _trooper_skills(state: GameState, side: Side, order: ActiveOrder) -> dict[str, Plain]:
+    """One activated trooper's choices (``state.order`` is ``order``, its own projection)."""
     trooper = state.trooper(order.trooper)
     first = order.skills[0].TYPE if order.skills else None
     allowed = [name for name, info in SKILLS.items()
@@ -139,16 +176,15 @@ def _skills(state: GameState, side: Side, order: ActiveOrder) -> Plain:
     result["idle"] = "idle" in allowed and legal(Idle())
     result["dodge"] = "dodge" in allowed and legal(Dodge())
     result["reset"] = "reset" in allowed and legal(Reset())
-    bs: dict[str, Plain] = {}
-    if "bs_attack" in allowed:
-        for weapon in _weapons(state, trooper, _SHOOTING):
-            burst = 1 if weapon.kind is WeaponKind.DIRECT_TEMPLATE else weapon.burst
-            targets = [t.id for t in enemies
-                       if legal(BsAttack(weapon.id, (BurstAssignment(t.id, burst),)))]
-            if targets:
-                bs[weapon.id] = {"burst": weapon.burst, "template": weapon.kind is WeaponKind.DIRECT_TEMPLATE,
-                                 "targets": targets}
-    result["bs_attack"] = bs
+    result["bs_attack"] = _shots(state, trooper, enemies, legal, None) if "bs_attack" in allowed else {}
+    # A BS Attack after a move may be fired from an earlier point of the path (its corners:
+    # the points the player drew); the default firing point is where the trooper stands.
+    corners = list(dict.fromkeys(order.path[:-1]))
+    result["firing_points"] = [
+        {"point": list(point), "bs_attack": found}
+        for point in corners
+        if "bs_attack" in allowed and (found := _shots(state, trooper, enemies, legal, point))
+    ]
     # Unconscious enemies too: a CC Attack on one is a Coup de Grâce (DIGEST 7.7).
     in_reach = [t for t in state.troopers_of(side.other)
                 if t.on_table and t.condition is not Condition.DEAD]
@@ -163,6 +199,21 @@ def _skills(state: GameState, side: Side, order: ActiveOrder) -> Plain:
                         if "comms_attack" in allowed and legal(CommsAttack(program, t.id))])
     }
     return result
+
+
+def _shots(state: GameState, trooper: TrooperState, enemies: list[TrooperState],
+           legal: Callable[[Skill], bool], point: Point | None) -> dict[str, Plain]:
+    """Shooting weapons and the targets each may hit from ``point`` of the path (None: the
+    default firing point)."""
+    found: dict[str, Plain] = {}
+    for weapon in _weapons(state, trooper, _SHOOTING):
+        burst = 1 if weapon.kind is WeaponKind.DIRECT_TEMPLATE else weapon.burst
+        targets = [t.id for t in enemies
+                   if legal(BsAttack(weapon.id, (BurstAssignment(t.id, burst),), firing_point=point))]
+        if targets:
+            found[weapon.id] = {"burst": weapon.burst, "template": weapon.kind is WeaponKind.DIRECT_TEMPLATE,
+                                "targets": targets}
+    return found
 
 
 def _may_move(state: GameState, side: Side, trooper: TrooperState, skill: str) -> bool:
@@ -191,7 +242,7 @@ def _aros(state: GameState, side: Side, order: ActiveOrder) -> dict[str, Plain]:
     """Per trooper that must answer the open ARO window: what it may declare."""
     if not order.window_open or state.reactive is not side:
         return {}
-    active = order.trooper
+    activated = order.activated
     found: dict[str, Plain] = {}
     for trooper_id in order.unanswered():
         trooper = state.trooper(trooper_id)
@@ -201,22 +252,31 @@ def _aros(state: GameState, side: Side, order: ActiveOrder) -> dict[str, Plain]:
         def legal(skill: Skill, who: TrooperId = trooper_id) -> bool:
             return _accepted(decide_declare_aro, state, side, c.DeclareAro(who, skill))
 
+        def each(names: Any, make: Callable[[Any, TrooperId], Skill]) -> dict[str, Plain]:
+            found_targets = {name: [t for t in activated if legal(make(name, t))] for name in names}
+            return {name: targets for name, targets in found_targets.items() if targets}
+
         eligibility = order.eligible[trooper_id]
+        shots = each([w.id for w in _weapons(state, trooper, _SHOOTING)],
+                     lambda w, t: BsAttack(w, (BurstAssignment(t, 1),)))
+        blows = each([w.id for w in _weapons(state, trooper, (WeaponKind.CLOSE_COMBAT,))], CcAttack)
+        hacks = each(list(PROGRAMS) if trooper.profile.hacker else [], CommsAttack)
+        spotted = [t for t in activated if legal(Discover(t))]
         found[trooper_id] = {
             "line_of_fire": eligibility.line_of_fire,
             "zone_of_control": eligibility.zone_of_control,
+            "template": eligibility.template,
             "sixth_sense": eligibility.sixth_sense,
             "comms_target": eligibility.comms_target,
             "hacking_area": eligibility.hacking_area,
-            "bs_attack": [w.id for w in _weapons(state, trooper, _SHOOTING)
-                          if legal(BsAttack(w.id, (BurstAssignment(active, 1),)))],
-            "cc_attack": [w.id for w in _weapons(state, trooper, (WeaponKind.CLOSE_COMBAT,))
-                          if legal(CcAttack(w.id, active))],
-            "discover": legal(Discover(active)),
-            "comms_attack": [p for p in (PROGRAMS if trooper.profile.hacker else ())
-                             if legal(CommsAttack(p, active))],
+            "bs_attack": list(shots),
+            "cc_attack": list(blows),
+            "discover": bool(spotted),
+            "comms_attack": list(hacks),
             "dodge": legal(Dodge()),
             "reset": legal(Reset()),
+            "targets": {"bs_attack": shots, "cc_attack": blows, "comms_attack": hacks,
+                        "discover": spotted},
         }
     return found
 

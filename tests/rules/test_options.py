@@ -132,3 +132,59 @@ def test_engaged_trooper_is_offered_only_close_combat_and_an_unconscious_enemy_f
     skills = seat_options(replace(state, troopers=troopers), Side.A)["skills"]
     assert "move" in skills["route_skills"]
     assert skills["cc_attack"] == {"combat_knife": [B_AWAY, B_ZOC]}
+
+
+def test_firing_points_are_the_corners_of_the_path_with_the_shots_legal_from_each() -> None:
+    state = activated()
+    state, _ = play(state, Side.A, {"type": "declare_skill", "skill": {
+        "type": "move", "route": [[22.5, 4], [21.5, 5], [22.5, 6]]}})
+    state, _ = play(state, Side.B, {"type": "pass_aro", "trooper": B_SHOOTER})
+    skills = seat_options(state, Side.A)["skills"]
+    assert [f["point"] for f in skills["firing_points"]] == [[22.5, 4.0], [21.5, 5.0]]
+    for firing in skills["firing_points"]:
+        for weapon, shot in firing["bs_attack"].items():
+            for target in shot["targets"]:
+                burst = 1 if shot["template"] else shot["burst"]
+                assert accepted(state, Side.A, {"type": "declare_skill", "skill": {
+                    "type": "bs_attack", "weapon": weapon, "targets": [{"trooper": target, "burst": burst}],
+                    "firing_point": firing["point"]}})
+    assert B_SHOOTER in skills["firing_points"][0]["bs_attack"]["line_rifle"]["targets"]
+    # Before any move there is only the default firing point: no corners.
+    assert seat_options(activated(), Side.A)["skills"]["firing_points"] == []
+
+
+JOINT = {"A-t3": (3.0, 6.0, 90.0), "A-p1": (10.0, 6.0, 90.0), "B-t3": (3.0, 24.0, 270.0),
+         "A-t1": (23.0, 1.0, 270.0), "B-t1": (23.0, 31.0, 90.0)}
+
+
+def test_joint_activation_offers_the_controllers_peripherals_and_each_ones_own_skills() -> None:
+    """DIGEST 2: a Controller and its Peripherals act on one Order, the same skills with their
+    own details; every offered combination is one the rules core accepts."""
+    state = skirmish(JOINT)
+    options = seat_options(state, Side.A)
+    assert options["peripherals"] == {"A-t3": ["A-p1"]}
+    assert accepted(state, Side.A, {"type": "activate", "trooper": "A-t3", "order": "regular",
+                                    "peripherals": ["A-p1"]})
+    state, _ = play(state, Side.A, {"type": "activate", "trooper": "A-t3", "order": "regular",
+                                    "peripherals": ["A-p1"]})
+    skills = seat_options(state, Side.A)["skills"]
+    drone = skills["peripherals"]["A-p1"]
+    assert skills["idle"] and drone["idle"] and "move" in drone["route_skills"]
+    assert accepted(state, Side.A, {"type": "declare_skill", "skill": {"type": "idle"},
+                                    "peripherals": [{"trooper": "A-p1", "skill": {"type": "idle"}}]})
+    for weapon, shot in skills["bs_attack"].items():
+        for drone_weapon, drone_shot in drone["bs_attack"].items():
+            assert accepted(state, Side.A, {"type": "declare_skill", "skill": {
+                "type": "bs_attack", "weapon": weapon, "targets": [{"trooper": shot["targets"][0], "burst": shot["burst"]}]},
+                "peripherals": [{"trooper": "A-p1", "skill": {"type": "bs_attack", "weapon": drone_weapon, "targets": [
+                    {"trooper": drone_shot["targets"][0], "burst": drone_shot["burst"]}]}}]})
+    # Both move into B-t3's sight: its ARO may target either activated trooper it can shoot.
+    state, _ = play(state, Side.A, {"type": "declare_skill", "skill": {"type": "move", "route": [[3, 6], [3, 8]]},
+                                    "peripherals": [{"trooper": "A-p1", "skill": {"type": "move", "route": [[10, 6], [10, 10]]}}]})
+    aro = seat_options(state, Side.B)["aros"]["B-t3"]
+    assert set(aro["targets"]["bs_attack"]["punch_carbine"]) == {"A-t3", "A-p1"}
+    assert aro["bs_attack"] == list(aro["targets"]["bs_attack"])
+    for weapon, targets in aro["targets"]["bs_attack"].items():
+        for target in targets:
+            assert accepted(state, Side.B, {"type": "declare_aro", "trooper": "B-t3", "skill": {
+                "type": "bs_attack", "weapon": weapon, "targets": [{"trooper": target, "burst": 1}]}})
