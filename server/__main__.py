@@ -9,6 +9,7 @@ import uvicorn
 
 from server.app import create_app
 from server.config import Settings
+from server.shutdown import GracefulServer
 from server.storage_backend import room_storage
 from server.store import RoomStore
 
@@ -31,8 +32,9 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _serve(settings: Settings, store: RoomStore, log_level: str) -> None:
-    uvicorn.run(
-        create_app(settings, store=store),
+    app = create_app(settings, store=store)
+    config = uvicorn.Config(
+        app,
         host=settings.host,
         port=settings.port,
         ws="websockets-sansio",  # what "auto" picks today; named so it stays the fast one
@@ -40,6 +42,8 @@ def _serve(settings: Settings, store: RoomStore, log_level: str) -> None:
         lifespan="on",
         log_level=log_level,
     )
+    # SIGTERM: drain rooms and websockets first (GOING_AWAY), see server/shutdown.py.
+    GracefulServer(config, app, settings.shutdown_timeout_s).run()
 
 
 if __name__ == "__main__":

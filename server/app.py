@@ -22,6 +22,7 @@ from server.rooms.engine_port import Engine
 from server.rooms.registry import RoomRegistry
 from server.store import MemoryRoomStore, RoomStore
 from server.transport.endpoint import websocket_endpoint
+from server.transport.open_sockets import OpenSockets
 
 
 def create_app(
@@ -63,4 +64,5 @@ def create_app(
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.settings = settings
     app.state.registry = registry
+    app.state.open_sockets = OpenSockets()  # a graceful shutdown waits for them (server.shutdown)
     return app

@@ -19,6 +19,12 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 class Settings:
     host: str = "127.0.0.1"
     port: int = 8000
+    node_id: str = ""
+    """This node's name among several against one Redis (room owner, /healthz, the
+    ``x-referee-node`` header of the websocket handshake); empty = a random ``node-…``."""
+    shutdown_timeout_s: float = 10.0
+    """On SIGTERM: how long the node may take to stop its rooms (after their in-flight
+    writes), close its websockets with GOING_AWAY and see them gone (docs/deploy.md)."""
 
     # --- frames and rates, per websocket ---
     max_frame_bytes: int = 16 * 1024

@@ -145,9 +145,14 @@ async def list_rooms(request: Request) -> Response:
 
 
 async def healthz(request: Request) -> Response:
+    """200 while serving; 503 before start-up completes and once a shutdown has begun.
+    ``node`` names the node that answered (several nodes behind one load balancer)."""
+    registry: RoomRegistry = request.app.state.registry
     if not getattr(request.app.state, "serving", False):
-        return JSONResponse({"status": "starting or stopping"}, status_code=503)
-    return JSONResponse({"status": "ok", "rooms": request.app.state.registry.live_rooms()})
+        return JSONResponse({"status": "starting or stopping", "node": registry.node_id},
+                            status_code=503)
+    return JSONResponse({"status": "ok", "node": registry.node_id,
+                         "rooms": registry.live_rooms()})
 
 
 def _settings_json(settings: RoomSettings) -> dict[str, Any]:

@@ -33,13 +33,19 @@ class CreatedRoom:
     token_b: str
 
 
+class NodeShuttingDown(Exception):
+    """This node is shutting down: it opens no room any more (the client reconnects, through
+    the load balancer, to another node)."""
+
+
 class RoomRegistry:
     def __init__(self, store: RoomStore, fanout: Fanout, engine: Engine, settings: Settings):
         self.store = store
         self._fanout = fanout
         self._engine = engine
         self._settings = settings
-        self._node = f"node-{uuid.uuid4().hex[:12]}"
+        self.node_id = settings.node_id or f"node-{uuid.uuid4().hex[:12]}"
+        self._closing = False
         self._rooms: dict[str, Room] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
@@ -64,13 +70,18 @@ class RoomRegistry:
         snapshot = codec.pack_plain(self._engine.state_to_plain(state))
         await self.store.create_room(meta, snapshot, listing)
         # Start it here, from the state in hand: no decode of what was just encoded.
-        fence = await self.store.claim_room(meta.room_id, self._node)
+        if self._closing:
+            return CreatedRoom(meta, token_a, token_b)  # stored; whichever node opens it runs it
+        fence = await self.store.claim_room(meta.room_id, self.node_id)
         if fence is not None:
             self._start(meta, state, version=0, fence=fence, deadlines=())
         return CreatedRoom(meta, token_a, token_b)
 
     async def open(self, room_id: str) -> Room | None:
-        """The live room, loading and starting it if needed; None if no such room."""
+        """The live room, loading and starting it if needed; None if no such room. Raises
+        ``NodeShuttingDown`` once ``shutdown`` has begun."""
+        if self._closing:
+            raise NodeShuttingDown(self.node_id)
         room = self._rooms.get(room_id)
         if room is not None and not room.stopped:
             return room
@@ -94,7 +105,7 @@ class RoomRegistry:
         stored = await self.store.load_room(room_id)
         if stored is None:
             return None
-        fence = await self.store.claim_room(room_id, self._node)
+        fence = await self.store.claim_room(room_id, self.node_id)
         if fence is None:
             return None
         if len(stored.events) != stored.version - stored.snapshot_version:
@@ -127,14 +138,28 @@ class RoomRegistry:
     def live_rooms(self) -> int:
         return len(self._rooms)
 
+    @property
+    def closing(self) -> bool:
+        return self._closing
+
     async def shutdown(self) -> None:
-        """Stop every room, closing its sockets with GOING_AWAY."""
-        tasks = list(self._tasks.values())
-        for room in list(self._rooms.values()):
-            room.stop(CloseCode.GOING_AWAY, "server shutting down")
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        """Open no room any more; stop every room, closing its sockets with GOING_AWAY. A
+        room handles what is already in its inbox first, so in-flight commands are stored
+        and answered before the close. Idempotent."""
+        self._closing = True
+        while True:
+            # A load that began before the flag may still start its room: wait for it too.
+            for loading in [f for f in self._loading.values() if not f.done()]:
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(loading)
+            tasks = [task for task in self._tasks.values() if not task.done()]
+            if not tasks:
+                return
+            for room in list(self._rooms.values()):
+                room.stop(CloseCode.GOING_AWAY, "server shutting down")
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
 
 
 def random_seed() -> int:

@@ -9,6 +9,7 @@ here touches game state: a bad client can only ever lose its own connection.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -19,14 +20,18 @@ from protocol.constants import PROTOCOL_VERSION, CloseCode, ProtocolReason
 from protocol.messages import Command, Error, Hello, OptionsRequest, Ping, Pong, Rejected, Sync
 from server.config import Settings
 from server.lobby.tokens import seat_for_token
-from server.rooms.registry import RoomRegistry
+from server.rooms.registry import NodeShuttingDown, RoomRegistry
 from server.rooms.room import Room, RoomStopped
 from server.store import StorageUnavailable
 from server.store.interface import TRY_AGAIN
+from server.transport.open_sockets import OpenSockets
 from server.transport.rate_limit import TokenBucket
 from server.transport.session import Session
 
 log = logging.getLogger(__name__)
+
+NODE_HEADER = b"x-referee-node"
+"""Response header of the websocket handshake naming the node that serves the socket."""
 
 
 class HandshakeRefused(Exception):
@@ -38,13 +43,26 @@ class HandshakeRefused(Exception):
 
 
 async def websocket_endpoint(websocket: WebSocket) -> None:
+    open_sockets: OpenSockets = websocket.app.state.open_sockets
+    with open_sockets.track():
+        await _websocket(websocket)
+
+
+async def _websocket(websocket: WebSocket) -> None:
     registry: RoomRegistry = websocket.app.state.registry
     settings: Settings = websocket.app.state.settings
-    await websocket.accept()
+    # Which node answered: behind a load balancer, operators and tests can tell.
+    await websocket.accept(headers=[(NODE_HEADER, registry.node_id.encode())])
     try:
         hello = await asyncio.wait_for(_read_hello(websocket, settings),
                                        settings.handshake_timeout_s)
         room, seat = await _admit(registry, hello)
+    except NodeShuttingDown:
+        # No error frame: nothing is wrong with the request; the client reconnects and the
+        # load balancer sends it to another node.
+        with contextlib.suppress(Exception):
+            await websocket.close(CloseCode.GOING_AWAY, "server shutting down")
+        return
     except TimeoutError:
         await _refuse(websocket, HandshakeRefused(
             CloseCode.HANDSHAKE_TIMEOUT, ProtocolReason.HANDSHAKE_TIMEOUT, "no hello in time"))
@@ -63,7 +81,10 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     try:
         await room.join(session, seat, hello.since)
     except RoomStopped:
-        session.close(CloseCode.ROOM_UNAVAILABLE, "room stopped")
+        if registry.closing:
+            session.close(CloseCode.GOING_AWAY, "server shutting down")
+        else:
+            session.close(CloseCode.ROOM_UNAVAILABLE, "room stopped")
         await session.finish()
         return
     try:
