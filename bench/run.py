@@ -411,8 +411,16 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
     started = datetime.datetime.now(datetime.UTC)
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
         workdir = Path(tmp)
-        async with redis_server(workdir, load_core) as redis_url:
-            referee = await run_referee(args, redis_url, workdir, server_core, load_core)
+        try:
+            async with redis_server(workdir, load_core) as redis_url:
+                referee = await run_referee(args, redis_url, workdir, server_core, load_core)
+        except BaseException:
+            # Keep the referee's log of a failed run: the temporary directory goes away.
+            args.results_dir.mkdir(parents=True, exist_ok=True)
+            kept = args.results_dir / f"failed-{started:%Y%m%dT%H%M%S}-referee.log"
+            with contextlib.suppress(OSError):
+                shutil.copy(workdir / "referee.log", kept)
+            raise
         frame = int(referee["max"]["mean_event_frame_bytes"]
                     or referee["paced"]["mean_event_frame_bytes"] or 200)
         baseline = await run_baseline(args, workdir, frame, server_core, load_core)

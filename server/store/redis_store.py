@@ -127,13 +127,22 @@ def events_key(room_id: str) -> str:
     return f"{{room:{room_id}}}:events"
 
 
+MAX_CONNECTIONS = 64
+"""Connections to Redis per store. A call that finds them all busy waits for one (up to
+POOL_WAIT_S) instead of failing: redis-py's default pool refuses the 101st concurrent call
+("Too many connections"), which thousands of rooms starting at once reach."""
+POOL_WAIT_S = 10.0
+
+
 def connect(url: str) -> aioredis.Redis:
     """A client for the store: no silent retries, so a failure surfaces as "try again"
     at once instead of a long stall inside the room's single writer."""
-    return aioredis.Redis.from_url(
-        url, socket_connect_timeout=2.0, socket_timeout=5.0,
+    pool = aioredis.BlockingConnectionPool.from_url(
+        url, max_connections=MAX_CONNECTIONS, timeout=POOL_WAIT_S,
+        socket_connect_timeout=2.0, socket_timeout=5.0,
         retry=Retry(NoBackoff(), 0), health_check_interval=0,
     )
+    return aioredis.Redis.from_pool(pool)
 
 
 class RedisRoomStore:

@@ -218,3 +218,16 @@ async def test_events_after_the_snapshot_are_kept_beyond_events_kept_and_trimmed
     assert stored is not None and (stored.snapshot_version, stored.events) == (13, ())
     assert await store.events_since(room.room_id, 8) == [event(n) for n in range(9, 14)]
     assert await store.events_since(room.room_id, 7) is None
+
+
+async def test_hundreds_of_rooms_writing_at_once_all_succeed(store: RoomStore) -> None:
+    """More concurrent calls than the store has connections wait for one, never fail."""
+    rooms = [meta("private") for _ in range(300)]
+    await asyncio.gather(*(store.create_room(room, b"snap-0", None) for room in rooms))
+    fences = await asyncio.gather(*(store.claim_room(room.room_id, "node") for room in rooms))
+    versions = await asyncio.gather(*(
+        add(store, room, fence, 0, 2, snapshot=False)
+        for room, fence in zip(rooms, fences, strict=True) if fence is not None))
+    assert versions == [2] * len(rooms)
+    loaded = await asyncio.gather(*(store.load_room(room.room_id) for room in rooms))
+    assert all(s is not None and s.events == (event(1), event(2)) for s in loaded)
