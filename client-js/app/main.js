@@ -4,7 +4,8 @@
 import { GameConnection, websocketUrl, windowRemainingMs } from "./lib/connection.js";
 import { routeLength } from "./lib/geometry.js";
 import { drawTable } from "./table.js";
-import { describeEvent, renderOutcome } from "./describe.js";
+import { describeEvent, renderOutcome, resultText } from "./describe.js";
+import { loadCatalogue, weaponName } from "./catalogue.js";
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const params = new URLSearchParams(location.hash.slice(1));
@@ -12,13 +13,26 @@ const params = new URLSearchParams(location.hash.slice(1));
 /** UI state that is not game state. */
 const ui = {
   selected: /** @type {string|null} */ (null),
-  route: /** @type {number[][]} */ ([]),
+  /** routes being drawn, per activated trooper (a joint activation draws one per trooper) */
+  routes: /** @type {Record<string, number[][]>} */ ({}),
+  /** which activated trooper table clicks draw the route of */
+  routeFor: /** @type {string|null} */ (null),
   /** the movement skill the route is drawn for */
   routeSkill: "move",
+  /** end facing of a movement: "auto" (along the last segment), degrees, or "enemy:<id>" */
+  facing: "auto",
   /** BS Attack form: weapon and burst per target, kept across re-renders */
   attack: { weapon: /** @type {string|null} */ (null), split: /** @type {Record<string, number>} */ ({}) },
+  /** a corner of the path already moved, chosen as the BS Attack's firing point (null: where it stands) */
+  firingPoint: /** @type {number[]|null} */ (null),
+  /** Peripherals ticked to activate with the selected Controller */
+  peripherals: /** @type {Set<string>} */ (new Set()),
+  /** per Peripheral, the chosen detail of its skill for the current declaration (JSON of a skill) */
+  peripheralChoice: /** @type {Record<string, string>} */ ({}),
   deployHidden: false,
 };
+const resetDeclaration = () => Object.assign(ui, { routes: {}, routeFor: null, facing: "auto", attack: { weapon: null, split: {} },
+  firingPoint: null, peripheralChoice: {} });
 /** @type {GameConnection} */
 let conn;
 
@@ -57,9 +71,10 @@ $("create-form").addEventListener("submit", async (event) => {
 });
 
 // --- game --------------------------------------------------------------------------------
-function startGame(room, token) {
+async function startGame(room, token) {
   $("lobby").hidden = true;
   $("game").hidden = false;
+  await loadCatalogue();
   conn = new GameConnection({ url: websocketUrl(location), room, token, backoff: { initialMs: 200, maxMs: 4000 } });
   conn.addEventListener("change", render);
   conn.addEventListener("status", () => {
@@ -71,7 +86,7 @@ function startGame(room, token) {
   conn.addEventListener("events", (e) => {
     for (const { version, event } of e.detail) {
       $("log").append(el("li", { value: version }, event ? describeEvent(event) : "(hidden event)"));
-      if (event?.type === "order_resolved") $("results").prepend(renderOutcome(event.outcome));
+      if (event?.type === "order_resolved") $("results").prepend(renderOutcome(event.outcome, { order: event.order, ruleset: conn.view.state?.ruleset }));
     }
     $("log").scrollTop = $("log").scrollHeight;
   });
@@ -89,16 +104,24 @@ function render() {
   if (!state) return;
   const options = conn.currentOptions();
   drawTable(/** @type {any} */ ($("table")), view, conn.role, ui, options, onTableClick, selectTrooper);
+  renderGameOver(state);
   renderSetup(state, options);
-  renderSelection();
+  renderSelection(options);
   renderOrderPanel(state, options);
   renderAroPanel(state, options);
 }
 
 function selectTrooper(id) {
-  if (ui.selected !== id) { ui.route = []; ui.attack = { weapon: null, split: {} }; }
+  if (ui.selected !== id) { resetDeclaration(); ui.peripherals = new Set(); }
   ui.selected = id;
   render();
+}
+
+/** The result with victory points, once the game is over (everyone sees it). */
+function renderGameOver(state) {
+  const box = $("game-over");
+  box.hidden = state.phase !== "game_over" || !state.result;
+  box.textContent = box.hidden ? "" : `Game over: ${resultText(state.result)}`;
 }
 
 /** Round, turn, phase, who is active, order counters, seats and spectators: always shown. */
@@ -166,22 +189,51 @@ async function renderArmyPicker(ruleset) {
     el("div", { class: "roster" }, a.roster.map((r) => r.unit).join(", ")))));
 }
 
-function renderSelection() {
+function renderSelection(options) {
   const t = ui.selected ? conn.view.trooper(ui.selected) : null;
   const box = $("selection");
   box.replaceChildren();
   if (!t) return;
   const p = t.profile;
-  box.append(el("div", { class: "panel", id: "selected-trooper" }, t.marker ? `${t.id}: Camouflage marker` :
-    `${t.id}: ${p?.name ?? "?"} MOV ${p?.mov?.join("-")} CC ${p?.cc} BS ${p?.bs} PH ${p?.ph} WIP ${p?.wip} ARM ${p?.arm} BTS ${p?.bts} W ${p?.vita} S${p?.silhouette} | wounds ${t.wounds ?? 0} ${t.condition ?? ""}${t.prone ? " prone" : ""}${t.hidden ? " (hidden)" : ""} | ${(p?.weapons ?? []).join(", ")}`));
+  const panel = el("div", { class: "panel", id: "selected-trooper" }, t.marker ? `${t.id}: Camouflage marker` :
+    `${t.id}: ${p?.name ?? "?"} MOV ${p?.mov?.join("-")} CC ${p?.cc} BS ${p?.bs} PH ${p?.ph} WIP ${p?.wip} ARM ${p?.arm} BTS ${p?.bts} W ${p?.vita} S${p?.silhouette}${p?.hacker ? " Hacker" : ""}${p?.repeater ? " Repeater" : ""} | wounds ${t.wounds ?? 0} ${t.condition ?? ""}${t.prone ? " prone" : ""}${t.targeted ? " Targeted" : ""}${t.hidden ? " (hidden)" : ""} | ${(p?.weapons ?? []).map(weaponName).join(", ")}`);
+  // N5: the owner's standing choice to fail this trooper's Guts Rolls (secret until used).
+  if (options?.guts_failure && t.id in options.guts_failure) {
+    const box = el("input", { type: "checkbox", id: "guts-failure", checked: options.guts_failure[t.id],
+      onchange: (e) => send({ type: "choose_guts_failure", trooper: t.id, fail: e.target.checked }) });
+    panel.append(el("div", {}, el("label", { title: "A standing choice: its Guts Rolls fail without a die. The opponent learns it only when one is used." },
+      box, " Choose to fail its Guts Rolls (secret)")));
+  }
+  box.append(panel);
 }
 
 /** Movement allowance of the next movement skill, as the rules core counts it. */
-function allowance(t, state, skill) {
+function allowance(t, skillsSoFar, skill) {
   const mov = t.profile?.mov ?? [0, 0];
   if (skill === "jump") return mov[0] + 2;
-  const movedBefore = (state.order?.skills ?? []).some((s) => Array.isArray(s.route));
+  const movedBefore = skillsSoFar.some((s) => Array.isArray(s.route) && s.type !== "dodge");
   return movedBefore ? mov[1] : mov[0];
+}
+
+const COMPASS = [["east", 0], ["north-east", 45], ["north", 90], ["north-west", 135], ["west", 180], ["south-west", 225], ["south", 270], ["south-east", 315]];
+
+/** The declared end facing (degrees) for a route, or undefined: along the last segment. */
+function endFacing(route) {
+  if (ui.facing === "auto" || !route.length) return undefined;
+  if (ui.facing.startsWith("enemy:")) {
+    const enemy = conn.view.trooper(ui.facing.slice(6));
+    const end = route[route.length - 1];
+    if (!enemy?.position) return undefined;
+    return ((Math.atan2(enemy.position[1] - end[1], enemy.position[0] - end[0]) * 180) / Math.PI + 360) % 360;
+  }
+  return Number(ui.facing);
+}
+
+/** The order types offered for a trooper, with where a Regular Order comes from. */
+function orderLabel(t, kind, state) {
+  if (kind !== "regular") return `${kind} order`;
+  const group = t?.entry?.combat_group ?? t?.combat_group;
+  return `regular order (Combat Group ${group}: ${state.orders?.pools?.[group] ?? 0} left)`;
 }
 
 function renderOrderPanel(state, options) {
@@ -194,7 +246,18 @@ function renderOrderPanel(state, options) {
     panel.append(el("div", {}, ready.length ? "Select a trooper and spend an order:" : "No trooper can be activated."));
     for (const id of ready) panel.append(button(id, () => selectTrooper(id), { "data-select": id, class: ui.selected === id ? "chosen" : "" }));
     const kinds = ui.selected ? options.activate[ui.selected] ?? [] : [];
-    if (kinds.length) panel.append(el("div", {}, `${ui.selected}: `, ...kinds.map((kind) => button(`${kind} order`, () => activate(ui.selected, kind), { "data-order": kind }))));
+    const t = ui.selected ? conn.view.trooper(ui.selected) : null;
+    if (kinds.length) {
+      panel.append(el("div", {}, `${ui.selected}: `, ...kinds.map((kind) => button(orderLabel(t, kind, state), () => activate(ui.selected, kind), { "data-order": kind }))));
+      // Regular Orders only activate troopers of their own Combat Group (the rules core
+      // refuses any other pool), so the pool is named, not chosen.
+      const joining = options.peripherals?.[ui.selected] ?? [];
+      if (joining.length) {
+        panel.append(el("div", {}, "Activate with its Peripherals (same Order, same skills): ",
+          ...joining.map((p) => el("label", {}, el("input", { type: "checkbox", "data-peripheral": p, checked: ui.peripherals.has(p),
+            onchange: (e) => { if (e.target.checked) ui.peripherals.add(p); else ui.peripherals.delete(p); } }), ` ${p} `))));
+      }
+    }
     for (const id of options.reveal) panel.append(el("div", {}, button(`Reveal ${id} (Hidden Deployment)`, () => send({ type: "reveal", trooper: id }), { "data-reveal": id })));
     if (options.end_impetuous_phase) panel.append(button("End impetuous phase", () => send({ type: "end_impetuous_phase" }), { id: "end-impetuous" }));
     if (options.end_turn) panel.append(button("End turn", () => send({ type: "end_turn" }), { id: "end-turn" }));
@@ -202,42 +265,116 @@ function renderOrderPanel(state, options) {
   }
   const skills = options.skills;
   if (!skills) { panel.append(el("div", {}, conn.view.window ? "ARO window open: waiting for the reactive player." : "Resolving...")); return; }
-  const t = conn.view.trooper(state.order.trooper);
+  const order = state.order;
+  const t = conn.view.trooper(order.trooper);
   if (ui.selected !== t.id) { ui.selected = t.id; }
-  panel.append(el("div", {}, `Order ${state.order.number} (${state.order.order_type}) on ${t.id}: declare skill ${skills.index}${skills.index === 2 ? " (or Idle)" : ""}`));
-  if (skills.route_skills.length) {
-    if (!skills.route_skills.includes(ui.routeSkill)) ui.routeSkill = skills.route_skills[0];
-    const max = allowance(t, state, ui.routeSkill);
-    const length = routeLength(t.position, ui.route);
-    panel.append(el("div", { id: "route-length", class: length > max + 1e-6 ? "over" : "" },
-      `Route ${length.toFixed(2)}" of ${ui.routeSkill === "jump" ? "Jump" : "MOV"} ${max}" (${ui.route.length} points: click the table)`));
-    const row = el("div", {});
-    for (const skill of skills.route_skills) {
-      row.append(button(skill.replace("_", " "), () => { ui.routeSkill = skill; declare({ type: skill, route: [t.position, ...ui.route] }); },
-        { "data-skill": skill, disabled: !ui.route.length }));
+  const peripheralSkills = skills.peripherals ?? {};
+  const activated = [t.id, ...Object.keys(peripheralSkills)];
+  const joint = activated.length > 1;
+  panel.append(el("div", {}, `Order ${order.number} (${order.order_type}) on ${activated.join(" + ")}: declare skill ${skills.index}${skills.index === 2 ? " (or Idle)" : ""}`));
+  // A skill type is offered when every activated trooper may perform it (DIGEST 2: same skills).
+  const all = (test) => test(skills) && Object.values(peripheralSkills).every(test);
+  const routeSkills = skills.route_skills.filter((s) => all((x) => x.route_skills.includes(s)));
+  if (routeSkills.length) renderRouteForm(panel, order, activated, routeSkills);
+  renderFiringPoints(panel, skills);
+  renderAttackForm(panel, skills, joint && all((x) => Object.keys(x.bs_attack).length > 0));
+  const cc = all((x) => Object.keys(x.cc_attack).length > 0);
+  for (const [weapon, targets] of Object.entries(skills.cc_attack)) {
+    for (const target of targets) {
+      const coupDeGrace = conn.view.trooper(target)?.condition === "unconscious";
+      panel.append(button(`${coupDeGrace ? "Coup de Grâce on" : "CC Attack on"} ${target} (${weaponName(weapon)})`,
+        () => declare({ type: "cc_attack", weapon, target }, "cc_attack"), { "data-cc": target, disabled: !cc }));
     }
-    row.append(button("Clear route", () => { ui.route = []; render(); }, { id: "clear-route" }));
-    panel.append(row);
   }
-  renderAttackForm(panel, skills);
-  const ccs = Object.entries(skills.cc_attack);
-  for (const [weapon, targets] of ccs) for (const target of targets) panel.append(button(`CC ${weapon} vs ${target}`, () => declare({ type: "cc_attack", weapon, target })));
-  for (const target of skills.discover) panel.append(button(`Discover ${target}`, () => declare({ type: "discover", target }), { "data-discover": target }));
+  const discover = all((x) => x.discover.length > 0);
+  for (const target of skills.discover) panel.append(button(`Discover ${target}`, () => declare({ type: "discover", target }, "discover"), { "data-discover": target, disabled: !discover }));
+  const hack = all((x) => Object.keys(x.comms_attack ?? {}).length > 0);
+  for (const [program, targets] of Object.entries(skills.comms_attack ?? {})) {
+    for (const target of targets) {
+      panel.append(button(`Comms Attack: ${weaponName(program)} on ${target}`, () => declare({ type: "comms_attack", program, target }, "comms_attack"),
+        { "data-hack": target, "data-program": program, disabled: !hack }));
+    }
+  }
+  if (joint) renderPeripheralChoices(panel, peripheralSkills);
   const simple = el("div", {});
-  if (skills.dodge) simple.append(button("Dodge", () => declare({ type: "dodge" }), { id: "declare-dodge" }));
-  if (skills.reset) simple.append(button("Reset", () => declare({ type: "reset" }), { id: "declare-reset" }));
-  if (skills.idle) simple.append(button("Idle", () => declare({ type: "idle" }), { id: "declare-idle" }));
+  if (all((x) => x.dodge)) simple.append(button("Dodge", () => declare({ type: "dodge" }, "dodge"), { id: "declare-dodge" }));
+  if (all((x) => x.reset)) simple.append(button("Reset", () => declare({ type: "reset" }, "reset"), { id: "declare-reset" }));
+  if (all((x) => x.idle)) simple.append(button("Idle", () => declare({ type: "idle" }, "idle"), { id: "declare-idle" }));
   panel.append(simple);
 }
 
+/** The route(s) being drawn, their length against MOV, the end facing and the movement skills. */
+function renderRouteForm(panel, order, activated, routeSkills) {
+  if (!routeSkills.includes(ui.routeSkill)) ui.routeSkill = routeSkills[0];
+  if (!activated.includes(ui.routeFor ?? "")) ui.routeFor = activated[0];
+  if (activated.length > 1) {
+    panel.append(el("div", {}, "Draw the route of: ", ...activated.map((id) =>
+      button(id, () => { ui.routeFor = id; render(); }, { "data-route-for": id, class: ui.routeFor === id ? "chosen" : "" }))));
+  }
+  let tooLong = false;
+  for (const id of activated) {
+    const who = conn.view.trooper(id);
+    const soFar = id === order.trooper ? order.skills : order.peripheral_skills?.[id] ?? [];
+    const max = allowance(who, soFar, ui.routeSkill);
+    const route = ui.routes[id] ?? [];
+    const length = routeLength(who.position, route);
+    tooLong ||= length > max + 1e-6;
+    panel.append(el("div", { id: id === order.trooper ? "route-length" : `route-length-${id}`, class: length > max + 1e-6 ? "over" : "" },
+      `${activated.length > 1 ? `${id}: ` : ""}Route ${length.toFixed(2)}" of ${ui.routeSkill === "jump" ? "Jump" : "MOV"} ${max}" (${route.length} points${route.length ? "" : activated.length > 1 && id !== ui.routeFor ? ": stays put" : ": click the table"})`));
+  }
+  const enemies = conn.view.state.troopers.filter((x) => x.side !== conn.role && x.position);
+  const facing = el("select", { id: "end-facing", onchange: (e) => { ui.facing = e.target.value; } },
+    el("option", { value: "auto", selected: ui.facing === "auto" }, "along the last segment"),
+    ...COMPASS.map(([name, deg]) => el("option", { value: String(deg), selected: ui.facing === String(deg) }, `${name} (${deg}°)`)),
+    ...enemies.map((x) => el("option", { value: `enemy:${x.id}`, selected: ui.facing === `enemy:${x.id}` }, `towards ${x.id}`)));
+  panel.append(el("div", {}, "End facing: ", facing));
+  const row = el("div", {});
+  const drawn = activated.some((id) => (ui.routes[id] ?? []).length);
+  for (const skill of routeSkills) {
+    row.append(button(skill.replace("_", " "), () => {
+      ui.routeSkill = skill;
+      const routeOf = (id) => {
+        const route = [conn.view.trooper(id).position, ...(ui.routes[id] ?? [])];
+        const facing = endFacing(route.slice(1));
+        return facing === undefined ? { type: skill, route } : { type: skill, route, facing };
+      };
+      declare(routeOf(order.trooper), skill, Object.fromEntries(activated.slice(1).map((id) => [id, routeOf(id)])));
+    }, { "data-skill": skill, disabled: !drawn || tooLong }));
+  }
+  row.append(button("Clear route", () => { ui.routes[ui.routeFor] = []; render(); }, { id: "clear-route" }));
+  panel.append(row);
+}
+
+/** Firing point of a BS Attack after a move: where it stands, or a corner of its path. */
+function renderFiringPoints(panel, skills) {
+  const corners = skills.firing_points ?? [];
+  if (!corners.length || !Object.keys(skills.bs_attack).length && !corners.some((f) => Object.keys(f.bs_attack).length)) return;
+  const same = (p) => ui.firingPoint && p[0] === ui.firingPoint[0] && p[1] === ui.firingPoint[1];
+  if (ui.firingPoint && !corners.some((f) => same(f.point))) ui.firingPoint = null;
+  const choose = (point) => { ui.firingPoint = point; ui.attack = { weapon: null, split: {} }; render(); };
+  panel.append(el("div", { id: "firing-points" }, "Fire from: ",
+    button("where it stands", () => choose(null), { "data-firing-point": "here", class: ui.firingPoint ? "" : "chosen" }),
+    ...corners.map((f) => button(`(${f.point.join(", ")})`, () => choose(f.point), { "data-firing-point": f.point.join(","), class: same(f.point) ? "chosen" : "" })),
+    el("span", { class: "hint" }, " (or click a corner of the route)")));
+}
+
+/** The BS Attack choices at the chosen firing point. */
+function shotsNow(skills) {
+  if (!ui.firingPoint) return skills.bs_attack;
+  const f = (skills.firing_points ?? []).find((x) => x.point[0] === ui.firingPoint[0] && x.point[1] === ui.firingPoint[1]);
+  return f?.bs_attack ?? {};
+}
+
 /** BS Attack: a legal weapon, then its Burst split between the targets it may hit. */
-function renderAttackForm(panel, skills) {
-  const weapons = Object.keys(skills.bs_attack);
+function renderAttackForm(panel, skills, jointOk) {
+  const shots = shotsNow(skills);
+  const weapons = Object.keys(shots);
   if (!weapons.length) return;
+  const joint = Object.keys(skills.peripherals ?? {}).length > 0;
   if (!weapons.includes(ui.attack.weapon ?? "")) ui.attack = { weapon: weapons[0], split: {} };
-  const info = skills.bs_attack[ui.attack.weapon];
+  const info = shots[ui.attack.weapon];
   const select = el("select", { id: "weapon", onchange: (e) => { ui.attack = { weapon: e.target.value, split: {} }; render(); } },
-    ...weapons.map((w) => el("option", { value: w, selected: w === ui.attack.weapon }, `${w} (B${info && w === ui.attack.weapon ? info.burst : skills.bs_attack[w].burst})`)));
+    ...weapons.map((w) => el("option", { value: w, selected: w === ui.attack.weapon }, `${weaponName(w)} (${shots[w].template ? "template" : `B${shots[w].burst}`})`)));
   const form = el("div", { class: "attack" }, "BS Attack: ", select);
   const split = ui.attack.split;
   if (!Object.keys(split).length) split[info.targets[0]] = info.template ? 1 : info.burst;
@@ -250,18 +387,61 @@ function renderAttackForm(panel, skills) {
   const valid = info.template ? Object.values(split).every((n) => n === 0 || n === 1) && assigned > 0 : assigned === info.burst;
   form.append(el("span", { id: "burst-total", class: valid ? "" : "over" }, ` ${assigned}/${info.template ? "template" : info.burst} `),
     button("Declare BS Attack", () => declare({ type: "bs_attack", weapon: ui.attack.weapon,
-      targets: Object.entries(split).filter(([, n]) => n > 0).map(([trooper, burst]) => ({ trooper, burst })) }), { id: "declare-bs", disabled: !valid }));
+      targets: Object.entries(split).filter(([, n]) => n > 0).map(([trooper, burst]) => ({ trooper, burst })),
+      ...(ui.firingPoint ? { firing_point: ui.firingPoint } : {}) }, "bs_attack"), { id: "declare-bs", disabled: !valid || (joint && !jointOk) }));
   panel.append(form);
 }
 
-async function activate(trooper, order) {
-  const answer = await send({ type: "activate", trooper, order });
-  if (answer.ok) { ui.route = []; ui.attack = { weapon: null, split: {} }; render(); }
+/** A joint activation: each Peripheral's own details for the skill its Controller declares. */
+function renderPeripheralChoices(panel, peripheralSkills) {
+  const box = el("div", { class: "panel", id: "peripheral-choices" }, "Peripherals (their own targets for the same skill):");
+  for (const [id, s] of Object.entries(peripheralSkills)) {
+    /** @type {[string, Record<string, any>][]} */
+    const choices = [];
+    for (const [weapon, shot] of Object.entries(s.bs_attack)) for (const target of shot.targets) {
+      choices.push([`shoot ${target} with ${weaponName(weapon)} (${shot.template ? "template" : `B${shot.burst}`})`, { type: "bs_attack", weapon, targets: [{ trooper: target, burst: shot.template ? 1 : shot.burst }] }]);
+    }
+    for (const [weapon, targets] of Object.entries(s.cc_attack)) for (const target of targets) choices.push([`CC ${target} (${weaponName(weapon)})`, { type: "cc_attack", weapon, target }]);
+    for (const target of s.discover) choices.push([`Discover ${target}`, { type: "discover", target }]);
+    for (const [program, targets] of Object.entries(s.comms_attack ?? {})) for (const target of targets) choices.push([`${weaponName(program)} on ${target}`, { type: "comms_attack", program, target }]);
+    if (!choices.length) continue;
+    const select = el("select", { "data-peripheral-choice": id, onchange: (e) => { ui.peripheralChoice[id] = e.target.value; } },
+      ...choices.map(([text, skill]) => el("option", { value: JSON.stringify(skill), selected: ui.peripheralChoice[id] === JSON.stringify(skill) }, text)));
+    ui.peripheralChoice[id] ??= select.value;
+    box.append(el("div", {}, `${id} (for an attack or Discover): `, select));
+  }
+  panel.append(box);
 }
 
-async function declare(skill) {
-  const answer = await send({ type: "declare_skill", skill });
-  if (answer.ok) { ui.route = []; ui.attack = { weapon: null, split: {} }; render(); }
+/** Each Peripheral's skill of type `type` for a joint declaration (null: one has no such choice). */
+function peripheralsFor(type, routes) {
+  const ids = Object.keys(conn.currentOptions()?.skills?.peripherals ?? {});
+  const out = [];
+  for (const id of ids) {
+    if (routes?.[id]) { out.push({ trooper: id, skill: routes[id] }); continue; }
+    if (["idle", "dodge", "reset"].includes(type)) { out.push({ trooper: id, skill: { type } }); continue; }
+    const chosen = ui.peripheralChoice[id] ? JSON.parse(ui.peripheralChoice[id]) : null;
+    if (!chosen || chosen.type !== type) {
+      $("message").textContent = `Choose ${id}'s ${type.replace("_", " ")} (its own target) in the Peripherals panel first.`;
+      return null;
+    }
+    out.push({ trooper: id, skill: chosen });
+  }
+  return out;
+}
+
+async function activate(trooper, order) {
+  const peripherals = [...ui.peripherals].filter((p) => conn.currentOptions()?.peripherals?.[trooper]?.includes(p));
+  const answer = await send({ type: "activate", trooper, order, ...(peripherals.length ? { peripherals } : {}) });
+  if (answer.ok) { resetDeclaration(); ui.peripherals = new Set(); render(); }
+}
+
+/** Declare the active trooper's skill (and, in a joint activation, each Peripheral's). */
+async function declare(skill, type = skill.type, routes = undefined) {
+  const peripherals = peripheralsFor(type, routes);
+  if (!peripherals) return;
+  const answer = await send({ type: "declare_skill", skill, ...(peripherals.length ? { peripherals } : {}) });
+  if (answer.ok) { resetDeclaration(); render(); }
 }
 
 function renderAroPanel(state, options) {
@@ -273,7 +453,8 @@ function renderAroPanel(state, options) {
   const mine = w.reactive === conn.role;
   panel.replaceChildren(el("div", {}, `ARO window (order ${w.order}, step ${w.step}) for player ${w.reactive}: `, el("span", { class: "countdown", id: "countdown" }, "")));
   const order = state.order ?? {};
-  const active = order.trooper;
+  const activated = [order.trooper, ...(order.peripherals ?? [])].filter(Boolean);
+  panel.append(el("div", { class: "activation" }, `Active: ${activated.join(" + ")} — ${order.skills?.length ? order.skills.map(skillSummary).join(", then ") : "activated"}`));
   if (!mine || !options) {
     const eligible = Object.keys(order.eligible ?? {}).filter((id) => (order.eligible_at_step?.[id] ?? w.step) === w.step);
     panel.append(el("div", {}, `${mine ? "Loading your options..." : "Waiting for the reactive player."} Eligible: ${eligible.join(", ") || "none shown"}`));
@@ -283,15 +464,26 @@ function renderAroPanel(state, options) {
   const aros = options.aros;
   for (const [id, can] of Object.entries(aros)) {
     const t = conn.view.trooper(id);
-    const why = [can.line_of_fire ? "LoF" : "", can.zone_of_control ? "ZoC" : ""].filter(Boolean).join("+");
+    const why = [can.line_of_fire && "LoF", can.zone_of_control && "ZoC", can.template && "under a template",
+      can.sixth_sense && "Sixth Sense: it is the target", can.comms_target && "target of a Comms Attack",
+      can.hacking_area && "in its Hacking Area"].filter(Boolean).join(", ");
     const row = el("div", { "data-aro": id, class: "aro-row" }, `${id} ${t?.profile?.name ?? ""} (${why}): `);
+    const targets = can.targets ?? {};
     if (can.bs_attack.length) {
-      const weapon = el("select", { "data-aro-weapon": id }, ...can.bs_attack.map((x) => el("option", { value: x }, x)));
-      row.append(weapon, button(`Shoot ${active}`, () => send({ type: "declare_aro", trooper: id, skill: { type: "bs_attack", weapon: weapon.value, targets: [{ trooper: active, burst: 1 }] } }), { "data-action": "shoot" }));
+      const target = el("select", { "data-aro-target": id });
+      const fill = (weapon) => target.replaceChildren(...(targets.bs_attack?.[weapon] ?? []).map((x) => el("option", { value: x }, x)));
+      const weapon = el("select", { "data-aro-weapon": id, onchange: (e) => fill(e.target.value) }, ...can.bs_attack.map((x) => el("option", { value: x }, weaponName(x))));
+      fill(can.bs_attack[0]);
+      row.append(weapon, " at ", target, button("Shoot", () => send({ type: "declare_aro", trooper: id, skill: { type: "bs_attack", weapon: weapon.value, targets: [{ trooper: target.value, burst: 1 }] } }), { "data-action": "shoot" }));
     }
-    for (const weapon of can.cc_attack) row.append(button(`CC ${weapon}`, () => send({ type: "declare_aro", trooper: id, skill: { type: "cc_attack", weapon, target: active } })));
-    if (can.discover) row.append(button("Discover", () => send({ type: "declare_aro", trooper: id, skill: { type: "discover", target: active } }), { "data-action": "discover" }));
-    if (can.dodge) row.append(button("Dodge", () => send({ type: "declare_aro", trooper: id, skill: { type: "dodge" } }), { "data-action": "dodge" }));
+    for (const [weapon, list] of Object.entries(targets.cc_attack ?? {})) for (const x of list) {
+      row.append(button(`CC ${x} (${weaponName(weapon)})`, () => send({ type: "declare_aro", trooper: id, skill: { type: "cc_attack", weapon, target: x } }), { "data-action": "cc" }));
+    }
+    for (const [program, list] of Object.entries(targets.comms_attack ?? {})) for (const x of list) {
+      row.append(button(`Hack ${x}: ${weaponName(program)}`, () => send({ type: "declare_aro", trooper: id, skill: { type: "comms_attack", program, target: x } }), { "data-action": "hack", "data-target": x }));
+    }
+    for (const x of targets.discover ?? []) row.append(button(`Discover ${x}`, () => send({ type: "declare_aro", trooper: id, skill: { type: "discover", target: x } }), { "data-action": "discover" }));
+    if (can.dodge) row.append(button(can.sixth_sense && !can.line_of_fire ? "Dodge (Sixth Sense: no penalty)" : "Dodge", () => send({ type: "declare_aro", trooper: id, skill: { type: "dodge" } }), { "data-action": "dodge" }));
     if (can.reset) row.append(button("Reset", () => send({ type: "declare_aro", trooper: id, skill: { type: "reset" } }), { "data-action": "reset" }));
     row.append(button("Pass", () => send({ type: "pass_aro", trooper: id }), { "data-action": "pass" }));
     panel.append(row);
@@ -300,6 +492,15 @@ function renderAroPanel(state, options) {
   if (answered.length) panel.append(el("div", {}, `Declared: ${answered.join(", ")}`));
   panel.append(button("Done: close window", () => send({ type: "close_aro_window", order: w.order, step: w.step }), { id: "close-window" }));
   renderCountdown();
+}
+
+/** A declared skill in a few words for the ARO panel. */
+function skillSummary(skill) {
+  if (skill.type === "bs_attack") return `shoots ${skill.targets.map((x) => x.trooper).join(", ")} (${weaponName(skill.weapon)})`;
+  if (skill.type === "cc_attack") return `CC Attack on ${skill.target}`;
+  if (skill.type === "comms_attack") return `hacks ${skill.target} (${weaponName(skill.program)})`;
+  if (skill.type === "discover") return `Discover ${skill.target}`;
+  return skill.type.replace("_", " ");
 }
 
 function renderCountdown() {
@@ -321,8 +522,14 @@ function onTableClick(point) {
     });
     return;
   }
-  if (state.order && t && state.order.trooper === t.id && options?.skills?.route_skills.length) {
-    ui.route.push(point);
+  const skills = options?.skills;
+  if (!state.order || !skills) return;
+  // A click on (or near) a corner of the path already moved picks it as the firing point.
+  const corner = (skills.firing_points ?? []).find((f) => Math.hypot(f.point[0] - point[0], f.point[1] - point[1]) < 0.6);
+  if (corner) { ui.firingPoint = corner.point; ui.attack = { weapon: null, split: {} }; render(); return; }
+  if (skills.route_skills.length) {
+    const id = ui.routeFor ?? state.order.trooper;
+    (ui.routes[id] ??= []).push(point);
     render();
   }
 }

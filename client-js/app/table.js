@@ -1,8 +1,11 @@
 // The table drawn to scale in SVG (1 user unit = 1 inch): terrain, deployment zones,
 // troopers on silhouette bases with a facing wedge, Camouflage markers, and for the
 // selected trooper its Zone of Control, movement range, Line of Fire to the enemies it sees
-// (the server's `options.sight`) and the route being drawn.
-import { baseDiameter, firstMov } from "./lib/geometry.js";
+// (the server's `options.sight`) and the routes being drawn; for everyone, the Order in
+// progress: the routes its troopers moved, the firing points and target lines of the attacks
+// declared by them and by the AROs, and the area of template weapons, until it is resolved.
+import { baseDiameter, declaredFrom, firstMov, TEMPLATE_LENGTH } from "./lib/geometry.js";
+import { weapon, weaponName } from "./catalogue.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const ZOC_RADIUS = 8; // inches (DIGEST: Zone of Control)
@@ -18,7 +21,7 @@ function svg(tag, attrs = {}) {
  * @param {SVGSVGElement} root
  * @param {import("./lib/view.js").LocalView} view
  * @param {string|null} role
- * @param {{selected: string|null, route: number[][]}} ui
+ * @param {{selected: string|null, routes: Record<string, number[][]>, firingPoint: number[]|null, facingTo: number[]|null}} ui
  * @param {Record<string, any> | null} options the seat's current options (null: none)
  * @param {(p: [number, number]) => void} onClick table point clicked (inches)
  * @param {(id: string) => void} onSelect trooper clicked
@@ -52,10 +55,17 @@ export function drawTable(root, view, role, ui, options, onClick, onSelect) {
       g.append(svg("line", { x1: x, y1: y, x2: target.position[0], y2: target.position[1], stroke: "#f44",
         "stroke-width": 0.1, "stroke-dasharray": "0.4 0.2", "data-lof": seen }));
     }
-    if (ui.route.length) {
-      g.append(svg("polyline", { points: [selected.position, ...ui.route].map((p) => p.join(",")).join(" "), fill: "none", stroke: "#fff", "stroke-width": 0.12, id: "route" }));
-    }
   }
+  for (const [id, route] of Object.entries(ui.routes ?? {})) {
+    const t = view.trooper(id);
+    if (!t?.position || !route.length) continue;
+    g.append(svg("polyline", { points: [t.position, ...route].map((p) => p.join(",")).join(" "), fill: "none", stroke: "#fff",
+      "stroke-width": 0.12, "stroke-dasharray": "0.5 0.25", id: id === ui.selected ? "route" : `route-${id}`, "data-route": id }));
+  }
+  if (ui.firingPoint) {
+    g.append(svg("circle", { cx: ui.firingPoint[0], cy: ui.firingPoint[1], r: 0.45, fill: "none", stroke: "#ff0", "stroke-width": 0.12, id: "chosen-firing-point" }));
+  }
+  if (state.order) drawOrder(g, view, state.order);
   for (const t of state.troopers) {
     if (!t.position) continue; // not deployed (or an opponent's trooper in Hidden Deployment)
     const [x, y] = t.position;
@@ -79,6 +89,99 @@ export function drawTable(root, view, role, ui, options, onClick, onSelect) {
     group.addEventListener("click", (e) => { e.stopPropagation(); onSelect(t.id); });
     g.append(group);
   }
+}
+
+const SKILL_COLOUR = { bs_attack: "#ff3b3b", cc_attack: "#d070ff", comms_attack: "#40e0ff", discover: "#e0e0e0" };
+const ARO_COLOUR = { bs_attack: "#ffa030", cc_attack: "#ffa0ff", comms_attack: "#a0ffff", discover: "#ffe0a0" };
+
+/** Targets a declared skill names. @param {Record<string, any>} skill @returns {string[]} */
+function targetsOf(skill) {
+  if (Array.isArray(skill.targets)) return skill.targets.map((/** @type {any} */ t) => t.trooper);
+  return skill.target ? [skill.target] : [];
+}
+
+/**
+ * The Order in progress, for every viewer: each activated trooper's path (start ghost, route
+ * moved), the attacks declared from their firing points to their targets (a template's reach
+ * as a wedge), and the declared AROs from the reacting trooper to its target point.
+ * @param {SVGGElement} g @param {import("./lib/view.js").LocalView} view @param {Record<string, any>} order
+ */
+function drawOrder(g, view, order) {
+  const layer = svg("g", { id: "active-order" });
+  g.append(layer);
+  const activated = [order.trooper, ...(order.peripherals ?? [])];
+  for (const id of activated) {
+    const path = id === order.trooper ? order.path : order.peripheral_paths?.[id];
+    const skills = id === order.trooper ? order.skills : order.peripheral_skills?.[id] ?? [];
+    if (!path?.length) continue;
+    const t = view.trooper(id);
+    const r = baseDiameter(t?.silhouette ?? t?.profile?.silhouette ?? 2) / 2;
+    layer.append(svg("circle", { cx: path[0][0], cy: path[0][1], r, fill: "none", stroke: "#ffd24a", "stroke-width": 0.08, "stroke-dasharray": "0.25 0.15", opacity: 0.8 }));
+    if (path.length > 1) {
+      layer.append(svg("polyline", { points: path.map((p) => p.join(",")).join(" "), fill: "none", stroke: "#ffd24a", "stroke-width": 0.18, opacity: 0.9, "data-order-path": id }));
+      for (const p of path.slice(1, -1)) layer.append(svg("circle", { cx: p[0], cy: p[1], r: 0.15, fill: "#ffd24a" }));
+    }
+    const from = declaredFrom(path[0], skills);
+    skills.forEach((skill, i) => drawAttack(layer, view, id, skill, from[i], SKILL_COLOUR, "data-attack-line"));
+  }
+  for (const [id, skill] of Object.entries(order.aros ?? {})) {
+    const t = view.trooper(id);
+    if (!t?.position) continue;
+    drawAttack(layer, view, id, skill, t.position, ARO_COLOUR, "data-aro-line");
+    if (!targetsOf(skill).length) label(layer, t.position, `ARO: ${skill.type}`, "#ffa030", 1.2);
+  }
+  // While an ARO window is open, ring the troopers that may react at this step.
+  const step = view.window?.step;
+  for (const id of Object.keys(order.eligible ?? {})) {
+    const t = view.trooper(id);
+    if (!t?.position || !order.window_open || (order.eligible_at_step?.[id] ?? step) !== step) continue;
+    const r = baseDiameter(t.silhouette ?? t.profile?.silhouette ?? 2) / 2 + 0.35;
+    layer.append(svg("circle", { cx: t.position[0], cy: t.position[1], r, fill: "none", stroke: "#ffa030", "stroke-width": 0.1, "stroke-dasharray": "0.3 0.2", "data-eligible": id }));
+  }
+}
+
+/** One declared attack (or Discover): firing point, line to each target, template reach. */
+function drawAttack(layer, view, attackerId, skill, from, colours, attribute) {
+  const colour = colours[skill.type];
+  if (!colour || !from) return;
+  const point = skill.target_point ?? null; // an ARO taken at a point of the active trooper's path
+  const template = skill.type === "bs_attack" ? weapon(skill.weapon)?.template : null;
+  if (skill.type === "bs_attack" && skill.firing_point) {
+    layer.append(svg("circle", { cx: from[0], cy: from[1], r: 0.4, fill: "none", stroke: colour, "stroke-width": 0.12, "data-firing-point": attackerId }));
+  }
+  for (const targetId of targetsOf(skill)) {
+    const target = view.trooper(targetId);
+    const to = point ?? target?.position;
+    if (!to) continue;
+    const burst = skill.targets?.find((/** @type {any} */ x) => x.trooper === targetId)?.burst;
+    layer.append(svg("line", { x1: from[0], y1: from[1], x2: to[0], y2: to[1], stroke: colour, "stroke-width": 0.16,
+      "stroke-dasharray": skill.type === "comms_attack" ? "0.2 0.2" : skill.type === "discover" ? "0.6 0.3" : "none",
+      [attribute]: `${attackerId}:${targetId}` }));
+    const mid = [(from[0] + to[0]) / 2, (from[1] + to[1]) / 2];
+    const what = skill.type === "bs_attack" ? `${weaponName(skill.weapon)}${template ? "" : ` B${burst}`}`
+      : skill.type === "cc_attack" ? `CC ${weaponName(skill.weapon)}`
+      : skill.type === "comms_attack" ? `Hack: ${weaponName(skill.program)}` : "Discover";
+    label(layer, mid, what, colour, 0);
+  }
+  if (template && TEMPLATE_LENGTH[template]) {
+    const length = TEMPLATE_LENGTH[template];
+    const angles = targetsOf(skill).map((id) => view.trooper(id)?.position).filter(Boolean)
+      .map((p) => Math.atan2(p[1] - from[1], p[0] - from[0]));
+    if (angles.length) {
+      const lo = Math.min(...angles) - 0.2, hi = Math.max(...angles) + 0.2;
+      const at = (a) => `${from[0] + length * Math.cos(a)} ${from[1] + length * Math.sin(a)}`;
+      layer.append(svg("path", { d: `M ${from[0]} ${from[1]} L ${at(lo)} A ${length} ${length} 0 0 1 ${at(hi)} Z`,
+        fill: colour, opacity: 0.18, stroke: colour, "stroke-width": 0.06, "data-template": attackerId }));
+    }
+  }
+}
+
+/** Text on the (y-flipped) table. */
+function label(layer, [x, y], text, colour, dy) {
+  const node = svg("text", { x, y: -y - dy, "font-size": 0.7, fill: colour, "text-anchor": "middle", transform: "scale(1 -1)",
+    stroke: "#000", "stroke-width": 0.04, "paint-order": "stroke" });
+  node.textContent = text;
+  layer.append(node);
 }
 
 function applyCamera(root, width, depth) {

@@ -1,5 +1,7 @@
 // Build the browser app's generated files (no bundler): the library (src/) copied to
-// app/lib/ and @msgpack/msgpack's ES module build copied to app/vendor/msgpack/. The army
+// app/lib/ and @msgpack/msgpack's ES module build copied to app/vendor/msgpack/, and the
+// weapon catalogue (server/rules/data/weapons.json: open information, names, kinds and
+// template shapes for drawing and describing attacks) copied to app/weapons.json. The army
 // catalogue is not copied: the app reads GET /api/armies.
 import { cpSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -15,4 +17,5 @@ rmSync(join(app, "armies.json"), { force: true }); // left over from older build
 mkdirSync(join(app, "vendor"), { recursive: true });
 cpSync(join(root, "node_modules", "@msgpack", "msgpack", "dist.esm"), join(app, "vendor", "msgpack"),
   { recursive: true, filter: (path) => !path.endsWith(".map") && !path.endsWith(".d.ts") });
-console.log("built app/lib and app/vendor/msgpack");
+cpSync(join(root, "..", "server", "rules", "data", "weapons.json"), join(app, "weapons.json"));
+console.log("built app/lib, app/vendor/msgpack and app/weapons.json");

@@ -30,3 +30,25 @@ export function firstMov(profile) {
 export function orderMov(profile) {
   return Array.isArray(profile?.mov) ? profile.mov[0] + profile.mov[1] : 0;
 }
+
+// Teardrop template lengths in inches, as server/rules/weapons.py has them
+// (docs/rules-decisions/armies.md).
+export const TEMPLATE_LENGTH = Object.freeze({ small_teardrop: 8, large_teardrop: 10 });
+
+/**
+ * Where each skill of an Order was declared from: the point of the trooper's path reached
+ * before it (a movement skill extends the path by its route, whose first point is where the
+ * trooper stood). A BS Attack's firing point is its declared `firing_point`, else this.
+ * @param {Point} start @param {Array<Record<string, any>>} skills
+ * @returns {Point[]} one point per skill
+ */
+export function declaredFrom(start, skills) {
+  /** @type {Point[]} */
+  const points = [];
+  let at = start;
+  for (const skill of skills) {
+    points.push(skill.firing_point ?? at);
+    if (Array.isArray(skill.route) && skill.route.length && skill.type !== "dodge") at = skill.route[skill.route.length - 1];
+  }
+  return points;
+}

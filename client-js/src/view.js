@@ -101,6 +101,20 @@ function heading(a, b) {
   return ((Math.atan2(b[1] - a[1], b[0] - a[0]) * 180) / Math.PI + 360) % 360;
 }
 
+/**
+ * A declared movement skill places its trooper at the route's end, facing as declared (or
+ * along the last segment), and extends the Order's path for that trooper.
+ * @param {Record<string, any> | undefined} trooper @param {Record<string, any>} skill @param {Point[] | undefined} path
+ */
+function moveAlong(trooper, skill, path) {
+  const end = Array.isArray(skill.route) ? routeEnd(skill.route) : null;
+  if (!trooper || !end || !trooper.position) return;
+  const last = skill.route.length > 1 ? skill.route[skill.route.length - 2] : trooper.position;
+  trooper.facing = skill.facing ?? heading(last, end);
+  trooper.position = end;
+  path?.push(...skill.route.slice(1)); // the route starts where the trooper stands
+}
+
 /** @type {Record<string, (state: Record<string, any>, event: GameEvent) => void>} */
 const FOLDS = {
   turn_started(state, e) {
@@ -139,19 +153,23 @@ const FOLDS = {
       orders.lieutenant = null;
     }
     const trooper = trooperIn(state, e.trooper);
+    const peripherals = e.peripherals ?? [];
+    const at = (/** @type {string} */ id) => trooperIn(state, id)?.position ?? null;
+    // The same shape as the server's ActiveOrder (views.py), so a snapshot and the folds agree.
     state.order = { number: e.order, trooper: e.trooper, order_type: e.order_type,
       combat_group: e.combat_group, skills: [], start: trooper?.position ?? null,
-      path: trooper?.position ? [trooper.position] : [], aros: {}, passed: [] };
+      path: trooper?.position ? [trooper.position] : [], aros: {}, aro_step: {}, passed: [],
+      peripherals: [...peripherals],
+      peripheral_skills: Object.fromEntries(peripherals.map((/** @type {string} */ p) => [p, []])),
+      peripheral_paths: Object.fromEntries(peripherals.map((/** @type {string} */ p) => [p, at(p) ? [at(p)] : []])) };
   },
   skill_declared(state, e) {
-    const trooper = trooperIn(state, e.trooper);
-    if (state.order) state.order.skills.push(e.skill);
-    const end = Array.isArray(e.skill.route) ? routeEnd(e.skill.route) : null;
-    if (trooper && end && trooper.position) {
-      const last = e.skill.route.length > 1 ? e.skill.route[e.skill.route.length - 2] : trooper.position;
-      trooper.facing = e.skill.facing ?? heading(last, end);
-      trooper.position = end;
-      if (state.order) state.order.path.push(...e.skill.route.slice(1)); // the route starts where the trooper stands
+    const order = state.order;
+    if (order) order.skills.push(e.skill);
+    moveAlong(trooperIn(state, e.trooper), e.skill, order?.path);
+    for (const entry of e.peripherals ?? []) {
+      if (order) (order.peripheral_skills[entry.trooper] ??= []).push(entry.skill);
+      moveAlong(trooperIn(state, entry.trooper), entry.skill, order ? (order.peripheral_paths[entry.trooper] ??= []) : undefined);
     }
   },
   aro_window_opened(state, e) {
@@ -162,11 +180,19 @@ const FOLDS = {
     }
   },
   aro_declared(state, e) {
-    if (state.order) state.order.aros[e.trooper] = e.skill;
+    if (state.order) {
+      state.order.aros[e.trooper] = e.skill;
+      (state.order.aro_step ??= {})[e.trooper] = e.step;
+    }
     const trooper = trooperIn(state, e.trooper);
     if (trooper && e.revealed) {
       trooper.marker = false;
       if (e.profile) trooper.profile = e.profile;
+      if (e.position) Object.assign(trooper, { position: e.position, hidden: false });
+    } else if (!trooper && e.position) {
+      // A trooper in Hidden Deployment revealed by its ARO: the opponent learns of it now.
+      state.troopers.push({ id: e.trooper, side: state.active === "A" ? "B" : "A", position: e.position,
+        facing: 0, profile: e.profile, marker: false, wounds: 0, condition: "normal", prone: false });
     }
   },
   aro_passed(state, e) {
@@ -184,6 +210,10 @@ const FOLDS = {
     if (trooper) Object.assign(trooper, { position: e.position, facing: e.facing, hidden: false });
     else state.troopers.push({ id: e.trooper, side: e.side, position: e.position, facing: e.facing,
       profile: e.profile, marker: false, wounds: 0, condition: "normal" });
+  },
+  guts_failure_chosen(state, e) {
+    const trooper = trooperIn(state, e.trooper);
+    if (trooper) trooper.fails_guts = e.fail;
   },
   turn_ended(state) {
     state.order = null;
@@ -220,6 +250,9 @@ function applyEffect(state, effect, profiles) {
     case "targeted_cleared":
       trooper.targeted = false;
       break;
+    case "targeted_set":
+      trooper.targeted = true;
+      break;
     case "revealed":
       trooper.marker = false;
       if (profiles[effect.trooper]) trooper.profile = profiles[effect.trooper];
@@ -228,7 +261,7 @@ function applyEffect(state, effect, profiles) {
       trooper.weapon_uses = { ...(trooper.weapon_uses ?? {}), [effect.weapon]: effect.uses };
       break;
     default:
-      break; // became_idle, discover_failed: nothing visible changes on the table
+      break; // became_idle, discover_failed, coup_de_grace (a record; its Wounded follows)
   }
 }
 

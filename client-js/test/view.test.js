@@ -86,3 +86,41 @@ test("codec round-trips a message and refuses unknown tags", () => {
   assert.deepEqual(decodeMessage(bytes), { type: "accepted", id: "x", version: 3 });
   assert.throws(() => decodeMessage(encodeMessage({ type: "hello" })), MalformedMessage);
 });
+
+test("a joint activation: each Peripheral's declared skill moves it along its own path", () => {
+  const view = viewWith([trooper("t4", "A", [5, 5]), trooper("p1", "A", [9, 5])]);
+  view.applyEvents(11, [
+    { type: "order_spent", order: 1, trooper: "t4", order_type: "regular", combat_group: 1, peripherals: ["p1"] },
+    { type: "skill_declared", order: 1, trooper: "t4", index: 1, skill: { type: "move", route: [[5, 5], [5, 7]] },
+      peripherals: [{ trooper: "p1", skill: { type: "move", route: [[9, 5], [9, 9]], facing: 180 } }] },
+  ]);
+  assert.deepEqual(view.trooper("p1").position, [9, 9]);
+  assert.equal(view.trooper("p1").facing, 180);
+  assert.deepEqual(view.state.order.peripheral_paths.p1, [[9, 5], [9, 9]]);
+  assert.deepEqual(view.state.order.path, [[5, 5], [5, 7]]);
+  assert.equal(view.state.order.peripheral_skills.p1[0].type, "move");
+  assert.equal(view.stale, false);
+});
+
+test("a standing Guts choice and a Targeted state are folded; an ARO reveals a hidden trooper", () => {
+  const view = viewWith([trooper("t1", "A", [5, 5])]);
+  view.applyEvents(11, [
+    { type: "guts_failure_chosen", trooper: "t1", fail: true },
+    { type: "order_spent", order: 1, trooper: "t1", order_type: "regular", combat_group: 1 },
+    { type: "aro_declared", order: 1, step: 1, trooper: "t7", skill: { type: "dodge" }, revealed: true, position: [8, 20], profile: { name: "Ghost" } },
+    { type: "order_resolved", order: 1, outcome: { rolls: [], saves: [], effects: [{ type: "targeted_set", trooper: "t1", program: "tracer_ping" }] } },
+  ]);
+  assert.equal(view.trooper("t1").fails_guts, true);
+  assert.equal(view.trooper("t1").targeted, true);
+  assert.deepEqual(view.trooper("t7").position, [8, 20]);
+  assert.equal(view.trooper("t7").side, "B");
+  assert.equal(view.stale, false);
+});
+
+test("skills are declared from the path reached before them; a declared firing point wins", async () => {
+  const { declaredFrom } = await import("../src/geometry.js");
+  const move = { type: "move", route: [[0, 0], [0, 4]] };
+  assert.deepEqual(declaredFrom([0, 0], [move, { type: "bs_attack" }]), [[0, 0], [0, 4]]);
+  assert.deepEqual(declaredFrom([0, 0], [move, { type: "bs_attack", firing_point: [0, 2] }])[1], [0, 2]);
+  assert.deepEqual(declaredFrom([0, 0], [{ type: "bs_attack" }, move]), [[0, 0], [0, 0]]);
+});

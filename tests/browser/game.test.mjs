@@ -193,8 +193,9 @@ test("an order with a counter-shooting ARO, resolved face to face with die faces
   const [ra, rb, rs] = [await results(a), await results(b), await results(spectator)];
   assert.equal(ra, rb);
   assert.equal(ra, rs);
-  assert.match(ra, /A-t5 bs_attack \(line_rifle\)/);
-  assert.match(ra, /B-t3 bs_attack \(punch_carbine\)/);
+  assert.match(ra, /A-t5 shoots B-t3 with Line Rifle: BS 11/);
+  assert.match(ra, /B-t3 shoots A-t5 with Punch Carbine \(AP\)/);
+  assert.match(ra, /Face to Face against B-t3's BS Attack/);
   await shot(a, "06-face-to-face-results");
   await shot(spectator, "07-spectator-results");
 
@@ -239,4 +240,93 @@ test("an ARO window that times out: the undeclared ARO is lost and the order goe
   await a.click("#declare-bs"); // line_rifle, full Burst on the first target
   await a.waitForSelector("#results .roll .die", WAIT);
   await closeAll(a, b);
+});
+
+test("a Comms Attack drawn on the table for the target's player, a Reset ARO, the result in words for all", async () => {
+  // N5: the Hacker A-t14 reaches B-t3 through the Repeater A-p1 (tests/rules/scenarios/comms_attack.json).
+  const room = await json("/test/scenario", { ruleset: "n5", aro_window_s: 120, seed: 1, dice: [3, 12, 10, 9, 15],
+    placements: { "A-t14": [10, 10, 90], "A-p1": [30, 30, 90], "B-t3": [30, 36, 90], "A-t1": [1, 1, 270], "B-t1": [1, 47, 90] } });
+  const a = await open(room.seats.A.link);
+  const b = await open(room.seats.B.link);
+  const spectator = await open(room.spectator_link);
+  await a.click('[data-select="A-t14"]');
+  await a.click('[data-order="regular"]');
+  await a.waitForSelector('[data-hack="B-t3"][data-program="tracer_ping"]', WAIT);
+  assert.deepEqual((await options(a)).skills.comms_attack, { tracer_ping: ["B-t3"] });
+  await a.click('[data-hack="B-t3"][data-program="tracer_ping"]');
+
+  // The reactive player sees the hack on the table (a line from the Hacker to its target),
+  // why it may react (the target of a Comms Attack) and only its legal AROs.
+  await b.waitForSelector('[data-attack-line="A-t14:B-t3"]', { state: "attached", ...WAIT });
+  await spectator.waitForSelector('[data-attack-line="A-t14:B-t3"]', { state: "attached", ...WAIT });
+  await b.waitForSelector('[data-aro="B-t3"] [data-action="reset"]', WAIT);
+  assert.match(await b.$eval('[data-aro="B-t3"]', (x) => x.textContent), /target of a Comms Attack/);
+  await shot(b, "11-comms-attack-aro");
+  await b.click('[data-aro="B-t3"] [data-action="reset"]');
+  // N5 Vesper keeps a trooper in Hidden Deployment: the window never closes on its own.
+  await b.waitForFunction(() => window.referee.view.state.order?.aros?.["B-t3"]?.type === "reset", null, WAIT);
+  await b.click("#close-window");
+  await a.waitForSelector("#declare-idle", WAIT);
+  await a.click("#declare-idle");
+  await b.waitForFunction(() => window.referee.view.window?.step === 2, null, WAIT);
+  await b.click("#close-window");
+
+  const results = async (page) => {
+    await page.waitForSelector("#results .outcome", WAIT);
+    return page.$eval("#results .outcome", (x) => x.textContent);
+  };
+  const [ra, rb, rs] = [await results(a), await results(b), await results(spectator)];
+  assert.equal(ra, rb);
+  assert.equal(ra, rs);
+  assert.match(ra, /A-t14 hacks B-t3 with Tracer Ping: WIP 14 = SV 14\. Rolls 312\. Face to Face/);
+  assert.match(ra, /Face to Face against B-t3's Reset\. B-t3's 10 cancelled its 3\. 1 hit on B-t3\./);
+  assert.match(ra, /B-t3 resets: WIP 13 = SV 13\. Rolls 10\. Face to Face against A-t14's Comms Attack\. A-t14's 12 cancelled its 10\. Fails\./);
+  assert.match(ra, /B-t3 is Targeted \(Tracer Ping\)/);
+  assert.match(ra, /B-t3 goes Prone \(guts\)/);
+  await shot(spectator, "12-comms-attack-results");
+  await closeAll(a, b, spectator);
+});
+
+test("a BS Attack fired from a corner of the route: everyone sees the firing point and the target line", async () => {
+  // N5: from the end of the route the low wall hides B-t3; from the corner (21.5, 5) it does not.
+  const room = await json("/test/scenario", { ruleset: "n5", aro_window_s: 120, seed: 1,
+    placements: { "A-t7": [22.5, 4, 90], "B-t3": [22.5, 28, 90], "A-t1": [3.5, 1.5, 90], "B-t1": [3.5, 46.5, 90] } });
+  const a = await open(room.seats.A.link);
+  const b = await open(room.seats.B.link);
+  const spectator = await open(room.spectator_link);
+  await a.click('[data-select="A-t7"]');
+  await a.click('[data-order="regular"]');
+  await a.waitForSelector("#route-length", WAIT);
+  await clickTable(a, 21.5, 5);
+  await clickTable(a, 22.5, 6);
+  await a.selectOption("#end-facing", "45"); // end the move facing north-east
+  await a.waitForSelector('[data-skill="move"]:not([disabled])', WAIT);
+  await a.click('[data-skill="move"]');
+  await spectator.waitForSelector('[data-order-path="A-t7"]', { state: "attached", ...WAIT });
+  await spectator.waitForFunction(() => window.referee.view.state.troopers.find((t) => t.id === "A-t7").facing === 45, null, WAIT);
+  await b.click("#close-window"); // nobody of B reacts (the window waits: B has Hidden Deployment)
+
+  // No shot from where it stands; the corner is offered with the shots legal from there.
+  await a.waitForSelector('[data-firing-point="21.5,5"]', WAIT);
+  assert.deepEqual((await options(a)).skills.bs_attack, {});
+  assert.equal(await a.$("#declare-bs"), null);
+  await clickTable(a, 21.5, 5); // a click on the corner picks it
+  await a.waitForSelector('[data-firing-point="21.5,5"].chosen', WAIT);
+  await a.waitForSelector("#declare-bs:not([disabled])", WAIT);
+  await a.click("#declare-bs");
+  await b.waitForFunction(() => window.referee.view.window?.step === 2, null, WAIT);
+  // The second ARO window: the attack is on the table for everyone until the Order resolves.
+  for (const page of [b, spectator]) {
+    await page.waitForSelector('[data-firing-point="A-t7"]', { state: "attached", ...WAIT });
+    await page.waitForSelector('[data-attack-line="A-t7:B-t3"]', { state: "attached", ...WAIT });
+  }
+  const declared = await spectator.evaluate(() => window.referee.view.state.order.skills[1]);
+  assert.deepEqual(declared.firing_point, [21.5, 5]);
+  await shot(spectator, "13-firing-point-on-the-table");
+  await b.waitForSelector("#close-window", WAIT);
+  await b.click("#close-window");
+  await spectator.waitForSelector("#results .outcome", WAIT);
+  assert.match(await spectator.$eval("#results .outcome", (x) => x.textContent), /A-t7 shoots B-t3 with Line Rifle/);
+  await spectator.waitForSelector('[data-attack-line="A-t7:B-t3"]', { state: "detached", ...WAIT });
+  await closeAll(a, b, spectator);
 });

@@ -2,9 +2,10 @@
 browser client at /) plus one test-only route that creates a room from a scenario.
 
 ``POST /test/scenario`` with ``{"placements": {"A-t5": [x, y, facing], ...},
-"aro_window_s": s, "seed": n}`` answers like the lobby (seat links, spectator link): the
-game starts in the first Orders Phase with the troopers where the test wants them
-(``tests.support.skirmish``, CodeOne lists), so browser tests play real orders without
+"aro_window_s": s, "seed": n, "ruleset": "codeone"|"n5", "dice": [faces]}`` answers like the
+lobby (seat links, spectator link): the game starts in the first Orders Phase with the
+troopers where the test wants them (``tests.support.skirmish``: the ruleset's sample lists;
+``dice``: the next faces rolled, then the seed's), so browser tests play real orders without
 depending on deployment clicks. The route exists only in this test process.
 
 Run: ``python -m tests.browser.scenario_server``; it prints ``PORT <n>`` once it listens.
@@ -31,10 +32,12 @@ from tests.support.skirmish import skirmish
 async def create_scenario(request: Request) -> Response:
     body: dict[str, Any] = await request.json()
     placements = {k: tuple(v) for k, v in body["placements"].items()}
-    room_settings = RoomSettings("codeone", float(body.get("aro_window_s", 30)), "public",
+    ruleset = str(body.get("ruleset", "codeone"))
+    room_settings = RoomSettings(ruleset, float(body.get("aro_window_s", 30)), "public",
                                  seed=int(body.get("seed", 1)))
     created = await request.app.state.registry.create(
-        room_settings, skirmish(placements, seed=int(body.get("seed", 1))))
+        room_settings, skirmish(placements, ruleset=ruleset, seed=int(body.get("seed", 1)),
+                                dice=tuple(int(d) for d in body.get("dice", ()))))
     room = created.meta.room_id
     return JSONResponse({
         "room": room,
