@@ -75,7 +75,7 @@ export function effectText(x) {
     case "went_prone": return `${x.trooper} goes Prone (${x.reason})`;
     case "targeted_set": return `${x.trooper} is Targeted (${weaponName(x.program)})`;
     case "targeted_cleared": return `${x.trooper} is no longer Targeted`;
-    case "became_idle": return `${x.trooper}'s ${x.skill.replace("_", " ")} became Idle (${x.reason})`;
+    case "became_idle": return `${x.trooper}'s ${SKILL_NAME[x.skill] ?? x.skill} became Idle (${x.reason.replace(/_/g, " ")})`;
     case "weapon_used": return `${x.trooper} used ${weaponName(x.weapon)} (${x.uses} used)`;
     case "revealed": return `${x.trooper} revealed (${x.reason})`;
     case "discover_failed": return `${x.trooper} failed to Discover ${x.marker}`;

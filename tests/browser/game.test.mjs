@@ -330,3 +330,38 @@ test("a BS Attack fired from a corner of the route: everyone sees the firing poi
   await spectator.waitForSelector('[data-attack-line="A-t7:B-t3"]', { state: "detached", ...WAIT });
   await closeAll(a, b, spectator);
 });
+
+test("a Controller and its Peripheral on one Order: both routes drawn, both on the table, an ARO at the Peripheral", async () => {
+  const room = await json("/test/scenario", { aro_window_s: 120, seed: 1, placements: {
+    "A-t3": [3, 6, 90], "A-p1": [10, 6, 90], "B-t3": [14, 24, 270], "A-t1": [23, 1, 270], "B-t1": [23, 31, 90] } });
+  const a = await open(room.seats.A.link);
+  const b = await open(room.seats.B.link);
+  await a.click('[data-select="A-t3"]');
+  await a.check('[data-peripheral="A-p1"]');
+  await a.click('[data-order="regular"]');
+  await a.waitForSelector('[data-route-for="A-p1"]', WAIT);
+  await clickTable(a, 3, 8); // the Controller's route (drawn first)
+  await a.click('[data-route-for="A-p1"]');
+  await a.waitForSelector('[data-route-for="A-p1"].chosen', WAIT);
+  await clickTable(a, 10, 9);
+  await a.waitForFunction(() => document.getElementById("route-length-A-p1")?.textContent.startsWith('A-p1: Route 3.00"'), null, WAIT);
+  await a.click('[data-skill="move"]');
+
+  await b.waitForSelector('[data-order-path="A-t3"]', { state: "attached", ...WAIT });
+  await b.waitForSelector('[data-order-path="A-p1"]', { state: "attached", ...WAIT });
+  await b.waitForSelector('[data-aro="B-t3"] [data-action="shoot"]', WAIT);
+  const offered = await b.$$eval('[data-aro-target="B-t3"] option', (xs) => xs.map((x) => x.value));
+  assert.deepEqual(offered, (await options(b)).aros["B-t3"].targets.bs_attack.punch_carbine);
+  assert.ok(offered.includes("A-p1"), "an ARO may target the Peripheral");
+  await b.selectOption('[data-aro-target="B-t3"]', "A-p1");
+  await b.click('[data-aro="B-t3"] [data-action="shoot"]');
+  await a.waitForSelector('[data-aro-line="B-t3:A-p1"]', { state: "attached", ...WAIT });
+  await shot(a, "14-joint-activation-aro-at-peripheral");
+  await a.waitForSelector("#declare-idle", WAIT);
+  await a.click("#declare-idle"); // the Peripheral idles with its Controller
+  await b.waitForSelector("#results .outcome", WAIT);
+  assert.match(await b.$eval("#results .outcome", (x) => x.textContent), /B-t3 shoots A-p1 with Punch Carbine \(AP\): BS 12/);
+  const declared = await b.evaluate(() => window.referee.view.log.filter((x) => x.event?.type === "skill_declared").map((x) => x.event.peripherals));
+  assert.deepEqual(declared.map((p) => p.map((x) => x.skill.type)), [["move"], ["idle"]]);
+  await closeAll(a, b);
+});
