@@ -1,0 +1,136 @@
+"""What can be checked of deploy/ without a container engine: compose.yaml parses and
+describes Redis with its append-only file, two nodes with their own ids and nginx; the
+nginx template's placeholders are exactly the variables compose and the loopback script
+fill in; compose's own envsubst command renders a config that ``nginx -t`` accepts, and the
+loopback script renders the very same text; the Dockerfile has what docs/deploy.md says."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from tests.deploy.loopback import REPO, load_script, run_script
+
+DEPLOY = REPO / "deploy"
+PLACEHOLDER = re.compile(r"\$\{([A-Z0-9_]+)\}")
+
+
+def compose() -> dict[str, Any]:
+    data = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+    assert isinstance(data, dict)
+    return data
+
+
+def template_variables() -> set[str]:
+    body = "\n".join(line for line in (DEPLOY / "nginx.conf").read_text().splitlines()
+                     if not line.lstrip().startswith("#"))
+    return set(PLACEHOLDER.findall(body))
+
+
+def compose_nginx_shell() -> str:
+    """The nginx service's shell command as the container runs it ($$ is compose's $)."""
+    command = compose()["services"]["nginx"]["command"]
+    assert command[:2] == ["/bin/sh", "-c"]
+    return str(command[2]).replace("$$", "$")
+
+
+def nginx_test(config: Path, prefix: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([shutil.which("nginx") or "/usr/sbin/nginx", "-t", "-p", str(prefix),
+                           "-c", str(config), "-e", str(prefix / "error.log")],
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_the_template_the_compose_file_and_the_script_name_the_same_variables() -> None:
+    names = template_variables()
+    assert names == set(load_script().TEMPLATE_VARIABLES)
+    assert names == set(compose()["services"]["nginx"]["environment"])
+    listed = re.search(r"envsubst '([^']*)'", compose_nginx_shell())
+    assert listed is not None
+    assert set(PLACEHOLDER.findall(listed.group(1))) == names
+
+
+def test_compose_runs_redis_with_its_append_only_file_and_two_distinct_nodes() -> None:
+    services = compose()["services"]
+    assert set(services) == {"redis", "node1", "node2", "nginx"}
+    redis_command = services["redis"]["command"]
+    assert redis_command[redis_command.index("--appendonly") + 1] == "yes"
+    assert redis_command[redis_command.index("--appendfsync") + 1] in ("always", "everysec")
+    nodes = [services["node1"], services["node2"]]
+    assert {n["environment"]["REFEREE_NODE_ID"] for n in nodes} == {"node-1", "node-2"}
+    assert {n["environment"]["REDIS_URL"] for n in nodes} == {"redis://redis:6379/0"}
+    for node in nodes:
+        assert (REPO / node["build"]["context"].replace("..", ".") /
+                node["build"]["dockerfile"]).resolve() == DEPLOY / "Dockerfile"
+        assert node["stop_signal"] == "SIGTERM"
+        grace = int(node["stop_grace_period"].removesuffix("s"))
+        assert grace > float(node["environment"]["REFEREE_SHUTDOWN_TIMEOUT_S"])
+    upstreams = services["nginx"]["environment"]
+    assert {upstreams["REFEREE_NODE_1"], upstreams["REFEREE_NODE_2"]} == {"node1:8000",
+                                                                          "node2:8000"}
+    assert services["nginx"]["volumes"] == ["./nginx.conf:/etc/nginx/referee.conf.template:ro"]
+
+
+@pytest.mark.skipif(shutil.which("envsubst") is None, reason="envsubst (gettext-base) missing")
+def test_compose_s_nginx_command_renders_a_config_nginx_accepts_and_loopback_renders_it_too(
+        tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    values = load_script().loopback_nginx_values(run_dir, 18080, [18001, 18002])
+    # The container's own command, pointed at local paths and not exec'ing nginx; the
+    # loopback values stand in for compose's (no user "nginx", no host "node1" here).
+    shell = (compose_nginx_shell()
+             .replace("/etc/nginx/referee.conf.template", shlex.quote(str(DEPLOY / "nginx.conf")))
+             .replace("/etc/nginx/nginx.conf", shlex.quote(str(tmp_path / "compose.conf")))
+             .replace("exec nginx -g 'daemon off;'", "true"))
+    rendered = subprocess.run(["/bin/sh", "-c", shell], env={**os.environ, **values},
+                              capture_output=True, text=True, timeout=60)
+    assert rendered.returncode == 0, rendered.stderr
+    compose_text = (tmp_path / "compose.conf").read_text()
+    assert "${" not in "\n".join(line for line in compose_text.splitlines()
+                                 if not line.lstrip().startswith("#"))
+    assert "$http_upgrade" in compose_text and "$connection_upgrade" in compose_text
+
+    script = run_script("nginx-config", "--run-dir", str(run_dir), "--port", "18080",
+                        "--node-ports", "18001,18002")
+    assert script.returncode == 0, script.stderr
+    assert script.stdout == compose_text, "loopback and compose render the same template alike"
+
+    checked = nginx_test(tmp_path / "compose.conf", tmp_path)
+    assert checked.returncode == 0, checked.stderr
+    assert "test is successful" in checked.stderr
+
+
+def test_the_websocket_location_upgrades_and_allows_long_lived_connections() -> None:
+    text = (DEPLOY / "nginx.conf").read_text()
+    ws = text[text.index("location = /ws"):]
+    ws = ws[:ws.index("}")]
+    assert "proxy_set_header Upgrade $http_upgrade;" in ws
+    assert "proxy_set_header Connection $connection_upgrade;" in ws
+    assert "proxy_read_timeout 1h;" in ws
+    assert "ip_hash" not in text and "sticky" not in text.replace("sticky sessions", "")
+
+
+def test_the_dockerfile_runs_the_server_unprivileged_with_health_and_stop_signal() -> None:
+    lines = [line.strip() for line in (DEPLOY / "Dockerfile").read_text().splitlines()]
+    froms = [line.split()[1] for line in lines if line.startswith("FROM ")]
+    assert froms[-1] == "python:3.11-slim"
+    users = [line.split()[1] for line in lines if line.startswith("USER ")]
+    assert users and users[-1] not in ("root", "0")
+    assert "STOPSIGNAL SIGTERM" in lines
+    health = " ".join(lines[lines.index(next(line for line in lines
+                                               if line.startswith("HEALTHCHECK"))):][:2])
+    assert "/healthz" in health
+    assert 'CMD ["python", "-m", "server"]' in lines
+    assert any("REFEREE_HOST=0.0.0.0" in line for line in lines)
+    # Everything it copies from the build context exists.
+    for line in lines:
+        if line.startswith("COPY ") and "--from=" not in line:
+            for source in line.split()[1:-1]:
+                assert (REPO / source).exists(), source
