@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from .activation import acting_body
 from .aro import allowed_without_line_of_fire, attacked_by
 from .geometry import Body, Point, in_base_contact
 from .hacking import PROGRAMS, comms_mods, in_hacking_area, path_in_hacking_area
@@ -226,12 +227,14 @@ def _active_skill(state: GameState, active: TrooperState, skill: Skill, index: i
     order = _order(state).for_trooper(active.id)
     if isinstance(skill, BsAttack):
         at = skill.firing_point or position_at_declaration(order, index)
-        return _active_bs_attack(state, active, skill, active.body(at))
+        # The same body the declaration was checked with: a trooper that moved may look
+        # any way from a point of its route, whatever facing it ended the move with.
+        return _active_bs_attack(state, active, skill, acting_body(order, active, at))
     if isinstance(skill, CcAttack):
         return _cc_attack(state, active, skill, active=True)
     if isinstance(skill, Discover):
         at = position_at_declaration(order, index)
-        return _discover(state, active, skill, active.body(at), None, active=True)
+        return _discover(state, active, skill, acting_body(order, active, at), None, active=True)
     if isinstance(skill, Dodge):
         return Plan(rolls=(_active_dodge(state, active),))
     if isinstance(skill, Reset):

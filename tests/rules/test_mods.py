@@ -79,3 +79,17 @@ def test_targeted_trooper_resets_at_minus_three() -> None:
     """8 Targeted: the trooper's own Reset takes -3."""
     assert reset_mods(trooper("t", B, (1, 1), targeted=True)) == (Mod("targeted", -3),)
     assert reset_mods(trooper("t", B, (1, 1))) == ()
+
+
+def test_a_moved_trooper_shoots_from_its_firing_point_whatever_its_final_facing() -> None:
+    """4.1 + the turning-while-moving decision: the shot accepted at declaration from a point
+    of the route is judged at resolution with the same all-round view, not with the facing
+    the trooper ended its move with (it ends facing away from the target here)."""
+    shooter = trooper("s", A, (30, 10), 0.0)  # ends its move looking east, away from t
+    target = trooper("t", B, (12, 10), 0.0)
+    route = ((20, 10), (30, 10))
+    state = resolving(shooter, [Move(route=route), shoot(RIFLE, (target, 1), firing_point=(20, 10))],
+                      [target], path=route, faces=[5])
+    outcome = resolve_order(state)[0]
+    assert [roll.trooper for roll in outcome.rolls] == [shooter.id]
+    assert [die.face for die in outcome.rolls[0].dice] == [5]
