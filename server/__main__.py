@@ -8,10 +8,13 @@ import logging
 import uvicorn
 
 from server.app import create_app
+from server.cluster.node import ClusterNode
 from server.config import Settings
+from server.rooms.registry import node_name
 from server.shutdown import GracefulServer
 from server.storage_backend import room_storage
 from server.store import RoomStore
+from server.store.redis_store import RedisRoomStore
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -32,7 +35,11 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _serve(settings: Settings, store: RoomStore, log_level: str) -> None:
-    app = create_app(settings, store=store)
+    # On Redis, rooms are leased: any number of nodes may share one Redis.
+    cluster = None
+    if isinstance(store, RedisRoomStore):
+        cluster = ClusterNode(store.client, node_name(settings), settings)
+    app = create_app(settings, store=store, cluster=cluster)
     config = uvicorn.Config(
         app,
         host=settings.host,

@@ -1,7 +1,9 @@
 """The Starlette application: lobby routes, the websocket endpoint, the browser client.
 
 ``create_app`` takes its collaborators as arguments so tests can inject a fake engine or a
-store; by default it uses the real rules core, the in-memory store and local fan-out.
+store; by default it uses the real rules core, the in-memory store and local fan-out. With
+a ``cluster`` (``server.cluster.node.ClusterNode``, Redis only) rooms are leased and shared
+with the other nodes: its fan-out and ownership replace the single-node ones.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from starlette.routing import BaseRoute, Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from protocol.constants import WS_PATH
+from server.cluster.node import ClusterNode
 from server.config import Settings
 from server.fanout import Fanout, LocalFanout
 from server.lobby.routes import routes as lobby_routes
@@ -31,6 +34,7 @@ def create_app(
     engine: Engine | None = None,
     store: RoomStore | None = None,
     fanout: Fanout | None = None,
+    cluster: ClusterNode | None = None,
 ) -> Starlette:
     settings = settings or Settings.from_env()
     if engine is None:
@@ -38,12 +42,18 @@ def create_app(
 
         engine = RulesCoreEngine()
     store = store or MemoryRoomStore(settings.events_kept)
-    registry = RoomRegistry(store, fanout or LocalFanout(), engine, settings)
+    if cluster is not None:
+        registry = RoomRegistry(store, cluster.fanout, engine, settings, cluster)
+        cluster.open_rooms = registry.open
+    else:
+        registry = RoomRegistry(store, fanout or LocalFanout(), engine, settings)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         app.state.settings = settings
         app.state.registry = registry
+        if cluster is not None:
+            await cluster.start()
         if settings.freeze_gc:
             # Everything alive now lives as long as the server: keep the collector off it
             # (see /work/shared/PERFORMANCE-NOTES.md, GC pauses at 10k+ sockets).
@@ -54,7 +64,7 @@ def create_app(
             yield
         finally:
             app.state.serving = False
-            await registry.shutdown()
+            await registry.shutdown()  # stops the rooms, then releases this node's leases
             await store.close()
 
     routes: list[BaseRoute] = [*lobby_routes, WebSocketRoute(WS_PATH, websocket_endpoint)]

@@ -20,8 +20,10 @@ class Settings:
     host: str = "127.0.0.1"
     port: int = 8000
     node_id: str = ""
-    """This node's name among several against one Redis (room owner, /healthz, the
-    ``x-referee-node`` header of the websocket handshake); empty = a random ``node-…``."""
+    """This node's name among several against one Redis (room leases, /healthz, the
+    ``x-referee-node`` header of the websocket handshake); empty = a random ``node-…``. Give
+    each node a stable one: restarted under the same name it takes its rooms back at once
+    instead of waiting for their leases to expire."""
     shutdown_timeout_s: float = 10.0
     """On SIGTERM: how long the node may take to stop its rooms (after their in-flight
     writes), close its websockets with GOING_AWAY and see them gone (docs/deploy.md)."""
@@ -58,6 +60,17 @@ class Settings:
     """A room stores a snapshot of its state when this many versions passed since the last
     one, and whenever the phase, round or turn changes; in between it stores only the
     events (loading a room replays the events after its snapshot)."""
+
+    # --- several nodes (docs/deploy.md) ---
+    lease_s: float = 5.0
+    """How long a room's lease lasts unrenewed: after the owner dies, another node takes the
+    room over within about ``lease_s + lease_renew_s``."""
+    lease_renew_s: float = 1.5
+    """How often a node renews all its leases (one Redis round trip per tick); keep it well
+    under ``lease_s``."""
+    relay_join_timeout_s: float = 10.0
+    """How long a relaying node waits for the owner to welcome a viewer before it tells the
+    viewer to reconnect (close 4011)."""
 
     static_dir: Path | None = None
     """The browser client to serve at /; None = client-js/dist or client-js/app if present."""

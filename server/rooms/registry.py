@@ -1,7 +1,8 @@
 """The rooms live on this node: created through the lobby, started on first connection.
 
-``open`` loads a room from the store, claims it (fencing token) and starts its actor task;
-concurrent opens of the same room share one load.
+``open`` claims a room (fencing token; with several nodes only the lease winner gets one),
+loads it from the store and starts its actor task; a room that another node owns is opened
+as a relay to that node (``Ownership``). Concurrent opens of the same room share one load.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from protocol.constants import CloseCode
 from server.config import Settings
 from server.fanout import Fanout
 from server.lobby.tokens import new_room_id, new_seat_token, token_hash
+from server.rooms.door import RoomDoor
 from server.rooms.engine_port import Engine, State
+from server.rooms.ownership import Claimed, HeldBy, Ownership, SoleOwner
 from server.rooms.room import Room, now_ms
 from server.store import Deadline, Listing, RoomMeta, RoomSettings, RoomStore
 
@@ -39,16 +42,21 @@ class NodeShuttingDown(Exception):
 
 
 class RoomRegistry:
-    def __init__(self, store: RoomStore, fanout: Fanout, engine: Engine, settings: Settings):
+    def __init__(self, store: RoomStore, fanout: Fanout, engine: Engine, settings: Settings,
+                 ownership: Ownership | None = None):
         self.store = store
         self._fanout = fanout
         self._engine = engine
         self._settings = settings
-        self.node_id = settings.node_id or f"node-{uuid.uuid4().hex[:12]}"
+        self.ownership = ownership or SoleOwner(store, node_name(settings))
         self._closing = False
         self._rooms: dict[str, Room] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
-        self._loading: dict[str, asyncio.Future[Room | None]] = {}
+        self._loading: dict[str, asyncio.Future[RoomDoor | None]] = {}
+
+    @property
+    def node_id(self) -> str:
+        return self.ownership.node_id
 
     async def create(
         self, settings: RoomSettings, initial_state: State | None = None
@@ -72,28 +80,32 @@ class RoomRegistry:
         # Start it here, from the state in hand: no decode of what was just encoded.
         if self._closing:
             return CreatedRoom(meta, token_a, token_b)  # stored; whichever node opens it runs it
-        fence = await self.store.claim_room(meta.room_id, self.node_id)
-        if fence is not None:
-            self._start(meta, state, version=0, fence=fence, deadlines=())
+        claim = await self.ownership.claim(meta.room_id)
+        if isinstance(claim, Claimed):
+            await self.ownership.serve(
+                self._start(meta, state, version=0, fence=claim.fence, deadlines=()))
         return CreatedRoom(meta, token_a, token_b)
 
-    async def open(self, room_id: str) -> Room | None:
-        """The live room, loading and starting it if needed; None if no such room. Raises
-        ``NodeShuttingDown`` once ``shutdown`` has begun."""
+    async def open(self, room_id: str) -> RoomDoor | None:
+        """The live room (or a relay to its owner), loading and starting it if needed; None
+        if no such room. Raises ``NodeShuttingDown`` once ``shutdown`` has begun."""
         if self._closing:
             raise NodeShuttingDown(self.node_id)
         room = self._rooms.get(room_id)
         if room is not None and not room.stopped:
             return room
+        relay = self.ownership.relay_for(room_id)
+        if relay is not None:
+            return relay
         pending = self._loading.get(room_id)
         if pending is not None:
             return await asyncio.shield(pending)
-        future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[RoomDoor | None] = asyncio.get_running_loop().create_future()
         self._loading[room_id] = future
         try:
-            room = await self._load(room_id)
-            future.set_result(room)
-            return room
+            door = await self._load(room_id)
+            future.set_result(door)
+            return door
         except BaseException as error:
             future.set_exception(error)
             future.exception()  # mark retrieved: the waiters re-raise it themselves
@@ -101,13 +113,17 @@ class RoomRegistry:
         finally:
             del self._loading[room_id]
 
-    async def _load(self, room_id: str) -> Room | None:
+    async def _load(self, room_id: str) -> RoomDoor | None:
+        # Claim before loading: once our fence is the room's, no older owner can append
+        # after the state we read.
+        claim = await self.ownership.claim(room_id)
+        if claim is None:
+            return None
         stored = await self.store.load_room(room_id)
         if stored is None:
             return None
-        fence = await self.store.claim_room(room_id, self.node_id)
-        if fence is None:
-            return None
+        if isinstance(claim, HeldBy):
+            return await self.ownership.relay(stored.meta, claim.node_id)
         if len(stored.events) != stored.version - stored.snapshot_version:
             raise RuntimeError(f"room {room_id}: the store lacks events after its snapshot")
         engine = self._engine
@@ -115,8 +131,10 @@ class RoomRegistry:
         if stored.events:
             state = engine.apply_all(state, [
                 engine.event_from_plain(codec.unpack_plain(event)) for event in stored.events])
-        return self._start(stored.meta, state, stored.version, fence, stored.deadlines,
+        room = self._start(stored.meta, state, stored.version, claim.fence, stored.deadlines,
                            snapshot_version=stored.snapshot_version)
+        await self.ownership.serve(room)
+        return room
 
     def _start(self, meta: RoomMeta, state: State, version: int, fence: int,
                deadlines: Sequence[Deadline], snapshot_version: int = 0) -> Room:
@@ -131,6 +149,7 @@ class RoomRegistry:
         return room
 
     def _forget(self, room_id: str, room: Room) -> None:
+        self.ownership.forget(room)
         if self._rooms.get(room_id) is room:
             del self._rooms[room_id]
             del self._tasks[room_id]
@@ -143,9 +162,10 @@ class RoomRegistry:
         return self._closing
 
     async def shutdown(self) -> None:
-        """Open no room any more; stop every room, closing its sockets with GOING_AWAY. A
-        room handles what is already in its inbox first, so in-flight commands are stored
-        and answered before the close. Idempotent."""
+        """Open no room any more; stop every room, closing its sockets with GOING_AWAY, then
+        release this node's leases (another node may take the rooms over at once, not after
+        they expire). A room handles what is already in its inbox first, so in-flight
+        commands are stored and answered before the close. Idempotent."""
         self._closing = True
         while True:
             # A load that began before the flag may still start its room: wait for it too.
@@ -154,12 +174,18 @@ class RoomRegistry:
                     await asyncio.shield(loading)
             tasks = [task for task in self._tasks.values() if not task.done()]
             if not tasks:
-                return
+                break
             for room in list(self._rooms.values()):
                 room.stop(CloseCode.GOING_AWAY, "server shutting down")
             for task in tasks:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+        await self.ownership.close()
+
+
+def node_name(settings: Settings) -> str:
+    """``settings.node_id`` (REFEREE_NODE_ID), else a random name for this process."""
+    return settings.node_id or f"node-{uuid.uuid4().hex[:12]}"
 
 
 def random_seed() -> int:

@@ -135,6 +135,14 @@ class Room:
     def stop(self, code: int, reason: str) -> None:
         self.inbox.post(Stop(code, reason))
 
+    def overflow_frame(self, member: Member) -> bytes:
+        return self.snapshot_frame(member.audience)
+
+    @property
+    def fence(self) -> int:
+        """The fencing token this room writes with (renewed with its lease)."""
+        return self._fence
+
     # --- the actor loop -----------------------------------------------------------------
 
     async def run(self) -> None:

@@ -154,6 +154,11 @@ class RedisRoomStore:
         self._shas: dict[str, str] = {}
         self._appends: GroupCommit[_Append] = GroupCommit(self._append_batch)
 
+    @property
+    def client(self) -> aioredis.Redis:
+        """The Redis client (shared with the cluster's leases and room bus)."""
+        return self._redis
+
     @classmethod
     def from_url(cls, url: str, events_kept: int = 1000) -> RedisRoomStore:
         return cls(connect(url), events_kept)

@@ -20,8 +20,9 @@ from protocol.constants import PROTOCOL_VERSION, CloseCode, ProtocolReason
 from protocol.messages import Command, Error, Hello, OptionsRequest, Ping, Pong, Rejected, Sync
 from server.config import Settings
 from server.lobby.tokens import seat_for_token
+from server.rooms.door import RoomDoor, RoomMoved
 from server.rooms.registry import NodeShuttingDown, RoomRegistry
-from server.rooms.room import Room, RoomStopped
+from server.rooms.room import RoomStopped
 from server.store import StorageUnavailable
 from server.store.interface import TRY_AGAIN
 from server.transport.open_sockets import OpenSockets
@@ -32,6 +33,10 @@ log = logging.getLogger(__name__)
 
 NODE_HEADER = b"x-referee-node"
 """Response header of the websocket handshake naming the node that serves the socket."""
+
+JOIN_ATTEMPTS = 3
+"""Joins tried when the room changes owner during the handshake (a takeover): then the
+client is told to reconnect (4011)."""
 
 
 class HandshakeRefused(Exception):
@@ -76,15 +81,17 @@ async def _websocket(websocket: WebSocket) -> None:
         return
     except WebSocketDisconnect:
         return
-    session = Session(websocket, seat, settings.send_queue_frames, room.snapshot_frame)
+    door = [room]  # the room may move to another owner while this viewer joins
+    session = Session(websocket, seat, settings.send_queue_frames,
+                      lambda _audience: door[0].overflow_frame(session))
     session.start()
-    try:
-        await room.join(session, seat, hello.since)
-    except RoomStopped:
+    joined = await _join(registry, door, session, seat, hello.since)
+    room = door[0]
+    if not joined:
         if registry.closing:
             session.close(CloseCode.GOING_AWAY, "server shutting down")
         else:
-            session.close(CloseCode.ROOM_UNAVAILABLE, "room stopped")
+            session.close(CloseCode.ROOM_UNAVAILABLE, "room stopped; reconnect")
         await session.finish()
         return
     try:
@@ -114,7 +121,27 @@ async def _read_hello(websocket: WebSocket, settings: Settings) -> Hello:
     return message
 
 
-async def _admit(registry: RoomRegistry, hello: Hello) -> tuple[Room, str | None]:
+async def _join(registry: RoomRegistry, door: list[RoomDoor], session: Session,
+                seat: str | None, since: int | None) -> bool:
+    """Join ``door[0]``, opening the room again if it moved meanwhile; False: give up."""
+    for _attempt in range(JOIN_ATTEMPTS):
+        try:
+            await door[0].join(session, seat, since)
+            return True
+        except RoomMoved:
+            try:
+                room = await registry.open(door[0].meta.room_id)
+            except (StorageUnavailable, NodeShuttingDown):
+                return False
+            if room is None:
+                return False
+            door[0] = room
+        except RoomStopped:
+            return False
+    return False
+
+
+async def _admit(registry: RoomRegistry, hello: Hello) -> tuple[RoomDoor, str | None]:
     room = await registry.open(hello.room)
     if room is None:
         raise HandshakeRefused(CloseCode.ROOM_NOT_FOUND, ProtocolReason.ROOM_NOT_FOUND,
@@ -147,7 +174,8 @@ async def _receive_frame(websocket: WebSocket) -> bytes | str | None:
     return str(message.get("text") or "")
 
 
-async def _serve(websocket: WebSocket, settings: Settings, room: Room, session: Session) -> None:
+async def _serve(websocket: WebSocket, settings: Settings, room: RoomDoor,
+                 session: Session) -> None:
     """Read frames until the peer leaves or is closed for abuse."""
     bucket = TokenBucket(settings.rate_per_s, settings.rate_burst)
     bad_frames = 0
@@ -175,7 +203,7 @@ async def _serve(websocket: WebSocket, settings: Settings, room: Room, session: 
                 return
 
 
-def _dispatch(frame: bytes, room: Room, session: Session) -> Error | Rejected | None:
+def _dispatch(frame: bytes, room: RoomDoor, session: Session) -> Error | Rejected | None:
     """Hand one frame to the room; returns the answer to a frame that was not usable."""
     try:
         message = codec.decode_client(frame)

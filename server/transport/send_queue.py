@@ -3,7 +3,8 @@
 The room and the fan-out only ever ``push`` (never wait). When a reader falls ``limit``
 frames behind, everything queued is dropped and the next frame it gets is a fresh snapshot
 of its view, built when the writer is ready to send it (so it is as new as possible); until
-then further frames are dropped too, since the snapshot will contain them. One slow
+then further frames are dropped too, since the snapshot will contain them. (On a relay
+node the snapshot is asked of the owner and arrives later as an ordinary frame.) One slow
 spectator therefore costs at most ``limit`` frames of memory and nobody else's latency.
 """
 
@@ -59,7 +60,10 @@ class SendQueue:
                 return self._frames.popleft()
             if self._resync:
                 self._resync = False
-                return self._make_snapshot()
+                snapshot = self._make_snapshot()
+                if snapshot:  # b"": the snapshot comes later as an ordinary push (relay)
+                    return snapshot
+                continue
             if self._close is not None:
                 return self._close
             self._waiter = asyncio.get_running_loop().create_future()

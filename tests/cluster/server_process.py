@@ -14,6 +14,9 @@ from tests.store.redis_process import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 READY = b"Uvicorn running on"
+# Short leases keep takeovers (and a restart under a new node id) quick in tests.
+SHORT_LEASES = {"REFEREE_LEASE_S": "1.0", "REFEREE_LEASE_RENEW_S": "0.2",
+                "REFEREE_RELAY_JOIN_TIMEOUT_S": "5"}
 
 
 class ServerProcess:
@@ -22,6 +25,7 @@ class ServerProcess:
         self.redis_url = redis_url
         self.port = port or free_port()
         self.env = env or {}
+        self.output = b""  # the log of the processes run so far (printed by failing tests)
         self.process: asyncio.subprocess.Process | None = None
         self._drain: asyncio.Task[bytes] | None = None
 
@@ -31,7 +35,7 @@ class ServerProcess:
 
     async def start(self) -> None:
         env = {**os.environ, "REDIS_URL": self.redis_url, "REFEREE_FREEZE_GC": "0",
-               "REFEREE_STATIC_DIR": "", **self.env}
+               "REFEREE_STATIC_DIR": "", **SHORT_LEASES, **self.env}
         self.process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "server", "--port", str(self.port), "--log-level", "info",
             cwd=REPO, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
@@ -45,6 +49,15 @@ class ServerProcess:
                 seen += line
         self._drain = asyncio.create_task(self.process.stdout.read())
 
+    def pause(self) -> None:
+        """SIGSTOP: the process keeps its sockets but runs nothing (a long GC or VM pause)."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)
+
     async def kill(self) -> None:
         """``kill -9``: no shutdown of any kind."""
         if self.process is not None:
@@ -52,12 +65,15 @@ class ServerProcess:
             await self.process.wait()
             self.process = None
         if self._drain is not None:
-            await self._drain
+            self.output += await self._drain
+            self._drain = None
 
     async def stop(self) -> None:
         if self.process is not None:
+            self.process.send_signal(signal.SIGCONT)  # in case a test paused it
             self.process.terminate()
             await self.process.wait()
             self.process = None
         if self._drain is not None:
-            await self._drain
+            self.output += await self._drain
+            self._drain = None

@@ -88,6 +88,10 @@ class Client:
         await self.send(Command(command_id, self.version if version is None else version, body))
         return await self.answer(command_id)
 
+    async def send_command(self, body: dict[str, Any], *, id: str) -> None:
+        """Send a command without waiting for its answer."""
+        await self.send(Command(id, self.version, body))
+
     async def answer(self, command_id: str) -> Accepted | Rejected:
         message = await self.until((Accepted, Rejected),  # type: ignore[arg-type]
                                    lambda m: m.id == command_id)

@@ -1,0 +1,163 @@
+"""Room leases with fencing tokens on Redis: one node owns a room at a time.
+
+Keys (hash tag ``{room:<id>}``, the same slot as the room's state, so one script may touch
+both): ``{room:<id>}:lease`` holds the owning node's id with a PX expiry. Node liveness:
+``{node:<id>}:alive`` with the same expiry, so an owner can tell that a relaying node died.
+
+- ``acquire`` (one script): if the lease is free or already ours, take it for ``lease_ms``
+  AND bump the room's fencing token (``HINCRBY fence``), atomically; only the lease winner
+  ever gets a fence. Held by another node: returns that node's id and takes nothing.
+- ``renew`` (one pipeline per node per tick, one small script per room so that each touches
+  one slot): extends a lease still ours; re-takes a lease that merely expired (Redis was
+  down or slow) only if the room's fence is still ours, i.e. nobody claimed the room since;
+  otherwise the lease is lost and the caller stops the room. The fence, checked inside the
+  append script, is what makes a stale owner harmless: whatever its clock thinks, its
+  writes are refused once another node has claimed.
+- ``release`` (compare-and-delete) on shutdown, so another node may take over at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import NoScriptError
+
+from server.rooms.ownership import Claim, Claimed, HeldBy
+from server.store.redis_errors import storage_call
+from server.store.redis_store import state_key
+
+
+def lease_key(room_id: str) -> str:
+    return f"{{room:{room_id}}}:lease"
+
+
+def alive_key(node_id: str) -> str:
+    return f"{{node:{node_id}}}:alive"
+
+
+_ACQUIRE = """
+if redis.call('EXISTS', KEYS[2]) == 0 then return {0} end
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then return {2, holder} end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('HSET', KEYS[2], 'owner', ARGV[1])
+return {1, redis.call('HINCRBY', KEYS[2], 'fence', 1)}
+"""
+
+# KEYS: lease, state; ARGV: node, fence, lease_ms. 1 = ours for lease_ms more, 0 = lost.
+_RENEW = """
+local holder = redis.call('GET', KEYS[1])
+if holder == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+  return 1
+end
+if not holder and redis.call('HGET', KEYS[2], 'fence') == ARGV[2] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+  return 1
+end
+return 0
+"""
+
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class TickReport:
+    """What one renewal round trip learned."""
+
+    lost: frozenset[str]  # owned rooms whose lease is no longer ours
+    holders: dict[str, str | None]  # watched room -> lease holder now (None: free)
+    dead_nodes: frozenset[str]  # watched nodes with no liveness key
+
+
+class RedisLeases:
+    def __init__(self, client: aioredis.Redis, node_id: str, lease_ms: int) -> None:
+        self._redis = client
+        self.node_id = node_id
+        self.lease_ms = lease_ms
+        self._shas: dict[str, str] = {}
+
+    async def acquire(self, room_id: str) -> Claim | None:
+        """Take the room's lease and a new fence; None when the room does not exist."""
+        async with storage_call("acquire lease"):
+            result = await self._script(_ACQUIRE, [lease_key(room_id), state_key(room_id)],
+                                        [self.node_id, self.lease_ms])
+        if int(result[0]) == 0:
+            return None
+        if int(result[0]) == 2:
+            return HeldBy(_text(result[1]))
+        return Claimed(int(result[1]))
+
+    async def tick(self, owned: Iterable[tuple[str, int]], watched_rooms: Sequence[str],
+                   watched_nodes: Sequence[str]) -> TickReport:
+        """ONE round trip: renew every owned (room, fence), refresh this node's liveness,
+        read the holders of ``watched_rooms`` and the liveness of ``watched_nodes``."""
+        owned = list(owned)
+        async with storage_call("renew leases"):
+            renew_sha = await self._sha(_RENEW)
+            async with self._redis.pipeline(transaction=False) as pipe:
+                pipe.set(alive_key(self.node_id), b"1", px=self.lease_ms)
+                for room_id, fence in owned:
+                    pipe.evalsha(renew_sha, 2, lease_key(room_id), state_key(room_id),
+                                 self.node_id, fence, self.lease_ms)
+                for room_id in watched_rooms:
+                    pipe.get(lease_key(room_id))
+                for node_id in watched_nodes:
+                    pipe.exists(alive_key(node_id))
+                results: list[Any] = await pipe.execute(raise_on_error=False)
+        renewed = results[1:1 + len(owned)]
+        if any(_is_noscript(outcome) for outcome in renewed):
+            self._shas.clear()  # Redis restarted: nothing was renewed, retry next tick
+            renewed = [1] * len(owned)
+        for outcome in results:
+            if isinstance(outcome, Exception) and not _is_noscript(outcome):
+                raise outcome
+        holders_at = 1 + len(owned)
+        nodes_at = holders_at + len(watched_rooms)
+        return TickReport(
+            lost=frozenset(room_id for (room_id, _), ok in zip(owned, renewed, strict=True)
+                           if int(ok) != 1),
+            holders={room_id: None if value is None else _text(value)
+                     for room_id, value in zip(watched_rooms, results[holders_at:nodes_at],
+                                               strict=True)},
+            dead_nodes=frozenset(node_id for node_id, alive in
+                                 zip(watched_nodes, results[nodes_at:], strict=True)
+                                 if int(alive) == 0),
+        )
+
+    async def release(self, room_ids: Iterable[str]) -> None:
+        """Give up these leases (shutdown), and this node's liveness key."""
+        async with storage_call("release leases"):
+            sha = await self._sha(_RELEASE)
+            async with self._redis.pipeline(transaction=False) as pipe:
+                pipe.delete(alive_key(self.node_id))
+                for room_id in room_ids:
+                    pipe.evalsha(sha, 1, lease_key(room_id), self.node_id)
+                await pipe.execute(raise_on_error=False)
+
+    async def _sha(self, script: str) -> str:
+        sha = self._shas.get(script)
+        if sha is None:
+            sha = self._shas[script] = str(await self._redis.script_load(script))
+        return sha
+
+    async def _script(self, script: str, keys: list[str], args: list[Any]) -> Any:
+        try:
+            return await self._redis.evalsha(await self._sha(script), len(keys), *keys, *args)
+        except NoScriptError:
+            self._shas.clear()
+            return await self._redis.evalsha(await self._sha(script), len(keys), *keys, *args)
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _is_noscript(outcome: object) -> bool:
+    return isinstance(outcome, NoScriptError)

@@ -1,0 +1,150 @@
+"""The owner's side of a room served by several nodes.
+
+``RoomOutlet`` numbers and publishes everything the owner sends on the room's ``out``
+channel. ``RemoteMember`` is a viewer connected to another node, as the room actor sees
+it: an ordinary ``Member`` whose frames become ``Direct`` messages to its node. ``OwnerPort``
+listens on the room's ``in`` channel and turns what relays forward into the room's own
+doors (join, submit, leave, resync), so a relayed viewer goes through exactly the same
+inbox, checks and ordering as a local one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from protocol import codec
+from protocol.codec import DecodeError
+from protocol.constants import ProtocolReason
+from protocol.messages import Command, Rejected
+from server.cluster.bus import RoomBus
+from server.cluster.wire import (
+    Broadcast,
+    CloseMember,
+    Direct,
+    Envelope,
+    Outbound,
+    RelayJoin,
+    RelayLeave,
+    RelayResync,
+    RelaySubmit,
+    Reset,
+    decode_inbound,
+    encode_outbound,
+    in_channel,
+    out_channel,
+)
+from server.fanout import Audience, Delivery
+from server.rooms.room import Room, RoomStopped
+
+log = logging.getLogger(__name__)
+
+
+class RoomOutlet:
+    def __init__(self, bus: RoomBus, room_id: str, fence: int) -> None:
+        self._bus = bus
+        self._channel = out_channel(room_id)
+        self._fence = fence
+        self._seq = 0
+
+    def send(self, body: Outbound) -> None:
+        self._seq += 1
+        self._bus.publish(self._channel, encode_outbound(Envelope(self._fence, self._seq, body)))
+
+    def broadcast(self, delivery: Delivery) -> None:
+        self.send(Broadcast(delivery))
+
+
+class RemoteMember:
+    """A viewer on another node (implements ``Member`` and ``Subscriber``)."""
+
+    __slots__ = ("_audience", "_outlet", "member", "node", "seat")
+
+    def __init__(self, outlet: RoomOutlet, node: str, member: int, seat: str | None) -> None:
+        self._outlet = outlet
+        self.node = node
+        self.member = member
+        self.seat = seat
+        self._audience = Audience(seat) if seat is not None else Audience.SPECTATOR
+
+    @property
+    def audience(self) -> Audience:
+        return self._audience
+
+    def deliver(self, frame: bytes) -> None:
+        if frame:
+            self._outlet.send(Direct(self.node, self.member, frame))
+
+    def close(self, code: int, reason: str) -> None:
+        self._outlet.send(CloseMember(self.node, self.member, code, reason))
+
+
+class OwnerPort:
+    """Feeds one owned room with what the relays of other nodes forward."""
+
+    def __init__(self, bus: RoomBus, room: Room) -> None:
+        self.room = room
+        self.outlet = RoomOutlet(bus, room.room_id, room.fence)
+        self._bus = bus
+        self._members: dict[tuple[str, int], RemoteMember] = {}
+        self._joins: set[asyncio.Task[None]] = set()
+        self.channel = in_channel(room.room_id)
+
+    async def open(self) -> None:
+        await self._bus.subscribe(self.channel, self.on_message)
+
+    async def close(self) -> None:
+        await self._bus.unsubscribe(self.channel, self.on_message)
+
+    def nodes(self) -> set[str]:
+        """The nodes this room has relayed viewers on."""
+        return {node for node, _ in self._members}
+
+    def node_died(self, node: str) -> None:
+        """``node`` stopped renewing its liveness: its viewers left."""
+        for key in [key for key in self._members if key[0] == node]:
+            self.room.leave(self._members.pop(key))
+
+    def reset(self) -> None:
+        """Relayed messages may have been lost: relays send their viewers to reconnect."""
+        self.outlet.send(Reset())
+
+    def on_message(self, data: bytes) -> None:
+        message = decode_inbound(data)
+        key = (message.node, message.member)
+        if isinstance(message, RelayJoin):
+            member = RemoteMember(self.outlet, message.node, message.member, message.seat)
+            self._members[key] = member
+            task = asyncio.create_task(self._join(member, message.since))
+            self._joins.add(task)
+            task.add_done_callback(self._joins.discard)
+            return
+        known = self._members.get(key)
+        if known is None:
+            return  # it left, or its node was declared dead
+        if isinstance(message, RelaySubmit):
+            self._submit(known, message.frame)
+        elif isinstance(message, RelayResync):
+            self.room.resync(known, message.since)
+        elif isinstance(message, RelayLeave):
+            del self._members[key]
+            self.room.leave(known)
+
+    async def _join(self, member: RemoteMember, since: int | None) -> None:
+        try:
+            await self.room.join(member, member.seat, since)
+        except RoomStopped:
+            self._members.pop((member.node, member.member), None)
+            member.close(4011, "room stopped; reconnect")
+
+    def _submit(self, member: RemoteMember, frame: bytes) -> None:
+        try:
+            command = codec.decode_client(frame)
+        except DecodeError:
+            log.warning("room %s: undecodable relayed command", self.room.room_id)
+            return
+        if not isinstance(command, Command):
+            return
+        if not self.room.submit(member, member.seat, command):
+            member.deliver(codec.encode(Rejected(command.id, ProtocolReason.ROOM_BUSY,
+                                                 "the room is busy; try again")))

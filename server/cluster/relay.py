@@ -1,0 +1,220 @@
+"""A room owned by another node, as this node's viewers see it: ``RelayRoom`` (a
+``RoomDoor``).
+
+Joins, commands, leaves and ``sync`` requests of local viewers are forwarded on the room's
+``in`` channel; the owner's messages arrive on its ``out`` channel in the order the room
+made them. Each local viewer is first *pending* (its join is on its way; broadcasts are not
+for it yet, its catch-up will contain them), becomes *live* with its first direct frame
+(the welcome), and is *resyncing* while it waits for a snapshot (after a send-queue overflow
+or a lost bus message): broadcasts are skipped for it until the snapshot arrives. When the
+owner changes (a takeover) or the bus was reset, every viewer is closed with 4011 and
+reconnects; the JS client resumes from its version and sends its pending commands again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+
+from protocol import codec
+from protocol.constants import CloseCode
+from protocol.messages import Command, Snapshot
+from server.cluster.bus import RoomBus
+from server.cluster.wire import (
+    Broadcast,
+    CloseMember,
+    Direct,
+    RelayJoin,
+    RelayLeave,
+    RelayResync,
+    RelaySubmit,
+    Reset,
+    decode_outbound,
+    encode_inbound,
+    in_channel,
+    out_channel,
+)
+from server.rooms.door import RoomMoved
+from server.rooms.room import RoomStopped
+from server.rooms.seats import Member
+from server.store import RoomMeta
+
+log = logging.getLogger(__name__)
+
+_member_ids = itertools.count(1)
+
+
+class Phase(Enum):
+    PENDING = "pending"
+    LIVE = "live"
+    RESYNCING = "resyncing"
+
+
+@dataclass(eq=False, slots=True)
+class Relayed:
+    member: Member
+    id: int
+    phase: Phase = Phase.PENDING
+    welcomed: asyncio.Future[None] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future())
+
+
+class RelayRoom:
+    def __init__(self, bus: RoomBus, node_id: str, meta: RoomMeta, owner: str,
+                 join_timeout_s: float, on_empty: Callable[[RelayRoom], None]) -> None:
+        self.meta = meta
+        self.room_id = meta.room_id
+        self.owner = owner
+        self.stopped = False
+        self._bus = bus
+        self._node_id = node_id
+        self._join_timeout_s = join_timeout_s
+        self._on_empty = on_empty
+        self._in = in_channel(self.room_id)
+        self._out = out_channel(self.room_id)
+        self._by_member: dict[Member, Relayed] = {}
+        self._by_id: dict[int, Relayed] = {}
+        self._fence: int | None = None
+        self._seq = 0
+
+    async def open(self) -> None:
+        await self._bus.subscribe(self._out, self.on_message)
+
+    async def close(self) -> None:
+        await self._bus.unsubscribe(self._out, self.on_message)
+
+    def has_viewers(self) -> bool:
+        return bool(self._by_id)
+
+    # --- RoomDoor -----------------------------------------------------------------------
+
+    async def join(self, member: Member, seat: str | None, since: int | None) -> None:
+        if self.stopped:
+            raise RoomMoved(self.room_id)
+        relayed = Relayed(member, next(_member_ids))
+        self._by_member[member] = relayed
+        self._by_id[relayed.id] = relayed
+        self._send(RelayJoin(self._node_id, relayed.id, seat, since))
+        try:
+            async with asyncio.timeout(self._join_timeout_s):
+                await asyncio.shield(relayed.welcomed)
+        except TimeoutError:
+            self._drop(relayed)
+            self._send(RelayLeave(self._node_id, relayed.id))
+            raise RoomMoved(f"{self.room_id}: the owner {self.owner} did not answer") from None
+        except RoomStopped:
+            self._drop(relayed)
+            raise
+
+    def submit(self, member: Member, seat: str | None, command: Command) -> bool:
+        relayed = self._by_member.get(member)
+        if relayed is not None:
+            self._send(RelaySubmit(self._node_id, relayed.id, codec.encode(command)))
+        return True
+
+    def leave(self, member: Member) -> None:
+        relayed = self._by_member.get(member)
+        if relayed is not None:
+            self._drop(relayed)
+            self._send(RelayLeave(self._node_id, relayed.id))
+
+    def resync(self, member: Member, since: int | None) -> None:
+        relayed = self._by_member.get(member)
+        if relayed is not None:
+            self._send(RelayResync(self._node_id, relayed.id, since))
+
+    def overflow_frame(self, member: Member) -> bytes:
+        relayed = self._by_member.get(member)
+        if relayed is not None and relayed.phase is Phase.LIVE:
+            self._ask_snapshot(relayed)
+        return b""  # the owner's snapshot arrives as a direct frame
+
+    # --- the owner's messages -----------------------------------------------------------
+
+    def on_message(self, data: bytes) -> None:
+        envelope = decode_outbound(data)
+        if self._fence is None or envelope.fence > self._fence:
+            if self._fence is not None:  # a new owner took the room over
+                self.moved(CloseCode.ROOM_UNAVAILABLE, "room moved; reconnect")
+                return
+            self._fence = envelope.fence
+        elif envelope.fence < self._fence:
+            return  # an older owner's late message
+        elif envelope.seq != self._seq + 1:
+            log.warning("room %s: bus message lost (seq %d after %d); resyncing viewers",
+                        self.room_id, envelope.seq, self._seq)
+            for relayed in list(self._by_id.values()):
+                if relayed.phase is Phase.LIVE:
+                    self._ask_snapshot(relayed)
+        self._seq = envelope.seq
+        body = envelope.body
+        if isinstance(body, Broadcast):
+            delivery = body.delivery
+            for relayed in self._by_id.values():
+                if relayed.phase is Phase.LIVE:
+                    relayed.member.deliver(delivery.frame_for(relayed.member.audience))
+        elif isinstance(body, Direct):
+            if body.node == self._node_id:
+                self._direct(body.member, body.frame)
+        elif isinstance(body, CloseMember):
+            if body.node == self._node_id:
+                self._close_member(body.member, body.code, body.reason)
+        elif isinstance(body, Reset):
+            self.moved(CloseCode.ROOM_UNAVAILABLE, "room bus reset; reconnect")
+
+    def moved(self, code: int, reason: str) -> None:
+        """The owner changed or messages were lost: every viewer reconnects."""
+        self.stopped = True
+        for relayed in list(self._by_id.values()):
+            self._drop(relayed)
+            if relayed.welcomed.done():
+                relayed.member.close(code, reason)
+            else:
+                relayed.welcomed.set_exception(RoomMoved(self.room_id))
+                relayed.welcomed.exception()  # retrieved: join() re-raises it
+        self._on_empty(self)
+
+    # --- helpers ------------------------------------------------------------------------
+
+    def _direct(self, member_id: int, frame: bytes) -> None:
+        relayed = self._by_id.get(member_id)
+        if relayed is None:
+            return
+        if relayed.phase is Phase.PENDING:
+            relayed.phase = Phase.LIVE  # the first direct frame is the welcome
+            relayed.member.deliver(frame)
+            relayed.welcomed.set_result(None)
+            return
+        if relayed.phase is Phase.RESYNCING and isinstance(codec.decode_server(frame),
+                                                            Snapshot):
+            relayed.phase = Phase.LIVE
+        relayed.member.deliver(frame)
+
+    def _close_member(self, member_id: int, code: int, reason: str) -> None:
+        relayed = self._by_id.get(member_id)
+        if relayed is None:
+            return
+        self._drop(relayed)
+        if relayed.welcomed.done():
+            relayed.member.close(code, reason)
+        else:
+            relayed.welcomed.set_exception(RoomMoved(f"{self.room_id}: {reason}"))
+            relayed.welcomed.exception()
+
+    def _ask_snapshot(self, relayed: Relayed) -> None:
+        relayed.phase = Phase.RESYNCING
+        self._send(RelayResync(self._node_id, relayed.id, None))
+
+    def _drop(self, relayed: Relayed) -> None:
+        self._by_id.pop(relayed.id, None)
+        if self._by_member.get(relayed.member) is relayed:
+            del self._by_member[relayed.member]
+        if not self._by_id:
+            self._on_empty(self)
+
+    def _send(self, message: RelayJoin | RelaySubmit | RelayResync | RelayLeave) -> None:
+        self._bus.publish(self._in, encode_inbound(message))

@@ -1,0 +1,80 @@
+"""Room leases with fencing against a real redis-server: one owner at a time, only the lease
+winner gets a fence, a stale owner's append is refused, renewal and release."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from server.cluster.lease import RedisLeases, lease_key
+from server.rooms.ownership import Claimed, HeldBy
+from server.store import RoomMeta, RoomSettings, StaleWriter
+from server.store.redis_store import RedisRoomStore
+from tests.store.redis_process import RedisProcess
+
+pytestmark = pytest.mark.redis
+
+
+@pytest.fixture
+async def store(redis_server: RedisProcess) -> AsyncIterator[RedisRoomStore]:
+    redis_store = RedisRoomStore.from_url(redis_server.url)
+    try:
+        yield redis_store
+    finally:
+        await redis_store.close()
+
+
+async def new_room(store: RedisRoomStore, room_id: str) -> str:
+    meta = RoomMeta(room_id, RoomSettings("n5", 2.0, "private", 1), "a", "b", 1)
+    await store.client.delete(lease_key(room_id), f"{{room:{room_id}}}:state")
+    await store.create_room(meta, b"snap-0", None)
+    return room_id
+
+
+async def append(store: RedisRoomStore, room_id: str, fence: int, version: int) -> int:
+    return await store.append(room_id, fence=fence, expected_version=version,
+                              events=[f"e{version + 1}".encode()], snapshot=b"s",
+                              deadlines=(), listing=None)
+
+
+async def test_only_the_lease_winner_gets_a_fence_and_a_stale_owner_cannot_write(
+        store: RedisRoomStore) -> None:
+    room = await new_room(store, "lease-room-1")
+    one = RedisLeases(store.client, "n1", 60_000)
+    two = RedisLeases(store.client, "n2", 60_000)
+    first = await one.acquire(room)
+    assert isinstance(first, Claimed)
+    assert await two.acquire(room) == HeldBy("n1"), "held: no fence for the loser"
+    assert await append(store, room, first.fence, 0) == 1
+
+    await store.client.delete(lease_key(room))  # n1's lease expired (e.g. it was paused)
+    second = await two.acquire(room)
+    assert isinstance(second, Claimed) and second.fence > first.fence
+    with pytest.raises(StaleWriter, match="fence"):
+        await append(store, room, first.fence, 1)  # the stale owner is refused
+    assert await append(store, room, second.fence, 1) == 2
+
+    assert (await two.tick([(room, second.fence)], [], [])).lost == frozenset()
+    report = await one.tick([(room, first.fence)], [room], ["n2"])
+    assert report.lost == {room}, "n1 learns it lost the room"
+    assert report.holders == {room: "n2"} and report.dead_nodes == frozenset()
+    assert await one.acquire(room) == HeldBy("n2")
+    assert await store.events_since(room, 0) == [b"e1", b"e2"]
+
+
+async def test_an_expired_lease_nobody_claimed_is_renewed_and_release_frees_the_room(
+        store: RedisRoomStore) -> None:
+    room = await new_room(store, "lease-room-2")
+    one = RedisLeases(store.client, "n3", 60_000)
+    two = RedisLeases(store.client, "n4", 60_000)
+    claim = await one.acquire(room)
+    assert isinstance(claim, Claimed)
+    await store.client.delete(lease_key(room))  # expired while Redis was unreachable
+    report = await one.tick([(room, claim.fence)], [], ["n4"])
+    assert report.lost == frozenset(), "same fence, nobody claimed: renewed"
+    assert report.dead_nodes == {"n4"}, "n2 never renewed its liveness"
+    assert await two.acquire(room) == HeldBy("n3")
+    await one.release([room])
+    assert isinstance(await two.acquire(room), Claimed)
+    assert await one.acquire("no-such-room") is None

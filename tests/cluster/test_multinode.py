@@ -1,0 +1,215 @@
+"""Several nodes serve one room (issue 5), with real ``python -m server`` processes against
+one real redis-server and real websocket clients:
+
+- players and spectators of one room on two nodes all get every event in order, the relayed
+  seat commands through the owner, presence and spectator counts are right on both nodes;
+- ``kill -9`` of the owning node during an open ARO window: the other node takes the room
+  over after the lease expires, the window closes at its original deadline, clients resume;
+- a paused (SIGSTOP) owner whose lease was taken over can never write when it resumes.
+
+Each checks that every accepted command's events are stored exactly once and in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+
+from protocol import codec
+from protocol.constants import CloseCode
+from protocol.messages import Accepted, Events, Presence, Rejected, Snapshot, WindowClosed, WindowOpen
+from server.lobby.tokens import new_room_id, new_seat_token, token_hash
+from server.store import RoomMeta, RoomSettings
+from server.store.redis_store import RedisRoomStore
+from tests.cluster.server_process import ServerProcess
+from tests.cluster.test_restart import (
+    ACTIVATE,
+    ENGINE,
+    MOVE,
+    PLACEMENTS,
+    SHOOT_B,
+    Room,
+    assert_stored_exactly_once_in_order,
+    received_events,
+)
+from tests.server.wsclient import Client
+from tests.store.redis_process import RedisProcess
+from tests.support.skirmish import skirmish
+
+pytestmark = [pytest.mark.redis, pytest.mark.slow]
+
+COUNTER_SHOT = {"type": "declare_aro", "trooper": "B-t3", "skill": {
+    "type": "bs_attack", "weapon": "punch_carbine", "targets": [{"trooper": "A-t5", "burst": 1}]}}
+
+
+async def create_public_room(store: RedisRoomStore, aro_window_s: float) -> Room:
+    token_a, token_b = new_seat_token(), new_seat_token()
+    meta = RoomMeta(new_room_id(), RoomSettings("codeone", aro_window_s, "public", 1),
+                    token_hash(token_a), token_hash(token_b), 1)
+    await store.create_room(meta, codec.pack_plain(ENGINE.state_to_plain(skirmish(PLACEMENTS))),
+                            None)
+    return Room(meta.room_id, token_a, token_b)
+
+
+@pytest.fixture
+async def store(redis_server: RedisProcess) -> AsyncIterator[RedisRoomStore]:
+    redis_store = RedisRoomStore.from_url(redis_server.url)
+    try:
+        yield redis_store
+    finally:
+        await redis_store.close()
+
+
+@pytest.fixture
+async def nodes(redis_server: RedisProcess) -> AsyncIterator[tuple[ServerProcess, ServerProcess]]:
+    tag = new_room_id()[:6]  # node ids unique to this test: liveness keys outlive a node
+    one = ServerProcess(redis_server.url, env={"REFEREE_NODE_ID": f"one-{tag}"})
+    two = ServerProcess(redis_server.url, env={"REFEREE_NODE_ID": f"two-{tag}"})
+    await one.start()
+    await two.start()
+    try:
+        yield one, two
+    finally:
+        await one.stop()
+        await two.stop()
+        for node in (one, two):  # shown by pytest when the test failed
+            print(f"--- {node.env['REFEREE_NODE_ID']} ---\n{node.output.decode(errors='replace')}")
+
+
+async def get_json(url: str) -> dict[str, object]:
+    async with httpx.AsyncClient() as http:
+        response = await http.get(url)
+    response.raise_for_status()
+    result: dict[str, object] = response.json()
+    return result
+
+
+async def test_players_and_spectators_on_two_nodes_get_every_event_in_order(
+        nodes: tuple[ServerProcess, ServerProcess], store: RedisRoomStore) -> None:
+    one, two = nodes
+    room = await create_public_room(store, aro_window_s=600.0)
+    a = await Client.connect(one.base, room.room_id, room.token_a)  # node one owns the room
+    b = await Client.connect(two.base, room.room_id, room.token_b)  # node two relays
+    watch_one = await Client.connect(one.base, room.room_id)
+    watch_two = await Client.connect(two.base, room.room_id)
+    viewers = (a, b, watch_one, watch_two)
+    for viewer in viewers:
+        await viewer.until(Snapshot)
+    health_one = await get_json(f"{one.base}/healthz")
+    health_two = await get_json(f"{two.base}/healthz")
+    assert health_one["node"] == one.env["REFEREE_NODE_ID"] and health_one["rooms"] == 1
+    assert health_two["node"] == two.env["REFEREE_NODE_ID"] and health_two["rooms"] == 0
+    for base in (one.base, two.base):  # both spectators counted, whichever node is asked
+        listing = await get_json(f"{base}/api/rooms")
+        assert [r["spectators"] for r in listing["rooms"]  # type: ignore[union-attr]
+                if r["room"] == room.room_id] == [2]
+
+    accepted = [await a.command(ACTIVATE), await a.command(MOVE)]
+    opened = await b.until(WindowOpen)
+    assert opened.reactive == "B"
+    counter = await b.command(COUNTER_SHOT)  # a relayed seat commands through the owner
+    assert isinstance(counter, Accepted)
+    accepted.append(counter)
+    await a.until(WindowClosed)
+    accepted.append(await a.command(SHOOT_B))
+    assert all(isinstance(answer, Accepted) for answer in accepted), accepted
+    final = accepted[-1].version
+    for viewer in (b, watch_one, watch_two):
+        if viewer.version < final:
+            await viewer.until(Events, lambda m: m.first + len(m.events) - 1 >= final)
+
+    seen_by_a = received_events(a)
+    assert max(seen_by_a) == final
+    assert max(received_events(b)) == final
+    assert received_events(watch_one) == received_events(watch_two), "one spectator view"
+    assert max(received_events(watch_two)) == final
+
+    await b.close()  # presence crosses nodes: B's disconnect from node two reaches A
+    away = await a.until(Presence, lambda m: m.seat == "B")
+    assert away.status == "away"
+    await assert_stored_exactly_once_in_order(
+        store, room, seen_by_a, [answer.version for answer in accepted])
+
+
+async def test_kill_9_of_the_owner_during_an_aro_window_the_other_node_takes_over(
+        nodes: tuple[ServerProcess, ServerProcess], store: RedisRoomStore) -> None:
+    one, two = nodes
+    room = await create_public_room(store, aro_window_s=8.0)
+    a = await Client.connect(one.base, room.room_id, room.token_a)
+    watch_one = await Client.connect(one.base, room.room_id)
+    b = await Client.connect(two.base, room.room_id, room.token_b)
+    watch_two = await Client.connect(two.base, room.room_id)
+    for viewer in (a, b, watch_one, watch_two):
+        await viewer.until(Snapshot)
+    accepted = [await a.command(ACTIVATE), await a.command(MOVE)]
+    assert all(isinstance(answer, Accepted) for answer in accepted)
+    opened = await b.until(WindowOpen)
+    await watch_two.until(WindowOpen)
+
+    await one.kill()
+    # Node two notices the lease expire, takes the room over and sends its viewers to
+    # reconnect; the viewers of the dead node reconnect through the load balancer (here:
+    # to node two directly).
+    assert await b.close_code() == CloseCode.ROOM_UNAVAILABLE
+    assert await watch_two.close_code() == CloseCode.ROOM_UNAVAILABLE
+    a2 = await Client.connect(two.base, room.room_id, room.token_a, since=a.version)
+    b2 = await Client.connect(two.base, room.room_id, room.token_b, since=b.version)
+    watch_one2 = await Client.connect(two.base, room.room_id, since=watch_one.version)
+    watch_two2 = await Client.connect(two.base, room.room_id, since=watch_two.version)
+    assert (await get_json(f"{two.base}/healthz"))["rooms"] == 1
+
+    reopened = await b2.until(WindowOpen)
+    assert reopened.deadline_ms == opened.deadline_ms, "the original absolute deadline"
+    closed = await b2.until(WindowClosed)  # nobody declared: the new owner's clock closed it
+    assert (closed.order, closed.step) == (opened.order, opened.step)
+    await a2.until(Events, lambda m: any(e and e["type"] == "aro_window_closed"
+                                         for e in m.events))
+    third = await a2.command(SHOOT_B)
+    assert isinstance(third, Accepted), "the game goes on on the new owner"
+    for viewer in (b2, watch_one2, watch_two2):
+        if viewer.version < third.version:
+            await viewer.until(Events, lambda m: m.first + len(m.events) - 1 >= third.version)
+    assert not any(c.of(Snapshot) for c in (a2, b2, watch_one2, watch_two2)), "resumed"
+
+    seen_by_a = received_events(a, a2)
+    assert max(seen_by_a) == third.version == max(received_events(b, b2))
+    assert received_events(watch_one, watch_one2) == received_events(watch_two, watch_two2)
+    await assert_stored_exactly_once_in_order(
+        store, room, seen_by_a, [*(answer.version for answer in accepted), third.version])
+
+
+async def test_a_paused_owner_that_lost_its_lease_can_never_write(
+        nodes: tuple[ServerProcess, ServerProcess], store: RedisRoomStore) -> None:
+    one, two = nodes
+    room = await create_public_room(store, aro_window_s=600.0)
+    a = await Client.connect(one.base, room.room_id, room.token_a)  # node one owns the room
+    b = await Client.connect(two.base, room.room_id, room.token_b)
+    await a.until(Snapshot)
+    await b.until(Snapshot)
+    first = await a.command(ACTIVATE)
+    assert isinstance(first, Accepted)
+    await b.until(Events, lambda m: m.first + len(m.events) - 1 >= first.version)
+
+    one.pause()  # past its lease: node two takes the room over
+    assert await b.close_code() == CloseCode.ROOM_UNAVAILABLE
+    b2 = await Client.connect(two.base, room.room_id, room.token_b, since=b.version)
+    assert (await get_json(f"{two.base}/healthz"))["rooms"] == 1
+    await a.send_command(MOVE, id="move-1")  # reaches the paused node's socket
+    one.resume()
+    # The stale owner resumes: its lease is gone and its fence is old, so it stops the room
+    # without acknowledging anything.
+    assert await a.close_code() == CloseCode.ROOM_UNAVAILABLE
+    assert not [m for m in a.of(Accepted) if m.id == "move-1"]
+
+    a2 = await Client.connect(two.base, room.room_id, room.token_a, since=a.version)
+    second = await a2.command(MOVE, id="move-1")  # the client sends its pending command again
+    assert isinstance(second, Accepted) and second.version > first.version
+    if b2.version < second.version:
+        await b2.until(Events, lambda m: m.first + len(m.events) - 1 >= second.version)
+    seen_by_a = received_events(a, a2)
+    assert max(seen_by_a) == second.version == max(received_events(b, b2))
+    assert not a2.of(Rejected)
+    await assert_stored_exactly_once_in_order(store, room, seen_by_a,
+                                              [first.version, second.version])
