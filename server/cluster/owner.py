@@ -4,7 +4,7 @@
 channel. ``RemoteMember`` is a viewer connected to another node, as the room actor sees
 it: an ordinary ``Member`` whose frames become ``Direct`` messages to its node. ``OwnerPort``
 listens on the room's ``in`` channel and turns what relays forward into the room's own
-doors (join, submit, leave, resync), so a relayed viewer goes through exactly the same
+doors (join, submit, leave, resync, options), so a relayed viewer goes through exactly the same
 inbox, checks and ordering as a local one.
 """
 
@@ -26,6 +26,7 @@ from server.cluster.wire import (
     Outbound,
     RelayJoin,
     RelayLeave,
+    RelayOptions,
     RelayResync,
     RelaySubmit,
     Reset,
@@ -126,6 +127,8 @@ class OwnerPort:
             self._submit(known, message.frame)
         elif isinstance(message, RelayResync):
             self.room.resync(known, message.since)
+        elif isinstance(message, RelayOptions):
+            self.room.request_options(known)
         elif isinstance(message, RelayLeave):
             del self._members[key]
             self.room.leave(known)

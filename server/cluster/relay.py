@@ -28,8 +28,10 @@ from server.cluster.wire import (
     Broadcast,
     CloseMember,
     Direct,
+    Inbound,
     RelayJoin,
     RelayLeave,
+    RelayOptions,
     RelayResync,
     RelaySubmit,
     Reset,
@@ -127,6 +129,11 @@ class RelayRoom:
         if relayed is not None:
             self._send(RelayResync(self._node_id, relayed.id, since))
 
+    def request_options(self, member: Member) -> None:
+        relayed = self._by_member.get(member)
+        if relayed is not None:
+            self._send(RelayOptions(self._node_id, relayed.id))
+
     def overflow_frame(self, member: Member) -> bytes:
         relayed = self._by_member.get(member)
         if relayed is not None and relayed.phase is Phase.LIVE:
@@ -216,5 +223,5 @@ class RelayRoom:
         if not self._by_id:
             self._on_empty(self)
 
-    def _send(self, message: RelayJoin | RelaySubmit | RelayResync | RelayLeave) -> None:
+    def _send(self, message: Inbound) -> None:
         self._bus.publish(self._in, encode_inbound(message))

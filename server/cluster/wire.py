@@ -2,7 +2,7 @@
 
 Two channels per room, in the room's hash tag (so a Redis Cluster's sharded pub/sub could
 carry them): ``{room:<id>}:in`` carries what relays forward to the owner (``RelayJoin``,
-``RelaySubmit``, ``RelayResync``, ``RelayLeave``); ``{room:<id>}:out`` carries everything
+``RelaySubmit``, ``RelayResync``, ``RelayOptions``, ``RelayLeave``); ``{room:<id>}:out`` carries everything
 the owner sends, as ``Envelope(fence, seq, body)``: a ``Broadcast`` (one ``Delivery``, bytes
 per audience, for every relay's local viewers), a ``Direct`` frame for one relayed member
 (its welcome, catch-up, answers, snapshots), a ``CloseMember`` or a ``Reset``. One owner
@@ -52,12 +52,18 @@ class RelayResync:
 
 
 @dataclass(frozen=True, slots=True)
+class RelayOptions:
+    node: str
+    member: int
+
+
+@dataclass(frozen=True, slots=True)
 class RelayLeave:
     node: str
     member: int
 
 
-Inbound = RelayJoin | RelaySubmit | RelayResync | RelayLeave
+Inbound = RelayJoin | RelaySubmit | RelayResync | RelayOptions | RelayLeave
 
 
 def encode_inbound(message: Inbound) -> bytes:
@@ -67,6 +73,8 @@ def encode_inbound(message: Inbound) -> bytes:
         return pack_plain(["c", message.node, message.member, message.frame])
     if isinstance(message, RelayResync):
         return pack_plain(["r", message.node, message.member, message.since])
+    if isinstance(message, RelayOptions):
+        return pack_plain(["o", message.node, message.member])
     return pack_plain(["l", message.node, message.member])
 
 
@@ -78,6 +86,8 @@ def decode_inbound(data: bytes) -> Inbound:
         return RelaySubmit(node, int(member), bytes(rest[0]))
     if kind == "r":
         return RelayResync(node, int(member), rest[0])
+    if kind == "o":
+        return RelayOptions(node, int(member))
     if kind == "l":
         return RelayLeave(node, int(member))
     raise ValueError(f"unknown relay message {kind!r}")

@@ -37,6 +37,9 @@ class RoomDoor(Protocol):
 
     def resync(self, member: Member, since: int | None) -> None: ...
 
+    def request_options(self, member: Member) -> None:
+        """Send ``member`` its seat's legal choices now (``options``)."""
+
     def overflow_frame(self, member: Member) -> bytes:
         """What a member whose send queue overflowed gets next: its snapshot now, or b""
         when the snapshot will be delivered later (a relay asks the owner for it)."""

@@ -135,6 +135,9 @@ class Room:
     def stop(self, code: int, reason: str) -> None:
         self.inbox.post(Stop(code, reason))
 
+    def request_options(self, member: Member) -> None:
+        member.deliver(self.options_frame(member.audience))
+
     def overflow_frame(self, member: Member) -> bytes:
         return self.snapshot_frame(member.audience)
 

@@ -223,6 +223,6 @@ def _dispatch(frame: bytes, room: RoomDoor, session: Session) -> Error | Rejecte
         room.resync(session, message.since)
         return None
     if isinstance(message, OptionsRequest):
-        session.deliver(room.options_frame(session.audience))
+        room.request_options(session)
         return None
     return Error(ProtocolReason.UNEXPECTED_MESSAGE, "hello was already received")

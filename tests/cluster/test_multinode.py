@@ -19,7 +19,17 @@ import pytest
 
 from protocol import codec
 from protocol.constants import CloseCode
-from protocol.messages import Accepted, Events, Presence, Rejected, Snapshot, WindowClosed, WindowOpen
+from protocol.messages import (
+    Accepted,
+    Events,
+    Options,
+    OptionsRequest,
+    Presence,
+    Rejected,
+    Snapshot,
+    WindowClosed,
+    WindowOpen,
+)
 from server.lobby.tokens import new_room_id, new_seat_token, token_hash
 from server.store import RoomMeta, RoomSettings
 from server.store.redis_store import RedisRoomStore
@@ -109,6 +119,9 @@ async def test_players_and_spectators_on_two_nodes_get_every_event_in_order(
     accepted = [await a.command(ACTIVATE), await a.command(MOVE)]
     opened = await b.until(WindowOpen)
     assert opened.reactive == "B"
+    await b.send(OptionsRequest())  # a relayed seat asks the owner for its choices
+    options = await b.until(Options)
+    assert options.version == b.version and options.options
     counter = await b.command(COUNTER_SHOT)  # a relayed seat commands through the owner
     assert isinstance(counter, Accepted)
     accepted.append(counter)
