@@ -14,6 +14,7 @@ from tests.store.redis_process import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 READY = b"Uvicorn running on"
+STOP_GUARD_S = 60.0
 # Short leases keep takeovers (and a restart under a new node id) quick in tests.
 SHORT_LEASES = {"REFEREE_LEASE_S": "1.0", "REFEREE_LEASE_RENEW_S": "0.2",
                 "REFEREE_RELAY_JOIN_TIMEOUT_S": "5"}
@@ -72,8 +73,15 @@ class ServerProcess:
         if self.process is not None:
             self.process.send_signal(signal.SIGCONT)  # in case a test paused it
             self.process.terminate()
-            await self.process.wait()
-            self.process = None
+            try:
+                async with asyncio.timeout(STOP_GUARD_S):  # against a hung shutdown only
+                    await self.process.wait()
+            except TimeoutError:
+                self.process.kill()
+                await self.process.wait()
+                raise AssertionError(f"the node on port {self.port} ignored SIGTERM") from None
+            finally:
+                self.process = None
         if self._drain is not None:
             self.output += await self._drain
             self._drain = None
