@@ -49,6 +49,10 @@ class Settings:
     """Client commands waiting in one room's inbox; more are rejected with ``room_busy``."""
     answer_cache_size: int = 256
     """Answers kept per seat so that a repeated command id gets the same answer."""
+    idle_room_s: float = 300.0
+    """A room nobody has been connected to for this long stops and leaves memory (its state
+    is in the store: the next connection loads it again; a seat's away/abandoned status is
+    not kept). Not while an ARO window is open: that window's deadline is served first."""
     grace_s: float = 60.0
     """How long a disconnected seat is shown as ``away`` before ``abandoned``."""
     default_aro_window_s: float = 30.0

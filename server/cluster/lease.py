@@ -13,7 +13,9 @@ both): ``{room:<id>}:lease`` holds the owning node's id with a PX expiry. Node l
   otherwise the lease is lost and the caller stops the room. The fence, checked inside the
   append script, is what makes a stale owner harmless: whatever its clock thinks, its
   writes are refused once another node has claimed.
-- ``release`` (compare-and-delete) on shutdown, so another node may take over at once.
+- ``release`` (compare-and-delete) on shutdown, so another node may take over at once;
+  ``release_room`` when one room stops here (idle), only while its fence is still the
+  stopped room's: a newer claim of the same room, even by this node, keeps its lease.
 """
 
 from __future__ import annotations
@@ -57,6 +59,14 @@ end
 if not holder and redis.call('HGET', KEYS[2], 'fence') == ARGV[2] then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
   return 1
+end
+return 0
+"""
+
+# KEYS: lease, state; ARGV: node, fence.
+_RELEASE_FENCED = """
+if redis.call('GET', KEYS[1]) == ARGV[1] and redis.call('HGET', KEYS[2], 'fence') == ARGV[2] then
+  return redis.call('DEL', KEYS[1])
 end
 return 0
 """
@@ -140,6 +150,12 @@ class RedisLeases:
                 for room_id in room_ids:
                     pipe.evalsha(sha, 1, lease_key(room_id), self.node_id)
                 await pipe.execute(raise_on_error=False)
+
+    async def release_room(self, room_id: str, fence: int) -> None:
+        """Give up one room's lease if it is still held under ``fence``."""
+        async with storage_call("release lease"):
+            await self._script(_RELEASE_FENCED, [lease_key(room_id), state_key(room_id)],
+                               [self.node_id, fence])
 
     async def _sha(self, script: str) -> str:
         sha = self._shas.get(script)

@@ -101,6 +101,19 @@ class ClusterNode:
         if port is not None and port.room is room:
             del self._ports[room.room_id]
             self._spawn(port.close())
+            # Stopped here (idle, or lease lost): give the lease back now rather than let it
+            # run out, so the next viewer's node may serve the room at once.
+            self._spawn(self._release(room.room_id, room.fence))
+
+    async def _release(self, room_id: str, fence: int) -> None:
+        try:
+            await self.leases.release_room(room_id, fence)
+        except StorageUnavailable as error:
+            log.warning("room %s: lease not released (it will expire): %s", room_id, error)
+            return
+        # Only now: until released, ``close`` still gives it back with the others.
+        if room_id not in self._ports:
+            self._held.discard(room_id)
 
     async def close(self) -> None:
         """Stop renewing, release every lease this node holds, close the bus."""

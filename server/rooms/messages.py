@@ -51,9 +51,18 @@ class GraceExpired:
 
 
 @dataclass(frozen=True, slots=True)
+class IdleExpired:
+    """Nobody has been connected to the room for ``idle_room_s`` since ``epoch`` began."""
+
+    epoch: int
+
+
+@dataclass(frozen=True, slots=True)
 class Stop:
     close_code: int
     reason: str
 
 
-InboxMessage = Join | Leave | Submit | Resync | WindowExpired | GraceExpired | Stop
+InboxMessage = (
+    Join | Leave | Submit | Resync | WindowExpired | GraceExpired | IdleExpired | Stop
+)

@@ -38,6 +38,7 @@ from server.rooms.engine_port import AroWindow, CommandFormatError, Engine, Even
 from server.rooms.inbox import RoomInbox
 from server.rooms.messages import (
     GraceExpired,
+    IdleExpired,
     InboxMessage,
     Join,
     Leave,
@@ -109,6 +110,8 @@ class Room:
         self._window: AroWindow | None = None
         self._window_deadline_ms = 0
         self._window_timer: asyncio.TimerHandle | None = None
+        self._idle_timer: asyncio.TimerHandle | None = None
+        self._idle_epoch = 0
         self._stored_deadlines = {d.key: d.at_ms for d in deadlines if d.kind == ARO_WINDOW}
 
     # --- the doors into the inbox (called by the transport) -----------------------------
@@ -153,11 +156,18 @@ class Room:
         window = self._engine.pending_aro_window(self.state)
         if window is not None:
             self._open_window(window, self._stored_deadlines.get(window.key))
+        self._arm_idle()
         while True:
             message = await self.inbox.get()
             if isinstance(message, Stop):
                 self._shut(message.close_code, message.reason)
                 return
+            if isinstance(message, IdleExpired):
+                if self._idle_now(message):
+                    log.info("room %s: idle; leaving memory", self.room_id)
+                    self._shut(CloseCode.GOING_AWAY, "room idle")
+                    return
+                continue
             try:
                 await self._handle(message)
             except StaleWriter:
@@ -360,6 +370,7 @@ class Room:
 
     async def _on_join(self, join: Join) -> None:
         member = join.member
+        self._idle_epoch += 1  # a pending IdleExpired is stale now
         if join.seat is not None:
             seat = self._seats[join.seat]
             previous = seat.member
@@ -387,6 +398,7 @@ class Room:
         if member in self._spectators:
             self._spectators.discard(member)
             self._publish_spectators()
+            self._arm_idle()
             await self._refresh_listing()
             return
         for seat in self._seats.values():
@@ -399,6 +411,7 @@ class Room:
                 seat.grace_timer = asyncio.get_running_loop().call_later(
                     self._settings.grace_s, self.inbox.post, expiry)
                 self._publish_presence(seat)
+        self._arm_idle()
 
     def _on_grace_expired(self, message: GraceExpired) -> None:
         seat = self._seats[message.side]
@@ -491,10 +504,38 @@ class Room:
             except StorageUnavailable as error:
                 log.warning("room %s: listing not updated: %s", self.room_id, error)
 
+    # --- leaving memory when nobody is connected -----------------------------------------
+
+    def _empty(self) -> bool:
+        return not self._spectators and all(s.member is None for s in self._seats.values())
+
+    def _arm_idle(self) -> None:
+        """Start the idle countdown if nobody is connected (a join makes it stale)."""
+        if not self._empty():
+            return
+        self._idle_epoch += 1
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
+        self._idle_timer = asyncio.get_running_loop().call_later(
+            self._settings.idle_room_s, self.inbox.post, IdleExpired(self._idle_epoch))
+
+    def _idle_now(self, message: IdleExpired) -> bool:
+        """Whether the room may stop now: still nobody since the countdown began, nothing
+        waiting in the inbox, and no ARO window whose deadline this process must serve
+        (the countdown starts again instead)."""
+        if message.epoch != self._idle_epoch or not self._empty() or len(self.inbox):
+            return False
+        if self._window is not None:
+            self._arm_idle()
+            return False
+        return True
+
     def _shut(self, code: int, reason: str) -> None:
         self.stopped = True
         if self._window_timer is not None:
             self._window_timer.cancel()
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
         members = [seat.member for seat in self._seats.values() if seat.member is not None]
         for seat in self._seats.values():
             seat.cancel_grace()

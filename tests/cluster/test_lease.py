@@ -78,3 +78,21 @@ async def test_an_expired_lease_nobody_claimed_is_renewed_and_release_frees_the_
     await one.release([room])
     assert isinstance(await two.acquire(room), Claimed)
     assert await one.acquire("no-such-room") is None
+
+
+async def test_a_room_stopped_here_gives_its_lease_back_only_under_its_own_fence(
+        store: RedisRoomStore) -> None:
+    """An idle room leaves memory and releases its lease at once; a release that arrives
+    after a newer claim of the same room (even by the same node) leaves that lease alone."""
+    room = await new_room(store, "lease-room-release")
+    node = RedisLeases(store.client, "n1", 60_000)
+    old = await node.acquire(room)
+    assert isinstance(old, Claimed)
+    newer = await node.acquire(room)  # the room was opened again on this node meanwhile
+    assert isinstance(newer, Claimed)
+    await node.release_room(room, old.fence)
+    assert await store.client.get(lease_key(room)) == b"n1", "the newer claim keeps its lease"
+    await node.release_room(room, newer.fence)
+    assert await store.client.get(lease_key(room)) is None
+    other = RedisLeases(store.client, "n2", 60_000)
+    assert isinstance(await other.acquire(room), Claimed), "free for any node at once"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import replace
 
@@ -24,10 +25,12 @@ from protocol.messages import (
 from server.config import Settings
 from server.fanout import Audience, LocalFanout
 from server.rooms.registry import RoomRegistry
+from server.rooms.messages import IdleExpired
 from server.rooms.room import Room
 from server.store import MemoryRoomStore, RoomSettings, StaleWriter
 
 SETTINGS = Settings(freeze_gc=False, static_dir=None)
+GUARD_S = 20.0  # only against a hung test
 
 
 class World:
@@ -233,5 +236,54 @@ async def test_inbox_refuses_commands_beyond_its_capacity() -> None:
         accepted = [world.room.submit(member, "A", Command(f"c{n}", 0, {"type": "act", "value": 1}))
                     for n in range(3)]
         assert accepted == [True, True, False]
+    finally:
+        await world.registry.shutdown()
+
+
+async def test_a_room_nobody_is_connected_to_leaves_memory_and_loads_again() -> None:
+    """Idle rooms stop (``idle_room_s``); their state is in the store, so the next viewer
+    gets the same game at the same version."""
+    world = await make_world(idle_room_s=0.01)
+    try:
+        a = await world.join(Audience.A)
+        assert (await world.command(a, {"type": "act", "value": 1}, "c1")) == Accepted("c1", 1)
+        task = world.registry._tasks[world.room.room_id]
+        world.room.leave(a)
+        await asyncio.wait_for(task, GUARD_S)  # the room task ends by itself
+        assert world.room.stopped and world.registry.live_rooms() == 0
+        again = await world.registry.open(world.room.room_id)
+        assert isinstance(again, Room) and again is not world.room and again.version == 1
+    finally:
+        await world.registry.shutdown()
+
+
+async def test_an_idle_countdown_never_stops_a_room_with_a_viewer_or_an_open_window(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The countdown's expiry is checked when handled: a viewer connected, or an ARO window
+    whose deadline this room must serve, keeps the room (the countdown starts again)."""
+    world = await make_world(idle_room_s=600.0)
+    room = world.room
+    checked = asyncio.Event()
+    check = room._idle_now
+
+    def observed_check(message: IdleExpired) -> bool:
+        checked.set()
+        return check(message)
+
+    monkeypatch.setattr(room, "_idle_now", observed_check)
+    try:
+        a = await world.join(Audience.A)
+        room.inbox.post(IdleExpired(room._idle_epoch))  # as if the countdown ran out now
+        assert isinstance(await world.command(a, {"type": "shoot"}, "c1"), Accepted)
+        assert checked.is_set() and not room.stopped, "a viewer is connected"
+
+        checked.clear()
+        room.leave(a)
+        # Handled in order: the leave starts a new countdown (the next epoch), which expires.
+        room.inbox.post(IdleExpired(room._idle_epoch + 1))
+        await asyncio.wait_for(checked.wait(), GUARD_S)
+        assert not room.stopped, "the open ARO window keeps the room"
+        spectator = await world.join(Audience.SPECTATOR)
+        assert spectator.of(Snapshot)[-1].window is not None, "and it is still open"
     finally:
         await world.registry.shutdown()
