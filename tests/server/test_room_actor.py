@@ -24,8 +24,8 @@ from protocol.messages import (
 )
 from server.config import Settings
 from server.fanout import Audience, LocalFanout
-from server.rooms.registry import RoomRegistry
 from server.rooms.messages import IdleExpired
+from server.rooms.registry import RoomRegistry
 from server.rooms.room import Room
 from server.store import MemoryRoomStore, RoomSettings, StaleWriter
 
