@@ -28,6 +28,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import NoScriptError
 
 from server.rooms.ownership import Claim, Claimed, HeldBy
+from server.store.lua_scripts import LuaScripts
 from server.store.redis_errors import storage_call
 from server.store.redis_store import state_key
 
@@ -91,12 +92,12 @@ class RedisLeases:
         self._redis = client
         self.node_id = node_id
         self.lease_ms = lease_ms
-        self._shas: dict[str, str] = {}
+        self._scripts = LuaScripts(client)
 
     async def acquire(self, room_id: str) -> Claim | None:
         """Take the room's lease and a new fence; None when the room does not exist."""
         async with storage_call("acquire lease"):
-            result = await self._script(_ACQUIRE, [lease_key(room_id), state_key(room_id)],
+            result = await self._scripts.run(_ACQUIRE, [lease_key(room_id), state_key(room_id)],
                                         [self.node_id, self.lease_ms])
         if int(result[0]) == 0:
             return None
@@ -110,7 +111,7 @@ class RedisLeases:
         read the holders of ``watched_rooms`` and the liveness of ``watched_nodes``."""
         owned = list(owned)
         async with storage_call("renew leases"):
-            renew_sha = await self._sha(_RENEW)
+            renew_sha = await self._scripts.sha(_RENEW)
             async with self._redis.pipeline(transaction=False) as pipe:
                 pipe.set(alive_key(self.node_id), b"1", px=self.lease_ms)
                 for room_id, fence in owned:
@@ -123,7 +124,7 @@ class RedisLeases:
                 results: list[Any] = await pipe.execute(raise_on_error=False)
         renewed = results[1:1 + len(owned)]
         if any(_is_noscript(outcome) for outcome in renewed):
-            self._shas.clear()  # Redis restarted: nothing was renewed, retry next tick
+            self._scripts.forget()  # Redis restarted: nothing was renewed, retry next tick
             renewed = [1] * len(owned)
         for outcome in results:
             if isinstance(outcome, Exception) and not _is_noscript(outcome):
@@ -144,7 +145,7 @@ class RedisLeases:
     async def release(self, room_ids: Iterable[str]) -> None:
         """Give up these leases (shutdown), and this node's liveness key."""
         async with storage_call("release leases"):
-            sha = await self._sha(_RELEASE)
+            sha = await self._scripts.sha(_RELEASE)
             async with self._redis.pipeline(transaction=False) as pipe:
                 pipe.delete(alive_key(self.node_id))
                 for room_id in room_ids:
@@ -154,21 +155,9 @@ class RedisLeases:
     async def release_room(self, room_id: str, fence: int) -> None:
         """Give up one room's lease if it is still held under ``fence``."""
         async with storage_call("release lease"):
-            await self._script(_RELEASE_FENCED, [lease_key(room_id), state_key(room_id)],
+            await self._scripts.run(_RELEASE_FENCED, [lease_key(room_id), state_key(room_id)],
                                [self.node_id, fence])
 
-    async def _sha(self, script: str) -> str:
-        sha = self._shas.get(script)
-        if sha is None:
-            sha = self._shas[script] = str(await self._redis.script_load(script))
-        return sha
-
-    async def _script(self, script: str, keys: list[str], args: list[Any]) -> Any:
-        try:
-            return await self._redis.evalsha(await self._sha(script), len(keys), *keys, *args)
-        except NoScriptError:
-            self._shas.clear()
-            return await self._redis.evalsha(await self._sha(script), len(keys), *keys, *args)
 
 
 def _text(value: bytes | str) -> str:

@@ -51,6 +51,7 @@ from server.store.interface import (
     StaleWriter,
     StoredRoom,
 )
+from server.store.lua_scripts import LuaScripts
 from server.store.redis_errors import StorageUnavailable, storage_call
 
 PUBLIC_KEY = "{lobby}:public"
@@ -151,7 +152,7 @@ class RedisRoomStore:
     def __init__(self, client: aioredis.Redis, events_kept: int = 1000) -> None:
         self._redis = client
         self._events_kept = events_kept
-        self._shas: dict[str, str] = {}
+        self._scripts = LuaScripts(client)
         self._appends: GroupCommit[_Append] = GroupCommit(self._append_batch)
 
     @property
@@ -169,7 +170,7 @@ class RedisRoomStore:
                 b"" if listing is None else _pack_listing(listing)]
         async with storage_call("create_room"):
             try:
-                await self._script(_CREATE, [state_key(room_id)], args)
+                await self._scripts.run(_CREATE, [state_key(room_id)], args)
             except ResponseError as error:
                 if str(error).startswith("EXISTS"):
                     raise ValueError(f"room {room_id} exists") from None
@@ -182,12 +183,12 @@ class RedisRoomStore:
 
     async def claim_room(self, room_id: str, owner: str) -> int | None:
         async with storage_call("claim_room"):
-            fence = await self._script(_CLAIM, [state_key(room_id)], [owner])
+            fence = await self._scripts.run(_CLAIM, [state_key(room_id)], [owner])
         return None if fence is None else int(fence)
 
     async def load_room(self, room_id: str) -> StoredRoom | None:
         async with storage_call("load_room"):
-            found = await self._script(_LOAD, [state_key(room_id), events_key(room_id)], [])
+            found = await self._scripts.run(_LOAD, [state_key(room_id), events_key(room_id)], [])
         if found is None:
             return None
         meta, version, snapshot, deadlines, snapshot_version, events = found
@@ -226,7 +227,7 @@ class RedisRoomStore:
         todo = list(range(len(batch)))
         async with storage_call("append"):
             for _attempt in range(2):
-                sha = await self._sha(_APPEND)
+                sha = await self._scripts.sha(_APPEND)
                 async with self._redis.pipeline(transaction=False) as pipe:
                     for index in todo:
                         item = batch[index]
@@ -240,7 +241,7 @@ class RedisRoomStore:
                         retry.append(index)
                 if not retry:
                     return outcomes
-                self._shas.clear()  # Redis restarted: its script cache is empty
+                self._scripts.forget()  # Redis restarted: its script cache is empty
                 todo = retry
         for index in todo:
             outcomes[index] = StorageUnavailable("append: script cache kept emptying")
@@ -291,18 +292,6 @@ class RedisRoomStore:
         else:
             pipe.zadd(PUBLIC_KEY, {room_id: listing.updated_ms})
 
-    async def _sha(self, script: str) -> str:
-        sha = self._shas.get(script)
-        if sha is None:
-            sha = self._shas[script] = str(await self._redis.script_load(script))
-        return sha
-
-    async def _script(self, script: str, keys: list[str], args: list[Any]) -> Any:
-        try:
-            return await self._redis.evalsha(await self._sha(script), len(keys), *keys, *args)
-        except NoScriptError:
-            self._shas.clear()
-            return await self._redis.evalsha(await self._sha(script), len(keys), *keys, *args)
 
 
 def _pack_meta(meta: RoomMeta) -> bytes:
