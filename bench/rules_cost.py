@@ -1,0 +1,109 @@
+"""``python -m bench.rules_cost``: CPU per command of the referee's in-process work, without
+sockets or Redis, over the benchmark's scripted game (setup and every Order).
+
+For each command of the game (as ``bench.script`` plans it): ``decide``, ``apply``, the
+snapshot (``state_to_plain`` + msgpack, now taken only every ``snapshot_every`` versions),
+the events' plain form + msgpack (stored on every command) and the three audiences' views +
+frames. Each figure is the minimum over ``--repeat`` passes of process CPU time (the machine
+is shared: the minimum is the least disturbed pass), divided by the number of commands. The
+fingerprint hashes every decision, so two versions of the rules core can be checked to
+decide the same game identically.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import time
+from collections.abc import Callable
+from typing import Any
+
+from bench.script import Send, plan
+from protocol import codec
+from protocol.messages import Events
+from server.rooms.rules_engine import RulesCoreEngine
+
+ENGINE = RulesCoreEngine()
+
+
+def commands(seed: int) -> list[tuple[str | None, dict[str, Any]]]:
+    """The scripted game as (seat or None for the room's clock, command body)."""
+    script = plan(seed)
+    out: list[tuple[str | None, dict[str, Any]]] = [(s.side, s.body) for s in script.setup]
+    for order in script.orders:
+        for step in order:
+            if isinstance(step, Send):
+                out.append((step.side, step.body))
+                continue
+            if step.trooper:
+                out.append((step.side, {"type": "pass_aro", "trooper": step.trooper}))
+            out.append((None, {"type": "close_aro_window", "order": step.order,
+                               "step": step.step}))
+    return out
+
+
+def measure(seed: int, repeat: int) -> dict[str, Any]:
+    moves = commands(seed)
+    states, parsed, verdicts = [], [], []
+    state = ENGINE.new_game("codeone", seed)
+    for side, body in moves:
+        command = ENGINE.parse_command(body)
+        verdict = ENGINE.decide(state, side, command)
+        if verdict.events is None:
+            raise RuntimeError(f"scripted command refused: {body} {verdict.code}")
+        states.append(state)
+        parsed.append((side, command))
+        verdicts.append(verdict)
+        state = ENGINE.apply_all(state, verdict.events)
+    afters = [*states[1:], state]
+    fingerprint = hashlib.sha256()
+    for before, (side, command) in zip(states, parsed, strict=True):
+        fingerprint.update(repr(ENGINE.decide(before, side, command)).encode())
+
+    def best(work: Callable[[], object]) -> float:
+        fastest = float("inf")
+        for _ in range(repeat):
+            started = time.process_time()
+            work()
+            fastest = min(fastest, time.process_time() - started)
+        return round(fastest / len(moves) * 1e6, 1)
+
+    def views() -> None:
+        for verdict, after in zip(verdicts, afters, strict=True):
+            for audience in ("A", "B", "spectator"):
+                codec.encode(Events(1, [ENGINE.view_event(e, audience, after)
+                                        for e in verdict.events or ()]))
+
+    return {
+        "commands": len(moves),
+        "events": sum(len(v.events or ()) for v in verdicts),
+        "decision_fingerprint": fingerprint.hexdigest()[:16],
+        "us_per_command": {
+            "decide": best(lambda: [ENGINE.decide(s, side, c)
+                                    for s, (side, c) in zip(states, parsed, strict=True)]),
+            "apply": best(lambda: [ENGINE.apply_all(s, v.events or ())
+                                   for s, v in zip(states, verdicts, strict=True)]),
+            "snapshot_if_taken_every_command": best(
+                lambda: [codec.pack_plain(ENGINE.state_to_plain(s)) for s in afters]),
+            "events_to_store": best(lambda: [[codec.pack_plain(ENGINE.event_to_plain(e))
+                                              for e in v.events or ()] for v in verdicts]),
+            "views_and_frames_3_audiences": best(views),
+        },
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.rules_cost", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args(argv)
+    result = measure(args.seed, args.repeat)
+    print(f"{result['commands']} commands, {result['events']} events, decisions "
+          f"{result['decision_fingerprint']}")
+    for name, value in result["us_per_command"].items():
+        print(f"{name:34s} {value:10,.1f} µs/command")
+
+
+if __name__ == "__main__":
+    main()
