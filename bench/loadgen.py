@@ -285,7 +285,10 @@ class Worker:
         self.room_ids: list[tuple[str, str, str]] = []
         self.results: dict[str, Any] = {}
         self.readers: list[asyncio.Task[None]] = []
-        self.base = args.url.rstrip("/")
+        # --url may list several nodes (comma-separated): rooms are created on the first;
+        # player A connects to the first, player B to the second, spectators alternate.
+        self.bases = [url.rstrip("/") for url in args.url.split(",")]
+        self.base = self.bases[0]
 
     async def phase(self, name: str, work: Callable[[], Any]) -> None:
         global TALLY
@@ -321,16 +324,21 @@ class Worker:
         self.readers.append(asyncio.create_task(member.read(hello is not None)))
         return member
 
-    async def connect_referee(self) -> None:
-        ws_url = "ws" + self.base.removeprefix("http") + WS_PATH
+    def ws_url(self, member: int) -> str:
+        """The node the room's ``member``-th socket connects to (0 = A, 1 = B, then the
+        spectators): round robin over the nodes."""
+        base = self.bases[member % len(self.bases)]
+        return "ws" + base.removeprefix("http") + WS_PATH
 
+    async def connect_referee(self) -> None:
         async def join(room: RoomDriver) -> None:
             room_id, token_a, token_b = self.room_ids[room.index]
-            for side, token in (("A", token_a), ("B", token_b)):
+            for n, (side, token) in enumerate((("A", token_a), ("B", token_b))):
                 room.players[side] = await self._connect(
-                    room, f"{room_id}/{side}", ws_url, Hello(PROTOCOL_VERSION, room_id, token))
+                    room, f"{room_id}/{side}", self.ws_url(n),
+                    Hello(PROTOCOL_VERSION, room_id, token))
             for s in range(self.args.spectators):
-                await self._connect(room, f"{room_id}/s{s}", ws_url,
+                await self._connect(room, f"{room_id}/s{s}", self.ws_url(2 + s),
                                     Hello(PROTOCOL_VERSION, room_id, None))
             await room.until(lambda: all(m.version >= 0 for m in room.members))
         await _gather_bounded([join(room) for room in self.rooms], 100)
@@ -395,20 +403,19 @@ class Worker:
     async def rejoin_referee(self) -> None:
         """Reconnect every member with ``since`` = the version it holds; done when each holds
         it again (its room is live on the restarted referee)."""
-        ws_url = "ws" + self.base.removeprefix("http") + WS_PATH
-
         async def rejoin(room: RoomDriver) -> None:
             room_id, token_a, token_b = self.room_ids[room.index]
             held = {member.name: member.version for member in room.members}
             target = max(held.values())
             room.members = []
-            for side, token in (("A", token_a), ("B", token_b)):
+            for n, (side, token) in enumerate((("A", token_a), ("B", token_b))):
                 name = f"{room_id}/{side}"
                 room.players[side] = await self._connect(
-                    room, name, ws_url, Hello(PROTOCOL_VERSION, room_id, token, held[name]))
+                    room, name, self.ws_url(n),
+                    Hello(PROTOCOL_VERSION, room_id, token, held[name]))
             for s in range(self.args.spectators):
                 name = f"{room_id}/s{s}"
-                await self._connect(room, name, ws_url,
+                await self._connect(room, name, self.ws_url(2 + s),
                                     Hello(PROTOCOL_VERSION, room_id, None, held[name]))
             room.stopping = False
             await room.until(lambda: all(m.version >= target for m in room.members))

@@ -104,10 +104,10 @@ async def redis_server(workdir: Path, core: str | None) -> AsyncIterator[str]:
 
 
 async def start_referee(port: int, redis_url: str, core: str | None,
-                        log: Path) -> asyncio.subprocess.Process:
+                        log: Path, node_id: str = "bench-node-1") -> asyncio.subprocess.Process:
     env = dict(os.environ, REDIS_URL=redis_url, REFEREE_REDIS_URL=redis_url,
                REFEREE_RATE_PER_S="1000000", REFEREE_RATE_BURST="1000000",
-               REFEREE_INBOX_SIZE="1024", PYTHONPATH=str(REPO))
+               REFEREE_INBOX_SIZE="1024", REFEREE_NODE_ID=node_id, PYTHONPATH=str(REPO))
     process = await asyncio.create_subprocess_exec(
         *pinned(core, [PYTHON, "-m", "server", "--port", str(port), "--log-level", "warning"]),
         cwd=REPO, env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT)
@@ -139,11 +139,11 @@ async def stop(process: asyncio.subprocess.Process) -> None:
 class Fleet:
     """The load-generator processes of one target, stepped through phases together."""
 
-    def __init__(self, args: argparse.Namespace, target: str, url: str, core: str | None,
-                 workdir: Path, frame_size: int) -> None:
+    def __init__(self, args: argparse.Namespace, target: str, urls: list[str],
+                 core: str | None, workdir: Path, frame_size: int) -> None:
         self.args = args
         self.target = target
-        self.url = url
+        self.urls = urls
         self.core = core
         self.workdir = workdir
         self.frame_size = frame_size
@@ -156,7 +156,12 @@ class Fleet:
 
     async def start(self) -> None:
         for index, rooms in enumerate(self.shares):
-            argv = [PYTHON, "-m", "bench.loadgen", "--target", self.target, "--url", self.url,
+            # The referee's nodes serve every room (members spread over them); baseline
+            # servers cannot relay, so each load process keeps its rooms on one of them.
+            urls = self.urls if self.target == "referee" else [
+                self.urls[index % len(self.urls)]]
+            argv = [PYTHON, "-m", "bench.loadgen", "--target", self.target,
+                    "--url", ",".join(urls),
                     "--rooms", str(rooms), "--spectators", str(self.args.spectators),
                     "--duration", str(self.args.duration), "--pace", str(self.args.pace),
                     "--timeout-every", str(self.args.timeout_every),
@@ -196,10 +201,18 @@ class Fleet:
 
 
 class Server:
-    """The server process under test; ``process`` changes when the referee is restarted."""
+    """The server processes under test (one per node); replaced when restarted."""
 
-    def __init__(self, process: asyncio.subprocess.Process) -> None:
-        self.process = process
+    def __init__(self, processes: list[asyncio.subprocess.Process]) -> None:
+        self.processes = processes
+
+    def sample(self) -> dict[str, float]:
+        """CPU seconds and RSS summed over the processes."""
+        total = {"cpu_s": 0.0, "rss": 0.0}
+        for process in self.processes:
+            for key, value in process_sample(process.pid).items():
+                total[key] += value
+        return total
 
 
 Hook = Callable[[], Awaitable[None]]
@@ -211,12 +224,12 @@ async def drive(fleet: Fleet, phases: list[str], server: Server, redis_url: str 
     """Step the fleet through ``phases``; server and Redis samples at every boundary.
     ``before[phase]`` runs after the previous phase's sample, before the fleet starts it."""
     hooks = before or {}
-    samples: dict[str, Any] = {"start": {"server": process_sample(server.process.pid),
+    samples: dict[str, Any] = {"start": {"server": server.sample(),
                                          "redis": redis_sample(redis_url), "t": time.time()}}
     await fleet.start()
     for index, phase in enumerate(phases):
         await fleet.until_done(phase)
-        samples[phase] = {"server": process_sample(server.process.pid),
+        samples[phase] = {"server": server.sample(),
                           "redis": redis_sample(redis_url), "t": time.time()}
         if phase != phases[-1]:
             following = phases[index + 1]
@@ -297,19 +310,27 @@ def memory_figures(samples: dict[str, Any], rooms: int, sockets: int) -> dict[st
 
 async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
                       server_core: str | None, load_core: str | None) -> dict[str, Any]:
-    port = free_port()
+    ports = [free_port() for _ in range(args.nodes)]
     log = workdir / "referee.log"
-    server = Server(await start_referee(port, redis_url, server_core, log))
+
+    async def start_all() -> list[asyncio.subprocess.Process]:
+        return [await start_referee(port, redis_url, server_core, log, f"bench-node-{n}")
+                for n, port in enumerate(ports, 1)]
+
+    server = Server(await start_all())
     restart: dict[str, Any] = {}
 
     async def kill_and_restart() -> None:
-        """kill -9 the referee (every room's state is in Redis only), start a new one."""
+        """kill -9 every referee node (every room's state is in Redis only), start them
+        again under the same names."""
         killed = time.time()
-        server.process.kill()
-        await server.process.wait()
-        server.process = await start_referee(port, redis_url, server_core, log)
+        for process in server.processes:
+            process.kill()
+        for process in server.processes:
+            await process.wait()
+        server.processes = await start_all()
         restart["killed_t"], restart["up_t"] = killed, time.time()
-        restart["rss_new_process_mb"] = round(process_sample(server.process.pid)["rss"] / 2**20, 1)
+        restart["rss_new_process_mb"] = round(server.sample()["rss"] / 2**20, 1)
 
     profile: list[asyncio.subprocess.Process] = []
 
@@ -317,7 +338,7 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
         spy = shutil.which("py-spy") or str(Path(PYTHON).parent / "py-spy")
         profile.append(await asyncio.create_subprocess_exec(
             spy, "record", "--nonblocking", "-r", "50", "-d", str(int(args.duration)),
-            "-f", "raw", "-o", str(args.profile), "-p", str(server.process.pid),
+            "-f", "raw", "-o", str(args.profile), "-p", str(server.processes[0].pid),
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL))
 
     hooks: dict[str, Hook] = {}
@@ -328,16 +349,18 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
         phases.append("restart")
         hooks["restart"] = kill_and_restart
     try:
-        fleet = Fleet(args, "referee", f"http://127.0.0.1:{port}", load_core, workdir, 0)
+        fleet = Fleet(args, "referee", [f"http://127.0.0.1:{port}" for port in ports],
+                      load_core, workdir, 0)
         samples, workers = await drive(fleet, phases, server, redis_url, hooks)
     finally:
-        await stop(server.process)
+        for process in server.processes:
+            await stop(process)
         for spy_process in profile:
             await spy_process.wait()
     sockets = args.rooms * (2 + args.spectators)
     setup = merge(workers, "setup")
     result = {
-        "workers": len(fleet.shares),
+        "workers": len(fleet.shares), "nodes": args.nodes,
         "setup_s": round(samples["setup"]["t"] - samples["connected"]["t"], 3),
         "setup_commands": setup["commands"], "setup_errors": setup["error_count"],
         "connect_s": round(samples["connected"]["t"] - samples["created"]["t"], 3),
@@ -364,15 +387,15 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
 
 async def run_baseline(args: argparse.Namespace, workdir: Path, frame_size: int,
                        server_core: str | None, load_core: str | None) -> dict[str, Any]:
-    port = free_port()
-    server = await start_baseline(port, server_core)
+    ports = [free_port() for _ in range(args.nodes)]
+    server = Server([await start_baseline(port, server_core) for port in ports])
     try:
-        fleet = Fleet(args, "baseline", f"http://127.0.0.1:{port}", load_core, workdir,
-                      frame_size)
-        samples, workers = await drive(fleet, ["connected", "paced", "max"], Server(server),
-                                       None)
+        fleet = Fleet(args, "baseline", [f"http://127.0.0.1:{port}" for port in ports],
+                      load_core, workdir, frame_size)
+        samples, workers = await drive(fleet, ["connected", "paced", "max"], server, None)
     finally:
-        await stop(server)
+        for process in server.processes:
+            await stop(process)
     sockets = args.rooms * (2 + args.spectators)
     return {
         "workers": len(fleet.shares),
@@ -430,7 +453,7 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
         "uncommitted_server_changes": git_dirty(),
         "machine": {"cpus": os.cpu_count(), "server_core": server_core,
                     "load_cores": load_core, "python": sys.version.split()[0]},
-        "params": {"rooms": args.rooms, "spectators": args.spectators,
+        "params": {"rooms": args.rooms, "spectators": args.spectators, "nodes": args.nodes,
                    "sockets": args.rooms * (2 + args.spectators),
                    "duration_s": args.duration, "pace_s": args.pace,
                    "aro_window_s": args.aro_window, "timeout_every": args.timeout_every,
@@ -471,6 +494,10 @@ def main(argv: list[str] | None = None) -> Path:
     parser.add_argument("--sockets-per-worker", type=int, default=12_000)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--results-dir", type=Path, default=RESULTS)
+    parser.add_argument("--nodes", type=int, default=1,
+                        help="referee processes sharing the Redis (all on the server core); "
+                             "each room's players and spectators are spread over them. The "
+                             "baseline runs as many processes, each holding whole rooms")
     parser.add_argument("--restart", action=argparse.BooleanOptionalAction, default=True,
                         help="after max: kill -9 the referee, start it again and time how "
                              "long until every member of every room holds its version again")
