@@ -46,6 +46,7 @@ class RoomBus:
         self._outbox: deque[tuple[str, bytes]] = deque()
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        self._closing = False
 
     async def start(self) -> None:
         # A channel of its own first, so the reader always has a subscribed connection.
@@ -86,6 +87,8 @@ class RoomBus:
 
     async def close(self) -> None:
         """Send what is queued (if Redis answers at once), then stop."""
+        self._closing = True
+        self._wake.set()
         if self._outbox:
             with contextlib.suppress(RedisError, OSError):
                 await self._flush()
@@ -99,7 +102,9 @@ class RoomBus:
 
     async def _read(self) -> None:
         healthy = True
-        while True:
+        # Not ``while True``: a cancellation can be lost inside the Redis client (see
+        # ClusterNode._tick_forever); the loop ends once ``close`` began anyway.
+        while not self._closing:
             try:
                 message = await self._pubsub.get_message(timeout=None)
             except (RedisError, OSError) as error:
@@ -130,10 +135,10 @@ class RoomBus:
                         log.exception("room bus: handler for %s failed", channel)
 
     async def _write(self) -> None:
-        while True:
+        while not self._closing:
             await self._wake.wait()
             self._wake.clear()
-            while self._outbox:
+            while self._outbox and not self._closing:
                 try:
                     await self._flush()
                 except (RedisError, OSError) as error:

@@ -52,6 +52,7 @@ class ClusterNode:
         self._taking_over: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._ticker: asyncio.Task[None] | None = None
+        self._closing = False
         self._held: set[str] = set()  # rooms whose lease this node took (released on close)
         self.open_rooms: Callable[[str], Awaitable[RoomDoor | None]] | None = None
         """The registry's ``open``, for takeovers (set by ``create_app``)."""
@@ -117,6 +118,7 @@ class ClusterNode:
 
     async def close(self) -> None:
         """Stop renewing, release every lease this node holds, close the bus."""
+        self._closing = True
         if self._ticker is not None:
             self._ticker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -134,7 +136,10 @@ class ClusterNode:
     # --- the renewal tick ---------------------------------------------------------------
 
     async def _tick_forever(self) -> None:
-        while True:
+        # Not ``while True``: the cancellation by ``close`` can be lost inside the Redis
+        # client (seen right after a Redis restart: the node's shutdown then waited for its
+        # whole budget), and the loop must end anyway.
+        while not self._closing:
             try:
                 await self.tick()
             except StorageUnavailable as error:

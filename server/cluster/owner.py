@@ -107,8 +107,14 @@ class OwnerPort:
             self.room.leave(self._members.pop(key))
 
     def reset(self) -> None:
-        """Relayed messages may have been lost: relays send their viewers to reconnect."""
+        """Relayed messages may have been lost (this node's subscriber connection dropped):
+        relays send their viewers to reconnect, so every viewer relayed so far leaves the
+        room now (it joins again, as a new member, when it reconnects). Without this, the
+        relayed spectators stayed counted for ever, e.g. after a Redis restart."""
         self.outlet.send(Reset())
+        members, self._members = self._members, {}
+        for member in members.values():
+            self.room.leave(member)  # one still joining leaves when its join is done
 
     def on_message(self, data: bytes) -> None:
         message = decode_inbound(data)
@@ -134,11 +140,17 @@ class OwnerPort:
             self.room.leave(known)
 
     async def _join(self, member: RemoteMember, since: int | None) -> None:
+        key = (member.node, member.member)
         try:
             await self.room.join(member, member.seat, since)
         except RoomStopped:
-            self._members.pop((member.node, member.member), None)
+            self._members.pop(key, None)
             member.close(4011, "room stopped; reconnect")
+            return
+        if self._members.get(key) is not member:
+            # A reset (or its leave) came while it was joining; its Leave may have reached
+            # the inbox before its Join did, so leave again (a no-op if it had left).
+            self.room.leave(member)
 
     def _submit(self, member: RemoteMember, frame: bytes) -> None:
         try:

@@ -1,6 +1,12 @@
-"""deploy/bin/loopback driven from the tests: start the topology on free ports in a temp
-directory (the script itself waits for every /healthz), read its topology.json, stop it and
-check that nothing of it is left running."""
+"""deploy/bin/loopback driven from the tests: ``loopback run`` on free ports in a temp
+directory (the script itself waits for every /healthz), the topology read from its
+topology.json, and at the end its stdin closed, which stops everything; then nothing of it
+may be left running.
+
+``run`` stops the topology when its stdin closes, i.e. also when pytest dies (even from
+SIGKILL) or a timeout signals pytest's process group, and its parts get SIGTERM should
+``run`` itself be killed: no test run leaves a redis-server, node or nginx behind.
+"""
 
 from __future__ import annotations
 
@@ -11,17 +17,26 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from tests.cluster.server_process import SHORT_LEASES
+
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "deploy" / "bin" / "loopback"
+STOP_GUARD_S = 150.0  # only against a hung stop; the script bounds each part's stop itself
+# Short leases (as in the cluster tests) keep takeovers quick.
+NODE_ENV = dict(SHORT_LEASES)
 
 
+@cache
 def load_script() -> ModuleType:
-    """The script as a module (it has no .py suffix), for its template helpers."""
+    """The script as a module (it has no .py suffix), for its helpers."""
     loader = importlib.machinery.SourceFileLoader("deploy_loopback", str(SCRIPT))
     spec = importlib.util.spec_from_loader("deploy_loopback", loader)
     assert spec is not None
@@ -57,23 +72,62 @@ class Topology:
     def sigterm(self, name: str) -> None:
         os.kill(self.pid(name), signal.SIGTERM)
 
+    def kill(self, name: str) -> None:
+        """``kill -9`` of one part (its pid stays recorded: ``stop`` ends what is left)."""
+        os.kill(self.pid(name), signal.SIGKILL)
+
+    def restart(self, name: str) -> None:
+        """``loopback restart NAME``: the part started again on its port."""
+        restarted = run_script("restart", name, "--run-dir", str(self.run_dir))
+        assert restarted.returncode == 0, restarted.stdout + restarted.stderr
+        self.data = json.loads((self.run_dir / "topology.json").read_text())
+
     def running_parts(self) -> list[str]:
+        """The parts still running, with anything left of their process groups."""
         script = load_script()
         return [str(p["name"]) for p in self.data["parts"]
-                if script.running(int(p["pid"]), int(p["started"]))]
+                if script.running(int(p["pid"]), int(p["started"]))
+                or script.group_members(int(p["pid"]), int(p["started"]))]
 
 
-def start(run_dir: Path) -> Topology:
-    started = run_script("start", "--run-dir", str(run_dir), "--port", "0", "--redis-port", "0",
-                         "--node-ports", "0,0")
-    assert started.returncode == 0, f"loopback start failed:\n{started.stdout}{started.stderr}"
-    data = json.loads((run_dir / "topology.json").read_text())
-    assert started.stdout.strip().splitlines()[-1] == data["url"], "prints the URL last"
-    return Topology(run_dir, data)
+@contextmanager
+def running(run_dir: Path) -> Iterator[Topology]:
+    """``loopback run`` on free ports; on exit (also when the test failed) its stdin is
+    closed, it stops everything, and the test fails if anything of it is left running."""
+    process = subprocess.Popen(
+        [sys.executable, str(SCRIPT), "run", "--run-dir", str(run_dir), "--port", "0",
+         "--redis-port", "0", "--node-ports", "0,0"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        cwd=REPO, env={**os.environ, **NODE_ENV})
+    assert process.stdin is not None and process.stdout is not None
+    topology: Topology | None = None
+    output = ""
+    try:
+        for line in process.stdout:  # the script bounds its start-up (START_TIMEOUT_S)
+            output += line
+            if line.startswith("http://"):  # printed last, once everything is up
+                data = json.loads((run_dir / "topology.json").read_text())
+                assert line.strip() == data["url"]
+                topology = Topology(run_dir, data)
+                break
+        assert topology is not None, f"loopback run failed:\n{output}"
+        yield topology
+    finally:
+        try:  # closes its stdin (what pytest dying does too), reads the rest, waits
+            output += process.communicate(timeout=STOP_GUARD_S)[0]
+        except subprocess.TimeoutExpired:
+            process.kill()  # its parts get SIGTERM (PR_SET_PDEATHSIG)
+            output += process.communicate()[0]
+            run_script("stop", "--run-dir", str(run_dir))
+            raise AssertionError(f"loopback run did not stop:\n{output}") from None
+        assert process.returncode == 0, f"loopback run failed:\n{output}"
+        if topology is not None:
+            assert topology.running_parts() == [], f"left running:\n{output}"
+        assert not (run_dir / "topology.json").exists(), output
 
 
 def stop(topology: Topology) -> None:
-    """Stop it and check that none of its processes is left."""
+    """``loopback stop``, and check that none of its processes is left."""
     stopped = run_script("stop", "--run-dir", str(topology.run_dir))
     assert stopped.returncode == 0, stopped.stderr
     assert topology.running_parts() == [], "loopback stop left processes running"

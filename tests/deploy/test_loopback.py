@@ -1,89 +1,41 @@
 """The deploy topology on loopback (deploy/bin/loopback: redis-server, two ``python -m
-server`` nodes, nginx): health of both nodes through nginx, a game over websockets through
-nginx, and a SIGTERM of a node in the middle of a game: its players are sent away with
-GOING_AWAY, reconnect through nginx, land on the other node and resume from their versions,
-and every accepted command is in the room's Redis stream exactly once and in order."""
+server`` nodes, nginx): both nodes healthy through nginx; one room played through nginx
+with its two players on different nodes and spectators on both (a counter-shooting ARO, a
+window that times out): every viewer gets every event in order, the spectator count is right
+everywhere, and the room's Redis stream holds every accepted command exactly once in order.
+And the script's own housekeeping: a start that fails leaves nothing running."""
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import AsyncIterator
+import socket
+from pathlib import Path
 
 import httpx
 import pytest
-from websockets.exceptions import ConnectionClosed
 
-from protocol.constants import CloseCode
 from protocol.messages import (
     Accepted,
-    Command,
     Events,
-    Rejected,
     Snapshot,
     WindowClosed,
     WindowOpen,
 )
 from server.store.redis_store import RedisRoomStore
-from server.transport.endpoint import NODE_HEADER
+from tests.cluster.test_multinode import COUNTER_SHOT, create_public_room
 from tests.cluster.test_restart import (
     ACTIVATE,
     MOVE,
     SHOOT_B,
-    Room,
     assert_stored_exactly_once_in_order,
-    create_room,
     received_events,
 )
-from tests.deploy.loopback import Topology, run_script, stop
-from tests.server.wsclient import Client
+from tests.deploy.clients import NODES, connect_to, listed_spectators, spectators_known
+from tests.deploy.loopback import Topology, load_script, run_script
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.deploy]
 
-NODES = {"node-1", "node-2"}
-CONNECT_ATTEMPTS = 6  # nginx alternates between the nodes; a few tries reach a given one
-
-
-def node_of(client: Client) -> str:
-    assert client.ws.response is not None
-    return client.ws.response.headers[NODE_HEADER.decode()]
-
-
-async def connect_to(topology: Topology, room: Room, side: str, node: str,
-                     since: int | None = None) -> Client:
-    """A seat connected THROUGH NGINX that landed on ``node``. nginx (one worker) alternates
-    between the nodes, so a /healthz answered by the other node means the next connection
-    goes to ``node``: the room is not opened on a node the test did not choose."""
-    token = room.token_a if side == "A" else room.token_b
-    async with httpx.AsyncClient() as http:
-        for _attempt in range(CONNECT_ATTEMPTS):
-            answered = (await http.get(f"{topology.url}/healthz")).json()["node"]
-            if answered == node and _attempt < CONNECT_ATTEMPTS - 1:
-                continue  # only ``node`` may be left: then connect anyway
-            client = await Client.connect(topology.url, room.room_id, token, since)
-            if node_of(client) == node:
-                return client
-            await client.close()
-    raise AssertionError(f"nginx never sent seat {side} to {node}")
-
-
-async def store_of(topology: Topology) -> AsyncIterator[RedisRoomStore]:
-    store = RedisRoomStore.from_url(topology.redis_url)
-    try:
-        yield store
-    finally:
-        await store.close()
-
-
-@pytest.fixture
-async def shared_store(shared_topology: Topology) -> AsyncIterator[RedisRoomStore]:
-    async for store in store_of(shared_topology):
-        yield store
-
-
-@pytest.fixture
-async def own_store(own_topology: Topology) -> AsyncIterator[RedisRoomStore]:
-    async for store in store_of(own_topology):
-        yield store
+# A-t5's second Order: B-t3 (alive after the first) may react again; nobody declares.
+MOVE_ON = {"type": "declare_skill", "skill": {"type": "move", "route": [[22.5, 6], [22.5, 8]]}}
 
 
 async def test_status_and_both_nodes_healthy_through_nginx(shared_topology: Topology) -> None:
@@ -95,7 +47,7 @@ async def test_status_and_both_nodes_healthy_through_nginx(shared_topology: Topo
             health = await http.get(f"{shared_topology.url}/healthz")
             assert health.status_code == 200 and health.json()["status"] == "ok"
             answered.add(health.json()["node"])
-        assert answered == NODES
+        assert answered == set(NODES)
         for node in NODES:
             direct = await http.get(f"{shared_topology.node_url(node)}/healthz")
             assert direct.json()["node"] == node
@@ -104,76 +56,82 @@ async def test_status_and_both_nodes_healthy_through_nginx(shared_topology: Topo
         assert page.status_code == 200 and "<html" in page.text.lower()
 
 
-async def test_a_game_over_websockets_through_nginx(shared_topology: Topology,
-                                                    shared_store: RedisRoomStore) -> None:
-    room = await create_room(shared_store, aro_window_s=1.0)
-    a = await connect_to(shared_topology, room, "A", "node-1")
-    b = await connect_to(shared_topology, room, "B", "node-1")
-    await a.until(Snapshot)
-    await b.until(Snapshot)
-    accepted = [await a.command(ACTIVATE), await a.command(MOVE)]
-    assert all(isinstance(answer, Accepted) for answer in accepted)
-    await b.until(WindowOpen)
-    await b.until(WindowClosed)  # nobody declared: the node's clock closed it
-    await a.until(Events, lambda m: any(e and e["type"] == "aro_window_closed"
-                                        for e in m.events))
-    accepted.append(await a.command(SHOOT_B))
-    assert isinstance(accepted[-1], Accepted)
-    await b.until(Events, lambda m: m.first + len(m.events) - 1 >= accepted[-1].version)
-
-    seen_by_a = received_events(a)
-    assert max(seen_by_a) == max(received_events(b)) == accepted[-1].version
-    await assert_stored_exactly_once_in_order(
-        shared_store, room, seen_by_a,
-        [answer.version for answer in accepted if isinstance(answer, Accepted)])
-
-
-async def test_sigterm_of_a_node_mid_game_sends_its_players_to_the_other_node(
-        own_topology: Topology, own_store: RedisRoomStore) -> None:
-    room = await create_room(own_store, aro_window_s=600.0)
-    a = await connect_to(own_topology, room, "A", "node-1")
-    b = await connect_to(own_topology, room, "B", "node-1")
-    await a.until(Snapshot)
-    await b.until(Snapshot)
-    first = await a.command(ACTIVATE)
-    assert isinstance(first, Accepted)
-    await b.until(Events, lambda m: m.first + len(m.events) - 1 >= first.version)
-
-    # A command is on its way when the node is told to stop: it is either stored and
-    # answered before the close, or neither.
-    await a.send(Command("racing", a.version, MOVE))
-    own_topology.sigterm("node-1")
-    racing: Accepted | Rejected | None = None
-    with contextlib.suppress(ConnectionClosed):
-        racing = await a.answer("racing")
-    assert await a.close_code() == CloseCode.GOING_AWAY
-    assert await b.close_code() == CloseCode.GOING_AWAY
-
-    # Both reconnect through nginx: node-1 is gone, so they land on node-2 and resume.
-    a2 = await connect_to(own_topology, room, "A", "node-2", since=a.version)
-    b2 = await connect_to(own_topology, room, "B", "node-2", since=b.version)
-    assert not a2.of(Snapshot) and not b2.of(Snapshot), "resumed from their versions"
-    stored = await own_store.load_room(room.room_id)
-    assert stored is not None
-    accepted = [first.version]
-    if isinstance(racing, Accepted):
-        accepted.append(racing.version)
-        assert stored.version == racing.version, "answered, so stored"
-    else:
-        assert stored.version == first.version, "not answered, so not applied"
-        second = await a2.command(MOVE)
-        assert isinstance(second, Accepted)
-        accepted.append(second.version)
-    await b2.until(WindowOpen)  # the game goes on on node-2
-
-    seen_by_a = received_events(a, a2)
-    assert max(seen_by_a) == accepted[-1] == max(received_events(b, b2))
-    await assert_stored_exactly_once_in_order(own_store, room, seen_by_a, accepted)
+async def test_players_on_different_nodes_and_spectators_on_both_through_nginx(
+        shared_topology: Topology, shared_store: RedisRoomStore) -> None:
+    topology = shared_topology
+    room = await create_public_room(shared_store, aro_window_s=4.0)
+    a = await connect_to(topology, room, "A", "node-1")  # first in: node-1 owns the room
+    b = await connect_to(topology, room, "B", "node-2")  # relayed through the owner
+    watch_1 = await connect_to(topology, room, None, "node-1")
+    watch_2 = await connect_to(topology, room, None, "node-2")
+    viewers = (a, b, watch_1, watch_2)
+    for viewer in viewers:
+        await viewer.until(Snapshot)
+        await spectators_known(viewer, 2)
     async with httpx.AsyncClient() as http:
-        health = await http.get(f"{own_topology.url}/healthz")
-    assert health.json()["node"] == "node-2", "nginx skips the stopped node"
+        rooms = {node: (await http.get(f"{topology.node_url(node)}/healthz")).json()["rooms"]
+                 for node in NODES}
+    assert rooms == {"node-1": 1, "node-2": 0}, "one owner; node-2 relays"
+    for base in (topology.url, *(topology.node_url(node) for node in NODES)):
+        assert await listed_spectators(base, room.room_id) == [2]
 
-    stop(own_topology)  # asserts that none of its processes is left (node-1 already gone)
-    again = run_script("stop", "--run-dir", str(own_topology.run_dir))
-    assert again.returncode == 0 and "nothing was running" in again.stdout
+    accepted = [await a.command(ACTIVATE), await a.command(MOVE)]
+    opened = await b.until(WindowOpen)
+    assert opened.reactive == "B"
+    accepted.append(await b.command(COUNTER_SHOT))  # B-t3 shoots back, through the relay
+    await a.until(WindowClosed)
+    accepted.append(await a.command(SHOOT_B))
+    accepted += [await a.command(ACTIVATE), await a.command(MOVE_ON)]
+    assert all(isinstance(answer, Accepted) for answer in accepted), accepted
+    second = await b.until(WindowOpen)
+    assert second.order == opened.order + 1
+    await b.until(WindowClosed, lambda m: m.order == second.order)  # nobody declared
+    timed_out = await a.until(Events, lambda m: any(
+        e and e["type"] == "aro_window_closed" and e["order"] == second.order
+        and e["reason"] == "deadline" for e in m.events))
+    final = timed_out.first + len(timed_out.events) - 1
+    for viewer in viewers:
+        if not [m for m in viewer.of(WindowClosed) if m.order == second.order]:
+            await viewer.until(WindowClosed, lambda m: m.order == second.order)
+        if viewer.version < final:
+            await viewer.until(Events, lambda m: m.first + len(m.events) - 1 >= final)
 
+    # Every viewer got every event once and in order (the client checks each frame's first
+    # version against the one it holds), and the windows in the same order.
+    seen_by_a = received_events(a)
+    assert max(seen_by_a) == max(received_events(b)) == final
+    assert received_events(watch_1) == received_events(watch_2), "one spectator view"
+    assert max(received_events(watch_2)) == final
+    for viewer in viewers:
+        assert [(m.order, m.step) for m in viewer.of(WindowOpen)] == [(1, 1), (2, 1)]
+        assert [(m.order, m.step) for m in viewer.of(WindowClosed)] == [(1, 1), (2, 1)]
+    await assert_stored_exactly_once_in_order(
+        shared_store, room, seen_by_a, [answer.version for answer in accepted])
+
+    await watch_2.close()  # a spectator leaves node-2: every viewer on both nodes is told
+    for viewer in (a, b, watch_1):
+        await spectators_known(viewer, 1)
+    assert await listed_spectators(topology.url, room.room_id) == [1]
+
+
+def refused(port: int) -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) != 0
+
+
+def test_a_start_that_fails_leaves_nothing_running(tmp_path: Path) -> None:
+    """node-2 cannot listen (its port is taken) once Redis and node-1 are up: start fails
+    and stops what it had started."""
+    script = load_script()
+    redis_port, node_1, port = script.free_port(), script.free_port(), script.free_port()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        node_2 = taken.getsockname()[1]
+        started = run_script("start", "--run-dir", str(tmp_path), "--port", str(port),
+                             "--redis-port", str(redis_port), "--node-ports", f"{node_1},{node_2}")
+    assert started.returncode == 1 and "node-2" in started.stderr, started.stderr
+    assert (tmp_path / "node-1.log").exists(), "node-1 had been started"
+    assert all(refused(p) for p in (redis_port, node_1, node_2, port)), "nothing listens"
+    assert not (tmp_path / "topology.json").exists()
+    assert "nothing was running" in run_script("stop", "--run-dir", str(tmp_path)).stdout
