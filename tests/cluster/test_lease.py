@@ -3,26 +3,14 @@ winner gets a fence, a stale owner's append is refused, renewal and release."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from server.cluster.lease import RedisLeases, lease_key
 from server.rooms.ownership import Claimed, HeldBy
 from server.store import RoomMeta, RoomSettings, StaleWriter
 from server.store.redis_store import RedisRoomStore
-from tests.store.redis_process import RedisProcess
 
 pytestmark = pytest.mark.redis
-
-
-@pytest.fixture
-async def store(redis_server: RedisProcess) -> AsyncIterator[RedisRoomStore]:
-    redis_store = RedisRoomStore.from_url(redis_server.url)
-    try:
-        yield redis_store
-    finally:
-        await redis_store.close()
 
 
 async def new_room(store: RedisRoomStore, room_id: str) -> str:

@@ -17,7 +17,6 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
-from protocol import codec
 from protocol.constants import CloseCode
 from protocol.messages import (
     Accepted,
@@ -30,47 +29,22 @@ from protocol.messages import (
     WindowClosed,
     WindowOpen,
 )
-from server.lobby.tokens import new_room_id, new_seat_token, token_hash
-from server.store import RoomMeta, RoomSettings
+from server.lobby.tokens import new_room_id
 from server.store.redis_store import RedisRoomStore
-from tests.cluster.server_process import ServerProcess
-from tests.cluster.test_restart import (
+from tests.cluster.game import (
     ACTIVATE,
-    ENGINE,
+    COUNTER_SHOT,
     MOVE,
-    PLACEMENTS,
     SHOOT_B,
-    Room,
     assert_stored_exactly_once_in_order,
+    create_room,
     received_events,
 )
+from tests.cluster.server_process import ServerProcess
 from tests.server.wsclient import Client
 from tests.store.redis_process import RedisProcess
-from tests.support.skirmish import skirmish
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
-
-COUNTER_SHOT = {"type": "declare_aro", "trooper": "B-t3", "skill": {
-    "type": "bs_attack", "weapon": "punch_carbine", "targets": [{"trooper": "A-t5", "burst": 1}]}}
-
-
-async def create_public_room(store: RedisRoomStore, aro_window_s: float) -> Room:
-    token_a, token_b = new_seat_token(), new_seat_token()
-    meta = RoomMeta(new_room_id(), RoomSettings("codeone", aro_window_s, "public", 1),
-                    token_hash(token_a), token_hash(token_b), 1)
-    await store.create_room(meta, codec.pack_plain(ENGINE.state_to_plain(skirmish(PLACEMENTS))),
-                            None)
-    return Room(meta.room_id, token_a, token_b)
-
-
-@pytest.fixture
-async def store(redis_server: RedisProcess) -> AsyncIterator[RedisRoomStore]:
-    redis_store = RedisRoomStore.from_url(redis_server.url)
-    try:
-        yield redis_store
-    finally:
-        await redis_store.close()
-
 
 @pytest.fixture
 async def nodes(redis_server: RedisProcess) -> AsyncIterator[tuple[ServerProcess, ServerProcess]]:
@@ -99,7 +73,7 @@ async def get_json(url: str) -> dict[str, object]:
 async def test_players_and_spectators_on_two_nodes_get_every_event_in_order(
         nodes: tuple[ServerProcess, ServerProcess], store: RedisRoomStore) -> None:
     one, two = nodes
-    room = await create_public_room(store, aro_window_s=600.0)
+    room = await create_room(store, aro_window_s=600.0, visibility="public")
     a = await Client.connect(one.base, room.room_id, room.token_a)  # node one owns the room
     b = await Client.connect(two.base, room.room_id, room.token_b)  # node two relays
     watch_one = await Client.connect(one.base, room.room_id)
@@ -149,7 +123,7 @@ async def test_players_and_spectators_on_two_nodes_get_every_event_in_order(
 async def test_kill_9_of_the_owner_during_an_aro_window_the_other_node_takes_over(
         nodes: tuple[ServerProcess, ServerProcess], store: RedisRoomStore) -> None:
     one, two = nodes
-    room = await create_public_room(store, aro_window_s=8.0)
+    room = await create_room(store, aro_window_s=8.0, visibility="public")
     a = await Client.connect(one.base, room.room_id, room.token_a)
     watch_one = await Client.connect(one.base, room.room_id)
     b = await Client.connect(two.base, room.room_id, room.token_b)
@@ -196,7 +170,7 @@ async def test_kill_9_of_the_owner_during_an_aro_window_the_other_node_takes_ove
 async def test_a_paused_owner_that_lost_its_lease_can_never_write(
         nodes: tuple[ServerProcess, ServerProcess], store: RedisRoomStore) -> None:
     one, two = nodes
-    room = await create_public_room(store, aro_window_s=600.0)
+    room = await create_room(store, aro_window_s=600.0, visibility="public")
     a = await Client.connect(one.base, room.room_id, room.token_a)  # node one owns the room
     b = await Client.connect(two.base, room.room_id, room.token_b)
     await a.until(Snapshot)

@@ -12,14 +12,14 @@ import pytest
 from protocol.constants import ProtocolReason
 from protocol.messages import Accepted, Events, Rejected, Snapshot
 from server.store.redis_store import RedisRoomStore
-from tests.cluster.server_process import ServerProcess
-from tests.cluster.test_restart import (
+from tests.cluster.game import (
     ACTIVATE,
     MOVE,
     assert_stored_exactly_once_in_order,
     create_room,
     received_events,
 )
+from tests.cluster.server_process import ServerProcess
 from tests.server.wsclient import Client
 from tests.store.redis_process import RedisProcess
 

@@ -7,7 +7,7 @@ import httpx
 
 from protocol.messages import Spectators
 from server.transport.endpoint import NODE_HEADER
-from tests.cluster.test_restart import Room
+from tests.cluster.game import Room
 from tests.deploy.loopback import Topology
 from tests.server.wsclient import Client
 

@@ -21,12 +21,13 @@ from protocol.messages import (
     WindowOpen,
 )
 from server.store.redis_store import RedisRoomStore
-from tests.cluster.test_multinode import COUNTER_SHOT, create_public_room
-from tests.cluster.test_restart import (
+from tests.cluster.game import (
     ACTIVATE,
+    COUNTER_SHOT,
     MOVE,
     SHOOT_B,
     assert_stored_exactly_once_in_order,
+    create_room,
     received_events,
 )
 from tests.deploy.clients import NODES, connect_to, listed_spectators, spectators_known
@@ -59,7 +60,7 @@ async def test_status_and_both_nodes_healthy_through_nginx(shared_topology: Topo
 async def test_players_on_different_nodes_and_spectators_on_both_through_nginx(
         shared_topology: Topology, shared_store: RedisRoomStore) -> None:
     topology = shared_topology
-    room = await create_public_room(shared_store, aro_window_s=4.0)
+    room = await create_room(shared_store, aro_window_s=4.0, visibility="public")
     a = await connect_to(topology, room, "A", "node-1")  # first in: node-1 owns the room
     b = await connect_to(topology, room, "B", "node-2")  # relayed through the owner
     watch_1 = await connect_to(topology, room, None, "node-1")

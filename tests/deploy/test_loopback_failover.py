@@ -33,13 +33,13 @@ from protocol.messages import (
     WindowOpen,
 )
 from server.store.redis_store import RedisRoomStore
-from tests.cluster.test_multinode import create_public_room
-from tests.cluster.test_restart import (
+from tests.cluster.game import (
     ACTIVATE,
     MOVE,
     SHOOT_B,
     Room,
     assert_stored_exactly_once_in_order,
+    create_room,
     received_events,
 )
 from tests.deploy.clients import connect_to, listed_spectators, reconnect, spectators_known
@@ -79,7 +79,7 @@ async def caught_up(viewers: tuple[Client, ...], version: int) -> None:
 async def test_kill_9_of_the_owner_during_an_aro_window(
         own_topology: Topology, own_store: RedisRoomStore) -> None:
     topology = own_topology
-    room = await create_public_room(own_store, aro_window_s=6.0)
+    room = await create_room(own_store, aro_window_s=6.0, visibility="public")
     a, watch_1, b, watch_2 = await spread(topology, room)
     accepted = [await a.command(ACTIVATE), await a.command(MOVE)]
     assert all(isinstance(answer, Accepted) for answer in accepted)
@@ -121,7 +121,7 @@ async def test_kill_9_of_the_owner_during_an_aro_window(
 async def test_sigterm_of_the_owner_mid_game_sends_everyone_to_the_other_node(
         own_topology: Topology, own_store: RedisRoomStore) -> None:
     topology = own_topology
-    room = await create_public_room(own_store, aro_window_s=600.0)
+    room = await create_room(own_store, aro_window_s=600.0, visibility="public")
     a, watch_1, b, watch_2 = await spread(topology, room)
     first = await a.command(ACTIVATE)
     assert isinstance(first, Accepted)
@@ -182,7 +182,7 @@ async def test_a_redis_restart_rejects_commands_meanwhile_and_loses_nothing(
     topology = own_topology
     store = RedisRoomStore.from_url(topology.redis_url)
     try:
-        room = await create_public_room(store, aro_window_s=600.0)
+        room = await create_room(store, aro_window_s=600.0, visibility="public")
     finally:
         await store.close()
     a, watch_1, b, watch_2 = await spread(topology, room)
