@@ -1,6 +1,6 @@
 """``python -m bench.summarize [results...]``: one markdown table over many runs.
 
-Rows are grouped by (rooms, spectators, commit); every cell is the median over the runs of
+Rows are grouped by (rooms, spectators, server processes, commit); every cell is the median over the runs of
 that group, and the ``runs`` column says how many there were. This is the table kept in
 docs/performance.md.
 """
@@ -58,18 +58,20 @@ def _number(value: float) -> str:
 
 
 def table(paths: list[Path]) -> str:
-    groups: dict[tuple[int, int, str], list[dict[str, Any]]] = defaultdict(list)
-    dates: dict[tuple[int, int, str], str] = {}
+    groups: dict[tuple[int, int, int, str], list[dict[str, Any]]] = defaultdict(list)
+    dates: dict[tuple[int, int, int, str], str] = {}
     for path in paths:
         result = json.loads(path.read_text())
-        key = (result["params"]["rooms"], result["params"]["spectators"], result["commit"])
+        params = result["params"]
+        key = (params["rooms"], params["spectators"], params.get("nodes", 1), result["commit"])
         groups[key].append(result)
         dates[key] = result["date"][:10]
     head = ["rooms × spectators", "date", "commit", "runs", *(name for name, _ in COLUMNS)]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for key in sorted(groups):
         runs = groups[key]
-        cells = [f"{key[0]:,} × {key[1]}", dates[key], f"`{key[2]}`", str(len(runs))]
+        nodes = f" on {key[2]} processes" if key[2] > 1 else ""
+        cells = [f"{key[0]:,} × {key[1]}{nodes}", dates[key], f"`{key[3]}`", str(len(runs))]
         for _, path in COLUMNS:
             values = [v for v in (_get(r, path) for r in runs) if v is not None]
             cells.append(_number(statistics.median(values)) if values else "-")
