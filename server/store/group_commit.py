@@ -23,8 +23,11 @@ class GroupCommit(Generic[Item]):
     """``flush(items)`` returns one outcome per item, in order; an exception it raises is
     every item's outcome."""
 
-    def __init__(self, flush: Flush[Item]) -> None:
+    def __init__(self, flush: Flush[Item], max_batch: int = 256) -> None:
+        """``max_batch``: the most items one ``flush`` gets; more start another flush at
+        once (a huge pipeline is one huge socket write that may outlast a timeout)."""
         self._flush = flush
+        self._max_batch = max_batch
         self._pending: list[tuple[Item, asyncio.Future[Any]]] = []
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -33,14 +36,20 @@ class GroupCommit(Generic[Item]):
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
         if not self._pending:
-            task = loop.create_task(self._run())  # first step on the next loop iteration
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._start(loop)  # its first step runs on the next loop iteration
         self._pending.append((item, future))
         return await future
 
+    def _start(self, loop: asyncio.AbstractEventLoop) -> None:
+        task = loop.create_task(self._run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
     async def _run(self) -> None:
-        batch, self._pending = self._pending, []
+        batch = self._pending[:self._max_batch]
+        self._pending = self._pending[self._max_batch:]
+        if self._pending:
+            self._start(asyncio.get_running_loop())
         try:
             outcomes = await self._flush([item for item, _ in batch])
         except asyncio.CancelledError:

@@ -67,3 +67,11 @@ async def test_a_cancelled_submitter_does_not_disturb_the_others() -> None:
     assert await kept == 20
     with pytest.raises(asyncio.CancelledError):
         await gone
+
+
+async def test_a_batch_holds_at_most_max_batch_items_and_the_rest_flush_at_once() -> None:
+    recorder = Recorder()
+    group: GroupCommit[int] = GroupCommit(recorder.flush, max_batch=2)
+    outcomes = await asyncio.gather(*(group.submit(n) for n in range(5)))
+    assert outcomes == [0, 10, 20, 30, 40]
+    assert recorder.batches == [[0, 1], [2, 3], [4]]
