@@ -16,13 +16,21 @@ class Recorder:
         self.fail = fail
         self.release = asyncio.Event()
         self.release.set()
+        self._flushing = asyncio.Condition()
 
     async def flush(self, items: list[int]) -> list[object]:
-        self.batches.append(items)
+        async with self._flushing:
+            self.batches.append(items)
+            self._flushing.notify_all()
         await self.release.wait()
         if self.fail is not None:
             raise self.fail
         return [item * 10 if item >= 0 else ValueError(f"bad {item}") for item in items]
+
+    async def batches_started(self, count: int) -> None:
+        """Wait until ``count`` flushes have begun."""
+        async with self._flushing:
+            await self._flushing.wait_for(lambda: len(self.batches) >= count)
 
 
 async def test_items_submitted_together_are_flushed_once_each_with_its_own_outcome() -> None:
@@ -38,11 +46,9 @@ async def test_items_submitted_while_a_flush_runs_go_into_the_next_one() -> None
     recorder.release.clear()
     group: GroupCommit[int] = GroupCommit(recorder.flush)
     first = asyncio.ensure_future(group.submit(1))
-    while not recorder.batches:
-        await asyncio.sleep(0)
+    await recorder.batches_started(1)
     second = asyncio.ensure_future(group.submit(2))
-    while len(recorder.batches) < 2:
-        await asyncio.sleep(0)
+    await recorder.batches_started(2)
     recorder.release.set()
     assert (await first, await second) == (10, 20)
     assert recorder.batches == [[1], [2]]
@@ -60,8 +66,7 @@ async def test_a_cancelled_submitter_does_not_disturb_the_others() -> None:
     group: GroupCommit[int] = GroupCommit(recorder.flush)
     gone = asyncio.ensure_future(group.submit(1))
     kept = asyncio.ensure_future(group.submit(2))
-    while not recorder.batches:
-        await asyncio.sleep(0)
+    await recorder.batches_started(1)
     gone.cancel()
     recorder.release.set()
     assert await kept == 20
