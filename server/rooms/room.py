@@ -47,7 +47,15 @@ from server.rooms.messages import (
     Submit,
     WindowExpired,
 )
-from server.rooms.seats import AnswerCache, Member, Seat
+from server.rooms.seats import (
+    ABANDONED_AT_MS,
+    CONNECTED_AT_MS,
+    SEAT_GRACE,
+    AnswerCache,
+    Member,
+    Seat,
+    presence_deadlines,
+)
 from server.store import (
     Deadline,
     Listing,
@@ -113,6 +121,7 @@ class Room:
         self._idle_timer: asyncio.TimerHandle | None = None
         self._idle_epoch = 0
         self._stored_deadlines = {d.key: d.at_ms for d in deadlines if d.kind == ARO_WINDOW}
+        self._stored_presence = {d.key: d.at_ms for d in deadlines if d.kind == SEAT_GRACE}
 
     # --- the doors into the inbox (called by the transport) -----------------------------
 
@@ -156,6 +165,7 @@ class Room:
         window = self._engine.pending_aro_window(self.state)
         if window is not None:
             self._open_window(window, self._stored_deadlines.get(window.key))
+        self._restore_presence()
         self._arm_idle()
         while True:
             message = await self.inbox.get()
@@ -193,7 +203,7 @@ class Room:
         elif isinstance(message, WindowExpired):
             await self._on_window_expired(message.key)
         elif isinstance(message, GraceExpired):
-            self._on_grace_expired(message)
+            await self._on_grace_expired(message)
 
     def _after_failure(self, message: InboxMessage) -> None:
         if isinstance(message, Submit) and message.seat is not None:
@@ -263,7 +273,9 @@ class Room:
         new_state = engine.apply_all(self.state, events)
         window = engine.pending_aro_window(new_state)
         deadline_ms = self._deadline_for(window)
-        deadlines = () if window is None else (Deadline(ARO_WINDOW, window.key, deadline_ms),)
+        deadlines = presence_deadlines(self._seats.values())
+        if window is not None:
+            deadlines = (Deadline(ARO_WINDOW, window.key, deadline_ms), *deadlines)
         new_version = self.version + len(events)
         snapshot = None
         if self._snapshot_due(new_state, new_version):
@@ -392,6 +404,8 @@ class Room:
         if join.seat is not None:
             self._publish_presence(self._seats[join.seat])
         join.done.set_result(None)
+        if join.seat is not None:
+            await self._save_presence()
 
     async def _on_leave(self, member: Member) -> None:
         self._fanout.unsubscribe(self.room_id, member)
@@ -404,16 +418,21 @@ class Room:
         for seat in self._seats.values():
             if seat.member is member:
                 seat.member = None
-                seat.status = SeatStatus.AWAY
-                seat.cancel_grace()
-                seat.grace_deadline_ms = now_ms() + int(self._settings.grace_s * 1000)
-                expiry = GraceExpired(seat.side, seat.grace_epoch)
-                seat.grace_timer = asyncio.get_running_loop().call_later(
-                    self._settings.grace_s, self.inbox.post, expiry)
+                self._start_grace(seat, now_ms() + int(self._settings.grace_s * 1000))
                 self._publish_presence(seat)
+                await self._save_presence()
         self._arm_idle()
 
-    def _on_grace_expired(self, message: GraceExpired) -> None:
+    def _start_grace(self, seat: Seat, deadline_ms: int) -> None:
+        """``seat`` is away until ``deadline_ms`` (Unix ms), then abandoned."""
+        seat.status = SeatStatus.AWAY
+        seat.cancel_grace()
+        seat.grace_deadline_ms = deadline_ms
+        expiry = GraceExpired(seat.side, seat.grace_epoch)
+        delay = max(0.0, (deadline_ms - now_ms()) / 1000)
+        seat.grace_timer = asyncio.get_running_loop().call_later(delay, self.inbox.post, expiry)
+
+    async def _on_grace_expired(self, message: GraceExpired) -> None:
         seat = self._seats[message.side]
         if seat.status is not SeatStatus.AWAY or seat.grace_epoch != message.epoch:
             return
@@ -421,6 +440,34 @@ class Room:
         seat.grace_deadline_ms = None
         seat.status = SeatStatus.ABANDONED
         self._publish_presence(seat)
+        await self._save_presence()
+
+    def _restore_presence(self) -> None:
+        """Seats as the store left them (``presence_deadlines``): a room loaded after a
+        restart or a takeover keeps each away seat's original grace deadline, abandoned
+        seats stay abandoned, and seats connected then start their grace period now."""
+        for side, at_ms in self._stored_presence.items():
+            seat = self._seats.get(side)
+            if seat is None:
+                continue
+            if at_ms == CONNECTED_AT_MS:
+                self._start_grace(seat, now_ms() + int(self._settings.grace_s * 1000))
+            elif at_ms == ABANDONED_AT_MS:
+                seat.status = SeatStatus.ABANDONED
+            else:
+                self._start_grace(seat, at_ms)  # a past deadline expires at once
+
+    async def _save_presence(self) -> None:
+        """Store the seats' presence with the open deadlines; a failure only delays it to
+        the next write (presence is not game state: nothing accepted is at stake)."""
+        deadlines = presence_deadlines(self._seats.values())
+        if self._window is not None:
+            deadlines = (Deadline(ARO_WINDOW, self._window.key, self._window_deadline_ms),
+                         *deadlines)
+        try:
+            await self._store.set_deadlines(self.room_id, fence=self._fence, deadlines=deadlines)
+        except StorageUnavailable as error:
+            log.warning("room %s: presence not stored yet: %s", self.room_id, error)
 
     async def _catch_up(self, member: Member, since: int | None) -> None:
         """Send ``member`` what it missed after ``since``: the events if kept, else a snapshot."""

@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from protocol.messages import SeatStatus
 from server.fanout import Audience
+from server.store import Deadline
+
+SEAT_GRACE = "seat_grace"
+"""The kind of the stored deadline that carries a seat's presence across restarts."""
+CONNECTED_AT_MS = 0
+ABANDONED_AT_MS = 1
 
 
 class Member(Protocol):
@@ -60,3 +67,20 @@ class Seat:
             self.grace_timer = None
         self.grace_deadline_ms = None
         self.grace_epoch += 1
+
+
+def presence_deadlines(seats: Iterable[Seat]) -> tuple[Deadline, ...]:
+    """What the store keeps of the seats' presence, as deadlines of kind ``seat_grace`` keyed
+    by side (an empty seat has none): ``at_ms`` is the end of the grace period while the
+    seat is away, ``ABANDONED_AT_MS`` (long past) once abandoned, ``CONNECTED_AT_MS`` while
+    connected: a restart drops every socket, so for a connected seat the grace period
+    starts when the room is loaded again."""
+    kept = []
+    for seat in seats:
+        if seat.status is SeatStatus.AWAY and seat.grace_deadline_ms is not None:
+            kept.append(Deadline(SEAT_GRACE, seat.side, seat.grace_deadline_ms))
+        elif seat.status is SeatStatus.ABANDONED:
+            kept.append(Deadline(SEAT_GRACE, seat.side, ABANDONED_AT_MS))
+        elif seat.status is SeatStatus.CONNECTED:
+            kept.append(Deadline(SEAT_GRACE, seat.side, CONNECTED_AT_MS))
+    return tuple(kept)

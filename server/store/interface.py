@@ -127,6 +127,11 @@ class RoomStore(Protocol):
         Events are trimmed only below the latest snapshot: every event after it is kept (so
         the room can be loaded), and at least the newest ``events_kept`` for resume."""
 
+    async def set_deadlines(self, room_id: str, *, fence: int,
+                            deadlines: Sequence[Deadline]) -> None:
+        """Replace the room's open deadlines without an event (a seat's presence changed);
+        raises ``StaleWriter`` when ``fence`` is not the latest claim."""
+
     async def events_since(self, room_id: str, version: int) -> Sequence[bytes] | None:
         """The events after ``version`` in order, or None when some are no longer kept."""
 

@@ -82,6 +82,13 @@ class MemoryRoomStore:
         self._put_listing(room_id, listing)
         return room.version
 
+    async def set_deadlines(self, room_id: str, *, fence: int,
+                            deadlines: Sequence[Deadline]) -> None:
+        room = self._rooms.get(room_id)
+        if room is None or room.fence != fence:
+            raise StaleWriter(f"room {room_id}: fence {fence} is not the latest")
+        room.deadlines = tuple(deadlines)
+
     async def events_since(self, room_id: str, version: int) -> Sequence[bytes] | None:
         room = self._rooms.get(room_id)
         if room is None or version > room.version or version < 0:

@@ -99,6 +99,15 @@ if keep_from > 1 then redis.call('XTRIM', KEYS[2], 'MINID', string.format('%d-0'
 return v
 """
 
+# ARGV: fence, deadlines. Presence changes: deadlines without an event, fenced like append.
+_SET_DEADLINES = """
+local fence = redis.call('HGET', KEYS[1], 'fence')
+if not fence then return redis.error_reply('STALE no such room') end
+if tonumber(fence) ~= tonumber(ARGV[1]) then return redis.error_reply('STALE fence') end
+redis.call('HSET', KEYS[1], 'deadlines', ARGV[2])
+return 1
+"""
+
 # The hash fields and the events after the snapshot, in one atomic read.
 _LOAD = """
 local f = redis.call('HMGET', KEYS[1], 'meta', 'version', 'snapshot', 'deadlines',
@@ -246,6 +255,17 @@ class RedisRoomStore:
         for index in todo:
             outcomes[index] = StorageUnavailable("append: script cache kept emptying")
         return outcomes
+
+    async def set_deadlines(self, room_id: str, *, fence: int,
+                            deadlines: Sequence[Deadline]) -> None:
+        async with storage_call("set_deadlines"):
+            try:
+                await self._scripts.run(_SET_DEADLINES, [state_key(room_id)],
+                                        [fence, _pack_deadlines(deadlines)])
+            except ResponseError as error:
+                if str(error).startswith("STALE"):
+                    raise StaleWriter(f"room {room_id}: {error}") from None
+                raise
 
     async def events_since(self, room_id: str, version: int) -> Sequence[bytes] | None:
         if version < 0:

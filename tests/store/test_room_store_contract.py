@@ -130,6 +130,26 @@ async def test_append_with_a_superseded_fence_is_refused_after_another_claim(
     assert await store.events_since(room.room_id, 0) == [event(1)]
 
 
+async def test_set_deadlines_replaces_them_without_an_event_and_is_fenced(
+        store: RoomStore) -> None:
+    """A seat's presence changing writes the room's deadlines alone (no version), under the
+    same fence as ``append``: after another claim the old owner's write is refused."""
+    room = meta()
+    await store.create_room(room, b"snap-0", None)
+    fence = await store.claim_room(room.room_id, "node-1")
+    assert fence is not None
+    away = (Deadline("seat_grace", "B", 123_456),)
+    await store.set_deadlines(room.room_id, fence=fence, deadlines=away)
+    loaded = await store.load_room(room.room_id)
+    assert loaded is not None and loaded.deadlines == away and loaded.version == 0
+    newer = await store.claim_room(room.room_id, "node-2")
+    assert newer is not None
+    with pytest.raises(StaleWriter):
+        await store.set_deadlines(room.room_id, fence=fence, deadlines=())
+    loaded = await store.load_room(room.room_id)
+    assert loaded is not None and loaded.deadlines == away
+
+
 async def test_concurrent_appends_at_one_version_accept_exactly_one(store: RoomStore) -> None:
     room = meta()
     await store.create_room(room, b"snap-0", None)
