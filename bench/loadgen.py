@@ -285,7 +285,7 @@ class Worker:
         self.room_ids: list[tuple[str, str, str]] = []
         self.results: dict[str, Any] = {}
         self.readers: list[asyncio.Task[None]] = []
-        # --url may list several nodes (comma-separated): rooms are created on the first;
+        # --url may list several nodes (comma-separated): rooms are created round robin;
         # player A connects to the first, player B to the second, spectators alternate.
         self.bases = [url.rstrip("/") for url in args.url.split(",")]
         self.base = self.bases[0]
@@ -302,8 +302,12 @@ class Worker:
             raise SystemExit(0)
 
     async def create_rooms(self) -> None:
-        async with httpx.AsyncClient(base_url=self.base, timeout=60) as http:
-            async def create(_: int) -> None:
+        """Rooms are created round robin over the nodes (as a load balancer would send the
+        lobby's requests), so each node owns a share of the rooms and relays the others."""
+        clients = [httpx.AsyncClient(base_url=base, timeout=60) for base in self.bases]
+        try:
+            async def create(index: int) -> None:
+                http = clients[index % len(clients)]
                 response = await http.post("/api/rooms", json={
                     "ruleset": RULESET, "seed": self.args.seed,
                     "aro_window_s": self.args.aro_window, "visibility": "private"})
@@ -312,6 +316,9 @@ class Worker:
                 self.room_ids.append((data["room"], data["seats"]["A"]["token"],
                                       data["seats"]["B"]["token"]))
             await _gather_bounded([create(i) for i in range(len(self.rooms))], 50)
+        finally:
+            for http in clients:
+                await http.aclose()
 
     async def _connect(self, room: RoomDriver, name: str, url: str,
                        hello: Hello | None) -> Member:
