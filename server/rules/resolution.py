@@ -45,6 +45,7 @@ from .routes import START_TOLERANCE, route_length
 from .ruleset import options
 from .skills import DODGE_MOVE_LIMIT, Dodge, Skill
 from .state import GameState, OrderStep
+from .zone_of_control import in_zone_of_control
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,8 +291,9 @@ def _guts_checks(saves: Sequence[SaveRecord],
 
 def _alert(after: GameState, before: GameState, rolled: Sequence[_Rolled],
            templates: Sequence[TemplateHit]) -> tuple[Effect, ...]:
-    """Alert!: a reactive trooper not activated this Order (no ARO declared) that was the
-    target of an Attack turns to face its attacker in the Conclusion (DIGEST 9)."""
+    """Alert!: a trooper not activated this Order (no ARO declared) that was the target of
+    an Attack, or has an attacked ally in its Zone of Control, turns to face the attacker
+    in the Conclusion (DIGEST 9)."""
     order = before.order
     assert order is not None
     attacked = [(r.plan.target, r.plan.trooper) for r in rolled if r.plan.is_attack and r.plan.active]
@@ -300,10 +302,23 @@ def _alert(after: GameState, before: GameState, rolled: Sequence[_Rolled],
     for target_id, attacker_id in attacked:
         if target_id is not None:
             first_attacker.setdefault(target_id, attacker_id)
+    # Whom each trooper turns to: its own first attacker, else the first attacker of an
+    # attacked ally in its Zone of Control (DIGEST 9, "which (or an ally in its ZoC) was
+    # targeted by an Attack").
+    turn_to = dict(first_attacker)
+    for trooper in after.troopers.values():
+        if trooper.id in turn_to or trooper.marker or trooper.position is None:
+            continue
+        for ally_id, attacker_id in first_attacker.items():
+            ally = after.trooper(ally_id)
+            if (ally.side is trooper.side and ally.position is not None
+                    and in_zone_of_control(trooper.body(), ally.body())):
+                turn_to[trooper.id] = attacker_id
+                break
     effects: list[Effect] = []
-    for target_id, attacker_id in first_attacker.items():
+    for target_id, attacker_id in turn_to.items():
         target = after.trooper(target_id)
-        if target_id in order.aros or not target.can_act:
+        if target_id in order.aros or target_id in order.activated or not target.can_act:
             continue
         attacker = after.trooper(attacker_id)
         facing = _facing_towards(target.position, attacker.position)

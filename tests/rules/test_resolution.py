@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from server.rules.ids import Side, TerrainId
 from server.rules.outcome import (
     BecameIdle,
@@ -254,6 +256,24 @@ def test_alert_turns_an_attacked_trooper_that_did_not_react() -> None:
     state = resolving(shooter, [shoot(RIFLE, (target, 3))], [target], faces=[20, 20, 20])
     outcome, _ = resolve_order(state)
     assert outcome.effects == (Turned(target.id, 180.0, "alert"),)
+
+
+def test_alert_also_turns_a_trooper_with_an_attacked_ally_in_its_zone_of_control() -> None:
+    """9 Alert!: "which (or an ally in its ZoC) was targeted by an Attack" -- the ally within
+    8 inches turns to the attacker too; one farther away, and the attacker's own side, do not."""
+    shooter = trooper("s", A, (10, 10), 0.0)
+    friend = trooper("f", A, (10, 14), 90.0)
+    target = trooper("t", B, (16, 10), 0.0)
+    near = trooper("n", B, (20, 16), 90.0)  # 7.2" from t: in its Zone of Control
+    far = trooper("x", B, (40, 10), 90.0)
+    state = resolving(shooter, [shoot(RIFLE, (target, 3))], [friend, target, near, far],
+                      faces=[20, 20, 20])
+    outcome, _ = resolve_order(state)
+    turned = {effect.trooper: effect.facing for effect in outcome.effects
+              if isinstance(effect, Turned)}
+    assert set(turned) == {target.id, near.id}
+    assert turned[target.id] == 180.0
+    assert round(turned[near.id]) == round(math.degrees(math.atan2(10 - 16, 10 - 20)) % 360)
 
 
 def test_codeone_has_no_guts_rolls() -> None:
