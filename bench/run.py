@@ -149,6 +149,9 @@ class Fleet:
         self.frame_size = frame_size
         sockets = args.rooms * (2 + args.spectators)
         count = max(args.workers, math.ceil(sockets / args.sockets_per_worker))
+        # A multiple of the server processes: each baseline process then holds the same
+        # number of load processes' rooms (and stays under its own socket limit).
+        count = math.ceil(count / len(urls)) * len(urls)
         count = min(count, args.rooms)
         share, extra = divmod(args.rooms, count)
         self.shares = [share + (1 if i < extra else 0) for i in range(count)]
