@@ -55,6 +55,7 @@ from protocol.messages import (
 )
 
 GUARD_S = 60.0  # a command not seen by everyone within this is counted as lost
+WINDOW_ALREADY_CLOSED = frozenset({"stale_version", "wrong_phase", "stale_window"})
 
 
 class Tally:
@@ -178,8 +179,10 @@ class RoomDriver:
     async def command(self, side: str, body: dict[str, Any], *, stale_ok: bool = False) -> bool:
         """Send, wait for the answer and for every member to hold its events.
 
-        With ``stale_ok`` a ``stale_version`` rejection returns False instead of raising: the
-        room's clock may close an ARO window just before the reactive player does.
+        With ``stale_ok`` a rejection that means "the window is already closed" returns False
+        instead of raising: the room's clock may close an ARO window just before the reactive
+        player does (``stale_version`` when the command was issued before the close reached
+        the player, ``wrong_phase``/``stale_window`` when after).
         """
         player = self.players[side]
         command_id = f"c{next(self._ids)}"
@@ -189,7 +192,7 @@ class RoomDriver:
         await self.until(lambda: command_id in player.answers)
         answer = player.answers.pop(command_id)
         if isinstance(answer, Rejected):
-            if stale_ok and answer.code == "stale_version":
+            if stale_ok and answer.code in WINDOW_ALREADY_CLOSED:
                 return False
             raise RuntimeError(f"room {self.index}: {body['type']} rejected: {answer.code}"
                                f" {answer.message}")
