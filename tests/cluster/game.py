@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from protocol import codec
-from protocol.messages import Events
+from protocol.constants import ProtocolReason
+from protocol.messages import Accepted, Events
 from server.lobby.tokens import new_room_id, new_seat_token, token_hash
 from server.rooms.rules_engine import RulesCoreEngine
 from server.store import RoomMeta, RoomSettings
@@ -29,6 +30,7 @@ MOVE = {"type": "declare_skill", "skill": {"type": "move", "route": [[22.5, 4], 
 SHOOT_B = {"type": "declare_skill", "skill": {
     "type": "bs_attack", "weapon": "line_rifle", "targets": [{"trooper": B_SHOOTER, "burst": 3}]}}
 ENGINE = RulesCoreEngine()
+RETRIES = 20  # a pooled connection that died with Redis fails once; bounded, not timed
 
 
 @dataclass
@@ -85,3 +87,15 @@ async def assert_stored_exactly_once_in_order(store: RedisRoomStore, room: Room,
     assert {v: ENGINE.view_event(e, "A", replayed)
             for v, e in enumerate(events, 1)} == seen_by_a
     assert accepted == sorted(accepted) and accepted[-1] <= stored.version
+
+
+async def command_once_storage_is_back(client: Client, body: dict[str, object],
+                                       command_id: str) -> Accepted:
+    """Send ``body`` (same id each time) until the restarted Redis stores it; every refusal
+    before that must be ``storage_unavailable``."""
+    for _ in range(RETRIES):
+        answer = await client.command(body, id=command_id)
+        if isinstance(answer, Accepted):
+            return answer
+        assert answer.code == ProtocolReason.STORAGE_UNAVAILABLE, answer
+    raise AssertionError(f"{command_id} still refused after {RETRIES} tries")

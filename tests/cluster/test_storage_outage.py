@@ -16,6 +16,7 @@ from tests.cluster.game import (
     ACTIVATE,
     MOVE,
     assert_stored_exactly_once_in_order,
+    command_once_storage_is_back,
     create_room,
     received_events,
 )
@@ -25,7 +26,6 @@ from tests.store.redis_process import RedisProcess
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
-RETRIES = 20  # a pooled connection that died with Redis fails once; bounded, not timed
 
 
 async def test_commands_while_redis_is_down_are_storage_unavailable_then_the_game_goes_on(
@@ -53,13 +53,8 @@ async def test_commands_while_redis_is_down_are_storage_unavailable_then_the_gam
         assert a.version == first.version, "nothing was acknowledged or broadcast"
 
         redis.start()  # same port and directory: replays the append-only file
-        second: Accepted | Rejected | None = None
-        for _ in range(RETRIES):
-            second = await a.command(MOVE, id="move-after-outage")
-            if isinstance(second, Accepted):
-                break
-            assert second.code == ProtocolReason.STORAGE_UNAVAILABLE, second
-        assert isinstance(second, Accepted) and second.version > first.version
+        second = await command_once_storage_is_back(a, MOVE, "move-after-outage")
+        assert second.version > first.version
         await b.until(Events, lambda m: m.first + len(m.events) - 1 >= second.version)
 
         seen_by_a = received_events(a)

@@ -39,6 +39,7 @@ from tests.cluster.game import (
     SHOOT_B,
     Room,
     assert_stored_exactly_once_in_order,
+    command_once_storage_is_back,
     create_room,
     received_events,
 )
@@ -48,7 +49,6 @@ from tests.server.wsclient import Client
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.deploy]
 
-RETRIES = 20  # a pooled connection that died with Redis fails once; bounded, not timed
 
 
 async def spread(topology: Topology, room: Room) -> tuple[Client, Client, Client, Client]:
@@ -207,13 +207,8 @@ async def test_a_redis_restart_rejects_commands_meanwhile_and_loses_nothing(
     assert [e.code for e in b_again.of(Error)] == [ProtocolReason.STORAGE_UNAVAILABLE]
 
     topology.restart("redis")  # same port and directory: replays the append-only file
-    second: Accepted | Rejected | None = None
-    for _ in range(RETRIES):
-        second = await a.command(MOVE, id="move-after-outage")
-        if isinstance(second, Accepted):
-            break
-        assert second.code == ProtocolReason.STORAGE_UNAVAILABLE, second
-    assert isinstance(second, Accepted) and second.version > first.version
+    second = await command_once_storage_is_back(a, MOVE, "move-after-outage")
+    assert second.version > first.version
     b2 = await connect_to(topology, room, "B", "node-2", since=b.version)
     watch_22 = await connect_to(topology, room, None, "node-2", since=watch_2.version)
     again = (a, watch_1, b2, watch_22)
