@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench.script import Send, plan
+from bench.script import plan
 from protocol import codec
 from protocol.messages import Events
 from server.rooms.rules_engine import RulesCoreEngine
@@ -28,18 +28,7 @@ ENGINE = RulesCoreEngine()
 
 def commands(seed: int) -> list[tuple[str | None, dict[str, Any]]]:
     """The scripted game as (seat or None for the room's clock, command body)."""
-    script = plan(seed)
-    out: list[tuple[str | None, dict[str, Any]]] = [(s.side, s.body) for s in script.setup]
-    for order in script.orders:
-        for step in order:
-            if isinstance(step, Send):
-                out.append((step.side, step.body))
-                continue
-            if step.trooper:
-                out.append((step.side, {"type": "pass_aro", "trooper": step.trooper}))
-            out.append((None, {"type": "close_aro_window", "order": step.order,
-                               "step": step.step}))
-    return out
+    return plan(seed).commands(clock_closes_windows=True)
 
 
 def measure(seed: int, repeat: int) -> dict[str, Any]:

@@ -53,6 +53,23 @@ class Script:
     setup: tuple[Send, ...]
     orders: tuple[tuple[Step, ...], ...]
 
+    def commands(self, *, clock_closes_windows: bool = False
+                 ) -> list[tuple[str | None, dict[str, Any]]]:
+        """The whole game as (seat, command body): each window's pass, then its close, sent
+        by the reactive seat, or with ``clock_closes_windows`` by the room's clock (None)."""
+        out: list[tuple[str | None, dict[str, Any]]] = [(s.side, s.body) for s in self.setup]
+        for order in self.orders:
+            for step in order:
+                if isinstance(step, Send):
+                    out.append((step.side, step.body))
+                    continue
+                if step.trooper:
+                    out.append((step.side, {"type": "pass_aro", "trooper": step.trooper}))
+                out.append((None if clock_closes_windows else step.side,
+                            {"type": "close_aro_window", "order": step.order,
+                             "step": step.step}))
+        return out
+
 
 class _Planner:
     def __init__(self, seed: int) -> None:

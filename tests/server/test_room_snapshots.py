@@ -10,7 +10,7 @@ from typing import Any
 
 from members import RecordingMember
 
-from bench.script import Send, plan
+from bench.script import plan
 from protocol import codec
 from protocol.messages import Accepted, Command, Rejected
 from server.config import Settings
@@ -24,20 +24,9 @@ ENGINE = RulesCoreEngine()
 COMMAND_IDS = (f"c{n}" for n in itertools.count())
 
 
-def commands(max_orders: int) -> list[tuple[str, dict[str, Any]]]:
+def commands(max_orders: int) -> list[tuple[str | None, dict[str, Any]]]:
     """The benchmark's scripted game (setup, then Orders), as (seat, command body)."""
-    script = plan(seed=7, max_orders=max_orders)
-    out = [(send.side, send.body) for send in script.setup]
-    for order in script.orders:
-        for step in order:
-            if isinstance(step, Send):
-                out.append((step.side, step.body))
-                continue
-            if step.trooper:
-                out.append((step.side, {"type": "pass_aro", "trooper": step.trooper}))
-            out.append((step.side, {"type": "close_aro_window", "order": step.order,
-                                    "step": step.step}))
-    return out
+    return plan(seed=7, max_orders=max_orders).commands()
 
 
 async def play(room: Room, seats: dict[str, RecordingMember],
