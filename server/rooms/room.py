@@ -273,9 +273,7 @@ class Room:
         new_state = engine.apply_all(self.state, events)
         window = engine.pending_aro_window(new_state)
         deadline_ms = self._deadline_for(window)
-        deadlines = presence_deadlines(self._seats.values())
-        if window is not None:
-            deadlines = (Deadline(ARO_WINDOW, window.key, deadline_ms), *deadlines)
+        deadlines = self._open_deadlines(window, deadline_ms)
         new_version = self.version + len(events)
         snapshot = None
         if self._snapshot_due(new_state, new_version):
@@ -457,13 +455,19 @@ class Room:
             else:
                 self._start_grace(seat, at_ms)  # a past deadline expires at once
 
+    def _open_deadlines(self, window: AroWindow | None,
+                        window_deadline_ms: int) -> tuple[Deadline, ...]:
+        """What the store keeps of the room's timers: the ARO window's deadline, if one is
+        open, and the seats' presence."""
+        presence = presence_deadlines(self._seats.values())
+        if window is None:
+            return presence
+        return (Deadline(ARO_WINDOW, window.key, window_deadline_ms), *presence)
+
     async def _save_presence(self) -> None:
         """Store the seats' presence with the open deadlines; a failure only delays it to
         the next write (presence is not game state: nothing accepted is at stake)."""
-        deadlines = presence_deadlines(self._seats.values())
-        if self._window is not None:
-            deadlines = (Deadline(ARO_WINDOW, self._window.key, self._window_deadline_ms),
-                         *deadlines)
+        deadlines = self._open_deadlines(self._window, self._window_deadline_ms)
         try:
             await self._store.set_deadlines(self.room_id, fence=self._fence, deadlines=deadlines)
         except StorageUnavailable as error:
