@@ -102,9 +102,11 @@ class ClusterNode:
         if port is not None and port.room is room:
             del self._ports[room.room_id]
             self._spawn(port.close())
-            # Stopped here (idle, or lease lost): give the lease back now rather than let it
-            # run out, so the next viewer's node may serve the room at once.
-            self._spawn(self._release(room.room_id, room.fence))
+            if room.left_idle:
+                # Give the lease back now rather than let it run out, so the next viewer's
+                # node may serve the room at once. (A room stopped for a lost lease has
+                # none to give; on shutdown ``close`` releases every lease in one pipeline.)
+                self._spawn(self._release(room.room_id, room.fence))
 
     async def _release(self, room_id: str, fence: int) -> None:
         try:

@@ -104,6 +104,7 @@ class Room:
         self.version = version
         self.inbox: RoomInbox[InboxMessage] = RoomInbox(settings.inbox_size)
         self.stopped = False
+        self.left_idle = False  # stopped because nobody was connected (its lease may go now)
         self._fence = fence
         self._snapshot_version = snapshot_version
         self._engine = engine
@@ -175,6 +176,7 @@ class Room:
             if isinstance(message, IdleExpired):
                 if self._idle_now(message):
                     log.info("room %s: idle; leaving memory", self.room_id)
+                    self.left_idle = True
                     self._shut(CloseCode.GOING_AWAY, "room idle")
                     return
                 continue
