@@ -8,7 +8,7 @@ ground level; its volume is the cylinder of its silhouette (see ``silhouettes``)
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from server.rules.silhouettes import silhouette as silhouette_of
 
@@ -30,22 +30,20 @@ class Body:
     facing: float
     silhouette: int
     all_round_vision: bool = False
+    # The cylinder's measures, looked up once: Line of Fire asks for them thousands of
+    # times per Order. Derived from ``silhouette``, so left out of init, repr and equality.
+    radius: float = field(init=False, repr=False, compare=False)
+    """Radius of the base, inches."""
+    height: float = field(init=False, repr=False, compare=False)
+    """Height of the silhouette cylinder, inches."""
 
     def __post_init__(self) -> None:
-        silhouette_of(self.silhouette)  # reject unknown sizes at construction, not at use
+        size = silhouette_of(self.silhouette)  # rejects unknown sizes at construction
         x, y = self.position
         object.__setattr__(self, "position", (float(x), float(y)))
         object.__setattr__(self, "facing", normalise_facing(self.facing))
-
-    @property
-    def radius(self) -> float:
-        """Radius of the base, inches."""
-        return silhouette_of(self.silhouette).base_diameter / 2.0
-
-    @property
-    def height(self) -> float:
-        """Height of the silhouette cylinder, inches."""
-        return silhouette_of(self.silhouette).height
+        object.__setattr__(self, "radius", size.base_diameter / 2.0)
+        object.__setattr__(self, "height", size.height)
 
     def moved_to(self, position: Point) -> Body:
         """The same body standing at ``position`` (facing and silhouette kept)."""

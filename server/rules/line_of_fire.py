@@ -26,6 +26,7 @@ from server.rules.terrain import (
     bounding_box,
     inside_pieces,
     segment_meets_interior,
+    segment_passes_with_room,
     shadow_holds_disc,
 )
 
@@ -170,6 +171,18 @@ def _hides(piece: TerrainPiece, viewer_points: Sequence[Point], target: Body,
                for p in viewer_points)
 
 
+def _hidden_along_centres(viewer: Body, target: Body, piece: TerrainPiece) -> bool:
+    """A convex piece taller than every sight line, crossed by the line between the two
+    centres with room for the larger radius: each sampled sight line then passes deep
+    inside it too, so ``blocked_by_terrain`` says every line is blocked. (The point a
+    fraction s along a sight line from p to q lies within (1 - s)|p - viewer| +
+    s|q - target| <= the larger radius of the point s along the line between the centres:
+    every sampled end lies on its base's rim or at its centre.) One clip, where ``_hides``
+    takes a shadow test per viewer point; it decides most hidden targets alone."""
+    room = max(viewer.radius, target.radius)
+    return segment_passes_with_room(viewer.position, target.position, room, piece.polygon)
+
+
 def has_line_of_fire(
     viewer: Body, target: Body, table: Table, blockers: Sequence[Body] = ()
 ) -> bool:
@@ -182,10 +195,14 @@ def has_line_of_fire(
     """
     if not in_front_arc(viewer, target):
         return False
-    viewer_points, target_points = sight_line_ends(viewer, target)
     box = _box_of_discs(viewer, target)
     pieces = terrain_between(viewer, target, table)
     hv, ht = viewer.height, target_sight_height(target)
+    tall = max(hv, ht) + _TALL_MARGIN
+    if any(piece.height >= tall and _hidden_along_centres(viewer, target, piece)
+           for piece in pieces):
+        return False
+    viewer_points, target_points = sight_line_ends(viewer, target)
     if any(_hides(piece, viewer_points, target, hv, ht) for piece in pieces):
         return False
     bodies = tuple(
@@ -197,6 +214,40 @@ def has_line_of_fire(
     )
 
 
+class _BlindSpots:
+    """Points of a route where the viewer surely has no LoF to the mover standing there,
+    told without building the mover's body or any sight line: outside the viewer's front
+    arc (the same arithmetic as ``in_front_arc``), or hidden along the centres by a tall
+    convex piece (``_hidden_along_centres``). Everything else goes to ``has_line_of_fire``,
+    so a route's answers are exactly those of asking it at every sampled point."""
+
+    def __init__(self, viewer: Body, mover: Body, route: Sequence[Point], table: Table) -> None:
+        self.vx, self.vy = viewer.position
+        self.fx, self.fy = facing_vector(viewer.facing)
+        self.all_round = viewer.all_round_vision
+        self.reach = mover.radius
+        self.room = max(viewer.radius, mover.radius)
+        tall = max(viewer.height, target_sight_height(mover)) + _TALL_MARGIN
+        # The line between the centres stays in the box of the viewer's and the route's
+        # discs: a piece that does not meet it cannot hide any point of the route.
+        xs = [self.vx] + [x for x, _ in route]
+        ys = [self.vy] + [y for _, y in route]
+        box = (min(xs) - self.room, min(ys) - self.room, max(xs) + self.room,
+               max(ys) + self.room)
+        self.walls = tuple(piece.polygon for piece in table.terrain
+                           if piece.height >= tall
+                           and _boxes_overlap(box, bounding_box(piece.polygon)))
+
+    def blind(self, point: Point) -> bool:
+        x, y = point
+        if not self.all_round and (
+                (x - self.vx) * self.fx + (y - self.vy) * self.fy + self.reach <= EPSILON):
+            return True  # ``in_front_arc`` is False: ``front_reach`` computed alike
+        viewer = (self.vx, self.vy)
+        return any(segment_passes_with_room(viewer, point, self.room, wall)
+                   for wall in self.walls)
+
+
 def points_of_route_in_lof(
     viewer: Body, mover: Body, route: Sequence[Point], table: Table,
     blockers: Sequence[Body] = (), step: float = 0.25,
@@ -205,9 +256,11 @@ def points_of_route_in_lof(
 
     Samples every ``step`` inches and at every vertex (see ``routes.route_samples``).
     """
+    spots = _BlindSpots(viewer, mover, route, table)
     return tuple(
         point for point in route_samples(route, step)
-        if has_line_of_fire(viewer, mover.moved_to(point), table, blockers)
+        if not spots.blind(point)
+        and has_line_of_fire(viewer, mover.moved_to(point), table, blockers)
     )
 
 
@@ -216,7 +269,9 @@ def sees_any_point_of_route(
     blockers: Sequence[Body] = (), step: float = 0.25,
 ) -> bool:
     """The viewer has LoF to the mover at some sampled point of its route (DIGEST 9 Move)."""
+    spots = _BlindSpots(viewer, mover, route, table)
     return any(
-        has_line_of_fire(viewer, mover.moved_to(point), table, blockers)
+        not spots.blind(point)
+        and has_line_of_fire(viewer, mover.moved_to(point), table, blockers)
         for point in route_samples(route, step)
     )

@@ -266,6 +266,20 @@ def _core(polygon: Polygon) -> tuple[tuple[tuple[float, float, float], ...],
     return shrunk, tuple(corners)
 
 
+def segment_passes_with_room(p: Point, q: Point, room: float,
+                             polygon: Sequence[Point]) -> bool:
+    """Some point of segment p->q lies deeper than ``room`` + _DEEP inside the footprint:
+    then every segment whose every point lies within ``room`` of the point as far along
+    p->q also passes deeper than _MARGIN inside, which ``segment_meets_interior`` calls
+    certain. Only for strictly convex footprints: False for any other, meaning "not
+    known", never "no"."""
+    planes = _half_planes(tuple(polygon))
+    if planes is None:
+        return False
+    px, py = p
+    return _clip(px, py, q[0] - px, q[1] - py, planes, -(room + _DEEP))
+
+
 def shadow_holds_disc(viewer: Point, centre: Point, radius: float,
                       polygon: Sequence[Point]) -> bool:
     """Every segment from ``viewer`` to a point of the disc (``centre``, ``radius``) passes
@@ -281,25 +295,54 @@ def shadow_holds_disc(viewer: Point, centre: Point, radius: float,
     vx, vy = viewer
     cx, cy = centre
     need = radius + _MARGIN
-    facing = [(nx, ny, c) for nx, ny, c in planes if nx * vx + ny * vy > c]
+    facing = False
+    for nx, ny, c in planes:
+        if nx * vx + ny * vy > c:
+            facing = True
+            if c - (nx * cx + ny * cy) < need:
+                return False
     if not facing:
         return True  # the viewer stands in the core: every segment from it starts there
-    for nx, ny, c in facing:
-        if c - (nx * cx + ny * cy) < need:
-            return False
     # The two corners bounding the cone, as seen from the viewer (the core is convex and
     # the viewer outside it, so the cone spans less than half a turn).
     rays = [(x - vx, y - vy) for x, y in corners]
-    right = next((r for r in rays if all(r[0] * o[1] - r[1] * o[0] >= 0.0 for o in rays)), None)
-    left = next((r for r in rays if all(r[0] * o[1] - r[1] * o[0] <= 0.0 for o in rays)), None)
-    if right is None or left is None:
-        return False
     dx, dy = cx - vx, cy - vy
-    for (rx, ry), side in ((right, 1.0), (left, -1.0)):
+    for side in (1.0, -1.0):
+        extreme = cone_extreme(rays, side)
+        if extreme is None:
+            return False
+        rx, ry = extreme
         length = math.hypot(rx, ry)
         if length <= EPSILON or side * (rx * dy - ry * dx) / length < need:
             return False
     return True
+
+
+def cone_extreme(rays: Sequence[Point], side: float) -> Point | None:
+    """The first of ``rays`` with every ray on its left (``side`` 1.0: cross >= 0) or on its
+    right (``side`` -1.0: cross <= 0); None if rounding leaves no such ray.
+
+    Equal to ``next((r for r in rays if all(side * cross(r, o) >= 0 for o in rays)), None)``
+    in O(k) instead of O(k^2): one pass keeps the most extreme ray so far, one pass checks
+    it. If it passes, a ray before it that also passes has cross exactly 0 with it (the
+    cross product is exactly antisymmetric in floating point), so only those are checked in
+    full; if it fails (rounding broke the order), the plain search decides."""
+    index = 0
+    bx, by = rays[0]
+    for i, (ox, oy) in enumerate(rays):
+        if side * (bx * oy - by * ox) < 0.0:
+            index, bx, by = i, ox, oy
+    if not _all_on_one_side(rays[index], rays, side):
+        return next((r for r in rays if _all_on_one_side(r, rays, side)), None)
+    for ray in rays[:index]:
+        if bx * ray[1] - by * ray[0] == 0.0 and _all_on_one_side(ray, rays, side):
+            return ray
+    return rays[index]
+
+
+def _all_on_one_side(ray: Point, rays: Sequence[Point], side: float) -> bool:
+    rx, ry = ray
+    return all(side * (rx * oy - ry * ox) >= 0.0 for ox, oy in rays)
 
 
 def inside_pieces(p: Point, q: Point, polygon: Sequence[Point]) -> Iterator[tuple[float, float]]:

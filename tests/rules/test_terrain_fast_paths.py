@@ -19,18 +19,23 @@ from server.rules.line_of_fire import (
     blocked_by_body,
     blocked_by_terrain,
     has_line_of_fire,
+    points_of_route_in_lof,
+    sees_any_point_of_route,
     sight_line_ends,
     target_sight_height,
     terrain_between,
 )
+from server.rules.routes import route_samples
 from server.rules.silhouettes import KNOWN_SIZES
 from server.rules.terrain import (
     Table,
     TerrainPiece,
     codeone_table,
+    cone_extreme,
     inside_intervals,
     point_in_polygon,
     segment_meets_interior,
+    segment_passes_with_room,
     shadow_holds_disc,
 )
 
@@ -205,3 +210,83 @@ def test_a_disc_in_the_shadow_is_reached_only_through_the_core(
         point = (centre[0] + radius * fraction * math.cos(angle),
                  centre[1] + radius * fraction * math.sin(angle))
         assert segment_meets_interior(viewer, point, piece.polygon) is True
+
+
+def reference_cone_extreme(rays: Sequence[Point], side: float) -> Point | None:
+    """The O(k^2) definition: the first ray with every ray on its one side."""
+    return next((r for r in rays
+                 if all(side * (r[0] * o[1] - r[1] * o[0]) >= 0.0 for o in rays)), None)
+
+
+@settings(max_examples=600, deadline=None)
+@given(point, st.one_of(polygon, hull), st.booleans(), st.sampled_from([1.0, -1.0]))
+def test_cone_extreme_equals_the_plain_search(viewer: Point, corners: tuple[Point, ...],
+                                              clockwise: bool, side: float) -> None:
+    """Grid points make rays that are collinear (ties), equal or zero; any polygon, not
+    only convex ones, makes rays spanning more than half a turn (no extreme at all)."""
+    outline = corners[::-1] if clockwise else corners
+    rays = [(x - viewer[0], y - viewer[1]) for x, y in outline]
+    assert cone_extreme(rays, side) == reference_cone_extreme(rays, side)
+
+
+def test_cone_extreme_keeps_the_first_of_tied_rays() -> None:
+    rays = [(1.0, 0.0), (2.0, 1.0), (2.0, 0.0), (1.0, 1.0)]  # (1, 0) and (2, 0) collinear
+    for side in (1.0, -1.0):
+        assert cone_extreme(rays, side) == reference_cone_extreme(rays, side)
+    assert cone_extreme(rays, 1.0) == (1.0, 0.0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(spot, spot, st.floats(0.0, 1.0), st.one_of(box_piece, hull_piece),
+       st.lists(st.tuples(st.floats(0.0, 6.3), st.floats(0.0, 1.0), st.floats(0.0, 6.3),
+                          st.floats(0.0, 1.0)), min_size=1, max_size=8))
+def test_a_segment_with_room_carries_every_nearby_segment_deep_inside(
+        p: Point, q: Point, room: float, piece: TerrainPiece,
+        offsets: list[tuple[float, float, float, float]]) -> None:
+    """Segments whose ends lie within ``room`` of p and of q pass deep inside too."""
+    if not segment_passes_with_room(p, q, room, piece.polygon):
+        return
+    for angle_p, fraction_p, angle_q, fraction_q in offsets:
+        near_p = (p[0] + room * fraction_p * math.cos(angle_p),
+                  p[1] + room * fraction_p * math.sin(angle_p))
+        near_q = (q[0] + room * fraction_q * math.cos(angle_q),
+                  q[1] + room * fraction_q * math.sin(angle_q))
+        assert segment_meets_interior(near_p, near_q, piece.polygon) is True
+
+
+def test_a_segment_through_the_middle_has_room_for_a_base() -> None:
+    square = ((4.0, 4.0), (8.0, 4.0), (8.0, 8.0), (4.0, 8.0))
+    assert segment_passes_with_room((0.0, 6.0), (12.0, 6.0), 1.0, square)
+    assert not segment_passes_with_room((0.0, 6.0), (12.0, 6.0), 2.0, square)  # too thin
+    assert not segment_passes_with_room((0.0, 4.5), (12.0, 4.5), 1.0, square)  # too near
+    assert not segment_passes_with_room((0.0, 6.0), (3.0, 6.0), 0.0, square)   # short
+
+
+# Two tall buildings and a low wall, as in the benchmark's table: a route behind them is
+# partly hidden along the centres, partly by the shadow test, partly in LoF.
+buildings = (
+    TerrainPiece(TerrainId("west"), ((3.0, 13.0), (8.0, 13.0), (8.0, 19.0), (3.0, 19.0)), 4.0),
+    TerrainPiece(TerrainId("east"), ((16.0, 13.0), (21.0, 13.0), (21.0, 19.0), (16.0, 19.0)),
+                 4.0),
+    TerrainPiece(TerrainId("wall"), ((10.0, 15.5), (14.0, 15.5), (14.0, 16.5), (10.0, 16.5)),
+                 1.0),
+)
+step_of_route = st.tuples(st.floats(-4.0, 4.0), st.floats(-4.0, 4.0))
+route = st.builds(
+    lambda start, steps: list(itertools.accumulate(
+        steps, lambda p, d: (min(24.0, max(0.0, p[0] + d[0])), min(32.0, max(0.0, p[1] + d[1]))),
+        initial=start)),
+    spot, st.lists(step_of_route, max_size=3))
+
+
+@settings(max_examples=250, deadline=None)
+@given(body, body, route, st.lists(body, max_size=2))
+def test_route_line_of_fire_equals_asking_at_every_sampled_point(
+        viewer: Body, mover: Body, path: list[Point], others: list[Body]) -> None:
+    """The per-route shortcuts (front arc and hiding along the centres, told without a
+    body or sight lines) give the answers of the plain computation at each sampled point."""
+    table = codeone_table(buildings)
+    seen = tuple(p for p in route_samples(path, 0.25)
+                 if reference_has_line_of_fire(viewer, mover.moved_to(p), table, others))
+    assert points_of_route_in_lof(viewer, mover, path, table, others) == seen
+    assert sees_any_point_of_route(viewer, mover, path, table, others) == bool(seen)
