@@ -18,7 +18,7 @@ Point = tuple[float, float]
 EPSILON = 1e-9
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Body:
     """A model or marker on the table.
 
@@ -37,13 +37,19 @@ class Body:
     height: float = field(init=False, repr=False, compare=False)
     """Height of the silhouette cylinder, inches."""
 
-    def __post_init__(self) -> None:
-        size = silhouette_of(self.silhouette)  # rejects unknown sizes at construction
-        x, y = self.position
-        object.__setattr__(self, "position", (float(x), float(y)))
-        object.__setattr__(self, "facing", normalise_facing(self.facing))
-        object.__setattr__(self, "radius", size.base_diameter / 2.0)
-        object.__setattr__(self, "height", size.height)
+    def __init__(self, position: Point, facing: float, silhouette: int,
+                 all_round_vision: bool = False) -> None:
+        # Written out rather than generated with a __post_init__: bodies are built dozens
+        # of times per command, and this sets each slot once.
+        size = silhouette_of(silhouette)  # rejects unknown sizes at construction
+        x, y = position
+        setter = object.__setattr__
+        setter(self, "position", (float(x), float(y)))
+        setter(self, "facing", normalise_facing(facing))
+        setter(self, "silhouette", silhouette)
+        setter(self, "all_round_vision", all_round_vision)
+        setter(self, "radius", size.base_diameter / 2.0)
+        setter(self, "height", size.height)
 
     def moved_to(self, position: Point) -> Body:
         """The same body standing at ``position`` (facing and silhouette kept)."""
@@ -52,7 +58,10 @@ class Body:
 
 def normalise_facing(degrees: float) -> float:
     """``degrees`` brought into [0, 360)."""
-    value = math.fmod(float(degrees), 360.0)
+    value = float(degrees)
+    if 0.0 <= value < 360.0:
+        return value  # what fmod would return, without calling it
+    value = math.fmod(value, 360.0)
     if value < 0.0:
         value += 360.0
     return 0.0 if value >= 360.0 else value  # fmod of a tiny negative can round up to 360

@@ -21,10 +21,13 @@ from collections.abc import Iterable, Sequence
 from server.rules.geometry import EPSILON, Body, Point, facing_vector, in_front_arc
 from server.rules.routes import route_samples
 from server.rules.terrain import (
+    HalfPlanes,
     Table,
     TerrainPiece,
     bounding_box,
+    convex_half_planes,
     inside_pieces,
+    passes_with_room,
     segment_meets_interior,
     segment_passes_with_room,
     shadow_holds_disc,
@@ -205,9 +208,12 @@ def has_line_of_fire(
     viewer_points, target_points = sight_line_ends(viewer, target)
     if any(_hides(piece, viewer_points, target, hv, ht) for piece in pieces):
         return False
-    bodies = tuple(
+    x0, y0, x1, y1 = box
+    bodies = tuple(  # _boxes_overlap(box, _box_of_discs(b, b)) written out, then equality
         b for b in blockers
-        if _boxes_overlap(box, _box_of_discs(b, b)) and b != viewer and b != target
+        if (x0 <= b.position[0] + b.radius and b.position[0] - b.radius <= x1
+            and y0 <= b.position[1] + b.radius and b.position[1] - b.radius <= y1)
+        and b != viewer and b != target
     )  # the cheap box test first: most blockers are far away
     return any(
         _line_clear(p, q, hv, ht, pieces, bodies) for p in viewer_points for q in target_points
@@ -234,18 +240,17 @@ class _BlindSpots:
         ys = [self.vy] + [y for _, y in route]
         box = (min(xs) - self.room, min(ys) - self.room, max(xs) + self.room,
                max(ys) + self.room)
-        self.walls = tuple(piece.polygon for piece in table.terrain
-                           if piece.height >= tall
-                           and _boxes_overlap(box, bounding_box(piece.polygon)))
+        walls = (convex_half_planes(piece.polygon) for piece in table.terrain
+                 if piece.height >= tall and _boxes_overlap(box, bounding_box(piece.polygon)))
+        self.walls: tuple[HalfPlanes, ...] = tuple(w for w in walls if w is not None)
 
     def blind(self, point: Point) -> bool:
         x, y = point
         if not self.all_round and (
                 (x - self.vx) * self.fx + (y - self.vy) * self.fy + self.reach <= EPSILON):
             return True  # ``in_front_arc`` is False: ``front_reach`` computed alike
-        viewer = (self.vx, self.vy)
-        return any(segment_passes_with_room(viewer, point, self.room, wall)
-                   for wall in self.walls)
+        viewer, room = (self.vx, self.vy), self.room
+        return any(passes_with_room(viewer, point, room, wall) for wall in self.walls)
 
 
 def points_of_route_in_lof(

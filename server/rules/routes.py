@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from server.rules.geometry import Body, Point, point_distance, point_to_segment_distance
-from server.rules.terrain import Table, segment_polygon_distance
+from server.rules.terrain import Table, bounding_box, segment_polygon_distance
 
 START_TOLERANCE = 0.01
 """How far (inches) a route may start from the mover's position."""
@@ -95,14 +95,36 @@ def _off_table(route: Sequence[Point], mover: Body, table: Table) -> RouteProble
     return None
 
 
+_FAR_MARGIN = 1e-6
+"""Far beyond the rounding of a computed distance on the table: boxes farther apart than a
+limit plus this hold nothing nearer than the limit, so the distance need not be computed."""
+
+
+def _boxes_farther_than(a: tuple[float, float, float, float],
+                        b: tuple[float, float, float, float], limit: float) -> bool:
+    """Two (min x, min y, max x, max y) boxes lie more than ``limit`` (+ _FAR_MARGIN)
+    apart along x or along y: every point of one is farther than that from the other."""
+    reach = limit + _FAR_MARGIN
+    return (b[0] - a[2] > reach or a[0] - b[2] > reach
+            or b[1] - a[3] > reach or a[1] - b[3] > reach)
+
+
+def _segment_box(a: Point, b: Point) -> tuple[float, float, float, float]:
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]))
+
+
 def _through_terrain(
     route: Sequence[Point], mover: Body, table: Table, may_cross_up_to: float
 ) -> RouteProblem | None:
     limit = mover.radius - OVERLAP_TOLERANCE
+    segments = [(a, b, _segment_box(a, b)) for a, b in _segments(route)]
     for piece in table.terrain:
         if piece.height <= may_cross_up_to:
             continue
-        for a, b in _segments(route):
+        piece_box = bounding_box(piece.polygon)
+        for a, b, box in segments:
+            if _boxes_farther_than(box, piece_box, limit):
+                continue  # the cheap test first: most of the route is far from each piece
             if segment_polygon_distance(a, b, piece.polygon) < limit:
                 allowance = (
                     f"; this move may only cross terrain up to {_measure(may_cross_up_to)}"
@@ -119,11 +141,14 @@ def _through_terrain(
 def _through_model(
     route: Sequence[Point], mover: Body, others: Sequence[Body]
 ) -> RouteProblem | None:
+    segments = [(a, b, _segment_box(a, b)) for a, b in _segments(route)]
     for other in others:
         limit = mover.radius + other.radius - OVERLAP_TOLERANCE
-        for a, b in _segments(route):
+        x, y = other.position
+        for a, b, box in segments:
+            if _boxes_farther_than(box, (x, y, x, y), limit):
+                continue  # the cheap test first: most bases are far from the route
             if point_to_segment_distance(other.position, a, b) < limit:
-                x, y = other.position
                 return RouteProblem(
                     "route_through_model",
                     f"The route passes through the base of the model at "

@@ -16,6 +16,8 @@ from server.rules.geometry import EPSILON, Body, Point, point_to_segment_distanc
 from server.rules.ids import TerrainId
 
 Polygon = tuple[Point, ...]
+HalfPlanes = tuple[tuple[float, float, float], ...]
+"""``nx*x + ny*y <= c`` for each edge, unit outward normals: the inside is where all hold."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,8 +276,17 @@ def segment_passes_with_room(p: Point, q: Point, room: float,
     certain. Only for strictly convex footprints: False for any other, meaning "not
     known", never "no"."""
     planes = _half_planes(tuple(polygon))
-    if planes is None:
-        return False
+    return planes is not None and passes_with_room(p, q, room, planes)
+
+
+def convex_half_planes(polygon: Sequence[Point]) -> HalfPlanes | None:
+    """A strictly convex footprint's half-planes (None for any other), for callers that
+    ask ``passes_with_room`` of one footprint many times."""
+    return _half_planes(tuple(polygon))
+
+
+def passes_with_room(p: Point, q: Point, room: float, planes: HalfPlanes) -> bool:
+    """``segment_passes_with_room`` over the footprint's ``convex_half_planes``."""
     px, py = p
     return _clip(px, py, q[0] - px, q[1] - py, planes, -(room + _DEEP))
 
