@@ -8,6 +8,7 @@ ground level; its volume is the cylinder of its silhouette (see ``silhouettes``)
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from server.rules.silhouettes import silhouette as silhouette_of
@@ -40,20 +41,29 @@ class Body:
     def __init__(self, position: Point, facing: float, silhouette: int,
                  all_round_vision: bool = False) -> None:
         # Written out rather than generated with a __post_init__: bodies are built dozens
-        # of times per command, and this sets each slot once.
+        # of times per command, and this sets each slot once, through its slot descriptor
+        # (what object.__setattr__ ends up calling, without the lookup).
         size = silhouette_of(silhouette)  # rejects unknown sizes at construction
         x, y = position
-        setter = object.__setattr__
-        setter(self, "position", (float(x), float(y)))
-        setter(self, "facing", normalise_facing(facing))
-        setter(self, "silhouette", silhouette)
-        setter(self, "all_round_vision", all_round_vision)
-        setter(self, "radius", size.base_diameter / 2.0)
-        setter(self, "height", size.height)
+        _set_position(self, (float(x), float(y)))
+        _set_facing(self, normalise_facing(facing))
+        _set_silhouette(self, silhouette)
+        _set_all_round_vision(self, all_round_vision)
+        _set_radius(self, size.base_diameter / 2.0)
+        _set_height(self, size.height)
 
     def moved_to(self, position: Point) -> Body:
         """The same body standing at ``position`` (facing and silhouette kept)."""
         return Body(position, self.facing, self.silhouette, self.all_round_vision)
+
+
+# The slots' own setters, which a frozen dataclass's __setattr__ does not stand in front of.
+_set_position: Callable[[Body, Point], None] = Body.__dict__["position"].__set__
+_set_facing: Callable[[Body, float], None] = Body.__dict__["facing"].__set__
+_set_silhouette: Callable[[Body, int], None] = Body.__dict__["silhouette"].__set__
+_set_all_round_vision: Callable[[Body, bool], None] = Body.__dict__["all_round_vision"].__set__
+_set_radius: Callable[[Body, float], None] = Body.__dict__["radius"].__set__
+_set_height: Callable[[Body, float], None] = Body.__dict__["height"].__set__
 
 
 def normalise_facing(degrees: float) -> float:

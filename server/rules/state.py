@@ -92,12 +92,8 @@ class TrooperState:
     def body(self, at: Point | None = None) -> Body:
         position = at if at is not None else self.position
         assert position is not None, f"{self.id} has no position"
-        return Body(
-            position=position,
-            facing=self.facing,
-            silhouette=self.entry.profile.silhouette,
-            all_round_vision=self.marker,
-        )
+        # position, facing, silhouette, all_round_vision: positional, as it is built often
+        return Body(position, self.facing, self.entry.profile.silhouette, self.marker)
 
 
 @dataclass(frozen=True, slots=True)

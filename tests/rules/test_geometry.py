@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
@@ -55,6 +56,19 @@ def test_body_radius_and_height_come_from_its_silhouette() -> None:
     body = Body((5.0, 5.0), 0.0, 4)
     assert body.radius == pytest.approx(55 / 25.4 / 2)
     assert body.height == pytest.approx(32 / 25.4)
+
+
+def test_body_is_frozen_and_its_derived_measures_follow_replace() -> None:
+    body = Body((5, 5), 90, 1)
+    assert body.position == (5.0, 5.0) and isinstance(body.position[0], float)
+    assert isinstance(body.facing, float)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        body.position = (1.0, 1.0)  # type: ignore[misc]
+    bigger = dataclasses.replace(body, silhouette=4, all_round_vision=True)
+    assert bigger.radius == pytest.approx(55 / 25.4 / 2) and bigger.all_round_vision
+    assert bigger.facing == 90.0
+    assert body == Body((5.0, 5.0), 450.0, 1)  # the measures do not take part in equality
+    assert repr(body) == "Body(position=(5.0, 5.0), facing=90.0, silhouette=1, all_round_vision=False)"
 
 
 # --- Distances between closest points of the bases (DIGEST 10.4) -------------------------
