@@ -84,7 +84,6 @@ async def _websocket(websocket: WebSocket) -> None:
     door = [room]  # the room may move to another owner while this viewer joins
     session = Session(websocket, seat, settings.send_queue_frames,
                       lambda _audience: door[0].overflow_frame(session))
-    session.start()
     joined = await _join(registry, door, session, seat, hello.since)
     room = door[0]
     if not joined:

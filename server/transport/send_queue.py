@@ -10,7 +10,6 @@ spectator therefore costs at most ``limit`` frames of memory and nobody else's l
 
 from __future__ import annotations
 
-import asyncio
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,13 +22,20 @@ class CloseRequest:
 
 
 class SendQueue:
+    """What a socket's writer still has to send while the socket cannot take it at once.
+
+    Synchronous: the session pushes, and its writer pops until ``pop`` says the queue is
+    drained (None), so no task waits on an empty queue.
+    """
+
+    __slots__ = ("_close", "_frames", "_limit", "_make_snapshot", "_resync", "resyncs")
+
     def __init__(self, limit: int, make_snapshot: Callable[[], bytes]) -> None:
         self._limit = limit
         self._make_snapshot = make_snapshot
         self._frames: deque[bytes] = deque()
         self._resync = False
         self._close: CloseRequest | None = None
-        self._waiter: asyncio.Future[None] | None = None
         self.resyncs = 0  # how many times this socket was dropped to a snapshot
 
     def push(self, frame: bytes) -> None:
@@ -41,20 +47,24 @@ class SendQueue:
             self.resyncs += 1
         else:
             self._frames.append(frame)
-        self._wake()
 
     def close(self, code: int, reason: str) -> None:
         """Send what is queued, then close; later pushes are ignored."""
         if self._close is None:
             self._close = CloseRequest(code, reason)
-            self._wake()
 
     @property
     def closing(self) -> bool:
         return self._close is not None
 
-    async def next(self) -> bytes | CloseRequest:
-        """The next frame to write, or the close request once the queue is empty."""
+    @property
+    def empty(self) -> bool:
+        """Nothing to send: no frame, no snapshot owed, no close asked for."""
+        return not self._frames and not self._resync and self._close is None
+
+    def pop(self) -> bytes | CloseRequest | None:
+        """The next frame to write, then the close request; None once there is nothing
+        more to send (a closed queue keeps answering its close request)."""
         while True:
             if self._frames:
                 return self._frames.popleft()
@@ -64,15 +74,4 @@ class SendQueue:
                 if snapshot:  # b"": the snapshot comes later as an ordinary push (relay)
                     return snapshot
                 continue
-            if self._close is not None:
-                return self._close
-            self._waiter = asyncio.get_running_loop().create_future()
-            try:
-                await self._waiter
-            finally:
-                self._waiter = None
-
-    def _wake(self) -> None:
-        waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
+            return self._close

@@ -6,16 +6,24 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 
+from starlette.types import Message
 from starlette.websockets import WebSocket
 
 from server.fanout import Audience
+from server.transport.eager import Continuation, start_eagerly
 from server.transport.send_queue import CloseRequest, SendQueue
 
 
 class Session:
-    """Implements the room's ``Member`` and the fan-out's ``Subscriber``."""
+    """Implements the room's ``Member`` and the fan-out's ``Subscriber``.
 
-    __slots__ = ("_audience", "_queue", "_socket", "_writer", "seat")
+    A frame is written at once when nothing is queued ahead of it (``start_eagerly``); a
+    writer task exists only while the socket is behind: it finishes the send that had to
+    wait, then drains the queue and ends. So an idle socket costs no task, and a frame to a
+    socket that keeps up costs no task step.
+    """
+
+    __slots__ = ("_audience", "_gone", "_queue", "_socket", "_writer", "seat")
 
     def __init__(
         self,
@@ -29,6 +37,7 @@ class Session:
         self._audience = Audience(seat) if seat is not None else Audience.SPECTATOR
         self._queue = SendQueue(queue_limit, lambda: make_snapshot(self._audience))
         self._writer: asyncio.Task[None] | None = None
+        self._gone = False  # a send failed: the peer is gone; the reader will see it
 
     @property
     def audience(self) -> Audience:
@@ -43,33 +52,56 @@ class Session:
         return self._queue.resyncs
 
     def deliver(self, frame: bytes) -> None:
-        if frame:
-            self._queue.push(frame)
+        if not frame or self._gone:
+            return
+        if self._writer is None and self._queue.empty:
+            self._send_now({"type": "websocket.send", "bytes": frame})
+            return
+        self._queue.push(frame)
 
     def close(self, code: int, reason: str) -> None:
         self._queue.close(code, reason)
+        if self._writer is None and not self._gone:
+            self._writer = asyncio.create_task(self._write(None))
 
-    def start(self) -> None:
-        self._writer = asyncio.create_task(self._write())
+    async def drained(self) -> None:
+        """Wait until the writer, if one runs, has sent everything queued and ended."""
+        writer = self._writer
+        if writer is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.shield(writer)
 
     async def finish(self) -> None:
         """Wait for the writer to send the close (or stop it if the socket is gone)."""
-        if self._writer is None:
+        writer = self._writer
+        if writer is None:
             return
         if not self._queue.closing:
-            self._writer.cancel()
+            writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
-            await self._writer
+            await writer
 
-    async def _write(self) -> None:
+    def _send_now(self, message: Message) -> None:
+        try:
+            rest = start_eagerly(self._socket.send(message))
+        except Exception:
+            self._gone = True  # the peer is gone; the reader sees the disconnect and leaves
+            return
+        if rest is not None:  # the transport asked to wait: a task finishes it
+            self._writer = asyncio.create_task(self._write(rest))
+
+    async def _write(self, in_flight: Continuation | None) -> None:
         send = self._socket.send
-        while True:
-            item = await self._queue.next()
-            try:
+        try:
+            if in_flight is not None:
+                await in_flight
+            while (item := self._queue.pop()) is not None:
                 if isinstance(item, CloseRequest):
                     await send({"type": "websocket.close", "code": item.code,
                                 "reason": item.reason[:120]})
                     return
                 await send({"type": "websocket.send", "bytes": item})
-            except Exception:
-                return  # the peer is gone; the reader sees the disconnect and leaves the room
+        except Exception:
+            self._gone = True  # the peer is gone; the reader sees the disconnect and leaves
+        finally:
+            self._writer = None
