@@ -37,6 +37,7 @@ def create_app(
     cluster: ClusterNode | None = None,
 ) -> Starlette:
     settings = settings or Settings.from_env()
+    settings.gc_thresholds()  # a malformed REFEREE_GC_THRESHOLD stops the start, not later
     if engine is None:
         from server.rooms.rules_engine import RulesCoreEngine
 
@@ -55,6 +56,9 @@ def create_app(
         if cluster is not None:
             await cluster.start()
         if settings.freeze_gc:
+            thresholds = settings.gc_thresholds()
+            if thresholds is not None:
+                gc.set_threshold(*thresholds)
             # Everything alive now lives as long as the server: keep the collector off it
             # (see /work/shared/PERFORMANCE-NOTES.md, GC pauses at 10k+ sockets).
             gc.collect()

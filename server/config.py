@@ -79,7 +79,16 @@ class Settings:
     static_dir: Path | None = None
     """The browser client to serve at /; None = client-js/dist or client-js/app if present."""
     freeze_gc: bool = True
-    """Call gc.freeze() after start-up (see /work/shared/PERFORMANCE-NOTES.md)."""
+    """Tune the garbage collector for a long-running server: ``gc_threshold``, then
+    gc.freeze() after start-up (see /work/shared/PERFORMANCE-NOTES.md). Off in tests that
+    build apps inside the test process."""
+    gc_threshold: str = "100000,50,1000"
+    """``gc.set_threshold`` for generations 0, 1 and 2 (Python's default is 700,10,10),
+    applied with ``freeze_gc``; empty keeps the default. A full collection walks every
+    room's game state (0.1 s per 1,000 rooms on the benchmark machine, longer with their
+    sockets), stalling every room. Rarer young collections let most short-lived objects die
+    by reference counting before any collection promotes them, so full collections come
+    seldom; cyclic garbage may wait longer to be freed."""
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None, **overrides: object) -> Settings:
@@ -92,6 +101,16 @@ class Settings:
                 values[field.name] = _parse(field.type, raw)
         values.update(overrides)
         return cls(**values)  # type: ignore[arg-type]
+
+    def gc_thresholds(self) -> tuple[int, int, int] | None:
+        """``gc_threshold`` parsed; None: keep Python's. ValueError if malformed."""
+        if not self.gc_threshold.strip():
+            return None
+        parts = tuple(int(part) for part in self.gc_threshold.split(","))
+        if len(parts) != 3 or min(parts) < 1:
+            raise ValueError(f"gc_threshold needs three positive integers, got "
+                             f"{self.gc_threshold!r}")
+        return parts[0], parts[1], parts[2]
 
     def client_dir(self) -> Path | None:
         """The directory to serve at /, if any."""

@@ -66,6 +66,14 @@ class Engine(Protocol):
         """``viewer`` is "A", "B" or "spectator"; None means a bare placeholder. ``state`` is
         the room's current state (any state after the event)."""
 
+    def view_event_from_plain(self, event: Event, plain: Plain, viewer: str,
+                              state: State) -> Plain | None:
+        """``view_event`` from ``plain``, the event's ``event_to_plain`` (made once for the
+        store and every viewer; not changed)."""
+
+    def same_for_every_viewer(self, event: Event) -> bool:
+        """Every viewer sees ``event`` the same way: one view and one frame serve them all."""
+
     def view_state(self, state: State, viewer: str) -> Plain: ...
 
     def seat_options(self, state: State, seat: str) -> Plain:

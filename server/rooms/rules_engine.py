@@ -53,6 +53,13 @@ class RulesCoreEngine:
     def view_event(self, event: Event, viewer: str, state: State) -> Plain | None:
         return views.view_event(event, _VIEWERS[viewer], state)
 
+    def view_event_from_plain(self, event: Event, plain: Plain, viewer: str,
+                              state: State) -> Plain | None:
+        return views.view_event_from_plain(event, plain, _VIEWERS[viewer], state)
+
+    def same_for_every_viewer(self, event: Event) -> bool:
+        return views.shares_one_view(event)
+
     def view_state(self, state: State, viewer: str) -> Plain:
         return views.view_state(state, _VIEWERS[viewer])
 

@@ -145,10 +145,24 @@ def view_event(event: e.Event, viewer: Viewer, state: GameState) -> dict[str, Pl
     """The event as ``viewer`` may see it, or None: the viewer then gets a bare version
     placeholder. ``state`` is any state after the event (the room's current one): it is
     only used for facts that never change once set (army lists)."""
-    plain: dict[str, Plain] = to_plain(event)
-    plain.pop("dice", None)
+    return view_event_from_plain(event, to_plain(event), viewer, state)
+
+
+def view_event_from_plain(
+    event: e.Event, plain: dict[str, Plain], viewer: Viewer, state: GameState
+) -> dict[str, Plain] | None:
+    """``view_event`` from the event's whole plain form (``event_to_plain``), made once and
+    shared by every viewer: it is not changed. An event that no viewer sees differently
+    gets the same view object for each of them."""
+    seen = {key: value for key, value in plain.items() if key != "dice"}
     redact = _REDACTIONS.get(type(event))
-    return plain if redact is None else redact(event, plain, viewer, state)
+    # Redactions only (re)assign top-level keys of their own copy, never nested values.
+    return seen if redact is None else redact(event, seen, viewer, state)
+
+
+def shares_one_view(event: e.Event) -> bool:
+    """Every viewer sees this kind of event the same way (no redaction applies)."""
+    return type(event) not in _REDACTIONS
 
 
 def _army_chosen(
@@ -275,4 +289,5 @@ def public_summary(state: GameState) -> dict[str, Plain]:
     }
 
 
-__all__ = ["SPECTATOR", "public_summary", "view_event", "view_state", "view_trooper"]
+__all__ = ["SPECTATOR", "public_summary", "shares_one_view", "view_event", "view_event_from_plain",
+           "view_state", "view_trooper"]

@@ -18,7 +18,7 @@ from server.rules.outcome import Moved
 from server.rules.serial import from_plain, to_plain
 from server.rules.skills import Dodge, PeripheralSkill
 from server.rules.state import GameState, Phase
-from server.rules.views import view_event, view_state
+from server.rules.views import shares_one_view, view_event, view_event_from_plain, view_state
 from tests.support.games import new_game_in_orders_phase
 from tests.support.skirmish import skirmish
 
@@ -249,3 +249,25 @@ def test_random_legal_games_keep_invariants_and_replay(seed: int, ruleset: str) 
     assert engine.apply_all(initial, log) == state
     spent = [e.order for e in log if isinstance(e, OrderSpent)]
     assert spent == list(range(1, len(spent) + 1)), "every Order is spent once, in sequence"
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), ruleset=st.sampled_from(["codeone", "n5"]))
+def test_views_made_from_one_shared_plain_form_match_and_leave_it_unchanged(
+    seed: int, ruleset: str
+) -> None:
+    """The room makes each event's plain form once (for the store) and every viewer's view
+    from it: the views equal ``view_event``'s, the shared form is not altered, and an event
+    that ``shares_one_view`` looks the same to everyone."""
+    initial = engine.new_game(engine.GameSetup(ruleset=ruleset, seed=seed))
+    state, log = _random_game(initial, random.Random(seed), max_commands=600, views_every=10_000)
+    for event in log:
+        plain = to_plain(event)
+        before = _text(plain)
+        views = [view_event_from_plain(event, plain, viewer, state)
+                 for viewer in (Side.A, Side.B, SPECTATOR)]
+        assert views == [view_event(event, viewer, state)
+                         for viewer in (Side.A, Side.B, SPECTATOR)]
+        assert _text(plain) == before, f"{type(event).__name__}: shared plain form changed"
+        if shares_one_view(event):
+            assert views[0] == views[1] == views[2]

@@ -129,6 +129,13 @@ class FakeEngine:
             return None
         return dict(event)
 
+    def view_event_from_plain(self, event: dict[str, Any], plain: Plain, viewer: str,
+                              state: FakeState) -> Plain | None:
+        return self.view_event(event, viewer, state)
+
+    def same_for_every_viewer(self, event: dict[str, Any]) -> bool:
+        return bool(event["e"] != "hidden")
+
     def view_state(self, state: FakeState, viewer: str) -> Plain:
         return {
             "active": state.active, "turn": state.turn, "score": state.score,
