@@ -9,6 +9,7 @@ import uvicorn
 
 from server.app import create_app
 from server.cluster.node import ClusterNode
+from server.cluster.renewal import connect_sync
 from server.config import Settings
 from server.rooms.registry import node_name
 from server.shutdown import GracefulServer
@@ -38,7 +39,8 @@ def _serve(settings: Settings, store: RoomStore, log_level: str) -> None:
     # On Redis, rooms are leased: any number of nodes may share one Redis.
     cluster = None
     if isinstance(store, RedisRoomStore):
-        cluster = ClusterNode(store.client, node_name(settings), settings)
+        renewal_client = connect_sync(store.url, settings.lease_s)
+        cluster = ClusterNode(store.client, node_name(settings), settings, renewal_client)
     app = create_app(settings, store=store, cluster=cluster)
     config = uvicorn.Config(
         app,

@@ -70,8 +70,17 @@ class Settings:
     """How long a room's lease lasts unrenewed: after the owner dies, another node takes the
     room over within about ``lease_s + lease_renew_s``."""
     lease_renew_s: float = 1.5
-    """How often a node renews all its leases (one Redis round trip per tick); keep it well
-    under ``lease_s``."""
+    """How often a node renews all its leases (one Redis round trip per tick, sent from a
+    thread of its own so that a busy event loop does not delay it); keep it well under
+    ``lease_s``."""
+    lease_loop_stall_s: float = 10.0
+    """How long the node's event loop may run nothing (a saturated CPU, a long pause) before
+    the renewal thread stops renewing its leases. A loop stalled longer counts as hung: its
+    leases run out ``lease_s`` later and other nodes take its rooms over; a node whose loop
+    lags less keeps its rooms however far behind it is."""
+    takeover_concurrency: int = 8
+    """Rooms a node takes over at once when their owner is gone (the others wait their turn);
+    keep it well under the Redis connection pool (64), which the rooms' writes need too."""
     relay_join_timeout_s: float = 10.0
     """How long a relaying node waits for the owner to welcome a viewer before it tells the
     viewer to reconnect (close 4011)."""

@@ -102,8 +102,8 @@ class RoomBus:
 
     async def _read(self) -> None:
         healthy = True
-        # Not ``while True``: a cancellation can be lost inside the Redis client (see
-        # ClusterNode._tick_forever); the loop ends once ``close`` began anyway.
+        # Not ``while True``: a cancellation can be lost inside the Redis client (seen
+        # right after a Redis restart); the loop ends once ``close`` began anyway.
         while not self._closing:
             try:
                 message = await self._pubsub.get_message(timeout=None)

@@ -7,25 +7,24 @@ both): ``{room:<id>}:lease`` holds the owning node's id with a PX expiry. Node l
 - ``acquire`` (one script): if the lease is free or already ours, take it for ``lease_ms``
   AND bump the room's fencing token (``HINCRBY fence``), atomically; only the lease winner
   ever gets a fence. Held by another node: returns that node's id and takes nothing.
-- ``renew`` (one pipeline per node per tick, one small script per room so that each touches
-  one slot): extends a lease still ours; re-takes a lease that merely expired (Redis was
-  down or slow) only if the room's fence is still ours, i.e. nobody claimed the room since;
-  otherwise the lease is lost and the caller stops the room. The fence, checked inside the
-  append script, is what makes a stale owner harmless: whatever its clock thinks, its
-  writes are refused once another node has claimed.
+- ``RENEW`` (one pipeline per node per round, ``server.cluster.renewal``, one small script
+  per room so that each touches one slot): extends a lease still ours; re-takes a lease
+  that merely expired (Redis was down or slow) only if the room's fence is still ours, i.e.
+  nobody claimed the room since; otherwise the lease is lost and the caller stops the room.
+  The fence, checked inside the append script, is what makes a stale owner harmless:
+  whatever its clock thinks, its writes are refused once another node has claimed.
 - ``release`` (compare-and-delete) on shutdown, so another node may take over at once;
-  ``release_room`` when one room stops here (idle), only while its fence is still the
-  stopped room's: a newer claim of the same room, even by this node, keeps its lease.
+  ``RELEASE_FENCED`` when one room stops here (idle; sent by the renewal thread, after any
+  renewal of it), only while its fence is still the stopped room's: a newer claim of the
+  same room, even by this node, keeps its lease.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 import redis.asyncio as aioredis
-from redis.exceptions import NoScriptError
 
 from server.rooms.ownership import Claim, Claimed, HeldBy
 from server.store.lua_scripts import LuaScripts
@@ -41,7 +40,7 @@ def alive_key(node_id: str) -> str:
     return f"{{node:{node_id}}}:alive"
 
 
-_ACQUIRE = """
+ACQUIRE = """
 if redis.call('EXISTS', KEYS[2]) == 0 then return {0} end
 local holder = redis.call('GET', KEYS[1])
 if holder and holder ~= ARGV[1] then return {2, holder} end
@@ -51,7 +50,7 @@ return {1, redis.call('HINCRBY', KEYS[2], 'fence', 1)}
 """
 
 # KEYS: lease, state; ARGV: node, fence, lease_ms. 1 = ours for lease_ms more, 0 = lost.
-_RENEW = """
+RENEW = """
 local holder = redis.call('GET', KEYS[1])
 if holder == ARGV[1] then
   redis.call('PEXPIRE', KEYS[1], ARGV[3])
@@ -65,7 +64,7 @@ return 0
 """
 
 # KEYS: lease, state; ARGV: node, fence.
-_RELEASE_FENCED = """
+RELEASE_FENCED = """
 if redis.call('GET', KEYS[1]) == ARGV[1] and redis.call('HGET', KEYS[2], 'fence') == ARGV[2] then
   return redis.call('DEL', KEYS[1])
 end
@@ -86,6 +85,12 @@ class TickReport:
     holders: dict[str, str | None]  # watched room -> lease holder now (None: free)
     dead_nodes: frozenset[str]  # watched nodes with no liveness key
 
+    def merged(self, newer: TickReport) -> TickReport:
+        """This report and a newer one, for a loop that did not read this one yet: every
+        loss and dead node of both (a lost lease stays lost), the newer holders."""
+        return TickReport(self.lost | newer.lost, newer.holders,
+                          self.dead_nodes | newer.dead_nodes)
+
 
 class RedisLeases:
     def __init__(self, client: aioredis.Redis, node_id: str, lease_ms: int) -> None:
@@ -97,50 +102,13 @@ class RedisLeases:
     async def acquire(self, room_id: str) -> Claim | None:
         """Take the room's lease and a new fence; None when the room does not exist."""
         async with storage_call("acquire lease"):
-            result = await self._scripts.run(_ACQUIRE, [lease_key(room_id), state_key(room_id)],
+            result = await self._scripts.run(ACQUIRE, [lease_key(room_id), state_key(room_id)],
                                         [self.node_id, self.lease_ms])
         if int(result[0]) == 0:
             return None
         if int(result[0]) == 2:
-            return HeldBy(_text(result[1]))
+            return HeldBy(text(result[1]))
         return Claimed(int(result[1]))
-
-    async def tick(self, owned: Iterable[tuple[str, int]], watched_rooms: Sequence[str],
-                   watched_nodes: Sequence[str]) -> TickReport:
-        """ONE round trip: renew every owned (room, fence), refresh this node's liveness,
-        read the holders of ``watched_rooms`` and the liveness of ``watched_nodes``."""
-        owned = list(owned)
-        async with storage_call("renew leases"):
-            renew_sha = await self._scripts.sha(_RENEW)
-            async with self._redis.pipeline(transaction=False) as pipe:
-                pipe.set(alive_key(self.node_id), b"1", px=self.lease_ms)
-                for room_id, fence in owned:
-                    pipe.evalsha(renew_sha, 2, lease_key(room_id), state_key(room_id),
-                                 self.node_id, fence, self.lease_ms)
-                for room_id in watched_rooms:
-                    pipe.get(lease_key(room_id))
-                for node_id in watched_nodes:
-                    pipe.exists(alive_key(node_id))
-                results: list[Any] = await pipe.execute(raise_on_error=False)
-        renewed = results[1:1 + len(owned)]
-        if any(_is_noscript(outcome) for outcome in renewed):
-            self._scripts.forget()  # Redis restarted: nothing was renewed, retry next tick
-            renewed = [1] * len(owned)
-        for outcome in results:
-            if isinstance(outcome, Exception) and not _is_noscript(outcome):
-                raise outcome
-        holders_at = 1 + len(owned)
-        nodes_at = holders_at + len(watched_rooms)
-        return TickReport(
-            lost=frozenset(room_id for (room_id, _), ok in zip(owned, renewed, strict=True)
-                           if int(ok) != 1),
-            holders={room_id: None if value is None else _text(value)
-                     for room_id, value in zip(watched_rooms, results[holders_at:nodes_at],
-                                               strict=True)},
-            dead_nodes=frozenset(node_id for node_id, alive in
-                                 zip(watched_nodes, results[nodes_at:], strict=True)
-                                 if int(alive) == 0),
-        )
 
     async def release(self, room_ids: Iterable[str]) -> None:
         """Give up these leases (shutdown), and this node's liveness key."""
@@ -152,17 +120,6 @@ class RedisLeases:
                     pipe.evalsha(sha, 1, lease_key(room_id), self.node_id)
                 await pipe.execute(raise_on_error=False)
 
-    async def release_room(self, room_id: str, fence: int) -> None:
-        """Give up one room's lease if it is still held under ``fence``."""
-        async with storage_call("release lease"):
-            await self._scripts.run(_RELEASE_FENCED, [lease_key(room_id), state_key(room_id)],
-                               [self.node_id, fence])
 
-
-
-def _text(value: bytes | str) -> str:
+def text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
-
-
-def _is_noscript(outcome: object) -> bool:
-    return isinstance(outcome, NoScriptError)

@@ -1,15 +1,18 @@
 """``ClusterNode``: this node's part in serving rooms together with other nodes.
 
 It implements the registry's ``Ownership``: a claim is a lease (``RedisLeases.acquire``);
-a room leased to another node is served here through a ``RelayRoom``. One task renews,
-once per ``lease_renew_s``, in ONE Redis round trip: the leases of every room this node
-owns, its own liveness key, the lease holders of the rooms it relays and the liveness of
-the nodes its owned rooms have relayed viewers on. Then:
+a room leased to another node is served here through a ``RelayRoom``. A thread of its own
+(``RenewalThread``, so that a busy event loop does not starve it) renews, once per
+``lease_renew_s``, in ONE Redis round trip: the leases of every room this node owns, its
+own liveness key, the lease holders of the rooms it relays and the liveness of the nodes
+its owned rooms have relayed viewers on. Then, back on the event loop:
 
 - an owned room whose lease is lost stops at once (its sockets close with 4011; its
   clients reconnect, the new owner serves them). Its writes are refused by the fence anyway.
 - a relayed room whose lease is free (its owner died) is taken over here when this node
-  has viewers of it: claim (new fence), load, start; the relay's viewers reconnect (4011).
+  has viewers of it, at most ``takeover_concurrency`` at a time (``Takeovers``): claim (new
+  fence), load, start; the relay's viewers reconnect (4011). A takeover that fails (Redis)
+  keeps the relay and its viewers; the next round that sees the lease free tries again.
   A relayed room whose holder changed sends its viewers to reconnect too.
 - relayed viewers of a node that stopped renewing its liveness leave their rooms (seat
   presence ``away``, spectator counts) as if they had disconnected.
@@ -18,19 +21,22 @@ the nodes its owned rooms have relayed viewers on. Then:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
+import redis
 import redis.asyncio as aioredis
 
 from protocol.constants import CloseCode
 from server.cluster.bus import BusUnavailable, RoomBus
 from server.cluster.fanout import ClusterFanout
-from server.cluster.lease import RedisLeases
+from server.cluster.lease import RedisLeases, TickReport
 from server.cluster.owner import OwnerPort, RoomOutlet
 from server.cluster.relay import RelayRoom
+from server.cluster.renewal import LeaseRenewal
+from server.cluster.renewer import RenewalThread, Watched
+from server.cluster.takeover import Takeovers
 from server.config import Settings
 from server.rooms.door import RoomDoor
 from server.rooms.ownership import Claim
@@ -41,17 +47,28 @@ log = logging.getLogger(__name__)
 
 
 class ClusterNode:
-    def __init__(self, client: aioredis.Redis, node_id: str, settings: Settings) -> None:
+    def __init__(self, client: aioredis.Redis, node_id: str, settings: Settings,
+                 renewal_client: redis.Redis) -> None:
+        """``client`` serves the event loop; ``renewal_client`` (synchronous, a connection
+        of its own: ``renewal.connect_sync``) serves the renewal thread only."""
+        if settings.lease_loop_stall_s < settings.lease_renew_s:
+            raise ValueError("lease_loop_stall_s must be at least lease_renew_s (the loop's "
+                             "heartbeat comes every lease_renew_s / 2)")
+        if settings.takeover_concurrency < 1:
+            raise ValueError("takeover_concurrency must be at least 1")
         self._node_id = node_id
         self._settings = settings
-        self.leases = RedisLeases(client, node_id, int(settings.lease_s * 1000))
+        lease_ms = int(settings.lease_s * 1000)
+        self.leases = RedisLeases(client, node_id, lease_ms)
+        self.renewer = RenewalThread(
+            LeaseRenewal(renewal_client, node_id, lease_ms), settings.lease_renew_s,
+            settings.lease_loop_stall_s, self._watched, self._apply, self._released)
         self.bus = RoomBus(client, node_id, self._bus_reset)
         self.fanout = ClusterFanout(self._outlet)
         self._ports: dict[str, OwnerPort] = {}
         self._relays: dict[str, RelayRoom] = {}
-        self._taking_over: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
-        self._ticker: asyncio.Task[None] | None = None
+        self.takeovers = Takeovers(settings.takeover_concurrency, self._take_over, self._spawn)
         self._closing = False
         self._held: set[str] = set()  # rooms whose lease this node took (released on close)
         self.open_rooms: Callable[[str], Awaitable[RoomDoor | None]] | None = None
@@ -63,7 +80,7 @@ class ClusterNode:
 
     async def start(self) -> None:
         await self.bus.start()
-        self._ticker = asyncio.create_task(self._tick_forever(), name="lease-ticker")
+        self.renewer.start()
 
     # --- Ownership ----------------------------------------------------------------------
 
@@ -92,6 +109,7 @@ class ClusterNode:
         port = OwnerPort(self.bus, room)
         self._ports[room.room_id] = port
         self._held.add(room.room_id)
+        self.renewer.own(room.room_id, room.fence)
         try:
             await port.open()
         except BusUnavailable as error:
@@ -102,29 +120,22 @@ class ClusterNode:
         if port is not None and port.room is room:
             del self._ports[room.room_id]
             self._spawn(port.close())
-            if room.left_idle:
-                # Give the lease back now rather than let it run out, so the next viewer's
-                # node may serve the room at once. (A room stopped for a lost lease has
-                # none to give; on shutdown ``close`` releases every lease in one pipeline.)
-                self._spawn(self._release(room.room_id, room.fence))
+            # An idle room gives its lease back now rather than let it run out, so the next
+            # viewer's node may serve the room at once; the renewal thread sends the release
+            # after any renewal of it. (A room stopped for a lost lease has none to give; on
+            # shutdown ``close`` releases every lease in one pipeline.)
+            self.renewer.disown(room.room_id, room.fence, release=room.left_idle)
 
-    async def _release(self, room_id: str, fence: int) -> None:
-        try:
-            await self.leases.release_room(room_id, fence)
-        except StorageUnavailable as error:
-            log.warning("room %s: lease not released (it will expire): %s", room_id, error)
-            return
-        # Only now: until released, ``close`` still gives it back with the others.
-        if room_id not in self._ports:
-            self._held.discard(room_id)
+    def _released(self, room_ids: list[str]) -> None:
+        # Only now: until released, ``close`` still gives them back with the others.
+        for room_id in room_ids:
+            if room_id not in self._ports:
+                self._held.discard(room_id)
 
     async def close(self) -> None:
         """Stop renewing, release every lease this node holds, close the bus."""
         self._closing = True
-        if self._ticker is not None:
-            self._ticker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._ticker
+        await self.renewer.stop()  # first: a renewal after the release would re-take
         for relay in list(self._relays.values()):
             relay.moved(CloseCode.GOING_AWAY, "server shutting down")
         try:
@@ -135,38 +146,26 @@ class ClusterNode:
         for task in list(self._tasks):
             task.cancel()
 
-    # --- the renewal tick ---------------------------------------------------------------
+    # --- what the renewal thread reads and learns (on the event loop) -------------------
 
-    async def _tick_forever(self) -> None:
-        # Not ``while True``: the cancellation by ``close`` can be lost inside the Redis
-        # client (seen right after a Redis restart: the node's shutdown then waited for its
-        # whole budget), and the loop must end anyway.
-        while not self._closing:
-            try:
-                await self.tick()
-            except StorageUnavailable as error:
-                log.warning("lease renewal: %s", error)
-            except Exception:
-                log.exception("lease renewal failed")
-            await asyncio.sleep(self._settings.lease_renew_s)
-
-    async def tick(self) -> None:
-        owned = [(room_id, port.room.fence) for room_id, port in self._ports.items()
-                 if not port.room.stopped]
+    def _watched(self) -> Watched:
         relayed = [room_id for room_id, relay in self._relays.items() if not relay.stopped]
         nodes = sorted({node for port in self._ports.values() for node in port.nodes()})
-        report = await self.leases.tick(owned, relayed, nodes)
+        return relayed, nodes
+
+    def _apply(self, report: TickReport) -> None:
         for room_id in report.lost:
             port = self._ports.get(room_id)
-            if port is not None:
+            if port is not None and not port.room.stopped:
                 log.warning("room %s: lease lost; stopping it", room_id)
+                self.renewer.disown(room_id, port.room.fence, release=False)
                 port.room.stop(CloseCode.ROOM_UNAVAILABLE, "room moved; reconnect")
         for room_id, holder in report.holders.items():
             relay = self._relays.get(room_id)
             if relay is None or relay.stopped:
                 continue
             if holder is None and relay.has_viewers():
-                self._spawn(self._take_over(relay))
+                self.takeovers.request(room_id)
             elif holder is not None and holder != relay.owner:
                 relay.moved(CloseCode.ROOM_UNAVAILABLE, "room moved; reconnect")
         for node in report.dead_nodes:
@@ -174,26 +173,38 @@ class ClusterNode:
             for port in self._ports.values():
                 port.node_died(node)
 
-    async def _take_over(self, relay: RelayRoom) -> None:
-        room_id = relay.room_id
-        if room_id in self._taking_over or self.open_rooms is None:
-            return
-        self._taking_over.add(room_id)
+    async def _take_over(self, room_id: str) -> None:
+        """Run by ``Takeovers`` once a slot is free."""
+        relay = self._relays.get(room_id)
+        if (relay is None or relay.stopped or not relay.has_viewers() or self._closing
+                or self.open_rooms is None):
+            return  # it changed while waiting for the slot
+        relay.stopped = True  # new opens claim instead of reusing this relay
+        del self._relays[room_id]
         try:
-            relay.stopped = True  # new opens claim instead of reusing this relay
-            self._relays.pop(room_id, None)
-            try:
-                door = await self.open_rooms(room_id)
-            except StorageUnavailable as error:
-                log.warning("room %s: takeover failed: %s", room_id, error)
-                door = None
-            log.info("room %s: owner %s gone; %s", room_id, relay.owner,
-                     "taken over" if isinstance(door, Room) else f"now {door}")
-            # Its viewers reconnect (and resume) to whichever node they reach.
-            relay.moved(CloseCode.ROOM_UNAVAILABLE, "room moved; reconnect")
-            await relay.close()
-        finally:
-            self._taking_over.discard(room_id)
+            door = await self.open_rooms(room_id)
+        except StorageUnavailable as error:
+            log.warning("room %s: takeover failed: %s", room_id, error)
+            if self._keep_relay(relay):
+                return
+            door = None
+        log.info("room %s: owner %s gone; %s", room_id, relay.owner,
+                 "taken over" if isinstance(door, Room) else f"now {door}")
+        # Its viewers reconnect (and resume) to whichever node they reach.
+        relay.moved(CloseCode.ROOM_UNAVAILABLE, "room moved; reconnect")
+        await relay.close()
+
+    def _keep_relay(self, relay: RelayRoom) -> bool:
+        """After a failed takeover: the relay (and its viewers) stay, and the next renewal
+        round that finds the lease still free asks again. Not if something else opened the
+        room here meanwhile, or nobody is left to serve."""
+        room_id = relay.room_id
+        if (room_id in self._relays or room_id in self._ports or self._closing
+                or not relay.has_viewers()):
+            return False
+        relay.stopped = False
+        self._relays[room_id] = relay
+        return True
 
     # --- helpers ------------------------------------------------------------------------
 

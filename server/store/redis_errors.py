@@ -9,14 +9,16 @@ command whose events are not confirmed stored.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 
 from redis.exceptions import BusyLoadingError, ConnectionError, TimeoutError
 
 from server.store.interface import TRY_AGAIN, StorageUnavailable
 
-__all__ = ["TRY_AGAIN", "StorageUnavailable", "storage_call"]
+__all__ = ["TRY_AGAIN", "StorageUnavailable", "storage_call", "sync_storage_call"]
+
+_TRANSPORT_ERRORS = (ConnectionError, TimeoutError, BusyLoadingError, OSError)
 
 
 @asynccontextmanager
@@ -24,5 +26,14 @@ async def storage_call(what: str) -> AsyncIterator[None]:
     """Turn the Redis client's transport failures into ``StorageUnavailable``."""
     try:
         yield
-    except (ConnectionError, TimeoutError, BusyLoadingError, OSError) as error:
+    except _TRANSPORT_ERRORS as error:
+        raise StorageUnavailable(f"{what}: {error}") from error
+
+
+@contextmanager
+def sync_storage_call(what: str) -> Iterator[None]:
+    """The same for the synchronous client (the lease renewal thread)."""
+    try:
+        yield
+    except _TRANSPORT_ERRORS as error:
         raise StorageUnavailable(f"{what}: {error}") from error

@@ -158,8 +158,10 @@ def connect(url: str) -> aioredis.Redis:
 class RedisRoomStore:
     """``RoomStore`` on redis.asyncio (hiredis parser when installed)."""
 
-    def __init__(self, client: aioredis.Redis, events_kept: int = 1000) -> None:
+    def __init__(self, client: aioredis.Redis, events_kept: int = 1000, url: str = "") -> None:
         self._redis = client
+        self.url = url
+        """Where ``client`` connects (for another client of the same Redis); "" if unknown."""
         self._events_kept = events_kept
         self._scripts = LuaScripts(client)
         self._appends: GroupCommit[_Append] = GroupCommit(self._append_batch)
@@ -171,7 +173,7 @@ class RedisRoomStore:
 
     @classmethod
     def from_url(cls, url: str, events_kept: int = 1000) -> RedisRoomStore:
-        return cls(connect(url), events_kept)
+        return cls(connect(url), events_kept, url)
 
     async def create_room(self, meta: RoomMeta, snapshot: bytes, listing: Listing | None) -> None:
         room_id = meta.room_id

@@ -3,9 +3,12 @@ winner gets a fence, a stale owner's append is refused, renewal and release."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+
 import pytest
 
 from server.cluster.lease import RedisLeases, lease_key
+from server.cluster.renewal import LeaseRenewal, connect_sync
 from server.rooms.ownership import Claimed, HeldBy
 from server.store import RoomMeta, RoomSettings, StaleWriter
 from server.store.redis_store import RedisRoomStore
@@ -20,6 +23,23 @@ async def new_room(store: RedisRoomStore, room_id: str) -> str:
     return room_id
 
 
+Renewal = Callable[[str], LeaseRenewal]
+
+
+@pytest.fixture
+def renewal(store: RedisRoomStore) -> Iterator[Renewal]:
+    """Node id -> the renewal thread's round trip, called here directly (its own client)."""
+    made: list[LeaseRenewal] = []
+
+    def make(node_id: str) -> LeaseRenewal:
+        made.append(LeaseRenewal(connect_sync(store.url, 5.0), node_id, 60_000))
+        return made[-1]
+
+    yield make
+    for each in made:
+        each.close()
+
+
 async def append(store: RedisRoomStore, room_id: str, fence: int, version: int) -> int:
     return await store.append(room_id, fence=fence, expected_version=version,
                               events=[f"e{version + 1}".encode()], snapshot=b"s",
@@ -27,7 +47,7 @@ async def append(store: RedisRoomStore, room_id: str, fence: int, version: int) 
 
 
 async def test_only_the_lease_winner_gets_a_fence_and_a_stale_owner_cannot_write(
-        store: RedisRoomStore) -> None:
+        store: RedisRoomStore, renewal: Renewal) -> None:
     room = await new_room(store, "lease-room-1")
     one = RedisLeases(store.client, "n1", 60_000)
     two = RedisLeases(store.client, "n2", 60_000)
@@ -43,8 +63,8 @@ async def test_only_the_lease_winner_gets_a_fence_and_a_stale_owner_cannot_write
         await append(store, room, first.fence, 1)  # the stale owner is refused
     assert await append(store, room, second.fence, 1) == 2
 
-    assert (await two.tick([(room, second.fence)], [], [])).lost == frozenset()
-    report = await one.tick([(room, first.fence)], [room], ["n2"])
+    assert renewal("n2").tick([(room, second.fence)], [], []).lost == frozenset()
+    report = renewal("n1").tick([(room, first.fence)], [room], ["n2"])
     assert report.lost == {room}, "n1 learns it lost the room"
     assert report.holders == {room: "n2"} and report.dead_nodes == frozenset()
     assert await one.acquire(room) == HeldBy("n2")
@@ -52,14 +72,14 @@ async def test_only_the_lease_winner_gets_a_fence_and_a_stale_owner_cannot_write
 
 
 async def test_an_expired_lease_nobody_claimed_is_renewed_and_release_frees_the_room(
-        store: RedisRoomStore) -> None:
+        store: RedisRoomStore, renewal: Renewal) -> None:
     room = await new_room(store, "lease-room-2")
     one = RedisLeases(store.client, "n3", 60_000)
     two = RedisLeases(store.client, "n4", 60_000)
     claim = await one.acquire(room)
     assert isinstance(claim, Claimed)
     await store.client.delete(lease_key(room))  # expired while Redis was unreachable
-    report = await one.tick([(room, claim.fence)], [], ["n4"])
+    report = renewal("n3").tick([(room, claim.fence)], [], ["n4"])
     assert report.lost == frozenset(), "same fence, nobody claimed: renewed"
     assert report.dead_nodes == {"n4"}, "n2 never renewed its liveness"
     assert await two.acquire(room) == HeldBy("n3")
@@ -69,7 +89,7 @@ async def test_an_expired_lease_nobody_claimed_is_renewed_and_release_frees_the_
 
 
 async def test_a_room_stopped_here_gives_its_lease_back_only_under_its_own_fence(
-        store: RedisRoomStore) -> None:
+        store: RedisRoomStore, renewal: Renewal) -> None:
     """An idle room leaves memory and releases its lease at once; a release that arrives
     after a newer claim of the same room (even by the same node) leaves that lease alone."""
     room = await new_room(store, "lease-room-release")
@@ -78,9 +98,9 @@ async def test_a_room_stopped_here_gives_its_lease_back_only_under_its_own_fence
     assert isinstance(old, Claimed)
     newer = await node.acquire(room)  # the room was opened again on this node meanwhile
     assert isinstance(newer, Claimed)
-    await node.release_room(room, old.fence)
+    renewal("n1").release_rooms([(room, old.fence)])
     assert await store.client.get(lease_key(room)) == b"n1", "the newer claim keeps its lease"
-    await node.release_room(room, newer.fence)
+    renewal("n1").release_rooms([(room, newer.fence)])
     assert await store.client.get(lease_key(room)) is None
     other = RedisLeases(store.client, "n2", 60_000)
     assert isinstance(await other.acquire(room), Claimed), "free for any node at once"

@@ -1,0 +1,105 @@
+"""One node's lease renewal round trip, on a synchronous Redis client of its own.
+
+It is called by the renewal thread (``server.cluster.renewer``) and never on the event loop:
+a loop at 100% CPU runs its callbacks seconds late, and a renewal queued behind them let the
+leases of a live node expire (docs/performance.md). The thread has its own connection, so
+it never waits for the event loop's connection pool either.
+
+``tick`` is ONE pipeline: renew every owned (room, fence) (``lease.RENEW``), refresh this
+node's liveness key, read the lease holders of the relayed rooms and the liveness of the
+nodes whose viewers this node's rooms have. ``release_rooms`` gives back the leases of rooms
+that stopped here, under their fences; both run on the same thread, so a release always
+follows any renewal of the same room (a renewal after it would take the lease back).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import redis
+from redis.backoff import NoBackoff
+from redis.exceptions import NoScriptError
+from redis.retry import Retry
+
+from server.cluster.lease import RELEASE_FENCED, RENEW, TickReport, alive_key, lease_key, text
+from server.store.redis_errors import sync_storage_call
+from server.store.redis_store import state_key
+
+
+def connect_sync(url: str, timeout_s: float) -> redis.Redis:
+    """The renewal thread's client: one connection, no silent retries; a round trip that
+    takes longer than ``timeout_s`` (a lease) fails, since the leases are lapsing anyway."""
+    return redis.Redis.from_url(url, socket_connect_timeout=min(2.0, timeout_s),
+                                socket_timeout=timeout_s, retry=Retry(NoBackoff(), 0),
+                                health_check_interval=0)
+
+
+class LeaseRenewal:
+    def __init__(self, client: redis.Redis, node_id: str, lease_ms: int) -> None:
+        self._redis = client
+        self.node_id = node_id
+        self.lease_ms = lease_ms
+        self._shas: dict[str, str] = {}
+
+    def tick(self, owned: Sequence[tuple[str, int]], watched_rooms: Sequence[str],
+             watched_nodes: Sequence[str]) -> TickReport:
+        with sync_storage_call("renew leases"):
+            renew = self._sha(RENEW)
+            with self._redis.pipeline(transaction=False) as pipe:
+                pipe.set(alive_key(self.node_id), b"1", px=self.lease_ms)
+                for room_id, fence in owned:
+                    pipe.evalsha(renew, 2, lease_key(room_id), state_key(room_id),
+                                 self.node_id, fence, self.lease_ms)
+                for room_id in watched_rooms:
+                    pipe.get(lease_key(room_id))
+                for node_id in watched_nodes:
+                    pipe.exists(alive_key(node_id))
+                results: list[Any] = pipe.execute(raise_on_error=False)
+        renewed = results[1:1 + len(owned)]
+        if any(isinstance(outcome, NoScriptError) for outcome in renewed):
+            self._shas.clear()  # Redis restarted: nothing was renewed, retry next round
+            renewed = [1] * len(owned)
+        _raise_first_error(results)
+        holders_at = 1 + len(owned)
+        nodes_at = holders_at + len(watched_rooms)
+        return TickReport(
+            lost=frozenset(room_id for (room_id, _), ok in zip(owned, renewed, strict=True)
+                           if int(ok) != 1),
+            holders={room_id: None if value is None else text(value)
+                     for room_id, value in zip(watched_rooms, results[holders_at:nodes_at],
+                                               strict=True)},
+            dead_nodes=frozenset(node_id for node_id, alive in
+                                 zip(watched_nodes, results[nodes_at:], strict=True)
+                                 if int(alive) == 0),
+        )
+
+    def release_rooms(self, rooms: Sequence[tuple[str, int]]) -> None:
+        """Give back each (room, fence)'s lease if it is still held under that fence."""
+        with sync_storage_call("release leases"):
+            for _attempt in range(2):  # again once after a Redis restart emptied its scripts
+                release = self._sha(RELEASE_FENCED)
+                with self._redis.pipeline(transaction=False) as pipe:
+                    for room_id, fence in rooms:
+                        pipe.evalsha(release, 2, lease_key(room_id), state_key(room_id),
+                                     self.node_id, fence)
+                    results: list[Any] = pipe.execute(raise_on_error=False)
+                if not any(isinstance(outcome, NoScriptError) for outcome in results):
+                    break
+                self._shas.clear()
+        _raise_first_error(results)
+
+    def close(self) -> None:
+        self._redis.close()
+
+    def _sha(self, script: str) -> str:
+        sha = self._shas.get(script)
+        if sha is None:
+            sha = self._shas[script] = str(self._redis.script_load(script))
+        return sha
+
+
+def _raise_first_error(results: list[Any]) -> None:
+    for outcome in results:
+        if isinstance(outcome, Exception) and not isinstance(outcome, NoScriptError):
+            raise outcome
