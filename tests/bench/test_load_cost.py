@@ -1,0 +1,14 @@
+"""``bench.load_cost`` runs and reports every figure (no timing asserts)."""
+
+from __future__ import annotations
+
+from bench import load_cost
+
+
+def test_load_cost_reads_the_scripted_game_back() -> None:
+    result = load_cost.measure(seed=7, repeat=1)
+    assert result["loaded_events"] >= 100
+    assert set(result["us"]) == {
+        "state_from_plain (per state)", "state_from_plain (final state)",
+        "event_from_plain (per event)", "parse_command (per command)",
+        "load a room (snapshot + events)"}
