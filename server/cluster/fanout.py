@@ -26,7 +26,7 @@ class ClusterFanout:
 
     def publish(self, room_id: str, delivery: Delivery) -> None:
         self._local.publish(room_id, delivery)
-        if any(self._remote.count(room_id, audience) for audience in Audience):
+        if self._remote.has_subscribers(room_id):
             outlet = self._outlet_for(room_id)
             if outlet is not None:
                 outlet.broadcast(delivery)

@@ -23,6 +23,10 @@ class Audience(StrEnum):
     SPECTATOR = "spectator"
 
 
+AUDIENCES: tuple[Audience, ...] = tuple(Audience)
+"""Every audience, in order: iterating an Enum class is slow on the per-frame path."""
+
+
 @dataclass(frozen=True, slots=True)
 class Delivery:
     """One message for a room's viewers, already encoded per audience.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from server.fanout.interface import Audience, Delivery, Subscriber
+from server.fanout.interface import AUDIENCES, Audience, Delivery, Subscriber
 
 
 class LocalFanout:
@@ -12,7 +12,7 @@ class LocalFanout:
     def subscribe(self, room_id: str, subscriber: Subscriber) -> None:
         groups = self._rooms.get(room_id)
         if groups is None:
-            groups = self._rooms[room_id] = {audience: set() for audience in Audience}
+            groups = self._rooms[room_id] = {audience: set() for audience in AUDIENCES}
         groups[subscriber.audience].add(subscriber)
 
     def unsubscribe(self, room_id: str, subscriber: Subscriber) -> None:
@@ -34,6 +34,9 @@ class LocalFanout:
             # No copy of the set: ``deliver`` only enqueues and never (un)subscribes.
             for subscriber in subscribers:
                 subscriber.deliver(frame)
+
+    def has_subscribers(self, room_id: str) -> bool:
+        return room_id in self._rooms  # a room's groups go when its last subscriber does
 
     def count(self, room_id: str, audience: Audience) -> int:
         groups = self._rooms.get(room_id)

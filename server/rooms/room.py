@@ -33,7 +33,7 @@ from protocol.messages import (
     WindowOpen,
 )
 from server.config import Settings
-from server.fanout import Audience, Delivery, Fanout
+from server.fanout import AUDIENCES, Audience, Delivery, Fanout
 from server.rooms.engine_port import AroWindow, CommandFormatError, Engine, Event, Plain, State
 from server.rooms.inbox import RoomInbox
 from server.rooms.messages import (
@@ -318,7 +318,7 @@ class Room:
                     for event, plain in zip(events, plains, strict=True)]
             return Delivery.same(self.version, codec.encode(Events(first, view)))
         frames = {}
-        for audience in Audience:
+        for audience in AUDIENCES:
             if self._fanout.count(self.room_id, audience) == 0:
                 frames[audience] = b""  # nobody to read it: skip the view and the encoding
                 continue
