@@ -41,6 +41,7 @@ def redis_sample(url: str | None) -> dict[str, float]:
         commandstats = client.info("commandstats")
         keyspace = client.info("keyspace")
         memory = client.info("memory")
+        cpu = client.info("cpu")
     finally:
         client.close()
     # INFO itself is counted: remove our own four calls per sample from the totals.
@@ -52,6 +53,7 @@ def redis_sample(url: str | None) -> dict[str, float]:
         "net_out": float(stats["total_net_output_bytes"]),
         "keys": float(keys),
         "used_memory": float(memory["used_memory"]),
+        "cpu_s": float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"]),
     }
 
 

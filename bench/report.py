@@ -58,8 +58,9 @@ def markdown(result: dict[str, Any]) -> str:
         "## Throughput and CPU",
         "",
         "| run | orders/s | commands/s | deliveries/s | server CPU share | CPU µs/order |"
-        " CPU µs/command | CPU µs/delivery | errors |",
-        "|---|---|---|---|---|---|---|---|---|",
+        " CPU µs/command | CPU µs/delivery | load generators' CPU share | Redis CPU share |"
+        " errors |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for label, figures in (("referee, paced", ref["paced"]), ("baseline, paced", base["paced"]),
                            ("referee, max rate", ref["max"]), ("baseline, max rate", base["max"])):
@@ -67,7 +68,8 @@ def markdown(result: dict[str, Any]) -> str:
             f"| {label} | {_fmt(figures['orders_per_s'])} | {_fmt(figures['commands_per_s'])} | "
             f"{_fmt(figures['deliveries_per_s'])} | {_fmt(figures['server_cpu_share'])} | "
             f"{_fmt(figures['cpu_us_per_order'])} | {_fmt(figures['cpu_us_per_command'])} | "
-            f"{_fmt(figures['cpu_us_per_delivery'])} | {_fmt(figures['errors'])} |")
+            f"{_fmt(figures['cpu_us_per_delivery'])} | {_fmt(figures.get('load_cpu_share'))} | "
+            f"{_fmt(figures.get('redis', {}).get('cpu_share'))} | {_fmt(figures['errors'])} |")
     mem_r, mem_b = ref["memory"], base["memory"]
     lines += [
         "",

@@ -37,7 +37,7 @@ from typing import Any
 
 import httpx
 
-from bench.measure import delta, percentiles, process_sample, redis_sample
+from bench.measure import cpu_seconds, delta, percentiles, process_sample, redis_sample
 from bench.report import markdown
 
 REPO = Path(__file__).resolve().parent.parent
@@ -191,6 +191,12 @@ class Fleet:
                     if json.loads(line).get("done") == phase:
                         break
 
+    def cpu_seconds(self) -> float:
+        """CPU time used so far by all load-generator processes (they share the load core
+        with Redis: if they saturate it, latency measures the load generator too)."""
+        return sum(cpu_seconds(process.pid) for process in self.processes
+                   if process.returncode is None)
+
     def go(self) -> None:
         for process in self.processes:
             assert process.stdin is not None
@@ -230,9 +236,10 @@ async def drive(fleet: Fleet, phases: list[str], server: Server, redis_url: str 
     samples: dict[str, Any] = {"start": {"server": server.sample(),
                                          "redis": redis_sample(redis_url), "t": time.time()}}
     await fleet.start()
+    samples["start"]["load_cpu_s"] = fleet.cpu_seconds()
     for index, phase in enumerate(phases):
         await fleet.until_done(phase)
-        samples[phase] = {"server": server.sample(),
+        samples[phase] = {"server": server.sample(), "load_cpu_s": fleet.cpu_seconds(),
                           "redis": redis_sample(redis_url), "t": time.time()}
         if phase != phases[-1]:
             following = phases[index + 1]
@@ -278,6 +285,8 @@ def phase_figures(samples: dict[str, Any], workers: list[dict[str, Any]], phase:
                                 if deliveries else None),
         "latency_ms": percentiles(tally["latencies_ms"]),
         "window_close_lateness_ms": percentiles(tally["lateness_ms"]),
+        "load_cpu_share": round((samples[phase]["load_cpu_s"]
+                                 - samples[previous].get("load_cpu_s", 0.0)) / elapsed, 3),
         "mean_event_frame_bytes": (round(tally["event_bytes"] / tally["event_frames"], 1)
                                    if tally["event_frames"] and tally["event_bytes"] else None),
         "windows_closed_by_clock_before_player": tally["windows_closed_late"],
@@ -287,6 +296,7 @@ def phase_figures(samples: dict[str, Any], workers: list[dict[str, Any]], phase:
         figures["redis"] = {
             "commands": redis["commands"], "bytes_in": redis["net_in"],
             "bytes_out": redis["net_out"],
+            "cpu_share": round(redis.get("cpu_s", 0.0) / elapsed, 3),
             "commands_per_order": round(redis["commands"] / orders, 2) if orders else None,
             "bytes_per_order": round((redis["net_in"] + redis["net_out"]) / orders, 1)
             if orders else None,
