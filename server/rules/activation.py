@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from itertools import pairwise
 
 from .commands import DeclareSkill
@@ -25,7 +26,6 @@ from .line_of_fire import has_line_of_fire
 from .mods import blocking_bodies
 from .order_structure import may_follow
 from .reasons import Reason
-from .records import replace
 from .routes import check_route
 from .skills import (
     DODGE_MOVE_LIMIT,

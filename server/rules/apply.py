@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from . import events as e
@@ -28,7 +29,6 @@ from .guts_choice import apply_guts_failure_chosen
 from .hidden_deployment import apply_trooper_revealed
 from .initiative import apply_initiative_chosen, apply_initiative_rolled, apply_initiative_settled
 from .order_pool import apply_order_spent, apply_orders_counted
-from .records import replace
 from .state import GameState
 
 

@@ -12,6 +12,8 @@ Reset; troopers that became eligible only through the second skill react at step
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .activation import check_dodge_route, enemy_target, weapon_of
 from .commands import CloseAroWindow, DeclareAro, PassAro
 from .decision import SYSTEM, System, require
@@ -23,7 +25,6 @@ from .ids import Side, TrooperId
 from .line_of_fire import has_line_of_fire, sees_any_point_of_route
 from .mods import blocking_bodies_by_trooper, without
 from .reasons import Reason
-from .records import replace
 from .ruleset import options
 from .skills import BsAttack, CautiousMove, CcAttack, CommsAttack, Discover, Dodge, Reset, Skill
 from .state import ActiveOrder, Eligibility, GameState, OrderStep, TrooperState

@@ -7,13 +7,14 @@ deploy hidden (their position is private and they are not on the table).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .commands import Deploy, EndDeploymentStep
 from .decision import require
 from .events import DeploymentStepEnded, Event, TrooperDeployed
 from .geometry import Body, point_distance
 from .ids import Side
 from .reasons import Reason
-from .records import replace
 from .state import Deployment, GameState, Phase, TrooperState
 from .terrain import point_in_polygon, segment_polygon_distance
 

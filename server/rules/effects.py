@@ -7,6 +7,8 @@ compute the Conclusion (Guts Rolls, Alert!) from the state after the Effects ste
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .ids import TrooperId
 from .outcome import (
     BecameIdle,
@@ -22,7 +24,6 @@ from .outcome import (
     WentProne,
     Wounded,
 )
-from .records import replace
 from .state import GameState, TrooperState
 
 

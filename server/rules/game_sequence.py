@@ -3,6 +3,8 @@ States Phase, End of Turn; three Game Rounds; victory on points (DIGEST 1.1, 11.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .commands import Concede, EndImpetuousPhase, EndTurn
 from .decision import require
 from .events import (
@@ -18,7 +20,6 @@ from .ids import Side, TrooperId
 from .order_pool import count_orders, orders_left
 from .profiles import Training, TroopType
 from .reasons import Reason
-from .records import replace
 from .ruleset import options
 from .serial import to_plain
 from .state import GameResult, GameState, OrderCount, Phase, TrooperState

@@ -9,6 +9,8 @@ trooper counts as Irregular and there is no Lieutenant Order.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .commands import Activate
 from .decision import require
 from .events import Event, OrdersCounted, OrderSpent
@@ -16,7 +18,6 @@ from .geometry import Point
 from .ids import Side, TrooperId
 from .profiles import Training
 from .reasons import Reason
-from .records import replace
 from .ruleset import options
 from .state import ActiveOrder, GameState, OrderCount, OrderStep, OrderType, Phase, TrooperState
 

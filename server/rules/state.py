@@ -7,7 +7,7 @@ state value can be shared freely (views, snapshots, replays).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from .army_list import ArmyList, ListEntry
@@ -15,7 +15,6 @@ from .dice import Dice
 from .geometry import Body, Point
 from .ids import Side, TrooperId
 from .profiles import UnitProfile
-from .records import replace
 from .ruleset import Ruleset
 from .skills import Skill
 from .terrain import Table, Zone
