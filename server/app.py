@@ -24,7 +24,7 @@ from server.lobby.routes import routes as lobby_routes
 from server.rooms.engine_port import Engine
 from server.rooms.registry import RoomRegistry
 from server.store import MemoryRoomStore, RoomStore
-from server.transport.endpoint import websocket_endpoint
+from server.transport.endpoint import WebsocketApp
 from server.transport.open_sockets import OpenSockets
 
 
@@ -71,7 +71,7 @@ def create_app(
             await registry.shutdown()  # stops the rooms, then releases this node's leases
             await store.close()
 
-    routes: list[BaseRoute] = [*lobby_routes, WebSocketRoute(WS_PATH, websocket_endpoint)]
+    routes: list[BaseRoute] = [*lobby_routes, WebSocketRoute(WS_PATH, WebsocketApp())]
     client_dir = settings.client_dir()
     if client_dir is not None:
         routes.append(Mount("/", StaticFiles(directory=client_dir, html=True), name="client"))

@@ -11,18 +11,20 @@ does the same for whole tasks; this server runs on 3.11 too).
 
 from __future__ import annotations
 
-from collections.abc import Coroutine, Generator
+from collections.abc import Awaitable, Generator
 from typing import Any
 
 
-def start_eagerly(coroutine: Coroutine[Any, Any, None]) -> Continuation | None:
-    """Run ``coroutine`` until it finishes (None) or first waits: then the returned
-    ``Continuation`` is awaited, by a task, to finish it. Its exceptions propagate."""
+def start_eagerly(awaitable: Awaitable[None]) -> Continuation | None:
+    """Run ``awaitable`` (a coroutine, say) until it finishes (None) or first waits: then
+    the returned ``Continuation`` is awaited, by a task, to finish it. Its exceptions
+    propagate."""
+    steps = awaitable.__await__()
     try:
-        waiting_on = coroutine.send(None)
+        waiting_on = steps.send(None)
     except StopIteration:
         return None
-    return Continuation(coroutine, waiting_on)
+    return Continuation(steps, waiting_on)
 
 
 class Continuation:
@@ -30,28 +32,24 @@ class Continuation:
     coroutine where it waits, exactly as if it had been awaited from its start (the
     awaiting task sees the same futures; a cancellation is thrown into the coroutine)."""
 
-    __slots__ = ("_coroutine", "_waiting_on")
+    __slots__ = ("_steps", "_waiting_on")
 
-    def __init__(self, coroutine: Coroutine[Any, Any, None], waiting_on: Any) -> None:
-        self._coroutine = coroutine
+    def __init__(self, steps: Generator[Any, Any, None], waiting_on: Any) -> None:
+        self._steps = steps
         self._waiting_on = waiting_on
 
     def __await__(self) -> Generator[Any, Any, None]:
-        coroutine, waiting_on = self._coroutine, self._waiting_on
+        steps, waiting_on = self._steps, self._waiting_on
         while True:
             try:
                 sent = yield waiting_on
             except BaseException as thrown:  # cancellation included: handed on to it
                 try:
-                    waiting_on = coroutine.throw(thrown)
+                    waiting_on = steps.throw(thrown)
                 except StopIteration:
                     return
             else:
                 try:
-                    waiting_on = coroutine.send(sent)
+                    waiting_on = steps.send(sent)
                 except StopIteration:
                     return
-
-    def close(self) -> None:
-        """Abandon the coroutine without running it further (its ``finally`` blocks run)."""
-        self._coroutine.close()

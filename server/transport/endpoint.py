@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from protocol import codec
@@ -47,13 +48,20 @@ class HandshakeRefused(Exception):
         self.message = message
 
 
-async def websocket_endpoint(websocket: WebSocket) -> None:
-    open_sockets: OpenSockets = websocket.app.state.open_sockets
-    with open_sockets.track():
-        await _websocket(websocket)
+class WebsocketApp:
+    """The ASGI app at the websocket path. Raw ASGI (a Starlette route calls an object as
+    an ASGI app, a function as an endpoint): the session writes its frames with the
+    connection's own ``send``, without Starlette's per-call state checks and exception
+    wrapper that every frame of the fan-out would otherwise go through."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        websocket = WebSocket(scope, receive, send)
+        open_sockets: OpenSockets = websocket.app.state.open_sockets
+        with open_sockets.track():
+            await _websocket(websocket, send)
 
 
-async def _websocket(websocket: WebSocket) -> None:
+async def _websocket(websocket: WebSocket, send: Send) -> None:
     registry: RoomRegistry = websocket.app.state.registry
     settings: Settings = websocket.app.state.settings
     # Which node answered: behind a load balancer, operators and tests can tell.
@@ -82,7 +90,7 @@ async def _websocket(websocket: WebSocket) -> None:
     except WebSocketDisconnect:
         return
     door = [room]  # the room may move to another owner while this viewer joins
-    session = Session(websocket, seat, settings.send_queue_frames,
+    session = Session(send, seat, settings.send_queue_frames,
                       lambda _audience: door[0].overflow_frame(session))
     joined = await _join(registry, door, session, seat, hello.since)
     room = door[0]

@@ -6,8 +6,7 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 
-from starlette.types import Message
-from starlette.websockets import WebSocket
+from starlette.types import Message, Send
 
 from server.fanout import Audience
 from server.transport.eager import Continuation, start_eagerly
@@ -23,16 +22,16 @@ class Session:
     socket that keeps up costs no task step.
     """
 
-    __slots__ = ("_audience", "_gone", "_queue", "_socket", "_writer", "seat")
+    __slots__ = ("_audience", "_gone", "_queue", "_send", "_writer", "seat")
 
     def __init__(
         self,
-        socket: WebSocket,
+        send: Send,
         seat: str | None,
         queue_limit: int,
         make_snapshot: Callable[[Audience], bytes],
     ) -> None:
-        self._socket = socket
+        self._send = send  # the socket's ASGI send
         self.seat = seat
         self._audience = Audience(seat) if seat is not None else Audience.SPECTATOR
         self._queue = SendQueue(queue_limit, lambda: make_snapshot(self._audience))
@@ -83,7 +82,7 @@ class Session:
 
     def _send_now(self, message: Message) -> None:
         try:
-            rest = start_eagerly(self._socket.send(message))
+            rest = start_eagerly(self._send(message))
         except Exception:
             self._gone = True  # the peer is gone; the reader sees the disconnect and leaves
             return
@@ -91,7 +90,7 @@ class Session:
             self._writer = asyncio.create_task(self._write(rest))
 
     async def _write(self, in_flight: Continuation | None) -> None:
-        send = self._socket.send
+        send = self._send
         try:
             if in_flight is not None:
                 await in_flight

@@ -87,7 +87,7 @@ async def test_a_stalled_socket_catches_up_with_a_snapshot_and_the_close_still_a
         snapshots.append(audience)
         return b"snapshot"
 
-    session = Session(socket, None, 3, make_snapshot)  # type: ignore[arg-type]
+    session = Session(socket.send, None, 3, make_snapshot)  # type: ignore[arg-type]
     session.deliver(b"in-flight")
     await socket.first_send_started.wait()  # the writer is stuck inside send()
     for n in range(10):
@@ -115,7 +115,7 @@ class OpenSocket:
 
 async def test_a_socket_that_keeps_up_gets_each_frame_written_in_place_without_a_task() -> None:
     socket = OpenSocket()
-    session = Session(socket, "A", 3, lambda _audience: b"snapshot")  # type: ignore[arg-type]
+    session = Session(socket.send, "A", 3, lambda _audience: b"snapshot")  # type: ignore[arg-type]
     tasks_before = asyncio.all_tasks()
     for n in range(10):
         session.deliver(f"frame-{n}".encode())
@@ -131,7 +131,7 @@ async def test_a_socket_that_keeps_up_gets_each_frame_written_in_place_without_a
 
 async def test_after_a_stall_the_writer_drains_in_order_and_frames_go_in_place_again() -> None:
     socket = BlockedSocket()
-    session = Session(socket, None, 8, lambda _audience: b"snapshot")  # type: ignore[arg-type]
+    session = Session(socket.send, None, 8, lambda _audience: b"snapshot")  # type: ignore[arg-type]
     session.deliver(b"1")  # waits inside send(): a writer task takes the rest of it over
     session.deliver(b"2")  # queued behind it
     assert socket.sent == []
