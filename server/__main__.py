@@ -47,6 +47,7 @@ def _serve(settings: Settings, store: RoomStore, log_level: str) -> None:
         host=settings.host,
         port=settings.port,
         ws="websockets-sansio",  # what "auto" picks today; named so it stays the fast one
+        loop="uvloop",  # named, not "auto": a missing uvloop must fail the start, not slow it
         ws_max_size=settings.hard_frame_bytes,
         lifespan="on",
         log_level=log_level,
