@@ -67,8 +67,7 @@ class Session:
         """Wait until the writer, if one runs, has sent everything queued and ended."""
         writer = self._writer
         if writer is not None:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await asyncio.shield(writer)
+            await asyncio.wait({writer})  # never raises the writer's outcome
 
     async def finish(self) -> None:
         """Wait for the writer to send the close (or stop it if the socket is gone)."""
