@@ -46,9 +46,8 @@ def _serve(settings: Settings, store: RoomStore, log_level: str) -> None:
         app,
         host=settings.host,
         port=settings.port,
-        ws="websockets-sansio",  # what "auto" picks today; named so it stays the fast one
         loop="uvloop",  # named, not "auto": a missing uvloop must fail the start, not slow it
-        ws_max_size=settings.hard_frame_bytes,
+        **settings.websocket_options(),  # type: ignore[arg-type]
         lifespan="on",
         log_level=log_level,
     )

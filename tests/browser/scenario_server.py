@@ -54,8 +54,8 @@ async def main() -> None:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)
-    config = uvicorn.Config(app, ws="websockets-sansio", ws_max_size=settings.hard_frame_bytes,
-                            lifespan="on", log_level="warning")
+    config = uvicorn.Config(app, lifespan="on", log_level="warning",
+                            **settings.websocket_options())  # type: ignore[arg-type]
     server = uvicorn.Server(config)
     print(f"PORT {sock.getsockname()[1]}", flush=True)
     await server.serve(sockets=[sock])

@@ -36,8 +36,8 @@ async def running_server(
     sock.listen(128)
     port = sock.getsockname()[1]
     config = uvicorn.Config(
-        app or create_app(settings, engine=engine), ws="websockets-sansio",
-        ws_max_size=settings.hard_frame_bytes, lifespan="on", log_level="warning",
+        app or create_app(settings, engine=engine), lifespan="on", log_level="warning",
+        **settings.websocket_options(),  # type: ignore[arg-type]
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve(sockets=[sock]))

@@ -87,7 +87,8 @@ async def node_factory() -> AsyncIterator[Callable[..., Awaitable[Node]]]:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.bind(("127.0.0.1", 0))
         sock.listen(128)
-        config = uvicorn.Config(app, ws="websockets-sansio", lifespan="on", log_level="warning")
+        config = uvicorn.Config(app, lifespan="on", log_level="warning",
+                                **app_settings.websocket_options())  # type: ignore[arg-type]
         server = GracefulServer(config, app, app_settings.shutdown_timeout_s)
         serving = asyncio.create_task(server.serve(sockets=[sock]))
         node = Node(f"http://127.0.0.1:{sock.getsockname()[1]}", app, store, server, serving,
