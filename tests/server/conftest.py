@@ -17,6 +17,7 @@ from starlette.applications import Starlette
 from server.app import create_app
 from server.config import Settings
 from server.rooms.engine_port import Engine
+from server.transport.uvicorn_protocol import uvicorn_websocket_options
 
 TEST_SETTINGS = dict(freeze_gc=False, grace_s=30.0, static_dir=None)
 
@@ -37,7 +38,7 @@ async def running_server(
     port = sock.getsockname()[1]
     config = uvicorn.Config(
         app or create_app(settings, engine=engine), lifespan="on", log_level="warning",
-        **settings.websocket_options(),  # type: ignore[arg-type]
+        **uvicorn_websocket_options(settings),  # type: ignore[arg-type]
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve(sockets=[sock]))
