@@ -16,7 +16,6 @@ from server.shutdown import GracefulServer
 from server.storage_backend import room_storage
 from server.store import RoomStore
 from server.store.redis_store import RedisRoomStore
-from server.transport.uvicorn_protocol import uvicorn_websocket_options
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -48,7 +47,7 @@ def _serve(settings: Settings, store: RoomStore, log_level: str) -> None:
         host=settings.host,
         port=settings.port,
         loop="uvloop",  # named, not "auto": a missing uvloop must fail the start, not slow it
-        **uvicorn_websocket_options(settings),  # type: ignore[arg-type]
+        **settings.websocket_options(),  # type: ignore[arg-type]
         lifespan="on",
         log_level=log_level,
     )

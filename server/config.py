@@ -127,6 +127,14 @@ class Settings:
                              f"{self.gc_threshold!r}")
         return parts[0], parts[1], parts[2]
 
+    def websocket_options(self) -> dict[str, object]:
+        """uvicorn's websocket options, the same for the server and the tests' servers."""
+        return {
+            "ws": "websockets-sansio",  # what "auto" picks today; named so it stays the fast one
+            "ws_max_size": self.hard_frame_bytes,
+            "ws_per_message_deflate": self.ws_per_message_deflate,
+        }
+
     def client_dir(self) -> Path | None:
         """The directory to serve at /, if any."""
         if self.static_dir is not None:

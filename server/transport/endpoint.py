@@ -29,7 +29,6 @@ from server.store.interface import TRY_AGAIN
 from server.transport.open_sockets import OpenSockets
 from server.transport.rate_limit import TokenBucket
 from server.transport.session import Session
-from server.transport.uvicorn_protocol import FRAMED_WRITE
 
 log = logging.getLogger(__name__)
 
@@ -92,8 +91,7 @@ async def _websocket(websocket: WebSocket, send: Send) -> None:
         return
     door = [room]  # the room may move to another owner while this viewer joins
     session = Session(send, seat, settings.send_queue_frames,
-                      lambda _audience: door[0].overflow_frame(session),
-                      websocket.scope.get("extensions", {}).get(FRAMED_WRITE))
+                      lambda _audience: door[0].overflow_frame(session))
     joined = await _join(registry, door, session, seat, hello.since)
     room = door[0]
     if not joined:

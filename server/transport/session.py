@@ -11,21 +11,18 @@ from starlette.types import Message, Send
 from server.fanout import Audience
 from server.transport.eager import Continuation, start_eagerly
 from server.transport.send_queue import CloseRequest, SendQueue
-from server.transport.uvicorn_protocol import binary_frame
 
 
 class Session:
     """Implements the room's ``Member`` and the fan-out's ``Subscriber``.
 
-    A frame is written at once when nothing is queued ahead of it: framed here and written
-    to the transport when the server offers that (``uvicorn_protocol``), else through ASGI
-    ``send`` stepped in place (``start_eagerly``); a
+    A frame is written at once when nothing is queued ahead of it (``start_eagerly``); a
     writer task exists only while the socket is behind: it finishes the send that had to
     wait, then drains the queue and ends. So an idle socket costs no task, and a frame to a
     socket that keeps up costs no task step.
     """
 
-    __slots__ = ("_audience", "_gone", "_queue", "_send", "_write_framed", "_writer", "seat")
+    __slots__ = ("_audience", "_gone", "_queue", "_send", "_writer", "seat")
 
     def __init__(
         self,
@@ -33,11 +30,8 @@ class Session:
         seat: str | None,
         queue_limit: int,
         make_snapshot: Callable[[Audience], bytes],
-        write_framed: Callable[[bytes], bool] | None = None,
     ) -> None:
         self._send = send  # the socket's ASGI send
-        # The server's direct frame write, if it offers one (uvicorn_protocol.FRAMED_WRITE).
-        self._write_framed = write_framed
         self.seat = seat
         self._audience = Audience(seat) if seat is not None else Audience.SPECTATOR
         self._queue = SendQueue(queue_limit, lambda: make_snapshot(self._audience))
@@ -60,9 +54,7 @@ class Session:
         if not frame or self._gone:
             return
         if self._writer is None and self._queue.empty:
-            write_framed = self._write_framed
-            if write_framed is None or not write_framed(binary_frame(frame)):
-                self._send_now({"type": "websocket.send", "bytes": frame})
+            self._send_now({"type": "websocket.send", "bytes": frame})
             return
         self._queue.push(frame)
 

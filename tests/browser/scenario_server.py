@@ -26,7 +26,6 @@ from starlette.routing import Route
 from server.app import create_app
 from server.config import Settings
 from server.store import RoomSettings
-from server.transport.uvicorn_protocol import uvicorn_websocket_options
 from tests.support.skirmish import skirmish
 
 
@@ -56,7 +55,7 @@ async def main() -> None:
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)
     config = uvicorn.Config(app, lifespan="on", log_level="warning",
-                            **uvicorn_websocket_options(settings))  # type: ignore[arg-type]
+                            **settings.websocket_options())  # type: ignore[arg-type]
     server = uvicorn.Server(config)
     print(f"PORT {sock.getsockname()[1]}", flush=True)
     await server.serve(sockets=[sock])

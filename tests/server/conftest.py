@@ -17,7 +17,6 @@ from starlette.applications import Starlette
 from server.app import create_app
 from server.config import Settings
 from server.rooms.engine_port import Engine
-from server.transport.uvicorn_protocol import uvicorn_websocket_options
 
 TEST_SETTINGS = dict(freeze_gc=False, grace_s=30.0, static_dir=None)
 
@@ -38,7 +37,7 @@ async def running_server(
     port = sock.getsockname()[1]
     config = uvicorn.Config(
         app or create_app(settings, engine=engine), lifespan="on", log_level="warning",
-        **uvicorn_websocket_options(settings),  # type: ignore[arg-type]
+        **settings.websocket_options(),  # type: ignore[arg-type]
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve(sockets=[sock]))

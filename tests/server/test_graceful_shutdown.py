@@ -27,7 +27,6 @@ from server.rooms.registry import RoomRegistry
 from server.shutdown import GracefulServer
 from server.store import MemoryRoomStore
 from server.transport.endpoint import NODE_HEADER
-from server.transport.uvicorn_protocol import uvicorn_websocket_options
 
 NODE = "node-under-test"
 ACT = {"type": "act", "value": 1}
@@ -89,7 +88,7 @@ async def node_factory() -> AsyncIterator[Callable[..., Awaitable[Node]]]:
         sock.bind(("127.0.0.1", 0))
         sock.listen(128)
         config = uvicorn.Config(app, lifespan="on", log_level="warning",
-                                **uvicorn_websocket_options(app_settings))  # type: ignore[arg-type]
+                                **app_settings.websocket_options())  # type: ignore[arg-type]
         server = GracefulServer(config, app, app_settings.shutdown_timeout_s)
         serving = asyncio.create_task(server.serve(sockets=[sock]))
         node = Node(f"http://127.0.0.1:{sock.getsockname()[1]}", app, store, server, serving,

@@ -11,7 +11,6 @@ from protocol.constants import CloseCode
 from server.fanout import Audience
 from server.transport.send_queue import CloseRequest, SendQueue
 from server.transport.session import Session
-from server.transport.uvicorn_protocol import binary_frame
 
 
 def snapshot_maker(counter: list[int]) -> Any:
@@ -142,22 +141,3 @@ async def test_after_a_stall_the_writer_drains_in_order_and_frames_go_in_place_a
     await session.drained()
     session.deliver(b"3")
     assert socket.sent[-1]["bytes"] == b"3", "written in place once the socket keeps up"
-
-
-async def test_a_direct_frame_write_is_used_while_the_server_takes_it_then_send() -> None:
-    socket = OpenSocket()
-    written: list[bytes] = []
-    taking = [True]
-
-    def write_framed(frame: bytes) -> bool:
-        if taking[0]:
-            written.append(frame)
-        return taking[0]
-
-    session = Session(socket.send, "A", 3, lambda _audience: b"snapshot",  # type: ignore[arg-type]
-                      write_framed)
-    session.deliver(b"one")
-    assert written == [binary_frame(b"one")] and socket.sent == []
-    taking[0] = False  # e.g. the transport asked writers to pause
-    session.deliver(b"two")
-    assert socket.sent == [{"type": "websocket.send", "bytes": b"two"}]
