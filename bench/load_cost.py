@@ -18,11 +18,10 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import time
 from collections.abc import Callable
 from typing import Any
 
-from bench.rules_cost import ENGINE, commands
+from bench.rules_cost import ENGINE, commands, min_cpu_us
 from protocol import codec
 
 
@@ -61,12 +60,7 @@ def measure(seed: int, repeat: int) -> dict[str, Any]:
     fingerprint.update(repr(load()).encode())
 
     def best(work: Callable[[], object], count: int) -> float:
-        fastest = float("inf")
-        for _ in range(repeat):
-            started = time.process_time()
-            work()
-            fastest = min(fastest, time.process_time() - started)
-        return round(fastest / count * 1e6, 1)
+        return min_cpu_us(work, repeat, count)
 
     return {
         "states": len(sampled),

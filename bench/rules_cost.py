@@ -3,11 +3,12 @@ sockets or Redis, over the benchmark's scripted game (setup and every Order).
 
 For each command of the game (as ``bench.script`` plans it): ``decide``, ``apply``, the
 snapshot (``state_to_plain`` + msgpack, now taken only every ``snapshot_every`` versions),
-the events' plain form + msgpack (stored on every command) and the three audiences' views +
-frames. Each figure is the minimum over ``--repeat`` passes of process CPU time (the machine
-is shared: the minimum is the least disturbed pass), divided by the number of commands. The
-fingerprint hashes every decision, so two versions of the rules core can be checked to
-decide the same game identically.
+the events' plain form + msgpack (stored on every command) and the frames for the room's
+three audiences, made as the room makes them (``server/rooms/event_frames.py``). Each figure
+is the minimum over ``--repeat`` passes of process CPU time (the machine is shared: the
+minimum is the least disturbed pass), divided by the number of commands. The fingerprint
+hashes every decision, so two versions of the rules core can be checked to decide the same
+game identically.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 
 from bench.script import plan
 from protocol import codec
-from protocol.messages import Events
+from server.rooms.event_frames import events_delivery
 from server.rooms.rules_engine import RulesCoreEngine
 
 ENGINE = RulesCoreEngine()
@@ -29,6 +30,17 @@ ENGINE = RulesCoreEngine()
 def commands(seed: int) -> list[tuple[str | None, dict[str, Any]]]:
     """The scripted game as (seat or None for the room's clock, command body)."""
     return plan(seed).commands(clock_closes_windows=True)
+
+
+def min_cpu_us(work: Callable[[], object], repeat: int, count: int) -> float:
+    """The least process CPU time of ``repeat`` runs of ``work``, per item of ``count``, in
+    µs (the machine is shared: the least disturbed pass)."""
+    fastest = float("inf")
+    for _ in range(repeat):
+        started = time.process_time()
+        work()
+        fastest = min(fastest, time.process_time() - started)
+    return round(fastest / count * 1e6, 1)
 
 
 def measure(seed: int, repeat: int) -> dict[str, Any]:
@@ -50,18 +62,16 @@ def measure(seed: int, repeat: int) -> dict[str, Any]:
         fingerprint.update(repr(ENGINE.decide(before, side, command)).encode())
 
     def best(work: Callable[[], object]) -> float:
-        fastest = float("inf")
-        for _ in range(repeat):
-            started = time.process_time()
-            work()
-            fastest = min(fastest, time.process_time() - started)
-        return round(fastest / len(moves) * 1e6, 1)
+        return min_cpu_us(work, repeat, len(moves))
+
+    # The plain forms are made once for the store (``events_to_store``) and reused here.
+    plains = [[ENGINE.event_to_plain(e) for e in v.events or ()] for v in verdicts]
 
     def views() -> None:
-        for verdict, after in zip(verdicts, afters, strict=True):
-            for audience in ("A", "B", "spectator"):
-                codec.encode(Events(1, [ENGINE.view_event(e, audience, after)
-                                        for e in verdict.events or ()]))
+        # What the room does after storing a command's events (server/rooms/event_frames.py).
+        for verdict, plain, after in zip(verdicts, plains, afters, strict=True):
+            events_delivery(ENGINE, after, 1, 1, verdict.events or (), plain,
+                            lambda _audience: True)
 
     return {
         "commands": len(moves),

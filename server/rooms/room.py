@@ -33,8 +33,9 @@ from protocol.messages import (
     WindowOpen,
 )
 from server.config import Settings
-from server.fanout import AUDIENCES, Audience, Delivery, Fanout
-from server.rooms.engine_port import AroWindow, CommandFormatError, Engine, Event, Plain, State
+from server.fanout import Audience, Delivery, Fanout
+from server.rooms.engine_port import AroWindow, CommandFormatError, Engine, Event, State
+from server.rooms.event_frames import events_delivery
 from server.rooms.inbox import RoomInbox
 from server.rooms.messages import (
     GraceExpired,
@@ -297,7 +298,9 @@ class Room:
         # a snapshot taken by a resyncing socket is always consistent with the next frames.
         self.state = new_state
         self.version += len(events)
-        self._fanout.publish(self.room_id, self._events_delivery(first, events, plains))
+        self._fanout.publish(self.room_id, events_delivery(
+            engine, self.state, self.version, first, events, plains,
+            lambda audience: self._fanout.count(self.room_id, audience) > 0))
         self._sync_window(window, deadline_ms)
 
     def _snapshot_due(self, new_state: State, new_version: int) -> bool:
@@ -307,26 +310,6 @@ class Room:
             return True
         before, after = (self._engine.public_summary(s) for s in (self.state, new_state))
         return any(before[key] != after[key] for key in ("phase", "round", "turn"))
-
-    def _events_delivery(self, first: int, events: Sequence[Event],
-                         plains: Sequence[Plain]) -> Delivery:
-        engine = self._engine
-        if all(engine.same_for_every_viewer(event) for event in events):
-            # Most events: one view, one encoding, the same bytes for every socket.
-            view = [engine.view_event_from_plain(event, plain, Audience.SPECTATOR.value,
-                                                 self.state)
-                    for event, plain in zip(events, plains, strict=True)]
-            return Delivery.same(self.version, codec.encode(Events(first, view)))
-        frames = {}
-        for audience in AUDIENCES:
-            if self._fanout.count(self.room_id, audience) == 0:
-                frames[audience] = b""  # nobody to read it: skip the view and the encoding
-                continue
-            view = [engine.view_event_from_plain(event, plain, audience.value, self.state)
-                    for event, plain in zip(events, plains, strict=True)]
-            frames[audience] = codec.encode(Events(first, view))
-        return Delivery(self.version, frames[Audience.A], frames[Audience.B],
-                        frames[Audience.SPECTATOR])
 
     # --- the ARO window -----------------------------------------------------------------
 
