@@ -457,6 +457,11 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
             with contextlib.suppress(OSError):
                 shutil.copy(workdir / "referee.log", kept)
             raise
+        # Keep the referee's log beside the results: warnings during the run are read there.
+        args.results_dir.mkdir(parents=True, exist_ok=True)
+        referee_log = args.results_dir / f"{result_name(started, args)}-referee.log"
+        with contextlib.suppress(OSError):
+            shutil.copy(workdir / "referee.log", referee_log)
         frame = int(referee["max"]["mean_event_frame_bytes"]
                     or referee["paced"]["mean_event_frame_bytes"] or 200)
         baseline = await run_baseline(args, workdir, frame, server_core, load_core)
@@ -487,7 +492,13 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
                 baseline["memory"].get("bytes_per_connection")),
         },
         "restart": referee.get("restart", {"measured": False, "why": "run with --no-restart"}),
+        "referee_log": referee_log.name,
     }
+
+
+def result_name(started: datetime.datetime, args: argparse.Namespace) -> str:
+    """The stem of a run's files in the results directory."""
+    return f"{started:%Y-%m-%dT%H%M%SZ}-r{args.rooms}-s{args.spectators}"
 
 
 def main(argv: list[str] | None = None) -> Path:
@@ -520,8 +531,7 @@ def main(argv: list[str] | None = None) -> Path:
     args = parser.parse_args(argv)
     result = asyncio.run(benchmark(args))
     args.results_dir.mkdir(parents=True, exist_ok=True)
-    stamp = result["date"].replace(":", "").replace("+0000", "Z")
-    name = f"{stamp}-r{args.rooms}-s{args.spectators}"
+    name = result_name(datetime.datetime.fromisoformat(result["date"]), args)
     path = args.results_dir / f"{name}.json"
     path.write_text(json.dumps(result, indent=2))
     (args.results_dir / f"{name}.md").write_text(markdown(result))

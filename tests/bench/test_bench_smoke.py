@@ -22,6 +22,7 @@ def test_benchmark_runs_end_to_end_and_writes_results(tmp_path: Path) -> None:
                      "--aro-window", "0.1", "--results-dir", str(tmp_path)])
     result = json.loads(path.read_text())
     assert path.with_suffix(".md").exists()
+    assert (tmp_path / json.loads(path.read_text())["referee_log"]).exists()
     assert {"date", "commit", "params", "referee", "baseline", "ratios", "restart"} <= set(result)
     for target in ("referee", "baseline"):
         for phase in ("paced", "max"):
