@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
+from redis.connection import Connection
 
 from server.cluster.lease import RedisLeases, lease_key
-from server.cluster.renewal import LeaseRenewal, connect_sync
+from server.cluster.renewal import LeaseRenewal, connect_sync, resp
 from server.rooms.ownership import Claimed, HeldBy
 from server.store import RoomMeta, RoomSettings, StaleWriter
 from server.store.redis_store import RedisRoomStore
@@ -104,3 +105,51 @@ async def test_a_room_stopped_here_gives_its_lease_back_only_under_its_own_fence
     assert await store.client.get(lease_key(room)) is None
     other = RedisLeases(store.client, "n2", 60_000)
     assert isinstance(await other.acquire(room), Claimed), "free for any node at once"
+
+
+async def test_a_renewal_round_reuses_each_rooms_packed_call_only_under_the_same_fence(
+        store: RedisRoomStore, renewal: Renewal) -> None:
+    """Rounds reuse the RESP bytes packed for a (room, fence): a room claimed again under a
+    newer fence is renewed under that fence, and the old fence is no longer accepted."""
+    room = await new_room(store, "lease-room-packed")
+    leases = RedisLeases(store.client, "n7", 60_000)
+    first = await leases.acquire(room)
+    assert isinstance(first, Claimed)
+    node = renewal("n7")
+    assert node.tick([(room, first.fence)], [], []).lost == frozenset()
+    assert node.tick([(room, first.fence)], [], []).lost == frozenset(), "the reused call"
+
+    await store.client.delete(lease_key(room))
+    again = await leases.acquire(room)  # claimed again here: a newer fence
+    assert isinstance(again, Claimed) and again.fence > first.fence
+    await store.client.delete(lease_key(room))  # and that lease lapsed too
+    assert node.tick([(room, first.fence)], [], []).lost == {room}, "the old fence is stale"
+    assert node.tick([(room, again.fence)], [], []).lost == frozenset()
+    assert await store.client.get(lease_key(room)) == b"n7"
+
+
+async def test_a_renewal_round_after_redis_lost_its_scripts_loses_nothing(
+        store: RedisRoomStore, renewal: Renewal) -> None:
+    """After a Redis restart (an empty script cache) the round's calls fail with NOSCRIPT:
+    nothing is reported lost, and the next round loads the script and renews."""
+    room = await new_room(store, "lease-room-noscript")
+    claim = await RedisLeases(store.client, "n8", 60_000).acquire(room)
+    assert isinstance(claim, Claimed)
+    node = renewal("n8")
+    assert node.tick([(room, claim.fence)], [], []).lost == frozenset()
+    await store.client.script_flush()
+    await store.client.delete(lease_key(room))
+    assert node.tick([(room, claim.fence)], [], []).lost == frozenset(), "not renewed, not lost"
+    assert await store.client.get(lease_key(room)) is None
+    assert node.tick([(room, claim.fence)], [room], ["n8"]).lost == frozenset()
+    report = node.tick([], [room], ["n8"])
+    assert report.holders == {room: "n8"} and report.dead_nodes == frozenset()
+
+
+@pytest.mark.parametrize("args", [
+    ("SET", "{node:n1}:alive", b"1", "PX", 5000),
+    ("EVALSHA", "a" * 40, 2, "{room:é}:lease", "{room:é}:state", "n1", 12, 60_000),
+    ("GET", b"\x00\r\n binary"),
+])
+def test_resp_packs_a_command_as_redis_py_does(args: tuple[str | bytes | int, ...]) -> None:
+    assert resp(*args) == b"".join(Connection().pack_command(*args))
