@@ -14,13 +14,16 @@ scripts may touch them together):
   (the listing itself lives in the room's hash). ``{lobby}:rooms``: every room id by
   creation time (the room directory).
 
-Round trips: ``append`` (one accepted order) costs ONE round trip: a pipeline holding the
+Round trips: ``append`` (one accepted command) costs ONE round trip: a pipeline holding the
 append script (fence check, version check, XADD of every event, snapshot, deadlines,
-listing, trim; atomic because it is one script) and the lobby index update -- shared with
-the appends of every other room that wrote in the same event-loop iteration (group commit,
-``server.store.group_commit``). The index
-update is outside the script because the lobby key lives in another slot; it only orders
-the lobby list and never decides anything. ``load_room`` (a script: the hash and the events
+listing, trim; atomic because it is one script) and, for a public room, the lobby index
+update (ZADD: its listing's ``updated_ms`` moved) -- shared with the appends of every other
+room that wrote in the same event-loop iteration (group commit,
+``server.store.group_commit``). So one command per append for a private room, two for a
+public one. The index update is outside the script because the lobby key lives in another
+slot; it only orders the lobby list and never decides anything. An append that removes a
+listing the room had (a public room leaving the list) costs a second round trip, the ZREM,
+sent only when the script reports that it removed one. ``load_room`` (a script: the hash and the events
 after the snapshot) and ``events_since`` cost one round trip each, ``claim_room`` one,
 ``create_room`` one. After a Redis restart the first script call finds the script cache
 empty (NOSCRIPT) and costs one more to reload it.
@@ -73,6 +76,8 @@ return redis.call('HINCRBY', KEYS[1], 'fence', 1)
 
 # ARGV: fence, expected_version, has_snapshot ('1'/'0'), snapshot, deadlines, listing
 # ('' = none), events_kept, then one argument per event. Trims below the snapshot only.
+# Returns {new version, 1 if it removed a listing the room had (else 0)}: only then does
+# the lobby index need a ZREM (a private room, never listed, needs none).
 _APPEND = """
 local cur = redis.call('HMGET', KEYS[1], 'fence', 'version', 'snapshot_version')
 if not cur[1] then return redis.error_reply('STALE no such room') end
@@ -89,14 +94,15 @@ if ARGV[3] == '1' then
   redis.call('HSET', KEYS[1], 'snapshot', ARGV[4])
 end
 redis.call('HSET', KEYS[1], 'version', v, 'snapshot_version', snapv, 'deadlines', ARGV[5])
+local unlisted = 0
 if ARGV[6] == '' then
-  redis.call('HDEL', KEYS[1], 'listing')
+  unlisted = redis.call('HDEL', KEYS[1], 'listing')
 else
   redis.call('HSET', KEYS[1], 'listing', ARGV[6])
 end
 local keep_from = math.min(v - tonumber(ARGV[7]), snapv) + 1
 if keep_from > 1 then redis.call('XTRIM', KEYS[2], 'MINID', string.format('%d-0', keep_from)) end
-return v
+return {v, unlisted}
 """
 
 # ARGV: fence, deadlines. Presence changes: deadlines without an event, fenced like append.
@@ -229,34 +235,60 @@ class RedisRoomStore:
             raise StaleWriter(f"room {room_id}: {outcome}")
         if isinstance(outcome, Exception):
             raise outcome
-        return int(outcome)
+        return int(outcome[0])
 
     async def _append_batch(self, batch: list[_Append]) -> list[Any]:
         """The appends of every room that wrote in one loop iteration, in one pipeline (one
-        round trip): per append the script's outcome (the new version or an error)."""
+        round trip): per append the script's outcome ([new version, unlisted] or an error)."""
+        async with storage_call("append"):
+            outcomes = await self._run_appends(batch)
+            await self._unlist(batch, outcomes)
+        return outcomes
+
+    async def _run_appends(self, batch: list[_Append]) -> list[Any]:
+        """Each append's script, and the lobby index update of each public room (its
+        listing's ``updated_ms`` moved: the list is ordered by it)."""
         outcomes: list[Any] = [None] * len(batch)
         todo = list(range(len(batch)))
-        async with storage_call("append"):
-            for _attempt in range(2):
-                sha = await self._scripts.sha(_APPEND)
-                async with self._redis.pipeline(transaction=False) as pipe:
-                    for index in todo:
-                        item = batch[index]
-                        pipe.evalsha(sha, len(item.keys), *item.keys, *item.args)
-                        self._queue_listing(pipe, item.room_id, item.listing)
-                    results = await pipe.execute(raise_on_error=False)
-                retry = []
-                for index, outcome in zip(todo, results[0::2], strict=True):
-                    outcomes[index] = outcome
-                    if isinstance(outcome, NoScriptError):
-                        retry.append(index)
-                if not retry:
-                    return outcomes
-                self._scripts.forget()  # Redis restarted: its script cache is empty
-                todo = retry
+        for _attempt in range(2):
+            sha = await self._scripts.sha(_APPEND)
+            script_replies = []  # where each script's reply is among the pipeline's
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for index in todo:
+                    item = batch[index]
+                    script_replies.append(len(pipe))
+                    pipe.evalsha(sha, len(item.keys), *item.keys, *item.args)
+                    if item.listing is not None:
+                        pipe.zadd(PUBLIC_KEY, {item.room_id: item.listing.updated_ms})
+                results = await pipe.execute(raise_on_error=False)
+            retry = []
+            for index, reply in zip(todo, script_replies, strict=True):
+                outcomes[index] = results[reply]
+                if isinstance(results[reply], NoScriptError):
+                    retry.append(index)
+            if not retry:
+                return outcomes
+            self._scripts.forget()  # Redis restarted: its script cache is empty
+            todo = retry
         for index in todo:
             outcomes[index] = StorageUnavailable("append: script cache kept emptying")
         return outcomes
+
+    async def _unlist(self, batch: list[_Append], outcomes: list[Any]) -> None:
+        """Take the rooms whose append removed their listing off the lobby index: a second
+        round trip, only when a public room stops being listed (never for a private one).
+        If it fails, those appends report it (the index keeps an entry ``public_rooms``
+        skips, as after any failure between the script and the index update)."""
+        unlisted = [index for index, outcome in enumerate(outcomes)
+                    if isinstance(outcome, list) and outcome[1]]
+        if not unlisted:
+            return
+        try:
+            async with storage_call("append (lobby index)"):
+                await self._redis.zrem(PUBLIC_KEY, *(batch[index].room_id for index in unlisted))
+        except StorageUnavailable as error:
+            for index in unlisted:
+                outcomes[index] = error
 
     async def set_deadlines(self, room_id: str, *, fence: int,
                             deadlines: Sequence[Deadline]) -> None:
