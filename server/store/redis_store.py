@@ -23,9 +23,11 @@ room that wrote in the same event-loop iteration (group commit,
 public one. The index update is outside the script because the lobby key lives in another
 slot; it only orders the lobby list and never decides anything. An append that removes a
 listing the room had (a public room leaving the list) costs a second round trip, the ZREM,
-sent only when the script reports that it removed one. ``load_room`` (a script: the hash and the events
-after the snapshot) and ``events_since`` cost one round trip each, ``claim_room`` one,
-``create_room`` one. After a Redis restart the first script call finds the script cache
+sent only when the script reports that it removed one. That pipeline is packed by the store
+itself (``server.store.packed_pipeline``: redis-py's per-argument packing was most of the
+client's CPU per append) and sent over the client's pool. ``load_room`` (a script: the hash
+and the events after the snapshot) and ``events_since`` cost one round trip each,
+``claim_room`` one, ``create_room`` one. After a Redis restart the first script call finds the script cache
 empty (NOSCRIPT) and costs one more to reload it.
 
 Durability: the store is only as durable as Redis is told to be. With ``appendonly yes``
@@ -55,6 +57,7 @@ from server.store.interface import (
     StoredRoom,
 )
 from server.store.lua_scripts import LuaScripts
+from server.store.packed_pipeline import execute, pack_command
 from server.store.redis_errors import StorageUnavailable, storage_call
 
 PUBLIC_KEY = "{lobby}:public"
@@ -252,15 +255,17 @@ class RedisRoomStore:
         todo = list(range(len(batch)))
         for _attempt in range(2):
             sha = await self._scripts.sha(_APPEND)
-            script_replies = []  # where each script's reply is among the pipeline's
-            async with self._redis.pipeline(transaction=False) as pipe:
-                for index in todo:
-                    item = batch[index]
-                    script_replies.append(len(pipe))
-                    pipe.evalsha(sha, len(item.keys), *item.keys, *item.args)
-                    if item.listing is not None:
-                        pipe.zadd(PUBLIC_KEY, {item.room_id: item.listing.updated_ms})
-                results = await pipe.execute(raise_on_error=False)
+            commands: list[bytes] = []
+            script_replies: list[int] = []  # where each script's reply is among them
+            for index in todo:
+                item = batch[index]
+                script_replies.append(len(commands))
+                commands.append(pack_command(b"EVALSHA", sha, len(item.keys), *item.keys,
+                                             *item.args))
+                if item.listing is not None:
+                    commands.append(pack_command(b"ZADD", PUBLIC_KEY, item.listing.updated_ms,
+                                                 item.room_id))
+            results = await execute(self._redis.connection_pool, commands)
             retry = []
             for index, reply in zip(todo, script_replies, strict=True):
                 outcomes[index] = results[reply]
