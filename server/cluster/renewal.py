@@ -29,6 +29,7 @@ from redis.exceptions import NoScriptError, ResponseError
 from redis.retry import Retry
 
 from server.cluster.lease import RELEASE_FENCED, RENEW, TickReport, alive_key, lease_key, text
+from server.store.packed_pipeline import pack_command
 from server.store.redis_errors import sync_storage_call
 from server.store.redis_store import state_key
 
@@ -54,10 +55,10 @@ class LeaseRenewal:
              watched_nodes: Sequence[str]) -> TickReport:
         with sync_storage_call("renew leases"):
             renew = self._sha(RENEW)
-            commands = [resp("SET", alive_key(self.node_id), b"1", "PX", self.lease_ms)]
+            commands = [pack_command("SET", alive_key(self.node_id), b"1", "PX", self.lease_ms)]
             commands += self._renew_calls(renew, owned)
-            commands += [resp("GET", lease_key(room_id)) for room_id in watched_rooms]
-            commands += [resp("EXISTS", alive_key(node_id)) for node_id in watched_nodes]
+            commands += [pack_command("GET", lease_key(room_id)) for room_id in watched_rooms]
+            commands += [pack_command("EXISTS", alive_key(node_id)) for node_id in watched_nodes]
             results = self._pipeline(b"".join(commands), len(commands))
         renewed = results[1:1 + len(owned)]
         if any(isinstance(outcome, NoScriptError) for outcome in renewed):
@@ -105,8 +106,8 @@ class LeaseRenewal:
             call = before.get(room)
             if call is None:
                 room_id, fence = room
-                call = resp("EVALSHA", sha, 2, lease_key(room_id), state_key(room_id),
-                            self.node_id, fence, self.lease_ms)
+                call = pack_command("EVALSHA", sha, 2, lease_key(room_id),
+                                    state_key(room_id), self.node_id, fence, self.lease_ms)
             now[room] = call
         self._packed = now
         return list(now.values())
@@ -143,12 +144,3 @@ def _raise_first_error(results: list[Any]) -> None:
     for outcome in results:
         if isinstance(outcome, Exception) and not isinstance(outcome, NoScriptError):
             raise outcome
-
-
-def resp(*args: str | bytes | int) -> bytes:
-    """One command in the Redis protocol (RESP): an array of bulk strings."""
-    parts = [b"*%d\r\n" % len(args)]
-    for arg in args:
-        data = arg if isinstance(arg, bytes) else str(arg).encode()
-        parts.append(b"$%d\r\n%s\r\n" % (len(data), data))
-    return b"".join(parts)

@@ -4,7 +4,8 @@ Why: redis-py's pipeline packs every argument through its encoder and then the c
 again into chunks, runs the call inside its retry wrapper and hands each reply through the
 command's callback. The group-committed appends (``EVALSHA`` with ~10 arguments each) pay
 that on every accepted command; their arguments are all bytes, str or int already, so one
-join per command packs them (``bench.append_cost`` has the figures).
+join per command packs them (``bench.append_cost`` has the figures). ``pack_command`` is
+also the lease renewal thread's packer (``server.cluster.renewal``, synchronous client).
 
 Everything else stays redis-py's: the connection pool (waiting for a free connection,
 connecting), the write (``send_packed_command``) and each reply's parsing (``read_response``,

@@ -6,10 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
-from redis.connection import Connection
 
 from server.cluster.lease import RedisLeases, lease_key
-from server.cluster.renewal import LeaseRenewal, connect_sync, resp
+from server.cluster.renewal import LeaseRenewal, connect_sync
 from server.rooms.ownership import Claimed, HeldBy
 from server.store import RoomMeta, RoomSettings, StaleWriter
 from server.store.redis_store import RedisRoomStore
@@ -144,12 +143,3 @@ async def test_a_renewal_round_after_redis_lost_its_scripts_loses_nothing(
     assert node.tick([(room, claim.fence)], [room], ["n8"]).lost == frozenset()
     report = node.tick([], [room], ["n8"])
     assert report.holders == {room: "n8"} and report.dead_nodes == frozenset()
-
-
-@pytest.mark.parametrize("args", [
-    ("SET", "{node:n1}:alive", b"1", "PX", 5000),
-    ("EVALSHA", "a" * 40, 2, "{room:é}:lease", "{room:é}:state", "n1", 12, 60_000),
-    ("GET", b"\x00\r\n binary"),
-])
-def test_resp_packs_a_command_as_redis_py_does(args: tuple[str | bytes | int, ...]) -> None:
-    assert resp(*args) == b"".join(Connection().pack_command(*args))
