@@ -92,7 +92,7 @@ def _unpack(frame: bytes) -> dict[str, Any]:
 class Member:
     """One socket of a room; its reader records when each version arrived."""
 
-    __slots__ = ("answers", "closed", "deadlines", "name", "room", "version", "ws")
+    __slots__ = ("answers", "closed", "deadlines", "name", "room", "version", "window", "ws")
 
     def __init__(self, room: RoomDriver, name: str, ws: ClientConnection) -> None:
         self.room = room
@@ -100,8 +100,9 @@ class Member:
         self.ws = ws
         self.version = -1
         self.answers: dict[str, Accepted | Rejected] = {}
-        self.deadlines: dict[tuple[int, int], int] = {}
-        self.closed: dict[tuple[int, int], float] = {}
+        self.window: tuple[int, int] | None = None  # (order, step) of the open ARO window
+        self.deadlines: dict[tuple[int, int], int] = {}  # the deadline_ms each announced
+        self.closed: dict[tuple[int, int], float] = {}  # when a frame said it was over
 
     async def read(self, decode: bool) -> None:
         try:
@@ -126,23 +127,34 @@ class Member:
                     tally.event_frames += 1
                     tally.event_bytes += len(frame)
                     self.version = message["first"] + len(message["events"]) - 1
+                    self.follow_window(message["window"], now)
                 elif tag == "accepted":
                     self.answers[message["id"]] = Accepted(message["id"], message["version"])
                 elif tag == "rejected":
                     self.answers[message["id"]] = Rejected(message["id"], message["code"],
                                                            message["message"])
-                elif tag == "window_open":
-                    self.deadlines[(message["order"], message["step"])] = message["deadline_ms"]
-                elif tag == "window_closed":
-                    self.closed[(message["order"], message["step"])] = now
                 elif tag == "snapshot":
                     self.version = message["version"]
+                    self.follow_window(message["window"], now)
                 elif tag == "welcome":
                     self.version = max(self.version, message["version"])
                 self.room.arrived(self, now)
         except ConnectionClosed as closed:
             if not self.room.stopping:
                 TALLY.errors.append(f"{self.name} closed: {closed}")
+
+
+    def follow_window(self, window: dict[str, Any] | None, now: float) -> None:
+        """Every events frame (and snapshot) carries the ARO window as it stands: note when
+        one opens (its deadline) and the arrival of the frame in which it is over."""
+        key: tuple[int, int] | None = None
+        if window is not None:
+            key = (window["order"], window["step"])
+            self.deadlines.setdefault(key, window["deadline_ms"])
+        if key != self.window:
+            if self.window is not None:
+                self.closed[self.window] = now
+            self.window = key
 
 
 class RoomDriver:

@@ -4,11 +4,11 @@ sockets or Redis, over the benchmark's scripted game (setup and every Order).
 For each command of the game (as ``bench.script`` plans it): ``decide``, ``apply``, the
 snapshot (``state_to_plain`` + msgpack, now taken only every ``snapshot_every`` versions),
 the events' plain form + msgpack (stored on every command) and the frames for the room's
-three audiences, made as the room makes them (``server/rooms/event_frames.py``). Each figure
-is the minimum over ``--repeat`` passes of process CPU time (the machine is shared: the
-minimum is the least disturbed pass), divided by the number of commands. The fingerprint
-hashes every decision, so two versions of the rules core can be checked to decide the same
-game identically.
+three audiences, made as the room makes them (``server/rooms/event_frames.py``, with the
+ARO window they carry). Each figure is the minimum over ``--repeat`` passes of process CPU
+time (the machine is shared: the minimum is the least disturbed pass), divided by the
+number of commands. The fingerprint hashes every decision, so two versions of the rules
+core can be checked to decide the same game identically.
 """
 
 from __future__ import annotations
@@ -21,10 +21,12 @@ from typing import Any
 
 from bench.script import plan
 from protocol import codec
+from protocol.messages import window_fields
 from server.rooms.event_frames import events_delivery
 from server.rooms.rules_engine import RulesCoreEngine
 
 ENGINE = RulesCoreEngine()
+DEADLINE_MS = 1_800_000_000_000  # an ARO window's deadline, as frames carry it
 
 
 def commands(seed: int) -> list[tuple[str | None, dict[str, Any]]]:
@@ -67,10 +69,16 @@ def measure(seed: int, repeat: int) -> dict[str, Any]:
     # The plain forms are made once for the store (``events_to_store``) and reused here.
     plains = [[ENGINE.event_to_plain(e) for e in v.events or ()] for v in verdicts]
 
+    # The room asks the rules core for the open window on every command anyway (its timer
+    # follows it); the frames only add the window's fields, built when the frame is.
+    windows = [ENGINE.pending_aro_window(after) for after in afters]
+
     def views() -> None:
         # What the room does after storing a command's events (server/rooms/event_frames.py).
-        for verdict, plain, after in zip(verdicts, plains, afters, strict=True):
-            events_delivery(ENGINE, after, 1, 1, verdict.events or (), plain,
+        for verdict, plain, after, window in zip(verdicts, plains, afters, windows, strict=True):
+            fields = None if window is None else window_fields(
+                window.order, window.step, window.reactive, DEADLINE_MS, DEADLINE_MS)
+            events_delivery(ENGINE, after, 1, 1, verdict.events or (), plain, fields,
                             lambda _audience: True)
 
     return {

@@ -13,7 +13,7 @@ from enum import IntEnum, StrEnum
 
 from server.rules.reasons import Reason
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 """Sent by the client in ``hello``; the server closes with ``UNSUPPORTED_VERSION`` otherwise."""
 
 WS_PATH = "/ws"
@@ -38,8 +38,6 @@ class ServerTag(StrEnum):
     EVENTS = "events"
     ACCEPTED = "accepted"
     REJECTED = "rejected"
-    WINDOW_OPEN = "window_open"
-    WINDOW_CLOSED = "window_closed"
     PRESENCE = "presence"
     ERROR = "error"
     PONG = "pong"

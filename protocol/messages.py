@@ -92,8 +92,8 @@ ClientMessage = Hello | Command | Sync | Ping | OptionsRequest
 class Welcome:
     """The handshake's answer: the client's role and the room's current version and seats.
 
-    It is followed by either ``events`` (what the client missed since its ``since``) or a
-    ``snapshot``, and then ``window_open`` if an ARO window is running.
+    It is followed by exactly one of ``events`` (what the client missed since its ``since``,
+    possibly nothing, with the ARO window as it stands) or a ``snapshot``.
     """
 
     TAG: ClassVar[ServerTag] = ServerTag.WELCOME
@@ -110,7 +110,7 @@ class Welcome:
 class Snapshot:
     """The client's full view at ``version``; replaces whatever it held.
 
-    ``window`` has the fields of ``window_open`` while an ARO window runs, else it is nil;
+    ``window`` is the ARO window (see ``window_fields``) while one runs, else it is nil;
     ``seats`` maps "A"/"B" to a SeatStatus value.
     """
 
@@ -126,12 +126,30 @@ class Events:
     """Consecutive events with versions ``first``, ``first + 1``, ...
 
     An entry is the event as this viewer may see it, or None: a bare version placeholder
-    for an event this viewer may not see.
+    for an event this viewer may not see. ``events`` may be empty (``first`` is then the
+    version after the one the client holds): the catch-up of a client that missed nothing,
+    or a window the room closed without an event.
+
+    ``window`` is the ARO window as it stands after these events (see ``window_fields``),
+    or None when none is open: a client replaces its window with it on every ``events``
+    frame, as on a snapshot. Carrying it here, rather than in frames of its own, saves a
+    frame per socket each time a command opens or closes a window.
     """
 
     TAG: ClassVar[ServerTag] = ServerTag.EVENTS
     first: int
     events: list[dict[str, Plain] | None]
+    window: dict[str, Plain] | None
+
+
+def window_fields(order: int, step: int, reactive: str, deadline_ms: int,
+                  remaining_ms: int) -> dict[str, Plain]:
+    """An open ARO window as ``snapshot`` and ``events`` carry it: the ``reactive`` side
+    ("A"/"B") declares AROs for step ``step`` (1 or 2) of Order ``order`` until
+    ``deadline_ms``, the server's wall clock (Unix milliseconds); ``remaining_ms`` is the
+    time left when the server built the frame, for clients whose clock differs."""
+    return {"order": order, "step": step, "reactive": reactive,
+            "deadline_ms": deadline_ms, "remaining_ms": remaining_ms}
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,31 +169,6 @@ class Rejected:
     id: str
     code: str
     message: str
-
-
-@dataclass(frozen=True, slots=True)
-class WindowOpen:
-    """An ARO window is open: the ``reactive`` side declares AROs until ``deadline_ms``.
-
-    ``deadline_ms`` is the server's wall clock (Unix milliseconds); ``remaining_ms`` is the
-    time left when the server sent the message, for clients whose clock differs.
-    """
-
-    TAG: ClassVar[ServerTag] = ServerTag.WINDOW_OPEN
-    order: int
-    step: int
-    reactive: str
-    deadline_ms: int
-    remaining_ms: int
-
-
-@dataclass(frozen=True, slots=True)
-class WindowClosed:
-    """The ARO window (order, step) is closed."""
-
-    TAG: ClassVar[ServerTag] = ServerTag.WINDOW_CLOSED
-    order: int
-    step: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,8 +220,6 @@ ServerMessage = (
     | Events
     | Accepted
     | Rejected
-    | WindowOpen
-    | WindowClosed
     | Presence
     | Error
     | Pong
@@ -243,8 +234,6 @@ SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     Events,
     Accepted,
     Rejected,
-    WindowOpen,
-    WindowClosed,
     Presence,
     Error,
     Pong,

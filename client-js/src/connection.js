@@ -211,23 +211,18 @@ export class GameConnection extends EventTarget {
         this.#write({ type: ClientTag.SYNC, since: this.view.version });
         return;
       }
+      // The window as it stands after these events; a frame that may be empty (a catch-up
+      // with nothing missed, a window closed without an event) still carries it. A frame
+      // that ends before the version held is an old resend: its window is old too.
+      if (m.first + m.events.length - 1 === this.view.version) {
+        this.view.window = m.window ? { ...m.window, received_at: Date.now() } : null;
+      }
       if (fresh.length) this.dispatchEvent(new CustomEvent("events", { detail: fresh }));
       if (this.view.stale) this.#write({ type: ClientTag.SYNC, since: null });
       this.#changed();
     },
     [ServerTag.ACCEPTED]: (m) => this.#answer({ ok: true, id: m.id, version: m.version }),
     [ServerTag.REJECTED]: (m) => this.#answer({ ok: false, id: m.id, code: m.code, message: m.message }),
-    [ServerTag.WINDOW_OPEN]: (m) => {
-      const { type, ...window } = m;
-      this.view.window = { ...window, received_at: Date.now() };
-      this.#changed();
-    },
-    [ServerTag.WINDOW_CLOSED]: (m) => {
-      if (this.view.window && this.view.window.order === m.order && this.view.window.step === m.step) {
-        this.view.window = null;
-      }
-      this.#changed();
-    },
     [ServerTag.PRESENCE]: (m) => {
       this.view.seats = { ...this.view.seats, [m.seat]: m.status };
       this.#changed();

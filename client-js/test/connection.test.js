@@ -16,7 +16,7 @@ function connected({ token = "tok-a", ids = ["c1", "c2", "c3"] } = {}) {
 
 const snapshot = (version) => ({ type: "snapshot", version, window: null, seats: { A: "connected", B: "empty" },
   state: { phase: "orders", round: 1, turn: 1, active: "A", troopers: [], orders: { pools: { 1: 3 } }, order: null } });
-const welcome = (version, role = "A") => ({ type: "welcome", protocol: 1, room: "r1", role, version,
+const welcome = (version, role = "A") => ({ type: "welcome", protocol: PROTOCOL_VERSION, room: "r1", role, version,
   settings: { aro_window_s: 30 }, seats: { A: "connected", B: "empty" } });
 
 test("handshake: hello carries protocol, room, token and no version on a fresh start", () => {
@@ -50,7 +50,7 @@ test("reconnect: back-off grows, hello resumes from the last version, unanswered
   const { h, conn } = connected();
   h.last().deliver(welcome(2));
   h.last().deliver(snapshot(2));
-  h.last().deliver({ type: "events", first: 3, events: [{ type: "phase_started", phase: "orders" }, null] });
+  h.last().deliver({ type: "events", first: 3, events: [{ type: "phase_started", phase: "orders" }, null], window: null });
   assert.equal(conn.view.version, 4);
   h.last().close(1006);
   assert.equal(conn.status, "reconnecting");
@@ -62,10 +62,10 @@ test("reconnect: back-off grows, hello resumes from the last version, unanswered
   h.timers[1].fn();
   const socket = h.last();
   socket.open();
-  assert.deepEqual(socket.sent[0], { type: "hello", protocol: 1, room: "r1", token: "tok-a", since: 4 });
+  assert.deepEqual(socket.sent[0], { type: "hello", protocol: PROTOCOL_VERSION, room: "r1", token: "tok-a", since: 4 });
   socket.deliver(welcome(5));
   assert.deepEqual(socket.sent[1], { type: "command", id: "c1", version: 4, body: { type: "end_turn" } });
-  socket.deliver({ type: "events", first: 5, events: [{ type: "turn_ended", round: 1, turn: 1, side: "A", unused_orders: 0 }] });
+  socket.deliver({ type: "events", first: 5, events: [{ type: "turn_ended", round: 1, turn: 1, side: "A", unused_orders: 0 }], window: null });
   socket.deliver({ type: "accepted", id: "c1", version: 5 });
   assert.equal((await answer).ok, true);
   assert.equal(conn.view.version, 5);
@@ -86,7 +86,7 @@ test("a version gap asks the server to sync from the last version held", () => {
   const { h, conn } = connected();
   h.last().deliver(welcome(2));
   h.last().deliver(snapshot(2));
-  h.last().deliver({ type: "events", first: 6, events: [null] });
+  h.last().deliver({ type: "events", first: 6, events: [null], window: null });
   assert.deepEqual(h.last().sent.at(-1), { type: "sync", since: 2 });
   assert.equal(conn.view.version, 2);
 });
@@ -95,24 +95,45 @@ test("an event the view cannot fold asks for a fresh snapshot", () => {
   const { h, conn } = connected();
   h.last().deliver(welcome(2));
   h.last().deliver(snapshot(2));
-  h.last().deliver({ type: "events", first: 3, events: [{ type: "initiative_rolled", winner: "A" }] });
+  h.last().deliver({ type: "events", first: 3, events: [{ type: "initiative_rolled", winner: "A" }], window: null });
   assert.deepEqual(h.last().sent.at(-1), { type: "sync", since: null });
   assert.equal(conn.view.stale, true);
   h.last().deliver(snapshot(3));
   assert.equal(conn.view.stale, false);
 });
 
-test("ARO window: open and close messages, countdown from the server's remaining time", () => {
+test("ARO window: every events frame carries it; countdown from the server's remaining time", () => {
   const { h, conn } = connected();
   h.last().deliver(welcome(2));
   h.last().deliver(snapshot(2));
-  h.last().deliver({ type: "window_open", order: 3, step: 1, reactive: "B", deadline_ms: 99, remaining_ms: 30000 });
+  const open = { order: 3, step: 1, reactive: "B", deadline_ms: 99, remaining_ms: 30000 };
+  h.last().deliver({ type: "events", first: 3, events: [null], window: open });
   const w = conn.view.window;
   assert.equal(w.reactive, "B");
   assert.equal(windowRemainingMs(w, w.received_at + 12000), 18000);
   assert.equal(windowRemainingMs(w, w.received_at + 40000), 0);
-  h.last().deliver({ type: "window_closed", order: 3, step: 1 });
+  h.last().deliver({ type: "events", first: 4, events: [null], window: { ...open, remaining_ms: 20000 } });
+  assert.equal(conn.view.window.remaining_ms, 20000);
+  h.last().deliver({ type: "events", first: 5, events: [null], window: null });
   assert.equal(conn.view.window, null);
+  assert.equal(conn.view.version, 5);
+});
+
+test("an events frame with no events still sets the window; an old resend does not", () => {
+  const { h, conn } = connected();
+  h.last().deliver(welcome(2));
+  h.last().deliver(snapshot(2));
+  const open = { order: 3, step: 1, reactive: "B", deadline_ms: 99, remaining_ms: 30000 };
+  h.last().deliver({ type: "events", first: 3, events: [], window: open });
+  assert.equal(conn.view.version, 2);
+  assert.equal(conn.view.window.order, 3);
+  h.last().deliver({ type: "events", first: 2, events: [null], window: null }); // ends at 2: current
+  assert.equal(conn.view.window, null);
+  h.last().deliver({ type: "events", first: 3, events: [null], window: open });
+  h.last().deliver({ type: "events", first: 2, events: [null], window: null }); // ends at 2 < 3: old
+  assert.equal(conn.view.window.order, 3);
+  assert.equal(conn.view.version, 3);
+  assert.ok(!h.last().sent.some((m) => m.type === "sync"));
 });
 
 test("presence updates the seat status", () => {
@@ -140,7 +161,7 @@ test("a seat asks for its options after each new version and keeps only the curr
   h.last().deliver({ type: "options", version: 4, options: { end_turn: true } });
   assert.deepEqual(conn.currentOptions(), { end_turn: true });
   assert.equal(h.last().optionsRequests, 1, "no second request for the same version");
-  h.last().deliver({ type: "events", first: 5, events: [{ type: "phase_started", phase: "orders" }] });
+  h.last().deliver({ type: "events", first: 5, events: [{ type: "phase_started", phase: "orders" }], window: null });
   assert.equal(conn.currentOptions(), null, "options of version 4 are stale at version 5");
   assert.equal(h.last().optionsRequests, 2);
 });
@@ -161,7 +182,7 @@ test("retryStale: a command the room outran is issued again at the new version w
   h.last().deliver(snapshot(0));
   const answer = conn.send({ type: "choose_army", army: "x" }, { retryStale: true });
   assert.deepEqual(h.last().sent.at(-1), { type: "command", id: "c1", version: 0, body: { type: "choose_army", army: "x" } });
-  h.last().deliver({ type: "events", first: 1, events: [null] });
+  h.last().deliver({ type: "events", first: 1, events: [null], window: null });
   h.last().deliver({ type: "rejected", id: "c1", code: "stale_version", message: "moved on" });
   await new Promise((resolve) => setImmediate(resolve)); // let the retry run (microtasks)
   assert.deepEqual(h.last().sent.at(-1), { type: "command", id: "c2", version: 1, body: { type: "choose_army", army: "x" } });

@@ -42,7 +42,7 @@ class Delivery:
 
     @classmethod
     def same(cls, version: int, frame: bytes) -> Delivery:
-        """The same bytes for everyone (presence, windows)."""
+        """The same bytes for everyone (presence, events that every viewer sees alike)."""
         return cls(version, frame, frame, frame)
 
     def frame_for(self, audience: Audience) -> bytes:

@@ -5,8 +5,9 @@ and leaves, commands, ``sync`` requests, ARO window deadlines and grace-period e
 A command is accepted only after its events (and, every ``snapshot_every`` versions or at a
 change of turn, a snapshot of the new state) are appended to the store; then the room folds
 them into its state, bumps its version and publishes one ``events`` frame per audience
-(each through that viewer's view), so both players and every spectator see an activation
-or a result at the same time. See docs/server.md for the policies.
+(each through that viewer's view, with the ARO window as it then stands), so both players
+and every spectator see an activation or a result at the same time. See docs/server.md for
+the policies.
 """
 
 from __future__ import annotations
@@ -29,12 +30,11 @@ from protocol.messages import (
     Snapshot,
     Spectators,
     Welcome,
-    WindowClosed,
-    WindowOpen,
+    window_fields,
 )
 from server.config import Settings
 from server.fanout import Audience, Delivery, Fanout
-from server.rooms.engine_port import AroWindow, CommandFormatError, Engine, Event, State
+from server.rooms.engine_port import AroWindow, CommandFormatError, Engine, Event, Plain, State
 from server.rooms.event_frames import events_delivery
 from server.rooms.inbox import RoomInbox
 from server.rooms.messages import (
@@ -294,14 +294,15 @@ class Room:
         if snapshot is not None:
             self._snapshot_version = new_version
         first = self.version + 1
-        # State and version change together, with no await between them and the publish:
-        # a snapshot taken by a resyncing socket is always consistent with the next frames.
+        # State, version and window change together, with no await between them and the
+        # publish: a snapshot taken by a resyncing socket is always consistent with the next
+        # frames.
         self.state = new_state
         self.version += len(events)
-        self._fanout.publish(self.room_id, events_delivery(
-            engine, self.state, self.version, first, events, plains,
-            lambda audience: self._fanout.count(self.room_id, audience) > 0))
         self._sync_window(window, deadline_ms)
+        self._fanout.publish(self.room_id, events_delivery(
+            engine, self.state, self.version, first, events, plains, self._window_fields(),
+            lambda audience: self._fanout.count(self.room_id, audience) > 0))
 
     def _snapshot_due(self, new_state: State, new_version: int) -> bool:
         """Snapshot every ``snapshot_every`` versions and at every change of phase, round or
@@ -321,6 +322,8 @@ class Room:
         return now_ms() + int(self._window_s * 1000)
 
     def _sync_window(self, window: AroWindow | None, deadline_ms: int) -> None:
+        """Follow the rules core's window: (re)arm or cancel the deadline's timer. Viewers
+        learn of it from the ``window`` of the events frame the caller publishes next."""
         current = self._window
         if current is not None and (window is None or window.key != current.key):
             self._close_window()
@@ -335,27 +338,28 @@ class Room:
         delay = max(0.0, (deadline_ms - now_ms()) / 1000)
         self._window_timer = asyncio.get_running_loop().call_later(
             delay, self.inbox.post, WindowExpired(window.key))
-        frame = self._window_open_frame()
-        if frame is not None:
-            self._fanout.publish(self.room_id, Delivery.same(self.version, frame))
 
     def _close_window(self) -> None:
-        window = self._window
-        assert window is not None
         if self._window_timer is not None:
             self._window_timer.cancel()
             self._window_timer = None
         self._window = None
-        frame = codec.encode(WindowClosed(window.order, window.step))
+
+    def _drop_window(self) -> None:
+        """Close the window without an event (the rules core would not close it): tell every
+        viewer with an ``events`` frame that carries no event and no window."""
+        self._close_window()
+        frame = codec.encode(Events(self.version + 1, [], None))
         self._fanout.publish(self.room_id, Delivery.same(self.version, frame))
 
-    def _window_open_frame(self) -> bytes | None:
+    def _window_fields(self) -> dict[str, Plain] | None:
+        """The open ARO window as frames carry it (``remaining_ms`` as of now), or None."""
         window = self._window
         if window is None:
             return None
-        remaining = max(0, self._window_deadline_ms - now_ms())
-        return codec.encode(WindowOpen(window.order, window.step, window.reactive,
-                                       self._window_deadline_ms, remaining))
+        return window_fields(window.order, window.step, window.reactive,
+                             self._window_deadline_ms,
+                             max(0, self._window_deadline_ms - now_ms()))
 
     async def _on_window_expired(self, key: str) -> None:
         window = self._window
@@ -364,12 +368,12 @@ class Room:
         verdict = self._engine.decide(self.state, None, self._engine.close_window_command(window))
         if verdict.events is None:
             log.error("room %s: closing ARO window %s refused: %s", self.room_id, key, verdict.code)
-            self._close_window()
+            self._drop_window()
             return
         await self._commit(verdict.events)
         if self._window is not None and self._window.key == key:
             log.error("room %s: ARO window %s still open after its close", self.room_id, key)
-            self._close_window()
+            self._drop_window()
 
     # --- viewers ------------------------------------------------------------------------
 
@@ -469,26 +473,28 @@ class Room:
             log.warning("room %s: presence not stored yet: %s", self.room_id, error)
 
     async def _catch_up(self, member: Member, since: int | None) -> None:
-        """Send ``member`` what it missed after ``since``: the events if kept, else a snapshot."""
+        """Send ``member`` what it missed after ``since``: one ``events`` frame (the events
+        if kept, none if it missed nothing, and the window as it stands), else a snapshot."""
         if (
             since is not None
             and 0 <= since <= self.version
-            and (since == self.version or await self._send_events_since(member, since))
+            and await self._send_events_since(member, since)
         ):
-            frame = self._window_open_frame()
-            if frame is not None:
-                member.deliver(frame)
             return
         member.deliver(self.snapshot_frame(member.audience))
 
     async def _send_events_since(self, member: Member, since: int) -> bool:
-        payloads = await self._store.events_since(self.room_id, since)
+        # Sent even when nothing was missed: its window replaces the client's, which may be
+        # out of date (a window dropped, or restored when the room was loaded again).
+        payloads: Sequence[bytes] | None = ()
+        if since < self.version:
+            payloads = await self._store.events_since(self.room_id, since)
         if payloads is None or len(payloads) != self.version - since:
             return False
         engine, viewer = self._engine, member.audience.value
         events = [engine.event_from_plain(codec.unpack_plain(p)) for p in payloads]
         view = [engine.view_event(event, viewer, self.state) for event in events]
-        member.deliver(codec.encode(Events(since + 1, view)))
+        member.deliver(codec.encode(Events(since + 1, view, self._window_fields())))
         return True
 
     def options_frame(self, audience: Audience) -> bytes:
@@ -500,17 +506,9 @@ class Room:
 
     def snapshot_frame(self, audience: Audience) -> bytes:
         """The viewer's full view now; callable from outside the task (it only reads)."""
-        window = self._window
-        window_fields = None
-        if window is not None:
-            window_fields = {
-                "order": window.order, "step": window.step, "reactive": window.reactive,
-                "deadline_ms": self._window_deadline_ms,
-                "remaining_ms": max(0, self._window_deadline_ms - now_ms()),
-            }
         return codec.encode(Snapshot(
             self.version, self._engine.view_state(self.state, audience.value),
-            window_fields, self._seat_statuses()))
+            self._window_fields(), self._seat_statuses()))
 
     # --- helpers ------------------------------------------------------------------------
 

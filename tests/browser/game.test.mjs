@@ -175,8 +175,11 @@ test("an order with a counter-shooting ARO, resolved face to face with die faces
   await a.waitForSelector("#aro-panel:not([hidden]) #countdown", WAIT);
   assert.equal(await b.$$eval("[data-aro]", (xs) => xs.length), 1, "only the eligible trooper");
   await shot(b, "05-aro-window");
+  assert.match(await b.$eval("#countdown", (x) => x.textContent), /^\d+\.\d s left$/);
   await b.selectOption('[data-aro-weapon="B-t3"]', "punch_carbine");
   await b.click('[data-aro="B-t3"] [data-action="shoot"]');
+  // The only eligible trooper answered: the events frame that closes the window clears it.
+  for (const page of [a, b, spectator]) await page.waitForSelector("#aro-panel", { state: "hidden", ...WAIT });
 
   // A's second skill: BS Attack with the full Burst 3 split on B-t3.
   await a.waitForSelector("#declare-bs:not([disabled])", WAIT);
@@ -235,6 +238,8 @@ test("an ARO window that times out: the undeclared ARO is lost and the order goe
   // B does nothing: the server's clock closes the window at its deadline.
   await b.waitForFunction(() => window.referee.view.log.some((x) => x.event?.type === "aro_window_closed" && x.event.reason === "deadline"), null, WAIT);
   assert.match(await b.$eval("#log", (x) => x.textContent), /ARO window closed \(deadline\); lost: B-t3/);
+  await b.waitForSelector("#aro-panel", { state: "hidden", ...WAIT });
+  assert.equal(await b.evaluate(() => window.referee.view.window), null);
   await shot(b, "10-aro-window-timed-out");
   await a.waitForSelector("#declare-bs", WAIT);
   await a.click("#declare-bs"); // line_rifle, full Burst on the first target

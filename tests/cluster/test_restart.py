@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from protocol.messages import Accepted, Events, Snapshot, WindowClosed, WindowOpen
+from protocol.messages import Accepted, Events, Snapshot
 from server.store.redis_store import RedisRoomStore
 from tests.cluster.game import (
     ACTIVATE,
@@ -22,6 +22,7 @@ from tests.cluster.game import (
 from tests.cluster.server_process import ServerProcess
 from tests.server.wsclient import Client
 from tests.store.redis_process import RedisProcess
+from tests.support.windows import closed, opened
 
 pytestmark = [
     pytest.mark.redis,
@@ -57,7 +58,7 @@ async def test_kill_9_mid_game_then_restart_resumes_and_loses_no_accepted_comman
     assert a2.welcome is not None and a2.welcome.version == first.version
     second = await a2.command(MOVE)
     assert isinstance(second, Accepted) and second.version > first.version
-    await b2.until(WindowOpen)
+    await opened(b2)
     assert not a2.of(Snapshot) and not b2.of(Snapshot), "resumed from their versions"
 
     seen_by_a = received_events(a, a2)
@@ -76,19 +77,20 @@ async def test_kill_9_during_an_open_aro_window_keeps_its_original_deadline(
     await a.until(Snapshot)
     accepted = [await a.command(ACTIVATE), await a.command(MOVE)]
     assert all(isinstance(answer, Accepted) for answer in accepted)
-    opened = await b.until(WindowOpen)
+    window = await opened(b)
 
     await server.kill()
     await server.start()
 
     a2 = await Client.connect(server.base, room.room_id, room.token_a, since=a.version)
     b2 = await Client.connect(server.base, room.room_id, room.token_b, since=b.version)
-    reopened = await b2.until(WindowOpen)
-    assert (reopened.order, reopened.step, reopened.reactive) == (
-        opened.order, opened.step, opened.reactive)
-    assert reopened.deadline_ms == opened.deadline_ms, "the original absolute deadline"
-    closed = await b2.until(WindowClosed)  # nobody declared: the server's clock closed it
-    assert (closed.order, closed.step) == (opened.order, opened.step)
+    reopened = await opened(b2)  # with the catch-up (no events were missed)
+    assert b2.of(Events)[0].events == [] and not b2.of(Snapshot)
+    assert {k: reopened[k] for k in ("order", "step", "reactive", "deadline_ms")} == {
+        k: window[k] for k in ("order", "step", "reactive", "deadline_ms")}, \
+        "the original absolute deadline"
+    closing = await closed(b2, window)  # nobody declared: the server's clock closed it
+    assert [e and e["type"] for e in closing.events] == ["aro_window_closed"]
     await a2.until(Events, lambda m: any(e and e["type"] == "aro_window_closed"
                                          for e in m.events))
     third = await a2.command(SHOOT_B)

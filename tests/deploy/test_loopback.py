@@ -17,8 +17,6 @@ from protocol.messages import (
     Accepted,
     Events,
     Snapshot,
-    WindowClosed,
-    WindowOpen,
 )
 from server.store.redis_store import RedisRoomStore
 from tests.cluster.game import (
@@ -32,6 +30,7 @@ from tests.cluster.game import (
 )
 from tests.deploy.clients import NODES, connect_to, listed_spectators, spectators_known
 from tests.deploy.loopback import Topology, load_script, run_script
+from tests.support.windows import closed, history, opened, until_closed
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.deploy]
 
@@ -77,23 +76,22 @@ async def test_players_on_different_nodes_and_spectators_on_both_through_nginx(
         assert await listed_spectators(base, room.room_id) == [2]
 
     accepted = [await a.command(ACTIVATE), await a.command(MOVE)]
-    opened = await b.until(WindowOpen)
-    assert opened.reactive == "B"
+    first = await opened(b)
+    assert first["reactive"] == "B"
     accepted.append(await b.command(COUNTER_SHOT))  # B-t3 shoots back, through the relay
-    await a.until(WindowClosed)
+    await closed(a, first)
     accepted.append(await a.command(SHOOT_B))
     accepted += [await a.command(ACTIVATE), await a.command(MOVE_ON)]
     assert all(isinstance(answer, Accepted) for answer in accepted), accepted
-    second = await b.until(WindowOpen)
-    assert second.order == opened.order + 1
-    await b.until(WindowClosed, lambda m: m.order == second.order)  # nobody declared
+    second = await opened(b)
+    assert second["order"] == first["order"] + 1
+    await closed(b, second)  # nobody declared
     timed_out = await a.until(Events, lambda m: any(
-        e and e["type"] == "aro_window_closed" and e["order"] == second.order
+        e and e["type"] == "aro_window_closed" and e["order"] == second["order"]
         and e["reason"] == "deadline" for e in m.events))
     final = timed_out.first + len(timed_out.events) - 1
     for viewer in viewers:
-        if not [m for m in viewer.of(WindowClosed) if m.order == second.order]:
-            await viewer.until(WindowClosed, lambda m: m.order == second.order)
+        await until_closed(viewer, second)
         if viewer.version < final:
             await viewer.until(Events, lambda m: m.first + len(m.events) - 1 >= final)
 
@@ -104,8 +102,7 @@ async def test_players_on_different_nodes_and_spectators_on_both_through_nginx(
     assert received_events(watch_1) == received_events(watch_2), "one spectator view"
     assert max(received_events(watch_2)) == final
     for viewer in viewers:
-        assert [(m.order, m.step) for m in viewer.of(WindowOpen)] == [(1, 1), (2, 1)]
-        assert [(m.order, m.step) for m in viewer.of(WindowClosed)] == [(1, 1), (2, 1)]
+        assert history(viewer.of(Events)) == ([(1, 1), (2, 1)], [(1, 1), (2, 1)])
     await assert_stored_exactly_once_in_order(
         shared_store, room, seen_by_a, [answer.version for answer in accepted])
 

@@ -29,8 +29,6 @@ from protocol.messages import (
     Hello,
     Rejected,
     Snapshot,
-    WindowClosed,
-    WindowOpen,
 )
 from server.store.redis_store import RedisRoomStore
 from tests.cluster.game import (
@@ -46,6 +44,7 @@ from tests.cluster.game import (
 from tests.deploy.clients import connect_to, listed_spectators, reconnect, spectators_known
 from tests.deploy.loopback import Topology, load_script, stop
 from tests.server.wsclient import Client
+from tests.support.windows import closed, open_now, opened
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.deploy]
 
@@ -83,8 +82,8 @@ async def test_kill_9_of_the_owner_during_an_aro_window(
     a, watch_1, b, watch_2 = await spread(topology, room)
     accepted = [await a.command(ACTIVATE), await a.command(MOVE)]
     assert all(isinstance(answer, Accepted) for answer in accepted)
-    opened = await b.until(WindowOpen)
-    await watch_2.until(WindowOpen)
+    window = await opened(b)
+    await opened(watch_2)
 
     topology.kill("node-1")
     # nginx drops the dead node's websockets; node-2 sees the lease expire, takes the room
@@ -100,10 +99,10 @@ async def test_kill_9_of_the_owner_during_an_aro_window(
     again = (a2, watch_12, b2, watch_22)
     assert await rooms_on(topology, "node-2") == 1
 
-    reopened = await b2.until(WindowOpen)
-    assert reopened.deadline_ms == opened.deadline_ms, "the original absolute deadline"
-    closed = await b2.until(WindowClosed)  # nobody declared: node-2's clock closed it
-    assert (closed.order, closed.step) == (opened.order, opened.step)
+    reopened = await opened(b2)  # with the catch-up (no events were missed)
+    assert reopened["deadline_ms"] == window["deadline_ms"], "the original absolute deadline"
+    closing = await closed(b2, window)  # nobody declared: node-2's clock closed it
+    assert [e and e["type"] for e in closing.events] == ["aro_window_closed"]
     await a2.until(Events, lambda m: any(e and e["type"] == "aro_window_closed"
                                          for e in m.events))
     third = await a2.command(SHOOT_B)
@@ -159,7 +158,7 @@ async def test_sigterm_of_the_owner_mid_game_sends_everyone_to_the_other_node(
         assert isinstance(second, Accepted)
         accepted.append(second.version)
     for viewer in again:
-        await viewer.until(WindowOpen)  # the game goes on on node-2
+        await open_now(viewer)  # the game goes on on node-2
     await caught_up(again, accepted[-1])
 
     seen_by_a = received_events(a, a2)
@@ -213,8 +212,7 @@ async def test_a_redis_restart_rejects_commands_meanwhile_and_loses_nothing(
     watch_22 = await connect_to(topology, room, None, "node-2", since=watch_2.version)
     again = (a, watch_1, b2, watch_22)
     for viewer in again:
-        if not viewer.of(WindowOpen):
-            await viewer.until(WindowOpen)  # the game goes on
+        await open_now(viewer)  # the game goes on
         # The spectator that node-2 sent away during the outage is no longer counted.
         await spectators_known(viewer, 2)
     await caught_up(again, second.version)

@@ -17,12 +17,11 @@ from protocol.messages import (
     Events,
     Presence,
     Snapshot,
-    WindowClosed,
-    WindowOpen,
 )
 from server.app import create_app
 from server.store import RoomSettings
 from tests.support.skirmish import skirmish
+from tests.support.windows import closed, opened
 
 A1, B_SHOOTER = "A-t5", "B-t3"
 A_CAMO, B_CAMO = "A-t2", "B-t2"  # Pathfinder Scout (CAMO 3), Ghost Infiltrator (CAMO 6)
@@ -93,13 +92,14 @@ async def test_full_order_with_counter_shooting_aro_reaches_everyone_at_once(gam
         declared = await viewer.until(Events)
         skill = next(e for e in declared.events if e and e["type"] == "skill_declared")
         assert skill["skill"]["route"] == [[22.5, 4], [22.5, 6]]
-        window = await viewer.until(WindowOpen)
-        assert window.reactive == "B" and window.deadline_ms > 0
+        # The same frame opens the ARO window.
+        window = declared.window
+        assert window is not None and window["reactive"] == "B" and window["deadline_ms"] > 0
 
     # The counter-shooting ARO: the only eligible trooper answered, so the window closes early.
     assert isinstance(await b.command(COUNTER_SHOT), Accepted)
     for viewer in (a, spectator):
-        await viewer.until(WindowClosed)
+        await closed(viewer, window)
 
     result = await a.command(SHOOT_B)
     assert isinstance(result, Accepted)
@@ -121,14 +121,13 @@ async def test_aro_window_that_times_out_forfeits_the_undeclared_aro() -> None:
         a, b = await game.seat("A"), await game.seat("B")
         await a.command(ACTIVATE)
         await a.command(MOVE)
-        opened = await b.until(WindowOpen)
-        closed = await b.until(WindowClosed)  # B declared nothing: the server's clock closed it
-        assert (closed.order, closed.step) == (opened.order, opened.step)
-        # The events that closed it come just before window_closed.
-        closing = b.of(Events)[-1]
+        window = await opened(b)
+        closing = await closed(b, window)  # B declared nothing: the server's clock closed it
+        assert closing.window is None
+        # The frame with the events that closed it says so.
         assert types_of(closing) == ["aro_window_closed"]
         assert closing.events[0] is not None and closing.events[0]["reason"] == "deadline"
-        await a.until(WindowClosed)
+        await closed(a, window)
         assert isinstance(await a.command(SHOOT_B), Accepted), "the order goes on without AROs"
 
 
@@ -145,7 +144,7 @@ async def test_reconnect_with_resume_receives_exactly_the_missed_events(game: Ga
     assert missed.first == held + 1
     assert back.version == a.version
     assert not back.of(Snapshot)
-    await back.until(WindowOpen)  # the running window is re-sent after a resume
+    assert missed.window is not None  # the running window comes with the missed events
     await a.until(Presence, lambda p: p.seat == "B" and p.status == "connected")
 
 
@@ -204,9 +203,9 @@ async def _scripted_order_checking_privacy(game: Game) -> None:
     a, b, spectator = await game.seat("A"), await game.seat("B"), await game.spectator()
     await a.command(ACTIVATE)
     await a.command(MOVE)
-    await b.until(WindowOpen)
+    window = await opened(b)
     await b.command(COUNTER_SHOT)
-    await a.until(WindowClosed)
+    await closed(a, window)
     await a.command(SHOOT_B)
     await b.until(Events, lambda m: "order_resolved" in types_of(m))
     await spectator.until(Events, lambda m: "order_resolved" in types_of(m))

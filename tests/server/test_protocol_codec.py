@@ -6,7 +6,7 @@ import pytest
 
 from protocol import codec, generate_js
 from protocol.constants import ProtocolReason
-from protocol.messages import Command, Events, Hello, Snapshot, WindowOpen
+from protocol.messages import Command, Events, Hello, Snapshot, window_fields
 
 
 def test_generated_js_constants_are_up_to_date() -> None:
@@ -23,12 +23,25 @@ def test_client_messages_round_trip(message: object) -> None:
 
 
 @pytest.mark.parametrize("message", [
-    Events(4, [{"type": "order_spent"}, None]),
-    Snapshot(2, {"x": 1}, None, {"A": "connected", "B": "empty"}),
-    WindowOpen(3, 1, "B", 1_700_000_000_000, 29_000),
+    Events(4, [{"type": "order_spent"}, None], None),
+    Events(5, [None], window_fields(3, 1, "B", 1_700_000_000_000, 29_000)),
+    Events(6, [], None),  # nothing missed, or a window closed without an event
+    Snapshot(2, {"x": 1}, window_fields(3, 1, "B", 1_700_000_000_000, 29_000),
+             {"A": "connected", "B": "empty"}),
 ])
 def test_server_messages_round_trip(message: object) -> None:
     assert codec.decode_server(codec.encode(message)) == message  # type: ignore[arg-type]
+
+
+def test_an_events_frame_must_say_which_window_is_open() -> None:
+    """Protocol 2: the window travels in every events frame (nil when none is open)."""
+    with pytest.raises(codec.DecodeError) as caught:
+        codec.decode_server(codec.pack_plain({"type": "events", "first": 1, "events": []}))
+    assert caught.value.code == ProtocolReason.BAD_MESSAGE
+    for gone in ("window_open", "window_closed"):
+        with pytest.raises(codec.DecodeError) as caught:
+            codec.decode_server(codec.pack_plain({"type": gone, "order": 1, "step": 1}))
+        assert caught.value.code == ProtocolReason.UNKNOWN_MESSAGE_TYPE
 
 
 @pytest.mark.parametrize(("frame", "code"), [

@@ -19,8 +19,6 @@ from protocol.messages import (
     Rejected,
     Snapshot,
     Welcome,
-    WindowClosed,
-    WindowOpen,
 )
 from server.config import Settings
 from server.fanout import Audience, LocalFanout
@@ -28,6 +26,7 @@ from server.rooms.messages import IdleExpired
 from server.rooms.registry import RoomRegistry
 from server.rooms.room import Room
 from server.store import MemoryRoomStore, RoomSettings, StaleWriter
+from tests.support.windows import closed, opened
 
 SETTINGS = Settings(freeze_gc=False, static_dir=None)
 GUARD_S = 20.0  # only against a hung test
@@ -120,8 +119,8 @@ async def test_hidden_event_reaches_others_as_a_bare_version_placeholder(world: 
     seen[Audience.A] = a.of(Events)[-1]  # read already, on the way to the answer
     assert seen[Audience.A].events[0] is not None
     assert seen[Audience.A].events[0]["secret"] == "camo-is-a-sniper"
-    assert seen[Audience.B] == Events(1, [None])
-    assert seen[Audience.SPECTATOR] == Events(1, [None])
+    assert seen[Audience.B] == Events(1, [None], None)
+    assert seen[Audience.SPECTATOR] == Events(1, [None], None)
 
 
 async def test_aro_window_times_out_through_the_inbox_and_closes_for_everyone() -> None:
@@ -130,10 +129,11 @@ async def test_aro_window_times_out_through_the_inbox_and_closes_for_everyone() 
         a = await world.join(Audience.A)
         spectator = await world.join(Audience.SPECTATOR)
         await world.command(a, {"type": "shoot"}, "s1")
-        opened = await spectator.until(WindowOpen)
-        assert (opened.order, opened.step, opened.reactive) == (1, 1, "B")
-        closed = await spectator.until(WindowClosed)
-        assert (closed.order, closed.step) == (1, 1)
+        window = await opened(spectator)
+        assert (window["order"], window["step"], window["reactive"]) == (1, 1, "B")
+        closing = await closed(spectator, window)
+        assert closing.window is None
+        assert [e and e["e"] for e in closing.events] == ["window_closed"]
         assert "None:close_aro_window" in world.engine.calls, "the deadline was the system's"
         assert world.room.state.closed_by_timeout == (1,)
     finally:
@@ -144,13 +144,108 @@ async def test_aro_window_closed_early_when_every_eligible_trooper_answered(worl
     a = await world.join(Audience.A)
     b = await world.join(Audience.B)
     await world.command(a, {"type": "shoot"}, "s1")
-    await b.until(WindowOpen)
+    window = await opened(b)
     await world.command(b, {"type": "declare_aro", "trooper": "B-t1"}, "r1")
+    still = b.of(Events)[-1]
+    assert still.window is not None and still.window["order"] == window["order"]
     await world.command(b, {"type": "pass_aro", "trooper": "B-t2"}, "r2")
-    await a.until(WindowClosed)
+    await closed(a, window)
     assert world.room.state.closed_by_timeout == ()
     assert world.room.state.aros == ("B-t1",)
     assert "None:close_aro_window" not in world.engine.calls
+
+
+async def test_window_changes_travel_in_the_events_frames_only(world: World) -> None:
+    """No frame of its own for a window opening or closing: the events frame that opened it
+    carries it, each frame while it runs carries it again, and the one that closed it says
+    none is open."""
+    a = await world.join(Audience.A)
+    b = await world.join(Audience.B)
+    spectator = await world.join(Audience.SPECTATOR)
+    before = len(spectator.frames)
+    await world.command(a, {"type": "shoot"}, "s1")
+    await world.command(b, {"type": "pass_aro", "trooper": "B-t1"}, "r1")
+    await world.command(b, {"type": "pass_aro", "trooper": "B-t2"}, "r2")
+    frames = spectator.frames[before:]
+    assert all(isinstance(m, Events) for m in frames), "three commands, three frames"
+    assert [(m.first, len(m.events)) for m in frames] == [(1, 2), (3, 1), (4, 2)]  # type: ignore[union-attr]
+    opening, running, closing = frames  # type: ignore[misc]
+    assert opening.window is not None
+    assert (opening.window["order"], opening.window["step"], opening.window["reactive"]) == (1, 1, "B")
+    assert 0 < opening.window["remaining_ms"] <= 60_000
+    assert running.window is not None
+    assert running.window["deadline_ms"] == opening.window["deadline_ms"], "the same window"
+    assert closing.window is None
+
+
+async def test_resume_with_nothing_missed_gets_an_empty_events_frame_with_the_window(
+    world: World,
+) -> None:
+    a = await world.join(Audience.A)
+    await world.command(a, {"type": "act", "value": 1}, "a1")
+    quiet = await world.join(Audience.B, since=1)
+    assert quiet.of(Events) == [Events(2, [], None)] and not quiet.of(Snapshot)
+    await world.command(a, {"type": "shoot"}, "s1")
+    back = await world.join(Audience.B, since=3)
+    [caught_up] = back.of(Events)
+    assert (caught_up.first, caught_up.events) == (4, [])
+    assert caught_up.window is not None and caught_up.window["order"] == 1
+    assert not back.of(Snapshot)
+
+
+async def test_a_window_closed_without_an_event_is_announced_by_an_empty_events_frame(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """If the rules core refuses the room's own close at the deadline, the room still stops
+    waiting for the window, and says so: an events frame with no event and no window."""
+    world = await make_world(aro_window_s=0.05)
+    decide = world.engine.decide
+
+    def refusing_close(state: object, actor: str | None, command: dict[str, object]) -> object:
+        if command["type"] == "close_aro_window":
+            return replace(decide(state, actor, command), events=None, code="stale_window")  # type: ignore[arg-type]
+        return decide(state, actor, command)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(world.engine, "decide", refusing_close)
+    try:
+        a = await world.join(Audience.A)
+        spectator = await world.join(Audience.SPECTATOR)
+        await world.command(a, {"type": "shoot"}, "s1")
+        window = await opened(spectator)
+        dropped = await closed(spectator, window)
+        assert dropped == Events(world.room.version + 1, [], None)
+        assert world.room.version == 2 and world.room._window is None
+    finally:
+        await world.registry.shutdown()
+
+
+async def test_a_window_restored_at_load_reaches_resuming_and_new_viewers() -> None:
+    store = MemoryRoomStore(SETTINGS.events_kept)
+    first = RoomRegistry(store, LocalFanout(), FakeEngine(), SETTINGS)
+    created = await first.create(RoomSettings("n5", 60.0, "public", seed=7))
+    room = await first.open(created.meta.room_id)
+    assert room is not None
+    a = RecordingMember(Audience.A)
+    await room.join(a, "A", None)
+    assert room.submit(a, "A", Command("s1", 0, {"type": "shoot"}))
+    window = await opened(a)
+    await first.shutdown()
+
+    second = RoomRegistry(store, LocalFanout(), FakeEngine(), SETTINGS)
+    try:
+        again = await second.open(created.meta.room_id)
+        assert again is not None
+        resuming, fresh = RecordingMember(Audience.A), RecordingMember(Audience.SPECTATOR)
+        await again.join(resuming, "A", 2)
+        await again.join(fresh, None, None)
+        [caught_up] = resuming.of(Events)
+        assert caught_up.events == [] and caught_up.window == {
+            **window, "remaining_ms": caught_up.window["remaining_ms"]}  # type: ignore[index]
+        snapshot = fresh.of(Snapshot)[-1]
+        assert snapshot.window is not None
+        assert snapshot.window["deadline_ms"] == window["deadline_ms"], "the stored deadline"
+    finally:
+        await second.shutdown()
 
 
 async def test_resume_sends_exactly_the_missed_events(world: World) -> None:
