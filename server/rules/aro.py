@@ -12,6 +12,7 @@ Reset; troopers that became eligible only through the second skill react at step
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from .activation import check_dodge_route, enemy_target, weapon_of
@@ -22,14 +23,14 @@ from .events import AroDeclared, AroPassed, AroWindowClosed, AroWindowOpened, Ev
 from .geometry import Body, in_base_contact
 from .hacking import check_hacker_and_program, in_hacking_area, path_in_hacking_area
 from .ids import Side, TrooperId
-from .line_of_fire import has_line_of_fire, sees_any_point_of_route
+from .line_of_fire import RouteSight, has_line_of_fire
 from .mods import blocking_bodies_by_trooper, without
 from .reasons import Reason
 from .ruleset import options
 from .skills import BsAttack, CautiousMove, CcAttack, CommsAttack, Discover, Dodge, Reset, Skill
 from .state import ActiveOrder, Eligibility, GameState, OrderStep, TrooperState
 from .weapons import WeaponKind
-from .zone_of_control import in_zone_of_control, route_enters_zone_of_control
+from .zone_of_control import RouteInZones, in_zone_of_control
 
 NOT_ACTIVATED = "An ARO targets a trooper activated by this Order."
 
@@ -75,16 +76,21 @@ def _eligibility_through(state: GameState, order: ActiveOrder) -> dict[TrooperId
     hacked = comms_targets(order)
     cautious = any(isinstance(s, CautiousMove) for s in order.skills)
     found: dict[TrooperId, Eligibility] = {}
-    bodies = blocking_bodies_by_trooper(state)  # once: every reactive trooper needs them
+    # Once for every reactive trooper: the route's samples and terrain, and the blocking
+    # bodies if a sight line is ever needed. The viewer's own body may stay among the
+    # blockers: ``has_line_of_fire`` ignores a blocker equal to the viewer, and the
+    # viewer's entry is built alike (``TrooperState.body``).
+    sight = RouteSight(mover, order.path, state.table,
+                       lambda: without(blocking_bodies_by_trooper(state), active.id))
+    zones = RouteInZones(mover, order.path)
     for trooper in state.troopers_of(active.side.other):
         if trooper.id in order.eligible or not may_react(trooper):
             continue
         if cautious and trooper.hidden:
             continue  # Hidden Deployment cannot react to Cautious Movement (DIGEST 9)
         viewer = trooper.body()
-        blockers = without(bodies, trooper.id, active.id)
-        lof = sees_any_point_of_route(viewer, mover, order.path, state.table, blockers)
-        zoc = route_enters_zone_of_control(viewer, mover, order.path)
+        lof = sight.seen_by(viewer)
+        zoc = zones.entered_by(viewer)
         template = trooper.id in template_targets
         sixth_sense = trooper.profile.sixth_sense and trooper.id in attacked
         comms_target = trooper.id in hacked
@@ -94,7 +100,7 @@ def _eligibility_through(state: GameState, order: ActiveOrder) -> dict[TrooperId
             ends = (order.path[0], order.path[-1])
             area = trooper.profile.hacker and any(
                 in_hacking_area(state, trooper, mover.moved_to(p)) for p in ends)
-            if not _cautious_move_seen(state, order, viewer, mover, blockers):
+            if not _cautious_move_seen(state, order, viewer, mover, sight.blockers()):
                 lof = zoc = False
         else:
             area = trooper.profile.hacker and path_in_hacking_area(
@@ -132,7 +138,7 @@ def attacked_by(order: ActiveOrder) -> set[TrooperId]:
 
 
 def _cautious_move_seen(
-    state: GameState, order: ActiveOrder, viewer: Body, mover: Body, blockers: tuple[Body, ...]
+    state: GameState, order: ActiveOrder, viewer: Body, mover: Body, blockers: Sequence[Body]
 ) -> bool:
     """Cautious Movement gives AROs only if it starts or ends in LoF or ZoC (DIGEST 9)."""
     ends = (order.path[0], order.path[-1])

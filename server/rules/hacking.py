@@ -36,7 +36,7 @@ from .ruleset import options
 from .saves import judge_save, save_target, saves_required
 from .skills import CommsAttack
 from .state import GameState, TrooperState
-from .zone_of_control import in_zone_of_control, route_enters_zone_of_control
+from .zone_of_control import RouteInZones, in_zone_of_control
 
 TARGETED_COMMS_MOD = 3
 """Targeted: +3 to Comms Attacks against the trooper (DIGEST 8, 10.6)."""
@@ -104,8 +104,8 @@ def path_in_hacking_area(state: GameState, hacker: TrooperState, mover: Body,
                          path: Sequence[Point]) -> bool:
     """At some point of ``path`` the mover is inside ``hacker``'s Hacking Area (S35:
     measured from any point of the active trooper's path)."""
-    return any(route_enters_zone_of_control(owner, mover, path)
-               for owner in area_owners(state, hacker))
+    zones = RouteInZones(mover, path)
+    return any(zones.entered_by(owner) for owner in area_owners(state, hacker))
 
 
 def comms_mods(program: HackingProgram, target: TrooperState) -> tuple[Mod, ...]:

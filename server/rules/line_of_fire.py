@@ -15,8 +15,9 @@ is unobstructed. Sampling (documented in docs/rules-decisions/geometry.md):
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from server.rules.geometry import EPSILON, Body, Point, facing_vector, in_front_arc
 from server.rules.routes import route_samples
@@ -121,6 +122,8 @@ def blocked_by_terrain(
     the merged stretch gives the same answer: the lowest end of the pieces is the lowest end
     of the stretch; it lets the test stop at the first blocking piece.)
     """
+    if _below_line(piece, height_p, height_q):
+        return False
     if piece.height >= max(height_p, height_q) + _TALL_MARGIN:
         # Taller than the whole line: it blocks wherever the line gets inside at all.
         meets = segment_meets_interior(p, q, piece.polygon)
@@ -131,6 +134,14 @@ def blocked_by_terrain(
         if min(height_p + t0 * rise, height_p + t1 * rise) <= piece.height + EPSILON:
             return True
     return False
+
+
+def _below_line(piece: TerrainPiece, height_p: float, height_q: float) -> bool:
+    """The piece is lower than every point of the sight line by more than EPSILON: no
+    stretch of the line over it is low enough to be blocked. (A height along the line,
+    ``height_p + t * rise`` with t in [0, 1], is at least the lower end's, rounding aside;
+    _TALL_MARGIN covers the rounding.)"""
+    return piece.height + EPSILON + _TALL_MARGIN <= min(height_p, height_q)
 
 
 def blocked_by_body(p: Point, q: Point, height_p: float, height_q: float, body: Body) -> bool:
@@ -196,61 +207,149 @@ def has_line_of_fire(
     bodies block (markers and the moving trooper do not); the viewer and target themselves
     are ignored if present.
     """
-    if not in_front_arc(viewer, target):
-        return False
+    (vx, vy), (tx, ty) = viewer.position, target.position
+    fx, fy = facing_vector(viewer.facing)
+    centre_in_arc = (tx - vx) * fx + (ty - vy) * fy  # as ``sight_line_ends`` computes it
+    all_round = viewer.all_round_vision
+    if not all_round and centre_in_arc + target.radius <= EPSILON:
+        return False  # ``in_front_arc`` is False: ``front_reach`` computed alike
     box = _box_of_discs(viewer, target)
-    pieces = terrain_between(viewer, target, table)
     hv, ht = viewer.height, target_sight_height(target)
+    # Pieces lower than both ends block no sight line (``blocked_by_terrain`` says so), hide
+    # nothing and are not tall: left out once rather than for each line.
+    pieces = [piece for piece in table.terrain
+              if _boxes_overlap(box, bounding_box(piece.polygon))  # ``terrain_between``
+              and not _below_line(piece, hv, ht)]
     tall = max(hv, ht) + _TALL_MARGIN
     if any(piece.height >= tall and _hidden_along_centres(viewer, target, piece)
            for piece in pieces):
         return False
-    viewer_points, target_points = sight_line_ends(viewer, target)
-    if any(_hides(piece, viewer_points, target, hv, ht) for piece in pieces):
+    # The first sampled line, usually between the centres (the target's centre is its
+    # first point when it lies strictly in the arc), tried before sampling the others.
+    ends = None
+    if all_round or centre_in_arc > EPSILON:
+        p, q = viewer.position, target.position
+    else:
+        ends = sight_line_ends(viewer, target)
+        p, q = ends[0][0], ends[1][0]
+    # Only a piece that blocks the first line may hide the target (``_hides`` holds only
+    # if the piece blocks every line): with none, a target in plain sight takes one line.
+    across = [piece for piece in pieces if blocked_by_terrain(p, q, hv, ht, piece)]
+    bodies = _bodies_between(viewer, target, box, blockers) if not across else None
+    if bodies is not None and not any(blocked_by_body(p, q, hv, ht, b) for b in bodies):
+        return True
+    viewer_points, target_points = ends or sight_line_ends(viewer, target)
+    if any(_hides(piece, viewer_points, target, hv, ht) for piece in across):
         return False
+    if bodies is None:
+        bodies = _bodies_between(viewer, target, box, blockers)
+    lines = itertools.islice(((p, q) for p in viewer_points for q in target_points), 1, None)
+    return any(_line_clear(p, q, hv, ht, pieces, bodies) for p, q in lines)
+
+
+def _bodies_between(viewer: Body, target: Body, box: Box,
+                    blockers: Sequence[Body]) -> tuple[Body, ...]:
+    """The blockers whose base meets ``box``, but the viewer and the target."""
     x0, y0, x1, y1 = box
-    bodies = tuple(  # _boxes_overlap(box, _box_of_discs(b, b)) written out, then equality
+    return tuple(  # _boxes_overlap(box, _box_of_discs(b, b)) written out, then equality
         b for b in blockers
         if (x0 <= b.position[0] + b.radius and b.position[0] - b.radius <= x1
             and y0 <= b.position[1] + b.radius and b.position[1] - b.radius <= y1)
-        and b != viewer and b != target
-    )  # the cheap box test first: most blockers are far away
-    return any(
-        _line_clear(p, q, hv, ht, pieces, bodies) for p in viewer_points for q in target_points
+        and (b.position != viewer.position or b != viewer)
+        and (b.position != target.position or b != target)
+    )  # the cheap tests first: most blockers are far away, and bodies apart are unequal
+
+
+class RouteSight:
+    """One mover's route, prepared once for every viewer that asks whether it sees the mover
+    at some point of it (an ARO window asks for each reactive trooper): the sampled points,
+    the route's box and the strictly convex terrain pieces. The bodies that may block a
+    sight line come from ``blockers``, called the first time a sight line is needed (most
+    viewers are decided without one); the viewer among them is ignored (see
+    ``has_line_of_fire``).
+
+    For each viewer, points where it surely has no LoF to the mover are told without
+    building the mover's body or any sight line: outside the viewer's front arc (the same
+    arithmetic as ``in_front_arc``), or hidden along the centres by a convex piece taller
+    than every sight line (``_hidden_along_centres``). Everything else goes to
+    ``has_line_of_fire``, so the answers are exactly those of asking it at every sampled
+    point.
+    """
+
+    __slots__ = (
+        "_blockers",
+        "_blocking",
+        "box",
+        "convex",
+        "mover",
+        "points",
+        "sight_height",
+        "table",
     )
 
+    def __init__(self, mover: Body, route: Sequence[Point], table: Table,
+                 blockers: Callable[[], Sequence[Body]] = tuple, step: float = 0.25) -> None:
+        self.mover = mover
+        self.table = table
+        self._blockers = blockers
+        self._blocking: Sequence[Body] | None = None
+        self.points = tuple(route_samples(route, step))
+        self.sight_height = target_sight_height(mover)
+        xs = [x for x, _ in route]
+        ys = [y for _, y in route]
+        self.box = (min(xs), min(ys), max(xs), max(ys)) if route else None
+        pieces = ((piece.height, bounding_box(piece.polygon),
+                   convex_half_planes(piece.polygon)) for piece in table.terrain)
+        self.convex: tuple[tuple[float, Box, HalfPlanes], ...] = tuple(
+            (height, box, planes) for height, box, planes in pieces if planes is not None)
 
-class _BlindSpots:
-    """Points of a route where the viewer surely has no LoF to the mover standing there,
-    told without building the mover's body or any sight line: outside the viewer's front
-    arc (the same arithmetic as ``in_front_arc``), or hidden along the centres by a tall
-    convex piece (``_hidden_along_centres``). Everything else goes to ``has_line_of_fire``,
-    so a route's answers are exactly those of asking it at every sampled point."""
+    def blockers(self) -> Sequence[Body]:
+        """The bodies that may block a sight line, asked for once."""
+        if self._blocking is None:
+            self._blocking = self._blockers()
+        return self._blocking
 
-    def __init__(self, viewer: Body, mover: Body, route: Sequence[Point], table: Table) -> None:
-        self.vx, self.vy = viewer.position
-        self.fx, self.fy = facing_vector(viewer.facing)
-        self.all_round = viewer.all_round_vision
-        self.reach = mover.radius
-        self.room = max(viewer.radius, mover.radius)
-        tall = max(viewer.height, target_sight_height(mover)) + _TALL_MARGIN
-        # The line between the centres stays in the box of the viewer's and the route's
-        # discs: a piece that does not meet it cannot hide any point of the route.
-        xs = [self.vx] + [x for x, _ in route]
-        ys = [self.vy] + [y for _, y in route]
-        box = (min(xs) - self.room, min(ys) - self.room, max(xs) + self.room,
-               max(ys) + self.room)
-        walls = (convex_half_planes(piece.polygon) for piece in table.terrain
-                 if piece.height >= tall and _boxes_overlap(box, bounding_box(piece.polygon)))
-        self.walls: tuple[HalfPlanes, ...] = tuple(w for w in walls if w is not None)
+    def _in_arc(self, viewer: Body) -> Sequence[Point]:
+        """The sampled points where the mover's base is in the viewer's front arc (all of
+        them for all-round vision): ``in_front_arc`` with ``front_reach`` computed alike."""
+        if viewer.all_round_vision:
+            return self.points
+        vx, vy = viewer.position
+        fx, fy = facing_vector(viewer.facing)
+        reach = self.mover.radius
+        return [p for p in self.points if (p[0] - vx) * fx + (p[1] - vy) * fy + reach > EPSILON]
 
-    def blind(self, point: Point) -> bool:
-        x, y = point
-        if not self.all_round and (
-                (x - self.vx) * self.fx + (y - self.vy) * self.fy + self.reach <= EPSILON):
-            return True  # ``in_front_arc`` is False: ``front_reach`` computed alike
-        viewer, room = (self.vx, self.vy), self.room
-        return any(passes_with_room(viewer, point, room, wall) for wall in self.walls)
+    def _walls(self, viewer: Body, room: float) -> list[HalfPlanes]:
+        """Convex pieces taller than every sight line that can meet the line between the
+        viewer's centre and a point of the route (it stays in the box of the viewer's and
+        the route's discs): only these can hide a point along the centres."""
+        tall = max(viewer.height, self.sight_height) + _TALL_MARGIN
+        assert self.box is not None
+        vx, vy = viewer.position
+        x0, y0, x1, y1 = self.box
+        box = (min(x0, vx) - room, min(y0, vy) - room, max(x1, vx) + room, max(y1, vy) + room)
+        return [planes for height, piece_box, planes in self.convex
+                if height >= tall and _boxes_overlap(box, piece_box)]
+
+    def points_in_lof(self, viewer: Body) -> Iterator[Point]:
+        """The sampled points, in route order, where the viewer has LoF to the mover standing
+        there; lazily, so that a caller asking for any stops at the first."""
+        candidates = self._in_arc(viewer)
+        if not candidates:
+            return
+        room = max(viewer.radius, self.mover.radius)
+        walls = self._walls(viewer, room)
+        position = viewer.position
+        for point in candidates:
+            if walls and any(passes_with_room(position, point, room, w) for w in walls):
+                continue
+            if has_line_of_fire(viewer, self.mover.moved_to(point), self.table,
+                                self.blockers()):
+                yield point
+
+    def seen_by(self, viewer: Body) -> bool:
+        """The viewer has LoF to the mover at some sampled point of the route."""
+        return next(self.points_in_lof(viewer), None) is not None
 
 
 def points_of_route_in_lof(
@@ -261,22 +360,14 @@ def points_of_route_in_lof(
 
     Samples every ``step`` inches and at every vertex (see ``routes.route_samples``).
     """
-    spots = _BlindSpots(viewer, mover, route, table)
-    return tuple(
-        point for point in route_samples(route, step)
-        if not spots.blind(point)
-        and has_line_of_fire(viewer, mover.moved_to(point), table, blockers)
-    )
+    sight = RouteSight(mover, route, table, lambda: blockers, step)
+    return tuple(sight.points_in_lof(viewer))
 
 
 def sees_any_point_of_route(
     viewer: Body, mover: Body, route: Sequence[Point], table: Table,
     blockers: Sequence[Body] = (), step: float = 0.25,
 ) -> bool:
-    """The viewer has LoF to the mover at some sampled point of its route (DIGEST 9 Move)."""
-    spots = _BlindSpots(viewer, mover, route, table)
-    return any(
-        not spots.blind(point)
-        and has_line_of_fire(viewer, mover.moved_to(point), table, blockers)
-        for point in route_samples(route, step)
-    )
+    """The viewer has LoF to the mover at some sampled point of its route (DIGEST 9 Move).
+    For many viewers of one route, build one ``RouteSight`` and ask its ``seen_by``."""
+    return RouteSight(mover, route, table, lambda: blockers, step).seen_by(viewer)

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from server.rules.geometry import Body
-from server.rules.silhouettes import MM_PER_INCH
+import itertools
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from server.rules.geometry import Body, Point, point_to_segment_distance
+from server.rules.silhouettes import KNOWN_SIZES, MM_PER_INCH
 from server.rules.zone_of_control import (
     ZONE_OF_CONTROL,
+    RouteInZones,
     in_zone_of_control,
     route_enters_zone_of_control,
 )
@@ -54,3 +60,28 @@ def test_route_that_ends_inside_zoc_enters() -> None:
     assert route_enters_zone_of_control(owner, mover, [(10.0, 30.0), (10.0, 18.0)])
     assert not route_enters_zone_of_control(owner, mover, [(10.0, 30.0), (10.0, 20.0)])
     assert not route_enters_zone_of_control(owner, mover, [])
+
+
+# ``RouteInZones`` tells an owner far from the route's box without measuring; its answers
+# must stay those of measuring every segment, kept here as the reference. Grid coordinates
+# put owners exactly at the reach from a vertex or a box edge.
+coordinate = st.one_of(st.integers(0, 24).map(float), st.floats(0.0, 24.0),
+                       st.sampled_from([8.0 + TWO_S1_RADII, 8.0 + TWO_S1_RADII + 1e-7]))
+spot = st.tuples(coordinate, coordinate)
+body = st.builds(Body, spot, st.just(0.0), st.sampled_from(KNOWN_SIZES))
+
+
+def reference_route_enters(owner: Body, mover: Body, route: list[Point]) -> bool:
+    reach = ZONE_OF_CONTROL + owner.radius + mover.radius
+    segments = [(route[0], route[0])] if len(route) == 1 else list(itertools.pairwise(route))
+    return any(point_to_segment_distance(owner.position, a, b) <= reach for a, b in segments)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(body, min_size=1, max_size=4), body, st.lists(spot, max_size=4))
+def test_route_in_zones_equals_measuring_every_segment(
+        owners: list[Body], mover: Body, route: list[Point]) -> None:
+    zones = RouteInZones(mover, route)  # one route, many owners, as an ARO window asks
+    for owner in owners:
+        assert zones.entered_by(owner) == reference_route_enters(owner, mover, route)
+        assert route_enters_zone_of_control(owner, mover, route) == zones.entered_by(owner)

@@ -1,8 +1,9 @@
-"""``inside_intervals``, ``blocked_by_terrain`` and ``has_line_of_fire`` skip work whose
-answer is known (a segment outside the footprint's box, an edge too far to touch a midpoint,
-a sight line deep inside or far outside a convex footprint taller than it, a target wholly in
-the shadow of such a footprint); their answers must stay exactly those of the plain
-computation, kept here as the reference."""
+"""``inside_intervals``, ``blocked_by_terrain``, ``has_line_of_fire`` and ``RouteSight`` skip
+work whose answer is known (a segment outside the footprint's box, an edge too far to touch a
+midpoint, a sight line deep inside or far outside a convex footprint taller than it, a piece
+lower than the whole line, a target wholly in the shadow of such a footprint, the first line
+clear so no shadow to test, a route's samples shared by every viewer); their answers must stay
+exactly those of the plain computation, kept here as the reference."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 from server.rules.geometry import EPSILON, Body, Point, in_front_arc, point_to_segment_distance
 from server.rules.ids import TerrainId
 from server.rules.line_of_fire import (
+    RouteSight,
     blocked_by_body,
     blocked_by_terrain,
     has_line_of_fire,
@@ -151,7 +153,9 @@ def test_blocked_by_terrain_edge_cases_equal_the_plain_computation() -> None:
              ((1.0 + 1e-7, 0.0), (1.0 + 1e-7, 4.0)), ((1.0 - 1e-7, 0.0), (1.0 - 1e-7, 4.0)),
              ((0.0, 2.0), (1.0 + 1e-7, 2.0)), ((5.0, 5.0), (6.0, 6.0))]
     for p, q in cases:
-        for low, high in ((1.0, 2.0), (3.99, 3.99), (4.0, 4.0), (5.0, 0.0)):
+        # Lines just over the piece's top (within EPSILON, and just past it) as well.
+        for low, high in ((1.0, 2.0), (3.99, 3.99), (4.0, 4.0), (5.0, 0.0),
+                          (4.0 + 1e-9, 4.0 + 1e-9), (4.0 + 2e-9, 5.0), (5.0, 4.0 + 1e-6)):
             assert blocked_by_terrain(p, q, low, high, square) == reference_blocked_by_terrain(
                 p, q, low, high, square), (p, q, low, high)
 
@@ -290,3 +294,21 @@ def test_route_line_of_fire_equals_asking_at_every_sampled_point(
                  if reference_has_line_of_fire(viewer, mover.moved_to(p), table, others))
     assert points_of_route_in_lof(viewer, mover, path, table, others) == seen
     assert sees_any_point_of_route(viewer, mover, path, table, others) == bool(seen)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(body, min_size=1, max_size=3), body, route, st.lists(body, max_size=2))
+def test_one_route_sight_answers_every_viewer_as_the_plain_computation(
+        viewers: list[Body], mover: Body, path: list[Point], others: list[Body]) -> None:
+    """As an ARO window asks it: one ``RouteSight`` for every viewer, the viewers' bodies
+    among the blockers; each viewer ignores its own, as if it had been left out."""
+    table = codeone_table(buildings)
+    asked: list[int] = []
+    sight = RouteSight(mover, path, table, lambda: asked.append(1) or [*others, *viewers])
+    for viewer in viewers:
+        blockers = [*others, *(v for v in viewers if v != viewer)]
+        seen = tuple(p for p in route_samples(path, 0.25)
+                     if reference_has_line_of_fire(viewer, mover.moved_to(p), table, blockers))
+        assert tuple(sight.points_in_lof(viewer)) == seen
+        assert sight.seen_by(viewer) == bool(seen)
+    assert len(asked) <= 1  # the blockers are made once, if ever
