@@ -11,6 +11,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from server.rules.silhouettes import KNOWN_SIZES
 from server.rules.silhouettes import silhouette as silhouette_of
 
 Point = tuple[float, float]
@@ -43,18 +44,32 @@ class Body:
         # Written out rather than generated with a __post_init__: bodies are built dozens
         # of times per command, and this sets each slot once, through its slot descriptor
         # (what object.__setattr__ ends up calling, without the lookup).
-        size = silhouette_of(silhouette)  # rejects unknown sizes at construction
+        try:
+            radius, height = _MEASURES[silhouette]
+        except (KeyError, TypeError):
+            silhouette_of(silhouette)  # raises ValueError: a size the rules do not define
+            raise
         x, y = position
         _set_position(self, (float(x), float(y)))
-        _set_facing(self, normalise_facing(facing))
+        angle = float(facing)
+        _set_facing(self, angle if 0.0 <= angle < 360.0 else normalise_facing(angle))
         _set_silhouette(self, silhouette)
         _set_all_round_vision(self, all_round_vision)
-        _set_radius(self, size.base_diameter / 2.0)
-        _set_height(self, size.height)
+        _set_radius(self, radius)
+        _set_height(self, height)
 
     def moved_to(self, position: Point) -> Body:
         """The same body standing at ``position`` (facing and silhouette kept)."""
-        return Body(position, self.facing, self.silhouette, self.all_round_vision)
+        # Copied slot by slot: facing, size and measures are already checked and derived.
+        body = object.__new__(Body)
+        x, y = position
+        _set_position(body, (float(x), float(y)))
+        _set_facing(body, self.facing)
+        _set_silhouette(body, self.silhouette)
+        _set_all_round_vision(body, self.all_round_vision)
+        _set_radius(body, self.radius)
+        _set_height(body, self.height)
+        return body
 
 
 # The slots' own setters, which a frozen dataclass's __setattr__ does not stand in front of.
@@ -64,6 +79,13 @@ _set_silhouette: Callable[[Body, int], None] = Body.__dict__["silhouette"].__set
 _set_all_round_vision: Callable[[Body, bool], None] = Body.__dict__["all_round_vision"].__set__
 _set_radius: Callable[[Body, float], None] = Body.__dict__["radius"].__set__
 _set_height: Callable[[Body, float], None] = Body.__dict__["height"].__set__
+
+_MEASURES: dict[int, tuple[float, float]] = {
+    size: (silhouette_of(size).base_diameter / 2.0, silhouette_of(size).height)
+    for size in KNOWN_SIZES
+}
+"""Each defined Silhouette's (base radius, height), as ``Body`` stores them: one lookup per
+body. Keyed by the sizes ``silhouette_of`` knows, so a size is taken or refused alike."""
 
 
 def normalise_facing(degrees: float) -> float:

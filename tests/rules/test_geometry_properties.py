@@ -33,6 +33,16 @@ def test_facing_is_normalised(body: Body) -> None:
     assert 0.0 <= body.facing < 360.0
 
 
+@given(bodies, points)
+def test_a_moved_body_is_the_body_built_there(body: Body, position: tuple[float, float]) -> None:
+    """``moved_to`` copies the slots instead of building: every slot must come out as
+    building the body there would make it, measures included."""
+    moved = body.moved_to(position)
+    built = Body(position, body.facing, body.silhouette, body.all_round_vision)
+    assert moved == built and repr(moved) == repr(built)
+    assert (moved.radius, moved.height) == (built.radius, built.height)
+
+
 @given(bodies, bodies)
 def test_lof_on_an_empty_table_holds_iff_target_in_front_arc(viewer: Body, target: Body) -> None:
     """With nothing in the way, LoF is exactly the front-arc condition (DIGEST 10.1)."""
