@@ -353,7 +353,12 @@ def cone_extreme(rays: Sequence[Point], side: float) -> Point | None:
 
 def _all_on_one_side(ray: Point, rays: Sequence[Point], side: float) -> bool:
     rx, ry = ray
-    return all(side * (rx * oy - ry * ox) >= 0.0 for ox, oy in rays)
+    # all(...) over a generator written out as a loop, a third of its cost for four rays:
+    # the shadow test asks this thousands of times per Order.
+    for ox, oy in rays:  # noqa: SIM110
+        if not side * (rx * oy - ry * ox) >= 0.0:
+            return False
+    return True
 
 
 def inside_pieces(p: Point, q: Point, polygon: Sequence[Point]) -> Iterator[tuple[float, float]]:
