@@ -93,6 +93,14 @@ class Settings:
     socket a zlib context (~50 KB, more than the rest of the socket) and every frame a
     compression per socket, for a few hundred bytes saved (measured with 1,000 sockets that
     offer it: 77.6 KB of server memory per socket with it, 27.6 KB without)."""
+    ws_ping_interval_s: float = 20.0
+    """The server pings every websocket this often (uvicorn's keepalive, its default), so a
+    connection that died without closing (a sleeping laptop, a dropped mobile network) is
+    noticed and its seat turns ``away``; it also keeps proxies from timing idle sockets out
+    (nginx: 60 s). Each ping and its pong cost the node CPU: ~8% of a core at 18,000
+    sockets and 20 s (docs/performance.md). 0 = never ping."""
+    ws_ping_timeout_s: float = 20.0
+    """How long a pinged websocket may take to answer before it is closed."""
     freeze_gc: bool = True
     """Tune the garbage collector for a long-running server: ``gc_threshold``, then
     gc.freeze() after start-up (see /work/shared/PERFORMANCE-NOTES.md). Off in tests that
@@ -133,6 +141,8 @@ class Settings:
             "ws": "websockets-sansio",  # what "auto" picks today; named so it stays the fast one
             "ws_max_size": self.hard_frame_bytes,
             "ws_per_message_deflate": self.ws_per_message_deflate,
+            "ws_ping_interval": self.ws_ping_interval_s or None,
+            "ws_ping_timeout": self.ws_ping_timeout_s,
         }
 
     def client_dir(self) -> Path | None:
