@@ -347,7 +347,7 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
 
     profile: list[asyncio.subprocess.Process] = []
 
-    async def profile_max() -> None:
+    async def profile_phase() -> None:
         spy = shutil.which("py-spy") or str(Path(PYTHON).parent / "py-spy")
         profile.append(await asyncio.create_subprocess_exec(
             spy, "record", "--nonblocking", "-r", "50", "-d", str(int(args.duration)),
@@ -356,7 +356,7 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
 
     hooks: dict[str, Hook] = {}
     if args.profile is not None:
-        hooks["max"] = profile_max
+        hooks[args.profile_phase] = profile_phase
     phases = ["created", "connected", "setup", "paced", "max"]
     if args.restart:
         phases.append("restart")
@@ -527,7 +527,9 @@ def main(argv: list[str] | None = None) -> Path:
                              "long until every member of every room holds its version again")
     parser.add_argument("--profile", type=Path, default=None,
                         help="record the referee with py-spy (raw folded stacks) to this file "
-                             "during the max-rate phase")
+                             "during one phase (--profile-phase)")
+    parser.add_argument("--profile-phase", choices=("paced", "max"), default="max",
+                        help="the phase --profile records (default: max)")
     args = parser.parse_args(argv)
     result = asyncio.run(benchmark(args))
     args.results_dir.mkdir(parents=True, exist_ok=True)
