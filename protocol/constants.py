@@ -13,7 +13,7 @@ from enum import IntEnum, StrEnum
 
 from server.rules.reasons import Reason
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 """Sent by the client in ``hello``; the server closes with ``UNSUPPORTED_VERSION`` otherwise."""
 
 WS_PATH = "/ws"

@@ -47,7 +47,9 @@ class Hello:
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    """A game command from a seat: answered exactly once by ``accepted`` or ``rejected``.
+    """A game command from a seat: answered exactly once, by ``rejected``, by the ``events``
+    frame whose ``accepted`` names it, or (a repeated id, or an acceptance without events)
+    by ``accepted``.
 
     ``id`` is chosen by the client and unique per seat; repeating it returns the first
     answer. ``version`` is the room's event version the command was issued against.
@@ -134,12 +136,24 @@ class Events:
     or None when none is open: a client replaces its window with it on every ``events``
     frame, as on a snapshot. Carrying it here, rather than in frames of its own, saves a
     frame per socket each time a command opens or closes a window.
+
+    ``accepted`` is the id of this viewer's own command that these events are the
+    acceptance of, or None: the frame is then that command's one answer, standing for
+    ``Accepted(accepted, last)`` with ``last`` the version of its last event (see
+    ``command_answer``). Only the commander's frame names it (a seat's frame goes to that
+    seat's connection alone), so an accepted command costs its commander one frame, not two.
     """
 
     TAG: ClassVar[ServerTag] = ServerTag.EVENTS
     first: int
     events: list[dict[str, Plain] | None]
     window: dict[str, Plain] | None
+    accepted: str | None = None
+
+    @property
+    def last(self) -> int:
+        """The version of the last event (``first - 1`` when there is none)."""
+        return self.first + len(self.events) - 1
 
 
 def window_fields(order: int, step: int, reactive: str, deadline_ms: int,
@@ -154,7 +168,11 @@ def window_fields(order: int, step: int, reactive: str, deadline_ms: int,
 
 @dataclass(frozen=True, slots=True)
 class Accepted:
-    """The command ``id`` was applied; the room is now at ``version``."""
+    """The command ``id`` was applied; the room is now at ``version``.
+
+    Sent on its own only when the acceptance did not travel in an ``events`` frame (see
+    ``Events.accepted``): the answer to a repeated id, and to a command accepted without
+    events."""
 
     TAG: ClassVar[ServerTag] = ServerTag.ACCEPTED
     id: str
@@ -169,6 +187,17 @@ class Rejected:
     id: str
     code: str
     message: str
+
+
+def command_answer(message: ServerMessage) -> Accepted | Rejected | None:
+    """The answer to a command that ``message`` is, if it is one: an ``accepted`` or a
+    ``rejected``, or an ``events`` frame that names the command it accepts (as the
+    ``Accepted`` it stands for)."""
+    if isinstance(message, Accepted | Rejected):
+        return message
+    if isinstance(message, Events) and message.accepted is not None:
+        return Accepted(message.accepted, message.last)
+    return None
 
 
 @dataclass(frozen=True, slots=True)

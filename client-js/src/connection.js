@@ -83,7 +83,9 @@ export class GameConnection extends EventTarget {
   }
 
   /**
-   * Send a game command; resolves with the server's one answer (accepted or rejected).
+   * Send a game command; resolves with the server's one answer (accepted or rejected; an
+   * acceptance usually arrives as the `events` frame that names the command, and resolves
+   * once the view holds those events).
    * While disconnected the command waits and is sent again, with the same id, on reconnect;
    * the server answers a repeated id with its first answer, so it is never applied twice.
    * @param {Record<string, any>} body a rules-core command, e.g. {type: "end_turn"}
@@ -203,23 +205,10 @@ export class GameConnection extends EventTarget {
       this.#changed();
     },
     [ServerTag.EVENTS]: (m) => {
-      let fresh;
-      try {
-        fresh = this.view.applyEvents(m.first, m.events);
-      } catch (error) {
-        if (!(error instanceof VersionGap)) throw error;
-        this.#write({ type: ClientTag.SYNC, since: this.view.version });
-        return;
-      }
-      // The window as it stands after these events; a frame that may be empty (a catch-up
-      // with nothing missed, a window closed without an event) still carries it. A frame
-      // that ends before the version held is an old resend: its window is old too.
-      if (m.first + m.events.length - 1 === this.view.version) {
-        this.view.window = m.window ? { ...m.window, received_at: Date.now() } : null;
-      }
-      if (fresh.length) this.dispatchEvent(new CustomEvent("events", { detail: fresh }));
-      if (this.view.stale) this.#write({ type: ClientTag.SYNC, since: null });
-      this.#changed();
+      this.#applyEvents(m);
+      // The frame that carries this seat's accepted command's events is that command's
+      // answer (protocol 3): it resolves the command once the view holds the events.
+      if (m.accepted) this.#answer({ ok: true, id: m.accepted, version: m.first + m.events.length - 1 });
     },
     [ServerTag.ACCEPTED]: (m) => this.#answer({ ok: true, id: m.id, version: m.version }),
     [ServerTag.REJECTED]: (m) => this.#answer({ ok: false, id: m.id, code: m.code, message: m.message }),
@@ -240,6 +229,27 @@ export class GameConnection extends EventTarget {
       this.dispatchEvent(new CustomEvent("protocol-error", { detail: m }));
     },
   };
+
+  /** Fold an `events` frame into the view (or ask for what is missing). @param {any} m */
+  #applyEvents(m) {
+    let fresh;
+    try {
+      fresh = this.view.applyEvents(m.first, m.events);
+    } catch (error) {
+      if (!(error instanceof VersionGap)) throw error;
+      this.#write({ type: ClientTag.SYNC, since: this.view.version });
+      return;
+    }
+    // The window as it stands after these events; a frame that may be empty (a catch-up
+    // with nothing missed, a window closed without an event) still carries it. A frame
+    // that ends before the version held is an old resend: its window is old too.
+    if (m.first + m.events.length - 1 === this.view.version) {
+      this.view.window = m.window ? { ...m.window, received_at: Date.now() } : null;
+    }
+    if (fresh.length) this.dispatchEvent(new CustomEvent("events", { detail: fresh }));
+    if (this.view.stale) this.#write({ type: ClientTag.SYNC, since: null });
+    this.#changed();
+  }
 
   /** @param {Answer} answer */
   #answer(answer) {

@@ -65,11 +65,28 @@ test("reconnect: back-off grows, hello resumes from the last version, unanswered
   assert.deepEqual(socket.sent[0], { type: "hello", protocol: PROTOCOL_VERSION, room: "r1", token: "tok-a", since: 4 });
   socket.deliver(welcome(5));
   assert.deepEqual(socket.sent[1], { type: "command", id: "c1", version: 4, body: { type: "end_turn" } });
-  socket.deliver({ type: "events", first: 5, events: [{ type: "turn_ended", round: 1, turn: 1, side: "A", unused_orders: 0 }], window: null });
-  socket.deliver({ type: "accepted", id: "c1", version: 5 });
-  assert.equal((await answer).ok, true);
+  socket.deliver({ type: "events", first: 5, events: [{ type: "turn_ended", round: 1, turn: 1, side: "A", unused_orders: 0 }], window: null, accepted: "c1" });
+  assert.deepEqual(await answer, { ok: true, id: "c1", version: 5 });
   assert.equal(conn.view.version, 5);
   assert.equal(conn.status, "open");
+});
+
+test("an events frame that names a command is its answer, resolved once the view holds the events", async () => {
+  const { h, conn } = connected();
+  h.last().deliver(welcome(2));
+  h.last().deliver(snapshot(2));
+  const answer = conn.send({ type: "end_turn" });
+  const other = conn.send({ type: "concede" });
+  let held = null;
+  conn.addEventListener("answer", () => { held = conn.view.version; });
+  h.last().deliver({ type: "events", first: 3, events: [null], window: null, accepted: null });
+  h.last().deliver({ type: "events", first: 4, events: [null, null], window: null, accepted: "c1" });
+  assert.deepEqual(await answer, { ok: true, id: "c1", version: 5 });
+  assert.equal(held, 5, "the view held the command's events when it was answered");
+  assert.deepEqual([...conn.pending.keys()], ["c2"], "only the named command was answered");
+  // A standalone accepted (how a repeated id is answered) still answers too.
+  h.last().deliver({ type: "accepted", id: "c2", version: 5 });
+  assert.deepEqual(await other, { ok: true, id: "c2", version: 5 });
 });
 
 test("a bad token closes for good: no reconnect", () => {

@@ -6,9 +6,11 @@ Joins, commands, leaves and ``sync`` requests of local viewers are forwarded on 
 made them. Each local viewer is first *pending* (its join is on its way; broadcasts are not
 for it yet, its catch-up will contain them), becomes *live* with its first direct frame
 (the welcome), and is *resyncing* while it waits for a snapshot (after a send-queue overflow
-or a lost bus message): broadcasts are skipped for it until the snapshot arrives. When the
-owner changes (a takeover) or the bus was reset, every viewer is closed with 4011 and
-reconnects; the JS client resumes from its version and sends its pending commands again.
+or a lost bus message): broadcasts are skipped for it until the snapshot arrives, except
+the answer to its own command that its ``events`` frame may carry (``Events.accepted``),
+which it gets as a standalone ``accepted``. When the owner changes (a takeover) or the bus
+was reset, every viewer is closed with 4011 and reconnects; the JS client resumes from its
+version and sends its pending commands again.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from enum import Enum
 
 from protocol import codec
 from protocol.constants import CloseCode
-from protocol.messages import Command, Snapshot
+from protocol.messages import Command, Snapshot, command_answer
 from server.cluster.bus import RoomBus
 from server.cluster.wire import (
     Broadcast,
@@ -40,6 +42,7 @@ from server.cluster.wire import (
     in_channel,
     out_channel,
 )
+from server.fanout import Audience, Delivery
 from server.rooms.door import RoomMoved
 from server.rooms.room import RoomStopped
 from server.rooms.seats import Member
@@ -164,6 +167,8 @@ class RelayRoom:
             for relayed in self._by_id.values():
                 if relayed.phase is Phase.LIVE:
                     relayed.member.deliver(delivery.frame_for(relayed.member.audience))
+                elif relayed.phase is Phase.RESYNCING:
+                    self._pass_answer(relayed, delivery)
         elif isinstance(body, Direct):
             if body.node == self._node_id:
                 self._direct(body.member, body.frame)
@@ -200,6 +205,19 @@ class RelayRoom:
                                                             Snapshot):
             relayed.phase = Phase.LIVE
         relayed.member.deliver(frame)
+
+    @staticmethod
+    def _pass_answer(relayed: Relayed, delivery: Delivery) -> None:
+        """A seat waiting for its snapshot skips events (the snapshot has them), but not the
+        answer to its command that its events frame may carry: every command is answered.
+        Decoded only here, for a seat that is resyncing, which is rare."""
+        audience = relayed.member.audience
+        frame = delivery.frame_for(audience)
+        if audience is Audience.SPECTATOR or not frame:
+            return
+        answer = command_answer(codec.decode_server(frame))  # an events frame naming it
+        if answer is not None:
+            relayed.member.deliver(codec.encode(answer))
 
     def _close_member(self, member_id: int, code: int, reason: str) -> None:
         relayed = self._by_id.get(member_id)

@@ -6,8 +6,9 @@ A command is accepted only after its events (and, every ``snapshot_every`` versi
 change of turn, a snapshot of the new state) are appended to the store; then the room folds
 them into its state, bumps its version and publishes one ``events`` frame per audience
 (each through that viewer's view, with the ARO window as it then stands), so both players
-and every spectator see an activation or a result at the same time. See docs/server.md for
-the policies.
+and every spectator see an activation or a result at the same time. The commander's frame
+also names its command (``accepted``): that frame is the command's answer. See
+docs/server.md for the policies.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from protocol.messages import (
 from server.config import Settings
 from server.fanout import Audience, Delivery, Fanout
 from server.rooms.engine_port import AroWindow, CommandFormatError, Engine, Event, Plain, State
-from server.rooms.event_frames import events_delivery
+from server.rooms.event_frames import Answering, events_delivery
 from server.rooms.inbox import RoomInbox
 from server.rooms.messages import (
     GraceExpired,
@@ -242,9 +243,27 @@ class Room:
         # if the timer's own inbox message has not been handled yet.
         if self._window is not None and now_ms() >= self._window_deadline_ms:
             await self._on_window_expired(self._window.key)
-        self._answer(message, await self._decide(message.seat, command))
+        answer, told = await self._decide(message, message.seat)
+        self._answer(message, answer, told=told)
 
-    async def _decide(self, seat: str, command: Command) -> Accepted | Rejected:
+    async def _decide(self, message: Submit, seat: str) -> tuple[Accepted | Rejected, bool]:
+        """The command's answer, and whether the commander has it already (an accepted
+        command's ``events`` frame names it for its commander)."""
+        command = message.command
+        rejected = self._reject_version(command)
+        if rejected is not None:
+            return rejected, False
+        try:
+            parsed = self._engine.parse_command(command.body)
+        except CommandFormatError as error:
+            return Rejected(command.id, BAD_COMMAND, str(error)), False
+        verdict = self._engine.decide(self.state, seat, parsed)
+        if verdict.events is None:
+            return Rejected(command.id, verdict.code, verdict.message), False
+        told = await self._commit(verdict.events, self._answering(message, seat))
+        return Accepted(command.id, self.version), told
+
+    def _reject_version(self, command: Command) -> Rejected | None:
         if command.version < self.version:
             return Rejected(command.id, ProtocolReason.STALE_VERSION,
                             f"issued against version {command.version}; "
@@ -252,26 +271,34 @@ class Room:
         if command.version > self.version:
             return Rejected(command.id, ProtocolReason.FUTURE_VERSION,
                             f"version {command.version} is ahead of the room ({self.version})")
-        try:
-            parsed = self._engine.parse_command(command.body)
-        except CommandFormatError as error:
-            return Rejected(command.id, BAD_COMMAND, str(error))
-        verdict = self._engine.decide(self.state, seat, parsed)
-        if verdict.events is None:
-            return Rejected(command.id, verdict.code, verdict.message)
-        await self._commit(verdict.events)
-        return Accepted(command.id, self.version)
+        return None
 
-    def _answer(self, message: Submit, answer: Accepted | Rejected) -> None:
+    def _answering(self, message: Submit, seat: str) -> Answering | None:
+        """Whose events frame may carry the command's acceptance: the seat's audience, whose
+        one subscriber is the seat's connection, if the command came from it. A connection
+        replaced since it sent the command gets its answer on its own (``_answer``)."""
+        commander = self._seats[seat]
+        if (commander.member is not message.member
+                or not self._fanout.count(self.room_id, commander.audience)):
+            return None
+        return Answering(commander.audience, message.command.id)
+
+    def _answer(self, message: Submit, answer: Accepted | Rejected, *, told: bool = False) -> None:
+        """Remember the answer under the command's id (a repeated id gets it again, as a
+        standalone ``accepted`` or ``rejected``) and send it, unless the commander was
+        ``told`` already by the events frame that names the command."""
         frame = codec.encode(answer)
         if message.seat is not None:
             self._seats[message.seat].answers.put(message.command.id, frame)
-        message.member.deliver(frame)
+        if not told:
+            message.member.deliver(frame)
 
-    async def _commit(self, events: Sequence[Event]) -> None:
-        """Store, then apply and publish ``events``; nothing changes if the store refuses."""
+    async def _commit(self, events: Sequence[Event], answering: Answering | None = None) -> bool:
+        """Store, then apply and publish ``events``; nothing changes if the store refuses.
+        With ``answering``, that audience's frame names the command these events accept;
+        returns whether a frame did (not when there is no event: nothing is published)."""
         if not events:
-            return
+            return False
         engine = self._engine
         new_state = engine.apply_all(self.state, events)
         window = engine.pending_aro_window(new_state)
@@ -302,7 +329,8 @@ class Room:
         self._sync_window(window, deadline_ms)
         self._fanout.publish(self.room_id, events_delivery(
             engine, self.state, self.version, first, events, plains, self._window_fields(),
-            lambda audience: self._fanout.count(self.room_id, audience) > 0))
+            lambda audience: self._fanout.count(self.room_id, audience) > 0, answering))
+        return answering is not None
 
     def _snapshot_due(self, new_state: State, new_version: int) -> bool:
         """Snapshot every ``snapshot_every`` versions and at every change of phase, round or

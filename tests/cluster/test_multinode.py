@@ -97,6 +97,9 @@ async def test_players_and_spectators_on_two_nodes_get_every_event_in_order(
     assert options.version == b.version and options.options
     counter = await b.command(COUNTER_SHOT)  # a relayed seat commands through the owner
     assert isinstance(counter, Accepted)
+    # Its answer crossed the bus inside the events frame of seat B's audience.
+    answered_by = b.frames[-1]
+    assert isinstance(answered_by, Events) and answered_by.accepted == counter.id
     accepted.append(counter)
     await closed(a, window)
     accepted.append(await a.command(SHOOT_B))
@@ -106,6 +109,12 @@ async def test_players_and_spectators_on_two_nodes_get_every_event_in_order(
         if viewer.version < final:
             await viewer.until(Events, lambda m: m.first + len(m.events) - 1 >= final)
 
+    # Each accepted command answered its commander in its events frame, and only there.
+    assert not a.of(Accepted) and not b.of(Accepted)
+    assert [m.accepted for m in a.of(Events) if m.accepted] == [
+        answer.id for answer in accepted if answer is not counter]
+    assert [m.accepted for m in b.of(Events) if m.accepted] == [counter.id]
+    assert not [m for w in (watch_one, watch_two) for m in w.of(Events) if m.accepted]
     seen_by_a = received_events(a)
     assert max(seen_by_a) == final
     assert max(received_events(b)) == final
@@ -187,7 +196,7 @@ async def test_a_paused_owner_that_lost_its_lease_can_never_write(
     # The stale owner resumes: its lease is gone and its fence is old, so it stops the room
     # without acknowledging anything.
     assert await a.close_code() == CloseCode.ROOM_UNAVAILABLE
-    assert not [m for m in a.of(Accepted) if m.id == "move-1"]
+    assert not [m for m in a.answers() if m.id == "move-1"]
 
     a2 = await Client.connect(two.base, room.room_id, room.token_a, since=a.version)
     second = await a2.command(MOVE, id="move-1")  # the client sends its pending command again

@@ -6,7 +6,8 @@ viewers get a placeholder); ``{"type": "shoot"}`` opens an ARO window (order n, 
 the reactive seat B with eligible troopers "B-t1" and "B-t2"; B answers with
 ``{"type": "declare_aro", "trooper": t}`` or ``{"type": "pass_aro", "trooper": t}``; the
 window closes itself when both answered (and, at the deadline, through the room's
-``close_aro_window``). ``{"type": "end_turn"}`` hands the turn over.
+``close_aro_window``). ``{"type": "end_turn"}`` hands the turn over; ``{"type": "wait"}`` is
+accepted without any event (the Engine Protocol allows it; the rules core never does it).
 """
 
 from __future__ import annotations
@@ -75,6 +76,8 @@ class FakeEngine:
             order = state.orders + 1
             return Verdict(({"e": "order_spent", "order": order},
                             {"e": "window_opened", "order": order, "reactive": "B"}))
+        if kind == "wait":
+            return Verdict(())
         if kind == "end_turn":
             return Verdict(({"e": "turn_ended", "next": "B" if actor == "A" else "A"},))
         return Verdict(None, "bad_command", f"unknown command {kind}")

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from protocol import codec
-from protocol.messages import ServerMessage
+from protocol.messages import Accepted, Rejected, ServerMessage, command_answer
 from server.fanout import Audience
 
 M = TypeVar("M")
@@ -46,6 +46,18 @@ class RecordingMember:
                 self._arrived.clear()
                 await self._arrived.wait()
 
+    async def answer(self, command_id: str) -> Accepted | Rejected:
+        """Wait for the answer to ``command_id``: a ``rejected``, an ``accepted`` or the
+        ``events`` frame that names it (``command_answer``)."""
+        found = await self.until(object, lambda m: _answers(m, command_id))
+        answer = command_answer(found)  # type: ignore[arg-type]
+        assert answer is not None
+        return answer
+
+    def answers(self) -> list[Accepted | Rejected]:
+        """Every answer delivered so far, in order (whatever frame carried it)."""
+        return [a for a in map(command_answer, self.frames) if a is not None]
+
     async def wait_closed(self) -> tuple[int, str]:
         async with asyncio.timeout(20):  # a guard against a hung test, not a timing check
             while self.closed is None:
@@ -55,3 +67,8 @@ class RecordingMember:
 
     def of(self, kind: type[M]) -> list[M]:
         return [m for m in self.frames if isinstance(m, kind)]
+
+
+def _answers(message: ServerMessage, command_id: str) -> bool:
+    answer = command_answer(message)
+    return answer is not None and answer.id == command_id

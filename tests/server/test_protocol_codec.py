@@ -6,7 +6,15 @@ import pytest
 
 from protocol import codec, generate_js
 from protocol.constants import ProtocolReason
-from protocol.messages import Command, Events, Hello, Snapshot, window_fields
+from protocol.messages import (
+    Accepted,
+    Command,
+    Events,
+    Hello,
+    Snapshot,
+    command_answer,
+    window_fields,
+)
 
 
 def test_generated_js_constants_are_up_to_date() -> None:
@@ -26,6 +34,7 @@ def test_client_messages_round_trip(message: object) -> None:
     Events(4, [{"type": "order_spent"}, None], None),
     Events(5, [None], window_fields(3, 1, "B", 1_700_000_000_000, 29_000)),
     Events(6, [], None),  # nothing missed, or a window closed without an event
+    Events(7, [{"type": "order_spent"}], None, "c17"),  # the commander's: its answer
     Snapshot(2, {"x": 1}, window_fields(3, 1, "B", 1_700_000_000_000, 29_000),
              {"A": "connected", "B": "empty"}),
 ])
@@ -42,6 +51,16 @@ def test_an_events_frame_must_say_which_window_is_open() -> None:
         with pytest.raises(codec.DecodeError) as caught:
             codec.decode_server(codec.pack_plain({"type": gone, "order": 1, "step": 1}))
         assert caught.value.code == ProtocolReason.UNKNOWN_MESSAGE_TYPE
+
+
+def test_an_events_frame_that_names_a_command_stands_for_its_accepted() -> None:
+    """Protocol 3: the commander's events frame is its command's answer."""
+    frame = codec.encode(Events(7, [{"type": "order_spent"}, None], None, "c17"))
+    wire = codec.unpack_plain(frame)
+    assert wire["accepted"] == "c17"
+    assert command_answer(codec.decode_server(frame)) == Accepted("c17", 8)
+    assert command_answer(Events(7, [None], None)) is None, "another viewer's frame"
+    assert codec.unpack_plain(codec.encode(Events(7, [], None)))["accepted"] is None
 
 
 @pytest.mark.parametrize(("frame", "code"), [

@@ -22,7 +22,7 @@ from protocol.messages import (
 )
 from server.config import Settings
 from server.fanout import Audience, LocalFanout
-from server.rooms.messages import IdleExpired
+from server.rooms.messages import IdleExpired, Join
 from server.rooms.registry import RoomRegistry
 from server.rooms.room import Room
 from server.store import MemoryRoomStore, RoomSettings, StaleWriter
@@ -48,9 +48,7 @@ class World:
         seat = None if member.audience is Audience.SPECTATOR else member.audience.value
         version = self.room.version if version is None else version
         assert self.room.submit(member, seat, Command(command_id, version, body))
-        answer = await member.until((Accepted, Rejected),  # type: ignore[arg-type]
-                                    lambda m: m.id == command_id)
-        return answer  # type: ignore[no-any-return]
+        return await member.answer(command_id)
 
 
 async def make_world(aro_window_s: float = 60.0, **overrides: object) -> World:
@@ -80,8 +78,68 @@ async def test_every_command_is_answered_once_and_a_repeated_id_gets_the_same_an
     again = await world.command(a, {"type": "act", "value": 2}, "x1", version=0)
     assert again == first
     assert world.room.version == 1, "the repeated command was not applied twice"
-    assert len(a.of(Accepted)) == 2
+    assert a.answers() == [first, first]
     assert world.engine.calls.count("A:act") == 1
+
+
+async def test_an_accepted_command_costs_its_commander_one_frame_its_events_naming_it(
+    world: World,
+) -> None:
+    a = await world.join(Audience.A)
+    b = await world.join(Audience.B)
+    spectator = await world.join(Audience.SPECTATOR)
+    viewers = (a, b, spectator)
+    before = {viewer: len(viewer.frames) for viewer in viewers}
+    assert await world.command(a, {"type": "act", "value": 2}, "x1") == Accepted("x1", 1)
+    event = {"e": "acted", "side": "A", "value": 2}
+    # One publish reached everyone at once: the commander's frame is its answer, the
+    # others' frames do not name it.
+    assert a.frames[before[a]:] == [Events(1, [event], None, "x1")]
+    assert b.frames[before[b]:] == [Events(1, [event], None)]
+    assert spectator.frames[before[spectator]:] == [Events(1, [event], None)]
+
+    # A repeated id is answered on its own, with the version the acceptance named.
+    before[a] = len(a.frames)
+    assert await world.command(a, {"type": "act", "value": 2}, "x1", version=0) == Accepted(
+        "x1", 1)
+    assert a.frames[before[a]:] == [Accepted("x1", 1)]
+
+    # A rejection is its own frame, as before, and nobody gets events.
+    before = {viewer: len(viewer.frames) for viewer in viewers}
+    rejected = await world.command(b, {"type": "act", "value": 1}, "x2")
+    assert isinstance(rejected, Rejected) and rejected.code == "not_your_turn"
+    assert b.frames[before[b]:] == [rejected]
+    assert len(a.frames) == before[a] and len(spectator.frames) == before[spectator]
+
+
+async def test_a_command_accepted_without_events_gets_a_standalone_accepted(
+    world: World,
+) -> None:
+    a = await world.join(Audience.A)
+    b = await world.join(Audience.B)
+    before_b = len(b.frames)
+    assert await world.command(a, {"type": "wait"}, "w1") == Accepted("w1", 0)
+    assert a.frames[-1] == Accepted("w1", 0)
+    assert not a.of(Events)
+    assert len(b.frames) == before_b
+
+
+async def test_a_replaced_connection_gets_its_command_answered_on_its_own(
+    world: World,
+) -> None:
+    """The seat connected again before the room took the old connection's command: the
+    answer goes to the connection that sent it, the events (without ``accepted``) to the
+    seat's new connection."""
+    old = await world.join(Audience.A)
+    new = RecordingMember(Audience.A)
+    joined: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    world.room.inbox.post(Join(new, "A", None, joined))
+    assert world.room.submit(old, "A", Command("r1", 0, {"type": "act", "value": 3}))
+    await joined
+    assert await old.answer("r1") == Accepted("r1", 1)
+    assert old.closed is not None and old.closed[0] == CloseCode.REPLACED
+    assert await new.until(Events, lambda m: m.first == 1) == Events(
+        1, [{"e": "acted", "side": "A", "value": 3}], None)
 
 
 async def test_command_against_an_old_or_future_version_is_rejected(world: World) -> None:
@@ -119,6 +177,7 @@ async def test_hidden_event_reaches_others_as_a_bare_version_placeholder(world: 
     seen[Audience.A] = a.of(Events)[-1]  # read already, on the way to the answer
     assert seen[Audience.A].events[0] is not None
     assert seen[Audience.A].events[0]["secret"] == "camo-is-a-sniper"
+    assert seen[Audience.A].accepted == "h1", "the commander's own view names its command"
     assert seen[Audience.B] == Events(1, [None], None)
     assert seen[Audience.SPECTATOR] == Events(1, [None], None)
 

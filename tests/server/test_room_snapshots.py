@@ -12,7 +12,7 @@ from members import RecordingMember
 
 from bench.script import plan
 from protocol import codec
-from protocol.messages import Accepted, Command, Rejected
+from protocol.messages import Accepted, Command
 from server.config import Settings
 from server.fanout import Audience, LocalFanout
 from server.rooms.registry import RoomRegistry
@@ -34,8 +34,7 @@ async def play(room: Room, seats: dict[str, RecordingMember],
     for side, body in moves:
         command_id = next(COMMAND_IDS)
         assert room.submit(seats[side], side, Command(command_id, room.version, body))
-        answer = await seats[side].until((Accepted, Rejected),  # type: ignore[arg-type]
-                                         lambda m, wanted=command_id: m.id == wanted)
+        answer = await seats[side].answer(command_id)
         assert isinstance(answer, Accepted), (body, answer)
 
 

@@ -1,7 +1,9 @@
 """A small protocol client over real websockets, for the server tests.
 
 It records every decoded frame it receives (``frames``) so tests can inspect everything a
-viewer was sent, and tracks the event version it holds like a real client would.
+viewer was sent, and tracks the event version it holds like a real client would. A
+command's answer is a ``rejected``, an ``accepted``, or the ``events`` frame that names it
+(``command_answer``); ``answer``/``answers`` read all three as ``Accepted``/``Rejected``.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from protocol.messages import (
     ServerMessage,
     Snapshot,
     Welcome,
+    command_answer,
 )
 
 M = TypeVar("M")
@@ -93,9 +96,15 @@ class Client:
         await self.send(Command(id, self.version, body))
 
     async def answer(self, command_id: str) -> Accepted | Rejected:
-        message = await self.until((Accepted, Rejected),  # type: ignore[arg-type]
-                                   lambda m: m.id == command_id)
-        return message  # type: ignore[return-value]
+        """Read frames until the answer to ``command_id`` (events before it are recorded)."""
+        while True:
+            answer = command_answer(await self.next())
+            if answer is not None and answer.id == command_id:
+                return answer
+
+    def answers(self) -> list[Accepted | Rejected]:
+        """Every answer received so far, in order (whatever frame carried it)."""
+        return [a for a in map(command_answer, self.frames) if a is not None]
 
     async def close_code(self) -> int | None:
         """Read until the server closes; the close code it sent."""

@@ -1,0 +1,80 @@
+"""``RelayRoom`` hands a relayed seat the answer to its command even while the seat waits for
+a snapshot: an accepted command's answer travels in the seat's ``events`` frame (protocol
+3), and a resyncing viewer skips events frames (the snapshot has their events), so the
+relay passes the answer on as a standalone ``accepted``."""
+
+from __future__ import annotations
+
+import asyncio
+
+from protocol import codec
+from protocol.messages import Accepted, Events, Welcome
+from server.cluster.relay import RelayRoom
+from server.cluster.wire import Broadcast, Direct, Envelope, Outbound, encode_outbound
+from server.fanout import Audience, Delivery
+from server.store import RoomMeta, RoomSettings
+from tests.server.members import RecordingMember
+
+NODE = "node-2"
+META = RoomMeta("room-1", RoomSettings("n5", 30.0, "public", 1), "a", "b", 0)
+EVENT = {"e": "acted", "side": "A", "value": 1}
+
+
+class FakeBus:
+    def __init__(self) -> None:
+        self.published: list[tuple[str, bytes]] = []
+        self.sent = asyncio.Event()
+
+    def publish(self, channel: str, data: bytes) -> None:
+        self.published.append((channel, data))
+        self.sent.set()
+
+
+class Owner:
+    """Sends the relay what the owning node would, numbered as its outlet numbers them."""
+
+    def __init__(self, relay: RelayRoom) -> None:
+        self.relay = relay
+        self.seq = 0
+
+    def send(self, body: Outbound) -> None:
+        self.seq += 1
+        self.relay.on_message(encode_outbound(Envelope(1, self.seq, body)))
+
+    def events(self, version: int, accepted_by_a: str | None) -> None:
+        """One command's events at ``version``; seat A's frame names ``accepted_by_a``."""
+        plain = codec.encode(Events(version, [EVENT], None))
+        named = codec.encode(Events(version, [EVENT], None, accepted_by_a))
+        self.send(Broadcast(Delivery(version, named, plain, plain)))
+
+
+async def live(bus: FakeBus, relay: RelayRoom, owner: Owner, member: RecordingMember,
+               member_id: int, seat: str | None) -> None:
+    """Join ``member`` through the relay; the owner's welcome makes it live."""
+    bus.sent.clear()
+    joining = asyncio.create_task(relay.join(member, seat, None))
+    await bus.sent.wait()  # its RelayJoin is out: the relay waits for the welcome
+    welcome = Welcome(3, META.room_id, member.audience.value, 0, {}, {})
+    owner.send(Direct(NODE, member_id, codec.encode(welcome)))
+    await joining
+
+
+async def test_a_resyncing_seat_still_gets_the_answer_its_events_frame_carried() -> None:
+    bus = FakeBus()
+    relay = RelayRoom(bus, NODE, META, "node-1", 5.0, lambda _room: None)  # type: ignore[arg-type]
+    owner = Owner(relay)
+    a, spectator = RecordingMember(Audience.A), RecordingMember(Audience.SPECTATOR)
+    await live(bus, relay, owner, a, 1, "A")
+    await live(bus, relay, owner, spectator, 2, None)
+
+    owner.events(1, "c1")  # live: the events frame itself is the answer
+    assert a.frames[-1] == Events(1, [EVENT], None, "c1")
+    assert spectator.frames[-1] == Events(1, [EVENT], None)
+
+    for member in (a, spectator):
+        relay.overflow_frame(member)  # both wait for a snapshot now
+    seen = (len(a.frames), len(spectator.frames))
+    owner.events(2, None)  # skipped: the snapshot will have it
+    owner.events(3, "c2")  # skipped too, but not its answer
+    assert a.frames[seen[0]:] == [Accepted("c2", 3)]
+    assert len(spectator.frames) == seen[1]
