@@ -20,6 +20,8 @@ holds it again, i.e. every room was loaded back from the store). Baseline phases
 
 Latency is measured from sending a command to the moment the last member of the room holds
 the resulting event version ("command to every viewer"); every member runs on this loop.
+The version is the one the command's acceptance names: since protocol 3 the commander's
+``events`` frame carries it (``accepted``), a standalone ``accepted`` only a repeated id.
 """
 
 from __future__ import annotations
@@ -128,6 +130,9 @@ class Member:
                     tally.event_bytes += len(frame)
                     self.version = message["first"] + len(message["events"]) - 1
                     self.follow_window(message["window"], now)
+                    accepted = message.get("accepted")
+                    if accepted is not None:  # the commander's frame is its answer too
+                        self.answers[accepted] = Accepted(accepted, self.version)
                 elif tag == "accepted":
                     self.answers[message["id"]] = Accepted(message["id"], message["version"])
                 elif tag == "rejected":

@@ -5,10 +5,11 @@ For each command of the game (as ``bench.script`` plans it): ``decide``, ``apply
 snapshot (``state_to_plain`` + msgpack, now taken only every ``snapshot_every`` versions),
 the events' plain form + msgpack (stored on every command) and the frames for the room's
 three audiences, made as the room makes them (``server/rooms/event_frames.py``, with the
-ARO window they carry). Each figure is the minimum over ``--repeat`` passes of process CPU
-time (the machine is shared: the minimum is the least disturbed pass), divided by the
-number of commands. The fingerprint hashes every decision, so two versions of the rules
-core can be checked to decide the same game identically.
+ARO window they carry, and a seat's command named in its commander's frame). Each figure
+is the minimum over ``--repeat`` passes of process CPU time (the machine is shared: the
+minimum is the least disturbed pass), divided by the number of commands. The fingerprint
+hashes every decision, so two versions of the rules core can be checked to decide the
+same game identically.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from typing import Any
 from bench.script import plan
 from protocol import codec
 from protocol.messages import window_fields
-from server.rooms.event_frames import events_delivery
+from server.fanout import Audience
+from server.rooms.event_frames import Answering, events_delivery
 from server.rooms.rules_engine import RulesCoreEngine
 
 ENGINE = RulesCoreEngine()
@@ -73,13 +75,17 @@ def measure(seed: int, repeat: int) -> dict[str, Any]:
     # follows it); the frames only add the window's fields, built when the frame is.
     windows = [ENGINE.pending_aro_window(after) for after in afters]
 
+    # A seat's command is answered in its commander's frame; the clock's are nobody's.
+    answering = [None if side is None else Answering(Audience(side), "c1") for side, _ in moves]
+
     def views() -> None:
         # What the room does after storing a command's events (server/rooms/event_frames.py).
-        for verdict, plain, after, window in zip(verdicts, plains, afters, windows, strict=True):
+        for verdict, plain, after, window, answer in zip(verdicts, plains, afters, windows,
+                                                         answering, strict=True):
             fields = None if window is None else window_fields(
                 window.order, window.step, window.reactive, DEADLINE_MS, DEADLINE_MS)
             events_delivery(ENGINE, after, 1, 1, verdict.events or (), plain, fields,
-                            lambda _audience: True)
+                            lambda _audience: True, answer)
 
     return {
         "commands": len(moves),
