@@ -29,9 +29,9 @@ from redis.exceptions import NoScriptError, ResponseError
 from redis.retry import Retry
 
 from server.cluster.lease import RELEASE_FENCED, RENEW, TickReport, alive_key, lease_key, text
-from server.store.packed_pipeline import pack_command
-from server.store.redis_errors import sync_storage_call
+from server.store.redis_errors import storage_call
 from server.store.redis_store import state_key
+from server.store.resp import pack_command
 
 
 def connect_sync(url: str, timeout_s: float) -> redis.Redis:
@@ -53,7 +53,7 @@ class LeaseRenewal:
 
     def tick(self, owned: Sequence[tuple[str, int]], watched_rooms: Sequence[str],
              watched_nodes: Sequence[str]) -> TickReport:
-        with sync_storage_call("renew leases"):
+        with storage_call("renew leases"):
             renew = self._sha(RENEW)
             commands = [pack_command("SET", alive_key(self.node_id), b"1", "PX", self.lease_ms)]
             commands += self._renew_calls(renew, owned)
@@ -80,7 +80,7 @@ class LeaseRenewal:
 
     def release_rooms(self, rooms: Sequence[tuple[str, int]]) -> None:
         """Give back each (room, fence)'s lease if it is still held under that fence."""
-        with sync_storage_call("release leases"):
+        with storage_call("release leases"):
             for _attempt in range(2):  # again once after a Redis restart emptied its scripts
                 release = self._sha(RELEASE_FENCED)
                 with self._redis.pipeline(transaction=False) as pipe:

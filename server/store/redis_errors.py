@@ -9,31 +9,45 @@ command whose events are not confirmed stored.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from types import TracebackType
 
 from redis.exceptions import BusyLoadingError, ConnectionError, TimeoutError
 
 from server.store.interface import TRY_AGAIN, StorageUnavailable
 
-__all__ = ["TRY_AGAIN", "StorageUnavailable", "storage_call", "sync_storage_call"]
+__all__ = ["TRY_AGAIN", "StorageUnavailable", "storage_call", "unavailable"]
 
 _TRANSPORT_ERRORS = (ConnectionError, TimeoutError, BusyLoadingError, OSError)
 
 
-@asynccontextmanager
-async def storage_call(what: str) -> AsyncIterator[None]:
-    """Turn the Redis client's transport failures into ``StorageUnavailable``."""
-    try:
-        yield
-    except _TRANSPORT_ERRORS as error:
-        raise StorageUnavailable(f"{what}: {error}") from error
+def unavailable(what: str, error: BaseException) -> BaseException:
+    """``error`` as ``StorageUnavailable`` if it is a transport failure, else as it is."""
+    if isinstance(error, _TRANSPORT_ERRORS):
+        return StorageUnavailable(f"{what}: {error}")
+    return error
 
 
-@contextmanager
-def sync_storage_call(what: str) -> Iterator[None]:
-    """The same for the synchronous client (the lease renewal thread)."""
-    try:
-        yield
-    except _TRANSPORT_ERRORS as error:
-        raise StorageUnavailable(f"{what}: {error}") from error
+class storage_call:
+    """Turn the Redis client's transport failures into ``StorageUnavailable``: ``async with
+    storage_call(what)``, or ``with`` (the synchronous client; or where the cost of an
+    asynchronous context manager per call shows, the group-committed appends)."""
+
+    __slots__ = ("what",)
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        if isinstance(error, _TRANSPORT_ERRORS):
+            raise unavailable(self.what, error) from error
+
+    async def __aenter__(self) -> None:
+        return None
+
+    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                        traceback: TracebackType | None) -> None:
+        self.__exit__(kind, error, traceback)

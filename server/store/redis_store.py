@@ -19,16 +19,25 @@ append script (fence check, version check, XADD of every event, snapshot, deadli
 listing, trim; atomic because it is one script) and, for a public room, the lobby index
 update (ZADD: its listing's ``updated_ms`` moved) -- shared with the appends of every other
 room that wrote in the same event-loop iteration (group commit,
-``server.store.group_commit``). So one command per append for a private room, two for a
-public one. The index update is outside the script because the lobby key lives in another
-slot; it only orders the lobby list and never decides anything. An append that removes a
-listing the room had (a public room leaving the list) costs a second round trip, the ZREM,
-sent only when the script reports that it removed one. That pipeline is packed by the store
-itself (``server.store.packed_pipeline``: redis-py's per-argument packing was most of the
-client's CPU per append) and sent over the client's pool. ``load_room`` (a script: the hash
-and the events after the snapshot) and ``events_since`` cost one round trip each,
-``claim_room`` one, ``create_room`` one. After a Redis restart the first script call finds the script cache
-empty (NOSCRIPT) and costs one more to reload it.
+``server.store.group_commit``; ``server.store.append_batches``). So one command per append
+for a private room, two for a public one. The index update is outside the script because
+the lobby key lives in another slot; it only orders the lobby list and never decides
+anything. An append that removes a listing the room had (a public room leaving the list)
+costs a second round trip, the ZREM, sent only when the script reports that it removed one.
+``load_room`` (a script: the hash and the events after the snapshot) and ``events_since``
+cost one round trip each, ``claim_room`` one, ``create_room`` one. After a Redis restart
+the first call of each script (but the append's) finds the script cache empty (NOSCRIPT)
+and costs one more to reload it; the appends load theirs in front of the first batch on
+each new connection.
+
+Connections: the appends go on ONE connection of their own, pipelined (a batch is written
+without waiting for the replies of the one before it; ``server.store.append_channel``: an
+asyncio protocol feeding hiredis, no task per round trip -- redis-py's per-call path was
+most of the client's CPU per append). Every other command uses redis-py's pool
+(``MAX_CONNECTIONS``). Both connect where the URL says, with the same timeouts: a round trip
+not answered within ``socket_timeout`` (5 s unless the URL says otherwise), or a lost
+connection, is ``StorageUnavailable``; the appends' connection is then dropped, with every
+append waiting on it, and opened again by the next batch.
 
 Durability: the store is only as durable as Redis is told to be. With ``appendonly yes``
 and ``appendfsync always`` (what the embedded Redis and the tests use) an acknowledged
@@ -38,16 +47,15 @@ append survives a ``kill -9`` of Redis; with ``everysec`` up to a second may be 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
-from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import ResponseError
 
 from protocol.codec import pack_plain, unpack_plain
-from server.store.group_commit import GroupCommit
+from server.store.append_batches import AppendBatches, PendingAppend
 from server.store.interface import (
     Deadline,
     Listing,
@@ -57,8 +65,7 @@ from server.store.interface import (
     StoredRoom,
 )
 from server.store.lua_scripts import LuaScripts
-from server.store.packed_pipeline import execute, pack_command
-from server.store.redis_errors import StorageUnavailable, storage_call
+from server.store.redis_errors import storage_call
 
 PUBLIC_KEY = "{lobby}:public"
 DIRECTORY_KEY = "{lobby}:rooms"
@@ -130,14 +137,6 @@ return {f[1], f[2], f[3], f[4] or '', snapv, events}
 """
 
 
-@dataclass(frozen=True, slots=True)
-class _Append:
-    room_id: str
-    keys: list[str]
-    args: list[Any]
-    listing: Listing | None
-
-
 def state_key(room_id: str) -> str:
     return f"{{room:{room_id}}}:state"
 
@@ -147,9 +146,10 @@ def events_key(room_id: str) -> str:
 
 
 MAX_CONNECTIONS = 64
-"""Connections to Redis per store. A call that finds them all busy waits for one (up to
-POOL_WAIT_S) instead of failing: redis-py's default pool refuses the 101st concurrent call
-("Too many connections"), which thousands of rooms starting at once reach."""
+"""Pooled connections to Redis per store (the appends have one more of their own). A call
+that finds them all busy waits for one (up to POOL_WAIT_S) instead of failing: redis-py's
+default pool refuses the 101st concurrent call ("Too many connections"), which thousands of
+rooms starting at once reach."""
 POOL_WAIT_S = 10.0
 
 
@@ -173,7 +173,7 @@ class RedisRoomStore:
         """Where ``client`` connects (for another client of the same Redis); "" if unknown."""
         self._events_kept = events_kept
         self._scripts = LuaScripts(client)
-        self._appends: GroupCommit[_Append] = GroupCommit(self._append_batch)
+        self._appends = AppendBatches(client, _APPEND, PUBLIC_KEY)
 
     @property
     def client(self) -> aioredis.Redis:
@@ -233,67 +233,12 @@ class RedisRoomStore:
             b"" if listing is None else _pack_listing(listing), self._events_kept, *events,
         ]
         keys = [state_key(room_id), events_key(room_id)]
-        outcome = await self._appends.submit(_Append(room_id, keys, args, listing))
+        outcome = await self._appends.append(PendingAppend(room_id, keys, args, listing))
         if isinstance(outcome, ResponseError) and str(outcome).startswith("STALE"):
             raise StaleWriter(f"room {room_id}: {outcome}")
         if isinstance(outcome, Exception):
             raise outcome
         return int(outcome[0])
-
-    async def _append_batch(self, batch: list[_Append]) -> list[Any]:
-        """The appends of every room that wrote in one loop iteration, in one pipeline (one
-        round trip): per append the script's outcome ([new version, unlisted] or an error)."""
-        async with storage_call("append"):
-            outcomes = await self._run_appends(batch)
-            await self._unlist(batch, outcomes)
-        return outcomes
-
-    async def _run_appends(self, batch: list[_Append]) -> list[Any]:
-        """Each append's script, and the lobby index update of each public room (its
-        listing's ``updated_ms`` moved: the list is ordered by it)."""
-        outcomes: list[Any] = [None] * len(batch)
-        todo = list(range(len(batch)))
-        for _attempt in range(2):
-            sha = await self._scripts.sha(_APPEND)
-            commands: list[bytes] = []
-            script_replies: list[int] = []  # where each script's reply is among them
-            for index in todo:
-                item = batch[index]
-                script_replies.append(len(commands))
-                commands.append(pack_command(b"EVALSHA", sha, len(item.keys), *item.keys,
-                                             *item.args))
-                if item.listing is not None:
-                    commands.append(pack_command(b"ZADD", PUBLIC_KEY, item.listing.updated_ms,
-                                                 item.room_id))
-            results = await execute(self._redis.connection_pool, commands)
-            retry = []
-            for index, reply in zip(todo, script_replies, strict=True):
-                outcomes[index] = results[reply]
-                if isinstance(results[reply], NoScriptError):
-                    retry.append(index)
-            if not retry:
-                return outcomes
-            self._scripts.forget()  # Redis restarted: its script cache is empty
-            todo = retry
-        for index in todo:
-            outcomes[index] = StorageUnavailable("append: script cache kept emptying")
-        return outcomes
-
-    async def _unlist(self, batch: list[_Append], outcomes: list[Any]) -> None:
-        """Take the rooms whose append removed their listing off the lobby index: a second
-        round trip, only when a public room stops being listed (never for a private one).
-        If it fails, those appends report it (the index keeps an entry ``public_rooms``
-        skips, as after any failure between the script and the index update)."""
-        unlisted = [index for index, outcome in enumerate(outcomes)
-                    if isinstance(outcome, list) and outcome[1]]
-        if not unlisted:
-            return
-        try:
-            async with storage_call("append (lobby index)"):
-                await self._redis.zrem(PUBLIC_KEY, *(batch[index].room_id for index in unlisted))
-        except StorageUnavailable as error:
-            for index in unlisted:
-                outcomes[index] = error
 
     async def set_deadlines(self, room_id: str, *, fence: int,
                             deadlines: Sequence[Deadline]) -> None:
@@ -341,6 +286,7 @@ class RedisRoomStore:
         return [_unpack_listing(item) for item in packed if item is not None]
 
     async def close(self) -> None:
+        await self._appends.close()
         await self._redis.aclose()
 
     # --- helpers ------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import shutil
 import signal
 import socket
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
 READY = b"ready to accept connections"  # 6.2 and 7.x, tcp and unix
@@ -33,9 +34,12 @@ def free_port() -> int:
 
 
 class RedisProcess:
-    def __init__(self, data_dir: Path, port: int | None = None) -> None:
+    def __init__(self, data_dir: Path, port: int | None = None,
+                 extra_args: Sequence[str] = ()) -> None:
+        """``extra_args``: more redis-server options (``--unixsocket``, ``--requirepass``)."""
         self.data_dir = data_dir
         self.port = port or free_port()
+        self.extra_args = list(extra_args)
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -47,7 +51,7 @@ class RedisProcess:
         self.process = subprocess.Popen(
             [redis_binary(), "--port", str(self.port), "--bind", "127.0.0.1",
              "--dir", str(self.data_dir), "--appendonly", "yes", "--appendfsync", "always",
-             "--save", "", "--logfile", "", "--daemonize", "no"],
+             "--save", "", "--logfile", "", "--daemonize", "no", *self.extra_args],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         )
         assert self.process.stdout is not None

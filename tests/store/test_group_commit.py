@@ -1,5 +1,6 @@
 """GroupCommit: items submitted in one loop iteration reach ``flush`` together, each gets
-its own outcome, a failure of the flush is every item's, a cancelled submitter is skipped."""
+its own outcome, a failure of the flush is every item's, a cancelled submitter is skipped;
+a flush may deliver from a coroutine (``deliver_when_done``) or at once."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import asyncio
 
 import pytest
 
-from server.store.group_commit import GroupCommit
+from server.store.group_commit import Deliver, GroupCommit, deliver_when_done
 
 
 class Recorder:
@@ -18,7 +19,10 @@ class Recorder:
         self.release.set()
         self._flushing = asyncio.Condition()
 
-    async def flush(self, items: list[int]) -> list[object]:
+    def flush(self, items: list[int], deliver: Deliver) -> None:
+        deliver_when_done(self.flush_items(items), deliver)
+
+    async def flush_items(self, items: list[int]) -> list[object]:
         async with self._flushing:
             self.batches.append(items)
             self._flushing.notify_all()
@@ -80,3 +84,33 @@ async def test_a_batch_holds_at_most_max_batch_items_and_the_rest_flush_at_once(
     outcomes = await asyncio.gather(*(group.submit(n) for n in range(5)))
     assert outcomes == [0, 10, 20, 30, 40]
     assert recorder.batches == [[0, 1], [2, 3], [4]]
+
+
+async def test_a_flush_may_deliver_before_it_returns_or_fail_as_it_starts() -> None:
+    def at_once(items: list[int], deliver: Deliver) -> None:
+        deliver([item + 1 for item in items])
+
+    def broken(items: list[int], deliver: Deliver) -> None:
+        raise ValueError("cannot even start")
+
+    assert await asyncio.gather(*(GroupCommit(at_once).submit(n) for n in (1, 2))) == [2, 3]
+    failing: GroupCommit[int] = GroupCommit(broken)
+    results = await asyncio.gather(failing.submit(1), failing.submit(2), return_exceptions=True)
+    assert all(isinstance(r, ValueError) for r in results)
+
+
+async def test_a_cancelled_flush_cancels_its_items() -> None:
+    recorder = Recorder()
+    recorder.release.clear()
+    flushing: list[asyncio.Future[list[object]]] = []
+
+    def flush(items: list[int], deliver: Deliver) -> None:
+        flushing.append(asyncio.ensure_future(recorder.flush_items(items)))
+        deliver_when_done(flushing[-1], deliver)
+
+    group: GroupCommit[int] = GroupCommit(flush)
+    item = group.submit(1)
+    await recorder.batches_started(1)
+    flushing[0].cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await item

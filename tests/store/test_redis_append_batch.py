@@ -1,6 +1,7 @@
 """The Redis store's group-committed appends, as Redis sees them: the lobby index is touched
-only when a listing needs it, a script cache emptied under a batch is reloaded, and each
-append of a batch gets its own outcome."""
+only when a listing needs it, a script cache emptied under a batch is reloaded, each append
+of a batch gets its own outcome, and an append Redis does not answer in time is "try
+again" on a connection that is then replaced."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ import uuid
 from typing import Any
 
 import pytest
+import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from server.store import Listing, RoomMeta, RoomSettings, StaleWriter, StorageUnavailable
 from server.store.redis_store import PUBLIC_KEY, RedisRoomStore
+from tests.store.redis_process import RedisProcess
 
 pytestmark = pytest.mark.redis
 
@@ -125,3 +128,36 @@ async def test_a_failed_unlisting_fails_only_the_append_that_unlisted(
         append(redis_store, public, fence_q, 0, None),
         append(redis_store, private, fence_p, 0, None), return_exceptions=True)
     assert isinstance(unlisting, StorageUnavailable) and other == 1
+
+
+async def test_an_append_redis_does_not_answer_in_time_is_unavailable_and_the_next_one_lands(
+        redis_server: RedisProcess) -> None:
+    store = RedisRoomStore.from_url(f"{redis_server.url}?socket_timeout=0.3", events_kept=5)
+    admin = aioredis.Redis.from_url(redis_server.url)
+    try:
+        room_id, fence = await new_room(store, "private")
+        assert await append(store, room_id, fence, 0, None) == 1
+        before = await appends_connection(store, admin)
+        await admin.client_pause(60_000, all=False)  # writes wait; CLIENT commands do not
+        try:
+            with pytest.raises(StorageUnavailable, match="try again"):
+                await append(store, room_id, fence, 1, None)
+        finally:
+            await admin.client_unpause()
+        stored = await store.load_room(room_id)
+        assert stored is not None and stored.version == 1, "its connection was dropped unread"
+        assert await append(store, room_id, fence, 1, None) == 2
+        after = await appends_connection(store, admin)
+        assert after != before
+        assert before not in {c["id"] for c in await admin.client_list()}
+    finally:
+        await admin.aclose()
+        await store.close()
+
+
+async def appends_connection(store: RedisRoomStore, admin: aioredis.Redis) -> str:
+    """The id of the store's connection that ran an append last (its pool's connections,
+    used one at a time, run a PING first)."""
+    await store.client.ping()
+    [appends] = [c["id"] for c in await admin.client_list() if c["cmd"] == "evalsha"]
+    return str(appends)

@@ -1,11 +1,15 @@
 """Redis as the system of record: a restart of Redis (append-only file on) loses no accepted
-append, and while Redis is down the store answers "storage unavailable, try again"."""
+append, and while Redis is down the store answers "storage unavailable, try again" (also to
+the appends that were in flight when it died)."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
+import redis.asyncio as aioredis
 
 from server.store import RoomMeta, RoomSettings
 from server.store.redis_errors import StorageUnavailable
@@ -63,3 +67,56 @@ async def test_unreachable_redis_is_storage_unavailable_not_a_crash() -> None:
             await store.claim_room("any", "node")
     finally:
         await store.close()
+
+
+async def test_appends_in_flight_when_redis_dies_are_storage_unavailable_then_land_after(
+        tmp_path: Path) -> None:
+    server = RedisProcess(tmp_path / "redis")
+    server.start()
+    store = RedisRoomStore.from_url(server.url)
+    admin = aioredis.Redis.from_url(server.url)
+    try:
+        rooms = []
+        for n in range(2):
+            room = RoomMeta(f"in-flight-{n}", RoomSettings("n5", 2.0, "private", 1), "a", "b", 1)
+            await store.create_room(room, b"snap-0", None)
+            fence = await store.claim_room(room.room_id, "node")
+            assert fence is not None
+            assert await append(store, room.room_id, fence, 0) == 1  # connected, script loaded
+            rooms.append((room.room_id, fence))
+        await admin.client_pause(60_000, all=False)  # writes wait: the appends stay in flight
+        first = asyncio.ensure_future(append(store, *rooms[0], 1))
+        await until_an_append_waits(admin)
+        second = asyncio.ensure_future(append(store, *rooms[1], 1))  # pipelined behind it
+        await until_an_append_waits(admin, behind_it=True)
+        await admin.aclose()
+        server.kill()
+        for in_flight in (first, second):
+            with pytest.raises(StorageUnavailable, match="try again"):
+                await in_flight
+        server.start()
+        assert [await append(store, room_id, fence, 1) for room_id, fence in rooms] == [2, 2]
+        admin = aioredis.Redis.from_url(server.url)
+        errors = await admin.info("errorstats")
+        await admin.aclose()
+        assert "errorstat_NOSCRIPT" not in errors, "the new connection loaded the script first"
+    finally:
+        await store.close()
+        server.stop()
+
+
+async def append(store: RedisRoomStore, room_id: str, fence: int, version: int) -> int:
+    return await store.append(room_id, fence=fence, expected_version=version,
+                              events=[f"e{version + 1}".encode()], snapshot=None, deadlines=(),
+                              listing=None)
+
+
+async def until_an_append_waits(admin: aioredis.Redis, behind_it: bool = False) -> None:
+    """Until Redis holds an append script (paused), and with ``behind_it`` the next command
+    on its connection, unread (each look is a round trip)."""
+    def waiting(client: dict[str, Any]) -> bool:
+        return (client["cmd"] == "evalsha" and "b" in client["flags"]
+                and (not behind_it or client["qbuf"] != "0"))
+
+    while not any(waiting(client) for client in await admin.client_list()):
+        pass
