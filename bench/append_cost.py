@@ -8,6 +8,9 @@ events as msgpack, one open deadline, and a snapshot when the room would take on
 ``snapshot_every`` versions and at every change of phase, round or turn). Rooms are private,
 as the benchmark's are, unless ``--public`` (then each append also carries a listing).
 
+The event loop is uvloop's, as the referee's (``--loop asyncio`` for the standard library's).
+``--rooms 1`` is the referee at a human pace: one append per round trip.
+
 Figures are the minimum over ``--repeat`` passes of process CPU time (the machine is shared:
 the minimum is the least disturbed pass), per append:
 
@@ -15,7 +18,10 @@ the minimum is the least disturbed pass), per append:
   loopback port, unless ``--redis-url``);
 * ``memory``: the same rounds through ``MemoryRoomStore`` -- the tasks, the gather and the
   store's own bookkeeping, with no Redis client at all;
-* ``redis client``: the difference, the Redis client's share of an append.
+* ``redis client``: the difference, the Redis client's share of an append;
+* ``socket round trip``: for scale, a bare ``PING`` round trip on a blocking socket (the
+  kernel's part of any round trip, which varies with the machine's state: 9 to 25 µs on the
+  shared 2-core VMs), per append (each round is one round trip for all its rooms).
 
 Redis commands per append are read from ``INFO commandstats`` around one pass.
 """
@@ -26,6 +32,7 @@ import argparse
 import asyncio
 import contextlib
 import shutil
+import socket
 import subprocess
 import tempfile
 import time
@@ -36,6 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import redis
+import uvloop
 
 from bench.rules_cost import ENGINE, commands, min_cpu_us
 from bench.run import free_port
@@ -43,6 +51,8 @@ from protocol import codec
 from server.store import Deadline, Listing, MemoryRoomStore, RoomMeta, RoomSettings, RoomStore
 from server.store.redis_store import RedisRoomStore
 
+LOOPS: dict[str, Callable[[], asyncio.AbstractEventLoop]] = {
+    "uvloop": uvloop.new_event_loop, "asyncio": asyncio.new_event_loop}
 SNAPSHOT_EVERY = 100  # server.config's default
 SCRIPT_COMMANDS = {"hmget", "hget", "hset", "hdel", "xadd", "xtrim"}
 """Commands the append script runs inside Redis (INFO counts them too)."""
@@ -159,7 +169,7 @@ def cost(store: RoomStore, writes: list[Write], args: argparse.Namespace,
          commands_so_far: Callable[[], Counter[str]] = Counter) -> tuple[float, dict[str, float]]:
     """µs of process CPU per append (the least of ``args.repeat`` passes), and the store's
     commands per append by name (as ``commands_so_far`` counts them) over those passes."""
-    with asyncio.Runner() as runner:
+    with asyncio.Runner(loop_factory=LOOPS[args.loop]) as runner:
         rooms = Rooms(store, args.rooms, args.public)
         runner.run(rooms.create())
         runner.run(rooms.round(writes))  # connections opened, script loaded
@@ -177,19 +187,41 @@ def cost(store: RoomStore, writes: list[Write], args: argparse.Namespace,
     return spent, {name: round(calls / total, 2) for name, calls in commands_run.items()}
 
 
+def socket_round_trip_us(url: str, repeat: int, count: int = 2000) -> float:
+    """µs of process CPU per ``PING`` round trip on a blocking socket (least of ``repeat``)."""
+    address = redis.connection.parse_url(url)
+    if "path" in address:  # unix://
+        sock = socket.socket(socket.AF_UNIX)
+        sock.connect(address["path"])
+    else:
+        sock = socket.create_connection((address.get("host", "127.0.0.1"),
+                                         address.get("port", 6379)))
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    with sock:
+
+        def ping() -> None:
+            for _ in range(count):
+                sock.sendall(b"*1\r\n$4\r\nPING\r\n")
+                sock.recv(64)
+
+        return min_cpu_us(ping, repeat, count)
+
+
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     writes = game_writes(args.seed)
     with contextlib.ExitStack() as stack:
         url = args.redis_url or stack.enter_context(redis_server())
         redis_us, per_append = cost(RedisRoomStore.from_url(url), writes, args,
                                     lambda: command_counts(url))
+        floor_us = socket_round_trip_us(url, args.repeat) / args.rooms
     memory_us, _ = cost(MemoryRoomStore(), writes, args)
     return {
         "events_per_append": sum(len(w.events) for w in writes) / len(writes),
         "snapshots_per_append": sum(w.snapshot is not None for w in writes) / len(writes),
         "commands_per_append": per_append,
         "us": {"redis": redis_us, "memory": memory_us,
-               "redis client": round(redis_us - memory_us, 1)},
+               "redis client": round(redis_us - memory_us, 1),
+               "socket round trip": round(floor_us, 1)},
     }
 
 
@@ -202,10 +234,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--public", action="store_true", help="public rooms (with a listing)")
     parser.add_argument("--redis-url", help="an existing Redis (default: start one)")
+    parser.add_argument("--loop", choices=sorted(LOOPS), default="uvloop",
+                        help="the event loop (default: uvloop, as the referee runs)")
     args = parser.parse_args(argv)
     result = measure(args)
     print(f"{args.rooms} {'public' if args.public else 'private'} rooms x {args.rounds} "
-          f"rounds; {result['events_per_append']:.2f} events and "
+          f"rounds ({args.loop}); {result['events_per_append']:.2f} events and "
           f"{result['snapshots_per_append']:.2f} snapshots per append")
     per_append = result["commands_per_append"]
     sent = {name: n for name, n in per_append.items() if name not in SCRIPT_COMMANDS and n}
@@ -213,7 +247,7 @@ def main(argv: list[str] | None = None) -> None:
           f"({', '.join(f'{name} {n:g}' for name, n in sorted(sent.items()))}), "
           f"{sum(per_append.values()) - sum(sent.values()):.2f} run by the script")
     for name, value in result["us"].items():
-        print(f"{name:14s} {value:8,.1f} µs/append")
+        print(f"{name:17s} {value:8,.1f} µs/append")
 
 
 if __name__ == "__main__":
