@@ -2,11 +2,13 @@
 replies in order (an error reply as its exception, the others unharmed), a cancelled
 caller's replies are dropped, a lost connection or a reply that does not come in time fails
 every waiting batch and the next batch connects again; it connects as the URL says (unix
-socket, password, user, database)."""
+socket, password, user, database, TLS)."""
 
 from __future__ import annotations
 
 import asyncio
+import shutil
+import subprocess
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -198,4 +200,32 @@ async def test_it_connects_as_the_url_says(tmp_path: Path) -> None:
             await wrong.connect()
     finally:
         await admin.aclose()
+        server.stop()
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl to make a certificate")
+async def test_it_connects_over_tls_and_checks_the_certificate(tmp_path: Path) -> None:
+    cert, private_key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-keyout", str(private_key), "-out", str(cert), "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost"], check=True, capture_output=True)
+    tls_port = free_port()
+    server = RedisProcess(tmp_path / "redis", extra_args=[
+        "--tls-port", str(tls_port), "--tls-cert-file", str(cert), "--tls-key-file",
+        str(private_key), "--tls-ca-cert-file", str(cert), "--tls-auth-clients", "no"])
+    try:
+        server.start()
+    except RuntimeError as error:  # a redis-server built without TLS
+        pytest.skip(f"redis-server without TLS: {error}")
+    try:
+        trusted = channel_to(f"rediss://localhost:{tls_port}/5?ssl_ca_certs={cert}")
+        try:
+            await trusted.connect()
+            assert await trusted.execute([pack_command(b"ECHO", b"sealed")]) == [b"sealed"]
+        finally:
+            await trusted.close()
+        untrusted = channel_to(f"rediss://localhost:{tls_port}/5")  # the system's CAs only
+        with pytest.raises(RedisConnectionError, match="CERTIFICATE_VERIFY_FAILED"):
+            await untrusted.connect()
+    finally:
         server.stop()
