@@ -79,28 +79,37 @@ class AppendBatches:
         if isinstance(results, Exception):
             deliver(unavailable("append", results))
             return
-        outcomes: list[Any] = [None] * len(batch)
-        retry = self._take(range(len(batch)), where, results, outcomes)
-        if retry:
-            deliver_when_done(self._complete(batch, outcomes, retry, 1), deliver)
-        elif _unlisted(outcomes):
-            deliver_when_done(self._complete(batch, outcomes, (), 0), deliver)
-        else:
-            deliver(outcomes)
+        try:
+            outcomes: list[Any] = [None] * len(batch)
+            retry = self._take(range(len(batch)), where, results, outcomes)
+            if retry:
+                deliver_when_done(self._complete(batch, outcomes, retry, 1), deliver)
+            elif _unlisted(outcomes):
+                deliver_when_done(self._complete(batch, outcomes, (), 0), deliver)
+            else:
+                deliver(outcomes)
+        except Exception as error:  # a bug: the rooms must still get an answer
+            deliver(error)
 
     async def _complete(self, batch: list[PendingAppend], outcomes: list[Any],
                         todo: Sequence[int], attempts: int) -> list[Any]:
         """Send the appends ``todo`` (connecting first if need be), again those that find
         the script cache empty, up to ``attempts`` sends; then take the listings removed
         off the lobby index."""
-        with storage_call("append"):
-            while todo and attempts:
-                attempts -= 1
-                await self._channel.connect()
-                commands, where = self._pack(batch, todo)
-                todo = self._take(todo, where, await self._channel.execute(commands), outcomes)
-        for index in todo:
-            outcomes[index] = StorageUnavailable("append: script cache kept emptying")
+        try:
+            with storage_call("append"):
+                while todo and attempts:
+                    attempts -= 1
+                    await self._channel.connect()
+                    commands, where = self._pack(batch, todo)
+                    results = await self._channel.execute(commands)
+                    todo = self._take(todo, where, results, outcomes)
+        except StorageUnavailable as error:  # only the appends not answered yet failed
+            for index in todo:
+                outcomes[index] = error
+        else:
+            for index in todo:
+                outcomes[index] = StorageUnavailable("append: script cache kept emptying")
         if unlisted := _unlisted(outcomes):
             await self._unlist(batch, unlisted, outcomes)
         return outcomes
