@@ -35,6 +35,8 @@ COLUMNS = (
     ("ARO close late p50 ms", "referee/paced/window_close_lateness_ms/p50"),
     ("ARO close late p99 ms", "referee/paced/window_close_lateness_ms/p99"),
     ("ARO close late max ms", "referee/paced/window_close_lateness_ms/max"),
+    ("paced server CPU share", "referee/paced/server_cpu_share"),
+    ("paced CPU µs/order", "referee/paced/cpu_us_per_order"),
     ("max orders/s", "referee/max/orders_per_s"),
     ("max deliveries/s", "referee/max/deliveries_per_s"),
     ("baseline max deliveries/s", "baseline/max/deliveries_per_s"),
