@@ -53,6 +53,8 @@ export class GameConnection extends EventTarget {
     this.socket = null;
     this.closedByUser = false;
     this.hasSnapshot = false;
+    /** True between a welcome and the snapshot or events frame that follows it. */
+    this.catchingUp = false;
     /** @type {any} */
     this.retryTimer = null;
     /** @type {{version: number, options: Record<string, any>} | null} the seat's legal choices (server's `options`) */
@@ -194,17 +196,26 @@ export class GameConnection extends EventTarget {
       this.spectators = m.spectators ?? 0;
       this.optionsAskedAt = null;
       this.attempt = 0;
+      this.catchingUp = true; // the welcome's own snapshot or events frame comes next
       this.#setStatus("open");
       for (const { message } of this.pending.values()) this.#write(message);
       this.#changed();
     },
     [ServerTag.SNAPSHOT]: (m) => {
+      const joining = this.catchingUp;
+      this.catchingUp = false;
       this.view.applySnapshot(m);
       if (this.view.window) this.view.window.received_at = Date.now();
       this.hasSnapshot = true;
+      // Any other snapshot replaces frames this socket did not get (the server drops a
+      // reader that fell too far behind to a snapshot, or it asked for one): an answer may
+      // have been among them. Commands are idempotent by id, so the unanswered ones are sent
+      // again: the room answers a known id from memory, and decides one it never had.
+      if (!joining) for (const { message } of this.pending.values()) this.#write(message);
       this.#changed();
     },
     [ServerTag.EVENTS]: (m) => {
+      this.catchingUp = false;
       this.#applyEvents(m);
       // The frame that carries this seat's accepted command's events is that command's
       // answer (protocol 3): it resolves the command once the view holds the events.

@@ -71,6 +71,23 @@ test("reconnect: back-off grows, hello resumes from the last version, unanswered
   assert.equal(conn.status, "open");
 });
 
+test("a snapshot after frames were dropped sends the unanswered commands again, with the same id", async () => {
+  const { h, conn } = connected();
+  h.last().deliver(welcome(2));
+  h.last().deliver(snapshot(2));
+  assert.equal(h.last().sent.length, 1, "the welcome's own snapshot resends nothing");
+  const answer = conn.send({ type: "end_turn" });
+  assert.deepEqual(h.last().sent[1], { type: "command", id: "c1", version: 2, body: { type: "end_turn" } });
+  // The socket fell behind: its frames (with the events frame naming c1) were dropped for a snapshot.
+  h.last().deliver(snapshot(3));
+  assert.deepEqual(h.last().sent[2], h.last().sent[1], "c1 sent again");
+  h.last().deliver({ type: "accepted", id: "c1", version: 3 }); // the room's remembered answer
+  assert.deepEqual(await answer, { ok: true, id: "c1", version: 3 });
+  assert.equal(conn.pending.size, 0);
+  h.last().deliver(snapshot(3));
+  assert.equal(h.last().sent.length, 3, "nothing unanswered: nothing sent again");
+});
+
 test("an events frame that names a command is its answer, resolved once the view holds the events", async () => {
   const { h, conn } = connected();
   h.last().deliver(welcome(2));
