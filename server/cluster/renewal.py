@@ -97,11 +97,13 @@ class LeaseRenewal:
         self._redis.close()
 
     def _renew_calls(self, sha: str, owned: Sequence[tuple[str, int]]) -> list[bytes]:
-        """Each owned room's ``RENEW`` call, packed the first round it is owned under its
-        fence (rooms no longer owned drop out of the cache)."""
+        """Each owned room's ``RENEW`` call, in the order of ``owned`` (the replies are read
+        by position), packed the first round it is owned under its fence (rooms no longer
+        owned drop out of the cache)."""
         if sha != self._packed_sha:
             self._packed, self._packed_sha = {}, sha
         before, now = self._packed, {}
+        calls = []
         for room in owned:
             call = before.get(room)
             if call is None:
@@ -109,8 +111,9 @@ class LeaseRenewal:
                 call = pack_command("EVALSHA", sha, 2, lease_key(room_id),
                                     state_key(room_id), self.node_id, fence, self.lease_ms)
             now[room] = call
+            calls.append(call)
         self._packed = now
-        return list(now.values())
+        return calls
 
     def _pipeline(self, commands: bytes, count: int) -> list[Any]:
         """Send ``count`` packed commands in one write and read their replies; an error
