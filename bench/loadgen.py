@@ -61,6 +61,9 @@ class Tally:
 
     def __init__(self) -> None:
         self.latencies_ms: list[float] = []
+        self.sent_at: list[float] = []
+        """When each of ``latencies_ms``'s commands was sent (wall clock, s): the report's
+        latency-by-second profile shows whether the tail is spread or comes in bursts."""
         self.lateness_ms: list[float] = []
         self.orders = 0
         self.commands = 0
@@ -74,7 +77,8 @@ class Tally:
         self.ended = 0.0
 
     def result(self) -> dict[str, Any]:
-        return {"latencies_ms": self.latencies_ms, "lateness_ms": self.lateness_ms,
+        return {"latencies_ms": self.latencies_ms, "sent_at": self.sent_at,
+                "lateness_ms": self.lateness_ms,
                 "orders": self.orders, "commands": self.commands,
                 "frames_in": self.frames_in, "bytes_in": self.bytes_in,
                 "event_frames": self.event_frames, "event_bytes": self.event_bytes,
@@ -224,6 +228,7 @@ class RoomDriver:
         target = answer.version
         seen = await self.until(lambda: all(m.version >= target for m in self.members))
         TALLY.latencies_ms.append((seen - sent) * 1000.0)
+        TALLY.sent_at.append(sent)
         return True
 
     async def window(self, step: Window, let_time_out: bool) -> None:
@@ -282,6 +287,7 @@ class RoomDriver:
         seen = await self.until(
             lambda: all(m.version >= seq for m in self.members if m is not sender))
         TALLY.latencies_ms.append((seen - sent) * 1000.0)
+        TALLY.sent_at.append(sent)
 
     async def relay_order(self) -> None:
         for step in self.script.orders[self.next_order]:
@@ -393,6 +399,7 @@ class Worker:
                 await room.command(step.side, step.body)
         await _gather_bounded([one(room) for room in self.rooms], 10_000)
         TALLY.latencies_ms.clear()  # setup is not measured, only timed
+        TALLY.sent_at.clear()
 
     async def paced(self) -> None:
         deadline = time.time() + self.args.duration

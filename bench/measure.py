@@ -8,13 +8,27 @@ from typing import Any
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time the process has used so far (from /proc/<pid>/stat)."""
+def cpu_times(pid: int) -> tuple[float, float]:
+    """User and system CPU seconds the process has used so far (from /proc/<pid>/stat)."""
     with open(f"/proc/{pid}/stat") as handle:
         text = handle.read()
     fields = text[text.rindex(")") + 2:].split()
     # fields[0] is field 3 (state); utime and stime are fields 14 and 15.
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return int(fields[11]) / CLOCK_TICKS, int(fields[12]) / CLOCK_TICKS
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process has used so far."""
+    return sum(cpu_times(pid))
+
+
+def machine_steal_seconds() -> float:
+    """CPU time the hypervisor gave to others while this machine's CPUs wanted it, summed
+    over the CPUs (the ``steal`` column of /proc/stat's ``cpu`` line): a noisy-neighbour
+    reading for a run whose figures differ from another's at the same code."""
+    with open("/proc/stat") as handle:
+        fields = handle.readline().split()
+    return int(fields[8]) / CLOCK_TICKS if len(fields) > 8 else 0.0
 
 
 def rss_bytes(pid: int) -> int:
@@ -26,7 +40,8 @@ def rss_bytes(pid: int) -> int:
 
 
 def process_sample(pid: int) -> dict[str, float]:
-    return {"cpu_s": cpu_seconds(pid), "rss": float(rss_bytes(pid))}
+    user, system = cpu_times(pid)
+    return {"cpu_s": user + system, "system_cpu_s": system, "rss": float(rss_bytes(pid))}
 
 
 def redis_sample(url: str | None) -> dict[str, float]:
@@ -73,3 +88,20 @@ def percentiles(samples: list[float]) -> dict[str, Any]:
 
     return {"count": n, "p50": rank(0.50), "p90": rank(0.90), "p99": rank(0.99),
             "p99.9": rank(0.999), "max": round(ordered[-1], 3)}
+
+
+def by_second(sent_at: list[float], latencies_ms: list[float], started: float,
+              threshold_ms: float) -> dict[str, Any]:
+    """The latency tail second by second of a phase: how many of its seconds had a p99 over
+    ``threshold_ms``, and the worst five (second from ``started``, p99, commands sent in it).
+    A spread tail (queueing at a busy core) and a few bad seconds (a stall) look alike in the
+    phase's p99 and apart here."""
+    buckets: dict[int, list[float]] = {}
+    for at, latency in zip(sent_at, latencies_ms, strict=True):
+        buckets.setdefault(int(at - started), []).append(latency)
+    p99s = {second: percentiles(samples)["p99"] for second, samples in buckets.items()}
+    worst = sorted(p99s.items(), key=lambda item: -item[1])[:5]
+    return {"seconds": len(p99s), "threshold_ms": threshold_ms,
+            "seconds_over": sum(1 for p99 in p99s.values() if p99 > threshold_ms),
+            "worst": [{"second": second, "p99": p99, "count": len(buckets[second])}
+                      for second, p99 in worst]}

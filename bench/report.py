@@ -48,6 +48,7 @@ def markdown(result: dict[str, Any]) -> str:
         _latency_row("referee, max rate", ref["max"]["latency_ms"]),
         _latency_row("baseline, max rate", base["max"]["latency_ms"]),
         "",
+        *_by_second_lines(ref["paced"].get("latency_by_second")),
         "## ARO window close after the deadline (ms, referee, paced)",
         "",
         "| count | p50 | p90 | p99 | p99.9 | max |",
@@ -58,9 +59,9 @@ def markdown(result: dict[str, Any]) -> str:
         "## Throughput and CPU",
         "",
         "| run | orders/s | commands/s | deliveries/s | server CPU share | CPU µs/order |"
-        " CPU µs/command | CPU µs/delivery | load generators' CPU share | Redis CPU share |"
-        " errors |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        " CPU µs/command | CPU µs/delivery | server system CPU share |"
+        " load generators' CPU share | Redis CPU share | machine steal | errors |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for label, figures in (("referee, paced", ref["paced"]), ("baseline, paced", base["paced"]),
                            ("referee, max rate", ref["max"]), ("baseline, max rate", base["max"])):
@@ -68,8 +69,11 @@ def markdown(result: dict[str, Any]) -> str:
             f"| {label} | {_fmt(figures['orders_per_s'])} | {_fmt(figures['commands_per_s'])} | "
             f"{_fmt(figures['deliveries_per_s'])} | {_fmt(figures['server_cpu_share'])} | "
             f"{_fmt(figures['cpu_us_per_order'])} | {_fmt(figures['cpu_us_per_command'])} | "
-            f"{_fmt(figures['cpu_us_per_delivery'])} | {_fmt(figures.get('load_cpu_share'))} | "
-            f"{_fmt(figures.get('redis', {}).get('cpu_share'))} | {_fmt(figures['errors'])} |")
+            f"{_fmt(figures['cpu_us_per_delivery'])} | "
+            f"{_fmt(figures.get('server_system_cpu_share'))} | "
+            f"{_fmt(figures.get('load_cpu_share'))} | "
+            f"{_fmt(figures.get('redis', {}).get('cpu_share'))} | "
+            f"{_fmt(figures.get('machine_steal_share'))} | {_fmt(figures['errors'])} |")
     mem_r, mem_b = ref["memory"], base["memory"]
     lines += [
         "",
@@ -107,6 +111,16 @@ def markdown(result: dict[str, Any]) -> str:
     if errors:
         lines += ["Errors seen (first few):", "", *[f"- `{e}`" for e in errors], ""]
     return "\n".join(lines)
+
+
+def _by_second_lines(profile: dict[str, Any] | None) -> list[str]:
+    if not profile or not profile["seconds"]:
+        return []
+    worst = ", ".join(f"s{w['second']}: {_fmt(w['p99'])} ms ({w['count']})"
+                      for w in profile["worst"])
+    return [f"Referee, paced, second by second: the p99 of {profile['seconds_over']} of "
+            f"{profile['seconds']} seconds was over {_fmt(profile['threshold_ms'])} ms; "
+            f"worst seconds (p99, commands sent in it): {worst}.", ""]
 
 
 def _restart_lines(restart: dict[str, Any]) -> list[str]:

@@ -37,12 +37,21 @@ from typing import Any
 
 import httpx
 
-from bench.measure import cpu_seconds, delta, percentiles, process_sample, redis_sample
+from bench.measure import (
+    by_second,
+    cpu_seconds,
+    delta,
+    machine_steal_seconds,
+    percentiles,
+    process_sample,
+    redis_sample,
+)
 from bench.report import markdown
 
 REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "bench" / "results"
 PYTHON = sys.executable
+P99_TARGET_MS = 20.0  # issue 7: command to every viewer, and ARO close after its deadline
 
 
 def free_port() -> int:
@@ -217,7 +226,7 @@ class Server:
 
     def sample(self) -> dict[str, float]:
         """CPU seconds and RSS summed over the processes."""
-        total = {"cpu_s": 0.0, "rss": 0.0}
+        total = {"cpu_s": 0.0, "system_cpu_s": 0.0, "rss": 0.0}
         for process in self.processes:
             for key, value in process_sample(process.pid).items():
                 total[key] += value
@@ -234,13 +243,15 @@ async def drive(fleet: Fleet, phases: list[str], server: Server, redis_url: str 
     ``before[phase]`` runs after the previous phase's sample, before the fleet starts it."""
     hooks = before or {}
     samples: dict[str, Any] = {"start": {"server": server.sample(),
-                                         "redis": redis_sample(redis_url), "t": time.time()}}
+                                         "redis": redis_sample(redis_url), "t": time.time(),
+                                         "steal_s": machine_steal_seconds()}}
     await fleet.start()
     samples["start"]["load_cpu_s"] = fleet.cpu_seconds()
     for index, phase in enumerate(phases):
         await fleet.until_done(phase)
         samples[phase] = {"server": server.sample(), "load_cpu_s": fleet.cpu_seconds(),
-                          "redis": redis_sample(redis_url), "t": time.time()}
+                          "redis": redis_sample(redis_url), "t": time.time(),
+                          "steal_s": machine_steal_seconds()}
         if phase != phases[-1]:
             following = phases[index + 1]
             if following in hooks:
@@ -252,12 +263,14 @@ async def drive(fleet: Fleet, phases: list[str], server: Server, redis_url: str 
 
 def merge(workers: list[dict[str, Any]], phase: str) -> dict[str, Any]:
     parts = [w[phase] for w in workers if phase in w]
-    total: dict[str, Any] = {"latencies_ms": [], "lateness_ms": [], "errors": []}
+    total: dict[str, Any] = {"latencies_ms": [], "sent_at": [], "lateness_ms": [],
+                             "errors": []}
     for key in ("orders", "commands", "frames_in", "bytes_in", "event_frames", "event_bytes",
                 "error_count", "windows_closed_late"):
         total[key] = sum(p[key] for p in parts)
     for part in parts:
         total["latencies_ms"] += part["latencies_ms"]
+        total["sent_at"] += part["sent_at"]
         total["lateness_ms"] += part["lateness_ms"]
         total["errors"] += part["errors"]
     total["elapsed_s"] = max((p["elapsed_s"] for p in parts), default=0.0)
@@ -284,6 +297,12 @@ def phase_figures(samples: dict[str, Any], workers: list[dict[str, Any]], phase:
         "cpu_us_per_delivery": (round(server["cpu_s"] / deliveries * 1e6, 2)
                                 if deliveries else None),
         "latency_ms": percentiles(tally["latencies_ms"]),
+        "latency_by_second": by_second(tally["sent_at"], tally["latencies_ms"],
+                                       samples.get(f"{phase}_start", samples[previous])["t"],
+                                       P99_TARGET_MS),
+        "server_system_cpu_share": round(server["system_cpu_s"] / elapsed, 3),
+        "machine_steal_share": round((samples[phase]["steal_s"]
+                                      - samples[previous]["steal_s"]) / elapsed, 3),
         "window_close_lateness_ms": percentiles(tally["lateness_ms"]),
         "load_cpu_share": round((samples[phase]["load_cpu_s"]
                                  - samples[previous].get("load_cpu_s", 0.0)) / elapsed, 3),

@@ -31,6 +31,11 @@ def test_benchmark_runs_end_to_end_and_writes_results(tmp_path: Path) -> None:
                     "window_close_lateness_ms"} <= set(figures)
             assert set(figures["latency_ms"]) == {"count", "p50", "p90", "p99", "p99.9", "max"}
             assert figures["errors"] == 0, figures["error_examples"]
+            by_second = figures["latency_by_second"]
+            assert by_second["seconds"] >= 1
+            assert sum(w["count"] for w in by_second["worst"]) <= figures["latency_ms"]["count"]
+            assert 0 <= figures["server_system_cpu_share"] <= figures["server_cpu_share"]
+            assert figures["machine_steal_share"] >= 0
         assert result[target]["max"]["orders"] > 0
     assert result["referee"]["setup_errors"] == 0
     assert "bytes_per_connection" in result["referee"]["memory"]
