@@ -69,6 +69,9 @@ def redis_sample(url: str | None) -> dict[str, float]:
         "keys": float(keys),
         "used_memory": float(memory["used_memory"]),
         "cpu_s": float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"]),
+        # An AOF rewrite forks Redis; the fork stalls it (every append waits) for a time
+        # that grows with its memory.
+        "forks": float(stats.get("total_forks", 0)),
     }
 
 

@@ -92,7 +92,8 @@ def markdown(result: dict[str, Any]) -> str:
         redis = figures.get("redis")
         if redis:
             lines.append(f"- {label}: {_fmt(redis['commands_per_order'])} commands and "
-                         f"{_fmt(redis['bytes_per_order'])} bytes (in + out) per Order")
+                         f"{_fmt(redis['bytes_per_order'])} bytes (in + out) per Order; "
+                         f"{_fmt(redis.get('forks'))} fork(s) (AOF rewrite)")
     lines += [
         "",
         "## Ratios to the baseline (referee / baseline)",

@@ -316,6 +316,7 @@ def phase_figures(samples: dict[str, Any], workers: list[dict[str, Any]], phase:
             "commands": redis["commands"], "bytes_in": redis["net_in"],
             "bytes_out": redis["net_out"],
             "cpu_share": round(redis.get("cpu_s", 0.0) / elapsed, 3),
+            "forks": int(redis.get("forks", 0)),
             "commands_per_order": round(redis["commands"] / orders, 2) if orders else None,
             "bytes_per_order": round((redis["net_in"] + redis["net_out"]) / orders, 1)
             if orders else None,

@@ -18,6 +18,7 @@ from starlette.staticfiles import StaticFiles
 
 from protocol.constants import WS_PATH
 from server.cluster.node import ClusterNode
+from server.collection_watch import CollectionWatch
 from server.config import Settings
 from server.fanout import Fanout, LocalFanout
 from server.lobby.routes import routes as lobby_routes
@@ -63,11 +64,17 @@ def create_app(
             # (see /work/shared/PERFORMANCE-NOTES.md, GC pauses at 10k+ sockets).
             gc.collect()
             gc.freeze()
+        # After the deliberate collection above: only the ones that stall rooms are logged.
+        watch = CollectionWatch(settings.gc_warn_ms / 1000) if settings.gc_warn_ms > 0 else None
+        if watch is not None:
+            watch.install()
         app.state.serving = True
         try:
             yield
         finally:
             app.state.serving = False
+            if watch is not None:
+                watch.uninstall()
             await registry.shutdown()  # stops the rooms, then releases this node's leases
             await store.close()
 

@@ -105,6 +105,9 @@ class Settings:
     """Tune the garbage collector for a long-running server: ``gc_threshold``, then
     gc.freeze() after start-up (see /work/shared/PERFORMANCE-NOTES.md). Off in tests that
     build apps inside the test process."""
+    gc_warn_ms: float = 20.0
+    """Log a warning for every garbage collection that takes this long or longer (it
+    stalls every room on the node: ``server/collection_watch.py``). 0 = never."""
     gc_threshold: str = "100000,50,1000"
     """``gc.set_threshold`` for generations 0, 1 and 2 (Python's default is 700,10,10),
     applied with ``freeze_gc``; empty keeps the default. A full collection walks every
