@@ -72,6 +72,9 @@ class Tally:
         self.event_frames = 0
         self.event_bytes = 0
         self.errors: list[str] = []
+        self.gc_pauses_ms: list[float] = []
+        """This process's own garbage collections: each one stalls every socket it reads,
+        which the measured latency would count against the server."""
         self.windows_closed_late = 0
         self.started = time.time()
         self.ended = 0.0
@@ -84,10 +87,20 @@ class Tally:
                 "event_frames": self.event_frames, "event_bytes": self.event_bytes,
                 "windows_closed_late": self.windows_closed_late,
                 "errors": self.errors[:20], "error_count": len(self.errors),
+                "gc_pauses_ms": self.gc_pauses_ms,
                 "elapsed_s": (self.ended or time.time()) - self.started}
 
 
 TALLY = Tally()
+_gc_started = 0.0
+
+
+def _time_collections(phase: str, info: dict[str, Any]) -> None:
+    global _gc_started
+    if phase == "start":
+        _gc_started = time.perf_counter()
+    else:
+        TALLY.gc_pauses_ms.append((time.perf_counter() - _gc_started) * 1000.0)
 
 
 def _unpack(frame: bytes) -> dict[str, Any]:
@@ -480,6 +493,7 @@ class Worker:
         gc.collect()
         gc.freeze()
         gc.set_threshold(100_000, 50, 1000)
+        gc.callbacks.append(_time_collections)
         await self.phase("paced", self.paced)
         if self.args.restart:
             await self.phase("max", self.max_then_expect_restart)

@@ -264,13 +264,14 @@ async def drive(fleet: Fleet, phases: list[str], server: Server, redis_url: str 
 def merge(workers: list[dict[str, Any]], phase: str) -> dict[str, Any]:
     parts = [w[phase] for w in workers if phase in w]
     total: dict[str, Any] = {"latencies_ms": [], "sent_at": [], "lateness_ms": [],
-                             "errors": []}
+                             "errors": [], "gc_pauses_ms": []}
     for key in ("orders", "commands", "frames_in", "bytes_in", "event_frames", "event_bytes",
                 "error_count", "windows_closed_late"):
         total[key] = sum(p[key] for p in parts)
     for part in parts:
         total["latencies_ms"] += part["latencies_ms"]
         total["sent_at"] += part["sent_at"]
+        total["gc_pauses_ms"] += part["gc_pauses_ms"]
         total["lateness_ms"] += part["lateness_ms"]
         total["errors"] += part["errors"]
     total["elapsed_s"] = max((p["elapsed_s"] for p in parts), default=0.0)
@@ -284,7 +285,9 @@ def phase_figures(samples: dict[str, Any], workers: list[dict[str, Any]], phase:
     redis = delta(samples[phase]["redis"], samples[previous]["redis"])
     elapsed = tally["elapsed_s"] or 1e-9
     orders, deliveries, commands = tally["orders"], tally["frames_in"], tally["commands"]
+    started = samples.get(f"{phase}_start", samples[previous])["t"]
     figures: dict[str, Any] = {
+        "started_at": datetime.datetime.fromtimestamp(started, datetime.UTC).isoformat(),
         "elapsed_s": round(elapsed, 3),
         "orders": orders, "commands": commands, "deliveries": deliveries,
         "orders_per_s": round(orders / elapsed, 1),
@@ -298,12 +301,14 @@ def phase_figures(samples: dict[str, Any], workers: list[dict[str, Any]], phase:
                                 if deliveries else None),
         "latency_ms": percentiles(tally["latencies_ms"]),
         "latency_by_second": by_second(tally["sent_at"], tally["latencies_ms"],
-                                       samples.get(f"{phase}_start", samples[previous])["t"],
-                                       P99_TARGET_MS),
+                                       started, P99_TARGET_MS),
         "server_system_cpu_share": round(server["system_cpu_s"] / elapsed, 3),
         "machine_steal_share": round((samples[phase]["steal_s"]
                                       - samples[previous]["steal_s"]) / elapsed, 3),
         "window_close_lateness_ms": percentiles(tally["lateness_ms"]),
+        "load_gc_pauses": {"count": len(tally["gc_pauses_ms"]),
+                           "total_ms": round(sum(tally["gc_pauses_ms"]), 1),
+                           "max_ms": round(max(tally["gc_pauses_ms"], default=0.0), 1)},
         "load_cpu_share": round((samples[phase]["load_cpu_s"]
                                  - samples[previous].get("load_cpu_s", 0.0)) / elapsed, 3),
         "mean_event_frame_bytes": (round(tally["event_bytes"] / tally["event_frames"], 1)

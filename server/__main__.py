@@ -30,7 +30,10 @@ def main(argv: list[str] | None = None) -> None:
     if args.port is not None:
         overrides["port"] = args.port
     settings = Settings.from_env(None, **overrides)
-    logging.basicConfig(level=args.log_level.upper())
+    # With the time: a warning (a slow collection, a lost Redis) is read against what the
+    # players saw at that moment.
+    logging.basicConfig(level=args.log_level.upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     with room_storage(settings) as store:  # Redis (REDIS_URL or embedded) unless memory
         _serve(settings, store, args.log_level)
 
