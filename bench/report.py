@@ -33,7 +33,9 @@ def markdown(result: dict[str, Any]) -> str:
         f"{result['machine']['server_core']}, load on {result['machine']['load_cores']}"
         f" ({ref['workers']} load process(es)); phases of {p['duration_s']} s; paced = one "
         f"Order per room every {p['pace_s']} s, ARO window {p['aro_window_s']} s, every "
-        f"{p['timeout_every']}th window left to time out.",
+        f"{p['timeout_every']}th window left to time out. "
+        + (f"{result['rules_core'][0].upper()}{result['rules_core'][1:]}."
+           if "rules_core" in result else ""),
         "",
         f"Redis persistence active: **{'yes' if ref['redis_active'] else 'no'}**. "
         f"Setup (armies, initiative, deployment, {_fmt(ref['setup_commands'])} commands): "

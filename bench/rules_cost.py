@@ -26,6 +26,7 @@ from protocol.messages import window_fields
 from server.fanout import Audience
 from server.rooms.event_frames import Answering, events_delivery
 from server.rooms.rules_engine import RulesCoreEngine
+from server.rules import native
 
 ENGINE = RulesCoreEngine()
 DEADLINE_MS = 1_800_000_000_000  # an ARO window's deadline, as frames carry it
@@ -112,6 +113,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args(argv)
     result = measure(args.seed, args.repeat)
+    print(native.status())
     print(f"{result['commands']} commands, {result['events']} events, decisions "
           f"{result['decision_fingerprint']}")
     for name, value in result["us_per_command"].items():

@@ -47,6 +47,7 @@ from bench.measure import (
     redis_sample,
 )
 from bench.report import markdown
+from server.rules import native
 
 REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "bench" / "results"
@@ -494,6 +495,7 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
         "date": started.isoformat(timespec="seconds"),
         "commit": git_commit(),
         "uncommitted_server_changes": git_dirty(),
+        "rules_core": native.status(),
         "machine": {"cpus": os.cpu_count(), "server_core": server_core,
                     "load_cores": load_core, "python": sys.version.split()[0]},
         "params": {"rooms": args.rooms, "spectators": args.spectators, "nodes": args.nodes,

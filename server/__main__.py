@@ -12,6 +12,7 @@ from server.cluster.node import ClusterNode
 from server.cluster.renewal import connect_sync
 from server.config import Settings
 from server.rooms.registry import node_name
+from server.rules import native
 from server.shutdown import GracefulServer
 from server.storage_backend import room_storage
 from server.store import RoomStore
@@ -34,6 +35,7 @@ def main(argv: list[str] | None = None) -> None:
     # players saw at that moment.
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("server").info(native.status())
     with room_storage(settings) as store:  # Redis (REDIS_URL or embedded) unless memory
         _serve(settings, store, args.log_level)
 

@@ -4,3 +4,7 @@ Nothing in this package performs I/O or imports asyncio, Redis, Starlette, webso
 msgpack. ``engine.decide`` turns a state and a command into events or a rejection;
 ``engine.apply`` folds an event into the next state.
 """
+
+from server.rules.native import check_fresh
+
+check_fresh()  # before any compiled module is imported: never run one older than its source

@@ -24,7 +24,8 @@ from server.rules.line_of_fire import (
     target_sight_height,
     terrain_between,
 )
-from server.rules.terrain import Table, body_polygon_distance
+from server.rules.polygons import body_polygon_distance
+from server.rules.terrain import Table
 
 COVER_REACH = 1.0
 """How close (inches, base edge to footprint) scenery must be to cover a target."""

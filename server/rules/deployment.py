@@ -14,9 +14,9 @@ from .decision import require
 from .events import DeploymentStepEnded, Event, TrooperDeployed
 from .geometry import Body, point_distance
 from .ids import Side
+from .polygons import point_in_polygon, segment_polygon_distance
 from .reasons import Reason
 from .state import Deployment, GameState, Phase, TrooperState
-from .terrain import point_in_polygon, segment_polygon_distance
 
 LAST_STEP = 4
 

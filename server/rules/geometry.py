@@ -8,13 +8,11 @@ ground level; its volume is the cylinder of its silhouette (see ``silhouettes``)
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from server.rules.shapes import Point as Point  # re-exported: the rules import it from here
 from server.rules.silhouettes import KNOWN_SIZES
 from server.rules.silhouettes import silhouette as silhouette_of
-
-Point = tuple[float, float]
 
 # Numerical slack for "exactly on the line" comparisons: far below anything a player measures.
 EPSILON = 1e-9
@@ -42,43 +40,27 @@ class Body:
     def __init__(self, position: Point, facing: float, silhouette: int,
                  all_round_vision: bool = False) -> None:
         # Written out rather than generated with a __post_init__: bodies are built dozens
-        # of times per command, and this sets each slot once, through its slot descriptor
-        # (what object.__setattr__ ends up calling, without the lookup).
+        # of times per command, and this sets each field once (the module is compiled with
+        # mypyc: native.py).
         try:
             radius, height = _MEASURES[silhouette]
         except (KeyError, TypeError):
             silhouette_of(silhouette)  # raises ValueError: a size the rules do not define
             raise
         x, y = position
-        _set_position(self, (float(x), float(y)))
+        object.__setattr__(self, "position", (float(x), float(y)))
         angle = float(facing)
-        _set_facing(self, angle if 0.0 <= angle < 360.0 else normalise_facing(angle))
-        _set_silhouette(self, silhouette)
-        _set_all_round_vision(self, all_round_vision)
-        _set_radius(self, radius)
-        _set_height(self, height)
+        object.__setattr__(self, "facing",
+                           angle if 0.0 <= angle < 360.0 else normalise_facing(angle))
+        object.__setattr__(self, "silhouette", silhouette)
+        object.__setattr__(self, "all_round_vision", all_round_vision)
+        object.__setattr__(self, "radius", radius)
+        object.__setattr__(self, "height", height)
 
     def moved_to(self, position: Point) -> Body:
         """The same body standing at ``position`` (facing and silhouette kept)."""
-        # Copied slot by slot: facing, size and measures are already checked and derived.
-        body = object.__new__(Body)
-        x, y = position
-        _set_position(body, (float(x), float(y)))
-        _set_facing(body, self.facing)
-        _set_silhouette(body, self.silhouette)
-        _set_all_round_vision(body, self.all_round_vision)
-        _set_radius(body, self.radius)
-        _set_height(body, self.height)
-        return body
+        return Body(position, self.facing, self.silhouette, self.all_round_vision)
 
-
-# The slots' own setters, which a frozen dataclass's __setattr__ does not stand in front of.
-_set_position: Callable[[Body, Point], None] = Body.__dict__["position"].__set__
-_set_facing: Callable[[Body, float], None] = Body.__dict__["facing"].__set__
-_set_silhouette: Callable[[Body, int], None] = Body.__dict__["silhouette"].__set__
-_set_all_round_vision: Callable[[Body, bool], None] = Body.__dict__["all_round_vision"].__set__
-_set_radius: Callable[[Body, float], None] = Body.__dict__["radius"].__set__
-_set_height: Callable[[Body, float], None] = Body.__dict__["height"].__set__
 
 _MEASURES: dict[int, tuple[float, float]] = {
     size: (silhouette_of(size).base_diameter / 2.0, silhouette_of(size).height)

@@ -20,11 +20,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from server.rules.geometry import EPSILON, Body, Point, facing_vector, in_front_arc
-from server.rules.routes import route_samples
-from server.rules.terrain import (
-    HalfPlanes,
-    Table,
-    TerrainPiece,
+from server.rules.polygons import (
     bounding_box,
     convex_half_planes,
     inside_pieces,
@@ -33,6 +29,9 @@ from server.rules.terrain import (
     segment_passes_with_room,
     shadow_holds_disc,
 )
+from server.rules.routes import route_samples
+from server.rules.shapes import HalfPlanes
+from server.rules.terrain import Table, TerrainPiece
 
 MIN_VISIBLE = 3.0 / 25.4
 """The smallest part of a target that counts as seen: about 3 mm (DIGEST 10.1)."""

@@ -13,7 +13,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from server.rules.geometry import Body, Point, point_distance, point_to_segment_distance
-from server.rules.terrain import Table, bounding_box, segment_polygon_distance
+from server.rules.polygons import bounding_box, segment_polygon_distance
+from server.rules.terrain import Table
 
 START_TOLERANCE = 0.01
 """How far (inches) a route may start from the mover's position."""

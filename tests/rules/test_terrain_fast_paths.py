@@ -27,12 +27,7 @@ from server.rules.line_of_fire import (
     target_sight_height,
     terrain_between,
 )
-from server.rules.routes import route_samples
-from server.rules.silhouettes import KNOWN_SIZES
-from server.rules.terrain import (
-    Table,
-    TerrainPiece,
-    codeone_table,
+from server.rules.polygons import (
     cone_extreme,
     inside_intervals,
     point_in_polygon,
@@ -40,6 +35,9 @@ from server.rules.terrain import (
     segment_passes_with_room,
     shadow_holds_disc,
 )
+from server.rules.routes import route_samples
+from server.rules.silhouettes import KNOWN_SIZES
+from server.rules.terrain import Table, TerrainPiece, codeone_table
 
 
 def reference_inside_intervals(p: Point, q: Point,
