@@ -376,7 +376,10 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
     async def profile_phase() -> None:
         spy = shutil.which("py-spy") or str(Path(PYTHON).parent / "py-spy")
         profile.append(await asyncio.create_subprocess_exec(
-            spy, "record", "--nonblocking", "-r", "50", "-d", str(int(args.duration)),
+            # Native stacks need the process paused for each sample (py-spy refuses
+            # --native with --nonblocking): the profiled phase's latency is then not its own.
+            spy, "record", *(["--native"] if args.profile_native else ["--nonblocking"]),
+            "-r", "50", "-d", str(int(args.duration)),
             "-f", "raw", "-o", str(args.profile), "-p", str(server.processes[0].pid),
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL))
 
@@ -555,6 +558,10 @@ def main(argv: list[str] | None = None) -> Path:
     parser.add_argument("--profile", type=Path, default=None,
                         help="record the referee with py-spy (raw folded stacks) to this file "
                              "during one phase (--profile-phase)")
+    parser.add_argument("--profile-native", action="store_true",
+                        help="with --profile: C frames too (uvloop, the compiled rules core, "
+                             "the system calls' entry points): py-spy --native, which pauses "
+                             "the referee for each sample")
     parser.add_argument("--profile-phase", choices=("paced", "max"), default="max",
                         help="the phase --profile records (default: max)")
     args = parser.parse_args(argv)
