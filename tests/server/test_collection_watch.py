@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -24,41 +24,49 @@ class SteppingClock:
         return self.now
 
 
+Install = Callable[[float, SteppingClock | None], CollectionWatch]
+
+
 @pytest.fixture
-def watches() -> Iterator[list[CollectionWatch]]:
+def install() -> Iterator[Install]:
+    """Installs a watch (warning at ``warn_after_s``, timed by ``clock``); removed after."""
     installed: list[CollectionWatch] = []
-    yield installed
+
+    def make(warn_after_s: float, clock: SteppingClock | None) -> CollectionWatch:
+        watch = (CollectionWatch(warn_after_s) if clock is None
+                 else CollectionWatch(warn_after_s, clock=clock))
+        installed.append(watch)
+        watch.install()
+        return watch
+
+    yield make
     for watch in installed:
         watch.uninstall()
 
 
-def test_a_collection_over_the_threshold_is_logged_with_its_generation(
-        watches: list[CollectionWatch], caplog: pytest.LogCaptureFixture) -> None:
-    watch = CollectionWatch(0.020, clock=SteppingClock(0.025))
-    watches.append(watch)
-    watch.install()
+def _slow_collection_warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
     with caplog.at_level(logging.WARNING, logger="server.gc"):
         gc.collect(2)
+    return [r.getMessage() for r in caplog.records if r.name == "server.gc"]
+
+
+def test_a_collection_over_the_threshold_is_logged_with_its_generation(
+        install: Install, caplog: pytest.LogCaptureFixture) -> None:
+    watch = install(0.020, SteppingClock(0.025))
+    messages = _slow_collection_warnings(caplog)
     assert watch.slow_collections >= 1
-    messages = [r.getMessage() for r in caplog.records if r.name == "server.gc"]
     assert any(m.startswith("garbage collection of generation 2 took 25.0 ms") for m in messages)
 
 
 def test_a_collection_under_the_threshold_is_not_logged(
-        watches: list[CollectionWatch], caplog: pytest.LogCaptureFixture) -> None:
-    watch = CollectionWatch(0.020, clock=SteppingClock(0.005))
-    watches.append(watch)
-    watch.install()
-    with caplog.at_level(logging.WARNING, logger="server.gc"):
-        gc.collect(2)
+        install: Install, caplog: pytest.LogCaptureFixture) -> None:
+    watch = install(0.020, SteppingClock(0.005))
+    assert _slow_collection_warnings(caplog) == []
     assert watch.slow_collections == 0
-    assert not [r for r in caplog.records if r.name == "server.gc"]
 
 
-def test_uninstalled_it_sees_no_collection(watches: list[CollectionWatch]) -> None:
-    watch = CollectionWatch(0.0)
-    watches.append(watch)
-    watch.install()
+def test_uninstalled_it_sees_no_collection(install: Install) -> None:
+    watch = install(0.0, None)
     watch.install()  # twice is once
     assert gc.callbacks.count(watch) == 1
     watch.uninstall()
