@@ -8,7 +8,9 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from server.app import create_app
 from server.collection_watch import CollectionWatch
+from server.config import Settings
 
 
 class SteppingClock:
@@ -72,3 +74,18 @@ def test_uninstalled_it_sees_no_collection(install: Install) -> None:
     watch.uninstall()
     gc.collect()
     assert watch.slow_collections == 0
+
+
+def _watches() -> list[CollectionWatch]:
+    return [c for c in gc.callbacks if isinstance(c, CollectionWatch)]
+
+
+@pytest.mark.parametrize(("warn_ms", "installed"), [(5.0, [0.005]), (0.0, [])])
+async def test_the_app_watches_collections_while_it_serves(warn_ms: float,
+                                                           installed: list[float]) -> None:
+    app = create_app(Settings.from_env({"REFEREE_GC_WARN_MS": str(warn_ms),
+                                        "REFEREE_FREEZE_GC": "no"}))
+    before = _watches()
+    async with app.router.lifespan_context(app):
+        assert [w.warn_after_s for w in _watches() if w not in before] == installed
+    assert _watches() == before
