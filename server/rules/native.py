@@ -67,15 +67,14 @@ def remove_builds(package_dir: Path = PACKAGE_DIR) -> None:
 
 def check_fresh(package_dir: Path = PACKAGE_DIR) -> None:
     """Raise ``StaleCompiledModule`` if a compiled module's source changed after its build."""
-    built = [m for m in COMPILED_MODULES if extension_of(m, package_dir) is not None]
-    if not built:
+    built = {m: extension_of(m, package_dir) for m in COMPILED_MODULES}
+    if not any(built.values()):
         return
     manifest = package_dir / MANIFEST
     recorded = json.loads(manifest.read_text()) if manifest.exists() else {}
-    for module in built:
-        if recorded.get(module) != source_digest(package_dir / f"{module}.py"):
-            extension = extension_of(module, package_dir)
-            assert extension is not None
+    for module, extension in built.items():
+        if extension is not None and (
+                recorded.get(module) != source_digest(package_dir / f"{module}.py")):
             raise StaleCompiledModule(
                 f"server/rules/{module}.py changed after it was compiled, and the compiled "
                 f"{extension.name} would run instead of it: rebuild with "
@@ -89,6 +88,7 @@ def status(package_dir: Path = PACKAGE_DIR) -> str:
     if len(compiled) == len(COMPILED_MODULES):
         return f"rules core: {len(compiled)} geometry modules compiled with mypyc"
     if not compiled:
-        return "rules core: interpreted (no compiled modules; REFEREE_PURE_PYTHON build)"
+        return ("rules core: interpreted (no compiled modules: a REFEREE_PURE_PYTHON=1 install, "
+                "or a build that failed)")
     missing = sorted(set(COMPILED_MODULES) - set(compiled))
     return f"rules core: partly compiled, interpreted: {', '.join(missing)}"
