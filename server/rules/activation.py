@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import replace
 from itertools import pairwise
 
 from .commands import DeclareSkill
 from .decision import require
 from .engaged import check_engaged_may_declare
 from .events import Event, SkillDeclared
+from .evolve import replace
 from .geometry import Body, Point, distance, in_base_contact, point_distance, point_to_segment_distance
 from .hacking import check_hacker_and_program, in_hacking_area
 from .ids import Side, TrooperId, WeaponId

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from . import events as e
@@ -17,6 +16,7 @@ from .aro import (
 )
 from .deployment import apply_deployment_step_ended, apply_trooper_deployed
 from .effects import apply_effect
+from .evolve import replace
 from .game_sequence import (
     apply_game_ended,
     apply_loss_of_lieutenant,

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import replace
 
 from .army_catalogue import sample_armies
 from .army_list import ArmyList, ListFormat
 from .commands import ChooseArmy
 from .decision import require
 from .events import ArmyChosen, Event
+from .evolve import replace
 from .ids import Side, TrooperId
 from .reasons import Reason
 from .ruleset import Ruleset

@@ -13,13 +13,13 @@ Reset; troopers that became eligible only through the second skill react at step
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from .activation import check_dodge_route, enemy_target, weapon_of
 from .commands import CloseAroWindow, DeclareAro, PassAro
 from .decision import SYSTEM, System, require
 from .engaged import check_engaged_may_declare
 from .events import AroDeclared, AroPassed, AroWindowClosed, AroWindowOpened, Event
+from .evolve import replace
 from .geometry import Body, in_base_contact
 from .hacking import check_hacker_and_program, in_hacking_area, path_in_hacking_area
 from .ids import Side, TrooperId

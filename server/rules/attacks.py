@@ -10,10 +10,11 @@ rolls are Face to Face with which: only when the two actions affect each other (
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .activation import acting_body
 from .aro import allowed_without_line_of_fire, attacked_by
+from .evolve import replace
 from .geometry import Body, Point, in_base_contact
 from .hacking import PROGRAMS, comms_mods, in_hacking_area, path_in_hacking_area
 from .ids import TrooperId, WeaponId

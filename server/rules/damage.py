@@ -10,10 +10,11 @@ totals.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .ammunition import Ammunition, inflicts_wounds
 from .dice import Dice, roll_d20
+from .evolve import replace
 from .ids import TrooperId, WeaponId
 from .outcome import Effect, SaveRecord, WentProne, Wounded
 from .ruleset import options

@@ -7,11 +7,10 @@ deploy hidden (their position is private and they are not on the table).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .commands import Deploy, EndDeploymentStep
 from .decision import require
 from .events import DeploymentStepEnded, Event, TrooperDeployed
+from .evolve import replace
 from .geometry import Body, point_distance
 from .ids import Side
 from .polygons import point_in_polygon, segment_polygon_distance

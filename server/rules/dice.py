@@ -12,8 +12,10 @@ version, the platform or any hidden state, and any single face can be recomputed
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from hashlib import blake2b
+
+from .evolve import replace
 
 D20_FACES = 20
 

@@ -7,8 +7,7 @@ compute the Conclusion (Guts Rolls, Alert!) from the state after the Effects ste
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from .evolve import replace
 from .ids import TrooperId
 from .outcome import (
     BecameIdle,

@@ -3,8 +3,6 @@ States Phase, End of Turn; three Game Rounds; victory on points (DIGEST 1.1, 11.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .commands import Concede, EndImpetuousPhase, EndTurn
 from .decision import require
 from .events import (
@@ -16,6 +14,7 @@ from .events import (
     TurnEnded,
     TurnStarted,
 )
+from .evolve import replace
 from .ids import Side, TrooperId
 from .order_pool import count_orders, orders_left
 from .profiles import Training, TroopType

@@ -12,11 +12,10 @@ only from a Guts record (docs/rules-decisions/resolution.md).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .commands import ChooseGutsFailure
 from .decision import require
 from .events import Event, GutsFailureChosen
+from .evolve import replace
 from .ids import Side
 from .reasons import Reason
 from .ruleset import options

@@ -5,11 +5,10 @@ without spending an Order (docs/rules-decisions.md)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .commands import Reveal
 from .decision import require
 from .events import Event, TrooperRevealed
+from .evolve import replace
 from .ids import Side
 from .reasons import Reason
 from .state import GameState, Phase

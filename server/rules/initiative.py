@@ -3,12 +3,11 @@ keeps Initiative or Deployment and the loser takes the other choice."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .commands import ChooseInitiative, ChooseRemaining
 from .decision import require
 from .dice import roll_d20
 from .events import Event, InitiativeChosen, InitiativeRolled, InitiativeSettled
+from .evolve import replace
 from .face_to_face import face_to_face
 from .ids import Side
 from .reasons import Reason

@@ -15,7 +15,6 @@ only towards troopers the seat can see on the table (never towards Hidden Deploy
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from . import commands as c
@@ -23,6 +22,7 @@ from .activation import decide_declare_skill, sees
 from .aro import decide_declare_aro, decide_pass_aro
 from .decision import Rejection
 from .deployment import decide_end_deployment_step, deployer, placed
+from .evolve import replace
 from .game_sequence import decide_end_impetuous_phase, decide_end_turn
 from .geometry import Point
 from .guts_choice import decide_choose_guts_failure

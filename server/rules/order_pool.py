@@ -9,11 +9,10 @@ trooper counts as Irregular and there is no Lieutenant Order.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .commands import Activate
 from .decision import require
 from .events import Event, OrdersCounted, OrderSpent
+from .evolve import replace
 from .geometry import Point
 from .ids import Side, TrooperId
 from .profiles import Training

@@ -7,11 +7,12 @@ state value can be shared freely (views, snapshots, replays).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .army_list import ArmyList, ListEntry
 from .dice import Dice
+from .evolve import replace
 from .geometry import Body, Point
 from .ids import Side, TrooperId
 from .profiles import UnitProfile
