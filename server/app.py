@@ -13,6 +13,7 @@ import gc
 from collections.abc import AsyncIterator
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
@@ -25,6 +26,7 @@ from server.lobby.routes import routes as lobby_routes
 from server.rooms.engine_port import Engine
 from server.rooms.registry import RoomRegistry
 from server.store import MemoryRoomStore, RoomStore
+from server.transport.direct_frames import KeepServerSend
 from server.transport.endpoint import WebsocketApp
 from server.transport.open_sockets import OpenSockets
 
@@ -82,7 +84,9 @@ def create_app(
     client_dir = settings.client_dir()
     if client_dir is not None:
         routes.append(Mount("/", StaticFiles(directory=client_dir, html=True), name="client"))
-    app = Starlette(routes=routes, lifespan=lifespan)
+    # KeepServerSend lets sessions write frames straight to uvicorn's transport
+    # (server.transport.direct_frames).
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(KeepServerSend)])
     app.state.settings = settings
     app.state.registry = registry
     app.state.open_sockets = OpenSockets()  # a graceful shutdown waits for them (server.shutdown)

@@ -26,6 +26,7 @@ from server.rooms.registry import NodeShuttingDown, RoomRegistry
 from server.rooms.room import RoomStopped
 from server.store import StorageUnavailable
 from server.store.interface import TRY_AGAIN
+from server.transport.direct_frames import DirectFrames
 from server.transport.open_sockets import OpenSockets
 from server.transport.rate_limit import TokenBucket
 from server.transport.session import Session
@@ -91,7 +92,8 @@ async def _websocket(websocket: WebSocket, send: Send) -> None:
         return
     door = [room]  # the room may move to another owner while this viewer joins
     session = Session(send, seat, settings.send_queue_frames,
-                      lambda _audience: door[0].overflow_frame(session))
+                      lambda _audience: door[0].overflow_frame(session),
+                      DirectFrames.for_scope(websocket.scope))
     joined = await _join(registry, door, session, seat, hello.since)
     room = door[0]
     if not joined:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from starlette.types import Message, Send
 
 from server.fanout import Audience
+from server.transport.direct_frames import DirectFrames
 from server.transport.eager import Continuation, start_eagerly
 from server.transport.send_queue import CloseRequest, SendQueue
 
@@ -16,13 +17,15 @@ from server.transport.send_queue import CloseRequest, SendQueue
 class Session:
     """Implements the room's ``Member`` and the fan-out's ``Subscriber``.
 
-    A frame is written at once when nothing is queued ahead of it (``start_eagerly``); a
-    writer task exists only while the socket is behind: it finishes the send that had to
-    wait, then drains the queue and ends. So an idle socket costs no task, and a frame to a
-    socket that keeps up costs no task step.
+    A frame is written at once when nothing is queued ahead of it: straight to the
+    transport where ``direct`` can (``server.transport.direct_frames``), else through ASGI
+    ``send`` stepped in place (``start_eagerly``). A writer task exists only while the
+    socket is behind: it finishes the send that had to wait, then drains the queue and
+    ends. So an idle socket costs no task, and a frame to a socket that keeps up costs no
+    task step.
     """
 
-    __slots__ = ("_audience", "_gone", "_queue", "_send", "_writer", "seat")
+    __slots__ = ("_audience", "_direct", "_gone", "_queue", "_send", "_writer", "seat")
 
     def __init__(
         self,
@@ -30,8 +33,10 @@ class Session:
         seat: str | None,
         queue_limit: int,
         make_snapshot: Callable[[Audience], bytes],
+        direct: DirectFrames | None = None,
     ) -> None:
         self._send = send  # the socket's ASGI send
+        self._direct = direct
         self.seat = seat
         self._audience = Audience(seat) if seat is not None else Audience.SPECTATOR
         self._queue = SendQueue(queue_limit, lambda: make_snapshot(self._audience))
@@ -54,6 +59,14 @@ class Session:
         if not frame or self._gone:
             return
         if self._writer is None and self._queue.empty:
+            direct = self._direct
+            if direct is not None:
+                try:
+                    if direct.write(frame):
+                        return
+                except Exception:
+                    self._gone = True  # as for a failed send: the reader sees the disconnect
+                    return
             self._send_now({"type": "websocket.send", "bytes": frame})
             return
         self._queue.push(frame)

@@ -1,0 +1,93 @@
+"""Writing a room's frames straight to the socket's transport, framed once by us.
+
+Each frame the fan-out delivers would otherwise go through uvicorn's ASGI ``send``: a
+coroutine that waits on the connection's ``writable`` event, looks the message up, has
+websockets' sans-I/O protocol build a ``Frame`` and serialize it, and joins its output --
+several microseconds of Python per socket and frame, about 9,000 times a second at 3,000
+rooms x 6 sockets, for bytes that are the same two to ten header octets plus the payload
+on every socket. A server's frames are not masked (RFC 6455 §5.1), so we frame the payload
+ourselves and write it to the transport (the pattern of gorilla/websocket's
+``PreparedMessage``).
+
+This reaches below ASGI into uvicorn's websockets-sansio protocol (the implementation the
+server names in ``Settings.websocket_options``), so it is used only where it is exactly
+what ``send`` would do:
+
+* the connection is uvicorn's ``WebSocketsSansIOProtocol`` (the server's own ``send`` is
+  its bound method; ``KeepServerSend`` hands it to the endpoint past Starlette's wrapper),
+* no extension was negotiated (compression, off by default, needs websockets' encoder),
+* at each write: the handshake is done, no close was sent or received, the peer is
+  connected, the transport is not closing, and its writer is not paused (a reader that
+  does not keep up: then ``send`` would wait, and the session queues instead).
+
+Otherwise the session sends through ASGI as before. ``tests/server/test_direct_frames.py``
+checks the frames against websockets' parser and this path against the installed uvicorn.
+"""
+
+from __future__ import annotations
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.protocol import State
+
+SERVER_SEND = "referee.server_send"
+"""The scope key under which ``KeepServerSend`` keeps the server's own ``send``."""
+
+_BINARY_FINAL = 0x82  # FIN + opcode 2 (binary); RSV bits clear: no extension
+
+
+def binary_frame(payload: bytes) -> bytes:
+    """``payload`` as one unmasked, final binary websocket frame (RFC 6455 §5.2)."""
+    length = len(payload)
+    if length < 126:
+        return bytes((_BINARY_FINAL, length)) + payload
+    if length < 65536:
+        return bytes((_BINARY_FINAL, 126)) + length.to_bytes(2, "big") + payload
+    return bytes((_BINARY_FINAL, 127)) + length.to_bytes(8, "big") + payload
+
+
+class KeepServerSend:
+    """ASGI middleware: keeps the server's ``send`` of each websocket in its scope.
+
+    Starlette's exception middleware hands the app a wrapper around ``send``; the endpoint
+    still sends its handshake and closes through it, but needs the server's own to find
+    the connection's transport."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            scope[SERVER_SEND] = send
+        await self.app(scope, receive, send)
+
+
+class DirectFrames:
+    """Writes frames to one connection's transport while that is what ``send`` would do."""
+
+    __slots__ = ("_protocol",)
+
+    def __init__(self, protocol: WebSocketsSansIOProtocol) -> None:
+        self._protocol = protocol
+
+    @classmethod
+    def for_scope(cls, scope: Scope) -> DirectFrames | None:
+        """The direct writer for the websocket of ``scope``, or None where frames must go
+        through ASGI (another server or implementation, or an extension negotiated)."""
+        protocol = getattr(scope.get(SERVER_SEND), "__self__", None)
+        if type(protocol) is not WebSocketsSansIOProtocol or protocol.conn.extensions:
+            return None
+        return cls(protocol)
+
+    def write(self, payload: bytes) -> bool:
+        """Write ``payload`` as one binary frame now; False (nothing written) where
+        ``send`` would wait or refuse: the caller sends it through ASGI instead."""
+        protocol = self._protocol
+        if (protocol.close_sent or protocol.disconnected or not protocol.handshake_complete
+                or not protocol.writable.is_set() or protocol.conn.state is not State.OPEN):
+            return False
+        transport = protocol.transport
+        if transport.is_closing():
+            return False
+        transport.write(binary_frame(payload))
+        return True
