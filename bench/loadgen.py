@@ -420,7 +420,9 @@ class Worker:
         baseline = self.args.target == "baseline"
 
         async def one(room: RoomDriver) -> None:
-            rng = random.Random(room.index)
+            # Seeded by worker and room: the workers number their rooms alike, and one
+            # seed per index gave room i of every worker the same start, i.e. bursts.
+            rng = random.Random(f"{self.args.worker}/{room.index}")
             next_at = time.time() + rng.uniform(0, pace)
             while not room.done:
                 delay = next_at - time.time()
