@@ -98,13 +98,19 @@ def by_second(sent_at: list[float], latencies_ms: list[float], started: float,
     """The latency tail second by second of a phase: how many of its seconds had a p99 over
     ``threshold_ms``, and the worst five (second from ``started``, p99, commands sent in it).
     A spread tail (queueing at a busy core) and a few bad seconds (a stall) look alike in the
-    phase's p99 and apart here."""
+    phase's p99 and apart here. ``commands_per_s``: the mean and the largest number of
+    commands sent in one second (the last, partial second left out), i.e. how bursty the
+    offered load was."""
     buckets: dict[int, list[float]] = {}
     for at, latency in zip(sent_at, latencies_ms, strict=True):
         buckets.setdefault(int(at - started), []).append(latency)
     p99s = {second: percentiles(samples)["p99"] for second, samples in buckets.items()}
     worst = sorted(p99s.items(), key=lambda item: -item[1])[:5]
+    full = [len(buckets[second]) for second in sorted(buckets)[:-1]] or [
+        len(samples) for samples in buckets.values()]
     return {"seconds": len(p99s), "threshold_ms": threshold_ms,
             "seconds_over": sum(1 for p99 in p99s.values() if p99 > threshold_ms),
             "worst": [{"second": second, "p99": p99, "count": len(buckets[second])}
-                      for second, p99 in worst]}
+                      for second, p99 in worst],
+            "commands_per_s": {"mean": round(sum(full) / len(full), 1) if full else 0.0,
+                               "max": max(full, default=0)}}

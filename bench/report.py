@@ -121,9 +121,12 @@ def _by_second_lines(profile: dict[str, Any] | None) -> list[str]:
         return []
     worst = ", ".join(f"s{w['second']}: {_fmt(w['p99'])} ms ({w['count']})"
                       for w in profile["worst"])
+    rate = profile.get("commands_per_s") or {}
+    offered = (f" Commands sent per second: mean {_fmt(rate['mean'])}, busiest {rate['max']}."
+               if rate else "")
     return [f"Referee, paced, second by second: the p99 of {profile['seconds_over']} of "
             f"{profile['seconds']} seconds was over {_fmt(profile['threshold_ms'])} ms; "
-            f"worst seconds (p99, commands sent in it): {worst}.", ""]
+            f"worst seconds (p99, commands sent in it): {worst}.{offered}", ""]
 
 
 def _restart_lines(restart: dict[str, Any]) -> list[str]:
