@@ -93,6 +93,11 @@ class Settings:
     socket a zlib context (~50 KB, more than the rest of the socket) and every frame a
     compression per socket, for a few hundred bytes saved (measured with 1,000 sockets that
     offer it: 77.6 KB of server memory per socket with it, 27.6 KB without)."""
+    direct_frames: bool = True
+    """Write frames straight to uvicorn's transport where that is exactly what its ``send``
+    would do (``server/transport/direct_frames.py``), instead of through ASGI. Off sends
+    every frame through ASGI: for a uvicorn whose internals the direct writer does not know
+    yet, or to compare the two."""
     ws_ping_interval_s: float = 20.0
     """The server pings every websocket this often (uvicorn's keepalive, its default), so a
     connection that died without closing (a sleeping laptop, a dropped mobile network) is

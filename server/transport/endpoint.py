@@ -93,7 +93,7 @@ async def _websocket(websocket: WebSocket, send: Send) -> None:
     door = [room]  # the room may move to another owner while this viewer joins
     session = Session(send, seat, settings.send_queue_frames,
                       lambda _audience: door[0].overflow_frame(session),
-                      DirectFrames.for_scope(websocket.scope))
+                      DirectFrames.for_scope(websocket.scope) if settings.direct_frames else None)
     joined = await _join(registry, door, session, seat, hello.since)
     room = door[0]
     if not joined:

@@ -157,7 +157,9 @@ async def test_under_the_installed_uvicorn_frames_interleave_in_order(
                         for letter, size in sizes.items() for n in range(3)]
 
 
-async def test_the_apps_sessions_write_directly(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("enabled", [True, False])
+async def test_the_apps_sessions_write_directly_unless_turned_off(
+        monkeypatch: pytest.MonkeyPatch, enabled: bool) -> None:
     written: list[bytes] = []
     original = DirectFrames.write
 
@@ -168,11 +170,14 @@ async def test_the_apps_sessions_write_directly(monkeypatch: pytest.MonkeyPatch)
         return done
 
     monkeypatch.setattr(DirectFrames, "write", recording)
-    async with running_server(settings()) as url:
+    async with running_server(settings(direct_frames=enabled)) as url:
         async with httpx.AsyncClient(base_url=url) as http:
             room = await create_room(http)
         client = await Client.connect(url, room["room"])  # a spectator
         await client.until(Snapshot)
         await client.ws.close()
     assert len(client.raw) >= 2
-    assert written == client.raw, "the welcome and the snapshot went the direct way"
+    if enabled:
+        assert written == client.raw, "the welcome and the snapshot went the direct way"
+    else:
+        assert written == [], "REFEREE_DIRECT_FRAMES=0: every frame through ASGI"
