@@ -93,11 +93,12 @@ class Settings:
     socket a zlib context (~50 KB, more than the rest of the socket) and every frame a
     compression per socket, for a few hundred bytes saved (measured with 1,000 sockets that
     offer it: 77.6 KB of server memory per socket with it, 27.6 KB without)."""
-    direct_frames: bool = True
+    direct_frames: bool = False
     """Write frames straight to uvicorn's transport where that is exactly what its ``send``
-    would do (``server/transport/direct_frames.py``), instead of through ASGI. Off sends
-    every frame through ASGI: for a uvicorn whose internals the direct writer does not know
-    yet, or to compare the two."""
+    would do (``server/transport/direct_frames.py``), instead of through ASGI. Off by
+    default: at 3,000 rooms x 6 sockets it took ~4% off the CPU per Order at the maximum
+    rate, but the ARO-close p99 was 3-4 ms later with it on in every A/B run (20.1 and
+    20.5 ms against 16.2, 16.7 and 17.2), for a reason not found (docs/performance.md)."""
     ws_ping_interval_s: float = 20.0
     """The server pings every websocket this often (uvicorn's keepalive, its default), so a
     connection that died without closing (a sleeping laptop, a dropped mobile network) is
