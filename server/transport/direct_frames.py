@@ -9,6 +9,10 @@ on every socket. A server's frames are not masked (RFC 6455 §5.1), so we frame 
 ourselves and write it to the transport (the pattern of gorilla/websocket's
 ``PreparedMessage``).
 
+Only with ``Settings.direct_frames`` (``REFEREE_DIRECT_FRAMES``), which is off by
+default: it saves ~4% of the CPU per Order at full load, but with it the ARO-close tail
+was 3-4 ms later in every A/B run, for a reason not found yet (docs/performance.md).
+
 This reaches below ASGI into uvicorn's websockets-sansio protocol (the implementation the
 server names in ``Settings.websocket_options``), so it is used only where it is exactly
 what ``send`` would do:
