@@ -85,8 +85,10 @@ def create_app(
     if client_dir is not None:
         routes.append(Mount("/", StaticFiles(directory=client_dir, html=True), name="client"))
     # KeepServerSend lets sessions write frames straight to uvicorn's transport
-    # (server.transport.direct_frames).
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(KeepServerSend)])
+    # (server.transport.direct_frames); without direct frames it would only be one more
+    # layer for every request to pass through.
+    middleware = [Middleware(KeepServerSend)] if settings.direct_frames else []
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.settings = settings
     app.state.registry = registry
     app.state.open_sockets = OpenSockets()  # a graceful shutdown waits for them (server.shutdown)
