@@ -38,12 +38,15 @@ from typing import Any
 import httpx
 
 from bench.measure import (
+    REDIS_LATENCY_THRESHOLD_MS,
     by_second,
     cpu_seconds,
     delta,
+    events_between,
     machine_steal_seconds,
     percentiles,
     process_sample,
+    redis_latency_events,
     redis_sample,
 )
 from bench.report import markdown
@@ -95,6 +98,7 @@ async def redis_server(workdir: Path, core: str | None) -> AsyncIterator[str]:
     process = await asyncio.create_subprocess_exec(
         *pinned(core, [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
                        "--appendonly", "yes", "--appendfsync", "everysec",
+                       "--latency-monitor-threshold", str(REDIS_LATENCY_THRESHOLD_MS),
                        "--dir", str(workdir), "--daemonize", "no", "--loglevel", "warning"]),
         stdout=asyncio.subprocess.DEVNULL)
     url = f"redis://127.0.0.1:{port}/0"
@@ -252,7 +256,8 @@ async def drive(fleet: Fleet, phases: list[str], server: Server, redis_url: str 
         await fleet.until_done(phase)
         samples[phase] = {"server": server.sample(), "load_cpu_s": fleet.cpu_seconds(),
                           "redis": redis_sample(redis_url), "t": time.time(),
-                          "steal_s": machine_steal_seconds()}
+                          "steal_s": machine_steal_seconds(),
+                          "redis_latency": redis_latency_events(redis_url)}
         if phase != phases[-1]:
             following = phases[index + 1]
             if following in hooks:
@@ -323,6 +328,8 @@ def phase_figures(samples: dict[str, Any], workers: list[dict[str, Any]], phase:
             "bytes_out": redis["net_out"],
             "cpu_share": round(redis.get("cpu_s", 0.0) / elapsed, 3),
             "forks": int(redis.get("forks", 0)),
+            "latency_events": events_between(samples[phase].get("redis_latency", []),
+                                             started, samples[phase]["t"]),
             "commands_per_order": round(redis["commands"] / orders, 2) if orders else None,
             "bytes_per_order": round((redis["net_in"] + redis["net_out"]) / orders, 1)
             if orders else None,
@@ -374,11 +381,22 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
     profile: list[asyncio.subprocess.Process] = []
 
     async def profile_phase() -> None:
+        if args.profile_perf:
+            # perf samples the kernel and every shared object (uvloop, libpython, the
+            # compiled rules core) without pausing the referee; Python 3.11's frames are
+            # not named (the interpreter's own functions are).
+            profile.append(await asyncio.create_subprocess_exec(
+                "perf", "record", "-F", "499", "-g", "-o", str(args.profile),
+                "-p", str(server.processes[0].pid), "--", "sleep", str(int(args.duration)),
+                stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL))
+            return
         spy = shutil.which("py-spy") or str(Path(PYTHON).parent / "py-spy")
         profile.append(await asyncio.create_subprocess_exec(
-            # Native stacks need the process paused for each sample (py-spy refuses
-            # --native with --nonblocking): the profiled phase's latency is then not its own.
-            spy, "record", *(["--native"] if args.profile_native else ["--nonblocking"]),
+            # The referee is paused for each sample: the profiled phase's latency is then not
+            # its own, but the stacks are whole. Unpaused (--nonblocking), py-spy often reads
+            # a stack while the interpreter changes it and keeps only its base frame (43% of
+            # a paced profile's samples: bench/profile_groups.py).
+            spy, "record", *(["--native"] if args.profile_native else []),
             "-r", "50", "-d", str(int(args.duration)),
             "-f", "raw", "-o", str(args.profile), "-p", str(server.processes[0].pid),
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL))
@@ -556,15 +574,21 @@ def main(argv: list[str] | None = None) -> Path:
                         help="after max: kill -9 the referee, start it again and time how "
                              "long until every member of every room holds its version again")
     parser.add_argument("--profile", type=Path, default=None,
-                        help="record the referee with py-spy (raw folded stacks) to this file "
-                             "during one phase (--profile-phase)")
+                        help="record the referee with py-spy (raw folded stacks, the referee "
+                             "paused for each sample) to this file during one phase "
+                             "(--profile-phase); group it with `python -m bench.profile_groups`")
     parser.add_argument("--profile-native", action="store_true",
                         help="with --profile: C frames too (uvloop, the compiled rules core, "
-                             "the system calls' entry points): py-spy --native, which pauses "
-                             "the referee for each sample")
+                             "the system calls' entry points): py-spy --native")
+    parser.add_argument("--profile-perf", action="store_true",
+                        help="with --profile: record with Linux perf instead (kernel, C and "
+                             "the interpreter's functions, at 499 Hz, not pausing the "
+                             "referee); read the file with `perf report -i FILE`")
     parser.add_argument("--profile-phase", choices=("paced", "max"), default="max",
                         help="the phase --profile records (default: max)")
     args = parser.parse_args(argv)
+    if args.profile_perf and shutil.which("perf") is None:
+        parser.error("--profile-perf needs Linux perf (apt-get install linux-perf)")
     result = asyncio.run(benchmark(args))
     args.results_dir.mkdir(parents=True, exist_ok=True)
     name = result_name(datetime.datetime.fromisoformat(result["date"]), args)
