@@ -75,6 +75,40 @@ def redis_sample(url: str | None) -> dict[str, float]:
     }
 
 
+REDIS_LATENCY_THRESHOLD_MS = 10
+"""Redis's latency monitor records every event (a slow AOF write, fsync or fork, a slow
+command) that takes at least this long; the bench's Redis is started with it."""
+
+
+def redis_latency_events(url: str | None) -> list[tuple[str, int, int]]:
+    """(event, unix second, ms) of every event Redis's latency monitor still holds (up to
+    160 per event name): a stalled Redis delays every room's appends at once."""
+    if not url:
+        return []
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        names = [entry[0] for entry in client.execute_command("LATENCY", "LATEST")]
+        events = []
+        for name in names:
+            name = name.decode() if isinstance(name, bytes) else str(name)
+            for at, ms in client.execute_command("LATENCY", "HISTORY", name):
+                events.append((name, int(at), int(ms)))
+    finally:
+        client.close()
+    return sorted(events, key=lambda event: event[1])
+
+
+def events_between(events: list[tuple[str, int, int]], started: float,
+                   ended: float) -> list[dict[str, Any]]:
+    """The events of one phase, slowest first: the second they ended in, counted from the
+    phase's start (Redis stamps them to the second), and their milliseconds."""
+    inside = [{"event": name, "second": at - int(started), "ms": ms}
+              for name, at, ms in events if int(started) <= at <= ended]
+    return sorted(inside, key=lambda event: -event["ms"])
+
+
 def delta(after: dict[str, float], before: dict[str, float]) -> dict[str, float]:
     return {key: after[key] - before.get(key, 0.0) for key in after}
 

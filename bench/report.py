@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bench.measure import REDIS_LATENCY_THRESHOLD_MS
+
 
 def _fmt(value: Any) -> str:
     if value is None:
@@ -95,7 +97,8 @@ def markdown(result: dict[str, Any]) -> str:
         if redis:
             lines.append(f"- {label}: {_fmt(redis['commands_per_order'])} commands and "
                          f"{_fmt(redis['bytes_per_order'])} bytes (in + out) per Order; "
-                         f"{_fmt(redis.get('forks'))} fork(s) (AOF rewrite)")
+                         f"{_fmt(redis.get('forks'))} fork(s) (AOF rewrite); "
+                         f"{_latency_events(redis.get('latency_events'))}")
     lines += [
         "",
         "## Ratios to the baseline (referee / baseline)",
@@ -114,6 +117,16 @@ def markdown(result: dict[str, Any]) -> str:
     if errors:
         lines += ["Errors seen (first few):", "", *[f"- `{e}`" for e in errors], ""]
     return "\n".join(lines)
+
+
+def _latency_events(events: list[dict[str, Any]] | None) -> str:
+    if events is None:
+        return "latency events not recorded"
+    if not events:
+        return f"no latency event of {REDIS_LATENCY_THRESHOLD_MS} ms or more"
+    slowest = ", ".join(f"{e['event']} {e['ms']} ms (s{e['second']})" for e in events[:5])
+    return (f"{len(events)} latency event(s) of {REDIS_LATENCY_THRESHOLD_MS} ms or more, "
+            f"slowest: {slowest}")
 
 
 def _by_second_lines(profile: dict[str, Any] | None) -> list[str]:

@@ -1,8 +1,15 @@
-"""The benchmark's own arithmetic: percentiles and the latency tail second by second."""
+"""The benchmark's own arithmetic: percentiles, the latency tail second by second, and
+Redis's stalls of a phase."""
 
 from __future__ import annotations
 
-from bench.measure import by_second, percentiles
+from pathlib import Path
+
+import pytest
+import redis
+
+from bench.measure import by_second, events_between, percentiles, redis_latency_events
+from tests.store.redis_process import RedisProcess
 
 
 def test_percentiles_use_the_nearest_rank() -> None:
@@ -35,3 +42,33 @@ def test_by_second_of_no_commands_is_empty() -> None:
     assert by_second([], [], 0.0, threshold_ms=20.0) == {
         "seconds": 0, "threshold_ms": 20.0, "seconds_over": 0, "worst": [],
         "commands_per_s": {"mean": 0.0, "max": 0}}
+
+
+def test_a_phase_keeps_its_own_redis_events_slowest_first() -> None:
+    events = [("aof-write", 999, 40), ("fork", 1000, 12), ("aof-write", 1007, 55),
+              ("command", 1031, 80)]
+    assert events_between(events, started=1000.4, ended=1030.2) == [
+        {"event": "aof-write", "second": 7, "ms": 55},
+        {"event": "fork", "second": 0, "ms": 12}]
+
+
+@pytest.mark.redis
+def test_redis_latency_events_reads_what_the_latency_monitor_recorded(tmp_path: Path) -> None:
+    server = RedisProcess(tmp_path, extra_args=["--latency-monitor-threshold", "5",
+                                                "--enable-debug-command", "local"])
+    server.start()
+    try:
+        assert redis_latency_events(server.url) == []
+        client = redis.Redis.from_url(server.url)
+        client.execute_command("DEBUG", "SLEEP", "0.02")  # Redis stalls for 20 ms
+        client.close()
+        [(name, at, ms)] = redis_latency_events(server.url)
+        assert name == "command"
+        assert ms >= 20
+        assert at > 0
+    finally:
+        server.stop()
+
+
+def test_no_redis_no_latency_events() -> None:
+    assert redis_latency_events(None) == []
