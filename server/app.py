@@ -23,6 +23,7 @@ from server.collection_watch import CollectionWatch
 from server.config import Settings
 from server.fanout import Fanout, LocalFanout
 from server.lobby.routes import routes as lobby_routes
+from server.loop_watch import LoopLagWatch
 from server.rooms.engine_port import Engine
 from server.rooms.registry import RoomRegistry
 from server.store import MemoryRoomStore, RoomStore
@@ -70,11 +71,18 @@ def create_app(
         watch = CollectionWatch(settings.gc_warn_ms / 1000) if settings.gc_warn_ms > 0 else None
         if watch is not None:
             watch.install()
+        lag_watch = (LoopLagWatch(settings.loop_lag_warn_ms / 1000)
+                     if settings.loop_lag_warn_ms > 0 else None)
+        if lag_watch is not None:
+            lag_watch.start()
+        app.state.loop_watch = lag_watch
         app.state.serving = True
         try:
             yield
         finally:
             app.state.serving = False
+            if lag_watch is not None:
+                lag_watch.stop()
             if watch is not None:
                 watch.uninstall()
             await registry.shutdown()  # stops the rooms, then releases this node's leases

@@ -114,6 +114,10 @@ class Settings:
     gc_warn_ms: float = 20.0
     """Log a warning for every garbage collection that takes this long or longer (it
     stalls every room on the node: ``server/collection_watch.py``). 0 = never."""
+    loop_lag_warn_ms: float = 20.0
+    """Log a warning whenever the event loop runs this late or later: a timer ticking every
+    100 ms fires late (every room on the node waits meanwhile: ``server/loop_watch.py``).
+    0 = never."""
     gc_threshold: str = "100000,50,1000"
     """``gc.set_threshold`` for generations 0, 1 and 2 (Python's default is 700,10,10),
     applied with ``freeze_gc``; empty keeps the default. A full collection walks every
