@@ -75,6 +75,10 @@ class Tally:
         self.gc_pauses_ms: list[float] = []
         """This process's own garbage collections: each one stalls every socket it reads,
         which the measured latency would count against the server."""
+        self.loop_lag_ms: list[float] = []
+        """How late each tick of this process's own ``LAG_TICK_S`` timer fired: a busy load
+        generator reads frames late, which the measured latency would count against the
+        server."""
         self.windows_closed_late = 0
         self.started = time.time()
         self.ended = 0.0
@@ -87,7 +91,7 @@ class Tally:
                 "event_frames": self.event_frames, "event_bytes": self.event_bytes,
                 "windows_closed_late": self.windows_closed_late,
                 "errors": self.errors[:20], "error_count": len(self.errors),
-                "gc_pauses_ms": self.gc_pauses_ms,
+                "gc_pauses_ms": self.gc_pauses_ms, "loop_lag_ms": self.loop_lag_ms,
                 "elapsed_s": (self.ended or time.time()) - self.started}
 
 
@@ -101,6 +105,18 @@ def _time_collections(phase: str, info: dict[str, Any]) -> None:
         _gc_started = time.perf_counter()
     else:
         TALLY.gc_pauses_ms.append((time.perf_counter() - _gc_started) * 1000.0)
+
+
+LAG_TICK_S = 0.05
+
+
+async def _time_own_loop() -> None:
+    """Ticks every ``LAG_TICK_S`` for as long as the process runs, noting how late."""
+    loop = asyncio.get_running_loop()
+    while True:
+        due = loop.time() + LAG_TICK_S
+        await asyncio.sleep(LAG_TICK_S)
+        TALLY.loop_lag_ms.append((loop.time() - due) * 1000.0)
 
 
 def _unpack(frame: bytes) -> dict[str, Any]:
@@ -496,6 +512,7 @@ class Worker:
         gc.freeze()
         gc.set_threshold(100_000, 50, 1000)
         gc.callbacks.append(_time_collections)
+        lag_timer = asyncio.create_task(_time_own_loop())
         await self.phase("paced", self.paced)
         if self.args.restart:
             await self.phase("max", self.max_then_expect_restart)
@@ -508,6 +525,7 @@ class Worker:
                              return_exceptions=True)
         for reader in self.readers:
             reader.cancel()
+        lag_timer.cancel()
         with open(self.args.out, "w") as handle:
             json.dump(self.results, handle)
 

@@ -270,7 +270,7 @@ async def drive(fleet: Fleet, phases: list[str], server: Server, redis_url: str 
 def merge(workers: list[dict[str, Any]], phase: str) -> dict[str, Any]:
     parts = [w[phase] for w in workers if phase in w]
     total: dict[str, Any] = {"latencies_ms": [], "sent_at": [], "lateness_ms": [],
-                             "errors": [], "gc_pauses_ms": []}
+                             "errors": [], "gc_pauses_ms": [], "loop_lag_ms": []}
     for key in ("orders", "commands", "frames_in", "bytes_in", "event_frames", "event_bytes",
                 "error_count", "windows_closed_late"):
         total[key] = sum(p[key] for p in parts)
@@ -278,6 +278,7 @@ def merge(workers: list[dict[str, Any]], phase: str) -> dict[str, Any]:
         total["latencies_ms"] += part["latencies_ms"]
         total["sent_at"] += part["sent_at"]
         total["gc_pauses_ms"] += part["gc_pauses_ms"]
+        total["loop_lag_ms"] += part.get("loop_lag_ms", [])
         total["lateness_ms"] += part["lateness_ms"]
         total["errors"] += part["errors"]
     total["elapsed_s"] = max((p["elapsed_s"] for p in parts), default=0.0)
@@ -315,6 +316,7 @@ def phase_figures(samples: dict[str, Any], workers: list[dict[str, Any]], phase:
         "load_gc_pauses": {"count": len(tally["gc_pauses_ms"]),
                            "total_ms": round(sum(tally["gc_pauses_ms"]), 1),
                            "max_ms": round(max(tally["gc_pauses_ms"], default=0.0), 1)},
+        "load_loop_lag_ms": percentiles(tally["loop_lag_ms"]),
         "load_cpu_share": round((samples[phase]["load_cpu_s"]
                                  - samples[previous].get("load_cpu_s", 0.0)) / elapsed, 3),
         "mean_event_frame_bytes": (round(tally["event_bytes"] / tally["event_frames"], 1)

@@ -36,7 +36,14 @@ def test_benchmark_runs_end_to_end_and_writes_results(tmp_path: Path) -> None:
             assert sum(w["count"] for w in by_second["worst"]) <= figures["latency_ms"]["count"]
             assert 0 <= figures["server_system_cpu_share"] <= figures["server_cpu_share"]
             assert figures["machine_steal_share"] >= 0
+            # the load generators timed their own loops all phase long
+            assert figures["load_loop_lag_ms"]["count"] > 0
         assert result[target]["max"]["orders"] > 0
+    redis_events = result["referee"]["paced"]["redis"]["latency_events"]
+    assert isinstance(redis_events, list)  # Redis's latency monitor was read (may be empty)
+    report = path.with_suffix(".md").read_text()
+    assert "The load generators' own event loops, paced" in report
+    assert "latency event" in report
     assert result["referee"]["setup_errors"] == 0
     assert "bytes_per_connection" in result["referee"]["memory"]
     restart = result["restart"]
