@@ -36,8 +36,14 @@ def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("server").info(native.status())
-    with room_storage(settings) as store:  # Redis (REDIS_URL or embedded) unless memory
-        _serve(settings, store, args.log_level)
+    try:
+        with room_storage(settings) as store:  # Redis (REDIS_URL or embedded) unless memory
+            _serve(settings, store, args.log_level)
+    except KeyboardInterrupt:
+        # Ctrl-C: uvicorn re-raises it once its graceful shutdown is over (rooms stopped,
+        # leases released), and the block above has stopped an embedded Redis. End as a
+        # shell expects of an interrupted program, without a traceback.
+        raise SystemExit(130) from None
 
 
 def _serve(settings: Settings, store: RoomStore, log_level: str) -> None:

@@ -65,6 +65,10 @@ class EmbeddedRedis:
              "--appendonly", "yes", "--appendfsync", "always", "--save", "",
              "--logfile", "", "--daemonize", "no"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent,
+            # Its own session: Ctrl-C in the terminal (SIGINT to the whole foreground group)
+            # must reach the server alone, which then releases its leases and stops Redis
+            # itself; a Redis gone first leaves the leases to expire.
+            start_new_session=True,
         )
         assert self._process.stdout is not None
         log = b""
