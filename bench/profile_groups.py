@@ -50,8 +50,10 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("the room actor, its inbox and timers", ("server/rooms/",)),
 )
 OTHER = "other (the event loop's own code, start-up, anything unnamed)"
-_WAITING_LEAVES = ("epoll_wait", "epoll_pwait", "PyThread_acquire_lock_timed", "select",
-                   "clock_nanosleep", "nanosleep", "futex_wait")
+_WAITING_LEAVES = frozenset({
+    "epoll_wait", "epoll_pwait", "poll", "select", "internal_select",  # waiting for a socket
+    "PyThread_acquire_lock_timed", "pthread_cond_timedwait", "futex_wait",  # for a lock
+    "clock_nanosleep", "nanosleep"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,8 +84,10 @@ def read_folded(lines: Iterable[str]) -> Iterator[tuple[list[str], int]]:
 
 
 def is_waiting(frames: list[str]) -> bool:
-    """True for a thread blocked in the kernel or on a lock: its innermost frames wait."""
-    return any(leaf in frame for frame in frames[-3:] for leaf in _WAITING_LEAVES)
+    """True for a thread blocked in the kernel or on a lock: one of its innermost frames
+    (the call itself may have unnamed frames below it) is a waiting call, matched by its
+    whole function name: ``army_selection.py`` holds "select" and waits for nothing."""
+    return any(frame.split(" (", 1)[0] in _WAITING_LEAVES for frame in frames[-3:])
 
 
 def group_of(frames: list[str]) -> str:

@@ -38,6 +38,8 @@ def test_waiting_threads_are_told_apart_from_busy_ones() -> None:
     assert is_waiting(["run (renewer.py:40)", "wait (threading.py:1)",
                        "PyThread_acquire_lock_timed (thread.c:1)"])
     assert not is_waiting(f"{LOOP};{WRITE}".split(";"))
+    assert not is_waiting([*LOOP.split(";"),
+                           "choose_army (server/rules/army_selection.py:40)"])
 
 
 def test_shares_are_of_busy_samples_only() -> None:
