@@ -98,7 +98,8 @@ class Settings:
     would do (``server/transport/direct_frames.py``), instead of through ASGI. Off by
     default: at 3,000 rooms x 6 sockets it took ~4% off the CPU per Order at the maximum
     rate, but the ARO-close p99 was 3-4 ms later with it on in every A/B run (20.1 and
-    20.5 ms against 16.2, 16.7 and 17.2), for a reason not found (docs/performance.md)."""
+    20.5 ms against 16.2, 16.7 and 17.2), for a reason not found; later runs without it
+    reached the same figures, so it may be the runs' spread (docs/performance.md)."""
     ws_ping_interval_s: float = 20.0
     """The server pings every websocket this often (uvicorn's keepalive, its default), so a
     connection that died without closing (a sleeping laptop, a dropped mobile network) is

@@ -11,7 +11,8 @@ ourselves and write it to the transport (the pattern of gorilla/websocket's
 
 Only with ``Settings.direct_frames`` (``REFEREE_DIRECT_FRAMES``), which is off by
 default: it saves ~4% of the CPU per Order at full load, but with it the ARO-close tail
-was 3-4 ms later in every A/B run, for a reason not found yet (docs/performance.md).
+was 3-4 ms later in every A/B run, for a reason not found yet; later runs without it
+reached the same figures, so that may be the runs' spread (docs/performance.md).
 
 This reaches below ASGI into uvicorn's websockets-sansio protocol (the implementation the
 server names in ``Settings.websocket_options``), so it is used only where it is exactly
