@@ -22,6 +22,8 @@ from server.rules.order_pool import orders_left
 from server.rules.state import GameState, Phase
 
 ARMIES = {Side.A: "helion-c1-patrol", Side.B: "vesper-c1-cell"}
+BENCH_ENTROPY = "b3" * 32
+"""Each side's contribution to the dice in the scripted games (fixed: the bench replays them)."""
 RULESET = "codeone"
 STEP_INCHES = 0.5  # short enough never to bump into a neighbour on the 2-inch deployment grid
 
@@ -91,7 +93,7 @@ class _Planner:
 def _setup(planner: _Planner) -> list[Send]:
     out: list[Send] = []
     for side in (Side.A, Side.B):
-        planner.play(side, {"type": "choose_army", "army": ARMIES[side]}, out)
+        planner.play(side, {"type": "choose_army", "army": ARMIES[side], "entropy": BENCH_ENTROPY}, out)
     winner = planner.state.initiative.winner
     assert winner is not None
     planner.play(winner, {"type": "choose_initiative", "keep": "initiative",

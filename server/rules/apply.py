@@ -35,12 +35,12 @@ from .state import GameState
 def apply_order_resolved(state: GameState, event: e.OrderResolved) -> GameState:
     for effect in event.outcome.effects:
         state = apply_effect(state, effect)
-    return replace(state, order=None, dice=event.dice)
+    return replace(state, order=None, dice=event.dice.settled())
 
 
 def _with_dice(fold: Callable[[GameState, Any], GameState]) -> Callable[[GameState, Any], GameState]:
     def folded(state: GameState, event: Any) -> GameState:
-        return replace(fold(state, event), dice=event.dice)
+        return replace(fold(state, event), dice=event.dice.settled())
 
     return folded
 

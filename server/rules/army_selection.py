@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import hmac
 
 from .army_catalogue import sample_armies
 from .army_list import ArmyList, ListFormat
 from .commands import ChooseArmy
 from .decision import require
+from .dice import CONTRIBUTION_BYTES, is_hex_octets
 from .events import ArmyChosen, Event
 from .evolve import replace
 from .ids import Side, TrooperId
@@ -32,21 +35,35 @@ def decide_choose_army(state: GameState, side: Side, command: ChooseArmy) -> lis
         Reason.UNKNOWN_ARMY,
         f"'{army.name}' is a {army.format.value} list; this game needs a {wanted.value} list.",
     )
-    return [ArmyChosen(side, army, shuffled_ids(army, side, state.dice.seed))]
+    require(
+        is_hex_octets(command.entropy, CONTRIBUTION_BYTES),
+        Reason.BAD_COMMAND,
+        "entropy must be 32 random bytes written as 64 lowercase hexadecimal characters.",
+    )
+    return [ArmyChosen(side, army, random_ids(army, side, state.id_key), command.entropy)]
 
 
-def shuffled_ids(army: ArmyList, side: Side, seed: int) -> tuple[tuple[str, TrooperId], ...]:
-    """Game ids in an order unrelated to the list, so that a marker's id reveals nothing.
+ID_LETTERS = 8
+"""Base32 letters of a trooper id after its side: 40 bits, so ids never repeat in a list."""
 
-    The order comes from a hash of the game's seed (kept secret from clients), so it is
-    reproducible; the event records the result, so replays do not recompute it.
-    """
 
-    def key(entry_id: str) -> bytes:
-        return hashlib.blake2b(f"{seed}:{side.value}:{entry_id}".encode(), digest_size=8).digest()
-
-    order = sorted((entry.id for entry in army.entries), key=key)
-    return tuple((entry_id, TrooperId(f"{side.value}-{n}")) for n, entry_id in enumerate(order, 1))
+def random_ids(army: ArmyList, side: Side, id_key: str) -> tuple[tuple[str, TrooperId], ...]:
+    """An opaque id per list entry, e.g. ``"B-q4xk2mzd"``: HMAC of the entry under the
+    room's ``id_key`` (random per room, independent of the dice), so ids follow no order or
+    numbering and the opponent cannot tell from the ids it sees which ones it does not.
+    The event records them, so replays do not recompute them."""
+    key = bytes.fromhex(id_key)
+    taken: set[str] = set()
+    ids: list[tuple[str, TrooperId]] = []
+    for entry in army.entries:
+        digest = hmac.new(key, f"{side.value}:{entry.id}".encode(), hashlib.sha256).digest()
+        letters = base64.b32encode(digest).decode().lower()
+        size = ID_LETTERS
+        while letters[:size] in taken:  # 1 in 10^11 for a list of 15: still never ambiguous
+            size += 1
+        taken.add(letters[:size])
+        ids.append((entry.id, TrooperId(f"{side.value}-{letters[:size]}")))
+    return tuple(ids)
 
 
 def apply_army_chosen(state: GameState, event: ArmyChosen) -> GameState:
@@ -55,7 +72,10 @@ def apply_army_chosen(state: GameState, event: ArmyChosen) -> GameState:
         troopers[trooper_id] = TrooperState(trooper_id, event.side, event.army.entry(entry_id))
     armies = {**state.armies, event.side: event.army}
     phase = Phase.INITIATIVE if len(armies) == 2 else state.phase
-    return replace(state, armies=armies, troopers=troopers, phase=phase)
+    source = state.dice_source.contributed(event.side, event.entropy)
+    dice = replace(state.dice, key=source.key())
+    return replace(state, armies=armies, troopers=troopers, phase=phase, dice_source=source,
+                   dice=dice)
 
 
 def entry_trooper(state: GameState, side: Side, entry_id: str) -> TrooperState:

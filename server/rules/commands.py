@@ -22,8 +22,13 @@ class Command(Tagged):
 
 @dataclass(frozen=True, slots=True)
 class ChooseArmy(Command):
+    """``entropy``: the player's contribution to the dice, 32 random bytes as 64 lowercase
+    hexadecimal characters, drawn by the player's own client after it saw the room's
+    dice commitment (``dice``)."""
+
     TYPE: ClassVar[str] = "choose_army"
     army: str
+    entropy: str
 
 
 @dataclass(frozen=True, slots=True)

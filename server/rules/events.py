@@ -29,8 +29,10 @@ class ArmyChosen(Event):
     side: Side
     army: ArmyList
     trooper_ids: tuple[tuple[str, TrooperId], ...]
-    """(army-list entry id, game trooper id). Game ids are shuffled so that an id tells the
-    opponent nothing about the trooper behind a marker."""
+    """(army-list entry id, game trooper id). Game ids are random per room, so that an id
+    tells the opponent nothing about the trooper behind a marker or in Hidden Deployment."""
+    entropy: str = ""
+    """The player's contribution to the dice key (private until the game ends)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +240,9 @@ class GameEnded(Event):
     result: GameResult
     revealed: dict[TrooperId, Plain] = field(default_factory=dict)
     """Private information becomes open at the end of the game (DIGEST 11.2)."""
+    dice_revealed: dict[str, Plain] = field(default_factory=dict)
+    """The dice secret, its commitment and both contributions, for everyone to check every
+    die of the game (``dice.dice_reveal``; docs/fair-play.md)."""
 
 
 def event_to_plain(event: Event) -> Plain:

@@ -14,6 +14,7 @@ from .events import (
     TurnEnded,
     TurnStarted,
 )
+from .dice import dice_reveal
 from .evolve import replace
 from .ids import Side, TrooperId
 from .order_pool import count_orders, orders_left
@@ -182,7 +183,8 @@ def game_over(state: GameState, reason: str, loser: Side | None = None) -> GameE
         t.id: {"entry": t.entry.id, "name": t.profile.name, "lieutenant": t.entry.lieutenant}
         for t in state.troopers.values()
     }
-    return GameEnded(GameResult(winner, points, reason), to_plain(revealed))
+    return GameEnded(GameResult(winner, points, reason), to_plain(revealed),
+                     to_plain(dice_reveal(state.dice_source)))
 
 
 def decide_concede(state: GameState, side: Side, command: Concede) -> list[Event]:

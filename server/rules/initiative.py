@@ -37,7 +37,7 @@ def roll_initiative(state: GameState) -> InitiativeRolled:
 def apply_initiative_rolled(state: GameState, event: InitiativeRolled) -> GameState:
     rolls = {Side.A: tuple(a for a, _ in event.attempts), Side.B: tuple(b for _, b in event.attempts)}
     return replace(
-        state, dice=event.dice, initiative=Initiative(rolls=rolls, winner=event.winner)
+        state, dice=event.dice.settled(), initiative=Initiative(rolls=rolls, winner=event.winner)
     )
 
 

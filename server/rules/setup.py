@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .dice import Dice
+import hashlib
+
+from .dice import Dice, DiceSource, fixed_secret
 from .geometry import Point
 from .ids import TerrainId
 from .ruleset import Ruleset, options
@@ -12,12 +14,21 @@ from .state import GameState
 from .terrain import Table, TerrainPiece, Zone
 
 
+FIXED_IDS_PREFIX = b"infinity-referee/fixed-ids/v1\x00"
+
+
 @dataclass(frozen=True, slots=True)
 class GameSetup:
+    """A new game. A live room passes ``dice_secret`` and ``id_key`` (two independent
+    256-bit values from the operating system's CSPRNG, hexadecimal); without them both are
+    made from ``seed``, which fixes the dice: tests, scenarios and the bench only."""
+
     ruleset: str = Ruleset.N5.value
     seed: int = 0
     injected_dice: tuple[int, ...] = ()
     """Faces rolled before any generated ones (tests and scripted scenarios)."""
+    dice_secret: str = ""
+    id_key: str = ""
 
 
 def _box(name: str, x: float, y: float, w: float, d: float, height: float) -> TerrainPiece:
@@ -55,7 +66,13 @@ def new_game(setup: GameSetup) -> GameState:
     assert table.width == options(ruleset).table_width
     return GameState(
         ruleset=ruleset,
-        dice=Dice(seed=setup.seed, injected=tuple(setup.injected_dice)),
+        dice=Dice(injected=tuple(setup.injected_dice)),
+        dice_source=DiceSource(setup.dice_secret or fixed_secret(setup.seed)),
+        id_key=setup.id_key or _fixed_id_key(setup.seed),
         table=table,
         deployment_zones=zones,
     )
+
+
+def _fixed_id_key(seed: int) -> str:
+    return hashlib.sha256(FIXED_IDS_PREFIX + str(seed).encode()).hexdigest()

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .army_list import ArmyList, ListEntry
-from .dice import Dice
+from .dice import Dice, DiceSource
 from .evolve import replace
 from .geometry import Body, Point
 from .ids import Side, TrooperId
@@ -257,6 +257,11 @@ class GameState:
     loss_of_lieutenant: frozenset[Side] = frozenset()
     retreat: frozenset[Side] = frozenset()
     result: GameResult | None = None
+    dice_source: DiceSource = DiceSource()
+    """The dice secret and contributions (``dice``): never in any view."""
+    id_key: str = ""
+    """The key trooper ids are drawn from (``army_selection``): random per room and
+    independent of the dice secret. Never in any view."""
 
     def trooper(self, trooper_id: TrooperId) -> TrooperState:
         return self.troopers[trooper_id]

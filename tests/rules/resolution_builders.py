@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from server.rules.army_list import ArmyList, ListEntry, ListFormat
-from server.rules.dice import Dice
+from server.rules.dice import Dice, dice_key, fixed_secret
 from server.rules.geometry import Point
 from server.rules.ids import Side, TrooperId, WeaponId
 from server.rules.profiles import Training, TroopType, UnitProfile
@@ -103,7 +103,7 @@ def resolving(
         aros=declared,
     )
     return GameState(
-        ruleset=ruleset, dice=Dice(seed=7, injected=tuple(faces)),
+        ruleset=ruleset, dice=Dice(key=dice_key(fixed_secret(7), "", ""), injected=tuple(faces)),
         table=standard_table(terrain), deployment_zones={}, phase=Phase.ORDERS,
         armies={side: _army(side, everyone) for side in Side},
         troopers={t.id: t for t in everyone}, round=1, turn=1, active=active.side, order=order,

@@ -14,7 +14,7 @@ from server.rules.events import InitiativeRolled
 from server.rules.ids import Side, TrooperId
 from server.rules.state import GameState, Phase
 from server.rules.wounds import Condition
-from tests.support.games import ARMIES, play
+from tests.support.games import ARMIES, TEST_ENTROPY, play
 from tests.support.skirmish import skirmish
 
 T = TrooperId
@@ -23,8 +23,8 @@ T = TrooperId
 def rolled_off(dice: Sequence[int]) -> tuple[GameState, InitiativeRolled]:
     """CodeOne armies chosen; both Lieutenants have WIP 14."""
     state = engine.new_game(engine.GameSetup(ruleset="codeone", seed=3, injected_dice=tuple(dice)))
-    state, _ = play(state, Side.A, c.ChooseArmy(ARMIES["codeone"][Side.A]))
-    state, events = play(state, Side.B, c.ChooseArmy(ARMIES["codeone"][Side.B]))
+    state, _ = play(state, Side.A, c.ChooseArmy(ARMIES["codeone"][Side.A], TEST_ENTROPY))
+    state, events = play(state, Side.B, c.ChooseArmy(ARMIES["codeone"][Side.B], TEST_ENTROPY))
     rolled = [e for e in events if isinstance(e, InitiativeRolled)]
     assert len(rolled) == 1 and state.phase is Phase.INITIATIVE
     return state, rolled[0]

@@ -98,10 +98,10 @@ def test_state_and_events_survive_plain_data_round_trips() -> None:
 
 def _candidates(state: GameState, rng: random.Random) -> list[tuple[Side | engine.System, c.Command]]:
     """A handful of plausible commands for whoever must act; many will be rejected."""
-    from tests.support.games import ARMIES, deployment_spots
+    from tests.support.games import ARMIES, TEST_ENTROPY, deployment_spots
 
     if state.phase is Phase.ARMY_SELECTION:
-        return [(s, c.ChooseArmy(ARMIES[state.ruleset.value][s])) for s in (Side.A, Side.B) if s not in state.armies]
+        return [(s, c.ChooseArmy(ARMIES[state.ruleset.value][s], TEST_ENTROPY)) for s in (Side.A, Side.B) if s not in state.armies]
     if state.phase is Phase.INITIATIVE:
         zone = rng.choice(["north", "south"])
         return [

@@ -18,6 +18,10 @@ ARMIES = {
 }
 
 
+TEST_ENTROPY = "5e" * 32
+"""A player's contribution to the dice in scripted games (a real client draws its own)."""
+
+
 class CommandRejected(AssertionError):
     pass
 
@@ -65,7 +69,7 @@ def new_game_in_orders_phase(ruleset: str = "codeone", seed: int = 7, dice: Sequ
     openly in the Order of the rules; returns the state at A's first Orders Phase."""
     state = engine.new_game(engine.GameSetup(ruleset=ruleset, seed=seed, injected_dice=tuple(dice)))
     for side in (Side.A, Side.B):
-        state, _ = play(state, side, c.ChooseArmy(ARMIES[ruleset][side]))
+        state, _ = play(state, side, c.ChooseArmy(ARMIES[ruleset][side], TEST_ENTROPY))
     winner = state.initiative.winner
     assert winner is not None
     if winner is Side.A:
