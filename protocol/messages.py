@@ -106,6 +106,12 @@ class Welcome:
     settings: dict[str, Plain]
     seats: dict[str, str]  # "A"/"B" -> SeatStatus value
     spectators: int = 0  # spectators watching now
+    dice_commitment: str = ""
+    """SHA-256 commitment to the room's dice secret (64 hex), published before any roll;
+    the secret is revealed by the ``game_ended`` event (docs/fair-play.md)."""
+    fixed_dice: bool = False
+    """The room's dice come from a number chosen at creation (a test room): whoever chose
+    it knows every die. Only servers run with REFEREE_ALLOW_FIXED_SEED=1 make such rooms."""
 
 
 @dataclass(frozen=True, slots=True)

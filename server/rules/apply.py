@@ -28,6 +28,7 @@ from .game_sequence import (
 from .guts_choice import apply_guts_failure_chosen
 from .hidden_deployment import apply_trooper_revealed
 from .initiative import apply_initiative_chosen, apply_initiative_rolled, apply_initiative_settled
+from .lieutenant import apply_lieutenant_appointed
 from .order_pool import apply_order_spent, apply_orders_counted
 from .state import GameState
 
@@ -47,6 +48,7 @@ def _with_dice(fold: Callable[[GameState, Any], GameState]) -> Callable[[GameSta
 
 APPLIERS: dict[type[e.Event], Callable[[GameState, Any], GameState]] = {
     e.ArmyChosen: apply_army_chosen,
+    e.LieutenantAppointed: apply_lieutenant_appointed,
     e.InitiativeRolled: apply_initiative_rolled,
     e.InitiativeChosen: apply_initiative_chosen,
     e.InitiativeSettled: apply_initiative_settled,

@@ -111,6 +111,16 @@ def _eligibility_through(state: GameState, order: ActiveOrder) -> dict[TrooperId
     return found
 
 
+def seen_by_opponent(trooper: TrooperState, eligibility: Eligibility) -> bool:
+    """Whether the opponent may know that ``trooper`` is eligible: not while it is in Hidden
+    Deployment, nor when it is a Camouflage Marker eligible only through its private
+    profile (Hacking Area, Sixth Sense). Such troopers' passes and lost AROs are private."""
+    if trooper.hidden:
+        return False
+    return not trooper.marker or (eligibility.line_of_fire or eligibility.zone_of_control
+                                  or eligibility.template or eligibility.comms_target)
+
+
 def comms_targets(order: ActiveOrder) -> set[TrooperId]:
     """Troopers named by a Comms Attack declared so far by ``order.trooper``."""
     return {s.target for s in order.skills if isinstance(s, CommsAttack)}
@@ -160,32 +170,18 @@ def _template_targets(state: GameState, order: ActiveOrder) -> set[TrooperId]:
     }
 
 
-def waits_for_close(state: GameState, reactive: Side) -> bool:
-    """Hidden-information policy (docs/server.md): while the reactive player may hold a
-    trooper in Hidden Deployment, the window never closes on its own, whether or not that
-    trooper is eligible; it closes at the deadline or when the player closes it.
-
-    The test uses only open information: the army list (a public sample list) has a
-    Hidden Deployment trooper that has not been revealed on the table or removed.
-    """
-    return any(
-        t.profile.hidden_deployment and not t.on_table and not t.is_null
-        for t in state.troopers_of(reactive)
-    )
-
-
 def open_window(state: GameState) -> list[Event]:
-    """Entering an ARO step: open the window, or pass straight through it."""
+    """Entering an ARO step: the window opens at every ARO step of every Order, whoever is
+    eligible (hidden-information policy, docs/fair-play.md). Whether a window opens, and
+    when it closes, then depends only on the reactive player's answer or the deadline,
+    never on what only the reactive player may know (a trooper in Hidden Deployment, what a
+    Camouflage Marker is): the reactive player's client answers at once when it has
+    nothing to declare."""
     order = state.order
     assert order is not None
-    step = order.aro_step_number
     found = eligibility(state, order)
-    reactive = state.trooper(order.trooper).side.other
-    waits = waits_for_close(state, reactive)
-    if not found and not waits:
-        return [AroWindowClosed(order.number, step, (), "none_eligible")]
     hidden = tuple(t for t in found if state.trooper(t).hidden)
-    return [AroWindowOpened(order.number, step, tuple(found.values()), hidden, waits)]
+    return [AroWindowOpened(order.number, order.aro_step_number, tuple(found.values()), hidden)]
 
 
 def apply_aro_window_opened(state: GameState, event: AroWindowOpened) -> GameState:
@@ -198,7 +194,6 @@ def apply_aro_window_opened(state: GameState, event: AroWindowOpened) -> GameSta
         eligible=eligible,
         eligible_at_step=at_step,
         window_open=True,
-        waits_for_close=event.waits_for_close,
     )
     return replace(state, order=order)
 
@@ -325,7 +320,8 @@ def apply_aro_declared(state: GameState, event: AroDeclared) -> GameState:
 def decide_pass_aro(state: GameState, side: Side, command: PassAro) -> list[Event]:
     order = _open_order(state, side)
     trooper = _eligible_trooper(state, order, command.trooper)
-    return [AroPassed(order.number, order.aro_step_number, trooper.id, trooper.hidden)]
+    private = not seen_by_opponent(trooper, order.eligible[trooper.id])
+    return [AroPassed(order.number, order.aro_step_number, trooper.id, private)]
 
 
 def apply_aro_passed(state: GameState, event: AroPassed) -> GameState:
@@ -349,13 +345,10 @@ def decide_close_aro_window(
     _open_order(state, side)
     reason = "deadline" if side is SYSTEM else "closed_by_player"
     lost = order.unanswered()
-    hidden = tuple(t for t in lost if state.trooper(t).hidden)
-    open_lost = tuple(t for t in lost if t not in hidden)
-    return [AroWindowClosed(order.number, order.aro_step_number, open_lost, reason, hidden)]
-
-
-def all_answered(order: ActiveOrder) -> bool:
-    return order.window_open and not order.waits_for_close and not order.unanswered()
+    private = tuple(t for t in lost
+                    if not seen_by_opponent(state.trooper(t), order.eligible[t]))
+    public = tuple(t for t in lost if t not in private)
+    return [AroWindowClosed(order.number, order.aro_step_number, public, reason, private)]
 
 
 def apply_aro_window_closed(state: GameState, event: AroWindowClosed) -> GameState:

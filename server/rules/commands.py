@@ -128,6 +128,16 @@ class Reveal(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class AppointLieutenant(Command):
+    """A player in Loss of Lieutenant names its new Lieutenant, who takes the role at the
+    End of its Turn (DIGEST 11.3; ``lieutenant.py``). Private: the opponent never learns
+    who."""
+
+    TYPE: ClassVar[str] = "appoint_lieutenant"
+    trooper: TrooperId
+
+
+@dataclass(frozen=True, slots=True)
 class ChooseGutsFailure(Command):
     """[N5] The owner's standing choice for one trooper: ``fail`` True makes every later
     Guts Roll of the trooper a chosen failure (no die), False rolls them again (DIGEST

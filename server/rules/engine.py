@@ -25,6 +25,8 @@ from .guts_choice import decide_choose_guts_failure
 from .hidden_deployment import decide_reveal
 from .ids import Side
 from .initiative import decide_choose_initiative, decide_choose_remaining
+from .lieutenant import decide_appoint_lieutenant
+from .named_troopers import unknown_to
 from .order_pool import decide_activate
 from .reasons import Reason
 from .sequence import automatic_events
@@ -67,6 +69,7 @@ HANDLERS: dict[type[c.Command], Handler] = {
     c.EndTurn: decide_end_turn,
     c.Concede: decide_concede,
     c.ChooseGutsFailure: decide_choose_guts_failure,
+    c.AppointLieutenant: decide_appoint_lieutenant,
 }
 
 SYSTEM_COMMANDS = (c.CloseAroWindow,)
@@ -79,6 +82,10 @@ def decide(state: GameState, actor: Actor, command: c.Command) -> Decision:
         return Rejected(Reason.GAME_OVER.value, "The game is over.")
     if actor is SYSTEM and not isinstance(command, SYSTEM_COMMANDS):
         return Rejected(Reason.BAD_COMMAND.value, "The room clock only closes ARO windows.")
+    if isinstance(actor, Side):
+        unknown = unknown_to(state, actor, command)
+        if unknown is not None:
+            return Rejected(Reason.UNKNOWN_TROOPER.value, f"There is no trooper {unknown}.")
     try:
         events = HANDLERS[type(command)](state, actor, command)
     except Rejection as rejection:

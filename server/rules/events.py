@@ -155,9 +155,6 @@ class AroWindowOpened(Event):
     eligible: tuple[Eligibility, ...]
     hidden: tuple[TrooperId, ...]
     """Eligible troopers in Hidden Deployment: only their owner may know."""
-    waits_for_close: bool
-    """True when the window may not close early on its own (hidden-information policy):
-    it closes at the deadline or when the reactive player closes it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +177,7 @@ class AroPassed(Event):
     step: int
     trooper: TrooperId
     hidden: bool = False
+    """The pass is private to its owner (``aro.seen_by_opponent``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,9 +188,11 @@ class AroWindowClosed(Event):
     lost: tuple[TrooperId, ...]
     """Eligible troopers that declared nothing: they lose their ARO for this Order."""
     reason: str
-    """"all_answered", "none_eligible", "closed_by_player" or "deadline"."""
+    """"closed_by_player" (the reactive player is done) or "deadline"."""
     lost_hidden: tuple[TrooperId, ...] = ()
-    """The same, for troopers still in Hidden Deployment (private to their owner)."""
+    """The same, for troopers whose eligibility is private (``aro.seen_by_opponent``: in
+    Hidden Deployment, or a marker eligible only through its profile); only their owner
+    sees these."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +221,16 @@ class GutsFailureChosen(Event):
     TYPE: ClassVar[str] = "guts_failure_chosen"
     trooper: TrooperId
     fail: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LieutenantAppointed(Event):
+    """A player in Loss of Lieutenant named its new Lieutenant (effective at the End of its
+    Turn). Private to that player (``views``)."""
+
+    TYPE: ClassVar[str] = "lieutenant_appointed"
+    side: Side
+    trooper: TrooperId
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .commands import Concede, EndImpetuousPhase, EndTurn
 from .decision import require
+from .dice import dice_reveal
 from .events import (
     Event,
     GameEnded,
@@ -14,15 +15,14 @@ from .events import (
     TurnEnded,
     TurnStarted,
 )
-from .dice import dice_reveal
 from .evolve import replace
-from .ids import Side, TrooperId
+from .ids import Side
+from .lieutenant import appoint_at_end_of_turn
 from .order_pool import count_orders, orders_left
-from .profiles import Training, TroopType
 from .reasons import Reason
 from .ruleset import options
 from .serial import to_plain
-from .state import GameResult, GameState, OrderCount, Phase, TrooperState
+from .state import GameResult, GameState, OrderCount, Phase
 
 RETREAT_SHARE = 0.25
 """Retreat! when the surviving army is worth 25% of its points or less (DIGEST 11.4)."""
@@ -123,38 +123,13 @@ def end_turn(state: GameState) -> TurnEnded:
 def apply_turn_ended(state: GameState, event: TurnEnded) -> GameState:
     troopers = state.troopers
     if event.side in state.loss_of_lieutenant and event.side not in state.retreat:
-        troopers = _appoint_lieutenant(state, event.side)
+        troopers = appoint_at_end_of_turn(state, event.side)
     lost = state.loss_of_lieutenant
     if troopers is not state.troopers:
         lost = lost - {event.side}
-    return replace(
-        state, orders=OrderCount(), troopers=troopers, loss_of_lieutenant=lost, phase=Phase.STATES
-    )
-
-
-def _appoint_lieutenant(state: GameState, side: Side) -> dict[TrooperId, TrooperState]:
-    """End of Turn in Loss of Lieutenant: a new Lieutenant is appointed (DIGEST 11.3).
-
-    The rules let the player pick; this slice appoints the non-Null Regular trooper with the
-    highest WIP (then lowest id), recorded in docs/rules-decisions.md.
-    """
-    candidates = [
-        t
-        for t in state.troopers_of(side)
-        if t.can_act
-        and not t.entry.is_peripheral
-        and t.profile.training is Training.REGULAR
-        and t.profile.troop_type is not TroopType.REM
-    ]
-    troopers = dict(state.troopers)
-    if not candidates:
-        return troopers
-    for t in state.troopers_of(side):
-        if t.entry.lieutenant:
-            troopers[t.id] = replace(t, entry=replace(t.entry, lieutenant=False))
-    chosen = max(candidates, key=lambda t: (t.profile.wip, [-ord(c) for c in t.id]))
-    troopers[chosen.id] = replace(chosen, entry=replace(chosen.entry, lieutenant=True))
-    return troopers
+    choice = {side: t for side, t in state.lieutenant_choice.items() if side is not event.side}
+    return replace(state, orders=OrderCount(), troopers=troopers, loss_of_lieutenant=lost,
+                   phase=Phase.STATES, lieutenant_choice=choice)
 
 
 def next_turn(state: GameState) -> Event:

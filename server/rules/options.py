@@ -29,6 +29,7 @@ from .guts_choice import decide_choose_guts_failure
 from .hacking import PROGRAMS
 from .hidden_deployment import decide_reveal
 from .ids import Side, TrooperId, WeaponId
+from .lieutenant import decide_appoint_lieutenant
 from .order_pool import decide_activate
 from .order_structure import may_follow
 from .serial import Plain
@@ -69,7 +70,8 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
     activate on the same Order]}, "reveal": [trooper], "end_turn": bool,
     "end_impetuous_phase": bool, "skills": {...} | None, "aros": {trooper: [...]},
     "sight": {trooper: [enemy ids it has Line of Fire to]},
-    "guts_failure": {trooper: whether it now fails its Guts Rolls}}`` (shapes in
+    "guts_failure": {trooper: whether it now fails its Guts Rolls},
+    "close_aro_window": {"order", "step"} | None, "appoint_lieutenant": [trooper]}`` (shapes in
     docs/client.md). Empty lists/maps when the seat has nothing to do.
     """
     order = state.order
@@ -90,7 +92,19 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
         "aros": _aros(state, side, order) if order is not None else {},
         "sight": _sight(state, side) if state.phase not in _SETUP_PHASES else {},
         "guts_failure": _guts_failure(state, side),
+        "close_aro_window": _close_aro_window(state, side, order),
+        "appoint_lieutenant": [
+            t.id for t in state.troopers_of(side)
+            if _accepted(decide_appoint_lieutenant, state, side, c.AppointLieutenant(t.id))],
     }
+
+
+def _close_aro_window(state: GameState, side: Side, order: ActiveOrder | None) -> Plain:
+    """The open ARO window the seat must close when it is done declaring (the window never
+    closes by itself before its deadline), or None."""
+    if order is None or not order.window_open or state.reactive is not side:
+        return None
+    return {"order": order.number, "step": order.aro_step_number}
 
 
 _SETUP_PHASES = (Phase.ARMY_SELECTION, Phase.INITIATIVE, Phase.GAME_OVER)

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .aro import all_answered, open_window
+from .aro import open_window
 from .deployment import deployment_finished
-from .events import AroWindowClosed, Event, OrderResolved, PhaseStarted
+from .events import Event, OrderResolved, PhaseStarted
 from .game_sequence import end_turn, first_turn, next_turn, order_count, tactical_phase
 from .initiative import roll_initiative
 from .order_pool import orders_left
@@ -48,12 +48,6 @@ def _resolve(state: GameState) -> list[Event]:
     return [OrderResolved(state.order.number, outcome, dice)]
 
 
-def _window_answered(state: GameState) -> list[Event]:
-    order = state.order
-    assert order is not None
-    return [AroWindowClosed(order.number, order.aro_step_number, (), "all_answered")]
-
-
 def _turn_over(state: GameState) -> bool:
     """The Orders Phase ends by itself once the active player has no Orders left."""
     return state.phase is Phase.ORDERS and state.order is None and orders_left(state.orders) == 0
@@ -77,11 +71,6 @@ AUTOMATIC_STEPS: tuple[AutomaticStep, ...] = (
     ),
     AutomaticStep("order count", lambda s: s.phase is Phase.TACTICAL, order_count),
     AutomaticStep("ARO declaration step", _entering_aro_step, open_window),
-    AutomaticStep(
-        "every eligible trooper answered",
-        lambda s: s.order is not None and all_answered(s.order),
-        _window_answered,
-    ),
     AutomaticStep("resolution", lambda s: _order_step(s, OrderStep.RESOLUTION), _resolve),
     AutomaticStep("impetuous phase over", _impetuous_over, lambda s: [PhaseStarted(Phase.ORDERS)]),
     AutomaticStep("no orders left", _turn_over, lambda s: [end_turn(s)]),

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import hashlib
+from dataclasses import dataclass
 
 from .dice import Dice, DiceSource, fixed_secret
 from .geometry import Point
@@ -12,7 +11,6 @@ from .ids import TerrainId
 from .ruleset import Ruleset, options
 from .state import GameState
 from .terrain import Table, TerrainPiece, Zone
-
 
 FIXED_IDS_PREFIX = b"infinity-referee/fixed-ids/v1\x00"
 

@@ -182,7 +182,6 @@ class ActiveOrder:
     """At which ARO step (1 or 2) each ARO was declared."""
     passed: frozenset[TrooperId] = frozenset()
     window_open: bool = False
-    waits_for_close: bool = False
     peripherals: tuple[TrooperId, ...] = ()
     """Peripherals activated by the same Order as their Controller (``trooper``)."""
     peripheral_skills: Mapping[TrooperId, tuple[Skill, ...]] = field(default_factory=dict)
@@ -257,7 +256,10 @@ class GameState:
     loss_of_lieutenant: frozenset[Side] = frozenset()
     retreat: frozenset[Side] = frozenset()
     result: GameResult | None = None
-    dice_source: DiceSource = DiceSource()
+    lieutenant_choice: Mapping[Side, TrooperId] = field(default_factory=dict)
+    """The new Lieutenant each player in Loss of Lieutenant has named (``lieutenant``);
+    private to that player."""
+    dice_source: DiceSource = field(default_factory=DiceSource)
     """The dice secret and contributions (``dice``): never in any view."""
     id_key: str = ""
     """The key trooper ids are drawn from (``army_selection``): random per room and

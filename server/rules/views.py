@@ -12,9 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from . import events as e
+from .aro import seen_by_opponent
 from .ids import SPECTATOR, Side, TrooperId, Viewer
 from .serial import Plain, to_plain
-from .state import GameState, TrooperState
+from .state import Eligibility, GameState, TrooperState
 
 PRIVATE_PROFILE_FIELDS = ("cost", "swc")
 
@@ -125,19 +126,38 @@ def _view_orders(state: GameState, viewer: Viewer) -> dict[str, Plain]:
     return plain
 
 
-def _hidden_from(state: GameState, viewer: Viewer) -> set[TrooperId]:
-    return {t.id for t in state.troopers.values() if t.hidden and not _sees_private(viewer, t.side)}
+_PRIVATE_ELIGIBILITY = ("sixth_sense", "hacking_area")
+"""Eligibility that comes from a trooper's profile: private while it is a Camouflage Marker
+(whether a marker is a Hacker or has Sixth Sense)."""
+
+
+def _eligibility_seen(eligibility: Eligibility, plain: dict[str, Plain], trooper: TrooperState,
+                      viewer: Viewer) -> dict[str, Plain] | None:
+    """``plain`` (an ``Eligibility``'s) as ``viewer`` may see it, or None: the opponent and
+    spectators never see a trooper in Hidden Deployment, nor a marker eligible only through
+    its private profile (``aro.seen_by_opponent``; docs/fair-play.md)."""
+    if _sees_private(viewer, trooper.side) or not (trooper.hidden or trooper.marker):
+        return plain
+    if not seen_by_opponent(trooper, eligibility):
+        return None
+    return {**plain, **dict.fromkeys(_PRIVATE_ELIGIBILITY, False)}
 
 
 def _view_order(state: GameState, viewer: Viewer) -> dict[str, Plain] | None:
     order = state.order
     if order is None:
         return None
-    hidden = _hidden_from(state, viewer)
     plain: dict[str, Plain] = to_plain(order)
-    plain["eligible"] = {k: v for k, v in plain["eligible"].items() if k not in hidden}
-    plain["eligible_at_step"] = {k: v for k, v in plain["eligible_at_step"].items() if k not in hidden}
-    plain["passed"] = [t for t in plain["passed"] if t not in hidden]
+    seen = {}
+    for trooper_id, entry in plain["eligible"].items():
+        trooper_id = TrooperId(trooper_id)
+        view = _eligibility_seen(order.eligible[trooper_id], entry, state.trooper(trooper_id),
+                                 viewer)
+        if view is not None:
+            seen[trooper_id] = view
+    plain["eligible"] = seen
+    plain["eligible_at_step"] = {k: v for k, v in plain["eligible_at_step"].items() if k in seen}
+    plain["passed"] = [t for t in plain["passed"] if t in seen]
     return plain
 
 
@@ -202,9 +222,12 @@ def _orders_counted(
 def _window_opened(
     event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
 ) -> dict[str, Plain] | None:
-    if event.hidden and not _sees_private(viewer, state.trooper(event.hidden[0]).side):
-        plain["eligible"] = [x for x in plain["eligible"] if x["trooper"] not in event.hidden]
-        plain["hidden"] = []
+    if not event.eligible or _sees_private(viewer, state.trooper(event.eligible[0].trooper).side):
+        return plain
+    seen = [_eligibility_seen(e, x, state.trooper(e.trooper), viewer)
+            for e, x in zip(event.eligible, plain["eligible"], strict=True)]
+    plain["eligible"] = [x for x in seen if x is not None]
+    plain["hidden"] = []
     return plain
 
 
@@ -265,7 +288,15 @@ def _guts_failure_chosen(
     return plain if _sees_private(viewer, state.trooper(event.trooper).side) else None
 
 
+def _lieutenant_appointed(
+    event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
+) -> dict[str, Plain] | None:
+    """Who the new Lieutenant is stays the player's secret (DIGEST 11.3)."""
+    return plain if _sees_private(viewer, event.side) else None
+
+
 _REDACTIONS = {
+    e.LieutenantAppointed: _lieutenant_appointed,
     e.GutsFailureChosen: _guts_failure_chosen,
     e.TrooperRevealed: _trooper_revealed,
     e.ArmyChosen: _army_chosen,
