@@ -63,6 +63,10 @@ export class GameConnection extends EventTarget {
     this.optionsAskedAt = /** @type {number | null} */ (null);
     /** Spectators watching the room (welcome, then `spectators` messages). */
     this.spectators = 0;
+    /** The room's published commitment to its dice secret (64 hex, from the welcome; null before). */
+    this.diceCommitment = /** @type {string | null} */ (null);
+    /** True when the room's dice come from a number chosen at its creation (a test room). */
+    this.fixedDice = false;
   }
 
   /** Open the connection (and keep it open until close()). */
@@ -194,6 +198,8 @@ export class GameConnection extends EventTarget {
       this.settings = m.settings;
       this.view.seats = { ...m.seats };
       this.spectators = m.spectators ?? 0;
+      this.diceCommitment = m.dice_commitment || null;
+      this.fixedDice = m.fixed_dice === true;
       this.optionsAskedAt = null;
       this.attempt = 0;
       this.catchingUp = true; // the welcome's own snapshot or events frame comes next

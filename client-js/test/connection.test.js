@@ -30,6 +30,17 @@ test("handshake: hello carries protocol, room, token and no version on a fresh s
   assert.equal(conn.view.state.phase, "orders");
 });
 
+test("the welcome's dice commitment and fixed-dice flag are kept", () => {
+  const { h, conn } = connected();
+  assert.equal(conn.diceCommitment, null);
+  h.last().deliver({ ...welcome(4), dice_commitment: "ab".repeat(32), fixed_dice: true });
+  assert.equal(conn.diceCommitment, "ab".repeat(32));
+  assert.equal(conn.fixedDice, true);
+  h.last().deliver({ ...welcome(4), dice_commitment: "cd".repeat(32), fixed_dice: false });
+  assert.equal(conn.diceCommitment, "cd".repeat(32));
+  assert.equal(conn.fixedDice, false);
+});
+
 test("every command carries an id and resolves with exactly its own answer", async () => {
   const { h, conn } = connected();
   h.last().deliver(welcome(4));

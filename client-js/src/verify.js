@@ -1,0 +1,187 @@
+// Checking a finished game's dice against the commitment the server published before the
+// first roll (the game record of GET /api/rooms/{room}/record), with WebCrypto only.
+//
+// How the server makes every die (server/rules/dice.py):
+//   commitment = SHA-256("infinity-referee/dice-commitment/v1" 0x00 || secret)
+//   key        = HMAC-SHA256(secret, "infinity-referee/dice-key/v1" 0x00 || contribution_A || contribution_B)
+//   die n      = for attempt = 0, 1, ...: block = HMAC-SHA256(key, "d20" || n (8 octets, big-endian)
+//                || attempt (4 octets, big-endian)); value = first 4 octets, big-endian;
+//                if value < 4294967280: face = 1 + value % 20
+// Each event that rolled carries `dice = {key, cursor, injected, drawn}`: `drawn` are the
+// faces it generated, dice number cursor - drawn.length .. cursor - 1.
+
+export const RECORD_FORMAT = "infinity-referee-record/1";
+export const DICE_ALGORITHM = "hmac-sha256-d20/v1";
+const COMMITMENT_PREFIX = "infinity-referee/dice-commitment/v1\x00";
+const KEY_PREFIX = "infinity-referee/dice-key/v1\x00";
+const ACCEPT_BELOW = 4294967280; // 2^32 - 2^32 % 20: no modulo bias
+const HEX32 = /^[0-9a-f]{64}$/;
+
+/** @param {string} text */
+const ascii = (text) => new TextEncoder().encode(text);
+
+/** @param {string} hex lowercase hexadecimal @returns {Uint8Array} */
+export function hexBytes(hex) {
+  if (typeof hex !== "string" || hex.length % 2 || !/^[0-9a-f]*$/.test(hex)) throw new TypeError(`not lowercase hexadecimal: ${String(hex).slice(0, 20)}`);
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i += 1) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+/** @param {ArrayBuffer | Uint8Array} bytes */
+export function bytesHex(bytes) {
+  return [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** @param {...Uint8Array} parts */
+function concat(...parts) {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) { out.set(p, at); at += p.length; }
+  return out;
+}
+
+/** @param {Uint8Array} key */
+function hmacKey(key) {
+  return crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+}
+
+/** The public commitment to a secret (hex). @param {string} secret hex */
+export async function diceCommitment(secret) {
+  return bytesHex(await crypto.subtle.digest("SHA-256", concat(ascii(COMMITMENT_PREFIX), hexBytes(secret))));
+}
+
+/** The dice key from the secret and both contributions (hex). @param {string} secret @param {string} a @param {string} b */
+export async function diceKey(secret, a, b) {
+  const key = await hmacKey(hexBytes(secret));
+  return bytesHex(await crypto.subtle.sign("HMAC", key, concat(ascii(KEY_PREFIX), hexBytes(a), hexBytes(b))));
+}
+
+/** Die number n of the game (1..20) for a key made by `dieKey`. @param {CryptoKey} key @param {number} n */
+export async function dieFace(key, n) {
+  // "d20" || n (8 octets) || attempt (4 octets), all big-endian
+  const message = new Uint8Array(15);
+  message.set(ascii("d20"));
+  const fields = new DataView(message.buffer);
+  fields.setBigUint64(3, BigInt(n));
+  for (let attempt = 0; ; attempt += 1) {
+    fields.setUint32(11, attempt);
+    const block = new DataView(await crypto.subtle.sign("HMAC", key, message));
+    const value = block.getUint32(0);
+    if (value < ACCEPT_BELOW) return 1 + (value % 20);
+  }
+}
+
+/** The HMAC key dice are drawn with, from the dice key (hex). @param {string} keyHex */
+export function dieKey(keyHex) {
+  return hmacKey(hexBytes(keyHex));
+}
+
+/**
+ * @typedef {{ok: true, dice: number, events: number, commitment: string, key: string,
+ *   checked: string[], notes: string[]}} Verified
+ * @typedef {{ok: false, problem: string, die?: number, event?: number, field?: string}} NotVerified
+ * @typedef {object} VerifyOptions
+ * @property {string} [commitmentSeen] the commitment this viewer was shown in the room's welcome
+ * @property {string} [seat] "A"/"B": the seat of this viewer, with...
+ * @property {string} [contribution] ...the entropy it sent with its army choice
+ */
+
+/**
+ * Check every die of a game record against the committed secret and both contributions.
+ * Resolves with the number of dice checked, or with the first problem found in words.
+ * @param {any} record the JSON of GET /api/rooms/{room}/record
+ * @param {VerifyOptions} [options]
+ * @returns {Promise<Verified | NotVerified>}
+ */
+export async function verifyRecord(record, options = {}) {
+  /** @param {string} problem @param {Partial<NotVerified>} [where] @returns {NotVerified} */
+  const fail = (problem, where = {}) => ({ ok: false, problem, ...where });
+  if (!record || typeof record !== "object") return fail("The record is not a JSON object.");
+  if (record.format !== RECORD_FORMAT) return fail(`The record's format is ${JSON.stringify(record.format)}, not ${RECORD_FORMAT}.`, { field: "format" });
+  const dice = record.dice;
+  if (!dice || typeof dice !== "object") return fail("The record has no dice section.", { field: "dice" });
+  if (dice.algorithm !== DICE_ALGORITHM) return fail(`The dice algorithm is ${JSON.stringify(dice.algorithm)}; this client checks ${DICE_ALGORITHM} only.`, { field: "dice.algorithm" });
+  if (!HEX32.test(dice.secret ?? "")) return fail("The revealed secret (dice.secret) is not 32 bytes of lowercase hexadecimal.", { field: "dice.secret" });
+  if (!HEX32.test(dice.commitment ?? "")) return fail("The commitment (dice.commitment) is not 64 hexadecimal characters.", { field: "dice.commitment" });
+  const contributions = dice.contributions ?? {};
+  for (const side of ["A", "B"]) {
+    const c = contributions[side];
+    // Rooms made by tests may start without army choices, hence without contributions.
+    const fine = HEX32.test(c ?? "") || (record.fixed_dice === true && c === "");
+    if (!fine) return fail(`Player ${side}'s contribution (dice.contributions.${side}) is not 32 bytes of lowercase hexadecimal.`, { field: `dice.contributions.${side}` });
+  }
+  /** @type {string[]} */
+  const checked = [];
+  /** @type {string[]} */
+  const notes = [];
+
+  const commitment = await diceCommitment(dice.secret);
+  if (commitment !== dice.commitment) {
+    return fail(`The revealed secret does not match the commitment: SHA-256 of the secret gives ${commitment.slice(0, 16)}…, the record says ${dice.commitment.slice(0, 16)}….`, { field: "dice.commitment" });
+  }
+  checked.push("the revealed secret matches the commitment");
+  if (options.commitmentSeen) {
+    if (options.commitmentSeen !== dice.commitment) {
+      return fail(`The record's commitment ${dice.commitment.slice(0, 16)}… is not the one this browser was shown when it joined the room (${options.commitmentSeen.slice(0, 16)}…).`, { field: "dice.commitment" });
+    }
+    checked.push("the commitment is the one shown to you when you joined");
+  }
+  if (options.seat && options.contribution) {
+    if (contributions[options.seat] !== options.contribution) {
+      return fail(`Your contribution to the dice (player ${options.seat}, sent with your army choice) is not the one in the record (dice.contributions.${options.seat}).`, { field: `dice.contributions.${options.seat}` });
+    }
+    checked.push("your own contribution to the dice is the one in the record");
+  }
+
+  const key = await diceKey(dice.secret, contributions.A, contributions.B);
+  const hmac = await dieKey(key);
+  const events = Array.isArray(record.events) ? record.events : [];
+  let counter = 0;
+  let rolling = 0;
+  for (const entry of events) {
+    const event = entry?.event;
+    const roll = event?.dice;
+    if (!roll) continue;
+    const where = `event ${entry.index} (${event.type})`;
+    const Where = `Event ${entry.index} (${event.type})`;
+    const drawn = roll.drawn ?? [];
+    if (!Array.isArray(drawn) || !Number.isInteger(roll.cursor)) return fail(`The dice of ${where} have no cursor or drawn faces.`, { event: entry.index, field: "dice" });
+    if (drawn.length && roll.key !== key) {
+      return fail(`The dice key of ${where} is not the one the secret and both contributions give.`, { event: entry.index, field: "dice.key" });
+    }
+    const start = roll.cursor - drawn.length;
+    if (start !== counter) {
+      return fail(start > counter
+        ? `${Where} starts at die ${start}, but only ${counter} dice came before it: dice ${counter} to ${start - 1} are missing from the record.`
+        : `${Where} starts at die ${start}, but ${counter} dice came before it: dice ${start} to ${counter - 1} would be used twice.`,
+      { event: entry.index, die: Math.min(start, counter), field: "dice.cursor" });
+    }
+    for (let i = 0; i < drawn.length; i += 1) {
+      const n = counter + i;
+      const face = await dieFace(hmac, n);
+      if (drawn[i] !== face) {
+        return fail(`Die ${n} (event ${entry.index}, ${event.type}) does not match: the record says ${drawn[i]}, the committed dice give ${face}.`, { die: n, event: entry.index, field: "dice.drawn" });
+      }
+    }
+    if ((roll.injected ?? []).length) {
+      if (record.fixed_dice !== true) return fail(`${Where} has faces injected by hand in a room that is not a test room.`, { event: entry.index, field: "dice.injected" });
+      if (!notes.includes("injected")) notes.push("injected");
+    }
+    if (drawn.length) rolling += 1;
+    counter = roll.cursor;
+  }
+  checked.push(`all ${counter} dice follow from the secret and both contributions, in order`);
+
+  // The game_ended event says the same as the record's dice section.
+  const ended = events.map((x) => x?.event).find((e) => e?.type === "game_ended");
+  const revealed = ended?.dice_revealed;
+  if (revealed) {
+    for (const [field, got, want] of [["secret", revealed.secret, dice.secret], ["commitment", revealed.commitment, dice.commitment],
+      ["contributions.A", revealed.contributions?.A, contributions.A], ["contributions.B", revealed.contributions?.B, contributions.B]]) {
+      if (got !== want) return fail(`The game_ended event reveals another ${field} than the record's dice section.`, { field: `dice_revealed.${field}` });
+    }
+  }
+  return { ok: true, dice: counter, events: rolling, commitment: dice.commitment, key, checked,
+    notes: notes.map((n) => n === "injected" ? "some faces were set by hand (a test room): those are not checked" : n) };
+}
