@@ -27,9 +27,10 @@ export function describeEvent(e, ruleset) {
     case "aro_window_closed": return `ARO window closed (${e.reason.replace(/_/g, " ")})${e.lost.length ? `; lost: ${e.lost.join(", ")}` : ""}`;
     case "order_resolved": return `Order ${e.order} resolved: ${e.outcome.effects.map((x) => effectText(x)).join("; ") || "no effect"}`;
     case "trooper_revealed": return `${e.trooper} revealed from Hidden Deployment at (${e.position?.join(", ")})`;
+    case "lieutenant_appointed": return `Your new Lieutenant will be ${e.trooper} (secret; from the End of this Turn)`;
     case "guts_failure_chosen": return `${e.trooper} will ${e.fail ? "fail" : "roll"} its Guts Rolls (secret)`;
     case "turn_ended": return `${e.side}'s turn ended (${e.unused_orders} unused orders lost)`;
-    case "game_ended": return `Game over: ${resultText(e.result)}`;
+    case "game_ended": return `Game over: ${resultText(e.result)}${e.dice_revealed?.secret ? "; the dice secret is revealed: anyone may now verify every die" : ""}`;
     default: return `${e.type} ${JSON.stringify(e)}`;
   }
 }

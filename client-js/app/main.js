@@ -6,6 +6,7 @@ import { routeLength } from "./lib/geometry.js";
 import { drawTable } from "./table.js";
 import { describeEvent, renderOutcome, resultText } from "./describe.js";
 import { loadCatalogue, weaponName } from "./catalogue.js";
+import { verifyRecord } from "./lib/verify.js";
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const params = new URLSearchParams(location.hash.slice(1));
@@ -30,6 +31,10 @@ const ui = {
   /** per Peripheral, the chosen detail of its skill for the current declaration (JSON of a skill) */
   peripheralChoice: /** @type {Record<string, string>} */ ({}),
   deployHidden: false,
+  /** the inline "really concede?" question is showing */
+  confirmConcede: false,
+  /** the whole commitment is shown (no clipboard to copy it to) */
+  fullCommitment: false,
 };
 const resetDeclaration = () => Object.assign(ui, { routes: {}, routeFor: null, facing: "auto", attack: { weapon: null, split: {} },
   firingPoint: null, peripheralChoice: {} });
@@ -46,6 +51,20 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 const button = (text, onclick, attrs = {}) => el("button", { ...attrs, onclick }, text);
+
+/** What this tab keeps about a room across reloads (sessionStorage, per room). */
+const kept = {
+  key: (/** @type {string} */ name) => `referee:${params.get("room")}:${name}`,
+  get(/** @type {string} */ name) { try { return sessionStorage.getItem(kept.key(name)); } catch { return null; } },
+  set(/** @type {string} */ name, /** @type {string} */ value) { try { sessionStorage.setItem(kept.key(name), value); } catch { /* private mode */ } },
+  remove(/** @type {string} */ name) { try { sessionStorage.removeItem(kept.key(name)); } catch { /* private mode */ } },
+};
+
+/** 32 fresh random bytes as 64 lowercase hex: this player's own contribution to the dice. */
+function freshEntropy() {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 /** Send a command; a rejection shows the server's reason. */
 async function send(body, options = {}) {
@@ -68,7 +87,27 @@ $("create-form").addEventListener("submit", async (event) => {
   /** @type {HTMLInputElement} */ ($("link-spectator")).value = abs(room.spectator_link);
   $("link-a").setAttribute("href", room.seats.A.link);
   $("links").hidden = false;
+  loadRoomList();
 });
+
+/** The public rooms, with a marker on test rooms whose dice were fixed at creation. */
+async function loadRoomList() {
+  const list = $("room-list");
+  let rooms = [];
+  try {
+    const response = await fetch("/api/rooms");
+    rooms = (await response.json()).rooms ?? [];
+  } catch {
+    list.replaceChildren(el("li", {}, "Could not load the room list."));
+    return;
+  }
+  list.replaceChildren(...(rooms.length ? rooms.map((r) => el("li", { "data-room": r.room },
+    el("a", { href: r.spectator_link, title: "Watch as a spectator" }, r.room), ` ${r.ruleset}, ${r.phase}${r.round ? ` (round ${r.round}, turn ${r.turn})` : ""}, `,
+    `${r.seats_taken} of 2 seats taken, ${r.spectators} watching `,
+    r.fixed_dice ? el("span", { class: "fixed-marker", title: "The dice of this room come from a number chosen by whoever created it: they are not random for them." }, "test room: fixed dice") : ""))
+    : [el("li", {}, "No public room yet.")]));
+}
+$("refresh-rooms").addEventListener("click", loadRoomList);
 
 // --- game --------------------------------------------------------------------------------
 async function startGame(room, token) {
@@ -85,7 +124,8 @@ async function startGame(room, token) {
   conn.addEventListener("fatal", (e) => { $("banner").hidden = false; $("banner").textContent = `Cannot join: close code ${e.detail.code}`; });
   conn.addEventListener("events", (e) => {
     for (const { version, event } of e.detail) {
-      $("log").append(el("li", { value: version }, event ? describeEvent(event) : "(hidden event)"));
+      if (!event) continue; // servers before gap-free numbering sent null for an event this viewer may not see
+      $("log").append(el("li", { value: version }, describeEvent(event)));
       if (event?.type === "order_resolved") $("results").prepend(renderOutcome(event.outcome, { order: event.order, ruleset: conn.view.state?.ruleset }));
     }
     $("log").scrollTop = $("log").scrollHeight;
@@ -101,6 +141,7 @@ function render() {
   const view = conn.view;
   const state = view.state;
   renderStatus(state);
+  renderDice();
   if (!state) return;
   const options = conn.currentOptions();
   drawTable(/** @type {any} */ ($("table")), view, conn.role, ui, options, onTableClick, selectTrooper);
@@ -109,6 +150,9 @@ function render() {
   renderSelection(options);
   renderOrderPanel(state, options);
   renderAroPanel(state, options);
+  answerAroWindow(options);
+  renderLieutenantPanel(state, options);
+  renderConcede(state);
 }
 
 function selectTrooper(id) {
@@ -117,12 +161,91 @@ function selectTrooper(id) {
   render();
 }
 
-/** The result with victory points, once the game is over (everyone sees it). */
+/** The result with victory points, once the game is over (everyone sees it), and the dice check. */
 function renderGameOver(state) {
   const box = $("game-over");
   box.hidden = state.phase !== "game_over" || !state.result;
   box.textContent = box.hidden ? "" : `Game over: ${resultText(state.result)}`;
+  $("dice-check").hidden = state.phase !== "game_over";
+  /** @type {HTMLAnchorElement} */ ($("download-record")).href = recordUrl();
+  $("download-record").setAttribute("download", `infinity-game-${params.get("room")}.json`);
 }
+
+const recordUrl = () => `/api/rooms/${encodeURIComponent(params.get("room") ?? "")}/record`;
+
+/** The room's dice commitment in the status bar (short, full on hover, copy button) and the
+ * warning of a test room whose dice were fixed at creation. */
+function renderDice() {
+  const commitment = conn.diceCommitment;
+  $("dice").hidden = !commitment;
+  if (commitment) {
+    const first = kept.get("commitment");
+    if (!first) kept.set("commitment", commitment);
+    const code = $("dice-commitment");
+    code.textContent = ui.fullCommitment ? commitment : `${commitment.slice(0, 16)}…`;
+    code.title = `SHA-256 commitment to this room's dice secret, published before the first roll: ${commitment}`;
+    $("commitment-changed").hidden = !first || first === commitment;
+  }
+  $("fixed-dice-banner").hidden = !conn.fixedDice;
+}
+
+$("copy-commitment").addEventListener("click", async () => {
+  const commitment = conn?.diceCommitment ?? "";
+  try {
+    await navigator.clipboard.writeText(commitment);
+    $("copy-commitment").textContent = "copied";
+  } catch {
+    // No clipboard (an insecure page, or refused): select the full value for a manual copy.
+    ui.fullCommitment = true;
+    renderDice();
+    getSelection()?.selectAllChildren($("dice-commitment"));
+  }
+});
+
+/** Fetch the game record and check every die against the commitment; say the outcome in words. */
+async function verifyDice() {
+  const out = $("verify-result");
+  out.className = "";
+  out.replaceChildren("Fetching the game record...");
+  if (!globalThis.crypto?.subtle) {
+    out.className = "bad";
+    out.replaceChildren("This browser offers the cryptography needed only on a secure page (https, or localhost). Download the game record and check it elsewhere (server/verify.py).");
+    return;
+  }
+  let record;
+  try {
+    const response = await fetch(recordUrl());
+    record = await response.json();
+    if (!response.ok) {
+      out.className = "bad";
+      out.replaceChildren(record.error === "game_not_over" ? "The record is published once the game is over." : `The server refused the record: ${record.error}: ${record.message ?? ""}`);
+      return;
+    }
+  } catch (error) {
+    out.className = "bad";
+    out.replaceChildren(`Could not fetch the game record: ${error}`);
+    return;
+  }
+  out.replaceChildren("Checking every die...");
+  const seat = isSeat() ? /** @type {string} */ (conn.role) : undefined;
+  const result = await verifyRecord(record, { commitmentSeen: kept.get("commitment") ?? conn.diceCommitment ?? undefined,
+    seat, contribution: seat ? kept.get(`${seat}:entropy`) ?? undefined : undefined });
+  if (!result.ok) {
+    out.className = "bad";
+    out.replaceChildren(el("b", {}, "The dice do not check out. "), result.problem);
+    return;
+  }
+  out.className = "good";
+  const headline = result.dice
+    ? `All ${result.dice} dice of this game match the commitment published before the first roll.`
+    : "No die was generated in this game; the revealed secret matches the commitment published before it.";
+  const checked = [...result.checked];
+  if (seat && !kept.get(`${seat}:entropy`)) checked.push("(this browser did not keep your contribution, so it could not check that one)");
+  out.replaceChildren(el("b", { id: "verify-headline" }, headline),
+    el("ul", {}, ...checked.map((c) => el("li", {}, c)), ...result.notes.map((n) => el("li", {}, n))),
+    record.fixed_dice ? el("div", { class: "warning-text" }, "This was a test room: whoever created it chose the number the secret comes from, so they could know every die in advance.") : "");
+}
+$("verify-dice").addEventListener("click", verifyDice);
 
 /** Round, turn, phase, who is active, order counters, seats and spectators: always shown. */
 function renderStatus(state) {
@@ -185,8 +308,25 @@ async function renderArmyPicker(ruleset) {
   armiesFor = ruleset;
   const { armies } = await (await fetch(`/api/armies?ruleset=${encodeURIComponent(ruleset)}`)).json();
   $("army-list").replaceChildren(...armies.map((a) => el("div", { class: "army" },
-    button(`${a.name} (${a.faction}, ${a.points} pts)`, () => send({ type: "choose_army", army: a.id }, { retryStale: true }), { "data-army": a.id }),
+    button(`${a.name} (${a.faction}, ${a.points} pts)`, () => chooseArmy(a.id), { "data-army": a.id }),
     el("div", { class: "roster" }, a.roster.map((r) => r.unit).join(", ")))));
+}
+
+let choosingArmy = false;
+/** Pick an army with a fresh contribution to the dice (drawn here, for this choice only, kept
+ * in this tab so that the dice check at the end can find it in the game record). */
+async function chooseArmy(army) {
+  if (choosingArmy) return;
+  choosingArmy = true;
+  const name = `${conn.role}:entropy`;
+  const entropy = freshEntropy();
+  kept.set(name, entropy);
+  try {
+    const answer = await send({ type: "choose_army", army, entropy }, { retryStale: true });
+    if (!answer.ok && kept.get(name) === entropy) kept.remove(name);
+  } finally {
+    choosingArmy = false;
+  }
 }
 
 function renderSelection(options) {
@@ -196,7 +336,7 @@ function renderSelection(options) {
   if (!t) return;
   const p = t.profile;
   const panel = el("div", { class: "panel", id: "selected-trooper" }, t.marker ? `${t.id}: Camouflage marker` :
-    `${t.id}: ${p?.name ?? "?"} MOV ${p?.mov?.join("-")} CC ${p?.cc} BS ${p?.bs} PH ${p?.ph} WIP ${p?.wip} ARM ${p?.arm} BTS ${p?.bts} W ${p?.vita} S${p?.silhouette}${p?.hacker ? " Hacker" : ""}${p?.repeater ? " Repeater" : ""} | wounds ${t.wounds ?? 0} ${t.condition ?? ""}${t.prone ? " prone" : ""}${t.targeted ? " Targeted" : ""}${t.hidden ? " (hidden)" : ""} | ${(p?.weapons ?? []).map(weaponName).join(", ")}`);
+    `${t.id}: ${p?.name ?? "?"} MOV ${p?.mov?.join("-")} CC ${p?.cc} BS ${p?.bs} PH ${p?.ph} WIP ${p?.wip} ARM ${p?.arm} BTS ${p?.bts} W ${p?.vita} S${p?.silhouette}${p?.hacker ? " Hacker" : ""}${p?.repeater ? " Repeater" : ""} | wounds ${t.wounds ?? 0} ${t.condition ?? ""}${t.prone ? " prone" : ""}${t.targeted ? " Targeted" : ""}${t.hidden ? " (hidden)" : ""}${t.entry?.lieutenant ? " | your Lieutenant (secret)" : ""} | ${(p?.weapons ?? []).map(weaponName).join(", ")}`);
   // N5: the owner's standing choice to fail this trooper's Guts Rolls (secret until used).
   if (options?.guts_failure && t.id in options.guts_failure) {
     const box = el("input", { type: "checkbox", id: "guts-failure", checked: options.guts_failure[t.id],
@@ -462,6 +602,12 @@ function renderAroPanel(state, options) {
     return;
   }
   const aros = options.aros;
+  if (!Object.keys(aros).length) {
+    panel.append(el("div", { id: "aro-nothing" }, "Nothing (more) to declare at this step: closing the window..."),
+      button("Close the window", () => closeWindow(w), { id: "close-window" }));
+    renderCountdown();
+    return;
+  }
   for (const [id, can] of Object.entries(aros)) {
     const t = conn.view.trooper(id);
     const why = [can.line_of_fire && "LoF", can.zone_of_control && "ZoC", can.template && "under a template",
@@ -490,8 +636,77 @@ function renderAroPanel(state, options) {
   }
   const answered = [...Object.keys(order.aros ?? {}).map((id) => `${id}: ${order.aros[id].type}`), ...(order.passed ?? []).map((id) => `${id}: pass`)];
   if (answered.length) panel.append(el("div", {}, `Declared: ${answered.join(", ")}`));
-  panel.append(button("Done: close window", () => send({ type: "close_aro_window", order: w.order, step: w.step }), { id: "close-window" }));
+  panel.append(button("Done: pass the rest and close the window", () => closeWindow(w), { id: "close-window",
+    title: "Troopers that declared nothing lose their ARO for this step" }));
   renderCountdown();
+}
+
+/** Windows this app closed by itself (or tried to): "order:step" -> attempts. */
+const autoClosed = new Map();
+
+/**
+ * Every ARO step opens a window, whoever may react (so its opening tells nothing about hidden
+ * troopers), and only the reactive player's close_aro_window or the deadline closes it. The
+ * reactive seat's app answers at once when it has nothing (left) to declare: the server's
+ * options list no trooper of this seat that may still answer this step (they include its
+ * hidden troopers). Otherwise the player declares and then clicks Done.
+ */
+function answerAroWindow(options) {
+  const w = conn.view.window;
+  if (!w || !options || w.reactive !== conn.role || Object.keys(options.aros ?? {}).length) return;
+  const key = `${w.order}:${w.step}`;
+  const attempts = autoClosed.get(key) ?? 0;
+  if (attempts < 0 || attempts >= 3) return; // in flight (-1), or given up: the deadline closes it
+  autoClosed.set(key, -1);
+  closeWindow(w, true).then((answer) => autoClosed.set(key, answer.ok ? 3 : attempts + 1));
+}
+
+/** Close the reactive player's window (its troopers that declared nothing pass). */
+function closeWindow(w, quiet = false) {
+  const offered = conn.currentOptions()?.close_aro_window; // the server names the window the seat may close
+  const body = { type: "close_aro_window", order: offered?.order ?? w.order, step: offered?.step ?? w.step };
+  // A window the deadline closed first answers stale_window: nothing to tell the player then.
+  return quiet ? conn.send(body) : send(body);
+}
+
+/** Loss of Lieutenant: this player picks its new Lieutenant among the server's candidates
+ * (options.appoint_lieutenant); the opponent is never told who. */
+function renderLieutenantPanel(state, options) {
+  const panel = $("lieutenant-panel");
+  const inLoss = isSeat() && (state.loss_of_lieutenant ?? []).includes(conn.role);
+  const offered = (options?.appoint_lieutenant ?? []).map((c) => (typeof c === "string" ? c : c.trooper));
+  const told = state.lieutenant_choice?.[conn.role ?? ""]; // the seat's own lieutenant_appointed event
+  if (told && told !== kept.get(`${conn.role}:lieutenant`)) kept.set(`${conn.role}:lieutenant`, told);
+  let chosen = kept.get(`${conn.role}:lieutenant`);
+  if (chosen && isSeat() && !inLoss && state.loss_of_lieutenant) { kept.remove(`${conn.role}:lieutenant`); chosen = null; } // appointed: over
+  panel.hidden = !(inLoss || offered.length) || (!offered.length && !chosen);
+  panel.replaceChildren();
+  if (panel.hidden) return;
+  const name = (id) => `${conn.view.trooper(id)?.profile?.name ?? ""} ${id}`.trim();
+  if (chosen) panel.append(el("div", { id: "lieutenant-chosen" }, `Your Lieutenant will be ${name(chosen)} (secret from your opponent).`));
+  if (!offered.length) return;
+  panel.append(el("div", {}, chosen ? "Change your choice:" : "Choose your new Lieutenant (secret from your opponent):"));
+  for (const id of offered) {
+    panel.append(button(name(id), async () => {
+      const answer = await send({ type: "appoint_lieutenant", trooper: id });
+      if (answer.ok) { kept.set(`${conn.role}:lieutenant`, id); render(); }
+    }, { "data-lieutenant": id, class: chosen === id ? "chosen" : "" }));
+  }
+}
+
+/** A seat may concede at any time before the game is over, after a confirmation. */
+function renderConcede(state) {
+  const box = $("concede-box");
+  box.hidden = !isSeat() || state.phase === "game_over";
+  box.replaceChildren();
+  if (box.hidden) return;
+  if (!ui.confirmConcede) {
+    box.append(button("Concede the game...", () => { ui.confirmConcede = true; render(); }, { id: "concede" }));
+    return;
+  }
+  box.append(el("span", {}, "Concede? Your opponent wins the game. "),
+    button("Yes, concede", async () => { ui.confirmConcede = false; await send({ type: "concede" }); render(); }, { id: "confirm-concede", class: "danger" }),
+    button("No, play on", () => { ui.confirmConcede = false; render(); }, { id: "cancel-concede" }));
 }
 
 /** A declared skill in a few words for the ARO panel. */
@@ -535,4 +750,5 @@ function onTableClick(point) {
 }
 
 if (params.get("room")) startGame(params.get("room"), params.get("token"));
+else loadRoomList();
 window.addEventListener("hashchange", () => location.reload());

@@ -1,6 +1,7 @@
 // The client's local copy of its view of the game, kept current by applying events.
 //
-// The server sends a snapshot (the full view) and then numbered events. Events this module
+// The server sends a snapshot (the full view) and then numbered events: each viewer gets its
+// own gap-free numbering of the events it may see. Events this module
 // knows how to fold are applied directly; any other event (or one whose effect depends on
 // private data the view lacks) marks the view `stale`, and the connection then asks the
 // server for a fresh snapshot. So the view is never wrong for long, and never silently.
@@ -36,7 +37,7 @@ export class LocalView {
     this.seats = {};
     /** True when an event could not be folded locally: a snapshot is needed. */
     this.stale = false;
-    /** @type {LoggedEvent[]} every event seen, in version order (null: not visible to us) */
+    /** @type {LoggedEvent[]} every event seen, in version order (a null event is tolerated: servers before gap-free numbering sent one for an event this viewer could not see) */
     this.log = [];
   }
 
@@ -69,8 +70,8 @@ export class LocalView {
       if (version <= this.version) return;
       if (event && this.state && !this.stale) {
         const fold = FOLDS[event.type];
-        if (fold) fold(this.state, event);
-        else this.stale = true;
+        // A fold returns NEEDS_SNAPSHOT when the event's effect depends on what the view lacks.
+        if (!fold || fold(this.state, event) === NEEDS_SNAPSHOT) this.stale = true;
       }
       this.version = version;
       const entry = { version, event };
@@ -115,7 +116,10 @@ function moveAlong(trooper, skill, path) {
   path?.push(...skill.route.slice(1)); // the route starts where the trooper stands
 }
 
-/** @type {Record<string, (state: Record<string, any>, event: GameEvent) => void>} */
+/** What a fold returns when the view cannot follow the event by itself. */
+const NEEDS_SNAPSHOT = Symbol("needs snapshot");
+
+/** @type {Record<string, (state: Record<string, any>, event: GameEvent) => void | typeof NEEDS_SNAPSHOT>} */
 const FOLDS = {
   turn_started(state, e) {
     Object.assign(state, { round: e.round, turn: e.turn, active: e.active });
@@ -211,12 +215,19 @@ const FOLDS = {
     else state.troopers.push({ id: e.trooper, side: e.side, position: e.position, facing: e.facing,
       profile: e.profile, marker: false, wounds: 0, condition: "normal" });
   },
+  lieutenant_appointed(state, e) {
+    // Only its own player gets this event: the choice (effective at the End of Turn) is secret.
+    state.lieutenant_choice = { ...(state.lieutenant_choice ?? {}), [e.side]: e.trooper };
+  },
   guts_failure_chosen(state, e) {
     const trooper = trooperIn(state, e.trooper);
     if (trooper) trooper.fails_guts = e.fail;
   },
-  turn_ended(state) {
+  turn_ended(state, e) {
     state.order = null;
+    // The End of Turn of a player in Loss of Lieutenant appoints its new Lieutenant (its
+    // secret choice, or the server's default): only a snapshot says which trooper it is.
+    if ((state.loss_of_lieutenant ?? []).includes(e.side)) return NEEDS_SNAPSHOT;
   },
   game_ended(state, e) {
     state.phase = "game_over";

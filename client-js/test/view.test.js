@@ -52,7 +52,7 @@ test("resolution effects: wounds and state, dodge movement, turning", () => {
   assert.equal(view.state.order, null);
 });
 
-test("events already held are skipped; a gap is refused; hidden events still advance the version", () => {
+test("events already held are skipped; a gap is refused; a null (an old server's placeholder) is tolerated", () => {
   const view = viewWith([]);
   view.applyEvents(11, [null, { type: "phase_started", phase: "states" }]);
   assert.equal(view.version, 12);
@@ -123,4 +123,22 @@ test("skills are declared from the path reached before them; a declared firing p
   assert.deepEqual(declaredFrom([0, 0], [move, { type: "bs_attack" }]), [[0, 0], [0, 4]]);
   assert.deepEqual(declaredFrom([0, 0], [move, { type: "bs_attack", firing_point: [0, 2] }])[1], [0, 2]);
   assert.deepEqual(declaredFrom([0, 0], [{ type: "bs_attack" }, move]), [[0, 0], [0, 0]]);
+});
+
+test("a player's own lieutenant_appointed is folded (no snapshot needed) as its secret choice", () => {
+  const view = viewWith([trooper("t1", "A", [5, 5])]);
+  view.applyEvents(11, [{ type: "lieutenant_appointed", side: "A", trooper: "t1" }]);
+  assert.equal(view.stale, false);
+  assert.deepEqual(view.state.lieutenant_choice, { A: "t1" });
+  view.applyEvents(12, [{ type: "lieutenant_appointed", side: "A", trooper: "t2" }]);
+  assert.deepEqual(view.state.lieutenant_choice, { A: "t2" });
+});
+
+test("the End of Turn of a side in Loss of Lieutenant asks for a snapshot (who is Lieutenant now)", () => {
+  const view = viewWith([trooper("t1", "A", [5, 5])]);
+  view.state.loss_of_lieutenant = ["A"];
+  view.applyEvents(11, [{ type: "turn_ended", round: 1, turn: 1, side: "B", unused_orders: 0 }]);
+  assert.equal(view.stale, false);
+  view.applyEvents(12, [{ type: "turn_ended", round: 1, turn: 2, side: "A", unused_orders: 0 }]);
+  assert.equal(view.stale, true);
 });
