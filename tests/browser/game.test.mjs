@@ -75,7 +75,38 @@ const nextAnswer = (page) => page.evaluate(() => new Promise((resolve) =>
 
 const closeAll = (...pages) => Promise.all(pages.map((p) => p.context().close()));
 
-test("lobby creates a room with opponent and spectator links", async () => {
+/** The room's commitment as this page shows it: the short form and the full value on hover. */
+const shownCommitment = (page) => page.evaluate(() => {
+  const code = document.getElementById("dice-commitment");
+  return { short: code.textContent, full: code.title.match(/[0-9a-f]{64}/)?.[0], visible: !document.getElementById("dice").hidden };
+});
+
+/** Every viewer shows the commitment of the welcome, in the status bar, the same for all. */
+async function assertCommitmentShown(pages, expected) {
+  for (const page of pages) {
+    await page.waitForSelector("#dice:not([hidden])", WAIT);
+    const shown = await shownCommitment(page);
+    assert.equal(shown.full, expected);
+    assert.equal(shown.short, `${expected.slice(0, 16)}…`);
+  }
+}
+
+/** A player concedes through the UI (with its confirmation); every page waits for the end. */
+async function concede(player, ...pages) {
+  await player.click("#concede");
+  await player.click("#confirm-concede");
+  for (const page of [player, ...pages]) await page.waitForSelector("#game-over:not([hidden])", WAIT);
+}
+
+/** Click "Verify the dice" and wait for the outcome in words. */
+async function verifyDice(page) {
+  await page.click("#verify-dice");
+  await page.waitForSelector("#verify-result.good, #verify-result.bad", WAIT);
+  return page.$eval("#verify-result", (x) => x.textContent);
+}
+
+test("lobby creates a room with opponent and spectator links; a fixed-dice room is marked in the list", async () => {
+  const fixed = await json("/api/rooms", { ruleset: "codeone", seed: 11 });
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(base + "/");
@@ -83,15 +114,29 @@ test("lobby creates a room with opponent and spectator links", async () => {
   await page.waitForSelector("#links:not([hidden])");
   assert.match(await page.inputValue("#link-b"), /#room=.+&token=.+/);
   assert.match(await page.inputValue("#link-spectator"), /#room=[^&]+$/);
+  const created = new URLSearchParams((await page.inputValue("#link-spectator")).split("#")[1]).get("room");
+  await page.waitForSelector(`#room-list [data-room="${created}"]`, WAIT);
+  await page.waitForSelector(`#room-list [data-room="${fixed.room}"] .fixed-marker`, WAIT);
+  assert.equal(await page.$(`#room-list [data-room="${created}"] .fixed-marker`), null, "a room with random dice has no marker");
+  assert.match(await page.$eval(`#room-list [data-room="${fixed.room}"]`, (x) => x.textContent), /test room: fixed dice/);
   await shot(page, "01-lobby");
   await context.close();
 });
 
-test("two players and a spectator: armies picked at once, initiative, deployment by clicks, first order", async () => {
+test("two players and a spectator: armies picked at once, initiative, deployment by clicks, first order, concession, dice verified", async () => {
+  // A room with a seed: a test room, which every viewer is warned about.
   const room = await json("/api/rooms", { ruleset: "codeone", aro_window_s: 30, seed: 7 });
   const a = await open(room.seats.A.link);
   const b = await open(room.seats.B.link);
   const spectator = await open(room.spectator_link);
+  const described = await (await fetch(`${base}/api/rooms/${room.room}`)).json();
+  assert.equal(described.fixed_dice, true);
+  await assertCommitmentShown([a, b, spectator], described.dice_commitment);
+  for (const page of [a, b, spectator]) {
+    await page.waitForSelector("#fixed-dice-banner:not([hidden])", WAIT);
+    assert.match(await page.$eval("#fixed-dice-banner", (x) => x.textContent), /^Test room: the dice were fixed by whoever created it/);
+  }
+  await spectator.screenshot({ path: join(artifacts, "02-fixed-dice-banner-spectator.png"), clip: { x: 0, y: 0, width: 1400, height: 110 } });
 
   // Both click at once: the second command is issued against an older version and must be
   // re-issued (this race made the old test fail 2 runs in 5).
@@ -142,6 +187,79 @@ test("two players and a spectator: armies picked at once, initiative, deployment
   await player.click("#declare-idle");
   await spectator.waitForFunction(() => window.referee.view.log.some((x) => x.event?.type === "skill_declared"), null, WAIT);
   assert.equal(await spectator.evaluate(() => window.referee.role), "spectator");
+  // This deployment leaves troopers of the reactive player in Line of Fire: its ARO panel
+  // lists them, and "Done" passes the rest and closes the window (nothing closes it by itself).
+  const reactive = player === a ? b : a;
+  await reactive.waitForSelector("[data-aro]", WAIT);
+  await reactive.click("#close-window");
+  await spectator.waitForFunction(() => window.referee.view.log.some((x) => x.event?.type === "aro_window_closed" && x.event.reason === "closed_by_player"), null, WAIT);
+
+  // The other player concedes; everyone verifies the dice of the game (initiative included).
+  await concede(player === a ? b : a, player, spectator);
+  for (const page of [a, b, spectator]) {
+    assert.match(await verifyDice(page), /^All \d+ dice of this game match the commitment published before the first roll\./);
+  }
+  assert.match(await a.$eval("#verify-result", (x) => x.textContent), /your own contribution to the dice is the one in the record/);
+  assert.match(await spectator.$eval("#verify-result", (x) => x.textContent), /This was a test room/);
+  await closeAll(a, b, spectator);
+});
+
+test("a room with random dice: both contributions, the commitment for all, a concession, the dice verified by all", async () => {
+  // Created through the lobby form, as a player would: no seed, no banner.
+  const lobby = await (await browser.newContext()).newPage();
+  await lobby.goto(base + "/");
+  await lobby.click("#create-room");
+  await lobby.waitForSelector("#links:not([hidden])");
+  const linkA = await lobby.$eval("#link-a", (x) => x.getAttribute("href"));
+  const linkB = new URL(await lobby.inputValue("#link-b")).hash;
+  const linkSpectator = new URL(await lobby.inputValue("#link-spectator")).hash;
+  await lobby.context().close();
+  const a = await open(linkA);
+  const b = await open(`/${linkB}`);
+  const spectator = await open(`/${linkSpectator}`);
+  const roomId = await a.evaluate(() => window.referee.options.room);
+  const described = await (await fetch(`${base}/api/rooms/${roomId}`)).json();
+  assert.equal(described.fixed_dice, false);
+  await assertCommitmentShown([a, b, spectator], described.dice_commitment);
+  for (const page of [a, b, spectator]) assert.equal(await page.$eval("#fixed-dice-banner", (x) => x.hidden), true);
+  await a.screenshot({ path: join(artifacts, "15-commitment-under-the-status-bar.png"), clip: { x: 0, y: 0, width: 1400, height: 90 } });
+  await shot(spectator, "16-commitment-spectator");
+
+  // Each player's app sends 32 fresh random bytes with its army choice and keeps them.
+  const sent = [];
+  await Promise.all([a.click('[data-army="helion-vanguard"]'), b.click('[data-army="vesper-raiders"]')]); // N5, the form's default
+  await a.waitForFunction(() => !window.referee.view.stale && window.referee.view.state.initiative?.winner, null, WAIT);
+  for (const [page, seat] of [[a, "A"], [b, "B"]]) {
+    const kept = await page.evaluate((key) => sessionStorage.getItem(key), `referee:${roomId}:${seat}:entropy`);
+    assert.match(kept, /^[0-9a-f]{64}$/);
+    sent.push(kept);
+  }
+  assert.notEqual(sent[0], sent[1]);
+  // The record is not published before the end.
+  assert.equal((await fetch(`${base}/api/rooms/${roomId}/record`)).status, 409);
+
+  await concede(b, a, spectator);
+  const record = await (await fetch(`${base}/api/rooms/${roomId}/record`)).json();
+  assert.deepEqual(record.dice.contributions, { A: sent[0], B: sent[1] });
+  const dice = record.events.filter((x) => x.event.dice?.drawn?.length).reduce((n, x) => n + x.event.dice.drawn.length, 0);
+  assert.ok(dice > 0, "the initiative roll-off rolled dice");
+  for (const page of [a, b, spectator]) {
+    await verifyDice(page);
+    assert.match(await page.$eval("#verify-headline", (x) => x.textContent), new RegExp(`^All ${dice} dice of this game match the commitment published before the first roll\\.$`));
+  }
+  assert.match(await b.$eval("#verify-result", (x) => x.textContent), /your own contribution to the dice is the one in the record/);
+  assert.equal(await a.$eval("#download-record", (x) => x.getAttribute("href")), `/api/rooms/${encodeURIComponent(roomId)}/record`);
+  await shot(a, "17-dice-verified-player");
+  await spectator.locator("#dice-check").screenshot({ path: join(artifacts, "18-dice-verified-spectator.png") });
+
+  // A record with one die changed (served to this page only) is refused, the die named.
+  const rolled = record.events.find((x) => x.event.dice?.drawn?.length);
+  const changed = structuredClone(record);
+  const entry = changed.events.find((x) => x.index === rolled.index);
+  entry.event.dice.drawn[0] = entry.event.dice.drawn[0] === 20 ? 1 : entry.event.dice.drawn[0] + 1;
+  await spectator.route("**/record", (route) => route.fulfill({ json: changed }));
+  assert.match(await verifyDice(spectator), new RegExp(`^The dice do not check out\\. Die 0 \\(event ${rolled.index}, ${rolled.event.type}\\) does not match: the record says ${entry.event.dice.drawn[0]}, the committed dice give ${rolled.event.dice.drawn[0]}\\.$`));
+  await spectator.locator("#dice-check").screenshot({ path: join(artifacts, "19-dice-refused-spectator.png") });
   await closeAll(a, b, spectator);
 });
 
@@ -268,13 +386,13 @@ test("a Comms Attack drawn on the table for the target's player, a Reset ARO, th
   assert.match(await b.$eval('[data-aro="B-t3"]', (x) => x.textContent), /target of a Comms Attack/);
   await shot(b, "11-comms-attack-aro");
   await b.click('[data-aro="B-t3"] [data-action="reset"]');
-  // N5 Vesper keeps a trooper in Hidden Deployment: the window never closes on its own.
-  await b.waitForFunction(() => window.referee.view.state.order?.aros?.["B-t3"]?.type === "reset", null, WAIT);
-  await b.click("#close-window");
+  // B-t3 was B's only trooper to answer: B's app closes the window by itself, at both steps.
+  const closedByB = (page, step) => page.waitForFunction((step) => window.referee.view.log.some((x) => x.event?.type === "aro_window_closed"
+    && x.event.step === step && x.event.reason === "closed_by_player"), step, WAIT);
+  await closedByB(a, 1);
   await a.waitForSelector("#declare-idle", WAIT);
   await a.click("#declare-idle");
-  await b.waitForFunction(() => window.referee.view.window?.step === 2, null, WAIT);
-  await b.click("#close-window");
+  await closedByB(a, 2);
 
   const results = async (page) => {
     await page.waitForSelector("#results .outcome", WAIT);
@@ -309,7 +427,9 @@ test("a BS Attack fired from a corner of the route: everyone sees the firing poi
   await a.click('[data-skill="move"]');
   await spectator.waitForSelector('[data-order-path="A-t7"]', { state: "attached", ...WAIT });
   await spectator.waitForFunction(() => window.referee.view.state.troopers.find((t) => t.id === "A-t7").facing === 45, null, WAIT);
-  await b.click("#close-window"); // nobody of B reacts (the window waits: B has Hidden Deployment)
+  // Nobody of B may react: B's app closes the window at once, without a click.
+  await spectator.waitForFunction(() => window.referee.view.log.some((x) => x.event?.type === "aro_window_closed"
+    && x.event.step === 1 && x.event.reason === "closed_by_player" && !x.event.lost.length), null, WAIT);
 
   // No shot from where it stands; the corner is offered with the shots legal from there.
   await a.waitForSelector('[data-firing-point="21.5,5"]', WAIT);
@@ -318,18 +438,24 @@ test("a BS Attack fired from a corner of the route: everyone sees the firing poi
   await clickTable(a, 21.5, 5); // a click on the corner picks it
   await a.waitForSelector('[data-firing-point="21.5,5"].chosen', WAIT);
   await a.waitForSelector("#declare-bs:not([disabled])", WAIT);
+  // B's connection drops (and cannot come back yet) so that the second window stays open
+  // while everyone looks at the attack; B's app closes it once it is back.
+  const goodUrl = await b.evaluate(() => window.referee.options.url);
+  await b.evaluate(() => { Object.assign(window.referee.options, { url: "ws://127.0.0.1:1/ws", backoff: { initialMs: 100, maxMs: 300 } }); window.referee.dropForTest(); });
+  await a.waitForFunction(() => window.referee.view.seats.B === "away", null, WAIT);
   await a.click("#declare-bs");
-  await b.waitForFunction(() => window.referee.view.window?.step === 2, null, WAIT);
+  await spectator.waitForFunction(() => window.referee.view.window?.step === 2, null, WAIT);
   // The second ARO window: the attack is on the table for everyone until the Order resolves.
-  for (const page of [b, spectator]) {
+  for (const page of [a, spectator]) {
     await page.waitForSelector('[data-firing-point="A-t7"]', { state: "attached", ...WAIT });
     await page.waitForSelector('[data-attack-line="A-t7:B-t3"]', { state: "attached", ...WAIT });
   }
   const declared = await spectator.evaluate(() => window.referee.view.state.order.skills[1]);
   assert.deepEqual(declared.firing_point, [21.5, 5]);
   await shot(spectator, "13-firing-point-on-the-table");
-  await b.waitForSelector("#close-window", WAIT);
-  await b.click("#close-window");
+  await b.evaluate((url) => { window.referee.options.url = url; }, goodUrl);
+  await spectator.waitForFunction(() => window.referee.view.log.some((x) => x.event?.type === "aro_window_closed"
+    && x.event.step === 2 && x.event.reason === "closed_by_player"), null, WAIT);
   await spectator.waitForSelector("#results .outcome", WAIT);
   assert.match(await spectator.$eval("#results .outcome", (x) => x.textContent), /A-t7 shoots B-t3 with Line Rifle/);
   await spectator.waitForSelector('[data-attack-line="A-t7:B-t3"]', { state: "detached", ...WAIT });
@@ -369,4 +495,41 @@ test("a Controller and its Peripheral on one Order: both routes drawn, both on t
   const declared = await b.evaluate(() => window.referee.view.log.filter((x) => x.event?.type === "skill_declared").map((x) => x.event.peripherals));
   assert.deepEqual(declared.map((p) => p.map((x) => x.skill.type)), [["move"], ["idle"]]);
   await closeAll(a, b);
+});
+
+test("Loss of Lieutenant: the player names its new Lieutenant in secret; the opponent and the spectator never learn who", async () => {
+  // A's Lieutenant (A-t1) is not on the table: A starts its first turn in Loss of Lieutenant.
+  const room = await json("/test/scenario", { aro_window_s: 120, seed: 1, placements: {
+    "A-t5": [22.5, 4, 90], "A-t6": [10, 4, 90], "A-t2": [5, 4, 90], "B-t3": [22.5, 28, 270], "B-t1": [3.5, 30.5, 90] } });
+  const a = await open(room.seats.A.link);
+  const b = await open(room.seats.B.link);
+  const spectator = await open(room.spectator_link);
+  await a.waitForSelector("#lieutenant-panel:not([hidden])", WAIT);
+  assert.match(await a.$eval("#lieutenant-panel", (x) => x.textContent), /Choose your new Lieutenant \(secret from your opponent\)/);
+  const offered = (await options(a)).appoint_lieutenant;
+  assert.deepEqual(await a.$$eval("[data-lieutenant]", (xs) => xs.map((x) => x.dataset.lieutenant)), offered);
+  assert.ok(offered.includes("A-t5"));
+  assert.deepEqual((await options(b)).appoint_lieutenant, []);
+  for (const page of [b, spectator]) assert.equal(await page.$eval("#lieutenant-panel", (x) => x.hidden), true);
+
+  await a.click('[data-lieutenant="A-t5"]');
+  await a.waitForSelector("#lieutenant-chosen", WAIT);
+  assert.match(await a.$eval("#lieutenant-chosen", (x) => x.textContent), /^Your Lieutenant will be .*A-t5 \(secret from your opponent\)\.$/);
+  await a.screenshot({ path: join(artifacts, "20-lieutenant-chosen.png"), clip: { x: 980, y: 60, width: 420, height: 260 } });
+  // A reload keeps the choice on screen.
+  await a.reload();
+  await a.waitForSelector("#lieutenant-chosen", WAIT);
+
+  // The End of A's Turn appoints it: A's own view says so; B's and the spectator's say nothing.
+  await a.click("#end-turn");
+  await a.waitForFunction(() => !window.referee.view.stale && window.referee.view.state.active === "B"
+    && window.referee.view.trooper("A-t5")?.entry?.lieutenant === true, null, WAIT);
+  await a.waitForSelector("#lieutenant-panel", { state: "hidden", ...WAIT });
+  for (const page of [b, spectator]) {
+    await page.waitForFunction(() => !window.referee.view.stale && window.referee.view.state.active === "B", null, WAIT);
+    assert.equal(await page.evaluate(() => window.referee.view.log.some((x) => x.event?.type === "lieutenant_appointed")), false);
+    assert.equal(await page.evaluate(() => window.referee.view.trooper("A-t5")?.entry), undefined);
+    assert.doesNotMatch(await page.$eval("#log", (x) => x.textContent), /Lieutenant will be/);
+  }
+  await closeAll(a, b, spectator);
 });

@@ -8,12 +8,17 @@ troopers where the test wants them (``tests.support.skirmish``: the ruleset's sa
 ``dice``: the next faces rolled, then the seed's), so browser tests play real orders without
 depending on deployment clicks. The route exists only in this test process.
 
+Its rooms' dice come from ``seed``: test rooms, which every viewer is told about
+(``fixed_dice``). This server also lets the lobby take a ``seed``
+(REFEREE_ALLOW_FIXED_SEED=1), as the browser tests do for a whole game from army selection.
+
 Run: ``python -m tests.browser.scenario_server``; it prints ``PORT <n>`` once it listens.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 import sys
 from typing import Any
@@ -34,7 +39,7 @@ async def create_scenario(request: Request) -> Response:
     placements = {k: tuple(v) for k, v in body["placements"].items()}
     ruleset = str(body.get("ruleset", "codeone"))
     room_settings = RoomSettings(ruleset, float(body.get("aro_window_s", 30)), "public",
-                                 seed=int(body.get("seed", 1)))
+                                 fixed_seed=int(body.get("seed", 1)))
     created = await request.app.state.registry.create(
         room_settings, skirmish(placements, ruleset=ruleset, seed=int(body.get("seed", 1)),
                                 dice=tuple(int(d) for d in body.get("dice", ()))))
@@ -48,6 +53,8 @@ async def create_scenario(request: Request) -> Response:
 
 
 async def main() -> None:
+    # A test server: the lobby accepts a ``seed`` (such rooms say fixed_dice to everyone).
+    os.environ.setdefault("REFEREE_ALLOW_FIXED_SEED", "1")
     settings = Settings.from_env(None, freeze_gc=False)
     app = create_app(settings)
     app.router.routes.insert(0, Route("/test/scenario", create_scenario, methods=["POST"]))
