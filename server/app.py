@@ -46,7 +46,7 @@ def create_app(
         from server.rooms.rules_engine import RulesCoreEngine
 
         engine = RulesCoreEngine()
-    store = store or MemoryRoomStore(settings.events_kept)
+    store = store or MemoryRoomStore()
     if cluster is not None:
         registry = RoomRegistry(store, cluster.fanout, engine, settings, cluster)
         cluster.open_rooms = registry.open

@@ -58,8 +58,6 @@ class Settings:
     default_aro_window_s: float = 30.0
     min_aro_window_s: float = 0.05
     max_aro_window_s: float = 600.0
-    events_kept: int = 1000
-    """Events the store keeps per room for resume; older resumes get a snapshot."""
     snapshot_every: int = 100
     """A room stores a snapshot of its state when this many versions passed since the last
     one, and whenever the phase, round or turn changes; in between it stores only the

@@ -30,10 +30,10 @@ def room_storage(settings: Settings,
     mode = env.get("REFEREE_STORAGE", "auto").strip().lower()
     url = env.get("REDIS_URL", "").strip()
     if mode == "memory":
-        yield MemoryRoomStore(settings.events_kept)
+        yield MemoryRoomStore()
         return
     if url:
-        yield RedisRoomStore.from_url(url, settings.events_kept)
+        yield RedisRoomStore.from_url(url)
         return
     if mode == "redis":
         raise SystemExit("REFEREE_STORAGE=redis needs REDIS_URL")
@@ -43,7 +43,7 @@ def room_storage(settings: Settings,
         signal.signal(signal.SIGTERM, _exit_on_sigterm)
     embedded = EmbeddedRedis(Path(env.get("REFEREE_REDIS_DIR", str(EMBEDDED_DATA_DIR))))
     try:
-        yield RedisRoomStore.from_url(embedded.start(), settings.events_kept)
+        yield RedisRoomStore.from_url(embedded.start())
     finally:
         embedded.stop()
 

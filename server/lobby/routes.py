@@ -16,6 +16,7 @@ from starlette.routing import Route
 from protocol.constants import WS_PATH
 from server.config import Settings
 from server.lobby.armies import routes as army_routes
+from server.lobby.record import routes as record_routes
 from server.lobby.tokens import seat_for_token
 from server.rooms.registry import RoomRegistry, random_seed
 from server.store import RoomSettings
@@ -168,4 +169,5 @@ routes = [
     Route("/api/rooms/{room_id}", describe_room, methods=["GET"]),
     Route("/api/rooms/{room_id}/join", join_seat, methods=["POST"]),
     *army_routes,
+    *record_routes,
 ]

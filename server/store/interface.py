@@ -2,7 +2,9 @@
 
 A room is a sequence of numbered events plus a snapshot of its state at some version (its
 ``snapshot_version``): the room's state now is that snapshot with the events after it
-applied in order. ``append`` writes events (and, when the room takes one, a new snapshot)
+applied in order. Every event is kept for the room's whole life (never trimmed): a
+finished game's record (``server.lobby.record``) is all of them, read with
+``events_since(room_id, 0)``. ``append`` writes events (and, when the room takes one, a new snapshot)
 atomically, guarded twice: ``expected_version`` (optimistic concurrency) and
 ``fence`` (the fencing token from ``claim_room``, so that a node that lost its lease cannot
 write after another node took the room). Payloads are bytes (msgpack of plain data, made by
@@ -122,10 +124,7 @@ class RoomStore(Protocol):
         deadlines and the listing, and -- when ``snapshot`` is not None -- replace the
         snapshot with it (it is the state at the new version); returns the new version.
         Raises ``StaleWriter`` when the room is not at ``expected_version`` or ``fence`` is
-        not the latest claim.
-
-        Events are trimmed only below the latest snapshot: every event after it is kept (so
-        the room can be loaded), and at least the newest ``events_kept`` for resume."""
+        not the latest claim. No event is ever dropped."""
 
     async def set_deadlines(self, room_id: str, *, fence: int,
                             deadlines: Sequence[Deadline]) -> None:
@@ -133,7 +132,8 @@ class RoomStore(Protocol):
         raises ``StaleWriter`` when ``fence`` is not the latest claim."""
 
     async def events_since(self, room_id: str, version: int) -> Sequence[bytes] | None:
-        """The events after ``version`` in order, or None when some are no longer kept."""
+        """The events after ``version`` in order (``0``: every event of the room), or None
+        when ``version`` is not one the room has passed (or the room does not exist)."""
 
     async def set_listing(self, room_id: str, listing: Listing | None) -> None:
         """Update (or with None remove) the room's public list entry, e.g. spectator counts."""

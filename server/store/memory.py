@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -17,21 +16,13 @@ class _Room:
     snapshot_version: int = 0
     fence: int = 0
     deadlines: tuple[Deadline, ...] = ()
-    events: deque[bytes] = field(default_factory=deque)  # versions version-len+1 .. version
-
-    def trim(self, events_kept: int) -> None:
-        """Drop events below the snapshot beyond the newest ``events_kept``."""
-        events = self.events
-        while len(events) > events_kept and self.version - len(events) < self.snapshot_version:
-            events.popleft()
+    events: list[bytes] = field(default_factory=list)  # events[i] is version i + 1
 
 
 class MemoryRoomStore:
-    """Keeps every event after the latest snapshot and at least the newest ``events_kept``
-    per room (older resumes need a snapshot)."""
+    """Keeps every event of every room (a finished game's record needs them all)."""
 
-    def __init__(self, events_kept: int = 1000) -> None:
-        self._events_kept = events_kept
+    def __init__(self) -> None:
         self._rooms: dict[str, _Room] = {}
         self._listings: dict[str, Listing] = {}
 
@@ -53,10 +44,8 @@ class MemoryRoomStore:
         room = self._rooms.get(room_id)
         if room is None:
             return None
-        after = room.version - room.snapshot_version
-        events = tuple(room.events)[len(room.events) - after:] if after else ()
         return StoredRoom(room.meta, room.version, room.snapshot, room.deadlines,
-                          room.snapshot_version, events)
+                          room.snapshot_version, tuple(room.events[room.snapshot_version:]))
 
     async def append(
         self,
@@ -77,7 +66,6 @@ class MemoryRoomStore:
         if snapshot is not None:
             room.snapshot = snapshot
             room.snapshot_version = room.version
-        room.trim(self._events_kept)
         room.deadlines = tuple(deadlines)
         self._put_listing(room_id, listing)
         return room.version
@@ -93,10 +81,7 @@ class MemoryRoomStore:
         room = self._rooms.get(room_id)
         if room is None or version > room.version or version < 0:
             return None
-        missing = room.version - version
-        if missing > len(room.events):
-            return None
-        return list(room.events)[len(room.events) - missing :]
+        return room.events[version:]
 
     async def set_listing(self, room_id: str, listing: Listing | None) -> None:
         self._put_listing(room_id, listing)

@@ -9,14 +9,14 @@ scripts may touch them together):
   snapshot is at ``version``), ``deadlines`` (msgpack list of [kind, key, at_ms]) and
   ``listing`` (msgpack, absent for a private room).
 - ``{room:<id>}:events`` stream: one entry per event, entry id ``<version>-0``, field ``e``;
-  trimmed (MINID) only below the snapshot, keeping at least the newest ``events_kept``.
+  never trimmed: a finished game's record (``server.lobby.record``) is every event.
 - ``{lobby}:public`` sorted set: public room ids scored by their listing's ``updated_ms``
   (the listing itself lives in the room's hash). ``{lobby}:rooms``: every room id by
   creation time (the room directory).
 
 Round trips: ``append`` (one accepted command) costs ONE round trip: a pipeline holding the
 append script (fence check, version check, XADD of every event, snapshot, deadlines,
-listing, trim; atomic because it is one script) and, for a public room, the lobby index
+listing; atomic because it is one script) and, for a public room, the lobby index
 update (ZADD: its listing's ``updated_ms`` moved) -- shared with the appends of every other
 room that wrote in the same event-loop iteration (group commit,
 ``server.store.group_commit``; ``server.store.append_batches``). So one command per append
@@ -85,7 +85,7 @@ return redis.call('HINCRBY', KEYS[1], 'fence', 1)
 """
 
 # ARGV: fence, expected_version, has_snapshot ('1'/'0'), snapshot, deadlines, listing
-# ('' = none), events_kept, then one argument per event. Trims below the snapshot only.
+# ('' = none), then one argument per event. Nothing is ever trimmed.
 # Returns {new version, 1 if it removed a listing the room had (else 0)}: only then does
 # the lobby index need a ZREM (a private room, never listed, needs none).
 _APPEND = """
@@ -95,7 +95,7 @@ if tonumber(cur[1]) ~= tonumber(ARGV[1]) then return redis.error_reply('STALE fe
 if tonumber(cur[2]) ~= tonumber(ARGV[2]) then return redis.error_reply('STALE version') end
 local v = tonumber(ARGV[2])
 local snapv = tonumber(cur[3]) or v
-for i = 8, #ARGV do
+for i = 7, #ARGV do
   v = v + 1
   redis.call('XADD', KEYS[2], string.format('%d-0', v), 'e', ARGV[i])
 end
@@ -110,8 +110,6 @@ if ARGV[6] == '' then
 else
   redis.call('HSET', KEYS[1], 'listing', ARGV[6])
 end
-local keep_from = math.min(v - tonumber(ARGV[7]), snapv) + 1
-if keep_from > 1 then redis.call('XTRIM', KEYS[2], 'MINID', string.format('%d-0', keep_from)) end
 return {v, unlisted}
 """
 
@@ -167,11 +165,10 @@ def connect(url: str) -> aioredis.Redis:
 class RedisRoomStore:
     """``RoomStore`` on redis.asyncio (hiredis parser when installed)."""
 
-    def __init__(self, client: aioredis.Redis, events_kept: int = 1000, url: str = "") -> None:
+    def __init__(self, client: aioredis.Redis, url: str = "") -> None:
         self._redis = client
         self.url = url
         """Where ``client`` connects (for another client of the same Redis); "" if unknown."""
-        self._events_kept = events_kept
         self._scripts = LuaScripts(client)
         self._appends = AppendBatches(client, _APPEND, PUBLIC_KEY)
 
@@ -181,8 +178,8 @@ class RedisRoomStore:
         return self._redis
 
     @classmethod
-    def from_url(cls, url: str, events_kept: int = 1000) -> RedisRoomStore:
-        return cls(connect(url), events_kept, url)
+    def from_url(cls, url: str) -> RedisRoomStore:
+        return cls(connect(url), url)
 
     async def create_room(self, meta: RoomMeta, snapshot: bytes, listing: Listing | None) -> None:
         room_id = meta.room_id
@@ -230,7 +227,7 @@ class RedisRoomStore:
         args: list[Any] = [
             fence, expected_version, b"0" if snapshot is None else b"1",
             b"" if snapshot is None else snapshot, _pack_deadlines(deadlines),
-            b"" if listing is None else _pack_listing(listing), self._events_kept, *events,
+            b"" if listing is None else _pack_listing(listing), *events,
         ]
         keys = [state_key(room_id), events_key(room_id)]
         outcome = await self._appends.append(PendingAppend(room_id, keys, args, listing))
@@ -262,7 +259,7 @@ class RedisRoomStore:
             return None
         events = [bytes(fields[b"e"]) for _id, fields in entries]
         if len(events) != int(current) - version:
-            return None  # trimmed: older than the events the store keeps
+            return None  # trimmed (only rooms stored before every event was kept)
         return events
 
     async def set_listing(self, room_id: str, listing: Listing | None) -> None:

@@ -36,7 +36,7 @@ class HeldStore(MemoryRoomStore):
     """Holds ``append`` open once ``hold`` is set, until ``release`` is set."""
 
     def __init__(self) -> None:
-        super().__init__(100)
+        super().__init__()
         self.hold = False
         self.entered = asyncio.Event()
         self.release = asyncio.Event()

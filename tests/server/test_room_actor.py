@@ -54,7 +54,7 @@ class World:
 async def make_world(aro_window_s: float = 60.0, **overrides: object) -> World:
     settings = replace(SETTINGS, **overrides)  # type: ignore[arg-type]
     engine = FakeEngine()
-    store = MemoryRoomStore(settings.events_kept)
+    store = MemoryRoomStore()
     registry = RoomRegistry(store, LocalFanout(), engine, settings)
     created = await registry.create(RoomSettings("n5", aro_window_s, "public", seed=7))
     room = await registry.open(created.meta.room_id)
@@ -279,7 +279,7 @@ async def test_a_window_closed_without_an_event_is_announced_by_an_empty_events_
 
 
 async def test_a_window_restored_at_load_reaches_resuming_and_new_viewers() -> None:
-    store = MemoryRoomStore(SETTINGS.events_kept)
+    store = MemoryRoomStore()
     first = RoomRegistry(store, LocalFanout(), FakeEngine(), SETTINGS)
     created = await first.create(RoomSettings("n5", 60.0, "public", seed=7))
     room = await first.open(created.meta.room_id)
@@ -319,16 +319,20 @@ async def test_resume_sends_exactly_the_missed_events(world: World) -> None:
     assert not b.of(Snapshot)
 
 
-async def test_resume_too_old_gets_a_snapshot() -> None:
-    world = await make_world(events_kept=2, snapshot_every=1)  # events below it are trimmed
+async def test_resume_from_a_version_the_room_never_reached_gets_a_snapshot() -> None:
+    world = await make_world(snapshot_every=1)
     try:
         a = await world.join(Audience.A)
         for n in range(4):
             await world.command(a, {"type": "act", "value": 1}, f"a{n}")
-        b = await world.join(Audience.B, since=0)
+        b = await world.join(Audience.B, since=9)
         snapshot = await b.until(Snapshot)
         assert snapshot.version == 4 and snapshot.state["score"] == 4
         assert not b.of(Events)
+        c = await world.join(Audience.SPECTATOR, since=0)  # long ago: every event is kept
+        missed = await c.until(Events)
+        assert missed.first == 1 and len(missed.events) == 4
+        assert not c.of(Snapshot)
     finally:
         await world.registry.shutdown()
 

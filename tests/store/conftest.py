@@ -23,7 +23,7 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProc
 
 @pytest.fixture
 async def redis_store(redis_server: RedisProcess) -> AsyncIterator[RedisRoomStore]:
-    store = RedisRoomStore.from_url(redis_server.url, events_kept=5)
+    store = RedisRoomStore.from_url(redis_server.url)
     try:
         yield store
     finally:

@@ -132,7 +132,7 @@ async def test_a_failed_unlisting_fails_only_the_append_that_unlisted(
 
 async def test_an_append_redis_does_not_answer_in_time_is_unavailable_and_the_next_one_lands(
         redis_server: RedisProcess) -> None:
-    store = RedisRoomStore.from_url(f"{redis_server.url}?socket_timeout=0.3", events_kept=5)
+    store = RedisRoomStore.from_url(f"{redis_server.url}?socket_timeout=0.3")
     admin = aioredis.Redis.from_url(redis_server.url)
     try:
         room_id, fence = await new_room(store, "private")

@@ -1,7 +1,6 @@
 """The RoomStore contract, run against the in-memory store and the Redis store alike.
 
-Every test names the behaviour of ``server.store.interface.RoomStore`` it checks. Both
-stores keep the newest 5 events here, so the "too old to resume" path is exercised.
+Every test names the behaviour of ``server.store.interface.RoomStore`` it checks.
 """
 
 from __future__ import annotations
@@ -23,10 +22,10 @@ pytestmark = pytest.mark.redis
 @pytest.fixture(params=["memory", "redis"])
 async def store(request: pytest.FixtureRequest) -> AsyncIterator[RoomStore]:
     if request.param == "memory":
-        yield MemoryRoomStore(events_kept=5)
+        yield MemoryRoomStore()
         return
     server: RedisProcess = request.getfixturevalue("redis_server")
-    redis_store = RedisRoomStore.from_url(server.url, events_kept=5)
+    redis_store = RedisRoomStore.from_url(server.url)
     try:
         yield redis_store
     finally:
@@ -162,15 +161,17 @@ async def test_concurrent_appends_at_one_version_accept_exactly_one(store: RoomS
     assert await store.events_since(room.room_id, 0) == [event(1)]
 
 
-async def test_events_older_than_those_kept_are_reported_missing(store: RoomStore) -> None:
+async def test_events_since_a_version_the_room_never_reached_are_reported_missing(
+        store: RoomStore) -> None:
     room = meta()
     await store.create_room(room, b"snap-0", None)
     fence = await store.claim_room(room.room_id, "node")
     assert fence is not None
     await add(store, room, fence, 0, 8)
     assert await store.events_since(room.room_id, 3) == [event(n) for n in range(4, 9)]
-    assert await store.events_since(room.room_id, 2) is None  # event 3 was trimmed
+    assert await store.events_since(room.room_id, 8) == []
     assert await store.events_since(room.room_id, 9) is None  # ahead of the room
+    assert await store.events_since("no-such-room", 0) is None
     assert await store.events_since(room.room_id, -1) is None
 
 
@@ -218,10 +219,11 @@ async def test_append_without_a_snapshot_keeps_the_old_one_and_load_returns_the_
     assert stored.events == tuple(event(n) for n in range(3, 7))
 
 
-async def test_events_after_the_snapshot_are_kept_beyond_events_kept_and_trimmed_once_covered(
+async def test_every_event_is_kept_across_snapshots_and_the_room_loads_from_the_latest(
         store: RoomStore) -> None:
-    """A room loads from its snapshot and every event after it, however many (this store
-    keeps 5 for resume); a new snapshot lets the older events go."""
+    """A room loads from its snapshot and every event after it, however many; a new
+    snapshot changes what loading replays, never which events are kept (a finished game's
+    record is all of them: ``events_since(room, 0)``)."""
     room = meta()
     await store.create_room(room, b"snap-0", None)
     fence = await store.claim_room(room.room_id, "node")
@@ -233,11 +235,13 @@ async def test_events_after_the_snapshot_are_kept_beyond_events_kept_and_trimmed
     assert (stored.version, stored.snapshot, stored.snapshot_version) == (12, b"snap-0", 0)
     assert stored.events == tuple(event(n) for n in range(1, 13))
     assert await store.events_since(room.room_id, 0) == [event(n) for n in range(1, 13)]
-    await add(store, room, fence, 12, 1)  # snapshot at 13: only the newest 5 stay
+    await add(store, room, fence, 12, 1)  # snapshot at 13
+    await add(store, room, fence, 13, 2, snapshot=False)
     stored = await store.load_room(room.room_id)
-    assert stored is not None and (stored.snapshot_version, stored.events) == (13, ())
-    assert await store.events_since(room.room_id, 8) == [event(n) for n in range(9, 14)]
-    assert await store.events_since(room.room_id, 7) is None
+    assert stored is not None
+    assert (stored.snapshot_version, stored.events) == (13, (event(14), event(15)))
+    assert await store.events_since(room.room_id, 0) == [event(n) for n in range(1, 16)]
+    assert await store.events_since(room.room_id, 7) == [event(n) for n in range(8, 16)]
 
 
 async def test_hundreds_of_rooms_writing_at_once_all_succeed(store: RoomStore) -> None:

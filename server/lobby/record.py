@@ -1,0 +1,86 @@
+"""``GET /api/rooms/{room}/record``: a finished game's record, for anyone to check its dice.
+
+Once the game is over (its last event is ``game_ended``) the record is every stored event
+of the room, in order and unredacted -- the end of the game made all hidden information
+open, and ``game_ended`` reveals the dice secret and both players' contributions -- with
+the room's settings and a summary (armies, result, dice) in front. ``python -m
+server.verify`` (or any independent implementation of docs/record-format.md) recomputes
+every die from it. Before the end the answer is 409 and says nothing else: the events hold
+hidden information (Hidden Deployment, Lieutenants, each player's entropy) and the dice
+key, which would let a reader predict every die still to come.
+
+The store keeps every event of a room for this (``server.store.interface``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from protocol.codec import unpack_plain
+from server.rooms.registry import RoomRegistry
+from server.store import RoomMeta
+
+RECORD_FORMAT = "infinity-referee-record/1"
+"""Bumped whenever a field changes meaning or goes away (docs/record-format.md)."""
+DICE_ALGORITHM = "hmac-sha256-d20/v1"
+"""How every die was made from the revealed values (server/rules/dice.py)."""
+GAME_ENDED = "game_ended"
+
+
+def _error(code: str, message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+def build_record(meta: RoomMeta, events: list[dict[str, Any]]) -> dict[str, Any]:
+    """The record of a finished game from its meta and every event's plain form, in order
+    (``events[-1]`` is ``game_ended``)."""
+    ended = events[-1]
+    revealed = ended["dice_revealed"]
+    settings = meta.settings
+    armies = {event["side"]: event["army"] for event in events if event["type"] == "army_chosen"}
+    return {
+        "format": RECORD_FORMAT,
+        "room": meta.room_id,
+        "created_ms": meta.created_ms,
+        "settings": {"ruleset": settings.ruleset, "aro_window_s": settings.aro_window_s,
+                     "visibility": settings.visibility,
+                     "spectator_delay_s": settings.spectator_delay_s},
+        "fixed_dice": _fixed_dice(meta),
+        "dice": {"algorithm": DICE_ALGORITHM, "commitment": revealed["commitment"],
+                 "secret": revealed["secret"], "contributions": revealed["contributions"]},
+        "armies": armies,
+        "result": ended["result"],
+        "events": [{"index": n, "event": event} for n, event in enumerate(events, 1)],
+    }
+
+
+def _fixed_dice(meta: RoomMeta) -> bool:
+    """Whether the room's dice came from a number chosen at creation (a test room). Read
+    softly: the flag lives with the room's settings, or its meta, where the store has it."""
+    return bool(getattr(meta.settings, "fixed_dice", False) or getattr(meta, "fixed_dice", False))
+
+
+async def game_record(request: Request) -> Response:
+    registry: RoomRegistry = request.app.state.registry
+    store = registry.store
+    room_id = request.path_params["room_id"]
+    stored = await store.load_room(room_id)
+    if stored is None:
+        return _error("room_not_found", "no such room", 404)
+    # Only the last event first: a game in progress costs one event's read, never the log.
+    last = await store.events_since(room_id, stored.version - 1) if stored.version else []
+    if not last or unpack_plain(last[-1]).get("type") != GAME_ENDED:
+        return _error("game_not_over", "the record is published when the game is over", 409)
+    payloads = await store.events_since(room_id, 0)
+    if payloads is None:
+        return _error("record_unavailable",
+                      "this room's early events were not kept (stored before records were)", 410)
+    events = [unpack_plain(payload) for payload in payloads]
+    return JSONResponse(build_record(stored.meta, events))
+
+
+routes = [Route("/api/rooms/{room_id}/record", game_record, methods=["GET"])]
