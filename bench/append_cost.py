@@ -95,7 +95,7 @@ class Rooms:
         self.public = public
         visibility = "public" if public else "private"
         run = uuid.uuid4().hex[:8]  # rooms of an earlier run on the same --redis-url differ
-        settings = RoomSettings("codeone", 2.0, visibility, 7)  # type: ignore[arg-type]
+        settings = RoomSettings("codeone", 2.0, visibility, fixed_seed=7)  # type: ignore[arg-type]
         self.metas = [RoomMeta(f"cost-{run}-{n}", settings, "a" * 64, "b" * 64, 1) for n in range(count)]
         self.fences: list[int] = []
         self.versions = [0] * count

@@ -25,6 +25,7 @@ from protocol import codec
 from protocol.messages import window_fields
 from server.fanout import Audience
 from server.rooms.event_frames import Answering, events_delivery
+from server.rooms.numbering import NONE_SEEN, audience_views
 from server.rooms.rules_engine import RulesCoreEngine
 from server.rules import native
 
@@ -85,7 +86,8 @@ def measure(seed: int, repeat: int) -> dict[str, Any]:
                                                          answering, strict=True):
             fields = None if window is None else window_fields(
                 window.order, window.step, window.reactive, DEADLINE_MS, DEADLINE_MS)
-            events_delivery(ENGINE, after, 1, 1, verdict.events or (), plain, fields,
+            events = verdict.events or ()
+            events_delivery(1, NONE_SEEN, audience_views(ENGINE, after, events, plain), fields,
                             lambda _audience: True, answer)
 
     return {

@@ -121,6 +121,7 @@ async def start_referee(port: int, redis_url: str, core: str | None,
                         log: Path, node_id: str = "bench-node-1") -> asyncio.subprocess.Process:
     env = dict(os.environ, REDIS_URL=redis_url, REFEREE_REDIS_URL=redis_url,
                REFEREE_RATE_PER_S="1000000", REFEREE_RATE_BURST="1000000",
+               REFEREE_ALLOW_FIXED_SEED="1",  # the scripted games replay fixed dice
                REFEREE_INBOX_SIZE="1024", REFEREE_NODE_ID=node_id, PYTHONPATH=str(REPO))
     process = await asyncio.create_subprocess_exec(
         *pinned(core, [PYTHON, "-m", "server", "--port", str(port), "--log-level", "warning"]),

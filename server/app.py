@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import logging
 from collections.abc import AsyncIterator
 
 from starlette.applications import Starlette
@@ -30,6 +31,8 @@ from server.store import MemoryRoomStore, RoomStore
 from server.transport.direct_frames import KeepServerSend
 from server.transport.endpoint import WebsocketApp
 from server.transport.open_sockets import OpenSockets
+
+log = logging.getLogger(__name__)
 
 
 def create_app(
@@ -57,6 +60,9 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         app.state.settings = settings
         app.state.registry = registry
+        if settings.allow_fixed_seed:
+            log.warning("REFEREE_ALLOW_FIXED_SEED is on: the lobby accepts a seed that fixes a "
+                        "room's dice (such rooms say fixed_dice). Never on a public server.")
         if cluster is not None:
             await cluster.start()
         if settings.freeze_gc:

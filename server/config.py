@@ -55,6 +55,10 @@ class Settings:
     not kept). Not while an ARO window is open: that window's deadline is served first."""
     grace_s: float = 60.0
     """How long a disconnected seat is shown as ``away`` before ``abandoned``."""
+    allow_fixed_seed: bool = False
+    """Testing switch (REFEREE_ALLOW_FIXED_SEED=1): the lobby accepts a ``seed`` that fixes a
+    room's dice. Off by default; such rooms say ``fixed_dice`` in every welcome and listing,
+    and the server logs a warning at start while it is on (docs/fair-play.md)."""
     default_aro_window_s: float = 30.0
     min_aro_window_s: float = 0.05
     max_aro_window_s: float = 600.0

@@ -165,8 +165,9 @@ class RelayRoom:
         if isinstance(body, Broadcast):
             delivery = body.delivery
             for relayed in self._by_id.values():
-                if relayed.phase is Phase.LIVE:
-                    relayed.member.deliver(delivery.frame_for(relayed.member.audience))
+                frame = delivery.frame_for(relayed.member.audience)
+                if relayed.phase is Phase.LIVE and frame:
+                    relayed.member.deliver(frame)
                 elif relayed.phase is Phase.RESYNCING:
                     self._pass_answer(relayed, delivery)
         elif isinstance(body, Direct):

@@ -32,7 +32,8 @@ class Delivery:
     """One message for a room's viewers, already encoded per audience.
 
     ``version`` is the room's event version once this message is applied (for a message
-    that is not an event, the version it was sent at).
+    that is not an event, the version it was sent at). An empty frame means the audience
+    gets nothing: it may know of none of the events (``server.rooms.numbering``).
     """
 
     version: int

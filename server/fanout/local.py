@@ -31,6 +31,8 @@ class LocalFanout:
             if not subscribers:
                 continue
             frame = delivery.frame_for(audience)
+            if not frame:
+                continue  # nothing this audience may know of (``Delivery``)
             # No copy of the set: ``deliver`` only enqueues and never (un)subscribes.
             for subscriber in subscribers:
                 subscriber.deliver(frame)

@@ -18,8 +18,8 @@ from server.config import Settings
 from server.lobby.armies import routes as army_routes
 from server.lobby.record import routes as record_routes
 from server.lobby.tokens import seat_for_token
-from server.rooms.registry import RoomRegistry, random_seed
-from server.store import RoomSettings
+from server.rooms.registry import RoomRegistry
+from server.store import RoomMeta, RoomSettings
 
 RULESETS = ("n5", "codeone")
 PUBLIC_LIST_LIMIT = 200
@@ -66,12 +66,21 @@ def parse_room_settings(body: dict[str, Any], settings: Settings) -> RoomSetting
     delay = _number(body.get("spectator_delay_s", 0), "spectator_delay_s")
     if not 0 <= delay <= 3600:
         raise BadRequest("bad_field", "spectator_delay_s must be within 0..3600")
-    seed = body.get("seed")
-    if seed is None:
-        seed = random_seed()
-    elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+    return RoomSettings(ruleset, window, visibility, delay, _fixed_seed(body, settings))
+
+
+def _fixed_seed(body: dict[str, Any], settings: Settings) -> int | None:
+    """A ``seed`` fixes every die of the room, so whoever chose it knows them: only a server
+    run for testing (REFEREE_ALLOW_FIXED_SEED=1) accepts one, and the room says so."""
+    if "seed" not in body:
+        return None
+    if not settings.allow_fixed_seed:
+        raise BadRequest("bad_field", "seed is not accepted: a room's dice come from a secret "
+                         "nobody chooses (only servers run for testing accept a fixed seed)")
+    seed = body["seed"]
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise BadRequest("bad_field", "seed must be a whole number in 0..2^63-1")
-    return RoomSettings(ruleset, window, visibility, seed, delay)
+    return seed
 
 
 def _number(value: Any, name: str) -> float:
@@ -91,6 +100,7 @@ async def create_room(request: Request) -> Response:
     return JSONResponse({
         "room": room_id,
         "settings": _settings_json(room_settings),
+        **_dice_json(created.meta),
         "seats": {
             "A": {"token": created.token_a, "link": f"/#room={room_id}&token={created.token_a}"},
             "B": {"token": created.token_b, "link": f"/#room={room_id}&token={created.token_b}"},
@@ -108,7 +118,7 @@ async def describe_room(request: Request) -> Response:
     return JSONResponse({
         "room": stored.meta.room_id,
         "settings": _settings_json(stored.meta.settings),
-        "version": stored.version,
+        **_dice_json(stored.meta),
         "spectator_link": f"/#room={stored.meta.room_id}",
         "ws_path": WS_PATH,
     })
@@ -140,7 +150,7 @@ async def list_rooms(request: Request) -> Response:
         {"room": item.room_id, "ruleset": item.ruleset, "phase": item.phase,
          "round": item.round, "turn": item.turn, "active": item.active,
          "spectators": item.spectators, "seats_taken": item.seats_taken,
-         "spectator_link": f"/#room={item.room_id}"}
+         "fixed_dice": item.fixed_dice, "spectator_link": f"/#room={item.room_id}"}
         for item in listings
     ]})
 
@@ -154,6 +164,12 @@ async def healthz(request: Request) -> Response:
                             status_code=503)
     return JSONResponse({"status": "ok", "node": registry.node_id,
                          "rooms": registry.live_rooms()})
+
+
+def _dice_json(meta: RoomMeta) -> dict[str, Any]:
+    """The commitment to the room's dice secret, published before any roll, and whether its
+    dice were fixed by a seed (docs/fair-play.md)."""
+    return {"dice_commitment": meta.dice_commitment, "fixed_dice": meta.settings.fixed_dice}
 
 
 def _settings_json(settings: RoomSettings) -> dict[str, Any]:

@@ -48,7 +48,12 @@ class CommandFormatError(ValueError):
 
 
 class Engine(Protocol):
-    def new_game(self, ruleset: str, seed: int) -> State: ...
+    def new_game(self, ruleset: str, fixed_seed: int | None) -> State:
+        """A new game whose dice secret (and id key) come from the operating system's CSPRNG,
+        or, with ``fixed_seed``, from that number (test rooms only)."""
+
+    def dice_commitment(self, state: State) -> str:
+        """The public commitment to the game's dice secret (64 hexadecimal characters)."""
 
     def parse_command(self, body: Plain) -> Command:
         """Raises ``CommandFormatError`` on a malformed body."""
@@ -63,8 +68,9 @@ class Engine(Protocol):
     def close_window_command(self, window: AroWindow) -> Command: ...
 
     def view_event(self, event: Event, viewer: str, state: State) -> Plain | None:
-        """``viewer`` is "A", "B" or "spectator"; None means a bare placeholder. ``state`` is
-        the room's current state (any state after the event)."""
+        """``viewer`` is "A", "B" or "spectator"; None means the viewer may not know of the
+        event at all (it is not in that viewer's numbering). ``state`` is the room's current
+        state (any state after the event)."""
 
     def view_event_from_plain(self, event: Event, plain: Plain, viewer: str,
                               state: State) -> Plain | None:

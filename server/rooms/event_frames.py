@@ -1,20 +1,22 @@
 """The frames one command's events make for a room's viewers (a ``Delivery``).
 
-Each viewer sees the events through the engine's views, made from the plain forms that were
-also stored, and the ARO window as it stands after them (the same for everyone). When no
-event is seen differently by anyone (most commands), one view and one encoding serve every
-socket, plus one more encoding when a seat's frame names the command it accepts.
+Each audience gets the events it may know of, through the engine's views, made from the
+plain forms that were also stored, numbered in its own sequence (``numbering``), with the
+ARO window as it stands after them (the same for everyone). When no event is seen
+differently by anyone (most commands), one view serves every audience, and one encoding
+serves every audience whose sequence stands at the same number.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import NamedTuple
 
 from protocol import codec
 from protocol.messages import Events
 from server.fanout import AUDIENCES, Audience, Delivery
-from server.rooms.engine_port import Engine, Event, Plain, State
+from server.rooms.engine_port import Plain
+from server.rooms.numbering import AudienceViews, Seen
 
 
 class Answering(NamedTuple):
@@ -27,37 +29,27 @@ class Answering(NamedTuple):
     command_id: str
 
 
-def events_delivery(engine: Engine, state: State, version: int, first: int,
-                    events: Sequence[Event], plains: Sequence[Plain],
+def events_delivery(version: int, seen_before: Seen, views: AudienceViews,
                     window: dict[str, Plain] | None,
                     listening: Callable[[Audience], bool],
                     answering: Answering | None = None) -> Delivery:
-    """``events`` (versions ``first``..``version``) with their ``event_to_plain`` forms, for
-    ``state`` (the room's state after them), with ``window`` (``window_fields`` of the ARO
-    window open after them, or None); an audience nobody is ``listening`` as gets no frame
-    (no view, no encoding). With ``answering``, its audience's frame names its command."""
-    if all(engine.same_for_every_viewer(event) for event in events):
-        view = [engine.view_event_from_plain(event, plain, Audience.SPECTATOR.value, state)
-                for event, plain in zip(events, plains, strict=True)]
-        frame = codec.encode(Events(first, view, window))
-        if answering is None:
-            return Delivery.same(version, frame)
-        frames = dict.fromkeys(AUDIENCES, frame)
-        frames[answering.audience] = codec.encode(
-            Events(first, view, window, answering.command_id))
-    else:
-        frames = {}
-        for audience in AUDIENCES:
-            if not listening(audience):
-                frames[audience] = b""
-                continue
-            view = [engine.view_event_from_plain(event, plain, audience.value, state)
-                    for event, plain in zip(events, plains, strict=True)]
-            frames[audience] = codec.encode(Events(first, view, window, _accepted(answering, audience)))
+    """The frames of one commit's events: ``views`` (``numbering.audience_views``) for the
+    room at global ``version``, with ``window`` (``window_fields`` of the ARO window open
+    after them, or None). Each audience's frame starts at its ``seen_before`` count + 1.
+    An audience nobody is ``listening`` as gets no frame (no encoding), and neither does
+    one that may know of none of the events, unless its frame answers a command. With
+    ``answering``, its audience's frame names its command."""
+    encoded: dict[tuple[int, str | None, int], bytes] = {}
+    frames: dict[Audience, bytes] = {}
+    for audience in AUDIENCES:
+        view = views[audience]
+        accepted = answering.command_id if answering and answering.audience is audience else None
+        if not listening(audience) or (not view and accepted is None):
+            frames[audience] = b""
+            continue
+        key = (seen_before[audience] + 1, accepted, id(view))
+        frame = encoded.get(key)
+        if frame is None:
+            frame = encoded[key] = codec.encode(Events(key[0], view, window, accepted))
+        frames[audience] = frame
     return Delivery(version, frames[Audience.A], frames[Audience.B], frames[Audience.SPECTATOR])
-
-
-def _accepted(answering: Answering | None, audience: Audience) -> str | None:
-    if answering is None or answering.audience is not audience:
-        return None
-    return answering.command_id

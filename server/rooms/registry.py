@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,6 +21,14 @@ from server.fanout import Fanout
 from server.lobby.tokens import new_room_id, new_seat_token, token_hash
 from server.rooms.door import RoomDoor
 from server.rooms.engine_port import Engine, State
+from server.rooms.numbering import (
+    NONE_SEEN,
+    Seen,
+    audience_views,
+    counted,
+    pack_room_snapshot,
+    unpack_room_snapshot,
+)
 from server.rooms.ownership import Claimed, HeldBy, Ownership, SoleOwner
 from server.rooms.room import Room, now_ms
 from server.store import Deadline, Listing, RoomMeta, RoomSettings, RoomStore
@@ -65,17 +72,17 @@ class RoomRegistry:
         game (scenario starts for tests and tournaments; the lobby never passes it)."""
         state = initial_state
         if state is None:
-            state = self._engine.new_game(settings.ruleset, settings.seed)
+            state = self._engine.new_game(settings.ruleset, settings.fixed_seed)
         token_a, token_b = new_seat_token(), new_seat_token()
         meta = RoomMeta(new_room_id(), settings, token_hash(token_a), token_hash(token_b),
-                        now_ms())
+                        now_ms(), self._engine.dice_commitment(state))
         listing = None
         if settings.visibility == "public":
             summary = self._engine.public_summary(state)
             listing = Listing(meta.room_id, settings.ruleset, str(summary["phase"]),
                               int(summary["round"]), int(summary["turn"]), summary.get("active"),
-                              0, 0, meta.created_ms)
-        snapshot = codec.pack_plain(self._engine.state_to_plain(state))
+                              0, 0, meta.created_ms, settings.fixed_dice)
+        snapshot = pack_room_snapshot(self._engine.state_to_plain(state), NONE_SEEN)
         await self.store.create_room(meta, snapshot, listing)
         # Start it here, from the state in hand: no decode of what was just encoded.
         if self._closing:
@@ -127,21 +134,25 @@ class RoomRegistry:
         if len(stored.events) != stored.version - stored.snapshot_version:
             raise RuntimeError(f"room {room_id}: the store lacks events after its snapshot")
         engine = self._engine
-        state = engine.state_from_plain(codec.unpack_plain(stored.snapshot))
+        state_plain, seen = unpack_room_snapshot(stored.snapshot)
+        state = engine.state_from_plain(state_plain)
         if stored.events:
-            state = engine.apply_all(state, [
-                engine.event_from_plain(codec.unpack_plain(event)) for event in stored.events])
+            plains = [codec.unpack_plain(event) for event in stored.events]
+            events = [engine.event_from_plain(plain) for plain in plains]
+            state = engine.apply_all(state, events)
+            seen = counted(seen, audience_views(engine, state, events, plains))
         room = self._start(stored.meta, state, stored.version, claim.fence, stored.deadlines,
-                           snapshot_version=stored.snapshot_version)
+                           snapshot_version=stored.snapshot_version, seen=seen)
         await self.ownership.serve(room)
         return room
 
     def _start(self, meta: RoomMeta, state: State, version: int, fence: int,
-               deadlines: Sequence[Deadline], snapshot_version: int = 0) -> Room:
+               deadlines: Sequence[Deadline], snapshot_version: int = 0,
+               seen: Seen = NONE_SEEN) -> Room:
         room_id = meta.room_id
         room = Room(meta, state=state, version=version, fence=fence, deadlines=deadlines,
                     engine=self._engine, store=self.store, fanout=self._fanout,
-                    settings=self._settings, snapshot_version=snapshot_version)
+                    settings=self._settings, snapshot_version=snapshot_version, seen=seen)
         self._rooms[room_id] = room
         task = asyncio.create_task(room.run(), name=f"room-{room_id}")
         self._tasks[room_id] = task
@@ -187,6 +198,3 @@ def node_name(settings: Settings) -> str:
     """``settings.node_id`` (REFEREE_NODE_ID), else a random name for this process."""
     return settings.node_id or f"node-{uuid.uuid4().hex[:12]}"
 
-
-def random_seed() -> int:
-    return secrets.randbits(31)

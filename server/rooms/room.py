@@ -34,7 +34,7 @@ from protocol.messages import (
     window_fields,
 )
 from server.config import Settings
-from server.fanout import Audience, Delivery, Fanout
+from server.fanout import AUDIENCES, Audience, Delivery, Fanout
 from server.rooms.engine_port import AroWindow, CommandFormatError, Engine, Event, Plain, State
 from server.rooms.event_frames import Answering, events_delivery
 from server.rooms.inbox import RoomInbox
@@ -48,6 +48,13 @@ from server.rooms.messages import (
     Stop,
     Submit,
     WindowExpired,
+)
+from server.rooms.numbering import (
+    NONE_SEEN,
+    Seen,
+    audience_views,
+    counted,
+    pack_room_snapshot,
 )
 from server.rooms.seats import (
     ABANDONED_AT_MS,
@@ -98,12 +105,16 @@ class Room:
         fanout: Fanout,
         settings: Settings,
         snapshot_version: int = 0,
+        seen: Seen = NONE_SEEN,
     ) -> None:
-        """``snapshot_version``: the version of the store's latest snapshot of this room."""
+        """``snapshot_version``: the version of the store's latest snapshot of this room;
+        ``seen``: each audience's own count of events at ``version`` (``numbering``)."""
         self.meta = meta
         self.room_id = meta.room_id
         self.state = state
         self.version = version
+        """The global version: every stored event. Viewers never see it (``seen``)."""
+        self.seen: dict[Audience, int] = dict(seen)
         self.inbox: RoomInbox[InboxMessage] = RoomInbox(settings.inbox_size)
         self.stopped = False
         self.left_idle = False  # stopped because nobody was connected (its lease may go now)
@@ -250,7 +261,7 @@ class Room:
         """The command's answer, and whether the commander has it already (an accepted
         command's ``events`` frame names it for its commander)."""
         command = message.command
-        rejected = self._reject_version(command)
+        rejected = self._reject_version(command, Audience(seat))
         if rejected is not None:
             return rejected, False
         try:
@@ -261,16 +272,18 @@ class Room:
         if verdict.events is None:
             return Rejected(command.id, verdict.code, verdict.message), False
         told = await self._commit(verdict.events, self._answering(message, seat))
-        return Accepted(command.id, self.version), told
+        return Accepted(command.id, self.seen[Audience(seat)]), told
 
-    def _reject_version(self, command: Command) -> Rejected | None:
-        if command.version < self.version:
+    def _reject_version(self, command: Command, audience: Audience) -> Rejected | None:
+        """Against the seat's own numbering: what it may not know of never makes its
+        command stale."""
+        version = self.seen[audience]
+        if command.version < version:
             return Rejected(command.id, ProtocolReason.STALE_VERSION,
-                            f"issued against version {command.version}; "
-                            f"the room is at {self.version}")
-        if command.version > self.version:
+                            f"issued against version {command.version}; the room is at {version}")
+        if command.version > version:
             return Rejected(command.id, ProtocolReason.FUTURE_VERSION,
-                            f"version {command.version} is ahead of the room ({self.version})")
+                            f"version {command.version} is ahead of the room ({version})")
         return None
 
     def _answering(self, message: Submit, seat: str) -> Answering | None:
@@ -305,10 +318,12 @@ class Room:
         deadline_ms = self._deadline_for(window)
         deadlines = self._open_deadlines(window, deadline_ms)
         new_version = self.version + len(events)
+        plains = [engine.event_to_plain(event) for event in events]
+        views = audience_views(engine, new_state, events, plains)
+        new_seen = counted(self.seen, views)
         snapshot = None
         if self._snapshot_due(new_state, new_version):
-            snapshot = codec.pack_plain(engine.state_to_plain(new_state))
-        plains = [engine.event_to_plain(event) for event in events]
+            snapshot = pack_room_snapshot(engine.state_to_plain(new_state), new_seen)
         await self._store.append(
             self.room_id,
             fence=self._fence,
@@ -320,15 +335,16 @@ class Room:
         )
         if snapshot is not None:
             self._snapshot_version = new_version
-        first = self.version + 1
-        # State, version and window change together, with no await between them and the
+        # State, versions and window change together, with no await between them and the
         # publish: a snapshot taken by a resyncing socket is always consistent with the next
         # frames.
+        seen_before = self.seen
         self.state = new_state
         self.version += len(events)
+        self.seen = new_seen
         self._sync_window(window, deadline_ms)
         self._fanout.publish(self.room_id, events_delivery(
-            engine, self.state, self.version, first, events, plains, self._window_fields(),
+            self.version, seen_before, views, self._window_fields(),
             lambda audience: self._fanout.count(self.room_id, audience) > 0, answering))
         return answering is not None
 
@@ -347,6 +363,8 @@ class Room:
             return 0
         if self._window is not None and self._window.key == window.key:
             return self._window_deadline_ms
+        if self._seats[window.reactive].status is SeatStatus.ABANDONED:
+            return now_ms()  # nobody will answer: it closes on its deadline, now
         return now_ms() + int(self._window_s * 1000)
 
     def _sync_window(self, window: AroWindow | None, deadline_ms: int) -> None:
@@ -377,8 +395,10 @@ class Room:
         """Close the window without an event (the rules core would not close it): tell every
         viewer with an ``events`` frame that carries no event and no window."""
         self._close_window()
-        frame = codec.encode(Events(self.version + 1, [], None))
-        self._fanout.publish(self.room_id, Delivery.same(self.version, frame))
+        frames = {audience: codec.encode(Events(self.seen[audience] + 1, [], None))
+                  for audience in AUDIENCES}
+        self._fanout.publish(self.room_id, Delivery(
+            self.version, frames[Audience.A], frames[Audience.B], frames[Audience.SPECTATOR]))
 
     def _window_fields(self) -> dict[str, Plain] | None:
         """The open ARO window as frames carry it (``remaining_ms`` as of now), or None."""
@@ -423,8 +443,9 @@ class Room:
         self._fanout.subscribe(self.room_id, member)
         await self._refresh_listing()  # before the welcome: a client that has it sees the list
         member.deliver(codec.encode(Welcome(
-            PROTOCOL_VERSION, self.room_id, member.audience.value, self.version,
-            self._public_settings(), self._seat_statuses(), len(self._spectators))))
+            PROTOCOL_VERSION, self.room_id, member.audience.value, self.seen[member.audience],
+            self._public_settings(), self._seat_statuses(), len(self._spectators),
+            self.meta.dice_commitment, self.meta.settings.fixed_dice)))
         await self._catch_up(member, join.since)
         if join.seat is not None:
             self._publish_presence(self._seats[join.seat])
@@ -466,6 +487,10 @@ class Room:
         seat.status = SeatStatus.ABANDONED
         self._publish_presence(seat)
         await self._save_presence()
+        window = self._window
+        if window is not None and window.reactive == seat.side:
+            # Windows open at every ARO step; one nobody will answer closes now.
+            await self._on_window_expired(window.key)
 
     def _restore_presence(self) -> None:
         """Seats as the store left them (``presence_deadlines``): a room loaded after a
@@ -501,27 +526,37 @@ class Room:
             log.warning("room %s: presence not stored yet: %s", self.room_id, error)
 
     async def _catch_up(self, member: Member, since: int | None) -> None:
-        """Send ``member`` what it missed after ``since``: one ``events`` frame (the events
-        if kept, none if it missed nothing, and the window as it stands), else a snapshot."""
+        """Send ``member`` what it missed after ``since`` (in its own numbering): one
+        ``events`` frame (the events if kept, none if it missed nothing, and the window as
+        it stands), else a snapshot."""
         if (
             since is not None
-            and 0 <= since <= self.version
+            and 0 <= since <= self.seen[member.audience]
             and await self._send_events_since(member, since)
         ):
             return
         member.deliver(self.snapshot_frame(member.audience))
 
     async def _send_events_since(self, member: Member, since: int) -> bool:
+        """The audience's events after its ``since``-th. That event's global version is at
+        least ``since`` (an audience sees a subsequence of the events), so the events after
+        global version ``since`` hold all of them: the last ``missed`` this audience may
+        know of are the ones it lacks."""
         # Sent even when nothing was missed: its window replaces the client's, which may be
         # out of date (a window dropped, or restored when the room was loaded again).
-        payloads: Sequence[bytes] | None = ()
-        if since < self.version:
+        audience = member.audience
+        missed = self.seen[audience] - since
+        view: list[Plain] = []
+        if missed:
             payloads = await self._store.events_since(self.room_id, since)
-        if payloads is None or len(payloads) != self.version - since:
-            return False
-        engine, viewer = self._engine, member.audience.value
-        events = [engine.event_from_plain(codec.unpack_plain(p)) for p in payloads]
-        view = [engine.view_event(event, viewer, self.state) for event in events]
+            if payloads is None or len(payloads) != self.version - since:
+                return False
+            engine, viewer = self._engine, audience.value
+            events = [engine.event_from_plain(codec.unpack_plain(p)) for p in payloads]
+            seen = [engine.view_event(event, viewer, self.state) for event in events]
+            view = [v for v in seen if v is not None][-missed:]
+            if len(view) != missed:
+                return False
         member.deliver(codec.encode(Events(since + 1, view, self._window_fields())))
         return True
 
@@ -530,12 +565,12 @@ class Room:
         task (it only reads), like ``snapshot_frame``."""
         choices = {} if audience is Audience.SPECTATOR else self._engine.seat_options(
             self.state, audience.value)
-        return codec.encode(Options(self.version, choices))
+        return codec.encode(Options(self.seen[audience], choices))
 
     def snapshot_frame(self, audience: Audience) -> bytes:
         """The viewer's full view now; callable from outside the task (it only reads)."""
         return codec.encode(Snapshot(
-            self.version, self._engine.view_state(self.state, audience.value),
+            self.seen[audience], self._engine.view_state(self.state, audience.value),
             self._window_fields(), self._seat_statuses()))
 
     # --- helpers ------------------------------------------------------------------------
@@ -565,7 +600,7 @@ class Room:
         taken = sum(seat.status is not SeatStatus.EMPTY for seat in self._seats.values())
         return Listing(self.room_id, self.meta.settings.ruleset, str(summary["phase"]),
                        int(summary["round"]), int(summary["turn"]), summary.get("active"),
-                       len(self._spectators), taken, now_ms())
+                       len(self._spectators), taken, now_ms(), self.meta.settings.fixed_dice)
 
     async def _refresh_listing(self) -> None:
         """Best effort: the lobby's counts are not worth refusing a viewer over."""

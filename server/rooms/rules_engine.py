@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 
 from server.rooms.engine_port import (
@@ -13,7 +14,7 @@ from server.rooms.engine_port import (
     State,
     Verdict,
 )
-from server.rules import commands, engine, events, options, views
+from server.rules import commands, dice, engine, events, options, views
 from server.rules.ids import SPECTATOR, Side, Viewer
 from server.rules.serial import FormatError
 
@@ -22,8 +23,15 @@ _ACTORS = {"A": Side.A, "B": Side.B}
 
 
 class RulesCoreEngine:
-    def new_game(self, ruleset: str, seed: int) -> State:
-        return engine.new_game(engine.GameSetup(ruleset=ruleset, seed=seed))
+    def new_game(self, ruleset: str, fixed_seed: int | None) -> State:
+        if fixed_seed is not None:
+            return engine.new_game(engine.GameSetup(ruleset=ruleset, seed=fixed_seed))
+        return engine.new_game(engine.GameSetup(
+            ruleset=ruleset, dice_secret=secrets.token_hex(dice.SECRET_BYTES),
+            id_key=secrets.token_hex(dice.SECRET_BYTES)))
+
+    def dice_commitment(self, state: State) -> str:
+        return dice.commitment(state.dice_source.secret)
 
     def parse_command(self, body: Plain) -> Command:
         try:

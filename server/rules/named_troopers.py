@@ -1,7 +1,8 @@
 """Which trooper ids a command names, and whether its sender may know each of them.
 
 A trooper in Hidden Deployment is Private Information (DIGEST 12): its owner's opponent
-must get the same answer for its id as for an id that names nobody. ``decide`` checks
+must get the same answer for its id as for an id that names nobody, and so must an enemy
+not deployed yet (otherwise "not on the table" would tell the two apart). ``decide`` checks
 every id a command names before any handler runs, so no handler's own order of checks
 can answer "not your trooper", or anything else, for a hidden enemy trooper.
 """
@@ -42,9 +43,9 @@ def named_troopers(value: object, is_id: bool = False) -> Iterator[TrooperId]:
 
 def unknown_to(state: GameState, side: Side, command: object) -> TrooperId | None:
     """The first id the command names that is no trooper ``side`` may know of: none at
-    all, or an enemy in Hidden Deployment."""
+    all, or an enemy not on the table (in Hidden Deployment, or not deployed yet)."""
     for trooper_id in named_troopers(command):
         trooper = state.troopers.get(trooper_id)
-        if trooper is None or (trooper.side is not side and trooper.hidden):
+        if trooper is None or (trooper.side is not side and not trooper.on_table):
             return trooper_id
     return None

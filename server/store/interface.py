@@ -31,8 +31,14 @@ class RoomSettings:
     ruleset: str
     aro_window_s: float
     visibility: Visibility
-    seed: int
     spectator_delay_s: float = 0.0  # placeholder: stored, not applied yet
+    fixed_seed: int | None = None
+    """A number that fixed the dice (test rooms, only with ``Settings.allow_fixed_seed``);
+    None for every room made by the public lobby: its dice secret is random. Never shown."""
+
+    @property
+    def fixed_dice(self) -> bool:
+        return self.fixed_seed is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +48,8 @@ class RoomMeta:
     token_hash_a: str  # sha256 hex of seat A's token; the token itself is never stored
     token_hash_b: str
     created_ms: int
+    dice_commitment: str = ""
+    """SHA-256 commitment to the dice secret (64 hex): public from the room's creation."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +74,7 @@ class Listing:
     spectators: int
     seats_taken: int
     updated_ms: int
+    fixed_dice: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -301,8 +301,9 @@ def _pack_meta(meta: RoomMeta) -> bytes:
     return pack_plain({
         "room_id": meta.room_id, "token_hash_a": meta.token_hash_a,
         "token_hash_b": meta.token_hash_b, "created_ms": meta.created_ms,
+        "dice_commitment": meta.dice_commitment,
         "settings": {"ruleset": s.ruleset, "aro_window_s": s.aro_window_s,
-                     "visibility": s.visibility, "seed": s.seed,
+                     "visibility": s.visibility, "fixed_seed": s.fixed_seed,
                      "spectator_delay_s": s.spectator_delay_s},
     })
 
@@ -310,10 +311,12 @@ def _pack_meta(meta: RoomMeta) -> bytes:
 def _unpack_meta(data: bytes) -> RoomMeta:
     plain = unpack_plain(bytes(data))
     s = plain["settings"]
+    fixed = s.get("fixed_seed")
     settings = RoomSettings(s["ruleset"], float(s["aro_window_s"]), s["visibility"],
-                            int(s["seed"]), float(s["spectator_delay_s"]))
+                            float(s["spectator_delay_s"]),
+                            None if fixed is None else int(fixed))
     return RoomMeta(plain["room_id"], settings, plain["token_hash_a"], plain["token_hash_b"],
-                    int(plain["created_ms"]))
+                    int(plain["created_ms"]), str(plain.get("dice_commitment", "")))
 
 
 def _pack_deadlines(deadlines: Sequence[Deadline]) -> bytes:
@@ -329,10 +332,11 @@ def _unpack_deadlines(data: bytes | None) -> tuple[Deadline, ...]:
 def _pack_listing(listing: Listing) -> bytes:
     return pack_plain([listing.room_id, listing.ruleset, listing.phase, listing.round,
                        listing.turn, listing.active, listing.spectators, listing.seats_taken,
-                       listing.updated_ms])
+                       listing.updated_ms, listing.fixed_dice])
 
 
 def _unpack_listing(data: bytes) -> Listing:
     (room_id, ruleset, phase, round_, turn, active, spectators, seats,
-     updated) = unpack_plain(bytes(data))
-    return Listing(room_id, ruleset, phase, round_, turn, active, spectators, seats, updated)
+     updated, *rest) = unpack_plain(bytes(data))
+    return Listing(room_id, ruleset, phase, round_, turn, active, spectators, seats, updated,
+                   bool(rest and rest[0]))

@@ -5,11 +5,13 @@ the checks that every accepted command's events are stored exactly once and in o
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from protocol import codec
 from protocol.constants import ProtocolReason
 from protocol.messages import Accepted, Events
 from server.lobby.tokens import new_room_id, new_seat_token, token_hash
+from server.rooms.numbering import NONE_SEEN, pack_room_snapshot, unpack_room_snapshot
 from server.rooms.rules_engine import RulesCoreEngine
 from server.store import RoomMeta, RoomSettings
 from server.store.interface import Visibility
@@ -44,15 +46,21 @@ async def create_room(store: RedisRoomStore, aro_window_s: float,
                       visibility: Visibility = "private") -> Room:
     """Store a scenario room directly in Redis, as the lobby would (version 0)."""
     token_a, token_b = new_seat_token(), new_seat_token()
-    settings = RoomSettings("codeone", aro_window_s, visibility, 1)
+    settings = RoomSettings("codeone", aro_window_s, visibility, fixed_seed=1)
     meta = RoomMeta(new_room_id(), settings, token_hash(token_a), token_hash(token_b), 1)
     state = skirmish(PLACEMENTS)
-    await store.create_room(meta, codec.pack_plain(ENGINE.state_to_plain(state)), None)
+    snapshot = pack_room_snapshot(ENGINE.state_to_plain(state), NONE_SEEN)
+    await store.create_room(meta, snapshot, None)
     return Room(meta.room_id, token_a, token_b)
 
 
 COUNTER_SHOT = {"type": "declare_aro", "trooper": "B-t3", "skill": {
     "type": "bs_attack", "weapon": "punch_carbine", "targets": [{"trooper": "A-t5", "burst": 1}]}}
+
+
+def close_window(window: dict[str, Any]) -> dict[str, Any]:
+    """The reactive player's "nothing more to declare" for ``window``."""
+    return {"type": "close_aro_window", "order": window["order"], "step": window["step"]}
 
 
 def received_events(*connections: Client) -> dict[int, object]:
@@ -80,7 +88,7 @@ async def assert_stored_exactly_once_in_order(store: RedisRoomStore, room: Room,
     # Replaying the stored log from the initial state reproduces the stored snapshot (taken
     # at its version), and that snapshot plus the events after it the state at the end.
     at_snapshot = ENGINE.apply_all(skirmish(PLACEMENTS), events[:stored.snapshot_version])
-    assert ENGINE.state_to_plain(at_snapshot) == codec.unpack_plain(stored.snapshot)
+    assert ENGINE.state_to_plain(at_snapshot) == unpack_room_snapshot(stored.snapshot)[0]
     assert list(stored.events) == payloads[stored.snapshot_version:]
     replayed = ENGINE.apply_all(skirmish(PLACEMENTS), events)
     # Seat A's view of every stored event is exactly what seat A received, version by version.

@@ -78,7 +78,7 @@ def settings(**lease_settings: float) -> Settings:
 
 
 async def new_room(store: RedisRoomStore, room_id: str) -> str:
-    meta = RoomMeta(room_id, RoomSettings("n5", 2.0, "private", 1), "a", "b", 1)
+    meta = RoomMeta(room_id, RoomSettings("n5", 2.0, "private", fixed_seed=1), "a", "b", 1)
     await store.client.delete(lease_key(room_id), state_key(room_id))
     await store.create_room(meta, b"snap-0", None)
     return room_id

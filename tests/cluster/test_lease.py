@@ -17,7 +17,7 @@ pytestmark = pytest.mark.redis
 
 
 async def new_room(store: RedisRoomStore, room_id: str) -> str:
-    meta = RoomMeta(room_id, RoomSettings("n5", 2.0, "private", 1), "a", "b", 1)
+    meta = RoomMeta(room_id, RoomSettings("n5", 2.0, "private", fixed_seed=1), "a", "b", 1)
     await store.client.delete(lease_key(room_id), f"{{room:{room_id}}}:state")
     await store.create_room(meta, b"snap-0", None)
     return room_id

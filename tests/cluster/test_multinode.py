@@ -35,6 +35,7 @@ from tests.cluster.game import (
     MOVE,
     SHOOT_B,
     assert_stored_exactly_once_in_order,
+    close_window,
     create_room,
     received_events,
 )
@@ -101,19 +102,23 @@ async def test_players_and_spectators_on_two_nodes_get_every_event_in_order(
     answered_by = b.frames[-1]
     assert isinstance(answered_by, Events) and answered_by.accepted == counter.id
     accepted.append(counter)
+    by_b = [counter, await b.command(close_window(window))]  # B is done declaring
+    accepted.append(by_b[-1])
     await closed(a, window)
     accepted.append(await a.command(SHOOT_B))
+    by_b.append(await b.command(close_window(await opened(b))))  # nothing at ARO step 2
+    accepted.append(by_b[-1])
     assert all(isinstance(answer, Accepted) for answer in accepted), accepted
     final = accepted[-1].version
-    for viewer in (b, watch_one, watch_two):
+    for viewer in (a, watch_one, watch_two):
         if viewer.version < final:
             await viewer.until(Events, lambda m: m.first + len(m.events) - 1 >= final)
 
     # Each accepted command answered its commander in its events frame, and only there.
     assert not a.of(Accepted) and not b.of(Accepted)
     assert [m.accepted for m in a.of(Events) if m.accepted] == [
-        answer.id for answer in accepted if answer is not counter]
-    assert [m.accepted for m in b.of(Events) if m.accepted] == [counter.id]
+        answer.id for answer in accepted if answer not in by_b]
+    assert [m.accepted for m in b.of(Events) if m.accepted] == [answer.id for answer in by_b]
     assert not [m for w in (watch_one, watch_two) for m in w.of(Events) if m.accepted]
     seen_by_a = received_events(a)
     assert max(seen_by_a) == final

@@ -16,7 +16,7 @@ from server.store import RoomMeta, RoomSettings
 from tests.server.members import RecordingMember
 
 NODE = "node-2"
-META = RoomMeta("room-1", RoomSettings("n5", 30.0, "public", 1), "a", "b", 0)
+META = RoomMeta("room-1", RoomSettings("n5", 30.0, "public", fixed_seed=1), "a", "b", 0)
 EVENT = {"e": "acted", "side": "A", "value": 1}
 
 

@@ -32,7 +32,7 @@ class FakeState:
     answered: tuple[str, ...] = ()
     closed_by_timeout: tuple[int, ...] = ()
     aros: tuple[str, ...] = ()
-    seed: int = 0
+    seed: int | None = None
 
 
 ELIGIBLE = ("B-t1", "B-t2")
@@ -43,8 +43,11 @@ class FakeEngine:
     calls: list[str] = field(default_factory=list)
     fail_on: str | None = None  # a command type whose decide raises (tests failure isolation)
 
-    def new_game(self, ruleset: str, seed: int) -> FakeState:
-        return FakeState(seed=seed)
+    def new_game(self, ruleset: str, fixed_seed: int | None) -> FakeState:
+        return FakeState(seed=fixed_seed)
+
+    def dice_commitment(self, state: FakeState) -> str:
+        return f"{state.seed or 0:064x}"
 
     def parse_command(self, body: Plain) -> dict[str, Any]:
         if not isinstance(body, dict) or not isinstance(body.get("type"), str):

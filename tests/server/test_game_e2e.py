@@ -63,7 +63,7 @@ async def start_game(
     app = create_app(app_settings)
     async with running_server(app_settings, app=app) as base:
         created = await app.state.registry.create(
-            RoomSettings("codeone", aro_window_s, "public", seed=1), skirmish(placements))
+            RoomSettings("codeone", aro_window_s, "public", fixed_seed=1), skirmish(placements))
         yield Game(base, created.meta.room_id, created.token_a, created.token_b)
 
 
@@ -71,6 +71,11 @@ async def start_game(
 async def game() -> AsyncIterator[Game]:
     async for game in start_game():
         yield game
+
+
+def close_window(window: dict[str, Any]) -> dict[str, Any]:
+    """The reactive player's "nothing more to declare" for ``window``."""
+    return {"type": "close_aro_window", "order": window["order"], "step": window["step"]}
 
 
 def types_of(events: Events) -> list[str]:
@@ -96,23 +101,28 @@ async def test_full_order_with_counter_shooting_aro_reaches_everyone_at_once(gam
         window = declared.window
         assert window is not None and window["reactive"] == "B" and window["deadline_ms"] > 0
 
-    # The counter-shooting ARO: the only eligible trooper answered, so the window closes early.
+    # The counter-shooting ARO; the window stays open until B says it is done.
     assert isinstance(await b.command(COUNTER_SHOT), Accepted)
+    assert isinstance(await b.command(close_window(window)), Accepted)
     for viewer in (a, spectator):
         await closed(viewer, window)
 
-    result = await a.command(SHOOT_B)
+    assert isinstance(await a.command(SHOOT_B), Accepted)
+    # The second skill opens the second ARO window: B has nothing more to declare.
+    second = await opened(b)
+    result = await b.command(close_window(second))
     assert isinstance(result, Accepted)
-    results = {}
-    for name, viewer in (("B", b), ("spectator", spectator)):
-        frame = await viewer.until(Events, lambda m: "order_resolved" in types_of(m))
-        results[name] = next(e for e in frame.events if e and e["type"] == "order_resolved")
-    results["A"] = next(e for m in a.of(Events) for e in m.events
-                        if e and e["type"] == "order_resolved")
+    frame = await spectator.until(Events, lambda m: "order_resolved" in types_of(m))
+    results = {"spectator": next(e for e in frame.events if e["type"] == "order_resolved")}
+    await a.until(Events, lambda m: "order_resolved" in types_of(m))
+    for name, seat in (("A", a), ("B", b)):  # B's answer came in the frame with the result
+        results[name] = next(e for m in seat.of(Events) for e in m.events
+                             if e["type"] == "order_resolved")
     assert results["A"] == results["B"] == results["spectator"], "one simultaneous result"
     rolls = results["A"]["outcome"]["rolls"]
     assert {roll["trooper"] for roll in rolls} == {A1, B_SHOOTER}
     assert all(die["face"] >= 1 for roll in rolls for die in roll["dice"])
+    # No private event in this game: every audience's numbering is the same.
     assert a.version == b.version == spectator.version == result.version
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import httpx
-from conftest import create_room
+from conftest import create_room, running_server, settings
+from fake_engine import FakeEngine
 from wsclient import Client
 
 from protocol.messages import Snapshot
@@ -29,10 +30,41 @@ async def test_create_room_hands_out_two_distinct_secret_seat_tokens(
     assert wrong.status_code == 403 and wrong.json()["error"] == "bad_token"
 
 
-async def test_the_seed_is_never_shown(http: httpx.AsyncClient) -> None:
-    room = await create_room(http, seed=1234)
-    described = await http.get(f"/api/rooms/{room['room']}")
-    assert "1234" not in described.text and "1234" not in str(room)
+async def test_a_public_lobby_refuses_a_fixed_seed_and_publishes_a_commitment(
+    http: httpx.AsyncClient, fake_server: str
+) -> None:
+    refused = await http.post("/api/rooms", json={"seed": 1234})
+    assert refused.status_code == 400 and refused.json()["error"] == "bad_field"
+    room = await create_room(http)
+    commitment = room["dice_commitment"]
+    assert len(commitment) == 64 and int(commitment, 16) >= 0 and room["fixed_dice"] is False
+    described = (await http.get(f"/api/rooms/{room['room']}")).json()
+    assert (described["dice_commitment"], described["fixed_dice"]) == (commitment, False)
+    assert "version" not in described, "the global version would count hidden events"
+    listed = {r["room"]: r for r in (await http.get("/api/rooms")).json()["rooms"]}
+    assert listed[room["room"]]["fixed_dice"] is False
+    for token in (room["seats"]["A"]["token"], None):
+        client = await Client.connect(fake_server, room["room"], token)
+        welcome = client.welcome
+        assert welcome is not None
+        assert (welcome.dice_commitment, welcome.fixed_dice) == (commitment, False)
+        await client.close()
+
+
+async def test_with_the_testing_switch_a_seed_makes_a_room_that_says_its_dice_are_fixed(
+    fake_engine: FakeEngine,
+) -> None:
+    async with running_server(settings(allow_fixed_seed=True), fake_engine) as url, \
+            httpx.AsyncClient(base_url=url) as http:
+        room = await create_room(http, seed=1234)
+        assert room["fixed_dice"] is True
+        described = await http.get(f"/api/rooms/{room['room']}")
+        assert described.json()["fixed_dice"] is True and "1234" not in described.text
+        listed = {r["room"]: r for r in (await http.get("/api/rooms")).json()["rooms"]}
+        assert listed[room["room"]]["fixed_dice"] is True
+        spectator = await Client.connect(url, room["room"])
+        assert spectator.welcome is not None and spectator.welcome.fixed_dice is True
+        await spectator.close()
 
 
 async def test_bad_create_requests_are_refused_with_a_reason(http: httpx.AsyncClient) -> None:

@@ -42,7 +42,7 @@ async def join(room: Room, audience: Audience) -> RecordingMember:
 async def test_an_away_seat_keeps_its_grace_deadline_and_a_connected_one_starts_its_own() -> None:
     store = MemoryRoomStore()
     before = registry(store)
-    created = await before.create(RoomSettings("n5", 60.0, "private", seed=1))
+    created = await before.create(RoomSettings("n5", 60.0, "private", fixed_seed=1))
     room = await open_room(before, created.meta.room_id)
     a, b = await join(room, Audience.A), await join(room, Audience.B)
     room.leave(b)
@@ -72,7 +72,7 @@ async def test_an_away_seat_keeps_its_grace_deadline_and_a_connected_one_starts_
 async def test_an_abandoned_seat_stays_abandoned_and_a_past_grace_deadline_expires_at_once() -> None:
     store = MemoryRoomStore()
     before = registry(store, grace_s=0.01)
-    created = await before.create(RoomSettings("n5", 60.0, "private", seed=1))
+    created = await before.create(RoomSettings("n5", 60.0, "private", fixed_seed=1))
     room = await open_room(before, created.meta.room_id)
     a, b = await join(room, Audience.A), await join(room, Audience.B)
     room.leave(b)

@@ -46,7 +46,7 @@ class World:
     async def command(self, member: RecordingMember, body: dict[str, object],
                       command_id: str, version: int | None = None) -> Accepted | Rejected:
         seat = None if member.audience is Audience.SPECTATOR else member.audience.value
-        version = self.room.version if version is None else version
+        version = self.room.seen[member.audience] if version is None else version
         assert self.room.submit(member, seat, Command(command_id, version, body))
         return await member.answer(command_id)
 
@@ -56,7 +56,7 @@ async def make_world(aro_window_s: float = 60.0, **overrides: object) -> World:
     engine = FakeEngine()
     store = MemoryRoomStore()
     registry = RoomRegistry(store, LocalFanout(), engine, settings)
-    created = await registry.create(RoomSettings("n5", aro_window_s, "public", seed=7))
+    created = await registry.create(RoomSettings("n5", aro_window_s, "public", fixed_seed=7))
     room = await registry.open(created.meta.room_id)
     assert room is not None
     return World(engine, registry, room, store)
@@ -168,18 +168,40 @@ async def test_malformed_body_and_rule_rejections_carry_their_codes(world: World
     assert isinstance(out_of_turn, Rejected) and out_of_turn.code == "not_your_turn"
 
 
-async def test_hidden_event_reaches_others_as_a_bare_version_placeholder(world: World) -> None:
+async def test_a_private_event_is_numbered_only_in_its_owners_sequence(world: World) -> None:
+    """No placeholder: the opponent and spectators get no frame for it, their versions do
+    not move, and the next open event is their version 1 (docs/fair-play.md)."""
     a = await world.join(Audience.A)
     b = await world.join(Audience.B)
     spectator = await world.join(Audience.SPECTATOR)
-    await world.command(a, {"type": "hide", "secret": "camo-is-a-sniper"}, "h1")
-    seen = {m.audience: await m.until(Events) for m in (b, spectator)}
-    seen[Audience.A] = a.of(Events)[-1]  # read already, on the way to the answer
-    assert seen[Audience.A].events[0] is not None
-    assert seen[Audience.A].events[0]["secret"] == "camo-is-a-sniper"
-    assert seen[Audience.A].accepted == "h1", "the commander's own view names its command"
-    assert seen[Audience.B] == Events(1, [None], None)
-    assert seen[Audience.SPECTATOR] == Events(1, [None], None)
+    assert isinstance(await world.command(a, {"type": "hide", "secret": "camo-is-a-sniper"}, "h1"),
+                      Accepted)
+    own = a.of(Events)[-1]
+    assert own.first == 1 and own.events[0]["secret"] == "camo-is-a-sniper"
+    assert own.accepted == "h1", "the commander's own view names its command"
+    assert world.room.seen == {Audience.A: 1, Audience.B: 0, Audience.SPECTATOR: 0}
+    answer = await world.command(a, {"type": "act", "value": 2}, "p1")
+    assert isinstance(answer, Accepted) and answer.version == 2
+    for member in (b, spectator):
+        frame = await member.until(Events)
+        assert frame.first == 1 and [e["e"] for e in frame.events] == ["acted"]
+        assert len(member.of(Events)) == 1, "nothing at all arrived for the private event"
+    assert a.of(Events)[-1].first == 2
+    assert world.room.seen == {Audience.A: 2, Audience.B: 1, Audience.SPECTATOR: 1}
+
+
+async def test_a_seat_resumes_in_its_own_numbering_past_the_others_private_events(
+        world: World) -> None:
+    a = await world.join(Audience.A)
+    await world.command(a, {"type": "act", "value": 1}, "p1")
+    await world.command(a, {"type": "hide", "secret": "s"}, "h1")
+    await world.command(a, {"type": "act", "value": 2}, "p2")
+    await world.command(a, {"type": "hide", "secret": "t"}, "h2")
+    spectator = await world.join(Audience.SPECTATOR, since=1)
+    missed = await spectator.until(Events)
+    assert missed.first == 2 and [e["e"] for e in missed.events] == ["acted"]
+    assert missed.events[0]["value"] == 2
+    assert not spectator.of(Snapshot)
 
 
 async def test_aro_window_times_out_through_the_inbox_and_closes_for_everyone() -> None:
@@ -281,7 +303,7 @@ async def test_a_window_closed_without_an_event_is_announced_by_an_empty_events_
 async def test_a_window_restored_at_load_reaches_resuming_and_new_viewers() -> None:
     store = MemoryRoomStore()
     first = RoomRegistry(store, LocalFanout(), FakeEngine(), SETTINGS)
-    created = await first.create(RoomSettings("n5", 60.0, "public", seed=7))
+    created = await first.create(RoomSettings("n5", 60.0, "public", fixed_seed=7))
     room = await first.open(created.meta.room_id)
     assert room is not None
     a = RecordingMember(Audience.A)

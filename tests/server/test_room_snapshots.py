@@ -11,10 +11,10 @@ from typing import Any
 from members import RecordingMember
 
 from bench.script import plan
-from protocol import codec
 from protocol.messages import Accepted, Command
 from server.config import Settings
 from server.fanout import Audience, LocalFanout
+from server.rooms.numbering import unpack_room_snapshot
 from server.rooms.registry import RoomRegistry
 from server.rooms.room import Room
 from server.rooms.rules_engine import RulesCoreEngine
@@ -43,7 +43,7 @@ async def test_a_room_loads_from_an_old_snapshot_plus_the_events_after_it() -> N
     settings = replace(Settings(freeze_gc=False, static_dir=None), snapshot_every=1000)
     store = MemoryRoomStore()
     first = RoomRegistry(store, LocalFanout(), ENGINE, settings)
-    created = await first.create(RoomSettings("codeone", 600.0, "private", seed=7))
+    created = await first.create(RoomSettings("codeone", 600.0, "private", fixed_seed=7))
     room = await first.open(created.meta.room_id)
     assert room is not None
     seats = {side: RecordingMember(Audience(side)) for side in ("A", "B")}
@@ -57,7 +57,7 @@ async def test_a_room_loads_from_an_old_snapshot_plus_the_events_after_it() -> N
     assert stored is not None and stored.version == before_version
     assert 0 < stored.snapshot_version < stored.version - 3, \
         "the test must load from an old snapshot and several events after it"
-    assert codec.unpack_plain(stored.snapshot) != before_state
+    assert unpack_room_snapshot(stored.snapshot)[0] != before_state
 
     second = RoomRegistry(store, LocalFanout(), ENGINE, settings)
     try:
@@ -74,7 +74,7 @@ async def test_snapshots_are_taken_every_n_versions_and_at_a_change_of_turn() ->
     store = MemoryRoomStore()
     registry = RoomRegistry(store, LocalFanout(), ENGINE, settings)
     try:
-        created = await registry.create(RoomSettings("codeone", 600.0, "private", seed=7))
+        created = await registry.create(RoomSettings("codeone", 600.0, "private", fixed_seed=7))
         room = await registry.open(created.meta.room_id)
         assert room is not None
         seats = {side: RecordingMember(Audience(side)) for side in ("A", "B")}

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.redis
 
 
 def meta(visibility: str) -> RoomMeta:
-    settings = RoomSettings("n5", 1.5, visibility, 42)  # type: ignore[arg-type]
+    settings = RoomSettings("n5", 1.5, visibility, fixed_seed=42)  # type: ignore[arg-type]
     return RoomMeta(f"b{uuid.uuid4().hex[:10]}", settings, "a" * 64, "b" * 64, 1_000)
 
 

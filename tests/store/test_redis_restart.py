@@ -20,7 +20,7 @@ pytestmark = pytest.mark.redis
 
 
 def meta() -> RoomMeta:
-    return RoomMeta("restart-room", RoomSettings("n5", 2.0, "private", 1), "a", "b", 1)
+    return RoomMeta("restart-room", RoomSettings("n5", 2.0, "private", fixed_seed=1), "a", "b", 1)
 
 
 async def test_kill_9_of_redis_loses_no_accepted_append_and_down_means_try_again(
@@ -78,7 +78,7 @@ async def test_appends_in_flight_when_redis_dies_are_storage_unavailable_then_la
     try:
         rooms = []
         for n in range(2):
-            room = RoomMeta(f"in-flight-{n}", RoomSettings("n5", 2.0, "private", 1), "a", "b", 1)
+            room = RoomMeta(f"in-flight-{n}", RoomSettings("n5", 2.0, "private", fixed_seed=1), "a", "b", 1)
             await store.create_room(room, b"snap-0", None)
             fence = await store.claim_room(room.room_id, "node")
             assert fence is not None

@@ -33,7 +33,7 @@ async def store(request: pytest.FixtureRequest) -> AsyncIterator[RoomStore]:
 
 
 def meta(visibility: str = "public") -> RoomMeta:
-    settings = RoomSettings("n5", 1.5, visibility, 42, 0.0)  # type: ignore[arg-type]
+    settings = RoomSettings("n5", 1.5, visibility, 0.0, 42)  # type: ignore[arg-type]
     return RoomMeta(f"r{uuid.uuid4().hex[:10]}", settings, "a" * 64, "b" * 64, 1_000)
 
 

@@ -1,0 +1,63 @@
+"""Each audience's own numbering of the events it may see.
+
+The room stores every event under one global version. Each audience (seat A, seat B, the
+spectators) numbers the events it may know of 1, 2, 3... with no gap and no placeholder: an
+event a viewer may not know of (a trooper deployed in Hidden Deployment, its ARO pass, a
+private choice) is simply not in that viewer's sequence, so neither how many such events
+there are nor when they happened reaches that viewer (docs/fair-play.md). Commands,
+welcomes, snapshots, answers and resumes all use the viewer's own numbering.
+
+The counts at a snapshot's version are stored with the snapshot (``pack_room_snapshot``),
+so a room loaded again counts only the events after it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from protocol import codec
+from server.fanout import AUDIENCES, Audience
+from server.rooms.engine_port import Engine, Event, Plain, State
+
+Seen = Mapping[Audience, int]
+"""How many events each audience has been numbered so far."""
+
+NONE_SEEN: Seen = dict.fromkeys(AUDIENCES, 0)
+
+
+AudienceViews = Mapping[Audience, list[Plain]]
+"""Per audience, the events it may know of, as it sees them, in order. When no event is
+seen differently by anyone, every audience holds the same list object."""
+
+
+def audience_views(engine: Engine, state: State, events: Sequence[Event],
+                   plains: Sequence[Plain]) -> AudienceViews:
+    """``events`` (with their ``event_to_plain`` forms) as each audience sees them;
+    ``state`` is any state after them."""
+    if all(engine.same_for_every_viewer(event) for event in events):
+        shared = _views(engine, state, events, plains, Audience.SPECTATOR)
+        return dict.fromkeys(AUDIENCES, shared)
+    return {audience: _views(engine, state, events, plains, audience) for audience in AUDIENCES}
+
+
+def _views(engine: Engine, state: State, events: Sequence[Event], plains: Sequence[Plain],
+           audience: Audience) -> list[Plain]:
+    views = (engine.view_event_from_plain(event, plain, audience.value, state)
+             for event, plain in zip(events, plains, strict=True))
+    return [view for view in views if view is not None]
+
+
+def counted(seen: Seen, views: AudienceViews) -> dict[Audience, int]:
+    """``seen`` after the events of ``views``."""
+    return {audience: seen[audience] + len(views[audience]) for audience in AUDIENCES}
+
+
+def pack_room_snapshot(state_plain: Plain, seen: Seen) -> bytes:
+    """A stored snapshot: the game state and each audience's count at its version."""
+    return codec.pack_plain({"state": state_plain,
+                             "seen": {audience.value: seen[audience] for audience in AUDIENCES}})
+
+
+def unpack_room_snapshot(data: bytes) -> tuple[Plain, dict[Audience, int]]:
+    plain = codec.unpack_plain(data)
+    return plain["state"], {audience: int(plain["seen"][audience.value]) for audience in AUDIENCES}
