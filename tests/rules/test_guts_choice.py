@@ -14,7 +14,7 @@ from server.rules.ids import SPECTATOR, Side
 from server.rules.options import seat_options
 from server.rules.state import GameState
 from server.rules.views import view_event, view_state
-from tests.support.games import play
+from tests.support.games import close_aro_window, play
 from tests.support.skirmish import skirmish
 
 SHOOTER, TARGET = "A-t7", "B-t3"
@@ -61,7 +61,9 @@ def test_the_opponent_learns_the_choice_only_from_the_guts_record_once_it_is_use
     shot = {"type": "bs_attack", "weapon": "line_rifle", "targets": [{"trooper": TARGET, "burst": 3}]}
     state, _ = play(state, Side.A, {"type": "declare_skill", "skill": shot})
     state, _ = play(state, Side.B, {"type": "pass_aro", "trooper": TARGET})
-    state, events = play(state, Side.A, {"type": "declare_skill", "skill": {"type": "idle"}})
+    state, _ = close_aro_window(state)
+    state, _ = play(state, Side.A, {"type": "declare_skill", "skill": {"type": "idle"}})
+    state, events = close_aro_window(state)
     resolved = events[-1]
     for viewer in (Side.A, Side.B, SPECTATOR):
         seen = view_event(resolved, viewer, state)

@@ -13,7 +13,7 @@ from server.rules.ids import Side, TrooperId
 from server.rules.options import seat_options
 from server.rules.outcome import Moved
 from server.rules.state import GameState
-from tests.support.games import play
+from tests.support.games import close_aro_window, play
 from tests.support.scenarios import build_state
 
 A, B = Side.A, Side.B
@@ -75,7 +75,9 @@ def test_failed_guts_against_a_comms_attack_moves_out_of_the_hacking_area() -> N
     hack = {"type": "comms_attack", "program": "tracer_ping", "target": TARGET}
     state, _ = play(state, A, {"type": "declare_skill", "skill": hack})
     state, _ = play(state, B, {"type": "pass_aro", "trooper": TARGET})
-    state, events = play(state, A, {"type": "declare_skill", "skill": {"type": "idle"}})
+    state, _ = close_aro_window(state)
+    state, _ = play(state, A, {"type": "declare_skill", "skill": {"type": "idle"}})
+    state, events = close_aro_window(state)
     outcome = events[-1].outcome  # type: ignore[attr-defined]
     (move,) = [e for e in outcome.effects if isinstance(e, Moved)]
     assert move.reason == "guts_out_of_reach"

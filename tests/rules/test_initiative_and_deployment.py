@@ -89,7 +89,9 @@ def test_deployment_totally_inside_ones_own_zone_in_turn() -> None:
     b1, b2 = (t.id for t in state.troopers_of(Side.B)[:2])
     assert rejected(state, Side.A, deploy(a1, 2, 2)) == "not_your_turn"
     assert rejected(state, Side.B, deploy(b1, 2, 24.2)) == "outside_deployment_zone"  # straddles the edge
-    assert rejected(state, Side.B, deploy(a1, 2, 30)) == "not_your_trooper"
+    # An enemy not on the table yet answers like an id that names nobody (named_troopers).
+    assert rejected(state, Side.B, deploy(a1, 2, 30)) == "unknown_trooper"
+    assert rejected(state, Side.B, deploy("nobody", 2, 30)) == "unknown_trooper"
     state, _ = play(state, Side.B, deploy(b1, 2, 25))
     assert rejected(state, Side.B, deploy(b2, 2.3, 25)) == "bad_position"  # overlaps the first base
     assert rejected(state, Side.B, deploy(b1, 6, 25)) == "already_deployed"

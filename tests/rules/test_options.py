@@ -10,7 +10,7 @@ from server.rules import engine
 from server.rules.decision import Accepted
 from server.rules.ids import Side
 from server.rules.options import seat_options
-from tests.support.games import play
+from tests.support.games import close_aro_window, play
 from tests.support.skirmish import skirmish
 
 A1 = "A-t5"  # Lancer Line Trooper: line_rifle B3, sidearm
@@ -68,6 +68,7 @@ def test_second_skill_after_a_short_skill_is_a_movement_only() -> None:
     state, _ = play(state, Side.A, {"type": "declare_skill", "skill": {
         "type": "bs_attack", "weapon": "line_rifle", "targets": [{"trooper": B_SHOOTER, "burst": 3}]}})
     state, _ = play(state, Side.B, {"type": "pass_aro", "trooper": B_SHOOTER})
+    state, _ = close_aro_window(state)
     skills = seat_options(state, Side.A)["skills"]
     assert skills["index"] == 2
     assert skills["route_skills"] == ["move"]  # Entire Order skills cannot follow
@@ -139,6 +140,7 @@ def test_firing_points_are_the_corners_of_the_path_with_the_shots_legal_from_eac
     state, _ = play(state, Side.A, {"type": "declare_skill", "skill": {
         "type": "move", "route": [[22.5, 4], [21.5, 5], [22.5, 6]]}})
     state, _ = play(state, Side.B, {"type": "pass_aro", "trooper": B_SHOOTER})
+    state, _ = close_aro_window(state)
     skills = seat_options(state, Side.A)["skills"]
     assert [f["point"] for f in skills["firing_points"]] == [[22.5, 4.0], [21.5, 5.0]]
     for firing in skills["firing_points"]:

@@ -14,7 +14,7 @@ from server.rules.decision import Accepted, Rejected
 from server.rules.events import AroWindowClosed, AroWindowOpened, OrderResolved, SkillDeclared
 from server.rules.ids import Side
 from server.rules.state import OrderStep, OrderType
-from tests.support.games import play
+from tests.support.games import close_aro_window, play
 from tests.support.skirmish import skirmish
 
 A1, A5 = "A-t5", "A-t6"  # Lancer Line Troopers (line_rifle B3)
@@ -57,8 +57,10 @@ def shot(trooper: str, weapon: str = "line_rifle") -> dict[str, object]:
 def test_entire_order_skill_cannot_be_combined() -> None:
     state = activate(setup())
     state, _ = play(state, Side.A, {"type": "declare_skill", "skill": {"type": "cautious_move", "route": [[22.5, 4], [22.5, 5]]}})
-    # The ARO step passes (B_SHOOTER answers), then no second skill is asked for.
-    state, events = play(state, Side.B, {"type": "pass_aro", "trooper": B_SHOOTER})
+    # The ARO step passes (B_SHOOTER answers, B closes the window), then no second skill is
+    # asked for.
+    state, _ = play(state, Side.B, {"type": "pass_aro", "trooper": B_SHOOTER})
+    state, events = close_aro_window(state)
     assert any(isinstance(e, OrderResolved) for e in events)
     assert state.order is None
 
@@ -67,6 +69,7 @@ def test_two_short_movement_skills_may_be_combined() -> None:
     state = activate(setup())
     state, _ = move(state, [[22.5, 4], [22.5, 6]])
     state, _ = play(state, Side.B, {"type": "pass_aro", "trooper": B_SHOOTER})
+    state, _ = close_aro_window(state)
     state, events = move(state, [[22.5, 6], [22.5, 8]])
     assert any(isinstance(e, SkillDeclared) and e.index == 2 for e in events)
 
@@ -75,6 +78,7 @@ def test_short_skill_then_short_movement_skill_vice_versa_allowed() -> None:
     state = activate(setup())
     state, _ = play(state, Side.A, {"type": "declare_skill", "skill": shot(B_SHOOTER) | {"targets": [{"trooper": B_SHOOTER, "burst": 3}]}})
     state, _ = play(state, Side.B, {"type": "pass_aro", "trooper": B_SHOOTER})
+    state, _ = close_aro_window(state)
     state, events = move(state, [[22.5, 4], [22.5, 6]])
     assert any(isinstance(e, SkillDeclared) and e.skill.TYPE == "move" for e in events)
 
@@ -84,6 +88,7 @@ def test_two_short_skills_are_never_combined() -> None:
     full = {"type": "bs_attack", "weapon": "line_rifle", "targets": [{"trooper": B_SHOOTER, "burst": 3}]}
     state, _ = play(state, Side.A, {"type": "declare_skill", "skill": full})
     state, _ = play(state, Side.B, {"type": "pass_aro", "trooper": B_SHOOTER})
+    state, _ = close_aro_window(state)
     answer = decide(state, Side.A, {"type": "declare_skill", "skill": {"type": "dodge"}})
     assert isinstance(answer, Rejected) and answer.code == "illegal_skill_combination"
 
@@ -108,6 +113,7 @@ def test_second_move_uses_the_second_mov_value() -> None:
     state, _ = play(state, Side.A, {"type": "activate", "trooper": "A-t10", "order": "regular"})
     state, _ = move(state, [[22.5, 4], [22.5, 8]])
     state, _ = play(state, Side.B, {"type": "pass_aro", "trooper": B_SHOOTER})
+    state, _ = close_aro_window(state)
     answer = decide(state, Side.A, {"type": "declare_skill", "skill": {"type": "move", "route": [[22.5, 8], [22.5, 11]]}})
     assert isinstance(answer, Rejected) and answer.code == "route_too_long"
 
@@ -145,9 +151,13 @@ def test_trooper_that_could_declare_and_did_not_loses_its_aro() -> None:
     closed = next(e for e in events if isinstance(e, AroWindowClosed))
     assert closed.lost == (B_SHOOTER,) and closed.reason == "deadline"
     state, events = move(state, [[22.5, 6], [22.5, 8]])
-    # Step 4 only for troopers that became eligible through the second skill: none here.
-    assert not any(isinstance(e, AroWindowOpened) for e in events)
-    assert any(isinstance(e, OrderResolved) for e in events)
+    # Step 4 only for troopers that became eligible through the second skill: none here. The
+    # window opens all the same, empty, and waits for the reactive player.
+    (opened,) = [e for e in events if isinstance(e, AroWindowOpened)]
+    assert opened.step == 2 and opened.eligible == ()
+    assert not any(isinstance(e, OrderResolved) for e in events)
+    state, events = close_aro_window(state)
+    assert [type(e) for e in events] == [AroWindowClosed, OrderResolved]
 
 
 def test_one_aro_per_trooper_per_order_whatever_the_number_of_skills() -> None:
@@ -156,8 +166,10 @@ def test_one_aro_per_trooper_per_order_whatever_the_number_of_skills() -> None:
     state, _ = play(state, Side.B, {"type": "declare_aro", "trooper": B_SHOOTER, "skill": shot(A1, "punch_carbine")})
     answer = decide(state, Side.B, {"type": "pass_aro", "trooper": B_SHOOTER})
     assert isinstance(answer, Rejected)
+    state, _ = close_aro_window(state)
     state, events = move(state, [[22.5, 6], [22.5, 8]])
-    assert not any(isinstance(e, AroWindowOpened) for e in events)
+    (opened,) = [e for e in events if isinstance(e, AroWindowOpened)]
+    assert opened.step == 2 and opened.eligible == ()  # B_SHOOTER has had its ARO
 
 
 def test_aro_must_target_a_trooper_activated_by_the_order() -> None:
@@ -198,6 +210,8 @@ def test_no_limit_to_the_number_of_reacting_troopers() -> None:
     for trooper in order.eligible:
         weapon = state.trooper(trooper).profile.weapons[0]
         state, _ = play(state, Side.B, {"type": "declare_aro", "trooper": trooper, "skill": shot(A1, weapon)})
+    assert state.order is not None and len(state.order.aros) == 3
+    state, _ = close_aro_window(state)
     assert state.order is not None and state.order.step is OrderStep.SECOND_SKILL
     assert len(state.order.aros) == 3
 
@@ -209,6 +223,7 @@ def test_second_skill_gives_aro_only_to_newly_eligible_troopers() -> None:
     first = next(e for e in events if isinstance(e, AroWindowOpened))
     assert B_ZOC not in {x.trooper for x in first.eligible}
     state, _ = play(state, Side.B, {"type": "pass_aro", "trooper": B_SHOOTER})
+    state, _ = close_aro_window(state)
     state, events = move(state, [[22.5, 6], [22.5, 9.5]])
     second = next(e for e in events if isinstance(e, AroWindowOpened))
     assert {x.trooper for x in second.eligible} == {B_ZOC}
@@ -217,20 +232,31 @@ def test_second_skill_gives_aro_only_to_newly_eligible_troopers() -> None:
     assert isinstance(answer, Rejected) and answer.code == "not_eligible_for_aro"
 
 
-def test_window_closes_by_itself_when_every_eligible_trooper_answered() -> None:
+def test_window_stays_open_until_the_reactive_player_closes_it_even_when_every_eligible_trooper_answered() -> None:
     state = activate(setup())
     state, _ = move(state, [[22.5, 4], [22.5, 5]])
     state, events = play(state, Side.B, {"type": "pass_aro", "trooper": B_SHOOTER})
-    closed = next(e for e in events if isinstance(e, AroWindowClosed))
-    assert closed.reason == "all_answered" and engine.pending_aro_window(state) is None
+    assert not any(isinstance(e, AroWindowClosed) for e in events)
+    assert engine.pending_aro_window(state) is not None
+    # The active player waits for the window to close.
+    answer = decide(state, Side.A, {"type": "declare_skill", "skill": {"type": "move", "route": [[22.5, 5], [22.5, 6]]}})
+    assert isinstance(answer, Rejected) and answer.code == "wrong_phase"
+    state, events = close_aro_window(state)
+    (closed,) = events
+    assert isinstance(closed, AroWindowClosed)
+    assert closed.reason == "closed_by_player" and closed.lost == () and closed.lost_hidden == ()
+    assert engine.pending_aro_window(state) is None
 
 
 def test_declarations_before_resolution_are_all_recorded() -> None:
     state = activate(setup())
     state, _ = move(state, [[22.5, 4], [22.5, 5]])
     state, _ = play(state, Side.B, {"type": "declare_aro", "trooper": B_SHOOTER, "skill": shot(A1, "punch_carbine")})
+    state, _ = close_aro_window(state)
     full = {"type": "bs_attack", "weapon": "line_rifle", "targets": [{"trooper": B_SHOOTER, "burst": 3}]}
     state, events = play(state, Side.A, {"type": "declare_skill", "skill": full})
+    state, more = close_aro_window(state)
+    events += more
     resolved = next(e for e in events if isinstance(e, OrderResolved))
     skills = {r.trooper: r.skill for r in resolved.outcome.rolls}
     assert skills == {A1: "bs_attack", B_SHOOTER: "bs_attack"}

@@ -9,7 +9,7 @@ from server.rules.events import GameEnded, OrdersCounted, TurnEnded, TurnStarted
 from server.rules.ids import Side, TrooperId
 from server.rules.state import OrderType, Phase
 from server.rules.views import view_event
-from tests.support.games import new_game_in_orders_phase, play
+from tests.support.games import close_aro_window, new_game_in_orders_phase, play
 from tests.support.skirmish import skirmish
 
 T = TrooperId
@@ -21,21 +21,15 @@ def n5(**placements: tuple[float, float, float] | tuple[float, float, float, str
     return skirmish({**base, **placements}, ruleset="n5")
 
 
-def close_window(state):  # type: ignore[no-untyped-def]
-    """The reactive player closes an open ARO window (vesper-raiders holds a Hidden
-    Deployment trooper, so its windows wait to be closed: the hidden-information policy)."""
-    window = engine.pending_aro_window(state)
-    if window is not None:
-        state, _ = play(state, window.reactive, c.CloseAroWindow(window.order, window.step))
-    return state
-
-
 def spend_idle(state, trooper, order="regular", side=Side.A):  # type: ignore[no-untyped-def]
+    """One whole Order of Idle + Idle; the reactive player closes each ARO window (windows
+    open at every ARO step and never close by themselves)."""
     state, _ = play(state, side, {"type": "activate", "trooper": trooper, "order": order})
     state, _ = play(state, side, {"type": "declare_skill", "skill": {"type": "idle"}})
-    state = close_window(state)
+    state, _ = close_aro_window(state)
     state, _ = play(state, side, {"type": "declare_skill", "skill": {"type": "idle"}})
-    return close_window(state)
+    state, _ = close_aro_window(state)
+    return state
 
 
 def test_order_count_regular_orders_go_to_each_combat_groups_pool() -> None:

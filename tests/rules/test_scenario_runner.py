@@ -89,10 +89,10 @@ def test_unrolled_injected_dice_fail_the_scenario(tmp_path: Path) -> None:
 
 def test_a_wrong_expectation_fails_with_the_step_and_field(tmp_path: Path) -> None:
     data = json.loads((SCENARIO_DIR / "shot_and_counter_shot.json").read_text())
-    data["steps"][-1]["events"][2]["outcome"]["rolls"][0]["success_value"] = 13
+    data["steps"][-1]["events"][1]["outcome"]["rolls"][0]["success_value"] = 13
     path = tmp_path / "wrong.json"
     path.write_text(json.dumps(data))
-    with pytest.raises(ScenarioFailed, match=r"step 5, event 3: at outcome.rolls\[0\].success_value"):
+    with pytest.raises(ScenarioFailed, match=r"step 7, event 2: at outcome.rolls\[0\].success_value"):
         run_scenario(load_scenario(path))
 
 

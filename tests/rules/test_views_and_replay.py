@@ -12,8 +12,16 @@ from hypothesis import strategies as st
 from server.rules import commands as c
 from server.rules import engine
 from server.rules.decision import Accepted
-from server.rules.events import AroDeclared, Event, OrderResolved, OrderSpent, SkillDeclared
+from server.rules.events import (
+    AroDeclared,
+    AroWindowOpened,
+    Event,
+    OrderResolved,
+    OrderSpent,
+    SkillDeclared,
+)
 from server.rules.ids import SPECTATOR, Side
+from server.rules.options import seat_options
 from server.rules.outcome import Moved
 from server.rules.serial import from_plain, to_plain
 from server.rules.skills import Dodge, PeripheralSkill
@@ -130,7 +138,11 @@ def _candidates(state: GameState, rng: random.Random) -> list[tuple[Side | engin
     if window is not None and state.order is not None:
         # Null troopers are offered too: the engine must refuse them.
         eligible = [*state.order.unanswered(), *(t.id for t in state.troopers_of(window.reactive) if t.is_null)]
-        moves = [(engine.SYSTEM, c.CloseAroWindow(window.order, window.step))]
+        # The window never closes by itself: the reactive player closes it when done (what
+        # its options offer: ``_check_close_offered``), or the room's clock at the deadline;
+        # the active player may not.
+        close = c.CloseAroWindow(window.order, window.step)
+        moves = [(window.reactive, close), (engine.SYSTEM, close), (window.reactive.other, close)]
         for trooper in eligible:
             profile = state.trooper(trooper).profile
             shot = c.DeclareAro(trooper, from_plain(c.Skill, {"type": "bs_attack", "weapon": profile.weapons[0], "targets": [{"trooper": state.order.trooper, "burst": 1}]}))  # type: ignore[attr-defined]
@@ -169,6 +181,9 @@ def _candidates(state: GameState, rng: random.Random) -> list[tuple[Side | engin
     if state.phase is Phase.IMPETUOUS:
         moves.append((active, c.EndImpetuousPhase()))
     moves += [(active, c.Reveal(t.id)) for t in state.troopers_of(active) if t.hidden and not t.is_null]
+    for side in state.loss_of_lieutenant:  # any own trooper: those who may not lead are refused
+        own = state.troopers_of(side)
+        moves += [(side, c.AppointLieutenant(t.id)) for t in rng.sample(own, min(2, len(own)))]
     for trooper in rng.sample(mine, min(3, len(mine))):
         for order in (c.OrderType.REGULAR, c.OrderType.IRREGULAR, c.OrderType.IMPETUOUS, c.OrderType.LIEUTENANT):
             moves.append((active, c.Activate(trooper.id, order)))
@@ -193,14 +208,31 @@ def _random_game(
         weights = [1 if isinstance(cmd, c.EndTurn | c.EndDeploymentStep) else 6 for _, cmd in options]
         actor, command = rng.choices(options, weights)[0]
         decision = engine.decide(state, actor, command)
+        if isinstance(command, c.CloseAroWindow) and actor is not engine.SYSTEM:
+            window = engine.pending_aro_window(state)
+            assert isinstance(decision, Accepted) == (window is not None and actor is window.reactive), (
+                "only the reactive player (or the room's clock) closes an ARO window")
         if isinstance(decision, Accepted):
             accepted += 1
             for event in decision.events:
                 _check_no_null_trooper_acts(state, event)
                 state = engine.apply(state, event)
                 log.append(event)
+            if any(isinstance(e, AroWindowOpened) for e in decision.events):
+                _check_close_offered(state)
             _check_invariants(state, views=accepted % views_every == 0)
     return state, log
+
+
+def _check_close_offered(state: GameState) -> None:
+    """The open window's close is offered to the reactive seat only (for one Order in 8:
+    ``seat_options`` computes every Line of Fire for its "sight", the slow part)."""
+    window = engine.pending_aro_window(state)
+    assert window is not None, "an ARO window opened and waits to be closed"
+    if window.order % 8 == 1:
+        offered = seat_options(state, window.reactive)["close_aro_window"]
+        assert offered == {"order": window.order, "step": window.step}, offered
+        assert seat_options(state, window.reactive.other)["close_aro_window"] is None
 
 
 def _check_no_null_trooper_acts(state: GameState, event: Event) -> None:

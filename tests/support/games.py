@@ -37,6 +37,20 @@ def play(state: GameState, actor: Side | engine.System, command: c.Command | Pla
     return engine.apply_all(state, decision.events), decision.events
 
 
+def close_aro_window(
+    state: GameState, actor: Side | engine.System | None = None
+) -> tuple[GameState, tuple[Event, ...]]:
+    """Close the open ARO window as its reactive player (``actor`` None), or as ``actor``
+    (``engine.SYSTEM``: the room's clock at the deadline). A window never closes by itself,
+    even when nobody is eligible or every eligible trooper has answered. Fails the test
+    when no window is open."""
+    window = engine.pending_aro_window(state)
+    if window is None:
+        raise CommandRejected("no ARO window is open")
+    closer = window.reactive if actor is None else actor
+    return play(state, closer, c.CloseAroWindow(window.order, window.step))
+
+
 def deployment_spots(state: GameState, side: Side) -> list[tuple[float, float]]:
     """Grid points inside the side's zone, clear of terrain, 2 inches apart."""
     zone = state.deployment_zones[state.initiative.zones[side]]
