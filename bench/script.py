@@ -5,8 +5,18 @@ one simulated here: every command of the script is known to be accepted. The scr
 two parts: ``setup`` (armies, initiative, deployment -- as tests/support/games.py does it)
 and ``orders``, one list of steps per Order: spend the Order, declare a short move, let the
 reactive side pass one trooper and close the ARO window (or let the room's clock close it),
-declare the move back. A step is either a command from a side or an ARO window that the
-driver closes one way or the other at run time (both ways lead to the same state).
+declare the move back, and the same for the second ARO window. A step is either a command
+from a side or an ARO window that the driver closes one way or the other at run time (both
+ways lead to the same state).
+
+Every ARO step of every Order opens a window, even when nobody may react, and no window
+closes by itself: the reactive side closes each one (``close_aro_window``) after its pass,
+or the room's clock does at the deadline. Since the rules core's changes of 62540e7 (dice
+from HMAC-SHA256, random trooper ids) and c4594f9 (a window at every ARO step, closed only
+by the reactive player or the deadline), the planned game differs from the one planned
+before them, and so does ``bench.rules_cost``'s decision fingerprint (seed 7: 277 commands,
+``6ff2bdcc4aa51a9b`` before; 376 commands, ``2e73dc6952f31a8c`` after): figures recorded
+before these commits are not comparable with later ones by fingerprint.
 """
 
 from __future__ import annotations
@@ -135,21 +145,21 @@ def _grid(x0: float, y0: float, x1: float, y1: float) -> Any:
 
 
 def _window_step(planner: _Planner, out: list[Step]) -> None:
-    """If the last command opened an ARO window, plan it (pass one trooper, then close)."""
+    """Plan the ARO window the last skill opened (one opens at every ARO step, whoever may
+    react): the reactive side passes one eligible trooper, if there is one, then the window
+    is closed -- by the reactive side or by the room's clock, as the driver chooses at run
+    time. The plan closes it as the clock: the state after is the same either way."""
     window = engine.pending_aro_window(planner.state)
     if window is None:
-        return
+        raise RuntimeError("a declared skill opened no ARO window (every ARO step opens one)")
     order = planner.state.order
     assert order is not None
     unanswered = order.unanswered()
     trooper = str(unanswered[0]) if unanswered else ""
-    before = planner.state
     if trooper and not planner.try_play(window.reactive, {"type": "pass_aro", "trooper": trooper}):
         trooper = ""
-    if trooper and engine.pending_aro_window(planner.state) is None:
-        # Passing the last eligible trooper closes the window by itself: keep it open so
-        # that the driver can still choose between closing it and letting it time out.
-        planner.state, trooper = before, ""
+    if engine.pending_aro_window(planner.state) != window:
+        raise RuntimeError("the ARO window closed before the reactive side closed it")
     if not planner.try_play(engine.SYSTEM, {"type": "close_aro_window", "order": window.order,
                                             "step": window.step}):
         raise RuntimeError("the planned ARO window did not close")
