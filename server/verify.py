@@ -141,10 +141,12 @@ def verify(record: Any) -> Summary:
         raise Failure(f"dice.commitment: {published} is not the commitment of dice.secret "
                       f"(SHA-256 of the prefix and the secret is {commitment(secret)})")
     contributions = _field(dice, "contributions", "dice", dict)
-    raw = [_hex32(contributions.get(side), f"dice.contributions.{side}") for side in SIDES]
-    key = dice_key(secret, raw[0], raw[1])
     events = _events(record)
     _check_revealed(events, dice)
+    if _ended_before_any_roll(events, contributions):
+        return Summary(0, len(events), 0, 0, published, record.get("fixed_dice") is True)
+    raw = [_hex32(contributions.get(side), f"dice.contributions.{side}") for side in SIDES]
+    key = dice_key(secret, raw[0], raw[1])
     _check_entropy(events, contributions)
     counter, rolling, untied = 0, 0, 0
     for index, event in events:
@@ -181,6 +183,20 @@ def _check_revealed(events: list[tuple[int, dict[str, Any]]], dice: dict[str, An
         if revealed.get(name) != dice.get(name):
             raise Failure(f"dice.{name}: {dice.get(name)!r} differs from event {index} "
                           f"(game_ended) dice_revealed.{name}: {revealed.get(name)!r}")
+
+
+def _ended_before_any_roll(events: list[tuple[int, dict[str, Any]]],
+                           contributions: dict[str, Any]) -> bool:
+    """A game conceded before both players chose their armies has no dice key and no die:
+    a missing contribution is then the only correct record (and there is nothing to check
+    but the commitment). A missing contribution beside a rolled die is a failure."""
+    if all(contributions.get(side) for side in SIDES):
+        return False
+    rolled = next((index for index, event in events if "dice" in event), None)
+    if rolled is not None:
+        side = next(side for side in SIDES if not contributions.get(side))
+        raise Failure(f"dice.contributions.{side} is missing, yet event {rolled} rolled dice")
+    return True
 
 
 def _check_entropy(events: list[tuple[int, dict[str, Any]]], contributions: dict[str, Any]) -> None:

@@ -215,3 +215,29 @@ def test_the_dice_function_matches_the_rules_core() -> None:
     assert [verify.die(raw, n) for n in range(200)] == [
         dice.die_face(raw, n) for n in range(200)]
     assert verify.commitment(bytes.fromhex(SECRET)) == dice.commitment(SECRET)
+
+
+def _conceded_before_both_armies(record: Record) -> Record:
+    """The record of a game B conceded before A chose its army: no key, no die."""
+    events = [e for e in record["events"] if e["event"]["type"] == "army_chosen"
+              and e["event"]["side"] == "B"]
+    ended = copy.deepcopy(record["events"][-1])
+    ended["event"]["dice_revealed"]["contributions"]["A"] = ""
+    record["dice"]["contributions"]["A"] = ""
+    record["events"] = [{"index": n, "event": e["event"]}
+                        for n, e in enumerate([*events, ended], 1)]
+    return record
+
+
+def test_a_game_ended_before_any_roll_checks_only_its_commitment(
+        record: Record, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out = run(_conceded_before_both_armies(record), tmp_path, capsys)
+    assert status == 0 and "record OK: 0 dice" in out
+
+
+def test_a_missing_contribution_beside_a_rolled_die_is_named(
+        record: Record, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record["dice"]["contributions"]["A"] = ""
+    record["events"][-1]["event"]["dice_revealed"]["contributions"]["A"] = ""
+    status, out = run(record, tmp_path, capsys)
+    assert status == 1 and "dice.contributions.A is missing, yet event" in out
