@@ -4,19 +4,25 @@ a Hacking Area, Hacking Areas through Repeaters, and what options offer (DIGEST 
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
+import server.rules
 from server.rules.attacks import PlannedRoll, face_to_face_opponents
+from server.rules.events import AroPassed, AroWindowClosed, AroWindowOpened
 from server.rules.hacking import in_hacking_area
-from server.rules.ids import Side, TrooperId
+from server.rules.ids import SPECTATOR, Side, TrooperId
 from server.rules.options import seat_options
 from server.rules.outcome import Moved
 from server.rules.state import GameState
+from server.rules.views import view_event, view_state
 from tests.support.games import close_aro_window, play
 from tests.support.scenarios import build_state
 
 A, B = Side.A, Side.B
+ARMY_DATA = Path(server.rules.__file__).resolve().parent / "data" / "armies"
 HACKER, REPEATER, TARGET, FAR = "A-t14", "A-p1", "B-t3", "B-t1"
 PLACEMENTS: dict[str, Any] = {
     HACKER: [10, 10, 90], REPEATER: [30, 30, 90], TARGET: [30, 36, 90],
@@ -112,3 +118,78 @@ def test_aro_options_for_a_comms_target_and_for_a_hacker_reacting_from_its_area(
     row = seat_options(reactive, B)["aros"]["B-t14"]
     assert row["hacking_area"] is True and row["comms_attack"] == ["tracer_ping"]
     assert row["bs_attack"] == [] and row["dodge"] is True
+
+
+# --- a Camouflage Marker eligible only through its Hacking Area ------------------------------
+
+
+def _camouflaged_hacker_army() -> dict[str, Any]:
+    """helion-vanguard with its Signal Adept (Hacker, B-t14 as side B) camouflaged (CH 3)."""
+    army: dict[str, Any] = json.loads((ARMY_DATA / "helion-vanguard.json").read_text())
+    for unit in army["units"]:
+        if unit["id"] == "adept":
+            unit.update(camouflage=3, mimetism=3)
+    return army
+
+
+MARKER, GNAT, MOVER = "B-t14", "B-p1", "A-t3"
+WALL = {"id": "wall", "polygon": [[12, 30], [14, 30], [14, 46], [12, 46]], "height": 6,
+        "gives_cover": True}
+
+
+def _marker_window() -> tuple[GameState, AroWindowOpened]:
+    """A's Enforcer moves 7 inches from B's Gnat (its Repeater's ZoC: the Hacker's Hacking
+    Area); the camouflaged Hacker, behind a wall 25 inches away, neither sees it nor has it in
+    ZoC. The Gnat is eligible openly (ZoC), the marker only through its private profile."""
+    state = build_state({"ruleset": "n5", "terrain": [WALL],
+                         "armies": {"A": "vesper-raiders", "B": _camouflaged_hacker_army()},
+                         "placements": {MOVER: [30, 18, 90], MARKER: [10, 38, 90], GNAT: [30, 30, 90],
+                                        "A-t1": [1, 1, 270], "B-t1": [1, 47, 90]}})
+    assert state.trooper(TrooperId(MARKER)).marker
+    state, _ = play(state, A, {"type": "activate", "trooper": MOVER, "order": "regular"})
+    state, events = play(state, A, {"type": "declare_skill", "skill": {"type": "move", "route": [[30, 18], [30, 22]]}})
+    (opened,) = [e for e in events if isinstance(e, AroWindowOpened)]
+    why = {e.trooper: e for e in opened.eligible}
+    assert set(why) == {GNAT, MARKER}
+    assert why[MARKER].hacking_area and not (why[MARKER].line_of_fire or why[MARKER].zone_of_control)
+    assert why[GNAT].zone_of_control
+    return state, opened
+
+
+def test_digest_13_a_markers_hacking_area_eligibility_is_shown_only_to_its_owner() -> None:
+    """DIGEST 10.1 (what a marker is) and 13 (Hacking Area): the opponent and spectators see
+    the window open with the Gnat only; nothing of the marker, in the event or the state."""
+    state, opened = _marker_window()
+    mine = view_event(opened, B, state)
+    assert mine is not None and {x["trooper"] for x in mine["eligible"]} == {GNAT, MARKER}
+    for viewer in (A, SPECTATOR):
+        seen = view_event(opened, viewer, state)
+        assert seen is not None and [x["trooper"] for x in seen["eligible"]] == [GNAT]
+        assert MARKER not in json.dumps(seen)
+        order = view_state(state, viewer)["order"]
+        assert set(order["eligible"]) == {GNAT} and MARKER not in json.dumps(order)
+    assert set(view_state(state, B)["order"]["eligible"]) == {GNAT, MARKER}
+
+
+def test_digest_13_a_markers_pass_through_its_hacking_area_is_private() -> None:
+    state, _ = _marker_window()
+    state, (passed,) = play(state, B, {"type": "pass_aro", "trooper": MARKER})
+    assert isinstance(passed, AroPassed) and passed.hidden
+    assert view_event(passed, B, state) is not None
+    assert view_event(passed, A, state) is None and view_event(passed, SPECTATOR, state) is None
+    state, (gnat,) = play(state, B, {"type": "pass_aro", "trooper": GNAT})
+    assert isinstance(gnat, AroPassed) and not gnat.hidden  # eligible openly: an open pass
+    assert view_event(gnat, A, state) is not None
+
+
+def test_digest_13_a_markers_lost_aro_through_its_hacking_area_is_private() -> None:
+    state, _ = _marker_window()
+    state, (closed,) = close_aro_window(state)
+    assert isinstance(closed, AroWindowClosed)
+    assert closed.lost == (TrooperId(GNAT),) and closed.lost_hidden == (TrooperId(MARKER),)
+    mine = view_event(closed, B, state)
+    assert mine is not None and mine["lost_hidden"] == [MARKER]
+    for viewer in (A, SPECTATOR):
+        seen = view_event(closed, viewer, state)
+        assert seen is not None and seen["lost"] == [GNAT] and seen["lost_hidden"] == []
+        assert MARKER not in json.dumps(seen)
