@@ -242,7 +242,7 @@ async function verifyDice() {
   const checked = [...result.checked];
   if (seat && !kept.get(`${seat}:entropy`)) checked.push("(this browser did not keep your contribution, so it could not check that one)");
   out.replaceChildren(el("b", { id: "verify-headline" }, headline),
-    el("ul", {}, ...checked.map((c) => el("li", {}, c)), ...result.notes.map((n) => el("li", {}, n))),
+    el("ul", {}, ...checked.map((c) => el("li", {}, c))),
     record.fixed_dice ? el("div", { class: "warning-text" }, "This was a test room: whoever created it chose the number the secret comes from, so they could know every die in advance.") : "");
 }
 $("verify-dice").addEventListener("click", verifyDice);

@@ -16,6 +16,7 @@ const COMMITMENT_PREFIX = "infinity-referee/dice-commitment/v1\x00";
 const KEY_PREFIX = "infinity-referee/dice-key/v1\x00";
 const ACCEPT_BELOW = 4294967280; // 2^32 - 2^32 % 20: no modulo bias
 const HEX32 = /^[0-9a-f]{64}$/;
+const SIDES = ["A", "B"];
 
 /** @param {string} text */
 const ascii = (text) => new TextEncoder().encode(text);
@@ -78,8 +79,29 @@ export function dieKey(keyHex) {
 }
 
 /**
+ * The faces an event showed the players, or null for a kind whose faces this cannot tell:
+ * the initiative's attempts (A's face, B's face, in order), an Order's rolls and saves.
+ * @param {any} event @returns {number[] | null}
+ */
+function shownFaces(event) {
+  const face = (/** @type {any} */ d) => (d && typeof d === "object" ? d.face : d);
+  if (event.type === "initiative_rolled") return Array.isArray(event.attempts) ? event.attempts.flat() : [];
+  const outcome = event.outcome;
+  if (!outcome || typeof outcome !== "object") return null;
+  return [...(outcome.rolls ?? []).flatMap((r) => (r.dice ?? []).map(face)),
+    ...(outcome.saves ?? []).flatMap((sv) => (sv.rolls ?? []).map(face))];
+}
+
+/** Same faces: in order for the initiative, as a multiset for an Order. @param {number[]} a @param {number[]} b @param {boolean} ordered */
+function sameFaces(a, b, ordered) {
+  if (a.length !== b.length) return false;
+  const [x, y] = ordered ? [a, b] : [[...a].sort((p, q) => p - q), [...b].sort((p, q) => p - q)];
+  return x.every((v, i) => v === y[i]);
+}
+
+/**
  * @typedef {{ok: true, dice: number, events: number, commitment: string, key: string,
- *   checked: string[], notes: string[]}} Verified
+ *   checked: string[]}} Verified
  * @typedef {{ok: false, problem: string, die?: number, event?: number, field?: string}} NotVerified
  * @typedef {object} VerifyOptions
  * @property {string} [commitmentSeen] the commitment this viewer was shown in the room's welcome
@@ -105,16 +127,17 @@ export async function verifyRecord(record, options = {}) {
   if (!HEX32.test(dice.secret ?? "")) return fail("The revealed secret (dice.secret) is not 32 bytes of lowercase hexadecimal.", { field: "dice.secret" });
   if (!HEX32.test(dice.commitment ?? "")) return fail("The commitment (dice.commitment) is not 64 hexadecimal characters.", { field: "dice.commitment" });
   const contributions = dice.contributions ?? {};
-  for (const side of ["A", "B"]) {
-    const c = contributions[side];
-    // Rooms made by tests may start without army choices, hence without contributions.
-    const fine = HEX32.test(c ?? "") || (record.fixed_dice === true && c === "");
-    if (!fine) return fail(`Player ${side}'s contribution (dice.contributions.${side}) is not 32 bytes of lowercase hexadecimal.`, { field: `dice.contributions.${side}` });
+  /** Sides that never contributed: a game conceded before both armies were chosen. */
+  const missing = SIDES.filter((side) => !contributions[side]);
+  for (const side of SIDES) {
+    if (!missing.includes(side) && !HEX32.test(contributions[side])) {
+      return fail(`Player ${side}'s contribution (dice.contributions.${side}) is not 32 bytes of lowercase hexadecimal.`, { field: `dice.contributions.${side}` });
+    }
   }
+  const events = Array.isArray(record.events) ? record.events : [];
+  if (!events.length || events.at(-1)?.event?.type !== "game_ended") return fail("The record's last event is not game_ended: the game is not over.", { field: "events" });
   /** @type {string[]} */
   const checked = [];
-  /** @type {string[]} */
-  const notes = [];
 
   const commitment = await diceCommitment(dice.secret);
   if (commitment !== dice.commitment) {
@@ -134,11 +157,34 @@ export async function verifyRecord(record, options = {}) {
     checked.push("your own contribution to the dice is the one in the record");
   }
 
+  // The game_ended event reveals the same values as the record's dice section.
+  const revealed = events.at(-1).event.dice_revealed ?? {};
+  for (const [field, got, want] of [["secret", revealed.secret, dice.secret], ["commitment", revealed.commitment, dice.commitment],
+    ["contributions.A", revealed.contributions?.A, contributions.A], ["contributions.B", revealed.contributions?.B, contributions.B]]) {
+    if (got !== want) return fail(`The game_ended event reveals another ${field} than the record's dice section.`, { field: `dice_revealed.${field}` });
+  }
+  // Each contribution is the entropy its player sent with its army choice.
+  for (const entry of events) {
+    const event = entry?.event;
+    if (event?.type === "army_chosen" && SIDES.includes(event.side) && event.entropy !== contributions[event.side]) {
+      return fail(`Player ${event.side}'s contribution (dice.contributions.${event.side}) is not the entropy its army choice carried (event ${entry.index}).`, { event: entry.index, field: `dice.contributions.${event.side}` });
+    }
+  }
+
+  const rolledAt = events.find((entry) => entry?.event?.dice);
+  if (missing.length) {
+    if (rolledAt) {
+      return fail(`Player ${missing[0]} never contributed to the dice (dice.contributions.${missing[0]} is empty), yet event ${rolledAt.index} (${rolledAt.event.type}) rolled dice.`, { event: rolledAt.index, field: `dice.contributions.${missing[0]}` });
+    }
+    checked.push(`no die was rolled: the game ended before player ${missing.join(" and ")} contributed`);
+    return { ok: true, dice: 0, events: 0, commitment: dice.commitment, key: "", checked };
+  }
+
   const key = await diceKey(dice.secret, contributions.A, contributions.B);
   const hmac = await dieKey(key);
-  const events = Array.isArray(record.events) ? record.events : [];
   let counter = 0;
   let rolling = 0;
+  let tied = 0;
   for (const entry of events) {
     const event = entry?.event;
     const roll = event?.dice;
@@ -147,8 +193,11 @@ export async function verifyRecord(record, options = {}) {
     const Where = `Event ${entry.index} (${event.type})`;
     const drawn = roll.drawn ?? [];
     if (!Array.isArray(drawn) || !Number.isInteger(roll.cursor)) return fail(`The dice of ${where} have no cursor or drawn faces.`, { event: entry.index, field: "dice" });
-    if (drawn.length && roll.key !== key) {
+    if (roll.key !== key) {
       return fail(`The dice key of ${where} is not the one the secret and both contributions give.`, { event: entry.index, field: "dice.key" });
+    }
+    if ((roll.injected ?? []).length) {
+      return fail(`${Where} has faces set by hand (dice.injected): a live game never injects faces.`, { event: entry.index, field: "dice.injected" });
     }
     const start = roll.cursor - drawn.length;
     if (start !== counter) {
@@ -164,24 +213,15 @@ export async function verifyRecord(record, options = {}) {
         return fail(`Die ${n} (event ${entry.index}, ${event.type}) does not match: the record says ${drawn[i]}, the committed dice give ${face}.`, { die: n, event: entry.index, field: "dice.drawn" });
       }
     }
-    if ((roll.injected ?? []).length) {
-      if (record.fixed_dice !== true) return fail(`${Where} has faces injected by hand in a room that is not a test room.`, { event: entry.index, field: "dice.injected" });
-      if (!notes.includes("injected")) notes.push("injected");
+    const shown = shownFaces(event);
+    if (shown && !sameFaces(shown, drawn, event.type === "initiative_rolled")) {
+      return fail(`${Where} shows the faces ${shown.join(", ")}, but it drew ${drawn.join(", ") || "none"}.`, { event: entry.index, field: event.type === "initiative_rolled" ? "attempts" : "outcome" });
     }
+    if (shown) tied += 1;
     if (drawn.length) rolling += 1;
     counter = roll.cursor;
   }
   checked.push(`all ${counter} dice follow from the secret and both contributions, in order`);
-
-  // The game_ended event says the same as the record's dice section.
-  const ended = events.map((x) => x?.event).find((e) => e?.type === "game_ended");
-  const revealed = ended?.dice_revealed;
-  if (revealed) {
-    for (const [field, got, want] of [["secret", revealed.secret, dice.secret], ["commitment", revealed.commitment, dice.commitment],
-      ["contributions.A", revealed.contributions?.A, contributions.A], ["contributions.B", revealed.contributions?.B, contributions.B]]) {
-      if (got !== want) return fail(`The game_ended event reveals another ${field} than the record's dice section.`, { field: `dice_revealed.${field}` });
-    }
-  }
-  return { ok: true, dice: counter, events: rolling, commitment: dice.commitment, key, checked,
-    notes: notes.map((n) => n === "injected" ? "some faces were set by hand (a test room): those are not checked" : n) };
+  if (tied) checked.push("the faces each roll showed during the game are the dice it drew");
+  return { ok: true, dice: counter, events: rolling, commitment: dice.commitment, key, checked };
 }

@@ -1,7 +1,8 @@
 """Write client-js/test/fixtures/record.json: a small game record whose dice are made by the
 server's own functions (server.rules.dice: commitment, dice_key, die_face), for the unit
-tests of client-js/src/verify.js. The events are synthetic (only their ``dice`` fields and
-types matter to the verifier); the secret and contributions are fixed so the file is stable.
+tests of client-js/src/verify.js. The events are synthetic: only their types, ``dice``
+fields and the faces they show matter to a verifier (``python -m server.verify`` accepts the
+file too). The secret and contributions are fixed, so the file is stable.
 
 Run from the repository root: ``.venv/bin/python client-js/test/make_record_fixture.py``.
 """
@@ -36,19 +37,32 @@ def main() -> None:
     events: list[dict[str, object]] = []
 
     def rolled(kind: str, count: int, **fields: object) -> None:
+        """An event that generated ``count`` dice, showing them as the server's events do:
+        the initiative's attempts in pairs, an Order's faces in its rolls and saves."""
         nonlocal cursor
         drawn = [die_face(raw, cursor + i) for i in range(count)]
         cursor += count
+        if kind == "initiative_rolled":
+            fields["attempts"] = [drawn[i:i + 2] for i in range(0, count, 2)]
+        else:
+            attack, save = drawn[:max(1, count - 1)], drawn[max(1, count - 1):]
+            fields["outcome"] = {"rolls": [{"trooper": "A-t5", "dice": [{"face": f} for f in attack]}],
+                                 "saves": [{"trooper": "B-t3", "rolls": [{"face": f} for f in save]}]
+                                 if save else [],
+                                 "effects": []}
         events.append({"type": kind, **fields,
                        "dice": {"key": key, "cursor": cursor, "injected": [], "drawn": drawn}})
 
-    events.append({"type": "army_chosen", "side": "A", "army": "helion-c1-patrol"})
-    events.append({"type": "army_chosen", "side": "B", "army": "vesper-c1-cell"})
+    events.append({"type": "army_chosen", "side": "A", "army": "helion-c1-patrol",
+                   "entropy": CONTRIBUTIONS["A"]})
+    events.append({"type": "army_chosen", "side": "B", "army": "vesper-c1-cell",
+                   "entropy": CONTRIBUTIONS["B"]})
     rolled("initiative_rolled", 2)
     events.append({"type": "initiative_settled", "first": "A"})
     rolled("order_resolved", 4, order=1)
     # An event that rolls nothing new still carries the generator's state.
     events.append({"type": "order_resolved", "order": 2,
+                   "outcome": {"rolls": [], "saves": [], "effects": []},
                    "dice": {"key": key, "cursor": cursor, "injected": [], "drawn": []}})
     rolled("order_resolved", 5, order=3)
     rolled("order_resolved", 1, order=4)

@@ -60,8 +60,10 @@ test("the commitment shown at the welcome must be the record's", async () => {
 
 test("a changed contribution changes the key: the first die is refused", async () => {
   const record = copy();
+  // Changed everywhere it appears (dice section, army choice, game_ended): only the dice can tell.
   record.dice.contributions.B = "00".repeat(32);
-  // game_ended keeps the original: the dice are checked first.
+  record.events.find((e) => e.event.type === "army_chosen" && e.event.side === "B").event.entropy = "00".repeat(32);
+  record.events.at(-1).event.dice_revealed.contributions.B = "00".repeat(32);
   const result = await verifyRecord(record);
   assert.equal(result.ok, false);
   assert.equal(result.field, "dice.key");
@@ -103,4 +105,53 @@ test("malformed records say which field", async () => {
   algo.dice.algorithm = "mt19937";
   assert.equal((await verifyRecord(algo)).field, "dice.algorithm");
   assert.equal((await verifyRecord({ format: "x" })).field, "format");
+});
+
+test("the faces a roll showed must be the dice it drew", async () => {
+  const record = copy();
+  const entry = rolling(record, 1); // order 1: an attack roll and a save
+  entry.event.outcome.rolls[0].dice[0].face = entry.event.outcome.rolls[0].dice[0].face === 20 ? 1 : entry.event.outcome.rolls[0].dice[0].face + 1;
+  const result = await verifyRecord(record);
+  assert.equal(result.ok, false);
+  assert.equal(result.event, entry.index);
+  assert.equal(result.field, "outcome");
+  assert.match(result.problem, /^Event \d+ \(order_resolved\) shows the faces .*, but it drew /);
+  const initiative = copy();
+  rolling(initiative, 0).event.attempts[0].reverse();
+  assert.equal((await verifyRecord(initiative)).field, "attempts");
+  assert.ok((await verifyRecord(copy())).checked.includes("the faces each roll showed during the game are the dice it drew"));
+});
+
+test("a contribution must be the entropy of its army choice", async () => {
+  const record = copy();
+  record.events.find((e) => e.event.type === "army_chosen" && e.event.side === "B").event.entropy = "56".repeat(32);
+  const result = await verifyRecord(record);
+  assert.equal(result.ok, false);
+  assert.equal(result.field, "dice.contributions.B");
+});
+
+test("a game over before both contributions: no die may have been rolled", async () => {
+  const early = copy();
+  early.dice.contributions.B = "";
+  early.events = early.events.filter((e) => !e.event.dice && !(e.event.type === "army_chosen" && e.event.side === "B"));
+  early.events.at(-1).event.dice_revealed.contributions.B = "";
+  const fine = await verifyRecord(early);
+  assert.equal(fine.ok, true, fine.problem);
+  assert.equal(fine.dice, 0);
+  const rolled = copy();
+  rolled.dice.contributions.B = "";
+  rolled.events = rolled.events.filter((e) => !(e.event.type === "army_chosen" && e.event.side === "B"));
+  rolled.events.at(-1).event.dice_revealed.contributions.B = "";
+  const result = await verifyRecord(rolled);
+  assert.equal(result.ok, false);
+  assert.equal(result.field, "dice.contributions.B");
+  assert.match(result.problem, /never contributed to the dice .* yet event 3 \(initiative_rolled\) rolled dice/);
+});
+
+test("faces set by hand are refused: a live game never injects faces", async () => {
+  const record = copy();
+  rolling(record, 3).event.dice.injected = [20];
+  const result = await verifyRecord(record);
+  assert.equal(result.ok, false);
+  assert.equal(result.field, "dice.injected");
 });
