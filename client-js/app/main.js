@@ -597,7 +597,7 @@ function renderAroPanel(state, options) {
   panel.append(el("div", { class: "activation" }, `Active: ${activated.join(" + ")} — ${order.skills?.length ? order.skills.map(skillSummary).join(", then ") : "activated"}`));
   if (!mine || !options) {
     const eligible = Object.keys(order.eligible ?? {}).filter((id) => (order.eligible_at_step?.[id] ?? w.step) === w.step);
-    panel.append(el("div", {}, `${mine ? "Loading your options..." : "Waiting for the reactive player."} Eligible: ${eligible.join(", ") || "none shown"}`));
+    panel.append(el("div", {}, `${mine ? "Loading your options..." : "Waiting for the reactive player."} Eligible: ${eligible.join(", ") || "none that you can see"}`));
     renderCountdown();
     return;
   }
