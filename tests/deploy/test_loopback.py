@@ -25,6 +25,7 @@ from tests.cluster.game import (
     MOVE,
     SHOOT_B,
     assert_stored_exactly_once_in_order,
+    close_window,
     create_room,
     received_events,
 )
@@ -79,8 +80,12 @@ async def test_players_on_different_nodes_and_spectators_on_both_through_nginx(
     first = await opened(b)
     assert first["reactive"] == "B"
     accepted.append(await b.command(COUNTER_SHOT))  # B-t3 shoots back, through the relay
+    accepted.append(await b.command(close_window(first)))  # B is done declaring
     await closed(a, first)
     accepted.append(await a.command(SHOOT_B))
+    step_2 = await opened(b)  # the second skill's window: B has nothing to declare
+    accepted.append(await b.command(close_window(step_2)))
+    await closed(a, step_2)
     accepted += [await a.command(ACTIVATE), await a.command(MOVE_ON)]
     assert all(isinstance(answer, Accepted) for answer in accepted), accepted
     second = await opened(b)
@@ -102,7 +107,8 @@ async def test_players_on_different_nodes_and_spectators_on_both_through_nginx(
     assert received_events(watch_1) == received_events(watch_2), "one spectator view"
     assert max(received_events(watch_2)) == final
     for viewer in viewers:
-        assert history(viewer.of(Events)) == ([(1, 1), (2, 1)], [(1, 1), (2, 1)])
+        windows = [(1, 1), (1, 2), (2, 1)]
+        assert history(viewer.of(Events)) == (windows, windows)
     await assert_stored_exactly_once_in_order(
         shared_store, room, seen_by_a, [answer.version for answer in accepted])
 
