@@ -121,6 +121,14 @@ def seen_by_opponent(trooper: TrooperState, eligibility: Eligibility) -> bool:
                                   or eligibility.template or eligibility.comms_target)
 
 
+def as_opponent_sees(trooper: TrooperState, eligibility: Eligibility) -> Eligibility:
+    """``eligibility`` without what only comes from a Camouflage Marker's private profile
+    (for a trooper ``seen_by_opponent``)."""
+    if not trooper.marker:
+        return eligibility
+    return replace(eligibility, sixth_sense=False, hacking_area=False)
+
+
 def comms_targets(order: ActiveOrder) -> set[TrooperId]:
     """Troopers named by a Comms Attack declared so far by ``order.trooper``."""
     return {s.target for s in order.skills if isinstance(s, CommsAttack)}
@@ -181,7 +189,10 @@ def open_window(state: GameState) -> list[Event]:
     assert order is not None
     found = eligibility(state, order)
     hidden = tuple(t for t in found if state.trooper(t).hidden)
-    return [AroWindowOpened(order.number, order.aro_step_number, tuple(found.values()), hidden)]
+    public = tuple(as_opponent_sees(state.trooper(t), e) for t, e in found.items()
+                   if seen_by_opponent(state.trooper(t), e))
+    return [AroWindowOpened(order.number, order.aro_step_number, tuple(found.values()), hidden,
+                            public)]
 
 
 def apply_aro_window_opened(state: GameState, event: AroWindowOpened) -> GameState:

@@ -155,6 +155,10 @@ class AroWindowOpened(Event):
     eligible: tuple[Eligibility, ...]
     hidden: tuple[TrooperId, ...]
     """Eligible troopers in Hidden Deployment: only their owner may know."""
+    public: tuple[Eligibility, ...] = ()
+    """``eligible`` as the opponent and spectators see it, fixed when the window opened
+    (``aro.seen_by_opponent``, ``aro.as_opponent_sees``): what a later reveal changes
+    does not change how this event is shown, live or on a resume."""
 
 
 @dataclass(frozen=True, slots=True)

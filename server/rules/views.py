@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import events as e
-from .aro import seen_by_opponent
+from .aro import as_opponent_sees, seen_by_opponent
 from .ids import SPECTATOR, Side, TrooperId, Viewer
 from .serial import Plain, to_plain
 from .state import Eligibility, GameState, TrooperState
@@ -126,11 +126,6 @@ def _view_orders(state: GameState, viewer: Viewer) -> dict[str, Plain]:
     return plain
 
 
-_PRIVATE_ELIGIBILITY = ("sixth_sense", "hacking_area")
-"""Eligibility that comes from a trooper's profile: private while it is a Camouflage Marker
-(whether a marker is a Hacker or has Sixth Sense)."""
-
-
 def _eligibility_seen(eligibility: Eligibility, plain: dict[str, Plain], trooper: TrooperState,
                       viewer: Viewer) -> dict[str, Plain] | None:
     """``plain`` (an ``Eligibility``'s) as ``viewer`` may see it, or None: the opponent and
@@ -140,7 +135,8 @@ def _eligibility_seen(eligibility: Eligibility, plain: dict[str, Plain], trooper
         return plain
     if not seen_by_opponent(trooper, eligibility):
         return None
-    return {**plain, **dict.fromkeys(_PRIVATE_ELIGIBILITY, False)}
+    seen: dict[str, Plain] = to_plain(as_opponent_sees(trooper, eligibility))
+    return seen
 
 
 def _view_order(state: GameState, viewer: Viewer) -> dict[str, Plain] | None:
@@ -222,11 +218,10 @@ def _orders_counted(
 def _window_opened(
     event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
 ) -> dict[str, Plain] | None:
-    if not event.eligible or _sees_private(viewer, state.trooper(event.eligible[0].trooper).side):
+    public = plain.pop("public")
+    if event.eligible and _sees_private(viewer, state.trooper(event.eligible[0].trooper).side):
         return plain
-    seen = [_eligibility_seen(e, x, state.trooper(e.trooper), viewer)
-            for e, x in zip(event.eligible, plain["eligible"], strict=True)]
-    plain["eligible"] = [x for x in seen if x is not None]
+    plain["eligible"] = public
     plain["hidden"] = []
     return plain
 

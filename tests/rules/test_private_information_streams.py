@@ -171,3 +171,29 @@ def test_the_games_compared_do_reach_the_hidden_troopers_aro_and_many_orders() -
                     orders += body["type"] == "activate"
                     state = engine.apply_all(state, decision.events)
     assert passes >= 1 and orders >= 10
+
+
+def test_digest_12_a_window_shows_the_opponent_the_same_eligibility_live_and_after_a_reveal() -> None:
+    """How an ARO window looked to the opponent is fixed when it opened: a resume after the
+    hidden trooper revealed itself shows the same event (no retroactive eligibility)."""
+    from server.rules.events import AroWindowOpened, TrooperRevealed
+
+    state = skirmish({**VISIBLE, HIDDEN: (30.0, 20.0, 270.0, "hidden")}, ruleset="n5")
+    opened_event = None
+    for body in ({"type": "activate", "trooper": "A-t3", "order": "regular"},
+                 {"type": "declare_skill", "skill": {"type": "move",
+                                                     "route": [[24.0, 6.0], [24.0, 9.0]]}}):
+        decision = engine.decide(state, Side.A, c.parse_command(body))
+        assert isinstance(decision, Accepted)
+        state = engine.apply_all(state, decision.events)
+        opened_event = next((e for e in decision.events if isinstance(e, AroWindowOpened)),
+                            opened_event)
+    assert opened_event is not None and HIDDEN in opened_event.hidden
+    live = {viewer: view_event(opened_event, viewer, state) for viewer in (Side.A, SPECTATOR)}
+    trooper = state.trooper(HIDDEN)
+    assert trooper.position is not None
+    revealed = engine.apply(state, TrooperRevealed(HIDDEN, trooper.position, trooper.facing))
+    for viewer, seen in live.items():
+        assert seen is not None and HIDDEN not in {e["trooper"] for e in seen["eligible"]}
+        assert view_event(opened_event, viewer, revealed) == seen
+    assert HIDDEN in {e["trooper"] for e in view_event(opened_event, Side.B, state)["eligible"]}
