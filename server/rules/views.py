@@ -9,6 +9,7 @@ of its own side; the opponent and spectators see open information only.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from . import events as e
@@ -116,6 +117,9 @@ def view_state(state: GameState, viewer: Viewer) -> dict[str, Plain]:
         "loss_of_lieutenant": sorted(s.value for s in state.loss_of_lieutenant),
         "retreat": sorted(s.value for s in state.retreat),
         "result": to_plain(state.result),
+        # The new Lieutenant this seat named (``lieutenant``); never the other side's.
+        "lieutenant_choice": (state.lieutenant_choice.get(viewer)
+                              if isinstance(viewer, Side) else None),
     }
 
 
@@ -177,8 +181,23 @@ def view_event_from_plain(
 
 
 def shares_one_view(event: e.Event) -> bool:
-    """Every viewer sees this kind of event the same way (no redaction applies)."""
-    return type(event) not in _REDACTIONS
+    """Every viewer sees this event the same way: no redaction applies to its kind, or none
+    changes this one (the room then makes one view and one frame for everyone)."""
+    if type(event) not in _REDACTIONS:
+        return True
+    alike = _ALIKE_FOR_EVERYONE.get(type(event))
+    return alike is not None and alike(event)
+
+
+_ALIKE_FOR_EVERYONE: dict[type[e.Event], Callable[[Any], bool]] = {
+    # ``_outcome`` adds the revealed profiles for everyone alike.
+    e.OrderResolved: lambda event: True,
+    e.AroWindowOpened: lambda event: not event.hidden and event.public == event.eligible,
+    e.AroWindowClosed: lambda event: not event.lost_hidden,
+    e.AroPassed: lambda event: not event.hidden,
+    e.AroDeclared: lambda event: not event.revealed,
+}
+"""Per redacted kind, when an event of it reads the same for every viewer."""
 
 
 def _army_chosen(

@@ -197,3 +197,14 @@ def test_digest_12_a_window_shows_the_opponent_the_same_eligibility_live_and_aft
         assert seen is not None and HIDDEN not in {e["trooper"] for e in seen["eligible"]}
         assert view_event(opened_event, viewer, revealed) == seen
     assert HIDDEN in {e["trooper"] for e in view_event(opened_event, Side.B, state)["eligible"]}
+
+
+def test_digest_11_3_the_named_lieutenant_is_in_its_owners_snapshot_only() -> None:
+    from server.rules.events import LieutenantAppointed
+    from server.rules.evolve import replace
+
+    state = replace(_game("not_on_the_table"), loss_of_lieutenant=frozenset({Side.B}))
+    state = engine.apply(state, LieutenantAppointed(Side.B, TrooperId("B-t3")))
+    assert view_state(state, Side.B)["lieutenant_choice"] == "B-t3"
+    assert view_state(state, Side.A)["lieutenant_choice"] is None
+    assert view_state(state, SPECTATOR)["lieutenant_choice"] is None
