@@ -131,10 +131,9 @@ class Snapshot:
 
 @dataclass(frozen=True, slots=True)
 class Events:
-    """Consecutive events with versions ``first``, ``first + 1``, ...
-
-    An entry is the event as this viewer may see it, or None: a bare version placeholder
-    for an event this viewer may not see. ``events`` may be empty (``first`` is then the
+    """Consecutive events with versions ``first``, ``first + 1``, ... in this viewer's own
+    numbering (``server.rooms.numbering``): an event the viewer may not know of is not in
+    it at all, and each entry is an event as this viewer may see it. ``events`` may be empty (``first`` is then the
     version after the one the client holds): the catch-up of a client that missed nothing,
     or a window the room closed without an event.
 
@@ -153,6 +152,8 @@ class Events:
     TAG: ClassVar[ServerTag] = ServerTag.EVENTS
     first: int
     events: list[dict[str, Plain] | None]
+    """Each entry is a map: the server no longer sends the ``None`` placeholders it sent
+    before per-viewer numbering (2026-11-24)."""
     window: dict[str, Plain] | None
     accepted: str | None = None
 
