@@ -298,6 +298,11 @@ function renderSetup(state, options) {
       const box = el("input", { type: "checkbox", id: "deploy-hidden", checked: ui.deployHidden, onchange: (e) => { ui.deployHidden = e.target.checked; } });
       panel.append(el("label", {}, box, " Hidden Deployment (secret, revealed later)"));
     }
+    if (options.reserve) {
+      // Steps 1 and 2 deploy every trooper but one: the last one waiting deploys in step 3 or 4.
+      const kept = conn.view.trooper(options.reserve);
+      panel.append(el("p", { id: "reserve-note" }, `In reserve: ${kept?.profile?.name ?? options.reserve}. It deploys in step ${(state.deployment?.step ?? 1) + 2}, after your opponent's troopers.`));
+    }
     if (options.end_deployment_step) panel.append(el("br"), button("End deployment step", () => send({ type: "end_deployment_step" }), { id: "end-deployment" }));
   }
 }

@@ -65,6 +65,7 @@ export const RuleReason = Object.freeze({
   OUTSIDE_DEPLOYMENT_ZONE: "outside_deployment_zone",
   BAD_POSITION: "bad_position",
   DEPLOYMENT_INCOMPLETE: "deployment_incomplete",
+  RESERVE_TROOPER: "reserve_trooper",
   NO_ORDER_AVAILABLE: "no_order_available",
   ORDER_NOT_FOR_TROOPER: "order_not_for_trooper",
   ORDER_IN_PROGRESS: "order_in_progress",

@@ -32,6 +32,17 @@ def placed(trooper: TrooperState) -> bool:
     return trooper.position is not None
 
 
+def reserve_of(state: GameState, side: Side) -> TrooperState | None:
+    """The trooper ``side`` keeps in reserve, while it is kept: in deployment steps 1 and 2,
+    the last main (non-Peripheral) trooper still waiting, if the list has more than one.
+    Deploying it then would leave the step impossible to end (DIGEST 11.1)."""
+    if state.deployment.step > 2:
+        return None
+    mains = [t for t in state.troopers_of(side) if not t.entry.is_peripheral]
+    waiting = [t for t in mains if not placed(t)]
+    return waiting[0] if len(mains) > 1 and len(waiting) == 1 else None
+
+
 def decide_deploy(state: GameState, side: Side, command: Deploy) -> list[Event]:
     require(deployer(state) is side, Reason.NOT_YOUR_TURN, "It is not your deployment step.")
     trooper = state.troopers.get(command.trooper)
@@ -40,6 +51,12 @@ def decide_deploy(state: GameState, side: Side, command: Deploy) -> list[Event]:
     require(trooper.side is side, Reason.NOT_YOUR_TROOPER, "That trooper is not yours.")
     require(not placed(trooper), Reason.ALREADY_DEPLOYED, "That trooper is already deployed.")
     profile = trooper.profile
+    require(
+        reserve_of(state, side) is not trooper,
+        Reason.RESERVE_TROOPER,
+        f"{profile.name} is your reserve: the last trooper left waiting in this step deploys "
+        "in step 3 or 4, after your opponent has deployed. End this step instead.",
+    )
     require(
         not command.hidden or profile.hidden_deployment,
         Reason.SKILL_NOT_ALLOWED,

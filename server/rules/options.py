@@ -21,7 +21,7 @@ from . import commands as c
 from .activation import decide_declare_skill, sees
 from .aro import decide_declare_aro, decide_pass_aro
 from .decision import Rejection
-from .deployment import decide_end_deployment_step, deployer, placed
+from .deployment import decide_end_deployment_step, deployer, placed, reserve_of
 from .evolve import replace
 from .game_sequence import decide_end_impetuous_phase, decide_end_turn
 from .geometry import Point
@@ -65,7 +65,8 @@ def _accepted(handler: Callable[[GameState, Any, Any], object], state: GameState
 def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
     """The seat's legal choices now.
 
-    ``{"deploy": [trooper], "deploy_hidden": [trooper], "end_deployment_step": bool,
+    ``{"deploy": [trooper], "deploy_hidden": [trooper], "reserve": trooper | None,
+    "end_deployment_step": bool,
     "activate": {trooper: [order types]}, "peripherals": {controller: [its Peripherals that may
     activate on the same Order]}, "reveal": [trooper], "end_turn": bool,
     "end_impetuous_phase": bool, "skills": {...} | None, "aros": {trooper: [...]},
@@ -76,10 +77,13 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
     """
     order = state.order
     deploying = deployer(state) is side
-    waiting = [t for t in state.troopers_of(side) if deploying and not placed(t)]
+    reserve = reserve_of(state, side) if deploying else None
+    waiting = [t for t in state.troopers_of(side)
+               if deploying and not placed(t) and t is not reserve]
     return {
         "deploy": [t.id for t in waiting],
         "deploy_hidden": [t.id for t in waiting if t.profile.hidden_deployment],
+        "reserve": reserve.id if reserve is not None else None,
         "end_deployment_step": deploying and _accepted(
             decide_end_deployment_step, state, side, c.EndDeploymentStep()),
         "activate": _activations(state, side) if order is None else {},

@@ -24,6 +24,7 @@ class Reason(StrEnum):
     OUTSIDE_DEPLOYMENT_ZONE = "outside_deployment_zone"
     BAD_POSITION = "bad_position"  # overlaps terrain or another model, off the table
     DEPLOYMENT_INCOMPLETE = "deployment_incomplete"
+    RESERVE_TROOPER = "reserve_trooper"  # the last trooper waiting in steps 1-2 is the reserve
     NO_ORDER_AVAILABLE = "no_order_available"
     ORDER_NOT_FOR_TROOPER = "order_not_for_trooper"
     ORDER_IN_PROGRESS = "order_in_progress"

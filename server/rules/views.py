@@ -163,8 +163,9 @@ def _view_order(state: GameState, viewer: Viewer) -> dict[str, Plain] | None:
 
 def view_event(event: e.Event, viewer: Viewer, state: GameState) -> dict[str, Plain] | None:
     """The event as ``viewer`` may see it, or None: the viewer may not know of it at all (it
-    is left out of that viewer's numbering). ``state`` is any state after the event (the room's current one): it is
-    only used for facts that never change once set (army lists)."""
+    is left out of that viewer's numbering). ``state`` is any state after the event (the
+    room's current one): it is only used for facts that never change once set (army
+    lists, sides)."""
     return view_event_from_plain(event, to_plain(event), viewer, state)
 
 

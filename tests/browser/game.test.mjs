@@ -151,6 +151,7 @@ test("two players and a spectator: armies picked at once, initiative, deployment
 
   // Deployment: whoever may deploy clicks troopers into a grid of points of its zone.
   const used = { A: 0, B: 0 };
+  let reserveShown = false;
   for (let guard = 0; guard < 60; guard += 1) {
     const v = Math.max(await version(a), await version(b));
     await reach(a, v);
@@ -159,7 +160,14 @@ test("two players and a spectator: armies picked at once, initiative, deployment
     const mineA = await options(a);
     const page = mineA.deploy.length || mineA.end_deployment_step ? a : b;
     const opts = await options(page);
-    if (opts.end_deployment_step && opts.deploy.length <= 1) {
+    // Every trooper offered is deployed: in steps 1 and 2 the reserve is not offered, so the
+    // step can always be ended (placing all of them used to soft-lock the game).
+    if (opts.end_deployment_step && opts.deploy.length === 0) {
+      if ((await state(page)).deployment.step <= 2) {
+        await page.waitForSelector("#reserve-note", WAIT);
+        if (!reserveShown) await shot(page, "03a-deployment-reserve");
+        reserveShown = true;
+      }
       const ended = nextAnswer(page); // listening before the click: the answer cannot be missed
       await page.click("#end-deployment");
       assert.equal((await ended).ok, true);
@@ -176,6 +184,7 @@ test("two players and a spectator: armies picked at once, initiative, deployment
     await answer; // accepted, or rejected (e.g. a Peripheral away from its Controller): next point
   }
   assert.equal((await state(a)).phase, "orders");
+  assert.ok(reserveShown, "the reserve was named in step 1 or 2");
   await shot(spectator, "03-spectator-after-deployment");
   const active = (await state(a)).active;
   const player = active === "A" ? a : b;

@@ -12,6 +12,7 @@ from server.rules import engine
 from server.rules.decision import Rejected
 from server.rules.events import InitiativeRolled
 from server.rules.ids import Side, TrooperId
+from server.rules.options import seat_options
 from server.rules.state import GameState, Phase
 from server.rules.wounds import Condition
 from tests.support.games import ARMIES, TEST_ENTROPY, play
@@ -124,6 +125,42 @@ def test_first_step_deploys_all_but_one_then_the_other_player_then_the_reserves(
     state, _ = play(state, Side.A, {"type": "end_deployment_step"})
     # Deployment over: the first Player Turn (A, who kept Initiative and plays first) starts.
     assert state.active is Side.A and state.round == 1 and state.phase is Phase.ORDERS
+
+
+def test_digest_11_1_the_last_trooper_waiting_in_steps_1_and_2_is_the_reserve_and_cannot_deploy() -> None:
+    """Deploying every trooper offered never leaves a step impossible to end: the last main
+    trooper waiting is the reserve, refused and not offered until step 3 or 4."""
+    state = deploying()
+    mains = [t.id for t in state.troopers_of(Side.B) if not t.entry.is_peripheral]
+    assert seat_options(state, Side.B)["reserve"] is None
+    for i, trooper in enumerate(mains[:-1]):
+        state, _ = play(state, Side.B, deploy(trooper, 1.5 + 2 * i, 30))
+    options = seat_options(state, Side.B)
+    assert options["reserve"] == mains[-1] and mains[-1] not in options["deploy"]
+    assert options["end_deployment_step"] is True
+    decision = engine.decide(state, Side.B, c.parse_command(deploy(mains[-1], 20, 26)))
+    assert isinstance(decision, Rejected) and decision.code == "reserve_trooper"
+    assert "reserve" in decision.message
+
+
+def test_deploying_whatever_is_offered_always_lets_both_players_end_every_step() -> None:
+    """The soft-lock of placing every trooper offered in step 1 cannot happen again."""
+    state = deploying()
+    while state.phase is Phase.DEPLOYMENT:
+        side = next(s for s in Side if seat_options(state, s)["end_deployment_step"]
+                    or seat_options(state, s)["deploy"])
+        zone = state.deployment_zones[state.initiative.zones[side]]
+        spots = iter((x + 0.75, y + 0.75) for y in range(int(zone.y0), int(zone.y1) - 1, 2)
+                     for x in range(int(zone.x0), int(zone.x1) - 1, 2))
+        for trooper in seat_options(state, side)["deploy"]:
+            for spot in spots:
+                decision = engine.decide(state, side, c.Deploy(trooper, spot, 90.0))
+                if not isinstance(decision, Rejected):
+                    state = engine.apply_all(state, decision.events)
+                    break
+        assert seat_options(state, side)["end_deployment_step"], "nothing left to click"
+        state, _ = play(state, side, {"type": "end_deployment_step"})
+    assert state.phase is not Phase.DEPLOYMENT
 
 
 def test_codeone_has_no_retreat() -> None:
