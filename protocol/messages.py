@@ -133,9 +133,9 @@ class Snapshot:
 class Events:
     """Consecutive events with versions ``first``, ``first + 1``, ... in this viewer's own
     numbering (``server.rooms.numbering``): an event the viewer may not know of is not in
-    it at all, and each entry is an event as this viewer may see it. ``events`` may be empty (``first`` is then the
-    version after the one the client holds): the catch-up of a client that missed nothing,
-    or a window the room closed without an event.
+    it at all, and each entry is an event as this viewer may see it. ``events`` may be
+    empty (``first`` is then the version after the one the client holds): the catch-up of a
+    client that missed nothing, or a window the room closed without an event.
 
     ``window`` is the ARO window as it stands after these events (see ``window_fields``),
     or None when none is open: a client replaces its window with it on every ``events``
