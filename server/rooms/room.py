@@ -129,6 +129,8 @@ class Room:
             side: Seat(side, AnswerCache(settings.answer_cache_size)) for side in ("A", "B")
         }
         self._spectators: set[Member] = set()
+        self._options: dict[Audience, tuple[int, bytes]] = {}
+        """Per audience, the global version and the options frame made at it."""
         self._window: AroWindow | None = None
         self._window_deadline_ms = 0
         self._window_timer: asyncio.TimerHandle | None = None
@@ -562,10 +564,19 @@ class Room:
 
     def options_frame(self, audience: Audience) -> bytes:
         """The seat's legal choices now (empty for spectators); callable from outside the
-        task (it only reads), like ``snapshot_frame``."""
+        task (it only reads the state, and keeps the frame), like ``snapshot_frame``.
+
+        Computing them costs milliseconds (every skill, target and Line of Fire is tried)
+        and clients ask again at every version, so the frame is made once per version and
+        audience and handed to every later request until the room moves on."""
+        cached = self._options.get(audience)
+        if cached is not None and cached[0] == self.version:
+            return cached[1]
         choices = {} if audience is Audience.SPECTATOR else self._engine.seat_options(
             self.state, audience.value)
-        return codec.encode(Options(self.seen[audience], choices))
+        frame = codec.encode(Options(self.seen[audience], choices))
+        self._options[audience] = (self.version, frame)
+        return frame
 
     def snapshot_frame(self, audience: Audience) -> bytes:
         """The viewer's full view now; callable from outside the task (it only reads)."""

@@ -152,6 +152,7 @@ class FakeEngine:
         }
 
     def seat_options(self, state: FakeState, seat: str) -> Plain:
+        self.calls.append(f"{seat}:options")
         return {"active": state.active == seat}
 
     def public_summary(self, state: FakeState) -> Plain:

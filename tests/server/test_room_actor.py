@@ -15,6 +15,7 @@ from protocol.messages import (
     Accepted,
     Command,
     Events,
+    Options,
     Presence,
     Rejected,
     Snapshot,
@@ -467,3 +468,22 @@ async def test_an_idle_countdown_never_stops_a_room_with_a_viewer_or_an_open_win
         assert spectator.of(Snapshot)[-1].window is not None, "and it is still open"
     finally:
         await world.registry.shutdown()
+
+
+async def test_options_are_computed_once_per_version_and_seat(world: World) -> None:
+    """Clients ask at every version: a flood of requests costs one computation per version
+    (issue "Hardened": options amplify CPU)."""
+    a = await world.join(Audience.A)
+    b = await world.join(Audience.B)
+    for _ in range(5):
+        world.room.request_options(a)
+    world.room.request_options(b)
+    assert world.engine.calls.count("A:options") == 1
+    assert world.engine.calls.count("B:options") == 1
+    first = [m for m in a.frames if isinstance(m, Options)]
+    assert len(first) == 5 and all(m == first[0] for m in first)
+    await world.command(a, {"type": "act", "value": 1}, "p1")
+    world.room.request_options(a)
+    assert world.engine.calls.count("A:options") == 2, "a new version computes them again"
+    latest = [m for m in a.frames if isinstance(m, Options)][-1]
+    assert latest.version == first[0].version + 1
