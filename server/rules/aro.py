@@ -25,6 +25,7 @@ from .hacking import check_hacker_and_program, in_hacking_area, path_in_hacking_
 from .ids import Side, TrooperId
 from .line_of_fire import RouteSight, has_line_of_fire
 from .mods import blocking_bodies_by_trooper, without
+from .named_troopers import own_trooper
 from .reasons import Reason
 from .ruleset import options
 from .skills import BsAttack, CautiousMove, CcAttack, CommsAttack, Discover, Dodge, Reset, Skill
@@ -223,10 +224,7 @@ def _open_order(state: GameState, side: Side | System) -> ActiveOrder:
 
 
 def _eligible_trooper(state: GameState, order: ActiveOrder, trooper_id: TrooperId) -> TrooperState:
-    trooper = state.troopers.get(trooper_id)
-    require(trooper is not None, Reason.UNKNOWN_TROOPER, f"There is no trooper {trooper_id}.")
-    assert trooper is not None
-    require(trooper.side is state.reactive, Reason.NOT_YOUR_TROOPER, "That trooper is not yours.")
+    trooper = own_trooper(state, state.reactive, trooper_id)
     require(
         order.eligible_at_step.get(trooper_id) == order.aro_step_number,
         Reason.NOT_ELIGIBLE_FOR_ARO,

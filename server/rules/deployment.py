@@ -13,6 +13,7 @@ from .events import DeploymentStepEnded, Event, TrooperDeployed
 from .evolve import replace
 from .geometry import Body, point_distance
 from .ids import Side
+from .named_troopers import own_trooper
 from .polygons import point_in_polygon, segment_polygon_distance
 from .reasons import Reason
 from .state import Deployment, GameState, Phase, TrooperState
@@ -45,10 +46,7 @@ def reserve_of(state: GameState, side: Side) -> TrooperState | None:
 
 def decide_deploy(state: GameState, side: Side, command: Deploy) -> list[Event]:
     require(deployer(state) is side, Reason.NOT_YOUR_TURN, "It is not your deployment step.")
-    trooper = state.troopers.get(command.trooper)
-    require(trooper is not None, Reason.UNKNOWN_TROOPER, f"There is no trooper {command.trooper}.")
-    assert trooper is not None
-    require(trooper.side is side, Reason.NOT_YOUR_TROOPER, "That trooper is not yours.")
+    trooper = own_trooper(state, side, command.trooper)
     require(not placed(trooper), Reason.ALREADY_DEPLOYED, "That trooper is already deployed.")
     profile = trooper.profile
     require(

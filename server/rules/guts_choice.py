@@ -17,6 +17,7 @@ from .decision import require
 from .events import Event, GutsFailureChosen
 from .evolve import replace
 from .ids import Side
+from .named_troopers import own_trooper
 from .reasons import Reason
 from .ruleset import options
 from .state import GameState
@@ -30,10 +31,7 @@ def decide_choose_guts_failure(state: GameState, side: Side,
         Reason.NOT_ALLOWED_BY_RULESET,
         "This ruleset has no Guts Rolls (CodeOne).",
     )
-    trooper = state.troopers.get(command.trooper)
-    require(trooper is not None, Reason.UNKNOWN_TROOPER, f"There is no trooper {command.trooper}.")
-    assert trooper is not None
-    require(trooper.side is side, Reason.NOT_YOUR_TROOPER, "That trooper is not yours.")
+    trooper = own_trooper(state, side, command.trooper)
     require(trooper.condition is not Condition.DEAD, Reason.TROOPER_NULL,
             "That trooper is Dead: it makes no more Guts Rolls.")
     require(

@@ -21,6 +21,7 @@ from .decision import require
 from .events import Event, LieutenantAppointed
 from .evolve import replace
 from .ids import Side, TrooperId
+from .named_troopers import own_trooper
 from .profiles import Training, TroopType
 from .reasons import Reason
 from .state import GameState, Phase, TrooperState
@@ -42,10 +43,7 @@ def decide_appoint_lieutenant(state: GameState, side: Side,
         Reason.WRONG_PHASE,
         "You appoint a new Lieutenant only while in Loss of Lieutenant (not in Retreat!).",
     )
-    trooper = state.troopers.get(command.trooper)
-    require(trooper is not None, Reason.UNKNOWN_TROOPER, f"There is no trooper {command.trooper}.")
-    assert trooper is not None
-    require(trooper.side is side, Reason.NOT_YOUR_TROOPER, "That trooper is not yours.")
+    trooper = own_trooper(state, side, command.trooper)
     require(
         may_be_lieutenant(trooper),
         Reason.BAD_TARGET,

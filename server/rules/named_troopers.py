@@ -12,8 +12,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 
+from .decision import require
 from .ids import Side, TrooperId
-from .state import GameState
+from .reasons import Reason
+from .state import GameState, TrooperState
 
 _ID_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
 
@@ -49,3 +51,13 @@ def unknown_to(state: GameState, side: Side, command: object) -> TrooperId | Non
         if trooper is None or (trooper.side is not side and not trooper.on_table):
             return trooper_id
     return None
+
+
+def own_trooper(state: GameState, side: Side | None, trooper_id: TrooperId) -> TrooperState:
+    """The trooper ``trooper_id`` of ``side``, or the command is refused: ``unknown_trooper``
+    when there is none, ``not_your_trooper`` when it is the other side's."""
+    trooper = state.troopers.get(trooper_id)
+    require(trooper is not None, Reason.UNKNOWN_TROOPER, f"There is no trooper {trooper_id}.")
+    assert trooper is not None
+    require(trooper.side is side, Reason.NOT_YOUR_TROOPER, "That trooper is not yours.")
+    return trooper

@@ -15,6 +15,7 @@ from .events import Event, OrdersCounted, OrderSpent
 from .evolve import replace
 from .geometry import Point
 from .ids import Side, TrooperId
+from .named_troopers import own_trooper
 from .profiles import Training
 from .reasons import Reason
 from .ruleset import options
@@ -80,10 +81,7 @@ def _acting_trooper(state: GameState, trooper: TrooperState) -> TrooperState:
 def decide_activate(state: GameState, side: Side, command: Activate) -> list[Event]:
     require(state.active is side, Reason.NOT_YOUR_TURN, "Only the active player spends Orders.")
     require(state.order is None, Reason.ORDER_IN_PROGRESS, "Finish the current Order first.")
-    trooper = state.troopers.get(command.trooper)
-    require(trooper is not None, Reason.UNKNOWN_TROOPER, f"There is no trooper {command.trooper}.")
-    assert trooper is not None
-    require(trooper.side is side, Reason.NOT_YOUR_TROOPER, "That trooper is not yours.")
+    trooper = own_trooper(state, side, command.trooper)
     require(not trooper.is_null, Reason.TROOPER_NULL, "That trooper is in a Null state.")
     require(trooper.on_table, Reason.TROOPER_NOT_ON_TABLE, "That trooper is not on the table.")
     owner = _acting_trooper(state, trooper)
