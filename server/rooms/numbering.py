@@ -35,13 +35,15 @@ def audience_views(engine: Engine, state: State, events: Sequence[Event],
     """``events`` (with their ``event_to_plain`` forms) as each audience sees them;
     ``state`` is any state after them."""
     if all(engine.same_for_every_viewer(event) for event in events):
-        shared = _views(engine, state, events, plains, Audience.SPECTATOR)
+        shared = views_for(engine, state, events, plains, Audience.SPECTATOR)
         return dict.fromkeys(AUDIENCES, shared)
-    return {audience: _views(engine, state, events, plains, audience) for audience in AUDIENCES}
+    return {audience: views_for(engine, state, events, plains, audience)
+            for audience in AUDIENCES}
 
 
-def _views(engine: Engine, state: State, events: Sequence[Event], plains: Sequence[Plain],
-           audience: Audience) -> list[Plain]:
+def views_for(engine: Engine, state: State, events: Sequence[Event], plains: Sequence[Plain],
+              audience: Audience) -> list[Plain]:
+    """The events ``audience`` may know of, as it sees them, in order."""
     views = (engine.view_event_from_plain(event, plain, audience.value, state)
              for event, plain in zip(events, plains, strict=True))
     return [view for view in views if view is not None]

@@ -55,6 +55,7 @@ from server.rooms.numbering import (
     audience_views,
     counted,
     pack_room_snapshot,
+    views_for,
 )
 from server.rooms.seats import (
     ABANDONED_AT_MS,
@@ -553,10 +554,9 @@ class Room:
             payloads = await self._store.events_since(self.room_id, since)
             if payloads is None or len(payloads) != self.version - since:
                 return False
-            engine, viewer = self._engine, audience.value
-            events = [engine.event_from_plain(codec.unpack_plain(p)) for p in payloads]
-            seen = [engine.view_event(event, viewer, self.state) for event in events]
-            view = [v for v in seen if v is not None][-missed:]
+            plains = [codec.unpack_plain(p) for p in payloads]
+            events = [self._engine.event_from_plain(plain) for plain in plains]
+            view = views_for(self._engine, self.state, events, plains, audience)[-missed:]
             if len(view) != missed:
                 return False
         member.deliver(codec.encode(Events(since + 1, view, self._window_fields())))
