@@ -49,19 +49,13 @@ def build_record(meta: RoomMeta, events: list[dict[str, Any]]) -> dict[str, Any]
         "settings": {"ruleset": settings.ruleset, "aro_window_s": settings.aro_window_s,
                      "visibility": settings.visibility,
                      "spectator_delay_s": settings.spectator_delay_s},
-        "fixed_dice": _fixed_dice(meta),
+        "fixed_dice": settings.fixed_dice,
         "dice": {"algorithm": DICE_ALGORITHM, "commitment": revealed["commitment"],
                  "secret": revealed["secret"], "contributions": revealed["contributions"]},
         "armies": armies,
         "result": ended["result"],
         "events": [{"index": n, "event": event} for n, event in enumerate(events, 1)],
     }
-
-
-def _fixed_dice(meta: RoomMeta) -> bool:
-    """Whether the room's dice came from a number chosen at creation (a test room). Read
-    softly: the flag lives with the room's settings, or its meta, where the store has it."""
-    return bool(getattr(meta.settings, "fixed_dice", False) or getattr(meta, "fixed_dice", False))
 
 
 async def game_record(request: Request) -> Response:
