@@ -1,5 +1,18 @@
 """Initiative (DIGEST 11.1): a Face to Face WIP roll between the Lieutenants; the winner
-keeps Initiative or Deployment and the loser takes the other choice."""
+keeps Initiative or Deployment and the loser takes the other choice.
+
+Every combination, and only those:
+
+- the winner keeps Initiative and chooses to play first or second (``first``, no zone);
+  the loser then chooses its deployment zone and whether it deploys first or second
+  (``first`` and ``zone``);
+- the winner keeps Deployment and chooses its zone and whether it deploys first or second
+  (``first`` and ``zone``); the loser then chooses whether it plays first or second
+  (``first``, no zone).
+
+A zone sent with a choice that does not include one is refused (``bad_command``) rather
+than ignored: the player would believe it had chosen the zone (docs/rules-decisions.md).
+"""
 
 from __future__ import annotations
 
@@ -51,11 +64,21 @@ def decide_choose_initiative(
         "The Initiative choice is not open.",
     )
     require(side is initiative.winner, Reason.NOT_YOUR_TURN, "The roll-off winner chooses first.")
-    require(
-        command.keep == "initiative" or command.zone is not None,
-        Reason.BAD_COMMAND,
-        "Keeping Deployment, you also choose your deployment zone (north or south).",
-    )
+    if command.keep == "deployment":
+        require(
+            command.zone is not None,
+            Reason.BAD_COMMAND,
+            "Keeping Deployment, you also choose your deployment zone (north or south).",
+        )
+        assert command.zone is not None
+        _check_zone(state, command.zone)
+    else:
+        require(
+            command.zone is None,
+            Reason.BAD_COMMAND,
+            "Keeping Initiative, you choose only whether you play first; your opponent "
+            "chooses the deployment zones.",
+        )
     return [InitiativeChosen(side, command.keep, command.first, command.zone)]
 
 
@@ -74,14 +97,25 @@ def decide_choose_remaining(
     if initiative.winner_kept == "initiative":
         require(command.zone is not None, Reason.BAD_COMMAND, "Choose your deployment zone.")
         assert command.zone is not None
+        _check_zone(state, command.zone)
         first_player = winner if initiative.first_player is winner else winner.other
         deploys_first = side if command.first else winner
         zones = {side: command.zone, winner: _other_zone(command.zone)}
     else:
+        require(
+            command.zone is None,
+            Reason.BAD_COMMAND,
+            "Your opponent kept Deployment and chose the zones; you choose only whether you "
+            "play first.",
+        )
         first_player = side if command.first else winner
         deploys_first = initiative.deploys_first or winner
         zones = dict(initiative.zones)
     return [InitiativeSettled(first_player, deploys_first, zones)]
+
+
+def _check_zone(state: GameState, zone: str) -> None:
+    require(zone in state.deployment_zones, Reason.BAD_COMMAND, f"This table has no zone '{zone}'.")
 
 
 def _other_zone(zone: str) -> str:

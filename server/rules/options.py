@@ -29,6 +29,7 @@ from .guts_choice import decide_choose_guts_failure
 from .hacking import PROGRAMS
 from .hidden_deployment import decide_reveal
 from .ids import Side, TrooperId, WeaponId
+from .initiative import decide_choose_initiative, decide_choose_remaining
 from .lieutenant import decide_appoint_lieutenant
 from .order_pool import decide_activate
 from .order_structure import may_follow
@@ -65,8 +66,8 @@ def _accepted(handler: Callable[[GameState, Any, Any], object], state: GameState
 def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
     """The seat's legal choices now.
 
-    ``{"deploy": [trooper], "deploy_hidden": [trooper], "reserve": trooper | None,
-    "end_deployment_step": bool,
+    ``{"initiative": [command body], "deploy": [trooper], "deploy_hidden": [trooper],
+    "reserve": trooper | None, "end_deployment_step": bool,
     "activate": {trooper: [order types]}, "peripherals": {controller: [its Peripherals that may
     activate on the same Order]}, "reveal": [trooper], "end_turn": bool,
     "end_impetuous_phase": bool, "skills": {...} | None, "aros": {trooper: [...]},
@@ -80,14 +81,16 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
     reserve = reserve_of(state, side) if deploying else None
     waiting = [t for t in state.troopers_of(side)
                if deploying and not placed(t) and t is not reserve]
+    activations = _activations(state, side) if order is None else {}
     return {
+        "initiative": _initiative(state, side),
         "deploy": [t.id for t in waiting],
         "deploy_hidden": [t.id for t in waiting if t.profile.hidden_deployment],
         "reserve": reserve.id if reserve is not None else None,
         "end_deployment_step": deploying and _accepted(
             decide_end_deployment_step, state, side, c.EndDeploymentStep()),
-        "activate": _activations(state, side) if order is None else {},
-        "peripherals": _peripherals(state, side) if order is None else {},
+        "activate": activations,
+        "peripherals": _peripherals(state, side, activations) if order is None else {},
         "reveal": _reveals(state, side) if order is None else [],
         "end_turn": order is None and _accepted(decide_end_turn, state, side, c.EndTurn()),
         "end_impetuous_phase": order is None and _accepted(
@@ -113,6 +116,34 @@ def _close_aro_window(state: GameState, side: Side, order: ActiveOrder | None) -
 
 _SETUP_PHASES = (Phase.ARMY_SELECTION, Phase.INITIATIVE, Phase.GAME_OVER)
 
+_ZONES = ("north", "south")
+_INITIATIVE_CANDIDATES: tuple[dict[str, Plain], ...] = (
+    *({"type": "choose_initiative", "keep": "initiative", "first": first} for first in (True, False)),
+    *({"type": "choose_initiative", "keep": "deployment", "first": first, "zone": zone}
+      for zone in _ZONES for first in (True, False)),
+    *({"type": "choose_remaining", "first": first} for first in (True, False)),
+    *({"type": "choose_remaining", "first": first, "zone": zone}
+      for zone in _ZONES for first in (True, False)),
+)
+"""Every shape of the roll-off choices (DIGEST 11.1); the rules core says which fit now."""
+_INITIATIVE_HANDLERS: dict[str, Callable[[GameState, Any, Any], object]] = {
+    "choose_initiative": decide_choose_initiative,
+    "choose_remaining": decide_choose_remaining,
+}
+
+
+def _initiative(state: GameState, side: Side) -> list[Plain]:
+    """The complete ``choose_initiative`` / ``choose_remaining`` command bodies the seat may
+    send now: the roll-off winner's six (keep Initiative playing first or second; keep
+    Deployment in either zone, deploying first or second), then the loser's four (after
+    Initiative: zone and deployment order) or two (after Deployment: play first or
+    second). Each is a fresh dict the client may send as it is."""
+    if state.phase is not Phase.INITIATIVE:
+        return []
+    return [dict(body) for body in _INITIATIVE_CANDIDATES
+            if _accepted(_INITIATIVE_HANDLERS[str(body["type"])], state, side,
+                         c.parse_command(body))]
+
 
 def _activations(state: GameState, side: Side) -> dict[str, Plain]:
     if state.active is not side:
@@ -126,11 +157,11 @@ def _activations(state: GameState, side: Side) -> dict[str, Plain]:
     return found
 
 
-def _peripherals(state: GameState, side: Side) -> dict[str, Plain]:
-    """Per Controller the player may activate now, the Peripherals that may act on the same
-    Order (a joint activation: ``activate.peripherals``)."""
+def _peripherals(state: GameState, side: Side, activations: dict[str, Plain]) -> dict[str, Plain]:
+    """Per Controller the player may activate now (``activations``), the Peripherals that
+    may act on the same Order (a joint activation: ``activate.peripherals``)."""
     found: dict[str, Plain] = {}
-    for controller_id, kinds in _activations(state, side).items():
+    for controller_id, kinds in activations.items():
         controller = state.trooper(TrooperId(controller_id))
         kind = OrderType(kinds[0])  # which Peripherals may join does not depend on the Order type
         joining = [t.id for t in state.troopers_of(side)
