@@ -83,6 +83,20 @@ export class GameConnection extends EventTarget {
     this.#setStatus("closed");
   }
 
+  /**
+   * Open the connection again at once, even after a final close (4010: this seat was opened
+   * in another tab, which the server then closes in turn): resumes from the version held.
+   */
+  reconnect() {
+    if (this.retryTimer !== null) (this.options.clearTimer ?? clearTimeout)(this.retryTimer);
+    this.retryTimer = null;
+    const old = this.socket;
+    this.socket = null; // its close is no longer this connection's business
+    old?.close(CloseCode.NORMAL);
+    this.attempt = 0;
+    this.connect();
+  }
+
   /** Drop the socket as a network failure would (the connection then reconnects). */
   dropForTest() {
     this.socket?.close(4000);

@@ -127,6 +127,35 @@ test("a bad token closes for good: no reconnect", () => {
   assert.equal(fatal.code, CloseCode.BAD_TOKEN);
 });
 
+test("replaced (4010) is final, and reconnect() takes the seat back, resuming from the version held", () => {
+  const { h, conn } = connected();
+  let fatal = null;
+  conn.addEventListener("fatal", (e) => { fatal = e.detail; });
+  h.last().deliver(welcome(6));
+  h.last().deliver(snapshot(6));
+  const answer = conn.send({ type: "end_turn" });
+  h.last().close(CloseCode.REPLACED);
+  assert.equal(fatal.code, CloseCode.REPLACED);
+  assert.equal(conn.status, "closed");
+  assert.equal(h.timers.length, 0, "no reconnect by itself");
+  conn.reconnect();
+  assert.equal(h.sockets.length, 2);
+  assert.equal(conn.status, "reconnecting");
+  const socket = h.last();
+  socket.open();
+  assert.deepEqual(socket.sent[0], { type: "hello", protocol: PROTOCOL_VERSION, room: "r1", token: "tok-a", since: 6 });
+  socket.deliver(welcome(6));
+  assert.equal(conn.status, "open");
+  assert.deepEqual(socket.sent[1], { type: "command", id: "c1", version: 6, body: { type: "end_turn" } }, "the unanswered command is sent again");
+  // reconnect() on an open connection replaces its socket; the old one's close is ignored.
+  conn.reconnect();
+  assert.equal(socket.closed, true);
+  assert.equal(h.sockets.length, 3);
+  assert.equal(conn.status, "reconnecting");
+  assert.equal(h.timers.length, 0);
+  void answer;
+});
+
 test("a version gap asks the server to sync from the last version held", () => {
   const { h, conn } = connected();
   h.last().deliver(welcome(2));
