@@ -9,10 +9,24 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 from server.rules.geometry import EPSILON, Body
 from server.rules.ids import TerrainId
 from server.rules.shapes import Polygon
+
+
+class TerrainKind(StrEnum):
+    """What a piece of scenery is, for the players (a legend, a label): the rules read only
+    its footprint, height and ``gives_cover``."""
+
+    BUILDING = "building"
+    WALL = "wall"
+    CONTAINER = "container"
+    SCATTER = "scatter"
+    VEHICLE = "vehicle"
+    SCENERY = "scenery"
+    """Anything else; also what a piece stored before pieces had a kind reads as."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,12 +34,16 @@ class TerrainPiece:
     """A piece of scenery: a footprint polygon and a height (inches).
 
     ``gives_cover`` is False for scenery that blocks sight but grants no Partial Cover.
+    ``name`` ("Hab block") and ``kind`` are for the players; "" and ``SCENERY`` in states
+    stored before pieces had them.
     """
 
     id: TerrainId
     polygon: Polygon
     height: float
     gives_cover: bool = True
+    name: str = ""
+    kind: TerrainKind = TerrainKind.SCENERY
 
     def __post_init__(self) -> None:
         if len(self.polygon) < 3:
@@ -69,11 +87,14 @@ class Zone:
 
 @dataclass(frozen=True, slots=True)
 class Table:
-    """The playing surface, ``width`` along x and ``depth`` along y, inches."""
+    """The playing surface, ``width`` along x and ``depth`` along y, inches. ``id`` and
+    ``title`` name its layout (``tables.py``); "" in states stored before tables had them."""
 
     width: float
     depth: float
     terrain: tuple[TerrainPiece, ...] = ()
+    id: str = ""
+    title: str = ""
 
     def contains_body(self, body: Body) -> bool:
         """The whole base is on the table."""
