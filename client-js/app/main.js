@@ -2,11 +2,14 @@
 // Every choice it offers comes from the server's `options` for this seat (the rules core
 // decides what is legal); the app only lays those choices out and draws routes.
 import { GameConnection, websocketUrl, windowRemainingMs } from "./lib/connection.js";
+import { CloseCode } from "./lib/protocol-constants.js";
 import { routeLength } from "./lib/geometry.js";
 import { drawTable } from "./table.js";
 import { describeEvent, renderOutcome, resultText } from "./describe.js";
 import { loadCatalogue, weaponName } from "./catalogue.js";
 import { verifyRecord } from "./lib/verify.js";
+import { startLobby } from "./lobby.js";
+import { renderSetupPanel, seatsText } from "./setup-panel.js";
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const params = new URLSearchParams(location.hash.slice(1));
@@ -35,6 +38,10 @@ const ui = {
   confirmConcede: false,
   /** the whole commitment is shown (no clipboard to copy it to) */
   fullCommitment: false,
+  /** the turn ("round:turn:side") whose "End turn with Orders unspent?" question is showing */
+  confirmEndTurn: /** @type {string|null} */ (null),
+  /** why this tab cannot join (a final close other than 4010), shown in the banner */
+  fatal: /** @type {string|null} */ (null),
 };
 const resetDeclaration = () => Object.assign(ui, { routes: {}, routeFor: null, facing: "auto", attack: { weapon: null, split: {} },
   firingPoint: null, peripheralChoice: {} });
@@ -74,40 +81,7 @@ async function send(body, options = {}) {
   return answer;
 }
 
-// --- lobby -------------------------------------------------------------------------------
-$("create-form").addEventListener("submit", async (event) => {
-  event.preventDefault();
-  const form = new FormData(/** @type {HTMLFormElement} */ (event.target));
-  const response = await fetch("/api/rooms", { method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ ruleset: form.get("ruleset"), aro_window_s: Number(form.get("aro_window_s")) }) });
-  const room = await response.json();
-  if (!response.ok) { $("lobby-message").textContent = `${room.error}: ${room.message}`; return; }
-  const abs = (/** @type {string} */ link) => new URL(link, location.href).href;
-  /** @type {HTMLInputElement} */ ($("link-b")).value = abs(room.seats.B.link);
-  /** @type {HTMLInputElement} */ ($("link-spectator")).value = abs(room.spectator_link);
-  $("link-a").setAttribute("href", room.seats.A.link);
-  $("links").hidden = false;
-  loadRoomList();
-});
-
-/** The public rooms, with a marker on test rooms whose dice were fixed at creation. */
-async function loadRoomList() {
-  const list = $("room-list");
-  let rooms = [];
-  try {
-    const response = await fetch("/api/rooms");
-    rooms = (await response.json()).rooms ?? [];
-  } catch {
-    list.replaceChildren(el("li", {}, "Could not load the room list."));
-    return;
-  }
-  list.replaceChildren(...(rooms.length ? rooms.map((r) => el("li", { "data-room": r.room },
-    el("a", { href: r.spectator_link, title: "Watch as a spectator" }, r.room), ` ${r.ruleset}, ${r.phase}${r.round ? ` (round ${r.round}, turn ${r.turn})` : ""}, `,
-    `${r.seats_taken} of 2 seats taken, ${r.spectators} watching `,
-    r.fixed_dice ? el("span", { class: "fixed-marker", title: "The dice of this room come from a number chosen by whoever created it: they are not random for them." }, "test room: fixed dice") : ""))
-    : [el("li", {}, "No public room yet.")]));
-}
-$("refresh-rooms").addEventListener("click", loadRoomList);
+// The lobby (creating a room, its links, the public rooms) is lobby.js.
 
 // --- game --------------------------------------------------------------------------------
 async function startGame(room, token) {
@@ -118,10 +92,10 @@ async function startGame(room, token) {
   conn.addEventListener("change", render);
   conn.addEventListener("status", () => {
     const lost = conn.status === "reconnecting";
-    $("banner").hidden = !lost;
+    $("banner").hidden = !lost && !ui.fatal;
     $("connection").textContent = conn.status;
   });
-  conn.addEventListener("fatal", (e) => { $("banner").hidden = false; $("banner").textContent = `Cannot join: close code ${e.detail.code}`; });
+  conn.addEventListener("fatal", (e) => showFatal(e.detail.code));
   conn.addEventListener("events", (e) => {
     for (const { version, event } of e.detail) {
       if (!event) continue; // servers before gap-free numbering sent null for an event this viewer may not see
@@ -136,6 +110,25 @@ async function startGame(room, token) {
 }
 
 const isSeat = () => conn.role === "A" || conn.role === "B";
+
+/** A final close: the seat opened elsewhere (4010) may be taken back; any other is said in words. */
+function showFatal(code) {
+  if (code === CloseCode.REPLACED) {
+    $("seat-elsewhere").hidden = false;
+    $("game").classList.add("elsewhere");
+    return;
+  }
+  const why = { [CloseCode.BAD_TOKEN]: "this link opens no seat of this room", [CloseCode.ROOM_NOT_FOUND]: "there is no such room",
+    [CloseCode.UNSUPPORTED_VERSION]: "this page is older than the server: reload it" }[code];
+  ui.fatal = `Cannot join: ${why ?? `close code ${code}`}.`;
+  $("banner").textContent = ui.fatal;
+  $("banner").hidden = false;
+}
+$("take-seat-back").addEventListener("click", () => {
+  $("seat-elsewhere").hidden = true;
+  $("game").classList.remove("elsewhere");
+  conn.reconnect();
+});
 
 function render() {
   const view = conn.view;
@@ -251,7 +244,7 @@ $("verify-dice").addEventListener("click", verifyDice);
 function renderStatus(state) {
   $("role").textContent = conn.role === "spectator" ? "Spectator" : `Player ${conn.role ?? "?"}`;
   $("version").textContent = String(conn.view.version);
-  $("seats").textContent = Object.entries(conn.view.seats).map(([s, v]) => `${s} ${v}`).join(", ");
+  $("seats").textContent = seatsText(conn.view.seats, conn.role);
   $("spectators").textContent = String(conn.spectators);
   if (!state) return;
   $("phase").textContent = state.phase;
@@ -266,45 +259,12 @@ function renderStatus(state) {
 
 const mine = (state) => state.troopers.filter((t) => t.side === conn.role);
 
+/** The army picker, then setup-panel.js: who is here, the Initiative choice, deployment, and what each side waits for. */
 function renderSetup(state, options) {
-  const panel = $("setup-panel");
-  panel.replaceChildren();
   const picking = state.phase === "army_selection" && isSeat() && !state.armies?.[conn.role];
   $("army-picker").hidden = !picking;
   if (picking) renderArmyPicker(state.ruleset);
-  if (!isSeat()) return;
-  if (state.phase === "initiative") {
-    const ini = state.initiative ?? {};
-    panel.append(el("p", {}, `Initiative roll-off won by ${ini.winner ?? "?"}`));
-    if (ini.winner === conn.role && !ini.winner_kept) {
-      panel.append(button("Keep Initiative, play first", () => send({ type: "choose_initiative", keep: "initiative", first: true }), { id: "keep-initiative" }),
-        button("Keep Deployment, deploy first in south", () => send({ type: "choose_initiative", keep: "deployment", first: true, zone: "south" })));
-    } else if (ini.winner && ini.winner !== conn.role && ini.winner_kept) {
-      const zone = ini.winner_kept === "initiative";
-      panel.append(button(zone ? "Deploy first, north zone" : "Play first", () => send({ type: "choose_remaining", first: true, zone: zone ? "north" : null }), { id: "choose-remaining" }));
-    }
-  }
-  if (state.phase === "deployment" && options) {
-    if (!options.deploy.length && !options.end_deployment_step) {
-      panel.append(el("p", {}, `Deployment step ${state.deployment?.step}: the opponent deploys.`));
-      return;
-    }
-    panel.append(el("p", {}, `Deployment step ${state.deployment?.step}: select a trooper, click in your zone. Waiting: ${options.deploy.length}`));
-    for (const id of options.deploy) {
-      const t = conn.view.trooper(id);
-      panel.append(button(`${t?.profile?.name ?? id}`, () => selectTrooper(id), { "data-deploy": id, class: ui.selected === id ? "chosen" : "" }));
-    }
-    if (ui.selected && options.deploy_hidden.includes(ui.selected)) {
-      const box = el("input", { type: "checkbox", id: "deploy-hidden", checked: ui.deployHidden, onchange: (e) => { ui.deployHidden = e.target.checked; } });
-      panel.append(el("label", {}, box, " Hidden Deployment (secret, revealed later)"));
-    }
-    if (options.reserve) {
-      // Steps 1 and 2 deploy every trooper but one: the last one waiting deploys in step 3 or 4.
-      const kept = conn.view.trooper(options.reserve);
-      panel.append(el("p", { id: "reserve-note" }, `In reserve: ${kept?.profile?.name ?? options.reserve}. It deploys in step ${(state.deployment?.step ?? 1) + 2}, after your opponent's troopers.`));
-    }
-    if (options.end_deployment_step) panel.append(el("br"), button("End deployment step", () => send({ type: "end_deployment_step" }), { id: "end-deployment" }));
-  }
+  renderSetupPanel($("setup-panel"), state, options, { conn, ui, send, selectTrooper, render });
 }
 
 let armiesFor = null;
@@ -405,7 +365,7 @@ function renderOrderPanel(state, options) {
     }
     for (const id of options.reveal) panel.append(el("div", {}, button(`Reveal ${id} (Hidden Deployment)`, () => send({ type: "reveal", trooper: id }), { "data-reveal": id })));
     if (options.end_impetuous_phase) panel.append(button("End impetuous phase", () => send({ type: "end_impetuous_phase" }), { id: "end-impetuous" }));
-    if (options.end_turn) panel.append(button("End turn", () => send({ type: "end_turn" }), { id: "end-turn" }));
+    if (options.end_turn) panel.append(endTurnControl(state, options));
     return;
   }
   const skills = options.skills;
@@ -699,6 +659,26 @@ function renderLieutenantPanel(state, options) {
   }
 }
 
+/** Orders this player has left this turn, counted as the server counts them (order_pool.orders_left). */
+function ordersLeft(orders) {
+  return Object.values(orders?.pools ?? {}).reduce((n, k) => n + k, 0) + (orders?.irregular ?? []).length
+    + (orders?.tactical ?? []).length + (orders?.lieutenant ? 1 : 0);
+}
+
+/** End turn; with Orders left that a trooper may still spend, ask first ("End turn with 7 Orders unspent?"). */
+function endTurnControl(state, options) {
+  const left = ordersLeft(state.orders);
+  const turn = `${state.round}:${state.turn}:${state.active}`;
+  const end = async () => { ui.confirmEndTurn = null; render(); await send({ type: "end_turn" }); };
+  if (ui.confirmEndTurn !== turn) {
+    const ask = left > 0 && Object.keys(options.activate ?? {}).length > 0;
+    return button("End turn", ask ? () => { ui.confirmEndTurn = turn; render(); } : end, { id: "end-turn" });
+  }
+  return el("div", { id: "end-turn-confirm", class: "confirm" }, `End turn with ${left} Order${left === 1 ? "" : "s"} unspent? `,
+    button("Yes, end turn", end, { id: "confirm-end-turn", class: "danger" }),
+    button("No, keep playing", () => { ui.confirmEndTurn = null; render(); }, { id: "cancel-end-turn" }));
+}
+
 /** A seat may concede at any time before the game is over, after a confirmation. */
 function renderConcede(state) {
   const box = $("concede-box");
@@ -755,5 +735,5 @@ function onTableClick(point) {
 }
 
 if (params.get("room")) startGame(params.get("room"), params.get("token"));
-else loadRoomList();
+else startLobby();
 window.addEventListener("hashchange", () => location.reload());

@@ -146,7 +146,11 @@ test("two players and a spectator: armies picked at once, initiative, deployment
   const winner = (await state(a)).initiative.winner;
   const [w, l] = winner === "A" ? [a, b] : [b, a];
   await w.click("#keep-initiative");
-  await l.click("#choose-remaining");
+  await w.click('#initiative-panel [data-choose-first="true"]');
+  await w.click("#confirm-initiative");
+  await l.click('#initiative-panel [data-choose-zone="north"]');
+  await l.click('#initiative-panel [data-choose-first="true"]');
+  await l.click("#confirm-initiative");
   await a.waitForFunction(() => window.referee.view.state.phase === "deployment", null, WAIT);
 
   // Deployment: whoever may deploy clicks troopers into a grid of points of its zone.
@@ -336,6 +340,7 @@ test("an order with a counter-shooting ARO, resolved face to face with die faces
   await b.waitForSelector("#banner:not([hidden])", WAIT);
   await a.waitForFunction(() => window.referee.view.seats.B === "away", null, WAIT);
   await a.click("#end-turn");
+  await a.click("#confirm-end-turn"); // A has Orders left
   await a.waitForFunction(() => window.referee.view.state.active === "B" && !window.referee.view.stale, null, WAIT);
   await shot(b, "08-connection-lost-banner");
   await b.evaluate((url) => { window.referee.options.url = url; }, goodUrl);
@@ -531,6 +536,7 @@ test("Loss of Lieutenant: the player names its new Lieutenant in secret; the opp
 
   // The End of A's Turn appoints it: A's own view says so; B's and the spectator's say nothing.
   await a.click("#end-turn");
+  await a.click("#confirm-end-turn"); // A has Orders left
   await a.waitForFunction(() => !window.referee.view.stale && window.referee.view.state.active === "B"
     && window.referee.view.trooper("A-t5")?.entry?.lieutenant === true, null, WAIT);
   await a.waitForSelector("#lieutenant-panel", { state: "hidden", ...WAIT });

@@ -1,0 +1,169 @@
+// The lobby: create a room (ruleset, ARO window, table), hand out its three links with Copy
+// buttons, list the public rooms. Also the copyable link field the game's setup panel reuses.
+
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v === true ? "" : String(v));
+  }
+  node.append(...children);
+  return node;
+}
+
+/**
+ * Copy a field's text to the clipboard. When the browser refuses (an insecure page, no
+ * permission), select the text instead and say how to copy it by hand.
+ * @param {HTMLInputElement} input @param {HTMLElement} button @param {HTMLElement} note
+ */
+export async function copyFrom(input, button, note) {
+  try {
+    if (!navigator.clipboard?.writeText) throw new Error("no clipboard");
+    await navigator.clipboard.writeText(input.value);
+    button.textContent = "Copied";
+    note.textContent = "";
+  } catch {
+    input.focus();
+    input.select();
+    button.textContent = "Copy";
+    note.textContent = "The browser refused the clipboard: the link is selected, press Ctrl+C (or Cmd+C) to copy it.";
+  }
+}
+
+/** A read-only field holding a link, with its Copy button (`copy-<id>`) and a note for the fallback. */
+export function copyField(/** @type {string} */ id, /** @type {string} */ value) {
+  const input = /** @type {HTMLInputElement} */ (el("input", { id, readonly: true, value, class: "link-field", onfocus: (e) => e.target.select() }));
+  const note = el("div", { class: "copy-note hint", id: `copy-note-${id}` });
+  const copy = el("button", { type: "button", id: `copy-${id}`, class: "copy", onclick: () => copyFrom(input, copy, note) }, "Copy");
+  return el("span", { class: "copy-field" }, input, copy, note);
+}
+
+const absolute = (/** @type {string} */ link) => new URL(link, location.href).href;
+
+/** The table layouts the server offers for a ruleset, or null when it has no /api/tables. */
+async function fetchTables(/** @type {string} */ ruleset) {
+  try {
+    const response = await fetch(`/api/tables?ruleset=${encodeURIComponent(ruleset)}`);
+    if (!response.ok) return null;
+    const body = await response.json();
+    const list = Array.isArray(body) ? body : body.tables ?? body.layouts;
+    return Array.isArray(list) ? list : null;
+  } catch {
+    return null;
+  }
+}
+
+/** How many terrain pieces a layout (or an inline table) has, from whichever field says it. */
+const pieceCount = (/** @type {any} */ t) => (typeof t.pieces === "number" ? t.pieces : typeof t.piece_count === "number" ? t.piece_count
+  : Array.isArray(t.terrain) ? t.terrain.length : Array.isArray(t.pieces) ? t.pieces.length : null);
+const tableLabel = (/** @type {any} */ t) => {
+  const n = pieceCount(t);
+  return `${t.title ?? t.id}${n === null ? "" : ` (${n} terrain piece${n === 1 ? "" : "s"})`}`;
+};
+
+/** A table read from a JSON file, sent inline instead of a layout id (null: none). */
+let tableFromFile = /** @type {any} */ (null);
+
+async function showTables() {
+  const ruleset = /** @type {HTMLSelectElement} */ ($("ruleset")).value;
+  const tables = await fetchTables(ruleset);
+  $("table-choice").hidden = tables === null; // a server without table layouts: the default table only
+  if (!tables) return;
+  const select = /** @type {HTMLSelectElement} */ ($("table-select"));
+  select.replaceChildren(...tables.map((t) => el("option", { value: t.id }, tableLabel(t))));
+  select.disabled = tableFromFile !== null;
+}
+
+async function loadTableFile(/** @type {Event} */ event) {
+  const input = /** @type {HTMLInputElement} */ (event.target);
+  const file = input.files?.[0];
+  const out = $("table-file-result");
+  out.className = "hint";
+  tableFromFile = null;
+  if (file) {
+    try {
+      tableFromFile = JSON.parse(await file.text());
+      if (typeof tableFromFile !== "object" || tableFromFile === null || Array.isArray(tableFromFile)) throw new Error("not a JSON object");
+      out.textContent = `From ${file.name}: ${tableLabel(tableFromFile)}. The server checks it when the room is created.`;
+    } catch (error) {
+      tableFromFile = null;
+      out.className = "warning-text";
+      out.textContent = `${file.name} is not a table file (${error instanceof Error ? error.message : error}).`;
+    }
+  } else {
+    out.textContent = "";
+  }
+  $("clear-table-file").hidden = tableFromFile === null;
+  /** @type {HTMLSelectElement} */ ($("table-select")).disabled = tableFromFile !== null;
+}
+
+function clearTableFile() {
+  tableFromFile = null;
+  /** @type {HTMLInputElement} */ ($("table-file")).value = "";
+  $("table-file-result").textContent = "";
+  $("clear-table-file").hidden = true;
+  /** @type {HTMLSelectElement} */ ($("table-select")).disabled = false;
+}
+
+async function createRoom(/** @type {SubmitEvent} */ event) {
+  event.preventDefault();
+  const form = new FormData(/** @type {HTMLFormElement} */ (event.target));
+  const body = /** @type {Record<string, any>} */ ({ ruleset: form.get("ruleset"), aro_window_s: Number(form.get("aro_window_s")) });
+  if (!$("table-choice").hidden) {
+    if (tableFromFile !== null) body.table = tableFromFile;
+    else if (form.get("table")) body.table = form.get("table");
+  }
+  $("lobby-message").textContent = "";
+  let room;
+  try {
+    const response = await fetch("/api/rooms", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    room = await response.json();
+    if (!response.ok) { $("lobby-message").textContent = `The server refused the room: ${room.message ?? room.error}`; return; }
+  } catch (error) {
+    $("lobby-message").textContent = `Could not reach the server: ${error}`;
+    return;
+  }
+  const links = { A: absolute(room.seats.A.link), B: absolute(room.seats.B.link), spectator: absolute(room.spectator_link) };
+  // This tab keeps the opponent's and the spectators' links, so that the creator's seat can
+  // still offer them while it waits for the opponent to join.
+  try { sessionStorage.setItem(`referee:${room.room}:invite`, JSON.stringify(links)); } catch { /* private mode */ }
+  $("link-a").setAttribute("href", room.seats.A.link);
+  $("link-a-field").replaceChildren(copyField("link-a-text", links.A));
+  $("link-b-field").replaceChildren(copyField("link-b", links.B));
+  $("link-spectator-field").replaceChildren(copyField("link-spectator", links.spectator));
+  $("links").hidden = false;
+  $("links").scrollIntoView?.({ block: "nearest" });
+  loadRoomList();
+}
+
+/** The public rooms, with a marker on test rooms whose dice were fixed at creation. */
+export async function loadRoomList() {
+  const list = $("room-list");
+  let rooms = [];
+  try {
+    const response = await fetch("/api/rooms");
+    rooms = (await response.json()).rooms ?? [];
+  } catch {
+    list.replaceChildren(el("li", {}, "Could not load the room list."));
+    return;
+  }
+  list.replaceChildren(...(rooms.length ? rooms.map((r) => el("li", { "data-room": r.room },
+    el("a", { href: r.spectator_link, title: "Watch as a spectator" }, r.room), ` ${r.ruleset}, ${r.phase}${r.round ? ` (round ${r.round}, turn ${r.turn})` : ""}, `,
+    `${r.seats_taken} of 2 seats taken, ${r.spectators} watching `,
+    r.fixed_dice ? el("span", { class: "fixed-marker", title: "The dice of this room come from a number chosen by whoever created it: they are not random for them." }, "test room: fixed dice") : ""))
+    : [el("li", {}, "No public room yet.")]));
+}
+
+/** Show the lobby: the form, the table choices the server offers, the public rooms. */
+export function startLobby() {
+  $("lobby").hidden = false;
+  $("create-form").addEventListener("submit", createRoom);
+  $("ruleset").addEventListener("change", showTables);
+  $("table-file").addEventListener("change", loadTableFile);
+  $("clear-table-file").addEventListener("click", clearTableFile);
+  $("refresh-rooms").addEventListener("click", loadRoomList);
+  showTables();
+  loadRoomList();
+}
