@@ -8,6 +8,7 @@ of that direction. ``pack_plain``/``unpack_plain`` turn plain data into bytes fo
 from __future__ import annotations
 
 import dataclasses
+import math
 import types
 from collections.abc import Callable
 from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
@@ -25,6 +26,10 @@ from protocol.messages import (
 
 M = TypeVar("M")
 
+ANSWERED_BY_ID = frozenset({"command", "history", "measure"})
+"""Client messages that carry an ``id``: a frame of these whose ``id`` can be read is
+answered ``rejected`` with that id when it is not valid, rather than with a bare ``error``."""
+
 MAX_TEXT_FIELD = 128
 """Longest text accepted in a protocol field (ids, room ids, tokens); bodies are maps."""
 
@@ -32,8 +37,9 @@ MAX_TEXT_FIELD = 128
 class DecodeError(ValueError):
     """A frame that is not a valid message; ``code`` is a ``ProtocolReason`` value.
 
-    ``command_id`` is set when the frame was a command whose id could be read, so the
-    server can answer that command with a rejection instead of a bare error.
+    ``command_id`` is set when the frame was a command or a query (``ANSWERED_BY_ID``)
+    whose id could be read, so the server can answer it with a rejection instead of a bare
+    error.
     """
 
     def __init__(self, code: ProtocolReason, message: str, command_id: str | None = None):
@@ -46,8 +52,8 @@ class DecodeError(ValueError):
 def encode(message: ServerMessage | ClientMessage) -> bytes:
     """Serialise one message to a msgpack frame."""
     wire: dict[str, Any] = {"type": message.TAG.value}
-    for name in _field_names(type(message)):
-        wire[name] = getattr(message, name)
+    for name, key in _wire_fields(type(message)):
+        wire[key] = getattr(message, name)
     return _packer_packb(wire)
 
 
@@ -91,24 +97,24 @@ def _decode(frame: bytes, by_tag: dict[str, type[M]]) -> M:
     cls = by_tag.get(tag) if isinstance(tag, str) else None
     if cls is None:
         raise DecodeError(ProtocolReason.UNKNOWN_MESSAGE_TYPE, f"unknown message type {tag!r}")
-    command_id = wire.get("id") if tag == "command" and _is_short_text(wire.get("id")) else None
+    command_id = wire.get("id") if tag in ANSWERED_BY_ID and _is_short_text(wire.get("id")) else None
     kwargs: dict[str, Any] = {}
-    for name, check, required in _field_specs(cls):
-        if name not in wire:
+    for name, key, check, required in _field_specs(cls):
+        if key not in wire:
             if required:
                 raise DecodeError(
-                    ProtocolReason.BAD_MESSAGE, f"{tag}: field {name!r} is missing", command_id
+                    ProtocolReason.BAD_MESSAGE, f"{tag}: field {key!r} is missing", command_id
                 )
             continue
-        value = wire[name]
+        value = wire[key]
         problem = check(value)
         if problem:
             raise DecodeError(
-                ProtocolReason.BAD_MESSAGE, f"{tag}: field {name!r} {problem}", command_id
+                ProtocolReason.BAD_MESSAGE, f"{tag}: field {key!r} {problem}", command_id
             )
         kwargs[name] = value
-    unknown = [key for key in wire if key != "type" and key not in kwargs]
-    unknown = [key for key in unknown if key not in _field_names(cls)]
+    keys = {key for _, key in _wire_fields(cls)}
+    unknown = [key for key in wire if key != "type" and key not in keys]
     if unknown:
         raise DecodeError(
             ProtocolReason.BAD_MESSAGE, f"{tag}: unknown fields {sorted(map(str, unknown))}",
@@ -121,36 +127,46 @@ def _is_short_text(value: Any) -> bool:
     return isinstance(value, str) and 0 < len(value) <= MAX_TEXT_FIELD
 
 
+def _is_finite_number(value: Any) -> bool:
+    """An integer or a finite float (msgpack sends 24.0 from JavaScript as the integer 24)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return math.isfinite(value)
+
+
 Check = Callable[[Any], str | None]
 """Returns None when the value fits, else what is wrong with it."""
 
 
-_NAMES: dict[type, tuple[str, ...]] = {}
-_SPECS: dict[type, tuple[tuple[str, Check, bool], ...]] = {}
+_WIRE: dict[type, tuple[tuple[str, str], ...]] = {}
+_SPECS: dict[type, tuple[tuple[str, str, Check, bool], ...]] = {}
 
 
-def _field_names(cls: type) -> tuple[str, ...]:
-    names = _NAMES.get(cls)
-    if names is None:
-        names = _NAMES[cls] = tuple(field.name for field in dataclasses.fields(cls))
-    return names
+def _wire_fields(cls: type) -> tuple[tuple[str, str], ...]:
+    """(attribute, wire key) of each field: a trailing underscore, which lets a field be
+    named after a Python keyword (``from_``), is not part of its wire key."""
+    fields = _WIRE.get(cls)
+    if fields is None:
+        fields = _WIRE[cls] = tuple((field.name, field.name.removesuffix("_"))
+                                    for field in dataclasses.fields(cls))
+    return fields
 
 
-def _field_specs(cls: type) -> tuple[tuple[str, Check, bool], ...]:
+def _field_specs(cls: type) -> tuple[tuple[str, str, Check, bool], ...]:
     specs = _SPECS.get(cls)
     if specs is None:
         specs = _SPECS[cls] = _build_specs(cls)
     return specs
 
 
-def _build_specs(cls: type) -> tuple[tuple[str, Check, bool], ...]:
+def _build_specs(cls: type) -> tuple[tuple[str, str, Check, bool], ...]:
     hints = get_type_hints(cls)
     # Text from clients is bounded (ids, tokens); the server's own messages may be long.
     short_text = cls in CLIENT_MESSAGES
     specs = []
-    for field in dataclasses.fields(cls):
+    for field, (_, key) in zip(dataclasses.fields(cls), _wire_fields(cls), strict=True):
         required = field.default is dataclasses.MISSING
-        specs.append((field.name, _checker(hints[field.name], short_text), required))
+        specs.append((field.name, key, _checker(hints[field.name], short_text), required))
     return tuple(specs)
 
 
@@ -191,6 +207,8 @@ def _checker(tp: Any, short_text: bool) -> Check:
         return lambda v: None if isinstance(v, str) else "must be text"
     if tp is bool:
         return lambda v: None if isinstance(v, bool) else "must be true or false"
+    if tp is float:
+        return lambda v: None if _is_finite_number(v) else "must be a finite number"
     if tp is Any:
         return lambda v: None
     raise TypeError(f"no wire checker for {tp!r}")

@@ -28,6 +28,8 @@ class ClientTag(StrEnum):
     SYNC = "sync"
     PING = "ping"
     OPTIONS = "options"
+    HISTORY = "history"
+    MEASURE = "measure"
 
 
 class ServerTag(StrEnum):
@@ -43,6 +45,8 @@ class ServerTag(StrEnum):
     PONG = "pong"
     OPTIONS = "options"
     SPECTATORS = "spectators"
+    HISTORY = "history"
+    MEASUREMENT = "measurement"
 
 
 class ProtocolReason(StrEnum):

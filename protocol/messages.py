@@ -1,7 +1,8 @@
 """The closed set of protocol messages, as small frozen dataclasses.
 
 Every message travels as one msgpack map: its tag under ``"type"`` plus its fields under
-their names below (see ``protocol/README.md`` for examples). ``protocol.codec`` is the only
+their names below, without a trailing underscore (``from_`` travels as ``from``, a Python
+keyword); see ``protocol/README.md`` for examples. ``protocol.codec`` is the only
 module that turns these into bytes and back. Game commands, game events and view snapshots
 are carried opaquely as maps: their shapes belong to the rules core.
 """
@@ -84,7 +85,36 @@ class OptionsRequest:
     TAG: ClassVar[ClientTag] = ClientTag.OPTIONS
 
 
-ClientMessage = Hello | Command | Sync | Ping | OptionsRequest
+@dataclass(frozen=True, slots=True)
+class HistoryRequest:
+    """Ask for this viewer's own events from version ``from_`` (wire name ``from``, at
+    least 1) on, in its own numbering; answered by one ``history`` page (or ``rejected``
+    with ``id``). The client asks again from the version after the page until it holds
+    every event up to the version it wants."""
+
+    TAG: ClassVar[ClientTag] = ClientTag.HISTORY
+    id: str
+    from_: int
+
+
+@dataclass(frozen=True, slots=True)
+class Measure:
+    """Ask the server's geometry for a distance, and from a trooper for its Line of Fire,
+    front arc and range MODs (``server/rules/measure.py``); answered by ``measurement``
+    (or ``rejected`` with ``id``).
+
+    ``from_`` (wire name ``from``) is a trooper id or a point ``[x, y]`` (inches); ``to``
+    is a point on the table; ``silhouette`` is the size of the imagined target standing at
+    ``to`` (None: the trooper's own)."""
+
+    TAG: ClassVar[ClientTag] = ClientTag.MEASURE
+    id: str
+    from_: str | list[float]
+    to: list[float]
+    silhouette: int | None = None
+
+
+ClientMessage = Hello | Command | Sync | Ping | OptionsRequest | HistoryRequest | Measure
 
 
 # --- server -> client -------------------------------------------------------------------
@@ -188,7 +218,8 @@ class Accepted:
 
 @dataclass(frozen=True, slots=True)
 class Rejected:
-    """The command ``id`` was not applied, for the stable reason ``code``."""
+    """The command ``id`` was not applied, or the query ``id`` (``history``, ``measure``)
+    was refused, for the stable reason ``code``."""
 
     TAG: ClassVar[ServerTag] = ServerTag.REJECTED
     id: str
@@ -250,6 +281,45 @@ class Spectators:
     count: int
 
 
+@dataclass(frozen=True, slots=True)
+class History:
+    """One page of the answer to ``history`` ``id``: this viewer's events with versions
+    ``first``, ``first + 1``, ... in its own numbering, each as it would have received it
+    live (an event it may not know of is not in it). ``last`` is the viewer's version when
+    the page was made; ``events`` is empty when ``first`` is past it. A page holds at most
+    500 events (``server.rooms.history``): ask again from ``first + len(events)``."""
+
+    TAG: ClassVar[ServerTag] = ServerTag.HISTORY
+    id: str
+    first: int
+    events: list[dict[str, Plain]]
+    last: int
+
+
+@dataclass(frozen=True, slots=True)
+class Measurement:
+    """The answer to ``measure`` ``id``, from the server's geometry
+    (``server/rules/measure.py``). ``from_`` (wire ``from``) and ``to`` repeat the request.
+
+    ``distance`` (inches): from a trooper, between its base and the base of a target of
+    Silhouette ``silhouette`` standing at ``to``, as attacks measure range; between two
+    points, centre to centre. From a trooper, ``line_of_fire`` and ``in_front_arc`` say
+    whether it has Line of Fire to that target and whether some of the target's base is
+    in its 180-degree front arc; ``weapons`` lists ``{"weapon", "name", "mod"}`` for each
+    weapon (``mod`` nil: out of range), or is nil when the viewer may not know them (an
+    enemy Camouflage Marker). Between two points those four are nil."""
+
+    TAG: ClassVar[ServerTag] = ServerTag.MEASUREMENT
+    id: str
+    from_: str | list[float]
+    to: list[float]
+    distance: float
+    silhouette: int | None
+    line_of_fire: bool | None
+    in_front_arc: bool | None
+    weapons: list[dict[str, Plain]] | None
+
+
 ServerMessage = (
     Welcome
     | Snapshot
@@ -261,9 +331,12 @@ ServerMessage = (
     | Pong
     | Options
     | Spectators
+    | History
+    | Measurement
 )
 
-CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (Hello, Command, Sync, Ping, OptionsRequest)
+CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
+    Hello, Command, Sync, Ping, OptionsRequest, HistoryRequest, Measure)
 SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     Welcome,
     Snapshot,
@@ -275,4 +348,6 @@ SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     Pong,
     Options,
     Spectators,
+    History,
+    Measurement,
 )

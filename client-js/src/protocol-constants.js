@@ -11,6 +11,8 @@ export const ClientTag = Object.freeze({
   SYNC: "sync",
   PING: "ping",
   OPTIONS: "options",
+  HISTORY: "history",
+  MEASURE: "measure",
 });
 
 export const ServerTag = Object.freeze({
@@ -24,6 +26,8 @@ export const ServerTag = Object.freeze({
   PONG: "pong",
   OPTIONS: "options",
   SPECTATORS: "spectators",
+  HISTORY: "history",
+  MEASUREMENT: "measurement",
 });
 
 export const SeatStatus = Object.freeze({

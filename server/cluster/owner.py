@@ -4,8 +4,8 @@
 channel. ``RemoteMember`` is a viewer connected to another node, as the room actor sees
 it: an ordinary ``Member`` whose frames become ``Direct`` messages to its node. ``OwnerPort``
 listens on the room's ``in`` channel and turns what relays forward into the room's own
-doors (join, submit, leave, resync, options), so a relayed viewer goes through exactly the same
-inbox, checks and ordering as a local one.
+doors (join, submit, leave, resync, options, history, measure), so a relayed viewer goes
+through exactly the same inbox, checks and ordering as a local one.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import logging
 from protocol import codec
 from protocol.codec import DecodeError
 from protocol.constants import ProtocolReason
-from protocol.messages import Command, Rejected
+from protocol.messages import Command, HistoryRequest, Measure, Rejected
 from server.cluster.bus import RoomBus
 from server.cluster.wire import (
     Broadcast,
@@ -27,6 +27,7 @@ from server.cluster.wire import (
     RelayJoin,
     RelayLeave,
     RelayOptions,
+    RelayQuery,
     RelayResync,
     RelaySubmit,
     Reset,
@@ -135,6 +136,8 @@ class OwnerPort:
             self.room.resync(known, message.since)
         elif isinstance(message, RelayOptions):
             self.room.request_options(known)
+        elif isinstance(message, RelayQuery):
+            self._query(known, message.frame)
         elif isinstance(message, RelayLeave):
             del self._members[key]
             self.room.leave(known)
@@ -162,4 +165,16 @@ class OwnerPort:
             return
         if not self.room.submit(member, member.seat, command):
             member.deliver(codec.encode(Rejected(command.id, ProtocolReason.ROOM_BUSY,
+                                                 "the room is busy; try again")))
+
+    def _query(self, member: RemoteMember, frame: bytes) -> None:
+        try:
+            request = codec.decode_client(frame)
+        except DecodeError:
+            log.warning("room %s: undecodable relayed query", self.room.room_id)
+            return
+        if isinstance(request, Measure):
+            self.room.measure(member, request)
+        elif isinstance(request, HistoryRequest) and not self.room.history(member, request):
+            member.deliver(codec.encode(Rejected(request.id, ProtocolReason.ROOM_BUSY,
                                                  "the room is busy; try again")))

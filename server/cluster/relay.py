@@ -1,16 +1,16 @@
 """A room owned by another node, as this node's viewers see it: ``RelayRoom`` (a
 ``RoomDoor``).
 
-Joins, commands, leaves and ``sync`` requests of local viewers are forwarded on the room's
-``in`` channel; the owner's messages arrive on its ``out`` channel in the order the room
-made them. Each local viewer is first *pending* (its join is on its way; broadcasts are not
-for it yet, its catch-up will contain them), becomes *live* with its first direct frame
-(the welcome), and is *resyncing* while it waits for a snapshot (after a send-queue overflow
-or a lost bus message): broadcasts are skipped for it until the snapshot arrives, except
-the answer to its own command that its ``events`` frame may carry (``Events.accepted``),
-which it gets as a standalone ``accepted``. When the owner changes (a takeover) or the bus
-was reset, every viewer is closed with 4011 and reconnects; the JS client resumes from its
-version and sends its pending commands again.
+Joins, commands, leaves and ``sync``, ``options``, ``history`` and ``measure`` requests of
+local viewers are forwarded on the room's ``in`` channel; the owner's messages arrive on its
+``out`` channel in the order the room made them. Each local viewer is first *pending* (its
+join is on its way; broadcasts are not for it yet, its catch-up will contain them), becomes
+*live* with its first direct frame (the welcome), and is *resyncing* while it waits for a
+snapshot (after a send-queue overflow or a lost bus message): broadcasts are skipped for it
+until the snapshot arrives, except the answer to its own command that its ``events`` frame
+may carry (``Events.accepted``), which it gets as a standalone ``accepted``. When the owner
+changes (a takeover) or the bus was reset, every viewer is closed with 4011 and reconnects;
+the JS client resumes from its version and sends its pending commands again.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from enum import Enum
 
 from protocol import codec
 from protocol.constants import CloseCode
-from protocol.messages import Command, Snapshot, command_answer
+from protocol.messages import Command, HistoryRequest, Measure, Snapshot, command_answer
 from server.cluster.bus import RoomBus
 from server.cluster.wire import (
     Broadcast,
@@ -34,6 +34,7 @@ from server.cluster.wire import (
     RelayJoin,
     RelayLeave,
     RelayOptions,
+    RelayQuery,
     RelayResync,
     RelaySubmit,
     Reset,
@@ -137,6 +138,13 @@ class RelayRoom:
         if relayed is not None:
             self._send(RelayOptions(self._node_id, relayed.id))
 
+    def history(self, member: Member, request: HistoryRequest) -> bool:
+        self._query(member, request)
+        return True  # a busy owner answers room_busy itself
+
+    def measure(self, member: Member, request: Measure) -> None:
+        self._query(member, request)
+
     def overflow_frame(self, member: Member) -> bytes:
         relayed = self._by_member.get(member)
         if relayed is not None and relayed.phase is Phase.LIVE:
@@ -230,6 +238,11 @@ class RelayRoom:
         else:
             relayed.welcomed.set_exception(RoomMoved(f"{self.room_id}: {reason}"))
             relayed.welcomed.exception()
+
+    def _query(self, member: Member, request: HistoryRequest | Measure) -> None:
+        relayed = self._by_member.get(member)
+        if relayed is not None:
+            self._send(RelayQuery(self._node_id, relayed.id, codec.encode(request)))
 
     def _ask_snapshot(self, relayed: Relayed) -> None:
         relayed.phase = Phase.RESYNCING

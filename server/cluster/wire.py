@@ -2,7 +2,8 @@
 
 Two channels per room, in the room's hash tag (so a Redis Cluster's sharded pub/sub could
 carry them): ``{room:<id>}:in`` carries what relays forward to the owner (``RelayJoin``,
-``RelaySubmit``, ``RelayResync``, ``RelayOptions``, ``RelayLeave``); ``{room:<id>}:out`` carries everything
+``RelaySubmit``, ``RelayResync``, ``RelayOptions``, ``RelayQuery``, ``RelayLeave``);
+``{room:<id>}:out`` carries everything
 the owner sends, as ``Envelope(fence, seq, body)``: a ``Broadcast`` (one ``Delivery``, bytes
 per audience, for every relay's local viewers), a ``Direct`` frame for one relayed member
 (its welcome, catch-up, answers, snapshots), a ``CloseMember`` or a ``Reset``. One owner
@@ -58,12 +59,19 @@ class RelayOptions:
 
 
 @dataclass(frozen=True, slots=True)
+class RelayQuery:
+    node: str
+    member: int
+    frame: bytes  # the client's ``history`` or ``measure`` frame as received
+
+
+@dataclass(frozen=True, slots=True)
 class RelayLeave:
     node: str
     member: int
 
 
-Inbound = RelayJoin | RelaySubmit | RelayResync | RelayOptions | RelayLeave
+Inbound = RelayJoin | RelaySubmit | RelayResync | RelayOptions | RelayQuery | RelayLeave
 
 
 def encode_inbound(message: Inbound) -> bytes:
@@ -75,6 +83,8 @@ def encode_inbound(message: Inbound) -> bytes:
         return pack_plain(["r", message.node, message.member, message.since])
     if isinstance(message, RelayOptions):
         return pack_plain(["o", message.node, message.member])
+    if isinstance(message, RelayQuery):
+        return pack_plain(["q", message.node, message.member, message.frame])
     return pack_plain(["l", message.node, message.member])
 
 
@@ -88,6 +98,8 @@ def decode_inbound(data: bytes) -> Inbound:
         return RelayResync(node, int(member), rest[0])
     if kind == "o":
         return RelayOptions(node, int(member))
+    if kind == "q":
+        return RelayQuery(node, int(member), bytes(rest[0]))
     if kind == "l":
         return RelayLeave(node, int(member))
     raise ValueError(f"unknown relay message {kind!r}")

@@ -2,14 +2,15 @@
 
 The owning node's ``Room`` (the actor) is one; on a node that does not own the room, a relay
 (``server.cluster.relay.RelayRoom``) is another: it forwards joins, commands, leaves and
-``sync`` requests to the owner and hands the owner's frames back to its local members.
+``sync``, ``options``, ``history`` and ``measure`` requests to the owner and hands the
+owner's frames back to its local members.
 """
 
 from __future__ import annotations
 
 from typing import Protocol
 
-from protocol.messages import Command
+from protocol.messages import Command, HistoryRequest, Measure
 from server.rooms.room import RoomStopped
 from server.rooms.seats import Member
 from server.store import RoomMeta
@@ -39,6 +40,13 @@ class RoomDoor(Protocol):
 
     def request_options(self, member: Member) -> None:
         """Send ``member`` its seat's legal choices now (``options``)."""
+
+    def history(self, member: Member, request: HistoryRequest) -> bool:
+        """Queue a ``history`` request (answered with a page of the member's own events);
+        False when it was refused as busy (answer ``room_busy``)."""
+
+    def measure(self, member: Member, request: Measure) -> None:
+        """Send ``member`` the ``measurement`` (or ``rejected``) that answers ``request``."""
 
     def overflow_frame(self, member: Member) -> bytes:
         """What a member whose send queue overflowed gets next: its snapshot now, or b""

@@ -47,6 +47,15 @@ class CommandFormatError(ValueError):
     """The command body does not have the shape of any command."""
 
 
+class Refused(Exception):
+    """A query the rules core refuses, for the stable reason ``code``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
 class Engine(Protocol):
     def new_game(self, ruleset: str, fixed_seed: int | None) -> State:
         """A new game whose dice secret (and id key) come from the operating system's CSPRNG,
@@ -84,6 +93,13 @@ class Engine(Protocol):
 
     def seat_options(self, state: State, seat: str) -> Plain:
         """What ``seat`` ("A"/"B") may legally do now, as a map for the client's pickers."""
+
+    def measure(self, state: State, viewer: str, origin: str | tuple[float, float],
+                to: tuple[float, float], silhouette: int | None) -> Plain:
+        """What ``viewer`` ("A", "B" or "spectator") measures from a trooper id or a point
+        to a point (``server/rules/measure.py``), as a map with ``distance``,
+        ``silhouette``, ``line_of_fire``, ``in_front_arc`` and ``weapons``; raises
+        ``Refused`` (``unknown_trooper`` for a trooper the viewer may not know of)."""
 
     def public_summary(self, state: State) -> Plain:
         """{"phase": str, "round": int, "turn": int, "active": "A" | "B" | None}."""

@@ -1,11 +1,12 @@
-"""The messages a room's inbox carries (client commands, joins, leaves, timer expiries)."""
+"""The messages a room's inbox carries (client commands and history requests, joins, leaves,
+timer expiries)."""
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
 
-from protocol.messages import Command
+from protocol.messages import Command, HistoryRequest
 from server.rooms.seats import Member
 
 
@@ -40,6 +41,14 @@ class Resync:
 
 
 @dataclass(frozen=True, slots=True)
+class AskHistory:
+    """The viewer asked (``history``) for a page of its own events."""
+
+    member: Member
+    request: HistoryRequest
+
+
+@dataclass(frozen=True, slots=True)
 class WindowExpired:
     key: str  # the AroWindow key whose deadline passed
 
@@ -64,5 +73,6 @@ class Stop:
 
 
 InboxMessage = (
-    Join | Leave | Submit | Resync | WindowExpired | GraceExpired | IdleExpired | Stop
+    Join | Leave | Submit | Resync | AskHistory | WindowExpired | GraceExpired | IdleExpired
+    | Stop
 )

@@ -1,7 +1,8 @@
 """The room actor: one asyncio task per room, the only writer of that room's game.
 
 Everything that changes the room arrives through ``inbox`` and is handled in order: joins
-and leaves, commands, ``sync`` requests, ARO window deadlines and grace-period expiries.
+and leaves, commands, ``sync`` and ``history`` requests, ARO window deadlines and
+grace-period expiries.
 A command is accepted only after its events (and, every ``snapshot_every`` versions or at a
 change of turn, a snapshot of the new state) are appended to the store; then the room folds
 them into its state, bumps its version and publishes one ``events`` frame per audience
@@ -24,6 +25,9 @@ from protocol.messages import (
     Accepted,
     Command,
     Events,
+    History,
+    HistoryRequest,
+    Measure,
     Options,
     Presence,
     Rejected,
@@ -37,8 +41,11 @@ from server.config import Settings
 from server.fanout import AUDIENCES, Audience, Delivery, Fanout
 from server.rooms.engine_port import AroWindow, CommandFormatError, Engine, Event, Plain, State
 from server.rooms.event_frames import Answering, events_delivery
+from server.rooms.history import HistoryPages
 from server.rooms.inbox import RoomInbox
+from server.rooms.measuring import measurement_frame
 from server.rooms.messages import (
+    AskHistory,
     GraceExpired,
     IdleExpired,
     InboxMessage,
@@ -139,6 +146,7 @@ class Room:
         self._idle_epoch = 0
         self._stored_deadlines = {d.key: d.at_ms for d in deadlines if d.kind == ARO_WINDOW}
         self._stored_presence = {d.key: d.at_ms for d in deadlines if d.kind == SEAT_GRACE}
+        self._history = HistoryPages(self.room_id, engine, store, version, self.seen)
 
     # --- the doors into the inbox (called by the transport) -----------------------------
 
@@ -166,6 +174,14 @@ class Room:
 
     def request_options(self, member: Member) -> None:
         member.deliver(self.options_frame(member.audience))
+
+    def history(self, member: Member, request: HistoryRequest) -> bool:
+        """Queue a ``history`` request; False when the inbox is full (answer room_busy)."""
+        return self.inbox.offer(AskHistory(member, request))
+
+    def measure(self, member: Member, request: Measure) -> None:
+        """Answer a ``measure`` at once: it only reads the state (``measuring``)."""
+        member.deliver(measurement_frame(self._engine, self.state, member.audience, request))
 
     def overflow_frame(self, member: Member) -> bytes:
         return self.snapshot_frame(member.audience)
@@ -218,6 +234,8 @@ class Room:
             await self._on_leave(message.member)
         elif isinstance(message, Resync):
             await self._catch_up(message.member, message.since)
+        elif isinstance(message, AskHistory):
+            await self._on_history(message)
         elif isinstance(message, WindowExpired):
             await self._on_window_expired(message.key)
         elif isinstance(message, GraceExpired):
@@ -229,6 +247,10 @@ class Room:
                                            "the server failed; the command was not applied"))
         elif isinstance(message, Join) and not message.done.done():
             message.done.set_exception(RuntimeError("join failed"))
+        elif isinstance(message, AskHistory):
+            message.member.deliver(codec.encode(Rejected(
+                message.request.id, ProtocolReason.INTERNAL_ERROR,
+                "the server failed to read the history")))
 
     def _after_storage_failure(self, message: InboxMessage) -> None:
         """Nothing was stored, so nothing changed: say "try again" (not remembered under the
@@ -240,6 +262,9 @@ class Room:
             message.done.set_exception(RoomStopped(f"{self.room_id}: storage unavailable"))
         elif isinstance(message, WindowExpired):
             asyncio.get_running_loop().call_later(STORAGE_RETRY_S, self.inbox.post, message)
+        elif isinstance(message, AskHistory):
+            message.member.deliver(codec.encode(Rejected(
+                message.request.id, ProtocolReason.STORAGE_UNAVAILABLE, TRY_AGAIN)))
 
     # --- commands -----------------------------------------------------------------------
 
@@ -345,6 +370,7 @@ class Room:
         self.state = new_state
         self.version += len(events)
         self.seen = new_seen
+        self._history.checkpoints.committed(self.version, new_seen)
         self._sync_window(window, deadline_ms)
         self._fanout.publish(self.room_id, events_delivery(
             self.version, seen_before, views, self._window_fields(),
@@ -561,6 +587,22 @@ class Room:
                 return False
         member.deliver(codec.encode(Events(since + 1, view, self._window_fields())))
         return True
+
+    async def _on_history(self, message: AskHistory) -> None:
+        """A page of the viewer's own events from its ``from`` on (``history``), up to its
+        version now; none when ``from`` is past it."""
+        request, member = message.request, message.member
+        if request.from_ < 1:
+            member.deliver(codec.encode(Rejected(request.id, ProtocolReason.BAD_MESSAGE,
+                                                 "history: 'from' must be at least 1")))
+            return
+        audience = member.audience
+        last = self.seen[audience]
+        events: list[Plain] = []
+        if request.from_ <= last:
+            events = await self._history.page(self.state, audience, request.from_,
+                                              self.version, last)
+        member.deliver(codec.encode(History(request.id, request.from_, events, last)))
 
     def options_frame(self, audience: Audience) -> bytes:
         """The seat's legal choices now (empty for spectators); callable from outside the

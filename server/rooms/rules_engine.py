@@ -11,12 +11,14 @@ from server.rooms.engine_port import (
     CommandFormatError,
     Event,
     Plain,
+    Refused,
     State,
     Verdict,
 )
-from server.rules import commands, dice, engine, events, options, views
-from server.rules.ids import SPECTATOR, Side, Viewer
-from server.rules.serial import FormatError
+from server.rules import commands, dice, engine, events, measure, options, views
+from server.rules.decision import Rejection
+from server.rules.ids import SPECTATOR, Side, TrooperId, Viewer
+from server.rules.serial import FormatError, to_plain
 
 _VIEWERS: dict[str, Viewer] = {"A": Side.A, "B": Side.B, "spectator": SPECTATOR}
 _ACTORS = {"A": Side.A, "B": Side.B}
@@ -73,6 +75,15 @@ class RulesCoreEngine:
 
     def seat_options(self, state: State, seat: str) -> Plain:
         return options.seat_options(state, _ACTORS[seat])
+
+    def measure(self, state: State, viewer: str, origin: str | tuple[float, float],
+                to: tuple[float, float], silhouette: int | None) -> Plain:
+        start = TrooperId(origin) if isinstance(origin, str) else origin
+        try:
+            measured = measure.measure(state, _VIEWERS[viewer], start, to, silhouette)
+        except Rejection as rejection:
+            raise Refused(rejection.reason.value, rejection.message) from None
+        return to_plain(measured)
 
     def public_summary(self, state: State) -> Plain:
         return views.public_summary(state)

@@ -18,7 +18,18 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from protocol import codec
 from protocol.codec import DecodeError
 from protocol.constants import PROTOCOL_VERSION, CloseCode, ProtocolReason
-from protocol.messages import Command, Error, Hello, OptionsRequest, Ping, Pong, Rejected, Sync
+from protocol.messages import (
+    Command,
+    Error,
+    Hello,
+    HistoryRequest,
+    Measure,
+    OptionsRequest,
+    Ping,
+    Pong,
+    Rejected,
+    Sync,
+)
 from server.config import Settings
 from server.lobby.tokens import seat_for_token
 from server.rooms.door import RoomDoor, RoomMoved
@@ -35,6 +46,11 @@ log = logging.getLogger(__name__)
 
 NODE_HEADER = b"x-referee-node"
 """Response header of the websocket handshake naming the node that serves the socket."""
+
+HISTORY_TOKENS = 2.0
+"""What a ``history`` request takes of the socket's rate limit: a page projects up to 500
+events (milliseconds of the room's loop, docs/performance.md), so it counts as two
+messages. A whole 5,000-event history is 10 pages: 20 tokens of the burst of 40."""
 
 JOIN_ATTEMPTS = 3
 """Joins tried when the room changes owner during the handshake (a takeover): then the
@@ -203,7 +219,7 @@ async def _serve(websocket: WebSocket, settings: Settings, room: RoomDoor,
                           f"frames are limited to {settings.max_frame_bytes} bytes")
             return
         else:
-            problem = _dispatch(frame, room, session)
+            problem = _dispatch(frame, room, session, bucket)
         if problem is not None:
             bad_frames += 1
             session.deliver(codec.encode(problem))
@@ -212,8 +228,11 @@ async def _serve(websocket: WebSocket, settings: Settings, room: RoomDoor,
                 return
 
 
-def _dispatch(frame: bytes, room: RoomDoor, session: Session) -> Error | Rejected | None:
-    """Hand one frame to the room; returns the answer to a frame that was not usable."""
+def _dispatch(frame: bytes, room: RoomDoor, session: Session,
+              bucket: TokenBucket) -> Error | Rejected | None:
+    """Hand one frame to the room; returns the answer to a frame that was not usable. The
+    frame has taken one token of ``bucket``; a ``history`` request takes the rest of its
+    share here (over the limit: the connection is closed, as for any message)."""
     try:
         message = codec.decode_client(frame)
     except DecodeError as error:
@@ -233,5 +252,15 @@ def _dispatch(frame: bytes, room: RoomDoor, session: Session) -> Error | Rejecte
         return None
     if isinstance(message, OptionsRequest):
         room.request_options(session)
+        return None
+    if isinstance(message, HistoryRequest):
+        if not bucket.allow(HISTORY_TOKENS - 1.0):
+            session.close(CloseCode.RATE_LIMITED, "too many messages")
+        elif not room.history(session, message):
+            session.deliver(codec.encode(Rejected(message.id, ProtocolReason.ROOM_BUSY,
+                                                  "the room is busy; try again")))
+        return None
+    if isinstance(message, Measure):
+        room.measure(session, message)
         return None
     return Error(ProtocolReason.UNEXPECTED_MESSAGE, "hello was already received")

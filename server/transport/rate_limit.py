@@ -16,12 +16,14 @@ class TokenBucket:
         self._tokens = float(burst)
         self._stamp = time.monotonic()
 
-    def allow(self) -> bool:
-        """Take one token; False when the bucket is empty (the message is over the limit)."""
+    def allow(self, cost: float = 1.0) -> bool:
+        """Take ``cost`` tokens (one per message; more for a message that costs the server
+        more, as a ``history`` page does); False when the bucket holds fewer (the message
+        is over the limit)."""
         now = time.monotonic()
         self._tokens = min(self._burst, self._tokens + (now - self._stamp) * self._rate)
         self._stamp = now
-        if self._tokens < 1.0:
+        if self._tokens < cost:
             return False
-        self._tokens -= 1.0
+        self._tokens -= cost
         return True
