@@ -20,15 +20,33 @@ from wsclient import Client
 
 from protocol import codec
 from protocol.constants import CloseCode
-from protocol.messages import Accepted, Events, History, HistoryRequest, Rejected, Snapshot
+from protocol.messages import (
+    Accepted,
+    Events,
+    History,
+    HistoryRequest,
+    Measure,
+    Measurement,
+    Rejected,
+    Snapshot,
+)
 from server.app import create_app
 from server.fanout import Audience
+from server.lobby.tokens import new_room_id
 from server.rooms import history as history_module
 from server.rooms.history import Checkpoints
 from server.rooms.room import Room
 from server.rules.ids import Side
 from server.rules.state import GameState, Phase
+from server.store.redis_store import RedisRoomStore
+from tests.cluster.game import ACTIVATE, B_SHOOTER, MOVE, close_window, create_room
+from tests.cluster.server_process import ServerProcess
+from tests.store.conftest import redis_server
+from tests.store.redis_process import RedisProcess
 from tests.support.full_game import next_command
+from tests.support.windows import closed, opened
+
+__all__ = ["redis_server"]  # the fixture, for the test through two nodes
 
 ENTROPY = {Side.A: "a1" * 32, Side.B: "b2" * 32}
 _ids = itertools.count(1)
@@ -193,6 +211,53 @@ async def test_a_history_page_takes_two_messages_of_the_rate_limit() -> None:
         await spectator.send(HistoryRequest("h3", 1))
         assert await spectator.close_code() == CloseCode.RATE_LIMITED
         assert not [m for m in spectator.frames if getattr(m, "id", None) == "h3"]
+
+
+@pytest.mark.redis
+@pytest.mark.slow
+async def test_through_a_node_that_relays_the_room_history_and_measure_are_the_owners(
+        redis_server: RedisProcess) -> None:
+    """Seat A on the owning node, seat B on another: B's queries cross the room bus to the
+    owner, which reads the history from Redis, and B's answers come back through its node."""
+    tag = new_room_id()[:6]
+    one = ServerProcess(redis_server.url, env={"REFEREE_NODE_ID": f"one-{tag}"})
+    two = ServerProcess(redis_server.url, env={"REFEREE_NODE_ID": f"two-{tag}"})
+    store = RedisRoomStore.from_url(redis_server.url)
+    await one.start()
+    await two.start()
+    try:
+        room = await create_room(store, aro_window_s=600.0)
+        a = await Client.connect(one.base, room.room_id, room.token_a)  # node one owns it
+        b = await Client.connect(two.base, room.room_id, room.token_b)
+        for seat in (a, b):
+            await seat.until(Snapshot)
+        assert isinstance(await a.command(ACTIVATE), Accepted)
+        assert isinstance(await a.command(MOVE), Accepted)
+        window = await opened(b)
+        assert isinstance(await b.command(close_window(window)), Accepted)
+        await closed(a, window)
+        while b.version < a.version:
+            await b.next()
+        history, pages = await whole_history(b)
+        assert history == live_log(b) and len(history) == b.version > 3 and pages == 1
+        measured = await ask_measure(b, Measure("m-relay", B_SHOOTER, [22.5, 10.0]))
+        assert isinstance(measured, Measurement) and measured.line_of_fire is True
+        refused = await ask_measure(b, Measure("m-nobody", "A-nobody", [22.5, 10.0]))
+        assert isinstance(refused, Rejected) and refused.code == "unknown_trooper"
+        for seat in (a, b):
+            await seat.close()
+    finally:
+        await store.close()
+        await one.stop()
+        await two.stop()
+
+
+async def ask_measure(viewer: Client, request: Measure) -> Measurement | Rejected:
+    await viewer.send(request)
+    while True:
+        message = await viewer.next()
+        if isinstance(message, Measurement | Rejected) and message.id == request.id:
+            return message
 
 
 def test_checkpoints_start_each_page_at_the_latest_exact_count_before_it() -> None:
