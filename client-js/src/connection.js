@@ -7,6 +7,19 @@ import { PROTOCOL_VERSION, WS_PATH, ClientTag, ServerTag, CloseCode, ProtocolRea
 
 /**
  * @typedef {{ok: true, id: string, version: number} | {ok: false, id: string, code: string, message: string}} Answer
+ * @typedef {{version: number, event: Record<string, any>}} HistoryEntry one event of this viewer, in its own numbering
+ * @typedef {object} MeasureRequest
+ * @property {string | [number, number]} from a trooper id, or a point [x, y] in inches
+ * @property {[number, number]} to a point on the table
+ * @property {number | null} [silhouette] the Silhouette of a target standing at `to` (default: the trooper's own)
+ * @typedef {object} Measurement the server's answer (server/rules/measure.py)
+ * @property {string | [number, number]} from
+ * @property {[number, number]} to
+ * @property {number} distance inches: from a trooper, base to the base of the target at `to` (as attacks measure range); between points, centre to centre
+ * @property {number | null} silhouette the target's Silhouette (null between points)
+ * @property {boolean | null} line_of_fire from a trooper: Line of Fire to that target
+ * @property {boolean | null} in_front_arc from a trooper: some of the target's base is in its 180-degree front arc
+ * @property {{weapon: string, name: string, mod: number | null}[] | null} weapons each weapon's range MOD at `distance` (null: out of range); null when the trooper's profile is not known to this viewer (an enemy Camouflage Marker) or between points
  * @typedef {"connecting" | "open" | "reconnecting" | "closed"} ConnectionStatus
  * @typedef {object} ConnectionOptions
  * @property {string} url websocket URL, e.g. ws://host/ws
@@ -18,6 +31,16 @@ import { PROTOCOL_VERSION, WS_PATH, ClientTag, ServerTag, CloseCode, ProtocolRea
  * @property {(handle: any) => void} [clearTimer]
  * @property {() => string} [newId] command id source
  */
+
+/** Why a history page or a measurement was refused (the server's `rejected`), or why it could not be asked. */
+export class QueryFailed extends Error {
+  /** @param {string} code @param {string} message */
+  constructor(code, message) {
+    super(message);
+    this.name = "QueryFailed";
+    this.code = code;
+  }
+}
 
 /** Close codes after which reconnecting cannot help. */
 const FINAL_CLOSE_CODES = new Set([CloseCode.BAD_TOKEN, CloseCode.ROOM_NOT_FOUND,
@@ -48,6 +71,9 @@ export class GameConnection extends EventTarget {
     this.status = "closed";
     /** @type {Map<string, {message: any, resolve: (a: Answer) => void}>} unanswered commands */
     this.pending = new Map();
+    /** @type {Map<string, {message: any, settle: (m: any) => void}>} unanswered queries (`history`, `measure`) by id */
+    this.queries = new Map();
+    this.queryCount = 0;
     this.attempt = 0;
     /** @type {WebSocket | null} */
     this.socket = null;
@@ -75,12 +101,13 @@ export class GameConnection extends EventTarget {
     this.#open(this.view.version > 0 || this.hasSnapshot ? "reconnecting" : "connecting");
   }
 
-  /** Close for good: no more reconnects. */
+  /** Close for good: no more reconnects. Unanswered queries fail (`connection_closed`). */
   close() {
     this.closedByUser = true;
     if (this.retryTimer !== null) (this.options.clearTimer ?? clearTimeout)(this.retryTimer);
     this.socket?.close(CloseCode.NORMAL);
     this.#setStatus("closed");
+    this.#failQueries("the connection was closed");
   }
 
   /**
@@ -140,6 +167,86 @@ export class GameConnection extends EventTarget {
     this.#write({ type: ClientTag.OPTIONS });
   }
 
+  /**
+   * Every event of this viewer from version 1 up to the version the view holds now, as the
+   * server's `history` pages them (its own numbering, each event as it would have arrived
+   * live, nothing it may not see). Rejects with a `QueryFailed` (`code`: the server's reason,
+   * or `connection_closed`) when a page is refused.
+   * @returns {Promise<HistoryEntry[]>}
+   */
+  async loadHistory() {
+    const upTo = this.view.version;
+    /** @type {HistoryEntry[]} */
+    const entries = [];
+    while (entries.length < upTo) {
+      const from = entries.length + 1;
+      const page = await this.#query({ type: ClientTag.HISTORY, from });
+      if (page.type === ServerTag.REJECTED) throw new QueryFailed(page.code, page.message);
+      if (page.first !== from || !page.events.length) {
+        throw new QueryFailed("history_short", `the server's history ends at version ${page.last}, before ${upTo}`);
+      }
+      for (const [offset, event] of page.events.entries()) {
+        if (from + offset > upTo) break;
+        entries.push({ version: from + offset, event });
+      }
+    }
+    return entries;
+  }
+
+  /**
+   * Ask the server's geometry: the distance from a trooper (its base) or a point to a point,
+   * and from a trooper its Line of Fire to a target of `silhouette` standing there, whether
+   * that is in its front arc, and its weapons' range MODs. Resolves with the measurement, or
+   * with `{error: code, message}` (`unknown_trooper` for any trooper this viewer may not
+   * know of, `bad_position` for a point off the table, `connection_closed`, ...).
+   * @param {MeasureRequest} request
+   * @returns {Promise<Measurement | {error: string, message: string}>}
+   */
+  async measure({ from, to, silhouette = null }) {
+    const message = { type: ClientTag.MEASURE, from, to, ...(silhouette === null || silhouette === undefined ? {} : { silhouette }) };
+    let answer;
+    try {
+      answer = await this.#query(message);
+    } catch (error) {
+      if (!(error instanceof QueryFailed)) throw error;
+      return { error: error.code, message: error.message };
+    }
+    if (answer.type === ServerTag.REJECTED) return { error: answer.code, message: answer.message };
+    const { type: _type, id: _id, ...measurement } = answer;
+    return measurement;
+  }
+
+  /**
+   * Send a query (a fresh id); resolves with the server's answer to that id (its page, its
+   * measurement, or a `rejected`). While disconnected it waits, and it is sent again after a
+   * reconnect's welcome (queries change nothing: asking twice is harmless).
+   * @param {Record<string, any>} body @returns {Promise<any>}
+   */
+  #query(body) {
+    this.queryCount += 1;
+    const id = `q-${this.queryCount}`;
+    const message = { ...body, id };
+    return new Promise((resolve, reject) => {
+      this.queries.set(id, { message, settle: (m) => (m instanceof QueryFailed ? reject(m) : resolve(m)) });
+      if (this.status === "open") this.#write(message);
+    });
+  }
+
+  /** @param {any} m the server's answer to a query (or a `rejected` naming its id) */
+  #settleQuery(m) {
+    const entry = this.queries.get(m.id);
+    if (!entry) return;
+    this.queries.delete(m.id);
+    entry.settle(m);
+  }
+
+  /** @param {string} reason */
+  #failQueries(reason) {
+    const entries = [...this.queries.values()];
+    this.queries.clear();
+    for (const entry of entries) entry.settle(new QueryFailed("connection_closed", reason));
+  }
+
   /** The seat's legal choices if they are current, else null (a newer version is held). */
   currentOptions() {
     return this.seatOptions && this.seatOptions.version === this.view.version && !this.view.stale ? this.seatOptions.options : null;
@@ -174,7 +281,8 @@ export class GameConnection extends EventTarget {
     if (this.closedByUser) return this.#setStatus("closed");
     if (FINAL_CLOSE_CODES.has(code)) {
       this.dispatchEvent(new CustomEvent("fatal", { detail: { code, reason } }));
-      return this.#setStatus("closed");
+      this.#setStatus("closed");
+      return this.#failQueries(`the connection was closed for good (${code})`);
     }
     this.#setStatus("reconnecting");
     const delay = backoffDelay(this.attempt, this.options.backoff);
@@ -219,6 +327,7 @@ export class GameConnection extends EventTarget {
       this.catchingUp = true; // the welcome's own snapshot or events frame comes next
       this.#setStatus("open");
       for (const { message } of this.pending.values()) this.#write(message);
+      for (const { message } of this.queries.values()) this.#write(message);
       this.#changed();
     },
     [ServerTag.SNAPSHOT]: (m) => {
@@ -230,8 +339,9 @@ export class GameConnection extends EventTarget {
       // Any other snapshot replaces frames this socket did not get (the server drops a
       // reader that fell too far behind to a snapshot, or it asked for one): an answer may
       // have been among them. Commands are idempotent by id, so the unanswered ones are sent
-      // again: the room answers a known id from memory, and decides one it never had.
-      if (!joining) for (const { message } of this.pending.values()) this.#write(message);
+      // again: the room answers a known id from memory, and decides one it never had. So are
+      // the unanswered queries (asking again is harmless).
+      if (!joining) for (const { message } of [...this.pending.values(), ...this.queries.values()]) this.#write(message);
       this.#changed();
     },
     [ServerTag.EVENTS]: (m) => {
@@ -242,7 +352,12 @@ export class GameConnection extends EventTarget {
       if (m.accepted) this.#answer({ ok: true, id: m.accepted, version: m.first + m.events.length - 1 });
     },
     [ServerTag.ACCEPTED]: (m) => this.#answer({ ok: true, id: m.id, version: m.version }),
-    [ServerTag.REJECTED]: (m) => this.#answer({ ok: false, id: m.id, code: m.code, message: m.message }),
+    [ServerTag.REJECTED]: (m) => {
+      if (this.queries.has(m.id)) this.#settleQuery(m);
+      else this.#answer({ ok: false, id: m.id, code: m.code, message: m.message });
+    },
+    [ServerTag.HISTORY]: (m) => this.#settleQuery(m),
+    [ServerTag.MEASUREMENT]: (m) => this.#settleQuery(m),
     [ServerTag.PRESENCE]: (m) => {
       this.view.seats = { ...this.view.seats, [m.seat]: m.status };
       this.#changed();
