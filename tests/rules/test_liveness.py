@@ -1,0 +1,143 @@
+"""Liveness: a game can never soft-lock.
+
+Random legal games, driven only by each seat's own view and ``seat_options`` (the random
+player of ``tests/support/random_player.py``; the game loop and the checks are in
+``tests/support/liveness.py``), for both rulesets, over fixed seeds, with the shipped army
+lists (Hidden Deployment, Camouflage, Impetuous troopers, Peripherals, a Hacker) and with
+the lists of ``tests/support/feature_armies.py`` (Hidden Deployment in CodeOne, a hidden
+Lieutenant, a hidden Controller with its Peripherals on the table).
+
+At every step before the end:
+- the game waits on exactly one seat, read from the state (``waited_on``), and that seat's
+  options offer something that moves the game on while the other seat's offer nothing;
+- that seat has at least one option the rules core accepts (the player tries its random
+  picks, then every choice the options name, then every half-inch point of its zone when it
+  deploys: if the rules core refuses them all, that is a soft-lock);
+- every choice the options name as it is (no route, deployment point or Burst split drawn
+  by the player) is accepted when sent.
+Every game ends by itself (its last Game Round, or Retreat!) within a bound on commands,
+never by a concession. Orders per Player Turn are capped (ending a turn is always legal) to
+keep the file within about a minute on the project's 2-core machines.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache
+
+import pytest
+
+from server.rules.army_catalogue import sample_armies
+from server.rules.ids import Side
+from server.rules.ruleset import Ruleset, options
+from server.rules.state import GameState, Phase
+from tests.support.feature_armies import feature_armies
+from tests.support.liveness import GameLog, play_random_game
+
+N5_SEEDS = tuple(range(6))
+CODEONE_SEEDS = tuple(range(10))
+FEATURE_GAMES = (("codeone", 101, "hidden-c1-cell", None), ("codeone", 102, None, "hidden-c1-cell"),
+                 ("n5", 103, "hidden-vanguard", "hidden-raiders"),
+                 ("n5", 104, "hidden-raiders", "hidden-vanguard"))
+ORDERS_PER_TURN = {"n5": 5, "codeone": 6}
+ENDINGS = {"rounds_completed", "retreat"}
+
+
+@cache
+def random_game(ruleset: str, seed: int, list_a: str | None = None,
+                list_b: str | None = None) -> GameLog:
+    """Played once per test session: the features test reads the same games."""
+    chosen = {side: feature_armies()[name] for side, name in ((Side.A, list_a), (Side.B, list_b))
+              if name is not None}
+    return play_random_game(ruleset, seed, orders_per_turn=ORDERS_PER_TURN[ruleset],
+                            lists=chosen or None)
+
+
+def assert_ended_by_itself(log: GameLog, ruleset: str) -> None:
+    state = log.state
+    assert state.phase is Phase.GAME_OVER and state.result is not None
+    assert state.result.reason in ENDINGS, state.result
+    assert not log.refused_offers, "\n".join(log.refused_offers)
+    if state.result.reason == "rounds_completed":
+        assert state.round == options(Ruleset(ruleset)).rounds and state.turn == 2
+
+
+@pytest.mark.parametrize("seed", N5_SEEDS)
+def test_random_n5_games_never_soft_lock_and_end_by_themselves(seed: int) -> None:
+    assert_ended_by_itself(random_game("n5", seed), "n5")
+
+
+@pytest.mark.parametrize("seed", CODEONE_SEEDS)
+def test_random_codeone_games_never_soft_lock_and_end_by_themselves(seed: int) -> None:
+    assert_ended_by_itself(random_game("codeone", seed), "codeone")
+
+
+@pytest.mark.parametrize(("ruleset", "seed", "list_a", "list_b"), FEATURE_GAMES)
+def test_random_games_with_hidden_lieutenants_and_controllers_never_soft_lock(
+        ruleset: str, seed: int, list_a: str | None, list_b: str | None) -> None:
+    assert_ended_by_itself(random_game(ruleset, seed, list_a, list_b), ruleset)
+
+
+def test_the_army_lists_played_have_every_feature_that_makes_a_seat_wait() -> None:
+    """Hidden Deployment, Camouflage, Impetuous and Peripherals each stand in a list the
+    random games play, in each format (Impetuous is not a CodeOne rule, DIGEST 14)."""
+    lists = [*sample_armies().values(), *feature_armies().values()]
+    for fmt, features in (("standard", ("hidden_deployment", "camouflage", "impetuous",
+                                        "is_peripheral", "hacker")),
+                          ("codeone", ("hidden_deployment", "camouflage", "is_peripheral"))):
+        profiles = [e.profile for army in lists if army.format.value == fmt for e in army.entries]
+        for feature in features:
+            assert any(getattr(p, feature) for p in profiles), (fmt, feature)
+
+
+def test_the_random_games_reach_the_states_that_could_soft_lock() -> None:
+    """The games above did exercise what this file guards: hidden deployment and reveals,
+    Impetuous activations, joint activations with Peripherals, AROs declared and passed,
+    Loss of Lieutenant and its appointment, Guts choices (N5), both ways to close a window."""
+    logs = [random_game("n5", s) for s in N5_SEEDS] + [random_game("codeone", s) for s in CODEONE_SEEDS]
+    logs += [random_game(*game) for game in FEATURE_GAMES]
+    commands: Counter[str] = Counter()
+    events: Counter[str] = Counter()
+    for log in logs:
+        commands.update(log.commands)
+        events.update(log.events)
+    for needed in ("deploy:hidden", "reveal", "activate:impetuous", "end_impetuous_phase",
+                   "activate:regular:joint", "activate:irregular", "activate:lieutenant",
+                   "declare_aro", "pass_aro", "close_aro_window", "appoint_lieutenant",
+                   "choose_guts_failure", "end_turn", "end_deployment_step"):
+        assert commands[needed] > 0, (needed, commands)
+    for needed in ("loss_of_lieutenant", "trooper_revealed", "order_resolved", "turn_ended"):
+        assert events[needed] > 0, (needed, events)
+    assert sum(1 for log in logs if log.armies[Side.A] != log.armies[Side.B]) > 0
+
+
+@pytest.mark.parametrize(("ruleset", "seed"), [("n5", 11), ("n5", 12), ("codeone", 11),
+                                                ("codeone", 12), ("codeone", 13)])
+def test_regression_2026_11_24_deploying_every_trooper_offered_never_soft_locks_deployment(
+        ruleset: str, seed: int) -> None:
+    """The soft-lock fixed on 2026-11-24 (server/rules/deployment.py, ``reserve_of``): a
+    player who deployed every trooper it was offered in step 1 or 2 left no reserve, and
+    could neither end the step (one trooper must wait) nor deploy again. Players who deploy
+    whatever is offered before ending a step must still get through the four steps, each
+    of the first two ending with exactly one main trooper in reserve."""
+    def deployed(state: GameState) -> bool:
+        return state.phase in (Phase.ORDERS, Phase.IMPETUOUS)
+
+    log = play_random_game(ruleset, seed, greedy_deployment=True, stop=deployed)
+    assert log.state.phase in (Phase.ORDERS, Phase.IMPETUOUS)
+    assert log.events["deployment_step_ended"] == 4
+    waiting = {side: [t for t in log.state.troopers_of(side) if t.position is None] for side in Side}
+    assert waiting == {Side.A: [], Side.B: []}
+    assert not log.refused_offers, "\n".join(log.refused_offers)
+
+
+def test_regression_2026_11_24_each_of_the_first_two_steps_keeps_one_main_trooper_back() -> None:
+    def first_two_steps(state: GameState) -> bool:
+        return state.phase is Phase.DEPLOYMENT and state.deployment.step == 3
+
+    log = play_random_game("n5", 21, greedy_deployment=True, stop=first_two_steps)
+    state = log.state
+    assert state.deployment.step == 3
+    for side in Side:
+        mains = [t for t in state.troopers_of(side) if not t.entry.is_peripheral and t.position is None]
+        assert len(mains) == 1, (side, mains)

@@ -1,0 +1,73 @@
+"""Army lists made for the liveness tests from the shipped ones, each with features the
+shipped lists of its format lack or never combine (``tests/rules/test_liveness.py``).
+
+- ``hidden-c1-cell`` (CodeOne): the shipped CodeOne lists have no Hidden Deployment; here the
+  Lieutenant (the boss) and the camouflaged ghost may deploy hidden, so the game starts in
+  Loss of Lieutenant while the boss stays hidden.
+- ``hidden-vanguard`` (N5): the Controller of the drones (the tinker) has Hidden Deployment,
+  so its Peripherals stand on the table while it may be hidden; the scout has Camouflage and
+  Hidden Deployment both; a berserker unit is Impetuous beside the drones.
+- ``hidden-raiders`` (N5): the Lieutenant has Hidden Deployment and Camouflage.
+
+They are built from the shipped JSON files and validated by ``load_army_list`` like any
+army file; they are chosen by applying the ``army_chosen`` event (the ``choose_army``
+command only names shipped lists).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from server.rules.army_catalogue import load_weapons
+from server.rules.army_list import ArmyList, load_army_list
+
+
+def _shipped(army_id: str) -> dict[str, Any]:
+    path = resources.files("server.rules.data").joinpath("armies").joinpath(f"{army_id}.json")
+    with path.open("r", encoding="utf-8") as stream:
+        data: dict[str, Any] = json.load(stream)
+    return copy.deepcopy(data)
+
+
+def _unit(data: dict[str, Any], unit_id: str) -> dict[str, Any]:
+    unit: dict[str, Any] = next(u for u in data["units"] if u["id"] == unit_id)
+    return unit
+
+
+def _hidden_c1_cell() -> dict[str, Any]:
+    data = _shipped("vesper-c1-cell")
+    data.update(id="hidden-c1-cell", name="Hidden Cell (CodeOne, test list)")
+    _unit(data, "boss")["hidden_deployment"] = True
+    _unit(data, "ghost")["hidden_deployment"] = True
+    return data
+
+
+def _hidden_vanguard() -> dict[str, Any]:
+    data = _shipped("helion-vanguard")
+    data.update(id="hidden-vanguard", name="Hidden Vanguard (test list)")
+    _unit(data, "tinker")["hidden_deployment"] = True
+    _unit(data, "pathfinder")["hidden_deployment"] = True
+    berserker = copy.deepcopy(_unit(_shipped("vesper-raiders"), "razorback"))
+    data["units"].append(berserker)
+    lancer = next(e for e in data["entries"] if e["unit"] == "lancer")
+    lancer["unit"] = "razorback"
+    return data
+
+
+def _hidden_raiders() -> dict[str, Any]:
+    data = _shipped("vesper-raiders")
+    data.update(id="hidden-raiders", name="Hidden Raiders (test list)")
+    boss = _unit(data, "boss")
+    boss.update(hidden_deployment=True, camouflage=3, mimetism=3)
+    return data
+
+
+@cache
+def feature_armies() -> dict[str, ArmyList]:
+    weapons = load_weapons()
+    return {army.id: army for army in (load_army_list(make(), weapons) for make in
+                                        (_hidden_c1_cell, _hidden_vanguard, _hidden_raiders))}

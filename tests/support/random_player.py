@@ -1,0 +1,397 @@
+"""A random player that knows only what a seat is told: its own view of the game (a
+snapshot's ``state``) and its ``options`` (``server/rules/options.py``).
+
+``RandomPlayer.candidates(options, view)`` answers the command bodies the seat could send
+now, in the order to try them: first a few random picks among what the options offer
+(deployment points drawn inside the seat's zone, short random routes for movement skills,
+shots, AROs, passes, Reveal, Lieutenant and Guts choices...), then every concrete choice
+the options name (``offered``), so that a caller who tries them in turn until the rules
+core accepts one has proved the seat had at least one legal option. A drawn route or
+deployment point may be refused; that is expected, the next candidate follows.
+
+Nothing here reads the rules core's state: the same player drives a game through the rules
+core (``tests/rules/test_liveness.py``, which projects the state with ``views``) and through
+the real server (``tests/server/test_liveness_websocket.py``, from the frames it receives).
+Trooper base sizes come from the Silhouette table, which is open static data.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from server.rules.silhouettes import silhouette
+
+Body = dict[str, Any]
+View = Callable[[], dict[str, Any]]
+
+PROGRESS_KEYS = ("initiative", "deploy", "end_deployment_step", "activate", "reveal", "end_turn",
+                 "end_impetuous_phase", "skills", "aros", "close_aro_window")
+"""Options that move the game on: the seat the game waits on has at least one of them."""
+ORDER_TYPES_FIRST = ("impetuous", "regular", "lieutenant", "tactical", "irregular")
+JUMP_EXTRA = 2.0
+DODGE_MOVE = 2.0
+
+
+def waits_on(options: dict[str, Any]) -> bool:
+    """Whether these options let the seat move the game on (the game waits on it)."""
+    return any(bool(options.get(key)) for key in PROGRESS_KEYS)
+
+
+def drawn(body: Body) -> bool:
+    """Whether ``body`` holds something the player drew rather than a choice the options
+    name as it is: a deployment point, a route, a Burst split between targets. Every other
+    body a player makes from its options must be accepted."""
+    if body["type"] == "deploy":
+        return True
+    skills = []
+    if body["type"] in ("declare_skill", "declare_aro"):
+        skills = [body["skill"], *(p["skill"] for p in body.get("peripherals") or [])]
+    return any(skill.get("route") or len(skill.get("targets") or ()) > 1 for skill in skills)
+
+
+def radius(size: int) -> float:
+    return silhouette(size).base_diameter / 2
+
+
+def offered(options: dict[str, Any]) -> Iterator[Body]:
+    """Every concrete command the options name that needs no point drawn by the player
+    (deployment points and movement routes aside), cheapest first."""
+    yield from options.get("initiative") or []
+    window = options.get("close_aro_window")
+    if options.get("end_deployment_step"):
+        yield {"type": "end_deployment_step"}
+    if window:
+        yield close_window(window)
+    if options.get("end_turn"):
+        yield {"type": "end_turn"}
+    if options.get("end_impetuous_phase"):
+        yield {"type": "end_impetuous_phase"}
+    skills = options.get("skills")
+    if skills:
+        yield from _offered_skills(skills)
+    for trooper, choices in (options.get("aros") or {}).items():
+        yield {"type": "pass_aro", "trooper": trooper}
+        yield from (_aro(trooper, skill) for skill in _aro_skills(choices))
+    for trooper, kinds in (options.get("activate") or {}).items():
+        yield from ({"type": "activate", "trooper": trooper, "order": kind} for kind in kinds)
+    yield from ({"type": "reveal", "trooper": t} for t in options.get("reveal") or [])
+
+
+def close_window(window: dict[str, Any]) -> Body:
+    return {"type": "close_aro_window", "order": window["order"], "step": window["step"]}
+
+
+def _declare(skill: Body, peripherals: list[Body] | None = None) -> Body:
+    body: Body = {"type": "declare_skill", "skill": skill}
+    if peripherals:
+        body["peripherals"] = peripherals
+    return body
+
+
+def _aro(trooper: str, skill: Body) -> Body:
+    return {"type": "declare_aro", "trooper": trooper, "skill": skill}
+
+
+def _simple_skills(skills: dict[str, Any]) -> list[Body]:
+    """Idle, Dodge (staying put) and Reset, as offered."""
+    return [{"type": name} for name in ("idle", "dodge", "reset") if skills.get(name)]
+
+
+def _attack_skills(skills: dict[str, Any]) -> list[Body]:
+    """Every attack the options list, each weapon's full Burst on one target."""
+    found: list[Body] = []
+    for weapon, info in (skills.get("bs_attack") or {}).items():
+        burst = 1 if info["template"] else info["burst"]
+        found += [{"type": "bs_attack", "weapon": weapon, "targets": [{"trooper": t, "burst": burst}]}
+                  for t in info["targets"]]
+    for entry in skills.get("firing_points") or []:
+        for weapon, info in entry["bs_attack"].items():
+            burst = 1 if info["template"] else info["burst"]
+            found += [{"type": "bs_attack", "weapon": weapon, "firing_point": entry["point"],
+                       "targets": [{"trooper": t, "burst": burst}]} for t in info["targets"]]
+    for weapon, targets in (skills.get("cc_attack") or {}).items():
+        found += [{"type": "cc_attack", "weapon": weapon, "target": t} for t in targets]
+    found += [{"type": "discover", "target": t} for t in skills.get("discover") or []]
+    for program, targets in (skills.get("comms_attack") or {}).items():
+        found += [{"type": "comms_attack", "program": program, "target": t} for t in targets]
+    return found
+
+
+def _offered_skills(skills: dict[str, Any]) -> Iterator[Body]:
+    """The declarations the skills options name, for a joint activation with the same
+    skill type for each Peripheral (its first own choice of that type)."""
+    joint = skills.get("peripherals") or {}
+    for skill in _simple_skills(skills) + _attack_skills(skills):
+        peripherals = []
+        for peripheral, own in joint.items():
+            same = [s for s in _simple_skills(own) + _attack_skills(own) if s["type"] == skill["type"]]
+            if not same:
+                break
+            peripherals.append({"trooper": peripheral, "skill": same[0]})
+        else:
+            yield _declare(skill, peripherals)
+
+
+def _aro_skills(choices: dict[str, Any]) -> list[Body]:
+    targets = choices["targets"]
+    found: list[Body] = []
+    for weapon, ids in targets["bs_attack"].items():
+        found += [{"type": "bs_attack", "weapon": weapon, "targets": [{"trooper": t, "burst": 1}]}
+                  for t in ids]
+    for weapon, ids in targets["cc_attack"].items():
+        found += [{"type": "cc_attack", "weapon": weapon, "target": t} for t in ids]
+    for program, ids in targets["comms_attack"].items():
+        found += [{"type": "comms_attack", "program": program, "target": t} for t in ids]
+    found += [{"type": "discover", "target": t} for t in targets["discover"]]
+    found += [{"type": name} for name in ("dodge", "reset") if choices[name]]
+    return found
+
+
+class RandomPlayer:
+    """One seat's random choices (see the module docstring). ``observe`` is told the type
+    of every event the seat receives, so that Orders are counted per Player Turn."""
+
+    def __init__(self, side: str, seed: int, orders_per_turn: int = 4,
+                 greedy_deployment: bool = False) -> None:
+        self.side = side
+        self.greedy_deployment = greedy_deployment
+        """Deploy every trooper offered before ending a step (never end a step early)."""
+        self.rng = random.Random(seed)
+        self.orders_per_turn = orders_per_turn
+        self.spent = 0
+        self.aside = 0
+        """Choices this turn that do not move the game on (Guts, Lieutenant)."""
+        self.budget = self.rng.randint(0, orders_per_turn)
+
+    def observe(self, event_type: str) -> None:
+        if event_type == "turn_started":
+            self.spent, self.aside = 0, 0
+            self.budget = self.rng.randint(1, self.orders_per_turn)
+
+    def accepted(self, body: Body) -> None:
+        """The rules core accepted ``body`` from this seat."""
+        if body["type"] == "activate":
+            self.spent += 1
+        elif body["type"] in ("choose_guts_failure", "appoint_lieutenant"):
+            self.aside += 1
+
+    def candidates(self, options: dict[str, Any], view: View) -> Iterator[Body]:
+        yield from self._aside(options)
+        if options.get("initiative"):
+            yield self.rng.choice(options["initiative"])
+        elif options.get("deploy") or options.get("end_deployment_step"):
+            yield from self._deployment(options, view)
+        elif options.get("close_aro_window"):
+            yield from self._aros(options, view)
+        elif options.get("skills"):
+            yield from self._skills(options["skills"], view)
+        else:
+            yield from self._between_orders(options)
+        bodies = list(offered(options))
+        self.rng.shuffle(bodies)
+        yield from bodies
+        if options.get("deploy"):
+            yield from self._deployment_scan(options, view)
+
+    # -- what does not move the game on -------------------------------------------------
+
+    def _aside(self, options: dict[str, Any]) -> Iterator[Body]:
+        if self.aside >= 3 or self.rng.random() > 0.05:
+            return
+        choices: list[Body] = [
+            {"type": "choose_guts_failure", "trooper": t, "fail": not failing}
+            for t, failing in (options.get("guts_failure") or {}).items()]
+        choices += [{"type": "appoint_lieutenant", "trooper": t}
+                    for t in options.get("appoint_lieutenant") or []]
+        if choices:
+            yield self.rng.choice(choices)
+
+    # -- deployment ---------------------------------------------------------------------
+
+    def _deployment(self, options: dict[str, Any], view: View) -> Iterator[Body]:
+        waiting = options.get("deploy") or []
+        early = not self.greedy_deployment and self.rng.random() < 0.3
+        if options.get("end_deployment_step") and (not waiting or early):
+            yield {"type": "end_deployment_step"}
+            return
+        if not waiting:
+            return
+        trooper = self.rng.choice(waiting)
+        hidden = trooper in (options.get("deploy_hidden") or []) and self.rng.random() < 0.6
+        state = view()
+        zone, facing = self._zone(state)
+        size = self._own(state, trooper)["profile"]["silhouette"]
+        margin = radius(size) + 0.01
+        for _ in range(12):
+            point = [round(self.rng.uniform(zone["x0"] + margin, zone["x1"] - margin), 2),
+                     round(self.rng.uniform(zone["y0"] + margin, zone["y1"] - margin), 2)]
+            yield {"type": "deploy", "trooper": trooper, "position": point,
+                   "facing": (facing + self.rng.uniform(-60, 60)) % 360, "hidden": hidden}
+
+    def _deployment_scan(self, options: dict[str, Any], view: View) -> Iterator[Body]:
+        """Every half-inch point of the zone for each trooper offered: if none is accepted,
+        the seat really had nothing it could deploy."""
+        state = view()
+        zone, facing = self._zone(state)
+        for trooper in options["deploy"]:
+            steps_x = int((zone["x1"] - zone["x0"]) * 2)
+            steps_y = int((zone["y1"] - zone["y0"]) * 2)
+            for j in range(1, steps_y):
+                for i in range(1, steps_x):
+                    yield {"type": "deploy", "trooper": trooper, "facing": facing,
+                           "position": [zone["x0"] + i / 2, zone["y0"] + j / 2]}
+
+    def _zone(self, state: dict[str, Any]) -> tuple[dict[str, float], float]:
+        name = state["initiative"]["zones"][self.side]
+        zone = state["deployment_zones"][name]
+        middle = (zone["y0"] + zone["y1"]) / 2
+        return zone, 90.0 if middle < state["table"]["depth"] / 2 else 270.0
+
+    def _own(self, state: dict[str, Any], trooper: str) -> dict[str, Any]:
+        return next(t for t in state["troopers"] if t["id"] == trooper)
+
+    # -- the active player between Orders ------------------------------------------------
+
+    def _between_orders(self, options: dict[str, Any]) -> Iterator[Body]:
+        if options.get("reveal") and self.rng.random() < 0.3:
+            yield {"type": "reveal", "trooper": self.rng.choice(options["reveal"])}
+        activate = options.get("activate") or {}
+        if options.get("end_impetuous_phase") and (not activate or self.rng.random() < 0.3):
+            yield {"type": "end_impetuous_phase"}
+        if activate and self.spent < self.budget:
+            trooper = self.rng.choice(sorted(activate))
+            kind = next(k for k in ORDER_TYPES_FIRST if k in activate[trooper])
+            body: Body = {"type": "activate", "trooper": trooper, "order": kind}
+            joining = (options.get("peripherals") or {}).get(trooper) or []
+            if joining and self.rng.random() < 0.6:
+                body["peripherals"] = joining
+            yield body
+        if options.get("end_turn"):
+            yield {"type": "end_turn"}
+
+    # -- the active trooper's skills ------------------------------------------------------
+
+    def _skills(self, skills: dict[str, Any], view: View) -> Iterator[Body]:
+        attacks = _attack_skills(skills)
+        roll = self.rng.random()
+        declarations: list[Body | None] = []
+        if attacks and roll < 0.55:
+            declarations += [self._joint(skills, self._split(skill, skills), view)
+                             for skill in self.rng.sample(attacks, min(3, len(attacks)))]
+        elif skills["route_skills"] and roll < 0.9:
+            state = view()
+            declarations += [
+                self._joint(skills, self._route_skill(state, self.rng.choice(skills["route_skills"]),
+                                                      skills, None), view, state)
+                for _ in range(3)]
+        simple = _simple_skills(skills)
+        if simple:
+            declarations.append(self._joint(skills, self.rng.choice(simple), view))
+        yield from (body for body in declarations if body is not None)
+
+    def _split(self, skill: Body, skills: dict[str, Any]) -> Body:
+        """Sometimes split a BS Attack's Burst between two of the weapon's targets."""
+        if skill["type"] != "bs_attack" or "firing_point" in skill:
+            return skill
+        info = skills["bs_attack"][skill["weapon"]]
+        if info["template"] or info["burst"] < 2 or len(info["targets"]) < 2 or self.rng.random() < 0.5:
+            return skill
+        first, second = self.rng.sample(info["targets"], 2)
+        share = self.rng.randint(1, info["burst"] - 1)
+        return {**skill, "targets": [{"trooper": first, "burst": share},
+                                     {"trooper": second, "burst": info["burst"] - share}]}
+
+    def _joint(self, skills: dict[str, Any], skill: Body, view: View,
+               state: dict[str, Any] | None = None) -> Body | None:
+        """The declaration, with the same skill type for each Peripheral of a joint
+        activation (its own route or target, from its own options); None when a Peripheral
+        has no choice of that type."""
+        joint = skills.get("peripherals") or {}
+        peripherals = []
+        for peripheral, own in joint.items():
+            if "route" in skill:
+                state = state or view()
+                mine = self._route_skill(state, skill["type"], own, peripheral)
+            else:
+                same = [s for s in _simple_skills(own) + _attack_skills(own) if s["type"] == skill["type"]]
+                if not same:
+                    return None
+                mine = self.rng.choice(same)
+            peripherals.append({"trooper": peripheral, "skill": mine})
+        return _declare(skill, peripherals)
+
+    def _route_skill(self, state: dict[str, Any], name: str, skills: dict[str, Any],
+                     trooper_id: str | None) -> Body:
+        trooper = self._acting(state, trooper_id)
+        mov = trooper["profile"]["mov"]
+        allowance = float(mov[0] if skills["index"] == 1 else mov[1])
+        if name == "jump":
+            allowance = mov[0] + JUMP_EXTRA
+        start = trooper["position"]
+        route = [start, *self._path(state, trooper, start, allowance)]
+        skill: Body = {"type": name, "route": route}
+        if self.rng.random() < 0.3:
+            skill["facing"] = round(self.rng.uniform(0, 360), 1)
+        return skill
+
+    def _acting(self, state: dict[str, Any], trooper_id: str | None) -> dict[str, Any]:
+        order = state["order"]
+        wanted = trooper_id or order["trooper"]
+        return self._own(state, wanted)
+
+    def _path(self, state: dict[str, Any], trooper: dict[str, Any], start: list[float],
+              allowance: float) -> list[list[float]]:
+        """One or two segments: into base contact with an enemy in reach, towards an enemy,
+        or anywhere."""
+        enemies = [t for t in state["troopers"]
+                   if t["side"] != self.side and t.get("position") is not None]
+        mine = radius(trooper["profile"]["silhouette"])
+        roll = self.rng.random()
+        if enemies and roll < 0.7:
+            enemy = self.rng.choice(enemies)
+            size = enemy["silhouette"] if enemy.get("marker") else enemy["profile"]["silhouette"]
+            ex, ey = enemy["position"]
+            gap = math.dist(start, (ex, ey))
+            contact = mine + radius(size)
+            if gap - contact <= allowance and roll < 0.35 and gap > 0:
+                t = (gap - contact + 0.01) / gap
+                return [[round(start[0] + (ex - start[0]) * t, 3), round(start[1] + (ey - start[1]) * t, 3)]]
+            heading = math.atan2(ey - start[1], ex - start[0]) + self.rng.uniform(-0.6, 0.6)
+        else:
+            heading = self.rng.uniform(0, 2 * math.pi)
+        points: list[list[float]] = []
+        x, y = start
+        left = allowance * self.rng.uniform(0.3, 1.0)
+        for _ in range(self.rng.randint(1, 2)):
+            step = left * self.rng.uniform(0.4, 1.0)
+            x, y = x + step * math.cos(heading), y + step * math.sin(heading)
+            points.append([round(x, 3), round(y, 3)])
+            left -= step
+            heading += self.rng.uniform(-0.8, 0.8)
+        return points
+
+    # -- the reactive player ------------------------------------------------------------
+
+    def _aros(self, options: dict[str, Any], view: View) -> Iterator[Body]:
+        aros = options.get("aros") or {}
+        window = options["close_aro_window"]
+        if not aros or self.rng.random() < 0.15:
+            yield close_window(window)
+            return
+        trooper = self.rng.choice(sorted(aros))
+        choices = _aro_skills(aros[trooper])
+        if choices and self.rng.random() < 0.7:
+            skill = self.rng.choice(choices)
+            if skill["type"] == "dodge" and self.rng.random() < 0.5:
+                start = self._own(view(), trooper)["position"]
+                heading = self.rng.uniform(0, 2 * math.pi)
+                step = self.rng.uniform(0.2, DODGE_MOVE)
+                end = [round(start[0] + step * math.cos(heading), 3),
+                       round(start[1] + step * math.sin(heading), 3)]
+                yield _aro(trooper, {"type": "dodge", "route": [start, end]})
+            yield _aro(trooper, skill)
+        yield {"type": "pass_aro", "trooper": trooper}
+        yield close_window(window)
