@@ -1,37 +1,233 @@
-// Human-readable text for events and the roll/save record of a resolved Order: who did what
-// to whom, every die face, which dice cancelled which, saves, wounds and state changes.
-// Everything here is derived from the event alone, so players and spectators read the same.
-import { weaponName } from "./catalogue.js";
+// Events and the roll record of a resolved Order in Infinity's words: who did what to whom
+// (troopers by their unit name, the id in a tooltip), Success Values with every MOD named and
+// signed, the die faces (success, critical, failed, cancelled by the opponent's roll), saves,
+// wounds and states, distances in inches to one decimal.
+//
+// Everything is derived from the event itself and from what this viewer was told before it
+// (`TrooperNames` learns names from the events, in version order), so a tab that watched live
+// and a tab that rebuilt the log from the history read the same words. The text is built as
+// "rich text" (strings and {text, cls, title} pieces), pure and testable without a DOM;
+// `toNodes` and `renderOutcome` turn it into elements.
+import { weaponName, weapon as catalogueWeapon } from "./catalogue.js";
+
+/**
+ * @typedef {{text: string, cls?: string, title?: string, data?: Record<string, string>}} Piece
+ * @typedef {string | Piece} Part
+ * @typedef {{cls: string, data?: Record<string, string>, parts: Part[]}} Line
+ * @typedef {{names?: TrooperNames, ruleset?: string, viewer?: string | null}} Context
+ */
+
+const MINUS = "\u2212";
+
+/** A signed whole number as Infinity writes a MOD: +3, −3, +0. @param {number} n */
+export const signed = (n) => (n < 0 ? `${MINUS}${Math.abs(n)}` : `+${n}`);
+
+/** Inches to one decimal. @param {number} n */
+export const inches = (n) => `${(Math.round(n * 10) / 10).toFixed(1)}"`;
+
+/** A point on the table, in inches to one decimal. @param {number[] | null | undefined} p */
+export const point = (p) => (p ? `(${p.map((v) => (Math.round(v * 10) / 10).toFixed(1)).join(", ")})` : "(?)");
+
+/** Length of a route (its first point is where the trooper stood). @param {number[][]} route */
+export function routeInches(route) {
+  let total = 0;
+  for (let i = 1; i < (route?.length ?? 0); i += 1) total += Math.hypot(route[i][0] - route[i - 1][0], route[i][1] - route[i - 1][1]);
+  return total;
+}
+
+const COMPASS = ["east", "north-east", "north", "north-west", "west", "south-west", "south", "south-east"];
+/** A facing in words: a compass point when it is one, else degrees. @param {number} deg */
+export function facingText(deg) {
+  const d = ((deg % 360) + 360) % 360;
+  const i = Math.round(d / 45) % 8;
+  return Math.abs(d - Math.round(d / 45) * 45) < 0.5 ? COMPASS[i] : `${Math.round(d)}°`;
+}
+
+/** The plain text of rich text. @param {Part[]} parts */
+export const textOf = (parts) => parts.map((p) => (typeof p === "string" ? p : p.text)).join("");
+
+/** Rich text as DOM nodes (browser only). @param {Part[]} parts */
+export function toNodes(parts) {
+  const fragment = document.createDocumentFragment();
+  for (const p of parts) {
+    if (typeof p === "string") { fragment.append(p); continue; }
+    const node = document.createElement("span");
+    if (p.cls) node.className = p.cls;
+    if (p.title) node.title = p.title;
+    for (const [k, v] of Object.entries(p.data ?? {})) node.dataset[k] = v;
+    node.textContent = p.text;
+    fragment.append(node);
+  }
+  return fragment;
+}
+
+// --- names -----------------------------------------------------------------------------------
+
+/** "B-q4xk2mzd" -> "B-q4xk": the random part is 8 letters; the first 4 tell troopers apart. @param {string} id */
+export function shortId(id) {
+  const m = /^([AB])-(.+)$/.exec(id ?? "");
+  if (!m || m[2].length <= 5) return id;
+  return `${m[1]}-${m[2].slice(0, 4)}`;
+}
+
+/**
+ * Who a trooper id is, for this viewer, as the events so far told it: its own army list, a
+ * profile shown at deployment or at a reveal, a Camouflage marker. An id the events never
+ * named falls back on the view's state (`lookup`), and that first answer is kept, so later
+ * changes (a marker revealed) come from the events that made them, in order.
+ */
+export class TrooperNames {
+  /** @param {(id: string) => Record<string, any> | undefined} [lookup] a trooper of the view's state */
+  constructor(lookup = () => undefined) {
+    this.lookup = lookup;
+    /** @type {Map<string, string>} id -> unit name, or "Camouflage marker" */
+    this.known = new Map();
+    /** The trooper activated by the current Order, and its side (the reactive side is the other). */
+    this.activeTrooper = /** @type {string | null} */ (null);
+    this.activeSide = /** @type {string | null} */ (null);
+  }
+
+  /** Learn what an event says about troopers. Call it for every event, in version order, before describing it. */
+  learn(/** @type {Record<string, any>} */ e) {
+    switch (e.type) {
+      case "army_chosen":
+        for (const [entry, id] of e.trooper_ids ?? []) {
+          const found = (e.army?.entries ?? []).find((x) => x.id === entry);
+          const name = found?.profile?.name ?? found?.name;
+          if (name) this.known.set(id, name);
+        }
+        break;
+      case "trooper_deployed":
+        if (e.marker && !this.known.has(e.trooper)) this.known.set(e.trooper, "Camouflage marker");
+        else if (e.profile?.name) this.known.set(e.trooper, e.profile.name);
+        break;
+      case "aro_declared": case "trooper_revealed":
+        if (e.profile?.name) this.known.set(e.trooper, e.profile.name);
+        break;
+      case "order_resolved":
+        for (const [id, profile] of Object.entries(e.profiles ?? {})) if (profile?.name) this.known.set(id, profile.name);
+        break;
+      case "order_spent":
+        this.activeTrooper = e.trooper;
+        this.activeSide = sideOf(e.trooper);
+        break;
+      default:
+    }
+  }
+
+  /** The unit name (or "Camouflage marker"), or null when nothing says. @param {string} id */
+  name(id) {
+    if (this.known.has(id)) return /** @type {string} */ (this.known.get(id));
+    const t = this.lookup(id);
+    const name = t?.profile?.name ?? (t?.marker ? "Camouflage marker" : undefined);
+    if (name) this.known.set(id, name);
+    return name ?? null;
+  }
+
+  /** The trooper as rich text: "Syndicate Enforcer (B-q4xk)", the whole id in the tooltip. @param {string} id @returns {Piece} */
+  label(id) {
+    const name = this.name(id);
+    const side = sideOf(id);
+    return { text: name ? `${name} (${shortId(id)})` : shortId(id), cls: `trooper${side ? ` side-${side}` : ""}`,
+      title: `${side ? `Player ${side}'s trooper, ` : ""}id ${id}`, data: { trooper: id } };
+  }
+}
+
+/** @param {string} id */
+const sideOf = (id) => /^([AB])-/.exec(id ?? "")?.[1] ?? null;
+
+const namesOf = (/** @type {Context} */ ctx) => ctx.names ?? new TrooperNames();
+
+/** Troopers as rich text: "X", "X and Y", "X, Y and Z". @param {string[]} ids @param {Context} ctx @returns {Part[]} */
+function troopers(ids, ctx) {
+  const names = namesOf(ctx);
+  /** @type {Part[]} */
+  const out = [];
+  ids.forEach((id, i) => {
+    if (i) out.push(i === ids.length - 1 ? " and " : ", ");
+    out.push(names.label(id));
+  });
+  return out;
+}
+
+// --- events ----------------------------------------------------------------------------------
+
+export const SKILL_NAME = {
+  move: "Move", cautious_move: "Cautious Movement", jump: "Jump", climb: "Climb", bs_attack: "BS Attack",
+  cc_attack: "CC Attack", comms_attack: "Comms Attack", discover: "Discover", dodge: "Dodge", reset: "Reset",
+  idle: "Idle", guts: "Guts Roll",
+};
+/** @param {string} type */
+export const skillName = (type) => SKILL_NAME[/** @type {keyof typeof SKILL_NAME} */ (type)] ?? type.replace(/_/g, " ");
 
 const ORDINAL = ["", "first", "second"];
+const ORDER_TYPE = { regular: "Regular", irregular: "Irregular", lieutenant: "Lieutenant Special", tactical: "Tactical", impetuous: "Impetuous" };
 
-/** @param {Record<string, any>} e @param {string} [ruleset] */
-export function describeEvent(e, ruleset) {
+/**
+ * An event of the log in words.
+ * @param {Record<string, any>} e @param {Context} [ctx] @returns {Part[]}
+ */
+export function describeEvent(e, ctx = {}) {
+  const who = (/** @type {string} */ id) => namesOf(ctx).label(id);
   switch (e.type) {
-    case "army_chosen": return `Player ${e.side} chose ${e.army?.name ?? "an army"}`;
-    case "initiative_rolled": return `Initiative roll-off (WIP, face to face): ${e.attempts.map(([a, b]) => `A ${a} vs B ${b}`).join("; ")}: ${e.winner} wins`;
-    case "initiative_chosen": return `${e.side} keeps ${e.keep} (${e.first ? "first" : "second"}${e.zone ? `, zone ${e.zone}` : ""})`;
-    case "initiative_settled": return `First player ${e.first_player}; ${e.deploys_first} deploys first`;
-    case "trooper_deployed": return `${e.trooper} deployed at (${e.position?.join(", ")})${e.marker ? " as a Camouflage marker" : ""}${e.hidden ? " in Hidden Deployment" : ""}`;
-    case "deployment_step_ended": return `${e.side} ended deployment step ${e.step}`;
-    case "turn_started": return `Round ${e.round}, turn ${e.turn}: ${e.active} is active`;
-    case "phase_started": return `Phase: ${e.phase}`;
-    case "orders_counted": return `${e.side} orders: regular ${Object.entries(e.pools).map(([g, n]) => `${n} in Combat Group ${g}`).join(", ") || "none"}, irregular ${e.irregular.length}`;
-    case "loss_of_lieutenant": return `${e.side} has lost its Lieutenant (Loss of Lieutenant: its Regular Orders become Irregular)`;
-    case "retreat_declared": return `${e.side} is in Retreat! (${e.victory_points} of ${e.threshold} points left)`;
-    case "order_spent": return `Order ${e.order}: ${e.order_type} order${e.order_type === "regular" ? ` from Combat Group ${e.combat_group}'s pool` : ""} on ${e.trooper}${e.peripherals?.length ? ` with ${e.peripherals.join(", ")}` : ""}`;
-    case "skill_declared": return `${e.trooper} declares its ${ORDINAL[e.index] ?? ""} skill: ${skillText(e.skill)}${(e.peripherals ?? []).map((p) => `; ${p.trooper}: ${skillText(p.skill)}`).join("")}`;
-    case "aro_window_opened": return `ARO window (step ${e.step}): ${e.eligible.map(eligibleText).join(", ") || "nobody may react"}`;
-    case "aro_declared": return `ARO: ${e.trooper} declares ${skillText(e.skill)}${e.revealed ? " (revealed)" : ""}`;
-    case "aro_passed": return `ARO: ${e.trooper} passes`;
-    case "aro_window_closed": return `ARO window closed (${e.reason.replace(/_/g, " ")})${e.lost.length ? `; lost: ${e.lost.join(", ")}` : ""}`;
-    case "order_resolved": return `Order ${e.order} resolved: ${e.outcome.effects.map((x) => effectText(x)).join("; ") || "no effect"}`;
-    case "trooper_revealed": return `${e.trooper} revealed from Hidden Deployment at (${e.position?.join(", ")})`;
-    case "lieutenant_appointed": return `Your new Lieutenant will be ${e.trooper} (secret; from the End of this Turn)`;
-    case "guts_failure_chosen": return `${e.trooper} will ${e.fail ? "fail" : "roll"} its Guts Rolls (secret)`;
-    case "turn_ended": return `${e.side}'s turn ended (${e.unused_orders} unused orders lost)`;
-    case "game_ended": return `Game over: ${resultText(e.result)}${e.dice_revealed?.secret ? "; the dice secret is revealed: anyone may now verify every die" : ""}`;
-    default: return `${e.type} ${JSON.stringify(e)}`;
+    case "army_chosen": return [`Player ${e.side} chose ${e.army?.name ?? "an army"}`];
+    case "initiative_rolled": {
+      const [svA, svB] = e.success_values ?? [];
+      const tries = (e.attempts ?? []).map(([a, b]) => `A ${a} vs B ${b}`).join(", then ");
+      return [`Initiative roll-off (WIP Face to Face${svA !== undefined ? `, A SV ${svA}, B SV ${svB}` : ""}): ${tries}: player ${e.winner} wins`];
+    }
+    case "initiative_chosen":
+      return [`Player ${e.side} ${e.keep === "initiative" ? "keeps the Initiative" : e.keep === "deployment" ? "keeps the Deployment" : `chooses ${e.keep}`}: ${e.first ? "goes first" : "goes second"}${e.zone ? `, ${e.zone} zone` : ""}`];
+    case "initiative_settled": return [`Player ${e.first_player} plays first; player ${e.deploys_first} deploys first`];
+    case "trooper_deployed":
+      return [who(e.trooper), ` deployed at ${point(e.position)}${e.marker ? " as a Camouflage marker" : ""}${e.hidden ? " in Hidden Deployment (secret)" : ""}`];
+    case "deployment_step_ended": return [`Player ${e.side} ended deployment step ${e.step}`];
+    case "turn_started": return [`Round ${e.round}, turn ${e.turn}: player ${e.active} is the Active Player`];
+    case "phase_started": return [`${String(e.phase).replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase())} Phase`];
+    case "orders_counted":
+      return [`Player ${e.side}'s Orders: ${Object.entries(e.pools ?? {}).map(([g, n]) => `${n} Regular in Combat Group ${g}`).join(", ") || "no Regular"}, ${(e.irregular ?? []).length} Irregular${(e.tactical ?? []).length ? `, ${e.tactical.length} Tactical` : ""}${e.lieutenant ? ", 1 Lieutenant Special" : ""}${(e.impetuous ?? []).length ? `, ${e.impetuous.length} Impetuous` : ""}`];
+    case "loss_of_lieutenant": return [`Player ${e.side} has lost its Lieutenant (Loss of Lieutenant: its Regular Orders become Irregular)`];
+    case "retreat_declared": return [`Player ${e.side} is in Retreat! (${e.victory_points} of ${e.threshold} points left)`];
+    case "order_spent":
+      return [`Order ${e.order}: ${ORDER_TYPE[/** @type {keyof typeof ORDER_TYPE} */ (e.order_type)] ?? e.order_type} Order${e.order_type === "regular" ? ` from Combat Group ${e.combat_group}` : ""} on `,
+        ...troopers([e.trooper, ...(e.peripherals ?? [])], ctx)];
+    case "skill_declared":
+      return [`Declared (${ORDINAL[e.index] ?? ""} skill): `, who(e.trooper), ": ", ...skillText(e.skill, ctx),
+        ...(e.peripherals ?? []).flatMap((/** @type {any} */ p) => ["; ", who(p.trooper), ": ", ...skillText(p.skill, ctx)])];
+    case "aro_window_opened": {
+      const eligible = e.eligible ?? [];
+      const reactive = namesOf(ctx).activeSide ? (namesOf(ctx).activeSide === "A" ? "B" : "A") : null;
+      /** @type {Part[]} */
+      const out = [`ARO window (Order ${e.order}, ${ORDINAL[e.step] ?? e.step} ARO step): `];
+      if (!eligible.length) {
+        out.push(reactive && ctx.viewer === reactive ? "none of your troopers may react" : "no trooper you can see may react");
+      } else {
+        out.push("may react: ");
+        eligible.forEach((/** @type {any} */ x, /** @type {number} */ i) => { if (i) out.push(", "); out.push(who(x.trooper), ` (${whyText(x)})`); });
+      }
+      return out;
+    }
+    case "aro_declared":
+      return ["ARO declared: ", who(e.trooper), ": ", ...skillText(e.skill, ctx),
+        e.revealed ? (e.position ? ` (revealed from Hidden Deployment at ${point(e.position)})` : " (revealed)") : ""];
+    case "aro_passed": return ["ARO: ", who(e.trooper), " declares no ARO"];
+    case "aro_window_closed": {
+      const lost = [...(e.lost ?? []), ...(e.lost_hidden ?? [])];
+      if (e.reason === "deadline") {
+        return lost.length ? ["ARO window timed out: ", ...troopers(lost, ctx), ` lost ${lost.length === 1 ? "its" : "their"} ARO`] : ["ARO window timed out"];
+      }
+      return lost.length ? ["ARO window closed by the reactive player: ", ...troopers(lost, ctx), ` declared nothing and lost ${lost.length === 1 ? "its" : "their"} ARO`] : ["ARO window closed by the reactive player"];
+    }
+    case "order_resolved": {
+      const effects = e.outcome?.effects ?? [];
+      return [`Order ${e.order} resolved: `, ...(effects.length ? effects.flatMap((/** @type {any} */ x, /** @type {number} */ i) => [...(i ? ["; "] : []), ...effectText(x, ctx)]) : ["no effect"])];
+    }
+    case "trooper_revealed": return [who(e.trooper), ` revealed from Hidden Deployment at ${point(e.position)}`];
+    case "lieutenant_appointed": return ["Your new Lieutenant will be ", who(e.trooper), " (secret; from the End of this Turn)"];
+    case "guts_failure_chosen": return [who(e.trooper), ` will ${e.fail ? "fail" : "roll"} its Guts Rolls (secret)`];
+    case "turn_ended": return [`Player ${e.side}'s turn ended (${e.unused_orders} unused Order${e.unused_orders === 1 ? "" : "s"} lost)`];
+    case "game_ended": return [`Game over: ${resultText(e.result)}${e.dice_revealed?.secret ? "; the dice secret is revealed: anyone may now verify every die" : ""}`];
+    default: return [`${String(e.type).replace(/_/g, " ")}`];
   }
 }
 
@@ -42,143 +238,262 @@ export function resultText(result) {
   return `${result.winner ? `player ${result.winner} wins` : "a draw"}${points ? ` (${points})` : ""}, ${String(result.reason ?? "").replace(/_/g, " ")}`;
 }
 
-function eligibleText(x) {
-  const why = [x.line_of_fire && "LoF", x.zone_of_control && "ZoC", x.template && "template", x.sixth_sense && "Sixth Sense",
-    x.comms_target && "Comms Attack target", x.hacking_area && "Hacking Area"].filter(Boolean);
-  return `${x.trooper} (${why.join("+")})`;
+/** Why a trooper may react, in words. @param {Record<string, any>} x */
+export function whyText(x) {
+  return [x.line_of_fire && "LoF", x.zone_of_control && "ZoC", x.template && "under a template", x.sixth_sense && "Sixth Sense",
+    x.comms_target && "target of a Comms Attack", x.hacking_area && "in its Hacking Area"].filter(Boolean).join(", ") || "eligible";
 }
 
-/** A declared skill in words. @param {Record<string, any>} skill */
-export function skillText(skill) {
-  const at = (p) => `(${p.map((v) => Math.round(v * 100) / 100).join(", ")})`;
+/**
+ * A declared skill in words.
+ * @param {Record<string, any>} skill @param {Context} [ctx] @returns {Part[]}
+ */
+export function skillText(skill, ctx = {}) {
+  const who = (/** @type {string} */ id) => namesOf(ctx).label(id);
   switch (skill.type) {
-    case "move": case "cautious_move": case "jump": case "climb":
-      return `${skill.type.replace("_", " ")} to ${at(skill.route[skill.route.length - 1])}${skill.route.length > 2 ? ` via ${skill.route.slice(1, -1).map(at).join(" ")}` : ""}${skill.facing != null ? `, facing ${Math.round(skill.facing)}°` : ""}`;
-    case "bs_attack":
-      return `BS Attack with ${weaponName(skill.weapon)} at ${skill.targets.map((t) => `${t.trooper} (B${t.burst})`).join(", ")}${skill.firing_point ? ` from ${at(skill.firing_point)}` : ""}`;
-    case "cc_attack": return `CC Attack with ${weaponName(skill.weapon)} on ${skill.target}`;
-    case "comms_attack": return `Comms Attack: ${weaponName(skill.program)} on ${skill.target}`;
-    case "discover": return `Discover ${skill.target}`;
-    case "dodge": return skill.route?.length ? `Dodge to ${at(skill.route[skill.route.length - 1])}` : "Dodge";
-    default: return skill.type;
+    case "move": case "cautious_move": case "jump": case "climb": {
+      const route = skill.route ?? [];
+      const via = route.length > 2 ? ` via ${route.slice(1, -1).map(point).join(", ")}` : "";
+      return [`${skillName(skill.type)} ${inches(routeInches(route))} to ${point(route[route.length - 1])}${via}${skill.facing != null ? `, facing ${facingText(skill.facing)}` : ""}`];
+    }
+    case "bs_attack": {
+      const w = catalogueWeapon(skill.weapon);
+      const template = w?.kind === "direct_template";
+      /** @type {Part[]} */
+      const out = [`BS Attack with ${weaponName(skill.weapon)}${template ? " (template)" : ""} at `];
+      (skill.targets ?? []).forEach((/** @type {any} */ t, /** @type {number} */ i) => {
+        if (i) out.push(", ");
+        out.push(who(t.trooper));
+        if (!template) out.push(` (B${t.burst})`);
+      });
+      if (skill.firing_point) out.push(` from ${point(skill.firing_point)}`);
+      return out;
+    }
+    case "cc_attack": return [`CC Attack with ${weaponName(skill.weapon)} on `, who(skill.target)];
+    case "comms_attack": return [`Comms Attack: ${weaponName(skill.program)} on `, who(skill.target)];
+    case "discover": return ["Discover ", who(skill.target)];
+    case "dodge": return [skill.route?.length > 1 ? `Dodge (moving ${inches(routeInches(skill.route))} to ${point(skill.route[skill.route.length - 1])} if it succeeds)` : "Dodge"];
+    default: return [skillName(skill.type)];
   }
 }
 
 const CONDITION = { normal: "unhurt", unconscious: "Unconscious", dead: "Dead" };
+const IDLE_REASON = {
+  target_not_discovered: "its target is a Camouflage marker it did not Discover",
+  target_not_enemy: "its target is not an enemy", not_in_base_contact: "not in base contact with its target",
+  target_null: "its target is already out of the game (Null)", target_camouflaged: "its target is a Camouflage marker",
+  outside_hacking_area: "the target is outside its Hacking Area", target_not_a_marker: "its target is not a marker",
+  discover_already_failed: "it already failed to Discover that marker", no_line_of_fire: "no Line of Fire",
+  aro_must_target_active_trooper: "an ARO must target a trooper activated by the Order", not_usable_in_aro: "not usable in ARO",
+};
+const MOVE_REASON = { dodge: "Dodge", guts_out_of_line_of_fire: "failed Guts Roll: out of Line of Fire",
+  guts_out_of_reach: "failed Guts Roll: out of reach", guts_to_cover: "failed Guts Roll: into cover" };
+const PRONE_REASON = { unconscious: "Unconscious", guts: "failed Guts Roll" };
+const TURN_REASON = { alert: "Alert!", dodge: "Dodge" };
+/** @param {Record<string, string>} table @param {string} key */
+const lookupWords = (table, key) => table[key] ?? String(key ?? "").replace(/_/g, " ");
 
-/** An effect in words. @param {Record<string, any>} x */
-export function effectText(x) {
+/**
+ * An effect of an Order in words.
+ * @param {Record<string, any>} x @param {Context} [ctx] @returns {Part[]}
+ */
+export function effectText(x, ctx = {}) {
+  const who = (/** @type {string} */ id) => namesOf(ctx).label(id);
   switch (x.type) {
-    case "wounded": return `${x.trooper} now has ${x.wounds} wound${x.wounds === 1 ? "" : "s"}: ${CONDITION[x.condition] ?? x.condition}`;
-    case "coup_de_grace": return `${x.trooper} finishes off ${x.target} (Coup de Grâce)`;
-    case "moved": return `${x.trooper} moves to (${x.route[x.route.length - 1]?.join(", ")}) (${x.reason})`;
-    case "turned": return `${x.trooper} turns to face ${Math.round(x.facing)}° (${x.reason})`;
-    case "went_prone": return `${x.trooper} goes Prone (${x.reason})`;
-    case "targeted_set": return `${x.trooper} is Targeted (${weaponName(x.program)})`;
-    case "targeted_cleared": return `${x.trooper} is no longer Targeted`;
-    case "became_idle": return `${x.trooper}'s ${SKILL_NAME[x.skill] ?? x.skill} became Idle (${x.reason.replace(/_/g, " ")})`;
-    case "weapon_used": return `${x.trooper} used ${weaponName(x.weapon)} (${x.uses} used)`;
-    case "revealed": return `${x.trooper} revealed (${x.reason})`;
-    case "discover_failed": return `${x.trooper} failed to Discover ${x.marker}`;
-    default: return `${x.type} ${x.trooper ?? ""}`;
+    case "wounded": return [who(x.trooper), ` now has ${x.wounds} wound${x.wounds === 1 ? "" : "s"}: ${CONDITION[/** @type {keyof typeof CONDITION} */ (x.condition)] ?? x.condition}`];
+    case "coup_de_grace": return [who(x.trooper), " finishes off ", who(x.target), " (Coup de Grâce: no roll, no save)"];
+    case "moved": return [who(x.trooper), ` moves ${inches(routeInches(x.route))} to ${point(x.route?.[x.route.length - 1])} (${lookupWords(MOVE_REASON, x.reason)})`];
+    case "turned": return [who(x.trooper), ` turns to face ${facingText(x.facing)} (${lookupWords(TURN_REASON, x.reason)})`];
+    case "went_prone": return [who(x.trooper), ` goes Prone (${lookupWords(PRONE_REASON, x.reason)})`];
+    case "targeted_set": return [who(x.trooper), ` is Targeted (${weaponName(x.program)})`];
+    case "targeted_cleared": return [who(x.trooper), " is no longer Targeted"];
+    case "became_idle": return [who(x.trooper), `'s ${skillName(x.skill)} became Idle: ${lookupWords(IDLE_REASON, x.reason)}`];
+    case "weapon_used": {
+      const most = catalogueWeapon(x.weapon)?.disposable;
+      return [who(x.trooper), ` used its ${weaponName(x.weapon)} (${x.uses}${most ? ` of ${most}` : ""} use${(most ?? x.uses) === 1 ? "" : "s"} spent)`];
+    }
+    case "revealed": return [who(x.trooper), ` revealed (${x.reason === "discovered" ? "Discovered" : String(x.reason).replace(/^declared_/, "it declared ").replace(/_/g, " ")})`];
+    case "discover_failed": return [who(x.trooper), " failed to Discover ", who(x.marker)];
+    default: return [String(x.type).replace(/_/g, " "), ...(x.trooper ? [" ", who(x.trooper)] : [])];
   }
 }
 
-const SKILL_NAME = { bs_attack: "BS Attack", cc_attack: "CC Attack", comms_attack: "Comms Attack", dodge: "Dodge", reset: "Reset", discover: "Discover", guts: "Guts Roll" };
-const VERB = { bs_attack: "shoots", cc_attack: "attacks in close combat", comms_attack: "hacks", dodge: "dodges", reset: "resets", discover: "tries to Discover", guts: "makes a Guts Roll" };
+// --- the roll record of an Order ---------------------------------------------------------------
 
-const dieFace = (d) => (typeof d === "object" ? d.face : d);
+const VERB = { bs_attack: "shoots", cc_attack: "attacks in close combat", comms_attack: "hacks", dodge: "dodges", reset: "resets",
+  discover: "tries to Discover", guts: "makes a Guts Roll" };
+const MOD_NAME = { range: "range", partial_cover: "Partial Cover", targeted: "Targeted", mimetism: "Mimetism",
+  no_line_of_fire: "no LoF", surprise_attack: "Surprise Attack" };
+const MOD_CAP = 12;
 
-/** The best success of a roll (criticals first, then the highest value), or null. */
-function bestSuccess(r) {
-  const dice = (r.dice ?? []).filter((d) => typeof d === "object" && d.success);
-  if (!dice.length) return null;
-  return dice.reduce((a, b) => ((b.critical && !a.critical) || (b.critical === a.critical && b.value > a.value) ? b : a));
+/** A MOD's name in words. @param {Record<string, any>} m @param {Record<string, any>} r */
+function modName(m, r) {
+  const source = m.source ?? m.reason ?? "";
+  if (source === "program") return `${weaponName(r.weapon)} program`;
+  return MOD_NAME[/** @type {keyof typeof MOD_NAME} */ (source)] ?? String(source).replace(/_/g, " ");
 }
 
-function span(cls, text, title = "") {
-  const node = document.createElement("span");
-  node.className = cls;
-  node.textContent = text;
-  if (title) node.title = title;
-  return node;
+/** "BS 11 +3 range −3 Partial Cover = SV 11" (the cap named when it applies). @param {Record<string, any>} r */
+export function successValueText(r) {
+  const mods = r.mods ?? [];
+  const sum = mods.reduce((/** @type {number} */ n, /** @type {any} */ m) => n + m.value, 0);
+  const parts = mods.map((/** @type {any} */ m) => `${signed(m.value)} ${modName(m, r)}`);
+  const capped = Math.abs(sum) > MOD_CAP ? ` (net MOD ${signed(sum)} capped at ${signed(Math.sign(sum) * MOD_CAP)})` : "";
+  const sv = r.success_value < 0 ? `${MINUS}${Math.abs(r.success_value)}` : String(r.success_value);
+  return `${r.attribute} ${r.base}${parts.length ? ` ${parts.join(" ")}` : ""}${capped} = SV ${sv}`;
+}
+
+/** The number a die counts as in a Face to Face (N4 with SV above 20: face + excess). */
+const dieValue = (/** @type {any} */ d) => (typeof d === "object" ? d.value ?? d.face : d);
+const dieFace = (/** @type {any} */ d) => (typeof d === "object" ? d.face : d);
+const successes = (/** @type {Record<string, any>} */ r) => (r.dice ?? []).filter((/** @type {any} */ d) => typeof d === "object" && d.success);
+
+/** The die faces of a roll as dice. @param {Record<string, any>} r @param {Record<string, any>[]} opponents @returns {Piece[]} */
+function diceOf(r, opponents) {
+  const by = opponents.map((o) => o.trooper).join(" and ");
+  return (r.dice ?? []).map((/** @type {any} */ d, /** @type {number} */ i) => {
+    const face = dieFace(d);
+    const shown = dieValue(d) !== face ? `${face}→${dieValue(d)}` : String(face);
+    if (r.cancelled?.[i]) {
+      return { text: shown, cls: `die cancelled${d.critical ? " was-critical" : ""}`,
+        title: `${face}: ${d.critical ? "a critical" : "a success"}, cancelled by the opponent's roll${by ? ` (${by})` : ""}` };
+    }
+    if (d.critical) return { text: shown, cls: "die critical", title: `${face}: critical (equal to the SV): an extra Saving Roll` };
+    if (d.success) return { text: shown, cls: "die success", title: `${face}: success (${face} ≤ SV ${r.success_value})` };
+    return { text: shown, cls: "die miss", title: `${face}: failure (above SV ${r.success_value})` };
+  });
 }
 
 /**
- * The roll record of an Order in words and dice.
- * @param {Record<string, any>} outcome @param {{order?: number, ruleset?: string}} [context]
+ * Why this roll's dice were cancelled, by the rules of the Face to Face Roll (DIGEST 7.4).
+ * @param {Record<string, any>} r @param {Record<string, any>[]} opponents @param {Context} ctx @returns {Part[]}
  */
-export function renderOutcome(outcome, context = {}) {
-  const box = document.createElement("div");
-  box.className = "outcome";
-  if (context.order !== undefined) box.append(Object.assign(document.createElement("div"), { className: "outcome-title", textContent: `Order ${context.order}` }));
-  const rolls = outcome.rolls ?? [];
-  rolls.forEach((r, index) => {
-    const row = document.createElement("div");
-    row.className = "roll";
-    row.dataset.roll = String(index);
-    const what = `${r.trooper} ${VERB[r.skill] ?? r.skill}${r.target ? ` ${r.target}` : ""}${r.weapon ? ` with ${weaponName(r.weapon)}` : ""}`;
-    const mods = (r.mods ?? []).map((m) => `${m.value > 0 ? "+" : ""}${m.value} ${(m.reason ?? m.source ?? "").replace(/_/g, " ")}`).join(", ");
-    row.append(span("who", what), `: ${r.attribute} ${r.base}${mods ? ` ${mods}` : ""} = SV ${r.success_value}. `);
-    if (r.chosen_failure) {
-      row.append("Its owner chose to fail it: no die rolled.");
-    } else if (r.automatic_failure) {
-      row.append("Success value below 1: automatic failure, no die rolled.");
-    } else {
-      row.append("Rolls ");
-      (r.dice ?? []).forEach((d, i) => {
-        const cancelled = r.cancelled?.[i];
-        const cls = cancelled ? "cancelled" : d.critical ? "critical" : d.success ? "success" : "miss";
-        row.append(span(`die ${cls}`, String(dieFace(d)), cancelled ? "cancelled" : d.critical ? "critical" : d.success ? "success" : "failure"));
-      });
-      row.append(". ");
+function cancelText(r, opponents, ctx) {
+  const lost = (r.dice ?? []).filter((/** @type {any} */ d, /** @type {number} */ i) => r.cancelled?.[i]);
+  if (!lost.length) return [];
+  const faces = lost.map(dieFace).join(", ");
+  const ownCrit = successes(r).some((/** @type {any} */ d) => d.critical);
+  // The opponent whose roll did it: one with a critical, else the one with the best success.
+  let best = null; let by = null;
+  for (const o of opponents) {
+    for (const d of successes(o)) {
+      if (!best || (d.critical && !best.critical) || (d.critical === best.critical && dieValue(d) > dieValue(best))) { best = d; by = o; }
     }
-    const opponents = (r.opposed_by ?? []).map((i) => rolls[i]).filter(Boolean);
-    const cancelled = (r.dice ?? []).filter((d, i) => r.cancelled?.[i] && (typeof d !== "object" || d.success));
-    if (opponents.length) {
-      row.append(`Face to Face against ${opponents.map((o) => `${o.trooper}'s ${SKILL_NAME[o.skill] ?? o.skill}`).join(" and ")}. `);
-      if (cancelled.length) {
-        const best = opponents.map(bestSuccess).filter(Boolean).reduce((a, b) => (a && (a.critical || a.value >= b.value) ? a : b), null);
-        const by = opponents.find((o) => bestSuccess(o) === best);
-        row.append(`${by ? `${by.trooper}'s ${best.critical ? "critical " : ""}${dieFace(best)}` : "The opponent"} cancelled its ${cancelled.map(dieFace).join(", ")}. `);
-      }
-    }
-    row.append(span("verdict", verdict(r)));
-    box.append(row);
-  });
-  const n5 = context.ruleset !== "codeone";
-  for (const s of outcome.saves ?? []) {
-    const row = document.createElement("div");
-    row.className = "roll save";
-    const hits = `${s.hits} hit${s.hits === 1 ? "" : "s"}${s.criticals ? ` + ${s.criticals} critical${s.criticals === 1 ? "" : "s"}` : ""}`;
-    const rule = n5 ? `saved on ${s.target} or less` : `failed on ${s.target} or less`;
-    const name = weaponName(s.weapon);
-    row.append(span("who", `${s.trooper} saves against ${name}${name.includes(`(${s.ammo})`) ? "" : ` (${s.ammo})`} from ${s.attacker}`),
-      `: ${hits}${s.partial_cover ? ", Partial Cover" : ""}; ${s.rolls.length} roll${s.rolls.length === 1 ? "" : "s"}, ${rule}: `);
-    for (const x of s.rolls) {
-      const failed = typeof x === "object" ? x.failed : false;
-      row.append(span(`die ${failed ? "failed" : "success"}`, String(dieFace(x)), failed ? "failed save" : "saved"));
-    }
-    row.append(". ", span("verdict", s.failed ? `${s.failed} failed: ${s.failed} wound${s.failed === 1 ? "" : "s"} or effect${s.failed === 1 ? "" : "s"}.` : "All saved."));
-    box.append(row);
   }
-  for (const x of outcome.effects ?? []) {
-    const row = document.createElement("div");
-    row.className = "effect";
-    row.textContent = effectText(x);
-    box.append(row);
-  }
-  if (!rolls.length && !(outcome.saves ?? []).length && !(outcome.effects ?? []).length) box.append("No roll, no effect.");
-  return box;
+  if (!best || !by) return [` Its ${faces} ${lost.length === 1 ? "was" : "were"} cancelled.`];
+  const whose = namesOf(ctx).label(by.trooper);
+  if (best.critical && ownCrit) return [" Criticals on both sides: ", whose, `'s critical ${dieFace(best)} and this roll's cancel each other, so every success of both is cancelled (its ${faces}).`];
+  if (best.critical) return [" ", whose, `'s critical ${dieFace(best)} cancels all its successes (${faces}).`];
+  return [" ", whose, `'s best success, ${dieValue(best)}, cancels the ${faces} (${lost.length === 1 ? "equal or lower" : "each equal or lower"}).`];
 }
 
-/** What a roll achieved, in words. */
-function verdict(r) {
-  if (r.skill === "guts") return r.successes + r.criticals > 0 ? "Passed." : "Failed (see the effects below).";
+/** What a roll achieved, in words. @param {Record<string, any>} r @param {Context} ctx @returns {Part[]} */
+function verdict(r, ctx) {
   const total = r.successes + r.criticals;
+  if (r.skill === "guts") return [total > 0 ? "Passed: it stays where it is." : "Failed (see the effects below)."];
   if (r.skill === "bs_attack" || r.skill === "cc_attack" || r.skill === "comms_attack") {
-    if (!total) return "No hit.";
-    return `${total} hit${total === 1 ? "" : "s"}${r.criticals ? ` (${r.criticals} critical)` : ""}${r.target ? ` on ${r.target}` : ""}.`;
+    if (!total) return ["No hit."];
+    const hits = r.successes ? `${r.successes} hit${r.successes === 1 ? "" : "s"}` : "";
+    const crits = r.criticals === 1 ? "1 critical (1 extra Saving Roll)" : r.criticals ? `${r.criticals} criticals (an extra Saving Roll each)` : "";
+    return [[hits, crits].filter(Boolean).join(" and "), ...(r.target ? [" on ", namesOf(ctx).label(r.target)] : []), "."];
   }
-  return total ? "Succeeds." : "Fails.";
+  if (r.skill === "dodge") return [total ? "Dodges: the attacks it faced do not affect it." : "Fails to Dodge."];
+  if (r.skill === "reset") return [total ? "Resets." : "Fails to Reset."];
+  if (r.skill === "discover") return [total ? "Discovers it." : "Fails to Discover it."];
+  return [total ? "Succeeds." : "Fails."];
+}
+
+/** The range beyond which a weapon (or Discover) cannot reach, from the catalogue. @param {Record<string, any>} r */
+function longestRange(r) {
+  if (r.skill === "discover") return 96;
+  const ranges = catalogueWeapon(r.weapon)?.ranges ?? [];
+  return ranges.length ? ranges[ranges.length - 1].up_to : null;
+}
+
+/**
+ * The roll record of an Order, one line per roll, save and effect.
+ * @param {Record<string, any>} outcome @param {Context} [ctx] @returns {Line[]}
+ */
+export function outcomeLines(outcome, ctx = {}) {
+  const who = (/** @type {string} */ id) => namesOf(ctx).label(id);
+  /** @type {Line[]} */
+  const lines = [];
+  const rolls = outcome.rolls ?? [];
+  rolls.forEach((/** @type {any} */ r, /** @type {number} */ index) => {
+    /** @type {Part[]} */
+    const parts = [];
+    const verb = VERB[/** @type {keyof typeof VERB} */ (r.skill)] ?? r.skill;
+    parts.push({ ...who(r.trooper), cls: `${who(r.trooper).cls} who` }, ` ${verb}`);
+    if (r.target && r.skill !== "guts") parts.push(" ", who(r.target));
+    if (r.weapon) parts.push(` with ${weaponName(r.weapon)}`);
+    parts.push(": ");
+    const opponents = (r.opposed_by ?? []).map((/** @type {number} */ i) => rolls[i]).filter(Boolean);
+    if (r.chosen_failure) {
+      parts.push(`${r.attribute} ${r.base}: its owner chose to fail it, no die rolled. `);
+    } else if (r.automatic_failure && r.success_value >= 1) {
+      // No range band reaches the target: not a MOD, the attack fails without dice (DIGEST 5.2, 10.5).
+      const range = longestRange(r);
+      parts.push(`out of range (beyond ${range ? `${r.weapon ? `${weaponName(r.weapon)}'s` : "its"} longest range, ${inches(range)}` : "its longest range"}): automatic failure, no die rolled. `);
+    } else if (r.automatic_failure) {
+      parts.push(`${successValueText(r)}: a Success Value below 1 fails automatically, no die rolled. `);
+    } else {
+      parts.push(`${successValueText(r)}. Rolls `, ...diceOf(r, opponents).flatMap((d, i) => (i ? [" ", d] : [d])), ". ");
+    }
+    if (opponents.length) {
+      parts.push("Face to Face against ");
+      opponents.forEach((o, i) => { if (i) parts.push(" and "); parts.push(who(o.trooper), `'s ${skillName(o.skill)}`); });
+      parts.push(".", ...cancelText(r, opponents, ctx), " ");
+    } else if (!r.automatic_failure && !r.chosen_failure && r.skill !== "guts") {
+      parts.push("Normal Roll. ");
+    }
+    parts.push({ text: textOf(verdict(r, ctx)), cls: "verdict" });
+    lines.push({ cls: "roll", data: { roll: String(index) }, parts });
+  });
+  const n5 = ctx.ruleset !== "codeone";
+  const attacked = new Set(rolls.map((/** @type {any} */ r) => `${r.trooper}|${r.weapon}`));
+  for (const s of outcome.saves ?? []) {
+    /** @type {Part[]} */
+    const parts = [];
+    const name = weaponName(s.weapon);
+    const template = !attacked.has(`${s.attacker}|${s.weapon}`) && catalogueWeapon(s.weapon)?.kind === "direct_template";
+    parts.push({ ...who(s.trooper), cls: `${who(s.trooper).cls} who` }, ` saves against ${name}${name.includes(`(${s.ammo})`) ? "" : ` (${s.ammo})`} from `, who(s.attacker));
+    const hits = `${s.hits} hit${s.hits === 1 ? "" : "s"}${s.criticals ? ` + ${s.criticals} critical${s.criticals === 1 ? "" : "s"}` : ""}`;
+    parts.push(`: ${template ? "hit by the template (a Direct Template weapon hits without a roll), " : ""}${hits}${s.partial_cover ? ", Partial Cover" : ""}; `);
+    const count = s.rolls?.length ?? 0;
+    parts.push(`${count} Saving Roll${count === 1 ? "" : "s"}, ${n5 ? `saved on ${s.target} or less` : `failed on ${s.target} or less`}: `);
+    for (const x of s.rolls ?? []) {
+      const failed = typeof x === "object" ? x.failed : false;
+      const face = dieFace(x);
+      if (parts[parts.length - 1]?.cls?.startsWith?.("die")) parts.push(" ");
+      parts.push({ text: String(face), cls: `die ${failed ? "failed" : "saved"}`, title: `${face}: ${failed ? "failed save" : "saved"}` });
+    }
+    parts.push(". ", { text: s.failed ? `${s.failed} failed: ${s.failed} wound${s.failed === 1 ? "" : "s"} or effect${s.failed === 1 ? "" : "s"}.` : "All saved.", cls: "verdict" });
+    lines.push({ cls: "roll save", parts });
+  }
+  for (const x of outcome.effects ?? []) lines.push({ cls: "effect", parts: effectText(x, ctx) });
+  if (!lines.length) lines.push({ cls: "effect", parts: ["No roll, no effect."] });
+  return lines;
+}
+
+/**
+ * The results block of a resolved Order (browser only).
+ * @param {Record<string, any>} event an order_resolved event @param {Context} [ctx]
+ */
+export function renderOutcome(event, ctx = {}) {
+  const box = document.createElement("div");
+  box.className = "outcome";
+  box.dataset.order = String(event.order);
+  const title = document.createElement("div");
+  title.className = "outcome-title";
+  const active = ctx.names?.activeTrooper;
+  title.append(`Order ${event.order}`, ...(active ? [": ", toNodes([ctx.names.label(active)])] : []));
+  box.append(title);
+  for (const line of outcomeLines(event.outcome ?? {}, ctx)) {
+    const row = document.createElement("div");
+    row.className = line.cls;
+    for (const [k, v] of Object.entries(line.data ?? {})) row.dataset[k] = v;
+    row.append(toNodes(line.parts));
+    box.append(row);
+  }
+  return box;
 }

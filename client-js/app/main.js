@@ -1,11 +1,13 @@
 // The browser app: lobby, table, orders, AROs, results. Plain ES module over the library.
 // Every choice it offers comes from the server's `options` for this seat (the rules core
 // decides what is legal); the app only lays those choices out and draws routes.
-import { GameConnection, websocketUrl, windowRemainingMs } from "./lib/connection.js";
+import { GameConnection, websocketUrl } from "./lib/connection.js";
 import { CloseCode } from "./lib/protocol-constants.js";
 import { routeLength } from "./lib/geometry.js";
 import { drawTable } from "./table.js";
-import { describeEvent, renderOutcome, resultText } from "./describe.js";
+import { resultText } from "./describe.js";
+import { EventHistory } from "./history.js";
+import { createAroPanel } from "./aro-panel.js";
 import { loadCatalogue, weaponName } from "./catalogue.js";
 import { verifyRecord } from "./lib/verify.js";
 import { startLobby } from "./lobby.js";
@@ -47,6 +49,10 @@ const resetDeclaration = () => Object.assign(ui, { routes: {}, routeFor: null, f
   firingPoint: null, peripheralChoice: {} });
 /** @type {GameConnection} */
 let conn;
+/** The event log and the results panel (live events and the history alike). @type {EventHistory} */
+let eventHistory;
+/** The ARO window: countdown, the reactive player's panel, the time-out notice. @type {ReturnType<typeof createAroPanel>} */
+let aroPanel;
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -96,17 +102,15 @@ async function startGame(room, token) {
     $("connection").textContent = conn.status;
   });
   conn.addEventListener("fatal", (e) => showFatal(e.detail.code));
+  eventHistory = new EventHistory({ log: $("log"), results: $("results"), conn });
+  aroPanel = createAroPanel({ conn, names: eventHistory.names, send, panel: $("aro-panel"), clock: $("aro-clock"), notice: $("aro-notice") });
   conn.addEventListener("events", (e) => {
-    for (const { version, event } of e.detail) {
-      if (!event) continue; // servers before gap-free numbering sent null for an event this viewer may not see
-      $("log").append(el("li", { value: version }, describeEvent(event)));
-      if (event?.type === "order_resolved") $("results").prepend(renderOutcome(event.outcome, { order: event.order, ruleset: conn.view.state?.ruleset }));
-    }
-    $("log").scrollTop = $("log").scrollHeight;
+    eventHistory.addLive(e.detail);
+    aroPanel.onEvents(e.detail);
   });
   conn.connect();
   /** @type {any} */ (window).referee = conn; // for the browser tests and the curious
-  setInterval(renderCountdown, 250);
+  setInterval(aroPanel.tick, 250);
 }
 
 const isSeat = () => conn.role === "A" || conn.role === "B";
@@ -142,8 +146,9 @@ function render() {
   renderSetup(state, options);
   renderSelection(options);
   renderOrderPanel(state, options);
-  renderAroPanel(state, options);
-  answerAroWindow(options);
+  aroPanel.render();
+  aroPanel.answer(options);
+  eventHistory.catchUp();
   renderLieutenantPanel(state, options);
   renderConcede(state);
 }
@@ -549,91 +554,6 @@ async function declare(skill, type = skill.type, routes = undefined) {
   if (answer.ok) { resetDeclaration(); render(); }
 }
 
-function renderAroPanel(state, options) {
-  const panel = $("aro-panel");
-  const w = conn.view.window;
-  panel.hidden = !w;
-  if (!w) return;
-  panel.className = "panel";
-  const mine = w.reactive === conn.role;
-  panel.replaceChildren(el("div", {}, `ARO window (order ${w.order}, step ${w.step}) for player ${w.reactive}: `, el("span", { class: "countdown", id: "countdown" }, "")));
-  const order = state.order ?? {};
-  const activated = [order.trooper, ...(order.peripherals ?? [])].filter(Boolean);
-  panel.append(el("div", { class: "activation" }, `Active: ${activated.join(" + ")} — ${order.skills?.length ? order.skills.map(skillSummary).join(", then ") : "activated"}`));
-  if (!mine || !options) {
-    const eligible = Object.keys(order.eligible ?? {}).filter((id) => (order.eligible_at_step?.[id] ?? w.step) === w.step);
-    panel.append(el("div", {}, `${mine ? "Loading your options..." : "Waiting for the reactive player."} Eligible: ${eligible.join(", ") || "none that you can see"}`));
-    renderCountdown();
-    return;
-  }
-  const aros = options.aros;
-  if (!Object.keys(aros).length) {
-    panel.append(el("div", { id: "aro-nothing" }, "Nothing (more) to declare at this step: closing the window..."),
-      button("Close the window", () => closeWindow(w), { id: "close-window" }));
-    renderCountdown();
-    return;
-  }
-  for (const [id, can] of Object.entries(aros)) {
-    const t = conn.view.trooper(id);
-    const why = [can.line_of_fire && "LoF", can.zone_of_control && "ZoC", can.template && "under a template",
-      can.sixth_sense && "Sixth Sense: it is the target", can.comms_target && "target of a Comms Attack",
-      can.hacking_area && "in its Hacking Area"].filter(Boolean).join(", ");
-    const row = el("div", { "data-aro": id, class: "aro-row" }, `${id} ${t?.profile?.name ?? ""} (${why}): `);
-    const targets = can.targets ?? {};
-    if (can.bs_attack.length) {
-      const target = el("select", { "data-aro-target": id });
-      const fill = (weapon) => target.replaceChildren(...(targets.bs_attack?.[weapon] ?? []).map((x) => el("option", { value: x }, x)));
-      const weapon = el("select", { "data-aro-weapon": id, onchange: (e) => fill(e.target.value) }, ...can.bs_attack.map((x) => el("option", { value: x }, weaponName(x))));
-      fill(can.bs_attack[0]);
-      row.append(weapon, " at ", target, button("Shoot", () => send({ type: "declare_aro", trooper: id, skill: { type: "bs_attack", weapon: weapon.value, targets: [{ trooper: target.value, burst: 1 }] } }), { "data-action": "shoot" }));
-    }
-    for (const [weapon, list] of Object.entries(targets.cc_attack ?? {})) for (const x of list) {
-      row.append(button(`CC ${x} (${weaponName(weapon)})`, () => send({ type: "declare_aro", trooper: id, skill: { type: "cc_attack", weapon, target: x } }), { "data-action": "cc" }));
-    }
-    for (const [program, list] of Object.entries(targets.comms_attack ?? {})) for (const x of list) {
-      row.append(button(`Hack ${x}: ${weaponName(program)}`, () => send({ type: "declare_aro", trooper: id, skill: { type: "comms_attack", program, target: x } }), { "data-action": "hack", "data-target": x }));
-    }
-    for (const x of targets.discover ?? []) row.append(button(`Discover ${x}`, () => send({ type: "declare_aro", trooper: id, skill: { type: "discover", target: x } }), { "data-action": "discover" }));
-    if (can.dodge) row.append(button(can.sixth_sense && !can.line_of_fire ? "Dodge (Sixth Sense: no penalty)" : "Dodge", () => send({ type: "declare_aro", trooper: id, skill: { type: "dodge" } }), { "data-action": "dodge" }));
-    if (can.reset) row.append(button("Reset", () => send({ type: "declare_aro", trooper: id, skill: { type: "reset" } }), { "data-action": "reset" }));
-    row.append(button("Pass", () => send({ type: "pass_aro", trooper: id }), { "data-action": "pass" }));
-    panel.append(row);
-  }
-  const answered = [...Object.keys(order.aros ?? {}).map((id) => `${id}: ${order.aros[id].type}`), ...(order.passed ?? []).map((id) => `${id}: pass`)];
-  if (answered.length) panel.append(el("div", {}, `Declared: ${answered.join(", ")}`));
-  panel.append(button("Done: pass the rest and close the window", () => closeWindow(w), { id: "close-window",
-    title: "Troopers that declared nothing lose their ARO for this step" }));
-  renderCountdown();
-}
-
-/** Windows this app closed by itself (or tried to): "order:step" -> attempts. */
-const autoClosed = new Map();
-
-/**
- * Every ARO step opens a window, whoever may react (so its opening tells nothing about hidden
- * troopers), and only the reactive player's close_aro_window or the deadline closes it. The
- * reactive seat's app answers at once when it has nothing (left) to declare: the server's
- * options list no trooper of this seat that may still answer this step (they include its
- * hidden troopers). Otherwise the player declares and then clicks Done.
- */
-function answerAroWindow(options) {
-  const w = conn.view.window;
-  if (!w || !options || w.reactive !== conn.role || Object.keys(options.aros ?? {}).length) return;
-  const key = `${w.order}:${w.step}`;
-  const attempts = autoClosed.get(key) ?? 0;
-  if (attempts < 0 || attempts >= 3) return; // in flight (-1), or given up: the deadline closes it
-  autoClosed.set(key, -1);
-  closeWindow(w, true).then((answer) => autoClosed.set(key, answer.ok ? 3 : attempts + 1));
-}
-
-/** Close the reactive player's window (its troopers that declared nothing pass). */
-function closeWindow(w, quiet = false) {
-  const offered = conn.currentOptions()?.close_aro_window; // the server names the window the seat may close
-  const body = { type: "close_aro_window", order: offered?.order ?? w.order, step: offered?.step ?? w.step };
-  // A window the deadline closed first answers stale_window: nothing to tell the player then.
-  return quiet ? conn.send(body) : send(body);
-}
-
 /** Loss of Lieutenant: this player picks its new Lieutenant among the server's candidates
  * (options.appoint_lieutenant); the opponent is never told who. */
 function renderLieutenantPanel(state, options) {
@@ -692,20 +612,6 @@ function renderConcede(state) {
   box.append(el("span", {}, "Concede? Your opponent wins the game. "),
     button("Yes, concede", async () => { ui.confirmConcede = false; await send({ type: "concede" }); render(); }, { id: "confirm-concede", class: "danger" }),
     button("No, play on", () => { ui.confirmConcede = false; render(); }, { id: "cancel-concede" }));
-}
-
-/** A declared skill in a few words for the ARO panel. */
-function skillSummary(skill) {
-  if (skill.type === "bs_attack") return `shoots ${skill.targets.map((x) => x.trooper).join(", ")} (${weaponName(skill.weapon)})`;
-  if (skill.type === "cc_attack") return `CC Attack on ${skill.target}`;
-  if (skill.type === "comms_attack") return `hacks ${skill.target} (${weaponName(skill.program)})`;
-  if (skill.type === "discover") return `Discover ${skill.target}`;
-  return skill.type.replace("_", " ");
-}
-
-function renderCountdown() {
-  const node = document.getElementById("countdown");
-  if (node && conn?.view.window) node.textContent = `${(windowRemainingMs(conn.view.window) / 1000).toFixed(1)} s left`;
 }
 
 function onTableClick(point) {

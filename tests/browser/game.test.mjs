@@ -301,14 +301,24 @@ test("an order with a counter-shooting ARO, resolved face to face with die faces
   await shot(a, "04-route-against-mov");
   await a.click('[data-skill="move"]');
 
-  // B: the ARO panel with the countdown and only what B-t3 may do.
-  await b.waitForSelector('[data-aro="B-t3"] [data-action="shoot"]', WAIT);
+  // B: the ARO panel with the countdown and only what B-t3 may do, shooting back preselected.
+  await b.waitForSelector('[data-aro="B-t3"] [data-aro-choice]', WAIT);
   await a.waitForSelector("#aro-panel:not([hidden]) #countdown", WAIT);
   assert.equal(await b.$$eval("[data-aro]", (xs) => xs.length), 1, "only the eligible trooper");
+  assert.match(await b.$eval('[data-aro="B-t3"] .aro-who', (x) => x.textContent), /^Syndicate Enforcer \(B-t3\) LoF$/);
+  const chosen = await b.$eval('[data-aro-choice="B-t3"]', (x) => ({ kind: x.selectedOptions[0].dataset.kind, value: JSON.parse(x.value) }));
+  assert.deepEqual(chosen, { kind: "shoot", value: { type: "bs_attack", weapon: "punch_carbine", targets: [{ trooper: "A-t5", burst: 1 }] } });
+  const offeredKinds = await b.$$eval('[data-aro-choice="B-t3"] option', (xs) => xs.map((x) => x.dataset.kind));
+  assert.deepEqual(offeredKinds.filter((k) => k !== "shoot"), ["dodge", "reset", "pass"]);
+  // The countdown is on every viewer's table, big.
+  for (const page of [a, b, spectator]) {
+    await page.waitForSelector("#aro-clock:not([hidden])", WAIT);
+    assert.match(await page.$eval("#aro-clock", (x) => x.textContent), page === b ? /^Your ARO \d+\.\d s$/ : /^ARO: player B \d+\.\d s$/);
+  }
   await shot(b, "05-aro-window");
+  await shot(spectator, "05b-aro-window-spectator");
   assert.match(await b.$eval("#countdown", (x) => x.textContent), /^\d+\.\d s left$/);
-  await b.selectOption('[data-aro-weapon="B-t3"]', "punch_carbine");
-  await b.click('[data-aro="B-t3"] [data-action="shoot"]');
+  await b.click('[data-aro="B-t3"] [data-action="declare"]');
   // The only eligible trooper answered: the events frame that closes the window clears it.
   for (const page of [a, b, spectator]) await page.waitForSelector("#aro-panel", { state: "hidden", ...WAIT });
 
@@ -327,9 +337,13 @@ test("an order with a counter-shooting ARO, resolved face to face with die faces
   const [ra, rb, rs] = [await results(a), await results(b), await results(spectator)];
   assert.equal(ra, rb);
   assert.equal(ra, rs);
-  assert.match(ra, /A-t5 shoots B-t3 with Line Rifle: BS 11/);
-  assert.match(ra, /B-t3 shoots A-t5 with Punch Carbine \(AP\)/);
-  assert.match(ra, /Face to Face against B-t3's BS Attack/);
+  assert.match(ra, /Lancer Line Trooper \(A-t5\) shoots Syndicate Enforcer \(B-t3\) with Line Rifle: BS 11 −3 range = SV 8\. Rolls \d+ \d+ \d+\./);
+  assert.match(ra, /Syndicate Enforcer \(B-t3\) shoots Lancer Line Trooper \(A-t5\) with Punch Carbine \(AP\): BS 12 −3 range = SV 9\./);
+  assert.match(ra, /Face to Face against Syndicate Enforcer \(B-t3\)'s BS Attack/);
+  // The dice are drawn as dice, one style per outcome, the same for all three.
+  const diceOf = (page) => page.$$eval("#results .outcome .roll .die", (xs) => xs.map((x) => `${x.textContent}:${x.className}`));
+  assert.deepEqual(await diceOf(a), await diceOf(spectator));
+  assert.ok((await diceOf(a)).every((x) => /:die (success|critical|miss|cancelled( was-critical)?|saved|failed)$/.test(x)), (await diceOf(a)).join(" "));
   await shot(a, "06-face-to-face-results");
   await shot(spectator, "07-spectator-results");
 
@@ -369,13 +383,20 @@ test("an ARO window that times out: the undeclared ARO is lost and the order goe
   await a.click('[data-skill="move"]');
   // B does nothing: the server's clock closes the window at its deadline.
   await b.waitForFunction(() => window.referee.view.log.some((x) => x.event?.type === "aro_window_closed" && x.event.reason === "deadline"), null, WAIT);
-  assert.match(await b.$eval("#log", (x) => x.textContent), /ARO window closed \(deadline\); lost: B-t3/);
+  assert.match(await b.$eval("#log", (x) => x.textContent), /ARO window timed out: Syndicate Enforcer \(B-t3\) lost its ARO/);
   await b.waitForSelector("#aro-panel", { state: "hidden", ...WAIT });
   assert.equal(await b.evaluate(() => window.referee.view.window), null);
+  // Not a vanishing panel: both players get a notice that stays.
+  for (const page of [a, b]) {
+    await page.waitForSelector("#aro-notice:not([hidden])", WAIT);
+    assert.equal(await page.$eval("#aro-notice", (x) => x.textContent.replace("×", "").trim()), "ARO window timed out: Syndicate Enforcer (B-t3) lost its ARO.");
+    assert.equal(await page.$eval("#aro-clock", (x) => x.hidden), true);
+  }
   await shot(b, "10-aro-window-timed-out");
   await a.waitForSelector("#declare-bs", WAIT);
   await a.click("#declare-bs"); // line_rifle, full Burst on the first target
   await a.waitForSelector("#results .roll .die", WAIT);
+  assert.equal(await b.$eval("#aro-notice", (x) => x.hidden), false, "the notice stays a few seconds after the next action");
   await closeAll(a, b);
 });
 
@@ -396,10 +417,12 @@ test("a Comms Attack drawn on the table for the target's player, a Reset ARO, th
   // why it may react (the target of a Comms Attack) and only its legal AROs.
   await b.waitForSelector('[data-attack-line="A-t14:B-t3"]', { state: "attached", ...WAIT });
   await spectator.waitForSelector('[data-attack-line="A-t14:B-t3"]', { state: "attached", ...WAIT });
-  await b.waitForSelector('[data-aro="B-t3"] [data-action="reset"]', WAIT);
+  await b.waitForSelector('[data-aro="B-t3"] [data-aro-choice] option[data-kind="reset"]', { state: "attached", ...WAIT });
   assert.match(await b.$eval('[data-aro="B-t3"]', (x) => x.textContent), /target of a Comms Attack/);
+  // Against a Comms Attack, Reset is the default: Enter declares it (and closes the window).
+  assert.equal(await b.$eval('[data-aro-choice="B-t3"]', (x) => x.selectedOptions[0].dataset.kind), "reset");
   await shot(b, "11-comms-attack-aro");
-  await b.click('[data-aro="B-t3"] [data-action="reset"]');
+  await b.keyboard.press("Enter");
   // B-t3 was B's only trooper to answer: B's app closes the window by itself, at both steps.
   const closedByB = (page, step) => page.waitForFunction((step) => window.referee.view.log.some((x) => x.event?.type === "aro_window_closed"
     && x.event.step === step && x.event.reason === "closed_by_player"), step, WAIT);
@@ -415,11 +438,11 @@ test("a Comms Attack drawn on the table for the target's player, a Reset ARO, th
   const [ra, rb, rs] = [await results(a), await results(b), await results(spectator)];
   assert.equal(ra, rb);
   assert.equal(ra, rs);
-  assert.match(ra, /A-t14 hacks B-t3 with Tracer Ping: WIP 14 = SV 14\. Rolls 312\. Face to Face/);
-  assert.match(ra, /Face to Face against B-t3's Reset\. B-t3's 10 cancelled its 3\. 1 hit on B-t3\./);
-  assert.match(ra, /B-t3 resets: WIP 13 = SV 13\. Rolls 10\. Face to Face against A-t14's Comms Attack\. A-t14's 12 cancelled its 10\. Fails\./);
-  assert.match(ra, /B-t3 is Targeted \(Tracer Ping\)/);
-  assert.match(ra, /B-t3 goes Prone \(guts\)/);
+  assert.match(ra, /Signal Adept \(Hacker\) \(A-t14\) hacks Syndicate Enforcer \(B-t3\) with Tracer Ping: WIP 14 = SV 14\. Rolls 3 12\. Face to Face/);
+  assert.match(ra, /Face to Face against Syndicate Enforcer \(B-t3\)'s Reset\. Syndicate Enforcer \(B-t3\)'s best success, 10, cancels the 3 \(equal or lower\)\. 1 hit on Syndicate Enforcer \(B-t3\)\./);
+  assert.match(ra, /Syndicate Enforcer \(B-t3\) resets: WIP 13 = SV 13\. Rolls 10\. Face to Face against Signal Adept \(Hacker\) \(A-t14\)'s Comms Attack\. Signal Adept \(Hacker\) \(A-t14\)'s best success, 12, cancels the 10 \(equal or lower\)\. Fails to Reset\./);
+  assert.match(ra, /Syndicate Enforcer \(B-t3\) is Targeted \(Tracer Ping\)/);
+  assert.match(ra, /Syndicate Enforcer \(B-t3\) goes Prone \(failed Guts Roll\)/);
   await shot(spectator, "12-comms-attack-results");
   await closeAll(a, b, spectator);
 });
@@ -471,7 +494,7 @@ test("a BS Attack fired from a corner of the route: everyone sees the firing poi
   await spectator.waitForFunction(() => window.referee.view.log.some((x) => x.event?.type === "aro_window_closed"
     && x.event.step === 2 && x.event.reason === "closed_by_player"), null, WAIT);
   await spectator.waitForSelector("#results .outcome", WAIT);
-  assert.match(await spectator.$eval("#results .outcome", (x) => x.textContent), /A-t7 shoots B-t3 with Line Rifle/);
+  assert.match(await spectator.$eval("#results .outcome", (x) => x.textContent), /Lancer Line Trooper \(A-t7\) shoots Syndicate Enforcer \(B-t3\) with Line Rifle/);
   await spectator.waitForSelector('[data-attack-line="A-t7:B-t3"]', { state: "detached", ...WAIT });
   await closeAll(a, b, spectator);
 });
@@ -494,18 +517,19 @@ test("a Controller and its Peripheral on one Order: both routes drawn, both on t
 
   await b.waitForSelector('[data-order-path="A-t3"]', { state: "attached", ...WAIT });
   await b.waitForSelector('[data-order-path="A-p1"]', { state: "attached", ...WAIT });
-  await b.waitForSelector('[data-aro="B-t3"] [data-action="shoot"]', WAIT);
-  const offered = await b.$$eval('[data-aro-target="B-t3"] option', (xs) => xs.map((x) => x.value));
-  assert.deepEqual(offered, (await options(b)).aros["B-t3"].targets.bs_attack.punch_carbine);
+  await b.waitForSelector('[data-aro="B-t3"] [data-aro-choice] option[data-kind="shoot"]', { state: "attached", ...WAIT });
+  const shots = await b.$$eval('[data-aro-choice="B-t3"] option[data-kind="shoot"]', (xs) => xs.map((x) => JSON.parse(x.value)));
+  const offered = shots.filter((x) => x.weapon === "punch_carbine").map((x) => x.targets[0].trooper);
+  assert.deepEqual([...offered].sort(), [...(await options(b)).aros["B-t3"].targets.bs_attack.punch_carbine].sort());
   assert.ok(offered.includes("A-p1"), "an ARO may target the Peripheral");
-  await b.selectOption('[data-aro-target="B-t3"]', "A-p1");
-  await b.click('[data-aro="B-t3"] [data-action="shoot"]');
+  await b.selectOption('[data-aro-choice="B-t3"]', JSON.stringify(shots.find((x) => x.weapon === "punch_carbine" && x.targets[0].trooper === "A-p1")));
+  await b.click('[data-aro="B-t3"] [data-action="declare"]');
   await a.waitForSelector('[data-aro-line="B-t3:A-p1"]', { state: "attached", ...WAIT });
   await shot(a, "14-joint-activation-aro-at-peripheral");
   await a.waitForSelector("#declare-idle", WAIT);
   await a.click("#declare-idle"); // the Peripheral idles with its Controller
   await b.waitForSelector("#results .outcome", WAIT);
-  assert.match(await b.$eval("#results .outcome", (x) => x.textContent), /B-t3 shoots A-p1 with Punch Carbine \(AP\): BS 12/);
+  assert.match(await b.$eval("#results .outcome", (x) => x.textContent), /Syndicate Enforcer \(B-t3\) shoots Gnat Drone \(Peripheral\) \(A-p1\) with Punch Carbine \(AP\): BS 12/);
   const declared = await b.evaluate(() => window.referee.view.log.filter((x) => x.event?.type === "skill_declared").map((x) => x.event.peripherals));
   assert.deepEqual(declared.map((p) => p.map((x) => x.skill.type)), [["move"], ["idle"]]);
   await closeAll(a, b);

@@ -1,0 +1,358 @@
+// The ARO window, for every viewer: a countdown on the table (big, red in its last 5 s), the
+// reactive player's compact panel (one row per trooper that may still answer, one choice each
+// with a sensible default, Declare all / Pass all, keyboard shortcuts), what the others see
+// while they wait, and a notice that stays when a window times out with AROs lost.
+//
+// The choices are the server's (`options.aros`): the panel only picks a default among them.
+// The reactive seat's app also closes a window by itself when nothing is left to declare
+// (`answer`), as docs/client.md describes.
+import { windowRemainingMs } from "./lib/connection.js";
+import { baseDiameter } from "./lib/geometry.js";
+import { weaponName, weapon as catalogueWeapon } from "./catalogue.js";
+import { skillText, textOf, toNodes, whyText } from "./describe.js";
+
+/** @param {string} tag @param {Record<string, any>} attrs @param {...(Node|string)} children */
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v === true ? "" : String(v));
+  }
+  node.append(...children);
+  return node;
+}
+
+const URGENT_MS = 5000;
+/** How long the time-out notice stays at least; after that the next action clears it. */
+const NOTICE_MS = 8000;
+const ACTIONS = new Set(["order_spent", "skill_declared", "aro_window_opened", "turn_started"]);
+
+/**
+ * The range MOD of a weapon at a distance, from the catalogue (-Infinity beyond its longest band).
+ * @param {Record<string, any> | undefined} w @param {number} inches
+ */
+function rangeMod(w, inches) {
+  for (const band of w?.ranges ?? []) if (inches <= band.up_to + 1e-9) return band.mod;
+  return -Infinity;
+}
+
+/** Distance between two troopers' bases as the view places them (inches), or null. */
+function baseDistance(/** @type {any} */ a, /** @type {any} */ b) {
+  if (!a?.position || !b?.position) return null;
+  const radius = (/** @type {any} */ t) => baseDiameter(t.profile?.silhouette ?? t.silhouette ?? 2) / 2;
+  return Math.max(0, Math.hypot(a.position[0] - b.position[0], a.position[1] - b.position[1]) - radius(a) - radius(b));
+}
+
+/**
+ * The best of the offered weapons against a target: a Direct Template (it hits without a
+ * roll), else the best range MOD at this distance, then the lowest PS (the hardest save),
+ * then special ammunition over N, then a weapon that is not Disposable.
+ * @param {string[]} weapons @param {number | null} distance
+ */
+export function bestWeapon(weapons, distance) {
+  const score = (/** @type {string} */ id) => {
+    const w = catalogueWeapon(id);
+    return [w?.kind === "direct_template" ? 1 : 0, distance === null ? 0 : rangeMod(w, distance), -(w?.ps ?? 10),
+      w?.ammo && w.ammo !== "N" ? 1 : 0, w?.disposable ? 0 : 1];
+  };
+  return [...weapons].sort((x, y) => {
+    const a = score(x); const b = score(y);
+    for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return b[i] - a[i];
+    return 0;
+  })[0];
+}
+
+/**
+ * Every choice the server offers one trooper, and the default among them.
+ * @param {string} id @param {Record<string, any>} can its `options.aros` entry
+ * @param {{active: string | null, view: any, ruleset: string | undefined, label: (id: string) => string}} ctx
+ * @returns {{choices: {value: string, text: string, kind: string, target?: string}[], preferred: string}}
+ */
+export function aroChoices(id, can, ctx) {
+  const targets = can.targets ?? {};
+  /** @type {{value: string, text: string, kind: string, target?: string}[]} */
+  const choices = [];
+  const me = ctx.view.trooper(id);
+  const distanceTo = (/** @type {string} */ x) => baseDistance(me, ctx.view.trooper(x));
+  // Shots: per target, the best weapon first, then the others.
+  const shotTargets = [...new Set((can.bs_attack ?? []).flatMap((/** @type {string} */ w) => targets.bs_attack?.[w] ?? []))];
+  /** @type {Record<string, string>} */
+  const bestAt = {};
+  for (const x of shotTargets) {
+    const weapons = (can.bs_attack ?? []).filter((/** @type {string} */ w) => (targets.bs_attack?.[w] ?? []).includes(x));
+    const d = distanceTo(x);
+    const best = bestWeapon(weapons, d);
+    bestAt[x] = best;
+    for (const w of [best, ...weapons.filter((/** @type {string} */ v) => v !== best)]) {
+      const c = catalogueWeapon(w);
+      const mod = c?.kind === "direct_template" ? "template" : d === null ? "" : Number.isFinite(rangeMod(c, d)) ? `${rangeMod(c, d) < 0 ? "\u2212" : "+"}${Math.abs(rangeMod(c, d))} at ${d.toFixed(1)}"` : `out of range at ${d.toFixed(1)}"`;
+      choices.push({ value: JSON.stringify({ type: "bs_attack", weapon: w, targets: [{ trooper: x, burst: 1 }] }), kind: "shoot", target: x,
+        text: `Shoot: ${weaponName(w)}${mod ? ` (${mod})` : ""} at ${ctx.label(x)}` });
+    }
+  }
+  for (const [w, list] of Object.entries(targets.cc_attack ?? {})) for (const x of list) {
+    choices.push({ value: JSON.stringify({ type: "cc_attack", weapon: w, target: x }), kind: "cc", target: x, text: `CC Attack ${ctx.label(x)} with ${weaponName(w)}` });
+  }
+  for (const [p, list] of Object.entries(targets.comms_attack ?? {})) for (const x of list) {
+    choices.push({ value: JSON.stringify({ type: "comms_attack", program: p, target: x }), kind: "hack", target: x, text: `Hack ${ctx.label(x)}: ${weaponName(p)}` });
+  }
+  for (const x of targets.discover ?? []) choices.push({ value: JSON.stringify({ type: "discover", target: x }), kind: "discover", target: x, text: `Discover ${ctx.label(x)}` });
+  if (can.dodge) {
+    const note = can.line_of_fire ? "" : can.sixth_sense ? " (Sixth Sense: no penalty)" : ctx.ruleset === "n5" ? " (\u22123 PH: no LoF)" : "";
+    choices.push({ value: JSON.stringify({ type: "dodge" }), kind: "dodge", text: `Dodge${note}` });
+  }
+  if (can.reset) choices.push({ value: JSON.stringify({ type: "reset" }), kind: "reset", text: "Reset" });
+  choices.push({ value: "pass", kind: "pass", text: "No ARO" });
+
+  const find = (/** @type {string} */ kind, /** @type {string | undefined} */ target = undefined) =>
+    choices.find((c) => c.kind === kind && (target === undefined || c.target === target));
+  const at = (/** @type {string} */ kind) => (ctx.active && find(kind, ctx.active)) || find(kind);
+  const shot = (ctx.active && bestAt[ctx.active] !== undefined && find("shoot", ctx.active)) || find("shoot");
+  const shotReaches = shot && !/out of range/.test(shot.text);
+  const preferred = (can.template && find("dodge"))
+    || (can.comms_target && find("reset"))
+    || (shotReaches && shot)
+    || at("cc") || at("hack")
+    || find("dodge")
+    || find("pass");
+  return { choices, preferred: /** @type {{value: string}} */ (preferred).value };
+}
+
+/**
+ * @param {{conn: any, names: any, send: (body: any, options?: any) => Promise<any>,
+ *   panel: HTMLElement, clock: HTMLElement, notice: HTMLElement}} parts
+ */
+export function createAroPanel({ conn, names, send, panel, clock, notice }) {
+  /** Each row's choice, per window and trooper ("order:step:trooper" -> value). */
+  const choices = new Map();
+  /** Windows this app closed by itself (or tried to): "order:step" -> attempts (-1: in flight). */
+  const closing = new Map();
+  let busy = false;
+  let shownKey = "";
+  let noticeUntil = 0;
+  let noticeWaitsForAction = false;
+
+  const label = (/** @type {string} */ id) => names.label(id);
+  const labelText = (/** @type {string} */ id) => names.label(id).text;
+  const windowKey = (/** @type {any} */ w) => `${w.order}:${w.step}`;
+
+  /** Close the reactive player's window once (its troopers that declared nothing pass). */
+  function closeWindow(/** @type {any} */ w, quiet = false) {
+    const key = windowKey(w);
+    const attempts = closing.get(key) ?? 0;
+    if (attempts < 0 || attempts >= 3) return Promise.resolve({ ok: false }); // in flight, or given up: the deadline closes it
+    closing.set(key, -1);
+    const offered = conn.currentOptions()?.close_aro_window; // the server names the window the seat may close
+    const body = { type: "close_aro_window", order: offered?.order ?? w.order, step: offered?.step ?? w.step };
+    // A window the deadline closed first answers stale_window: nothing to tell the player then.
+    return (quiet ? conn.send(body) : send(body)).then((/** @type {any} */ answer) => {
+      closing.set(key, answer.ok ? 3 : attempts + 1);
+      return answer;
+    });
+  }
+
+  /**
+   * Every ARO step opens a window, whoever may react (so its opening tells nothing about
+   * hidden troopers), and only the reactive player's close_aro_window or the deadline closes
+   * it. The reactive seat's app answers at once when it has nothing (left) to declare: the
+   * server's options list no trooper of this seat that may still answer this step (they
+   * include its hidden troopers). Otherwise the player declares and then clicks Done.
+   */
+  function answer(/** @type {any} */ options) {
+    const w = conn.view.window;
+    if (!w || !options || w.reactive !== conn.role || Object.keys(options.aros ?? {}).length) return;
+    closeWindow(w, true);
+  }
+
+  /** Send one trooper's choice. */
+  function declare(/** @type {string} */ id, /** @type {string} */ value) {
+    if (value === "pass") return send({ type: "pass_aro", trooper: id });
+    return send({ type: "declare_aro", trooper: id, skill: JSON.parse(value) });
+  }
+
+  /** Run sends one after the other (each command is issued at the version the previous one made). */
+  async function run(/** @type {() => Promise<any>} */ work) {
+    if (busy) return;
+    busy = true;
+    shownKey = "";
+    render();
+    try { await work(); } finally { busy = false; shownKey = ""; render(); }
+  }
+
+  /** Declare every row's choice (the defaults unless changed), then close the window. */
+  function declareAll() {
+    const w = conn.view.window;
+    const aros = conn.currentOptions()?.aros ?? {};
+    if (!w) return;
+    run(async () => {
+      for (const id of Object.keys(aros)) {
+        const value = choices.get(`${windowKey(w)}:${id}`);
+        if (value === undefined) continue;
+        const answered = await declare(id, value);
+        if (!answered.ok) return; // the rejection is on screen; the rest stays to choose
+      }
+      const still = conn.view.window;
+      if (still && windowKey(still) === windowKey(w)) await closeWindow(still, true);
+    });
+  }
+
+  /** Pass every row that has not answered and close the window. */
+  function passAll() {
+    const w = conn.view.window;
+    if (w) run(() => closeWindow(w));
+  }
+
+  /** The panel's content changes only with the window, the options and the answers: a re-render keeps the player's focus otherwise. */
+  function render() {
+    const w = conn.view.window;
+    const state = conn.view.state;
+    renderClock();
+    panel.hidden = !w || !state;
+    if (!w || !state) { shownKey = ""; return; }
+    const options = conn.currentOptions();
+    const mine = w.reactive === conn.role;
+    const order = state.order ?? {};
+    const key = JSON.stringify([w.order, w.step, w.reactive, mine && options ? options.aros : null, order.aros, order.passed, order.skills?.length, busy]);
+    if (key === shownKey) return;
+    shownKey = key;
+    const focused = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.aroChoice;
+    panel.className = `panel${mine ? " mine" : ""}`;
+    panel.replaceChildren(heading(w, mine), activation(order));
+    if (!mine || !options) {
+      panel.append(waiting(w, order, mine));
+      return;
+    }
+    const aros = options.aros ?? {};
+    const pending = Object.keys(aros);
+    const rows = el("div", { class: "aro-rows" });
+    pending.forEach((id, i) => rows.append(row(w, id, aros[id], i + 1, order)));
+    for (const id of answeredAt(order, w.step)) if (!pending.includes(id)) rows.append(answeredRow(id, order));
+    panel.append(rows);
+    if (!pending.length) {
+      panel.append(el("div", { id: "aro-nothing" }, "Nothing (more) to declare at this step: closing the window..."));
+      return;
+    }
+    panel.append(el("div", { class: "aro-actions" },
+      el("button", { id: "aro-declare-all", class: "primary", disabled: busy, onclick: declareAll, title: "Send each row's choice, then close the window (Enter)" }, "Declare all ", el("kbd", {}, "Enter")),
+      el("button", { id: "close-window", disabled: busy, onclick: passAll, title: "Troopers that declared nothing lose their ARO for this step (Esc)" }, "Pass all / Done ", el("kbd", {}, "Esc"))),
+      el("div", { class: "hint" }, `Keys: ${pending.length > 1 ? `1-${Math.min(9, pending.length)} pick a row` : "1 picks the row"}, Enter declares every row's choice and closes, Esc passes the rest and closes.`));
+    if (focused) /** @type {HTMLElement | null} */ (panel.querySelector(`[data-aro-choice="${focused}"]`))?.focus();
+  }
+
+  function heading(/** @type {any} */ w, /** @type {boolean} */ mine) {
+    return el("div", { class: "aro-heading" },
+      el("b", {}, mine ? "Your ARO" : `ARO: player ${w.reactive} may react`),
+      ` (Order ${w.order}, ${w.step === 1 ? "first" : "second"} ARO step) `,
+      el("span", { class: `countdown${windowRemainingMs(w) < URGENT_MS ? " urgent" : ""}`, id: "countdown" }, `${(windowRemainingMs(w) / 1000).toFixed(1)} s left`));
+  }
+
+  /** What the active troopers declared, in words. */
+  function activation(/** @type {any} */ order) {
+    const box = el("div", { class: "activation" });
+    if (!order.trooper) return box;
+    box.append(toNodes([label(order.trooper), ...(order.peripherals ?? []).flatMap((/** @type {string} */ p) => [" + ", label(p)])]), ": ");
+    const skills = order.skills ?? [];
+    if (!skills.length) box.append("activated");
+    skills.forEach((/** @type {any} */ s, /** @type {number} */ i) => { if (i) box.append(", then "); box.append(toNodes(skillText(s, { names }))); });
+    return box;
+  }
+
+  /** The others' view of the window: who may react, as this viewer may know it. */
+  function waiting(/** @type {any} */ w, /** @type {any} */ order, /** @type {boolean} */ mine) {
+    const eligible = Object.keys(order.eligible ?? {}).filter((id) => (order.eligible_at_step?.[id] ?? w.step) === w.step);
+    const box = el("div", { class: "aro-waiting" }, mine ? "Loading your options... " : "Waiting for the reactive player. ");
+    if (!eligible.length) { box.append("Eligible: none that you can see."); return box; }
+    box.append("Eligible: ");
+    eligible.forEach((id, i) => {
+      if (i) box.append(", ");
+      const answered = order.aros?.[id] ? `: ${textOf(skillText(order.aros[id], { names }))}` : (order.passed ?? []).includes(id) ? ": no ARO" : "";
+      box.append(toNodes([label(id)]), ` (${whyText(order.eligible[id])})${answered}`);
+    });
+    return box;
+  }
+
+  /** Troopers of this seat that answered at this step. */
+  function answeredAt(/** @type {any} */ order, /** @type {number} */ step) {
+    return [...Object.keys(order.aros ?? {}), ...(order.passed ?? [])]
+      .filter((id) => (order.eligible_at_step?.[id] ?? step) === step && id.startsWith(`${conn.role}-`));
+  }
+
+  function answeredRow(/** @type {string} */ id, /** @type {any} */ order) {
+    const skill = order.aros?.[id];
+    return el("div", { class: "aro-row answered", "data-aro-answered": id },
+      el("span", { class: "aro-who" }, toNodes([label(id)])),
+      el("span", { class: "aro-declared" }, skill ? toNodes(["declared ", ...skillText(skill, { names })]) : "no ARO (passed)"));
+  }
+
+  function row(/** @type {any} */ w, /** @type {string} */ id, /** @type {any} */ can, /** @type {number} */ n, /** @type {any} */ order) {
+    const { choices: offered, preferred } = aroChoices(id, can, { active: order.trooper ?? null, view: conn.view, ruleset: conn.view.state?.ruleset, label: labelText });
+    const key = `${windowKey(w)}:${id}`;
+    if (!offered.some((c) => c.value === choices.get(key))) choices.set(key, preferred);
+    const select = el("select", { "data-aro-choice": id, "aria-label": `ARO of ${labelText(id)}`, disabled: busy,
+      onchange: (/** @type {any} */ e) => choices.set(key, e.target.value) },
+    ...offered.map((c) => el("option", { value: c.value, "data-kind": c.kind, ...(c.target ? { "data-target": c.target } : {}),
+      selected: c.value === choices.get(key) }, c.text)));
+    return el("div", { class: "aro-row", "data-aro": id },
+      el("kbd", { class: "aro-key" }, n <= 9 ? String(n) : ""),
+      el("span", { class: "aro-who" }, toNodes([label(id)]), el("span", { class: "aro-why" }, ` ${whyText(can)}`)),
+      select,
+      el("button", { "data-action": "declare", disabled: busy, onclick: () => run(() => declare(id, choices.get(key))) }, "Declare"),
+      el("button", { "data-action": "pass", disabled: busy, onclick: () => run(() => declare(id, "pass")) }, "Pass"));
+  }
+
+  /** The countdown: on the table for every viewer, and in the panel. */
+  function renderClock() {
+    const w = conn.view.window;
+    clock.hidden = !w;
+    if (!w) return;
+    const left = windowRemainingMs(w);
+    const text = `${(left / 1000).toFixed(1)} s`;
+    const mine = w.reactive === conn.role;
+    clock.classList.toggle("urgent", left < URGENT_MS);
+    clock.classList.toggle("mine", mine);
+    const words = `${mine ? "Your ARO" : `ARO: player ${w.reactive}`} ${text}`;
+    if (clock.textContent !== words) clock.textContent = words;
+    const inPanel = document.getElementById("countdown");
+    if (inPanel) {
+      inPanel.textContent = `${text} left`;
+      inPanel.classList.toggle("urgent", left < URGENT_MS);
+    }
+    if (Date.now() > noticeUntil && !noticeWaitsForAction && !notice.hidden) notice.hidden = true;
+  }
+
+  /** A window that timed out: say who lost its ARO, for a while and until the next action. */
+  function onEvents(/** @type {{version: number, event: any}[]} */ entries) {
+    for (const { event } of entries) {
+      if (!event) continue;
+      if (event.type === "aro_window_closed" && event.reason === "deadline") {
+        const lost = [...(event.lost ?? []), ...(event.lost_hidden ?? [])];
+        notice.replaceChildren(el("b", {}, "ARO window timed out"),
+          lost.length ? toNodes([": ", ...lost.flatMap((id, i) => [...(i ? [i === lost.length - 1 ? " and " : ", "] : []), label(id)]),
+            ` lost ${lost.length === 1 ? "its" : "their"} ARO.`]) : ": it closed at its deadline.",
+          el("button", { class: "dismiss", title: "Dismiss", onclick: () => { notice.hidden = true; noticeWaitsForAction = false; } }, "\u00d7"));
+        notice.hidden = false;
+        noticeUntil = Date.now() + NOTICE_MS;
+        noticeWaitsForAction = true;
+      } else if (ACTIONS.has(event.type) && noticeWaitsForAction) {
+        noticeWaitsForAction = false; // the notice goes once its time is up
+      }
+    }
+  }
+
+  /** Keyboard: 1-9 pick a row, Enter declares every row and closes, Esc passes the rest. */
+  document.addEventListener("keydown", (e) => {
+    const w = conn.view.window;
+    if (!w || w.reactive !== conn.role || panel.hidden || busy || e.ctrlKey || e.metaKey || e.altKey) return;
+    const target = /** @type {HTMLElement} */ (e.target);
+    if (target?.tagName === "INPUT" || target?.tagName === "TEXTAREA" || target?.tagName === "BUTTON" && e.key === "Enter") return;
+    if (!panel.querySelector("[data-aro]")) return;
+    if (e.key === "Enter") { e.preventDefault(); declareAll(); }
+    else if (e.key === "Escape") { e.preventDefault(); passAll(); }
+    else if (/^[1-9]$/.test(e.key)) {
+      const select = /** @type {HTMLElement | undefined} */ ([...panel.querySelectorAll("[data-aro-choice]")][Number(e.key) - 1]);
+      if (select) { e.preventDefault(); select.focus(); }
+    }
+  });
+
+  return { render, answer, tick: renderClock, onEvents };
+}

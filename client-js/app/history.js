@@ -1,0 +1,119 @@
+// The event log and the results panel, rendered once per event version, in version order,
+// whether the event arrived live or came from the history (`conn.loadHistory()`: every event
+// of this viewer from 1 up to its version). A tab that joins with a snapshot (a reload, a late
+// spectator) asks for the history and rebuilds the log and the results with the same
+// functions a tab that watched live used, so both show the same thing; live events that
+// arrive meanwhile wait in order, and nothing is shown twice.
+import { describeEvent, renderOutcome, toNodes, TrooperNames } from "./describe.js";
+
+/**
+ * @typedef {{version: number, event: Record<string, any> | null}} Entry
+ * @typedef {{log: HTMLElement, results: HTMLElement, conn: any}} Where
+ */
+
+export class EventHistory {
+  /** @param {Where} where */
+  constructor({ log, results, conn }) {
+    this.log = log;
+    this.results = results;
+    this.conn = conn;
+    this.names = new TrooperNames((id) => conn.view.trooper(id));
+    /** The next version to render: everything below it is on screen. */
+    this.next = 1;
+    /** @type {Map<number, Entry>} events that arrived ahead of a version not rendered yet */
+    this.waiting = new Map();
+    /** A history request is in flight. */
+    this.loading = false;
+    /** History requests that failed (after 3, the log just says what it missed). */
+    this.failures = 0;
+  }
+
+  /** Whether the library offers the history (`conn.loadHistory`). */
+  get canLoad() {
+    return typeof this.conn.loadHistory === "function";
+  }
+
+  /** Live events from the connection. @param {Entry[]} entries */
+  addLive(entries) {
+    this.#add(entries);
+    this.catchUp();
+  }
+
+  /**
+   * Called on every change of the view, after its live events: when the view holds versions
+   * this log has not rendered (a join or a resync with a snapshot: no event will bring them),
+   * load them from the history; without one (or when it does not cover them), say in the log
+   * that it starts later.
+   * @param {boolean} [afterLoad] the history was just asked for: do not ask again
+   */
+  catchUp(afterLoad = false) {
+    this.#flush();
+    const held = this.conn.view.version;
+    if (this.next > held && !this.waiting.size) return;
+    if (this.loading) return;
+    if (!afterLoad && this.canLoad && this.failures < 3) {
+      this.#load();
+      return;
+    }
+    while (this.next <= held || this.waiting.size) {
+      this.#skipTo(this.next <= held ? Math.min(held + 1, ...this.waiting.keys()) : Math.min(...this.waiting.keys()));
+    }
+  }
+
+  async #load() {
+    this.loading = true;
+    try {
+      this.#add((await this.conn.loadHistory()) ?? []);
+    } catch (error) {
+      this.failures += 1;
+      console.warn("the event history could not be loaded:", error);
+    } finally {
+      this.loading = false;
+    }
+    this.catchUp(true);
+  }
+
+  /** @param {Entry[]} entries */
+  #add(entries) {
+    for (const entry of entries) if (entry.version >= this.next && !this.waiting.has(entry.version)) this.waiting.set(entry.version, entry);
+  }
+
+  /** Render every waiting event that continues the log. Returns true when something was rendered. */
+  #flush() {
+    let rendered = false;
+    const atBottom = this.log.scrollTop + this.log.clientHeight >= this.log.scrollHeight - 4;
+    while (this.waiting.has(this.next)) {
+      const entry = /** @type {Entry} */ (this.waiting.get(this.next));
+      this.waiting.delete(this.next);
+      this.#render(entry);
+      this.next += 1;
+      rendered = true;
+    }
+    if (rendered && atBottom) this.log.scrollTop = this.log.scrollHeight;
+    return rendered;
+  }
+
+  /** Versions this tab will never render (no history): one line says so. @param {number} version */
+  #skipTo(version) {
+    if (version <= this.next) return;
+    const first = this.next === 1;
+    this.log.append(Object.assign(document.createElement("li"), { className: "log-gap", value: version,
+      textContent: first ? `(this tab joined at event ${version - 1}: the events before it are not shown)` : `(events ${this.next} to ${version - 1} were missed and are not shown)` }));
+    this.next = version;
+    this.#flush();
+  }
+
+  /** One event: a line of the log, and a results block for a resolved Order. @param {Entry} entry */
+  #render({ version, event }) {
+    if (!event) return; // servers before gap-free numbering sent null for an event this viewer may not see
+    this.names.learn(event);
+    const ctx = { names: this.names, ruleset: this.conn.view.state?.ruleset, viewer: this.conn.role };
+    const item = document.createElement("li");
+    item.value = version;
+    item.dataset.version = String(version);
+    item.dataset.type = event.type;
+    item.append(toNodes(describeEvent(event, ctx)));
+    this.log.append(item);
+    if (event.type === "order_resolved") this.results.prepend(renderOutcome(event, ctx));
+  }
+}
