@@ -85,8 +85,9 @@ function joinNotice(state, ctx) {
     el("b", {}, "Waiting for the opponent to join."),
     link ? el("div", {}, "Send this link to your opponent (it opens seat ", opponent, "):", copyField(`invite-${opponent}`, link))
       : el("div", {}, `They join by opening the link of seat ${opponent}.`),
-    hint(state.armies?.[role] ? `You chose ${state.armies[role].name}. Once they join and choose their army, the Lieutenants roll off for the Initiative.`
-      : "You can choose your army meanwhile; the game goes on once they are here."));
+    hint(state.phase !== "army_selection" ? "The game goes on once they are here."
+      : state.armies?.[role] ? `You chose ${state.armies[role].name}. Once they join and choose their army, the Lieutenants roll off for the Initiative.`
+        : "You can choose your army meanwhile; the game goes on once they are here."));
 }
 const hint = (/** @type {string} */ text) => el("div", { class: "hint" }, text);
 
