@@ -241,8 +241,8 @@ export function createAroPanel({ conn, names, send, panel, clock, notice }) {
 
   function heading(/** @type {any} */ w, /** @type {boolean} */ mine) {
     return el("div", { class: "aro-heading" },
-      el("b", {}, mine ? "Your ARO" : `ARO: player ${w.reactive} may react`),
-      ` (Order ${w.order}, ${w.step === 1 ? "first" : "second"} ARO step) `,
+      el("span", {}, el("b", {}, mine ? "Your ARO" : `ARO: player ${w.reactive} may react`),
+        ` (Order ${w.order}, ${w.step === 1 ? "first" : "second"} ARO step)`),
       el("span", { class: `countdown${windowRemainingMs(w) < URGENT_MS ? " urgent" : ""}`, id: "countdown" }, `${(windowRemainingMs(w) / 1000).toFixed(1)} s left`));
   }
 
