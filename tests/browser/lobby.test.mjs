@@ -78,7 +78,7 @@ test("the lobby: three links with Copy buttons (clipboard, and the selection whe
   if (tables.status === 404) {
     assert.equal(await page.$eval("#table-choice", (x) => x.hidden), true, "no layouts: no table choice");
   } else {
-    await page.waitForSelector("#table-choice:not([hidden]) #table-select option", WAIT);
+    await page.waitForSelector("#table-choice:not([hidden]) #table-select option", { state: "attached", ...WAIT });
   }
   await shot(page, "01-form");
   await page.click("#create-room");
