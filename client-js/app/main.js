@@ -40,7 +40,7 @@ const ui = {
   confirmConcede: false,
   /** the whole commitment is shown (no clipboard to copy it to) */
   fullCommitment: false,
-  /** the turn ("round:turn:side") whose "End turn with Orders unspent?" question is showing */
+  /** the turn and Orders spent ("round:turn:side:spent") whose "End turn with Orders unspent?" question is showing */
   confirmEndTurn: /** @type {string|null} */ (null),
   /** why this tab cannot join (a final close other than 4010), shown in the banner */
   fatal: /** @type {string|null} */ (null),
@@ -588,7 +588,7 @@ function ordersLeft(orders) {
 /** End turn; with Orders left that a trooper may still spend, ask first ("End turn with 7 Orders unspent?"). */
 function endTurnControl(state, options) {
   const left = ordersLeft(state.orders);
-  const turn = `${state.round}:${state.turn}:${state.active}`;
+  const turn = `${state.round}:${state.turn}:${state.active}:${state.orders_spent ?? 0}`; // an Order spent meanwhile: ask again
   const end = async () => { ui.confirmEndTurn = null; render(); await send({ type: "end_turn" }); };
   if (ui.confirmEndTurn !== turn) {
     const ask = left > 0 && Object.keys(options.activate ?? {}).length > 0;
