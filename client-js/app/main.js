@@ -4,7 +4,9 @@
 import { GameConnection, websocketUrl } from "./lib/connection.js";
 import { CloseCode } from "./lib/protocol-constants.js";
 import { routeLength } from "./lib/geometry.js";
-import { drawTable } from "./table.js";
+import { drawTable, hoverTrooper } from "./table.js";
+import { renderRoster } from "./roster.js";
+import { rulerClick } from "./ruler.js";
 import { resultText } from "./describe.js";
 import { EventHistory } from "./history.js";
 import { createAroPanel } from "./aro-panel.js";
@@ -142,6 +144,7 @@ function render() {
   if (!state) return;
   const options = conn.currentOptions();
   drawTable(/** @type {any} */ ($("table")), view, conn.role, ui, options, onTableClick, selectTrooper);
+  renderRoster($("roster"), view, conn.role, ui, selectTrooper, hoverTrooper);
   renderGameOver(state);
   renderSetup(state, options);
   renderSelection(options);
@@ -614,7 +617,8 @@ function renderConcede(state) {
     button("No, play on", () => { ui.confirmConcede = false; render(); }, { id: "cancel-concede" }));
 }
 
-function onTableClick(point) {
+function onTableClick(point, trooper) {
+  if (rulerClick(conn, point, trooper)) return; // the ruler, when on, takes table clicks
   const state = conn.view.state;
   if (!state || !isSeat()) return;
   const options = conn.currentOptions();

@@ -1,21 +1,62 @@
-// The table drawn to scale in SVG (1 user unit = 1 inch): terrain, deployment zones,
-// troopers on silhouette bases with a facing wedge, Camouflage markers, and for the
-// selected trooper its Zone of Control, movement range, Line of Fire to the enemies it sees
-// (the server's `options.sight`) and the routes being drawn; for everyone, the Order in
-// progress: the routes its troopers moved, the firing points and target lines of the attacks
-// declared by them and by the AROs, and the area of template weapons, until it is resolved.
-import { baseDiameter, declaredFrom, firstMov, TEMPLATE_LENGTH } from "./lib/geometry.js";
+// The table drawn to scale in SVG (1 user unit = 1 inch): terrain by kind with its height
+// written on it and a shade and shadow by height, deployment zones in their side's colour,
+// troopers on bases sized by Silhouette with a facing wedge, named by unit (the ids only in
+// tooltips), their states as tokens by the base, casualties greyed and crossed out, enemy
+// Camouflage markers as markers; for the selected trooper its Zone of Control, movement range,
+// Line of Fire to the enemies it sees (the server's `options.sight`) and the routes being
+// drawn; for everyone, the Order in progress: the routes its troopers moved, the firing points
+// and target lines of the attacks declared by them and by the AROs, and the area of template
+// weapons, until it is resolved. Zoom (wheel, +/- buttons), pan (drag), the ruler's line.
+// Texts and tokens keep their size on screen at any zoom (`layoutOverlay`).
+import { baseRadius, declaredFrom, firstMov, silhouetteHeight, TEMPLATE_LENGTH } from "./lib/geometry.js";
 import { weapon, weaponName } from "./catalogue.js";
+import { trooperNames, trooperStates, STATE_TOKENS } from "./roster.js";
+import { ruler, drawRuler, installRuler } from "./ruler.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const ZOC_RADIUS = 8; // inches (DIGEST: Zone of Control)
-const camera = { x: 0, y: 0, scale: 1, ready: false };
+const MIN_SCALE = 0.5, MAX_SCALE = 10;
+const camera = { x: -1, y: -1, scale: 1, ready: false };
 
-function svg(tag, attrs = {}) {
+/** Side colours: base fill, a light tint (zones, labels) and a dark edge. */
+export const SIDE_COLOUR = {
+  A: { fill: "#3d7eff", light: "#9cc0ff", dark: "#12306e" },
+  B: { fill: "#ff7a2e", light: "#ffc09a", dark: "#6e2c06" },
+};
+const sideColour = (side) => SIDE_COLOUR[side] ?? { fill: "#999", light: "#ccc", dark: "#333" };
+
+/** Terrain kinds (state.table.terrain[].kind) as drawn: hue, saturation, words for the legend. */
+export const TERRAIN_KINDS = {
+  building: { hue: 30, sat: 22, label: "Building" },
+  wall: { hue: 40, sat: 6, label: "Wall" },
+  container: { hue: 12, sat: 48, label: "Container" },
+  scatter: { hue: 75, sat: 28, label: "Scatter" },
+  vehicle: { hue: 210, sat: 16, label: "Vehicle" },
+  scenery: { hue: 45, sat: 14, label: "Scenery" },
+};
+const UNKNOWN_KIND = { hue: 45, sat: 14, label: "Terrain" };
+
+/** Fill of a terrain piece: its kind's colour, darker the taller it is. */
+export function terrainFill(kind, height) {
+  const k = TERRAIN_KINDS[kind] ?? UNKNOWN_KIND;
+  const lightness = Math.max(24, Math.min(62, 64 - (height ?? 0) * 8));
+  return `hsl(${k.hue} ${k.sat}% ${lightness}%)`;
+}
+
+/** Inches as the table writes them: 4", 2.5". */
+export const inches = (n) => `${Math.round(n * 10) / 10}"`;
+
+function svg(tag, attrs = {}, text = undefined) {
   const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) node.setAttribute(k, String(v));
+  if (text !== undefined) node.textContent = text;
   return node;
 }
+
+/** What was last drawn, so that zoom, the ruler and the roster's hover can redraw or re-lay it. */
+let last = /** @type {any[] | null} */ (null);
+/** Screen-sized things of the current drawing (labels, tokens, pills), laid out by `layoutOverlay`. */
+let overlay = /** @type {any[]} */ ([]);
 
 /**
  * @param {SVGSVGElement} root
@@ -23,26 +64,30 @@ function svg(tag, attrs = {}) {
  * @param {string|null} role
  * @param {{selected: string|null, routes: Record<string, number[][]>, firingPoint: number[]|null, facingTo: number[]|null}} ui
  * @param {Record<string, any> | null} options the seat's current options (null: none)
- * @param {(p: [number, number]) => void} onClick table point clicked (inches)
+ * @param {(p: [number, number], trooper?: Record<string, any>) => void} onClick table point clicked (inches); with the ruler on, a trooper clicked gives its position and itself
  * @param {(id: string) => void} onSelect trooper clicked
  */
 export function drawTable(root, view, role, ui, options, onClick, onSelect) {
+  last = [root, view, role, ui, options, onClick, onSelect];
   const state = view.state;
   const { width, depth } = state.table;
-  if (!camera.ready) { Object.assign(camera, { x: 0, y: 0, scale: 1, ready: true }); installPanZoom(root, width, depth, onClick); }
+  if (!camera.ready) { camera.ready = true; installPanZoom(root, width, depth); }
   root.__onClick = onClick;
-  applyCamera(root, width, depth);
+  root.__size = [width, depth];
+  applyCamera(root);
   root.replaceChildren();
-  // y grows northwards on the table, downwards in SVG: flip once here.
+  root.classList.toggle("ruler-on", ruler.active);
+  overlay = [];
+  const names = trooperNames(state);
+  // y grows northwards on the table, downwards in SVG: flip once here. Texts go in `top`,
+  // unflipped (SVG y = depth - y), so that they read the right way up.
   const g = svg("g", { transform: `translate(0 ${depth}) scale(1 -1)` });
-  root.append(g);
-  g.append(svg("rect", { x: 0, y: 0, width, height: depth, fill: "#4d6b4d", stroke: "#ddd", "stroke-width": 0.1 }));
-  for (const [name, z] of Object.entries(state.deployment_zones ?? {})) {
-    g.append(svg("rect", { x: z.x0, y: z.y0, width: z.x1 - z.x0, height: z.y1 - z.y0, fill: name === "south" ? "#3366cc" : "#cc6633", opacity: 0.18, "data-zone": name }));
-  }
-  for (const piece of state.table.terrain ?? []) {
-    g.append(svg("polygon", { points: piece.polygon.map((p) => p.join(",")).join(" "), fill: "#6b5a45", stroke: "#222", "stroke-width": 0.1, "data-terrain": piece.id }));
-  }
+  const top = svg("g", { id: "table-overlay", "pointer-events": "none" });
+  root.append(g, top);
+  g.append(svg("rect", { x: 0, y: 0, width, height: depth, fill: "#46623f", stroke: "#cfd8c8", "stroke-width": 0.12 }));
+  drawEdgeTicks(g, width, depth);
+  drawZones(g, state, depth);
+  drawTerrain(g, state, depth);
   const selected = ui.selected ? view.trooper(ui.selected) : null;
   if (selected?.position) {
     const [x, y] = selected.position;
@@ -65,29 +110,288 @@ export function drawTable(root, view, role, ui, options, onClick, onSelect) {
   if (ui.firingPoint) {
     g.append(svg("circle", { cx: ui.firingPoint[0], cy: ui.firingPoint[1], r: 0.45, fill: "none", stroke: "#ff0", "stroke-width": 0.12, id: "chosen-firing-point" }));
   }
-  if (state.order) drawOrder(g, view, state.order);
-  for (const t of state.troopers) {
-    if (!t.position) continue; // not deployed (or an opponent's trooper in Hidden Deployment)
-    const [x, y] = t.position;
-    const r = baseDiameter(t.silhouette ?? t.profile?.silhouette ?? 2) / 2;
-    const group = svg("g", { "data-trooper": t.id, cursor: "pointer" });
-    const colour = t.side === "A" ? "#48f" : "#f84";
-    if (t.marker) {
-      group.append(svg("rect", { x: x - r, y: y - r, width: 2 * r, height: 2 * r, fill: "#222", stroke: colour, "stroke-width": 0.15 }));
-    } else {
-      group.append(svg("circle", { cx: x, cy: y, r, fill: t.condition && t.condition !== "normal" ? "#555" : colour, stroke: t.id === ui.selected ? "#ff0" : "#000", "stroke-width": 0.1,
-        opacity: t.hidden ? 0.45 : 1, "stroke-dasharray": t.hidden ? "0.3 0.2" : "none" }));
-      // facing: the front 180 degrees arc (facings are degrees, 0 = +x, counter-clockwise)
-      const f = ((t.facing ?? 0) * Math.PI) / 180;
-      const a0 = f - Math.PI / 2, a1 = f + Math.PI / 2;
-      group.append(svg("path", { d: `M ${x + r * Math.cos(a0)} ${y + r * Math.sin(a0)} A ${r} ${r} 0 0 1 ${x + r * Math.cos(a1)} ${y + r * Math.sin(a1)} Z`, fill: "#fff", opacity: 0.45 }));
-      group.append(svg("line", { x1: x, y1: y, x2: x + r * 1.4 * Math.cos(f), y2: y + r * 1.4 * Math.sin(f), stroke: "#fff", "stroke-width": 0.08 }));
+  // Casualties first, so that the living stand on top of them.
+  const placed = state.troopers.filter((t) => t.position);
+  const active = new Set(state.order ? [state.order.trooper, ...(state.order.peripherals ?? [])] : []);
+  for (const t of placed.filter((x) => x.condition === "dead")) drawTrooper(g, t, names, ui, active, depth, onSelect, onClick);
+  if (state.order) drawOrder(g, view, state.order, names, depth);
+  for (const t of placed.filter((x) => x.condition !== "dead")) drawTrooper(g, t, names, ui, active, depth, onSelect, onClick);
+  const rulerLayer = svg("g", { id: "ruler-layer" });
+  g.append(rulerLayer);
+  drawRuler(rulerLayer, view, names, (item) => overlay.push(item), depth, pill);
+  renderTitle(state);
+  renderLegend(state);
+  for (const item of overlay) top.append(item.node);
+  layoutOverlay(root);
+}
+
+/** Redraw with what was last drawn (zoom buttons, the ruler's answers). */
+export function redrawTable() {
+  if (last) drawTable(.../** @type {[any, any, any, any, any, any, any]} */ (last));
+}
+
+/** Inch ticks along the table edges: every 2", longer every 6", numbered every 12". */
+function drawEdgeTicks(g, width, depth) {
+  const ticks = svg("g", { stroke: "#cfd8c8", "stroke-width": 0.05, opacity: 0.55 });
+  for (let x = 2; x < width; x += 2) {
+    const l = x % 6 === 0 ? 0.6 : 0.3;
+    ticks.append(svg("line", { x1: x, y1: 0, x2: x, y2: l }), svg("line", { x1: x, y1: depth, x2: x, y2: depth - l }));
+  }
+  for (let y = 2; y < depth; y += 2) {
+    const l = y % 6 === 0 ? 0.6 : 0.3;
+    ticks.append(svg("line", { x1: 0, y1: y, x2: l, y2: y }), svg("line", { x1: width, y1: y, x2: width - l, y2: y }));
+  }
+  g.append(ticks);
+}
+
+/** Deployment zones in the colour of the side that deploys there (neutral before that is known). */
+function drawZones(g, state, depth) {
+  const owner = Object.fromEntries(Object.entries(state.initiative?.zones ?? {}).map(([side, zone]) => [zone, side]));
+  for (const [name, z] of Object.entries(state.deployment_zones ?? {})) {
+    const side = owner[name];
+    const colour = side ? sideColour(side).fill : "#c8c8c8";
+    g.append(svg("rect", { x: z.x0, y: z.y0, width: z.x1 - z.x0, height: z.y1 - z.y0, fill: colour, opacity: 0.16, "data-zone": name }));
+    const inner = z.y0 <= 0 ? z.y1 : z.y0; // the edge facing the middle of the table
+    g.append(svg("line", { x1: z.x0, y1: inner, x2: z.x1, y2: inner, stroke: colour, "stroke-width": 0.1, "stroke-dasharray": "0.6 0.3", opacity: 0.8 }));
+    const atEdge = z.y0 <= 0 ? z.y0 + 0.9 : z.y1 - 0.9;
+    const text = side ? `Player ${side} deployment zone` : `${name} deployment zone`;
+    overlay.push(fixedLabel((z.x0 + z.x1) / 2, depth - atEdge, pill(text, { colour: side ? sideColour(side).light : "#ddd", size: 10, background: "rgba(0,0,0,.35)", attrs: { "data-zone-label": name } })));
+  }
+}
+
+/** Terrain: a shadow that grows with height, the footprint shaded by kind and height, and a
+ * label with its name and height in inches. */
+function drawTerrain(g, state, depth) {
+  const pieces = state.table.terrain ?? [];
+  for (const piece of pieces) {
+    const h = piece.height ?? 0;
+    const off = Math.min(1.2, 0.14 * h);
+    g.append(svg("polygon", { points: piece.polygon.map(([x, y]) => `${x + off},${y - off}`).join(" "), fill: "#000", opacity: 0.32 }));
+  }
+  for (const piece of pieces) {
+    const h = piece.height ?? 0;
+    const node = svg("polygon", { points: piece.polygon.map((p) => p.join(",")).join(" "), fill: terrainFill(piece.kind, h),
+      stroke: "#1b1b1b", "stroke-width": 0.1, "data-terrain": piece.id, "data-kind": piece.kind ?? "" });
+    node.append(svg("title", {}, `${piece.name || piece.id}${piece.kind ? ` (${piece.kind})` : ""}: ${inches(h)} high${piece.gives_cover === false ? ", gives no Partial Cover" : ""}`));
+    g.append(node);
+    if (h >= 2) { // a roof line: tall pieces read as raised blocks
+      const [cx, cy] = centre(piece.polygon);
+      const inset = piece.polygon.map(([x, y]) => `${cx + (x - cx) * 0.86},${cy + (y - cy) * 0.86}`).join(" ");
+      g.append(svg("polygon", { points: inset, fill: "none", stroke: "#fff", "stroke-width": 0.06, opacity: 0.25 }));
     }
-    const label = svg("text", { x, y: -y + r + 0.6, "font-size": 0.6, fill: "#fff", "text-anchor": "middle", transform: "scale(1 -1)" });
-    label.textContent = t.marker ? `CAMO ${t.id}` : t.hidden ? `${t.id} (hidden)` : t.id;
-    group.append(label);
-    group.addEventListener("click", (e) => { e.stopPropagation(); onSelect(t.id); });
-    g.append(group);
+    const [cx, cy] = centre(piece.polygon);
+    const box = bounds(piece.polygon);
+    const narrow = Math.min(box.w, box.h) < 2.2;
+    const label = pill(narrow || !piece.name ? `${piece.name ? `${piece.name} ` : ""}${inches(h)}` : piece.name,
+      { sub: narrow || !piece.name ? undefined : inches(h), size: 10, colour: "#f4f0e6", background: "rgba(20,18,14,.62)", bold: false,
+        attrs: { "data-terrain-label": piece.id } });
+    overlay.push(fixedLabel(cx, depth - cy, label));
+  }
+}
+
+function centre(polygon) {
+  const b = bounds(polygon);
+  return [b.x0 + b.w / 2, b.y0 + b.h / 2];
+}
+
+function bounds(polygon) {
+  const xs = polygon.map((p) => p[0]), ys = polygon.map((p) => p[1]);
+  const x0 = Math.min(...xs), y0 = Math.min(...ys);
+  return { x0, y0, w: Math.max(...xs) - x0, h: Math.max(...ys) - y0 };
+}
+
+/**
+ * One trooper: its base to scale (Silhouette), the front arc, rings for the active and the
+ * selected trooper, a cross on a casualty; its name and state tokens in a label by the base.
+ */
+function drawTrooper(g, t, names, ui, active, depth, onSelect, onClick) {
+  const [x, y] = t.position;
+  const r = baseRadius(t);
+  const side = sideColour(t.side);
+  const dead = t.condition === "dead";
+  const unconscious = t.condition === "unconscious";
+  const name = names.get(t.id);
+  const group = svg("g", { "data-trooper": t.id, "data-condition": t.condition ?? "", class: `trooper side-${t.side}${dead ? " dead" : ""}`, cursor: "pointer" });
+  group.append(svg("title", {}, `${name?.full ?? "?"} (${t.id})${t.marker ? ", Camouflage marker" : ""}${t.condition && t.condition !== "normal" ? `, ${t.condition}` : ""}`));
+  group.append(svg("circle", { cx: x, cy: y, r: r + 0.32, class: "hover-ring", fill: "none", stroke: "#fff", "stroke-width": 0.14, opacity: 0 }));
+  if (active.has(t.id)) {
+    group.append(svg("circle", { cx: x, cy: y, r: r + 0.42, fill: "none", stroke: "#ffd24a", "stroke-width": 0.22, "data-active-ring": t.id }));
+  }
+  if (t.id === ui.selected) {
+    group.append(svg("circle", { cx: x, cy: y, r: r + 0.2, fill: "none", stroke: "#000", "stroke-width": 0.26, opacity: 0.6 }));
+    group.append(svg("circle", { cx: x, cy: y, r: r + 0.2, fill: "none", stroke: "#fff", "stroke-width": 0.13, "data-selected-ring": t.id }));
+  }
+  if (t.marker && !t.profile) {
+    // An enemy Camouflage Marker: a marker token, never a base, no facing (its unit is unknown).
+    const s = r * 0.92;
+    group.append(svg("rect", { x: x - s, y: y - s, width: 2 * s, height: 2 * s, rx: 0.12, fill: "#1d1f24", stroke: side.fill, "stroke-width": 0.16, "data-marker": t.id }));
+    group.append(svg("path", { d: `M ${x - s * 0.55} ${y} L ${x} ${y + s * 0.55} L ${x + s * 0.55} ${y} L ${x} ${y - s * 0.55} Z`, fill: side.fill, opacity: 0.8 }));
+  } else if (dead) {
+    group.append(svg("circle", { cx: x, cy: y, r, fill: "#5a5a5a", stroke: "#222", "stroke-width": 0.08, opacity: 0.85, "data-base": t.id }));
+    const d = r * 0.72;
+    for (const [a, b] of [[[x - d, y - d], [x + d, y + d]], [[x - d, y + d], [x + d, y - d]]]) {
+      group.append(svg("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: "#111", "stroke-width": 0.26, "stroke-linecap": "round" }));
+      group.append(svg("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: "#d9d9d9", "stroke-width": 0.1, "stroke-linecap": "round", "data-casualty-cross": t.id }));
+    }
+  } else {
+    const hidden = t.hidden;
+    const base = svg("circle", { cx: x, cy: y, r, fill: unconscious ? side.dark : side.fill, stroke: unconscious ? "#ff5a3c" : "#0b0b0b",
+      "stroke-width": unconscious ? 0.12 : 0.07, opacity: hidden ? 0.5 : 1, "stroke-dasharray": hidden || unconscious ? "0.25 0.15" : "none", "data-base": t.id });
+    group.append(base);
+    // Facing: the front 180° arc lighter, and a nose on the rim (0° = +x, counter-clockwise).
+    const f = ((t.facing ?? 0) * Math.PI) / 180;
+    const a0 = f - Math.PI / 2, a1 = f + Math.PI / 2;
+    const at = (a, d) => `${x + d * Math.cos(a)} ${y + d * Math.sin(a)}`;
+    if (!unconscious) {
+      group.append(svg("path", { d: `M ${at(a0, r)} A ${r} ${r} 0 0 1 ${at(a1, r)} Z`, fill: "#fff", opacity: hidden ? 0.25 : 0.42, "data-front-arc": t.id }));
+      group.append(svg("path", { d: `M ${at(f - 0.42, r * 0.98)} L ${at(f, r + Math.max(0.3, r * 0.45))} L ${at(f + 0.42, r * 0.98)} Z`,
+        fill: "#fff", stroke: "#111", "stroke-width": 0.05, opacity: hidden ? 0.5 : 1, "data-facing": t.id }));
+    }
+    if (t.marker) { // own trooper deployed as a Camouflage Marker: the marker's outline around its base
+      group.append(svg("rect", { x: x - r - 0.12, y: y - r - 0.12, width: 2 * r + 0.24, height: 2 * r + 0.24, rx: 0.12, fill: "none", stroke: side.light, "stroke-width": 0.08, "stroke-dasharray": "0.3 0.15" }));
+    }
+    if (t.targeted) {
+      for (let i = 0; i < 4; i += 1) {
+        const a = (i * Math.PI) / 2 + Math.PI / 4;
+        group.append(svg("line", { x1: x + (r + 0.1) * Math.cos(a), y1: y + (r + 0.1) * Math.sin(a), x2: x + (r + 0.45) * Math.cos(a), y2: y + (r + 0.45) * Math.sin(a), stroke: "#ff3030", "stroke-width": 0.12 }));
+      }
+    }
+  }
+  group.addEventListener("click", (e) => {
+    e.stopPropagation();
+    if (ruler.active) onClick([x, y], t); else onSelect(t.id);
+  });
+  g.append(group);
+  // The label: short name (small ordinal), then a token per state, in a pill by the base.
+  const tokens = trooperStates(t).filter((s) => s !== "marker" || t.profile).map((s) => STATE_TOKENS[s]).filter(Boolean);
+  const label = pill(name?.short ?? "?", { ordinal: name?.ordinal, colour: dead ? "#b8b8b8" : "#fff", strike: dead, edge: side.fill,
+    tokens, attrs: { "data-label-for": t.id, "data-side": t.side } });
+  overlay.push({ node: label, x, y: depth - y, r, kind: "trooper", priority: active.has(t.id) || t.id === ui.selected ? 0 : dead ? 2 : 1 });
+}
+
+/**
+ * A label drawn in screen pixels (placed and scaled by `layoutOverlay`): text with an
+ * optional small ordinal and a second line, and coloured tokens after it, on a dark pill.
+ * Sized first by an estimate, then by the texts' real widths once it is in the page.
+ */
+export function pill(text, { ordinal = undefined, sub = undefined, size = 11, colour = "#fff", background = "rgba(12,14,18,.8)", edge = undefined,
+  strike = false, bold = true, tokens = [], attrs = {} } = {}) {
+  const node = svg("g", { class: "tl", ...attrs });
+  const inner = svg("g", { class: "tl-inner" });
+  node.append(inner);
+  const pad = 4, lineH = size + 3;
+  const bg = svg("rect", { x: 0, y: 0, rx: 3, fill: background, stroke: edge ?? "none", "stroke-width": edge ? 1.2 : 0 });
+  inner.append(bg);
+  const main = svg("text", { x: pad, y: size + 1, "font-size": size, "font-weight": bold ? 700 : 500, fill: colour, "text-decoration": strike ? "line-through" : undefined }, text);
+  main.__estimate = textWidth(text, size, bold) + (ordinal ? 2 + textWidth(String(ordinal), size * 0.78, true) : 0);
+  if (ordinal) main.append(svg("tspan", { "font-size": size * 0.78, dx: 1.5, dy: -size * 0.32, fill: colour, opacity: 0.9, class: "ordinal" }, String(ordinal)));
+  inner.append(main);
+  let h = lineH + 2;
+  let second = null;
+  if (sub) {
+    second = svg("text", { x: pad, y: lineH + size + 1, "font-size": size + 1, "font-weight": 700, fill: colour }, sub);
+    second.__estimate = textWidth(sub, size + 1, true);
+    inner.append(second);
+    h += lineH;
+  }
+  const chips = tokens.map((token) => {
+    const chip = svg("g", { class: "token", "data-token": token.code });
+    const rect = svg("rect", { y: 2.5, height: h - 5, rx: 2, fill: token.fill, stroke: "#000", "stroke-width": 0.6 });
+    const label = svg("text", { y: h / 2 + 3, "font-size": 8.5, "font-weight": 800, fill: token.text ?? "#fff", "text-anchor": "middle" }, token.code);
+    label.__estimate = textWidth(token.code, 8.5, true);
+    chip.append(rect, label);
+    inner.append(chip);
+    return { rect, label };
+  });
+  node.__pill = { bg, main, second, chips, pad, h };
+  sizePill(node, (t) => t.__estimate);
+  return node;
+}
+
+/** Lay a pill's parts out for the text widths `widthOf` gives. */
+function sizePill(node, widthOf) {
+  const { bg, main, second, chips, pad, h } = node.__pill;
+  let w = pad + widthOf(main) + pad;
+  if (second) {
+    w = Math.max(w, pad * 2 + widthOf(second));
+    for (const t of [main, second]) { t.setAttribute("x", String(w / 2)); t.setAttribute("text-anchor", "middle"); }
+  }
+  let x = w - 1;
+  for (const { rect, label } of chips) {
+    const cw = widthOf(label) + 6;
+    rect.setAttribute("x", String(x));
+    rect.setAttribute("width", String(cw));
+    label.setAttribute("x", String(x + cw / 2));
+    x += cw + 2;
+  }
+  if (chips.length) w = x + 1;
+  bg.setAttribute("width", String(w));
+  bg.setAttribute("height", String(h));
+  node.__size = [w, h];
+}
+
+/** Size a pill by its texts' real widths, once it is rendered (else keep the estimate). */
+function fitPill(node) {
+  if (!node.__pill || node.__fitted) return;
+  let rendered = true;
+  sizePill(node, (t) => {
+    const real = t.getComputedTextLength?.() ?? 0;
+    if (!real) rendered = false;
+    return real || t.__estimate;
+  });
+  node.__fitted = rendered;
+}
+
+/** An estimate of a text's width in pixels (system-ui): good enough until it is measured. */
+function textWidth(text, size, bold) {
+  let units = 0;
+  for (const ch of String(text)) units += /[il.,'"|!]/.test(ch) ? 0.3 : /[mwMW]/.test(ch) ? 0.85 : /[A-Z0-9]/.test(ch) ? 0.64 : ch === " " ? 0.3 : 0.55;
+  return units * size * (bold ? 1.05 : 1);
+}
+
+/** A label centred on a table point (SVG coordinates). */
+function fixedLabel(x, y, node) {
+  return { node, x, y, kind: "fixed" };
+}
+
+/**
+ * Place every screen-sized label for the current zoom: centred ones at their point, trooper
+ * labels by their base (below, above, right, left: the first that does not overlap a label
+ * already placed or another base), all scaled to keep their size in pixels.
+ */
+export function layoutOverlay(root) {
+  const ctm = root.getScreenCTM?.();
+  if (!ctm || !ctm.a) return;
+  const k = 1 / ctm.a; // SVG units (inches) per screen pixel
+  root.style.setProperty("--inch-per-px", String(k));
+  const bases = overlay.filter((o) => o.kind === "trooper").map((o) => ({ x0: o.x - o.r, y0: o.y - o.r, x1: o.x + o.r, y1: o.y + o.r, id: o }));
+  /** @type {{x0: number, y0: number, x1: number, y1: number, id?: any}[]} */
+  const taken = [];
+  const hits = (b, self) => taken.some((o) => o.x0 < b.x1 && b.x0 < o.x1 && o.y0 < b.y1 && b.y0 < o.y1)
+    || bases.some((o) => o.id !== self && o.x0 < b.x1 && b.x0 < o.x1 && o.y0 < b.y1 && b.y0 < o.y1);
+  for (const item of overlay) fitPill(item.node);
+  for (const item of overlay) {
+    const [pw, ph] = item.node.__size ?? [0, 0];
+    const w = pw * k, h = ph * k;
+    if (item.kind === "fixed") {
+      item.node.setAttribute("transform", `translate(${item.x - w / 2} ${item.y - h / 2}) scale(${k})`);
+      continue;
+    }
+  }
+  const troopers = overlay.filter((o) => o.kind === "trooper").sort((a, b) => a.priority - b.priority);
+  for (const item of troopers) {
+    const [pw, ph] = item.node.__size;
+    const w = pw * k, h = ph * k, gap = 2 * k, r = item.r + (item.priority === 0 ? 0.45 : 0.1);
+    const spots = [[item.x - w / 2, item.y + r + gap], [item.x - w / 2, item.y - r - gap - h], [item.x + r + gap, item.y - h / 2],
+      [item.x - r - gap - w, item.y - h / 2], [item.x + r * 0.7, item.y + r * 0.7 + gap], [item.x - w - r * 0.7, item.y + r * 0.7 + gap],
+      [item.x + r * 0.7, item.y - r * 0.7 - gap - h], [item.x - w - r * 0.7, item.y - r * 0.7 - gap - h]];
+    let chosen = spots[0];
+    for (const [x0, y0] of spots) {
+      const box = { x0, y0, x1: x0 + w, y1: y0 + h };
+      if (!hits(box, item)) { chosen = [x0, y0]; break; }
+    }
+    taken.push({ x0: chosen[0], y0: chosen[1], x1: chosen[0] + w, y1: chosen[1] + h });
+    item.node.setAttribute("transform", `translate(${chosen[0]} ${chosen[1]}) scale(${k})`);
   }
 }
 
@@ -106,7 +410,7 @@ function targetsOf(skill) {
  * as a wedge), and the declared AROs from the reacting trooper to its target point.
  * @param {SVGGElement} g @param {import("./lib/view.js").LocalView} view @param {Record<string, any>} order
  */
-function drawOrder(g, view, order) {
+function drawOrder(g, view, order, names, depth) {
   const layer = svg("g", { id: "active-order" });
   g.append(layer);
   const activated = [order.trooper, ...(order.peripherals ?? [])];
@@ -114,34 +418,33 @@ function drawOrder(g, view, order) {
     const path = id === order.trooper ? order.path : order.peripheral_paths?.[id];
     const skills = id === order.trooper ? order.skills : order.peripheral_skills?.[id] ?? [];
     if (!path?.length) continue;
-    const t = view.trooper(id);
-    const r = baseDiameter(t?.silhouette ?? t?.profile?.silhouette ?? 2) / 2;
+    const r = baseRadius(view.trooper(id));
     layer.append(svg("circle", { cx: path[0][0], cy: path[0][1], r, fill: "none", stroke: "#ffd24a", "stroke-width": 0.08, "stroke-dasharray": "0.25 0.15", opacity: 0.8 }));
     if (path.length > 1) {
       layer.append(svg("polyline", { points: path.map((p) => p.join(",")).join(" "), fill: "none", stroke: "#ffd24a", "stroke-width": 0.18, opacity: 0.9, "data-order-path": id }));
       for (const p of path.slice(1, -1)) layer.append(svg("circle", { cx: p[0], cy: p[1], r: 0.15, fill: "#ffd24a" }));
     }
     const from = declaredFrom(path[0], skills);
-    skills.forEach((skill, i) => drawAttack(layer, view, id, skill, from[i], SKILL_COLOUR, "data-attack-line"));
+    skills.forEach((skill, i) => drawAttack(layer, view, id, skill, from[i], SKILL_COLOUR, "data-attack-line", depth));
   }
   for (const [id, skill] of Object.entries(order.aros ?? {})) {
     const t = view.trooper(id);
     if (!t?.position) continue;
-    drawAttack(layer, view, id, skill, t.position, ARO_COLOUR, "data-aro-line");
-    if (!targetsOf(skill).length) label(layer, t.position, `ARO: ${skill.type}`, "#ffa030", 1.2);
+    drawAttack(layer, view, id, skill, t.position, ARO_COLOUR, "data-aro-line", depth);
+    if (!targetsOf(skill).length) label(t.position, `ARO: ${String(skill.type).replace("_", " ")}`, "#ffa030", depth, baseRadius(t) + 1.1);
   }
   // While an ARO window is open, ring the troopers that may react at this step.
   const step = view.window?.step;
   for (const id of Object.keys(order.eligible ?? {})) {
     const t = view.trooper(id);
     if (!t?.position || !order.window_open || (order.eligible_at_step?.[id] ?? step) !== step) continue;
-    const r = baseDiameter(t.silhouette ?? t.profile?.silhouette ?? 2) / 2 + 0.35;
-    layer.append(svg("circle", { cx: t.position[0], cy: t.position[1], r, fill: "none", stroke: "#ffa030", "stroke-width": 0.1, "stroke-dasharray": "0.3 0.2", "data-eligible": id }));
+    const r = baseRadius(t) + 0.6;
+    layer.append(svg("circle", { cx: t.position[0], cy: t.position[1], r, fill: "none", stroke: "#ffa030", "stroke-width": 0.12, "stroke-dasharray": "0.3 0.2", "data-eligible": id }));
   }
 }
 
 /** One declared attack (or Discover): firing point, line to each target, template reach. */
-function drawAttack(layer, view, attackerId, skill, from, colours, attribute) {
+function drawAttack(layer, view, attackerId, skill, from, colours, attribute, depth) {
   const colour = colours[skill.type];
   if (!colour || !from) return;
   const point = skill.target_point ?? null; // an ARO taken at a point of the active trooper's path
@@ -161,7 +464,7 @@ function drawAttack(layer, view, attackerId, skill, from, colours, attribute) {
     const what = skill.type === "bs_attack" ? `${weaponName(skill.weapon)}${template ? "" : ` B${burst}`}`
       : skill.type === "cc_attack" ? `CC ${weaponName(skill.weapon)}`
       : skill.type === "comms_attack" ? `Hack: ${weaponName(skill.program)}` : "Discover";
-    label(layer, mid, what, colour, 0);
+    label(mid, what, colour, depth, 0);
   }
   if (template && TEMPLATE_LENGTH[template]) {
     const length = TEMPLATE_LENGTH[template];
@@ -176,32 +479,107 @@ function drawAttack(layer, view, attackerId, skill, from, colours, attribute) {
   }
 }
 
-/** Text on the (y-flipped) table. */
-function label(layer, [x, y], text, colour, dy) {
-  const node = svg("text", { x, y: -y - dy, "font-size": 0.7, fill: colour, "text-anchor": "middle", transform: "scale(1 -1)",
-    stroke: "#000", "stroke-width": 0.04, "paint-order": "stroke" });
-  node.textContent = text;
-  layer.append(node);
+/** A text on the table at a table point (raised by `dy` inches), on a dark pill, screen-sized. */
+function label([x, y], text, colour, depth, dy) {
+  overlay.push(fixedLabel(x, depth - y - dy, pill(text, { colour, size: 10, edge: colour })));
 }
 
-function applyCamera(root, width, depth) {
-  const w = width / camera.scale, h = depth / camera.scale;
-  root.setAttribute("viewBox", `${camera.x - 1} ${camera.y - 1} ${w + 2} ${h + 2}`);
+/** The table's title and size above it. */
+function renderTitle(state) {
+  const node = document.getElementById("table-title");
+  if (!node) return;
+  const { width, depth, title } = state.table;
+  node.textContent = `${title || "Table"} · ${width}" × ${depth}"`;
+  node.title = state.table.id ? `Layout ${state.table.id}` : "";
 }
 
-/** Wheel zooms around the pointer, dragging pans, a click without drag reports a table point. */
+/** The legend: terrain kinds on this table, what height means for Line of Fire, zones, marks. */
+function renderLegend(state) {
+  const box = document.getElementById("table-legend");
+  if (!box || box.hidden) return;
+  const kinds = [...new Set((state.table.terrain ?? []).map((p) => p.kind).filter((k) => k && TERRAIN_KINDS[k]))];
+  const heights = [...new Set((state.table.terrain ?? []).map((p) => p.height ?? 0))].sort((a, b) => a - b);
+  const zones = Object.entries(state.initiative?.zones ?? {});
+  const swatch = (fill, extra = "") => `<span class="lg-swatch" style="background:${fill};${extra}"></span>`;
+  const s2 = inches(silhouetteHeight(2)), s5 = inches(silhouetteHeight(5)), s1 = inches(silhouetteHeight(1));
+  box.innerHTML = `
+    <div class="lg-title">Legend <button type="button" class="lg-close" title="Close the legend">×</button></div>
+    <div class="lg-section"><b>Terrain</b>${kinds.length ? kinds.map((k) => `<div>${swatch(terrainFill(k, 2.5))}${TERRAIN_KINDS[k].label}</div>`).join("")
+      : `<div>${swatch(terrainFill(undefined, 2.5))}Scenery (kind not given)</div>`}
+      <div class="lg-heights">${heights.map((h) => `<span>${swatch(terrainFill(kinds[0], h))}${inches(h)}</span>`).join(" ")}</div>
+      <div class="lg-note">The number on a piece is its height in inches (darker, with a longer shadow: taller).
+      Troopers are cylinders as tall as their Silhouette (S1 ${s1}, S2 ${s2}, S5 ${s5}): Line of Fire passes over a piece lower than both
+      the trooper looking and its target, so a 1" wall hides no one standing behind it; a piece taller than them blocks it.
+      The server decides: ask it with the Ruler.</div></div>
+    <div class="lg-section"><b>Deployment zones</b>${zones.length ? zones.map(([side, zone]) => `<div>${swatch(sideColour(side).fill, "opacity:.5")}Player ${side}: ${zone}</div>`).join("")
+      : "<div>Shown once the roll-off settles who deploys where.</div>"}</div>
+    <div class="lg-section"><b>Troopers</b>
+      <div>${swatch(SIDE_COLOUR.A.fill, "border-radius:50%")} Player A ${swatch(SIDE_COLOUR.B.fill, "border-radius:50%")} Player B</div>
+      <div class="lg-note">Bases to scale by Silhouette (25 mm S1–S2, 40 mm S3/S5/S6, 55 mm S4/S7, 70 mm S8). The light half and the nose are the front arc.</div>
+      <div>${swatch("transparent", "border:3px solid #ffd24a;border-radius:50%")}active (the Order in progress)</div>
+      <div>${swatch("transparent", "border:2px solid #fff;border-radius:50%")}selected</div>
+      <div>${swatch("transparent", "border:2px dashed #ffa030;border-radius:50%")}may react now (ARO window)</div>
+      <div>${swatch("#1d1f24", `border:2px solid ${SIDE_COLOUR.B.fill}`)}Camouflage marker (what it is stays hidden)</div>
+      <div>${swatch("#5a5a5a", "border-radius:50%")}<b>✕</b> casualty (Dead)</div></div>
+    <div class="lg-section"><b>Tokens</b>${Object.values(STATE_TOKENS).map((t) => `<div><span class="lg-token" style="background:${t.fill};color:${t.text ?? "#fff"}">${t.code}</span>${t.name}</div>`).join("")}</div>
+    <div class="lg-section"><b>Lines</b>
+      <div><span class="lg-line" style="border-color:#f44;border-style:dashed"></span>Line of Fire of the selected trooper (the server's)</div>
+      <div><span class="lg-line" style="border-color:#ff0;border-style:dotted"></span>its Zone of Control (8")</div>
+      <div><span class="lg-line" style="border-color:#ffd24a"></span>path of the active trooper</div>
+      <div><span class="lg-line" style="border-color:#ff3b3b"></span>attack declared / <span class="lg-line" style="border-color:#ffa030"></span>ARO</div>
+      <div><span class="lg-line" style="border-color:#7fe8ff"></span>ruler (distance from the server)</div></div>`;
+  box.querySelector(".lg-close")?.addEventListener("click", () => toggleLegend(false));
+}
+
+function toggleLegend(show) {
+  const box = document.getElementById("table-legend");
+  const button = document.getElementById("legend-toggle");
+  if (!box) return;
+  box.hidden = show === undefined ? !box.hidden : !show;
+  button?.setAttribute("aria-pressed", String(!box.hidden));
+  if (!box.hidden && last) renderLegend(last[1].state);
+}
+
+function applyCamera(root) {
+  const [width, depth] = root.__size;
+  root.setAttribute("viewBox", `${camera.x} ${camera.y} ${(width + 2) / camera.scale} ${(depth + 2) / camera.scale}`);
+}
+
+/** Zoom by `factor` keeping the SVG point `p` where it is on screen. */
+function zoomAt(root, p, factor) {
+  const scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, camera.scale * factor));
+  const actual = scale / camera.scale;
+  camera.x = p.x - (p.x - camera.x) / actual;
+  camera.y = p.y - (p.y - camera.y) / actual;
+  camera.scale = scale;
+  applyCamera(root);
+  layoutOverlay(root);
+}
+
+function zoomCentre(root, factor) {
+  const [width, depth] = root.__size;
+  const w = (width + 2) / camera.scale, h = (depth + 2) / camera.scale;
+  zoomAt(root, { x: camera.x + w / 2, y: camera.y + h / 2 }, factor);
+}
+
+/** Back to the whole table. */
+export function resetZoom(root) {
+  Object.assign(camera, { x: -1, y: -1, scale: 1 });
+  applyCamera(root);
+  layoutOverlay(root);
+}
+
+/** Wheel and +/- zoom, dragging pans, a click without drag reports a table point. */
 function installPanZoom(root, width, depth) {
   let drag = null;
   const toTable = (e) => {
     const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(root.getScreenCTM().inverse());
-    return [Math.round(p.x * 100) / 100, Math.round((depth - p.y) * 100) / 100];
+    return [Math.round(p.x * 100) / 100, Math.round((root.__size[1] - p.y) * 100) / 100];
   };
   root.addEventListener("wheel", (e) => {
     e.preventDefault();
-    const before = new DOMPoint(e.clientX, e.clientY).matrixTransform(root.getScreenCTM().inverse());
-    camera.scale = Math.min(8, Math.max(0.5, camera.scale * (e.deltaY < 0 ? 1.2 : 1 / 1.2)));
-    camera.x = before.x - (before.x - camera.x) * (camera.scale / (camera.scale * (e.deltaY < 0 ? 1.2 : 1 / 1.2)));
-    applyCamera(root, width, depth);
+    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(root.getScreenCTM().inverse());
+    zoomAt(root, p, e.deltaY < 0 ? 1.2 : 1 / 1.2);
   }, { passive: false });
   root.addEventListener("pointerdown", (e) => { drag = { x: e.clientX, y: e.clientY, moved: false, cx: camera.x, cy: camera.y }; });
   root.addEventListener("pointermove", (e) => {
@@ -211,12 +589,25 @@ function installPanZoom(root, width, depth) {
     if (drag.moved) {
       const k = root.getScreenCTM().a;
       camera.x = drag.cx - dx / k; camera.y = drag.cy - dy / k;
-      applyCamera(root, width, depth);
+      applyCamera(root);
     }
   });
   root.addEventListener("pointerup", (e) => {
     const wasDrag = drag?.moved;
     drag = null;
+    if (wasDrag) layoutOverlay(root);
     if (!wasDrag && e.target === root || (!wasDrag && !e.target.closest("[data-trooper]"))) root.__onClick(toTable(e));
   });
+  new ResizeObserver(() => layoutOverlay(root)).observe(root);
+  document.getElementById("zoom-in")?.addEventListener("click", () => zoomCentre(root, 1.4));
+  document.getElementById("zoom-out")?.addEventListener("click", () => zoomCentre(root, 1 / 1.4));
+  document.getElementById("zoom-reset")?.addEventListener("click", () => resetZoom(root));
+  document.getElementById("legend-toggle")?.addEventListener("click", () => toggleLegend());
+  installRuler(redrawTable, () => last?.[3]?.selected ?? null);
+}
+
+/** Roster hover: ring the trooper on the table. */
+export function hoverTrooper(id, on) {
+  const root = document.getElementById("table");
+  root?.querySelector(`[data-trooper="${CSS.escape(id)}"]`)?.classList.toggle("hover", on);
 }

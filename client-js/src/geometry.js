@@ -16,9 +16,31 @@ export function routeLength(start, route) {
 // Base diameters in millimetres by Silhouette, as server/rules/silhouettes.py has them.
 const BASE_MM = { 0: 25, 1: 25, 2: 25, 3: 40, 4: 55, 5: 40, 6: 40, 7: 55, 8: 70 };
 
+// Silhouette heights in millimetres, as server/rules/silhouettes.py has them.
+const HEIGHT_MM = { 0: 3, 1: 25, 2: 40, 3: 32, 4: 32, 5: 45, 6: 55, 7: 67, 8: 70 };
+
 /** Base diameter (inches) by Silhouette value. @param {number} silhouette */
 export function baseDiameter(silhouette) {
   return (BASE_MM[/** @type {keyof typeof BASE_MM} */ (silhouette)] ?? 25) / 25.4;
+}
+
+/** Height of a Silhouette's cylinder (inches). @param {number} silhouette */
+export function silhouetteHeight(silhouette) {
+  return (HEIGHT_MM[/** @type {keyof typeof HEIGHT_MM} */ (silhouette)] ?? 40) / 25.4;
+}
+
+/**
+ * A trooper's Silhouette value as a view carries it: the profile's, or a marker's own
+ * `silhouette` (an enemy Camouflage Marker has no profile); 2 when neither is known.
+ * @param {Record<string, any> | null | undefined} trooper
+ */
+export function silhouetteOf(trooper) {
+  return trooper?.profile?.silhouette ?? trooper?.silhouette ?? 2;
+}
+
+/** Base radius (inches) of a trooper as a view carries it. @param {Record<string, any> | null | undefined} trooper */
+export function baseRadius(trooper) {
+  return baseDiameter(silhouetteOf(trooper)) / 2;
 }
 
 /** Movement allowance of one Short Movement Skill (first MOV value). @param {any} profile */
