@@ -16,7 +16,8 @@ import { ruler, drawRuler, installRuler } from "./ruler.js";
 const NS = "http://www.w3.org/2000/svg";
 const ZOC_RADIUS = 8; // inches (DIGEST: Zone of Control)
 const MIN_SCALE = 0.5, MAX_SCALE = 10;
-const camera = { x: -1, y: -1, scale: 1, ready: false };
+const MARGIN = 1.5; // inches around the table (the zones' labels sit there)
+const camera = { x: -MARGIN, y: -MARGIN, scale: 1, ready: false };
 
 /** Side colours: base fill, a light tint (zones, labels) and a dark edge. */
 export const SIDE_COLOUR = {
@@ -153,7 +154,8 @@ function drawZones(g, state, depth) {
     g.append(svg("rect", { x: z.x0, y: z.y0, width: z.x1 - z.x0, height: z.y1 - z.y0, fill: colour, opacity: 0.16, "data-zone": name }));
     const inner = z.y0 <= 0 ? z.y1 : z.y0; // the edge facing the middle of the table
     g.append(svg("line", { x1: z.x0, y1: inner, x2: z.x1, y2: inner, stroke: colour, "stroke-width": 0.1, "stroke-dasharray": "0.6 0.3", opacity: 0.8 }));
-    const atEdge = z.y0 <= 0 ? z.y0 + 0.9 : z.y1 - 0.9;
+    // Its label outside the table, by the edge the zone runs along (inside for a zone in the middle).
+    const atEdge = z.y0 <= 0 ? -0.75 : z.y1 >= state.table.depth ? state.table.depth + 0.75 : (z.y0 + z.y1) / 2;
     const text = side ? `Player ${side} deployment zone` : `${name} deployment zone`;
     overlay.push(fixedLabel((z.x0 + z.x1) / 2, depth - atEdge, pill(text, { colour: side ? sideColour(side).light : "#ddd", size: 10, background: "rgba(0,0,0,.35)", attrs: { "data-zone-label": name } })));
   }
@@ -542,7 +544,7 @@ function toggleLegend(show) {
 
 function applyCamera(root) {
   const [width, depth] = root.__size;
-  root.setAttribute("viewBox", `${camera.x} ${camera.y} ${(width + 2) / camera.scale} ${(depth + 2) / camera.scale}`);
+  root.setAttribute("viewBox", `${camera.x} ${camera.y} ${(width + 2 * MARGIN) / camera.scale} ${(depth + 2 * MARGIN) / camera.scale}`);
 }
 
 /** Zoom by `factor` keeping the SVG point `p` where it is on screen. */
@@ -558,13 +560,13 @@ function zoomAt(root, p, factor) {
 
 function zoomCentre(root, factor) {
   const [width, depth] = root.__size;
-  const w = (width + 2) / camera.scale, h = (depth + 2) / camera.scale;
+  const w = (width + 2 * MARGIN) / camera.scale, h = (depth + 2 * MARGIN) / camera.scale;
   zoomAt(root, { x: camera.x + w / 2, y: camera.y + h / 2 }, factor);
 }
 
 /** Back to the whole table. */
 export function resetZoom(root) {
-  Object.assign(camera, { x: -1, y: -1, scale: 1 });
+  Object.assign(camera, { x: -MARGIN, y: -MARGIN, scale: 1 });
   applyCamera(root);
   layoutOverlay(root);
 }
