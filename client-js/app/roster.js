@@ -205,7 +205,12 @@ export function renderRoster(container, view, role, ui, onSelect, onHover) {
       for (const t of groups.get(key) ?? []) block.append(row(t, names, ui, active, onSelect, onHover));
     }
     if (offTable.length) {
-      const details = el("details", { class: "rs-off" }, el("summary", {}, `Not on the table (${offTable.length})`));
+      // Open while deploying (the player picks from these), and as the player left it.
+      const deploying = state.phase === "deployment" || state.phase === "army_selection" || state.phase === "initiative";
+      const open = offTableOpen.get(`${side}:${deploying}`) ?? deploying;
+      const details = el("details", { class: "rs-off", open, "data-off-table": side,
+        ontoggle: (e) => offTableOpen.set(`${side}:${deploying}`, e.target.open) },
+        el("summary", {}, `${deploying ? "Not deployed yet" : "Not on the table"} (${offTable.length})`));
       for (const t of offTable) details.append(row(t, names, ui, active, onSelect, onHover));
       block.append(details);
     }
@@ -213,6 +218,9 @@ export function renderRoster(container, view, role, ui, onSelect, onHover) {
   }
   container.scrollTop = scroll;
 }
+
+/** Whether the player left each side's "Not on the table" list open ("side:deploying"). */
+const offTableOpen = new Map();
 
 function row(t, names, ui, active, onSelect, onHover) {
   const name = names.get(t.id);

@@ -220,8 +220,8 @@ function drawTrooper(g, t, names, ui, active, depth, onSelect, onClick) {
     group.append(svg("circle", { cx: x, cy: y, r: r + 0.42, fill: "none", stroke: "#ffd24a", "stroke-width": 0.22, "data-active-ring": t.id }));
   }
   if (t.id === ui.selected) {
-    group.append(svg("circle", { cx: x, cy: y, r: r + 0.2, fill: "none", stroke: "#000", "stroke-width": 0.26, opacity: 0.6 }));
-    group.append(svg("circle", { cx: x, cy: y, r: r + 0.2, fill: "none", stroke: "#fff", "stroke-width": 0.13, "data-selected-ring": t.id }));
+    group.append(svg("circle", { cx: x, cy: y, r: r + 0.24, fill: "none", stroke: "#000", "stroke-width": 0.32, opacity: 0.6 }));
+    group.append(svg("circle", { cx: x, cy: y, r: r + 0.24, fill: "none", stroke: "#fff", "stroke-width": 0.17, "data-selected-ring": t.id }));
   }
   if (t.marker && !t.profile) {
     // An enemy Camouflage Marker: a marker token, never a base, no facing (its unit is unknown).
@@ -266,8 +266,10 @@ function drawTrooper(g, t, names, ui, active, depth, onSelect, onClick) {
   g.append(group);
   // The label: short name (small ordinal), then a token per state, in a pill by the base.
   const tokens = trooperStates(t).filter((s) => s !== "marker" || t.profile).map((s) => STATE_TOKENS[s]).filter(Boolean);
-  const label = pill(name?.short ?? "?", { ordinal: name?.ordinal, colour: dead ? "#b8b8b8" : "#fff", strike: dead, edge: side.fill,
-    tokens, attrs: { "data-label-for": t.id, "data-side": t.side } });
+  // Its edge: white for the selected trooper, gold for the active one, else the side's colour.
+  const edge = t.id === ui.selected ? "#fff" : active.has(t.id) ? "#ffd24a" : side.fill;
+  const label = pill(name?.short ?? "?", { ordinal: name?.ordinal, colour: dead ? "#b8b8b8" : "#fff", strike: dead, edge,
+    edgeWidth: edge === side.fill ? 1.2 : 2.2, tokens, attrs: { "data-label-for": t.id, "data-side": t.side } });
   overlay.push({ node: label, x, y: depth - y, r, kind: "trooper", priority: active.has(t.id) || t.id === ui.selected ? 0 : dead ? 2 : 1 });
 }
 
@@ -277,12 +279,12 @@ function drawTrooper(g, t, names, ui, active, depth, onSelect, onClick) {
  * Sized first by an estimate, then by the texts' real widths once it is in the page.
  */
 export function pill(text, { ordinal = undefined, sub = undefined, size = 11, colour = "#fff", background = "rgba(12,14,18,.8)", edge = undefined,
-  strike = false, bold = true, tokens = [], attrs = {} } = {}) {
+  edgeWidth = 1.2, strike = false, bold = true, tokens = [], attrs = {} } = {}) {
   const node = svg("g", { class: "tl", ...attrs });
   const inner = svg("g", { class: "tl-inner" });
   node.append(inner);
   const pad = 4, lineH = size + 3;
-  const bg = svg("rect", { x: 0, y: 0, rx: 3, fill: background, stroke: edge ?? "none", "stroke-width": edge ? 1.2 : 0 });
+  const bg = svg("rect", { x: 0, y: 0, rx: 3, fill: background, stroke: edge ?? "none", "stroke-width": edge ? edgeWidth : 0 });
   inner.append(bg);
   const main = svg("text", { x: pad, y: size + 1, "font-size": size, "font-weight": bold ? 700 : 500, fill: colour, "text-decoration": strike ? "line-through" : undefined }, text);
   main.__estimate = textWidth(text, size, bold) + (ordinal ? 2 + textWidth(String(ordinal), size * 0.78, true) : 0);
