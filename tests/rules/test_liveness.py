@@ -23,6 +23,8 @@ keep the file within about a minute on the project's 2-core machines.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import replace
 from functools import cache
 
 import pytest
@@ -31,6 +33,7 @@ from server.rules.army_catalogue import sample_armies
 from server.rules.ids import Side
 from server.rules.ruleset import Ruleset, options
 from server.rules.state import GameState, Phase
+from server.rules.wounds import Condition
 from tests.support.feature_armies import feature_armies
 from tests.support.liveness import GameLog, play_random_game
 
@@ -76,6 +79,30 @@ def test_random_codeone_games_never_soft_lock_and_end_by_themselves(seed: int) -
 def test_random_games_with_hidden_lieutenants_and_controllers_never_soft_lock(
         ruleset: str, seed: int, list_a: str | None, list_b: str | None) -> None:
     assert_ended_by_itself(random_game(ruleset, seed, list_a, list_b), ruleset)
+
+
+def nearly_wiped_out(side: Side) -> Callable[[GameState], GameState]:
+    """``side`` loses every trooper but its two cheapest main troopers: at its next Tactical
+    Phase its survivors are worth 25% of its points or less (N5 Retreat!)."""
+    def prepare(state: GameState) -> GameState:
+        mains = sorted((t for t in state.troopers_of(side) if not t.entry.is_peripheral),
+                       key=lambda t: (t.profile.cost, t.id))
+        kept = {t.id for t in mains[:2]}
+        troopers = {tid: t if t.side is not side or tid in kept else replace(t, condition=Condition.DEAD)
+                    for tid, t in state.troopers.items()}
+        return replace(state, troopers=troopers)
+    return prepare
+
+
+@pytest.mark.parametrize(("seed", "side"), [(31, Side.A), (32, Side.B)])
+def test_random_n5_games_in_retreat_end_by_themselves(seed: int, side: Side) -> None:
+    """Retreat! (DIGEST 11.4): the army in Retreat! is in Loss of Lieutenant with every
+    trooper Irregular, cannot appoint a Lieutenant, and the game ends at the end of its
+    turn; random play from there must get there."""
+    log = play_random_game("n5", seed, orders_per_turn=4, prepare=nearly_wiped_out(side))
+    assert_ended_by_itself(log, "n5")
+    assert log.state.result is not None and log.state.result.reason == "retreat"
+    assert log.events["retreat_declared"] == 1 and side in log.state.retreat
 
 
 def test_the_army_lists_played_have_every_feature_that_makes_a_seat_wait() -> None:

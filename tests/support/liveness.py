@@ -113,8 +113,11 @@ def play_random_game(ruleset: str, seed: int, *, orders_per_turn: int = 3,
                      lists: dict[Side, ArmyList] | None = None,
                      greedy_deployment: bool = False,
                      stop: Callable[[GameState], bool] = lambda state: False,
+                     prepare: Callable[[GameState], GameState] | None = None,
                      max_commands: int = 3000) -> GameLog:
-    """A whole random game (or until ``stop(state)`` holds); see the module docstring."""
+    """A whole random game (or until ``stop(state)`` holds); see the module docstring.
+    ``prepare`` changes the state once, when the first Player Turn waits for its player
+    (a test's shortcut to a late-game situation, e.g. an army nearly wiped out)."""
     rng = random.Random(seed)
     state = engine.new_game(engine.GameSetup(ruleset=ruleset, seed=seed))
     state, produced = choose_armies(state, seed, rng, lists)
@@ -128,6 +131,8 @@ def play_random_game(ruleset: str, seed: int, *, orders_per_turn: int = 3,
         if side is None or stop(state):
             log.state = state
             return log
+        if prepare is not None and state.phase in (Phase.IMPETUOUS, Phase.ORDERS):
+            state, prepare = prepare(state), None
         if state.round > last_round:
             raise NeverEnds(f"seed {seed}: round {state.round} of a {last_round}-round game")
         state = step(state, side, players[side], log, seed)
