@@ -144,12 +144,18 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** The Order a trooper brings to its side's pool, as its profile says (Peripherals bring none). */
-function orderBrought(t) {
+/**
+ * The Order a trooper brings to its side's pool, as its profile says (Peripherals bring none;
+ * in Loss of Lieutenant, which the state lists per side, every trooper counts as Irregular).
+ * The Lieutenant Order is named only on one's own Lieutenant (only it carries `entry`).
+ */
+function orderBrought(t, lossOfLieutenant) {
   const p = t.profile;
   if (!p) return { code: "?", title: "unknown: a Camouflage marker" };
   if (p.troop_type === "peripheral") return { code: "–", title: "Peripheral: brings no Order (acts on its Controller's)" };
-  const extra = [p.tactical_awareness && "Tactical Awareness: +1 Tactical Order", p.impetuous && "Impetuous"].filter(Boolean).join("; ");
+  const extra = [t.entry?.lieutenant && !lossOfLieutenant && "your Lieutenant: also the Lieutenant Order",
+    p.tactical_awareness && "Tactical Awareness: +1 Tactical Order", p.impetuous && "Impetuous"].filter(Boolean).join("; ");
+  if (lossOfLieutenant) return { code: "IRR", title: `Irregular Order: its side is in Loss of Lieutenant${extra ? `; ${extra}` : ""}`, cls: "irregular" };
   return p.training === "irregular"
     ? { code: "IRR", title: `Irregular Order${extra ? `; ${extra}` : ""}`, cls: "irregular" }
     : { code: "REG", title: `Regular Order (into its Combat Group's pool)${extra ? `; ${extra}` : ""}`, cls: "regular" };
@@ -178,10 +184,12 @@ export function renderRoster(container, view, role, ui, onSelect, onHover) {
     const army = state.armies?.[side];
     const onTable = troopers.filter((t) => t.position && !t.hidden);
     const casualties = troopers.filter((t) => t.condition === "dead").length;
+    const lost = (state.loss_of_lieutenant ?? []).includes(side);
     const block = el("section", { class: `roster-side side-${side}`, "data-roster-side": side },
       el("header", {}, el("span", { class: "rs-swatch" }), el("b", {}, `Player ${side}${own ? " (you)" : ""}`),
         army?.name ? el("span", { class: "rs-army" }, ` ${army.name}`) : null),
-      el("div", { class: "rs-summary" }, `${onTable.length} on the table${casualties ? `, ${casualties} dead` : ""}${own ? "" : " (that you can see)"}`));
+      el("div", { class: "rs-summary" }, `${onTable.length} on the table${casualties ? `, ${casualties} dead` : ""}${own ? "" : " (that you can see)"}`,
+        lost ? el("b", { class: "rs-loss" }, " · Loss of Lieutenant") : null));
     if (!troopers.length) {
       block.append(el("div", { class: "rs-empty" }, own ? "No troopers yet." : "None that you can see."));
       container.append(block);
@@ -202,7 +210,7 @@ export function renderRoster(container, view, role, ui, onSelect, onHover) {
     const keys = [...groups.keys()].sort((a, b) => (a === "markers" ? 1 : b === "markers" ? -1 : Number(a.slice(1)) - Number(b.slice(1))));
     for (const key of keys) {
       block.append(el("div", { class: "rs-group" }, key === "markers" ? "Camouflage markers" : `Combat Group ${key.slice(1)}`));
-      for (const t of groups.get(key) ?? []) block.append(row(t, names, ui, active, onSelect, onHover));
+      for (const t of groups.get(key) ?? []) block.append(row(t, names, ui, active, onSelect, onHover, lost));
     }
     if (offTable.length) {
       // Open while deploying (the player picks from these), and as the player left it.
@@ -211,7 +219,7 @@ export function renderRoster(container, view, role, ui, onSelect, onHover) {
       const details = el("details", { class: "rs-off", open, "data-off-table": side,
         ontoggle: (e) => offTableOpen.set(`${side}:${deploying}`, e.target.open) },
         el("summary", {}, `${deploying ? "Not deployed yet" : "Not on the table"} (${offTable.length})`));
-      for (const t of offTable) details.append(row(t, names, ui, active, onSelect, onHover));
+      for (const t of offTable) details.append(row(t, names, ui, active, onSelect, onHover, lost));
       block.append(details);
     }
     container.append(block);
@@ -222,11 +230,11 @@ export function renderRoster(container, view, role, ui, onSelect, onHover) {
 /** Whether the player left each side's "Not on the table" list open ("side:deploying"). */
 const offTableOpen = new Map();
 
-function row(t, names, ui, active, onSelect, onHover) {
+function row(t, names, ui, active, onSelect, onHover, lossOfLieutenant = false) {
   const name = names.get(t.id);
   const p = t.profile;
   const dead = t.condition === "dead";
-  const order = orderBrought(t);
+  const order = orderBrought(t, lossOfLieutenant);
   const cls = ["rt-row", dead && "rt-dead", t.condition === "unconscious" && "rt-unconscious", t.id === ui.selected && "rt-selected",
     active.has(t.id) && "rt-active", !t.position && !t.hidden && "rt-off"].filter(Boolean).join(" ");
   const r = el("div", { class: cls, "data-roster-trooper": t.id, role: "button", tabindex: 0,
