@@ -29,6 +29,7 @@ from functools import cache
 
 import pytest
 
+from server.rules import table_catalogue
 from server.rules.army_catalogue import sample_armies
 from server.rules.ids import Side
 from server.rules.ruleset import Ruleset, options
@@ -79,6 +80,19 @@ def test_random_codeone_games_never_soft_lock_and_end_by_themselves(seed: int) -
 def test_random_games_with_hidden_lieutenants_and_controllers_never_soft_lock(
         ruleset: str, seed: int, list_a: str | None, list_b: str | None) -> None:
     assert_ended_by_itself(random_game(ruleset, seed, list_a, list_b), ruleset)
+
+
+TOURNAMENT_TABLES = tuple((ruleset.value, item.layout.id) for ruleset in Ruleset
+                          for item in table_catalogue.layouts(ruleset) if not item.sample)
+
+
+@pytest.mark.parametrize(("ruleset", "table"), TOURNAMENT_TABLES)
+def test_random_games_on_every_tournament_table_never_soft_lock(ruleset: str, table: str) -> None:
+    """The shipped layouts a lobby room plays on (terrain inside and around the deployment
+    zones, dense centres): one random game each."""
+    log = play_random_game(ruleset, 41, orders_per_turn=ORDERS_PER_TURN[ruleset], table=table)
+    assert log.state.table.id == table
+    assert_ended_by_itself(log, ruleset)
 
 
 def nearly_wiped_out(side: Side) -> Callable[[GameState], GameState]:

@@ -1,6 +1,7 @@
 """Liveness through the real server: whole random games over real websockets.
 
-The real app (the rules core behind uvicorn) stores its rooms in a real redis-server. Both
+The real app (the rules core behind uvicorn) stores its rooms in a real redis-server; the
+rooms are made by the lobby, so they play on its default (tournament) table. Both
 seats are clients that know only what the server sends them: the welcome, snapshots and
 events, and the ``options`` frame they ask for at every version (the army picker reads the
 lobby's ``GET /api/armies``, as the browser app does). Each seat plays the random player of
@@ -157,7 +158,7 @@ async def play_game(redis_server: RedisProcess, ruleset: str, seed: int) -> list
             seats = []
             for side in ("A", "B"):
                 client = await Client.connect(base, room["room"], room["seats"][side]["token"])
-                seats.append(Seat(client, side, RandomPlayer(side, rng.randrange(2**32), 3)))
+                seats.append(Seat(client, side, RandomPlayer(side, rng.randrange(2**32), 5)))
             await asyncio.gather(*(
                 seat.choose_army(armies, hashlib.sha256(f"{seed} {seat.side}".encode()).hexdigest())
                 for seat in seats))

@@ -114,12 +114,14 @@ def play_random_game(ruleset: str, seed: int, *, orders_per_turn: int = 3,
                      greedy_deployment: bool = False,
                      stop: Callable[[GameState], bool] = lambda state: False,
                      prepare: Callable[[GameState], GameState] | None = None,
+                     table: str = "",
                      max_commands: int = 3000) -> GameLog:
     """A whole random game (or until ``stop(state)`` holds); see the module docstring.
     ``prepare`` changes the state once, when the first Player Turn waits for its player
-    (a test's shortcut to a late-game situation, e.g. an army nearly wiped out)."""
+    (a test's shortcut to a late-game situation, e.g. an army nearly wiped out). ``table``
+    names a shipped table layout ("" for the ruleset's sample layout)."""
     rng = random.Random(seed)
-    state = engine.new_game(engine.GameSetup(ruleset=ruleset, seed=seed))
+    state = engine.new_game(engine.GameSetup(ruleset=ruleset, seed=seed, table=table))
     state, produced = choose_armies(state, seed, rng, lists)
     log = GameLog(state, armies={side: state.armies[side].id for side in Side})
     players = {side: RandomPlayer(side.value, rng.randrange(2**32), orders_per_turn, greedy_deployment)
