@@ -184,10 +184,14 @@ function drawTerrain(g, state, depth) {
     const [cx, cy] = centre(piece.polygon);
     const box = bounds(piece.polygon);
     const narrow = Math.min(box.w, box.h) < 2.2;
-    const label = pill(narrow || !piece.name ? `${piece.name ? `${piece.name} ` : ""}${inches(h)}` : piece.name,
-      { sub: narrow || !piece.name ? undefined : inches(h), size: 10, colour: "#f4f0e6", background: "rgba(20,18,14,.62)", bold: false,
-        attrs: { "data-terrain-label": piece.id } });
-    overlay.push(fixedLabel(cx, depth - cy, label));
+    const look = { size: 10, colour: "#f4f0e6", background: "rgba(20,18,14,.62)", bold: false };
+    // Its name and height where there is room, else its height alone (`layoutOverlay` picks).
+    const full = pill(narrow || !piece.name ? `${piece.name ? `${piece.name} ` : ""}${inches(h)}` : piece.name,
+      { ...look, sub: narrow || !piece.name ? undefined : inches(h), attrs: { "data-terrain-label": piece.id, "data-variant": "full" } });
+    const short = pill(inches(h), { ...look, attrs: { "data-terrain-label": piece.id, "data-variant": "height" } });
+    overlay.push({ kind: "terrain", x: cx, y: depth - cy, area: box.w * box.h, variants: [full, short], node: full,
+      rect: { x0: box.x0, y0: depth - box.y0 - box.h, x1: box.x0 + box.w, y1: depth - box.y0 } });
+    overlay.push({ kind: "terrain-short", x: cx, y: depth - cy, node: short });
   }
 }
 
@@ -374,13 +378,25 @@ export function layoutOverlay(root) {
   const hits = (b, self) => taken.some((o) => o.x0 < b.x1 && b.x0 < o.x1 && o.y0 < b.y1 && b.y0 < o.y1)
     || bases.some((o) => o.id !== self && o.x0 < b.x1 && b.x0 < o.x1 && o.y0 < b.y1 && b.y0 < o.y1);
   for (const item of overlay) fitPill(item.node);
-  for (const item of overlay) {
-    const [pw, ph] = item.node.__size ?? [0, 0];
-    const w = pw * k, h = ph * k;
-    if (item.kind === "fixed") {
-      item.node.setAttribute("transform", `translate(${item.x - w / 2} ${item.y - h / 2}) scale(${k})`);
-      continue;
-    }
+  const centred = (node, x, y) => {
+    const [pw, ph] = node.__size ?? [0, 0];
+    node.setAttribute("transform", `translate(${x - (pw * k) / 2} ${y - (ph * k) / 2}) scale(${k})`);
+    return { x0: x - (pw * k) / 2, y0: y - (ph * k) / 2, x1: x + (pw * k) / 2, y1: y + (ph * k) / 2 };
+  };
+  for (const item of overlay) if (item.kind === "fixed") centred(item.node, item.x, item.y);
+  // Terrain, the biggest pieces first: its name and height unless that would cover another
+  // piece or the label of a bigger one, else its height alone.
+  const overlaps = (a, b) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+  const pieces = overlay.filter((o) => o.kind === "terrain").sort((a, b) => b.area - a.area);
+  /** @type {{x0: number, y0: number, x1: number, y1: number}[]} */
+  const terrainBoxes = [];
+  for (const item of pieces) {
+    const [full, short] = item.variants;
+    const box = centred(full, item.x, item.y);
+    const fits = !terrainBoxes.some((o) => overlaps(o, box)) && !pieces.some((o) => o !== item && overlaps(o.rect, box));
+    full.setAttribute("display", fits ? "inline" : "none");
+    short.setAttribute("display", fits ? "none" : "inline");
+    terrainBoxes.push(fits ? box : centred(short, item.x, item.y));
   }
   const troopers = overlay.filter((o) => o.kind === "trooper").sort((a, b) => a.priority - b.priority);
   for (const item of troopers) {

@@ -101,11 +101,11 @@ test("names instead of ids, each side's roster without the enemy's hidden troope
     "the spectator sees what both players may see");
   assert.match(await a.$eval('#table [data-trooper="B-t3"] title', (x) => x.textContent), /Syndicate Enforcer \(B-t3\)/, "the id in the tooltip");
 
-  // Terrain: each piece labelled with its height in inches (and its name).
+  // Terrain: each piece labelled with its height in inches (and its name, room allowing: on this open table, always).
   const terrain = (await state(a)).table.terrain;
   assert.ok(terrain.length > 0);
   for (const piece of terrain) {
-    const text = await a.$eval(`#table [data-terrain-label="${piece.id}"]`, (x) => x.textContent);
+    const text = await a.$eval(`#table [data-terrain-label="${piece.id}"]:not([display="none"])`, (x) => x.textContent);
     assert.ok(text.includes(`${piece.height}"`), `${piece.id}: "${text}" shows its height`);
     if (piece.name) assert.ok(text.includes(piece.name), `${piece.id}: "${text}" shows its name`);
   }
