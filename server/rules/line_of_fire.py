@@ -45,6 +45,9 @@ _TARGET_RIM = ((-1.0, 0.0), (0.0, 1.0), (0.0, -1.0), (-_SQRT_HALF, _SQRT_HALF),
                (_SQRT_HALF, -_SQRT_HALF), (1.0, 0.0))
 
 Box = tuple[float, float, float, float]
+_BROAD_MARGIN = 0.01
+"""Inches added to the reach of the sight lines in the broad phase, far above rounding: a
+piece kept for nothing costs one exact test, a piece wrongly left out a wrong answer."""
 _TALL_MARGIN = 1e-6
 """A piece this much taller than both ends of a sight line is taller than every point of
 it, rounding included."""
@@ -105,10 +108,66 @@ def _boxes_overlap(a: Box, b: Box) -> bool:
     return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
+def _box_near_segment(box: Box, p: Point, q: Point, room: float) -> bool:
+    """The segment p-q meets ``box`` grown by ``room`` on every side (a slab clip).
+
+    The broad phase of ``has_line_of_fire``: every sampled sight line stays within the larger
+    of the two radii of the line between the centres (see ``_hidden_along_centres``), so a
+    piece whose box, grown by that much, the line between the centres misses is met by no
+    sight line and can change no answer. On a dense table most pieces in the box of the two
+    bases are far from the line between them (a diagonal pair's box covers a quarter of the
+    table)."""
+    t0, t1 = 0.0, 1.0
+    px, py = p
+    dx, dy = q[0] - px, q[1] - py
+    lo, hi = box[0] - room, box[2] + room
+    if dx == 0.0:
+        if px < lo or px > hi:
+            return False
+    else:
+        a, b = (lo - px) / dx, (hi - px) / dx
+        if a > b:
+            a, b = b, a
+        t0, t1 = max(t0, a), min(t1, b)
+        if t0 > t1:
+            return False
+    lo, hi = box[1] - room, box[3] + room
+    if dy == 0.0:
+        return lo <= py <= hi
+    a, b = (lo - py) / dy, (hi - py) / dy
+    if a > b:
+        a, b = b, a
+    return max(t0, a) <= min(t1, b)
+
+
+_PIECE_BOXES: dict[int, tuple[tuple[TerrainPiece, ...], tuple[Box, ...]]] = {}
+_PIECE_BOXES_LIMIT = 1024
+"""Terrain tuples whose boxes are kept (about 3 kB each on a 30-piece table); when full, all
+are dropped and made again when next asked for (a few µs per table)."""
+
+
+def piece_boxes(terrain: tuple[TerrainPiece, ...]) -> tuple[Box, ...]:
+    """The bounding box of each piece, made once per terrain tuple. A table's tuple lives as
+    long as its room's states (each state carries it over), and asking ``bounding_box`` for
+    every piece of every Line of Fire test cost more than the rest of the test on a dense
+    table (its cache hashes the polygon on each call). Keyed by identity: the entry keeps the
+    tuple alive, so its id cannot name another tuple while the entry is here."""
+    known = _PIECE_BOXES.get(id(terrain))
+    if known is not None and known[0] is terrain:
+        return known[1]
+    if len(_PIECE_BOXES) >= _PIECE_BOXES_LIMIT:
+        _PIECE_BOXES.clear()
+    boxes = tuple(bounding_box(piece.polygon) for piece in terrain)
+    _PIECE_BOXES[id(terrain)] = (terrain, boxes)
+    return boxes
+
+
 def terrain_between(viewer: Body, target: Body, table: Table) -> tuple[TerrainPiece, ...]:
     """Terrain pieces that could stand between the two bodies (bounding-box filter)."""
     box = _box_of_discs(viewer, target)
-    return tuple(p for p in table.terrain if _boxes_overlap(box, bounding_box(p.polygon)))
+    return tuple(piece for piece, piece_box in zip(table.terrain, piece_boxes(table.terrain),
+                                                   strict=True)
+                 if _boxes_overlap(box, piece_box))
 
 
 def blocked_by_terrain(
@@ -215,10 +274,13 @@ def has_line_of_fire(
     box = _box_of_discs(viewer, target)
     hv, ht = viewer.height, target_sight_height(target)
     # Pieces lower than both ends block no sight line (``blocked_by_terrain`` says so), hide
-    # nothing and are not tall: left out once rather than for each line.
-    pieces = [piece for piece in table.terrain
-              if _boxes_overlap(box, bounding_box(piece.polygon))  # ``terrain_between``
-              and not _below_line(piece, hv, ht)]
+    # nothing and are not tall: left out once rather than for each line. So are pieces no
+    # sight line comes near (``_box_near_segment``; the margin only keeps a few more).
+    room = max(viewer.radius, target.radius) + _BROAD_MARGIN
+    pieces = [piece for piece, piece_box in zip(table.terrain, piece_boxes(table.terrain),
+                                                strict=True)
+              if _boxes_overlap(box, piece_box) and not _below_line(piece, hv, ht)
+              and _box_near_segment(piece_box, viewer.position, target.position, room)]
     tall = max(hv, ht) + _TALL_MARGIN
     if any(piece.height >= tall and _hidden_along_centres(viewer, target, piece)
            for piece in pieces):
