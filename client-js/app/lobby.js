@@ -72,7 +72,7 @@ async function showTables() {
   $("table-choice").hidden = tables === null; // a server without table layouts: the default table only
   if (!tables) return;
   const select = /** @type {HTMLSelectElement} */ ($("table-select"));
-  select.replaceChildren(...tables.map((t) => el("option", { value: t.id }, tableLabel(t))));
+  select.replaceChildren(...tables.map((t) => el("option", { value: t.id, selected: t.default === true }, `${tableLabel(t)}${t.default ? ", the default" : ""}`)));
   select.disabled = tableFromFile !== null;
 }
 
