@@ -2,10 +2,13 @@
 
 JSON in and out; errors are ``{"error": code, "message": text}`` with a 4xx status. Links
 put the room id and seat token in the URL fragment, which browsers never send to servers.
+A request body is read up to ``MAX_BODY_BYTES`` and no further (a table sent whole is the
+largest body the lobby takes).
 """
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -17,12 +20,19 @@ from protocol.constants import WS_PATH
 from server.config import Settings
 from server.lobby.armies import routes as army_routes
 from server.lobby.record import routes as record_routes
+from server.lobby.tables import routes as table_routes
 from server.lobby.tokens import seat_for_token
 from server.rooms.registry import RoomRegistry
+from server.rules import table_catalogue
+from server.rules.ruleset import Ruleset
+from server.rules.tables import TableError
 from server.store import RoomMeta, RoomSettings
 
 RULESETS = ("n5", "codeone")
 PUBLIC_LIST_LIMIT = 200
+MAX_BODY_BYTES = 64 * 1024
+"""The largest request body read, as deploy/nginx.conf's ``client_max_body_size``: room
+settings are tiny, and a table at the format's limits (docs/tables.md) fits."""
 
 
 class BadRequest(Exception):
@@ -38,18 +48,33 @@ def _error(error: BadRequest) -> JSONResponse:
 
 
 async def _json_object(request: Request) -> dict[str, Any]:
+    raw = await _bounded_body(request)
     try:
-        body = await request.json()
-    except ValueError:
+        body = json.loads(raw)
+    except (ValueError, RecursionError):  # RecursionError: arrays nested thousands deep
         raise BadRequest("bad_json", "the body must be a JSON object") from None
     if not isinstance(body, dict):
         raise BadRequest("bad_json", "the body must be a JSON object")
     return body
 
 
+async def _bounded_body(request: Request) -> bytes:
+    too_large = BadRequest("body_too_large", f"the body must be at most {MAX_BODY_BYTES} "
+                           "bytes", 413)
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        raise too_large
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY_BYTES:
+            raise too_large
+    return bytes(raw)
+
+
 def parse_room_settings(body: dict[str, Any], settings: Settings) -> RoomSettings:
     """Validate a create-room request; unknown fields are refused so typos are noticed."""
-    known = {"ruleset", "aro_window_s", "visibility", "spectator_delay_s", "seed"}
+    known = {"ruleset", "aro_window_s", "visibility", "spectator_delay_s", "seed", "table"}
     unknown = sorted(set(body) - known)
     if unknown:
         raise BadRequest("bad_field", f"unknown fields {unknown}")
@@ -66,7 +91,24 @@ def parse_room_settings(body: dict[str, Any], settings: Settings) -> RoomSetting
     delay = _number(body.get("spectator_delay_s", 0), "spectator_delay_s")
     if not 0 <= delay <= 3600:
         raise BadRequest("bad_field", "spectator_delay_s must be within 0..3600")
-    return RoomSettings(ruleset, window, visibility, delay, _fixed_seed(body, settings))
+    return RoomSettings(ruleset, window, visibility, delay, _fixed_seed(body, settings),
+                        _table(body, Ruleset(ruleset)))
+
+
+def _table(body: dict[str, Any], ruleset: Ruleset) -> str | dict[str, Any]:
+    """A shipped layout's id or a whole table document (docs/tables.md); without one, the
+    ruleset's first tournament layout."""
+    if "table" not in body:
+        return table_catalogue.default_table(ruleset)
+    chosen = body["table"]
+    shipped = {item.layout.id for item in table_catalogue.shipped()}
+    if isinstance(chosen, str) and chosen and chosen not in shipped:
+        raise BadRequest("unknown_table", f"there is no table '{chosen[:60]}'; GET /api/tables "
+                         "lists them")
+    try:
+        return table_catalogue.room_choice(chosen, ruleset)
+    except TableError as error:
+        raise BadRequest("bad_table", f"table: {error}") from None
 
 
 def _fixed_seed(body: dict[str, Any], settings: Settings) -> int | None:
@@ -175,7 +217,8 @@ def _dice_json(meta: RoomMeta) -> dict[str, Any]:
 def _settings_json(settings: RoomSettings) -> dict[str, Any]:
     # Never the seed: whoever knows it can predict every die of the game.
     return {"ruleset": settings.ruleset, "aro_window_s": settings.aro_window_s,
-            "visibility": settings.visibility, "spectator_delay_s": settings.spectator_delay_s}
+            "visibility": settings.visibility, "spectator_delay_s": settings.spectator_delay_s,
+            "table": table_catalogue.summary(settings.table, Ruleset(settings.ruleset))}
 
 
 routes = [
@@ -186,4 +229,5 @@ routes = [
     Route("/api/rooms/{room_id}/join", join_seat, methods=["POST"]),
     *army_routes,
     *record_routes,
+    *table_routes,
 ]

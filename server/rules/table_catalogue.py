@@ -91,6 +91,18 @@ def room_choice(value: Any, ruleset: Ruleset) -> str | dict[str, Any]:
     return document
 
 
+def summary(choice: str | Mapping[str, Any], ruleset: Ruleset) -> dict[str, Any]:
+    """Which table a room is on, as its description and welcome say it: the id, the title,
+    and whether the table was sent whole rather than chosen among the shipped ones. A room
+    stored before tables (choice "") is on the ruleset's sample; an id no longer shipped is
+    told as it is."""
+    if not isinstance(choice, str):
+        return {"id": choice.get("id", ""), "title": choice.get("title", ""), "inline": True}
+    table_id = choice or sample_table(ruleset)
+    titles = {item.layout.id: item.layout.table.title for item in _shipped()}
+    return {"id": table_id, "title": titles.get(table_id, table_id), "inline": False}
+
+
 @cache
 def _shipped() -> tuple[Listed, ...]:
     folder = resources.files(_DATA).joinpath("tables")

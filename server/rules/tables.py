@@ -19,16 +19,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from .ids import TerrainId
+from .polygons import convex_half_planes
 from .ruleset import Ruleset, options
 from .terrain import Table, TerrainKind, TerrainPiece, Zone
 
 FORMAT = "infinity-referee-table/1"
 
 MAX_PIECES = 48
-MAX_POINTS = 24
-"""Points of one footprint."""
+MAX_POINTS = 12
+"""Points of one footprint (an octagon has 8, a cross 12)."""
 MAX_TOTAL_POINTS = 400
 """Points of all footprints together."""
+MAX_CONCAVE = 8
+"""Footprints that are not convex (an L, a U, a star). Line of Fire decides most hidden
+targets with shortcuts that hold for convex pieces only; past a handful of concave ones it
+tries every sampled sight line against every edge (docs/performance.md: a table at these
+limits costs about twice a tournament layout)."""
 MAX_HEIGHT = 12.0
 """Inches: taller than anything a sight line can pass over (the tallest Silhouette is under
 3 inches)."""
@@ -193,7 +199,7 @@ def _terrain(value: Any, width: float, depth: float) -> tuple[TerrainPiece, ...]
         raise TableError("terrain", f"has {len(value)} pieces; at most {MAX_PIECES}")
     pieces: list[TerrainPiece] = []
     seen: set[str] = set()
-    total = 0
+    total = concave = 0
     for index, item in enumerate(value):
         piece = _piece(item, f"terrain[{index}]", width, depth)
         if piece.id in seen:
@@ -203,6 +209,10 @@ def _terrain(value: Any, width: float, depth: float) -> tuple[TerrainPiece, ...]
         if total > MAX_TOTAL_POINTS:
             raise TableError("terrain", f"the footprints have more than {MAX_TOTAL_POINTS} "
                              "points in all")
+        concave += convex_half_planes(piece.polygon) is None
+        if concave > MAX_CONCAVE:
+            raise TableError(f"terrain[{index}].polygon", f"more than {MAX_CONCAVE} footprints "
+                             "are not convex")
         pieces.append(piece)
     return tuple(pieces)
 

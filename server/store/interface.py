@@ -17,9 +17,9 @@ same Protocol.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 Visibility = Literal["public", "private"]
 
@@ -35,6 +35,11 @@ class RoomSettings:
     fixed_seed: int | None = None
     """A number that fixed the dice (test rooms, only with ``Settings.allow_fixed_seed``);
     None for every room made by the public lobby: its dice secret is random. Never shown."""
+    table: str | Mapping[str, Any] = ""
+    """The table the game is set up on (``server.rules.table_catalogue.room_choice``): a
+    shipped layout's id, or the checked document of a table sent whole (docs/tables.md). ""
+    in rooms stored before tables could be chosen: the ruleset's sparse sample layout, the
+    only table there was then."""
 
     @property
     def fixed_dice(self) -> bool:

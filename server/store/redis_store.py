@@ -304,7 +304,7 @@ def _pack_meta(meta: RoomMeta) -> bytes:
         "dice_commitment": meta.dice_commitment,
         "settings": {"ruleset": s.ruleset, "aro_window_s": s.aro_window_s,
                      "visibility": s.visibility, "fixed_seed": s.fixed_seed,
-                     "spectator_delay_s": s.spectator_delay_s},
+                     "spectator_delay_s": s.spectator_delay_s, "table": s.table},
     })
 
 
@@ -314,7 +314,8 @@ def _unpack_meta(data: bytes) -> RoomMeta:
     fixed = s.get("fixed_seed")
     settings = RoomSettings(s["ruleset"], float(s["aro_window_s"]), s["visibility"],
                             float(s["spectator_delay_s"]),
-                            None if fixed is None else int(fixed))
+                            None if fixed is None else int(fixed),
+                            s.get("table", ""))  # rooms stored before tables: ""
     return RoomMeta(plain["room_id"], settings, plain["token_hash_a"], plain["token_hash_b"],
                     int(plain["created_ms"]), str(plain.get("dice_commitment", "")))
 

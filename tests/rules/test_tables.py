@@ -18,6 +18,7 @@ from server.rules.serial import from_plain, to_plain
 from server.rules.state import GameState
 from server.rules.tables import (
     FORMAT,
+    MAX_CONCAVE,
     MAX_PIECES,
     MAX_POINTS,
     MAX_TOTAL_POINTS,
@@ -127,9 +128,9 @@ def test_a_layout_writes_back_the_document_it_was_read_from() -> None:
      "true or false"),
     (lambda d: d["terrain"].append(piece(floors=2)), "terrain[2]", "unknown fields ['floors']"),
     (lambda d: d["terrain"].append(piece(polygon=[[1, 1], [2, 1]])), "terrain[2].polygon",
-     "3 to 24 points"),
+     "3 to 12 points"),
     (lambda d: d["terrain"].append(piece(polygon="square")), "terrain[2].polygon",
-     "3 to 24 points"),
+     "3 to 12 points"),
     (lambda d: d["terrain"].append(piece(polygon=[[1, 1], [2, 1], [2]])),
      "terrain[2].polygon[2]", "a point [x, y]"),
     (lambda d: d["terrain"].append(piece(polygon=[[1, 1], [2, 1], [2, None]])),
@@ -164,17 +165,28 @@ def test_the_limits_keep_a_hostile_document_small() -> None:
     assert "at most 48" in refused(document(terrain=crowd)).problem
     parse_table(document(terrain=crowd[:MAX_PIECES]))  # the limit itself is allowed
 
-    def star(cx: float, cy: float, points: int) -> list[list[float]]:
-        return [[round(cx + (2 if k % 2 else 1) * math.cos(2 * math.pi * k / points), 4),
-                 round(cy + (2 if k % 2 else 1) * math.sin(2 * math.pi * k / points), 4)]
-                for k in range(points)]
-    error = refused(document(terrain=[piece(polygon=star(20, 20, MAX_POINTS + 2))]))
-    assert error.path == "terrain[0].polygon" and "3 to 24 points" in error.problem
-    stars = [piece(id=f"s{i}", polygon=star(3 + 5 * (i % 9), 15 + 5 * (i // 9), MAX_POINTS))
-             for i in range(MAX_TOTAL_POINTS // MAX_POINTS + 1)]
-    error = refused(document(terrain=stars))
+    def round_piece(x: float, y: float, points: int) -> list[list[float]]:
+        return [[round(x + math.cos(2 * math.pi * k / points), 4),
+                 round(y + math.sin(2 * math.pi * k / points), 4)] for k in range(points)]
+    error = refused(document(terrain=[piece(polygon=round_piece(20, 20, MAX_POINTS + 1))]))
+    assert error.path == "terrain[0].polygon" and "3 to 12 points" in error.problem
+    many = [piece(id=f"r{i}", polygon=round_piece(2 + 3 * (i % 15), 15 + 3 * (i // 15),
+                                                  MAX_POINTS))
+            for i in range(MAX_TOTAL_POINTS // MAX_POINTS + 1)]
+    error = refused(document(terrain=many))
     assert (error.path, error.problem) == (
         "terrain", f"the footprints have more than {MAX_TOTAL_POINTS} points in all")
+    parse_table(document(terrain=many[:-1]))
+
+
+def test_at_most_eight_footprints_are_concave() -> None:
+    def ell(x: float, y: float) -> list[list[float]]:
+        return [[x, y], [x + 3, y], [x + 3, y + 1], [x + 1, y + 1], [x + 1, y + 3], [x, y + 3]]
+    ells = [piece(id=f"l{i}", polygon=ell(1 + 5 * i, 14)) for i in range(MAX_CONCAVE + 1)]
+    parse_table(document(terrain=ells[:MAX_CONCAVE]))
+    error = refused(document(terrain=ells))
+    assert (error.path, error.problem) == ("terrain[8].polygon",
+                                           "more than 8 footprints are not convex")
 
 
 def test_overlapping_pieces_are_allowed_each_blocks_on_its_own() -> None:

@@ -22,7 +22,9 @@ async def test_create_room_hands_out_two_distinct_secret_seat_tokens(
     token_a, token_b = room["seats"]["A"]["token"], room["seats"]["B"]["token"]
     assert token_a != token_b and len(token_a) >= 32
     assert room["settings"] == {"ruleset": "n5", "aro_window_s": 12.0,
-                                "visibility": "private", "spectator_delay_s": 0.0}
+                                "visibility": "private", "spectator_delay_s": 0.0,
+                                "table": {"id": "n5-ashfall-refinery",
+                                          "title": "Ashfall Refinery", "inline": False}}
     assert room["spectator_link"] == f"/#room={room['room']}"
     joined = await http.post(f"/api/rooms/{room['room']}/join", json={"token": token_b})
     assert joined.json()["seat"] == "B"
