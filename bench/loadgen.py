@@ -43,7 +43,7 @@ import uvloop
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from bench.script import RULESET, Script, Send, Window, plan
+from bench.script import RULESET, TABLE, Script, Send, Window, plan
 from protocol import codec
 from protocol.constants import PROTOCOL_VERSION, WS_PATH
 from protocol.messages import (
@@ -373,7 +373,7 @@ class Worker:
             async def create(index: int) -> None:
                 http = clients[index % len(clients)]
                 response = await http.post("/api/rooms", json={
-                    "ruleset": RULESET, "seed": self.args.seed,
+                    "ruleset": RULESET, "table": TABLE, "seed": self.args.seed,
                     "aro_window_s": self.args.aro_window, "visibility": "private"})
                 response.raise_for_status()
                 data = response.json()

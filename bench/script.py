@@ -35,6 +35,10 @@ ARMIES = {Side.A: "helion-c1-patrol", Side.B: "vesper-c1-cell"}
 BENCH_ENTROPY = "b3" * 32
 """Each side's contribution to the dice in the scripted games (fixed: the bench replays them)."""
 RULESET = "codeone"
+TABLE = "sample-open-codeone"
+"""The sparse sample layout, named rather than left to defaults: the lobby's default is a
+tournament layout, and the bench's figures stay comparable with those made before there
+was a choice (docs/performance.md)."""
 STEP_INCHES = 0.5  # short enough never to bump into a neighbour on the 2-inch deployment grid
 
 
@@ -85,7 +89,8 @@ class Script:
 
 class _Planner:
     def __init__(self, seed: int) -> None:
-        self.state: GameState = engine.new_game(engine.GameSetup(ruleset=RULESET, seed=seed))
+        self.state: GameState = engine.new_game(engine.GameSetup(ruleset=RULESET, seed=seed,
+                                                                    table=TABLE))
 
     def try_play(self, side: Side | engine.System, body: dict[str, Any]) -> bool:
         decision = engine.decide(self.state, side, c.parse_command(body))
