@@ -127,8 +127,9 @@ class Seat:
 
 
 def _needs_view(choices: dict[str, Any]) -> bool:
-    """Deployment points, routes and Dodge moves are drawn from the seat's own view."""
-    return bool(choices.get("deploy") or choices.get("skills") or choices.get("aros"))
+    """Deployment points, routes and Dodge moves are drawn from the seat's own view, and
+    the trooper to activate is sometimes the one nearest an enemy."""
+    return any(choices.get(key) for key in ("deploy", "skills", "aros", "activate"))
 
 
 @pytest.fixture(scope="module")

@@ -186,12 +186,14 @@ def step(state: GameState, side: Side, player: RandomPlayer, log: GameLog, seed:
 
 def label(body: dict[str, object]) -> str:
     """A command's type, with what makes it special for coverage: a hidden deployment, the
-    kind of Order and a joint activation with Peripherals."""
+    kind of Order and a joint activation with Peripherals, the skill declared."""
     kind = str(body["type"])
     if kind == "deploy" and body.get("hidden"):
         return "deploy:hidden"
     if kind == "activate":
         return f"activate:{body['order']}" + (":joint" if body.get("peripherals") else "")
+    if kind in ("declare_skill", "declare_aro"):
+        return f"{kind}:{body['skill']['type']}"  # type: ignore[index]
     return kind
 
 

@@ -30,7 +30,6 @@ View = Callable[[], dict[str, Any]]
 PROGRESS_KEYS = ("initiative", "deploy", "end_deployment_step", "activate", "reveal", "end_turn",
                  "end_impetuous_phase", "skills", "aros", "close_aro_window")
 """Options that move the game on: the seat the game waits on has at least one of them."""
-ORDER_TYPES_FIRST = ("impetuous", "regular", "lieutenant", "tactical", "irregular")
 JUMP_EXTRA = 2.0
 DODGE_MOVE = 2.0
 
@@ -189,7 +188,7 @@ class RandomPlayer:
         elif options.get("skills"):
             yield from self._skills(options["skills"], view)
         else:
-            yield from self._between_orders(options)
+            yield from self._between_orders(options, view)
         bodies = list(offered(options))
         self.rng.shuffle(bodies)
         yield from bodies
@@ -255,7 +254,15 @@ class RandomPlayer:
 
     # -- the active player between Orders ------------------------------------------------
 
-    def _between_orders(self, options: dict[str, Any]) -> Iterator[Body]:
+    def _nearest_to_enemy(self, state: dict[str, Any], candidates: list[str]) -> str | None:
+        enemies = [t["position"] for t in state["troopers"]
+                   if t["side"] != self.side and t.get("position") is not None]
+        mine = [t for t in state["troopers"] if t["id"] in candidates and t.get("position") is not None]
+        if not enemies or not mine:
+            return None
+        return str(min(mine, key=lambda t: min(math.dist(t["position"], e) for e in enemies))["id"])
+
+    def _between_orders(self, options: dict[str, Any], view: View) -> Iterator[Body]:
         if options.get("reveal") and self.rng.random() < 0.3:
             yield {"type": "reveal", "trooper": self.rng.choice(options["reveal"])}
         activate = options.get("activate") or {}
@@ -263,7 +270,12 @@ class RandomPlayer:
             yield {"type": "end_impetuous_phase"}
         if activate and self.spent < self.budget:
             trooper = self.rng.choice(sorted(activate))
-            kind = next(k for k in ORDER_TYPES_FIRST if k in activate[trooper])
+            controllers = sorted(c for c in options.get("peripherals") or {} if c in activate)
+            if self.rng.random() < 0.4:  # press the attack: the trooper nearest an enemy
+                trooper = self._nearest_to_enemy(view(), sorted(activate)) or trooper
+            elif controllers and self.rng.random() < 0.3:  # a Controller with its Peripherals
+                trooper = self.rng.choice(controllers)
+            kind = self.rng.choice(activate[trooper])
             body: Body = {"type": "activate", "trooper": trooper, "order": kind}
             joining = (options.get("peripherals") or {}).get(trooper) or []
             if joining and self.rng.random() < 0.6:
@@ -278,6 +290,11 @@ class RandomPlayer:
         attacks = _attack_skills(skills)
         roll = self.rng.random()
         declarations: list[Body | None] = []
+        if "move" in skills["route_skills"] and self.rng.random() < 0.6:
+            state = view()
+            charge = self._charge(state, skills)
+            if charge is not None:
+                declarations.append(self._joint(skills, charge, view, state))
         if attacks and roll < 0.55:
             declarations += [self._joint(skills, self._split(skill, skills), view)
                              for skill in self.rng.sample(attacks, min(3, len(attacks)))]
@@ -291,6 +308,24 @@ class RandomPlayer:
         if simple:
             declarations.append(self._joint(skills, self.rng.choice(simple), view))
         yield from (body for body in declarations if body is not None)
+
+    def _charge(self, state: dict[str, Any], skills: dict[str, Any]) -> Body | None:
+        """A Move into base contact with the nearest enemy model, if it is within reach."""
+        trooper = self._acting(state, None)
+        start = trooper["position"]
+        models = [t for t in state["troopers"] if t["side"] != self.side and not t.get("marker")
+                  and t.get("position") is not None and t.get("condition", "normal") == "normal"]
+        if not models:
+            return None
+        nearest = min(models, key=lambda t: math.dist(start, t["position"]))
+        (ex, ey), gap = nearest["position"], math.dist(start, nearest["position"])
+        contact = radius(trooper["profile"]["silhouette"]) + radius(nearest["profile"]["silhouette"])
+        mov = trooper["profile"]["mov"]
+        if not 0 < gap - contact <= float(mov[0] if skills["index"] == 1 else mov[1]):
+            return None
+        t = (gap - contact - 0.02) / gap  # stop 0.02" short: the bases touch
+        end = [round(start[0] + (ex - start[0]) * t, 3), round(start[1] + (ey - start[1]) * t, 3)]
+        return {"type": "move", "route": [start, end]}
 
     def _split(self, skill: Body, skills: dict[str, Any]) -> Body:
         """Sometimes split a BS Attack's Burst between two of the weapon's targets."""
@@ -344,21 +379,12 @@ class RandomPlayer:
 
     def _path(self, state: dict[str, Any], trooper: dict[str, Any], start: list[float],
               allowance: float) -> list[list[float]]:
-        """One or two segments: into base contact with an enemy in reach, towards an enemy,
-        or anywhere."""
+        """One or two segments, towards an enemy or anywhere."""
         enemies = [t for t in state["troopers"]
                    if t["side"] != self.side and t.get("position") is not None]
-        mine = radius(trooper["profile"]["silhouette"])
-        roll = self.rng.random()
-        if enemies and roll < 0.7:
-            enemy = self.rng.choice(enemies)
-            size = enemy["silhouette"] if enemy.get("marker") else enemy["profile"]["silhouette"]
-            ex, ey = enemy["position"]
-            gap = math.dist(start, (ex, ey))
-            contact = mine + radius(size)
-            if gap - contact <= allowance and roll < 0.35 and gap > 0:
-                t = (gap - contact + 0.01) / gap
-                return [[round(start[0] + (ex - start[0]) * t, 3), round(start[1] + (ey - start[1]) * t, 3)]]
+        if enemies and self.rng.random() < 0.7:
+            nearest = min(enemies, key=lambda t: math.dist(start, t["position"]))
+            ex, ey = (nearest if self.rng.random() < 0.6 else self.rng.choice(enemies))["position"]
             heading = math.atan2(ey - start[1], ex - start[0]) + self.rng.uniform(-0.6, 0.6)
         else:
             heading = self.rng.uniform(0, 2 * math.pi)
