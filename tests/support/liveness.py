@@ -95,7 +95,7 @@ def choose_armies(state: GameState, seed: int, rng: random.Random,
     produced: list[Event] = []
     for side in Side:
         if lists is not None and side in lists:
-            # A list the catalogue does not ship (tests/support/test_armies.py): the same
+            # A list the catalogue does not ship (tests/support/feature_armies.py): the same
             # event ``choose_army`` makes for a shipped list, then the automatic steps.
             army = lists[side]
             chosen = ArmyChosen(side, army, random_ids(army, side, state.id_key), entropy(seed, side))
@@ -129,12 +129,12 @@ def play_random_game(ruleset: str, seed: int, *, orders_per_turn: int = 3,
     last_round = options(Ruleset(ruleset)).rounds
     observe(players, produced, log)
     for _ in range(max_commands):
+        if prepare is not None and state.phase in (Phase.IMPETUOUS, Phase.ORDERS):
+            state, prepare = prepare(state), None
         side = waited_on(state)
         if side is None or stop(state):
             log.state = state
             return log
-        if prepare is not None and state.phase in (Phase.IMPETUOUS, Phase.ORDERS):
-            state, prepare = prepare(state), None
         if state.round > last_round:
             raise NeverEnds(f"seed {seed}: round {state.round} of a {last_round}-round game")
         state = step(state, side, players[side], log, seed)
