@@ -90,7 +90,7 @@ async function loadTableFile(/** @type {Event} */ event) {
     } catch (error) {
       tableFromFile = null;
       out.className = "warning-text";
-      out.textContent = `${file.name} is not a table file (${error instanceof Error ? error.message : error}).`;
+      out.textContent = `${file.name} is not a table file (${error instanceof Error ? error.message : error}); the layout is used.`;
     }
   } else {
     out.textContent = "";

@@ -5,7 +5,8 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
@@ -66,20 +67,13 @@ async function armiesChosen(a, b) {
   return winner === "A" ? [a, b, "A"] : [b, a, "B"];
 }
 
-test("the lobby: three links with Copy buttons (clipboard, and the selection when it is refused), the table choice as the server offers it", async () => {
+test("the lobby: three links with Copy buttons (clipboard, and the selection when it is refused)", async () => {
   const page = await newPage({ permissions: ["clipboard-read", "clipboard-write"] });
   await page.goto(base + "/");
   await page.waitForSelector("#room-list li", WAIT);
   assert.equal(await page.$eval("#how-to-lobby", (x) => x.getAttribute("href")), "how-to.html");
   assert.deepEqual(await page.$$eval("#ruleset option", (xs) => xs.map((x) => x.value)), ["n5", "codeone"]);
   assert.equal(await page.inputValue('input[name="aro_window_s"]'), "30");
-  // The table choice is there only when the server lists layouts (GET /api/tables).
-  const tables = await fetch(`${base}/api/tables?ruleset=n5`);
-  if (tables.status === 404) {
-    assert.equal(await page.$eval("#table-choice", (x) => x.hidden), true, "no layouts: no table choice");
-  } else {
-    await page.waitForSelector("#table-choice:not([hidden]) #table-select option", { state: "attached", ...WAIT });
-  }
   await shot(page, "01-form");
   await page.click("#create-room");
   await page.waitForSelector("#links:not([hidden])", WAIT);
@@ -115,6 +109,67 @@ test("the lobby: three links with Copy buttons (clipboard, and the selection whe
   assert.deepEqual(selection, [0, selection[2], selection[2], true], "the whole link is selected");
   await shot(refused, "03-copy-refused");
   await closeAll(page, refused);
+});
+
+/** The room a lobby page just created, as the server describes it. */
+async function createdRoom(page) {
+  await page.waitForSelector("#links:not([hidden])", WAIT);
+  const room = new URLSearchParams(new URL(await page.inputValue("#link-spectator")).hash.slice(1)).get("room");
+  return (await fetch(`${base}/api/rooms/${room}`)).json();
+}
+
+test("the table: a layout of the ruleset, or a table from a JSON file sent whole (the server's refusal said in words)", async () => {
+  const page = await newPage();
+  await page.goto(base + "/");
+  const listed = await fetch(`${base}/api/tables?ruleset=codeone`);
+  if (listed.status === 404) { // a server without table layouts: no choice offered
+    await page.waitForSelector("#room-list li", WAIT);
+    assert.equal(await page.$eval("#table-choice", (x) => x.hidden), true);
+    await page.context().close();
+    return;
+  }
+  const { tables } = await listed.json();
+  await page.selectOption("#ruleset", "codeone");
+  await page.waitForFunction((ids) => [...document.querySelectorAll("#table-select option")].map((x) => x.value).join() === ids,
+    tables.map((t) => t.id).join(), WAIT);
+  const fallback = tables.find((t) => t.default) ?? tables[0];
+  assert.equal(await page.$eval("#table-select", (x) => x.value), fallback.id, "the server's default is chosen first");
+  assert.match(await text(page, `#table-select option[value="${fallback.id}"]`), new RegExp(`\\(${fallback.pieces} terrain pieces?\\)`));
+  const other = tables.find((t) => t.id !== fallback.id) ?? fallback;
+  await page.selectOption("#table-select", other.id);
+  await shot(page, "14-table-choice");
+  await page.click("#create-room");
+  assert.deepEqual((await createdRoom(page)).settings.table, { id: other.id, title: other.title, inline: false });
+
+  // A table of one's own, from a file: sent whole; a broken one is refused with the server's words.
+  const dir = mkdtempSync(join(tmpdir(), "lobby-table-"));
+  const own = join(dir, "own.json");
+  writeFileSync(own, JSON.stringify({ ...fallback.table, id: "our-kitchen-table", title: "Our kitchen table" }));
+  await page.goto(base + "/");
+  await page.selectOption("#ruleset", "codeone");
+  await page.setInputFiles("#table-file", own);
+  await page.waitForSelector("#clear-table-file:not([hidden])", WAIT);
+  assert.match(await text(page, "#table-file-result"), /^From own\.json: Our kitchen table \(\d+ terrain pieces?\)\./);
+  assert.equal(await page.$eval("#table-select", (x) => x.disabled), true, "the file replaces the layout");
+  await page.click("#create-room");
+  assert.deepEqual((await createdRoom(page)).settings.table, { id: "our-kitchen-table", title: "Our kitchen table", inline: true });
+  const broken = join(dir, "broken.json");
+  writeFileSync(broken, JSON.stringify({ ...fallback.table, format: "something-else" }));
+  await page.goto(base + "/");
+  await page.setInputFiles("#table-file", broken);
+  await page.waitForSelector("#clear-table-file:not([hidden])", WAIT);
+  await page.click("#create-room");
+  await page.waitForFunction(() => document.getElementById("lobby-message").textContent.length > 0, null, WAIT);
+  assert.match(await text(page, "#lobby-message"), /^The server refused the room: table: format: /);
+  assert.equal(await page.$eval("#links", (x) => x.hidden), true);
+  const notJson = join(dir, "notes.json");
+  writeFileSync(notJson, "{ not json");
+  await page.setInputFiles("#table-file", notJson);
+  await page.waitForSelector("#table-file-result.warning-text", WAIT);
+  assert.match(await text(page, "#table-file-result"), /^notes\.json is not a table file \(.*\); the layout is used\.$/);
+  assert.equal(await page.$eval("#table-select", (x) => x.disabled), false, "an unreadable file leaves the layout chosen");
+  assert.equal(await page.$eval("#clear-table-file", (x) => x.hidden), true);
+  await page.context().close();
 });
 
 test("waiting states: the creator's seat waits for the opponent to join (with the link to send), then for their army", async () => {
