@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import random
-from collections.abc import AsyncIterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -133,11 +133,11 @@ def _needs_view(choices: dict[str, Any]) -> bool:
 
 
 @pytest.fixture(scope="module")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[RedisProcess]:
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProcess]:
     server = RedisProcess(Path(tmp_path_factory.mktemp("liveness-redis")))
     server.start()
     try:
-        yield server  # type: ignore[misc]
+        yield server
     finally:
         server.stop()
 
