@@ -10,19 +10,12 @@ is the minimum over ``--repeat`` passes of process CPU time (the machine is shar
 minimum is the least disturbed pass), divided by the number of commands. The fingerprint
 hashes every decision, so two versions of the rules core can be checked to decide the
 same game identically.
-
-``--options`` measures instead what a seat's options cost (``options.seat_options``, the
-``sight`` between every pair of troopers included) in an N5 game in its first Orders Phase
-with both lists spread over the table, on each table it names: the sparse sample and the
-dense tournament layouts (docs/performance.md, "Tables worth playing on").
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
-import math
-import random
 import time
 from collections.abc import Callable
 from typing import Any
@@ -34,21 +27,7 @@ from server.fanout import Audience
 from server.rooms.event_frames import Answering, events_delivery
 from server.rooms.numbering import NONE_SEEN, audience_views
 from server.rooms.rules_engine import RulesCoreEngine
-from server.rules import engine, native
-from server.rules.army_catalogue import sample_army
-from server.rules.events import (
-    ArmyChosen,
-    DeploymentStepEnded,
-    InitiativeRolled,
-    InitiativeSettled,
-    TrooperDeployed,
-)
-from server.rules.geometry import Body
-from server.rules.ids import Side, TrooperId
-from server.rules.options import seat_options
-from server.rules.polygons import point_in_polygon, segment_polygon_distance
-from server.rules.sequence import automatic_events
-from server.rules.state import GameState
+from server.rules import native
 
 ENGINE = RulesCoreEngine()
 DEADLINE_MS = 1_800_000_000_000  # an ARO window's deadline, as frames carry it
@@ -129,80 +108,12 @@ def measure(seed: int, repeat: int) -> dict[str, Any]:
     }
 
 
-OPTIONS_TABLES = ("sample-open", "n5-ashfall-refinery", "n5-night-market", "n5-cargo-terminus")
-OPTIONS_ARMIES = {Side.A: "helion-vanguard", Side.B: "vesper-raiders"}
-
-
-def spread_game(table: str, seed: int) -> GameState:
-    """An N5 game on ``table`` at the first Orders Phase, both lists deployed (rules
-    bypassed, as the scenario files do) at spots drawn from the same seeded sequence on every
-    table: A's in the southern 30 inches, B's in the northern 30, facing each other, the
-    first spots drawn where a base fits the terrain and the troopers already placed."""
-    state = engine.new_game(engine.GameSetup(ruleset="n5", seed=seed, table=table))
-    for side, army_id in OPTIONS_ARMIES.items():
-        army = sample_army(army_id)
-        ids = tuple((e.id, TrooperId(f"{side.value}-{e.id}")) for e in army.entries)
-        state = engine.apply(state, ArmyChosen(side, army, ids))
-    state = engine.apply(state, InitiativeRolled(((20, 1),), (1, 1), Side.A, state.dice))
-    state = engine.apply(state, InitiativeSettled(Side.A, Side.A,
-                                                  {Side.A: "south", Side.B: "north"}))
-    draw = random.Random(seed)
-    placed: list[Body] = []
-    for trooper in list(state.troopers.values()):
-        low, facing = (1.5, 90.0) if trooper.side is Side.A else (16.5, 270.0)
-        while True:
-            spot = (draw.uniform(1.5, 46.5), draw.uniform(low, low + 30.0))
-            body = Body(spot, facing, trooper.profile.silhouette)
-            if _fits(state, body, placed):
-                break
-        placed.append(body)
-        state = engine.apply(state, TrooperDeployed(trooper.id, spot, facing, False,
-                                                    trooper.profile.camouflage > 0))
-    for step in range(1, 5):
-        state = engine.apply(state, DeploymentStepEnded(Side.A if step % 2 else Side.B, step))
-    state, _ = automatic_events(state, engine.apply)
-    return state
-
-
-def _fits(state: GameState, body: Body, placed: list[Body]) -> bool:
-    return not any(point_in_polygon(body.position, p.polygon)
-                   or segment_polygon_distance(body.position, body.position, p.polygon)
-                   < body.radius for p in state.table.terrain) and all(
-        math.dist(body.position, other.position) >= body.radius + other.radius
-        for other in placed)
-
-
-def options_cost(tables: tuple[str, ...], seed: int, repeat: int) -> dict[str, dict[str, Any]]:
-    """µs per ``seat_options`` call (both seats, the least of ``repeat`` passes) on each
-    table, with how many (trooper, enemy) pairs are in Line of Fire."""
-    out = {}
-    for table in tables:
-        state = spread_game(table, seed)
-        assert state.phase.value == "orders", state.phase
-        views = {side: seat_options(state, side) for side in (Side.A, Side.B)}
-        pairs = sum(len(seen) for v in views.values() for seen in v["sight"].values())
-        cost = min_cpu_us(lambda s=state: [seat_options(s, side) for side in (Side.A, Side.B)],
-                          repeat, 2)
-        out[table] = {"pieces": len(state.table.terrain), "troopers": len(state.troopers),
-                      "pairs_in_sight": pairs, "us_per_seat_options": cost}
-    return out
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.rules_cost", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--options", action="store_true",
-                        help="measure seat_options on the sparse and the dense N5 tables")
     args = parser.parse_args(argv)
-    if args.options:
-        print(native.status())
-        for table, row in options_cost(OPTIONS_TABLES, args.seed, args.repeat).items():
-            print(f"{table:22s} {row['pieces']:3d} pieces {row['troopers']:3d} troopers "
-                  f"{row['pairs_in_sight']:4d} pairs in sight "
-                  f"{row['us_per_seat_options']:10,.1f} µs/seat_options")
-        return
     result = measure(args.seed, args.repeat)
     print(native.status())
     print(f"{result['commands']} commands, {result['events']} events, decisions "
