@@ -22,6 +22,8 @@ from starlette.routing import Route
 
 from protocol.codec import unpack_plain
 from server.rooms.registry import RoomRegistry
+from server.rules import table_catalogue
+from server.rules.ruleset import Ruleset
 from server.store import RoomMeta
 
 RECORD_FORMAT = "infinity-referee-record/1"
@@ -48,7 +50,11 @@ def build_record(meta: RoomMeta, events: list[dict[str, Any]]) -> dict[str, Any]
         "created_ms": meta.created_ms,
         "settings": {"ruleset": settings.ruleset, "aro_window_s": settings.aro_window_s,
                      "visibility": settings.visibility,
-                     "spectator_delay_s": settings.spectator_delay_s},
+                     "spectator_delay_s": settings.spectator_delay_s,
+                     # The whole choice (an id, or the document sent), so the record names
+                     # the table the events were played on; rooms stored before: the sample.
+                     "table": settings.table or table_catalogue.sample_table(
+                         Ruleset(settings.ruleset))},
         "fixed_dice": settings.fixed_dice,
         "dice": {"algorithm": DICE_ALGORITHM, "commitment": revealed["commitment"],
                  "secret": revealed["secret"], "contributions": revealed["contributions"]},

@@ -7,7 +7,7 @@ States, commands and events are opaque to the room.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -57,12 +57,17 @@ class Refused(Exception):
 
 
 class Engine(Protocol):
-    def new_game(self, ruleset: str, fixed_seed: int | None) -> State:
-        """A new game whose dice secret (and id key) come from the operating system's CSPRNG,
-        or, with ``fixed_seed``, from that number (test rooms only)."""
+    def new_game(self, ruleset: str, fixed_seed: int | None,
+                 table: str | Mapping[str, Any] = "") -> State:
+        """A new game on ``table`` (a shipped layout's id or a checked table document;
+        "": the ruleset's sparse sample) whose dice secret (and id key) come from the
+        operating system's CSPRNG, or, with ``fixed_seed``, from that number (test rooms only)."""
 
     def dice_commitment(self, state: State) -> str:
         """The public commitment to the game's dice secret (64 hexadecimal characters)."""
+
+    def table_summary(self, ruleset: str, table: str | Mapping[str, Any]) -> Plain:
+        """Which table a room is on, as its welcome says it: ``{"id", "title", "inline"}``."""
 
     def parse_command(self, body: Plain) -> Command:
         """Raises ``CommandFormatError`` on a malformed body."""

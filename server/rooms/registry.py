@@ -72,7 +72,7 @@ class RoomRegistry:
         game (scenario starts for tests and tournaments; the lobby never passes it)."""
         state = initial_state
         if state is None:
-            state = self._engine.new_game(settings.ruleset, settings.fixed_seed)
+            state = self._engine.new_game(settings.ruleset, settings.fixed_seed, settings.table)
         token_a, token_b = new_seat_token(), new_seat_token()
         meta = RoomMeta(new_room_id(), settings, token_hash(token_a), token_hash(token_b),
                         now_ms(), self._engine.dice_commitment(state))

@@ -644,7 +644,8 @@ class Room:
     def _public_settings(self) -> dict[str, object]:
         settings = self.meta.settings
         return {"ruleset": settings.ruleset, "aro_window_s": settings.aro_window_s,
-                "visibility": settings.visibility, "spectator_delay_s": settings.spectator_delay_s}
+                "visibility": settings.visibility, "spectator_delay_s": settings.spectator_delay_s,
+                "table": self._engine.table_summary(settings.ruleset, settings.table)}
 
     def _listing(self, state: State) -> Listing | None:
         if self.meta.settings.visibility != "public":

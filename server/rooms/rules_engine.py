@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from server.rooms.engine_port import (
     AroWindow,
@@ -15,9 +16,10 @@ from server.rooms.engine_port import (
     State,
     Verdict,
 )
-from server.rules import commands, dice, engine, events, measure, options, views
+from server.rules import commands, dice, engine, events, measure, options, table_catalogue, views
 from server.rules.decision import Rejection
 from server.rules.ids import SPECTATOR, Side, TrooperId, Viewer
+from server.rules.ruleset import Ruleset
 from server.rules.serial import FormatError, to_plain
 
 _VIEWERS: dict[str, Viewer] = {"A": Side.A, "B": Side.B, "spectator": SPECTATOR}
@@ -25,15 +27,19 @@ _ACTORS = {"A": Side.A, "B": Side.B}
 
 
 class RulesCoreEngine:
-    def new_game(self, ruleset: str, fixed_seed: int | None) -> State:
+    def new_game(self, ruleset: str, fixed_seed: int | None,
+                 table: str | Mapping[str, Any] = "") -> State:
         if fixed_seed is not None:
-            return engine.new_game(engine.GameSetup(ruleset=ruleset, seed=fixed_seed))
+            return engine.new_game(engine.GameSetup(ruleset=ruleset, seed=fixed_seed, table=table))
         return engine.new_game(engine.GameSetup(
             ruleset=ruleset, dice_secret=secrets.token_hex(dice.SECRET_BYTES),
-            id_key=secrets.token_hex(dice.SECRET_BYTES)))
+            id_key=secrets.token_hex(dice.SECRET_BYTES), table=table))
 
     def dice_commitment(self, state: State) -> str:
         return dice.commitment(state.dice_source.secret)
+
+    def table_summary(self, ruleset: str, table: str | Mapping[str, Any]) -> Plain:
+        return table_catalogue.summary(table, Ruleset(ruleset))
 
     def parse_command(self, body: Plain) -> Command:
         try:

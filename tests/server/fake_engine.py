@@ -43,11 +43,15 @@ class FakeEngine:
     calls: list[str] = field(default_factory=list)
     fail_on: str | None = None  # a command type whose decide raises (tests failure isolation)
 
-    def new_game(self, ruleset: str, fixed_seed: int | None) -> FakeState:
+    def new_game(self, ruleset: str, fixed_seed: int | None,
+                 table: object = "") -> FakeState:
         return FakeState(seed=fixed_seed)
 
     def dice_commitment(self, state: FakeState) -> str:
         return f"{state.seed or 0:064x}"
+
+    def table_summary(self, ruleset: str, table: object) -> Plain:
+        return {"id": table if isinstance(table, str) else "inline", "title": "", "inline": False}
 
     def parse_command(self, body: Plain) -> dict[str, Any]:
         if not isinstance(body, dict) or not isinstance(body.get("type"), str):

@@ -164,9 +164,6 @@ async def test_a_rooms_table_survives_a_restart_of_the_server(
             assert described["settings"]["table"] == room["settings"]["table"]
 
 
-@pytest.mark.xfail(strict=True, reason="the room layer does not pass RoomSettings.table to "
-                   "GameSetup yet (server/rooms: Engine.new_game takes no table; docs/tables.md, "
-                   "'Choosing the table'); strict: once it passes, drop this mark")
 async def test_the_game_of_a_lobby_room_is_set_up_on_the_rooms_table() -> None:
     async with running_server(settings()) as url, httpx.AsyncClient(base_url=url) as http:
         room = await create_room(http, table="n5-night-market")

@@ -55,7 +55,9 @@ async def table() -> AsyncIterator[Table]:
     async with running_server(app_settings, app=app) as base, \
             httpx.AsyncClient(base_url=base) as http:
         created = await http.post("/api/rooms", json={
-            "ruleset": "codeone", "aro_window_s": 600, "visibility": "private"})
+            "ruleset": "codeone", "aro_window_s": 600, "visibility": "private",
+            # The open sample: the scripted game shoots in many Orders (dice to verify).
+            "table": "sample-open-codeone"})
         assert created.status_code == 201, created.text
         room_id = created.json()["room"]
         seats = {side: await Client.connect(base, room_id, created.json()["seats"][side.value]["token"])
@@ -88,7 +90,8 @@ async def test_the_record_is_refused_until_the_game_is_over_then_served_and_veri
     assert record["format"] == "infinity-referee-record/1"
     assert (record["room"], record["created_ms"]) == (room.room_id, room.meta.created_ms)
     assert record["settings"] == {"ruleset": "codeone", "aro_window_s": 600.0,
-                                  "visibility": "private", "spectator_delay_s": 0.0}
+                                  "visibility": "private", "spectator_delay_s": 0.0,
+                                  "table": "sample-open-codeone"}
     assert record["fixed_dice"] is False
     events = [entry["event"] for entry in record["events"]]
     assert [entry["index"] for entry in record["events"]] == list(range(1, room.version + 1))
