@@ -1,0 +1,316 @@
+// A whole N5 game through the UI, from army selection to the final score, in real headless
+// Chromium: two players and a spectator in three browser contexts, a late spectator and a
+// reload of a seat mid-game. Every action is a click in the app (the test reads the seat's
+// `options` and view only to decide which click a player would make, and to wait). Fixed dice
+// (a seed), so a run plays the same game every time. Screenshots of the key moments go to
+// test-artifacts/browser/whole-*.png for a reviewer to look at.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+import { createInterface } from "node:readline";
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const { chromium } = createRequire(join(repo, "client-js", "package.json"))("playwright-core");
+const artifacts = join(repo, "test-artifacts", "browser");
+mkdirSync(artifacts, { recursive: true });
+const WAIT = { timeout: 30000 };
+/** Orders each player spends per turn before ending it (the rest are left unspent). */
+const ORDERS_PER_TURN = 2;
+
+let server, browser, base;
+
+before(async () => {
+  server = spawn(join(repo, ".venv", "bin", "python"), ["-m", "tests.browser.scenario_server"],
+    { cwd: repo, stdio: ["ignore", "pipe", "inherit"] });
+  const lines = createInterface({ input: server.stdout });
+  base = await new Promise((resolve, reject) => {
+    server.once("exit", (code) => reject(new Error(`scenario server exited with ${code}`)));
+    lines.on("line", (line) => { if (line.startsWith("PORT ")) resolve(`http://127.0.0.1:${line.slice(5)}`); });
+  });
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"] });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+});
+
+async function open(link) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  page.on("pageerror", (e) => console.error("pageerror", e.message));
+  await page.goto(base + link);
+  await page.waitForFunction(() => window.referee?.view.state, null, WAIT);
+  return page;
+}
+
+const state = (page) => page.evaluate(() => window.referee.view.state);
+const version = (page) => page.evaluate(() => window.referee.view.version);
+const shot = (page, name) => page.screenshot({ path: join(artifacts, `whole-${name}.png`) });
+const role = (page) => page.evaluate(() => window.referee.role);
+/** The seat's options at the version it holds (waits for them). */
+const options = async (page) => {
+  await page.waitForFunction(() => window.referee.currentOptions(), null, WAIT);
+  return page.evaluate(() => window.referee.currentOptions());
+};
+/** The next answer to a command of this page (listen before the click that sends it). */
+const nextAnswer = (page) => page.evaluate(() => new Promise((resolve) =>
+  window.referee.addEventListener("answer", (e) => resolve(e.detail), { once: true })));
+
+/** Click, and wait for the command it sends to be answered; returns the answer. */
+async function clickAndAnswer(page, selector) {
+  const answer = nextAnswer(page);
+  await page.click(selector);
+  return answer;
+}
+
+/** Click the table at a point in inches, through the SVG's own screen transform. */
+async function clickTable(page, x, y) {
+  const [sx, sy] = await page.evaluate(([x, y]) => {
+    const svg = document.getElementById("table");
+    const depth = window.referee.view.state.table.depth;
+    const p = new DOMPoint(x, depth - y).matrixTransform(svg.getScreenCTM());
+    return [p.x, p.y];
+  }, [x, y]);
+  await page.mouse.click(sx, sy);
+}
+
+/**
+ * The room's latest events: every page waits until it holds the same version (each audience
+ * numbers its own events, so "the same" is: no page moves any more after the last answer).
+ * The room is quiet once both seats' options are for their current versions.
+ */
+async function settle(...pages) {
+  for (let round = 0; round < 3; round += 1) {
+    const before = await Promise.all(pages.map(version));
+    await Promise.all(pages.map((p) => p.waitForFunction(() => !window.referee.view.stale, null, WAIT)));
+    for (const p of pages) if ((await role(p)) !== "spectator") await options(p);
+    const after = await Promise.all(pages.map(version));
+    if (before.every((v, i) => v === after[i])) return;
+  }
+}
+
+/** The texts of the event log and of the results panel, as a player reads them. */
+const history = (page) => page.evaluate(() => ({
+  log: [...document.querySelectorAll("#log li")].map((x) => x.textContent),
+  results: document.getElementById("results").textContent,
+}));
+
+/** The event log of a page as event types, from the view the app holds. */
+const logged = (page, type) => page.evaluate((type) => window.referee.view.log.filter((x) => x.event?.type === type).map((x) => x.event), type);
+
+test("a whole N5 game in the browser: armies, initiative, Hidden Deployment, Orders with AROs (one declared, one timed out), a reload and a late spectator with the full history, to the final score", async () => {
+  const layouts = await (await fetch(`${base}/api/tables?ruleset=n5`)).json();
+  const table = (layouts.tables ?? []).find((t) => !t.id.startsWith("sample"))?.id;
+  assert.ok(table, "the server offers a tournament layout for N5");
+  const created = await fetch(`${base}/api/rooms`, { method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ ruleset: "n5", aro_window_s: 8, seed: 3, table }) });
+  assert.equal(created.status, 201);
+  const room = await created.json();
+  const a = await open(room.seats.A.link);
+  const b = await open(room.seats.B.link);
+  const spectator = await open(room.spectator_link);
+  assert.equal((await state(a)).table.id, table);
+
+  // Armies: Vesper Raiders bring a Hidden Deployment infiltrator and Impetuous troopers.
+  await Promise.all([a.click('[data-army="helion-vanguard"]'), b.click('[data-army="vesper-raiders"]')]);
+  await a.waitForFunction(() => !window.referee.view.stale && window.referee.view.state.initiative?.winner, null, WAIT);
+  const winner = (await state(a)).initiative.winner;
+  const [w, l] = winner === "A" ? [a, b] : [b, a];
+  // The winner keeps Deployment (south, deploys second); the loser then chooses to play first.
+  await w.waitForSelector("#initiative-panel", WAIT);
+  await shot(w, "01-initiative-winner");
+  await w.click("#keep-deployment");
+  await w.click('#initiative-panel [data-choose-zone="south"]');
+  await w.click('#initiative-panel [data-choose-first="false"]');
+  await w.click("#confirm-initiative");
+  await l.waitForSelector('#initiative-panel [data-choose-first="true"]', WAIT);
+  await l.click('#initiative-panel [data-choose-first="true"]');
+  await l.click("#confirm-initiative");
+  await a.waitForFunction(() => window.referee.view.state.phase === "deployment", null, WAIT);
+  const settled = (await state(a)).initiative;
+  assert.equal(settled.zones[winner], "south");
+  assert.equal(settled.first_player, winner === "A" ? "B" : "A");
+
+  // Deployment by clicks on a grid of points of each zone (a point on terrain is refused: the
+  // next one is tried); Vesper's infiltrator deploys hidden.
+  const used = { A: 0, B: 0 };
+  let hiddenId = null;
+  for (let guard = 0; guard < 200; guard += 1) {
+    await settle(a, b);
+    if ((await state(a)).phase !== "deployment") break;
+    const page = ((await options(a)).deploy.length || (await options(a)).end_deployment_step) ? a : b;
+    const opts = await options(page);
+    if (opts.end_deployment_step && opts.deploy.length === 0) {
+      assert.equal((await clickAndAnswer(page, "#end-deployment")).ok, true);
+      continue;
+    }
+    const s = await state(page);
+    const side = await role(page);
+    const zone = s.deployment_zones[s.initiative.zones[side]];
+    const trooper = opts.deploy_hidden[0] ?? opts.deploy[0];
+    await page.click(`[data-deploy="${trooper}"]`);
+    if (opts.deploy_hidden.includes(trooper)) {
+      await page.check("#deploy-hidden");
+      hiddenId = trooper;
+    }
+    const n = used[side]++;
+    const north = zone.y0 > 0;
+    const x = zone.x0 + 2 + (n % 15) * 3, y = north ? zone.y0 + 2 + Math.floor(n / 15) * 2.5 : zone.y1 - 2 - Math.floor(n / 15) * 2.5;
+    const answer = nextAnswer(page);
+    await clickTable(page, x, y);
+    await answer; // accepted, or refused (terrain, a Peripheral away from its Controller): next point
+  }
+  await settle(a, b, spectator);
+  assert.equal((await state(a)).phase === "orders" || (await state(a)).phase === "impetuous", true);
+  assert.ok(hiddenId, "Vesper's infiltrator was offered for Hidden Deployment");
+  const ownerOfHidden = hiddenId.startsWith("A-") ? a : b;
+  const opponentOfHidden = ownerOfHidden === a ? b : a;
+  assert.equal((await state(ownerOfHidden)).troopers.find((t) => t.id === hiddenId)?.hidden, true);
+  for (const page of [opponentOfHidden, spectator]) {
+    assert.equal((await state(page)).troopers.some((t) => t.id === hiddenId), false, "the hidden trooper is not in the opponent's or a spectator's view");
+    assert.equal((await page.content()).includes(hiddenId), false, "nor anywhere in their page");
+  }
+  await shot(ownerOfHidden, "02-deployed-hidden-owner");
+  await shot(spectator, "03-deployed-spectator");
+
+  // Orders, turn by turn, until the game ends by itself after its last round.
+  const seat = { A: a, B: b };
+  const goals = { declared: false, timedOut: false, reloaded: false, late: null };
+  let spent = 0;
+  let turnKey = "";
+  for (let guard = 0; guard < 400; guard += 1) {
+    await settle(a, b, spectator);
+    const s = await state(a);
+    if (s.phase === "game_over") break;
+    const key = `${s.round}:${s.turn}:${s.active}`;
+    if (key !== turnKey) { turnKey = key; spent = 0; }
+    const active = seat[s.active];
+    const reactive = active === a ? b : a;
+    const aroWindow = await a.evaluate(() => window.referee.view.window);
+    if (aroWindow) {
+      const aros = (await options(reactive)).aros ?? {};
+      const ids = Object.keys(aros);
+      if (!ids.length) { // the reactive app closes such a window by itself
+        await reactive.waitForFunction((w) => window.referee.view.window?.order !== w.order || window.referee.view.window?.step !== w.step, aroWindow, WAIT);
+        continue;
+      }
+      if (!goals.declared) {
+        const shooter = ids.find((id) => aros[id].bs_attack?.length) ?? ids[0];
+        await reactive.waitForSelector(`[data-aro="${shooter}"]`, WAIT);
+        await shot(reactive, "04-aro-window-reactive");
+        await shot(active, "05-aro-window-active");
+        assert.equal((await clickAndAnswer(reactive, `[data-aro="${shooter}"] [data-action="declare"]`)).ok, true);
+        goals.declared = true;
+        if (await reactive.$("#close-window")) await clickAndAnswer(reactive, "#close-window");
+        continue;
+      }
+      if (!goals.timedOut) {
+        // Left to its deadline: every viewer sees the countdown, then the notice of lost AROs.
+        await spectator.waitForSelector("#countdown, .countdown", WAIT);
+        for (const page of [a, b, spectator]) {
+          await page.waitForFunction(() => window.referee.view.log.some((x) => x.event?.type === "aro_window_closed" && x.event.reason === "deadline"), null, WAIT);
+        }
+        await shot(spectator, "06-aro-window-timed-out-spectator");
+        goals.timedOut = true;
+        continue;
+      }
+      await clickAndAnswer(reactive, "#close-window");
+      continue;
+    }
+    const mine = await options(active);
+    if (s.order && mine.skills) { // the Order's next skill: shoot what it sees, else Idle
+      const shots = Object.keys(mine.skills.bs_attack ?? {});
+      if (shots.length && await active.$("#declare-bs:not([disabled])")) await clickAndAnswer(active, "#declare-bs");
+      else await clickAndAnswer(active, "#declare-idle");
+      continue;
+    }
+    if (s.order) continue; // resolving: the next frame brings it
+    // Mid-game, between Orders, once an Order has been resolved with dice after a declared
+    // ARO: a seat reloads and a spectator joins late; both get the whole history back.
+    if (!goals.reloaded && (await logged(spectator, "order_resolved")).length >= 1 && goals.declared) {
+      await settle(a, b, spectator);
+      const beforeReload = await history(b);
+      await b.reload();
+      await b.waitForFunction(() => window.referee?.view.state, null, WAIT);
+      await b.waitForFunction((n) => document.querySelectorAll("#log li").length >= n, beforeReload.log.length, WAIT);
+      const afterReload = await history(b);
+      assert.deepEqual(afterReload.log, beforeReload.log, "the reloaded seat's event log is the one it showed");
+      assert.equal(afterReload.results, beforeReload.results, "and so are its results, dice included");
+      await shot(b, "08-reloaded-seat-history");
+      goals.late = await open(room.spectator_link);
+      const watched = await history(spectator);
+      await goals.late.waitForFunction((n) => document.querySelectorAll("#log li").length >= n, watched.log.length, WAIT);
+      assert.deepEqual((await history(goals.late)).log, watched.log, "a late spectator gets the whole log");
+      assert.equal((await history(goals.late)).results, watched.results);
+      await shot(goals.late, "09-late-spectator-history");
+      goals.reloaded = true;
+      continue;
+    }
+    if (mine.end_impetuous_phase) { await clickAndAnswer(active, "#end-impetuous"); continue; }
+    const ready = Object.keys(mine.activate ?? {});
+    if (spent >= ORDERS_PER_TURN || !ready.length) {
+      await active.click("#end-turn");
+      if (await active.$("#confirm-end-turn")) {
+        if (!goals.confirmShot) { await active.locator("#end-turn-confirm").screenshot({ path: join(artifacts, "whole-07-end-turn-confirm.png") }); goals.confirmShot = true; }
+        await clickAndAnswer(active, "#confirm-end-turn");
+      }
+      continue;
+    }
+    // Activate the trooper that sees an enemy if one does, else the first one ready, and
+    // move it towards the enemy's edge (or shoot at once when it sees someone).
+    const sight = mine.sight ?? {};
+    const trooper = ready.find((id) => (sight[id] ?? []).length) ?? ready[spent % ready.length];
+    await active.click(`[data-select="${trooper}"]`);
+    const order = await active.$(`[data-order="regular"]`) ? '[data-order="regular"]' : "[data-order]";
+    assert.equal((await clickAndAnswer(active, order)).ok, true);
+    spent += 1;
+    await settle(a, b, spectator);
+    const skills = (await options(active)).skills;
+    if ((sight[trooper] ?? []).length && await active.$("#declare-bs:not([disabled])")) {
+      await clickAndAnswer(active, "#declare-bs");
+      continue;
+    }
+    if (skills?.route_skills?.includes("move")) {
+      const t = (await state(active)).troopers.find((x) => x.id === trooper);
+      const north = (await state(active)).initiative.zones[await role(active)] === "north";
+      let moved = false;
+      // Between the columns of the deployment grid (3" apart), so the click lands on open table.
+      for (const dx of [1.5, -1.5, 4.5, -4.5]) {
+        const dy = north ? -3 : 3;
+        await clickTable(active, t.position[0] + dx, t.position[1] + dy);
+        if (!await active.$('[data-skill="move"]:not([disabled])')) { await active.click("#clear-route"); continue; }
+        const answer = await clickAndAnswer(active, '[data-skill="move"]');
+        if (answer.ok) { moved = true; break; }
+        await active.click("#clear-route");
+      }
+      if (moved) continue;
+    }
+    await clickAndAnswer(active, "#declare-idle");
+  }
+  const pages = [a, b, spectator, goals.late].filter(Boolean);
+  for (const page of pages) await page.waitForSelector("#game-over:not([hidden])", WAIT);
+  assert.ok(goals.declared, "an ARO was declared in its window");
+  assert.ok(goals.timedOut, "an ARO window was left to time out");
+  assert.ok(goals.reloaded, "a seat reloaded mid-game");
+
+  // The final score shown is the server's: the record's game_ended result.
+  const record = await (await fetch(`${base}/api/rooms/${room.room}/record`)).json();
+  const ended = record.events.map((e) => e.event).find((e) => e.type === "game_ended");
+  assert.ok(ended, "the record ends with game_ended");
+  assert.notEqual(ended.result.reason, "concession", "the game ended by itself");
+  for (const page of pages) {
+    assert.deepEqual((await state(page)).result, ended.result);
+    const shown = await page.$eval("#game-over", (x) => x.textContent);
+    for (const [side, vp] of Object.entries(ended.result.victory_points ?? {})) assert.match(shown, new RegExp(`${side}\\D+${vp} VP|${vp} VP`));
+  }
+  // After the game, the Hidden Deployment trooper is open to everyone.
+  await shot(a, "10-game-over-player-a");
+  await shot(spectator, "11-game-over-spectator");
+  for (const page of pages) await page.context().close();
+});
