@@ -124,8 +124,9 @@ test("lobby creates a room with opponent and spectator links; a fixed-dice room 
 });
 
 test("two players and a spectator: armies picked at once, initiative, deployment by clicks, first order, concession, dice verified", async () => {
-  // A room with a seed: a test room, which every viewer is warned about.
-  const room = await json("/api/rooms", { ruleset: "codeone", aro_window_s: 30, seed: 7 });
+  // A room with a seed: a test room, which every viewer is warned about. On the sparse sample
+  // table, so that the deployment below leaves troopers in each other's Line of Fire.
+  const room = await json("/api/rooms", { ruleset: "codeone", aro_window_s: 30, seed: 7, table: "sample-open-codeone" });
   const a = await open(room.seats.A.link);
   const b = await open(room.seats.B.link);
   const spectator = await open(room.spectator_link);
