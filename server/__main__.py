@@ -37,8 +37,8 @@ def main(argv: list[str] | None = None) -> None:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("server").info(native.status())
     try:
-        with room_storage(settings) as store:  # Redis (REDIS_URL or embedded) unless memory
-            _serve(settings, store, args.log_level)
+        with room_storage(settings) as storage:  # Redis (REDIS_URL or embedded) unless memory
+            _serve(settings, storage.store, args.log_level)
     except KeyboardInterrupt:
         # Ctrl-C: uvicorn re-raises it once its graceful shutdown is over (rooms stopped,
         # leases released), and the block above has stopped an embedded Redis. End as a

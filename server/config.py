@@ -24,6 +24,11 @@ class Settings:
     ``x-referee-node`` header of the websocket handshake); empty = a random ``node-…``. Give
     each node a stable one: restarted under the same name it takes its rooms back at once
     instead of waiting for their leases to expire."""
+    accept_redis_durability: str = "always"
+    """The weakest persistence of an external Redis (``REDIS_URL``) this node starts on:
+    ``always`` (append-only file, appendfsync always), ``everysec`` (a power cut may lose
+    the last second or so of acknowledged commands) or ``unchecked`` (anything, also a Redis
+    that forbids CONFIG). Checked once at start (``server/redis_durability.py``)."""
     shutdown_timeout_s: float = 10.0
     """On SIGTERM: how long the node may take to stop its rooms (after their in-flight
     writes), close its websockets with GOING_AWAY and see them gone (docs/deploy.md)."""

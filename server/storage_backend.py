@@ -4,6 +4,10 @@
 Redis in ``./var/redis``), ``redis`` (``REDIS_URL`` required) or ``memory`` (nothing
 survives a restart; for quick local tries and the room server's own tests, which pass
 their store to ``create_app`` directly).
+
+An external Redis must keep what it acknowledges: its persistence is checked before the
+node starts (``server.redis_durability``, ``REFEREE_ACCEPT_REDIS_DURABILITY``). The embedded
+one is started with ``appendfsync always`` and supervised (``server.embedded_redis``).
 """
 
 from __future__ import annotations
@@ -12,28 +16,38 @@ import contextlib
 import os
 import signal
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from server.config import REPO_ROOT, Settings
 from server.embedded_redis import EmbeddedRedis
+from server.redis_durability import check_external_redis
 from server.store import MemoryRoomStore, RoomStore
 from server.store.redis_store import RedisRoomStore
 
 EMBEDDED_DATA_DIR = REPO_ROOT / "var" / "redis"
 
 
+@dataclass(frozen=True, slots=True)
+class Storage:
+    store: RoomStore
+    embedded: EmbeddedRedis | None = None
+    """The embedded Redis when it is the store's (its ``on_down`` may be set)."""
+
+
 @contextlib.contextmanager
 def room_storage(settings: Settings,
-                 environ: Mapping[str, str] | None = None) -> Iterator[RoomStore]:
+                 environ: Mapping[str, str] | None = None) -> Iterator[Storage]:
     """The store for this process; an embedded Redis lives exactly as long as the block."""
     env = os.environ if environ is None else environ
     mode = env.get("REFEREE_STORAGE", "auto").strip().lower()
     url = env.get("REDIS_URL", "").strip()
     if mode == "memory":
-        yield MemoryRoomStore()
+        yield Storage(MemoryRoomStore())
         return
     if url:
-        yield RedisRoomStore.from_url(url)
+        check_external_redis(url, settings.accept_redis_durability)
+        yield Storage(RedisRoomStore.from_url(url))
         return
     if mode == "redis":
         raise SystemExit("REFEREE_STORAGE=redis needs REDIS_URL")
@@ -43,7 +57,7 @@ def room_storage(settings: Settings,
         signal.signal(signal.SIGTERM, _exit_on_sigterm)
     embedded = EmbeddedRedis(Path(env.get("REFEREE_REDIS_DIR", str(EMBEDDED_DATA_DIR))))
     try:
-        yield RedisRoomStore.from_url(embedded.start())
+        yield Storage(RedisRoomStore.from_url(embedded.start()), embedded)
     finally:
         embedded.stop()
 

@@ -1,0 +1,128 @@
+"""At start: refuse an external Redis that may lose acknowledged commands, unless accepted.
+
+A command is acknowledged once Redis has answered its append (docs/deploy.md,
+"Durability"); what Redis then does with it is its persistence setting:
+
+- ``appendonly yes`` + ``appendfsync always``: on disk before the answer; survives a kill
+  of Redis and a power cut. What the embedded Redis and compose's Redis run.
+- ``appendfsync everysec``: written to the kernel before the answer, flushed to the disk
+  about once a second. A kill of Redis loses nothing; a power cut or kernel crash loses the
+  commands of the last second or so (Redis documents up to two) -- players would see them
+  undone after the restart.
+- ``appendfsync no`` (the kernel flushes when it likes, typically within 30 s) or
+  ``appendonly no`` (only RDB snapshots, if any): a restart may lose minutes of games.
+
+``REFEREE_ACCEPT_REDIS_DURABILITY`` names the weakest setting the operator accepts:
+``always`` (the default), ``everysec``, or ``unchecked`` (anything, including a Redis that
+forbids ``CONFIG``, as managed services often do: the server cannot tell and trusts the
+operator). The check reads ``CONFIG GET appendonly`` / ``appendfsync`` once at start; a
+Redis reconfigured later is not noticed.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from urllib.parse import urlsplit, urlunsplit
+
+import redis
+from redis.exceptions import BusyLoadingError, ResponseError
+
+log = logging.getLogger(__name__)
+
+ACCEPT_LEVELS = ("always", "everysec", "unchecked")
+SETTING = "REFEREE_ACCEPT_REDIS_DURABILITY"
+REDIS_WAIT_S = 30.0
+"""How long a starting node waits for an unreachable Redis before it gives up (a restart
+policy starts it again)."""
+_RETRY_PAUSE_S = 0.5
+
+
+class DurabilityRefused(Exception):
+    """The Redis may lose acknowledged commands and the operator did not accept that."""
+
+
+def redacted(url: str) -> str:
+    """``url`` without its password (for messages and logs)."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def check_durability(client: redis.Redis, accept: str, where: str) -> str:
+    """What ``client``'s Redis does with an acknowledged write, if ``accept`` allows it (a
+    line for the log); else ``DurabilityRefused`` saying why and what to do."""
+    if accept not in ACCEPT_LEVELS:
+        raise DurabilityRefused(f"{SETTING}={accept!r}: expected one of "
+                                f"{', '.join(ACCEPT_LEVELS)}")
+    try:
+        appendonly = _config(client, "appendonly")
+        appendfsync = _config(client, "appendfsync")
+    except ResponseError as error:
+        if accept == "unchecked":
+            return f"Redis at {where}: persistence not checked (CONFIG GET refused: {error})"
+        raise DurabilityRefused(
+            f"Redis at {where} does not let this node read its persistence settings "
+            f"(CONFIG GET: {error}); managed Redis services often forbid CONFIG. If its "
+            f"append-only file is on with appendfsync always, or you accept less, start with "
+            f"{SETTING}=unchecked (docs/deploy.md, 'Durability').") from error
+    found = f"Redis at {where}: appendonly {appendonly}, appendfsync {appendfsync}"
+    problem = _problem(appendonly, appendfsync, accept)
+    if problem is None:
+        return found
+    if accept == "unchecked":
+        return f"{found} -- accepted ({SETTING}=unchecked): {problem}"
+    raise DurabilityRefused(f"{found}: {problem}")
+
+
+def _problem(appendonly: str, appendfsync: str, accept: str) -> str | None:
+    if appendonly != "yes":
+        return ("without the append-only file a restart of Redis loses every command since "
+                "its last snapshot. Run Redis with appendonly yes and appendfsync always, or "
+                f"accept the loss with {SETTING}=unchecked.")
+    if appendfsync == "always":
+        return None
+    if appendfsync == "everysec":
+        if accept == "everysec":
+            return None
+        return ("a power cut or kernel crash loses the acknowledged commands of about the "
+                "last second (a kill of Redis alone loses nothing). Set appendfsync always, "
+                f"or accept that with {SETTING}=everysec.")
+    return (f"appendfsync {appendfsync}: the kernel writes when it likes, and a power cut "
+            "may lose many seconds of acknowledged commands. Set appendfsync always, or "
+            f"accept the loss with {SETTING}=unchecked.")
+
+
+def _config(client: redis.Redis, name: str) -> str:
+    reply = client.config_get(name)
+    value = reply.get(name, reply.get(name.encode(), ""))
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def check_external_redis(url: str, accept: str, wait_s: float = REDIS_WAIT_S) -> None:
+    """Wait up to ``wait_s`` for the Redis at ``url`` to answer, then ``check_durability``;
+    SystemExit with the reason when the node must not start."""
+    where = redacted(url)
+    client = redis.Redis.from_url(url, socket_connect_timeout=2.0, socket_timeout=5.0)
+    deadline = time.monotonic() + wait_s
+    try:
+        while True:
+            try:
+                log.info(check_durability(client, accept, where))
+                return
+            except DurabilityRefused as refused:
+                log.error("refusing to start: %s", refused)
+                raise SystemExit(f"refusing to start: {refused}") from None
+            except redis.AuthenticationError as error:  # waiting would not help
+                raise SystemExit(f"refusing to start: Redis at {where}: {error}") from None
+            except (redis.ConnectionError, redis.TimeoutError, BusyLoadingError, OSError) as error:
+                if time.monotonic() >= deadline:
+                    raise SystemExit(f"refusing to start: Redis at {where} did not answer "
+                                     f"within {wait_s:.0f} s: {error}") from None
+                log.warning("Redis at %s does not answer yet (%s); waiting", where, error)
+                time.sleep(_RETRY_PAUSE_S)
+    finally:
+        client.close()
