@@ -23,6 +23,7 @@ from protocol.messages import (
     Plain,
     ServerMessage,
 )
+from server.rules.reasons import Reason
 
 M = TypeVar("M")
 
@@ -33,16 +34,42 @@ answered ``rejected`` with that id when it is not valid, rather than with a bare
 MAX_TEXT_FIELD = 128
 """Longest text accepted in a protocol field (ids, room ids, tokens); bodies are maps."""
 
+MAX_SAFE_INTEGER = 2**53 - 1
+"""Integer fields of client messages (versions, ``since``, nonces, ``from``, Silhouettes)
+must lie within +-this: the largest a JavaScript client holds exactly. msgpack itself
+carries up to 2^64-1, which no client means."""
+
+MAX_BODY_NUMBER = 1_000_000
+"""Every number in a command body lies within +-this, and a float is finite: positions
+(inches), facings (degrees), Burst, counts and Order numbers of a game are all far smaller,
+and a number beyond it (2^64-1, 1e300) is never a game value (``body_problem``)."""
+
+MAX_BODY_ITEMS = 32
+"""Longest list (or largest map) in a command body. The longest legitimate one is a
+route's points; what a command costs the rules core grows with them (a 700-point route
+cost 80 ms of the room's loop on a dense table, against 2 ms for a 2-point one), and a
+player draws a handful."""
+
+MAX_BODY_DEPTH = 8
+"""Deepest nesting of maps and lists in a command body (the deepest command, a skill's
+route, is 4)."""
+
+MAX_BODY_TEXT = 256
+"""Longest text in a command body (ids, 64-hex entropy)."""
+
 
 class DecodeError(ValueError):
-    """A frame that is not a valid message; ``code`` is a ``ProtocolReason`` value.
+    """A frame that is not a valid message; ``code`` is a ``ProtocolReason`` value, or the
+    rules core's ``bad_command`` for a command whose body can be no command at all
+    (``body_problem``).
 
     ``command_id`` is set when the frame was a command or a query (``ANSWERED_BY_ID``)
     whose id could be read, so the server can answer it with a rejection instead of a bare
     error.
     """
 
-    def __init__(self, code: ProtocolReason, message: str, command_id: str | None = None):
+    def __init__(self, code: ProtocolReason | Reason, message: str,
+                 command_id: str | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
@@ -120,7 +147,63 @@ def _decode(frame: bytes, by_tag: dict[str, type[M]]) -> M:
             ProtocolReason.BAD_MESSAGE, f"{tag}: unknown fields {sorted(map(str, unknown))}",
             command_id,
         )
+    if tag == "command":
+        problem = body_problem(kwargs["body"])
+        if problem is not None:
+            raise DecodeError(Reason.BAD_COMMAND, f"command: {problem}", command_id)
     return cls(**kwargs)
+
+
+def body_problem(body: dict[str, Any]) -> str | None:
+    """What makes a command body no command at all, whatever its type, or None: a number
+    that is not finite or lies beyond +-``MAX_BODY_NUMBER``, a list or map of more than
+    ``MAX_BODY_ITEMS``, nesting deeper than ``MAX_BODY_DEPTH``, text longer than
+    ``MAX_BODY_TEXT``. The message names the place (``body.skill.route[3][0]``).
+
+    The shape of each command (which fields, of which types; ``true`` is never a number)
+    is the rules core's to check; this keeps out what no command can hold before it costs
+    the rules core anything. Facings are angles: the rules core takes them modulo 360
+    (docs/rules-decisions.md)."""
+    found = _plain_problem(body, 1)
+    if found is None:
+        return None
+    problem, steps = found
+    return "body" + "".join(reversed(steps)) + f": {problem}"
+
+
+def _plain_problem(value: Any, depth: int) -> tuple[str, list[str]] | None:
+    """(what is wrong, the path's steps innermost first) for the first bad value, or None.
+    Recursion is bounded by ``MAX_BODY_DEPTH``; paths are built only for a bad value."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int | float):
+        if -MAX_BODY_NUMBER <= value <= MAX_BODY_NUMBER:  # False for NaN, too
+            return None
+        return f"must be a finite number within +-{MAX_BODY_NUMBER} (not {value!r})", []
+    if isinstance(value, str):
+        return None if len(value) <= MAX_BODY_TEXT else (
+            f"text longer than {MAX_BODY_TEXT} characters", [])
+    if not isinstance(value, dict | list):
+        return f"{type(value).__name__} is not plain data", []
+    if len(value) > MAX_BODY_ITEMS:
+        return f"more than {MAX_BODY_ITEMS} items", []
+    if depth > MAX_BODY_DEPTH:
+        return f"nested deeper than {MAX_BODY_DEPTH}", []
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _plain_problem(item, depth + 1)
+            if found is not None:
+                found[1].append(f"[{index}]")
+                return found
+        return None
+    for key, item in value.items():
+        if not isinstance(key, str) or len(key) > MAX_BODY_TEXT:
+            return f"keys must be text of at most {MAX_BODY_TEXT} characters", []
+        found = _plain_problem(item, depth + 1)
+        if found is not None:
+            found[1].append(f".{key}")
+            return found
+    return None
 
 
 def _is_short_text(value: Any) -> bool:
@@ -161,24 +244,25 @@ def _field_specs(cls: type) -> tuple[tuple[str, str, Check, bool], ...]:
 
 def _build_specs(cls: type) -> tuple[tuple[str, str, Check, bool], ...]:
     hints = get_type_hints(cls)
-    # Text from clients is bounded (ids, tokens); the server's own messages may be long.
-    short_text = cls in CLIENT_MESSAGES
+    # Text and integers from clients are bounded (ids, tokens; versions, nonces); the
+    # server's own messages may be long.
+    from_client = cls in CLIENT_MESSAGES
     specs = []
     for field, (_, key) in zip(dataclasses.fields(cls), _wire_fields(cls), strict=True):
         required = field.default is dataclasses.MISSING
-        specs.append((field.name, key, _checker(hints[field.name], short_text), required))
+        specs.append((field.name, key, _checker(hints[field.name], from_client), required))
     return tuple(specs)
 
 
-def _checker(tp: Any, short_text: bool) -> Check:
+def _checker(tp: Any, from_client: bool) -> Check:
     origin = get_origin(tp)
     if origin in (Union, types.UnionType):
         args = get_args(tp)
-        options = [_checker(option, short_text) for option in args if option is not type(None)]
+        options = [_checker(option, from_client) for option in args if option is not type(None)]
         nullable = type(None) in get_args(tp)
         return lambda v: None if (v is None and nullable) else _first_fit(options, v)
     if origin is dict:
-        value_check = _checker(get_args(tp)[1], short_text)
+        value_check = _checker(get_args(tp)[1], from_client)
 
         def check_map(v: Any) -> str | None:
             if not isinstance(v, dict):
@@ -191,17 +275,23 @@ def _checker(tp: Any, short_text: bool) -> Check:
 
         return check_map
     if origin is list:
-        item_check = _checker(get_args(tp)[0], short_text)
+        item_check = _checker(get_args(tp)[0], from_client)
         return lambda v: (
             "must be a list"
             if not isinstance(v, list)
             else next((p for p in map(item_check, v) if p), None)
         )
+    if tp is int and from_client:
+        return lambda v: (
+            None if isinstance(v, int) and not isinstance(v, bool)
+            and -MAX_SAFE_INTEGER <= v <= MAX_SAFE_INTEGER
+            else f"must be an integer within +-{MAX_SAFE_INTEGER}"
+        )
     if tp is int:
         return lambda v: (
             None if isinstance(v, int) and not isinstance(v, bool) else "must be an integer"
         )
-    if tp is str and short_text:
+    if tp is str and from_client:
         return lambda v: None if _is_short_text(v) else f"must be text of 1-{MAX_TEXT_FIELD} chars"
     if tp is str:
         return lambda v: None if isinstance(v, str) else "must be text"

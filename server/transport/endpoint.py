@@ -32,6 +32,7 @@ from protocol.messages import (
 )
 from server.config import Settings
 from server.lobby.tokens import seat_for_token
+from server.rules.reasons import Reason
 from server.rooms.door import RoomDoor, RoomMoved
 from server.rooms.registry import NodeShuttingDown, RoomRegistry
 from server.rooms.room import RoomStopped
@@ -58,7 +59,7 @@ client is told to reconnect (4011)."""
 
 
 class HandshakeRefused(Exception):
-    def __init__(self, code: CloseCode, reason: ProtocolReason, message: str) -> None:
+    def __init__(self, code: CloseCode, reason: ProtocolReason | Reason, message: str) -> None:
         super().__init__(message)
         self.code = code
         self.reason = str(reason)
