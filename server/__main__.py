@@ -14,8 +14,7 @@ from server.config import Settings
 from server.rooms.registry import node_name
 from server.rules import native
 from server.shutdown import GracefulServer
-from server.storage_backend import room_storage
-from server.store import RoomStore
+from server.storage_backend import Storage, room_storage
 from server.store.redis_store import RedisRoomStore
 
 
@@ -38,7 +37,7 @@ def main(argv: list[str] | None = None) -> None:
     logging.getLogger("server").info(native.status())
     try:
         with room_storage(settings) as storage:  # Redis (REDIS_URL or embedded) unless memory
-            _serve(settings, storage.store, args.log_level)
+            _serve(settings, storage, args.log_level)
     except KeyboardInterrupt:
         # Ctrl-C: uvicorn re-raises it once its graceful shutdown is over (rooms stopped,
         # leases released), and the block above has stopped an embedded Redis. End as a
@@ -46,13 +45,16 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(130) from None
 
 
-def _serve(settings: Settings, store: RoomStore, log_level: str) -> None:
+def _serve(settings: Settings, storage: Storage, log_level: str) -> None:
+    store = storage.store
     # On Redis, rooms are leased: any number of nodes may share one Redis.
     cluster = None
     if isinstance(store, RedisRoomStore):
         renewal_client = connect_sync(store.url, settings.lease_s)
         cluster = ClusterNode(store.client, node_name(settings), settings, renewal_client)
     app = create_app(settings, store=store, cluster=cluster)
+    if storage.embedded is not None:  # a Redis that died makes the node unready at once
+        storage.embedded.on_down = app.state.health.probe.storage_down
     config = uvicorn.Config(
         app,
         host=settings.host,

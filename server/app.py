@@ -23,6 +23,7 @@ from server.cluster.node import ClusterNode
 from server.collection_watch import CollectionWatch
 from server.config import Settings
 from server.fanout import Fanout, LocalFanout
+from server.health import Health, StorageProbe
 from server.lobby.routes import routes as lobby_routes
 from server.loop_watch import LoopLagWatch
 from server.rooms.engine_port import Engine
@@ -55,6 +56,9 @@ def create_app(
         cluster.open_rooms = registry.open
     else:
         registry = RoomRegistry(store, fanout or LocalFanout(), engine, settings)
+    # /readyz: serving, the store's write probe, and a cluster node's hold on its id.
+    health = Health(StorageProbe(store, registry.node_id, settings.ready_probe_s),
+                    () if cluster is None else (cluster.identity_problem,))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -65,6 +69,7 @@ def create_app(
                         "room's dice (such rooms say fixed_dice). Never on a public server.")
         if cluster is not None:
             await cluster.start()
+        await health.probe.start()
         if settings.freeze_gc:
             thresholds = settings.gc_thresholds()
             if thresholds is not None:
@@ -92,6 +97,7 @@ def create_app(
             if watch is not None:
                 watch.uninstall()
             await registry.shutdown()  # stops the rooms, then releases this node's leases
+            await health.probe.close()
             await store.close()
 
     routes: list[BaseRoute] = [*lobby_routes, WebSocketRoute(WS_PATH, WebsocketApp())]
@@ -105,5 +111,6 @@ def create_app(
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.settings = settings
     app.state.registry = registry
+    app.state.health = health
     app.state.open_sockets = OpenSockets()  # a graceful shutdown waits for them (server.shutdown)
     return app

@@ -29,6 +29,10 @@ class Settings:
     ``always`` (append-only file, appendfsync always), ``everysec`` (a power cut may lose
     the last second or so of acknowledged commands) or ``unchecked`` (anything, also a Redis
     that forbids CONFIG). Checked once at start (``server/redis_durability.py``)."""
+    ready_probe_s: float = 1.0
+    """How often the node writes a probe key to Redis for ``/readyz`` (four times as often
+    while that fails): the node is unready within about this long (plus a 2 s timeout)
+    after its store stops taking writes, and ready again as soon after they succeed."""
     shutdown_timeout_s: float = 10.0
     """On SIGTERM: how long the node may take to stop its rooms (after their in-flight
     writes), close its websockets with GOING_AWAY and see them gone (docs/deploy.md)."""

@@ -73,10 +73,19 @@ class ClusterNode:
         self._held: set[str] = set()  # rooms whose lease this node took (released on close)
         self.open_rooms: Callable[[str], Awaitable[RoomDoor | None]] | None = None
         """The registry's ``open``, for takeovers (set by ``create_app``)."""
+        self.displaced = False
+        """Another process took this node's id (``lease.NodeInstance``): no more rooms here."""
 
     @property
     def node_id(self) -> str:
         return self._node_id
+
+    def identity_problem(self) -> str | None:
+        """For ``/readyz``: why this node must not be sent players, as far as its id goes."""
+        if self.displaced:
+            return (f"node id {self._node_id} is held by another process now; this one "
+                    "serves no room (restart it)")
+        return None
 
     async def start(self) -> None:
         await self.bus.start()

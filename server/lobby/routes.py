@@ -18,6 +18,7 @@ from starlette.routing import Route
 
 from protocol.constants import WS_PATH
 from server.config import Settings
+from server.health import routes as health_routes
 from server.lobby.armies import routes as army_routes
 from server.lobby.record import routes as record_routes
 from server.lobby.tables import routes as table_routes
@@ -197,17 +198,6 @@ async def list_rooms(request: Request) -> Response:
     ]})
 
 
-async def healthz(request: Request) -> Response:
-    """200 while serving; 503 before start-up completes and once a shutdown has begun.
-    ``node`` names the node that answered (several nodes behind one load balancer)."""
-    registry: RoomRegistry = request.app.state.registry
-    if not getattr(request.app.state, "serving", False):
-        return JSONResponse({"status": "starting or stopping", "node": registry.node_id},
-                            status_code=503)
-    return JSONResponse({"status": "ok", "node": registry.node_id,
-                         "rooms": registry.live_rooms()})
-
-
 def _dice_json(meta: RoomMeta) -> dict[str, Any]:
     """The commitment to the room's dice secret, published before any roll, and whether its
     dice were fixed by a seed (docs/fair-play.md)."""
@@ -222,7 +212,7 @@ def _settings_json(settings: RoomSettings) -> dict[str, Any]:
 
 
 routes = [
-    Route("/healthz", healthz, methods=["GET"]),
+    *health_routes,  # /livez, /readyz, /healthz (server/health.py)
     Route("/api/rooms", create_room, methods=["POST"]),
     Route("/api/rooms", list_rooms, methods=["GET"]),
     Route("/api/rooms/{room_id}", describe_room, methods=["GET"]),
