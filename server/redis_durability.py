@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import redis
@@ -97,7 +98,7 @@ def _problem(appendonly: str, appendfsync: str, accept: str) -> str | None:
 
 
 def _config(client: redis.Redis, name: str) -> str:
-    reply = client.config_get(name)
+    reply: dict[Any, Any] = dict(client.config_get(name))
     value = reply.get(name, reply.get(name.encode(), ""))
     return value.decode() if isinstance(value, bytes) else str(value)
 
