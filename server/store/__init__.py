@@ -1,6 +1,7 @@
 """Room storage behind a small interface (``RoomStore``); in memory for now."""
 
 from server.store.interface import (
+    Answer,
     Deadline,
     Listing,
     RoomMeta,
@@ -13,6 +14,7 @@ from server.store.interface import (
 from server.store.memory import MemoryRoomStore
 
 __all__ = [
+    "Answer",
     "Deadline",
     "Listing",
     "MemoryRoomStore",

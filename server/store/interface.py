@@ -10,6 +10,18 @@ atomically, guarded twice: ``expected_version`` (optimistic concurrency) and
 write after another node took the room). Payloads are bytes (msgpack of plain data, made by
 ``protocol.codec.pack_plain``); the store never interprets them.
 
+Two things ride in the same atomic ``append`` as the events they belong to:
+
+- **the answer** to the seat's command those events accept (``Answer``: the encoded frame a
+  repeated command id gets back). The store keeps each seat's latest ``answers_kept`` and
+  ``load_room`` returns them, so a command id sent again after a restart, a takeover, or a
+  write that landed although the room never heard back, gets its first answer and is not
+  applied twice.
+- **the room's retention** (``retention_ms``): how long the store keeps the room after its
+  last write. Every key of a room expires together; a room gone that way is gone for every
+  method (``load_room`` and ``claim_room`` find nothing, ``append`` raises ``StaleWriter``,
+  the public list drops it). 0 = kept for ever. ``set_deadlines`` renews it like a write.
+
 The in-memory implementation is ``server.store.memory.MemoryRoomStore``; a Redis one (events
 in a Redis Stream, snapshot + meta in a hash, leases with fencing tokens) implements the
 same Protocol.
@@ -83,10 +95,20 @@ class Listing:
 
 
 @dataclass(frozen=True, slots=True)
+class Answer:
+    """The first answer to a seat's command, stored with the events that accept it: the
+    exact frame a repeated ``command_id`` of that seat gets back."""
+
+    seat: str  # "A" or "B"
+    command_id: str
+    frame: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class StoredRoom:
     """A room as stored: its state at ``version`` is ``snapshot`` (the state at
     ``snapshot_version``) with ``events`` (versions snapshot_version+1 .. version, in order)
-    applied."""
+    applied. ``answers``: each seat's latest stored answers, oldest first per seat."""
 
     meta: RoomMeta
     version: int
@@ -94,6 +116,7 @@ class StoredRoom:
     deadlines: tuple[Deadline, ...]
     snapshot_version: int
     events: tuple[bytes, ...]
+    answers: tuple[Answer, ...] = ()
 
 
 class StaleWriter(Exception):
@@ -112,9 +135,15 @@ class StorageUnavailable(Exception):
         super().__init__(f"{TRY_AGAIN} ({detail})" if detail else TRY_AGAIN)
 
 
+ANSWERS_KEPT = 256
+"""Answers kept per seat unless ``append`` says otherwise (``Settings.answer_cache_size``)."""
+
+
 class RoomStore(Protocol):
-    async def create_room(self, meta: RoomMeta, snapshot: bytes, listing: Listing | None) -> None:
-        """Store a new room at version 0; ``listing`` None keeps it off the public list."""
+    async def create_room(self, meta: RoomMeta, snapshot: bytes, listing: Listing | None,
+                          *, retention_ms: int = 0) -> None:
+        """Store a new room at version 0; ``listing`` None keeps it off the public list;
+        ``retention_ms`` > 0: the room is deleted that long after its last write."""
 
     async def claim_room(self, room_id: str, owner: str) -> int | None:
         """Take the room for ``owner``; returns a fencing token larger than every earlier
@@ -133,26 +162,34 @@ class RoomStore(Protocol):
         snapshot: bytes | None,
         deadlines: Sequence[Deadline],
         listing: Listing | None,
+        answer: Answer | None = None,
+        answers_kept: int = ANSWERS_KEPT,
+        retention_ms: int | None = None,
     ) -> int:
         """Atomically add ``events`` as versions expected_version+1..., replace the open
         deadlines and the listing, and -- when ``snapshot`` is not None -- replace the
-        snapshot with it (it is the state at the new version); returns the new version.
-        Raises ``StaleWriter`` when the room is not at ``expected_version`` or ``fence`` is
-        not the latest claim. No event is ever dropped."""
+        snapshot with it (it is the state at the new version); with ``answer``, add it to
+        its seat's answers, of which the latest ``answers_kept`` are kept; set the room's
+        retention to ``retention_ms`` (None: keep the room's) and start it again from now.
+        Returns the new version. Raises ``StaleWriter`` when the room is not at
+        ``expected_version`` or ``fence`` is not the latest claim (or the room is gone).
+        No event is ever dropped."""
 
     async def set_deadlines(self, room_id: str, *, fence: int,
                             deadlines: Sequence[Deadline]) -> None:
-        """Replace the room's open deadlines without an event (a seat's presence changed);
-        raises ``StaleWriter`` when ``fence`` is not the latest claim."""
+        """Replace the room's open deadlines without an event (a seat's presence changed)
+        and start its retention again from now; raises ``StaleWriter`` when ``fence`` is
+        not the latest claim."""
 
     async def events_since(self, room_id: str, version: int) -> Sequence[bytes] | None:
         """The events after ``version`` in order (``0``: every event of the room), or None
         when ``version`` is not one the room has passed (or the room does not exist)."""
 
     async def set_listing(self, room_id: str, listing: Listing | None) -> None:
-        """Update (or with None remove) the room's public list entry, e.g. spectator counts."""
+        """Update (or with None remove) the room's public list entry, e.g. spectator counts;
+        nothing for a room that does not exist (any more)."""
 
     async def public_rooms(self, limit: int) -> Sequence[Listing]:
-        """Public live rooms, most recently updated first."""
+        """Public rooms that still exist, most recently updated first."""
 
     async def close(self) -> None: ...

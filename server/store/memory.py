@@ -1,11 +1,32 @@
-"""The in-memory RoomStore: one process, nothing survives a restart."""
+"""The in-memory RoomStore: one process, nothing survives a restart.
+
+It keeps what the Redis store keeps, with the same meaning: every event, each seat's latest
+answers, and the room's retention -- a room whose retention ran out since its last write is
+gone, for every method alike (checked on each access; ``create_room`` also frees the rooms
+that expired since, so rooms nobody asks for again do not pile up in memory).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import heapq
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from server.store.interface import Deadline, Listing, RoomMeta, StaleWriter, StoredRoom
+from server.store.interface import (
+    ANSWERS_KEPT,
+    Answer,
+    Deadline,
+    Listing,
+    RoomMeta,
+    StaleWriter,
+    StoredRoom,
+)
+
+
+def wall_clock_ms() -> int:
+    return int(time.time() * 1000)
 
 
 @dataclass(slots=True)
@@ -17,35 +38,46 @@ class _Room:
     fence: int = 0
     deadlines: tuple[Deadline, ...] = ()
     events: list[bytes] = field(default_factory=list)  # events[i] is version i + 1
+    answers: dict[str, deque[Answer]] = field(default_factory=dict)
+    retention_ms: int = 0
+    expires_ms: int | None = None  # None: kept for ever
 
 
 class MemoryRoomStore:
     """Keeps every event of every room (a finished game's record needs them all)."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], int] = wall_clock_ms) -> None:
+        """``clock``: Unix milliseconds now (tests pass their own to let rooms expire)."""
+        self._clock = clock
         self._rooms: dict[str, _Room] = {}
         self._listings: dict[str, Listing] = {}
+        self._expiries: list[tuple[int, str]] = []  # a heap; stale entries are skipped
 
-    async def create_room(self, meta: RoomMeta, snapshot: bytes, listing: Listing | None) -> None:
-        if meta.room_id in self._rooms:
+    async def create_room(self, meta: RoomMeta, snapshot: bytes, listing: Listing | None,
+                          *, retention_ms: int = 0) -> None:
+        self._free_expired()
+        if self._room(meta.room_id) is not None:
             raise ValueError(f"room {meta.room_id} exists")
-        self._rooms[meta.room_id] = _Room(meta, snapshot)
+        room = self._rooms[meta.room_id] = _Room(meta, snapshot, retention_ms=retention_ms)
+        self._renew(room)
         if listing is not None:
             self._listings[meta.room_id] = listing
 
     async def claim_room(self, room_id: str, owner: str) -> int | None:
-        room = self._rooms.get(room_id)
+        room = self._room(room_id)
         if room is None:
             return None
         room.fence += 1
         return room.fence
 
     async def load_room(self, room_id: str) -> StoredRoom | None:
-        room = self._rooms.get(room_id)
+        room = self._room(room_id)
         if room is None:
             return None
+        answers = tuple(answer for kept in room.answers.values() for answer in kept)
         return StoredRoom(room.meta, room.version, room.snapshot, room.deadlines,
-                          room.snapshot_version, tuple(room.events[room.snapshot_version:]))
+                          room.snapshot_version, tuple(room.events[room.snapshot_version:]),
+                          answers)
 
     async def append(
         self,
@@ -57,8 +89,11 @@ class MemoryRoomStore:
         snapshot: bytes | None,
         deadlines: Sequence[Deadline],
         listing: Listing | None,
+        answer: Answer | None = None,
+        answers_kept: int = ANSWERS_KEPT,
+        retention_ms: int | None = None,
     ) -> int:
-        room = self._rooms.get(room_id)
+        room = self._room(room_id)
         if room is None or room.fence != fence or room.version != expected_version:
             raise StaleWriter(f"room {room_id}: not at version {expected_version} / fence {fence}")
         room.events.extend(events)
@@ -68,34 +103,74 @@ class MemoryRoomStore:
             room.snapshot_version = room.version
         room.deadlines = tuple(deadlines)
         self._put_listing(room_id, listing)
+        if answer is not None:
+            kept = room.answers.setdefault(answer.seat, deque())
+            kept.append(answer)
+            while len(kept) > answers_kept:
+                kept.popleft()
+        if retention_ms is not None:
+            room.retention_ms = retention_ms
+        self._renew(room)
         return room.version
 
     async def set_deadlines(self, room_id: str, *, fence: int,
                             deadlines: Sequence[Deadline]) -> None:
-        room = self._rooms.get(room_id)
+        room = self._room(room_id)
         if room is None or room.fence != fence:
             raise StaleWriter(f"room {room_id}: fence {fence} is not the latest")
         room.deadlines = tuple(deadlines)
+        self._renew(room)
 
     async def events_since(self, room_id: str, version: int) -> Sequence[bytes] | None:
-        room = self._rooms.get(room_id)
+        room = self._room(room_id)
         if room is None or version > room.version or version < 0:
             return None
         return room.events[version:]
 
     async def set_listing(self, room_id: str, listing: Listing | None) -> None:
-        self._put_listing(room_id, listing)
+        if self._room(room_id) is not None:
+            self._put_listing(room_id, listing)
 
     async def public_rooms(self, limit: int) -> Sequence[Listing]:
+        self._free_expired()
         newest = sorted(self._listings.values(), key=lambda item: item.updated_ms, reverse=True)
         return newest[:limit]
 
     async def close(self) -> None:
         self._rooms.clear()
         self._listings.clear()
+        self._expiries.clear()
 
     def _put_listing(self, room_id: str, listing: Listing | None) -> None:
         if listing is None:
             self._listings.pop(room_id, None)
         else:
             self._listings[room_id] = listing
+
+    # --- retention ----------------------------------------------------------------------
+
+    def _room(self, room_id: str) -> _Room | None:
+        """The room, unless its retention ran out (then it is deleted now)."""
+        room = self._rooms.get(room_id)
+        if room is not None and room.expires_ms is not None and room.expires_ms <= self._clock():
+            self._delete(room_id)
+            return None
+        return room
+
+    def _renew(self, room: _Room) -> None:
+        """A write: the room's retention starts again from now."""
+        if room.retention_ms <= 0:
+            room.expires_ms = None
+            return
+        room.expires_ms = self._clock() + room.retention_ms
+        heapq.heappush(self._expiries, (room.expires_ms, room.meta.room_id))
+
+    def _free_expired(self) -> None:
+        now = self._clock()
+        while self._expiries and self._expiries[0][0] <= now:
+            _, room_id = heapq.heappop(self._expiries)
+            self._room(room_id)  # deletes it if it did expire (not if renewed since)
+
+    def _delete(self, room_id: str) -> None:
+        del self._rooms[room_id]
+        self._listings.pop(room_id, None)

@@ -1,22 +1,32 @@
 """The RoomStore on Redis: the system of record for rooms.
 
 Keys (the ``{room:<id>}`` hash tag keeps one room's keys in one Cluster slot, so its Lua
-scripts may touch them together):
+scripts, ``server.store.redis_scripts``, may touch them together):
 
 - ``{room:<id>}:state`` hash: ``meta`` (msgpack), ``version``, ``fence``, ``owner``,
   ``snapshot`` (msgpack bytes from the room) and ``snapshot_version`` (the version it is the
   state at; absent in rooms stored before snapshots were taken every N versions, where the
-  snapshot is at ``version``), ``deadlines`` (msgpack list of [kind, key, at_ms]) and
-  ``listing`` (msgpack, absent for a private room).
+  snapshot is at ``version``), ``deadlines`` (msgpack list of [kind, key, at_ms]),
+  ``listing`` (msgpack, absent for a private room) and ``retention`` (ms, absent or 0:
+  kept for ever).
 - ``{room:<id>}:events`` stream: one entry per event, entry id ``<version>-0``, field ``e``;
   never trimmed: a finished game's record (``server.lobby.record``) is every event.
+- ``{room:<id>}:answers:A`` and ``:answers:B`` lists: the seat's latest answers (msgpack
+  ``[command id, frame]``), oldest first, trimmed to the ``answers_kept`` of the last append.
 - ``{lobby}:public`` sorted set: public room ids scored by their listing's ``updated_ms``
-  (the listing itself lives in the room's hash). ``{lobby}:rooms``: every room id by
-  creation time (the room directory).
+  (the listing itself lives in the room's hash).
+
+Retention: a room with a retention (``create_room``/``append``'s ``retention_ms``) has every
+key expire at the same instant, that long after its last write (``append``,
+``set_deadlines``, ``create_room``); with none, its keys have no expiry. The lobby index is
+the one key shared by every room: ``public_rooms`` skips the ids whose room is gone and
+takes them off it. (``{lobby}:rooms``, a directory of every room id that nothing read, is
+no longer written; in a Redis used before, it may be deleted.)
 
 Round trips: ``append`` (one accepted command) costs ONE round trip: a pipeline holding the
 append script (fence check, version check, XADD of every event, snapshot, deadlines,
-listing; atomic because it is one script) and, for a public room, the lobby index
+listing, the command's answer, the room's expiry; atomic because it is one script) and,
+for a public room, the lobby index
 update (ZADD: its listing's ``updated_ms`` moved) -- shared with the appends of every other
 room that wrote in the same event-loop iteration (group commit,
 ``server.store.group_commit``; ``server.store.append_batches``). So one command per append
@@ -24,8 +34,9 @@ for a private room, two for a public one. The index update is outside the script
 the lobby key lives in another slot; it only orders the lobby list and never decides
 anything. An append that removes a listing the room had (a public room leaving the list)
 costs a second round trip, the ZREM, sent only when the script reports that it removed one.
-``load_room`` (a script: the hash and the events after the snapshot) and ``events_since``
-cost one round trip each, ``claim_room`` one, ``create_room`` one. After a Redis restart
+``load_room`` (a script: the hash, the events after the snapshot and the answers) and
+``events_since`` cost one round trip each, ``claim_room`` one, ``create_room`` one (two
+for a public room), ``set_listing`` two. After a Redis restart
 the first call of each script (but the append's) finds the script cache empty (NOSCRIPT)
 and costs one more to reload it; the appends load theirs in front of the first batch on
 each new connection.
@@ -57,6 +68,8 @@ from redis.exceptions import ResponseError
 from protocol.codec import pack_plain, unpack_plain
 from server.store.append_batches import AppendBatches, PendingAppend
 from server.store.interface import (
+    ANSWERS_KEPT,
+    Answer,
     Deadline,
     Listing,
     RoomMeta,
@@ -66,74 +79,17 @@ from server.store.interface import (
 )
 from server.store.lua_scripts import LuaScripts
 from server.store.redis_errors import storage_call
+from server.store.redis_scripts import (
+    ANSWER_KEYS,
+    APPEND,
+    CLAIM,
+    CREATE,
+    LOAD,
+    SET_DEADLINES,
+    SET_LISTING,
+)
 
 PUBLIC_KEY = "{lobby}:public"
-DIRECTORY_KEY = "{lobby}:rooms"
-
-_CREATE = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('EXISTS room') end
-redis.call('HSET', KEYS[1], 'meta', ARGV[1], 'version', 0, 'fence', 0,
-           'snapshot', ARGV[2], 'snapshot_version', 0, 'deadlines', ARGV[3])
-if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'listing', ARGV[4]) end
-return 0
-"""
-
-_CLAIM = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return false end
-redis.call('HSET', KEYS[1], 'owner', ARGV[1])
-return redis.call('HINCRBY', KEYS[1], 'fence', 1)
-"""
-
-# ARGV: fence, expected_version, has_snapshot ('1'/'0'), snapshot, deadlines, listing
-# ('' = none), then one argument per event. Nothing is ever trimmed.
-# Returns {new version, 1 if it removed a listing the room had (else 0)}: only then does
-# the lobby index need a ZREM (a private room, never listed, needs none).
-_APPEND = """
-local cur = redis.call('HMGET', KEYS[1], 'fence', 'version', 'snapshot_version')
-if not cur[1] then return redis.error_reply('STALE no such room') end
-if tonumber(cur[1]) ~= tonumber(ARGV[1]) then return redis.error_reply('STALE fence') end
-if tonumber(cur[2]) ~= tonumber(ARGV[2]) then return redis.error_reply('STALE version') end
-local v = tonumber(ARGV[2])
-local snapv = tonumber(cur[3]) or v
-for i = 7, #ARGV do
-  v = v + 1
-  redis.call('XADD', KEYS[2], string.format('%d-0', v), 'e', ARGV[i])
-end
-if ARGV[3] == '1' then
-  snapv = v
-  redis.call('HSET', KEYS[1], 'snapshot', ARGV[4])
-end
-redis.call('HSET', KEYS[1], 'version', v, 'snapshot_version', snapv, 'deadlines', ARGV[5])
-local unlisted = 0
-if ARGV[6] == '' then
-  unlisted = redis.call('HDEL', KEYS[1], 'listing')
-else
-  redis.call('HSET', KEYS[1], 'listing', ARGV[6])
-end
-return {v, unlisted}
-"""
-
-# ARGV: fence, deadlines. Presence changes: deadlines without an event, fenced like append.
-_SET_DEADLINES = """
-local fence = redis.call('HGET', KEYS[1], 'fence')
-if not fence then return redis.error_reply('STALE no such room') end
-if tonumber(fence) ~= tonumber(ARGV[1]) then return redis.error_reply('STALE fence') end
-redis.call('HSET', KEYS[1], 'deadlines', ARGV[2])
-return 1
-"""
-
-# The hash fields and the events after the snapshot, in one atomic read.
-_LOAD = """
-local f = redis.call('HMGET', KEYS[1], 'meta', 'version', 'snapshot', 'deadlines',
-                     'snapshot_version')
-if not f[1] then return false end
-local snapv = f[5] or f[2]
-local entries = redis.call('XRANGE', KEYS[2], string.format('%d-0', tonumber(snapv) + 1), '+')
-local events = {}
-for i, entry in ipairs(entries) do events[i] = entry[2][2] end
-return {f[1], f[2], f[3], f[4] or '', snapv, events}
-"""
-
 
 def state_key(room_id: str) -> str:
     return f"{{room:{room_id}}}:state"
@@ -142,6 +98,20 @@ def state_key(room_id: str) -> str:
 def events_key(room_id: str) -> str:
     return f"{{room:{room_id}}}:events"
 
+
+def answers_key(room_id: str, seat: str) -> str:
+    return f"{{room:{room_id}}}:answers:{seat}"
+
+
+def room_keys(room_id: str) -> list[str]:
+    """Every key of the room, as the scripts that write take them (``redis_scripts``)."""
+    return [state_key(room_id), events_key(room_id),
+            *(answers_key(room_id, seat) for seat in ANSWER_KEYS)]
+
+
+PUBLIC_PASSES = 4
+"""``public_rooms`` reads the index at most this many times to fill its page when entries
+of rooms that are gone took places in it."""
 
 MAX_CONNECTIONS = 64
 """Pooled connections to Redis per store (the appends have one more of their own). A call
@@ -170,7 +140,7 @@ class RedisRoomStore:
         self.url = url
         """Where ``client`` connects (for another client of the same Redis); "" if unknown."""
         self._scripts = LuaScripts(client)
-        self._appends = AppendBatches(client, _APPEND, PUBLIC_KEY)
+        self._appends = AppendBatches(client, APPEND, PUBLIC_KEY)
 
     @property
     def client(self) -> aioredis.Redis:
@@ -181,37 +151,38 @@ class RedisRoomStore:
     def from_url(cls, url: str) -> RedisRoomStore:
         return cls(connect(url), url)
 
-    async def create_room(self, meta: RoomMeta, snapshot: bytes, listing: Listing | None) -> None:
+    async def create_room(self, meta: RoomMeta, snapshot: bytes, listing: Listing | None,
+                          *, retention_ms: int = 0) -> None:
         room_id = meta.room_id
         args = [_pack_meta(meta), snapshot, pack_plain([]),
-                b"" if listing is None else _pack_listing(listing)]
+                b"" if listing is None else _pack_listing(listing), retention_ms]
         async with storage_call("create_room"):
             try:
-                await self._scripts.run(_CREATE, [state_key(room_id)], args)
+                await self._scripts.run(CREATE, room_keys(room_id), args)
             except ResponseError as error:
                 if str(error).startswith("EXISTS"):
                     raise ValueError(f"room {room_id} exists") from None
                 raise
-            async with self._redis.pipeline(transaction=False) as pipe:
-                pipe.zadd(DIRECTORY_KEY, {room_id: meta.created_ms})
-                if listing is not None:
-                    pipe.zadd(PUBLIC_KEY, {room_id: listing.updated_ms})
-                await pipe.execute()
+            if listing is not None:
+                await self._redis.zadd(PUBLIC_KEY, {room_id: listing.updated_ms})
 
     async def claim_room(self, room_id: str, owner: str) -> int | None:
         async with storage_call("claim_room"):
-            fence = await self._scripts.run(_CLAIM, [state_key(room_id)], [owner])
+            fence = await self._scripts.run(CLAIM, [state_key(room_id)], [owner])
         return None if fence is None else int(fence)
 
     async def load_room(self, room_id: str) -> StoredRoom | None:
         async with storage_call("load_room"):
-            found = await self._scripts.run(_LOAD, [state_key(room_id), events_key(room_id)], [])
+            found = await self._scripts.run(LOAD, room_keys(room_id), [])
         if found is None:
             return None
-        meta, version, snapshot, deadlines, snapshot_version, events = found
+        meta, version, snapshot, deadlines, snapshot_version, events, *answers = found
         return StoredRoom(_unpack_meta(meta), int(version), bytes(snapshot),
                           _unpack_deadlines(deadlines), int(snapshot_version),
-                          tuple(bytes(event) for event in events))
+                          tuple(bytes(event) for event in events),
+                          tuple(_unpack_answer(seat, entry)
+                                for seat, entries in zip(ANSWER_KEYS, answers, strict=True)
+                                for entry in entries))
 
     async def append(
         self,
@@ -223,14 +194,21 @@ class RedisRoomStore:
         snapshot: bytes | None,
         deadlines: Sequence[Deadline],
         listing: Listing | None,
+        answer: Answer | None = None,
+        answers_kept: int = ANSWERS_KEPT,
+        retention_ms: int | None = None,
     ) -> int:
+        seat, entry = "", b""
+        if answer is not None and answers_kept > 0:
+            seat, entry = answer.seat, pack_plain([answer.command_id, answer.frame])
         args: list[Any] = [
             fence, expected_version, b"0" if snapshot is None else b"1",
             b"" if snapshot is None else snapshot, _pack_deadlines(deadlines),
-            b"" if listing is None else _pack_listing(listing), *events,
+            b"" if listing is None else _pack_listing(listing), seat, entry, answers_kept,
+            b"" if retention_ms is None else retention_ms, *events,
         ]
-        keys = [state_key(room_id), events_key(room_id)]
-        outcome = await self._appends.append(PendingAppend(room_id, keys, args, listing))
+        outcome = await self._appends.append(
+            PendingAppend(room_id, room_keys(room_id), args, listing))
         if isinstance(outcome, ResponseError) and str(outcome).startswith("STALE"):
             raise StaleWriter(f"room {room_id}: {outcome}")
         if isinstance(outcome, Exception):
@@ -241,7 +219,7 @@ class RedisRoomStore:
                             deadlines: Sequence[Deadline]) -> None:
         async with storage_call("set_deadlines"):
             try:
-                await self._scripts.run(_SET_DEADLINES, [state_key(room_id)],
+                await self._scripts.run(SET_DEADLINES, room_keys(room_id),
                                         [fence, _pack_deadlines(deadlines)])
             except ResponseError as error:
                 if str(error).startswith("STALE"):
@@ -263,24 +241,30 @@ class RedisRoomStore:
         return events
 
     async def set_listing(self, room_id: str, listing: Listing | None) -> None:
-        async with storage_call("set_listing"), self._redis.pipeline(transaction=False) as pipe:
-            if listing is None:
-                pipe.hdel(state_key(room_id), "listing")
+        packed = b"" if listing is None else _pack_listing(listing)
+        async with storage_call("set_listing"):
+            exists = await self._scripts.run(SET_LISTING, [state_key(room_id)], [packed])
+            if listing is None or not exists:
+                await self._redis.zrem(PUBLIC_KEY, room_id)
             else:
-                pipe.hset(state_key(room_id), "listing", _pack_listing(listing))
-            self._queue_listing(pipe, room_id, listing)
-            await pipe.execute()
+                await self._redis.zadd(PUBLIC_KEY, {room_id: listing.updated_ms})
 
     async def public_rooms(self, limit: int) -> Sequence[Listing]:
+        """The index's newest entries whose room still has a listing. Entries of rooms that
+        no longer exist (their retention ran out) are taken off the index as they are met,
+        and the next entries read in their place."""
+        found: list[Listing] = []
+        start = 0
         async with storage_call("public_rooms"):
-            room_ids: list[Any] = await self._redis.zrevrange(PUBLIC_KEY, 0, limit - 1)
-            if not room_ids:
-                return []
-            async with self._redis.pipeline(transaction=False) as pipe:
-                for room_id in room_ids:
-                    pipe.hget(state_key(room_id.decode()), "listing")
-                packed = await pipe.execute()
-        return [_unpack_listing(item) for item in packed if item is not None]
+            for _ in range(PUBLIC_PASSES):
+                page: list[Any] = await self._redis.zrevrange(PUBLIC_KEY, start,
+                                                              start + limit - 1)
+                listings, kept = await self._listings([room_id.decode() for room_id in page])
+                found += listings
+                start += kept
+                if len(found) >= limit or len(page) < limit:
+                    break
+        return found[:limit]
 
     async def close(self) -> None:
         await self._appends.close()
@@ -288,12 +272,23 @@ class RedisRoomStore:
 
     # --- helpers ------------------------------------------------------------------------
 
-    def _queue_listing(self, pipe: Any, room_id: str, listing: Listing | None) -> None:
-        if listing is None:
-            pipe.zrem(PUBLIC_KEY, room_id)
-        else:
-            pipe.zadd(PUBLIC_KEY, {room_id: listing.updated_ms})
-
+    async def _listings(self, room_ids: list[str]) -> tuple[list[Listing], int]:
+        """The listings of ``room_ids`` (in order, where there is one), and how many of them
+        are still on the index: those whose room is gone are taken off it. (The entry of a
+        room that exists but has no listing is left to whoever unlisted it.)"""
+        if not room_ids:
+            return [], 0
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for room_id in room_ids:
+                pipe.hget(state_key(room_id), "listing")
+                pipe.exists(state_key(room_id))
+            replies = await pipe.execute()
+        packed, exists = replies[0::2], replies[1::2]
+        gone = [room_id for room_id, there in zip(room_ids, exists, strict=True) if not there]
+        if gone:
+            await self._redis.zrem(PUBLIC_KEY, *gone)
+        listings = [_unpack_listing(item) for item in packed if item is not None]
+        return listings, len(room_ids) - len(gone)
 
 
 def _pack_meta(meta: RoomMeta) -> bytes:
@@ -318,6 +313,11 @@ def _unpack_meta(data: bytes) -> RoomMeta:
                             s.get("table", ""))  # rooms stored before tables: ""
     return RoomMeta(plain["room_id"], settings, plain["token_hash_a"], plain["token_hash_b"],
                     int(plain["created_ms"]), str(plain.get("dice_commitment", "")))
+
+
+def _unpack_answer(seat: str, entry: bytes) -> Answer:
+    command_id, frame = unpack_plain(bytes(entry))
+    return Answer(seat, command_id, bytes(frame))
 
 
 def _pack_deadlines(deadlines: Sequence[Deadline]) -> bytes:

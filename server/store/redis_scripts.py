@@ -1,0 +1,124 @@
+"""The Redis store's Lua scripts: each one atomic, each touching one room's keys only.
+
+A room's keys, all under its ``{room:<id>}`` hash tag (one Cluster slot), and every script
+that writes takes all four so that they expire together (``ROOM_KEYS``):
+
+1. ``:state`` hash -- meta, version, fence, owner, snapshot, deadlines, listing, and
+   ``retention`` (ms; absent or 0: kept for ever);
+2. ``:events`` stream;
+3. ``:answers:A`` and 4. ``:answers:B`` lists -- each seat's latest answers, oldest first,
+   each entry msgpack ``[command id, frame]``.
+
+Retention (``_KEEP``): after a write, a room with a retention expires that long after it,
+every key at the same instant (one ``PEXPIREAT`` time taken from Redis's own clock); a room
+whose retention becomes 0 (its game began) has its expiry removed (``PERSIST``); a room
+kept for ever before and after costs nothing more. Keys a write creates (the stream at the
+first event, an answers list at a seat's first answer) get the expiry in the same script.
+"""
+
+from __future__ import annotations
+
+ANSWER_KEYS = ("A", "B")
+
+# keep(keys, before, wanted): the room's retention is ``wanted`` ('' = ``before``, what the
+# hash says); start it again from now on every key, or remove it.
+_KEEP = """
+local function keep(keys, before, wanted)
+  local ms = before
+  if wanted ~= '' then ms = tonumber(wanted) end
+  if ms > 0 then
+    local now = redis.call('TIME')
+    local at = string.format('%d', tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) + ms)
+    for _, key in ipairs(keys) do redis.call('PEXPIREAT', key, at) end
+  elseif before > 0 then
+    for _, key in ipairs(keys) do redis.call('PERSIST', key) end
+  end
+  if ms ~= before then redis.call('HSET', keys[1], 'retention', ms) end
+end
+"""
+
+# ARGV: meta, snapshot, deadlines, listing ('' = none), retention (ms, 0 = for ever).
+CREATE = _KEEP + """
+if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('EXISTS room') end
+redis.call('HSET', KEYS[1], 'meta', ARGV[1], 'version', 0, 'fence', 0,
+           'snapshot', ARGV[2], 'snapshot_version', 0, 'deadlines', ARGV[3])
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'listing', ARGV[4]) end
+keep(KEYS, 0, ARGV[5])
+return 0
+"""
+
+CLAIM = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+redis.call('HSET', KEYS[1], 'owner', ARGV[1])
+return redis.call('HINCRBY', KEYS[1], 'fence', 1)
+"""
+
+# ARGV: fence, expected_version, has_snapshot ('1'/'0'), snapshot, deadlines, listing
+# ('' = none), answer's seat ('' = no answer, 'A', 'B'), answer entry, answers kept,
+# retention ('' = the room's), then one argument per event. No event is ever trimmed.
+# Returns {new version, 1 if it removed a listing the room had (else 0)}: only then does
+# the lobby index need a ZREM (a private room, never listed, needs none).
+APPEND = _KEEP + """
+local cur = redis.call('HMGET', KEYS[1], 'fence', 'version', 'snapshot_version', 'retention')
+if not cur[1] then return redis.error_reply('STALE no such room') end
+if tonumber(cur[1]) ~= tonumber(ARGV[1]) then return redis.error_reply('STALE fence') end
+if tonumber(cur[2]) ~= tonumber(ARGV[2]) then return redis.error_reply('STALE version') end
+local v = tonumber(ARGV[2])
+local snapv = tonumber(cur[3]) or v
+for i = 11, #ARGV do
+  v = v + 1
+  redis.call('XADD', KEYS[2], string.format('%d-0', v), 'e', ARGV[i])
+end
+if ARGV[3] == '1' then
+  snapv = v
+  redis.call('HSET', KEYS[1], 'snapshot', ARGV[4])
+end
+redis.call('HSET', KEYS[1], 'version', v, 'snapshot_version', snapv, 'deadlines', ARGV[5])
+local unlisted = 0
+if ARGV[6] == '' then
+  unlisted = redis.call('HDEL', KEYS[1], 'listing')
+else
+  redis.call('HSET', KEYS[1], 'listing', ARGV[6])
+end
+if ARGV[7] ~= '' then
+  local answers = KEYS[3]
+  if ARGV[7] == 'B' then answers = KEYS[4] end
+  redis.call('RPUSH', answers, ARGV[8])
+  redis.call('LTRIM', answers, -tonumber(ARGV[9]), -1)
+end
+keep(KEYS, tonumber(cur[4]) or 0, ARGV[10])
+return {v, unlisted}
+"""
+
+# ARGV: fence, deadlines. Presence changes: deadlines without an event, fenced like append;
+# the room's retention starts again from now.
+SET_DEADLINES = _KEEP + """
+local cur = redis.call('HMGET', KEYS[1], 'fence', 'retention')
+if not cur[1] then return redis.error_reply('STALE no such room') end
+if tonumber(cur[1]) ~= tonumber(ARGV[1]) then return redis.error_reply('STALE fence') end
+redis.call('HSET', KEYS[1], 'deadlines', ARGV[2])
+keep(KEYS, tonumber(cur[2]) or 0, '')
+return 1
+"""
+
+# ARGV: listing ('' = remove it). Nothing for a room that is gone (it must not come back as
+# a hash holding a listing alone); returns 1 when the room exists.
+SET_LISTING = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if ARGV[1] == '' then redis.call('HDEL', KEYS[1], 'listing')
+else redis.call('HSET', KEYS[1], 'listing', ARGV[1]) end
+return 1
+"""
+
+# The hash fields, the events after the snapshot and both seats' answers, in one atomic read.
+LOAD = """
+local f = redis.call('HMGET', KEYS[1], 'meta', 'version', 'snapshot', 'deadlines',
+                     'snapshot_version')
+if not f[1] then return false end
+local snapv = f[5] or f[2]
+local entries = redis.call('XRANGE', KEYS[2], string.format('%d-0', tonumber(snapv) + 1), '+')
+local events = {}
+for i, entry in ipairs(entries) do events[i] = entry[2][2] end
+return {f[1], f[2], f[3], f[4] or '', snapv, events,
+        redis.call('LRANGE', KEYS[3], 0, -1), redis.call('LRANGE', KEYS[4], 0, -1)}
+"""
