@@ -57,7 +57,16 @@ class Settings:
     inbox_size: int = 64
     """Client commands waiting in one room's inbox; more are rejected with ``room_busy``."""
     answer_cache_size: int = 256
-    """Answers kept per seat so that a repeated command id gets the same answer."""
+    """Answers kept per seat so that a repeated command id gets the same answer; the answers
+    of accepted commands are stored with their events (as many per seat), so they outlive
+    a restart, a takeover or the room leaving memory."""
+    room_unstarted_ttl_s: float = 24 * 3600.0
+    """A room whose game has not begun (its armies are not both chosen) is deleted from the
+    store this long after its last write: its creation, an event, a seat joining or
+    leaving. 0 = never."""
+    room_finished_ttl_s: float = 30 * 24 * 3600.0
+    """A room whose game is over (its record included) is deleted from the store this long
+    after its last write. 0 = never. A game being played is never deleted."""
     idle_room_s: float = 300.0
     """A room nobody has been connected to for this long stops and leaves memory (its state
     is in the store: the next connection loads it again; a seat's away/abandoned status is

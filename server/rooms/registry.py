@@ -30,8 +30,9 @@ from server.rooms.numbering import (
     unpack_room_snapshot,
 )
 from server.rooms.ownership import Claimed, HeldBy, Ownership, SoleOwner
+from server.rooms.retention import retention_of
 from server.rooms.room import Room, now_ms
-from server.store import Deadline, Listing, RoomMeta, RoomSettings, RoomStore
+from server.store import Answer, Deadline, Listing, RoomMeta, RoomSettings, RoomStore
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +84,9 @@ class RoomRegistry:
                               int(summary["round"]), int(summary["turn"]), summary.get("active"),
                               0, 0, meta.created_ms, settings.fixed_dice)
         snapshot = pack_room_snapshot(self._engine.state_to_plain(state), NONE_SEEN)
-        await self.store.create_room(meta, snapshot, listing)
+        await self.store.create_room(
+            meta, snapshot, listing,
+            retention_ms=retention_of(self._settings, self._engine, state))
         # Start it here, from the state in hand: no decode of what was just encoded.
         if self._closing:
             return CreatedRoom(meta, token_a, token_b)  # stored; whichever node opens it runs it
@@ -142,17 +145,19 @@ class RoomRegistry:
             state = engine.apply_all(state, events)
             seen = counted(seen, audience_views(engine, state, events, plains))
         room = self._start(stored.meta, state, stored.version, claim.fence, stored.deadlines,
-                           snapshot_version=stored.snapshot_version, seen=seen)
+                           snapshot_version=stored.snapshot_version, seen=seen,
+                           answers=stored.answers)
         await self.ownership.serve(room)
         return room
 
     def _start(self, meta: RoomMeta, state: State, version: int, fence: int,
                deadlines: Sequence[Deadline], snapshot_version: int = 0,
-               seen: Seen = NONE_SEEN) -> Room:
+               seen: Seen = NONE_SEEN, answers: Sequence[Answer] = ()) -> Room:
         room_id = meta.room_id
         room = Room(meta, state=state, version=version, fence=fence, deadlines=deadlines,
                     engine=self._engine, store=self.store, fanout=self._fanout,
-                    settings=self._settings, snapshot_version=snapshot_version, seen=seen)
+                    settings=self._settings, snapshot_version=snapshot_version, seen=seen,
+                    answers=answers)
         self._rooms[room_id] = room
         task = asyncio.create_task(room.run(), name=f"room-{room_id}")
         self._tasks[room_id] = task

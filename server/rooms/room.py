@@ -64,6 +64,7 @@ from server.rooms.numbering import (
     pack_room_snapshot,
     views_for,
 )
+from server.rooms.retention import retention_ms
 from server.rooms.seats import (
     ABANDONED_AT_MS,
     CONNECTED_AT_MS,
@@ -74,6 +75,7 @@ from server.rooms.seats import (
     presence_deadlines,
 )
 from server.store import (
+    Answer,
     Deadline,
     Listing,
     RoomMeta,
@@ -114,9 +116,11 @@ class Room:
         settings: Settings,
         snapshot_version: int = 0,
         seen: Seen = NONE_SEEN,
+        answers: Sequence[Answer] = (),
     ) -> None:
         """``snapshot_version``: the version of the store's latest snapshot of this room;
-        ``seen``: each audience's own count of events at ``version`` (``numbering``)."""
+        ``seen``: each audience's own count of events at ``version`` (``numbering``);
+        ``answers``: the stored answers to the seats' latest commands, oldest first."""
         self.meta = meta
         self.room_id = meta.room_id
         self.state = state
@@ -136,6 +140,9 @@ class Room:
         self._seats = {
             side: Seat(side, AnswerCache(settings.answer_cache_size)) for side in ("A", "B")
         }
+        for answer in answers:
+            if answer.seat in self._seats:
+                self._seats[answer.seat].answers.put(answer.command_id, answer.frame)
         self._spectators: set[Member] = set()
         self._options: dict[Audience, tuple[int, bytes]] = {}
         """Per audience, the global version and the options frame made at it."""
@@ -243,8 +250,9 @@ class Room:
 
     def _after_failure(self, message: InboxMessage) -> None:
         if isinstance(message, Submit) and message.seat is not None:
-            self._answer(message, Rejected(message.command.id, ProtocolReason.INTERNAL_ERROR,
-                                           "the server failed; the command was not applied"))
+            self._answer(message, codec.encode(Rejected(
+                message.command.id, ProtocolReason.INTERNAL_ERROR,
+                "the server failed; the command was not applied")))
         elif isinstance(message, Join) and not message.done.done():
             message.done.set_exception(RuntimeError("join failed"))
         elif isinstance(message, AskHistory):
@@ -285,22 +293,26 @@ class Room:
         answer, told = await self._decide(message, message.seat)
         self._answer(message, answer, told=told)
 
-    async def _decide(self, message: Submit, seat: str) -> tuple[Accepted | Rejected, bool]:
-        """The command's answer, and whether the commander has it already (an accepted
-        command's ``events`` frame names it for its commander)."""
+    async def _decide(self, message: Submit, seat: str) -> tuple[bytes, bool]:
+        """The command's answer (encoded), and whether the commander has it already (an
+        accepted command's ``events`` frame names it for its commander)."""
         command = message.command
         rejected = self._reject_version(command, Audience(seat))
         if rejected is not None:
-            return rejected, False
+            return codec.encode(rejected), False
         try:
             parsed = self._engine.parse_command(command.body)
         except CommandFormatError as error:
-            return Rejected(command.id, BAD_COMMAND, str(error)), False
+            return codec.encode(Rejected(command.id, BAD_COMMAND, str(error))), False
         verdict = self._engine.decide(self.state, seat, parsed)
         if verdict.events is None:
-            return Rejected(command.id, verdict.code, verdict.message), False
-        told = await self._commit(verdict.events, self._answering(message, seat))
-        return Accepted(command.id, self.seen[Audience(seat)]), told
+            return codec.encode(Rejected(command.id, verdict.code, verdict.message)), False
+        if not verdict.events:  # accepted, and nothing changed: nothing to store
+            return codec.encode(Accepted(command.id, self.seen[Audience(seat)])), False
+        answering = self._answering(message, seat)
+        answer = await self._commit(verdict.events, answering, accepts=(seat, command.id))
+        assert answer is not None  # (there were events)
+        return answer, answering is not None
 
     def _reject_version(self, command: Command, audience: Audience) -> Rejected | None:
         """Against the seat's own numbering: what it may not know of never makes its
@@ -324,22 +336,29 @@ class Room:
             return None
         return Answering(commander.audience, message.command.id)
 
-    def _answer(self, message: Submit, answer: Accepted | Rejected, *, told: bool = False) -> None:
-        """Remember the answer under the command's id (a repeated id gets it again, as a
-        standalone ``accepted`` or ``rejected``) and send it, unless the commander was
-        ``told`` already by the events frame that names the command."""
-        frame = codec.encode(answer)
+    def _answer(self, message: Submit, frame: bytes, *, told: bool = False) -> None:
+        """Remember the answer (encoded) under the command's id (a repeated id gets it
+        again, as a standalone ``accepted`` or ``rejected``) and send it, unless the
+        commander was ``told`` already by the events frame that names the command.
+
+        Only the answer of a command that changed the room is stored (``_commit``), so
+        only that one outlives the room's time in memory: a rejected command changed
+        nothing, and sent again to the room loaded anew it is decided again."""
         if message.seat is not None:
             self._seats[message.seat].answers.put(message.command.id, frame)
         if not told:
             message.member.deliver(frame)
 
-    async def _commit(self, events: Sequence[Event], answering: Answering | None = None) -> bool:
+    async def _commit(self, events: Sequence[Event], answering: Answering | None = None,
+                      accepts: tuple[str, str] | None = None) -> bytes | None:
         """Store, then apply and publish ``events``; nothing changes if the store refuses.
-        With ``answering``, that audience's frame names the command these events accept;
-        returns whether a frame did (not when there is no event: nothing is published)."""
+        With ``answering``, that audience's frame names the command these events accept.
+        ``accepts``: (seat, command id) of the command they accept, whose answer -- the
+        standalone ``accepted`` a repeated id gets, in the seat's numbering -- is stored in
+        the same append as the events and returned (None without ``accepts``, or without
+        events: nothing is stored or published)."""
         if not events:
-            return False
+            return None
         engine = self._engine
         new_state = engine.apply_all(self.state, events)
         window = engine.pending_aro_window(new_state)
@@ -349,9 +368,15 @@ class Room:
         plains = [engine.event_to_plain(event) for event in events]
         views = audience_views(engine, new_state, events, plains)
         new_seen = counted(self.seen, views)
+        summary = engine.public_summary(new_state)
         snapshot = None
-        if self._snapshot_due(new_state, new_version):
+        if self._snapshot_due(summary, new_version):
             snapshot = pack_room_snapshot(engine.state_to_plain(new_state), new_seen)
+        answer = None
+        if accepts is not None:
+            seat, command_id = accepts
+            answer = Answer(seat, command_id,
+                            codec.encode(Accepted(command_id, new_seen[Audience(seat)])))
         await self._store.append(
             self.room_id,
             fence=self._fence,
@@ -360,6 +385,9 @@ class Room:
             snapshot=snapshot,
             deadlines=deadlines,
             listing=self._listing(new_state),
+            answer=answer,
+            answers_kept=self._settings.answer_cache_size,
+            retention_ms=retention_ms(self._settings, str(summary["phase"])),
         )
         if snapshot is not None:
             self._snapshot_version = new_version
@@ -375,14 +403,15 @@ class Room:
         self._fanout.publish(self.room_id, events_delivery(
             self.version, seen_before, views, self._window_fields(),
             lambda audience: self._fanout.count(self.room_id, audience) > 0, answering))
-        return answering is not None
+        return None if answer is None else answer.frame
 
-    def _snapshot_due(self, new_state: State, new_version: int) -> bool:
+    def _snapshot_due(self, after: Plain, new_version: int) -> bool:
         """Snapshot every ``snapshot_every`` versions and at every change of phase, round or
-        turn, so loading a room replays a bounded number of events."""
+        turn (``after``: the new state's ``public_summary``), so loading a room replays a
+        bounded number of events."""
         if new_version - self._snapshot_version >= self._settings.snapshot_every:
             return True
-        before, after = (self._engine.public_summary(s) for s in (self.state, new_state))
+        before = self._engine.public_summary(self.state)
         return any(before[key] != after[key] for key in ("phase", "round", "turn"))
 
     # --- the ARO window -----------------------------------------------------------------
