@@ -8,10 +8,10 @@ import logging
 import uvicorn
 
 from server.app import create_app
+from server.cluster.identity import establish
 from server.cluster.node import ClusterNode
 from server.cluster.renewal import connect_sync
 from server.config import Settings
-from server.rooms.registry import node_name
 from server.rules import native
 from server.shutdown import GracefulServer
 from server.storage_backend import Storage, room_storage
@@ -48,10 +48,13 @@ def main(argv: list[str] | None = None) -> None:
 def _serve(settings: Settings, storage: Storage, log_level: str) -> None:
     store = storage.store
     # On Redis, rooms are leased: any number of nodes may share one Redis.
-    cluster = None
+    cluster, identity = None, None
     if isinstance(store, RedisRoomStore):
         renewal_client = connect_sync(store.url, settings.lease_s)
-        cluster = ClusterNode(store.client, node_name(settings), settings, renewal_client)
+        # The same id as the last run (taking its rooms back at once), never a live one's.
+        identity = establish(settings, store.url, renewal_client, int(settings.lease_s * 1000))
+        cluster = ClusterNode(store.client, identity.node_id, settings, renewal_client,
+                              identity.instance)
     app = create_app(settings, store=store, cluster=cluster)
     if storage.embedded is not None:  # a Redis that died makes the node unready at once
         storage.embedded.on_down = app.state.health.probe.storage_down
@@ -65,7 +68,11 @@ def _serve(settings: Settings, storage: Storage, log_level: str) -> None:
         log_level=log_level,
     )
     # SIGTERM: drain rooms and websockets first (GOING_AWAY), see server/shutdown.py.
-    GracefulServer(config, app, settings.shutdown_timeout_s).run()
+    try:
+        GracefulServer(config, app, settings.shutdown_timeout_s).run()
+    finally:
+        if identity is not None:
+            identity.close()
 
 
 if __name__ == "__main__":

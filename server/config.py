@@ -21,9 +21,14 @@ class Settings:
     port: int = 8000
     node_id: str = ""
     """This node's name among several against one Redis (room leases, /healthz, the
-    ``x-referee-node`` header of the websocket handshake); empty = a random ``node-…``. Give
-    each node a stable one: restarted under the same name it takes its rooms back at once
-    instead of waiting for their leases to expire."""
+    ``x-referee-node`` header of the websocket handshake); empty = the id kept in
+    ``node_state_dir`` (made once), else a random ``node-…``. Restarted under the same
+    name a node takes its rooms back at once instead of waiting for their leases to expire;
+    two live processes never run under one (``server/cluster/identity.py``)."""
+    node_state_dir: str = str(REPO_ROOT / "var")
+    """Where the node keeps its id across restarts (``node-id``, used when ``node_id`` is
+    empty) and the lock files that keep two live processes from sharing one id
+    (``server/cluster/identity.py``); "" = keep nothing (a fresh id at every start)."""
     accept_redis_durability: str = "always"
     """The weakest persistence of an external Redis (``REDIS_URL``) this node starts on:
     ``always`` (append-only file, appendfsync always), ``everysec`` (a power cut may lose

@@ -7,16 +7,22 @@ both): ``{room:<id>}:lease`` holds the owning node's id with a PX expiry. Node l
 - ``acquire`` (one script): if the lease is free or already ours, take it for ``lease_ms``
   AND bump the room's fencing token (``HINCRBY fence``), atomically; only the lease winner
   ever gets a fence. Held by another node: returns that node's id and takes nothing.
+  "Already ours" is what a node restarted under the same id (``server.cluster.identity``)
+  finds: it takes its rooms back at once, each under a NEW fence, so a process of its old
+  incarnation that still runs can no longer write to them.
 - ``RENEW`` (one pipeline per node per round, ``server.cluster.renewal``, one small script
-  per room so that each touches one slot): extends a lease still ours; re-takes a lease
-  that merely expired (Redis was down or slow) only if the room's fence is still ours, i.e.
-  nobody claimed the room since; otherwise the lease is lost and the caller stops the room.
-  The fence, checked inside the append script, is what makes a stale owner harmless:
-  whatever its clock thinks, its writes are refused once another node has claimed.
-- ``release`` (compare-and-delete) on shutdown, so another node may take over at once;
-  ``RELEASE_FENCED`` when one room stops here (idle; sent by the renewal thread, after any
-  renewal of it), only while its fence is still the stopped room's: a newer claim of the
-  same room, even by this node, keeps its lease.
+  per room so that each touches one slot): extends a lease still ours under the same
+  fence; re-takes a lease that merely expired (Redis was down or slow) only if the room's
+  fence is still ours, i.e. nobody claimed the room since; otherwise the lease is lost and
+  the caller stops the room. A lease held under our node id but a newer fence was claimed
+  by a newer process of the same id: lost too. The fence, checked inside the append
+  script, is what makes a stale owner harmless: whatever its clock thinks, its writes are
+  refused once another node (or process) has claimed.
+- ``release_held`` on shutdown (``RELEASE_FENCED`` for each room, under the fence this
+  process holds it with), so another node may take over at once; the same script when one
+  room stops here (idle; sent by the renewal thread, after any renewal of it): a newer
+  claim of the same room, even by this node id, keeps its lease. ``release`` compares the
+  node id only.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from dataclasses import dataclass
 
 import redis.asyncio as aioredis
 
+from server.cluster.identity import RELEASE_INSTANCE, instance_key
 from server.rooms.ownership import Claim, Claimed, HeldBy
 from server.store.lua_scripts import LuaScripts
 from server.store.redis_errors import storage_call
@@ -52,11 +59,12 @@ return {1, redis.call('HINCRBY', KEYS[2], 'fence', 1)}
 # KEYS: lease, state; ARGV: node, fence, lease_ms. 1 = ours for lease_ms more, 0 = lost.
 RENEW = """
 local holder = redis.call('GET', KEYS[1])
+if redis.call('HGET', KEYS[2], 'fence') ~= ARGV[2] then return 0 end
 if holder == ARGV[1] then
   redis.call('PEXPIRE', KEYS[1], ARGV[3])
   return 1
 end
-if not holder and redis.call('HGET', KEYS[2], 'fence') == ARGV[2] then
+if not holder then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
   return 1
 end
@@ -81,15 +89,22 @@ return 0
 class TickReport:
     """What one renewal round trip learned."""
 
-    lost: frozenset[str]  # owned rooms whose lease is no longer ours
+    lost_leases: frozenset[tuple[str, int]]  # (room, fence) owned here, no longer ours
     holders: dict[str, str | None]  # watched room -> lease holder now (None: free)
     dead_nodes: frozenset[str]  # watched nodes with no liveness key
+    displaced: bool = False  # another process holds this node's id (identity.RENEW_INSTANCE)
+
+    @property
+    def lost(self) -> frozenset[str]:
+        """The rooms whose lease under the renewed fence is no longer ours."""
+        return frozenset(room_id for room_id, _ in self.lost_leases)
 
     def merged(self, newer: TickReport) -> TickReport:
         """This report and a newer one, for a loop that did not read this one yet: every
         loss and dead node of both (a lost lease stays lost), the newer holders."""
-        return TickReport(self.lost | newer.lost, newer.holders,
-                          self.dead_nodes | newer.dead_nodes)
+        return TickReport(self.lost_leases | newer.lost_leases, newer.holders,
+                          self.dead_nodes | newer.dead_nodes,
+                          self.displaced or newer.displaced)
 
 
 class RedisLeases:
@@ -109,6 +124,25 @@ class RedisLeases:
         if int(result[0]) == 2:
             return HeldBy(text(result[1]))
         return Claimed(int(result[1]))
+
+    async def release_held(self, held: Iterable[tuple[str, int]],
+                           instance: str | None = None) -> None:
+        """Shutdown: give up each (room, fence)'s lease if it is still held under that fence
+        (a newer process of this node id may hold it under a newer one), this node's
+        liveness key, and its instance lock if ``instance`` still holds it."""
+        async with storage_call("release leases"):
+            fenced = await self._scripts.sha(RELEASE_FENCED)
+            mine = await self._scripts.sha(RELEASE_INSTANCE) if instance else ""
+            async with self._redis.pipeline(transaction=False) as pipe:
+                if instance:
+                    pipe.evalsha(mine, 2, instance_key(self.node_id), alive_key(self.node_id),
+                                 instance)
+                else:
+                    pipe.delete(alive_key(self.node_id))
+                for room_id, fence in held:
+                    pipe.evalsha(fenced, 2, lease_key(room_id), state_key(room_id),
+                                 self.node_id, fence)
+                await pipe.execute(raise_on_error=False)
 
     async def release(self, room_ids: Iterable[str]) -> None:
         """Give up these leases (shutdown), and this node's liveness key."""

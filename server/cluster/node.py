@@ -48,9 +48,11 @@ log = logging.getLogger(__name__)
 
 class ClusterNode:
     def __init__(self, client: aioredis.Redis, node_id: str, settings: Settings,
-                 renewal_client: redis.Redis) -> None:
+                 renewal_client: redis.Redis, instance: str | None = None) -> None:
         """``client`` serves the event loop; ``renewal_client`` (synchronous, a connection
-        of its own: ``renewal.connect_sync``) serves the renewal thread only."""
+        of its own: ``renewal.connect_sync``) serves the renewal thread only. ``instance``:
+        this process's token in the node id's instance lock (``identity.establish``),
+        renewed with the leases and released on close."""
         if settings.lease_loop_stall_s < settings.lease_renew_s:
             raise ValueError("lease_loop_stall_s must be at least lease_renew_s (the loop's "
                              "heartbeat comes every lease_renew_s / 2)")
@@ -61,7 +63,7 @@ class ClusterNode:
         lease_ms = int(settings.lease_s * 1000)
         self.leases = RedisLeases(client, node_id, lease_ms)
         self.renewer = RenewalThread(
-            LeaseRenewal(renewal_client, node_id, lease_ms), settings.lease_renew_s,
+            LeaseRenewal(renewal_client, node_id, lease_ms, instance), settings.lease_renew_s,
             settings.lease_loop_stall_s, self._watched, self._apply, self._released)
         self.bus = RoomBus(client, node_id, self._bus_reset)
         self.fanout = ClusterFanout(self._outlet)
@@ -70,7 +72,8 @@ class ClusterNode:
         self._tasks: set[asyncio.Task[None]] = set()
         self.takeovers = Takeovers(settings.takeover_concurrency, self._take_over, self._spawn)
         self._closing = False
-        self._held: set[str] = set()  # rooms whose lease this node took (released on close)
+        self._instance = instance
+        self._held: dict[str, int] = {}  # room -> fence of the lease taken (released on close)
         self.open_rooms: Callable[[str], Awaitable[RoomDoor | None]] | None = None
         """The registry's ``open``, for takeovers (set by ``create_app``)."""
         self.displaced = False
@@ -94,6 +97,8 @@ class ClusterNode:
     # --- Ownership ----------------------------------------------------------------------
 
     async def claim(self, room_id: str) -> Claim | None:
+        if self.displaced:
+            raise StorageUnavailable(f"node id {self._node_id} is held by another process")
         return await self.leases.acquire(room_id)
 
     def relay_for(self, room_id: str) -> RoomDoor | None:
@@ -117,7 +122,7 @@ class ClusterNode:
     async def serve(self, room: Room) -> None:
         port = OwnerPort(self.bus, room)
         self._ports[room.room_id] = port
-        self._held.add(room.room_id)
+        self._held[room.room_id] = room.fence
         self.renewer.own(room.room_id, room.fence)
         try:
             await port.open()
@@ -139,16 +144,17 @@ class ClusterNode:
         # Only now: until released, ``close`` still gives them back with the others.
         for room_id in room_ids:
             if room_id not in self._ports:
-                self._held.discard(room_id)
+                self._held.pop(room_id, None)
 
     async def close(self) -> None:
-        """Stop renewing, release every lease this node holds, close the bus."""
+        """Stop renewing, release every lease this node holds (under its fence) and its
+        node id, close the bus."""
         self._closing = True
         await self.renewer.stop()  # first: a renewal after the release would re-take
         for relay in list(self._relays.values()):
             relay.moved(CloseCode.GOING_AWAY, "server shutting down")
         try:
-            await self.leases.release(sorted(self._held))
+            await self.leases.release_held(sorted(self._held.items()), self._instance)
         except StorageUnavailable as error:
             log.warning("leases not released (they will expire): %s", error)
         await self.bus.close()
@@ -163,9 +169,12 @@ class ClusterNode:
         return relayed, nodes
 
     def _apply(self, report: TickReport) -> None:
-        for room_id in report.lost:
+        if report.displaced and not self.displaced:
+            self._displaced()
+        for room_id, fence in report.lost_leases:
             port = self._ports.get(room_id)
-            if port is not None and not port.room.stopped:
+            # Under that fence only: the room may have been claimed again here since.
+            if port is not None and not port.room.stopped and port.room.fence == fence:
                 log.warning("room %s: lease lost; stopping it", room_id)
                 self.renewer.disown(room_id, port.room.fence, release=False)
                 port.room.stop(CloseCode.ROOM_UNAVAILABLE, "room moved; reconnect")
@@ -181,6 +190,19 @@ class ClusterNode:
             log.warning("node %s stopped renewing; its viewers leave", node)
             for port in self._ports.values():
                 port.node_died(node)
+
+    def _displaced(self) -> None:
+        """Another process runs under this node id (this one's loop stalled past its lease
+        and a new process took the id): serve nothing more; ``/readyz`` says why."""
+        self.displaced = True
+        log.error("node id %s is held by another process now: stopping every room here; "
+                  "restart this node", self._node_id)
+        for port in list(self._ports.values()):
+            if not port.room.stopped:
+                self.renewer.disown(port.room.room_id, port.room.fence, release=False)
+                port.room.stop(CloseCode.ROOM_UNAVAILABLE, "room moved; reconnect")
+        for relay in list(self._relays.values()):
+            relay.moved(CloseCode.ROOM_UNAVAILABLE, "room moved; reconnect")
 
     async def _take_over(self, room_id: str) -> None:
         """Run by ``Takeovers`` once a slot is free."""

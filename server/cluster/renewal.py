@@ -6,8 +6,10 @@ leases of a live node expire (docs/performance.md). The thread has its own conne
 it never waits for the event loop's connection pool either.
 
 ``tick`` is ONE pipeline: renew every owned (room, fence) (``lease.RENEW``), refresh this
-node's liveness key, read the lease holders of the relayed rooms and the liveness of the
-nodes whose viewers this node's rooms have. ``release_rooms`` gives back the leases of rooms
+node's liveness key and (``python -m server``) its instance lock
+(``identity.RENEW_INSTANCE``: whether this process still holds the node id), read the
+lease holders of the relayed rooms and the liveness of the nodes whose viewers this node's
+rooms have. ``release_rooms`` gives back the leases of rooms
 that stopped here, under their fences; both run on the same thread, so a release always
 follows any renewal of the same room (a renewal after it would take the lease back).
 
@@ -28,6 +30,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import NoScriptError, ResponseError
 from redis.retry import Retry
 
+from server.cluster.identity import RENEW_INSTANCE, instance_key
 from server.cluster.lease import RELEASE_FENCED, RENEW, TickReport, alive_key, lease_key, text
 from server.store.redis_errors import storage_call
 from server.store.redis_store import state_key
@@ -43,10 +46,14 @@ def connect_sync(url: str, timeout_s: float) -> redis.Redis:
 
 
 class LeaseRenewal:
-    def __init__(self, client: redis.Redis, node_id: str, lease_ms: int) -> None:
+    def __init__(self, client: redis.Redis, node_id: str, lease_ms: int,
+                 instance: str | None = None) -> None:
+        """``instance``: this process's token in the node id's instance lock, renewed with
+        the leases (None: no lock to keep, e.g. tests that make nodes directly)."""
         self._redis = client
         self.node_id = node_id
         self.lease_ms = lease_ms
+        self.instance = instance
         self._shas: dict[str, str] = {}
         self._packed: dict[tuple[str, int], bytes] = {}  # (room, fence) -> its RENEW call
         self._packed_sha = ""
@@ -56,26 +63,34 @@ class LeaseRenewal:
         with storage_call("renew leases"):
             renew = self._sha(RENEW)
             commands = [pack_command("SET", alive_key(self.node_id), b"1", "PX", self.lease_ms)]
+            if self.instance is not None:
+                commands.append(pack_command("EVALSHA", self._sha(RENEW_INSTANCE), 1,
+                                             instance_key(self.node_id), self.instance,
+                                             self.lease_ms))
+            renewed_at = len(commands)
             commands += self._renew_calls(renew, owned)
             commands += [pack_command("GET", lease_key(room_id)) for room_id in watched_rooms]
             commands += [pack_command("EXISTS", alive_key(node_id)) for node_id in watched_nodes]
             results = self._pipeline(b"".join(commands), len(commands))
-        renewed = results[1:1 + len(owned)]
-        if any(isinstance(outcome, NoScriptError) for outcome in renewed):
-            self._shas.clear()  # Redis restarted: nothing was renewed, retry next round
-            renewed = [1] * len(owned)
+        scripted = results[1:renewed_at + len(owned)]
+        if any(isinstance(outcome, NoScriptError) for outcome in scripted):
+            # Redis restarted: nothing was renewed (nor lost), retry next round.
+            self._shas.clear()
+            results[1:renewed_at + len(owned)] = [1] * len(scripted)
         _raise_first_error(results)
-        holders_at = 1 + len(owned)
+        renewed = results[renewed_at:renewed_at + len(owned)]
+        holders_at = renewed_at + len(owned)
         nodes_at = holders_at + len(watched_rooms)
         return TickReport(
-            lost=frozenset(room_id for (room_id, _), ok in zip(owned, renewed, strict=True)
-                           if int(ok) != 1),
+            lost_leases=frozenset(room for room, ok in zip(owned, renewed, strict=True)
+                                  if int(ok) != 1),
             holders={room_id: None if value is None else text(value)
                      for room_id, value in zip(watched_rooms, results[holders_at:nodes_at],
                                                strict=True)},
             dead_nodes=frozenset(node_id for node_id, alive in
                                  zip(watched_nodes, results[nodes_at:], strict=True)
                                  if int(alive) == 0),
+            displaced=renewed_at > 1 and int(results[1]) != 1,
         )
 
     def release_rooms(self, rooms: Sequence[tuple[str, int]]) -> None:
