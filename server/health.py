@@ -95,7 +95,7 @@ class StorageProbe:
 
     async def next_outcome(self) -> str | None:
         """The outcome (``problem``) of the next probe to finish (for tests and tools)."""
-        waiter = asyncio.get_running_loop().create_future()
+        waiter: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
         self._waiters.append(waiter)
         return await waiter
 
