@@ -110,6 +110,45 @@ class Settings:
     """How long a relaying node waits for the owner to welcome a viewer before it tells the
     viewer to reconnect (close 4011)."""
 
+    # --- what anyone may make the node do (docs/server.md, "Limits") ---
+    trusted_proxies: str = "127.0.0.1,::1"
+    """Addresses or networks (comma-separated) of the proxies in front of the node (our
+    nginx): for a request from one of them, the client is the right-most address of
+    ``X-Forwarded-For`` that is not a trusted proxy (else ``X-Real-IP``). Empty: the peer
+    is always the client. uvicorn's ``FORWARDED_ALLOW_IPS`` (default 127.0.0.1) applies
+    first."""
+    client_room_burst: int = 10
+    """Rooms one client address may create at once (a token bucket; 0 = no limit per
+    address); over it, 429 ``too_many_rooms`` with ``Retry-After``."""
+    client_rooms_per_hour: float = 120.0
+    """Rooms one client address may create per hour, sustained (one every 30 s)."""
+    client_table_size: int = 10_000
+    """Client addresses whose room budget the node remembers (the least recently seen is
+    forgotten first; about 200 bytes each)."""
+    node_room_burst: int = 100
+    """Rooms this node creates at once, from all clients (0 = no limit); over it, 503
+    ``lobby_busy`` with ``Retry-After``."""
+    node_rooms_per_s: float = 5.0
+    """Rooms this node creates per second, sustained, from all clients."""
+    max_unstarted_rooms: int = 500
+    """Rooms created on this node that no seat has joined yet (each holds a game in memory
+    for ``idle_room_s``); at the cap, 503 ``lobby_busy``. 0 = no cap."""
+    work_seat_ms_per_s: float = 50.0
+    """Milliseconds of the event loop per second that one seat's ``options``, ``measure``,
+    ``history`` and ``sync`` requests may take, sustained (its budget survives
+    reconnecting); a request over the budget waits until it is repaid. 0 = no budget."""
+    work_seat_burst_ms: float = 300.0
+    """Milliseconds one seat may spend at once before its requests wait."""
+    work_spectators_ms_per_s: float = 25.0
+    """The same for all of one room's spectators together (a spectator's options are
+    empty; history and measure remain)."""
+    work_spectators_burst_ms: float = 100.0
+    work_node_share: float = 0.5
+    """Share of the node's event loop (0-1) that such requests of every room together may
+    take, sustained: the rest stays for commands, pings and fan-out whatever the requests
+    pile up. 0 = no budget."""
+    work_node_burst_ms: float = 1000.0
+
     static_dir: Path | None = None
     """The browser client to serve at /; None = client-js/dist or client-js/app if present."""
     ws_per_message_deflate: bool = False

@@ -3,22 +3,26 @@
 JSON in and out; errors are ``{"error": code, "message": text}`` with a 4xx status. Links
 put the room id and seat token in the URL fragment, which browsers never send to servers.
 A request body is read up to ``MAX_BODY_BYTES`` and no further (a table sent whole is the
-largest body the lobby takes).
+largest body the lobby takes), within ``BODY_TIMEOUT_S``; a body that is not one JSON object
+(malformed, nested too deep, ``NaN``) is 400 ``bad_json``. Room creation is limited per
+client address and per node (``server.lobby.admission``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
-from typing import Any
+from typing import Any, NoReturn
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from protocol.constants import WS_PATH
 from server.config import Settings
 from server.health import routes as health_routes
+from server.lobby.admission import Refusal, admission_for, client_address
 from server.lobby.armies import routes as army_routes
 from server.lobby.record import routes as record_routes
 from server.lobby.tables import routes as table_routes
@@ -34,6 +38,9 @@ PUBLIC_LIST_LIMIT = 200
 MAX_BODY_BYTES = 64 * 1024
 """The largest request body read, as deploy/nginx.conf's ``client_max_body_size``: room
 settings are tiny, and a table at the format's limits (docs/tables.md) fits."""
+BODY_TIMEOUT_S = 10.0
+"""How long a request body may take to arrive whole (408 ``body_timeout`` after): a client
+that trickles one byte at a time holds a connection and a task, not the node."""
 
 
 class BadRequest(Exception):
@@ -45,31 +52,72 @@ class BadRequest(Exception):
 
 
 def _error(error: BadRequest) -> JSONResponse:
-    return JSONResponse({"error": error.code, "message": error.message}, status_code=error.status)
+    # A body too slow to arrive: close the connection after the answer. (A body too large
+    # is not read further either; uvicorn drops the rest as it comes, so that a client
+    # still sending it reads the 413 rather than a reset connection.)
+    slow = error.status == 408
+    return JSONResponse({"error": error.code, "message": error.message}, status_code=error.status,
+                        headers={"Connection": "close"} if slow else None)
+
+
+def _refusal(refused: Refusal) -> JSONResponse:
+    return JSONResponse({"error": refused.code, "message": refused.message,
+                         "retry_after_s": refused.retry_after_s},
+                        status_code=refused.status,
+                        headers={"Retry-After": str(refused.retry_after_s)})
 
 
 async def _json_object(request: Request) -> dict[str, Any]:
-    raw = await _bounded_body(request)
+    return json_object(await _bounded_body(request))
+
+
+def json_object(raw: bytes) -> dict[str, Any]:
+    """``raw`` read as one JSON object, or ``BadRequest`` ``bad_json``: malformed or not
+    UTF-8, nested deeper than Python's recursion allows, a number too long to read, or
+    ``NaN``/``Infinity`` (not JSON; no answer could echo them)."""
     try:
-        body = json.loads(raw)
-    except (ValueError, RecursionError):  # RecursionError: arrays nested thousands deep
-        raise BadRequest("bad_json", "the body must be a JSON object") from None
+        body = json.loads(raw, parse_constant=_refuse_constant, parse_float=_finite_float)
+    except RecursionError:  # arrays or objects nested about a thousand deep
+        raise BadRequest("bad_json", "the body is nested too deep") from None
+    except ValueError as error:  # UnicodeDecodeError and JSONDecodeError among them
+        raise BadRequest("bad_json", f"the body is not JSON: {str(error)[:120]}") from None
     if not isinstance(body, dict):
         raise BadRequest("bad_json", "the body must be a JSON object")
     return body
 
 
+def _refuse_constant(name: str) -> NoReturn:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e999
+        raise ValueError("a number beyond what a double holds")
+    return value
+
+
 async def _bounded_body(request: Request) -> bytes:
+    """The body, read chunk by chunk and never past ``MAX_BODY_BYTES`` (a declared
+    ``Content-Length`` above it is refused before any is read; a chunked body as soon as it
+    passes it)."""
     too_large = BadRequest("body_too_large", f"the body must be at most {MAX_BODY_BYTES} "
                            "bytes", 413)
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
         raise too_large
     raw = bytearray()
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > MAX_BODY_BYTES:
-            raise too_large
+    try:
+        async with asyncio.timeout(BODY_TIMEOUT_S):
+            async for chunk in request.stream():
+                raw += chunk
+                if len(raw) > MAX_BODY_BYTES:
+                    raise too_large
+    except TimeoutError:
+        raise BadRequest("body_timeout", f"the body must arrive within {BODY_TIMEOUT_S:g} s",
+                         408) from None
+    except ClientDisconnect:  # nobody will read the answer; nothing to log either
+        raise BadRequest("bad_json", "the client left before its body arrived") from None
     return bytes(raw)
 
 
@@ -134,12 +182,19 @@ def _number(value: Any, name: str) -> float:
 
 async def create_room(request: Request) -> Response:
     registry: RoomRegistry = request.app.state.registry
+    settings: Settings = request.app.state.settings
+    admission = admission_for(request.app.state, settings)
+    peer = request.client.host if request.client is not None else None
+    refused = admission.admit(client_address(peer, request.headers, admission.trusted))
+    if refused is not None:
+        return _refusal(refused)
     try:
-        room_settings = parse_room_settings(await _json_object(request), request.app.state.settings)
+        room_settings = parse_room_settings(await _json_object(request), settings)
     except BadRequest as error:
         return _error(error)
     created = await registry.create(room_settings)
     room_id = created.meta.room_id
+    admission.created(room_id)
     return JSONResponse({
         "room": room_id,
         "settings": _settings_json(room_settings),

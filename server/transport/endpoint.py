@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -31,27 +32,44 @@ from protocol.messages import (
     Sync,
 )
 from server.config import Settings
+from server.lobby.admission import admission_for
 from server.lobby.tokens import seat_for_token
-from server.rules.reasons import Reason
 from server.rooms.door import RoomDoor, RoomMoved
 from server.rooms.registry import NodeShuttingDown, RoomRegistry
 from server.rooms.room import RoomStopped
+from server.rules.reasons import Reason
 from server.store import StorageUnavailable
 from server.store.interface import TRY_AGAIN
 from server.transport.direct_frames import DirectFrames
 from server.transport.open_sockets import OpenSockets
 from server.transport.rate_limit import TokenBucket
 from server.transport.session import Session
+from server.transport.work_budget import WorkBudgets
+from server.transport.work_lane import Work, WorkLane
 
 log = logging.getLogger(__name__)
 
 NODE_HEADER = b"x-referee-node"
 """Response header of the websocket handshake naming the node that serves the socket."""
 
-HISTORY_TOKENS = 2.0
-"""What a ``history`` request takes of the socket's rate limit: a page projects up to 500
-events (milliseconds of the room's loop, docs/performance.md), so it counts as two
-messages. A whole 5,000-event history is 10 pages: 20 tokens of the burst of 40."""
+MESSAGE_TOKENS: dict[type, float] = {
+    Command: 1.0, Ping: 1.0, Measure: 1.0, Sync: 2.0, OptionsRequest: 2.0, HistoryRequest: 2.0,
+}
+"""What each message takes of the socket's rate limit (``rate_per_s`` tokens a second,
+``rate_burst`` at once; over it the socket is closed with RATE_LIMITED). A command joins the
+room's bounded inbox and a ping is answered at once: one token. ``options`` (~5-10 ms of
+the rules core at each new version), a ``history`` page (up to ~10 ms) and ``sync`` (a
+snapshot) take two. A ``measure`` is one Line of Fire check and a few distances (tens of
+microseconds): one token. Besides, the loop time of every query is budgeted as it is spent
+(``server.transport.work_budget``). A whole 5,000-event history is 10 pages: 20 tokens of
+the burst of 40."""
+
+HISTORY_FLOOR_S = 0.010
+"""Loop time a ``history`` request is charged at least: its page is made later, in the
+room's task (up to ~10 ms for 500 events, docs/performance.md)."""
+SYNC_FLOOR_S = 0.002
+"""Loop time a ``sync`` is charged at least: the room builds a snapshot or a catch-up for
+it later, in its task (a snapshot's view of a full N5 table: ~0.7 ms)."""
 
 JOIN_ATTEMPTS = 3
 """Joins tried when the room changes owner during the handshake (a takeover): then the
@@ -72,14 +90,19 @@ class WebsocketApp:
     connection's own ``send``, without Starlette's per-call state checks and exception
     wrapper that every frame of the fan-out would otherwise go through."""
 
+    def __init__(self) -> None:
+        self._budgets: WorkBudgets | None = None
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         websocket = WebSocket(scope, receive, send)
         open_sockets: OpenSockets = websocket.app.state.open_sockets
+        if self._budgets is None:  # the node's, made with its settings on first use
+            self._budgets = WorkBudgets(websocket.app.state.settings, time.perf_counter())
         with open_sockets.track():
-            await _websocket(websocket, send)
+            await _websocket(websocket, send, self._budgets)
 
 
-async def _websocket(websocket: WebSocket, send: Send) -> None:
+async def _websocket(websocket: WebSocket, send: Send, budgets: WorkBudgets) -> None:
     registry: RoomRegistry = websocket.app.state.registry
     settings: Settings = websocket.app.state.settings
     # Which node answered: behind a load balancer, operators and tests can tell.
@@ -88,6 +111,8 @@ async def _websocket(websocket: WebSocket, send: Send) -> None:
         hello = await asyncio.wait_for(_read_hello(websocket, settings),
                                        settings.handshake_timeout_s)
         room, seat = await _admit(registry, hello)
+        if seat is not None:  # the room is no longer one nobody uses (server.lobby.admission)
+            admission_for(websocket.app.state, settings).started(room.meta.room_id)
     except NodeShuttingDown:
         # No error frame: nothing is wrong with the request; the client reconnects and the
         # load balancer sends it to another node.
@@ -120,9 +145,13 @@ async def _websocket(websocket: WebSocket, send: Send) -> None:
             session.close(CloseCode.ROOM_UNAVAILABLE, "room stopped; reconnect")
         await session.finish()
         return
+    room_id = room.meta.room_id
+    lane = WorkLane(budgets.take(room_id, seat, time.perf_counter()))
     try:
-        await _serve(websocket, settings, room, session)
+        await _serve(websocket, settings, room, session, lane)
     finally:
+        lane.close()
+        budgets.give_back(room_id, seat, time.perf_counter())
         room.leave(session)
         await session.finish()
 
@@ -201,8 +230,9 @@ async def _receive_frame(websocket: WebSocket) -> bytes | str | None:
 
 
 async def _serve(websocket: WebSocket, settings: Settings, room: RoomDoor,
-                 session: Session) -> None:
-    """Read frames until the peer leaves or is closed for abuse."""
+                 session: Session, lane: WorkLane) -> None:
+    """Read frames until the peer leaves or is closed for abuse. While the socket's lane of
+    queries is full (they wait for its budgets), it is not read."""
     bucket = TokenBucket(settings.rate_per_s, settings.rate_burst)
     bad_frames = 0
     while not session.closing:
@@ -220,26 +250,33 @@ async def _serve(websocket: WebSocket, settings: Settings, room: RoomDoor,
                           f"frames are limited to {settings.max_frame_bytes} bytes")
             return
         else:
-            problem = _dispatch(frame, room, session, bucket)
+            problem = _dispatch(frame, room, session, bucket, lane)
         if problem is not None:
             bad_frames += 1
             session.deliver(codec.encode(problem))
             if bad_frames > settings.max_bad_frames:
                 session.close(CloseCode.PROTOCOL_ERROR, "too many bad frames")
                 return
+        if lane.full:
+            await lane.space()
 
 
-def _dispatch(frame: bytes, room: RoomDoor, session: Session,
-              bucket: TokenBucket) -> Error | Rejected | None:
+def _dispatch(frame: bytes, room: RoomDoor, session: Session, bucket: TokenBucket,
+              lane: WorkLane) -> Error | Rejected | None:
     """Hand one frame to the room; returns the answer to a frame that was not usable. The
-    frame has taken one token of ``bucket``; a ``history`` request takes the rest of its
-    share here (over the limit: the connection is closed, as for any message)."""
+    frame has taken one token of ``bucket``; a message that costs more takes the rest of
+    its ``MESSAGE_TOKENS`` here (over the limit: the connection is closed, as for any
+    message), and the queries go through the socket's ``lane``."""
     try:
         message = codec.decode_client(frame)
     except DecodeError as error:
         if error.command_id is not None:
             return Rejected(error.command_id, error.code, error.message)
         return Error(error.code, error.message)
+    tokens = MESSAGE_TOKENS.get(type(message), 1.0)
+    if tokens > 1.0 and not bucket.allow(tokens - 1.0):
+        session.close(CloseCode.RATE_LIMITED, "too many messages")
+        return None
     if isinstance(message, Command):
         if not room.submit(session, session.seat, message):
             session.deliver(codec.encode(Rejected(message.id, ProtocolReason.ROOM_BUSY,
@@ -249,19 +286,25 @@ def _dispatch(frame: bytes, room: RoomDoor, session: Session,
         session.deliver(codec.encode(Pong(message.nonce)))
         return None
     if isinstance(message, Sync):
-        room.resync(session, message.since)
+        since = message.since
+        lane.push(Work("sync", lambda: room.resync(session, since), SYNC_FLOOR_S))
         return None
     if isinstance(message, OptionsRequest):
-        room.request_options(session)
+        lane.push(Work("options", lambda: room.request_options(session), merges=True))
         return None
     if isinstance(message, HistoryRequest):
-        if not bucket.allow(HISTORY_TOKENS - 1.0):
-            session.close(CloseCode.RATE_LIMITED, "too many messages")
-        elif not room.history(session, message):
-            session.deliver(codec.encode(Rejected(message.id, ProtocolReason.ROOM_BUSY,
-                                                  "the room is busy; try again")))
+        request = message
+        lane.push(Work("history", lambda: _ask_history(room, session, request),
+                       HISTORY_FLOOR_S))
         return None
     if isinstance(message, Measure):
-        room.measure(session, message)
+        asked = message
+        lane.push(Work("measure", lambda: room.measure(session, asked)))
         return None
     return Error(ProtocolReason.UNEXPECTED_MESSAGE, "hello was already received")
+
+
+def _ask_history(room: RoomDoor, session: Session, request: HistoryRequest) -> None:
+    if not room.history(session, request):
+        session.deliver(codec.encode(Rejected(request.id, ProtocolReason.ROOM_BUSY,
+                                              "the room is busy; try again")))

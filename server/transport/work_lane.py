@@ -1,0 +1,127 @@
+"""One socket's costly requests (``options``, ``measure``, ``history``, ``sync``), in order,
+within its budgets of loop time (``server.transport.work_budget``).
+
+While every budget the socket draws on is out of debt, a request runs at once, in the
+reader, exactly as it would without a lane. Otherwise it waits in the lane, and a task runs
+the lane's requests one by one as the budgets allow; the socket's commands and pings go on
+meanwhile (they do not wait behind its queries). An ``options`` request that finds another
+one waiting is answered by that one (both would get the same frame: the seat's options when
+it runs). A lane holds at most ``LANE_LIMIT`` requests: then the reader stops reading that
+socket until one has run, and the client's own sends slow down (TCP back-pressure).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from server.transport.work_budget import WorkBudget
+
+log = logging.getLogger(__name__)
+
+LANE_LIMIT = 16
+"""Requests one socket may have waiting for its budgets."""
+
+
+@dataclass(frozen=True, slots=True)
+class Work:
+    """A request's work. ``run`` does it (or hands it to the room); the budgets are charged
+    with the time ``run`` took, at least ``floor_s`` (what the room's task will spend on
+    it later, for work ``run`` only queues). ``merges``: a waiting ``Work`` of the same
+    ``kind`` answers this one too."""
+
+    kind: str
+    run: Callable[[], None]
+    floor_s: float = 0.0
+    merges: bool = False
+
+
+class WorkLane:
+    __slots__ = ("_budgets", "_queue", "_space", "_task", "ran", "waited")
+
+    def __init__(self, budgets: tuple[WorkBudget, ...]) -> None:
+        self._budgets = budgets
+        self._queue: deque[Work] = deque()
+        self._task: asyncio.Task[None] | None = None
+        self._space: asyncio.Future[None] | None = None
+        self.ran = 0
+        """Requests run (or merged into one waiting)."""
+        self.waited = 0
+        """Of them, those that had to wait for the budgets."""
+
+    @property
+    def full(self) -> bool:
+        return len(self._queue) >= LANE_LIMIT
+
+    def push(self, work: Work) -> None:
+        """Run ``work`` now if the budgets allow and nothing waits, else queue it (the
+        caller checks ``full`` first and waits for ``space``)."""
+        if not self._budgets:
+            self._run(work)
+            return
+        if not self._queue and self._wait_s(time.perf_counter()) <= 0.0:
+            self._run(work)
+            return
+        self.waited += 1
+        if work.merges and any(w.kind == work.kind for w in self._queue):
+            self.ran += 1
+            return
+        self._queue.append(work)
+        if self._task is None:
+            self._task = asyncio.create_task(self._drain())
+
+    async def space(self) -> None:
+        """Wait until the lane is not full."""
+        while self.full:
+            if self._space is None:
+                self._space = asyncio.get_running_loop().create_future()
+            await asyncio.shield(self._space)
+
+    def close(self) -> None:
+        """The socket is gone: drop what waits."""
+        self._queue.clear()
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+        self._wake_reader()
+
+    async def _drain(self) -> None:
+        try:
+            while self._queue:
+                wait = self._wait_s(time.perf_counter())
+                if wait > 0.0:
+                    await asyncio.sleep(wait)
+                    continue
+                work = self._queue.popleft()
+                self._wake_reader()
+                self._run(work)
+        finally:
+            if self._task is asyncio.current_task():
+                self._task = None
+
+    def _run(self, work: Work) -> None:
+        self.ran += 1
+        started = time.perf_counter()
+        try:
+            work.run()
+        except Exception:  # one failed request never ends the socket or the lane
+            log.exception("%s request failed", work.kind)
+        now = time.perf_counter()
+        spent = max(now - started, work.floor_s)
+        for budget in self._budgets:
+            budget.charge(spent, now)
+
+    def _wait_s(self, now: float) -> float:
+        return max((budget.wait_s(now) for budget in self._budgets), default=0.0)
+
+    def _wake_reader(self) -> None:
+        space = self._space
+        if space is not None and not self.full:
+            self._space = None
+            with contextlib.suppress(asyncio.InvalidStateError):
+                space.set_result(None)
