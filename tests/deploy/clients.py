@@ -3,6 +3,9 @@ the node each one landed on (the ``x-referee-node`` handshake header)."""
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 import httpx
 
 from protocol.messages import Spectators
@@ -65,3 +68,20 @@ async def listed_spectators(base: str, room_id: str) -> list[int]:
     async with httpx.AsyncClient() as http:
         listing = (await http.get(f"{base}/api/rooms")).json()
     return [r["spectators"] for r in listing["rooms"] if r["room"] == room_id]
+
+
+READINESS_GUARD_S = 60.0  # a node probes its store every second; only against a hang
+
+
+async def readiness_turns(topology: Topology, node: str, status: int) -> dict[str, Any]:
+    """``node``'s /readyz once it answers ``status`` (it changes by itself, when the
+    node's write probe sees its Redis go or come back: polled, within a bounded time)."""
+    deadline = asyncio.get_running_loop().time() + READINESS_GUARD_S
+    async with httpx.AsyncClient() as http:
+        while True:
+            answer = await http.get(f"{topology.node_url(node)}/readyz")
+            if answer.status_code == status:
+                body: dict[str, Any] = answer.json()
+                return body
+            assert asyncio.get_running_loop().time() < deadline, answer.text
+            await asyncio.sleep(0.05)

@@ -1,5 +1,5 @@
 """deploy/bin/loopback driven from the tests: ``loopback run`` on free ports in a temp
-directory (the script itself waits for every /healthz), the topology read from its
+directory (the script itself waits for every /readyz), the topology read from its
 topology.json, and at the end its stdin closed, which stops everything; then nothing of it
 may be left running.
 
@@ -16,7 +16,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -28,7 +27,8 @@ from typing import Any
 from tests.cluster.server_process import SHORT_LEASES
 
 REPO = Path(__file__).resolve().parents[2]
-SCRIPT = REPO / "deploy" / "bin" / "loopback"
+SCRIPT = REPO / "deploy" / "bin" / "loopback"  # bash: execs python3 deploy/loopback.py
+MODULE = REPO / "deploy" / "loopback.py"
 STOP_GUARD_S = 150.0  # only against a hung stop; the script bounds each part's stop itself
 # Short leases (as in the cluster tests) keep takeovers quick.
 NODE_ENV = dict(SHORT_LEASES)
@@ -36,8 +36,8 @@ NODE_ENV = dict(SHORT_LEASES)
 
 @cache
 def load_script() -> ModuleType:
-    """The script as a module (it has no .py suffix), for its helpers."""
-    loader = importlib.machinery.SourceFileLoader("deploy_loopback", str(SCRIPT))
+    """deploy/loopback.py as a module (deploy/ is no package), for its helpers."""
+    loader = importlib.machinery.SourceFileLoader("deploy_loopback", str(MODULE))
     spec = importlib.util.spec_from_loader("deploy_loopback", loader)
     assert spec is not None
     module = importlib.util.module_from_spec(spec)
@@ -45,9 +45,11 @@ def load_script() -> ModuleType:
     return module
 
 
-def run_script(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True,
-                          cwd=REPO, timeout=300)
+def run_script(*args: str, via_bash: bool = False) -> subprocess.CompletedProcess[str]:
+    """``deploy/bin/loopback ARGS`` as a developer types it (``via_bash``: ``bash
+    deploy/bin/loopback ARGS``)."""
+    argv = ["bash", str(SCRIPT)] if via_bash else [str(SCRIPT)]
+    return subprocess.run([*argv, *args], capture_output=True, text=True, cwd=REPO, timeout=300)
 
 
 @dataclass
@@ -95,7 +97,7 @@ def running(run_dir: Path) -> Iterator[Topology]:
     """``loopback run`` on free ports; on exit (also when the test failed) its stdin is
     closed, it stops everything, and the test fails if anything of it is left running."""
     process = subprocess.Popen(
-        [sys.executable, str(SCRIPT), "run", "--run-dir", str(run_dir), "--port", "0",
+        [str(SCRIPT), "run", "--run-dir", str(run_dir), "--port", "0",
          "--redis-port", "0", "--node-ports", "0,0"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         cwd=REPO, env={**os.environ, **NODE_ENV})

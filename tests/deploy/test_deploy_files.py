@@ -126,7 +126,10 @@ def test_the_dockerfile_runs_the_server_unprivileged_with_health_and_stop_signal
     assert "STOPSIGNAL SIGTERM" in lines
     health = " ".join(lines[lines.index(next(line for line in lines
                                                if line.startswith("HEALTHCHECK"))):][:2])
-    assert "/healthz" in health
+    assert "/livez" in health, "liveness: a node whose Redis is down is not restarted"
+    # The node keeps its id and id locks in a directory its user may write.
+    assert any("REFEREE_NODE_STATE_DIR=/srv/referee/var" in line for line in lines)
+    assert "RUN mkdir -p /srv/referee/var && chown referee:referee /srv/referee/var" in lines
     assert 'CMD ["python", "-m", "server"]' in lines
     assert any("REFEREE_HOST=0.0.0.0" in line for line in lines)
     # Everything it copies from the build context exists.
@@ -134,3 +137,16 @@ def test_the_dockerfile_runs_the_server_unprivileged_with_health_and_stop_signal
         if line.startswith("COPY ") and "--from=" not in line:
             for source in line.split()[1:-1]:
                 assert (REPO / source).exists(), source
+
+
+def test_the_loopback_script_runs_with_bash_and_on_its_own_alike(tmp_path: Path) -> None:
+    """``bash deploy/bin/loopback ...`` (what a developer may type) and
+    ``deploy/bin/loopback ...`` run the same program with the same arguments."""
+    args = ("nginx-config", "--run-dir", str(tmp_path), "--port", "18080",
+            "--node-ports", "18001,18002")
+    direct, with_bash = run_script(*args), run_script(*args, via_bash=True)
+    assert direct.returncode == with_bash.returncode == 0, direct.stderr + with_bash.stderr
+    assert direct.stdout == with_bash.stdout
+    assert "server 127.0.0.1:18001" in direct.stdout
+    usage = run_script("no-such-command", via_bash=True)
+    assert usage.returncode == 2 and "usage: deploy/bin/loopback" in usage.stderr

@@ -39,7 +39,8 @@ pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.deploy]
 MOVE_ON = {"type": "declare_skill", "skill": {"type": "move", "route": [[22.5, 6], [22.5, 8]]}}
 
 
-async def test_status_and_both_nodes_healthy_through_nginx(shared_topology: Topology) -> None:
+async def test_status_and_both_nodes_alive_ready_and_healthy_through_nginx(
+        shared_topology: Topology) -> None:
     status = run_script("status", "--run-dir", str(shared_topology.run_dir))
     assert status.returncode == 0, status.stdout + status.stderr
     async with httpx.AsyncClient() as http:
@@ -52,6 +53,10 @@ async def test_status_and_both_nodes_healthy_through_nginx(shared_topology: Topo
         for node in NODES:
             direct = await http.get(f"{shared_topology.node_url(node)}/healthz")
             assert direct.json()["node"] == node
+            for path, status in (("/livez", "alive"), ("/readyz", "ready")):
+                answer = await http.get(f"{shared_topology.node_url(node)}{path}")
+                assert answer.status_code == 200, answer.text
+                assert answer.json()["status"] == status and answer.json()["node"] == node
         # The browser client and the lobby come through nginx too.
         page = await http.get(f"{shared_topology.url}/")
         assert page.status_code == 200 and "<html" in page.text.lower()

@@ -41,7 +41,13 @@ from tests.cluster.game import (
     create_room,
     received_events,
 )
-from tests.deploy.clients import connect_to, listed_spectators, reconnect, spectators_known
+from tests.deploy.clients import (
+    connect_to,
+    listed_spectators,
+    readiness_turns,
+    reconnect,
+    spectators_known,
+)
 from tests.deploy.loopback import Topology, load_script, stop
 from tests.server.wsclient import Client
 from tests.support.windows import closed, open_now, opened
@@ -204,8 +210,16 @@ async def test_a_redis_restart_rejects_commands_meanwhile_and_loses_nothing(
     await b_again.send(Hello(PROTOCOL_VERSION, room.room_id, room.token_b, b.version))
     assert await b_again.close_code() == CloseCode.ROOM_UNAVAILABLE
     assert [e.code for e in b_again.of(Error)] == [ProtocolReason.STORAGE_UNAVAILABLE]
+    # Both nodes tell a load balancer not to send players (and still answer /livez).
+    for node in ("node-1", "node-2"):
+        unready = await readiness_turns(topology, node, 503)
+        assert unready["problems"][0].startswith("storage cannot write"), unready
+        async with httpx.AsyncClient() as http:
+            assert (await http.get(f"{topology.node_url(node)}/livez")).status_code == 200
 
     topology.restart("redis")  # same port and directory: replays the append-only file
+    for node in ("node-1", "node-2"):  # ready again by themselves
+        assert (await readiness_turns(topology, node, 200))["status"] == "ready"
     second = await command_once_storage_is_back(a, MOVE, "move-after-outage")
     assert second.version > first.version
     b2 = await connect_to(topology, room, "B", "node-2", since=b.version)

@@ -3,19 +3,37 @@ process group, stopped by the server, and started again by itself when it dies."
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import os
 import signal
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+import httpx
 import pytest
 import redis
 
+from protocol.messages import Accepted, Events, Snapshot
 from server.embedded_redis import EmbeddedRedis
+from server.store.redis_store import RedisRoomStore
+from tests.cluster.game import (
+    ACTIVATE,
+    MOVE,
+    assert_stored_exactly_once_in_order,
+    command_once_storage_is_back,
+    create_room,
+    received_events,
+)
+from tests.server.wsclient import Client
+from tests.store.redis_process import free_port
 
 pytestmark = pytest.mark.redis
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_it_serves_on_its_unix_socket_in_its_own_process_group(tmp_path: Path) -> None:
@@ -109,3 +127,102 @@ def _until(condition: Callable[[], bool], timeout_s: float = 60.0) -> None:
     while not condition():
         assert time.monotonic() < deadline, "condition not reached"
         time.sleep(0.01)
+
+
+class ServerLog:
+    """A ``python -m server`` process's output, line by line, waited on by content."""
+
+    def __init__(self, stream: asyncio.StreamReader) -> None:
+        self.lines: list[str] = []
+        self._stream = stream
+        self._grew = asyncio.Condition()
+        self._task = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        while line := await self._stream.readline():
+            async with self._grew:
+                self.lines.append(line.decode(errors="replace").rstrip())
+                self._grew.notify_all()
+        async with self._grew:
+            self.lines.append("<end of output>")
+            self._grew.notify_all()
+
+    async def line_with(self, text: str, after: int = 0) -> int:
+        """The index of the first line from ``after`` on that contains ``text``."""
+        async with asyncio.timeout(GUARD_S), self._grew:  # the timeout: a guard only
+            while True:
+                for index in range(after, len(self.lines)):
+                    if text in self.lines[index]:
+                        return index
+                assert "<end of output>" not in self.lines, "\n".join(self.lines)
+                await self._grew.wait()
+
+    async def close(self) -> None:
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+
+
+GUARD_S = 90.0
+
+
+def children(pid: int) -> list[int]:
+    return [int(child) for task in Path(f"/proc/{pid}/task").iterdir()
+            for child in (task / "children").read_text().split()]
+
+
+@pytest.mark.slow
+async def test_the_run_command_survives_a_kill_9_of_its_redis(tmp_path: Path) -> None:
+    """``python -m server`` with its embedded Redis (what ``deploy/bin/serve`` runs):
+    ``kill -9`` of the redis-server; /readyz goes 503 at once and 200 by itself once Redis
+    is back with its data, and the game goes on in the same room without a node restart,
+    every accepted command stored exactly once."""
+    env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
+    env.update(REFEREE_STORAGE="auto", REFEREE_REDIS_DIR=str(tmp_path / "redis"),
+               REFEREE_NODE_STATE_DIR=str(tmp_path), REFEREE_FREEZE_GC="0",
+               REFEREE_STATIC_DIR="")
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "server", "--port", str(port), "--log-level", "info",
+        cwd=REPO, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+    assert server.stdout is not None
+    log = ServerLog(server.stdout)
+    store = RedisRoomStore.from_url(f"unix://{tmp_path.resolve() / 'redis' / 'redis.sock'}")
+    try:
+        await log.line_with("Uvicorn running on")
+        room = await create_room(store, aro_window_s=600.0)
+        a = await Client.connect(base, room.room_id, room.token_a)
+        b = await Client.connect(base, room.room_id, room.token_b)
+        await a.until(Snapshot)
+        await b.until(Snapshot)
+        first = await a.command(ACTIVATE)
+        assert isinstance(first, Accepted)
+        async with httpx.AsyncClient(base_url=base) as http:
+            assert (await http.get("/readyz")).status_code == 200
+            [redis_pid] = children(server.pid)
+
+            os.kill(redis_pid, signal.SIGKILL)
+            down = await log.line_with("readiness: not ready")
+            assert f"embedded Redis (pid {redis_pid}) was killed by SIGKILL" in log.lines[down]
+            await log.line_with("embedded Redis restarted")
+            back = await log.line_with("readiness: the room store writes again", after=down)
+            ready = await http.get("/readyz")
+            assert ready.status_code == 200, (ready.text, log.lines[back:])
+            assert children(server.pid) != [redis_pid]
+
+        second = await command_once_storage_is_back(a, MOVE, "move-after-redis-restart")
+        assert second.version > first.version
+        await b.until(Events, lambda m: m.first + len(m.events) - 1 >= second.version)
+        seen_by_a = received_events(a)
+        assert max(seen_by_a) == second.version == max(received_events(b))
+        await assert_stored_exactly_once_in_order(store, room, seen_by_a,
+                                                  [first.version, second.version])
+    finally:
+        await store.close()
+        if server.returncode is None:
+            server.terminate()
+            await server.wait()
+        await log.close()
+    # SIGTERM: the graceful shutdown, then the embedded Redis stopped, exit 128 + 15.
+    assert server.returncode == 128 + signal.SIGTERM, "\n".join(log.lines)
