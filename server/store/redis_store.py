@@ -104,9 +104,10 @@ def answers_key(room_id: str, seat: str) -> str:
 
 
 def room_keys(room_id: str) -> list[str]:
-    """Every key of the room, as the scripts that write take them (``redis_scripts``)."""
-    return [state_key(room_id), events_key(room_id),
-            *(answers_key(room_id, seat) for seat in ANSWER_KEYS)]
+    """Every key of the room, as the scripts that write take them (``redis_scripts``):
+    ``state_key``, ``events_key``, then ``answers_key`` of each of ``ANSWER_KEYS``."""
+    tag = f"{{room:{room_id}}}:"  # (once: this is on every append's path)
+    return [tag + "state", tag + "events", tag + "answers:A", tag + "answers:B"]
 
 
 PUBLIC_PASSES = 4

@@ -17,7 +17,14 @@ import pytest
 
 from server.store import Deadline, Listing, MemoryRoomStore, RoomMeta, RoomSettings, StaleWriter
 from server.store.interface import Answer, RoomStore
-from server.store.redis_store import PUBLIC_KEY, RedisRoomStore, room_keys, state_key
+from server.store.redis_store import (
+    PUBLIC_KEY,
+    RedisRoomStore,
+    answers_key,
+    events_key,
+    room_keys,
+    state_key,
+)
 from tests.store.redis_process import RedisProcess
 
 pytestmark = pytest.mark.redis
@@ -183,6 +190,8 @@ async def expiries(store: RedisRoomStore, room_id: str) -> list[int]:
 async def test_redis_every_key_expires_at_one_instant_after_the_last_write(
         redis_store: RedisRoomStore) -> None:
     store = redis_store
+    assert room_keys("r1") == [state_key("r1"), events_key("r1"), answers_key("r1", "A"),
+                               answers_key("r1", "B")], "as the scripts take them"
     before = await redis_ms(store)
     room_id, fence = await new_room(store, DAY_MS, visibility="private")
     after = await redis_ms(store)
