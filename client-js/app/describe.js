@@ -77,9 +77,14 @@ export function shortId(id) {
  * changes (a marker revealed) come from the events that made them, in order.
  */
 export class TrooperNames {
-  /** @param {(id: string) => Record<string, any> | undefined} [lookup] a trooper of the view's state */
-  constructor(lookup = () => undefined) {
+  /**
+   * @param {(id: string) => Record<string, any> | undefined} [lookup] a trooper of the view's state
+   * @param {(id: string) => {label: string, full: string} | undefined} [onTable] the name the
+   *   table and the roster give the trooper now ("Lancer 3", "Camo 1"; roster.js `trooperNames`)
+   */
+  constructor(lookup = () => undefined, onTable = () => undefined) {
     this.lookup = lookup;
+    this.onTable = onTable;
     /** @type {Map<string, string>} id -> unit name, or "Camouflage marker" */
     this.known = new Map();
     /** The trooper activated by the current Order, and its side (the reactive side is the other). */
@@ -124,12 +129,27 @@ export class TrooperNames {
     return name ?? null;
   }
 
-  /** The trooper as rich text: "Syndicate Enforcer (B-q4xk)", the whole id in the tooltip. @param {string} id @returns {Piece} */
+  /**
+   * The trooper as rich text. Where the table names it, by that name ("Lancer 3", "Camo 1"),
+   * so a line of the log points at one base on the table; the unit's full name and the id are
+   * in the tooltip. A trooper the events knew as a Camouflage marker stays one in the lines
+   * written then, and one the table does not show (not deployed yet, a test's bare context)
+   * reads "Syndicate Enforcer (B-q4xk)".
+   * @param {string} id @returns {Piece}
+   */
   label(id) {
     const name = this.name(id);
     const side = sideOf(id);
-    return { text: name ? `${name} (${shortId(id)})` : shortId(id), cls: `trooper${side ? ` side-${side}` : ""}`,
-      title: `${side ? `Player ${side}'s trooper, ` : ""}id ${id}`, data: { trooper: id } };
+    const cls = `trooper${side ? ` side-${side}` : ""}`;
+    const table = this.onTable(id);
+    const markerThen = name === "Camouflage marker";
+    // A line that named a Camouflage marker keeps it (`asMarker`): the reveal came later.
+    const data = markerThen ? { trooper: id, asMarker: "1" } : { trooper: id };
+    if (table && markerThen === table.label.startsWith("Camo")) {
+      return { text: table.label, cls, title: `${table.full} (${side ? `player ${side}, ` : ""}id ${id})`, data };
+    }
+    return { text: name ? `${name} (${shortId(id)})` : shortId(id), cls,
+      title: `${side ? `Player ${side}'s trooper, ` : ""}id ${id}`, data };
   }
 }
 

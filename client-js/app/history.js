@@ -5,6 +5,7 @@
 // functions a tab that watched live used, so both show the same thing; live events that
 // arrive meanwhile wait in order, and nothing is shown twice.
 import { describeEvent, renderOutcome, toNodes, TrooperNames } from "./describe.js";
+import { trooperNames } from "./roster.js";
 
 /**
  * @typedef {{version: number, event: Record<string, any> | null}} Entry
@@ -17,7 +18,18 @@ export class EventHistory {
     this.log = log;
     this.results = results;
     this.conn = conn;
-    this.names = new TrooperNames((id) => conn.view.trooper(id));
+    // Troopers are named as the table names them (roster.js), worked out once per state.
+    let named = { state: /** @type {any} */ (null), version: -1, names: /** @type {Map<string, any>} */ (new Map()) };
+    const onTable = (/** @type {string} */ id) => {
+      const { state, version } = conn.view;
+      if (!state) return undefined;
+      if (named.state !== state || named.version !== version) named = { state, version, names: trooperNames(state) };
+      return named.names.get(id);
+    };
+    this.names = new TrooperNames((id) => conn.view.trooper(id), onTable);
+    /** The view's state the names of the lines on screen were last brought up to. */
+    this.namedState = /** @type {any} */ (null);
+    this.namedVersion = -1;
     /** The next version to render: everything below it is on screen. */
     this.next = 1;
     /** @type {Map<number, Entry>} events that arrived ahead of a version not rendered yet */
@@ -101,6 +113,29 @@ export class EventHistory {
       textContent: first ? `(this tab joined at event ${version - 1}: the events before it are not shown)` : `(events ${this.next} to ${version - 1} were missed and are not shown)` }));
     this.next = version;
     this.#flush();
+  }
+
+  /**
+   * Name every trooper of the log and the results as the table names it now. The table's
+   * ordinals follow who stands on it ("Enforcer" becomes "Enforcer 1" once a second one is
+   * deployed), so a line keeps pointing at the base it meant, and a tab that reloaded or joined
+   * late reads the same lines as one that watched. Lines that named a Camouflage marker keep it.
+   * Call it after the view's state changed; it only walks the lines when it did.
+   */
+  refreshNames() {
+    const { state, version } = this.conn.view;
+    // The view folds events into one state object: its version says when it changed.
+    if (!state || (state === this.namedState && version === this.namedVersion)) return;
+    this.namedState = state;
+    this.namedVersion = version;
+    for (const box of [this.log, this.results]) {
+      for (const span of /** @type {NodeListOf<HTMLElement>} */ (box.querySelectorAll(".trooper[data-trooper]"))) {
+        if (span.dataset.asMarker) continue;
+        const piece = this.names.label(/** @type {string} */ (span.dataset.trooper));
+        if (span.textContent !== piece.text) span.textContent = piece.text;
+        if (piece.title && span.title !== piece.title) span.title = piece.title;
+      }
+    }
   }
 
   /** One event: a line of the log, and a results block for a resolved Order. @param {Entry} entry */

@@ -152,6 +152,7 @@ function render() {
   aroPanel.render();
   aroPanel.answer(options);
   eventHistory.catchUp();
+  eventHistory.refreshNames();
   renderLieutenantPanel(state, options);
   renderConcede(state);
 }
@@ -308,8 +309,10 @@ function renderSelection(options) {
   box.replaceChildren();
   if (!t) return;
   const p = t.profile;
-  const panel = el("div", { class: "panel", id: "selected-trooper" }, t.marker ? `${t.id}: Camouflage marker` :
-    `${t.id}: ${p?.name ?? "?"} MOV ${p?.mov?.join("-")} CC ${p?.cc} BS ${p?.bs} PH ${p?.ph} WIP ${p?.wip} ARM ${p?.arm} BTS ${p?.bts} W ${p?.vita} S${p?.silhouette}${p?.hacker ? " Hacker" : ""}${p?.repeater ? " Repeater" : ""} | wounds ${t.wounds ?? 0} ${t.condition ?? ""}${t.prone ? " prone" : ""}${t.targeted ? " Targeted" : ""}${t.hidden ? " (hidden)" : ""}${t.entry?.lieutenant ? " | your Lieutenant (secret)" : ""} | ${(p?.weapons ?? []).map(weaponName).join(", ")}`);
+  // The table's name for it ("Lancer 3"); the id only in the tooltip.
+  const tableName = eventHistory.names.label(t.id);
+  const panel = el("div", { class: "panel", id: "selected-trooper", title: tableName.title }, t.marker && !p ? `${tableName.text}: Camouflage marker` :
+    `${tableName.text}: ${p?.name ?? "?"}${t.marker ? " (deployed as a Camouflage marker)" : ""} MOV ${p?.mov?.join("-")} CC ${p?.cc} BS ${p?.bs} PH ${p?.ph} WIP ${p?.wip} ARM ${p?.arm} BTS ${p?.bts} W ${p?.vita} S${p?.silhouette}${p?.hacker ? " Hacker" : ""}${p?.repeater ? " Repeater" : ""} | wounds ${t.wounds ?? 0} ${t.condition ?? ""}${t.prone ? " prone" : ""}${t.targeted ? " Targeted" : ""}${t.hidden ? " (hidden)" : ""}${t.entry?.lieutenant ? " | your Lieutenant (secret)" : ""} | ${(p?.weapons ?? []).map(weaponName).join(", ")}`);
   // N5: the owner's standing choice to fail this trooper's Guts Rolls (secret until used).
   if (options?.guts_failure && t.id in options.guts_failure) {
     const box = el("input", { type: "checkbox", id: "guts-failure", checked: options.guts_failure[t.id],

@@ -306,7 +306,9 @@ test("an order with a counter-shooting ARO, resolved face to face with die faces
   await b.waitForSelector('[data-aro="B-t3"] [data-aro-choice]', WAIT);
   await a.waitForSelector("#aro-panel:not([hidden]) #countdown", WAIT);
   assert.equal(await b.$$eval("[data-aro]", (xs) => xs.length), 1, "only the eligible trooper");
-  assert.match(await b.$eval('[data-aro="B-t3"] .aro-who', (x) => x.textContent), /^Syndicate Enforcer \(B-t3\) LoF$/);
+  assert.match(await b.$eval('[data-aro="B-t3"] .aro-who', (x) => x.textContent), /^Enforcer 1 LoF$/);
+  // Named as the table names it; the unit's full name and the id are in the tooltip.
+  assert.equal(await b.$eval('[data-aro="B-t3"] .aro-who .trooper', (x) => x.title), "Syndicate Enforcer (player B, id B-t3)");
   const chosen = await b.$eval('[data-aro-choice="B-t3"]', (x) => ({ kind: x.selectedOptions[0].dataset.kind, value: JSON.parse(x.value) }));
   assert.deepEqual(chosen, { kind: "shoot", value: { type: "bs_attack", weapon: "punch_carbine", targets: [{ trooper: "A-t5", burst: 1 }] } });
   const offeredKinds = await b.$$eval('[data-aro-choice="B-t3"] option', (xs) => xs.map((x) => x.dataset.kind));
@@ -338,9 +340,9 @@ test("an order with a counter-shooting ARO, resolved face to face with die faces
   const [ra, rb, rs] = [await results(a), await results(b), await results(spectator)];
   assert.equal(ra, rb);
   assert.equal(ra, rs);
-  assert.match(ra, /Lancer Line Trooper \(A-t5\) shoots Syndicate Enforcer \(B-t3\) with Line Rifle: BS 11 −3 range = SV 8\. Rolls \d+ \d+ \d+\./);
-  assert.match(ra, /Syndicate Enforcer \(B-t3\) shoots Lancer Line Trooper \(A-t5\) with Punch Carbine \(AP\): BS 12 −3 range = SV 9\./);
-  assert.match(ra, /Face to Face against Syndicate Enforcer \(B-t3\)'s BS Attack/);
+  assert.match(ra, /Lancer shoots Enforcer 1 with Line Rifle: BS 11 −3 range = SV 8\. Rolls \d+ \d+ \d+\./);
+  assert.match(ra, /Enforcer 1 shoots Lancer with Punch Carbine \(AP\): BS 12 −3 range = SV 9\./);
+  assert.match(ra, /Face to Face against Enforcer 1's BS Attack/);
   // The dice are drawn as dice, one style per outcome, the same for all three.
   const diceOf = (page) => page.$$eval("#results .outcome .roll .die", (xs) => xs.map((x) => `${x.textContent}:${x.className}`));
   assert.deepEqual(await diceOf(a), await diceOf(spectator));
@@ -384,13 +386,13 @@ test("an ARO window that times out: the undeclared ARO is lost and the order goe
   await a.click('[data-skill="move"]');
   // B does nothing: the server's clock closes the window at its deadline.
   await b.waitForFunction(() => window.referee.view.log.some((x) => x.event?.type === "aro_window_closed" && x.event.reason === "deadline"), null, WAIT);
-  assert.match(await b.$eval("#log", (x) => x.textContent), /ARO window timed out: Syndicate Enforcer \(B-t3\) lost its ARO/);
+  assert.match(await b.$eval("#log", (x) => x.textContent), /ARO window timed out: Enforcer 1 lost its ARO/);
   await b.waitForSelector("#aro-panel", { state: "hidden", ...WAIT });
   assert.equal(await b.evaluate(() => window.referee.view.window), null);
   // Not a vanishing panel: both players get a notice that stays.
   for (const page of [a, b]) {
     await page.waitForSelector("#aro-notice:not([hidden])", WAIT);
-    assert.equal(await page.$eval("#aro-notice", (x) => x.textContent.replace("×", "").trim()), "ARO window timed out: Syndicate Enforcer (B-t3) lost its ARO.");
+    assert.equal(await page.$eval("#aro-notice", (x) => x.textContent.replace("×", "").trim()), "ARO window timed out: Enforcer 1 lost its ARO.");
     assert.equal(await page.$eval("#aro-clock", (x) => x.hidden), true);
   }
   await shot(b, "10-aro-window-timed-out");
@@ -439,11 +441,11 @@ test("a Comms Attack drawn on the table for the target's player, a Reset ARO, th
   const [ra, rb, rs] = [await results(a), await results(b), await results(spectator)];
   assert.equal(ra, rb);
   assert.equal(ra, rs);
-  assert.match(ra, /Signal Adept \(Hacker\) \(A-t14\) hacks Syndicate Enforcer \(B-t3\) with Tracer Ping: WIP 14 = SV 14\. Rolls 3 12\. Face to Face/);
-  assert.match(ra, /Face to Face against Syndicate Enforcer \(B-t3\)'s Reset\. Syndicate Enforcer \(B-t3\)'s best success, 10, cancels the 3 \(equal or lower\)\. 1 hit on Syndicate Enforcer \(B-t3\)\./);
-  assert.match(ra, /Syndicate Enforcer \(B-t3\) resets: WIP 13 = SV 13\. Rolls 10\. Face to Face against Signal Adept \(Hacker\) \(A-t14\)'s Comms Attack\. Signal Adept \(Hacker\) \(A-t14\)'s best success, 12, cancels the 10 \(equal or lower\)\. Fails to Reset\./);
-  assert.match(ra, /Syndicate Enforcer \(B-t3\) is Targeted \(Tracer Ping\)/);
-  assert.match(ra, /Syndicate Enforcer \(B-t3\) goes Prone \(failed Guts Roll\)/);
+  assert.match(ra, /Signal Adept hacks Enforcer with Tracer Ping: WIP 14 = SV 14\. Rolls 3 12\. Face to Face/);
+  assert.match(ra, /Face to Face against Enforcer's Reset\. Enforcer's best success, 10, cancels the 3 \(equal or lower\)\. 1 hit on Enforcer\./);
+  assert.match(ra, /Enforcer resets: WIP 13 = SV 13\. Rolls 10\. Face to Face against Signal Adept's Comms Attack\. Signal Adept's best success, 12, cancels the 10 \(equal or lower\)\. Fails to Reset\./);
+  assert.match(ra, /Enforcer is Targeted \(Tracer Ping\)/);
+  assert.match(ra, /Enforcer goes Prone \(failed Guts Roll\)/);
   await shot(spectator, "12-comms-attack-results");
   await closeAll(a, b, spectator);
 });
@@ -495,7 +497,7 @@ test("a BS Attack fired from a corner of the route: everyone sees the firing poi
   await spectator.waitForFunction(() => window.referee.view.log.some((x) => x.event?.type === "aro_window_closed"
     && x.event.step === 2 && x.event.reason === "closed_by_player"), null, WAIT);
   await spectator.waitForSelector("#results .outcome", WAIT);
-  assert.match(await spectator.$eval("#results .outcome", (x) => x.textContent), /Lancer Line Trooper \(A-t7\) shoots Syndicate Enforcer \(B-t3\) with Line Rifle/);
+  assert.match(await spectator.$eval("#results .outcome", (x) => x.textContent), /Lancer shoots Enforcer with Line Rifle/);
   await spectator.waitForSelector('[data-attack-line="A-t7:B-t3"]', { state: "detached", ...WAIT });
   await closeAll(a, b, spectator);
 });
@@ -530,7 +532,7 @@ test("a Controller and its Peripheral on one Order: both routes drawn, both on t
   await a.waitForSelector("#declare-idle", WAIT);
   await a.click("#declare-idle"); // the Peripheral idles with its Controller
   await b.waitForSelector("#results .outcome", WAIT);
-  assert.match(await b.$eval("#results .outcome", (x) => x.textContent), /Syndicate Enforcer \(B-t3\) shoots Gnat Drone \(Peripheral\) \(A-p1\) with Punch Carbine \(AP\): BS 12/);
+  assert.match(await b.$eval("#results .outcome", (x) => x.textContent), /Enforcer shoots Gnat Drone with Punch Carbine \(AP\): BS 12/);
   const declared = await b.evaluate(() => window.referee.view.log.filter((x) => x.event?.type === "skill_declared").map((x) => x.event.peripherals));
   assert.deepEqual(declared.map((p) => p.map((x) => x.skill.type)), [["move"], ["idle"]]);
   await closeAll(a, b);

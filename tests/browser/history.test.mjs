@@ -102,7 +102,7 @@ test("a seat and a spectator reload mid-game and show the same log and results; 
   for (const page of [b, spectator]) await logComplete(page);
   const before = { b: await shown(b), spectator: await shown(spectator) };
   assert.match(before.spectator.results, /die (success|critical|miss|cancelled)/);
-  assert.match(before.spectator.log, /ARO declared: .*Syndicate Enforcer \(B-t3\)/);
+  assert.match(before.spectator.log, /ARO declared: .*Enforcer 1/);
 
   await b.reload();
   await spectator.reload();
