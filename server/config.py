@@ -133,21 +133,21 @@ class Settings:
     max_unstarted_rooms: int = 500
     """Rooms created on this node that no seat has joined yet (each holds a game in memory
     for ``idle_room_s``); at the cap, 503 ``lobby_busy``. 0 = no cap."""
-    work_seat_ms_per_s: float = 50.0
+    work_seat_ms_per_s: float = 20.0
     """Milliseconds of the event loop per second that one seat's ``options``, ``measure``,
     ``history`` and ``sync`` requests may take, sustained (its budget survives
     reconnecting); a request over the budget waits until it is repaid. 0 = no budget."""
-    work_seat_burst_ms: float = 300.0
+    work_seat_burst_ms: float = 200.0
     """Milliseconds one seat may spend at once before its requests wait."""
-    work_spectators_ms_per_s: float = 25.0
+    work_spectators_ms_per_s: float = 10.0
     """The same for all of one room's spectators together (a spectator's options are
     empty; history and measure remain)."""
     work_spectators_burst_ms: float = 100.0
-    work_node_share: float = 0.5
+    work_node_share: float = 0.3
     """Share of the node's event loop (0-1) that such requests of every room together may
     take, sustained: the rest stays for commands, pings and fan-out whatever the requests
     pile up. 0 = no budget."""
-    work_node_burst_ms: float = 1000.0
+    work_node_burst_ms: float = 300.0
 
     static_dir: Path | None = None
     """The browser client to serve at /; None = client-js/dist or client-js/app if present."""

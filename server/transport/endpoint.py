@@ -231,8 +231,7 @@ async def _receive_frame(websocket: WebSocket) -> bytes | str | None:
 
 async def _serve(websocket: WebSocket, settings: Settings, room: RoomDoor,
                  session: Session, lane: WorkLane) -> None:
-    """Read frames until the peer leaves or is closed for abuse. While the socket's lane of
-    queries is full (they wait for its budgets), it is not read."""
+    """Read frames until the peer leaves or is closed for abuse."""
     bucket = TokenBucket(settings.rate_per_s, settings.rate_burst)
     bad_frames = 0
     while not session.closing:
@@ -257,8 +256,6 @@ async def _serve(websocket: WebSocket, settings: Settings, room: RoomDoor,
             if bad_frames > settings.max_bad_frames:
                 session.close(CloseCode.PROTOCOL_ERROR, "too many bad frames")
                 return
-        if lane.full:
-            await lane.space()
 
 
 def _dispatch(frame: bytes, room: RoomDoor, session: Session, bucket: TokenBucket,
@@ -287,21 +284,30 @@ def _dispatch(frame: bytes, room: RoomDoor, session: Session, bucket: TokenBucke
         return None
     if isinstance(message, Sync):
         since = message.since
-        lane.push(Work("sync", lambda: room.resync(session, since), SYNC_FLOOR_S))
+        resync = Work("sync", lambda: room.resync(session, since), SYNC_FLOOR_S)
+        if not lane.push(resync):
+            lane.run(resync)  # no id to refuse it by; rare, and two tokens each
         return None
     if isinstance(message, OptionsRequest):
         lane.push(Work("options", lambda: room.request_options(session), merges=True))
-        return None
+        return None  # one waiting always answers it: never refused
     if isinstance(message, HistoryRequest):
         request = message
-        lane.push(Work("history", lambda: _ask_history(room, session, request),
-                       HISTORY_FLOOR_S))
+        if not lane.push(Work("history", lambda: _ask_history(room, session, request),
+                              HISTORY_FLOOR_S)):
+            session.deliver(_busy(request.id))
         return None
     if isinstance(message, Measure):
         asked = message
-        lane.push(Work("measure", lambda: room.measure(session, asked)))
+        if not lane.push(Work("measure", lambda: room.measure(session, asked))):
+            session.deliver(_busy(asked.id))
         return None
     return Error(ProtocolReason.UNEXPECTED_MESSAGE, "hello was already received")
+
+
+def _busy(query_id: str) -> bytes:
+    return codec.encode(Rejected(query_id, ProtocolReason.ROOM_BUSY,
+                                 "too many queries waiting; try again"))
 
 
 def _ask_history(room: RoomDoor, session: Session, request: HistoryRequest) -> None:

@@ -16,8 +16,11 @@ loop time, measured as it runs (or, for what runs in the room's task, a fixed es
 A request runs while every budget it draws on is out of debt, and is charged afterwards
 with what it took, so a budget may go into debt by one request; until it is repaid, that
 socket's requests wait in its ``WorkLane``. A room thus takes at most two seats' and its
-spectators' share of the loop (125 ms per second by default), and all rooms together at most
-``work_node_share``: the rest is left for commands, pings and fan-out.
+spectators' share of the loop (2 x 20 + 10 = 50 ms per second by default, after bursts of
+up to 500 ms), and all rooms together at most ``work_node_share`` (0.3): the rest is left
+for commands, pings and fan-out. A legitimate seat asks for its options once per version:
+on a dense N5 table (~7 ms each) 20 ms a second is a new version every 350 ms, sustained,
+and the burst covers 25 at once.
 """
 
 from __future__ import annotations

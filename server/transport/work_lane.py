@@ -6,14 +6,15 @@ reader, exactly as it would without a lane. Otherwise it waits in the lane, and 
 the lane's requests one by one as the budgets allow; the socket's commands and pings go on
 meanwhile (they do not wait behind its queries). An ``options`` request that finds another
 one waiting is answered by that one (both would get the same frame: the seat's options when
-it runs). A lane holds at most ``LANE_LIMIT`` requests: then the reader stops reading that
-socket until one has run, and the client's own sends slow down (TCP back-pressure).
+it runs). A lane holds at most ``LANE_LIMIT`` requests; one more is refused (the endpoint
+answers a ``history`` or ``measure`` ``room_busy``). The reader never stops reading: a
+socket not read for a while would find, once read again, more frames waiting than its
+rate limit's burst, all sent within the limit.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections import deque
@@ -42,69 +43,38 @@ class Work:
 
 
 class WorkLane:
-    __slots__ = ("_budgets", "_queue", "_space", "_task", "ran", "waited")
+    __slots__ = ("_budgets", "_queue", "_task", "ran", "waited")
 
     def __init__(self, budgets: tuple[WorkBudget, ...]) -> None:
         self._budgets = budgets
         self._queue: deque[Work] = deque()
         self._task: asyncio.Task[None] | None = None
-        self._space: asyncio.Future[None] | None = None
         self.ran = 0
         """Requests run (or merged into one waiting)."""
         self.waited = 0
         """Of them, those that had to wait for the budgets."""
 
-    @property
-    def full(self) -> bool:
-        return len(self._queue) >= LANE_LIMIT
-
-    def push(self, work: Work) -> None:
-        """Run ``work`` now if the budgets allow and nothing waits, else queue it (the
-        caller checks ``full`` first and waits for ``space``)."""
-        if not self._budgets:
-            self._run(work)
-            return
-        if not self._queue and self._wait_s(time.perf_counter()) <= 0.0:
-            self._run(work)
-            return
-        self.waited += 1
+    def push(self, work: Work) -> bool:
+        """Run ``work`` now if the budgets allow and nothing waits, else queue it (or let a
+        waiting one of its kind answer it, when it ``merges``). False: the lane is full
+        and ``work`` was neither run nor queued."""
+        if not self._queue and (not self._budgets or self._wait_s(time.perf_counter()) <= 0.0):
+            self.run(work)
+            return True
         if work.merges and any(w.kind == work.kind for w in self._queue):
             self.ran += 1
-            return
+            self.waited += 1
+            return True
+        if len(self._queue) >= LANE_LIMIT:
+            return False
+        self.waited += 1
         self._queue.append(work)
         if self._task is None:
             self._task = asyncio.create_task(self._drain())
+        return True
 
-    async def space(self) -> None:
-        """Wait until the lane is not full."""
-        while self.full:
-            if self._space is None:
-                self._space = asyncio.get_running_loop().create_future()
-            await asyncio.shield(self._space)
-
-    def close(self) -> None:
-        """The socket is gone: drop what waits."""
-        self._queue.clear()
-        if self._task is not None:
-            self._task.cancel()
-            self._task = None
-        self._wake_reader()
-
-    async def _drain(self) -> None:
-        try:
-            while self._queue:
-                wait = self._wait_s(time.perf_counter())
-                if wait > 0.0:
-                    await asyncio.sleep(wait)
-                    continue
-                work = self._queue.popleft()
-                self._wake_reader()
-                self._run(work)
-        finally:
-            if self._task is asyncio.current_task():
-                self._task = None
-
-    def _run(self, work: Work) -> None:
+    def run(self, work: Work) -> None:
+        """Run ``work`` now, whatever the budgets, and charge them with it."""
         self.ran += 1
         started = time.perf_counter()
         try:
@@ -116,12 +86,24 @@ class WorkLane:
         for budget in self._budgets:
             budget.charge(spent, now)
 
+    def close(self) -> None:
+        """The socket is gone: drop what waits."""
+        self._queue.clear()
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+    async def _drain(self) -> None:
+        try:
+            while self._queue:
+                wait = self._wait_s(time.perf_counter())
+                if wait > 0.0:
+                    await asyncio.sleep(wait)
+                    continue
+                self.run(self._queue.popleft())
+        finally:
+            if self._task is asyncio.current_task():
+                self._task = None
+
     def _wait_s(self, now: float) -> float:
         return max((budget.wait_s(now) for budget in self._budgets), default=0.0)
-
-    def _wake_reader(self) -> None:
-        space = self._space
-        if space is not None and not self.full:
-            self._space = None
-            with contextlib.suppress(asyncio.InvalidStateError):
-                space.set_result(None)

@@ -14,7 +14,17 @@ from conftest import create_room, running_server, settings
 from fake_engine import FakeEngine
 from wsclient import Client
 
-from protocol.messages import Accepted, Options, OptionsRequest, Ping, Pong, Snapshot
+from protocol.constants import ProtocolReason
+from protocol.messages import (
+    Accepted,
+    HistoryRequest,
+    Options,
+    OptionsRequest,
+    Ping,
+    Pong,
+    Rejected,
+    Snapshot,
+)
 from server.config import Settings
 from server.transport.endpoint import MESSAGE_TOKENS
 from server.transport.work_budget import SWEEP_AT, WorkBudget, WorkBudgets
@@ -103,19 +113,20 @@ async def test_a_lane_runs_at_once_within_budget_then_in_order_as_it_allows() ->
     lane.close()
 
 
-async def test_a_full_lane_makes_its_reader_wait_until_one_has_run() -> None:
+async def test_a_full_lane_refuses_one_more_but_always_takes_an_options_request() -> None:
     budget = WorkBudget(rate=1e-9, burst=0.0, now=0.0)  # never repaid within the test
     lane = WorkLane((budget,))
-    lane.push(Work("history", lambda: None, floor_s=0.001))
-    for _ in range(LANE_LIMIT):
-        assert not lane.full
-        lane.push(Work("measure", lambda: None))
-    assert lane.full
-    reader = asyncio.ensure_future(lane.space())
-    await asyncio.sleep(0)
-    assert not reader.done(), "the reader waits"
-    lane.close()  # the socket went away: what waited is dropped, the reader lets go
-    await reader
+    ran: list[str] = []
+    lane.push(Work("history", lambda: ran.append("history"), floor_s=0.001))
+    assert lane.push(Work("options", lambda: ran.append("options"), merges=True))
+    for _ in range(LANE_LIMIT - 1):
+        assert lane.push(Work("measure", lambda: ran.append("measure")))
+    assert not lane.push(Work("measure", lambda: ran.append("measure"))), "full: refused"
+    assert lane.push(Work("options", lambda: ran.append("options"), merges=True)), \
+        "the options request waiting answers this one"
+    lane.run(Work("sync", lambda: ran.append("sync")))  # what the endpoint does for a sync
+    assert ran == ["history", "sync"]
+    lane.close()
 
 
 async def test_a_failing_request_is_logged_and_the_lane_goes_on(
@@ -126,8 +137,8 @@ async def test_a_failing_request_is_logged_and_the_lane_goes_on(
     def fails() -> None:
         raise RuntimeError("boom")
 
-    lane.push(Work("measure", fails))
-    lane.push(Work("options", lambda: ran.append("options")))
+    assert lane.push(Work("measure", fails))
+    assert lane.push(Work("options", lambda: ran.append("options")))
     assert ran == ["options"]
     assert "measure request failed" in caplog.text
 
@@ -198,3 +209,14 @@ async def test_the_node_budget_holds_every_rooms_queries_but_no_command() -> Non
         assert await options_then_pong(bystander, 2) == [], "the node's budget is spent"
         answer = await bystander.command({"type": "act", "value": 1})
         assert isinstance(answer, Accepted), "commands never wait for it"
+
+
+async def test_a_query_beyond_a_full_lane_is_refused_by_its_id() -> None:
+    async for rooms in serve(**NEVER_REPAID, rate_burst=1000):
+        seat = await rooms.seat(0, "A")
+        assert len(await options_then_pong(seat, 1)) == 1  # the seat's budget is spent
+        for n in range(LANE_LIMIT):
+            await seat.send(HistoryRequest(f"h{n}", 1))
+        await seat.send(HistoryRequest("one-too-many", 1))
+        refused = await seat.until(Rejected)
+        assert (refused.id, refused.code) == ("one-too-many", ProtocolReason.ROOM_BUSY)
