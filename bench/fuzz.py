@@ -131,10 +131,12 @@ FUZZ_ENV = {
 }
 """The fuzzed server's settings: no pacing (rate limit, work budgets), no clock that changes
 a room between two checks (ARO windows and grace periods of a day)."""
-ROOM_LIMITS_OFF = {"REFEREE_CLIENT_ROOM_BURST": "0", "REFEREE_NODE_ROOM_BURST": "0",
-                   "REFEREE_MAX_UNSTARTED_ROOMS": "0"}
-"""For the websocket fuzz, whose rooms are made by this process alone; the lobby fuzz keeps
-the room-creation limits (429 ``too_many_rooms``, 503 ``lobby_busy`` are answers it checks)."""
+NODE_ROOM_LIMITS_OFF = {"REFEREE_NODE_ROOM_BURST": "0", "REFEREE_MAX_UNSTARTED_ROOMS": "0"}
+ROOM_LIMITS_OFF = {**NODE_ROOM_LIMITS_OFF, "REFEREE_CLIENT_ROOM_BURST": "0"}
+"""The websocket fuzz makes its rooms alone: no room-creation limit. The lobby fuzz keeps the
+limit per client address (429 ``too_many_rooms`` is an answer it checks) and spreads most of
+its requests over addresses of their own (``X-Forwarded-For`` from the trusted loopback
+proxy), so that most bodies are read and checked rather than refused unread."""
 LOG_PROBLEM = re.compile(
     r"^(?:Traceback \(most recent call last\)|(?:ERROR|CRITICAL):|"
     r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ (?:ERROR|CRITICAL) )")
@@ -169,7 +171,46 @@ class KnownBug:
     matches: Callable[[Violation], bool]
 
 
-KNOWN_BUGS: tuple[KnownBug, ...] = ()
+def _deep_type(v: Violation) -> bool:
+    return ("deep value in type" in v.note and v.kind == "unexpected close") or (
+        v.kind == "server log" and "RecursionError" in v.detail
+        and "unknown message type" in v.detail)
+
+
+def _huge_number(v: Violation) -> bool:
+    return (v.kind == "HTTP 5xx" and HUGE in v.detail) or (
+        v.kind == "server log" and "OverflowError: int too large to convert to float" in v.detail
+        and "_number" in v.detail)
+
+
+HUGE = "(its body holds an integer beyond a double)"
+
+
+def _beyond_double(value: Any) -> bool:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return abs(value) >= 2**1024
+    if isinstance(value, dict):
+        return any(map(_beyond_double, value.values()))
+    if isinstance(value, list):
+        return any(map(_beyond_double, value))
+    return False
+
+
+def _router_text(v: Violation) -> bool:
+    return v.kind == "error body not JSON {error, message}" and v.detail.startswith(
+        ("404: 'Not Found'", "405: 'Method Not Allowed'"))
+
+
+KNOWN_BUGS: tuple[KnownBug, ...] = (
+    KnownBug("deep type", "tests/server/test_fuzz_protocol.py::"
+             "test_a_type_nested_a_thousand_deep_is_an_unknown_message_type", _deep_type),
+    KnownBug("huge number in a room's settings", "tests/server/test_fuzz_http.py::"
+             "test_a_number_beyond_a_double_in_room_settings_is_bad_field", _huge_number),
+    KnownBug("router errors in text", "tests/server/test_fuzz_http.py::"
+             "test_api_paths_and_methods_the_lobby_has_not_answer_json_errors", _router_text),
+)
+"""Found by this fuzzer and not fixed yet (docs/server.md, "Fuzzing"); each is pinned by a
+strict xfail test, which fails once the bug is fixed: then remove the entry."""
 
 
 def known_bug(violation: Violation) -> KnownBug | None:
@@ -501,10 +542,7 @@ def judge(sent: Sequence[Sent], received: Sequence[ServerMessage], *, role: str,
     again on a new socket); after the transport's own (1009: it stops the socket as soon as
     it reads the frame's length) or an unexpected one, any."""
     verdict = Verdict()
-    unexpected = close_code is not None and close_expected is None
-    if close_expected is not None and close_code != close_expected:
-        verdict.fail("wrong close", f"expected close {close_expected}, got {close_code}",
-                     sent[-1] if sent else None)
+    unexpected = close_code != close_expected
     lossy = "any" if unexpected or close_expected == CloseCode.MESSAGE_TOO_BIG else (
         "inbox" if close_expected is not None else "none")
     by_id: dict[str, list[ServerMessage]] = {}
@@ -517,12 +555,13 @@ def judge(sent: Sequence[Sent], received: Sequence[ServerMessage], *, role: str,
     _check_by_id(verdict, sent, by_id, role, v0, lossy)
     for key in by_id:
         verdict.fail("answer to an id never sent", f"{key!r}: {by_id[key]}")
-    if unexpected:
-        unanswered = [s for s in sent if id(s) not in verdict.answers]
+    if unexpected:  # the first frame left without its answer is the likeliest cause
+        unanswered = [s for s in sent if id(s) not in verdict.answers and s.kind != "close"]
         culprit = next((s for s in unanswered if s.kind in ("error", "reject", "pong",
                                                             "options", "measure")),
                        unanswered[0] if unanswered else sent[-1] if sent else None)
-        verdict.fail("unexpected close", f"the socket was closed with {close_code}", culprit)
+        verdict.fail("unexpected close", f"expected {close_expected or 'the socket to stay open'}"
+                     f", got {close_code or 'no close'}", culprit)
     return verdict
 
 
@@ -649,6 +688,7 @@ def _check_command(verdict: Verdict, s: Sent, answer: ServerMessage, role: str,
     got = "accepted" if isinstance(answer, Accepted | Events) else (
         answer.code if isinstance(answer, Rejected) else type(answer).__name__)
     if s.resent:  # its first answer was lost: this is the remembered one, or a decision
+        verdict.accepted = verdict.accepted or isinstance(answer, Accepted | Events)
         return version
     if s.first is not None:
         if _same_answer(answer, s.first):
@@ -903,11 +943,13 @@ class ProtocolFuzzer:
             if s.frame.tag == "command" or s.frame.note.startswith("command"):
                 room.commands[batch.role].append((s, verdict.answers.get(id(s))))
         del room.commands[batch.role][:-100]  # well inside the 256 answers a seat keeps
+        if not accepted:
+            changed = await room.state_unchanged()
+            found += changed
+            self.tally.state_checks += 1
+            accepted = bool(changed)  # reported once: the room's state now is the new baseline
         if accepted:
             await room.take_baseline()
-        else:
-            found += await room.state_unchanged()
-            self.tally.state_checks += 1
         return [dataclasses.replace(v, note=f"{room.kind.name}/{batch.role} {v.note}")
                 for v in found]
 
@@ -1027,6 +1069,7 @@ class LobbyFuzzer:
         self.tally = Tally()
         self.known: dict[str, list[Any]] = {}
         self.tokens: dict[str, dict[str, str]] = {}  # room -> token -> seat
+        self._addresses = itertools.count(1)
 
     async def start(self) -> None:
         for ruleset in ("codeone", "n5"):
@@ -1065,26 +1108,46 @@ class LobbyFuzzer:
         segments = [fill.value(part) for part in request.path]
         url = "/" + "/".join(s if s.startswith("%") or s in (".", "..") else
                              urllib.parse.quote(str(s), safe="") for s in segments)
-        body = request.body
+        body = request.body if isinstance(request.body, bytes) else fill.value(request.body)
         content = body if isinstance(body, bytes) else None if body is None else json.dumps(
-            fill.value(body), default=str).encode()
-        described = f"{request.method} {url[:200]} {request.headers} {(content or b'')[:200]!r}"
+            body, default=str).encode()
+        huge = f" {HUGE}" if not isinstance(body, bytes) and _beyond_double(body) else ""
+        headers = list(request.headers)
+        if "x-forwarded-for" not in dict(headers) and next(self._addresses) % 8:
+            n = next(self._addresses)
+            headers.append(("x-forwarded-for", f"10.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}"))
+        described = f"{request.method} {url[:200]} {headers} {(content or b'')[:200]!r}"
         self.tally.requests += 1
         self.tally.inputs[request.route] += 1
         try:
-            response = await self.http.request(request.method, url, params=request.query,
-                                               headers=list(request.headers), content=content)
+            response = await self._send(request.method, url, request.query, headers, content)
         except (httpx.InvalidURL, httpx.LocalProtocolError, UnicodeEncodeError):
             self.tally.answers["not sent (client refused)"] += 1
             return [], 0
         except httpx.HTTPError as error:
             return [Violation("no HTTP answer", repr(error), described, request.route)], 0
         self.tally.answers[f"{response.status_code}"] += 1
-        found = [Violation(kind, detail, described, request.route)
+        found = [Violation(kind, detail + huge, described, request.route)
                  for kind, detail in self._problems(request, segments, content, response)]
         made = int(response.status_code == 201 and request.method == "POST"
                    and segments == ["api", "rooms"])
         return found, made
+
+    async def _send(self, method: str, url: str, query: Any, headers: Any,
+                    content: bytes | None) -> httpx.Response:
+        """One request, on a new connection if the server closed the one it was sent on
+        (it closes after a 408, a 413 or a failure)."""
+        for attempt in (1, 2):
+            try:
+                return await self.http.request(method, url, params=query, headers=headers,
+                                               content=content)
+            except (httpx.ReadError, httpx.RemoteProtocolError, httpx.WriteError):
+                if attempt == 2:
+                    raise
+                async with httpx.AsyncClient(base_url=self.server.base, timeout=GUARD_S) as one:
+                    return await one.request(method, url, params=query, headers=headers,
+                                             content=content)
+        raise AssertionError("unreachable")
 
     def _problems(self, request: Request, segments: list[Any], content: bytes | None,
                   response: httpx.Response) -> Iterator[tuple[str, str]]:
@@ -1123,7 +1186,7 @@ class LobbyFuzzer:
         if request.method == "POST" and segments[3:] == ["join"] and content is not None:
             try:
                 body = json.loads(content)
-            except ValueError:
+            except (ValueError, RecursionError):
                 return None
             if not isinstance(body, dict) or not isinstance(body.get("token"), str) or \
                     not body["token"]:
@@ -1191,7 +1254,7 @@ def fuzzing(workdir: Path, *, protocol: bool = True, lobby: bool = True,
 
     async def start() -> Fuzzing:
         ws_server = ServerUnderTest(redis_process.url, ROOM_LIMITS_OFF, server_core)
-        lobby_server = ServerUnderTest(redis_process.url, {}, server_core)
+        lobby_server = ServerUnderTest(redis_process.url, NODE_ROOM_LIMITS_OFF, server_core)
         protocol_fuzzer = ProtocolFuzzer(ws_server, redis_process.url)
         lobby_fuzzer = LobbyFuzzer(lobby_server, redis_process.url)
         for wanted, server, fuzzer in ((protocol, ws_server, protocol_fuzzer),

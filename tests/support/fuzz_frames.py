@@ -187,6 +187,18 @@ draws the simplest index, 0, which should be the usual case, not the rare one.""
 
 
 @st.composite
+def weighted(draw: st.DrawFn, *choices: tuple[int, st.SearchStrategy[Any]]) -> Any:
+    """A value of one of the strategies, each chosen ``weight`` times in a hundred
+    (``one_of`` chooses among its strategies, nested ones flattened, without weights)."""
+    roll = draw(percent)
+    for weight, strategy in choices:
+        if roll < weight:
+            return draw(strategy)
+        roll -= weight
+    return draw(choices[-1][1])
+
+
+@st.composite
 def _either(draw: st.DrawFn, good: st.SearchStrategy[Any], bad: st.SearchStrategy[Any],
             bad_percent: int = 8) -> Pair:
     if draw(percent) < bad_percent:
@@ -658,22 +670,30 @@ class Request:
     route: str
 
 
+huge_numbers = st.sampled_from([10**400, -(10**400), 10**309, 2**1024, 10**30, 2**63, 2**64,
+                                1e308, -1e308, 5e-324])
+"""Numbers JSON carries and a double does not hold (or barely): Python reads an integer of
+any length."""
 table_swaps = st.builds(
     Swap,
     st.lists(st.one_of(st.integers(0, 12), st.sampled_from(
         ["terrain", "height", "points", "footprint", "id", "title", "width", "depth", "zones",
          "kind", "x", "y", "rulesets", "pieces"])), min_size=1, max_size=4).map(tuple),
-    st.one_of(junk, non_finite, st.sampled_from([10**400, -1, 0, 1e308, "", [], {}])),
+    st.one_of(junk, non_finite, huge_numbers, st.sampled_from([-1, 0, "", [], {}])),
     st.integers(0, 40))
 room_fields: dict[str, st.SearchStrategy[Any]] = {
-    "ruleset": st.one_of(st.sampled_from(["n5", "codeone", "N5", "", "n6"]), texts, ints),
-    "aro_window_s": st.one_of(numbers, non_finite, st.sampled_from(
-        [0.05, 0.049, 600, 600.0001, 10**400, -(10**400), 10**30]), texts, st.booleans()),
-    "visibility": st.one_of(st.sampled_from(["public", "private", "PUBLIC"]), texts, ints),
-    "spectator_delay_s": st.one_of(numbers, non_finite, st.sampled_from([3600, 3601, 10**400]),
-                                   st.none()),
-    "seed": st.one_of(ints, st.sampled_from([-1, 2**63, 10**400]), numbers, texts, st.booleans()),
-    "table": st.one_of(_known("layout"), _known("layout"), texts, junk, table_swaps),
+    "ruleset": weighted((50, st.sampled_from(["n5", "codeone"])), (20, st.sampled_from(
+        ["N5", "", "n6", "codeone "])), (30, st.one_of(texts, ints, junk))),
+    "aro_window_s": weighted((40, numbers), (20, huge_numbers), (10, non_finite), (15, st.sampled_from(
+        [0.05, 0.049, 600, 600.0001, 30])), (15, st.one_of(texts, st.booleans(), junk))),
+    "visibility": weighted((60, st.sampled_from(["public", "private"])), (40, st.one_of(
+        st.sampled_from(["PUBLIC", ""]), texts, ints))),
+    "spectator_delay_s": weighted((40, numbers), (20, huge_numbers), (10, non_finite),
+                                  (15, st.sampled_from([0, 3600, 3601, -0.0])),
+                                  (15, st.one_of(st.none(), texts))),
+    "seed": weighted((40, st.integers(0, 2**63 - 1)), (20, huge_numbers), (20, st.sampled_from(
+        [-1, 2**63, 2**64])), (20, st.one_of(numbers, texts, st.booleans()))),
+    "table": weighted((40, _known("layout")), (30, table_swaps), (30, st.one_of(texts, junk))),
 }
 
 
