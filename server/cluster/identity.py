@@ -148,9 +148,10 @@ def establish(settings: Settings, redis_url: str, client: redis.Redis,
             return identity
     node_id, token = fresh_id(), uuid.uuid4().hex
     claim_instance(client, node_id, token, "", lock_ms)
-    log.warning("node id %s: a fresh one%s", node_id,
-                "" if kept is None else f", as {kept} is in use (its rooms' leases of a "
-                "restart under it are not taken back at once)")
+    # Deliberate without a state directory; else the reason was logged above.
+    log.log(logging.INFO if state_dir is None else logging.WARNING,
+            "node id %s: a fresh one, kept nowhere: restarted, this node waits for its "
+            "rooms' leases to expire", node_id)
     return NodeIdentity(node_id, token, "fresh")
 
 
