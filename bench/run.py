@@ -122,7 +122,14 @@ async def start_referee(port: int, redis_url: str, core: str | None,
     env = dict(os.environ, REDIS_URL=redis_url, REFEREE_REDIS_URL=redis_url,
                REFEREE_RATE_PER_S="1000000", REFEREE_RATE_BURST="1000000",
                REFEREE_ALLOW_FIXED_SEED="1",  # the scripted games replay fixed dice
-               REFEREE_INBOX_SIZE="1024", REFEREE_NODE_ID=node_id, PYTHONPATH=str(REPO))
+               REFEREE_INBOX_SIZE="1024", REFEREE_NODE_ID=node_id, PYTHONPATH=str(REPO),
+               # The bench's Redis runs appendfsync everysec (it measures the referee, not
+               # the disk), which a node refuses unless told to accept it.
+               REFEREE_ACCEPT_REDIS_DURABILITY="everysec",
+               # Thousands of rooms from one address in seconds: the lobby's abuse limits
+               # (docs/server.md, "Limits") would refuse them; the bench is not abuse.
+               REFEREE_CLIENT_ROOM_BURST="0", REFEREE_NODE_ROOM_BURST="0",
+               REFEREE_MAX_UNSTARTED_ROOMS="0")
     process = await asyncio.create_subprocess_exec(
         *pinned(core, [PYTHON, "-m", "server", "--port", str(port), "--log-level", "warning"]),
         cwd=REPO, env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT)
