@@ -172,7 +172,11 @@ class KnownBug:
 
 
 def _deep_type(v: Violation) -> bool:
-    return ("deep value in type" in v.note and v.kind == "unexpected close") or (
+    """The socket of a batch with a ``type`` nested 900 levels or more dies (the frames before
+    it may lose their answers too: the writer is cut off), and the log shows why."""
+    deep = any(int(n) >= 900 for n in re.findall(r"deep value in type \((\d+) levels\)",
+                                                  v.detail + v.note))
+    return (v.kind == "unexpected close" and deep) or (
         v.kind == "server log" and "RecursionError" in v.detail
         and "unknown message type" in v.detail)
 
@@ -205,7 +209,7 @@ KNOWN_BUGS: tuple[KnownBug, ...] = (
     KnownBug("deep type", "tests/server/test_fuzz_protocol.py::"
              "test_a_type_nested_a_thousand_deep_is_an_unknown_message_type", _deep_type),
     KnownBug("huge number in a room's settings", "tests/server/test_fuzz_http.py::"
-             "test_a_number_beyond_a_double_in_room_settings_is_bad_field", _huge_number),
+             "test_a_number_beyond_a_double_in_room_settings_is_refused_400", _huge_number),
     KnownBug("router errors in text", "tests/server/test_fuzz_http.py::"
              "test_api_paths_and_methods_the_lobby_has_not_answer_json_errors", _router_text),
 )
@@ -560,8 +564,10 @@ def judge(sent: Sequence[Sent], received: Sequence[ServerMessage], *, role: str,
         culprit = next((s for s in unanswered if s.kind in ("error", "reject", "pong",
                                                             "options", "measure")),
                        unanswered[0] if unanswered else sent[-1] if sent else None)
+        batch = ", ".join(f"{s.frame.note}{'' if id(s) in verdict.answers else ' (no answer)'}"
+                          for s in sent)
         verdict.fail("unexpected close", f"expected {close_expected or 'the socket to stay open'}"
-                     f", got {close_code or 'no close'}", culprit)
+                     f", got {close_code or 'no close'}; the batch: {batch}", culprit)
     return verdict
 
 
@@ -972,7 +978,7 @@ class ProtocolFuzzer:
                 wire = fill.value(frame.wire)
                 s = classify(frame, wire, pack(wire))
             out.append(s)
-            self.tally.inputs[s.frame.note.split(" with ")[0]] += 1
+            self.tally.inputs[re.sub(r" \(\d+ levels\)", "", s.frame.note.split(" with ")[0])] += 1
             if s.kind == "close":
                 break
             bad += s.unusable

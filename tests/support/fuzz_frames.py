@@ -497,7 +497,7 @@ def deep_frames(draw: st.DrawFn) -> Frame:
         return Frame(wire, "deep command body", tag="command", well_formed=False)
     if outer + depth > MSGPACK_DEPTH:
         return Frame(wire, "nested too deep", error=ProtocolReason.MALFORMED_FRAME)
-    return Frame(wire, f"deep value in {where}", error=error)
+    return Frame(wire, f"deep value in {where} ({depth} levels)", error=error)
 
 
 @st.composite
