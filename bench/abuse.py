@@ -38,6 +38,7 @@ import itertools
 import json
 import os
 import random
+import re
 import tempfile
 import time
 from collections import Counter
@@ -441,7 +442,11 @@ async def http_abuse(kind: str, base: str, path: str, clients: int, seconds: flo
                             "--duration", str(seconds)]),
         cwd=REPO, stdout=asyncio.subprocess.PIPE)
     out, _ = await process.communicate()
-    got.update(json.loads(out.decode().strip().splitlines()[-1]))
+    lines = out.decode().strip().splitlines()
+    if process.returncode != 0 or not lines:
+        got[f"{kind}_flood_failed_{process.returncode}"] += 1
+        return
+    got.update(json.loads(lines[-1]))
 
 
 async def run_http_abuse(args: argparse.Namespace) -> dict[str, int]:
@@ -454,6 +459,31 @@ async def run_http_abuse(args: argparse.Namespace) -> dict[str, int]:
     else:
         await flood_json(args.base, args.path, args.clients, until, got)
     return dict(got)
+
+
+def core_busy(core: str | None) -> tuple[float, float]:
+    """(busy, total) jiffies of ``core`` so far (/proc/stat), or of the machine."""
+    name = f"cpu{core}" if core is not None and core.isdigit() else "cpu"
+    with open("/proc/stat") as handle:
+        for line in handle:
+            fields = line.split()
+            if fields[0] == name:
+                values = [int(v) for v in fields[1:9]]
+                idle = values[3] + values[4]
+                return float(sum(values) - idle), float(sum(values))
+    return 0.0, 0.0
+
+
+STALL = re.compile(r"event loop ran ([0-9.]+) ms late")
+
+
+def stalls(log: Path, offset: int) -> tuple[list[float], int]:
+    """The referee's loop stalls of 20 ms or more logged after ``offset`` (its
+    ``server.loop`` warnings), and the log's new end."""
+    with log.open("rb") as handle:
+        handle.seek(offset)
+        text = handle.read().decode(errors="replace")
+    return [float(m) for m in STALL.findall(text)], offset + len(text.encode())
 
 
 class LoopLag:
@@ -492,20 +522,26 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
                          for _ in range(args.flood_rooms)]
             bystander = Bystander(room, spectator)
             join_path = f"/api/rooms/{room.room_id}/join"  # a route that reads its body
+            _, log_offset = stalls(log, 0)
             for phase in args.phases:
                 got: Counter[str] = Counter()
                 lag = LoopLag()
                 bystander.pings_ms, bystander.commands_ms, bystander.lost = [], [], 0
+                core_before = core_busy(server_core)
                 cpu_before, wall_before = cpu_seconds(pid), time.perf_counter()
                 until = wall_before + args.duration
                 await asyncio.gather(bystander.run(until), lag.run(until),
                                      *abuses(phase, args, base, join_path, flood, until, got))
                 wall = time.perf_counter() - wall_before
-                phases[phase] = {**bystander.figures(),
-                                 "bench_loop_lag_ms": percentiles(lag.lags_ms),
-                                 "server_cpu_share": round((cpu_seconds(pid) - cpu_before) / wall,
-                                                           3),
-                                 "seconds": round(wall, 2), "abuse": dict(sorted(got.items()))}
+                busy, total = (after - before for after, before
+                               in zip(core_busy(server_core), core_before, strict=True))
+                late, log_offset = stalls(log, log_offset)
+                phases[phase] = {
+                    **bystander.figures(), "bench_loop_lag_ms": percentiles(lag.lags_ms),
+                    "server_cpu_share": round((cpu_seconds(pid) - cpu_before) / wall, 3),
+                    "server_core_busy_share": round(busy / total, 3) if total else None,
+                    "server_loop_stalls_ms": percentiles(late),
+                    "seconds": round(wall, 2), "abuse": dict(sorted(got.items()))}
                 print(f"{phase}: ping p50 {phases[phase]['ping_ms']['p50']} ms", flush=True)
     return {"date": started.isoformat(), "commit": git_commit(), "dirty": git_dirty(),
             "params": {"duration_s": args.duration, "flood_rooms": args.flood_rooms,
@@ -522,18 +558,20 @@ def markdown(result: dict[str, Any]) -> str:
         f"{params['flood_rooms']} flooding rooms ({2 * params['flood_rooms']} seats), "
         f"{params['clients']} clients per kind of HTTP abuse, {params['duration_s']:g} s a "
         f"phase; loop-time budgets {'on' if params['budgets'] else 'OFF'}.", "",
-        "| phase | ping p50 ms | p90 | p99 | max | command p50 ms | p99 | server CPU | "
-        f"bench loop lag p50/p99 ms | p50 < {result['target_p50_ms']:g} ms | what the abuse got |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| phase | ping p50 ms | p90 | p99 | max | command p50 ms | p99 | server CPU "
+        "(its core busy) | server loop stalls >= 20 ms (max ms) | bench loop lag p50/p99 ms | "
+        f"p50 < {result['target_p50_ms']:g} ms | what the abuse got |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for phase, figures in result["phases"].items():
         ping, command = figures["ping_ms"], figures["command_ms"]
         met = ping["p50"] is not None and ping["p50"] < result["target_p50_ms"]
         got = ", ".join(f"{key} {value}" for key, value in figures["abuse"].items()) or "-"
-        lag = figures["bench_loop_lag_ms"]
+        lag, late = figures["bench_loop_lag_ms"], figures["server_loop_stalls_ms"]
         lines.append(f"| {phase} | {ping['p50']} | {ping['p90']} | {ping['p99']} | "
                      f"{ping['max']} | {command['p50']} | {command['p99']} | "
-                     f"{figures['server_cpu_share']} | {lag['p50']}/{lag['p99']} | "
+                     f"{figures['server_cpu_share']} ({figures['server_core_busy_share']}) | "
+                     f"{late['count']} ({late['max'] or '-'}) | {lag['p50']}/{lag['p99']} | "
                      f"{'yes' if met else 'NO'} | {got} |")
     return "\n".join(lines) + "\n"
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+from collections.abc import AsyncIterator
 from typing import Any, NoReturn
 
 from starlette.requests import ClientDisconnect, Request
@@ -38,6 +39,12 @@ PUBLIC_LIST_LIMIT = 200
 MAX_BODY_BYTES = 64 * 1024
 """The largest request body read, as deploy/nginx.conf's ``client_max_body_size``: room
 settings are tiny, and a table at the format's limits (docs/tables.md) fits."""
+DRAIN_BYTES = 256 * 1024
+"""After refusing a body for its size, the lobby reads and drops at most this much more of
+it before it answers, so that a client that sends its whole body before it reads (most do)
+finds the 413 rather than a connection reset; a body declared larger than the limit and
+this together is refused unread. The connection is closed after the answer, so nothing
+more of the body is read, by the lobby or by uvicorn."""
 BODY_TIMEOUT_S = 10.0
 """How long a request body may take to arrive whole (408 ``body_timeout`` after): a client
 that trickles one byte at a time holds a connection and a task, not the node."""
@@ -52,12 +59,11 @@ class BadRequest(Exception):
 
 
 def _error(error: BadRequest) -> JSONResponse:
-    # A body too slow to arrive: close the connection after the answer. (A body too large
-    # is not read further either; uvicorn drops the rest as it comes, so that a client
-    # still sending it reads the 413 rather than a reset connection.)
-    slow = error.status == 408
+    # A body refused unread (too large, too slow): the connection is closed after the
+    # answer, or uvicorn would go on reading whatever of it the client still sends.
+    unread = error.status in (408, 413)
     return JSONResponse({"error": error.code, "message": error.message}, status_code=error.status,
-                        headers={"Connection": "close"} if slow else None)
+                        headers={"Connection": "close"} if unread else None)
 
 
 def _refusal(refused: Refusal) -> JSONResponse:
@@ -98,27 +104,46 @@ def _finite_float(text: str) -> float:
 
 
 async def _bounded_body(request: Request) -> bytes:
-    """The body, read chunk by chunk and never past ``MAX_BODY_BYTES`` (a declared
-    ``Content-Length`` above it is refused before any is read; a chunked body as soon as it
-    passes it)."""
+    """The body, read chunk by chunk and never kept past ``MAX_BODY_BYTES``: a declared
+    ``Content-Length`` above it is refused before any of it is read (413), a chunked body
+    as soon as it passes it. Then at most ``DRAIN_BYTES`` more are read and dropped, and
+    the connection is closed after the answer."""
     too_large = BadRequest("body_too_large", f"the body must be at most {MAX_BODY_BYTES} "
                            "bytes", 413)
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-        raise too_large
+    chunks = request.stream()
     raw = bytearray()
+    refused = False
     try:
         async with asyncio.timeout(BODY_TIMEOUT_S):
-            async for chunk in request.stream():
+            if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+                refused = True
+                if int(declared) <= MAX_BODY_BYTES + DRAIN_BYTES:
+                    await _drop(chunks, int(declared))
+                raise too_large
+            async for chunk in chunks:
                 raw += chunk
                 if len(raw) > MAX_BODY_BYTES:
+                    refused = True
+                    await _drop(chunks, DRAIN_BYTES)
                     raise too_large
     except TimeoutError:
+        if refused:
+            raise too_large from None
         raise BadRequest("body_timeout", f"the body must arrive within {BODY_TIMEOUT_S:g} s",
                          408) from None
     except ClientDisconnect:  # nobody will read the answer; nothing to log either
         raise BadRequest("bad_json", "the client left before its body arrived") from None
     return bytes(raw)
+
+
+async def _drop(chunks: AsyncIterator[bytes], most: int) -> None:
+    """Read and drop the rest of a refused body, up to ``most`` bytes."""
+    dropped = 0
+    async for chunk in chunks:
+        dropped += len(chunk)
+        if dropped >= most:
+            return
 
 
 def parse_room_settings(body: dict[str, Any], settings: Settings) -> RoomSettings:

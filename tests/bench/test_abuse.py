@@ -28,10 +28,12 @@ def test_the_abuse_bench_measures_the_bystander_under_every_abuse(tmp_path: Path
         assert figures["ping_ms"]["count"] > 0 and figures["command_ms"]["count"] > 0
         assert figures["server_cpu_share"] >= 0
         assert figures["bench_loop_lag_ms"]["count"] > 0
+        assert set(figures["server_loop_stalls_ms"]) >= {"count", "max"}
     assert phases["quiet"]["abuse"] == {}
     assert phases["options"]["abuse"]["options_answered"] > 0
     assert phases["options"]["abuse"]["flood_commands"] > 0
     assert sum(n for key, n in phases["rooms"]["abuse"].items() if key.startswith("rooms_")) > 0
     assert phases["bodies"]["abuse"]["bodies_413"] > 0, "refused for their size"
     assert phases["json"]["abuse"]["json_400"] > 0, "refused as bad_json"
-    assert "| options |" in path.with_suffix(".md").read_text()
+    report = path.with_suffix(".md").read_text()
+    assert "| options |" in report and "server loop stalls" in report

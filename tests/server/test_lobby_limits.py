@@ -27,7 +27,7 @@ from server.lobby.admission import (
     client_address,
     client_key,
 )
-from server.lobby.routes import MAX_BODY_BYTES
+from server.lobby.routes import DRAIN_BYTES, MAX_BODY_BYTES
 
 ROOM = {"ruleset": "n5"}
 
@@ -192,9 +192,11 @@ async def test_a_seat_joining_frees_its_place_among_the_unstarted_rooms() -> Non
 # --- bodies ------------------------------------------------------------------------------
 
 
-async def raw_exchange(base: str, head: bytes, body: list[bytes]) -> tuple[int, dict[str, Any]]:
+async def raw_exchange(base: str, head: bytes, body: list[bytes]
+                       ) -> tuple[int, dict[str, Any], bool]:
     """Send a request's head and some of its body over a plain socket, then read the
-    answer without sending the rest: only a server that stops reading answers."""
+    answer without sending the rest: only a server that stops reading answers. Also
+    whether the server then closed the connection."""
     host, port = base.removeprefix("http://").split(":")
     reader, writer = await asyncio.open_connection(host, int(port))
     try:
@@ -206,7 +208,13 @@ async def raw_exchange(base: str, head: bytes, body: list[bytes]) -> tuple[int, 
         length = next(int(line.split(":")[1]) for line in header_lines
                       if line.lower().startswith("content-length"))
         answer = json.loads(await reader.readexactly(length))
-        return int(status_line.split()[1]), answer
+        try:
+            closed = await asyncio.wait_for(reader.read(1), 5) == b""
+        except TimeoutError:  # not a wait for an event: a server that keeps it open
+            closed = False
+        except ConnectionResetError:
+            closed = True
+        return int(status_line.split()[1]), answer, closed
     finally:
         writer.close()
 
@@ -221,27 +229,30 @@ def chunk(data: bytes) -> bytes:
 
 
 async def test_a_body_is_refused_before_it_is_read_past_the_limit(fake_server: str) -> None:
-    # Declared too large: refused before any of it is sent.
-    status, answer = await raw_exchange(fake_server, head("Content-Length: 100000000"), [])
-    assert (status, answer["error"]) == (413, "body_too_large")
-    # Chunked, no length: refused once past the limit, while the client is still sending.
-    past = [chunk(b"x" * 4096) for _ in range(MAX_BODY_BYTES // 4096 + 1)]
-    status, answer = await raw_exchange(
+    # Declared too large: refused before any of it is sent, and the connection closed.
+    status, answer, closed = await raw_exchange(fake_server, head("Content-Length: 100000000"),
+                                                [])
+    assert (status, answer["error"], closed) == (413, "body_too_large", True)
+    # Chunked, no length: refused once past the limit and DRAIN_BYTES more were dropped,
+    # while the client is still sending (no last chunk ever comes).
+    past = [chunk(b"x" * 4096) for _ in range((MAX_BODY_BYTES + DRAIN_BYTES) // 4096 + 1)]
+    status, answer, closed = await raw_exchange(
         fake_server, head("Transfer-Encoding: chunked"), [chunk(b'{"pad": "'), *past])
-    assert (status, answer["error"]) == (413, "body_too_large")
+    assert (status, answer["error"], closed) == (413, "body_too_large", True)
 
 
 async def test_a_lying_content_length_reads_only_what_it_declared(fake_server: str) -> None:
     body = json.dumps({"ruleset": "n5", "pad": "x" * 200_000}).encode()
-    status, answer = await raw_exchange(fake_server, head("Content-Length: 30"), [body])
+    status, answer, _ = await raw_exchange(fake_server, head("Content-Length: 30"), [body])
     assert (status, answer["error"]) == (400, "bad_json"), "the first 30 bytes, cut short"
 
 
 async def test_a_body_that_never_arrives_whole_is_refused_after_its_time(
         fake_server: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(routes, "BODY_TIMEOUT_S", 0.05)
-    status, answer = await raw_exchange(fake_server, head("Content-Length: 1000"), [b'{"rul'])
-    assert (status, answer["error"]) == (408, "body_timeout")
+    status, answer, closed = await raw_exchange(fake_server, head("Content-Length: 1000"),
+                                                [b'{"rul'])
+    assert (status, answer["error"], closed) == (408, "body_timeout", True)
 
 
 def nested(depth: int, opener: str = "[", closer: str = "]") -> str:
