@@ -327,6 +327,8 @@ export function effectText(x, ctx = {}) {
     case "went_prone": return [who(x.trooper), ` goes Prone (${lookupWords(PRONE_REASON, x.reason)})`];
     case "targeted_set": return [who(x.trooper), ` is Targeted (${weaponName(x.program)})`];
     case "targeted_cleared": return [who(x.trooper), " is no longer Targeted"];
+    case "isolated_set": return [who(x.trooper), ` is Isolated (${weaponName(x.weapon)}: E/M)`];
+    case "isolated_cleared": return [who(x.trooper), " is no longer Isolated"];
     case "became_idle": return [who(x.trooper), `'s ${skillName(x.skill)} became Idle: ${lookupWords(IDLE_REASON, x.reason)}`];
     case "weapon_used": {
       const most = catalogueWeapon(x.weapon)?.disposable;

@@ -89,6 +89,7 @@ export const RuleReason = Object.freeze({
   ZOC_ONLY_DODGE_OR_RESET: "zoc_only_dodge_or_reset",
   STALE_WINDOW: "stale_window",
   NOT_ALLOWED_BY_RULESET: "not_allowed_by_ruleset",
+  IN_RETREAT: "in_retreat",
 });
 
 export const CloseCode = Object.freeze({

@@ -264,6 +264,12 @@ function applyEffect(state, effect, profiles) {
     case "targeted_set":
       trooper.targeted = true;
       break;
+    case "isolated_cleared":
+      trooper.isolated = false;
+      break;
+    case "isolated_set":
+      trooper.isolated = true;
+      break;
     case "revealed":
       trooper.marker = false;
       if (profiles[effect.trooper]) trooper.profile = profiles[effect.trooper];

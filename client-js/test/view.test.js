@@ -117,6 +117,19 @@ test("a standing Guts choice and a Targeted state are folded; an ARO reveals a h
   assert.equal(view.stale, false);
 });
 
+test("the Isolated state is folded from E/M and cleared by a Reset", () => {
+  const view = viewWith([trooper("t1", "A", [5, 5])]);
+  view.applyEvents(11, [
+    { type: "order_resolved", order: 1, outcome: { rolls: [], saves: [], effects: [{ type: "isolated_set", trooper: "t1", weapon: "em_rifle" }] } },
+  ]);
+  assert.equal(view.trooper("t1").isolated, true);
+  view.applyEvents(12, [
+    { type: "order_resolved", order: 2, outcome: { rolls: [], saves: [], effects: [{ type: "isolated_cleared", trooper: "t1" }] } },
+  ]);
+  assert.equal(view.trooper("t1").isolated, false);
+  assert.equal(view.stale, false);
+});
+
 test("skills are declared from the path reached before them; a declared firing point wins", async () => {
   const { declaredFrom } = await import("../src/geometry.js");
   const move = { type: "move", route: [[0, 0], [0, 4]] };

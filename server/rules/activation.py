@@ -26,6 +26,7 @@ from .line_of_fire import has_line_of_fire
 from .mods import blocking_bodies
 from .order_structure import may_follow
 from .reasons import Reason
+from .retreat import check_retreat_may_declare
 from .routes import check_route
 from .skills import (
     DODGE_MOVE_LIMIT,
@@ -105,6 +106,7 @@ def _check_peripheral_skills(
 
 
 def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperState, skill: Skill) -> None:
+    check_retreat_may_declare(state, trooper, skill, in_aro=False)
     check_engaged_may_declare(state, trooper, skill, in_aro=False)
     if isinstance(skill, MOVEMENT_SKILLS):
         _check_movement(state, order, trooper, skill.route, skill)

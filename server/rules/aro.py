@@ -27,6 +27,7 @@ from .line_of_fire import RouteSight, has_line_of_fire
 from .mods import blocking_bodies_by_trooper, without
 from .named_troopers import own_trooper
 from .reasons import Reason
+from .retreat import check_retreat_may_declare
 from .ruleset import options
 from .skills import BsAttack, CautiousMove, CcAttack, CommsAttack, Discover, Dodge, Reset, Skill
 from .state import ActiveOrder, Eligibility, GameState, OrderStep, TrooperState
@@ -249,6 +250,7 @@ def decide_declare_aro(state: GameState, side: Side, command: DeclareAro) -> lis
         Reason.SKILL_NOT_ALLOWED,
         f"{skill.TYPE} cannot be declared as an ARO.",
     )
+    check_retreat_may_declare(state, trooper, skill, in_aro=True)
     eligibility = order.eligible[trooper.id]
     if eligibility.zoc_only:
         require(

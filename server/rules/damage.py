@@ -4,7 +4,8 @@ Each hit (a surviving success of a rolled attack, or a Direct Template reaching 
 forces saves per its ammunition; each Critical forces one more, rolled last. Failed saves
 become wounds on the trooper's track, hit after hit, so one Order can take a trooper from
 Normal to Unconscious and then to Dead; each change is a ``Wounded`` effect carrying the
-totals.
+totals. Failed saves against E/M deal no wounds: they make the trooper Isolated
+(``IsolatedSet``, ``isolated.py``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from .ammunition import Ammunition, inflicts_wounds
 from .dice import Dice, roll_d20
 from .evolve import replace
 from .ids import TrooperId, WeaponId
-from .outcome import Effect, SaveRecord, WentProne, Wounded
+from .isolated import isolates
+from .outcome import Effect, IsolatedSet, SaveRecord, WentProne, Wounded
 from .ruleset import options
 from .saves import judge_save, save_target, saves_required
 from .state import GameState, TrooperState
@@ -63,6 +65,10 @@ def resolve_hits(state: GameState, hits: Sequence[Hit], dice: Dice) -> Damage:
                 # An Unconscious trooper goes Prone (DIGEST 7.7).
                 troopers[hit.target] = _prone(after)
                 effects.append(WentProne(after.id, "unconscious"))
+        if _isolated_by(troopers[hit.target], record):
+            # E/M: a failed BTS save makes the trooper Isolated (DIGEST 7.6, 8).
+            troopers[hit.target] = replace(troopers[hit.target], isolated=True)
+            effects.append(IsolatedSet(hit.target, record.weapon))
     return Damage(saves=tuple(records), effects=tuple(effects), dice=dice)
 
 
@@ -86,13 +92,18 @@ def _saves(state: GameState, target: TrooperState, hit: Hit,
 def _wounded(target: TrooperState, record: SaveRecord) -> TrooperState:
     ammo = Ammunition(record.ammo)
     if not inflicts_wounds(ammo) or record.failed == 0:
-        return target  # E/M imposes States, which this slice does not model
+        return target  # E/M imposes a State (Isolated), not wounds
     extra = record.rolls[len(record.rolls) - record.criticals:] if record.criticals else ()
     outcome = apply_failed_saves(
         target.wounds, record.failed, target.profile.vita, ammo, target.condition,
         failed_extra_saves=sum(1 for roll in extra if roll.failed),
     )
     return _with_wounds(target, outcome.wounds, outcome.condition)
+
+
+def _isolated_by(target: TrooperState, record: SaveRecord) -> bool:
+    return (isolates(Ammunition(record.ammo)) and record.failed > 0
+            and not target.is_null and not target.isolated)
 
 
 def _with_wounds(target: TrooperState, wounds: int, condition: Condition) -> TrooperState:

@@ -14,6 +14,8 @@ from .outcome import (
     CoupDeGrace,
     DiscoverFailed,
     Effect,
+    IsolatedCleared,
+    IsolatedSet,
     Moved,
     Revealed,
     TargetedCleared,
@@ -35,7 +37,7 @@ def apply_effect(state: GameState, effect: Effect) -> GameState:
     * ``DiscoverFailed``: the marker is added to the discoverer's ``failed_discover``.
     * ``WeaponUsed``: ``weapon_uses[weapon]`` (uses spent so far) grows by ``uses``.
     * ``Turned``: facing set; ``WentProne``: prone set; ``TargetedCleared``: targeted unset;
-      ``TargetedSet``: targeted set.
+      ``TargetedSet``: targeted set; ``IsolatedSet`` / ``IsolatedCleared``: isolated set / unset.
     * ``BecameIdle`` and ``CoupDeGrace`` change nothing: they are records (why a skill did
       nothing; why the ``Wounded`` that follows a Coup de Grâce needed no roll).
     """
@@ -72,4 +74,8 @@ def _changed(trooper: TrooperState, effect: Effect) -> TrooperState:
         return replace(trooper, targeted=False)
     if isinstance(effect, TargetedSet):
         return replace(trooper, targeted=True)
+    if isinstance(effect, IsolatedSet):
+        return replace(trooper, isolated=True)
+    if isinstance(effect, IsolatedCleared):
+        return replace(trooper, isolated=False)
     raise TypeError(f"unknown effect {type(effect).__name__}")

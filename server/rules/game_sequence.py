@@ -20,12 +20,10 @@ from .ids import Side
 from .lieutenant import appoint_at_end_of_turn
 from .order_pool import count_orders, orders_left
 from .reasons import Reason
+from .retreat import retreat_threshold
 from .ruleset import options
 from .serial import to_plain
 from .state import GameResult, GameState, OrderCount, Phase
-
-RETREAT_SHARE = 0.25
-"""Retreat! when the surviving army is worth 25% of its points or less (DIGEST 11.4)."""
 
 
 def first_turn(state: GameState) -> TurnStarted:
@@ -62,11 +60,12 @@ def tactical_phase(state: GameState) -> list[Event]:
     events: list[Event] = []
     if options(state.ruleset).retreat and side not in state.retreat:
         points = victory_points(state, side)
-        threshold = int(state.armies[side].points * RETREAT_SHARE)
+        threshold = retreat_threshold(state.armies[side].points)
         if points <= threshold:
             events.append(RetreatDeclared(side, points, threshold))
     lieutenant = next((t for t in state.troopers_of(side) if t.entry.lieutenant), None)
-    if side not in state.loss_of_lieutenant and (lieutenant is None or not lieutenant.can_act):
+    if side not in state.loss_of_lieutenant and (
+            lieutenant is None or not lieutenant.can_act or lieutenant.isolated):
         events.append(LossOfLieutenant(side))
     return events
 

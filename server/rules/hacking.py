@@ -16,7 +16,8 @@ program (DIGEST 6.1, 10.3, 13; the wiki's Quantronic Combat pages quoted as S35)
 
 Not built (docs/rules-decisions/resolution.md "Hacking"): Hacking Devices and the other
 programs, Firewall, ECM, Non-Hackable, enemy Repeaters, Deployable Repeaters, Supportware,
-splitting a program's Burst, the Isolated and Immobilized-B States.
+splitting a program's Burst, the Immobilized-B State. An Isolated trooper (``isolated.py``)
+has no Comms: no Comms Attack, no Hacking Area.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from .decision import require
 from .dice import Dice, roll_d20
 from .geometry import Body, Point
 from .ids import TrooperId, WeaponId
+from .isolated import check_not_isolated_for_comms
 from .outcome import Effect, SaveRecord, TargetedSet
 from .reasons import Reason
 from .rolls import Mod
@@ -72,12 +74,14 @@ def program_named(program_id: str) -> HackingProgram | None:
 
 
 def check_hacker_and_program(trooper: TrooperState, skill: CommsAttack) -> None:
-    """Only a Hacker declares a Comms Attack, with a program it has (hacking.PROGRAMS)."""
+    """Only a Hacker declares a Comms Attack, with a program it has (hacking.PROGRAMS),
+    and not while Isolated (no Comms, DIGEST 8)."""
     require(
         trooper.profile.hacker,
         Reason.SKILL_NOT_ALLOWED,
         f"{trooper.profile.name} is not a Hacker: only Hackers declare Comms Attacks.",
     )
+    check_not_isolated_for_comms(trooper)
     require(
         program_named(skill.program) is not None,
         Reason.UNKNOWN_WEAPON,
@@ -87,10 +91,14 @@ def check_hacker_and_program(trooper: TrooperState, skill: CommsAttack) -> None:
 
 def area_owners(state: GameState, hacker: TrooperState) -> tuple[Body, ...]:
     """The bodies whose Zone of Control makes up ``hacker``'s Hacking Area: the hacker
-    (where it stands) and every friendly Repeater on the table that is not Null."""
+    (where it stands) and every friendly Repeater on the table that is not Null. An Isolated
+    Hacker has none, and an Isolated Repeater extends none (no Comms, ``isolated.py``)."""
+    if hacker.isolated:
+        return ()
     repeaters = tuple(
         t.body() for t in state.troopers_of(hacker.side)
         if t.profile.repeater and t.id != hacker.id and t.on_table and not t.is_null
+        and not t.isolated
     )
     return (hacker.body(), *repeaters) if hacker.position is not None else repeaters
 

@@ -30,8 +30,9 @@ _IN_PLAY = (Phase.TACTICAL, Phase.IMPETUOUS, Phase.ORDERS, Phase.STATES)
 
 
 def may_be_lieutenant(trooper: TrooperState) -> bool:
-    """On the table, not Null, not a Peripheral, Regular and not a REM (DIGEST 11.3)."""
-    return (trooper.can_act and not trooper.entry.is_peripheral
+    """On the table, not Null, not Isolated, not a Peripheral, Regular and not a REM
+    (DIGEST 11.3: an Isolated Lieutenant is lost at once)."""
+    return (trooper.can_act and not trooper.isolated and not trooper.entry.is_peripheral
             and trooper.profile.training is Training.REGULAR
             and trooper.profile.troop_type is not TroopType.REM)
 
@@ -47,8 +48,8 @@ def decide_appoint_lieutenant(state: GameState, side: Side,
     require(
         may_be_lieutenant(trooper),
         Reason.BAD_TARGET,
-        "A Lieutenant must be on the table, not in a Null state, Regular, not a Peripheral "
-        "and not a REM.",
+        "A Lieutenant must be on the table, not in a Null state, not Isolated, Regular, not a "
+        "Peripheral and not a REM.",
     )
     return [LieutenantAppointed(side, trooper.id)]
 

@@ -4,7 +4,8 @@ Per Combat Group: one Regular Order into the group's pool for each Regular troop
 table (Model or Marker) not in a Null state; one Irregular Order for each such Irregular
 trooper, usable by it alone; the Lieutenant Special Order; one Tactical Order per trooper
 with Tactical Awareness. Troopers not on the table add nothing. In Loss of Lieutenant every
-trooper counts as Irregular and there is no Lieutenant Order.
+trooper counts as Irregular and there is no Lieutenant Order. An Isolated trooper brings an
+Irregular Order and receives no Order from the pool (``isolated.py``).
 """
 
 from __future__ import annotations
@@ -35,11 +36,11 @@ def count_orders(state: GameState, side: Side) -> OrdersCounted:
         profile = trooper.profile
         group = trooper.entry.combat_group
         pools.setdefault(group, 0)
-        if profile.training is Training.REGULAR and not lost_lieutenant:
+        if profile.training is Training.REGULAR and not lost_lieutenant and not trooper.isolated:
             pools[group] += 1
         else:
             irregular.append(trooper.id)
-        if trooper.entry.lieutenant and not lost_lieutenant:
+        if trooper.entry.lieutenant and not lost_lieutenant and not trooper.isolated:
             lieutenant = trooper.id
         if profile.tactical_awareness:
             tactical.append(trooper.id)
@@ -140,6 +141,12 @@ def _check_order_source(
             group == own_group,
             Reason.ORDER_NOT_FOR_TROOPER,
             "A Regular Order only activates troopers of its own Combat Group.",
+        )
+        require(
+            not owner.isolated,
+            Reason.ORDER_NOT_FOR_TROOPER,
+            f"{owner.id} is Isolated: it receives no Orders from the pool, only its own "
+            "Irregular Order.",
         )
         require(
             count.pools.get(group, 0) > 0,

@@ -164,6 +164,24 @@ class TargetedSet(Effect):
 
 
 @dataclass(frozen=True, slots=True)
+class IsolatedSet(Effect):
+    """A failed BTS Saving Roll against E/M ammunition makes its trooper Isolated (DIGEST 7.6,
+    8; ``isolated.py``)."""
+
+    TYPE: ClassVar[str] = "isolated_set"
+    trooper: TrooperId
+    weapon: WeaponId
+
+
+@dataclass(frozen=True, slots=True)
+class IsolatedCleared(Effect):
+    """A successful Reset cancels the Isolated state (DIGEST 8)."""
+
+    TYPE: ClassVar[str] = "isolated_cleared"
+    trooper: TrooperId
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
     rolls: tuple[RollRecord, ...] = ()
     saves: tuple[SaveRecord, ...] = ()

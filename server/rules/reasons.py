@@ -44,3 +44,4 @@ class Reason(StrEnum):
     ZOC_ONLY_DODGE_OR_RESET = "zoc_only_dodge_or_reset"
     STALE_WINDOW = "stale_window"  # closing an ARO window that is no longer open
     NOT_ALLOWED_BY_RULESET = "not_allowed_by_ruleset"
+    IN_RETREAT = "in_retreat"  # the army is in Retreat!: the skill is not one it may declare

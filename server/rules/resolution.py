@@ -32,6 +32,7 @@ from .outcome import (
     BecameIdle,
     DiscoverFailed,
     Effect,
+    IsolatedCleared,
     Moved,
     Outcome,
     Revealed,
@@ -229,11 +230,17 @@ def _template_hits(templates: Sequence[TemplateHit],
 
 
 def _resets(state: GameState, rolled: Sequence[_Rolled]) -> tuple[Effect, ...]:
-    """A successful Reset cancels Targeted (DIGEST 6.3)."""
-    return tuple(
-        TargetedCleared(r.plan.trooper) for r in rolled
-        if r.plan.skill == "reset" and _scored(r.record) and state.trooper(r.plan.trooper).targeted
-    )
+    """A successful Reset cancels Targeted and Isolated (DIGEST 6.3, 8)."""
+    effects: list[Effect] = []
+    for r in rolled:
+        if r.plan.skill != "reset" or not _scored(r.record):
+            continue
+        trooper = state.trooper(r.plan.trooper)
+        if trooper.targeted:
+            effects.append(TargetedCleared(trooper.id))
+        if trooper.isolated:
+            effects.append(IsolatedCleared(trooper.id))
+    return tuple(effects)
 
 
 def _dodge_moves(after: GameState, rolled: Sequence[_Rolled]) -> tuple[Effect, ...]:

@@ -67,6 +67,8 @@ class TrooperState:
     condition: Condition = Condition.NORMAL
     prone: bool = False
     targeted: bool = False
+    isolated: bool = False
+    """Isolated (DIGEST 8; ``isolated.py``): cut off from its army's Comms by E/M."""
     weapon_uses: Mapping[str, int] = field(default_factory=dict)
     failed_discover: frozenset[TrooperId] = frozenset()
     """Markers this trooper failed to Discover this Player Turn (no retry, DIGEST 9)."""

@@ -63,6 +63,7 @@ def view_trooper(trooper: TrooperState, viewer: Viewer, state: GameState) -> dic
         condition=trooper.condition.value,
         prone=trooper.prone,
         targeted=trooper.targeted,
+        isolated=trooper.isolated,
         combat_group=trooper.entry.combat_group,
         weapon_uses=dict(trooper.weapon_uses),
     )
