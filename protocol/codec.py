@@ -123,7 +123,8 @@ def _decode(frame: bytes, by_tag: dict[str, type[M]]) -> M:
     tag = wire.get("type")
     cls = by_tag.get(tag) if isinstance(tag, str) else None
     if cls is None:
-        raise DecodeError(ProtocolReason.UNKNOWN_MESSAGE_TYPE, f"unknown message type {tag!r}")
+        raise DecodeError(ProtocolReason.UNKNOWN_MESSAGE_TYPE,
+                          f"unknown message type {_describe(tag)}")
     command_id = wire.get("id") if tag in ANSWERED_BY_ID and _is_short_text(wire.get("id")) else None
     kwargs: dict[str, Any] = {}
     for name, key, check, required in _field_specs(cls):
@@ -204,6 +205,16 @@ def _plain_problem(value: Any, depth: int) -> tuple[str, list[str]] | None:
             found[1].append(f".{key}")
             return found
     return None
+
+
+def _describe(value: Any) -> str:
+    """A client's value in a message, without ``repr`` of what may be nested a thousand deep
+    (its repr raises RecursionError) or be 16 KiB long."""
+    if isinstance(value, str):
+        return repr(value[:MAX_TEXT_FIELD])
+    if value is None or isinstance(value, bool | int | float):
+        return repr(value)
+    return f"of type {type(value).__name__}"
 
 
 def _is_short_text(value: Any) -> bool:

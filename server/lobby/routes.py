@@ -200,9 +200,15 @@ def _fixed_seed(body: dict[str, Any], settings: Settings) -> int | None:
 
 
 def _number(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, int | float):
         raise BadRequest("bad_field", f"{name} must be a number")
-    return float(value)
+    try:
+        number = float(value)  # OverflowError: a JSON integer beyond a double (10**309)
+    except OverflowError:
+        raise BadRequest("bad_field", f"{name} must be a number") from None
+    if not math.isfinite(number):
+        raise BadRequest("bad_field", f"{name} must be a number")
+    return number
 
 
 async def create_room(request: Request) -> Response:

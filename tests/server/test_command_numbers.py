@@ -183,3 +183,17 @@ def test_the_largest_safe_integers_are_still_taken() -> None:
     measure = codec.decode_client(codec.pack_plain(
         {"type": "measure", "id": "m", "from": [1, 1], "to": [2, 2], "silhouette": 2}))
     assert measure == Measure("m", [1, 1], [2, 2], 2)
+
+
+def test_a_type_nested_a_thousand_deep_is_an_unknown_message_type() -> None:
+    """Its repr would raise RecursionError (found by bench.fuzz)."""
+    deep: Any = "x"
+    for _ in range(1000):
+        deep = [deep]
+    with pytest.raises(DecodeError) as caught:
+        codec.decode_client(codec.pack_plain({"type": deep}))
+    assert caught.value.code == ProtocolReason.UNKNOWN_MESSAGE_TYPE
+    assert caught.value.message == "unknown message type of type list"
+    with pytest.raises(DecodeError) as caught:
+        codec.decode_client(codec.pack_plain({"type": "x" * 10_000}))
+    assert len(caught.value.message) < 200

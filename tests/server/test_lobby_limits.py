@@ -268,6 +268,10 @@ NOT_JSON_OBJECTS = [
     nested(30_000).encode(),
 ]
 """Bodies that are not one JSON object: ``bad_json``."""
+HUGE_INTEGERS = [b'{"aro_window_s": 1' + b"0" * 400 + b"}",
+                 b'{"spectator_delay_s": -1' + b"0" * 400 + b"}",
+                 b'{"seed": 1' + b"0" * 400 + b"}"]
+"""JSON integers beyond a double (found by bench.fuzz): ``bad_field``."""
 DEEP_OBJECTS = [
     *[b'{"table": ' + nested(depth).encode() + b"}" for depth in (100, 900)],
     *[b'{"token": ' + nested(depth, '{"a":', "}").encode() + b"}" for depth in (100, 900)],
@@ -288,7 +292,7 @@ async def test_every_route_answers_bad_bodies_without_a_500() -> None:
                     continue
                 path = route.path.replace("{room_id}", room)
                 for method in sorted(route.methods or ()):
-                    for body in NOT_JSON_OBJECTS + DEEP_OBJECTS:
+                    for body in NOT_JSON_OBJECTS + DEEP_OBJECTS + HUGE_INTEGERS:
                         response = await http.request(method, path, content=body)
                         assert response.status_code != 500, (method, path, body[:40])
                         if method != "POST" or path not in reads_json:
