@@ -220,3 +220,24 @@ async def test_a_query_beyond_a_full_lane_is_refused_by_its_id() -> None:
         await seat.send(HistoryRequest("one-too-many", 1))
         refused = await seat.until(Rejected)
         assert (refused.id, refused.code) == ("one-too-many", ProtocolReason.ROOM_BUSY)
+
+
+async def test_a_flood_of_options_at_one_version_costs_one_computation() -> None:
+    """``Room.options_frame`` (d57bd6e): every request at a version gets the frame made
+    for the first; a new version makes it again."""
+    engine = FakeEngine()
+    async with running_server(settings(), engine) as base, \
+            httpx.AsyncClient(base_url=base) as http:
+        info = await create_room(http)
+        seat = await Client.connect(base, info["room"], info["seats"]["A"]["token"])
+        await seat.until(Snapshot)
+        for _ in range(10):
+            await seat.send(OptionsRequest())
+        await seat.send(Ping(1))
+        await seat.until(Pong)
+        frames = seat.of(Options)
+        assert len(frames) == 10 and all(frame == frames[0] for frame in frames)
+        assert engine.calls.count("A:options") == 1
+        assert isinstance(await seat.command({"type": "act", "value": 1}), Accepted)
+        assert len(await options_then_pong(seat, 2)) == 1
+        assert engine.calls.count("A:options") == 2, "a new version computes them again"
