@@ -36,7 +36,7 @@ from server.lobby.admission import admission_for
 from server.lobby.tokens import seat_for_token
 from server.rooms.door import RoomDoor, RoomMoved
 from server.rooms.registry import NodeShuttingDown, RoomRegistry
-from server.rooms.room import RoomStopped
+from server.rooms.room import Room, RoomStopped
 from server.rules.reasons import Reason
 from server.store import StorageUnavailable
 from server.store.interface import TRY_AGAIN
@@ -67,6 +67,9 @@ the burst of 40."""
 HISTORY_FLOOR_S = 0.010
 """Loop time a ``history`` request is charged at least: its page is made later, in the
 room's task (up to ~10 ms for 500 events, docs/performance.md)."""
+RELAYED_OPTIONS_FLOOR_S = 0.005
+"""Loop time a relayed ``options`` request is charged at least on the relaying node: the
+owner computes it (~5 ms at a new version), where no budget of this socket's is."""
 SYNC_FLOOR_S = 0.002
 """Loop time a ``sync`` is charged at least: the room builds a snapshot or a catch-up for
 it later, in its task (a snapshot's view of a full N5 table: ~0.7 ms)."""
@@ -289,7 +292,8 @@ def _dispatch(frame: bytes, room: RoomDoor, session: Session, bucket: TokenBucke
             lane.run(resync)  # no id to refuse it by; rare, and two tokens each
         return None
     if isinstance(message, OptionsRequest):
-        lane.push(Work("options", lambda: room.request_options(session), merges=True))
+        floor = 0.0 if isinstance(room, Room) else RELAYED_OPTIONS_FLOOR_S
+        lane.push(Work("options", lambda: room.request_options(session), floor, merges=True))
         return None  # one waiting always answers it: never refused
     if isinstance(message, HistoryRequest):
         request = message
