@@ -7,6 +7,7 @@ import logging
 
 import uvicorn
 
+from server import log_format
 from server.app import create_app
 from server.cluster.identity import establish
 from server.cluster.node import ClusterNode
@@ -30,10 +31,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.port is not None:
         overrides["port"] = args.port
     settings = Settings.from_env(None, **overrides)
-    # With the time: a warning (a slow collection, a lost Redis) is read against what the
-    # players saw at that moment.
-    logging.basicConfig(level=args.log_level.upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # Text with the time, or JSON lines carrying the room (REFEREE_LOG_FORMAT).
+    log_format.configure(args.log_level, settings.log_format)
     logging.getLogger("server").info(native.status())
     try:
         with room_storage(settings) as storage:  # Redis (REDIS_URL or embedded) unless memory
@@ -66,6 +65,7 @@ def _serve(settings: Settings, storage: Storage, log_level: str) -> None:
         **settings.websocket_options(),  # type: ignore[arg-type]
         lifespan="on",
         log_level=log_level,
+        **log_format.uvicorn_options(settings.log_format),
     )
     # SIGTERM: drain rooms and websockets first (GOING_AWAY), see server/shutdown.py.
     try:

@@ -26,6 +26,7 @@ from server.fanout import Fanout, LocalFanout
 from server.health import Health, StorageProbe
 from server.lobby.routes import routes as lobby_routes
 from server.loop_watch import LoopLagWatch
+from server.metrics import routes as metrics_routes
 from server.rooms.engine_port import Engine
 from server.rooms.registry import RoomRegistry
 from server.store import MemoryRoomStore, RoomStore
@@ -100,7 +101,9 @@ def create_app(
             await health.probe.close()
             await store.close()
 
-    routes: list[BaseRoute] = [*lobby_routes, WebSocketRoute(WS_PATH, WebsocketApp())]
+    # /metrics: for Prometheus on the node's own address; nginx denies it (server/metrics.py).
+    routes: list[BaseRoute] = [*lobby_routes, *metrics_routes,
+                               WebSocketRoute(WS_PATH, WebsocketApp())]
     client_dir = settings.client_dir()
     if client_dir is not None:
         routes.append(Mount("/", StaticFiles(directory=client_dir, html=True), name="client"))

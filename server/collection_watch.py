@@ -16,6 +16,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from server.metrics import GC_PAUSE_BY_GENERATION, GC_SLOW_BY_GENERATION
+
 logger = logging.getLogger("server.gc")
 
 
@@ -37,8 +39,11 @@ class CollectionWatch:
             self._started = self._clock()
             return
         took = self._clock() - self._started
+        generation = info["generation"]
+        GC_PAUSE_BY_GENERATION[generation].observe(took)
         if took >= self.warn_after_s:
             self.slow_collections += 1
+            GC_SLOW_BY_GENERATION[generation].inc()
             logger.warning("garbage collection of generation %d took %.1f ms "
                            "(%d objects freed): every room waited",
                            info["generation"], took * 1000, info["collected"])

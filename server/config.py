@@ -183,6 +183,9 @@ class Settings:
     """Log a warning whenever the event loop runs this late or later: a timer ticking every
     100 ms fires late (every room on the node waits meanwhile: ``server/loop_watch.py``).
     0 = never."""
+    log_format: str = "text"
+    """``text`` (time, level, logger, message) or ``json``: one JSON object per line, with
+    the room id on every line logged in a room's context (``server/log_format.py``)."""
     gc_threshold: str = "100000,50,1000"
     """``gc.set_threshold`` for generations 0, 1 and 2 (Python's default is 700,10,10),
     applied with ``freeze_gc``; empty keeps the default. A full collection walks every

@@ -16,6 +16,8 @@ import logging
 import time
 from collections.abc import Callable
 
+from server.metrics import LOOP_LAG, LOOP_LAG_WARNINGS
+
 logger = logging.getLogger("server.loop")
 
 
@@ -47,8 +49,10 @@ class LoopLagWatch:
         """The timer fired: measure, log if late, and schedule the next tick."""
         now = self._clock()
         late = now - self._due
+        LOOP_LAG.observe(max(0.0, late))  # (uvloop's timers may fire a hair early)
         if late >= self.warn_after_s:
             self.late_ticks += 1
+            LOOP_LAG_WARNINGS.inc()
             logger.warning("event loop ran %.1f ms late: every room on this node waited",
                            late * 1000)
         self.worst_s = max(self.worst_s, late)

@@ -38,8 +38,19 @@ from server.cluster.renewal import LeaseRenewal
 from server.cluster.renewer import RenewalThread, Watched
 from server.cluster.takeover import Takeovers
 from server.config import Settings
+from server.metrics import (
+    LEASE_CLAIMED,
+    LEASE_HELD_ELSEWHERE,
+    LEASE_LOSSES,
+    LEASE_NO_ROOM,
+    RELAYS,
+    RELAYS_OPENED,
+    TAKEN_OVER,
+    TAKEOVER_FAILED,
+    TAKEOVER_OTHER,
+)
 from server.rooms.door import RoomDoor
-from server.rooms.ownership import Claim
+from server.rooms.ownership import Claim, Claimed
 from server.rooms.room import Room
 from server.store import RoomMeta, StorageUnavailable
 
@@ -99,7 +110,10 @@ class ClusterNode:
     async def claim(self, room_id: str) -> Claim | None:
         if self.displaced:
             raise StorageUnavailable(f"node id {self._node_id} is held by another process")
-        return await self.leases.acquire(room_id)
+        claim = await self.leases.acquire(room_id)
+        (LEASE_NO_ROOM if claim is None
+         else LEASE_CLAIMED if isinstance(claim, Claimed) else LEASE_HELD_ELSEWHERE).inc()
+        return claim
 
     def relay_for(self, room_id: str) -> RoomDoor | None:
         relay = self._relays.get(room_id)
@@ -112,11 +126,14 @@ class ClusterNode:
         relay = RelayRoom(self.bus, self._node_id, meta, owner,
                           self._settings.relay_join_timeout_s, self._relay_empty)
         self._relays[meta.room_id] = relay
+        RELAYS.inc()  # (referee_relays follows self._relays)
         try:
             await relay.open()
         except BusUnavailable as error:
             self._relays.pop(meta.room_id, None)
+            RELAYS.dec()
             raise StorageUnavailable(str(error)) from error
+        RELAYS_OPENED.inc()
         return relay
 
     async def serve(self, room: Room) -> None:
@@ -176,6 +193,7 @@ class ClusterNode:
             # Under that fence only: the room may have been claimed again here since.
             if port is not None and not port.room.stopped and port.room.fence == fence:
                 log.warning("room %s: lease lost; stopping it", room_id)
+                LEASE_LOSSES.inc()
                 self.renewer.disown(room_id, port.room.fence, release=False)
                 port.room.stop(CloseCode.ROOM_UNAVAILABLE, "room moved; reconnect")
         for room_id, holder in report.holders.items():
@@ -212,13 +230,17 @@ class ClusterNode:
             return  # it changed while waiting for the slot
         relay.stopped = True  # new opens claim instead of reusing this relay
         del self._relays[room_id]
+        RELAYS.dec()
         try:
             door = await self.open_rooms(room_id)
         except StorageUnavailable as error:
             log.warning("room %s: takeover failed: %s", room_id, error)
+            TAKEOVER_FAILED.inc()
             if self._keep_relay(relay):
                 return
             door = None
+        else:
+            (TAKEN_OVER if isinstance(door, Room) else TAKEOVER_OTHER).inc()
         log.info("room %s: owner %s gone; %s", room_id, relay.owner,
                  "taken over" if isinstance(door, Room) else f"now {door}")
         # Its viewers reconnect (and resume) to whichever node they reach.
@@ -235,6 +257,7 @@ class ClusterNode:
             return False
         relay.stopped = False
         self._relays[room_id] = relay
+        RELAYS.inc()
         return True
 
     # --- helpers ------------------------------------------------------------------------
@@ -247,6 +270,7 @@ class ClusterNode:
         if self._relays.get(relay.room_id) is relay:
             relay.stopped = True
             del self._relays[relay.room_id]
+            RELAYS.dec()
             self._spawn(relay.close())
 
     def _bus_reset(self) -> None:

@@ -44,6 +44,7 @@ from server.cluster.wire import (
     out_channel,
 )
 from server.fanout import Audience, Delivery
+from server.metrics import RELAY_FROM_OWNER, RELAY_GAPS, RELAY_TO_OWNER
 from server.rooms.door import RoomMoved
 from server.rooms.room import RoomStopped
 from server.rooms.seats import Member
@@ -154,6 +155,7 @@ class RelayRoom:
     # --- the owner's messages -----------------------------------------------------------
 
     def on_message(self, data: bytes) -> None:
+        RELAY_FROM_OWNER.inc()
         envelope = decode_outbound(data)
         if self._fence is None or envelope.fence > self._fence:
             if self._fence is not None:  # a new owner took the room over
@@ -165,6 +167,7 @@ class RelayRoom:
         elif envelope.seq != self._seq + 1:
             log.warning("room %s: bus message lost (seq %d after %d); resyncing viewers",
                         self.room_id, envelope.seq, self._seq)
+            RELAY_GAPS.inc()
             for relayed in list(self._by_id.values()):
                 if relayed.phase is Phase.LIVE:
                     self._ask_snapshot(relayed)
@@ -256,4 +259,5 @@ class RelayRoom:
             self._on_empty(self)
 
     def _send(self, message: Inbound) -> None:
+        RELAY_TO_OWNER.inc()
         self._bus.publish(self._in, encode_inbound(message))

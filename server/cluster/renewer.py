@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 
 from server.cluster.lease import TickReport
 from server.cluster.renewal import LeaseRenewal
+from server.metrics import LEASE_RENEWALS, LEASE_ROUND_FAILED, LEASE_ROUND_OK, LEASE_ROUND_STALLED
 from server.store.redis_errors import StorageUnavailable
 
 log = logging.getLogger(__name__)
@@ -171,6 +172,7 @@ class RenewalThread:
         stall = now - self._beat_at
         if stall > self._stall_s:
             self.refused += 1
+            LEASE_ROUND_STALLED.inc()
             if not self._stalled:
                 log.warning("event loop stalled for %.1f s: leases no longer renewed", stall)
                 self._stalled = True
@@ -181,11 +183,15 @@ class RenewalThread:
             report = self._renewal.tick(owned, rooms, nodes)
         except StorageUnavailable as error:
             log.warning("lease renewal: %s", error)
+            LEASE_ROUND_FAILED.inc()
             return
         except Exception:
             log.exception("lease renewal failed")
+            LEASE_ROUND_FAILED.inc()
             return
         self.rounds += 1
+        LEASE_ROUND_OK.inc()
+        LEASE_RENEWALS.inc(len(owned) - len(report.lost_leases))
         with self._pending_lock:
             pending = self._pending
             self._pending = report if pending is None else pending.merged(report)

@@ -30,6 +30,7 @@ class Submit:
     member: Member
     seat: str | None
     command: Command
+    received: float  # time.perf_counter() when it was queued (referee_command_latency_seconds)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from protocol.constants import CloseCode
 from server.config import Settings
 from server.fanout import Fanout
 from server.lobby.tokens import new_room_id, new_seat_token, token_hash
+from server.metrics import ROOMS
 from server.rooms.door import RoomDoor
 from server.rooms.engine_port import Engine, State
 from server.rooms.numbering import (
@@ -159,12 +160,14 @@ class RoomRegistry:
                     settings=self._settings, snapshot_version=snapshot_version, seen=seen,
                     answers=answers)
         self._rooms[room_id] = room
+        ROOMS.inc()  # until its task ends (_forget)
         task = asyncio.create_task(room.run(), name=f"room-{room_id}")
         self._tasks[room_id] = task
         task.add_done_callback(lambda _: self._forget(room_id, room))
         return room
 
     def _forget(self, room_id: str, room: Room) -> None:
+        ROOMS.dec()
         self.ownership.forget(room)
         if self._rooms.get(room_id) is room:
             del self._rooms[room_id]

@@ -39,6 +39,8 @@ from protocol.messages import (
 )
 from server.config import Settings
 from server.fanout import AUDIENCES, Audience, Delivery, Fanout
+from server.log_format import current_room
+from server.metrics import ARO_CLOSE_LATENESS, COMMAND_LATENCY, COMMAND_OUTCOMES
 from server.rooms.engine_port import AroWindow, CommandFormatError, Engine, Event, Plain, State
 from server.rooms.event_frames import Answering, events_delivery
 from server.rooms.history import HistoryPages
@@ -168,7 +170,10 @@ class Room:
 
     def submit(self, member: Member, seat: str | None, command: Command) -> bool:
         """Queue a command; False when the inbox is full (the caller answers room_busy)."""
-        return self.inbox.offer(Submit(member, seat, command))
+        if self.inbox.offer(Submit(member, seat, command, time.perf_counter())):
+            return True
+        COMMAND_OUTCOMES.rejected(ProtocolReason.ROOM_BUSY)
+        return False
 
     def leave(self, member: Member) -> None:
         self.inbox.post(Leave(member))
@@ -202,6 +207,7 @@ class Room:
 
     async def run(self) -> None:
         """Handle inbox messages until ``Stop``; one failing message never stops the room."""
+        current_room.set(self.room_id)  # every log line of this task names the room
         window = self._engine.pending_aro_window(self.state)
         if window is not None:
             self._open_window(window, self._stored_deadlines.get(window.key))
@@ -234,7 +240,10 @@ class Room:
 
     async def _handle(self, message: InboxMessage) -> None:
         if isinstance(message, Submit):
-            await self._on_submit(message)
+            try:
+                await self._on_submit(message)
+            finally:  # (a failure is answered right after, by _after_failure)
+                COMMAND_LATENCY.observe(time.perf_counter() - message.received)
         elif isinstance(message, Join):
             await self._on_join(message)
         elif isinstance(message, Leave):
@@ -250,6 +259,7 @@ class Room:
 
     def _after_failure(self, message: InboxMessage) -> None:
         if isinstance(message, Submit) and message.seat is not None:
+            COMMAND_OUTCOMES.rejected(ProtocolReason.INTERNAL_ERROR)
             self._answer(message, codec.encode(Rejected(
                 message.command.id, ProtocolReason.INTERNAL_ERROR,
                 "the server failed; the command was not applied")))
@@ -264,6 +274,7 @@ class Room:
         """Nothing was stored, so nothing changed: say "try again" (not remembered under the
         command's id, so the same id may be sent again), or retry a deadline later."""
         if isinstance(message, Submit) and message.seat is not None:
+            COMMAND_OUTCOMES.rejected(ProtocolReason.STORAGE_UNAVAILABLE)
             message.member.deliver(codec.encode(Rejected(
                 message.command.id, ProtocolReason.STORAGE_UNAVAILABLE, TRY_AGAIN)))
         elif isinstance(message, Join) and not message.done.done():
@@ -279,11 +290,13 @@ class Room:
     async def _on_submit(self, message: Submit) -> None:
         command = message.command
         if message.seat is None:
+            COMMAND_OUTCOMES.rejected(ProtocolReason.SPECTATOR_READ_ONLY)
             message.member.deliver(codec.encode(Rejected(
                 command.id, ProtocolReason.SPECTATOR_READ_ONLY, "spectators cannot send commands")))
             return
         cached = self._seats[message.seat].answers.get(command.id)
         if cached is not None:
+            COMMAND_OUTCOMES.repeated.inc()
             message.member.deliver(cached)
             return
         # The deadline is the server's: a declaration processed after it is too late, even
@@ -299,19 +312,24 @@ class Room:
         command = message.command
         rejected = self._reject_version(command, Audience(seat))
         if rejected is not None:
+            COMMAND_OUTCOMES.rejected(rejected.code)
             return codec.encode(rejected), False
         try:
             parsed = self._engine.parse_command(command.body)
         except CommandFormatError as error:
+            COMMAND_OUTCOMES.rejected(BAD_COMMAND)
             return codec.encode(Rejected(command.id, BAD_COMMAND, str(error))), False
         verdict = self._engine.decide(self.state, seat, parsed)
         if verdict.events is None:
+            COMMAND_OUTCOMES.rejected(verdict.code)
             return codec.encode(Rejected(command.id, verdict.code, verdict.message)), False
         if not verdict.events:  # accepted, and nothing changed: nothing to store
+            COMMAND_OUTCOMES.accepted.inc()
             return codec.encode(Accepted(command.id, self.seen[Audience(seat)])), False
         answering = self._answering(message, seat)
         answer = await self._commit(verdict.events, answering, accepts=(seat, command.id))
         assert answer is not None  # (there were events)
+        COMMAND_OUTCOMES.accepted.inc()
         return answer, answering is not None
 
     def _reject_version(self, command: Command, audience: Audience) -> Rejected | None:
@@ -471,12 +489,16 @@ class Room:
         window = self._window
         if window is None or window.key != key:
             return  # closed early, or an older window's timer
+        deadline_ms = self._window_deadline_ms
         verdict = self._engine.decide(self.state, None, self._engine.close_window_command(window))
         if verdict.events is None:
             log.error("room %s: closing ARO window %s refused: %s", self.room_id, key, verdict.code)
             self._drop_window()
             return
         await self._commit(verdict.events)
+        late_s = time.time() - deadline_ms / 1000
+        if late_s >= 0:  # (not a window closed early: its reactive seat was abandoned)
+            ARO_CLOSE_LATENESS.observe(late_s)
         if self._window is not None and self._window.key == key:
             log.error("room %s: ARO window %s still open after its close", self.room_id, key)
             self._drop_window()

@@ -57,6 +57,7 @@ append survives a ``kill -9`` of Redis; with ``everysec`` up to a second may be 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -66,6 +67,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import ResponseError
 
 from protocol.codec import pack_plain, unpack_plain
+from server.metrics import APPEND_ERROR, APPEND_STALE, APPEND_UNAVAILABLE, REDIS_APPEND
 from server.store.append_batches import AppendBatches, PendingAppend
 from server.store.interface import (
     ANSWERS_KEPT,
@@ -75,6 +77,7 @@ from server.store.interface import (
     RoomMeta,
     RoomSettings,
     StaleWriter,
+    StorageUnavailable,
     StoredRoom,
 )
 from server.store.lua_scripts import LuaScripts
@@ -208,11 +211,19 @@ class RedisRoomStore:
             b"" if listing is None else _pack_listing(listing), seat, entry, answers_kept,
             b"" if retention_ms is None else retention_ms, *events,
         ]
-        outcome = await self._appends.append(
-            PendingAppend(room_id, room_keys(room_id), args, listing))
+        started = time.perf_counter()
+        try:
+            outcome = await self._appends.append(
+                PendingAppend(room_id, room_keys(room_id), args, listing))
+        except Exception as error:  # the whole batch failed
+            outcome = error
+        REDIS_APPEND.observe(time.perf_counter() - started)
         if isinstance(outcome, ResponseError) and str(outcome).startswith("STALE"):
+            APPEND_STALE.inc()
             raise StaleWriter(f"room {room_id}: {outcome}")
         if isinstance(outcome, Exception):
+            failed = APPEND_UNAVAILABLE if isinstance(outcome, StorageUnavailable) else APPEND_ERROR
+            failed.inc()
             raise outcome
         return int(outcome[0])
 

@@ -34,6 +34,8 @@ from protocol.messages import (
 from server.config import Settings
 from server.lobby.admission import admission_for
 from server.lobby.tokens import seat_for_token
+from server.log_format import current_room
+from server.metrics import COMMAND_OUTCOMES, SOCKETS_BY_SEAT
 from server.rooms.door import RoomDoor, RoomMoved
 from server.rooms.registry import NodeShuttingDown, RoomRegistry
 from server.rooms.room import Room, RoomStopped
@@ -149,10 +151,14 @@ async def _websocket(websocket: WebSocket, send: Send, budgets: WorkBudgets) -> 
         await session.finish()
         return
     room_id = room.meta.room_id
+    current_room.set(room_id)  # this socket's log lines name its room
+    sockets = SOCKETS_BY_SEAT[seat]
+    sockets.inc()
     lane = WorkLane(budgets.take(room_id, seat, time.perf_counter()))
     try:
         await _serve(websocket, settings, room, session, lane)
     finally:
+        sockets.dec()
         lane.close()
         budgets.give_back(room_id, seat, time.perf_counter())
         room.leave(session)
@@ -271,6 +277,7 @@ def _dispatch(frame: bytes, room: RoomDoor, session: Session, bucket: TokenBucke
         message = codec.decode_client(frame)
     except DecodeError as error:
         if error.command_id is not None:
+            COMMAND_OUTCOMES.rejected(error.code)
             return Rejected(error.command_id, error.code, error.message)
         return Error(error.code, error.message)
     tokens = MESSAGE_TOKENS.get(type(message), 1.0)

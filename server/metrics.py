@@ -1,0 +1,175 @@
+"""The node's Prometheus metrics, every one defined here, and ``GET /metrics``.
+
+Each node exposes its own (one process per node: ``python -m server`` runs one uvicorn
+worker, so prometheus-client's multiprocess mode is not needed); Prometheus scrapes the
+nodes directly and sums across them. ``/metrics`` is on the node's own port for the
+scraper only: the shipped nginx config denies it (docs/server.md, "Metrics").
+
+Names follow Prometheus' conventions: ``referee_`` prefix, base units (``_seconds``),
+counters end in ``_total``. prometheus-client's default collectors add ``process_*`` (CPU,
+memory, descriptors) and ``python_*`` (collections per generation).
+
+Cost: the code on a command's path binds its labelled children once, here, and does a
+counter increment (~0.5 µs) or a histogram observation (~1.6 µs) each; nothing looks a
+label up per command, frame or delivery (docs/performance.md, "Instrumentation").
+"""
+
+from __future__ import annotations
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    Counter,
+    Gauge,
+    Histogram,
+    disable_created_metrics,
+    generate_latest,
+)
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+# No ``*_created`` series (a third of the lines: each scrape costs the event loop ~20 µs a
+# line); Prometheus finds counter resets without them.
+disable_created_metrics()  # type: ignore[no-untyped-call]
+
+# --- buckets --------------------------------------------------------------------------------
+
+FAST = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
+"""A command's answer or a Redis append: normally a millisecond or two."""
+LATE = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
+"""How late something ran that was due at a time: a window's close, a timer, a collection."""
+
+# --- rooms and sockets ------------------------------------------------------------------------
+
+ROOMS = Gauge("referee_rooms", "Rooms whose actor runs on this node (it owns them).")
+
+SOCKETS = Gauge("referee_sockets",
+                "Websockets joined to a room through this node, by role.", ["role"])
+SOCKETS_BY_SEAT = {"A": SOCKETS.labels("seat_a"), "B": SOCKETS.labels("seat_b"),
+                   None: SOCKETS.labels("spectator")}
+"""The ``referee_sockets`` child of a viewer's seat ("A", "B", None for a spectator)."""
+
+# --- commands ---------------------------------------------------------------------------------
+
+COMMANDS = Counter(
+    "referee_commands_total",
+    "Client commands answered, by outcome (accepted, rejected, repeated: a repeated id "
+    "answered from the cache) and the rejection's reason code.", ["outcome", "reason"])
+COMMAND_LATENCY = Histogram(
+    "referee_command_latency_seconds",
+    "From a command entering its room's inbox on the owning node to its answer being sent.",
+    buckets=FAST)
+
+
+class CommandOutcomes:
+    """``referee_commands_total``'s children, bound once: ``accepted.inc()``,
+    ``repeated.inc()``, ``rejected(reason)`` (one child per reason code, made the first
+    time that code is seen; the codes are a closed set)."""
+
+    def __init__(self, counter: Counter) -> None:
+        self._counter = counter
+        self.accepted = counter.labels("accepted", "")
+        self.repeated = counter.labels("repeated", "")
+        self._rejected: dict[str, Counter] = {}
+
+    def rejected(self, reason: str) -> None:
+        child = self._rejected.get(reason)
+        if child is None:
+            child = self._rejected[reason] = self._counter.labels("rejected", str(reason))
+        child.inc()
+
+
+COMMAND_OUTCOMES = CommandOutcomes(COMMANDS)
+
+# --- the ARO window ---------------------------------------------------------------------------
+
+ARO_CLOSE_LATENESS = Histogram(
+    "referee_aro_close_lateness_seconds",
+    "How long after its deadline an ARO window closed by that deadline was closed (stored "
+    "and sent); windows the reactive player closed are not counted.", buckets=LATE)
+
+# --- Redis ------------------------------------------------------------------------------------
+
+REDIS_APPEND = Histogram(
+    "referee_redis_append_seconds",
+    "A room's append to Redis, from the call to its outcome (the group commit's wait for "
+    "the loop iteration included), failures included.", buckets=FAST)
+REDIS_APPEND_FAILURES = Counter(
+    "referee_redis_append_failures_total",
+    "Appends that stored nothing, by kind: unavailable (Redis down, timed out: the command "
+    "is answered storage_unavailable), stale (the fence or version was refused: the room "
+    "moved), error (anything else).", ["kind"])
+APPEND_UNAVAILABLE = REDIS_APPEND_FAILURES.labels("unavailable")
+APPEND_STALE = REDIS_APPEND_FAILURES.labels("stale")
+APPEND_ERROR = REDIS_APPEND_FAILURES.labels("error")
+
+# --- several nodes: relays and leases ---------------------------------------------------------
+
+RELAYS = Gauge("referee_relays",
+               "Rooms this node relays to the node that owns them (it has viewers of them).")
+RELAYS_OPENED = Counter("referee_relays_opened_total", "Relays opened on this node.")
+RELAY_MESSAGES = Counter(
+    "referee_relay_messages_total",
+    "Bus messages of this node's relays: to_owner (a viewer's join, command, leave, query), "
+    "from_owner (frames and broadcasts received).", ["direction"])
+RELAY_TO_OWNER = RELAY_MESSAGES.labels("to_owner")
+RELAY_FROM_OWNER = RELAY_MESSAGES.labels("from_owner")
+RELAY_GAPS = Counter("referee_relay_gaps_total",
+                     "Bus messages a relay found missing (its viewers were resynced).")
+
+LEASE_CLAIMS = Counter(
+    "referee_lease_claims_total",
+    "Room lease claims by this node: claimed (a new fence), held_elsewhere (another node "
+    "owns it: relayed), no_room.", ["outcome"])
+LEASE_CLAIMED = LEASE_CLAIMS.labels("claimed")
+LEASE_HELD_ELSEWHERE = LEASE_CLAIMS.labels("held_elsewhere")
+LEASE_NO_ROOM = LEASE_CLAIMS.labels("no_room")
+LEASE_RENEWALS = Counter("referee_lease_renewals_total",
+                         "Leases renewed (each owned room, each renewal round).")
+LEASE_ROUNDS = Counter(
+    "referee_lease_rounds_total",
+    "Renewal rounds: ok, failed (Redis), stalled (not sent: the event loop's heartbeat was "
+    "older than lease_loop_stall_s).", ["outcome"])
+LEASE_ROUND_OK = LEASE_ROUNDS.labels("ok")
+LEASE_ROUND_FAILED = LEASE_ROUNDS.labels("failed")
+LEASE_ROUND_STALLED = LEASE_ROUNDS.labels("stalled")
+LEASE_LOSSES = Counter("referee_lease_losses_total",
+                       "Leases of live rooms this node lost (the room stopped, 4011).")
+TAKEOVERS = Counter(
+    "referee_lease_takeovers_total",
+    "Takeovers of relayed rooms whose owner was gone: taken_over, failed (tried again "
+    "later), other (someone else had it).", ["outcome"])
+TAKEN_OVER = TAKEOVERS.labels("taken_over")
+TAKEOVER_FAILED = TAKEOVERS.labels("failed")
+TAKEOVER_OTHER = TAKEOVERS.labels("other")
+
+# --- stalls of the whole node -----------------------------------------------------------------
+
+GC_PAUSES = Histogram(
+    "referee_gc_pause_seconds",
+    "Every garbage collection's duration, by generation (while gc_warn_ms > 0).",
+    ["generation"], buckets=LATE)
+GC_PAUSE_BY_GENERATION = [GC_PAUSES.labels(str(generation)) for generation in range(3)]
+GC_SLOW = Counter(
+    "referee_gc_slow_collections_total",
+    "Collections of gc_warn_ms or more (each logged as a server.gc warning).", ["generation"])
+GC_SLOW_BY_GENERATION = [GC_SLOW.labels(str(generation)) for generation in range(3)]
+LOOP_LAG = Histogram(
+    "referee_loop_lag_seconds",
+    "How late the loop watch's 100 ms timer fired, every tick (while loop_lag_warn_ms > 0).",
+    buckets=LATE)
+LOOP_LAG_WARNINGS = Counter(
+    "referee_loop_lag_warnings_total",
+    "Ticks loop_lag_warn_ms or more late (each logged as a server.loop warning).")
+
+
+# --- exposition -------------------------------------------------------------------------------
+
+
+async def metrics(request: Request) -> Response:
+    return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)
+
+
+routes = [Route("/metrics", metrics, methods=["GET"])]
+
