@@ -6,6 +6,7 @@ loopback script renders the very same text; the Dockerfile has what docs/deploy.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -59,7 +60,7 @@ def test_the_template_the_compose_file_and_the_script_name_the_same_variables() 
 
 def test_compose_runs_redis_with_its_append_only_file_and_two_distinct_nodes() -> None:
     services = compose()["services"]
-    assert set(services) == {"redis", "node1", "node2", "nginx"}
+    assert set(services) == {"redis", "node1", "node2", "nginx", "prometheus"}
     redis_command = services["redis"]["command"]
     assert redis_command[redis_command.index("--appendonly") + 1] == "yes"
     assert redis_command[redis_command.index("--appendfsync") + 1] in ("always", "everysec")
@@ -115,6 +116,66 @@ def test_the_websocket_location_upgrades_and_allows_long_lived_connections() -> 
     assert "proxy_set_header Connection $connection_upgrade;" in ws
     assert "proxy_read_timeout 1h;" in ws
     assert "ip_hash" not in text and "sticky" not in text.replace("sticky sessions", "")
+
+
+def test_nginx_denies_the_nodes_metrics_to_the_public() -> None:
+    text = (DEPLOY / "nginx.conf").read_text()
+    metrics = text[text.index("location ^~ /metrics"):]
+    assert metrics[:metrics.index("}")].split("{")[1].split() == ["deny", "all;"]
+    assert text.index("location ^~ /metrics") < text.index("location / {")
+
+
+def test_prometheus_scrapes_every_node_of_the_compose_file_directly() -> None:
+    services = compose()["services"]
+    prometheus = services["prometheus"]
+    assert "./prometheus.yml:/etc/prometheus/prometheus.yml:ro" in prometheus["volumes"]
+    assert "--config.file=/etc/prometheus/prometheus.yml" in prometheus["command"]
+    assert all(port.startswith("127.0.0.1:") for port in prometheus["ports"])
+    config = yaml.safe_load((DEPLOY / "prometheus.yml").read_text())
+    jobs = {job["job_name"]: job for job in config["scrape_configs"]}
+    referee = jobs["referee"]
+    assert referee.get("metrics_path", "/metrics") == "/metrics"
+    targets = {target for static in referee["static_configs"] for target in static["targets"]}
+    nodes = {f"{name}:{service['expose'][0]}" for name, service in services.items()
+             if service.get("image") == "infinity-referee:latest"}
+    assert targets == nodes == {"node1:8000", "node2:8000"}
+    assert set(prometheus["depends_on"]) == {"node1", "node2"}
+
+
+def exposed_metric_names() -> set[str]:
+    """Every sample name /metrics may hold: the metrics server/metrics.py defines (and the
+    default collectors its registry carries), with the suffixes of their types."""
+    from prometheus_client import REGISTRY
+
+    import server.metrics  # noqa: F401  (defines them in the registry)
+
+    suffixes = {"counter": ("_total",), "gauge": ("",), "info": ("_info",),
+                "histogram": ("_bucket", "_sum", "_count")}
+    return {family.name + suffix for family in REGISTRY.collect()
+            for suffix in suffixes.get(family.type, ("",))}
+
+
+def test_the_grafana_dashboard_parses_and_names_only_metrics_the_nodes_expose() -> None:
+    dashboard = json.loads((DEPLOY / "grafana" / "referee-dashboard.json").read_text())
+    known = exposed_metric_names()
+    panels = dashboard["panels"]
+    assert len({panel["id"] for panel in panels}) == len(panels) >= 10
+    named = set()
+    for panel in panels:
+        assert panel["targets"], panel["title"]
+        for target in panel["targets"]:
+            names = set(re.findall(r"\b(?:referee|process|python)_[a-z0-9_]+", target["expr"]))
+            assert names, target["expr"]
+            assert names <= known, (panel["title"], names - known)
+            named |= names
+    for metric in ("referee_rooms", "referee_sockets", "referee_commands_total",
+                   "referee_command_latency_seconds_bucket",
+                   "referee_aro_close_lateness_seconds_bucket",
+                   "referee_redis_append_seconds_bucket", "referee_redis_append_failures_total",
+                   "referee_relays", "referee_lease_claims_total", "referee_lease_losses_total",
+                   "referee_lease_takeovers_total", "referee_loop_lag_seconds_bucket",
+                   "referee_gc_pause_seconds_bucket"):
+        assert metric in named, f"no panel shows {metric}"
 
 
 def test_the_dockerfile_runs_the_server_unprivileged_with_health_and_stop_signal() -> None:
