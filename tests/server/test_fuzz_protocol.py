@@ -2,7 +2,7 @@
 and a real Redis, each checked against protocol/README.md, the rooms' state compared
 before and after what was refused, and the server's log read for tracebacks. The harness is
 ``bench.fuzz`` (its long run: ``python -m bench.fuzz --frames 100000``), the generators
-``tests/support/fuzz_frames.py``. Then the bugs it found, each as a strict xfail."""
+``tests/support/fuzz_frames.py``. Then the bug it found, as a regression test."""
 
 from __future__ import annotations
 
@@ -46,12 +46,9 @@ def test_generated_frames_get_their_documented_answers_and_change_no_room(fuzz: 
     assert tally.resent > 0, "answers lost to a close were asked for again"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "protocol/codec.py _decode builds DecodeError(UNKNOWN_MESSAGE_TYPE, f'unknown message type "
-    "{tag!r}'): repr() of a type nested ~980 deep (msgpack reads up to 1024) raises "
-    "RecursionError, which server/transport/endpoint.py _dispatch (and _read_hello) does not "
-    "catch: the socket dies with 1006 and uvicorn logs 'Exception in ASGI application'"))
 def test_a_type_nested_a_thousand_deep_is_an_unknown_message_type(fuzz: Fuzzing) -> None:
+    """Found by the fuzzer: repr() of such a type in the error's message raised
+    RecursionError, which killed the socket (1006) with a traceback (fixed in 1092afb)."""
     room = fuzz.protocol.rooms[0]
 
     async def exchange() -> tuple[Conn, list[str]]:

@@ -430,14 +430,21 @@ hello_frames = _message("hello").map(lambda pair: Frame(
     error=ProtocolReason.UNEXPECTED_MESSAGE if pair[1] is None else ProtocolReason.BAD_MESSAGE))
 
 _CLIENT_TAGS = {tag.value for tag in ClientTag}
-unknown_type_frames = st.builds(
-    lambda tag, rest: Frame({**rest, "type": tag} if tag is not None else rest,
-                            "unknown message type", error=ProtocolReason.UNKNOWN_MESSAGE_TYPE),
-    st.one_of(st.sampled_from([*sorted({t.value for t in ServerTag} - _CLIENT_TAGS),
-                               "COMMAND", "command ", "Ping"]),
-              texts.filter(lambda t: t not in _CLIENT_TAGS), ints, st.none(),
-              st.lists(scalars, max_size=2), st.integers(1, 1000).map(Deep)),
-    st.dictionaries(st.text(max_size=6).filter(lambda k: k != "type"), junk, max_size=3))
+@st.composite
+def unknown_type_frames(draw: st.DrawFn) -> Frame:
+    """A map whose ``type`` is no client message: a server's tag, a near miss, any text, a
+    number, nil, a list, a list nested up to a thousand deep, or no ``type`` at all."""
+    tag = draw(st.one_of(
+        st.sampled_from([*sorted({t.value for t in ServerTag} - _CLIENT_TAGS),
+                         "COMMAND", "command ", "Ping"]),
+        texts.filter(lambda t: t not in _CLIENT_TAGS), ints, st.none(),
+        st.lists(scalars, max_size=2), st.integers(1, 1000).map(Deep)))
+    rest = draw(st.dictionaries(st.text(max_size=6).filter(lambda k: k != "type"), junk,
+                                max_size=3))
+    note = (f"deep value in type ({tag.depth} levels)" if isinstance(tag, Deep)
+            else "unknown message type")
+    return Frame({**rest, "type": tag} if tag is not None else rest, note,
+                 error=ProtocolReason.UNKNOWN_MESSAGE_TYPE)
 
 
 def _malformed(frame: bytes) -> bool:
@@ -531,7 +538,7 @@ FRAME_MIX: tuple[tuple[int, st.SearchStrategy[Frame]], ...] = (
     (6, _message_frames("ping")),
     (4, _message_frames("options")),
     (3, hello_frames),
-    (7, unknown_type_frames),
+    (7, unknown_type_frames()),
     (12, malformed_frames),
     (4, deep_frames()),
     (1, oversized_frames()),
