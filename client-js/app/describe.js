@@ -9,6 +9,7 @@
 // "rich text" (strings and {text, cls, title} pieces), pure and testable without a DOM;
 // `toNodes` and `renderOutcome` turn it into elements.
 import { weaponName, weapon as catalogueWeapon } from "./catalogue.js";
+import { describeTokenSpent } from "./command-tokens.js";
 
 /**
  * @typedef {{text: string, cls?: string, title?: string, data?: Record<string, string>}} Piece
@@ -244,6 +245,7 @@ export function describeEvent(e, ctx = {}) {
     }
     case "trooper_revealed": return [who(e.trooper), ` revealed from Hidden Deployment at ${point(e.position)}`];
     case "lieutenant_appointed": return ["Your new Lieutenant will be ", who(e.trooper), " (secret; from the End of this Turn)"];
+    case "command_token_spent": return describeTokenSpent(e, who);
     case "guts_failure_chosen": return [who(e.trooper), ` will ${e.fail ? "fail" : "roll"} its Guts Rolls (secret)`];
     case "turn_ended": return [`Player ${e.side}'s turn ended (${e.unused_orders} unused Order${e.unused_orders === 1 ? "" : "s"} lost)`];
     case "game_ended": return [`Game over: ${resultText(e.result)}${e.dice_revealed?.secret ? "; the dice secret is revealed: anyone may now verify every die" : ""}`];

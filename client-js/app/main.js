@@ -14,6 +14,7 @@ import { loadCatalogue, weaponName } from "./catalogue.js";
 import { verifyRecord } from "./lib/verify.js";
 import { startLobby } from "./lobby.js";
 import { renderSetupPanel, seatsText } from "./setup-panel.js";
+import { renderCommandTokens, tokensText } from "./command-tokens.js";
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const params = new URLSearchParams(location.hash.slice(1));
@@ -154,6 +155,8 @@ function render() {
   eventHistory.catchUp();
   eventHistory.refreshNames();
   renderLieutenantPanel(state, options);
+  renderCommandTokens($("command-token-panel"), state, options, { el, button, send, render, role: conn.role,
+    name: (id) => eventHistory.names.label(id).text ?? id });
   renderConcede(state);
 }
 
@@ -258,6 +261,7 @@ function renderStatus(state) {
   if (!state) return;
   $("phase").textContent = state.phase;
   $("round").textContent = `round ${state.round}, turn ${state.turn}, active ${state.active ?? "-"}`;
+  $("command-tokens").textContent = tokensText(state);
   const o = state.orders ?? {};
   const pools = Object.entries(o.pools ?? {}).map(([g, n]) => `G${g}: ${n}`).join(" ");
   const lieutenant = o.lieutenant === true || typeof o.lieutenant === "string" ? 1 : 0;

@@ -89,6 +89,8 @@ export const RuleReason = Object.freeze({
   ZOC_ONLY_DODGE_OR_RESET: "zoc_only_dodge_or_reset",
   STALE_WINDOW: "stale_window",
   NOT_ALLOWED_BY_RULESET: "not_allowed_by_ruleset",
+  NO_COMMAND_TOKEN: "no_command_token",
+  COMMAND_TOKEN_USE_UNAVAILABLE: "command_token_use_unavailable",
   IN_RETREAT: "in_retreat",
 });
 

@@ -14,6 +14,8 @@ from .aro import (
     apply_aro_window_closed,
     apply_aro_window_opened,
 )
+from .command_tokens import apply_command_token_spent
+from .command_tokens import apply_turn_started as tokens_at_turn_start
 from .deployment import apply_deployment_step_ended, apply_trooper_deployed
 from .effects import apply_effect
 from .evolve import replace
@@ -39,6 +41,10 @@ def apply_order_resolved(state: GameState, event: e.OrderResolved) -> GameState:
     return replace(state, order=None, dice=event.dice.settled())
 
 
+def _turn_started(state: GameState, event: e.TurnStarted) -> GameState:
+    return tokens_at_turn_start(apply_turn_started(state, event), event)
+
+
 def _with_dice(fold: Callable[[GameState, Any], GameState]) -> Callable[[GameState, Any], GameState]:
     def folded(state: GameState, event: Any) -> GameState:
         return replace(fold(state, event), dice=event.dice.settled())
@@ -54,7 +60,8 @@ APPLIERS: dict[type[e.Event], Callable[[GameState, Any], GameState]] = {
     e.InitiativeSettled: apply_initiative_settled,
     e.TrooperDeployed: apply_trooper_deployed,
     e.DeploymentStepEnded: apply_deployment_step_ended,
-    e.TurnStarted: apply_turn_started,
+    e.TurnStarted: _turn_started,
+    e.CommandTokenSpent: apply_command_token_spent,
     e.LossOfLieutenant: apply_loss_of_lieutenant,
     e.RetreatDeclared: apply_retreat_declared,
     e.OrdersCounted: apply_orders_counted,

@@ -150,6 +150,23 @@ class ChooseGutsFailure(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class SpendCommandToken(Command):
+    """[N5] Spend one Command Token (DIGEST 3.3; ``command_tokens.py``).
+
+    ``use="remove_orders"`` (Strategic): remove Regular Orders from the opponent's pools,
+    one per entry of ``combat_groups`` (two, or what the pools hold if fewer).
+    ``use="limit_tokens"`` (Strategic): the opponent may spend one Command Token this turn.
+    ``use="transfer_trooper"`` (Executive): ``trooper`` joins Combat Group ``combat_group``.
+    """
+
+    TYPE: ClassVar[str] = "spend_command_token"
+    use: Literal["remove_orders", "limit_tokens", "transfer_trooper"]
+    combat_groups: tuple[int, ...] = ()
+    trooper: TrooperId | None = None
+    combat_group: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class EndImpetuousPhase(Command):
     TYPE: ClassVar[str] = "end_impetuous_phase"
 

@@ -238,6 +238,23 @@ class LieutenantAppointed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class CommandTokenSpent(Event):
+    """A player spent one Command Token (DIGEST 3.3; ``command_tokens.py``): open
+    information. ``left``: the player's tokens after this one."""
+
+    TYPE: ClassVar[str] = "command_token_spent"
+    side: Side
+    use: str
+    left: int
+    combat_groups: tuple[int, ...] = ()
+    """``remove_orders``: the opponent's pool of each Regular Order removed."""
+    trooper: TrooperId | None = None
+    """``transfer_trooper``: the trooper that changes Combat Group..."""
+    combat_group: int | None = None
+    """...and the group it joins."""
+
+
+@dataclass(frozen=True, slots=True)
 class TurnEnded(Event):
     """States Phase done; every unused Order token is removed (seed 002)."""
 

@@ -20,6 +20,7 @@ from typing import Any
 from . import commands as c
 from .activation import decide_declare_skill, sees
 from .aro import decide_declare_aro, decide_pass_aro
+from .command_tokens import LIMIT_TOKENS, REMOVE_ORDERS, TRANSFER_TROOPER, decide_spend_command_token
 from .decision import Rejection
 from .deployment import decide_end_deployment_step, deployer, placed, reserve_of
 from .evolve import replace
@@ -73,8 +74,9 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
     "end_impetuous_phase": bool, "skills": {...} | None, "aros": {trooper: [...]},
     "sight": {trooper: [enemy ids it has Line of Fire to]},
     "guts_failure": {trooper: whether it now fails its Guts Rolls},
-    "close_aro_window": {"order", "step"} | None, "appoint_lieutenant": [trooper]}`` (shapes in
-    docs/client.md). Empty lists/maps when the seat has nothing to do.
+    "close_aro_window": {"order", "step"} | None, "appoint_lieutenant": [trooper],
+    "command_tokens": [spend_command_token body]}`` (shapes in docs/client.md). Empty
+    lists/maps when the seat has nothing to do.
     """
     order = state.order
     deploying = deployer(state) is side
@@ -103,7 +105,31 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
         "appoint_lieutenant": [
             t.id for t in state.troopers_of(side)
             if _accepted(decide_appoint_lieutenant, state, side, c.AppointLieutenant(t.id))],
+        "command_tokens": _command_tokens(state, side) if order is None else [],
     }
+
+
+def _command_tokens(state: GameState, side: Side) -> list[Plain]:
+    """The complete ``spend_command_token`` bodies the seat may send now (the Strategic
+    uses, each pair of the opponent's pools to remove Regular Orders from, each trooper
+    and Combat Group of the Executive transfer); none while it holds no token."""
+    tokens = state.command_tokens
+    if tokens.held.get(side, 0) <= 0 or state.phase not in (Phase.IMPETUOUS, Phase.ORDERS):
+        return []
+    candidates: list[dict[str, Plain]] = [{"type": "spend_command_token", "use": LIMIT_TOKENS}]
+    groups = sorted(g for g, n in state.orders.pools.items() if n > 0)
+    candidates += [{"type": "spend_command_token", "use": REMOVE_ORDERS, "combat_groups": [a, b]}
+                   for i, a in enumerate(groups) for b in groups[i:]]
+    candidates += [{"type": "spend_command_token", "use": REMOVE_ORDERS, "combat_groups": [g]}
+                   for g in groups]
+    if state.active is side:
+        candidates += [{"type": "spend_command_token", "use": TRANSFER_TROOPER,
+                        "trooper": t.id, "combat_group": group}
+                       for t in state.troopers_of(side) if t.on_table and not t.marker
+                       for group in state.armies[side].combat_groups()
+                       if group != t.entry.combat_group]
+    return [body for body in candidates
+            if _accepted(decide_spend_command_token, state, side, c.parse_command(body))]
 
 
 def _close_aro_window(state: GameState, side: Side, order: ActiveOrder | None) -> Plain:

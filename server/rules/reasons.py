@@ -44,4 +44,6 @@ class Reason(StrEnum):
     ZOC_ONLY_DODGE_OR_RESET = "zoc_only_dodge_or_reset"
     STALE_WINDOW = "stale_window"  # closing an ARO window that is no longer open
     NOT_ALLOWED_BY_RULESET = "not_allowed_by_ruleset"
+    NO_COMMAND_TOKEN = "no_command_token"  # none left, or held to one this turn
+    COMMAND_TOKEN_USE_UNAVAILABLE = "command_token_use_unavailable"  # not now / not met / done
     IN_RETREAT = "in_retreat"  # the army is in Retreat!: the skill is not one it may declare

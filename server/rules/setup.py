@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import table_catalogue
+from .command_tokens import initial_tokens
 from .dice import Dice, DiceSource, fixed_secret
 from .ruleset import Ruleset
 from .state import GameState
@@ -45,6 +46,7 @@ def new_game(setup: GameSetup) -> GameState:
         id_key=setup.id_key or _fixed_id_key(setup.seed),
         table=layout.table,
         deployment_zones=dict(layout.zones),
+        command_tokens=initial_tokens(ruleset),
     )
 
 

@@ -230,6 +230,23 @@ class ActiveOrder:
 
 
 @dataclass(frozen=True, slots=True)
+class CommandTokens:
+    """Command Tokens (DIGEST 3.3; N5, none in CodeOne): open information
+    (``command_tokens.py``)."""
+
+    held: Mapping[Side, int] = field(default_factory=dict)
+    """Tokens each player has left for the game."""
+    spent_this_turn: Mapping[Side, int] = field(default_factory=dict)
+    limited: frozenset[Side] = frozenset()
+    """Players held to one Command Token this Player Turn (the Strategic limit)."""
+    strategic_used: frozenset[str] = frozenset()
+    """Strategic uses already made this game (each is made at most once)."""
+    turn_start_orders: int = 0
+    """``GameState.orders_spent`` when this Player Turn started: the Executive window stays
+    open while no Order (or Impetuous activation) has been spent since."""
+
+
+@dataclass(frozen=True, slots=True)
 class GameResult:
     winner: Side | None
     victory_points: Mapping[Side, int]
@@ -258,6 +275,7 @@ class GameState:
     loss_of_lieutenant: frozenset[Side] = frozenset()
     retreat: frozenset[Side] = frozenset()
     result: GameResult | None = None
+    command_tokens: CommandTokens = CommandTokens()
     lieutenant_choice: Mapping[Side, TrooperId] = field(default_factory=dict)
     """The new Lieutenant each player in Loss of Lieutenant has named (``lieutenant``);
     private to that player."""

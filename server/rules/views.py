@@ -115,6 +115,7 @@ def view_state(state: GameState, viewer: Viewer) -> dict[str, Plain]:
         "orders": _view_orders(state, viewer),
         "order": _view_order(state, viewer),
         "orders_spent": state.orders_spent,
+        "command_tokens": to_plain(state.command_tokens),
         "loss_of_lieutenant": sorted(s.value for s in state.loss_of_lieutenant),
         "retreat": sorted(s.value for s in state.retreat),
         "result": to_plain(state.result),

@@ -162,7 +162,7 @@ class RandomPlayer:
         self.orders_per_turn = orders_per_turn
         self.spent = 0
         self.aside = 0
-        """Choices this turn that do not move the game on (Guts, Lieutenant)."""
+        """Choices this turn that do not move the game on (Guts, Lieutenant, Command Tokens)."""
         self.budget = self.rng.randint(0, orders_per_turn)
 
     def observe(self, event_type: str) -> None:
@@ -174,7 +174,7 @@ class RandomPlayer:
         """The rules core accepted ``body`` from this seat."""
         if body["type"] == "activate":
             self.spent += 1
-        elif body["type"] in ("choose_guts_failure", "appoint_lieutenant"):
+        elif body["type"] in ("choose_guts_failure", "appoint_lieutenant", "spend_command_token"):
             self.aside += 1
 
     def candidates(self, options: dict[str, Any], view: View) -> Iterator[Body]:
@@ -198,6 +198,10 @@ class RandomPlayer:
     # -- what does not move the game on -------------------------------------------------
 
     def _aside(self, options: dict[str, Any]) -> Iterator[Body]:
+        tokens = options.get("command_tokens") or []  # complete bodies, offered only for a while
+        if tokens and self.aside < 3 and self.rng.random() < 0.2:
+            yield self.rng.choice(tokens)
+            return
         if self.aside >= 3 or self.rng.random() > 0.05:
             return
         choices: list[Body] = [

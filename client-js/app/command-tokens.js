@@ -1,0 +1,76 @@
+// Command Tokens (N5; none in CodeOne): each player's tokens in the status bar, a button for
+// each use the server offers this seat now (options.command_tokens: complete
+// spend_command_token bodies, sent as they are), and the words for the spent-token event.
+
+/** The status bar's "A 4 | B 3" (with "held to 1 this turn" when the Strategic limit applies), or "-" without tokens. */
+export function tokensText(state) {
+  const tokens = state?.command_tokens;
+  const held = tokens?.held ?? {};
+  const sides = Object.keys(held).sort();
+  if (!sides.length) return "-";
+  const limited = new Set(tokens.limited ?? []);
+  return sides.map((s) => `${s} ${held[s]}${limited.has(s) ? " (1 this turn)" : ""}`).join(" | ");
+}
+
+/** A use offered as a button's words. @param {Record<string, any>} body @param {(id: string) => string} name */
+export function useText(body, name) {
+  switch (body.use) {
+    case "remove_orders": {
+      const groups = body.combat_groups ?? [];
+      return `Remove ${groups.length} Regular Order${groups.length === 1 ? "" : "s"} (${groups.map((g) => `G${g}`).join(", ")})`;
+    }
+    case "limit_tokens": return "Limit the opponent to 1 Command Token this turn";
+    case "transfer_trooper": return `Move ${name(body.trooper)} to Combat Group ${body.combat_group}`;
+    default: return body.use;
+  }
+}
+
+/** A button's handle for tests and styles: "limit_tokens", "remove_orders:1,2", "transfer_trooper:A-t7:2". @param {Record<string, any>} body */
+export function useKey(body) {
+  if (body.use === "remove_orders") return `remove_orders:${(body.combat_groups ?? []).join(",")}`;
+  if (body.use === "transfer_trooper") return `transfer_trooper:${body.trooper}:${body.combat_group}`;
+  return String(body.use);
+}
+
+const USE_GROUP = { remove_orders: "Strategic", limit_tokens: "Strategic", transfer_trooper: "Executive" };
+
+/**
+ * The seat's Command Token panel: one button per offered use, grouped Strategic / Executive.
+ * Hidden when nothing is offered: the game never waits for a token to be spent.
+ * @param {HTMLElement} panel @param {Record<string, any>} state @param {Record<string, any>|null} options
+ * @param {{ el: Function, button: Function, send: Function, render: Function, name: (id: string) => string, role: string|null }} ctx
+ */
+export function renderCommandTokens(panel, state, options, ctx) {
+  const offered = options?.command_tokens ?? [];
+  panel.hidden = !offered.length;
+  panel.replaceChildren();
+  if (!offered.length) return;
+  const left = state.command_tokens?.held?.[ctx.role ?? ""] ?? 0;
+  panel.append(ctx.el("div", {}, `Command Tokens: ${left} left. Spend one (optional):`));
+  for (const kind of ["Strategic", "Executive"]) {
+    const bodies = offered.filter((/** @type {any} */ b) => (USE_GROUP[/** @type {keyof typeof USE_GROUP} */ (b.use)] ?? "Executive") === kind);
+    if (!bodies.length) continue;
+    panel.append(ctx.el("div", { class: "hint" }, kind === "Strategic" ? "Strategic use (your opponent's first turn, before its first Order):" : "Executive use (before your first Order this turn):"));
+    for (const body of bodies) {
+      panel.append(ctx.button(useText(body, ctx.name), async () => {
+        const answer = await ctx.send(body);
+        if (answer?.ok) ctx.render();
+      }, { "data-command-token": useKey(body) }));
+    }
+  }
+}
+
+/** The log line of a command_token_spent event. @param {Record<string, any>} e @param {(id: string) => any} who */
+export function describeTokenSpent(e, who) {
+  const left = `${e.left} left`;
+  switch (e.use) {
+    case "remove_orders": {
+      const removed = e.combat_groups ?? [];
+      const groups = removed.map((/** @type {number} */ g) => `G${g}`).join(", ");
+      return [`Player ${e.side} spends a Command Token (Strategic): ${removed.length} Regular Order${removed.length === 1 ? "" : "s"} removed from the opponent's pools (${groups}); ${left}`];
+    }
+    case "limit_tokens": return [`Player ${e.side} spends a Command Token (Strategic): the opponent may spend only 1 Command Token this turn; ${left}`];
+    case "transfer_trooper": return [`Player ${e.side} spends a Command Token (Executive): `, who(e.trooper), ` joins Combat Group ${e.combat_group}; ${left}`];
+    default: return [`Player ${e.side} spends a Command Token (${e.use}); ${left}`];
+  }
+}

@@ -1,0 +1,125 @@
+// Command Tokens in the browser app (N5, DIGEST 3.3; seed 002 Executive Use), in real
+// headless Chromium against tests/browser/scenario_server.py: every viewer's status bar shows
+// both players' tokens; the second player gets a button for each Strategic use the server
+// offers in the first player's first turn, the Active Player one for each Executive use; the
+// spent tokens are log lines for all. Screenshot: test-artifacts/browser/command-tokens-*.png.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+import { createInterface } from "node:readline";
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const { chromium } = createRequire(join(repo, "client-js", "package.json"))("playwright-core");
+const artifacts = join(repo, "test-artifacts", "browser");
+mkdirSync(artifacts, { recursive: true });
+const WAIT = { timeout: 20000 };
+
+let server, browser, base;
+
+before(async () => {
+  server = spawn(join(repo, ".venv", "bin", "python"), ["-m", "tests.browser.scenario_server"],
+    { cwd: repo, stdio: ["ignore", "pipe", "inherit"] });
+  const lines = createInterface({ input: server.stdout });
+  base = await new Promise((resolve, reject) => {
+    server.once("exit", (code) => reject(new Error(`scenario server exited with ${code}`)));
+    lines.on("line", (line) => { if (line.startsWith("PORT ")) resolve(`http://127.0.0.1:${line.slice(5)}`); });
+  });
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"] });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+});
+
+async function open(link) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  page.on("pageerror", (e) => console.error("pageerror", e.message));
+  await page.goto(base + link);
+  await page.waitForFunction(() => window.referee?.view.state, null, WAIT);
+  return page;
+}
+
+const json = async (path, body) => (await fetch(base + path, { method: "POST", headers: { "content-type": "application/json" },
+  body: JSON.stringify(body) })).json();
+const shot = (page, name) => page.screenshot({ path: join(artifacts, `${name}.png`) });
+const options = async (page) => {
+  await page.waitForFunction(() => window.referee.currentOptions(), null, WAIT);
+  return page.evaluate(() => window.referee.currentOptions());
+};
+const tokensShown = (page, text) => page.waitForFunction((text) => document.getElementById("command-tokens").textContent === text, text, WAIT);
+const logged = (page, pattern) => page.waitForFunction((source) => new RegExp(source).test(document.getElementById("log").textContent), pattern.source, WAIT);
+const closeAll = (...pages) => Promise.all(pages.map((p) => p.context().close()));
+
+// A's whole list but its Peripherals stands on the table: 10 Regular Orders in Combat Group 1
+// and 4 in Combat Group 2, more than 10, so B may remove 2 of them (DIGEST 3.3).
+const PLACEMENTS = {
+  ...Object.fromEntries(Array.from({ length: 14 }, (_, i) => [`A-t${i + 1}`, [3 + (i % 7) * 6, i < 7 ? 3 : 9, 90]])),
+  "B-t1": [3.5, 44, 270], "B-t3": [24, 44, 270],
+};
+
+test("Command Tokens: counts for all, Strategic buttons for the second player, an Executive transfer, log lines", async () => {
+  const room = await json("/test/scenario", { ruleset: "n5", aro_window_s: 120, seed: 1, placements: PLACEMENTS });
+  const a = await open(room.seats.A.link);
+  const b = await open(room.seats.B.link);
+  const spectator = await open(room.spectator_link);
+  for (const page of [a, b, spectator]) await tokensShown(page, "A 4 | B 4");
+
+  // B, second player, in A's first turn right after its Order Count: the two Strategic uses.
+  await b.waitForSelector("#command-token-panel:not([hidden])", WAIT);
+  const offeredB = (await options(b)).command_tokens;
+  assert.deepEqual(await b.$$eval("[data-command-token]", (xs) => xs.map((x) => x.dataset.commandToken)),
+    ["limit_tokens", "remove_orders:1,1", "remove_orders:1,2", "remove_orders:2,2"]);
+  assert.equal(offeredB.length, 4);
+  // A, the Active Player: Executive transfers only; the spectator: no panel.
+  await a.waitForSelector('[data-command-token="transfer_trooper:A-t7:2"]', WAIT);
+  assert.equal(await a.$('[data-command-token="limit_tokens"]'), null);
+  assert.equal(await spectator.$eval("#command-token-panel", (x) => x.hidden), true);
+
+  await b.click('[data-command-token="remove_orders:1,2"]');
+  for (const page of [a, b, spectator]) {
+    await logged(page, /Player B spends a Command Token \(Strategic\): 2 Regular Orders removed from the opponent's pools \(G1, G2\); 3 left/);
+    await tokensShown(page, "A 4 | B 3");
+  }
+  await a.waitForFunction(() => JSON.stringify(window.referee.view.state.orders.pools) === '{"1":9,"2":3}', null, WAIT);
+
+  await b.click('[data-command-token="limit_tokens"]');
+  for (const page of [a, b, spectator]) await tokensShown(page, "A 4 (1 this turn) | B 2");
+  await b.waitForSelector("#command-token-panel", { state: "hidden", ...WAIT });
+
+  await a.click('[data-command-token="transfer_trooper:A-t7:2"]');
+  for (const page of [a, b, spectator]) {
+    await logged(page, /Player A spends a Command Token \(Executive\): Lancer \d+ joins Combat Group 2; 3 left/);
+    await tokensShown(page, "A 3 (1 this turn) | B 2");
+  }
+  await a.waitForSelector("#command-token-panel", { state: "hidden", ...WAIT });
+  assert.deepEqual((await options(a)).command_tokens, [], "held to one token this turn");
+  await a.waitForFunction(() => JSON.stringify(window.referee.view.state.orders.pools) === '{"1":8,"2":4}', null, WAIT);
+  await shot(spectator, "command-tokens-spectator-log");
+  await shot(a, "command-tokens-active-player");
+  await closeAll(a, b, spectator);
+});
+
+test("Command Tokens: B's Strategic panel before any is spent (screenshot)", async () => {
+  const room = await json("/test/scenario", { ruleset: "n5", aro_window_s: 120, seed: 1, placements: PLACEMENTS });
+  const b = await open(room.seats.B.link);
+  await b.waitForSelector("#command-token-panel:not([hidden])", WAIT);
+  await shot(b, "command-tokens-strategic-panel");
+  await closeAll(b);
+});
+
+test("CodeOne has no Command Tokens: the status shows none and no panel is offered", async () => {
+  const room = await json("/test/scenario", { ruleset: "codeone", aro_window_s: 120, seed: 1,
+    placements: { "A-t1": [3.5, 1.5, 90], "B-t1": [3.5, 30.5, 90] } });
+  const a = await open(room.seats.A.link);
+  await tokensShown(a, "-");
+  assert.deepEqual((await options(a)).command_tokens, []);
+  assert.equal(await a.$eval("#command-token-panel", (x) => x.hidden), true);
+  await closeAll(a);
+});
