@@ -36,9 +36,11 @@ const USE_GROUP = { remove_orders: "Strategic", limit_tokens: "Strategic", trans
 
 /**
  * The seat's Command Token panel: one button per offered use, grouped Strategic / Executive.
- * Hidden when nothing is offered: the game never waits for a token to be spent.
+ * Executive transfers are shown for the selected trooper only (one per other Combat Group),
+ * so that the panel stays short. Hidden when nothing is offered: the game never waits for a
+ * token to be spent.
  * @param {HTMLElement} panel @param {Record<string, any>} state @param {Record<string, any>|null} options
- * @param {{ el: Function, button: Function, send: Function, render: Function, name: (id: string) => string, role: string|null }} ctx
+ * @param {{ el: Function, button: Function, send: Function, render: Function, name: (id: string) => string, role: string|null, selected: string|null }} ctx
  */
 export function renderCommandTokens(panel, state, options, ctx) {
   const offered = options?.command_tokens ?? [];
@@ -48,9 +50,12 @@ export function renderCommandTokens(panel, state, options, ctx) {
   const left = state.command_tokens?.held?.[ctx.role ?? ""] ?? 0;
   panel.append(ctx.el("div", {}, `Command Tokens: ${left} left. Spend one (optional):`));
   for (const kind of ["Strategic", "Executive"]) {
-    const bodies = offered.filter((/** @type {any} */ b) => (USE_GROUP[/** @type {keyof typeof USE_GROUP} */ (b.use)] ?? "Executive") === kind);
-    if (!bodies.length) continue;
-    panel.append(ctx.el("div", { class: "hint" }, kind === "Strategic" ? "Strategic use (your opponent's first turn, before its first Order):" : "Executive use (before your first Order this turn):"));
+    const all = offered.filter((/** @type {any} */ b) => (USE_GROUP[/** @type {keyof typeof USE_GROUP} */ (b.use)] ?? "Executive") === kind);
+    if (!all.length) continue;
+    const bodies = kind === "Executive" ? all.filter((/** @type {any} */ b) => !b.trooper || b.trooper === ctx.selected) : all;
+    panel.append(ctx.el("div", { class: "hint" }, kind === "Strategic" ? "Strategic use (your opponent's first turn, before its first Order):"
+      : bodies.length ? "Executive use (before your first Order this turn):"
+        : "Executive use (before your first Order this turn): select one of your troopers to move it to another Combat Group."));
     for (const body of bodies) {
       panel.append(ctx.button(useText(body, ctx.name), async () => {
         const answer = await ctx.send(body);

@@ -155,7 +155,7 @@ function render() {
   eventHistory.catchUp();
   eventHistory.refreshNames();
   renderLieutenantPanel(state, options);
-  renderCommandTokens($("command-token-panel"), state, options, { el, button, send, render, role: conn.role,
+  renderCommandTokens($("command-token-panel"), state, options, { el, button, send, render, role: conn.role, selected: ui.selected,
     name: (id) => eventHistory.names.label(id).text ?? id });
   renderConcede(state);
 }

@@ -77,9 +77,15 @@ test("Command Tokens: counts for all, Strategic buttons for the second player, a
   assert.deepEqual(await b.$$eval("[data-command-token]", (xs) => xs.map((x) => x.dataset.commandToken)),
     ["limit_tokens", "remove_orders:1,1", "remove_orders:1,2", "remove_orders:2,2"]);
   assert.equal(offeredB.length, 4);
-  // A, the Active Player: Executive transfers only; the spectator: no panel.
+  // A, the Active Player: Executive transfers only, for the selected trooper; the spectator: no panel.
+  await a.waitForSelector("#command-token-panel:not([hidden])", WAIT);
+  assert.match(await a.$eval("#command-token-panel", (x) => x.textContent), /select one of your troopers to move it to another Combat Group/);
+  assert.equal(await a.$("[data-command-token]"), null, "no trooper selected: no transfer button");
+  assert.ok((await options(a)).command_tokens.every((body) => body.use === "transfer_trooper"));
+  await a.click('[data-select="A-t7"]');
   await a.waitForSelector('[data-command-token="transfer_trooper:A-t7:2"]', WAIT);
-  assert.equal(await a.$('[data-command-token="limit_tokens"]'), null);
+  assert.deepEqual(await a.$$eval("[data-command-token]", (xs) => xs.map((x) => x.dataset.commandToken)), ["transfer_trooper:A-t7:2"]);
+  await shot(a, "command-tokens-executive-panel");
   assert.equal(await spectator.$eval("#command-token-panel", (x) => x.hidden), true);
 
   await b.click('[data-command-token="remove_orders:1,2"]');
