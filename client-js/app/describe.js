@@ -331,6 +331,8 @@ export function effectText(x, ctx = {}) {
     case "targeted_cleared": return [who(x.trooper), " is no longer Targeted"];
     case "isolated_set": return [who(x.trooper), ` is Isolated (${weaponName(x.weapon)}: E/M)`];
     case "isolated_cleared": return [who(x.trooper), " is no longer Isolated"];
+    case "immobilized_b_set": return [who(x.trooper), ` is Immobilized-B (${weaponName(x.weapon)}: E/M)`];
+    case "immobilized_b_cleared": return [who(x.trooper), " is no longer Immobilized-B"];
     case "became_idle": return [who(x.trooper), `'s ${skillName(x.skill)} became Idle: ${lookupWords(IDLE_REASON, x.reason)}`];
     case "weapon_used": {
       const most = catalogueWeapon(x.weapon)?.disposable;

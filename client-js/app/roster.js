@@ -29,7 +29,7 @@ export function trooperStates(t) {
   if (t.condition === "dead") states.push("dead");
   else if (t.condition === "unconscious") states.push("unconscious");
   if (t.prone) states.push("prone");
-  if (t.immobilized || t.condition === "immobilized") states.push("immobilized");
+  if (t.immobilized || t.immobilized_b || t.condition === "immobilized") states.push("immobilized");
   if (t.targeted) states.push("targeted");
   if (t.isolated) states.push("isolated");
   if (t.hidden) states.push("hidden");

@@ -270,6 +270,12 @@ function applyEffect(state, effect, profiles) {
     case "isolated_set":
       trooper.isolated = true;
       break;
+    case "immobilized_b_cleared":
+      trooper.immobilized_b = false;
+      break;
+    case "immobilized_b_set":
+      trooper.immobilized_b = true;
+      break;
     case "revealed":
       trooper.marker = false;
       if (profiles[effect.trooper]) trooper.profile = profiles[effect.trooper];

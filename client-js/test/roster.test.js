@@ -50,6 +50,7 @@ test("states: what the view carries, the Lieutenant only on one's own troopers",
   assert.deepEqual(trooperStates({ condition: "unconscious", prone: true, targeted: true }), ["unconscious", "prone", "targeted"]);
   assert.deepEqual(trooperStates({ entry: { lieutenant: true }, hidden: true }), ["lieutenant", "hidden"]);
   assert.deepEqual(trooperStates({ marker: true, immobilized: true, isolated: true }), ["immobilized", "isolated", "marker"]);
+  assert.deepEqual(trooperStates({ immobilized_b: true, isolated: true }), ["immobilized", "isolated"]);
   assert.deepEqual(trooperStates({ condition: "normal" }), []);
 });
 

@@ -117,16 +117,20 @@ test("a standing Guts choice and a Targeted state are folded; an ARO reveals a h
   assert.equal(view.stale, false);
 });
 
-test("the Isolated state is folded from E/M and cleared by a Reset", () => {
+test("the Isolated and Immobilized-B states are folded from E/M and cleared by a Reset", () => {
   const view = viewWith([trooper("t1", "A", [5, 5])]);
   view.applyEvents(11, [
-    { type: "order_resolved", order: 1, outcome: { rolls: [], saves: [], effects: [{ type: "isolated_set", trooper: "t1", weapon: "em_rifle" }] } },
+    { type: "order_resolved", order: 1, outcome: { rolls: [], saves: [], effects: [
+      { type: "isolated_set", trooper: "t1", weapon: "em_rifle" }, { type: "immobilized_b_set", trooper: "t1", weapon: "em_rifle" }] } },
   ]);
   assert.equal(view.trooper("t1").isolated, true);
+  assert.equal(view.trooper("t1").immobilized_b, true);
   view.applyEvents(12, [
-    { type: "order_resolved", order: 2, outcome: { rolls: [], saves: [], effects: [{ type: "isolated_cleared", trooper: "t1" }] } },
+    { type: "order_resolved", order: 2, outcome: { rolls: [], saves: [], effects: [
+      { type: "isolated_cleared", trooper: "t1" }, { type: "immobilized_b_cleared", trooper: "t1" }] } },
   ]);
   assert.equal(view.trooper("t1").isolated, false);
+  assert.equal(view.trooper("t1").immobilized_b, false);
   assert.equal(view.stale, false);
 });
 

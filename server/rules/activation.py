@@ -14,6 +14,7 @@ import math
 from collections.abc import Sequence
 from itertools import pairwise
 
+from .command_tokens import check_coordinated_skills, required_burst
 from .commands import DeclareSkill
 from .decision import require
 from .engaged import check_engaged_may_declare
@@ -22,6 +23,7 @@ from .evolve import replace
 from .geometry import Body, Point, distance, in_base_contact, point_distance, point_to_segment_distance
 from .hacking import check_hacker_and_program, in_hacking_area
 from .ids import Side, TrooperId, WeaponId
+from .immobilized import check_immobilized_may_declare
 from .line_of_fire import has_line_of_fire
 from .mods import blocking_bodies
 from .order_structure import may_follow
@@ -103,10 +105,12 @@ def _check_peripheral_skills(
         check_active_skill(
             state, order.for_trooper(entry.trooper), state.trooper(entry.trooper), entry.skill
         )
+    check_coordinated_skills(state, order, skill, declared)
 
 
 def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperState, skill: Skill) -> None:
     check_retreat_may_declare(state, trooper, skill, in_aro=False)
+    check_immobilized_may_declare(state, trooper, skill, in_aro=False)
     check_engaged_may_declare(state, trooper, skill, in_aro=False)
     if isinstance(skill, MOVEMENT_SKILLS):
         _check_movement(state, order, trooper, skill.route, skill)
@@ -237,10 +241,11 @@ def _check_bs_attack(state: GameState, order: ActiveOrder, trooper: TrooperState
         )
     else:
         burst = sum(a.burst for a in skill.targets)
+        full = required_burst(state, trooper.id, weapon.burst)  # a Coordinated Order's is less
         require(
-            all(a.burst >= 1 for a in skill.targets) and burst == weapon.burst,
+            all(a.burst >= 1 for a in skill.targets) and burst == full,
             Reason.BAD_BURST,
-            f"Split the full Burst of {weapon.name} ({weapon.burst}) between the targets.",
+            f"Split the full Burst of {weapon.name} ({full}) between the targets.",
         )
     shooter = acting_body(order, trooper, firing_point)
     discovering = {s.target for s in order.skills if isinstance(s, Discover)}

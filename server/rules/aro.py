@@ -23,6 +23,7 @@ from .evolve import replace
 from .geometry import Body, in_base_contact
 from .hacking import check_hacker_and_program, in_hacking_area, path_in_hacking_area
 from .ids import Side, TrooperId
+from .immobilized import check_immobilized_may_declare
 from .line_of_fire import RouteSight, has_line_of_fire
 from .mods import blocking_bodies_by_trooper, without
 from .named_troopers import own_trooper
@@ -251,6 +252,7 @@ def decide_declare_aro(state: GameState, side: Side, command: DeclareAro) -> lis
         f"{skill.TYPE} cannot be declared as an ARO.",
     )
     check_retreat_may_declare(state, trooper, skill, in_aro=True)
+    check_immobilized_may_declare(state, trooper, skill, in_aro=True)
     eligibility = order.eligible[trooper.id]
     if eligibility.zoc_only:
         require(

@@ -5,7 +5,8 @@ forces saves per its ammunition; each Critical forces one more, rolled last. Fai
 become wounds on the trooper's track, hit after hit, so one Order can take a trooper from
 Normal to Unconscious and then to Dead; each change is a ``Wounded`` effect carrying the
 totals. Failed saves against E/M deal no wounds: they make the trooper Isolated
-(``IsolatedSet``, ``isolated.py``).
+(``IsolatedSet``, ``isolated.py``), and a HI, TAG or REM Immobilized-B too
+(``ImmobilizedBSet``, ``immobilized.py``).
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from .ammunition import Ammunition, inflicts_wounds
 from .dice import Dice, roll_d20
 from .evolve import replace
 from .ids import TrooperId, WeaponId
+from .immobilized import immobilized_by_em
 from .isolated import isolates
-from .outcome import Effect, IsolatedSet, SaveRecord, WentProne, Wounded
+from .outcome import Effect, ImmobilizedBSet, IsolatedSet, SaveRecord, WentProne, Wounded
 from .ruleset import options
 from .saves import judge_save, save_target, saves_required
 from .state import GameState, TrooperState
@@ -69,6 +71,10 @@ def resolve_hits(state: GameState, hits: Sequence[Hit], dice: Dice) -> Damage:
             # E/M: a failed BTS save makes the trooper Isolated (DIGEST 7.6, 8).
             troopers[hit.target] = replace(troopers[hit.target], isolated=True)
             effects.append(IsolatedSet(hit.target, record.weapon))
+        if _immobilized_by(troopers[hit.target], record):
+            # ... and on a HI, TAG or REM, Immobilized-B too (DIGEST 7.6).
+            troopers[hit.target] = replace(troopers[hit.target], immobilized_b=True)
+            effects.append(ImmobilizedBSet(hit.target, record.weapon))
     return Damage(saves=tuple(records), effects=tuple(effects), dice=dice)
 
 
@@ -104,6 +110,11 @@ def _wounded(target: TrooperState, record: SaveRecord) -> TrooperState:
 def _isolated_by(target: TrooperState, record: SaveRecord) -> bool:
     return (isolates(Ammunition(record.ammo)) and record.failed > 0
             and not target.is_null and not target.isolated)
+
+
+def _immobilized_by(target: TrooperState, record: SaveRecord) -> bool:
+    return (isolates(Ammunition(record.ammo)) and record.failed > 0 and not target.is_null
+            and immobilized_by_em(target) and not target.immobilized_b)
 
 
 def _with_wounds(target: TrooperState, wounds: int, condition: Condition) -> TrooperState:

@@ -14,6 +14,8 @@ from .outcome import (
     CoupDeGrace,
     DiscoverFailed,
     Effect,
+    ImmobilizedBCleared,
+    ImmobilizedBSet,
     IsolatedCleared,
     IsolatedSet,
     Moved,
@@ -37,7 +39,8 @@ def apply_effect(state: GameState, effect: Effect) -> GameState:
     * ``DiscoverFailed``: the marker is added to the discoverer's ``failed_discover``.
     * ``WeaponUsed``: ``weapon_uses[weapon]`` (uses spent so far) grows by ``uses``.
     * ``Turned``: facing set; ``WentProne``: prone set; ``TargetedCleared``: targeted unset;
-      ``TargetedSet``: targeted set; ``IsolatedSet`` / ``IsolatedCleared``: isolated set / unset.
+      ``TargetedSet``: targeted set; ``IsolatedSet`` / ``IsolatedCleared``: isolated set / unset;
+      ``ImmobilizedBSet`` / ``ImmobilizedBCleared``: immobilized_b set / unset.
     * ``BecameIdle`` and ``CoupDeGrace`` change nothing: they are records (why a skill did
       nothing; why the ``Wounded`` that follows a Coup de Grâce needed no roll).
     """
@@ -78,4 +81,8 @@ def _changed(trooper: TrooperState, effect: Effect) -> TrooperState:
         return replace(trooper, isolated=True)
     if isinstance(effect, IsolatedCleared):
         return replace(trooper, isolated=False)
+    if isinstance(effect, ImmobilizedBSet):
+        return replace(trooper, immobilized_b=True)
+    if isinstance(effect, ImmobilizedBCleared):
+        return replace(trooper, immobilized_b=False)
     raise TypeError(f"unknown effect {type(effect).__name__}")

@@ -68,8 +68,8 @@ def guts_rolls(state: GameState, checks: Sequence[GutsCheck], dice: Dice) -> Gut
         trooper = state.trooper(check.trooper)
         if not options(state.ruleset).guts_rolls or not trooper.can_act:
             continue
-        if is_engaged(state, trooper):
-            continue  # an Engaged trooper makes no Guts Roll (DIGEST 7.8)
+        if is_engaged(state, trooper) or trooper.immobilized_b:
+            continue  # an Engaged or Immobilized trooper makes no Guts Roll (DIGEST 7.8)
         record, dice = _roll(trooper, dice, state)
         rolls.append(record)
         if record.successes + record.criticals:

@@ -14,9 +14,9 @@
 * **Reset** at WIP -9 (``mods.reset_mods``); a successful Reset cancels it
   (``resolution._resets``: ``IsolatedCleared``).
 
-Not built (docs/rules-coverage.md, Issue 19): the Immobilized-B that E/M adds on HI, TAG,
-REM and VH troopers; Engineer cancelling it; Fireteams and Coordinated Orders (neither
-exists here); what becomes of an Isolated Controller's Peripherals.
+E/M also makes a HI, TAG or REM trooper Immobilized-B (``immobilized.py``). Not built
+(docs/rules-coverage.md, Issue 19): Engineer cancelling it; Fireteams and Coordinated Orders
+(neither exists here); what becomes of an Isolated Controller's Peripherals.
 """
 
 from __future__ import annotations

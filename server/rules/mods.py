@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from .cover import in_partial_cover
 from .geometry import Body, distance
 from .ids import TrooperId
+from .immobilized import IMMOBILIZED_B_RESET_MOD
 from .isolated import ISOLATED_RESET_MOD
 from .line_of_fire import has_line_of_fire
 from .rolls import Mod
@@ -127,11 +128,13 @@ def dodge_mods(without_line_of_fire: bool, penalty_in_ruleset: bool) -> tuple[Mo
 
 
 def reset_mods(trooper: TrooperState) -> tuple[Mod, ...]:
-    """A Targeted trooper resets at -3 WIP, an Isolated one at -9 (DIGEST 8; states add up,
-    then the +-12 cap applies)."""
+    """A Targeted trooper resets at -3 WIP, an Isolated one at -9, an Immobilized-B one at -3
+    (DIGEST 8; states add up, then the +-12 cap applies)."""
     mods: list[Mod] = []
     if trooper.targeted:
         mods.append(Mod("targeted", TARGETED_RESET_MOD))
     if trooper.isolated:
         mods.append(Mod("isolated", ISOLATED_RESET_MOD))
+    if trooper.immobilized_b:
+        mods.append(Mod("immobilized_b", IMMOBILIZED_B_RESET_MOD))
     return tuple(mods)

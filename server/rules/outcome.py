@@ -182,6 +182,24 @@ class IsolatedCleared(Effect):
 
 
 @dataclass(frozen=True, slots=True)
+class ImmobilizedBSet(Effect):
+    """A failed BTS Saving Roll against E/M also makes a HI, TAG or REM trooper
+    Immobilized-B (DIGEST 7.6, 8; ``immobilized.py``)."""
+
+    TYPE: ClassVar[str] = "immobilized_b_set"
+    trooper: TrooperId
+    weapon: WeaponId
+
+
+@dataclass(frozen=True, slots=True)
+class ImmobilizedBCleared(Effect):
+    """A successful Reset cancels Immobilized-B (DIGEST 6.3, 8)."""
+
+    TYPE: ClassVar[str] = "immobilized_b_cleared"
+    trooper: TrooperId
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
     rolls: tuple[RollRecord, ...] = ()
     saves: tuple[SaveRecord, ...] = ()

@@ -32,6 +32,7 @@ from .outcome import (
     BecameIdle,
     DiscoverFailed,
     Effect,
+    ImmobilizedBCleared,
     IsolatedCleared,
     Moved,
     Outcome,
@@ -230,7 +231,7 @@ def _template_hits(templates: Sequence[TemplateHit],
 
 
 def _resets(state: GameState, rolled: Sequence[_Rolled]) -> tuple[Effect, ...]:
-    """A successful Reset cancels Targeted and Isolated (DIGEST 6.3, 8)."""
+    """A successful Reset cancels Targeted, Isolated and Immobilized-B (DIGEST 6.3, 8)."""
     effects: list[Effect] = []
     for r in rolled:
         if r.plan.skill != "reset" or not _scored(r.record):
@@ -240,6 +241,8 @@ def _resets(state: GameState, rolled: Sequence[_Rolled]) -> tuple[Effect, ...]:
             effects.append(TargetedCleared(trooper.id))
         if trooper.isolated:
             effects.append(IsolatedCleared(trooper.id))
+        if trooper.immobilized_b:
+            effects.append(ImmobilizedBCleared(trooper.id))
     return tuple(effects)
 
 

@@ -69,6 +69,8 @@ class TrooperState:
     targeted: bool = False
     isolated: bool = False
     """Isolated (DIGEST 8; ``isolated.py``): cut off from its army's Comms by E/M."""
+    immobilized_b: bool = False
+    """Immobilized-B (DIGEST 8; ``immobilized.py``): E/M on a HI, TAG or REM; Reset only."""
     weapon_uses: Mapping[str, int] = field(default_factory=dict)
     failed_discover: frozenset[TrooperId] = frozenset()
     """Markers this trooper failed to Discover this Player Turn (no retry, DIGEST 9)."""
@@ -244,6 +246,10 @@ class CommandTokens:
     turn_start_orders: int = 0
     """``GameState.orders_spent`` when this Player Turn started: the Executive window stays
     open while no Order (or Impetuous activation) has been spent since."""
+    coordinated_order: int = 0
+    """The number of the last Coordinated Order (DIGEST 3.4; 0: none yet)..."""
+    spearhead: TrooperId | None = None
+    """...and its Spearhead."""
 
 
 @dataclass(frozen=True, slots=True)

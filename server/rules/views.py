@@ -64,6 +64,7 @@ def view_trooper(trooper: TrooperState, viewer: Viewer, state: GameState) -> dic
         prone=trooper.prone,
         targeted=trooper.targeted,
         isolated=trooper.isolated,
+        immobilized_b=trooper.immobilized_b,
         combat_group=trooper.entry.combat_group,
         weapon_uses=dict(trooper.weapon_uses),
     )

@@ -1,7 +1,9 @@
 """The Isolated state (``isolated.py``): E/M ammunition causes it (DIGEST 7.6), it counts in
 the Loss of Lieutenant check (DIGEST 11.3), and DIGEST 8's states table: it acts on its own
 Irregular Order, has no Comms (no Comms Attack, no Hacking Area), resets at WIP -9, and a
-successful Reset cancels it. No sample weapon fires E/M, so these tests build one."""
+successful Reset cancels it. E/M also makes a HI, TAG or REM Immobilized-B
+(``immobilized.py``): Reset only, Reset -3, no Guts Roll. No sample weapon fires E/M, so
+these tests build one."""
 
 from __future__ import annotations
 
@@ -16,7 +18,14 @@ from server.rules.events import LossOfLieutenant, OrderResolved, OrdersCounted
 from server.rules.hacking import in_hacking_area
 from server.rules.ids import SPECTATOR, Side, TrooperId, WeaponId
 from server.rules.options import seat_options
-from server.rules.outcome import IsolatedCleared, IsolatedSet, Wounded
+from server.rules.outcome import (
+    ImmobilizedBCleared,
+    ImmobilizedBSet,
+    IsolatedCleared,
+    IsolatedSet,
+    Wounded,
+)
+from server.rules.profiles import TroopType
 from server.rules.resolution import resolve_order
 from server.rules.rolls import Mod
 from server.rules.skills import Reset
@@ -74,7 +83,7 @@ def test_digest_7_6_em_failed_bts_save_makes_the_trooper_isolated_not_wounded() 
     (save,) = outcome.saves
     assert save.ammo == "E/M" and save.target == 9 and save.failed == 1
     assert IsolatedSet(target.id, EM_RIFLE.id) in outcome.effects
-    assert not any(isinstance(e, Wounded) for e in outcome.effects)
+    assert not any(isinstance(e, Wounded | ImmobilizedBSet) for e in outcome.effects)
     after = _fold(state, outcome.effects).trooper(target.id)
     assert after.isolated and after.wounds == 0 and after.condition is Condition.NORMAL
     # Both saves made: not Isolated.
@@ -241,3 +250,71 @@ def test_digest_8_isolated_hacker_cannot_comms_attack_in_aro() -> None:
             assert row["comms_attack"] == [] and row["reset"] is True
         else:
             assert isinstance(decision, Accepted) and row["comms_attack"] == ["tracer_ping"]
+
+
+# --- Immobilized-B: E/M on HI, TAG, REM ---------------------------------------------------------
+
+
+def test_digest_7_6_em_also_makes_a_hi_tag_or_rem_immobilized_b_and_it_makes_no_guts_roll() -> None:
+    shooter = trooper("s", A, (10, 10), 0.0)
+    plain = trooper("t", B, (16, 10), 180.0, bts=3)
+    heavy = replace(plain, entry=replace(plain.entry, profile=replace(
+        plain.profile, troop_type=TroopType.HI)))
+    state = _armed_with_em(resolving(shooter, [shoot(EM_RIFLE, (heavy, 1))], [heavy],
+                                     faces=[4, 20, 3]), "A-s")
+    outcome, _ = resolve_order(state)
+    assert IsolatedSet(heavy.id, EM_RIFLE.id) in outcome.effects
+    assert ImmobilizedBSet(heavy.id, EM_RIFLE.id) in outcome.effects
+    assert [r.skill for r in outcome.rolls] == ["bs_attack"]  # no Guts Roll (DIGEST 7.8)
+    after = _fold(state, outcome.effects).trooper(heavy.id)
+    assert after.isolated and after.immobilized_b and after.wounds == 0
+
+
+def test_digest_8_immobilized_b_reset_is_at_wip_minus_3_and_a_success_cancels_it() -> None:
+    stuck = replace(trooper("r", A, (10, 10), 0.0), immobilized_b=True)
+    outcome, _ = resolve_order(resolving(stuck, [Reset()], faces=[10]))
+    (reset,) = outcome.rolls
+    assert reset.mods == (Mod("immobilized_b", -3),) and reset.success_value == 10
+    assert ImmobilizedBCleared(stuck.id) in outcome.effects
+    outcome, _ = resolve_order(resolving(stuck, [Reset()], faces=[11]))
+    assert not any(isinstance(e, ImmobilizedBCleared) for e in outcome.effects)
+
+
+STUCK: dict[str, Any] = {"A-t2": [20, 20, 90], "A-t1": [2, 2, 270], "B-t3": [20, 30, 270],
+                         "B-t1": [1, 47, 90]}
+
+
+def test_digest_8_immobilized_b_declares_only_reset_or_idle_in_its_turn() -> None:
+    """The Bulwark (HI) still brings its Order and is activated with it; it may Reset or
+    Idle, nothing else (``skill_not_allowed``), and nothing else is offered."""
+    state = build_state({"ruleset": "n5", "terrain": [], "placements": STUCK,
+                         "troopers": {"A-t2": {"immobilized_b": True}}})
+    assert state.orders.pools == {1: 2}  # the Lieutenant and the Bulwark
+    state, _ = play(state, A, {"type": "activate", "trooper": "A-t2", "order": "regular"})
+    for skill in ({"type": "move", "route": [[20, 20], [20, 22]]},
+                  {"type": "bs_attack", "weapon": "rotary_repeater",
+                   "targets": [{"trooper": "B-t3", "burst": 4}]},
+                  {"type": "dodge"}):
+        decision = _decide(state, A, {"type": "declare_skill", "skill": skill})
+        assert isinstance(decision, Rejected) and decision.code == "skill_not_allowed", skill
+        assert "Immobilized-B" in decision.message
+    for skill in ({"type": "reset"}, {"type": "idle"}):
+        assert isinstance(_decide(state, A, {"type": "declare_skill", "skill": skill}), Accepted)
+    offered = seat_options(state, A)["skills"]
+    assert offered["route_skills"] == [] and offered["bs_attack"] == {} and not offered["dodge"]
+    assert offered["reset"] and offered["idle"]
+
+
+def test_digest_8_immobilized_b_reacts_only_with_reset() -> None:
+    state = build_state({"ruleset": "n5", "terrain": [], "placements": STUCK, "first": "B",
+                         "troopers": {"A-t2": {"immobilized_b": True}}})
+    state, _ = play(state, B, {"type": "activate", "trooper": "B-t3", "order": "regular"})
+    move = {"type": "move", "route": [[20, 30], [21, 30]]}
+    state, _ = play(state, B, {"type": "declare_skill", "skill": move})
+    assert state.order is not None and state.order.eligible["A-t2"].line_of_fire
+    dodge = _decide(state, A, {"type": "declare_aro", "trooper": "A-t2", "skill": {"type": "dodge"}})
+    assert isinstance(dodge, Rejected) and dodge.code == "skill_not_allowed"
+    reset = {"type": "declare_aro", "trooper": "A-t2", "skill": {"type": "reset"}}
+    assert isinstance(_decide(state, A, reset), Accepted)
+    row = seat_options(state, A)["aros"]["A-t2"]
+    assert row["bs_attack"] == [] and row["dodge"] is False and row["reset"] is True
