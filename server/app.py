@@ -24,6 +24,7 @@ from server.collection_watch import CollectionWatch
 from server.config import Settings
 from server.fanout import Fanout, LocalFanout
 from server.health import Health, StorageProbe
+from server.lobby.http_errors import api_fallback, exception_handlers
 from server.lobby.routes import routes as lobby_routes
 from server.loop_watch import LoopLagWatch
 from server.metrics import routes as metrics_routes
@@ -103,7 +104,8 @@ def create_app(
 
     # /metrics: for Prometheus on the node's own address; nginx denies it (server/metrics.py).
     routes: list[BaseRoute] = [*lobby_routes, *metrics_routes,
-                               WebSocketRoute(WS_PATH, WebsocketApp())]
+                               WebSocketRoute(WS_PATH, WebsocketApp()),
+                               api_fallback(lobby_routes)]
     client_dir = settings.client_dir()
     if client_dir is not None:
         routes.append(Mount("/", StaticFiles(directory=client_dir, html=True), name="client"))
@@ -111,7 +113,8 @@ def create_app(
     # (server.transport.direct_frames); without direct frames it would only be one more
     # layer for every request to pass through.
     middleware = [Middleware(KeepServerSend)] if settings.direct_frames else []
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
+                    exception_handlers=exception_handlers)
     app.state.settings = settings
     app.state.registry = registry
     app.state.health = health

@@ -2,7 +2,8 @@
 real server on a real Redis (``bench.fuzz``, ``tests/support/fuzz_frames.py``): never a
 5xx, every error of the API a JSON ``{"error", "message"}``, the exact answer where it is
 known, no room stored by a refused request, nothing wrong in the server's log. Then the
-bugs it found: one fixed (a regression test), one not yet (a strict xfail)."""
+bugs it found, as regression tests: a number beyond a double (fixed in 1092afb) and text
+404/405 answers under /api (now JSON, server/lobby/http_errors.py)."""
 
 from __future__ import annotations
 
@@ -57,10 +58,6 @@ def test_a_number_beyond_a_double_in_room_settings_is_refused_400(fuzz: Fuzzing,
     assert not log_violations(log, fuzz.lobby.tally, "huge number")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Starlette's router answers a path under /api that no route has, or a method the route "
-    "does not take, with a text body ('Not Found', 'Method Not Allowed'): the lobby's errors "
-    "are JSON {error, message} (protocol/README.md); server/app.py installs no handler"))
 @pytest.mark.parametrize(("method", "path", "status"), [
     ("PUT", "/api/rooms", 405),
     ("GET", "/api/rooms/some-room/join", 405),
