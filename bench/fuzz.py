@@ -1004,8 +1004,9 @@ class ProtocolFuzzer:
             answer = verdict.answers.get(id(s))
             if s.kind == "close":
                 label = f"close {s.code}"
-            elif answer is None:
-                label = "lost to a close" if s in verdict.lost else "no answer"
+            elif answer is None:  # allowed: a violation says so when it is not
+                label = ("lost to a close, asked again" if s in verdict.lost
+                         else "cut off by a close")
             elif isinstance(answer, Rejected | Error):
                 label = f"{type(answer).__name__.lower()} {answer.code}"
             elif isinstance(answer, Events) and answer.accepted is not None:
@@ -1323,7 +1324,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=5_000,
                         help="lobby requests to send at least (default 5,000)")
     parser.add_argument("--seed", type=int, default=1, help="hypothesis seed (default 1)")
-    parser.add_argument("--json", type=Path, help="write the figures to this file too")
+    parser.add_argument("--json", type=Path, help="write the figures to this file too, and "
+                        "the servers' logs beside it (<name>-server<n>.log)")
     parser.add_argument("--allow-known", action="store_true",
                         help="exit 0 when every violation is one of KNOWN_BUGS")
     args = parser.parse_args(argv)
@@ -1349,6 +1351,10 @@ def main(argv: list[str] | None = None) -> int:
         seconds = time.monotonic() - began
         report = summary(fuzz.protocol.tally, fuzz.lobby.tally, seconds)
         violations = fuzz.protocol.tally.violations + fuzz.lobby.tally.violations
+        if args.json is not None:
+            for n, server in enumerate(fuzz.servers, 1):
+                log = args.json.with_name(f"{args.json.stem}-server{n}.log")
+                log.write_text("\n".join(server.lines) + "\n")
     print(report)
     if args.json is not None:
         args.json.write_text(json.dumps({

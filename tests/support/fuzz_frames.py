@@ -28,6 +28,7 @@ import dataclasses
 import json
 import math
 import types
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
@@ -247,7 +248,7 @@ def _rules_value(tp: Any, name: str, nullable: bool = False) -> st.SearchStrateg
         return st.one_of([*values, st.just((None, True))] if optional else values)
     if origin is Literal:
         return _either(st.sampled_from(get_args(tp)),
-                       st.one_of(texts.filter(lambda t: t not in get_args(tp)), ints,
+                       st.one_of(_other_text(get_args(tp)), ints,
                                  *([] if nullable else [st.none()])))
     if origin is tuple:
         args = get_args(tp)
@@ -262,6 +263,7 @@ def _rules_value(tp: Any, name: str, nullable: bool = False) -> st.SearchStrateg
         return _either(st.one_of(_known(kind), _known(kind), texts), _not("text", *nil))
     if tp is bool:
         return _either(st.booleans(), _not("bool", *nil))
+    good: st.SearchStrategy[Any]
     if tp is int:
         good = st.one_of(_known(_HINTED[name]), body_ints) if name in _HINTED else body_ints
         return _either(good, _not("int", *nil))
@@ -271,14 +273,25 @@ def _rules_value(tp: Any, name: str, nullable: bool = False) -> st.SearchStrateg
         good = st.one_of(_known(_HINTED[name]), texts) if name in _HINTED else texts
         return _either(good, _not("text", *nil))
     if isinstance(tp, type) and issubclass(tp, Enum):
-        values = [member.value for member in tp]
-        return _either(st.sampled_from(values),
-                       st.one_of(texts.filter(lambda t: t not in values), ints))
+        members = [member.value for member in tp]
+        return _either(st.sampled_from(members), st.one_of(_other_text(members), ints))
     if isinstance(tp, type) and issubclass(tp, Tagged) and not tp.__dict__.get("TYPE"):
         return _tagged(tp, nullable)
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return _dataclass(tp)
     raise TypeError(f"no generator for {tp!r}")
+
+
+def _other_text(taken: Sequence[Any]) -> st.SearchStrategy[Any]:
+    """Text that is none of ``taken``."""
+    def other(text: Any) -> bool:
+        return text not in taken
+    return texts.filter(other)
+
+
+def _deferred(tp: Any, name: str) -> st.SearchStrategy[Pair]:
+    """``_rules_value`` built on first use: a skill's fields may hold skills."""
+    return st.deferred(lambda: _rules_value(tp, name))
 
 
 def _known(kind: str) -> st.SearchStrategy[Known]:
@@ -295,7 +308,7 @@ def _point(nullable: bool = False) -> st.SearchStrategy[Pair]:
 
 def _dataclass(cls: type, tag: str | None = None) -> st.SearchStrategy[Pair]:
     hints = get_type_hints(cls)
-    fields = [(f.name, st.deferred(lambda f=f: _rules_value(hints[f.name], f.name)),
+    fields = [(f.name, _deferred(hints[f.name], f.name),
                f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
               for f in dataclasses.fields(cls) if f.init]
     return _fields(tag or "", fields, mutate_percent=4).map(
@@ -489,6 +502,8 @@ def deep_frames(draw: st.DrawFn) -> Frame:
     depth = draw(st.one_of(st.integers(1, MSGPACK_DEPTH + 8),
                            st.integers(MSGPACK_DEPTH - 40, MSGPACK_DEPTH + 2)))
     where = draw(st.sampled_from(["type", "body", "field", "measure"]))
+    wire: dict[str, Any]
+    error: str
     if where == "type":
         wire, error, outer = {"type": Deep(depth)}, ProtocolReason.UNKNOWN_MESSAGE_TYPE, 1
     elif where == "field":
@@ -526,7 +541,7 @@ def padded_ping(size: int) -> bytes:
     """A ping with an unknown ``pad`` field, exactly ``size`` bytes long."""
     head = msgpack.packb({"type": "ping", "nonce": 1, "pad": b""})[:-2]  # without the bin8 b""
     payload = size - len(head) - 5  # bin32: 0xc6 and four length bytes
-    return head + b"\xc6" + payload.to_bytes(4, "big") + b"p" * payload
+    return bytes(head) + b"\xc6" + payload.to_bytes(4, "big") + b"p" * payload
 
 
 FRAME_MIX: tuple[tuple[int, st.SearchStrategy[Frame]], ...] = (
@@ -622,7 +637,7 @@ def pack(filled: Any) -> bytes:
             return [swap(item) for item in value]
         return value
 
-    data = msgpack.packb(swap(filled), use_bin_type=True)
+    data: bytes = msgpack.packb(swap(filled), use_bin_type=True)
     for n, replacement in enumerate(splices):
         data = data.replace(msgpack.packb(_SPLICE.format(n)), replacement, 1)
     return data
@@ -781,7 +796,8 @@ def requests(draw: st.DrawFn) -> Request:
 def swap(document: Any, change: Swap) -> Any:
     """``document`` (plain JSON data, copied) with ``change`` made."""
     document = json.loads(json.dumps(document))
-    holder, key = None, None
+    holder: Any = None
+    key: Any = None
     current = document
     for step in change.path:
         if isinstance(current, dict) and current:
