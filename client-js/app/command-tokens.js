@@ -76,6 +76,32 @@ export function describeTokenSpent(e, who) {
     }
     case "limit_tokens": return [`Player ${e.side} spends a Command Token (Strategic): the opponent may spend only 1 Command Token this turn; ${left}`];
     case "transfer_trooper": return [`Player ${e.side} spends a Command Token (Executive): `, who(e.trooper), ` joins Combat Group ${e.combat_group}; ${left}`];
+    case "coordinated_order": return [`Player ${e.side} spends a Command Token on a Coordinated Order (Combat Group ${e.combat_group}), Spearhead `, who(e.trooper), `; ${left}`];
     default: return [`Player ${e.side} spends a Command Token (${e.use}); ${left}`];
   }
+}
+
+/** Troopers ticked to join the selected Spearhead's Coordinated Order (kept across re-renders). */
+const joining = new Set();
+
+/**
+ * In the order panel, for the selected trooper: a Coordinated Order (N5, DIGEST 3.4) with the
+ * troopers the server lists (options.coordinate[selected]; up to 3 ticked), for 1 Command
+ * Token and 1 Regular Order. Nothing when the server offers none.
+ * @param {HTMLElement} panel @param {Record<string, any>|null} options
+ * @param {{ el: Function, button: Function, send: Function, render: Function, name: (id: string) => string, selected: string|null }} ctx
+ */
+export function renderCoordinate(panel, options, ctx) {
+  const offered = ctx.selected ? options?.coordinate?.[ctx.selected] ?? [] : [];
+  for (const id of [...joining]) if (!offered.includes(id)) joining.delete(id);
+  if (!offered.length) return;
+  const start = async () => {
+    const answer = await ctx.send({ type: "coordinate_order", spearhead: ctx.selected, troopers: [...joining] });
+    if (answer?.ok) { joining.clear(); ctx.render(); }
+  };
+  panel.append(ctx.el("div", { id: "coordinate", class: "hint" }, `Coordinated Order with ${ctx.name(ctx.selected ?? "")} as Spearhead (1 Command Token + 1 Regular Order; same skills, one target; up to 3 more): `,
+    ...offered.map((id) => ctx.el("label", {}, ctx.el("input", { type: "checkbox", "data-coordinate": id, checked: joining.has(id),
+      disabled: !joining.has(id) && joining.size >= 3,
+      onchange: (/** @type {any} */ e) => { if (e.target.checked) joining.add(id); else joining.delete(id); ctx.render(); } }), ` ${ctx.name(id)} `)),
+    ctx.button("Coordinated Order", start, { id: "coordinate-order", disabled: joining.size === 0 })));
 }

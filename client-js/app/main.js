@@ -14,7 +14,7 @@ import { loadCatalogue, weaponName } from "./catalogue.js";
 import { verifyRecord } from "./lib/verify.js";
 import { startLobby } from "./lobby.js";
 import { renderSetupPanel, seatsText } from "./setup-panel.js";
-import { renderCommandTokens, tokensText } from "./command-tokens.js";
+import { renderCommandTokens, renderCoordinate, tokensText } from "./command-tokens.js";
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const params = new URLSearchParams(location.hash.slice(1));
@@ -378,6 +378,7 @@ function renderOrderPanel(state, options) {
             onchange: (e) => { if (e.target.checked) ui.peripherals.add(p); else ui.peripherals.delete(p); } }), ` ${p} `))));
       }
     }
+    renderCoordinate(panel, options, { el, button, send, render, selected: ui.selected, name: (id) => eventHistory.names.label(id).text ?? id });
     for (const id of options.reveal) panel.append(el("div", {}, button(`Reveal ${id} (Hidden Deployment)`, () => send({ type: "reveal", trooper: id }), { "data-reveal": id })));
     if (options.end_impetuous_phase) panel.append(button("End impetuous phase", () => send({ type: "end_impetuous_phase" }), { id: "end-impetuous" }));
     if (options.end_turn) panel.append(endTurnControl(state, options));

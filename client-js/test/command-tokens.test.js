@@ -35,4 +35,6 @@ test("the log line of each use", () => {
     ["Player B spends a Command Token (Strategic): the opponent may spend only 1 Command Token this turn; 3 left"]);
   assert.deepEqual(describeTokenSpent(event("transfer_trooper", { side: "A", trooper: "A-t7", combat_group: 2 }), name),
     ["Player A spends a Command Token (Executive): ", "Lancer 1", " joins Combat Group 2; 3 left"]);
+  assert.deepEqual(describeTokenSpent(event("coordinated_order", { side: "A", trooper: "A-t7", combat_group: 1 }), name),
+    ["Player A spends a Command Token on a Coordinated Order (Combat Group 1), Spearhead ", "Lancer 1", "; 3 left"]);
 });

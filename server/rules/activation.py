@@ -14,6 +14,7 @@ import math
 from collections.abc import Sequence
 from itertools import pairwise
 
+from .command_tokens import check_coordinated_skills, required_burst
 from .commands import DeclareSkill
 from .decision import require
 from .engaged import check_engaged_may_declare
@@ -104,6 +105,7 @@ def _check_peripheral_skills(
         check_active_skill(
             state, order.for_trooper(entry.trooper), state.trooper(entry.trooper), entry.skill
         )
+    check_coordinated_skills(state, order, skill, declared)
 
 
 def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperState, skill: Skill) -> None:
@@ -239,10 +241,11 @@ def _check_bs_attack(state: GameState, order: ActiveOrder, trooper: TrooperState
         )
     else:
         burst = sum(a.burst for a in skill.targets)
+        full = required_burst(state, trooper.id, weapon.burst)  # a Coordinated Order's is less
         require(
-            all(a.burst >= 1 for a in skill.targets) and burst == weapon.burst,
+            all(a.burst >= 1 for a in skill.targets) and burst == full,
             Reason.BAD_BURST,
-            f"Split the full Burst of {weapon.name} ({weapon.burst}) between the targets.",
+            f"Split the full Burst of {weapon.name} ({full}) between the targets.",
         )
     shooter = acting_body(order, trooper, firing_point)
     discovering = {s.target for s in order.skills if isinstance(s, Discover)}

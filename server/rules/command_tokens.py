@@ -19,24 +19,37 @@ the ``command_token_spent`` event. The uses built:
   Peripheral) joins another Combat Group of its list that has fewer than 10 members; its
   Peripherals follow it, and its Regular Order, if counted this turn, moves with it.
 
-Not built: Coordinated Orders and the other Operational uses, the Strategic deployment
-hold-back and Suppressive Fire uses, cancelling Possessed (no such State here); see
-docs/rules-coverage.md and docs/rules-decisions.md.
+* Operational: the Coordinated Order (DIGEST 3.4, ``coordinate_order``), in the Active
+  Player's Orders Phase: 1 token and 1 Regular Order of their Combat Group activate 2 to 4
+  Regular troopers of that group (not Peripherals, Controllers or Isolated troopers), one of
+  them the Spearhead. They act as a joint activation does (``ActiveOrder.peripherals`` holds
+  the others): each declares the Spearhead's skill, every attack on the same single target;
+  a BS Attack's Burst is half the weapon's, rounded up, for the Spearhead and 1 for the
+  others (``required_burst``). Each reactive trooper has its one ARO against one activated
+  trooper of its choice, as in any joint activation. A CC Attack is refused in it (the
+  Spearhead's +1 B per ally in contact is not built).
+
+Not built: the other Operational uses, the Strategic deployment hold-back and Suppressive
+Fire uses, cancelling Possessed (no such State here); see docs/rules-coverage.md and
+docs/rules-decisions.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Mapping, Sequence
 
-from .commands import SpendCommandToken
+from .commands import CoordinateOrder, SpendCommandToken
 from .decision import require
-from .events import CommandTokenSpent, Event, TurnStarted
+from .events import CommandTokenSpent, Event, OrderSpent, TurnStarted
 from .evolve import replace
 from .ids import Side, TrooperId
 from .named_troopers import own_trooper
+from .profiles import Training
 from .reasons import Reason
 from .ruleset import Ruleset, options
-from .state import CommandTokens, GameState, OrderCount, Phase, TrooperState
+from .skills import BsAttack, CcAttack, CommsAttack, Discover, PeripheralSkill, Skill
+from .state import ActiveOrder, CommandTokens, GameState, OrderCount, OrderType, Phase, TrooperState
 from .wounds import Condition
 
 TOKENS_PER_GAME = 4
@@ -50,6 +63,9 @@ COMBAT_GROUP_MEMBERS = 10
 REMOVE_ORDERS = "remove_orders"
 LIMIT_TOKENS = "limit_tokens"
 TRANSFER_TROOPER = "transfer_trooper"
+COORDINATED_ORDER = "coordinated_order"
+COORDINATED_MAX = 4
+"""A Coordinated Order activates up to 4 troopers (DIGEST 3.4)."""
 STRATEGIC_USES = (REMOVE_ORDERS, LIMIT_TOKENS)
 
 
@@ -193,6 +209,8 @@ def apply_command_token_spent(state: GameState, event: CommandTokenSpent) -> Gam
         tokens = replace(tokens, strategic_used=tokens.strategic_used | {event.use})
     if event.use == LIMIT_TOKENS:
         tokens = replace(tokens, limited=tokens.limited | {side.other})
+    if event.use == COORDINATED_ORDER:  # the Order spent right after it
+        tokens = replace(tokens, coordinated_order=state.orders_spent + 1, spearhead=event.trooper)
     state = replace(state, command_tokens=tokens)
     if event.use == REMOVE_ORDERS:
         pools = dict(state.orders.pools)
@@ -245,3 +263,93 @@ def apply_turn_started(state: GameState, event: TurnStarted) -> GameState:
         return state
     return replace(state, command_tokens=replace(
         tokens, spent_this_turn={}, limited=frozenset(), turn_start_orders=state.orders_spent))
+
+
+def _token_left(state: GameState, side: Side) -> int:
+    """The tokens ``side`` holds, or the command is refused (none left, or held to one)."""
+    tokens = state.command_tokens
+    require(options(state.ruleset).command_tokens, Reason.NOT_ALLOWED_BY_RULESET,
+            "This ruleset has no Command Tokens.")
+    left = tokens.held.get(side, 0)
+    require(left > 0, Reason.NO_COMMAND_TOKEN, "You have no Command Tokens left.")
+    require(side not in tokens.limited or tokens.spent_this_turn.get(side, 0) < 1,
+            Reason.NO_COMMAND_TOKEN, "You may spend only one Command Token this turn.")
+    return left
+
+
+def may_coordinate(state: GameState, trooper: TrooperState) -> bool:
+    """Whether the trooper may take part in a Coordinated Order at all: Regular, on the table
+    and not Null, not a Peripheral or a Controller, not Isolated (DIGEST 3.4), and its army
+    not in Loss of Lieutenant (all its troopers are then Irregular)."""
+    army = state.armies[trooper.side]
+    return (trooper.can_act and trooper.profile.training is Training.REGULAR
+            and not trooper.entry.is_peripheral and not army.peripherals_of(trooper.entry.id)
+            and not trooper.isolated and trooper.side not in state.loss_of_lieutenant)
+
+
+def decide_coordinate_order(state: GameState, side: Side, command: CoordinateOrder) -> list[Event]:
+    left = _token_left(state, side)
+    require(state.active is side, Reason.NOT_YOUR_TURN, "Only the active player spends Orders.")
+    require(state.order is None, Reason.ORDER_IN_PROGRESS, "Finish the current Order first.")
+    require(state.phase is Phase.ORDERS, Reason.WRONG_PHASE,
+            "A Coordinated Order is spent in the Orders Phase.")
+    named = (command.spearhead, *command.troopers)
+    require(len(set(named)) == len(named) and 2 <= len(named) <= COORDINATED_MAX,
+            Reason.BAD_COMMAND,
+            f"Name the Spearhead and 1 to {COORDINATED_MAX - 1} other troopers, each once.")
+    spearhead = own_trooper(state, side, command.spearhead)
+    group = spearhead.entry.combat_group
+    for trooper_id in named:
+        trooper = own_trooper(state, side, trooper_id)
+        require(trooper.can_act, Reason.TROOPER_NULL if trooper.on_table else Reason.TROOPER_NOT_ON_TABLE,
+                f"{trooper_id} cannot act.")
+        require(may_coordinate(state, trooper), Reason.COMMAND_TOKEN_USE_UNAVAILABLE,
+                f"{trooper_id} may not take part in a Coordinated Order (Regular troopers only; "
+                "no Peripheral, Controller or Isolated trooper).")
+        require(trooper.entry.combat_group == group, Reason.ORDER_NOT_FOR_TROOPER,
+                "Every trooper of a Coordinated Order belongs to the same Combat Group.")
+    require(state.orders.pools.get(group, 0) > 0, Reason.NO_ORDER_AVAILABLE,
+            f"Combat Group {group} has no Regular Orders left.")
+    number = state.orders_spent + 1
+    return [CommandTokenSpent(side, COORDINATED_ORDER, left - 1, trooper=spearhead.id,
+                              combat_group=group),
+            OrderSpent(number, spearhead.id, OrderType.REGULAR, group, command.troopers)]
+
+
+def coordinated(state: GameState, order: ActiveOrder) -> bool:
+    """Whether ``order`` (or a trooper's projection of it) is a Coordinated Order."""
+    return state.command_tokens.coordinated_order == order.number
+
+
+def required_burst(state: GameState, trooper_id: TrooperId, burst: int) -> int:
+    """The Burst a BS Attack of ``trooper_id`` declares in the current Order: the weapon's,
+    or in a Coordinated Order half of it rounded up for the Spearhead and 1 for the others
+    (DIGEST 3.4)."""
+    order = state.order
+    if order is None or not coordinated(state, order):
+        return burst
+    return math.ceil(burst / 2) if trooper_id == state.command_tokens.spearhead else 1
+
+
+def _targets(skill: Skill) -> tuple[TrooperId, ...]:
+    if isinstance(skill, BsAttack):
+        return tuple(a.trooper for a in skill.targets)
+    if isinstance(skill, CcAttack | Discover | CommsAttack):
+        return (skill.target,)
+    return ()
+
+
+def check_coordinated_skills(state: GameState, order: ActiveOrder, skill: Skill,
+                             declared: Sequence[PeripheralSkill]) -> None:
+    """In a Coordinated Order every trooper declares the Spearhead's skill (checked with the
+    joint activation's) and, if it needs a target, the same single target; no CC Attack."""
+    if not coordinated(state, order):
+        return
+    require(not isinstance(skill, CcAttack), Reason.SKILL_NOT_ALLOWED,
+            "A CC Attack in a Coordinated Order is not built here.")
+    targets = _targets(skill)
+    require(len(targets) <= 1, Reason.BAD_TARGET,
+            "A Coordinated Order's attack has one single target.")
+    for entry in declared:
+        require(_targets(entry.skill) == targets, Reason.BAD_TARGET,
+                f"{entry.trooper} must declare the same single target as the Spearhead.")

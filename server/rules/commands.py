@@ -167,6 +167,17 @@ class SpendCommandToken(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class CoordinateOrder(Command):
+    """[N5] A Coordinated Order (DIGEST 3.4; ``command_tokens.py``): 1 Command Token and 1
+    Regular Order of their Combat Group activate ``spearhead`` and ``troopers`` (up to 4 in
+    all), who then declare the same skills, each attack on the same single target."""
+
+    TYPE: ClassVar[str] = "coordinate_order"
+    spearhead: TrooperId
+    troopers: tuple[TrooperId, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class EndImpetuousPhase(Command):
     TYPE: ClassVar[str] = "end_impetuous_phase"
 

@@ -17,7 +17,7 @@ from .activation import decide_declare_skill
 from .apply import apply
 from .army_selection import decide_choose_army
 from .aro import decide_close_aro_window, decide_declare_aro, decide_pass_aro
-from .command_tokens import decide_spend_command_token
+from .command_tokens import decide_coordinate_order, decide_spend_command_token
 from .decision import SYSTEM, Accepted, Decision, Rejected, Rejection, System
 from .deployment import decide_deploy, decide_end_deployment_step
 from .events import Event
@@ -72,6 +72,7 @@ HANDLERS: dict[type[c.Command], Handler] = {
     c.ChooseGutsFailure: decide_choose_guts_failure,
     c.AppointLieutenant: decide_appoint_lieutenant,
     c.SpendCommandToken: decide_spend_command_token,
+    c.CoordinateOrder: decide_coordinate_order,
 }
 
 SYSTEM_COMMANDS = (c.CloseAroWindow,)

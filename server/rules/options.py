@@ -20,7 +20,16 @@ from typing import Any
 from . import commands as c
 from .activation import decide_declare_skill, sees
 from .aro import decide_declare_aro, decide_pass_aro
-from .command_tokens import LIMIT_TOKENS, REMOVE_ORDERS, TRANSFER_TROOPER, decide_spend_command_token
+from .command_tokens import (
+    LIMIT_TOKENS,
+    REMOVE_ORDERS,
+    TRANSFER_TROOPER,
+    coordinated,
+    decide_coordinate_order,
+    decide_spend_command_token,
+    may_coordinate,
+    required_burst,
+)
 from .decision import Rejection
 from .deployment import decide_end_deployment_step, deployer, placed, reserve_of
 from .evolve import replace
@@ -75,8 +84,9 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
     "sight": {trooper: [enemy ids it has Line of Fire to]},
     "guts_failure": {trooper: whether it now fails its Guts Rolls},
     "close_aro_window": {"order", "step"} | None, "appoint_lieutenant": [trooper],
-    "command_tokens": [spend_command_token body]}`` (shapes in docs/client.md). Empty
-    lists/maps when the seat has nothing to do.
+    "command_tokens": [spend_command_token body], "coordinate": {spearhead: [troopers that
+    may join its Coordinated Order]}}`` (shapes in docs/client.md). Empty lists/maps when the
+    seat has nothing to do.
     """
     order = state.order
     deploying = deployer(state) is side
@@ -106,7 +116,26 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
             t.id for t in state.troopers_of(side)
             if _accepted(decide_appoint_lieutenant, state, side, c.AppointLieutenant(t.id))],
         "command_tokens": _command_tokens(state, side) if order is None else [],
+        "coordinate": _coordinate(state, side) if order is None else {},
     }
+
+
+def _coordinate(state: GameState, side: Side) -> dict[str, Plain]:
+    """Per trooper that may be the Spearhead of a Coordinated Order now, the troopers that
+    may join it (its Combat Group's; any 1 to 3 of them). Each pair is judged by the rules
+    core; a larger set of these is accepted too (the same checks, per trooper)."""
+    if state.active is not side or state.phase is not Phase.ORDERS:
+        return {}
+    able = [t for t in state.troopers_of(side) if may_coordinate(state, t)]
+    found: dict[str, Plain] = {}
+    for spearhead in able:
+        joining = [t.id for t in able if t is not spearhead
+                   and t.entry.combat_group == spearhead.entry.combat_group
+                   and _accepted(decide_coordinate_order, state, side,
+                                 c.CoordinateOrder(spearhead.id, (t.id,)))]
+        if joining:
+            found[spearhead.id] = joining
+    return found
 
 
 def _command_tokens(state: GameState, side: Side) -> list[Plain]:
@@ -246,6 +275,7 @@ def _trooper_skills(state: GameState, side: Side, order: ActiveOrder) -> dict[st
 
     enemies = [t for t in state.troopers_of(side.other) if t.on_table and not t.is_null]
     result: dict[str, Plain] = {"index": len(order.skills) + 1,
+                                "coordinated": coordinated(state, order),
                                 "route_skills": [s for s in ROUTE_SKILLS if s in allowed
                                                  and _may_move(state, side, trooper, s)]}
     result["idle"] = "idle" in allowed and legal(Idle())
@@ -282,11 +312,12 @@ def _shots(state: GameState, trooper: TrooperState, enemies: list[TrooperState],
     default firing point)."""
     found: dict[str, Plain] = {}
     for weapon in _weapons(state, trooper, _SHOOTING):
-        burst = 1 if weapon.kind is WeaponKind.DIRECT_TEMPLATE else weapon.burst
+        full = required_burst(state, trooper.id, weapon.burst)  # less in a Coordinated Order
+        burst = 1 if weapon.kind is WeaponKind.DIRECT_TEMPLATE else full
         targets = [t.id for t in enemies
                    if legal(BsAttack(weapon.id, (BurstAssignment(t.id, burst),), firing_point=point))]
         if targets:
-            found[weapon.id] = {"burst": weapon.burst, "template": weapon.kind is WeaponKind.DIRECT_TEMPLATE,
+            found[weapon.id] = {"burst": full, "template": weapon.kind is WeaponKind.DIRECT_TEMPLATE,
                                 "targets": targets}
     return found
 

@@ -246,6 +246,10 @@ class CommandTokens:
     turn_start_orders: int = 0
     """``GameState.orders_spent`` when this Player Turn started: the Executive window stays
     open while no Order (or Impetuous activation) has been spent since."""
+    coordinated_order: int = 0
+    """The number of the last Coordinated Order (DIGEST 3.4; 0: none yet)..."""
+    spearhead: TrooperId | None = None
+    """...and its Spearhead."""
 
 
 @dataclass(frozen=True, slots=True)

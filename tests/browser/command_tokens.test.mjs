@@ -112,6 +112,30 @@ test("Command Tokens: counts for all, Strategic buttons for the second player, a
   await closeAll(a, b, spectator);
 });
 
+test("a Coordinated Order started from the order panel: the Spearhead, a ticked Lancer, 1 token and 1 Regular Order", async () => {
+  const room = await json("/test/scenario", { ruleset: "n5", aro_window_s: 120, seed: 1, placements: PLACEMENTS });
+  const a = await open(room.seats.A.link);
+  const spectator = await open(room.spectator_link);
+  await a.click('[data-select="A-t7"]');
+  await a.waitForSelector('[data-coordinate="A-t8"]', WAIT);
+  assert.deepEqual(await a.$$eval("[data-coordinate]", (xs) => xs.map((x) => x.dataset.coordinate)), (await options(a)).coordinate["A-t7"]);
+  assert.equal(await a.$eval("#coordinate-order", (x) => x.disabled), true, "nobody ticked yet");
+  await a.click('[data-coordinate="A-t8"]');
+  await a.waitForSelector("#coordinate-order:not([disabled])", WAIT);
+  await shot(a, "command-tokens-coordinate-form");
+  await a.click("#coordinate-order");
+  for (const page of [a, spectator]) {
+    await logged(page, /Player A spends a Command Token on a Coordinated Order \(Combat Group 1\), Spearhead Lancer \d+; 3 left/);
+    await tokensShown(page, "A 3 | B 4");
+  }
+  await a.waitForFunction(() => JSON.stringify(window.referee.view.state.order?.peripherals) === '["A-t8"]', null, WAIT);
+  assert.equal((await options(a)).skills.coordinated, true);
+  assert.equal((await options(a)).skills.bs_attack.line_rifle?.burst ?? 2, 2, "the Spearhead's Burst: 3 halved, rounded up");
+  await a.waitForFunction(() => /on A-t7 \+ A-t8/.test(document.getElementById("order-panel").textContent), null, WAIT);
+  await shot(a, "command-tokens-coordinated-order");
+  await closeAll(a, spectator);
+});
+
 test("Command Tokens: B's Strategic panel before any is spent (screenshot)", async () => {
   const room = await json("/test/scenario", { ruleset: "n5", aro_window_s: 120, seed: 1, placements: PLACEMENTS });
   const b = await open(room.seats.B.link);

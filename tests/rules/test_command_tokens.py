@@ -21,7 +21,7 @@ from server.rules.ids import SPECTATOR, Side, TrooperId
 from server.rules.options import seat_options
 from server.rules.state import GameState
 from server.rules.views import view_event, view_state
-from tests.support.games import play
+from tests.support.games import close_aro_window, play
 from tests.support.scenarios import SCENARIO_DIR, build_state
 
 W6 = SCENARIO_DIR / "w6_order_count.json"
@@ -202,3 +202,131 @@ def test_digest_14_codeone_holds_no_command_tokens_and_refuses_their_use() -> No
             assert _refused(state, side, body) == "not_allowed_by_ruleset"
     assert seat_options(state, Side.A)["command_tokens"] == []
     assert seat_options(state, Side.B)["command_tokens"] == []
+
+
+# --- Coordinated Orders (DIGEST 3.4) ---------------------------------------------------------
+
+
+def _w6_facing_enemy() -> GameState:
+    """W6 with B's Lieutenant 14" in front of A's Lancers (Line Rifle, Burst 3) in the open."""
+    setup: dict[str, Any] = copy.deepcopy(json.loads(W6.read_text())["setup"])
+    setup["armies"]["A"]["entries"] += [{"id": "t11", "unit": "lancer", "combat_group": 2}]
+    setup["placements"] |= {"A-t11": [30, 4, 90], "B-t1": [8, 16, 270]}
+    return build_state(setup)
+
+
+def _coordinate(spearhead: str, *troopers: str) -> dict[str, Any]:
+    return {"type": "coordinate_order", "spearhead": spearhead, "troopers": list(troopers)}
+
+
+def _shot(burst: int, target: str = "B-t1") -> dict[str, Any]:
+    return {"type": "bs_attack", "weapon": "line_rifle", "targets": [{"trooper": target, "burst": burst}]}
+
+
+def _declare(spearhead: dict[str, Any], **others: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "declare_skill", "skill": spearhead,
+            "peripherals": [{"trooper": t, "skill": s} for t, s in others.items()]}
+
+
+def test_digest_3_4_coordinated_order_costs_one_token_and_one_regular_order() -> None:
+    state = _w6_facing_enemy()
+    before = state.orders.pools[1]
+    state, events = play(state, Side.A, _coordinate("A-t3", "A-t4", "A-t5"))
+    assert events[0] == CommandTokenSpent(Side.A, "coordinated_order", 3, (), TrooperId("A-t3"), 1)
+    assert events[1].TYPE == "order_spent"
+    assert state.orders.pools[1] == before - 1
+    assert state.command_tokens.held[Side.A] == 3
+    assert state.order is not None and state.order.activated == ("A-t3", "A-t4", "A-t5")
+
+
+def test_digest_3_4_coordinated_bs_attack_spearhead_half_burst_others_b1_same_target() -> None:
+    state, _ = play(_w6_facing_enemy(), Side.A, _coordinate("A-t3", "A-t4", "A-t5"))
+    skills = seat_options(state, Side.A)["skills"]
+    assert skills["coordinated"] is True
+    assert skills["bs_attack"]["line_rifle"]["burst"] == 2, "3 halved, rounded up"
+    assert skills["peripherals"]["A-t4"]["bs_attack"]["line_rifle"]["burst"] == 1
+    assert skills["cc_attack"] == {}
+    assert _refused(state, Side.A, _declare(_shot(3), **{"A-t4": _shot(1), "A-t5": _shot(1)})) == "bad_burst"
+    assert _refused(state, Side.A, _declare(_shot(2), **{"A-t4": _shot(2), "A-t5": _shot(1)})) == "bad_burst"
+    assert _refused(state, Side.A, _declare(_shot(2), **{"A-t4": _shot(1)})) == "illegal_skill_combination"
+    assert _refused(state, Side.A, _declare(_shot(2), **{"A-t4": _shot(1), "A-t5": {"type": "idle"}})) == \
+        "illegal_skill_combination", "the same skill for every trooper"
+    state, _ = play(state, Side.A, _declare(_shot(2), **{"A-t4": _shot(1), "A-t5": _shot(1)}))
+    # The reactive trooper has its one ARO, against one activated trooper of its choice.
+    aros = seat_options(state, Side.B)["aros"]["B-t1"]
+    assert set(aros["targets"]["bs_attack"]["breacher_rifle"]) == {"A-t3", "A-t4", "A-t5"}
+    state, _ = play(state, Side.B, {"type": "declare_aro", "trooper": "B-t1",
+                                    "skill": {"type": "bs_attack", "weapon": "breacher_rifle",
+                                              "targets": [{"trooper": "A-t4", "burst": 1}]}})
+    assert _refused(state, Side.B, {"type": "declare_aro", "trooper": "B-t1", "skill": {"type": "dodge"}}) == \
+        "aro_already_declared"
+    state, _ = close_aro_window(state)
+    state, _ = play(state, Side.A, _declare({"type": "idle"}, **{"A-t4": {"type": "idle"}, "A-t5": {"type": "idle"}}))
+    state, events = close_aro_window(state)
+    resolved = next(e for e in events if e.TYPE == "order_resolved")
+    shots = {r.trooper: r for r in resolved.outcome.rolls if r.skill == "bs_attack"}
+    assert {t: r.burst for t, r in shots.items() if t.startswith("A-")} == {"A-t3": 2, "A-t4": 1, "A-t5": 1}
+    assert shots["B-t1"].target == "A-t4"
+    face_to_face = {t for t, r in shots.items() if r.opposed_by}
+    assert face_to_face == {"A-t4", "B-t1"}, "the ARO is Face to Face only with its chosen target"
+    assert state.order is None
+
+
+def test_digest_3_4_coordinated_order_one_single_target_and_no_cc() -> None:
+    state, _ = play(_w6_facing_enemy(), Side.A, _coordinate("A-t3", "A-t4"))
+    state = replace(state, troopers={**state.troopers, TrooperId("B-t2"): replace(
+        state.trooper(TrooperId("B-t2")), position=(12.0, 16.0))})
+    assert _refused(state, Side.A, _declare(_shot(2), **{"A-t4": _shot(1, "B-t2")})) == "bad_target"
+    two = {"type": "bs_attack", "weapon": "line_rifle",
+           "targets": [{"trooper": "B-t1", "burst": 1}, {"trooper": "B-t2", "burst": 1}]}
+    assert _refused(state, Side.A, _declare(two, **{"A-t4": _shot(1)})) == "bad_target"
+    move = {"type": "move", "route": [[6, 2], [6, 5]]}
+    state, _ = play(state, Side.A, _declare(move, **{"A-t4": {"type": "move", "route": [[8, 2], [8, 5]]}}))
+    assert state.trooper(TrooperId("A-t4")).position == (8.0, 5.0)
+
+
+def test_digest_3_4_coordinated_order_who_may_take_part() -> None:
+    state = _w6_facing_enemy()
+    assert _refused(state, Side.A, _coordinate("A-t3", "A-t4", "A-t5", "A-t6", "A-t7")) == "bad_command", "up to 4"
+    assert _refused(state, Side.A, _coordinate("A-t3")) == "bad_command"
+    assert _refused(state, Side.A, _coordinate("A-t3", "A-t11")) == "order_not_for_trooper", "one Combat Group"
+    assert _refused(state, Side.A, _coordinate("A-t3", "A-t8")) == "command_token_use_unavailable", "Irregular"
+    isolated = replace(state, troopers={**state.troopers, TrooperId("A-t4"): replace(
+        state.trooper(TrooperId("A-t4")), isolated=True)})
+    assert _refused(isolated, Side.A, _coordinate("A-t3", "A-t4")) == "command_token_use_unavailable"
+    assert _refused(state, Side.B, _coordinate("B-t1", "B-t2")) == "not_your_turn"
+    spent = replace(state, command_tokens=replace(state.command_tokens, held={Side.A: 0, Side.B: 4}))
+    assert _refused(spent, Side.A, _coordinate("A-t3", "A-t4")) == "no_command_token"
+    offered = seat_options(state, Side.A)["coordinate"]
+    # W6: A-t8 is Irregular, A-t9 Unconscious, A-t10 in Hidden Deployment; A-t11 in group 2 alone.
+    assert offered["A-t3"] == ["A-t1", "A-t2", "A-t4", "A-t5", "A-t6", "A-t7"]
+    assert not {"A-t8", "A-t9", "A-t10", "A-t11"} & set(offered)
+    assert seat_options(state, Side.B)["coordinate"] == {}
+    assert seat_options(spent, Side.A)["coordinate"] == {}
+
+
+def test_digest_3_4_coordinated_order_with_controllers_and_in_codeone_refused() -> None:
+    from tests.support.skirmish import skirmish
+
+    n5 = skirmish({"A-t4": [10, 4, 90], "A-t7": [14, 4, 90], "A-t8": [18, 4, 90], "A-t1": [2, 2, 90],
+                   "B-t1": [2, 46, 270]}, ruleset="n5")
+    assert _refused(n5, Side.A, _coordinate("A-t7", "A-t4")) == "command_token_use_unavailable", \
+        "a Controller (the Field Tinker) takes no part"
+    play(n5, Side.A, _coordinate("A-t7", "A-t8"))
+    c1 = skirmish({"A-t1": [2, 2, 90], "A-t2": [6, 2, 90], "B-t1": [2, 30, 270]})
+    assert _refused(c1, Side.A, _coordinate("A-t1", "A-t2")) == "not_allowed_by_ruleset"
+    assert seat_options(c1, Side.A)["coordinate"] == {}
+
+
+def test_digest_3_4_coordinated_dodge_is_one_roll_opposed_to_every_attack() -> None:
+    state, _ = play(_w6_facing_enemy(), Side.A, _coordinate("A-t3", "A-t4", "A-t5"))
+    state, _ = play(state, Side.A, _declare(_shot(2), **{"A-t4": _shot(1), "A-t5": _shot(1)}))
+    state, _ = play(state, Side.B, {"type": "declare_aro", "trooper": "B-t1", "skill": {"type": "dodge"}})
+    state, _ = close_aro_window(state)
+    state, _ = play(state, Side.A, _declare({"type": "idle"}, **{"A-t4": {"type": "idle"}, "A-t5": {"type": "idle"}}))
+    state, events = close_aro_window(state)
+    rolls = next(e for e in events if e.TYPE == "order_resolved").outcome.rolls
+    dodge = next(i for i, r in enumerate(rolls) if r.skill == "dodge")
+    attacks = [i for i, r in enumerate(rolls) if r.skill == "bs_attack"]
+    assert len(attacks) == 3 and set(rolls[dodge].opposed_by) == set(attacks)
+    assert all(rolls[i].opposed_by == (dodge,) for i in attacks)

@@ -134,8 +134,8 @@ def test_the_army_lists_played_have_every_feature_that_makes_a_seat_wait() -> No
 def test_the_random_games_reach_the_states_that_could_soft_lock() -> None:
     """The games above did exercise what this file guards: hidden deployment and reveals,
     Impetuous activations, joint activations with Peripherals, AROs declared and passed,
-    Loss of Lieutenant and its appointment, Guts choices and Command Tokens (N5), both ways to
-    close a window."""
+    Loss of Lieutenant and its appointment, Guts choices, Command Tokens and Coordinated Orders
+    (N5), both ways to close a window."""
     logs = [random_game("n5", s) for s in N5_SEEDS] + [random_game("codeone", s) for s in CODEONE_SEEDS]
     logs += [random_game(*game) for game in FEATURE_GAMES]
     commands: Counter[str] = Counter()
@@ -146,7 +146,7 @@ def test_the_random_games_reach_the_states_that_could_soft_lock() -> None:
     kinds = Counter(label.split(":")[0] for label in commands)
     for needed in ("reveal", "end_impetuous_phase", "declare_aro", "pass_aro", "close_aro_window",
                    "appoint_lieutenant", "choose_guts_failure", "end_turn", "end_deployment_step",
-                   "spend_command_token"):
+                   "spend_command_token", "coordinate_order"):
         assert kinds[needed] > 0, (needed, commands)
     for needed in ("deploy:hidden", "activate:impetuous", "activate:irregular", "activate:lieutenant",
                    "declare_skill:move", "declare_skill:bs_attack", "declare_skill:idle",

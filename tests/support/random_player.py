@@ -119,14 +119,29 @@ def _attack_skills(skills: dict[str, Any]) -> list[Body]:
     return found
 
 
+def _target(skill: Body) -> list[str]:
+    """The troopers a skill names as its targets."""
+    if "targets" in skill:
+        return [share["trooper"] for share in skill["targets"]]
+    return [skill["target"]] if "target" in skill else []
+
+
+def _alike(skills: dict[str, Any], skill: Body, mine: Body) -> bool:
+    """``mine`` may go with ``skill`` in one joint declaration: the same type, and in a
+    Coordinated Order (``skills.coordinated``) the same target."""
+    return mine["type"] == skill["type"] and (
+        not skills.get("coordinated") or _target(mine) == _target(skill))
+
+
 def _offered_skills(skills: dict[str, Any]) -> Iterator[Body]:
     """The declarations the skills options name, for a joint activation with the same
-    skill type for each Peripheral (its first own choice of that type)."""
+    skill type for each Peripheral (its first own choice of that type), or each trooper
+    of a Coordinated Order (the same target too)."""
     joint = skills.get("peripherals") or {}
     for skill in _simple_skills(skills) + _attack_skills(skills):
         peripherals = []
         for peripheral, own in joint.items():
-            same = [s for s in _simple_skills(own) + _attack_skills(own) if s["type"] == skill["type"]]
+            same = [s for s in _simple_skills(own) + _attack_skills(own) if _alike(skills, skill, s)]
             if not same:
                 break
             peripherals.append({"trooper": peripheral, "skill": same[0]})
@@ -172,7 +187,7 @@ class RandomPlayer:
 
     def accepted(self, body: Body) -> None:
         """The rules core accepted ``body`` from this seat."""
-        if body["type"] == "activate":
+        if body["type"] in ("activate", "coordinate_order"):
             self.spent += 1
         elif body["type"] in ("choose_guts_failure", "appoint_lieutenant", "spend_command_token"):
             self.aside += 1
@@ -272,6 +287,12 @@ class RandomPlayer:
         activate = options.get("activate") or {}
         if options.get("end_impetuous_phase") and (not activate or self.rng.random() < 0.3):
             yield {"type": "end_impetuous_phase"}
+        coordinate = options.get("coordinate") or {}
+        if coordinate and self.spent < self.budget and self.rng.random() < 0.15:
+            spearhead = self.rng.choice(sorted(coordinate))
+            joining = coordinate[spearhead]
+            yield {"type": "coordinate_order", "spearhead": spearhead,
+                   "troopers": self.rng.sample(joining, min(len(joining), self.rng.randint(1, 3)))}
         if activate and self.spent < self.budget:
             trooper = self.rng.choice(sorted(activate))
             controllers = sorted(c for c in options.get("peripherals") or {} if c in activate)
@@ -355,7 +376,7 @@ class RandomPlayer:
                 state = state or view()
                 mine = self._route_skill(state, skill["type"], own, peripheral)
             else:
-                same = [s for s in _simple_skills(own) + _attack_skills(own) if s["type"] == skill["type"]]
+                same = [s for s in _simple_skills(own) + _attack_skills(own) if _alike(skills, skill, s)]
                 if not same:
                     return None
                 mine = self.rng.choice(same)
