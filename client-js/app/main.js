@@ -416,7 +416,7 @@ function renderOrderPanel(state, options) {
         { "data-hack": target, "data-program": program, disabled: !hack }));
     }
   }
-  if (joint) renderPeripheralChoices(panel, peripheralSkills);
+  if (joint) renderPeripheralChoices(panel, peripheralSkills, skills.coordinated);
   const simple = el("div", {});
   if (all((x) => x.dodge)) simple.append(button("Dodge", () => declare({ type: "dodge" }, "dodge"), { id: "declare-dodge" }));
   if (all((x) => x.reset)) simple.append(button("Reset", () => declare({ type: "reset" }, "reset"), { id: "declare-reset" }));
@@ -514,8 +514,9 @@ function renderAttackForm(panel, skills, jointOk) {
 }
 
 /** A joint activation: each Peripheral's own details for the skill its Controller declares. */
-function renderPeripheralChoices(panel, peripheralSkills) {
-  const box = el("div", { class: "panel", id: "peripheral-choices" }, "Peripherals (their own targets for the same skill):");
+function renderPeripheralChoices(panel, peripheralSkills, coordinated = false) {
+  const box = el("div", { class: "panel", id: "peripheral-choices" }, coordinated
+    ? "Coordinated troopers (the same skill; an attack on the Spearhead's target, Burst 1):" : "Peripherals (their own targets for the same skill):");
   for (const [id, s] of Object.entries(peripheralSkills)) {
     /** @type {[string, Record<string, any>][]} */
     const choices = [];

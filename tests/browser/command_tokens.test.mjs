@@ -132,6 +132,7 @@ test("a Coordinated Order started from the order panel: the Spearhead, a ticked 
   assert.equal((await options(a)).skills.coordinated, true);
   assert.equal((await options(a)).skills.bs_attack.line_rifle?.burst ?? 2, 2, "the Spearhead's Burst: 3 halved, rounded up");
   await a.waitForFunction(() => /on A-t7 \+ A-t8/.test(document.getElementById("order-panel").textContent), null, WAIT);
+  assert.match(await a.$eval("#peripheral-choices", (x) => x.textContent), /^Coordinated troopers/);
   await shot(a, "command-tokens-coordinated-order");
   await closeAll(a, spectator);
 });
