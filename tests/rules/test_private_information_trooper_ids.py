@@ -74,6 +74,10 @@ CASES: dict[str, tuple[Callable[[], GameState], Side, Callable[[str], dict[str, 
     "declare_aro target": (_b_moved, Side.A, lambda t: {"type": "declare_aro", "trooper": "A-t7", "skill": {
         "type": "bs_attack", "weapon": "line_rifle", "targets": [{"trooper": t, "burst": 1}]}}),
     "pass_aro as the enemy": (_b_moved, Side.A, lambda t: {"type": "pass_aro", "trooper": t}),
+    "move an enemy to another Combat Group (Command Token)": (_a_turn, Side.A, lambda t: {
+        "type": "spend_command_token", "use": "transfer_trooper", "trooper": t, "combat_group": 2}),
+    "coordinate with an enemy": (_a_turn, Side.A, lambda t: {
+        "type": "coordinate_order", "spearhead": "A-t7", "troopers": [t]}),
 }
 
 
