@@ -92,6 +92,7 @@ export const RuleReason = Object.freeze({
   NO_COMMAND_TOKEN: "no_command_token",
   COMMAND_TOKEN_USE_UNAVAILABLE: "command_token_use_unavailable",
   IN_RETREAT: "in_retreat",
+  IMPETUOUS_ROUTE: "impetuous_route",
 });
 
 export const CloseCode = Object.freeze({

@@ -24,6 +24,7 @@ from .geometry import Body, Point, distance, in_base_contact, point_distance, po
 from .hacking import check_hacker_and_program, in_hacking_area
 from .ids import Side, TrooperId, WeaponId
 from .immobilized import check_immobilized_may_declare
+from .impetuous import check_impetuous_route, check_impetuous_skill
 from .line_of_fire import has_line_of_fire
 from .mods import blocking_bodies
 from .order_structure import may_follow
@@ -77,6 +78,7 @@ def decide_declare_skill(state: GameState, side: Side, command: DeclareSkill) ->
             f"{skill.TYPE} cannot follow {first} in the same Order: one Entire Order skill, two "
             "Short Movement skills, or one Short Movement skill and one Short Skill.",
         )
+    check_impetuous_skill(order, skill)
     trooper = state.trooper(order.trooper)
     check_active_skill(state, order, trooper, skill)
     _check_peripheral_skills(state, order, skill, command.peripherals)
@@ -114,6 +116,7 @@ def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperSta
     check_engaged_may_declare(state, trooper, skill, in_aro=False)
     if isinstance(skill, MOVEMENT_SKILLS):
         _check_movement(state, order, trooper, skill.route, skill)
+        check_impetuous_route(state, order, trooper, skill, skill.route)
     elif isinstance(skill, BsAttack):
         _check_bs_attack(state, order, trooper, skill)
     elif isinstance(skill, CcAttack):

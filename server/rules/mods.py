@@ -105,7 +105,8 @@ def discover_mods(target: TrooperState, seer: Body, seen: Body, table: Table) ->
 def _shot_mods(bands: tuple[RangeBand, ...], target: TrooperState, shooter: Body,
                victim: Body, table: Table) -> ShotMods:
     band = _band_mod(bands, distance(shooter, victim))
-    cover = in_partial_cover(victim, shooter, table)
+    # An Impetuous trooper never benefits from Partial Cover (DIGEST 3.6, at all times).
+    cover = not target.profile.impetuous and in_partial_cover(victim, shooter, table)
     mods: list[Mod] = []
     if band is not None:
         mods.append(Mod("range", band))

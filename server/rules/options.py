@@ -39,6 +39,9 @@ from .guts_choice import decide_choose_guts_failure
 from .hacking import PROGRAMS
 from .hidden_deployment import decide_reveal
 from .ids import Side, TrooperId, WeaponId
+from .impetuous import describe as describe_impetuous
+from .impetuous import impetuous
+from .impetuous import may_declare as may_declare_impetuous
 from .initiative import decide_choose_initiative, decide_choose_remaining
 from .lieutenant import decide_appoint_lieutenant
 from .order_pool import decide_activate
@@ -268,7 +271,8 @@ def _trooper_skills(state: GameState, side: Side, order: ActiveOrder) -> dict[st
     trooper = state.trooper(order.trooper)
     first = order.skills[0].TYPE if order.skills else None
     allowed = [name for name, info in SKILLS.items()
-               if info.usable_in_active_turn and (first is None or may_follow(first, name))]
+               if info.usable_in_active_turn and (first is None or may_follow(first, name))
+               and (not impetuous(order) or may_declare_impetuous(first, name))]
 
     def legal(skill: Skill) -> bool:
         return _accepted(decide_declare_skill, state, side, c.DeclareSkill(skill))
@@ -277,7 +281,9 @@ def _trooper_skills(state: GameState, side: Side, order: ActiveOrder) -> dict[st
     result: dict[str, Plain] = {"index": len(order.skills) + 1,
                                 "coordinated": coordinated(state, order),
                                 "route_skills": [s for s in ROUTE_SKILLS if s in allowed
-                                                 and _may_move(state, side, trooper, s)]}
+                                                 and _may_move(state, side, trooper, s)],
+                                "impetuous": describe_impetuous(state, order, trooper)
+                                if impetuous(order) else None}
     result["idle"] = "idle" in allowed and legal(Idle())
     result["dodge"] = "dodge" in allowed and legal(Dodge())
     result["reset"] = "reset" in allowed and legal(Reset())
@@ -325,8 +331,11 @@ def _shots(state: GameState, trooper: TrooperState, enemies: list[TrooperState],
 def _may_move(state: GameState, side: Side, trooper: TrooperState, skill: str) -> bool:
     """Whether the trooper may declare this movement skill at all (it can move, it is not
     Engaged...): the rules core is asked with a route that stays where the trooper stands;
-    the route the player then draws is judged on declaration."""
+    the route the player then draws is judged on declaration (in an Impetuous activation
+    against DIGEST 3.6's priorities, which ``skills.impetuous`` states)."""
     assert trooper.position is not None
+    if state.order is not None and impetuous(state.order):
+        state = replace(state, order=replace(state.order, order_type=OrderType.REGULAR))
     route = (trooper.position,)
     candidate = c.parse_command(
         {"type": "declare_skill", "skill": {"type": skill, "route": [list(route[0])]}})

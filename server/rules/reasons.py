@@ -47,3 +47,4 @@ class Reason(StrEnum):
     NO_COMMAND_TOKEN = "no_command_token"  # none left, or held to one this turn
     COMMAND_TOKEN_USE_UNAVAILABLE = "command_token_use_unavailable"  # not now / not met / done
     IN_RETREAT = "in_retreat"  # the army is in Retreat!: the skill is not one it may declare
+    IMPETUOUS_ROUTE = "impetuous_route"  # an Impetuous Move that does not follow DIGEST 3.6

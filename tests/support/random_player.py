@@ -391,11 +391,24 @@ class RandomPlayer:
         if name == "jump":
             allowance = mov[0] + JUMP_EXTRA
         start = trooper["position"]
-        route = [start, *self._path(state, trooper, start, allowance)]
+        impetuous = skills.get("impetuous")
+        if impetuous and not impetuous["inside_enemy_zone"] and self.rng.random() < 0.8:
+            route = [start, self._towards_zone(state, impetuous, start, name)]
+        else:
+            route = [start, *self._path(state, trooper, start, allowance)]
         skill: Body = {"type": name, "route": route}
         if self.rng.random() < 0.3:
             skill["facing"] = round(self.rng.uniform(0, 360), 1)
         return skill
+
+    def _towards_zone(self, state: dict[str, Any], impetuous: dict[str, Any], start: list[float],
+                      name: str) -> list[float]:
+        """An Impetuous movement (DIGEST 3.6, ``skills.impetuous``): the full MOV value
+        straight towards the enemy Deployment Zone (refused if an enemy is within reach)."""
+        zone = state["deployment_zones"][impetuous["enemy_zone"]]
+        full = float(impetuous["full_mov"][name])
+        ahead = 1.0 if zone["y0"] > start[1] else -1.0
+        return [start[0], round(start[1] + ahead * full, 3)]
 
     def _acting(self, state: dict[str, Any], trooper_id: str | None) -> dict[str, Any]:
         order = state["order"]
