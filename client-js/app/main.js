@@ -393,6 +393,11 @@ function renderOrderPanel(state, options) {
   const activated = [t.id, ...Object.keys(peripheralSkills)];
   const joint = activated.length > 1;
   panel.append(el("div", {}, `Order ${order.number} (${order.order_type}) on ${activated.join(" + ")}: declare skill ${skills.index}${skills.index === 2 ? " (or Idle)" : ""}`));
+  const imp = skills.impetuous; // DIGEST 3.6: what an Impetuous activation's route must do
+  if (imp) panel.append(el("div", { id: "impetuous-hint" }, imp.charge.length
+    ? `Impetuous: the move must end in base contact with ${imp.charge.join(" or ")}.`
+    : imp.inside_enemy_zone ? "Impetuous: inside the enemy Deployment Zone it moves freely, staying inside."
+      : `Impetuous: move the full MOV (${imp.full_mov.move}") towards the enemy Deployment Zone (${imp.enemy_zone}), never away from it.`));
   // A skill type is offered when every activated trooper may perform it (DIGEST 2: same skills).
   const all = (test) => test(skills) && Object.values(peripheralSkills).every(test);
   const routeSkills = skills.route_skills.filter((s) => all((x) => x.route_skills.includes(s)));
