@@ -6,7 +6,8 @@ a tournament table at each new version), ``measure`` a Line of Fire check, ``his
 page of up to ~10 ms in the room's task, and ``sync`` a snapshot. Within the message rate
 limit, a few sockets asking for them could take the whole core from every other room of
 the node (issue 18: 8 seats took 0.9 of it). So each such request draws on budgets of
-loop time, measured as it runs (or, for what runs in the room's task, a fixed estimate):
+loop time, measured as it runs in the loop thread's CPU time, at most ``work_lane.MAX_CHARGE_S``
+a request (or, for what runs in the room's task, a fixed estimate):
 
 - each **seat** of a room (``work_seat_ms_per_s``, ``work_seat_burst_ms``), kept across
   reconnections, so connecting again gives no fresh budget;

@@ -5,6 +5,7 @@ while its commands and pings, and every other room, go on."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -28,7 +29,7 @@ from protocol.messages import (
 from server.config import Settings
 from server.transport.endpoint import MESSAGE_TOKENS
 from server.transport.work_budget import SWEEP_AT, WorkBudget, WorkBudgets
-from server.transport.work_lane import LANE_LIMIT, Work, WorkLane
+from server.transport.work_lane import LANE_LIMIT, MAX_CHARGE_S, Work, WorkLane
 
 # --- the budgets, on a clock of the test's own ----------------------------------------
 
@@ -110,6 +111,16 @@ async def test_a_lane_runs_at_once_within_budget_then_in_order_as_it_allows() ->
     await done
     assert ran == ["options-1", "measure", "options-2", "history"]
     assert lane.ran == 5 and lane.waited == 4
+    lane.close()
+
+
+async def test_one_request_is_charged_at_most_max_charge_s() -> None:
+    """A request measured longer than anything a seat may ask for met a collection or a
+    starved process: charged whole, a player's next request would wait for seconds."""
+    budget = WorkBudget(rate=1.0, burst=0.0, now=time.perf_counter())
+    lane = WorkLane((budget,))
+    lane.run(Work("history", lambda: None, floor_s=30.0))
+    assert 0.0 < budget.wait_s(time.perf_counter()) <= MAX_CHARGE_S
     lane.close()
 
 
