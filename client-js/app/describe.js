@@ -206,11 +206,11 @@ export function describeEvent(e, ctx = {}) {
     case "turn_started": return [`Round ${e.round}, turn ${e.turn}: player ${e.active} is the Active Player`];
     case "phase_started": return [`${String(e.phase).replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase())} Phase`];
     case "orders_counted":
-      return [`Player ${e.side}'s Orders: ${Object.entries(e.pools ?? {}).map(([g, n]) => `${n} Regular in Combat Group ${g}`).join(", ") || "no Regular"}, ${(e.irregular ?? []).length} Irregular${(e.tactical ?? []).length ? `, ${e.tactical.length} Tactical` : ""}${e.lieutenant ? ", 1 Lieutenant Special" : ""}${(e.impetuous ?? []).length ? `, ${e.impetuous.length} Impetuous` : ""}`];
+      return [`Player ${e.side}'s Orders: ${Object.entries(e.pools ?? {}).map(([g, n]) => `${n} Regular in Combat Group ${g}`).join(", ") || "no Regular"}, ${(e.irregular ?? []).length} Irregular${(e.tactical ?? []).length ? `, ${e.tactical.length} Tactical` : ""}${e.lieutenant ? ", 1 Lieutenant Special" : ""}${(e.impetuous ?? []).length ? `, ${e.impetuous.length} Impetuous` : ""}${(e.hidden ?? []).length ? `; private: ${e.hidden.length} own Order${e.hidden.length > 1 ? "s" : ""} of troopers in Hidden Deployment` : ""}`];
     case "loss_of_lieutenant": return [`Player ${e.side} has lost its Lieutenant (Loss of Lieutenant: its Regular Orders become Irregular)`];
     case "retreat_declared": return [`Player ${e.side} is in Retreat! (${e.victory_points} of ${e.threshold} points left)`];
     case "order_spent":
-      return [`Order ${e.order}: ${ORDER_TYPE[/** @type {keyof typeof ORDER_TYPE} */ (e.order_type)] ?? e.order_type} Order${e.order_type === "regular" ? ` from Combat Group ${e.combat_group}` : ""} on `,
+      return [`Order ${e.order}: ${ORDER_TYPE[/** @type {keyof typeof ORDER_TYPE} */ (e.order_type)] ?? e.order_type} Order${e.private ? " (its own, private until now: revealed from Hidden Deployment)" : e.order_type === "regular" ? ` from Combat Group ${e.combat_group}` : ""} on `,
         ...troopers([e.trooper, ...(e.peripherals ?? [])], ctx)];
     case "skill_declared":
       return [`Declared (${ORDINAL[e.index] ?? ""} skill): `, who(e.trooper), ": ", ...skillText(e.skill, ctx),

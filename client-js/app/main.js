@@ -266,7 +266,7 @@ function renderStatus(state) {
   const pools = Object.entries(o.pools ?? {}).map(([g, n]) => `G${g}: ${n}`).join(" ");
   const lieutenant = o.lieutenant === true || typeof o.lieutenant === "string" ? 1 : 0;
   $("orders").textContent = state.phase === "orders" || state.phase === "impetuous"
-    ? `${state.active} orders - regular ${pools || "0"} | irregular ${(o.irregular ?? []).length} | lieutenant ${lieutenant} | tactical ${(o.tactical ?? []).length} | impetuous ${(o.impetuous ?? []).length} | spent ${state.orders_spent ?? 0}`
+    ? `${state.active} orders - regular ${pools || "0"} | irregular ${(o.irregular ?? []).length} | lieutenant ${lieutenant} | tactical ${(o.tactical ?? []).length} | impetuous ${(o.impetuous ?? []).length}${(o.hidden ?? []).length ? ` | private ${o.hidden.length} (Hidden Deployment, yours only)` : ""} | spent ${state.orders_spent ?? 0}`
     : "-";
 }
 
@@ -379,7 +379,7 @@ function renderOrderPanel(state, options) {
       }
     }
     renderCoordinate(panel, options, { el, button, send, render, selected: ui.selected, name: (id) => eventHistory.names.label(id).text ?? id });
-    for (const id of options.reveal) panel.append(el("div", {}, button(`Reveal ${id} (Hidden Deployment)`, () => send({ type: "reveal", trooper: id }), { "data-reveal": id })));
+    for (const id of options.reveal) panel.append(el("div", {}, button(`Reveal ${id} on its own private Order (Hidden Deployment)`, () => send({ type: "reveal", trooper: id }), { "data-reveal": id })));
     if (options.end_impetuous_phase) panel.append(button("End impetuous phase", () => send({ type: "end_impetuous_phase" }), { id: "end-impetuous" }));
     if (options.end_turn) panel.append(endTurnControl(state, options));
     return;

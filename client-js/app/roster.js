@@ -153,6 +153,10 @@ function orderBrought(t, lossOfLieutenant) {
   const p = t.profile;
   if (!p) return { code: "?", title: "unknown: a Camouflage marker" };
   if (p.troop_type === "peripheral") return { code: "–", title: "Peripheral: brings no Order (acts on its Controller's)" };
+  if (t.hidden) {
+    const kind = lossOfLieutenant || p.training === "irregular" ? "IRR" : "REG";
+    return { code: `${kind}*`, title: `Its own ${kind === "IRR" ? "Irregular" : "Regular"} Order, private while it is in Hidden Deployment (in no pool, unseen by the opponent): it spends it to reveal itself`, cls: kind === "IRR" ? "irregular" : "regular" };
+  }
   const extra = [t.entry?.lieutenant && !lossOfLieutenant && "your Lieutenant: also the Lieutenant Order",
     p.tactical_awareness && "Tactical Awareness: +1 Tactical Order", p.impetuous && "Impetuous"].filter(Boolean).join("; ");
   if (lossOfLieutenant) return { code: "IRR", title: `Irregular Order: its side is in Loss of Lieutenant${extra ? `; ${extra}` : ""}`, cls: "irregular" };

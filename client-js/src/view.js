@@ -143,12 +143,15 @@ const FOLDS = {
   },
   orders_counted(state, e) {
     state.orders = { pools: e.pools, irregular: e.irregular, tactical: e.tactical,
-      lieutenant: e.lieutenant, impetuous: e.impetuous };
+      lieutenant: e.lieutenant, impetuous: e.impetuous, hidden: e.hidden ?? [] };
   },
   order_spent(state, e) {
     state.orders_spent = (state.orders_spent ?? 0) + 1;
     const orders = state.orders ?? {};
-    if (e.order_type === "regular" && orders.pools) {
+    if (e.private) {
+      // The trooper's own Order, brought while in Hidden Deployment: in no pool (seeds 002/004).
+      if (Array.isArray(orders.hidden)) orders.hidden = orders.hidden.filter((/** @type {string} */ t) => t !== e.trooper);
+    } else if (e.order_type === "regular" && orders.pools) {
       const key = String(e.combat_group);
       orders.pools[key] = Math.max(0, (orders.pools[key] ?? 0) - 1);
     } else if (Array.isArray(orders[e.order_type])) {

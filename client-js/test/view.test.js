@@ -29,6 +29,20 @@ test("an irregular Order is the trooper's own and disappears when spent", () => 
   assert.deepEqual(view.state.orders.irregular, []);
 });
 
+test("a hidden trooper's private Order (seeds 002/004) is counted apart and spent by its reveal, not from the pool", () => {
+  const view = viewWith([{ ...trooper("t4", "A", [9, 9]), hidden: true }]);
+  view.applyEvents(11, [{ type: "orders_counted", side: "A", pools: { 1: 2 }, irregular: [], tactical: [], lieutenant: "t1", impetuous: [], hidden: ["t4"] }]);
+  assert.deepEqual(view.state.orders.hidden, ["t4"]);
+  view.applyEvents(12, [
+    { type: "trooper_revealed", trooper: "t4", position: [9, 9], facing: 0 },
+    { type: "order_spent", order: 1, trooper: "t4", order_type: "regular", combat_group: 1, private: true },
+  ]);
+  assert.deepEqual(view.state.orders.hidden, []);
+  assert.equal(view.state.orders.pools["1"], 2, "the pool is untouched");
+  assert.equal(view.state.order.trooper, "t4");
+  assert.equal(view.trooper("t4").hidden, false);
+});
+
 test("a declared Move places the trooper at the route's end facing along its last segment", () => {
   const view = viewWith([trooper("t1", "A", [5, 5])]);
   view.applyEvents(11, [

@@ -114,6 +114,9 @@ class OrdersCounted(Event):
     tactical: tuple[TrooperId, ...]
     lieutenant: TrooperId | None
     impetuous: tuple[TrooperId, ...]
+    hidden: tuple[TrooperId, ...] = ()
+    """Troopers in Hidden Deployment holding their own private Order: seen by the owner
+    only (``views``; seeds 002/004)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +136,9 @@ class OrderSpent(Event):
     combat_group: int
     peripherals: tuple[TrooperId, ...] = ()
     """Peripherals activated by the same Order as their Controller."""
+    private: bool = False
+    """The Order spent is the trooper's own private Order, brought while in Hidden
+    Deployment (``hidden_deployment``): it leaves no pool and no count anyone saw."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,9 +3,12 @@
 Per Combat Group: one Regular Order into the group's pool for each Regular trooper on the
 table (Model or Marker) not in a Null state; one Irregular Order for each such Irregular
 trooper, usable by it alone; the Lieutenant Special Order; one Tactical Order per trooper
-with Tactical Awareness. Troopers not on the table add nothing. In Loss of Lieutenant every
-trooper counts as Irregular and there is no Lieutenant Order. An Isolated trooper brings an
-Irregular Order and receives no Order from the pool (``isolated.py``).
+with Tactical Awareness. Troopers not on the table add nothing to the pools. A trooper in
+Hidden Deployment (not Null, not a Peripheral) brings its own Order, private to its owner
+and usable only to reveal it (``OrderCount.hidden``, ``hidden_deployment``; seeds 002/004,
+DIGEST 12). In Loss of Lieutenant every trooper counts as Irregular and there is no
+Lieutenant Order. An Isolated trooper brings an Irregular Order and receives no Order from
+the pool (``isolated.py``).
 """
 
 from __future__ import annotations
@@ -30,7 +33,10 @@ def count_orders(state: GameState, side: Side) -> OrdersCounted:
     tactical: list[TrooperId] = []
     impetuous: list[TrooperId] = []
     lieutenant: TrooperId | None = None
+    hidden: list[TrooperId] = []
     for trooper in state.troopers_of(side):
+        if trooper.hidden and not trooper.is_null and not trooper.entry.is_peripheral:
+            hidden.append(trooper.id)
         if not trooper.can_act or trooper.entry.is_peripheral:
             continue
         profile = trooper.profile
@@ -47,7 +53,8 @@ def count_orders(state: GameState, side: Side) -> OrdersCounted:
         if profile.impetuous and options(state.ruleset).impetuous and side not in state.retreat:
             impetuous.append(trooper.id)
     return OrdersCounted(
-        side, pools, tuple(sorted(irregular)), tuple(sorted(tactical)), lieutenant, tuple(sorted(impetuous))
+        side, pools, tuple(sorted(irregular)), tuple(sorted(tactical)), lieutenant, tuple(sorted(impetuous)),
+        tuple(sorted(hidden)),
     )
 
 
@@ -58,11 +65,15 @@ def apply_orders_counted(state: GameState, event: OrdersCounted) -> GameState:
         tactical=frozenset(event.tactical),
         lieutenant=event.lieutenant,
         impetuous=frozenset(event.impetuous),
+        hidden=frozenset(event.hidden),
     )
     return replace(state, orders=count)
 
 
 def orders_left(count: OrderCount) -> int:
+    """The Orders left that both players know of: private Orders (``count.hidden``) are
+    left out, so nothing the opponent sees (the Orders Phase ending by itself when this
+    reaches 0, ``unused_orders``) depends on them (docs/rules-decisions.md)."""
     return (
         sum(count.pools.values())
         + len(count.irregular)
@@ -176,6 +187,8 @@ def _check_order_source(
 
 def spend(count: OrderCount, event: OrderSpent, owner: TrooperId) -> OrderCount:
     kind = event.order_type
+    if event.private:
+        return replace(count, hidden=count.hidden - {event.trooper})
     if kind is OrderType.REGULAR:
         pools = dict(count.pools)
         pools[event.combat_group] -= 1

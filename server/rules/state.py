@@ -131,6 +131,10 @@ class OrderCount:
     tactical: frozenset[TrooperId] = frozenset()
     lieutenant: TrooperId | None = None
     impetuous: frozenset[TrooperId] = frozenset()
+    hidden: frozenset[TrooperId] = frozenset()
+    """Troopers in Hidden Deployment holding their own Order (Regular or Irregular by their
+    Training), usable only to reveal them: Private Information (seeds 002/004, DIGEST 12),
+    in no pool and in no count the opponent sees (``views``)."""
 
 
 @dataclass(frozen=True, slots=True)

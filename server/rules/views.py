@@ -130,6 +130,8 @@ def _view_orders(state: GameState, viewer: Viewer) -> dict[str, Plain]:
     plain: dict[str, Plain] = to_plain(state.orders)
     if state.active is not None and not _sees_private(viewer, state.active):
         plain["lieutenant"] = state.orders.lieutenant is not None
+    if state.active is None or not _sees_private(viewer, state.active):
+        plain["hidden"] = []  # private Orders of troopers in Hidden Deployment (seeds 002/004)
     return plain
 
 
@@ -235,6 +237,7 @@ def _orders_counted(
 ) -> dict[str, Plain] | None:
     if not _sees_private(viewer, event.side):
         plain["lieutenant"] = event.lieutenant is not None
+        plain["hidden"] = []  # private Orders of troopers in Hidden Deployment (seeds 002/004)
     return plain
 
 

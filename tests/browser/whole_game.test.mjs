@@ -104,7 +104,7 @@ const history = (page) => page.evaluate(() => ({
 /** The event log of a page as event types, from the view the app holds. */
 const logged = (page, type) => page.evaluate((type) => window.referee.view.log.filter((x) => x.event?.type === type).map((x) => x.event), type);
 
-test("a whole N5 game in the browser: armies, initiative, Hidden Deployment, Orders with AROs (one declared, one timed out), a reload and a late spectator with the full history, to the final score", async () => {
+test("a whole N5 game in the browser: armies, initiative, Hidden Deployment (revealed on its own private Order), Orders with AROs (one declared, one timed out), a reload and a late spectator with the full history, to the final score", async () => {
   const layouts = await (await fetch(`${base}/api/tables?ruleset=n5`)).json();
   const table = (layouts.tables ?? []).find((t) => !t.id.startsWith("sample"))?.id;
   assert.ok(table, "the server offers a tournament layout for N5");
@@ -181,7 +181,7 @@ test("a whole N5 game in the browser: armies, initiative, Hidden Deployment, Ord
 
   // Orders, turn by turn, until the game ends by itself after its last round.
   const seat = { A: a, B: b };
-  const goals = { declared: false, timedOut: false, reloaded: false, late: null };
+  const goals = { declared: false, timedOut: false, reloaded: false, late: null, revealed: false };
   let spent = 0;
   let turnKey = "";
   for (let guard = 0; guard < 400; guard += 1) {
@@ -253,6 +253,17 @@ test("a whole N5 game in the browser: armies, initiative, Hidden Deployment, Ord
       continue;
     }
     if (mine.end_impetuous_phase) { await clickAndAnswer(active, "#end-impetuous"); continue; }
+    // The hidden trooper's own Order is its owner's secret (seeds 002/004) until the owner
+    // reveals the trooper with it: a Reveal click opens an Order like any other.
+    if (!goals.revealed && active === ownerOfHidden && (mine.reveal ?? []).includes(hiddenId)) {
+      assert.match(await ownerOfHidden.textContent("#orders"), /private 1 /);
+      for (const page of [opponentOfHidden, spectator]) assert.doesNotMatch(await page.textContent("#orders"), /private/);
+      await shot(ownerOfHidden, "07b-private-order-owner");
+      assert.equal((await clickAndAnswer(ownerOfHidden, `[data-reveal="${hiddenId}"]`)).ok, true);
+      goals.revealed = true;
+      spent += 1;
+      continue;
+    }
     const ready = Object.keys(mine.activate ?? {});
     if (spent >= ORDERS_PER_TURN || !ready.length) {
       await active.click("#end-turn");
@@ -298,6 +309,7 @@ test("a whole N5 game in the browser: armies, initiative, Hidden Deployment, Ord
   assert.ok(goals.declared, "an ARO was declared in its window");
   assert.ok(goals.timedOut, "an ARO window was left to time out");
   assert.ok(goals.reloaded, "a seat reloaded mid-game");
+  assert.ok(goals.revealed, "the hidden trooper revealed itself on its own private Order");
 
   // The final score shown is the server's: the record's game_ended result.
   const record = await (await fetch(`${base}/api/rooms/${room.room}/record`)).json();

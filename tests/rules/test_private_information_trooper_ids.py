@@ -20,7 +20,7 @@ from server.rules import engine
 from server.rules.decision import Accepted, Decision, Rejected
 from server.rules.ids import Side
 from server.rules.state import GameState
-from tests.support.games import play
+from tests.support.games import idle_out, play
 from tests.support.skirmish import Placement, skirmish
 
 HIDDEN, NOBODY, VISIBLE = "B-t2", "B-nobody", "B-t3"
@@ -116,6 +116,7 @@ def test_digest_12_once_revealed_the_trooper_is_known_to_the_opponent() -> None:
     """B's hidden trooper reveals itself in B's turn; from then on A's commands name it."""
     state = skirmish(PLACEMENTS, ruleset="n5", first=Side.B)
     state, _ = play(state, Side.B, {"type": "reveal", "trooper": HIDDEN})
+    state, _ = idle_out(state)
     state, _ = play(state, Side.B, c.EndTurn())
     state, _ = play(state, Side.A, {"type": "activate", "trooper": "A-t7", "order": "regular"})
     decision = engine.decide(state, Side.A, c.parse_command({"type": "declare_skill", "skill": _shot(HIDDEN)}))

@@ -51,6 +51,20 @@ def close_aro_window(
     return play(state, closer, c.CloseAroWindow(window.order, window.step))
 
 
+def idle_out(state: GameState) -> tuple[GameState, list[Event]]:
+    """Run the current Order to its end: the active trooper declares Idle at each of its
+    skills and the reactive player closes each ARO window without declaring."""
+    produced: list[Event] = []
+    while state.order is not None:
+        if engine.pending_aro_window(state) is not None:
+            state, events = close_aro_window(state)
+        else:
+            assert state.active is not None
+            state, events = play(state, state.active, {"type": "declare_skill", "skill": {"type": "idle"}})
+        produced += events
+    return state, produced
+
+
 def deployment_spots(state: GameState, side: Side) -> list[tuple[float, float]]:
     """Grid points inside the side's zone, clear of terrain, 2 inches apart."""
     zone = state.deployment_zones[state.initiative.zones[side]]

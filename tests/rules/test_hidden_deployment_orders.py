@@ -1,0 +1,185 @@
+"""A trooper in Hidden Deployment brings its own Order, private to its owner (issue 19
+point 3; seed 002 "Undeployed Troopers' Orders are Private Information", seed 004 "The
+status and existence of Orders provided by these Troopers is Private Information", DIGEST
+3 Order Count and 12 Hidden Deployment: "can only use its own Order when revealing in its
+Active Turn").
+
+B's Ghost (B-t2) is either hidden on the table or not in the game at all; A and the
+spectators must not be able to tell which from anything they receive, until it reveals.
+"""
+
+from __future__ import annotations
+
+from server.rules import commands as c
+from server.rules import engine
+from server.rules.decision import Accepted, Rejected
+from server.rules.events import AroWindowOpened, OrdersCounted, OrderSpent, TrooperRevealed, TurnEnded
+from server.rules.ids import SPECTATOR, Side, TrooperId, Viewer
+from server.rules.options import seat_options
+from server.rules.order_pool import orders_left
+from server.rules.serial import Plain
+from server.rules.state import GameState, OrderStep, OrderType, Phase
+from server.rules.views import view_event, view_state
+from tests.support.games import idle_out, play
+from tests.support.skirmish import Placement, skirmish
+
+HIDDEN = TrooperId("B-t2")  # the Ghost of vesper-raiders: Hidden Deployment, Regular
+VISIBLE: dict[str, Placement] = {
+    "A-t1": (10.0, 6.0, 90.0), "A-t3": (24.0, 6.0, 90.0), "A-t5": (38.0, 6.0, 90.0),
+    "B-t1": (6.0, 44.0, 270.0), "B-t3": (20.0, 40.0, 270.0), "B-t4": (30.0, 40.0, 270.0),
+}
+HIDING_PLACE: Placement = (24.0, 20.0, 270.0, "hidden")
+"""In front of A's troopers, inside their Line of Fire once revealed."""
+OUTSIDERS = (Side.A, SPECTATOR)
+
+
+def _game(hidden: bool) -> GameState:
+    """B's Orders Phase, with or without the hidden Ghost."""
+    placements = {**VISIBLE, HIDDEN: HIDING_PLACE} if hidden else dict(VISIBLE)
+    return skirmish(placements, ruleset="n5", first=Side.B)
+
+
+def _seen(state: GameState, viewer: Viewer) -> dict[str, Plain]:
+    view = view_state(state, viewer)
+    return {"orders": view["orders"], "orders_spent": view["orders_spent"], "phase": view["phase"],
+            "active": view["active"], "troopers": view["troopers"]}
+
+
+def _counted(state: GameState) -> OrdersCounted:
+    from server.rules.order_pool import count_orders
+
+    return count_orders(state, Side.B)
+
+
+def test_seed_002_undeployed_troopers_orders_are_private_the_owner_holds_its_own_order() -> None:
+    with_ghost, without = _game(hidden=True), _game(hidden=False)
+    assert with_ghost.orders.hidden == frozenset({HIDDEN})
+    assert without.orders.hidden == frozenset()
+    assert view_state(with_ghost, Side.B)["orders"]["hidden"] == [HIDDEN]
+    assert seat_options(with_ghost, Side.B)["reveal"] == [HIDDEN]
+    assert seat_options(without, Side.B)["reveal"] == []
+
+
+def test_seed_004_undeployed_troopers_orders_are_private_not_in_the_pool() -> None:
+    """Its Order goes into no pool: the pools and the Orders left are those of the game
+    without it (DIGEST W6: "HD not on table")."""
+    with_ghost, without = _game(hidden=True), _game(hidden=False)
+    assert with_ghost.orders.pools == without.orders.pools
+    assert with_ghost.orders.irregular == without.orders.irregular
+    assert HIDDEN not in seat_options(with_ghost, Side.B)["activate"]
+
+
+def test_seed_002_undeployed_troopers_orders_are_private_counts_and_views_are_alike() -> None:
+    """The Order Count event, the snapshot's Orders and A's options read the same to A and
+    spectators whether or not a hidden trooper exists."""
+    with_ghost, without = _game(hidden=True), _game(hidden=False)
+    assert _counted(with_ghost).hidden == (HIDDEN,)
+    for viewer in OUTSIDERS:
+        assert (view_event(_counted(with_ghost), viewer, with_ghost)
+                == view_event(_counted(without), viewer, without))
+        assert view_state(with_ghost, viewer)["orders"]["hidden"] == []
+        assert _seen(with_ghost, viewer) == _seen(without, viewer)
+    assert seat_options(with_ghost, Side.A) == seat_options(without, Side.A)
+
+
+def _spend_public_orders(state: GameState) -> tuple[GameState, list[tuple[str, object]]]:
+    """B spends every public Order on Idle; what A and the spectators receive meanwhile."""
+    received: list[tuple[str, object]] = []
+    while state.phase is Phase.ORDERS and state.active is Side.B:
+        activations = seat_options(state, Side.B)["activate"]
+        trooper = sorted(activations)[0]
+        state, events = play(state, Side.B, {"type": "activate", "trooper": trooper,
+                                             "order": activations[trooper][0]})
+        state, more = idle_out(state)
+        for viewer in OUTSIDERS:
+            received.append((viewer.value, [view_event(e, viewer, state) for e in (*events, *more)]))
+            received.append((viewer.value, _seen(state, viewer)))
+        received.append(("options", seat_options(state, Side.A)))
+    return state, received
+
+
+def test_seed_002_undeployed_troopers_orders_are_private_the_turn_ends_alike() -> None:
+    """Timing: once B has spent its public Orders the turn ends by itself in both games
+    (the unused private Order is lost; ``unused_orders`` counts public ones only), so the
+    turn's length and end tell A nothing."""
+    with_ghost, seen_with = _spend_public_orders(_game(hidden=True))
+    _, seen_without = _spend_public_orders(_game(hidden=False))
+    assert seen_with == seen_without
+    assert with_ghost.active is Side.A and with_ghost.trooper(HIDDEN).hidden
+    assert with_ghost.orders.hidden == frozenset(), "B's private Order was lost with the turn"
+
+
+def test_digest_12_hidden_deployment_reveal_spends_its_own_order() -> None:
+    state = _game(hidden=True)
+    pools = dict(state.orders.pools)
+    state, events = play(state, Side.B, {"type": "reveal", "trooper": HIDDEN})
+    revealed, spent = events
+    assert isinstance(revealed, TrooperRevealed) and revealed.trooper == HIDDEN
+    assert isinstance(spent, OrderSpent)
+    assert (spent.trooper, spent.order_type, spent.private) == (HIDDEN, OrderType.REGULAR, True)
+    assert state.orders.pools == pools and state.orders.hidden == frozenset()
+    assert state.order is not None and state.order.trooper == HIDDEN
+    assert state.order.step is OrderStep.FIRST_SKILL
+    assert state.trooper(HIDDEN).on_table
+    # Once revealed it is a trooper on the table like any other: pool Orders activate it.
+    state, _ = idle_out(state)
+    assert seat_options(state, Side.B)["activate"][HIDDEN] == ["regular"]
+    assert seat_options(state, Side.B)["reveal"] == []
+
+
+def test_digest_12_hidden_deployment_reveal_opens_an_aro_window_for_the_reactive_player() -> None:
+    state = _game(hidden=True)
+    state, _ = play(state, Side.B, {"type": "reveal", "trooper": HIDDEN})
+    state, events = play(state, Side.B, {"type": "declare_skill", "skill": {"type": "idle"}})
+    opened = [e for e in events if isinstance(e, AroWindowOpened)]
+    assert opened and opened[0].eligible, "A's troopers in front of it may react"
+    assert {e.trooper[:2] for e in opened[0].eligible} == {"A-"}
+    window = engine.pending_aro_window(state)
+    assert window is not None and window.reactive is Side.A
+
+
+def test_digest_12_hidden_deployment_reveal_is_seen_only_when_spent() -> None:
+    """The reveal and its Order reach A and spectators at once, with the profile."""
+    state = _game(hidden=True)
+    decision = engine.decide(state, Side.B, c.Reveal(HIDDEN))
+    assert isinstance(decision, Accepted)
+    state = engine.apply_all(state, decision.events)
+    for viewer in OUTSIDERS:
+        seen = [view_event(e, viewer, state) for e in decision.events]
+        assert seen[0] is not None and seen[0]["profile"]["name"]
+        assert seen[1] is not None and seen[1]["private"] is True
+        assert HIDDEN in {t["id"] for t in view_state(state, viewer)["troopers"]}
+
+
+def _refused(state: GameState, side: Side, body: Plain) -> str:
+    decision = engine.decide(state, side, c.parse_command(body))
+    assert isinstance(decision, Rejected), decision
+    return decision.code
+
+
+def test_digest_12_hidden_deployment_reveal_only_between_orders_of_its_own_turn() -> None:
+    state = _game(hidden=True)
+    # The opponent naming it gets the answer of an id that names nobody.
+    assert _refused(state, Side.A, {"type": "reveal", "trooper": HIDDEN}) == "unknown_trooper"
+    state, _ = play(state, Side.B, {"type": "activate", "trooper": "B-t3", "order": "regular"})
+    assert _refused(state, Side.B, {"type": "reveal", "trooper": HIDDEN}) == "order_in_progress"
+    assert seat_options(state, Side.B)["reveal"] == []
+
+
+def test_digest_12_hidden_deployment_no_own_order_if_not_hidden_at_the_order_count() -> None:
+    """A trooper hidden after the Order Count (not possible in play; forced here) has no
+    Order of its own this turn: the reveal is refused."""
+    from server.rules.evolve import replace
+
+    state = _game(hidden=True)
+    state = replace(state, orders=replace(state.orders, hidden=frozenset()))
+    assert _refused(state, Side.B, {"type": "reveal", "trooper": HIDDEN}) == "no_order_available"
+    assert seat_options(state, Side.B)["reveal"] == []
+
+
+def test_digest_12_hidden_deployment_unused_orders_count_public_orders_only() -> None:
+    state = _game(hidden=True)
+    state, events = play(state, Side.B, {"type": "end_turn"})
+    ended = next(e for e in events if isinstance(e, TurnEnded))
+    without = _game(hidden=False)
+    assert ended.unused_orders == orders_left(without.orders) > 0
