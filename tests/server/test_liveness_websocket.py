@@ -144,7 +144,10 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProc
 
 async def play_game(redis_server: RedisProcess, ruleset: str, seed: int) -> list[Seat]:
     store = RedisRoomStore.from_url(redis_server.url)
-    app_settings = settings(rate_burst=100_000, allow_fixed_seed=True)
+    # The bots ask for options at every version at machine speed: the rate limit and the
+    # queries' loop-time budgets (tests/server/test_work_budget.py) would only slow them.
+    app_settings = settings(rate_burst=100_000, allow_fixed_seed=True, work_seat_ms_per_s=0,
+                            work_spectators_ms_per_s=0, work_node_share=0)
     app = create_app(app_settings, store=store)
     rng = random.Random(seed)
     try:
