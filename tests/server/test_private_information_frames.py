@@ -1,6 +1,7 @@
 """Over real websockets: the opponent and a spectator get the same frames, byte for byte
 but for the ARO window's timing fields, whether or not the reactive side holds a trooper
-in Hidden Deployment where it could react (docs/fair-play.md, "What nobody else learns").
+in Hidden Deployment where it could react, or whose own Order it holds privately in its
+turn (docs/fair-play.md, "What nobody else learns").
 
 The same open script is played in two rooms of an N5 game: in one, B's Ghost (Hidden
 Deployment) is hidden in the middle of the table, in A's trooper's Line of Fire, and B
@@ -16,7 +17,7 @@ from conftest import running_server, settings
 from wsclient import Client
 
 from protocol import codec
-from protocol.messages import Accepted, Rejected, Snapshot
+from protocol.messages import Accepted, Events, Rejected, Snapshot
 from server.app import create_app
 from server.rooms.rules_engine import RulesCoreEngine
 from server.rules.ids import Side
@@ -99,6 +100,15 @@ async def _play(hidden_ghost: bool) -> tuple[list[Any], list[Any], list[str]]:
         await b_answers_window()
         last = await a_says({"type": "end_turn"})
         assert isinstance(last, Accepted)
+        # B's turn: in one room its Order Count holds the Ghost's own private Order (seeds
+        # 002/004); B leaves its Orders unspent. A sees the same count and the same end.
+        counted = await b.until(Events, lambda m: any(
+            e.get("type") == "orders_counted" and e.get("side") == "B" for e in m.events))
+        own = next(e for e in counted.events if e.get("type") == "orders_counted")
+        assert own["hidden"] == ([GHOST] if hidden_ghost else []), "B sees its private Order"
+        assert isinstance(await b.command({"type": "end_turn"}), Accepted)
+        await a.until(Events, lambda m: any(
+            e.get("type") == "turn_ended" and e.get("side") == "B" for e in m.events))
         while spectator.version < a.version:
             await spectator.next()
         frames = [[_without_timing(codec.unpack_plain(raw)) for raw in client.raw]
