@@ -307,6 +307,12 @@ async function chooseArmy(army) {
   }
 }
 
+/** A trooper as the table names it ("Lancer 3"), the unit's full name and the id in its tooltip. @param {string} id */
+function named(id) {
+  const piece = eventHistory.names.label(id);
+  return el("span", { class: piece.cls ?? "trooper", title: piece.title ?? id }, piece.text);
+}
+
 function renderSelection(options) {
   const t = ui.selected ? conn.view.trooper(ui.selected) : null;
   const box = $("selection");
@@ -368,18 +374,18 @@ function renderOrderPanel(state, options) {
     const kinds = ui.selected ? options.activate[ui.selected] ?? [] : [];
     const t = ui.selected ? conn.view.trooper(ui.selected) : null;
     if (kinds.length) {
-      panel.append(el("div", {}, `${ui.selected}: `, ...kinds.map((kind) => button(orderLabel(t, kind, state), () => activate(ui.selected, kind), { "data-order": kind }))));
+      panel.append(el("div", {}, named(ui.selected), ": ", ...kinds.map((kind) => button(orderLabel(t, kind, state), () => activate(ui.selected, kind), { "data-order": kind }))));
       // Regular Orders only activate troopers of their own Combat Group (the rules core
       // refuses any other pool), so the pool is named, not chosen.
       const joining = options.peripherals?.[ui.selected] ?? [];
       if (joining.length) {
         panel.append(el("div", {}, "Activate with its Peripherals (same Order, same skills): ",
           ...joining.map((p) => el("label", {}, el("input", { type: "checkbox", "data-peripheral": p, checked: ui.peripherals.has(p),
-            onchange: (e) => { if (e.target.checked) ui.peripherals.add(p); else ui.peripherals.delete(p); } }), ` ${p} `))));
+            onchange: (e) => { if (e.target.checked) ui.peripherals.add(p); else ui.peripherals.delete(p); } }), " ", named(p), " "))));
       }
     }
     renderCoordinate(panel, options, { el, button, send, render, selected: ui.selected, name: (id) => eventHistory.names.label(id).text ?? id });
-    for (const id of options.reveal) panel.append(el("div", {}, button(`Reveal ${id} on its own private Order (Hidden Deployment)`, () => send({ type: "reveal", trooper: id }), { "data-reveal": id })));
+    for (const id of options.reveal) panel.append(el("div", {}, button(`Reveal ${eventHistory.names.label(id).text} on its own private Order (Hidden Deployment)`, () => send({ type: "reveal", trooper: id }), { "data-reveal": id })));
     if (options.end_impetuous_phase) panel.append(button("End impetuous phase", () => send({ type: "end_impetuous_phase" }), { id: "end-impetuous" }));
     if (options.end_turn) panel.append(endTurnControl(state, options));
     return;
@@ -392,7 +398,7 @@ function renderOrderPanel(state, options) {
   const peripheralSkills = skills.peripherals ?? {};
   const activated = [t.id, ...Object.keys(peripheralSkills)];
   const joint = activated.length > 1;
-  panel.append(el("div", {}, `Order ${order.number} (${order.order_type}) on ${activated.join(" + ")}: declare skill ${skills.index}${skills.index === 2 ? " (or Idle)" : ""}`));
+  panel.append(el("div", {}, `Order ${order.number} (${order.order_type}) on `, ...activated.flatMap((id, i) => [...(i ? [" + "] : []), named(id)]), `: declare skill ${skills.index}${skills.index === 2 ? " (or Idle)" : ""}`));
   const imp = skills.impetuous; // DIGEST 3.6: what an Impetuous activation's route must do
   if (imp) panel.append(el("div", { id: "impetuous-hint" }, imp.charge.length
     ? `Impetuous: the move must end in base contact with ${imp.charge.join(" or ")}.`
@@ -408,16 +414,16 @@ function renderOrderPanel(state, options) {
   for (const [weapon, targets] of Object.entries(skills.cc_attack)) {
     for (const target of targets) {
       const coupDeGrace = conn.view.trooper(target)?.condition === "unconscious";
-      panel.append(button(`${coupDeGrace ? "Coup de Grâce on" : "CC Attack on"} ${target} (${weaponName(weapon)})`,
+      panel.append(button(`${coupDeGrace ? "Coup de Grâce on" : "CC Attack on"} ${eventHistory.names.label(target).text} (${weaponName(weapon)})`,
         () => declare({ type: "cc_attack", weapon, target }, "cc_attack"), { "data-cc": target, disabled: !cc }));
     }
   }
   const discover = all((x) => x.discover.length > 0);
-  for (const target of skills.discover) panel.append(button(`Discover ${target}`, () => declare({ type: "discover", target }, "discover"), { "data-discover": target, disabled: !discover }));
+  for (const target of skills.discover) panel.append(button(`Discover ${eventHistory.names.label(target).text}`, () => declare({ type: "discover", target }, "discover"), { "data-discover": target, disabled: !discover }));
   const hack = all((x) => Object.keys(x.comms_attack ?? {}).length > 0);
   for (const [program, targets] of Object.entries(skills.comms_attack ?? {})) {
     for (const target of targets) {
-      panel.append(button(`Comms Attack: ${weaponName(program)} on ${target}`, () => declare({ type: "comms_attack", program, target }, "comms_attack"),
+      panel.append(button(`Comms Attack: ${weaponName(program)} on ${eventHistory.names.label(target).text}`, () => declare({ type: "comms_attack", program, target }, "comms_attack"),
         { "data-hack": target, "data-program": program, disabled: !hack }));
     }
   }
@@ -452,7 +458,7 @@ function renderRouteForm(panel, order, activated, routeSkills) {
   const facing = el("select", { id: "end-facing", onchange: (e) => { ui.facing = e.target.value; } },
     el("option", { value: "auto", selected: ui.facing === "auto" }, "along the last segment"),
     ...COMPASS.map(([name, deg]) => el("option", { value: String(deg), selected: ui.facing === String(deg) }, `${name} (${deg}°)`)),
-    ...enemies.map((x) => el("option", { value: `enemy:${x.id}`, selected: ui.facing === `enemy:${x.id}` }, `towards ${x.id}`)));
+    ...enemies.map((x) => el("option", { value: `enemy:${x.id}`, selected: ui.facing === `enemy:${x.id}` }, `towards ${eventHistory.names.label(x.id).text}`)));
   panel.append(el("div", {}, "End facing: ", facing));
   const row = el("div", {});
   const drawn = activated.some((id) => (ui.routes[id] ?? []).length);
@@ -507,7 +513,7 @@ function renderAttackForm(panel, skills, jointOk) {
   for (const target of info.targets) {
     const input = el("input", { type: "number", min: 0, max: info.template ? 1 : info.burst, value: split[target] ?? 0, "data-burst": target, style: "width:3em",
       onchange: (e) => { split[target] = Number(e.target.value); render(); } });
-    form.append(el("label", {}, ` ${target} `, input));
+    form.append(el("label", {}, " ", named(target), " ", input));
   }
   const assigned = Object.values(split).reduce((a, b) => a + b, 0);
   const valid = info.template ? Object.values(split).every((n) => n === 0 || n === 1) && assigned > 0 : assigned === info.burst;
@@ -526,16 +532,16 @@ function renderPeripheralChoices(panel, peripheralSkills, coordinated = false) {
     /** @type {[string, Record<string, any>][]} */
     const choices = [];
     for (const [weapon, shot] of Object.entries(s.bs_attack)) for (const target of shot.targets) {
-      choices.push([`shoot ${target} with ${weaponName(weapon)} (${shot.template ? "template" : `B${shot.burst}`})`, { type: "bs_attack", weapon, targets: [{ trooper: target, burst: shot.template ? 1 : shot.burst }] }]);
+      choices.push([`shoot ${eventHistory.names.label(target).text} with ${weaponName(weapon)} (${shot.template ? "template" : `B${shot.burst}`})`, { type: "bs_attack", weapon, targets: [{ trooper: target, burst: shot.template ? 1 : shot.burst }] }]);
     }
-    for (const [weapon, targets] of Object.entries(s.cc_attack)) for (const target of targets) choices.push([`CC ${target} (${weaponName(weapon)})`, { type: "cc_attack", weapon, target }]);
-    for (const target of s.discover) choices.push([`Discover ${target}`, { type: "discover", target }]);
-    for (const [program, targets] of Object.entries(s.comms_attack ?? {})) for (const target of targets) choices.push([`${weaponName(program)} on ${target}`, { type: "comms_attack", program, target }]);
+    for (const [weapon, targets] of Object.entries(s.cc_attack)) for (const target of targets) choices.push([`CC ${eventHistory.names.label(target).text} (${weaponName(weapon)})`, { type: "cc_attack", weapon, target }]);
+    for (const target of s.discover) choices.push([`Discover ${eventHistory.names.label(target).text}`, { type: "discover", target }]);
+    for (const [program, targets] of Object.entries(s.comms_attack ?? {})) for (const target of targets) choices.push([`${weaponName(program)} on ${eventHistory.names.label(target).text}`, { type: "comms_attack", program, target }]);
     if (!choices.length) continue;
     const select = el("select", { "data-peripheral-choice": id, onchange: (e) => { ui.peripheralChoice[id] = e.target.value; } },
       ...choices.map(([text, skill]) => el("option", { value: JSON.stringify(skill), selected: ui.peripheralChoice[id] === JSON.stringify(skill) }, text)));
     ui.peripheralChoice[id] ??= select.value;
-    box.append(el("div", {}, `${id} (for an attack or Discover): `, select));
+    box.append(el("div", {}, named(id), " (for an attack or Discover): ", select));
   }
   panel.append(box);
 }
@@ -549,7 +555,7 @@ function peripheralsFor(type, routes) {
     if (["idle", "dodge", "reset"].includes(type)) { out.push({ trooper: id, skill: { type } }); continue; }
     const chosen = ui.peripheralChoice[id] ? JSON.parse(ui.peripheralChoice[id]) : null;
     if (!chosen || chosen.type !== type) {
-      $("message").textContent = `Choose ${id}'s ${type.replace("_", " ")} (its own target) in the Peripherals panel first.`;
+      $("message").textContent = `Choose ${eventHistory.names.label(id).text}'s ${type.replace("_", " ")} (its own target) in the Peripherals panel first.`;
       return null;
     }
     out.push({ trooper: id, skill: chosen });
