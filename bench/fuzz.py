@@ -184,19 +184,11 @@ def _beyond_double(value: Any) -> bool:
     return False
 
 
-def _huge_in_table(v: Violation) -> bool:
-    return (HUGE in v.detail and '"table": {' in v.input) or (
-        v.kind == "server log" and "OverflowError" in v.detail and "tables.py" in v.detail)
-
-
-KNOWN_BUGS: tuple[KnownBug, ...] = (
-    KnownBug("a number beyond a double in a table document", "tests/server/test_fuzz_http.py::"
-             "test_a_number_beyond_a_double_in_a_table_document_is_bad_table", _huge_in_table),
-)
+KNOWN_BUGS: tuple[KnownBug, ...] = ()
 """Found by this fuzzer and not fixed yet, each pinned by a strict xfail test, which fails
-once the bug is fixed: then remove its entry. The three it found before (a ``type`` nested a
-thousand deep, an integer beyond a double in room settings, the router's text 404/405 under
-``/api/``) were fixed in 1092afb and 064a52b and are regression tests."""
+once the bug is fixed: then remove its entry. None today: the four it found (a ``type``
+nested a thousand deep, an integer beyond a double in room settings or in a table document,
+the router's text 404/405 under ``/api/``) are fixed and are regression tests."""
 
 
 def known_bug(violation: Violation) -> KnownBug | None:

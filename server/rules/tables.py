@@ -156,9 +156,15 @@ def _number(data: Mapping[str, Any], name: str, path: str) -> float:
 
 
 def _as_number(value: Any, path: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, int | float):
         raise TableError(path, "must be a number")
-    return float(value)
+    try:
+        number = float(value)  # an integer beyond a double raises OverflowError
+    except OverflowError:
+        raise TableError(path, "must be a number within a double's range") from None
+    if not math.isfinite(number):
+        raise TableError(path, "must be a number")
+    return number
 
 
 def _rulesets(value: Any) -> tuple[Ruleset, ...]:

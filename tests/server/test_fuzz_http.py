@@ -3,8 +3,8 @@ real server on a real Redis (``bench.fuzz``, ``tests/support/fuzz_frames.py``): 
 5xx, every error of the API a JSON ``{"error", "message"}``, the exact answer where it is
 known, no room stored by a refused request, nothing wrong in the server's log. Then the
 bugs it found, as regression tests: a number beyond a double (fixed in 1092afb) and text
-404/405 answers under /api (now JSON, server/lobby/http_errors.py); and one not fixed yet,
-as a strict xfail: a number beyond a double in a table document."""
+404/405 answers under /api (now JSON, server/lobby/http_errors.py), and a number beyond a
+double in a table document (server/rules/tables.py ``_as_number``: now 400 bad_table)."""
 
 from __future__ import annotations
 
@@ -77,10 +77,6 @@ def test_api_paths_and_methods_the_lobby_has_not_answer_json_errors(
     assert isinstance(body["error"], str) and isinstance(body["message"], str)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "server/rules/tables.py _as_number calls math.isfinite() on a JSON integer, which raises "
-    "OverflowError beyond a double (10**309 and up): a table document holding one (its width, "
-    "a zone's corner, a piece's height or point) is a 500 with a traceback, not 400 bad_table"))
 @pytest.mark.parametrize("where", ["width", "height"])
 def test_a_number_beyond_a_double_in_a_table_document_is_bad_table(fuzz: Fuzzing,
                                                                    where: str) -> None:
