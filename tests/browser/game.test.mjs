@@ -223,7 +223,9 @@ test("a room with random dice: both contributions, the commitment for all, a con
   const lobby = await (await browser.newContext()).newPage();
   await lobby.goto(base + "/");
   await lobby.click("#create-room");
-  await lobby.waitForSelector("#links:not([hidden])");
+  // The links, or the lobby's message saying why not (then the failure names it).
+  await lobby.waitForFunction(() => !document.getElementById("links").hidden || document.getElementById("lobby-message").textContent, null, WAIT);
+  assert.equal(await lobby.$eval("#lobby-message", (x) => x.textContent), "", "the lobby created the room");
   const linkA = await lobby.$eval("#link-a", (x) => x.getAttribute("href"));
   const linkB = new URL(await lobby.inputValue("#link-b")).hash;
   const linkSpectator = new URL(await lobby.inputValue("#link-spectator")).hash;
