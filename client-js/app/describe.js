@@ -307,6 +307,8 @@ const IDLE_REASON = {
   outside_hacking_area: "the target is outside its Hacking Area", target_not_a_marker: "its target is not a marker",
   discover_already_failed: "it already failed to Discover that marker", no_line_of_fire: "no Line of Fire",
   aro_must_target_active_trooper: "an ARO must target a trooper activated by the Order", not_usable_in_aro: "not usable in ARO",
+  aro_not_valid: "no Line of Fire, Zone of Control or other reason to react (ARO Check)",
+  zone_of_control_only: "in Zone of Control without Line of Fire only Dodge or Reset",
 };
 const MOVE_REASON = { dodge: "Dodge", guts_out_of_line_of_fire: "failed Guts Roll: out of Line of Fire",
   guts_out_of_reach: "failed Guts Roll: out of reach", guts_to_cover: "failed Guts Roll: into cover" };
@@ -333,7 +335,8 @@ export function effectText(x, ctx = {}) {
     case "isolated_cleared": return [who(x.trooper), " is no longer Isolated"];
     case "immobilized_b_set": return [who(x.trooper), ` is Immobilized-B (${weaponName(x.weapon)}: E/M)`];
     case "immobilized_b_cleared": return [who(x.trooper), " is no longer Immobilized-B"];
-    case "became_idle": return [who(x.trooper), `'s ${skillName(x.skill)} became Idle: ${lookupWords(IDLE_REASON, x.reason)}`];
+    case "became_idle": return [who(x.trooper), ` declared ${skillName(x.skill)}`, ...(x.target ? [" at ", who(x.target)] : []),
+      `: ${lookupWords(IDLE_REASON, x.reason)}, the ${x.aro ? "ARO" : "Order"} is lost (Idle)`];
     case "weapon_used": {
       const most = catalogueWeapon(x.weapon)?.disposable;
       return [who(x.trooper), ` used its ${weaponName(x.weapon)} (${x.uses}${most ? ` of ${most}` : ""} use${(most ?? x.uses) === 1 ? "" : "s"} spent)`];

@@ -221,3 +221,15 @@ test("the ARO panel's default: shoot back with the weapon that reaches best, Dod
   assert.equal(JSON.parse(outOfRange.preferred).type, "dodge");
   assert.match(outOfRange.choices[0].text, /out of range/);
 });
+
+test("seed 000: a declaration whose Requirement fails, or an ARO that fails the ARO Check, reads as Idle with what was lost", () => {
+  const names = new d.TrooperNames((id) => ({ "A-t5": { id, side: "A", profile: { name: "Lancer" } }, "B-t4": { id, side: "B", profile: { name: "Hunter" } } })[id]);
+  const ctx = { names };
+  assert.equal(d.textOf(d.effectText({ type: "became_idle", trooper: "A-t5", skill: "bs_attack", reason: "no_line_of_fire", target: "B-t4", aro: false }, ctx)),
+    "Lancer (A-t5) declared BS Attack at Hunter (B-t4): no Line of Fire, the Order is lost (Idle)");
+  assert.equal(d.textOf(d.effectText({ type: "became_idle", trooper: "B-t4", skill: "dodge", reason: "aro_not_valid", target: null, aro: true }, ctx)),
+    "Hunter (B-t4) declared Dodge: no Line of Fire, Zone of Control or other reason to react (ARO Check), the ARO is lost (Idle)");
+  // An effect stored before the fields existed still reads.
+  assert.equal(d.textOf(d.effectText({ type: "became_idle", trooper: "A-t5", skill: "cc_attack", reason: "not_in_base_contact" }, ctx)),
+    "Lancer (A-t5) declared CC Attack: not in base contact with its target, the Order is lost (Idle)");
+});

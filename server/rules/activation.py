@@ -2,10 +2,13 @@
 
 Everything is fixed at declaration (seed 000): a movement fixes its whole route and places
 the trooper at its end; a BS Attack names weapon, targets, Burst split and firing point.
-What the server can already see is impossible is rejected here with a reason, so that a
-player never spends an Order by mistake; what depends on the other side's simultaneous
-declarations (a Discover that must succeed first, range, an ARO's dodge) is settled at
-resolution, where a failed Requirement turns the skill into Idle (docs/rules-decisions.md).
+An impossible command (a skill or weapon the trooper lacks, a route it cannot take, a
+Retreat! or Impetuous restriction...) is rejected here with a reason. A Requirement a
+player learns only by trying at the table (Line of Fire to the target, a target inside the
+Hacking Area: ``unmet_requirement``) is accepted, and at resolution the skill becomes Idle
+with the Order spent (seed 000, Resolution step); so is what depends on the other side's
+simultaneous declarations (a Discover that must succeed first). ``options`` offers only
+declarations whose Requirements hold. Classification: docs/rules-decisions.md.
 """
 
 from __future__ import annotations
@@ -108,6 +111,31 @@ def _check_peripheral_skills(
             state, order.for_trooper(entry.trooper), state.trooper(entry.trooper), entry.skill
         )
     check_coordinated_skills(state, order, skill, declared)
+
+
+def unmet_requirement(state: GameState, order: ActiveOrder, trooper: TrooperState,
+                      skill: Skill) -> str | None:
+    """A Requirement of an accepted declaration that the table already shows unmet, or None.
+
+    Seed 000: such a skill is still declared; at Resolution it "does not meet its
+    Requirements" and is Idle, the Order (or its share of it) spent. ``decide`` therefore
+    accepts it (a player learns Line of Fire and the Hacking Area only by trying, as at the
+    table); ``options`` offers only declarations with none, so the client offers what will
+    work. The reasons are ``BecameIdle`` reasons (attacks.py), which settles them."""
+    if isinstance(skill, BsAttack):
+        shooter = acting_body(order, trooper, skill.firing_point or order.path[-1])
+        for assignment in skill.targets:
+            if not sees(state, trooper.id, shooter, state.trooper(assignment.trooper)):
+                return "no_line_of_fire"
+    elif isinstance(skill, Discover):
+        target = state.trooper(skill.target)
+        if not any(sees(state, trooper.id, acting_body(order, trooper, p), target)
+                   for p in order.path):
+            return "no_line_of_fire"
+    elif isinstance(skill, CommsAttack) and not in_hacking_area(
+            state, trooper, state.trooper(skill.target).body()):
+        return "outside_hacking_area"
+    return None
 
 
 def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperState, skill: Skill) -> None:
@@ -259,11 +287,6 @@ def _check_bs_attack(state: GameState, order: ActiveOrder, trooper: TrooperState
             Reason.BAD_TARGET,
             "A Camouflage Marker cannot be attacked until it is Discovered (declare Discover first).",
         )
-        require(
-            sees(state, trooper.id, shooter, target),
-            Reason.NO_LINE_OF_FIRE,
-            f"No Line of Fire from the firing point to {target.id}.",
-        )
         if weapon.kind is WeaponKind.DIRECT_TEMPLATE:
             assert weapon.template is not None
             require(
@@ -298,11 +321,6 @@ def _check_discover(state: GameState, order: ActiveOrder, trooper: TrooperState,
         Reason.BAD_TARGET,
         "This trooper failed to Discover that Marker this turn and cannot try again.",
     )
-    require(
-        any(sees(state, trooper.id, acting_body(order, trooper, p), target) for p in order.path),
-        Reason.NO_LINE_OF_FIRE,
-        "Discover needs Line of Fire to the Marker.",
-    )
 
 
 def _check_comms_attack(state: GameState, trooper: TrooperState, skill: CommsAttack) -> None:
@@ -314,12 +332,6 @@ def _check_comms_attack(state: GameState, trooper: TrooperState, skill: CommsAtt
         not target.marker,
         Reason.BAD_TARGET,
         "Hacking Programs target troopers in Model form only, not Camouflage Markers.",
-    )
-    require(
-        in_hacking_area(state, trooper, target.body()),
-        Reason.OUT_OF_RANGE,
-        f"{target.id} is outside {trooper.id}'s Hacking Area (its Zone of Control and its "
-        "army's Repeaters').",
     )
 
 

@@ -5,6 +5,8 @@ A reactive trooper is eligible if the active trooper, at any point of its path i
 Order, is in its Line of Fire, its Zone of Control or (for a Hacker) its Hacking Area, or
 if a template weapon affects it, or it is the target of a Comms Attack (or, with Sixth
 Sense, of any Attack).
+A reactive trooper that is not eligible may still declare: its ARO fails the ARO Check at
+resolution and is Idle (seed 000), a marker or hidden trooper revealed all the same.
 One ARO per trooper per Order; a trooper that could declare and did not loses it; the ARO
 must target a trooper activated by the Order; Burst 1; from ZoC without LoF only Dodge or
 Reset; troopers that became eligible only through the second skill react at step 2.
@@ -242,9 +244,36 @@ def _eligible_trooper(state: GameState, order: ActiveOrder, trooper_id: TrooperI
     return trooper
 
 
+def _declaring_trooper(state: GameState, order: ActiveOrder, trooper_id: TrooperId) -> TrooperState:
+    """The reactive trooper declaring an ARO. One the window did not list as eligible may
+    still declare (seed 000: its declaration fails the ARO Check and it is Idle, its ARO
+    lost; attacks._aro_check), since the player learns Line of Fire and Zone of Control
+    only by trying. Refused: one eligible at an earlier step (its chance is gone), one that
+    already answered, one that cannot act (not on the table, Null), and one in Hidden
+    Deployment against Cautious Movement (DIGEST 12: it cannot react to it at all)."""
+    if trooper_id in order.eligible:
+        return _eligible_trooper(state, order, trooper_id)
+    trooper = own_trooper(state, state.reactive, trooper_id)
+    require(
+        trooper_id not in order.aros,
+        Reason.ARO_ALREADY_DECLARED,
+        "That trooper already answered this Order: one ARO per trooper per Order.",
+    )
+    require(trooper.position is not None, Reason.TROOPER_NOT_ON_TABLE,
+            "That trooper is not on the table.")
+    require(not trooper.is_null, Reason.TROOPER_NULL,
+            "That trooper is in a Null state and cannot act.")
+    require(
+        not (trooper.hidden and any(isinstance(s, CautiousMove) for s in order.skills)),
+        Reason.NOT_ELIGIBLE_FOR_ARO,
+        "A trooper in Hidden Deployment cannot react to Cautious Movement.",
+    )
+    return trooper
+
+
 def decide_declare_aro(state: GameState, side: Side, command: DeclareAro) -> list[Event]:
     order = _open_order(state, side)
-    trooper = _eligible_trooper(state, order, command.trooper)
+    trooper = _declaring_trooper(state, order, command.trooper)
     skill = command.skill
     require(
         skill.info.usable_in_aro,
@@ -253,8 +282,8 @@ def decide_declare_aro(state: GameState, side: Side, command: DeclareAro) -> lis
     )
     check_retreat_may_declare(state, trooper, skill, in_aro=True)
     check_immobilized_may_declare(state, trooper, skill, in_aro=True)
-    eligibility = order.eligible[trooper.id]
-    if eligibility.zoc_only:
+    eligibility = order.eligible.get(trooper.id)
+    if eligibility is not None and eligibility.zoc_only:
         require(
             allowed_without_line_of_fire(eligibility, skill),
             Reason.ZOC_ONLY_DODGE_OR_RESET,
@@ -306,14 +335,21 @@ def _check_aro_skill(
     elif isinstance(skill, CommsAttack):
         check_hacker_and_program(trooper, skill)
         require(skill.target in activated, Reason.BAD_TARGET, NOT_ACTIVATED)
-        active = enemy_target(state, trooper, skill.target)
-        path = order.for_trooper(active.id).path
-        require(
-            path_in_hacking_area(state, trooper, active.body(), path),
-            Reason.OUT_OF_RANGE,
-            f"{active.id} has not been inside {trooper.id}'s Hacking Area (its Zone of Control "
-            "and its army's Repeaters') in this Order.",
-        )
+        enemy_target(state, trooper, skill.target)
+
+
+def unmet_aro_requirement(state: GameState, order: ActiveOrder, trooper: TrooperState,
+                          skill: Skill) -> str | None:
+    """A Requirement of an accepted ARO that the table already shows unmet, or None: a Comms
+    Attack on a trooper that has not been inside the Hacker's Hacking Area in this Order.
+    Accepted, it is Idle at Resolution (seed 000; attacks._comms_attack); ``options`` offers
+    only AROs with none. (A trooper not eligible at all is the ARO Check: attacks._aro_check.)"""
+    if isinstance(skill, CommsAttack) and skill.target in order.activated:
+        active = state.trooper(skill.target)
+        if not path_in_hacking_area(state, trooper, active.body(),
+                                    order.for_trooper(active.id).path):
+            return "outside_hacking_area"
+    return None
 
 
 def apply_aro_declared(state: GameState, event: AroDeclared) -> GameState:

@@ -127,7 +127,7 @@ def plan_order(state: GameState) -> Plan:
     for reactor_id in sorted(order.aros):
         reactor = state.trooper(reactor_id)
         skill = order.aros[reactor_id]
-        plan += _declared(state, reactor, skill) + _aro_skill(state, reactor, skill)
+        plan += _declared(state, reactor, skill) + _as_aro(_aro_skill(state, reactor, skill))
     return plan
 
 
@@ -196,7 +196,23 @@ def _is_active(state: GameState, trooper: TrooperState) -> bool:
 
 
 def _idle(trooper: TrooperState, skill: Skill, reason: str) -> Plan:
-    return Plan(effects=(BecameIdle(trooper.id, skill.TYPE, reason),))
+    return Plan(effects=(BecameIdle(trooper.id, skill.TYPE, reason, _skill_target(skill)),))
+
+
+def _skill_target(skill: Skill) -> TrooperId | None:
+    """The trooper a skill is aimed at (a BS Attack's first target), None for Dodge..."""
+    if isinstance(skill, BsAttack):
+        return _first_target(skill)
+    if isinstance(skill, CcAttack | CommsAttack | Discover):
+        return skill.target
+    return None
+
+
+def _as_aro(plan: Plan) -> Plan:
+    """``plan`` of an ARO: its Idle records say the ARO is what was lost."""
+    effects = tuple(replace(e, aro=True) if isinstance(e, BecameIdle) else e
+                    for e in plan.effects)
+    return replace(plan, effects=effects)
 
 
 def _camouflaged(state: GameState, trooper_id: TrooperId) -> bool:
@@ -429,23 +445,22 @@ def _aro_skill(state: GameState, reactor: TrooperState, skill: Skill) -> Plan:
 
 def _aro_target(skill: Skill) -> TrooperId | None:
     """The trooper an ARO's Attack or Discover is aimed at (None for Dodge, Reset...)."""
-    if isinstance(skill, BsAttack):
-        return _first_target(skill)
-    if isinstance(skill, CcAttack | CommsAttack | Discover):
-        return skill.target
-    return None
+    return _skill_target(skill)
 
 
 def _aro_check(state: GameState, reactor: TrooperState, skill: Skill) -> str | None:
     """[N5.2] ARO Check: the trooper must have been eligible, and a ZoC-only trooper may
-    only Dodge or Reset (DIGEST 5.1 step 5, 6.1). Off in rulesets without the step."""
+    only Dodge or Reset (DIGEST 5.1 step 5, 6.1). A trooper that was never eligible (it may
+    declare all the same, aro.py) is Idle in every ruleset: without the ARO Check step
+    (CodeOne) its ARO fails its Requirements at Resolution (seed 000); the ZoC-only part is
+    refused at declaration there."""
     if not skill.info.usable_in_aro:
         return "not_usable_in_aro"
-    if not options(state.ruleset).aro_check_step:
-        return None
     eligibility = _order(state).eligible.get(reactor.id)
     if eligibility is None:
         return "aro_not_valid"
+    if not options(state.ruleset).aro_check_step:
+        return None
     if eligibility.zoc_only and not allowed_without_line_of_fire(eligibility, skill):
         return "zone_of_control_only"
     return None

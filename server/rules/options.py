@@ -18,8 +18,8 @@ from collections.abc import Callable
 from typing import Any
 
 from . import commands as c
-from .activation import decide_declare_skill, sees
-from .aro import decide_declare_aro, decide_pass_aro
+from .activation import decide_declare_skill, sees, unmet_requirement
+from .aro import decide_declare_aro, decide_pass_aro, unmet_aro_requirement
 from .command_tokens import (
     LIMIT_TOKENS,
     REMOVE_ORDERS,
@@ -275,7 +275,10 @@ def _trooper_skills(state: GameState, side: Side, order: ActiveOrder) -> dict[st
                and (not impetuous(order) or may_declare_impetuous(first, name))]
 
     def legal(skill: Skill) -> bool:
-        return _accepted(decide_declare_skill, state, side, c.DeclareSkill(skill))
+        # decide also accepts a declaration whose Requirements fail (it becomes Idle, seed
+        # 000); only those that hold are offered.
+        return (_accepted(decide_declare_skill, state, side, c.DeclareSkill(skill))
+                and unmet_requirement(state, order, trooper, skill) is None)
 
     enemies = [t for t in state.troopers_of(side.other) if t.on_table and not t.is_null]
     result: dict[str, Plain] = {"index": len(order.skills) + 1,
@@ -365,7 +368,8 @@ def _aros(state: GameState, side: Side, order: ActiveOrder) -> dict[str, Plain]:
             continue
 
         def legal(skill: Skill, who: TrooperId = trooper_id) -> bool:
-            return _accepted(decide_declare_aro, state, side, c.DeclareAro(who, skill))
+            return (_accepted(decide_declare_aro, state, side, c.DeclareAro(who, skill))
+                    and unmet_aro_requirement(state, order, state.trooper(who), skill) is None)
 
         def each(names: Any, make: Callable[[Any, TrooperId], Skill]) -> dict[str, Plain]:
             found_targets = {name: [t for t in activated if legal(make(name, t))] for name in names}

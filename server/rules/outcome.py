@@ -66,12 +66,17 @@ class Effect(Tagged):
 
 @dataclass(frozen=True, slots=True)
 class BecameIdle(Effect):
-    """A declared skill whose Requirements failed at resolution (or an invalid ARO)."""
+    """A declared skill whose Requirements failed at resolution (or an invalid ARO): the
+    skill is Idle and what it cost is spent (the Order's skill, or the ARO; seed 000).
+    ``target`` is the trooper the skill was aimed at (a BS Attack's first), ``aro`` whether
+    it was an ARO (else the active trooper's skill)."""
 
     TYPE: ClassVar[str] = "became_idle"
     trooper: TrooperId
     skill: str
     reason: str
+    target: TrooperId | None = None
+    aro: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,7 +67,7 @@ def resolve_order(state: GameState) -> tuple[Outcome, Dice]:
     discovers, dice = _roll_discovers(plan, state.dice, convention)
     found = {(r.plan.trooper, r.plan.target) for r in discovers if _scored(r.record)}
     effects: list[Effect] = [*plan.effects, *_discover_effects(discovers)]
-    rolls, templates, idle = _drop_undiscovered(plan, found)
+    rolls, templates, idle = _drop_undiscovered(plan, found, set(state.order.activated))
     effects.extend(idle)
     rolled, dice = _roll_all(rolls, dice, convention, offset=len(discovers))
     effects.extend(_resets(state, rolled))
@@ -166,7 +166,7 @@ def _discover_effects(discovers: Sequence[_Rolled]) -> tuple[Effect, ...]:
 
 
 def _drop_undiscovered(
-    plan: Plan, found: set[tuple[TrooperId, TrooperId | None]]
+    plan: Plan, found: set[tuple[TrooperId, TrooperId | None]], activated: set[TrooperId]
 ) -> tuple[tuple[PlannedRoll, ...], tuple[TemplateHit, ...], tuple[Effect, ...]]:
     """Attacks on a Camouflaged trooper the attacker did not Discover become Idle (DIGEST 12)."""
     idle: list[Effect] = []
@@ -175,13 +175,15 @@ def _drop_undiscovered(
         if roll.skill == "discover":
             continue
         if roll.against_marker and (roll.trooper, roll.target) not in found:
-            idle.append(BecameIdle(roll.trooper, roll.skill, "target_not_discovered"))
+            idle.append(BecameIdle(roll.trooper, roll.skill, "target_not_discovered",
+                                   roll.target, not roll.active))
         else:
             rolls.append(roll)
     templates: list[TemplateHit] = []
     for hit in plan.templates:
         if hit.against_marker and (hit.attacker, hit.target) not in found:
-            idle.append(BecameIdle(hit.attacker, "bs_attack", "target_not_discovered"))
+            idle.append(BecameIdle(hit.attacker, "bs_attack", "target_not_discovered",
+                                   hit.target, hit.attacker not in activated))
         else:
             templates.append(hit)
     return tuple(rolls), tuple(templates), tuple(idle)

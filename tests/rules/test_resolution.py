@@ -122,7 +122,7 @@ def test_cc_attack_out_of_contact_becomes_idle() -> None:
     state = resolving(attacker, [CcAttack(weapon=KNIFE.id, target=defender.id)], [defender])
     outcome, dice = resolve_order(state)
     assert outcome.rolls == ()
-    assert outcome.effects == (BecameIdle(attacker.id, "cc_attack", "not_in_base_contact"),)
+    assert outcome.effects == (BecameIdle(attacker.id, "cc_attack", "not_in_base_contact", defender.id),)
     assert dice == state.dice
 
 
@@ -134,7 +134,7 @@ def test_failed_requirement_still_spends_the_disposable_use() -> None:
     state = resolving(thrower, [shoot(GRENADE, (target, 1))], [target], terrain=[wall])
     outcome, _ = resolve_order(state)
     assert WeaponUsed(thrower.id, GRENADE.id, 1) in outcome.effects
-    assert BecameIdle(thrower.id, "bs_attack", "no_line_of_fire") in outcome.effects
+    assert BecameIdle(thrower.id, "bs_attack", "no_line_of_fire", target.id) in outcome.effects
     assert outcome.saves == ()
 
 
@@ -150,7 +150,7 @@ def test_failed_requirement_still_reveals_the_marker() -> None:
     assert outcome.effects == (
         WeaponUsed(marker.id, GRENADE.id, 1),
         Revealed(marker.id, "declared_bs_attack"),
-        BecameIdle(marker.id, "bs_attack", "no_line_of_fire"),
+        BecameIdle(marker.id, "bs_attack", "no_line_of_fire", target.id),
     )
 
 
@@ -162,7 +162,7 @@ def test_invalid_aro_becomes_idle_at_the_aro_check() -> None:
                       aros={target.id: shoot(RIFLE, (shooter, 1))}, eligible={})
     outcome, _ = resolve_order(state)
     assert outcome.rolls == ()
-    assert outcome.effects == (BecameIdle(target.id, "bs_attack", "aro_not_valid"),)
+    assert outcome.effects == (BecameIdle(target.id, "bs_attack", "aro_not_valid", shooter.id, aro=True),)
 
 
 def test_zone_of_control_only_aro_may_not_shoot() -> None:
@@ -173,7 +173,8 @@ def test_zone_of_control_only_aro_may_not_shoot() -> None:
     state = resolving(shooter, [Move(route=((10, 10),))], [target],
                       aros={target.id: shoot(RIFLE, (shooter, 1))}, eligible=zoc)
     outcome, _ = resolve_order(state)
-    assert outcome.effects == (BecameIdle(target.id, "bs_attack", "zone_of_control_only"),)
+    assert outcome.effects == (BecameIdle(target.id, "bs_attack", "zone_of_control_only", shooter.id,
+                                              aro=True),)
 
 
 def test_wounds_take_a_trooper_to_unconscious_then_dead_in_one_order() -> None:
@@ -217,7 +218,7 @@ def test_failed_discover_turns_the_attack_on_the_marker_into_idle() -> None:
     outcome, dice = resolve_order(state)
     assert len(outcome.rolls) == 1
     assert DiscoverFailed(hunter.id, marker.id) in outcome.effects
-    assert BecameIdle(hunter.id, "bs_attack", "target_not_discovered") in outcome.effects
+    assert BecameIdle(hunter.id, "bs_attack", "target_not_discovered", marker.id) in outcome.effects
     assert dice.injected == () and dice.cursor == 0
 
 
