@@ -4,36 +4,19 @@
 // view condition; the dice are seeded, so every run plays the same game.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { createRequire } from "node:module";
-import { createInterface } from "node:readline";
+import { join } from "node:path";
+import { artifacts, startScenario } from "./harness.mjs";
 
-const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const { chromium } = createRequire(join(repo, "client-js", "package.json"))("playwright-core");
-const artifacts = join(repo, "test-artifacts", "browser");
-mkdirSync(artifacts, { recursive: true });
 const WAIT = { timeout: 20000 };
 
-let server, browser, base;
+let browser, base, stopScenario;
 
 before(async () => {
-  server = spawn(join(repo, ".venv", "bin", "python"), ["-m", "tests.browser.scenario_server"],
-    { cwd: repo, stdio: ["ignore", "pipe", "inherit"] });
-  const lines = createInterface({ input: server.stdout });
-  base = await new Promise((resolve, reject) => {
-    server.once("exit", (code) => reject(new Error(`scenario server exited with ${code}`)));
-    lines.on("line", (line) => { if (line.startsWith("PORT ")) resolve(`http://127.0.0.1:${line.slice(5)}`); });
-  });
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"] });
+  ({ browser, base, stop: stopScenario } = await startScenario());
 });
 
 after(async () => {
-  await browser?.close();
-  server?.kill();
+  await stopScenario?.();
 });
 
 async function open(link) {

@@ -1,0 +1,40 @@
+// What every browser test file starts with: the scenario server (tests/browser/scenario_server.py,
+// a real referee on an in-memory store, on a free port) and Debian's Chromium driven by
+// playwright-core (downloading browser builds fails on these machines). Screenshots go to
+// test-artifacts/browser, which git ignores.
+import { spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+import { createInterface } from "node:readline";
+
+export const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const artifacts = join(repo, "test-artifacts", "browser");
+mkdirSync(artifacts, { recursive: true });
+const { chromium } = createRequire(join(repo, "client-js", "package.json"))("playwright-core");
+
+/**
+ * Start a scenario server and a browser for one test file.
+ * @returns {Promise<{base: string, browser: any, stop: () => Promise<void>}>} `base`: the
+ *   server's URL; `stop` closes the browser and ends the server.
+ */
+export async function startScenario() {
+  const server = spawn(join(repo, ".venv", "bin", "python"), ["-m", "tests.browser.scenario_server"],
+    { cwd: repo, stdio: ["ignore", "pipe", "inherit"] });
+  const lines = createInterface({ input: server.stdout });
+  const base = await new Promise((resolve, reject) => {
+    server.once("exit", (code) => reject(new Error(`scenario server exited with ${code}`)));
+    lines.on("line", (line) => { if (line.startsWith("PORT ")) resolve(`http://127.0.0.1:${line.slice(5)}`); });
+  });
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"] });
+  return {
+    base: /** @type {string} */ (base),
+    browser,
+    async stop() {
+      await browser.close();
+      server.kill();
+    },
+  };
+}
