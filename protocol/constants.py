@@ -65,7 +65,7 @@ class ProtocolReason(StrEnum):
     FUTURE_VERSION = "future_version"  # issued against a version the room has not reached
     ROOM_BUSY = "room_busy"  # the room's inbox is full; try again
     INTERNAL_ERROR = "internal_error"  # the server failed; the command was not applied
-    STORAGE_UNAVAILABLE = "storage_unavailable"  # storage is down; not applied, try again
+    STORAGE_UNAVAILABLE = "storage_unavailable"  # storage is down; nothing acknowledged, resend the same id
     # Sent in an ``error`` frame just before the matching close code:
     HANDSHAKE_TIMEOUT = "handshake_timeout"
     UNSUPPORTED_VERSION = "unsupported_version"

@@ -123,7 +123,8 @@ class StaleWriter(Exception):
     """``append`` refused: the version moved on or a newer claim holds the room."""
 
 
-TRY_AGAIN = "storage is unavailable; the command was not applied, try again"
+TRY_AGAIN = ("storage is unavailable: try again, with the same command id (a command is applied "
+             "at most once, and a write that landed after all gets its first answer)")
 
 
 class StorageUnavailable(Exception):
