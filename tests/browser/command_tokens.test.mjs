@@ -10,27 +10,19 @@ import { artifacts, startScenario } from "./harness.mjs";
 
 const WAIT = { timeout: 20000 };
 
-let browser, base, stopScenario;
+let scenario;
 
 before(async () => {
-  ({ browser, base, stop: stopScenario } = await startScenario());
+  scenario = await startScenario();
 });
 
 after(async () => {
-  await stopScenario?.();
+  await scenario?.stop();
 });
 
-async function open(link) {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  const page = await context.newPage();
-  page.on("pageerror", (e) => console.error("pageerror", e.message));
-  await page.goto(base + link);
-  await page.waitForFunction(() => window.referee?.view.state, null, WAIT);
-  return page;
-}
+const open = (link) => scenario.open(link, WAIT);
 
-const json = async (path, body) => (await fetch(base + path, { method: "POST", headers: { "content-type": "application/json" },
-  body: JSON.stringify(body) })).json();
+const json = (path, body) => scenario.post(path, body);
 const shot = (page, name) => page.screenshot({ path: join(artifacts, `${name}.png`) });
 const options = async (page) => {
   await page.waitForFunction(() => window.referee.currentOptions(), null, WAIT);

@@ -16,8 +16,8 @@ const { chromium } = createRequire(join(repo, "client-js", "package.json"))("pla
 
 /**
  * Start a scenario server and a browser for one test file.
- * @returns {Promise<{base: string, browser: any, stop: () => Promise<void>}>} `base`: the
- *   server's URL; `stop` closes the browser and ends the server.
+ * @returns {Promise<any>} `base`: the server's URL; `browser`; `newPage`, `open`, `post`;
+ *   `stop` closes the browser and ends the server.
  */
 export async function startScenario() {
   const server = spawn(join(repo, ".venv", "bin", "python"), ["-m", "tests.browser.scenario_server"],
@@ -32,6 +32,26 @@ export async function startScenario() {
   return {
     base: /** @type {string} */ (base),
     browser,
+    /** A page in a browser context of its own (each player its own storage), page errors logged. */
+    async newPage(options = {}) {
+      const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, ...options });
+      const page = await context.newPage();
+      page.on("pageerror", (e) => console.error("pageerror", e.message));
+      return page;
+    },
+    /** Open a link of the app in a new page and wait until its view holds the game's state. */
+    async open(link, wait) {
+      const page = await this.newPage();
+      await page.goto(base + link);
+      await page.waitForFunction(() => window.referee?.view.state, null, wait);
+      return page;
+    },
+    /** POST a JSON body to the server; its JSON answer. */
+    async post(path, body) {
+      const response = await fetch(base + path, { method: "POST", headers: { "content-type": "application/json" },
+        body: JSON.stringify(body) });
+      return response.json();
+    },
     async stop() {
       await browser.close();
       server.kill();

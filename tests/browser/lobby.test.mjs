@@ -11,30 +11,25 @@ import { artifacts, startScenario } from "./harness.mjs";
 
 const WAIT = { timeout: 20000 };
 
-let browser, base, stopScenario;
+let scenario, base;
 
 before(async () => {
-  ({ browser, base, stop: stopScenario } = await startScenario());
+  scenario = await startScenario();
+  ({ base } = scenario);
 });
 
 after(async () => {
-  await stopScenario?.();
+  await scenario?.stop();
 });
 
-const newPage = async (options = {}) => {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, ...options });
-  const page = await context.newPage();
-  page.on("pageerror", (e) => console.error("pageerror", e.message));
-  return page;
-};
+const newPage = (options = {}) => scenario.newPage(options);
 async function open(link) {
   const page = await newPage();
   await page.goto(base + link);
   await page.waitForFunction(() => window.referee?.view.state, null, WAIT);
   return page;
 }
-const json = async (path, body) => (await fetch(base + path, { method: "POST", headers: { "content-type": "application/json" },
-  body: JSON.stringify(body) })).json();
+const json = (path, body) => scenario.post(path, body);
 const state = (page) => page.evaluate(() => window.referee.view.state);
 const shot = (page, name) => page.screenshot({ path: join(artifacts, `lobby-${name}.png`) });
 /** An element's text as shown (innerText: blocks on their own lines), whitespace folded. */

@@ -10,27 +10,23 @@ import { artifacts, startScenario } from "./harness.mjs";
 
 const WAIT = { timeout: 20000 };
 
-let browser, base, stopScenario;
+let scenario;
 
 before(async () => {
-  ({ browser, base, stop: stopScenario } = await startScenario());
+  scenario = await startScenario();
 });
 
 after(async () => {
-  await stopScenario?.();
+  await scenario?.stop();
 });
 
 async function open(link) {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  const page = await context.newPage();
-  page.on("pageerror", (e) => console.error("pageerror", e.message));
-  await page.goto(base + link);
-  await page.waitForFunction(() => window.referee?.view.state && document.querySelector("#table [data-label-for]"), null, WAIT);
+  const page = await scenario.open(link, WAIT);
+  await page.waitForFunction(() => document.querySelector("#table [data-label-for]"), null, WAIT);
   return page;
 }
 
-const json = async (path, body) => (await fetch(base + path, { method: "POST", headers: { "content-type": "application/json" },
-  body: JSON.stringify(body) })).json();
+const json = (path, body) => scenario.post(path, body);
 const state = (page) => page.evaluate(() => window.referee.view.state);
 const shot = (page, name) => page.screenshot({ path: join(artifacts, `table-${name}.png`) });
 const closeAll = (...pages) => Promise.all(pages.map((p) => p.context().close()));

@@ -13,24 +13,18 @@ const WAIT = { timeout: 30000 };
 /** Orders each player spends per turn before ending it (the rest are left unspent). */
 const ORDERS_PER_TURN = 2;
 
-let browser, base, stopScenario;
+let scenario, base;
 
 before(async () => {
-  ({ browser, base, stop: stopScenario } = await startScenario());
+  scenario = await startScenario();
+  ({ base } = scenario);
 });
 
 after(async () => {
-  await stopScenario?.();
+  await scenario?.stop();
 });
 
-async function open(link) {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  const page = await context.newPage();
-  page.on("pageerror", (e) => console.error("pageerror", e.message));
-  await page.goto(base + link);
-  await page.waitForFunction(() => window.referee?.view.state, null, WAIT);
-  return page;
-}
+const open = (link) => scenario.open(link, WAIT);
 
 const state = (page) => page.evaluate(() => window.referee.view.state);
 const version = (page) => page.evaluate(() => window.referee.view.version);
