@@ -8,7 +8,6 @@ write), never waited for."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -22,10 +21,9 @@ from server.rooms.room import Room
 from server.rooms.rules_engine import RulesCoreEngine
 from server.store import RoomSettings
 from server.store.redis_store import PUBLIC_KEY, RedisRoomStore, room_keys
-from tests.store.conftest import redis_server
-from tests.store.redis_process import RedisProcess
+from tests.store.conftest import redis_server, redis_store
 
-__all__ = ["redis_server"]
+__all__ = ["redis_server", "redis_store"]
 
 pytestmark = pytest.mark.redis
 
@@ -33,15 +31,6 @@ UNSTARTED_MS, FINISHED_MS = 3_600_000, 7 * 24 * 3_600_000
 SETTINGS = Settings(freeze_gc=False, static_dir=None, room_unstarted_ttl_s=3600.0,
                     room_finished_ttl_s=7 * 24 * 3600.0)
 ARMIES = {"A": "helion-c1-patrol", "B": "vesper-c1-cell"}
-
-
-@pytest.fixture
-async def store(redis_server: RedisProcess) -> AsyncIterator[RedisRoomStore]:
-    redis_store = RedisRoomStore.from_url(redis_server.url)
-    try:
-        yield redis_store
-    finally:
-        await redis_store.close()
 
 
 class Expiry:
@@ -76,7 +65,8 @@ async def command(room: Room, seat: RecordingMember, command_id: str,
 
 
 async def test_an_unstarted_room_expires_a_played_one_never_a_finished_one_later(
-        store: RedisRoomStore) -> None:
+        redis_store: RedisRoomStore) -> None:
+    store = redis_store
     registry = RoomRegistry(store, LocalFanout(), RulesCoreEngine(), SETTINGS)
     before = await store.client.time()
     created = await registry.create(RoomSettings("codeone", 60.0, "public"))

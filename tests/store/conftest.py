@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from server.store import MemoryRoomStore
+from server.store.interface import RoomStore
 from server.store.redis_store import RedisRoomStore
 from tests.store.redis_process import RedisProcess
 
@@ -28,3 +30,17 @@ async def redis_store(redis_server: RedisProcess) -> AsyncIterator[RedisRoomStor
         yield store
     finally:
         await store.close()
+
+
+@pytest.fixture(params=["memory", "redis"])
+async def store(request: pytest.FixtureRequest) -> AsyncIterator[RoomStore]:
+    """Each store the room layer may run on, for the tests of the store's contract."""
+    if request.param == "memory":
+        yield MemoryRoomStore()
+        return
+    server: RedisProcess = request.getfixturevalue("redis_server")
+    redis_store = RedisRoomStore.from_url(server.url)
+    try:
+        yield redis_store
+    finally:
+        await redis_store.close()

@@ -5,7 +5,6 @@ rooms stored before tables could be chosen read back with "" (the sample layout)
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,7 @@ import redis.asyncio as aioredis
 from protocol.codec import pack_plain
 from server.rules import table_catalogue
 from server.rules.ruleset import Ruleset
-from server.store import MemoryRoomStore, RoomMeta, RoomSettings
+from server.store import RoomMeta, RoomSettings
 from server.store.interface import RoomStore
 from server.store.redis_store import RedisRoomStore, state_key
 from tests.store.redis_process import RedisProcess
@@ -29,19 +28,6 @@ INLINE = table_catalogue.room_choice({
     "terrain": [{"id": "fridge", "name": "Fridge", "kind": "building",
                  "polygon": [[10, 14], [14, 14], [14, 18], [10, 18]], "height": 5}],
 }, Ruleset.CODEONE)
-
-
-@pytest.fixture(params=["memory", "redis"])
-async def store(request: pytest.FixtureRequest) -> AsyncIterator[RoomStore]:
-    if request.param == "memory":
-        yield MemoryRoomStore()
-        return
-    server: RedisProcess = request.getfixturevalue("redis_server")
-    redis_store = RedisRoomStore.from_url(server.url)
-    try:
-        yield redis_store
-    finally:
-        await redis_store.close()
 
 
 def meta(ruleset: str, table: str | dict[str, object]) -> RoomMeta:

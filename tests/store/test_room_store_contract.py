@@ -7,29 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator
 
 import pytest
 
-from server.store import Deadline, Listing, MemoryRoomStore, RoomMeta, RoomSettings, StaleWriter
+from server.store import Deadline, Listing, RoomMeta, RoomSettings, StaleWriter
 from server.store.interface import RoomStore
-from server.store.redis_store import RedisRoomStore
-from tests.store.redis_process import RedisProcess
 
 pytestmark = pytest.mark.redis
-
-
-@pytest.fixture(params=["memory", "redis"])
-async def store(request: pytest.FixtureRequest) -> AsyncIterator[RoomStore]:
-    if request.param == "memory":
-        yield MemoryRoomStore()
-        return
-    server: RedisProcess = request.getfixturevalue("redis_server")
-    redis_store = RedisRoomStore.from_url(server.url)
-    try:
-        yield redis_store
-    finally:
-        await redis_store.close()
 
 
 def meta(visibility: str = "public") -> RoomMeta:

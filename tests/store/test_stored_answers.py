@@ -7,30 +7,16 @@ On Redis, an acknowledged answer survives a ``kill -9`` of Redis."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from server.store import Answer, MemoryRoomStore, RoomMeta, RoomSettings, StaleWriter
+from server.store import Answer, RoomMeta, RoomSettings, StaleWriter
 from server.store.interface import RoomStore
 from server.store.redis_store import RedisRoomStore
 from tests.store.redis_process import RedisProcess
 
 pytestmark = pytest.mark.redis
-
-
-@pytest.fixture(params=["memory", "redis"])
-async def store(request: pytest.FixtureRequest) -> AsyncIterator[RoomStore]:
-    if request.param == "memory":
-        yield MemoryRoomStore()
-        return
-    server: RedisProcess = request.getfixturevalue("redis_server")
-    redis_store = RedisRoomStore.from_url(server.url)
-    try:
-        yield redis_store
-    finally:
-        await redis_store.close()
 
 
 def meta() -> RoomMeta:
