@@ -21,6 +21,9 @@ SHORT_LEASES = {"REFEREE_LEASE_S": "1.0", "REFEREE_LEASE_RENEW_S": "0.2",
 
 
 class ServerProcess:
+    module = "server"
+    """What ``python -m`` runs: the server, or a test's launcher that wraps it."""
+
     def __init__(self, redis_url: str, port: int | None = None,
                  env: dict[str, str] | None = None) -> None:
         self.redis_url = redis_url
@@ -38,7 +41,7 @@ class ServerProcess:
         env = {**os.environ, "REDIS_URL": self.redis_url, "REFEREE_FREEZE_GC": "0",
                "REFEREE_STATIC_DIR": "", **SHORT_LEASES, **self.env}
         self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "server", "--port", str(self.port), "--log-level", "info",
+            sys.executable, "-m", self.module, "--port", str(self.port), "--log-level", "info",
             cwd=REPO, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
         assert self.process.stdout is not None
         seen = b""

@@ -18,10 +18,7 @@ and every seat sends again every command id it ever sent:
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
-import os
-import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,7 +41,7 @@ from server.rooms.rules_engine import RulesCoreEngine
 from server.rules.ids import Side
 from server.store import RoomMeta, RoomSettings
 from server.store.redis_store import RedisRoomStore
-from tests.cluster.server_process import REPO, SHORT_LEASES, ServerProcess
+from tests.cluster.server_process import ServerProcess
 from tests.server.wsclient import Client
 from tests.store.redis_process import RedisProcess
 from tests.support.full_game import next_command
@@ -61,29 +58,13 @@ READY = b"Uvicorn running on"
 class CrashingNode(ServerProcess):
     """A node that dies right after storing the command ``crash_after`` (its answer)."""
 
+    module = "tests.cluster.crash_after_storing"
+
     def __init__(self, redis_url: str, node_id: str, crash_after: str) -> None:
         super().__init__(redis_url, env={
             "REFEREE_NODE_ID": node_id, "CRASH_AFTER_STORING": crash_after,
             # The test answers at once: no rate limit in its way.
             "REFEREE_RATE_BURST": "100000", "REFEREE_RATE_PER_S": "100000"})
-
-    async def start(self) -> None:
-        """``ServerProcess.start``, running the crashing launcher instead of the server."""
-        env = {**os.environ, "REDIS_URL": self.redis_url, "REFEREE_FREEZE_GC": "0",
-               "REFEREE_STATIC_DIR": "", **SHORT_LEASES, **self.env}
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tests.cluster.crash_after_storing", "--port", str(self.port),
-            "--log-level", "info", cwd=REPO, env=env,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
-        assert self.process.stdout is not None
-        seen = b""
-        async with asyncio.timeout(60):  # against a hung test only
-            while READY not in seen:
-                line = await self.process.stdout.readline()
-                if not line:
-                    raise RuntimeError(f"node did not start:\n{seen.decode(errors='replace')}")
-                seen += line
-        self._drain = asyncio.create_task(self.process.stdout.read())
 
     async def crashed(self) -> int:
         """Wait for the process to have died; its exit status."""
