@@ -15,7 +15,9 @@ from collections.abc import AsyncIterator
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.routing import BaseRoute, Mount, WebSocketRoute
+from starlette.requests import Request
+from starlette.responses import FileResponse, Response
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from protocol.constants import WS_PATH
@@ -108,6 +110,13 @@ def create_app(
                                api_fallback(lobby_routes)]
     client_dir = settings.client_dir()
     if client_dir is not None:
+        # The stream overlay at /overlay (StaticFiles serves it only as /overlay.html).
+        overlay_page = client_dir / "overlay.html"
+
+        async def overlay(request: Request) -> Response:
+            return FileResponse(overlay_page)
+
+        routes.append(Route("/overlay", overlay, methods=["GET", "HEAD"]))
         routes.append(Mount("/", StaticFiles(directory=client_dir, html=True), name="client"))
     # KeepServerSend lets sessions write frames straight to uvicorn's transport
     # (server.transport.direct_frames); without direct frames it would only be one more
