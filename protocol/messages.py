@@ -131,7 +131,7 @@ class Welcome:
     TAG: ClassVar[ServerTag] = ServerTag.WELCOME
     protocol: int
     room: str
-    role: str  # "A", "B" or "spectator"
+    role: str  # "A", "B", "spectator" or "caster"
     version: int
     settings: dict[str, Plain]
     seats: dict[str, str]  # "A"/"B" -> SeatStatus value
@@ -142,6 +142,10 @@ class Welcome:
     fixed_dice: bool = False
     """The room's dice come from a number chosen at creation (a test room): whoever chose
     it knows every die. Only servers run with REFEREE_ALLOW_FIXED_SEED=1 make such rooms."""
+    delay_s: float = 0.0
+    """How many seconds behind the room this connection's feed runs: 0 for seats, the
+    room's ``spectator_delay_s`` for spectators, at least 60 for casters
+    (``server.rooms.spectator_delay``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,10 +5,11 @@ carry them): ``{room:<id>}:in`` carries what relays forward to the owner (``Rela
 ``RelaySubmit``, ``RelayResync``, ``RelayOptions``, ``RelayQuery``, ``RelayLeave``);
 ``{room:<id>}:out`` carries everything
 the owner sends, as ``Envelope(fence, seq, body)``: a ``Broadcast`` (one ``Delivery``, bytes
-per audience, for every relay's local viewers), a ``Direct`` frame for one relayed member
-(its welcome, catch-up, answers, snapshots), a ``CloseMember`` or a ``Reset``. One owner
-publishes a room's messages in order on one connection, so each relay sees them in the
-order the room made them; ``seq`` (per fence) lets a relay detect a lost message.
+per audience -- seats, spectators, casters -- for every relay's local viewers), a
+``Direct`` frame for one relayed member (its welcome, catch-up, answers, snapshots), a
+``CloseMember`` or a ``Reset``. One owner publishes a room's messages in order on one
+connection, so each relay sees them in the order the room made them; ``seq`` (per fence)
+lets a relay detect a lost message.
 """
 
 from __future__ import annotations
@@ -149,7 +150,7 @@ def encode_outbound(envelope: Envelope) -> bytes:
     head: list[object] = [envelope.fence, envelope.seq]
     if isinstance(body, Broadcast):
         d = body.delivery
-        return pack_plain([*head, "b", d.version, d.a, d.b, d.spectator])
+        return pack_plain([*head, "b", d.version, d.a, d.b, d.spectator, d.caster])
     if isinstance(body, Direct):
         return pack_plain([*head, "d", body.node, body.member, body.frame])
     if isinstance(body, CloseMember):
@@ -161,7 +162,9 @@ def decode_outbound(data: bytes) -> Envelope:
     fence, seq, kind, *rest = unpack_plain(data)
     body: Outbound
     if kind == "b":
-        body = Broadcast(Delivery(int(rest[0]), bytes(rest[1]), bytes(rest[2]), bytes(rest[3])))
+        caster = bytes(rest[4]) if len(rest) > 4 else b""  # (an owner of before casters)
+        body = Broadcast(Delivery(int(rest[0]), bytes(rest[1]), bytes(rest[2]), bytes(rest[3]),
+                                  caster))
     elif kind == "d":
         body = Direct(rest[0], int(rest[1]), bytes(rest[2]))
     elif kind == "x":

@@ -1,6 +1,7 @@
 """The fan-out seam: delivering a room's messages to the viewers connected to it.
 
-The room encodes each message once per audience (seat A, seat B, spectators) and publishes
+The room encodes each message once per audience (seat A, seat B, spectators, casters) and
+publishes
 one ``Delivery``; the fan-out hands each subscriber the bytes for its audience. Delivery
 never blocks the room: a subscriber's ``deliver`` only enqueues into its own bounded queue
 (see ``server.transport.send_queue``). A multi-node fan-out (Redis pub/sub) implements the
@@ -16,11 +17,13 @@ from typing import Protocol
 
 
 class Audience(StrEnum):
-    """Who a frame is encoded for: each seat sees its own view, spectators share one."""
+    """Who a frame is encoded for: each seat sees its own view, spectators share one, and
+    casters (organizer-made links) share the omniscient one, always late."""
 
     A = "A"
     B = "B"
     SPECTATOR = "spectator"
+    CASTER = "caster"
 
 
 AUDIENCES: tuple[Audience, ...] = tuple(Audience)
@@ -40,18 +43,21 @@ class Delivery:
     a: bytes
     b: bytes
     spectator: bytes
+    caster: bytes = b""
 
     @classmethod
     def same(cls, version: int, frame: bytes) -> Delivery:
-        """The same bytes for everyone (presence, events that every viewer sees alike)."""
-        return cls(version, frame, frame, frame)
+        """The same bytes for everyone (presence, spectator counts)."""
+        return cls(version, frame, frame, frame, frame)
 
     def frame_for(self, audience: Audience) -> bytes:
         if audience is Audience.A:
             return self.a
         if audience is Audience.B:
             return self.b
-        return self.spectator
+        if audience is Audience.SPECTATOR:
+            return self.spectator
+        return self.caster
 
 
 class Subscriber(Protocol):

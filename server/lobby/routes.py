@@ -22,13 +22,15 @@ from starlette.routing import Route
 
 from protocol.constants import WS_PATH
 from server.config import Settings
+from server.fanout import Audience
 from server.health import routes as health_routes
 from server.lobby.admission import Refusal, admission_for, client_address
 from server.lobby.armies import routes as army_routes
 from server.lobby.record import routes as record_routes
 from server.lobby.tables import routes as table_routes
-from server.lobby.tokens import seat_for_token
+from server.lobby.tokens import is_organizer, new_caster_token, seat_for_token
 from server.rooms.registry import RoomRegistry
+from server.rooms.spectator_delay import delay_ms
 from server.rules import table_catalogue
 from server.rules.ruleset import Ruleset
 from server.rules.tables import TableError
@@ -234,6 +236,8 @@ async def create_room(request: Request) -> Response:
             "A": {"token": created.token_a, "link": f"/#room={room_id}&token={created.token_a}"},
             "B": {"token": created.token_b, "link": f"/#room={room_id}&token={created.token_b}"},
         },
+        "organizer": {"token": created.organizer,
+                      "link": f"/#room={room_id}&organizer={created.organizer}"},
         "spectator_link": f"/#room={room_id}",
         "ws_path": WS_PATH,
     }, status_code=201)
@@ -272,6 +276,33 @@ async def join_seat(request: Request) -> Response:
     return JSONResponse({"room": stored.meta.room_id, "seat": seat, "ws_path": WS_PATH})
 
 
+async def make_caster(request: Request) -> Response:
+    """A new caster link of the room, for its organizer (``server.lobby.tokens``): a caster
+    sees both sides' hidden information, at least 60 s late (``spectator_delay``)."""
+    registry: RoomRegistry = request.app.state.registry
+    try:
+        body = await _json_object(request)
+        token = body.get("organizer")
+        if not isinstance(token, str) or not token:
+            raise BadRequest("organizer_token_required",
+                             "caster links are made with the room's organizer token")
+        stored = await registry.store.load_room(request.path_params["room_id"])
+        if stored is None:
+            raise BadRequest("room_not_found", "no such room", 404)
+        if not is_organizer(stored.meta, token):
+            raise BadRequest("bad_organizer_token",
+                             "this is not the organizer token of this room", 403)
+    except BadRequest as error:
+        return _error(error)
+    room_id = stored.meta.room_id
+    caster = new_caster_token(stored.meta)
+    return JSONResponse({
+        "room": room_id,
+        "caster": {"token": caster, "link": f"/#room={room_id}&token={caster}"},
+        "delay_s": delay_ms(Audience.CASTER, stored.meta.settings) / 1000,
+    }, status_code=201)
+
+
 async def list_rooms(request: Request) -> Response:
     registry: RoomRegistry = request.app.state.registry
     listings = await registry.store.public_rooms(PUBLIC_LIST_LIMIT)
@@ -303,6 +334,7 @@ routes = [
     Route("/api/rooms", list_rooms, methods=["GET"]),
     Route("/api/rooms/{room_id}", describe_room, methods=["GET"]),
     Route("/api/rooms/{room_id}/join", join_seat, methods=["POST"]),
+    Route("/api/rooms/{room_id}/casters", make_caster, methods=["POST"]),
     *army_routes,
     *record_routes,
     *table_routes,

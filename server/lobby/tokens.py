@@ -1,7 +1,15 @@
-"""Room ids and seat tokens: unguessable, and only the tokens' hashes are stored."""
+"""Room ids, seat, organizer and caster tokens: unguessable, and only the hashes of seat
+and organizer tokens are stored.
+
+A caster token is ``c.<nonce>.<mac>``: an HMAC-SHA256 of the room id and a random nonce,
+keyed by the stored hash of the room's organizer token. Only the server (which holds the
+hash) and whoever holds the organizer token (through the lobby, ``POST
+/api/rooms/{room}/casters``) can make one; nothing per caster is stored.
+"""
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import secrets
@@ -31,3 +39,47 @@ def seat_for_token(meta: RoomMeta, token: str) -> str | None:
     if hmac.compare_digest(digest, meta.token_hash_b):
         return "B"
     return None
+
+
+CASTER = "caster"
+"""The role a caster token opens (``role_for_token``)."""
+
+
+def new_organizer_token() -> str:
+    """192 random bits, handed to the room's creator once, beside the seat tokens."""
+    return secrets.token_urlsafe(24)
+
+
+def is_organizer(meta: RoomMeta, token: str) -> bool:
+    """Whether ``token`` is the room's organizer token (constant time); never for a room
+    stored before organizers."""
+    return bool(meta.organizer_hash) and hmac.compare_digest(token_hash(token),
+                                                             meta.organizer_hash)
+
+
+def new_caster_token(meta: RoomMeta) -> str:
+    """A new caster token of the room (its organizer asked for it)."""
+    nonce = secrets.token_urlsafe(12)
+    return f"c.{nonce}.{_caster_mac(meta, nonce)}"
+
+
+def _caster_mac(meta: RoomMeta, nonce: str) -> str:
+    mac = hmac.new(bytes.fromhex(meta.organizer_hash), f"caster:{meta.room_id}:{nonce}".encode(),
+                   hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac).decode().rstrip("=")
+
+
+def is_caster_token(meta: RoomMeta, token: str) -> bool:
+    if not meta.organizer_hash:
+        return False
+    kind, _, rest = token.partition(".")
+    nonce, _, mac = rest.partition(".")
+    return kind == "c" and bool(nonce) and hmac.compare_digest(mac, _caster_mac(meta, nonce))
+
+
+def role_for_token(meta: RoomMeta, token: str) -> str | None:
+    """"A" or "B" for a seat token, ``CASTER`` for a caster token, else None."""
+    seat = seat_for_token(meta, token)
+    if seat is not None:
+        return seat
+    return CASTER if is_caster_token(meta, token) else None

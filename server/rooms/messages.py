@@ -68,6 +68,11 @@ class IdleExpired:
 
 
 @dataclass(frozen=True, slots=True)
+class ReleaseDue:
+    """A delayed feed's next commit may be due (``server.rooms.delayed_viewers``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Stop:
     close_code: int
     reason: str
@@ -75,5 +80,5 @@ class Stop:
 
 InboxMessage = (
     Join | Leave | Submit | Resync | AskHistory | WindowExpired | GraceExpired | IdleExpired
-    | Stop
+    | ReleaseDue | Stop
 )

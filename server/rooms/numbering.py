@@ -1,7 +1,7 @@
 """Each audience's own numbering of the events it may see.
 
 The room stores every event under one global version. Each audience (seat A, seat B, the
-spectators) numbers the events it may know of 1, 2, 3... with no gap and no placeholder: an
+spectators, the casters) numbers the events it may know of 1, 2, 3... with no gap and no placeholder: an
 event a viewer may not know of (a trooper deployed in Hidden Deployment, its ARO pass, a
 private choice) is simply not in that viewer's sequence, so neither how many such events
 there are nor when they happened reaches that viewer (docs/fair-play.md). Commands,
@@ -60,6 +60,12 @@ def pack_room_snapshot(state_plain: Plain, seen: Seen) -> bytes:
                              "seen": {audience.value: seen[audience] for audience in AUDIENCES}})
 
 
-def unpack_room_snapshot(data: bytes) -> tuple[Plain, dict[Audience, int]]:
+def unpack_room_snapshot(data: bytes,
+                         snapshot_version: int = 0) -> tuple[Plain, dict[Audience, int]]:
+    """The state and counts of a stored snapshot at ``snapshot_version``. A snapshot stored
+    before an audience existed (casters) has no count of it: casters may know of every
+    event (``server.rules.views``), so theirs is the snapshot's version."""
     plain = codec.unpack_plain(data)
-    return plain["state"], {audience: int(plain["seen"][audience.value]) for audience in AUDIENCES}
+    seen = plain["seen"]
+    return plain["state"], {audience: int(seen.get(audience.value, snapshot_version))
+                            for audience in AUDIENCES}

@@ -18,7 +18,7 @@ from protocol import codec
 from protocol.constants import CloseCode
 from server.config import Settings
 from server.fanout import Fanout
-from server.lobby.tokens import new_room_id, new_seat_token, token_hash
+from server.lobby.tokens import new_organizer_token, new_room_id, new_seat_token, token_hash
 from server.metrics import ROOMS
 from server.rooms.door import RoomDoor
 from server.rooms.engine_port import Engine, State
@@ -33,6 +33,7 @@ from server.rooms.numbering import (
 from server.rooms.ownership import Claimed, HeldBy, Ownership, SoleOwner
 from server.rooms.retention import retention_of
 from server.rooms.room import Room, now_ms
+from server.rooms.spectator_delay import Clock
 from server.store import Answer, Deadline, Listing, RoomMeta, RoomSettings, RoomStore
 
 log = logging.getLogger(__name__)
@@ -43,6 +44,7 @@ class CreatedRoom:
     meta: RoomMeta
     token_a: str  # handed out once, never stored
     token_b: str
+    organizer: str = ""  # the organizer token (makes caster links); handed out once too
 
 
 class NodeShuttingDown(Exception):
@@ -62,6 +64,9 @@ class RoomRegistry:
         self._rooms: dict[str, Room] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._loading: dict[str, asyncio.Future[RoomDoor | None]] = {}
+        self.clock: Clock = now_ms
+        """Unix ms now, for the rooms' commit times and delayed feeds: tests replace it
+        (before they create or open rooms) to move time without sleeping."""
 
     @property
     def node_id(self) -> str:
@@ -76,8 +81,9 @@ class RoomRegistry:
         if state is None:
             state = self._engine.new_game(settings.ruleset, settings.fixed_seed, settings.table)
         token_a, token_b = new_seat_token(), new_seat_token()
+        organizer = new_organizer_token()
         meta = RoomMeta(new_room_id(), settings, token_hash(token_a), token_hash(token_b),
-                        now_ms(), self._engine.dice_commitment(state))
+                        now_ms(), self._engine.dice_commitment(state), token_hash(organizer))
         listing = None
         if settings.visibility == "public":
             summary = self._engine.public_summary(state)
@@ -90,12 +96,13 @@ class RoomRegistry:
             retention_ms=retention_of(self._settings, self._engine, state))
         # Start it here, from the state in hand: no decode of what was just encoded.
         if self._closing:
-            return CreatedRoom(meta, token_a, token_b)  # stored; whichever node opens it runs it
+            # Stored; whichever node opens it runs it.
+            return CreatedRoom(meta, token_a, token_b, organizer)
         claim = await self.ownership.claim(meta.room_id)
         if isinstance(claim, Claimed):
             await self.ownership.serve(
                 self._start(meta, state, version=0, fence=claim.fence, deadlines=()))
-        return CreatedRoom(meta, token_a, token_b)
+        return CreatedRoom(meta, token_a, token_b, organizer)
 
     async def open(self, room_id: str) -> RoomDoor | None:
         """The live room (or a relay to its owner), loading and starting it if needed; None
@@ -138,7 +145,7 @@ class RoomRegistry:
         if len(stored.events) != stored.version - stored.snapshot_version:
             raise RuntimeError(f"room {room_id}: the store lacks events after its snapshot")
         engine = self._engine
-        state_plain, seen = unpack_room_snapshot(stored.snapshot)
+        state_plain, seen = unpack_room_snapshot(stored.snapshot, stored.snapshot_version)
         state = engine.state_from_plain(state_plain)
         if stored.events:
             plains = [codec.unpack_plain(event) for event in stored.events]
@@ -158,7 +165,7 @@ class RoomRegistry:
         room = Room(meta, state=state, version=version, fence=fence, deadlines=deadlines,
                     engine=self._engine, store=self.store, fanout=self._fanout,
                     settings=self._settings, snapshot_version=snapshot_version, seen=seen,
-                    answers=answers)
+                    answers=answers, clock=self.clock)
         self._rooms[room_id] = room
         ROOMS.inc()  # until its task ends (_forget)
         task = asyncio.create_task(room.run(), name=f"room-{room_id}")

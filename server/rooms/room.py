@@ -41,6 +41,7 @@ from server.config import Settings
 from server.fanout import AUDIENCES, Audience, Delivery, Fanout
 from server.log_format import current_room
 from server.metrics import ARO_CLOSE_LATENESS, COMMAND_LATENCY, COMMAND_OUTCOMES
+from server.rooms.delayed_viewers import DelayedAudiences
 from server.rooms.engine_port import AroWindow, CommandFormatError, Engine, Event, Plain, State
 from server.rooms.event_frames import Answering, events_delivery
 from server.rooms.history import HistoryPages
@@ -53,6 +54,7 @@ from server.rooms.messages import (
     InboxMessage,
     Join,
     Leave,
+    ReleaseDue,
     Resync,
     Stop,
     Submit,
@@ -75,7 +77,9 @@ from server.rooms.seats import (
     Member,
     Seat,
     presence_deadlines,
+    role_seat,
 )
+from server.rooms.spectator_delay import Clock
 from server.store import (
     Answer,
     Deadline,
@@ -119,10 +123,12 @@ class Room:
         snapshot_version: int = 0,
         seen: Seen = NONE_SEEN,
         answers: Sequence[Answer] = (),
+        clock: Clock = now_ms,
     ) -> None:
         """``snapshot_version``: the version of the store's latest snapshot of this room;
         ``seen``: each audience's own count of events at ``version`` (``numbering``);
-        ``answers``: the stored answers to the seats' latest commands, oldest first."""
+        ``answers``: the stored answers to the seats' latest commands, oldest first;
+        ``clock``: Unix ms now, for commit times and delayed feeds (tests pass a fake)."""
         self.meta = meta
         self.room_id = meta.room_id
         self.state = state
@@ -156,6 +162,9 @@ class Room:
         self._stored_deadlines = {d.key: d.at_ms for d in deadlines if d.kind == ARO_WINDOW}
         self._stored_presence = {d.key: d.at_ms for d in deadlines if d.kind == SEAT_GRACE}
         self._history = HistoryPages(self.room_id, engine, store, version, self.seen)
+        self._clock = clock
+        self._delayed = DelayedAudiences(self.room_id, meta.settings, engine, store, fanout,
+                                         clock, self.inbox.post)
 
     # --- the doors into the inbox (called by the transport) -----------------------------
 
@@ -165,12 +174,12 @@ class Room:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         if self.stopped:
             raise RoomStopped(self.room_id)
-        self.inbox.post(Join(member, seat, since, done))
+        self.inbox.post(Join(member, role_seat(seat), since, done))
         await done
 
     def submit(self, member: Member, seat: str | None, command: Command) -> bool:
         """Queue a command; False when the inbox is full (the caller answers room_busy)."""
-        if self.inbox.offer(Submit(member, seat, command, time.perf_counter())):
+        if self.inbox.offer(Submit(member, role_seat(seat), command, time.perf_counter())):
             return True
         COMMAND_OUTCOMES.rejected(ProtocolReason.ROOM_BUSY)
         return False
@@ -184,6 +193,11 @@ class Room:
     def stop(self, code: int, reason: str) -> None:
         self.inbox.post(Stop(code, reason))
 
+    def release_due(self) -> None:
+        """Release to the delayed audiences what their delay has passed for (the room's own
+        timer does it; tests with a fake clock call it after moving the clock)."""
+        self.inbox.post(ReleaseDue())
+
     def request_options(self, member: Member) -> None:
         member.deliver(self.options_frame(member.audience))
 
@@ -192,8 +206,11 @@ class Room:
         return self.inbox.offer(AskHistory(member, request))
 
     def measure(self, member: Member, request: Measure) -> None:
-        """Answer a ``measure`` at once: it only reads the state (``measuring``)."""
-        member.deliver(measurement_frame(self._engine, self.state, member.audience, request))
+        """Answer a ``measure`` at once: it only reads the state (``measuring``) -- a delayed
+        viewer's, the state at its delayed point."""
+        feed = self._delayed.feed(member.audience)
+        state = self.state if feed is None else feed.state
+        member.deliver(measurement_frame(self._engine, state, member.audience, request))
 
     def overflow_frame(self, member: Member) -> bytes:
         return self.snapshot_frame(member.audience)
@@ -256,6 +273,8 @@ class Room:
             await self._on_window_expired(message.key)
         elif isinstance(message, GraceExpired):
             await self._on_grace_expired(message)
+        elif isinstance(message, ReleaseDue):
+            self._delayed.release()
 
     def _after_failure(self, message: InboxMessage) -> None:
         if isinstance(message, Submit) and message.seat is not None:
@@ -391,6 +410,7 @@ class Room:
         if self._snapshot_due(summary, new_version):
             snapshot = pack_room_snapshot(engine.state_to_plain(new_state), new_seen)
         answer = None
+        committed_ms = self._clock()
         if accepts is not None:
             seat, command_id = accepts
             answer = Answer(seat, command_id,
@@ -406,6 +426,8 @@ class Room:
             answer=answer,
             answers_kept=self._settings.answer_cache_size,
             retention_ms=retention_ms(self._settings, str(summary["phase"])),
+            committed_ms=committed_ms,
+            window_ms=deadline_ms,
         )
         if snapshot is not None:
             self._snapshot_version = new_version
@@ -419,9 +441,14 @@ class Room:
         self._history.checkpoints.committed(self.version, new_seen)
         self._sync_window(window, deadline_ms)
         self._fanout.publish(self.room_id, events_delivery(
-            self.version, seen_before, views, self._window_fields(),
-            lambda audience: self._fanout.count(self.room_id, audience) > 0, answering))
+            self.version, seen_before, views, self._window_fields(), self._listening, answering))
+        self._delayed.committed(self.version, committed_ms, events, plains, deadline_ms)
         return None if answer is None else answer.frame
+
+    def _listening(self, audience: Audience) -> bool:
+        """Whether live frames go to ``audience``: someone of it is here, and it is not
+        delayed (a delayed audience gets its frames from its feed)."""
+        return self._delayed.live(audience) and self._fanout.count(self.room_id, audience) > 0
 
     def _snapshot_due(self, after: Plain, new_version: int) -> bool:
         """Snapshot every ``snapshot_every`` versions and at every change of phase, round or
@@ -472,9 +499,10 @@ class Room:
         viewer with an ``events`` frame that carries no event and no window."""
         self._close_window()
         frames = {audience: codec.encode(Events(self.seen[audience] + 1, [], None))
-                  for audience in AUDIENCES}
+                  if self._delayed.live(audience) else b"" for audience in AUDIENCES}
         self._fanout.publish(self.room_id, Delivery(
-            self.version, frames[Audience.A], frames[Audience.B], frames[Audience.SPECTATOR]))
+            self.version, frames[Audience.A], frames[Audience.B], frames[Audience.SPECTATOR],
+            frames[Audience.CASTER]))
 
     def _window_fields(self) -> dict[str, Plain] | None:
         """The open ARO window as frames carry it (``remaining_ms`` as of now), or None."""
@@ -518,14 +546,17 @@ class Room:
             seat.member = member
             seat.status = SeatStatus.CONNECTED
         else:
+            await self._open_feed(member.audience)  # (raises before anything is changed)
             self._spectators.add(member)
             self._publish_spectators()
         self._fanout.subscribe(self.room_id, member)
         await self._refresh_listing()  # before the welcome: a client that has it sees the list
+        audience = member.audience
         member.deliver(codec.encode(Welcome(
-            PROTOCOL_VERSION, self.room_id, member.audience.value, self.seen[member.audience],
+            PROTOCOL_VERSION, self.room_id, audience.value, self._seen_by(audience),
             self._public_settings(), self._seat_statuses(), len(self._spectators),
-            self.meta.dice_commitment, self.meta.settings.fixed_dice)))
+            self.meta.dice_commitment, self.meta.settings.fixed_dice,
+            self._delayed.delay_s(audience))))
         await self._catch_up(member, join.since)
         if join.seat is not None:
             self._publish_presence(self._seats[join.seat])
@@ -608,7 +639,10 @@ class Room:
     async def _catch_up(self, member: Member, since: int | None) -> None:
         """Send ``member`` what it missed after ``since`` (in its own numbering): one
         ``events`` frame (the events if kept, none if it missed nothing, and the window as
-        it stands), else a snapshot."""
+        it stands), else a snapshot. A delayed viewer's, from its feed (``_catch_up_late``)."""
+        if not self._delayed.live(member.audience):
+            await self._catch_up_late(member, since)
+            return
         if (
             since is not None
             and 0 <= since <= self.seen[member.audience]
@@ -648,10 +682,12 @@ class Room:
                                                  "history: 'from' must be at least 1")))
             return
         audience = member.audience
-        last = self.seen[audience]
+        feed = self._delayed.feed(audience)
+        state = self.state if feed is None else feed.state  # (a delayed viewer's: its point)
+        last = self._seen_by(audience)
         events: list[Plain] = []
         if request.from_ <= last:
-            events = await self._history.page(self.state, audience, request.from_,
+            events = await self._history.page(state, audience, request.from_,
                                               self.version, last)
         member.deliver(codec.encode(History(request.id, request.from_, events, last)))
 
@@ -662,6 +698,8 @@ class Room:
         Computing them costs milliseconds (every skill, target and Line of Fire is tried)
         and clients ask again at every version, so the frame is made once per version and
         audience and handed to every later request until the room moves on."""
+        if not self._delayed.live(audience):
+            return codec.encode(Options(self._seen_by(audience), {}))
         cached = self._options.get(audience)
         if cached is not None and cached[0] == self.version:
             return cached[1]
@@ -672,10 +710,46 @@ class Room:
         return frame
 
     def snapshot_frame(self, audience: Audience) -> bytes:
-        """The viewer's full view now; callable from outside the task (it only reads)."""
+        """The viewer's full view now (a delayed viewer's: at its delayed point); callable
+        from outside the task (it only reads)."""
+        feed = self._delayed.feed(audience)
+        if feed is not None:
+            return feed.snapshot_frame(self._seat_statuses(), self._clock())
         return codec.encode(Snapshot(
             self.seen[audience], self._engine.view_state(self.state, audience.value),
             self._window_fields(), self._seat_statuses()))
+
+    # --- delayed viewers (``delayed_viewers``, ``spectator_delay``) ----------------------
+
+    async def _open_feed(self, audience: Audience) -> None:
+        """Load the feed of a delayed ``audience`` before its first viewer joins."""
+        if not self._delayed.live(audience):
+            await self._delayed.open(audience, state=self.state, version=self.version,
+                                     seen=self.seen[audience])
+
+    def _seen_by(self, audience: Audience) -> int:
+        """The audience's version as it may know it: a delayed one's, at its feed's point."""
+        if self._delayed.live(audience):
+            return self.seen[audience]
+        feed = self._delayed.feed(audience)
+        return 0 if feed is None else feed.seen
+
+    async def _catch_up_late(self, member: Member, since: int | None) -> None:
+        """``_catch_up`` for a delayed viewer: what it missed up to its feed's point, never
+        past it (the events if kept, with the window as it stood then), else the feed's
+        snapshot."""
+        feed = self._delayed.feed(member.audience)
+        assert feed is not None  # (loaded by its join)
+        now = self._clock()
+        if since is not None and 0 <= since <= feed.seen:
+            view: list[Plain] | None = []
+            if since < feed.seen:
+                payloads = await self._store.events_since(self.room_id, since)
+                view = None if payloads is None else feed.missed(payloads, since)
+            if view is not None:
+                member.deliver(codec.encode(Events(since + 1, view, feed.window(now))))
+                return
+        member.deliver(feed.snapshot_frame(self._seat_statuses(), now))
 
     # --- helpers ------------------------------------------------------------------------
 
@@ -744,6 +818,7 @@ class Room:
 
     def _shut(self, code: int, reason: str) -> None:
         self.stopped = True
+        self._delayed.close()
         if self._window_timer is not None:
             self._window_timer.cancel()
         if self._idle_timer is not None:

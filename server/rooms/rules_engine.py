@@ -18,11 +18,12 @@ from server.rooms.engine_port import (
 )
 from server.rules import commands, dice, engine, events, measure, options, table_catalogue, views
 from server.rules.decision import Rejection
-from server.rules.ids import SPECTATOR, Side, TrooperId, Viewer
+from server.rules.ids import CASTER, SPECTATOR, Side, TrooperId, Viewer
 from server.rules.ruleset import Ruleset
 from server.rules.serial import FormatError, to_plain
 
-_VIEWERS: dict[str, Viewer] = {"A": Side.A, "B": Side.B, "spectator": SPECTATOR}
+_VIEWERS: dict[str, Viewer] = {"A": Side.A, "B": Side.B, "spectator": SPECTATOR,
+                               "caster": CASTER}
 _ACTORS = {"A": Side.A, "B": Side.B}
 
 

@@ -18,6 +18,13 @@ CONNECTED_AT_MS = 0
 ABANDONED_AT_MS = 1
 
 
+def role_seat(role: str | None) -> str | None:
+    """The seat a connection's role holds: "A" or "B", else None -- a spectator or a caster
+    (whose role, "caster", travels where a seat would, e.g. in a relayed join), both read
+    only."""
+    return role if role == "A" or role == "B" else None
+
+
 class Member(Protocol):
     """A connected viewer as the room sees it (implemented by the transport's Session)."""
 

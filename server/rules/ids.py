@@ -24,12 +24,16 @@ class Side(StrEnum):
 
 
 class Spectator(StrEnum):
-    """A viewer that sees only open information."""
+    """A viewer that is not a seat: a spectator sees only open information; a caster (a
+    tournament stream's commentator, let in by the organizer and always shown the game
+    late) sees both sides' private information."""
 
     SPECTATOR = "spectator"
+    CASTER = "caster"
 
 
 SPECTATOR = Spectator.SPECTATOR
+CASTER = Spectator.CASTER
 
 Viewer = Side | Spectator
-"""Who a view is made for: a seat or a spectator."""
+"""Who a view is made for: a seat, a spectator or a caster."""

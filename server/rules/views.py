@@ -4,7 +4,8 @@ Private information (DIGEST 11.2, seeds 002/004): what a Camouflage Marker is, t
 Hidden Deployment and their Orders, the Lieutenant's identity, Cost and SWC, and a
 standing choice to fail Guts Rolls (until a Guts record shows it used). The dice
 generator's state is never shown to anyone (it would predict future rolls). A seat sees all
-of its own side; the opponent and spectators see open information only.
+of its own side; the opponent and spectators see open information only. A caster sees
+every side as its owner does (the omniscient view; the server shows it only late).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 from . import events as e
 from .aro import as_opponent_sees, seen_by_opponent
-from .ids import SPECTATOR, Side, TrooperId, Viewer
+from .ids import CASTER, SPECTATOR, Side, TrooperId, Viewer
 from .serial import Plain, to_plain
 from .state import Eligibility, GameState, TrooperState
 
@@ -22,7 +23,7 @@ PRIVATE_PROFILE_FIELDS = ("cost", "swc")
 
 
 def _sees_private(viewer: Viewer, side: Side) -> bool:
-    return viewer is side
+    return viewer is side or viewer is CASTER
 
 
 def _public_profile(profile: Any) -> dict[str, Plain]:
@@ -341,5 +342,5 @@ def public_summary(state: GameState) -> dict[str, Plain]:
     }
 
 
-__all__ = ["SPECTATOR", "public_summary", "shares_one_view", "view_event", "view_event_from_plain",
+__all__ = ["CASTER", "SPECTATOR", "public_summary", "shares_one_view", "view_event", "view_event_from_plain",
            "view_state", "view_trooper"]

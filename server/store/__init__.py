@@ -10,6 +10,7 @@ from server.store.interface import (
     StaleWriter,
     StorageUnavailable,
     StoredRoom,
+    Timeline,
 )
 from server.store.memory import MemoryRoomStore
 
@@ -24,4 +25,5 @@ __all__ = [
     "StaleWriter",
     "StorageUnavailable",
     "StoredRoom",
+    "Timeline",
 ]

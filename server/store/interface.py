@@ -43,7 +43,9 @@ class RoomSettings:
     ruleset: str
     aro_window_s: float
     visibility: Visibility
-    spectator_delay_s: float = 0.0  # placeholder: stored, not applied yet
+    spectator_delay_s: float = 0.0
+    """Spectators see each event this long after it happened (casters at least 60 s):
+    ``server.rooms.spectator_delay``."""
     fixed_seed: int | None = None
     """A number that fixed the dice (test rooms, only with ``Settings.allow_fixed_seed``);
     None for every room made by the public lobby: its dice secret is random. Never shown."""
@@ -67,6 +69,9 @@ class RoomMeta:
     created_ms: int
     dice_commitment: str = ""
     """SHA-256 commitment to the dice secret (64 hex): public from the room's creation."""
+    organizer_hash: str = ""
+    """sha256 hex of the organizer token (it makes caster links, ``server.lobby.tokens``);
+    "" in rooms stored before organizers."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +124,20 @@ class StoredRoom:
     answers: tuple[Answer, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class Timeline:
+    """What a delayed feed needs to resume after a restart or a takeover
+    (``server.rooms.spectator_delay``): the room's state at version 0 (None in rooms stored
+    before it was kept) and every event with, at the same index, the Unix ms its commit was
+    stored at (0 in rooms stored before) and the deadline of the ARO window open after that
+    commit (0: none)."""
+
+    first_snapshot: bytes | None
+    events: tuple[bytes, ...]
+    committed_ms: tuple[int, ...]
+    window_ms: tuple[int, ...]
+
+
 class StaleWriter(Exception):
     """``append`` refused: the version moved on or a newer claim holds the room."""
 
@@ -166,8 +185,12 @@ class RoomStore(Protocol):
         answer: Answer | None = None,
         answers_kept: int = ANSWERS_KEPT,
         retention_ms: int | None = None,
+        committed_ms: int = 0,
+        window_ms: int = 0,
     ) -> int:
-        """Atomically add ``events`` as versions expected_version+1..., replace the open
+        """Atomically add ``events`` as versions expected_version+1..., each with
+        ``committed_ms`` (when the room committed them) and ``window_ms`` (the deadline of
+        the ARO window open after them, 0: none) for ``timeline``; replace the open
         deadlines and the listing, and -- when ``snapshot`` is not None -- replace the
         snapshot with it (it is the state at the new version); with ``answer``, add it to
         its seat's answers, of which the latest ``answers_kept`` are kept; set the room's
@@ -185,6 +208,10 @@ class RoomStore(Protocol):
     async def events_since(self, room_id: str, version: int) -> Sequence[bytes] | None:
         """The events after ``version`` in order (``0``: every event of the room), or None
         when ``version`` is not one the room has passed (or the room does not exist)."""
+
+    async def timeline(self, room_id: str) -> Timeline | None:
+        """The room's first state and every event with its commit time (``Timeline``), or
+        None when the room does not exist."""
 
     async def set_listing(self, room_id: str, listing: Listing | None) -> None:
         """Update (or with None remove) the room's public list entry, e.g. spectator counts;

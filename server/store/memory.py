@@ -22,6 +22,7 @@ from server.store.interface import (
     RoomMeta,
     StaleWriter,
     StoredRoom,
+    Timeline,
 )
 
 
@@ -38,6 +39,8 @@ class _Room:
     fence: int = 0
     deadlines: tuple[Deadline, ...] = ()
     events: list[bytes] = field(default_factory=list)  # events[i] is version i + 1
+    times: list[tuple[int, int]] = field(default_factory=list)  # (committed, window) of each
+    first_snapshot: bytes | None = None
     answers: dict[str, deque[Answer]] = field(default_factory=dict)
     retention_ms: int = 0
     expires_ms: int | None = None  # None: kept for ever
@@ -58,7 +61,8 @@ class MemoryRoomStore:
         self._free_expired()
         if self._room(meta.room_id) is not None:
             raise ValueError(f"room {meta.room_id} exists")
-        room = self._rooms[meta.room_id] = _Room(meta, snapshot, retention_ms=retention_ms)
+        room = self._rooms[meta.room_id] = _Room(meta, snapshot, retention_ms=retention_ms,
+                                                 first_snapshot=snapshot)
         self._renew(room)
         if listing is not None:
             self._listings[meta.room_id] = listing
@@ -92,11 +96,14 @@ class MemoryRoomStore:
         answer: Answer | None = None,
         answers_kept: int = ANSWERS_KEPT,
         retention_ms: int | None = None,
+        committed_ms: int = 0,
+        window_ms: int = 0,
     ) -> int:
         room = self._room(room_id)
         if room is None or room.fence != fence or room.version != expected_version:
             raise StaleWriter(f"room {room_id}: not at version {expected_version} / fence {fence}")
         room.events.extend(events)
+        room.times.extend([(committed_ms, window_ms)] * len(events))
         room.version += len(events)
         if snapshot is not None:
             room.snapshot = snapshot
@@ -126,6 +133,13 @@ class MemoryRoomStore:
         if room is None or version > room.version or version < 0:
             return None
         return room.events[version:]
+
+    async def timeline(self, room_id: str) -> Timeline | None:
+        room = self._room(room_id)
+        if room is None:
+            return None
+        return Timeline(room.first_snapshot, tuple(room.events),
+                        tuple(at for at, _ in room.times), tuple(w for _, w in room.times))
 
     async def set_listing(self, room_id: str, listing: Listing | None) -> None:
         if self._room(room_id) is not None:

@@ -41,7 +41,8 @@ end
 CREATE = _KEEP + """
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('EXISTS room') end
 redis.call('HSET', KEYS[1], 'meta', ARGV[1], 'version', 0, 'fence', 0,
-           'snapshot', ARGV[2], 'snapshot_version', 0, 'deadlines', ARGV[3])
+           'snapshot', ARGV[2], 'snapshot_version', 0, 'deadlines', ARGV[3],
+           'first_snapshot', ARGV[2])
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'listing', ARGV[4]) end
 keep(KEYS, 0, ARGV[5])
 return 0
@@ -55,7 +56,8 @@ return redis.call('HINCRBY', KEYS[1], 'fence', 1)
 
 # ARGV: fence, expected_version, has_snapshot ('1'/'0'), snapshot, deadlines, listing
 # ('' = none), answer's seat ('' = no answer, 'A', 'B'), answer entry, answers kept,
-# retention ('' = the room's), then one argument per event. No event is ever trimmed.
+# retention ('' = the room's), commit ms, ARO window deadline after the commit (0 = none),
+# then one argument per event. No event is ever trimmed.
 # Returns {new version, 1 if it removed a listing the room had (else 0)}: only then does
 # the lobby index need a ZREM (a private room, never listed, needs none).
 APPEND = _KEEP + """
@@ -65,9 +67,10 @@ if tonumber(cur[1]) ~= tonumber(ARGV[1]) then return redis.error_reply('STALE fe
 if tonumber(cur[2]) ~= tonumber(ARGV[2]) then return redis.error_reply('STALE version') end
 local v = tonumber(ARGV[2])
 local snapv = tonumber(cur[3]) or v
-for i = 11, #ARGV do
+for i = 13, #ARGV do
   v = v + 1
-  redis.call('XADD', KEYS[2], string.format('%d-0', v), 'e', ARGV[i])
+  redis.call('XADD', KEYS[2], string.format('%d-0', v), 'e', ARGV[i], 't', ARGV[11],
+             'w', ARGV[12])
 end
 if ARGV[3] == '1' then
   snapv = v

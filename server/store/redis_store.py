@@ -7,10 +7,13 @@ scripts, ``server.store.redis_scripts``, may touch them together):
   ``snapshot`` (msgpack bytes from the room) and ``snapshot_version`` (the version it is the
   state at; absent in rooms stored before snapshots were taken every N versions, where the
   snapshot is at ``version``), ``deadlines`` (msgpack list of [kind, key, at_ms]),
-  ``listing`` (msgpack, absent for a private room) and ``retention`` (ms, absent or 0:
-  kept for ever).
-- ``{room:<id>}:events`` stream: one entry per event, entry id ``<version>-0``, field ``e``;
-  never trimmed: a finished game's record (``server.lobby.record``) is every event.
+  ``listing`` (msgpack, absent for a private room), ``retention`` (ms, absent or 0:
+  kept for ever) and ``first_snapshot`` (the state at version 0, for a delayed feed's
+  ``timeline``; absent in rooms stored before).
+- ``{room:<id>}:events`` stream: one entry per event, entry id ``<version>-0``, field ``e``
+  (the event), ``t`` (Unix ms its commit was stored at) and ``w`` (the deadline of the ARO
+  window open after its commit, 0: none; both absent in rooms stored before); never
+  trimmed: a finished game's record (``server.lobby.record``) is every event.
 - ``{room:<id>}:answers:A`` and ``:answers:B`` lists: the seat's latest answers (msgpack
   ``[command id, frame]``), oldest first, trimmed to the ``answers_kept`` of the last append.
 - ``{lobby}:public`` sorted set: public room ids scored by their listing's ``updated_ms``
@@ -79,6 +82,7 @@ from server.store.interface import (
     StaleWriter,
     StorageUnavailable,
     StoredRoom,
+    Timeline,
 )
 from server.store.lua_scripts import LuaScripts
 from server.store.redis_errors import storage_call
@@ -201,6 +205,8 @@ class RedisRoomStore:
         answer: Answer | None = None,
         answers_kept: int = ANSWERS_KEPT,
         retention_ms: int | None = None,
+        committed_ms: int = 0,
+        window_ms: int = 0,
     ) -> int:
         seat, entry = "", b""
         if answer is not None and answers_kept > 0:
@@ -209,7 +215,7 @@ class RedisRoomStore:
             fence, expected_version, b"0" if snapshot is None else b"1",
             b"" if snapshot is None else snapshot, _pack_deadlines(deadlines),
             b"" if listing is None else _pack_listing(listing), seat, entry, answers_kept,
-            b"" if retention_ms is None else retention_ms, *events,
+            b"" if retention_ms is None else retention_ms, committed_ms, window_ms, *events,
         ]
         started = time.perf_counter()
         try:
@@ -251,6 +257,19 @@ class RedisRoomStore:
         if len(events) != int(current) - version:
             return None  # trimmed (only rooms stored before every event was kept)
         return events
+
+    async def timeline(self, room_id: str) -> Timeline | None:
+        async with storage_call("timeline"), self._redis.pipeline(transaction=True) as pipe:
+            pipe.hmget(state_key(room_id), "version", "first_snapshot")
+            pipe.xrange(events_key(room_id), min="-", max="+")
+            (current, first), entries = await pipe.execute()
+        if current is None:
+            return None
+        fields = [item for _id, item in entries]
+        return Timeline(None if first is None else bytes(first),
+                        tuple(bytes(item[b"e"]) for item in fields),
+                        tuple(int(item.get(b"t", 0)) for item in fields),
+                        tuple(int(item.get(b"w", 0)) for item in fields))
 
     async def set_listing(self, room_id: str, listing: Listing | None) -> None:
         packed = b"" if listing is None else _pack_listing(listing)
@@ -308,7 +327,7 @@ def _pack_meta(meta: RoomMeta) -> bytes:
     return pack_plain({
         "room_id": meta.room_id, "token_hash_a": meta.token_hash_a,
         "token_hash_b": meta.token_hash_b, "created_ms": meta.created_ms,
-        "dice_commitment": meta.dice_commitment,
+        "dice_commitment": meta.dice_commitment, "organizer_hash": meta.organizer_hash,
         "settings": {"ruleset": s.ruleset, "aro_window_s": s.aro_window_s,
                      "visibility": s.visibility, "fixed_seed": s.fixed_seed,
                      "spectator_delay_s": s.spectator_delay_s, "table": s.table},
@@ -324,7 +343,8 @@ def _unpack_meta(data: bytes) -> RoomMeta:
                             None if fixed is None else int(fixed),
                             s.get("table", ""))  # rooms stored before tables: ""
     return RoomMeta(plain["room_id"], settings, plain["token_hash_a"], plain["token_hash_b"],
-                    int(plain["created_ms"]), str(plain.get("dice_commitment", "")))
+                    int(plain["created_ms"]), str(plain.get("dice_commitment", "")),
+                    str(plain.get("organizer_hash", "")))  # rooms stored before: none
 
 
 def _unpack_answer(seat: str, entry: bytes) -> Answer:

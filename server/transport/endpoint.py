@@ -33,12 +33,13 @@ from protocol.messages import (
 )
 from server.config import Settings
 from server.lobby.admission import admission_for
-from server.lobby.tokens import seat_for_token
+from server.lobby.tokens import role_for_token
 from server.log_format import current_room
 from server.metrics import COMMAND_OUTCOMES, SOCKETS_BY_SEAT
 from server.rooms.door import RoomDoor, RoomMoved
 from server.rooms.registry import NodeShuttingDown, RoomRegistry
 from server.rooms.room import Room, RoomStopped
+from server.rooms.seats import role_seat
 from server.rules.reasons import Reason
 from server.store import StorageUnavailable
 from server.store.interface import TRY_AGAIN
@@ -115,7 +116,8 @@ async def _websocket(websocket: WebSocket, send: Send, budgets: WorkBudgets) -> 
     try:
         hello = await asyncio.wait_for(_read_hello(websocket, settings),
                                        settings.handshake_timeout_s)
-        room, seat = await _admit(registry, hello)
+        room, role = await _admit(registry, hello)
+        seat = role_seat(role)  # (None for a spectator or a caster: read only)
         if seat is not None:  # the room is no longer one nobody uses (server.lobby.admission)
             admission_for(websocket.app.state, settings).started(room.meta.room_id)
     except NodeShuttingDown:
@@ -138,10 +140,12 @@ async def _websocket(websocket: WebSocket, send: Send, budgets: WorkBudgets) -> 
     except WebSocketDisconnect:
         return
     door = [room]  # the room may move to another owner while this viewer joins
-    session = Session(send, seat, settings.send_queue_frames,
+    session = Session(send, role, settings.send_queue_frames,
                       lambda _audience: door[0].overflow_frame(session),
                       DirectFrames.for_scope(websocket.scope) if settings.direct_frames else None)
-    joined = await _join(registry, door, session, seat, hello.since)
+    # The role travels where a seat would (a relay forwards it to the owner as it is); the
+    # room takes "caster" for a read-only viewer of the caster audience (``role_seat``).
+    joined = await _join(registry, door, session, role, hello.since)
     room = door[0]
     if not joined:
         if registry.closing:
@@ -206,17 +210,19 @@ async def _join(registry: RoomRegistry, door: list[RoomDoor], session: Session,
 
 
 async def _admit(registry: RoomRegistry, hello: Hello) -> tuple[RoomDoor, str | None]:
+    """The room and the role ``hello`` opens in it: "A"/"B" (a seat token), "caster" (a
+    caster token made by the room's organizer), None (no token: a spectator)."""
     room = await registry.open(hello.room)
     if room is None:
         raise HandshakeRefused(CloseCode.ROOM_NOT_FOUND, ProtocolReason.ROOM_NOT_FOUND,
                                f"no room {hello.room!r}")
     if hello.token is None:
         return room, None
-    seat = seat_for_token(room.meta, hello.token)
-    if seat is None:
+    role = role_for_token(room.meta, hello.token)
+    if role is None:
         raise HandshakeRefused(CloseCode.BAD_TOKEN, ProtocolReason.BAD_TOKEN,
-                               "this token does not open a seat of this room")
-    return room, seat
+                               "this token opens no seat of this room, nor its caster feed")
+    return room, role
 
 
 async def _refuse(websocket: WebSocket, refused: HandshakeRefused) -> None:

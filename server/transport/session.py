@@ -37,7 +37,7 @@ class Session:
     ) -> None:
         self._send = send  # the socket's ASGI send
         self._direct = direct
-        self.seat = seat
+        self.seat = seat  # the role: "A", "B", "caster" (read only, like None: a spectator)
         self._audience = Audience(seat) if seat is not None else Audience.SPECTATOR
         self._queue = SendQueue(queue_limit, lambda: make_snapshot(self._audience))
         self._writer: asyncio.Task[None] | None = None

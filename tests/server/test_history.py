@@ -262,7 +262,7 @@ async def ask_measure(viewer: Client, request: Measure) -> Measurement | Rejecte
 
 def test_checkpoints_start_each_page_at_the_latest_exact_count_before_it() -> None:
     every = history_module.CHECKPOINT_EVERY
-    seen = {Audience.A: 300, Audience.B: 400, Audience.SPECTATOR: 300}
+    seen = {Audience.A: 300, Audience.B: 400, Audience.SPECTATOR: 300, Audience.CASTER: 400}
     points = Checkpoints(400, seen)  # at global 400: A and spectators know of 300, B of all
     assert points.start_for(Audience.A, 1) == (0, 0)
     assert points.start_for(Audience.A, 300) == (0, 0)
@@ -274,6 +274,7 @@ def test_checkpoints_start_each_page_at_the_latest_exact_count_before_it() -> No
     assert points.start_for(Audience.A, 510) == (6 * every, 500)
     points.note(Audience.A, every - 1, every - 1)  # the first stretch holds (0, 0) already
     assert points.start_for(Audience.A, every) == (0, 0)
-    points.committed(20 * every, {Audience.A: 900, Audience.B: 950, Audience.SPECTATOR: 900})
+    points.committed(20 * every, {Audience.A: 900, Audience.B: 950, Audience.SPECTATOR: 900,
+                                  Audience.CASTER: 950})
     assert points.start_for(Audience.B, 951) == (20 * every, 950)
     assert points.start_for(Audience.SPECTATOR, 301) == (400, 300)

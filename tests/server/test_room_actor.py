@@ -180,7 +180,8 @@ async def test_a_private_event_is_numbered_only_in_its_owners_sequence(world: Wo
     own = a.of(Events)[-1]
     assert own.first == 1 and own.events[0]["secret"] == "camo-is-a-sniper"
     assert own.accepted == "h1", "the commander's own view names its command"
-    assert world.room.seen == {Audience.A: 1, Audience.B: 0, Audience.SPECTATOR: 0}
+    assert world.room.seen == {Audience.A: 1, Audience.B: 0, Audience.SPECTATOR: 0,
+                               Audience.CASTER: 0}
     answer = await world.command(a, {"type": "act", "value": 2}, "p1")
     assert isinstance(answer, Accepted) and answer.version == 2
     for member in (b, spectator):
@@ -188,7 +189,8 @@ async def test_a_private_event_is_numbered_only_in_its_owners_sequence(world: Wo
         assert frame.first == 1 and [e["e"] for e in frame.events] == ["acted"]
         assert len(member.of(Events)) == 1, "nothing at all arrived for the private event"
     assert a.of(Events)[-1].first == 2
-    assert world.room.seen == {Audience.A: 2, Audience.B: 1, Audience.SPECTATOR: 1}
+    assert world.room.seen == {Audience.A: 2, Audience.B: 1, Audience.SPECTATOR: 1,
+                               Audience.CASTER: 1}
 
 
 async def test_a_seat_resumes_in_its_own_numbering_past_the_others_private_events(
