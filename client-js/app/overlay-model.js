@@ -14,16 +14,19 @@ export const SIDES = /** @type {const} */ (["A", "B"]);
 export const sideOf = (id) => /^([AB])-/.exec(id ?? "")?.[1] ?? null;
 
 /**
- * The overlay's link, from its fragment: the room, and the token it says hello with. A
- * caster link's token (`caster=`) opens the caster's feed; anything else is a spectator.
- * A seat's `token=` is ignored on purpose: the overlay would take that player's seat and
- * close the player's own tab (4010).
- * @param {string} hash e.g. "#room=abc&caster=xyz"
+ * The overlay's link, from its fragment: the room, and the token its hello carries. A
+ * spectator link has none; a caster link (`#room=…&token=…`, made by the room's organizer)
+ * carries the caster's. A seat's link has the same shape: the overlay knows it only from the
+ * welcome's role, and then lets go of the seat (`isSeat`).
+ * @param {string} hash e.g. "#room=abc&token=xyz"
  */
 export function overlayLink(hash) {
   const params = new URLSearchParams(String(hash ?? "").replace(/^#/, ""));
-  return { room: params.get("room"), token: params.get("caster") || null };
+  return { room: params.get("room"), token: params.get("token") || null };
 }
+
+/** A welcome's role that is a player's seat: the overlay never plays. @param {string | null | undefined} role */
+export const isSeat = (role) => role === "A" || role === "B";
 
 const PHASE = { army_selection: "Army selection", initiative: "Initiative", deployment: "Deployment",
   tactical: "Tactical Phase", impetuous: "Impetuous Phase", orders: "Orders Phase", states: "States Phase", game_over: "Game over" };
@@ -87,17 +90,18 @@ export function victoryPoints(state, side) {
  * @param {Record<string, any> | null | undefined} state
  */
 export function scoreboard(state) {
-  const orders = ordersLeft(state);
+  const over = state?.phase === "game_over";
+  const active = over ? null : state?.active ?? null; // the view keeps the last one after game_ended
+  const orders = over ? null : ordersLeft(state);
   const sides = Object.fromEntries(SIDES.map((side) => {
     const army = state?.armies?.[side];
     return [side, { side, player: `Player ${side}`, army: army?.name ?? null, faction: army?.faction ?? null,
       points: army?.points ?? null, vp: state ? victoryPoints(state, side) : null,
       casualties: state ? casualties(state, side) : { total: 0, dead: 0, unconscious: 0 },
-      active: state?.active === side, orders: orders?.side === side ? orders : null,
-      winner: state?.phase === "game_over" && state.result?.winner === side }];
+      active: active === side, orders: orders?.side === side ? orders : null, winner: over && state?.result?.winner === side }];
   }));
-  return { round: state?.round ?? 0, turn: state?.turn ?? 0, phase: phaseName(state?.phase), active: state?.active ?? null,
-    over: state?.phase === "game_over", sides: /** @type {Record<"A"|"B", any>} */ (sides) };
+  return { round: state?.round ?? 0, turn: state?.turn ?? 0, phase: phaseName(state?.phase), active, over,
+    sides: /** @type {Record<"A"|"B", any>} */ (sides) };
 }
 
 /** Under this many milliseconds the ARO countdown turns urgent (as the app's). */

@@ -1,4 +1,4 @@
-// The stream overlay (/overlay#room=...): a spectator's (or a caster's, `caster=`) live view
+// The stream overlay (/overlay#room=...): a spectator's (or, from a caster link, a caster's) live view
 // drawn for a streaming program's browser source at 1920 x 1080 over a transparent page. It
 // never needs a click: the library's connection reconnects by itself and resumes.
 // What it reads from the view is overlay-model.js (pure, unit-tested); this file draws it.
@@ -7,7 +7,7 @@ import { CloseCode } from "./lib/protocol-constants.js";
 import { loadCatalogue } from "./catalogue.js";
 import { TrooperNames, toNodes } from "./describe.js";
 import { trooperNames } from "./roster.js";
-import { aroCountdown, clocksFromFrame, clocksNow, lastRoll, overlayLink, scoreboard, SIDES } from "./overlay-model.js";
+import { aroCountdown, clocksFromFrame, clocksNow, isSeat, lastRoll, overlayLink, scoreboard, SIDES } from "./overlay-model.js";
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 /** @param {string} tag @param {Record<string, any>} attrs @param {...(Node|string|null)} children */
@@ -23,6 +23,8 @@ const setText = (/** @type {Element} */ node, /** @type {string} */ text) => { i
 const link = overlayLink(location.hash);
 /** The frames' chess clocks (a frame-level field, as `window`), stamped with their arrival. */
 let clocks = /** @type {import("./overlay-model.js").Clocks | null} */ (null);
+/** How far behind the room this feed runs (the welcome's delay_s: a delayed spectator's, a caster's). */
+let delayS = 0;
 
 /**
  * The events in version order, live or from the history (a join or a resync brings a
@@ -82,7 +84,13 @@ const feed = new EventFeed(conn);
 
 conn.addEventListener("events", (e) => feed.add(/** @type {CustomEvent} */ (e).detail));
 conn.addEventListener("message", (e) => {
-  const found = clocksFromFrame(/** @type {CustomEvent} */ (e).detail, conn.view.version);
+  const frame = /** @type {CustomEvent} */ (e).detail;
+  if (frame.type === "welcome") {
+    delayS = Number(frame.delay_s ?? 0);
+    // A player's seat link: let the seat go at once (its player's tab may take it back).
+    if (isSeat(frame.role)) stop("Overlay: this is a player's seat link; open the spectator link or a caster link");
+  }
+  const found = clocksFromFrame(frame, conn.view.version);
   if (found !== undefined) clocks = found;
 });
 conn.addEventListener("change", () => { feed.catchUp(); render(); });
@@ -91,16 +99,25 @@ conn.addEventListener("fatal", (e) => {
   const code = /** @type {CustomEvent} */ (e).detail.code;
   const why = { [CloseCode.BAD_TOKEN]: "this link opens no feed of this room", [CloseCode.ROOM_NOT_FOUND]: "there is no such room",
     [CloseCode.UNSUPPORTED_VERSION]: "this page is older than the server: reload it" }[code];
-  renderStatus(`Overlay: ${why ?? `closed (code ${code})`}`);
+  stop(`Overlay: ${why ?? `closed (code ${code})`}`);
 });
 
-/** The connection's state, shown only when it is not live (a streamer sees at once that the feed is stale). @param {string} [fatal] */
-function renderStatus(fatal) {
+/** Why the overlay stopped for good (shown until the page is reloaded), or null. */
+let stopped = /** @type {string | null} */ (null);
+/** @param {string} why */
+function stop(why) {
+  stopped = why;
+  conn.close();
+  renderStatus();
+}
+
+/** The connection's state, shown only when the feed is not live (a streamer sees at once that it is stale). */
+function renderStatus() {
   const box = $("status");
-  const text = fatal ?? (!link.room ? "Overlay: the link names no room (/overlay#room=...)"
-    : conn.status === "open" ? "" : conn.status === "reconnecting" ? "Reconnecting..." : "Connecting...");
+  const fatal = stopped ?? (link.room ? null : "Overlay: the link names no room (/overlay#room=...)");
+  const text = fatal ?? (conn.status === "open" ? "" : conn.status === "reconnecting" ? "Reconnecting..." : "Connecting...");
   box.hidden = !text;
-  box.classList.toggle("fatal", Boolean(fatal) || !link.room);
+  box.classList.toggle("fatal", Boolean(fatal));
   setText(box, text);
 }
 
@@ -109,7 +126,7 @@ function render() {
   const board = scoreboard(state);
   for (const side of SIDES) renderSide(board.sides[side]);
   setText($("round"), state && board.round ? `Round ${board.round} · Turn ${board.turn}` : "");
-  setText($("phase"), state ? board.phase : "");
+  setText($("phase"), state ? `${board.phase}${delayS > 0 ? ` · ${Math.round(delayS)} s delay` : ""}` : "");
   const active = $("active");
   active.className = board.active ? `side-${board.active}` : "";
   setText(active, board.active ? `Player ${board.active} active` : "");
@@ -200,6 +217,19 @@ function tick() {
     stat.classList.toggle("low", clock.low);
     stat.classList.toggle("out", clock.outOfTime);
     setText(/** @type {Element} */ (stat.querySelector(".clock")), clock.text);
+  }
+  for (const side of SIDES) fitArmyName(side);
+}
+
+/** A long army name gets a smaller font rather than an ellipsis (measured again when its text or the room beside it changed). @param {string} side */
+function fitArmyName(side) {
+  const army = /** @type {HTMLElement} */ ($(`side-${side}`).querySelector(".army"));
+  const key = `${army.textContent}|${$(`side-${side}`).querySelector(".stat-clock")?.hasAttribute("hidden")}`;
+  if (army.dataset.fittedFor === key) return;
+  army.dataset.fittedFor = key;
+  for (const size of [34, 30, 26, 23]) {
+    army.style.fontSize = `${size}px`;
+    if (army.scrollWidth <= army.clientWidth) break;
   }
 }
 

@@ -26,12 +26,11 @@ before(async () => {
   m = await import("../app/overlay-model.js");
 });
 
-test("the link: a spectator link's room, a caster's token; a seat's token is never used", () => {
+test("the link: a spectator link's room, a caster link's token; a seat's role is let go", () => {
   assert.deepEqual(m.overlayLink("#room=r1"), { room: "r1", token: null });
-  assert.deepEqual(m.overlayLink("#room=r1&caster=c-tok"), { room: "r1", token: "c-tok" });
-  // Opening a seat link here would take the player's seat: the overlay watches as a spectator.
-  assert.deepEqual(m.overlayLink("#room=r1&token=seat-tok"), { room: "r1", token: null });
+  assert.deepEqual(m.overlayLink("#room=r1&token=c-tok"), { room: "r1", token: "c-tok" });
   assert.deepEqual(m.overlayLink(""), { room: null, token: null });
+  assert.deepEqual(["A", "B", "spectator", "caster", null].map(m.isSeat), [true, true, false, false, false]);
 });
 
 /** A spectator's view in an Orders Phase, as views.py shapes it (armies as summaries: no costs). */
@@ -74,6 +73,9 @@ test("the top bar: round, turn, phase, the active player, armies, casualties; a 
   const over = m.scoreboard({ ...spectatorState(), phase: "game_over", active: null,
     result: { winner: "A", victory_points: { A: 96, B: 40 }, reason: "concession" } });
   assert.deepEqual([over.sides.A.vp, over.sides.B.vp, over.sides.A.winner, over.sides.B.winner, over.over], [96, 40, true, false, true]);
+  // The view folds game_ended without clearing `active`: over, no one is active.
+  const ended = m.scoreboard({ ...spectatorState(), phase: "game_over", result: { winner: null, victory_points: { A: 1, B: 1 }, reason: "rounds_completed" } });
+  assert.deepEqual([ended.active, ended.sides.B.active, ended.sides.B.orders, ended.sides.A.winner], [null, false, null, false]);
   assert.equal(m.scoreboard(null).sides.A.army, null);
 });
 
