@@ -298,7 +298,8 @@ async def make_caster(request: Request) -> Response:
     caster = new_caster_token(stored.meta)
     return JSONResponse({
         "room": room_id,
-        "caster": {"token": caster, "link": f"/#room={room_id}&token={caster}"},
+        "caster": {"token": caster, "link": f"/#room={room_id}&token={caster}",
+                   "overlay_link": f"/overlay#room={room_id}&token={caster}"},
         "delay_s": delay_ms(Audience.CASTER, stored.meta.settings) / 1000,
     }, status_code=201)
 

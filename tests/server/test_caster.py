@@ -1,0 +1,169 @@
+"""The caster feed (issue 20, point 2): the organizer token, caster links, and what a
+caster sees -- both sides' hidden information, never sooner than max(delay, 60 s) -- over
+real websockets with the rules core. Time is a fake clock (``RoomRegistry.clock``) and the
+release is driven with ``Room.release_due``; a frame that must not have arrived is checked
+behind a ``history`` answer (test_spectator_delay.py explains the barrier)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import pytest
+from conftest import running_server, settings
+from test_spectator_delay import FakeClock, history
+from websockets.exceptions import ConnectionClosed
+from wsclient import Client
+
+from protocol.constants import PROTOCOL_VERSION, CloseCode
+from protocol.messages import Accepted, Error, Events, Hello, Snapshot
+from server.app import create_app
+from server.rooms.registry import RoomRegistry
+from server.rooms.room import Room
+from server.store import RoomSettings
+from tests.support.skirmish import Placement, skirmish
+from tests.support.windows import opened
+
+GHOST = "B-t2"  # B's trooper in Hidden Deployment
+PLACEMENTS: dict[str, Placement] = {
+    "A-t3": (24.0, 6.0, 90.0), "A-t1": (10.0, 4.0, 90.0),
+    "B-t3": (6.0, 40.0, 270.0), "B-t4": (40.0, 40.0, 270.0),
+    GHOST: (30.0, 20.0, 270.0, "hidden"),
+}
+
+
+class Table:
+    def __init__(self, base: str, registry: RoomRegistry, clock: FakeClock) -> None:
+        self.base, self.registry, self.clock = base, registry, clock
+
+    async def post(self, path: str, body: Any) -> httpx.Response:
+        async with httpx.AsyncClient(base_url=self.base) as http:
+            return await http.post(path, json=body)
+
+    async def room(self, room_id: str) -> Room:
+        room = await self.registry.open(room_id)
+        assert isinstance(room, Room)
+        return room
+
+    async def caster_token(self, room_id: str, organizer: str) -> str:
+        response = await self.post(f"/api/rooms/{room_id}/casters", {"organizer": organizer})
+        assert response.status_code == 201, response.text
+        token: str = response.json()["caster"]["token"]
+        return token
+
+
+@pytest.fixture
+async def table() -> AsyncIterator[Table]:
+    app = create_app(settings())
+    clock = FakeClock()
+    app.state.registry.clock = clock
+    async with running_server(settings(), app=app) as base:
+        yield Table(base, app.state.registry, clock)
+
+
+async def test_the_lobby_hands_out_an_organizer_token_that_alone_makes_caster_links(
+        table: Table) -> None:
+    created = (await table.post("/api/rooms", {"ruleset": "n5", "spectator_delay_s": 90})).json()
+    room_id, organizer = created["room"], created["organizer"]["token"]
+    assert organizer not in (created["seats"]["A"]["token"], created["seats"]["B"]["token"])
+    assert created["organizer"]["link"] == f"/#room={room_id}&organizer={organizer}"
+    described = (await httpx.AsyncClient(base_url=table.base).get(f"/api/rooms/{room_id}")).json()
+    assert organizer not in str(described)
+
+    path = f"/api/rooms/{room_id}/casters"
+    for body, status, code in (
+        ({}, 400, "organizer_token_required"),
+        ({"organizer": ""}, 400, "organizer_token_required"),
+        ({"organizer": 7}, 400, "organizer_token_required"),
+        ({"organizer": "not-it"}, 403, "bad_organizer_token"),
+        ({"organizer": created["seats"]["A"]["token"]}, 403, "bad_organizer_token"),
+    ):
+        refused = await table.post(path, body)
+        assert (refused.status_code, refused.json()["error"]) == (status, code), body
+    missing = await table.post("/api/rooms/nope/casters", {"organizer": organizer})
+    assert (missing.status_code, missing.json()["error"]) == (404, "room_not_found")
+
+    made = await table.post(path, {"organizer": organizer})
+    assert made.status_code == 201
+    caster = made.json()
+    token = caster["caster"]["token"]
+    assert caster["delay_s"] == 90.0, "max(room delay, 60)"
+    assert caster["caster"]["link"] == f"/#room={room_id}&token={token}"
+    assert caster["caster"]["overlay_link"] == f"/overlay#room={room_id}&token={token}"
+    client = await Client.connect(table.base, room_id, token)
+    assert client.welcome is not None
+    assert (client.welcome.role, client.welcome.delay_s) == ("caster", 90.0)
+
+
+async def test_a_caster_token_not_made_with_this_rooms_organizer_token_is_refused(
+        table: Table) -> None:
+    one = (await table.post("/api/rooms", {"ruleset": "n5"})).json()
+    other = (await table.post("/api/rooms", {"ruleset": "n5"})).json()
+    token = await table.caster_token(other["room"], other["organizer"]["token"])
+    nonce, mac = token.split(".")[1:]
+    for forged in (token,  # another room's
+                   f"c.{nonce}x.{mac}", f"c.{nonce}.{mac[:-1]}A", "c..", one["organizer"]["token"]):
+        client = await Client.connect(table.base, one["room"], hello=False)
+        await client.send(Hello(PROTOCOL_VERSION, one["room"], forged, None))
+        error = await client.until(Error)
+        assert error.code == "bad_token"
+        with pytest.raises(ConnectionClosed) as closed:
+            await client.next()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == CloseCode.BAD_TOKEN
+
+
+def types(client: Client) -> list[str]:
+    return [event["type"] for frame in client.of(Events) for event in frame.events]
+
+
+async def test_a_caster_sees_both_sides_hidden_information_only_after_60_s(table: Table) -> None:
+    """The spectators of this room are live (delay 0): the caster is still 60 s behind."""
+    created = await table.registry.create(
+        RoomSettings("n5", 600.0, "private", fixed_seed=3), skirmish(PLACEMENTS, ruleset="n5",
+                                                                      seed=3))
+    room_id = created.meta.room_id
+    caster_token = await table.caster_token(room_id, created.organizer)
+    a = await Client.connect(table.base, room_id, created.token_a)
+    b = await Client.connect(table.base, room_id, created.token_b)
+    spectator = await Client.connect(table.base, room_id)
+    caster = await Client.connect(table.base, room_id, caster_token)
+    assert caster.welcome is not None and caster.welcome.delay_s == 60.0
+    spectator_view = (await spectator.until(Snapshot)).state
+    caster_view = (await caster.until(Snapshot)).state
+    assert GHOST not in [t["id"] for t in spectator_view["troopers"]]
+    ghost = next(t for t in caster_view["troopers"] if t["id"] == GHOST)
+    assert ghost["hidden"] is True, "the caster sees the trooper in Hidden Deployment"
+    assert "entries" in caster_view["armies"]["B"] and "entries" in caster_view["armies"]["A"]
+    assert "entries" not in spectator_view["armies"]["B"]
+
+    assert isinstance(await a.command({"type": "activate", "trooper": "A-t3",
+                                       "order": "regular"}), Accepted)
+    assert isinstance(await a.command({"type": "declare_skill", "skill": {
+        "type": "move", "route": [[24.0, 6.0], [24.0, 9.0]]}}), Accepted)
+    await opened(b)
+    assert isinstance(await b.command(
+        {"type": "choose_guts_failure", "trooper": "B-t3", "fail": True}), Accepted)
+    secret = b.version  # B's private choice is its latest event
+
+    table.clock.advance(30)  # a new caster link, a reconnect: still the room as it began
+    late = await Client.connect(table.base, room_id, caster_token)
+    assert late.welcome is not None and late.welcome.version == 0
+    assert (await late.until(Snapshot)).version == 0
+    resumed = await Client.connect(table.base, room_id, caster_token, since=0)
+    assert (await resumed.until(Events)).events == []
+    table.clock.advance(29.999)
+    (await table.room(room_id)).release_due()
+    assert (await history(caster)).last == 0
+    assert caster.of(Events) == [], "nothing a millisecond early"
+
+    table.clock.advance(0.001)
+    (await table.room(room_id)).release_due()
+    page = await history(caster)
+    assert "guts_failure_chosen" in types(caster)
+    assert page.last == caster.version and [e["type"] for e in page.events] == types(caster)
+    assert b.version == secret
+    # The spectators never get it, live or late.
+    await history(spectator)
+    assert "guts_failure_chosen" not in types(spectator)
+    assert "guts_failure_chosen" not in [e["type"] for e in (await history(spectator)).events]
