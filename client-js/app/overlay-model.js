@@ -28,6 +28,17 @@ export function overlayLink(hash) {
 /** A welcome's role that is a player's seat: the overlay never plays. @param {string | null | undefined} role */
 export const isSeat = (role) => role === "A" || role === "B";
 
+/**
+ * What the lobby's seat check (`POST /api/rooms/{room}/join` with the link's token) says of
+ * a token before the overlay says hello with it: "seat" (200: the overlay must not use it,
+ * it would take the player's seat), "not_seat" (403 bad_token: a caster's token, or none the
+ * websocket will take), "no_room" (404), or "retry" (no answer: the server is not reachable).
+ * @param {number | null} status the HTTP status, null when the request failed
+ */
+export function seatCheck(status) {
+  return status === 200 ? "seat" : status === 403 ? "not_seat" : status === 404 ? "no_room" : "retry";
+}
+
 const PHASE = { army_selection: "Army selection", initiative: "Initiative", deployment: "Deployment",
   tactical: "Tactical Phase", impetuous: "Impetuous Phase", orders: "Orders Phase", states: "States Phase", game_over: "Game over" };
 /** @param {string | null | undefined} phase */

@@ -3,11 +3,12 @@
 // never needs a click: the library's connection reconnects by itself and resumes.
 // What it reads from the view is overlay-model.js (pure, unit-tested); this file draws it.
 import { GameConnection, websocketUrl } from "./lib/connection.js";
+import { backoffDelay } from "./lib/backoff.js";
 import { CloseCode } from "./lib/protocol-constants.js";
 import { loadCatalogue } from "./catalogue.js";
 import { TrooperNames, toNodes } from "./describe.js";
 import { trooperNames } from "./roster.js";
-import { aroCountdown, clocksFromFrame, clocksNow, isSeat, lastRoll, overlayLink, scoreboard, SIDES } from "./overlay-model.js";
+import { aroCountdown, clocksFromFrame, clocksNow, isSeat, lastRoll, overlayLink, scoreboard, seatCheck, SIDES } from "./overlay-model.js";
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 /** @param {string} tag @param {Record<string, any>} attrs @param {...(Node|string|null)} children */
@@ -87,7 +88,7 @@ conn.addEventListener("message", (e) => {
   const frame = /** @type {CustomEvent} */ (e).detail;
   if (frame.type === "welcome") {
     delayS = Number(frame.delay_s ?? 0);
-    // A player's seat link: let the seat go at once (its player's tab may take it back).
+    // A seat's token that passed the check (it cannot, but the overlay never plays): let the seat go.
     if (isSeat(frame.role)) stop("Overlay: this is a player's seat link; open the spectator link or a caster link");
   }
   const found = clocksFromFrame(frame, conn.view.version);
@@ -147,6 +148,7 @@ function renderSide(card) {
   const lost = card.casualties;
   const lostNode = /** @type {HTMLElement} */ (box.querySelector(".casualties"));
   setText(lostNode, String(lost.total));
+  lostNode.classList.toggle("some", lost.total > 0);
   lostNode.title = `${lost.dead} dead, ${lost.unconscious} unconscious`;
   const orders = $(`orders-${card.side}`);
   orders.hidden = !card.orders;
@@ -233,11 +235,35 @@ function fitArmyName(side) {
   }
 }
 
+/**
+ * Connect, once a link's token is known not to be a seat's (a caster link's has the same
+ * shape: `#room=…&token=…`): saying hello with a seat token would take the player's seat.
+ * Until the server answers the check, ask again (never a click).
+ */
+async function start(attempt = 0) {
+  if (link.token) {
+    let status = null;
+    try {
+      status = (await fetch(`/api/rooms/${encodeURIComponent(link.room ?? "")}/join`, { method: "POST",
+        headers: { "content-type": "application/json" }, body: JSON.stringify({ token: link.token }) })).status;
+    } catch { /* not reachable: ask again */ }
+    const verdict = seatCheck(status);
+    if (verdict === "seat") return stop("Overlay: this is a player's seat link; open the spectator link or a caster link");
+    if (verdict === "no_room") return stop("Overlay: there is no such room");
+    if (verdict === "retry") {
+      setTimeout(() => start(attempt + 1), backoffDelay(attempt, { initialMs: 250, maxMs: 4000 }));
+      return undefined;
+    }
+  }
+  conn.connect();
+  return undefined;
+}
+
 renderStatus();
 if (link.room) {
   // The weapon names of the rolls; the overlay draws without them (ids) if the catalogue is late.
   loadCatalogue().catch((error) => console.warn(error)).finally(render);
-  conn.connect();
+  start();
   setInterval(tick, 100);
 }
 window.addEventListener("hashchange", () => location.reload());

@@ -31,6 +31,8 @@ test("the link: a spectator link's room, a caster link's token; a seat's role is
   assert.deepEqual(m.overlayLink("#room=r1&token=c-tok"), { room: "r1", token: "c-tok" });
   assert.deepEqual(m.overlayLink(""), { room: null, token: null });
   assert.deepEqual(["A", "B", "spectator", "caster", null].map(m.isSeat), [true, true, false, false, false]);
+  // The lobby's seat check decides whether the token may be said in a hello.
+  assert.deepEqual([200, 403, 404, 429, 500, null].map(m.seatCheck), ["seat", "not_seat", "no_room", "retry", "retry", "retry"]);
 });
 
 /** A spectator's view in an Orders Phase, as views.py shapes it (armies as summaries: no costs). */

@@ -160,12 +160,26 @@ test("/overlay is served and shows a known game: round, turn, active player, Ord
   assert.equal(await overlay.$eval("#status", (x) => x.hidden), true, "live again");
   await shot(overlay, "game-over");
 
-  // A seat's link opened here lets the seat go at once and says so (the overlay never plays).
+  // A seat's link opened here is refused before any hello: the player keeps its seat.
   const seat = await openOverlay(`#${room.seats.B.link.split("#")[1]}`);
   await seat.waitForSelector("#status.fatal:not([hidden])", WAIT);
   assert.equal(await text(seat, "#status"), "Overlay: this is a player's seat link; open the spectator link or a caster link");
-  assert.equal(await seat.evaluate(() => window.referee.status), "closed");
+  assert.equal(await seat.evaluate(() => window.referee.role), null, "it never said hello");
+  assert.deepEqual(await b.evaluate(() => [window.referee.status, window.referee.role, document.getElementById("seat-elsewhere").hidden]), ["open", "B", true]);
   await Promise.all([a, b, overlay, seat].map((p) => p.context().close()));
+});
+
+test("a caster link (made by the room's organizer) opens the overlay in the caster's role, its delay named", async () => {
+  const room = await scenario.post("/api/rooms", { ruleset: "codeone", seed: 3 });
+  const made = await scenario.post(`/api/rooms/${room.room}/casters`, { organizer: room.organizer.token });
+  assert.match(made.caster.link, /^\/#room=[^&]+&token=/);
+  const page = await openOverlay(`#${made.caster.link.split("#")[1]}`);
+  await page.waitForFunction(() => window.referee?.view.state && document.getElementById("status").hidden, null, WAIT);
+  assert.equal(await page.evaluate(() => window.referee.role), "caster");
+  assert.equal(await text(page, "#phase"), `Army selection · ${Math.round(made.delay_s)} s delay`);
+  assert.deepEqual(await page.$$eval(".side .army", (xs) => xs.map((x) => x.textContent)), ["Choosing an army", "Choosing an army"]);
+  await shot(page, "caster-army-selection");
+  await page.context().close();
 });
 
 test("an overlay link without a room says so instead of a blank page", async () => {
