@@ -74,14 +74,13 @@ class EventFeed {
     this.conn.loadHistory().then((entries) => this.add(entries), (error) => {
       this.failures += 1;
       console.warn("the overlay could not load the event history:", error);
-    }).finally(() => { this.loading = false; render(); });
+    }).finally(() => { this.loading = false; this.catchUp(); render(); });
   }
 }
 
 const conn = new GameConnection({ url: websocketUrl(location), room: link.room ?? "", token: link.token, backoff: { initialMs: 250, maxMs: 4000 } });
 const feed = new EventFeed(conn);
 /** @type {any} */ (window).referee = conn; // for the browser tests
-/** @type {any} */ (window).overlayClocks = () => clocks;
 
 conn.addEventListener("events", (e) => feed.add(/** @type {CustomEvent} */ (e).detail));
 conn.addEventListener("message", (e) => {
