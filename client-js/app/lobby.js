@@ -1,5 +1,7 @@
-// The lobby: create a room (ruleset, ARO window, table), hand out its three links with Copy
-// buttons, list the public rooms. Also the copyable link field the game's setup panel reuses.
+// The lobby: create a room (ruleset, ARO window, spectator delay, table), hand out its links
+// with Copy buttons (both seats, spectators, and the organizer's, which makes caster links),
+// list the public rooms. Also the copyable link field the game's setup panel reuses, and the
+// organizer's page (#room=...&organizer=...).
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
@@ -110,7 +112,8 @@ function clearTableFile() {
 async function createRoom(/** @type {SubmitEvent} */ event) {
   event.preventDefault();
   const form = new FormData(/** @type {HTMLFormElement} */ (event.target));
-  const body = /** @type {Record<string, any>} */ ({ ruleset: form.get("ruleset"), aro_window_s: Number(form.get("aro_window_s")) });
+  const body = /** @type {Record<string, any>} */ ({ ruleset: form.get("ruleset"), aro_window_s: Number(form.get("aro_window_s")),
+    spectator_delay_s: Number(form.get("spectator_delay_s") ?? 0) });
   if (!$("table-choice").hidden) {
     if (tableFromFile !== null) body.table = tableFromFile;
     else if (form.get("table")) body.table = form.get("table");
@@ -133,6 +136,8 @@ async function createRoom(/** @type {SubmitEvent} */ event) {
   $("link-a-field").replaceChildren(copyField("link-a-text", links.A));
   $("link-b-field").replaceChildren(copyField("link-b", links.B));
   $("link-spectator-field").replaceChildren(copyField("link-spectator", links.spectator));
+  $("link-organizer-field").replaceChildren(copyField("link-organizer", absolute(room.organizer.link)));
+  casterMaker(/** @type {HTMLElement} */ ($("links").querySelector(".caster-maker")), room.room, room.organizer.token);
   $("links").hidden = false;
   $("links").scrollIntoView?.({ block: "nearest" });
   loadRoomList();
@@ -154,6 +159,40 @@ export async function loadRoomList() {
     `${r.seats_taken} of 2 seats taken, ${r.spectators} watching `,
     r.fixed_dice ? el("span", { class: "fixed-marker", title: "The dice of this room come from a number chosen by whoever created it: they are not random for them." }, "test room: fixed dice") : ""))
     : [el("li", {}, "No public room yet.")]));
+}
+
+/**
+ * A "Make a caster link" button for the room's organizer, and the links it made (each with
+ * its Copy button, and the stream overlay's link on the same caster feed).
+ * @param {HTMLElement} box @param {string} room @param {string} organizer
+ */
+export function casterMaker(box, room, organizer) {
+  const list = el("ol", { class: "caster-links" });
+  const message = el("div", { class: "warning-text caster-message" });
+  const make = el("button", { type: "button", class: "make-caster", onclick: async () => {
+    message.textContent = "";
+    try {
+      const response = await fetch(`/api/rooms/${encodeURIComponent(room)}/casters`, {
+        method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ organizer }) });
+      const made = await response.json();
+      if (!response.ok) { message.textContent = `The server refused: ${made.message ?? made.error}`; return; }
+      const n = list.children.length + 1;
+      list.append(el("li", { "data-caster": n }, `Caster link (${made.delay_s} s behind the game): `,
+        copyField(`link-caster-${n}`, absolute(made.caster.link)), " stream overlay: ",
+        copyField(`link-caster-overlay-${n}`, absolute(made.caster.overlay_link))));
+    } catch (error) {
+      message.textContent = `Could not reach the server: ${error}`;
+    }
+  } }, "Make a caster link");
+  box.replaceChildren(el("div", { class: "hint" }, "A caster sees both sides' hidden information (Hidden Deployment, Lieutenants, Camouflage markers), never sooner than 60 s after it happened. Give a caster link only to a caster."),
+    make, message, list);
+}
+
+/** The organizer's page: make caster links for the room of an organizer link. */
+export function startOrganizer(/** @type {string} */ room, /** @type {string} */ organizer) {
+  $("organizer").hidden = false;
+  $("organizer-room").textContent = room;
+  casterMaker(/** @type {HTMLElement} */ ($("organizer").querySelector(".caster-maker")), room, organizer);
 }
 
 /** Show the lobby: the form, the table choices the server offers, the public rooms. */

@@ -12,7 +12,7 @@ import { EventHistory } from "./history.js";
 import { createAroPanel } from "./aro-panel.js";
 import { loadCatalogue, weaponName } from "./catalogue.js";
 import { verifyRecord } from "./lib/verify.js";
-import { startLobby } from "./lobby.js";
+import { startLobby, startOrganizer } from "./lobby.js";
 import { renderSetupPanel, seatsText } from "./setup-panel.js";
 import { renderCommandTokens, renderCoordinate, tokensText } from "./command-tokens.js";
 
@@ -105,6 +105,10 @@ async function startGame(room, token) {
     $("connection").textContent = conn.status;
   });
   conn.addEventListener("fatal", (e) => showFatal(e.detail.code));
+  conn.addEventListener("message", (e) => { // a delayed feed (a spectator's, a caster's) says how late it is
+    const frame = /** @type {CustomEvent} */ (e).detail;
+    if (frame.type === "welcome") feedDelayS = Number(frame.delay_s ?? 0);
+  });
   eventHistory = new EventHistory({ log: $("log"), results: $("results"), conn });
   aroPanel = createAroPanel({ conn, names: eventHistory.names, send, panel: $("aro-panel"), clock: $("aro-clock"), notice: $("aro-notice") });
   conn.addEventListener("events", (e) => {
@@ -252,9 +256,14 @@ async function verifyDice() {
 }
 $("verify-dice").addEventListener("click", verifyDice);
 
+/** How many seconds behind the game this connection's feed runs (the welcome's delay_s). */
+let feedDelayS = 0;
+const ROLE_NAMES = { spectator: "Spectator", caster: "Caster (both sides' hidden information)" };
+
 /** Round, turn, phase, who is active, order counters, seats and spectators: always shown. */
 function renderStatus(state) {
-  $("role").textContent = conn.role === "spectator" ? "Spectator" : `Player ${conn.role ?? "?"}`;
+  const late = feedDelayS > 0 ? `, ${Math.round(feedDelayS)} s behind the game` : "";
+  $("role").textContent = `${ROLE_NAMES[conn.role ?? ""] ?? `Player ${conn.role ?? "?"}`}${late}`;
   $("version").textContent = String(conn.view.version);
   $("seats").textContent = seatsText(conn.view.seats, conn.role);
   $("spectators").textContent = String(conn.spectators);
@@ -664,6 +673,7 @@ function onTableClick(point, trooper) {
   }
 }
 
-if (params.get("room")) startGame(params.get("room"), params.get("token"));
+if (params.get("room") && params.get("organizer")) startOrganizer(params.get("room"), params.get("organizer"));
+else if (params.get("room")) startGame(params.get("room"), params.get("token"));
 else startLobby();
 window.addEventListener("hashchange", () => location.reload());

@@ -49,6 +49,8 @@ async def create_scenario(request: Request) -> Response:
         "seats": {side: {"link": f"/#room={room}&token={token}"}
                   for side, token in (("A", created.token_a), ("B", created.token_b))},
         "spectator_link": f"/#room={room}",
+        "organizer": {"token": created.organizer,
+                      "link": f"/#room={room}&organizer={created.organizer}"},
     }, status_code=201)
 
 

@@ -1,0 +1,79 @@
+// Casters in the browser app (issue 20, point 2), in real headless Chromium against
+// tests/browser/scenario_server.py: the lobby hands out the organizer's link with its
+// "Make a caster link" button; a caster link opens the table as a spectator's would, but
+// with the other side's trooper in Hidden Deployment drawn (the caster's view holds it),
+// and says how far behind the game it runs; the spectator's table never shows it; the
+// organizer link opens the organizer's page. Screenshots: test-artifacts/browser/caster-*.png.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { artifacts, startScenario } from "./harness.mjs";
+
+const WAIT = { timeout: 20000 };
+
+let scenario, base;
+
+before(async () => {
+  scenario = await startScenario();
+  ({ base } = scenario);
+});
+
+after(async () => {
+  await scenario?.stop();
+});
+
+const open = (link) => scenario.open(link, WAIT);
+const json = (path, body) => scenario.post(path, body);
+const shot = (page, name) => page.screenshot({ path: join(artifacts, `caster-${name}.png`) });
+const closeAll = (...pages) => Promise.all(pages.map((p) => p.context().close()));
+
+const GHOST = "B-t2"; // B's trooper in Hidden Deployment, from the game's start
+const PLACEMENTS = {
+  "A-t3": [24, 6, 90], "A-t1": [10, 4, 90],
+  "B-t3": [6, 40, 270], "B-t4": [40, 40, 270], [GHOST]: [30, 20, 270, "hidden"],
+};
+
+test("the lobby: an organizer link and caster links made with it", async () => {
+  const page = await scenario.newPage({ permissions: ["clipboard-read", "clipboard-write"] });
+  await page.goto(base + "/");
+  await page.fill("#spectator-delay", "90");
+  await page.click("#create-room");
+  await page.waitForSelector("#links:not([hidden])", WAIT);
+  const organizer = await page.inputValue("#link-organizer");
+  assert.match(organizer, /^http:\/\/127\.0\.0\.1:\d+\/#room=[^&]+&organizer=.+$/);
+  await page.click("#links .make-caster");
+  await page.waitForSelector("#link-caster-1", WAIT);
+  const caster = await page.inputValue("#link-caster-1");
+  assert.match(caster, /^http:\/\/127\.0\.0\.1:\d+\/#room=[^&]+&token=c\..+$/);
+  assert.match(await page.inputValue("#link-caster-overlay-1"), /\/overlay#room=[^&]+&token=c\./);
+  assert.match(await page.$eval("#links [data-caster='1']", (x) => x.textContent), /90 s behind the game/);
+  await shot(page, "01-lobby");
+
+  const viewer = await open("/" + new URL(caster).hash);
+  await viewer.waitForFunction(() => /Caster/.test(document.getElementById("role").textContent), null, WAIT);
+  assert.match(await viewer.$eval("#role", (x) => x.textContent), /90 s behind the game/);
+
+  // The organizer's own link opens the organizer's page, which makes caster links too.
+  const organizerPage = await scenario.newPage();
+  await organizerPage.goto(base + "/" + new URL(organizer).hash);
+  await organizerPage.waitForSelector("#organizer:not([hidden])", WAIT);
+  await organizerPage.click("#organizer .make-caster");
+  await organizerPage.waitForSelector("#organizer #link-caster-1", WAIT);
+  await closeAll(page, viewer, organizerPage);
+});
+
+test("a caster link shows the hidden trooper a spectator never sees", async () => {
+  const room = await json("/test/scenario", { ruleset: "n5", aro_window_s: 120, seed: 3, placements: PLACEMENTS });
+  const made = await json(`/api/rooms/${room.room}/casters`, { organizer: room.organizer.token });
+  const caster = await open(made.caster.link);
+  const spectator = await open(room.spectator_link);
+  await caster.waitForSelector(`[data-base="${GHOST}"]`, WAIT);
+  assert.match(await caster.$eval("#role", (x) => x.textContent), /Caster .*60 s behind the game/);
+  const ghost = await caster.evaluate((id) => window.referee.view.state.troopers.find((t) => t.id === id), GHOST);
+  assert.equal(ghost.hidden, true);
+  assert.equal(await spectator.$(`[data-base="${GHOST}"]`), null, "the spectator's table has no hidden trooper");
+  assert.equal(await spectator.evaluate((id) => window.referee.view.state.troopers.some((t) => t.id === id), GHOST), false);
+  await shot(caster, "02-table");
+  await shot(spectator, "03-spectator");
+  await closeAll(caster, spectator);
+});
