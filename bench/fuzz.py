@@ -95,8 +95,8 @@ from protocol.messages import (
     Sync,
     Welcome,
 )
-from server.rules import hacking
-from server.rules.army_catalogue import sample_armies
+from server.rules.armies.army_catalogue import sample_armies
+from server.rules.combat import hacking
 from server.store.redis_store import state_key
 from tests.store.redis_process import RedisProcess, free_port
 from tests.support.fuzz_frames import (

@@ -28,7 +28,7 @@ from server.rules import commands as c
 from server.rules import engine
 from server.rules.decision import Accepted
 from server.rules.ids import Side
-from server.rules.order_pool import orders_left
+from server.rules.orders.order_pool import orders_left
 from server.rules.state import GameState, Phase
 
 ARMIES = {Side.A: "helion-c1-patrol", Side.B: "vesper-c1-cell"}

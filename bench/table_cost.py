@@ -21,7 +21,8 @@ from typing import Any
 from bench.rules_cost import min_cpu_us
 from server.rules import commands as c
 from server.rules import engine, native
-from server.rules.army_catalogue import sample_army
+from server.rules.armies.army_catalogue import sample_army
+from server.rules.armies.skills import Move
 from server.rules.decision import Accepted
 from server.rules.events import (
     ArmyChosen,
@@ -30,14 +31,13 @@ from server.rules.events import (
     InitiativeSettled,
     TrooperDeployed,
 )
-from server.rules.geometry import Body
 from server.rules.ids import Side, TrooperId
 from server.rules.options import seat_options
-from server.rules.polygons import point_in_polygon, segment_polygon_distance
-from server.rules.sequence import automatic_events
-from server.rules.skills import Move
+from server.rules.orders.sequence import automatic_events
 from server.rules.state import GameState
-from server.rules.tables import FORMAT
+from server.rules.table.geometry import Body
+from server.rules.table.polygons import point_in_polygon, segment_polygon_distance
+from server.rules.table.tables import FORMAT
 
 Table = str | Mapping[str, Any]
 SHIPPED = ("sample-open", "n5-ashfall-refinery", "n5-night-market", "n5-cargo-terminus")

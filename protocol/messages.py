@@ -100,7 +100,7 @@ class HistoryRequest:
 @dataclass(frozen=True, slots=True)
 class Measure:
     """Ask the server's geometry for a distance, and from a trooper for its Line of Fire,
-    front arc and range MODs (``server/rules/measure.py``); answered by ``measurement``
+    front arc and range MODs (``server/rules/table/measure.py``); answered by ``measurement``
     (or ``rejected`` with ``id``).
 
     ``from_`` (wire name ``from``) is a trooper id or a point ``[x, y]`` (inches); ``to``
@@ -303,7 +303,7 @@ class History:
 @dataclass(frozen=True, slots=True)
 class Measurement:
     """The answer to ``measure`` ``id``, from the server's geometry
-    (``server/rules/measure.py``). ``from_`` (wire ``from``) and ``to`` repeat the request.
+    (``server/rules/table/measure.py``). ``from_`` (wire ``from``) and ``to`` repeat the request.
 
     ``distance`` (inches): from a trooper, between its base and the base of a target of
     Silhouette ``silhouette`` standing at ``to``, as attacks measure range; between two

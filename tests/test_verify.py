@@ -206,7 +206,7 @@ def test_unreadable_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 def test_the_dice_function_matches_the_rules_core() -> None:
     """The independent implementation and the server's agree (so the server's records pass)."""
-    from server.rules import dice
+    from server.rules.combat import dice
 
     key = dice.dice_key(SECRET, ENTROPY[Side.A], ENTROPY[Side.B])
     raw = verify.dice_key(bytes.fromhex(SECRET), bytes.fromhex(ENTROPY[Side.A]),

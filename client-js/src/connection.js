@@ -12,7 +12,7 @@ import { PROTOCOL_VERSION, WS_PATH, ClientTag, ServerTag, CloseCode, ProtocolRea
  * @property {string | [number, number]} from a trooper id, or a point [x, y] in inches
  * @property {[number, number]} to a point on the table
  * @property {number | null} [silhouette] the Silhouette of a target standing at `to` (default: the trooper's own)
- * @typedef {object} Measurement the server's answer (server/rules/measure.py)
+ * @typedef {object} Measurement the server's answer (server/rules/table/measure.py)
  * @property {string | [number, number]} from
  * @property {[number, number]} to
  * @property {number} distance inches: from a trooper, base to the base of the target at `to` (as attacks measure range); between points, centre to centre

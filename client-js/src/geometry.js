@@ -13,10 +13,10 @@ export function routeLength(start, route) {
   return length;
 }
 
-// Base diameters in millimetres by Silhouette, as server/rules/silhouettes.py has them.
+// Base diameters in millimetres by Silhouette, as server/rules/table/silhouettes.py has them.
 const BASE_MM = { 0: 25, 1: 25, 2: 25, 3: 40, 4: 55, 5: 40, 6: 40, 7: 55, 8: 70 };
 
-// Silhouette heights in millimetres, as server/rules/silhouettes.py has them.
+// Silhouette heights in millimetres, as server/rules/table/silhouettes.py has them.
 const HEIGHT_MM = { 0: 3, 1: 25, 2: 40, 3: 32, 4: 32, 5: 45, 6: 55, 7: 67, 8: 70 };
 
 /** Base diameter (inches) by Silhouette value. @param {number} silhouette */
@@ -53,7 +53,7 @@ export function orderMov(profile) {
   return Array.isArray(profile?.mov) ? profile.mov[0] + profile.mov[1] : 0;
 }
 
-// Teardrop template lengths in inches, as server/rules/weapons.py has them
+// Teardrop template lengths in inches, as server/rules/armies/weapons.py has them
 // (docs/rules-decisions/armies.md).
 export const TEMPLATE_LENGTH = Object.freeze({ small_teardrop: 8, large_teardrop: 10 });
 

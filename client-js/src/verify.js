@@ -1,7 +1,7 @@
 // Checking a finished game's dice against the commitment the server published before the
 // first roll (the game record of GET /api/rooms/{room}/record), with WebCrypto only.
 //
-// How the server makes every die (server/rules/dice.py):
+// How the server makes every die (server/rules/combat/dice.py):
 //   commitment = SHA-256("infinity-referee/dice-commitment/v1" 0x00 || secret)
 //   key        = HMAC-SHA256(secret, "infinity-referee/dice-key/v1" 0x00 || contribution_A || contribution_B)
 //   die n      = for attempt = 0, 1, ...: block = HMAC-SHA256(key, "d20" || n (8 octets, big-endian)

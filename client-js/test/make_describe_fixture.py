@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 from server.rules import commands as c  # noqa: E402
 from server.rules import engine  # noqa: E402
 from server.rules.decision import Accepted  # noqa: E402
-from server.rules.dice import inject  # noqa: E402
+from server.rules.combat.dice import inject  # noqa: E402
 from server.rules.ids import SPECTATOR, Side  # noqa: E402
 from server.rules.views import view_event, view_state  # noqa: E402
 from tests.support.scenarios import SCENARIO_DIR, build_state, load_scenario  # noqa: E402

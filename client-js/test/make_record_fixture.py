@@ -1,5 +1,5 @@
 """Write client-js/test/fixtures/record.json: a small game record whose dice are made by the
-server's own functions (server.rules.dice: commitment, dice_key, die_face), for the unit
+server's own functions (server.rules.combat.dice: commitment, dice_key, die_face), for the unit
 tests of client-js/src/verify.js. The events are synthetic: only their types, ``dice``
 fields and the faces they show matter to a verifier (``python -m server.verify`` accepts the
 file too). The secret and contributions are fixed, so the file is stable.
@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 # their sources while other parts of the rules core are being edited.
 os.environ.setdefault("REFEREE_PURE_PYTHON", "1")
 
-from server.rules.dice import commitment, dice_key, die_face  # noqa: E402
+from server.rules.combat.dice import commitment, dice_key, die_face  # noqa: E402
 
 SECRET = hashlib.sha256(b"client-js record fixture: secret").hexdigest()
 CONTRIBUTIONS = {

@@ -14,9 +14,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from server.rules.army_catalogue import sample_armies
-from server.rules.army_list import ArmyList
-from server.rules.army_selection import list_format_for
+from server.rules.armies.army_catalogue import sample_armies
+from server.rules.armies.army_list import ArmyList
+from server.rules.armies.army_selection import list_format_for
 from server.rules.ruleset import Ruleset
 
 

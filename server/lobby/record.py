@@ -22,14 +22,14 @@ from starlette.routing import Route
 
 from protocol.codec import unpack_plain
 from server.rooms.registry import RoomRegistry
-from server.rules import table_catalogue
 from server.rules.ruleset import Ruleset
+from server.rules.table import table_catalogue
 from server.store import RoomMeta
 
 RECORD_FORMAT = "infinity-referee-record/1"
 """Bumped whenever a field changes meaning or goes away (docs/record-format.md)."""
 DICE_ALGORITHM = "hmac-sha256-d20/v1"
-"""How every die was made from the revealed values (server/rules/dice.py)."""
+"""How every die was made from the revealed values (server/rules/combat/dice.py)."""
 GAME_ENDED = "game_ended"
 
 

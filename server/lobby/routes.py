@@ -31,9 +31,9 @@ from server.lobby.tables import routes as table_routes
 from server.lobby.tokens import is_organizer, new_caster_token, seat_for_token
 from server.rooms.registry import RoomRegistry
 from server.rooms.spectator_delay import delay_ms
-from server.rules import table_catalogue
 from server.rules.ruleset import Ruleset
-from server.rules.tables import TableError
+from server.rules.table import table_catalogue
+from server.rules.table.tables import TableError
 from server.store import RoomMeta, RoomSettings
 
 RULESETS = ("n5", "codeone")

@@ -14,8 +14,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from server.rules import table_catalogue
 from server.rules.ruleset import Ruleset
+from server.rules.table import table_catalogue
 
 
 def _listing(item: table_catalogue.Listed) -> dict[str, Any]:

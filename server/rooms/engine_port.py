@@ -102,7 +102,7 @@ class Engine(Protocol):
     def measure(self, state: State, viewer: str, origin: str | tuple[float, float],
                 to: tuple[float, float], silhouette: int | None) -> Plain:
         """What ``viewer`` ("A", "B" or "spectator") measures from a trooper id or a point
-        to a point (``server/rules/measure.py``), as a map with ``distance``,
+        to a point (``server/rules/table/measure.py``), as a map with ``distance``,
         ``silhouette``, ``line_of_fire``, ``in_front_arc`` and ``weapons``; raises
         ``Refused`` (``unknown_trooper`` for a trooper the viewer may not know of)."""
 

@@ -1,5 +1,5 @@
 """The ``measure`` query: a viewer's ruler and Line of Fire check, answered from the room's
-state by the rules core's geometry (``server/rules/measure.py``, through the ``Engine``).
+state by the rules core's geometry (``server/rules/table/measure.py``, through the ``Engine``).
 
 Like ``options``, it only reads the state, so it is answered at once, outside the room's
 inbox. The answer is a ``measurement``, or a ``rejected`` with the request's id: the

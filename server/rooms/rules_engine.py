@@ -16,11 +16,13 @@ from server.rooms.engine_port import (
     State,
     Verdict,
 )
-from server.rules import commands, dice, engine, events, measure, options, table_catalogue, views
+from server.rules import commands, engine, events, options, views
+from server.rules.combat import dice
 from server.rules.decision import Rejection
 from server.rules.ids import CASTER, SPECTATOR, Side, TrooperId, Viewer
 from server.rules.ruleset import Ruleset
 from server.rules.serial import FormatError, to_plain
+from server.rules.table import measure, table_catalogue
 
 _VIEWERS: dict[str, Viewer] = {"A": Side.A, "B": Side.B, "spectator": SPECTATOR,
                                "caster": CASTER}

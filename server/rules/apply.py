@@ -6,20 +6,21 @@ from collections.abc import Callable
 from typing import Any
 
 from . import events as e
-from .activation import apply_skill_declared
-from .army_selection import apply_army_chosen
-from .aro import (
+from .armies.army_selection import apply_army_chosen
+from .combat.effects import apply_effect
+from .combat.guts_choice import apply_guts_failure_chosen
+from .evolve import replace
+from .orders.activation import apply_skill_declared
+from .orders.aro import (
     apply_aro_declared,
     apply_aro_passed,
     apply_aro_window_closed,
     apply_aro_window_opened,
 )
-from .command_tokens import apply_command_token_spent
-from .command_tokens import apply_turn_started as tokens_at_turn_start
-from .deployment import apply_deployment_step_ended, apply_trooper_deployed
-from .effects import apply_effect
-from .evolve import replace
-from .game_sequence import (
+from .orders.command_tokens import apply_command_token_spent
+from .orders.command_tokens import apply_turn_started as tokens_at_turn_start
+from .orders.deployment import apply_deployment_step_ended, apply_trooper_deployed
+from .orders.game_sequence import (
     apply_game_ended,
     apply_loss_of_lieutenant,
     apply_phase_started,
@@ -27,11 +28,10 @@ from .game_sequence import (
     apply_turn_ended,
     apply_turn_started,
 )
-from .guts_choice import apply_guts_failure_chosen
-from .hidden_deployment import apply_trooper_revealed
-from .initiative import apply_initiative_chosen, apply_initiative_rolled, apply_initiative_settled
-from .lieutenant import apply_lieutenant_appointed
-from .order_pool import apply_order_spent, apply_orders_counted
+from .orders.hidden_deployment import apply_trooper_revealed
+from .orders.initiative import apply_initiative_chosen, apply_initiative_rolled, apply_initiative_settled
+from .orders.lieutenant import apply_lieutenant_appointed
+from .orders.order_pool import apply_order_spent, apply_orders_counted
 from .state import GameState
 
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
-from .geometry import Point
+from .armies.skills import PeripheralSkill, Skill
 from .ids import TrooperId
 from .serial import Plain, Tagged, from_plain
-from .skills import PeripheralSkill, Skill
 from .state import OrderType
+from .table.geometry import Point
 
 
 class Command(Tagged):

@@ -13,26 +13,26 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from . import commands as c
-from .activation import decide_declare_skill
 from .apply import apply
-from .army_selection import decide_choose_army
-from .aro import decide_close_aro_window, decide_declare_aro, decide_pass_aro
-from .command_tokens import decide_coordinate_order, decide_spend_command_token
+from .armies.army_selection import decide_choose_army
+from .combat.guts_choice import decide_choose_guts_failure
 from .decision import SYSTEM, Accepted, Decision, Rejected, Rejection, System
-from .deployment import decide_deploy, decide_end_deployment_step
 from .events import Event
-from .game_sequence import decide_concede, decide_end_impetuous_phase, decide_end_turn
-from .guts_choice import decide_choose_guts_failure
-from .hidden_deployment import decide_reveal
 from .ids import Side
-from .initiative import decide_choose_initiative, decide_choose_remaining
-from .lieutenant import decide_appoint_lieutenant
-from .named_troopers import unknown_to
-from .order_pool import decide_activate
+from .orders.activation import decide_declare_skill
+from .orders.aro import decide_close_aro_window, decide_declare_aro, decide_pass_aro
+from .orders.command_tokens import decide_coordinate_order, decide_spend_command_token
+from .orders.deployment import decide_deploy, decide_end_deployment_step
+from .orders.game_sequence import decide_concede, decide_end_impetuous_phase, decide_end_turn
+from .orders.hidden_deployment import decide_reveal
+from .orders.initiative import decide_choose_initiative, decide_choose_remaining
+from .orders.lieutenant import decide_appoint_lieutenant
+from .orders.named_troopers import unknown_to
+from .orders.order_pool import decide_activate
+from .orders.sequence import automatic_events
+from .orders.setup import GameSetup, new_game
 from .reasons import Reason
-from .sequence import automatic_events
 from .serial import Plain, from_plain, to_plain
-from .setup import GameSetup, new_game
 from .state import GameState, OrderStep, Phase
 
 __all__ = [

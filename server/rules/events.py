@@ -9,14 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from .army_list import ArmyList
-from .dice import Dice
-from .geometry import Point
+from .armies.army_list import ArmyList
+from .armies.skills import PeripheralSkill, Skill
+from .combat.dice import Dice
+from .combat.outcome import Outcome
 from .ids import Side, TrooperId
-from .outcome import Outcome
 from .serial import Plain, Tagged, from_plain, to_plain
-from .skills import PeripheralSkill, Skill
 from .state import Eligibility, GameResult, OrderType, Phase
+from .table.geometry import Point
 
 
 class Event(Tagged):

@@ -21,16 +21,17 @@ import json
 from pathlib import Path
 
 COMPILED_MODULES = (
-    "geometry",
-    "polygons",
-    "line_of_fire",
-    "routes",
-    "zone_of_control",
-    "engaged",
-    "aro",
+    "table/geometry",
+    "table/polygons",
+    "table/line_of_fire",
+    "table/routes",
+    "table/zone_of_control",
+    "table/engaged",
+    "orders/aro",
 )
-"""Modules of ``server.rules`` that ``setup.py`` compiles: no dataclass among them is read
-back by ``serial`` (mypyc erases generic annotations such as ``tuple[float, float]``)."""
+"""Modules of ``server.rules`` that ``setup.py`` compiles, as paths below ``server/rules``
+without ``.py``: no dataclass among them is read back by ``serial`` (mypyc erases generic
+annotations such as ``tuple[float, float]``)."""
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 MANIFEST = "native_sources.json"

@@ -18,36 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import commands as c
-from .activation import decide_declare_skill, sees, unmet_requirement
-from .aro import decide_declare_aro, decide_pass_aro, unmet_aro_requirement
-from .command_tokens import (
-    LIMIT_TOKENS,
-    REMOVE_ORDERS,
-    TRANSFER_TROOPER,
-    coordinated,
-    decide_coordinate_order,
-    decide_spend_command_token,
-    may_coordinate,
-    required_burst,
-)
-from .decision import Rejection
-from .deployment import decide_end_deployment_step, deployer, placed, reserve_of
-from .evolve import replace
-from .game_sequence import decide_end_impetuous_phase, decide_end_turn
-from .geometry import Point
-from .guts_choice import decide_choose_guts_failure
-from .hacking import PROGRAMS
-from .hidden_deployment import decide_reveal
-from .ids import Side, TrooperId, WeaponId
-from .impetuous import describe as describe_impetuous
-from .impetuous import impetuous
-from .impetuous import may_declare as may_declare_impetuous
-from .initiative import decide_choose_initiative, decide_choose_remaining
-from .lieutenant import decide_appoint_lieutenant
-from .order_pool import decide_activate
-from .order_structure import may_follow
-from .serial import Plain
-from .skills import (
+from .armies.skills import (
     SKILLS,
     BsAttack,
     BurstAssignment,
@@ -59,9 +30,38 @@ from .skills import (
     Reset,
     Skill,
 )
+from .armies.weapons import WeaponKind
+from .combat.guts_choice import decide_choose_guts_failure
+from .combat.hacking import PROGRAMS
+from .combat.wounds import Condition
+from .decision import Rejection
+from .evolve import replace
+from .ids import Side, TrooperId, WeaponId
+from .orders.activation import decide_declare_skill, sees, unmet_requirement
+from .orders.aro import decide_declare_aro, decide_pass_aro, unmet_aro_requirement
+from .orders.command_tokens import (
+    LIMIT_TOKENS,
+    REMOVE_ORDERS,
+    TRANSFER_TROOPER,
+    coordinated,
+    decide_coordinate_order,
+    decide_spend_command_token,
+    may_coordinate,
+    required_burst,
+)
+from .orders.deployment import decide_end_deployment_step, deployer, placed, reserve_of
+from .orders.game_sequence import decide_end_impetuous_phase, decide_end_turn
+from .orders.hidden_deployment import decide_reveal
+from .orders.impetuous import describe as describe_impetuous
+from .orders.impetuous import impetuous
+from .orders.impetuous import may_declare as may_declare_impetuous
+from .orders.initiative import decide_choose_initiative, decide_choose_remaining
+from .orders.lieutenant import decide_appoint_lieutenant
+from .orders.order_pool import decide_activate
+from .orders.order_structure import may_follow
+from .serial import Plain
 from .state import ActiveOrder, GameState, OrderStep, OrderType, Phase, TrooperState
-from .weapons import WeaponKind
-from .wounds import Condition
+from .table.geometry import Point
 
 ROUTE_SKILLS = ("move", "cautious_move", "jump", "climb")
 """Skills whose legality depends on the route the player draws (judged on declaration)."""

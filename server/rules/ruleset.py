@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .rolls import CritConvention
-from .saves import SaveConvention
+from .combat.rolls import CritConvention
+from .combat.saves import SaveConvention
 
 
 class Ruleset(StrEnum):

@@ -10,16 +10,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from .army_list import ArmyList, ListEntry
-from .dice import Dice, DiceSource
+from .armies.army_list import ArmyList, ListEntry
+from .armies.profiles import UnitProfile
+from .armies.skills import Skill
+from .combat.dice import Dice, DiceSource
+from .combat.wounds import Condition
 from .evolve import replace
-from .geometry import Body, Point
 from .ids import Side, TrooperId
-from .profiles import UnitProfile
 from .ruleset import Ruleset
-from .skills import Skill
-from .terrain import Table, Zone
-from .wounds import Condition
+from .table.geometry import Body, Point
+from .table.terrain import Table, Zone
 
 
 class Phase(StrEnum):

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from typing import Any
 
 from . import events as e
-from .aro import as_opponent_sees, seen_by_opponent
 from .ids import CASTER, SPECTATOR, Side, TrooperId, Viewer
+from .orders.aro import as_opponent_sees, seen_by_opponent
 from .serial import Plain, to_plain
 from .state import Eligibility, GameState, TrooperState
 

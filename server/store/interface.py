@@ -50,7 +50,7 @@ class RoomSettings:
     """A number that fixed the dice (test rooms, only with ``Settings.allow_fixed_seed``);
     None for every room made by the public lobby: its dice secret is random. Never shown."""
     table: str | Mapping[str, Any] = ""
-    """The table the game is set up on (``server.rules.table_catalogue.room_choice``): a
+    """The table the game is set up on (``server.rules.table.table_catalogue.room_choice``): a
     shipped layout's id, or the checked document of a table sent whole (docs/tables.md). ""
     in rooms stored before tables could be chosen: the ruleset's sparse sample layout, the
     only table there was then."""

@@ -39,7 +39,7 @@ def test_waiting_threads_are_told_apart_from_busy_ones() -> None:
                        "PyThread_acquire_lock_timed (thread.c:1)"])
     assert not is_waiting(f"{LOOP};{WRITE}".split(";"))
     assert not is_waiting([*LOOP.split(";"),
-                           "choose_army (server/rules/army_selection.py:40)"])
+                           "choose_army (server/rules/armies/army_selection.py:40)"])
 
 
 def test_shares_are_of_busy_samples_only() -> None:

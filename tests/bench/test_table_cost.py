@@ -5,8 +5,8 @@ and every table yields Moves to decide."""
 from __future__ import annotations
 
 from bench import table_cost
-from server.rules.polygons import convex_half_planes
-from server.rules.tables import MAX_CONCAVE, parse_table
+from server.rules.table.polygons import convex_half_planes
+from server.rules.table.tables import MAX_CONCAVE, parse_table
 
 
 def test_the_tables_at_the_limits_are_valid_and_as_concave_as_allowed() -> None:

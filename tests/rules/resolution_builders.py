@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from server.rules.army_list import ArmyList, ListEntry, ListFormat
-from server.rules.dice import Dice, dice_key, fixed_secret
-from server.rules.geometry import Point
+from server.rules.armies.army_list import ArmyList, ListEntry, ListFormat
+from server.rules.armies.profiles import Training, TroopType, UnitProfile
+from server.rules.armies.skills import BsAttack, BurstAssignment, Skill
+from server.rules.armies.weapons import RangeBand, TemplateShape, Weapon, WeaponKind
+from server.rules.combat.dice import Dice, dice_key, fixed_secret
 from server.rules.ids import Side, TrooperId, WeaponId
-from server.rules.profiles import Training, TroopType, UnitProfile
 from server.rules.ruleset import Ruleset
-from server.rules.skills import BsAttack, BurstAssignment, Skill
 from server.rules.state import (
     ActiveOrder,
     Eligibility,
@@ -25,8 +25,8 @@ from server.rules.state import (
     Phase,
     TrooperState,
 )
-from server.rules.terrain import TerrainPiece, standard_table
-from server.rules.weapons import RangeBand, TemplateShape, Weapon, WeaponKind
+from server.rules.table.geometry import Point
+from server.rules.table.terrain import TerrainPiece, standard_table
 
 RIFLE_BANDS = (RangeBand(8, 3), RangeBand(16, 3), RangeBand(24, -3), RangeBand(32, -3),
                RangeBand(40, -6), RangeBand(48, -6))

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.rules.army_list import ArmyList, ArmyListError, ListFormat, load_army_list
+from server.rules.armies.army_list import ArmyList, ArmyListError, ListFormat, load_army_list
+from server.rules.armies.weapons import RangeBand, Weapon, WeaponKind
 from server.rules.ids import Side, WeaponId
 from server.rules.serial import from_plain, to_plain
-from server.rules.weapons import RangeBand, Weapon, WeaponKind
 
 WEAPONS = {
     WeaponId("rifle"): Weapon(

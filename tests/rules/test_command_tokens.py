@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 
 from server.rules import engine
-from server.rules.command_tokens import TOKENS_PER_GAME
 from server.rules.commands import parse_command
 from server.rules.decision import Accepted, Rejected
 from server.rules.events import CommandTokenSpent
 from server.rules.ids import SPECTATOR, Side, TrooperId
 from server.rules.options import seat_options
+from server.rules.orders.command_tokens import TOKENS_PER_GAME
 from server.rules.state import GameState
 from server.rules.views import view_event, view_state
 from tests.support.games import close_aro_window, play

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from server.rules.cover import in_partial_cover
-from server.rules.geometry import Body
 from server.rules.ids import TerrainId
-from server.rules.line_of_fire import has_line_of_fire
-from server.rules.terrain import TerrainPiece, standard_table
+from server.rules.table.cover import in_partial_cover
+from server.rules.table.geometry import Body
+from server.rules.table.line_of_fire import has_line_of_fire
+from server.rules.table.terrain import TerrainPiece, standard_table
 
 ATTACKER = Body((10.0, 10.0), 0.0, 2)
 TARGET = Body((20.0, 10.0), 180.0, 2)  # base edge at x ~19.51

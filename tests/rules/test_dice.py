@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.rules.dice import (
+from server.rules.combat.dice import (
     ACCEPT_BELOW,
     Dice,
     DiceSource,
@@ -91,7 +91,7 @@ def test_a_value_in_the_rejected_top_is_drawn_again(monkeypatch: pytest.MonkeyPa
                 return ACCEPT_BELOW.to_bytes(4, "big") + bytes(28)
             return real_new(bytes(32), self._message, hashlib.sha256).digest()
 
-    monkeypatch.setattr("server.rules.dice.hmac.new", Rigged)
+    monkeypatch.setattr("server.rules.combat.dice.hmac.new", Rigged)
     face = die_face(bytes(32), 3)
     monkeypatch.undo()
     retry = hmac.new(bytes(32), b"d20" + (3).to_bytes(8, "big") + (1).to_bytes(4, "big"),

@@ -8,8 +8,8 @@ from collections import Counter
 
 import pytest
 
-from server.rules.face_to_face import FaceToFace, face_to_face
-from server.rules.rolls import CritConvention
+from server.rules.combat.face_to_face import FaceToFace, face_to_face
+from server.rules.combat.rolls import CritConvention
 
 N4 = CritConvention.N4
 N5 = CritConvention.N5

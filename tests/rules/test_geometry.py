@@ -7,11 +7,11 @@ import math
 
 import pytest
 
-from server.rules.geometry import Body, distance, in_base_contact, in_front_arc, point_distance
 from server.rules.ids import TerrainId
-from server.rules.polygons import point_in_polygon, segment_crosses_polygon
-from server.rules.silhouettes import MM_PER_INCH, silhouette
-from server.rules.terrain import TerrainPiece, Zone, codeone_table, standard_table
+from server.rules.table.geometry import Body, distance, in_base_contact, in_front_arc, point_distance
+from server.rules.table.polygons import point_in_polygon, segment_crosses_polygon
+from server.rules.table.silhouettes import MM_PER_INCH, silhouette
+from server.rules.table.terrain import TerrainPiece, Zone, codeone_table, standard_table
 
 S1_RADIUS = 12.5 / MM_PER_INCH
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.rules.geometry import Body, distance, in_front_arc
-from server.rules.line_of_fire import has_line_of_fire
-from server.rules.routes import route_length
-from server.rules.silhouettes import KNOWN_SIZES
-from server.rules.terrain import standard_table
+from server.rules.table.geometry import Body, distance, in_front_arc
+from server.rules.table.line_of_fire import has_line_of_fire
+from server.rules.table.routes import route_length
+from server.rules.table.silhouettes import KNOWN_SIZES
+from server.rules.table.terrain import standard_table
 
 coordinate = st.floats(min_value=0.0, max_value=48.0, allow_nan=False)
 points = st.tuples(coordinate, coordinate)

@@ -7,9 +7,9 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.rules.geometry import Body, Point, point_to_segment_distance
-from server.rules.silhouettes import KNOWN_SIZES, MM_PER_INCH
-from server.rules.zone_of_control import (
+from server.rules.table.geometry import Body, Point, point_to_segment_distance
+from server.rules.table.silhouettes import KNOWN_SIZES, MM_PER_INCH
+from server.rules.table.zone_of_control import (
     ZONE_OF_CONTROL,
     RouteInZones,
     in_zone_of_control,

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from server.rules.geometry import point_distance
+from server.rules.combat.mods import blocking_bodies
+from server.rules.combat.outcome import Moved, WentProne
+from server.rules.combat.resolution import resolve_order
 from server.rules.ids import Side, TerrainId
-from server.rules.line_of_fire import has_line_of_fire
-from server.rules.mods import blocking_bodies
-from server.rules.outcome import Moved, WentProne
-from server.rules.resolution import resolve_order
-from server.rules.terrain import TerrainPiece
+from server.rules.table.geometry import point_distance
+from server.rules.table.line_of_fire import has_line_of_fire
+from server.rules.table.terrain import TerrainPiece
 
 from .resolution_builders import RIFLE, resolving, shoot, trooper
 

@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import server.rules
-from server.rules.attacks import PlannedRoll, face_to_face_opponents
+from server.rules.combat.attacks import PlannedRoll, face_to_face_opponents
+from server.rules.combat.hacking import in_hacking_area
+from server.rules.combat.outcome import Moved
 from server.rules.events import AroPassed, AroWindowClosed, AroWindowOpened
-from server.rules.hacking import in_hacking_area
 from server.rules.ids import SPECTATOR, Side, TrooperId
 from server.rules.options import seat_options
-from server.rules.outcome import Moved
 from server.rules.state import GameState
 from server.rules.views import view_event, view_state
 from tests.support.games import close_aro_window, play

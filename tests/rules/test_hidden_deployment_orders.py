@@ -16,7 +16,7 @@ from server.rules.decision import Accepted, Rejected
 from server.rules.events import AroWindowOpened, OrdersCounted, OrderSpent, TrooperRevealed, TurnEnded
 from server.rules.ids import SPECTATOR, Side, TrooperId, Viewer
 from server.rules.options import seat_options
-from server.rules.order_pool import orders_left
+from server.rules.orders.order_pool import orders_left
 from server.rules.serial import Plain
 from server.rules.state import GameState, OrderStep, OrderType, Phase
 from server.rules.views import view_event, view_state
@@ -46,7 +46,7 @@ def _seen(state: GameState, viewer: Viewer) -> dict[str, Plain]:
 
 
 def _counted(state: GameState) -> OrdersCounted:
-    from server.rules.order_pool import count_orders
+    from server.rules.orders.order_pool import count_orders
 
     return count_orders(state, Side.B)
 

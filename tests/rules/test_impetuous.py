@@ -14,13 +14,13 @@ from typing import Any
 
 from server.rules import commands as c
 from server.rules import engine
+from server.rules.combat.mods import bs_attack_mods
 from server.rules.decision import Accepted, Rejected
-from server.rules.geometry import in_base_contact
 from server.rules.ids import Side, TerrainId, TrooperId, WeaponId
-from server.rules.mods import bs_attack_mods
 from server.rules.options import seat_options
 from server.rules.state import GameState, Phase
-from server.rules.terrain import Table, TerrainPiece
+from server.rules.table.geometry import in_base_contact
+from server.rules.table.terrain import Table, TerrainPiece
 from tests.support.games import play
 from tests.support.scenarios import build_state
 

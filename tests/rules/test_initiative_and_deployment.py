@@ -9,12 +9,12 @@ from dataclasses import replace
 
 from server.rules import commands as c
 from server.rules import engine
+from server.rules.combat.wounds import Condition
 from server.rules.decision import Rejected
 from server.rules.events import InitiativeRolled
 from server.rules.ids import Side, TrooperId
 from server.rules.options import seat_options
 from server.rules.state import GameState, Phase
-from server.rules.wounds import Condition
 from tests.support.games import ARMIES, TEST_ENTROPY, play
 from tests.support.skirmish import skirmish
 

@@ -12,27 +12,27 @@ from typing import Any
 
 from server.rules import commands as c
 from server.rules import engine
-from server.rules.decision import Accepted, Rejected
-from server.rules.effects import apply_effect
-from server.rules.events import LossOfLieutenant, OrderResolved, OrdersCounted
-from server.rules.hacking import in_hacking_area
-from server.rules.ids import SPECTATOR, Side, TrooperId, WeaponId
-from server.rules.options import seat_options
-from server.rules.outcome import (
+from server.rules.armies.profiles import TroopType
+from server.rules.armies.skills import Reset
+from server.rules.armies.weapons import Weapon
+from server.rules.combat.effects import apply_effect
+from server.rules.combat.hacking import in_hacking_area
+from server.rules.combat.outcome import (
     ImmobilizedBCleared,
     ImmobilizedBSet,
     IsolatedCleared,
     IsolatedSet,
     Wounded,
 )
-from server.rules.profiles import TroopType
-from server.rules.resolution import resolve_order
-from server.rules.rolls import Mod
-from server.rules.skills import Reset
+from server.rules.combat.resolution import resolve_order
+from server.rules.combat.rolls import Mod
+from server.rules.combat.wounds import Condition
+from server.rules.decision import Accepted, Rejected
+from server.rules.events import LossOfLieutenant, OrderResolved, OrdersCounted
+from server.rules.ids import SPECTATOR, Side, TrooperId, WeaponId
+from server.rules.options import seat_options
 from server.rules.state import GameState
 from server.rules.views import view_event, view_state
-from server.rules.weapons import Weapon
-from server.rules.wounds import Condition
 from tests.support.games import close_aro_window, play
 from tests.support.scenarios import build_state
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from server.rules.geometry import Body, Point
 from server.rules.ids import TerrainId
-from server.rules.line_of_fire import (
+from server.rules.table.geometry import Body, Point
+from server.rules.table.line_of_fire import (
     has_line_of_fire,
     points_of_route_in_lof,
     sees_any_point_of_route,
 )
-from server.rules.terrain import Table, TerrainPiece, standard_table
+from server.rules.table.terrain import Table, TerrainPiece, standard_table
 
 
 def box(x0: float, y0: float, x1: float, y1: float) -> tuple[Point, ...]:

@@ -9,14 +9,14 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.rules import line_of_fire
-from server.rules.geometry import Body
 from server.rules.ids import TerrainId
-from server.rules.line_of_fire import has_line_of_fire, piece_boxes
-from server.rules.polygons import bounding_box
-from server.rules.silhouettes import KNOWN_SIZES
-from server.rules.table_catalogue import shipped
-from server.rules.terrain import Table, TerrainPiece
+from server.rules.table import line_of_fire
+from server.rules.table.geometry import Body
+from server.rules.table.line_of_fire import has_line_of_fire, piece_boxes
+from server.rules.table.polygons import bounding_box
+from server.rules.table.silhouettes import KNOWN_SIZES
+from server.rules.table.table_catalogue import shipped
+from server.rules.table.terrain import Table, TerrainPiece
 from tests.rules.test_terrain_fast_paths import reference_has_line_of_fire
 
 coordinate = st.one_of(st.integers(0, 48).map(float), st.floats(0.0, 48.0))

@@ -29,12 +29,12 @@ from functools import cache
 
 import pytest
 
-from server.rules import table_catalogue
-from server.rules.army_catalogue import sample_armies
+from server.rules.armies.army_catalogue import sample_armies
+from server.rules.combat.wounds import Condition
 from server.rules.ids import Side
 from server.rules.ruleset import Ruleset, options
 from server.rules.state import GameState, Phase
-from server.rules.wounds import Condition
+from server.rules.table import table_catalogue
 from tests.support.feature_armies import feature_armies
 from tests.support.liveness import GameLog, play_random_game
 
@@ -162,7 +162,7 @@ def test_the_random_games_reach_the_states_that_could_soft_lock() -> None:
                                                 ("codeone", 12), ("codeone", 13)])
 def test_regression_2026_11_24_deploying_every_trooper_offered_never_soft_locks_deployment(
         ruleset: str, seed: int) -> None:
-    """The soft-lock fixed on 2026-11-24 (server/rules/deployment.py, ``reserve_of``): a
+    """The soft-lock fixed on 2026-11-24 (server/rules/orders/deployment.py, ``reserve_of``): a
     player who deployed every trooper it was offered in step 1 or 2 left no reserve, and
     could neither end the step (one trooper must wait) nor deploy again. Players who deploy
     whatever is offered before ending a step must still get through the four steps, each

@@ -1,4 +1,4 @@
-"""The ruler and Line of Fire check (server/rules/measure.py): distances, Line of Fire,
+"""The ruler and Line of Fire check (server/rules/table/measure.py): distances, Line of Fire,
 front arc and range MODs against hand-computed values, and who may measure from what."""
 
 from __future__ import annotations
@@ -7,14 +7,14 @@ from dataclasses import replace
 
 import pytest
 
+from server.rules.combat.mods import bs_attack_mods
 from server.rules.decision import Rejection
-from server.rules.geometry import Point
 from server.rules.ids import SPECTATOR, Side, TerrainId, TrooperId, Viewer
-from server.rules.measure import Measurement, WeaponRange, measure
-from server.rules.mods import bs_attack_mods
-from server.rules.silhouettes import MM_PER_INCH
 from server.rules.state import GameState
-from server.rules.terrain import Table, TerrainPiece
+from server.rules.table.geometry import Point
+from server.rules.table.measure import Measurement, WeaponRange, measure
+from server.rules.table.silhouettes import MM_PER_INCH
+from server.rules.table.terrain import Table, TerrainPiece
 from tests.support.skirmish import Placement, skirmish
 
 S2 = 25.0 / MM_PER_INCH / 2  # radius of a Silhouette 2 base (25 mm), inches

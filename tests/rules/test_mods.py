@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from server.rules.armies.skills import Move
+from server.rules.combat.mods import bs_attack_mods, discover_mods, dodge_mods, reset_mods
+from server.rules.combat.resolution import resolve_order
+from server.rules.combat.rolls import Mod
 from server.rules.ids import Side, TerrainId
-from server.rules.mods import bs_attack_mods, discover_mods, dodge_mods, reset_mods
-from server.rules.resolution import resolve_order
-from server.rules.rolls import Mod
-from server.rules.skills import Move
-from server.rules.terrain import TerrainPiece, standard_table
+from server.rules.table.terrain import TerrainPiece, standard_table
 
 from .resolution_builders import PISTOL, RIFLE, resolving, shoot, trooper
 

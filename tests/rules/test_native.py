@@ -16,7 +16,7 @@ PURE = os.environ.get("REFEREE_PURE_PYTHON") == "1"
 @pytest.mark.skipif(PURE, reason="REFEREE_PURE_PYTHON=1: built without compiled modules")
 def test_the_suite_runs_the_compiled_modules() -> None:
     for name in native.COMPILED_MODULES:
-        module = importlib.import_module(f"server.rules.{name}")
+        module = importlib.import_module(f"server.rules.{name.replace('/', '.')}")
         assert module.__file__ is not None and module.__file__.endswith(".so"), module.__file__
     assert native.status() == (
         f"rules core: {len(native.COMPILED_MODULES)} geometry modules compiled with mypyc")
@@ -28,6 +28,7 @@ def _package(directory: Path, *, compiled: tuple[str, ...], edited: str | None =
     ``compiled`` (and their manifest), and ``edited``'s source changed after the build."""
     directory.mkdir(parents=True, exist_ok=True)
     for name in native.COMPILED_MODULES:
+        (directory / name).parent.mkdir(parents=True, exist_ok=True)
         (directory / f"{name}.py").write_text(f"# {name}\n")
     if compiled:
         native.write_manifest(directory)
@@ -39,8 +40,8 @@ def _package(directory: Path, *, compiled: tuple[str, ...], edited: str | None =
 
 
 def test_a_source_edited_after_its_build_is_refused(tmp_path: Path) -> None:
-    package = _package(tmp_path, compiled=native.COMPILED_MODULES, edited="aro")
-    with pytest.raises(native.StaleCompiledModule, match=r"server/rules/aro\.py changed"):
+    package = _package(tmp_path, compiled=native.COMPILED_MODULES, edited="orders/aro")
+    with pytest.raises(native.StaleCompiledModule, match=r"server/rules/orders/aro\.py changed"):
         native.check_fresh(package)
 
 
@@ -54,14 +55,14 @@ def test_an_extension_without_its_manifest_is_refused(tmp_path: Path) -> None:
 def test_fresh_extensions_and_plain_sources_pass(tmp_path: Path) -> None:
     native.check_fresh(_package(tmp_path / "compiled", compiled=native.COMPILED_MODULES))
     # An edited source with no extension runs as it is: nothing stale shadows it.
-    native.check_fresh(_package(tmp_path / "interpreted", compiled=(), edited="aro"))
+    native.check_fresh(_package(tmp_path / "interpreted", compiled=(), edited="orders/aro"))
 
 
 def test_removing_the_builds_leaves_the_sources(tmp_path: Path) -> None:
-    package = _package(tmp_path, compiled=native.COMPILED_MODULES, edited="aro")
+    package = _package(tmp_path, compiled=native.COMPILED_MODULES, edited="orders/aro")
     native.remove_builds(package)
     native.check_fresh(package)
-    assert sorted(p.name for p in package.iterdir()) == sorted(
+    assert sorted(str(p.relative_to(package)) for p in package.rglob("*.*")) == sorted(
         f"{name}.py" for name in native.COMPILED_MODULES)
 
 
@@ -70,6 +71,6 @@ def test_status_names_what_runs_interpreted(tmp_path: Path) -> None:
         f"rules core: {len(native.COMPILED_MODULES)} geometry modules compiled with mypyc")
     assert native.status(_package(tmp_path / "none", compiled=())).startswith(
         "rules core: interpreted")
-    rest = sorted(set(native.COMPILED_MODULES) - {"geometry"})
-    assert native.status(_package(tmp_path / "some", compiled=("geometry",))) == (
+    rest = sorted(set(native.COMPILED_MODULES) - {"table/geometry"})
+    assert native.status(_package(tmp_path / "some", compiled=("table/geometry",))) == (
         f"rules core: partly compiled, interpreted: {', '.join(rest)}")

@@ -97,7 +97,7 @@ def test_sight_lists_enemies_in_line_of_fire_and_never_hidden_ones() -> None:
 
 
 def test_deployment_options_name_the_deployer_and_its_waiting_troopers() -> None:
-    from server.rules.army_catalogue import sample_army
+    from server.rules.armies.army_catalogue import sample_army
     from server.rules.events import ArmyChosen, InitiativeRolled, InitiativeSettled
     from tests.support.skirmish import tid
 
@@ -118,8 +118,8 @@ def test_engaged_trooper_is_offered_only_close_combat_and_an_unconscious_enemy_f
     """DIGEST 8 Engaged; 7.7 Coup de Grâce: the options follow the rules core."""
     from dataclasses import replace
 
+    from server.rules.combat.wounds import Condition
     from server.rules.ids import TrooperId
-    from server.rules.wounds import Condition
 
     state = activated(**{B_ZOC: (22.5, 4.98, 270.0), B_AWAY: (21.52, 4.0, 0.0)})
     skills = seat_options(state, Side.A)["skills"]

@@ -59,7 +59,7 @@ def test_troopers_not_on_the_table_add_no_order_hidden_deployment() -> None:
 def test_null_troopers_add_no_order() -> None:
     from dataclasses import replace
 
-    from server.rules.wounds import Condition
+    from server.rules.combat.wounds import Condition
 
     state = n5(**{"A-t7": (6, 2, 270.0), "B-t3": (12, 46, 90.0)})
     state = state.with_trooper(replace(state.trooper(T("A-t7")), condition=Condition.UNCONSCIOUS))

@@ -6,10 +6,8 @@ from typing import Any
 
 import pytest
 
-from server.rules.ammunition import Ammunition
-from server.rules.ids import WeaponId
-from server.rules.profiles import Training, TroopType, profile_from_plain
-from server.rules.weapons import (
+from server.rules.armies.profiles import Training, TroopType, profile_from_plain
+from server.rules.armies.weapons import (
     KNOWN_AMMUNITION,
     RangeBand,
     TemplateShape,
@@ -19,6 +17,8 @@ from server.rules.weapons import (
     template_length,
     weapon_problems,
 )
+from server.rules.combat.ammunition import Ammunition
+from server.rules.ids import WeaponId
 
 RIFLE = Weapon(
     id=WeaponId("rifle"),

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 
-from server.rules.ids import Side, TerrainId
-from server.rules.outcome import (
+from server.rules.armies.skills import CcAttack, Discover, Dodge, Move, Reset
+from server.rules.combat.outcome import (
     BecameIdle,
     DiscoverFailed,
     Moved,
@@ -16,12 +16,12 @@ from server.rules.outcome import (
     WentProne,
     Wounded,
 )
-from server.rules.resolution import resolve_order
+from server.rules.combat.resolution import resolve_order
+from server.rules.combat.wounds import Condition
+from server.rules.ids import Side, TerrainId
 from server.rules.ruleset import Ruleset
-from server.rules.skills import CcAttack, Discover, Dodge, Move, Reset
 from server.rules.state import Eligibility
-from server.rules.terrain import TerrainPiece
-from server.rules.wounds import Condition
+from server.rules.table.terrain import TerrainPiece
 
 from .resolution_builders import (
     DA_RIFLE,

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from server.rules.effects import apply_effect
-from server.rules.ids import Side, TrooperId
-from server.rules.outcome import (
+from server.rules.combat.effects import apply_effect
+from server.rules.combat.outcome import (
     BecameIdle,
     DiscoverFailed,
     Moved,
@@ -15,8 +14,9 @@ from server.rules.outcome import (
     WentProne,
     Wounded,
 )
+from server.rules.combat.wounds import Condition
+from server.rules.ids import Side, TrooperId
 from server.rules.state import GameState
-from server.rules.wounds import Condition
 
 from .resolution_builders import GRENADE, resolving, trooper
 

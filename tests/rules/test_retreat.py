@@ -12,14 +12,14 @@ import pytest
 
 from server.rules import commands as c
 from server.rules import engine
+from server.rules.combat.wounds import Condition
 from server.rules.decision import Accepted, Rejected
 from server.rules.events import RetreatDeclared
-from server.rules.game_sequence import victory_points
 from server.rules.ids import Side
 from server.rules.options import seat_options
-from server.rules.retreat import retreat_threshold
+from server.rules.orders.game_sequence import victory_points
+from server.rules.orders.retreat import retreat_threshold
 from server.rules.state import GameState
-from server.rules.wounds import Condition
 from tests.support.games import play
 from tests.support.scenarios import build_state
 

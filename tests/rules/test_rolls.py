@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.rules.rolls import (
+from server.rules.combat.rolls import (
     MOD_CAP,
     CritConvention,
     Die,

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from server.rules.geometry import Body
 from server.rules.ids import TerrainId
-from server.rules.routes import check_route, point_along, route_length, route_samples
-from server.rules.silhouettes import MM_PER_INCH
-from server.rules.terrain import TerrainPiece, codeone_table
+from server.rules.table.geometry import Body
+from server.rules.table.routes import check_route, point_along, route_length, route_samples
+from server.rules.table.silhouettes import MM_PER_INCH
+from server.rules.table.terrain import TerrainPiece, codeone_table
 
 S1_RADIUS = 12.5 / MM_PER_INCH
 MOVER = Body((5.0, 5.0), 0.0, 1)

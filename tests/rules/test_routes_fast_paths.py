@@ -10,12 +10,12 @@ from collections.abc import Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.rules.geometry import Body, Point, point_to_segment_distance
 from server.rules.ids import TerrainId
-from server.rules.polygons import segment_polygon_distance
-from server.rules.routes import OVERLAP_TOLERANCE, RouteProblem, check_route, route_length
-from server.rules.silhouettes import KNOWN_SIZES
-from server.rules.terrain import Table, TerrainPiece, codeone_table
+from server.rules.table.geometry import Body, Point, point_to_segment_distance
+from server.rules.table.polygons import segment_polygon_distance
+from server.rules.table.routes import OVERLAP_TOLERANCE, RouteProblem, check_route, route_length
+from server.rules.table.silhouettes import KNOWN_SIZES
+from server.rules.table.terrain import Table, TerrainPiece, codeone_table
 
 
 def reference_problem_code(route: Sequence[Point], mover: Body, table: Table,

@@ -6,17 +6,17 @@ import json
 
 import pytest
 
-from server.rules.army_catalogue import (
+from server.rules.armies.army_catalogue import (
     WeaponDataError,
     load_weapons,
     sample_armies,
     sample_army,
     weapons_from_plain,
 )
-from server.rules.army_list import ArmyList, ListFormat
-from server.rules.profiles import Training, TroopType, UnitProfile
+from server.rules.armies.army_list import ArmyList, ListFormat
+from server.rules.armies.profiles import Training, TroopType, UnitProfile
+from server.rules.armies.weapons import WeaponKind, weapon_problems
 from server.rules.serial import from_plain, to_plain
-from server.rules.weapons import WeaponKind, weapon_problems
 
 
 def all_profiles() -> list[UnitProfile]:

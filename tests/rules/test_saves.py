@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from server.rules.ammunition import (
+from server.rules.combat.ammunition import (
     Ammunition,
     SaveAttribute,
     halves_armour,
     save_attribute,
     saves_per_hit,
 )
-from server.rules.saves import (
+from server.rules.combat.saves import (
     SaveConvention,
     SaveRoll,
     damage_from_ps,

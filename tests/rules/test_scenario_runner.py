@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from server.rules import face_to_face as f2f
+from server.rules.combat import face_to_face as f2f
 from server.rules.ruleset import OPTIONS, Ruleset
 from server.rules.state import Eligibility, TrooperState
 from tests.support.scenarios import (
@@ -107,7 +107,7 @@ def test_scenarios_fail_when_face_to_face_cancels_nothing(monkeypatch: pytest.Mo
         first = replace(result.first, cancelled=tuple(False for _ in result.first.cancelled))
         return replace(result, first=first)
 
-    monkeypatch.setattr("server.rules.resolution.face_to_face", no_cancelling)
+    monkeypatch.setattr("server.rules.combat.resolution.face_to_face", no_cancelling)
     with pytest.raises(ScenarioFailed):
         _run("shot_and_counter_shot")
     with pytest.raises(ScenarioFailed):

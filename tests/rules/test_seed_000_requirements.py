@@ -17,14 +17,14 @@ import pytest
 
 from server.rules import commands as c
 from server.rules import engine
+from server.rules.armies.weapons import WeaponKind
+from server.rules.combat.outcome import BecameIdle
 from server.rules.decision import Rejected
 from server.rules.events import AroDeclared, Event, OrderResolved, SkillDeclared
 from server.rules.ids import SPECTATOR, Side, TrooperId, WeaponId
 from server.rules.options import seat_options
-from server.rules.outcome import BecameIdle
 from server.rules.state import GameState
 from server.rules.views import view_event
-from server.rules.weapons import WeaponKind
 from tests.rules.test_hacking import _camouflaged_hacker_army
 from tests.support.games import close_aro_window, play
 from tests.support.scenarios import build_state

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from server.rules.combat.outcome import BecameIdle
 from server.rules.events import AroWindowOpened, OrderResolved, OrdersCounted
 from server.rules.ids import Side, TrooperId, WeaponId
-from server.rules.outcome import BecameIdle
 from server.rules.state import Eligibility
 from tests.support.games import close_aro_window, play
 from tests.support.scenarios import build_state

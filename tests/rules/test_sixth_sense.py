@@ -7,13 +7,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from server.rules.combat.resolution import resolve_order
 from server.rules.events import AroWindowOpened
 from server.rules.ids import Side, TerrainId
 from server.rules.options import seat_options
-from server.rules.resolution import resolve_order
 from server.rules.ruleset import Ruleset
 from server.rules.state import Eligibility
-from server.rules.terrain import TerrainPiece
+from server.rules.table.terrain import TerrainPiece
 from tests.support.games import play
 from tests.support.skirmish import skirmish
 

@@ -10,15 +10,15 @@ from collections.abc import Iterator
 
 import pytest
 
-from server.rules.geometry import Body, Point
 from server.rules.ids import TerrainId
-from server.rules.line_of_fire import has_line_of_fire
-from server.rules.polygons import bounding_box, point_in_polygon, segment_polygon_distance
 from server.rules.ruleset import Ruleset, options
-from server.rules.silhouettes import silhouette
-from server.rules.table_catalogue import layout, shipped
-from server.rules.tables import TableLayout
-from server.rules.terrain import Table, TerrainKind, TerrainPiece, Zone
+from server.rules.table.geometry import Body, Point
+from server.rules.table.line_of_fire import has_line_of_fire
+from server.rules.table.polygons import bounding_box, point_in_polygon, segment_polygon_distance
+from server.rules.table.silhouettes import silhouette
+from server.rules.table.table_catalogue import layout, shipped
+from server.rules.table.tables import TableLayout
+from server.rules.table.terrain import Table, TerrainKind, TerrainPiece, Zone
 
 TOURNAMENT = [item.layout for item in shipped() if not item.sample]
 N5 = [t for t in TOURNAMENT if Ruleset.N5 in t.rulesets]

@@ -11,12 +11,13 @@ from typing import Any
 
 import pytest
 
-from server.rules import engine, table_catalogue
+from server.rules import engine
 from server.rules.ids import TerrainId
 from server.rules.ruleset import Ruleset
 from server.rules.serial import from_plain, to_plain
 from server.rules.state import GameState
-from server.rules.tables import (
+from server.rules.table import table_catalogue
+from server.rules.table.tables import (
     FORMAT,
     MAX_CONCAVE,
     MAX_PIECES,
@@ -26,7 +27,7 @@ from server.rules.tables import (
     parse_table,
     polygon_problem,
 )
-from server.rules.terrain import Table, TerrainKind, TerrainPiece, Zone
+from server.rules.table.terrain import Table, TerrainKind, TerrainPiece, Zone
 
 
 def square(x: float, y: float, size: float = 2.0) -> list[list[float]]:

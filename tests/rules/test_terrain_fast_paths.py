@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.rules.geometry import EPSILON, Body, Point, in_front_arc, point_to_segment_distance
 from server.rules.ids import TerrainId
-from server.rules.line_of_fire import (
+from server.rules.table.geometry import EPSILON, Body, Point, in_front_arc, point_to_segment_distance
+from server.rules.table.line_of_fire import (
     RouteSight,
     blocked_by_body,
     blocked_by_terrain,
@@ -27,7 +27,7 @@ from server.rules.line_of_fire import (
     target_sight_height,
     terrain_between,
 )
-from server.rules.polygons import (
+from server.rules.table.polygons import (
     cone_extreme,
     inside_intervals,
     point_in_polygon,
@@ -35,9 +35,9 @@ from server.rules.polygons import (
     segment_passes_with_room,
     shadow_holds_disc,
 )
-from server.rules.routes import route_samples
-from server.rules.silhouettes import KNOWN_SIZES
-from server.rules.terrain import Table, TerrainPiece, codeone_table
+from server.rules.table.routes import route_samples
+from server.rules.table.silhouettes import KNOWN_SIZES
+from server.rules.table.terrain import Table, TerrainPiece, codeone_table
 
 
 def reference_inside_intervals(p: Point, q: Point,

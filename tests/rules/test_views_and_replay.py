@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 from server.rules import commands as c
 from server.rules import engine
+from server.rules.armies.skills import Dodge, PeripheralSkill
+from server.rules.combat.outcome import Moved
 from server.rules.decision import Accepted
 from server.rules.events import (
     AroDeclared,
@@ -22,9 +24,7 @@ from server.rules.events import (
 )
 from server.rules.ids import SPECTATOR, Side
 from server.rules.options import seat_options
-from server.rules.outcome import Moved
 from server.rules.serial import from_plain, to_plain
-from server.rules.skills import Dodge, PeripheralSkill
 from server.rules.state import GameState, Phase
 from server.rules.views import shares_one_view, view_event, view_event_from_plain, view_state
 from tests.support.games import new_game_in_orders_phase

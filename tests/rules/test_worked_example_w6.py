@@ -11,11 +11,11 @@ import copy
 import json
 from dataclasses import replace
 
-from server.rules.command_tokens import (
+from server.rules.ids import Side
+from server.rules.orders.command_tokens import (
     may_remove_two_regular_orders,
     orders_for_strategic_removal,
 )
-from server.rules.ids import Side
 from server.rules.state import OrderCount
 from tests.support.scenarios import SCENARIO_DIR, build_state, load_scenario, run_scenario
 

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from server.rules.ammunition import Ammunition
-from server.rules.dice import Dice, inject, roll_d20
-from server.rules.face_to_face import face_to_face
-from server.rules.rolls import (
+from server.rules.combat.ammunition import Ammunition
+from server.rules.combat.dice import Dice, inject, roll_d20
+from server.rules.combat.face_to_face import face_to_face
+from server.rules.combat.rolls import (
     CritConvention,
     Mod,
     needs_no_roll,
     success_value,
     total_mod,
 )
-from server.rules.saves import SaveConvention, judge_save, save_target, saves_required
-from server.rules.wounds import Condition, WoundOutcome, apply_failed_saves
+from server.rules.combat.saves import SaveConvention, judge_save, save_target, saves_required
+from server.rules.combat.wounds import Condition, WoundOutcome, apply_failed_saves
 
 BOTH = [CritConvention.N4, CritConvention.N5]
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from server.rules.armies.skills import Dodge, Move
+from server.rules.combat.outcome import Moved, Outcome
+from server.rules.combat.resolution import resolve_order
 from server.rules.ids import Side
-from server.rules.outcome import Moved, Outcome
-from server.rules.resolution import resolve_order
-from server.rules.skills import Dodge, Move
 from server.rules.state import Eligibility, TrooperState
 
 from .resolution_builders import FLAMER, RIFLE, resolving, shoot, trooper

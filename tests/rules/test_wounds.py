@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.rules.ammunition import Ammunition
-from server.rules.wounds import Condition, WoundOutcome, apply_failed_saves
+from server.rules.combat.ammunition import Ammunition
+from server.rules.combat.wounds import Condition, WoundOutcome, apply_failed_saves
 
 NORMAL = Condition.NORMAL
 UNCONSCIOUS = Condition.UNCONSCIOUS

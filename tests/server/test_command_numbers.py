@@ -22,8 +22,8 @@ from protocol.constants import ProtocolReason
 from protocol.messages import Command, Measure
 from server.rooms.engine_port import CommandFormatError
 from server.rooms.rules_engine import RulesCoreEngine
-from server.rules.geometry import Body
 from server.rules.reasons import Reason
+from server.rules.table.geometry import Body
 
 ENGINE = RulesCoreEngine()
 BAD_COMMAND = Reason.BAD_COMMAND.value

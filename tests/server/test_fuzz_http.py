@@ -4,7 +4,7 @@ real server on a real Redis (``bench.fuzz``, ``tests/support/fuzz_frames.py``): 
 known, no room stored by a refused request, nothing wrong in the server's log. Then the
 bugs it found, as regression tests: a number beyond a double (fixed in 1092afb) and text
 404/405 answers under /api (now JSON, server/lobby/http_errors.py), and a number beyond a
-double in a table document (server/rules/tables.py ``_as_number``: now 400 bad_table)."""
+double in a table document (server/rules/table/tables.py ``_as_number``: now 400 bad_table)."""
 
 from __future__ import annotations
 

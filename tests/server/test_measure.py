@@ -18,8 +18,8 @@ from protocol import codec
 from protocol.constants import CloseCode
 from protocol.messages import Error, Measure, Measurement, Rejected, Snapshot
 from server.app import create_app
-from server.rules.silhouettes import MM_PER_INCH
-from server.rules.terrain import Table
+from server.rules.table.silhouettes import MM_PER_INCH
+from server.rules.table.terrain import Table
 from server.store import RoomSettings
 from tests.support.skirmish import Placement, skirmish
 

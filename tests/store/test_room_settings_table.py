@@ -11,8 +11,8 @@ import pytest
 import redis.asyncio as aioredis
 
 from protocol.codec import pack_plain
-from server.rules import table_catalogue
 from server.rules.ruleset import Ruleset
+from server.rules.table import table_catalogue
 from server.store import RoomMeta, RoomSettings
 from server.store.interface import RoomStore
 from server.store.redis_store import RedisRoomStore, state_key

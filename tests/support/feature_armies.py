@@ -22,8 +22,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from server.rules.army_catalogue import load_weapons
-from server.rules.army_list import ArmyList, load_army_list
+from server.rules.armies.army_catalogue import load_weapons
+from server.rules.armies.army_list import ArmyList, load_army_list
 
 
 def _shipped(army_id: str) -> dict[str, Any]:

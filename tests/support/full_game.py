@@ -17,10 +17,10 @@ from typing import Any
 from server.rules import commands as c
 from server.rules import engine
 from server.rules.decision import Accepted
-from server.rules.deployment import deployer
 from server.rules.events import Event
 from server.rules.ids import Side
 from server.rules.options import seat_options
+from server.rules.orders.deployment import deployer
 from server.rules.state import GameState, Phase
 
 ARMIES = {

@@ -19,16 +19,16 @@ from dataclasses import dataclass, field
 
 from server.rules import commands as c
 from server.rules import engine
-from server.rules.army_catalogue import sample_armies
-from server.rules.army_list import ArmyList
-from server.rules.army_selection import list_format_for, random_ids
+from server.rules.armies.army_catalogue import sample_armies
+from server.rules.armies.army_list import ArmyList
+from server.rules.armies.army_selection import list_format_for, random_ids
 from server.rules.decision import Accepted
-from server.rules.deployment import deployer
 from server.rules.events import ArmyChosen, Event
 from server.rules.ids import Side
 from server.rules.options import seat_options
+from server.rules.orders.deployment import deployer
+from server.rules.orders.sequence import automatic_events
 from server.rules.ruleset import Ruleset, options
-from server.rules.sequence import automatic_events
 from server.rules.state import GameState, OrderStep, Phase
 from server.rules.views import view_state
 from tests.support.random_player import RandomPlayer, drawn, waits_on

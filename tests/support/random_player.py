@@ -22,7 +22,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from server.rules.silhouettes import silhouette
+from server.rules.table.silhouettes import silhouette
 
 Body = dict[str, Any]
 View = Callable[[], dict[str, Any]]

@@ -24,10 +24,10 @@ from typing import Any
 
 from server.rules import commands as c
 from server.rules import engine
-from server.rules.army_catalogue import load_weapons, sample_army
-from server.rules.army_list import ArmyList, load_army_list
+from server.rules.armies.army_catalogue import load_weapons, sample_army
+from server.rules.armies.army_list import ArmyList, load_army_list
+from server.rules.combat.dice import inject
 from server.rules.decision import Accepted, Rejected
-from server.rules.dice import inject
 from server.rules.events import (
     ArmyChosen,
     DeploymentStepEnded,
@@ -37,10 +37,10 @@ from server.rules.events import (
     TrooperDeployed,
 )
 from server.rules.ids import Side, TrooperId
-from server.rules.sequence import automatic_events
+from server.rules.orders.sequence import automatic_events
 from server.rules.serial import FormatError, from_plain, to_plain
 from server.rules.state import GameState, TrooperState
-from server.rules.terrain import Table, TerrainPiece
+from server.rules.table.terrain import Table, TerrainPiece
 
 SCENARIO_DIR = Path(__file__).resolve().parent.parent / "rules" / "scenarios"
 DEFAULT_ARMIES = {

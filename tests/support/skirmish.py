@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from server.rules import engine
-from server.rules.army_catalogue import sample_army
+from server.rules.armies.army_catalogue import sample_army
 from server.rules.events import (
     ArmyChosen,
     DeploymentStepEnded,
@@ -16,7 +16,7 @@ from server.rules.events import (
     TrooperDeployed,
 )
 from server.rules.ids import Side, TrooperId
-from server.rules.sequence import automatic_events
+from server.rules.orders.sequence import automatic_events
 from server.rules.state import GameState
 
 ARMIES = {
@@ -63,7 +63,7 @@ def skirmish(
     if dice:
         from dataclasses import replace
 
-        from server.rules.dice import inject
+        from server.rules.combat.dice import inject
 
         state = replace(state, dice=inject(state.dice, dice))
     return state

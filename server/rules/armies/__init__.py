@@ -1,0 +1,2 @@
+"""Armies: troop profiles, skills, weapons, army lists and the sample catalogue.
+"""

@@ -1,0 +1,172 @@
+"""The skill catalogue and the declarations a player makes with them.
+
+Categories follow the seeds (Trooper Activation, "Structure of an Order"): Short Movement
+Skills, Short Skills and Entire Order Skills; ARO use follows DIGEST 4.2 and 9. A
+declaration carries every detail fixed at declaration time (route, weapon, targets, firing
+point, Burst split), as the seeds require.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import ClassVar
+
+from ..ids import TrooperId, WeaponId
+from ..serial import Tagged
+from ..table.geometry import Point
+
+
+class SkillCategory(StrEnum):
+    SHORT_MOVEMENT = "short_movement"
+    SHORT = "short"
+    ENTIRE_ORDER = "entire_order"
+    AUTOMATIC = "automatic"
+
+
+@dataclass(frozen=True, slots=True)
+class SkillInfo:
+    """What the rules say about a skill, independent of any declaration."""
+
+    name: str
+    category: SkillCategory
+    usable_in_aro: bool
+    usable_in_active_turn: bool
+    moves_trooper: bool
+    is_attack: bool
+
+
+SKILLS: dict[str, SkillInfo] = {
+    info.name: info
+    for info in (
+        SkillInfo("move", SkillCategory.SHORT_MOVEMENT, False, True, True, False),
+        SkillInfo("discover", SkillCategory.SHORT_MOVEMENT, True, True, False, False),
+        SkillInfo("idle", SkillCategory.SHORT_MOVEMENT, False, True, False, False),
+        SkillInfo("bs_attack", SkillCategory.SHORT, True, True, False, True),
+        SkillInfo("cc_attack", SkillCategory.SHORT, True, True, False, True),
+        SkillInfo("dodge", SkillCategory.SHORT, True, True, False, False),
+        SkillInfo("reset", SkillCategory.SHORT, True, True, False, False),
+        SkillInfo("comms_attack", SkillCategory.SHORT, True, True, False, True),
+        SkillInfo("jump", SkillCategory.ENTIRE_ORDER, False, True, True, False),
+        SkillInfo("climb", SkillCategory.ENTIRE_ORDER, False, True, True, False),
+        SkillInfo("cautious_move", SkillCategory.ENTIRE_ORDER, False, True, True, False),
+        SkillInfo("alert", SkillCategory.AUTOMATIC, False, False, False, False),
+    )
+}
+
+
+@dataclass(frozen=True, slots=True)
+class BurstAssignment:
+    """Part of a BS Attack's Burst given to one target."""
+
+    trooper: TrooperId
+    burst: int
+
+
+class Skill(Tagged):
+    """A declared skill with all its details. Subclasses are the catalogue's skills."""
+
+    @property
+    def info(self) -> SkillInfo:
+        return SKILLS[self.TYPE]
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Skill):
+    TYPE: ClassVar[str] = "move"
+    route: tuple[Point, ...]
+    facing: float | None = None
+    """Facing at the end of the route (default: the direction of its last segment)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CautiousMove(Skill):
+    TYPE: ClassVar[str] = "cautious_move"
+    route: tuple[Point, ...]
+    facing: float | None = None
+    """Facing at the end of the route (default: the direction of its last segment)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Jump(Skill):
+    TYPE: ClassVar[str] = "jump"
+    route: tuple[Point, ...]
+    facing: float | None = None
+    """Facing at the end of the route (default: the direction of its last segment)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Climb(Skill):
+    TYPE: ClassVar[str] = "climb"
+    route: tuple[Point, ...]
+    facing: float | None = None
+    """Facing at the end of the route (default: the direction of its last segment)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Discover(Skill):
+    TYPE: ClassVar[str] = "discover"
+    target: TrooperId
+    target_point: Point | None = None
+    """In ARO: the point of the active trooper's path it is taken against (default: last
+    point of the path where the reacting trooper sees it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Idle(Skill):
+    TYPE: ClassVar[str] = "idle"
+
+
+@dataclass(frozen=True, slots=True)
+class BsAttack(Skill):
+    TYPE: ClassVar[str] = "bs_attack"
+    weapon: WeaponId
+    targets: tuple[BurstAssignment, ...]
+    firing_point: Point | None = None
+    """Active turn: a point of the path already fixed in this order (default: where the
+    trooper stands at declaration). In ARO: ignored; see ``target_point``."""
+    target_point: Point | None = None
+    """In ARO: the point of the active trooper's path the shot is taken at (default: the
+    last point of the path where the reacting trooper has Line of Fire)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CcAttack(Skill):
+    TYPE: ClassVar[str] = "cc_attack"
+    weapon: WeaponId
+    target: TrooperId
+
+
+@dataclass(frozen=True, slots=True)
+class Dodge(Skill):
+    TYPE: ClassVar[str] = "dodge"
+    route: tuple[Point, ...] = ()
+    """The dodge movement (up to 2 inches) made in the Effects step if the Dodge succeeds."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reset(Skill):
+    TYPE: ClassVar[str] = "reset"
+
+
+@dataclass(frozen=True, slots=True)
+class CommsAttack(Skill):
+    """A Hacker runs a Hacking Program on one enemy trooper in its Hacking Area, no LoF
+    needed (hacking.py; DIGEST 13). Short Skill, usable in ARO (DIGEST 4.2)."""
+
+    TYPE: ClassVar[str] = "comms_attack"
+    program: str
+    target: TrooperId
+
+
+MOVEMENT_SKILLS = (Move, CautiousMove, Jump, Climb)
+DODGE_MOVE_LIMIT = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class PeripheralSkill:
+    """The skill one Peripheral performs alongside its Controller's (DIGEST 2: the same
+    skills, targets may differ)."""
+
+    trooper: TrooperId
+    skill: Skill

@@ -1,0 +1,125 @@
+"""Saving Rolls and wounds from the hits of an Order (DIGEST 7.6, 7.7).
+
+Each hit (a surviving success of a rolled attack, or a Direct Template reaching its target)
+forces saves per its ammunition; each Critical forces one more, rolled last. Failed saves
+become wounds on the trooper's track, hit after hit, so one Order can take a trooper from
+Normal to Unconscious and then to Dead; each change is a ``Wounded`` effect carrying the
+totals. Failed saves against E/M deal no wounds: they make the trooper Isolated
+(``IsolatedSet``, ``isolated.py``), and a HI, TAG or REM Immobilized-B too
+(``ImmobilizedBSet``, ``immobilized.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..evolve import replace
+from ..ids import TrooperId, WeaponId
+from ..ruleset import options
+from ..state import GameState, TrooperState
+from .ammunition import Ammunition, inflicts_wounds
+from .dice import Dice, roll_d20
+from .immobilized import immobilized_by_em
+from .isolated import isolates
+from .outcome import Effect, ImmobilizedBSet, IsolatedSet, SaveRecord, WentProne, Wounded
+from .saves import judge_save, save_target, saves_required
+from .wounds import Condition, apply_failed_saves
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """Successes of one attack against one trooper.
+
+    ``partial_cover`` is True only for a BS Attack against a target in Partial Cover (never
+    for templates or CC): it adds +3 to the target's saves.
+    """
+
+    attacker: TrooperId
+    target: TrooperId
+    weapon: WeaponId
+    hits: int
+    criticals: int
+    partial_cover: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Damage:
+    saves: tuple[SaveRecord, ...]
+    effects: tuple[Effect, ...]
+    dice: Dice
+
+
+def resolve_hits(state: GameState, hits: Sequence[Hit], dice: Dice) -> Damage:
+    """Roll every save of ``hits`` in order and put the failures on the wound tracks."""
+    troopers = {hit.target: state.trooper(hit.target) for hit in hits}
+    records: list[SaveRecord] = []
+    effects: list[Effect] = []
+    for hit in hits:
+        record, dice = _saves(state, troopers[hit.target], hit, dice)
+        records.append(record)
+        before = troopers[hit.target]
+        after = _wounded(before, record)
+        if after != before:
+            troopers[hit.target] = after
+            effects.append(Wounded(after.id, after.wounds, after.condition))
+            if after.condition is Condition.UNCONSCIOUS and not before.prone:
+                # An Unconscious trooper goes Prone (DIGEST 7.7).
+                troopers[hit.target] = _prone(after)
+                effects.append(WentProne(after.id, "unconscious"))
+        if _isolated_by(troopers[hit.target], record):
+            # E/M: a failed BTS save makes the trooper Isolated (DIGEST 7.6, 8).
+            troopers[hit.target] = replace(troopers[hit.target], isolated=True)
+            effects.append(IsolatedSet(hit.target, record.weapon))
+        if _immobilized_by(troopers[hit.target], record):
+            # ... and on a HI, TAG or REM, Immobilized-B too (DIGEST 7.6).
+            troopers[hit.target] = replace(troopers[hit.target], immobilized_b=True)
+            effects.append(ImmobilizedBSet(hit.target, record.weapon))
+    return Damage(saves=tuple(records), effects=tuple(effects), dice=dice)
+
+
+def _saves(state: GameState, target: TrooperState, hit: Hit,
+           dice: Dice) -> tuple[SaveRecord, Dice]:
+    weapon = state.armies[state.trooper(hit.attacker).side].weapon(hit.weapon)
+    ammo = Ammunition(weapon.ammo)
+    armour = target.profile.bts if weapon.save_attribute == "BTS" else target.profile.arm
+    convention = options(state.ruleset).save_convention
+    number = save_target(armour, weapon.ps, ammo, hit.partial_cover, convention)
+    faces, dice = roll_d20(dice, saves_required(ammo, hit.hits, hit.criticals))
+    rolls = tuple(judge_save(face, number, convention) for face in faces)
+    record = SaveRecord(
+        trooper=target.id, attacker=hit.attacker, weapon=weapon.id, ammo=ammo.value,
+        hits=hit.hits, criticals=hit.criticals, partial_cover=hit.partial_cover,
+        target=number, rolls=rolls, failed=sum(1 for roll in rolls if roll.failed),
+    )
+    return record, dice
+
+
+def _wounded(target: TrooperState, record: SaveRecord) -> TrooperState:
+    ammo = Ammunition(record.ammo)
+    if not inflicts_wounds(ammo) or record.failed == 0:
+        return target  # E/M imposes a State (Isolated), not wounds
+    extra = record.rolls[len(record.rolls) - record.criticals:] if record.criticals else ()
+    outcome = apply_failed_saves(
+        target.wounds, record.failed, target.profile.vita, ammo, target.condition,
+        failed_extra_saves=sum(1 for roll in extra if roll.failed),
+    )
+    return _with_wounds(target, outcome.wounds, outcome.condition)
+
+
+def _isolated_by(target: TrooperState, record: SaveRecord) -> bool:
+    return (isolates(Ammunition(record.ammo)) and record.failed > 0
+            and not target.is_null and not target.isolated)
+
+
+def _immobilized_by(target: TrooperState, record: SaveRecord) -> bool:
+    return (isolates(Ammunition(record.ammo)) and record.failed > 0 and not target.is_null
+            and immobilized_by_em(target) and not target.immobilized_b)
+
+
+def _with_wounds(target: TrooperState, wounds: int, condition: Condition) -> TrooperState:
+    return replace(target, wounds=wounds, condition=condition)
+
+
+def _prone(target: TrooperState) -> TrooperState:
+    return replace(target, prone=True)

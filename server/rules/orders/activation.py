@@ -1,0 +1,377 @@
+"""Declaring the active trooper's skills (Order Expenditure Sequence steps 1.2 and 3).
+
+Everything is fixed at declaration (seed 000): a movement fixes its whole route and places
+the trooper at its end; a BS Attack names weapon, targets, Burst split and firing point.
+An impossible command (a skill or weapon the trooper lacks, a route it cannot take, a
+Retreat! or Impetuous restriction...) is rejected here with a reason. A Requirement a
+player learns only by trying at the table (Line of Fire to the target, a target inside the
+Hacking Area: ``unmet_requirement``) is accepted, and at resolution the skill becomes Idle
+with the Order spent (seed 000, Resolution step); so is what depends on the other side's
+simultaneous declarations (a Discover that must succeed first). ``options`` offers only
+declarations whose Requirements hold. Classification: docs/rules-decisions.md.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from itertools import pairwise
+
+from ..armies.skills import (
+    DODGE_MOVE_LIMIT,
+    MOVEMENT_SKILLS,
+    BsAttack,
+    CcAttack,
+    Climb,
+    CommsAttack,
+    Discover,
+    Dodge,
+    Jump,
+    PeripheralSkill,
+    Skill,
+)
+from ..armies.weapons import Weapon, WeaponKind, template_length
+from ..combat.hacking import check_hacker_and_program, in_hacking_area
+from ..combat.immobilized import check_immobilized_may_declare
+from ..combat.mods import blocking_bodies
+from ..combat.wounds import Condition
+from ..commands import DeclareSkill
+from ..decision import require
+from ..events import Event, SkillDeclared
+from ..evolve import replace
+from ..ids import Side, TrooperId, WeaponId
+from ..reasons import Reason
+from ..state import ActiveOrder, GameState, OrderStep, TrooperState
+from ..table.engaged import check_engaged_may_declare
+from ..table.geometry import Body, Point, distance, in_base_contact, point_distance, point_to_segment_distance
+from ..table.line_of_fire import has_line_of_fire
+from ..table.routes import check_route
+from .command_tokens import check_coordinated_skills, required_burst
+from .impetuous import check_impetuous_route, check_impetuous_skill
+from .order_structure import may_follow
+from .retreat import check_retreat_may_declare
+
+JUMP_EXTRA = 2.0
+"""N5 Jump: up to the first MOV value plus 2 inches (DIGEST 9)."""
+JUMP_CLEARS = 2.0
+"""A Jump passes over terrain up to this height (inches); see docs/rules-decisions.md."""
+ON_PATH_TOLERANCE = 0.05
+
+
+def decide_declare_skill(state: GameState, side: Side, command: DeclareSkill) -> list[Event]:
+    order = state.order
+    require(state.active is side, Reason.NOT_YOUR_TURN, "Only the active player declares skills.")
+    require(order is not None, Reason.WRONG_PHASE, "Activate a trooper first.")
+    assert order is not None
+    require(
+        order.step in (OrderStep.FIRST_SKILL, OrderStep.SECOND_SKILL),
+        Reason.WRONG_PHASE,
+        "The reactive player is declaring AROs; wait for the window to close.",
+    )
+    skill = command.skill
+    info = skill.info
+    require(
+        info.usable_in_active_turn, Reason.SKILL_NOT_ALLOWED, f"{info.name} cannot be declared in your turn."
+    )
+    if order.skills:
+        first = order.skills[0].TYPE
+        require(
+            may_follow(first, skill.TYPE),
+            Reason.ILLEGAL_SKILL_COMBINATION,
+            f"{skill.TYPE} cannot follow {first} in the same Order: one Entire Order skill, two "
+            "Short Movement skills, or one Short Movement skill and one Short Skill.",
+        )
+    check_impetuous_skill(order, skill)
+    trooper = state.trooper(order.trooper)
+    check_active_skill(state, order, trooper, skill)
+    _check_peripheral_skills(state, order, skill, command.peripherals)
+    return [SkillDeclared(order.number, trooper.id, len(order.skills) + 1, skill, command.peripherals)]
+
+
+def _check_peripheral_skills(
+    state: GameState, order: ActiveOrder, skill: Skill, declared: Sequence[PeripheralSkill]
+) -> None:
+    """In a joint activation every Peripheral declares the Controller's skill with its own
+    details (DIGEST 2: the same skills, targets may differ), checked like the Controller's."""
+    named = [p.trooper for p in declared]
+    require(
+        sorted(named) == sorted(order.peripherals),
+        Reason.ILLEGAL_SKILL_COMBINATION,
+        "Declare the skill for each Peripheral activated with its Controller, and only for them"
+        if order.peripherals
+        else "Only a Controller activated with its Peripherals declares skills for them.",
+    )
+    for entry in declared:
+        require(
+            entry.skill.TYPE == skill.TYPE,
+            Reason.ILLEGAL_SKILL_COMBINATION,
+            f"{entry.trooper} must perform the same skill as its Controller ({skill.TYPE}).",
+        )
+        check_active_skill(
+            state, order.for_trooper(entry.trooper), state.trooper(entry.trooper), entry.skill
+        )
+    check_coordinated_skills(state, order, skill, declared)
+
+
+def unmet_requirement(state: GameState, order: ActiveOrder, trooper: TrooperState,
+                      skill: Skill) -> str | None:
+    """A Requirement of an accepted declaration that the table already shows unmet, or None.
+
+    Seed 000: such a skill is still declared; at Resolution it "does not meet its
+    Requirements" and is Idle, the Order (or its share of it) spent. ``decide`` therefore
+    accepts it (a player learns Line of Fire and the Hacking Area only by trying, as at the
+    table); ``options`` offers only declarations with none, so the client offers what will
+    work. The reasons are ``BecameIdle`` reasons (attacks.py), which settles them."""
+    if isinstance(skill, BsAttack):
+        shooter = acting_body(order, trooper, skill.firing_point or order.path[-1])
+        for assignment in skill.targets:
+            if not sees(state, trooper.id, shooter, state.trooper(assignment.trooper)):
+                return "no_line_of_fire"
+    elif isinstance(skill, Discover):
+        target = state.trooper(skill.target)
+        if not any(sees(state, trooper.id, acting_body(order, trooper, p), target)
+                   for p in order.path):
+            return "no_line_of_fire"
+    elif isinstance(skill, CommsAttack) and not in_hacking_area(
+            state, trooper, state.trooper(skill.target).body()):
+        return "outside_hacking_area"
+    return None
+
+
+def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperState, skill: Skill) -> None:
+    check_retreat_may_declare(state, trooper, skill, in_aro=False)
+    check_immobilized_may_declare(state, trooper, skill, in_aro=False)
+    check_engaged_may_declare(state, trooper, skill, in_aro=False)
+    if isinstance(skill, MOVEMENT_SKILLS):
+        _check_movement(state, order, trooper, skill.route, skill)
+        check_impetuous_route(state, order, trooper, skill, skill.route)
+    elif isinstance(skill, BsAttack):
+        _check_bs_attack(state, order, trooper, skill)
+    elif isinstance(skill, CcAttack):
+        _check_cc_attack(state, trooper, skill.weapon, skill.target)
+    elif isinstance(skill, Discover):
+        _check_discover(state, order, trooper, skill)
+    elif isinstance(skill, Dodge):
+        check_dodge_route(state, trooper, skill.route)
+    elif isinstance(skill, CommsAttack):
+        _check_comms_attack(state, trooper, skill)
+
+
+def movement_allowance(order: ActiveOrder, trooper: TrooperState, skill: Skill) -> float:
+    """First movement of an Order uses the first MOV value, a second one the second."""
+    mov = trooper.profile.mov
+    if isinstance(skill, Jump):
+        return mov[0] + JUMP_EXTRA
+    moved_before = any(isinstance(s, MOVEMENT_SKILLS) for s in order.skills)
+    return float(mov[1] if moved_before else mov[0])
+
+
+def obstacles(state: GameState, *exclude: TrooperId) -> tuple[Body, ...]:
+    """Bases on the table that block movement (hidden troopers are not on the table)."""
+    return tuple(
+        t.body() for t in state.troopers.values() if t.on_table and t.id not in exclude and not t.is_null
+    )
+
+
+def _check_movement(
+    state: GameState, order: ActiveOrder, trooper: TrooperState, route: Sequence[Point], skill: Skill
+) -> None:
+    allowance = movement_allowance(order, trooper, skill)
+    require(allowance > 0, Reason.SKILL_NOT_ALLOWED, f"{trooper.profile.name} cannot move.")
+    crossing = math.inf if isinstance(skill, Climb) else JUMP_CLEARS if isinstance(skill, Jump) else 0.0
+    problem = check_route(
+        route, trooper.body(), allowance, state.table, obstacles(state, trooper.id), crossing
+    )
+    if problem is not None:
+        reason = Reason.ROUTE_TOO_LONG if problem.code == "route_too_long" else Reason.BAD_ROUTE
+        require(False, reason, problem.message)
+
+
+def check_dodge_route(state: GameState, trooper: TrooperState, route: Sequence[Point]) -> None:
+    if not route:
+        return
+    problem = check_route(route, trooper.body(), DODGE_MOVE_LIMIT, state.table, obstacles(state, trooper.id))
+    if problem is not None:
+        require(False, Reason.BAD_ROUTE, f"Dodge movement: {problem.message}")
+
+
+def on_path(path: Sequence[Point], point: Point) -> bool:
+    """Whether ``point`` lies on the polyline ``path`` (within a small tolerance)."""
+    if len(path) == 1:
+        return point_distance(path[0], point) <= ON_PATH_TOLERANCE
+    return any(
+        point_to_segment_distance(point, a, b) <= ON_PATH_TOLERANCE
+        for a, b in pairwise(path)
+    )
+
+
+def weapon_of(state: GameState, trooper: TrooperState, weapon_id: str) -> Weapon:
+    profile = trooper.profile
+    require(
+        weapon_id in profile.weapons,
+        Reason.UNKNOWN_WEAPON,
+        f"{profile.name} does not carry {weapon_id}.",
+    )
+    weapon = state.armies[trooper.side].weapon(WeaponId(weapon_id))
+    if weapon.disposable is not None:
+        used = trooper.weapon_uses.get(weapon.id, 0)
+        require(used < weapon.disposable, Reason.NO_AMMUNITION, f"{weapon.name} has no uses left.")
+    return weapon
+
+
+def enemy_target(state: GameState, trooper: TrooperState, target_id: TrooperId) -> TrooperState:
+    target = state.troopers.get(target_id)
+    require(
+        target is not None and target.side is not trooper.side and target.on_table,
+        Reason.BAD_TARGET,
+        f"{target_id} is not an enemy on the table.",
+    )
+    assert target is not None
+    require(not target.is_null, Reason.BAD_TARGET, "That trooper is already out of the fight.")
+    return target
+
+
+def acting_body(order: ActiveOrder, trooper: TrooperState, point: Point) -> Body:
+    """The active trooper standing at ``point`` of its path.
+
+    A trooper that moves in this Order turns as it goes, so from a point of a route it may
+    look in any direction; one that stays put keeps its facing (docs/rules-decisions.md).
+    """
+    moved = len(order.path) > 1
+    body = trooper.body(point)
+    return replace(body, all_round_vision=True) if moved else body
+
+
+def sees(state: GameState, viewer_id: TrooperId, viewer: Body, target: TrooperState) -> bool:
+    """Line of Fire from ``viewer`` (trooper ``viewer_id`` standing there) to ``target``."""
+    blockers = blocking_bodies(state, viewer_id, target.id)
+    return has_line_of_fire(viewer, target.body(), state.table, blockers)
+
+
+def _check_bs_attack(state: GameState, order: ActiveOrder, trooper: TrooperState, skill: BsAttack) -> None:
+    weapon = weapon_of(state, trooper, skill.weapon)
+    require(
+        weapon.kind in (WeaponKind.BALLISTIC, WeaponKind.DIRECT_TEMPLATE),
+        Reason.UNKNOWN_WEAPON,
+        f"{weapon.name} is not a shooting weapon.",
+    )
+    require(bool(skill.targets), Reason.BAD_TARGET, "Name at least one target.")
+    ids = [a.trooper for a in skill.targets]
+    require(len(set(ids)) == len(ids), Reason.BAD_TARGET, "Name each target once.")
+    firing_point = skill.firing_point or order.path[-1]
+    require(
+        on_path(order.path, firing_point),
+        Reason.BAD_ROUTE,
+        "The firing point must be a point the trooper has already occupied in this Order.",
+    )
+    if weapon.kind is WeaponKind.DIRECT_TEMPLATE:
+        require(
+            all(a.burst == 1 for a in skill.targets),
+            Reason.BAD_BURST,
+            "A template weapon hits each trooper under it once.",
+        )
+    else:
+        burst = sum(a.burst for a in skill.targets)
+        full = required_burst(state, trooper.id, weapon.burst)  # a Coordinated Order's is less
+        require(
+            all(a.burst >= 1 for a in skill.targets) and burst == full,
+            Reason.BAD_BURST,
+            f"Split the full Burst of {weapon.name} ({full}) between the targets.",
+        )
+    shooter = acting_body(order, trooper, firing_point)
+    discovering = {s.target for s in order.skills if isinstance(s, Discover)}
+    for assignment in skill.targets:
+        target = enemy_target(state, trooper, assignment.trooper)
+        require(
+            not target.marker or target.id in discovering,
+            Reason.BAD_TARGET,
+            "A Camouflage Marker cannot be attacked until it is Discovered (declare Discover first).",
+        )
+        if weapon.kind is WeaponKind.DIRECT_TEMPLATE:
+            assert weapon.template is not None
+            require(
+                distance(shooter, target.body()) <= template_length(weapon.template),
+                Reason.OUT_OF_RANGE,
+                f"{target.id} is beyond the template's reach.",
+            )
+
+
+def _check_cc_attack(state: GameState, trooper: TrooperState, weapon_id: str, target_id: TrooperId) -> None:
+    weapon = weapon_of(state, trooper, weapon_id)
+    require(
+        weapon.kind is WeaponKind.CLOSE_COMBAT, Reason.UNKNOWN_WEAPON, f"{weapon.name} is not a CC weapon."
+    )
+    target = state.troopers.get(target_id)
+    if target is not None and target.on_table and target.condition is Condition.UNCONSCIOUS:
+        require(target.side is not trooper.side, Reason.BAD_TARGET, f"{target_id} is not an enemy.")
+    else:  # an Unconscious enemy may be finished off (Coup de Grâce, DIGEST 7.7)
+        target = enemy_target(state, trooper, target_id)
+    require(
+        in_base_contact(trooper.body(), target.body()),
+        Reason.NOT_IN_BASE_CONTACT,
+        "A CC Attack needs base contact with the target.",
+    )
+
+
+def _check_discover(state: GameState, order: ActiveOrder, trooper: TrooperState, skill: Discover) -> None:
+    target = enemy_target(state, trooper, skill.target)
+    require(target.marker, Reason.BAD_TARGET, "Discover targets a Camouflage Marker.")
+    require(
+        target.id not in trooper.failed_discover,
+        Reason.BAD_TARGET,
+        "This trooper failed to Discover that Marker this turn and cannot try again.",
+    )
+
+
+def _check_comms_attack(state: GameState, trooper: TrooperState, skill: CommsAttack) -> None:
+    """A Hacker runs a program it has on an enemy trooper in Model form inside its Hacking
+    Area where it stands now; no LoF needed (hacking.py, DIGEST 13)."""
+    check_hacker_and_program(trooper, skill)
+    target = enemy_target(state, trooper, skill.target)
+    require(
+        not target.marker,
+        Reason.BAD_TARGET,
+        "Hacking Programs target troopers in Model form only, not Camouflage Markers.",
+    )
+
+
+def apply_skill_declared(state: GameState, event: SkillDeclared) -> GameState:
+    order = state.order
+    assert order is not None
+    trooper, path = _carried_out(state.trooper(event.trooper), order.path, event.skill)
+    state = state.with_trooper(trooper)
+    skills = dict(order.peripheral_skills)
+    paths = dict(order.peripheral_paths)
+    for entry in event.peripherals:
+        peripheral, paths[entry.trooper] = _carried_out(
+            state.trooper(entry.trooper), paths[entry.trooper], entry.skill
+        )
+        state = state.with_trooper(peripheral)
+        skills[entry.trooper] = (*skills.get(entry.trooper, ()), entry.skill)
+    step = OrderStep.ARO_1 if event.index == 1 else OrderStep.ARO_2
+    order = replace(
+        order,
+        skills=(*order.skills, event.skill),
+        path=path,
+        peripheral_skills=skills,
+        peripheral_paths=paths,
+        step=step,
+        window_open=False,
+    )
+    return replace(state, order=order)
+
+
+def _carried_out(
+    trooper: TrooperState, path: tuple[Point, ...], skill: Skill
+) -> tuple[TrooperState, tuple[Point, ...]]:
+    """A movement places the trooper at the end of its route and extends its path."""
+    if isinstance(skill, MOVEMENT_SKILLS) and len(skill.route) > 1:
+        route = skill.route
+        facing = skill.facing if skill.facing is not None else _heading(route[-2], route[-1])
+        moved = replace(trooper, position=route[-1], facing=facing, prone=False)
+        return moved, path + tuple(route[1:])
+    return trooper, path
+
+
+def _heading(a: Point, b: Point) -> float:
+    return math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])) % 360.0

@@ -1,0 +1,414 @@
+"""AROs: who may react to an Order, and the reactive player's declarations (seed 000,
+"ARO: Automatic Reaction Order"; DIGEST 6).
+
+A reactive trooper is eligible if the active trooper, at any point of its path in this
+Order, is in its Line of Fire, its Zone of Control or (for a Hacker) its Hacking Area, or
+if a template weapon affects it, or it is the target of a Comms Attack (or, with Sixth
+Sense, of any Attack).
+A reactive trooper that is not eligible may still declare: its ARO fails the ARO Check at
+resolution and is Idle (seed 000), a marker or hidden trooper revealed all the same.
+One ARO per trooper per Order; a trooper that could declare and did not loses it; the ARO
+must target a trooper activated by the Order; Burst 1; from ZoC without LoF only Dodge or
+Reset; troopers that became eligible only through the second skill react at step 2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..armies.skills import BsAttack, CautiousMove, CcAttack, CommsAttack, Discover, Dodge, Reset, Skill
+from ..armies.weapons import WeaponKind
+from ..combat.hacking import check_hacker_and_program, in_hacking_area, path_in_hacking_area
+from ..combat.immobilized import check_immobilized_may_declare
+from ..combat.mods import blocking_bodies_by_trooper, without
+from ..commands import CloseAroWindow, DeclareAro, PassAro
+from ..decision import SYSTEM, System, require
+from ..events import AroDeclared, AroPassed, AroWindowClosed, AroWindowOpened, Event
+from ..evolve import replace
+from ..ids import Side, TrooperId
+from ..reasons import Reason
+from ..ruleset import options
+from ..state import ActiveOrder, Eligibility, GameState, OrderStep, TrooperState
+from ..table.engaged import check_engaged_may_declare
+from ..table.geometry import Body, in_base_contact
+from ..table.line_of_fire import RouteSight, has_line_of_fire
+from ..table.zone_of_control import RouteInZones, in_zone_of_control
+from .activation import check_dodge_route, enemy_target, weapon_of
+from .named_troopers import own_trooper
+from .retreat import check_retreat_may_declare
+
+NOT_ACTIVATED = "An ARO targets a trooper activated by this Order."
+
+
+def may_react(trooper: TrooperState) -> bool:
+    """On the table (or hidden, able to reveal in ARO) and not in a Null state."""
+    return trooper.position is not None and not trooper.is_null
+
+
+def eligibility(state: GameState, order: ActiveOrder) -> dict[TrooperId, Eligibility]:
+    """Reactive troopers eligible now that were not eligible at an earlier step.
+
+    In a joint activation (a Controller with its Peripherals) a trooper is eligible through
+    any activated trooper, each along its own path.
+    """
+    side = state.trooper(order.trooper).side
+    found: dict[TrooperId, Eligibility] = {}
+    for activated in order.activated:
+        for reactor_id, why in _eligibility_through(state, order.for_trooper(activated)).items():
+            known = found.get(reactor_id)
+            if known is not None:
+                why = Eligibility(
+                    reactor_id,
+                    known.line_of_fire or why.line_of_fire,
+                    known.zone_of_control or why.zone_of_control,
+                    known.template or why.template,
+                    known.sixth_sense or why.sixth_sense,
+                    known.comms_target or why.comms_target,
+                    known.hacking_area or why.hacking_area,
+                )
+            found[reactor_id] = why
+    # Keep the reactive side's roster order whatever trooper made each one eligible.
+    roster = [t.id for t in state.troopers_of(side.other)]
+    return {t: found[t] for t in roster if t in found}
+
+
+def _eligibility_through(state: GameState, order: ActiveOrder) -> dict[TrooperId, Eligibility]:
+    """Eligibility caused by one activated trooper (``order.trooper``) along its path."""
+    active = state.trooper(order.trooper)
+    mover = active.body()
+    template_targets = _template_targets(state, order)
+    attacked = attacked_by(order) if options(state.ruleset).sixth_sense else set()
+    hacked = comms_targets(order)
+    cautious = any(isinstance(s, CautiousMove) for s in order.skills)
+    found: dict[TrooperId, Eligibility] = {}
+    # Once for every reactive trooper: the route's samples and terrain, and the blocking
+    # bodies if a sight line is ever needed. The viewer's own body may stay among the
+    # blockers: ``has_line_of_fire`` ignores a blocker equal to the viewer, and the
+    # viewer's entry is built alike (``TrooperState.body``).
+    sight = RouteSight(mover, order.path, state.table,
+                       lambda: without(blocking_bodies_by_trooper(state), active.id))
+    zones = RouteInZones(mover, order.path)
+    for trooper in state.troopers_of(active.side.other):
+        if trooper.id in order.eligible or not may_react(trooper):
+            continue
+        if cautious and trooper.hidden:
+            continue  # Hidden Deployment cannot react to Cautious Movement (DIGEST 9)
+        viewer = trooper.body()
+        lof = sight.seen_by(viewer)
+        zoc = zones.entered_by(viewer)
+        template = trooper.id in template_targets
+        sixth_sense = trooper.profile.sixth_sense and trooper.id in attacked
+        comms_target = trooper.id in hacked
+        if cautious:
+            # N5: Cautious Movement starting or ending inside a Hacking Area is seen by
+            # that Hacker (DIGEST 9); otherwise only its start and end points count.
+            ends = (order.path[0], order.path[-1])
+            area = trooper.profile.hacker and any(
+                in_hacking_area(state, trooper, mover.moved_to(p)) for p in ends)
+            if not _cautious_move_seen(state, order, viewer, mover, sight.blockers()):
+                lof = zoc = False
+        else:
+            area = trooper.profile.hacker and path_in_hacking_area(
+                state, trooper, mover, order.path)
+        if lof or zoc or template or sixth_sense or comms_target or area:
+            found[trooper.id] = Eligibility(trooper.id, lof, zoc, template, sixth_sense,
+                                            comms_target, area)
+    return found
+
+
+def seen_by_opponent(trooper: TrooperState, eligibility: Eligibility) -> bool:
+    """Whether the opponent may know that ``trooper`` is eligible: not while it is in Hidden
+    Deployment, nor when it is a Camouflage Marker eligible only through its private
+    profile (Hacking Area, Sixth Sense). Such troopers' passes and lost AROs are private."""
+    if trooper.hidden:
+        return False
+    return not trooper.marker or (eligibility.line_of_fire or eligibility.zone_of_control
+                                  or eligibility.template or eligibility.comms_target)
+
+
+def as_opponent_sees(trooper: TrooperState, eligibility: Eligibility) -> Eligibility:
+    """``eligibility`` without what only comes from a Camouflage Marker's private profile
+    (for a trooper ``seen_by_opponent``)."""
+    if not trooper.marker:
+        return eligibility
+    return replace(eligibility, sixth_sense=False, hacking_area=False)
+
+
+def comms_targets(order: ActiveOrder) -> set[TrooperId]:
+    """Troopers named by a Comms Attack declared so far by ``order.trooper``."""
+    return {s.target for s in order.skills if isinstance(s, CommsAttack)}
+
+
+def allowed_without_line_of_fire(eligibility: Eligibility, skill: Skill) -> bool:
+    """What a trooper eligible without LoF, template, Sixth Sense or a Comms Attack on it
+    (``Eligibility.zoc_only``) may declare: Dodge or Reset (DIGEST 6.1), and a Hacker
+    reacting from its Hacking Area also a Comms Attack (DIGEST 13)."""
+    if isinstance(skill, Dodge | Reset):
+        return True
+    return isinstance(skill, CommsAttack) and eligibility.hacking_area
+
+
+def attacked_by(order: ActiveOrder) -> set[TrooperId]:
+    """Troopers named as targets of an Attack (BS Attack, template, CC Attack) declared so
+    far by the activated trooper ``order.trooper`` (Sixth Sense, DIGEST 13)."""
+    targets: set[TrooperId] = set()
+    for skill in order.skills:
+        if isinstance(skill, BsAttack):
+            targets.update(a.trooper for a in skill.targets)
+        elif isinstance(skill, CcAttack):
+            targets.add(skill.target)
+    return targets
+
+
+def _cautious_move_seen(
+    state: GameState, order: ActiveOrder, viewer: Body, mover: Body, blockers: Sequence[Body]
+) -> bool:
+    """Cautious Movement gives AROs only if it starts or ends in LoF or ZoC (DIGEST 9)."""
+    ends = (order.path[0], order.path[-1])
+    return any(
+        has_line_of_fire(viewer, mover.moved_to(p), state.table, blockers)
+        or in_zone_of_control(viewer, mover.moved_to(p))
+        for p in ends
+    )
+
+
+def _template_targets(state: GameState, order: ActiveOrder) -> set[TrooperId]:
+    """Troopers under a Direct Template declared in this Order (placed at declaration)."""
+    army = state.armies[state.trooper(order.trooper).side]
+    return {
+        a.trooper
+        for s in order.skills
+        if isinstance(s, BsAttack) and army.weapon(s.weapon).kind is WeaponKind.DIRECT_TEMPLATE
+        for a in s.targets
+    }
+
+
+def open_window(state: GameState) -> list[Event]:
+    """Entering an ARO step: the window opens at every ARO step of every Order, whoever is
+    eligible (hidden-information policy, docs/fair-play.md). Whether a window opens, and
+    when it closes, then depends only on the reactive player's answer or the deadline,
+    never on what only the reactive player may know (a trooper in Hidden Deployment, what a
+    Camouflage Marker is): the reactive player's client answers at once when it has
+    nothing to declare."""
+    order = state.order
+    assert order is not None
+    found = eligibility(state, order)
+    hidden = tuple(t for t in found if state.trooper(t).hidden)
+    public = tuple(as_opponent_sees(state.trooper(t), e) for t, e in found.items()
+                   if seen_by_opponent(state.trooper(t), e))
+    return [AroWindowOpened(order.number, order.aro_step_number, tuple(found.values()), hidden,
+                            public)]
+
+
+def apply_aro_window_opened(state: GameState, event: AroWindowOpened) -> GameState:
+    order = state.order
+    assert order is not None
+    eligible = {**order.eligible, **{e.trooper: e for e in event.eligible}}
+    at_step = {**order.eligible_at_step, **{e.trooper: event.step for e in event.eligible}}
+    order = replace(
+        order,
+        eligible=eligible,
+        eligible_at_step=at_step,
+        window_open=True,
+    )
+    return replace(state, order=order)
+
+
+def _open_order(state: GameState, side: Side | System) -> ActiveOrder:
+    order = state.order
+    require(
+        order is not None and order.step in (OrderStep.ARO_1, OrderStep.ARO_2) and order.window_open,
+        Reason.WRONG_PHASE,
+        "No ARO window is open.",
+    )
+    assert order is not None
+    if side is not SYSTEM:
+        require(side is state.reactive, Reason.NOT_YOUR_TURN, "Only the reactive player declares AROs.")
+    return order
+
+
+def _eligible_trooper(state: GameState, order: ActiveOrder, trooper_id: TrooperId) -> TrooperState:
+    trooper = own_trooper(state, state.reactive, trooper_id)
+    require(
+        order.eligible_at_step.get(trooper_id) == order.aro_step_number,
+        Reason.NOT_ELIGIBLE_FOR_ARO,
+        "That trooper cannot react to this Order now: no Line of Fire, Zone of Control, "
+        "template, Comms Attack, Hacking Area or Sixth Sense puts it in a valid situation "
+        "at this step.",
+    )
+    require(
+        trooper_id not in order.aros and trooper_id not in order.passed,
+        Reason.ARO_ALREADY_DECLARED,
+        "That trooper already answered this Order: one ARO per trooper per Order.",
+    )
+    return trooper
+
+
+def _declaring_trooper(state: GameState, order: ActiveOrder, trooper_id: TrooperId) -> TrooperState:
+    """The reactive trooper declaring an ARO. One the window did not list as eligible may
+    still declare (seed 000: its declaration fails the ARO Check and it is Idle, its ARO
+    lost; attacks._aro_check), since the player learns Line of Fire and Zone of Control
+    only by trying. Refused: one eligible at an earlier step (its chance is gone), one that
+    already answered, one that cannot act (not on the table, Null), and one in Hidden
+    Deployment against Cautious Movement (DIGEST 12: it cannot react to it at all)."""
+    if trooper_id in order.eligible:
+        return _eligible_trooper(state, order, trooper_id)
+    trooper = own_trooper(state, state.reactive, trooper_id)
+    require(
+        trooper_id not in order.aros,
+        Reason.ARO_ALREADY_DECLARED,
+        "That trooper already answered this Order: one ARO per trooper per Order.",
+    )
+    require(trooper.position is not None, Reason.TROOPER_NOT_ON_TABLE,
+            "That trooper is not on the table.")
+    require(not trooper.is_null, Reason.TROOPER_NULL,
+            "That trooper is in a Null state and cannot act.")
+    require(
+        not (trooper.hidden and any(isinstance(s, CautiousMove) for s in order.skills)),
+        Reason.NOT_ELIGIBLE_FOR_ARO,
+        "A trooper in Hidden Deployment cannot react to Cautious Movement.",
+    )
+    return trooper
+
+
+def decide_declare_aro(state: GameState, side: Side, command: DeclareAro) -> list[Event]:
+    order = _open_order(state, side)
+    trooper = _declaring_trooper(state, order, command.trooper)
+    skill = command.skill
+    require(
+        skill.info.usable_in_aro,
+        Reason.SKILL_NOT_ALLOWED,
+        f"{skill.TYPE} cannot be declared as an ARO.",
+    )
+    check_retreat_may_declare(state, trooper, skill, in_aro=True)
+    check_immobilized_may_declare(state, trooper, skill, in_aro=True)
+    eligibility = order.eligible.get(trooper.id)
+    if eligibility is not None and eligibility.zoc_only:
+        require(
+            allowed_without_line_of_fire(eligibility, skill),
+            Reason.ZOC_ONLY_DODGE_OR_RESET,
+            "Without Line of Fire (Zone of Control only) a trooper may only Dodge or Reset"
+            + (" (or, as a Hacker, a Comms Attack)." if eligibility.hacking_area else "."),
+        )
+    check_engaged_may_declare(state, trooper, skill, in_aro=True)
+    _check_aro_skill(state, order, trooper, skill)
+    revealed = trooper.marker or trooper.hidden
+    position = trooper.position if trooper.hidden else None
+    return [AroDeclared(order.number, order.aro_step_number, trooper.id, skill, revealed, position)]
+
+
+def _check_aro_skill(
+    state: GameState, order: ActiveOrder, trooper: TrooperState, skill: Skill
+) -> None:
+    activated = order.activated
+    if isinstance(skill, BsAttack):
+        weapon = weapon_of(state, trooper, skill.weapon)
+        require(
+            weapon.kind in (WeaponKind.BALLISTIC, WeaponKind.DIRECT_TEMPLATE),
+            Reason.UNKNOWN_WEAPON,
+            f"{weapon.name} is not a shooting weapon.",
+        )
+        require(
+            len(skill.targets) == 1 and skill.targets[0].trooper in activated,
+            Reason.BAD_TARGET,
+            "An ARO targets one trooper activated by this Order (Burst is never split in ARO).",
+        )
+        require(skill.targets[0].burst == 1, Reason.BAD_BURST, "AROs have Burst 1.")
+    elif isinstance(skill, CcAttack):
+        weapon_of(state, trooper, skill.weapon)
+        require(skill.target in activated, Reason.BAD_TARGET, NOT_ACTIVATED)
+        active = enemy_target(state, trooper, skill.target)
+        require(
+            in_base_contact(trooper.body(), active.body()),
+            Reason.NOT_IN_BASE_CONTACT,
+            "A CC Attack needs base contact with the target.",
+        )
+    elif isinstance(skill, Discover):
+        require(skill.target in activated, Reason.BAD_TARGET, NOT_ACTIVATED)
+        require(
+            state.trooper(skill.target).marker,
+            Reason.BAD_TARGET,
+            "Discover targets a Camouflage Marker.",
+        )
+    elif isinstance(skill, Dodge):
+        check_dodge_route(state, trooper, skill.route)
+    elif isinstance(skill, CommsAttack):
+        check_hacker_and_program(trooper, skill)
+        require(skill.target in activated, Reason.BAD_TARGET, NOT_ACTIVATED)
+        enemy_target(state, trooper, skill.target)
+
+
+def unmet_aro_requirement(state: GameState, order: ActiveOrder, trooper: TrooperState,
+                          skill: Skill) -> str | None:
+    """A Requirement of an accepted ARO that the table already shows unmet, or None: a Comms
+    Attack on a trooper that has not been inside the Hacker's Hacking Area in this Order.
+    Accepted, it is Idle at Resolution (seed 000; attacks._comms_attack); ``options`` offers
+    only AROs with none. (A trooper not eligible at all is the ARO Check: attacks._aro_check.)"""
+    if isinstance(skill, CommsAttack) and skill.target in order.activated:
+        active = state.trooper(skill.target)
+        if not path_in_hacking_area(state, trooper, active.body(),
+                                    order.for_trooper(active.id).path):
+            return "outside_hacking_area"
+    return None
+
+
+def apply_aro_declared(state: GameState, event: AroDeclared) -> GameState:
+    order = state.order
+    assert order is not None
+    trooper = state.trooper(event.trooper)
+    if event.revealed:
+        trooper = replace(trooper, marker=False, hidden=False)
+    order = replace(
+        order,
+        aros={**order.aros, event.trooper: event.skill},
+        aro_step={**order.aro_step, event.trooper: event.step},
+    )
+    return replace(state.with_trooper(trooper), order=order)
+
+
+def decide_pass_aro(state: GameState, side: Side, command: PassAro) -> list[Event]:
+    order = _open_order(state, side)
+    trooper = _eligible_trooper(state, order, command.trooper)
+    private = not seen_by_opponent(trooper, order.eligible[trooper.id])
+    return [AroPassed(order.number, order.aro_step_number, trooper.id, private)]
+
+
+def apply_aro_passed(state: GameState, event: AroPassed) -> GameState:
+    order = state.order
+    assert order is not None
+    return replace(state, order=replace(order, passed=order.passed | {event.trooper}))
+
+
+def decide_close_aro_window(
+    state: GameState, side: Side | System, command: CloseAroWindow
+) -> list[Event]:
+    order = state.order
+    current = (
+        order is not None
+        and order.window_open
+        and order.number == command.order
+        and order.aro_step_number == command.step
+    )
+    require(current, Reason.STALE_WINDOW, "That ARO window is already closed.")
+    assert order is not None
+    _open_order(state, side)
+    reason = "deadline" if side is SYSTEM else "closed_by_player"
+    lost = order.unanswered()
+    private = tuple(t for t in lost
+                    if not seen_by_opponent(state.trooper(t), order.eligible[t]))
+    public = tuple(t for t in lost if t not in private)
+    return [AroWindowClosed(order.number, order.aro_step_number, public, reason, private)]
+
+
+def apply_aro_window_closed(state: GameState, event: AroWindowClosed) -> GameState:
+    order = state.order
+    assert order is not None
+    ends_here = event.step == 2 or _entire_order(order)
+    step = OrderStep.RESOLUTION if ends_here else OrderStep.SECOND_SKILL
+    return replace(state, order=replace(order, step=step, window_open=False))
+
+
+def _entire_order(order: ActiveOrder) -> bool:
+    from .order_structure import ends_order
+
+    return bool(order.skills) and ends_order(order.skills[0].TYPE)

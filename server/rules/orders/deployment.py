@@ -1,0 +1,150 @@
+"""Deployment (DIGEST 11.1): the first deployer places all but one trooper totally inside
+its zone, then the other player; then each places its reserved trooper, in the same order.
+
+Troopers with Camouflage deploy as Camouflage Markers; troopers with Hidden Deployment may
+deploy hidden (their position is private and they are not on the table).
+"""
+
+from __future__ import annotations
+
+from ..commands import Deploy, EndDeploymentStep
+from ..decision import require
+from ..events import DeploymentStepEnded, Event, TrooperDeployed
+from ..evolve import replace
+from ..ids import Side
+from ..reasons import Reason
+from ..state import Deployment, GameState, Phase, TrooperState
+from ..table.geometry import Body, point_distance
+from ..table.polygons import point_in_polygon, segment_polygon_distance
+from .named_troopers import own_trooper
+
+LAST_STEP = 4
+
+
+def deployer(state: GameState) -> Side | None:
+    """Who deploys at the current step (None once deployment is over)."""
+    first = state.initiative.deploys_first
+    if state.phase is not Phase.DEPLOYMENT or first is None or state.deployment.step > LAST_STEP:
+        return None
+    return first if state.deployment.step % 2 == 1 else first.other
+
+
+def placed(trooper: TrooperState) -> bool:
+    return trooper.position is not None
+
+
+def reserve_of(state: GameState, side: Side) -> TrooperState | None:
+    """The trooper ``side`` keeps in reserve, while it is kept: in deployment steps 1 and 2,
+    the last main (non-Peripheral) trooper still waiting, if the list has more than one.
+    Deploying it then would leave the step impossible to end (DIGEST 11.1)."""
+    if state.deployment.step > 2:
+        return None
+    mains = [t for t in state.troopers_of(side) if not t.entry.is_peripheral]
+    waiting = [t for t in mains if not placed(t)]
+    return waiting[0] if len(mains) > 1 and len(waiting) == 1 else None
+
+
+def decide_deploy(state: GameState, side: Side, command: Deploy) -> list[Event]:
+    require(deployer(state) is side, Reason.NOT_YOUR_TURN, "It is not your deployment step.")
+    trooper = own_trooper(state, side, command.trooper)
+    require(not placed(trooper), Reason.ALREADY_DEPLOYED, "That trooper is already deployed.")
+    profile = trooper.profile
+    require(
+        reserve_of(state, side) is not trooper,
+        Reason.RESERVE_TROOPER,
+        f"{profile.name} is your reserve: the last trooper left waiting in this step deploys "
+        "in step 3 or 4, after your opponent has deployed. End this step instead.",
+    )
+    require(
+        not command.hidden or profile.hidden_deployment,
+        Reason.SKILL_NOT_ALLOWED,
+        f"{profile.name} does not have Hidden Deployment.",
+    )
+    body = Body(command.position, command.facing, profile.silhouette)
+    zone = state.deployment_zones[state.initiative.zones[side]]
+    require(
+        zone.contains_body(body),
+        Reason.OUTSIDE_DEPLOYMENT_ZONE,
+        f"{profile.name} must be totally inside your deployment zone.",
+    )
+    problem = _placement_problem(state, body)
+    require(problem is None, Reason.BAD_POSITION, problem or "")
+    return [
+        TrooperDeployed(
+            trooper.id,
+            body.position,
+            body.facing,
+            hidden=command.hidden,
+            marker=profile.camouflage > 0 and not command.hidden,
+        )
+    ]
+
+
+OVERLAP_TOLERANCE = 0.01
+"""Bases may touch terrain or each other; they overlap only beyond this depth (inches)."""
+
+
+def _placement_problem(state: GameState, body: Body) -> str | None:
+    if not state.table.contains_body(body):
+        return "The base must be on the table."
+    for piece in state.table.terrain:
+        inside = point_in_polygon(body.position, piece.polygon)
+        gap = segment_polygon_distance(body.position, body.position, piece.polygon)
+        if inside or gap < body.radius - OVERLAP_TOLERANCE:
+            return f"The base would overlap terrain {piece.id}."
+    for other in state.troopers.values():
+        if other.position is None or other.hidden:
+            continue
+        reach = body.radius + other.body().radius - OVERLAP_TOLERANCE
+        if point_distance(body.position, other.position) < reach:
+            return "The base would overlap another model."
+    return None
+
+
+def decide_end_deployment_step(
+    state: GameState, side: Side, command: EndDeploymentStep
+) -> list[Event]:
+    require(deployer(state) is side, Reason.NOT_YOUR_TURN, "It is not your deployment step.")
+    waiting = [t for t in state.troopers_of(side) if not placed(t)]
+    main_troopers = [t for t in waiting if not t.entry.is_peripheral]
+    if state.deployment.step <= 2:
+        total = [t for t in state.troopers_of(side) if not t.entry.is_peripheral]
+        reserve = 1 if len(total) > 1 else 0
+        require(
+            len(main_troopers) == reserve,
+            Reason.DEPLOYMENT_INCOMPLETE,
+            f"Deploy all your troopers but one (the reserve); {len(main_troopers)} are waiting.",
+        )
+        reserved = {t.entry.id for t in main_troopers}
+        orphans = [t for t in waiting if t.entry.is_peripheral and t.entry.controller not in reserved]
+        require(
+            not orphans,
+            Reason.DEPLOYMENT_INCOMPLETE,
+            "Deploy the Peripherals of every deployed Controller.",
+        )
+    else:
+        require(
+            not waiting,
+            Reason.DEPLOYMENT_INCOMPLETE,
+            f"Deploy your reserve: {len(waiting)} trooper(s) are waiting.",
+        )
+    return [DeploymentStepEnded(side, state.deployment.step)]
+
+
+def apply_trooper_deployed(state: GameState, event: TrooperDeployed) -> GameState:
+    trooper = replace(
+        state.troopers[event.trooper],
+        position=event.position,
+        facing=event.facing,
+        hidden=event.hidden,
+        marker=event.marker,
+    )
+    return state.with_trooper(trooper)
+
+
+def apply_deployment_step_ended(state: GameState, event: DeploymentStepEnded) -> GameState:
+    return replace(state, deployment=Deployment(step=event.step + 1))
+
+
+def deployment_finished(state: GameState) -> bool:
+    return state.phase is Phase.DEPLOYMENT and state.deployment.step > LAST_STEP

@@ -1,0 +1,170 @@
+"""Game Rounds and Player Turns (seed 002): Tactical Phase, Impetuous Phase, Orders Phase,
+States Phase, End of Turn; three Game Rounds; victory on points (DIGEST 1.1, 11.5)."""
+
+from __future__ import annotations
+
+from ..combat.dice import dice_reveal
+from ..commands import Concede, EndImpetuousPhase, EndTurn
+from ..decision import require
+from ..events import (
+    Event,
+    GameEnded,
+    LossOfLieutenant,
+    PhaseStarted,
+    RetreatDeclared,
+    TurnEnded,
+    TurnStarted,
+)
+from ..evolve import replace
+from ..ids import Side
+from ..reasons import Reason
+from ..ruleset import options
+from ..serial import to_plain
+from ..state import GameResult, GameState, OrderCount, Phase
+from .lieutenant import appoint_at_end_of_turn
+from .order_pool import count_orders, orders_left
+from .retreat import retreat_threshold
+
+
+def first_turn(state: GameState) -> TurnStarted:
+    first = state.initiative.first_player
+    assert first is not None
+    return TurnStarted(round=1, turn=1, active=first)
+
+
+def apply_turn_started(state: GameState, event: TurnStarted) -> GameState:
+    troopers = {
+        tid: replace(t, failed_discover=frozenset()) if t.failed_discover else t
+        for tid, t in state.troopers.items()
+    }
+    return replace(
+        state,
+        round=event.round,
+        turn=event.turn,
+        active=event.active,
+        phase=Phase.TACTICAL,
+        troopers=troopers,
+        orders=OrderCount(),
+    )
+
+
+def victory_points(state: GameState, side: Side) -> int:
+    """Army points of own troopers not in a Null state (off-table troopers count)."""
+    return sum(t.profile.cost for t in state.troopers_of(side) if not t.is_null)
+
+
+def tactical_phase(state: GameState) -> list[Event]:
+    """The automatic checks at the start of a turn, ending with the Order Count."""
+    side = state.active
+    assert side is not None
+    events: list[Event] = []
+    if options(state.ruleset).retreat and side not in state.retreat:
+        points = victory_points(state, side)
+        threshold = retreat_threshold(state.armies[side].points)
+        if points <= threshold:
+            events.append(RetreatDeclared(side, points, threshold))
+    lieutenant = next((t for t in state.troopers_of(side) if t.entry.lieutenant), None)
+    if side not in state.loss_of_lieutenant and (
+            lieutenant is None or not lieutenant.can_act or lieutenant.isolated):
+        events.append(LossOfLieutenant(side))
+    return events
+
+
+def apply_retreat_declared(state: GameState, event: RetreatDeclared) -> GameState:
+    return replace(
+        state,
+        retreat=state.retreat | {event.side},
+        loss_of_lieutenant=state.loss_of_lieutenant | {event.side},
+    )
+
+
+def apply_loss_of_lieutenant(state: GameState, event: LossOfLieutenant) -> GameState:
+    return replace(state, loss_of_lieutenant=state.loss_of_lieutenant | {event.side})
+
+
+def order_count(state: GameState) -> list[Event]:
+    assert state.active is not None
+    counted = count_orders(state, state.active)
+    phase = Phase.IMPETUOUS if counted.impetuous else Phase.ORDERS
+    return [counted, PhaseStarted(phase)]
+
+
+def apply_phase_started(state: GameState, event: PhaseStarted) -> GameState:
+    return replace(state, phase=event.phase)
+
+
+def decide_end_impetuous_phase(
+    state: GameState, side: Side, command: EndImpetuousPhase
+) -> list[Event]:
+    require(state.active is side, Reason.NOT_YOUR_TURN, "It is not your turn.")
+    require(state.phase is Phase.IMPETUOUS, Reason.WRONG_PHASE, "This is not the Impetuous Phase.")
+    require(state.order is None, Reason.ORDER_IN_PROGRESS, "Finish the current activation first.")
+    return [PhaseStarted(Phase.ORDERS)]
+
+
+def decide_end_turn(state: GameState, side: Side, command: EndTurn) -> list[Event]:
+    require(state.active is side, Reason.NOT_YOUR_TURN, "It is not your turn.")
+    require(
+        state.phase in (Phase.ORDERS, Phase.IMPETUOUS),
+        Reason.WRONG_PHASE,
+        "The turn can only end in the Impetuous or Orders Phase.",
+    )
+    require(state.order is None, Reason.ORDER_IN_PROGRESS, "Finish the current Order first.")
+    return [end_turn(state)]
+
+
+def end_turn(state: GameState) -> TurnEnded:
+    """States Phase and End of the Turn: unused Orders are removed and lost."""
+    assert state.active is not None
+    return TurnEnded(state.round, state.turn, state.active, orders_left(state.orders))
+
+
+def apply_turn_ended(state: GameState, event: TurnEnded) -> GameState:
+    troopers = state.troopers
+    if event.side in state.loss_of_lieutenant and event.side not in state.retreat:
+        troopers = appoint_at_end_of_turn(state, event.side)
+    lost = state.loss_of_lieutenant
+    if troopers is not state.troopers:
+        lost = lost - {event.side}
+    choice = {side: t for side, t in state.lieutenant_choice.items() if side is not event.side}
+    return replace(state, orders=OrderCount(), troopers=troopers, loss_of_lieutenant=lost,
+                   phase=Phase.STATES, lieutenant_choice=choice)
+
+
+def next_turn(state: GameState) -> Event:
+    """After End of Turn: the other player's turn, the next Round, or the end of the game."""
+    assert state.active is not None
+    if state.active in state.retreat:
+        return game_over(state, "retreat")
+    if state.turn == 1:
+        return TurnStarted(state.round, 2, state.active.other)
+    if state.round >= options(state.ruleset).rounds:
+        return game_over(state, "rounds_completed")
+    first = state.initiative.first_player
+    assert first is not None
+    return TurnStarted(state.round + 1, 1, first)
+
+
+def game_over(state: GameState, reason: str, loser: Side | None = None) -> GameEnded:
+    points = {side: victory_points(state, side) for side in (Side.A, Side.B)}
+    if loser is not None:
+        winner: Side | None = loser.other
+    elif points[Side.A] == points[Side.B]:
+        winner = None
+    else:
+        winner = Side.A if points[Side.A] > points[Side.B] else Side.B
+    revealed = {
+        t.id: {"entry": t.entry.id, "name": t.profile.name, "lieutenant": t.entry.lieutenant}
+        for t in state.troopers.values()
+    }
+    return GameEnded(GameResult(winner, points, reason), to_plain(revealed),
+                     to_plain(dice_reveal(state.dice_source)))
+
+
+def decide_concede(state: GameState, side: Side, command: Concede) -> list[Event]:
+    require(state.phase is not Phase.GAME_OVER, Reason.GAME_OVER, "The game is over.")
+    return [game_over(state, "concession", loser=side)]
+
+
+def apply_game_ended(state: GameState, event: GameEnded) -> GameState:
+    return replace(state, phase=Phase.GAME_OVER, result=event.result, order=None, active=None)

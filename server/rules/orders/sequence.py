@@ -1,0 +1,93 @@
+"""The automatic steps of the game, as data, and the one loop that runs them.
+
+After every accepted command the engine asks each rule in ``AUTOMATIC_STEPS`` in turn
+whether it has something to do in the current state; the first that does returns its
+events, they are applied, and the loop starts again, until no rule fires. Steps that wait
+for a player (declaring a skill, an ARO, choosing) are simply states in which no rule here
+fires.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..events import Event, OrderResolved, PhaseStarted
+from ..state import GameState, OrderStep, Phase
+from .aro import open_window
+from .deployment import deployment_finished
+from .game_sequence import end_turn, first_turn, next_turn, order_count, tactical_phase
+from .initiative import roll_initiative
+from .order_pool import orders_left
+
+MAX_AUTOMATIC_STEPS = 64
+"""Guard against a rule that keeps firing: a turn's automatic chain is about ten steps."""
+
+
+@dataclass(frozen=True, slots=True)
+class AutomaticStep:
+    name: str
+    applies: Callable[[GameState], bool]
+    events: Callable[[GameState], list[Event]]
+
+
+def _order_step(state: GameState, step: OrderStep) -> bool:
+    return state.order is not None and state.order.step is step
+
+
+def _entering_aro_step(state: GameState) -> bool:
+    order = state.order
+    return order is not None and order.step in (OrderStep.ARO_1, OrderStep.ARO_2) and not order.window_open
+
+
+def _resolve(state: GameState) -> list[Event]:
+    from ..combat.resolution import resolve_order
+
+    assert state.order is not None
+    outcome, dice = resolve_order(state)
+    return [OrderResolved(state.order.number, outcome, dice)]
+
+
+def _turn_over(state: GameState) -> bool:
+    """The Orders Phase ends by itself once the active player has no Orders left."""
+    return state.phase is Phase.ORDERS and state.order is None and orders_left(state.orders) == 0
+
+
+def _impetuous_over(state: GameState) -> bool:
+    return state.phase is Phase.IMPETUOUS and state.order is None and not state.orders.impetuous
+
+
+AUTOMATIC_STEPS: tuple[AutomaticStep, ...] = (
+    AutomaticStep(
+        "initiative roll-off",
+        lambda s: s.phase is Phase.INITIATIVE and s.initiative.winner is None,
+        lambda s: [roll_initiative(s)],
+    ),
+    AutomaticStep("first turn", deployment_finished, lambda s: [first_turn(s)]),
+    AutomaticStep(
+        "tactical phase checks",
+        lambda s: s.phase is Phase.TACTICAL and bool(tactical_phase(s)),
+        tactical_phase,
+    ),
+    AutomaticStep("order count", lambda s: s.phase is Phase.TACTICAL, order_count),
+    AutomaticStep("ARO declaration step", _entering_aro_step, open_window),
+    AutomaticStep("resolution", lambda s: _order_step(s, OrderStep.RESOLUTION), _resolve),
+    AutomaticStep("impetuous phase over", _impetuous_over, lambda s: [PhaseStarted(Phase.ORDERS)]),
+    AutomaticStep("no orders left", _turn_over, lambda s: [end_turn(s)]),
+    AutomaticStep("next turn", lambda s: s.phase is Phase.STATES, lambda s: [next_turn(s)]),
+)
+
+
+def automatic_events(
+    state: GameState, apply: Callable[[GameState, Event], GameState]
+) -> tuple[GameState, list[Event]]:
+    """Run the automatic steps until none applies; return the final state and the events."""
+    produced: list[Event] = []
+    for _ in range(MAX_AUTOMATIC_STEPS):
+        step = next((s for s in AUTOMATIC_STEPS if s.applies(state)), None)
+        if step is None:
+            return state, produced
+        for event in step.events(state):
+            state = apply(state, event)
+            produced.append(event)
+    raise RuntimeError("automatic steps did not settle")
