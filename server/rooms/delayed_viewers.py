@@ -55,7 +55,7 @@ class DelayedAudiences:
                                    self.delays[audience], self.clock(), live_state=state,
                                    live_version=version, live_seen=seen)
             self._feeds[audience] = feed
-            self.release()  # (what was due while it loaded)
+        self.release()  # a joining viewer starts where the clock says, even if a timer is late
         return feed
 
     def committed(self, version: int, committed_ms: int, events: Sequence[Event],
@@ -70,7 +70,9 @@ class DelayedAudiences:
 
     def release(self) -> None:
         """Publish to each delayed audience the events whose delay has passed, then wait for
-        the next ones."""
+        the next ones. Run on the timer's ``ReleaseDue`` and before a delayed viewer is
+        answered from its feed (a join, ``sync``, ``history``): a timer that fires late
+        (a busy loop) never makes a viewer's answer staler than the clock says."""
         now = self.clock()
         for audience, feed in self._feeds.items():
             released = feed.release(now)

@@ -266,6 +266,8 @@ class Room:
         elif isinstance(message, Leave):
             await self._on_leave(message.member)
         elif isinstance(message, Resync):
+            if not self._delayed.live(message.member.audience):
+                self._delayed.release()  # (what is due first, as on a join)
             await self._catch_up(message.member, message.since)
         elif isinstance(message, AskHistory):
             await self._on_history(message)
@@ -682,6 +684,8 @@ class Room:
                                                  "history: 'from' must be at least 1")))
             return
         audience = member.audience
+        if not self._delayed.live(audience):
+            self._delayed.release()
         feed = self._delayed.feed(audience)
         state = self.state if feed is None else feed.state  # (a delayed viewer's: its point)
         last = self._seen_by(audience)
