@@ -79,7 +79,8 @@ from server.rooms.seats import (
     presence_deadlines,
     role_seat,
 )
-from server.rooms.spectator_delay import Clock
+from server.rooms.spectator_count import SpectatorCount
+from server.rooms.spectator_delay import Clock, DelayedFeed
 from server.store import (
     Answer,
     Deadline,
@@ -152,6 +153,7 @@ class Room:
             if answer.seat in self._seats:
                 self._seats[answer.seat].answers.put(answer.command_id, answer.frame)
         self._spectators: set[Member] = set()
+        self._spectator_count = SpectatorCount(self._send_spectator_count)
         self._options: dict[Audience, tuple[int, bytes]] = {}
         """Per audience, the global version and the options frame made at it."""
         self._window: AroWindow | None = None
@@ -208,8 +210,7 @@ class Room:
     def measure(self, member: Member, request: Measure) -> None:
         """Answer a ``measure`` at once: it only reads the state (``measuring``) -- a delayed
         viewer's, the state at its delayed point."""
-        feed = self._delayed.feed(member.audience)
-        state = self.state if feed is None else feed.state
+        state = self._state_seen_by(member.audience)
         member.deliver(measurement_frame(self._engine, state, member.audience, request))
 
     def overflow_frame(self, member: Member) -> bytes:
@@ -686,8 +687,7 @@ class Room:
         audience = member.audience
         if not self._delayed.live(audience):
             self._delayed.release()
-        feed = self._delayed.feed(audience)
-        state = self.state if feed is None else feed.state  # (a delayed viewer's: its point)
+        state = self._state_seen_by(audience)  # (a delayed viewer's: its feed's point)
         last = self._seen_by(audience)
         events: list[Plain] = []
         if request.from_ <= last:
@@ -716,9 +716,8 @@ class Room:
     def snapshot_frame(self, audience: Audience) -> bytes:
         """The viewer's full view now (a delayed viewer's: at its delayed point); callable
         from outside the task (it only reads)."""
-        feed = self._delayed.feed(audience)
-        if feed is not None:
-            return feed.snapshot_frame(self._seat_statuses(), self._clock())
+        if not self._delayed.live(audience):
+            return self._feed(audience).snapshot_frame(self._seat_statuses(), self._clock())
         return codec.encode(Snapshot(
             self.seen[audience], self._engine.view_state(self.state, audience.value),
             self._window_fields(), self._seat_statuses()))
@@ -731,6 +730,19 @@ class Room:
             await self._delayed.open(audience, state=self.state, version=self.version,
                                      seen=self.seen[audience])
 
+    def _feed(self, audience: Audience) -> DelayedFeed:
+        """The feed of a delayed audience. Its viewers join only once it is loaded and it is
+        kept until the room stops, so it is always there; if it were not, nothing live may
+        stand in for it."""
+        feed = self._delayed.feed(audience)
+        if feed is None:
+            raise RuntimeError(f"room {self.room_id}: no feed for delayed {audience}")
+        return feed
+
+    def _state_seen_by(self, audience: Audience) -> State:
+        """The game state as ``audience`` may know it: live, or its feed's delayed point."""
+        return self.state if self._delayed.live(audience) else self._feed(audience).state
+
     def _seen_by(self, audience: Audience) -> int:
         """The audience's version as it may know it: a delayed one's, at its feed's point."""
         if self._delayed.live(audience):
@@ -742,8 +754,7 @@ class Room:
         """``_catch_up`` for a delayed viewer: what it missed up to its feed's point, never
         past it (the events if kept, with the window as it stood then), else the feed's
         snapshot."""
-        feed = self._delayed.feed(member.audience)
-        assert feed is not None  # (loaded by its join)
+        feed = self._feed(member.audience)
         now = self._clock()
         if since is not None and 0 <= since <= feed.seen:
             view: list[Plain] | None = []
@@ -762,8 +773,10 @@ class Room:
         self._fanout.publish(self.room_id, Delivery.same(self.version, frame))
 
     def _publish_spectators(self) -> None:
-        # Counts this node's spectators of the room. One frame to everyone per change: fine
-        # for tens of spectators; a crowd joining at once would want these coalesced.
+        self._spectator_count.changed()  # coalesced: one frame a second at most
+
+    def _send_spectator_count(self) -> None:
+        # Counts this node's spectators of the room.
         frame = codec.encode(Spectators(len(self._spectators)))
         self._fanout.publish(self.room_id, Delivery.same(self.version, frame))
 
@@ -823,6 +836,7 @@ class Room:
     def _shut(self, code: int, reason: str) -> None:
         self.stopped = True
         self._delayed.close()
+        self._spectator_count.close()
         if self._window_timer is not None:
             self._window_timer.cancel()
         if self._idle_timer is not None:

@@ -17,7 +17,15 @@ from websockets.exceptions import ConnectionClosed
 from wsclient import Client
 
 from protocol.constants import PROTOCOL_VERSION, CloseCode
-from protocol.messages import Accepted, Error, Events, Hello, Snapshot
+from protocol.messages import (
+    Accepted,
+    Error,
+    Events,
+    Hello,
+    Measure,
+    Measurement,
+    Snapshot,
+)
 from server.app import create_app
 from server.rooms.registry import RoomRegistry
 from server.rooms.room import Room
@@ -145,6 +153,13 @@ async def test_a_caster_sees_both_sides_hidden_information_only_after_60_s(table
     assert isinstance(await b.command(
         {"type": "choose_guts_failure", "trooper": "B-t3", "fail": True}), Accepted)
     secret = b.version  # B's private choice is its latest event
+
+    # measure reads the caster's delayed point: A-t3 still where it stood (24, 6).
+    for viewer in (caster, spectator):
+        await viewer.send(Measure("m", "A-t3", [24.0, 30.0]))
+    late_ruler = await caster.until(Measurement)
+    live_ruler = await spectator.until(Measurement)
+    assert late_ruler.distance == pytest.approx(live_ruler.distance + 3.0)
 
     table.clock.advance(30)  # a new caster link, a reconnect: still the room as it began
     late = await Client.connect(table.base, room_id, caster_token)
