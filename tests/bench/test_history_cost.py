@@ -9,7 +9,7 @@ from bench import history_cost
 def test_history_cost_pages_every_audiences_whole_history() -> None:
     result = history_cost.measure(seed=7, repeat=1)
     assert result["stored_events"] > 100
-    assert set(result["audiences"]) == {"A", "B", "spectator"}
+    assert set(result["audiences"]) == {"A", "B", "spectator", "caster"}
     for figures in result["audiences"].values():
         assert 0 < figures["events"] <= result["stored_events"]
         assert figures["pages"] == -(-figures["events"] // 500)
