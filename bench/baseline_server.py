@@ -4,6 +4,11 @@
 binary frame it sends is forwarded to the other members of that room. No game logic, no
 Redis, no codec: the floor against which the referee's costs are compared. Like the
 referee it freezes the objects alive after start-up and sends without awaiting a drain.
+
+With ``--upstream ws://HOST:PORT`` it is a second node for the broadcast bench
+(``bench.broadcast``): the first time a room has a member here, it joins the same room
+upstream as one more client and hands every frame it receives there to its own members,
+as a referee node relays a room another node owns (over Redis pub/sub there).
 """
 
 from __future__ import annotations
@@ -13,15 +18,28 @@ import asyncio
 import gc
 import signal
 
+from websockets.asyncio.client import connect
 from websockets.asyncio.server import ServerConnection, broadcast, serve
 
 ROOMS: dict[str, set[ServerConnection]] = {}
+UPSTREAM: list[str] = []  # the first node's base URL, on a relaying node
+LINKS: dict[str, asyncio.Task[None]] = {}
+
+
+async def relay(path: str) -> None:
+    """Forward the upstream room's frames to this node's members of it."""
+    async with connect(UPSTREAM[0] + path, max_size=None, ping_interval=None,
+                       compression=None) as upstream:
+        async for frame in upstream:
+            broadcast(ROOMS.get(path, ()), frame)
 
 
 async def handler(connection: ServerConnection) -> None:
     path = connection.request.path if connection.request is not None else "/"
     members = ROOMS.setdefault(path, set())
     members.add(connection)
+    if UPSTREAM and path not in LINKS:
+        LINKS[path] = asyncio.create_task(relay(path))
     try:
         async for frame in connection:
             # The library's own helper: writes to each open peer without awaiting drain.
@@ -46,4 +64,9 @@ async def main(port: int) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
-    asyncio.run(main(parser.parse_args().port))
+    parser.add_argument("--upstream", default=None,
+                        help="relay the rooms of this first node (ws://host:port)")
+    parsed = parser.parse_args()
+    if parsed.upstream:
+        UPSTREAM.append(parsed.upstream.rstrip("/"))
+    asyncio.run(main(parsed.port))

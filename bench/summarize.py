@@ -1,5 +1,8 @@
 """``python -m bench.summarize [results...]``: one markdown table over many runs.
 
+``python -m bench.summarize --broadcast [results...]``: the same for ``bench.broadcast``'s
+runs (``bench.broadcast_report.table``); each table leaves the other kind's files out.
+
 Rows are grouped by (rooms, spectators, server processes, commit); every cell is the median over the runs of
 that group, and the ``runs`` column says how many there were. This is the table kept in
 docs/performance.md.
@@ -64,6 +67,8 @@ def table(paths: list[Path]) -> str:
     dates: dict[tuple[int, int, int, str], str] = {}
     for path in paths:
         result = json.loads(path.read_text())
+        if result.get("kind") == "broadcast" or "referee" not in result:
+            continue  # bench.broadcast's runs have their own table (--broadcast)
         params = result["params"]
         key = (params["rooms"], params["spectators"], params.get("nodes", 1), result["commit"])
         groups[key].append(result)
@@ -82,5 +87,11 @@ def table(paths: list[Path]) -> str:
 
 
 if __name__ == "__main__":
-    args = [Path(a) for a in sys.argv[1:]] or sorted(RESULTS.glob("*.json"))
-    print(table(args))
+    names = sys.argv[1:]
+    if names[:1] == ["--broadcast"]:
+        from bench.broadcast_report import table as broadcast_table
+
+        print(broadcast_table([Path(a) for a in names[1:]]
+                              or sorted(RESULTS.glob("broadcast-*.json"))))
+    else:
+        print(table([Path(a) for a in names] or sorted(RESULTS.glob("*.json"))))

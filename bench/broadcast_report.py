@@ -1,0 +1,157 @@
+"""The readable report of one broadcast run (``bench.broadcast``), and the summary table
+over several (``python -m bench.summarize --broadcast FILES``)."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+from typing import Any
+
+from bench.report import _fmt, _latency_row
+
+TARGETS = {"p99_to_last_spectator_ms": 250.0, "cpu_per_spectator_delivery_ratio": 1.5,
+           "players_p99_during_joins_ms": 50.0}
+"""Issue 20's targets for one room watched by 10,000 spectators on two nodes."""
+
+
+def markdown(result: dict[str, Any]) -> str:
+    p, ref, base, ratios = result["params"], result["referee"], result["baseline"], \
+        result["ratios"]
+    machine = result["machine"]
+    lines = [
+        f"# Broadcast {result['date']}: one room, 2 players, {p['spectators']:,} spectators "
+        f"on {p['nodes']} nodes",
+        "",
+        f"Commit `{result['commit']}`"
+        + (" (with uncommitted server changes)" if result["uncommitted_server_changes"] else "")
+        + f"; {machine['cpus']} CPUs, the nodes on core {machine['server_core']}, players, "
+        f"{p['crowd_workers']} crowd processes and Redis on {machine['load_cores']}; load "
+        f"average before {machine['load_average_before']}, after "
+        f"{machine['load_average_after']}. Joins over {p['join_s']} s with a command every "
+        f"{p['join_pace_s']} s; then {p['events']} commands, one every {p['pace_s']} s.",
+        "",
+        f"Spectators joined: referee {ref['joined']:,}, baseline {base['joined']:,}; frames "
+        f"every spectator got in the events phase: referee "
+        f"{ref['events']['frames'] - ref['events']['frames_incomplete']} of "
+        f"{ref['events']['frames']}, baseline "
+        f"{base['events']['frames'] - base['events']['frames_incomplete']} of "
+        f"{base['events']['frames']}. Errors: referee {ref['errors']}, baseline "
+        f"{base['errors']}.",
+        "",
+        "## Command to the last spectator (ms)",
+        "",
+        "| run | count | p50 | p90 | p99 | p99.9 | max |",
+        "|---|---|---|---|---|---|---|",
+        _latency_row("referee", ref["events"]["to_last_spectator_ms"]),
+        _latency_row("baseline", base["events"]["to_last_spectator_ms"]),
+        _latency_row("referee, to the first spectator", ref["events"]["to_first_spectator_ms"]),
+        _latency_row("baseline, to the first spectator",
+                     base["events"]["to_first_spectator_ms"]),
+        "",
+        f"Target: p99 ≤ {TARGETS['p99_to_last_spectator_ms']:.0f} ms.",
+        "",
+        "## The players' commands (ms, command to both players)",
+        "",
+        "| run | count | p50 | p90 | p99 | p99.9 | max |",
+        "|---|---|---|---|---|---|---|",
+        _latency_row("referee, while the crowd joins", ref["joins"]["players_latency_ms"]),
+        _latency_row("baseline, while the crowd joins", base["joins"]["players_latency_ms"]),
+        _latency_row("referee, events phase", ref["events"]["players_latency_ms"]),
+        _latency_row("baseline, events phase", base["events"]["players_latency_ms"]),
+        "",
+        f"Target: p99 ≤ {TARGETS['players_p99_during_joins_ms']:.0f} ms while the crowd joins.",
+        "",
+        "## Joins",
+        "",
+        "| run | wall s | spectator to snapshot p50 ms | p99 ms | server CPU s | CPU share |"
+        " CPU µs/join | RSS start MB | RSS joined MB (per node) | B/spectator |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for label, run in (("referee", ref), ("baseline", base)):
+        joins = run["joins"]
+        lines.append(
+            f"| {label} | {_fmt(joins['wall_s'])} | {_fmt(joins['spectator_join_ms']['p50'])} "
+            f"| {_fmt(joins['spectator_join_ms']['p99'])} | {_fmt(joins['server_cpu_s'])} | "
+            f"{_fmt(joins['server_cpu_share'])} | {_fmt(joins['cpu_us_per_join'])} | "
+            f"{_fmt(joins['rss_start_mb'])} | {_fmt(joins['rss_joined_mb'])} "
+            f"({', '.join(_fmt(x) for x in joins['nodes_rss_mb'])}) | "
+            f"{_fmt(joins['bytes_per_spectator'])} |")
+    lines += [
+        "",
+        "## Events phase: CPU",
+        "",
+        "| run | commands | spectator deliveries | mean frame B | server CPU s (per node) |"
+        " CPU µs/spectator delivery | machine steal |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for label, run in (("referee", ref), ("baseline", base)):
+        events = run["events"]
+        lines.append(
+            f"| {label} | {events['commands']} | {_fmt(events['spectator_deliveries'])} | "
+            f"{_fmt(events['mean_event_frame_bytes'])} | {_fmt(events['server_cpu_s'])} "
+            f"({', '.join(_fmt(x) for x in events['nodes_cpu_s'])}) | "
+            f"{_fmt(events['cpu_us_per_spectator_delivery'])} | "
+            f"{_fmt(events['machine_steal_share'])} |")
+    lines += [
+        "",
+        "## Ratios to the baseline (referee / baseline)",
+        "",
+        f"- CPU per spectator delivery: {_fmt(ratios['cpu_per_spectator_delivery'])} "
+        f"(target ≤ {TARGETS['cpu_per_spectator_delivery_ratio']})",
+        f"- p99 command to the last spectator: {_fmt(ratios['p99_to_last_spectator'])}",
+        f"- memory per spectator: {_fmt(ratios['bytes_per_spectator'])}",
+        "",
+    ]
+    errors = ref["error_examples"] + base["error_examples"]
+    if errors:
+        lines += ["Errors seen (first few):", "", *[f"- `{e}`" for e in errors], ""]
+    return "\n".join(lines)
+
+
+COLUMNS = (
+    ("p50 to last spectator ms", "referee/events/to_last_spectator_ms/p50"),
+    ("p99 to last spectator ms", "referee/events/to_last_spectator_ms/p99"),
+    ("baseline p50 ms", "baseline/events/to_last_spectator_ms/p50"),
+    ("baseline p99 ms", "baseline/events/to_last_spectator_ms/p99"),
+    ("CPU µs/spectator delivery", "referee/events/cpu_us_per_spectator_delivery"),
+    ("baseline CPU µs/spectator delivery", "baseline/events/cpu_us_per_spectator_delivery"),
+    ("CPU ratio", "ratios/cpu_per_spectator_delivery"),
+    ("players p50 during joins ms", "referee/joins/players_latency_ms/p50"),
+    ("players p99 during joins ms", "referee/joins/players_latency_ms/p99"),
+    ("baseline players p99 during joins ms", "baseline/joins/players_latency_ms/p99"),
+    ("join to snapshot p99 ms", "referee/joins/spectator_join_ms/p99"),
+    ("CPU µs/join", "referee/joins/cpu_us_per_join"),
+    ("B/spectator", "referee/joins/bytes_per_spectator"),
+    ("baseline B/spectator", "baseline/joins/bytes_per_spectator"),
+    ("frames incomplete", "referee/events/frames_incomplete"),
+    ("errors", "referee/errors"),
+)
+
+
+def _get(result: dict[str, Any], path: str) -> float | None:
+    value: Any = result
+    for part in path.split("/"):
+        if not isinstance(value, dict) or part not in value:
+            return None
+        value = value[part]
+    return value if isinstance(value, int | float) else None
+
+
+def table(paths: list[Path]) -> str:
+    """One row per (spectators, commit): medians over the runs."""
+    groups: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    for path in paths:
+        result = json.loads(path.read_text())
+        if result.get("kind") != "broadcast":
+            continue
+        groups.setdefault((result["params"]["spectators"], result["commit"]), []).append(result)
+    head = ["spectators", "date", "commit", "runs", *(name for name, _ in COLUMNS)]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for (spectators, commit), runs in sorted(groups.items()):
+        cells = [f"{spectators:,}", runs[-1]["date"][:10], f"`{commit}`", str(len(runs))]
+        for _, column in COLUMNS:
+            values = [v for v in (_get(r, column) for r in runs) if v is not None]
+            cells.append(_fmt(float(statistics.median(values))) if values else "-")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)

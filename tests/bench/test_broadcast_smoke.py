@@ -1,0 +1,49 @@
+"""The broadcast bench runs end to end at a tiny size (no timing asserts): 20 spectators
+over two referee nodes sharing one Redis, then over two baseline processes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bench import broadcast
+
+needs_redis = pytest.mark.skipif(shutil.which("redis-server") is None
+                                 and not Path("/usr/bin/redis-server").exists(),
+                                 reason="redis-server is not installed")
+
+
+@needs_redis
+def test_broadcast_runs_and_every_spectator_gets_every_frame(tmp_path: Path) -> None:
+    path = broadcast.main(["--spectators", "20", "--crowd-workers", "2", "--join-s", "1",
+                           "--join-pace", "0.1", "--pace", "0.05", "--events", "8",
+                           "--settle-s", "0.5", "--join-timeout-s", "20",
+                           "--results-dir", str(tmp_path)])
+    result = json.loads(path.read_text())
+    assert result["kind"] == "broadcast"
+    assert {"date", "commit", "machine", "params", "targets", "referee", "baseline",
+            "ratios"} <= set(result)
+    assert (tmp_path / result["referee_log"]).exists()
+    report = path.with_suffix(".md").read_text()
+    assert "Command to the last spectator" in report
+    for target in ("referee", "baseline"):
+        run = result[target]
+        assert run["errors"] == 0, run["error_examples"]
+        assert run["joined"] == 20
+        events = run["events"]
+        # Every command made one frame for the crowd, and every spectator got every one.
+        assert events["frames"] == events["commands"] == 8
+        assert events["frames_incomplete"] == 0
+        assert events["spectator_deliveries"] == 8 * 20
+        assert events["to_last_spectator_ms"]["count"] == 8
+        assert set(events["to_last_spectator_ms"]) == {"count", "p50", "p90", "p99", "p99.9",
+                                                       "max"}
+        assert run["joins"]["players_latency_ms"]["count"] == run["joins"]["players_commands"]
+        assert run["joins"]["players_commands"] > 0
+        assert run["joins"]["spectator_join_ms"]["count"] == 20
+        assert len(events["nodes_cpu_s"]) == 2
+    for ratio in ("cpu_per_spectator_delivery", "p99_to_last_spectator", "bytes_per_spectator"):
+        assert ratio in result["ratios"]
