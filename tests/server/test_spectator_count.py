@@ -1,0 +1,61 @@
+"""The spectator count is coalesced: at once after a quiet interval, else once at its end
+with the count as it is then; never lost, nothing after the room stops."""
+
+from __future__ import annotations
+
+import asyncio
+
+from server.rooms.spectator_count import SpectatorCount
+
+
+class Counting:
+    def __init__(self) -> None:
+        self.count = 0
+        self.told: list[int] = []
+        self.sent = asyncio.Event()
+
+    def send(self) -> None:
+        self.told.append(self.count)
+        self.sent.set()
+
+
+async def test_a_change_after_a_quiet_interval_is_sent_at_once() -> None:
+    now = [100.0]
+    room = Counting()
+    count = SpectatorCount(room.send, every_s=1.0, monotonic=lambda: now[0])
+    room.count = 1
+    count.changed()
+    assert room.told == [1]
+    now[0] += 1.5  # quiet for longer than the interval
+    room.count = 2
+    count.changed()
+    assert room.told == [1, 2]
+
+
+async def test_a_crowd_within_the_interval_is_one_frame_with_the_last_count() -> None:
+    room = Counting()
+    count = SpectatorCount(room.send, every_s=0.05)
+    room.count = 1
+    count.changed()
+    room.sent.clear()
+    for joined in range(2, 1002):  # a thousand more join before the interval is over
+        room.count = joined
+        count.changed()
+    assert room.told == [1]
+    await asyncio.wait_for(room.sent.wait(), 5)
+    assert room.told == [1, 1001]
+
+
+async def test_nothing_is_sent_after_close() -> None:
+    room = Counting()
+    count = SpectatorCount(room.send, every_s=0.02)
+    count.changed()
+    room.count = 5
+    count.changed()  # due at the end of the interval
+    count.close()
+    later = SpectatorCount(room.send, every_s=0.03)
+    later.changed()  # a second counter's timer, due after the first one's would have been
+    room.sent.clear()
+    later.changed()
+    await asyncio.wait_for(room.sent.wait(), 5)
+    assert room.told == [0, 5, 5]  # the closed counter's pending send never came
