@@ -5,9 +5,11 @@ of the room, in order and unredacted -- the end of the game made all hidden info
 open, and ``game_ended`` reveals the dice secret and both players' contributions -- with
 the room's settings and a summary (armies, result, dice) in front. ``python -m
 server.verify`` (or any independent implementation of docs/record-format.md) recomputes
-every die from it. Before the end the answer is 409 and says nothing else: the events hold
-hidden information (Hidden Deployment, Lieutenants, each player's entropy) and the dice
-key, which would let a reader predict every die still to come.
+every die from it. Before the end -- and, in a room with a spectator delay, until the end
+is that old, so that its delayed spectators see the end first -- the answer is 409 and says
+nothing else: the events hold hidden information (Hidden Deployment, Lieutenants, each
+player's entropy) and the dice key, which would let a reader predict every die still to
+come.
 
 The store keeps every event of a room for this (``server.store.interface``).
 """
@@ -21,7 +23,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from protocol.codec import unpack_plain
+from server.fanout import Audience
 from server.rooms.registry import RoomRegistry
+from server.rooms.spectator_delay import delay_ms
 from server.rules.ruleset import Ruleset
 from server.rules.table import table_catalogue
 from server.store import RoomMeta
@@ -75,12 +79,26 @@ async def game_record(request: Request) -> Response:
     last = await store.events_since(room_id, stored.version - 1) if stored.version else []
     if not last or unpack_plain(last[-1]).get("type") != GAME_ENDED:
         return _error("game_not_over", "the record is published when the game is over", 409)
+    if stored.meta.settings.spectator_delay_s > 0 and not await _delay_passed(registry, room_id,
+                                                                              stored.meta):
+        # Its delayed spectators have not seen the end yet: the record would show it early.
+        return _error("game_not_over", "the record is published when the game is over", 409)
     payloads = await store.events_since(room_id, 0)
     if payloads is None:
         return _error("record_unavailable",
                       "this room's early events were not kept (stored before records were)", 410)
     events = [unpack_plain(payload) for payload in payloads]
     return JSONResponse(build_record(stored.meta, events))
+
+
+async def _delay_passed(registry: RoomRegistry, room_id: str, meta: RoomMeta) -> bool:
+    """Whether the game's end is older than the room's spectator delay
+    (``server.rooms.spectator_delay``): until then delayed spectators have not seen it."""
+    timeline = await registry.store.timeline(room_id)
+    if timeline is None or not timeline.committed_ms:
+        return False
+    ended_ms = timeline.committed_ms[-1]
+    return registry.clock() >= ended_ms + delay_ms(Audience.SPECTATOR, meta.settings)
 
 
 routes = [Route("/api/rooms/{room_id}/record", game_record, methods=["GET"])]

@@ -399,6 +399,7 @@ class Room:
         events: nothing is stored or published)."""
         if not events:
             return None
+        await self._list_late()  # (once per room load, and only in a public delayed room)
         engine = self._engine
         new_state = engine.apply_all(self.state, events)
         window = engine.pending_aro_window(new_state)
@@ -792,14 +793,34 @@ class Room:
     def _listing(self, state: State) -> Listing | None:
         if self.meta.settings.visibility != "public":
             return None
+        if not self._delayed.live(Audience.SPECTATOR):
+            # The lobby list is open to anyone: it shows the game no sooner than delayed
+            # spectators see it (``_list_late``), never the live phase, round or turn.
+            feed = self._delayed.feed(Audience.SPECTATOR)
+            if feed is None:
+                return None  # (its feed failed to load: off the list until it does)
+            state = feed.state
         summary = self._engine.public_summary(state)
         taken = sum(seat.status is not SeatStatus.EMPTY for seat in self._seats.values())
         return Listing(self.room_id, self.meta.settings.ruleset, str(summary["phase"]),
                        int(summary["round"]), int(summary["turn"]), summary.get("active"),
                        len(self._spectators), taken, now_ms(), self.meta.settings.fixed_dice)
 
+    async def _list_late(self) -> None:
+        """A public room whose spectators are delayed lists the game as they see it, so
+        its spectators' feed is loaded before its listing is written."""
+        if (self.meta.settings.visibility == "public"
+                and not self._delayed.live(Audience.SPECTATOR)
+                and self._delayed.feed(Audience.SPECTATOR) is None):
+            await self._open_feed(Audience.SPECTATOR)
+
     async def _refresh_listing(self) -> None:
         """Best effort: the lobby's counts are not worth refusing a viewer over."""
+        try:
+            await self._list_late()
+        except StorageUnavailable as error:
+            log.warning("room %s: listing not updated: %s", self.room_id, error)
+            return
         listing = self._listing(self.state)
         if listing is not None:
             try:

@@ -4,7 +4,8 @@ In a room whose ``spectator_delay_s`` is above 0 every spectator sees each event
 seconds after the room committed it, and no path -- a new link, a reconnect with
 ``since``, ``sync``, ``history``, a snapshot -- gets ahead of it; the ARO window it sees
 counts down on delayed time; seats are never delayed; and the delay holds across a
-restart (the feed is rebuilt from the commit times stored with the events). Time is a
+restart (the feed is rebuilt from the commit times stored with the events); and the
+lobby's public list and a finished game's record wait for the delay too. Time is a
 fake clock the test moves (``RoomRegistry.clock``); the room's release is then driven
 with ``Room.release_due``, so no test waits for a timer.
 
@@ -27,11 +28,12 @@ from fake_engine import FakeEngine
 from starlette.applications import Starlette
 from wsclient import Client
 
+from protocol.codec import pack_plain
 from protocol.messages import Events, History, HistoryRequest, Snapshot, Sync
 from server.app import create_app
 from server.rooms.registry import RoomRegistry
 from server.rooms.room import Room, now_ms
-from server.store import MemoryRoomStore, RoomStore
+from server.store import MemoryRoomStore, RoomSettings, RoomStore
 from server.store.redis_store import RedisRoomStore
 from tests.store.conftest import redis_server
 from tests.store.redis_process import RedisProcess
@@ -224,3 +226,44 @@ async def test_the_delay_holds_across_a_restart(redis_server: RedisProcess) -> N
         assert watcher.version == 1
         await second.release(room_id, 0.001, watcher)
         assert watcher.of(Events)[-1].events == [{"e": "acted", "side": "A", "value": 2}]
+
+
+async def test_the_public_list_shows_a_delayed_game_no_sooner_than_its_spectators(
+        server: Node) -> None:
+    room = await server.create(spectator_delay_s=DELAY_S, visibility="public")
+    room_id = room["room"]
+    a = await Client.connect(server.base, room_id, room["seats"]["A"]["token"])
+
+    async def listed_turn() -> int:
+        async with httpx.AsyncClient(base_url=server.base) as http:
+            rooms = (await http.get("/api/rooms")).json()["rooms"]
+        turn: int = next(r for r in rooms if r["room"] == room_id)["turn"]
+        return turn
+
+    await a.command({"type": "end_turn"})
+    assert await listed_turn() == 1, "the live turn changed; the list shows the delayed one"
+    server.clock.advance(DELAY_S)
+    watcher = await Client.connect(server.base, room_id)  # (a join writes the list again)
+    assert watcher.welcome is not None and watcher.welcome.version == 1
+    assert await listed_turn() == 2
+
+
+async def test_the_record_of_a_delayed_game_waits_for_its_spectators_to_see_the_end(
+        server: Node) -> None:
+    """The record shows every event: before the delay has passed since the game's end it
+    would show the end (and every secret) to delayed spectators early."""
+    created = await server.registry.create(RoomSettings("n5", 30.0, "private", DELAY_S, 1))
+    room_id = created.meta.room_id
+    store = server.registry.store
+    fence = await store.claim_room(room_id, "test")
+    assert fence is not None
+    ended = {"type": "game_ended", "result": {}, "dice_revealed": {
+        "commitment": "c", "secret": "s", "contributions": {}}}
+    await store.append(room_id, fence=fence, expected_version=0, events=[pack_plain(ended)],
+                       snapshot=None, deadlines=(), listing=None, committed_ms=server.clock())
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        early = await http.get(f"/api/rooms/{room_id}/record")
+        assert (early.status_code, early.json()["error"]) == (409, "game_not_over")
+        server.clock.advance(DELAY_S)
+        served = await http.get(f"/api/rooms/{room_id}/record")
+        assert served.status_code == 200 and served.json()["room"] == room_id
