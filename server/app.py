@@ -60,9 +60,9 @@ def create_app(
         cluster.open_rooms = registry.open
     else:
         registry = RoomRegistry(store, fanout or LocalFanout(), engine, settings)
-    # /readyz: serving, the store's write probe, and a cluster node's hold on its id.
+    # /readyz: serving, the store's write probe, a cluster node's hold on its id and leases.
     health = Health(StorageProbe(store, registry.node_id, settings.ready_probe_s),
-                    () if cluster is None else (cluster.identity_problem,))
+                    () if cluster is None else (cluster.identity_problem, cluster.lease_problem))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -119,9 +119,8 @@ def create_app(
         routes.append(Route("/overlay", overlay, methods=["GET", "HEAD"]))
         routes.append(Mount("/", StaticFiles(directory=client_dir, html=True), name="client"))
     # KeepServerSend lets sessions write frames straight to uvicorn's transport
-    # (server.transport.direct_frames); without direct frames it would only be one more
-    # layer for every request to pass through.
-    middleware = [Middleware(KeepServerSend)] if settings.direct_frames else []
+    # (server.transport.direct_frames): spectators always do, seats with direct_frames.
+    middleware = [Middleware(KeepServerSend)]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
                     exception_handlers=exception_handlers)
     app.state.settings = settings

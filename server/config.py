@@ -158,8 +158,9 @@ class Settings:
     compression per socket, for a few hundred bytes saved (measured with 1,000 sockets that
     offer it: 77.6 KB of server memory per socket with it, 27.6 KB without)."""
     direct_frames: bool = False
-    """Write frames straight to uvicorn's transport where that is exactly what its ``send``
-    would do (``server/transport/direct_frames.py``), instead of through ASGI. Off by
+    """Write the seats' frames straight to uvicorn's transport where that is exactly what
+    its ``send`` would do (``server/transport/direct_frames.py``), instead of through ASGI
+    (spectators' frames always are: the fan-out to a crowd is most of a node's work). Off by
     default: at 3,000 rooms x 6 sockets it took ~4% off the CPU per Order at the maximum
     rate, but the ARO-close p99 was 3-4 ms later with it on in every A/B run (20.1 and
     20.5 ms against 16.2, 16.7 and 17.2), for a reason not found; later runs without it

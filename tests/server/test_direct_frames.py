@@ -158,7 +158,7 @@ async def test_under_the_installed_uvicorn_frames_interleave_in_order(
 
 
 @pytest.mark.parametrize("enabled", [True, False])
-async def test_the_apps_sessions_write_directly_unless_turned_off(
+async def test_spectators_always_write_directly_seats_unless_turned_off(
         monkeypatch: pytest.MonkeyPatch, enabled: bool) -> None:
     written: list[bytes] = []
     original = DirectFrames.write
@@ -173,11 +173,29 @@ async def test_the_apps_sessions_write_directly_unless_turned_off(
     async with running_server(settings(direct_frames=enabled)) as url:
         async with httpx.AsyncClient(base_url=url) as http:
             room = await create_room(http)
-        client = await Client.connect(url, room["room"])  # a spectator
-        await client.until(Snapshot)
-        await client.ws.close()
-    assert len(client.raw) >= 2
+        spectator = await Client.connect(url, room["room"])
+        await spectator.until(Snapshot)
+        await spectator.ws.close()
+        assert len(spectator.raw) >= 2
+        assert written == spectator.raw, "the welcome and the snapshot went the direct way"
+        written.clear()
+        seat = await Client.connect(url, room["room"], room["seats"]["A"]["token"])
+        await seat.until(Snapshot)
+        await seat.ws.close()
+    assert len(seat.raw) >= 2
     if enabled:
-        assert written == client.raw, "the welcome and the snapshot went the direct way"
+        # (and its presence frame, written after the snapshot, read or not before the close)
+        assert written[:len(seat.raw)] == seat.raw, "a seat's frames too with it on"
     else:
-        assert written == [], "REFEREE_DIRECT_FRAMES=0: every frame through ASGI"
+        assert written == [], "REFEREE_DIRECT_FRAMES=0: every frame of a seat through ASGI"
+
+
+def test_a_payload_framed_again_is_the_same_frame_and_a_new_one_is_framed_anew() -> None:
+    payload = bytes(300)
+    first = binary_frame(payload)
+    assert binary_frame(payload) is first, "the fan-out's next socket reuses the framing"
+    equal_but_another = bytes(300)
+    assert binary_frame(equal_but_another) == first
+    other = b"\x01" * 10
+    assert parse_frames(binary_frame(other), 1)[0].data == other
+    assert parse_frames(binary_frame(payload), 1)[0].data == payload
