@@ -227,8 +227,10 @@ def figures(args: argparse.Namespace, samples: dict[str, Any], joins: list[dict[
     join_wall = joined_at["t"] - start["t"]
     events_wall = end["t"] - joined_at["t"]
     join_ms = [ms for part in crowd for ms in part["join_ms"]]
-    errors = [e for part in crowd for e in part["errors"]] + players.get("errors", [])
-    error_count = sum(part["error_count"] for part in crowd) + len(players.get("errors", []))
+    errors = [e for part in crowd for e in part["errors"]] + [
+        e for phase in ("joins", "events") for e in players[phase]["errors"]]
+    error_count = sum(part["error_count"] for part in crowd) + sum(
+        players[phase]["error_count"] for phase in ("joins", "events"))
     return {
         "joined": joined,
         "joins": {
@@ -237,6 +239,7 @@ def figures(args: argparse.Namespace, samples: dict[str, Any], joins: list[dict[
             "spectator_join_ms": percentiles(join_ms),
             "players_latency_ms": percentiles(players["joins"]["latencies_ms"]),
             "players_commands": players["joins"]["commands"],
+            "players_errors": players["joins"]["error_count"],
             "server_cpu_s": round(cpu_joins, 3),
             "server_cpu_share": round(cpu_joins / join_wall, 3) if join_wall else None,
             "cpu_us_per_join": round(cpu_joins / joined * 1e6, 1) if joined else None,
