@@ -206,8 +206,10 @@ const hit = (/** @type {Record<string, any>} */ r) => (r.successes ?? 0) + (r.cr
  * who won a Face to Face, each Saving Roll and the effects.
  * @param {Record<string, any> | null | undefined} event an `order_resolved` event
  * @param {import("./describe.js").Context} ctx names, ruleset, viewer (as the results panel's)
+ * @param {string | null} [active] the trooper that Order activated (the names' `activeTrooper` when it resolved:
+ *   by the time it is drawn, the next Order may have started)
  */
-export function lastRoll(event, ctx) {
+export function lastRoll(event, ctx, active = null) {
   if (!event || event.type !== "order_resolved") return null;
   const outcome = event.outcome ?? {};
   const names = /** @type {import("./describe.js").TrooperNames} */ (ctx.names);
@@ -238,6 +240,5 @@ export function lastRoll(event, ctx) {
       verdict: s.failed ? `${s.failed} failed` : "all saved", failed: s.failed ?? 0 };
   });
   const effects = (outcome.effects ?? []).map((/** @type {any} */ x) => textOf(effectText(x, ctx)));
-  const active = names.activeTrooper;
   return { order: event.order, active: active ? names.label(active) : null, headline, winner, rolls, saves, effects };
 }

@@ -48,7 +48,7 @@ class EventFeed {
     this.waiting = new Map();
     this.loading = false;
     this.failures = 0;
-    /** @type {Record<string, any> | null} the last order_resolved event */
+    /** @type {{event: Record<string, any>, active: string | null} | null} the last order_resolved event and the trooper its Order activated */
     this.lastResolved = null;
   }
 
@@ -61,7 +61,7 @@ class EventFeed {
       this.next += 1;
       if (!event) continue;
       this.names.learn(event);
-      if (event.type === "order_resolved") this.lastResolved = event;
+      if (event.type === "order_resolved") this.lastResolved = { event, active: this.names.activeTrooper };
     }
   }
 
@@ -174,7 +174,7 @@ function renderResult(state) {
 function renderRoll() {
   const box = $("roll");
   const ctx = { names: feed.names, ruleset: conn.view.state?.ruleset, viewer: conn.role };
-  const roll = lastRoll(feed.lastResolved, ctx);
+  const roll = lastRoll(feed.lastResolved?.event, ctx, feed.lastResolved?.active);
   box.hidden = !roll;
   if (!roll) return;
   const dice = (/** @type {any[]} */ pieces) => el("span", { class: "dice" }, toNodes(pieces));

@@ -132,11 +132,14 @@ function lastRollOf(/** @type {string} */ name, viewer = "spectator") {
   const { state, events } = game.viewers[viewer];
   const names = new d.TrooperNames((id) => state.troopers.find((/** @type {any} */ t) => t.id === id));
   let last = null;
+  let active = null;
   for (const event of events) {
     names.learn(event);
-    if (event.type === "order_resolved") last = event;
+    if (event.type === "order_resolved") [last, active] = [event, names.activeTrooper];
   }
-  return m.lastRoll(last, { names, ruleset: game.ruleset, viewer });
+  // The next Order starting does not rename the trooper of the roll shown.
+  names.learn({ type: "order_spent", trooper: "B-t1", order: 99, order_type: "regular", combat_group: 1 });
+  return m.lastRoll(last, { names, ruleset: game.ruleset, viewer }, active);
 }
 
 const diceText = (/** @type {any[]} */ dice) => dice.map((p) => `${p.text}:${p.cls.replace(/^die /, "")}`);

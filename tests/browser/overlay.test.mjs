@@ -114,6 +114,8 @@ test("/overlay is served and shows a known game: round, turn, active player, Ord
     assert.match(await text(overlay, `${row} .roll-sv`), new RegExp(`^BS ${r.base} .*= SV ${r.success_value}$`));
   }
   assert.match(await text(overlay, "#roll [data-roll=\"0\"] .roll-who"), /^Lancer BS Attack · Line Rifle → Enforcer 1$/);
+  assert.equal(await text(overlay, "#roll .roll-title"), "Last roll · Order 1");
+  assert.equal(await text(overlay, "#roll .roll-active"), "Lancer");
   const winners = [...new Set(rolls.filter((r) => r.successes + r.criticals > 0).map((r) => r.trooper[0]))];
   assert.equal(await text(overlay, "#roll .roll-headline"),
     winners.length === 1 ? `Face to Face: Player ${winners[0]} wins` : winners.length ? "Face to Face: both sides succeed" : "Face to Face: neither side succeeds");
