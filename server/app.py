@@ -62,7 +62,7 @@ def create_app(
         registry = RoomRegistry(store, fanout or LocalFanout(), engine, settings)
     # /readyz: serving, the store's write probe, a cluster node's hold on its id and leases.
     health = Health(StorageProbe(store, registry.node_id, settings.ready_probe_s),
-                    () if cluster is None else (cluster.identity_problem,))
+                    () if cluster is None else (cluster.identity_problem, cluster.lease_problem))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -6,9 +6,10 @@
   it no longer answers, never because Redis is away.
 - ``GET /readyz`` -- readiness: 200 ``{"status": "ready", "node", "rooms"}`` only while the
   node serves (start-up over, no shutdown begun), its room store takes writes, and (with
-  several nodes) it still holds its node id; else 503 ``{"status": "not ready", "node",
-  "problems": [...]}``. For a load balancer: stop sending players here, and send them again
-  when it answers 200, which it does by itself once the cause is gone.
+  several nodes) it still holds its node id and its last lease renewal round went
+  through; else 503 ``{"status": "not ready", "node", "problems": [...]}``. For a load
+  balancer: stop sending players here, and send them again when it answers 200, which it
+  does by itself once the cause is gone.
 - ``GET /healthz`` -- as before issue 18, for the checks that already use it: 200
   ``{"status": "ok", "node", "rooms"}`` while serving, 503 while starting or draining; it
   does not look at the storage.

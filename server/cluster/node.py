@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
@@ -100,6 +101,17 @@ class ClusterNode:
             return (f"node id {self._node_id} is held by another process now; this one "
                     "serves no room (restart it)")
         return None
+
+    def lease_problem(self) -> str | None:
+        """For ``/readyz``: the lease renewal's last round failed, so this node's leases
+        are not being renewed (an expired one is re-taken by the first round that goes
+        through, under the room's unchanged fence). Until then another node's viewer could
+        find a room of this node free and take it over, so players go elsewhere."""
+        since = self.renewer.failing_since
+        if since is None:
+            return None
+        return (f"lease renewal failing for {time.monotonic() - since:.1f} s: this node's "
+                "room leases are not renewed")
 
     async def start(self) -> None:
         await self.bus.start()

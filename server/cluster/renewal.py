@@ -61,22 +61,31 @@ class LeaseRenewal:
     def tick(self, owned: Sequence[tuple[str, int]], watched_rooms: Sequence[str],
              watched_nodes: Sequence[str]) -> TickReport:
         with storage_call("renew leases"):
-            renew = self._sha(RENEW)
-            commands = [pack_command("SET", alive_key(self.node_id), b"1", "PX", self.lease_ms)]
-            if self.instance is not None:
-                commands.append(pack_command("EVALSHA", self._sha(RENEW_INSTANCE), 1,
-                                             instance_key(self.node_id), self.instance,
-                                             self.lease_ms))
-            renewed_at = len(commands)
-            commands += self._renew_calls(renew, owned)
-            commands += [pack_command("GET", lease_key(room_id)) for room_id in watched_rooms]
-            commands += [pack_command("EXISTS", alive_key(node_id)) for node_id in watched_nodes]
-            results = self._pipeline(b"".join(commands), len(commands))
-        scripted = results[1:renewed_at + len(owned)]
-        if any(isinstance(outcome, NoScriptError) for outcome in scripted):
-            # Redis restarted: nothing was renewed (nor lost), retry next round.
-            self._shas.clear()
-            results[1:renewed_at + len(owned)] = [1] * len(scripted)
+            for _attempt in range(2):  # again at once after a Redis restart emptied its scripts
+                renew = self._sha(RENEW)
+                commands = [pack_command("SET", alive_key(self.node_id), b"1", "PX",
+                                         self.lease_ms)]
+                if self.instance is not None:
+                    commands.append(pack_command("EVALSHA", self._sha(RENEW_INSTANCE), 1,
+                                                 instance_key(self.node_id), self.instance,
+                                                 self.lease_ms))
+                renewed_at = len(commands)
+                commands += self._renew_calls(renew, owned)
+                commands += [pack_command("GET", lease_key(room_id)) for room_id in watched_rooms]
+                commands += [pack_command("EXISTS", alive_key(node_id))
+                             for node_id in watched_nodes]
+                results = self._pipeline(b"".join(commands), len(commands))
+                scripted = results[1:renewed_at + len(owned)]
+                if not any(isinstance(outcome, NoScriptError) for outcome in scripted):
+                    break
+                # Redis restarted and lost its scripts: load them and renew in this same
+                # round, so the first round that goes through after an outage re-takes the
+                # leases that expired meanwhile (``/readyz`` waits for that round).
+                self._shas.clear()
+            else:
+                # Still no scripts (a Redis flushing them repeatedly): nothing was renewed
+                # (nor lost); the next round tries again.
+                results[1:renewed_at + len(owned)] = [1] * len(scripted)
         _raise_first_error(results)
         renewed = results[renewed_at:renewed_at + len(owned)]
         holders_at = renewed_at + len(owned)

@@ -102,6 +102,10 @@ class RenewalThread:
         """Renewal round trips done (for tests and logs)."""
         self.refused = 0
         """Rounds not sent because the loop's heartbeat was too old."""
+        self.failing_since: float | None = None
+        """``time.monotonic()`` of the first failed round of the current run of failures
+        (Redis down, refusing, or slow), None after a round that went through: until then
+        this node's leases are not renewed, and an expired one not re-taken."""
 
     @property
     def running(self) -> bool:
@@ -165,8 +169,17 @@ class RenewalThread:
             self._release()
             now = time.monotonic()
             if now >= next_round:
-                next_round = now + self._renew_s
                 self._round(now)
+                # Four times as often while failing: once Redis answers again, this node
+                # re-takes the leases that expired meanwhile before another node's viewer
+                # can find them free, and reports ready again soon after (``/readyz``).
+                failing = self.failing_since is not None
+                next_round = now + (self._renew_s / 4 if failing else self._renew_s)
+
+    def _failed(self, now: float) -> None:
+        LEASE_ROUND_FAILED.inc()
+        if self.failing_since is None:
+            self.failing_since = now
 
     def _round(self, now: float) -> None:
         stall = now - self._beat_at
@@ -183,12 +196,13 @@ class RenewalThread:
             report = self._renewal.tick(owned, rooms, nodes)
         except StorageUnavailable as error:
             log.warning("lease renewal: %s", error)
-            LEASE_ROUND_FAILED.inc()
+            self._failed(now)
             return
         except Exception:
             log.exception("lease renewal failed")
-            LEASE_ROUND_FAILED.inc()
+            self._failed(now)
             return
+        self.failing_since = None
         self.rounds += 1
         LEASE_ROUND_OK.inc()
         LEASE_RENEWALS.inc(len(owned) - len(report.lost_leases))

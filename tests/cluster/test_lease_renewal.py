@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 
 import pytest
 
@@ -24,6 +24,7 @@ from server.cluster.renewal import LeaseRenewal, connect_sync
 from server.cluster.renewer import RenewalThread
 from server.rooms.ownership import Claimed
 from server.store import StaleWriter
+from server.store.redis_errors import StorageUnavailable
 from server.store.redis_store import RedisRoomStore, state_key
 from tests.cluster.stand_ins import GUARD_S, Expiries, FakeRoom, IdleBus, new_room, settings
 
@@ -129,3 +130,63 @@ async def test_close_stops_the_renewal_thread_then_releases_every_lease(
     await node.close()
     assert not node.renewer.running
     assert await store.client.get(lease_key(room.room_id)) is None
+
+
+class SwitchedRenewal(LeaseRenewal):
+    """A renewal whose rounds fail while ``failing`` (Redis away), each round reported to
+    the loop: True when it went through."""
+
+    def __init__(self, renewal: LeaseRenewal, loop: asyncio.AbstractEventLoop,
+                 rounds: asyncio.Queue[bool]) -> None:
+        super().__init__(renewal._redis, renewal.node_id, renewal.lease_ms)
+        self.failing = True
+        self._loop = loop
+        self._rounds = rounds
+
+    def tick(self, owned: Sequence[tuple[str, int]], watched_rooms: Sequence[str],
+             watched_nodes: Sequence[str]) -> TickReport:
+        went_through = False
+        try:
+            if self.failing:
+                raise StorageUnavailable("renew leases: Redis is away (test)")
+            report = super().tick(owned, watched_rooms, watched_nodes)
+            went_through = True
+            return report
+        finally:
+            self._loop.call_soon_threadsafe(self._rounds.put_nowait, went_through)
+
+
+async def test_after_an_outage_the_first_round_through_retakes_the_leases_and_readiness_waits_for_it(
+        store: RedisRoomStore) -> None:
+    node = make_node(store, "outage-node", lease_renew_s=0.01)
+    room_id = await new_room(store, "renew-outage")
+    claim = await node.claim(room_id)
+    assert isinstance(claim, Claimed)
+    loop = asyncio.get_running_loop()
+    rounds: asyncio.Queue[bool] = asyncio.Queue()
+    renewal = SwitchedRenewal(LeaseRenewal(connect_sync(store.url, 5.0), "outage-node", 60_000),
+                              loop, rounds)
+    node.renewer = renewer = RenewalThread(renewal, 0.01, 30.0, lambda: ((), ()),
+                                           lambda report: None, lambda released: None)
+    renewer.own(room_id, claim.fence)
+    assert node.lease_problem() is None
+    renewer.start()
+    try:
+        async with asyncio.timeout(GUARD_S):
+            assert await rounds.get() is False
+            await rounds.get()  # the round after it began: the failed one's bookkeeping is done
+            assert renewer.failing_since is not None
+            assert "lease renewal failing" in (node.lease_problem() or "")
+            # What a restarted Redis holds: no scripts, and the lease expired meanwhile
+            # (the room's fence, in its state, is still this node's).
+            await store.client.script_flush()
+            await store.client.delete(lease_key(room_id))
+            renewal.failing = False
+            while not await rounds.get():
+                pass
+            await rounds.get()  # the round after it began: that one's bookkeeping is done
+        assert renewer.failing_since is None and node.lease_problem() is None
+        assert await store.client.get(lease_key(room_id)) == b"outage-node", (
+            "the first round that went through re-took the lease")
+    finally:
+        await renewer.stop()
