@@ -156,6 +156,8 @@ class Room:
         self._spectator_count = SpectatorCount(self._send_spectator_count)
         self._options: dict[Audience, tuple[int, bytes]] = {}
         """Per audience, the global version and the options frame made at it."""
+        self._views: dict[Audience, tuple[State, Plain]] = {}
+        """Per audience, the state its snapshot last showed and that state as it sees it."""
         self._window: AroWindow | None = None
         self._window_deadline_ms = 0
         self._window_timer: asyncio.TimerHandle | None = None
@@ -720,8 +722,20 @@ class Room:
         if not self._delayed.live(audience):
             return self._feed(audience).snapshot_frame(self._seat_statuses(), self._clock())
         return codec.encode(Snapshot(
-            self.seen[audience], self._engine.view_state(self.state, audience.value),
+            self.seen[audience], self._state_view(audience),
             self._window_fields(), self._seat_statuses()))
+
+    def _state_view(self, audience: Audience) -> Plain:
+        """The state as ``audience`` sees it, made once per state: a crowd joining at one
+        version (10,000 spectators in 30 s, docs/performance.md) shares it. The window's
+        remaining time and the seats' statuses change between snapshots; they are not in
+        it. A state is never changed in place (each commit makes a new one)."""
+        cached = self._views.get(audience)
+        if cached is not None and cached[0] is self.state:
+            return cached[1]
+        view = self._engine.view_state(self.state, audience.value)
+        self._views[audience] = (self.state, view)
+        return view
 
     # --- delayed viewers (``delayed_viewers``, ``spectator_delay``) ----------------------
 

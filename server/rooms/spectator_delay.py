@@ -88,6 +88,7 @@ class DelayedFeed:
         """The audience's count of events up to ``version`` (its version, as it sees it)."""
         self.window_ms = window_ms
         self._pending: deque[Commit] = deque(pending)
+        self._view: tuple[State, Plain] | None = None  # the last snapshot's state, its view
 
     def add(self, commit: Commit) -> None:
         """A commit of the live room (in order), released once ``delay`` has passed."""
@@ -130,9 +131,10 @@ class DelayedFeed:
 
     def snapshot_frame(self, seats: dict[str, str], now_ms: int) -> bytes:
         """The audience's whole view at the released point (``seats``: live presence)."""
-        return codec.encode(Snapshot(
-            self.seen, self.engine.view_state(self.state, self.audience.value),
-            self.window(now_ms), seats))
+        # The view is made once per released state: a crowd joining shares it.
+        if self._view is None or self._view[0] is not self.state:
+            self._view = (self.state, self.engine.view_state(self.state, self.audience.value))
+        return codec.encode(Snapshot(self.seen, self._view[1], self.window(now_ms), seats))
 
     def missed(self, payloads: Sequence[bytes], since: int) -> list[Plain] | None:
         """The audience's events after its ``since``-th up to the released point, from the
