@@ -32,6 +32,7 @@ from .orders.hidden_deployment import apply_trooper_revealed
 from .orders.initiative import apply_initiative_chosen, apply_initiative_rolled, apply_initiative_settled
 from .orders.lieutenant import apply_lieutenant_appointed
 from .orders.order_pool import apply_order_spent, apply_orders_counted
+from .orders.states_phase import apply_states_phase_checked
 from .state import GameState
 
 
@@ -74,6 +75,7 @@ APPLIERS: dict[type[e.Event], Callable[[GameState, Any], GameState]] = {
     e.AroWindowClosed: apply_aro_window_closed,
     e.OrderResolved: apply_order_resolved,
     e.TrooperRevealed: apply_trooper_revealed,
+    e.StatesPhaseChecked: apply_states_phase_checked,
     e.TurnEnded: apply_turn_ended,
     e.GameEnded: apply_game_ended,
     e.GutsFailureChosen: apply_guts_failure_chosen,

@@ -261,6 +261,18 @@ class CommandTokenSpent(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class StatesPhaseChecked(Event):
+    """The States Phase checks of both players (seed 002): no roll, no ARO. Each trooper in
+    ``stunned_cancelled`` was Stunned in this Player Turn and is no longer
+    (``combat/stunned.py``). Open information: emitted only when some check did something."""
+
+    TYPE: ClassVar[str] = "states_phase_checked"
+    round: int
+    turn: int
+    stunned_cancelled: tuple[TrooperId, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class TurnEnded(Event):
     """States Phase done; every unused Order token is removed (seed 002)."""
 

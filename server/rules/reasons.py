@@ -30,6 +30,7 @@ class Reason(StrEnum):
     ORDER_IN_PROGRESS = "order_in_progress"
     ILLEGAL_SKILL_COMBINATION = "illegal_skill_combination"
     SKILL_NOT_ALLOWED = "skill_not_allowed"  # not usable now (ARO-only, not in ARO, state...)
+    STUNNED = "stunned"  # a Stunned trooper declares no Attacks (combat/stunned.py)
     BAD_ROUTE = "bad_route"
     ROUTE_TOO_LONG = "route_too_long"
     NO_LINE_OF_FIRE = "no_line_of_fire"

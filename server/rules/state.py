@@ -30,6 +30,8 @@ class Phase(StrEnum):
     IMPETUOUS = "impetuous"
     ORDERS = "orders"
     STATES = "states"
+    END_OF_TURN = "end_of_turn"
+    """After the States Phase: the turn has ended; the next one (or the game's end) follows."""
     GAME_OVER = "game_over"
 
 
@@ -71,6 +73,9 @@ class TrooperState:
     """Isolated (DIGEST 8; ``isolated.py``): cut off from its army's Comms by E/M."""
     immobilized_b: bool = False
     """Immobilized-B (DIGEST 8; ``immobilized.py``): E/M on a HI, TAG or REM; Reset only."""
+    stunned_in: tuple[int, int] | None = None
+    """Stunned (DIGEST 8; ``stunned.py``): the (round, turn) of the Player Turn a failed save
+    against Stun made it Stunned, None when it is not; cancelled in that turn's States Phase."""
     weapon_uses: Mapping[str, int] = field(default_factory=dict)
     failed_discover: frozenset[TrooperId] = frozenset()
     """Markers this trooper failed to Discover this Player Turn (no retry, DIGEST 9)."""
@@ -89,6 +94,10 @@ class TrooperState:
     @property
     def is_null(self) -> bool:
         return self.condition is not Condition.NORMAL
+
+    @property
+    def stunned(self) -> bool:
+        return self.stunned_in is not None
 
     @property
     def can_act(self) -> bool:

@@ -13,7 +13,7 @@ from enum import StrEnum
 
 from server.rules.ids import WeaponId
 
-KNOWN_AMMUNITION: tuple[str, ...] = ("N", "AP", "DA", "EXP", "Shock", "T2", "E/M")
+KNOWN_AMMUNITION: tuple[str, ...] = ("N", "AP", "DA", "EXP", "Shock", "T2", "E/M", "Stun")
 """Ammunition codes a weapon may name: the values of ``server.rules.combat.ammunition.Ammunition``,
 which owns their effects (a test keeps the two in step). Kept as strings here so weapon
 data can be checked without importing the damage rules."""

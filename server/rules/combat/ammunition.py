@@ -1,6 +1,8 @@
 """Ammunition types and what they do to Saving Rolls (DIGEST 7.6).
 
 Only the ammunition whose save count and effect are clear in the rules digest is listed.
+Stun (DIGEST 7.6; official N5 Stun Ammunition and Ammunition Summary Chart, infinitythewiki):
+one save per hit, two on a Critical, Non-Lethal, a failed save makes the target Stunned.
 A weapon's own "Save Rolls" / "Save Attr." entries override these defaults; that override
 belongs to the weapon data, not here.
 """
@@ -20,6 +22,7 @@ class Ammunition(StrEnum):
     SHOCK = "Shock"
     T2 = "T2"
     EM = "E/M"
+    STUN = "Stun"
 
 
 class SaveAttribute(StrEnum):
@@ -37,6 +40,7 @@ _SAVES_PER_HIT: dict[Ammunition, int] = {
     Ammunition.SHOCK: 1,
     Ammunition.T2: 1,
     Ammunition.EM: 2,
+    Ammunition.STUN: 1,
 }
 
 
@@ -46,7 +50,8 @@ def saves_per_hit(ammo: Ammunition) -> int:
 
 
 def save_attribute(ammo: Ammunition) -> SaveAttribute:
-    """The attribute the target saves with: BTS for E/M, ARM otherwise."""
+    """The attribute the target saves with: BTS for E/M, ARM otherwise (Stun, like N, saves
+    with ARM or BTS as its weapon says: the weapon's ``save_attribute``)."""
     return SaveAttribute.BTS if ammo is Ammunition.EM else SaveAttribute.ARM
 
 
@@ -59,12 +64,13 @@ def halves_armour(ammo: Ammunition) -> bool:
 
 
 def inflicts_wounds(ammo: Ammunition) -> bool:
-    """False for ammunition whose failed saves impose a State instead of wounds (E/M)."""
-    return ammo is not Ammunition.EM
+    """False for ammunition whose failed saves impose a State instead of wounds: E/M
+    (Isolated) and Stun (Stunned; Non-Lethal, ``stunned.py``)."""
+    return ammo not in (Ammunition.EM, Ammunition.STUN)
 
 
 def wounds_per_failed_save(ammo: Ammunition) -> int:
-    """Wounds dealt by one failed regular save: 2 for T2, 1 otherwise (0 for E/M)."""
+    """Wounds dealt by one failed regular save: 2 for T2, 1 otherwise (0 for E/M, Stun)."""
     if not inflicts_wounds(ammo):
         return 0
     return 2 if ammo is Ammunition.T2 else 1

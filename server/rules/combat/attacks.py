@@ -44,6 +44,7 @@ from .mods import (
 )
 from .outcome import BecameIdle, CoupDeGrace, Effect, Revealed, WeaponUsed, Wounded
 from .rolls import Mod, needs_no_roll, success_value
+from .stunned import stunned_mods
 from .wounds import Condition
 
 ARO_BURST = 1
@@ -128,7 +129,14 @@ def plan_order(state: GameState) -> Plan:
         reactor = state.trooper(reactor_id)
         skill = order.aros[reactor_id]
         plan += _declared(state, reactor, skill) + _as_aro(_aro_skill(state, reactor, skill))
-    return plan
+    return _with_state_mods(state, plan)
+
+
+def _with_state_mods(state: GameState, plan: Plan) -> Plan:
+    """A Stunned trooper's rolls take -3, whatever the skill (DIGEST 8; ``stunned.py``)."""
+    rolls = tuple(replace(r, mods=r.mods + mods) if (mods := stunned_mods(state.trooper(r.trooper)))
+                  else r for r in plan.rolls)
+    return replace(plan, rolls=rolls)
 
 
 def face_to_face_opponents(rolls: Sequence[PlannedRoll]) -> tuple[tuple[int, ...], ...]:

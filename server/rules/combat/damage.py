@@ -6,7 +6,8 @@ become wounds on the trooper's track, hit after hit, so one Order can take a tro
 Normal to Unconscious and then to Dead; each change is a ``Wounded`` effect carrying the
 totals. Failed saves against E/M deal no wounds: they make the trooper Isolated
 (``IsolatedSet``, ``isolated.py``), and a HI, TAG or REM Immobilized-B too
-(``ImmobilizedBSet``, ``immobilized.py``).
+(``ImmobilizedBSet``, ``immobilized.py``). Failed saves against Stun (Non-Lethal) deal no
+wounds either: they make the trooper Stunned (``StunnedSet``, ``stunned.py``).
 """
 
 from __future__ import annotations
@@ -22,8 +23,17 @@ from .ammunition import Ammunition, inflicts_wounds
 from .dice import Dice, roll_d20
 from .immobilized import immobilized_by_em
 from .isolated import isolates
-from .outcome import Effect, ImmobilizedBSet, IsolatedSet, SaveRecord, WentProne, Wounded
+from .outcome import (
+    Effect,
+    ImmobilizedBSet,
+    IsolatedSet,
+    SaveRecord,
+    StunnedSet,
+    WentProne,
+    Wounded,
+)
 from .saves import judge_save, save_target, saves_required
+from .stunned import stuns
 from .wounds import Condition, apply_failed_saves
 
 
@@ -75,6 +85,12 @@ def resolve_hits(state: GameState, hits: Sequence[Hit], dice: Dice) -> Damage:
             # ... and on a HI, TAG or REM, Immobilized-B too (DIGEST 7.6).
             troopers[hit.target] = replace(troopers[hit.target], immobilized_b=True)
             effects.append(ImmobilizedBSet(hit.target, record.weapon))
+        if _stunned_by(troopers[hit.target], record):
+            # Stun: a failed save makes the trooper Stunned for this Player Turn (DIGEST 8);
+            # the turn is recorded when the effect is applied (``effects.apply_effect``).
+            troopers[hit.target] = replace(troopers[hit.target],
+                                           stunned_in=(state.round, state.turn))
+            effects.append(StunnedSet(hit.target, record.weapon))
     return Damage(saves=tuple(records), effects=tuple(effects), dice=dice)
 
 
@@ -98,7 +114,7 @@ def _saves(state: GameState, target: TrooperState, hit: Hit,
 def _wounded(target: TrooperState, record: SaveRecord) -> TrooperState:
     ammo = Ammunition(record.ammo)
     if not inflicts_wounds(ammo) or record.failed == 0:
-        return target  # E/M imposes a State (Isolated), not wounds
+        return target  # E/M and Stun impose a State (Isolated, Stunned), not wounds
     extra = record.rolls[len(record.rolls) - record.criticals:] if record.criticals else ()
     outcome = apply_failed_saves(
         target.wounds, record.failed, target.profile.vita, ammo, target.condition,
@@ -115,6 +131,13 @@ def _isolated_by(target: TrooperState, record: SaveRecord) -> bool:
 def _immobilized_by(target: TrooperState, record: SaveRecord) -> bool:
     return (isolates(Ammunition(record.ammo)) and record.failed > 0 and not target.is_null
             and immobilized_by_em(target) and not target.immobilized_b)
+
+
+def _stunned_by(target: TrooperState, record: SaveRecord) -> bool:
+    """A failed save against Stun by a trooper not Null and not Stunned yet (States are
+    not doubled: a second Stun in the same turn changes nothing)."""
+    return (stuns(Ammunition(record.ammo)) and record.failed > 0 and not target.is_null
+            and not target.stunned)
 
 
 def _with_wounds(target: TrooperState, wounds: int, condition: Condition) -> TrooperState:

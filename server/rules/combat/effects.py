@@ -21,6 +21,7 @@ from .outcome import (
     IsolatedSet,
     Moved,
     Revealed,
+    StunnedSet,
     TargetedCleared,
     TargetedSet,
     Turned,
@@ -41,12 +42,16 @@ def apply_effect(state: GameState, effect: Effect) -> GameState:
     * ``Turned``: facing set; ``WentProne``: prone set; ``TargetedCleared``: targeted unset;
       ``TargetedSet``: targeted set; ``IsolatedSet`` / ``IsolatedCleared``: isolated set / unset;
       ``ImmobilizedBSet`` / ``ImmobilizedBCleared``: immobilized_b set / unset.
+    * ``StunnedSet``: ``stunned_in`` set to the Player Turn being played (``state.round``,
+      ``state.turn``); the States Phase of that turn cancels it (``stunned.py``).
     * ``BecameIdle`` and ``CoupDeGrace`` change nothing: they are records (why a skill did
       nothing; why the ``Wounded`` that follows a Coup de Grâce needed no roll).
     """
     if isinstance(effect, BecameIdle | CoupDeGrace):
         return state
     trooper = state.trooper(_subject(effect))
+    if isinstance(effect, StunnedSet):
+        return state.with_trooper(replace(trooper, stunned_in=(state.round, state.turn)))
     return state.with_trooper(_changed(trooper, effect))
 
 

@@ -2,8 +2,9 @@
 
 A trooper that suffered at least one successful Attack causing a Saving Roll, and is neither
 in a Null state nor Engaged afterwards, makes a Normal WIP roll, or fails it without a die
-when its owner chose so in advance (``guts_choice.py``). On a failure it does the first
-possible of:
+when its owner chose so in advance (``guts_choice.py``) or when it failed a save against Stun
+in this Order; a Stunned trooper rolls at WIP -3 (``stunned.py``). On a failure it does the
+first possible of:
 
 1. move up to 2 inches to leave the LoF of every attacker (the Hacking Area of an attacker
    whose attack was a Comms Attack);
@@ -36,7 +37,8 @@ from .effects import apply_effect
 from .hacking import in_hacking_area
 from .mods import sees
 from .outcome import Effect, Moved, RollRecord, WentProne
-from .rolls import normal_roll
+from .rolls import normal_roll, success_value
+from .stunned import stunned_mods
 
 GUTS_MOVE = 2.0
 RINGS = (0.5, 1.0, 1.5, 2.0)
@@ -51,6 +53,9 @@ class GutsCheck:
     attackers: tuple[TrooperId, ...]
     hackers: tuple[TrooperId, ...] = ()
     """Those of ``attackers`` whose attack was a Comms Attack (no LoF needed)."""
+    stun_failure: bool = False
+    """It failed a save against Stun in this Order: the roll fails without a die
+    (``stunned.fails_guts_by_stun``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +75,7 @@ def guts_rolls(state: GameState, checks: Sequence[GutsCheck], dice: Dice) -> Gut
             continue
         if is_engaged(state, trooper) or trooper.immobilized_b:
             continue  # an Engaged or Immobilized trooper makes no Guts Roll (DIGEST 7.8)
-        record, dice = _roll(trooper, dice, state)
+        record, dice = _roll(trooper, dice, state, check.stun_failure)
         rolls.append(record)
         if record.successes + record.criticals:
             continue
@@ -81,19 +86,28 @@ def guts_rolls(state: GameState, checks: Sequence[GutsCheck], dice: Dice) -> Gut
     return GutsResult(rolls=tuple(rolls), effects=tuple(effects), dice=dice)
 
 
-def _roll(trooper: TrooperState, dice: Dice, state: GameState) -> tuple[RollRecord, Dice]:
-    sv = trooper.profile.wip
+def _roll(trooper: TrooperState, dice: Dice, state: GameState,
+          stun_failure: bool = False) -> tuple[RollRecord, Dice]:
+    base = trooper.profile.wip
+    mods = stunned_mods(trooper)  # a Stunned trooper's Guts Roll takes -3 (DIGEST 8)
+    sv = success_value(base, mods)
+    if stun_failure:  # a failed save against Stun fails the Guts Roll (stunned.py): no die
+        return RollRecord(
+            trooper=trooper.id, skill="guts", target=None, weapon=None, attribute="WIP",
+            base=base, mods=mods, success_value=sv, burst=1, dice=(), cancelled=(),
+            successes=0, criticals=0, stun_failure=True,
+        ), dice
     if trooper.fails_guts:  # the owner's standing choice (guts_choice.py): no die
         return RollRecord(
             trooper=trooper.id, skill="guts", target=None, weapon=None, attribute="WIP",
-            base=sv, mods=(), success_value=sv, burst=1, dice=(), cancelled=(),
+            base=base, mods=mods, success_value=sv, burst=1, dice=(), cancelled=(),
             successes=0, criticals=0, chosen_failure=True,
         ), dice
     faces, dice = roll_d20(dice, 1)
     roll = normal_roll(sv, faces, options(state.ruleset).crit_convention)
     record = RollRecord(
         trooper=trooper.id, skill="guts", target=None, weapon=None, attribute="WIP",
-        base=sv, mods=(), success_value=sv, burst=1, dice=roll.dice, cancelled=(False,),
+        base=base, mods=mods, success_value=sv, burst=1, dice=roll.dice, cancelled=(False,),
         successes=roll.successes, criticals=roll.criticals,
     )
     return record, dice

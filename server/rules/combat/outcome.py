@@ -43,6 +43,9 @@ class RollRecord:
     """Success value under 1: fails without a roll (DIGEST 7.1)."""
     chosen_failure: bool = False
     """A Guts Roll its owner chose to fail (DIGEST 7.8): no die, no success."""
+    stun_failure: bool = False
+    """A Guts Roll failed without a die: its trooper failed a save against Stun ammunition in
+    this Order (official N5 Stun Ammunition; ``stunned.py``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +205,16 @@ class ImmobilizedBCleared(Effect):
 
     TYPE: ClassVar[str] = "immobilized_b_cleared"
     trooper: TrooperId
+
+
+@dataclass(frozen=True, slots=True)
+class StunnedSet(Effect):
+    """A failed Saving Roll against Stun ammunition makes its trooper Stunned (DIGEST 7.6, 8;
+    ``stunned.py``), in the Player Turn being played."""
+
+    TYPE: ClassVar[str] = "stunned_set"
+    trooper: TrooperId
+    weapon: WeaponId
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,6 +48,7 @@ from .outcome import (
     Turned,
 )
 from .rolls import CritConvention, judge
+from .stunned import fails_guts_by_stun
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,7 +297,8 @@ def _guts_checks(saves: Sequence[SaveRecord],
             listed.append(save.attacker)
     hackers = {(hit.target, hit.attacker) for hit in comms}
     return tuple(
-        GutsCheck(t, tuple(a), tuple(x for x in a if (t, x) in hackers))
+        GutsCheck(t, tuple(a), tuple(x for x in a if (t, x) in hackers),
+                  stun_failure=fails_guts_by_stun(t, saves))
         for t, a in attackers.items()
     )
 

@@ -34,6 +34,7 @@ from ..armies.weapons import Weapon, WeaponKind, template_length
 from ..combat.hacking import check_hacker_and_program, in_hacking_area
 from ..combat.immobilized import check_immobilized_may_declare
 from ..combat.mods import blocking_bodies
+from ..combat.stunned import check_stunned_may_declare
 from ..combat.wounds import Condition
 from ..commands import DeclareSkill
 from ..decision import require
@@ -141,6 +142,7 @@ def unmet_requirement(state: GameState, order: ActiveOrder, trooper: TrooperStat
 def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperState, skill: Skill) -> None:
     check_retreat_may_declare(state, trooper, skill, in_aro=False)
     check_immobilized_may_declare(state, trooper, skill, in_aro=False)
+    check_stunned_may_declare(trooper, skill)
     check_engaged_may_declare(state, trooper, skill, in_aro=False)
     if isinstance(skill, MOVEMENT_SKILLS):
         _check_movement(state, order, trooper, skill.route, skill)

@@ -21,6 +21,7 @@ from ..armies.weapons import WeaponKind
 from ..combat.hacking import check_hacker_and_program, in_hacking_area, path_in_hacking_area
 from ..combat.immobilized import check_immobilized_may_declare
 from ..combat.mods import blocking_bodies_by_trooper, without
+from ..combat.stunned import check_stunned_may_declare
 from ..commands import CloseAroWindow, DeclareAro, PassAro
 from ..decision import SYSTEM, System, require
 from ..events import AroDeclared, AroPassed, AroWindowClosed, AroWindowOpened, Event
@@ -282,6 +283,7 @@ def decide_declare_aro(state: GameState, side: Side, command: DeclareAro) -> lis
     )
     check_retreat_may_declare(state, trooper, skill, in_aro=True)
     check_immobilized_may_declare(state, trooper, skill, in_aro=True)
+    check_stunned_may_declare(trooper, skill)
     eligibility = order.eligible.get(trooper.id)
     if eligibility is not None and eligibility.zoc_only:
         require(

@@ -24,6 +24,7 @@ from ..state import GameResult, GameState, OrderCount, Phase
 from .lieutenant import appoint_at_end_of_turn
 from .order_pool import count_orders, orders_left
 from .retreat import retreat_threshold
+from .states_phase import states_phase_checks
 
 
 def first_turn(state: GameState) -> TurnStarted:
@@ -113,10 +114,19 @@ def decide_end_turn(state: GameState, side: Side, command: EndTurn) -> list[Even
     return [end_turn(state)]
 
 
-def end_turn(state: GameState) -> TurnEnded:
-    """States Phase and End of the Turn: unused Orders are removed and lost."""
+def end_turn(state: GameState) -> PhaseStarted:
+    """The end of the Orders Phase (the Active Player ran out of Orders, or chose not to use
+    the rest): the States Phase starts (seed 002); its checks and the End of the Turn follow
+    (``states_phase``, run by ``sequence.py``)."""
+    return PhaseStarted(Phase.STATES)
+
+
+def states_phase(state: GameState) -> list[Event]:
+    """The States Phase's checks (``states_phase.py``), then the End of the Turn: unused
+    Order tokens are removed and lost."""
     assert state.active is not None
-    return TurnEnded(state.round, state.turn, state.active, orders_left(state.orders))
+    return [*states_phase_checks(state),
+            TurnEnded(state.round, state.turn, state.active, orders_left(state.orders))]
 
 
 def apply_turn_ended(state: GameState, event: TurnEnded) -> GameState:
@@ -128,7 +138,7 @@ def apply_turn_ended(state: GameState, event: TurnEnded) -> GameState:
         lost = lost - {event.side}
     choice = {side: t for side, t in state.lieutenant_choice.items() if side is not event.side}
     return replace(state, orders=OrderCount(), troopers=troopers, loss_of_lieutenant=lost,
-                   phase=Phase.STATES, lieutenant_choice=choice)
+                   phase=Phase.END_OF_TURN, lieutenant_choice=choice)
 
 
 def next_turn(state: GameState) -> Event:

@@ -16,7 +16,14 @@ from ..events import Event, OrderResolved, PhaseStarted
 from ..state import GameState, OrderStep, Phase
 from .aro import open_window
 from .deployment import deployment_finished
-from .game_sequence import end_turn, first_turn, next_turn, order_count, tactical_phase
+from .game_sequence import (
+    end_turn,
+    first_turn,
+    next_turn,
+    order_count,
+    states_phase,
+    tactical_phase,
+)
 from .initiative import roll_initiative
 from .order_pool import orders_left
 
@@ -74,7 +81,8 @@ AUTOMATIC_STEPS: tuple[AutomaticStep, ...] = (
     AutomaticStep("resolution", lambda s: _order_step(s, OrderStep.RESOLUTION), _resolve),
     AutomaticStep("impetuous phase over", _impetuous_over, lambda s: [PhaseStarted(Phase.ORDERS)]),
     AutomaticStep("no orders left", _turn_over, lambda s: [end_turn(s)]),
-    AutomaticStep("next turn", lambda s: s.phase is Phase.STATES, lambda s: [next_turn(s)]),
+    AutomaticStep("states phase", lambda s: s.phase is Phase.STATES, states_phase),
+    AutomaticStep("next turn", lambda s: s.phase is Phase.END_OF_TURN, lambda s: [next_turn(s)]),
 )
 
 

@@ -1,0 +1,35 @@
+"""The States Phase (seed 002): after the Orders Phase, before the End of the Turn.
+
+Once the Active Player has no Orders left, or ends the Orders Phase, both players carry out
+the checks of the States and skills labelled "States Phase"; those rolls cause no AROs
+(there is no Order, so no ARO window opens). Then every Order token still on the table is
+removed (``TurnEnded.unused_orders``) and the turn ends.
+
+The checks modelled here: Stunned (``combat/stunned.py``) is cancelled automatically, with
+no roll, for every trooper of either side Stunned during this Player Turn. No other State
+the rules core models carries the States Phase label (Isolated and Immobilized-B are
+cancelled by Reset; Targeted by Reset; Burning, which has one, is not modelled).
+"""
+
+from __future__ import annotations
+
+from ..combat.stunned import stunned_to_cancel
+from ..events import Event, StatesPhaseChecked
+from ..evolve import replace
+from ..state import GameState
+
+
+def states_phase_checks(state: GameState) -> list[Event]:
+    """The States Phase's checks as events: one ``StatesPhaseChecked`` when a check has
+    something to do, none otherwise."""
+    cancelled = stunned_to_cancel(state)
+    if not cancelled:
+        return []
+    return [StatesPhaseChecked(state.round, state.turn, stunned_cancelled=cancelled)]
+
+
+def apply_states_phase_checked(state: GameState, event: StatesPhaseChecked) -> GameState:
+    troopers = dict(state.troopers)
+    for trooper_id in event.stunned_cancelled:
+        troopers[trooper_id] = replace(troopers[trooper_id], stunned_in=None)
+    return replace(state, troopers=troopers)
