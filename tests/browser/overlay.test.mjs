@@ -26,6 +26,8 @@ const PLACEMENTS = {
 const send = (page, body) => page.evaluate((body) => window.referee.send(body, { retryStale: true }), body);
 const ok = async (page, body) => assert.deepEqual(await send(page, body).then((x) => [x.ok, x.message]), [true, undefined]);
 const text = (page, selector) => page.$eval(selector, (x) => x.textContent);
+/** An element's classes, sorted (toggled classes come in any order). */
+const classes = (page, selector) => page.$eval(selector, (x) => [...x.classList].sort().join(" "));
 const shot = (page, name) => page.screenshot({ path: join(artifacts, `overlay-${name}.png`), omitBackground: true });
 
 /** Open the overlay as OBS would: the page at 1920 x 1080, nothing clicked. */
@@ -142,11 +144,18 @@ test("/overlay is served and shows a known game: round, turn, active player, Ord
     clocks: { A: { remaining_ms: 4_123_000, running: true, out_of_time: false }, B: { remaining_ms: 245_000, running: false, out_of_time: false } } } })));
   await overlay.waitForSelector("#side-A .stat-clock:not([hidden])", WAIT);
   assert.equal(await text(overlay, "#side-B .clock"), "4:05");
-  assert.equal(await overlay.$eval("#side-B .stat-clock", (x) => x.className), "stat stat-clock low");
-  assert.equal(await overlay.$eval("#side-A .stat-clock", (x) => x.className), "stat stat-clock running");
+  assert.equal(await classes(overlay, "#side-B .stat-clock"), "low stat stat-clock");
+  assert.equal(await classes(overlay, "#side-A .stat-clock"), "running stat stat-clock");
   await overlay.waitForFunction(() => document.querySelector("#side-A .clock").textContent !== "1:08:43", null, WAIT);
   assert.match(await text(overlay, "#side-A .clock"), /^1:08:[0-4]\d$/);
   await shot(overlay, "clocks");
+  // A's time runs out: the next frame says so.
+  await overlay.evaluate(() => window.referee.dispatchEvent(new CustomEvent("message", { detail: { type: "events", first: window.referee.view.version + 1, events: [],
+    clocks: { A: { remaining_ms: 0, running: false, out_of_time: true }, B: { remaining_ms: 245_000, running: true, out_of_time: false } } } })));
+  await overlay.waitForFunction(() => document.querySelector("#side-A .clock").textContent === "OUT OF TIME", null, WAIT);
+  assert.equal(await classes(overlay, "#side-A .stat-clock"), "out stat stat-clock");
+  assert.equal(await classes(overlay, "#side-B .stat-clock"), "low running stat stat-clock");
+  await shot(overlay, "clock-out-of-time");
 
   // The overlay's socket drops: it reconnects by itself and follows the game to its end.
   await overlay.evaluate(() => window.referee.dropForTest());
@@ -158,7 +167,7 @@ test("/overlay is served and shows a known game: round, turn, active player, Ord
   assert.equal(await text(overlay, "#side-B .vp"), String(result.victory_points.B));
   assert.equal(await text(overlay, "#phase"), "Game over");
   assert.equal(await text(overlay, "#active"), "", "no one is active once it is over");
-  assert.equal(await overlay.$eval("#side-A", (x) => [...x.classList].join(" ")), "side side-A winner");
+  assert.equal(await classes(overlay, "#side-A"), "side side-A winner");
   assert.equal(await overlay.$eval("#status", (x) => x.hidden), true, "live again");
   await shot(overlay, "game-over");
 
