@@ -24,6 +24,7 @@ import logging
 import math
 import socket
 import time
+from collections.abc import Awaitable
 
 import uvicorn
 from starlette.applications import Starlette
@@ -68,3 +69,24 @@ class GracefulServer(uvicorn.Server):
         left = self._timeout_s - (time.monotonic() - started)
         self.config.timeout_graceful_shutdown = max(1, math.ceil(left))
         await super().shutdown(sockets)
+
+
+STORAGE_CLOSE_S = 5.0
+"""How long the application's shutdown waits for each connection to Redis to close."""
+
+
+async def close_within(close: Awaitable[None], what: str,
+                       seconds: float = STORAGE_CLOSE_S) -> None:
+    """Await one closing step of the application's shutdown, at most ``seconds``.
+
+    Closing a socket waits for the transport to report it closed (redis-py's
+    ``disconnect`` awaits ``StreamWriter.wait_closed``, without a bound for a client made
+    without a connect timeout); a socket to a Redis that was killed and restarted meanwhile
+    can keep that wait from ending (redis/redis-py#3941 is one such report). The process is
+    ending: a close that does not finish is logged and left behind, never waited for."""
+    try:
+        async with asyncio.timeout(seconds):
+            await close
+    except TimeoutError:
+        log.warning("shutdown: %s did not close within %.0f s; going on without it", what,
+                    seconds)

@@ -24,7 +24,7 @@ from protocol.constants import PROTOCOL_VERSION, CloseCode
 from protocol.messages import Accepted, Command, Hello, Snapshot
 from server.app import create_app
 from server.rooms.registry import RoomRegistry
-from server.shutdown import GracefulServer
+from server.shutdown import GracefulServer, close_within
 from server.store import MemoryRoomStore
 from server.transport.endpoint import NODE_HEADER
 
@@ -167,3 +167,21 @@ async def test_the_shutdown_ends_within_its_budget_even_if_a_socket_never_leaves
     node.sigterm()
     await node.serving  # returns: the budget ran out and uvicorn closed the rest
     assert await silent.close_code() is not None
+
+
+async def test_a_storage_close_that_never_ends_is_left_behind_and_logged(
+        caplog: pytest.LogCaptureFixture) -> None:
+    never = asyncio.get_running_loop().create_future()  # a wait_closed that never ends
+    await close_within(never, "the room store", seconds=0.01)
+    assert never.cancelled(), "not waited for any more"
+    assert "the room store did not close within" in caplog.text
+
+
+async def test_a_storage_close_that_ends_is_awaited(caplog: pytest.LogCaptureFixture) -> None:
+    closed: list[str] = []
+
+    async def close() -> None:
+        closed.append("closed")
+
+    await close_within(close(), "the room store")
+    assert closed == ["closed"] and "did not close" not in caplog.text

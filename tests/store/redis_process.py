@@ -33,6 +33,11 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+STOP_WAIT_S = 10.0
+"""How long ``stop`` lets redis-server shut down (flush its append-only file) before
+killing it."""
+
+
 class RedisProcess:
     def __init__(self, data_dir: Path, port: int | None = None,
                  extra_args: Sequence[str] = ()) -> None:
@@ -77,5 +82,9 @@ class RedisProcess:
     def stop(self) -> None:
         if self.process is not None:
             self.process.terminate()
-            self.process.wait()
+            try:
+                self.process.wait(timeout=STOP_WAIT_S)
+            except subprocess.TimeoutExpired:  # never hang a test's teardown on it
+                self.process.kill()
+                self.process.wait()
             self.process = None
