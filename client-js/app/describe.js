@@ -247,6 +247,7 @@ export function describeEvent(e, ctx = {}) {
     case "lieutenant_appointed": return ["Your new Lieutenant will be ", who(e.trooper), " (secret; from the End of this Turn)"];
     case "command_token_spent": return describeTokenSpent(e, who);
     case "guts_failure_chosen": return [who(e.trooper), ` will ${e.fail ? "fail" : "roll"} its Guts Rolls (secret)`];
+    case "states_phase_checked": return ["States Phase: ", ...troopers(e.stunned_cancelled ?? [], ctx), ` ${(e.stunned_cancelled ?? []).length === 1 ? "is" : "are"} no longer Stunned (cancelled automatically, no roll)`];
     case "turn_ended": return [`Player ${e.side}'s turn ended (${e.unused_orders} unused Order${e.unused_orders === 1 ? "" : "s"} lost)`];
     case "game_ended": return [`Game over: ${resultText(e.result)}${e.dice_revealed?.secret ? "; the dice secret is revealed: anyone may now verify every die" : ""}`];
     default: return [`${String(e.type).replace(/_/g, " ")}`];
@@ -331,6 +332,7 @@ export function effectText(x, ctx = {}) {
     case "went_prone": return [who(x.trooper), ` goes Prone (${lookupWords(PRONE_REASON, x.reason)})`];
     case "targeted_set": return [who(x.trooper), ` is Targeted (${weaponName(x.program)})`];
     case "targeted_cleared": return [who(x.trooper), " is no longer Targeted"];
+    case "stunned_set": return [who(x.trooper), ` is Stunned until the States Phase (${weaponName(x.weapon)}${weaponName(x.weapon).includes("Stun") ? "" : ": Stun"})`];
     case "isolated_set": return [who(x.trooper), ` is Isolated (${weaponName(x.weapon)}: E/M)`];
     case "isolated_cleared": return [who(x.trooper), " is no longer Isolated"];
     case "immobilized_b_set": return [who(x.trooper), ` is Immobilized-B (${weaponName(x.weapon)}: E/M)`];
@@ -351,7 +353,7 @@ export function effectText(x, ctx = {}) {
 
 const VERB = { bs_attack: "shoots", cc_attack: "attacks in close combat", comms_attack: "hacks", dodge: "dodges", reset: "resets",
   discover: "tries to Discover", guts: "makes a Guts Roll" };
-const MOD_NAME = { range: "range", partial_cover: "Partial Cover", targeted: "Targeted", mimetism: "Mimetism",
+const MOD_NAME = { range: "range", partial_cover: "Partial Cover", targeted: "Targeted", mimetism: "Mimetism", stunned: "Stunned",
   no_line_of_fire: "no LoF", surprise_attack: "Surprise Attack" };
 const MOD_CAP = 12;
 
@@ -457,7 +459,9 @@ export function outcomeLines(outcome, ctx = {}) {
     if (r.weapon) parts.push(` with ${weaponName(r.weapon)}`);
     parts.push(": ");
     const opponents = (r.opposed_by ?? []).map((/** @type {number} */ i) => rolls[i]).filter(Boolean);
-    if (r.chosen_failure) {
+    if (r.stun_failure) {
+      parts.push(`${r.attribute} ${r.base}: it failed a Saving Roll against Stun, so it fails without a die. `);
+    } else if (r.chosen_failure) {
       parts.push(`${r.attribute} ${r.base}: its owner chose to fail it, no die rolled. `);
     } else if (r.automatic_failure && r.success_value >= 1) {
       // No range band reaches the target: not a MOD, the attack fails without dice (DIGEST 5.2, 10.5).
@@ -472,7 +476,7 @@ export function outcomeLines(outcome, ctx = {}) {
       parts.push("Face to Face against ");
       opponents.forEach((o, i) => { if (i) parts.push(" and "); parts.push(who(o.trooper), `'s ${skillName(o.skill)}`); });
       parts.push(".", ...cancelText(r, opponents, ctx), " ");
-    } else if (!r.automatic_failure && !r.chosen_failure && r.skill !== "guts") {
+    } else if (!r.automatic_failure && !r.chosen_failure && !r.stun_failure && r.skill !== "guts") {
       parts.push("Normal Roll. ");
     }
     parts.push({ text: textOf(verdict(r, ctx)), cls: "verdict" });

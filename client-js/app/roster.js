@@ -12,6 +12,7 @@ export const STATE_TOKENS = {
   immobilized: { code: "IMM", name: "Immobilized", fill: "#c9a400", text: "#000" },
   targeted: { code: "TGT", name: "Targeted", fill: "#e0182d" },
   isolated: { code: "ISO", name: "Isolated", fill: "#7a3fb0" },
+  stunned: { code: "STUN", name: "Stunned (no Attacks, -3 to rolls but saves)", fill: "#2b7bd6" },
   hidden: { code: "HIDDEN", name: "Hidden Deployment (yours; the opponent does not see it)", fill: "#4b5563" },
   marker: { code: "CAMO", name: "Camouflage marker", fill: "#1f6f62" },
   lieutenant: { code: "LT", name: "your Lieutenant (secret)", fill: "#c9a400", text: "#000" },
@@ -19,7 +20,7 @@ export const STATE_TOKENS = {
 
 /**
  * The states a trooper shows, in the order the tokens are drawn. Only what the view carries:
- * `immobilized`/`isolated` when a state has them; `lieutenant` only for one's own troopers
+ * `immobilized`/`isolated`/`stunned_in` when a state has them; `lieutenant` only for one's own troopers
  * (only they carry `entry`).
  * @param {Record<string, any>} t @returns {string[]}
  */
@@ -32,6 +33,7 @@ export function trooperStates(t) {
   if (t.immobilized || t.immobilized_b || t.condition === "immobilized") states.push("immobilized");
   if (t.targeted) states.push("targeted");
   if (t.isolated) states.push("isolated");
+  if (t.stunned_in) states.push("stunned");
   if (t.hidden) states.push("hidden");
   if (t.marker) states.push("marker");
   return states;

@@ -226,6 +226,12 @@ const FOLDS = {
     const trooper = trooperIn(state, e.trooper);
     if (trooper) trooper.fails_guts = e.fail;
   },
+  states_phase_checked(state, e) {
+    for (const id of e.stunned_cancelled ?? []) {
+      const trooper = trooperIn(state, id);
+      if (trooper) trooper.stunned_in = null;
+    }
+  },
   turn_ended(state, e) {
     state.order = null;
     // The End of Turn of a player in Loss of Lieutenant appoints its new Lieutenant (its
@@ -272,6 +278,9 @@ function applyEffect(state, effect, profiles) {
       break;
     case "isolated_set":
       trooper.isolated = true;
+      break;
+    case "stunned_set":
+      trooper.stunned_in = [state.round, state.turn];
       break;
     case "immobilized_b_cleared":
       trooper.immobilized_b = false;

@@ -233,3 +233,17 @@ test("seed 000: a declaration whose Requirement fails, or an ARO that fails the 
   assert.equal(d.textOf(d.effectText({ type: "became_idle", trooper: "A-t5", skill: "cc_attack", reason: "not_in_base_contact" }, ctx)),
     "Lancer (A-t5) declared CC Attack: not in base contact with its target, the Order is lost (Idle)");
 });
+
+test("Stun: the target is Stunned, its Guts Roll fails without a die, and the States Phase cancels it", () => {
+  const { log, results } = play("stun");
+  const lines = results[0].map(lineText);
+  const guts = lines.find((l) => l.includes("makes a Guts Roll"));
+  assert.match(guts ?? "", /: WIP 13: it failed a Saving Roll against Stun, so it fails without a die\. Failed/);
+  assert.ok(log.some((l) => l.includes("Syndicate Enforcer (B-t3) is Stunned until the States Phase (Stunner (Stun))")), log.join("\n"));
+  const states = log.indexOf("States Phase");
+  assert.ok(states > 0, log.join("\n"));
+  assert.equal(log[states + 1], "States Phase: Syndicate Enforcer (B-t3) is no longer Stunned (cancelled automatically, no roll)");
+  assert.match(log[states + 2], /^Player A's turn ended/);
+  // A Stunned trooper's MOD on its rolls is named.
+  assert.equal(d.successValueText({ attribute: "PH", base: 11, mods: [{ source: "stunned", value: -3 }], success_value: 8 }), "PH 11 −3 Stunned = SV 8");
+});

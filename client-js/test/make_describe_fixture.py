@@ -57,6 +57,25 @@ OUT_OF_RANGE: dict[str, Any] = {
     ],
 }
 
+STUN: dict[str, Any] = {
+    "title": "The Warden's Stunner (Stun) on an Enforcer: two failed saves make it Stunned, its Guts "
+             "Roll fails without a die; ending the turn runs the States Phase, which cancels it",
+    "setup": {
+        "ruleset": "n5", "terrain": [],
+        "placements": {"A-t1": [20, 20, 90], "B-t3": [20, 30, 270], "B-t1": [1, 47, 90]},
+    },
+    "steps": [
+        {"dice": [1, 2, 20, 20]},
+        {"as": "A", "command": {"type": "activate", "trooper": "A-t1", "order": "regular"}},
+        {"as": "A", "command": {"type": "declare_skill", "skill": {
+            "type": "bs_attack", "weapon": "stunner", "targets": [{"trooper": "B-t3", "burst": 2}]}}},
+        {"as": "B", "command": {"type": "close_aro_window", "order": 1, "step": 1}},
+        {"as": "A", "command": {"type": "declare_skill", "skill": {"type": "idle"}}},
+        {"as": "B", "command": {"type": "close_aro_window", "order": 1, "step": 2}},
+        {"as": "A", "command": {"type": "end_turn"}},
+    ],
+}
+
 VIEWERS = {"A": Side.A, "B": Side.B, "spectator": SPECTATOR}
 
 
@@ -95,6 +114,7 @@ def main() -> None:
         scenario = load_scenario(SCENARIO_DIR / f"{name}.json")
         fixture[name] = play(name, dict(scenario.setup), list(scenario.steps))
     fixture["out_of_range"] = play("out_of_range", OUT_OF_RANGE["setup"], OUT_OF_RANGE["steps"])
+    fixture["stun"] = play("stun", STUN["setup"], STUN["steps"])
     out = ROOT / "client-js" / "test" / "fixtures" / "events.json"
     out.write_text(json.dumps(fixture, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {out.relative_to(ROOT)}")

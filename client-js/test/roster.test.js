@@ -62,3 +62,10 @@ test("bases by Silhouette: a profile's, or a marker's own, 25 mm when unknown", 
   assert.equal(baseDiameter(8), 70 / 25.4);
   assert.equal(silhouetteHeight(2), 40 / 25.4);
 });
+
+test("states: Stunned shows while the view carries the turn it was caused in", async () => {
+  const { STATE_TOKENS } = await import("../app/roster.js");
+  assert.deepEqual(trooperStates({ stunned_in: [1, 1], prone: true }), ["prone", "stunned"]);
+  assert.deepEqual(trooperStates({ stunned_in: null }), []);
+  assert.equal(STATE_TOKENS.stunned.code, "STUN");
+});

@@ -173,3 +173,18 @@ test("the End of Turn of a side in Loss of Lieutenant asks for a snapshot (who i
   view.applyEvents(12, [{ type: "turn_ended", round: 1, turn: 2, side: "A", unused_orders: 0 }]);
   assert.equal(view.stale, true);
 });
+
+test("the Stunned state is folded from a Stun hit and cleared by the States Phase check", () => {
+  const view = viewWith([trooper("t1", "A", [5, 5])]);
+  view.applyEvents(11, [
+    { type: "order_resolved", order: 1, outcome: { rolls: [], saves: [], effects: [
+      { type: "stunned_set", trooper: "t1", weapon: "stunner" }] } },
+  ]);
+  assert.deepEqual(view.trooper("t1").stunned_in, [1, 1]);
+  view.applyEvents(12, [
+    { type: "phase_started", phase: "states" },
+    { type: "states_phase_checked", round: 1, turn: 1, stunned_cancelled: ["t1"] },
+  ]);
+  assert.equal(view.trooper("t1").stunned_in, null);
+  assert.equal(view.stale, false);
+});
