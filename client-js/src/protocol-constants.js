@@ -93,6 +93,7 @@ export const RuleReason = Object.freeze({
   COMMAND_TOKEN_USE_UNAVAILABLE: "command_token_use_unavailable",
   IN_RETREAT: "in_retreat",
   IMPETUOUS_ROUTE: "impetuous_route",
+  STALE_CLOCK: "stale_clock",
 });
 
 export const CloseCode = Object.freeze({

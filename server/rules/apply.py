@@ -17,6 +17,7 @@ from .orders.aro import (
     apply_aro_window_closed,
     apply_aro_window_opened,
 )
+from .orders.clocks import apply_clock_ran_out, apply_clock_switched
 from .orders.command_tokens import apply_command_token_spent
 from .orders.command_tokens import apply_turn_started as tokens_at_turn_start
 from .orders.deployment import apply_deployment_step_ended, apply_trooper_deployed
@@ -79,6 +80,8 @@ APPLIERS: dict[type[e.Event], Callable[[GameState, Any], GameState]] = {
     e.TurnEnded: apply_turn_ended,
     e.GameEnded: apply_game_ended,
     e.GutsFailureChosen: apply_guts_failure_chosen,
+    e.ClockSwitched: apply_clock_switched,
+    e.ClockRanOut: apply_clock_ran_out,
 }
 
 

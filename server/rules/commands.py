@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 from .armies.skills import PeripheralSkill, Skill
-from .ids import TrooperId
+from .ids import Side, TrooperId
 from .serial import Plain, Tagged, from_plain
 from .state import OrderType
 from .table.geometry import Point
@@ -117,6 +117,16 @@ class CloseAroWindow(Command):
     TYPE: ClassVar[str] = "close_aro_window"
     order: int
     step: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClockExpired(Command):
+    """The room's timer at the running side's chess-clock deadline (``clocks``): ``side``
+    ran out at room time ``at_ms``. Sent by the room only."""
+
+    TYPE: ClassVar[str] = "clock_expired"
+    side: Side
+    at_ms: int
 
 
 @dataclass(frozen=True, slots=True)

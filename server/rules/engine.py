@@ -21,6 +21,13 @@ from .events import Event
 from .ids import Side
 from .orders.activation import decide_declare_skill
 from .orders.aro import decide_close_aro_window, decide_declare_aro, decide_pass_aro
+from .orders.clocks import (
+    clocks_fields,
+    decide_clock_expired,
+    start_clocks,
+    switch_events,
+    time_out_events,
+)
 from .orders.command_tokens import decide_coordinate_order, decide_spend_command_token
 from .orders.deployment import decide_deploy, decide_end_deployment_step
 from .orders.game_sequence import decide_concede, decide_end_impetuous_phase, decide_end_turn
@@ -44,10 +51,12 @@ __all__ = [
     "Rejected",
     "apply",
     "apply_all",
+    "clocks_fields",
     "decide",
     "new_game",
     "pending_aro_window",
     "state_from_plain",
+    "start_clocks",
     "state_to_plain",
 ]
 
@@ -73,32 +82,51 @@ HANDLERS: dict[type[c.Command], Handler] = {
     c.AppointLieutenant: decide_appoint_lieutenant,
     c.SpendCommandToken: decide_spend_command_token,
     c.CoordinateOrder: decide_coordinate_order,
+    c.ClockExpired: decide_clock_expired,
 }
 
-SYSTEM_COMMANDS = (c.CloseAroWindow,)
+SYSTEM_COMMANDS = (c.CloseAroWindow, c.ClockExpired)
 
 
-def decide(state: GameState, actor: Actor, command: c.Command) -> Decision:
+def decide(state: GameState, actor: Actor, command: c.Command, at_ms: int | None = None) -> Decision:
     """Validate ``command`` from ``actor``; return its events (with the automatic steps
-    they trigger) or a rejection. Never raises for a bad command."""
+    they trigger) or a rejection. Never raises for a bad command.
+
+    ``at_ms``: the room's time (Unix ms) when it decides the command, for the chess clocks
+    (``orders/clocks``); None: no time has passed since the clocks last switched."""
     if state.phase is Phase.GAME_OVER:
         return Rejected(Reason.GAME_OVER.value, "The game is over.")
     if actor is SYSTEM and not isinstance(command, SYSTEM_COMMANDS):
-        return Rejected(Reason.BAD_COMMAND.value, "The room clock only closes ARO windows.")
+        return Rejected(Reason.BAD_COMMAND.value,
+                        "The room clock only closes ARO windows and runs out chess clocks.")
     if isinstance(actor, Side):
         unknown = unknown_to(state, actor, command)
         if unknown is not None:
             return Rejected(Reason.UNKNOWN_TROOPER.value, f"There is no trooper {unknown}.")
+    produced: list[Event] = []
+    if at_ms is not None and not isinstance(command, c.ClockExpired):
+        # A command that arrives after the running clock's deadline, before the room's timer
+        # said so: the time-out happened first, and the command is decided after it.
+        timed_out = time_out_events(state, at_ms)
+        if timed_out:
+            state = _then_automatic(state, timed_out, produced)
     try:
         events = HANDLERS[type(command)](state, actor, command)
     except Rejection as rejection:
         return Rejected(rejection.reason.value, rejection.message)
-    produced: list[Event] = []
+    state = _then_automatic(state, events, produced)
+    produced += switch_events(state, at_ms)
+    return Accepted(tuple(produced))
+
+
+def _then_automatic(state: GameState, events: list[Event], produced: list[Event]) -> GameState:
+    """Apply ``events`` and the automatic steps they trigger, adding them to ``produced``."""
     for event in events:
         state = apply(state, event)
         produced.append(event)
-    _, follow_ups = automatic_events(state, apply)
-    return Accepted(tuple(produced + follow_ups))
+    state, follow_ups = automatic_events(state, apply)
+    produced += follow_ups
+    return state
 
 
 def apply_all(state: GameState, events: Iterable[Event]) -> GameState:

@@ -294,6 +294,27 @@ class GameEnded(Event):
     die of the game (``dice.dice_reveal``; docs/fair-play.md)."""
 
 
+@dataclass(frozen=True, slots=True)
+class ClockSwitched(Event):
+    """Chess clocks (``clocks``): at room time ``at_ms`` the clock of ``running`` starts (None:
+    none runs); ``remaining`` is each side's time left then."""
+
+    TYPE: ClassVar[str] = "clock_switched"
+    at_ms: int
+    running: Side | None
+    remaining: dict[Side, int]
+
+
+@dataclass(frozen=True, slots=True)
+class ClockRanOut(Event):
+    """``side``'s chess clock reached 0 at room time ``at_ms``: it plays no more Orders after
+    the current one, but still declares AROs (``clocks``)."""
+
+    TYPE: ClassVar[str] = "clock_ran_out"
+    side: Side
+    at_ms: int
+
+
 def event_to_plain(event: Event) -> Plain:
     return to_plain(event)
 

@@ -49,3 +49,4 @@ class Reason(StrEnum):
     COMMAND_TOKEN_USE_UNAVAILABLE = "command_token_use_unavailable"  # not now / not met / done
     IN_RETREAT = "in_retreat"  # the army is in Retreat!: the skill is not one it may declare
     IMPETUOUS_ROUTE = "impetuous_route"  # an Impetuous Move that does not follow DIGEST 3.6
+    STALE_CLOCK = "stale_clock"  # a chess-clock expiry for a clock that has not run out

@@ -266,6 +266,18 @@ class CommandTokens:
 
 
 @dataclass(frozen=True, slots=True)
+class Clocks:
+    """Chess clocks (``orders/clocks.py``): open information. ``remaining`` is each side's
+    time left when ``running`` started at room time ``since_ms`` (Unix ms, stamped by the
+    room); the running side's time now is ``remaining - (now - since_ms)``."""
+
+    remaining: Mapping[Side, int] = field(default_factory=dict)
+    running: Side | None = None
+    since_ms: int = 0
+    out_of_time: frozenset[Side] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
 class GameResult:
     winner: Side | None
     victory_points: Mapping[Side, int]
@@ -300,6 +312,8 @@ class GameState:
     private to that player."""
     dice_source: DiceSource = field(default_factory=DiceSource)
     """The dice secret and contributions (``dice``): never in any view."""
+    clocks: Clocks | None = None
+    """Chess clocks, in a room that plays with them (``clocks``); None otherwise."""
     id_key: str = ""
     """The key trooper ids are drawn from (``army_selection``): random per room and
     independent of the dice secret. Never in any view."""

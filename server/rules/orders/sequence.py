@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ..events import Event, OrderResolved, PhaseStarted
 from ..state import GameState, OrderStep, Phase
 from .aro import open_window
+from .clocks import out_of_time_turn_over
 from .deployment import deployment_finished
 from .game_sequence import (
     end_turn,
@@ -79,6 +80,7 @@ AUTOMATIC_STEPS: tuple[AutomaticStep, ...] = (
     AutomaticStep("order count", lambda s: s.phase is Phase.TACTICAL, order_count),
     AutomaticStep("ARO declaration step", _entering_aro_step, open_window),
     AutomaticStep("resolution", lambda s: _order_step(s, OrderStep.RESOLUTION), _resolve),
+    AutomaticStep("out of time", out_of_time_turn_over, lambda s: [end_turn(s)]),
     AutomaticStep("impetuous phase over", _impetuous_over, lambda s: [PhaseStarted(Phase.ORDERS)]),
     AutomaticStep("no orders left", _turn_over, lambda s: [end_turn(s)]),
     AutomaticStep("states phase", lambda s: s.phase is Phase.STATES, states_phase),
