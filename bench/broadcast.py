@@ -254,7 +254,8 @@ def figures(args: argparse.Namespace, samples: dict[str, Any], joins: list[dict[
             "commands": players["events"]["commands"],
             **event_latencies(crowd, players["events"]["sent_at"], joined),
             "players_latency_ms": percentiles(players["events"]["latencies_ms"]),
-            "spectator_deliveries": deliveries,
+            "spectator_deliveries": deliveries,  # every frame (a spectator count too)
+            "spectator_event_frames": event_frames,
             "mean_event_frame_bytes": round(event_bytes / event_frames, 1)
             if event_frames else None,
             "server_cpu_s": round(cpu_events, 3),
@@ -397,7 +398,7 @@ def main(argv: list[str] | None = None) -> Path:
                         help="spectator processes (each under its own file limit)")
     parser.add_argument("--join-s", type=float, default=30.0,
                         help="the spectators join evenly over this many seconds")
-    parser.add_argument("--join-pace", type=float, default=0.2,
+    parser.add_argument("--join-pace", type=float, default=0.5,
                         help="seconds between the players' commands while the crowd joins")
     parser.add_argument("--pace", type=float, default=0.5,
                         help="seconds between the players' commands in the events phase")

@@ -37,7 +37,8 @@ def test_broadcast_runs_and_every_spectator_gets_every_frame(tmp_path: Path) -> 
         # Every command made one frame for the crowd, and every spectator got every one.
         assert events["frames"] == events["commands"] == 8
         assert events["frames_incomplete"] == 0
-        assert events["spectator_deliveries"] == 8 * 20
+        assert events["spectator_event_frames"] == 8 * 20
+        assert events["spectator_deliveries"] >= 8 * 20  # (a spectator count may come too)
         assert events["to_last_spectator_ms"]["count"] == 8
         assert set(events["to_last_spectator_ms"]) == {"count", "p50", "p90", "p99", "p99.9",
                                                        "max"}
