@@ -43,7 +43,7 @@ from server.cluster.wire import (
     in_channel,
     out_channel,
 )
-from server.fanout import Audience, Delivery
+from server.fanout import AUDIENCES, Audience, Delivery
 from server.metrics import RELAY_FROM_OWNER, RELAY_GAPS, RELAY_TO_OWNER
 from server.rooms.door import RoomMoved
 from server.rooms.room import RoomStopped
@@ -175,10 +175,14 @@ class RelayRoom:
         body = envelope.body
         if isinstance(body, Broadcast):
             delivery = body.delivery
+            # Once per audience, not per viewer: thousands of spectators share one frame.
+            frames = {audience: delivery.frame_for(audience) for audience in AUDIENCES}
+            live = Phase.LIVE
             for relayed in self._by_id.values():
-                frame = delivery.frame_for(relayed.member.audience)
-                if relayed.phase is Phase.LIVE and frame:
-                    relayed.member.deliver(frame)
+                if relayed.phase is live:
+                    frame = frames[relayed.member.audience]
+                    if frame:
+                        relayed.member.deliver(frame)
                 elif relayed.phase is Phase.RESYNCING:
                     self._pass_answer(relayed, delivery)
         elif isinstance(body, Direct):
