@@ -32,9 +32,9 @@ from server.loop_watch import LoopLagWatch
 from server.metrics import routes as metrics_routes
 from server.rooms.engine_port import Engine
 from server.rooms.registry import RoomRegistry
+from server.shutdown import close_within
 from server.store import MemoryRoomStore, RoomStore
 from server.transport.direct_frames import KeepServerSend
-from server.shutdown import close_within
 from server.transport.endpoint import WebsocketApp
 from server.transport.open_sockets import OpenSockets
 
