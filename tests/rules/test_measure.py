@@ -60,6 +60,7 @@ def test_from_a_trooper_the_distance_is_between_the_bases_and_the_bands_are_its_
     assert measured.weapons == (
         WeaponRange("breacher_rifle", "Breacher Rifle (Shock)", 3),  # 8.01-16: +3
         WeaponRange("sidearm", "Sidearm", 0),  # 8.01-16: 0
+        WeaponRange("stunner", "Stunner (Stun)", 0),  # 8.01-16: 0
         WeaponRange("combat_knife", "Combat Knife (Shock)", None),  # not in base contact
     )
 

@@ -92,6 +92,7 @@ async def test_a_seat_measures_from_its_trooper_with_the_servers_geometry(server
     assert measured.weapons == [
         {"weapon": "breacher_rifle", "name": "Breacher Rifle (Shock)", "mod": 3},
         {"weapon": "sidearm", "name": "Sidearm", "mod": 0},
+        {"weapon": "stunner", "name": "Stunner (Stun)", "mod": 0},
         {"weapon": "combat_knife", "name": "Combat Knife (Shock)", "mod": None},
     ]
     behind = await ask(viewers.a, OFFICER, [10, 1.0], 8)
