@@ -153,7 +153,9 @@ class Snapshot:
     """The client's full view at ``version``; replaces whatever it held.
 
     ``window`` is the ARO window (see ``window_fields``) while one runs, else it is nil;
-    ``seats`` maps "A"/"B" to a SeatStatus value.
+    ``seats`` maps "A"/"B" to a SeatStatus value; ``clocks`` the chess clocks: nil in a
+    room without them, else "A" and "B" each map to ``remaining_ms`` (as of the frame),
+    ``running`` and ``out_of_time`` (protocol/README.md).
     """
 
     TAG: ClassVar[ServerTag] = ServerTag.SNAPSHOT
@@ -161,6 +163,7 @@ class Snapshot:
     state: dict[str, Plain]
     window: dict[str, Plain] | None
     seats: dict[str, str]
+    clocks: dict[str, Plain] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +193,9 @@ class Events:
     before per-viewer numbering (2026-11-24)."""
     window: dict[str, Plain] | None
     accepted: str | None = None
+    clocks: dict[str, Plain] | None = None
+    """The chess clocks as they stand after these events (as ``Snapshot.clocks``), or None in
+    a room without them: a client replaces its clocks with it on every ``events`` frame."""
 
     @property
     def last(self) -> int:

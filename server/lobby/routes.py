@@ -148,9 +148,14 @@ async def _drop(chunks: AsyncIterator[bytes], most: int) -> None:
             return
 
 
+MAX_CLOCK_S = 4 * 3600
+"""The longest chess clock a room takes per player (ITS plays 1:15 each: 4500 s)."""
+
+
 def parse_room_settings(body: dict[str, Any], settings: Settings) -> RoomSettings:
     """Validate a create-room request; unknown fields are refused so typos are noticed."""
-    known = {"ruleset", "aro_window_s", "visibility", "spectator_delay_s", "seed", "table"}
+    known = {"ruleset", "aro_window_s", "visibility", "spectator_delay_s", "seed", "table",
+             "clock_s"}
     unknown = sorted(set(body) - known)
     if unknown:
         raise BadRequest("bad_field", f"unknown fields {unknown}")
@@ -167,8 +172,12 @@ def parse_room_settings(body: dict[str, Any], settings: Settings) -> RoomSetting
     delay = _number(body.get("spectator_delay_s", 0), "spectator_delay_s")
     if not 0 <= delay <= 3600:
         raise BadRequest("bad_field", "spectator_delay_s must be within 0..3600")
+    clock = body.get("clock_s", 0)
+    if isinstance(clock, bool) or not isinstance(clock, int) or not 0 <= clock <= MAX_CLOCK_S:
+        raise BadRequest("bad_field", f"clock_s must be a whole number of seconds within "
+                         f"0..{MAX_CLOCK_S} (0: no chess clocks)")
     return RoomSettings(ruleset, window, visibility, delay, _fixed_seed(body, settings),
-                        _table(body, Ruleset(ruleset)))
+                        _table(body, Ruleset(ruleset)), clock)
 
 
 def _table(body: dict[str, Any], ruleset: Ruleset) -> str | dict[str, Any]:
@@ -326,6 +335,7 @@ def _settings_json(settings: RoomSettings) -> dict[str, Any]:
     # Never the seed: whoever knows it can predict every die of the game.
     return {"ruleset": settings.ruleset, "aro_window_s": settings.aro_window_s,
             "visibility": settings.visibility, "spectator_delay_s": settings.spectator_delay_s,
+            "clock_s": settings.clock_s,
             "table": table_catalogue.summary(settings.table, Ruleset(settings.ruleset))}
 
 

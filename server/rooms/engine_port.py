@@ -72,14 +72,30 @@ class Engine(Protocol):
     def parse_command(self, body: Plain) -> Command:
         """Raises ``CommandFormatError`` on a malformed body."""
 
-    def decide(self, state: State, actor: str | None, command: Command) -> Verdict:
-        """``actor`` is "A", "B" or None for the system (timer expiries)."""
+    def decide(self, state: State, actor: str | None, command: Command,
+               at_ms: int | None = None) -> Verdict:
+        """``actor`` is "A", "B" or None for the system (timer expiries); ``at_ms``: the
+        room's clock (Unix ms) as it decides, which runs the chess clocks."""
 
     def apply_all(self, state: State, events: Sequence[Event]) -> State: ...
 
     def pending_aro_window(self, state: State) -> AroWindow | None: ...
 
     def close_window_command(self, window: AroWindow) -> Command: ...
+
+    def start_clocks(self, state: State, clock_ms: int, at_ms: int) -> State:
+        """``state`` played on chess clocks of ``clock_ms`` per player from room time
+        ``at_ms`` (``server/rules/orders/clocks.py``)."""
+
+    def clock_deadline(self, state: State) -> tuple[str, int] | None:
+        """The side ("A"/"B") whose chess clock runs and the room time it reaches 0, or None
+        (no clocks, or none running)."""
+
+    def clock_expired_command(self, side: str, at_ms: int) -> Command:
+        """The system command that runs ``side``'s clock out at its deadline ``at_ms``."""
+
+    def clocks_fields(self, state: State, at_ms: int) -> Plain | None:
+        """The chess clocks as frames carry them at room time ``at_ms`` (None: no clocks)."""
 
     def view_event(self, event: Event, viewer: str, state: State) -> Plain | None:
         """``viewer`` is "A", "B" or "spectator"; None means the viewer may not know of the

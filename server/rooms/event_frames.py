@@ -32,13 +32,15 @@ class Answering(NamedTuple):
 def events_delivery(version: int, seen_before: Seen, views: AudienceViews,
                     window: dict[str, Plain] | None,
                     listening: Callable[[Audience], bool],
-                    answering: Answering | None = None) -> Delivery:
+                    answering: Answering | None = None,
+                    clocks: dict[str, Plain] | None = None) -> Delivery:
     """The frames of one commit's events: ``views`` (``numbering.audience_views``) for the
     room at global ``version``, with ``window`` (``window_fields`` of the ARO window open
     after them, or None). Each audience's frame starts at its ``seen_before`` count + 1.
     An audience nobody is ``listening`` as gets no frame (no encoding), and neither does
     one that may know of none of the events, unless its frame answers a command. With
-    ``answering``, its audience's frame names its command."""
+    ``answering``, its audience's frame names its command. ``clocks``: the chess clocks
+    after them (``clocks_fields``), the same for everyone."""
     encoded: dict[tuple[int, str | None, int], bytes] = {}
     frames: dict[Audience, bytes] = {}
     for audience in AUDIENCES:
@@ -50,6 +52,6 @@ def events_delivery(version: int, seen_before: Seen, views: AudienceViews,
         key = (seen_before[audience] + 1, accepted, id(view))
         frame = encoded.get(key)
         if frame is None:
-            frame = encoded[key] = codec.encode(Events(key[0], view, window, accepted))
+            frame = encoded[key] = codec.encode(Events(key[0], view, window, accepted, clocks))
         frames[audience] = frame
     return Delivery(version, frames[Audience.A], frames[Audience.B], frames[Audience.SPECTATOR])

@@ -73,6 +73,11 @@ class ReleaseDue:
 
 
 @dataclass(frozen=True, slots=True)
+class ClockDue:
+    """The running chess clock may have reached 0 (``server.rooms.clock_timer``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Stop:
     close_code: int
     reason: str
@@ -80,5 +85,5 @@ class Stop:
 
 InboxMessage = (
     Join | Leave | Submit | Resync | AskHistory | WindowExpired | GraceExpired | IdleExpired
-    | ReleaseDue | Stop
+    | ReleaseDue | ClockDue | Stop
 )

@@ -41,14 +41,24 @@ from server.config import Settings
 from server.fanout import AUDIENCES, Audience, Delivery, Fanout
 from server.log_format import current_room
 from server.metrics import ARO_CLOSE_LATENESS, COMMAND_LATENCY, COMMAND_OUTCOMES
+from server.rooms.clock_timer import ClockTimer
 from server.rooms.delayed_viewers import DelayedAudiences
-from server.rooms.engine_port import AroWindow, CommandFormatError, Engine, Event, Plain, State
+from server.rooms.engine_port import (
+    AroWindow,
+    CommandFormatError,
+    Engine,
+    Event,
+    Plain,
+    State,
+    Verdict,
+)
 from server.rooms.event_frames import Answering, events_delivery
 from server.rooms.history import HistoryPages
 from server.rooms.inbox import RoomInbox
 from server.rooms.measuring import measurement_frame
 from server.rooms.messages import (
     AskHistory,
+    ClockDue,
     GraceExpired,
     IdleExpired,
     InboxMessage,
@@ -169,6 +179,7 @@ class Room:
         self._clock = clock
         self._delayed = DelayedAudiences(self.room_id, meta.settings, engine, store, fanout,
                                          clock, self.inbox.post)
+        self._chess_clock = ClockTimer(clock, self.inbox.post)
 
     # --- the doors into the inbox (called by the transport) -----------------------------
 
@@ -202,6 +213,11 @@ class Room:
         timer does it; tests with a fake clock call it after moving the clock)."""
         self.inbox.post(ReleaseDue())
 
+    def clock_due(self) -> None:
+        """Check the running chess clock against the room's clock (its own timer does it;
+        tests with a fake clock call it after moving the clock)."""
+        self.inbox.post(ClockDue())
+
     def request_options(self, member: Member) -> None:
         member.deliver(self.options_frame(member.audience))
 
@@ -231,6 +247,7 @@ class Room:
         window = self._engine.pending_aro_window(self.state)
         if window is not None:
             self._open_window(window, self._stored_deadlines.get(window.key))
+        self._arm_chess_clock()  # (from the stored state: a restarted room's same deadline)
         self._restore_presence()
         self._arm_idle()
         while True:
@@ -280,6 +297,8 @@ class Room:
             await self._on_grace_expired(message)
         elif isinstance(message, ReleaseDue):
             self._delayed.release()
+        elif isinstance(message, ClockDue):
+            await self._on_clock_due()
 
     def _after_failure(self, message: InboxMessage) -> None:
         if isinstance(message, Submit) and message.seat is not None:
@@ -303,7 +322,7 @@ class Room:
                 message.command.id, ProtocolReason.STORAGE_UNAVAILABLE, TRY_AGAIN)))
         elif isinstance(message, Join) and not message.done.done():
             message.done.set_exception(RoomStopped(f"{self.room_id}: storage unavailable"))
-        elif isinstance(message, WindowExpired):
+        elif isinstance(message, (WindowExpired, ClockDue)):
             asyncio.get_running_loop().call_later(STORAGE_RETRY_S, self.inbox.post, message)
         elif isinstance(message, AskHistory):
             message.member.deliver(codec.encode(Rejected(
@@ -327,6 +346,8 @@ class Room:
         # if the timer's own inbox message has not been handled yet.
         if self._window is not None and now_ms() >= self._window_deadline_ms:
             await self._on_window_expired(self._window.key)
+        if self._chess_clock.due():  # (likewise: a clock ran out before this command)
+            await self._on_clock_due()
         answer, told = await self._decide(message, message.seat)
         self._answer(message, answer, told=told)
 
@@ -343,7 +364,7 @@ class Room:
         except CommandFormatError as error:
             COMMAND_OUTCOMES.rejected(BAD_COMMAND)
             return codec.encode(Rejected(command.id, BAD_COMMAND, str(error))), False
-        verdict = self._engine.decide(self.state, seat, parsed)
+        verdict = self._decide_now(seat, parsed)
         if verdict.events is None:
             COMMAND_OUTCOMES.rejected(verdict.code)
             return codec.encode(Rejected(command.id, verdict.code, verdict.message)), False
@@ -446,8 +467,10 @@ class Room:
         self.seen = new_seen
         self._history.checkpoints.committed(self.version, new_seen)
         self._sync_window(window, deadline_ms)
+        self._arm_chess_clock()
         self._fanout.publish(self.room_id, events_delivery(
-            self.version, seen_before, views, self._window_fields(), self._listening, answering))
+            self.version, seen_before, views, self._window_fields(), self._listening, answering,
+            self._clocks_fields()))
         self._delayed.committed(self.version, committed_ms, events, plains, deadline_ms)
         return None if answer is None else answer.frame
 
@@ -504,7 +527,8 @@ class Room:
         """Close the window without an event (the rules core would not close it): tell every
         viewer with an ``events`` frame that carries no event and no window."""
         self._close_window()
-        frames = {audience: codec.encode(Events(self.seen[audience] + 1, [], None))
+        frames = {audience: codec.encode(Events(self.seen[audience] + 1, [], None,
+                                                clocks=self._clocks_fields()))
                   if self._delayed.live(audience) else b"" for audience in AUDIENCES}
         self._fanout.publish(self.room_id, Delivery(
             self.version, frames[Audience.A], frames[Audience.B], frames[Audience.SPECTATOR],
@@ -524,7 +548,7 @@ class Room:
         if window is None or window.key != key:
             return  # closed early, or an older window's timer
         deadline_ms = self._window_deadline_ms
-        verdict = self._engine.decide(self.state, None, self._engine.close_window_command(window))
+        verdict = self._decide_now(None, self._engine.close_window_command(window))
         if verdict.events is None:
             log.error("room %s: closing ARO window %s refused: %s", self.room_id, key, verdict.code)
             self._drop_window()
@@ -536,6 +560,44 @@ class Room:
         if self._window is not None and self._window.key == key:
             log.error("room %s: ARO window %s still open after its close", self.room_id, key)
             self._drop_window()
+
+    # --- chess clocks (``clock_timer``; the clocks are game state) ------------------------
+
+    def _decide_now(self, actor: str | None, command: object) -> Verdict:
+        """The engine's decision, stamped with the room's clock in a room with chess clocks
+        (the time runs the clocks; a room without them has no use for it)."""
+        if self.meta.settings.clock_s:
+            return self._engine.decide(self.state, actor, command, at_ms=self._clock())
+        return self._engine.decide(self.state, actor, command)
+
+    def _arm_chess_clock(self) -> None:
+        if self.meta.settings.clock_s:
+            self._chess_clock.arm(self._engine.clock_deadline(self.state))
+
+    def _clocks_fields(self) -> dict[str, Plain] | None:
+        """The chess clocks as frames carry them (``remaining_ms`` as of now), or None."""
+        if not self.meta.settings.clock_s:
+            return None
+        fields: dict[str, Plain] | None = self._engine.clocks_fields(self.state, self._clock())
+        return fields
+
+    async def _on_clock_due(self) -> None:
+        """At the running clock's deadline: the rules core records its time-out (stamped
+        with the deadline itself, however late the timer), and what follows from it."""
+        deadline = self._engine.clock_deadline(self.state)
+        if deadline is None or self._clock() < deadline[1]:
+            self._chess_clock.close()  # stale (the clock switched) or early: wait again
+            self._arm_chess_clock()
+            return
+        side, at_ms = deadline
+        verdict = self._engine.decide(self.state, None,
+                                      self._engine.clock_expired_command(side, at_ms), at_ms=at_ms)
+        if verdict.events is None:
+            log.error("room %s: chess clock %s time-out refused: %s", self.room_id, side,
+                      verdict.code)
+            self._chess_clock.close()
+            return
+        await self._commit(verdict.events)
 
     # --- viewers ------------------------------------------------------------------------
 
@@ -676,7 +738,8 @@ class Room:
             view = views_for(self._engine, self.state, events, plains, audience)[-missed:]
             if len(view) != missed:
                 return False
-        member.deliver(codec.encode(Events(since + 1, view, self._window_fields())))
+        member.deliver(codec.encode(Events(since + 1, view, self._window_fields(),
+                                           clocks=self._clocks_fields())))
         return True
 
     async def _on_history(self, message: AskHistory) -> None:
@@ -723,7 +786,7 @@ class Room:
             return self._feed(audience).snapshot_frame(self._seat_statuses(), self._clock())
         return codec.encode(Snapshot(
             self.seen[audience], self._state_view(audience),
-            self._window_fields(), self._seat_statuses()))
+            self._window_fields(), self._seat_statuses(), self._clocks_fields()))
 
     def _state_view(self, audience: Audience) -> Plain:
         """The state as ``audience`` sees it, made once per state: a crowd joining at one
@@ -777,7 +840,8 @@ class Room:
                 payloads = await self._store.events_since(self.room_id, since)
                 view = None if payloads is None else feed.missed(payloads, since)
             if view is not None:
-                member.deliver(codec.encode(Events(since + 1, view, feed.window(now))))
+                member.deliver(codec.encode(Events(since + 1, view, feed.window(now),
+                                                   clocks=feed.clocks(now))))
                 return
         member.deliver(feed.snapshot_frame(self._seat_statuses(), now))
 
@@ -802,6 +866,7 @@ class Room:
         settings = self.meta.settings
         return {"ruleset": settings.ruleset, "aro_window_s": settings.aro_window_s,
                 "visibility": settings.visibility, "spectator_delay_s": settings.spectator_delay_s,
+                "clock_s": settings.clock_s,
                 "table": self._engine.table_summary(settings.ruleset, settings.table)}
 
     def _listing(self, state: State) -> Listing | None:
@@ -871,6 +936,7 @@ class Room:
     def _shut(self, code: int, reason: str) -> None:
         self.stopped = True
         self._delayed.close()
+        self._chess_clock.close()
         self._spectator_count.close()
         if self._window_timer is not None:
             self._window_timer.cancel()

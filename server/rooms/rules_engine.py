@@ -20,6 +20,7 @@ from server.rules import commands, engine, events, options, views
 from server.rules.combat import dice
 from server.rules.decision import Rejection
 from server.rules.ids import CASTER, SPECTATOR, Side, TrooperId, Viewer
+from server.rules.orders import clocks
 from server.rules.ruleset import Ruleset
 from server.rules.serial import FormatError, to_plain
 from server.rules.table import measure, table_catalogue
@@ -50,9 +51,10 @@ class RulesCoreEngine:
         except FormatError as error:
             raise CommandFormatError(str(error)) from None
 
-    def decide(self, state: State, actor: str | None, command: Command) -> Verdict:
+    def decide(self, state: State, actor: str | None, command: Command,
+               at_ms: int | None = None) -> Verdict:
         who = engine.SYSTEM if actor is None else _ACTORS[actor]
-        decision = engine.decide(state, who, command)
+        decision = engine.decide(state, who, command, at_ms)
         if isinstance(decision, engine.Accepted):
             return Verdict(tuple(decision.events))
         return Verdict(None, str(getattr(decision.code, "value", decision.code)), decision.message)
@@ -68,6 +70,19 @@ class RulesCoreEngine:
 
     def close_window_command(self, window: AroWindow) -> Command:
         return commands.CloseAroWindow(order=window.order, step=window.step)
+
+    def start_clocks(self, state: State, clock_ms: int, at_ms: int) -> State:
+        return engine.start_clocks(state, clock_ms, at_ms)
+
+    def clock_deadline(self, state: State) -> tuple[str, int] | None:
+        found = clocks.deadline(state)
+        return None if found is None else (found[0].value, found[1])
+
+    def clock_expired_command(self, side: str, at_ms: int) -> Command:
+        return commands.ClockExpired(side=Side(side), at_ms=at_ms)
+
+    def clocks_fields(self, state: State, at_ms: int) -> Plain | None:
+        return engine.clocks_fields(state, at_ms)
 
     def view_event(self, event: Event, viewer: str, state: State) -> Plain | None:
         return views.view_event(event, _VIEWERS[viewer], state)

@@ -126,15 +126,22 @@ class DelayedFeed:
         return window_fields(window.order, window.step, window.reactive, deadline,
                              max(0, deadline - now_ms))
 
+    def clocks(self, now_ms: int) -> Plain | None:
+        """The chess clocks as they stood at the delayed point: read from the released
+        state at the room time ``delay`` ago, so they count down as they did live."""
+        return self.engine.clocks_fields(self.state, now_ms - self.delay)
+
     def events_frame(self, first: int, views: list[Plain], now_ms: int) -> bytes:
-        return codec.encode(Events(first, views, self.window(now_ms)))
+        return codec.encode(Events(first, views, self.window(now_ms),
+                                   clocks=self.clocks(now_ms)))
 
     def snapshot_frame(self, seats: dict[str, str], now_ms: int) -> bytes:
         """The audience's whole view at the released point (``seats``: live presence)."""
         # The view is made once per released state: a crowd joining shares it.
         if self._view is None or self._view[0] is not self.state:
             self._view = (self.state, self.engine.view_state(self.state, self.audience.value))
-        return codec.encode(Snapshot(self.seen, self._view[1], self.window(now_ms), seats))
+        return codec.encode(Snapshot(self.seen, self._view[1], self.window(now_ms), seats,
+                                     self.clocks(now_ms)))
 
     def missed(self, payloads: Sequence[bytes], since: int) -> list[Plain] | None:
         """The audience's events after its ``since``-th up to the released point, from the

@@ -54,6 +54,9 @@ class RoomSettings:
     shipped layout's id, or the checked document of a table sent whole (docs/tables.md). ""
     in rooms stored before tables could be chosen: the ruleset's sparse sample layout, the
     only table there was then."""
+    clock_s: int = 0
+    """Chess clocks: each player's time for the whole game, in seconds (ITS: 4500, 1:15
+    each); 0: the room plays without clocks (``server/rules/orders/clocks.py``)."""
 
     @property
     def fixed_dice(self) -> bool:

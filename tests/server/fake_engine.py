@@ -60,7 +60,8 @@ class FakeEngine:
             raise CommandFormatError("value: must be a whole number")
         return dict(body)
 
-    def decide(self, state: FakeState, actor: str | None, command: dict[str, Any]) -> Verdict:
+    def decide(self, state: FakeState, actor: str | None, command: dict[str, Any],
+               at_ms: int | None = None) -> Verdict:
         kind = command["type"]
         self.calls.append(f"{actor}:{kind}")
         if kind == self.fail_on:
@@ -102,6 +103,12 @@ class FakeEngine:
         if len(state.answered) + 1 == len(ELIGIBLE):
             events.append({"e": "window_closed", "order": state.window[0], "timeout": False})
         return Verdict(tuple(events))
+
+    def clock_deadline(self, state: FakeState) -> None:
+        return None  # (no chess clocks in the fake game)
+
+    def clocks_fields(self, state: FakeState, at_ms: int) -> None:
+        return None
 
     def apply_all(self, state: FakeState, events: Sequence[dict[str, Any]]) -> FakeState:
         for event in events:

@@ -21,6 +21,9 @@ class Engine:
     def pending_aro_window(self, state: Any) -> None:
         return None
 
+    def clocks_fields(self, state: Any, at_ms: int) -> None:
+        return None  # (no chess clocks)
+
 
 def test_the_view_is_made_once_per_released_state() -> None:
     engine = Engine()
