@@ -9,6 +9,7 @@ from . import events as e
 from .armies.army_selection import apply_army_chosen
 from .combat.effects import apply_effect
 from .combat.guts_choice import apply_guts_failure_chosen
+from .combat.suppressive_fire import after_event as suppressive_fire_after
 from .evolve import replace
 from .orders.activation import apply_skill_declared
 from .orders.aro import (
@@ -86,4 +87,5 @@ APPLIERS: dict[type[e.Event], Callable[[GameState, Any], GameState]] = {
 
 
 def apply(state: GameState, event: e.Event) -> GameState:
-    return APPLIERS[type(event)](state, event)
+    # Suppressive Fire starts and ends on what the event did (combat/suppressive_fire.py).
+    return suppressive_fire_after(APPLIERS[type(event)](state, event), event)

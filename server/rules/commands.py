@@ -166,11 +166,15 @@ class SpendCommandToken(Command):
     ``use="remove_orders"`` (Strategic): remove Regular Orders from the opponent's pools,
     one per entry of ``combat_groups`` (two, or what the pools hold if fewer).
     ``use="limit_tokens"`` (Strategic): the opponent may spend one Command Token this turn.
+    ``use="suppressive_fire"`` (Strategic): ``trooper`` (and its Peripherals) enters
+    Suppressive Fire State.
+    ``use="hold_back"`` (Strategic, in deployment): one more trooper waits for the reserve step.
     ``use="transfer_trooper"`` (Executive): ``trooper`` joins Combat Group ``combat_group``.
     """
 
     TYPE: ClassVar[str] = "spend_command_token"
-    use: Literal["remove_orders", "limit_tokens", "transfer_trooper"]
+    use: Literal["remove_orders", "limit_tokens", "suppressive_fire", "hold_back",
+                 "transfer_trooper"]
     combat_groups: tuple[int, ...] = ()
     trooper: TrooperId | None = None
     combat_group: int | None = None

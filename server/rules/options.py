@@ -29,10 +29,12 @@ from .armies.skills import (
     Idle,
     Reset,
     Skill,
+    SuppressiveFire,
 )
 from .armies.weapons import WeaponKind
 from .combat.guts_choice import decide_choose_guts_failure
 from .combat.hacking import PROGRAMS
+from .combat.suppressive_fire import aro_burst
 from .combat.wounds import Condition
 from .decision import Rejection
 from .evolve import replace
@@ -40,8 +42,10 @@ from .ids import Side, TrooperId, WeaponId
 from .orders.activation import decide_declare_skill, sees, unmet_requirement
 from .orders.aro import decide_declare_aro, decide_pass_aro, unmet_aro_requirement
 from .orders.command_tokens import (
+    HOLD_BACK,
     LIMIT_TOKENS,
     REMOVE_ORDERS,
+    SUPPRESSIVE_FIRE,
     TRANSFER_TROOPER,
     coordinated,
     decide_coordinate_order,
@@ -49,7 +53,7 @@ from .orders.command_tokens import (
     may_coordinate,
     required_burst,
 )
-from .orders.deployment import decide_end_deployment_step, deployer, placed, reserve_of
+from .orders.deployment import decide_end_deployment_step, deployer, placed, reserves_of
 from .orders.game_sequence import decide_end_impetuous_phase, decide_end_turn
 from .orders.hidden_deployment import decide_reveal
 from .orders.impetuous import describe as describe_impetuous
@@ -80,7 +84,7 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
     """The seat's legal choices now.
 
     ``{"initiative": [command body], "deploy": [trooper], "deploy_hidden": [trooper],
-    "reserve": trooper | None, "end_deployment_step": bool,
+    "reserve": trooper | None, "reserves": [trooper], "end_deployment_step": bool,
     "activate": {trooper: [order types]}, "peripherals": {controller: [its Peripherals that may
     activate on the same Order]}, "reveal": [trooper], "end_turn": bool,
     "end_impetuous_phase": bool, "skills": {...} | None, "aros": {trooper: [...]},
@@ -93,15 +97,16 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
     """
     order = state.order
     deploying = deployer(state) is side
-    reserve = reserve_of(state, side) if deploying else None
+    reserves = reserves_of(state, side) if deploying else ()
     waiting = [t for t in state.troopers_of(side)
-               if deploying and not placed(t) and t is not reserve]
+               if deploying and not placed(t) and t not in reserves]
     activations = _activations(state, side) if order is None else {}
     return {
         "initiative": _initiative(state, side),
         "deploy": [t.id for t in waiting],
         "deploy_hidden": [t.id for t in waiting if t.profile.hidden_deployment],
-        "reserve": reserve.id if reserve is not None else None,
+        "reserve": reserves[0].id if reserves else None,
+        "reserves": [t.id for t in reserves],
         "end_deployment_step": deploying and _accepted(
             decide_end_deployment_step, state, side, c.EndDeploymentStep()),
         "activate": activations,
@@ -144,11 +149,21 @@ def _coordinate(state: GameState, side: Side) -> dict[str, Plain]:
 def _command_tokens(state: GameState, side: Side) -> list[Plain]:
     """The complete ``spend_command_token`` bodies the seat may send now (the Strategic
     uses, each pair of the opponent's pools to remove Regular Orders from, each trooper
-    and Combat Group of the Executive transfer); none while it holds no token."""
+    and Combat Group of the Executive transfer, each own trooper that may enter Suppressive
+    Fire, the first player's deployment hold-back); none while it holds no token."""
     tokens = state.command_tokens
-    if tokens.held.get(side, 0) <= 0 or state.phase not in (Phase.IMPETUOUS, Phase.ORDERS):
+    if tokens.held.get(side, 0) <= 0:
+        return []
+    if state.phase is Phase.DEPLOYMENT:
+        hold_back = {"type": "spend_command_token", "use": HOLD_BACK}
+        return [hold_back] if _accepted(decide_spend_command_token, state, side,
+                                        c.parse_command(hold_back)) else []
+    if state.phase not in (Phase.IMPETUOUS, Phase.ORDERS):
         return []
     candidates: list[dict[str, Plain]] = [{"type": "spend_command_token", "use": LIMIT_TOKENS}]
+    if state.active is not side:
+        candidates += [{"type": "spend_command_token", "use": SUPPRESSIVE_FIRE, "trooper": t.id}
+                       for t in state.troopers_of(side) if t.on_table and not t.marker]
     groups = sorted(g for g, n in state.orders.pools.items() if n > 0)
     candidates += [{"type": "spend_command_token", "use": REMOVE_ORDERS, "combat_groups": [a, b]}
                    for i, a in enumerate(groups) for b in groups[i:]]
@@ -290,6 +305,7 @@ def _trooper_skills(state: GameState, side: Side, order: ActiveOrder) -> dict[st
     result["idle"] = "idle" in allowed and legal(Idle())
     result["dodge"] = "dodge" in allowed and legal(Dodge())
     result["reset"] = "reset" in allowed and legal(Reset())
+    result["suppressive_fire"] = "suppressive_fire" in allowed and legal(SuppressiveFire())
     result["bs_attack"] = _shots(state, trooper, enemies, legal, None) if "bs_attack" in allowed else {}
     # A BS Attack after a move may be fired from an earlier point of the path (its corners:
     # the points the player drew); the default firing point is where the trooper stands.
@@ -376,8 +392,14 @@ def _aros(state: GameState, side: Side, order: ActiveOrder) -> dict[str, Plain]:
             return {name: targets for name, targets in found_targets.items() if targets}
 
         eligibility = order.eligible[trooper_id]
-        shots = each([w.id for w in _weapons(state, trooper, _SHOOTING)],
-                     lambda w, t: BsAttack(w, (BurstAssignment(t, 1),)))
+        # Burst 3 for a Suppressive Fire weapon in Suppressive Fire State, else 1.
+        bursts: dict[str, int] = {w.id: aro_burst(trooper, w)
+                                  for w in _weapons(state, trooper, _SHOOTING)}
+
+        def shot(w: Any, t: TrooperId, bursts: dict[str, int] = bursts) -> Skill:
+            return BsAttack(w, (BurstAssignment(t, bursts[w]),))
+
+        shots = each(list(bursts), shot)
         blows = each([w.id for w in _weapons(state, trooper, (WeaponKind.CLOSE_COMBAT,))], CcAttack)
         hacks = each(list(PROGRAMS) if trooper.profile.hacker else [], CommsAttack)
         spotted = [t for t in activated if legal(Discover(t))]
@@ -389,6 +411,8 @@ def _aros(state: GameState, side: Side, order: ActiveOrder) -> dict[str, Plain]:
             "comms_target": eligibility.comms_target,
             "hacking_area": eligibility.hacking_area,
             "bs_attack": list(shots),
+            "bs_burst": {w: bursts[w] for w in shots},
+            "suppressive_fire": trooper.suppressive_fire,
             "cc_attack": list(blows),
             "discover": bool(spotted),
             "comms_attack": list(hacks),

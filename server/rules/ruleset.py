@@ -29,6 +29,9 @@ class RulesetOptions:
     """N5: a Dodge from Zone of Control without Line of Fire takes -3 PH (DIGEST 6.1)."""
     command_tokens: bool
     """N4/N5 Command Tokens exist (DIGEST 3.3); CodeOne has none (DIGEST 14)."""
+    suppressive_fire: bool
+    """N4/N5 Suppressive Fire skill and State (DIGEST 8, 9); "not used in CodeOne" (wiki
+    Suppressive Fire State page, N4)."""
     table_width: float
     table_depth: float
     rounds: int = 3
@@ -45,6 +48,7 @@ OPTIONS: dict[Ruleset, RulesetOptions] = {
         aro_check_step=True,
         zoc_dodge_penalty=True,
         command_tokens=True,
+        suppressive_fire=True,
         table_width=48.0,
         table_depth=48.0,
     ),
@@ -58,6 +62,7 @@ OPTIONS: dict[Ruleset, RulesetOptions] = {
         aro_check_step=False,
         zoc_dodge_penalty=False,
         command_tokens=False,
+        suppressive_fire=False,
         table_width=24.0,
         table_depth=32.0,
     ),

@@ -73,6 +73,8 @@ class TrooperState:
     """Isolated (DIGEST 8; ``isolated.py``): cut off from its army's Comms by E/M."""
     immobilized_b: bool = False
     """Immobilized-B (DIGEST 8; ``immobilized.py``): E/M on a HI, TAG or REM; Reset only."""
+    suppressive_fire: bool = False
+    """Suppressive Fire State (DIGEST 8, 9; ``combat/suppressive_fire.py``): open to all."""
     stunned_in: tuple[int, int] | None = None
     """Stunned (DIGEST 8; ``stunned.py``): the (round, turn) of the Player Turn a failed save
     against Stun made it Stunned, None when it is not; cancelled in that turn's States Phase."""

@@ -32,6 +32,7 @@ import pytest
 from server.rules.armies.army_catalogue import sample_armies
 from server.rules.combat.wounds import Condition
 from server.rules.ids import Side
+from server.rules.orders.deployment import placed, reserve_count
 from server.rules.ruleset import Ruleset, options
 from server.rules.state import GameState, Phase
 from server.rules.table import table_catalogue
@@ -134,8 +135,9 @@ def test_the_army_lists_played_have_every_feature_that_makes_a_seat_wait() -> No
 def test_the_random_games_reach_the_states_that_could_soft_lock() -> None:
     """The games above did exercise what this file guards: hidden deployment and reveals,
     Impetuous activations, joint activations with Peripherals, AROs declared and passed,
-    Loss of Lieutenant and its appointment, Guts choices, Command Tokens and Coordinated Orders
-    (N5), both ways to close a window."""
+    Loss of Lieutenant and its appointment, Guts choices, Command Tokens (the deployment
+    hold-back among them) and Coordinated Orders (N5), Suppressive Fire (N5), both ways to
+    close a window."""
     logs = [random_game("n5", s) for s in N5_SEEDS] + [random_game("codeone", s) for s in CODEONE_SEEDS]
     logs += [random_game(*game) for game in FEATURE_GAMES]
     commands: Counter[str] = Counter()
@@ -150,7 +152,8 @@ def test_the_random_games_reach_the_states_that_could_soft_lock() -> None:
         assert kinds[needed] > 0, (needed, commands)
     for needed in ("deploy:hidden", "activate:impetuous", "activate:irregular", "activate:lieutenant",
                    "declare_skill:move", "declare_skill:bs_attack", "declare_skill:idle",
-                   "declare_aro:bs_attack", "declare_aro:dodge"):
+                   "declare_aro:bs_attack", "declare_aro:dodge", "declare_skill:suppressive_fire",
+                   "spend_command_token:hold_back"):
         assert commands[needed] > 0, (needed, commands)
     assert any(label.endswith(":joint") for label in commands), commands
     for needed in ("loss_of_lieutenant", "trooper_revealed", "order_resolved", "turn_ended"):
@@ -173,7 +176,8 @@ def test_regression_2026_11_24_deploying_every_trooper_offered_never_soft_locks_
     log = play_random_game(ruleset, seed, greedy_deployment=True, stop=deployed)
     assert log.state.phase in (Phase.ORDERS, Phase.IMPETUOUS)
     assert log.events["deployment_step_ended"] == 4
-    waiting = {side: [t for t in log.state.troopers_of(side) if t.position is None] for side in Side}
+    waiting = {side: [t for t in log.state.troopers_of(side) if t.position is None and not t.airborne]
+               for side in Side}
     assert waiting == {Side.A: [], Side.B: []}
     assert not log.refused_offers, "\n".join(log.refused_offers)
 

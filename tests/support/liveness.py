@@ -194,6 +194,8 @@ def label(body: dict[str, object]) -> str:
         return f"activate:{body['order']}" + (":joint" if body.get("peripherals") else "")
     if kind in ("declare_skill", "declare_aro"):
         return f"{kind}:{body['skill']['type']}"  # type: ignore[index]
+    if kind == "spend_command_token":
+        return f"{kind}:{body['use']}"
     return kind
 
 

@@ -95,8 +95,9 @@ def _aro(trooper: str, skill: Body) -> Body:
 
 
 def _simple_skills(skills: dict[str, Any]) -> list[Body]:
-    """Idle, Dodge (staying put) and Reset, as offered."""
-    return [{"type": name} for name in ("idle", "dodge", "reset") if skills.get(name)]
+    """Idle, Dodge (staying put), Reset and Suppressive Fire, as offered."""
+    return [{"type": name} for name in ("idle", "dodge", "reset", "suppressive_fire")
+            if skills.get(name)]
 
 
 def _attack_skills(skills: dict[str, Any]) -> list[Body]:
@@ -153,7 +154,8 @@ def _aro_skills(choices: dict[str, Any]) -> list[Body]:
     targets = choices["targets"]
     found: list[Body] = []
     for weapon, ids in targets["bs_attack"].items():
-        found += [{"type": "bs_attack", "weapon": weapon, "targets": [{"trooper": t, "burst": 1}]}
+        burst = choices.get("bs_burst", {}).get(weapon, 1)  # 3 in Suppressive Fire
+        found += [{"type": "bs_attack", "weapon": weapon, "targets": [{"trooper": t, "burst": burst}]}
                   for t in ids]
     for weapon, ids in targets["cc_attack"].items():
         found += [{"type": "cc_attack", "weapon": weapon, "target": t} for t in ids]

@@ -50,6 +50,7 @@ SKILLS: dict[str, SkillInfo] = {
         SkillInfo("jump", SkillCategory.ENTIRE_ORDER, False, True, True, False),
         SkillInfo("climb", SkillCategory.ENTIRE_ORDER, False, True, True, False),
         SkillInfo("cautious_move", SkillCategory.ENTIRE_ORDER, False, True, True, False),
+        SkillInfo("suppressive_fire", SkillCategory.ENTIRE_ORDER, False, True, False, False),
         SkillInfo("alert", SkillCategory.AUTOMATIC, False, False, False, False),
     )
 }
@@ -157,6 +158,14 @@ class CommsAttack(Skill):
     TYPE: ClassVar[str] = "comms_attack"
     program: str
     target: TrooperId
+
+
+@dataclass(frozen=True, slots=True)
+class SuppressiveFire(Skill):
+    """[N5] The Long Skill (an Entire Order here) that puts the trooper into Suppressive Fire
+    State (``combat/suppressive_fire.py``; DIGEST 9). No roll, no target."""
+
+    TYPE: ClassVar[str] = "suppressive_fire"
 
 
 MOVEMENT_SKILLS = (Move, CautiousMove, Jump, Climb)

@@ -20,6 +20,10 @@ data can be checked without importing the damage rules."""
 
 SAVE_ATTRIBUTES: tuple[str, ...] = ("ARM", "BTS")
 
+KNOWN_TRAITS: tuple[str, ...] = ("suppressive_fire",)
+"""Weapon Traits the rules read: ``suppressive_fire``, the weapon may be used for the
+Suppressive Fire Long Skill and in Suppressive Fire State (``combat/suppressive_fire.py``)."""
+
 MAX_PS = 20
 """PS is a target number on a d20, so anything above 20 could never fail a save."""
 
@@ -67,6 +71,8 @@ class Weapon:
     template: TemplateShape | None = None
     disposable: int | None = None
     save_attribute: str = "ARM"
+    traits: tuple[str, ...] = ()
+    """Traits of the weapon chart's Traits box that the rules read (``KNOWN_TRAITS``)."""
 
     @property
     def is_disposable(self) -> bool:
@@ -127,6 +133,9 @@ def weapon_problems(weapon: Weapon) -> tuple[str, ...]:
         problems.append(
             f"{label} is saved with '{weapon.save_attribute}'; it must be ARM or BTS."
         )
+    unknown = [trait for trait in weapon.traits if trait not in KNOWN_TRAITS]
+    if unknown:
+        problems.append(f"{label} has unknown traits {unknown} (known: {', '.join(KNOWN_TRAITS)}).")
     if weapon.disposable is not None and weapon.disposable < 1:
         problems.append(f"{label} has {weapon.disposable} disposable uses; it needs at least 1.")
     problems.extend(_kind_problems(weapon, label))

@@ -23,6 +23,7 @@ from ..armies.skills import (
     Jump,
     Reset,
     Skill,
+    SuppressiveFire,
 )
 from ..armies.weapons import Weapon, WeaponKind
 from ..evolve import replace
@@ -45,12 +46,14 @@ from .mods import (
 from .outcome import BecameIdle, CoupDeGrace, Effect, Revealed, WeaponUsed, Wounded
 from .rolls import Mod, needs_no_roll, success_value
 from .stunned import stunned_mods
+from .suppressive_fire import aro_burst, aro_weapon
 from .wounds import Condition
 
 ARO_BURST = 1
 """Burst in ARO (DIGEST 6.1)."""
 ROLLED_ATTACKS = ("bs_attack", "cc_attack", "comms_attack")
-REVEALING_SKILLS = (BsAttack, CcAttack, CommsAttack, Dodge, Reset, Discover, Jump, Climb)
+REVEALING_SKILLS = (BsAttack, CcAttack, CommsAttack, Dodge, Reset, Discover, Jump, Climb,
+                    SuppressiveFire)
 """Declaring an Attack, a skill with a roll or a Long Skill other than Cautious Movement
 reveals a Camouflage Marker (DIGEST 12)."""
 
@@ -485,8 +488,9 @@ def _aro_at_path_point(state: GameState, reactor: TrooperState, skill: BsAttack 
     if _camouflaged(state, active.id):
         return _idle(reactor, skill, "target_camouflaged")
     weapon = state.armies[reactor.side].weapon(skill.weapon)
-    return _shot(state, reactor, weapon, active, body, active.body(point),
-                 ARO_BURST, active=False)
+    # In Suppressive Fire an SF weapon shoots with the SF Mode profile, Burst 3 (DIGEST 9).
+    return _shot(state, reactor, aro_weapon(reactor, weapon), active, body, active.body(point),
+                 aro_burst(reactor, weapon), active=False)
 
 
 def reacting_body(state: GameState, reactor: TrooperState, active: TrooperState) -> Body:

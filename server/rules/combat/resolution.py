@@ -49,6 +49,7 @@ from .outcome import (
 )
 from .rolls import CritConvention, judge
 from .stunned import fails_guts_by_stun
+from .suppressive_fire import with_f2f_mods
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +71,7 @@ def resolve_order(state: GameState) -> tuple[Outcome, Dice]:
     effects: list[Effect] = [*plan.effects, *_discover_effects(discovers)]
     rolls, templates, idle = _drop_undiscovered(plan, found, set(state.order.activated))
     effects.extend(idle)
+    rolls = with_f2f_mods(state, rolls, face_to_face_opponents(rolls))  # Suppressive Fire -3
     rolled, dice = _roll_all(rolls, dice, convention, offset=len(discovers))
     effects.extend(_resets(state, rolled))
     damage = resolve_hits(state, _hits(rolled) + _template_hits(templates, rolled), dice)

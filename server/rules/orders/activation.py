@@ -29,12 +29,14 @@ from ..armies.skills import (
     Jump,
     PeripheralSkill,
     Skill,
+    SuppressiveFire,
 )
 from ..armies.weapons import Weapon, WeaponKind, template_length
 from ..combat.hacking import check_hacker_and_program, in_hacking_area
 from ..combat.immobilized import check_immobilized_may_declare
 from ..combat.mods import blocking_bodies
 from ..combat.stunned import check_stunned_may_declare
+from ..combat.suppressive_fire import check_may_enter as check_may_enter_suppressive_fire
 from ..combat.wounds import Condition
 from ..commands import DeclareSkill
 from ..decision import require
@@ -157,6 +159,8 @@ def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperSta
         check_dodge_route(state, trooper, skill.route)
     elif isinstance(skill, CommsAttack):
         _check_comms_attack(state, trooper, skill)
+    elif isinstance(skill, SuppressiveFire):
+        check_may_enter_suppressive_fire(state, trooper)
 
 
 def movement_allowance(order: ActiveOrder, trooper: TrooperState, skill: Skill) -> float:

@@ -22,6 +22,7 @@ from ..combat.hacking import check_hacker_and_program, in_hacking_area, path_in_
 from ..combat.immobilized import check_immobilized_may_declare
 from ..combat.mods import blocking_bodies_by_trooper, without
 from ..combat.stunned import check_stunned_may_declare
+from ..combat.suppressive_fire import aro_burst
 from ..commands import CloseAroWindow, DeclareAro, PassAro
 from ..decision import SYSTEM, System, require
 from ..events import AroDeclared, AroPassed, AroWindowClosed, AroWindowOpened, Event
@@ -315,7 +316,10 @@ def _check_aro_skill(
             Reason.BAD_TARGET,
             "An ARO targets one trooper activated by this Order (Burst is never split in ARO).",
         )
-        require(skill.targets[0].burst == 1, Reason.BAD_BURST, "AROs have Burst 1.")
+        burst = aro_burst(trooper, weapon)  # 3 in Suppressive Fire with an SF weapon
+        require(skill.targets[0].burst == burst, Reason.BAD_BURST,
+                "In Suppressive Fire this weapon's ARO fires the SF Mode's Burst 3 at one target."
+                if burst > 1 else "AROs have Burst 1.")
     elif isinstance(skill, CcAttack):
         weapon_of(state, trooper, skill.weapon)
         require(skill.target in activated, Reason.BAD_TARGET, NOT_ACTIVATED)

@@ -14,6 +14,13 @@ the ``command_token_spent`` event. The uses built:
   out by construction; the Lieutenant Special Order is not part of the sum (DIGEST W6:
   7 + 1 + 1 = 9).
   ``limit_tokens``: the opponent may spend one Command Token in that turn.
+  ``suppressive_fire``: one own trooper on the table as a Model (and those of its Peripherals
+  that may) enters Suppressive Fire State, as the skill's Activation would put it there
+  (``combat/suppressive_fire.py``: an SF weapon, nothing that would cancel it at once).
+* Strategic, by the player with the first turn, during its own deployment step (1 or 2):
+  ``hold_back``, one extra trooper (with its Peripherals) waits to deploy with the reserve
+  in that player's reserve step (``deployment.reserve_count``), once per game, if at least one
+  trooper still deploys in the main step.
 * Executive (seed 002, Tactical Phase): ``transfer_trooper``, by the Active Player while
   no Order of its turn is spent yet: one own trooper on the table as a Model (not a
   Peripheral) joins another Combat Group of its list that has fewer than 10 members; its
@@ -29,8 +36,9 @@ the ``command_token_spent`` event. The uses built:
   trooper of its choice, as in any joint activation. A CC Attack is refused in it (the
   Spearhead's +1 B per ally in contact is not built).
 
-Not built: the other Operational uses, the Strategic deployment hold-back and Suppressive
-Fire uses, cancelling Possessed (no such State here); see docs/rules-coverage.md and
+Not built: the other Operational uses, the "Logistical" Strategic use (its text is not
+available: DIGEST 3.3 marks it UNCERTAIN and the official page reached is cut off),
+cancelling Possessed (no such State here); see docs/rules-coverage.md and
 docs/rules-decisions.md.
 """
 
@@ -41,6 +49,7 @@ from collections.abc import Mapping, Sequence
 
 from ..armies.profiles import Training
 from ..armies.skills import BsAttack, CcAttack, CommsAttack, Discover, PeripheralSkill, Skill
+from ..combat.suppressive_fire import check_may_enter as check_may_enter_suppressive_fire
 from ..combat.wounds import Condition
 from ..commands import CoordinateOrder, SpendCommandToken
 from ..decision import require
@@ -63,10 +72,12 @@ COMBAT_GROUP_MEMBERS = 10
 REMOVE_ORDERS = "remove_orders"
 LIMIT_TOKENS = "limit_tokens"
 TRANSFER_TROOPER = "transfer_trooper"
+SUPPRESSIVE_FIRE = "suppressive_fire"
+HOLD_BACK = "hold_back"
 COORDINATED_ORDER = "coordinated_order"
 COORDINATED_MAX = 4
 """A Coordinated Order activates up to 4 troopers (DIGEST 3.4)."""
-STRATEGIC_USES = (REMOVE_ORDERS, LIMIT_TOKENS)
+STRATEGIC_USES = (REMOVE_ORDERS, LIMIT_TOKENS, SUPPRESSIVE_FIRE, HOLD_BACK)
 
 
 def initial_tokens(ruleset: Ruleset) -> CommandTokens:
@@ -138,6 +149,8 @@ def decide_spend_command_token(
             Reason.NO_COMMAND_TOKEN, "You may spend only one Command Token this turn.")
     if command.use == TRANSFER_TROOPER:
         return [_transfer(state, side, command, left - 1)]
+    if command.use == HOLD_BACK:
+        return [_hold_back(state, side, command, left - 1)]
     require(strategic_window(state, side), Reason.WRONG_PHASE,
             "Strategic uses are made by the second player, in the first player's first turn, "
             "right after its Order Count.")
@@ -148,7 +161,57 @@ def decide_spend_command_token(
                 and command.combat_group is None, Reason.BAD_COMMAND,
                 "Limiting the opponent's Command Tokens takes no other field.")
         return [CommandTokenSpent(side, LIMIT_TOKENS, left - 1)]
+    if command.use == SUPPRESSIVE_FIRE:
+        return [_suppressive_fire(state, side, command, left - 1)]
     return [_remove_orders(state, side, command, left - 1)]
+
+
+def _suppressive_fire(state: GameState, side: Side, command: SpendCommandToken,
+                      left: int) -> CommandTokenSpent:
+    require(command.trooper is not None and command.combat_group is None
+            and not command.combat_groups, Reason.BAD_COMMAND,
+            "Name the trooper that enters Suppressive Fire.")
+    assert command.trooper is not None
+    trooper = own_trooper(state, side, command.trooper)
+    require(trooper.on_table and not trooper.marker, Reason.TROOPER_NOT_ON_TABLE,
+            "Only a trooper on the table as a Model enters Suppressive Fire this way.")
+    require(not trooper.suppressive_fire, Reason.COMMAND_TOKEN_USE_UNAVAILABLE,
+            "That trooper is already in Suppressive Fire.")
+    check_may_enter_suppressive_fire(state, trooper)
+    return CommandTokenSpent(side, SUPPRESSIVE_FIRE, left, trooper=trooper.id)
+
+
+def _hold_back(state: GameState, side: Side, command: SpendCommandToken,
+               left: int) -> CommandTokenSpent:
+    require(not command.combat_groups and command.trooper is None
+            and command.combat_group is None, Reason.BAD_COMMAND,
+            "Holding back a trooper takes no other field.")
+    require(may_hold_back(state, side), Reason.COMMAND_TOKEN_USE_UNAVAILABLE,
+            "The player with the first turn may hold back one extra trooper once, during its "
+            "own deployment step, while one more than the reserve is still waiting and at "
+            "least one other trooper deploys in that step.")
+    return CommandTokenSpent(side, HOLD_BACK, left)
+
+
+def may_hold_back(state: GameState, side: Side) -> bool:
+    """The first player's Strategic hold-back (DIGEST 3.3, 11.1): in its own main deployment
+    step, not made yet, with two main troopers still waiting and three or more in the list
+    (so one at least deploys in the main step)."""
+    from .deployment import deployer
+
+    if (not options(state.ruleset).command_tokens or HOLD_BACK in state.command_tokens.strategic_used
+            or state.initiative.first_player is not side or deployer(state) is not side
+            or state.deployment.step > 2):
+        return False
+    mains = [t for t in state.troopers_of(side) if not t.entry.is_peripheral]
+    waiting = [t for t in mains if t.position is None]
+    return len(mains) >= 3 and len(waiting) >= 2
+
+
+def held_back(state: GameState, side: Side) -> bool:
+    """Whether ``side`` spent the Strategic hold-back (only the first player may)."""
+    return (HOLD_BACK in state.command_tokens.strategic_used
+            and state.initiative.first_player is side)
 
 
 def _remove_orders(state: GameState, side: Side, command: SpendCommandToken,

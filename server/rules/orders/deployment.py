@@ -16,6 +16,7 @@ from ..reasons import Reason
 from ..state import Deployment, GameState, Phase, TrooperState
 from ..table.geometry import Body, point_distance
 from ..table.polygons import point_in_polygon, segment_polygon_distance
+from .command_tokens import held_back
 from .named_troopers import own_trooper
 
 LAST_STEP = 4
@@ -37,11 +38,26 @@ def reserve_of(state: GameState, side: Side) -> TrooperState | None:
     """The trooper ``side`` keeps in reserve, while it is kept: in deployment steps 1 and 2,
     the last main (non-Peripheral) trooper still waiting, if the list has more than one.
     Deploying it then would leave the step impossible to end (DIGEST 11.1)."""
-    if state.deployment.step > 2:
-        return None
+    found = reserves_of(state, side)
+    return found[0] if found else None
+
+
+def reserve_count(state: GameState, side: Side) -> int:
+    """How many main troopers ``side`` keeps for its reserve step: one if its list has more
+    than one, and one more after the first player's Strategic hold-back (DIGEST 3.3, 11.1;
+    ``command_tokens.held_back``)."""
     mains = [t for t in state.troopers_of(side) if not t.entry.is_peripheral]
-    waiting = [t for t in mains if not placed(t)]
-    return waiting[0] if len(mains) > 1 and len(waiting) == 1 else None
+    return (1 if len(mains) > 1 else 0) + (1 if held_back(state, side) else 0)
+
+
+def reserves_of(state: GameState, side: Side) -> tuple[TrooperState, ...]:
+    """Every trooper ``reserve_of`` would name: in steps 1 and 2, the main troopers still
+    waiting once no more are waiting than ``reserve_count``."""
+    if state.deployment.step > 2:
+        return ()
+    mains = [t for t in state.troopers_of(side) if not t.entry.is_peripheral]
+    waiting = tuple(t for t in mains if not placed(t))
+    return waiting if 0 < len(waiting) <= reserve_count(state, side) else ()
 
 
 def decide_deploy(state: GameState, side: Side, command: Deploy) -> list[Event]:
@@ -50,7 +66,7 @@ def decide_deploy(state: GameState, side: Side, command: Deploy) -> list[Event]:
     require(not placed(trooper), Reason.ALREADY_DEPLOYED, "That trooper is already deployed.")
     profile = trooper.profile
     require(
-        reserve_of(state, side) is not trooper,
+        trooper not in reserves_of(state, side),
         Reason.RESERVE_TROOPER,
         f"{profile.name} is your reserve: the last trooper left waiting in this step deploys "
         "in step 3 or 4, after your opponent has deployed. End this step instead.",
@@ -108,12 +124,12 @@ def decide_end_deployment_step(
     waiting = [t for t in state.troopers_of(side) if not placed(t)]
     main_troopers = [t for t in waiting if not t.entry.is_peripheral]
     if state.deployment.step <= 2:
-        total = [t for t in state.troopers_of(side) if not t.entry.is_peripheral]
-        reserve = 1 if len(total) > 1 else 0
+        reserve = reserve_count(state, side)  # two after a Strategic hold-back
         require(
             len(main_troopers) == reserve,
             Reason.DEPLOYMENT_INCOMPLETE,
-            f"Deploy all your troopers but one (the reserve); {len(main_troopers)} are waiting.",
+            f"Deploy all your troopers but {'one' if reserve == 1 else reserve} (the reserve); "
+            f"{len(main_troopers)} are waiting.",
         )
         reserved = {t.entry.id for t in main_troopers}
         orphans = [t for t in waiting if t.entry.is_peripheral and t.entry.controller not in reserved]

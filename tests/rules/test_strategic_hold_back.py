@@ -1,0 +1,134 @@
+"""The first player's Strategic Command Token use in deployment (DIGEST 3.3 "hold back one
+extra trooper (plus Peripherals) to deploy in step 3", 11.1): ``spend_command_token`` with
+``use="hold_back"`` during its own main deployment step; two main troopers then wait for
+its reserve step. Not for the second player, not twice, not in CodeOne."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.rules import commands as c
+from server.rules import engine
+from server.rules.decision import Rejected
+from server.rules.events import CommandTokenSpent
+from server.rules.ids import Side
+from server.rules.options import seat_options
+from server.rules.state import GameState, Phase
+from tests.support.games import ARMIES, TEST_ENTROPY, deploy_all, play
+
+HOLD_BACK = {"type": "spend_command_token", "use": "hold_back"}
+
+
+def _deploying(ruleset: str = "n5", *, first_deploys_first: bool = True) -> GameState:
+    """Armies chosen, A plays first (south); A deploys first unless told otherwise."""
+    state = engine.new_game(engine.GameSetup(ruleset=ruleset, seed=7))
+    for side in (Side.A, Side.B):
+        state, _ = play(state, side, c.ChooseArmy(ARMIES[ruleset][side], TEST_ENTROPY))
+    winner = state.initiative.winner
+    assert winner is not None
+    if winner is Side.A:
+        state, _ = play(state, Side.A, {"type": "choose_initiative", "keep": "initiative", "first": True})
+        state, _ = play(state, Side.B, {"type": "choose_remaining", "first": not first_deploys_first,
+                                         "zone": "north"})
+    else:
+        state, _ = play(state, Side.B, {"type": "choose_initiative", "keep": "initiative", "first": False})
+        state, _ = play(state, Side.A, {"type": "choose_remaining", "first": first_deploys_first,
+                                         "zone": "south"})
+    assert state.phase is Phase.DEPLOYMENT and state.initiative.first_player is Side.A
+    return state
+
+
+def _refused(state: GameState, side: Side, body: dict[str, Any]) -> str:
+    decision = engine.decide(state, side, c.parse_command(body))
+    assert isinstance(decision, Rejected), decision
+    return decision.code
+
+
+def _mains(state: GameState, side: Side) -> list[Any]:
+    return [t for t in state.troopers_of(side) if not t.entry.is_peripheral]
+
+
+def _deploy_but(state: GameState, side: Side, kept: int) -> GameState:
+    """Deploy every main trooper but the last ``kept`` (and their Peripherals), then end the step."""
+    mains = _mains(state, side)
+    keep = {t.entry.id for t in mains[-kept:]}
+    facing = 90.0 if state.initiative.zones[side] == "south" else 270.0
+    waiting = [t.id for t in state.troopers_of(side) if t.position is None
+               and t.entry.id not in keep and t.entry.controller not in keep]
+    state = deploy_all(state, side, waiting, facing)
+    state, _ = play(state, side, c.EndDeploymentStep())
+    return state
+
+
+def _deploy_rest(state: GameState, side: Side) -> GameState:
+    facing = 90.0 if state.initiative.zones[side] == "south" else 270.0
+    state = deploy_all(state, side, [t.id for t in state.troopers_of(side) if t.position is None], facing)
+    state, _ = play(state, side, c.EndDeploymentStep())
+    return state
+
+
+def test_digest_3_3_strategic_hold_back_a_second_trooper_deploys_in_step_3() -> None:
+    state = _deploying()
+    assert seat_options(state, Side.A)["command_tokens"] == [HOLD_BACK]
+    assert seat_options(state, Side.B)["command_tokens"] == []
+    state, events = play(state, Side.A, HOLD_BACK)
+    assert events == (CommandTokenSpent(Side.A, "hold_back", 3),)
+    assert state.command_tokens.held == {Side.A: 3, Side.B: 4}
+    assert _refused(state, Side.A, HOLD_BACK) == "command_token_use_unavailable", "once per game"
+    assert seat_options(state, Side.A)["command_tokens"] == []
+    mains = _mains(state, Side.A)
+    # Two kept: both are the reserve, neither may deploy now, and the step ends.
+    state_two = _deploy_but_no_end(state, Side.A, 2)
+    options = seat_options(state_two, Side.A)
+    kept = [t.id for t in mains[-2:]]
+    assert options["reserves"] == kept and options["reserve"] == kept[0] and options["deploy"] == []
+    assert options["end_deployment_step"] is True
+    assert _refused(state_two, Side.A, {"type": "deploy", "trooper": kept[1], "position": [40, 2],
+                                        "facing": 90.0}) == "reserve_trooper"
+    # With three waiting, ending the step is refused (two, not one, stay in reserve).
+    state_three = _deploy_but_no_end(state, Side.A, 3)
+    assert _refused(state_three, Side.A, {"type": "end_deployment_step"}) == "deployment_incomplete"
+    assert len(seat_options(state_three, Side.A)["deploy"]) == 3  # any one of them may go now
+    state, _ = play(state_two, Side.A, c.EndDeploymentStep())
+    state = _deploy_but(state, Side.B, 1)  # the second player keeps its one reserve
+    assert state.deployment.step == 3
+    assert [t.id for t in state.troopers_of(Side.A) if t.position is None] == kept
+    state = _deploy_rest(state, Side.A)  # step 3: both held back troopers
+    state = _deploy_rest(state, Side.B)
+    assert state.phase in (Phase.IMPETUOUS, Phase.ORDERS) and state.active is Side.A
+
+
+def _deploy_but_no_end(state: GameState, side: Side, kept: int) -> GameState:
+    mains = _mains(state, side)
+    keep = {t.entry.id for t in mains[-kept:]}
+    return deploy_all(state, side, [t.id for t in state.troopers_of(side) if t.position is None
+                                    and t.entry.id not in keep and t.entry.controller not in keep], 90.0)
+
+
+def test_digest_3_3_strategic_hold_back_when_the_first_player_deploys_second() -> None:
+    """The first player's reserve step is then step 4: the held back trooper waits for it."""
+    state = _deploying(first_deploys_first=False)
+    assert state.initiative.deploys_first is Side.B
+    assert seat_options(state, Side.A)["command_tokens"] == [], "not in the opponent's step"
+    assert _refused(state, Side.A, HOLD_BACK) == "command_token_use_unavailable"
+    assert _refused(state, Side.B, HOLD_BACK) == "command_token_use_unavailable", "second player"
+    state = _deploy_but(state, Side.B, 1)
+    state, _ = play(state, Side.A, HOLD_BACK)
+    state = _deploy_but(state, Side.A, 2)
+    state = _deploy_rest(state, Side.B)  # step 3: B's reserve
+    assert state.deployment.step == 4 and len([t for t in state.troopers_of(Side.A) if t.position is None]) == 2
+    state = _deploy_rest(state, Side.A)
+    assert state.phase in (Phase.IMPETUOUS, Phase.ORDERS)
+
+
+def test_digest_3_3_strategic_hold_back_not_once_the_step_leaves_fewer_than_two_waiting() -> None:
+    state = _deploying()
+    state = _deploy_but_no_end(state, Side.A, 1)
+    assert _refused(state, Side.A, HOLD_BACK) == "command_token_use_unavailable"
+    assert seat_options(state, Side.A)["command_tokens"] == []
+
+
+def test_digest_3_3_strategic_hold_back_codeone_has_no_command_tokens() -> None:
+    state = _deploying("codeone")
+    assert _refused(state, Side.A, HOLD_BACK) == "not_allowed_by_ruleset"
+    assert seat_options(state, Side.A)["command_tokens"] == []
