@@ -248,10 +248,20 @@ export function describeEvent(e, ctx = {}) {
     case "command_token_spent": return describeTokenSpent(e, who);
     case "guts_failure_chosen": return [who(e.trooper), ` will ${e.fail ? "fail" : "roll"} its Guts Rolls (secret)`];
     case "states_phase_checked": return ["States Phase: ", ...troopers(e.stunned_cancelled ?? [], ctx), ` ${(e.stunned_cancelled ?? []).length === 1 ? "is" : "are"} no longer Stunned (cancelled automatically, no roll)`];
+    case "clock_switched": return [e.running ? `Chess clock: player ${e.running}'s runs` : "Chess clocks stopped",
+      ` (A ${clockFace(e.remaining?.A)}, B ${clockFace(e.remaining?.B)} left)`];
+    case "clock_ran_out": return [`Player ${e.side}'s time ran out: no more Orders after the current one (it still declares AROs)`];
     case "turn_ended": return [`Player ${e.side}'s turn ended (${e.unused_orders} unused Order${e.unused_orders === 1 ? "" : "s"} lost)`];
     case "game_ended": return [`Game over: ${resultText(e.result)}${e.dice_revealed?.secret ? "; the dice secret is revealed: anyone may now verify every die" : ""}`];
     default: return [`${String(e.type).replace(/_/g, " ")}`];
   }
+}
+
+/** A chess clock's time: "1:15:00", "42:07", "0:09" (whole seconds, rounded up). @param {number | undefined} ms */
+function clockFace(ms) {
+  const total = Math.max(0, Math.ceil((ms ?? 0) / 1000));
+  const [h, m, s] = [Math.floor(total / 3600), Math.floor((total % 3600) / 60), total % 60];
+  return `${h ? `${h}:${String(m).padStart(2, "0")}` : m}:${String(s).padStart(2, "0")}`;
 }
 
 /** The game's result in words: winner, victory points, why. @param {Record<string, any> | null | undefined} result */
@@ -321,6 +331,8 @@ const lookupWords = (table, key) => table[key] ?? String(key ?? "").replace(/_/g
 /**
  * An effect of an Order in words.
  * @param {Record<string, any>} x @param {Context} [ctx] @returns {Part[]}
+  beyond_template_reach: "its target is beyond the template's reach",
+  not_on_route: "the point it chose is not on the trooper's route",
  */
 export function effectText(x, ctx = {}) {
   const who = (/** @type {string} */ id) => namesOf(ctx).label(id);

@@ -113,7 +113,7 @@ async function createRoom(/** @type {SubmitEvent} */ event) {
   event.preventDefault();
   const form = new FormData(/** @type {HTMLFormElement} */ (event.target));
   const body = /** @type {Record<string, any>} */ ({ ruleset: form.get("ruleset"), aro_window_s: Number(form.get("aro_window_s")),
-    spectator_delay_s: Number(form.get("spectator_delay_s") ?? 0) });
+    spectator_delay_s: Number(form.get("spectator_delay_s") ?? 0), clock_s: Math.round(Number(form.get("clock_min") ?? 0) * 60) });
   if (!$("table-choice").hidden) {
     if (tableFromFile !== null) body.table = tableFromFile;
     else if (form.get("table")) body.table = form.get("table");

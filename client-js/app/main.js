@@ -10,6 +10,7 @@ import { rulerClick } from "./ruler.js";
 import { resultText } from "./describe.js";
 import { EventHistory } from "./history.js";
 import { createAroPanel } from "./aro-panel.js";
+import { clocksFromFrame, clocksNow } from "./overlay-model.js";
 import { loadCatalogue, weaponName } from "./catalogue.js";
 import { verifyRecord } from "./lib/verify.js";
 import { startLobby, startOrganizer } from "./lobby.js";
@@ -108,6 +109,8 @@ async function startGame(room, token) {
   conn.addEventListener("message", (e) => { // a delayed feed (a spectator's, a caster's) says how late it is
     const frame = /** @type {CustomEvent} */ (e).detail;
     if (frame.type === "welcome") feedDelayS = Number(frame.delay_s ?? 0);
+    const clocks = clocksFromFrame(frame, conn.view.version); // the chess clocks, as frames carry them
+    if (clocks !== undefined) { chessClocks = clocks; renderChessClocks(); }
   });
   eventHistory = new EventHistory({ log: $("log"), results: $("results"), conn });
   aroPanel = createAroPanel({ conn, names: eventHistory.names, send, panel: $("aro-panel"), clock: $("aro-clock"), notice: $("aro-notice") });
@@ -118,6 +121,24 @@ async function startGame(room, token) {
   conn.connect();
   /** @type {any} */ (window).referee = conn; // for the browser tests and the curious
   setInterval(aroPanel.tick, 250);
+  setInterval(renderChessClocks, 250);
+}
+
+/** The frames' chess clocks (null: the room plays without them), stamped with their arrival. @type {import("./overlay-model.js").Clocks | null} */
+let chessClocks = null;
+
+/** A clock per side in the status bar: the running one counts down from its frame's remaining_ms. */
+function renderChessClocks() {
+  const shown = clocksNow(chessClocks);
+  $("chess-clocks").hidden = !shown;
+  if (!shown) return;
+  for (const side of /** @type {const} */ (["A", "B"])) {
+    const clock = shown[side];
+    const face = /** @type {HTMLElement} */ ($("chess-clocks").querySelector(`[data-side="${side}"]`));
+    face.textContent = `${side} ${clock.text}`;
+    face.className = `chess-clock${clock.running ? " running" : ""}${clock.low ? " low" : ""}${clock.outOfTime ? " out" : ""}`;
+    face.title = `Player ${side}'s chess clock${clock.running ? ": running" : ""}${clock.outOfTime ? ": out of time, plays no more Orders (still declares AROs)" : ""}`;
+  }
 }
 
 const isSeat = () => conn.role === "A" || conn.role === "B";

@@ -232,6 +232,10 @@ test("seed 000: a declaration whose Requirement fails, or an ARO that fails the 
   // An effect stored before the fields existed still reads.
   assert.equal(d.textOf(d.effectText({ type: "became_idle", trooper: "A-t5", skill: "cc_attack", reason: "not_in_base_contact" }, ctx)),
     "Lancer (A-t5) declared CC Attack: not in base contact with its target, the Order is lost (Idle)");
+  assert.equal(d.textOf(d.effectText({ type: "became_idle", trooper: "A-t5", skill: "bs_attack", reason: "beyond_template_reach", target: "B-t4", aro: false }, ctx)),
+    "Lancer (A-t5) declared BS Attack at Hunter (B-t4): its target is beyond the template's reach, the Order is lost (Idle)");
+  assert.equal(d.textOf(d.effectText({ type: "became_idle", trooper: "B-t4", skill: "bs_attack", reason: "zone_of_control_only", target: "A-t5", aro: true }, ctx)),
+    "Hunter (B-t4) declared BS Attack at Lancer (A-t5): in Zone of Control without Line of Fire only Dodge or Reset, the ARO is lost (Idle)");
 });
 
 test("Stun: the target is Stunned, its Guts Roll fails without a die, and the States Phase cancels it", () => {
@@ -246,4 +250,13 @@ test("Stun: the target is Stunned, its Guts Roll fails without a die, and the St
   assert.match(log[states + 2], /^Player A's turn ended/);
   // A Stunned trooper's MOD on its rolls is named.
   assert.equal(d.successValueText({ attribute: "PH", base: 11, mods: [{ source: "stunned", value: -3 }], success_value: 8 }), "PH 11 −3 Stunned = SV 8");
+});
+
+test("chess clocks: a switch and a time-out in words", () => {
+  assert.equal(d.textOf(d.describeEvent({ type: "clock_switched", at_ms: 1, running: "B", remaining: { A: 4_439_500, B: 4_500_000 } })),
+    "Chess clock: player B's runs (A 1:14:00, B 1:15:00 left)");
+  assert.equal(d.textOf(d.describeEvent({ type: "clock_switched", at_ms: 1, running: null, remaining: { A: 0, B: 61_001 } })),
+    "Chess clocks stopped (A 0:00, B 1:02 left)");
+  assert.equal(d.textOf(d.describeEvent({ type: "clock_ran_out", side: "A", at_ms: 1 })),
+    "Player A's time ran out: no more Orders after the current one (it still declares AROs)");
 });

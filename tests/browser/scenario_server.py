@@ -21,6 +21,7 @@ import asyncio
 import os
 import socket
 import sys
+from dataclasses import replace
 from typing import Any
 
 import uvicorn
@@ -30,6 +31,9 @@ from starlette.routing import Route
 
 from server.app import create_app
 from server.config import Settings
+from server.rooms.room import now_ms
+from server.rules import engine
+from server.rules.ids import Side
 from server.store import RoomSettings
 from tests.support.skirmish import skirmish
 
@@ -39,10 +43,16 @@ async def create_scenario(request: Request) -> Response:
     placements = {k: tuple(v) for k, v in body["placements"].items()}
     ruleset = str(body.get("ruleset", "codeone"))
     room_settings = RoomSettings(ruleset, float(body.get("aro_window_s", 30)), "public",
-                                 fixed_seed=int(body.get("seed", 1)))
-    created = await request.app.state.registry.create(
-        room_settings, skirmish(placements, ruleset=ruleset, seed=int(body.get("seed", 1)),
-                                dice=tuple(int(d) for d in body.get("dice", ()))))
+                                 fixed_seed=int(body.get("seed", 1)),
+                                 clock_s=int(body.get("clock_s", 0)))
+    state = skirmish(placements, ruleset=ruleset, seed=int(body.get("seed", 1)),
+                     dice=tuple(int(d) for d in body.get("dice", ())))
+    if "clock_a_s" in body:  # A's clock starts with less time than B's (a time-out soon)
+        state = engine.start_clocks(state, room_settings.clock_s * 1000, now_ms())
+        assert state.clocks is not None
+        state = replace(state, clocks=replace(state.clocks, remaining={
+            **state.clocks.remaining, Side.A: int(body["clock_a_s"] * 1000)}))
+    created = await request.app.state.registry.create(room_settings, state)
     room = created.meta.room_id
     return JSONResponse({
         "room": room,
