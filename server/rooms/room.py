@@ -163,6 +163,7 @@ class Room:
             if answer.seat in self._seats:
                 self._seats[answer.seat].answers.put(answer.command_id, answer.frame)
         self._spectators: set[Member] = set()
+        self._listing_stale = False  # a spectator's join or leave is not listed yet
         self._spectator_count = SpectatorCount(self._send_spectator_count)
         self._options: dict[Audience, tuple[int, bytes]] = {}
         """Per audience, the global version and the options frame made at it."""
@@ -264,6 +265,8 @@ class Room:
                 continue
             try:
                 await self._handle(message)
+                if self._listing_stale and not len(self.inbox):
+                    await self._refresh_listing()  # a crowd's joins, once (_list_spectators)
             except StaleWriter:
                 log.warning("room %s lost its right to write; stopping it", self.room_id)
                 self._shut(CloseCode.ROOM_UNAVAILABLE, "room moved")
@@ -618,7 +621,11 @@ class Room:
             self._spectators.add(member)
             self._publish_spectators()
         self._fanout.subscribe(self.room_id, member)
-        await self._refresh_listing()  # before the welcome: a client that has it sees the list
+        # Before the welcome: a client that has it sees the list (in a crowd, shortly after).
+        if join.seat is None:
+            await self._list_spectators()
+        else:
+            await self._refresh_listing()
         audience = member.audience
         member.deliver(codec.encode(Welcome(
             PROTOCOL_VERSION, self.room_id, audience.value, self._seen_by(audience),
@@ -638,7 +645,7 @@ class Room:
             self._spectators.discard(member)
             self._publish_spectators()
             self._arm_idle()
-            await self._refresh_listing()
+            await self._list_spectators()
             return
         for seat in self._seats.values():
             if seat.member is member:
@@ -893,8 +900,19 @@ class Room:
                 and self._delayed.feed(Audience.SPECTATOR) is None):
             await self._open_feed(Audience.SPECTATOR)
 
+    async def _list_spectators(self) -> None:
+        """A spectator came or went: the listing's count. While more messages wait (a crowd
+        joining), the write is left to the last of them (``run`` makes it once the inbox is
+        empty): a store round trip per join would hold every later message of the room --
+        10,000 spectators joining within 30 s took minutes (docs/performance.md)."""
+        if len(self.inbox):
+            self._listing_stale = True
+        else:
+            await self._refresh_listing()
+
     async def _refresh_listing(self) -> None:
         """Best effort: the lobby's counts are not worth refusing a viewer over."""
+        self._listing_stale = False
         try:
             await self._list_late()
         except StorageUnavailable as error:
