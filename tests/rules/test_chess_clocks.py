@@ -149,6 +149,8 @@ def test_time_out_mid_order_ends_the_turn_after_the_order_aros_still_declared_ga
     assert isinstance(early, Rejected) and early.code == "stale_clock"
     wrong = engine.decide(state, engine.SYSTEM, c.ClockExpired(Side.B, 70_000), at_ms=70_000)
     assert isinstance(wrong, Rejected) and wrong.code == "stale_clock"
+    by_a_player = engine.decide(state, Side.B, c.ClockExpired(Side.A, MINUTE), at_ms=MINUTE)
+    assert isinstance(by_a_player, Rejected) and by_a_player.code == "bad_command"
     # The room's timer at A's deadline.
     state, events = timed(state, engine.SYSTEM, c.ClockExpired(Side.A, MINUTE), MINUTE)
     assert events == (ClockRanOut(Side.A, MINUTE),)

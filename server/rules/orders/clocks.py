@@ -31,7 +31,7 @@ after its automatic Tactical Phase steps); it still declares AROs, with no clock
 from __future__ import annotations
 
 from ..commands import ClockExpired
-from ..decision import require
+from ..decision import SYSTEM, require
 from ..events import ClockRanOut, ClockSwitched, Event
 from ..evolve import replace
 from ..ids import Side
@@ -124,7 +124,8 @@ def time_out_events(state: GameState, at_ms: int) -> list[Event]:
 
 
 def decide_clock_expired(state: GameState, actor: object, command: ClockExpired) -> list[Event]:
-    """The room's timer at the running side's deadline (a system command)."""
+    """The room's timer at the running side's deadline (a system command: never a player's)."""
+    require(actor is SYSTEM, Reason.BAD_COMMAND, "Only the room's clock runs a clock out.")
     found = deadline(state)
     require(
         found is not None and found[0] is command.side and command.at_ms >= found[1],
