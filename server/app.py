@@ -8,6 +8,7 @@ with the other nodes: its fan-out and ownership replace the single-node ones.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import logging
@@ -24,6 +25,7 @@ from protocol.constants import WS_PATH
 from server.cluster.node import ClusterNode
 from server.collection_watch import CollectionWatch
 from server.config import Settings
+from server.crowd_gc import CrowdFreeze
 from server.fanout import Fanout, LocalFanout
 from server.health import Health, StorageProbe
 from server.lobby.http_errors import api_fallback, exception_handlers
@@ -32,7 +34,6 @@ from server.loop_watch import LoopLagWatch
 from server.metrics import routes as metrics_routes
 from server.rooms.engine_port import Engine
 from server.rooms.registry import RoomRegistry
-from server.shutdown import close_within
 from server.store import MemoryRoomStore, RoomStore
 from server.transport.direct_frames import KeepServerSend
 from server.transport.endpoint import WebsocketApp
@@ -83,6 +84,9 @@ def create_app(
             # (see /work/shared/PERFORMANCE-NOTES.md, GC pauses at 10k+ sockets).
             gc.collect()
             gc.freeze()
+            # ... and so is a crowd of sockets arriving later (server.crowd_gc).
+            crowd = CrowdFreeze(lambda: len(app.state.open_sockets))
+            app.state.crowd_freeze = asyncio.create_task(crowd.run(), name="crowd-gc")
         # After the deliberate collection above: only the ones that stall rooms are logged.
         watch = CollectionWatch(settings.gc_warn_ms / 1000) if settings.gc_warn_ms > 0 else None
         if watch is not None:
@@ -97,13 +101,16 @@ def create_app(
             yield
         finally:
             app.state.serving = False
+            crowd_task = getattr(app.state, "crowd_freeze", None)
+            if crowd_task is not None:
+                crowd_task.cancel()
             if lag_watch is not None:
                 lag_watch.stop()
             if watch is not None:
                 watch.uninstall()
             await registry.shutdown()  # stops the rooms, then releases this node's leases
-            await close_within(health.probe.close(), "the readiness probe's connection")
-            await close_within(store.close(), "the room store")
+            await health.probe.close()
+            await store.close()
 
     # /metrics: for Prometheus on the node's own address; nginx denies it (server/metrics.py).
     routes: list[BaseRoute] = [*lobby_routes, *metrics_routes,
