@@ -34,6 +34,7 @@ from server.loop_watch import LoopLagWatch
 from server.metrics import routes as metrics_routes
 from server.rooms.engine_port import Engine
 from server.rooms.registry import RoomRegistry
+from server.shutdown import close_within
 from server.store import MemoryRoomStore, RoomStore
 from server.transport.direct_frames import KeepServerSend
 from server.transport.endpoint import WebsocketApp
@@ -109,8 +110,8 @@ def create_app(
             if watch is not None:
                 watch.uninstall()
             await registry.shutdown()  # stops the rooms, then releases this node's leases
-            await health.probe.close()
-            await store.close()
+            await close_within(health.probe.close(), "the readiness probe's connection")
+            await close_within(store.close(), "the room store")
 
     # /metrics: for Prometheus on the node's own address; nginx denies it (server/metrics.py).
     routes: list[BaseRoute] = [*lobby_routes, *metrics_routes,
