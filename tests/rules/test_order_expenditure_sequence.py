@@ -13,6 +13,7 @@ from server.rules import engine
 from server.rules.decision import Accepted, Rejected
 from server.rules.events import AroWindowClosed, AroWindowOpened, OrderResolved, SkillDeclared
 from server.rules.ids import Side
+from server.rules.options import seat_options
 from server.rules.state import OrderStep, OrderType
 from tests.support.games import close_aro_window, play
 from tests.support.skirmish import skirmish
@@ -136,8 +137,12 @@ def test_aro_eligibility_by_zone_of_control_allows_only_dodge_or_reset() -> None
     opened = next(e for e in events if isinstance(e, AroWindowOpened))
     zoc = next(x for x in opened.eligible if x.trooper == B_ZOC)
     assert zoc.zone_of_control and not zoc.line_of_fire
-    answer = decide(state, Side.B, {"type": "declare_aro", "trooper": B_ZOC, "skill": shot(A1, "punch_carbine")})
-    assert isinstance(answer, Rejected) and answer.code == "zoc_only_dodge_or_reset"
+    # Only Dodge or Reset are offered; a BS Attack is accepted and fails the ARO Check
+    # (test_seed_000_requirements.py::test_seed_000_aro_check_fails_zoc_only_*).
+    offered = seat_options(state, Side.B)["aros"][B_ZOC]
+    assert offered["dodge"] and offered["reset"] and offered["bs_attack"] == []
+    answer = decide(state, Side.B, {"type": "declare_aro", "trooper": B_ZOC, "skill": shot(A1, "scatter_gun")})
+    assert isinstance(answer, Accepted)
     answer = decide(state, Side.B, {"type": "declare_aro", "trooper": B_ZOC, "skill": {"type": "dodge"}})
     assert isinstance(answer, Accepted)
 

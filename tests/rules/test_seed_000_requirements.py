@@ -267,3 +267,173 @@ def test_seed_000_requirement_fails_becomes_idle_aro_comms_attack_outside_the_ha
     resolved = _finish(state)
     assert _idle(resolved) == [BecameIdle(TrooperId(marker), "comms_attack", "outside_hacking_area",
                                           TrooperId(mover), aro=True)]
+
+
+# --- a Direct Template's reach, base contact, the ZoC-only ARO (measured at Resolution) -------
+
+HOSE, GANGER = "A-t5", "B-t7"  # vesper-raiders' Scorch Hose (large teardrop, 10 inches)
+
+
+def _weapon_of(state: GameState, trooper: str, kind: WeaponKind) -> str:
+    army = state.armies[state.trooper(TrooperId(trooper)).side]
+    return next(w for w in state.trooper(TrooperId(trooper)).profile.weapons
+                if army.weapon(WeaponId(w)).kind is kind)
+
+
+def _hose_state(ruleset: str, placements: Mapping[str, list[float]]) -> GameState:
+    army = "vesper-raiders" if ruleset == "n5" else "vesper-c1-cell"
+    return build_state({"ruleset": ruleset, "terrain": [], "armies": {"A": army},
+                        "placements": {**placements, "A-t1": [1, 1, 270], "B-t1": [46, 46, 90]}})
+
+
+def _hose(*targets: str) -> dict[str, object]:
+    return {"type": "bs_attack", "weapon": "scorch_hose",
+            "targets": [{"trooper": t, "burst": 1} for t in targets]}
+
+
+@pytest.mark.parametrize("ruleset", ["n5", "codeone"])
+def test_seed_000_requirement_fails_becomes_idle_direct_template_beyond_its_reach(ruleset: str) -> None:
+    """A Scorch Hose (10 inches) at a trooper 13 inches away, edge to edge: accepted (it was
+    refused `out_of_range`), not offered, and Idle at Resolution ("measure all distances"):
+    no hit, no save, and the target was not under the template, so it was not eligible."""
+    state = _hose_state(ruleset, {HOSE: [20, 10, 90], GANGER: [20, 24.2, 90]})
+    state, _ = play(state, A, {"type": "activate", "trooper": HOSE, "order": "regular"})
+    assert GANGER not in str(seat_options(state, A)["skills"]["bs_attack"].get("scorch_hose"))
+    state, events = play(state, A, {"type": "declare_skill", "skill": _hose(GANGER)})
+    assert isinstance(events[0], SkillDeclared)
+    assert TrooperId(GANGER) not in state.order.eligible  # type: ignore[union-attr]
+    resolved = _finish(state)
+    assert _idle(resolved) == [BecameIdle(TrooperId(HOSE), "bs_attack", "beyond_template_reach",
+                                          TrooperId(GANGER))]
+    assert resolved.outcome.saves == ()
+
+
+def test_seed_000_requirement_fails_becomes_idle_direct_template_loses_only_the_target_beyond() -> None:
+    """Two troopers named for the template, one within reach: only the far one is lost (N5,
+    DIGEST 5.2: the dice of the target that fails a Requirement), the near one is hit."""
+    near = "B-t3"
+    state = _hose_state("n5", {HOSE: [20, 10, 90], GANGER: [20, 24.2, 90], near: [22, 16, 90]})
+    state, _ = play(state, A, {"type": "activate", "trooper": HOSE, "order": "regular"})
+    state, _ = play(state, A, {"type": "declare_skill", "skill": _hose(GANGER, near)})
+    assert TrooperId(near) in state.order.eligible  # type: ignore[union-attr]
+    resolved = _finish(state)
+    assert _idle(resolved) == []
+    assert [s.trooper for s in resolved.outcome.saves] == [near]
+
+
+CHARGER = "A-t7"  # Lancer Line Trooper (combat_knife), N5 and CodeOne
+
+
+def _charge(ruleset: str, end_y: float) -> OrderResolved:
+    """A-t7 Moves from y=5 towards B-t3 (base at y=9) to ``end_y``, then CC Attacks it."""
+    state = skirmish({**TABLE, CHARGER: (12.0, 5.0, 90.0), "B-t3": (12.0, 9.0, 270.0)},
+                     ruleset=ruleset)
+    state, _ = play(state, A, {"type": "activate", "trooper": CHARGER, "order": "regular"})
+    state, _ = play(state, A, {"type": "declare_skill", "skill": {
+        "type": "move", "route": [[12.0, 5.0], [12.0, end_y]]}})
+    state, _ = close_aro_window(state)
+    offered = str(seat_options(state, A)["skills"]["cc_attack"])
+    state, events = play(state, A, {"type": "declare_skill", "skill": {
+        "type": "cc_attack", "weapon": "combat_knife", "target": "B-t3"}})
+    assert isinstance(events[0], SkillDeclared)
+    state, events = close_aro_window(state)
+    (resolved,) = [e for e in events if isinstance(e, OrderResolved)]
+    assert ("B-t3" in offered) == (_idle(resolved) == [])  # options offer what will work
+    return resolved
+
+
+@pytest.mark.parametrize("ruleset", ["n5", "codeone"])
+def test_seed_000_requirement_fails_becomes_idle_cc_attack_where_the_move_ends_out_of_contact(
+        ruleset: str) -> None:
+    """Move + CC Attack whose Move ends an inch short of base contact: accepted (it was
+    refused `not_in_base_contact`), not offered, Idle at Resolution, the Order spent."""
+    resolved = _charge(ruleset, 7.0)
+    assert _idle(resolved) == [BecameIdle(TrooperId(CHARGER), "cc_attack", "not_in_base_contact",
+                                          TrooperId("B-t3"))]
+    assert all(r.trooper != CHARGER for r in resolved.outcome.rolls)
+
+
+def test_seed_000_requirement_fails_becomes_idle_cc_attack_in_contact_is_rolled() -> None:
+    """Control: the same Move ending in base contact: the CC Attack is rolled."""
+    resolved = _charge("n5", 9.0 - 2 * 0.4921259842519685)
+    assert _idle(resolved) == []
+    assert [r.skill for r in resolved.outcome.rolls if r.trooper == CHARGER][:1] == ["cc_attack"]
+
+
+def test_seed_000_aro_check_fails_a_cc_attack_aro_out_of_contact() -> None:
+    """A reactive trooper declares a CC Attack on a mover that never touches its base:
+    accepted, not offered, Idle at Resolution, its ARO lost."""
+    table = {**TABLE, "B-t3": (22.5, 12.0, 270.0)}  # sees the Move, 6 inches away
+    state, _ = _moved(skirmish(table, ruleset="n5"))
+    assert seat_options(state, B)["aros"]["B-t3"]["cc_attack"] == []
+    state, _ = play(state, B, {"type": "declare_aro", "trooper": "B-t3", "skill": {
+        "type": "cc_attack", "weapon": _weapon_of(state, "B-t3", WeaponKind.CLOSE_COMBAT),
+        "target": MOVER}})
+    resolved = _finish(state)
+    assert _idle(resolved) == [BecameIdle(TrooperId("B-t3"), "cc_attack", "not_in_base_contact",
+                                          TrooperId(MOVER), aro=True)]
+
+
+@pytest.mark.parametrize("ruleset", ["n5", "codeone"])
+def test_seed_000_aro_check_fails_zoc_only_bs_attack_is_idle(ruleset: str) -> None:
+    """DIGEST 6.1: from ZoC without LoF only Dodge or Reset. A BS Attack declared all the
+    same is accepted (it was refused `zoc_only_dodge_or_reset`: a free probe of LoF), not
+    offered, and Idle: N5's ARO Check, CodeOne's Requirements check at Resolution."""
+    table = {**TABLE, "B-t6": (20.0, 12.0, 90.0)}  # faces away, 6 inches from the route
+    state, _ = _moved(skirmish(table, ruleset=ruleset), [[22.5, 4.0], [22.5, 7.0]])
+    why = state.order.eligible[TrooperId("B-t6")]  # type: ignore[union-attr]
+    assert why.zone_of_control and not why.line_of_fire
+    offered = seat_options(state, B)["aros"]["B-t6"]
+    assert offered["bs_attack"] == [] and offered["dodge"]
+    state, events = play(state, B, {"type": "declare_aro", "trooper": "B-t6", "skill": {
+        "type": "bs_attack", "weapon": _weapon_of(state, "B-t6", WeaponKind.BALLISTIC),
+        "targets": [{"trooper": MOVER, "burst": 1}]}})
+    assert isinstance(events[0], AroDeclared)
+    assert _refused(state, B, {"type": "declare_aro", "trooper": "B-t6", "skill": {"type": "dodge"}}) \
+        == "aro_already_declared"  # the ARO is spent
+    resolved = _finish(state)
+    assert _idle(resolved) == [BecameIdle(TrooperId("B-t6"), "bs_attack", "zone_of_control_only",
+                                          TrooperId(MOVER), aro=True)]
+    assert all(r.trooper != "B-t6" for r in resolved.outcome.rolls)
+
+
+def test_seed_000_aro_check_fails_zoc_only_unless_the_second_skill_brings_line_of_fire() -> None:
+    """The ARO Check asks whether the trooper "has been" in a valid situation: eligible by
+    ZoC alone at step 2, it declares a BS Attack; the second Move walks into its LoF, so the
+    shot is valid and resolves (taken at a point where it sees the mover)."""
+    table = {**TABLE, "B-t6": (20.0, 12.0, 90.0)}  # faces north: sees y > 12 only
+    state, _ = _moved(skirmish(table, ruleset="n5"), [[22.5, 4.0], [22.5, 9.0]])
+    state, _ = play(state, B, {"type": "declare_aro", "trooper": "B-t6", "skill": {
+        "type": "bs_attack", "weapon": _weapon_of(state, "B-t6", WeaponKind.BALLISTIC),
+        "targets": [{"trooper": MOVER, "burst": 1}]}})
+    state, _ = close_aro_window(state)
+    state, _ = play(state, A, {"type": "declare_skill", "skill": {
+        "type": "move", "route": [[22.5, 9.0], [22.5, 13.0]]}})
+    state, events = close_aro_window(state)
+    (resolved,) = [e for e in events if isinstance(e, OrderResolved)]
+    assert _idle(resolved) == []
+    assert [r.skill for r in resolved.outcome.rolls if r.trooper == "B-t6"] == ["bs_attack"]
+
+
+def test_seed_000_aro_check_fails_zoc_only_camouflage_marker_reveals_itself() -> None:
+    """What the player pays: a Camouflage Marker behind a wall with the mover in its ZoC
+    (and Hacking Area) declares a BS Attack: it is revealed at declaration (an Attack reveals
+    a marker, DIGEST 12) and the shot is Idle; its ARO is spent."""
+    wall = {"id": "wall", "polygon": [[12, 30], [14, 30], [14, 46], [12, 46]], "height": 6,
+            "gives_cover": True}
+    marker, mover = "B-t14", "A-t3"
+    state = build_state({"ruleset": "n5", "terrain": [wall],
+                         "armies": {"A": "vesper-raiders", "B": _camouflaged_hacker_army()},
+                         "placements": {mover: [17, 33, 90], marker: [10, 38, 90],
+                                        "A-t1": [1, 1, 270], "B-t1": [1, 47, 90]}})
+    state, _ = play(state, A, {"type": "activate", "trooper": mover, "order": "regular"})
+    state, _ = play(state, A, {"type": "declare_skill", "skill": {"type": "move", "route": [[17, 33], [17, 34]]}})
+    why = state.order.eligible[TrooperId(marker)]  # type: ignore[union-attr]
+    assert why.zone_of_control and not why.line_of_fire
+    state, (declared,) = play(state, B, {"type": "declare_aro", "trooper": marker, "skill": {
+        "type": "bs_attack", "weapon": "sidearm", "targets": [{"trooper": mover, "burst": 1}]}})
+    assert isinstance(declared, AroDeclared) and declared.revealed
+    assert not state.trooper(TrooperId(marker)).marker
+    resolved = _finish(state)
+    assert _idle(resolved) == [BecameIdle(TrooperId(marker), "bs_attack", "zone_of_control_only",
+                                          TrooperId(mover), aro=True)]

@@ -28,7 +28,7 @@ from ..armies.skills import (
 from ..armies.weapons import Weapon, WeaponKind
 from ..evolve import replace
 from ..ids import TrooperId, WeaponId
-from ..orders.activation import acting_body
+from ..orders.activation import acting_body, on_path, within_template_reach
 from ..orders.aro import allowed_without_line_of_fire, attacked_by
 from ..ruleset import options
 from ..state import ActiveOrder, GameState, TrooperState
@@ -283,6 +283,9 @@ def _active_bs_attack(state: GameState, active: TrooperState, skill: BsAttack,
             lost.append(problem)  # N5: only the dice given to that target are lost
             continue
         target = state.trooper(share.trooper)
+        if not within_template_reach(weapon, shooter, target.body()):
+            lost.append("beyond_template_reach")  # measured at Resolution (seed 000 step 6)
+            continue
         plan += _shot(state, active, weapon, target, shooter, target.body(), share.burst, True)
     if lost and not plan.rolls and not plan.templates:
         return _idle(active, skill, lost[0])
@@ -460,26 +463,42 @@ def _aro_target(skill: Skill) -> TrooperId | None:
 
 
 def _aro_check(state: GameState, reactor: TrooperState, skill: Skill) -> str | None:
-    """[N5.2] ARO Check: the trooper must have been eligible, and a ZoC-only trooper may
-    only Dodge or Reset (DIGEST 5.1 step 5, 6.1). A trooper that was never eligible (it may
-    declare all the same, aro.py) is Idle in every ruleset: without the ARO Check step
-    (CodeOne) its ARO fails its Requirements at Resolution (seed 000); the ZoC-only part is
-    refused at declaration there."""
+    """[N5.2] ARO Check: the trooper must have been eligible, and one eligible through its
+    Zone of Control (or Hacking Area) alone may only Dodge or Reset (or, from its Hacking
+    Area, make a Comms Attack) unless the activated trooper came into its LoF at some point
+    of the Order, which makes the declaration valid after all ("has been", seed 000 step 5;
+    DIGEST 5.1, 6.1). Both are accepted at declaration (aro.py) and Idle here, in every
+    ruleset: without the ARO Check step (CodeOne) the ARO fails its Requirements at
+    Resolution (seed 001 step 5)."""
     if not skill.info.usable_in_aro:
         return "not_usable_in_aro"
     eligibility = _order(state).eligible.get(reactor.id)
     if eligibility is None:
         return "aro_not_valid"
-    if not options(state.ruleset).aro_check_step:
-        return None
-    if eligibility.zoc_only and not allowed_without_line_of_fire(eligibility, skill):
-        return "zone_of_control_only"
+    if (eligibility.zoc_only and not allowed_without_line_of_fire(eligibility, skill)
+            and not _ever_in_line_of_fire(state, reactor)):
+        return "zone_of_control_only" if eligibility.zone_of_control else "no_line_of_fire"
     return None
+
+
+def _ever_in_line_of_fire(state: GameState, reactor: TrooperState) -> bool:
+    """Whether some activated trooper was in ``reactor``'s LoF at a point of its path."""
+    return any(aro_target_point(state, reactor, state.trooper(t), None) is not None
+               for t in _order(state).activated)
 
 
 def _aro_at_path_point(state: GameState, reactor: TrooperState, skill: BsAttack | Discover,
                        active: TrooperState) -> Plan:
-    point = aro_target_point(state, reactor, active, skill.target_point)
+    """A BS Attack or Discover ARO, taken against the active trooper at one point of its
+    path: the point the reactive player chose (seed 000 "All at Once": "choosing to shoot at
+    the end of the Movement"), else the last one where it has LoF (and, for a Direct
+    Template, that it reaches). The range, cover and MODs are those of that point."""
+    path = _order(state).for_trooper(active.id).path
+    if skill.target_point is not None and not on_path(path, skill.target_point):
+        return _idle(reactor, skill, "not_on_route")  # refused at declaration (aro.py)
+    weapon = (state.armies[reactor.side].weapon(skill.weapon)
+              if isinstance(skill, BsAttack) else None)
+    point = aro_target_point(state, reactor, active, skill.target_point, weapon)
     if point is None:
         return _idle(reactor, skill, "no_line_of_fire")
     body = reacting_body(state, reactor, active)
@@ -487,7 +506,9 @@ def _aro_at_path_point(state: GameState, reactor: TrooperState, skill: BsAttack 
         return _discover(state, reactor, skill, body, point, active=False)
     if _camouflaged(state, active.id):
         return _idle(reactor, skill, "target_camouflaged")
-    weapon = state.armies[reactor.side].weapon(skill.weapon)
+    assert weapon is not None
+    if not within_template_reach(weapon, body, active.body(point)):
+        return _idle(reactor, skill, "beyond_template_reach")
     # In Suppressive Fire an SF weapon shoots with the SF Mode profile, Burst 3 (DIGEST 9).
     return _shot(state, reactor, aro_weapon(reactor, weapon), active, body, active.body(point),
                  aro_burst(reactor, weapon), active=False)
@@ -511,12 +532,13 @@ def _first_target(skill: BsAttack) -> TrooperId | None:
 
 
 def aro_target_point(state: GameState, reactor: TrooperState, active: TrooperState,
-                     chosen: Point | None) -> Point | None:
+                     chosen: Point | None, weapon: Weapon | None = None) -> Point | None:
     """The point of the active trooper's path an ARO is taken against (DIGEST 6.3).
 
     The chosen point if the reactor has LoF there; by default the last sampled point of the
-    path where it has LoF; None when it never has LoF. ``active`` is the activated trooper
-    the ARO targets (a Controller or one of its Peripherals), along its own path.
+    path where it has LoF (with a Direct Template ``weapon``, the last one it also reaches,
+    if any); None when it never has LoF. ``active`` is the activated trooper the ARO
+    targets (a Controller or one of its Peripherals), along its own path.
     """
     order = _order(state).for_trooper(active.id)
     blockers = blocking_bodies(state, reactor.id, active.id)
@@ -526,4 +548,7 @@ def aro_target_point(state: GameState, reactor: TrooperState, active: TrooperSta
         return chosen if visible else None
     points = points_of_route_in_lof(body, active.body(), order.path or (order.start,),
                                     state.table, blockers)
+    if weapon is not None:
+        reached = [p for p in points if within_template_reach(weapon, body, active.body(p))]
+        points = tuple(reached) or points
     return points[-1] if points else None

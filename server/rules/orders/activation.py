@@ -5,7 +5,8 @@ the trooper at its end; a BS Attack names weapon, targets, Burst split and firin
 An impossible command (a skill or weapon the trooper lacks, a route it cannot take, a
 Retreat! or Impetuous restriction...) is rejected here with a reason. A Requirement a
 player learns only by trying at the table (Line of Fire to the target, a target inside the
-Hacking Area: ``unmet_requirement``) is accepted, and at resolution the skill becomes Idle
+Hacking Area or a Direct Template's reach, base contact for a CC Attack:
+``unmet_requirement``) is accepted, and at resolution the skill becomes Idle
 with the Order spent (seed 000, Resolution step); so is what depends on the other side's
 simultaneous declarations (a Discover that must succeed first). ``options`` offers only
 declarations whose Requirements hold. Classification: docs/rules-decisions.md.
@@ -124,12 +125,21 @@ def unmet_requirement(state: GameState, order: ActiveOrder, trooper: TrooperStat
     Requirements" and is Idle, the Order (or its share of it) spent. ``decide`` therefore
     accepts it (a player learns Line of Fire and the Hacking Area only by trying, as at the
     table); ``options`` offers only declarations with none, so the client offers what will
-    work. The reasons are ``BecameIdle`` reasons (attacks.py), which settles them."""
+    work. The reasons are ``BecameIdle`` reasons (attacks.py), which settles them: at
+    Resolution a Direct Template beyond its reach loses that target alone, as a BS Attack
+    without LoF to one of its targets does (DIGEST 5.2)."""
     if isinstance(skill, BsAttack):
         shooter = acting_body(order, trooper, skill.firing_point or order.path[-1])
+        weapon = state.armies[trooper.side].weapon(skill.weapon)
         for assignment in skill.targets:
-            if not sees(state, trooper.id, shooter, state.trooper(assignment.trooper)):
+            target = state.trooper(assignment.trooper)
+            if not sees(state, trooper.id, shooter, target):
                 return "no_line_of_fire"
+            if not within_template_reach(weapon, shooter, target.body()):
+                return "beyond_template_reach"
+    elif isinstance(skill, CcAttack):
+        if not in_base_contact(trooper.body(), state.trooper(skill.target).body()):
+            return "not_in_base_contact"
     elif isinstance(skill, Discover):
         target = state.trooper(skill.target)
         if not any(sees(state, trooper.id, acting_body(order, trooper, p), target)
@@ -248,6 +258,14 @@ def acting_body(order: ActiveOrder, trooper: TrooperState, point: Point) -> Body
     return replace(body, all_round_vision=True) if moved else body
 
 
+def within_template_reach(weapon: Weapon, shooter: Body, target: Body) -> bool:
+    """A Direct Template weapon's teardrop, touching the shooter's base, reaches the target
+    (DIGEST 13); any other weapon: True (its range is a MOD, not a Requirement, 5.2)."""
+    if weapon.kind is not WeaponKind.DIRECT_TEMPLATE or weapon.template is None:
+        return True
+    return distance(shooter, target) <= template_length(weapon.template)
+
+
 def sees(state: GameState, viewer_id: TrooperId, viewer: Body, target: TrooperState) -> bool:
     """Line of Fire from ``viewer`` (trooper ``viewer_id`` standing there) to ``target``."""
     blockers = blocking_bodies(state, viewer_id, target.id)
@@ -284,7 +302,6 @@ def _check_bs_attack(state: GameState, order: ActiveOrder, trooper: TrooperState
             Reason.BAD_BURST,
             f"Split the full Burst of {weapon.name} ({full}) between the targets.",
         )
-    shooter = acting_body(order, trooper, firing_point)
     discovering = {s.target for s in order.skills if isinstance(s, Discover)}
     for assignment in skill.targets:
         target = enemy_target(state, trooper, assignment.trooper)
@@ -293,13 +310,6 @@ def _check_bs_attack(state: GameState, order: ActiveOrder, trooper: TrooperState
             Reason.BAD_TARGET,
             "A Camouflage Marker cannot be attacked until it is Discovered (declare Discover first).",
         )
-        if weapon.kind is WeaponKind.DIRECT_TEMPLATE:
-            assert weapon.template is not None
-            require(
-                distance(shooter, target.body()) <= template_length(weapon.template),
-                Reason.OUT_OF_RANGE,
-                f"{target.id} is beyond the template's reach.",
-            )
 
 
 def _check_cc_attack(state: GameState, trooper: TrooperState, weapon_id: str, target_id: TrooperId) -> None:
@@ -312,11 +322,8 @@ def _check_cc_attack(state: GameState, trooper: TrooperState, weapon_id: str, ta
         require(target.side is not trooper.side, Reason.BAD_TARGET, f"{target_id} is not an enemy.")
     else:  # an Unconscious enemy may be finished off (Coup de Grâce, DIGEST 7.7)
         target = enemy_target(state, trooper, target_id)
-    require(
-        in_base_contact(trooper.body(), target.body()),
-        Reason.NOT_IN_BASE_CONTACT,
-        "A CC Attack needs base contact with the target.",
-    )
+    # Base contact is a Requirement checked at Resolution (seed 000 step 6; DIGEST 5.2): a
+    # CC Attack declared out of contact is accepted and Idle (``unmet_requirement``).
 
 
 def _check_discover(state: GameState, order: ActiveOrder, trooper: TrooperState, skill: Discover) -> None:

@@ -9,14 +9,25 @@ A reactive trooper that is not eligible may still declare: its ARO fails the ARO
 resolution and is Idle (seed 000), a marker or hidden trooper revealed all the same.
 One ARO per trooper per Order; a trooper that could declare and did not loses it; the ARO
 must target a trooper activated by the Order; Burst 1; from ZoC without LoF only Dodge or
-Reset; troopers that became eligible only through the second skill react at step 2.
+Reset (any other ARO is accepted and fails the ARO Check); troopers that became eligible
+only through the second skill react at step 2.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..armies.skills import BsAttack, CautiousMove, CcAttack, CommsAttack, Discover, Dodge, Reset, Skill
+from ..armies.skills import (
+    MOVEMENT_SKILLS,
+    BsAttack,
+    CautiousMove,
+    CcAttack,
+    CommsAttack,
+    Discover,
+    Dodge,
+    Reset,
+    Skill,
+)
 from ..armies.weapons import WeaponKind
 from ..combat.hacking import check_hacker_and_program, in_hacking_area, path_in_hacking_area
 from ..combat.immobilized import check_immobilized_may_declare
@@ -32,10 +43,17 @@ from ..reasons import Reason
 from ..ruleset import options
 from ..state import ActiveOrder, Eligibility, GameState, OrderStep, TrooperState
 from ..table.engaged import check_engaged_may_declare
-from ..table.geometry import Body, in_base_contact
+from ..table.geometry import Body, Point, in_base_contact
 from ..table.line_of_fire import RouteSight, has_line_of_fire
 from ..table.zone_of_control import RouteInZones, in_zone_of_control
-from .activation import check_dodge_route, enemy_target, weapon_of
+from .activation import (
+    acting_body,
+    check_dodge_route,
+    enemy_target,
+    on_path,
+    weapon_of,
+    within_template_reach,
+)
 from .named_troopers import own_trooper
 from .retreat import check_retreat_may_declare
 
@@ -175,14 +193,26 @@ def _cautious_move_seen(
 
 
 def _template_targets(state: GameState, order: ActiveOrder) -> set[TrooperId]:
-    """Troopers under a Direct Template declared in this Order (placed at declaration)."""
-    army = state.armies[state.trooper(order.trooper).side]
-    return {
-        a.trooper
-        for s in order.skills
-        if isinstance(s, BsAttack) and army.weapon(s.weapon).kind is WeaponKind.DIRECT_TEMPLATE
-        for a in s.targets
-    }
+    """Troopers under a Direct Template declared in this Order (placed at declaration): the
+    named targets its teardrop reaches from the firing point. One named beyond its reach is
+    not under it (the shot is Idle for it at Resolution), so it is not eligible by it."""
+    active = state.trooper(order.trooper)
+    army = state.armies[active.side]
+    found: set[TrooperId] = set()
+    standing = order.start
+    for skill in order.skills:
+        if isinstance(skill, MOVEMENT_SKILLS) and skill.route:
+            standing = skill.route[-1]
+        if not isinstance(skill, BsAttack):
+            continue
+        weapon = army.weapon(skill.weapon)
+        if weapon.kind is not WeaponKind.DIRECT_TEMPLATE:
+            continue
+        shooter = acting_body(order, active, skill.firing_point or standing)
+        found.update(a.trooper for a in skill.targets
+                     if a.trooper in state.troopers and state.trooper(a.trooper).on_table
+                     and within_template_reach(weapon, shooter, state.trooper(a.trooper).body()))
+    return found
 
 
 def open_window(state: GameState) -> list[Event]:
@@ -285,14 +315,8 @@ def decide_declare_aro(state: GameState, side: Side, command: DeclareAro) -> lis
     check_retreat_may_declare(state, trooper, skill, in_aro=True)
     check_immobilized_may_declare(state, trooper, skill, in_aro=True)
     check_stunned_may_declare(trooper, skill)
-    eligibility = order.eligible.get(trooper.id)
-    if eligibility is not None and eligibility.zoc_only:
-        require(
-            allowed_without_line_of_fire(eligibility, skill),
-            Reason.ZOC_ONLY_DODGE_OR_RESET,
-            "Without Line of Fire (Zone of Control only) a trooper may only Dodge or Reset"
-            + (" (or, as a Hacker, a Comms Attack)." if eligibility.hacking_area else "."),
-        )
+    # Eligible through its Zone of Control alone, a trooper may declare any ARO: one that
+    # needs LoF fails the ARO Check and is Idle (attacks._aro_check), as at the table.
     check_engaged_may_declare(state, trooper, skill, in_aro=True)
     _check_aro_skill(state, order, trooper, skill)
     revealed = trooper.marker or trooper.hidden
@@ -320,15 +344,16 @@ def _check_aro_skill(
         require(skill.targets[0].burst == burst, Reason.BAD_BURST,
                 "In Suppressive Fire this weapon's ARO fires the SF Mode's Burst 3 at one target."
                 if burst > 1 else "AROs have Burst 1.")
+        _check_target_point(order, skill.targets[0].trooper, skill.target_point)
     elif isinstance(skill, CcAttack):
-        weapon_of(state, trooper, skill.weapon)
-        require(skill.target in activated, Reason.BAD_TARGET, NOT_ACTIVATED)
-        active = enemy_target(state, trooper, skill.target)
+        weapon = weapon_of(state, trooper, skill.weapon)
         require(
-            in_base_contact(trooper.body(), active.body()),
-            Reason.NOT_IN_BASE_CONTACT,
-            "A CC Attack needs base contact with the target.",
+            weapon.kind is WeaponKind.CLOSE_COMBAT, Reason.UNKNOWN_WEAPON,
+            f"{weapon.name} is not a CC weapon.",
         )
+        require(skill.target in activated, Reason.BAD_TARGET, NOT_ACTIVATED)
+        enemy_target(state, trooper, skill.target)
+        # Base contact is checked at Resolution (seed 000 step 6): Idle without it.
     elif isinstance(skill, Discover):
         require(skill.target in activated, Reason.BAD_TARGET, NOT_ACTIVATED)
         require(
@@ -336,6 +361,7 @@ def _check_aro_skill(
             Reason.BAD_TARGET,
             "Discover targets a Camouflage Marker.",
         )
+        _check_target_point(order, skill.target, skill.target_point)
     elif isinstance(skill, Dodge):
         check_dodge_route(state, trooper, skill.route)
     elif isinstance(skill, CommsAttack):
@@ -344,12 +370,35 @@ def _check_aro_skill(
         enemy_target(state, trooper, skill.target)
 
 
+def _check_target_point(order: ActiveOrder, target: TrooperId, point: Point | None) -> None:
+    """An ARO's chosen point (``target_point``) must lie on the route its target has declared
+    so far in this Order: the route is open information, so another point is impossible,
+    not a Requirement that fails at Resolution. Whether the reactor sees it there is one
+    (attacks._aro_at_path_point: Idle without LoF at that point)."""
+    if point is None or target not in order.activated:
+        return
+    require(
+        on_path(order.for_trooper(target).path, point),
+        Reason.BAD_ROUTE,
+        "An ARO is taken against a point of the route the trooper has declared in this Order.",
+    )
+
+
 def unmet_aro_requirement(state: GameState, order: ActiveOrder, trooper: TrooperState,
                           skill: Skill) -> str | None:
-    """A Requirement of an accepted ARO that the table already shows unmet, or None: a Comms
-    Attack on a trooper that has not been inside the Hacker's Hacking Area in this Order.
-    Accepted, it is Idle at Resolution (seed 000; attacks._comms_attack); ``options`` offers
-    only AROs with none. (A trooper not eligible at all is the ARO Check: attacks._aro_check.)"""
+    """A Requirement of an accepted ARO that the table already shows unmet, or None: a skill
+    that needs LoF from a trooper eligible through its Zone of Control (or Hacking Area)
+    alone, a CC Attack out of base contact, a Comms Attack on a trooper that has not been
+    inside the Hacker's Hacking Area in this Order. Accepted, it is Idle at Resolution (seed
+    000; attacks._aro_check, _cc_attack, _comms_attack); ``options`` offers only AROs with
+    none. (A trooper not eligible at all is the ARO Check too: attacks._aro_check.)"""
+    eligibility = order.eligible.get(trooper.id)
+    if (eligibility is not None and eligibility.zoc_only
+            and not allowed_without_line_of_fire(eligibility, skill)):
+        return "zone_of_control_only" if eligibility.zone_of_control else "no_line_of_fire"
+    if isinstance(skill, CcAttack) and skill.target in order.activated and not in_base_contact(
+            trooper.body(), state.trooper(skill.target).body()):
+        return "not_in_base_contact"
     if isinstance(skill, CommsAttack) and skill.target in order.activated:
         active = state.trooper(skill.target)
         if not path_in_hacking_area(state, trooper, active.body(),
