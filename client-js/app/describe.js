@@ -320,6 +320,8 @@ const IDLE_REASON = {
   aro_must_target_active_trooper: "an ARO must target a trooper activated by the Order", not_usable_in_aro: "not usable in ARO",
   aro_not_valid: "no Line of Fire, Zone of Control or other reason to react (ARO Check)",
   zone_of_control_only: "in Zone of Control without Line of Fire only Dodge or Reset",
+  beyond_template_reach: "its target is beyond the template's reach",
+  not_on_route: "the point it chose is not on the trooper's route",
 };
 const MOVE_REASON = { dodge: "Dodge", guts_out_of_line_of_fire: "failed Guts Roll: out of Line of Fire",
   guts_out_of_reach: "failed Guts Roll: out of reach", guts_to_cover: "failed Guts Roll: into cover" };
@@ -331,8 +333,6 @@ const lookupWords = (table, key) => table[key] ?? String(key ?? "").replace(/_/g
 /**
  * An effect of an Order in words.
  * @param {Record<string, any>} x @param {Context} [ctx] @returns {Part[]}
-  beyond_template_reach: "its target is beyond the template's reach",
-  not_on_route: "the point it chose is not on the trooper's route",
  */
 export function effectText(x, ctx = {}) {
   const who = (/** @type {string} */ id) => namesOf(ctx).label(id);
