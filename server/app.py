@@ -36,6 +36,7 @@ from server.rooms.engine_port import Engine
 from server.rooms.registry import RoomRegistry
 from server.shutdown import close_within
 from server.store import MemoryRoomStore, RoomStore
+from server.tournaments.routes import routes as tournament_routes
 from server.transport.direct_frames import KeepServerSend
 from server.transport.endpoint import WebsocketApp
 from server.transport.open_sockets import OpenSockets
@@ -114,9 +115,10 @@ def create_app(
             await close_within(store.close(), "the room store")
 
     # /metrics: for Prometheus on the node's own address; nginx denies it (server/metrics.py).
-    routes: list[BaseRoute] = [*lobby_routes, *metrics_routes,
+    api_routes = [*lobby_routes, *tournament_routes]  # tournaments: server/tournaments/routes.py
+    routes: list[BaseRoute] = [*api_routes, *metrics_routes,
                                WebSocketRoute(WS_PATH, WebsocketApp()),
-                               api_fallback(lobby_routes)]
+                               api_fallback(api_routes)]
     client_dir = settings.client_dir()
     if client_dir is not None:
         # The stream overlay at /overlay (StaticFiles serves it only as /overlay.html).

@@ -103,7 +103,8 @@ def organizer_action(state: Tournament, body: Mapping[str, Any]) -> dict[str, An
         known_fields(body, common)
         _may_pair(state)
         proposal = propose(state)
-        return {**base, "round": proposal.round, "tables": [list(t) for t in proposal.tables],
+        return {**base, "type": "paired", "round": proposal.round,
+                "tables": [list(t) for t in proposal.tables],
                 "bye": proposal.bye}
     if kind == "swap":
         known_fields(body, common | {"players", "reason"})

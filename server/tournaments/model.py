@@ -22,7 +22,7 @@ class Settings:
     point_limit: int
     aro_window_s: float
     spectator_delay_s: float
-    clock_s: float | None
+    clock_s: int | None
     tables: tuple[str, ...]
     visibility: str
 
@@ -192,7 +192,7 @@ def created(entry: Entry) -> Tournament:
     s = entry["settings"]
     settings = Settings(int(s["rounds"]), str(s["ruleset"]), int(s["point_limit"]),
                         float(s["aro_window_s"]), float(s["spectator_delay_s"]),
-                        None if s.get("clock_s") is None else float(s["clock_s"]),
+                        None if s.get("clock_s") is None else int(s["clock_s"]),
                         tuple(s.get("tables", ())), str(s["visibility"]))
     return Tournament(str(entry["tournament"]), str(entry["name"]), settings,
                       str(entry["organizer_hash"]), str(entry["sealed_organizer"]),

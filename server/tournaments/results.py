@@ -1,0 +1,51 @@
+"""A table's result read from its room: the game's ``game_ended`` event (the rules core's
+winner, each side's victory points and the reason), once that end is as old as the room's
+spectator delay (the rule ``GET /api/rooms/{room}/record`` follows: the public standings
+never tell a delayed spectator the end first)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from protocol.codec import unpack_plain
+from server.fanout import Audience
+from server.rooms.spectator_delay import delay_ms
+from server.store import RoomStore
+from server.tournaments.model import Table
+
+GAME_ENDED = "game_ended"
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    winner: str | None
+    """A player id of the table, None: a tie."""
+    vp: dict[str, int]
+    reason: str
+
+
+async def read_outcome(store: RoomStore, table: Table, now_ms: int) -> GameOutcome | None:
+    """The table's game's result in player ids, or None: not over (or not for long enough),
+    or its room is gone."""
+    stored = await store.load_room(table.room)
+    if stored is None or stored.version == 0:
+        return None
+    last = await store.events_since(table.room, stored.version - 1)
+    if not last:
+        return None
+    ended = unpack_plain(last[-1])
+    if ended.get("type") != GAME_ENDED:
+        return None
+    delay = delay_ms(Audience.SPECTATOR, stored.meta.settings)
+    if delay > 0:
+        timeline = await store.timeline(table.room)
+        if timeline is None or not timeline.committed_ms or (
+                now_ms < timeline.committed_ms[-1] + delay):
+            return None
+    result = ended["result"]
+    players = {"A": table.a, "B": table.b}
+    winner = result.get("winner")
+    points = result.get("victory_points") or {}
+    return GameOutcome(None if winner is None else players[str(winner)],
+                       {players[side]: int(points.get(side, 0)) for side in ("A", "B")},
+                       str(result.get("reason", "")))

@@ -1,0 +1,368 @@
+"""The tournaments' HTTP API under ``/api/tournaments`` (docs/tournaments.md is its
+contract). Bodies are read by the lobby's own reader (size and time limits, ``bad_json``);
+rooms are made by the lobby's own room-settings check and the registry's ``create``, the
+path ``POST /api/rooms`` takes."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from server.config import Settings
+from server.lobby.admission import admission_for, client_address
+from server.lobby.routes import BadRequest, parse_room_settings
+from server.lobby.routes import _json_object as read_json_object  # the lobby's bounded body
+from server.lobby.tokens import new_caster_token
+from server.rooms.registry import RoomRegistry
+from server.rules.armies.army_catalogue import sample_armies
+from server.rules.armies.army_selection import list_format_for
+from server.rules.ruleset import Ruleset
+from server.store.interface import StorageUnavailable
+from server.store.redis_store import RedisRoomStore
+from server.store.tournament_store import (
+    MemoryTournamentStore,
+    RedisTournamentStore,
+    TournamentStore,
+)
+from server.tournaments import decide, tokens, views
+from server.tournaments.live import live_row
+from server.tournaments.model import Player, Proposal, Tournament, fold
+from server.tournaments.refusals import Refused
+from server.tournaments.service import Tournaments
+
+PUBLIC_LIST_LIMIT = 200
+MAX_LAYOUTS = 20
+
+
+def tournaments_of(request: Request) -> Tournaments:
+    """The app's tournaments, on the rooms' Redis when the rooms are on Redis (kept on
+    ``app.state``; made at first use)."""
+    state = request.app.state
+    found = getattr(state, "tournaments", None)
+    registry: RoomRegistry = state.registry
+    if not isinstance(found, Tournaments):
+        store: TournamentStore
+        if isinstance(registry.store, RedisRoomStore):
+            store = RedisTournamentStore(registry.store.client)
+        else:
+            store = MemoryTournamentStore()
+        found = Tournaments(store, registry.store, registry.clock)
+        setattr(state, "tournaments", found)  # noqa: B010 (Starlette's State)
+    return found
+
+
+def _engine(request: Request) -> Any:
+    from server.rooms.rules_engine import RulesCoreEngine
+
+    engine = getattr(request.app.state, "tournament_engine", None)
+    if engine is None:
+        engine = RulesCoreEngine()
+        setattr(request.app.state, "tournament_engine", engine)  # noqa: B010
+    return engine
+
+
+def _answer(handler: Callable[[Request], Awaitable[Response]]
+            ) -> Callable[[Request], Awaitable[Response]]:
+    """Every refusal as ``{"error", "message"}`` with its status."""
+
+    async def endpoint(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except Refused as refused:
+            return _error(refused.code, refused.message, refused.status)
+        except BadRequest as error:
+            return _error(error.code, error.message, error.status,
+                          {"Connection": "close"} if error.status in (408, 413) else None)
+        except StorageUnavailable as error:
+            return _error("storage_unavailable", str(error), 503)
+
+    return endpoint
+
+
+def _error(code: str, message: str, status: int,
+           headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status,
+                        headers=headers)
+
+
+def army_name(army_id: str) -> str:
+    army = sample_armies().get(army_id)
+    return army.name if army is not None else army_id
+
+
+def _army_check(state: Tournament) -> decide.ArmyCheck:
+    def check(army_id: str) -> str | None:
+        army = sample_armies().get(army_id)
+        if army is None:
+            return f"there is no army '{army_id[:60]}' (GET /api/armies lists them)"
+        if army.format is not list_format_for(Ruleset(state.settings.ruleset)):
+            return f"'{army_id}' is not a list of the {state.settings.ruleset} format"
+        if army.points > state.settings.point_limit:
+            return (f"'{army_id}' is {army.points} points, over the limit of "
+                    f"{state.settings.point_limit}")
+        return None
+
+    return check
+
+
+def _room_body(settings: Any, layout: str | None) -> dict[str, Any]:
+    body: dict[str, Any] = {"ruleset": settings.ruleset, "aro_window_s": settings.aro_window_s,
+                            "visibility": settings.visibility,
+                            "spectator_delay_s": settings.spectator_delay_s}
+    if layout is not None:
+        body["table"] = layout
+    if settings.clock_s is not None:
+        body["clock_s"] = settings.clock_s
+    return body
+
+
+def _organizer(state: Tournament, body: dict[str, Any]) -> None:
+    token = body.get("organizer")
+    if not isinstance(token, str) or not token:
+        raise Refused("organizer_token_required", "this takes the tournament's organizer token")
+    if not tokens.matches(token, state.organizer_hash):
+        raise Refused("bad_organizer_token", "this is not the organizer token of this "
+                      "tournament", 403)
+
+
+def _player_by_token(state: Tournament, body: dict[str, Any]) -> Player:
+    token = body.get("token")
+    if not isinstance(token, str) or not token:
+        raise Refused("bad_field", "token must be the player's token")
+    for player in state.players.values():
+        if tokens.matches(token, player.token_hash):
+            return player
+    raise Refused("bad_player_token", "this is not a player token of this tournament", 403)
+
+
+# -- create and list ----------------------------------------------------------------------
+
+@_answer
+async def create_tournament(request: Request) -> Response:
+    settings: Settings = request.app.state.settings
+    admission = admission_for(request.app.state, settings)
+    peer = request.client.host if request.client is not None else None
+    refused = admission.admit(client_address(peer, request.headers, admission.trusted))
+    if refused is not None:
+        return JSONResponse({"error": refused.code, "message": refused.message,
+                             "retry_after_s": refused.retry_after_s},
+                            status_code=refused.status,
+                            headers={"Retry-After": str(refused.retry_after_s)})
+    body = await read_json_object(request)
+    decide.known_fields(body, {"action_id", "name", "rounds", "ruleset", "point_limit",
+                               "aro_window_s", "spectator_delay_s", "clock_s", "tables",
+                               "visibility"})
+    action_id = decide.action_id_of(body)
+    name = decide.text(body, "name", 1, 80)
+    rounds = decide.integer(body, "rounds", 1, 10)
+    point_limit = decide.integer({"point_limit": body.get("point_limit", 300)},
+                                 "point_limit", 10, 1000)
+    layouts = body.get("tables", [])
+    if (not isinstance(layouts, list) or len(layouts) > MAX_LAYOUTS
+            or not all(isinstance(t, str) and t for t in layouts)):
+        raise Refused("bad_field", f"tables must be a list of at most {MAX_LAYOUTS} layout ids "
+                      "(GET /api/tables)")
+    room_fields: dict[str, Any] = {k: body[k] for k in ("ruleset", "aro_window_s", "spectator_delay_s",
+                                        "clock_s", "visibility") if k in body}
+    # The rooms' settings are checked as POST /api/rooms checks them, for every layout.
+    checked = [parse_room_settings({**room_fields, **({"table": t} if t else {})}, settings)
+               for t in (layouts or [""])]
+    first = checked[0]
+    tournament_settings = {
+        "rounds": rounds, "ruleset": first.ruleset, "point_limit": point_limit,
+        "aro_window_s": first.aro_window_s, "spectator_delay_s": first.spectator_delay_s,
+        "clock_s": body.get("clock_s"), "tables": layouts, "visibility": first.visibility}
+    service = tournaments_of(request)
+    tournament_id = await service.store.claim_creation(action_id, tokens.new_id())
+    for _ in range(2):
+        entries = await service.store.load(tournament_id)
+        if entries:  # a retried creation: its first answer again
+            created = entries[0]
+            organizer = tokens.unseal(created["sealed_organizer"], action_id,
+                                      f"organizer:{tournament_id}")
+            if created["settings"]["visibility"] == "public":  # in case the first stopped
+                await service.store.publish(tournament_id, int(created["created_ms"]))
+            return _created(fold(entries), organizer)
+        organizer = tokens.new_token()
+        created_ms = service.clock()
+        entry = {"type": "created", "action_id": action_id, "tournament": tournament_id,
+                 "name": name, "settings": tournament_settings,
+                 "organizer_hash": tokens.token_hash(organizer),
+                 "sealed_organizer": tokens.seal(organizer, action_id,
+                                                 f"organizer:{tournament_id}"),
+                 "created_ms": created_ms}
+        done = await service.store.append(tournament_id, expected_version=0,
+                                          action_id=action_id, entry=entry)
+        if done.status == "appended":
+            if first.visibility == "public":
+                await service.store.publish(tournament_id, created_ms)
+            return _created(fold([entry]), organizer)
+    raise Refused("busy", "try again", 503)
+
+
+def _created(state: Tournament, organizer: str) -> Response:
+    return JSONResponse({"tournament": state.id,
+                         "organizer": {"token": organizer,
+                                       "link": views.organizer_link(state.id, organizer)},
+                         "view": views.public_view(state, army_name)}, status_code=201)
+
+
+@_answer
+async def list_tournaments(request: Request) -> Response:
+    service = tournaments_of(request)
+    listed = []
+    for tournament_id in await service.store.public(PUBLIC_LIST_LIMIT):
+        entries = await service.store.load(tournament_id)
+        if entries:
+            listed.append(views.listing(fold(entries)))
+    return JSONResponse({"tournaments": listed})
+
+
+# -- public reads -------------------------------------------------------------------------
+
+@_answer
+async def describe(request: Request) -> Response:
+    state = await tournaments_of(request).read(request.path_params["tournament_id"])
+    return JSONResponse(views.public_view(state, army_name))
+
+
+@_answer
+async def standings_json(request: Request) -> Response:
+    state = await tournaments_of(request).read(request.path_params["tournament_id"])
+    view = views.public_view(state, army_name)
+    return JSONResponse({"tournament": state.id, "round": state.round,
+                         "status": state.status, "standings": view["standings"]})
+
+
+@_answer
+async def standings_csv(request: Request) -> Response:
+    state = await tournaments_of(request).read(request.path_params["tournament_id"])
+    return Response(views.standings_csv(state), media_type="text/csv; charset=utf-8",
+                    headers={"Content-Disposition":
+                             f'attachment; filename="standings-{state.id}.csv"'})
+
+
+# -- players ------------------------------------------------------------------------------
+
+@_answer
+async def register(request: Request) -> Response:
+    service = tournaments_of(request)
+    tournament_id = request.path_params["tournament_id"]
+    body = await read_json_object(request)
+    action_id = decide.action_id_of(body)
+    token_box: list[str] = []
+
+    async def entry(state: Tournament) -> dict[str, Any]:
+        by_organizer = "organizer" in body
+        if by_organizer:
+            _organizer(state, body)
+        made, token = decide.registration(state, body, by_organizer=by_organizer,
+                                          army_check=_army_check(state))
+        token_box.append(token)
+        return made
+
+    written = await service.write(tournament_id, action_id, entry)
+    if written.entry.get("type") != "registered":
+        raise Refused("bad_field", "this action_id was used by another action")
+    player = str(written.entry["player"])
+    token = token_box[-1] if not written.duplicate else tokens.unseal(
+        str(written.entry["sealed_token"]), action_id, f"player:{tournament_id}")
+    return JSONResponse({"player": player, "token": token,
+                         "link": views.player_link(tournament_id, token),
+                         "view": views.public_view(written.state, army_name)},
+                        status_code=201)
+
+
+@_answer
+async def player_page(request: Request) -> Response:
+    body = await read_json_object(request)
+    state = await tournaments_of(request).read(request.path_params["tournament_id"])
+    player = _player_by_token(state, body)
+    return JSONResponse(views.player_page(state, player, army_name))
+
+
+# -- the organizer ------------------------------------------------------------------------
+
+@_answer
+async def dashboard(request: Request) -> Response:
+    body = await read_json_object(request)
+    service = tournaments_of(request)
+    state = await service.read(request.path_params["tournament_id"])
+    _organizer(state, body)
+    rows = []
+    current = state.current
+    for table in current.tables if current is not None else ():
+        room = table.room
+        stored = await service.rooms.load_room(room)
+        caster = new_caster_token(stored.meta) if stored is not None else None
+        rows.append({
+            "round": current.number if current else 0, "table": table.number,
+            "a": table.a, "b": table.b, "room": room,
+            **await live_row(service.rooms, _engine(request), room, service.clock()),
+            "spectator_link": f"/#room={room}",
+            "organizer_link": f"/#room={room}&organizer={table.room_organizer}",
+            "caster_link": None if caster is None else f"/#room={room}&token={caster}",
+            "overlay_link": None if caster is None else f"/overlay#room={room}&token={caster}",
+            "result": views.result_json(table.result)})
+    return JSONResponse({"view": views.public_view(state, army_name), "tables": rows})
+
+
+@_answer
+async def organizer_action(request: Request) -> Response:
+    service = tournaments_of(request)
+    registry: RoomRegistry = request.app.state.registry
+    settings: Settings = request.app.state.settings
+    body = await read_json_object(request)
+    action_id = decide.action_id_of(body)
+    made: dict[str, Any] = {}
+
+    async def start_round(state: Tournament) -> dict[str, Any]:
+        proposal, _ = decide.round_start_plan(state, body)
+        if made.get("tables") != proposal.tables:  # rooms made for another plan: unused
+            made["tables"] = proposal.tables
+            made["rooms"] = [await _make_room(registry, settings, state, proposal, n)
+                             for n in range(1, len(proposal.tables) + 1)]
+        return decide.round_started(state, body, proposal, made["rooms"])
+
+    async def other(state: Tournament) -> dict[str, Any]:
+        return decide.organizer_action(state, body)
+
+    async def checked(state: Tournament) -> dict[str, Any]:
+        _organizer(state, body)
+        if body.get("type") == "start_round":
+            return await start_round(state)
+        return await other(state)
+
+    written = await service.write(request.path_params["tournament_id"], action_id, checked)
+    if written.duplicate:  # the organizer token still has to be right
+        _organizer(written.state, body)
+    return JSONResponse({"version": written.state.version, "duplicate": written.duplicate,
+                         "view": views.public_view(written.state, army_name)})
+
+
+async def _make_room(registry: RoomRegistry, settings: Settings, state: Tournament,
+                     proposal: Proposal, table_number: int) -> dict[str, Any]:
+    layout = state.settings.layout_for(proposal.round, table_number)
+    room_settings = parse_room_settings(_room_body(state.settings, layout), settings)
+    created = await registry.create(room_settings)
+    return {"room": created.meta.room_id,
+            "layout": room_settings.table if isinstance(room_settings.table, str) else None,
+            "seat_a": created.token_a, "seat_b": created.token_b,
+            "room_organizer": created.organizer}
+
+
+routes = [
+    Route("/api/tournaments", create_tournament, methods=["POST"]),
+    Route("/api/tournaments", list_tournaments, methods=["GET"]),
+    Route("/api/tournaments/{tournament_id}", describe, methods=["GET"]),
+    Route("/api/tournaments/{tournament_id}/standings", standings_json, methods=["GET"]),
+    Route("/api/tournaments/{tournament_id}/standings.csv", standings_csv, methods=["GET"]),
+    Route("/api/tournaments/{tournament_id}/players", register, methods=["POST"]),
+    Route("/api/tournaments/{tournament_id}/me", player_page, methods=["POST"]),
+    Route("/api/tournaments/{tournament_id}/dashboard", dashboard, methods=["POST"]),
+    Route("/api/tournaments/{tournament_id}/actions", organizer_action, methods=["POST"]),
+]

@@ -1,0 +1,138 @@
+"""What a tournament shows (docs/tournaments.md): the public view, standings as JSON and
+CSV, results, a player's own page. Never a token but to its holder (``player_page``)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable
+from typing import Any
+
+from server.tournaments.model import Outcome, Player, Round, Table, TableResult, Tournament
+from server.tournaments.scoring import tp_of
+from server.tournaments.standings import Standing, standings
+
+ArmyName = Callable[[str], str]
+CSV_FIELDS = ("rank", "player", "name", "army", "tp", "op", "vp", "sos", "played", "wins",
+              "draws", "losses", "byes", "dropped")
+
+
+def player_link(tournament_id: str, token: str) -> str:
+    return f"/#tournament={tournament_id}&player={token}"
+
+
+def organizer_link(tournament_id: str, token: str) -> str:
+    return f"/#tournament={tournament_id}&organizer={token}"
+
+
+def outcome_json(outcome: Outcome) -> dict[str, Any]:
+    return {"winner": outcome.winner, "tp": tp_of(outcome), "op": dict(outcome.op),
+            "vp": dict(outcome.vp)}
+
+
+def result_json(result: TableResult | None) -> dict[str, Any] | None:
+    if result is None:
+        return None
+    current = result.current
+    return {**outcome_json(current), "source": result.source, "reason": current.reason,
+            "original": None if result.original is None else {
+                **outcome_json(result.original), "reason": result.original.reason},
+            "corrections": [{**outcome_json(c.outcome), "reason": c.outcome.reason,
+                             "kind": c.kind, "at_version": c.at_version}
+                            for c in result.corrections]}
+
+
+def table_json(table: Table) -> dict[str, Any]:
+    return {"table": table.number, "a": table.a, "b": table.b, "repeat": table.repeat,
+            "room": table.room, "layout": table.layout,
+            "spectator_link": f"/#room={table.room}",
+            "record": f"/api/rooms/{table.room}/record", "result": result_json(table.result)}
+
+
+def _swaps(round_: Round) -> list[dict[str, Any]]:
+    return [{"players": list(s.players), "reason": s.reason} for s in round_.swaps]
+
+
+def player_json(player: Player, army_name: ArmyName) -> dict[str, Any]:
+    return {"player": player.id, "name": player.name, "army": player.army,
+            "army_name": army_name(player.army), "seed": player.seed,
+            "dropped": player.dropped}
+
+
+def standing_json(row: Standing) -> dict[str, Any]:
+    return {"rank": row.rank, "player": row.player.id, "name": row.player.name,
+            "army": row.player.army, "dropped": row.player.dropped, "played": row.played,
+            "wins": row.wins, "draws": row.draws, "losses": row.losses, "byes": row.byes,
+            "tp": row.tp, "op": row.op, "vp": row.vp, "sos": row.sos}
+
+
+def public_view(tournament: Tournament, army_name: ArmyName) -> dict[str, Any]:
+    s = tournament.settings
+    proposal = tournament.proposal
+    played = tournament.played_pairs()
+    return {
+        "tournament": tournament.id, "name": tournament.name, "version": tournament.version,
+        "created_ms": tournament.created_ms,
+        "settings": {"rounds": s.rounds, "ruleset": s.ruleset, "point_limit": s.point_limit,
+                     "aro_window_s": s.aro_window_s, "spectator_delay_s": s.spectator_delay_s,
+                     "clock_s": s.clock_s, "tables": list(s.tables),
+                     "visibility": s.visibility},
+        "status": tournament.status, "round": tournament.round,
+        "players": [player_json(p, army_name)
+                    for p in sorted(tournament.players.values(), key=lambda p: p.order)],
+        "proposal": None if proposal is None else {
+            "round": proposal.round, "bye": proposal.bye,
+            "tables": [{"table": n, "a": a, "b": b, "repeat": frozenset((a, b)) in played}
+                       for n, (a, b) in enumerate(proposal.tables, 1)],
+            "swaps": [{"players": list(x.players), "reason": x.reason} for x in proposal.swaps]},
+        "rounds": [{"round": r.number, "bye": r.bye, "swaps": _swaps(r),
+                    "tables": [table_json(t) for t in r.tables]} for r in tournament.rounds],
+        "standings": [standing_json(row) for row in standings(tournament)],
+    }
+
+
+def listing(tournament: Tournament) -> dict[str, Any]:
+    return {"tournament": tournament.id, "name": tournament.name,
+            "ruleset": tournament.settings.ruleset, "rounds": tournament.settings.rounds,
+            "round": tournament.round, "status": tournament.status,
+            "players": len(tournament.players), "created_ms": tournament.created_ms}
+
+
+def standings_csv(tournament: Tournament) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(CSV_FIELDS)
+    for row in standings(tournament):
+        plain = standing_json(row)
+        writer.writerow(["true" if plain[f] is True else "false" if plain[f] is False
+                         else plain[f] for f in CSV_FIELDS])
+    return out.getvalue()
+
+
+def player_page(tournament: Tournament, player: Player, army_name: ArmyName
+                ) -> dict[str, Any]:
+    """A player's own page: its seat token of the current table is here, and only here."""
+    rows = {row.player.id: row for row in standings(tournament)}
+    games = []
+    current = None
+    for round_ in tournament.rounds:
+        for table in round_.tables:
+            seat = table.seat_of(player.id)
+            if seat is None:
+                continue
+            game = {"round": round_.number, "table": table.number,
+                    "opponent": table.opponent(player.id), "seat": seat, "room": table.room,
+                    "record": f"/api/rooms/{table.room}/record",
+                    "result": result_json(table.result)}
+            games.append(game)
+            if round_ is tournament.current:
+                token = table.seat_a if seat == "A" else table.seat_b
+                current = {**game, "seat_token": token,
+                           "seat_link": f"/#room={table.room}&token={token}",
+                           "spectator_link": f"/#room={table.room}"}
+                del current["record"]
+    last = tournament.current
+    return {"player": player_json(player, army_name),
+            "standing": standing_json(rows[player.id]), "current": current,
+            "bye": last is not None and last.bye == player.id, "games": games,
+            "view": public_view(tournament, army_name)}
