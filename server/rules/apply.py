@@ -12,6 +12,7 @@ from .combat.guts_choice import apply_guts_failure_chosen
 from .combat.suppressive_fire import after_event as suppressive_fire_after
 from .evolve import replace
 from .orders.activation import apply_skill_declared
+from .orders.airborne import apply_combat_jump_landed, apply_trooper_kept_airborne
 from .orders.aro import (
     apply_aro_declared,
     apply_aro_passed,
@@ -77,6 +78,8 @@ APPLIERS: dict[type[e.Event], Callable[[GameState, Any], GameState]] = {
     e.AroWindowClosed: apply_aro_window_closed,
     e.OrderResolved: apply_order_resolved,
     e.TrooperRevealed: apply_trooper_revealed,
+    e.TrooperKeptAirborne: apply_trooper_kept_airborne,
+    e.CombatJumpLanded: _with_dice(apply_combat_jump_landed),
     e.StatesPhaseChecked: apply_states_phase_checked,
     e.TurnEnded: apply_turn_ended,
     e.GameEnded: apply_game_ended,

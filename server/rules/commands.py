@@ -138,6 +138,29 @@ class Reveal(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class KeepAirborne(Command):
+    """Deployment: a trooper with Combat Jump stays off the table, in Airborne Deployment,
+    instead of being deployed (``airborne``)."""
+
+    TYPE: ClassVar[str] = "keep_airborne"
+    trooper: TrooperId
+
+
+@dataclass(frozen=True, slots=True)
+class CombatJump(Command):
+    """A trooper in Airborne Deployment enters the table on its own Order: placed at
+    ``position``, then a PH Roll; if it fails, the trooper stands at ``fallback`` instead
+    (in its Deployment Zone, touching the table edge), chosen now (``airborne``)."""
+
+    TYPE: ClassVar[str] = "combat_jump"
+    trooper: TrooperId
+    position: Point
+    facing: float
+    fallback: Point
+    fallback_facing: float
+
+
+@dataclass(frozen=True, slots=True)
 class AppointLieutenant(Command):
     """A player in Loss of Lieutenant names its new Lieutenant, who takes the role at the
     End of its Turn (DIGEST 11.3; ``lieutenant.py``). Private: the opponent never learns

@@ -20,6 +20,7 @@ from .decision import SYSTEM, Accepted, Decision, Rejected, Rejection, System
 from .events import Event
 from .ids import Side
 from .orders.activation import decide_declare_skill
+from .orders.airborne import decide_combat_jump, decide_keep_airborne
 from .orders.aro import decide_close_aro_window, decide_declare_aro, decide_pass_aro
 from .orders.clocks import (
     clocks_fields,
@@ -75,6 +76,8 @@ HANDLERS: dict[type[c.Command], Handler] = {
     c.PassAro: decide_pass_aro,
     c.CloseAroWindow: decide_close_aro_window,
     c.Reveal: decide_reveal,
+    c.KeepAirborne: decide_keep_airborne,
+    c.CombatJump: decide_combat_jump,
     c.EndImpetuousPhase: decide_end_impetuous_phase,
     c.EndTurn: decide_end_turn,
     c.Concede: decide_concede,

@@ -12,7 +12,7 @@ from typing import ClassVar
 from .armies.army_list import ArmyList
 from .armies.skills import PeripheralSkill, Skill
 from .combat.dice import Dice
-from .combat.outcome import Outcome
+from .combat.outcome import Outcome, RollRecord
 from .ids import Side, TrooperId
 from .serial import Plain, Tagged, from_plain, to_plain
 from .state import Eligibility, GameResult, OrderType, Phase
@@ -115,8 +115,8 @@ class OrdersCounted(Event):
     lieutenant: TrooperId | None
     impetuous: tuple[TrooperId, ...]
     hidden: tuple[TrooperId, ...] = ()
-    """Troopers in Hidden Deployment holding their own private Order: seen by the owner
-    only (``views``; seeds 002/004)."""
+    """Troopers in Hidden or Airborne Deployment holding their own private Order: seen by
+    the owner only (``views``; seeds 002/004)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +138,8 @@ class OrderSpent(Event):
     """Peripherals activated by the same Order as their Controller."""
     private: bool = False
     """The Order spent is the trooper's own private Order, brought while in Hidden
-    Deployment (``hidden_deployment``): it leaves no pool and no count anyone saw."""
+    Deployment (``hidden_deployment``) or Airborne Deployment (``airborne``): it leaves no
+    pool and no count anyone saw."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +222,34 @@ class TrooperRevealed(Event):
     trooper: TrooperId
     position: Point
     facing: float
+
+
+@dataclass(frozen=True, slots=True)
+class TrooperKeptAirborne(Event):
+    """Deployment: a trooper with Combat Jump stays off the table in Airborne Deployment
+    (``airborne``). Private to its owner: the opponent may not learn it exists (DIGEST
+    11.2)."""
+
+    TYPE: ClassVar[str] = "trooper_kept_airborne"
+    trooper: TrooperId
+
+
+@dataclass(frozen=True, slots=True)
+class CombatJumpLanded(Event):
+    """Combat Jump (``airborne``): the model was placed at ``landing``, its PH Roll made;
+    passed, it stays there, failed, it stands at ``position`` (in its Deployment Zone,
+    touching the table edge). Seen by everyone: the trooper is on the table from now on."""
+
+    TYPE: ClassVar[str] = "combat_jump_landed"
+    trooper: TrooperId
+    landing: Point
+    landing_facing: float
+    roll: RollRecord
+    landed: bool
+    """The PH Roll passed: the trooper stays at ``landing``."""
+    position: Point
+    facing: float
+    dice: Dice
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,6 +40,7 @@ from .decision import Rejection
 from .evolve import replace
 from .ids import Side, TrooperId, WeaponId
 from .orders.activation import decide_declare_skill, sees, unmet_requirement
+from .orders.airborne import combat_jumps, decide_keep_airborne
 from .orders.aro import decide_declare_aro, decide_pass_aro, unmet_aro_requirement
 from .orders.command_tokens import (
     HOLD_BACK,
@@ -86,7 +87,8 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
     ``{"initiative": [command body], "deploy": [trooper], "deploy_hidden": [trooper],
     "reserve": trooper | None, "reserves": [trooper], "end_deployment_step": bool,
     "activate": {trooper: [order types]}, "peripherals": {controller: [its Peripherals that may
-    activate on the same Order]}, "reveal": [trooper], "end_turn": bool,
+    activate on the same Order]}, "reveal": [trooper], "keep_airborne": [trooper],
+    "combat_jump": {trooper: {"ph", "fallback": [x, y], "fallback_facing"}}, "end_turn": bool,
     "end_impetuous_phase": bool, "skills": {...} | None, "aros": {trooper: [...]},
     "sight": {trooper: [enemy ids it has Line of Fire to]},
     "guts_failure": {trooper: whether it now fails its Guts Rolls},
@@ -112,6 +114,9 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
         "activate": activations,
         "peripherals": _peripherals(state, side, activations) if order is None else {},
         "reveal": _reveals(state, side) if order is None else [],
+        "keep_airborne": [t.id for t in state.troopers_of(side) if deploying and _accepted(
+            decide_keep_airborne, state, side, c.KeepAirborne(t.id))],
+        "combat_jump": combat_jumps(state, side) if order is None else {},
         "end_turn": order is None and _accepted(decide_end_turn, state, side, c.EndTurn()),
         "end_impetuous_phase": order is None and _accepted(
             decide_end_impetuous_phase, state, side, c.EndImpetuousPhase()),

@@ -59,10 +59,14 @@ class TrooperState:
     side: Side
     entry: ListEntry
     position: Point | None = None
-    """None while not on the table (not deployed yet, or in Hidden Deployment)."""
+    """None while not on the table (not deployed yet, in Airborne Deployment) or in Hidden
+    Deployment's secret place (``hidden``)."""
     facing: float = 0.0
     hidden: bool = False
     """In Hidden Deployment: placed, but not on the table as Model or Marker."""
+    airborne: bool = False
+    """In Airborne Deployment (Combat Jump): kept off the table, with no position, until it
+    enters by Combat Jump (``airborne``). Private Information, as its existence is."""
     marker: bool = False
     """Camouflaged: on the table as a Camouflage Marker."""
     wounds: int = 0
@@ -143,9 +147,10 @@ class OrderCount:
     lieutenant: TrooperId | None = None
     impetuous: frozenset[TrooperId] = frozenset()
     hidden: frozenset[TrooperId] = frozenset()
-    """Troopers in Hidden Deployment holding their own Order (Regular or Irregular by their
-    Training), usable only to reveal them: Private Information (seeds 002/004, DIGEST 12),
-    in no pool and in no count the opponent sees (``views``)."""
+    """Troopers in Hidden Deployment or Airborne Deployment holding their own Order (Regular
+    or Irregular by their Training), usable only to reveal them or to enter by Combat Jump:
+    Private Information (seeds 002/004, DIGEST 12), in no pool and in no count the opponent
+    sees (``views``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -76,12 +76,13 @@ def view_trooper(trooper: TrooperState, viewer: Viewer, state: GameState) -> dic
 
 def _army_summary(state: GameState, side: Side) -> dict[str, Plain]:
     """An opponent's view of a list: its open contents, without the Lieutenant, costs,
-    Hidden Deployment troopers or which trooper id hides behind a Camouflage Marker."""
+    Hidden Deployment or Combat Jump troopers (whose presence is Private Information,
+    DIGEST 11.2) or which trooper id hides behind a Camouflage Marker."""
     army = state.armies[side]
     roster = [
         {"unit": entry.profile.name, "combat_group": entry.combat_group}
         for entry in army.entries
-        if not entry.profile.hidden_deployment
+        if not entry.profile.hidden_deployment and not entry.profile.combat_jump
     ]
     return {
         "id": army.id,
@@ -304,6 +305,13 @@ def _trooper_revealed(
     return plain
 
 
+def _trooper_kept_airborne(
+    event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
+) -> dict[str, Plain] | None:
+    """A trooper kept in Airborne Deployment is its owner's secret (``airborne``)."""
+    return plain if _sees_private(viewer, state.trooper(event.trooper).side) else None
+
+
 def _guts_failure_chosen(
     event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
 ) -> dict[str, Plain] | None:
@@ -323,6 +331,8 @@ _REDACTIONS = {
     e.LieutenantAppointed: _lieutenant_appointed,
     e.GutsFailureChosen: _guts_failure_chosen,
     e.TrooperRevealed: _trooper_revealed,
+    e.CombatJumpLanded: _trooper_revealed,  # on the table now: its open profile, for all
+    e.TrooperKeptAirborne: _trooper_kept_airborne,
     e.ArmyChosen: _army_chosen,
     e.TrooperDeployed: _trooper_deployed,
     e.OrdersCounted: _orders_counted,

@@ -3,7 +3,7 @@
 Random legal games, driven only by each seat's own view and ``seat_options`` (the random
 player of ``tests/support/random_player.py``; the game loop and the checks are in
 ``tests/support/liveness.py``), for both rulesets, over fixed seeds, with the shipped army
-lists (Hidden Deployment, Camouflage, Impetuous troopers, Peripherals, a Hacker) and with
+lists (Hidden Deployment, Combat Jump, Camouflage, Impetuous troopers, Peripherals, a Hacker) and with
 the lists of ``tests/support/feature_armies.py`` (Hidden Deployment in CodeOne, a hidden
 Lieutenant, a hidden Controller with its Peripherals on the table).
 
@@ -136,8 +136,8 @@ def test_the_random_games_reach_the_states_that_could_soft_lock() -> None:
     """The games above did exercise what this file guards: hidden deployment and reveals,
     Impetuous activations, joint activations with Peripherals, AROs declared and passed,
     Loss of Lieutenant and its appointment, Guts choices, Command Tokens (the deployment
-    hold-back among them) and Coordinated Orders (N5), Suppressive Fire (N5), both ways to
-    close a window."""
+    hold-back among them) and Coordinated Orders (N5), Suppressive Fire (N5), Airborne
+    Deployment and Combat Jumps (N5), both ways to close a window."""
     logs = [random_game("n5", s) for s in N5_SEEDS] + [random_game("codeone", s) for s in CODEONE_SEEDS]
     logs += [random_game(*game) for game in FEATURE_GAMES]
     commands: Counter[str] = Counter()
@@ -148,7 +148,7 @@ def test_the_random_games_reach_the_states_that_could_soft_lock() -> None:
     kinds = Counter(label.split(":")[0] for label in commands)
     for needed in ("reveal", "end_impetuous_phase", "declare_aro", "pass_aro", "close_aro_window",
                    "appoint_lieutenant", "choose_guts_failure", "end_turn", "end_deployment_step",
-                   "spend_command_token", "coordinate_order"):
+                   "spend_command_token", "coordinate_order", "keep_airborne", "combat_jump"):
         assert kinds[needed] > 0, (needed, commands)
     for needed in ("deploy:hidden", "activate:impetuous", "activate:irregular", "activate:lieutenant",
                    "declare_skill:move", "declare_skill:bs_attack", "declare_skill:idle",
@@ -156,7 +156,8 @@ def test_the_random_games_reach_the_states_that_could_soft_lock() -> None:
                    "spend_command_token:hold_back"):
         assert commands[needed] > 0, (needed, commands)
     assert any(label.endswith(":joint") for label in commands), commands
-    for needed in ("loss_of_lieutenant", "trooper_revealed", "order_resolved", "turn_ended"):
+    for needed in ("loss_of_lieutenant", "trooper_revealed", "combat_jump_landed", "order_resolved",
+                   "turn_ended"):
         assert events[needed] > 0, (needed, events)
     assert sum(1 for log in logs if log.armies[Side.A] != log.armies[Side.B]) > 0
 

@@ -161,7 +161,7 @@ def test_game_has_three_rounds_of_two_player_turns_then_ends_with_a_result() -> 
     assert turns == [(1, 2, Side.B), (2, 1, Side.A), (2, 2, Side.B), (3, 1, Side.A), (3, 2, Side.B)]
     assert ended and ended[0].result.reason == "rounds_completed" and state.phase is Phase.GAME_OVER
     # Every trooper not in a Null state counts, on the table or not (DIGEST 11.4, 11.5).
-    assert ended[0].result.victory_points == {Side.A: 289, Side.B: 230}  # the lists' totals
+    assert ended[0].result.victory_points == {Side.A: 300, Side.B: 230}  # the lists' totals
     assert ended[0].result.winner is Side.A
 
 

@@ -55,6 +55,7 @@ def _hidden_vanguard() -> dict[str, Any]:
     data["units"].append(berserker)
     lancer = next(e for e in data["entries"] if e["unit"] == "lancer")
     lancer["unit"] = "razorback"
+    data["points"] = 310  # the Razorback costs 2 more than the Lancer it replaces
     return data
 
 

@@ -27,8 +27,9 @@ from server.rules.table.silhouettes import silhouette
 Body = dict[str, Any]
 View = Callable[[], dict[str, Any]]
 
-PROGRESS_KEYS = ("initiative", "deploy", "end_deployment_step", "activate", "reveal", "end_turn",
-                 "end_impetuous_phase", "skills", "aros", "close_aro_window")
+PROGRESS_KEYS = ("initiative", "deploy", "keep_airborne", "end_deployment_step", "activate",
+                 "reveal", "combat_jump", "end_turn", "end_impetuous_phase", "skills", "aros",
+                 "close_aro_window")
 """Options that move the game on: the seat the game waits on has at least one of them."""
 JUMP_EXTRA = 2.0
 DODGE_MOVE = 2.0
@@ -45,6 +46,8 @@ def drawn(body: Body) -> bool:
     body a player makes from its options must be accepted."""
     if body["type"] == "deploy":
         return True
+    if body["type"] == "combat_jump":  # a landing spot other than the offered fallback
+        return bool(body["position"] != body["fallback"])
     skills = []
     if body["type"] in ("declare_skill", "declare_aro"):
         skills = [body["skill"], *(p["skill"] for p in body.get("peripherals") or [])]
@@ -77,6 +80,16 @@ def offered(options: dict[str, Any]) -> Iterator[Body]:
     for trooper, kinds in (options.get("activate") or {}).items():
         yield from ({"type": "activate", "trooper": trooper, "order": kind} for kind in kinds)
     yield from ({"type": "reveal", "trooper": t} for t in options.get("reveal") or [])
+    yield from ({"type": "keep_airborne", "trooper": t} for t in options.get("keep_airborne") or [])
+    for trooper, jump in (options.get("combat_jump") or {}).items():
+        yield combat_jump(trooper, jump, jump["fallback"])
+
+
+def combat_jump(trooper: str, offer: dict[str, Any], landing: list[float]) -> Body:
+    """A Combat Jump to ``landing``; the offered spot (``options.combat_jump``) if it fails."""
+    return {"type": "combat_jump", "trooper": trooper, "position": landing,
+            "facing": offer["fallback_facing"], "fallback": offer["fallback"],
+            "fallback_facing": offer["fallback_facing"]}
 
 
 def close_window(window: dict[str, Any]) -> Body:
@@ -240,6 +253,8 @@ class RandomPlayer:
         if not waiting:
             return
         trooper = self.rng.choice(waiting)
+        if trooper in (options.get("keep_airborne") or []) and self.rng.random() < 0.6:
+            yield {"type": "keep_airborne", "trooper": trooper}
         hidden = trooper in (options.get("deploy_hidden") or []) and self.rng.random() < 0.6
         state = view()
         zone, facing = self._zone(state)
@@ -286,6 +301,14 @@ class RandomPlayer:
     def _between_orders(self, options: dict[str, Any], view: View) -> Iterator[Body]:
         if options.get("reveal") and self.rng.random() < 0.3:
             yield {"type": "reveal", "trooper": self.rng.choice(options["reveal"])}
+        jumps = options.get("combat_jump") or {}
+        if jumps and self.rng.random() < 0.4:  # land anywhere on the table, if it is legal there
+            trooper = self.rng.choice(sorted(jumps))
+            table = view()["table"]
+            for _ in range(6):
+                landing = [round(self.rng.uniform(1.0, table["width"] - 1.0), 2),
+                           round(self.rng.uniform(1.0, table["depth"] - 1.0), 2)]
+                yield combat_jump(trooper, jumps[trooper], landing)
         activate = options.get("activate") or {}
         if options.get("end_impetuous_phase") and (not activate or self.rng.random() < 0.3):
             yield {"type": "end_impetuous_phase"}

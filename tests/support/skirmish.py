@@ -14,6 +14,7 @@ from server.rules.events import (
     InitiativeRolled,
     InitiativeSettled,
     TrooperDeployed,
+    TrooperKeptAirborne,
 )
 from server.rules.ids import Side, TrooperId
 from server.rules.orders.sequence import automatic_events
@@ -25,7 +26,8 @@ ARMIES = {
 }
 
 Placement = tuple[float, float, float] | tuple[float, float, float, str]
-"""(x, y, facing) or (x, y, facing, "hidden")."""
+"""(x, y, facing), (x, y, facing, "hidden"), or (0, 0, 0, "airborne"): kept off the table in
+Airborne Deployment (Combat Jump)."""
 
 
 def tid(side: Side, entry: str) -> TrooperId:
@@ -53,6 +55,9 @@ def skirmish(
     state = engine.apply(state, InitiativeSettled(first, first, zones))
     for trooper_id, placement in placements.items():
         x, y, facing = placement[0], placement[1], placement[2]
+        if len(placement) == 4 and placement[3] == "airborne":
+            state = engine.apply(state, TrooperKeptAirborne(TrooperId(trooper_id)))
+            continue
         hidden = len(placement) == 4 and placement[3] == "hidden"
         marker = state.trooper(TrooperId(trooper_id)).profile.camouflage > 0 and not hidden
         state = engine.apply(state, TrooperDeployed(TrooperId(trooper_id), (x, y), facing, hidden, marker))

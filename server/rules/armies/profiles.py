@@ -77,6 +77,9 @@ class UnitProfile:
     camouflage: int = 0
     mimetism: int = 0
     hidden_deployment: bool = False
+    combat_jump: bool = False
+    """Combat Jump (Airborne Deployment): may stay off the table at deployment and enter
+    later on its own Order (``orders/airborne.py``). Its presence is Private Information."""
     sixth_sense: bool = False
     hacker: bool = False
     """Hacker: may declare Comms Attacks with the programs of ``hacking.PROGRAMS``."""

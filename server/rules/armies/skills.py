@@ -51,6 +51,9 @@ SKILLS: dict[str, SkillInfo] = {
         SkillInfo("climb", SkillCategory.ENTIRE_ORDER, False, True, True, False),
         SkillInfo("cautious_move", SkillCategory.ENTIRE_ORDER, False, True, True, False),
         SkillInfo("suppressive_fire", SkillCategory.ENTIRE_ORDER, False, True, False, False),
+        # Declared only by the ``combat_jump`` command (``orders/airborne.py``), never by
+        # ``declare_skill``: hence not "usable in the active turn" as a declaration.
+        SkillInfo("combat_jump", SkillCategory.ENTIRE_ORDER, False, False, True, False),
         SkillInfo("alert", SkillCategory.AUTOMATIC, False, False, False, False),
     )
 }
@@ -158,6 +161,17 @@ class CommsAttack(Skill):
     TYPE: ClassVar[str] = "comms_attack"
     program: str
     target: TrooperId
+
+
+@dataclass(frozen=True, slots=True)
+class CombatJump(Skill):
+    """The Combat Jump (Airborne Deployment; ``orders/airborne.py``): the first and only
+    skill of the Order it enters the table on (a Long Skill, DIGEST 4). The trooper was
+    placed before its declaration, so nothing is left to carry out at resolution."""
+
+    TYPE: ClassVar[str] = "combat_jump"
+    position: Point
+    """Where the trooper stands after the jump (the landing spot, or the fallback)."""
 
 
 @dataclass(frozen=True, slots=True)

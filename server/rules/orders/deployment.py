@@ -2,7 +2,10 @@
 its zone, then the other player; then each places its reserved trooper, in the same order.
 
 Troopers with Camouflage deploy as Camouflage Markers; troopers with Hidden Deployment may
-deploy hidden (their position is private and they are not on the table).
+deploy hidden (their position is private and they are not on the table); troopers with
+Combat Jump may stay off the table in Airborne Deployment (``airborne.py``): they are then
+done with, as a deployed trooper is, and no longer count among the troopers a step must
+deploy or keep in reserve.
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ def deployer(state: GameState) -> Side | None:
 
 
 def placed(trooper: TrooperState) -> bool:
-    return trooper.position is not None
+    """Deployed, or kept off the table in Airborne Deployment: nothing left to place."""
+    return trooper.position is not None or trooper.airborne
 
 
 def reserve_of(state: GameState, side: Side) -> TrooperState | None:
@@ -46,7 +50,7 @@ def reserve_count(state: GameState, side: Side) -> int:
     """How many main troopers ``side`` keeps for its reserve step: one if its list has more
     than one, and one more after the first player's Strategic hold-back (DIGEST 3.3, 11.1;
     ``command_tokens.held_back``)."""
-    mains = [t for t in state.troopers_of(side) if not t.entry.is_peripheral]
+    mains = [t for t in state.troopers_of(side) if not t.entry.is_peripheral and not t.airborne]
     return (1 if len(mains) > 1 else 0) + (1 if held_back(state, side) else 0)
 
 
@@ -55,7 +59,7 @@ def reserves_of(state: GameState, side: Side) -> tuple[TrooperState, ...]:
     waiting once no more are waiting than ``reserve_count``."""
     if state.deployment.step > 2:
         return ()
-    mains = [t for t in state.troopers_of(side) if not t.entry.is_peripheral]
+    mains = [t for t in state.troopers_of(side) if not t.entry.is_peripheral and not t.airborne]
     waiting = tuple(t for t in mains if not placed(t))
     return waiting if 0 < len(waiting) <= reserve_count(state, side) else ()
 
@@ -83,7 +87,7 @@ def decide_deploy(state: GameState, side: Side, command: Deploy) -> list[Event]:
         Reason.OUTSIDE_DEPLOYMENT_ZONE,
         f"{profile.name} must be totally inside your deployment zone.",
     )
-    problem = _placement_problem(state, body)
+    problem = placement_problem(state, body)
     require(problem is None, Reason.BAD_POSITION, problem or "")
     return [
         TrooperDeployed(
@@ -100,7 +104,7 @@ OVERLAP_TOLERANCE = 0.01
 """Bases may touch terrain or each other; they overlap only beyond this depth (inches)."""
 
 
-def _placement_problem(state: GameState, body: Body) -> str | None:
+def placement_problem(state: GameState, body: Body) -> str | None:
     if not state.table.contains_body(body):
         return "The base must be on the table."
     for piece in state.table.terrain:

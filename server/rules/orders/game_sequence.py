@@ -21,6 +21,7 @@ from ..reasons import Reason
 from ..ruleset import options
 from ..serial import to_plain
 from ..state import GameResult, GameState, OrderCount, Phase
+from .airborne import final_victory_points
 from .lieutenant import appoint_at_end_of_turn
 from .order_pool import count_orders, orders_left
 from .retreat import retreat_threshold
@@ -156,7 +157,8 @@ def next_turn(state: GameState) -> Event:
 
 
 def game_over(state: GameState, reason: str, loser: Side | None = None) -> GameEnded:
-    points = {side: victory_points(state, side) for side in (Side.A, Side.B)}
+    # A trooper still in Airborne Deployment never reached the table: killed (airborne.py).
+    points = {side: final_victory_points(state, side) for side in (Side.A, Side.B)}
     if loser is not None:
         winner: Side | None = loser.other
     elif points[Side.A] == points[Side.B]:

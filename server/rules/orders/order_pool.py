@@ -4,11 +4,12 @@ Per Combat Group: one Regular Order into the group's pool for each Regular troop
 table (Model or Marker) not in a Null state; one Irregular Order for each such Irregular
 trooper, usable by it alone; the Lieutenant Special Order; one Tactical Order per trooper
 with Tactical Awareness. Troopers not on the table add nothing to the pools. A trooper in
-Hidden Deployment (not Null, not a Peripheral) brings its own Order, private to its owner
-and usable only to reveal it (``OrderCount.hidden``, ``hidden_deployment``; seeds 002/004,
-DIGEST 12). In Loss of Lieutenant every trooper counts as Irregular and there is no
-Lieutenant Order. An Isolated trooper brings an Irregular Order and receives no Order from
-the pool (``isolated.py``).
+Hidden Deployment or in Airborne Deployment (not Null, not a Peripheral) brings its own
+Order, private to its owner and usable only to reveal it or to enter by Combat Jump
+(``OrderCount.hidden``, ``hidden_deployment``, ``airborne``; seeds 002/004, DIGEST 12).
+In Loss of Lieutenant every trooper counts as Irregular and there is no Lieutenant Order.
+An Isolated trooper brings an Irregular Order and receives no Order from the pool
+(``isolated.py``).
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ def count_orders(state: GameState, side: Side) -> OrdersCounted:
     lieutenant: TrooperId | None = None
     hidden: list[TrooperId] = []
     for trooper in state.troopers_of(side):
-        if trooper.hidden and not trooper.is_null and not trooper.entry.is_peripheral:
+        off_table = trooper.hidden or trooper.airborne
+        if off_table and not trooper.is_null and not trooper.entry.is_peripheral:
             hidden.append(trooper.id)
         if not trooper.can_act or trooper.entry.is_peripheral:
             continue
