@@ -50,7 +50,7 @@ def tournaments_of(request: Request) -> Tournaments:
             store = RedisTournamentStore(registry.store.client)
         else:
             store = MemoryTournamentStore()
-        found = Tournaments(store, registry.store, registry.clock)
+        found = Tournaments(store, registry.store, lambda: registry.clock())  # tests move it
         setattr(state, "tournaments", found)  # noqa: B010 (Starlette's State)
     return found
 
