@@ -7,6 +7,8 @@ turns ending at once, and the game still reaching its end. No clock in a room wi
 
 from __future__ import annotations
 
+import pytest
+
 from server.rules import commands as c
 from server.rules import engine
 from server.rules.decision import Accepted, Rejected
@@ -24,6 +26,7 @@ from server.rules.orders.clocks import clocks_fields, deadline, remaining_at
 from server.rules.serial import Plain
 from server.rules.state import GameState, Phase
 from tests.support.games import ARMIES, TEST_ENTROPY, CommandRejected, deploy_all
+from tests.support.liveness import play_random_game
 from tests.support.skirmish import skirmish
 
 A1 = "A-t5"  # Lancer Line Trooper (line_rifle)
@@ -242,3 +245,26 @@ def test_out_of_time_player_turn_ends_at_once_when_no_order_is_in_progress() -> 
     assert any(isinstance(e, TurnEnded) and e.side is Side.A for e in events)
     assert any(isinstance(e, TurnStarted) and e.active is Side.B for e in events)
     assert switches(events)[-1] == ClockSwitched(MINUTE, Side.B, {Side.A: 0, Side.B: MINUTE})
+
+
+@pytest.mark.parametrize("ruleset", ["n5", "codeone"])
+def test_random_games_with_a_player_out_of_time_still_end(ruleset: str) -> None:
+    """Random legal play (``tests/support/liveness.py``: the game always waits on exactly
+    one seat, which has a legal option) where the first player runs out of time in its
+    first turn: its turns end at once, it still answers the other's ARO windows, and the
+    game reaches its end."""
+
+    def out_of_time(state: GameState) -> GameState:
+        state = engine.start_clocks(state, MINUTE, at_ms=0)
+        assert state.active is not None
+        decision = engine.decide(state, engine.SYSTEM, c.ClockExpired(state.active, MINUTE),
+                                 at_ms=MINUTE)
+        assert isinstance(decision, Accepted)
+        return engine.apply_all(state, decision.events)
+
+    for seed in (11, 12):
+        log = play_random_game(ruleset, seed, prepare=out_of_time)
+        assert log.state.phase is Phase.GAME_OVER
+        assert log.state.clocks is not None and len(log.state.clocks.out_of_time) == 1
+        assert log.commands["declare_aro"] + log.commands["pass_aro"] + log.commands[
+            "close_aro_window"] > 0
