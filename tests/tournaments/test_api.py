@@ -4,12 +4,16 @@ conceded games, corrections and closes (docs/tournaments.md)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import httpx
 import pytest
 
+from protocol.messages import Accepted
 from server.app import create_app
+from server.rules.armies.army_catalogue import sample_armies
+from tests.server.wsclient import Client
 from tests.tournaments.conftest import app_settings, serving
 from tests.tournaments.helpers import Organizer, action_id, concede
 
@@ -146,3 +150,71 @@ async def test_a_round_of_four_conceded_games_then_standings_corrections_and_csv
     assert all(frozenset((t["a"], t["b"])) not in played for t in round2["tables"])
     unknown = await organizer.act("teleport", status=400)
     assert unknown["error"] == "unknown_action"
+
+
+async def test_results_and_victory_points_wait_for_the_delays_of_their_audience() -> None:
+    """A table with a 30 s spectator delay: its result reaches the public view only once
+    the end is 30 s old; the dashboard's VP so far are those casters see, 60 s late."""
+    settings = app_settings()
+    app = create_app(settings)
+    now = [1_800_000_000_000]
+    app.state.registry.clock = lambda: now[0]
+    async with serving(app, settings) as url, httpx.AsyncClient(base_url=url) as http:
+        organizer, _ = await Organizer.create(http, rounds=1, spectator_delay_s=30)
+        tokens = [(await organizer.register(n, ARMY))["token"] for n in ("Ana", "Ben")]
+        await organizer.act("start_round")
+        pages = [await organizer.me(token) for token in tokens]
+        seats = {}
+        for page in pages:
+            current = page["current"]
+            seats[current["seat"]] = await Client.connect(url, current["room"],
+                                                          current["seat_token"])
+        for seat, army in (("A", "helion-c1-patrol"), ("B", "vesper-c1-cell")):
+            answer = await seats[seat].command({"type": "choose_army", "army": army,
+                                                "entropy": ("a" if seat == "A" else "b") * 64})
+            assert isinstance(answer, Accepted), answer
+            for client in seats.values():
+                while client.version < answer.version:
+                    await client.next()
+        board = (await organizer.dashboard())["tables"][0]
+        assert board["vp"] is None and board["phase"] != "army_selection"
+        now[0] += 61_000
+        board = (await organizer.dashboard())["tables"][0]
+        costs = {seat: sum(e.profile.cost for e in sample_armies()[army].entries)
+                 for seat, army in (("A", "helion-c1-patrol"), ("B", "vesper-c1-cell"))}
+        assert board["vp"] == costs and board["vp_as_of_ms"] == now[0] - 60_000
+
+        answer = await seats["B"].command({"type": "concede"})
+        assert isinstance(answer, Accepted)
+        for client in seats.values():
+            await client.close()
+        table = (await organizer.view())["rounds"][0]["tables"][0]
+        assert table["result"] is None, "the delayed spectators have not seen the end yet"
+        assert (await organizer.dashboard())["tables"][0]["over"] is True
+        now[0] += 29_000
+        assert (await organizer.view())["rounds"][0]["tables"][0]["result"] is None
+        now[0] += 1_000
+        view = await organizer.view()
+        assert view["rounds"][0]["tables"][0]["result"]["winner"] == table["a"]
+        assert view["status"] == "finished"
+
+
+async def test_a_retried_registration_gets_its_token_again_and_concurrent_actions_all_land(
+        http: httpx.AsyncClient) -> None:
+    organizer, _ = await Organizer.create(http)
+    body = {"action_id": action_id(), "name": "Ana", "army": ARMY}
+    url = f"/api/tournaments/{organizer.tournament}/players"
+    first, again = (await http.post(url, json=body)).json(), (await http.post(url, json=body)).json()
+    assert (again["player"], again["token"]) == (first["player"], first["token"])
+    made = await asyncio.gather(*[http.post(url, json={"action_id": action_id(), "name": f"N{n}",
+                                                       "army": ARMY}) for n in range(8)])
+    assert all(response.status_code == 201 for response in made)
+    assert sorted(r.json()["player"] for r in made) == sorted(f"p{n}" for n in range(2, 10))
+    assert len((await organizer.view())["players"]) == 9
+    other, _ = await Organizer.create(http)
+    wrong = await http.post(f"/api/tournaments/{organizer.tournament}/actions",
+                            json={"organizer": other.token, "action_id": action_id(),
+                                  "type": "pair"})
+    assert wrong.status_code == 403 and wrong.json()["error"] == "bad_organizer_token"
+    missing = await http.get("/api/tournaments/nope")
+    assert missing.status_code == 404 and missing.json()["error"] == "tournament_not_found"
