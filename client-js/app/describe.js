@@ -107,7 +107,7 @@ export class TrooperNames {
         if (e.marker && !this.known.has(e.trooper)) this.known.set(e.trooper, "Camouflage marker");
         else if (e.profile?.name) this.known.set(e.trooper, e.profile.name);
         break;
-      case "aro_declared": case "trooper_revealed":
+      case "aro_declared": case "trooper_revealed": case "combat_jump_landed":
         if (e.profile?.name) this.known.set(e.trooper, e.profile.name);
         break;
       case "order_resolved":
@@ -206,11 +206,11 @@ export function describeEvent(e, ctx = {}) {
     case "turn_started": return [`Round ${e.round}, turn ${e.turn}: player ${e.active} is the Active Player`];
     case "phase_started": return [`${String(e.phase).replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase())} Phase`];
     case "orders_counted":
-      return [`Player ${e.side}'s Orders: ${Object.entries(e.pools ?? {}).map(([g, n]) => `${n} Regular in Combat Group ${g}`).join(", ") || "no Regular"}, ${(e.irregular ?? []).length} Irregular${(e.tactical ?? []).length ? `, ${e.tactical.length} Tactical` : ""}${e.lieutenant ? ", 1 Lieutenant Special" : ""}${(e.impetuous ?? []).length ? `, ${e.impetuous.length} Impetuous` : ""}${(e.hidden ?? []).length ? `; private: ${e.hidden.length} own Order${e.hidden.length > 1 ? "s" : ""} of troopers in Hidden Deployment` : ""}`];
+      return [`Player ${e.side}'s Orders: ${Object.entries(e.pools ?? {}).map(([g, n]) => `${n} Regular in Combat Group ${g}`).join(", ") || "no Regular"}, ${(e.irregular ?? []).length} Irregular${(e.tactical ?? []).length ? `, ${e.tactical.length} Tactical` : ""}${e.lieutenant ? ", 1 Lieutenant Special" : ""}${(e.impetuous ?? []).length ? `, ${e.impetuous.length} Impetuous` : ""}${(e.hidden ?? []).length ? `; private: ${e.hidden.length} own Order${e.hidden.length > 1 ? "s" : ""} of troopers in Hidden or Airborne Deployment` : ""}`];
     case "loss_of_lieutenant": return [`Player ${e.side} has lost its Lieutenant (Loss of Lieutenant: its Regular Orders become Irregular)`];
     case "retreat_declared": return [`Player ${e.side} is in Retreat! (${e.victory_points} of ${e.threshold} points left)`];
     case "order_spent":
-      return [`Order ${e.order}: ${ORDER_TYPE[/** @type {keyof typeof ORDER_TYPE} */ (e.order_type)] ?? e.order_type} Order${e.private ? " (its own, private until now: revealed from Hidden Deployment)" : e.order_type === "regular" ? ` from Combat Group ${e.combat_group}` : ""} on `,
+      return [`Order ${e.order}: ${ORDER_TYPE[/** @type {keyof typeof ORDER_TYPE} */ (e.order_type)] ?? e.order_type} Order${e.private ? " (its own, private until now: from Hidden or Airborne Deployment)" : e.order_type === "regular" ? ` from Combat Group ${e.combat_group}` : ""} on `,
         ...troopers([e.trooper, ...(e.peripherals ?? [])], ctx)];
     case "skill_declared":
       return [`Declared (${ORDINAL[e.index] ?? ""} skill): `, who(e.trooper), ": ", ...skillText(e.skill, ctx),
@@ -244,6 +244,12 @@ export function describeEvent(e, ctx = {}) {
       return [`Order ${e.order} resolved: `, ...(effects.length ? effects.flatMap((/** @type {any} */ x, /** @type {number} */ i) => [...(i ? ["; "] : []), ...effectText(x, ctx)]) : ["no effect"])];
     }
     case "trooper_revealed": return [who(e.trooper), ` revealed from Hidden Deployment at ${point(e.position)}`];
+    case "trooper_kept_airborne": return [who(e.trooper), " stays off the table in Airborne Deployment (secret; Combat Jump later)"];
+    case "combat_jump_landed": {
+      const die = (e.roll?.dice ?? []).map((/** @type {any} */ d) => d.value).join(", ");
+      return ["Combat Jump: ", who(e.trooper), ` placed at ${point(e.landing)}, PH Roll ${die} against ${e.roll?.success_value}: `,
+        e.landed ? "passed, it lands there" : `failed, it lands at ${point(e.position)} on its Deployment Zone's table edge`];
+    }
     case "lieutenant_appointed": return ["Your new Lieutenant will be ", who(e.trooper), " (secret; from the End of this Turn)"];
     case "command_token_spent": return describeTokenSpent(e, who);
     case "guts_failure_chosen": return [who(e.trooper), ` will ${e.fail ? "fail" : "roll"} its Guts Rolls (secret)`];
@@ -305,6 +311,7 @@ export function skillText(skill, ctx = {}) {
     case "cc_attack": return [`CC Attack with ${weaponName(skill.weapon)} on `, who(skill.target)];
     case "comms_attack": return [`Comms Attack: ${weaponName(skill.program)} on `, who(skill.target)];
     case "discover": return ["Discover ", who(skill.target)];
+    case "combat_jump": return [`Combat Jump (lands at ${point(skill.position)}; its whole Order)`];
     case "dodge": return [skill.route?.length > 1 ? `Dodge (moving ${inches(routeInches(skill.route))} to ${point(skill.route[skill.route.length - 1])} if it succeeds)` : "Dodge"];
     default: return [skillName(skill.type)];
   }

@@ -40,6 +40,8 @@ const ui = {
   /** per Peripheral, the chosen detail of its skill for the current declaration (JSON of a skill) */
   peripheralChoice: /** @type {Record<string, string>} */ ({}),
   deployHidden: false,
+  /** the trooper in Airborne Deployment whose landing spot the next table click names (Combat Jump) */
+  jumping: /** @type {string|null} */ (null),
   /** the inline "really concede?" question is showing */
   confirmConcede: false,
   /** the whole commitment is shown (no clipboard to copy it to) */
@@ -416,6 +418,16 @@ function renderOrderPanel(state, options) {
     }
     renderCoordinate(panel, options, { el, button, send, render, selected: ui.selected, name: (id) => eventHistory.names.label(id).text ?? id });
     for (const id of options.reveal) panel.append(el("div", {}, button(`Reveal ${eventHistory.names.label(id).text} on its own private Order (Hidden Deployment)`, () => send({ type: "reveal", trooper: id }), { "data-reveal": id })));
+    for (const [id, jump] of Object.entries(options.combat_jump ?? {})) {
+      // Combat Jump: pick the landing spot on the table; a failed PH Roll lands at the offered edge spot.
+      const name = eventHistory.names.label(id).text;
+      panel.append(el("div", {}, button(`Combat Jump: ${name} on its own private Order`, () => { ui.jumping = ui.jumping === id ? null : id; render(); },
+        { "data-combat-jump": id, class: ui.jumping === id ? "chosen" : "" })));
+      if (ui.jumping === id) {
+        panel.append(el("div", { id: "combat-jump-hint", class: "hint" }, `Click the landing spot on the table (PH ${jump.ph} roll; if it fails, ${name} lands at `
+          + `(${jump.fallback.map((v) => v.toFixed(1)).join(", ")}) on your table edge). Not on scenery or in contact with enemies or cover.`));
+      }
+    }
     if (options.end_impetuous_phase) panel.append(button("End impetuous phase", () => send({ type: "end_impetuous_phase" }), { id: "end-impetuous" }));
     if (options.end_turn) panel.append(endTurnControl(state, options));
     return;
@@ -683,6 +695,14 @@ function onTableClick(point, trooper) {
     return;
   }
   const skills = options?.skills;
+  const jump = ui.jumping ? options?.combat_jump?.[ui.jumping] : null;
+  if (jump && !state.order) {
+    const zone = state.initiative?.zones?.[conn.role];
+    const facing = zone === "north" ? 270 : 90;
+    send({ type: "combat_jump", trooper: ui.jumping, position: point, facing, fallback: jump.fallback, fallback_facing: jump.fallback_facing })
+      .then((a) => { if (a.ok) { ui.jumping = null; render(); } });
+    return;
+  }
   if (!state.order || !skills) return;
   // A click on (or near) a corner of the path already moved picks it as the firing point.
   const corner = (skills.firing_points ?? []).find((f) => Math.hypot(f.point[0] - point[0], f.point[1] - point[1]) < 0.6);

@@ -334,6 +334,11 @@ function deploymentPanel(state, options, ctx) {
     const box = el("input", { type: "checkbox", id: "deploy-hidden", checked: ctx.ui.deployHidden, onchange: (e) => { ctx.ui.deployHidden = e.target.checked; } });
     controls.append(el("label", {}, box, " Hidden Deployment (secret, revealed later)"));
   }
+  if (ctx.ui.selected && (options.keep_airborne ?? []).includes(ctx.ui.selected)) {
+    // Combat Jump (Airborne Deployment): off the table now, in by Combat Jump on its own Order later.
+    const id = ctx.ui.selected;
+    controls.append(el("div", {}, button("Keep airborne (Combat Jump later, secret)", () => ctx.send({ type: "keep_airborne", trooper: id }), { id: "keep-airborne" })));
+  }
   if (options.reserve) {
     // Steps 1 and 2 deploy every trooper but one: the last one waiting deploys in step 3 or 4.
     const kept = ctx.conn.view.trooper(options.reserve);
