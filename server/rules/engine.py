@@ -56,8 +56,8 @@ __all__ = [
     "decide",
     "new_game",
     "pending_aro_window",
-    "state_from_plain",
     "start_clocks",
+    "state_from_plain",
     "state_to_plain",
 ]
 
