@@ -298,7 +298,7 @@ function renderStatus(state) {
   const pools = Object.entries(o.pools ?? {}).map(([g, n]) => `G${g}: ${n}`).join(" ");
   const lieutenant = o.lieutenant === true || typeof o.lieutenant === "string" ? 1 : 0;
   $("orders").textContent = state.phase === "orders" || state.phase === "impetuous"
-    ? `${state.active} orders - regular ${pools || "0"} | irregular ${(o.irregular ?? []).length} | lieutenant ${lieutenant} | tactical ${(o.tactical ?? []).length} | impetuous ${(o.impetuous ?? []).length}${(o.hidden ?? []).length ? ` | private ${o.hidden.length} (Hidden Deployment, yours only)` : ""} | spent ${state.orders_spent ?? 0}`
+    ? `${state.active} orders - regular ${pools || "0"} | irregular ${(o.irregular ?? []).length} | lieutenant ${lieutenant} | tactical ${(o.tactical ?? []).length} | impetuous ${(o.impetuous ?? []).length}${(o.hidden ?? []).length ? ` | private ${o.hidden.length} (Hidden or Airborne Deployment, yours only)` : ""} | spent ${state.orders_spent ?? 0}`
     : "-";
 }
 
