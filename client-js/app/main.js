@@ -694,7 +694,6 @@ function onTableClick(point, trooper) {
     });
     return;
   }
-  const skills = options?.skills;
   const jump = ui.jumping ? options?.combat_jump?.[ui.jumping] : null;
   if (jump && !state.order) {
     const zone = state.initiative?.zones?.[conn.role];
@@ -704,6 +703,7 @@ function onTableClick(point, trooper) {
     return;
   }
   if (!state.order || !skills) return;
+  const skills = options?.skills;
   // A click on (or near) a corner of the path already moved picks it as the firing point.
   const corner = (skills.firing_points ?? []).find((f) => Math.hypot(f.point[0] - point[0], f.point[1] - point[1]) < 0.6);
   if (corner) { ui.firingPoint = corner.point; ui.attack = { weapon: null, split: {} }; render(); return; }
