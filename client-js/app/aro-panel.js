@@ -119,12 +119,45 @@ export function aroChoices(id, can, ctx) {
 }
 
 /**
+ * The points of an activated trooper's route in this Order an ARO may be taken at (seed 000
+ * "All at Once": "choosing to shoot at the end of the Movement"): the corners the active
+ * player drew, start and end included, each once; none when it has not moved. The server
+ * refuses a point off the route and makes a shot Idle where the reactor has no LoF.
+ * @param {any} order the view's Order @param {string} target an activated trooper
+ * @returns {{point: number[], text: string}[]}
+ */
+export function routePoints(order, target) {
+  const path = target === order?.trooper ? order?.path : order?.peripheral_paths?.[target];
+  /** @type {{point: number[], text: string}[]} */
+  const found = [];
+  for (const p of path ?? []) if (!found.some((f) => f.point[0] === p[0] && f.point[1] === p[1])) found.push({ point: p, text: "" });
+  if (found.length < 2) return [];
+  return found.map((f, i) => ({ point: f.point,
+    text: `${i === 0 ? "the start of its route" : i === found.length - 1 ? "the end of its route" : `corner ${i} of its route`} (${f.point[0].toFixed(1)}, ${f.point[1].toFixed(1)})` }));
+}
+
+/**
+ * A declaration with the chosen point of the route: only a BS Attack or a Discover is taken
+ * at a point (`target_point`); any other choice, or no point (the server's default: the last
+ * point where the reactor sees it), is sent as it is.
+ * @param {string} value a choice's value @param {string} point "" or a JSON [x, y]
+ */
+export function withTargetPoint(value, point) {
+  if (!point || value === "pass") return value;
+  const skill = JSON.parse(value);
+  if (skill.type !== "bs_attack" && skill.type !== "discover") return value;
+  return JSON.stringify({ ...skill, target_point: JSON.parse(point) });
+}
+
+/**
  * @param {{conn: any, names: any, send: (body: any, options?: any) => Promise<any>,
  *   panel: HTMLElement, clock: HTMLElement, notice: HTMLElement}} parts
  */
 export function createAroPanel({ conn, names, send, panel, clock, notice }) {
   /** Each row's choice, per window and trooper ("order:step:trooper" -> value). */
   const choices = new Map();
+  /** Each row's point of the route for a shot or Discover ("order:step:trooper" -> "" or JSON [x, y]). */
+  const points = new Map();
   /** Windows this app closed by itself (or tried to): "order:step" -> attempts (-1: in flight). */
   const closing = new Map();
   let busy = false;
@@ -188,7 +221,7 @@ export function createAroPanel({ conn, names, send, panel, clock, notice }) {
       for (const id of Object.keys(aros)) {
         const value = choices.get(`${windowKey(w)}:${id}`);
         if (value === undefined) continue;
-        const answered = await declare(id, value);
+        const answered = await declare(id, withTargetPoint(value, points.get(`${windowKey(w)}:${id}`) ?? ""));
         if (!answered.ok) return; // the rejection is on screen; the rest stays to choose
       }
       const still = conn.view.window;
@@ -292,11 +325,18 @@ export function createAroPanel({ conn, names, send, panel, clock, notice }) {
       onchange: (/** @type {any} */ e) => choices.set(key, e.target.value) },
     ...offered.map((c) => el("option", { value: c.value, "data-kind": c.kind, ...(c.target ? { "data-target": c.target } : {}),
       selected: c.value === choices.get(key) }, c.text)));
+    // Where on the active trooper's route a shot or Discover is taken (the default: the server's).
+    const route = offered.some((c) => c.kind === "shoot" || c.kind === "discover") ? routePoints(order, order.trooper) : [];
+    const at = route.length ? el("select", { "data-aro-point": id, "aria-label": `Point of the route for the ARO of ${labelText(id)}`, disabled: busy,
+      title: "A shot or Discover is taken at this point of the route (range and cover from there)",
+      onchange: (/** @type {any} */ e) => points.set(key, e.target.value) },
+    el("option", { value: "" }, "at the last point it is seen"),
+    ...route.map((r) => el("option", { value: JSON.stringify(r.point), selected: points.get(key) === JSON.stringify(r.point) }, `at ${r.text}`))) : "";
     return el("div", { class: "aro-row", "data-aro": id },
       el("kbd", { class: "aro-key" }, n <= 9 ? String(n) : ""),
       el("span", { class: "aro-who" }, toNodes([label(id)]), el("span", { class: "aro-why" }, ` ${whyText(can)}`)),
-      select,
-      el("button", { "data-action": "declare", disabled: busy, onclick: () => run(() => declare(id, choices.get(key))) }, "Declare"),
+      select, at,
+      el("button", { "data-action": "declare", disabled: busy, onclick: () => run(() => declare(id, withTargetPoint(choices.get(key), points.get(key) ?? ""))) }, "Declare"),
       el("button", { "data-action": "pass", disabled: busy, onclick: () => run(() => declare(id, "pass")) }, "Pass"));
   }
 

@@ -306,11 +306,12 @@ export function skillText(skill, ctx = {}) {
         if (!template) out.push(` (B${t.burst})`);
       });
       if (skill.firing_point) out.push(` from ${point(skill.firing_point)}`);
+      if (skill.target_point) out.push(` as it passes ${point(skill.target_point)}`); // an ARO's chosen point of the route
       return out;
     }
     case "cc_attack": return [`CC Attack with ${weaponName(skill.weapon)} on `, who(skill.target)];
     case "comms_attack": return [`Comms Attack: ${weaponName(skill.program)} on `, who(skill.target)];
-    case "discover": return ["Discover ", who(skill.target)];
+    case "discover": return ["Discover ", who(skill.target), ...(skill.target_point ? [` as it passes ${point(skill.target_point)}`] : [])];
     case "combat_jump": return [`Combat Jump (lands at ${point(skill.position)}; its whole Order)`];
     case "dodge": return [skill.route?.length > 1 ? `Dodge (moving ${inches(routeInches(skill.route))} to ${point(skill.route[skill.route.length - 1])} if it succeeds)` : "Dodge"];
     default: return [skillName(skill.type)];
