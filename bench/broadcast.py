@@ -199,18 +199,20 @@ def event_latencies(crowd: list[dict[str, Any]], sent_at: list[float], spectator
     sends = sorted(int(s * 1e9) for s in sent_at)
     to_last: list[float] = []
     to_first: list[float] = []
-    incomplete = 0
+    incomplete = earlier = 0
     for number in sorted(frames):
         count, first, last = frames[number]
-        if count != spectators:
-            incomplete += 1
         before = [s for s in sends if s <= first]
         if not before:
-            continue  # a frame of the phase before
+            earlier += 1  # a frame of the joins phase, still arriving: not this phase's
+            continue
+        if count != spectators:
+            incomplete += 1
         sent = before[-1]
         to_last.append((last - sent) / 1e6)
         to_first.append((first - sent) / 1e6)
-    return {"frames": len(frames), "frames_incomplete": incomplete,
+    return {"frames": len(frames) - earlier, "frames_incomplete": incomplete,
+            "frames_of_the_joins_phase": earlier,
             "to_last_spectator_ms": percentiles(to_last),
             "to_first_spectator_ms": percentiles(to_first)}
 
