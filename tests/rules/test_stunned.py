@@ -189,11 +189,12 @@ def test_digest_8_stunned_is_not_null_and_brings_its_order() -> None:
     """Not Null: at the Order Count a Stunned trooper adds its Regular Order as before."""
     def count(**troopers: Any) -> OrdersCounted:
         state = _stunned_game(**troopers)
-        _, events = play(state, A, c.EndTurn())
+        state, events = play(state, A, c.EndTurn())
+        assert state.trooper(T(ENFORCER)).stunned is bool(troopers)
         (counted,) = [e for e in events if isinstance(e, OrdersCounted)]
         return counted
-    # B's Enforcer Stunned in B's own coming turn would not be cancelled before its Count:
-    # a state built with a Stunned from that turn shows it counts.
+    # B's Enforcer, Stunned (a hand-built state) in B's coming turn (1, 2), is not cancelled
+    # by the end of A's turn: B's Order Count adds its Order as if it were not Stunned.
     assert count(**{ENFORCER: {"stunned_in": [1, 2]}}).pools == count().pools
 
 
