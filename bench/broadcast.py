@@ -41,6 +41,7 @@ from typing import Any
 
 import httpx
 
+from bench.abuse import core_busy
 from bench.broadcast_report import TARGETS, markdown
 from bench.measure import machine_steal_seconds, percentiles
 from bench.run import (
@@ -100,8 +101,21 @@ class Worker:
 
 
 def sample(server: Server) -> dict[str, Any]:
+    busy, total = core_busy(cores()[0])
     return {"t": time.time(), "steal_s": machine_steal_seconds(),
+            "core_busy": busy, "core_total": total,
             "nodes": [dict(Server([p]).sample()) for p in server.processes]}
+
+
+def others_share(before: dict[str, Any], after: dict[str, Any]) -> float | None:
+    """The share of the nodes' core that other processes used between two samples (the
+    machine is shared: a busy core makes the nodes wait, which latency then counts)."""
+    total = float(after["core_total"] - before["core_total"])
+    if not total:
+        return None
+    busy = float(after["core_busy"] - before["core_busy"])
+    nodes = (_sum(after, "cpu_s") - _sum(before, "cpu_s")) * 100  # jiffies (USER_HZ 100)
+    return round(max(0.0, busy - nodes) / total, 3)
 
 
 def _sum(snapshot: dict[str, Any], key: str) -> float:
@@ -250,6 +264,7 @@ def figures(args: argparse.Namespace, samples: dict[str, Any], joins: list[dict[
             "bytes_per_spectator": round((_sum(joined_at, "rss") - _sum(start, "rss"))
                                          / joined) if joined else None,
             "nodes_rss_mb": [round(n["rss"] / 2**20, 1) for n in joined_at["nodes"]],
+            "others_on_server_core_share": others_share(start, joined_at),
         },
         "events": {
             "wall_s": round(events_wall, 3),
@@ -265,6 +280,7 @@ def figures(args: argparse.Namespace, samples: dict[str, Any], joins: list[dict[
                             for e, j in zip(end["nodes"], joined_at["nodes"], strict=True)],
             "cpu_us_per_spectator_delivery": round(cpu_events / deliveries * 1e6, 2)
             if deliveries else None,
+            "others_on_server_core_share": others_share(joined_at, end),
             "machine_steal_share": round((end["steal_s"] - joined_at["steal_s"])
                                          / events_wall, 3) if events_wall else None,
         },

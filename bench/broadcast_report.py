@@ -65,8 +65,9 @@ def markdown(result: dict[str, Any]) -> str:
         "## Joins",
         "",
         "| run | wall s | spectator to snapshot p50 ms | p99 ms | server CPU s | CPU share |"
-        " CPU µs/join | RSS start MB | RSS joined MB (per node) | B/spectator |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        " CPU µs/join | RSS start MB | RSS joined MB (per node) | B/spectator |"
+        " others' share of the nodes' core |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for label, run in (("referee", ref), ("baseline", base)):
         joins = run["joins"]
@@ -76,14 +77,15 @@ def markdown(result: dict[str, Any]) -> str:
             f"{_fmt(joins['server_cpu_share'])} | {_fmt(joins['cpu_us_per_join'])} | "
             f"{_fmt(joins['rss_start_mb'])} | {_fmt(joins['rss_joined_mb'])} "
             f"({', '.join(_fmt(x) for x in joins['nodes_rss_mb'])}) | "
-            f"{_fmt(joins['bytes_per_spectator'])} |")
+            f"{_fmt(joins['bytes_per_spectator'])} | "
+            f"{_fmt(joins.get('others_on_server_core_share'))} |")
     lines += [
         "",
         "## Events phase: CPU",
         "",
         "| run | commands | spectator deliveries | mean frame B | server CPU s (per node) |"
-        " CPU µs/spectator delivery | machine steal |",
-        "|---|---|---|---|---|---|---|",
+        " CPU µs/spectator delivery | others' share of the nodes' core | machine steal |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for label, run in (("referee", ref), ("baseline", base)):
         events = run["events"]
@@ -92,6 +94,7 @@ def markdown(result: dict[str, Any]) -> str:
             f"{_fmt(events['mean_event_frame_bytes'])} | {_fmt(events['server_cpu_s'])} "
             f"({', '.join(_fmt(x) for x in events['nodes_cpu_s'])}) | "
             f"{_fmt(events['cpu_us_per_spectator_delivery'])} | "
+            f"{_fmt(events.get('others_on_server_core_share'))} | "
             f"{_fmt(events['machine_steal_share'])} |")
     lines += [
         "",
@@ -126,6 +129,7 @@ COLUMNS = (
     ("baseline B/spectator", "baseline/joins/bytes_per_spectator"),
     ("frames incomplete", "referee/events/frames_incomplete"),
     ("errors", "referee/errors"),
+    ("others on the nodes' core, events", "referee/events/others_on_server_core_share"),
 )
 
 
