@@ -86,8 +86,11 @@ export function aroChoices(id, can, ctx) {
     for (const w of [best, ...weapons.filter((/** @type {string} */ v) => v !== best)]) {
       const c = catalogueWeapon(w);
       const mod = c?.kind === "direct_template" ? "template" : d === null ? "" : Number.isFinite(rangeMod(c, d)) ? `${rangeMod(c, d) < 0 ? "\u2212" : "+"}${Math.abs(rangeMod(c, d))} at ${d.toFixed(1)}"` : `out of range at ${d.toFixed(1)}"`;
-      choices.push({ value: JSON.stringify({ type: "bs_attack", weapon: w, targets: [{ trooper: x, burst: 1 }] }), kind: "shoot", target: x,
-        text: `Shoot: ${weaponName(w)}${mod ? ` (${mod})` : ""} at ${ctx.label(x)}` });
+      // In Suppressive Fire an SF weapon's ARO is the SF Mode's Burst 3 (options.bs_burst).
+      const burst = can.bs_burst?.[w] ?? 1;
+      const sf = burst > 1 ? `Suppressive Fire Mode, B${burst}` : mod;
+      choices.push({ value: JSON.stringify({ type: "bs_attack", weapon: w, targets: [{ trooper: x, burst }] }), kind: "shoot", target: x,
+        text: `Shoot: ${weaponName(w)}${sf ? ` (${sf})` : ""} at ${ctx.label(x)}` });
     }
   }
   for (const [w, list] of Object.entries(targets.cc_attack ?? {})) for (const x of list) {

@@ -20,6 +20,8 @@ export function useText(body, name) {
       return `Remove ${groups.length} Regular Order${groups.length === 1 ? "" : "s"} (${groups.map((g) => `G${g}`).join(", ")})`;
     }
     case "limit_tokens": return "Limit the opponent to 1 Command Token this turn";
+    case "suppressive_fire": return `Put ${name(body.trooper)} into Suppressive Fire`;
+    case "hold_back": return "Hold back one more trooper (and its Peripherals) to deploy with your reserve";
     case "transfer_trooper": return `Move ${name(body.trooper)} to Combat Group ${body.combat_group}`;
     default: return body.use;
   }
@@ -29,10 +31,12 @@ export function useText(body, name) {
 export function useKey(body) {
   if (body.use === "remove_orders") return `remove_orders:${(body.combat_groups ?? []).join(",")}`;
   if (body.use === "transfer_trooper") return `transfer_trooper:${body.trooper}:${body.combat_group}`;
+  if (body.use === "suppressive_fire") return `suppressive_fire:${body.trooper}`;
   return String(body.use);
 }
 
-const USE_GROUP = { remove_orders: "Strategic", limit_tokens: "Strategic", transfer_trooper: "Executive" };
+const USE_GROUP = { remove_orders: "Strategic", limit_tokens: "Strategic", suppressive_fire: "Strategic", hold_back: "Strategic",
+  transfer_trooper: "Executive" };
 
 /**
  * The seat's Command Token panel: one button per offered use, grouped Strategic / Executive.
@@ -52,8 +56,12 @@ export function renderCommandTokens(panel, state, options, ctx) {
   for (const kind of ["Strategic", "Executive"]) {
     const all = offered.filter((/** @type {any} */ b) => (USE_GROUP[/** @type {keyof typeof USE_GROUP} */ (b.use)] ?? "Executive") === kind);
     if (!all.length) continue;
-    const bodies = kind === "Executive" ? all.filter((/** @type {any} */ b) => !b.trooper || b.trooper === ctx.selected) : all;
-    panel.append(ctx.el("div", { class: "hint" }, kind === "Strategic" ? "Strategic use (your opponent's first turn, before its first Order):"
+    // Uses naming a trooper (a transfer, Suppressive Fire) are shown for the selected trooper only.
+    const bodies = all.filter((/** @type {any} */ b) => !b.trooper || b.trooper === ctx.selected);
+    const unselected = all.some((/** @type {any} */ b) => b.trooper) && !all.some((/** @type {any} */ b) => b.trooper && b.trooper === ctx.selected);
+    const when = state.phase === "deployment" ? "Strategic use (your deployment):" : "Strategic use (your opponent's first turn, before its first Order):";
+    panel.append(ctx.el("div", { class: "hint" }, kind === "Strategic"
+      ? `${when}${unselected ? " select one of your troopers to put it into Suppressive Fire." : ""}`
       : bodies.length ? "Executive use (before your first Order this turn):"
         : "Executive use (before your first Order this turn): select one of your troopers to move it to another Combat Group."));
     for (const body of bodies) {
@@ -75,6 +83,8 @@ export function describeTokenSpent(e, who) {
       return [`Player ${e.side} spends a Command Token (Strategic): ${removed.length} Regular Order${removed.length === 1 ? "" : "s"} removed from the opponent's pools (${groups}); ${left}`];
     }
     case "limit_tokens": return [`Player ${e.side} spends a Command Token (Strategic): the opponent may spend only 1 Command Token this turn; ${left}`];
+    case "suppressive_fire": return [`Player ${e.side} spends a Command Token (Strategic): `, who(e.trooper), ` enters Suppressive Fire; ${left}`];
+    case "hold_back": return [`Player ${e.side} spends a Command Token (Strategic): one more trooper is held back to deploy with the reserve; ${left}`];
     case "transfer_trooper": return [`Player ${e.side} spends a Command Token (Executive): `, who(e.trooper), ` joins Combat Group ${e.combat_group}; ${left}`];
     case "coordinated_order": return [`Player ${e.side} spends a Command Token on a Coordinated Order (Combat Group ${e.combat_group}), Spearhead `, who(e.trooper), `; ${left}`];
     default: return [`Player ${e.side} spends a Command Token (${e.use}); ${left}`];

@@ -173,10 +173,15 @@ function troopers(ids, ctx) {
 
 // --- events ----------------------------------------------------------------------------------
 
+/** Why a trooper left Suppressive Fire (the server's reasons). */
+const SF_ENDED = { declared_order: "it was activated", other_aro: "it declared another ARO", guts_failed: "it failed a Guts Roll",
+  null: "it is out of the fight", isolated: "Isolated", immobilized: "Immobilized", engaged: "Engaged", retreat: "Retreat!",
+  loss_of_lieutenant: "Loss of Lieutenant", cancelled: "cancelled" };
+
 export const SKILL_NAME = {
   move: "Move", cautious_move: "Cautious Movement", jump: "Jump", climb: "Climb", bs_attack: "BS Attack",
   cc_attack: "CC Attack", comms_attack: "Comms Attack", discover: "Discover", dodge: "Dodge", reset: "Reset",
-  idle: "Idle", guts: "Guts Roll",
+  idle: "Idle", guts: "Guts Roll", suppressive_fire: "Suppressive Fire",
 };
 /** @param {string} type */
 export const skillName = (type) => SKILL_NAME[/** @type {keyof typeof SKILL_NAME} */ (type)] ?? type.replace(/_/g, " ");
@@ -232,6 +237,9 @@ export function describeEvent(e, ctx = {}) {
       return ["ARO declared: ", who(e.trooper), ": ", ...skillText(e.skill, ctx),
         e.revealed ? (e.position ? ` (revealed from Hidden Deployment at ${point(e.position)})` : " (revealed)") : ""];
     case "aro_passed": return ["ARO: ", who(e.trooper), " declares no ARO"];
+    case "suppressive_fire_changed":
+      return e.active ? [who(e.trooper), " enters Suppressive Fire"]
+        : [who(e.trooper), ` leaves Suppressive Fire (${SF_ENDED[/** @type {keyof typeof SF_ENDED} */ (e.reason)] ?? String(e.reason).replace(/_/g, " ")})`];
     case "aro_window_closed": {
       const lost = [...(e.lost ?? []), ...(e.lost_hidden ?? [])];
       if (e.reason === "deadline") {
@@ -312,6 +320,7 @@ export function skillText(skill, ctx = {}) {
     case "cc_attack": return [`CC Attack with ${weaponName(skill.weapon)} on `, who(skill.target)];
     case "comms_attack": return [`Comms Attack: ${weaponName(skill.program)} on `, who(skill.target)];
     case "discover": return ["Discover ", who(skill.target), ...(skill.target_point ? [` as it passes ${point(skill.target_point)}`] : [])];
+    case "suppressive_fire": return ["Suppressive Fire (enters the Suppressive Fire State)"];
     case "combat_jump": return [`Combat Jump (lands at ${point(skill.position)}; its whole Order)`];
     case "dodge": return [skill.route?.length > 1 ? `Dodge (moving ${inches(routeInches(skill.route))} to ${point(skill.route[skill.route.length - 1])} if it succeeds)` : "Dodge"];
     default: return [skillName(skill.type)];
@@ -374,7 +383,7 @@ export function effectText(x, ctx = {}) {
 const VERB = { bs_attack: "shoots", cc_attack: "attacks in close combat", comms_attack: "hacks", dodge: "dodges", reset: "resets",
   discover: "tries to Discover", guts: "makes a Guts Roll" };
 const MOD_NAME = { range: "range", partial_cover: "Partial Cover", targeted: "Targeted", mimetism: "Mimetism", stunned: "Stunned",
-  no_line_of_fire: "no LoF", surprise_attack: "Surprise Attack" };
+  no_line_of_fire: "no LoF", surprise_attack: "Surprise Attack", suppressive_fire: "enemy Suppressive Fire" };
 const MOD_CAP = 12;
 
 /** A MOD's name in words. @param {Record<string, any>} m @param {Record<string, any>} r */

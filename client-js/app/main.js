@@ -474,6 +474,7 @@ function renderOrderPanel(state, options) {
   if (all((x) => x.dodge)) simple.append(button("Dodge", () => declare({ type: "dodge" }, "dodge"), { id: "declare-dodge" }));
   if (all((x) => x.reset)) simple.append(button("Reset", () => declare({ type: "reset" }, "reset"), { id: "declare-reset" }));
   if (all((x) => x.idle)) simple.append(button("Idle", () => declare({ type: "idle" }, "idle"), { id: "declare-idle" }));
+  if (all((x) => x.suppressive_fire)) simple.append(button("Suppressive Fire (Entire Order)", () => declare({ type: "suppressive_fire" }, "suppressive_fire"), { id: "declare-suppressive-fire" }));
   panel.append(simple);
 }
 

@@ -13,6 +13,7 @@ export const STATE_TOKENS = {
   targeted: { code: "TGT", name: "Targeted", fill: "#e0182d" },
   isolated: { code: "ISO", name: "Isolated", fill: "#7a3fb0" },
   stunned: { code: "STUN", name: "Stunned (no Attacks, -3 to rolls but saves)", fill: "#2b7bd6" },
+  suppressive_fire: { code: "SUP.FIRE", name: "Suppressive Fire", fill: "#e07b18", text: "#000" },
   hidden: { code: "HIDDEN", name: "Hidden Deployment (yours; the opponent does not see it)", fill: "#4b5563" },
   marker: { code: "CAMO", name: "Camouflage marker", fill: "#1f6f62" },
   lieutenant: { code: "LT", name: "your Lieutenant (secret)", fill: "#c9a400", text: "#000" },
@@ -34,6 +35,7 @@ export function trooperStates(t) {
   if (t.targeted) states.push("targeted");
   if (t.isolated) states.push("isolated");
   if (t.stunned_in) states.push("stunned");
+  if (t.suppressive_fire) states.push("suppressive_fire");
   if (t.hidden) states.push("hidden");
   if (t.marker) states.push("marker");
   return states;

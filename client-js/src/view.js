@@ -179,6 +179,11 @@ const FOLDS = {
       moveAlong(trooperIn(state, entry.trooper), entry.skill, order ? (order.peripheral_paths[entry.trooper] ??= []) : undefined);
     }
   },
+  suppressive_fire_changed(state, e) {
+    // The server derives the State and says so after the event that changed it.
+    const trooper = trooperIn(state, e.trooper);
+    if (trooper) trooper.suppressive_fire = e.active;
+  },
   aro_window_opened(state, e) {
     if (state.order) {
       state.order.window_open = true;

@@ -84,6 +84,7 @@ APPLIERS: dict[type[e.Event], Callable[[GameState, Any], GameState]] = {
     e.TurnEnded: apply_turn_ended,
     e.GameEnded: apply_game_ended,
     e.GutsFailureChosen: apply_guts_failure_chosen,
+    e.SuppressiveFireChanged: lambda state, _: state,  # suppressive_fire_after sets it
     e.ClockSwitched: apply_clock_switched,
     e.ClockRanOut: apply_clock_ran_out,
 }

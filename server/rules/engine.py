@@ -16,6 +16,7 @@ from . import commands as c
 from .apply import apply
 from .armies.army_selection import decide_choose_army
 from .combat.guts_choice import decide_choose_guts_failure
+from .combat.suppressive_fire import announced as announce_suppressive_fire
 from .decision import SYSTEM, Accepted, Decision, Rejected, Rejection, System
 from .events import Event
 from .ids import Side
@@ -106,6 +107,7 @@ def decide(state: GameState, actor: Actor, command: c.Command, at_ms: int | None
         unknown = unknown_to(state, actor, command)
         if unknown is not None:
             return Rejected(Reason.UNKNOWN_TROOPER.value, f"There is no trooper {unknown}.")
+    start = state
     produced: list[Event] = []
     if at_ms is not None and not isinstance(command, c.ClockExpired):
         # A command that arrives after the running clock's deadline, before the room's timer
@@ -119,7 +121,8 @@ def decide(state: GameState, actor: Actor, command: c.Command, at_ms: int | None
         return Rejected(rejection.reason.value, rejection.message)
     state = _then_automatic(state, events, produced)
     produced += switch_events(state, at_ms)
-    return Accepted(tuple(produced))
+    # The log says when a trooper enters or leaves Suppressive Fire (apply derives it).
+    return Accepted(tuple(announce_suppressive_fire(start, produced, apply)))
 
 
 def _then_automatic(state: GameState, events: list[Event], produced: list[Event]) -> GameState:

@@ -253,6 +253,22 @@ class CombatJumpLanded(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class SuppressiveFireChanged(Event):
+    """A trooper entered (``active``) or left Suppressive Fire State, and why
+    (``combat/suppressive_fire.py``). ``apply`` already derives the State from the event
+    before it; this one says so in the log, for the players and for clients that fold
+    events (applying it again changes nothing). Open information, but a Camouflage Marker's
+    or a hidden trooper's is its owner's only (``views``)."""
+
+    TYPE: ClassVar[str] = "suppressive_fire_changed"
+    trooper: TrooperId
+    active: bool
+    reason: str
+    """Entered: "skill", "command_token". Left: "declared_order", "other_aro", "guts_failed",
+    "null", "isolated", "immobilized", "engaged", "retreat", "loss_of_lieutenant"."""
+
+
+@dataclass(frozen=True, slots=True)
 class GutsFailureChosen(Event):
     """The owner set (or lifted) its standing choice to fail a trooper's Guts Rolls.
     Private to the owner (``views``)."""

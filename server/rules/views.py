@@ -320,6 +320,16 @@ def _guts_failure_chosen(
     return plain if _sees_private(viewer, state.trooper(event.trooper).side) else None
 
 
+def _suppressive_fire_changed(
+    event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
+) -> dict[str, Plain] | None:
+    """Open to all, but that of a Camouflage Marker or a trooper in Hidden Deployment names
+    it: its owner's only (the marker's id is private)."""
+    trooper = state.trooper(event.trooper)
+    private = trooper.marker or trooper.hidden
+    return plain if not private or _sees_private(viewer, trooper.side) else None
+
+
 def _lieutenant_appointed(
     event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
 ) -> dict[str, Plain] | None:
@@ -330,6 +340,7 @@ def _lieutenant_appointed(
 _REDACTIONS = {
     e.LieutenantAppointed: _lieutenant_appointed,
     e.GutsFailureChosen: _guts_failure_chosen,
+    e.SuppressiveFireChanged: _suppressive_fire_changed,
     e.TrooperRevealed: _trooper_revealed,
     e.CombatJumpLanded: _trooper_revealed,  # on the table now: its open profile, for all
     e.TrooperKeptAirborne: _trooper_kept_airborne,

@@ -14,12 +14,19 @@ from server.rules.combat.outcome import RollRecord
 from server.rules.combat.suppressive_fire import SF_RANGES, after_event, aro_weapon
 from server.rules.commands import parse_command
 from server.rules.decision import Rejected
-from server.rules.events import CommandTokenSpent, Event, LossOfLieutenant, OrderResolved, RetreatDeclared
+from server.rules.events import (
+    CommandTokenSpent,
+    Event,
+    LossOfLieutenant,
+    OrderResolved,
+    RetreatDeclared,
+    SuppressiveFireChanged,
+)
 from server.rules.ids import SPECTATOR, Side, TrooperId
 from server.rules.options import seat_options
 from server.rules.ruleset import Ruleset
 from server.rules.state import GameState
-from server.rules.views import view_state
+from server.rules.views import view_event, view_state
 from tests.support.games import close_aro_window, play
 from tests.support.skirmish import skirmish
 
@@ -83,7 +90,8 @@ def test_digest_3_3_strategic_suppressive_fire_puts_one_trooper_into_the_state()
                 if b["use"] == "suppressive_fire"], "only the second player"
     assert _refused(state, Side.A, _spend_sf(LANCER)) == "wrong_phase"
     state, events = play(state, Side.B, _spend_sf(ENFORCER))
-    assert events == (CommandTokenSpent(Side.B, "suppressive_fire", 3, trooper=ENFORCER),)
+    assert events == (CommandTokenSpent(Side.B, "suppressive_fire", 3, trooper=ENFORCER),
+                      SuppressiveFireChanged(ENFORCER, True, "command_token"))
     assert state.trooper(ENFORCER).suppressive_fire and state.command_tokens.held[Side.B] == 3
     for viewer in (Side.A, Side.B, SPECTATOR):  # a marker on the trooper: open information
         seen = {t["id"]: t for t in view_state(state, viewer)["troopers"]}
@@ -121,15 +129,17 @@ def test_digest_9_suppressive_fire_is_an_entire_order_that_enters_the_state() ->
     state, _ = play(state, Side.A, {"type": "activate", "trooper": LANCER, "order": "regular"})
     skills = seat_options(state, Side.A)["skills"]
     assert skills["suppressive_fire"] is True
-    state, _ = play(state, Side.A, {"type": "declare_skill", "skill": {"type": "suppressive_fire"}})
+    state, events = play(state, Side.A, {"type": "declare_skill", "skill": {"type": "suppressive_fire"}})
     assert state.trooper(LANCER).suppressive_fire, "the State starts with the declaration"
+    assert SuppressiveFireChanged(LANCER, True, "skill") in events
     assert _refused(state, Side.B, {"type": "declare_aro", "trooper": ENFORCER,
                                     "skill": {"type": "suppressive_fire"}}) == "skill_not_allowed"
     state, _ = close_aro_window(state)  # an Entire Order: no second skill
     assert state.order is None and state.trooper(LANCER).suppressive_fire
     # Declaring an Order cancels it; declaring the skill again in that Order restores it.
-    state, _ = play(state, Side.A, {"type": "activate", "trooper": LANCER, "order": "regular"})
+    state, events = play(state, Side.A, {"type": "activate", "trooper": LANCER, "order": "regular"})
     assert not state.trooper(LANCER).suppressive_fire
+    assert events[-1] == SuppressiveFireChanged(LANCER, False, "declared_order")
 
 
 def test_digest_9_suppressive_fire_needs_a_weapon_with_the_trait() -> None:
@@ -212,8 +222,10 @@ def test_digest_9_suppressive_fire_cancelled_by_declaring_another_aro() -> None:
     state = _facing_off(12, dice=(20, 20, 20, 5))
     state, _ = play(state, Side.B, _spend_sf(ENFORCER))
     state = _lancer_shoots(state)
-    state, _ = play(state, Side.B, {"type": "declare_aro", "trooper": ENFORCER, "skill": {"type": "dodge"}})
+    state, events = play(state, Side.B, {"type": "declare_aro", "trooper": ENFORCER,
+                                         "skill": {"type": "dodge"}})
     assert not state.trooper(ENFORCER).suppressive_fire
+    assert events[-1] == SuppressiveFireChanged(ENFORCER, False, "other_aro")
     _, resolved = _finish(state)
     assert "suppressive_fire" not in _mods(_roll(resolved, LANCER)), "no -3 once cancelled"
 
@@ -236,8 +248,11 @@ def test_digest_9_suppressive_fire_cancelled_by_a_null_state_and_by_failing_guts
     state = _lancer_shoots(state)
     state, _ = play(state, Side.B, {"type": "declare_aro", "trooper": ENFORCER,
                                     "skill": _shoot(LANCER, "punch_carbine", 3)})
-    state, _ = _finish(state)
+    state, _ = close_aro_window(state)
+    state, _ = play(state, Side.A, {"type": "declare_skill", "skill": {"type": "idle"}})
+    state, events = close_aro_window(state)
     assert state.trooper(ENFORCER).is_null and not state.trooper(ENFORCER).suppressive_fire
+    assert SuppressiveFireChanged(ENFORCER, False, "null") in events
     # Hit once, saved, then a failed Guts Roll (its owner's standing choice to fail).
     state = _facing_off(12, dice=(1, 20, 20, 20, 20, 20, 1))
     state, _ = play(state, Side.B, {"type": "choose_guts_failure", "trooper": ENFORCER, "fail": True})
@@ -245,10 +260,14 @@ def test_digest_9_suppressive_fire_cancelled_by_a_null_state_and_by_failing_guts
     state = _lancer_shoots(state)
     state, _ = play(state, Side.B, {"type": "declare_aro", "trooper": ENFORCER,
                                     "skill": _shoot(LANCER, "punch_carbine", 3)})
-    state, resolved = _finish(state)
+    state, _ = close_aro_window(state)
+    state, _ = play(state, Side.A, {"type": "declare_skill", "skill": {"type": "idle"}})
+    state, events = close_aro_window(state)
+    resolved = next(e for e in events if isinstance(e, OrderResolved))
     guts = [r for r in resolved.outcome.rolls if r.skill == "guts"]
     assert [r.trooper for r in guts] == [ENFORCER] and not state.trooper(ENFORCER).is_null
     assert not state.trooper(ENFORCER).suppressive_fire
+    assert SuppressiveFireChanged(ENFORCER, False, "guts_failed") in events
 
 
 def test_digest_9_suppressive_fire_cancelled_when_engaged() -> None:
@@ -259,9 +278,10 @@ def test_digest_9_suppressive_fire_cancelled_when_engaged() -> None:
     enforcer = state.trooper(ENFORCER).body()
     lancer = state.trooper(LANCER).body()
     contact = enforcer.radius + lancer.radius + 0.02  # the bases touch
-    state, _ = play(state, Side.A, {"type": "declare_skill", "skill": {
+    state, events = play(state, Side.A, {"type": "declare_skill", "skill": {
         "type": "move", "route": [[30, 25.5], [30, 30 - contact]]}})
     assert not state.trooper(ENFORCER).suppressive_fire
+    assert SuppressiveFireChanged(ENFORCER, False, "engaged") in events
 
 
 def _holding(**changes: Any) -> GameState:
@@ -290,7 +310,11 @@ def test_digest_9_suppressive_fire_a_marker_is_revealed_by_declaring_it() -> Non
                      ruleset="n5")
     assert state.trooper(T("A-t3")).marker
     state, _ = play(state, Side.A, {"type": "activate", "trooper": "A-t3", "order": "regular"})
-    state, _ = play(state, Side.A, {"type": "declare_skill", "skill": {"type": "suppressive_fire"}})
+    state, events = play(state, Side.A, {"type": "declare_skill", "skill": {"type": "suppressive_fire"}})
+    # Still a marker until the Order resolves: the change names it to its owner only.
+    change = next(e for e in events if isinstance(e, SuppressiveFireChanged))
+    assert view_event(change, Side.A, state) is not None and view_event(change, Side.B, state) is None
+    assert view_event(change, SPECTATOR, state) is None
     state, _ = close_aro_window(state)
     assert state.trooper(T("A-t3")).suppressive_fire and not state.trooper(T("A-t3")).marker
 
@@ -299,3 +323,22 @@ def test_digest_9_suppressive_fire_ruleset_switch() -> None:
     from server.rules.ruleset import options
 
     assert options(Ruleset.N5).suppressive_fire and not options(Ruleset.CODEONE).suppressive_fire
+
+
+def test_digest_9_suppressive_fire_a_replay_of_the_log_gives_the_same_states() -> None:
+    """The State is derived by ``apply`` and the log says so: folding the events again from
+    the start (the announcements included) gives the same State at every step."""
+    start = _facing_off(12, dice=(20, 20, 20, 5))
+    state, log = play(start, Side.B, _spend_sf(ENFORCER))
+    events = list(log)
+    state, log = play(state, Side.A, {"type": "activate", "trooper": LANCER, "order": "regular"})
+    events += log
+    state, log = play(state, Side.A, {"type": "declare_skill", "skill": _shoot(ENFORCER, "line_rifle", 3)})
+    events += log
+    state, log = play(state, Side.B, {"type": "declare_aro", "trooper": ENFORCER, "skill": {"type": "dodge"}})
+    events += log
+    replayed = engine.apply_all(start, events)
+    assert {t.id: t.suppressive_fire for t in replayed.troopers.values()} == \
+        {t.id: t.suppressive_fire for t in state.troopers.values()}
+    assert [(e.trooper, e.active, e.reason) for e in events if isinstance(e, SuppressiveFireChanged)] \
+        == [(ENFORCER, True, "command_token"), (ENFORCER, False, "other_aro")]

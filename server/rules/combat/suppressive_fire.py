@@ -18,13 +18,14 @@ Suppressive Fire State page lists, when the trooper declares an Order (activates
 any ARO but a BS Attack with a Suppressive Fire weapon, fails a Guts Roll, is Engaged,
 Isolated, Immobilized or in a Null state, is in Retreat!, or its army enters Loss of
 Lieutenant (``after_event``, called by ``apply`` after every event: a replay folds the same
-events into the same States). Not modelled: joining a Fireteam (there are no Fireteams
-here). See docs/rules-decisions.md.
+events into the same States; ``announced`` adds a ``suppressive_fire_changed`` event after
+each such change for the log and for clients that fold events). Not modelled: joining a
+Fireteam (there are no Fireteams here). See docs/rules-decisions.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ..armies.skills import BsAttack, Skill, SuppressiveFire
@@ -39,6 +40,7 @@ from ..table.engaged import is_engaged
 from .rolls import Mod
 
 if TYPE_CHECKING:
+    from ..events import Event
     from .attacks import PlannedRoll
 
 TRAIT = "suppressive_fire"
@@ -157,16 +159,10 @@ def set_state(state: GameState, troopers: Iterable[TrooperId], value: bool) -> G
 
 def after_event(state: GameState, event: object) -> GameState:
     """The Suppressive Fire States after ``event`` has been applied (``apply``)."""
-    from ..events import (
-        AroDeclared,
-        CommandTokenSpent,
-        LossOfLieutenant,
-        OrderResolved,
-        OrderSpent,
-        RetreatDeclared,
-        SkillDeclared,
-    )
+    from ..events import CommandTokenSpent, SkillDeclared, SuppressiveFireChanged
 
+    if isinstance(event, SuppressiveFireChanged):  # said again for the log: already so
+        return set_state(state, (event.trooper,), event.active)
     if isinstance(event, SkillDeclared):
         declared = [(event.trooper, event.skill), *((p.trooper, p.skill) for p in event.peripherals)]
         state = set_state(state, [t for t, skill in declared if isinstance(skill, SuppressiveFire)],
@@ -176,20 +172,85 @@ def after_event(state: GameState, event: object) -> GameState:
     holding = [t for t in state.troopers.values() if t.suppressive_fire]
     if not holding:
         return state
-    ended: list[TrooperId] = []
-    if isinstance(event, OrderSpent):  # declaring an Order (a joint or Coordinated one too)
-        ended += [event.trooper, *event.peripherals]
-    elif isinstance(event, AroDeclared):
-        trooper = state.trooper(event.trooper)
-        if trooper.suppressive_fire and not keeps_state(state, trooper, event.skill):
-            ended.append(trooper.id)
-    elif isinstance(event, LossOfLieutenant | RetreatDeclared):
-        ended += [t.id for t in holding if t.side is event.side]
-    elif isinstance(event, OrderResolved):
-        ended += [r.trooper for r in event.outcome.rolls
-                  if r.skill == "guts" and r.successes + r.criticals == 0]
-    ended += [t.id for t in holding if cancelled_by_state(state, t)]
-    return set_state(state, ended, False)
+    return set_state(state, [t.id for t in holding if end_reason(state, t, event)], False)
+
+
+def end_reason(state: GameState, trooper: TrooperState, event: object) -> str | None:
+    """Why ``event`` (just applied to ``state``) ends ``trooper``'s Suppressive Fire, or None."""
+    from ..events import (
+        AroDeclared,
+        LossOfLieutenant,
+        OrderResolved,
+        OrderSpent,
+        RetreatDeclared,
+    )
+
+    if isinstance(event, OrderSpent) and trooper.id in (event.trooper, *event.peripherals):
+        return "declared_order"  # a joint or Coordinated Order too
+    if (isinstance(event, AroDeclared) and event.trooper == trooper.id
+            and not keeps_state(state, trooper, event.skill)):
+        return "other_aro"
+    if isinstance(event, LossOfLieutenant) and event.side is trooper.side:
+        return "loss_of_lieutenant"
+    if isinstance(event, RetreatDeclared) and event.side is trooper.side:
+        return "retreat"
+    if isinstance(event, OrderResolved) and any(
+            r.trooper == trooper.id and r.skill == "guts" and r.successes + r.criticals == 0
+            for r in event.outcome.rolls):
+        return "guts_failed"
+    return _state_reason(state, trooper)
+
+
+def _state_reason(state: GameState, trooper: TrooperState) -> str | None:
+    if not trooper.can_act:
+        return "null"
+    if trooper.isolated:
+        return "isolated"
+    if trooper.immobilized_b:
+        return "immobilized"
+    if trooper.side in state.retreat:
+        return "retreat"
+    if trooper.side in state.loss_of_lieutenant:
+        return "loss_of_lieutenant"
+    if is_engaged(state, trooper):
+        return "engaged"
+    return None
+
+
+def announced(start: GameState, events: Sequence[Event],
+              fold: Callable[[GameState, Event], GameState]) -> list[Event]:
+    """``events`` with a ``SuppressiveFireChanged`` after each event that put a trooper into
+    Suppressive Fire or took one out of it (``engine.decide``): the log says what ``apply``
+    derives. Nothing is folded again unless a trooper holds the State or may enter it."""
+    from ..events import CommandTokenSpent, SkillDeclared, SuppressiveFireChanged
+
+    def may_enter(event: Event) -> bool:
+        return ((isinstance(event, SkillDeclared)
+                 and any(isinstance(s, SuppressiveFire)
+                         for s in (event.skill, *(p.skill for p in event.peripherals))))
+                or (isinstance(event, CommandTokenSpent) and event.use == TRAIT))
+
+    if not any(t.suppressive_fire for t in start.troopers.values()) and not any(
+            may_enter(e) for e in events):
+        return list(events)
+    result: list[Event] = []
+    state = start
+    for event in events:
+        before = {t.id: t.suppressive_fire for t in state.troopers.values()}
+        after = fold(state, event)
+        result.append(event)
+        for trooper in after.troopers.values():
+            if before.get(trooper.id, False) is trooper.suppressive_fire:
+                continue
+            if trooper.suppressive_fire:
+                reason = "skill" if isinstance(event, SkillDeclared) else "command_token"
+            else:
+                reason = end_reason(after, trooper, event) or "cancelled"
+            change = SuppressiveFireChanged(trooper.id, trooper.suppressive_fire, reason)
+            result.append(change)
+            after = fold(after, change)
+        state = after
+    return result
 
 
 def holders(state: GameState, side: Side) -> tuple[TrooperId, ...]:
