@@ -18,6 +18,7 @@ from server.lobby.routes import BadRequest, parse_room_settings
 from server.lobby.routes import _json_object as read_json_object  # the lobby's bounded body
 from server.lobby.tokens import new_caster_token
 from server.rooms.registry import RoomRegistry
+from server.rooms.rules_engine import RulesCoreEngine
 from server.rules.armies.army_catalogue import sample_armies
 from server.rules.armies.army_selection import list_format_for
 from server.rules.ruleset import Ruleset
@@ -55,14 +56,9 @@ def tournaments_of(request: Request) -> Tournaments:
     return found
 
 
-def _engine(request: Request) -> Any:
-    from server.rooms.rules_engine import RulesCoreEngine
-
-    engine = getattr(request.app.state, "tournament_engine", None)
-    if engine is None:
-        engine = RulesCoreEngine()
-        setattr(request.app.state, "tournament_engine", engine)  # noqa: B010
-    return engine
+DASHBOARD_ENGINE = RulesCoreEngine()
+"""The rules core, to replay a table's game for the dashboard (``server.tournaments.live``):
+tournament rooms always run it."""
 
 
 def _answer(handler: Callable[[Request], Awaitable[Response]]
@@ -302,7 +298,7 @@ async def dashboard(request: Request) -> Response:
         rows.append({
             "round": current.number if current else 0, "table": table.number,
             "a": table.a, "b": table.b, "room": room,
-            **await live_row(service.rooms, _engine(request), room, service.clock()),
+            **await live_row(service.rooms, DASHBOARD_ENGINE, room, service.clock()),
             "spectator_link": f"/#room={room}",
             "organizer_link": f"/#room={room}&organizer={table.room_organizer}",
             "caster_link": None if caster is None else f"/#room={room}&token={caster}",

@@ -98,14 +98,26 @@ def listing(tournament: Tournament) -> dict[str, Any]:
             "players": len(tournament.players), "created_ms": tournament.created_ms}
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: object) -> object:
+    """A player's name is anyone's text: one a spreadsheet would run as a formula
+    (``=HYPERLINK(...)``) starts with a quote instead (OWASP's CSV injection advice)."""
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def standings_csv(tournament: Tournament) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_FIELDS)
     for row in standings(tournament):
         plain = standing_json(row)
-        writer.writerow(["true" if plain[f] is True else "false" if plain[f] is False
-                         else plain[f] for f in CSV_FIELDS])
+        writer.writerow([csv_cell(plain[f]) for f in CSV_FIELDS])
     return out.getvalue()
 
 

@@ -62,7 +62,7 @@ async def test_a_round_of_four_conceded_games_then_standings_corrections_and_csv
         http: httpx.AsyncClient, base: str) -> None:
     organizer, _ = await Organizer.create(http)
     tokens = {}
-    for name in ("Ana", "Ben", "Cy", "Di"):
+    for name in ("Ana", "Ben", "Cy", "=HYPERLINK(\"x\")"):
         made = await organizer.register(name, ARMY)
         tokens[made["player"]] = made["token"]
     wrong_army = await organizer.register("Ed", "helion-vanguard", status=400)
@@ -139,6 +139,7 @@ async def test_a_round_of_four_conceded_games_then_standings_corrections_and_csv
     lines = csv.text.splitlines()
     assert lines[0] == "rank,player,name,army,tp,op,vp,sos,played,wins,draws,losses,byes,dropped"
     assert lines[1].startswith(f"1,{table1['b']},") and len(lines) == 5
+    assert '"\'=HYPERLINK(""x"")"' in csv.text, "a name is never a formula"
 
     # Between rounds: a player drops, the organizer adds one, round 2 pairs without repeats.
     await organizer.act("drop", player=table2["a"])
