@@ -1,0 +1,100 @@
+// The lobby's tournaments: the public ones listed with links to their pages, and the form that
+// creates one (the settings every table of it is played with) and then hands out the
+// organizer's link. Also shown by tournament.html opened without a tournament.
+import { api, layouts } from "./tournament-api.js";
+import { pageLink, statusText } from "./tournament-model.js";
+import { copyField } from "./lobby.js";
+import { el } from "./tournament-dom.js";
+
+const absolute = (/** @type {string} */ link) => new URL(link, location.href).href;
+
+/** The public tournaments as list items (null: this server has no tournaments). */
+export async function tournamentItems() {
+  const answer = await api.list();
+  if (answer.status === 404 || answer.status === 405) return null;
+  if (!answer.ok) return [el("li", {}, "Could not load the tournaments.")];
+  const list = answer.body?.tournaments ?? [];
+  if (!list.length) return [el("li", {}, "No public tournament yet.")];
+  return list.map((/** @type {any} */ t) => el("li", { "data-tournament": t.tournament },
+    el("a", { href: pageLink(t.tournament), title: "Its pairings, tables, results and standings" }, t.name),
+    ` ${t.ruleset === "codeone" ? "CodeOne" : "N5"}, ${t.players} player${t.players === 1 ? "" : "s"}, `,
+    statusText({ status: t.status, round: t.round, settings: { rounds: t.rounds }, proposal: null })));
+}
+
+/** Fill the layouts a ruleset offers as checkboxes (none ticked: the ruleset's default). */
+async function showLayouts(/** @type {HTMLElement} */ box, /** @type {string} */ ruleset) {
+  const tables = await layouts(ruleset);
+  box.hidden = tables === null;
+  if (!tables) return;
+  box.replaceChildren(el("legend", {}, "Table layouts"),
+    el("div", { class: "hint" }, "Ticked layouts rotate: table n of round r plays the ((n + r - 2) mod count)+1-th. None ticked: the ruleset's default."),
+    ...tables.map((t) => el("label", { class: "layout-choice" }, el("input", { type: "checkbox", name: "tables", value: t.id }), ` ${t.title ?? t.id}`)));
+}
+
+/** The creation form; on success it shows the organizer's link (`out`). */
+export function createForm() {
+  const out = el("div", { id: "tournament-created", hidden: true });
+  const message = el("div", { id: "tournament-message", class: "warning-text" });
+  const layoutsBox = el("fieldset", { id: "tournament-layouts", hidden: true });
+  const ruleset = /** @type {HTMLSelectElement} */ (el("select", { name: "ruleset", id: "tournament-ruleset",
+    onchange: () => showLayouts(layoutsBox, ruleset.value) },
+  el("option", { value: "n5" }, "N5"), el("option", { value: "codeone" }, "CodeOne")));
+  const number = (/** @type {string} */ name, /** @type {string} */ value, /** @type {Record<string, any>} */ more = {}) =>
+    el("input", { name, id: `tournament-${name.replaceAll("_", "-")}`, type: "number", value, ...more });
+  const form = /** @type {HTMLFormElement} */ (el("form", { id: "tournament-form", class: "create-form" },
+    el("h2", {}, "Organize a tournament"),
+    el("div", { class: "hint" }, "A Swiss event: players register with their army, the server pairs each round and opens a room per table; results come from the games."),
+    el("label", {}, "Name ", el("input", { name: "name", id: "tournament-name", required: true, maxlength: 80, size: 30 })),
+    el("label", {}, "Rounds ", number("rounds", "3", { min: 1, max: 10 })),
+    el("label", {}, "Ruleset ", ruleset),
+    el("label", {}, "Point limit ", number("point_limit", "300", { min: 50, max: 1000, step: 5 }), " points"),
+    el("label", {}, "ARO window ", number("aro_window_s", "30", { min: 1, max: 600 }), " seconds"),
+    el("label", {}, "Chess clock ", number("clock_min", "", { min: 1, max: 600, placeholder: "none" }), " minutes per player (empty: none)"),
+    el("label", {}, "Spectator delay ", number("spectator_delay_s", "0", { min: 0, max: 3600 }), " seconds"),
+    layoutsBox,
+    el("label", {}, "Visibility ", el("select", { name: "visibility", id: "tournament-visibility" },
+      el("option", { value: "public" }, "public: listed here, its tables listed as public rooms"),
+      el("option", { value: "private" }, "private: only who has a link"))),
+    el("button", { type: "submit", id: "create-tournament" }, "Create tournament")));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const body = /** @type {Record<string, any>} */ ({ name: String(data.get("name") ?? "").trim(), rounds: Number(data.get("rounds")),
+      ruleset: data.get("ruleset"), point_limit: Number(data.get("point_limit")), aro_window_s: Number(data.get("aro_window_s")),
+      spectator_delay_s: Number(data.get("spectator_delay_s") || 0), tables: data.getAll("tables").map(String),
+      visibility: data.get("visibility") });
+    if (data.get("clock_min")) body.clock_s = Number(data.get("clock_min")) * 60;
+    message.textContent = "";
+    const submit = /** @type {HTMLButtonElement} */ (form.querySelector("#create-tournament"));
+    submit.disabled = true;
+    const answer = await api.create(body);
+    submit.disabled = false;
+    if (!answer.ok) { message.textContent = `The server refused the tournament: ${answer.problem}`; return; }
+    const { tournament, organizer } = answer.body;
+    out.replaceChildren(el("h2", {}, `Tournament created: ${answer.body.view?.name ?? body.name}`),
+      el("div", { class: "link-row" }, el("b", {}, "Your organizer link"), ": keep it, and share it with nobody. It is the only way back to the dashboard (pairings, tables, results).",
+        el("div", {}, copyField("tournament-organizer-link", absolute(organizer.link)), " ",
+          el("a", { id: "open-dashboard", class: "open-seat", href: pageLink(tournament, { organizer: organizer.token }) }, "Open the dashboard"))),
+      el("div", { class: "link-row" }, el("b", {}, "The tournament's public page"), ": send it to the players; they register there, and anyone can follow the standings.",
+        el("div", {}, copyField("tournament-public-link", absolute(pageLink(tournament))))));
+    out.hidden = false;
+    out.scrollIntoView?.({ block: "nearest" });
+  });
+  showLayouts(layoutsBox, "n5");
+  return el("div", {}, form, message, out);
+}
+
+/** The lobby's section: the public tournaments (refreshable) and the creation form, folded. */
+export function tournamentSection() {
+  const list = el("ul", { id: "tournament-list" }, el("li", {}, "Loading..."));
+  const section = el("section", { id: "tournaments" },
+    el("h2", {}, "Tournaments ", el("button", { type: "button", id: "refresh-tournaments", onclick: () => load() }, "Refresh")),
+    list, el("details", { id: "organize" }, el("summary", {}, "Organize a tournament..."), createForm()));
+  async function load() {
+    const items = await tournamentItems();
+    if (items === null) { section.hidden = true; return; } // a server without tournaments
+    list.replaceChildren(...items);
+  }
+  load();
+  return section;
+}

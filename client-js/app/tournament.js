@@ -1,0 +1,95 @@
+// The tournament pages (tournament.html): by the link's fragment the organizer's dashboard,
+// a player's page, the public page, or the creation form. Each reads the API every few
+// seconds (docs/tournaments.md: results are read from the games at every read) and redraws
+// when what it read changed; the forms the organizer types into are never redrawn.
+import { api } from "./tournament-api.js";
+import { $, el } from "./tournament-dom.js";
+import { createForm } from "./tournament-lobby.js";
+import { copyField } from "./lobby.js";
+import { pageLink, tournamentLink } from "./tournament-model.js";
+import { fillArmies, renderHeader, renderMe, renderPlayers, renderProposal, renderRounds, renderStandings } from "./tournament-render.js";
+import { startDashboard } from "./tournament-organizer.js";
+
+const link = tournamentLink(location.hash);
+const absolute = (/** @type {string} */ path) => new URL(path, location.href).href;
+/** How often each page reads the API: the organizer's dashboard follows live tables. */
+const POLL_MS = { organizer: 3000, player: 5000, public: 5000 };
+
+window.addEventListener("hashchange", () => location.reload());
+
+// --- the public page: registration while it is open ------------------------------------------
+function setUpRegistration(/** @type {string} */ id) {
+  $("register-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const name = /** @type {HTMLInputElement} */ ($("register-name")).value.trim();
+    const army = /** @type {HTMLSelectElement} */ ($("register-army")).value;
+    $("register-message").textContent = "";
+    const answer = await api.register(id, { name, army });
+    if (!answer.ok) { $("register-message").textContent = `Not registered: ${answer.problem}`; return; }
+    $("register-form").hidden = true;
+    $("registered").hidden = false;
+    $("registered").replaceChildren(el("p", {}, el("b", {}, `Registered as ${name}.`), " This is your player link: keep it (it is shown only now) and share it with nobody. It opens your page, with your table's seat at each round."),
+      copyField("player-link", absolute(answer.body.link)), " ",
+      el("a", { href: pageLink(id, { player: answer.body.token }), id: "open-player-page", class: "open-seat" }, "Open your page"));
+    refresh();
+  });
+}
+
+// --- reading and redrawing -------------------------------------------------------------------------
+/** What the last read said (JSON), so an unchanged answer is not drawn again. */
+let drawn = "";
+/** @type {null | ((data: any) => void)} the dashboard's own drawing */
+let drawDashboard = null;
+
+/** Read the API once and redraw what changed. */
+export async function refresh() {
+  const id = /** @type {string} */ (link.tournament);
+  const answer = link.mode === "organizer" ? await api.dashboard(id, /** @type {string} */ (link.token))
+    : link.mode === "player" ? await api.me(id, /** @type {string} */ (link.token)) : await api.view(id);
+  if (!answer.ok) {
+    $("t-error").textContent = answer.status === 404 ? "There is no such tournament." : answer.status === 403
+      ? "This link's token is not one of this tournament's: check the link." : `Could not read the tournament: ${answer.body?.message ?? answer.body?.error ?? answer.status}`;
+    $("tournament").hidden = answer.status === 404 || answer.status === 403 ? false : $("tournament").hidden;
+    return;
+  }
+  $("t-error").textContent = "";
+  $("t-refreshed").textContent = `(read at ${new Date().toLocaleTimeString()})`;
+  const data = answer.body;
+  // Caster links are fresh at each read of the dashboard: they do not count as a change.
+  const key = JSON.stringify(data, (k, v) => (k === "caster_link" || k === "overlay_link" || k === "vp_as_of_ms" ? undefined : v));
+  if (key === drawn) return;
+  drawn = key;
+  const view = link.mode === "public" ? data : data.view;
+  $("tournament").hidden = false;
+  renderHeader(view, { organizer: "Organizer's dashboard", player: `Player page: ${data.player?.name ?? ""}`, public: "" }[link.mode] ?? "");
+  renderProposal(view);
+  renderStandings(view, link.mode === "player" ? data.player?.player : null);
+  renderPlayers(view);
+  if (link.mode === "organizer" && drawDashboard) drawDashboard(data);
+  else renderRounds(view);
+  if (link.mode === "player") renderMe(data);
+  if (link.mode === "public") {
+    $("register").hidden = view.status !== "registration";
+    if (view.status === "registration") fillArmies(/** @type {HTMLSelectElement} */ ($("register-army")), view.settings);
+  }
+  /** @type {any} */ (window).tournamentPage = { data, mode: link.mode }; // for the browser tests and the curious
+}
+
+async function poll() {
+  await refresh();
+  setTimeout(poll, POLL_MS[/** @type {keyof typeof POLL_MS} */ (link.mode)] ?? 5000);
+}
+
+if (link.mode === "create") {
+  $("create").hidden = false;
+  $("create").append(createForm());
+} else {
+  if (link.mode === "player") $("me").hidden = false;
+  if (link.mode === "public") setUpRegistration(/** @type {string} */ (link.tournament));
+  if (link.mode === "organizer") {
+    $("organizer").hidden = false;
+    $("players-section").hidden = true; // the dashboard's own players table says more
+    drawDashboard = startDashboard(/** @type {string} */ (link.tournament), /** @type {string} */ (link.token), refresh);
+  }
+  poll();
+}

@@ -1,0 +1,233 @@
+// Browser test of a tournament's pages (issue 21): the lobby's creation form and list, a
+// player registering on the public page, the organizer's dashboard (players, pairings with a
+// swap, the round's tables with their links, a result closed and one corrected), a player's
+// page (its pairing, its seat link into the app, its results), the standings and their CSV,
+// and a second round played to the end. Real headless Chromium against
+// tests/browser/scenario_server.py; games end by concession in the app; every wait is on a
+// DOM or view condition (the pages read the API every few seconds by themselves).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { artifacts, startScenario } from "./harness.mjs";
+
+const WAIT = { timeout: 20000 };
+
+let scenario, base;
+
+before(async () => {
+  scenario = await startScenario();
+  ({ base } = scenario);
+});
+
+after(async () => {
+  await scenario?.stop();
+});
+
+const shot = (page, name) => page.screenshot({ path: join(artifacts, `tournament-${name}.png`), fullPage: true });
+const text = (page, selector) => page.$eval(selector, (x) => x.innerText.replace(/\s+/g, " ").trim());
+/** Wait until the element's shown text matches; a time-out says the text it had (and the page's message). */
+async function untilText(page, selector, pattern) {
+  try {
+    await page.waitForFunction(([s, p]) => {
+      const node = document.querySelector(s);
+      return node && new RegExp(p).test(node.innerText.replace(/\s+/g, " "));
+    }, [selector, pattern.source], WAIT);
+  } catch (error) {
+    const shown = await page.$eval(selector, (x) => x.innerText).catch(() => "(no such element)");
+    const message = await page.$eval("#o-message", (x) => x.innerText).catch(() => "");
+    throw new Error(`${selector} never matched ${pattern}: it says ${JSON.stringify(shown)}${message ? `; the page says ${JSON.stringify(message)}` : ""} (${error.message})`);
+  }
+}
+const fragment = (link) => new URLSearchParams(new URL(link, base).hash.slice(1));
+let actions = 0;
+const actionId = () => `browser-test-action-${++actions}-${Date.now()}`;
+
+/** Open a seat link in the app and concede its game; resolves when the game is over. */
+async function concede(seatLink) {
+  const page = await scenario.open(seatLink, WAIT);
+  await page.click("#concede");
+  await page.click("#confirm-concede");
+  await page.waitForFunction(() => window.referee.view.state?.phase === "game_over", null, WAIT);
+  await page.context().close();
+}
+
+test("a tournament: created in the lobby, registered, paired with a swap, played, closed and corrected, its standings", async () => {
+  // The lobby: the creation form, then the organizer's and the public links.
+  const lobby = await scenario.newPage({ permissions: ["clipboard-read", "clipboard-write"] });
+  await lobby.goto(base + "/");
+  await lobby.waitForSelector("#tournaments", WAIT);
+  await lobby.click("#organize summary");
+  await lobby.fill("#tournament-name", "Browser Cup");
+  await lobby.fill("#tournament-rounds", "2");
+  await lobby.fill("#tournament-clock-min", "45");
+  await shot(lobby, "01-create-form");
+  await lobby.click("#create-tournament");
+  await lobby.waitForSelector("#tournament-created:not([hidden])", WAIT);
+  const organizerLink = await lobby.inputValue("#tournament-organizer-link");
+  const publicLink = await lobby.inputValue("#tournament-public-link");
+  assert.match(organizerLink, /^http:\/\/127\.0\.0\.1:\d+\/#tournament=[^&]+&organizer=.+$/);
+  const id = fragment(organizerLink).get("tournament");
+  const organizer = fragment(organizerLink).get("organizer");
+  assert.equal(fragment(publicLink).get("tournament"), id);
+  assert.equal(fragment(publicLink).get("organizer"), null, "the public link holds no token");
+  await shot(lobby, "02-created");
+  const view = await (await fetch(`${base}/api/tournaments/${id}`)).json();
+  assert.deepEqual([view.name, view.settings.rounds, view.settings.clock_s, view.status], ["Browser Cup", 2, 2700, "registration"]);
+
+  // A player registers on the public page (the contract's /#tournament= link leads there).
+  const alice = await scenario.newPage();
+  await alice.goto(publicLink);
+  await alice.waitForSelector("#register:not([hidden])", WAIT);
+  assert.match(alice.url(), /\/tournament\.html#tournament=/);
+  await alice.waitForSelector('#register-army option[value="helion-vanguard"]', { ...WAIT, state: "attached" });
+  await alice.fill("#register-name", "Alice");
+  await alice.selectOption("#register-army", "helion-vanguard");
+  await alice.click("#register-submit");
+  await alice.waitForSelector("#registered:not([hidden])", WAIT);
+  const alicePage = await alice.inputValue("#player-link");
+  assert.equal(fragment(alicePage).get("tournament"), id);
+  assert.ok(fragment(alicePage).get("player"));
+  await untilText(alice, "#players", /Alice, /);
+  // Three more through the API; their player tokens kept to play their games.
+  const tokens = { [fragment(alicePage).get("player")]: "Alice" };
+  for (const [name, army] of [["Bruno", "vesper-raiders"], ["Chiara", "helion-vanguard"], ["Dmitri", "vesper-raiders"]]) {
+    const answer = await scenario.post(`/api/tournaments/${id}/players`, { action_id: actionId(), name, army });
+    assert.ok(answer.player, JSON.stringify(answer));
+    tokens[answer.token] = name;
+  }
+  await untilText(alice, "#players", /Dmitri/);
+  await shot(alice, "03-registered");
+
+  // The lobby lists it, with a link to its page.
+  await lobby.click("#refresh-tournaments");
+  await lobby.waitForSelector(`#tournament-list li[data-tournament="${id}"] a`, WAIT);
+  assert.match(await text(lobby, `#tournament-list li[data-tournament="${id}"]`), /^Browser Cup N5, 4 players, Registration open$/);
+
+  // The organizer's dashboard: four players, pairings proposed, a swap, the round started.
+  const org = await scenario.newPage();
+  await org.goto(organizerLink);
+  await org.waitForSelector("#o-player-table tr[data-player]", WAIT);
+  assert.equal(await org.$$eval("#o-player-table tr[data-player]", (xs) => xs.length), 4);
+  assert.equal(await text(org, "#t-role"), "Organizer's dashboard");
+  await org.click("#pair-round");
+  await org.waitForSelector("#proposal:not([hidden]) #proposal-tables tr[data-table]", WAIT);
+  const proposal = (await (await fetch(`${base}/api/tournaments/${id}`)).json()).proposal;
+  assert.equal(proposal.tables.length, 2);
+  const [x, y] = [proposal.tables[0].a, proposal.tables[1].a];
+  await org.selectOption("#swap-a", x);
+  await org.selectOption("#swap-b", y);
+  await org.fill("#swap-reason", "club mates");
+  await org.click("#swap");
+  await untilText(org, "#proposal", /Swapped: .+ \(club mates\)/);
+  await shot(org, "04-proposal-swapped");
+  await org.click("#start-round");
+  await org.waitForFunction(() => document.querySelectorAll("#o-tables .t-live").length === 2, null, WAIT);
+  const started = await (await fetch(`${base}/api/tournaments/${id}`)).json();
+  assert.equal(started.status, "playing");
+  assert.deepEqual(started.rounds[0].swaps, [{ players: [x, y], reason: "club mates" }]);
+  for (const t of started.rounds[0].tables) {
+    const row = `#o-tables .t-live[data-table="${t.table}"]`;
+    assert.equal(await org.$eval(`${row} a[data-link=spectator]`, (a) => a.getAttribute("href")), `/#room=${t.room}`);
+    assert.match(await org.$eval(`${row} a[data-link=organizer]`, (a) => a.getAttribute("href")), new RegExp(`^/#room=${t.room}&organizer=.+`));
+    assert.match(await org.$eval(`${row} a[data-link=caster]`, (a) => a.getAttribute("href")), new RegExp(`^/#room=${t.room}&token=.+`));
+    assert.match(await org.$eval(`${row} a[data-link=overlay]`, (a) => a.href), new RegExp(`/overlay#room=${t.room}&token=.+`));
+    assert.match(await text(org, `${row} [data-field=where]`), /^army selection$/);
+    assert.equal(await text(org, `${row} [data-field=clocks]`), "A 45:00, B 45:00");
+  }
+  await shot(org, "05-dashboard-round-1");
+
+  // Alice's page: her pairing and her seat link into the app.
+  const aliceId = started.players.find((p) => p.name === "Alice").player;
+  const aliceTable = started.rounds[0].tables.find((t) => t.a === aliceId || t.b === aliceId);
+  const aliceSeat = aliceTable.a === aliceId ? "A" : "B";
+  const names = Object.fromEntries(started.players.map((p) => [p.player, p.name]));
+  const opponent = names[aliceSeat === "A" ? aliceTable.b : aliceTable.a];
+  await alice.goto(alicePage);
+  await alice.waitForSelector("#me:not([hidden]) #seat-link", WAIT);
+  assert.equal(await text(alice, "#me-pairing"), `Round 1, table ${aliceTable.table}: you play ${opponent} as Player ${aliceSeat}.`);
+  const seatLink = await alice.$eval("#seat-link", (a) => a.getAttribute("href"));
+  assert.match(seatLink, new RegExp(`^/#room=${aliceTable.room}&token=.+`));
+  await shot(alice, "06-player-round-1");
+
+  // Alice concedes in the app: her table's result comes from the game.
+  await concede(seatLink);
+  await untilText(alice, "#me-result", new RegExp(`Result: ${opponent} beat Alice .*by concession`));
+  await untilText(org, `#o-tables .t-live[data-table="${aliceTable.table}"] .t-live-result`, /by concession/);
+  // The other table is closed by the organizer with a result.
+  const other = started.rounds[0].tables.find((t) => t !== aliceTable);
+  await org.click(`[data-close="1:${other.table}"]`);
+  await org.waitForSelector("#result-editor:not([hidden])", WAIT);
+  await org.selectOption("#edit-winner", other.b);
+  await org.fill("#edit-vp-a", "120");
+  await org.fill("#edit-vp-b", "180");
+  await org.click("#edit-submit");
+  assert.equal(await text(org, "#edit-problem"), "Say why (the reason is kept with the result).");
+  await org.fill("#edit-reason", "time called at the round's end");
+  await org.click("#edit-submit");
+  await org.waitForSelector("#result-editor[hidden]", { ...WAIT, state: "attached" });
+  await untilText(org, `#o-tables .t-live[data-table="${other.table}"] .t-live-result`,
+    new RegExp(`${names[other.b]} beat ${names[other.a]} 180-120 VP \\(4-0 TP\\), closed by the organizer: time called at the round's end`));
+  // Then corrects Alice's table: a tie, with its reason; the game's result stays beside it.
+  await org.click(`[data-correct="1:${aliceTable.table}"]`);
+  await org.selectOption("#edit-winner", "");
+  await org.fill("#edit-vp-a", "150");
+  await org.fill("#edit-vp-b", "150");
+  await org.fill("#edit-reason", "conceded by a misclick, agreed a draw");
+  await org.click("#edit-submit");
+  await untilText(org, `#rounds tr[data-table="${aliceTable.table}"]`, /tie 150-150 VP \(2-2 TP\), corrected by the organizer: conceded by a misclick, agreed a draw The game's result: .* by concession/);
+  await untilText(org, "#o-round-state", /Round 2 of 2/);
+  await shot(org, "07-dashboard-results");
+
+  // The standings: the closed table's winner first (4 TP), the tie 2 each, the loser 0.
+  const standings = (await (await fetch(`${base}/api/tournaments/${id}/standings`)).json()).standings;
+  assert.equal(standings[0].player, other.b);
+  assert.deepEqual(standings.map((s) => s.tp), [4, 2, 2, 0]);
+  await untilText(alice, "#standings", new RegExp(`1 ${names[other.b]} .+ 4 0 180 0 1 1-0-0 0`));
+  assert.deepEqual(await alice.$$eval("#standings tr[data-player]", (rows) => rows.map((r) => r.dataset.player)), standings.map((s) => s.player));
+  assert.match(await text(alice, "#me-standing"), /^You are (2nd|3rd) of 4: 2 TP, 0 OP, 150 VP \(0 won, 1 tied, 0 lost\)\.$/);
+  const csvHref = await alice.$eval("#export-csv", (a) => a.getAttribute("href"));
+  const csv = await (await fetch(base + csvHref)).text();
+  assert.equal(csv.split(/\r?\n/)[0], "rank,player,name,army,tp,op,vp,sos,played,wins,draws,losses,byes,dropped");
+  assert.equal(csv.trim().split(/\r?\n/).length, 5);
+  assert.match(csv.split(/\r?\n/)[1], new RegExp(`^1,${other.b},${names[other.b]},`));
+  assert.equal(await alice.$eval("#export-json", (a) => a.getAttribute("href")), `/api/tournaments/${id}/standings`);
+  await shot(alice, "08-player-after-round-1");
+
+  // Round 2, started at once; Alice concedes again, the other table's seat A concedes with
+  // the seat link its own player page gives; the tournament is finished.
+  await org.click("#start-round");
+  await org.waitForFunction(() => window.tournamentPage?.data.view.round === 2 && document.querySelectorAll("#o-tables .t-live").length === 2, null, WAIT);
+  const round2 = (await (await fetch(`${base}/api/tournaments/${id}`)).json()).rounds[1];
+  const met = new Set(started.rounds[0].tables.map((t) => [t.a, t.b].sort().join()));
+  for (const t of round2.tables) assert.ok(!met.has([t.a, t.b].sort().join()), "no pairing repeats round 1's");
+  await untilText(alice, "#me-pairing", /^Round 2, table \d: you play .+ as Player [AB]\.$/);
+  await untilText(org, "#t-status", /^Round 2 of 2 being played$/);
+  await shot(org, "09-dashboard-round-2");
+  await concede(await alice.$eval("#seat-link", (a) => a.getAttribute("href")));
+  const other2 = round2.tables.find((t) => t.a !== aliceId && t.b !== aliceId);
+  const otherToken = Object.entries(tokens).find(([, name]) => name === names[other2.a])[0];
+  const page2 = await scenario.newPage();
+  await page2.goto(`${base}/tournament.html#tournament=${id}&player=${otherToken}`);
+  await page2.waitForSelector("#seat-link", WAIT);
+  assert.equal(await text(page2, "#me-pairing"), `Round 2, table ${other2.table}: you play ${names[other2.b]} as Player A.`);
+  await concede(await page2.$eval("#seat-link", (a) => a.getAttribute("href")));
+  await untilText(page2, "#me-result", new RegExp(`^Result: ${names[other2.b]} beat ${names[other2.a]} .* by concession$`));
+  await untilText(org, "#t-status", /^Finished$/);
+  assert.equal(await org.$eval("#start-round", (b) => b.hidden), true, "no round after the last");
+  await shot(org, "10-dashboard-finished");
+
+  // The public standings page: the final order, both rounds' results, the exports.
+  const final = (await (await fetch(`${base}/api/tournaments/${id}/standings`)).json());
+  assert.equal(final.status, "finished");
+  const pub = await scenario.newPage();
+  await pub.goto(`${base}/#tournament=${id}`);
+  await pub.waitForSelector("#standings tr[data-player]", WAIT);
+  assert.equal(await pub.$eval("#register", (x) => x.hidden), true, "registration is closed");
+  assert.deepEqual(await pub.$$eval("#standings tr[data-player]", (rows) => rows.map((r) => r.dataset.player)), final.standings.map((s) => s.player));
+  assert.deepEqual(await pub.$$eval("#standings tr[data-player] td[data-col=tp]", (xs) => xs.map((x) => Number(x.textContent))), final.standings.map((s) => s.tp));
+  assert.equal(await pub.$$eval("#rounds .t-round", (xs) => xs.length), 2);
+  assert.equal(await pub.$$eval("#rounds a[data-link=record]", (xs) => xs.length), 4, "every finished table links its record");
+  assert.equal(await pub.$$eval("a[data-link=caster], a[data-link=organizer]", (xs) => xs.length), 0, "no caster or organizer link in public");
+  await shot(pub, "11-public-standings");
+  for (const page of [org, alice, page2, pub, lobby]) await page.context().close();
+});
