@@ -1,7 +1,7 @@
 // The lobby: create a room (ruleset, ARO window, spectator delay, table), hand out its links
 // with Copy buttons (both seats, spectators, and the organizer's, which makes caster links),
-// list the public rooms. Also the copyable link field the game's setup panel reuses, and the
-// organizer's page (#room=...&organizer=...).
+// list the public rooms and the public tournaments (tournament-lobby.js). Also the copyable
+// link field the game's setup panel reuses, and the organizer's page (#room=...&organizer=...).
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
@@ -197,6 +197,8 @@ export function startOrganizer(/** @type {string} */ room, /** @type {string} */
 
 /** Show the lobby: the form, the table choices the server offers, the public rooms. */
 export function startLobby() {
+  // A tournament's links (/#tournament=…, docs/tournaments.md) open its page.
+  if (new URLSearchParams(location.hash.slice(1)).get("tournament")) { location.replace(`tournament.html${location.hash}`); return; }
   $("lobby").hidden = false;
   $("create-form").addEventListener("submit", createRoom);
   $("ruleset").addEventListener("change", showTables);
@@ -205,4 +207,6 @@ export function startLobby() {
   $("refresh-rooms").addEventListener("click", loadRoomList);
   showTables();
   loadRoomList();
+  // The public tournaments and the form that creates one, after the rooms.
+  import("./tournament-lobby.js").then(({ tournamentSection }) => $("lobby").append(tournamentSection()));
 }
