@@ -219,3 +219,24 @@ async def test_a_retried_registration_gets_its_token_again_and_concurrent_action
     assert wrong.status_code == 403 and wrong.json()["error"] == "bad_organizer_token"
     missing = await http.get("/api/tournaments/nope")
     assert missing.status_code == 404 and missing.json()["error"] == "tournament_not_found"
+
+
+async def test_the_tables_get_the_tournaments_settings_and_chess_clocks(
+        http: httpx.AsyncClient) -> None:
+    organizer, _ = await Organizer.create(
+        http, rounds=1, clock_s=4500, spectator_delay_s=5, aro_window_s=45,
+        tables=["sample-open-codeone"], visibility="private")
+    for name in ("Ana", "Ben"):
+        await organizer.register(name, ARMY)
+    table = (await organizer.act("start_round"))["view"]["rounds"][0]["tables"][0]
+    room = (await http.get(f"/api/rooms/{table['room']}")).json()
+    assert room["settings"]["clock_s"] == 4500
+    assert (room["settings"]["ruleset"], room["settings"]["aro_window_s"],
+            room["settings"]["spectator_delay_s"], room["settings"]["visibility"]) == (
+        "codeone", 45.0, 5.0, "private")
+    assert room["settings"]["table"]["id"] == table["layout"] == "sample-open-codeone"
+    row = (await organizer.dashboard())["tables"][0]
+    assert row["clocks"] is not None and row["clocks"]["A"] == row["clocks"]["B"] == 4_500_000
+    refused = await http.post("/api/tournaments", json={
+        "action_id": action_id(), "name": "x", "rounds": 1, "clock_s": 99_999})
+    assert refused.status_code == 400 and refused.json()["error"] == "bad_field"
