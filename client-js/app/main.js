@@ -591,9 +591,12 @@ function renderPeripheralChoices(panel, peripheralSkills, coordinated = false) {
 
 /** Each Peripheral's skill of type `type` for a joint declaration (null: one has no such choice). */
 function peripheralsFor(type, routes) {
-  const ids = Object.keys(conn.currentOptions()?.skills?.peripherals ?? {});
+  const all = conn.currentOptions()?.skills?.peripherals ?? {};
+  const ids = Object.keys(all);
   const out = [];
   for (const id of ids) {
+    // A Coordinated Order's trooper whose state forbids the skill performs Idle (DIGEST 3.4).
+    if (all[id]?.idle_for?.includes(type)) { out.push({ trooper: id, skill: { type: "idle" } }); continue; }
     if (routes?.[id]) { out.push({ trooper: id, skill: routes[id] }); continue; }
     if (["idle", "dodge", "reset"].includes(type)) { out.push({ trooper: id, skill: { type } }); continue; }
     const chosen = ui.peripheralChoice[id] ? JSON.parse(ui.peripheralChoice[id]) : null;

@@ -39,7 +39,13 @@ from .combat.wounds import Condition
 from .decision import Rejection
 from .evolve import replace
 from .ids import Side, TrooperId, WeaponId
-from .orders.activation import decide_declare_skill, sees, unmet_requirement
+from .orders.activation import (
+    SKILL_PROBES,
+    barred_by_state,
+    decide_declare_skill,
+    sees,
+    unmet_requirement,
+)
 from .orders.airborne import combat_jumps, decide_keep_airborne
 from .orders.aro import decide_declare_aro, decide_pass_aro, unmet_aro_requirement
 from .orders.command_tokens import (
@@ -283,6 +289,11 @@ def _skills(state: GameState, side: Side, order: ActiveOrder) -> Plain:
         result["peripherals"] = {
             p: _trooper_skills(replace(state, order=order.for_trooper(p)), side, order.for_trooper(p))
             for p in order.peripherals}
+        if coordinated(state, order):  # DIGEST 3.4: the skills its state makes it perform as Idle
+            for p in order.peripherals:
+                result["peripherals"][p]["idle_for"] = [
+                    name for name, probe in SKILL_PROBES.items()
+                    if barred_by_state(state, state.trooper(p), probe)]
     return result
 
 

@@ -30,6 +30,7 @@ from ..evolve import replace
 from ..ids import TrooperId, WeaponId
 from ..orders.activation import acting_body, on_path, within_template_reach
 from ..orders.aro import allowed_without_line_of_fire, attacked_by
+from ..orders.command_tokens import coordinated_cc_burst
 from ..ruleset import options
 from ..state import ActiveOrder, GameState, TrooperState
 from ..table.geometry import Body, Point, in_base_contact
@@ -322,6 +323,8 @@ def _shot(state: GameState, attacker: TrooperState, weapon: Weapon, target: Troo
 
 
 def _cc_attack(state: GameState, attacker: TrooperState, skill: CcAttack, active: bool) -> Plan:
+    if active and coordinated_cc_burst(state, attacker.id, 1) is None:
+        return Plan()  # a Coordinated Order's CC: only the Spearhead attacks (DIGEST 3.4)
     target = state.troopers.get(skill.target)
     if target is None or not target.on_table or target.side is attacker.side:
         return _idle(attacker, skill, "target_not_enemy")
@@ -332,10 +335,12 @@ def _cc_attack(state: GameState, attacker: TrooperState, skill: CcAttack, active
     if target.is_null:
         return _idle(attacker, skill, "target_null")
     weapon = state.armies[attacker.side].weapon(skill.weapon)
+    burst = coordinated_cc_burst(state, attacker.id, weapon.burst) if active else ARO_BURST
+    assert burst is not None
     roll = PlannedRoll(
         trooper=attacker.id, active=active, skill="cc_attack", target=target.id,
         weapon=weapon.id, attribute="CC", base=attacker.profile.cc, mods=(),
-        burst=weapon.burst if active else ARO_BURST,
+        burst=burst,
         against_marker=_camouflaged(state, target.id),
     )
     return Plan(rolls=(roll,))

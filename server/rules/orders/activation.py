@@ -22,13 +22,17 @@ from ..armies.skills import (
     DODGE_MOVE_LIMIT,
     MOVEMENT_SKILLS,
     BsAttack,
+    CautiousMove,
     CcAttack,
     Climb,
     CommsAttack,
     Discover,
     Dodge,
+    Idle,
     Jump,
+    Move,
     PeripheralSkill,
+    Reset,
     Skill,
     SuppressiveFire,
 )
@@ -40,7 +44,7 @@ from ..combat.stunned import check_stunned_may_declare
 from ..combat.suppressive_fire import check_may_enter as check_may_enter_suppressive_fire
 from ..combat.wounds import Condition
 from ..commands import DeclareSkill
-from ..decision import require
+from ..decision import Rejection, require
 from ..events import Event, SkillDeclared
 from ..evolve import replace
 from ..ids import Side, TrooperId, WeaponId
@@ -50,7 +54,12 @@ from ..table.engaged import check_engaged_may_declare
 from ..table.geometry import Body, Point, distance, in_base_contact, point_distance, point_to_segment_distance
 from ..table.line_of_fire import has_line_of_fire
 from ..table.routes import check_route
-from .command_tokens import check_coordinated_skills, required_burst
+from .command_tokens import (
+    check_coordinated_skills,
+    coordinated,
+    required_burst,
+    supports_coordinated_cc,
+)
 from .impetuous import check_impetuous_route, check_impetuous_skill
 from .order_structure import may_follow
 from .retreat import check_retreat_may_declare
@@ -106,6 +115,17 @@ def _check_peripheral_skills(
         else "Only a Controller activated with its Peripherals declares skills for them.",
     )
     for entry in declared:
+        if isinstance(entry.skill, Idle) and not isinstance(skill, Idle) and coordinated(state, order):
+            # DIGEST 3.4: a participant that cannot perform the Spearhead's skill performs
+            # Idle, the others act; only for what its own state forbids (Engaged, Stunned...).
+            require(
+                barred_by_state(state, state.trooper(entry.trooper), skill),
+                Reason.ILLEGAL_SKILL_COMBINATION,
+                f"{entry.trooper} must perform the Spearhead's skill ({skill.TYPE}); it declares "
+                "Idle instead only when its state forbids that skill (Engaged, Stunned, "
+                "Immobilized, cannot move).",
+            )
+            continue
         require(
             entry.skill.TYPE == skill.TYPE,
             Reason.ILLEGAL_SKILL_COMBINATION,
@@ -115,6 +135,32 @@ def _check_peripheral_skills(
             state, order.for_trooper(entry.trooper), state.trooper(entry.trooper), entry.skill
         )
     check_coordinated_skills(state, order, skill, declared)
+
+
+def barred_by_state(state: GameState, trooper: TrooperState, skill: Skill) -> bool:
+    """Whether the trooper's own state forbids it ``skill`` in its Active Turn whatever its
+    details: Retreat!, Immobilized-B, Stunned, Engaged, or a movement with no MOV. Only the
+    skill's type is looked at, so a bare instance of it will do."""
+    if isinstance(skill, MOVEMENT_SKILLS) and trooper.profile.mov[0] <= 0:
+        return True
+    try:
+        check_retreat_may_declare(state, trooper, skill, in_aro=False)
+        check_immobilized_may_declare(state, trooper, skill, in_aro=False)
+        check_stunned_may_declare(trooper, skill)
+        check_engaged_may_declare(state, trooper, skill, in_aro=False)
+    except Rejection:
+        return True
+    return False
+
+
+SKILL_PROBES: dict[str, Skill] = {
+    "move": Move(()), "cautious_move": CautiousMove(()), "jump": Jump(()), "climb": Climb(()),
+    "bs_attack": BsAttack(WeaponId(""), ()), "cc_attack": CcAttack(WeaponId(""), TrooperId("")),
+    "discover": Discover(TrooperId("")), "comms_attack": CommsAttack("", TrooperId("")),
+    "dodge": Dodge(), "reset": Reset(),
+}
+"""A bare instance of each skill a Coordinated Order's troopers may share, for
+``barred_by_state`` (options: which of them a participant would perform as Idle)."""
 
 
 def unmet_requirement(state: GameState, order: ActiveOrder, trooper: TrooperState,
@@ -137,7 +183,7 @@ def unmet_requirement(state: GameState, order: ActiveOrder, trooper: TrooperStat
                 return "no_line_of_fire"
             if not within_template_reach(weapon, shooter, target.body()):
                 return "beyond_template_reach"
-    elif isinstance(skill, CcAttack):
+    elif isinstance(skill, CcAttack) and not supports_coordinated_cc(state, order, trooper.id, skill):
         if not in_base_contact(trooper.body(), state.trooper(skill.target).body()):
             return "not_in_base_contact"
     elif isinstance(skill, Discover):

@@ -33,8 +33,9 @@ the ``command_token_spent`` event. The uses built:
   the others): each declares the Spearhead's skill, every attack on the same single target;
   a BS Attack's Burst is half the weapon's, rounded up, for the Spearhead and 1 for the
   others (``required_burst``). Each reactive trooper has its one ARO against one activated
-  trooper of its choice, as in any joint activation. A CC Attack is refused in it (the
-  Spearhead's +1 B per ally in contact is not built).
+  trooper of its choice, as in any joint activation. A CC Attack: every trooper declares it
+  on the same target, only the Spearhead rolls, +1 B per other trooper of the Order in base
+  contact with the target (``coordinated_cc_burst``).
 
 Not built: the other Operational uses, the "Logistical" Strategic use (its text is not
 available: DIGEST 3.3 marks it UNCERTAIN and the official page reached is cut off),
@@ -59,6 +60,7 @@ from ..ids import Side, TrooperId
 from ..reasons import Reason
 from ..ruleset import Ruleset, options
 from ..state import ActiveOrder, CommandTokens, GameState, OrderCount, OrderType, Phase, TrooperState
+from ..table.geometry import in_base_contact
 from .named_troopers import own_trooper
 
 TOKENS_PER_GAME = 4
@@ -394,6 +396,33 @@ def required_burst(state: GameState, trooper_id: TrooperId, burst: int) -> int:
     return math.ceil(burst / 2) if trooper_id == state.command_tokens.spearhead else 1
 
 
+def coordinated_cc_burst(state: GameState, trooper_id: TrooperId, burst: int) -> int | None:
+    """A CC Attack's Burst in the current Order (DIGEST 3.4, N5): in a Coordinated Order only
+    the Spearhead attacks, with half its Burst rounded up (as any Spearhead) plus 1 for every
+    other trooper of the Order in base contact with the target; the others roll nothing
+    (None). Outside a Coordinated Order: the weapon's Burst."""
+    order = state.order
+    if order is None or not coordinated(state, order):
+        return burst
+    if trooper_id != state.command_tokens.spearhead:
+        return None
+    target = next((s.target for s in order.skills if isinstance(s, CcAttack)), None)
+    if target is None or not state.trooper(target).on_table:
+        return math.ceil(burst / 2)
+    victim = state.trooper(target).body()
+    allies = sum(1 for t in order.peripherals
+                 if state.trooper(t).can_act and in_base_contact(state.trooper(t).body(), victim))
+    return math.ceil(burst / 2) + allies
+
+
+def supports_coordinated_cc(state: GameState, order: ActiveOrder, trooper_id: TrooperId,
+                            skill: Skill) -> bool:
+    """A trooper of a Coordinated Order other than the Spearhead declaring its CC Attack: it
+    only supports the Spearhead's (no roll), so base contact is no Requirement of it."""
+    return (isinstance(skill, CcAttack) and coordinated(state, order)
+            and trooper_id != state.command_tokens.spearhead)
+
+
 def _targets(skill: Skill) -> tuple[TrooperId, ...]:
     if isinstance(skill, BsAttack):
         return tuple(a.trooper for a in skill.targets)
@@ -405,14 +434,15 @@ def _targets(skill: Skill) -> tuple[TrooperId, ...]:
 def check_coordinated_skills(state: GameState, order: ActiveOrder, skill: Skill,
                              declared: Sequence[PeripheralSkill]) -> None:
     """In a Coordinated Order every trooper declares the Spearhead's skill (checked with the
-    joint activation's) and, if it needs a target, the same single target; no CC Attack."""
+    joint activation's) and, if it needs a target, the same single target (a CC Attack too:
+    the Spearhead's is the one rolled, ``coordinated_cc_burst``)."""
     if not coordinated(state, order):
         return
-    require(not isinstance(skill, CcAttack), Reason.SKILL_NOT_ALLOWED,
-            "A CC Attack in a Coordinated Order is not built here.")
     targets = _targets(skill)
     require(len(targets) <= 1, Reason.BAD_TARGET,
             "A Coordinated Order's attack has one single target.")
     for entry in declared:
+        if entry.skill.TYPE == "idle" and skill.TYPE != "idle":
+            continue  # a participant whose state forbids the skill performs Idle (activation.py)
         require(_targets(entry.skill) == targets, Reason.BAD_TARGET,
                 f"{entry.trooper} must declare the same single target as the Spearhead.")
