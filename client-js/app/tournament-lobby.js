@@ -27,7 +27,7 @@ async function showLayouts(/** @type {HTMLElement} */ box, /** @type {string} */
   box.hidden = tables === null;
   if (!tables) return;
   box.replaceChildren(el("legend", {}, "Table layouts"),
-    el("div", { class: "hint" }, "Ticked layouts rotate: table n of round r plays the ((n + r - 2) mod count)+1-th. None ticked: the ruleset's default."),
+    el("div", { class: "hint" }, "Ticked layouts rotate: table 1 of round 1 plays the first, table 2 the next, and each round starts one further. None ticked: the ruleset's default layout."),
     ...tables.map((t) => el("label", { class: "layout-choice" }, el("input", { type: "checkbox", name: "tables", value: t.id }), ` ${t.title ?? t.id}`)));
 }
 
@@ -76,7 +76,7 @@ export function createForm() {
         el("div", {}, copyField("tournament-organizer-link", absolute(organizer.link)), " ",
           el("a", { id: "open-dashboard", class: "open-seat", href: pageLink(tournament, { organizer: organizer.token }) }, "Open the dashboard"))),
       el("div", { class: "link-row" }, el("b", {}, "The tournament's public page"), ": send it to the players; they register there, and anyone can follow the standings.",
-        el("div", {}, copyField("tournament-public-link", absolute(pageLink(tournament))))));
+        el("div", {}, copyField("tournament-public-link", absolute(`/#tournament=${encodeURIComponent(tournament)}`)))));
     out.hidden = false;
     out.scrollIntoView?.({ block: "nearest" });
   });

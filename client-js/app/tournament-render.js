@@ -10,7 +10,7 @@ function roundTableRow(/** @type {any} */ t, /** @type {(id: string) => string} 
   const history = resultHistory(t.result, t.a, t.b, name);
   return el("tr", { "data-round": round, "data-table": t.table },
     el("td", {}, String(t.table)),
-    el("td", {}, tableTitle(t, name), t.repeat ? el("span", { class: "t-flag", title: "These two players already met: no pairing without a repeat existed, or a swap made it" }, " repeat") : null),
+    el("td", { class: "t-players" }, tableTitle(t, name), t.repeat ? el("span", { class: "t-flag", title: "These two players already met: no pairing without a repeat existed, or a swap made it" }, " repeat") : null),
     el("td", { class: "t-result" }, resultText(t.result, t.a, t.b, name),
       history.length ? el("ul", { class: "t-history hint" }, history.map((h) => el("li", {}, h))) : null),
     el("td", { class: "t-links" },
@@ -43,7 +43,7 @@ export function renderProposal(/** @type {any} */ view) {
     el("div", { class: "hint" }, "Not started yet: the organizer may still swap players."),
     el("table", { class: "t-table", id: "proposal-tables" }, el("tr", {}, el("th", {}, "Table"), el("th", {}, "Players")),
       p.tables.map((/** @type {any} */ t) => el("tr", { "data-table": t.table }, el("td", {}, String(t.table)),
-        el("td", {}, tableTitle(t, name), t.repeat ? el("span", { class: "t-flag" }, " repeat") : null)))),
+        el("td", { class: "t-players" }, tableTitle(t, name), t.repeat ? el("span", { class: "t-flag" }, " repeat") : null)))),
     p.bye ? el("div", { class: "t-bye" }, `Bye: ${name(p.bye)}`) : null,
     (p.swaps ?? []).map((/** @type {any} */ s) => el("div", { class: "hint" }, `Swapped: ${name(s.players[0])} and ${name(s.players[1])}${s.reason ? ` (${s.reason})` : ""}`)));
 }

@@ -89,6 +89,7 @@ if (link.mode === "create") {
   if (link.mode === "organizer") {
     $("organizer").hidden = false;
     $("players-section").hidden = true; // the dashboard's own players table says more
+    $("o-round").append($("proposal")); // the proposal under the buttons that swap and start it
     drawDashboard = startDashboard(/** @type {string} */ (link.tournament), /** @type {string} */ (link.token), refresh);
   }
   poll();

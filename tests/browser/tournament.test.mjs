@@ -231,3 +231,77 @@ test("a tournament: created in the lobby, registered, paired with a swap, played
   await shot(pub, "11-public-standings");
   for (const page of [org, alice, page2, pub, lobby]) await page.context().close();
 });
+
+test("the organizer's players: added on the dashboard (its link shown once), seeded, dropped and reinstated; an odd count gives a bye", async () => {
+  const created = await scenario.post("/api/tournaments", { action_id: actionId(), name: "Odd Open", rounds: 3, ruleset: "n5" });
+  const id = created.tournament;
+  const tokens = {}; // player id -> its player token
+  for (const [name, army] of [["Ana", "helion-vanguard"], ["Ben", "vesper-raiders"], ["Cid", "helion-vanguard"]]) {
+    const answer = await scenario.post(`/api/tournaments/${id}/players`, { action_id: actionId(), name, army });
+    tokens[answer.player] = answer.token;
+  }
+  const org = await scenario.newPage();
+  await org.goto(base + created.organizer.link);
+  await org.waitForSelector("#o-player-table tr[data-player]", WAIT);
+  assert.equal(await org.$eval("#players-section", (x) => x.hidden), true, "the dashboard's own table replaces the players list");
+
+  // Two players added by the organizer: each one's link is listed for the organizer to send.
+  await org.waitForSelector('#add-army option[value="vesper-raiders"]', { ...WAIT, state: "attached" });
+  for (const [name, army] of [["Dee", "vesper-raiders"], ["Eve", "helion-vanguard"]]) {
+    await org.fill("#add-name", name);
+    await org.selectOption("#add-army", army);
+    await org.click("#add-player");
+    await untilText(org, "#added-players", new RegExp(`${name}: `));
+  }
+  await untilText(org, "#o-player-table", /p5 Eve Helion Vanguard/);
+  for (const [n, player] of [[1, "p4"], [2, "p5"]]) {
+    const link = await org.inputValue(`#added-link-${n}`);
+    assert.match(link, new RegExp(`^http://127\\.0\\.0\\.1:\\d+/#tournament=${id}&player=.+`));
+    tokens[player] = fragment(link).get("player");
+  }
+  const names = { p1: "Ana", p2: "Ben", p3: "Cid", p4: "Dee", p5: "Eve" };
+
+  // Seeds: Eve first; Ben dropped, then reinstated.
+  await org.selectOption("#seed-player", "p5");
+  await org.fill("#seed-value", "1");
+  await org.click("#set-seed");
+  await untilText(org, '#o-player-table tr[data-player="p5"]', /^p5 Eve Helion Vanguard 1 Drop$/);
+  await org.click('[data-drop="p2"]');
+  await org.waitForSelector('[data-reinstate="p2"]', WAIT);
+  assert.equal(await org.$eval('#o-player-table tr[data-player="p2"]', (x) => x.className), "dropped");
+  await untilText(org, '#standings tr[data-player="p2"]', /Ben \(dropped\)/);
+  await shot(org, "12-players-dropped");
+  await org.click('[data-reinstate="p2"]');
+  await org.waitForSelector('[data-drop="p2"]', WAIT);
+
+  // Five players: the proposal has a bye, the swap may move it; the round starts.
+  await org.click("#pair-round");
+  await org.waitForSelector("#o-round #proposal:not([hidden])", WAIT);
+  const proposal = (await (await fetch(`${base}/api/tournaments/${id}`)).json()).proposal;
+  assert.ok(proposal.bye, "an odd count: a bye");
+  assert.equal(proposal.tables[0].a, "p5", "the first seed sits A at table 1");
+  await untilText(org, "#proposal", new RegExp(`Bye: ${names[proposal.bye]}`));
+  const swapWith = proposal.tables[1].b;
+  await org.selectOption("#swap-a", proposal.bye);
+  await org.selectOption("#swap-b", swapWith);
+  await org.click("#swap");
+  await org.waitForFunction((p) => window.tournamentPage?.data.view.proposal?.bye === p, swapWith, WAIT);
+  await shot(org, "13-bye-swapped");
+  await org.click("#start-round");
+  await org.waitForFunction(() => document.querySelectorAll("#o-tables .t-live").length === 2, null, WAIT);
+  assert.equal(await org.$$eval("[data-drop], [data-reinstate], #add-player-form:not([hidden]), #seed-form:not([hidden])", (xs) => xs.length), 0,
+    "no drop, add or seed while a round is played");
+  await untilText(org, '#rounds .t-round[data-round="1"] .t-bye', new RegExp(`^Bye: ${names[swapWith]} \\(4 TP\\)$`));
+
+  // The player with the bye is told so; a wrong token is said in words.
+  const byePage = await scenario.newPage();
+  await byePage.goto(`${base}/tournament.html#tournament=${id}&player=${tokens[swapWith]}`);
+  await untilText(byePage, "#me-pairing", /^Round 1: you have the bye \(4 TP, no game to play\)\.$/);
+  assert.equal(await byePage.$$eval("#seat-link", (xs) => xs.length), 0, "no seat link with the bye");
+  await shot(byePage, "14-player-bye");
+  await byePage.goto(`${base}/tournament.html#tournament=${id}&player=not-a-token`);
+  await untilText(byePage, "#t-error", /^This link's token is not one of this tournament's: check the link\.$/);
+  await byePage.goto(`${base}/tournament.html#tournament=no-such-tournament`);
+  await untilText(byePage, "#t-error", /^There is no such tournament\.$/);
+  for (const page of [org, byePage]) await page.context().close();
+});
