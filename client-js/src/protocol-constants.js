@@ -75,6 +75,7 @@ export const RuleReason = Object.freeze({
   ORDER_IN_PROGRESS: "order_in_progress",
   ILLEGAL_SKILL_COMBINATION: "illegal_skill_combination",
   SKILL_NOT_ALLOWED: "skill_not_allowed",
+  STUNNED: "stunned",
   BAD_ROUTE: "bad_route",
   ROUTE_TOO_LONG: "route_too_long",
   NO_LINE_OF_FIRE: "no_line_of_fire",
