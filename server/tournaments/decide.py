@@ -15,6 +15,7 @@ from server.tournaments.refusals import Refused, conflict
 MAX_PLAYERS = 256
 ORGANIZER_ACTIONS = ("drop", "reinstate", "seed", "pair", "swap", "start_round", "correct",
                      "close")
+RESULT_PREFIX = "result:"
 ArmyCheck = Callable[[str], str | None]
 """An army id -> None if the tournament takes it, else why not."""
 
@@ -26,6 +27,8 @@ def action_id_of(body: Mapping[str, Any]) -> str:
                       "text of 16 to 100 characters, sent again unchanged on a retry")
     if not 16 <= len(action_id) <= 100:
         raise Refused("bad_field", "action_id must be 16 to 100 characters")
+    if action_id.startswith(RESULT_PREFIX):  # the games' own results' ids (game_result)
+        raise Refused("bad_field", f"action_id may not start with {RESULT_PREFIX!r}")
     return action_id
 
 
@@ -155,7 +158,7 @@ def game_result(round_number: int, table: int, winner: str | None, vp: Mapping[s
                 reason: str) -> dict[str, Any]:
     """A game's own result: its action id is the table's, so it is stored once however
     many nodes read the finished game."""
-    return {"type": "result", "action_id": f"result:{round_number}:{table}",
+    return {"type": "result", "action_id": f"{RESULT_PREFIX}{round_number}:{table}",
             "round": round_number, "table": table, "winner": winner, "vp": dict(vp),
             "reason": reason}
 

@@ -217,6 +217,9 @@ async def test_a_retried_registration_gets_its_token_again_and_concurrent_action
                             json={"organizer": other.token, "action_id": action_id(),
                                   "type": "pair"})
     assert wrong.status_code == 403 and wrong.json()["error"] == "bad_organizer_token"
+    squatted = await http.post(url, json={"action_id": "result:1:1-padding-text",
+                                          "name": "Eve", "army": ARMY})
+    assert squatted.status_code == 400, "a game result's id is never taken by a request"
     missing = await http.get("/api/tournaments/nope")
     assert missing.status_code == 404 and missing.json()["error"] == "tournament_not_found"
 
