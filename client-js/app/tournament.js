@@ -49,8 +49,8 @@ export async function refresh() {
   if (!answer.ok) {
     $("t-error").textContent = answer.status === 404 ? "There is no such tournament." : answer.status === 403
       ? "This link's token is not one of this tournament's: check the link." : `Could not read the tournament: ${answer.body?.message ?? answer.body?.error ?? answer.status}`;
-    $("tournament").hidden = answer.status === 404 || answer.status === 403 ? false : $("tournament").hidden;
-    return;
+    return; // a page already drawn stays as it was, under the message
+
   }
   $("t-error").textContent = "";
   $("t-refreshed").textContent = `(read at ${new Date().toLocaleTimeString()})`;
@@ -75,10 +75,16 @@ export async function refresh() {
   /** @type {any} */ (window).tournamentPage = { data, mode: link.mode }; // for the browser tests and the curious
 }
 
+/** A tab in the background reads every 30 s; coming back to it reads at once. */
+const HIDDEN_POLL_MS = 30000;
+let timer = /** @type {ReturnType<typeof setTimeout> | undefined} */ (undefined);
 async function poll() {
+  clearTimeout(timer);
   await refresh();
-  setTimeout(poll, POLL_MS[/** @type {keyof typeof POLL_MS} */ (link.mode)] ?? 5000);
+  clearTimeout(timer);
+  timer = setTimeout(poll, document.hidden ? HIDDEN_POLL_MS : POLL_MS[/** @type {keyof typeof POLL_MS} */ (link.mode)] ?? 5000);
 }
+document.addEventListener("visibilitychange", () => { if (!document.hidden) poll(); });
 
 if (link.mode === "create") {
   $("create").hidden = false;
