@@ -235,6 +235,7 @@ def figures(args: argparse.Namespace, samples: dict[str, Any], joins: list[dict[
             crowd: list[dict[str, Any]], players: dict[str, Any]) -> dict[str, Any]:
     start, joined_at, end = samples["start"], samples["joins"], samples["events"]
     joined = sum(part["joined"] for part in crowd)
+    resyncs = sum(part.get("resyncs", 0) for part in crowd)
     deliveries = sum(part["events"]["deliveries"] for part in crowd)
     event_frames = sum(part["events"]["event_frames"] for part in crowd)
     event_bytes = sum(part["events"]["event_bytes"] for part in crowd)
@@ -285,6 +286,7 @@ def figures(args: argparse.Namespace, samples: dict[str, Any], joins: list[dict[
                                          / events_wall, 3) if events_wall else None,
         },
         "errors": error_count, "error_examples": errors[:5],
+        "spectator_resyncs": resyncs,  # snapshots after the first: dropped behind, resynced
     }
 
 

@@ -116,13 +116,14 @@ class Crowd:
         self.join_ms: list[float] = []
         self.errors: list[str] = []
         self.closed = 0
+        self.resyncs = 0
         self.all_joined: asyncio.Future[None] | None = None
         self.expected = 0
 
 
 class Spectator(asyncio.Protocol):
-    __slots__ = ("buffer", "crowd", "hello", "request", "started", "transport", "upgraded",
-                 "version")
+    __slots__ = ("buffer", "crowd", "hello", "in_room", "request", "started", "transport",
+                 "upgraded", "version")
 
     def __init__(self, crowd: Crowd, request: bytes, hello: bytes | None) -> None:
         self.crowd = crowd
@@ -133,6 +134,7 @@ class Spectator(asyncio.Protocol):
         self.transport: Any = None  # uvloop's transports are not asyncio.Transport
         self.started = time.time_ns()
         self.version = -1
+        self.in_room = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport
@@ -185,6 +187,10 @@ class Spectator(asyncio.Protocol):
 
     def joined(self) -> None:
         crowd = self.crowd
+        if self.in_room:
+            crowd.resyncs += 1  # a later snapshot: the server dropped it behind, then resynced
+            return
+        self.in_room = True
         crowd.joined += 1
         crowd.join_ms.append((time.time_ns() - self.started) / 1e6)
         if crowd.joined >= crowd.expected and crowd.all_joined is not None \
@@ -276,7 +282,8 @@ async def run(args: argparse.Namespace) -> None:
     with open(args.out, "w") as handle:
         json.dump({"count": args.count, "joined": crowd.joined, "join_ms": join_ms,
                    "events": arrivals, "errors": crowd.errors[:20],
-                   "error_count": len(crowd.errors), "closed": crowd.closed}, handle)
+                   "error_count": len(crowd.errors), "closed": crowd.closed,
+                   "resyncs": crowd.resyncs}, handle)
     await _next_line()
     for transport in transports:
         if not transport.is_closing():
