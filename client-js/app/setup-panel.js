@@ -290,8 +290,11 @@ function deploymentPanel(state, options, ctx) {
   const deployerAt = (/** @type {number} */ s) => (s % 2 === 1 ? first : otherSide(first));
   const deployer = deployerAt(step);
   const who = (side) => (side === role ? "You" : seat ? "Your opponent" : `Player ${side}`);
+  // The first player's Strategic hold-back (a Command Token, N5) keeps two troopers for its reserve step.
+  const heldBack = (side) => (state.command_tokens?.strategic_used ?? []).includes("hold_back") && ini.first_player === side;
   const plan = el("ol", { class: "steps", id: "deployment-steps" }, ...[1, 2, 3, 4].map((s) => el("li", { class: s === step ? "current" : s < step ? "done" : "" },
-    `${who(deployerAt(s))}: ${s <= 2 ? "all troopers but one" : "the trooper kept in reserve"}`, s === step ? " (now)" : "")));
+    `${who(deployerAt(s))}: ${s <= 2 ? `all troopers but ${heldBack(deployerAt(s)) ? "two (one held back)" : "one"}`
+      : heldBack(deployerAt(s)) ? "the two troopers kept in reserve" : "the trooper kept in reserve"}`, s === step ? " (now)" : "")));
   const facts = [];
   if (seat) {
     facts.push(`Your zone: ${zoneWhere(ini.zones?.[role] ?? "?")}. `,
@@ -341,8 +344,9 @@ function deploymentPanel(state, options, ctx) {
   }
   if (options.reserve) {
     // Steps 1 and 2 deploy every trooper but one: the last one waiting deploys in step 3 or 4.
-    const kept = ctx.conn.view.trooper(options.reserve);
-    controls.append(el("p", { id: "reserve-note" }, `In reserve: ${kept?.profile?.name ?? options.reserve}. It deploys in step ${step + 2}, after your opponent's troopers.`));
+    // Two after the first player's Strategic hold-back (a Command Token, N5): options.reserves.
+    const kept = (options.reserves ?? [options.reserve]).map((/** @type {string} */ id) => ctx.conn.view.trooper(id)?.profile?.name ?? id);
+    controls.append(el("p", { id: "reserve-note" }, `In reserve: ${kept.join(", ")}. ${kept.length > 1 ? "They deploy" : "It deploys"} in step ${step + 2}, after your opponent's troopers.`));
   }
   if (options.end_deployment_step) controls.append(el("br"), button("End deployment step", () => ctx.send({ type: "end_deployment_step" }), { id: "end-deployment" }));
   return parts;

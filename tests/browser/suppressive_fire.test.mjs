@@ -4,7 +4,8 @@
 // SUP.FIRE state in the roster and on the table and the log line; the Enforcer's ARO panel
 // offers its SF Mode shot with Burst 3; the Lancer's roll lists the -3 of the enemy's
 // Suppressive Fire; the order panel offers the Entire Order to a trooper with a Suppressive
-// Fire weapon. Screenshots: test-artifacts/browser/suppressive-fire-*.png.
+// Fire weapon; in deployment, the first player's Strategic hold-back of one more trooper.
+// Screenshots: test-artifacts/browser/suppressive-fire-*.png, hold-back-*.png.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -97,5 +98,52 @@ test("the order panel offers the Suppressive Fire Entire Order; the State shows 
   }
   await b.waitForFunction(() => window.referee.view.state.troopers.find((t) => t.id === "A-t7")?.suppressive_fire === true, null, WAIT);
   await shot(b, "suppressive-fire-table");
+  await closeAll(a, b);
+});
+
+test("deployment: the first player holds back one more trooper with a Command Token; two wait for its reserve step", async () => {
+  const room = await scenario.post("/api/rooms", { ruleset: "n5", aro_window_s: 30, seed: 7 });
+  const a = await open(room.seats.A.link);
+  const b = await open(room.seats.B.link);
+  await Promise.all([a.click('[data-army="helion-vanguard"]'), b.click('[data-army="vesper-raiders"]')]);
+  await a.waitForFunction(() => !window.referee.view.stale && window.referee.view.state.initiative?.winner, null, WAIT);
+  const winner = await a.evaluate(() => window.referee.view.state.initiative.winner);
+  const [w, l] = winner === "A" ? [a, b] : [b, a];
+  // The winner plays first; the loser lets it deploy first too.
+  await w.click("#keep-initiative");
+  await w.click('#initiative-panel [data-choose-first="true"]');
+  await w.click("#confirm-initiative");
+  await l.click('#initiative-panel [data-choose-zone="north"]');
+  await l.click('#initiative-panel [data-choose-first="false"]');
+  await l.click("#confirm-initiative");
+  await w.waitForFunction(() => window.referee.view.state.phase === "deployment", null, WAIT);
+
+  await w.waitForSelector('[data-command-token="hold_back"]', WAIT);
+  assert.match(await w.$eval("#command-token-panel", (x) => x.textContent), /Strategic use \(your deployment\)/);
+  assert.equal(await l.$eval("#command-token-panel", (x) => x.hidden), true, "not for the second player");
+  await shot(w, "hold-back-panel");
+  await w.click('[data-command-token="hold_back"]');
+  for (const page of [w, l]) {
+    await shows(page, "#log", /spends a Command Token \(Strategic\): one more trooper is held back to deploy with the reserve; 3 left/);
+  }
+  await w.waitForSelector("#command-token-panel", { state: "hidden", ...WAIT });
+  // Deploy what is offered (sent as the deployment panel would), until two main troopers wait.
+  for (let guard = 0; guard < 40; guard += 1) {
+    const opts = await options(w);
+    if (!opts.deploy.length) break;
+    const s = await w.evaluate(() => window.referee.view.state);
+    const role = await w.evaluate(() => window.referee.role);
+    const zone = s.deployment_zones[s.initiative.zones[role]];
+    const n = guard;
+    const position = [zone.x0 + 2 + (n % 8) * 2.8, zone.y0 + 2 + Math.floor(n / 8) * 3];
+    await w.evaluate(([trooper, position]) => window.referee.send({ type: "deploy", trooper, position, facing: 90 }), [opts.deploy[0], position]);
+  }
+  const opts = await options(w);
+  assert.equal(opts.reserves.length, 2);
+  assert.equal(opts.end_deployment_step, true);
+  await w.waitForSelector("#reserve-note", WAIT);
+  assert.match(await w.$eval("#reserve-note", (x) => x.textContent), /^In reserve: .+, .+\. They deploy in step 3/);
+  assert.match(await w.$eval("#deployment-steps", (x) => x.textContent), /You: all troopers but two \(one held back\).*You: the two troopers kept in reserve/);
+  await shot(w, "hold-back-two-reserves");
   await closeAll(a, b);
 });
