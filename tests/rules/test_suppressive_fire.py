@@ -342,3 +342,19 @@ def test_digest_9_suppressive_fire_a_replay_of_the_log_gives_the_same_states() -
         {t.id: t.suppressive_fire for t in state.troopers.values()}
     assert [(e.trooper, e.active, e.reason) for e in events if isinstance(e, SuppressiveFireChanged)] \
         == [(ENFORCER, True, "command_token"), (ENFORCER, False, "other_aro")]
+
+
+def test_digest_3_3_strategic_suppressive_fire_with_the_controllers_peripherals_that_may() -> None:
+    """"Along with their Peripherals, if they are a Controller": each Peripheral that carries
+    a Suppressive Fire weapon enters it too (a Gnat Drone given a Line Rifle here); one
+    without (Chain Spray only) does not."""
+    state = skirmish({"A-t4": (30, 30, 270.0), "A-p1": (31, 31, 270.0), "A-p2": (29, 31, 270.0),
+                      "A-t1": (2, 46, 270.0), "B-t1": (2, 2, 90.0), "B-t3": (30, 12, 90.0)},
+                     ruleset="n5", first=Side.B)
+    drone = state.trooper(T("A-p1"))
+    armed = replace(drone.entry.profile, weapons=("chain_spray", "line_rifle"))
+    state = state.with_trooper(replace(drone, entry=replace(drone.entry, profile=armed)))
+    state, events = play(state, Side.A, _spend_sf("A-t4"))
+    assert {(e.trooper, e.active) for e in events if isinstance(e, SuppressiveFireChanged)} == \
+        {(T("A-t4"), True), (T("A-p1"), True)}
+    assert not state.trooper(T("A-p2")).suppressive_fire

@@ -32,7 +32,7 @@ from ..armies.skills import BsAttack, Skill, SuppressiveFire
 from ..armies.weapons import RangeBand, Weapon
 from ..decision import require
 from ..evolve import replace
-from ..ids import Side, TrooperId
+from ..ids import Side, TrooperId, WeaponId
 from ..reasons import Reason
 from ..ruleset import options
 from ..state import GameState, TrooperState
@@ -58,9 +58,11 @@ def has_trait(weapon: Weapon) -> bool:
 
 
 def sf_weapons(state: GameState, trooper: TrooperState) -> tuple[Weapon, ...]:
-    """The trooper's weapons with the Suppressive Fire Trait."""
+    """The trooper's weapons (its profile's, from its army's arsenal) with the Suppressive
+    Fire Trait."""
     army = state.armies[trooper.side]
-    return tuple(w for w in army.weapons(trooper.entry.id) if has_trait(w))
+    return tuple(w for w in (army.weapon(WeaponId(i)) for i in trooper.profile.weapons)
+                 if has_trait(w))
 
 
 def cancelled_by_state(state: GameState, trooper: TrooperState) -> bool:
