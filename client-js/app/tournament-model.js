@@ -180,7 +180,7 @@ export const phaseWords = (/** @type {string} */ phase) => String(phase).replace
  */
 export function liveTableText(table, nowMs) {
   const where = table.over || table.phase === "game_over" ? "game over"
-    : table.gone ? "the room is gone (expired)"
+    : table.gone ? "the room is gone (a game never begun expires after 24 h): close the table with a result"
       : table.game_round ? `${phaseWords(table.phase)}, round ${table.game_round} turn ${table.turn}, ${table.active ? `player ${table.active} active` : "nobody active"}`
         : phaseWords(table.phase ?? "not started");
   const clocks = clocksNow(table.clocks, nowMs);
@@ -223,7 +223,7 @@ export function organizerCan(/** @type {any} */ view) {
   const s = view.status;
   const inRound = s === "playing";
   return {
-    pair: s === "registration" || s === "between_rounds",
+    pair: s === "registration" || s === "between_rounds" || s === "paired", // paired: pairs again, the swaps dropped
     start: s === "registration" || s === "between_rounds" || s === "paired",
     swap: s === "paired",
     addPlayer: s !== "playing" && s !== "finished",

@@ -134,6 +134,7 @@ export function startDashboard(id, organizer, refresh) {
         : view.status === "paired" ? `Round ${next} is paired (below). Swap players if needed, then start it: a room opens for each table.`
           : `Round ${next} of ${view.settings.rounds}: ${active} active player${active === 1 ? "" : "s"}. Propose the pairings to check them first, or start the round at once.`;
     $("pair-round").hidden = !can.pair;
+    $("pair-round").textContent = view.status === "paired" ? "Pair again (drops the swaps)" : "Propose pairings";
     $("start-round").hidden = !can.start;
     $("start-round").textContent = `Start round ${next}`;
     $("swap-form").hidden = !can.swap;

@@ -119,13 +119,13 @@ test("a live table on the dashboard: where the game is, the clocks, the VP as ca
   assert.deepEqual(m.liveTableText({ ...row, phase: "army_selection", game_round: 0, active: null, clocks: null, vp: null }, 0),
     { where: "army selection", clocks: "no chess clock", vp: "VP not shown yet" });
   assert.equal(m.liveTableText({ ...row, phase: "game_over", over: true }, 0).where, "game over");
-  assert.equal(m.liveTableText({ ...row, gone: true, phase: null, game_round: null }, 0).where, "the room is gone (expired)");
+  assert.equal(m.liveTableText({ ...row, gone: true, phase: null, game_round: null }, 0).where, "the room is gone (a game never begun expires after 24 h): close the table with a result");
 });
 
 test("what the organizer may do in each status", () => {
   const can = (/** @type {string} */ status, round = 1) => m.organizerCan({ ...view, status, round });
   assert.deepEqual(can("registration", 0), { pair: true, start: true, swap: false, addPlayer: true, drop: true, seed: true });
-  assert.deepEqual(can("paired", 0), { pair: false, start: true, swap: true, addPlayer: true, drop: true, seed: true });
+  assert.deepEqual(can("paired", 0), { pair: true, start: true, swap: true, addPlayer: true, drop: true, seed: true });
   assert.deepEqual(can("playing"), { pair: false, start: false, swap: false, addPlayer: false, drop: false, seed: false });
   assert.deepEqual(can("between_rounds"), { pair: true, start: true, swap: false, addPlayer: true, drop: true, seed: false });
   assert.deepEqual(can("finished", 3), { pair: false, start: false, swap: false, addPlayer: false, drop: false, seed: false });

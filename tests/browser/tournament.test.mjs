@@ -202,14 +202,15 @@ test("a tournament: created in the lobby, registered, paired with a swap, played
   for (const t of round2.tables) assert.ok(!met.has([t.a, t.b].sort().join()), "no pairing repeats round 1's");
   await untilText(alice, "#me-pairing", /^Round 2, table \d: you play .+ as Player [AB]\.$/);
   await untilText(org, "#t-status", /^Round 2 of 2 being played$/);
-  await shot(org, "09-dashboard-round-2");
   await concede(await alice.$eval("#seat-link", (a) => a.getAttribute("href")));
+
+  // The other table's seat A concedes with the seat link its own player page gives.
   const other2 = round2.tables.find((t) => t.a !== aliceId && t.b !== aliceId);
-  const otherToken = Object.entries(tokens).find(([, name]) => name === names[other2.a])[0];
   const page2 = await scenario.newPage();
-  await page2.goto(`${base}/tournament.html#tournament=${id}&player=${otherToken}`);
+  await page2.goto(`${base}/tournament.html#tournament=${id}&player=${Object.entries(tokens).find(([, name]) => name === names[other2.a])[0]}`);
   await page2.waitForSelector("#seat-link", WAIT);
   assert.equal(await text(page2, "#me-pairing"), `Round 2, table ${other2.table}: you play ${names[other2.b]} as Player A.`);
+  await shot(org, "09-dashboard-round-2");
   await concede(await page2.$eval("#seat-link", (a) => a.getAttribute("href")));
   await untilText(page2, "#me-result", new RegExp(`^Result: ${names[other2.b]} beat ${names[other2.a]} .* by concession$`));
   await untilText(org, "#t-status", /^Finished$/);
@@ -305,3 +306,42 @@ test("the organizer's players: added on the dashboard (its link shown once), see
   await untilText(byePage, "#t-error", /^There is no such tournament\.$/);
   for (const page of [org, byePage]) await page.context().close();
 });
+
+// A game that ends while a chess clock runs ends with a clock_switched event after its
+// game_ended (server/rules/engine.py adds the clocks' switch after every command), and
+// server/tournaments/results.py (as server/lobby/record.py) reads a game as over only when
+// its last event is game_ended: such a game's result never reaches the tournament, nor its
+// record the players. Marked todo until the server reads it; the dashboard's part passes.
+test("the dashboard follows a table's game and its running chess clock; a game ended while its clock runs gives its result",
+  { todo: "the server misses a game_ended followed by clock_switched (results.py, record.py)" }, async () => {
+    const created = await scenario.post("/api/tournaments", { action_id: actionId(), name: "Clock Cup", rounds: 1, clock_s: 2700 });
+    const id = created.tournament;
+    const tokens = {};
+    for (const [name, army] of [["Ana", "helion-vanguard"], ["Ben", "vesper-raiders"]]) {
+      const answer = await scenario.post(`/api/tournaments/${id}/players`, { action_id: actionId(), name, army });
+      tokens[answer.player] = answer.token;
+    }
+    const org = await scenario.newPage();
+    await org.goto(base + created.organizer.link);
+    await org.waitForSelector("#start-round:not([hidden])", WAIT);
+    await org.click("#start-round");
+    await org.waitForSelector("#o-tables .t-live", WAIT);
+    const table = (await (await fetch(`${base}/api/tournaments/${id}`)).json()).rounds[0].tables[0];
+    const seat = async (player) => (await scenario.post(`/api/tournaments/${id}/me`, { token: tokens[player] })).current.seat_link;
+    const [a, b] = [await scenario.open(await seat(table.a), WAIT), await scenario.open(await seat(table.b), WAIT)];
+    await Promise.all([a.click('[data-army="helion-vanguard"]'), b.click('[data-army="vesper-raiders"]')]);
+    await a.waitForFunction(() => window.referee.view.state?.phase !== "army_selection", null, WAIT);
+    const live = "#o-tables .t-live";
+    await untilText(org, `${live} [data-field=where]`, /^initiative\b/);
+    await untilText(org, `${live} [data-field=clocks]`, /\(running\)/);
+    const shown = await text(org, `${live} [data-field=clocks]`);
+    await org.waitForFunction(([s, before]) => document.querySelector(s).innerText !== before, [`${live} [data-field=clocks]`, shown], WAIT);
+    assert.match(await text(org, `${live} [data-field=clocks]`), /^A 4[45]:\d\d( \(running\))?, B 4[45]:\d\d( \(running\))?$/);
+    await shot(org, "15-dashboard-clock-running");
+    await a.click("#concede");
+    await a.click("#confirm-concede");
+    await a.waitForFunction(() => window.referee.view.state?.phase === "game_over", null, WAIT);
+    await untilText(org, `${live} .t-live-result`, /by concession/);
+    await untilText(org, "#t-status", /^Finished$/);
+    for (const page of [org, a, b]) await page.context().close();
+  });
