@@ -358,3 +358,22 @@ def test_digest_3_3_strategic_suppressive_fire_with_the_controllers_peripherals_
     assert {(e.trooper, e.active) for e in events if isinstance(e, SuppressiveFireChanged)} == \
         {(T("A-t4"), True), (T("A-p1"), True)}
     assert not state.trooper(T("A-p2")).suppressive_fire
+
+
+def test_digest_9_suppressive_fire_a_failed_save_against_stun_fails_guts_and_ends_it() -> None:
+    """Stunned does not end Suppressive Fire by itself, but the failed save against Stun
+    fails the Guts Roll (Stun Ammunition), which does (DIGEST 7.8, 9)."""
+    state = skirmish({"A-t1": (30, 18, 90.0), ENFORCER: (30, 30, 270.0), "B-t1": (46, 46, 270.0)},
+                     ruleset="n5", dice=(1, 20, 20, 20, 20, 20))
+    state, _ = play(state, Side.B, _spend_sf(ENFORCER))
+    state, _ = play(state, Side.A, {"type": "activate", "trooper": "A-t1", "order": "regular"})
+    state, _ = play(state, Side.A, {"type": "declare_skill", "skill": _shoot(ENFORCER, "stunner", 2)})
+    state, _ = play(state, Side.B, {"type": "declare_aro", "trooper": ENFORCER,
+                                    "skill": _shoot("A-t1", "punch_carbine", 3)})
+    state, _ = close_aro_window(state)
+    state, _ = play(state, Side.A, {"type": "declare_skill", "skill": {"type": "idle"}})
+    state, events = close_aro_window(state)
+    resolved = next(e for e in events if isinstance(e, OrderResolved))
+    assert "stunned_set" in [effect.TYPE for effect in resolved.outcome.effects]
+    assert not state.trooper(ENFORCER).is_null
+    assert SuppressiveFireChanged(ENFORCER, False, "guts_failed") in events
