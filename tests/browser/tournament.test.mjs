@@ -102,6 +102,9 @@ test("a tournament: created in the lobby, registered, paired with a swap, played
   await lobby.click("#refresh-tournaments");
   await lobby.waitForSelector(`#tournament-list li[data-tournament="${id}"] a`, WAIT);
   assert.match(await text(lobby, `#tournament-list li[data-tournament="${id}"]`), /^Browser Cup N5, 4 players, Registration open$/);
+  await lobby.click(`#tournament-list li[data-tournament="${id}"] a`);
+  await untilText(lobby, "#t-status", /^Registration open$/);
+  assert.equal(await text(lobby, "#t-name"), "Browser Cup");
 
   // The organizer's dashboard: four players, pairings proposed, a swap, the round started.
   const org = await scenario.newPage();
@@ -242,6 +245,9 @@ test("the organizer's players: added on the dashboard (its link shown once), see
     tokens[answer.player] = answer.token;
   }
   const org = await scenario.newPage();
+  await org.goto(`${base}/tournament.html`); // no tournament: the creation form
+  await org.waitForSelector("#create:not([hidden]) #tournament-form", WAIT);
+  assert.equal(await org.$eval("#tournament", (x) => x.hidden), true);
   await org.goto(base + created.organizer.link);
   await org.waitForSelector("#o-player-table tr[data-player]", WAIT);
   assert.equal(await org.$eval("#players-section", (x) => x.hidden), true, "the dashboard's own table replaces the players list");
