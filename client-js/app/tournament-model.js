@@ -185,7 +185,9 @@ export function liveTableText(table, nowMs) {
         : phaseWords(table.phase ?? "not started");
   const clocks = clocksNow(table.clocks, nowMs);
   const clockWords = clocks ? `A ${clockText(clocks.A)}${clocks.running === "A" ? " (running)" : ""}, B ${clockText(clocks.B)}${clocks.running === "B" ? " (running)" : ""}` : "no chess clock";
-  const vp = table.vp ? `A ${table.vp.A} - B ${table.vp.B} VP` : "VP not shown yet";
+  // A finished game's VP are open: its result says them (the casters' view may still be 60 s behind).
+  const vp = (table.over || table.phase === "game_over") && table.result ? "final VP in the result"
+    : table.vp ? `A ${table.vp.A} - B ${table.vp.B} VP` : "VP not shown yet";
   return { where, clocks: clockWords, vp };
 }
 

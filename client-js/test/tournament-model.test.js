@@ -118,7 +118,8 @@ test("a live table on the dashboard: where the game is, the clocks, the VP as ca
   assert.deepEqual(m.liveTableText(row, 70_000), { where: "orders, round 2 turn 1, player B active", clocks: "A 20:00, B 14:00 (running)", vp: "A 120 - B 95 VP" });
   assert.deepEqual(m.liveTableText({ ...row, phase: "army_selection", game_round: 0, active: null, clocks: null, vp: null }, 0),
     { where: "army selection", clocks: "no chess clock", vp: "VP not shown yet" });
-  assert.equal(m.liveTableText({ ...row, phase: "game_over", over: true }, 0).where, "game over");
+  assert.deepEqual(m.liveTableText({ ...row, phase: "game_over", over: true, vp: null }, 0), { where: "game over", clocks: "A 20:00, B 15:00 (running)", vp: "VP not shown yet" });
+  assert.equal(m.liveTableText({ ...row, phase: "game_over", over: true, vp: null, result: { winner: "p1" } }, 0).vp, "final VP in the result");
   assert.equal(m.liveTableText({ ...row, gone: true, phase: null, game_round: null }, 0).where, "the room is gone (a game never begun expires after 24 h): close the table with a result");
 });
 
