@@ -706,8 +706,8 @@ function onTableClick(point, trooper) {
       .then((a) => { if (a.ok) { ui.jumping = null; render(); } });
     return;
   }
-  if (!state.order || !skills) return;
   const skills = options?.skills;
+  if (!state.order || !skills) return;
   // A click on (or near) a corner of the path already moved picks it as the firing point.
   const corner = (skills.firing_points ?? []).find((f) => Math.hypot(f.point[0] - point[0], f.point[1] - point[1]) < 0.6);
   if (corner) { ui.firingPoint = corner.point; ui.attack = { weapon: null, split: {} }; render(); return; }
