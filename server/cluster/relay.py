@@ -52,6 +52,8 @@ from server.store import RoomMeta
 
 log = logging.getLogger(__name__)
 
+SEATS = frozenset({Audience.A, Audience.B})
+
 _member_ids = itertools.count(1)
 
 
@@ -66,6 +68,7 @@ class Relayed:
     member: Member
     id: int
     phase: Phase = Phase.PENDING
+    seated: bool = False  # a seat's viewer: served before the read-only ones
     welcomed: asyncio.Future[None] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future())
 
@@ -85,6 +88,7 @@ class RelayRoom:
         self._out = out_channel(self.room_id)
         self._by_member: dict[Member, Relayed] = {}
         self._by_id: dict[int, Relayed] = {}
+        self._seated: dict[int, Relayed] = {}  # the seats among them
         self._fence: int | None = None
         self._seq = 0
 
@@ -102,9 +106,11 @@ class RelayRoom:
     async def join(self, member: Member, seat: str | None, since: int | None) -> None:
         if self.stopped:
             raise RoomMoved(self.room_id)
-        relayed = Relayed(member, next(_member_ids))
+        relayed = Relayed(member, next(_member_ids), seated=member.audience in SEATS)
         self._by_member[member] = relayed
         self._by_id[relayed.id] = relayed
+        if relayed.seated:
+            self._seated[relayed.id] = relayed
         self._send(RelayJoin(self._node_id, relayed.id, seat, since))
         try:
             async with asyncio.timeout(self._join_timeout_s):
@@ -178,7 +184,17 @@ class RelayRoom:
             # Once per audience, not per viewer: thousands of spectators share one frame.
             frames = {audience: delivery.frame_for(audience) for audience in AUDIENCES}
             live = Phase.LIVE
+            # The seats first: a player's frame does not wait for thousands of spectators'.
+            for relayed in self._seated.values():
+                if relayed.phase is live:
+                    frame = frames[relayed.member.audience]
+                    if frame:
+                        relayed.member.deliver(frame)
+                elif relayed.phase is Phase.RESYNCING:
+                    self._pass_answer(relayed, delivery)
             for relayed in self._by_id.values():
+                if relayed.seated:
+                    continue
                 if relayed.phase is live:
                     frame = frames[relayed.member.audience]
                     if frame:
@@ -257,6 +273,7 @@ class RelayRoom:
 
     def _drop(self, relayed: Relayed) -> None:
         self._by_id.pop(relayed.id, None)
+        self._seated.pop(relayed.id, None)
         if self._by_member.get(relayed.member) is relayed:
             del self._by_member[relayed.member]
         if not self._by_id:
