@@ -38,19 +38,25 @@ function setUpRegistration(/** @type {string} */ id) {
 // --- reading and redrawing -------------------------------------------------------------------------
 /** What the last read said (JSON), so an unchanged answer is not drawn again. */
 let drawn = "";
+/** How many reads were asked, and the latest one whose answer came back. */
+let reads = 0;
+let answered = 0;
 /** @type {null | ((data: any) => void)} the dashboard's own drawing */
 let drawDashboard = null;
 
 /** Read the API once and redraw what changed. */
 export async function refresh() {
   const id = /** @type {string} */ (link.tournament);
+  const asked = ++reads;
   const answer = link.mode === "organizer" ? await api.dashboard(id, /** @type {string} */ (link.token))
     : link.mode === "player" ? await api.me(id, /** @type {string} */ (link.token)) : await api.view(id);
+  // An action's read and the timer's may cross: an answer older than one drawn is dropped.
+  if (asked < answered) return;
+  answered = asked;
   if (!answer.ok) {
     $("t-error").textContent = answer.status === 404 ? "There is no such tournament." : answer.status === 403
       ? "This link's token is not one of this tournament's: check the link." : `Could not read the tournament: ${answer.body?.message ?? answer.body?.error ?? answer.status}`;
     return; // a page already drawn stays as it was, under the message
-
   }
   $("t-error").textContent = "";
   $("t-refreshed").textContent = `(read at ${new Date().toLocaleTimeString()})`;
@@ -84,7 +90,6 @@ async function poll() {
   clearTimeout(timer);
   timer = setTimeout(poll, document.hidden ? HIDDEN_POLL_MS : POLL_MS[/** @type {keyof typeof POLL_MS} */ (link.mode)] ?? 5000);
 }
-document.addEventListener("visibilitychange", () => { if (!document.hidden) poll(); });
 
 if (link.mode === "create") {
   $("create").hidden = false;
@@ -98,5 +103,6 @@ if (link.mode === "create") {
     $("o-round").append($("proposal")); // the proposal under the buttons that swap and start it
     drawDashboard = startDashboard(/** @type {string} */ (link.tournament), /** @type {string} */ (link.token), refresh);
   }
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) poll(); });
   poll();
 }
