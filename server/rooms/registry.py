@@ -2,7 +2,9 @@
 
 ``open`` claims a room (fencing token; with several nodes only the lease winner gets one),
 loads it from the store and starts its actor task; a room that another node owns is opened
-as a relay to that node (``Ownership``). Concurrent opens of the same room share one load.
+as a relay to that node (``Ownership``). Concurrent opens of the same room share one load,
+and the store reads of the rooms opened at once go in one batch (``room_loads``): after a
+restart thousands of hellos arrive together and no room's read waits for another's.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from server.rooms.numbering import (
 from server.rooms.ownership import Claimed, HeldBy, Ownership, SoleOwner
 from server.rooms.retention import retention_of
 from server.rooms.room import Room, now_ms
+from server.rooms.room_loads import RoomLoads
 from server.rooms.spectator_delay import Clock
 from server.store import Answer, Deadline, Listing, RoomMeta, RoomSettings, RoomStore
 
@@ -64,6 +67,7 @@ class RoomRegistry:
         self._rooms: dict[str, Room] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._loading: dict[str, asyncio.Future[RoomDoor | None]] = {}
+        self._loads = RoomLoads(lambda room_ids: self.store.load_rooms(room_ids))
         self.clock: Clock = now_ms
         """Unix ms now, for the rooms' commit times and delayed feeds: tests replace it
         (before they create or open rooms) to move time without sleeping."""
@@ -140,7 +144,7 @@ class RoomRegistry:
         claim = await self.ownership.claim(room_id)
         if claim is None:
             return None
-        stored = await self.store.load_room(room_id)
+        stored = await self._loads.load(room_id)  # (batched with the rooms opened at once)
         if stored is None:
             return None
         if isinstance(claim, HeldBy):

@@ -175,6 +175,10 @@ class RoomStore(Protocol):
     async def load_room(self, room_id: str) -> StoredRoom | None:
         """The room's meta, version, latest snapshot and every event after that snapshot."""
 
+    async def load_rooms(self, room_ids: Sequence[str]) -> list[StoredRoom | None]:
+        """``load_room`` of each id, in order, in one call (one round trip on Redis): the
+        registry batches the rooms opened at once (``server.rooms.room_loads``)."""
+
     async def append(
         self,
         room_id: str,

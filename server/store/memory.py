@@ -83,6 +83,9 @@ class MemoryRoomStore:
                           room.snapshot_version, tuple(room.events[room.snapshot_version:]),
                           answers)
 
+    async def load_rooms(self, room_ids: Sequence[str]) -> list[StoredRoom | None]:
+        return [await self.load_room(room_id) for room_id in room_ids]
+
     async def append(
         self,
         room_id: str,

@@ -38,7 +38,8 @@ the lobby key lives in another slot; it only orders the lobby list and never dec
 anything. An append that removes a listing the room had (a public room leaving the list)
 costs a second round trip, the ZREM, sent only when the script reports that it removed one.
 ``load_room`` (a script: the hash, the events after the snapshot and the answers) and
-``events_since`` cost one round trip each, ``claim_room`` one, ``create_room`` one (two
+``events_since`` cost one round trip each, ``load_rooms`` one for the whole batch (a
+pipeline of ``load_room``'s script, one per room), ``claim_room`` one, ``create_room`` one (two
 for a public room), ``set_listing`` two. After a Redis restart
 the first call of each script (but the append's) finds the script cache empty (NOSCRIPT)
 and costs one more to reload it; the appends load theirs in front of the first batch on
@@ -67,7 +68,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
-from redis.exceptions import ResponseError
+from redis.exceptions import NoScriptError, ResponseError
 
 from protocol.codec import pack_plain, unpack_plain
 from server.metrics import APPEND_ERROR, APPEND_STALE, APPEND_UNAVAILABLE, REDIS_APPEND
@@ -182,15 +183,28 @@ class RedisRoomStore:
     async def load_room(self, room_id: str) -> StoredRoom | None:
         async with storage_call("load_room"):
             found = await self._scripts.run(LOAD, room_keys(room_id), [])
-        if found is None:
-            return None
-        meta, version, snapshot, deadlines, snapshot_version, events, *answers = found
-        return StoredRoom(_unpack_meta(meta), int(version), bytes(snapshot),
-                          _unpack_deadlines(deadlines), int(snapshot_version),
-                          tuple(bytes(event) for event in events),
-                          tuple(_unpack_answer(seat, entry)
-                                for seat, entries in zip(ANSWER_KEYS, answers, strict=True)
-                                for entry in entries))
+        return _stored_room(found)
+
+    async def load_rooms(self, room_ids: Sequence[str]) -> list[StoredRoom | None]:
+        # One pipeline of LOAD scripts: one round trip for the whole batch (each script is
+        # atomic on its own room, as in load_room; no transaction across rooms is needed).
+        if not room_ids:
+            return []
+        async with storage_call("load_rooms"):
+            for attempt in (1, 2):
+                sha = await self._scripts.sha(LOAD)
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    for room_id in room_ids:
+                        keys = room_keys(room_id)
+                        pipe.evalsha(sha, len(keys), *keys)
+                    try:
+                        found = await pipe.execute()
+                        break
+                    except NoScriptError:
+                        if attempt == 2:
+                            raise
+                        self._scripts.forget()  # Redis restarted: load the script again
+        return [_stored_room(one) for one in found]
 
     async def append(
         self,
@@ -333,6 +347,19 @@ def _pack_meta(meta: RoomMeta) -> bytes:
                      "spectator_delay_s": s.spectator_delay_s, "table": s.table,
                      "clock_s": s.clock_s},
     })
+
+
+def _stored_room(found: Any) -> StoredRoom | None:
+    """The LOAD script's reply as a ``StoredRoom`` (None: no such room)."""
+    if found is None:
+        return None
+    meta, version, snapshot, deadlines, snapshot_version, events, *answers = found
+    return StoredRoom(_unpack_meta(meta), int(version), bytes(snapshot),
+                      _unpack_deadlines(deadlines), int(snapshot_version),
+                      tuple(bytes(event) for event in events),
+                      tuple(_unpack_answer(seat, entry)
+                            for seat, entries in zip(ANSWER_KEYS, answers, strict=True)
+                            for entry in entries))
 
 
 def _unpack_meta(data: bytes) -> RoomMeta:
