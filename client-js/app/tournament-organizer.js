@@ -22,6 +22,8 @@ export function startDashboard(id, organizer, refresh) {
   /** The first caster and overlay links read per room: a fresh one comes with each read, one is enough. */
   const casterLinks = new Map();
   const say = (/** @type {string} */ text) => { $("o-message").textContent = text; };
+  $("o-public").replaceChildren(el("b", {}, "Public page"), ": send it to the players (they register there) and to anyone following the event. ",
+    copyField("o-public-link", absolute(`/#tournament=${encodeURIComponent(id)}`)));
 
   /** Send an organizer action, disable its button meanwhile, then read again. */
   async function act(/** @type {string} */ type, /** @type {Record<string, any>} */ fields = {}, /** @type {HTMLButtonElement|null} */ button = null) {

@@ -112,6 +112,7 @@ test("a tournament: created in the lobby, registered, paired with a swap, played
   await org.waitForSelector("#o-player-table tr[data-player]", WAIT);
   assert.equal(await org.$$eval("#o-player-table tr[data-player]", (xs) => xs.length), 4);
   assert.equal(await text(org, "#t-role"), "Organizer's dashboard");
+  assert.equal(await org.inputValue("#o-public-link"), publicLink, "the dashboard offers the public link to send");
   await org.click("#pair-round");
   await org.waitForSelector("#proposal:not([hidden]) #proposal-tables tr[data-table]", WAIT);
   const proposal = (await (await fetch(`${base}/api/tournaments/${id}`)).json()).proposal;
