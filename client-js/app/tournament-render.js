@@ -93,14 +93,17 @@ export function renderMe(/** @type {any} */ me) {
   $("me-result").textContent = c?.result ? `Result: ${resultText(c.result, c.seat === "A" ? me.player.player : c.opponent, c.seat === "A" ? c.opponent : me.player.player, name)}` : "";
   const s = me.standing;
   $("me-standing").textContent = s ? `You are ${ordinal(s.rank)} of ${view.standings.length}: ${s.tp} TP, ${s.op} OP, ${s.vp} VP (${s.wins} won, ${s.draws} tied, ${s.losses} lost${s.byes ? `, ${s.byes} bye${s.byes === 1 ? "" : "s"}` : ""}).${me.player.dropped ? " You have been dropped: you are paired no more." : ""}` : "";
-  const games = me.games ?? [];
-  $("me-games").replaceChildren(el("tr", {}, ...["Round", "Table", "Opponent", "Seat", "Result", ""].map((h) => el("th", {}, h))),
-    ...games.map((/** @type {any} */ g) => {
+  // Its games and its byes (the API lists games; the rounds say who had the bye), by round.
+  const byes = (view.rounds ?? []).filter((/** @type {any} */ r) => r.bye === me.player.player).map((/** @type {any} */ r) => ({ round: r.round, bye: true }));
+  const rows = [...(me.games ?? []), ...byes].sort((x, y) => x.round - y.round);
+  fill($("me-games"), el("tr", {}, ...["Round", "Table", "Opponent", "Seat", "Result", ""].map((h) => el("th", {}, h))),
+    rows.map((/** @type {any} */ g) => {
+      if (g.bye) return el("tr", { "data-round": g.round }, el("td", {}, String(g.round)), el("td", { colspan: 5 }, "Bye (4 TP)"));
       const [a, b] = g.seat === "A" ? [me.player.player, g.opponent] : [g.opponent, me.player.player];
       return el("tr", { "data-round": g.round }, el("td", {}, String(g.round)), el("td", {}, String(g.table)), el("td", {}, name(g.opponent)),
         el("td", {}, g.seat), el("td", {}, resultText(g.result, a, b, name)), el("td", {}, g.result && g.record ? el("a", { href: g.record }, "record") : ""));
-    }));
-  if (!games.length) $("me-games").append(el("tr", {}, el("td", { colspan: 6, class: "hint" }, "No game yet.")));
+    }),
+    rows.length ? null : el("tr", {}, el("td", { colspan: 6, class: "hint" }, "No game yet.")));
 }
 
 const ordinal = (/** @type {number} */ n) => `${n}${n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd" : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th"}`;

@@ -306,6 +306,7 @@ test("the organizer's players: added on the dashboard (its link shown once), see
   await byePage.goto(`${base}/tournament.html#tournament=${id}&player=${tokens[swapWith]}`);
   await untilText(byePage, "#me-pairing", /^Round 1: you have the bye \(4 TP, no game to play\)\.$/);
   assert.equal(await byePage.$$eval("#seat-link", (xs) => xs.length), 0, "no seat link with the bye");
+  assert.equal(await text(byePage, '#me-games tr[data-round="1"]'), "1 Bye (4 TP)");
   await shot(byePage, "14-player-bye");
   await byePage.goto(`${base}/tournament.html#tournament=${id}&player=not-a-token`);
   await untilText(byePage, "#t-error", /^This link's token is not one of this tournament's: check the link\.$/);
