@@ -18,7 +18,7 @@ from .armies.army_selection import decide_choose_army
 from .combat.guts_choice import decide_choose_guts_failure
 from .combat.suppressive_fire import announced as announce_suppressive_fire
 from .decision import SYSTEM, Accepted, Decision, Rejected, Rejection, System
-from .events import Event
+from .events import Event, GameEnded
 from .ids import Side
 from .orders.activation import decide_declare_skill
 from .orders.airborne import decide_combat_jump, decide_keep_airborne
@@ -120,9 +120,20 @@ def decide(state: GameState, actor: Actor, command: c.Command, at_ms: int | None
     except Rejection as rejection:
         return Rejected(rejection.reason.value, rejection.message)
     state = _then_automatic(state, events, produced)
-    produced += switch_events(state, at_ms)
+    _add_clock_switches(produced, switch_events(state, at_ms))
     # The log says when a trooper enters or leaves Suppressive Fire (apply derives it).
     return Accepted(tuple(announce_suppressive_fire(start, produced, apply)))
+
+
+def _add_clock_switches(produced: list[Event], switches: list[Event]) -> None:
+    """The clocks' switch after a command goes last, except at the end of the game: nothing
+    follows ``game_ended`` (the record and a tournament's results read the game's end as its
+    last event), so the clocks stop just before it, at the same time."""
+    ended = next((at for at, event in enumerate(produced) if isinstance(event, GameEnded)), None)
+    if ended is None:
+        produced += switches
+    else:
+        produced[ended:ended] = switches
 
 
 def _then_automatic(state: GameState, events: list[Event], produced: list[Event]) -> GameState:
