@@ -387,6 +387,8 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
         server.processes = await start_all()
         restart["killed_t"], restart["up_t"] = killed, time.time()
         restart["rss_new_process_mb"] = round(server.sample()["rss"] / 2**20, 1)
+        if args.profile is not None and args.profile_phase == "restart":
+            await profile_phase()  # the new process, from before the clients reconnect
 
     profile: list[asyncio.subprocess.Process] = []
 
@@ -407,12 +409,14 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
             # a stack while the interpreter changes it and keeps only its base frame (43% of
             # a paced profile's samples: bench/profile_groups.py).
             spy, "record", *(["--native"] if args.profile_native else []),
-            "-r", "50", "-d", str(int(args.duration)),
+            # (the restart phase ends when every room is back: record until the referee
+            # is stopped after it, at most two minutes)
+            "-r", "50", "-d", str(120 if args.profile_phase == "restart" else int(args.duration)),
             "-f", "raw", "-o", str(args.profile), "-p", str(server.processes[0].pid),
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL))
 
     hooks: dict[str, Hook] = {}
-    if args.profile is not None:
+    if args.profile is not None and args.profile_phase != "restart":
         hooks[args.profile_phase] = profile_phase
     phases = ["created", "connected", "setup", "paced", "max"]
     if args.restart:
@@ -594,9 +598,12 @@ def main(argv: list[str] | None = None) -> Path:
                         help="with --profile: record with Linux perf instead (kernel, C and "
                              "the interpreter's functions, at 499 Hz, not pausing the "
                              "referee); read the file with `perf report -i FILE`")
-    parser.add_argument("--profile-phase", choices=("paced", "max"), default="max",
-                        help="the phase --profile records (default: max)")
+    parser.add_argument("--profile-phase", choices=("paced", "max", "restart"), default="max",
+                        help="the phase --profile records (default: max; restart: the new "
+                             "referee process from its start until the run ends)")
     args = parser.parse_args(argv)
+    if args.profile_phase == "restart" and (not args.restart or args.profile_perf):
+        parser.error("--profile-phase restart needs the restart phase and py-spy")
     if args.profile_perf and shutil.which("perf") is None:
         parser.error("--profile-perf needs Linux perf (apt-get install linux-perf)")
     result = asyncio.run(benchmark(args))
