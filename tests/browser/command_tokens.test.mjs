@@ -73,7 +73,10 @@ test("Command Tokens: counts for all, Strategic buttons for the second player, a
 
   await b.click('[data-command-token="limit_tokens"]');
   for (const page of [a, b, spectator]) await tokensShown(page, "A 4 (1 this turn) | B 2");
-  await b.waitForSelector("#command-token-panel", { state: "hidden", ...WAIT });
+  // Both uses above are spent; what B may still do is put a trooper into Suppressive Fire,
+  // offered for the selected trooper only: no button while none is selected.
+  await b.waitForFunction(() => document.querySelectorAll("[data-command-token]").length === 0, null, WAIT);
+  assert.ok((await options(b)).command_tokens.every((body) => body.use === "suppressive_fire"));
 
   await a.click('[data-command-token="transfer_trooper:A-t7:2"]');
   for (const page of [a, b, spectator]) {
