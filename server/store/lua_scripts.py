@@ -7,6 +7,7 @@ themselves use ``sha`` and call ``forget`` when a result says NOSCRIPT.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -17,12 +18,22 @@ class LuaScripts:
     def __init__(self, client: aioredis.Redis) -> None:
         self._redis = client
         self._shas: dict[str, str] = {}
+        self._loading: dict[str, asyncio.Task[Any]] = {}
 
     async def sha(self, script: str) -> str:
-        """The script's SHA, loading it into Redis the first time."""
+        """The script's SHA, loading it into Redis the first time. Calls made while it loads
+        share that load: after a restart thousands of rooms' claims start at once, and each
+        would otherwise send its own SCRIPT LOAD first."""
         sha = self._shas.get(script)
-        if sha is None:
-            sha = self._shas[script] = str(await self._redis.script_load(script))
+        if sha is not None:
+            return sha
+        loading = self._loading.get(script)
+        if loading is None:
+            loading = self._loading[script] = asyncio.ensure_future(
+                self._redis.script_load(script))
+            loading.add_done_callback(lambda _: self._loading.pop(script, None))
+        sha = str(await asyncio.shield(loading))  # (one caller cancelled: the others wait on)
+        self._shas[script] = sha
         return sha
 
     def forget(self) -> None:

@@ -4,6 +4,7 @@ pipeline, i.e. one round trip for the whole batch."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -63,3 +64,26 @@ async def test_redis_load_rooms_after_a_script_flush_loads_the_script_again(
     await redis_store.client.script_flush()  # as a Redis restart leaves it
     [stored] = await redis_store.load_rooms([room.room_id])
     assert stored is not None and stored.meta == room
+
+
+async def test_many_first_calls_of_a_script_at_once_load_it_once(
+        redis_store: RedisRoomStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    # After a restart every room's claim starts at once, before the script is known.
+    rooms = [meta("private") for _ in range(20)]
+    for room in rooms:
+        await redis_store.create_room(room, b"snap-0", None)
+    await redis_store.client.script_flush()
+    redis_store._scripts.forget()  # as a new process starts
+    client = redis_store.client
+    loads: list[str] = []
+    script_load = client.script_load
+
+    async def counted_load(script: str) -> Any:
+        loads.append(script)
+        return await script_load(script)
+
+    monkeypatch.setattr(client, "script_load", counted_load)
+    fences = await asyncio.gather(*(redis_store.claim_room(room.room_id, "node")
+                                    for room in rooms))
+    assert all(fence is not None for fence in fences)
+    assert len(loads) == 1
