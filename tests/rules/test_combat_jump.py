@@ -30,9 +30,9 @@ from server.rules.orders.airborne import final_victory_points
 from server.rules.orders.game_sequence import game_over, victory_points
 from server.rules.orders.order_pool import count_orders
 from server.rules.serial import Plain
-from server.rules.state import GameState, OrderStep, OrderType, Phase
+from server.rules.state import GameState, OrderStep, OrderType
 from server.rules.views import view_event, view_state
-from tests.support.games import close_aro_window, idle_out, play
+from tests.support.games import close_aro_window, play, spend_public_orders
 from tests.support.skirmish import Placement, skirmish
 
 JUMPER = TrooperId("A-t15")  # Stormdrop Jumper: Combat Jump, Regular, PH 12, 11 points
@@ -105,18 +105,7 @@ def test_seed_002_combat_jump_troopers_orders_are_private_counts_and_views_alike
 
 def _spend_public_orders(state: GameState) -> tuple[GameState, list[tuple[str, object]]]:
     """A spends every public Order on Idle; what B and the spectators receive meanwhile."""
-    received: list[tuple[str, object]] = []
-    while state.phase is Phase.ORDERS and state.active is Side.A:
-        activations = seat_options(state, Side.A)["activate"]
-        trooper = sorted(activations)[0]
-        state, events = play(state, Side.A, {"type": "activate", "trooper": trooper,
-                                             "order": activations[trooper][0]})
-        state, more = idle_out(state)
-        for viewer in OUTSIDERS:
-            received.append((viewer.value, [view_event(e, viewer, state) for e in (*events, *more)]))
-            received.append((viewer.value, _seen(state, viewer)))
-        received.append(("options", seat_options(state, Side.B)))
-    return state, received
+    return spend_public_orders(state, Side.A, OUTSIDERS, _seen)
 
 
 def test_seed_002_combat_jump_troopers_orders_are_private_the_turn_ends_alike() -> None:

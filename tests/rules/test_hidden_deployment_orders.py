@@ -18,9 +18,9 @@ from server.rules.ids import SPECTATOR, Side, TrooperId, Viewer
 from server.rules.options import seat_options
 from server.rules.orders.order_pool import orders_left
 from server.rules.serial import Plain
-from server.rules.state import GameState, OrderStep, OrderType, Phase
+from server.rules.state import GameState, OrderStep, OrderType
 from server.rules.views import view_event, view_state
-from tests.support.games import idle_out, play
+from tests.support.games import idle_out, play, spend_public_orders
 from tests.support.skirmish import Placement, skirmish
 
 HIDDEN = TrooperId("B-t2")  # the Ghost of vesper-raiders: Hidden Deployment, Regular
@@ -84,18 +84,7 @@ def test_seed_002_undeployed_troopers_orders_are_private_counts_and_views_are_al
 
 def _spend_public_orders(state: GameState) -> tuple[GameState, list[tuple[str, object]]]:
     """B spends every public Order on Idle; what A and the spectators receive meanwhile."""
-    received: list[tuple[str, object]] = []
-    while state.phase is Phase.ORDERS and state.active is Side.B:
-        activations = seat_options(state, Side.B)["activate"]
-        trooper = sorted(activations)[0]
-        state, events = play(state, Side.B, {"type": "activate", "trooper": trooper,
-                                             "order": activations[trooper][0]})
-        state, more = idle_out(state)
-        for viewer in OUTSIDERS:
-            received.append((viewer.value, [view_event(e, viewer, state) for e in (*events, *more)]))
-            received.append((viewer.value, _seen(state, viewer)))
-        received.append(("options", seat_options(state, Side.A)))
-    return state, received
+    return spend_public_orders(state, Side.B, OUTSIDERS, _seen)
 
 
 def test_seed_002_undeployed_troopers_orders_are_private_the_turn_ends_alike() -> None:

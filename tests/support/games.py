@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from server.rules import commands as c
 from server.rules import engine
 from server.rules.decision import Accepted, Rejected
 from server.rules.events import Event
-from server.rules.ids import Side, TrooperId
+from server.rules.ids import Side, TrooperId, Viewer
+from server.rules.options import seat_options
 from server.rules.serial import Plain
 from server.rules.state import GameState, Phase
+from server.rules.views import view_event
 
 ARMIES = {
     "n5": {Side.A: "helion-vanguard", Side.B: "vesper-raiders"},
@@ -64,6 +66,27 @@ def idle_out(state: GameState) -> tuple[GameState, list[Event]]:
         produced += events
     return state, produced
 
+
+def spend_public_orders(
+    state: GameState, side: Side, outsiders: Sequence[Viewer],
+    seen: Callable[[GameState, Viewer], Plain],
+) -> tuple[GameState, list[tuple[str, object]]]:
+    """``side`` spends every public Order of its turn on Idle (the first trooper it may
+    activate each time); what each of ``outsiders`` receives meanwhile (the events as it
+    sees them, then ``seen`` of the state) and the opponent's options after each Order. Two
+    games whose records are equal tell the outsiders nothing apart (private Orders)."""
+    received: list[tuple[str, object]] = []
+    while state.phase is Phase.ORDERS and state.active is side:
+        activations = seat_options(state, side)["activate"]
+        trooper = sorted(activations)[0]
+        state, events = play(state, side, {"type": "activate", "trooper": trooper,
+                                           "order": activations[trooper][0]})
+        state, more = idle_out(state)
+        for viewer in outsiders:
+            received.append((viewer.value, [view_event(e, viewer, state) for e in (*events, *more)]))
+            received.append((viewer.value, seen(state, viewer)))
+        received.append(("options", seat_options(state, side.other)))
+    return state, received
 
 def deployment_spots(state: GameState, side: Side) -> list[tuple[float, float]]:
     """Grid points inside the side's zone, clear of terrain, 2 inches apart."""
