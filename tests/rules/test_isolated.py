@@ -11,11 +11,9 @@ from dataclasses import replace
 from typing import Any
 
 from server.rules import commands as c
-from server.rules import engine
 from server.rules.armies.profiles import TroopType
 from server.rules.armies.skills import Reset
 from server.rules.armies.weapons import Weapon
-from server.rules.combat.effects import apply_effect
 from server.rules.combat.hacking import in_hacking_area
 from server.rules.combat.outcome import (
     ImmobilizedBCleared,
@@ -34,6 +32,8 @@ from server.rules.options import seat_options
 from server.rules.state import GameState
 from server.rules.views import view_event, view_state
 from tests.support.games import close_aro_window, play
+from tests.support.games import decide as _decide
+from tests.support.games import fold_effects as _fold
 from tests.support.scenarios import build_state
 
 from .resolution_builders import RIFLE, RIFLE_BANDS, resolving, shoot, trooper
@@ -55,18 +55,6 @@ def _armed_with_em(state: GameState, trooper_id: str) -> GameState:
                    entries=tuple(entry if e.id == entry.id else e for e in army.entries))
     state = replace(state, armies={**state.armies, shooter.side: army})
     return state.with_trooper(replace(shooter, entry=entry))
-
-
-def _decide(state: GameState, side: Side, body: dict[str, Any]) -> Accepted | Rejected:
-    decision = engine.decide(state, side, c.parse_command(body))
-    assert isinstance(decision, Accepted | Rejected)
-    return decision
-
-
-def _fold(state: GameState, effects: Any) -> GameState:
-    for effect in effects:
-        state = apply_effect(state, effect)
-    return state
 
 
 # --- E/M causes it -------------------------------------------------------------------------

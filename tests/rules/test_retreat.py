@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from server.rules import commands as c
-from server.rules import engine
 from server.rules.combat.wounds import Condition
 from server.rules.decision import Accepted, Rejected
 from server.rules.events import RetreatDeclared
@@ -20,6 +19,7 @@ from server.rules.options import seat_options
 from server.rules.orders.game_sequence import victory_points
 from server.rules.orders.retreat import retreat_threshold
 from server.rules.state import GameState
+from tests.support.games import decide as _decide
 from tests.support.games import play
 from tests.support.scenarios import build_state
 
@@ -40,12 +40,6 @@ def _routed_elsewhere() -> dict[str, Any]:
 def _n5(**setup: Any) -> GameState:
     return build_state({"ruleset": "n5", "terrain": [], "placements": PLACEMENTS,
                         "troopers": _routed_elsewhere(), **setup})
-
-
-def _decide(state: GameState, side: Side, body: dict[str, Any]) -> Accepted | Rejected:
-    decision = engine.decide(state, side, c.parse_command(body))
-    assert isinstance(decision, Accepted | Rejected)
-    return decision
 
 
 def _b_in_retreat_with_the_boss_activated() -> GameState:

@@ -19,7 +19,6 @@ from server.rules import engine
 from server.rules.armies.army_catalogue import load_weapons, sample_army
 from server.rules.armies.skills import Dodge, Reset
 from server.rules.armies.weapons import Weapon
-from server.rules.combat.effects import apply_effect
 from server.rules.combat.outcome import StunnedSet, Wounded
 from server.rules.combat.resolution import resolve_order
 from server.rules.combat.rolls import Mod
@@ -41,6 +40,8 @@ from server.rules.options import seat_options
 from server.rules.state import GameState, Phase
 from server.rules.views import view_event, view_state
 from tests.support.games import close_aro_window, idle_out, play
+from tests.support.games import decide as _decide
+from tests.support.games import fold_effects as _fold
 from tests.support.scenarios import build_state
 
 from .resolution_builders import RIFLE, RIFLE_BANDS, resolving, shoot, trooper
@@ -52,18 +53,6 @@ WARDEN, ENFORCER = "A-t1", "B-t3"
 Enforcer (BTS 0, WIP 13)."""
 STUN_RIFLE = Weapon(WeaponId("test_stun_rifle"), "Stun Rifle (test)", RIFLE.kind, 3, 6, "Stun",
                     RIFLE_BANDS, save_attribute="BTS")
-
-
-def _decide(state: GameState, side: Side, body: dict[str, Any]) -> Accepted | Rejected:
-    decision = engine.decide(state, side, c.parse_command(body))
-    assert isinstance(decision, Accepted | Rejected)
-    return decision
-
-
-def _fold(state: GameState, effects: Any) -> GameState:
-    for effect in effects:
-        state = apply_effect(state, effect)
-    return state
 
 
 def _armed(state: GameState, weapon: Weapon) -> GameState:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from server.rules import commands as c
 from server.rules import engine
+from server.rules.combat.effects import apply_effect
 from server.rules.decision import Accepted, Rejected
 from server.rules.events import Event
 from server.rules.ids import Side, TrooperId, Viewer
@@ -38,6 +40,20 @@ def play(state: GameState, actor: Side | engine.System, command: c.Command | Pla
     assert isinstance(decision, Accepted)
     return engine.apply_all(state, decision.events), decision.events
 
+
+def decide(state: GameState, side: Side, body: dict[str, Any]) -> Accepted | Rejected:
+    """The engine's decision on ``body`` from ``side``, accepted or not (``play`` fails the
+    test on a rejection)."""
+    decision = engine.decide(state, side, c.parse_command(body))
+    assert isinstance(decision, Accepted | Rejected)
+    return decision
+
+
+def fold_effects(state: GameState, effects: Iterable[Any]) -> GameState:
+    """``state`` after each of a resolution's effects, in order."""
+    for effect in effects:
+        state = apply_effect(state, effect)
+    return state
 
 def close_aro_window(
     state: GameState, actor: Side | engine.System | None = None
