@@ -55,6 +55,7 @@ def fold_effects(state: GameState, effects: Iterable[Any]) -> GameState:
         state = apply_effect(state, effect)
     return state
 
+
 def close_aro_window(
     state: GameState, actor: Side | engine.System | None = None
 ) -> tuple[GameState, tuple[Event, ...]]:
