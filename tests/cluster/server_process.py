@@ -8,8 +8,12 @@ import asyncio
 import os
 import signal
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TypeVar
 
+from server.lobby.tokens import new_room_id
 from tests.store.redis_process import free_port
 
 REPO = Path(__file__).resolve().parents[2]
@@ -88,3 +92,26 @@ class ServerProcess:
         if self._drain is not None:
             self.output += await self._drain
             self._drain = None
+
+
+Node = TypeVar("Node", bound=ServerProcess)
+
+
+@asynccontextmanager
+async def two_nodes(redis_url: str, node: type[Node], prefix: str = "",
+                    env: dict[str, str] | None = None) -> AsyncIterator[tuple[Node, Node]]:
+    """Two started nodes of one cluster, ``<prefix>one-<tag>`` and ``<prefix>two-<tag>``
+    (node ids unique to the test: liveness keys outlive a node); stopped after, their logs
+    printed (shown by pytest when the test failed)."""
+    tag = new_room_id()[:6]
+    one = node(redis_url, env={"REFEREE_NODE_ID": f"{prefix}one-{tag}", **(env or {})})
+    two = node(redis_url, env={"REFEREE_NODE_ID": f"{prefix}two-{tag}", **(env or {})})
+    await one.start()
+    await two.start()
+    try:
+        yield one, two
+    finally:
+        await one.stop()
+        await two.stop()
+        for each in (one, two):
+            print(f"--- {each.env['REFEREE_NODE_ID']} ---\n{each.output.decode(errors='replace')}")

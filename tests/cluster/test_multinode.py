@@ -27,7 +27,6 @@ from protocol.messages import (
     Rejected,
     Snapshot,
 )
-from server.lobby.tokens import new_room_id
 from server.store.redis_store import RedisRoomStore
 from tests.cluster.game import (
     ACTIVATE,
@@ -39,7 +38,7 @@ from tests.cluster.game import (
     create_room,
     received_events,
 )
-from tests.cluster.server_process import ServerProcess
+from tests.cluster.server_process import ServerProcess, two_nodes
 from tests.server.wsclient import Client
 from tests.store.redis_process import RedisProcess
 from tests.support.windows import closed, opened
@@ -48,18 +47,8 @@ pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
 @pytest.fixture
 async def nodes(redis_server: RedisProcess) -> AsyncIterator[tuple[ServerProcess, ServerProcess]]:
-    tag = new_room_id()[:6]  # node ids unique to this test: liveness keys outlive a node
-    one = ServerProcess(redis_server.url, env={"REFEREE_NODE_ID": f"one-{tag}"})
-    two = ServerProcess(redis_server.url, env={"REFEREE_NODE_ID": f"two-{tag}"})
-    await one.start()
-    await two.start()
-    try:
-        yield one, two
-    finally:
-        await one.stop()
-        await two.stop()
-        for node in (one, two):  # shown by pytest when the test failed
-            print(f"--- {node.env['REFEREE_NODE_ID']} ---\n{node.output.decode(errors='replace')}")
+    async with two_nodes(redis_server.url, ServerProcess) as started:
+        yield started
 
 
 async def get_json(url: str) -> dict[str, object]:

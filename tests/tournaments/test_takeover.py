@@ -12,8 +12,7 @@ import pytest
 
 from protocol.constants import CloseCode
 from protocol.messages import Accepted, Snapshot
-from server.lobby.tokens import new_room_id
-from tests.cluster.server_process import ServerProcess
+from tests.cluster.server_process import ServerProcess, two_nodes
 from tests.server.wsclient import Client
 from tests.store.redis_process import RedisProcess
 from tests.tournaments.helpers import Organizer
@@ -24,16 +23,8 @@ ARMY = "vesper-c1-cell"
 
 @pytest.fixture
 async def nodes(redis_server: RedisProcess) -> AsyncIterator[tuple[ServerProcess, ServerProcess]]:
-    tag = new_room_id()[:6]  # node ids unique to this test: liveness keys outlive a node
-    one = ServerProcess(redis_server.url, env={"REFEREE_NODE_ID": f"t-one-{tag}"})
-    two = ServerProcess(redis_server.url, env={"REFEREE_NODE_ID": f"t-two-{tag}"})
-    await one.start()
-    await two.start()
-    try:
-        yield one, two
-    finally:
-        await one.stop()
-        await two.stop()
+    async with two_nodes(redis_server.url, ServerProcess, prefix="t-") as started:
+        yield started
 
 
 async def test_the_other_node_takes_the_tables_over_and_records_their_results(
