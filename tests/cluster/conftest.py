@@ -1,16 +1,19 @@
-"""Multi-process tests: the store tests' real redis-server, a store on it, server processes."""
+"""Multi-process tests: the store tests' real redis-server, a store on it, server processes
+(two of them reading a clock the test moves: ``clocked``)."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
 from server.store.redis_store import RedisRoomStore
+from tests.cluster.clocked_node import Clock, ClockedNode, two_clocked_nodes
 from tests.store.conftest import redis_server
 from tests.store.redis_process import RedisProcess
 
-__all__ = ["redis_server", "store"]
+__all__ = ["clocked", "redis_server", "store"]
 
 
 @pytest.fixture
@@ -20,3 +23,11 @@ async def store(redis_server: RedisProcess) -> AsyncIterator[RedisRoomStore]:
         yield redis_store
     finally:
         await redis_store.close()
+
+
+@pytest.fixture
+async def clocked(redis_server: RedisProcess, tmp_path: Path) -> AsyncIterator[
+        tuple[Clock, ClockedNode, ClockedNode]]:
+    """Two nodes on ``redis_server`` whose rooms read the clock the test moves."""
+    async with two_clocked_nodes(redis_server.url, tmp_path) as nodes:
+        yield nodes

@@ -1,19 +1,15 @@
 """Chess clocks across a takeover (issue 20: the clocks "hold across reconnects, restarts and
 takeovers"), with real ``python -m server`` processes against one real redis-server.
 
-The nodes read the time from a file the test writes (as ``test_delay_takeover``: ``python -m
-tests.cluster.test_clock_takeover`` is ``python -m server`` whose rooms take that clock), so
-time moves only when the test says. The owner is killed (``kill -9``) while A's clock runs:
-the node that takes the room over shows the same clocks, computed from the running side's
-stored start, and runs A out at exactly the deadline the first node had (found first by the
-command that arrives after it, so no test waits for a timer).
+The nodes read the time from a file the test writes (``clocked``:
+tests/cluster/clocked_node.py), so time moves only when the test says. The owner is killed
+(``kill -9``) while A's clock runs: the node that takes the room over shows the same clocks,
+computed from the running side's stored start, and runs A out at exactly the deadline the
+first node had (found first by the command that arrives after it, so no test waits for a
+timer).
 """
 
 from __future__ import annotations
-
-import os
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -22,40 +18,14 @@ from server.lobby.tokens import new_organizer_token, new_room_id, new_seat_token
 from server.rooms.numbering import NONE_SEEN, pack_room_snapshot
 from server.store import RoomMeta, RoomSettings
 from server.store.redis_store import RedisRoomStore
+from tests.cluster.clocked_node import Clock, ClockedNode
 from tests.cluster.game import ACTIVATE, ENGINE, MOVE, PLACEMENTS
-from tests.cluster.server_process import ServerProcess
-from tests.cluster.test_delay_takeover import CLOCK_FILE, Clock
 from tests.server.wsclient import Client
-from tests.store.redis_process import RedisProcess
 from tests.support.skirmish import skirmish
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
 CLOCK_S = 60
-
-
-class ClockedNode(ServerProcess):
-    module = "tests.cluster.test_clock_takeover"
-
-
-@pytest.fixture
-async def clocked(redis_server: RedisProcess, tmp_path: Path) -> AsyncIterator[
-        tuple[Clock, ClockedNode, ClockedNode]]:
-    clock = Clock(tmp_path / "clock")
-    tag = new_room_id()[:6]
-    one = ClockedNode(redis_server.url, env={"REFEREE_NODE_ID": f"one-{tag}",
-                                             CLOCK_FILE: str(clock.path)})
-    two = ClockedNode(redis_server.url, env={"REFEREE_NODE_ID": f"two-{tag}",
-                                             CLOCK_FILE: str(clock.path)})
-    await one.start()
-    await two.start()
-    try:
-        yield clock, one, two
-    finally:
-        await one.stop()
-        await two.stop()
-        for node in (one, two):
-            print(f"--- {node.env['REFEREE_NODE_ID']} ---\n{node.output.decode(errors='replace')}")
 
 
 def clocks(a: int, b: int, running: str | None) -> dict[str, object]:
@@ -101,19 +71,3 @@ async def test_the_clocks_and_their_deadline_survive_a_takeover(
     assert last is not None and last["A"] == {"remaining_ms": 0, "running": False,
                                               "out_of_time": True}
     assert last["B"]["running"]  # the ARO window of A's Order waits on B
-
-
-if __name__ == "__main__":
-    # The node: ``python -m server`` whose rooms read the time from the clock file.
-    from server.__main__ import main
-    from server.rooms.registry import RoomRegistry
-
-    clock_path = Path(os.environ[CLOCK_FILE])
-    _init = RoomRegistry.__init__
-
-    def _clocked_init(self: RoomRegistry, *args: object, **kwargs: object) -> None:
-        _init(self, *args, **kwargs)  # type: ignore[arg-type]
-        self.clock = lambda: int(clock_path.read_text())
-
-    RoomRegistry.__init__ = _clocked_init  # type: ignore[method-assign]
-    main()

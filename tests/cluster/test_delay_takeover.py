@@ -2,20 +2,15 @@
 delay holds across restarts and takeovers: a delayed feed resumes where it was"), with
 real ``python -m server`` processes against one real redis-server.
 
-The nodes read the time from a file the test writes (``python -m
-tests.cluster.test_delay_takeover`` is ``python -m server`` whose rooms take that clock,
-below), so time moves only when the test says; a delayed viewer's join answers from the
-feed as the clock stands (a late timer never makes it staler), so no test waits for a
-timer. The owner is killed (``kill -9``) with one commit released to spectators and one
+The nodes read the time from a file the test writes (``clocked``:
+tests/cluster/clocked_node.py), so time moves only when the test says; a delayed viewer's
+join answers from the feed as the clock stands (a late timer never makes it staler), so no
+test waits for a timer. The owner is killed (``kill -9``) with one commit released to spectators and one
 not: on the node that takes the room over, the spectators resume at exactly that point,
 then get the second commit once its time has come, and the caster (60 s) nothing yet.
 """
 
 from __future__ import annotations
-
-import os
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -29,59 +24,16 @@ from server.lobby.tokens import (
     token_hash,
 )
 from server.rooms.numbering import NONE_SEEN, pack_room_snapshot
-from server.rooms.room import now_ms
 from server.store import RoomMeta, RoomSettings
 from server.store.redis_store import RedisRoomStore
+from tests.cluster.clocked_node import Clock, ClockedNode
 from tests.cluster.game import ACTIVATE, ENGINE, MOVE, PLACEMENTS
-from tests.cluster.server_process import ServerProcess
 from tests.server.wsclient import Client
-from tests.store.redis_process import RedisProcess
 from tests.support.skirmish import skirmish
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
 DELAY_S = 30.0
-CLOCK_FILE = "DELAY_CLOCK_FILE"
-
-
-class ClockedNode(ServerProcess):
-    module = "tests.cluster.test_delay_takeover"
-
-
-class Clock:
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.ms = now_ms()
-        self._write()
-
-    def advance(self, seconds: float) -> None:
-        self.ms += round(seconds * 1000)
-        self._write()
-
-    def _write(self) -> None:
-        tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(str(self.ms))
-        tmp.replace(self.path)  # (a node never reads half a number)
-
-
-@pytest.fixture
-async def clocked(redis_server: RedisProcess, tmp_path: Path) -> AsyncIterator[
-        tuple[Clock, ClockedNode, ClockedNode]]:
-    clock = Clock(tmp_path / "clock")
-    tag = new_room_id()[:6]
-    one = ClockedNode(redis_server.url, env={"REFEREE_NODE_ID": f"one-{tag}",
-                                             CLOCK_FILE: str(clock.path)})
-    two = ClockedNode(redis_server.url, env={"REFEREE_NODE_ID": f"two-{tag}",
-                                             CLOCK_FILE: str(clock.path)})
-    await one.start()
-    await two.start()
-    try:
-        yield clock, one, two
-    finally:
-        await one.stop()
-        await two.stop()
-        for node in (one, two):
-            print(f"--- {node.env['REFEREE_NODE_ID']} ---\n{node.output.decode(errors='replace')}")
 
 
 async def delayed_room(store: RedisRoomStore) -> tuple[RoomMeta, str]:
@@ -145,19 +97,3 @@ async def test_a_delayed_feed_resumes_where_it_was_after_the_owner_dies(
         await resumed.next()
     assert event_types(resumed) == second_types
     assert event_types(caster_again) == []
-
-
-if __name__ == "__main__":
-    # The node: ``python -m server`` whose rooms read the time from the clock file.
-    from server.__main__ import main
-    from server.rooms.registry import RoomRegistry
-
-    clock_path = Path(os.environ[CLOCK_FILE])
-    _init = RoomRegistry.__init__
-
-    def _clocked_init(self: RoomRegistry, *args: object, **kwargs: object) -> None:
-        _init(self, *args, **kwargs)  # type: ignore[arg-type]
-        self.clock = lambda: int(clock_path.read_text())
-
-    RoomRegistry.__init__ = _clocked_init  # type: ignore[method-assign]
-    main()
