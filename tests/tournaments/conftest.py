@@ -5,8 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -20,17 +19,10 @@ from server.store.tournament_store import (
     RedisTournamentStore,
     TournamentStore,
 )
+from tests.store.conftest import redis_server
 from tests.store.redis_process import RedisProcess
 
-
-@pytest.fixture(scope="session")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProcess]:
-    server = RedisProcess(Path(tmp_path_factory.mktemp("redis")))
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+__all__ = ["redis_server"]
 
 
 @pytest.fixture(params=["memory", "redis"])
