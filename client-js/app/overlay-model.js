@@ -201,6 +201,18 @@ function piecesOf(line) {
 const hit = (/** @type {Record<string, any>} */ r) => (r.successes ?? 0) + (r.criticals ?? 0) > 0;
 
 /**
+ * Whether an event is a resolved Order that rolled (a roll, even one without a die, or a
+ * Saving Roll): only such an Order replaces the last roll shown, so a move or an Idle after
+ * a shot leaves that shot's dice on screen instead of a "No roll" panel.
+ * @param {Record<string, any> | null | undefined} event
+ */
+export function rolledOrder(event) {
+  if (event?.type !== "order_resolved") return false;
+  const outcome = event.outcome ?? {};
+  return (outcome.rolls ?? []).length > 0 || (outcome.saves ?? []).length > 0;
+}
+
+/**
  * The last resolved Order's roll as the overlay shows it: each roll (who, what, the Success
  * Value with its MODs, the dice styled as the results panel styles them, what it achieved),
  * who won a Face to Face, each Saving Roll and the effects.

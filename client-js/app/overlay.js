@@ -8,7 +8,7 @@ import { CloseCode } from "./lib/protocol-constants.js";
 import { loadCatalogue } from "./catalogue.js";
 import { TrooperNames, toNodes } from "./describe.js";
 import { trooperNames } from "./roster.js";
-import { aroCountdown, clocksFromFrame, clocksNow, isSeat, lastRoll, overlayLink, scoreboard, seatCheck, SIDES } from "./overlay-model.js";
+import { aroCountdown, clocksFromFrame, clocksNow, isSeat, lastRoll, overlayLink, rolledOrder, scoreboard, seatCheck, SIDES } from "./overlay-model.js";
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 /** @param {string} tag @param {Record<string, any>} attrs @param {...(Node|string|null)} children */
@@ -48,7 +48,7 @@ class EventFeed {
     this.waiting = new Map();
     this.loading = false;
     this.failures = 0;
-    /** @type {{event: Record<string, any>, active: string | null} | null} the last order_resolved event and the trooper its Order activated */
+    /** @type {{event: Record<string, any>, active: string | null} | null} the last order_resolved event that rolled dice and the trooper its Order activated */
     this.lastResolved = null;
   }
 
@@ -61,7 +61,7 @@ class EventFeed {
       this.next += 1;
       if (!event) continue;
       this.names.learn(event);
-      if (event.type === "order_resolved") this.lastResolved = { event, active: this.names.activeTrooper };
+      if (rolledOrder(event)) this.lastResolved = { event, active: this.names.activeTrooper };
     }
   }
 

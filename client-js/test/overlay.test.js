@@ -165,6 +165,18 @@ test("the last roll: each side's dice as the results panel styles them, MODs and
   assert.deepEqual(roll?.effects, ["Syndicate Enforcer (B-t3) now has 1 wound: Unconscious", "Syndicate Enforcer (B-t3) goes Prone (Unconscious)"]);
 });
 
+test("the last roll stays on screen through Orders that roll nothing (a move, an Idle); a roll without a die or a save alone replaces it", () => {
+  const shot = fixture.shot_and_counter_shot.viewers.spectator.events.find((/** @type {any} */ e) => e.type === "order_resolved");
+  assert.equal(m.rolledOrder(shot), true);
+  const range = fixture.out_of_range.viewers.spectator.events.find((/** @type {any} */ e) => e.type === "order_resolved");
+  assert.equal(m.rolledOrder(range), true, "an automatic failure is a roll without a die");
+  assert.equal(m.rolledOrder({ type: "order_resolved", order: 4, outcome: { rolls: [], saves: [], effects: [] } }), false);
+  assert.equal(m.rolledOrder({ type: "order_resolved", order: 4 }), false);
+  assert.equal(m.rolledOrder({ type: "order_resolved", order: 4, outcome: { saves: [{ trooper: "B-t1" }] } }), true);
+  assert.equal(m.rolledOrder({ type: "turn_started" }), false);
+  assert.equal(m.rolledOrder(null), false);
+});
+
 test("the last roll: a Normal Roll, a roll without dice, N5 saves; nothing before the first Order resolves", () => {
   const range = lastRollOf("out_of_range");
   assert.equal(range?.headline, "Normal Roll");
