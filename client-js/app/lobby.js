@@ -1,7 +1,9 @@
 // The lobby: create a room (ruleset, ARO window, spectator delay, table), hand out its links
 // with Copy buttons (both seats, spectators, and the organizer's, which makes caster links),
-// list the public rooms and the public tournaments (tournament-lobby.js). Also the copyable
-// link field the game's setup panel reuses, and the organizer's page (#room=...&organizer=...).
+// list the public rooms and the public tournaments (tournament-lobby.js), and the organizer's
+// page (#room=...&organizer=...). Links are shown in copy-field.js's fields.
+
+import { copyField } from "./copy-field.js";
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
@@ -13,33 +15,6 @@ function el(tag, attrs = {}, ...children) {
   }
   node.append(...children);
   return node;
-}
-
-/**
- * Copy a field's text to the clipboard. When the browser refuses (an insecure page, no
- * permission), select the text instead and say how to copy it by hand.
- * @param {HTMLInputElement} input @param {HTMLElement} button @param {HTMLElement} note
- */
-export async function copyFrom(input, button, note) {
-  try {
-    if (!navigator.clipboard?.writeText) throw new Error("no clipboard");
-    await navigator.clipboard.writeText(input.value);
-    button.textContent = "Copied";
-    note.textContent = "";
-  } catch {
-    input.focus();
-    input.select();
-    button.textContent = "Copy";
-    note.textContent = "The browser refused the clipboard: the link is selected, press Ctrl+C (or Cmd+C) to copy it.";
-  }
-}
-
-/** A read-only field holding a link, with its Copy button (`copy-<id>`) and a note for the fallback. */
-export function copyField(/** @type {string} */ id, /** @type {string} */ value) {
-  const input = /** @type {HTMLInputElement} */ (el("input", { id, readonly: true, value, class: "link-field", onfocus: (e) => e.target.select() }));
-  const note = el("div", { class: "copy-note hint", id: `copy-note-${id}` });
-  const copy = el("button", { type: "button", id: `copy-${id}`, class: "copy", onclick: () => copyFrom(input, copy, note) }, "Copy");
-  return el("span", { class: "copy-field" }, input, copy, note);
 }
 
 const absolute = (/** @type {string} */ link) => new URL(link, location.href).href;

@@ -3,7 +3,7 @@
 // it offers is the server's own (`options.initiative`: the complete command bodies this seat
 // may send; `options.deploy`, `options.end_deployment_step`, ...): this module only lays
 // them out and says in words what each one means and what the opponent then gets.
-import { copyField } from "./lobby.js";
+import { copyField } from "./copy-field.js";
 
 /**
  * @typedef {object} SetupContext

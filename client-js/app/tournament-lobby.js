@@ -3,7 +3,7 @@
 // organizer's link. Also shown by tournament.html opened without a tournament.
 import { api, layouts } from "./tournament-api.js";
 import { pageLink, statusText } from "./tournament-model.js";
-import { copyField } from "./lobby.js";
+import { copyField } from "./copy-field.js";
 import { el } from "./tournament-dom.js";
 
 const absolute = (/** @type {string} */ link) => new URL(link, location.href).href;

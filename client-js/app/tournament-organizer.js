@@ -5,7 +5,7 @@
 // refresh never eats what the organizer is typing; only their choices are refilled.
 import { api } from "./tournament-api.js";
 import { $, el, fillSelect } from "./tournament-dom.js";
-import { copyField } from "./lobby.js";
+import { copyField } from "./copy-field.js";
 import { fillArmies, renderRounds } from "./tournament-render.js";
 import { clockText, clocksNow, liveTableText, namer, organizerCan, proposalPlayers, resultBody, resultText, tableTitle } from "./tournament-model.js";
 

@@ -5,7 +5,7 @@
 import { api } from "./tournament-api.js";
 import { $, el } from "./tournament-dom.js";
 import { createForm } from "./tournament-lobby.js";
-import { copyField } from "./lobby.js";
+import { copyField } from "./copy-field.js";
 import { pageLink, tournamentLink } from "./tournament-model.js";
 import { fillArmies, renderHeader, renderMe, renderPlayers, renderProposal, renderRounds, renderStandings } from "./tournament-render.js";
 import { startDashboard } from "./tournament-organizer.js";

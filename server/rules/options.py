@@ -49,7 +49,6 @@ from .orders.activation import (
 from .orders.airborne import combat_jumps, decide_keep_airborne
 from .orders.aro import decide_declare_aro, decide_pass_aro, unmet_aro_requirement
 from .orders.command_tokens import (
-    HOLD_BACK,
     LIMIT_TOKENS,
     REMOVE_ORDERS,
     SUPPRESSIVE_FIRE,
@@ -60,7 +59,7 @@ from .orders.command_tokens import (
     may_coordinate,
     required_burst,
 )
-from .orders.deployment import decide_end_deployment_step, deployer, placed, reserves_of
+from .orders.deployment import HOLD_BACK, decide_end_deployment_step, deployer, placed, reserves_of
 from .orders.game_sequence import decide_end_impetuous_phase, decide_end_turn
 from .orders.hidden_deployment import decide_reveal
 from .orders.impetuous import describe as describe_impetuous

@@ -61,6 +61,7 @@ from ..reasons import Reason
 from ..ruleset import Ruleset, options
 from ..state import ActiveOrder, CommandTokens, GameState, OrderCount, OrderType, Phase, TrooperState
 from ..table.geometry import in_base_contact
+from .deployment import HOLD_BACK, deployer
 from .named_troopers import own_trooper
 
 TOKENS_PER_GAME = 4
@@ -75,7 +76,6 @@ REMOVE_ORDERS = "remove_orders"
 LIMIT_TOKENS = "limit_tokens"
 TRANSFER_TROOPER = "transfer_trooper"
 SUPPRESSIVE_FIRE = "suppressive_fire"
-HOLD_BACK = "hold_back"
 COORDINATED_ORDER = "coordinated_order"
 COORDINATED_MAX = 4
 """A Coordinated Order activates up to 4 troopers (DIGEST 3.4)."""
@@ -199,8 +199,6 @@ def may_hold_back(state: GameState, side: Side) -> bool:
     """The first player's Strategic hold-back (DIGEST 3.3, 11.1): in its own main deployment
     step, not made yet, with two main troopers still waiting and three or more in the list
     (so one at least deploys in the main step)."""
-    from .deployment import deployer
-
     if (not options(state.ruleset).command_tokens or HOLD_BACK in state.command_tokens.strategic_used
             or state.initiative.first_player is not side or deployer(state) is not side
             or state.deployment.step > 2):
@@ -208,12 +206,6 @@ def may_hold_back(state: GameState, side: Side) -> bool:
     mains = [t for t in state.troopers_of(side) if not t.entry.is_peripheral]
     waiting = [t for t in mains if t.position is None]
     return len(mains) >= 3 and len(waiting) >= 2
-
-
-def held_back(state: GameState, side: Side) -> bool:
-    """Whether ``side`` spent the Strategic hold-back (only the first player may)."""
-    return (HOLD_BACK in state.command_tokens.strategic_used
-            and state.initiative.first_player is side)
 
 
 def _remove_orders(state: GameState, side: Side, command: SpendCommandToken,

@@ -19,10 +19,19 @@ from ..reasons import Reason
 from ..state import Deployment, GameState, Phase, TrooperState
 from ..table.geometry import Body, point_distance
 from ..table.polygons import point_in_polygon, segment_polygon_distance
-from .command_tokens import held_back
 from .named_troopers import own_trooper
 
 LAST_STEP = 4
+
+HOLD_BACK = "hold_back"
+"""The first player's Strategic Command Token use that keeps a second trooper back for its
+reserve step (DIGEST 3.3, 11.1; spent through ``command_tokens``)."""
+
+
+def held_back(state: GameState, side: Side) -> bool:
+    """Whether ``side`` spent the Strategic hold-back (only the first player may)."""
+    return (HOLD_BACK in state.command_tokens.strategic_used
+            and state.initiative.first_player is side)
 
 
 def deployer(state: GameState) -> Side | None:

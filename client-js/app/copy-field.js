@@ -1,0 +1,40 @@
+// A read-only field holding a link, with its Copy button: the lobby's, the game's setup
+// panel's and the tournament pages' links.
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v === true ? "" : String(v));
+  }
+  node.append(...children);
+  return node;
+}
+
+/**
+ * Copy a field's text to the clipboard. When the browser refuses (an insecure page, no
+ * permission), select the text instead and say how to copy it by hand.
+ * @param {HTMLInputElement} input @param {HTMLElement} button @param {HTMLElement} note
+ */
+async function copyFrom(input, button, note) {
+  try {
+    if (!navigator.clipboard?.writeText) throw new Error("no clipboard");
+    await navigator.clipboard.writeText(input.value);
+    button.textContent = "Copied";
+    note.textContent = "";
+  } catch {
+    input.focus();
+    input.select();
+    button.textContent = "Copy";
+    note.textContent = "The browser refused the clipboard: the link is selected, press Ctrl+C (or Cmd+C) to copy it.";
+  }
+}
+
+/** A read-only field holding a link, with its Copy button (`copy-<id>`) and a note for the fallback. */
+export function copyField(/** @type {string} */ id, /** @type {string} */ value) {
+  const input = /** @type {HTMLInputElement} */ (el("input", { id, readonly: true, value, class: "link-field", onfocus: (e) => e.target.select() }));
+  const note = el("div", { class: "copy-note hint", id: `copy-note-${id}` });
+  const copy = el("button", { type: "button", id: `copy-${id}`, class: "copy", onclick: () => copyFrom(input, copy, note) }, "Copy");
+  return el("span", { class: "copy-field" }, input, copy, note);
+}
+
