@@ -345,6 +345,12 @@ function named(id) {
   return el("span", { class: piece.cls ?? "trooper", title: piece.title ?? id }, piece.text);
 }
 
+/** A button naming a trooper as the table does ("Lancer 3"), its id in the tooltip: a room's ids are random, unreadable. */
+function trooperButton(id, onclick, attrs = {}) {
+  const piece = eventHistory.names.label(id);
+  return button(piece.text ?? id, onclick, { title: piece.title ?? id, ...attrs });
+}
+
 function renderSelection(options) {
   const t = ui.selected ? conn.view.trooper(ui.selected) : null;
   const box = $("selection");
@@ -402,7 +408,7 @@ function renderOrderPanel(state, options) {
   if (!state.order) {
     const ready = Object.keys(options.activate);
     panel.append(el("div", {}, ready.length ? "Select a trooper and spend an order:" : "No trooper can be activated."));
-    for (const id of ready) panel.append(button(id, () => selectTrooper(id), { "data-select": id, class: ui.selected === id ? "chosen" : "" }));
+    for (const id of ready) panel.append(trooperButton(id, () => selectTrooper(id), { "data-select": id, class: ui.selected === id ? "chosen" : "" }));
     const kinds = ui.selected ? options.activate[ui.selected] ?? [] : [];
     const t = ui.selected ? conn.view.trooper(ui.selected) : null;
     if (kinds.length) {
@@ -484,7 +490,7 @@ function renderRouteForm(panel, order, activated, routeSkills) {
   if (!activated.includes(ui.routeFor ?? "")) ui.routeFor = activated[0];
   if (activated.length > 1) {
     panel.append(el("div", {}, "Draw the route of: ", ...activated.map((id) =>
-      button(id, () => { ui.routeFor = id; render(); }, { "data-route-for": id, class: ui.routeFor === id ? "chosen" : "" }))));
+      trooperButton(id, () => { ui.routeFor = id; render(); }, { "data-route-for": id, class: ui.routeFor === id ? "chosen" : "" }))));
   }
   let tooLong = false;
   for (const id of activated) {

@@ -57,6 +57,10 @@ test("a clock per side: the running one counts down, the ARO window runs the rea
   // The running clock counts down locally between frames.
   await a.waitForFunction((shown) => document.querySelector('#chess-clocks [data-side="A"]').textContent !== shown, first.text, WAIT);
   assert.ok(seconds((await face(a, "A")).text) < 600);
+  // The order panel names the troopers as the table does (a real room's ids are random), the id in the tooltip.
+  const pick = await a.waitForSelector('[data-select="A-t5"]', WAIT);
+  assert.match(await pick.textContent() ?? "", /^[A-Z][a-z]/, "a trooper's name, not its id");
+  assert.match(await pick.getAttribute("title") ?? "", /id A-t5/);
 
   // A's Order opens an ARO window that waits on B: B's clock runs, A's stops.
   await a.evaluate(async () => {
