@@ -2,20 +2,20 @@
 viewers on other nodes (``RemoteMember`` subscribers), each ``Delivery`` is also published
 once on the room's bus channel, and every relaying node hands it to its own viewers.
 
-Seats come first. When the delivery also goes on the bus, this node's read-only viewers
-(spectators, casters) get it a moment later, in a callback of their own: the room bus
-publishes from a task, which would otherwise run only after the whole local fan-out, and
-with thousands of spectators here a seat on another node waited for every one of them
-(5,000 spectators: ~75 ms, bench.broadcast). Deferred deliveries keep their order (one
-queue for all rooms); a viewer may get a frame older than a snapshot the room sent it
-meanwhile, which clients take as the old resend it is (protocol: events up to the version
-held are skipped).
+Seats come first. This node's read-only viewers (spectators, casters) get it in slices of
+the loop's ``Slices`` (``server.fanout.slices``: a few hundred per loop turn, in publish
+order for every socket), and when the delivery also goes on the bus, from the next loop
+turn on: the room bus publishes from a task, which would otherwise run only after the
+local fan-out's first slice, and with thousands of spectators here a seat on another node
+waited for them (5,000 spectators: ~75 ms, bench.broadcast). The viewers of a delivery are
+those subscribed when it is published: one who joins meanwhile gets none of the older
+frames still being handed out (its snapshot has them). A viewer may still get a frame
+older than a snapshot the room sent it by itself meanwhile (a resync), which clients take
+as the old resend it is (protocol: events up to the version held are skipped).
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections import deque
 from collections.abc import Callable
 
 from server.cluster.owner import RemoteMember, RoomOutlet
@@ -30,7 +30,6 @@ class ClusterFanout:
         self._viewers = LocalFanout()  # spectators and casters
         self._remote = LocalFanout()  # RemoteMember subscribers: counted, never delivered to
         self._outlet_for = outlet_for
-        self._later: deque[tuple[str, Delivery]] = deque()
 
     def _local(self, subscriber: Subscriber) -> LocalFanout:
         if isinstance(subscriber, RemoteMember):
@@ -51,18 +50,7 @@ class ClusterFanout:
             if outlet is not None:
                 outlet.broadcast(delivery)
                 relayed = True
-        if self._later or (relayed and self._viewers.has_subscribers(room_id)):
-            if not self._later:
-                asyncio.get_running_loop().call_soon(self._deliver_later)
-            self._later.append((room_id, delivery))
-        else:
-            self._viewers.publish(room_id, delivery)
-
-    def _deliver_later(self) -> None:
-        later = self._later
-        while later:
-            room_id, delivery = later.popleft()
-            self._viewers.publish(room_id, delivery)
+        self._viewers.publish(room_id, delivery, defer=relayed)
 
     def count(self, room_id: str, audience: Audience) -> int:
         return (self._seats.count(room_id, audience) + self._viewers.count(room_id, audience)

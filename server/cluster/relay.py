@@ -44,6 +44,7 @@ from server.cluster.wire import (
     out_channel,
 )
 from server.fanout import AUDIENCES, Audience, Delivery
+from server.fanout.slices import loop_slices
 from server.metrics import RELAY_FROM_OWNER, RELAY_GAPS, RELAY_TO_OWNER
 from server.rooms.door import RoomMoved
 from server.rooms.room import RoomStopped
@@ -69,6 +70,7 @@ class Relayed:
     id: int
     phase: Phase = Phase.PENDING
     seated: bool = False  # a seat's viewer: served before the read-only ones
+    live_from: int = 0  # the bus message after which it got its welcome or last snapshot
     welcomed: asyncio.Future[None] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future())
 
@@ -192,15 +194,16 @@ class RelayRoom:
                         relayed.member.deliver(frame)
                 elif relayed.phase is Phase.RESYNCING:
                     self._pass_answer(relayed, delivery)
-            for relayed in self._by_id.values():
-                if relayed.seated:
-                    continue
-                if relayed.phase is live:
-                    frame = frames[relayed.member.audience]
-                    if frame:
-                        relayed.member.deliver(frame)
-                elif relayed.phase is Phase.RESYNCING:
-                    self._pass_answer(relayed, delivery)
+            # Then the others in slices (``server.fanout.slices``): those here now, each
+            # unless it left or got a snapshot (newer than this) meanwhile.
+            viewers = [relayed for relayed in self._by_id.values() if not relayed.seated]
+            slices = loop_slices()
+            if slices is None:
+                for relayed in viewers:
+                    self._hand(relayed, frames, delivery, self._seq)
+            else:
+                seq = self._seq
+                slices.add(viewers, lambda relayed: self._hand(relayed, frames, delivery, seq))
         elif isinstance(body, Direct):
             if body.node == self._node_id:
                 self._direct(body.member, body.frame)
@@ -230,13 +233,27 @@ class RelayRoom:
             return
         if relayed.phase is Phase.PENDING:
             relayed.phase = Phase.LIVE  # the first direct frame is the welcome
+            relayed.live_from = self._seq
             relayed.member.deliver(frame)
             relayed.welcomed.set_result(None)
             return
         if relayed.phase is Phase.RESYNCING and isinstance(codec.decode_server(frame),
                                                             Snapshot):
             relayed.phase = Phase.LIVE
+            relayed.live_from = self._seq
         relayed.member.deliver(frame)
+
+    def _hand(self, relayed: Relayed, frames: dict[Audience, bytes], delivery: Delivery,
+              seq: int) -> None:
+        """A broadcast (bus message ``seq``) to one read-only viewer."""
+        if self._by_id.get(relayed.id) is not relayed or relayed.live_from >= seq:
+            return  # gone, or its welcome or snapshot came after this broadcast: it has it
+        if relayed.phase is Phase.LIVE:
+            frame = frames[relayed.member.audience]
+            if frame:
+                relayed.member.deliver(frame)
+        elif relayed.phase is Phase.RESYNCING:
+            self._pass_answer(relayed, delivery)
 
     @staticmethod
     def _pass_answer(relayed: Relayed, delivery: Delivery) -> None:

@@ -1,0 +1,206 @@
+"""A crowd's fan-out in slices (server/fanout/slices.py): seats at once, the crowd a few
+per loop turn, every socket's frames in publish order, a joiner only the frames published
+after it joined, a leaver nothing more, and a seat's command handled between slices.
+
+The loop is driven one turn at a time (``turn``): the slice's callback runs once per turn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from server.cluster.relay import RelayRoom
+from server.cluster.wire import Broadcast, Direct, Envelope, Outbound, encode_outbound
+from server.fanout import Audience, Delivery, LocalFanout
+from server.fanout.slices import Slices, loop_slices
+from server.store import RoomMeta, RoomSettings
+from tests.server.members import RecordingMember
+
+SIZE = 3
+
+
+class Viewer:
+    def __init__(self, audience: Audience, name: str, log: list[Any]) -> None:
+        self.audience = audience
+        self.name = name
+        self.got: list[bytes] = []
+        self.log = log
+
+    def deliver(self, frame: bytes) -> None:
+        self.got.append(frame)
+        self.log.append((self.name, frame))
+
+
+@pytest.fixture
+async def slices() -> AsyncIterator[Slices]:
+    found = loop_slices()
+    assert found is not None
+    size = found.size
+    found.size = SIZE
+    yield found
+    found.size = size
+
+
+async def turn() -> None:
+    """One turn of the loop: the slice queued before it runs once."""
+    await asyncio.sleep(0)
+
+
+async def test_overlapping_broadcasts_reach_each_socket_in_order(slices: Slices) -> None:
+    log: list[Any] = []
+    fanout = LocalFanout()
+    crowd = [Viewer(Audience.SPECTATOR, f"s{i}", log) for i in range(7)]
+    seat = Viewer(Audience.A, "A", log)
+    for viewer in (*crowd, seat):
+        fanout.subscribe("r", viewer)
+    fanout.publish("r", Delivery.same(1, b"one"))
+    fanout.publish("r", Delivery.same(2, b"two"))  # while "one" is still being handed out
+    assert seat.got == [b"one", b"two"]  # seats at once
+    assert len(log) == 2 + SIZE  # and one slice of the crowd
+    handed = [len(log)]
+    while slices.pending:
+        await turn()
+        handed.append(len(log))
+    assert [b - a for a, b in itertools.pairwise(handed)] == [3, 3, 3, 2]
+    for viewer in crowd:
+        assert viewer.got == [b"one", b"two"]
+    # no socket got "two" before every socket due "one" had it: the fan-outs never interleave
+    crowd_log = [frame for name, frame in log if name != "A"]
+    assert crowd_log == [b"one"] * 7 + [b"two"] * 7
+
+
+async def test_a_joiner_gets_only_what_comes_after_it_and_a_leaver_nothing_more(
+        slices: Slices) -> None:
+    log: list[Any] = []
+    fanout = LocalFanout()
+    crowd = [Viewer(Audience.SPECTATOR, f"s{i}", log) for i in range(6)]
+    for viewer in crowd:
+        fanout.subscribe("r", viewer)
+    fanout.publish("r", Delivery.same(1, b"one"))  # three now, three in the next turn
+    reached = {id(v) for v in crowd if v.got}
+    leaver = next(v for v in crowd if id(v) not in reached)
+    fanout.unsubscribe("r", leaver)  # before "one" reached it
+    joiner = Viewer(Audience.SPECTATOR, "joiner", log)
+    fanout.subscribe("r", joiner)  # its snapshot (the room's) is at version 1 already
+    fanout.publish("r", Delivery.same(2, b"two"))
+    while slices.pending:
+        await turn()
+    assert joiner.got == [b"two"]
+    assert leaver.got == []
+    for viewer in crowd:
+        if viewer is not leaver:
+            assert viewer.got == [b"one", b"two"]
+
+
+async def test_a_seat_command_is_handled_between_two_slices(slices: Slices) -> None:
+    """A room's task woken by a seat's command runs in the next loop turn, before the
+    crowd's fan-out of the previous frame is over, and its frame reaches the seat at once."""
+    log: list[Any] = []
+    fanout = LocalFanout()
+    crowd = [Viewer(Audience.SPECTATOR, f"s{i}", log) for i in range(12)]
+    seat = Viewer(Audience.A, "A", log)
+    for viewer in (*crowd, seat):
+        fanout.subscribe("r", viewer)
+    command: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+
+    async def room() -> None:
+        fanout.publish("r", Delivery.same(2, await command))
+
+    handling = asyncio.create_task(room())
+    await turn()  # the room waits on its inbox
+    fanout.publish("r", Delivery.same(1, b"one"))
+    command.set_result(b"answer")  # the seat's command arrives
+    await turn()  # one slice of "one", and the room handles the command
+    assert handling.done()
+    assert seat.got == [b"one", b"answer"]
+    assert sum(1 for v in crowd if v.got) == 2 * SIZE < len(crowd)  # "one" not over yet
+    while slices.pending:
+        await turn()
+    for viewer in crowd:
+        assert viewer.got == [b"one", b"answer"]
+
+
+# --- a relaying node: the same for the owner's broadcasts ------------------------------
+
+NODE = "node-2"
+META = RoomMeta("room-1", RoomSettings("n5", 30.0, "public", fixed_seed=1), "a", "b", 0)
+
+
+class FakeBus:
+    def __init__(self) -> None:
+        self.published: list[tuple[str, bytes]] = []
+
+    def publish(self, channel: str, data: bytes) -> None:
+        self.published.append((channel, data))
+
+
+class Owner:
+    def __init__(self, relay: RelayRoom) -> None:
+        self.relay = relay
+        self.seq = 0
+
+    def send(self, body: Outbound) -> None:
+        self.seq += 1
+        self.relay.on_message(encode_outbound(Envelope(1, self.seq, body)))
+
+
+def member_id(bus: FakeBus) -> int:
+    from server.cluster.wire import RelayJoin, decode_inbound
+    message = decode_inbound(bus.published[-1][1])
+    assert isinstance(message, RelayJoin)
+    return message.member
+
+
+async def test_relay_crowd_in_slices_in_order_and_a_joiner_after_its_welcome(
+        slices: Slices, monkeypatch: pytest.MonkeyPatch) -> None:
+    import server.cluster.relay
+    monkeypatch.setattr(server.cluster.relay, "_member_ids", itertools.count(1000))
+    from protocol import codec
+    from protocol.messages import Events, Welcome
+
+    bus = FakeBus()
+    relay = RelayRoom(bus, NODE, META, "node-1", 5.0, lambda _room: None)  # type: ignore[arg-type]
+    owner = Owner(relay)
+
+    async def join(member: RecordingMember, seat: str | None) -> None:
+        joining = asyncio.create_task(relay.join(member, seat, None))
+        await turn()
+        welcome = Welcome(3, META.room_id, member.audience.value, 0, {}, {})
+        owner.send(Direct(NODE, member_id(bus), codec.encode(welcome)))
+        await joining
+
+    seat = RecordingMember(Audience.A)
+    crowd = [RecordingMember(Audience.SPECTATOR) for _ in range(7)]
+    for member in (seat, *crowd):
+        await join(member, "A" if member is seat else None)
+
+    def firsts(member: RecordingMember) -> list[int]:
+        return [m.first for m in member.frames if isinstance(m, Events)]
+
+    def events(version: int) -> None:
+        frame = codec.encode(Events(version, [{"e": "acted", "value": version}], None))
+        owner.send(Broadcast(Delivery.same(version, frame)))
+
+    events(1)
+    events(2)
+    assert firsts(seat) == [1, 2]
+    assert sum(len(m.frames) - 1 for m in crowd) == SIZE  # one slice so far
+    joiner = RecordingMember(Audience.SPECTATOR)
+    joining = asyncio.create_task(relay.join(joiner, None, None))
+    await turn()  # its join is out (and one more slice is handed out)
+    owner.send(Direct(NODE, member_id(bus), codec.encode(
+        Welcome(3, META.room_id, "spectator", 2, {}, {}))))  # the owner's snapshot has 1, 2
+    await joining
+    events(3)
+    while slices.pending:
+        await turn()
+    for member in crowd:
+        assert firsts(member) == [1, 2, 3]
+    assert isinstance(joiner.frames[0], Welcome)
+    assert len(joiner.frames) == 2
+    assert firsts(joiner) == [3]
