@@ -5,37 +5,19 @@
 // line); B's panel offers the route's start and end beside the default; B shoots at the start,
 // and the roll is measured from there (the Punch Carbine's -3 band, not the 0 of the end).
 // Screenshots: test-artifacts/browser/aro-point-*.png.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, startScenario } from "./harness.mjs";
+import { artifacts, clickTable, scenarioForFile } from "./harness.mjs";
 
 const WAIT = { timeout: 20000 };
 
-let scenario;
-
-before(async () => {
-  scenario = await startScenario();
-});
-
-after(async () => {
-  await scenario?.stop();
-});
+const scenario = scenarioForFile();
 
 const open = (link) => scenario.open(link, WAIT);
 const shot = (page, name) => page.screenshot({ path: join(artifacts, `${name}.png`) });
 const shows = (page, selector, pattern) => page.waitForFunction(([selector, source]) =>
   new RegExp(source).test(document.querySelector(selector)?.textContent ?? ""), [selector, pattern.source], WAIT);
-
-async function clickTable(page, x, y) {
-  const [sx, sy] = await page.evaluate(([x, y]) => {
-    const svg = document.getElementById("table");
-    const depth = window.referee.view.state.table.depth;
-    const p = new DOMPoint(x, depth - y).matrixTransform(svg.getScreenCTM());
-    return [p.x, p.y];
-  }, [x, y]);
-  await page.mouse.click(sx, sy);
-}
 
 const PLACEMENTS = { "A-t7": [30, 12, 90], "A-t1": [2, 2, 90], "B-t3": [30, 30, 270], "B-t1": [46, 46, 270] };
 

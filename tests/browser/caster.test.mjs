@@ -4,28 +4,18 @@
 // with the other side's trooper in Hidden Deployment drawn (the caster's view holds it),
 // and says how far behind the game it runs; the spectator's table never shows it; the
 // organizer link opens the organizer's page. Screenshots: test-artifacts/browser/caster-*.png.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, startScenario } from "./harness.mjs";
+import { artifacts, closeAll, scenarioForFile } from "./harness.mjs";
 
 const WAIT = { timeout: 20000 };
 
-let scenario, base;
-
-before(async () => {
-  scenario = await startScenario();
-  ({ base } = scenario);
-});
-
-after(async () => {
-  await scenario?.stop();
-});
+const scenario = scenarioForFile();
 
 const open = (link) => scenario.open(link, WAIT);
 const json = (path, body) => scenario.post(path, body);
 const shot = (page, name) => page.screenshot({ path: join(artifacts, `caster-${name}.png`) });
-const closeAll = (...pages) => Promise.all(pages.map((p) => p.context().close()));
 
 const GHOST = "B-t2"; // B's trooper in Hidden Deployment, from the game's start
 const PLACEMENTS = {
@@ -35,7 +25,7 @@ const PLACEMENTS = {
 
 test("the lobby: an organizer link and caster links made with it", async () => {
   const page = await scenario.newPage({ permissions: ["clipboard-read", "clipboard-write"] });
-  await page.goto(base + "/");
+  await page.goto(scenario.base + "/");
   await page.fill("#spectator-delay", "90");
   await page.click("#create-room");
   await page.waitForSelector("#links:not([hidden])", WAIT);
@@ -55,7 +45,7 @@ test("the lobby: an organizer link and caster links made with it", async () => {
 
   // The organizer's own link opens the organizer's page, which makes caster links too.
   const organizerPage = await scenario.newPage();
-  await organizerPage.goto(base + "/" + new URL(organizer).hash);
+  await organizerPage.goto(scenario.base + "/" + new URL(organizer).hash);
   await organizerPage.waitForSelector("#organizer:not([hidden])", WAIT);
   await organizerPage.click("#organizer .make-caster");
   await organizerPage.waitForSelector("#organizer #link-caster-1", WAIT);

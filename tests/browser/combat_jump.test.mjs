@@ -4,44 +4,20 @@
 // lands it there, and B and the spectator, who saw nothing of it before, now see it on the
 // table and read the landing in the log; B gets its ARO window. Every wait is on a DOM or view
 // condition. Screenshots: test-artifacts/browser/combat-jump-*.png.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, startScenario } from "./harness.mjs";
+import { artifacts, clickTable, closeAll, scenarioForFile } from "./harness.mjs";
 
 const WAIT = { timeout: 20000 };
 const JUMPER = "A-t15";
 
-let scenario;
+const scenario = scenarioForFile();
 
-before(async () => {
-  scenario = await startScenario();
-});
-
-after(async () => {
-  await scenario?.stop();
-});
-
-async function open(link) {
-  const page = await scenario.open(link, WAIT);
-  await page.waitForFunction(() => document.querySelector("#table [data-label-for]"), null, WAIT);
-  return page;
-}
-
-/** Click the table at a point in inches, through the SVG's own screen transform. */
-async function clickTable(page, x, y) {
-  const [sx, sy] = await page.evaluate(([x, y]) => {
-    const svg = document.getElementById("table");
-    const depth = window.referee.view.state.table.depth;
-    const p = new DOMPoint(x, depth - y).matrixTransform(svg.getScreenCTM());
-    return [p.x, p.y];
-  }, [x, y]);
-  await page.mouse.click(sx, sy);
-}
+const open = (link) => scenario.openTable(link, WAIT);
 
 const shot = (page, name) => page.screenshot({ path: join(artifacts, `combat-jump-${name}.png`) });
 const onTable = (page, id) => page.evaluate((id) => window.referee.view.state.troopers.some((t) => t.id === id && t.position), id);
-const closeAll = (...pages) => Promise.all(pages.map((p) => p.context().close()));
 
 const PLACEMENTS = {
   "A-t1": [10, 6, 90], "A-t3": [24, 6, 90], "A-t11": [16, 6, 90],

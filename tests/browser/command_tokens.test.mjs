@@ -3,22 +3,14 @@
 // both players' tokens; the second player gets a button for each Strategic use the server
 // offers in the first player's first turn, the Active Player one for each Executive use; the
 // spent tokens are log lines for all. Screenshot: test-artifacts/browser/command-tokens-*.png.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, startScenario } from "./harness.mjs";
+import { artifacts, closeAll, scenarioForFile } from "./harness.mjs";
 
 const WAIT = { timeout: 20000 };
 
-let scenario;
-
-before(async () => {
-  scenario = await startScenario();
-});
-
-after(async () => {
-  await scenario?.stop();
-});
+const scenario = scenarioForFile();
 
 const open = (link) => scenario.open(link, WAIT);
 
@@ -30,7 +22,6 @@ const options = async (page) => {
 };
 const tokensShown = (page, text) => page.waitForFunction((text) => document.getElementById("command-tokens").textContent === text, text, WAIT);
 const logged = (page, pattern) => page.waitForFunction((source) => new RegExp(source).test(document.getElementById("log").textContent), pattern.source, WAIT);
-const closeAll = (...pages) => Promise.all(pages.map((p) => p.context().close()));
 
 // A's whole list but its Peripherals stands on the table: 10 Regular Orders in Combat Group 1
 // and 4 in Combat Group 2, more than 10, so B may remove 2 of them (DIGEST 3.3).

@@ -2,23 +2,14 @@
 // spectator in three browser contexts against a real server (tests/browser/scenario_server.py:
 // the app plus a test-only route creating rooms from a scenario). Every wait is on a DOM or
 // view condition; the dice are seeded, so every run plays the same game.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, startScenario } from "./harness.mjs";
+import { artifacts, clickTable, closeAll, scenarioForFile } from "./harness.mjs";
 
 const WAIT = { timeout: 20000 };
 
-let scenario, browser, base;
-
-before(async () => {
-  scenario = await startScenario();
-  ({ browser, base } = scenario);
-});
-
-after(async () => {
-  await scenario?.stop();
-});
+const scenario = scenarioForFile();
 
 const open = (link) => scenario.open(link, WAIT);
 
@@ -34,22 +25,9 @@ const options = async (page) => {
 /** Wait until the page's view has caught up with version v. */
 const reach = (page, v) => page.waitForFunction((v) => window.referee.view.version >= v && !window.referee.view.stale, v, WAIT);
 
-/** Click the table at a point in inches, through the SVG's own screen transform. */
-async function clickTable(page, x, y) {
-  const [sx, sy] = await page.evaluate(([x, y]) => {
-    const svg = document.getElementById("table");
-    const depth = window.referee.view.state.table.depth;
-    const p = new DOMPoint(x, depth - y).matrixTransform(svg.getScreenCTM());
-    return [p.x, p.y];
-  }, [x, y]);
-  await page.mouse.click(sx, sy);
-}
-
 /** Send a command's answer back to the test: waits for the next answer of this page. */
 const nextAnswer = (page) => page.evaluate(() => new Promise((resolve) =>
   window.referee.addEventListener("answer", (e) => resolve(e.detail), { once: true })));
-
-const closeAll = (...pages) => Promise.all(pages.map((p) => p.context().close()));
 
 /** The room's commitment as this page shows it: the short form and the full value on hover. */
 const shownCommitment = (page) => page.evaluate(() => {
@@ -83,9 +61,9 @@ async function verifyDice(page) {
 
 test("lobby creates a room with opponent and spectator links; a fixed-dice room is marked in the list", async () => {
   const fixed = await json("/api/rooms", { ruleset: "codeone", seed: 11 });
-  const context = await browser.newContext();
+  const context = await scenario.browser.newContext();
   const page = await context.newPage();
-  await page.goto(base + "/");
+  await page.goto(scenario.base + "/");
   await page.click("#create-room");
   await page.waitForSelector("#links:not([hidden])");
   assert.match(await page.inputValue("#link-b"), /#room=.+&token=.+/);
@@ -106,7 +84,7 @@ test("two players and a spectator: armies picked at once, initiative, deployment
   const a = await open(room.seats.A.link);
   const b = await open(room.seats.B.link);
   const spectator = await open(room.spectator_link);
-  const described = await (await fetch(`${base}/api/rooms/${room.room}`)).json();
+  const described = await (await fetch(`${scenario.base}/api/rooms/${room.room}`)).json();
   assert.equal(described.fixed_dice, true);
   await assertCommitmentShown([a, b, spectator], described.dice_commitment);
   for (const page of [a, b, spectator]) {
@@ -196,8 +174,8 @@ test("two players and a spectator: armies picked at once, initiative, deployment
 
 test("a room with random dice: both contributions, the commitment for all, a concession, the dice verified by all", async () => {
   // Created through the lobby form, as a player would: no seed, no banner.
-  const lobby = await (await browser.newContext()).newPage();
-  await lobby.goto(base + "/");
+  const lobby = await (await scenario.browser.newContext()).newPage();
+  await lobby.goto(scenario.base + "/");
   await lobby.click("#create-room");
   // The links, or the lobby's message saying why not (then the failure names it).
   await lobby.waitForFunction(() => !document.getElementById("links").hidden || document.getElementById("lobby-message").textContent, null, WAIT);
@@ -210,7 +188,7 @@ test("a room with random dice: both contributions, the commitment for all, a con
   const b = await open(`/${linkB}`);
   const spectator = await open(`/${linkSpectator}`);
   const roomId = await a.evaluate(() => window.referee.options.room);
-  const described = await (await fetch(`${base}/api/rooms/${roomId}`)).json();
+  const described = await (await fetch(`${scenario.base}/api/rooms/${roomId}`)).json();
   assert.equal(described.fixed_dice, false);
   await assertCommitmentShown([a, b, spectator], described.dice_commitment);
   for (const page of [a, b, spectator]) assert.equal(await page.$eval("#fixed-dice-banner", (x) => x.hidden), true);
@@ -228,10 +206,10 @@ test("a room with random dice: both contributions, the commitment for all, a con
   }
   assert.notEqual(sent[0], sent[1]);
   // The record is not published before the end.
-  assert.equal((await fetch(`${base}/api/rooms/${roomId}/record`)).status, 409);
+  assert.equal((await fetch(`${scenario.base}/api/rooms/${roomId}/record`)).status, 409);
 
   await concede(b, a, spectator);
-  const record = await (await fetch(`${base}/api/rooms/${roomId}/record`)).json();
+  const record = await (await fetch(`${scenario.base}/api/rooms/${roomId}/record`)).json();
   assert.deepEqual(record.dice.contributions, { A: sent[0], B: sent[1] });
   const dice = record.events.filter((x) => x.event.dice?.drawn?.length).reduce((n, x) => n + x.event.dice.drawn.length, 0);
   assert.ok(dice > 0, "the initiative roll-off rolled dice");

@@ -1,13 +1,16 @@
 // What every browser test file starts with: the scenario server (tests/browser/scenario_server.py,
 // a real referee on an in-memory store, on a free port) and Debian's Chromium driven by
 // playwright-core (downloading browser builds fails on these machines). Screenshots go to
-// test-artifacts/browser, which git ignores.
+// test-artifacts/browser, which git ignores. Also what several test files do alike: the
+// scenario's before/after hooks (scenarioForFile), a click on the table in inches (clickTable),
+// closing pages (closeAll).
 import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 import { createInterface } from "node:readline";
+import { before, after } from "node:test";
 
 export const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const artifacts = join(repo, "test-artifacts", "browser");
@@ -46,6 +49,12 @@ export async function startScenario() {
       await page.waitForFunction(() => window.referee?.view.state, null, wait);
       return page;
     },
+    /** `open`, then wait until the table has drawn its troopers' labels. */
+    async openTable(link, wait) {
+      const page = await this.open(link, wait);
+      await page.waitForFunction(() => document.querySelector("#table [data-label-for]"), null, wait);
+      return page;
+    },
     /** POST a JSON body to the server; its JSON answer. */
     async post(path, body) {
       const response = await fetch(base + path, { method: "POST", headers: { "content-type": "application/json" },
@@ -58,3 +67,33 @@ export async function startScenario() {
     },
   };
 }
+
+/**
+ * The test file's scenario: started before its first test, stopped after its last (node:test
+ * hooks). The object is filled in when the `before` hook has run, so use it inside tests.
+ * @returns {any} what `startScenario` returns.
+ */
+export function scenarioForFile() {
+  const scenario = {};
+  before(async () => {
+    Object.assign(scenario, await startScenario());
+  });
+  after(async () => {
+    await scenario.stop?.();
+  });
+  return scenario;
+}
+
+/** Click the table at a point in inches, through the SVG's own screen transform. */
+export async function clickTable(page, x, y) {
+  const [sx, sy] = await page.evaluate(([x, y]) => {
+    const svg = document.getElementById("table");
+    const depth = window.referee.view.state.table.depth;
+    const p = new DOMPoint(x, depth - y).matrixTransform(svg.getScreenCTM());
+    return [p.x, p.y];
+  }, [x, y]);
+  await page.mouse.click(sx, sy);
+}
+
+/** Close the pages' browser contexts (each page has its own). */
+export const closeAll = (...pages) => Promise.all(pages.map((p) => p.context().close()));

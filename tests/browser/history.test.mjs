@@ -3,36 +3,18 @@
 // spectator who joins late sees the same; later live events append without duplicates.
 // Real headless Chromium against tests/browser/scenario_server.py, as game.test.mjs; every
 // wait is on a DOM or view condition.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, startScenario } from "./harness.mjs";
+import { artifacts, clickTable, scenarioForFile } from "./harness.mjs";
 
 const WAIT = { timeout: 20000 };
 
-let scenario;
-
-before(async () => {
-  scenario = await startScenario();
-});
-
-after(async () => {
-  await scenario?.stop();
-});
+const scenario = scenarioForFile();
 
 const open = (link) => scenario.open(link, WAIT);
 
 const json = (path, body) => scenario.post(path, body);
-
-async function clickTable(page, x, y) {
-  const [sx, sy] = await page.evaluate(([x, y]) => {
-    const svg = document.getElementById("table");
-    const depth = window.referee.view.state.table.depth;
-    const p = new DOMPoint(x, depth - y).matrixTransform(svg.getScreenCTM());
-    return [p.x, p.y];
-  }, [x, y]);
-  await page.mouse.click(sx, sy);
-}
 
 /** What a page shows of the game's past: the log and the results, exactly (markup included). */
 const shown = (page) => page.evaluate(() => ({ log: document.getElementById("log").innerHTML, results: document.getElementById("results").innerHTML }));

@@ -2,30 +2,21 @@
 // and Copy buttons, the waiting states, both branches of the Initiative choice, a seat opened
 // in another tab (4010) taken back, the End turn confirmation, the how-to page. Real headless
 // Chromium against tests/browser/scenario_server.py; every wait is on a DOM or view condition.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { artifacts, startScenario } from "./harness.mjs";
+import { artifacts, closeAll, scenarioForFile } from "./harness.mjs";
 
 const WAIT = { timeout: 20000 };
 
-let scenario, base;
-
-before(async () => {
-  scenario = await startScenario();
-  ({ base } = scenario);
-});
-
-after(async () => {
-  await scenario?.stop();
-});
+const scenario = scenarioForFile();
 
 const newPage = (options = {}) => scenario.newPage(options);
 async function open(link) {
   const page = await newPage();
-  await page.goto(base + link);
+  await page.goto(scenario.base + link);
   await page.waitForFunction(() => window.referee?.view.state, null, WAIT);
   return page;
 }
@@ -34,7 +25,6 @@ const state = (page) => page.evaluate(() => window.referee.view.state);
 const shot = (page, name) => page.screenshot({ path: join(artifacts, `lobby-${name}.png`) });
 /** An element's text as shown (innerText: blocks on their own lines), whitespace folded. */
 const text = (page, selector) => page.$eval(selector, (x) => x.innerText.replace(/\s+/g, " ").trim());
-const closeAll = (...pages) => Promise.all(pages.map((p) => p.context().close()));
 /** Wait until the page holds a fresh view in which `predicate(state)` holds. */
 const until = (page, predicate) => page.waitForFunction(`(() => { const v = window.referee.view; return v.state && !v.stale && (${predicate})(v.state); })()`, null, WAIT);
 
@@ -48,7 +38,7 @@ async function armiesChosen(a, b) {
 
 test("the lobby: three links with Copy buttons (clipboard, and the selection when it is refused)", async () => {
   const page = await newPage({ permissions: ["clipboard-read", "clipboard-write"] });
-  await page.goto(base + "/");
+  await page.goto(scenario.base + "/");
   await page.waitForSelector("#room-list li", WAIT);
   assert.equal(await page.$eval("#how-to-lobby", (x) => x.getAttribute("href")), "how-to.html");
   assert.deepEqual(await page.$$eval("#ruleset option", (xs) => xs.map((x) => x.value)), ["n5", "codeone"]);
@@ -78,7 +68,7 @@ test("the lobby: three links with Copy buttons (clipboard, and the selection whe
   await refused.addInitScript(() => {
     Object.defineProperty(navigator, "clipboard", { value: { writeText: () => Promise.reject(new DOMException("refused", "NotAllowedError")) } });
   });
-  await refused.goto(base + "/");
+  await refused.goto(scenario.base + "/");
   await refused.click("#create-room");
   await refused.waitForSelector("#links:not([hidden])", WAIT);
   await refused.click("#copy-link-b");
@@ -94,13 +84,13 @@ test("the lobby: three links with Copy buttons (clipboard, and the selection whe
 async function createdRoom(page) {
   await page.waitForSelector("#links:not([hidden])", WAIT);
   const room = new URLSearchParams(new URL(await page.inputValue("#link-spectator")).hash.slice(1)).get("room");
-  return (await fetch(`${base}/api/rooms/${room}`)).json();
+  return (await fetch(`${scenario.base}/api/rooms/${room}`)).json();
 }
 
 test("the table: a layout of the ruleset, or a table from a JSON file sent whole (the server's refusal said in words)", async () => {
   const page = await newPage();
-  await page.goto(base + "/");
-  const listed = await fetch(`${base}/api/tables?ruleset=codeone`);
+  await page.goto(scenario.base + "/");
+  const listed = await fetch(`${scenario.base}/api/tables?ruleset=codeone`);
   if (listed.status === 404) { // a server without table layouts: no choice offered
     await page.waitForSelector("#room-list li", WAIT);
     assert.equal(await page.$eval("#table-choice", (x) => x.hidden), true);
@@ -124,7 +114,7 @@ test("the table: a layout of the ruleset, or a table from a JSON file sent whole
   const dir = mkdtempSync(join(tmpdir(), "lobby-table-"));
   const own = join(dir, "own.json");
   writeFileSync(own, JSON.stringify({ ...fallback.table, id: "our-kitchen-table", title: "Our kitchen table" }));
-  await page.goto(base + "/");
+  await page.goto(scenario.base + "/");
   await page.selectOption("#ruleset", "codeone");
   await page.setInputFiles("#table-file", own);
   await page.waitForSelector("#clear-table-file:not([hidden])", WAIT);
@@ -134,7 +124,7 @@ test("the table: a layout of the ruleset, or a table from a JSON file sent whole
   assert.deepEqual((await createdRoom(page)).settings.table, { id: "our-kitchen-table", title: "Our kitchen table", inline: true });
   const broken = join(dir, "broken.json");
   writeFileSync(broken, JSON.stringify({ ...fallback.table, format: "something-else" }));
-  await page.goto(base + "/");
+  await page.goto(scenario.base + "/");
   await page.setInputFiles("#table-file", broken);
   await page.waitForSelector("#clear-table-file:not([hidden])", WAIT);
   await page.click("#create-room");
@@ -153,7 +143,7 @@ test("the table: a layout of the ruleset, or a table from a JSON file sent whole
 
 test("waiting states: the creator's seat waits for the opponent to join (with the link to send), then for their army", async () => {
   const lobby = await newPage();
-  await lobby.goto(base + "/");
+  await lobby.goto(scenario.base + "/");
   await lobby.click("#create-room");
   await lobby.waitForSelector("#links:not([hidden])", WAIT);
   const linkB = await lobby.inputValue("#link-b");
@@ -324,7 +314,7 @@ test("a seat opened in another tab: the first tab gets the banner and takes the 
 
 test("the how-to page loads, is linked from the lobby and the game, and the favicon is served", async () => {
   const page = await newPage();
-  await page.goto(base + "/how-to.html");
+  await page.goto(scenario.base + "/how-to.html");
   assert.equal(await page.title(), "How to play here - Infinity referee");
   const headings = await page.$$eval("h2", (xs) => xs.map((x) => x.textContent));
   for (const topic of ["Creating a room", "The three links", "Choosing an army", "Initiative", "Deployment and the reserve", "Orders",
@@ -335,11 +325,11 @@ test("the how-to page loads, is linked from the lobby and the game, and the favi
   const broken = await page.$$eval("nav a", (xs) => xs.map((x) => x.getAttribute("href")).filter((h) => !document.querySelector(h)));
   assert.deepEqual(broken, []);
   await shot(page, "13-how-to");
-  const icon = await fetch(`${base}/favicon.svg`);
+  const icon = await fetch(`${scenario.base}/favicon.svg`);
   assert.equal(icon.status, 200);
   assert.match(icon.headers.get("content-type"), /^image\/svg\+xml/);
   assert.match(await icon.text(), /^<svg /);
-  await page.goto(base + "/");
+  await page.goto(scenario.base + "/");
   assert.equal(await page.$eval('link[rel="icon"]', (x) => x.getAttribute("href")), "favicon.svg");
   const room = await json("/api/rooms", { ruleset: "codeone" });
   const game = await open(room.spectator_link);

@@ -3,33 +3,20 @@
 // in the roster for both seats and the spectator; the log says so; ending the turn runs the
 // States Phase, which cancels it, and the token goes. The dice are injected; every wait is on
 // a DOM or view condition. Screenshots: test-artifacts/browser/stunned-*.png.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, startScenario } from "./harness.mjs";
+import { artifacts, closeAll, scenarioForFile } from "./harness.mjs";
 
 const WAIT = { timeout: 20000 };
 
-let scenario;
+const scenario = scenarioForFile();
 
-before(async () => {
-  scenario = await startScenario();
-});
-
-after(async () => {
-  await scenario?.stop();
-});
-
-async function open(link) {
-  const page = await scenario.open(link, WAIT);
-  await page.waitForFunction(() => document.querySelector("#table [data-label-for]"), null, WAIT);
-  return page;
-}
+const open = (link) => scenario.openTable(link, WAIT);
 
 const shot = (page, name) => page.screenshot({ path: join(artifacts, `stunned-${name}.png`) });
 const label = (page, id) => page.$eval(`#table [data-label-for="${id}"]`, (x) => x.textContent);
 const rosterRow = (page, id) => page.$eval(`#roster [data-roster-trooper="${id}"]`, (x) => x.textContent);
-const closeAll = (...pages) => Promise.all(pages.map((p) => p.context().close()));
 
 // N5: A's Warden (A-t1) faces B's Enforcer B-t3, which is turned away (no ARO); B's Boss far
 // off, turned away too.

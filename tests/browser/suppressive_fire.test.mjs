@@ -6,22 +6,14 @@
 // Suppressive Fire; the order panel offers the Entire Order to a trooper with a Suppressive
 // Fire weapon; in deployment, the first player's Strategic hold-back of one more trooper.
 // Screenshots: test-artifacts/browser/suppressive-fire-*.png, hold-back-*.png.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, startScenario } from "./harness.mjs";
+import { artifacts, closeAll, scenarioForFile } from "./harness.mjs";
 
 const WAIT = { timeout: 20000 };
 
-let scenario;
-
-before(async () => {
-  scenario = await startScenario();
-});
-
-after(async () => {
-  await scenario?.stop();
-});
+const scenario = scenarioForFile();
 
 const open = (link) => scenario.open(link, WAIT);
 const shot = (page, name) => page.screenshot({ path: join(artifacts, `${name}.png`) });
@@ -31,7 +23,6 @@ const options = async (page) => {
 };
 const shows = (page, selector, pattern) => page.waitForFunction(([selector, source]) =>
   new RegExp(source).test(document.querySelector(selector)?.textContent ?? ""), [selector, pattern.source], WAIT);
-const closeAll = (...pages) => Promise.all(pages.map((p) => p.context().close()));
 
 // A's Lancer and B's Enforcer face each other 18" apart on a clear line (x 30).
 const PLACEMENTS = { "A-t7": [30, 12, 90], "A-t1": [2, 2, 90], "B-t3": [30, 30, 270], "B-t1": [46, 46, 270] };

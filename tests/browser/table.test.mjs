@@ -3,44 +3,20 @@
 // the view shows, never an enemy in Hidden Deployment, a marker as a marker), casualties drawn
 // as casualties, terrain labelled with its height, and the ruler answered by the server.
 // Every wait is on a DOM or view condition; the dice are injected, so every run plays alike.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, startScenario } from "./harness.mjs";
+import { artifacts, clickTable, closeAll, scenarioForFile } from "./harness.mjs";
 
 const WAIT = { timeout: 20000 };
 
-let scenario;
+const scenario = scenarioForFile();
 
-before(async () => {
-  scenario = await startScenario();
-});
-
-after(async () => {
-  await scenario?.stop();
-});
-
-async function open(link) {
-  const page = await scenario.open(link, WAIT);
-  await page.waitForFunction(() => document.querySelector("#table [data-label-for]"), null, WAIT);
-  return page;
-}
+const open = (link) => scenario.openTable(link, WAIT);
 
 const json = (path, body) => scenario.post(path, body);
 const state = (page) => page.evaluate(() => window.referee.view.state);
 const shot = (page, name) => page.screenshot({ path: join(artifacts, `table-${name}.png`) });
-const closeAll = (...pages) => Promise.all(pages.map((p) => p.context().close()));
-
-/** Click the table at a point in inches, through the SVG's own screen transform. */
-async function clickTable(page, x, y) {
-  const [sx, sy] = await page.evaluate(([x, y]) => {
-    const svg = document.getElementById("table");
-    const depth = window.referee.view.state.table.depth;
-    const p = new DOMPoint(x, depth - y).matrixTransform(svg.getScreenCTM());
-    return [p.x, p.y];
-  }, [x, y]);
-  await page.mouse.click(sx, sy);
-}
 
 /** The label by each trooper's base: {id: text}. */
 const labels = (page) => page.$$eval("#table [data-label-for]", (xs) => Object.fromEntries(xs.map((x) => [x.dataset.labelFor, x.textContent])));

@@ -5,23 +5,14 @@
 // and a second round played to the end. Real headless Chromium against
 // tests/browser/scenario_server.py; games end by concession in the app; every wait is on a
 // DOM or view condition (the pages read the API every few seconds by themselves).
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, startScenario } from "./harness.mjs";
+import { artifacts, scenarioForFile } from "./harness.mjs";
 
 const WAIT = { timeout: 20000 };
 
-let scenario, base;
-
-before(async () => {
-  scenario = await startScenario();
-  ({ base } = scenario);
-});
-
-after(async () => {
-  await scenario?.stop();
-});
+const scenario = scenarioForFile();
 
 const shot = (page, name) => page.screenshot({ path: join(artifacts, `tournament-${name}.png`), fullPage: true });
 const text = (page, selector) => page.$eval(selector, (x) => x.innerText.replace(/\s+/g, " ").trim());
@@ -38,7 +29,7 @@ async function untilText(page, selector, pattern) {
     throw new Error(`${selector} never matched ${pattern}: it says ${JSON.stringify(shown)}${message ? `; the page says ${JSON.stringify(message)}` : ""} (${error.message})`);
   }
 }
-const fragment = (link) => new URLSearchParams(new URL(link, base).hash.slice(1));
+const fragment = (link) => new URLSearchParams(new URL(link, scenario.base).hash.slice(1));
 let actions = 0;
 const actionId = () => `browser-test-action-${++actions}-${Date.now()}`;
 
@@ -54,7 +45,7 @@ async function concede(seatLink) {
 test("a tournament: created in the lobby, registered, paired with a swap, played, closed and corrected, its standings", async () => {
   // The lobby: the creation form, then the organizer's and the public links.
   const lobby = await scenario.newPage({ permissions: ["clipboard-read", "clipboard-write"] });
-  await lobby.goto(base + "/");
+  await lobby.goto(scenario.base + "/");
   await lobby.waitForSelector("#tournaments", WAIT);
   await lobby.click("#organize summary");
   await lobby.fill("#tournament-name", "Browser Cup");
@@ -71,7 +62,7 @@ test("a tournament: created in the lobby, registered, paired with a swap, played
   assert.equal(fragment(publicLink).get("tournament"), id);
   assert.equal(fragment(publicLink).get("organizer"), null, "the public link holds no token");
   await shot(lobby, "02-created");
-  const view = await (await fetch(`${base}/api/tournaments/${id}`)).json();
+  const view = await (await fetch(`${scenario.base}/api/tournaments/${id}`)).json();
   assert.deepEqual([view.name, view.settings.rounds, view.settings.clock_s, view.status], ["Browser Cup", 2, 2700, "registration"]);
 
   // A player registers on the public page (the contract's /#tournament= link leads there).
@@ -115,7 +106,7 @@ test("a tournament: created in the lobby, registered, paired with a swap, played
   assert.equal(await org.inputValue("#o-public-link"), publicLink, "the dashboard offers the public link to send");
   await org.click("#pair-round");
   await org.waitForSelector("#proposal:not([hidden]) #proposal-tables tr[data-table]", WAIT);
-  const proposal = (await (await fetch(`${base}/api/tournaments/${id}`)).json()).proposal;
+  const proposal = (await (await fetch(`${scenario.base}/api/tournaments/${id}`)).json()).proposal;
   assert.equal(proposal.tables.length, 2);
   const [x, y] = [proposal.tables[0].a, proposal.tables[1].a];
   await org.selectOption("#swap-a", x);
@@ -126,7 +117,7 @@ test("a tournament: created in the lobby, registered, paired with a swap, played
   await shot(org, "04-proposal-swapped");
   await org.click("#start-round");
   await org.waitForFunction(() => document.querySelectorAll("#o-tables .t-live").length === 2, null, WAIT);
-  const started = await (await fetch(`${base}/api/tournaments/${id}`)).json();
+  const started = await (await fetch(`${scenario.base}/api/tournaments/${id}`)).json();
   assert.equal(started.status, "playing");
   assert.deepEqual(started.rounds[0].swaps, [{ players: [x, y], reason: "club mates" }]);
   for (const t of started.rounds[0].tables) {
@@ -183,14 +174,14 @@ test("a tournament: created in the lobby, registered, paired with a swap, played
   await shot(org, "07-dashboard-results");
 
   // The standings: the closed table's winner first (4 TP), the tie 2 each, the loser 0.
-  const standings = (await (await fetch(`${base}/api/tournaments/${id}/standings`)).json()).standings;
+  const standings = (await (await fetch(`${scenario.base}/api/tournaments/${id}/standings`)).json()).standings;
   assert.equal(standings[0].player, other.b);
   assert.deepEqual(standings.map((s) => s.tp), [4, 2, 2, 0]);
   await untilText(alice, "#standings", new RegExp(`1 ${names[other.b]} .+ 4 0 180 0 1 1-0-0 0`));
   assert.deepEqual(await alice.$$eval("#standings tr[data-player]", (rows) => rows.map((r) => r.dataset.player)), standings.map((s) => s.player));
   assert.match(await text(alice, "#me-standing"), /^You are (2nd|3rd) of 4: 2 TP, 0 OP, 150 VP \(0 won, 1 tied, 0 lost\)\.$/);
   const csvHref = await alice.$eval("#export-csv", (a) => a.getAttribute("href"));
-  const csv = await (await fetch(base + csvHref)).text();
+  const csv = await (await fetch(scenario.base + csvHref)).text();
   assert.equal(csv.split(/\r?\n/)[0], "rank,player,name,army,tp,op,vp,sos,played,wins,draws,losses,byes,dropped");
   assert.equal(csv.trim().split(/\r?\n/).length, 5);
   assert.match(csv.split(/\r?\n/)[1], new RegExp(`^1,${other.b},${names[other.b]},`));
@@ -201,7 +192,7 @@ test("a tournament: created in the lobby, registered, paired with a swap, played
   // the seat link its own player page gives; the tournament is finished.
   await org.click("#start-round");
   await org.waitForFunction(() => window.tournamentPage?.data.view.round === 2 && document.querySelectorAll("#o-tables .t-live").length === 2, null, WAIT);
-  const round2 = (await (await fetch(`${base}/api/tournaments/${id}`)).json()).rounds[1];
+  const round2 = (await (await fetch(`${scenario.base}/api/tournaments/${id}`)).json()).rounds[1];
   const met = new Set(started.rounds[0].tables.map((t) => [t.a, t.b].sort().join()));
   for (const t of round2.tables) assert.ok(!met.has([t.a, t.b].sort().join()), "no pairing repeats round 1's");
   await untilText(alice, "#me-pairing", /^Round 2, table \d: you play .+ as Player [AB]\.$/);
@@ -211,7 +202,7 @@ test("a tournament: created in the lobby, registered, paired with a swap, played
   // The other table's seat A concedes with the seat link its own player page gives.
   const other2 = round2.tables.find((t) => t.a !== aliceId && t.b !== aliceId);
   const page2 = await scenario.newPage();
-  await page2.goto(`${base}/tournament.html#tournament=${id}&player=${Object.entries(tokens).find(([, name]) => name === names[other2.a])[0]}`);
+  await page2.goto(`${scenario.base}/tournament.html#tournament=${id}&player=${Object.entries(tokens).find(([, name]) => name === names[other2.a])[0]}`);
   await page2.waitForSelector("#seat-link", WAIT);
   assert.equal(await text(page2, "#me-pairing"), `Round 2, table ${other2.table}: you play ${names[other2.b]} as Player A.`);
   await shot(org, "09-dashboard-round-2");
@@ -222,16 +213,18 @@ test("a tournament: created in the lobby, registered, paired with a swap, played
   await shot(org, "10-dashboard-finished");
 
   // The public standings page: the final order, both rounds' results, the exports.
-  const final = (await (await fetch(`${base}/api/tournaments/${id}/standings`)).json());
+  const final = (await (await fetch(`${scenario.base}/api/tournaments/${id}/standings`)).json());
   assert.equal(final.status, "finished");
   const pub = await scenario.newPage();
-  await pub.goto(`${base}/#tournament=${id}`);
+  await pub.goto(`${scenario.base}/#tournament=${id}`);
   await pub.waitForSelector("#standings tr[data-player]", WAIT);
   assert.equal(await pub.$eval("#register", (x) => x.hidden), true, "registration is closed");
   assert.deepEqual(await pub.$$eval("#standings tr[data-player]", (rows) => rows.map((r) => r.dataset.player)), final.standings.map((s) => s.player));
   assert.deepEqual(await pub.$$eval("#standings tr[data-player] td[data-col=tp]", (xs) => xs.map((x) => Number(x.textContent))), final.standings.map((s) => s.tp));
   assert.equal(await pub.$$eval("#rounds .t-round", (xs) => xs.length), 2);
-  assert.equal(await pub.$$eval("#rounds a[data-link=record]", (xs) => xs.length), 4, "every finished table links its record");
+  assert.equal(await pub.$$eval("#rounds a[data-link=record]", (xs) => xs.length), 3, "every finished table links its record");
+  assert.equal(await pub.$$eval(`#rounds tr[data-round="1"][data-table="${other.table}"] a[data-link=record]`, (xs) => xs.length), 0,
+    "the table closed unfinished has no record (409 game_not_over)");
   assert.equal(await pub.$$eval("a[data-link=caster], a[data-link=organizer]", (xs) => xs.length), 0, "no caster or organizer link in public");
   await shot(pub, "11-public-standings");
   for (const page of [org, alice, page2, pub, lobby]) await page.context().close();
@@ -246,10 +239,10 @@ test("the organizer's players: added on the dashboard (its link shown once), see
     tokens[answer.player] = answer.token;
   }
   const org = await scenario.newPage();
-  await org.goto(`${base}/tournament.html`); // no tournament: the creation form
+  await org.goto(`${scenario.base}/tournament.html`); // no tournament: the creation form
   await org.waitForSelector("#create:not([hidden]) #tournament-form", WAIT);
   assert.equal(await org.$eval("#tournament", (x) => x.hidden), true);
-  await org.goto(base + created.organizer.link);
+  await org.goto(scenario.base + created.organizer.link);
   await org.waitForSelector("#o-player-table tr[data-player]", WAIT);
   assert.equal(await org.$eval("#players-section", (x) => x.hidden), true, "the dashboard's own table replaces the players list");
 
@@ -285,7 +278,7 @@ test("the organizer's players: added on the dashboard (its link shown once), see
   // Five players: the proposal has a bye, the swap may move it; the round starts.
   await org.click("#pair-round");
   await org.waitForSelector("#o-round #proposal:not([hidden])", WAIT);
-  const proposal = (await (await fetch(`${base}/api/tournaments/${id}`)).json()).proposal;
+  const proposal = (await (await fetch(`${scenario.base}/api/tournaments/${id}`)).json()).proposal;
   assert.ok(proposal.bye, "an odd count: a bye");
   assert.equal(proposal.tables[0].a, "p5", "the first seed sits A at table 1");
   await untilText(org, "#proposal", new RegExp(`Bye: ${names[proposal.bye]}`));
@@ -303,14 +296,14 @@ test("the organizer's players: added on the dashboard (its link shown once), see
 
   // The player with the bye is told so; a wrong token is said in words.
   const byePage = await scenario.newPage();
-  await byePage.goto(`${base}/tournament.html#tournament=${id}&player=${tokens[swapWith]}`);
+  await byePage.goto(`${scenario.base}/tournament.html#tournament=${id}&player=${tokens[swapWith]}`);
   await untilText(byePage, "#me-pairing", /^Round 1: you have the bye \(4 TP, no game to play\)\.$/);
   assert.equal(await byePage.$$eval("#seat-link", (xs) => xs.length), 0, "no seat link with the bye");
   assert.equal(await text(byePage, '#me-games tr[data-round="1"]'), "1 Bye (4 TP)");
   await shot(byePage, "14-player-bye");
-  await byePage.goto(`${base}/tournament.html#tournament=${id}&player=not-a-token`);
+  await byePage.goto(`${scenario.base}/tournament.html#tournament=${id}&player=not-a-token`);
   await untilText(byePage, "#t-error", /^This link's token is not one of this tournament's: check the link\.$/);
-  await byePage.goto(`${base}/tournament.html#tournament=no-such-tournament`);
+  await byePage.goto(`${scenario.base}/tournament.html#tournament=no-such-tournament`);
   await untilText(byePage, "#t-error", /^There is no such tournament\.$/);
   for (const page of [org, byePage]) await page.context().close();
 });
@@ -327,11 +320,11 @@ test("the dashboard follows a table's game and its running chess clock; a game e
       tokens[answer.player] = answer.token;
     }
     const org = await scenario.newPage();
-    await org.goto(base + created.organizer.link);
+    await org.goto(scenario.base + created.organizer.link);
     await org.waitForSelector("#start-round:not([hidden])", WAIT);
     await org.click("#start-round");
     await org.waitForSelector("#o-tables .t-live", WAIT);
-    const table = (await (await fetch(`${base}/api/tournaments/${id}`)).json()).rounds[0].tables[0];
+    const table = (await (await fetch(`${scenario.base}/api/tournaments/${id}`)).json()).rounds[0].tables[0];
     const seat = async (player) => (await scenario.post(`/api/tournaments/${id}/me`, { token: tokens[player] })).current.seat_link;
     const [a, b] = [await scenario.open(await seat(table.a), WAIT), await scenario.open(await seat(table.b), WAIT)];
     await Promise.all([a.click('[data-army="helion-vanguard"]'), b.click('[data-army="vesper-raiders"]')]);

@@ -4,25 +4,16 @@
 // `options` and view only to decide which click a player would make, and to wait). Fixed dice
 // (a seed), so a run plays the same game every time. Screenshots of the key moments go to
 // test-artifacts/browser/whole-*.png for a reviewer to look at.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, startScenario } from "./harness.mjs";
+import { artifacts, clickTable, scenarioForFile } from "./harness.mjs";
 
 const WAIT = { timeout: 30000 };
 /** Orders each player spends per turn before ending it (the rest are left unspent). */
 const ORDERS_PER_TURN = 2;
 
-let scenario, base;
-
-before(async () => {
-  scenario = await startScenario();
-  ({ base } = scenario);
-});
-
-after(async () => {
-  await scenario?.stop();
-});
+const scenario = scenarioForFile();
 
 const open = (link) => scenario.open(link, WAIT);
 
@@ -44,17 +35,6 @@ async function clickAndAnswer(page, selector) {
   const answer = nextAnswer(page);
   await page.click(selector);
   return answer;
-}
-
-/** Click the table at a point in inches, through the SVG's own screen transform. */
-async function clickTable(page, x, y) {
-  const [sx, sy] = await page.evaluate(([x, y]) => {
-    const svg = document.getElementById("table");
-    const depth = window.referee.view.state.table.depth;
-    const p = new DOMPoint(x, depth - y).matrixTransform(svg.getScreenCTM());
-    return [p.x, p.y];
-  }, [x, y]);
-  await page.mouse.click(sx, sy);
 }
 
 /**
@@ -82,10 +62,10 @@ const history = (page) => page.evaluate(() => ({
 const logged = (page, type) => page.evaluate((type) => window.referee.view.log.filter((x) => x.event?.type === type).map((x) => x.event), type);
 
 test("a whole N5 game in the browser: armies, initiative, Hidden Deployment (revealed on its own private Order), Orders with AROs (one declared, one timed out), a reload and a late spectator with the full history, to the final score", async () => {
-  const layouts = await (await fetch(`${base}/api/tables?ruleset=n5`)).json();
+  const layouts = await (await fetch(`${scenario.base}/api/tables?ruleset=n5`)).json();
   const table = (layouts.tables ?? []).find((t) => !t.id.startsWith("sample"))?.id;
   assert.ok(table, "the server offers a tournament layout for N5");
-  const created = await fetch(`${base}/api/rooms`, { method: "POST", headers: { "content-type": "application/json" },
+  const created = await fetch(`${scenario.base}/api/rooms`, { method: "POST", headers: { "content-type": "application/json" },
     body: JSON.stringify({ ruleset: "n5", aro_window_s: 8, seed: 3, table }) });
   assert.equal(created.status, 201);
   const room = await created.json();
@@ -289,7 +269,7 @@ test("a whole N5 game in the browser: armies, initiative, Hidden Deployment (rev
   assert.ok(goals.revealed, "the hidden trooper revealed itself on its own private Order");
 
   // The final score shown is the server's: the record's game_ended result.
-  const record = await (await fetch(`${base}/api/rooms/${room.room}/record`)).json();
+  const record = await (await fetch(`${scenario.base}/api/rooms/${room.room}/record`)).json();
   const ended = record.events.map((e) => e.event).find((e) => e.type === "game_ended");
   assert.ok(ended, "the record ends with game_ended");
   assert.notEqual(ended.result.reason, "concession", "the game ended by itself");
