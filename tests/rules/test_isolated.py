@@ -31,9 +31,9 @@ from server.rules.ids import SPECTATOR, Side, TrooperId, WeaponId
 from server.rules.options import seat_options
 from server.rules.state import GameState
 from server.rules.views import view_event, view_state
-from tests.support.games import close_aro_window, play
 from tests.support.games import decide as _decide
 from tests.support.games import fold_effects as _fold
+from tests.support.games import play, shoot_and_resolve
 from tests.support.scenarios import build_state
 
 from .resolution_builders import RIFLE, RIFLE_BANDS, resolving, shoot, trooper
@@ -109,14 +109,7 @@ def _em_shot_in_play() -> tuple[GameState, OrderResolved]:
     state = build_state({"ruleset": "n5", "terrain": [], "placements": placements,
                          "dice": [1, 2, 3, 20, 20, 20, 20, 20, 20, 1]})
     state = _armed_with_em(state, "A-t7")
-    state, _ = play(state, A, {"type": "activate", "trooper": "A-t7", "order": "regular"})
-    shot = {"type": "bs_attack", "weapon": EM_RIFLE.id, "targets": [{"trooper": "B-t3", "burst": 3}]}
-    state, _ = play(state, A, {"type": "declare_skill", "skill": shot})
-    state, _ = close_aro_window(state)
-    state, _ = play(state, A, {"type": "declare_skill", "skill": {"type": "idle"}})
-    state, events = close_aro_window(state)
-    (resolved,) = [e for e in events if isinstance(e, OrderResolved)]
-    return state, resolved
+    return shoot_and_resolve(state, A, "A-t7", EM_RIFLE.id, "B-t3", 3)
 
 
 def test_digest_8_isolated_is_open_information_in_every_view() -> None:

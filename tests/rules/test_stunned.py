@@ -39,9 +39,9 @@ from server.rules.ids import SPECTATOR, Side, TrooperId, WeaponId
 from server.rules.options import seat_options
 from server.rules.state import GameState, Phase
 from server.rules.views import view_event, view_state
-from tests.support.games import close_aro_window, idle_out, play
 from tests.support.games import decide as _decide
 from tests.support.games import fold_effects as _fold
+from tests.support.games import idle_out, play, shoot_and_resolve
 from tests.support.scenarios import build_state
 
 from .resolution_builders import RIFLE, RIFLE_BANDS, resolving, shoot, trooper
@@ -195,14 +195,7 @@ def _stun_shot_in_play() -> tuple[GameState, OrderResolved]:
     two failed saves; the Guts Roll fails without a die."""
     state = _stunned_game()
     state = replace(state, dice=replace(state.dice, injected=(1, 2, 20, 20)))
-    state, _ = play(state, A, {"type": "activate", "trooper": WARDEN, "order": "regular"})
-    shot = {"type": "bs_attack", "weapon": "stunner", "targets": [{"trooper": ENFORCER, "burst": 2}]}
-    state, _ = play(state, A, {"type": "declare_skill", "skill": shot})
-    state, _ = close_aro_window(state)
-    state, _ = play(state, A, {"type": "declare_skill", "skill": {"type": "idle"}})
-    state, events = close_aro_window(state)
-    (resolved,) = [e for e in events if isinstance(e, OrderResolved)]
-    return state, resolved
+    return shoot_and_resolve(state, A, WARDEN, "stunner", ENFORCER, 2)
 
 
 def test_digest_10_stun_ammunition_the_sample_warden_carries_the_stunner() -> None:

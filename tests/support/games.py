@@ -9,7 +9,7 @@ from server.rules import commands as c
 from server.rules import engine
 from server.rules.combat.effects import apply_effect
 from server.rules.decision import Accepted, Rejected
-from server.rules.events import Event
+from server.rules.events import Event, OrderResolved
 from server.rules.ids import Side, TrooperId, Viewer
 from server.rules.options import seat_options
 from server.rules.serial import Plain
@@ -82,6 +82,21 @@ def idle_out(state: GameState) -> tuple[GameState, list[Event]]:
             state, events = play(state, state.active, {"type": "declare_skill", "skill": {"type": "idle"}})
         produced += events
     return state, produced
+
+
+def shoot_and_resolve(state: GameState, side: Side, shooter: str, weapon: str, target: str,
+                      burst: int) -> tuple[GameState, OrderResolved]:
+    """``shooter`` spends a Regular Order on a BS Attack with its whole ``burst`` on
+    ``target``, then Idle, with no ARO (each window closed as it opens); the state after
+    the Order and its resolution."""
+    state, _ = play(state, side, {"type": "activate", "trooper": shooter, "order": "regular"})
+    shot = {"type": "bs_attack", "weapon": weapon, "targets": [{"trooper": target, "burst": burst}]}
+    state, _ = play(state, side, {"type": "declare_skill", "skill": shot})
+    state, _ = close_aro_window(state)
+    state, _ = play(state, side, {"type": "declare_skill", "skill": {"type": "idle"}})
+    state, events = close_aro_window(state)
+    (resolved,) = [e for e in events if isinstance(e, OrderResolved)]
+    return state, resolved
 
 
 def spend_public_orders(
