@@ -15,12 +15,13 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from conftest import running_server, settings
+from fake_clock import FakeClock
 from starlette.applications import Starlette
 from wsclient import Client
 
 from protocol.messages import Accepted, Events, Snapshot
 from server.app import create_app
-from server.rooms.room import Room, now_ms
+from server.rooms.room import Room
 from server.store import MemoryRoomStore, RoomSettings, RoomStore
 from server.store.redis_store import RedisRoomStore
 from tests.store.conftest import redis_server
@@ -39,17 +40,6 @@ PLACEMENTS = {
 }
 ACTIVATE = {"type": "activate", "trooper": A1, "order": "regular"}
 MOVE = {"type": "declare_skill", "skill": {"type": "move", "route": [[22.5, 4], [22.5, 6]]}}
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.ms = now_ms()
-
-    def __call__(self) -> int:
-        return self.ms
-
-    def advance(self, seconds: float) -> None:
-        self.ms += round(seconds * 1000)
 
 
 def clocks(a: int, b: int, running: str | None = None,

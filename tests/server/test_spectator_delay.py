@@ -24,6 +24,7 @@ from typing import Any
 import httpx
 import pytest
 from conftest import running_server, settings
+from fake_clock import FakeClock
 from fake_engine import FakeEngine
 from starlette.applications import Starlette
 from wsclient import Client
@@ -32,7 +33,7 @@ from protocol.codec import pack_plain
 from protocol.messages import Events, History, HistoryRequest, Snapshot, Sync
 from server.app import create_app
 from server.rooms.registry import RoomRegistry
-from server.rooms.room import Room, now_ms
+from server.rooms.room import Room
 from server.store import MemoryRoomStore, RoomSettings, RoomStore
 from server.store.redis_store import RedisRoomStore
 from tests.store.conftest import redis_server
@@ -42,20 +43,6 @@ __all__ = ["redis_server"]
 
 DELAY_S = 30.0
 _ids = itertools.count(1)
-
-
-class FakeClock:
-    """Unix ms that only move when the test says (starting at the real time, so that the
-    ARO window's deadlines, taken from the wall clock, are near it)."""
-
-    def __init__(self) -> None:
-        self.ms = now_ms()
-
-    def __call__(self) -> int:
-        return self.ms
-
-    def advance(self, seconds: float) -> None:
-        self.ms += round(seconds * 1000)
 
 
 class Node:
