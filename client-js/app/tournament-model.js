@@ -136,6 +136,15 @@ export function resultText(result, a, b, name) {
 }
 
 /**
+ * Whether a table's result comes with a game record to link: only when the game itself
+ * finished (the result's `original`). A table the organizer closed unfinished has none (its
+ * record answers 409 game_not_over).
+ */
+export function hasRecord(/** @type {any} */ result) {
+  return Boolean(result?.original);
+}
+
+/**
  * What a result in force replaced, oldest first: the game's own result (or that it had not
  * finished), then each correction before the last (the one in force is resultText's).
  * @returns {string[]}

@@ -7,7 +7,7 @@ import { api } from "./tournament-api.js";
 import { $, el, fillSelect } from "./tournament-dom.js";
 import { copyField } from "./copy-field.js";
 import { fillArmies, renderRounds } from "./tournament-render.js";
-import { clockText, clocksNow, liveTableText, namer, organizerCan, proposalPlayers, resultBody, resultText, tableTitle } from "./tournament-model.js";
+import { clockText, clocksNow, hasRecord, liveTableText, namer, organizerCan, proposalPlayers, resultBody, resultText, tableTitle } from "./tournament-model.js";
 
 const absolute = (/** @type {string} */ path) => new URL(path, location.href).href;
 
@@ -162,7 +162,7 @@ export function startDashboard(id, organizer, refresh) {
         anchor("organizer", t.organizer_link, "room organizer", "The room's organizer page: makes caster links"), " ",
         caster ? [anchor("caster", caster.caster, "caster", "Both sides' hidden information, 60 s late: for a stream's commentators only"), " ",
           anchor("overlay", absolute(caster.overlay), "stream overlay", "A caster's overlay for a streaming program's browser source"), " "] : null,
-        t.result ? anchor("record", `/api/rooms/${encodeURIComponent(t.room)}/record`, "record", "The finished game's record (every die, checkable)") : null),
+        hasRecord(t.result) ? anchor("record", `/api/rooms/${encodeURIComponent(t.room)}/record`, "record", "The finished game's record (every die, checkable)") : null),
       el("div", { class: "t-live-result" }, resultText(t.result, t.a, t.b, name), " ", resultControls(t, t.round)));
   }
 

@@ -2,7 +2,7 @@
 // and the player's own page); the words come from tournament-model.js.
 import { armies } from "./tournament-api.js";
 import { $, el, fill, fillSelect } from "./tournament-dom.js";
-import { exportLinks, namer, pairingText, resultHistory, resultText, settingsText, STANDING_COLUMNS, standingRow,
+import { exportLinks, hasRecord, namer, pairingText, resultHistory, resultText, settingsText, STANDING_COLUMNS, standingRow,
   statusText, tableTitle } from "./tournament-model.js";
 
 /** A table of a round in the rounds list: its players, layout, result and links. */
@@ -15,7 +15,7 @@ function roundTableRow(/** @type {any} */ t, /** @type {(id: string) => string} 
       history.length ? el("ul", { class: "t-history hint" }, history.map((h) => el("li", {}, h))) : null),
     el("td", { class: "t-links" },
       t.spectator_link ? el("a", { href: t.spectator_link, "data-link": "spectator" }, "watch") : null,
-      t.result && t.record ? [" ", el("a", { href: t.record, "data-link": "record" }, "record")] : null),
+      hasRecord(t.result) && t.record ? [" ", el("a", { href: t.record, "data-link": "record" }, "record")] : null),
     el("td", {}, controls(t, round)));
 }
 
@@ -101,7 +101,7 @@ export function renderMe(/** @type {any} */ me) {
       if (g.bye) return el("tr", { "data-round": g.round }, el("td", {}, String(g.round)), el("td", { colspan: 5 }, "Bye (4 TP)"));
       const [a, b] = g.seat === "A" ? [me.player.player, g.opponent] : [g.opponent, me.player.player];
       return el("tr", { "data-round": g.round }, el("td", {}, String(g.round)), el("td", {}, String(g.table)), el("td", {}, name(g.opponent)),
-        el("td", {}, g.seat), el("td", {}, resultText(g.result, a, b, name)), el("td", {}, g.result && g.record ? el("a", { href: g.record }, "record") : ""));
+        el("td", {}, g.seat), el("td", {}, resultText(g.result, a, b, name)), el("td", {}, hasRecord(g.result) && g.record ? el("a", { href: g.record }, "record") : ""));
     }),
     rows.length ? null : el("tr", {}, el("td", { colspan: 6, class: "hint" }, "No game yet.")));
 }

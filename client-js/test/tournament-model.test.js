@@ -87,6 +87,12 @@ test("results in words: the game's, a tie, the organizer's close and correction 
     corrections: [{ winner: "p2", tp: { p1: 0, p2: 4 }, op: {}, vp: { p1: 120, p2: 180 }, reason: "time called", kind: "close", at_version: 20 }] };
   assert.equal(m.resultText(closed, "p1", "p2", name), "Bruno beat Alice 180-120 VP (4-0 TP), closed by the organizer: time called");
   assert.deepEqual(m.resultHistory(closed, "p1", "p2", name), ["The game had not finished."]);
+
+  // A record link only where the game finished: a table closed unfinished has no record (409 game_not_over).
+  assert.equal(m.hasRecord(closed), false);
+  assert.equal(m.hasRecord(corrected), true);
+  assert.equal(m.hasRecord({ ...game, original: { ...game, original: undefined } }), true, "a game's result: its original is itself");
+  assert.equal(m.hasRecord(null), false);
 });
 
 test("the result form: whole numbers, OP 0-10 (empty: 0), a reason, a winner of the table or a tie", () => {
