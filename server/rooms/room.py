@@ -190,7 +190,10 @@ class Room:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         if self.stopped:
             raise RoomStopped(self.room_id)
-        self.inbox.post(Join(member, role_seat(seat), since, done))
+        seat = role_seat(seat)
+        # A spectator's or caster's join waits behind seats' commands (``RoomInbox``).
+        (self.inbox.post if seat is not None else self.inbox.post_crowd)(
+            Join(member, seat, since, done))
         await done
 
     def submit(self, member: Member, seat: str | None, command: Command) -> bool:
@@ -201,10 +204,17 @@ class Room:
         return False
 
     def leave(self, member: Member) -> None:
-        self.inbox.post(Leave(member))
+        self._post_for(member, Leave(member))
 
     def resync(self, member: Member, since: int | None) -> None:
-        self.inbox.post(Resync(member, since))
+        self._post_for(member, Resync(member, since))
+
+    def _post_for(self, member: Member, message: InboxMessage) -> None:
+        """A read-only viewer's message in the crowd's lane, after its join."""
+        if member.audience is Audience.A or member.audience is Audience.B:
+            self.inbox.post(message)
+        else:
+            self.inbox.post_crowd(message)
 
     def stop(self, code: int, reason: str) -> None:
         self.inbox.post(Stop(code, reason))
