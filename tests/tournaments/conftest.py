@@ -1,4 +1,5 @@
-"""Tournament tests: a real redis-server (the store tests' fixture) beside the memory store."""
+"""Tournament tests: a real redis-server and a room store on it (the store tests' fixtures)
+beside the memory store."""
 
 from __future__ import annotations
 
@@ -19,10 +20,10 @@ from server.store.tournament_store import (
     RedisTournamentStore,
     TournamentStore,
 )
-from tests.store.conftest import redis_server
+from tests.store.conftest import redis_server, redis_store
 from tests.store.redis_process import RedisProcess
 
-__all__ = ["redis_server"]
+__all__ = ["redis_server", "redis_store"]
 
 
 @pytest.fixture(params=["memory", "redis"])

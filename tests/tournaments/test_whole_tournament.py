@@ -49,12 +49,9 @@ async def node(redis_server: RedisProcess) -> AsyncIterator[ServerProcess]:
 
 
 @pytest.fixture
-async def rooms(redis_server: RedisProcess) -> AsyncIterator[RedisRoomStore]:
-    store = RedisRoomStore.from_url(redis_server.url)
-    try:
-        yield store
-    finally:
-        await store.close()
+def rooms(redis_store: RedisRoomStore) -> RedisRoomStore:
+    """The rooms' store, where the test reads each game's state (tests/store's fixture)."""
+    return redis_store
 
 
 async def stored_state(rooms: RedisRoomStore, room_id: str) -> GameState:
