@@ -10,36 +10,17 @@ import asyncio
 from protocol import codec
 from protocol.messages import Accepted, Events, Welcome
 from server.cluster.relay import RelayRoom
-from server.cluster.wire import Broadcast, Direct, Envelope, Outbound, encode_outbound
+from server.cluster.wire import Broadcast, Direct
 from server.fanout import Audience, Delivery
-from server.store import RoomMeta, RoomSettings
+from tests.cluster import relay_stand_ins
+from tests.cluster.relay_stand_ins import META, NODE, FakeBus
 from tests.server.members import RecordingMember
 
-NODE = "node-2"
-META = RoomMeta("room-1", RoomSettings("n5", 30.0, "public", fixed_seed=1), "a", "b", 0)
 EVENT = {"e": "acted", "side": "A", "value": 1}
 
 
-class FakeBus:
-    def __init__(self) -> None:
-        self.published: list[tuple[str, bytes]] = []
-        self.sent = asyncio.Event()
-
-    def publish(self, channel: str, data: bytes) -> None:
-        self.published.append((channel, data))
-        self.sent.set()
-
-
-class Owner:
-    """Sends the relay what the owning node would, numbered as its outlet numbers them."""
-
-    def __init__(self, relay: RelayRoom) -> None:
-        self.relay = relay
-        self.seq = 0
-
-    def send(self, body: Outbound) -> None:
-        self.seq += 1
-        self.relay.on_message(encode_outbound(Envelope(1, self.seq, body)))
+class Owner(relay_stand_ins.Owner):
+    """The owning node, which also sends one command's events."""
 
     def events(self, version: int, accepted_by_a: str | None) -> None:
         """One command's events at ``version``; seat A's frame names ``accepted_by_a``."""

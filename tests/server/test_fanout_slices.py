@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 from server.cluster.relay import RelayRoom
-from server.cluster.wire import Broadcast, Direct, Envelope, Outbound, encode_outbound
+from server.cluster.wire import Broadcast, Direct
 from server.fanout import Audience, Delivery, LocalFanout
 from server.fanout.slices import Slices, loop_slices
-from server.store import RoomMeta, RoomSettings
+from tests.cluster.relay_stand_ins import META, NODE, FakeBus, Owner
 from tests.server.members import RecordingMember
 
 SIZE = 3
@@ -126,28 +126,6 @@ async def test_a_seat_command_is_handled_between_two_slices(slices: Slices) -> N
 
 
 # --- a relaying node: the same for the owner's broadcasts ------------------------------
-
-NODE = "node-2"
-META = RoomMeta("room-1", RoomSettings("n5", 30.0, "public", fixed_seed=1), "a", "b", 0)
-
-
-class FakeBus:
-    def __init__(self) -> None:
-        self.published: list[tuple[str, bytes]] = []
-
-    def publish(self, channel: str, data: bytes) -> None:
-        self.published.append((channel, data))
-
-
-class Owner:
-    def __init__(self, relay: RelayRoom) -> None:
-        self.relay = relay
-        self.seq = 0
-
-    def send(self, body: Outbound) -> None:
-        self.seq += 1
-        self.relay.on_message(encode_outbound(Envelope(1, self.seq, body)))
-
 
 def member_id(bus: FakeBus) -> int:
     from server.cluster.wire import RelayJoin, decode_inbound
