@@ -63,11 +63,24 @@ def _lancer_shoots(state: GameState) -> GameState:
     return state
 
 
-def _finish(state: GameState) -> tuple[GameState, OrderResolved]:
-    """Close ARO window 1, declare Idle as the second skill, close window 2."""
+def _sf_aro(state: GameState) -> GameState:
+    """The Enforcer's ARO: its SF Mode shot at the Lancer, Burst 3."""
+    state, _ = play(state, Side.B, {"type": "declare_aro", "trooper": ENFORCER,
+                                    "skill": _shoot(LANCER, "punch_carbine", 3)})
+    return state
+
+
+def _close_order(state: GameState) -> tuple[GameState, list[Event]]:
+    """Close ARO window 1, declare Idle as the second skill, close window 2; its events."""
     state, _ = close_aro_window(state)
     state, _ = play(state, Side.A, {"type": "declare_skill", "skill": {"type": "idle"}})
     state, events = close_aro_window(state)
+    return state, list(events)
+
+
+def _finish(state: GameState) -> tuple[GameState, OrderResolved]:
+    """``_close_order``; the Order's resolution."""
+    state, events = _close_order(state)
     return state, next(e for e in events if isinstance(e, OrderResolved))
 
 
@@ -171,8 +184,7 @@ def test_digest_9_suppressive_fire_aro_is_burst_3_in_sf_mode_and_enemies_take_mi
     assert aro["bs_burst"] == {"punch_carbine": 3, "sidearm": 1} and aro["suppressive_fire"] is True
     assert _refused(state, Side.B, {"type": "declare_aro", "trooper": ENFORCER,
                                     "skill": _shoot(LANCER, "punch_carbine", 1)}) == "bad_burst"
-    state, _ = play(state, Side.B, {"type": "declare_aro", "trooper": ENFORCER,
-                                    "skill": _shoot(LANCER, "punch_carbine", 3)})
+    state = _sf_aro(state)
     assert state.trooper(ENFORCER).suppressive_fire, "an SF Mode BS Attack keeps the State"
     state, resolved = _finish(state)
     lancer, enforcer = _roll(resolved, LANCER), _roll(resolved, ENFORCER)
@@ -189,8 +201,7 @@ def test_digest_9_suppressive_fire_sf_mode_ranges_0_to_16_plus_0_nothing_beyond_
     state = _facing_off(18, dice=(20, 20, 20, 20, 20, 20))
     state, _ = play(state, Side.B, _spend_sf(ENFORCER))
     state = _lancer_shoots(state)
-    state, _ = play(state, Side.B, {"type": "declare_aro", "trooper": ENFORCER,
-                                    "skill": _shoot(LANCER, "punch_carbine", 3)})
+    state = _sf_aro(state)
     _, resolved = _finish(state)
     assert _mods(_roll(resolved, ENFORCER)) == {"range": 0}
     assert _mods(_roll(resolved, LANCER)) == {"range": 3, "suppressive_fire": -3}
@@ -198,8 +209,7 @@ def test_digest_9_suppressive_fire_sf_mode_ranges_0_to_16_plus_0_nothing_beyond_
     state = _facing_off(4, dice=(20, 20, 20))
     state, _ = play(state, Side.B, _spend_sf(ENFORCER))
     state = _lancer_shoots(state)
-    state, _ = play(state, Side.B, {"type": "declare_aro", "trooper": ENFORCER,
-                                    "skill": _shoot(LANCER, "punch_carbine", 3)})
+    state = _sf_aro(state)
     _, resolved = _finish(state)
     assert _roll(resolved, ENFORCER).automatic_failure
     assert "suppressive_fire" not in _mods(_roll(resolved, LANCER))
@@ -246,11 +256,8 @@ def test_digest_9_suppressive_fire_cancelled_by_a_null_state_and_by_failing_guts
     state = _facing_off(12, dice=(1, 1, 1, 20, 20, 20, 20, 20, 20))
     state, _ = play(state, Side.B, _spend_sf(ENFORCER))
     state = _lancer_shoots(state)
-    state, _ = play(state, Side.B, {"type": "declare_aro", "trooper": ENFORCER,
-                                    "skill": _shoot(LANCER, "punch_carbine", 3)})
-    state, _ = close_aro_window(state)
-    state, _ = play(state, Side.A, {"type": "declare_skill", "skill": {"type": "idle"}})
-    state, events = close_aro_window(state)
+    state = _sf_aro(state)
+    state, events = _close_order(state)
     assert state.trooper(ENFORCER).is_null and not state.trooper(ENFORCER).suppressive_fire
     assert SuppressiveFireChanged(ENFORCER, False, "null") in events
     # Hit once, saved, then a failed Guts Roll (its owner's standing choice to fail).
@@ -258,11 +265,8 @@ def test_digest_9_suppressive_fire_cancelled_by_a_null_state_and_by_failing_guts
     state, _ = play(state, Side.B, {"type": "choose_guts_failure", "trooper": ENFORCER, "fail": True})
     state, _ = play(state, Side.B, _spend_sf(ENFORCER))
     state = _lancer_shoots(state)
-    state, _ = play(state, Side.B, {"type": "declare_aro", "trooper": ENFORCER,
-                                    "skill": _shoot(LANCER, "punch_carbine", 3)})
-    state, _ = close_aro_window(state)
-    state, _ = play(state, Side.A, {"type": "declare_skill", "skill": {"type": "idle"}})
-    state, events = close_aro_window(state)
+    state = _sf_aro(state)
+    state, events = _close_order(state)
     resolved = next(e for e in events if isinstance(e, OrderResolved))
     guts = [r for r in resolved.outcome.rolls if r.skill == "guts"]
     assert [r.trooper for r in guts] == [ENFORCER] and not state.trooper(ENFORCER).is_null
@@ -370,9 +374,7 @@ def test_digest_9_suppressive_fire_a_failed_save_against_stun_fails_guts_and_end
     state, _ = play(state, Side.A, {"type": "declare_skill", "skill": _shoot(ENFORCER, "stunner", 2)})
     state, _ = play(state, Side.B, {"type": "declare_aro", "trooper": ENFORCER,
                                     "skill": _shoot("A-t1", "punch_carbine", 3)})
-    state, _ = close_aro_window(state)
-    state, _ = play(state, Side.A, {"type": "declare_skill", "skill": {"type": "idle"}})
-    state, events = close_aro_window(state)
+    state, events = _close_order(state)
     resolved = next(e for e in events if isinstance(e, OrderResolved))
     assert "stunned_set" in [effect.TYPE for effect in resolved.outcome.effects]
     assert not state.trooper(ENFORCER).is_null
