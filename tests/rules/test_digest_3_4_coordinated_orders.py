@@ -61,6 +61,18 @@ def test_digest_3_4_coordinated_cc_attack_is_offered_to_every_trooper_of_the_ord
     assert ENEMY in skills["peripherals"][AWAY]["cc_attack"]["combat_knife"]
 
 
+def _all_idle_then_resolved(state: GameState) -> OrderResolved:
+    """Close the first ARO window, all three declare Idle as their second skill, close the
+    second window: the Order's resolution."""
+    state, _ = close_aro_window(state)
+    state, _ = play(state, A, {"type": "declare_skill", "skill": {"type": "idle"},
+                               "peripherals": [{"trooper": BESIDE, "skill": {"type": "idle"}},
+                                               {"trooper": AWAY, "skill": {"type": "idle"}}]})
+    _, events = close_aro_window(state)
+    (resolved,) = [e for e in events if isinstance(e, OrderResolved)]
+    return resolved
+
+
 def test_digest_3_4_coordinated_cc_attack_only_the_spearhead_rolls_with_one_more_burst_per_ally_in_contact() -> None:
     state = _coordinated(_melee())
     state, _ = play(state, A, {"type": "declare_skill", "skill": _knife(),
@@ -69,12 +81,7 @@ def test_digest_3_4_coordinated_cc_attack_only_the_spearhead_rolls_with_one_more
     # The Enforcer answers the Spearhead in CC: Face to Face with its roll alone.
     state, _ = play(state, B, {"type": "declare_aro", "trooper": ENEMY, "skill": {
         "type": "cc_attack", "weapon": "combat_knife", "target": SPEARHEAD}})
-    state, _ = close_aro_window(state)
-    state, _ = play(state, A, {"type": "declare_skill", "skill": {"type": "idle"},
-                               "peripherals": [{"trooper": BESIDE, "skill": {"type": "idle"}},
-                                               {"trooper": AWAY, "skill": {"type": "idle"}}]})
-    state, events = close_aro_window(state)
-    (resolved,) = [e for e in events if isinstance(e, OrderResolved)]
+    resolved = _all_idle_then_resolved(state)
     attacks = [r for r in resolved.outcome.rolls if r.skill == "cc_attack"]
     assert [(r.trooper, r.burst) for r in attacks] == [(SPEARHEAD, 1 + 1), (ENEMY, 1)]
     assert attacks[0].opposed_by == (1,) and attacks[1].opposed_by == (0,)
@@ -91,12 +98,7 @@ def test_digest_3_4_coordinated_cc_attack_spearhead_out_of_contact_is_idle() -> 
     state, _ = play(state, A, {"type": "declare_skill", "skill": _knife(),
                                "peripherals": [{"trooper": BESIDE, "skill": _knife()},
                                                {"trooper": AWAY, "skill": _knife()}]})
-    state, _ = close_aro_window(state)
-    state, _ = play(state, A, {"type": "declare_skill", "skill": {"type": "idle"},
-                               "peripherals": [{"trooper": BESIDE, "skill": {"type": "idle"}},
-                                               {"trooper": AWAY, "skill": {"type": "idle"}}]})
-    state, events = close_aro_window(state)
-    (resolved,) = [e for e in events if isinstance(e, OrderResolved)]
+    resolved = _all_idle_then_resolved(state)
     assert [r for r in resolved.outcome.rolls if r.skill == "cc_attack"] == []
     assert [(e.trooper, e.reason) for e in resolved.outcome.effects if isinstance(e, BecameIdle)] == \
         [(SPEARHEAD, "not_in_base_contact")]
