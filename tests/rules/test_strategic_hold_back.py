@@ -14,26 +14,14 @@ from server.rules.events import CommandTokenSpent
 from server.rules.ids import Side
 from server.rules.options import seat_options
 from server.rules.state import GameState, Phase
-from tests.support.games import ARMIES, TEST_ENTROPY, deploy_all, play
+from tests.support.games import deploy_all, new_game_in_deployment, play
 
 HOLD_BACK = {"type": "spend_command_token", "use": "hold_back"}
 
 
 def _deploying(ruleset: str = "n5", *, first_deploys_first: bool = True) -> GameState:
     """Armies chosen, A plays first (south); A deploys first unless told otherwise."""
-    state = engine.new_game(engine.GameSetup(ruleset=ruleset, seed=7))
-    for side in (Side.A, Side.B):
-        state, _ = play(state, side, c.ChooseArmy(ARMIES[ruleset][side], TEST_ENTROPY))
-    winner = state.initiative.winner
-    assert winner is not None
-    if winner is Side.A:
-        state, _ = play(state, Side.A, {"type": "choose_initiative", "keep": "initiative", "first": True})
-        state, _ = play(state, Side.B, {"type": "choose_remaining", "first": not first_deploys_first,
-                                         "zone": "north"})
-    else:
-        state, _ = play(state, Side.B, {"type": "choose_initiative", "keep": "initiative", "first": False})
-        state, _ = play(state, Side.A, {"type": "choose_remaining", "first": first_deploys_first,
-                                         "zone": "south"})
+    state = new_game_in_deployment(ruleset, 7, a_deploys_first=first_deploys_first)
     assert state.phase is Phase.DEPLOYMENT and state.initiative.first_player is Side.A
     return state
 

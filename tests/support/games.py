@@ -147,9 +147,10 @@ def deploy_all(state: GameState, side: Side, troopers: Sequence[TrooperId], faci
     return state
 
 
-def new_game_in_orders_phase(ruleset: str = "codeone", seed: int = 7, dice: Sequence[int] = ()) -> GameState:
-    """Armies chosen, initiative settled (A plays first, A south), every trooper deployed
-    openly in the Order of the rules; returns the state at A's first Orders Phase."""
+def new_game_in_deployment(ruleset: str = "codeone", seed: int = 7, dice: Sequence[int] = (),
+                           *, a_deploys_first: bool = True) -> GameState:
+    """Armies chosen, initiative settled: A plays first, A south; A deploys first unless
+    told otherwise. Returns the state at the start of the Deployment Phase."""
     state = engine.new_game(engine.GameSetup(ruleset=ruleset, seed=seed, injected_dice=tuple(dice)))
     for side in (Side.A, Side.B):
         state, _ = play(state, side, c.ChooseArmy(ARMIES[ruleset][side], TEST_ENTROPY))
@@ -157,10 +158,19 @@ def new_game_in_orders_phase(ruleset: str = "codeone", seed: int = 7, dice: Sequ
     assert winner is not None
     if winner is Side.A:
         state, _ = play(state, Side.A, {"type": "choose_initiative", "keep": "initiative", "first": True})
-        state, _ = play(state, Side.B, {"type": "choose_remaining", "first": False, "zone": "north"})
+        state, _ = play(state, Side.B, {"type": "choose_remaining", "first": not a_deploys_first,
+                                         "zone": "north"})
     else:
         state, _ = play(state, Side.B, {"type": "choose_initiative", "keep": "initiative", "first": False})
-        state, _ = play(state, Side.A, {"type": "choose_remaining", "first": True, "zone": "south"})
+        state, _ = play(state, Side.A, {"type": "choose_remaining", "first": a_deploys_first,
+                                         "zone": "south"})
+    return state
+
+
+def new_game_in_orders_phase(ruleset: str = "codeone", seed: int = 7, dice: Sequence[int] = ()) -> GameState:
+    """Armies chosen, initiative settled (A plays first, A south), every trooper deployed
+    openly in the Order of the rules; returns the state at A's first Orders Phase."""
+    state = new_game_in_deployment(ruleset, seed, dice)
     first = state.initiative.deploys_first
     assert first is not None
     order = [first, first.other, first, first.other]
