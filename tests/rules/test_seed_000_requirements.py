@@ -159,16 +159,22 @@ def test_seed_000_aro_check_fails_a_hidden_trooper_still_may_not_react_to_cautio
         == "not_eligible_for_aro"
 
 
+def _marker_behind_a_wall(mover_at: tuple[int, int]) -> GameState:
+    """N5: B's Camouflage Marker (B-t14, the camouflaged hacker army) behind a wall; A's
+    A-t3 at ``mover_at`` (facing 90)."""
+    wall = {"id": "wall", "polygon": [[12, 30], [14, 30], [14, 46], [12, 46]], "height": 6,
+            "gives_cover": True}
+    return build_state({"ruleset": "n5", "terrain": [wall],
+                        "armies": {"A": "vesper-raiders", "B": _camouflaged_hacker_army()},
+                        "placements": {"A-t3": [*mover_at, 90], "B-t14": [10, 38, 90],
+                                       "A-t1": [1, 1, 270], "B-t1": [1, 47, 90]}})
+
+
 def test_seed_000_aro_check_fails_a_camouflage_marker_is_revealed() -> None:
     """A Camouflage Marker behind a wall, far from the Order: its ARO reveals it (as any ARO
     it declares does here) and then fails the ARO Check."""
-    wall = {"id": "wall", "polygon": [[12, 30], [14, 30], [14, 46], [12, 46]], "height": 6,
-            "gives_cover": True}
     marker, mover = "B-t14", "A-t3"
-    state = build_state({"ruleset": "n5", "terrain": [wall],
-                         "armies": {"A": "vesper-raiders", "B": _camouflaged_hacker_army()},
-                         "placements": {mover: [30, 18, 90], marker: [10, 38, 90],
-                                        "A-t1": [1, 1, 270], "B-t1": [1, 47, 90]}})
+    state = _marker_behind_a_wall((30, 18))
     assert state.trooper(TrooperId(marker)).marker
     state, _ = play(state, A, {"type": "activate", "trooper": mover, "order": "regular"})
     state, _ = play(state, A, {"type": "declare_skill", "skill": {"type": "move", "route": [[30, 18], [30, 19]]}})
@@ -419,13 +425,8 @@ def test_seed_000_aro_check_fails_zoc_only_camouflage_marker_reveals_itself() ->
     """What the player pays: a Camouflage Marker behind a wall with the mover in its ZoC
     (and Hacking Area) declares a BS Attack: it is revealed at declaration (an Attack reveals
     a marker, DIGEST 12) and the shot is Idle; its ARO is spent."""
-    wall = {"id": "wall", "polygon": [[12, 30], [14, 30], [14, 46], [12, 46]], "height": 6,
-            "gives_cover": True}
     marker, mover = "B-t14", "A-t3"
-    state = build_state({"ruleset": "n5", "terrain": [wall],
-                         "armies": {"A": "vesper-raiders", "B": _camouflaged_hacker_army()},
-                         "placements": {mover: [17, 33, 90], marker: [10, 38, 90],
-                                        "A-t1": [1, 1, 270], "B-t1": [1, 47, 90]}})
+    state = _marker_behind_a_wall((17, 33))
     state, _ = play(state, A, {"type": "activate", "trooper": mover, "order": "regular"})
     state, _ = play(state, A, {"type": "declare_skill", "skill": {"type": "move", "route": [[17, 33], [17, 34]]}})
     why = state.order.eligible[TrooperId(marker)]  # type: ignore[union-attr]
