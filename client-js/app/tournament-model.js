@@ -258,6 +258,17 @@ export function pairingText(me, name) {
   return `Round ${c.round}, table ${c.table}: you play ${name(c.opponent)} as Player ${c.seat}.`;
 }
 
+/**
+ * Which army to pick at the table: the room's army choice offers every army of the ruleset,
+ * and nothing there holds a player to the list it registered with, so its page says it.
+ * Empty without a table to play (none this round, the bye, a result in).
+ * @param {any} me the answer of `POST /api/tournaments/{id}/me`
+ */
+export function armyHint(me) {
+  if (!me.current || me.current.result) return "";
+  return `Choose the army you registered when the table asks: ${me.player?.army_name ?? me.player?.army}.`;
+}
+
 /** The two players of a table with their seats ("Alice (A) v Bob (B)"). */
 export const tableTitle = (/** @type {any} */ t, /** @type {(id: string) => string} */ name) => `${name(t.a)} (A) v ${name(t.b)} (B)`;
 

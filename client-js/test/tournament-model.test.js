@@ -148,6 +148,11 @@ test("a player's pairing in words: its table, a bye, nothing yet", () => {
   assert.equal(m.tableTitle({ a: "p1", b: "p2" }, name), "Alice (A) v Bruno (B)");
   assert.deepEqual(m.proposalPlayers({ tables: [{ a: "p1", b: "p2" }], bye: "p3" }), ["p1", "p2", "p3"]);
   assert.deepEqual(m.proposalPlayers(null), []);
+  // The room offers every army: the page says which one the player registered.
+  const army = { ...me, player: { ...me.player, army_name: "Vesper Raiders" } };
+  assert.equal(m.armyHint(army), "Choose the army you registered when the table asks: Vesper Raiders.");
+  assert.equal(m.armyHint({ ...army, current: { ...me.current, result: { winner: "p2" } } }), "", "nothing to choose once the game has its result");
+  assert.equal(m.armyHint({ ...army, current: null, bye: true }), "");
 });
 
 test("refusals in words, and which ones are retried", () => {

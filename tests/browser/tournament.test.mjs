@@ -140,6 +140,7 @@ test("a tournament: created in the lobby, registered, paired with a swap, played
   await alice.goto(alicePage);
   await alice.waitForSelector("#me:not([hidden]) #seat-link", WAIT);
   assert.equal(await text(alice, "#me-pairing"), `Round 1, table ${aliceTable.table}: you play ${opponent} as Player ${aliceSeat}.`);
+  assert.equal(await text(alice, "#me-army"), "Choose the army you registered when the table asks: Helion Vanguard.");
   const seatLink = await alice.$eval("#seat-link", (a) => a.getAttribute("href"));
   assert.match(seatLink, new RegExp(`^/#room=${aliceTable.room}&token=.+`));
   await shot(alice, "06-player-round-1");
