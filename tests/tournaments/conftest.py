@@ -3,14 +3,11 @@ beside the memory store."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import socket
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-import uvicorn
 from starlette.applications import Starlette
 
 from server.config import Settings
@@ -20,6 +17,7 @@ from server.store.tournament_store import (
     RedisTournamentStore,
     TournamentStore,
 )
+from tests.server.serving import running_server
 from tests.store.conftest import redis_server, redis_store
 from tests.store.redis_process import RedisProcess
 
@@ -39,23 +37,9 @@ async def tournament_store(request: pytest.FixtureRequest) -> AsyncIterator[Tour
         await client.aclose()
 
 
-@contextlib.asynccontextmanager
-async def serving(app: Starlette, app_settings: Settings) -> AsyncIterator[str]:
-    """The app on 127.0.0.1:<free port> in the test's loop (as tests/server's conftest)."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(128)
-    config = uvicorn.Config(app, lifespan="on", log_level="warning",
-                            **app_settings.websocket_options())  # type: ignore[arg-type]
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    try:
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    finally:
-        server.should_exit = True
-        await task
-        sock.close()
+def serving(app: Starlette, app_settings: Settings) -> contextlib.AbstractAsyncContextManager[str]:
+    """The app on 127.0.0.1:<free port> in the test's loop (tests/server's running_server)."""
+    return running_server(app_settings, app=app)
 
 
 def app_settings(**overrides: Any) -> Settings:
