@@ -234,6 +234,18 @@ $("copy-commitment").addEventListener("click", async () => {
   }
 });
 
+/**
+ * Why the record is not published yet. A game this page shows as over may still be ahead of
+ * the room's delayed spectators: the server publishes its record once the end is that old.
+ */
+function notOverText() {
+  const delay = Number(conn.settings?.spectator_delay_s ?? 0);
+  if (conn.view.state?.phase === "game_over" && delay > 0) {
+    return `The record is published once the spectators, ${delay} s behind the game, have seen its end: try again in a moment.`;
+  }
+  return "The record is published once the game is over.";
+}
+
 /** Fetch the game record and check every die against the commitment; say the outcome in words. */
 async function verifyDice() {
   const out = $("verify-result");
@@ -250,7 +262,7 @@ async function verifyDice() {
     record = await response.json();
     if (!response.ok) {
       out.className = "bad";
-      out.replaceChildren(record.error === "game_not_over" ? "The record is published once the game is over." : `The server refused the record: ${record.error}: ${record.message ?? ""}`);
+      out.replaceChildren(record.error === "game_not_over" ? notOverText() : `The server refused the record: ${record.error}: ${record.message ?? ""}`);
       return;
     }
   } catch (error) {

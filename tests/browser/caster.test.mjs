@@ -67,3 +67,16 @@ test("a caster link shows the hidden trooper a spectator never sees", async () =
   await shot(spectator, "03-spectator");
   await closeAll(caster, spectator);
 });
+
+test("a seat whose game is over, in a delayed room: Verify the dice says the record waits for the spectators", async () => {
+  const room = await json("/api/rooms", { ruleset: "n5", spectator_delay_s: 600 });
+  const a = await open(room.seats.A.link);
+  await a.click("#concede");
+  await a.click("#confirm-concede");
+  await a.waitForFunction(() => window.referee.view.state?.phase === "game_over", null, WAIT);
+  await a.click("#verify-dice");
+  await a.waitForSelector("#verify-result.bad", WAIT);
+  assert.equal(await a.$eval("#verify-result", (x) => x.textContent),
+    "The record is published once the spectators, 600 s behind the game, have seen its end: try again in a moment.");
+  await a.context().close();
+});
