@@ -32,7 +32,6 @@ from protocol.messages import (
 )
 from server.app import create_app
 from server.fanout import Audience
-from server.lobby.tokens import new_room_id
 from server.rooms import history as history_module
 from server.rooms.history import Checkpoints
 from server.rooms.room import Room
@@ -40,7 +39,7 @@ from server.rules.ids import Side
 from server.rules.state import GameState, Phase
 from server.store.redis_store import RedisRoomStore
 from tests.cluster.game import ACTIVATE, B_SHOOTER, MOVE, close_window, create_room
-from tests.cluster.server_process import ServerProcess
+from tests.cluster.server_process import ServerProcess, two_nodes
 from tests.store.conftest import redis_server
 from tests.store.redis_process import RedisProcess
 from tests.support.full_game import next_command
@@ -219,37 +218,31 @@ async def test_through_a_node_that_relays_the_room_history_and_measure_are_the_o
         redis_server: RedisProcess) -> None:
     """Seat A on the owning node, seat B on another: B's queries cross the room bus to the
     owner, which reads the history from Redis, and B's answers come back through its node."""
-    tag = new_room_id()[:6]
-    one = ServerProcess(redis_server.url, env={"REFEREE_NODE_ID": f"one-{tag}"})
-    two = ServerProcess(redis_server.url, env={"REFEREE_NODE_ID": f"two-{tag}"})
     store = RedisRoomStore.from_url(redis_server.url)
-    await one.start()
-    await two.start()
-    try:
-        room = await create_room(store, aro_window_s=600.0)
-        a = await Client.connect(one.base, room.room_id, room.token_a)  # node one owns it
-        b = await Client.connect(two.base, room.room_id, room.token_b)
-        for seat in (a, b):
-            await seat.until(Snapshot)
-        assert isinstance(await a.command(ACTIVATE), Accepted)
-        assert isinstance(await a.command(MOVE), Accepted)
-        window = await opened(b)
-        assert isinstance(await b.command(close_window(window)), Accepted)
-        await closed(a, window)
-        while b.version < a.version:
-            await b.next()
-        history, pages = await whole_history(b)
-        assert history == live_log(b) and len(history) == b.version > 3 and pages == 1
-        measured = await ask_measure(b, Measure("m-relay", B_SHOOTER, [22.5, 10.0]))
-        assert isinstance(measured, Measurement) and measured.line_of_fire is True
-        refused = await ask_measure(b, Measure("m-nobody", "A-nobody", [22.5, 10.0]))
-        assert isinstance(refused, Rejected) and refused.code == "unknown_trooper"
-        for seat in (a, b):
-            await seat.close()
-    finally:
-        await store.close()
-        await one.stop()
-        await two.stop()
+    async with two_nodes(redis_server.url, ServerProcess) as (one, two):
+        try:
+            room = await create_room(store, aro_window_s=600.0)
+            a = await Client.connect(one.base, room.room_id, room.token_a)  # node one owns it
+            b = await Client.connect(two.base, room.room_id, room.token_b)
+            for seat in (a, b):
+                await seat.until(Snapshot)
+            assert isinstance(await a.command(ACTIVATE), Accepted)
+            assert isinstance(await a.command(MOVE), Accepted)
+            window = await opened(b)
+            assert isinstance(await b.command(close_window(window)), Accepted)
+            await closed(a, window)
+            while b.version < a.version:
+                await b.next()
+            history, pages = await whole_history(b)
+            assert history == live_log(b) and len(history) == b.version > 3 and pages == 1
+            measured = await ask_measure(b, Measure("m-relay", B_SHOOTER, [22.5, 10.0]))
+            assert isinstance(measured, Measurement) and measured.line_of_fire is True
+            refused = await ask_measure(b, Measure("m-nobody", "A-nobody", [22.5, 10.0]))
+            assert isinstance(refused, Rejected) and refused.code == "unknown_trooper"
+            for seat in (a, b):
+                await seat.close()
+        finally:
+            await store.close()
 
 
 async def ask_measure(viewer: Client, request: Measure) -> Measurement | Rejected:
