@@ -31,8 +31,11 @@ async function showLayouts(/** @type {HTMLElement} */ box, /** @type {string} */
     ...tables.map((t) => el("label", { class: "layout-choice" }, el("input", { type: "checkbox", name: "tables", value: t.id }), ` ${t.title ?? t.id}`)));
 }
 
-/** The creation form; on success it shows the organizer's link (`out`). */
-export function createForm() {
+/**
+ * The creation form; on success it shows the organizer's link (`out`) and calls `onCreated`.
+ * @param {() => void} [onCreated]
+ */
+export function createForm(onCreated = () => {}) {
   const out = el("div", { id: "tournament-created", hidden: true });
   const message = el("div", { id: "tournament-message", class: "warning-text" });
   const layoutsBox = el("fieldset", { id: "tournament-layouts", hidden: true });
@@ -79,6 +82,7 @@ export function createForm() {
         el("div", {}, copyField("tournament-public-link", absolute(`/#tournament=${encodeURIComponent(tournament)}`)))));
     out.hidden = false;
     out.scrollIntoView?.({ block: "nearest" });
+    onCreated(); // the lobby's list shows the new public tournament without a Refresh click
   });
   showLayouts(layoutsBox, "n5");
   return el("div", {}, form, message, out);
@@ -89,7 +93,7 @@ export function tournamentSection() {
   const list = el("ul", { id: "tournament-list" }, el("li", {}, "Loading..."));
   const section = el("section", { id: "tournaments" },
     el("h2", {}, "Tournaments ", el("button", { type: "button", id: "refresh-tournaments", onclick: () => load() }, "Refresh")),
-    list, el("details", { id: "organize" }, el("summary", {}, "Organize a tournament..."), createForm()));
+    list, el("details", { id: "organize" }, el("summary", {}, "Organize a tournament..."), createForm(() => load())));
   async function load() {
     const items = await tournamentItems();
     if (items === null) { section.hidden = true; return; } // a server without tournaments

@@ -59,6 +59,8 @@ test("a tournament: created in the lobby, registered, paired with a swap, played
   assert.match(organizerLink, /^http:\/\/127\.0\.0\.1:\d+\/#tournament=[^&]+&organizer=.+$/);
   const id = fragment(organizerLink).get("tournament");
   const organizer = fragment(organizerLink).get("organizer");
+  // The lobby's list shows the new tournament at once (no Refresh click).
+  await lobby.waitForSelector(`#tournament-list li[data-tournament="${id}"]`, { ...WAIT, state: "attached" });
   assert.equal(fragment(publicLink).get("tournament"), id);
   assert.equal(fragment(publicLink).get("organizer"), null, "the public link holds no token");
   await shot(lobby, "02-created");
