@@ -61,6 +61,7 @@ export const RuleReason = Object.freeze({
   GAME_OVER: "game_over",
   UNKNOWN_ARMY: "unknown_army",
   ALREADY_CHOSEN: "already_chosen",
+  ARMY_NOT_REGISTERED: "army_not_registered",
   UNKNOWN_TROOPER: "unknown_trooper",
   NOT_YOUR_TROOPER: "not_your_trooper",
   TROOPER_NOT_ON_TABLE: "trooper_not_on_table",

@@ -18,6 +18,8 @@ from collections.abc import Callable
 from typing import Any
 
 from . import commands as c
+from .armies.army_catalogue import sample_armies
+from .armies.army_selection import decide_choose_army
 from .armies.skills import (
     SKILLS,
     BsAttack,
@@ -86,11 +88,24 @@ def _accepted(handler: Callable[[GameState, Any, Any], object], state: GameState
     return True
 
 
+_ANY_ENTROPY = "0" * 64
+"""A well-formed contribution to try each army with: only the army decides the answer."""
+
+
+def _armies(state: GameState, side: Side) -> list[str]:
+    """The army lists the seat may choose: those of the game's format, or only its
+    registered army at a table that holds it to one."""
+    if state.phase is not Phase.ARMY_SELECTION:
+        return []
+    return [army for army in sorted(sample_armies()) if _accepted(
+        decide_choose_army, state, side, c.ChooseArmy(army, _ANY_ENTROPY))]
+
+
 def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
     """The seat's legal choices now.
 
-    ``{"initiative": [command body], "deploy": [trooper], "deploy_hidden": [trooper],
-    "reserve": trooper | None, "reserves": [trooper], "end_deployment_step": bool,
+    ``{"choose_army": [army list id], "initiative": [command body], "deploy": [trooper],
+    "deploy_hidden": [trooper], "reserve": trooper | None, "reserves": [trooper], "end_deployment_step": bool,
     "activate": {trooper: [order types]}, "peripherals": {controller: [its Peripherals that may
     activate on the same Order]}, "reveal": [trooper], "keep_airborne": [trooper],
     "combat_jump": {trooper: {"ph", "fallback": [x, y], "fallback_facing"}}, "end_turn": bool,
@@ -109,6 +124,7 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
                if deploying and not placed(t) and t not in reserves]
     activations = _activations(state, side) if order is None else {}
     return {
+        "choose_army": _armies(state, side),
         "initiative": _initiative(state, side),
         "deploy": [t.id for t in waiting],
         "deploy_hidden": [t.id for t in waiting if t.profile.hidden_deployment],

@@ -16,6 +16,7 @@ class Reason(StrEnum):
     GAME_OVER = "game_over"
     UNKNOWN_ARMY = "unknown_army"
     ALREADY_CHOSEN = "already_chosen"
+    ARMY_NOT_REGISTERED = "army_not_registered"  # the table holds the seat to another army
     UNKNOWN_TROOPER = "unknown_trooper"
     NOT_YOUR_TROOPER = "not_your_trooper"
     TROOPER_NOT_ON_TABLE = "trooper_not_on_table"

@@ -324,6 +324,9 @@ class GameState:
     id_key: str = ""
     """The key trooper ids are drawn from (``army_selection``): random per room and
     independent of the dice secret. Never in any view."""
+    registered_armies: Mapping[Side, str] = field(default_factory=dict)
+    """The army list id each side must choose (``army_selection``), e.g. a tournament
+    player's registered army; a side not in it may choose any list of the game's format."""
 
     def trooper(self, trooper_id: TrooperId) -> TrooperState:
         return self.troopers[trooper_id]

@@ -29,6 +29,9 @@ def decide_choose_army(state: GameState, side: Side, command: ChooseArmy) -> lis
     army = sample_armies().get(command.army)
     require(army is not None, Reason.UNKNOWN_ARMY, f"There is no army list '{command.army}'.")
     assert army is not None
+    registered = state.registered_armies.get(side)
+    require(registered is None or army.id == registered, Reason.ARMY_NOT_REGISTERED,
+            f"This table is for your registered army, {_army_name(registered)}.")
     wanted = list_format_for(state.ruleset)
     require(
         army.format is wanted,
@@ -41,6 +44,11 @@ def decide_choose_army(state: GameState, side: Side, command: ChooseArmy) -> lis
         "entropy must be 32 random bytes written as 64 lowercase hexadecimal characters.",
     )
     return [ArmyChosen(side, army, random_ids(army, side, state.id_key), command.entropy)]
+
+
+def _army_name(army_id: str | None) -> str:
+    army = sample_armies().get(army_id or "")
+    return army.name if army is not None else str(army_id)
 
 
 ID_LETTERS = 8

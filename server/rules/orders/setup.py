@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..combat.dice import Dice, DiceSource, fixed_secret
+from ..ids import Side
 from ..ruleset import Ruleset
 from ..state import GameState
 from ..table import table_catalogue
@@ -32,6 +33,9 @@ class GameSetup:
     """A shipped layout's id, a whole table document (docs/tables.md), or "" for the
     ruleset's sparse sample layout (``sample-open``, ``sample-open-codeone``), which the
     tests and the bench place their troopers on."""
+    registered_armies: Mapping[Side, str] = field(default_factory=dict)
+    """The army list id a side must choose (a tournament table: each player's registered
+    army); a side left out chooses freely."""
 
 
 def new_game(setup: GameSetup) -> GameState:
@@ -47,6 +51,7 @@ def new_game(setup: GameSetup) -> GameState:
         table=layout.table,
         deployment_zones=dict(layout.zones),
         command_tokens=initial_tokens(ruleset),
+        registered_armies=dict(setup.registered_armies),
     )
 
 
