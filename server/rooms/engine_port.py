@@ -58,10 +58,12 @@ class Refused(Exception):
 
 class Engine(Protocol):
     def new_game(self, ruleset: str, fixed_seed: int | None,
-                 table: str | Mapping[str, Any] = "") -> State:
+                 table: str | Mapping[str, Any] = "",
+                 armies: Mapping[str, str] | None = None) -> State:
         """A new game on ``table`` (a shipped layout's id or a checked table document;
         "": the ruleset's sparse sample) whose dice secret (and id key) come from the
-        operating system's CSPRNG, or, with ``fixed_seed``, from that number (test rooms only)."""
+        operating system's CSPRNG, or, with ``fixed_seed``, from that number (test rooms only).
+        ``armies``: the army list id a seat ("A", "B") must choose; other seats choose freely."""
 
     def dice_commitment(self, state: State) -> str:
         """The public commitment to the game's dice secret (64 hexadecimal characters)."""

@@ -32,12 +32,16 @@ _ACTORS = {"A": Side.A, "B": Side.B}
 
 class RulesCoreEngine:
     def new_game(self, ruleset: str, fixed_seed: int | None,
-                 table: str | Mapping[str, Any] = "") -> State:
+                 table: str | Mapping[str, Any] = "",
+                 armies: Mapping[str, str] | None = None) -> State:
+        registered = {_ACTORS[seat]: army for seat, army in (armies or {}).items()}
         if fixed_seed is not None:
-            return engine.new_game(engine.GameSetup(ruleset=ruleset, seed=fixed_seed, table=table))
+            return engine.new_game(engine.GameSetup(ruleset=ruleset, seed=fixed_seed, table=table,
+                                                    registered_armies=registered))
         return engine.new_game(engine.GameSetup(
             ruleset=ruleset, dice_secret=secrets.token_hex(dice.SECRET_BYTES),
-            id_key=secrets.token_hex(dice.SECRET_BYTES), table=table))
+            id_key=secrets.token_hex(dice.SECRET_BYTES), table=table,
+            registered_armies=registered))
 
     def dice_commitment(self, state: State) -> str:
         return dice.commitment(state.dice_source.secret)

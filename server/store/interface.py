@@ -30,7 +30,7 @@ same Protocol.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 Visibility = Literal["public", "private"]
@@ -57,6 +57,10 @@ class RoomSettings:
     clock_s: int = 0
     """Chess clocks: each player's time for the whole game, in seconds (ITS: 4500, 1:15
     each); 0: the room plays without clocks (``server/rules/orders/clocks.py``)."""
+    armies: Mapping[str, str] = field(default_factory=dict)
+    """The army list id a seat ("A", "B") must choose: a tournament table's registered
+    armies (``server/tournaments/routes.py``); a seat left out chooses freely. {} in every
+    lobby room and in rooms stored before registered armies."""
 
     @property
     def fixed_dice(self) -> bool:
