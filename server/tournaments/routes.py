@@ -5,6 +5,7 @@ path ``POST /api/rooms`` takes."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -344,6 +345,10 @@ async def _make_room(registry: RoomRegistry, settings: Settings, state: Tourname
                      proposal: Proposal, table_number: int) -> dict[str, Any]:
     layout = state.settings.layout_for(proposal.round, table_number)
     room_settings = parse_room_settings(_room_body(state.settings, layout), settings)
+    a, b = proposal.tables[table_number - 1]
+    # The table holds each player to the army they registered, which the standings show.
+    room_settings = dataclasses.replace(
+        room_settings, armies={"A": state.players[a].army, "B": state.players[b].army})
     created = await registry.create(room_settings)
     return {"room": created.meta.room_id,
             "layout": room_settings.table if isinstance(room_settings.table, str) else None,

@@ -35,7 +35,8 @@ def test_another_army_than_the_registered_one_is_refused_with_a_reason_the_playe
     state = game(A="vesper-raiders")
     refused = choose(state, Side.A, "helion-vanguard")
     assert isinstance(refused, Rejected)
-    assert refused.code == Reason.ARMY_NOT_REGISTERED == "army_not_registered"
+    assert refused.code == Reason.ARMY_NOT_REGISTERED
+    assert Reason.ARMY_NOT_REGISTERED.value == "army_not_registered"  # the wire's code
     assert refused.message == "This table is for your registered army, Vesper Raiders."
 
 

@@ -49,8 +49,9 @@ def next_command(state: GameState, entropy: dict[Side, str], ruleset: str) -> Mo
 def _candidates(state: GameState, entropy: dict[Side, str], ruleset: str) -> Iterator[Move]:
     if state.phase is Phase.ARMY_SELECTION:
         for side in Side:
-            yield side, {"type": "choose_army", "army": ARMIES[ruleset][side],
-                         "entropy": entropy[side]}
+            # a tournament table holds each side to its player's registered army
+            army = state.registered_armies.get(side, ARMIES[ruleset][side])
+            yield side, {"type": "choose_army", "army": army, "entropy": entropy[side]}
     elif state.phase is Phase.INITIATIVE:
         winner = state.initiative.winner
         assert winner is not None

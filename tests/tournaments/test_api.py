@@ -170,7 +170,7 @@ async def test_results_and_victory_points_wait_for_the_delays_of_their_audience(
             current = page["current"]
             seats[current["seat"]] = await Client.connect(url, current["room"],
                                                           current["seat_token"])
-        for seat, army in (("A", "helion-c1-patrol"), ("B", "vesper-c1-cell")):
+        for seat, army in (("A", ARMY), ("B", ARMY)):  # both registered with ARMY
             answer = await seats[seat].command({"type": "choose_army", "army": army,
                                                 "entropy": ("a" if seat == "A" else "b") * 64})
             assert isinstance(answer, Accepted), answer
@@ -182,7 +182,7 @@ async def test_results_and_victory_points_wait_for_the_delays_of_their_audience(
         now[0] += 61_000
         board = (await organizer.dashboard())["tables"][0]
         costs = {seat: sum(e.profile.cost for e in sample_armies()[army].entries)
-                 for seat, army in (("A", "helion-c1-patrol"), ("B", "vesper-c1-cell"))}
+                 for seat, army in (("A", ARMY), ("B", ARMY))}
         assert board["vp"] == costs and board["vp_as_of_ms"] == now[0] - 60_000
 
         answer = await seats["B"].command({"type": "concede"})
