@@ -320,15 +320,27 @@ const mine = (state) => state.troopers.filter((t) => t.side === conn.role);
 function renderSetup(state, options) {
   const picking = state.phase === "army_selection" && isSeat() && !state.armies?.[conn.role];
   $("army-picker").hidden = !picking;
-  if (picking) renderArmyPicker(state.ruleset);
+  if (picking) renderArmyPicker(state.ruleset, options);
   renderSetupPanel($("setup-panel"), state, options, { conn, ui, send, selectTrooper, render });
 }
 
-let armiesFor = null;
-async function renderArmyPicker(ruleset) {
-  if (armiesFor === ruleset) return;
-  armiesFor = ruleset;
-  const { armies } = await (await fetch(`/api/armies?ruleset=${encodeURIComponent(ruleset)}`)).json();
+let armiesShown = null;
+let catalogue = { ruleset: "", armies: /** @type {any[] | null} */ (null) };
+/** The armies the server offers this seat (`options.choose_army`: at a tournament table only
+ * the player's registered army), each with its roster from /api/armies. Nothing until the
+ * options are here, so the table never shows a list it would refuse. */
+async function renderArmyPicker(ruleset, options) {
+  const offered = Array.isArray(options?.choose_army) ? options.choose_army : null;
+  const key = offered && `${ruleset}:${offered.join(",")}`;
+  if (armiesShown === key) return;
+  armiesShown = key;
+  if (!offered) { $("army-list").replaceChildren(); return; }
+  if (catalogue.ruleset !== ruleset || !catalogue.armies) {
+    const { armies } = await (await fetch(`/api/armies?ruleset=${encodeURIComponent(ruleset)}`)).json();
+    catalogue = { ruleset, armies };
+  }
+  if (armiesShown !== key) return; // newer options came while the catalogue loaded
+  const armies = (catalogue.armies ?? []).filter((a) => offered.includes(a.id));
   $("army-list").replaceChildren(...armies.map((a) => el("div", { class: "army" },
     button(`${a.name} (${a.faction}, ${a.points} pts)`, () => chooseArmy(a.id), { "data-army": a.id }),
     el("div", { class: "roster" }, a.roster.map((r) => r.unit).join(", ")))));

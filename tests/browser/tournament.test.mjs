@@ -318,9 +318,11 @@ test("the dashboard follows a table's game and its running chess clock; a game e
     const created = await scenario.post("/api/tournaments", { action_id: actionId(), name: "Clock Cup", rounds: 1, clock_s: 2700 });
     const id = created.tournament;
     const tokens = {};
+    const armies = {};
     for (const [name, army] of [["Ana", "helion-vanguard"], ["Ben", "vesper-raiders"]]) {
       const answer = await scenario.post(`/api/tournaments/${id}/players`, { action_id: actionId(), name, army });
       tokens[answer.player] = answer.token;
+      armies[answer.player] = army;
     }
     const org = await scenario.newPage();
     await org.goto(scenario.base + created.organizer.link);
@@ -330,7 +332,13 @@ test("the dashboard follows a table's game and its running chess clock; a game e
     const table = (await (await fetch(`${scenario.base}/api/tournaments/${id}`)).json()).rounds[0].tables[0];
     const seat = async (player) => (await scenario.post(`/api/tournaments/${id}/me`, { token: tokens[player] })).current.seat_link;
     const [a, b] = [await scenario.open(await seat(table.a), WAIT), await scenario.open(await seat(table.b), WAIT)];
-    await Promise.all([a.click('[data-army="helion-vanguard"]'), b.click('[data-army="vesper-raiders"]')]);
+    // Each seat's picker offers only its player's registered army (the table enforces it).
+    for (const [page, player] of [[a, table.a], [b, table.b]]) {
+      await page.waitForSelector(`#army-list [data-army="${armies[player]}"]`, WAIT);
+      assert.deepEqual(await page.$$eval("#army-list [data-army]", (els) => els.map((e) => e.dataset.army)), [armies[player]]);
+    }
+    await shot(a, "15a-registered-army-picker");
+    await Promise.all([a.click(`[data-army="${armies[table.a]}"]`), b.click(`[data-army="${armies[table.b]}"]`)]);
     await a.waitForFunction(() => window.referee.view.state?.phase !== "army_selection", null, WAIT);
     const live = "#o-tables .t-live";
     await untilText(org, `${live} [data-field=where]`, /^initiative\b/);
