@@ -156,8 +156,6 @@ async def create_tournament(request: Request) -> Response:
     action_id = decide.action_id_of(body)
     name = decide.text(body, "name", 1, 80)
     rounds = decide.integer(body, "rounds", 1, 10)
-    point_limit = decide.integer({"point_limit": body.get("point_limit", 300)},
-                                 "point_limit", 10, 1000)
     layouts = body.get("tables", [])
     if (not isinstance(layouts, list) or len(layouts) > MAX_LAYOUTS
             or not all(isinstance(t, str) and t for t in layouts)):
@@ -169,6 +167,10 @@ async def create_tournament(request: Request) -> Response:
     checked = [parse_room_settings({**room_fields, **({"table": t} if t else {})}, settings)
                for t in (layouts or [""])]
     first = checked[0]
+    # The format's usual game size when none is given: 300 points in N5, 30 in CodeOne.
+    default_limit = 30 if first.ruleset == "codeone" else 300
+    point_limit = decide.integer({"point_limit": body.get("point_limit", default_limit)},
+                                 "point_limit", 10, 1000)
     tournament_settings = {
         "rounds": rounds, "ruleset": first.ruleset, "point_limit": point_limit,
         "aro_window_s": first.aro_window_s, "spectator_delay_s": first.spectator_delay_s,

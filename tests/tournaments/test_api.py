@@ -58,6 +58,26 @@ async def test_creation_is_public_without_tokens_and_a_retry_gets_the_same_answe
     assert private.json()["tournament"] not in {t["tournament"] for t in listed}
 
 
+async def test_the_point_limit_defaults_to_the_formats_game_size(
+        http: httpx.AsyncClient) -> None:
+    """300 points in N5, 30 in CodeOne, when the organizer gives none; a CodeOne army over a
+    given limit is refused at registration."""
+    limits = {}
+    for ruleset in ("n5", "codeone"):
+        made = (await http.post("/api/tournaments", json={
+            "action_id": action_id(), "name": f"{ruleset} Cup", "rounds": 1,
+            "ruleset": ruleset})).json()
+        limits[ruleset] = made["view"]["settings"]["point_limit"]
+    assert limits == {"n5": 300, "codeone": 30}
+    small = (await http.post("/api/tournaments", json={
+        "action_id": action_id(), "name": "Small Cup", "rounds": 1, "ruleset": "codeone",
+        "point_limit": 10})).json()
+    over = await http.post(f"/api/tournaments/{small['tournament']}/players", json={
+        "action_id": action_id(), "name": "Alice", "army": ARMY})
+    assert sample_armies()[ARMY].points > 10
+    assert over.status_code == 400 and over.json()["error"] == "bad_field"
+
+
 async def test_a_round_of_four_conceded_games_then_standings_corrections_and_csv(
         http: httpx.AsyncClient, base: str) -> None:
     organizer, _ = await Organizer.create(http)
