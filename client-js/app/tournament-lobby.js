@@ -39,8 +39,15 @@ export function createForm(onCreated = () => {}) {
   const out = el("div", { id: "tournament-created", hidden: true });
   const message = el("div", { id: "tournament-message", class: "warning-text" });
   const layoutsBox = el("fieldset", { id: "tournament-layouts", hidden: true });
+  // The format's usual game size (as the server's default): a limit the organizer left at
+  // one format's size follows the ruleset to the other's.
+  const GAME_SIZE = /** @type {Record<string, string>} */ ({ n5: "300", codeone: "30" });
+  const followSize = () => {
+    const limit = /** @type {HTMLInputElement} */ (form.querySelector("#tournament-point-limit"));
+    if (Object.values(GAME_SIZE).includes(limit.value)) limit.value = GAME_SIZE[ruleset.value] ?? limit.value;
+  };
   const ruleset = /** @type {HTMLSelectElement} */ (el("select", { name: "ruleset", id: "tournament-ruleset",
-    onchange: () => showLayouts(layoutsBox, ruleset.value) },
+    onchange: () => { showLayouts(layoutsBox, ruleset.value); followSize(); } },
   el("option", { value: "n5" }, "N5"), el("option", { value: "codeone" }, "CodeOne")));
   const number = (/** @type {string} */ name, /** @type {string} */ value, /** @type {Record<string, any>} */ more = {}) =>
     el("input", { name, id: `tournament-${name.replaceAll("_", "-")}`, type: "number", value, ...more });

@@ -51,6 +51,12 @@ test("a tournament: created in the lobby, registered, paired with a swap, played
   await lobby.fill("#tournament-name", "Browser Cup");
   await lobby.fill("#tournament-rounds", "2");
   await lobby.fill("#tournament-clock-min", "45");
+  // The point limit follows the ruleset's game size while the organizer leaves it alone.
+  assert.equal(await lobby.inputValue("#tournament-point-limit"), "300");
+  await lobby.selectOption("#tournament-ruleset", "codeone");
+  assert.equal(await lobby.inputValue("#tournament-point-limit"), "30");
+  await lobby.selectOption("#tournament-ruleset", "n5");
+  assert.equal(await lobby.inputValue("#tournament-point-limit"), "300");
   await shot(lobby, "01-create-form");
   await lobby.click("#create-tournament");
   await lobby.waitForSelector("#tournament-created:not([hidden])", WAIT);
