@@ -54,6 +54,7 @@ from bench.run import (
     git_commit,
     git_dirty,
     pinned,
+    ratio,
     redis_server,
     start_referee,
     stop,
@@ -347,10 +348,6 @@ async def run_baseline(args: argparse.Namespace, workdir: Path, frame_size: int,
             await stop(process)
 
 
-def _ratio(ours: float | None, theirs: float | None) -> float | None:
-    return round(ours / theirs, 2) if ours and theirs else None
-
-
 def load_average() -> list[float]:
     with contextlib.suppress(OSError):
         return [round(x, 2) for x in os.getloadavg()]
@@ -391,12 +388,12 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
         "referee": referee,
         "baseline": baseline,
         "ratios": {
-            "cpu_per_spectator_delivery": _ratio(
+            "cpu_per_spectator_delivery": ratio(
                 ref_events["cpu_us_per_spectator_delivery"],
                 base_events["cpu_us_per_spectator_delivery"]),
-            "p99_to_last_spectator": _ratio(ref_events["to_last_spectator_ms"]["p99"],
+            "p99_to_last_spectator": ratio(ref_events["to_last_spectator_ms"]["p99"],
                                             base_events["to_last_spectator_ms"]["p99"]),
-            "bytes_per_spectator": _ratio(referee["joins"]["bytes_per_spectator"],
+            "bytes_per_spectator": ratio(referee["joins"]["bytes_per_spectator"],
                                           baseline["joins"]["bytes_per_spectator"]),
         },
         "referee_log": f"{result_name(started, args)}-referee.log",
