@@ -59,6 +59,7 @@ from bench.run import (
     start_referee,
     stop,
 )
+from bench.run_history import HISTORY, record_run
 from bench.script import RULESET, TABLE
 from server.rules import native
 
@@ -432,6 +433,11 @@ def main(argv: list[str] | None = None) -> Path:
     parser.add_argument("--profile-phase", choices=("joins", "events"), default="events")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--results-dir", type=Path, default=RESULTS)
+    parser.add_argument("--history", type=Path, default=HISTORY,
+                        help="append the run's record to this JSON-lines file (default: "
+                             "bench/history.jsonl, read by `python -m bench.summarize`)")
+    parser.add_argument("--no-history", dest="history", action="store_const", const=None,
+                        help="a throwaway run: keep no record of it in the history")
     args = parser.parse_args(argv)
     result = asyncio.run(benchmark(args))
     results_dir: Path = args.results_dir
@@ -440,6 +446,8 @@ def main(argv: list[str] | None = None) -> Path:
     path = results_dir / f"{name}.json"
     path.write_text(json.dumps(result, indent=2))
     (results_dir / f"{name}.md").write_text(markdown(result))
+    profile = f"{args.profile_phase} phase, py-spy" if args.profile else None
+    record_run(result, args.history, source="bench.broadcast", profile=profile)
     print(markdown(result))
     print(f"results: {path}")
     return path

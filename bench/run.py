@@ -50,6 +50,7 @@ from bench.measure import (
     redis_sample,
 )
 from bench.report import markdown
+from bench.run_history import HISTORY, record_run
 from server.rules import native
 
 REPO = Path(__file__).resolve().parent.parent
@@ -580,6 +581,11 @@ def main(argv: list[str] | None = None) -> Path:
     parser.add_argument("--sockets-per-worker", type=int, default=12_000)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--results-dir", type=Path, default=RESULTS)
+    parser.add_argument("--history", type=Path, default=HISTORY,
+                        help="append the run's record to this JSON-lines file (default: "
+                             "bench/history.jsonl, read by `python -m bench.summarize`)")
+    parser.add_argument("--no-history", dest="history", action="store_const", const=None,
+                        help="a throwaway run: keep no record of it in the history")
     parser.add_argument("--nodes", type=int, default=1,
                         help="referee processes sharing the Redis (all on the server core); "
                              "each room's players and spectators are spread over them. The "
@@ -612,6 +618,9 @@ def main(argv: list[str] | None = None) -> Path:
     path = args.results_dir / f"{name}.json"
     path.write_text(json.dumps(result, indent=2))
     (args.results_dir / f"{name}.md").write_text(markdown(result))
+    profile = (f"{args.profile_phase} phase, {'perf' if args.profile_perf else 'py-spy'}"
+               if args.profile else None)
+    record_run(result, args.history, source="bench.run", profile=profile)
     print(markdown(result))
     print(f"results: {path}")
     return path

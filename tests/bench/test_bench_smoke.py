@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bench import run
+from bench.run_history import read
 
 needs_redis = pytest.mark.skipif(shutil.which("redis-server") is None
                                  and not Path("/usr/bin/redis-server").exists(),
@@ -19,8 +20,15 @@ needs_redis = pytest.mark.skipif(shutil.which("redis-server") is None
 def test_benchmark_runs_end_to_end_and_writes_results(tmp_path: Path) -> None:
     """2 rooms x (2 players + 1 spectator), a few Orders paced and at maximum rate."""
     path = run.main(["--rooms", "2", "--spectators", "1", "--duration", "2", "--pace", "0.5",
-                     "--aro-window", "0.1", "--results-dir", str(tmp_path)])
+                     "--aro-window", "0.1", "--results-dir", str(tmp_path),
+                     "--history", str(tmp_path / "history.jsonl")])
     result = json.loads(path.read_text())
+    # the run appended its record to the history it was given (never the repository's)
+    [entry] = read(tmp_path / "history.jsonl")
+    assert (entry["kind"], entry["commit"], entry["runs"]) == ("run", result["commit"], 1)
+    assert entry["config"]["rooms"] == 2 and entry["config"]["spectators"] == 1
+    assert entry["figures"]["referee/max/cpu_us_per_delivery"] == \
+        result["referee"]["max"]["cpu_us_per_delivery"]
     assert path.with_suffix(".md").exists()
     assert (tmp_path / json.loads(path.read_text())["referee_log"]).exists()
     assert {"date", "commit", "params", "referee", "baseline", "ratios", "restart"} <= set(result)

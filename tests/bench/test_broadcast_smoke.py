@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bench import broadcast
+from bench.run_history import read
 
 needs_redis = pytest.mark.skipif(shutil.which("redis-server") is None
                                  and not Path("/usr/bin/redis-server").exists(),
@@ -21,8 +22,13 @@ def test_broadcast_runs_and_every_spectator_gets_every_frame(tmp_path: Path) -> 
     path = broadcast.main(["--spectators", "20", "--crowd-workers", "2", "--join-s", "1",
                            "--join-pace", "0.1", "--pace", "0.05", "--events", "8",
                            "--settle-s", "0.5", "--join-timeout-s", "20",
-                           "--results-dir", str(tmp_path)])
+                           "--results-dir", str(tmp_path),
+                           "--history", str(tmp_path / "history.jsonl")])
     result = json.loads(path.read_text())
+    # the run appended its record to the history it was given (never the repository's)
+    [entry] = read(tmp_path / "history.jsonl")
+    assert (entry["kind"], entry["commit"], entry["config"]["spectators"]) == \
+        ("broadcast", result["commit"], 20)
     assert result["kind"] == "broadcast"
     assert {"date", "commit", "machine", "params", "targets", "referee", "baseline",
             "ratios"} <= set(result)
