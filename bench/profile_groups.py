@@ -8,9 +8,10 @@ thread between its ticks) are counted apart and left out of the shares: they are
 
 Read it on a profile recorded with the referee paused for each sample (the default of
 ``bench.run --profile``, or ``--profile-native``). Sampled without pausing, py-spy often
-reads a stack while the interpreter changes it and keeps only its base: in the sixth
-session's paced profile 43% of the samples named nothing below the event loop's
-``Runner.run``, where a paused profile of the same phase finds 6% (docs/performance.md).
+reads a stack while the interpreter changes it and keeps only its base: in an unpaused paced
+profile at ``cfec66d`` (2026-11-21) 43% of the samples named nothing below the event loop's
+``Runner.run``, where a paused profile of the same phase (``8a2ee1d``) finds 6%
+(docs/performance.md).
 
 Compiled modules (mypyc) show up only in native profiles, as ``CPyDef_<module>___...``
 functions; in a Python-only profile their time counts in their interpreted caller.
