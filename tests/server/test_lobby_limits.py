@@ -207,7 +207,11 @@ async def raw_exchange(base: str, head: bytes, body: list[bytes]
         status_line, *header_lines = (await reader.readuntil(b"\r\n\r\n")).decode().split("\r\n")
         length = next(int(line.split(":")[1]) for line in header_lines
                       if line.lower().startswith("content-length"))
-        answer = json.loads(await reader.readexactly(length))
+        data = await reader.readexactly(length)
+        try:
+            answer = json.loads(data)
+        except ValueError:  # (uvicorn's own refusal of a malformed request: plain text)
+            answer = {"parser": data.decode()}
         try:
             closed = await asyncio.wait_for(reader.read(1), 5) == b""
         except TimeoutError:  # not a wait for an event: a server that keeps it open
@@ -242,9 +246,14 @@ async def test_a_body_is_refused_before_it_is_read_past_the_limit(fake_server: s
 
 
 async def test_a_lying_content_length_reads_only_what_it_declared(fake_server: str) -> None:
+    # The first 30 bytes are the body, cut short (bad_json); the rest is no body (a server
+    # that read it would answer 413): a next request's start, which the HTTP parser
+    # (httptools) finds malformed and refuses with 400 at once, before the app's answer.
     body = json.dumps({"ruleset": "n5", "pad": "x" * 200_000}).encode()
     status, answer, _ = await raw_exchange(fake_server, head("Content-Length: 30"), [body])
-    assert (status, answer["error"]) == (400, "bad_json"), "the first 30 bytes, cut short"
+    assert status == 400
+    assert (answer.get("error") == "bad_json"
+            or answer == {"parser": "Invalid HTTP request received."}), answer
 
 
 async def test_a_body_that_never_arrives_whole_is_refused_after_its_time(
