@@ -4,9 +4,10 @@ Keys (hash tag ``{room:<id>}``, the same slot as the room's state, so one script
 both): ``{room:<id>}:lease`` holds the owning node's id with a PX expiry. Node liveness:
 ``{node:<id>}:alive`` with the same expiry, so an owner can tell that a relaying node died.
 
-- ``acquire`` (one script): if the lease is free or already ours, take it for ``lease_ms``
-  AND bump the room's fencing token (``HINCRBY fence``), atomically; only the lease winner
-  ever gets a fence. Held by another node: returns that node's id and takes nothing.
+- ``acquire`` (one script; the claims of one event-loop turn share one pipeline): if the
+  lease is free or already ours, take it for ``lease_ms`` AND bump the room's fencing token
+  (``HINCRBY fence``), atomically; only the lease winner ever gets a fence. Held by
+  another node: returns that node's id and takes nothing.
   "Already ours" is what a node restarted under the same id (``server.cluster.identity``)
   finds: it takes its rooms back at once, each under a NEW fence, so a process of its old
   incarnation that still runs can no longer write to them.
@@ -37,6 +38,7 @@ from server.rooms.ownership import Claim, Claimed, HeldBy
 from server.store.lua_scripts import LuaScripts
 from server.store.redis_errors import storage_call
 from server.store.redis_store import state_key
+from server.store.script_batches import ScriptBatches
 
 
 def lease_key(room_id: str) -> str:
@@ -113,12 +115,15 @@ class RedisLeases:
         self.node_id = node_id
         self.lease_ms = lease_ms
         self._scripts = LuaScripts(client)
+        # The claims of one loop turn in one pipeline: after a restart every room is claimed
+        # within a second or two (server.store.script_batches).
+        self._acquires = ScriptBatches(client, self._scripts, ACQUIRE, "acquire lease")
 
     async def acquire(self, room_id: str) -> Claim | None:
         """Take the room's lease and a new fence; None when the room does not exist."""
         async with storage_call("acquire lease"):
-            result = await self._scripts.run(ACQUIRE, [lease_key(room_id), state_key(room_id)],
-                                        [self.node_id, self.lease_ms])
+            result = await self._acquires.run([lease_key(room_id), state_key(room_id)],
+                                              [self.node_id, self.lease_ms])
         if int(result[0]) == 0:
             return None
         if int(result[0]) == 2:

@@ -39,8 +39,9 @@ anything. An append that removes a listing the room had (a public room leaving t
 costs a second round trip, the ZREM, sent only when the script reports that it removed one.
 ``load_room`` (a script: the hash, the events after the snapshot and the answers) and
 ``events_since`` cost one round trip each, ``load_rooms`` one for the whole batch (a
-pipeline of ``load_room``'s script, one per room), ``claim_room`` one, ``create_room`` one (two
-for a public room), ``set_listing`` two. After a Redis restart
+pipeline of ``load_room``'s script, one per room), ``claim_room`` and ``set_deadlines`` one,
+shared with the other rooms' calls of the same loop turn (``server.store.script_batches``),
+``create_room`` one (two for a public room), ``set_listing`` two. After a Redis restart
 the first call of each script (but the append's) finds the script cache empty (NOSCRIPT)
 and costs one more to reload it; the appends load theirs in front of the first batch on
 each new connection.
@@ -96,6 +97,7 @@ from server.store.redis_scripts import (
     SET_DEADLINES,
     SET_LISTING,
 )
+from server.store.script_batches import ScriptBatches
 
 PUBLIC_KEY = "{lobby}:public"
 
@@ -150,6 +152,10 @@ class RedisRoomStore:
         """Where ``client`` connects (for another client of the same Redis); "" if unknown."""
         self._scripts = LuaScripts(client)
         self._appends = AppendBatches(client, APPEND, PUBLIC_KEY)
+        # Claims and presence writes of one loop turn go in one pipeline each (after a
+        # restart thousands come at once; server.store.script_batches).
+        self._claims = ScriptBatches(client, self._scripts, CLAIM, "claim_room")
+        self._set_deadlines = ScriptBatches(client, self._scripts, SET_DEADLINES, "set_deadlines")
 
     @property
     def client(self) -> aioredis.Redis:
@@ -177,7 +183,7 @@ class RedisRoomStore:
 
     async def claim_room(self, room_id: str, owner: str) -> int | None:
         async with storage_call("claim_room"):
-            fence = await self._scripts.run(CLAIM, [state_key(room_id)], [owner])
+            fence = await self._claims.run([state_key(room_id)], [owner])
         return None if fence is None else int(fence)
 
     async def load_room(self, room_id: str) -> StoredRoom | None:
@@ -251,8 +257,8 @@ class RedisRoomStore:
                             deadlines: Sequence[Deadline]) -> None:
         async with storage_call("set_deadlines"):
             try:
-                await self._scripts.run(SET_DEADLINES, room_keys(room_id),
-                                        [fence, _pack_deadlines(deadlines)])
+                await self._set_deadlines.run(room_keys(room_id),
+                                              [fence, _pack_deadlines(deadlines)])
             except ResponseError as error:
                 if str(error).startswith("STALE"):
                     raise StaleWriter(f"room {room_id}: {error}") from None
