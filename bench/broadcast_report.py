@@ -1,11 +1,8 @@
-"""The readable report of one broadcast run (``bench.broadcast``), and the summary table
-over several (``python -m bench.summarize --broadcast FILES``)."""
+"""The readable report of one broadcast run (``bench.broadcast``), and the columns of the
+summary table over several (``python -m bench.summarize --broadcast``, from the history)."""
 
 from __future__ import annotations
 
-import json
-import statistics
-from pathlib import Path
 from typing import Any
 
 from bench.report import _fmt, _latency_row
@@ -132,30 +129,3 @@ COLUMNS = (
     ("others on the nodes' core, events", "referee/events/others_on_server_core_share"),
 )
 
-
-def _get(result: dict[str, Any], path: str) -> float | None:
-    value: Any = result
-    for part in path.split("/"):
-        if not isinstance(value, dict) or part not in value:
-            return None
-        value = value[part]
-    return value if isinstance(value, int | float) else None
-
-
-def table(paths: list[Path]) -> str:
-    """One row per (spectators, commit): medians over the runs."""
-    groups: dict[tuple[int, str], list[dict[str, Any]]] = {}
-    for path in paths:
-        result = json.loads(path.read_text())
-        if result.get("kind") != "broadcast":
-            continue
-        groups.setdefault((result["params"]["spectators"], result["commit"]), []).append(result)
-    head = ["spectators", "date", "commit", "runs", *(name for name, _ in COLUMNS)]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for (spectators, commit), runs in sorted(groups.items()):
-        cells = [f"{spectators:,}", runs[-1]["date"][:10], f"`{commit}`", str(len(runs))]
-        for _, column in COLUMNS:
-            values = [v for v in (_get(r, column) for r in runs) if v is not None]
-            cells.append(_fmt(float(statistics.median(values))) if values else "-")
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
