@@ -6,6 +6,7 @@
     python -m bench.summarize --kind run        # one kind: run, broadcast, abuse, restart, ...
     python -m bench.summarize --broadcast       # the same as --kind broadcast
     python -m bench.summarize --since 2026-11-26 --commit f514736
+    python -m bench.summarize --kind run --latest   # the newest commit of each configuration
     python -m bench.summarize bench/results/*.json other-history.jsonl
 
 With no file named it reads ``bench/history.jsonl`` (``--history`` for another); files named
@@ -190,10 +191,20 @@ def median(group: list[dict[str, Any]], path: str) -> float | None:
     return float(statistics.median(values)) if values else None
 
 
-def table(records: list[dict[str, Any]], kind: str = "run") -> str:
-    """One markdown table of one kind: a row per group, newest first; then the notes."""
+def table(records: list[dict[str, Any]], kind: str = "run", *, latest: bool = False) -> str:
+    """One markdown table of one kind: a row per group, newest first; then the notes.
+    ``latest``: only the newest group of each configuration."""
     chosen = {k: g for k, g in groups(records).items() if k[0] == kind}
-    ordered = sorted(chosen.values(), key=lambda g: max(e["date"] for e in g), reverse=True)
+    # Of records of one date (a day, for those from the former tables), the later in the file
+    # is the newer: the history is kept oldest first.
+    position = {id(e): i for i, e in enumerate(records)}
+    ordered = sorted(chosen.values(), reverse=True,
+                     key=lambda g: max((e["date"][:10], position[id(e)]) for e in g))
+    if latest:
+        newest: dict[tuple[tuple[str, Any], ...], list[dict[str, Any]]] = {}
+        for group in ordered:
+            newest.setdefault(_config_key(group[0]), group)
+        ordered = list(newest.values())
     columns = _columns(kind, (e["figures"] for g in ordered for e in g))
     head = ["configuration", "date", "commit", "runs", *(name for name, _ in columns)]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -218,12 +229,14 @@ def table(records: list[dict[str, Any]], kind: str = "run") -> str:
     return "\n".join(lines)
 
 
-def report(records: list[dict[str, Any]], kinds: Iterable[str] | None = None) -> str:
+def report(records: list[dict[str, Any]], kinds: Iterable[str] | None = None, *,
+           latest: bool = False) -> str:
     """Every kind's table, each under its heading."""
     present = list(dict.fromkeys(e["kind"] for e in records))
     wanted = list(kinds) if kinds else sorted(
         present, key=lambda k: (KINDS.index(k) if k in KINDS else len(KINDS), k))
-    return "\n\n".join(f"## {kind}\n\n{table(records, kind)}" for kind in wanted)
+    return "\n\n".join(f"## {kind}\n\n{table(records, kind, latest=latest)}"
+                       for kind in wanted)
 
 
 def select(records: list[dict[str, Any]], *, since: str | None = None,
@@ -244,10 +257,12 @@ def main(argv: list[str] | None = None) -> str:
     parser.add_argument("--broadcast", action="store_true", help="the same as --kind broadcast")
     parser.add_argument("--since", help="only records from this date on (YYYY-MM-DD)")
     parser.add_argument("--commit", help="only records of this commit or server code")
+    parser.add_argument("--latest", action="store_true",
+                        help="only the newest commit of each configuration")
     args = parser.parse_args(argv)
     kinds = (args.kind or []) + (["broadcast"] if args.broadcast else [])
     records = select(load(args.files or [args.history]), since=args.since, commit=args.commit)
-    text = report(records, kinds or None)
+    text = report(records, kinds or None, latest=args.latest)
     print(text)
     return text
 

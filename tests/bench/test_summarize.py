@@ -148,3 +148,17 @@ def test_record_run_appends_or_keeps_nothing(tmp_path: Path) -> None:
     first, second = read(path)
     assert first["config"]["variant"] == "profiled, paced phase, py-spy"
     assert "variant" not in second["config"]
+
+
+def test_latest_keeps_the_newest_commit_of_each_configuration(tmp_path: Path) -> None:
+    path = tmp_path / "history.jsonl"
+    # two commits measured the same day (a former table's rows: dates without a time): the
+    # later in the file is the newer
+    for commit, p99 in (("1111111", 50.0), ("2222222", 40.0)):
+        append(record(run_result("2026-11-21", commit, p99=p99, cpu_per_order=2000.0),
+                      source="docs/performance.md table"), path)
+    append(record(run_result("2026-11-21", "1111111", p99=3.0, cpu_per_order=900.0, rooms=100),
+                  source="docs/performance.md table"), path)
+    text = summarize.main(["--history", str(path), "--kind", "run", "--latest"])
+    assert [(r[0], r[2]) for r in rows(text)] == [("100 × 4", "`1111111`"),
+                                                  ("3,000 × 4", "`2222222`")]
