@@ -57,7 +57,7 @@ RUN_FIGURES = tuple(
     "ratios/cpu_per_delivery_max", "ratios/cpu_per_delivery_paced",
     "ratios/max_deliveries_per_s", "ratios/p99_paced", "ratios/bytes_per_connection",
     "restart/process_start_s", "restart/rooms_back_s", "restart/kill_to_all_rooms_back_s",
-    "restart/server_cpu_s", "restart/rss_all_back_mb", "restart/errors",
+    "restart/server_cpu_s", "restart/load_cpu_s", "restart/rss_all_back_mb", "restart/errors",
 )
 """The figures of a ``bench.run`` kept in its record."""
 
