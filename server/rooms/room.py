@@ -476,6 +476,8 @@ class Room:
         # frames.
         seen_before = self.seen
         self.state = new_state
+        if self._views:
+            self._views.clear()  # (views of the old state: never used again)
         self.version += len(events)
         self.seen = new_seen
         self._history.checkpoints.committed(self.version, new_seen)
@@ -806,10 +808,15 @@ class Room:
             self._window_fields(), self._seat_statuses(), self._clocks_fields()))
 
     def _state_view(self, audience: Audience) -> Plain:
-        """The state as ``audience`` sees it, made once per state: a crowd joining at one
-        version (10,000 spectators in 30 s, docs/performance.md) shares it. The window's
-        remaining time and the seats' statuses change between snapshots; they are not in
-        it. A state is never changed in place (each commit makes a new one)."""
+        """The state as ``audience`` sees it, made once per state for a crowd's audience: a
+        crowd joining at one version (10,000 spectators in 30 s, docs/performance.md)
+        shares it. A seat's audience has one connection, which asks for a snapshot when it
+        joins or falls behind: its view is made each time, not kept (a view of a whole
+        table is kilobytes, on every room). The window's remaining time and the seats'
+        statuses change between snapshots; they are not in it. A state is never changed in
+        place (each commit makes a new one, and drops the views of the old)."""
+        if audience is Audience.A or audience is Audience.B:
+            return self._engine.view_state(self.state, audience.value)
         cached = self._views.get(audience)
         if cached is not None and cached[0] is self.state:
             return cached[1]

@@ -33,7 +33,9 @@ class SendQueue:
     def __init__(self, limit: int, make_snapshot: Callable[[], bytes]) -> None:
         self._limit = limit
         self._make_snapshot = make_snapshot
-        self._frames: deque[bytes] = deque()
+        # Made on the first frame that has to wait: most sockets never fall behind, and an
+        # empty deque is 760 bytes (on every one of 18,000 sockets).
+        self._frames: deque[bytes] | None = None
         self._resync = False
         self._close: CloseRequest | None = None
         self.resyncs = 0  # how many times this socket was dropped to a snapshot
@@ -41,12 +43,15 @@ class SendQueue:
     def push(self, frame: bytes) -> None:
         if self._close is not None or self._resync:
             return
-        if len(self._frames) >= self._limit:
-            self._frames.clear()
+        frames = self._frames
+        if frames is None:
+            frames = self._frames = deque()
+        if len(frames) >= self._limit:
+            frames.clear()
             self._resync = True
             self.resyncs += 1
         else:
-            self._frames.append(frame)
+            frames.append(frame)
 
     def close(self, code: int, reason: str) -> None:
         """Send what is queued, then close; later pushes are ignored."""
@@ -66,8 +71,12 @@ class SendQueue:
         """The next frame to write, then the close request; None once there is nothing
         more to send (a closed queue keeps answering its close request)."""
         while True:
-            if self._frames:
-                return self._frames.popleft()
+            frames = self._frames
+            if frames:
+                frame = frames.popleft()
+                if not frames:
+                    self._frames = None  # caught up: the memory goes with it
+                return frame
             if self._resync:
                 self._resync = False
                 snapshot = self._make_snapshot()
