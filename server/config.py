@@ -166,11 +166,17 @@ class Settings:
     20.5 ms against 16.2, 16.7 and 17.2), for a reason not found; later runs without it
     reached the same figures, so it may be the runs' spread (docs/performance.md)."""
     ws_ping_interval_s: float = 20.0
-    """The server pings every websocket this often (uvicorn's keepalive, its default), so a
-    connection that died without closing (a sleeping laptop, a dropped mobile network) is
-    noticed and its seat turns ``away``; it also keeps proxies from timing idle sockets out
-    (nginx: 60 s). Each ping and its pong cost the node CPU: ~8% of a core at 18,000
-    sockets and 20 s (docs/performance.md). 0 = never ping."""
+    """The server pings a seat's websocket when it sent nothing for this long (uvicorn's
+    keepalive, its default interval, skipping sockets heard from: ``server/transport/
+    keepalive.py``), so a connection that died without closing (a sleeping laptop, a dropped
+    mobile network) is noticed and its seat turns ``away``; it also keeps proxies from
+    timing idle sockets out (our nginx allows an hour). Each ping and its pong cost the
+    node CPU: pinging all 18,000 sockets every 20 s took ~8% of a core (docs/performance.md).
+    Until its role is known (the hello) every socket has this interval. 0 = never ping."""
+    ws_viewer_ping_interval_s: float = 60.0
+    """The same for spectators' and casters' websockets (read only: they send nothing, so
+    each is pinged this often). Only the socket's memory is at stake, not a seat's
+    presence, so they are pinged less often. 0 = ``ws_ping_interval_s``."""
     ws_ping_timeout_s: float = 20.0
     """How long a pinged websocket may take to answer before it is closed."""
     freeze_gc: bool = True
@@ -219,11 +225,15 @@ class Settings:
 
     def websocket_options(self) -> dict[str, object]:
         """uvicorn's websocket options, the same for the server and the tests' servers."""
+        from server.transport.keepalive import KeepaliveProtocol  # (uvicorn: only to serve)
+
         return {
             # The upgrade requests' HTTP parser: httptools (C), not h11 (pure Python, what
             # uvicorn falls back to): after a restart every client's upgrade arrives at once.
             "http": "httptools",
-            "ws": "websockets-sansio",  # what "auto" picks today; named so it stays the fast one
+            # uvicorn's websockets-sansio ("auto" picks it today; named so it stays the fast
+            # one), pinging only silent sockets.
+            "ws": KeepaliveProtocol,
             "ws_max_size": self.hard_frame_bytes,
             "ws_per_message_deflate": self.ws_per_message_deflate,
             "ws_ping_interval": self.ws_ping_interval_s or None,

@@ -25,8 +25,9 @@ This reaches below ASGI into uvicorn's websockets-sansio protocol (the implement
 server names in ``Settings.websocket_options``), so it is used only where it is exactly
 what ``send`` would do:
 
-* the connection is uvicorn's ``WebSocketsSansIOProtocol`` (the server's own ``send`` is
-  its bound method; ``KeepServerSend`` hands it to the endpoint past Starlette's wrapper),
+* the connection is uvicorn's ``WebSocketsSansIOProtocol``, or a subclass of it that keeps
+  its ``send`` (the server's is ``server.transport.keepalive``'s; the server's own ``send``
+  is its bound method; ``KeepServerSend`` hands it to the endpoint past Starlette's wrapper),
 * no extension was negotiated (compression, off by default, needs websockets' encoder),
 * at each write: the handshake is done, no close was sent or received, the peer is
   connected, the transport is not closing, and its writer is not paused (a reader that
@@ -101,7 +102,10 @@ class DirectFrames:
         """The direct writer for the websocket of ``scope``, or None where frames must go
         through ASGI (another server or implementation, or an extension negotiated)."""
         protocol = getattr(scope.get(SERVER_SEND), "__self__", None)
-        if type(protocol) is not WebSocketsSansIOProtocol or protocol.conn.extensions:
+        # uvicorn's protocol or a subclass that keeps its ``send`` (``keepalive``'s).
+        if (not isinstance(protocol, WebSocketsSansIOProtocol)
+                or type(protocol).send is not WebSocketsSansIOProtocol.send
+                or protocol.conn.extensions):
             return None
         return cls(protocol)
 

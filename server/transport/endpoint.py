@@ -44,6 +44,7 @@ from server.rules.reasons import Reason
 from server.store import StorageUnavailable
 from server.store.interface import TRY_AGAIN
 from server.transport.direct_frames import DirectFrames
+from server.transport.keepalive import set_ping_interval
 from server.transport.open_sockets import OpenSockets
 from server.transport.rate_limit import TokenBucket
 from server.transport.session import Session
@@ -139,6 +140,8 @@ async def _websocket(websocket: WebSocket, send: Send, budgets: WorkBudgets) -> 
         return
     except WebSocketDisconnect:
         return
+    if seat is None:  # a read-only viewer: pinged less often (``server.transport.keepalive``)
+        set_ping_interval(websocket.scope, settings.ws_viewer_ping_interval_s)
     door = [room]  # the room may move to another owner while this viewer joins
     session = Session(send, role, settings.send_queue_frames,
                       lambda _audience: door[0].overflow_frame(session),

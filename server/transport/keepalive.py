@@ -1,0 +1,69 @@
+"""Keepalive pings only where they tell something: uvicorn's websockets-sansio protocol,
+pinging a socket only when it has been silent for the whole interval.
+
+A ping exists to find connections that died without closing (a sleeping laptop, a dropped
+mobile network), so that a seat turns ``away`` and a dead socket's memory is freed. A socket
+that sent a message since the last ping time is known to be alive: its peer was there,
+and the ping would tell nothing new. uvicorn pings every socket every interval whatever it
+does; at 3,000 rooms x 6 sockets that is 900 pings (and as many pongs to read) a second,
+~8% of a core (docs/performance.md). Playing seats send commands every few seconds, so
+they are hardly ever pinged now; read-only viewers send nothing and are pinged on their own,
+longer interval (``Settings.ws_viewer_ping_interval_s``, set by the endpoint once the
+socket's role is known): only their resources are at stake, not a seat's presence.
+
+A socket is pinged once it has been silent for a whole interval, so a dead connection is
+still closed within one interval plus the ping timeout after its last message, as before
+(a seat: 20 + 20 s by default; a viewer: 60 + 20 s). Pongs do not count as messages: a
+socket that only answers pings is pinged every interval, as before.
+
+Everything else is uvicorn's protocol unchanged (``server.transport.direct_frames`` writes
+to it as to its base class).
+"""
+
+from __future__ import annotations
+
+from starlette.types import Scope
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.frames import Frame
+
+from server.transport.direct_frames import SERVER_SEND
+
+
+class KeepaliveProtocol(WebSocketsSansIOProtocol):
+    """``WebSocketsSansIOProtocol`` whose keepalive pings a socket only once it has sent
+    nothing for a whole interval."""
+
+    heard_at = float("-inf")
+    """The loop's time of the socket's latest message (class default: none yet)."""
+
+    def handle_bytes(self, event: Frame) -> None:
+        self.heard_at = self.loop.time()
+        super().handle_bytes(event)
+
+    def handle_text(self, event: Frame) -> None:
+        self.heard_at = self.loop.time()
+        super().handle_text(event)
+
+    def send_keepalive_ping(self) -> None:
+        interval = self.ping_interval
+        silent_s = self.loop.time() - self.heard_at
+        if interval is None or silent_s >= interval:
+            super().send_keepalive_ping()
+            return
+        # Alive a moment ago: no ping now; look again when it has been silent an interval.
+        self.ping_timer = None
+        if not (self.close_sent or self.transport.is_closing()):
+            self.ping_timer = self.loop.call_later(interval - silent_s, self.send_keepalive_ping)
+
+    def set_ping_interval(self, seconds: float) -> None:
+        """Ping this socket every ``seconds`` from its next ping on (0: keep uvicorn's)."""
+        if seconds > 0 and self.ping_interval is not None:
+            self.ping_interval = seconds
+
+
+def set_ping_interval(scope: Scope, seconds: float) -> None:
+    """``KeepaliveProtocol.set_ping_interval`` for the websocket of ``scope``, where it is
+    served by that protocol (another server or protocol keeps its own keepalive)."""
+    protocol = getattr(scope.get(SERVER_SEND), "__self__", None)
+    if isinstance(protocol, KeepaliveProtocol):
+        protocol.set_ping_interval(seconds)
