@@ -117,7 +117,7 @@ def create_app(
     # /metrics: for Prometheus on the node's own address; nginx denies it (server/metrics.py).
     api_routes = [*lobby_routes, *tournament_routes]  # tournaments: server/tournaments/routes.py
     routes: list[BaseRoute] = [*api_routes, *metrics_routes,
-                               WebSocketRoute(WS_PATH, WebsocketApp()),
+                               WebSocketRoute(WS_PATH, websocket_app := WebsocketApp()),
                                api_fallback(api_routes)]
     client_dir = settings.client_dir()
     if client_dir is not None:
@@ -131,7 +131,9 @@ def create_app(
         routes.append(Mount("/", StaticFiles(directory=client_dir, html=True), name="client"))
     # KeepServerSend lets sessions write frames straight to uvicorn's transport
     # (server.transport.direct_frames): spectators always do, seats with direct_frames.
-    middleware = [Middleware(KeepServerSend)]
+    # It also takes the game's websocket straight to its endpoint (past Starlette's router).
+    middleware = [Middleware(KeepServerSend, websocket_app=websocket_app,
+                             websocket_path=WS_PATH)]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
                     exception_handlers=exception_handlers)
     app.state.settings = settings

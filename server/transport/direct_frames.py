@@ -74,19 +74,38 @@ def _frame(payload: bytes) -> bytes:
 
 
 class KeepServerSend:
-    """ASGI middleware: keeps the server's ``send`` of each websocket in its scope.
+    """ASGI middleware: keeps the server's ``send`` of each websocket in its scope, and
+    hands the game's websocket (``websocket_path``) straight to its endpoint.
 
     Starlette's exception middleware hands the app a wrapper around ``send``; the endpoint
-    still sends its handshake and closes through it, but needs the server's own to find
-    the connection's transport."""
+    needs the server's own to find the connection's transport. Past this middleware a
+    websocket would go through Starlette's exception middleware and router: five more
+    coroutines suspended for the socket's whole life (~2 KB of every socket's memory),
+    and the exception wrapper on every frame sent through ASGI. The endpoint handles its
+    own errors (an exception it does not handle ends the socket as it would through
+    Starlette, which only re-raises what no handler takes)."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, websocket_app: ASGIApp | None = None,
+                 websocket_path: str = "") -> None:
         self.app = app
+        self.websocket_app = websocket_app
+        self.websocket_path = websocket_path
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
             scope[SERVER_SEND] = send
+            if (self.websocket_app is not None
+                    and _route_path(scope) == self.websocket_path):
+                await self.websocket_app(scope, receive, send)
+                return
         await self.app(scope, receive, send)
+
+
+def _route_path(scope: Scope) -> str:
+    """The path as the app's routes see it: without the ``root_path`` it is mounted at."""
+    path: str = scope["path"]
+    root: str = scope.get("root_path", "")
+    return path[len(root):] if root and path.startswith(root) else path
 
 
 class DirectFrames:
