@@ -128,7 +128,20 @@ def _dict_to_plain(value: dict[Any, Any]) -> Plain:
 def from_plain(cls: type[T], data: Plain, path: str = "") -> T:
     """Build a value of type ``cls`` from plain data, or raise ``FormatError``.
 
-    ``path`` names where ``data`` sits, for the error (``"weapons[3]"``)."""
+    ``path`` names where ``data`` sits, for the error (``"weapons[3]"``).
+
+    The decoders generated for each type (``plain_decoders``) read the data first; they only
+    tell that data is wrong, so data they refuse is read again by the converters below,
+    which explain where and why (or build the value, were the two ever to disagree)."""
+    try:
+        decode = _DECODER_OF_CLASS.get(cls)
+        if decode is None:
+            decode = _decoders.decoder_for(cls)
+            if isinstance(cls, type):
+                _DECODER_OF_CLASS[cls] = decode
+        return typing.cast(T, decode(data))
+    except Exception:  # refused (or a class refused it): the explaining converters decide
+        pass
     try:
         return typing.cast(T, _from_plain_for(cls)(data))
     except _Misfit as misfit:
@@ -139,6 +152,10 @@ def from_plain(cls: type[T], data: Plain, path: str = "") -> T:
 
 _FromPlain = abc.Callable[[Plain], Any]
 _Step = abc.Callable[[str], str]
+
+_DECODER_OF_CLASS: dict[Any, _FromPlain] = {}
+"""The generated decoder of each class ``from_plain`` was asked for (events and states are
+read a class at a time: this skips ``decoder_for``'s keying)."""
 
 
 class _Misfit(Exception):
@@ -471,3 +488,7 @@ def _as_list(data: Plain) -> list[Any] | tuple[Any, ...]:
     if not isinstance(data, list | tuple):
         raise _Misfit("must be a list")
     return data
+
+
+# At the end: the generated decoders build on ``Tagged`` and ``FormatError`` above.
+from . import plain_decoders as _decoders  # noqa: E402
