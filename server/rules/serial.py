@@ -19,6 +19,8 @@ from collections import abc
 from enum import Enum
 from typing import Any, ClassVar, TypeVar, Union, get_args, get_origin, get_type_hints
 
+from . import plain_encoders
+
 T = TypeVar("T")
 
 Plain = Any
@@ -89,6 +91,11 @@ def _to_plain_for(kind: type) -> abc.Callable[[Any], Plain]:
     if dataclasses.is_dataclass(kind):
         names = tuple(field.name for field in dataclasses.fields(kind))
         tag = kind.TYPE if issubclass(kind, Tagged) else None
+        try:
+            # Source generated for the class: one expression writes the whole map.
+            return plain_encoders.dataclass_encoder(kind, tag, to_plain)
+        except NameError:
+            pass  # a type hint that does not resolve yet: the loop below, field by field
 
         def dataclass_to_plain(value: Any) -> Plain:
             out: dict[str, Plain] = {} if tag is None else {"type": tag}

@@ -1,6 +1,7 @@
 """The reference for ``serial.from_plain``: the reflective walker it replaced, kept verbatim
 (only ``_hints`` is cached by class, as it was) so tests can check that the converters built
-once per type accept, build and reject exactly what it did, with the same messages."""
+once per type accept, build and reject exactly what it did, with the same messages; and for
+``serial.to_plain``, the walker by the value's type that it was (``to_plain`` below)."""
 
 from __future__ import annotations
 
@@ -159,3 +160,23 @@ def _as_list(data: Plain, path: str) -> list[Any]:
     if not isinstance(data, list | tuple):
         raise FormatError(path, "must be a list")
     return list(data)
+
+
+def to_plain(value: Any) -> Plain:
+    """``serial.to_plain`` as it was: decides by each value's type."""
+    if isinstance(value, Enum):  # before str: our enums are str enums
+        return value.value
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out: dict[str, Plain] = {"type": value.TYPE} if isinstance(value, Tagged) else {}
+        for field in dataclasses.fields(value):
+            out[field.name] = to_plain(getattr(value, field.name))
+        return out
+    if isinstance(value, tuple | list):
+        return [to_plain(item) for item in value]
+    if isinstance(value, frozenset | set):
+        return sorted(to_plain(item) for item in value)
+    if isinstance(value, dict):
+        return {str(to_plain(key)): to_plain(item) for key, item in value.items()}
+    raise TypeError(f"cannot convert {type(value).__name__} to plain data")
