@@ -54,6 +54,12 @@ from protocol.messages import (
 )
 
 GUARD_S = 60.0  # a command not seen by everyone within this is counted as lost
+REJOIN_HANDSHAKES = 500
+"""Websocket handshakes in flight per load process while every member reconnects after the
+restart: far more than the referee completes in one round trip, so it is never the limit,
+and with the few load processes a run has, below the server's listen backlog (uvicorn's
+2,048), which a burst of connections past it would overflow (each dropped SYN retried 1 s
+later)."""
 WINDOW_ALREADY_CLOSED = frozenset({"stale_version", "wrong_phase", "stale_window"})
 
 
@@ -476,24 +482,32 @@ class Worker:
 
     async def rejoin_referee(self) -> None:
         """Reconnect every member with ``since`` = the version it holds; done when each holds
-        it again (its room is live on the restarted referee)."""
+        it again (its room is live on the restarted referee). Each member reconnects on its
+        own, as real clients do after a restart (not a room's members one after another, nor
+        a bounded number of rooms at a time), at most ``REJOIN_HANDSHAKES`` handshakes in
+        flight in this process."""
+        handshakes = asyncio.Semaphore(REJOIN_HANDSHAKES)
+
+        async def reconnect(room: RoomDriver, name: str, url: str, hello: Hello) -> Member:
+            async with handshakes:
+                return await self._connect(room, name, url, hello)
+
         async def rejoin(room: RoomDriver) -> None:
             room_id, token_a, token_b = self.room_ids[room.index]
             held = {member.name: member.version for member in room.members}
             target = max(held.values())
             room.members = []
-            for n, (side, token) in enumerate((("A", token_a), ("B", token_b))):
-                name = f"{room_id}/{side}"
-                room.players[side] = await self._connect(
-                    room, name, self.ws_url(n),
-                    Hello(PROTOCOL_VERSION, room_id, token, held[name]))
-            for s in range(self.args.spectators):
-                name = f"{room_id}/s{s}"
-                await self._connect(room, name, self.ws_url(2 + s),
-                                    Hello(PROTOCOL_VERSION, room_id, None, held[name]))
+            names = [(f"{room_id}/{side}", token)
+                     for side, token in (("A", token_a), ("B", token_b))]
+            names += [(f"{room_id}/s{s}", None) for s in range(self.args.spectators)]
+            members = await asyncio.gather(*(
+                reconnect(room, name, self.ws_url(n),
+                          Hello(PROTOCOL_VERSION, room_id, token, held[name]))
+                for n, (name, token) in enumerate(names)))
+            room.players["A"], room.players["B"] = members[0], members[1]
             room.stopping = False
             await room.until(lambda: all(m.version >= target for m in room.members))
-        await _gather_bounded([rejoin(room) for room in self.rooms], 100)
+        await asyncio.gather(*(rejoin(room) for room in self.rooms))
 
     async def max_then_expect_restart(self) -> None:
         await self.max_rate()

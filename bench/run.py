@@ -451,6 +451,9 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
             "rooms_back_s": round(samples["restart"]["t"] - samples["restart_start"]["t"], 3),
             "kill_to_all_rooms_back_s": round(samples["restart"]["t"] - restart["killed_t"], 3),
             "server_cpu_s": round(samples["restart"]["server"]["cpu_s"], 3),  # new process
+            # the load generators' CPU in the phase (their core's share: cpu / rooms_back_s)
+            "load_cpu_s": round(samples["restart"]["load_cpu_s"]
+                                - samples["max"]["load_cpu_s"], 3),
             "rss_new_process_mb": restart["rss_new_process_mb"],
             "rss_all_back_mb": round(samples["restart"]["server"]["rss"] / 2**20, 1),
             "errors": back["error_count"], "error_examples": back["errors"][:5],
