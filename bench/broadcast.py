@@ -41,6 +41,7 @@ from typing import Any
 
 import httpx
 
+import bench.run as bench_run
 from bench.abuse import core_busy
 from bench.broadcast_report import TARGETS, markdown
 from bench.measure import machine_steal_seconds, percentiles
@@ -174,6 +175,9 @@ async def crowd_and_players(args: argparse.Namespace, target: str, urls: list[st
         for worker in crowd:
             await worker.done("events")
         samples["events"] = sample(server)
+        if args.loop_cpu is not None and target == "referee":
+            (args.loop_cpu / "phases.json").write_text(json.dumps(
+                {phase: snapshot["t"] for phase, snapshot in samples.items()}))
         crowd_results = [await worker.finish() for worker in crowd]
         player_results = await players.finish()
         for spy in spies:
@@ -306,7 +310,7 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
                       server_core: str | None, load_core: str | None) -> dict[str, Any]:
     ports = [free_port() for _ in range(args.nodes)]
     log = workdir / "referee.log"
-    server = Server([await start_referee(port, redis_url, server_core, log, f"bench-node-{n}")
+    server = Server([await start_node(args, port, redis_url, server_core, log, n)
                      for n, port in enumerate(ports, 1)])
     urls = [f"http://127.0.0.1:{port}" for port in ports]
     try:
@@ -316,6 +320,26 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
     finally:
         for process in server.processes:
             await stop(process)
+
+
+async def start_node(args: argparse.Namespace, port: int, redis_url: str, core: str | None,
+                     log: Path, n: int) -> asyncio.subprocess.Process:
+    """A referee node (``bench.run.start_referee``); with ``--loop-cpu DIR``, run under
+    ``bench.loop_cpu`` (asyncio's loop, every callback's CPU time to DIR/nodeN.json)."""
+    if args.loop_cpu is None:
+        return await start_referee(port, redis_url, core, log, f"bench-node-{n}")
+    args.loop_cpu.mkdir(parents=True, exist_ok=True)
+    out = str(args.loop_cpu.resolve() / f"node{n}.json")
+
+    def under_watch(core: str | None, argv: list[str]) -> list[str]:
+        assert argv[1:3] == ["-m", "server"], argv
+        return pinned(core, [argv[0], "-m", "bench.loop_cpu", out, *argv[1:]])
+
+    bench_run.pinned = under_watch  # start_referee's own argv, wrapped
+    try:
+        return await start_referee(port, redis_url, core, log, f"bench-node-{n}")
+    finally:
+        bench_run.pinned = pinned
 
 
 async def start_baseline_node(port: int, core: str | None, upstream: str | None
@@ -431,6 +455,11 @@ def main(argv: list[str] | None = None) -> Path:
                              "(raw folded stacks, FILE.node1, FILE.node2; group them with "
                              "`python -m bench.profile_groups`)")
     parser.add_argument("--profile-phase", choices=("joins", "events"), default="events")
+    parser.add_argument("--loop-cpu", type=Path, default=None, metavar="DIR",
+                        help="diagnosis: run the referee nodes on asyncio's loop with every "
+                             "callback's CPU time recorded (bench/loop_cpu.py) to "
+                             "DIR/node1.json, DIR/node2.json, and the phases' times to "
+                             "DIR/phases.json")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--results-dir", type=Path, default=RESULTS)
     parser.add_argument("--history", type=Path, default=HISTORY,

@@ -78,6 +78,11 @@ class ClockDue:
 
 
 @dataclass(frozen=True, slots=True)
+class ListingDue:
+    """A crowd's joins or leaves are to be listed (``server.rooms.listing_pace``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Stop:
     close_code: int
     reason: str
@@ -85,5 +90,5 @@ class Stop:
 
 InboxMessage = (
     Join | Leave | Submit | Resync | AskHistory | WindowExpired | GraceExpired | IdleExpired
-    | ReleaseDue | ClockDue | Stop
+    | ReleaseDue | ClockDue | ListingDue | Stop
 )

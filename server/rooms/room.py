@@ -55,6 +55,7 @@ from server.rooms.engine_port import (
 from server.rooms.event_frames import Answering, events_delivery
 from server.rooms.history import HistoryPages
 from server.rooms.inbox import RoomInbox
+from server.rooms.listing_pace import ListingPace
 from server.rooms.measuring import measurement_frame
 from server.rooms.messages import (
     AskHistory,
@@ -64,6 +65,7 @@ from server.rooms.messages import (
     InboxMessage,
     Join,
     Leave,
+    ListingDue,
     ReleaseDue,
     Resync,
     Stop,
@@ -164,6 +166,7 @@ class Room:
                 self._seats[answer.seat].answers.put(answer.command_id, answer.frame)
         self._spectators: set[Member] = set()
         self._listing_stale = False  # a spectator's join or leave is not listed yet
+        self._listing_pace = ListingPace(lambda: self.inbox.post_crowd(ListingDue()))
         self._spectator_count = SpectatorCount(self._send_spectator_count)
         self._options: dict[Audience, tuple[int, bytes]] = {}
         """Per audience, the global version and the options frame made at it."""
@@ -275,8 +278,6 @@ class Room:
                 continue
             try:
                 await self._handle(message)
-                if self._listing_stale and not len(self.inbox):
-                    await self._refresh_listing()  # a crowd's joins, once (_list_spectators)
             except StaleWriter:
                 log.warning("room %s lost its right to write; stopping it", self.room_id)
                 self._shut(CloseCode.ROOM_UNAVAILABLE, "room moved")
@@ -312,6 +313,8 @@ class Room:
             self._delayed.release()
         elif isinstance(message, ClockDue):
             await self._on_clock_due()
+        elif isinstance(message, ListingDue) and self._listing_stale:
+            await self._refresh_listing()  # a crowd's joins and leaves, at once
 
     def _after_failure(self, message: InboxMessage) -> None:
         if isinstance(message, Submit) and message.seat is not None:
@@ -918,18 +921,18 @@ class Room:
             await self._open_feed(Audience.SPECTATOR)
 
     async def _list_spectators(self) -> None:
-        """A spectator came or went: the listing's count. While more messages wait (a crowd
-        joining), the write is left to the last of them (``run`` makes it once the inbox is
-        empty): a store round trip per join would hold every later message of the room --
-        10,000 spectators joining within 30 s took minutes (docs/performance.md)."""
-        if len(self.inbox):
-            self._listing_stale = True
-        else:
+        """A spectator came or went: the listing's count, now if it came alone; a crowd's
+        (or while more messages wait) at most once a second, by a ``ListingDue``
+        (``ListingPace``): a store round trip per join would hold every later message of the
+        room, a seat's command too (docs/performance.md, "Broadcast")."""
+        self._listing_stale = True
+        if self._listing_pace.write_now(busy=bool(len(self.inbox))):
             await self._refresh_listing()
 
     async def _refresh_listing(self) -> None:
         """Best effort: the lobby's counts are not worth refusing a viewer over."""
         self._listing_stale = False
+        self._listing_pace.written()
         try:
             await self._list_late()
         except StorageUnavailable as error:
@@ -973,6 +976,7 @@ class Room:
         self._delayed.close()
         self._chess_clock.close()
         self._spectator_count.close()
+        self._listing_pace.close()
         if self._window_timer is not None:
             self._window_timer.cancel()
         if self._idle_timer is not None:

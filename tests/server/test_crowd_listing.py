@@ -75,3 +75,17 @@ async def test_a_spectator_alone_is_listed_before_its_welcome(
 async def until_listed(store: MemoryRoomStore, room_id: str, count: int) -> None:
     while await listed_spectators(store, room_id) != count:
         await asyncio.sleep(0)  # the room's task writes it once its inbox is empty
+
+
+async def test_spectators_joining_one_by_one_in_a_crowd_are_listed_once_a_second(
+        room_and_store: tuple[Room, MemoryRoomStore, list[int]]) -> None:
+    # 10,000 spectators in 30 s arrive one by one, each to an empty inbox: the first few
+    # are listed before their welcome, the rest together (``ListingPace``), not a store
+    # round trip per join held in the room's task (docs/performance.md, "Broadcast").
+    room, store, writes = room_and_store
+    room._listing_pace._monotonic = lambda: 0.0  # all within one second
+    for _ in range(20):
+        await room.join(Viewer(), None, None)
+    assert writes == [1, 2, 3, 4]
+    await asyncio.wait_for(until_listed(store, room.room_id, 20), 10)
+    assert writes == [1, 2, 3, 4, 20]
