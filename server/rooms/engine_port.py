@@ -8,7 +8,7 @@ States, commands and events are opaque to the room.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 State = Any
@@ -24,6 +24,9 @@ class Verdict:
     events: tuple[Event, ...] | None
     code: str = ""
     message: str = ""
+    state: State = field(default=None, repr=False, compare=False)
+    """When accepted, the state the events lead to (``apply_all(state, events)``) if the
+    engine reached it while deciding, else None."""
 
     @property
     def accepted(self) -> bool:
@@ -79,7 +82,10 @@ class Engine(Protocol):
         """``actor`` is "A", "B" or None for the system (timer expiries); ``at_ms``: the
         room's clock (Unix ms) as it decides, which runs the chess clocks."""
 
-    def apply_all(self, state: State, events: Sequence[Event]) -> State: ...
+    def apply_all(self, state: State, events: Sequence[Event]) -> State:
+        """``events`` folded into ``state``. Given the very state and events tuple of an
+        accepted ``Verdict``, an engine may return the ``Verdict.state`` it reached rather
+        than fold them again (the room's commit)."""
 
     def pending_aro_window(self, state: State) -> AroWindow | None: ...
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .events import Event
 from .reasons import Reason
+from .state import GameState
 
 
 class System(StrEnum):
@@ -21,6 +22,9 @@ SYSTEM = System.SYSTEM
 @dataclass(frozen=True, slots=True)
 class Accepted:
     events: tuple[Event, ...]
+    state: GameState = field(repr=False, compare=False)
+    """The state the events lead to: ``apply_all(state decided on, events)``, which
+    ``decide`` reached as it folded them (a decision is its events: not compared)."""
 
 
 @dataclass(frozen=True, slots=True)

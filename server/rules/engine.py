@@ -16,9 +16,8 @@ from . import commands as c
 from .apply import apply
 from .armies.army_selection import decide_choose_army
 from .combat.guts_choice import decide_choose_guts_failure
-from .combat.suppressive_fire import announced as announce_suppressive_fire
 from .decision import SYSTEM, Accepted, Decision, Rejected, Rejection, System
-from .events import Event, GameEnded
+from .events import Event, GameEnded, SuppressiveFireChanged
 from .ids import Side
 from .orders.activation import decide_declare_skill
 from .orders.airborne import decide_combat_jump, decide_keep_airborne
@@ -38,8 +37,8 @@ from .orders.initiative import decide_choose_initiative, decide_choose_remaining
 from .orders.lieutenant import decide_appoint_lieutenant
 from .orders.named_troopers import unknown_to
 from .orders.order_pool import decide_activate
-from .orders.sequence import automatic_events
 from .orders.setup import GameSetup, new_game
+from .produced import Produced
 from .reasons import Reason
 from .serial import Plain, from_plain, to_plain
 from .state import GameState, OrderStep, Phase
@@ -107,43 +106,40 @@ def decide(state: GameState, actor: Actor, command: c.Command, at_ms: int | None
         unknown = unknown_to(state, actor, command)
         if unknown is not None:
             return Rejected(Reason.UNKNOWN_TROOPER.value, f"There is no trooper {unknown}.")
-    start = state
-    produced: list[Event] = []
+    produced = Produced(state)
     if at_ms is not None and not isinstance(command, c.ClockExpired):
         # A command that arrives after the running clock's deadline, before the room's timer
         # said so: the time-out happened first, and the command is decided after it.
         timed_out = time_out_events(state, at_ms)
         if timed_out:
-            state = _then_automatic(state, timed_out, produced)
+            produced.then_automatic(timed_out)
     try:
-        events = HANDLERS[type(command)](state, actor, command)
+        events = HANDLERS[type(command)](produced.state, actor, command)
     except Rejection as rejection:
         return Rejected(rejection.reason.value, rejection.message)
-    state = _then_automatic(state, events, produced)
-    _add_clock_switches(produced, switch_events(state, at_ms))
-    # The log says when a trooper enters or leaves Suppressive Fire (apply derives it).
-    return Accepted(tuple(announce_suppressive_fire(start, produced, apply)))
+    produced.then_automatic(events)
+    switches = switch_events(produced.state, at_ms)
+    if switches:
+        produced = _with_clock_switches(state, produced, switches)
+    return Accepted(tuple(produced.events), produced.state)
 
 
-def _add_clock_switches(produced: list[Event], switches: list[Event]) -> None:
+def _with_clock_switches(start: GameState, produced: Produced, switches: list[Event]) -> Produced:
     """The clocks' switch after a command goes last, except at the end of the game: nothing
     follows ``game_ended`` (the record and a tournament's results read the game's end as its
-    last event), so the clocks stop just before it, at the same time."""
-    ended = next((at for at, event in enumerate(produced) if isinstance(event, GameEnded)), None)
+    last event), so the clocks stop just before it, at the same time (the events are folded
+    again from ``start`` then: once a game)."""
+    ended = next((at for at, event in enumerate(produced.events) if isinstance(event, GameEnded)),
+                 None)
     if ended is None:
-        produced += switches
-    else:
-        produced[ended:ended] = switches
-
-
-def _then_automatic(state: GameState, events: list[Event], produced: list[Event]) -> GameState:
-    """Apply ``events`` and the automatic steps they trigger, adding them to ``produced``."""
-    for event in events:
-        state = apply(state, event)
-        produced.append(event)
-    state, follow_ups = automatic_events(state, apply)
-    produced += follow_ups
-    return state
+        produced.add_all(switches)
+        return produced
+    events = [e for e in produced.events if not isinstance(e, SuppressiveFireChanged)]
+    ended = next(at for at, event in enumerate(events) if isinstance(event, GameEnded))
+    events[ended:ended] = switches
+    again = Produced(start)
+    again.add_all(events)  # (with the Suppressive Fire changes, made again where they fall)
+    return again
 
 
 def apply_all(state: GameState, events: Iterable[Event]) -> GameState:

@@ -18,19 +18,31 @@ Suppressive Fire State page lists, when the trooper declares an Order (activates
 any ARO but a BS Attack with a Suppressive Fire weapon, fails a Guts Roll, is Engaged,
 Isolated, Immobilized or in a Null state, is in Retreat!, or its army enters Loss of
 Lieutenant (``after_event``, called by ``apply`` after every event: a replay folds the same
-events into the same States; ``announced`` adds a ``suppressive_fire_changed`` event after
-each such change for the log and for clients that fold events). Not modelled: joining a
-Fireteam (there are no Fireteams here). See docs/rules-decisions.md.
+events into the same States; ``changes`` names each such change, and ``engine.decide`` logs
+a ``suppressive_fire_changed`` event after the event that made it, for the log and for
+clients that fold events). Not modelled: joining a Fireteam (there are no Fireteams here).
+See docs/rules-decisions.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ..armies.skills import BsAttack, Skill, SuppressiveFire
 from ..armies.weapons import RangeBand, Weapon
 from ..decision import require
+from ..events import (
+    AroDeclared,
+    CommandTokenSpent,
+    Event,
+    LossOfLieutenant,
+    OrderResolved,
+    OrderSpent,
+    RetreatDeclared,
+    SkillDeclared,
+    SuppressiveFireChanged,
+)
 from ..evolve import replace
 from ..ids import Side, TrooperId, WeaponId
 from ..reasons import Reason
@@ -40,7 +52,6 @@ from ..table.engaged import is_engaged
 from .rolls import Mod
 
 if TYPE_CHECKING:
-    from ..events import Event
     from .attacks import PlannedRoll
 
 TRAIT = "suppressive_fire"
@@ -161,8 +172,6 @@ def set_state(state: GameState, troopers: Iterable[TrooperId], value: bool) -> G
 
 def after_event(state: GameState, event: object) -> GameState:
     """The Suppressive Fire States after ``event`` has been applied (``apply``)."""
-    from ..events import CommandTokenSpent, SkillDeclared, SuppressiveFireChanged
-
     if isinstance(event, SuppressiveFireChanged):  # said again for the log: already so
         return set_state(state, (event.trooper,), event.active)
     if isinstance(event, SkillDeclared):
@@ -179,14 +188,6 @@ def after_event(state: GameState, event: object) -> GameState:
 
 def end_reason(state: GameState, trooper: TrooperState, event: object) -> str | None:
     """Why ``event`` (just applied to ``state``) ends ``trooper``'s Suppressive Fire, or None."""
-    from ..events import (
-        AroDeclared,
-        LossOfLieutenant,
-        OrderResolved,
-        OrderSpent,
-        RetreatDeclared,
-    )
-
     if isinstance(event, OrderSpent) and trooper.id in (event.trooper, *event.peripherals):
         return "declared_order"  # a joint or Coordinated Order too
     if (isinstance(event, AroDeclared) and event.trooper == trooper.id
@@ -219,39 +220,39 @@ def _state_reason(state: GameState, trooper: TrooperState) -> str | None:
     return None
 
 
-def announced(start: GameState, events: Sequence[Event],
-              fold: Callable[[GameState, Event], GameState]) -> list[Event]:
-    """``events`` with a ``SuppressiveFireChanged`` after each event that put a trooper into
-    Suppressive Fire or took one out of it (``engine.decide``): the log says what ``apply``
-    derives. Nothing is folded again unless a trooper holds the State or may enter it."""
-    from ..events import CommandTokenSpent, SkillDeclared, SuppressiveFireChanged
+def may_enter(event: Event) -> bool:
+    """Whether ``event`` may put a trooper into Suppressive Fire (``after_event``): no other
+    event starts the State."""
+    return ((isinstance(event, SkillDeclared)
+             and any(isinstance(s, SuppressiveFire)
+                     for s in (event.skill, *(p.skill for p in event.peripherals))))
+            or (isinstance(event, CommandTokenSpent) and event.use == TRAIT))
 
-    def may_enter(event: Event) -> bool:
-        return ((isinstance(event, SkillDeclared)
-                 and any(isinstance(s, SuppressiveFire)
-                         for s in (event.skill, *(p.skill for p in event.peripherals))))
-                or (isinstance(event, CommandTokenSpent) and event.use == TRAIT))
 
-    if not any(t.suppressive_fire for t in start.troopers.values()) and not any(
-            may_enter(e) for e in events):
-        return list(events)
+def holding_any(state: GameState) -> bool:
+    """Some trooper is in Suppressive Fire."""
+    return any(t.suppressive_fire for t in state.troopers.values())
+
+
+def changes(before: GameState, after: GameState, event: Event) -> list[Event]:
+    """A ``SuppressiveFireChanged`` for each trooper ``event`` put into Suppressive Fire or
+    took out of it (``after`` is ``apply(before, event)``), to follow ``event`` in the log:
+    the log says what ``apply`` derives (``engine.decide``, as it folds each event it
+    produces). Applying them changes nothing more. Only worth asking while a trooper holds
+    the State or the event ``may_enter`` it."""
+    if after.troopers is before.troopers:
+        return []
+    was = before.troopers
     result: list[Event] = []
-    state = start
-    for event in events:
-        before = {t.id: t.suppressive_fire for t in state.troopers.values()}
-        after = fold(state, event)
-        result.append(event)
-        for trooper in after.troopers.values():
-            if before.get(trooper.id, False) is trooper.suppressive_fire:
-                continue
-            if trooper.suppressive_fire:
-                reason = "skill" if isinstance(event, SkillDeclared) else "command_token"
-            else:
-                reason = end_reason(after, trooper, event) or "cancelled"
-            change = SuppressiveFireChanged(trooper.id, trooper.suppressive_fire, reason)
-            result.append(change)
-            after = fold(after, change)
-        state = after
+    for trooper in after.troopers.values():
+        previous = was.get(trooper.id)
+        if (previous is not None and previous.suppressive_fire) is trooper.suppressive_fire:
+            continue
+        if trooper.suppressive_fire:
+            reason = "skill" if isinstance(event, SkillDeclared) else "command_token"
+        else:
+            reason = end_reason(after, trooper, event) or "cancelled"
+        result.append(SuppressiveFireChanged(trooper.id, trooper.suppressive_fire, reason))
     return result
 
 

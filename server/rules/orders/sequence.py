@@ -88,16 +88,24 @@ AUTOMATIC_STEPS: tuple[AutomaticStep, ...] = (
 )
 
 
+def next_automatic(state: GameState) -> list[Event] | None:
+    """The events of the first automatic step that applies in ``state``, or None."""
+    for step in AUTOMATIC_STEPS:
+        if step.applies(state):
+            return step.events(state)
+    return None
+
+
 def automatic_events(
     state: GameState, apply: Callable[[GameState, Event], GameState]
 ) -> tuple[GameState, list[Event]]:
     """Run the automatic steps until none applies; return the final state and the events."""
     produced: list[Event] = []
     for _ in range(MAX_AUTOMATIC_STEPS):
-        step = next((s for s in AUTOMATIC_STEPS if s.applies(state)), None)
-        if step is None:
+        events = next_automatic(state)
+        if events is None:
             return state, produced
-        for event in step.events(state):
+        for event in events:
             state = apply(state, event)
             produced.append(event)
     raise RuntimeError("automatic steps did not settle")
