@@ -138,3 +138,12 @@ async def test_spectators_get_the_viewer_interval_and_seats_keep_theirs(
         assert given == [45.0]
         await spectator.ws.close()
         await seat.ws.close()
+
+
+async def test_the_protocol_holds_the_lean_queue_and_flag() -> None:
+    from server.transport.lean_sync import LeanEvent, LeanQueue
+
+    protocol, _transport = open_protocol()
+    assert isinstance(protocol.queue, LeanQueue)
+    assert isinstance(protocol.writable, LeanEvent) and protocol.writable.is_set()
+    protocol.stop_keepalive()
