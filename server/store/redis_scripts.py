@@ -57,11 +57,13 @@ return redis.call('HINCRBY', KEYS[1], 'fence', 1)
 # ARGV: fence, expected_version, has_snapshot ('1'/'0'), snapshot, deadlines, listing
 # ('' = none), answer's seat ('' = no answer, 'A', 'B'), answer entry, answers kept,
 # retention ('' = the room's), commit ms, ARO window deadline after the commit (0 = none),
-# then one argument per event. No event is ever trimmed.
+# then one argument per event. No event is ever trimmed. A room without a listing (a private
+# room: never one) costs no HDEL, and an answers list no LTRIM until it is longer than kept.
 # Returns {new version, 1 if it removed a listing the room had (else 0)}: only then does
 # the lobby index need a ZREM (a private room, never listed, needs none).
 APPEND = _KEEP + """
-local cur = redis.call('HMGET', KEYS[1], 'fence', 'version', 'snapshot_version', 'retention')
+local cur = redis.call('HMGET', KEYS[1], 'fence', 'version', 'snapshot_version', 'retention',
+                       'listing')
 if not cur[1] then return redis.error_reply('STALE no such room') end
 if tonumber(cur[1]) ~= tonumber(ARGV[1]) then return redis.error_reply('STALE fence') end
 if tonumber(cur[2]) ~= tonumber(ARGV[2]) then return redis.error_reply('STALE version') end
@@ -79,15 +81,16 @@ end
 redis.call('HSET', KEYS[1], 'version', v, 'snapshot_version', snapv, 'deadlines', ARGV[5])
 local unlisted = 0
 if ARGV[6] == '' then
-  unlisted = redis.call('HDEL', KEYS[1], 'listing')
+  if cur[5] then unlisted = redis.call('HDEL', KEYS[1], 'listing') end
 else
   redis.call('HSET', KEYS[1], 'listing', ARGV[6])
 end
 if ARGV[7] ~= '' then
   local answers = KEYS[3]
   if ARGV[7] == 'B' then answers = KEYS[4] end
-  redis.call('RPUSH', answers, ARGV[8])
-  redis.call('LTRIM', answers, -tonumber(ARGV[9]), -1)
+  if redis.call('RPUSH', answers, ARGV[8]) > tonumber(ARGV[9]) then
+    redis.call('LTRIM', answers, -tonumber(ARGV[9]), -1)
+  end
 end
 keep(KEYS, tonumber(cur[4]) or 0, ARGV[10])
 return {v, unlisted}

@@ -13,7 +13,7 @@ import pytest
 import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from server.store import Listing, RoomMeta, RoomSettings, StaleWriter, StorageUnavailable
+from server.store import Answer, Listing, RoomMeta, RoomSettings, StaleWriter, StorageUnavailable
 from server.store.redis_store import PUBLIC_KEY, RedisRoomStore
 from tests.store.redis_process import RedisProcess
 
@@ -67,6 +67,29 @@ async def test_a_private_rooms_appends_never_touch_the_lobby_index(
         assert await append(redis_store, room_id, fence, version, None) == version + 1
     assert await index_calls(redis_store) == calls_before
     assert await redis_store.client.zrange(PUBLIC_KEY, 0, -1, withscores=True) == index_before
+
+
+async def calls(store: RedisRoomStore, *names: str) -> dict[str, int]:
+    """How many times Redis has run each of ``names`` so far (scripts' calls included)."""
+    stats: dict[str, Any] = await store.client.info("commandstats")
+    return {name: int(stats.get(f"cmdstat_{name}", {}).get("calls", 0)) for name in names}
+
+
+async def test_an_append_deletes_no_listing_a_room_never_had_and_trims_answers_only_when_over(
+        redis_store: RedisRoomStore) -> None:
+    room_id, fence = await new_room(redis_store, "private")
+    before = await calls(redis_store, "hdel", "ltrim")
+    for version in range(5):
+        answer = Answer("A", f"c{version}", f"frame{version}".encode())
+        assert await redis_store.append(
+            room_id, fence=fence, expected_version=version, events=[b"e"], snapshot=None,
+            deadlines=(), listing=None, answer=answer, answers_kept=3) == version + 1
+    after = await calls(redis_store, "hdel", "ltrim")
+    assert after["hdel"] == before["hdel"], "no listing to delete: no HDEL"
+    assert after["ltrim"] - before["ltrim"] == 2, "the 4th and 5th answers went over 3"
+    stored = await redis_store.load_room(room_id)
+    assert stored is not None
+    assert [a.command_id for a in stored.answers] == ["c2", "c3", "c4"]
 
 
 async def test_public_rooms_are_ordered_by_their_latest_append_and_leave_when_unlisted(
