@@ -83,6 +83,13 @@ and snapshot, and deciding how to convert a value from its type once, rather tha
 chain of isinstance tests and ``dataclasses.fields`` per value, is most of its speed."""
 
 
+def _converter_of(kind: type) -> abc.Callable[[Any], Plain]:
+    convert = _TO_PLAIN.get(kind)
+    if convert is None:
+        convert = _TO_PLAIN[kind] = _to_plain_for(kind)
+    return convert
+
+
 def _to_plain_for(kind: type) -> abc.Callable[[Any], Plain]:
     if issubclass(kind, Enum):  # before str: our enums are str enums
         return _enum_value
@@ -93,7 +100,7 @@ def _to_plain_for(kind: type) -> abc.Callable[[Any], Plain]:
         tag = kind.TYPE if issubclass(kind, Tagged) else None
         try:
             # Source generated for the class: one expression writes the whole map.
-            return plain_encoders.dataclass_encoder(kind, tag, to_plain)
+            return plain_encoders.dataclass_encoder(kind, tag, to_plain, _converter_of)
         except NameError:
             pass  # a type hint that does not resolve yet: the loop below, field by field
 
