@@ -5,7 +5,8 @@ dataclass's decoder reads each of its fields with that field's check written inl
 whole numbers, flags, finite numbers, enum members, optional values, points) or a call to the
 field type's own decoder, and builds the instance by calling the class (so ``__init__`` and
 any ``__post_init__`` check run exactly as before); tagged unions dispatch on the ``"type"``
-key through a table of the concrete classes' decoders.
+key through a table of the concrete classes' decoders. The army catalogue's values (``SHARED``)
+are built once per distinct plain form and shared by every state that holds them.
 
 These decoders check everything ``serial``'s explaining converters check, but only tell
 *that* the data is wrong (``Wrong``), not where or why: rejected data is rare (stored data

@@ -8,6 +8,10 @@ the rules core stays free of any codec. Conversion is driven by the dataclasses'
 * tuple[X, ...] / frozenset[X] -> list
 * dict[str, X] -> dict
 * Enum -> its value
+
+Both ways the work is specialised once per type: ``to_plain`` keeps a converter per class
+(a dataclass's generated in ``plain_encoders``), ``from_plain`` a decoder per type generated
+in ``plain_decoders``, with the converters below to explain data it refuses.
 """
 
 from __future__ import annotations
