@@ -33,9 +33,11 @@ import datetime
 import json
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -103,11 +105,45 @@ class Worker:
         return result
 
 
-def sample(server: Server) -> dict[str, Any]:
+HISTOGRAMS = ("referee_command_latency_seconds", "referee_loop_lag_seconds")
+"""Read from each referee node's /metrics at each sample: where a seat's command waits."""
+
+
+def sample(server: Server, loop_cpu: bool = False, metrics: Sequence[str] = ()
+           ) -> dict[str, Any]:
+    """The nodes' CPU and memory, the core's and the machine's, now; with ``loop_cpu``,
+    each node (under ``bench.loop_cpu``) keeps its callbacks' figures so far apart; from
+    each of the ``metrics`` base URLs, the ``HISTOGRAMS``' cumulative buckets."""
+    if loop_cpu:
+        for process in server.processes:
+            process.send_signal(signal.SIGUSR1)
     busy, total = core_busy(cores()[0])
     return {"t": time.time(), "steal_s": machine_steal_seconds(),
             "core_busy": busy, "core_total": total,
-            "nodes": [dict(Server([p]).sample()) for p in server.processes]}
+            "nodes": [dict(Server([p]).sample()) for p in server.processes],
+            "histograms": [histograms(url) for url in metrics]}
+
+
+def histograms(base: str) -> dict[str, dict[str, float]]:
+    """``{name: {le: cumulative count}}`` of the ``HISTOGRAMS`` on one node."""
+    found: dict[str, dict[str, float]] = {name: {} for name in HISTOGRAMS}
+    with contextlib.suppress(httpx.HTTPError):
+        text = httpx.get(f"{base}/metrics", timeout=10).text
+        for line in text.splitlines():
+            for name in HISTOGRAMS:
+                if line.startswith(f"{name}_bucket{{"):
+                    le = line.split('le="', 1)[1].split('"', 1)[0]
+                    found[name][le] = found[name].get(le, 0.0) + float(line.rsplit(" ", 1)[1])
+    return found
+
+
+def histogram_phase(before: dict[str, Any], after: dict[str, Any]
+                    ) -> list[dict[str, dict[str, float]]]:
+    """Per node, per histogram, the counts at or under each bound between two samples."""
+    return [{name: {le: count - b[name].get(le, 0.0) for le, count in a[name].items()}
+             for name in HISTOGRAMS}
+            for b, a in zip(before.get("histograms", []), after.get("histograms", []),
+                            strict=True)]
 
 
 def others_share(before: dict[str, Any], after: dict[str, Any]) -> float | None:
@@ -151,7 +187,9 @@ async def crowd_and_players(args: argparse.Namespace, target: str, urls: list[st
                 "--worker", str(index),
                 "--workers", str(args.crowd_workers)], workdir / f"{target}-crowd-{index}.json"))
             first += count
-        samples = {"start": sample(server)}
+        marks = args.loop_cpu is not None and target == "referee"
+        scraped = urls if target == "referee" else []
+        samples = {"start": sample(server, marks, scraped)}
         spies = await profile(args, target, server, "joins", args.join_s)
         players.say("go")
         for worker in crowd:
@@ -159,7 +197,7 @@ async def crowd_and_players(args: argparse.Namespace, target: str, urls: list[st
         joins = [await worker.done("joins") for worker in crowd]
         players.say("stop")
         await players.done("joins")
-        samples["joins"] = sample(server)
+        samples["joins"] = sample(server, marks, scraped)
         for worker in crowd:
             worker.say("go")
         for worker in crowd:
@@ -174,7 +212,7 @@ async def crowd_and_players(args: argparse.Namespace, target: str, urls: list[st
             worker.say("stop")
         for worker in crowd:
             await worker.done("events")
-        samples["events"] = sample(server)
+        samples["events"] = sample(server, marks, scraped)
         if args.loop_cpu is not None and target == "referee":
             (args.loop_cpu / "phases.json").write_text(json.dumps(
                 {phase: snapshot["t"] for phase, snapshot in samples.items()}))
@@ -272,6 +310,9 @@ def figures(args: argparse.Namespace, samples: dict[str, Any], joins: list[dict[
                                          / joined) if joined else None,
             "nodes_rss_mb": [round(n["rss"] / 2**20, 1) for n in joined_at["nodes"]],
             "others_on_server_core_share": others_share(start, joined_at),
+            # Per node: the owner's command latency in the room (inbox to answer) and the
+            # loop watch's lateness, as cumulative counts at or under each bound (s).
+            "nodes_histograms": histogram_phase(start, joined_at),
         },
         "events": {
             "wall_s": round(events_wall, 3),
@@ -288,6 +329,7 @@ def figures(args: argparse.Namespace, samples: dict[str, Any], joins: list[dict[
             "cpu_us_per_spectator_delivery": round(cpu_events / deliveries * 1e6, 2)
             if deliveries else None,
             "others_on_server_core_share": others_share(joined_at, end),
+            "nodes_histograms": histogram_phase(joined_at, end),
             "machine_steal_share": round((end["steal_s"] - joined_at["steal_s"])
                                          / events_wall, 3) if events_wall else None,
         },

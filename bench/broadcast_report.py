@@ -59,6 +59,7 @@ def markdown(result: dict[str, Any]) -> str:
         "",
         f"Target: p99 ≤ {TARGETS['players_p99_during_joins_ms']:.0f} ms while the crowd joins.",
         "",
+        *_inside_the_nodes(ref),
         "## Joins",
         "",
         "| run | wall s | spectator to snapshot p50 ms | p99 ms | server CPU s | CPU share |"
@@ -129,3 +130,33 @@ COLUMNS = (
     ("others on the nodes' core, events", "referee/events/others_on_server_core_share"),
 )
 
+
+def bucket_percentile(cumulative: dict[str, float], q: float) -> str:
+    """The bound (ms) at or under which a share ``q`` of a histogram's counts fell."""
+    total = cumulative.get("+Inf", 0.0)
+    if not total:
+        return "–"
+    for le, count in sorted(((float(le), c) for le, c in cumulative.items()),
+                            key=lambda item: item[0]):
+        if count >= q * total:
+            return "> 5,000" if le == float("inf") else f"≤ {le * 1000:,.4g}"
+    return "–"
+
+
+def _inside_the_nodes(ref: dict[str, Any]) -> list[str]:
+    """Where a seat's command waits: in the owner's room (inbox to answer, which a slow
+    room, Redis or a queue of joins would lengthen), or in the loops (the loop watch's
+    lateness: a busy core or a long callback), from the nodes' /metrics per phase."""
+    lines = ["In the nodes (their /metrics; bucket bounds, ms): the owner's command latency "
+             "in its room (inbox to answer) p50 / p99, and each node's loop lateness p99:", ""]
+    for phase in ("joins", "events"):
+        nodes = ref[phase].get("nodes_histograms") or []
+        if not nodes:
+            return []
+        room = nodes[0]["referee_command_latency_seconds"]
+        lags = ", ".join(bucket_percentile(node["referee_loop_lag_seconds"], 0.99)
+                         for node in nodes)
+        lines.append(f"- {phase}: in the room {bucket_percentile(room, 0.5)} / "
+                     f"{bucket_percentile(room, 0.99)} ({room.get('+Inf', 0):.0f} commands); "
+                     f"loop lateness p99 per node {lags}")
+    return [*lines, ""]

@@ -59,6 +59,12 @@ class CallbackCpu:
         self.long: list[tuple[float, float, float, str]] = []  # (t, cpu_ms, wall_ms, name)
         self.total = 0.0
         self.count = 0
+        self.marks: list[dict[str, Any]] = []  # the figures up to each SIGUSR1, then reset
+
+    def mark(self, signum: int, frame: object) -> None:
+        """SIGUSR1 (``bench.broadcast`` at each phase's end): keep the figures so far apart."""
+        self.marks.append(self.figures())
+        self.kinds, self.total, self.count = {}, 0.0, 0
 
     def install(self) -> None:
         run = asyncio.events.Handle._run
@@ -88,14 +94,16 @@ class CallbackCpu:
             self.long.append((round(at, 4), round(cpu * 1000, 2),
                               round((time.time() - at) * 1000, 2), name))
 
-    def dump(self, path: str) -> None:
+    def figures(self) -> dict[str, Any]:
         kinds = sorted(self.kinds.items(), key=lambda item: -item[1][1])
+        return {"t": time.time(), "callbacks": self.count, "cpu_s": round(self.total, 3),
+                "kinds": [{"name": name, "count": int(count), "cpu_s": round(cpu, 4),
+                           "longest_ms": round(top * 1000, 2)}
+                          for name, (count, cpu, top) in kinds[:80]]}
+
+    def dump(self, path: str) -> None:
         with open(path, "w") as out:
-            json.dump({"callbacks": self.count, "cpu_s": round(self.total, 3),
-                       "long_ms": LONG_MS,
-                       "kinds": [{"name": name, "count": int(count),
-                                  "cpu_s": round(cpu, 4), "longest_ms": round(top * 1000, 2)}
-                                 for name, (count, cpu, top) in kinds[:80]],
+            json.dump({**self.figures(), "long_ms": LONG_MS, "marks": self.marks,
                        "long": self.long}, out)
 
 
@@ -118,6 +126,7 @@ def main() -> None:
     # uvicorn re-raises SIGTERM once it has shut down; killed by it, a process runs no
     # atexit: as SystemExit it does.
     signal.signal(signal.SIGTERM, _exit)
+    signal.signal(signal.SIGUSR1, watch.mark)
     sys.argv = [rest[1], *rest[2:]]
     runpy.run_module(rest[1], run_name="__main__", alter_sys=True)
 

@@ -52,5 +52,10 @@ def test_broadcast_runs_and_every_spectator_gets_every_frame(tmp_path: Path) -> 
         assert run["joins"]["players_commands"] > 0
         assert run["joins"]["spectator_join_ms"]["count"] == 20
         assert len(events["nodes_cpu_s"]) == 2
+    # The owner's command latency in its room, read from each node's /metrics per phase:
+    # every command the players played in the events phase went through node 1's room.
+    owner = result["referee"]["events"]["nodes_histograms"][0]["referee_command_latency_seconds"]
+    assert owner["+Inf"] >= 8
+    assert result["baseline"]["events"]["nodes_histograms"] == []
     for ratio in ("cpu_per_spectator_delivery", "p99_to_last_spectator", "bytes_per_spectator"):
         assert ratio in result["ratios"]
