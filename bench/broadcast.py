@@ -77,9 +77,12 @@ class Worker:
         self.out = out
 
     @classmethod
-    async def start(cls, core: str | None, argv: list[str], out: Path) -> Worker:
-        process = await asyncio.create_subprocess_exec(
-            *pinned(core, [PYTHON, "-m", *argv, "--out", str(out)]), cwd=REPO,
+    async def start(cls, core: str | None, argv: list[str], out: Path, nice: int = 0
+                    ) -> Worker:
+        command = pinned(core, [PYTHON, "-m", *argv, "--out", str(out)])
+        if nice:
+            command = ["nice", "-n", str(nice), *command]
+        process = await asyncio.create_subprocess_exec(*command, cwd=REPO,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
         return cls(process, out)
 
@@ -172,7 +175,8 @@ async def crowd_and_players(args: argparse.Namespace, target: str, urls: list[st
                     "--events", str(args.events)]
     if tokens[0] is not None:
         players_argv += ["--token-a", tokens[0], "--token-b", str(tokens[1])]
-    players = await Worker.start(load_core, players_argv, workdir / f"{target}-players.json")
+    players = await Worker.start(load_core, players_argv, workdir / f"{target}-players.json",
+                                 args.players_nice)
     crowd: list[Worker] = []
     try:
         await players.done("setup")
@@ -450,7 +454,8 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
         "params": {"spectators": args.spectators, "nodes": args.nodes,
                    "crowd_workers": args.crowd_workers, "join_s": args.join_s,
                    "join_pace_s": args.join_pace, "pace_s": args.pace,
-                   "events": args.events, "seed": args.seed},
+                   "events": args.events, "seed": args.seed,
+                   "players_nice": args.players_nice},
         "targets": TARGETS,
         "referee": referee,
         "baseline": baseline,
@@ -502,6 +507,10 @@ def main(argv: list[str] | None = None) -> Path:
                              "callback's CPU time recorded (bench/loop_cpu.py) to "
                              "DIR/node1.json, DIR/node2.json, and the phases' times to "
                              "DIR/phases.json")
+    parser.add_argument("--players-nice", type=int, default=0, metavar="N",
+                        help="run the players' process at this niceness (e.g. -10: before "
+                             "the crowd processes on the load core, as players on machines of "
+                             "their own would be; negative needs root)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--results-dir", type=Path, default=RESULTS)
     parser.add_argument("--history", type=Path, default=HISTORY,

@@ -26,7 +26,9 @@ def markdown(result: dict[str, Any]) -> str:
         f"{p['crowd_workers']} crowd processes and Redis on {machine['load_cores']}; load "
         f"average before {machine['load_average_before']}, after "
         f"{machine['load_average_after']}. Joins over {p['join_s']} s with a command every "
-        f"{p['join_pace_s']} s; then {p['events']} commands, one every {p['pace_s']} s.",
+        f"{p['join_pace_s']} s; then {p['events']} commands, one every {p['pace_s']} s."
+        + (f" The players' process at niceness {p['players_nice']}."
+           if p.get("players_nice") else ""),
         "",
         f"Spectators joined: referee {ref['joined']:,}, baseline {base['joined']:,}; frames "
         f"every spectator got in the events phase: referee "
