@@ -36,6 +36,22 @@ class Empty:
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class SlotsWithPostInit:
+    a: int
+    derived: int = field(init=False, default=0)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "derived", self.a + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class SlotsWithDefaults:
+    a: int
+    items: tuple[int, ...] = field(default_factory=tuple)
+    kw: str = field(default="k", kw_only=True)
+
+
 def test_the_changed_fields_change_and_the_others_are_the_same_objects() -> None:
     original = Plain(1, "x")
     changed = replace(original, a=2)
@@ -49,6 +65,21 @@ def test_init_runs_as_for_dataclasses_replace_kw_only_and_init_false_fields_incl
     for changes in ({}, {"a": 3}, {"kw": 5}, {"a": 4, "kw": 6}):
         assert replace(original, **changes) == dataclasses.replace(original, **changes)
     assert replace(original, a=3).derived == 32
+
+
+def test_slots_classes_stored_slot_by_slot_equal_their_init_s() -> None:
+    """A frozen slots class whose ``__init__`` only stores its fields is copied without
+    calling it; one with ``__post_init__`` still runs it."""
+    original = SlotsWithDefaults(1, (2, 3), kw="x")
+    for changes in ({}, {"a": 5}, {"items": (4,)}, {"kw": "y", "a": 0}):
+        copy = replace(original, **changes)
+        assert copy == dataclasses.replace(original, **changes)
+        assert type(copy) is SlotsWithDefaults
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        replace(original, a=2).a = 3  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        replace(original, b=1)  # type: ignore[call-arg]
+    assert replace(SlotsWithPostInit(1), a=4).derived == 5
 
 
 def test_a_class_without_fields_is_copied() -> None:

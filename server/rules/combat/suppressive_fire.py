@@ -231,7 +231,10 @@ def may_enter(event: Event) -> bool:
 
 def holding_any(state: GameState) -> bool:
     """Some trooper is in Suppressive Fire."""
-    return any(t.suppressive_fire for t in state.troopers.values())
+    for trooper in state.troopers.values():  # noqa: SIM110 (once per command: no generator)
+        if trooper.suppressive_fire:
+            return True
+    return False
 
 
 def changes(before: GameState, after: GameState, event: Event) -> list[Event]:

@@ -10,44 +10,58 @@ can answer "not your trooper", or anything else, for a hidden enemy trooper.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 
 from ..decision import require
 from ..ids import Side, TrooperId
 from ..reasons import Reason
 from ..state import GameState, TrooperState
 
-_ID_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
+_ID_FIELDS: dict[type, tuple[tuple[str, bool], ...] | None] = {}
+_LEAVES = (int, float, type(None))
+"""Values that hold no trooper id (bool is an int; enums of ids are str)."""
 
 
-def _fields(cls: type) -> tuple[tuple[str, bool], ...]:
-    """(name, whether its annotation mentions TrooperId) of each field of a dataclass."""
-    found = _ID_FIELDS.get(cls)
-    if found is None:
-        found = tuple((f.name, "TrooperId" in str(f.type)) for f in dataclasses.fields(cls))
+def _fields(cls: type) -> tuple[tuple[str, bool], ...] | None:
+    """(name, whether its annotation mentions TrooperId) of each field of a dataclass;
+    None for a class that is no dataclass."""
+    try:
+        return _ID_FIELDS[cls]
+    except KeyError:
+        found = (tuple((f.name, "TrooperId" in str(f.type)) for f in dataclasses.fields(cls))
+                 if dataclasses.is_dataclass(cls) else None)
         _ID_FIELDS[cls] = found
+        return found
+
+
+def named_troopers(value: object, is_id: bool = False) -> list[TrooperId]:
+    """Every trooper id inside ``value`` (a command, or any dataclass, tuple or list in
+    it), found by the fields' annotations, in the order they appear."""
+    found: list[TrooperId] = []
+    _collect(value, is_id, found)
     return found
 
 
-def named_troopers(value: object, is_id: bool = False) -> Iterator[TrooperId]:
-    """Every trooper id inside ``value`` (a command, or any dataclass, tuple or list in
-    it), found by the fields' annotations."""
+def _collect(value: object, is_id: bool, found: list[TrooperId]) -> None:
+    # Asked of every command a player sends (``unknown_to``): one pass, no generators.
     if isinstance(value, str):
         if is_id:
-            yield TrooperId(value)
+            found.append(TrooperId(value))
     elif isinstance(value, tuple | list):
         for item in value:
-            yield from named_troopers(item, is_id)
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for name, mentions in _fields(type(value)):
-            yield from named_troopers(getattr(value, name), mentions)
+            _collect(item, is_id, found)
+    elif not isinstance(value, _LEAVES) and not isinstance(value, type):
+        fields = _fields(type(value))
+        if fields is not None:
+            for name, mentions in fields:
+                _collect(getattr(value, name), mentions, found)
 
 
 def unknown_to(state: GameState, side: Side, command: object) -> TrooperId | None:
     """The first id the command names that is no trooper ``side`` may know of: none at
     all, or an enemy not on the table (in Hidden Deployment, or not deployed yet)."""
+    troopers = state.troopers
     for trooper_id in named_troopers(command):
-        trooper = state.troopers.get(trooper_id)
+        trooper = troopers.get(trooper_id)
         if trooper is None or (trooper.side is not side and not trooper.on_table):
             return trooper_id
     return None

@@ -37,6 +37,8 @@ class AutomaticStep:
     name: str
     applies: Callable[[GameState], bool]
     events: Callable[[GameState], list[Event]]
+    phases: frozenset[Phase] | None = None
+    """The only phases in which ``applies`` can hold (None: any): the others skip it."""
 
 
 def _order_step(state: GameState, step: OrderStep) -> bool:
@@ -70,27 +72,42 @@ AUTOMATIC_STEPS: tuple[AutomaticStep, ...] = (
         "initiative roll-off",
         lambda s: s.phase is Phase.INITIATIVE and s.initiative.winner is None,
         lambda s: [roll_initiative(s)],
+        frozenset({Phase.INITIATIVE}),
     ),
-    AutomaticStep("first turn", deployment_finished, lambda s: [first_turn(s)]),
+    AutomaticStep("first turn", deployment_finished, lambda s: [first_turn(s)],
+                  frozenset({Phase.DEPLOYMENT})),
     AutomaticStep(
         "tactical phase checks",
         lambda s: s.phase is Phase.TACTICAL and bool(tactical_phase(s)),
         tactical_phase,
+        frozenset({Phase.TACTICAL}),
     ),
-    AutomaticStep("order count", lambda s: s.phase is Phase.TACTICAL, order_count),
+    AutomaticStep("order count", lambda s: s.phase is Phase.TACTICAL, order_count,
+                  frozenset({Phase.TACTICAL})),
     AutomaticStep("ARO declaration step", _entering_aro_step, open_window),
     AutomaticStep("resolution", lambda s: _order_step(s, OrderStep.RESOLUTION), _resolve),
-    AutomaticStep("out of time", out_of_time_turn_over, lambda s: [end_turn(s)]),
-    AutomaticStep("impetuous phase over", _impetuous_over, lambda s: [PhaseStarted(Phase.ORDERS)]),
-    AutomaticStep("no orders left", _turn_over, lambda s: [end_turn(s)]),
-    AutomaticStep("states phase", lambda s: s.phase is Phase.STATES, states_phase),
-    AutomaticStep("next turn", lambda s: s.phase is Phase.END_OF_TURN, lambda s: [next_turn(s)]),
+    AutomaticStep("out of time", out_of_time_turn_over, lambda s: [end_turn(s)],
+                  frozenset({Phase.IMPETUOUS, Phase.ORDERS})),
+    AutomaticStep("impetuous phase over", _impetuous_over, lambda s: [PhaseStarted(Phase.ORDERS)],
+                  frozenset({Phase.IMPETUOUS})),
+    AutomaticStep("no orders left", _turn_over, lambda s: [end_turn(s)], frozenset({Phase.ORDERS})),
+    AutomaticStep("states phase", lambda s: s.phase is Phase.STATES, states_phase,
+                  frozenset({Phase.STATES})),
+    AutomaticStep("next turn", lambda s: s.phase is Phase.END_OF_TURN, lambda s: [next_turn(s)],
+                  frozenset({Phase.END_OF_TURN})),
 )
+
+_STEPS_IN: dict[Phase, tuple[AutomaticStep, ...]] = {
+    phase: tuple(s for s in AUTOMATIC_STEPS if s.phases is None or phase in s.phases)
+    for phase in Phase
+}
+"""The steps that may apply in each phase, in ``AUTOMATIC_STEPS``' order (asked after every
+event of every command)."""
 
 
 def next_automatic(state: GameState) -> list[Event] | None:
     """The events of the first automatic step that applies in ``state``, or None."""
-    for step in AUTOMATIC_STEPS:
+    for step in _STEPS_IN[state.phase]:
         if step.applies(state):
             return step.events(state)
     return None
