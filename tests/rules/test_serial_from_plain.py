@@ -346,3 +346,20 @@ def test_every_event_type_makes_the_round_trip(tag: str, data: st.DataObject) ->
     assert repr(back) == repr(serial_reference.from_plain(Event, plain))
     assert repr(_generated(Event, plain, "")) == repr(back)
     assert to_plain(back) == plain
+
+
+def test_classes_with_their_own_checks_are_built_through_them() -> None:
+    """Decoders store fields straight into the slots only of classes whose ``__init__`` does
+    nothing else; a ``__post_init__`` (or a written-out ``__init__``) still runs."""
+    from server.rules.combat.dice import Dice
+    from server.rules.table.terrain import Zone
+
+    with pytest.raises(ValueError, match="cursor must not be negative"):
+        from_plain(Dice, {"cursor": -1})
+    with pytest.raises(ValueError, match="x0 <= x1"):
+        from_plain(Zone, {"x0": 2.0, "y0": 0.0, "x1": 1.0, "y1": 1.0})
+    _, states, _ = _scripted_game()
+    state = from_plain(GameState, to_plain(states[-1]))
+    assert state == states[-1] and hash(state.dice) == hash(states[-1].dice)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        state.turn = 99  # type: ignore[misc]
