@@ -130,7 +130,7 @@ def create_app(
         routes.append(Route("/overlay", overlay, methods=["GET", "HEAD"]))
         routes.append(Mount("/", StaticFiles(directory=client_dir, html=True), name="client"))
     # KeepServerSend lets sessions write frames straight to uvicorn's transport
-    # (server.transport.direct_frames): spectators always do, seats with direct_frames.
+    # (server.transport.direct_frames): spectators always do, seats unless direct_frames is off.
     # It also takes the game's websocket straight to its endpoint (past Starlette's router).
     middleware = [Middleware(KeepServerSend, websocket_app=websocket_app,
                              websocket_path=WS_PATH)]

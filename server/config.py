@@ -157,21 +157,21 @@ class Settings:
     socket a zlib context (~50 KB, more than the rest of the socket) and every frame a
     compression per socket, for a few hundred bytes saved (measured with 1,000 sockets that
     offer it: 77.6 KB of server memory per socket with it, 27.6 KB without)."""
-    direct_frames: bool = False
+    direct_frames: bool = True
     """Write the seats' frames straight to uvicorn's transport where that is exactly what
-    its ``send`` would do (``server/transport/direct_frames.py``), instead of through ASGI
-    (spectators' frames always are: the fan-out to a crowd is most of a node's work). Off by
-    default: at 3,000 rooms x 6 sockets it took ~4% off the CPU per Order at the maximum
-    rate, but the ARO-close p99 was 3-4 ms later with it on in every A/B run (20.1 and
-    20.5 ms against 16.2, 16.7 and 17.2), for a reason not found; later runs without it
-    reached the same figures, so it may be the runs' spread (docs/performance.md)."""
+    its ``send`` would do (``server/transport/direct_frames.py``), as the spectators' frames
+    always are; off (``REFEREE_DIRECT_FRAMES=0``): through ASGI ``send``. On by default: a
+    seat's frame through ASGI cost about 1.5 times a direct one, and at 3,000 rooms x 6
+    sockets the maximum rate took 2,013 us of CPU per Order with it, 2,178 without
+    (docs/server.md); an earlier A/B saw the ARO-close p99 3-4 ms later with it, which
+    later runs without it matched: the runs' spread."""
     ws_ping_interval_s: float = 20.0
     """The server pings a seat's websocket when it sent nothing for this long (uvicorn's
     keepalive, its default interval, skipping sockets heard from: ``server/transport/
     keepalive.py``), so a connection that died without closing (a sleeping laptop, a dropped
     mobile network) is noticed and its seat turns ``away``; it also keeps proxies from
     timing idle sockets out (our nginx allows an hour). Each ping and its pong cost the
-    node CPU: pinging all 18,000 sockets every 20 s took ~8% of a core (docs/performance.md).
+    node CPU: pinging all 18,000 sockets every 20 s took ~5.6% of the core (docs/performance.md).
     Until its role is known (the hello) every socket has this interval. 0 = never ping."""
     ws_viewer_ping_interval_s: float = 60.0
     """The same for spectators' and casters' websockets (read only: they send nothing, so

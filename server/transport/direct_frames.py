@@ -12,10 +12,9 @@ ourselves and write it to the transport (the pattern of gorilla/websocket's
 Spectators' sockets always write this way: a room's frame goes to thousands of them
 (``bench.broadcast``: 10,000 spectators of one room on two nodes), and through ASGI each
 delivery cost 37 µs of node CPU against 22 µs written directly (the baseline's: 18 µs).
-Seats' sockets only with ``Settings.direct_frames`` (``REFEREE_DIRECT_FRAMES``), off by
-default: it saves ~4% of the CPU per Order at full load, but with it the ARO-close tail
-was 3-4 ms later in every A/B run, for a reason not found yet; later runs without it
-reached the same figures, so that may be the runs' spread (docs/performance.md).
+Seats' sockets too, unless ``Settings.direct_frames`` is off (``REFEREE_DIRECT_FRAMES=0``):
+through ASGI a seat's frame cost about 1.5 times a spectator's written directly (paced
+profile at 3,000 rooms x 6 sockets); see docs/server.md for the A/B.
 
 A frame handed to many sockets in a row is framed once: the last payload's framing is
 kept (``binary_frame`` is called with the same bytes object for every subscriber of an

@@ -145,7 +145,8 @@ async def _websocket(websocket: WebSocket, send: Send, budgets: WorkBudgets) -> 
     door = [room]  # the room may move to another owner while this viewer joins
     session = Session(send, role, settings.send_queue_frames,
                       lambda _audience: door[0].overflow_frame(session),
-                      # read-only viewers always written directly: the fan-out's bulk
+                      # read-only viewers always written directly (the fan-out's bulk),
+                      # seats unless REFEREE_DIRECT_FRAMES=0
                       DirectFrames.for_scope(websocket.scope)
                       if settings.direct_frames or seat is None else None)
     # The role travels where a seat would (a relay forwards it to the owner as it is); the

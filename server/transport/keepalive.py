@@ -2,14 +2,15 @@
 pinging a socket only when it has been silent for the whole interval.
 
 A ping exists to find connections that died without closing (a sleeping laptop, a dropped
-mobile network), so that a seat turns ``away`` and a dead socket's memory is freed. A socket
-that sent a message since the last ping time is known to be alive: its peer was there,
-and the ping would tell nothing new. uvicorn pings every socket every interval whatever it
-does; at 3,000 rooms x 6 sockets that is 900 pings (and as many pongs to read) a second
-(with the timers, 5.6% of the core with those rooms idle: docs/performance.md). Playing seats send commands every few seconds, so
-they are hardly ever pinged now; read-only viewers send nothing and are pinged on their own,
-longer interval (``Settings.ws_viewer_ping_interval_s``, set by the endpoint once the
-socket's role is known): only their resources are at stake, not a seat's presence.
+mobile network), so that a seat turns ``away`` and a dead socket's memory is freed. A
+socket that sent a message since the last ping time is known to be alive: its peer was
+there, and the ping would tell nothing new. uvicorn pings every socket every interval
+whatever it does; at 3,000 rooms x 6 sockets that is 900 pings (and as many pongs to read)
+a second (with the timers, 5.6% of the core with those rooms idle: docs/performance.md).
+Playing seats send commands every few seconds, so they are hardly ever pinged now;
+read-only viewers send nothing and are pinged on their own, longer interval
+(``Settings.ws_viewer_ping_interval_s``, set by the endpoint once the socket's role is
+known): only their resources are at stake, not a seat's presence.
 
 A socket is pinged once it has been silent for a whole interval, so a dead connection is
 still closed within one interval plus the ping timeout after its last message, as before
