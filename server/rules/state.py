@@ -332,7 +332,7 @@ class GameState:
         return self.troopers[trooper_id]
 
     def troopers_of(self, side: Side) -> tuple[TrooperState, ...]:
-        return tuple(t for t in self.troopers.values() if t.side is side)
+        return tuple([t for t in self.troopers.values() if t.side is side])  # (no generator)
 
     @property
     def reactive(self) -> Side | None:

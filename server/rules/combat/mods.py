@@ -59,9 +59,9 @@ class ShotMods:
 def blocking_bodies_by_trooper(state: GameState) -> tuple[tuple[TrooperId, Body], ...]:
     """Every trooper whose body blocks LoF, with that body: models on the table; markers
     never block (DIGEST 10.1). For callers that need many ``blocking_bodies`` of one state."""
-    return tuple(
+    return tuple([  # (a list first: no generator)
         (t.id, t.body()) for t in state.troopers.values() if t.on_table and not t.marker
-    )
+    ])
 
 
 def blocking_bodies(state: GameState, *exclude: TrooperId) -> tuple[Body, ...]:

@@ -230,9 +230,12 @@ def movement_allowance(order: ActiveOrder, trooper: TrooperState, skill: Skill) 
 
 def obstacles(state: GameState, *exclude: TrooperId) -> tuple[Body, ...]:
     """Bases on the table that block movement (hidden troopers are not on the table)."""
-    return tuple(
-        t.body() for t in state.troopers.values() if t.on_table and t.id not in exclude and not t.is_null
-    )
+    # on_table and not is_null, spelled out: asked of every trooper at every movement.
+    return tuple([
+        t.body() for t in state.troopers.values()
+        if t.position is not None and not t.hidden and t.condition is Condition.NORMAL
+        and t.id not in exclude
+    ])
 
 
 def _check_movement(

@@ -19,15 +19,19 @@ from ..state import GameState, TrooperState
 _ID_FIELDS: dict[type, tuple[tuple[str, bool], ...] | None] = {}
 _LEAVES = (int, float, type(None))
 """Values that hold no trooper id (bool is an int; enums of ids are str)."""
+_NO_IDS = frozenset({"int", "float", "bool", "str", "int | None", "float | None",
+                     "bool | None", "str | None"})
+"""Annotations of fields that hold no trooper id: they are not looked into."""
 
 
 def _fields(cls: type) -> tuple[tuple[str, bool], ...] | None:
-    """(name, whether its annotation mentions TrooperId) of each field of a dataclass;
-    None for a class that is no dataclass."""
+    """(name, whether its annotation mentions TrooperId) of each field of a dataclass that
+    may hold one; None for a class that is no dataclass."""
     try:
         return _ID_FIELDS[cls]
     except KeyError:
-        found = (tuple((f.name, "TrooperId" in str(f.type)) for f in dataclasses.fields(cls))
+        found = (tuple((f.name, "TrooperId" in str(f.type)) for f in dataclasses.fields(cls)
+                       if str(f.type) not in _NO_IDS)
                  if dataclasses.is_dataclass(cls) else None)
         _ID_FIELDS[cls] = found
         return found
@@ -48,7 +52,8 @@ def _collect(value: object, is_id: bool, found: list[TrooperId]) -> None:
             found.append(TrooperId(value))
     elif isinstance(value, tuple | list):
         for item in value:
-            _collect(item, is_id, found)
+            if not isinstance(item, _LEAVES):  # (a route's coordinates)
+                _collect(item, is_id, found)
     elif not isinstance(value, _LEAVES) and not isinstance(value, type):
         fields = _fields(type(value))
         if fields is not None:
