@@ -170,11 +170,12 @@ async def crowd_and_players(args: argparse.Namespace, target: str, urls: list[st
                             frame_size: int) -> dict[str, Any]:
     """The phases against one target: players' setup, joins, events; the samples between."""
     players_argv = ["bench.players", "--target", target, "--urls", ",".join(urls),
-                    "--room", room, "--seed", str(args.seed), "--frame-size", str(frame_size),
+                    f"--room={room}", "--seed", str(args.seed), "--frame-size", str(frame_size),
                     "--join-pace", str(args.join_pace), "--pace", str(args.pace),
                     "--events", str(args.events)]
     if tokens[0] is not None:
-        players_argv += ["--token-a", tokens[0], "--token-b", str(tokens[1])]
+        # "=": a token may begin with "-", which argparse would take for an option
+        players_argv += [f"--token-a={tokens[0]}", f"--token-b={tokens[1]}"]
     players = await Worker.start(load_core, players_argv, workdir / f"{target}-players.json",
                                  args.players_nice)
     crowd: list[Worker] = []
@@ -186,7 +187,7 @@ async def crowd_and_players(args: argparse.Namespace, target: str, urls: list[st
             count = share + (1 if index < extra else 0)
             crowd.append(await Worker.start(load_core, [
                 "bench.spectators", "--target", target, "--urls", ",".join(urls),
-                "--room", room, "--count", str(count), "--first", str(first),
+                f"--room={room}", "--count", str(count), "--first", str(first),
                 "--join-s", str(args.join_s), "--join-timeout-s", str(args.join_timeout_s),
                 "--worker", str(index),
                 "--workers", str(args.crowd_workers)], workdir / f"{target}-crowd-{index}.json"))
