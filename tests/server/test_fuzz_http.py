@@ -37,7 +37,12 @@ def test_generated_lobby_requests_get_documented_answers_and_store_nothing_refus
     unknown = tally.unknown()
     assert not unknown, "\n".join(str(v)[:2000] for v in unknown[:10])
     assert tally.requests >= 300
-    assert {"200", "201", "400", "403", "404", "409"} <= set(tally.answers), tally.answers
+    # The generation is derandomized, but a batch's requests are sent at once, so whether a
+    # join with a wrong token or a record request meets a room that exists yet (403, 409)
+    # depends on the order they land: seen absent in one run in CI. Those answers have their
+    # own tests (test_lobby.py: bad_token; the record's 409); here every answer that came is
+    # checked exactly (``unknown`` above), and these always come.
+    assert {"200", "201", "400", "404"} <= set(tally.answers), tally.answers
 
 
 def post(fuzz: Fuzzing, path: str, body: bytes) -> tuple[httpx.Response, list[str]]:
