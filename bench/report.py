@@ -105,7 +105,7 @@ def markdown(result: dict[str, Any]) -> str:
         "## Ratios to the baseline (referee / baseline)",
         "",
         f"- CPU per delivery at max rate: {_fmt(ratios['cpu_per_delivery_max'])} "
-        "(target ≤ 1.5)",
+        "(target ≤ 2.0, docs/performance.md)",
         f"- CPU per delivery, paced: {_fmt(ratios['cpu_per_delivery_paced'])}",
         f"- max deliveries/s: {_fmt(ratios['max_deliveries_per_s'])}",
         f"- p99 latency at the same paced load: {_fmt(ratios['p99_paced'])}",
