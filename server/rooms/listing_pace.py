@@ -14,10 +14,11 @@ many came or left meanwhile, at most ``every_s`` late, and the last change alway
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections import deque
 from collections.abc import Callable
+
+from server.rooms.paced_call import PacedCall
 
 LISTING_EVERY_S = 1.0
 ALONE = 4
@@ -26,16 +27,14 @@ that second is a crowd."""
 
 
 class ListingPace:
-    __slots__ = ("_every_s", "_monotonic", "_post", "_recent", "_timer", "_written_at")
+    __slots__ = ("_every_s", "_monotonic", "_paced", "_recent")
 
     def __init__(self, post: Callable[[], None], every_s: float = LISTING_EVERY_S,
                  alone: int = ALONE, monotonic: Callable[[], float] = time.monotonic) -> None:
-        self._post = post
         self._every_s = every_s
         self._monotonic = monotonic
         self._recent: deque[float] = deque(maxlen=alone + 1)  # this change and the last few
-        self._written_at: float | None = None
-        self._timer: asyncio.TimerHandle | None = None
+        self._paced = PacedCall(post, every_s, monotonic)
 
     def write_now(self, busy: bool) -> bool:
         """A spectator came or went: True when the caller should write the listing now;
@@ -45,23 +44,15 @@ class ListingPace:
         recent = self._recent
         recent.append(now)
         crowd = len(recent) == recent.maxlen and now - recent[0] < self._every_s
-        if not busy and not crowd and self._timer is None:
+        if not busy and not crowd and not self._paced.arranged:
             return True
-        if self._timer is None:
-            wait = 0.0 if self._written_at is None else self._written_at + self._every_s - now
-            self._timer = asyncio.get_running_loop().call_later(max(0.0, wait), self._fire)
+        self._paced.arrange()
         return False
 
     def written(self) -> None:
         """The listing was just written (whatever made it)."""
-        self._written_at = self._monotonic()
+        self._paced.done()
 
     def close(self) -> None:
         """The room stopped: nothing more is posted."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-
-    def _fire(self) -> None:
-        self._timer = None
-        self._post()
+        self._paced.close()

@@ -10,9 +10,10 @@ meanwhile). Nothing is lost: the last change is always sent, at most ``every_s``
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable
+
+from server.rooms.paced_call import PacedCall
 
 SPECTATOR_COUNT_EVERY_S = 1.0
 
@@ -21,33 +22,25 @@ class SpectatorCount:
     """Calls ``send`` (which publishes the count as it stands) at most once per
     ``every_s``, and always after the last ``changed``."""
 
-    __slots__ = ("_every_s", "_monotonic", "_send", "_sent_at", "_timer")
+    __slots__ = ("_paced", "_send")
 
     def __init__(self, send: Callable[[], None], every_s: float = SPECTATOR_COUNT_EVERY_S,
                  monotonic: Callable[[], float] = time.monotonic) -> None:
         self._send = send
-        self._every_s = every_s
-        self._monotonic = monotonic
-        self._sent_at: float | None = None
-        self._timer: asyncio.TimerHandle | None = None
+        self._paced = PacedCall(self._fire, every_s, monotonic)
 
     def changed(self) -> None:
-        if self._timer is not None:
+        if self._paced.arranged:
             return  # a send is due: it carries this change too
-        now = self._monotonic()
-        wait = 0.0 if self._sent_at is None else self._sent_at + self._every_s - now
-        if wait <= 0:
+        if self._paced.due_in() <= 0:
             self._fire()
         else:
-            self._timer = asyncio.get_running_loop().call_later(wait, self._fire)
+            self._paced.arrange()
 
     def close(self) -> None:
         """The room stopped: nothing more is sent."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        self._paced.close()
 
     def _fire(self) -> None:
-        self._timer = None
-        self._sent_at = self._monotonic()
+        self._paced.done()
         self._send()

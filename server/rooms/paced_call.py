@@ -1,0 +1,56 @@
+"""A call made at most once per interval: the timer that the spectator count and the lobby
+listing of a crowd share (``spectator_count``, ``listing_pace``).
+
+``due_in`` says how long until the interval since the call was last ``done`` is over;
+``arrange`` sets a timer for then (at once if it is over), unless one is set already, so
+however many changes arrive meanwhile the call is made once, with the state as it is then.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+
+
+class PacedCall:
+    __slots__ = ("_call", "_done_at", "_every_s", "_monotonic", "_timer")
+
+    def __init__(self, call: Callable[[], None], every_s: float,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
+        self._call = call
+        self._every_s = every_s
+        self._monotonic = monotonic
+        self._done_at: float | None = None
+        self._timer: asyncio.TimerHandle | None = None
+
+    @property
+    def arranged(self) -> bool:
+        """A timer is set: the call is coming, and carries any change made before it."""
+        return self._timer is not None
+
+    def due_in(self) -> float:
+        """Seconds until the call may be made again (0 or less: now)."""
+        if self._done_at is None:
+            return 0.0
+        return self._done_at + self._every_s - self._monotonic()
+
+    def done(self) -> None:
+        """The call's work was just done (by the call, or by whoever did it first)."""
+        self._done_at = self._monotonic()
+
+    def arrange(self) -> None:
+        """Make the call when the interval is over, unless a timer is set already."""
+        if self._timer is None:
+            self._timer = asyncio.get_running_loop().call_later(max(0.0, self.due_in()),
+                                                                self._fire)
+
+    def close(self) -> None:
+        """Nothing more is called (the room stopped)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _fire(self) -> None:
+        self._timer = None
+        self._call()
