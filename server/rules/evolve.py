@@ -53,7 +53,7 @@ def _make_replacer(cls: type) -> Callable[..., Any]:
     if not dataclasses.is_dataclass(cls):
         raise TypeError(f"replace() should be called on dataclass instances, not {cls!r}")
     names = [f.name for f in dataclasses.fields(cls) if f.init]
-    if _plain_slots(cls, names):
+    if plain_slots(cls):
         return _slots_replacer(cls, names)
     # Generated source, as dataclasses itself generates __init__: field names are
     # identifiers, and the parameters are keyword-only so their order does not matter.
@@ -71,18 +71,24 @@ def _make_replacer(cls: type) -> Callable[..., Any]:
     return replacer
 
 
-def _plain_slots(cls: type, names: list[str]) -> bool:
-    """Whether ``cls``'s ``__init__`` does nothing but store each field in its slot: the
-    one dataclasses generates (no ``__post_init__``, no ``init=False`` field or ``InitVar``),
-    and a slot (a member descriptor) for every field. The state's classes are such."""
+def plain_slots(cls: type) -> bool:
+    """Whether ``cls``'s ``__init__`` does nothing but store each field in its slot: the one
+    dataclasses generates, with no ``__post_init__`` (whose checks must run), no
+    ``init=False`` field or ``InitVar``, and a slot (a member descriptor) for every field.
+    The state's and the events' classes are such: ``replace`` copies them, and
+    ``plain_decoders`` builds them, slot by slot."""
+    fields = dataclasses.fields(cls)
     init = cls.__dict__.get("__init__")
     code = getattr(init, "__code__", None)
     return (code is not None and code.co_filename == "<string>"
             and getattr(init, "__qualname__", "") == f"{cls.__qualname__}.__init__"
             and not hasattr(cls, "__post_init__")
-            and len(names) == len(getattr(cls, "__dataclass_fields__", ()))
-            and all(isinstance(cls.__dict__.get(name), types.MemberDescriptorType)
-                    for name in names))
+            and all(field.init for field in fields)
+            # Its parameters are the fields, no more (no InitVar) and no fewer.
+            and code.co_varnames[1:code.co_argcount + code.co_kwonlyargcount]
+            == tuple(field.name for field in fields)
+            and all(isinstance(cls.__dict__.get(field.name), types.MemberDescriptorType)
+                    for field in fields))
 
 
 def _slots_replacer(cls: type, names: list[str]) -> Callable[..., Any]:

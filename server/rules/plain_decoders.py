@@ -28,6 +28,7 @@ from collections import abc
 from enum import Enum
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
+from .evolve import plain_slots
 from .serial import FormatError, Tagged
 
 Decoder = abc.Callable[[Any], Any]
@@ -316,7 +317,7 @@ def _dataclass(cls: type) -> Decoder:
             else:
                 src.add(2, f"{var} = {src.name(field.default_factory, 'factory')}()")
         args.append(var if positional else f"{field.name}={var}")
-    if _plain_slots(cls, fields):
+    if plain_slots(cls):
         # What the generated __init__ does, without the call: each value into its slot.
         src.add(1, f"value = {src.name(object.__new__, 'new')}({src.name(cls, 'cls')})")
         for i, field in enumerate(fields):
@@ -326,24 +327,6 @@ def _dataclass(cls: type) -> Decoder:
     else:
         src.add(1, f"return {src.name(cls, 'cls')}({', '.join(args)})")
     return src.function(f"decode_{cls.__name__}")
-
-
-def _plain_slots(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> bool:
-    """Whether ``cls``'s ``__init__`` does nothing but store each field in its slot: the one
-    dataclasses generates (``evolve`` copies such classes the same way), with no
-    ``__post_init__`` (whose checks must run), no ``init=False`` field or ``InitVar``, and
-    a slot (a member descriptor) for every field."""
-    init = cls.__dict__.get("__init__")
-    code = getattr(init, "__code__", None)
-    return (code is not None and code.co_filename == "<string>"
-            and getattr(init, "__qualname__", "") == f"{cls.__qualname__}.__init__"
-            and not hasattr(cls, "__post_init__")
-            and all(field.init for field in fields)
-            # Its parameters are the fields, no more (no InitVar) and no fewer.
-            and code.co_varnames[1:code.co_argcount + code.co_kwonlyargcount]
-            == tuple(field.name for field in fields)
-            and all(isinstance(cls.__dict__.get(field.name), types.MemberDescriptorType)
-                    for field in fields))
 
 
 def _sequence(item_tp: Any, kind: str) -> Decoder:
