@@ -10,17 +10,7 @@ import { windowRemainingMs } from "./lib/connection.js";
 import { baseDiameter } from "./lib/geometry.js";
 import { weaponName, weapon as catalogueWeapon } from "./catalogue.js";
 import { skillText, textOf, toNodes, whyText } from "./describe.js";
-
-/** @param {string} tag @param {Record<string, any>} attrs @param {...(Node|string)} children */
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v === true ? "" : String(v));
-  }
-  node.append(...children);
-  return node;
-}
+import { el } from "./dom.js";
 
 const URGENT_MS = 5000;
 /** How long the time-out notice stays at least; after that the next action clears it. */

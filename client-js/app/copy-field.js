@@ -1,15 +1,7 @@
 // A read-only field holding a link, with its Copy button: the lobby's, the game's setup
 // panel's and the tournament pages' links.
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v === true ? "" : String(v));
-  }
-  node.append(...children);
-  return node;
-}
+import { el } from "./dom.js";
 
 /**
  * Copy a field's text to the clipboard. When the browser refuses (an insecure page, no

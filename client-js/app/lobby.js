@@ -4,18 +4,10 @@
 // page (#room=...&organizer=...). Links are shown in copy-field.js's fields.
 
 import { copyField } from "./copy-field.js";
+import { el } from "./dom.js";
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v === true ? "" : String(v));
-  }
-  node.append(...children);
-  return node;
-}
 
 const absolute = (/** @type {string} */ link) => new URL(link, location.href).href;
 

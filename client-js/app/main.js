@@ -16,6 +16,7 @@ import { verifyRecord } from "./lib/verify.js";
 import { startLobby, startOrganizer } from "./lobby.js";
 import { renderSetupPanel, seatsText } from "./setup-panel.js";
 import { renderCommandTokens, renderCoordinate, tokensText } from "./command-tokens.js";
+import { el } from "./dom.js";
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const params = new URLSearchParams(location.hash.slice(1));
@@ -60,15 +61,6 @@ let eventHistory;
 /** The ARO window: countdown, the reactive player's panel, the time-out notice. @type {ReturnType<typeof createAroPanel>} */
 let aroPanel;
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v === true ? "" : String(v));
-  }
-  node.append(...children);
-  return node;
-}
 const button = (text, onclick, attrs = {}) => el("button", { ...attrs, onclick }, text);
 
 /** What this tab keeps about a room across reloads (sessionStorage, per room). */

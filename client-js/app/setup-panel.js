@@ -4,6 +4,7 @@
 // may send; `options.deploy`, `options.end_deployment_step`, ...): this module only lays
 // them out and says in words what each one means and what the opponent then gets.
 import { copyField } from "./copy-field.js";
+import { el } from "./dom.js";
 
 /**
  * @typedef {object} SetupContext
@@ -14,15 +15,6 @@ import { copyField } from "./copy-field.js";
  * @property {() => void} render
  */
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v === true ? "" : String(v));
-  }
-  node.append(...children);
-  return node;
-}
 const button = (text, onclick, attrs = {}) => el("button", { type: "button", ...attrs, onclick }, text);
 
 const otherSide = (/** @type {string} */ side) => (side === "A" ? "B" : "A");
