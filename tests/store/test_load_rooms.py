@@ -11,6 +11,7 @@ import pytest
 
 from server.store.interface import RoomStore
 from server.store.redis_store import RedisRoomStore
+from tests.store.round_trips import count_round_trips
 from tests.store.test_room_store_contract import add, meta
 
 pytestmark = pytest.mark.redis
@@ -37,20 +38,7 @@ async def test_redis_load_rooms_is_one_pipeline_and_no_other_command(
     for room in rooms:
         await redis_store.create_room(room, b"snap-0", None)
     await redis_store.load_room(rooms[0].room_id)  # (the script is loaded once, before)
-    client = redis_store.client
-    calls: list[str] = []
-    pipeline, execute_command = client.pipeline, client.execute_command
-
-    def counted_pipeline(*args: Any, **kwargs: Any) -> Any:
-        calls.append("pipeline")
-        return pipeline(*args, **kwargs)
-
-    async def counted_command(*args: Any, **kwargs: Any) -> Any:
-        calls.append(str(args[0]))
-        return await execute_command(*args, **kwargs)
-
-    monkeypatch.setattr(client, "pipeline", counted_pipeline)
-    monkeypatch.setattr(client, "execute_command", counted_command)
+    calls = count_round_trips(redis_store, monkeypatch)
     loaded = await redis_store.load_rooms([room.room_id for room in rooms])
     assert [stored.meta for stored in loaded if stored is not None] == rooms
     assert calls == ["pipeline"]

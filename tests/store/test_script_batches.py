@@ -5,7 +5,6 @@ fence, its ``StaleWriter``, or ``StorageUnavailable`` when Redis cannot be reach
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import pytest
 
@@ -13,28 +12,10 @@ from server.cluster.lease import RedisLeases
 from server.rooms.ownership import Claimed, HeldBy
 from server.store.interface import Deadline, StaleWriter, StorageUnavailable
 from server.store.redis_store import RedisRoomStore
+from tests.store.round_trips import count_round_trips
 from tests.store.test_room_store_contract import meta
 
 pytestmark = pytest.mark.redis
-
-
-def count_round_trips(redis_store: RedisRoomStore, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every pipeline and every single command sent through the store's client from now."""
-    client = redis_store.client
-    calls: list[str] = []
-    pipeline, execute_command = client.pipeline, client.execute_command
-
-    def counted_pipeline(*args: Any, **kwargs: Any) -> Any:
-        calls.append("pipeline")
-        return pipeline(*args, **kwargs)
-
-    async def counted_command(*args: Any, **kwargs: Any) -> Any:
-        calls.append(str(args[0]))
-        return await execute_command(*args, **kwargs)
-
-    monkeypatch.setattr(client, "pipeline", counted_pipeline)
-    monkeypatch.setattr(client, "execute_command", counted_command)
-    return calls
 
 
 async def test_claims_of_one_turn_are_one_pipeline_each_with_its_own_fence(
