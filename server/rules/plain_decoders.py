@@ -29,7 +29,7 @@ from enum import Enum
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from .evolve import plain_slots
-from .serial import FormatError, Tagged
+from .serial import FormatError, Tagged, _itself, _unsupported
 
 Decoder = abc.Callable[[Any], Any]
 
@@ -91,17 +91,6 @@ def _build(tp: Any, key: Any) -> Decoder:
     if supertype is not None:
         return decoder_for(supertype)
     return _unsupported(f"unsupported type {tp!r}")
-
-
-def _unsupported(message: str) -> Decoder:
-    # Raised on use, as the explaining converters do.
-    def unsupported(data: Any) -> Any:
-        raise TypeError(message)
-    return unsupported
-
-
-def _itself(data: Any) -> Any:
-    return data
 
 
 # --- generated source ----------------------------------------------------------------------
