@@ -83,9 +83,8 @@ class Engine(Protocol):
         room's clock (Unix ms) as it decides, which runs the chess clocks."""
 
     def apply_all(self, state: State, events: Sequence[Event]) -> State:
-        """``events`` folded into ``state``. Given the very state and events tuple of an
-        accepted ``Verdict``, an engine may return the ``Verdict.state`` it reached rather
-        than fold them again (the room's commit)."""
+        """``events`` folded into ``state`` (a room loaded from its log, a replay; a commit
+        uses the accepted ``Verdict.state`` when the engine gives one)."""
 
     def pending_aro_window(self, state: State) -> AroWindow | None: ...
 

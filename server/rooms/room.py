@@ -47,7 +47,6 @@ from server.rooms.engine_port import (
     AroWindow,
     CommandFormatError,
     Engine,
-    Event,
     Plain,
     State,
     Verdict,
@@ -388,7 +387,7 @@ class Room:
             COMMAND_OUTCOMES.accepted.inc()
             return codec.encode(Accepted(command.id, self.seen[Audience(seat)])), False
         answering = self._answering(message, seat)
-        answer = await self._commit(verdict.events, answering, accepts=(seat, command.id))
+        answer = await self._commit(verdict, answering, accepts=(seat, command.id))
         assert answer is not None  # (there were events)
         COMMAND_OUTCOMES.accepted.inc()
         return answer, answering is not None
@@ -428,19 +427,23 @@ class Room:
         if not told:
             message.member.deliver(frame)
 
-    async def _commit(self, events: Sequence[Event], answering: Answering | None = None,
+    async def _commit(self, verdict: Verdict, answering: Answering | None = None,
                       accepts: tuple[str, str] | None = None) -> bytes | None:
-        """Store, then apply and publish ``events``; nothing changes if the store refuses.
+        """Store, then apply and publish an accepted ``verdict``'s events, decided on the
+        room's state in this same turn of its actor; nothing changes if the store refuses.
         With ``answering``, that audience's frame names the command these events accept.
         ``accepts``: (seat, command id) of the command they accept, whose answer -- the
         standalone ``accepted`` a repeated id gets, in the seat's numbering -- is stored in
         the same append as the events and returned (None without ``accepts``, or without
         events: nothing is stored or published)."""
+        events = verdict.events
         if not events:
             return None
         await self._list_late()  # (once per room load, and only in a public delayed room)
         engine = self._engine
-        new_state = engine.apply_all(self.state, events)
+        # The state the engine reached while deciding, when it kept it: the same fold.
+        new_state = verdict.state if verdict.state is not None else engine.apply_all(
+            self.state, events)
         window = engine.pending_aro_window(new_state)
         deadline_ms = self._deadline_for(window)
         deadlines = self._open_deadlines(window, deadline_ms)
@@ -571,7 +574,7 @@ class Room:
             log.error("room %s: closing ARO window %s refused: %s", self.room_id, key, verdict.code)
             self._drop_window()
             return
-        await self._commit(verdict.events)
+        await self._commit(verdict)
         late_s = time.time() - deadline_ms / 1000
         if late_s >= 0:  # (not a window closed early: its reactive seat was abandoned)
             ARO_CLOSE_LATENESS.observe(late_s)
@@ -615,7 +618,7 @@ class Room:
                       verdict.code)
             self._chess_clock.close()
             return
-        await self._commit(verdict.events)
+        await self._commit(verdict)
 
     # --- viewers ------------------------------------------------------------------------
 

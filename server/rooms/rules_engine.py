@@ -31,12 +31,6 @@ _ACTORS = {"A": Side.A, "B": Side.B}
 
 
 class RulesCoreEngine:
-    def __init__(self) -> None:
-        self._reached: tuple[State, tuple[Event, ...], State] | None = None
-        """The last accepted decision: (the state decided on, its events, the state they
-        lead to). The room commits a decision right after it is made, and ``apply_all``
-        then returns the state ``decide`` reached instead of folding the events again."""
-
     def new_game(self, ruleset: str, fixed_seed: int | None,
                  table: str | Mapping[str, Any] = "",
                  armies: Mapping[str, str] | None = None) -> State:
@@ -66,14 +60,10 @@ class RulesCoreEngine:
         who = engine.SYSTEM if actor is None else _ACTORS[actor]
         decision = engine.decide(state, who, command, at_ms)
         if isinstance(decision, engine.Accepted):
-            self._reached = (state, decision.events, decision.state)
             return Verdict(decision.events, state=decision.state)
         return Verdict(None, str(getattr(decision.code, "value", decision.code)), decision.message)
 
     def apply_all(self, state: State, events_: Sequence[Event]) -> State:
-        reached = self._reached
-        if reached is not None and reached[0] is state and reached[1] is events_:
-            return reached[2]  # (the same fold: identical, immutable inputs)
         return engine.apply_all(state, tuple(events_))
 
     def pending_aro_window(self, state: State) -> AroWindow | None:

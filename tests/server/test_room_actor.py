@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from fake_engine import FakeEngine
@@ -23,6 +24,7 @@ from protocol.messages import (
 )
 from server.config import Settings
 from server.fanout import Audience, LocalFanout
+from server.rooms.engine_port import Verdict
 from server.rooms.messages import IdleExpired, Join
 from server.rooms.registry import RoomRegistry
 from server.rooms.room import Room
@@ -52,9 +54,10 @@ class World:
         return await member.answer(command_id)
 
 
-async def make_world(aro_window_s: float = 60.0, **overrides: object) -> World:
+async def make_world(aro_window_s: float = 60.0, engine: FakeEngine | None = None,
+                     **overrides: object) -> World:
     settings = replace(SETTINGS, **overrides)  # type: ignore[arg-type]
-    engine = FakeEngine()
+    engine = FakeEngine() if engine is None else engine
     store = MemoryRoomStore()
     registry = RoomRegistry(store, LocalFanout(), engine, settings)
     created = await registry.create(RoomSettings("n5", aro_window_s, "public", fixed_seed=7))
@@ -81,6 +84,39 @@ async def test_every_command_is_answered_once_and_a_repeated_id_gets_the_same_an
     assert world.room.version == 1, "the repeated command was not applied twice"
     assert a.answers() == [first, first]
     assert world.engine.calls.count("A:act") == 1
+
+
+class ReachingEngine(FakeEngine):
+    """An engine whose accepted verdicts carry the state they reached (as the rules core's
+    do), and which counts its folds."""
+
+    folds: int = 0
+
+    def decide(self, state: Any, actor: str | None, command: dict[str, Any],
+               at_ms: int | None = None) -> Verdict:
+        verdict = super().decide(state, actor, command, at_ms)
+        if not verdict.events:
+            return verdict
+        return replace(verdict, state=super().apply_all(state, verdict.events))
+
+    def apply_all(self, state: Any, events: Sequence[dict[str, Any]]) -> Any:
+        self.folds += 1
+        return super().apply_all(state, events)
+
+
+async def test_a_commit_takes_the_state_the_verdict_reached_without_folding_again() -> None:
+    engine = ReachingEngine()
+    world = await make_world(engine=engine)
+    try:
+        a = await world.join(Audience.A)
+        before, folds = world.room.state, engine.folds
+        assert await world.command(a, {"type": "act", "value": 2}, "x1") == Accepted("x1", 1)
+        assert engine.folds == folds, "the room folded the events again"
+        assert world.room.state == FakeEngine.apply_all(
+            engine, before, [{"e": "acted", "side": "A", "value": 2}])
+        assert world.room.state != before
+    finally:
+        await world.registry.shutdown()
 
 
 async def test_an_accepted_command_costs_its_commander_one_frame_its_events_naming_it(
