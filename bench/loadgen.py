@@ -16,7 +16,9 @@ plays its next Order as soon as the previous one reached every member), and with
 ``--restart`` ``restart`` (the orchestrator killed and restarted the referee after ``max``:
 every member reconnects with the version it holds; done when every member of every room
 holds it again, i.e. every room was loaded back from the store). Baseline phases:
-``connected``, ``paced``, ``max``, with the same frames per Order and frame sizes.
+``connected``, ``paced``, ``max``, with the same frames per Order and frame sizes, and with
+``--restart`` ``restart`` (the baseline killed and restarted: done when every member's
+socket is open again).
 
 Latency is measured from sending a command to the moment the last member of the room holds
 the resulting event version ("command to every viewer"); every member runs on this loop.
@@ -511,6 +513,29 @@ class Worker:
             await room.until(lambda: all(m.version >= target for m in room.members))
         await asyncio.gather(*(rejoin(room) for room in self.rooms))
 
+    async def rejoin_baseline(self) -> None:
+        """Reconnect every member of every room to the restarted baseline, as
+        ``rejoin_referee`` does (each on its own, at most ``REJOIN_HANDSHAKES`` handshakes in
+        flight): the baseline holds no state and sends nothing on connect, so a member is
+        back when its websocket handshake has completed. The transport's floor of a
+        restart, against the referee's, which also reads a ``hello``, loads the room and
+        answers it."""
+        handshakes = asyncio.Semaphore(REJOIN_HANDSHAKES)
+
+        async def reconnect(room: RoomDriver, name: str, url: str) -> Member:
+            async with handshakes:
+                return await self._connect(room, name, url, None)
+
+        async def rejoin(room: RoomDriver) -> None:
+            url = f"{self.base.replace('http', 'ws', 1)}/room{self.args.worker}-{room.index}"
+            names = [f"{room.index}/{side}" for side in ("A", "B")]
+            names += [f"{room.index}/s{s}" for s in range(self.args.spectators)]
+            room.members = []
+            members = await asyncio.gather(*(reconnect(room, name, url) for name in names))
+            room.players["A"], room.players["B"] = members[0], members[1]
+            room.stopping = False
+        await asyncio.gather(*(rejoin(room) for room in self.rooms))
+
     async def max_then_expect_restart(self) -> None:
         await self.max_rate()
         for room in self.rooms:
@@ -533,7 +558,8 @@ class Worker:
         await self.phase("paced", self.paced)
         if self.args.restart:
             await self.phase("max", self.max_then_expect_restart)
-            await self.phase("restart", self.rejoin_referee)
+            await self.phase("restart", self.rejoin_referee
+                             if self.args.target == "referee" else self.rejoin_baseline)
         else:
             await self.phase("max", self.max_rate)
         for room in self.rooms:
@@ -562,7 +588,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--worker", type=int, default=0)
     parser.add_argument("--out", required=True)
     parser.add_argument("--restart", action="store_true",
-                        help="after max, expect the referee to restart and rejoin every room")
+                        help="after max, expect the server to restart (kill -9) and rejoin "
+                             "every room")
     args = parser.parse_args(argv)
     # uvloop, as the servers: the load core also carries Redis, and a busy load generator
     # reads frames late, which the measured latency would count against the server.

@@ -111,7 +111,8 @@ def markdown(result: dict[str, Any]) -> str:
         f"- p99 latency at the same paced load: {_fmt(ratios['p99_paced'])}",
         f"- memory per connection: {_fmt(ratios['bytes_per_connection'])}",
         "",
-        *_restart_lines(result["restart"]),
+        *_restart_lines(result["restart"], base.get("restart"),
+                        ratios.get("restart_all_back")),
         "",
     ]
     errors = ref["paced"]["error_examples"] + ref["max"]["error_examples"]
@@ -151,10 +152,11 @@ def _by_second_lines(profile: dict[str, Any] | None) -> list[str]:
             f"worst seconds (p99, commands sent in it): {worst}.{offered}", ""]
 
 
-def _restart_lines(restart: dict[str, Any]) -> list[str]:
+def _restart_lines(restart: dict[str, Any], baseline: dict[str, Any] | None,
+                   all_back_ratio: float | None) -> list[str]:
     if not restart.get("measured"):
         return [f"Restart recovery: not measured ({restart.get('why', '')})."]
-    return [
+    lines = [
         "## Restart (kill -9 of the referee after the max-rate phase)",
         "",
         f"- new process serving: {_fmt(restart['process_start_s'])} s after the kill",
@@ -165,4 +167,35 @@ def _restart_lines(restart: dict[str, Any]) -> list[str]:
         f"{_fmt(restart['rss_new_process_mb'])} MB at start, "
         f"{_fmt(restart['rss_all_back_mb'])} MB with every room back",
         f"- errors: {restart['errors']}",
+    ]
+    if not baseline or "server_cpu_us_per_socket" not in restart:
+        return lines
+    rows = (
+        ("new process serving, s after the kill", "process_start_s"),
+        ("every member back, s after serving", "rooms_back_s"),
+        ("every member back, s after the kill", "kill_to_all_rooms_back_s"),
+        ("new process CPU until every member back, s", "server_cpu_s"),
+        ("of which its start-up (until serving), s", "server_cpu_serving_s"),
+        ("server CPU µs per reconnected socket (after serving)", "server_cpu_us_per_socket"),
+        ("server core share while reconnecting", "server_cpu_share"),
+        ("load generators' CPU from the kill, s", "load_cpu_s"),
+        ("load generators' CPU while reconnecting, s", "load_cpu_reconnecting_s"),
+        ("load generators' CPU µs per reconnected socket", "load_cpu_us_per_socket"),
+        ("load core share while reconnecting", "load_cpu_share"),
+        ("errors", "errors"),
+    )
+    return [
+        *lines,
+        "",
+        "### The same restart of the baseline (its floor)",
+        "",
+        "The baseline killed with -9 after its max-rate phase and started again on the same "
+        "port and core; every member reconnects the same way (as many handshakes in flight per "
+        "load process). It has no state: a member is back when its socket is open again. "
+        f"Referee / baseline, every member back from the kill: {_fmt(all_back_ratio)}.",
+        "",
+        "| restart | referee | baseline |",
+        "|---|---|---|",
+        *[f"| {label} | {_fmt(restart.get(key))} | {_fmt(baseline.get(key))} |"
+          for label, key in rows],
     ]

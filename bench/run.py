@@ -11,7 +11,8 @@
    their phases, reading the server's CPU time (/proc/<pid>/stat), RSS and Redis's counters
    between phases,
 4. does the same against the baseline (``bench.baseline_server``), same room sizes, same
-   Orders, frames padded to the referee's mean events-frame size,
+   Orders, frames padded to the referee's mean events-frame size, and the same restart
+   (kill -9, start again, every member reconnects): the floor of the referee's restart,
 5. writes ``bench/results/<timestamp>.json`` and ``bench/results/<timestamp>.md``.
 """
 
@@ -194,7 +195,7 @@ class Fleet:
                     "--aro-window", str(self.args.aro_window),
                     "--frame-size", str(self.frame_size), "--seed", str(self.args.seed),
                     "--worker", str(index), "--out", str(self.out(index))]
-            if self.target == "referee" and self.args.restart:
+            if self.args.restart:
                 argv.append("--restart")
             self.processes.append(await asyncio.create_subprocess_exec(
                 *pinned(self.core, argv), cwd=REPO, stdin=asyncio.subprocess.PIPE,
@@ -271,7 +272,8 @@ async def drive(fleet: Fleet, phases: list[str], server: Server, redis_url: str 
             following = phases[index + 1]
             if following in hooks:
                 await hooks[following]()
-            samples[f"{following}_start"] = {"t": time.time()}
+            samples[f"{following}_start"] = {"t": time.time(),
+                                             "load_cpu_s": fleet.cpu_seconds()}
             fleet.go()
     return samples, await fleet.finish()
 
@@ -387,7 +389,9 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
             await process.wait()
         server.processes = await start_all()
         restart["killed_t"], restart["up_t"] = killed, time.time()
-        restart["rss_new_process_mb"] = round(server.sample()["rss"] / 2**20, 1)
+        serving = server.sample()
+        restart["rss_new_process_mb"] = round(serving["rss"] / 2**20, 1)
+        restart["cpu_serving_s"] = serving["cpu_s"]
         if args.profile is not None and args.profile_phase == "restart":
             await profile_phase()  # the new process, from before the clients reconnect
 
@@ -444,50 +448,112 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
         "max": phase_figures(samples, workers, "max", "paced"),
     }
     if args.restart:
-        back = merge(workers, "restart")
-        result["restart"] = {
-            "measured": True, "rooms": args.rooms, "sockets": sockets,
-            "process_start_s": round(restart["up_t"] - restart["killed_t"], 3),
-            "rooms_back_s": round(samples["restart"]["t"] - samples["restart_start"]["t"], 3),
-            "kill_to_all_rooms_back_s": round(samples["restart"]["t"] - restart["killed_t"], 3),
-            "server_cpu_s": round(samples["restart"]["server"]["cpu_s"], 3),  # new process
-            # the load generators' CPU in the phase (their core's share: cpu / rooms_back_s)
-            "load_cpu_s": round(samples["restart"]["load_cpu_s"]
-                                - samples["max"]["load_cpu_s"], 3),
-            "rss_new_process_mb": restart["rss_new_process_mb"],
-            "rss_all_back_mb": round(samples["restart"]["server"]["rss"] / 2**20, 1),
-            "errors": back["error_count"], "error_examples": back["errors"][:5],
-        }
+        result["restart"] = restart_figures(samples, restart, workers, args.rooms, sockets)
     redis_after = samples["max"]["redis"]
     result["redis_active"] = bool(redis_after and redis_after.get("keys", 0) > 0)
     return result
+
+
+def restart_figures(samples: dict[str, Any], restart: dict[str, Any],
+                    workers: list[dict[str, Any]], rooms: int, sockets: int) -> dict[str, Any]:
+    """The restart phase of one server (the referee or the baseline), from the kill.
+
+    ``server_cpu_s`` is the new process's whole CPU until every member is back (its start-up
+    included); ``server_cpu_us_per_socket`` only what it spent after it began serving, per
+    reconnected socket. ``load_cpu_s`` is the load generators' CPU from the end of the
+    max-rate phase (their side of the kill included); ``load_cpu_us_per_socket`` only what
+    they spent reconnecting, from the new process's serving on: on one core, the phase
+    cannot end sooner than that CPU time."""
+    back = merge(workers, "restart")
+    server_cpu = samples["restart"]["server"]["cpu_s"]  # the new process's
+    load_reconnecting = samples["restart"]["load_cpu_s"] - samples["restart_start"]["load_cpu_s"]
+    rooms_back = samples["restart"]["t"] - samples["restart_start"]["t"]
+    return {
+        "measured": True, "rooms": rooms, "sockets": sockets,
+        "process_start_s": round(restart["up_t"] - restart["killed_t"], 3),
+        "rooms_back_s": round(rooms_back, 3),
+        "kill_to_all_rooms_back_s": round(samples["restart"]["t"] - restart["killed_t"], 3),
+        "server_cpu_s": round(server_cpu, 3),
+        "server_cpu_serving_s": round(restart["cpu_serving_s"], 3),
+        "server_cpu_us_per_socket": round((server_cpu - restart["cpu_serving_s"])
+                                          / sockets * 1e6, 1),
+        "server_cpu_share": round((server_cpu - restart["cpu_serving_s"])
+                                  / (rooms_back or 1e-9), 3),
+        # the load generators' CPU in the phase (their core's share: cpu / rooms_back_s)
+        "load_cpu_s": round(samples["restart"]["load_cpu_s"] - samples["max"]["load_cpu_s"], 3),
+        "load_cpu_reconnecting_s": round(load_reconnecting, 3),
+        "load_cpu_us_per_socket": round(load_reconnecting / sockets * 1e6, 1),
+        "load_cpu_share": round(load_reconnecting / (rooms_back or 1e-9), 3),
+        "rss_new_process_mb": restart["rss_new_process_mb"],
+        "rss_all_back_mb": round(samples["restart"]["server"]["rss"] / 2**20, 1),
+        "errors": back["error_count"], "error_examples": back["errors"][:5],
+    }
 
 
 async def run_baseline(args: argparse.Namespace, workdir: Path, frame_size: int,
                        server_core: str | None, load_core: str | None) -> dict[str, Any]:
     ports = [free_port() for _ in range(args.nodes)]
     server = Server([await start_baseline(port, server_core) for port in ports])
+    restart: dict[str, Any] = {}
+
+    async def kill_and_restart() -> None:
+        """kill -9 every baseline process and start it again on the same port and core, as
+        the referee's restart phase does (the baseline has no state to load)."""
+        killed = time.time()
+        for process in server.processes:
+            process.kill()
+        for process in server.processes:
+            await process.wait()
+        server.processes = [await start_baseline(port, server_core) for port in ports]
+        restart["killed_t"], restart["up_t"] = killed, time.time()
+        serving = server.sample()
+        restart["rss_new_process_mb"] = round(serving["rss"] / 2**20, 1)
+        restart["cpu_serving_s"] = serving["cpu_s"]
+
+    phases = ["connected", "paced", "max"]
+    hooks: dict[str, Hook] = {}
+    if args.restart:
+        phases.append("restart")
+        hooks["restart"] = kill_and_restart
     try:
         fleet = Fleet(args, "baseline", [f"http://127.0.0.1:{port}" for port in ports],
                       load_core, workdir, frame_size)
-        samples, workers = await drive(fleet, ["connected", "paced", "max"], server, None)
+        samples, workers = await drive(fleet, phases, server, None, hooks)
     finally:
         for process in server.processes:
             await stop(process)
     sockets = args.rooms * (2 + args.spectators)
-    return {
+    result = {
         "workers": len(fleet.shares),
         "frame_bytes": frame_size,
         "memory": memory_figures(samples, args.rooms, sockets),
         "paced": phase_figures(samples, workers, "paced", "connected"),
         "max": phase_figures(samples, workers, "max", "paced"),
     }
+    if args.restart:
+        result["restart"] = restart_figures(samples, restart, workers, args.rooms, sockets)
+    return result
 
 
 def ratio(ours: float | None, theirs: float | None) -> float | None:
     if not ours or not theirs:
         return None
     return round(ours / theirs, 2)
+
+
+def restart_ratios(referee: dict[str, Any] | None,
+                   baseline: dict[str, Any] | None) -> dict[str, float | None]:
+    """The referee's restart against the baseline's in the same run (none without one)."""
+    if not referee or not baseline:
+        return {}
+    return {
+        "restart_all_back": ratio(referee["kill_to_all_rooms_back_s"],
+                                  baseline["kill_to_all_rooms_back_s"]),
+        "restart_server_cpu_per_socket": ratio(referee["server_cpu_us_per_socket"],
+                                               baseline["server_cpu_us_per_socket"]),
+        "restart_load_cpu_per_socket": ratio(referee["load_cpu_us_per_socket"],
+                                             baseline["load_cpu_us_per_socket"]),
+    }
 
 
 def git_commit() -> str:
@@ -556,6 +622,7 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
             "bytes_per_connection": ratio(
                 referee["memory"].get("bytes_per_connection"),
                 baseline["memory"].get("bytes_per_connection")),
+            **restart_ratios(referee.get("restart"), baseline.get("restart")),
         },
         "restart": referee.get("restart", {"measured": False, "why": "run with --no-restart"}),
         "referee_log": referee_log.name,
@@ -595,7 +662,9 @@ def main(argv: list[str] | None = None) -> Path:
                              "baseline runs as many processes, each holding whole rooms")
     parser.add_argument("--restart", action=argparse.BooleanOptionalAction, default=True,
                         help="after max: kill -9 the referee, start it again and time how "
-                             "long until every member of every room holds its version again")
+                             "long until every member of every room holds its version again; "
+                             "the same for the baseline after its max-rate phase (every "
+                             "member's socket open again): the floor of the restart")
     parser.add_argument("--profile", type=Path, default=None,
                         help="record the referee with py-spy (raw folded stacks, the referee "
                              "paused for each sample) to this file during one phase "

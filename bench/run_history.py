@@ -58,6 +58,17 @@ RUN_FIGURES = tuple(
     "ratios/max_deliveries_per_s", "ratios/p99_paced", "ratios/bytes_per_connection",
     "restart/process_start_s", "restart/rooms_back_s", "restart/kill_to_all_rooms_back_s",
     "restart/server_cpu_s", "restart/load_cpu_s", "restart/rss_all_back_mb", "restart/errors",
+) + tuple(
+    f"{server}/{name}"
+    for server in ("restart", "baseline/restart")
+    for name in ("server_cpu_serving_s", "server_cpu_us_per_socket", "server_cpu_share",
+                 "load_cpu_reconnecting_s", "load_cpu_us_per_socket", "load_cpu_share")
+) + (
+    "baseline/restart/process_start_s", "baseline/restart/rooms_back_s",
+    "baseline/restart/kill_to_all_rooms_back_s", "baseline/restart/server_cpu_s",
+    "baseline/restart/load_cpu_s", "baseline/restart/errors",
+    "ratios/restart_all_back", "ratios/restart_server_cpu_per_socket",
+    "ratios/restart_load_cpu_per_socket",
 )
 """The figures of a ``bench.run`` kept in its record."""
 

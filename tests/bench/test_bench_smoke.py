@@ -54,6 +54,15 @@ def test_benchmark_runs_end_to_end_and_writes_results(tmp_path: Path) -> None:
     assert "latency event" in report
     assert result["referee"]["setup_errors"] == 0
     assert "bytes_per_connection" in result["referee"]["memory"]
-    restart = result["restart"]
-    assert restart["measured"] and restart["errors"] == 0, restart
-    assert restart["kill_to_all_rooms_back_s"] >= restart["process_start_s"]
+    # the referee's restart and the baseline's, the same way (its floor), side by side
+    for restart in (result["restart"], result["baseline"]["restart"]):
+        assert restart["measured"] and restart["errors"] == 0, restart
+        assert restart["sockets"] == 2 * (2 + 1)
+        assert restart["kill_to_all_rooms_back_s"] >= restart["process_start_s"]
+        # (CPU is counted in 10 ms ticks: a tiny run's reconnecting may show none)
+        assert restart["server_cpu_s"] >= restart["server_cpu_serving_s"] > 0
+        assert restart["load_cpu_s"] >= restart["load_cpu_reconnecting_s"] >= 0
+    assert result["ratios"]["restart_all_back"] is not None
+    assert entry["figures"]["baseline/restart/kill_to_all_rooms_back_s"] == \
+        result["baseline"]["restart"]["kill_to_all_rooms_back_s"]
+    assert "### The same restart of the baseline" in report
