@@ -84,6 +84,22 @@ def encode(message: ServerMessage | ClientMessage) -> bytes:
     return _packer_packb(wire)
 
 
+def encode_with_packed(message: ServerMessage, **packed: bytes) -> bytes:
+    """``encode``, with the fields named in ``packed`` already msgpack-encoded (each value
+    is the encoding of what the field holds; the message's own value of it is not read).
+    The frame is byte for byte ``encode``'s: a map's encoding is its header and then each
+    key's and value's encoding in order, so a large value shared by many frames (a crowd's
+    snapshot of one state) is encoded once instead of once per frame."""
+    fields = _wire_fields(type(message))
+    parts = [_pack_map_header(len(fields) + 1), _packer_packb("type"),
+             _packer_packb(message.TAG.value)]
+    for name, key in fields:
+        parts.append(_packer_packb(key))
+        ready = packed.get(name)
+        parts.append(ready if ready is not None else _packer_packb(getattr(message, name)))
+    return b"".join(parts)
+
+
 def decode_client(frame: bytes) -> ClientMessage:
     """Read a frame sent by a client, or raise ``DecodeError``."""
     return _decode(frame, _CLIENT_BY_TAG)
@@ -106,7 +122,9 @@ def unpack_plain(data: bytes) -> Plain:
 
 # --- internals --------------------------------------------------------------------------
 
-_packer_packb: Callable[[Any], bytes] = msgpack.Packer(use_bin_type=True).pack
+_packer = msgpack.Packer(use_bin_type=True)
+_packer_packb: Callable[[Any], bytes] = _packer.pack
+_pack_map_header: Callable[[int], bytes] = _packer.pack_map_header
 
 
 def _refuse_ext(code: int, data: bytes) -> None:

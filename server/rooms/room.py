@@ -169,8 +169,9 @@ class Room:
         self._spectator_count = SpectatorCount(self._send_spectator_count)
         self._options: dict[Audience, tuple[int, bytes]] = {}
         """Per audience, the global version and the options frame made at it."""
-        self._views: dict[Audience, tuple[State, Plain]] = {}
-        """Per audience, the state its snapshot last showed and that state as it sees it."""
+        self._views: dict[Audience, tuple[State, bytes]] = {}
+        """Per crowd audience, the state its snapshot last showed and that state as it sees
+        it, msgpack-encoded."""
         self._window: AroWindow | None = None
         self._window_deadline_ms = 0
         self._window_timer: asyncio.TimerHandle | None = None
@@ -809,26 +810,29 @@ class Room:
         from outside the task (it only reads)."""
         if not self._delayed.live(audience):
             return self._feed(audience).snapshot_frame(self._seat_statuses(), self._clock())
-        return codec.encode(Snapshot(
-            self.seen[audience], self._state_view(audience),
-            self._window_fields(), self._seat_statuses(), self._clocks_fields()))
+        seat = audience is Audience.A or audience is Audience.B
+        snapshot = Snapshot(
+            self.seen[audience],
+            self._engine.view_state(self.state, audience.value) if seat else {},
+            self._window_fields(), self._seat_statuses(), self._clocks_fields())
+        if seat:
+            return codec.encode(snapshot)
+        return codec.encode_with_packed(snapshot, state=self._packed_view(audience))
 
-    def _state_view(self, audience: Audience) -> Plain:
-        """The state as ``audience`` sees it, made once per state for a crowd's audience: a
-        crowd joining at one version (10,000 spectators in 30 s, docs/performance.md)
-        shares it. A seat's audience has one connection, which asks for a snapshot when it
-        joins or falls behind: its view is made each time, not kept (a view of a whole
-        table is kilobytes, on every room). The window's remaining time and the seats'
-        statuses change between snapshots; they are not in it. A state is never changed in
-        place (each commit makes a new one, and drops the views of the old)."""
-        if audience is Audience.A or audience is Audience.B:
-            return self._engine.view_state(self.state, audience.value)
+    def _packed_view(self, audience: Audience) -> bytes:
+        """The state as a crowd's ``audience`` sees it, encoded once per state: a crowd
+        joining at one version (10,000 spectators in 30 s, docs/performance.md) shares it
+        (a seat's audience has one connection, which asks for a snapshot when it joins or
+        falls behind: its view is made each time, not kept, as a view of a whole table is
+        kilobytes, on every room). The window's remaining time and the seats' statuses
+        change between snapshots; they are not in it. A state is never changed in place
+        (each commit makes a new one, and drops the views of the old)."""
         cached = self._views.get(audience)
         if cached is not None and cached[0] is self.state:
             return cached[1]
-        view = self._engine.view_state(self.state, audience.value)
-        self._views[audience] = (self.state, view)
-        return view
+        packed = codec.pack_plain(self._engine.view_state(self.state, audience.value))
+        self._views[audience] = (self.state, packed)
+        return packed
 
     # --- delayed viewers (``delayed_viewers``, ``spectator_delay``) ----------------------
 

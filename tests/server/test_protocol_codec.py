@@ -76,3 +76,23 @@ def test_bad_frames_raise_decode_error_with_their_code(frame: bytes, code: str) 
     with pytest.raises(codec.DecodeError) as caught:
         codec.decode_client(frame)
     assert caught.value.code == code
+
+
+@pytest.mark.parametrize("clocks", [None, {"A": {"remaining_ms": 4_500_000, "running": True}}])
+@pytest.mark.parametrize("state", [
+    {},
+    {"turn": 2, "troopers": [{"id": f"A-t{i}", "wounds": i % 2} for i in range(40)]},
+    {f"key{i}": list(range(i)) for i in range(20)},  # more than 15 keys: a map16 header
+])
+def test_a_snapshot_with_its_state_already_packed_is_the_same_frame(
+        state: dict[str, object], clocks: dict[str, object] | None) -> None:
+    """A crowd's snapshot reuses its state's encoding (``Room._packed_view``): the frame must
+    be byte for byte the one ``encode`` makes, or clients would read something else."""
+    window = window_fields(3, 1, "B", 1_764_000_000_000, 1_234)
+    whole = codec.encode(Snapshot(7, state, window, {"A": "here", "B": "away"}, clocks))
+    spliced = codec.encode_with_packed(
+        Snapshot(7, {"ignored": True}, window, {"A": "here", "B": "away"}, clocks),
+        state=codec.pack_plain(state))
+    assert spliced == whole
+    assert codec.decode_server(spliced) == Snapshot(7, state, window, {"A": "here", "B": "away"},
+                                                    clocks)
