@@ -10,13 +10,14 @@ the first viewer of its audience joins the room while it is in memory
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from server.fanout import Audience, Delivery, Fanout
 from server.rooms.engine_port import Engine, Event, Plain, State
 from server.rooms.messages import ReleaseDue
 from server.rooms.spectator_delay import Clock, Commit, DelayedFeed, delays, load_feed
+from server.rooms.wake_up import WakeUp
 from server.store import RoomSettings, RoomStore
 
 
@@ -30,9 +31,8 @@ class DelayedAudiences:
         self._engine = engine
         self._store = store
         self._fanout = fanout
-        self._post = post
         self._feeds: dict[Audience, DelayedFeed] = {}
-        self._timer: asyncio.TimerHandle | None = None
+        self._wake = WakeUp(partial(post, ReleaseDue()), clock)
 
     def live(self, audience: Audience) -> bool:
         """Whether ``audience`` gets the room's events as they happen."""
@@ -86,17 +86,12 @@ class DelayedAudiences:
         self._arm()
 
     def close(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        self._wake.close()
 
     def _arm(self) -> None:
         """Wake the room when the earliest unreleased commit is due. With a test's fake
         clock this may be long after (or before) the clock says: the test calls
         ``Room.release_due`` itself, and a release at the wrong time releases nothing
         early, since ``release`` reads the clock."""
-        self.close()
         dues = [due for feed in self._feeds.values() if (due := feed.due_ms()) is not None]
-        if dues:
-            wait_s = max(0.0, (min(dues) - self.clock()) / 1000)
-            self._timer = asyncio.get_running_loop().call_later(wait_s, self._post, ReleaseDue())
+        self._wake.arm(min(dues) if dues else None)

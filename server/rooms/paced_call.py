@@ -2,32 +2,33 @@
 listing of a crowd share (``spectator_count``, ``listing_pace``).
 
 ``due_in`` says how long until the interval since the call was last ``done`` is over;
-``arrange`` sets a timer for then (at once if it is over), unless one is set already, so
-however many changes arrive meanwhile the call is made once, with the state as it is then.
+``arrange`` sets a timer (a ``wake_up.WakeUp`` on the monotonic clock) for then (at once if
+it is over), unless one is set already, so however many changes arrive meanwhile the call is
+made once, with the state as it is then.
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable
 
+from server.rooms.wake_up import WakeUp
+
 
 class PacedCall:
-    __slots__ = ("_call", "_done_at", "_every_s", "_monotonic", "_timer")
+    __slots__ = ("_done_at", "_every_s", "_monotonic", "_wake")
 
     def __init__(self, call: Callable[[], None], every_s: float,
                  monotonic: Callable[[], float] = time.monotonic) -> None:
-        self._call = call
         self._every_s = every_s
         self._monotonic = monotonic
         self._done_at: float | None = None
-        self._timer: asyncio.TimerHandle | None = None
+        self._wake = WakeUp(call, monotonic, per_s=1.0)
 
     @property
     def arranged(self) -> bool:
         """A timer is set: the call is coming, and carries any change made before it."""
-        return self._timer is not None
+        return self._wake.armed
 
     def due_in(self) -> float:
         """Seconds until the call may be made again (0 or less: now)."""
@@ -41,16 +42,10 @@ class PacedCall:
 
     def arrange(self) -> None:
         """Make the call when the interval is over, unless a timer is set already."""
-        if self._timer is None:
-            self._timer = asyncio.get_running_loop().call_later(max(0.0, self.due_in()),
-                                                                self._fire)
+        if not self._wake.armed:
+            done_at = self._done_at
+            self._wake.arm(self._monotonic() if done_at is None else done_at + self._every_s)
 
     def close(self) -> None:
         """Nothing more is called (the room stopped)."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-
-    def _fire(self) -> None:
-        self._timer = None
-        self._call()
+        self._wake.close()
