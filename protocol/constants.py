@@ -71,6 +71,7 @@ class ProtocolReason(StrEnum):
     UNSUPPORTED_VERSION = "unsupported_version"
     ROOM_NOT_FOUND = "room_not_found"
     BAD_TOKEN = "bad_token"
+    CASTER_WITHDRAWN = "caster_withdrawn"  # the organizer withdrew this caster link
 
 
 class CloseCode(IntEnum):
@@ -88,6 +89,7 @@ class CloseCode(IntEnum):
     FRAME_TOO_LARGE = 4009  # above the protocol's frame size limit
     REPLACED = 4010  # the same seat connected again from elsewhere
     ROOM_UNAVAILABLE = 4011  # the room stopped on this server (moved or failed)
+    CASTER_WITHDRAWN = 4012  # the organizer withdrew this caster link (at hello or later)
 
 
 RULE_REASONS: tuple[str, ...] = tuple(reason.value for reason in Reason)

@@ -28,6 +28,7 @@ from server.config import Settings
 from server.crowd_gc import CrowdFreeze
 from server.fanout import Fanout, LocalFanout
 from server.health import Health, StorageProbe
+from server.lobby.caster_routes import routes as caster_routes
 from server.lobby.http_errors import api_fallback, exception_handlers
 from server.lobby.routes import routes as lobby_routes
 from server.loop_watch import LoopLagWatch
@@ -37,6 +38,7 @@ from server.rooms.registry import RoomRegistry
 from server.shutdown import close_within
 from server.store import MemoryRoomStore, RoomStore
 from server.tournaments.routes import routes as tournament_routes
+from server.transport.caster_sessions import caster_sessions_for
 from server.transport.direct_frames import KeepServerSend
 from server.transport.endpoint import WebsocketApp
 from server.transport.open_sockets import OpenSockets
@@ -77,6 +79,8 @@ def create_app(
                         "room's dice (such rooms say fixed_dice). Never on a public server.")
         if cluster is not None:
             await cluster.start()
+            # A caster link withdrawn through any node closes its sockets on this one too.
+            await caster_sessions_for(app.state).join_bus(cluster.bus)
         await health.probe.start()
         if settings.freeze_gc:
             thresholds = settings.gc_thresholds()
@@ -115,7 +119,8 @@ def create_app(
             await close_within(store.close(), "the room store")
 
     # /metrics: for Prometheus on the node's own address; nginx denies it (server/metrics.py).
-    api_routes = [*lobby_routes, *tournament_routes]  # tournaments: server/tournaments/routes.py
+    # caster links: server/lobby/caster_routes.py; tournaments: server/tournaments/routes.py
+    api_routes = [*lobby_routes, *caster_routes, *tournament_routes]
     routes: list[BaseRoute] = [*api_routes, *metrics_routes,
                                WebSocketRoute(WS_PATH, websocket_app := WebsocketApp()),
                                api_fallback(api_routes)]

@@ -52,6 +52,7 @@ export const ProtocolReason = Object.freeze({
   UNSUPPORTED_VERSION: "unsupported_version",
   ROOM_NOT_FOUND: "room_not_found",
   BAD_TOKEN: "bad_token",
+  CASTER_WITHDRAWN: "caster_withdrawn",
 });
 
 export const RuleReason = Object.freeze({
@@ -111,4 +112,5 @@ export const CloseCode = Object.freeze({
   FRAME_TOO_LARGE: 4009,
   REPLACED: 4010,
   ROOM_UNAVAILABLE: 4011,
+  CASTER_WITHDRAWN: 4012,
 });

@@ -1,4 +1,5 @@
-"""The HTTP lobby: create a room, check a seat token, describe a room, list public rooms.
+"""The HTTP lobby: create a room, check a seat token, describe a room, list public rooms
+(caster links: ``server.lobby.caster_routes``).
 
 JSON in and out; errors are ``{"error": code, "message": text}`` with a 4xx status. Links
 put the room id and seat token in the URL fragment, which browsers never send to servers.
@@ -22,15 +23,13 @@ from starlette.routing import Route
 
 from protocol.constants import WS_PATH
 from server.config import Settings
-from server.fanout import Audience
 from server.health import routes as health_routes
 from server.lobby.admission import Refusal, admission_for, client_address
 from server.lobby.armies import routes as army_routes
 from server.lobby.record import routes as record_routes
 from server.lobby.tables import routes as table_routes
-from server.lobby.tokens import is_organizer, new_caster_token, seat_for_token
+from server.lobby.tokens import seat_for_token
 from server.rooms.registry import RoomRegistry
-from server.rooms.spectator_delay import delay_ms
 from server.rules.ruleset import Ruleset
 from server.rules.table import table_catalogue
 from server.rules.table.tables import TableError
@@ -285,34 +284,6 @@ async def join_seat(request: Request) -> Response:
     return JSONResponse({"room": stored.meta.room_id, "seat": seat, "ws_path": WS_PATH})
 
 
-async def make_caster(request: Request) -> Response:
-    """A new caster link of the room, for its organizer (``server.lobby.tokens``): a caster
-    sees both sides' hidden information, at least 60 s late (``spectator_delay``)."""
-    registry: RoomRegistry = request.app.state.registry
-    try:
-        body = await _json_object(request)
-        token = body.get("organizer")
-        if not isinstance(token, str) or not token:
-            raise BadRequest("organizer_token_required",
-                             "caster links are made with the room's organizer token")
-        stored = await registry.store.load_room(request.path_params["room_id"])
-        if stored is None:
-            raise BadRequest("room_not_found", "no such room", 404)
-        if not is_organizer(stored.meta, token):
-            raise BadRequest("bad_organizer_token",
-                             "this is not the organizer token of this room", 403)
-    except BadRequest as error:
-        return _error(error)
-    room_id = stored.meta.room_id
-    caster = new_caster_token(stored.meta)
-    return JSONResponse({
-        "room": room_id,
-        "caster": {"token": caster, "link": f"/#room={room_id}&token={caster}",
-                   "overlay_link": f"/overlay#room={room_id}&token={caster}"},
-        "delay_s": delay_ms(Audience.CASTER, stored.meta.settings) / 1000,
-    }, status_code=201)
-
-
 async def list_rooms(request: Request) -> Response:
     registry: RoomRegistry = request.app.state.registry
     listings = await registry.store.public_rooms(PUBLIC_LIST_LIMIT)
@@ -345,7 +316,6 @@ routes = [
     Route("/api/rooms", list_rooms, methods=["GET"]),
     Route("/api/rooms/{room_id}", describe_room, methods=["GET"]),
     Route("/api/rooms/{room_id}/join", join_seat, methods=["POST"]),
-    Route("/api/rooms/{room_id}/casters", make_caster, methods=["POST"]),
     *army_routes,
     *record_routes,
     *table_routes,

@@ -4,7 +4,9 @@ and organizer tokens are stored.
 A caster token is ``c.<nonce>.<mac>``: an HMAC-SHA256 of the room id and a random nonce,
 keyed by the stored hash of the room's organizer token. Only the server (which holds the
 hash) and whoever holds the organizer token (through the lobby, ``POST
-/api/rooms/{room}/casters``) can make one; nothing per caster is stored.
+/api/rooms/{room}/casters``) can make one. The nonce names the link: the room keeps a
+short record per link (``server.store.caster_links``), and a withdrawn nonce opens nothing
+(``server.lobby.caster_routes``, ``server.transport.caster_sessions``).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import re
 import secrets
 
 from server.store import RoomMeta
@@ -59,8 +62,28 @@ def is_organizer(meta: RoomMeta, token: str) -> bool:
 
 def new_caster_token(meta: RoomMeta) -> str:
     """A new caster token of the room (its organizer asked for it)."""
-    nonce = secrets.token_urlsafe(12)
+    return caster_token(meta, secrets.token_urlsafe(12))
+
+
+def caster_token(meta: RoomMeta, nonce: str) -> str:
+    """The caster token of ``nonce`` in this room (the same every time it is asked)."""
     return f"c.{nonce}.{_caster_mac(meta, nonce)}"
+
+
+_NONCE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def is_nonce(text: str) -> bool:
+    """Whether ``text`` has a caster nonce's shape (base64url, at most 64 characters)."""
+    return _NONCE.fullmatch(text) is not None
+
+
+def caster_nonce(token: str) -> str | None:
+    """The nonce of a token shaped like a caster token (``c.<nonce>.<mac>``), else None;
+    says nothing of whether its MAC is right (``is_caster_token``)."""
+    kind, _, rest = token.partition(".")
+    nonce, _, _mac = rest.partition(".")
+    return nonce if kind == "c" and is_nonce(nonce) else None
 
 
 def _caster_mac(meta: RoomMeta, nonce: str) -> str:

@@ -33,6 +33,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from server.store.caster_links import CasterLink, Recorded, Withdrawn
+
 Visibility = Literal["public", "private"]
 
 
@@ -230,5 +232,20 @@ class RoomStore(Protocol):
 
     async def public_rooms(self, limit: int) -> Sequence[Listing]:
         """Public rooms that still exist, most recently updated first."""
+
+    async def caster_links(self, room_id: str) -> tuple[CasterLink, ...] | None:
+        """The records of the room's caster links, oldest first (``caster_links``), or None
+        when the room does not exist."""
+
+    async def record_caster_link(self, room_id: str, nonce: str,
+                                 created_ms: int) -> Recorded | None:
+        """Record a new caster link: "recorded", "full" (the room holds ``MAX_MADE``
+        records or more: not recorded) or None (no such room)."""
+
+    async def withdraw_caster_link(self, room_id: str, nonce: str,
+                                   at_ms: int) -> tuple[Withdrawn, CasterLink] | None:
+        """Withdraw the caster link of ``nonce`` (recorded now if it was not, up to
+        ``MAX_RECORDS``): its status and record, or None (no such room). Idempotent: a link
+        withdrawn before answers "already_withdrawn" with its first withdrawal's time."""
 
     async def close(self) -> None: ...

@@ -14,6 +14,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from server.store.caster_links import MAX_MADE, MAX_RECORDS, CasterLink, Recorded, Withdrawn
 from server.store.interface import (
     ANSWERS_KEPT,
     Answer,
@@ -44,6 +45,7 @@ class _Room:
     answers: dict[str, deque[Answer]] = field(default_factory=dict)
     retention_ms: int = 0
     expires_ms: int | None = None  # None: kept for ever
+    casters: list[CasterLink] = field(default_factory=list)  # oldest first
 
 
 class MemoryRoomStore:
@@ -152,6 +154,36 @@ class MemoryRoomStore:
         self._free_expired()
         newest = sorted(self._listings.values(), key=lambda item: item.updated_ms, reverse=True)
         return newest[:limit]
+
+    async def caster_links(self, room_id: str) -> tuple[CasterLink, ...] | None:
+        room = self._room(room_id)
+        return None if room is None else tuple(room.casters)
+
+    async def record_caster_link(self, room_id: str, nonce: str,
+                                 created_ms: int) -> Recorded | None:
+        room = self._room(room_id)
+        if room is None:
+            return None
+        if len(room.casters) >= MAX_MADE:
+            return "full"
+        room.casters.append(CasterLink(nonce, created_ms))
+        return "recorded"
+
+    async def withdraw_caster_link(self, room_id: str, nonce: str,
+                                   at_ms: int) -> tuple[Withdrawn, CasterLink] | None:
+        room = self._room(room_id)
+        if room is None:
+            return None
+        for n, link in enumerate(room.casters):
+            if link.nonce == nonce:
+                if link.withdrawn:
+                    return "already_withdrawn", link
+                room.casters[n] = CasterLink(nonce, link.created_ms, at_ms)
+                return "withdrawn", room.casters[n]
+        if len(room.casters) >= MAX_RECORDS:
+            return "full", CasterLink(nonce, 0)
+        room.casters.append(CasterLink(nonce, 0, at_ms))
+        return "withdrawn", room.casters[-1]
 
     async def close(self) -> None:
         self._rooms.clear()

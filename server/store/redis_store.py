@@ -74,6 +74,19 @@ from redis.exceptions import NoScriptError, ResponseError
 from protocol.codec import pack_plain, unpack_plain
 from server.metrics import APPEND_ERROR, APPEND_STALE, APPEND_UNAVAILABLE, REDIS_APPEND
 from server.store.append_batches import AppendBatches, PendingAppend
+from server.store.caster_links import (
+    CASTERS_FIELD,
+    MAX_MADE,
+    MAX_RECORDS,
+    RECORD,
+    RECORD_ANSWERS,
+    WITHDRAW,
+    WITHDRAW_ANSWERS,
+    CasterLink,
+    Recorded,
+    Withdrawn,
+    unpack_links,
+)
 from server.store.interface import (
     ANSWERS_KEPT,
     Answer,
@@ -316,6 +329,27 @@ class RedisRoomStore:
                 if len(found) >= limit or len(page) < limit:
                     break
         return found[:limit]
+
+    async def caster_links(self, room_id: str) -> tuple[CasterLink, ...] | None:
+        async with storage_call("caster_links"):
+            meta, packed = await self._redis.hmget(state_key(room_id), ["meta", CASTERS_FIELD])
+        return None if meta is None else unpack_links(packed)
+
+    async def record_caster_link(self, room_id: str, nonce: str,
+                                 created_ms: int) -> Recorded | None:
+        async with storage_call("record_caster_link"):
+            count = await self._scripts.run(RECORD, [state_key(room_id)],
+                                            [nonce, created_ms, MAX_MADE])
+        return RECORD_ANSWERS.get(int(count), "recorded")
+
+    async def withdraw_caster_link(self, room_id: str, nonce: str,
+                                   at_ms: int) -> tuple[Withdrawn, CasterLink] | None:
+        async with storage_call("withdraw_caster_link"):
+            status, created_ms, withdrawn_ms = await self._scripts.run(
+                WITHDRAW, [state_key(room_id)], [nonce, at_ms, MAX_RECORDS])
+        answer = WITHDRAW_ANSWERS[int(status)]
+        return None if answer is None else (
+            answer, CasterLink(nonce, int(created_ms), int(withdrawn_ms)))
 
     async def close(self) -> None:
         await self._appends.close()

@@ -33,7 +33,7 @@ from protocol.messages import (
 )
 from server.config import Settings
 from server.lobby.admission import admission_for
-from server.lobby.tokens import role_for_token
+from server.lobby.tokens import CASTER, caster_nonce, role_for_token
 from server.log_format import current_room
 from server.metrics import COMMAND_OUTCOMES, SOCKETS_BY_SEAT
 from server.rooms.door import RoomDoor, RoomMoved
@@ -43,6 +43,12 @@ from server.rooms.seats import role_seat
 from server.rules.reasons import Reason
 from server.store import StorageUnavailable
 from server.store.interface import TRY_AGAIN
+from server.transport.caster_sessions import (
+    WITHDRAWN_MESSAGE,
+    CasterSessions,
+    CasterWatch,
+    caster_sessions_for,
+)
 from server.transport.direct_frames import DirectFrames
 from server.transport.keepalive import set_ping_interval
 from server.transport.open_sockets import OpenSockets
@@ -114,10 +120,12 @@ async def _websocket(websocket: WebSocket, send: Send, budgets: WorkBudgets) -> 
     settings: Settings = websocket.app.state.settings
     # Which node answered: behind a load balancer, operators and tests can tell.
     await websocket.accept(headers=[(NODE_HEADER, registry.node_id.encode())])
+    casters = caster_sessions_for(websocket.app.state)
     try:
         hello = await asyncio.wait_for(_read_hello(websocket, settings),
                                        settings.handshake_timeout_s)
         room, role = await _admit(registry, hello)
+        watch = await _watch_caster(registry, casters, room, role, hello.token)
         seat = role_seat(role)  # (None for a spectator or a caster: read only)
         if seat is not None:  # the room is no longer one nobody uses (server.lobby.admission)
             admission_for(websocket.app.state, settings).started(room.meta.room_id)
@@ -149,11 +157,17 @@ async def _websocket(websocket: WebSocket, send: Send, budgets: WorkBudgets) -> 
                       # seats unless REFEREE_DIRECT_FRAMES=0
                       DirectFrames.for_scope(websocket.scope)
                       if settings.direct_frames or seat is None else None)
+    if watch is not None and not casters.attach(watch, session):
+        casters.forget(watch)  # withdrawn since its check: refused as if it had been then
+        await _refuse(websocket, _withdrawn())
+        return
     # The role travels where a seat would (a relay forwards it to the owner as it is); the
     # room takes "caster" for a read-only viewer of the caster audience (``role_seat``).
     joined = await _join(registry, door, session, role, hello.since)
     room = door[0]
     if not joined:
+        if watch is not None:
+            casters.forget(watch)
         if registry.closing:
             session.close(CloseCode.GOING_AWAY, "server shutting down")
         else:
@@ -172,6 +186,8 @@ async def _websocket(websocket: WebSocket, send: Send, budgets: WorkBudgets) -> 
         lane.close()
         budgets.give_back(room_id, seat, time.perf_counter())
         room.leave(session)
+        if watch is not None:
+            casters.forget(watch)
         await session.finish()
 
 
@@ -229,6 +245,32 @@ async def _admit(registry: RoomRegistry, hello: Hello) -> tuple[RoomDoor, str | 
         raise HandshakeRefused(CloseCode.BAD_TOKEN, ProtocolReason.BAD_TOKEN,
                                "this token opens no seat of this room, nor its caster feed")
     return room, role
+
+
+async def _watch_caster(registry: RoomRegistry, casters: CasterSessions, room: RoomDoor,
+                        role: str | None, token: str | None) -> CasterWatch | None:
+    """A caster's socket is watched (``server.transport.caster_sessions``) from before its
+    link is checked against the room's withdrawn links: a withdrawal stored after this
+    check finds the watch. None for a seat or a spectator."""
+    nonce = caster_nonce(token) if role == CASTER and token is not None else None
+    if nonce is None:
+        return None
+    room_id = room.meta.room_id
+    watch = casters.watch(room_id, nonce)
+    try:
+        links = await registry.store.caster_links(room_id)
+    except BaseException:
+        casters.forget(watch)
+        raise
+    if links is not None and any(link.nonce == nonce and link.withdrawn for link in links):
+        casters.forget(watch)
+        raise _withdrawn()
+    return watch
+
+
+def _withdrawn() -> HandshakeRefused:
+    return HandshakeRefused(CloseCode.CASTER_WITHDRAWN, ProtocolReason.CASTER_WITHDRAWN,
+                            WITHDRAWN_MESSAGE)
 
 
 async def _refuse(websocket: WebSocket, refused: HandshakeRefused) -> None:

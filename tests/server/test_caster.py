@@ -16,7 +16,8 @@ from test_spectator_delay import FakeClock, history
 from websockets.exceptions import ConnectionClosed
 from wsclient import Client
 
-from protocol.constants import PROTOCOL_VERSION, CloseCode
+from protocol import codec
+from protocol.constants import PROTOCOL_VERSION, CloseCode, ProtocolReason
 from protocol.messages import (
     Accepted,
     Error,
@@ -25,11 +26,14 @@ from protocol.messages import (
     Measure,
     Measurement,
     Snapshot,
+    Welcome,
 )
 from server.app import create_app
+from server.lobby.tokens import new_caster_token
 from server.rooms.registry import RoomRegistry
 from server.rooms.room import Room
 from server.store import RoomSettings
+from server.transport.caster_sessions import WITHDRAWN_MESSAGE, CasterSessions
 from tests.support.skirmish import Placement, skirmish
 from tests.support.windows import opened
 
@@ -182,3 +186,171 @@ async def test_a_caster_sees_both_sides_hidden_information_only_after_60_s(table
     await history(spectator)
     assert "guts_failure_chosen" not in types(spectator)
     assert "guts_failure_chosen" not in [e["type"] for e in (await history(spectator)).events]
+
+
+# --- withdrawing a caster link --------------------------------------------------------
+
+
+async def refused_as_withdrawn(base: str, room_id: str, token: str) -> None:
+    client = await Client.connect(base, room_id, hello=False)
+    await client.send(Hello(PROTOCOL_VERSION, room_id, token, None))
+    error = await client.until(Error)
+    assert (error.code, error.message) == ("caster_withdrawn", WITHDRAWN_MESSAGE)
+    assert await client.close_code() == CloseCode.CASTER_WITHDRAWN
+    assert not client.of(Welcome) and not client.of(Snapshot), "nothing of the game"
+
+
+async def test_the_organizer_lists_its_caster_links_and_withdraws_one(table: Table) -> None:
+    created = (await table.post("/api/rooms", {"ruleset": "n5"})).json()
+    room_id, organizer = created["room"], created["organizer"]["token"]
+    base = f"/api/rooms/{room_id}/casters"
+    made_at = table.clock()
+    first = (await table.post(base, {"organizer": organizer})).json()
+    second = (await table.post(base, {"organizer": organizer})).json()
+    assert first["nonce"] == first["caster"]["token"].split(".")[1]
+    assert first["created_ms"] == made_at
+
+    listed = await table.post(f"{base}/list", {"organizer": organizer})
+    assert listed.status_code == 200
+    assert listed.json() == {"room": room_id, "delay_s": 60.0, "casters": [
+        {"nonce": made["nonce"], "created_ms": made_at, "withdrawn_ms": None,
+         "caster": made["caster"]} for made in (first, second)]}, "the same links again"
+
+    table.clock.advance(5)
+    withdrawn = await table.post(f"{base}/{first['nonce']}/withdraw", {"organizer": organizer})
+    assert withdrawn.status_code == 200
+    assert withdrawn.json() == {"room": room_id, "already_withdrawn": False,
+                                "nonce": first["nonce"], "created_ms": made_at,
+                                "withdrawn_ms": made_at + 5000, "caster": None}
+    table.clock.advance(5)
+    again = (await table.post(f"{base}/{first['nonce']}/withdraw", {"organizer": organizer}))
+    assert (again.status_code, again.json()["already_withdrawn"],
+            again.json()["withdrawn_ms"]) == (200, True, made_at + 5000)
+    casters = (await table.post(f"{base}/list", {"organizer": organizer})).json()["casters"]
+    assert [(c["nonce"], c["withdrawn_ms"], c["caster"]) for c in casters] == [
+        (first["nonce"], made_at + 5000, None), (second["nonce"], None, second["caster"])]
+
+    await refused_as_withdrawn(table.base, room_id, first["caster"]["token"])
+    kept = await Client.connect(table.base, room_id, second["caster"]["token"])
+    assert kept.welcome is not None and kept.welcome.role == "caster", "only that link"
+
+
+async def test_only_the_organizer_lists_or_withdraws_and_a_nonce_must_be_one(
+        table: Table) -> None:
+    created = (await table.post("/api/rooms", {"ruleset": "n5"})).json()
+    room_id, organizer = created["room"], created["organizer"]["token"]
+    nonce = (await table.post(f"/api/rooms/{room_id}/casters",
+                              {"organizer": organizer})).json()["nonce"]
+    for path in (f"/api/rooms/{room_id}/casters/list",
+                 f"/api/rooms/{room_id}/casters/{nonce}/withdraw"):
+        for body, status, code in (
+            ({}, 400, "organizer_token_required"),
+            ({"organizer": 7}, 400, "organizer_token_required"),
+            ({"organizer": created["seats"]["B"]["token"]}, 403, "bad_organizer_token"),
+        ):
+            refused = await table.post(path, body)
+            assert (refused.status_code, refused.json()["error"]) == (status, code), (path, body)
+        missing = await table.post(path.replace(room_id, "nope"), {"organizer": organizer})
+        assert (missing.status_code, missing.json()["error"]) == (404, "room_not_found")
+    for bad in ("c.x.y", "a" * 65, "%20"):
+        refused = await table.post(f"/api/rooms/{room_id}/casters/{bad}/withdraw",
+                                   {"organizer": organizer})
+        assert (refused.status_code, refused.json()["error"]) == (400, "bad_caster_link"), bad
+    casters = (await table.post(f"/api/rooms/{room_id}/casters/list",
+                                {"organizer": organizer})).json()["casters"]
+    assert [c["withdrawn_ms"] for c in casters] == [None], "nothing refused was withdrawn"
+
+
+async def test_a_caster_link_never_recorded_is_withdrawn_by_its_nonce(table: Table) -> None:
+    """A tournament dashboard makes caster links without recording them: pasted into the
+    organizer page, such a link is withdrawn all the same."""
+    created = await table.registry.create(RoomSettings("n5", 30.0, "private"))
+    room_id = created.meta.room_id
+    token = new_caster_token(created.meta)
+    watching = await Client.connect(table.base, room_id, token)
+    assert watching.welcome is not None and watching.welcome.role == "caster"
+    nonce = token.split(".")[1]
+    answer = (await table.post(f"/api/rooms/{room_id}/casters/{nonce}/withdraw",
+                               {"organizer": created.organizer})).json()
+    assert (answer["already_withdrawn"], answer["created_ms"]) == (False, None)
+    assert answer["withdrawn_ms"] == table.clock()
+    await watching.until(Error, lambda e: e.code == "caster_withdrawn")
+    assert await watching.close_code() == CloseCode.CASTER_WITHDRAWN
+    await refused_as_withdrawn(table.base, room_id, token)
+
+
+async def test_casters_connected_with_a_withdrawn_link_are_closed_at_once(
+        table: Table) -> None:
+    created = await table.registry.create(
+        RoomSettings("n5", 600.0, "private", fixed_seed=3), skirmish(PLACEMENTS, ruleset="n5",
+                                                                      seed=3))
+    room_id = created.meta.room_id
+    leaked = await table.caster_token(room_id, created.organizer)
+    other = await table.caster_token(room_id, created.organizer)
+    stream = await Client.connect(table.base, room_id, leaked)
+    overlay = await Client.connect(table.base, room_id, leaked)  # the same link, twice
+    kept = await Client.connect(table.base, room_id, other)
+    a = await Client.connect(table.base, room_id, created.token_a)
+    for viewer in (stream, overlay, kept):
+        await viewer.until(Snapshot)
+    nonce = leaked.split(".")[1]
+    withdrawn = await table.post(f"/api/rooms/{room_id}/casters/{nonce}/withdraw",
+                                 {"organizer": created.organizer})
+    assert withdrawn.status_code == 200
+    for viewer in (stream, overlay):
+        error = await viewer.until(Error)
+        assert (error.code, error.message) == ("caster_withdrawn", WITHDRAWN_MESSAGE)
+        assert await viewer.close_code() == CloseCode.CASTER_WITHDRAWN
+        assert viewer.frames[-1] is error, "nothing after the error but the close"
+    await refused_as_withdrawn(table.base, room_id, leaked)
+
+    # The game goes on for everyone else, the other caster's link included.
+    assert isinstance(await a.command({"type": "activate", "trooper": "A-t3",
+                                       "order": "regular"}), Accepted)
+    table.clock.advance(60)
+    (await table.room(room_id)).release_due()
+    await kept.until(Events, lambda m: bool(m.events))
+    assert kept.version > 0 and not kept.of(Error)
+
+
+class Recorded:
+    """A session stand-in: what ``CasterSessions`` sends it."""
+
+    def __init__(self) -> None:
+        self.frames: list[bytes] = []
+        self.closed: tuple[int, str] | None = None
+
+    def deliver(self, frame: bytes) -> None:
+        self.frames.append(frame)
+
+    def close(self, code: int, reason: str) -> None:
+        self.closed = (code, reason)
+
+
+def test_a_withdrawal_between_the_links_check_and_the_join_still_refuses_it() -> None:
+    casters = CasterSessions()
+    watch = casters.watch("room", "n1")  # the hello's check of the store is under way...
+    assert casters.withdrawn("room", "n1") == 0  # ...when the withdrawal is announced
+    session = Recorded()
+    assert not casters.attach(watch, session), "refused although its check passed"
+    assert session.frames == [] and session.closed is None, "the endpoint refuses it"
+    casters.forget(watch)
+    assert casters.watching("room", "n1") == 0
+
+
+def test_a_withdrawal_closes_the_links_sessions_once_and_no_other() -> None:
+    casters = CasterSessions()
+    sessions = {key: Recorded() for key in ("n1", "n1-again", "n2", "other-room")}
+    for key, room, nonce in (("n1", "room", "n1"), ("n1-again", "room", "n1"),
+                             ("n2", "room", "n2"), ("other-room", "elsewhere", "n1")):
+        assert casters.attach(casters.watch(room, nonce), sessions[key])
+    assert casters.withdrawn("room", "n1") == 2
+    assert casters.withdrawn("room", "n1") == 0, "announced twice (its own bus echo): once"
+    for key in ("n1", "n1-again"):
+        session = sessions[key]
+        assert session.closed == (CloseCode.CASTER_WITHDRAWN, WITHDRAWN_MESSAGE)
+        [frame] = session.frames
+        error = codec.decode_server(frame)
+        assert isinstance(error, Error) and error.code == ProtocolReason.CASTER_WITHDRAWN
+    for key in ("n2", "other-room"):
+        assert sessions[key].closed is None and sessions[key].frames == []
