@@ -147,6 +147,16 @@ class Timeline:
     window_ms: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Commits:
+    """The events after a version with their commit times (``RoomStore.commits_since``): what a
+    reader that keeps a room's state at a version needs to continue it
+    (``server.tournaments.folds``)."""
+
+    events: tuple[bytes, ...]
+    committed_ms: tuple[int, ...]
+
+
 class StaleWriter(Exception):
     """``append`` refused: the version moved on or a newer claim holds the room."""
 
@@ -225,6 +235,11 @@ class RoomStore(Protocol):
     async def timeline(self, room_id: str) -> Timeline | None:
         """The room's first state and every event with its commit time (``Timeline``), or
         None when the room does not exist."""
+
+    async def commits_since(self, room_id: str, version: int) -> Commits | None:
+        """The events after ``version`` with their commit times (as ``timeline`` gives
+        them), or None when ``version`` is not one the room has passed (or the room does not
+        exist)."""
 
     async def set_listing(self, room_id: str, listing: Listing | None) -> None:
         """Update (or with None remove) the room's public list entry, e.g. spectator counts;

@@ -18,6 +18,7 @@ from server.store.caster_links import MAX_MADE, MAX_RECORDS, CasterLink, Recorde
 from server.store.interface import (
     ANSWERS_KEPT,
     Answer,
+    Commits,
     Deadline,
     Listing,
     RoomMeta,
@@ -145,6 +146,13 @@ class MemoryRoomStore:
             return None
         return Timeline(room.first_snapshot, tuple(room.events),
                         tuple(at for at, _ in room.times), tuple(w for _, w in room.times))
+
+    async def commits_since(self, room_id: str, version: int) -> Commits | None:
+        room = self._room(room_id)
+        if room is None or version > room.version or version < 0:
+            return None
+        return Commits(tuple(room.events[version:]),
+                       tuple(at for at, _ in room.times[version:]))
 
     async def set_listing(self, room_id: str, listing: Listing | None) -> None:
         if self._room(room_id) is not None:

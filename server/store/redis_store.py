@@ -90,6 +90,7 @@ from server.store.caster_links import (
 from server.store.interface import (
     ANSWERS_KEPT,
     Answer,
+    Commits,
     Deadline,
     Listing,
     RoomMeta,
@@ -303,6 +304,21 @@ class RedisRoomStore:
                         tuple(bytes(item[b"e"]) for item in fields),
                         tuple(int(item.get(b"t", 0)) for item in fields),
                         tuple(int(item.get(b"w", 0)) for item in fields))
+
+    async def commits_since(self, room_id: str, version: int) -> Commits | None:
+        if version < 0:
+            return None
+        async with storage_call("commits_since"), self._redis.pipeline(transaction=True) as pipe:
+            pipe.hget(state_key(room_id), "version")
+            pipe.xrange(events_key(room_id), min=f"{version + 1}-0", max="+")
+            current, entries = await pipe.execute()
+        if current is None or version > int(current):
+            return None
+        fields = [item for _id, item in entries]
+        if len(fields) != int(current) - version:
+            return None  # trimmed (only rooms stored before every event was kept)
+        return Commits(tuple(bytes(item[b"e"]) for item in fields),
+                       tuple(int(item.get(b"t", 0)) for item in fields))
 
     async def set_listing(self, room_id: str, listing: Listing | None) -> None:
         packed = b"" if listing is None else _pack_listing(listing)

@@ -3,45 +3,44 @@
 Phase, round, turn, active player and clocks are open information: read from the state now.
 Victory points so far add up the costs of troopers a spectator may not know of (Hidden
 Deployment), so they are read as the room's casters see the game: from the state at the
-casters' delay (``max(spectator_delay_s, 60)`` s) ago, replayed from the room's first state
-(``server.rooms.spectator_delay`` does the same for a caster feed)."""
+casters' delay (``max(spectator_delay_s, 60)`` s) ago (``server.rooms.spectator_delay`` does
+the same for a caster feed). Both states come from ``server.tournaments.folds``, which keeps
+them between reads and folds only the events since."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from protocol.codec import unpack_plain
-from server.fanout import Audience
-from server.rooms.engine_port import Engine
-from server.rooms.numbering import unpack_room_snapshot
-from server.rooms.spectator_delay import delay_ms
 from server.rules.ids import Side
 from server.rules.orders.game_sequence import victory_points
 from server.rules.state import GameState
-from server.store import RoomStore
+from server.store import RoomMeta
+from server.tournaments.folds import Folds, TableRead
 
 SIDES = ("A", "B")
 
+GONE: dict[str, Any] = {"gone": True, "phase": None, "game_round": None, "turn": None,
+                        "active": None, "clocks": None, "vp": None, "vp_as_of_ms": None,
+                        "over": False}
 
-async def live_row(store: RoomStore, engine: Engine, room_id: str, now_ms: int
-                   ) -> dict[str, Any]:
-    """The room's part of a dashboard row (docs/tournaments.md, the dashboard)."""
-    stored = await store.load_room(room_id)
-    if stored is None:
-        return {"gone": True, "phase": None, "game_round": None, "turn": None, "active": None,
-                "clocks": None, "vp": None, "vp_as_of_ms": None, "over": False}
-    state_plain, _ = unpack_room_snapshot(stored.snapshot, stored.snapshot_version)
-    state = engine.state_from_plain(state_plain)
-    if stored.events:
-        state = engine.apply_all(state, [engine.event_from_plain(unpack_plain(e))
-                                         for e in stored.events])
-    summary = engine.public_summary(state)
+
+async def live_row(folds: Folds, room_id: str, now_ms: int
+                   ) -> tuple[dict[str, Any], RoomMeta | None]:
+    """The room's part of a dashboard row (docs/tournaments.md, the dashboard) and the
+    room's meta (None: the room is gone)."""
+    read = await folds.read(room_id, now_ms)
+    if read is None:
+        return dict(GONE), None
+    return row_of(folds.engine, read), read.meta
+
+
+def row_of(engine: Any, read: TableRead) -> dict[str, Any]:
+    summary = engine.public_summary(read.now)
     row: dict[str, Any] = {"gone": False, "phase": summary["phase"],
                            "game_round": summary["round"], "turn": summary["turn"],
-                           "active": summary["active"], "clocks": _clocks(state),
+                           "active": summary["active"], "clocks": _clocks(read.now),
                            "over": summary["phase"] == "game_over"}
-    row["vp"], row["vp_as_of_ms"] = await _vp_as_casters_see(
-        store, engine, room_id, now_ms, delay_ms(Audience.CASTER, stored.meta.settings))
+    row["vp"], row["vp_as_of_ms"] = _vp_as_casters_see(read)
     return row
 
 
@@ -54,20 +53,11 @@ def _clocks(state: Any) -> dict[str, Any] | None:
             "since_ms": clocks.since_ms}
 
 
-async def _vp_as_casters_see(store: RoomStore, engine: Engine, room_id: str, now_ms: int,
-                             delay: int) -> tuple[dict[str, int] | None, int | None]:
-    timeline = await store.timeline(room_id)
-    if timeline is None or timeline.first_snapshot is None:
+def _vp_as_casters_see(read: TableRead) -> tuple[dict[str, int] | None, int | None]:
+    casters = read.casters
+    if casters is None or casters.version == 0:
         return None, None
-    cutoff = now_ms - delay
-    released = next((n for n, at in enumerate(timeline.committed_ms) if at > cutoff),
-                    len(timeline.events))
-    if released == 0:
-        return None, None
-    state_plain, _ = unpack_room_snapshot(timeline.first_snapshot)
-    state = engine.apply_all(engine.state_from_plain(state_plain),
-                             [engine.event_from_plain(unpack_plain(e))
-                              for e in timeline.events[:released]])
+    state = casters.state
     if not isinstance(state, GameState) or len(state.armies) < 2:
-        return None, cutoff
-    return {side: victory_points(state, Side(side)) for side in SIDES}, cutoff
+        return None, read.cutoff_ms
+    return {side: victory_points(state, Side(side)) for side in SIDES}, read.cutoff_ms

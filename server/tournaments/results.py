@@ -30,18 +30,15 @@ async def read_outcome(store: RoomStore, table: Table, now_ms: int) -> GameOutco
     stored = await store.load_room(table.room)
     if stored is None or stored.version == 0:
         return None
-    last = await store.events_since(table.room, stored.version - 1)
-    if not last:
+    last = await store.commits_since(table.room, stored.version - 1)  # the last event only
+    if not last or not last.events:
         return None
-    ended = unpack_plain(last[-1])
+    ended = unpack_plain(last.events[-1])
     if ended.get("type") != GAME_ENDED:
         return None
     delay = delay_ms(Audience.SPECTATOR, stored.meta.settings)
-    if delay > 0:
-        timeline = await store.timeline(table.room)
-        if timeline is None or not timeline.committed_ms or (
-                now_ms < timeline.committed_ms[-1] + delay):
-            return None
+    if delay > 0 and now_ms < last.committed_ms[-1] + delay:
+        return None
     result = ended["result"]
     players = {"A": table.a, "B": table.b}
     winner = result.get("winner")

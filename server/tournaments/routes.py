@@ -19,7 +19,6 @@ from server.lobby.routes import BadRequest, parse_room_settings
 from server.lobby.routes import _json_object as read_json_object  # the lobby's bounded body
 from server.lobby.tokens import new_caster_token
 from server.rooms.registry import RoomRegistry
-from server.rooms.rules_engine import RulesCoreEngine
 from server.rules.armies.army_catalogue import sample_armies
 from server.rules.armies.army_selection import list_format_for
 from server.rules.ruleset import Ruleset
@@ -55,11 +54,6 @@ def tournaments_of(request: Request) -> Tournaments:
         found = Tournaments(store, registry.store, lambda: registry.clock())  # tests move it
         setattr(state, "tournaments", found)  # noqa: B010 (Starlette's State)
     return found
-
-
-DASHBOARD_ENGINE = RulesCoreEngine()
-"""The rules core, to replay a table's game for the dashboard (``server.tournaments.live``):
-tournament rooms always run it."""
 
 
 def _answer(handler: Callable[[Request], Awaitable[Response]]
@@ -296,12 +290,11 @@ async def dashboard(request: Request) -> Response:
     current = state.current
     for table in current.tables if current is not None else ():
         room = table.room
-        stored = await service.rooms.load_room(room)
-        caster = new_caster_token(stored.meta) if stored is not None else None
+        live, meta = await live_row(service.folds, room, service.clock())
+        caster = new_caster_token(meta) if meta is not None else None
         rows.append({
             "round": current.number if current else 0, "table": table.number,
-            "a": table.a, "b": table.b, "room": room,
-            **await live_row(service.rooms, DASHBOARD_ENGINE, room, service.clock()),
+            "a": table.a, "b": table.b, "room": room, **live,
             "spectator_link": f"/#room={room}",
             "organizer_link": f"/#room={room}&organizer={table.room_organizer}",
             "caster_link": None if caster is None else f"/#room={room}&token={caster}",

@@ -2,8 +2,10 @@
 games that ended since), and write one action, fenced by the version it was decided on and
 applied once per action id (docs/tournaments.md, "Data model and storage").
 
-No state is kept in memory between requests: every answer is folded from the log, so any
-node answers any request, after a restart or a takeover."""
+No tournament state is kept in memory between requests: every answer is folded from the
+log, so any node answers any request, after a restart or a takeover. The one thing kept is
+``folds``, the dashboard's cache of each table's game (``server.tournaments.folds``): only a
+cache, checked against the store at every read."""
 
 from __future__ import annotations
 
@@ -12,9 +14,12 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from server.rooms.engine_port import Engine
+from server.rooms.rules_engine import RulesCoreEngine
 from server.store import RoomStore
 from server.store.tournament_store import TournamentStore
 from server.tournaments import decide
+from server.tournaments.folds import Folds
 from server.tournaments.model import Entry, Tournament, apply, fold
 from server.tournaments.refusals import Refused
 from server.tournaments.results import read_outcome
@@ -37,10 +42,13 @@ Decide = Callable[[Tournament], Awaitable[dict[str, Any]]]
 
 class Tournaments:
     def __init__(self, store: TournamentStore, rooms: RoomStore,
-                 clock: Callable[[], int] | None = None) -> None:
+                 clock: Callable[[], int] | None = None, engine: Engine | None = None) -> None:
         self.store = store
         self.rooms = rooms
         self.clock = clock or (lambda: int(time.time() * 1000))
+        self.folds = Folds(rooms, engine or RulesCoreEngine())
+        """Each table's game as the dashboard shows it (tournament rooms always run the
+        rules core)."""
 
     async def log(self, tournament_id: str) -> list[dict[str, Any]]:
         entries = await self.store.load(tournament_id)

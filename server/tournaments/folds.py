@@ -1,0 +1,192 @@
+"""Each table's game as the dashboard shows it, kept between reads so that a read folds only
+the events committed since the last one (docs/tournaments.md, the dashboard).
+
+Two states per room: the state now (open information: phase, round, turn, clocks) and the
+state the room's casters see (``max(spectator_delay_s, 60)`` s late: the victory points so
+far, which hidden troopers' costs are part of). A room's events are append-only and a state
+is immutable, so a state at version ``v`` stays that room's state at ``v``: the next read
+asks the store only for the events after it (``RoomStore.commits_since``) and folds those.
+
+A kept state is only a cache, and each read checks it before continuing from it:
+
+- the event it ends on must still be in the store at its version, with the same bytes and
+  commit time (a room deleted and made again, or a store that lost writes and took other
+  ones at those versions, is read again from its first state);
+- the casters' state is used only while every event in it is at least the casters' delay
+  old now (a node whose clock went back, or a clock moved by a test, never shows casters
+  what they have not seen yet: the room is then read again from its first state);
+- a room the store no longer has is forgotten.
+
+So an answer is always the one a full replay from the room's first state would give, on any
+node, after a restart or a takeover (a node's cache starts empty and fills from the store).
+Memory: at most ``ROOMS_KEPT`` rooms, least recently read forgotten first."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from protocol.codec import unpack_plain
+from server.fanout import Audience
+from server.rooms.engine_port import Engine
+from server.rooms.numbering import unpack_room_snapshot
+from server.rooms.spectator_delay import delay_ms
+from server.store import RoomMeta, RoomStore
+
+ROOMS_KEPT = 256
+"""Rooms whose two states are kept (32 tables of a 64-player event take 32)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Folded:
+    """A room's state after its first ``version`` events."""
+
+    version: int
+    state: Any
+    last_event: bytes
+    """The event at ``version`` as stored (b"" at version 0): checked before continuing."""
+    last_ms: int
+    """Its commit time (Unix ms; 0 at version 0)."""
+    latest_ms: int
+    """The latest commit time of the events folded (0 at version 0)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableRead:
+    meta: RoomMeta
+    now: Any
+    """The room's state now."""
+    casters: Folded | None
+    """The state the casters see at ``cutoff_ms`` (None: the room keeps no first state, as
+    rooms stored before it was kept)."""
+    cutoff_ms: int
+    """Now minus the casters' delay: every event in ``casters`` was committed by then."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Kept:
+    meta: RoomMeta
+    now: Folded
+    casters: Folded
+
+
+class Folds:
+    def __init__(self, store: RoomStore, engine: Engine, capacity: int = ROOMS_KEPT) -> None:
+        self._store = store
+        self.engine = engine
+        self._capacity = capacity
+        self._kept: OrderedDict[str, _Kept] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    async def read(self, room_id: str, now_ms: int) -> TableRead | None:
+        """The room now and as its casters see it at ``now_ms``; None: the room is gone."""
+        kept = self._kept.get(room_id)
+        if kept is not None:
+            cutoff = now_ms - delay_ms(Audience.CASTER, kept.meta.settings)
+            if kept.casters.latest_ms <= cutoff:
+                read = await self._continue(room_id, kept, cutoff)
+                if read is not None:
+                    return read
+            self._kept.pop(room_id, None)
+        return await self._from_start(room_id, now_ms)
+
+    async def _continue(self, room_id: str, kept: _Kept, cutoff: int) -> TableRead | None:
+        """Continue both kept states with the events since the casters' (None: the store's
+        history is not the one kept: read from the start)."""
+        base = kept.casters.version
+        since = max(base - 1, 0)  # one event before: the casters' last, to check it
+        commits = await self._store.commits_since(room_id, since)
+        if commits is None:
+            return None
+        events, times = commits.events, commits.committed_ms
+        if base > 0:
+            if not _same(events, times, 0, kept.casters):
+                return None
+            events, times = events[1:], times[1:]
+        # events[i] is version base + 1 + i
+        now_at = kept.now.version - base
+        if len(events) < now_at or (now_at > 0 and not _same(events, times, now_at - 1,
+                                                              kept.now)):
+            return None
+        decoded = _Decoded(self.engine, events)
+        released = _released(times, cutoff)
+        casters = _fold(self.engine, kept.casters, decoded, times, 0, released)
+        if casters.version >= kept.now.version:
+            now = _fold(self.engine, casters, decoded, times, released, len(events))
+        else:
+            now = _fold(self.engine, kept.now, decoded, times, now_at, len(events))
+        self._keep(room_id, _Kept(kept.meta, now, casters))
+        return TableRead(kept.meta, now.state, casters, cutoff)
+
+    async def _from_start(self, room_id: str, now_ms: int) -> TableRead | None:
+        stored = await self._store.load_room(room_id)
+        if stored is None:
+            return None
+        cutoff = now_ms - delay_ms(Audience.CASTER, stored.meta.settings)
+        timeline = await self._store.timeline(room_id)
+        if timeline is None or timeline.first_snapshot is None:
+            # No first state kept: the state now from the latest snapshot; no casters' view.
+            state_plain, _ = unpack_room_snapshot(stored.snapshot, stored.snapshot_version)
+            state = self.engine.state_from_plain(state_plain)
+            if stored.events:
+                state = self.engine.apply_all(state, [self.engine.event_from_plain(
+                    unpack_plain(e)) for e in stored.events])
+            return TableRead(stored.meta, state, None, cutoff)
+        first_plain, _ = unpack_room_snapshot(timeline.first_snapshot)
+        start = Folded(0, self.engine.state_from_plain(first_plain), b"", 0, 0)
+        events, times = timeline.events, timeline.committed_ms
+        decoded = _Decoded(self.engine, events)
+        released = _released(times, cutoff)
+        casters = _fold(self.engine, start, decoded, times, 0, released)
+        now = _fold(self.engine, casters, decoded, times, released, len(events))
+        self._keep(room_id, _Kept(stored.meta, now, casters))
+        return TableRead(stored.meta, now.state, casters, cutoff)
+
+    def _keep(self, room_id: str, kept: _Kept) -> None:
+        earlier = self._kept.get(room_id)
+        if earlier is not None and earlier.now.version > kept.now.version:
+            return  # a read that overtook this one kept a later state
+        self._kept[room_id] = kept
+        self._kept.move_to_end(room_id)
+        while len(self._kept) > self._capacity:
+            self._kept.popitem(last=False)
+
+
+class _Decoded:
+    """The events of one read, each decoded at most once (both states may fold it)."""
+
+    def __init__(self, engine: Engine, raw: Sequence[bytes]) -> None:
+        self._engine = engine
+        self.raw = raw
+        self._done: dict[int, Any] = {}
+
+    def __getitem__(self, index: int) -> Any:
+        found = self._done.get(index)
+        if found is None:
+            found = self._done[index] = self._engine.event_from_plain(
+                unpack_plain(self.raw[index]))
+        return found
+
+
+def _released(times: Sequence[int], cutoff: int) -> int:
+    """How many of the events, from the first, casters have seen: up to the first one
+    committed after ``cutoff`` (what ``server.rooms.spectator_delay`` releases)."""
+    return next((n for n, at in enumerate(times) if at > cutoff), len(times))
+
+
+def _fold(engine: Engine, start: Folded, events: _Decoded, times: Sequence[int],
+          begin: int, end: int) -> Folded:
+    """``start`` with events[begin:end] folded (events[begin] comes right after it)."""
+    if end <= begin:
+        return start
+    state = engine.apply_all(start.state, [events[i] for i in range(begin, end)])
+    return Folded(start.version + end - begin, state, events.raw[end - 1], times[end - 1],
+                  max(start.latest_ms, *times[begin:end]))
+
+
+def _same(events: Sequence[bytes], times: Sequence[int], index: int, kept: Folded) -> bool:
+    return events[index] == kept.last_event and times[index] == kept.last_ms
