@@ -25,7 +25,10 @@ Per phase: the bystander's ping round trip and its commands' latency (sent to se
 seats), the referee's CPU share, and what the abuse got (answers by status, ``options``
 frames, closes). ``--no-budgets`` runs the referee without the loop-time budgets of the
 queries (``REFEREE_WORK_*=0``), to compare. Results: ``bench/results/abuse-<time>.json``
-and ``.md``; docs/performance.md, "Abuse".
+and ``.md``; docs/performance.md, "Abuse". Each run appends its record (kind ``abuse``) to
+``bench/history.jsonl`` like ``bench.run`` (``--history FILE``, ``--no-history``); its
+figures are named by their path in the results file (``phases/all/ping_ms/p50``), and
+``python -m bench.summarize --kind abuse`` shows them a row per phase, as the report does.
 """
 
 from __future__ import annotations
@@ -67,6 +70,7 @@ from bench.run import (
     stop,
     wait_http,
 )
+from bench.run_history import HISTORY, record_run
 from protocol import codec
 from protocol.constants import PROTOCOL_VERSION, WS_PATH
 from protocol.messages import Command, Hello, OptionsRequest, Ping
@@ -474,6 +478,11 @@ def core_busy(core: str | None) -> tuple[float, float]:
     return 0.0, 0.0
 
 
+def load_average() -> list[float]:
+    """The machine's 1, 5 and 15 minute load averages (what else ran shows in them)."""
+    return [round(x, 2) for x in os.getloadavg()]
+
+
 STALL = re.compile(r"event loop ran ([0-9.]+) ms late")
 
 
@@ -507,6 +516,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
     bystander_game = script.plan(args.seed, max_orders=400)
     flood_game = planned("n5", FLOOD_TABLE, FLOOD_ARMIES, args.seed)
     started = datetime.datetime.now(datetime.UTC)
+    load_before = load_average()
     phases: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="bench-abuse-") as tmp:
         workdir = Path(tmp)
@@ -543,7 +553,11 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
                     "server_loop_stalls_ms": percentiles(late),
                     "seconds": round(wall, 2), "abuse": dict(sorted(got.items()))}
                 print(f"{phase}: ping p50 {phases[phase]['ping_ms']['p50']} ms", flush=True)
-    return {"date": started.isoformat(), "commit": git_commit(), "dirty": git_dirty(),
+    return {"kind": "abuse", "date": started.isoformat(), "commit": git_commit(),
+            "uncommitted_server_changes": git_dirty(),
+            "machine": {"cpus": os.cpu_count(), "server_core": server_core,
+                        "load_cores": load_core, "load_average_before": load_before,
+                        "load_average_after": load_average()},
             "params": {"duration_s": args.duration, "flood_rooms": args.flood_rooms,
                        "clients": args.clients, "budgets": not args.no_budgets,
                        "seed": args.seed, "phases": list(args.phases)},
@@ -554,7 +568,8 @@ def markdown(result: dict[str, Any]) -> str:
     params = result["params"]
     lines = [
         f"# Abuse: a bystander room's latency ({result['date'][:10]}, `{result['commit']}`"
-        f"{', dirty' if result['dirty'] else ''})", "",
+        f"{', uncommitted server changes' if result['uncommitted_server_changes'] else ''})",
+        "",
         f"{params['flood_rooms']} flooding rooms ({2 * params['flood_rooms']} seats), "
         f"{params['clients']} clients per kind of HTTP abuse, {params['duration_s']:g} s a "
         f"phase; loop-time budgets {'on' if params['budgets'] else 'OFF'}.", "",
@@ -589,6 +604,11 @@ def main(argv: list[str] | None = None) -> Path:
                         help="run the referee without the queries' loop-time budgets")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--results-dir", type=Path, default=RESULTS)
+    parser.add_argument("--history", type=Path, default=HISTORY,
+                        help="append the run's record to this JSON-lines file (default: "
+                             "bench/history.jsonl, read by `python -m bench.summarize`)")
+    parser.add_argument("--no-history", dest="history", action="store_const", const=None,
+                        help="a throwaway run: keep no record of it in the history")
     parser.add_argument("--http-abuse", choices=HTTP_ABUSES, help=argparse.SUPPRESS)
     parser.add_argument("--base", help=argparse.SUPPRESS)
     parser.add_argument("--path", help=argparse.SUPPRESS)
@@ -604,6 +624,7 @@ def main(argv: list[str] | None = None) -> Path:
     path.with_suffix(".md").write_text(text)
     print(text)
     print(f"results: {path}")
+    record_run(result, args.history, source="bench.abuse")
     return path
 
 

@@ -1,8 +1,9 @@
 """The benchmark's history: ``bench/history.jsonl``, one JSON object per run, oldest first.
 
-``bench.run`` and ``bench.broadcast`` append their run's record when they finish (``--no-history``
-for a throwaway run, ``--history FILE`` for another file); ``python -m bench.summarize`` reads
-the file and prints the medians per configuration and commit. The raw results (``bench/results/``)
+``bench.run``, ``bench.broadcast`` and ``bench.abuse`` append their run's record when they
+finish (``--no-history`` for a throwaway run, ``--history FILE`` for another file);
+``python -m bench.summarize`` reads the file and prints the medians per configuration and
+commit. The raw results (``bench/results/``)
 are git-ignored; this file is what the repository keeps of every run.
 
 A record::
@@ -91,14 +92,15 @@ BROADCAST_FIGURES = (*(
 """The figures of a ``bench.broadcast`` kept in its record."""
 
 ABUSE_PHASES = ("quiet", "options", "rooms", "bodies", "json", "all")
-ABUSE_FIGURES = tuple(
+ABUSE_FIGURES = ("target_p50_ms", *(
     f"phases/{phase}/{name}"
     for phase in ABUSE_PHASES
-    for name in ("ping_ms/p50", "ping_ms/p99", "command_ms/p50", "command_ms/p99", "lost",
-                 "server_cpu_share", "server_core_busy_share", "server_loop_stalls_ms/count",
-                 "server_loop_stalls_ms/max")
-)
-"""The figures of a ``bench.abuse`` kept in its record."""
+    for name in ("ping_ms/p50", "ping_ms/p90", "ping_ms/p99", "ping_ms/max", "command_ms/p50",
+                 "command_ms/p99", "lost", "server_cpu_share", "server_core_busy_share",
+                 "server_loop_stalls_ms/count", "server_loop_stalls_ms/max",
+                 "bench_loop_lag_ms/p50", "bench_loop_lag_ms/p99")
+))
+"""The figures of a ``bench.abuse`` kept in its record: every number of its report's table."""
 
 
 def figure(data: dict[str, Any], path: str) -> float | None:
@@ -192,8 +194,8 @@ def read(path: Path = HISTORY) -> list[dict[str, Any]]:
 
 def record_run(result: dict[str, Any], path: Path | None, *, source: str,
                profile: str | None = None) -> dict[str, Any] | None:
-    """What ``bench.run`` and ``bench.broadcast`` call once their results are written: append
-    the run's record to ``path`` (None: keep no history of this run)."""
+    """What ``bench.run``, ``bench.broadcast`` and ``bench.abuse`` call once their results are
+    written: append the run's record to ``path`` (None: keep no history of this run)."""
     if path is None:
         return None
     entry = record(result, source=source, variant=f"profiled, {profile}" if profile else None)

@@ -21,7 +21,7 @@ tree had uncommitted server changes (unless the record names its server code). E
 the median over the group's records; ``runs`` says how many runs they stand for, with ``*``
 when a record is itself an aggregate over its runs (a table of docs/performance.md from before
 the history was kept): a median of medians then. Groups come newest first; the records' notes
-follow each table.
+follow each table. ``bench.abuse`` groups get a row per phase, with the columns of its report.
 """
 
 from __future__ import annotations
@@ -67,12 +67,22 @@ COLUMNS = (
 """``bench.run``'s table: the columns of docs/performance.md's tables."""
 
 ABUSE_COLUMNS = (
-    *((f"{phase}: ping p50 ms", f"phases/{phase}/ping_ms/p50") for phase in ABUSE_PHASES),
-    *((f"{phase}: referee CPU", f"phases/{phase}/server_cpu_share") for phase in ABUSE_PHASES),
-    ("all: command p50 ms", "phases/all/command_ms/p50"),
-    ("all: core busy", "phases/all/server_core_busy_share"),
-    ("all: loop stalls", "phases/all/server_loop_stalls_ms/count"),
+    ("ping p50 ms", "ping_ms/p50"),
+    ("ping p90", "ping_ms/p90"),
+    ("ping p99", "ping_ms/p99"),
+    ("ping max", "ping_ms/max"),
+    ("command p50 ms", "command_ms/p50"),
+    ("command p99", "command_ms/p99"),
+    ("server CPU", "server_cpu_share"),
+    ("its core busy", "server_core_busy_share"),
+    ("server loop stalls >= 20 ms", "server_loop_stalls_ms/count"),
+    ("longest stall ms", "server_loop_stalls_ms/max"),
+    ("bench loop lag p50 ms", "bench_loop_lag_ms/p50"),
+    ("bench loop lag p99", "bench_loop_lag_ms/p99"),
+    ("lost", "lost"),
 )
+"""``bench.abuse``'s table, a row per phase: its report's columns (each the path of a figure
+under ``phases/<phase>/``), then whether the ping p50 met the record's ``target_p50_ms``."""
 
 RESTART_COLUMNS = (
     ("process serving s", "restart/process_start_s"),
@@ -83,8 +93,7 @@ RESTART_COLUMNS = (
 )
 
 KIND_COLUMNS: dict[str, tuple[tuple[str, str], ...]] = {
-    "run": COLUMNS, "broadcast": BROADCAST_COLUMNS, "abuse": ABUSE_COLUMNS,
-    "restart": RESTART_COLUMNS,
+    "run": COLUMNS, "broadcast": BROADCAST_COLUMNS, "restart": RESTART_COLUMNS,
 }
 KINDS = ("run", "broadcast", "restart", "restart_load", "abuse", "table_cost")
 """The order the kinds' tables are printed in (any other kind follows)."""
@@ -92,7 +101,7 @@ KINDS = ("run", "broadcast", "restart", "restart_load", "abuse", "table_cost")
 _CONFIG_KEYS = {
     "run": ("rooms", "spectators", "nodes", "duration_s", "pace_s", "variant"),
     "broadcast": ("rooms", "spectators", "nodes", "join_s", "variant"),
-    "abuse": ("budgets", "duration_s", "variant"),
+    "abuse": ("budgets", "flood_rooms", "clients", "duration_s", "variant"),
     "restart": ("rooms", "spectators", "nodes", "variant"),
 }
 
@@ -145,6 +154,11 @@ def _label(kind: str, config: dict[str, Any]) -> str:
             text += f", joins over {config['join_s']:g} s"
     elif kind == "abuse":
         text = "budgets on" if config.get("budgets") else "budgets off"
+        if (config.get("flood_rooms"), config.get("clients")) not in ((None, None), (4, 4)):
+            text += (f", {config.get('flood_rooms')} flooding rooms, {config.get('clients')} "
+                     "clients a flood")
+        if config.get("duration_s") not in (None, 10.0):
+            text += f", {config['duration_s']:g} s phases"
     else:
         text = ", ".join(f"{k} {v}" for k, v in config.items() if k not in ("variant", "seed"))
     if config.get("variant"):
@@ -191,9 +205,27 @@ def median(group: list[dict[str, Any]], path: str) -> float | None:
     return float(statistics.median(values)) if values else None
 
 
+def _cell(value: float | None) -> str:
+    return _number(value) if value is not None else "-"
+
+
+def _abuse_rows(group: list[dict[str, Any]]) -> list[list[str]]:
+    """A row of cells per phase the group's records measured, in the bench's order."""
+    found = {path.split("/")[1] for e in group for path in e["figures"]
+             if path.startswith("phases/")}
+    target = median(group, "target_p50_ms")
+    rows = []
+    for phase in (p for p in ABUSE_PHASES if p in found):
+        p50 = median(group, f"phases/{phase}/ping_ms/p50")
+        met = "-" if target is None or p50 is None else "yes" if p50 < target else "NO"
+        rows.append([phase, *(_cell(median(group, f"phases/{phase}/{path}"))
+                              for _, path in ABUSE_COLUMNS), met])
+    return rows
+
+
 def table(records: list[dict[str, Any]], kind: str = "run", *, latest: bool = False) -> str:
-    """One markdown table of one kind: a row per group, newest first; then the notes.
-    ``latest``: only the newest group of each configuration."""
+    """One markdown table of one kind: a row per group (per group and phase for ``abuse``),
+    newest first; then the notes. ``latest``: only the newest group of each configuration."""
     chosen = {k: g for k, g in groups(records).items() if k[0] == kind}
     # Of records of one date (a day, for those from the former tables), the later in the file
     # is the newer: the history is kept oldest first.
@@ -205,8 +237,10 @@ def table(records: list[dict[str, Any]], kind: str = "run", *, latest: bool = Fa
         for group in ordered:
             newest.setdefault(_config_key(group[0]), group)
         ordered = list(newest.values())
-    columns = _columns(kind, (e["figures"] for g in ordered for e in g))
-    head = ["configuration", "date", "commit", "runs", *(name for name, _ in columns)]
+    columns = () if kind == "abuse" else _columns(kind, (e["figures"] for g in ordered for e in g))
+    head = ["configuration", "date", "commit", "runs", *(
+        ("phase", *(name for name, _ in ABUSE_COLUMNS), "ping p50 < target") if kind == "abuse"
+        else (name for name, _ in columns))]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     notes = []
     for group in ordered:
@@ -215,10 +249,11 @@ def table(records: list[dict[str, Any]], kind: str = "run", *, latest: bool = Fa
         pooled = any(e.get("aggregate") for e in group)
         cells = [_label(kind, config), max(e["date"] for e in group)[:10], _commits(group),
                  f"{runs}{'*' if pooled else ''}"]
-        for _, path in columns:
-            value = median(group, path)
-            cells.append(_number(value) if value is not None else "-")
-        lines.append("| " + " | ".join(cells) + " |")
+        if kind == "abuse":
+            lines += ["| " + " | ".join([*cells, *row]) + " |" for row in _abuse_rows(group)]
+        else:
+            cells += [_cell(median(group, path)) for _, path in columns]
+            lines.append("| " + " | ".join(cells) + " |")
         for note in dict.fromkeys(e["note"] for e in group if e.get("note")):
             notes.append(f"- {_label(kind, config)} at {_commits(group)}: {note}")
     if any("*" in line.split(" | ")[3] for line in lines[2:]):

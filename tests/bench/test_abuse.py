@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bench import abuse
+from bench.run_history import read
 
 needs_redis = pytest.mark.skipif(shutil.which("redis-server") is None
                                  and not Path("/usr/bin/redis-server").exists(),
@@ -18,7 +19,8 @@ needs_redis = pytest.mark.skipif(shutil.which("redis-server") is None
 @needs_redis
 def test_the_abuse_bench_measures_the_bystander_under_every_abuse(tmp_path: Path) -> None:
     path = abuse.main(["--duration", "1", "--flood-rooms", "1", "--clients", "1",
-                       "--results-dir", str(tmp_path)])
+                       "--results-dir", str(tmp_path),
+                       "--history", str(tmp_path / "history.jsonl")])
     result = json.loads(path.read_text())
     assert path.with_suffix(".md").exists() and (tmp_path / result["referee_log"]).exists()
     assert {"date", "commit", "params", "phases", "target_p50_ms"} <= set(result)
@@ -37,3 +39,8 @@ def test_the_abuse_bench_measures_the_bystander_under_every_abuse(tmp_path: Path
     assert phases["json"]["abuse"]["json_400"] > 0, "refused as bad_json"
     report = path.with_suffix(".md").read_text()
     assert "| options |" in report and "server loop stalls" in report
+    # the run appended its record to the history it was given (never the repository's)
+    [entry] = read(tmp_path / "history.jsonl")
+    assert entry["kind"] == "abuse" and entry["source"] == "bench.abuse"
+    assert entry["config"]["flood_rooms"] == 1
+    assert entry["figures"]["phases/all/ping_ms/p50"] == phases["all"]["ping_ms"]["p50"]
