@@ -110,7 +110,18 @@ async function createRoom(/** @type {SubmitEvent} */ event) {
   loadRoomList();
 }
 
-/** The public rooms, with a marker on test rooms whose dice were fixed at creation. */
+/**
+ * A tournament table's name in the room list ("Winter Cup — round 2, table 3"), linked to the
+ * tournament's public page; "" for a room of no public tournament.
+ * @param {{ name: string, round: number, table: number, link: string } | null | undefined} t
+ */
+export function tournamentLabel(t) {
+  if (!t) return "";
+  return el("a", { class: "room-tournament", href: t.link, title: "The tournament's page: pairings, results and standings" },
+    `${t.name} — round ${t.round}, table ${t.table}`);
+}
+
+/** The public rooms, with their tournament and round/table if they are a public tournament's table, and a marker on test rooms whose dice were fixed at creation. */
 export async function loadRoomList() {
   const list = $("room-list");
   let rooms = [];
@@ -122,37 +133,96 @@ export async function loadRoomList() {
     return;
   }
   list.replaceChildren(...(rooms.length ? rooms.map((r) => el("li", { "data-room": r.room },
-    el("a", { href: r.spectator_link, title: "Watch as a spectator" }, r.room), ` ${r.ruleset}, ${r.phase}${r.round ? ` (round ${r.round}, turn ${r.turn})` : ""}, `,
+    el("a", { href: r.spectator_link, title: "Watch as a spectator" }, r.room), r.tournament ? " " : "", tournamentLabel(r.tournament),
+    ` ${r.ruleset}, ${r.phase}${r.round ? ` (round ${r.round}, turn ${r.turn})` : ""}, `,
     `${r.seats_taken} of 2 seats taken, ${r.spectators} watching `,
     r.fixed_dice ? el("span", { class: "fixed-marker", title: "The dice of this room come from a number chosen by whoever created it: they are not random for them." }, "test room: fixed dice") : ""))
     : [el("li", {}, "No public room yet.")]));
 }
 
 /**
- * A "Make a caster link" button for the room's organizer, and the links it made (each with
- * its Copy button, and the stream overlay's link on the same caster feed).
+ * The organizer's caster links: a "Make a caster link" button, the links made so far as the
+ * server records them (POST …/casters/list: each with its Copy button, its stream overlay's
+ * link and a Withdraw button; a withdrawn one says when), and a field that withdraws a link
+ * pasted into it (one not listed: a tournament dashboard's). Withdrawing is at once, on
+ * every node: the casters watching with that link are disconnected and it opens nothing
+ * more (protocol/README.md, "Organizer and casters").
  * @param {HTMLElement} box @param {string} room @param {string} organizer
  */
 export function casterMaker(box, room, organizer) {
   const list = el("ol", { class: "caster-links" });
-  const message = el("div", { class: "warning-text caster-message" });
-  const make = el("button", { type: "button", class: "make-caster", onclick: async () => {
+  const message = el("div", { class: "warning-text caster-message", role: "status" });
+  const done = el("div", { class: "caster-done", role: "status" });
+  /** POST the organizer token to …/casters<path>; the answer, or an Error saying the refusal. */
+  const post = async (/** @type {string} */ path) => {
+    const response = await fetch(`/api/rooms/${encodeURIComponent(room)}/casters${path}`, {
+      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ organizer }) });
+    const body = await response.json().catch(() => ({}));
+    if (!response.ok) throw Object.assign(new Error(body.message ?? body.error ?? `HTTP ${response.status}`), { refused: true });
+    return body;
+  };
+  /** Run an action; a failure is said under the button. */
+  const act = async (/** @type {() => Promise<void>} */ action) => {
     message.textContent = "";
     try {
-      const response = await fetch(`/api/rooms/${encodeURIComponent(room)}/casters`, {
-        method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ organizer }) });
-      const made = await response.json();
-      if (!response.ok) { message.textContent = `The server refused: ${made.message ?? made.error}`; return; }
-      const n = list.children.length + 1;
-      list.append(el("li", { "data-caster": n }, `Caster link (${made.delay_s} s behind the game): `,
-        copyField(`link-caster-${n}`, absolute(made.caster.link)), " stream overlay: ",
-        copyField(`link-caster-overlay-${n}`, absolute(made.caster.overlay_link))));
-    } catch (error) {
-      message.textContent = `Could not reach the server: ${error}`;
+      await action();
+    } catch (/** @type {any} */ error) {
+      message.textContent = error?.refused ? `The server refused: ${error.message}` : `Could not reach the server: ${error}`;
     }
-  } }, "Make a caster link");
-  box.replaceChildren(el("div", { class: "hint" }, "A caster sees both sides' hidden information (Hidden Deployment, Lieutenants, Camouflage markers), never sooner than 60 s after it happened. Give a caster link only to a caster."),
-    make, message, list);
+  };
+  const refresh = async () => {
+    const listed = await post("/list");
+    list.replaceChildren(...listed.casters.map((/** @type {any} */ c, /** @type {number} */ i) => row(c, i + 1, listed.delay_s)));
+  };
+  const withdraw = (/** @type {string} */ nonce) => act(async () => {
+    const answer = await post(`/${encodeURIComponent(nonce)}/withdraw`);
+    done.textContent = answer.already_withdrawn ? `Caster link ${nonce} was already withdrawn (${clock(answer.withdrawn_ms)}).`
+      : `Caster link ${nonce} withdrawn: whoever watches with it is disconnected, and it opens nothing any more.`;
+    await refresh();
+  });
+  /** One recorded link: its links and a Withdraw button while it is in use. */
+  function row(/** @type {any} */ c, /** @type {number} */ n, /** @type {number} */ delay) {
+    if (!c.caster) {
+      return el("li", { "data-caster": n, "data-nonce": c.nonce, class: "caster-withdrawn" },
+        `Caster link ${c.nonce}: withdrawn ${clock(c.withdrawn_ms)}`, c.created_ms ? "" : " (a link not made on this page)");
+    }
+    return el("li", { "data-caster": n, "data-nonce": c.nonce }, `Caster link (${delay} s behind the game, made ${clock(c.created_ms)}): `,
+      copyField(`link-caster-${n}`, absolute(c.caster.link)), " stream overlay: ",
+      copyField(`link-caster-overlay-${n}`, absolute(c.caster.overlay_link)), " ",
+      el("button", { type: "button", class: "withdraw-caster", "data-nonce": c.nonce, title: "Disconnect whoever watches with this link, and make it open nothing any more",
+        onclick: () => withdraw(c.nonce) }, "Withdraw"));
+  }
+  const make = el("button", { type: "button", class: "make-caster", onclick: () => act(async () => {
+    done.textContent = "";
+    await post("");
+    await refresh();
+  }) }, "Make a caster link");
+  const pasted = el("input", { type: "text", class: "withdraw-pasted", placeholder: "paste a caster link (or its token)", "aria-label": "A caster link to withdraw" });
+  const withdrawPasted = el("button", { type: "button", class: "withdraw-pasted-button", onclick: () => {
+    const text = /** @type {HTMLInputElement} */ (pasted).value;
+    const nonce = casterNonce(text);
+    const other = /[#&]room=([^&]+)/.exec(text)?.[1];
+    if (nonce === null) { message.textContent = "This is not a caster link (…#room=…&token=c.…)."; return; }
+    if (other && decodeURIComponent(other) !== room) { message.textContent = "This caster link is another room's: withdraw it from that room's organizer page."; return; }
+    /** @type {HTMLInputElement} */ (pasted).value = "";
+    withdraw(nonce);
+  } }, "Withdraw this link");
+  box.replaceChildren(el("div", { class: "hint" }, "A caster sees both sides' hidden information (Hidden Deployment, Lieutenants, Camouflage markers), never sooner than 60 s after it happened. Give a caster link only to a caster; if one leaks, withdraw it."),
+    make, message, done, list,
+    el("div", { class: "withdraw-other" }, "A link not listed here (e.g. from a tournament's dashboard): ", pasted, " ", withdrawPasted));
+  act(refresh);
+}
+
+/** "at 14:05:09" for Unix ms, or "" when unknown. */
+const clock = (/** @type {number | null} */ ms) => (ms ? `at ${new Date(ms).toLocaleTimeString()}` : "");
+
+/**
+ * The nonce of a caster link or token (`…&token=c.<nonce>.<mac>`, or the token alone), else null.
+ * @param {string} text
+ */
+export function casterNonce(text) {
+  const match = /(?:^|[#&]token=)c\.([A-Za-z0-9_-]{1,64})\.[A-Za-z0-9_-]+/.exec(text.trim());
+  return match ? match[1] : null;
 }
 
 /** The organizer's page: make caster links for the room of an organizer link. */

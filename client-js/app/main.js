@@ -146,7 +146,9 @@ function showFatal(code) {
   }
   const why = { [CloseCode.BAD_TOKEN]: "this link opens no seat of this room", [CloseCode.ROOM_NOT_FOUND]: "there is no such room",
     [CloseCode.UNSUPPORTED_VERSION]: "this page is older than the server: reload it" }[code];
-  ui.fatal = `Cannot join: ${why ?? `close code ${code}`}.`;
+  ui.fatal = code === CloseCode.CASTER_WITHDRAWN
+    ? "This caster link was withdrawn by the room's organizer: ask the organizer for a new one."
+    : `Cannot join: ${why ?? `close code ${code}`}.`;
   $("banner").textContent = ui.fatal;
   $("banner").hidden = false;
 }

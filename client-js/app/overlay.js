@@ -98,7 +98,8 @@ conn.addEventListener("status", () => renderStatus());
 conn.addEventListener("fatal", (e) => {
   const code = /** @type {CustomEvent} */ (e).detail.code;
   const why = { [CloseCode.BAD_TOKEN]: "this link opens no feed of this room", [CloseCode.ROOM_NOT_FOUND]: "there is no such room",
-    [CloseCode.UNSUPPORTED_VERSION]: "this page is older than the server: reload it" }[code];
+    [CloseCode.UNSUPPORTED_VERSION]: "this page is older than the server: reload it",
+    [CloseCode.CASTER_WITHDRAWN]: "this caster link was withdrawn by the room's organizer" }[code];
   stop(`Overlay: ${why ?? `closed (code ${code})`}`);
 });
 

@@ -44,7 +44,7 @@ export class QueryFailed extends Error {
 
 /** Close codes after which reconnecting cannot help. */
 const FINAL_CLOSE_CODES = new Set([CloseCode.BAD_TOKEN, CloseCode.ROOM_NOT_FOUND,
-  CloseCode.UNSUPPORTED_VERSION, CloseCode.REPLACED]);
+  CloseCode.UNSUPPORTED_VERSION, CloseCode.REPLACED, CloseCode.CASTER_WITHDRAWN]);
 
 /** The websocket URL of the page's own server. @param {{protocol: string, host: string}} loc */
 export function websocketUrl(loc) {

@@ -127,6 +127,16 @@ test("a bad token closes for good: no reconnect", () => {
   assert.equal(fatal.code, CloseCode.BAD_TOKEN);
 });
 
+test("a withdrawn caster link (4012) closes for good: no reconnect", () => {
+  const { h, conn } = connected();
+  let fatal = null;
+  conn.addEventListener("fatal", (e) => { fatal = e.detail; });
+  h.last().close(CloseCode.CASTER_WITHDRAWN);
+  assert.equal(conn.status, "closed");
+  assert.equal(h.timers.length, 0);
+  assert.equal(fatal.code, CloseCode.CASTER_WITHDRAWN);
+});
+
 test("replaced (4010) is final, and reconnect() takes the seat back, resuming from the version held", () => {
   const { h, conn } = connected();
   let fatal = null;

@@ -3,7 +3,8 @@
 // "Make a caster link" button; a caster link opens the table as a spectator's would, but
 // with the other side's trooper in Hidden Deployment drawn (the caster's view holds it),
 // and says how far behind the game it runs; the spectator's table never shows it; the
-// organizer link opens the organizer's page. Screenshots: test-artifacts/browser/caster-*.png.
+// organizer link opens the organizer's page, which lists the links made and withdraws one (its
+// table and overlay are cut off at once). Screenshots: test-artifacts/browser/caster-*.png.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -50,6 +51,65 @@ test("the lobby: an organizer link and caster links made with it", async () => {
   await organizerPage.click("#organizer .make-caster");
   await organizerPage.waitForSelector("#organizer #link-caster-1", WAIT);
   await closeAll(page, viewer, organizerPage);
+});
+
+test("the organizer withdraws a leaked caster link: its table and its overlay are cut off, the other link goes on", async () => {
+  const room = await json("/api/rooms", { ruleset: "n5" });
+  const organizerLink = `/#room=${room.room}&organizer=${room.organizer.token}`;
+  const page = await scenario.newPage();
+  await page.goto(scenario.base + organizerLink);
+  await page.waitForSelector("#organizer:not([hidden])", WAIT);
+  await page.click("#organizer .make-caster");
+  await page.waitForSelector("#organizer #link-caster-1", WAIT);
+  await page.click("#organizer .make-caster");
+  await page.waitForSelector("#organizer #link-caster-2", WAIT);
+  const leaked = await page.inputValue("#organizer #link-caster-1");
+  const kept = await page.inputValue("#organizer #link-caster-2");
+  assert.match(await page.$eval("#organizer [data-caster='1']", (x) => x.textContent), /60 s behind the game, made at /);
+
+  const table = await open("/" + new URL(leaked).hash);
+  await table.waitForFunction(() => /Caster/.test(document.getElementById("role").textContent), null, WAIT);
+  const overlay = await scenario.newPage({ viewport: { width: 1920, height: 1080 } }); // a stream's size
+  await overlay.goto(scenario.base + "/overlay" + new URL(leaked).hash);
+  await overlay.waitForFunction(() => window.referee?.view?.state ?? document.getElementById("phase")?.textContent, null, WAIT);
+  const other = await open("/" + new URL(kept).hash);
+  await shot(page, "04-organizer-links");
+
+  await page.click("#organizer [data-caster='1'] .withdraw-caster");
+  await page.waitForSelector("#organizer [data-caster='1'].caster-withdrawn", WAIT);
+  assert.match(await page.$eval("#organizer .caster-done", (x) => x.textContent), /withdrawn: whoever watches with it is disconnected/);
+  assert.equal(await page.$("#organizer #link-caster-1"), null, "a withdrawn link is no longer offered");
+  assert.equal(await page.inputValue("#organizer #link-caster-2"), kept);
+  await shot(page, "05-organizer-withdrawn");
+
+  await table.waitForSelector("#banner:not([hidden])", WAIT);
+  assert.equal(await table.$eval("#banner", (x) => x.textContent),
+    "This caster link was withdrawn by the room's organizer: ask the organizer for a new one.");
+  await shot(table, "06-table-withdrawn");
+  await overlay.waitForFunction(() => /withdrawn/.test(document.getElementById("status").textContent), null, WAIT);
+  assert.equal(await overlay.$eval("#status", (x) => x.textContent), "Overlay: this caster link was withdrawn by the room's organizer");
+  await shot(overlay, "07-overlay-withdrawn");
+  assert.equal(await other.$eval("#banner", (x) => x.hidden), true, "the other caster still watches");
+
+  // Opened again, the withdrawn link is refused at once; the list is the server's, after a reload too.
+  const again = await scenario.newPage();
+  await again.goto(scenario.base + "/" + new URL(leaked).hash);
+  await again.waitForSelector("#banner:not([hidden])", WAIT);
+  assert.match(await again.$eval("#banner", (x) => x.textContent), /withdrawn by the room's organizer/);
+  await page.reload();
+  await page.waitForSelector("#organizer [data-caster='1'].caster-withdrawn", WAIT);
+  assert.equal(await page.inputValue("#organizer #link-caster-2"), kept);
+
+  // A link pasted into the field: refused when it is none, withdrawn when it is one.
+  await page.fill("#organizer .withdraw-pasted", "https://example.org/#room=x");
+  await page.click("#organizer .withdraw-pasted-button");
+  assert.match(await page.$eval("#organizer .caster-message", (x) => x.textContent), /not a caster link/);
+  await page.fill("#organizer .withdraw-pasted", kept);
+  await page.click("#organizer .withdraw-pasted-button");
+  await page.waitForSelector("#organizer [data-caster='2'].caster-withdrawn", WAIT);
+  await other.waitForSelector("#banner:not([hidden])", WAIT);
+  await shot(page, "08-organizer-pasted");
+  await closeAll(page, table, overlay, other, again);
 });
 
 test("a caster link shows the hidden trooper a spectator never sees", async () => {
