@@ -81,6 +81,9 @@ def create_app(
             await cluster.start()
             # A caster link withdrawn through any node closes its sockets on this one too.
             await caster_sessions_for(app.state).join_bus(cluster.bus)
+        # ... and an announcement this node missed is made good from the store.
+        rechecks = asyncio.create_task(caster_sessions_for(app.state).recheck_forever(store),
+                                       name="caster-rechecks")
         await health.probe.start()
         if settings.freeze_gc:
             thresholds = settings.gc_thresholds()
@@ -107,6 +110,7 @@ def create_app(
             yield
         finally:
             app.state.serving = False
+            rechecks.cancel()
             crowd_task = getattr(app.state, "crowd_freeze", None)
             if crowd_task is not None:
                 crowd_task.cancel()

@@ -12,17 +12,25 @@ Each watched socket is read by the room whether it is owned here or relayed
 (``server.cluster.relay``): closing the socket here is what stops its frames, on the
 owner's node and on a relay's alike. A closed session drops every frame pushed after the
 close (``SendQueue``), and the endpoint then takes it out of its room.
+
+Pub/sub delivers at most once: a node whose bus connection dropped, or a withdrawal whose
+node died between storing and announcing it, would leave a socket open. So every
+``RECHECK_S`` each node also reads the records of the rooms it watches casters of
+(``recheck``: one store read per such room; casters are few) and closes what it missed.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from protocol import codec
 from protocol.constants import CloseCode, ProtocolReason
 from protocol.messages import Error
+from server.store import StorageUnavailable
+from server.store.caster_links import CasterLink
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +38,10 @@ WITHDRAWN_CHANNEL = "{casters}:withdrawn"
 """The bus channel of withdrawals: msgpack ``[room id, nonce]``."""
 
 WITHDRAWN_MESSAGE = "this caster link was withdrawn by the room's organizer"
+
+RECHECK_S = 10.0
+"""How often a node reads the records of the links it watches (a missed announcement is
+made good this late at most; a caster's feed is at least 60 s behind the game anyway)."""
 
 
 class Closable(Protocol):
@@ -42,6 +54,10 @@ class Bus(Protocol):
     async def subscribe(self, channel: str, handler: Callable[[bytes], None]) -> None: ...
 
     def publish(self, channel: str, data: bytes) -> None: ...
+
+
+class Links(Protocol):
+    async def caster_links(self, room_id: str) -> Sequence[CasterLink] | None: ...
 
 
 class CasterWatch:
@@ -114,6 +130,30 @@ class CasterSessions:
         """Hear the other nodes' withdrawals (a cluster node, at its start)."""
         await bus.subscribe(WITHDRAWN_CHANNEL, self._heard)
         self._bus = bus
+
+    async def recheck(self, store: Links) -> int:
+        """Close the sockets of every watched link the store says is withdrawn (an
+        announcement this node missed); returns how many were closed."""
+        closed = 0
+        for room_id in {room_id for room_id, _ in self._watches}:
+            links = await store.caster_links(room_id)
+            for link in links or ():
+                if link.withdrawn and (room_id, link.nonce) in self._watches:
+                    closed += self.withdrawn(room_id, link.nonce)
+        return closed
+
+    async def recheck_forever(self, store: Links, every_s: float = RECHECK_S) -> None:
+        """``recheck`` every ``every_s`` until cancelled (the app's lifespan runs it)."""
+        while True:
+            await asyncio.sleep(every_s)
+            try:
+                missed = await self.recheck(store)
+            except StorageUnavailable as error:
+                log.warning("caster links not rechecked: %s", error)
+                continue
+            if missed:
+                log.warning("%d caster socket(s) of withdrawn links closed late (a missed "
+                            "announcement)", missed)
 
     def _heard(self, data: bytes) -> None:
         room_id, nonce = codec.unpack_plain(data)

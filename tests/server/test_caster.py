@@ -32,7 +32,7 @@ from server.app import create_app
 from server.lobby.tokens import new_caster_token
 from server.rooms.registry import RoomRegistry
 from server.rooms.room import Room
-from server.store import RoomSettings
+from server.store import MemoryRoomStore, RoomMeta, RoomSettings
 from server.transport.caster_sessions import WITHDRAWN_MESSAGE, CasterSessions
 from tests.support.skirmish import Placement, skirmish
 from tests.support.windows import opened
@@ -354,3 +354,27 @@ def test_a_withdrawal_closes_the_links_sessions_once_and_no_other() -> None:
         assert isinstance(error, Error) and error.code == ProtocolReason.CASTER_WITHDRAWN
     for key in ("n2", "other-room"):
         assert sessions[key].closed is None and sessions[key].frames == []
+
+
+async def test_a_withdrawal_whose_announcement_was_missed_is_closed_by_a_recheck() -> None:
+    """Stored, never announced here (a bus connection that dropped, a node that died between
+    storing and announcing): the next recheck closes the link's sockets, and only those."""
+    store = MemoryRoomStore()
+    meta = RoomMeta("room", RoomSettings("n5", 30.0, "private"), "a" * 64, "b" * 64, 1,
+                    organizer_hash="c" * 64)
+    await store.create_room(meta, b"snap", None)
+    for nonce in ("missed", "kept"):
+        assert await store.record_caster_link("room", nonce, 1) == "recorded"
+    casters = CasterSessions()
+    missed, kept, elsewhere = Recorded(), Recorded(), Recorded()
+    assert casters.attach(casters.watch("room", "missed"), missed)
+    assert casters.attach(casters.watch("room", "kept"), kept)
+    assert casters.attach(casters.watch("gone-room", "missed"), elsewhere)
+    assert await casters.recheck(store) == 0, "nothing withdrawn yet"
+
+    await store.withdraw_caster_link("room", "missed", 2)  # no announce
+    assert missed.closed is None
+    assert await casters.recheck(store) == 1
+    assert missed.closed == (CloseCode.CASTER_WITHDRAWN, WITHDRAWN_MESSAGE)
+    assert kept.closed is None and elsewhere.closed is None
+    assert await casters.recheck(store) == 0, "closed once"
