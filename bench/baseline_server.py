@@ -24,6 +24,7 @@ from websockets.asyncio.server import ServerConnection, broadcast, serve
 ROOMS: dict[str, set[ServerConnection]] = {}
 UPSTREAM: list[str] = []  # the first node's base URL, on a relaying node
 LINKS: dict[str, asyncio.Task[None]] = {}
+LISTEN_BACKLOG = 2048
 
 
 async def relay(path: str) -> None:
@@ -53,8 +54,11 @@ async def handler(connection: ServerConnection) -> None:
 async def main(port: int) -> None:
     stop = asyncio.get_running_loop().create_future()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set_result, None)
+    # The listen queue of the referee's uvicorn (2,048), not asyncio's default of 100: when
+    # every member reconnects at once after a restart, a short queue turns connections away
+    # and each comes back a second or more later (bench.run's restart phase).
     async with serve(handler, "127.0.0.1", port, max_size=2**20, ping_interval=None,
-                     compression=None):
+                     compression=None, backlog=LISTEN_BACKLOG):
         gc.collect()
         gc.freeze()
         print("ready", flush=True)

@@ -182,6 +182,7 @@ def _restart_lines(restart: dict[str, Any], baseline: dict[str, Any] | None,
         ("load generators' CPU while reconnecting, s", "load_cpu_reconnecting_s"),
         ("load generators' CPU µs per reconnected socket", "load_cpu_us_per_socket"),
         ("load core share while reconnecting", "load_cpu_share"),
+        ("connections a full listen queue turned away (host)", "listen_overflows"),
         ("errors", "errors"),
     )
     return [

@@ -251,6 +251,20 @@ class Server:
 Hook = Callable[[], Awaitable[None]]
 
 
+def listen_overflows() -> int | None:
+    """The kernel's count of connections a full listen queue turned away (``TcpExt:
+    ListenOverflows``, this network namespace, since boot); None where it cannot be read.
+    Each costs the client a retransmission a second or more later: a restart that overflows
+    its listen queue is slowed by the queue, not by the CPU."""
+    try:
+        lines = [line.split() for line in Path("/proc/net/netstat").read_text().splitlines()
+                 if line.startswith("TcpExt:")]
+        names, values = lines[0], lines[1]
+        return int(values[names.index("ListenOverflows")])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 async def drive(fleet: Fleet, phases: list[str], server: Server, redis_url: str | None,
                 before: dict[str, Hook] | None = None,
                 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -267,13 +281,15 @@ async def drive(fleet: Fleet, phases: list[str], server: Server, redis_url: str 
         samples[phase] = {"server": server.sample(), "load_cpu_s": fleet.cpu_seconds(),
                           "redis": redis_sample(redis_url), "t": time.time(),
                           "steal_s": machine_steal_seconds(),
-                          "redis_latency": redis_latency_events(redis_url)}
+                          "redis_latency": redis_latency_events(redis_url),
+                          "listen_overflows": listen_overflows()}
         if phase != phases[-1]:
             following = phases[index + 1]
             if following in hooks:
                 await hooks[following]()
             samples[f"{following}_start"] = {"t": time.time(),
-                                             "load_cpu_s": fleet.cpu_seconds()}
+                                             "load_cpu_s": fleet.cpu_seconds(),
+                                             "listen_overflows": listen_overflows()}
             fleet.go()
     return samples, await fleet.finish()
 
@@ -484,6 +500,12 @@ def restart_figures(samples: dict[str, Any], restart: dict[str, Any],
         "load_cpu_reconnecting_s": round(load_reconnecting, 3),
         "load_cpu_us_per_socket": round(load_reconnecting / sockets * 1e6, 1),
         "load_cpu_share": round(load_reconnecting / (rooms_back or 1e-9), 3),
+        # connections turned away by a full listen queue while reconnecting (whole host)
+        "listen_overflows": (samples["restart"]["listen_overflows"]
+                             - samples["restart_start"]["listen_overflows"]
+                             if samples["restart"]["listen_overflows"] is not None
+                             and samples["restart_start"]["listen_overflows"] is not None
+                             else None),
         "rss_new_process_mb": restart["rss_new_process_mb"],
         "rss_all_back_mb": round(samples["restart"]["server"]["rss"] / 2**20, 1),
         "errors": back["error_count"], "error_examples": back["errors"][:5],

@@ -63,7 +63,8 @@ RUN_FIGURES = tuple(
     f"{server}/{name}"
     for server in ("restart", "baseline/restart")
     for name in ("server_cpu_serving_s", "server_cpu_us_per_socket", "server_cpu_share",
-                 "load_cpu_reconnecting_s", "load_cpu_us_per_socket", "load_cpu_share")
+                 "load_cpu_reconnecting_s", "load_cpu_us_per_socket", "load_cpu_share",
+                 "listen_overflows")
 ) + (
     "baseline/restart/process_start_s", "baseline/restart/rooms_back_s",
     "baseline/restart/kill_to_all_rooms_back_s", "baseline/restart/server_cpu_s",

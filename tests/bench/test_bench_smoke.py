@@ -62,6 +62,7 @@ def test_benchmark_runs_end_to_end_and_writes_results(tmp_path: Path) -> None:
         # (CPU is counted in 10 ms ticks: a tiny run's reconnecting may show none)
         assert restart["server_cpu_s"] >= restart["server_cpu_serving_s"] > 0
         assert restart["load_cpu_s"] >= restart["load_cpu_reconnecting_s"] >= 0
+        assert restart["listen_overflows"] is None or restart["listen_overflows"] >= 0
     assert result["ratios"]["restart_all_back"] is not None
     assert entry["figures"]["baseline/restart/kill_to_all_rooms_back_s"] == \
         result["baseline"]["restart"]["kill_to_all_rooms_back_s"]
