@@ -2,7 +2,10 @@
 caster sees -- both sides' hidden information, never sooner than max(delay, 60 s) -- over
 real websockets with the rules core. Time is a fake clock (``RoomRegistry.clock``) and the
 release is driven with ``Room.release_due``; a frame that must not have arrived is checked
-behind a ``history`` answer (test_spectator_delay.py explains the barrier)."""
+behind a ``history`` answer (test_spectator_delay.py explains the barrier). Then the
+organizer's list of its caster links and their withdrawal: refused at hello, sockets open
+with a withdrawn link closed (``server.transport.caster_sessions``); the two-node case is
+tests/cluster/test_caster_withdrawal.py."""
 
 from __future__ import annotations
 
