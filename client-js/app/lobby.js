@@ -134,7 +134,7 @@ export async function loadRoomList() {
   }
   list.replaceChildren(...(rooms.length ? rooms.map((r) => el("li", { "data-room": r.room },
     el("a", { href: r.spectator_link, title: "Watch as a spectator" }, r.room), r.tournament ? " " : "", tournamentLabel(r.tournament),
-    ` ${r.ruleset}, ${r.phase}${r.round ? ` (round ${r.round}, turn ${r.turn})` : ""}, `,
+    `${r.tournament ? "," : ""} ${r.ruleset}, ${r.phase}${r.round ? ` (round ${r.round}, turn ${r.turn})` : ""}, `,
     `${r.seats_taken} of 2 seats taken, ${r.spectators} watching `,
     r.fixed_dice ? el("span", { class: "fixed-marker", title: "The dice of this room come from a number chosen by whoever created it: they are not random for them." }, "test room: fixed dice") : ""))
     : [el("li", {}, "No public room yet.")]));

@@ -34,6 +34,8 @@ from server.rules.ruleset import Ruleset
 from server.rules.table import table_catalogue
 from server.rules.table.tables import TableError
 from server.store import RoomMeta, RoomSettings
+from server.tournaments.app_service import tournaments_of
+from server.tournaments.lobby_labels import lobby_fields
 
 RULESETS = ("n5", "codeone")
 PUBLIC_LIST_LIMIT = 200
@@ -287,12 +289,16 @@ async def join_seat(request: Request) -> Response:
 async def list_rooms(request: Request) -> Response:
     registry: RoomRegistry = request.app.state.registry
     listings = await registry.store.public_rooms(PUBLIC_LIST_LIMIT)
+    # A public tournament's table says which (server/tournaments/lobby_labels.py).
+    tournaments = await lobby_fields(tournaments_of(request).store,
+                                     [item.room_id for item in listings])
     return JSONResponse({"rooms": [
         {"room": item.room_id, "ruleset": item.ruleset, "phase": item.phase,
          "round": item.round, "turn": item.turn, "active": item.active,
          "spectators": item.spectators, "seats_taken": item.seats_taken,
-         "fixed_dice": item.fixed_dice, "spectator_link": f"/#room={item.room_id}"}
-        for item in listings
+         "fixed_dice": item.fixed_dice, "spectator_link": f"/#room={item.room_id}",
+         "tournament": tournament}
+        for item, tournament in zip(listings, tournaments, strict=True)
     ]})
 
 

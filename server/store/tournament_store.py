@@ -10,7 +10,9 @@ append script may touch both):
 - ``{tournament:<id>}:ids`` hash: action id -> its 1-based position in the log;
 - ``{tournaments}:created`` hash: SHA-256 of a creation's action id -> the tournament id
   (a retried creation finds its tournament);
-- ``{tournaments}:public`` sorted set: public tournament ids by creation time (Unix ms).
+- ``{tournaments}:public`` sorted set: public tournament ids by creation time (Unix ms);
+- ``{tournaments}:tables`` hash: room id -> the JSON label of a public tournament's table
+  played in it (``server.tournaments.lobby_labels``: the lobby's room list names it).
 
 ``append`` is one Lua script, atomic: an action id already in the log is not added again
 (``DUPLICATE``, with its position), a log that is not at ``expected_version`` entries is
@@ -34,6 +36,7 @@ from server.store.redis_errors import storage_call
 Status = Literal["appended", "duplicate", "conflict"]
 CREATED_KEY = "{tournaments}:created"
 PUBLIC_KEY = "{tournaments}:public"
+TABLES_KEY = "{tournaments}:tables"
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +71,12 @@ class TournamentStore(Protocol):
 
     async def public(self, limit: int) -> Sequence[str]:
         """Public tournament ids, newest first."""
+
+    async def label_rooms(self, labels: Mapping[str, Mapping[str, Any]]) -> None:
+        """Store each room's label (room id -> a JSON object), replacing an earlier one."""
+
+    async def room_labels(self, room_ids: Sequence[str]) -> list[dict[str, Any] | None]:
+        """The label of each room, in order (None: the room has none)."""
 
 
 APPEND = """
@@ -126,6 +135,19 @@ class RedisTournamentStore:
             ids = await self._redis.zrevrange(PUBLIC_KEY, 0, limit - 1)
         return [i.decode() if isinstance(i, bytes) else str(i) for i in ids]
 
+    async def label_rooms(self, labels: Mapping[str, Mapping[str, Any]]) -> None:
+        if labels:
+            async with storage_call("tournament label_rooms"):
+                await self._redis.hset(TABLES_KEY, mapping={room: pack(label) for room, label
+                                                            in labels.items()})
+
+    async def room_labels(self, room_ids: Sequence[str]) -> list[dict[str, Any] | None]:
+        if not room_ids:
+            return []
+        async with storage_call("tournament room_labels"):
+            found = await self._redis.hmget(TABLES_KEY, list(room_ids))
+        return [None if item is None else json.loads(item) for item in found]
+
 
 class MemoryTournamentStore:
     """The same contract in one process (unit tests, a server run without Redis)."""
@@ -135,6 +157,7 @@ class MemoryTournamentStore:
         self._ids: dict[str, dict[str, int]] = {}
         self._created: dict[str, str] = {}
         self._public: dict[str, int] = {}
+        self._labels: dict[str, str] = {}
 
     async def claim_creation(self, action_id: str, tournament_id: str) -> str:
         return self._created.setdefault(creation_key(action_id), tournament_id)
@@ -161,3 +184,10 @@ class MemoryTournamentStore:
     async def public(self, limit: int) -> Sequence[str]:
         ranked = sorted(self._public.items(), key=lambda item: (-item[1], item[0]))
         return [tid for tid, _ in ranked[:limit]]
+
+    async def label_rooms(self, labels: Mapping[str, Mapping[str, Any]]) -> None:
+        self._labels.update({room: pack(label) for room, label in labels.items()})
+
+    async def room_labels(self, room_ids: Sequence[str]) -> list[dict[str, Any] | None]:
+        return [None if room not in self._labels else json.loads(self._labels[room])
+                for room in room_ids]

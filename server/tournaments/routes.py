@@ -23,37 +23,14 @@ from server.rules.armies.army_catalogue import sample_armies
 from server.rules.armies.army_selection import list_format_for
 from server.rules.ruleset import Ruleset
 from server.store.interface import StorageUnavailable
-from server.store.redis_store import RedisRoomStore
-from server.store.tournament_store import (
-    MemoryTournamentStore,
-    RedisTournamentStore,
-    TournamentStore,
-)
-from server.tournaments import decide, tokens, views
+from server.tournaments import decide, lobby_labels, tokens, views
+from server.tournaments.app_service import tournaments_of
 from server.tournaments.live import live_row
 from server.tournaments.model import Player, Proposal, Tournament, fold
 from server.tournaments.refusals import Refused
-from server.tournaments.service import Tournaments
 
 PUBLIC_LIST_LIMIT = 200
 MAX_LAYOUTS = 20
-
-
-def tournaments_of(request: Request) -> Tournaments:
-    """The app's tournaments, on the rooms' Redis when the rooms are on Redis (kept on
-    ``app.state``; made at first use)."""
-    state = request.app.state
-    found = getattr(state, "tournaments", None)
-    registry: RoomRegistry = state.registry
-    if not isinstance(found, Tournaments):
-        store: TournamentStore
-        if isinstance(registry.store, RedisRoomStore):
-            store = RedisTournamentStore(registry.store.client)
-        else:
-            store = MemoryTournamentStore()
-        found = Tournaments(store, registry.store, lambda: registry.clock())  # tests move it
-        setattr(state, "tournaments", found)  # noqa: B010 (Starlette's State)
-    return found
 
 
 def _answer(handler: Callable[[Request], Awaitable[Response]]
@@ -332,6 +309,8 @@ async def organizer_action(request: Request) -> Response:
     written = await service.write(request.path_params["tournament_id"], action_id, checked)
     if written.duplicate:  # the organizer token still has to be right
         _organizer(written.state, body)
+    # The lobby's list names the round's rooms (again on a retry, in case the first stopped).
+    await lobby_labels.label_round(service.store, written.state, written.entry)
     return JSONResponse({"version": written.state.version, "duplicate": written.duplicate,
                          "view": views.public_view(written.state, army_name)})
 

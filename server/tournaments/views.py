@@ -25,6 +25,10 @@ def organizer_link(tournament_id: str, token: str) -> str:
     return f"/#tournament={tournament_id}&organizer={token}"
 
 
+def public_link(tournament_id: str) -> str:
+    return f"/#tournament={tournament_id}"
+
+
 def outcome_json(outcome: Outcome) -> dict[str, Any]:
     return {"winner": outcome.winner, "tp": tp_of(outcome), "op": dict(outcome.op),
             "vp": dict(outcome.vp)}

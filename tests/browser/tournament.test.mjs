@@ -139,6 +139,21 @@ test("a tournament: created in the lobby, registered, paired with a swap, played
   }
   await shot(org, "05-dashboard-round-1");
 
+  // The lobby's list of public rooms names each table with its tournament, round and table,
+  // linked to the tournament's public page.
+  await lobby.goto(scenario.base + "/");
+  await lobby.waitForSelector("#room-list li[data-room]", WAIT);
+  for (const t of started.rounds[0].tables) {
+    const item = `#room-list li[data-room="${t.room}"]`;
+    await untilText(lobby, item, new RegExp(`^${t.room} Browser Cup — round 1, table ${t.table}, n5, army_selection`));
+    assert.equal(await lobby.$eval(`${item} a.room-tournament`, (a) => a.getAttribute("href")), `/#tournament=${id}`);
+  }
+  await lobby.$eval("#room-list", (x) => x.scrollIntoView());
+  await lobby.screenshot({ path: join(artifacts, "tournament-05b-lobby-room-list.png") });
+  await lobby.click(`#room-list li[data-room="${started.rounds[0].tables[0].room}"] a.room-tournament`);
+  await lobby.waitForFunction((tid) => location.pathname.endsWith("tournament.html") && location.hash === `#tournament=${tid}`, id, WAIT);
+  await untilText(lobby, "#t-name", /Browser Cup/);
+
   // Alice's page: her pairing and her seat link into the app.
   const aliceId = started.players.find((p) => p.name === "Alice").player;
   const aliceTable = started.rounds[0].tables.find((t) => t.a === aliceId || t.b === aliceId);

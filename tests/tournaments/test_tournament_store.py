@@ -72,3 +72,16 @@ async def test_the_log_survives_a_kill_9_of_redis(tmp_path: Path) -> None:
     finally:
         await client.aclose()
         server.stop()
+
+
+async def test_room_labels_are_stored_replaced_and_read_in_order(
+        tournament_store: TournamentStore) -> None:
+    store = tournament_store
+    assert await store.room_labels([]) == []
+    await store.label_rooms({"r1": {"name": "Winter Cup", "round": 1, "table": 1},
+                             "r2": {"name": "Winter Cup", "round": 1, "table": 2}})
+    await store.label_rooms({"r2": {"name": "Winter Cup", "round": 1, "table": 3}})
+    await store.label_rooms({})
+    assert await store.room_labels(["r2", "none", "r1"]) == [
+        {"name": "Winter Cup", "round": 1, "table": 3}, None,
+        {"name": "Winter Cup", "round": 1, "table": 1}]
