@@ -361,6 +361,9 @@ async def flood_bodies(base: str, path: str, clients: int, until: float,
                 writer.write(_head(path, "Transfer-Encoding: chunked" if chunked
                                    else "Content-Length: 100000000"))
                 answer = asyncio.ensure_future(reader.readline())
+                # A reset while sending fails this read too: its error is the one counted
+                # below, not one for the loop to log as never retrieved.
+                answer.add_done_callback(lambda read: read.cancelled() or read.exception())
                 sent = 0
                 while not answer.done() and sent < 16 * MAX_BODY_BYTES:
                     writer.write(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
