@@ -531,7 +531,17 @@ async def run_baseline(args: argparse.Namespace, workdir: Path, frame_size: int,
         serving = server.sample()
         restart["rss_new_process_mb"] = round(serving["rss"] / 2**20, 1)
         restart["cpu_serving_s"] = serving["cpu_s"]
+        if args.profile_baseline is not None:
+            # as the referee's restart profile: paused samples, until the process is
+            # stopped after the phase (at most two minutes)
+            spy = shutil.which("py-spy") or str(Path(PYTHON).parent / "py-spy")
+            profile.append(await asyncio.create_subprocess_exec(
+                spy, "record", *(["--native"] if args.profile_native else []),
+                "-r", "50", "-d", "120", "-f", "raw", "-o", str(args.profile_baseline),
+                "-p", str(server.processes[0].pid),
+                stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL))
 
+    profile: list[asyncio.subprocess.Process] = []
     phases = ["connected", "paced", "max"]
     hooks: dict[str, Hook] = {}
     if args.restart:
@@ -544,6 +554,8 @@ async def run_baseline(args: argparse.Namespace, workdir: Path, frame_size: int,
     finally:
         for process in server.processes:
             await stop(process)
+        for spy_process in profile:
+            await spy_process.wait()
     sockets = args.rooms * (2 + args.spectators)
     result = {
         "workers": len(fleet.shares),
@@ -701,7 +713,14 @@ def main(argv: list[str] | None = None) -> Path:
     parser.add_argument("--profile-phase", choices=("paced", "max", "restart"), default="max",
                         help="the phase --profile records (default: max; restart: the new "
                              "referee process from its start until the run ends)")
+    parser.add_argument("--profile-baseline", type=Path, default=None,
+                        help="record the baseline's new process in its restart phase with "
+                             "py-spy to this file (raw folded stacks, paused samples, "
+                             "--profile-native honoured), to set beside a referee's "
+                             "--profile-phase restart")
     args = parser.parse_args(argv)
+    if args.profile_baseline is not None and not args.restart:
+        parser.error("--profile-baseline records the baseline's restart: drop --no-restart")
     if args.profile_phase == "restart" and (not args.restart or args.profile_perf):
         parser.error("--profile-phase restart needs the restart phase and py-spy")
     if args.profile_perf and shutil.which("perf") is None:
@@ -712,8 +731,11 @@ def main(argv: list[str] | None = None) -> Path:
     path = args.results_dir / f"{name}.json"
     path.write_text(json.dumps(result, indent=2))
     (args.results_dir / f"{name}.md").write_text(markdown(result))
-    profile = (f"{args.profile_phase} phase, {'perf' if args.profile_perf else 'py-spy'}"
-               if args.profile else None)
+    profiled = ([f"{args.profile_phase} phase, {'perf' if args.profile_perf else 'py-spy'}"]
+                if args.profile else [])
+    if args.profile_baseline:
+        profiled.append("the baseline's restart, py-spy")
+    profile = "; ".join(profiled) or None
     record_run(result, args.history, source="bench.run", profile=profile)
     print(markdown(result))
     print(f"results: {path}")
