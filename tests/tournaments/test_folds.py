@@ -405,3 +405,31 @@ async def test_the_dashboard_keeps_the_tables_folds_between_reads() -> None:
             assert (engine.folded, engine.decoded_states) == (chosen.version - answer.version, 1)
         finally:
             await seat.close()
+
+
+async def test_commits_since_gives_the_events_after_a_version_with_their_times(
+        redis_store: RedisRoomStore) -> None:
+    """``RoomStore.commits_since`` on both stores: the events after a version with the
+    commit times ``timeline`` gives; None for a version the room has not passed, a negative
+    one, or no room."""
+    first, batches = bench_game()
+    for store in (MemoryRoomStore(), redis_store):
+        room = Room(store, f"commits-{type(store).__name__}", first)
+        await room.create()
+        state = first
+        for at, events in enumerate(batches[:3], 1):
+            state = ENGINE.apply_all(state, events)
+            await room.commit(events, state, at * 1_000)
+        timeline = await store.timeline(room.room_id)
+        assert timeline is not None
+        whole = await store.commits_since(room.room_id, 0)
+        assert whole is not None
+        assert (whole.events, whole.committed_ms) == (timeline.events, timeline.committed_ms)
+        tail = await store.commits_since(room.room_id, room.version - 1)
+        assert tail is not None and tail.events == timeline.events[-1:]
+        assert tail.committed_ms == (3_000,)
+        end = await store.commits_since(room.room_id, room.version)
+        assert end is not None and end.events == () and end.committed_ms == ()
+        assert await store.commits_since(room.room_id, room.version + 1) is None
+        assert await store.commits_since(room.room_id, -1) is None
+        assert await store.commits_since("no-such-room", 0) is None
