@@ -108,6 +108,10 @@ log = logging.getLogger(__name__)
 ARO_WINDOW = "aro_window"
 BAD_COMMAND = "bad_command"  # the rules core's Reason.BAD_COMMAND
 STORAGE_RETRY_S = 0.5
+SLOW_COMMAND_S = 0.05
+"""A seat's command that spends this long in its room (from the inbox to its answer) is
+logged with where the time went: waiting behind the room's other messages, or handled
+(rules, storage, fan-out). 50 ms is the players' latency target of docs/performance.md."""
 """How soon a deadline whose write found the store unavailable is tried again."""
 
 
@@ -174,6 +178,7 @@ class Room:
         it, msgpack-encoded."""
         self._window: AroWindow | None = None
         self._window_deadline_ms = 0
+        self._last_store_s = 0.0  # how long the last append took (a slow command's log)
         self._window_timer: asyncio.TimerHandle | None = None
         self._idle_timer: asyncio.TimerHandle | None = None
         self._idle_epoch = 0
@@ -291,10 +296,19 @@ class Room:
 
     async def _handle(self, message: InboxMessage) -> None:
         if isinstance(message, Submit):
+            started = time.perf_counter()
+            self._last_store_s = 0.0
             try:
                 await self._on_submit(message)
             finally:  # (a failure is answered right after, by _after_failure)
-                COMMAND_LATENCY.observe(time.perf_counter() - message.received)
+                done = time.perf_counter()
+                COMMAND_LATENCY.observe(done - message.received)
+                if done - message.received >= SLOW_COMMAND_S:
+                    log.warning("room %s: a command took %.1f ms in the room (%.1f ms waiting "
+                                "in its inbox, %.1f ms handled, of which the last store append "
+                                "%.1f ms)", self.room_id, (done - message.received) * 1000,
+                                (started - message.received) * 1000, (done - started) * 1000,
+                                self._last_store_s * 1000)
         elif isinstance(message, Join):
             await self._on_join(message)
         elif isinstance(message, Leave):
@@ -462,6 +476,7 @@ class Room:
             seat, command_id = accepts
             answer = Answer(seat, command_id,
                             codec.encode(Accepted(command_id, new_seen[Audience(seat)])))
+        storing = time.perf_counter()
         await self._store.append(
             self.room_id,
             fence=self._fence,
@@ -476,6 +491,7 @@ class Room:
             committed_ms=committed_ms,
             window_ms=deadline_ms,
         )
+        self._last_store_s = time.perf_counter() - storing
         if snapshot is not None:
             self._snapshot_version = new_version
         # State, versions and window change together, with no await between them and the

@@ -525,3 +525,23 @@ async def test_options_are_computed_once_per_version_and_seat(world: World) -> N
     assert world.engine.calls.count("A:options") == 2, "a new version computes them again"
     latest = [m for m in a.frames if isinstance(m, Options)][-1]
     assert latest.version == first[0].version + 1
+
+
+async def test_a_slow_command_is_logged_with_where_its_time_went(
+    world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Over ``SLOW_COMMAND_S`` (0: every command), a command's time in its room is logged
+    split into waiting in the inbox, handling and the store append; under it (infinity:
+    none), nothing is."""
+    a = await world.join(Audience.A)
+    monkeypatch.setattr("server.rooms.room.SLOW_COMMAND_S", float("inf"))
+    with caplog.at_level("WARNING", logger="server.rooms.room"):
+        assert await world.command(a, {"type": "act", "value": 2}, "x1") == Accepted("x1", 1)
+    assert not [r for r in caplog.records if "a command took" in r.getMessage()]
+    monkeypatch.setattr("server.rooms.room.SLOW_COMMAND_S", 0.0)
+    with caplog.at_level("WARNING", logger="server.rooms.room"):
+        assert await world.command(a, {"type": "act", "value": 3}, "x2") == Accepted("x2", 2)
+    slow = [r.getMessage() for r in caplog.records if "a command took" in r.getMessage()]
+    assert len(slow) == 1
+    assert slow[0].startswith(f"room {world.room.room_id}: a command took ")
+    assert "waiting in its inbox" in slow[0] and "the last store append" in slow[0]
