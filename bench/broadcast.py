@@ -10,7 +10,8 @@ first's room to its own half), in the same run:
 
 1. Redis, the nodes (pinned to core 0 as in ``bench.run``), the room, the two players
    (``bench.players``: A on node 1, B on node 2) play the game's setup;
-2. ``joins``: the crowd processes (``bench.spectators``, on the load core) connect their
+2. ``joins``: the crowd processes (``bench.spectators``, on the load core, at niceness
+   ``--crowd-nice``: they stand in for remote machines, so Redis and the players go first) connect their
    spectators evenly over ``--join-s`` while the players play one command every
    ``--join-pace`` s: the players' command latency while the crowd joins, each
    spectator's time to its snapshot, and the nodes' RSS growth per spectator;
@@ -190,7 +191,8 @@ async def crowd_and_players(args: argparse.Namespace, target: str, urls: list[st
                 f"--room={room}", "--count", str(count), "--first", str(first),
                 "--join-s", str(args.join_s), "--join-timeout-s", str(args.join_timeout_s),
                 "--worker", str(index),
-                "--workers", str(args.crowd_workers)], workdir / f"{target}-crowd-{index}.json"))
+                "--workers", str(args.crowd_workers)], workdir / f"{target}-crowd-{index}.json",
+                args.crowd_nice))
             first += count
         marks = args.loop_cpu is not None and target == "referee"
         scraped = urls if target == "referee" else []
@@ -456,7 +458,7 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
                    "crowd_workers": args.crowd_workers, "join_s": args.join_s,
                    "join_pace_s": args.join_pace, "pace_s": args.pace,
                    "events": args.events, "seed": args.seed,
-                   "players_nice": args.players_nice},
+                   "players_nice": args.players_nice, "crowd_nice": args.crowd_nice},
         "targets": TARGETS,
         "referee": referee,
         "baseline": baseline,
@@ -512,6 +514,11 @@ def main(argv: list[str] | None = None) -> Path:
                         help="run the players' process at this niceness (e.g. -10: before "
                              "the crowd processes on the load core, as players on machines of "
                              "their own would be; negative needs root)")
+    parser.add_argument("--crowd-nice", type=int, default=10, metavar="N",
+                        help="run the crowd's processes at this niceness (default 10): they "
+                             "stand in for thousands of remote machines, so on the load core "
+                             "they yield to Redis and the players, which have resources of "
+                             "their own in production; 0 shares the core evenly")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--results-dir", type=Path, default=RESULTS)
     parser.add_argument("--history", type=Path, default=HISTORY,

@@ -28,7 +28,9 @@ def markdown(result: dict[str, Any]) -> str:
         f"{machine['load_average_after']}. Joins over {p['join_s']} s with a command every "
         f"{p['join_pace_s']} s; then {p['events']} commands, one every {p['pace_s']} s."
         + (f" The players' process at niceness {p['players_nice']}."
-           if p.get("players_nice") else ""),
+           if p.get("players_nice") else "")
+        + (f" The crowd's processes at niceness {p['crowd_nice']}."
+           if p.get("crowd_nice") else ""),
         "",
         f"Spectators joined: referee {ref['joined']:,}, baseline {base['joined']:,}; frames "
         f"every spectator got in the events phase: referee "

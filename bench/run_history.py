@@ -135,7 +135,7 @@ def _config(result: dict[str, Any], kind: str) -> dict[str, Any]:
         return config
     if kind == "broadcast":
         keys = ("spectators", "nodes", "crowd_workers", "join_s", "join_pace_s", "pace_s",
-                "events", "seed")
+                "events", "seed", "players_nice", "crowd_nice")
         return {"rooms": 1, **{k: params[k] for k in keys if k in params}}
     if kind == "abuse":
         keys = ("duration_s", "flood_rooms", "clients", "budgets", "seed")
