@@ -1,6 +1,7 @@
 // Browser test of a tournament's pages (issue 21): the lobby's creation form and list, a
 // player registering on the public page, the organizer's dashboard (players, pairings with a
-// swap, the round's tables with their links, a result closed and one corrected), a player's
+// swap, the round's tables with their links, a result closed and one corrected), the lobby's
+// room list naming each table with its tournament, round and table (linked to its page), a player's
 // page (its pairing, its seat link into the app, its results), the standings and their CSV,
 // and a second round played to the end. Real headless Chromium against
 // tests/browser/scenario_server.py; games end by concession in the app; every wait is on a
@@ -202,6 +203,9 @@ test("a tournament: created in the lobby, registered, paired with a swap, played
   assert.equal(standings[0].player, other.b);
   assert.deepEqual(standings.map((s) => s.tp), [4, 2, 2, 0]);
   await untilText(alice, "#standings", new RegExp(`1 ${names[other.b]} .+ 4 0 180 0 1 1-0-0 0`));
+  // (The text above may match a page read before the correction: wait for the API's order.)
+  await alice.waitForFunction((order) => [...document.querySelectorAll("#standings tr[data-player]")].map((r) => r.dataset.player).join() === order,
+    standings.map((s) => s.player).join(), WAIT).catch(() => {});
   assert.deepEqual(await alice.$$eval("#standings tr[data-player]", (rows) => rows.map((r) => r.dataset.player)), standings.map((s) => s.player));
   assert.match(await text(alice, "#me-standing"), /^You are (2nd|3rd) of 4: 2 TP, 0 OP, 150 VP \(0 won, 1 tied, 0 lost\)\.$/);
   const csvHref = await alice.$eval("#export-csv", (a) => a.getAttribute("href"));
