@@ -104,7 +104,7 @@ class Folds:
             return None
         events, times = commits.events, commits.committed_ms
         if base > 0:
-            if not _same(events, times, 0, kept.casters):
+            if not events or not _same(events, times, 0, kept.casters):
                 return None
             events, times = events[1:], times[1:]
         # events[i] is version base + 1 + i

@@ -433,3 +433,32 @@ async def test_commits_since_gives_the_events_after_a_version_with_their_times(
         assert await store.commits_since(room.room_id, room.version + 1) is None
         assert await store.commits_since(room.room_id, -1) is None
         assert await store.commits_since("no-such-room", 0) is None
+
+
+async def test_a_room_made_again_one_version_short_is_read_from_its_first_state(
+        redis_store: RedisRoomStore) -> None:
+    """The kept casters' state is at version v; the room made again holds v - 1 events (the
+    event the check reads is not there): read from the first state, not an error."""
+    first, batches = bench_game(7)
+    await redis_store.client.delete(*room_keys("short"))
+    room = Room(redis_store, "short", first)
+    await room.create()
+    folds = Folds(redis_store, ENGINE)
+    state = first
+    for events in batches[:5]:
+        state = ENGINE.apply_all(state, events)
+        await room.commit(events, state, 1_000)
+    kept = await folds.read("short", 100_000)
+    assert kept is not None and kept.casters is not None
+    await redis_store.client.delete(*room_keys("short"))
+    remade = Room(redis_store, "short", first)
+    await remade.create()
+    state = first
+    for event in [e for events in batches[:5] for e in events][:kept.casters.version - 1]:
+        state = ENGINE.apply_all(state, [event])
+        await remade.commit([event], state, 1_000)
+    assert remade.version == kept.casters.version - 1
+    read = await folds.read("short", 100_000)
+    assert read is not None and read.casters is not None
+    assert read.casters.version == remade.version
+    assert row_of(ENGINE, read) == (await replayed(redis_store, "short", 100_000))[0]
