@@ -146,6 +146,7 @@ class Room:
         ``answers``: the stored answers to the seats' latest commands, oldest first;
         ``clock``: Unix ms now, for commit times and delayed feeds (tests pass a fake)."""
         self.meta = meta
+        self._public: dict[str, object] | None = None  # _public_settings, once made
         self.room_id = meta.room_id
         self.state = state
         self.version = version
@@ -913,6 +914,14 @@ class Room:
         return {side: seat.status.value for side, seat in self._seats.items()}
 
     def _public_settings(self) -> dict[str, object]:
+        """The room's settings as every welcome shows them: made once (the meta is set when
+        the room opens and never changes; a crowd's joins share the dict, which is only
+        encoded)."""
+        if self._public is None:
+            self._public = self._settings_shown()
+        return self._public
+
+    def _settings_shown(self) -> dict[str, object]:
         settings = self.meta.settings
         return {"ruleset": settings.ruleset, "aro_window_s": settings.aro_window_s,
                 "visibility": settings.visibility, "spectator_delay_s": settings.spectator_delay_s,
