@@ -251,6 +251,17 @@ class Server:
 Hook = Callable[[], Awaitable[None]]
 
 
+async def end_profiles(profilers: list[asyncio.subprocess.Process]) -> None:
+    """Stop py-spy now (SIGINT: it writes what it recorded), so that a restart profile ends
+    with the phase: the load generators then close every socket, and the server's side of
+    that (its sessions' ends, a full collection once the crowd has left) is no restart."""
+    for profiler in profilers:
+        if profiler.returncode is None:
+            profiler.send_signal(signal.SIGINT)
+    for profiler in profilers:
+        await profiler.wait()
+
+
 def listen_overflows() -> int | None:
     """The kernel's count of connections a full listen queue turned away (``TcpExt:
     ListenOverflows``, this network namespace, since boot); None where it cannot be read.
@@ -266,10 +277,11 @@ def listen_overflows() -> int | None:
 
 
 async def drive(fleet: Fleet, phases: list[str], server: Server, redis_url: str | None,
-                before: dict[str, Hook] | None = None,
+                before: dict[str, Hook] | None = None, after_last: Hook | None = None,
                 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Step the fleet through ``phases``; server and Redis samples at every boundary.
-    ``before[phase]`` runs after the previous phase's sample, before the fleet starts it."""
+    ``before[phase]`` runs after the previous phase's sample, before the fleet starts it;
+    ``after_last`` after the last phase's sample, before the fleet closes its sockets."""
     hooks = before or {}
     samples: dict[str, Any] = {"start": {"server": server.sample(),
                                          "redis": redis_sample(redis_url), "t": time.time(),
@@ -291,6 +303,8 @@ async def drive(fleet: Fleet, phases: list[str], server: Server, redis_url: str 
                                              "load_cpu_s": fleet.cpu_seconds(),
                                              "listen_overflows": listen_overflows()}
             fleet.go()
+    if after_last is not None:
+        await after_last()
     return samples, await fleet.finish()
 
 
@@ -430,8 +444,8 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
             # a stack while the interpreter changes it and keeps only its base frame (43% of
             # a paced profile's samples: bench/profile_groups.py).
             spy, "record", *(["--native"] if args.profile_native else []),
-            # (the restart phase ends when every room is back: record until the referee
-            # is stopped after it, at most two minutes)
+            # (the restart phase ends when every room is back: record until then, at most
+            # two minutes)
             "-r", "50", "-d", str(120 if args.profile_phase == "restart" else int(args.duration)),
             "-f", "raw", "-o", str(args.profile), "-p", str(server.processes[0].pid),
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL))
@@ -446,7 +460,9 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
     try:
         fleet = Fleet(args, "referee", [f"http://127.0.0.1:{port}" for port in ports],
                       load_core, workdir, 0)
-        samples, workers = await drive(fleet, phases, server, redis_url, hooks)
+        samples, workers = await drive(
+            fleet, phases, server, redis_url, hooks,
+            (lambda: end_profiles(profile)) if args.profile_phase == "restart" else None)
     finally:
         for process in server.processes:
             await stop(process)
@@ -532,8 +548,8 @@ async def run_baseline(args: argparse.Namespace, workdir: Path, frame_size: int,
         restart["rss_new_process_mb"] = round(serving["rss"] / 2**20, 1)
         restart["cpu_serving_s"] = serving["cpu_s"]
         if args.profile_baseline is not None:
-            # as the referee's restart profile: paused samples, until the process is
-            # stopped after the phase (at most two minutes)
+            # as the referee's restart profile: paused samples, until the phase ends (at
+            # most two minutes)
             spy = shutil.which("py-spy") or str(Path(PYTHON).parent / "py-spy")
             profile.append(await asyncio.create_subprocess_exec(
                 spy, "record", *(["--native"] if args.profile_native else []),
@@ -550,7 +566,8 @@ async def run_baseline(args: argparse.Namespace, workdir: Path, frame_size: int,
     try:
         fleet = Fleet(args, "baseline", [f"http://127.0.0.1:{port}" for port in ports],
                       load_core, workdir, frame_size)
-        samples, workers = await drive(fleet, phases, server, None, hooks)
+        samples, workers = await drive(fleet, phases, server, None, hooks,
+                                       lambda: end_profiles(profile))
     finally:
         for process in server.processes:
             await stop(process)
@@ -712,7 +729,7 @@ def main(argv: list[str] | None = None) -> Path:
                              "referee); read the file with `perf report -i FILE`")
     parser.add_argument("--profile-phase", choices=("paced", "max", "restart"), default="max",
                         help="the phase --profile records (default: max; restart: the new "
-                             "referee process from its start until the run ends)")
+                             "referee process from its start until every member is back)")
     parser.add_argument("--profile-baseline", type=Path, default=None,
                         help="record the baseline's new process in its restart phase with "
                              "py-spy to this file (raw folded stacks, paused samples, "
