@@ -306,6 +306,7 @@ def figures(args: argparse.Namespace, samples: dict[str, Any], joins: list[dict[
             "crowd_s": max(j["s"] for j in joins),
             "spectator_join_ms": percentiles(join_ms),
             "players_latency_ms": percentiles(players["joins"]["latencies_ms"]),
+            **players_breakdown(players["joins"]),
             "players_commands": players["joins"]["commands"],
             "players_errors": players["joins"]["error_count"],
             "server_cpu_s": round(cpu_joins, 3),
@@ -326,6 +327,7 @@ def figures(args: argparse.Namespace, samples: dict[str, Any], joins: list[dict[
             "commands": players["events"]["commands"],
             **event_latencies(crowd, players["events"]["sent_at"], joined),
             "players_latency_ms": percentiles(players["events"]["latencies_ms"]),
+            **players_breakdown(players["events"]),
             "spectator_deliveries": deliveries,  # every frame (a spectator count too)
             "spectator_event_frames": event_frames,
             "mean_event_frame_bytes": round(event_bytes / event_frames, 1)
@@ -477,6 +479,22 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
 
 def result_name(started: datetime.datetime, args: argparse.Namespace) -> str:
     return f"broadcast-{started:%Y-%m-%dT%H%M%SZ}-s{args.spectators}"
+
+
+def players_breakdown(phase: dict[str, Any]) -> dict[str, Any]:
+    """Where the players' latency went: per side that sent the command (player B's crosses
+    the room bus both ways), until the commander had its own answer, and how late the
+    players' own process ran (a late reader counts as latency)."""
+    commanders = phase.get("commanders", [])
+    by_side = {side: percentiles([ms for (s, _), ms in zip(commanders, phase["latencies_ms"],
+                                                          strict=True) if s == side])
+               for side in ("A", "B")} if commanders else {}
+    return {
+        "players_latency_by_commander_ms": by_side,
+        "players_answer_ms": percentiles([ms for _, ms in commanders]) if commanders else None,
+        "players_loop_lag_ms": percentiles(phase.get("loop_lag_ms", [])),
+        "players_gc_max_ms": max(phase.get("gc_pauses_ms", []), default=0.0),
+    }
 
 
 def main(argv: list[str] | None = None) -> Path:

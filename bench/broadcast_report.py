@@ -60,6 +60,7 @@ def markdown(result: dict[str, Any]) -> str:
         _latency_row("baseline, while the crowd joins", base["joins"]["players_latency_ms"]),
         _latency_row("referee, events phase", ref["events"]["players_latency_ms"]),
         _latency_row("baseline, events phase", base["events"]["players_latency_ms"]),
+        *_players_breakdown(ref),
         "",
         f"Target: p99 ≤ {TARGETS['players_p99_during_joins_ms']:.0f} ms while the crowd joins.",
         "",
@@ -164,3 +165,26 @@ def _inside_the_nodes(ref: dict[str, Any]) -> list[str]:
                      f"{bucket_percentile(room, 0.99)} ({room.get('+Inf', 0):.0f} commands); "
                      f"loop lateness p99 per node {lags}")
     return [*lines, ""]
+
+
+def _players_breakdown(ref: dict[str, Any]) -> list[str]:
+    """The referee's players' rows split by commander (B's command crosses the room bus
+    both ways), the commander's own answer, and the players' process's own lateness."""
+    rows: list[str] = []
+    for phase, label in (("joins", "while the crowd joins"), ("events", "events phase")):
+        run = ref[phase]
+        for side, sample in sorted(run.get("players_latency_by_commander_ms", {}).items()):
+            rows.append(_latency_row(f"referee, {label}, commands by {side}", sample))
+        if run.get("players_answer_ms"):
+            rows.append(_latency_row(f"referee, {label}, to the commander's answer",
+                                     run["players_answer_ms"]))
+    lags = [(phase, ref[phase].get("players_loop_lag_ms")) for phase in ("joins", "events")]
+    shown = [f"{phase} p99 {lag['p99']} ms, max {lag['max']} ms" for phase, lag in lags
+             if lag and lag.get("count")]
+    if shown:
+        rows += ["", "The players' own process (its timer's lateness; a late reader counts as "
+                 "latency): " + "; ".join(shown) + "; its longest collection "
+                 + ", ".join(f"{ref[p].get('players_gc_max_ms', 0):.1f} ms ({p})"
+                             for p in ("joins", "events")) + "."]
+    return rows
+

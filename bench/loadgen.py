@@ -73,6 +73,9 @@ class Tally:
         self.sent_at: list[float] = []
         """When each of ``latencies_ms``'s commands was sent (wall clock, s): the report's
         latency-by-second profile shows whether the tail is spread or comes in bursts."""
+        self.commanders: list[tuple[str, float]] = []
+        """Per command of ``latencies_ms``: the side that sent it and the ms until it had its
+        own answer (the rest of its latency is the other side's frame)."""
         self.lateness_ms: list[float] = []
         self.orders = 0
         self.commands = 0
@@ -94,6 +97,7 @@ class Tally:
 
     def result(self) -> dict[str, Any]:
         return {"latencies_ms": self.latencies_ms, "sent_at": self.sent_at,
+                "commanders": self.commanders,
                 "lateness_ms": self.lateness_ms,
                 "orders": self.orders, "commands": self.commands,
                 "frames_in": self.frames_in, "bytes_in": self.bytes_in,
@@ -256,7 +260,7 @@ class RoomDriver:
         sent = time.time()
         await player.ws.send(codec.encode(Command(command_id, player.version, body)))
         TALLY.commands += 1
-        await self.until(lambda: command_id in player.answers)
+        answered = await self.until(lambda: command_id in player.answers)
         answer = player.answers.pop(command_id)
         if isinstance(answer, Rejected):
             if stale_ok and answer.code in WINDOW_ALREADY_CLOSED:
@@ -267,6 +271,7 @@ class RoomDriver:
         seen = await self.until(lambda: all(m.version >= target for m in self.members))
         TALLY.latencies_ms.append((seen - sent) * 1000.0)
         TALLY.sent_at.append(sent)
+        TALLY.commanders.append((side, (answered - sent) * 1000.0))
         return True
 
     async def window(self, step: Window, let_time_out: bool) -> None:

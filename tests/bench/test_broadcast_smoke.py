@@ -56,6 +56,14 @@ def test_broadcast_runs_and_every_spectator_gets_every_frame(tmp_path: Path) -> 
     # every command the players played in the events phase went through node 1's room.
     owner = result["referee"]["events"]["nodes_histograms"][0]["referee_command_latency_seconds"]
     assert owner["+Inf"] >= 8
+    # The referee's players' latency split by the side that commanded: both sides command,
+    # and the split accounts for every command of the phase.
+    split = result["referee"]["events"]["players_latency_by_commander_ms"]
+    assert split["A"]["count"] > 0 and split["B"]["count"] > 0
+    played = result["referee"]["events"]["players_latency_ms"]["count"]
+    assert split["A"]["count"] + split["B"]["count"] == played
+    assert result["referee"]["events"]["players_answer_ms"]["count"] == played
+    assert "commands by B" in report
     assert result["baseline"]["events"]["nodes_histograms"] == []
     for ratio in ("cpu_per_spectator_delivery", "p99_to_last_spectator", "bytes_per_spectator"):
         assert ratio in result["ratios"]
