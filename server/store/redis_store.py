@@ -279,18 +279,24 @@ class RedisRoomStore:
                 raise
 
     async def events_since(self, room_id: str, version: int) -> Sequence[bytes] | None:
+        fields = await self._entries_since(room_id, version, "events_since")
+        return None if fields is None else [bytes(item[b"e"]) for item in fields]
+
+    async def _entries_since(self, room_id: str, version: int,
+                             call: str) -> list[dict[bytes, bytes]] | None:
+        """The stream entries' fields of the events after ``version``, or None: no such room,
+        a version past it (or negative), or events trimmed (only rooms stored before every
+        event was kept)."""
         if version < 0:
             return None
-        async with storage_call("events_since"), self._redis.pipeline(transaction=True) as pipe:
+        async with storage_call(call), self._redis.pipeline(transaction=True) as pipe:
             pipe.hget(state_key(room_id), "version")
             pipe.xrange(events_key(room_id), min=f"{version + 1}-0", max="+")
             current, entries = await pipe.execute()
         if current is None or version > int(current):
             return None
-        events = [bytes(fields[b"e"]) for _id, fields in entries]
-        if len(events) != int(current) - version:
-            return None  # trimmed (only rooms stored before every event was kept)
-        return events
+        fields = [item for _id, item in entries]
+        return fields if len(fields) == int(current) - version else None
 
     async def timeline(self, room_id: str) -> Timeline | None:
         async with storage_call("timeline"), self._redis.pipeline(transaction=True) as pipe:
@@ -306,17 +312,9 @@ class RedisRoomStore:
                         tuple(int(item.get(b"w", 0)) for item in fields))
 
     async def commits_since(self, room_id: str, version: int) -> Commits | None:
-        if version < 0:
+        fields = await self._entries_since(room_id, version, "commits_since")
+        if fields is None:
             return None
-        async with storage_call("commits_since"), self._redis.pipeline(transaction=True) as pipe:
-            pipe.hget(state_key(room_id), "version")
-            pipe.xrange(events_key(room_id), min=f"{version + 1}-0", max="+")
-            current, entries = await pipe.execute()
-        if current is None or version > int(current):
-            return None
-        fields = [item for _id, item in entries]
-        if len(fields) != int(current) - version:
-            return None  # trimmed (only rooms stored before every event was kept)
         return Commits(tuple(bytes(item[b"e"]) for item in fields),
                        tuple(int(item.get(b"t", 0)) for item in fields))
 
