@@ -132,6 +132,18 @@ async def _time_own_loop() -> None:
         TALLY.loop_lag_ms.append((time.monotonic() - due) * 1000.0)
 
 
+def watch_own_process() -> asyncio.Task[None]:
+    """Once a load process holds its long-lived sockets: its own collector's pauses would
+    show up as latency, so keep it off them (as the servers do) and collect rarely; then
+    time each collection and tick ``_time_own_loop`` (into ``TALLY``) until the task is
+    cancelled."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(100_000, 50, 1000)
+    gc.callbacks.append(_time_collections)
+    return asyncio.create_task(_time_own_loop())
+
+
 def _unpack(frame: bytes) -> dict[str, Any]:
     message: dict[str, Any] = msgpack.unpackb(frame, raw=False)
     return message
@@ -553,13 +565,7 @@ class Worker:
             await self.phase("setup", self.setup)
         else:
             await self.phase("connected", self.connect_baseline)
-        # The generator's own collector pauses would show up as latency: keep it off the
-        # long-lived sockets and rooms (as the servers do), and collect rarely.
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(100_000, 50, 1000)
-        gc.callbacks.append(_time_collections)
-        lag_timer = asyncio.create_task(_time_own_loop())
+        lag_timer = watch_own_process()
         await self.phase("paced", self.paced)
         if self.args.restart:
             await self.phase("max", self.max_then_expect_restart)

@@ -148,6 +148,7 @@ class Players:
             _done("setup")
         if await _next_line() != "go":
             return
+        own = loadgen.watch_own_process()  # (its lateness is in each phase's tally)
         await self.phase("joins", self.until_stopped)
         if await _next_line() != "go":
             return
@@ -155,6 +156,7 @@ class Players:
         with open(self.args.out, "w") as handle:
             json.dump(self.results, handle)
         await _next_line()
+        own.cancel()
         self.room.stopping = True
         await asyncio.gather(*(m.ws.close() for m in self.room.members), return_exceptions=True)
         for reader in self.readers:
