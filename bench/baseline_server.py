@@ -70,7 +70,16 @@ if __name__ == "__main__":
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--upstream", default=None,
                         help="relay the rooms of this first node (ws://host:port)")
+    parser.add_argument("--loop", choices=("asyncio", "uvloop"), default="asyncio",
+                        help="the event loop (default: asyncio's own, as the baseline has "
+                             "always run; the referee runs on uvloop)")
     parsed = parser.parse_args()
     if parsed.upstream:
         UPSTREAM.append(parsed.upstream.rstrip("/"))
-    asyncio.run(main(parsed.port))
+    if parsed.loop == "uvloop":
+        import uvloop
+
+        with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+            runner.run(main(parsed.port))
+    else:
+        asyncio.run(main(parsed.port))

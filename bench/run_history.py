@@ -194,11 +194,13 @@ def read(path: Path = HISTORY) -> list[dict[str, Any]]:
 
 
 def record_run(result: dict[str, Any], path: Path | None, *, source: str,
-               profile: str | None = None) -> dict[str, Any] | None:
+               profile: str | None = None, variant: str | None = None) -> dict[str, Any] | None:
     """What ``bench.run``, ``bench.broadcast`` and ``bench.abuse`` call once their results are
-    written: append the run's record to ``path`` (None: keep no history of this run)."""
+    written: append the run's record to ``path`` (None: keep no history of this run).
+    ``variant``: a setting that sets the run apart (never pooled with runs without it)."""
     if path is None:
         return None
-    entry = record(result, source=source, variant=f"profiled, {profile}" if profile else None)
+    variants = ([f"profiled, {profile}"] if profile else []) + ([variant] if variant else [])
+    entry = record(result, source=source, variant="; ".join(variants) or None)
     append(entry, path)
     return entry

@@ -57,3 +57,23 @@ def test_by_default_the_record_goes_to_the_repositorys_history(
     monkeypatch.setattr(bench, "record_run", lambda result, path, **kw: paths.append(path))
     bench.main(["--spectators", "1", "--results-dir", str(tmp_path)])
     assert paths == [Path(run.__file__).resolve().parent / "history.jsonl"]
+
+
+def test_a_run_with_the_baseline_on_uvloop_is_a_variant(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its baseline figures are not those of the usual baseline (asyncio's loop): never pooled."""
+    async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
+        assert args.baseline_loop == "uvloop"
+        return fake_result(None)
+
+    monkeypatch.setattr(run, "benchmark", benchmark)
+    monkeypatch.setattr(run, "markdown", lambda result: "report")
+    history = tmp_path / "history.jsonl"
+    common = ["--spectators", "1", "--results-dir", str(tmp_path), "--history", str(history),
+              "--baseline-loop", "uvloop"]
+    run.main(common)
+    run.main([*common, "--profile", str(tmp_path / "prof")])
+    plain, profiled = read(history)
+    assert plain["config"]["variant"] == "baseline on uvloop"
+    assert profiled["config"]["variant"].startswith("profiled, ")
+    assert profiled["config"]["variant"].endswith("; baseline on uvloop")
