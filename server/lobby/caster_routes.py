@@ -12,9 +12,11 @@ token never goes in a URL, which logs keep): 400 ``organizer_token_required`` wi
 - ``POST /api/rooms/{room}/casters/{nonce}/withdraw``: from now on the link opens nothing,
   on any node (hello: ``error`` ``caster_withdrawn``, close 4012), and the sockets open
   with it are closed with the same (``server.transport.caster_sessions``). Idempotent
-  (``already_withdrawn``); a nonce never recorded (a tournament dashboard's link, or one
-  made before records) is recorded withdrawn; 400 ``bad_caster_link`` for what is not a
-  nonce's shape.
+  (``already_withdrawn``); a nonce never recorded (a link made before rooms recorded their
+  links) is recorded withdrawn; 400 ``bad_caster_link`` for what is not a nonce's shape.
+
+A tournament's dashboard shows each table's room's ``current_caster`` link: the oldest in
+use, made and recorded as here only when none is, so it is listed and withdrawn here too.
 """
 
 from __future__ import annotations
@@ -71,6 +73,22 @@ def _too_many() -> BadRequest:
                       "make a new room for more", 409)
 
 
+def _new_nonce(meta: RoomMeta) -> str:
+    return new_caster_token(meta).split(".")[1]
+
+
+async def current_caster(registry: RoomRegistry, meta: RoomMeta) -> dict[str, str] | None:
+    """The room's oldest caster link in use (``_links``); when it has none, a new one made
+    and recorded as ``make_caster`` does, in one atomic step of the store (two reads at once
+    make one link). None: the room is gone, or it holds ``MAX_MADE`` records, all
+    withdrawn."""
+    link = await registry.store.current_caster_link(meta.room_id, _new_nonce(meta),
+                                                    registry.clock())
+    if not isinstance(link, CasterLink):
+        return None
+    return _links(meta, caster_token(meta, link.nonce))
+
+
 async def make_caster(request: Request) -> Response:
     """A new caster link of the room, for its organizer: a caster sees both sides' hidden
     information, at least 60 s late (``spectator_delay``)."""
@@ -78,8 +96,8 @@ async def make_caster(request: Request) -> Response:
     try:
         stored = await _organizer_room(request)
         meta = stored.meta
-        token = new_caster_token(meta)
-        nonce = token.split(".")[1]
+        nonce = _new_nonce(meta)
+        token = caster_token(meta, nonce)
         created_ms = registry.clock()
         recorded = await registry.store.record_caster_link(meta.room_id, nonce, created_ms)
         if recorded is None:

@@ -4,11 +4,11 @@ list the links it made and withdraw one (``server.lobby.caster_routes``).
 A caster token is an HMAC of the room id and a random nonce (``server.lobby.tokens``); the
 nonce alone names the link. The record of a link is ``[nonce, created_ms, withdrawn_ms]``
 (``withdrawn_ms`` 0: in use; ``created_ms`` 0: a link withdrawn without having been
-recorded here, e.g. one a tournament's dashboard made). The records live in the room's
+recorded here, e.g. one made before rooms recorded their links). The records live in the room's
 ``{room:<id>}:state`` hash, field ``casters`` (msgpack list, oldest first), so they expire
 with the room and cost nothing to the room's other reads and writes (which name their
-fields). The two scripts below read and write that field atomically; both leave a room
-that does not exist alone.
+fields). The scripts below read and write that field atomically; they leave a room that
+does not exist alone.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ so every made link can always be withdrawn, and ``MAX_MADE`` others too."""
 CASTERS_FIELD = "casters"
 
 Recorded = Literal["recorded", "full"]
+Full = Literal["full"]
 Withdrawn = Literal["withdrawn", "already_withdrawn", "full"]
 
 
@@ -83,6 +84,25 @@ if #links >= tonumber(ARGV[3]) then return {-2, 0, 0} end
 links[#links + 1] = {ARGV[1], 0, tonumber(ARGV[2])}
 redis.call('HSET', KEYS[1], 'casters', cmsgpack.pack(links))
 return {1, 0, tonumber(ARGV[2])}
+"""
+
+# KEYS: the room's state hash. ARGV: nonce, created ms, most made.
+# The room's oldest link in use, or, when none is, ARGV[1] recorded as a new one (as RECORD
+# does): a tournament's dashboard shows one link per table, the same at every read, and two
+# reads at once make one link. Returns {status, nonce, created ms}: 1 a link in use, 2 the
+# nonce recorded now, -1 no such room, -2 none in use and full.
+CURRENT = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return {-1, '', 0} end
+local packed = redis.call('HGET', KEYS[1], 'casters')
+local links = {}
+if packed then links = cmsgpack.unpack(packed) end
+for _, link in ipairs(links) do
+  if link[3] == 0 then return {1, link[1], link[2]} end
+end
+if #links >= tonumber(ARGV[3]) then return {-2, '', 0} end
+links[#links + 1] = {ARGV[1], tonumber(ARGV[2]), 0}
+redis.call('HSET', KEYS[1], 'casters', cmsgpack.pack(links))
+return {2, ARGV[1], tonumber(ARGV[2])}
 """
 
 RECORD_ANSWERS: dict[int, Recorded | None] = {-1: None, -2: "full"}

@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from server.store.caster_links import CasterLink, Recorded, Withdrawn
+from server.store.caster_links import CasterLink, Full, Recorded, Withdrawn
 
 Visibility = Literal["public", "private"]
 
@@ -256,6 +256,13 @@ class RoomStore(Protocol):
                                  created_ms: int) -> Recorded | None:
         """Record a new caster link: "recorded", "full" (the room holds ``MAX_MADE``
         records or more: not recorded) or None (no such room)."""
+
+    async def current_caster_link(self, room_id: str, nonce: str,
+                                  created_ms: int) -> CasterLink | Full | None:
+        """The room's oldest caster link in use; when none is, ``nonce`` recorded as a new
+        link made at ``created_ms`` (as ``record_caster_link``) and returned; at once, so
+        two calls at once make one link. "full": none in use and ``MAX_MADE`` records (none
+        recorded); None: no such room."""
 
     async def withdraw_caster_link(self, room_id: str, nonce: str,
                                    at_ms: int) -> tuple[Withdrawn, CasterLink] | None:

@@ -14,7 +14,14 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from server.store.caster_links import MAX_MADE, MAX_RECORDS, CasterLink, Recorded, Withdrawn
+from server.store.caster_links import (
+    MAX_MADE,
+    MAX_RECORDS,
+    CasterLink,
+    Full,
+    Recorded,
+    Withdrawn,
+)
 from server.store.interface import (
     ANSWERS_KEPT,
     Answer,
@@ -176,6 +183,19 @@ class MemoryRoomStore:
             return "full"
         room.casters.append(CasterLink(nonce, created_ms))
         return "recorded"
+
+    async def current_caster_link(self, room_id: str, nonce: str,
+                                  created_ms: int) -> CasterLink | Full | None:
+        room = self._room(room_id)
+        if room is None:
+            return None
+        in_use = next((link for link in room.casters if not link.withdrawn), None)
+        if in_use is not None:
+            return in_use
+        if len(room.casters) >= MAX_MADE:
+            return "full"
+        room.casters.append(CasterLink(nonce, created_ms))
+        return room.casters[-1]
 
     async def withdraw_caster_link(self, room_id: str, nonce: str,
                                    at_ms: int) -> tuple[Withdrawn, CasterLink] | None:

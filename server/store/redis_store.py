@@ -76,6 +76,7 @@ from server.metrics import APPEND_ERROR, APPEND_STALE, APPEND_UNAVAILABLE, REDIS
 from server.store.append_batches import AppendBatches, PendingAppend
 from server.store.caster_links import (
     CASTERS_FIELD,
+    CURRENT,
     MAX_MADE,
     MAX_RECORDS,
     RECORD,
@@ -83,6 +84,7 @@ from server.store.caster_links import (
     WITHDRAW,
     WITHDRAW_ANSWERS,
     CasterLink,
+    Full,
     Recorded,
     Withdrawn,
     unpack_links,
@@ -355,6 +357,16 @@ class RedisRoomStore:
             count = await self._scripts.run(RECORD, [state_key(room_id)],
                                             [nonce, created_ms, MAX_MADE])
         return RECORD_ANSWERS.get(int(count), "recorded")
+
+    async def current_caster_link(self, room_id: str, nonce: str,
+                                  created_ms: int) -> CasterLink | Full | None:
+        async with storage_call("current_caster_link"):
+            status, found, found_ms = await self._scripts.run(
+                CURRENT, [state_key(room_id)], [nonce, created_ms, MAX_MADE])
+        if int(status) < 0:
+            return None if int(status) == -1 else "full"
+        found = found.decode() if isinstance(found, bytes) else str(found)
+        return CasterLink(found, int(found_ms))
 
     async def withdraw_caster_link(self, room_id: str, nonce: str,
                                    at_ms: int) -> tuple[Withdrawn, CasterLink] | None:

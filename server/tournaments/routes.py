@@ -15,9 +15,9 @@ from starlette.routing import Route
 
 from server.config import Settings
 from server.lobby.admission import admission_for, client_address
+from server.lobby.caster_routes import current_caster
 from server.lobby.routes import BadRequest, parse_room_settings
 from server.lobby.routes import _json_object as read_json_object  # the lobby's bounded body
-from server.lobby.tokens import new_caster_token
 from server.rooms.registry import RoomRegistry
 from server.rules.armies.army_catalogue import sample_armies
 from server.rules.armies.army_selection import list_format_for
@@ -263,19 +263,22 @@ async def dashboard(request: Request) -> Response:
     service = tournaments_of(request)
     state = await service.read(request.path_params["tournament_id"])
     _organizer(state, body)
+    registry: RoomRegistry = request.app.state.registry
     rows = []
     current = state.current
     for table in current.tables if current is not None else ():
         room = table.room
         live, meta = await live_row(service.folds, room, service.clock())
-        caster = new_caster_token(meta) if meta is not None else None
+        # The room's own caster link (listed and withdrawn on its organizer page), the same
+        # at every read until withdrawn: reads do not make more.
+        caster = await current_caster(registry, meta) if meta is not None else None
         rows.append({
             "round": current.number if current else 0, "table": table.number,
             "a": table.a, "b": table.b, "room": room, **live,
             "spectator_link": f"/#room={room}",
             "organizer_link": f"/#room={room}&organizer={table.room_organizer}",
-            "caster_link": None if caster is None else f"/#room={room}&token={caster}",
-            "overlay_link": None if caster is None else f"/overlay#room={room}&token={caster}",
+            "caster_link": None if caster is None else caster["link"],
+            "overlay_link": None if caster is None else caster["overlay_link"],
             "result": views.result_json(table.result)})
     return JSONResponse({"view": views.public_view(state, army_name), "tables": rows})
 

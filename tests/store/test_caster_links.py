@@ -1,11 +1,14 @@
 """A room's caster-link records (``server.store.caster_links``), against the in-memory store
 and the real redis-server alike: made links are recorded in order, withdrawn once (a second
 withdrawal keeps the first one's time), a nonce never recorded can be withdrawn too, both
-kinds are bounded, and a room that does not exist has none. Against Redis: the records
-survive a new client (a restart), leave the room's expiry alone and go with the room."""
+kinds are bounded, a room that does not exist has none, and the current link (a tournament
+dashboard's) is the oldest in use or one recorded, once for calls at once. Against Redis:
+the records survive a new client (a restart), leave the room's expiry alone and go with the
+room."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 
 import pytest
@@ -96,3 +99,37 @@ async def test_redis_keeps_the_records_for_a_new_client_and_leaves_the_expiry_al
         assert not await again.client.exists(state_key(room_id)), "nothing left behind"
     finally:
         await again.close()
+
+
+async def test_the_current_link_is_the_oldest_in_use_or_one_recorded_for_calls_at_once(
+        store: RoomStore) -> None:
+    """``current_caster_link``, called at once with different nonces: one is recorded and every
+    call answers it; with links withdrawn, the oldest in use; "full" when none is in use
+    among ``MAX_MADE`` records."""
+    room_id = await new_room(store)
+    # Connections open first, so the calls' reads reach Redis before any of their writes
+    # (a read-then-record step would record ten links here).
+    await asyncio.gather(*(store.caster_links(room_id) for _ in range(10)))
+    answers = await asyncio.gather(*(store.current_caster_link(room_id, f"n{n}", 1_000 + n)
+                                     for n in range(10)))
+    assert len(set(answers)) == 1, answers
+    (link,) = set(answers)
+    assert link != "full" and link is not None
+    assert await store.caster_links(room_id) == (link,)
+    assert await store.record_caster_link(room_id, "second", 5_000) == "recorded"
+    await store.withdraw_caster_link(room_id, link.nonce, 6_000)
+    current = await store.current_caster_link(room_id, "unused", 7_000)
+    assert current is not None and current != "full" and current.nonce == "second"
+    await store.withdraw_caster_link(room_id, "second", 8_000)
+    made = await store.current_caster_link(room_id, "third", 9_000)
+    assert made is not None and made != "full"
+    assert (made.nonce, made.created_ms, made.withdrawn) == ("third", 9_000, False)
+    assert len(await store.caster_links(room_id) or ()) == 3
+
+    full = await new_room(store)
+    for n in range(MAX_MADE):
+        assert await store.record_caster_link(full, f"m{n}", n + 1) == "recorded"
+        await store.withdraw_caster_link(full, f"m{n}", n + 2)
+    assert await store.current_caster_link(full, "over", 1) == "full"
+    assert len(await store.caster_links(full) or ()) == MAX_MADE
+    assert await store.current_caster_link("no-such-room", "n", 1) is None
