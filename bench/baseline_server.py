@@ -51,7 +51,7 @@ async def handler(connection: ServerConnection) -> None:
             ROOMS.pop(path, None)
 
 
-async def main(port: int) -> None:
+async def main(port: int, collect: bool = True) -> None:
     stop = asyncio.get_running_loop().create_future()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set_result, None)
     # The listen queue of the referee's uvicorn (2,048), not asyncio's default of 100: when
@@ -61,6 +61,11 @@ async def main(port: int) -> None:
                      compression=None, backlog=LISTEN_BACKLOG):
         gc.collect()
         gc.freeze()
+        if not collect:
+            # No collection at all from here on: what the sockets cost without the
+            # collector walking them as they pile up (a floor; the referee freezes them
+            # as a crowd grows instead, server/crowd_gc.py).
+            gc.disable()
         print("ready", flush=True)
         await stop
 
@@ -73,6 +78,8 @@ if __name__ == "__main__":
     parser.add_argument("--loop", choices=("asyncio", "uvloop"), default="asyncio",
                         help="the event loop (default: asyncio's own, as the baseline has "
                              "always run; the referee runs on uvloop)")
+    parser.add_argument("--no-gc", dest="collect", action="store_false",
+                        help="disable the garbage collector once started")
     parsed = parser.parse_args()
     if parsed.upstream:
         UPSTREAM.append(parsed.upstream.rstrip("/"))
@@ -80,6 +87,6 @@ if __name__ == "__main__":
         import uvloop
 
         with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-            runner.run(main(parsed.port))
+            runner.run(main(parsed.port, parsed.collect))
     else:
-        asyncio.run(main(parsed.port))
+        asyncio.run(main(parsed.port, parsed.collect))

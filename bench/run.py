@@ -139,11 +139,11 @@ async def start_referee(port: int, redis_url: str, core: str | None,
     return process
 
 
-async def start_baseline(port: int, core: str | None,
-                         loop: str = "asyncio") -> asyncio.subprocess.Process:
+async def start_baseline(port: int, core: str | None, loop: str = "asyncio",
+                         collect: bool = True) -> asyncio.subprocess.Process:
     process = await asyncio.create_subprocess_exec(
         *pinned(core, [PYTHON, "-m", "bench.baseline_server", "--port", str(port),
-                       "--loop", loop]),
+                       "--loop", loop, *([] if collect else ["--no-gc"])]),
         cwd=REPO, stdout=asyncio.subprocess.PIPE)
     assert process.stdout is not None
     line = await asyncio.wait_for(process.stdout.readline(), 30)
@@ -533,8 +533,8 @@ def restart_figures(samples: dict[str, Any], restart: dict[str, Any],
 async def run_baseline(args: argparse.Namespace, workdir: Path, frame_size: int,
                        server_core: str | None, load_core: str | None) -> dict[str, Any]:
     ports = [free_port() for _ in range(args.nodes)]
-    server = Server([await start_baseline(port, server_core, args.baseline_loop)
-                     for port in ports])
+    server = Server([await start_baseline(port, server_core, args.baseline_loop,
+                                          args.baseline_gc) for port in ports])
     restart: dict[str, Any] = {}
 
     async def kill_and_restart() -> None:
@@ -545,8 +545,8 @@ async def run_baseline(args: argparse.Namespace, workdir: Path, frame_size: int,
             process.kill()
         for process in server.processes:
             await process.wait()
-        server.processes = [await start_baseline(port, server_core, args.baseline_loop)
-                            for port in ports]
+        server.processes = [await start_baseline(port, server_core, args.baseline_loop,
+                                                 args.baseline_gc) for port in ports]
         restart["killed_t"], restart["up_t"] = killed, time.time()
         serving = server.sample()
         restart["rss_new_process_mb"] = round(serving["rss"] / 2**20, 1)
@@ -580,7 +580,7 @@ async def run_baseline(args: argparse.Namespace, workdir: Path, frame_size: int,
     sockets = args.rooms * (2 + args.spectators)
     result = {
         "workers": len(fleet.shares),
-        "loop": args.baseline_loop,
+        "loop": args.baseline_loop, "gc": args.baseline_gc,
         "frame_bytes": frame_size,
         "memory": memory_figures(samples, args.rooms, sockets),
         "paced": phase_figures(samples, workers, "paced", "connected"),
@@ -663,7 +663,8 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
                    "sockets": args.rooms * (2 + args.spectators),
                    "duration_s": args.duration, "pace_s": args.pace,
                    "aro_window_s": args.aro_window, "timeout_every": args.timeout_every,
-                   "seed": args.seed, "baseline_loop": args.baseline_loop},
+                   "seed": args.seed, "baseline_loop": args.baseline_loop,
+                   "baseline_gc": args.baseline_gc},
         "referee": referee,
         "baseline": baseline,
         "ratios": {
@@ -744,6 +745,10 @@ def main(argv: list[str] | None = None) -> Path:
                         help="the baseline's event loop (default asyncio, as every baseline "
                              "figure so far; uvloop, the referee's, e.g. for the floor of the "
                              "restart with the loop the referee runs)")
+    parser.add_argument("--baseline-no-gc", dest="baseline_gc", action="store_false",
+                        help="the baseline with its garbage collector disabled once started "
+                             "(a floor: the collector no longer walks its sockets as they pile "
+                             "up, e.g. while every member reconnects after its restart)")
     args = parser.parse_args(argv)
     if args.profile_baseline is not None and not args.restart:
         parser.error("--profile-baseline records the baseline's restart: drop --no-restart")
@@ -762,9 +767,10 @@ def main(argv: list[str] | None = None) -> Path:
     if args.profile_baseline:
         profiled.append("the baseline's restart, py-spy")
     profile = "; ".join(profiled) or None
+    variants = ([f"baseline on {args.baseline_loop}"] if args.baseline_loop != "asyncio"
+                else []) + ([] if args.baseline_gc else ["baseline without gc"])
     record_run(result, args.history, source="bench.run", profile=profile,
-               variant=(f"baseline on {args.baseline_loop}"
-                        if args.baseline_loop != "asyncio" else None))
+               variant="; ".join(variants) or None)
     print(markdown(result))
     print(f"results: {path}")
     return path
