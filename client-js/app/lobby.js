@@ -144,7 +144,7 @@ export async function loadRoomList() {
  * The organizer's caster links: a "Make a caster link" button, the links made so far as the
  * server records them (POST …/casters/list: each with its Copy button, its stream overlay's
  * link and a Withdraw button; a withdrawn one says when), and a field that withdraws a link
- * pasted into it (one not listed: a tournament dashboard's). Withdrawing is at once, on
+ * pasted into it (one not listed: made before rooms recorded their links). Withdrawing is at once, on
  * every node: the casters watching with that link are disconnected and it opens nothing
  * more (protocol/README.md, "Organizer and casters").
  * @param {HTMLElement} box @param {string} room @param {string} organizer
@@ -209,7 +209,7 @@ export function casterMaker(box, room, organizer) {
   } }, "Withdraw this link");
   box.replaceChildren(el("div", { class: "hint" }, "A caster sees both sides' hidden information (Hidden Deployment, Lieutenants, Camouflage markers), never sooner than 60 s after it happened. Give a caster link only to a caster; if one leaks, withdraw it."),
     make, message, done, list,
-    el("div", { class: "withdraw-other" }, "A link not listed here (e.g. from a tournament's dashboard): ", pasted, " ", withdrawPasted));
+    el("div", { class: "withdraw-other" }, "A link not listed here (e.g. one made before links were listed): ", pasted, " ", withdrawPasted));
   act(refresh);
 }
 

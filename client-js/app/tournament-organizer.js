@@ -19,8 +19,6 @@ const absolute = (/** @type {string} */ path) => new URL(path, location.href).hr
 export function startDashboard(id, organizer, refresh) {
   /** The last dashboard answer drawn. @type {any} */
   let data = null;
-  /** The first caster and overlay links read per room: a fresh one comes with each read, one is enough. */
-  const casterLinks = new Map();
   const say = (/** @type {string} */ text) => { $("o-message").textContent = text; };
   $("o-public").replaceChildren(el("b", {}, "Public page"), ": send it to the players (they register there) and to anyone following the event. ",
     copyField("o-public-link", absolute(`/#tournament=${encodeURIComponent(id)}`)));
@@ -147,8 +145,8 @@ export function startDashboard(id, organizer, refresh) {
 
   /** A live table: where its game is, clocks (ticking), VP, its links, its result and controls. */
   function liveRow(/** @type {any} */ t, /** @type {(id: string) => string} */ name) {
-    if (!casterLinks.has(t.room) && t.caster_link) casterLinks.set(t.room, { caster: t.caster_link, overlay: t.overlay_link });
-    const caster = casterLinks.get(t.room);
+    // The room's own caster link (the server's: the same until the room's organizer withdraws it).
+    const caster = t.caster_link ? { caster: t.caster_link, overlay: t.overlay_link } : null;
     const state = liveTableText(t, Date.now());
     const anchor = (/** @type {string} */ kind, /** @type {string} */ href, /** @type {string} */ text, /** @type {string} */ title) =>
       el("a", { href, "data-link": kind, title, target: "_blank", rel: "noopener" }, text);
@@ -159,7 +157,7 @@ export function startDashboard(id, organizer, refresh) {
         el("span", { "data-field": "vp", title: "Victory points so far, as casters see them: from the game at least 60 s ago (hidden troopers count)" }, state.vp)),
       el("div", { class: "t-live-links" },
         anchor("spectator", t.spectator_link, "spectator", "What any spectator sees (public)"), " ",
-        anchor("organizer", t.organizer_link, "room organizer", "The room's organizer page: makes caster links"), " ",
+        anchor("organizer", t.organizer_link, "room organizer", "The room's organizer page: its caster links (make, list, withdraw)"), " ",
         caster ? [anchor("caster", caster.caster, "caster", "Both sides' hidden information, 60 s late: for a stream's commentators only"), " ",
           anchor("overlay", absolute(caster.overlay), "stream overlay", "A caster's overlay for a streaming program's browser source"), " "] : null,
         hasRecord(t.result) ? anchor("record", `/api/rooms/${encodeURIComponent(t.room)}/record`, "record", "The finished game's record (every die, checkable)") : null),

@@ -61,8 +61,8 @@ export async function refresh() {
   $("t-error").textContent = "";
   $("t-refreshed").textContent = `(read at ${new Date().toLocaleTimeString()})`;
   const data = answer.body;
-  // Caster links are fresh at each read of the dashboard: they do not count as a change.
-  const key = JSON.stringify(data, (k, v) => (k === "caster_link" || k === "overlay_link" || k === "vp_as_of_ms" ? undefined : v));
+  // A table's caster link counts as a change (a withdrawn one is replaced); the VP's time alone does not.
+  const key = JSON.stringify(data, (k, v) => (k === "vp_as_of_ms" ? undefined : v));
   if (key === drawn) return;
   drawn = key;
   const view = link.mode === "public" ? data : data.view;

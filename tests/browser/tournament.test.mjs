@@ -140,6 +140,24 @@ test("a tournament: created in the lobby, registered, paired with a swap, played
   }
   await shot(org, "05-dashboard-round-1");
 
+  // A table's caster link is its room's own, listed on the room's organizer page; withdrawn
+  // there, it is replaced on the dashboard at its next read by a new one, listed too.
+  {
+    const row = `#o-tables .t-live[data-table="1"]`;
+    const room = started.rounds[0].tables.find((t) => t.table === 1).room;
+    const roomOrganizer = fragment(await org.$eval(`${row} a[data-link=organizer]`, (a) => a.getAttribute("href"))).get("organizer");
+    const casters = async (/** @type {string} */ path) => (await fetch(`${scenario.base}/api/rooms/${room}/casters${path}`, {
+      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ organizer: roomOrganizer }) })).json();
+    const shown = await org.$eval(`${row} a[data-link=caster]`, (a) => a.getAttribute("href"));
+    const listed = (await casters("/list")).casters;
+    assert.deepEqual(listed.map((c) => c.caster?.link), [shown], "the dashboard's link is the room's one listed link");
+    assert.equal((await casters(`/${listed[0].nonce}/withdraw`)).already_withdrawn, false);
+    await org.waitForFunction(([sel, old]) => document.querySelector(`${sel} a[data-link=caster]`)?.getAttribute("href") !== old, [row, shown], WAIT);
+    const renewed = await org.$eval(`${row} a[data-link=caster]`, (a) => a.getAttribute("href"));
+    assert.match(renewed, new RegExp(`^/#room=${room}&token=.+`));
+    assert.deepEqual((await casters("/list")).casters.map((c) => c.caster?.link ?? null), [null, renewed]);
+  }
+
   // The lobby's list of public rooms names each table with its tournament, round and table,
   // linked to the tournament's public page.
   await lobby.goto(scenario.base + "/");
