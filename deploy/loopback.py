@@ -34,6 +34,7 @@ import grp
 import json
 import os
 import pwd
+import random
 import re
 import select
 import shutil
@@ -95,9 +96,26 @@ def loopback_nginx_values(run_dir: Path, port: int, node_ports: list[int]) -> di
 # --- processes -----------------------------------------------------------------------------
 
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    """A port free now, below the kernel's ephemeral range: the parts bind it only later, and
+    a port the kernel picked (``bind(0)``) is one it may hand to any outgoing connection
+    meanwhile (a busy host has thousands: a node then failed "address already in use")."""
+    low = _ephemeral_low()
+    for _ in range(200):
+        port = random.randrange(10_000, low)
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise LoopbackError(f"no free port found between 10000 and {low}")
+
+
+def _ephemeral_low() -> int:
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32_768  # Linux's default
 
 
 def binary(name: str) -> str:
