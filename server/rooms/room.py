@@ -90,6 +90,7 @@ from server.rooms.seats import (
     presence_deadlines,
     role_seat,
 )
+from server.rooms.slow_commands import SLOW_COMMANDS
 from server.rooms.spectator_count import SpectatorCount
 from server.rooms.spectator_delay import Clock, DelayedFeed
 from server.store import (
@@ -108,10 +109,6 @@ log = logging.getLogger(__name__)
 ARO_WINDOW = "aro_window"
 BAD_COMMAND = "bad_command"  # the rules core's Reason.BAD_COMMAND
 STORAGE_RETRY_S = 0.5
-SLOW_COMMAND_S = 0.05
-"""A seat's command that spends this long in its room (from the inbox to its answer) is
-logged with where the time went: waiting behind the room's other messages, or handled
-(rules, storage, fan-out). 50 ms is the players' latency target of docs/performance.md."""
 """How soon a deadline whose write found the store unavailable is tried again."""
 
 
@@ -304,12 +301,8 @@ class Room:
             finally:  # (a failure is answered right after, by _after_failure)
                 done = time.perf_counter()
                 COMMAND_LATENCY.observe(done - message.received)
-                if done - message.received >= SLOW_COMMAND_S:
-                    log.warning("room %s: a command took %.1f ms in the room (%.1f ms waiting "
-                                "in its inbox, %.1f ms handled, of which the last store append "
-                                "%.1f ms)", self.room_id, (done - message.received) * 1000,
-                                (started - message.received) * 1000, (done - started) * 1000,
-                                self._last_store_s * 1000)
+                SLOW_COMMANDS.took(self.room_id, started - message.received,
+                                   done - started, self._last_store_s)
         elif isinstance(message, Join):
             await self._on_join(message)
         elif isinstance(message, Leave):
