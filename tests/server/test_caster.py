@@ -29,7 +29,6 @@ from protocol.messages import (
     Measure,
     Measurement,
     Snapshot,
-    Welcome,
 )
 from server.app import create_app
 from server.lobby.tokens import new_caster_token
@@ -39,6 +38,7 @@ from server.store import MemoryRoomStore, RoomMeta, RoomSettings
 from server.transport.caster_sessions import WITHDRAWN_MESSAGE, CasterSessions
 from tests.support.skirmish import Placement, skirmish
 from tests.support.windows import opened
+from tests.support.withdrawn_casters import refused_as_withdrawn
 
 GHOST = "B-t2"  # B's trooper in Hidden Deployment
 PLACEMENTS: dict[str, Placement] = {
@@ -192,15 +192,6 @@ async def test_a_caster_sees_both_sides_hidden_information_only_after_60_s(table
 
 
 # --- withdrawing a caster link --------------------------------------------------------
-
-
-async def refused_as_withdrawn(base: str, room_id: str, token: str) -> None:
-    client = await Client.connect(base, room_id, hello=False)
-    await client.send(Hello(PROTOCOL_VERSION, room_id, token, None))
-    error = await client.until(Error)
-    assert (error.code, error.message) == ("caster_withdrawn", WITHDRAWN_MESSAGE)
-    assert await client.close_code() == CloseCode.CASTER_WITHDRAWN
-    assert not client.of(Welcome) and not client.of(Snapshot), "nothing of the game"
 
 
 async def test_the_organizer_lists_its_caster_links_and_withdraws_one(table: Table) -> None:

@@ -14,12 +14,10 @@ from urllib.parse import parse_qs
 import httpx
 import pytest
 
-from protocol.constants import PROTOCOL_VERSION, CloseCode
-from protocol.messages import Error, Hello, Snapshot, Welcome
 from server.app import create_app
 from server.store.redis_store import RedisRoomStore
-from server.transport.caster_sessions import WITHDRAWN_MESSAGE
 from tests.server.wsclient import Client
+from tests.support.withdrawn_casters import refused_as_withdrawn
 from tests.tournaments.conftest import app_settings, serving
 from tests.tournaments.helpers import Organizer
 
@@ -75,15 +73,6 @@ def caster_of(row: dict[str, Any]) -> tuple[str, str]:
     assert fragment(row["caster_link"]) == {"room": row["room"], "token": token}
     assert row["overlay_link"] == f"/overlay#room={row['room']}&token={token}"
     return token, token.split(".")[1]
-
-
-async def refused_as_withdrawn(base: str, room_id: str, token: str) -> None:
-    client = await Client.connect(base, room_id, hello=False)
-    await client.send(Hello(PROTOCOL_VERSION, room_id, token, None))
-    error = await client.until(Error)
-    assert (error.code, error.message) == ("caster_withdrawn", WITHDRAWN_MESSAGE)
-    assert await client.close_code() == CloseCode.CASTER_WITHDRAWN
-    assert not client.of(Welcome) and not client.of(Snapshot), "nothing of the game"
 
 
 async def test_two_reads_give_each_table_the_same_link_which_its_room_lists(
