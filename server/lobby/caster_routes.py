@@ -30,7 +30,7 @@ from starlette.routing import Route
 from server.fanout import Audience
 from server.lobby.routes import BadRequest, _error
 from server.lobby.routes import _json_object as read_json_object
-from server.lobby.tokens import caster_token, is_nonce, is_organizer, new_caster_token
+from server.lobby.tokens import caster_token, is_nonce, is_organizer, new_caster_nonce
 from server.rooms.registry import RoomRegistry
 from server.rooms.spectator_delay import delay_ms
 from server.store import RoomMeta, StoredRoom
@@ -73,16 +73,12 @@ def _too_many() -> BadRequest:
                       "make a new room for more", 409)
 
 
-def _new_nonce(meta: RoomMeta) -> str:
-    return new_caster_token(meta).split(".")[1]
-
-
 async def current_caster(registry: RoomRegistry, meta: RoomMeta) -> dict[str, str] | None:
     """The room's oldest caster link in use (``_links``); when it has none, a new one made
     and recorded as ``make_caster`` does, in one atomic step of the store (two reads at once
     make one link). None: the room is gone, or it holds ``MAX_MADE`` records, all
     withdrawn."""
-    link = await registry.store.current_caster_link(meta.room_id, _new_nonce(meta),
+    link = await registry.store.current_caster_link(meta.room_id, new_caster_nonce(),
                                                     registry.clock())
     if not isinstance(link, CasterLink):
         return None
@@ -96,7 +92,7 @@ async def make_caster(request: Request) -> Response:
     try:
         stored = await _organizer_room(request)
         meta = stored.meta
-        nonce = _new_nonce(meta)
+        nonce = new_caster_nonce()
         token = caster_token(meta, nonce)
         created_ms = registry.clock()
         recorded = await registry.store.record_caster_link(meta.room_id, nonce, created_ms)

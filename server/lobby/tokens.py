@@ -62,7 +62,12 @@ def is_organizer(meta: RoomMeta, token: str) -> bool:
 
 def new_caster_token(meta: RoomMeta) -> str:
     """A new caster token of the room (its organizer asked for it)."""
-    return caster_token(meta, secrets.token_urlsafe(12))
+    return caster_token(meta, new_caster_nonce())
+
+
+def new_caster_nonce() -> str:
+    """A new caster link's nonce (random, base64url: ``is_nonce``)."""
+    return secrets.token_urlsafe(12)
 
 
 def caster_token(meta: RoomMeta, nonce: str) -> str:

@@ -163,6 +163,13 @@ class FeedUnavailable(RuntimeError):
     """The store lacks what a delayed feed needs (it never should)."""
 
 
+def released_by(committed_ms: Sequence[int], cutoff_ms: int) -> int:
+    """How many of a room's events, from the first, a delayed audience has seen at
+    ``cutoff_ms`` (now minus its delay): up to the first one committed after it."""
+    return next((n for n, at in enumerate(committed_ms) if at > cutoff_ms),
+                len(committed_ms))
+
+
 async def load_feed(engine: Engine, store: RoomStore, room_id: str, audience: Audience,
                     delay: int, now_ms: int, *, live_state: State, live_version: int,
                     live_seen: int) -> DelayedFeed:
@@ -174,9 +181,7 @@ async def load_feed(engine: Engine, store: RoomStore, room_id: str, audience: Au
     timeline = await store.timeline(room_id)
     if timeline is None or len(timeline.events) != live_version:
         raise FeedUnavailable(f"room {room_id}: the store's events do not match the room")
-    cutoff = now_ms - delay
-    released = next((n for n, at in enumerate(timeline.committed_ms) if at > cutoff),
-                    live_version)
+    released = released_by(timeline.committed_ms, now_ms - delay)
     plains = [codec.unpack_plain(payload) for payload in timeline.events]
     events = [engine.event_from_plain(plain) for plain in plains]
     if timeline.first_snapshot is None:

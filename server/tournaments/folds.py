@@ -32,7 +32,7 @@ from protocol.codec import unpack_plain
 from server.fanout import Audience
 from server.rooms.engine_port import Engine
 from server.rooms.numbering import unpack_room_snapshot
-from server.rooms.spectator_delay import delay_ms
+from server.rooms.spectator_delay import delay_ms, released_by
 from server.store import RoomMeta, RoomStore
 
 ROOMS_KEPT = 256
@@ -113,7 +113,7 @@ class Folds:
                                                               kept.now)):
             return None
         decoded = _Decoded(self.engine, events)
-        released = _released(times, cutoff)
+        released = released_by(times, cutoff)
         casters = _fold(self.engine, kept.casters, decoded, times, 0, released)
         if casters.version >= kept.now.version:
             now = _fold(self.engine, casters, decoded, times, released, len(events))
@@ -140,7 +140,7 @@ class Folds:
         start = Folded(0, self.engine.state_from_plain(first_plain), b"", 0, 0)
         events, times = timeline.events, timeline.committed_ms
         decoded = _Decoded(self.engine, events)
-        released = _released(times, cutoff)
+        released = released_by(times, cutoff)
         casters = _fold(self.engine, start, decoded, times, 0, released)
         now = _fold(self.engine, casters, decoded, times, released, len(events))
         self._keep(room_id, _Kept(stored.meta, now, casters))
@@ -170,12 +170,6 @@ class _Decoded:
             found = self._done[index] = self._engine.event_from_plain(
                 unpack_plain(self.raw[index]))
         return found
-
-
-def _released(times: Sequence[int], cutoff: int) -> int:
-    """How many of the events, from the first, casters have seen: up to the first one
-    committed after ``cutoff`` (what ``server.rooms.spectator_delay`` releases)."""
-    return next((n for n, at in enumerate(times) if at > cutoff), len(times))
 
 
 def _fold(engine: Engine, start: Folded, events: _Decoded, times: Sequence[int],
