@@ -113,6 +113,14 @@ class Room:
             deadlines=(), listing=None, committed_ms=at_ms)
         self.state = state
 
+    async def play(self, batches: Sequence[Sequence[Event]], clock: int) -> int:
+        """Commit each batch a second after the one before, from ``clock``; the time of
+        the last commit."""
+        for events in batches:
+            clock += 1_000
+            await self.commit(events, ENGINE.apply_all(self.state, events), clock)
+        return clock
+
 
 def bench_game(seed: int = 7) -> tuple[GameState, list[tuple[Event, ...]]]:
     """The benchmark's scripted game: its first state and each command's events."""
@@ -295,11 +303,7 @@ async def test_the_casters_view_is_never_ahead_of_a_clock_that_went_back() -> No
     room = Room(store, "back", first)
     await room.create()
     folds = Folds(store, ENGINE)
-    clock, state = 1_800_000_000_000, first
-    for events in batches[:120]:
-        state = ENGINE.apply_all(state, events)
-        clock += 1_000
-        await room.commit(events, state, clock)
+    clock = await room.play(batches[:120], 1_800_000_000_000)
     ahead = await folds.read("back", clock + 60_000)
     assert ahead is not None and ahead.casters is not None
     back = await folds.read("back", clock)  # 60 s earlier: the last minute not seen yet
@@ -322,11 +326,7 @@ async def test_a_room_made_again_under_its_id_is_read_from_its_first_state(
         await node_1._redis.delete(*room_keys("again"))
         await room.create()
         folds_1 = Folds(node_1, ENGINE)
-        clock, state = 1_800_000_000_000, first
-        for events in batches[:50]:
-            state = ENGINE.apply_all(state, events)
-            clock += 1_000
-            await room.commit(events, state, clock)
+        clock = await room.play(batches[:50], 1_800_000_000_000)
         kept = await folds_1.read("again", clock + 60_000)
         assert kept is not None
 
@@ -335,15 +335,11 @@ async def test_a_room_made_again_under_its_id_is_read_from_its_first_state(
         other_first, other = bench_game(8)
         remade = Room(node_2, "again", other_first)
         await remade.create()
-        state = other_first
-        for events in other[:80]:
-            state = ENGINE.apply_all(state, events)
-            clock += 1_000
-            await remade.commit(events, state, clock)
+        clock = await remade.play(other[:80], clock)
         read = await folds_1.read("again", clock + 60_000)
         fresh = await Folds(node_2, ENGINE).read("again", clock + 60_000)
         assert read is not None and fresh is not None
-        assert read.now == state == fresh.now
+        assert read.now == remade.state == fresh.now
         assert read.casters == fresh.casters
         assert row_of(ENGINE, read) == (await replayed(node_2, "again", clock + 60_000))[0]
     finally:
