@@ -1,0 +1,252 @@
+"""The room bus (``server.cluster.bus.RoomBus``) against a real redis-server: the order of
+what a node publishes, the outbox kept while Redis is unreachable, confirmed subscriptions,
+unsubscribing, handlers that fail, and a lost subscriber connection (``on_reset`` once, then
+delivery again on the same channels)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+import redis.asyncio as aioredis
+
+from server.cluster import bus as bus_module
+from server.cluster.bus import BusUnavailable, RoomBus
+from tests.store.redis_process import RedisProcess
+
+pytestmark = pytest.mark.redis
+
+WAIT_S = 10.0  # a generous bound on waiting for an event that must happen
+
+
+class Heard:
+    """A handler that keeps what it receives; ``until(n)`` waits for the n-th."""
+
+    def __init__(self) -> None:
+        self.messages: list[bytes] = []
+        self._waiting: list[tuple[int, asyncio.Future[None]]] = []
+
+    def __call__(self, data: bytes) -> None:
+        self.messages.append(data)
+        for count, future in self._waiting:
+            if len(self.messages) >= count and not future.done():
+                future.set_result(None)
+
+    async def until(self, count: int) -> list[bytes]:
+        if len(self.messages) < count:
+            future = asyncio.get_running_loop().create_future()
+            self._waiting.append((count, future))
+            async with asyncio.timeout(WAIT_S):
+                await future
+        return self.messages
+
+
+class Resets:
+    def __init__(self) -> None:
+        self.count = 0
+        self.happened = asyncio.Event()
+
+    def __call__(self) -> None:
+        self.count += 1
+        self.happened.set()
+
+
+def channel() -> str:
+    return f"{{room:{uuid.uuid4().hex[:8]}}}:out"
+
+
+@asynccontextmanager
+async def started(url: str, node: str,
+                  on_reset: Callable[[], None] = lambda: None) -> AsyncIterator[RoomBus]:
+    client = aioredis.Redis.from_url(url)
+    bus = RoomBus(client, node, on_reset)
+    await bus.start()
+    try:
+        yield bus
+    finally:
+        await bus.close()
+        await client.aclose()
+
+
+@pytest.fixture
+async def admin(redis_server: RedisProcess) -> AsyncIterator[aioredis.Redis]:
+    client = aioredis.Redis.from_url(redis_server.url)
+    try:
+        yield client
+    finally:
+        await client.aclose()
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[RedisProcess]:
+    """A redis-server of the test's own, to kill and start again."""
+    server = RedisProcess(tmp_path / "redis")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+async def test_many_messages_arrive_in_the_order_published_across_flushes(
+        redis_server: RedisProcess) -> None:
+    out, heard = channel(), Heard()
+    async with started(redis_server.url, "a") as owner, started(redis_server.url, "b") as relay:
+        await relay.subscribe(out, heard)
+        sent = [f"m{n}".encode() * (1 + n % 7) for n in range(3000)]
+        for start in range(0, len(sent), 100):
+            for data in sent[start:start + 100]:
+                owner.publish(out, data)
+            await asyncio.sleep(0)  # the writer flushes while more is published
+        assert await heard.until(len(sent)) == sent
+
+
+async def test_close_sends_what_is_queued(redis_server: RedisProcess) -> None:
+    out, heard = channel(), Heard()
+    async with started(redis_server.url, "b") as relay:
+        async with started(redis_server.url, "a") as owner:
+            await relay.subscribe(out, heard)
+            for n in range(50):
+                owner.publish(out, b"%d" % n)
+        assert await heard.until(50) == [b"%d" % n for n in range(50)]
+
+
+async def test_messages_published_while_redis_is_down_arrive_once_it_is_back(
+        own_redis: RedisProcess, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The publishing node logs in as a user Redis forgets when it restarts, so it cannot
+    send before the subscribing node has subscribed again and the test re-created the user
+    (pub/sub delivers to whoever is subscribed when the message is published)."""
+    monkeypatch.setattr(bus_module, "OUTBOX_LIMIT", 20)
+    url = own_redis.url
+    node_user = ("ACL", "SETUSER", "node", "on", ">secret", "~*", "&*", "+@all")
+    admin = aioredis.Redis.from_url(url)
+    await admin.execute_command(*node_user)  # type: ignore[no-untyped-call]
+    await admin.aclose()
+    out, heard = channel(), Heard()
+    async with started(url.replace("redis://", "redis://node:secret@"), "a") as owner, \
+            started(url, "b") as relay:
+        await relay.subscribe(out, heard)
+        owner.publish(out, b"before")
+        await heard.until(1)  # both nodes' connections are open: the kill breaks them
+        own_redis.kill()
+        sent = [b"%d" % n for n in range(25)]
+        for data in sent:
+            owner.publish(out, data)
+        own_redis.start()
+        # Confirmed once the relay's connection is open again with ``out`` subscribed.
+        await relay.subscribe(channel(), Heard())
+        admin = aioredis.Redis.from_url(url)
+        assert await admin.execute_command(*node_user) == b"OK"  # type: ignore[no-untyped-call]
+        await admin.aclose()
+        # The outbox held 20 at most: the 5 oldest were dropped.
+        assert await heard.until(21) == [b"before", *sent[5:]]
+
+
+async def test_subscribe_returns_once_redis_confirmed_it(
+        redis_server: RedisProcess, admin: aioredis.Redis) -> None:
+    out, heard = channel(), Heard()
+    async with started(redis_server.url, "b") as relay:
+        await relay.subscribe(out, heard)
+        assert await admin.publish(out, b"first") == 1  # subscribed already
+        assert await heard.until(1) == [b"first"]
+
+
+async def test_subscribe_with_redis_unreachable_is_bus_unavailable(
+        own_redis: RedisProcess) -> None:
+    async with started(own_redis.url, "b") as relay:
+        own_redis.kill()
+        with pytest.raises(BusUnavailable):
+            await relay.subscribe(channel(), Heard())
+
+
+async def test_unsubscribe_stops_delivery(
+        redis_server: RedisProcess, admin: aioredis.Redis) -> None:
+    out, other = channel(), channel()
+    heard, heard_other, stranger = Heard(), Heard(), Heard()
+    async with started(redis_server.url, "b") as relay:
+        await relay.subscribe(out, heard)
+        await relay.unsubscribe(out, stranger)  # not the registered handler: no effect
+        assert await admin.publish(out, b"kept") == 1
+        await heard.until(1)
+        await relay.unsubscribe(out, heard)
+        # Confirmed on the same connection after the unsubscribe: Redis has done both.
+        await relay.subscribe(other, heard_other)
+        assert await admin.publish(out, b"dropped") == 0
+        await admin.publish(other, b"later")
+        await heard_other.until(1)  # delivered after anything of ``out`` would have been
+        assert heard.messages == [b"kept"]
+        assert stranger.messages == []
+
+
+async def test_a_failing_handler_does_not_stop_the_others(
+        redis_server: RedisProcess, admin: aioredis.Redis,
+        caplog: pytest.LogCaptureFixture) -> None:
+    failing, fine = channel(), channel()
+    calls: list[bytes] = []
+
+    def fails(data: bytes) -> None:
+        calls.append(data)
+        raise RuntimeError("handler bug")
+
+    heard = Heard()
+    async with started(redis_server.url, "b") as relay:
+        await relay.subscribe(failing, fails)
+        await relay.subscribe(fine, heard)
+        with caplog.at_level(logging.ERROR, logger="server.cluster.bus"):
+            await admin.publish(failing, b"one")
+            await admin.publish(fine, b"two")
+            await admin.publish(failing, b"three")
+            await admin.publish(fine, b"four")
+            assert await heard.until(2) == [b"two", b"four"]
+    assert calls == [b"one", b"three"]
+    assert sum("handler for" in record.getMessage() for record in caplog.records) == 2
+
+
+async def test_lost_subscriber_connection_resets_once_then_delivers_again(
+        own_redis: RedisProcess) -> None:
+    out, heard, resets = channel(), Heard(), Resets()
+    admin = aioredis.Redis.from_url(own_redis.url)
+    async with started(own_redis.url, "b", resets) as relay:
+        await relay.subscribe(out, heard)
+        await admin.publish(out, b"before")
+        await heard.until(1)
+        await admin.aclose()
+        own_redis.kill()
+        async with asyncio.timeout(WAIT_S):
+            await resets.happened.wait()
+        # While Redis is down, every attempt to subscribe fails; no further reset.
+        for _ in range(3):
+            with pytest.raises(BusUnavailable):
+                await relay.subscribe(channel(), Heard())
+        own_redis.start()
+        # A subscription confirmed now comes after the connection was opened again and
+        # every channel subscribed again on it.
+        later = channel()
+        await relay.subscribe(later, Heard())
+        admin = aioredis.Redis.from_url(own_redis.url)
+        assert await admin.publish(out, b"after") == 1
+        assert await heard.until(2) == [b"before", b"after"]
+        assert resets.count == 1
+    await admin.aclose()
+
+
+async def test_connection_killed_by_redis_resets_once_and_resubscribes(
+        own_redis: RedisProcess) -> None:
+    out, heard, resets = channel(), Heard(), Resets()
+    admin = aioredis.Redis.from_url(own_redis.url)
+    async with started(own_redis.url, "b", resets) as relay:
+        await relay.subscribe(out, heard)
+        await admin.execute_command(  # type: ignore[no-untyped-call]
+            "CLIENT", "KILL", "TYPE", "pubsub")
+        async with asyncio.timeout(WAIT_S):
+            await resets.happened.wait()
+        await relay.subscribe(channel(), Heard())
+        assert await admin.publish(out, b"after") == 1
+        assert await heard.until(1) == [b"after"]
+        assert resets.count == 1
+    await admin.aclose()
