@@ -1,25 +1,37 @@
 """The room bus: Redis pub/sub between the nodes that serve one room.
 
-One subscriber connection per node (``PubSub``), read by one task that hands each message
-to the handler registered for its channel. One writer task per node sends everything queued
-by ``publish`` in order on one connection: the order in which a room publishes is the order
-every subscriber receives. ``publish`` never waits (the room actor calls it); while Redis is
-unreachable the queue is kept (up to ``OUTBOX_LIMIT`` messages, oldest dropped first) and
-sent when Redis is back. Pub/sub delivers at most once: a relay detects a lost message by its
-sequence number; when the subscriber connection drops, ``on_reset`` runs (the node sends its
-relayed viewers to reconnect and resume).
+One subscriber connection per node hands each message to the handler registered for its
+channel. One writer task per node sends everything queued by ``publish`` in order on one
+connection: the order in which a room publishes is the order every subscriber receives.
+``publish`` never waits (the room actor calls it); while Redis is unreachable the queue is
+kept (up to ``OUTBOX_LIMIT`` messages, oldest dropped first) and sent when Redis is back.
+Pub/sub delivers at most once: a relay detects a lost message by its sequence number; when
+the subscriber connection drops, ``on_reset`` runs once (the node sends its relayed viewers
+to reconnect and resume) and the connection is opened again every ``RECONNECT_PAUSE_S``, the
+node's own channel and every routed one subscribed again on it.
+
+Both connections are the store's ``AppendChannel`` (``server.store.append_channel``): one
+asyncio.Protocol per connection whose replies hiredis parses in ``data_received``, opened with
+the client pool's settings (URL, TLS, unix socket, AUTH, SELECT, client name). Not redis-py's
+``Pipeline`` and ``PubSub``: with a crowd joining one room their own code was ~11 % of each
+node's CPU (``Pipeline.execute``: pool checkout, the retry wrapper, a send under a timeout
+task, one ``read_response`` per reply, pool release -- ~120 µs of the owner's CPU for a
+one-message flush, ~14 µs per message at 32; ``PubSub.get_message``: a task wake-up and
+redis-py's parse path per message; figures in ``bench.bus_cost``).
 
 The writer: ``publish`` packs each message as a ``PUBLISH`` command at once (hiredis' C
 packer, ``server.store.resp``); a flush writes the queued commands (up to ``FLUSH_LIMIT``) in
-one ``transport.write`` on a connection of its own (the store's ``AppendChannel``: an
-asyncio.Protocol whose replies hiredis parses in ``data_received``) and waits for their
-replies, one flush in flight at a time. Only the messages Redis confirmed leave the queue; on
-a failure (connection lost, no reply within the pool's ``socket_timeout``, an error reply such
-as ``LOADING`` after a restart) the rest is sent again after ``RECONNECT_PAUSE_S``. Why not a
-redis-py ``Pipeline``: its ``execute`` (pool checkout, the retry wrapper, a send under a
-timeout task, one ``read_response`` per reply, pool release) cost ~120 µs of the owner's CPU
-for a one-message flush and ~14 µs per message at 32 (``bench.bus_cost``), the writer's share
-of a crowd joining one room.
+one ``transport.write`` and waits for their replies, one flush in flight at a time. Only the
+messages Redis confirmed leave the queue; on a failure (connection lost, no reply within the
+pool's ``socket_timeout``, an error reply such as ``LOADING`` after a restart) the rest is
+sent again after ``RECONNECT_PAUSE_S``.
+
+The reader: ``_Subscriber`` hands a ``message`` push to its channel's handler inside
+``data_received`` (no task in between); the other replies (the confirmations of
+``SUBSCRIBE``/``UNSUBSCRIBE``) go, in order, to whoever sent the command, as the
+``AppendChannel``'s batches do, so ``subscribe`` returns when Redis confirmed its channel. A
+``subscribe`` that finds the connection down opens it again itself (one attempt, as redis-py's
+``PubSub`` did) rather than wait for the next ``RECONNECT_PAUSE_S``.
 """
 
 from __future__ import annotations
@@ -30,11 +42,14 @@ import itertools
 import logging
 from collections import deque
 from collections.abc import Callable
+from typing import Any
 
+import hiredis
 import redis.asyncio as aioredis
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError, ResponseError
 
-from server.store.append_channel import AppendChannel
+from server.store.append_channel import _INCOMPLETE, AppendChannel, _Link
 from server.store.resp import pack_command
 
 log = logging.getLogger(__name__)
@@ -54,52 +69,94 @@ class BusUnavailable(Exception):
     """The subscription could not be confirmed (Redis unreachable)."""
 
 
+class _Subscriber(_Link):
+    """The subscriber connection: a ``message`` push goes to its channel's handler right
+    in ``data_received``; any other reply (a ``SUBSCRIBE``'s or ``UNSUBSCRIBE``'s
+    confirmation, the handshake's) to the batch waiting for it, as on any ``_Link``."""
+
+    def __init__(self, reply_timeout: float | None, routes: dict[bytes, Handler]) -> None:
+        super().__init__(reply_timeout)
+        self._routes = routes
+
+    def data_received(self, data: bytes) -> None:
+        reader = self._reader
+        routes = self._routes
+        try:
+            reader.feed(data)
+            while (reply := reader.gets()) is not _INCOMPLETE:
+                if reply.__class__ is list and len(reply) == 3 and reply[0] == b"message":
+                    handler = routes.get(reply[1])
+                    if handler is not None:
+                        try:
+                            handler(reply[2])
+                        except Exception:
+                            log.exception("room bus: handler for %s failed",
+                                          reply[1].decode(errors="replace"))
+                elif not self._answer(reply):
+                    return
+        except hiredis.ProtocolError as error:
+            self._fail(RedisConnectionError, f"unreadable reply from Redis: {error}")
+
+
 class RoomBus:
     def __init__(self, client: aioredis.Redis, node_id: str,
                  on_reset: Callable[[], None]) -> None:
-        self._redis = client
-        self._node_id = node_id
+        self._node_channel = f"{{node:{node_id}}}:bus"
         self._on_reset = on_reset
-        self._pubsub = client.pubsub()
-        self._handlers: dict[str, Handler] = {}
-        self._confirm: dict[str, asyncio.Future[None]] = {}
+        self._routes: dict[bytes, Handler] = {}  # channel -> handler (as Redis names it)
+        self._subscriber = AppendChannel(client.connection_pool, self._new_link)
+        self._newest: _Subscriber | None = None  # the connection ``connect`` made last
+        self._live: _Subscriber | None = None  # the one opened and subscribed again
+        self._reconnecting = asyncio.Lock()
         self._publisher = AppendChannel(client.connection_pool)
         self._outbox: deque[bytes] = deque()  # packed PUBLISH commands
         self._queued = 0  # messages ever queued: the outbox's first is number queued - len
         self._wake = asyncio.Event()
         self._stop = asyncio.Event()  # cuts a retry's pause short on close
-        self._tasks: list[asyncio.Task[None]] = []
+        self._watcher: asyncio.Task[None] | None = None
         self._writer: asyncio.Task[None] | None = None
         self._closing = False
 
     async def start(self) -> None:
-        # A channel of its own first, so the reader always has a subscribed connection.
-        await self._pubsub.subscribe(f"{{node:{self._node_id}}}:bus")
+        """Open the subscriber connection (its first channel the node's own); raises
+        redis-py's ``ConnectionError``/``TimeoutError`` if Redis does not answer."""
+        async with asyncio.timeout(SUBSCRIBE_TIMEOUT_S):
+            await self._connected()
+        self._watcher = asyncio.create_task(self._watch(), name="bus-reader")
         self._writer = asyncio.create_task(self._write(), name="bus-writer")
-        self._tasks = [asyncio.create_task(self._read(), name="bus-reader")]
 
     async def subscribe(self, channel: str, handler: Handler) -> None:
         """Route ``channel``'s messages to ``handler``; returns once Redis confirmed the
-        subscription (so whatever is published after this is received)."""
-        self._handlers[channel] = handler
-        confirmed = self._confirm[channel] = asyncio.get_running_loop().create_future()
+        subscription (so whatever is published after this is received). If the subscriber
+        connection is down, it is opened again first, every channel subscribed again on it."""
+        key = channel.encode()
+        self._routes[key] = handler
         try:
-            await self._pubsub.subscribe(channel)
             async with asyncio.timeout(SUBSCRIBE_TIMEOUT_S):
-                await confirmed
+                await self._connected()
+                command = [pack_command("SUBSCRIBE", key)]
+                try:
+                    (reply,) = await self._subscriber.execute(command)
+                except RedisConnectionError:
+                    # Its loss not noticed yet (Redis restarted a moment ago): once more on
+                    # a new connection, as redis-py's PubSub would.
+                    await self._connected()
+                    (reply,) = await self._subscriber.execute(command)
+            _confirmed(reply)
         except (RedisError, OSError, TimeoutError) as error:
+            if self._routes.get(key) is handler:
+                del self._routes[key]
             raise BusUnavailable(f"subscribe {channel}: {error}") from error
-        finally:
-            if self._confirm.get(channel) is confirmed:
-                del self._confirm[channel]
 
     async def unsubscribe(self, channel: str, handler: Handler) -> None:
         """Stop routing ``channel`` to ``handler`` (if it is still the one registered)."""
-        if self._handlers.get(channel) is not handler:
+        key = channel.encode()
+        if self._routes.get(key) is not handler:
             return
-        del self._handlers[channel]
-        with contextlib.suppress(RedisError, OSError):
-            await self._pubsub.unsubscribe(channel)
+        del self._routes[key]
+        # Not waited for: from now on its messages find no handler. (Not connected: the
+        # connection opened next does not subscribe it.)
+        self._subscriber.send([pack_command("UNSUBSCRIBE", key)], _ignore)
 
     def publish(self, channel: str, data: bytes) -> None:
         """Queue a message; sent in order by the writer task. Never blocks."""
@@ -126,47 +183,71 @@ class RoomBus:
             except TimeoutError:
                 log.warning("room bus: Redis did not confirm the last messages on close")
         await self._publisher.close()
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
+        if self._watcher is not None:
+            self._watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await task
-        with contextlib.suppress(RedisError, OSError):
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+                await self._watcher
+        await self._subscriber.close()
 
-    async def _read(self) -> None:
-        healthy = True
-        # Not ``while True``: a cancellation can be lost inside the Redis client (seen
-        # right after a Redis restart); the loop ends once ``close`` began anyway.
-        while not self._closing:
+    # --- the subscriber connection ------------------------------------------------------
+
+    def _new_link(self, reply_timeout: float | None) -> _Link:
+        link = self._newest = _Subscriber(reply_timeout, self._routes)
+        return link
+
+    async def _connected(self) -> None:
+        """Unless the subscriber connection is open: open it and subscribe the node's own
+        channel and every routed one on it (in one write, the node's first), confirmed."""
+        if self._is_live():
+            return
+        async with self._reconnecting:  # one reconnection; the others wait for it
+            if self._is_live():
+                return
+            subscriber = self._subscriber
+            await subscriber.connect()
+            link = self._newest
+            assert link is not None
             try:
-                message = await self._pubsub.get_message(timeout=None)
-            except (RedisError, OSError) as error:
-                if healthy:
-                    log.warning("room bus: subscriber connection lost: %s", error)
-                    healthy = False
-                    self._on_reset()
-                await asyncio.sleep(RECONNECT_PAUSE_S)  # Redis is down: try again later
-                continue
-            if not healthy:
-                log.info("room bus: subscriber connection back")
-                healthy = True
-            if message is None:
-                continue
-            channel = message["channel"]
-            channel = channel.decode() if isinstance(channel, bytes) else str(channel)
-            kind = message["type"]
-            if kind == "subscribe":
-                confirmed = self._confirm.get(channel)
-                if confirmed is not None and not confirmed.done():
-                    confirmed.set_result(None)
-            elif kind == "message":
-                handler = self._handlers.get(channel)
-                if handler is not None:
-                    try:
-                        handler(bytes(message["data"]))
-                    except Exception:
-                        log.exception("room bus: handler for %s failed", channel)
+                channels = [self._node_channel.encode(), *self._routes]
+                # Written before anything else can be: a SUBSCRIBE sent by ``subscribe``
+                # meanwhile is confirmed after these.
+                replies = await subscriber.execute(
+                    [pack_command("SUBSCRIBE", channel) for channel in channels])
+                for reply in replies:
+                    _confirmed(reply)
+            except BaseException:
+                link.close()  # not subscribed as it should be: the next attempt opens anew
+                raise
+            self._live = link
+
+    def _is_live(self) -> bool:
+        live = self._live
+        return live is not None and live.failure is None
+
+    async def _watch(self) -> None:
+        """``on_reset`` once per outage of the subscriber connection; the connection opened
+        again every ``RECONNECT_PAUSE_S`` until it is (or ``subscribe`` did it first)."""
+        while True:
+            lost = self._live
+            assert lost is not None  # (``start`` opened one)
+            await asyncio.wait([lost.closed])  # (not cancelling it when we are)
+            if self._closing:
+                return
+            log.warning("room bus: subscriber connection lost: %s", lost.failure)
+            try:
+                self._on_reset()
+            except Exception:
+                log.exception("room bus: on_reset failed")
+            while not self._is_live():
+                await asyncio.sleep(RECONNECT_PAUSE_S)
+                try:
+                    async with asyncio.timeout(SUBSCRIBE_TIMEOUT_S):
+                        await self._connected()
+                except (RedisError, OSError, TimeoutError):
+                    continue  # Redis is down: try again later
+            log.info("room bus: subscriber connection back")
+
+    # --- the writer ---------------------------------------------------------------------
 
     async def _write(self) -> None:
         while True:
@@ -211,3 +292,15 @@ class RoomBus:
             outbox.popleft()
         if confirmed < len(batch):
             raise ResponseError(f"PUBLISH refused: {replies[confirmed]}")
+
+
+def _confirmed(reply: Any) -> None:
+    """Raise unless ``reply`` confirms a subscription."""
+    if isinstance(reply, Exception):
+        raise reply
+    if not (isinstance(reply, list) and reply and reply[0] == b"subscribe"):
+        raise RedisConnectionError(f"unexpected reply to SUBSCRIBE: {reply!r}")
+
+
+def _ignore(_outcome: list[Any] | Exception) -> None:
+    pass

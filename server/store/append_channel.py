@@ -121,20 +121,28 @@ class _Link(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         reader = self._reader
-        waiting = self._waiting
         try:
             reader.feed(data)
             while (reply := reader.gets()) is not _INCOMPLETE:
-                if not waiting:
-                    self._fail(RedisConnectionError, "Redis sent a reply nobody asked for")
+                if not self._answer(reply):
                     return
-                batch = waiting[0]
-                batch.replies.append(reply)
-                if len(batch.replies) == batch.count:
-                    waiting.popleft()
-                    _call(batch.replied, batch.replies)
         except hiredis.ProtocolError as error:
             self._fail(RedisConnectionError, f"unreadable reply from Redis: {error}")
+
+    def _answer(self, reply: Any) -> bool:
+        """Hand ``reply`` to the oldest waiting batch; False if nobody asked for it (the
+        connection is dropped then). A subclass reading pushes as well (the room bus's
+        subscriber) calls it for the replies that are not pushes."""
+        waiting = self._waiting
+        if not waiting:
+            self._fail(RedisConnectionError, "Redis sent a reply nobody asked for")
+            return False
+        batch = waiting[0]
+        batch.replies.append(reply)
+        if len(batch.replies) == batch.count:
+            waiting.popleft()
+            _call(batch.replied, batch.replies)
+        return True
 
     def eof_received(self) -> bool:
         self._fail(RedisConnectionError, "Redis closed the connection")
@@ -187,10 +195,14 @@ class AppendChannel:
     the transport failure; ``execute`` awaits them. Every caller shares one connection,
     opened by ``connect`` (again after a failure: until then both fail at once)."""
 
-    def __init__(self, pool: ConnectionPool) -> None:
+    def __init__(self, pool: ConnectionPool,
+                 link: Callable[[float | None], _Link] = _Link) -> None:
+        """``link`` makes each connection's protocol from the reply timeout: a ``_Link``
+        subclass for a connection that also reads pushes (the room bus's subscriber)."""
         # A connection of the pool's class and settings, never connected: we only read
         # where and how it would connect.
         self._settings: AbstractConnection = pool.connection_class(**pool.connection_kwargs)
+        self._make_link = link
         self._link: _Link | None = None
         self._opened = 0
         self._connecting = asyncio.Lock()
@@ -250,7 +262,7 @@ class AppendChannel:
         timeout = settings.socket_timeout
 
         def link() -> _Link:
-            return _Link(timeout)
+            return self._make_link(timeout)
 
         if isinstance(settings, UnixDomainSocketConnection):
             return await loop.create_unix_connection(link, settings.path)

@@ -208,7 +208,10 @@ async def test_a_failing_handler_does_not_stop_the_others(
 
 
 async def test_lost_subscriber_connection_resets_once_then_delivers_again(
-        own_redis: RedisProcess) -> None:
+        own_redis: RedisProcess, monkeypatch: pytest.MonkeyPatch) -> None:
+    # No pause between the reader's attempts to reconnect: they fail meanwhile, beside the
+    # test's, and must not reset again.
+    monkeypatch.setattr(bus_module, "RECONNECT_PAUSE_S", 0.0)
     out, heard, resets = channel(), Heard(), Resets()
     admin = aioredis.Redis.from_url(own_redis.url)
     async with started(own_redis.url, "b", resets) as relay:
