@@ -117,6 +117,13 @@ RELAY_TO_OWNER = RELAY_MESSAGES.labels("to_owner")
 RELAY_FROM_OWNER = RELAY_MESSAGES.labels("from_owner")
 RELAY_GAPS = Counter("referee_relay_gaps_total",
                      "Bus messages a relay found missing (its viewers were resynced).")
+RELAY_CROWD_JOINS = Counter(
+    "referee_relay_crowd_joins_total",
+    "Spectators and casters joining through this node's relays: kit (greeted from a crowd "
+    "kit the relay kept), owner (greeted by the owner: the join that asks for a kit).",
+    ["greeted_from"])
+RELAY_JOINS_FROM_KIT = RELAY_CROWD_JOINS.labels("kit")
+RELAY_JOINS_FROM_OWNER = RELAY_CROWD_JOINS.labels("owner")
 
 LEASE_CLAIMS = Counter(
     "referee_lease_claims_total",

@@ -1,5 +1,5 @@
 """Fan-out over several nodes: local subscribers get frames directly; when a room has
-viewers on other nodes (``RemoteMember`` subscribers), each ``Delivery`` is also published
+viewers on other nodes (or one is joining there), each ``Delivery`` is also published
 once on the room's bus channel, and every relaying node hands it to its own viewers.
 
 Seats come first. This node's read-only viewers (spectators, casters) get it in slices of
@@ -26,6 +26,8 @@ SEATS = frozenset({Audience.A, Audience.B})
 
 class ClusterFanout:
     def __init__(self, outlet_for: Callable[[str], RoomOutlet | None]) -> None:
+        """``outlet_for(room_id)``: the room's bus outlet while another node relays it (a
+        viewer there, or one joining: ``OwnerPort.relaying``), else None."""
         self._seats = LocalFanout()
         self._viewers = LocalFanout()  # spectators and casters
         self._remote = LocalFanout()  # RemoteMember subscribers: counted, never delivered to
@@ -44,13 +46,10 @@ class ClusterFanout:
 
     def publish(self, room_id: str, delivery: Delivery) -> None:
         self._seats.publish(room_id, delivery)
-        relayed = False
-        if self._remote.has_subscribers(room_id):
-            outlet = self._outlet_for(room_id)
-            if outlet is not None:
-                outlet.broadcast(delivery)
-                relayed = True
-        self._viewers.publish(room_id, delivery, defer=relayed)
+        outlet = self._outlet_for(room_id)
+        if outlet is not None:
+            outlet.broadcast(delivery)
+        self._viewers.publish(room_id, delivery, defer=outlet is not None)
 
     def count(self, room_id: str, audience: Audience) -> int:
         return (self._seats.count(room_id, audience) + self._viewers.count(room_id, audience)

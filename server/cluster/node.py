@@ -275,8 +275,9 @@ class ClusterNode:
     # --- helpers ------------------------------------------------------------------------
 
     def _outlet(self, room_id: str) -> RoomOutlet | None:
+        """The room's outlet while another node relays it (``ClusterFanout``)."""
         port = self._ports.get(room_id)
-        return None if port is None else port.outlet
+        return None if port is None or not port.relaying() else port.outlet
 
     def _relay_empty(self, relay: RelayRoom) -> None:
         if self._relays.get(relay.room_id) is relay:

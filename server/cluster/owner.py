@@ -23,6 +23,8 @@ from server.cluster.wire import (
     CloseMember,
     Direct,
     Envelope,
+    Greeting,
+    Kit,
     Outbound,
     RelayJoin,
     RelayLeave,
@@ -38,6 +40,8 @@ from server.cluster.wire import (
 )
 from server.fanout import Audience, Delivery
 from server.rooms.room import Room, RoomStopped
+
+SEATS = frozenset({Audience.A, Audience.B})
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +85,31 @@ class RemoteMember:
         self._outlet.send(CloseMember(self.node, self.member, code, reason))
 
 
+class KitMember(RemoteMember):
+    """A relayed viewer joining with ``Greeting.KIT``: the room's first two frames to it,
+    its welcome and snapshot, go to its node as one ``Kit``, which the node also hands to
+    the others of its audience joining before the room's next broadcast
+    (``server.cluster.crowd_kit``); what comes after goes as ``Direct`` frames."""
+
+    __slots__ = ("_greeting",)
+
+    def __init__(self, outlet: RoomOutlet, node: str, member: int, seat: str | None) -> None:
+        super().__init__(outlet, node, member, seat)
+        self._greeting: list[bytes] | None = []
+
+    def deliver(self, frame: bytes) -> None:
+        greeting = self._greeting
+        if greeting is None:
+            super().deliver(frame)
+            return
+        greeting.append(frame)
+        if len(greeting) == 2:
+            self._greeting = None
+            welcome, snapshot = greeting
+            self._outlet.send(Kit(self.node, self.member, self.audience.value, welcome,
+                                  snapshot))
+
+
 class OwnerPort:
     """Feeds one owned room with what the relays of other nodes forward."""
 
@@ -97,6 +126,13 @@ class OwnerPort:
 
     async def close(self) -> None:
         await self._bus.unsubscribe(self.channel, self.on_message)
+
+    def relaying(self) -> bool:
+        """Whether any node relays this room to a viewer (one still joining counted): the
+        room's broadcasts go on the bus from the moment a relay forwards a join until its
+        last viewer left, so a relay's crowd kit never misses one (a ``Greeting.QUIET``
+        join reaches the room after the relay's own earlier leaves may have)."""
+        return bool(self._members)
 
     def nodes(self) -> set[str]:
         """The nodes this room has relayed viewers on."""
@@ -121,9 +157,17 @@ class OwnerPort:
         message = decode_inbound(data)
         key = (message.node, message.member)
         if isinstance(message, RelayJoin):
+            greeting = message.greeting
             member = RemoteMember(self.outlet, message.node, message.member, message.seat)
+            kit = greeting == Greeting.KIT and member.audience not in SEATS
+            if kit:
+                member = KitMember(self.outlet, message.node, message.member, message.seat)
             self._members[key] = member
-            task = asyncio.create_task(self._join(member, message.since))
+            # A kit's snapshot is the crowd's: whatever ``since`` its first member asked
+            # from, the others may be anywhere.
+            since = None if kit else message.since
+            task = asyncio.create_task(
+                self._join(member, since, greet=greeting != Greeting.QUIET))
             self._joins.add(task)
             task.add_done_callback(self._joins.discard)
             return
@@ -142,10 +186,10 @@ class OwnerPort:
             del self._members[key]
             self.room.leave(known)
 
-    async def _join(self, member: RemoteMember, since: int | None) -> None:
+    async def _join(self, member: RemoteMember, since: int | None, greet: bool) -> None:
         key = (member.node, member.member)
         try:
-            await self.room.join(member, member.seat, since)
+            await self.room.join(member, member.seat, since, greet)
         except RoomStopped:
             self._members.pop(key, None)
             member.close(4011, "room stopped; reconnect")

@@ -11,6 +11,14 @@ until the snapshot arrives, except the answer to its own command that its ``even
 may carry (``Events.accepted``), which it gets as a standalone ``accepted``. When the owner
 changes (a takeover) or the bus was reset, every viewer is closed with 4011 and reconnects;
 the JS client resumes from its version and sends its pending commands again.
+
+Spectators and casters joining afresh (no ``since``) are greeted here from a crowd kit
+(``server.cluster.crowd_kit``) when one is current: the first of an audience to join after a
+broadcast asks the owner for a kit (``Greeting.KIT``), those arriving meanwhile wait for it,
+and everyone until the next broadcast is greeted from it at once, the owner only told
+(``Greeting.QUIET``). If the one who asked leaves before the kit came, the next waiting one
+asks again before its leave is sent, so the owner relays the room's broadcasts without a gap
+while a kit may be handed out.
 """
 
 from __future__ import annotations
@@ -23,14 +31,18 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from protocol import codec
+from protocol.codec import DecodeError
 from protocol.constants import CloseCode
 from protocol.messages import Command, HistoryRequest, Measure, Snapshot, command_answer
 from server.cluster.bus import RoomBus
+from server.cluster.crowd_kit import CrowdKit
 from server.cluster.wire import (
     Broadcast,
     CloseMember,
     Direct,
+    Greeting,
     Inbound,
+    Kit,
     RelayJoin,
     RelayLeave,
     RelayOptions,
@@ -45,7 +57,13 @@ from server.cluster.wire import (
 )
 from server.fanout import AUDIENCES, Audience, Delivery
 from server.fanout.slices import loop_slices
-from server.metrics import RELAY_FROM_OWNER, RELAY_GAPS, RELAY_TO_OWNER
+from server.metrics import (
+    RELAY_FROM_OWNER,
+    RELAY_GAPS,
+    RELAY_JOINS_FROM_KIT,
+    RELAY_JOINS_FROM_OWNER,
+    RELAY_TO_OWNER,
+)
 from server.rooms.door import RoomMoved
 from server.rooms.room import RoomStopped
 from server.rooms.seats import Member
@@ -70,9 +88,20 @@ class Relayed:
     id: int
     phase: Phase = Phase.PENDING
     seated: bool = False  # a seat's viewer: served before the read-only ones
+    role: str | None = None  # what its join names at the owner: a seat, "caster" or None
     live_from: int = 0  # the bus message after which it got its welcome or last snapshot
+    at_owner: bool = False  # its join was forwarded to the owner
     welcomed: asyncio.Future[None] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future())
+
+
+@dataclass(eq=False, slots=True)
+class KitRequest:
+    """An audience's kit asked of the owner and not come yet: who asked (its own join), and
+    who arrived meanwhile and waits for it."""
+
+    asker: int
+    waiting: list[Relayed] = field(default_factory=list)
 
 
 class RelayRoom:
@@ -93,6 +122,9 @@ class RelayRoom:
         self._seated: dict[int, Relayed] = {}  # the seats among them
         self._fence: int | None = None
         self._seq = 0
+        self._kits: dict[Audience, CrowdKit] = {}  # current: no broadcast since they came
+        self._asking: dict[Audience, KitRequest] = {}
+        self._at_owner = 0  # viewers whose join was forwarded and not their leave
 
     async def open(self) -> None:
         await self._bus.subscribe(self._out, self.on_message)
@@ -108,18 +140,25 @@ class RelayRoom:
     async def join(self, member: Member, seat: str | None, since: int | None) -> None:
         if self.stopped:
             raise RoomMoved(self.room_id)
-        relayed = Relayed(member, next(_member_ids), seated=member.audience in SEATS)
+        relayed = Relayed(member, next(_member_ids), seated=member.audience in SEATS, role=seat)
         self._by_member[member] = relayed
         self._by_id[relayed.id] = relayed
         if relayed.seated:
             self._seated[relayed.id] = relayed
-        self._send(RelayJoin(self._node_id, relayed.id, seat, since))
+        if relayed.seated or since is not None:
+            # A seat, or a viewer resuming (the owner sends what it missed, not a snapshot).
+            self._join_at_owner(relayed, since, Greeting.MEMBER)
+        else:
+            self._greet_crowd(relayed)
+            if relayed.welcomed.done():
+                return
         try:
             async with asyncio.timeout(self._join_timeout_s):
                 await asyncio.shield(relayed.welcomed)
         except TimeoutError:
             self._drop(relayed)
-            self._send(RelayLeave(self._node_id, relayed.id))
+            if relayed.at_owner:
+                self._send(RelayLeave(self._node_id, relayed.id))
             raise RoomMoved(f"{self.room_id}: the owner {self.owner} did not answer") from None
         except RoomStopped:
             self._drop(relayed)
@@ -135,7 +174,8 @@ class RelayRoom:
         relayed = self._by_member.get(member)
         if relayed is not None:
             self._drop(relayed)
-            self._send(RelayLeave(self._node_id, relayed.id))
+            if relayed.at_owner:
+                self._send(RelayLeave(self._node_id, relayed.id))
 
     def resync(self, member: Member, since: int | None) -> None:
         relayed = self._by_member.get(member)
@@ -176,12 +216,14 @@ class RelayRoom:
             log.warning("room %s: bus message lost (seq %d after %d); resyncing viewers",
                         self.room_id, envelope.seq, self._seq)
             RELAY_GAPS.inc()
+            self._kits.clear()  # it may have missed a broadcast
             for relayed in list(self._by_id.values()):
                 if relayed.phase is Phase.LIVE:
                     self._ask_snapshot(relayed)
         self._seq = envelope.seq
         body = envelope.body
         if isinstance(body, Broadcast):
+            self._kits.clear()  # newcomers must see it: the next asks for a kit again
             delivery = body.delivery
             # Once per audience, not per viewer: thousands of spectators share one frame.
             frames = {audience: delivery.frame_for(audience) for audience in AUDIENCES}
@@ -207,6 +249,9 @@ class RelayRoom:
         elif isinstance(body, Direct):
             if body.node == self._node_id:
                 self._direct(body.member, body.frame)
+        elif isinstance(body, Kit):
+            if body.node == self._node_id:
+                self._kit(body)
         elif isinstance(body, CloseMember):
             if body.node == self._node_id:
                 self._close_member(body.member, body.code, body.reason)
@@ -216,6 +261,8 @@ class RelayRoom:
     def moved(self, code: int, reason: str) -> None:
         """The owner changed or messages were lost: every viewer reconnects."""
         self.stopped = True
+        self._kits.clear()
+        self._asking.clear()
         for relayed in list(self._by_id.values()):
             self._drop(relayed)
             if relayed.welcomed.done():
@@ -225,7 +272,90 @@ class RelayRoom:
                 relayed.welcomed.exception()  # retrieved: join() re-raises it
         self._on_empty(self)
 
+    # --- crowd kits (``server.cluster.crowd_kit``) -------------------------------------
+
+    def _greet_crowd(self, relayed: Relayed) -> None:
+        """A spectator or caster: greeted from its audience's kit if one is current, else
+        it waits for the kit asked for, or asks for one."""
+        audience = relayed.member.audience
+        kit = self._kits.get(audience)
+        if kit is not None:
+            self._greet_from(kit, relayed)
+            return
+        asking = self._asking.get(audience)
+        if asking is not None:
+            asking.waiting.append(relayed)
+            return
+        self._asking[audience] = KitRequest(relayed.id)
+        self._join_at_owner(relayed, None, Greeting.KIT)
+
+    def _kit(self, body: Kit) -> None:
+        """The kit an audience asked for: it greets who asked and who waited, and every
+        newcomer of the audience until the next broadcast."""
+        try:
+            audience = Audience(body.audience)
+            kit = CrowdKit.of(body.welcome, body.snapshot, asyncio.get_running_loop().time())
+        except (DecodeError, ValueError):
+            # The owner's bug, not the viewers': each is greeted by the owner instead.
+            log.exception("room %s: unreadable crowd kit from %s", self.room_id, self.owner)
+            self._unreadable_kit(body)
+            return
+        self._kits[audience] = kit
+        asking = self._asking.pop(audience, None)
+        for member_id in {body.member, asking.asker} if asking is not None else {body.member}:
+            asker = self._by_id.get(member_id)  # (one who asked again after the first left)
+            if asker is not None:
+                self._greet_from(kit, asker)
+        for relayed in asking.waiting if asking is not None else ():
+            self._greet_from(kit, relayed)
+
+    def _greet_from(self, kit: CrowdKit, relayed: Relayed) -> None:
+        if self._by_id.get(relayed.id) is not relayed or relayed.phase is not Phase.PENDING:
+            return  # gone, or greeted by an earlier kit
+        if relayed.at_owner:
+            RELAY_JOINS_FROM_OWNER.inc()  # the one who asked for this kit (or an earlier)
+        else:
+            RELAY_JOINS_FROM_KIT.inc()
+            self._join_at_owner(relayed, None, Greeting.QUIET)
+        relayed.phase = Phase.LIVE
+        relayed.live_from = self._seq
+        relayed.member.deliver(kit.welcome)
+        relayed.member.deliver(kit.snapshot_at(asyncio.get_running_loop().time()))
+        relayed.welcomed.set_result(None)
+
+    def _unreadable_kit(self, body: Kit) -> None:
+        asker = self._by_id.get(body.member)
+        if asker is not None and asker.phase is Phase.PENDING:
+            self._direct(body.member, body.welcome)
+            self._direct(body.member, body.snapshot)
+        for audience, asking in list(self._asking.items()):
+            if asking.asker == body.member:
+                del self._asking[audience]
+                for relayed in asking.waiting:
+                    if self._by_id.get(relayed.id) is relayed and not relayed.at_owner:
+                        self._join_at_owner(relayed, None, Greeting.MEMBER)
+
+    def _asker_left(self, relayed: Relayed) -> None:
+        """``relayed`` asked for its audience's kit and left before it came: the next one
+        waiting asks again (before the leave is sent: the owner relays on meanwhile)."""
+        audience = relayed.member.audience
+        asking = self._asking.get(audience)
+        if asking is None or asking.asker != relayed.id:
+            return
+        while asking.waiting:
+            following = asking.waiting.pop(0)
+            if self._by_id.get(following.id) is following and following.phase is Phase.PENDING:
+                asking.asker = following.id
+                self._join_at_owner(following, None, Greeting.KIT)
+                return
+        del self._asking[audience]
+
     # --- helpers ------------------------------------------------------------------------
+
+    def _join_at_owner(self, relayed: Relayed, since: int | None, greeting: str) -> None:
+        relayed.at_owner = True
+        self._at_owner += 1
+        self._send(RelayJoin(self._node_id, relayed.id, relayed.role, since, greeting))
 
     def _direct(self, member_id: int, frame: bytes) -> None:
         relayed = self._by_id.get(member_id)
@@ -289,10 +419,19 @@ class RelayRoom:
         self._send(RelayResync(self._node_id, relayed.id, None))
 
     def _drop(self, relayed: Relayed) -> None:
-        self._by_id.pop(relayed.id, None)
+        if self._by_id.pop(relayed.id, None) is None:
+            return
         self._seated.pop(relayed.id, None)
         if self._by_member.get(relayed.member) is relayed:
             del self._by_member[relayed.member]
+        if relayed.phase is Phase.PENDING and not relayed.seated:
+            self._asker_left(relayed)
+        if relayed.at_owner:
+            self._at_owner -= 1
+            if not self._at_owner:
+                # The owner may stop relaying once it has the leave: a kit could miss the
+                # next broadcast.
+                self._kits.clear()
         if not self._by_id:
             self._on_empty(self)
 

@@ -7,7 +7,9 @@ carry them): ``{room:<id>}:in`` carries what relays forward to the owner (``Rela
 the owner sends, as ``Envelope(fence, seq, body)``: a ``Broadcast`` (one ``Delivery``, bytes
 per audience -- seats, spectators, casters -- for every relay's local viewers), a
 ``Direct`` frame for one relayed member (its welcome, catch-up, answers, snapshots), a
-``CloseMember`` or a ``Reset``. One owner publishes a room's messages in order on one
+``Kit`` (a crowd's welcome and snapshot, which the relay hands to every spectator or caster
+joining before the next broadcast: ``server.cluster.crowd_kit``), a ``CloseMember`` or a
+``Reset``. One owner publishes a room's messages in order on one
 connection, so each relay sees them in the order the room made them; ``seq`` (per fence)
 lets a relay detect a lost message.
 """
@@ -31,12 +33,24 @@ def out_channel(room_id: str) -> str:
 # --- relay -> owner ---------------------------------------------------------------------
 
 
+class Greeting:
+    """How the owner greets a relayed join (``RelayJoin.greeting``)."""
+
+    MEMBER = "member"
+    """Its welcome and catch-up as ``Direct`` frames (seats; viewers resuming a relay)."""
+    KIT = "kit"
+    """Its welcome and a snapshot as one ``Kit``, which its node keeps for the crowd."""
+    QUIET = "quiet"
+    """Nothing: its node already gave it the welcome and snapshot of a current ``Kit``."""
+
+
 @dataclass(frozen=True, slots=True)
 class RelayJoin:
     node: str
     member: int
     seat: str | None
     since: int | None
+    greeting: str = Greeting.MEMBER
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +91,8 @@ Inbound = RelayJoin | RelaySubmit | RelayResync | RelayOptions | RelayQuery | Re
 
 def encode_inbound(message: Inbound) -> bytes:
     if isinstance(message, RelayJoin):
-        return pack_plain(["j", message.node, message.member, message.seat, message.since])
+        return pack_plain(["j", message.node, message.member, message.seat, message.since,
+                           message.greeting])
     if isinstance(message, RelaySubmit):
         return pack_plain(["c", message.node, message.member, message.frame])
     if isinstance(message, RelayResync):
@@ -92,7 +107,10 @@ def encode_inbound(message: Inbound) -> bytes:
 def decode_inbound(data: bytes) -> Inbound:
     kind, node, member, *rest = unpack_plain(data)
     if kind == "j":
-        return RelayJoin(node, int(member), rest[0], rest[1])
+        greeting = str(rest[2]) if len(rest) > 2 else Greeting.MEMBER  # (a relay of before kits)
+        if greeting not in (Greeting.MEMBER, Greeting.KIT, Greeting.QUIET):
+            raise ValueError(f"unknown greeting {greeting!r}")
+        return RelayJoin(node, int(member), rest[0], rest[1], greeting)
     if kind == "c":
         return RelaySubmit(node, int(member), bytes(rest[0]))
     if kind == "r":
@@ -122,6 +140,18 @@ class Direct:
 
 
 @dataclass(frozen=True, slots=True)
+class Kit:
+    """The answer to a ``Greeting.KIT`` join: ``member``'s welcome and snapshot, which its
+    node also hands to the others of ``audience`` joining before the room's next broadcast."""
+
+    node: str
+    member: int
+    audience: str
+    welcome: bytes
+    snapshot: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class CloseMember:
     node: str
     member: int
@@ -135,7 +165,7 @@ class Reset:
     members to reconnect."""
 
 
-Outbound = Broadcast | Direct | CloseMember | Reset
+Outbound = Broadcast | Direct | Kit | CloseMember | Reset
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +183,9 @@ def encode_outbound(envelope: Envelope) -> bytes:
         return pack_plain([*head, "b", d.version, d.a, d.b, d.spectator, d.caster])
     if isinstance(body, Direct):
         return pack_plain([*head, "d", body.node, body.member, body.frame])
+    if isinstance(body, Kit):
+        return pack_plain([*head, "k", body.node, body.member, body.audience, body.welcome,
+                           body.snapshot])
     if isinstance(body, CloseMember):
         return pack_plain([*head, "x", body.node, body.member, body.code, body.reason])
     return pack_plain([*head, "r"])
@@ -167,6 +200,8 @@ def decode_outbound(data: bytes) -> Envelope:
                                   caster))
     elif kind == "d":
         body = Direct(rest[0], int(rest[1]), bytes(rest[2]))
+    elif kind == "k":
+        body = Kit(rest[0], int(rest[1]), str(rest[2]), bytes(rest[3]), bytes(rest[4]))
     elif kind == "x":
         body = CloseMember(rest[0], int(rest[1]), int(rest[2]), str(rest[3]))
     elif kind == "r":

@@ -18,6 +18,9 @@ class Join:
     seat: str | None
     since: int | None
     done: asyncio.Future[None]
+    greet: bool = True
+    """False when the member already has its welcome and snapshot from elsewhere (a relay's
+    crowd kit, ``server.cluster.crowd_kit``): the room registers it and sends nothing."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -190,8 +190,10 @@ class Room:
 
     # --- the doors into the inbox (called by the transport) -----------------------------
 
-    async def join(self, member: Member, seat: str | None, since: int | None) -> None:
-        """Register ``member`` and send it the welcome and its catch-up; raises if the room
+    async def join(self, member: Member, seat: str | None, since: int | None,
+                   greet: bool = True) -> None:
+        """Register ``member`` and send it the welcome and its catch-up (unless ``greet`` is
+        False: a relayed spectator its node greeted from a crowd kit); raises if the room
         stopped first."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         if self.stopped:
@@ -199,7 +201,7 @@ class Room:
         seat = role_seat(seat)
         # A spectator's or caster's join waits behind seats' commands (``RoomInbox``).
         (self.inbox.post if seat is not None else self.inbox.post_crowd)(
-            Join(member, seat, since, done))
+            Join(member, seat, since, done, greet))
         await done
 
     def submit(self, member: Member, seat: str | None, command: Command) -> bool:
@@ -655,13 +657,14 @@ class Room:
             await self._list_spectators()
         else:
             await self._refresh_listing()
-        audience = member.audience
-        member.deliver(codec.encode(Welcome(
-            PROTOCOL_VERSION, self.room_id, audience.value, self._seen_by(audience),
-            self._public_settings(), self._seat_statuses(), len(self._spectators),
-            self.meta.dice_commitment, self.meta.settings.fixed_dice,
-            self._delayed.delay_s(audience))))
-        await self._catch_up(member, join.since)
+        if join.greet:
+            audience = member.audience
+            member.deliver(codec.encode(Welcome(
+                PROTOCOL_VERSION, self.room_id, audience.value, self._seen_by(audience),
+                self._public_settings(), self._seat_statuses(), len(self._spectators),
+                self.meta.dice_commitment, self.meta.settings.fixed_dice,
+                self._delayed.delay_s(audience))))
+            await self._catch_up(member, join.since)
         if join.seat is not None:
             self._publish_presence(self._seats[join.seat])
         join.done.set_result(None)

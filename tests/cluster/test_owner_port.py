@@ -32,7 +32,8 @@ class FakeRoom:
         self.admit = asyncio.Event()
         self.changed = asyncio.Event()
 
-    async def join(self, member: RemoteMember, seat: str | None, since: int | None) -> None:
+    async def join(self, member: RemoteMember, seat: str | None, since: int | None,
+                   greet: bool = True) -> None:
         self.inbox.append(("join", member))
         self.changed.set()
         await self.admit.wait()

@@ -8,9 +8,9 @@ from __future__ import annotations
 import asyncio
 
 from protocol import codec
-from protocol.messages import Accepted, Events, Welcome
+from protocol.messages import Accepted, Events, Snapshot, Welcome
 from server.cluster.relay import RelayRoom
-from server.cluster.wire import Broadcast, Direct
+from server.cluster.wire import Broadcast, Direct, Greeting, Kit, RelayJoin, decode_inbound
 from server.fanout import Audience, Delivery
 from tests.cluster import relay_stand_ins
 from tests.cluster.relay_stand_ins import META, NODE, FakeBus
@@ -30,13 +30,19 @@ class Owner(relay_stand_ins.Owner):
 
 
 async def live(bus: FakeBus, relay: RelayRoom, owner: Owner, member: RecordingMember,
-               member_id: int, seat: str | None) -> None:
+               seat: str | None) -> None:
     """Join ``member`` through the relay; the owner's welcome makes it live."""
     bus.sent.clear()
     joining = asyncio.create_task(relay.join(member, seat, None))
     await bus.sent.wait()  # its RelayJoin is out: the relay waits for the welcome
-    welcome = Welcome(3, META.room_id, member.audience.value, 0, {}, {})
-    owner.send(Direct(NODE, member_id, codec.encode(welcome)))
+    join = decode_inbound(bus.published[-1][1])
+    assert isinstance(join, RelayJoin)
+    welcome = codec.encode(Welcome(3, META.room_id, member.audience.value, 0, {}, {}))
+    if join.greeting == Greeting.KIT:  # a spectator's: the crowd kit it asked for
+        owner.send(Kit(NODE, join.member, member.audience.value, welcome,
+                       codec.encode(Snapshot(0, {}, None, {}))))
+    else:
+        owner.send(Direct(NODE, join.member, welcome))
     await joining
 
 
@@ -45,8 +51,8 @@ async def test_a_resyncing_seat_still_gets_the_answer_its_events_frame_carried()
     relay = RelayRoom(bus, NODE, META, "node-1", 5.0, lambda _room: None)  # type: ignore[arg-type]
     owner = Owner(relay)
     a, spectator = RecordingMember(Audience.A), RecordingMember(Audience.SPECTATOR)
-    await live(bus, relay, owner, a, 1, "A")
-    await live(bus, relay, owner, spectator, 2, None)
+    await live(bus, relay, owner, a, "A")
+    await live(bus, relay, owner, spectator, None)
 
     owner.events(1, "c1")  # live: the events frame itself is the answer
     assert a.frames[-1] == Events(1, [EVENT], None, "c1")

@@ -127,11 +127,20 @@ async def test_a_seat_command_is_handled_between_two_slices(slices: Slices) -> N
 
 # --- a relaying node: the same for the owner's broadcasts ------------------------------
 
-def member_id(bus: FakeBus) -> int:
-    from server.cluster.wire import RelayJoin, decode_inbound
+def greet(bus: FakeBus, owner: Owner, member: RecordingMember, version: int) -> None:
+    """The owner's answer to ``member``'s join, as its greeting asks (the first spectator
+    asks for a crowd kit, the next are greeted from it and only registered)."""
+    from protocol import codec
+    from protocol.messages import Snapshot, Welcome
+    from server.cluster.wire import Greeting, Kit, RelayJoin, decode_inbound
     message = decode_inbound(bus.published[-1][1])
     assert isinstance(message, RelayJoin)
-    return message.member
+    welcome = codec.encode(Welcome(3, META.room_id, member.audience.value, version, {}, {}))
+    if message.greeting == Greeting.KIT:
+        owner.send(Kit(NODE, message.member, member.audience.value, welcome,
+                       codec.encode(Snapshot(version, {}, None, {}))))
+    elif message.greeting == Greeting.MEMBER:
+        owner.send(Direct(NODE, message.member, welcome))
 
 
 async def test_relay_crowd_in_slices_in_order_and_a_joiner_after_its_welcome(
@@ -139,7 +148,7 @@ async def test_relay_crowd_in_slices_in_order_and_a_joiner_after_its_welcome(
     import server.cluster.relay
     monkeypatch.setattr(server.cluster.relay, "_member_ids", itertools.count(1000))
     from protocol import codec
-    from protocol.messages import Events, Welcome
+    from protocol.messages import Events, Snapshot, Welcome
 
     bus = FakeBus()
     relay = RelayRoom(bus, NODE, META, "node-1", 5.0, lambda _room: None)  # type: ignore[arg-type]
@@ -148,8 +157,7 @@ async def test_relay_crowd_in_slices_in_order_and_a_joiner_after_its_welcome(
     async def join(member: RecordingMember, seat: str | None) -> None:
         joining = asyncio.create_task(relay.join(member, seat, None))
         await turn()
-        welcome = Welcome(3, META.room_id, member.audience.value, 0, {}, {})
-        owner.send(Direct(NODE, member_id(bus), codec.encode(welcome)))
+        greet(bus, owner, member, 0)
         await joining
 
     seat = RecordingMember(Audience.A)
@@ -167,18 +175,16 @@ async def test_relay_crowd_in_slices_in_order_and_a_joiner_after_its_welcome(
     events(1)
     events(2)
     assert firsts(seat) == [1, 2]
-    assert sum(len(m.frames) - 1 for m in crowd) == SIZE  # one slice so far
+    assert sum(len(m.frames) - 2 for m in crowd) == SIZE  # one slice so far
     joiner = RecordingMember(Audience.SPECTATOR)
     joining = asyncio.create_task(relay.join(joiner, None, None))
-    await turn()  # its join is out (and one more slice is handed out)
-    owner.send(Direct(NODE, member_id(bus), codec.encode(
-        Welcome(3, META.room_id, "spectator", 2, {}, {}))))  # the owner's snapshot has 1, 2
+    await turn()  # its join asks for a new kit (and one more slice is handed out)
+    greet(bus, owner, joiner, 2)  # the kit's snapshot has 1, 2
     await joining
     events(3)
     while slices.pending:
         await turn()
     for member in crowd:
         assert firsts(member) == [1, 2, 3]
-    assert isinstance(joiner.frames[0], Welcome)
-    assert len(joiner.frames) == 2
+    assert [type(frame) for frame in joiner.frames] == [Welcome, Snapshot, Events]
     assert firsts(joiner) == [3]
