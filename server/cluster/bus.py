@@ -118,8 +118,8 @@ class RoomBus:
         self._closing = False
 
     async def start(self) -> None:
-        """Open the subscriber connection (its first channel the node's own); raises
-        redis-py's ``ConnectionError``/``TimeoutError`` if Redis does not answer."""
+        """Open the subscriber connection (its first channel the node's own); raises if
+        Redis refuses (a ``RedisError``) or has not answered in ``SUBSCRIBE_TIMEOUT_S``."""
         async with asyncio.timeout(SUBSCRIBE_TIMEOUT_S):
             await self._connected()
         self._watcher = asyncio.create_task(self._watch(), name="bus-reader")
