@@ -300,7 +300,8 @@ class RelayRoom:
             log.exception("room %s: unreadable crowd kit from %s", self.room_id, self.owner)
             self._unreadable_kit(body)
             return
-        self._kits[audience] = kit
+        if self._at_owner:  # (else the owner may have stopped relaying: not kept)
+            self._kits[audience] = kit
         asking = self._asking.pop(audience, None)
         for member_id in {body.member, asking.asker} if asking is not None else {body.member}:
             asker = self._by_id.get(member_id)  # (one who asked again after the first left)
