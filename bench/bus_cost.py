@@ -26,15 +26,19 @@ import argparse
 import asyncio
 import contextlib
 import multiprocessing
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection
 from typing import Any
 
 import redis.asyncio as aioredis
 import uvloop
 
-from bench.append_cost import redis_server
 from server.cluster.bus import RoomBus
 
 LOOPS: dict[str, Callable[[], asyncio.AbstractEventLoop]] = {
@@ -52,6 +56,34 @@ class _DrainedBus(RoomBus):
         await super()._flush()
         if not self._outbox and self.drained is not None:
             self.drained.set()
+
+
+@contextlib.contextmanager
+def redis_server() -> Iterator[str]:
+    """A throw-away redis-server on a free loopback port, as ``bench.run`` starts it (here
+    rather than imported: this bench loads no rules engine, so it runs on any checkout)."""
+    binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    with tempfile.TemporaryDirectory(prefix="bus-cost-") as workdir:
+        process = subprocess.Popen(
+            [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "yes", "--appendfsync", "everysec", "--dir", workdir,
+             "--daemonize", "no", "--logfile", ""], stdout=subprocess.PIPE)
+        try:
+            assert process.stdout is not None
+            for line in process.stdout:  # until it says it listens
+                if b"ready to accept connections" in line.lower():
+                    break
+            else:
+                raise RuntimeError("redis-server did not start")
+            # Keep reading its log, so that a full pipe never stops it.
+            threading.Thread(target=process.stdout.read, daemon=True).start()
+            yield f"redis://127.0.0.1:{port}/0"
+        finally:
+            process.terminate()
+            process.wait()
 
 
 def _payload(seq: int, size: int) -> bytes:
