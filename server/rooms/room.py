@@ -297,6 +297,7 @@ class Room:
     async def _handle(self, message: InboxMessage) -> None:
         if isinstance(message, Submit):
             started = time.perf_counter()
+            cpu_started = time.thread_time()
             self._last_store_s = 0.0
             try:
                 await self._on_submit(message)
@@ -304,7 +305,8 @@ class Room:
                 done = time.perf_counter()
                 COMMAND_LATENCY.observe(done - message.received)
                 SLOW_COMMANDS.took(self.room_id, started - message.received,
-                                   done - started, self._last_store_s)
+                                   done - started, self._last_store_s,
+                                   time.thread_time() - cpu_started)
         elif isinstance(message, Join):
             await self._on_join(message)
         elif isinstance(message, Leave):

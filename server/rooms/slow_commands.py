@@ -33,9 +33,13 @@ class SlowCommands:
         self._last: float | None = None
         self._unlogged = 0
 
-    def took(self, room_id: str, waited_s: float, handled_s: float, store_s: float) -> None:
+    def took(self, room_id: str, waited_s: float, handled_s: float, store_s: float,
+             cpu_s: float | None = None) -> None:
         """A command's time in its room: logged if slow and no line was written for
-        ``every_s``, else counted for the next line."""
+        ``every_s``, else counted for the next line. ``cpu_s``: the CPU time the node's loop
+        thread used while the command was handled (its own work and whatever the loop ran
+        during its awaits): far less than ``handled_s`` when the process waited for the
+        core (another process on it) or for Redis."""
         if waited_s + handled_s < self.threshold_s:
             return
         now = self._monotonic()
@@ -44,10 +48,11 @@ class SlowCommands:
             return
         more = (f"; {self._unlogged} more slow commands on this node since the last such "
                 f"line") if self._unlogged else ""
+        cpu = f"; the loop's CPU meanwhile {cpu_s * 1000:.1f} ms" if cpu_s is not None else ""
         log.warning("room %s: a command took %.1f ms in the room (%.1f ms waiting in its "
-                    "inbox, %.1f ms handled, of which the last store append %.1f ms)%s",
+                    "inbox, %.1f ms handled, of which the last store append %.1f ms%s)%s",
                     room_id, (waited_s + handled_s) * 1000, waited_s * 1000,
-                    handled_s * 1000, store_s * 1000, more)
+                    handled_s * 1000, store_s * 1000, cpu, more)
         self._last = now
         self._unlogged = 0
 

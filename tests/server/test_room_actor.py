@@ -545,3 +545,4 @@ async def test_a_slow_command_is_logged_with_where_its_time_went(
     assert len(slow) == 1
     assert slow[0].startswith(f"room {world.room.room_id}: a command took ")
     assert "waiting in its inbox" in slow[0] and "the last store append" in slow[0]
+    assert "the loop's CPU meanwhile" in slow[0]

@@ -30,9 +30,20 @@ def test_a_slow_command_says_where_its_time_went(caplog: pytest.LogCaptureFixtur
     log = SlowCommands(0.05, 1.0, Clock())
     with caplog.at_level("WARNING"):
         log.took("r1", 0.02, 0.06, 0.055)
+        log.took("r2", 0.0, 0.09, 0.001, 0.004)  # (a line a second: r2 is counted, not logged)
     assert lines(caplog) == ["room r1: a command took 80.0 ms in the room (20.0 ms waiting in "
                              "its inbox, 60.0 ms handled, of which the last store append "
                              "55.0 ms)"]
+
+
+def test_a_slow_command_says_how_much_cpu_the_loop_used_meanwhile(
+        caplog: pytest.LogCaptureFixture) -> None:
+    log = SlowCommands(0.05, 1.0, Clock())
+    with caplog.at_level("WARNING"):
+        log.took("r2", 0.0, 0.09, 0.001, 0.004)  # handled 90 ms, 4 of them on the core
+    assert lines(caplog) == ["room r2: a command took 90.0 ms in the room (0.0 ms waiting in "
+                             "its inbox, 90.0 ms handled, of which the last store append "
+                             "1.0 ms; the loop's CPU meanwhile 4.0 ms)"]
 
 
 def test_an_overloaded_node_writes_one_line_a_second_counting_the_rest(
