@@ -36,6 +36,10 @@ class PacedCall:
             return 0.0
         return self._done_at + self._every_s - self._monotonic()
 
+    def every(self, every_s: float) -> None:
+        """From now on, at most once per ``every_s`` (a timer already set keeps its time)."""
+        self._every_s = every_s
+
     def done(self) -> None:
         """The call's work was just done (by the call, or by whoever did it first)."""
         self._done_at = self._monotonic()

@@ -168,7 +168,8 @@ class Room:
         self._spectators: set[Member] = set()
         self._listing_stale = False  # a spectator's join or leave is not listed yet
         self._listing_pace = ListingPace(lambda: self.inbox.post_crowd(ListingDue()))
-        self._spectator_count = SpectatorCount(self._send_spectator_count)
+        self._spectator_count = SpectatorCount(self._send_spectator_count,
+                                               audience=lambda: len(self._spectators))
         self._options: dict[Audience, tuple[int, bytes]] = {}
         """Per audience, the global version and the options frame made at it."""
         self._views: dict[Audience, tuple[State, bytes]] = {}
@@ -901,7 +902,7 @@ class Room:
         self._fanout.publish(self.room_id, Delivery.same(self.version, frame))
 
     def _publish_spectators(self) -> None:
-        self._spectator_count.changed()  # coalesced: one frame a second at most
+        self._spectator_count.changed()  # coalesced: a frame a second at most (less to a crowd)
 
     def _send_spectator_count(self) -> None:
         # Counts this node's spectators of the room.

@@ -5,7 +5,13 @@ viewer per join or leave costs a crowd quadratically: 10,000 spectators joining 
 30 s would be 50 million deliveries, far more than the game's own frames. So the count
 goes out at once when none went out for ``every_s``; otherwise once more when that
 interval is over, with the count as it is then (one frame however many joined or left
-meanwhile). Nothing is lost: the last change is always sent, at most ``every_s`` late.
+meanwhile). Nothing is lost: the last change is always sent, at most an interval late.
+
+The interval grows with the audience (``interval_s``): a count is one frame to every viewer,
+so to thousands of them it costs as much as a move of the game. At one a second it was a
+third of the frames a crowd of 10,000 got while joining a game played at two commands a
+second (``bench.broadcast``), on the core the players' commands need; from 2,000 viewers on
+it goes out every ``audience / 2,000`` seconds, at most every ``LONGEST_S``.
 """
 
 from __future__ import annotations
@@ -16,22 +22,35 @@ from collections.abc import Callable
 from server.rooms.paced_call import PacedCall
 
 SPECTATOR_COUNT_EVERY_S = 1.0
+VIEWERS_PER_S = 2_000
+"""Viewers told the count per second at most, beyond ``SPECTATOR_COUNT_EVERY_S``."""
+LONGEST_S = 10.0
+
+
+def interval_s(audience: int, every_s: float = SPECTATOR_COUNT_EVERY_S) -> float:
+    """How long between two counts sent to ``audience`` viewers."""
+    return min(LONGEST_S, max(every_s, audience / VIEWERS_PER_S))
 
 
 class SpectatorCount:
     """Calls ``send`` (which publishes the count as it stands) at most once per
     ``every_s``, and always after the last ``changed``."""
 
-    __slots__ = ("_paced", "_send")
+    __slots__ = ("_audience", "_every_s", "_paced", "_send")
 
     def __init__(self, send: Callable[[], None], every_s: float = SPECTATOR_COUNT_EVERY_S,
-                 monotonic: Callable[[], float] = time.monotonic) -> None:
+                 monotonic: Callable[[], float] = time.monotonic,
+                 audience: Callable[[], int] = lambda: 0) -> None:
+        """``audience``: how many viewers each count goes to (the interval grows with it)."""
         self._send = send
+        self._every_s = every_s
+        self._audience = audience
         self._paced = PacedCall(self._fire, every_s, monotonic)
 
     def changed(self) -> None:
         if self._paced.arranged:
             return  # a send is due: it carries this change too
+        self._paced.every(interval_s(self._audience(), self._every_s))
         if self._paced.due_in() <= 0:
             self._fire()
         else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from server.rooms.spectator_count import SpectatorCount
+from server.rooms.spectator_count import SpectatorCount, interval_s
 
 
 class Counting:
@@ -59,3 +59,29 @@ async def test_nothing_is_sent_after_close() -> None:
     later.changed()
     await asyncio.wait_for(room.sent.wait(), 5)
     assert room.told == [0, 5, 5]  # the closed counter's pending send never came
+
+
+async def test_the_larger_the_audience_the_longer_between_two_counts() -> None:
+    assert interval_s(10) == 1.0
+    assert interval_s(2_000) == 1.0
+    assert interval_s(10_000) == 5.0
+    assert interval_s(1_000_000) == 10.0, "never longer than ten seconds"
+    now = [100.0]
+    room = Counting()
+    audience = [10_000]
+    count = SpectatorCount(room.send, every_s=1.0, monotonic=lambda: now[0],
+                           audience=lambda: audience[0])
+    count.changed()  # the first goes at once
+    assert room.told == [0]
+    now[0] += 1.5  # a second and a half later: too soon for 10,000 viewers
+    room.count = 10_000
+    count.changed()
+    assert room.told == [0], "due at 5 s, not at once"
+    few = Counting()
+    small = SpectatorCount(few.send, every_s=1.0, monotonic=lambda: now[0],
+                           audience=lambda: 50)
+    small.changed()
+    now[0] += 1.5
+    few.count = 51
+    small.changed()
+    assert few.told == [0, 51], "a small audience is told after a second"
