@@ -489,7 +489,15 @@ def players_breakdown(phase: dict[str, Any]) -> dict[str, Any]:
     by_side = {side: percentiles([ms for (s, _), ms in zip(commanders, phase["latencies_ms"],
                                                           strict=True) if s == side])
                for side in ("A", "B")} if commanders else {}
+    sent = phase.get("sent_at", [])
     return {
+        # Every command as it went (the JSON only, not the history): when it was sent, in s
+        # from the phase's first, who sent it and how long until both players had it; with
+        # a few dozen commands a phase's p99 is its maximum, and runs are pooled from these.
+        "players_commands_raw": [
+            [round(at - sent[0], 3), side, round(ms, 2)]
+            for at, (side, _), ms in zip(sent, commanders, phase["latencies_ms"], strict=True)
+        ] if commanders and len(sent) == len(commanders) else [],
         "players_latency_by_commander_ms": by_side,
         "players_answer_ms": percentiles([ms for _, ms in commanders]) if commanders else None,
         "players_loop_lag_ms": percentiles(phase.get("loop_lag_ms", [])),

@@ -54,6 +54,13 @@ def test_broadcast_runs_and_every_spectator_gets_every_frame(tmp_path: Path) -> 
         assert len(events["nodes_cpu_s"]) == 2
     # The owner's command latency in its room, read from each node's /metrics per phase:
     # every command the players played in the events phase went through node 1's room.
+    # Every command of the players as it went (for pooling runs): sent when, by whom, how long.
+    raw = result["referee"]["joins"]["players_commands_raw"]
+    assert len(raw) == result["referee"]["joins"]["players_commands"]
+    assert [at for at, _, _ in raw] == sorted(at for at, _, _ in raw) and raw[0][0] == 0
+    assert {side for _, side, _ in raw} == {"A", "B"}
+    assert max(ms for _, _, ms in raw) == pytest.approx(
+        result["referee"]["joins"]["players_latency_ms"]["max"], abs=0.01)
     owner = result["referee"]["events"]["nodes_histograms"][0]["referee_command_latency_seconds"]
     assert owner["+Inf"] >= 8
     # The referee's players' latency split by the side that commanded: both sides command,
