@@ -1,22 +1,30 @@
 """The room bus (``server.cluster.bus.RoomBus``) against a real redis-server: the order of
 what a node publishes, the outbox kept while Redis is unreachable, confirmed subscriptions,
 unsubscribing, handlers that fail, and a lost subscriber connection (``on_reset`` once, then
-delivery again on the same channels)."""
+delivery again on the same channels). The writer: a message written by ``publish`` itself on
+a healthy bus, many writes in flight at once, what a failure with writes in flight sends
+again (the fine-grained cases with a stand-in for the publishing connection), the outbox's
+limit with messages in flight."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import uuid
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import hiredis
 import pytest
+import redis
 import redis.asyncio as aioredis
+from redis.exceptions import BusyLoadingError
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from server.cluster import bus as bus_module
 from server.cluster.bus import BusUnavailable, RoomBus
+from server.store.append_channel import Replied
 from tests.store.redis_process import RedisProcess
 
 pytestmark = pytest.mark.redis
@@ -253,3 +261,248 @@ async def test_connection_killed_by_redis_resets_once_and_resubscribes(
         assert await heard.until(1) == [b"after"]
         assert resets.count == 1
     await admin.aclose()
+
+
+# --- the immediate path and the batches in flight ----------------------------------------
+
+
+async def test_a_message_published_on_a_healthy_bus_is_written_before_publish_returns(
+        redis_server: RedisProcess) -> None:
+    """The event loop is blocked right after ``publish`` (a synchronous subscriber waits):
+    the message reaches Redis all the same, so ``publish`` itself wrote it."""
+    out, heard = channel(), Heard()
+    watcher = redis.Redis.from_url(redis_server.url)
+    pubsub = watcher.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
+    pubsub.subscribe(out)
+    assert pubsub.get_message(timeout=WAIT_S) is None  # (the subscription's confirmation)
+    try:
+        async with started(redis_server.url, "a") as owner, \
+                started(redis_server.url, "b") as relay:
+            await relay.subscribe(out, heard)
+            owner.publish(out, b"first")  # the writer task connects and sends it
+            await heard.until(1)
+            message = pubsub.get_message(timeout=WAIT_S)
+            assert message is not None and message["data"] == b"first"
+            for n in range(3):
+                owner.publish(out, b"now %d" % n)
+                message = pubsub.get_message(timeout=WAIT_S)  # (the loop does not run)
+                assert message is not None and message["data"] == b"now %d" % n
+            assert await heard.until(4) == [b"first", b"now 0", b"now 1", b"now 2"]
+    finally:
+        pubsub.close()
+        watcher.close()
+
+
+async def test_many_messages_with_several_batches_in_flight_arrive_in_order(
+        redis_server: RedisProcess) -> None:
+    out, heard = channel(), Heard()
+    async with started(redis_server.url, "a") as owner, started(redis_server.url, "b") as relay:
+        await relay.subscribe(out, heard)
+        owner.publish(out, b"first")
+        await heard.until(1)
+        sent = [b"first"]
+        for turn in range(30):
+            for n in range(50):  # each its own write, none answered before the turn ends
+                data = b"%d.%d" % (turn, n)
+                owner.publish(out, data)
+                sent.append(data)
+            link = owner._publisher._link
+            assert link is not None and len(link._waiting) >= 50  # all in flight at once
+            if turn % 3 == 0:
+                await heard.until(len(sent) - 25)  # some confirmed, some in flight
+            else:
+                await asyncio.sleep(0)
+        assert await heard.until(len(sent)) == sent
+        async with asyncio.timeout(WAIT_S):
+            while owner._outbox:  # every confirmation read: nothing left to send again
+                await asyncio.sleep(0.01)
+
+
+async def test_a_lost_connection_with_batches_in_flight_sends_them_again_once_in_order(
+        redis_server: RedisProcess, admin: aioredis.Redis) -> None:
+    """Redis holds the PUBLISH commands (CLIENT PAUSE) while the test kills the publishing
+    connection: none of the batches in flight was published, all are sent again, in order,
+    with those published meanwhile; none confirmed before is."""
+    out, heard = channel(), Heard()
+    async with started(redis_server.url, "a") as owner, started(redis_server.url, "b") as relay:
+        await relay.subscribe(out, heard)
+        sent = data(0, 10)
+        for message in sent:
+            owner.publish(out, message)
+        await heard.until(10)
+        async with asyncio.timeout(WAIT_S):
+            while owner._outbox:  # confirmed
+                await asyncio.sleep(0.01)
+        await admin.execute_command(  # type: ignore[no-untyped-call]
+            "CLIENT", "PAUSE", "60000", "WRITE")
+        try:
+            for turn in range(3):
+                for n in range(5):
+                    message = b"%d.%d" % (turn, n)
+                    owner.publish(out, message)
+                    sent.append(message)
+                await asyncio.sleep(0)
+            link = owner._publisher._link
+            assert link is not None and len(link._waiting) == 15
+            clients = (await admin.execute_command(  # type: ignore[no-untyped-call]
+                "CLIENT", "LIST")).decode().splitlines()
+            (killed,) = [line.split()[0].removeprefix("id=")
+                         for line in clients if " cmd=publish " in line]
+            await admin.execute_command(  # type: ignore[no-untyped-call]
+                "CLIENT", "KILL", "ID", killed)
+            async with asyncio.timeout(WAIT_S):
+                await link.closed
+            for n in range(3):  # while the failure is handled: queued behind the others
+                message = b"after %d" % n
+                owner.publish(out, message)
+                sent.append(message)
+        finally:
+            await admin.execute_command("CLIENT", "UNPAUSE")  # type: ignore[no-untyped-call]
+        owner.publish(out, b"last")
+        sent.append(b"last")
+        assert await heard.until(len(sent)) == sent
+        await admin.publish(out, b"end")  # after anything sent twice
+        assert await heard.until(len(sent) + 1) == [*sent, b"end"]
+
+
+class FakePublisher:
+    """Stands for the bus's ``AppendChannel``: keeps the batches written, answered (or
+    failed, all at once as a lost connection fails them) when the test says."""
+
+    def __init__(self) -> None:
+        self.connection: int | None = None
+        self.waiting: list[tuple[list[bytes], Replied]] = []
+        self.written: list[list[bytes]] = []  # every batch ever written, in order
+        self._wanted: list[tuple[int, asyncio.Future[None]]] = []
+
+    async def connect(self) -> None:
+        self.connection = 1
+
+    async def close(self) -> None:
+        self.fail()
+
+    def send(self, commands: Sequence[bytes], replied: Replied) -> None:
+        if self.connection is None:
+            replied(RedisConnectionError("not connected"))  # at once, as AppendChannel
+            return
+        self.waiting.append((list(commands), replied))
+        self.written.append(list(commands))
+        for count, future in self._wanted:
+            if len(self.written) >= count and not future.done():
+                future.set_result(None)
+
+    async def until_written(self, count: int) -> None:
+        if len(self.written) < count:
+            future = asyncio.get_running_loop().create_future()
+            self._wanted.append((count, future))
+            async with asyncio.timeout(WAIT_S):
+                await future
+
+    def confirm(self, *replies: object) -> None:
+        """Answer the oldest waiting batch (every message published to 1 subscriber, or
+        ``replies`` as given)."""
+        commands, replied = self.waiting.pop(0)
+        replied(list(replies) if replies else [1] * len(commands))
+
+    def fail(self) -> None:
+        self.connection = None
+        waiting, self.waiting = self.waiting, []
+        for _commands, replied in waiting:
+            replied(RedisConnectionError("connection lost"))
+
+
+def published(commands: list[bytes]) -> list[bytes]:
+    """The messages in packed PUBLISH commands."""
+    reader = hiredis.Reader()
+    for command in commands:
+        reader.feed(command)
+    messages = []
+    while (reply := reader.gets()) is not False:
+        assert reply[0] == b"PUBLISH"
+        messages.append(reply[2])
+    return messages
+
+
+def data(first: int, end: int) -> list[bytes]:
+    return [b"%d" % n for n in range(first, end)]
+
+
+@asynccontextmanager
+async def faked(url: str) -> AsyncIterator[tuple[RoomBus, FakePublisher]]:
+    async with started(url, "a") as bus:
+        fake = FakePublisher()
+        bus._publisher = fake  # type: ignore[assignment]
+        try:
+            yield bus, fake
+        finally:
+            while fake.waiting:  # (for close: confirm what is left)
+                fake.confirm()
+
+
+async def test_a_failure_with_batches_in_flight_sends_the_unconfirmed_again_in_order(
+        redis_server: RedisProcess, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bus_module, "RECONNECT_PAUSE_S", 0.0)
+    out = channel()
+    async with faked(redis_server.url) as (bus, fake):
+        bus.publish(out, b"0")
+        await fake.until_written(1)  # the writer connected and wrote it
+        for n in range(1, 6):
+            bus.publish(out, b"%d" % n)  # written at once, one batch each
+        assert [published(batch) for batch in fake.written] == [[b"%d" % n] for n in range(6)]
+        fake.confirm()
+        fake.confirm()  # 0 and 1 confirmed; 2 to 5 in flight
+        assert list(map(published, [list(bus._outbox)])) == [data(2, 6)]
+        fake.fail()  # each batch in flight fails
+        for n in range(6, 9):
+            bus.publish(out, b"%d" % n)  # queued: never before the older ones
+        assert len(fake.written) == 6
+        await fake.until_written(7)
+        # Everything unconfirmed, in order, in one batch; nothing confirmed again.
+        assert published(fake.written[6]) == data(2, 9)
+        bus.publish(out, b"9")  # written at once again, after them
+        assert published(fake.written[7]) == [b"9"]
+        fake.confirm()
+        assert published(list(bus._outbox)) == [b"9"]
+        fake.confirm()
+        assert not bus._outbox
+
+
+async def test_an_error_reply_sends_again_what_followed_it_even_if_confirmed(
+        redis_server: RedisProcess, monkeypatch: pytest.MonkeyPatch) -> None:
+    """LOADING for one message: it and every message after it are sent again (in order;
+    those Redis published after it are published twice), the ones before it are not."""
+    monkeypatch.setattr(bus_module, "RECONNECT_PAUSE_S", 0.0)
+    out = channel()
+    async with faked(redis_server.url) as (bus, fake):
+        bus.publish(out, b"0")
+        await fake.until_written(1)
+        bus.publish(out, b"1")
+        bus.publish(out, b"2")
+        fake.confirm()
+        fake.confirm(BusyLoadingError("LOADING Redis is loading the dataset in memory"))
+        fake.confirm()  # "2" confirmed after the failure: ignored, sent again
+        await fake.until_written(4)
+        assert published(fake.written[3]) == [b"1", b"2"]
+        assert len(fake.written) == 4
+
+
+async def test_the_outbox_limit_drops_the_oldest_with_messages_in_flight(
+        redis_server: RedisProcess, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bus_module, "RECONNECT_PAUSE_S", 0.0)
+    monkeypatch.setattr(bus_module, "OUTBOX_LIMIT", 5)
+    out = channel()
+    async with faked(redis_server.url) as (bus, fake):
+        bus.publish(out, b"0")
+        await fake.until_written(1)
+        for n in range(1, 8):
+            bus.publish(out, b"%d" % n)  # 0 to 2 dropped, in flight
+        assert published(list(bus._outbox)) == data(3, 8)
+        fake.confirm()  # 0: dropped already, pops nothing
+        fake.confirm()
+        fake.confirm()
+        assert published(list(bus._outbox)) == data(3, 8)
+        fake.confirm()  # 3
+        assert published(list(bus._outbox)) == data(4, 8)
+        fake.fail()
+        await fake.until_written(9)
+        assert published(fake.written[8]) == data(4, 8)
