@@ -198,7 +198,7 @@ class RoomBus:
             publisher = self._publisher
             if publisher.connection is not None:
                 # Everything older is in flight on this connection: this one goes after it.
-                # (A write that fails calls back at once, inside this call: ``_fail``.)
+                # (A write that fails calls back at once, inside this call: ``_failed``.)
                 publisher.send([command], self._confirm(self._queued - 1, 1))
                 return
             # Lost while idle (every batch in flight on it would have failed, making the bus
