@@ -1,10 +1,10 @@
 """The room bus: Redis pub/sub between the nodes that serve one room.
 
 One subscriber connection per node hands each message to the handler registered for its
-channel. Everything a node publishes goes, in order, on one connection: the order in which a
-room publishes is the order every subscriber receives. ``publish`` never waits (the room
-actor calls it); while Redis is unreachable the queue is kept (up to ``OUTBOX_LIMIT``
-messages, oldest dropped first) and sent when Redis is back.
+channel. One writer task per node sends everything queued by ``publish`` in order on one
+connection: the order in which a room publishes is the order every subscriber receives.
+``publish`` never waits (the room actor calls it); while Redis is unreachable the queue is
+kept (up to ``OUTBOX_LIMIT`` messages, oldest dropped first) and sent when Redis is back.
 Pub/sub delivers at most once: a relay detects a lost message by its sequence number; when
 the subscriber connection drops, ``on_reset`` runs once (the node sends its relayed viewers
 to reconnect and resume) and the connection is opened again every ``RECONNECT_PAUSE_S``, the
@@ -19,31 +19,12 @@ task, one ``read_response`` per reply, pool release -- ~120 µs of the owner's C
 one-message flush, ~14 µs per message at 32; ``PubSub.get_message``: a task wake-up and
 redis-py's parse path per message; figures in ``bench.bus_cost``).
 
-The writer: ``publish`` packs each message as a ``PUBLISH`` command (hiredis' C packer,
-``server.store.resp``) into the outbox, which holds every message Redis has not confirmed
-yet, and, while the bus is healthy (the connection open, everything in the outbox written on
-it), writes it right there: ``AppendChannel.send``, one ``transport.write``, no task in
-between. Why: with two nodes sharing a core while a crowd joins, each turn of a node's loop
-takes 10-30 ms, and a relayed player's command crosses the bus twice; a writer task woken on
-the next turn, one flush in flight at a time, added one turn per crossing, two when a flush
-was in flight already. So any number of writes are in flight (pipelined); Redis answers in
-order, and each confirmation pops its messages from the front of the outbox (by number:
-``_queued`` counts every message ever queued, so messages dropped while in flight, the outbox
-being full, are accounted for).
-
-A failure (connection lost, no reply within the pool's ``socket_timeout``, an error reply
-such as ``LOADING`` after a restart) makes the bus unhealthy at once, whichever batch in
-flight learns it first: ``publish`` only queues from then on, and the replies of every batch
-written before the failure are ignored (the failure again, or confirmations after the one
-that failed). After ``RECONNECT_PAUSE_S`` the writer task connects if need be and writes the
-whole outbox again, oldest first (batches of ``FLUSH_LIMIT``, all in flight at once), and
-``publish`` writes at once again: nothing is written while older unconfirmed messages wait to
-be sent again, so the order holds. Delivery is at least once across a failure: a message
-Redis published but whose confirmation was lost (or ignored, coming after an error reply) is
-published again, after the ones before it. Before the first connect, and when the connection
-is found lost while nothing was in flight, ``publish`` queues too and wakes the writer, which
-connects at once. ``close`` writes what is queued and waits up to ``CLOSE_TIMEOUT_S`` for the
-confirmations.
+The writer: ``publish`` packs each message as a ``PUBLISH`` command at once (hiredis' C
+packer, ``server.store.resp``); a flush writes the queued commands (up to ``FLUSH_LIMIT``) in
+one ``transport.write`` and waits for their replies, one flush in flight at a time. Only the
+messages Redis confirmed leave the queue; on a failure (connection lost, no reply within the
+pool's ``socket_timeout``, an error reply such as ``LOADING`` after a restart) the rest is
+sent again after ``RECONNECT_PAUSE_S``.
 
 The reader: ``_Subscriber`` hands a ``message`` push to its channel's handler inside
 ``data_received`` (no task in between); the other replies (the confirmations of
@@ -57,6 +38,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 from collections import deque
 from collections.abc import Callable
@@ -67,7 +49,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError, ResponseError
 
-from server.store.append_channel import _INCOMPLETE, AppendChannel, Replied, _Link
+from server.store.append_channel import _INCOMPLETE, AppendChannel, _Link
 from server.store.resp import pack_command
 
 log = logging.getLogger(__name__)
@@ -76,10 +58,9 @@ OUTBOX_LIMIT = 100_000
 RECONNECT_PAUSE_S = 0.25  # between attempts while Redis is down
 SUBSCRIBE_TIMEOUT_S = 5.0
 FLUSH_LIMIT = 4096
-"""Messages per write at most when the writer sends the outbox again (a backlog after an
-outage goes in several)."""
+"""Messages per flush at most (a backlog after an outage goes in several)."""
 CLOSE_TIMEOUT_S = 5.0
-"""How long ``close`` waits for the confirmations of what is in flight or queued."""
+"""How long ``close`` waits for the last flush's replies."""
 
 Handler = Callable[[bytes], None]
 
@@ -130,12 +111,6 @@ class RoomBus:
         self._publisher = AppendChannel(client.connection_pool)
         self._outbox: deque[bytes] = deque()  # packed PUBLISH commands
         self._queued = 0  # messages ever queued: the outbox's first is number queued - len
-        # True while every message in the outbox has been written on the open connection
-        # (``publish`` then writes at once); False before the first connect and from a
-        # failure until the writer task has written the whole outbox again.
-        self._healthy = False
-        self._epoch = 0  # bumped by each failure: the batches written before it are ignored
-        self._failure: Exception | None = None  # the failure the writer has to wait out
         self._wake = asyncio.Event()
         self._stop = asyncio.Event()  # cuts a retry's pause short on close
         self._watcher: asyncio.Task[None] | None = None
@@ -184,26 +159,13 @@ class RoomBus:
         self._subscriber.send([pack_command("UNSUBSCRIBE", key)], _ignore)
 
     def publish(self, channel: str, data: bytes) -> None:
-        """Send a message at once (queued for the writer task while the connection is
-        down or a failure is being handled). Never blocks."""
-        outbox = self._outbox
-        if len(outbox) >= OUTBOX_LIMIT:
-            outbox.popleft()  # (in flight or not: its confirmation pops none after it)
+        """Queue a message; sent in order by the writer task. Never blocks."""
+        if len(self._outbox) >= OUTBOX_LIMIT:
+            self._outbox.popleft()
             log.warning("bus outbox full; dropped the oldest message")
         # Packed here, once: a message retried after an outage is not packed again.
-        command = pack_command("PUBLISH", channel, data)
-        outbox.append(command)
+        self._outbox.append(pack_command("PUBLISH", channel, data))
         self._queued += 1
-        if self._healthy:
-            publisher = self._publisher
-            if publisher.connection is not None:
-                # Everything older is in flight on this connection: this one goes after it.
-                # (A write that fails calls back at once, inside this call: ``_failed``.)
-                publisher.send([command], self._confirm(self._queued - 1, 1))
-                return
-            # Lost while idle (every batch in flight on it would have failed, making the bus
-            # unhealthy): nothing of ours is in flight, the writer connects again at once.
-            self._healthy = False
         self._wake.set()
 
     async def close(self) -> None:
@@ -212,9 +174,9 @@ class RoomBus:
         self._wake.set()
         self._stop.set()
         if self._writer is not None:
-            # Not cancelled: a write cut short would leave its messages queued although
-            # Redis may have published them. The writer stops once the outbox is empty
-            # (everything confirmed) or a failure is met after ``close`` began.
+            # Not cancelled: a flush cut short would leave its messages queued although
+            # Redis may have published them. The writer stops once the outbox is empty or
+            # one flush failed after ``close`` began.
             try:
                 async with asyncio.timeout(CLOSE_TIMEOUT_S):
                     await self._writer
@@ -288,87 +250,48 @@ class RoomBus:
     # --- the writer ---------------------------------------------------------------------
 
     async def _write(self) -> None:
-        """Connects, writes the whole outbox again after a failure (after
-        ``RECONNECT_PAUSE_S``), and on close waits until Redis confirmed everything."""
         while True:
-            failure, self._failure = self._failure, None
-            if failure is not None:
+            if not self._outbox:
+                if self._closing:
+                    return
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            try:
+                await self._flush()
+            except (RedisError, OSError) as error:
                 if self._closing:
                     log.warning("room bus: %d messages not sent on close (%s)",
-                                len(self._outbox), failure)
+                                len(self._outbox), error)
                     return
-                log.warning("room bus: publish failed (%s); retrying", failure)
+                log.warning("room bus: publish failed (%s); retrying", error)
                 with contextlib.suppress(TimeoutError):  # Redis is down: try again later
                     async with asyncio.timeout(RECONNECT_PAUSE_S):
                         await self._stop.wait()
-                continue
-            if not self._healthy and self._outbox:
-                try:
-                    await self._resend()
-                except (RedisError, OSError) as error:
-                    self._fail(error)
-                continue
-            if self._closing and not self._outbox:
-                return
-            # (Nothing awaited since the checks: no wake-up can be lost.)
-            self._wake.clear()
-            await self._wake.wait()
 
-    async def _resend(self) -> None:
-        """Write the whole outbox, oldest first, in batches of at most ``FLUSH_LIMIT``, all
-        in flight at once; ``publish`` writes at once from then on."""
+    async def _flush(self) -> None:
+        """Send the oldest queued messages in one write and wait for Redis' replies; pop
+        those it confirmed (all, unless an error reply came: ``LOADING`` just after a
+        restart), then raise if not all were."""
         publisher = self._publisher
         if publisher.connection is None:
             await publisher.connect()
-        # Nothing awaited from here: nothing is published in between, the order is kept.
-        epoch = self._epoch
         outbox = self._outbox
-        first = self._queued - len(outbox)  # the number of the outbox's first message
-        commands = list(outbox)
-        for start in range(0, len(commands), FLUSH_LIMIT):
-            batch = commands[start:start + FLUSH_LIMIT]
-            publisher.send(batch, self._confirm(first + start, len(batch)))
-            if self._epoch != epoch:
-                return  # the write failed at once (``_fail`` ran): the writer waits it out
-        self._healthy = True
-
-    def _confirm(self, first: int, count: int) -> Replied:
-        """The callback of a batch of ``count`` messages, numbered from ``first``."""
-        epoch = self._epoch
-
-        def replied(outcome: list[Any] | Exception) -> None:
-            if epoch != self._epoch:
-                # Written before a failure: the whole outbox is (or was) written again, so
-                # its replies (a failure, or confirmations after the batch that failed) are
-                # ignored; its messages leave the outbox when the re-sent copies' do.
-                return
-            if isinstance(outcome, Exception):
-                confirmed, error = 0, outcome
-            else:
-                confirmed, error = count, None
-                for n, reply in enumerate(outcome):
-                    if isinstance(reply, Exception):  # LOADING just after a restart
-                        confirmed, error = n, ResponseError(f"PUBLISH refused: {reply}")
-                        break
-            # Redis answers in order: every message before this batch's is confirmed and
-            # gone. Pop this batch's confirmed messages still in the outbox (some may have
-            # been dropped, the outbox being full), none after them.
-            outbox = self._outbox
-            for _ in range(first + confirmed - (self._queued - len(outbox))):
-                outbox.popleft()
-            if error is not None:
-                self._fail(error)
-            elif self._closing and not outbox:
-                self._wake.set()
-
-        return replied
-
-    def _fail(self, error: Exception) -> None:
-        """Stop writing at once: what is unconfirmed is written again after the pause."""
-        self._epoch += 1
-        self._healthy = False
-        self._failure = error
-        self._wake.set()
+        batch = list(itertools.islice(outbox, FLUSH_LIMIT))
+        first = self._queued - len(outbox)  # the number of the batch's first message
+        replies = await publisher.execute(batch)
+        confirmed = len(replies)
+        for n, reply in enumerate(replies):
+            if isinstance(reply, Exception):
+                confirmed = n
+                break
+        # publish() may have appended meanwhile, and, the outbox being full, dropped some of
+        # the oldest: pop the confirmed messages still in it, none after them.
+        gone = self._queued - len(outbox) - first  # dropped meanwhile
+        for _ in range(max(0, confirmed - gone)):
+            outbox.popleft()
+        if confirmed < len(batch):
+            raise ResponseError(f"PUBLISH refused: {replies[confirmed]}")
 
 
 def _confirmed(reply: Any) -> None:
