@@ -60,6 +60,14 @@ async def joining(relay: RelayRoom, member: RecordingMember,
     return task
 
 
+async def greeted_first(relay: RelayRoom, bus: FakeBus, owner: Owner,
+                        member: RecordingMember, version: int) -> None:
+    """``member``, the first spectator to join, asks for a kit; the owner's kit greets it."""
+    task = await joining(relay, member)
+    owner.send(Kit(NODE, joins(bus)[-1][0], "spectator", welcome(version), snapshot(version)))
+    await task
+
+
 def new_relay(bus: FakeBus, on_empty: list[RelayRoom] | None = None) -> RelayRoom:
     emptied = on_empty if on_empty is not None else []
     return RelayRoom(bus, NODE, META, "node-1", 5.0, emptied.append)  # type: ignore[arg-type]
@@ -93,9 +101,7 @@ async def test_a_broadcast_ends_the_kit_and_the_next_newcomer_asks_again() -> No
     relay = new_relay(bus)
     owner = Owner(relay)
     first, later = RecordingMember(Audience.SPECTATOR), RecordingMember(Audience.SPECTATOR)
-    task = await joining(relay, first)
-    owner.send(Kit(NODE, joins(bus)[0][0], "spectator", welcome(4), snapshot(4)))
-    await task
+    await greeted_first(relay, bus, owner, first, 4)
     event = codec.encode(Snapshot(5, {}, None, {}))  # (any frame: what matters is that it came)
     owner.send(Broadcast(Delivery.same(5, event)))
     assert first.frames[-1] == Snapshot(5, {}, None, {}), "the live viewer got it"
@@ -135,9 +141,7 @@ async def test_the_last_viewer_leaving_ends_the_kit() -> None:
     relay = new_relay(bus, emptied)
     owner = Owner(relay)
     only = RecordingMember(Audience.SPECTATOR)
-    task = await joining(relay, only)
-    owner.send(Kit(NODE, joins(bus)[0][0], "spectator", welcome(1), snapshot(1)))
-    await task
+    await greeted_first(relay, bus, owner, only, 1)
     relay.leave(only)  # the owner may stop relaying once it has this leave
     assert emptied == [relay]
     relay.stopped = False  # (kept, as after a failed takeover: ``ClusterNode._keep_relay``)
@@ -151,9 +155,7 @@ async def test_casters_ask_for_their_own_kit_and_say_so_to_the_owner() -> None:
     relay = new_relay(bus)
     owner = Owner(relay)
     spectator, caster = RecordingMember(Audience.SPECTATOR), RecordingMember(Audience.CASTER)
-    task = await joining(relay, spectator)
-    owner.send(Kit(NODE, joins(bus)[0][0], "spectator", welcome(2), snapshot(2)))
-    await task
+    await greeted_first(relay, bus, owner, spectator, 2)
     caster_join = await joining(relay, caster, "caster")
     asked = sent(bus)[-1]
     assert isinstance(asked, RelayJoin)
