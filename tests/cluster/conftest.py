@@ -10,10 +10,10 @@ import pytest
 
 from server.store.redis_store import RedisRoomStore
 from tests.cluster.clocked_node import Clock, ClockedNode, two_clocked_nodes
-from tests.store.conftest import redis_server
+from tests.store.conftest import admin, own_redis, redis_server
 from tests.store.redis_process import RedisProcess
 
-__all__ = ["clocked", "redis_server", "store"]
+__all__ = ["admin", "clocked", "own_redis", "redis_server", "store"]
 
 
 @pytest.fixture

@@ -8,9 +8,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from pathlib import Path
 
 import pytest
 import redis.asyncio as aioredis
@@ -71,26 +70,6 @@ async def started(url: str, node: str,
     finally:
         await bus.close()
         await client.aclose()
-
-
-@pytest.fixture
-async def admin(redis_server: RedisProcess) -> AsyncIterator[aioredis.Redis]:
-    client = aioredis.Redis.from_url(redis_server.url)
-    try:
-        yield client
-    finally:
-        await client.aclose()
-
-
-@pytest.fixture
-def own_redis(tmp_path: Path) -> Iterator[RedisProcess]:
-    """A redis-server of the test's own, to kill and start again."""
-    server = RedisProcess(tmp_path / "redis")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 async def test_many_messages_arrive_in_the_order_published_across_flushes(

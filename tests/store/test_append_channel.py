@@ -42,15 +42,6 @@ async def channel(redis_server: RedisProcess) -> AsyncIterator[AppendChannel]:
         await one.close()
 
 
-@pytest.fixture
-async def admin(redis_server: RedisProcess) -> AsyncIterator[aioredis.Redis]:
-    client = aioredis.Redis.from_url(redis_server.url)
-    try:
-        yield client
-    finally:
-        await client.aclose()
-
-
 async def until_blocked(admin: aioredis.Redis, command: str) -> None:
     """Until a client of Redis waits in ``command`` (each look is a round trip, during
     which the other tasks run)."""
