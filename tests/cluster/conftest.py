@@ -10,10 +10,11 @@ import pytest
 
 from server.store.redis_store import RedisRoomStore
 from tests.cluster.clocked_node import Clock, ClockedNode, two_clocked_nodes
+from tests.cluster.server_process import ServerProcess, two_nodes
 from tests.store.conftest import admin, own_redis, redis_server
 from tests.store.redis_process import RedisProcess
 
-__all__ = ["admin", "clocked", "own_redis", "redis_server", "store"]
+__all__ = ["admin", "clocked", "nodes", "own_redis", "redis_server", "store"]
 
 
 @pytest.fixture
@@ -23,6 +24,13 @@ async def store(redis_server: RedisProcess) -> AsyncIterator[RedisRoomStore]:
         yield redis_store
     finally:
         await redis_store.close()
+
+
+@pytest.fixture
+async def nodes(redis_server: RedisProcess) -> AsyncIterator[tuple[ServerProcess, ServerProcess]]:
+    """Two ``python -m server`` processes on the session's Redis."""
+    async with two_nodes(redis_server.url, ServerProcess) as started:
+        yield started
 
 
 @pytest.fixture

@@ -5,24 +5,15 @@ nothing on either afterwards; another link of the room goes on being served."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import httpx
 import pytest
 
 from protocol.constants import PROTOCOL_VERSION, CloseCode
 from protocol.messages import Error, Hello, Ping, Pong, Snapshot
-from tests.cluster.server_process import ServerProcess, two_nodes
+from tests.cluster.server_process import ServerProcess
 from tests.server.wsclient import Client
-from tests.store.redis_process import RedisProcess
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
-
-
-@pytest.fixture
-async def nodes(redis_server: RedisProcess) -> AsyncIterator[tuple[ServerProcess, ServerProcess]]:
-    async with two_nodes(redis_server.url, ServerProcess) as started:
-        yield started
 
 
 async def post(url: str, body: dict[str, object]) -> httpx.Response:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator
 
 import httpx
 import pytest
@@ -15,19 +14,12 @@ import pytest
 from protocol.messages import Accepted, Events, Snapshot, Spectators
 from server.store.redis_store import RedisRoomStore
 from tests.cluster.game import ACTIVATE, MOVE, create_room, received_events
-from tests.cluster.server_process import ServerProcess, two_nodes
+from tests.cluster.server_process import ServerProcess
 from tests.server.wsclient import Client
-from tests.store.redis_process import RedisProcess
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
 CROWD = 24
-
-
-@pytest.fixture
-async def nodes(redis_server: RedisProcess) -> AsyncIterator[tuple[ServerProcess, ServerProcess]]:
-    async with two_nodes(redis_server.url, ServerProcess) as started:
-        yield started
 
 
 async def crowd_joins(base: str) -> dict[str, float]:

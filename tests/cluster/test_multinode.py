@@ -12,8 +12,6 @@ Each checks that every accepted command's events are stored exactly once and in 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import httpx
 import pytest
 
@@ -38,18 +36,11 @@ from tests.cluster.game import (
     create_room,
     received_events,
 )
-from tests.cluster.server_process import ServerProcess, two_nodes
+from tests.cluster.server_process import ServerProcess
 from tests.server.wsclient import Client
-from tests.store.redis_process import RedisProcess
 from tests.support.windows import closed, opened
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
-
-@pytest.fixture
-async def nodes(redis_server: RedisProcess) -> AsyncIterator[tuple[ServerProcess, ServerProcess]]:
-    async with two_nodes(redis_server.url, ServerProcess) as started:
-        yield started
-
 
 async def get_json(url: str) -> dict[str, object]:
     async with httpx.AsyncClient() as http:
