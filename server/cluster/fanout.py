@@ -19,9 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from server.cluster.owner import RemoteMember, RoomOutlet
-from server.fanout import Audience, Delivery, LocalFanout, Subscriber
-
-SEATS = frozenset({Audience.A, Audience.B})
+from server.fanout import SEATS, Audience, Delivery, LocalFanout, Subscriber
 
 
 class ClusterFanout:

@@ -38,10 +38,8 @@ from server.cluster.wire import (
     in_channel,
     out_channel,
 )
-from server.fanout import Audience, Delivery
+from server.fanout import SEATS, Audience, Delivery
 from server.rooms.room import Room, RoomStopped
-
-SEATS = frozenset({Audience.A, Audience.B})
 
 log = logging.getLogger(__name__)
 

@@ -55,7 +55,7 @@ from server.cluster.wire import (
     in_channel,
     out_channel,
 )
-from server.fanout import AUDIENCES, Audience, Delivery
+from server.fanout import AUDIENCES, SEATS, Audience, Delivery
 from server.fanout.slices import loop_slices
 from server.metrics import (
     RELAY_FROM_OWNER,
@@ -71,7 +71,6 @@ from server.store import RoomMeta
 
 log = logging.getLogger(__name__)
 
-SEATS = frozenset({Audience.A, Audience.B})
 
 _member_ids = itertools.count(1)
 

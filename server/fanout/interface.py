@@ -28,6 +28,8 @@ class Audience(StrEnum):
 
 AUDIENCES: tuple[Audience, ...] = tuple(Audience)
 """Every audience, in order: iterating an Enum class is slow on the per-frame path."""
+SEATS = frozenset({Audience.A, Audience.B})
+"""The players' audiences (one connection each, served before the read-only ones)."""
 
 
 @dataclass(frozen=True, slots=True)

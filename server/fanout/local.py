@@ -10,10 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Set
 
-from server.fanout.interface import AUDIENCES, Audience, Delivery, Subscriber
+from server.fanout.interface import AUDIENCES, SEATS, Audience, Delivery, Subscriber
 from server.fanout.slices import loop_slices
-
-SEATS = frozenset({Audience.A, Audience.B})
 
 
 class LocalFanout:
