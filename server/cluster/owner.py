@@ -156,10 +156,9 @@ class OwnerPort:
         key = (message.node, message.member)
         if isinstance(message, RelayJoin):
             greeting = message.greeting
-            member = RemoteMember(self.outlet, message.node, message.member, message.seat)
-            kit = greeting == Greeting.KIT and member.audience not in SEATS
-            if kit:
-                member = KitMember(self.outlet, message.node, message.member, message.seat)
+            kit = greeting == Greeting.KIT and message.seat not in SEATS  # (a StrEnum)
+            member = (KitMember if kit else RemoteMember)(self.outlet, message.node,
+                                                         message.member, message.seat)
             self._members[key] = member
             # A kit's snapshot is the crowd's: whatever ``since`` its first member asked
             # from, the others may be anywhere.
