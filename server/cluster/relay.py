@@ -56,7 +56,7 @@ from server.cluster.wire import (
     out_channel,
 )
 from server.fanout import AUDIENCES, SEATS, Audience, Delivery
-from server.fanout.slices import loop_slices
+from server.fanout.slices import Hold, loop_slices
 from server.metrics import (
     RELAY_FROM_OWNER,
     RELAY_GAPS,
@@ -90,6 +90,7 @@ class Relayed:
     role: str | None = None  # what its join names at the owner: a seat, "caster" or None
     live_from: int = 0  # the bus message after which it got its welcome or last snapshot
     at_owner: bool = False  # its join was forwarded to the owner
+    hold: Hold | None = None  # a seat's command on its way: this node's crowds wait
     welcomed: asyncio.Future[None] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future())
 
@@ -166,6 +167,12 @@ class RelayRoom:
     def submit(self, member: Member, seat: str | None, command: Command) -> bool:
         relayed = self._by_member.get(member)
         if relayed is not None:
+            if relayed.seated:
+                # Until the owner's next frame for the seat (its answer, as a rule), this
+                # node's crowds wait: the answer's way back is not behind their slices.
+                self._answered(relayed)
+                slices = loop_slices()
+                relayed.hold = slices.hold() if slices is not None else None
             self._send(RelaySubmit(self._node_id, relayed.id, codec.encode(command)))
         return True
 
@@ -229,6 +236,7 @@ class RelayRoom:
             live = Phase.LIVE
             # The seats first: a player's frame does not wait for thousands of spectators'.
             for relayed in self._seated.values():
+                self._answered(relayed)
                 if relayed.phase is live:
                     frame = frames[relayed.member.audience]
                     if frame:
@@ -361,6 +369,7 @@ class RelayRoom:
         relayed = self._by_id.get(member_id)
         if relayed is None:
             return
+        self._answered(relayed)
         if relayed.phase is Phase.PENDING:
             relayed.phase = Phase.LIVE  # the first direct frame is the welcome
             relayed.live_from = self._seq
@@ -418,9 +427,18 @@ class RelayRoom:
         relayed.phase = Phase.RESYNCING
         self._send(RelayResync(self._node_id, relayed.id, None))
 
+    @staticmethod
+    def _answered(relayed: Relayed) -> None:
+        """A frame for ``relayed`` came from the owner: its command, if one was on its way,
+        holds the crowds no longer."""
+        if relayed.hold is not None:
+            relayed.hold.release()
+            relayed.hold = None
+
     def _drop(self, relayed: Relayed) -> None:
         if self._by_id.pop(relayed.id, None) is None:
             return
+        self._answered(relayed)
         self._seated.pop(relayed.id, None)
         if self._by_member.get(relayed.member) is relayed:
             del self._by_member[relayed.member]

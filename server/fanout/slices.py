@@ -12,11 +12,22 @@ the rest is queued). Who gets a frame is decided when it is published: each job 
 list of its subscribers then, so a socket that joins meanwhile (its snapshot already newer)
 gets none of the older frames still being handed out; and ``still`` is asked just before
 each delivery, so a socket that left meanwhile gets nothing more.
+
+Seats first, on the loop too: a seat's command in flight on this node (a room deciding and
+storing it, a relay waiting for its answer from the owner) takes a ``hold``, and while one
+is held no slice of a crowd (a fan-out larger than one slice) is handed out. Without it,
+each of the half-dozen loop turns a command crosses (its read, the store's reply, the room
+bus's write, the relay's read) waited behind a slice of some thousands of spectators'
+deliveries, ~7 ms of a core two nodes share (``bench.broadcast``: 50-120 ms for the few
+commands that met a crowd's fan-out). A hold never delays seats' frames, nor small crowds'
+(handed out at once as before), and keeps a crowd waiting ``hold_limit_s`` at most: then
+slices run again, held or not, until every hold is released.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 import weakref
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -26,6 +37,11 @@ T = TypeVar("T")
 
 SLICE_SIZE = 256
 """Deliveries per loop turn: at ~15 µs each (``bench.broadcast``), ~4 ms of the loop."""
+
+HOLD_LIMIT_S = 0.04
+"""How long seats' commands may keep a crowd's fan-out waiting at most (from the first
+hold taken while none was): a command's path on a node takes 1-5 ms, 10-30 ms on a
+crowded core; a crowd must not starve while one command follows another."""
 
 
 class _Job(Generic[T]):
@@ -50,42 +66,89 @@ class _Job(Generic[T]):
     def finished(self) -> bool:
         return self._done >= len(self._targets)
 
+    def __len__(self) -> int:
+        return len(self._targets)
+
+
+class Hold:
+    """A seat's command in flight: a crowd's slices wait until ``release`` (idempotent)."""
+
+    __slots__ = ("_slices",)
+
+    def __init__(self, slices: Slices) -> None:
+        self._slices: Slices | None = slices
+
+    def release(self) -> None:
+        slices, self._slices = self._slices, None
+        if slices is not None:
+            slices._released()
+
 
 class Slices:
     """One loop's queue of fan-outs, ``size`` deliveries per loop turn."""
 
-    def __init__(self, size: int = SLICE_SIZE) -> None:
+    def __init__(self, size: int = SLICE_SIZE, hold_limit_s: float = HOLD_LIMIT_S,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.size = size
+        self.hold_limit_s = hold_limit_s
+        self._clock = clock
         self._jobs: deque[_Job[object]] = deque()
+        self._crowds = 0  # queued jobs of more than ``size`` targets
         self._scheduled = False
+        self._holds = 0
+        self._held_since = 0.0  # when the holds went from none to one
+        self._limit_timer: asyncio.TimerHandle | None = None
         self.turns = 0  # loop turns that handed out a slice (tests, metrics)
+        self.held_turns = 0  # loop turns a hold kept a crowd waiting (tests, metrics)
 
     @property
     def pending(self) -> int:
         """How many fan-outs are not finished yet."""
         return len(self._jobs)
 
+    @property
+    def holding(self) -> int:
+        """How many holds are taken and not released."""
+        return self._holds
+
+    @property
+    def held(self) -> bool:
+        """Whether a crowd's slices wait now: a hold is taken, for less than the limit."""
+        return self._holds > 0 and self._clock() - self._held_since < self.hold_limit_s
+
+    def hold(self) -> Hold:
+        """A seat's command is in flight: crowds wait until the hold is released (or
+        ``hold_limit_s`` after the first of the holds taken now)."""
+        if self._holds == 0:
+            self._held_since = self._clock()
+        self._holds += 1
+        return Hold(self)
+
     def add(self, targets: Sequence[T], deliver: Callable[[T], None], *,
             defer: bool = False) -> None:
         """Call ``deliver(target)`` for each of ``targets`` in order, after every fan-out
-        added before; the first slice at once when nothing is queued and not ``defer``."""
+        added before; the first slice at once when nothing is queued and not ``defer``
+        (nor a crowd held)."""
         if not targets:
             return
         job: _Job[T] = _Job(targets, deliver)
-        if self._jobs or defer:
-            self._jobs.append(job)  # type: ignore[arg-type]
-            self._schedule()
+        crowd = len(targets) > self.size
+        if self._jobs or defer or (crowd and self.held):
+            self._queue(job, crowd)  # type: ignore[arg-type]
             return
         try:
             job.run(self.size)
         finally:
             if not job.finished:
-                self._jobs.append(job)  # type: ignore[arg-type]
-                self._schedule()
+                self._queue(job, crowd)  # type: ignore[arg-type]
 
     def run_slice(self) -> None:
         """Hand out one slice (the loop's callback; tests may call it directly)."""
         self._scheduled = False
+        if self._crowds and self.held:
+            self.held_turns += 1
+            self._wake_at_limit()  # (or sooner, when the last hold is released)
+            return
         self.turns += 1
         jobs = self._jobs
         budget = self.size
@@ -95,9 +158,35 @@ class Slices:
                 budget -= job.run(budget)
                 if job.finished:
                     jobs.popleft()
+                    if len(job) > self.size:
+                        self._crowds -= 1
         finally:
             if jobs:
                 self._schedule()
+
+    def _queue(self, job: _Job[object], crowd: bool) -> None:
+        self._jobs.append(job)
+        if crowd:
+            self._crowds += 1
+        self._schedule()
+
+    def _released(self) -> None:
+        self._holds -= 1
+        if self._holds == 0 and self._jobs:
+            self._schedule()
+
+    def _wake_at_limit(self) -> None:
+        if self._limit_timer is None:
+            loop = asyncio.get_running_loop()
+            # (the loop's own clock: ``_clock`` may be a test's)
+            self._limit_timer = loop.call_later(
+                max(0.0, self._held_since + self.hold_limit_s - self._clock()),
+                self._limit_passed)
+
+    def _limit_passed(self) -> None:
+        self._limit_timer = None
+        if self._jobs:
+            self._schedule()
 
     def _schedule(self) -> None:
         if not self._scheduled:

@@ -7,6 +7,7 @@ import asyncio
 from dataclasses import dataclass
 
 from protocol.messages import Command, HistoryRequest
+from server.fanout.slices import Hold
 from server.rooms.seats import Member
 
 
@@ -34,6 +35,9 @@ class Submit:
     seat: str | None
     command: Command
     received: float  # time.perf_counter() when it was queued (referee_command_latency_seconds)
+    hold: Hold | None = None
+    """A seat's command keeps the node's crowds' slices waiting until it is handled
+    (``server.fanout.slices``); released by the room."""
 
 
 @dataclass(frozen=True, slots=True)

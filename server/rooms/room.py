@@ -39,6 +39,7 @@ from protocol.messages import (
 )
 from server.config import Settings
 from server.fanout import AUDIENCES, Audience, Delivery, Fanout
+from server.fanout.slices import loop_slices
 from server.log_format import current_room
 from server.metrics import ARO_CLOSE_LATENESS, COMMAND_LATENCY, COMMAND_OUTCOMES
 from server.rooms.clock_timer import ClockTimer
@@ -206,9 +207,15 @@ class Room:
         await done
 
     def submit(self, member: Member, seat: str | None, command: Command) -> bool:
-        """Queue a command; False when the inbox is full (the caller answers room_busy)."""
-        if self.inbox.offer(Submit(member, role_seat(seat), command, time.perf_counter())):
+        """Queue a command; False when the inbox is full (the caller answers room_busy).
+        A seat's command holds the node's crowds' fan-out until it is handled."""
+        seat = role_seat(seat)
+        slices = loop_slices() if seat is not None else None
+        hold = slices.hold() if slices is not None else None
+        if self.inbox.offer(Submit(member, seat, command, time.perf_counter(), hold)):
             return True
+        if hold is not None:
+            hold.release()
         COMMAND_OUTCOMES.rejected(ProtocolReason.ROOM_BUSY)
         return False
 
@@ -303,6 +310,8 @@ class Room:
             try:
                 await self._on_submit(message)
             finally:  # (a failure is answered right after, by _after_failure)
+                if message.hold is not None:
+                    message.hold.release()
                 done = time.perf_counter()
                 COMMAND_LATENCY.observe(done - message.received)
                 SLOW_COMMANDS.took(self.room_id, started - message.received,
@@ -1019,5 +1028,7 @@ class Room:
             self._fanout.unsubscribe(self.room_id, member)
             member.close(code, reason)
         for message in self.inbox.drain():
+            if isinstance(message, Submit) and message.hold is not None:
+                message.hold.release()
             if isinstance(message, Join) and not message.done.done():
                 message.done.set_exception(RoomStopped(self.room_id))

@@ -1,6 +1,7 @@
 """A crowd's fan-out in slices (server/fanout/slices.py): seats at once, the crowd a few
 per loop turn, every socket's frames in publish order, a joiner only the frames published
-after it joined, a leaver nothing more, and a seat's command handled between slices.
+after it joined, a leaver nothing more, a seat's command handled between slices, and a
+crowd's slices held while a seat's command is in flight (in a room, or relayed to its owner).
 
 The loop is driven one turn at a time (``turn``): the slice's callback runs once per turn.
 """
@@ -125,6 +126,92 @@ async def test_a_seat_command_is_handled_between_two_slices(slices: Slices) -> N
         assert viewer.got == [b"one", b"answer"]
 
 
+async def test_a_seat_command_in_flight_holds_the_crowd_not_the_seats(slices: Slices) -> None:
+    log: list[Any] = []
+    fanout = LocalFanout()
+    crowd = [Viewer(Audience.SPECTATOR, f"s{i}", log) for i in range(7)]
+    seat = Viewer(Audience.A, "A", log)
+    for viewer in (*crowd, seat):
+        fanout.subscribe("r", viewer)
+    small = [Viewer(Audience.SPECTATOR, f"t{i}", log) for i in range(SIZE)]
+    for viewer in small:
+        fanout.subscribe("t", viewer)
+    hold = slices.hold()
+    fanout.publish("t", Delivery.same(1, b"small"))  # one slice or less: at once, as ever
+    assert all(viewer.got == [b"small"] for viewer in small)
+    fanout.publish("r", Delivery.same(1, b"one"))
+    assert seat.got == [b"one"]  # seats at once
+    for _ in range(5):
+        await turn()
+    assert not any(viewer.got for viewer in crowd)  # the crowd waits for the command
+    assert slices.held_turns >= 1
+    hold.release()
+    hold.release()  # (a second release changes nothing)
+    assert slices.holding == 0
+    while slices.pending:
+        await turn()
+    assert all(viewer.got == [b"one"] for viewer in crowd)
+
+
+class Clock:
+    """Seconds that move only when the test says."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+async def test_a_hold_keeps_a_crowd_waiting_no_longer_than_its_limit() -> None:
+    clock = Clock()
+    slices = Slices(size=SIZE, hold_limit_s=0.04, clock=clock)
+    got: list[int] = []
+    first = slices.hold()
+    clock.advance(0.03)
+    second = slices.hold()  # the limit counts from the first
+    slices.add(list(range(7)), got.append)
+    slices.run_slice()
+    assert got == [] and slices.held
+    clock.advance(0.011)  # 41 ms since the first hold: both still taken
+    assert not slices.held
+    slices.run_slice()
+    assert got == [0, 1, 2]
+    first.release()
+    second.release()
+    third = slices.hold()  # none was held meanwhile: a new limit
+    slices.run_slice()
+    assert got == [0, 1, 2]
+    third.release()
+    slices.run_slice()
+    assert got == [0, 1, 2, 3, 4, 5]
+
+
+async def test_a_seats_command_holds_the_crowd_until_its_room_has_handled_it(
+        slices: Slices) -> None:
+    from protocol.messages import Command
+    from tests.server.test_room_actor import make_world
+
+    world = await make_world()
+    try:
+        a = await world.join(Audience.A)
+        spectator = await world.join(Audience.SPECTATOR)
+        assert world.room.submit(a, "A", Command("x1", world.room.seen[Audience.A],
+                                                 {"type": "act", "value": 2}))
+        assert slices.holding == 1
+        await a.answer("x1")
+        assert slices.holding == 0
+        # a spectator's command (refused) holds nothing
+        assert world.room.submit(spectator, None, Command("y1", 1, {"type": "act"}))
+        assert slices.holding == 0
+        await spectator.answer("y1")
+    finally:
+        await world.registry.shutdown()
+
+
 # --- a relaying node: the same for the owner's broadcasts ------------------------------
 
 def greet(bus: FakeBus, owner: Owner, member: RecordingMember, version: int) -> None:
@@ -188,3 +275,36 @@ async def test_relay_crowd_in_slices_in_order_and_a_joiner_after_its_welcome(
         assert firsts(member) == [1, 2, 3]
     assert [type(frame) for frame in joiner.frames] == [Welcome, Snapshot, Events]
     assert firsts(joiner) == [3]
+
+
+async def test_a_relayed_seats_command_holds_its_nodes_crowd_until_the_owner_answers(
+        slices: Slices) -> None:
+    from protocol import codec
+    from protocol.messages import Command, Events
+
+    bus = FakeBus()
+    relay = RelayRoom(bus, NODE, META, "node-1", 5.0, lambda _room: None)  # type: ignore[arg-type]
+    owner = Owner(relay)
+
+    async def join(member: RecordingMember, seat: str | None) -> None:
+        joining = asyncio.create_task(relay.join(member, seat, None))
+        await turn()
+        greet(bus, owner, member, 0)
+        await joining
+
+    seat = RecordingMember(Audience.B)
+    crowd = [RecordingMember(Audience.SPECTATOR) for _ in range(7)]
+    for member in (seat, *crowd):
+        await join(member, "B" if member is seat else None)
+    assert relay.submit(seat, "B", Command("c1", 0, {"type": "act"}))
+    assert slices.holding == 1  # until the owner's answer comes back
+    frame = codec.encode(Events(1, [{"e": "acted"}], None, accepted="c1"))
+    owner.send(Broadcast(Delivery.same(1, frame)))
+    assert slices.holding == 0
+    while slices.pending:
+        await turn()
+    assert all(isinstance(member.frames[-1], Events) for member in (seat, *crowd))
+    assert relay.submit(seat, "B", Command("c2", 1, {"type": "act"}))
+    assert slices.holding == 1
+    relay.leave(seat)  # it left before the answer: nothing is held for it any more
+    assert slices.holding == 0
