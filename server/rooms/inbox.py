@@ -13,6 +13,11 @@ row, ``get`` gives the loop one turn before the next, so that the sockets' reade
 queue the commands that then go first; a crowd's joins are admitted in batches. A read-only
 viewer changes nothing a seat's command depends on, so they may be handled later: a
 spectator who joins after a command gets a snapshot with its events.
+
+The loop also gets a turn between the other lane and the crowd's next message: a command's
+(or a timer's) frames are then on their way (the room bus's writer and the sockets run in
+that turn) before a join's first snapshot of the new version is made (~5 ms for a full
+table).
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ class RoomInbox(Generic[T]):
         self._items: deque[tuple[T, bool]] = deque()
         self._crowd: deque[T] = deque()
         self._crowd_in_a_row = 0
+        self._after_seats = False
         self._bounded_waiting = 0
         self._waiter: asyncio.Future[None] | None = None
 
@@ -58,9 +64,11 @@ class RoomInbox(Generic[T]):
         self._wake()
 
     async def get(self) -> T:
-        if self._crowd_in_a_row >= self._crowd_batch:
+        if self._crowd_in_a_row >= self._crowd_batch or (
+                self._after_seats and not self._items and self._crowd):
             self._crowd_in_a_row = 0
             await asyncio.sleep(0)  # one loop turn: commands arrive, and go first
+        self._after_seats = False
         while not self._items and not self._crowd:
             self._crowd_in_a_row = 0
             self._waiter = asyncio.get_running_loop().create_future()
@@ -73,6 +81,7 @@ class RoomInbox(Generic[T]):
             item, bounded = self._items.popleft()
             if bounded:
                 self._bounded_waiting -= 1
+            self._after_seats = True
             return item
         self._crowd_in_a_row += 1
         return self._crowd.popleft()

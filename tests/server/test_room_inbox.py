@@ -1,6 +1,7 @@
 """The room's inbox (server/rooms/inbox.py): commands bounded, control messages always
 taken, arrival order within each lane, the crowd's joins after seats' commands and timers,
-and a loop turn after each batch of them so that a command can get in between.
+a loop turn after each batch of them so that a command can get in between, and one after a
+command or a timer before the crowd's next message, so that their frames go out first.
 
 The loop is driven one turn at a time (``turn``); no clock is involved."""
 
@@ -47,9 +48,37 @@ async def test_after_a_batch_of_the_crowd_a_command_gets_in() -> None:
     assert got == ["join 0", "join 1", "join 2"]
     assert inbox.offer("command")  # a seat's reader runs in that turn
     await turn()
+    assert got[3:] == ["command"]  # and the loop gets a turn after it
+    await turn()
     assert got[3:] == ["command", "join 3", "join 4", "join 5"]
     await running
     assert got[-1] == "join 6"
+
+
+async def test_after_commands_and_timers_the_loop_gets_a_turn_before_the_crowd() -> None:
+    """What a command's handling set going (the room bus's writer, a socket's send) runs
+    before the crowd's next join; two commands in a row, or a timer after a command, need
+    no turn between them."""
+    inbox: RoomInbox[str] = RoomInbox(capacity=10)
+    inbox.post_crowd("join 0")
+    assert inbox.offer("command 1")
+    assert inbox.offer("command 2")
+    inbox.post("window expired")
+    log: list[str] = []
+
+    async def room() -> None:
+        while len(log) < 6:
+            item = await inbox.get()
+            log.append(item)
+            if item.startswith("command"):
+                # the command's answer, sent by another task once the loop turns
+                asyncio.get_running_loop().call_soon(log.append, f"answer to {item}")
+
+    running = asyncio.create_task(room())
+    await turn()
+    assert log == ["command 1", "command 2", "window expired"]  # in one turn
+    await running
+    assert log[3:] == ["answer to command 1", "answer to command 2", "join 0"]
 
 
 async def test_drain_returns_both_lanes() -> None:
