@@ -17,11 +17,12 @@ Seats first, on the loop too: a seat's command in flight on this node (a room de
 storing it, a relay waiting for its answer from the owner) takes a ``hold``, and while one
 is held no slice of a crowd (a fan-out larger than one slice) is handed out. Without it,
 each of the half-dozen loop turns a command crosses (its read, the store's reply, the room
-bus's write, the relay's read) waited behind a slice of some thousands of spectators'
-deliveries, ~7 ms of a core two nodes share (``bench.broadcast``: 50-120 ms for the few
-commands that met a crowd's fan-out). A hold never delays seats' frames, nor small crowds'
-(handed out at once as before), and keeps a crowd waiting ``hold_limit_s`` at most: then
-slices run again, held or not, until every hold is released.
+bus's write, the relay's read) waited behind a slice of a crowd's deliveries, ~7 ms of a
+core two nodes share for 256 of them (``bench.broadcast``: 50-120 ms for the few commands
+that met a crowd's fan-out). A hold never delays seats' frames, nor small crowds' (handed
+out at once as before), and keeps a crowd waiting ``hold_limit_s`` at most: then slices
+run again, held or not, until every hold is released. What a hold cannot spare a command is
+the slice under way when it arrives, hence slices of 128.
 """
 
 from __future__ import annotations
@@ -35,8 +36,11 @@ from typing import Generic, TypeVar
 
 T = TypeVar("T")
 
-SLICE_SIZE = 256
-"""Deliveries per loop turn: at ~15 µs each (``bench.broadcast``), ~4 ms of the loop."""
+SLICE_SIZE = 128
+"""Deliveries per loop turn: at ~15 µs each (``bench.broadcast``), ~2 ms of the loop, ~4 ms
+of wall time on a core two nodes share. 256 made a command's read wait twice as long
+(players' p99 while 10,000 spectators join: 33.5-48 ms at 256, 26.3-30.4 at 128, three runs
+each with holds); 64 cost ~20% more CPU per delivery for no better tail."""
 
 HOLD_LIMIT_S = 0.04
 """How long seats' commands may keep a crowd's fan-out waiting at most (from the first
