@@ -40,7 +40,7 @@ from .orders.order_pool import decide_activate
 from .orders.setup import GameSetup, new_game
 from .produced import Produced
 from .reasons import Reason
-from .serial import Plain, from_plain, to_plain
+from .serial import Plain, from_plain, prepare, to_plain
 from .state import GameState, OrderStep, Phase
 
 __all__ = [
@@ -56,6 +56,7 @@ __all__ = [
     "decide",
     "new_game",
     "pending_aro_window",
+    "prepare_conversions",
     "start_clocks",
     "state_from_plain",
     "state_to_plain",
@@ -164,6 +165,12 @@ def pending_aro_window(state: GameState) -> AroWindow | None:
     if order.step not in (OrderStep.ARO_1, OrderStep.ARO_2):
         return None
     return AroWindow(order.number, order.aro_step_number, state.reactive)
+
+
+def prepare_conversions() -> int:
+    """Make every event's, command's and the state's plain-data converters now (a server
+    calls it before it serves), not at their first use in a game; how many classes."""
+    return prepare(Event, c.Command, GameState)
 
 
 def state_to_plain(state: GameState) -> Plain:
