@@ -32,10 +32,9 @@ _ACTORS = {"A": Side.A, "B": Side.B}
 
 class RulesCoreEngine:
     def __init__(self) -> None:
-        # The converters of every event, command and the state, made once per process now
-        # rather than at their first use: a game's first roll spent 6 ms making its events'
-        # (22 ms with the crowd's handshakes on the core) in a player's command.
-        engine.prepare_conversions()
+        # What games need, made once per process now rather than at its first use: a game's
+        # first roll spent 6 ms making its events' converters in a player's command.
+        engine.prepare()
 
     def new_game(self, ruleset: str, fixed_seed: int | None,
                  table: str | Mapping[str, Any] = "",

@@ -14,6 +14,7 @@ from typing import Any, TypeAlias
 
 from . import commands as c
 from .apply import apply
+from .armies.army_catalogue import load_weapons, sample_armies
 from .armies.army_selection import decide_choose_army
 from .combat.guts_choice import decide_choose_guts_failure
 from .decision import SYSTEM, Accepted, Decision, Rejected, Rejection, System
@@ -40,8 +41,10 @@ from .orders.order_pool import decide_activate
 from .orders.setup import GameSetup, new_game
 from .produced import Produced
 from .reasons import Reason
-from .serial import Plain, from_plain, prepare, to_plain
+from .serial import Plain, from_plain, to_plain
+from .serial import prepare as prepare_conversions
 from .state import GameState, OrderStep, Phase
+from .table.table_catalogue import shipped as shipped_tables
 
 __all__ = [
     "SYSTEM",
@@ -56,7 +59,7 @@ __all__ = [
     "decide",
     "new_game",
     "pending_aro_window",
-    "prepare_conversions",
+    "prepare",
     "start_clocks",
     "state_from_plain",
     "state_to_plain",
@@ -167,10 +170,15 @@ def pending_aro_window(state: GameState) -> AroWindow | None:
     return AroWindow(order.number, order.aro_step_number, state.reactive)
 
 
-def prepare_conversions() -> int:
-    """Make every event's, command's and the state's plain-data converters now (a server
-    calls it before it serves), not at their first use in a game; how many classes."""
-    return prepare(Event, c.Command, GameState)
+def prepare() -> int:
+    """Make now what games need and would otherwise make at its first use, in a player's
+    command (a server calls it before it serves): the plain-data converters of every event,
+    command and the state (how many classes: the return), and the shipped armies, weapons
+    and tables, read and checked once per process."""
+    sample_armies()
+    load_weapons()
+    shipped_tables()
+    return prepare_conversions(Event, c.Command, GameState)
 
 
 def state_to_plain(state: GameState) -> Plain:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..combat.resolution import resolve_order
 from ..events import Event, OrderResolved, PhaseStarted
 from ..state import GameState, OrderStep, Phase
 from .aro import open_window
@@ -51,8 +52,6 @@ def _entering_aro_step(state: GameState) -> bool:
 
 
 def _resolve(state: GameState) -> list[Event]:
-    from ..combat.resolution import resolve_order
-
     assert state.order is not None
     outcome, dice = resolve_order(state)
     return [OrderResolved(state.order.number, outcome, dice)]
