@@ -19,6 +19,18 @@ store's connections need nothing special: each failed call drops its connection 
 next one connects to the new Redis (``server.store``); meanwhile commands are answered
 ``storage_unavailable`` and ``/readyz`` says 503 (``server.health``).
 
+**One Redis per data folder.** Two Redis processes on one folder would append to one
+append-only file, and the second would take the first's unix socket over. So ``start``
+takes an exclusive ``flock(2)`` on ``embedded-redis.lock`` in the folder first, and each
+redis-server it starts inherits that lock's file descriptor: the lock is held while the
+server *or* a Redis it started lives (an orphaned Redis still writing the folder holds it
+too), and the kernel drops it when the last of them dies, however it died (kill -9): a
+restart in place is never refused. A start that finds it held refuses
+(``DataFolderInUse``), naming the pids recorded in the file and what to do (stop the other
+server, or share its Redis as another node: ``REDIS_URL``). When the recorded server is
+gone, its Redis is an orphan on its way out (SIGTERM from the kernel, below): the start
+waits ``ORPHAN_WAIT_S`` for it before refusing.
+
 PR_SET_PDEATHSIG fires when the *thread* that started the child ends, not the process: a
 Redis restarted by the supervising thread is tied to that thread, which lives until
 ``stop`` (the first Redis is tied to the thread that called ``start``, the main thread).
@@ -29,6 +41,8 @@ from __future__ import annotations
 import collections
 import contextlib
 import ctypes
+import fcntl
+import json
 import logging
 import os
 import shutil
@@ -49,6 +63,15 @@ BACKOFF_MAX_S = 10.0
 STABLE_S = 30.0
 """A Redis that ran this long before dying is restarted after the first pause again."""
 LOG_TAIL_LINES = 20
+LOCK_FILE = "embedded-redis.lock"
+ORPHAN_WAIT_S = 10.0
+"""How long a start waits for the Redis of a server that died (it is exiting on SIGTERM)."""
+_LOCK_POLL_S = 0.05
+
+
+class DataFolderInUse(SystemExit):
+    """Another server's embedded Redis (or an orphaned one) holds the data folder. A
+    SystemExit: the run command stops with this message."""
 
 
 def redis_binary() -> str:
@@ -80,9 +103,11 @@ def _how_it_ended(returncode: int) -> str:
 
 
 class EmbeddedRedis:
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, orphan_wait_s: float = ORPHAN_WAIT_S) -> None:
         self.data_dir = data_dir.resolve()
         self.socket_path = self.data_dir / "redis.sock"
+        self.lock_path = self.data_dir / LOCK_FILE
+        self.orphan_wait_s = orphan_wait_s
         self.on_down: Callable[[str], None] | None = None
         """Called (on the supervising thread) with a reason when Redis died unasked."""
         self.restarts = 0
@@ -95,6 +120,7 @@ class EmbeddedRedis:
         self._stopping = False
         self._stop_event = threading.Event()  # interrupts a backoff pause
         self._supervisor: threading.Thread | None = None
+        self._lock_fd: int | None = None  # the data folder's flock, while started
 
     @property
     def url(self) -> str:
@@ -107,9 +133,15 @@ class EmbeddedRedis:
             return None if self._process is None else self._process.pid
 
     def start(self) -> str:
-        """Start Redis and its supervisor; return its URL once it accepts connections."""
+        """Start Redis and its supervisor; return its URL once it accepts connections.
+        ``DataFolderInUse`` if another embedded Redis holds the data folder."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        self._process = self._launch()
+        self._lock_fd = _hold_folder(self.lock_path, self.socket_path, self.orphan_wait_s)
+        try:
+            self._process = self._launch()
+        except BaseException:
+            self._let_go_of_folder()
+            raise
         self._supervisor = threading.Thread(target=self._supervise, name="embedded-redis",
                                             daemon=True)
         self._supervisor.start()
@@ -138,6 +170,12 @@ class EmbeddedRedis:
         supervisor, self._supervisor = self._supervisor, None
         if supervisor is not None:
             supervisor.join()  # it stops a Redis it was starting meanwhile itself
+        self._let_go_of_folder()  # every Redis it started has exited: the folder is free
+
+    def _let_go_of_folder(self) -> None:
+        fd, self._lock_fd = self._lock_fd, None
+        if fd is not None:
+            os.close(fd)
 
     # --- on the supervising thread ----------------------------------------------------------
 
@@ -200,6 +238,7 @@ class EmbeddedRedis:
     # --- either thread ------------------------------------------------------------------------
 
     def _launch(self) -> subprocess.Popen[bytes]:
+        assert self._lock_fd is not None
         process = subprocess.Popen(
             [redis_binary(), "--port", "0", "--unixsocket", str(self.socket_path),
              "--unixsocketperm", "700", "--dir", str(self.data_dir),
@@ -210,7 +249,10 @@ class EmbeddedRedis:
             # must reach the server alone, which then releases its leases and stops Redis
             # itself; a Redis gone first leaves the leases to expire.
             start_new_session=True,
+            # The folder's lock, held by Redis too: an orphaned Redis still holds it.
+            pass_fds=(self._lock_fd,),
         )
+        _record(self._lock_fd, process.pid)
         assert process.stdout is not None
         for raw in process.stdout:
             self._tail.append(raw.decode(errors="replace").rstrip())
@@ -230,6 +272,71 @@ class EmbeddedRedis:
         assert process.stdout is not None
         for raw in process.stdout:
             self._tail.append(raw.decode(errors="replace").rstrip())
+
+
+def _hold_folder(path: Path, socket_path: Path, orphan_wait_s: float) -> int:
+    """The data folder's lock file, flocked; ``DataFolderInUse`` if another server holds it,
+    or an orphaned Redis still does after ``orphan_wait_s``."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)  # not inherited unless passed (PEP 446)
+    deadline = time.monotonic() + orphan_wait_s
+    try:
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                holder = _read_record(fd)
+                server = holder.get("server_pid")
+                # No way to be woken when another process's flock goes: poll, bounded.
+                if _alive(server) or time.monotonic() >= deadline:
+                    raise DataFolderInUse(_in_use(path, socket_path, holder)) from None
+                time.sleep(_LOCK_POLL_S)
+        _record(fd, None)  # ours from now on, before Redis runs: a refusal names this pid
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _in_use(path: Path, socket_path: Path, holder: dict[str, object]) -> str:
+    server, redis_pid = holder.get("server_pid") or "?", holder.get("redis_pid") or "?"
+    if _alive(holder.get("server_pid")):
+        who = f"the embedded Redis of another server (server pid {server}, redis-server " \
+              f"pid {redis_pid}); stop that server first"
+    else:
+        who = f"redis-server pid {redis_pid}, left running by server pid {server}, which is " \
+              f"gone; stop that Redis (kill {redis_pid}) first"
+    return (f"refusing to start: the embedded Redis data folder {path.parent} is held by "
+            f"{who}. Or run this server as another node of that Redis: "
+            f"REDIS_URL=unix://{socket_path} REFEREE_PORT=<another port> bash deploy/bin/serve "
+            f"(lock file {path})")
+
+
+def _alive(pid: object) -> bool:
+    if not isinstance(pid, int) or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _read_record(fd: int) -> dict[str, object]:
+    try:
+        record = json.loads(os.pread(fd, 4096, 0) or b"{}")
+    except (OSError, ValueError):
+        return {}
+    return record if isinstance(record, dict) else {}
+
+
+def _record(fd: int, redis_pid: int | None) -> None:
+    """Who holds the folder, for the message of a start refused meanwhile."""
+    data = json.dumps({"server_pid": os.getpid(), "redis_pid": redis_pid}).encode()
+    os.pwrite(fd, data, 0)  # then cut: a reader meanwhile never finds the file empty
+    os.ftruncate(fd, len(data))
 
 
 def _terminate(process: subprocess.Popen[bytes]) -> None:

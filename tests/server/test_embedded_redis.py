@@ -8,6 +8,7 @@ import contextlib
 import logging
 import os
 import signal
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -18,7 +19,7 @@ import pytest
 import redis
 
 from protocol.messages import Accepted, Events, Snapshot
-from server.embedded_redis import EmbeddedRedis
+from server.embedded_redis import DataFolderInUse, EmbeddedRedis
 from server.store.redis_store import RedisRoomStore
 from tests.cluster.game import (
     ACTIVATE,
@@ -112,6 +113,127 @@ def test_a_redis_that_cannot_start_again_is_retried_after_longer_pauses(
         assert second is not None
         assert redis.Redis.from_url(embedded.url).ping()
     finally:
+        embedded.stop()
+
+
+def test_a_second_embedded_redis_on_the_same_folder_is_refused_while_the_first_runs(
+        tmp_path: Path) -> None:
+    """The second start stops with who holds the folder and what to do, and the first's
+    Redis keeps its socket; the lock outlives a restart of the first's Redis, and once the
+    first is stopped the folder is free again."""
+    first = EmbeddedRedis(tmp_path / "redis")
+    url = first.start()
+    client = redis.Redis.from_url(url)
+    try:
+        assert client.set("acknowledged", b"by the first")
+        redis_pid = first.pid
+        second = EmbeddedRedis(tmp_path / "redis")
+        with pytest.raises(DataFolderInUse) as refused:
+            second.start()
+        message = str(refused.value)
+        assert f"held by the embedded Redis of another server (server pid {os.getpid()}, " \
+               f"redis-server pid {redis_pid}); stop that server first" in message
+        assert f"REDIS_URL={url} REFEREE_PORT=<another port> bash deploy/bin/serve" in message
+        second.stop()  # what the run command does on its way out: harmless
+        assert client.info("server")["process_id"] == redis_pid  # its socket untouched
+
+        # Restarted by the supervisor, the first's Redis still holds the folder.
+        assert redis_pid is not None
+        os.kill(redis_pid, signal.SIGKILL)
+        restarted = first.wait_restarted(redis_pid, timeout_s=60)  # a guard only
+        assert restarted is not None
+        with pytest.raises(DataFolderInUse, match=f"redis-server pid {restarted}\\)"):
+            EmbeddedRedis(tmp_path / "redis").start()
+    finally:
+        client.close()
+        first.stop()
+    third = EmbeddedRedis(tmp_path / "redis")
+    client = redis.Redis.from_url(third.start())
+    try:
+        assert client.get("acknowledged") == b"by the first"
+    finally:
+        client.close()
+        third.stop()
+
+
+HOLD_FOLDER = """
+import sys
+from pathlib import Path
+from server.embedded_redis import EmbeddedRedis
+embedded = EmbeddedRedis(Path(sys.argv[1]))
+embedded.start()
+print(embedded.pid, flush=True)
+sys.stdin.read()
+"""
+
+
+def test_a_server_killed_with_kill_9_never_blocks_its_restart_in_place(tmp_path: Path) -> None:
+    """A server process (a real one, holding an embedded Redis) refuses a second start;
+    kill -9 of it: the kernel drops its lock, and the Redis it left exits (SIGTERM from the
+    kernel), so a new start on the folder succeeds with the data."""
+    data_dir = tmp_path / "redis"
+    server = subprocess.Popen([sys.executable, "-c", HOLD_FOLDER, str(data_dir)], cwd=REPO,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        redis_pid = int(server.stdout.readline())
+        client = redis.Redis.from_url(f"unix://{data_dir.resolve() / 'redis.sock'}")
+        assert client.set("acknowledged", b"before the kill")
+        client.close()
+        with pytest.raises(DataFolderInUse, match=f"server pid {server.pid}, redis-server "
+                                                  f"pid {redis_pid}"):
+            EmbeddedRedis(data_dir).start()
+    finally:
+        server.kill()
+        server.wait()
+    restarted = EmbeddedRedis(data_dir)
+    client = redis.Redis.from_url(restarted.start())  # waits for the exiting orphan
+    try:
+        assert restarted.pid != redis_pid
+        assert client.get("acknowledged") == b"before the kill"
+    finally:
+        client.close()
+        restarted.stop()
+
+
+ORPHAN = """
+import fcntl, json, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)
+fcntl.flock(fd, fcntl.LOCK_EX)
+os.write(fd, json.dumps({"server_pid": int(sys.argv[2]), "redis_pid": os.getpid()}).encode())
+print("holding", flush=True)
+sys.stdin.read()
+"""
+
+
+def test_an_orphaned_redis_still_holding_the_folder_is_named(tmp_path: Path) -> None:
+    """A process holding the folder's lock whose recorded server is gone (an orphaned
+    Redis that does not exit): the start waits for it, then refuses naming it; once it is
+    gone the start succeeds."""
+    data_dir = tmp_path / "redis"
+    data_dir.mkdir()
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # a pid no process has now
+    orphan = subprocess.Popen([sys.executable, "-c", ORPHAN, str(data_dir / "embedded-redis.lock"),
+                               str(gone.pid)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              text=True)
+    try:
+        assert orphan.stdout is not None and orphan.stdout.readline() == "holding\n"
+        with pytest.raises(DataFolderInUse) as refused:
+            EmbeddedRedis(data_dir, orphan_wait_s=0.0).start()
+        assert f"held by redis-server pid {orphan.pid}, left running by server pid " \
+               f"{gone.pid}, which is gone; stop that Redis (kill {orphan.pid}) first" \
+               in str(refused.value)
+    finally:
+        assert orphan.stdin is not None
+        orphan.stdin.close()
+        orphan.wait()
+    embedded = EmbeddedRedis(data_dir, orphan_wait_s=0.0)
+    client = redis.Redis.from_url(embedded.start())
+    try:
+        assert client.ping()
+    finally:
+        client.close()
         embedded.stop()
 
 
