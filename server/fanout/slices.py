@@ -49,12 +49,13 @@ crowded core; a crowd must not starve while one command follows another."""
 
 
 class _Job(Generic[T]):
-    __slots__ = ("_deliver", "_done", "_targets")
+    __slots__ = ("_deliver", "_done", "_targets", "crowd")
 
-    def __init__(self, targets: Sequence[T], deliver: Callable[[T], None]) -> None:
+    def __init__(self, targets: Sequence[T], deliver: Callable[[T], None], crowd: bool) -> None:
         self._targets = targets
         self._deliver = deliver
         self._done = 0
+        self.crowd = crowd  # more targets than a slice: holds keep it waiting
 
     def run(self, budget: int) -> int:
         """Deliver to up to ``budget`` more targets; how many were taken."""
@@ -69,9 +70,6 @@ class _Job(Generic[T]):
     @property
     def finished(self) -> bool:
         return self._done >= len(self._targets)
-
-    def __len__(self) -> int:
-        return len(self._targets)
 
 
 class Hold:
@@ -135,16 +133,15 @@ class Slices:
         (nor a crowd held)."""
         if not targets:
             return
-        job: _Job[T] = _Job(targets, deliver)
-        crowd = len(targets) > self.size
-        if self._jobs or defer or (crowd and self.held):
-            self._queue(job, crowd)  # type: ignore[arg-type]
+        job: _Job[T] = _Job(targets, deliver, len(targets) > self.size)
+        if self._jobs or defer or (job.crowd and self.held):
+            self._queue(job)  # type: ignore[arg-type]
             return
         try:
             job.run(self.size)
         finally:
             if not job.finished:
-                self._queue(job, crowd)  # type: ignore[arg-type]
+                self._queue(job)  # type: ignore[arg-type]
 
     def run_slice(self) -> None:
         """Hand out one slice (the loop's callback; tests may call it directly)."""
@@ -162,15 +159,15 @@ class Slices:
                 budget -= job.run(budget)
                 if job.finished:
                     jobs.popleft()
-                    if len(job) > self.size:
+                    if job.crowd:
                         self._crowds -= 1
         finally:
             if jobs:
                 self._schedule()
 
-    def _queue(self, job: _Job[object], crowd: bool) -> None:
+    def _queue(self, job: _Job[object]) -> None:
         self._jobs.append(job)
-        if crowd:
+        if job.crowd:
             self._crowds += 1
         self._schedule()
 
