@@ -23,8 +23,8 @@ from server.rules.armies.army_catalogue import sample_armies
 from server.rules.armies.army_selection import list_format_for
 from server.rules.ruleset import Ruleset
 from server.store.interface import StorageUnavailable
-from server.tournaments import decide, lobby_labels, tokens, views
-from server.tournaments.app_service import tournaments_of
+from server.tournaments import decide, tokens, views
+from server.tournaments.app_service import labels_of, tournaments_of
 from server.tournaments.live import live_row
 from server.tournaments.model import Player, Proposal, Tournament, fold
 from server.tournaments.refusals import Refused
@@ -184,25 +184,34 @@ def _created(state: Tournament, organizer: str) -> Response:
 @_answer
 async def list_tournaments(request: Request) -> Response:
     service = tournaments_of(request)
-    listed = []
+    states = []
     for tournament_id in await service.store.public(PUBLIC_LIST_LIMIT):
         entries = await service.store.load(tournament_id)
         if entries:
-            listed.append(views.listing(fold(entries)))
-    return JSONResponse({"tournaments": listed})
+            states.append(fold(entries))
+    await labels_of(request).heal(*states)  # one HMGET for all the rounds not seen yet
+    return JSONResponse({"tournaments": [views.listing(state) for state in states]})
 
 
 # -- public reads -------------------------------------------------------------------------
 
+async def _read(request: Request) -> Tournament:
+    """The tournament now (``Tournaments.read``), its current round's lobby labels healed if
+    a start's labels were lost (``lobby_labels.RoundLabels.heal``)."""
+    state = await tournaments_of(request).read(request.path_params["tournament_id"])
+    await labels_of(request).heal(state)
+    return state
+
+
 @_answer
 async def describe(request: Request) -> Response:
-    state = await tournaments_of(request).read(request.path_params["tournament_id"])
+    state = await _read(request)
     return JSONResponse(views.public_view(state, army_name))
 
 
 @_answer
 async def standings_json(request: Request) -> Response:
-    state = await tournaments_of(request).read(request.path_params["tournament_id"])
+    state = await _read(request)
     view = views.public_view(state, army_name)
     return JSONResponse({"tournament": state.id, "round": state.round,
                          "status": state.status, "standings": view["standings"]})
@@ -210,7 +219,7 @@ async def standings_json(request: Request) -> Response:
 
 @_answer
 async def standings_csv(request: Request) -> Response:
-    state = await tournaments_of(request).read(request.path_params["tournament_id"])
+    state = await _read(request)
     return Response(views.standings_csv(state), media_type="text/csv; charset=utf-8",
                     headers={"Content-Disposition":
                              f'attachment; filename="standings-{state.id}.csv"'})
@@ -236,6 +245,7 @@ async def register(request: Request) -> Response:
         return made
 
     written = await service.write(tournament_id, action_id, entry)
+    await labels_of(request).heal(written.state)
     if written.entry.get("type") != "registered":
         raise Refused("bad_field", "this action_id was used by another action")
     player = str(written.entry["player"])
@@ -250,7 +260,7 @@ async def register(request: Request) -> Response:
 @_answer
 async def player_page(request: Request) -> Response:
     body = await read_json_object(request)
-    state = await tournaments_of(request).read(request.path_params["tournament_id"])
+    state = await _read(request)
     player = _player_by_token(state, body)
     return JSONResponse(views.player_page(state, player, army_name))
 
@@ -261,7 +271,7 @@ async def player_page(request: Request) -> Response:
 async def dashboard(request: Request) -> Response:
     body = await read_json_object(request)
     service = tournaments_of(request)
-    state = await service.read(request.path_params["tournament_id"])
+    state = await _read(request)
     _organizer(state, body)
     registry: RoomRegistry = request.app.state.registry
     rows = []
@@ -312,8 +322,12 @@ async def organizer_action(request: Request) -> Response:
     written = await service.write(request.path_params["tournament_id"], action_id, checked)
     if written.duplicate:  # the organizer token still has to be right
         _organizer(written.state, body)
-    # The lobby's list names the round's rooms (again on a retry, in case the first stopped).
-    await lobby_labels.label_round(service.store, written.state, written.entry)
+    # The lobby's list names the round's rooms (again on a retry, in case the first stopped);
+    # any other action heals the current round's, as a read does.
+    if written.entry.get("type") == "round_started":
+        await labels_of(request).label_round(written.state, written.entry)
+    else:
+        await labels_of(request).heal(written.state)
     return JSONResponse({"version": written.state.version, "duplicate": written.duplicate,
                          "view": views.public_view(written.state, army_name)})
 
