@@ -40,6 +40,17 @@ its recorded expiry; if it is still there then, its holder renewed it: alive. A 
 id then refuses to start (``SystemExit``), a kept id falls back to a fresh one. A lock
 whose holder died elsewhere expires within ``lease_s``, so the wait is bounded.
 
+**The lock file goes with the lock.** The file matters only while the instance lock whose
+token it records may still be in Redis (a successor takes that lock over at once). So when a
+process lets go of its id (``NodeIdentity.close``) and its lock is no longer in Redis
+(released on shutdown, or lapsed), it unlinks the file while it still holds the flock;
+otherwise (killed, or Redis unreachable at shutdown) the file stays for its successor. A
+process that opened the file before it was unlinked gets the flock on a file no longer at
+that path: it checks, after every flock, that the path is still its file, else opens the
+path again (``_local_lock``), so two processes never hold "the" lock on two files. A file
+left by a process that died stays: it names no Redis, so nothing can tell whether the lock
+it records is still live somewhere (and its successor needs it then).
+
 A live process that finds its instance lock held by another token (its event loop stalled
 past ``lease_s``, so it stopped renewing, and a new process took the id meanwhile) stops
 every room it runs and reports not ready (``ClusterNode.displaced``).
@@ -117,12 +128,35 @@ class NodeIdentity:
     source: str
     """Where the id came from: ``REFEREE_NODE_ID``, the kept id file, or ``fresh``."""
     _lock_fd: int | None = field(default=None, repr=False)
+    _lock_path: Path | None = field(default=None, repr=False)
+    _client: redis.Redis | None = field(default=None, repr=False)
 
     def close(self) -> None:
-        """Let go of the local lock (the process is ending; the kernel would anyway)."""
+        """Let go of the local lock (the process is ending; the kernel would anyway), and of
+        its file when the instance lock it records is gone from Redis (see the module's
+        docstring)."""
         fd, self._lock_fd = self._lock_fd, None
-        if fd is not None:
+        if fd is None:
+            return
+        try:
+            if self._lock_path is not None and not self._instance_lock_in_redis():
+                # Under the flock: nobody else can have put another file at this path.
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(self._lock_path)
+        finally:
             os.close(fd)
+
+    def _instance_lock_in_redis(self) -> bool:
+        """Whether ``{node:<id>}:instance`` still holds this process's token; True when
+        Redis cannot say (the file is then kept for a successor)."""
+        if self._client is None:
+            return True
+        try:
+            holder = self._client.get(instance_key(self.node_id))
+        except redis.RedisError as error:
+            log.warning("node id %s: lock file kept (%s)", self.node_id, error)
+            return True
+        return holder is not None and _text(holder) == self.instance
 
 
 def fresh_id() -> str:
@@ -159,10 +193,11 @@ def _take(node_id: str, source: str, state_dir: Path | None, redis_url: str,
           client: redis.Redis, lock_ms: int, refuse: bool) -> NodeIdentity | None:
     """``node_id`` for this process; when a live process has it, None, or with ``refuse``
     SystemExit."""
-    lock_fd, predecessor = None, ""
+    lock_fd, predecessor, lock_path = None, "", None
     if state_dir is not None:
         try:
-            lock_fd, predecessor = _local_lock(state_dir, node_id, redis_url)
+            lock_path = _lock_path(state_dir, node_id, redis_url)
+            lock_fd, predecessor = _local_lock(lock_path)
         except NodeIdInUse as busy:
             _in_use(node_id, source, str(busy), refuse)
             return None
@@ -184,7 +219,8 @@ def _take(node_id: str, source: str, state_dir: Path | None, redis_url: str,
     if lock_fd is not None:
         _record(lock_fd, node_id, token)
     log.info("node id %s (from %s)", node_id, source)
-    return NodeIdentity(node_id, token, source, lock_fd)
+    return NodeIdentity(node_id, token, source, lock_fd,
+                        lock_path if lock_fd is not None else None, client)
 
 
 def _in_use(node_id: str, source: str, why: str, refuse: bool) -> None:
@@ -246,24 +282,46 @@ def _kept_id(state_dir: Path) -> str | None:
     return kept
 
 
-def _local_lock(state_dir: Path, node_id: str, redis_url: str) -> tuple[int, str]:
+def _lock_path(state_dir: Path, node_id: str, redis_url: str) -> Path:
+    digest = hashlib.sha256(f"{node_id}\n{redis_url}".encode()).hexdigest()[:16]
+    return state_dir / f"node-{digest}.lock"
+
+
+def _local_lock(path: Path) -> tuple[int, str]:
     """flock this (id, Redis)'s lock file; returns it and the instance token its last holder
     wrote (that process is gone: it no longer holds the flock). NodeIdInUse if a live
     process holds it."""
-    digest = hashlib.sha256(f"{node_id}\n{redis_url}".encode()).hexdigest()[:16]
-    path = state_dir / f"node-{digest}.lock"
-    state_dir.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)  # not inherited by children (PEP 446)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    while True:
+        fd = _open_lock_file(path)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if _is_at(fd, path):
+                return fd, str(_read_record(fd).get("instance", ""))
+        except BlockingIOError:
+            holder = _read_record(fd)
+            os.close(fd)
+            raise NodeIdInUse(f"process {holder.get('pid', '?')} holds {path}") from None
+        except BaseException:
+            os.close(fd)
+            raise
+        # Its holder unlinked it (a clean shutdown) after this process opened it: lock
+        # what is at the path now instead.
+        os.close(fd)
+
+
+def _open_lock_file(path: Path) -> int:
+    return os.open(path, os.O_RDWR | os.O_CREAT, 0o600)  # not inherited by children (PEP 446)
+
+
+def _is_at(fd: int, path: Path) -> bool:
+    """Whether ``path`` still names the file open as ``fd``."""
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        holder = _read_record(fd)
-        os.close(fd)
-        raise NodeIdInUse(f"process {holder.get('pid', '?')} holds {path}") from None
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd, str(_read_record(fd).get("instance", ""))
+        named = os.stat(path)
+    except FileNotFoundError:
+        return False
+    opened = os.fstat(fd)
+    return (named.st_dev, named.st_ino) == (opened.st_dev, opened.st_ino)
 
 
 def _read_record(fd: int) -> dict[str, object]:
