@@ -151,6 +151,15 @@ TAKEN_OVER = TAKEOVERS.labels("taken_over")
 TAKEOVER_FAILED = TAKEOVERS.labels("failed")
 TAKEOVER_OTHER = TAKEOVERS.labels("other")
 
+# --- a crowd's fan-out (server/fanout/slices.py) ----------------------------------------------
+
+CROWD_HELD_TURNS = Counter(
+    "referee_crowd_held_turns_total",
+    "Loop turns a crowd's fan-out waited while a seat's command was in flight on the node.")
+CROWD_HOLD_LIMITS = Counter(
+    "referee_crowd_hold_limits_total",
+    "Times a crowd's fan-out went on at the hold limit with a seat's command still in flight.")
+
 # --- stalls of the whole node -----------------------------------------------------------------
 
 GC_PAUSES = Histogram(

@@ -34,6 +34,8 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
+from server.metrics import CROWD_HELD_TURNS, CROWD_HOLD_LIMITS
+
 T = TypeVar("T")
 
 SLICE_SIZE = 128
@@ -102,6 +104,7 @@ class Slices:
         self._limit_timer: asyncio.TimerHandle | None = None
         self.turns = 0  # loop turns that handed out a slice (tests, metrics)
         self.held_turns = 0  # loop turns a hold kept a crowd waiting (tests, metrics)
+        self.limits_reached = 0  # times crowds went on at the limit, still held (tests, metrics)
 
     @property
     def pending(self) -> int:
@@ -148,6 +151,7 @@ class Slices:
         self._scheduled = False
         if self._crowds and self.held:
             self.held_turns += 1
+            CROWD_HELD_TURNS.inc()
             self._wake_at_limit()  # (or sooner, when the last hold is released)
             return
         self.turns += 1
@@ -173,8 +177,12 @@ class Slices:
 
     def _released(self) -> None:
         self._holds -= 1
-        if self._holds == 0 and self._jobs:
-            self._schedule()
+        if self._holds == 0:
+            if self._limit_timer is not None:  # (the next hold counts its limit anew)
+                self._limit_timer.cancel()
+                self._limit_timer = None
+            if self._jobs:
+                self._schedule()
 
     def _wake_at_limit(self) -> None:
         if self._limit_timer is None:
@@ -182,10 +190,14 @@ class Slices:
             # (the loop's own clock: ``_clock`` may be a test's)
             self._limit_timer = loop.call_later(
                 max(0.0, self._held_since + self.hold_limit_s - self._clock()),
-                self._limit_passed)
+                self.limit_passed)
 
-    def _limit_passed(self) -> None:
+    def limit_passed(self) -> None:
+        """The crowds waited ``hold_limit_s`` for holds not all released yet: they go on
+        (the limit's timer; cancelled when the last hold is released; tests may call it)."""
         self._limit_timer = None
+        self.limits_reached += 1
+        CROWD_HOLD_LIMITS.inc()
         if self._jobs:
             self._schedule()
 

@@ -188,6 +188,27 @@ async def test_a_hold_keeps_a_crowd_waiting_no_longer_than_its_limit() -> None:
     third.release()
     slices.run_slice()
     assert got == [0, 1, 2, 3, 4, 5]
+    assert slices.limits_reached == 0  # each time, released (the limit's timer cancelled)
+
+
+async def test_crowds_going_on_at_the_limit_are_counted() -> None:
+    from server.metrics import CROWD_HELD_TURNS, CROWD_HOLD_LIMITS
+
+    clock = Clock()
+    slices = Slices(size=SIZE, hold_limit_s=0.04, clock=clock)
+    got: list[int] = []
+    turns_before, limits_before = CROWD_HELD_TURNS._value.get(), CROWD_HOLD_LIMITS._value.get()
+    hold = slices.hold()
+    slices.add(list(range(7)), got.append)
+    slices.run_slice()  # held: the limit's timer is set
+    assert got == [] and slices.held_turns == 1
+    clock.advance(0.05)
+    slices.limit_passed()  # (what the timer does, 40 ms later on the loop's clock)
+    slices.run_slice()
+    assert got == [0, 1, 2] and slices.limits_reached == 1
+    assert CROWD_HELD_TURNS._value.get() == turns_before + 1
+    assert CROWD_HOLD_LIMITS._value.get() == limits_before + 1
+    hold.release()
 
 
 async def test_a_seats_command_holds_the_crowd_until_its_room_has_handled_it(
