@@ -53,6 +53,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from server.lock_record import read_record
+
 log = logging.getLogger(__name__)
 
 READY = b"ready to accept connections"  # 6.2 and 7.x, tcp and unix
@@ -285,7 +287,7 @@ def _hold_folder(path: Path, socket_path: Path, orphan_wait_s: float) -> int:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
-                holder = _read_record(fd)
+                holder = read_record(fd)
                 server = holder.get("server_pid")
                 # No way to be woken when another process's flock goes: poll, bounded.
                 if _alive(server) or time.monotonic() >= deadline:
@@ -322,14 +324,6 @@ def _alive(pid: object) -> bool:
     except PermissionError:
         return True
     return True
-
-
-def _read_record(fd: int) -> dict[str, object]:
-    try:
-        record = json.loads(os.pread(fd, 4096, 0) or b"{}")
-    except (OSError, ValueError):
-        return {}
-    return record if isinstance(record, dict) else {}
 
 
 def _record(fd: int, redis_pid: int | None) -> None:

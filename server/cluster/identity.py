@@ -73,6 +73,7 @@ from pathlib import Path
 import redis
 
 from server.config import Settings
+from server.lock_record import read_record
 from server.store.redis_errors import storage_call
 
 log = logging.getLogger(__name__)
@@ -297,9 +298,9 @@ def _local_lock(path: Path) -> tuple[int, str]:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             if _is_at(fd, path):
-                return fd, str(_read_record(fd).get("instance", ""))
+                return fd, str(read_record(fd).get("instance", ""))
         except BlockingIOError:
-            holder = _read_record(fd)
+            holder = read_record(fd)
             os.close(fd)
             raise NodeIdInUse(f"process {holder.get('pid', '?')} holds {path}") from None
         except BaseException:
@@ -322,14 +323,6 @@ def _is_at(fd: int, path: Path) -> bool:
         return False
     opened = os.fstat(fd)
     return (named.st_dev, named.st_ino) == (opened.st_dev, opened.st_ino)
-
-
-def _read_record(fd: int) -> dict[str, object]:
-    try:
-        record = json.loads(os.pread(fd, 4096, 0) or b"{}")
-    except (OSError, ValueError):
-        return {}
-    return record if isinstance(record, dict) else {}
 
 
 def _record(fd: int, node_id: str, token: str) -> None:

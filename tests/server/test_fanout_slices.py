@@ -251,6 +251,24 @@ def greet(bus: FakeBus, owner: Owner, member: RecordingMember, version: int) -> 
         owner.send(Direct(NODE, message.member, welcome))
 
 
+async def relay_with_crowd(seat_side: str) -> tuple[RelayRoom, FakeBus, Owner,
+                                                    RecordingMember, list[RecordingMember]]:
+    """A relaying node's room with a seat (``seat_side``) and seven spectators joined, each
+    greeted by the owner as its join asks."""
+    bus = FakeBus()
+    relay = RelayRoom(bus, NODE, META, "node-1", 5.0, lambda _room: None)  # type: ignore[arg-type]
+    owner = Owner(relay)
+    seat = RecordingMember(Audience(seat_side))
+    crowd = [RecordingMember(Audience.SPECTATOR) for _ in range(7)]
+    for member in (seat, *crowd):
+        joining = asyncio.create_task(
+            relay.join(member, seat_side if member is seat else None, None))
+        await turn()
+        greet(bus, owner, member, 0)
+        await joining
+    return relay, bus, owner, seat, crowd
+
+
 async def test_relay_crowd_in_slices_in_order_and_a_joiner_after_its_welcome(
         slices: Slices, monkeypatch: pytest.MonkeyPatch) -> None:
     import server.cluster.relay
@@ -258,20 +276,7 @@ async def test_relay_crowd_in_slices_in_order_and_a_joiner_after_its_welcome(
     from protocol import codec
     from protocol.messages import Events, Snapshot, Welcome
 
-    bus = FakeBus()
-    relay = RelayRoom(bus, NODE, META, "node-1", 5.0, lambda _room: None)  # type: ignore[arg-type]
-    owner = Owner(relay)
-
-    async def join(member: RecordingMember, seat: str | None) -> None:
-        joining = asyncio.create_task(relay.join(member, seat, None))
-        await turn()
-        greet(bus, owner, member, 0)
-        await joining
-
-    seat = RecordingMember(Audience.A)
-    crowd = [RecordingMember(Audience.SPECTATOR) for _ in range(7)]
-    for member in (seat, *crowd):
-        await join(member, "A" if member is seat else None)
+    relay, bus, owner, seat, crowd = await relay_with_crowd("A")
 
     def firsts(member: RecordingMember) -> list[int]:
         return [m.first for m in member.frames if isinstance(m, Events)]
@@ -303,20 +308,7 @@ async def test_a_relayed_seats_command_holds_its_nodes_crowd_until_the_owner_ans
     from protocol import codec
     from protocol.messages import Command, Events
 
-    bus = FakeBus()
-    relay = RelayRoom(bus, NODE, META, "node-1", 5.0, lambda _room: None)  # type: ignore[arg-type]
-    owner = Owner(relay)
-
-    async def join(member: RecordingMember, seat: str | None) -> None:
-        joining = asyncio.create_task(relay.join(member, seat, None))
-        await turn()
-        greet(bus, owner, member, 0)
-        await joining
-
-    seat = RecordingMember(Audience.B)
-    crowd = [RecordingMember(Audience.SPECTATOR) for _ in range(7)]
-    for member in (seat, *crowd):
-        await join(member, "B" if member is seat else None)
+    relay, _bus, owner, seat, crowd = await relay_with_crowd("B")
     assert relay.submit(seat, "B", Command("c1", 0, {"type": "act"}))
     assert slices.holding == 1  # until the owner's answer comes back
     frame = codec.encode(Events(1, [{"e": "acted"}], None, accepted="c1"))
