@@ -3,18 +3,20 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+import redis
 
+from server.cluster.renewal import connect_sync
 from server.store.redis_store import RedisRoomStore
 from tests.cluster.clocked_node import Clock, ClockedNode, two_clocked_nodes
 from tests.cluster.server_process import ServerProcess, two_nodes
 from tests.store.conftest import admin, own_redis, redis_server
 from tests.store.redis_process import RedisProcess
 
-__all__ = ["admin", "clocked", "nodes", "own_redis", "redis_server", "store"]
+__all__ = ["admin", "clocked", "nodes", "own_redis", "redis_server", "store", "sync_client"]
 
 
 @pytest.fixture
@@ -24,6 +26,16 @@ async def store(redis_server: RedisProcess) -> AsyncIterator[RedisRoomStore]:
         yield redis_store
     finally:
         await redis_store.close()
+
+
+@pytest.fixture
+def sync_client(store: RedisRoomStore) -> Iterator[redis.Redis]:
+    """A blocking client of the session's Redis (what the node identity's thread uses)."""
+    client = connect_sync(store.url, 5.0)
+    try:
+        yield client
+    finally:
+        client.close()
 
 
 @pytest.fixture

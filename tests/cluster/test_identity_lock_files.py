@@ -10,7 +10,7 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -19,7 +19,6 @@ import redis
 from server.cluster import identity
 from server.cluster.identity import NodeIdentity, NodeIdInUse, establish, instance_key
 from server.cluster.lease import RedisLeases
-from server.cluster.renewal import connect_sync
 from server.config import Settings
 from server.store.redis_store import RedisRoomStore
 from tests.server.test_embedded_redis import ServerLog
@@ -29,15 +28,6 @@ pytestmark = pytest.mark.redis
 
 REPO = Path(__file__).resolve().parents[2]
 LOCK_MS = 60_000  # a lock that would hold a waiting start for a minute
-
-
-@pytest.fixture
-def sync_client(store: RedisRoomStore) -> Iterator[redis.Redis]:
-    client = connect_sync(store.url, 5.0)
-    try:
-        yield client
-    finally:
-        client.close()
 
 
 @pytest.fixture

@@ -31,15 +31,6 @@ LOCK_MS = 60_000  # a predecessor's lock that would hold a waiting start for a m
 
 
 @pytest.fixture
-def sync_client(store: RedisRoomStore) -> Iterator[redis.Redis]:
-    client = connect_sync(store.url, 5.0)
-    try:
-        yield client
-    finally:
-        client.close()
-
-
-@pytest.fixture
 def made(store: RedisRoomStore, sync_client: redis.Redis) -> Iterator[
         Callable[..., NodeIdentity]]:
     """``establish`` against the test Redis; every identity made is closed at the end."""

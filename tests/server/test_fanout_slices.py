@@ -47,18 +47,24 @@ async def slices() -> AsyncIterator[Slices]:
     found.size = size
 
 
+def crowd_and_seat(size: int) -> tuple[LocalFanout, list[Viewer], Viewer, list[Any]]:
+    """Room "r" of a fan-out: ``size`` spectators and seat A, all writing to one log."""
+    log: list[Any] = []
+    fanout = LocalFanout()
+    crowd = [Viewer(Audience.SPECTATOR, f"s{i}", log) for i in range(size)]
+    seat = Viewer(Audience.A, "A", log)
+    for viewer in (*crowd, seat):
+        fanout.subscribe("r", viewer)
+    return fanout, crowd, seat, log
+
+
 async def turn() -> None:
     """One turn of the loop: the slice queued before it runs once."""
     await asyncio.sleep(0)
 
 
 async def test_overlapping_broadcasts_reach_each_socket_in_order(slices: Slices) -> None:
-    log: list[Any] = []
-    fanout = LocalFanout()
-    crowd = [Viewer(Audience.SPECTATOR, f"s{i}", log) for i in range(7)]
-    seat = Viewer(Audience.A, "A", log)
-    for viewer in (*crowd, seat):
-        fanout.subscribe("r", viewer)
+    fanout, crowd, seat, log = crowd_and_seat(7)
     fanout.publish("r", Delivery.same(1, b"one"))
     fanout.publish("r", Delivery.same(2, b"two"))  # while "one" is still being handed out
     assert seat.got == [b"one", b"two"]  # seats at once
@@ -101,12 +107,7 @@ async def test_a_joiner_gets_only_what_comes_after_it_and_a_leaver_nothing_more(
 async def test_a_seat_command_is_handled_between_two_slices(slices: Slices) -> None:
     """A room's task woken by a seat's command runs in the next loop turn, before the
     crowd's fan-out of the previous frame is over, and its frame reaches the seat at once."""
-    log: list[Any] = []
-    fanout = LocalFanout()
-    crowd = [Viewer(Audience.SPECTATOR, f"s{i}", log) for i in range(12)]
-    seat = Viewer(Audience.A, "A", log)
-    for viewer in (*crowd, seat):
-        fanout.subscribe("r", viewer)
+    fanout, crowd, seat, _log = crowd_and_seat(12)
     command: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
 
     async def room() -> None:
@@ -127,12 +128,7 @@ async def test_a_seat_command_is_handled_between_two_slices(slices: Slices) -> N
 
 
 async def test_a_seat_command_in_flight_holds_the_crowd_not_the_seats(slices: Slices) -> None:
-    log: list[Any] = []
-    fanout = LocalFanout()
-    crowd = [Viewer(Audience.SPECTATOR, f"s{i}", log) for i in range(7)]
-    seat = Viewer(Audience.A, "A", log)
-    for viewer in (*crowd, seat):
-        fanout.subscribe("r", viewer)
+    fanout, crowd, seat, log = crowd_and_seat(7)
     small = [Viewer(Audience.SPECTATOR, f"t{i}", log) for i in range(SIZE)]
     for viewer in small:
         fanout.subscribe("t", viewer)

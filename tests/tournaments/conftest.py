@@ -18,10 +18,10 @@ from server.store.tournament_store import (
     TournamentStore,
 )
 from tests.server.serving import running_server
-from tests.store.conftest import redis_server, redis_store
+from tests.store.conftest import admin, redis_server, redis_store
 from tests.store.redis_process import RedisProcess
 
-__all__ = ["redis_server", "redis_store"]
+__all__ = ["admin", "redis_server", "redis_store"]
 
 
 @pytest.fixture(params=["memory", "redis"])

@@ -41,16 +41,6 @@ async def node(url: str, app: Starlette | None = None) -> AsyncIterator[httpx.As
         yield client
 
 
-@pytest.fixture
-async def admin(redis_server: RedisProcess) -> AsyncIterator[aioredis.Redis]:
-    """A plain client, to look at the labels' index and delete labels from outside."""
-    client = aioredis.Redis.from_url(redis_server.url)
-    try:
-        yield client
-    finally:
-        await client.aclose()
-
-
 async def started(http: httpx.AsyncClient, name: str, visibility: str = "public"
                   ) -> tuple[Organizer, list[dict[str, Any]]]:
     organizer, _ = await Organizer.create(http, name=name, visibility=visibility, rounds=2)
