@@ -29,17 +29,8 @@ ROUNDS_KEPT = 1024
 """Rounds a node remembers as labelled (the public list of tournaments reads 200 at once)."""
 
 
-def round_labels(state: Tournament, entry: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    """Room id -> label for each table of a ``round_started`` entry ({} for a private
-    tournament)."""
-    if state.settings.visibility != "public" or entry.get("type") != "round_started":
-        return {}
-    return {str(table["room"]): table_label(state, int(entry["round"]), int(table["table"]))
-            for table in entry["tables"]}
-
-
-def folded_labels(state: Tournament, played: Round) -> dict[str, dict[str, Any]]:
-    """The same labels made from a round of the folded state ({} for a private
+def round_labels(state: Tournament, played: Round) -> dict[str, dict[str, Any]]:
+    """Room id -> label for each table of a round of the folded state ({} for a private
     tournament)."""
     if state.settings.visibility != "public":
         return {}
@@ -66,12 +57,13 @@ class RoundLabels:
         self._capacity = capacity
         self._seen: OrderedDict[tuple[str, int], None] = OrderedDict()
 
-    async def label_round(self, state: Tournament, entry: Mapping[str, Any]) -> None:
-        """Store a ``round_started`` entry's labels without asking what is there (the round
-        was just started, or its start sent again)."""
-        labels = round_labels(state, entry)
+    async def label_round(self, state: Tournament, round_number: int) -> None:
+        """Store a round's labels without asking what is there (the round was just started,
+        or its start sent again)."""
+        played = next(played for played in state.rounds if played.number == round_number)
+        labels = round_labels(state, played)
         if labels and await self._stored(labels):
-            self._remember((state.id, int(entry["round"])))
+            self._remember((state.id, round_number))
 
     async def heal(self, *states: Tournament) -> None:
         """Store the labels missing from the current round of each public tournament of
@@ -88,7 +80,7 @@ class RoundLabels:
             if key in self._seen:
                 self._seen.move_to_end(key)
                 continue
-            labels = folded_labels(state, current)
+            labels = round_labels(state, current)
             if labels:
                 wanted.update(labels)
                 rounds.append(key)

@@ -325,7 +325,7 @@ async def organizer_action(request: Request) -> Response:
     # The lobby's list names the round's rooms (again on a retry, in case the first stopped);
     # any other action heals the current round's, as a read does.
     if written.entry.get("type") == "round_started":
-        await labels_of(request).label_round(written.state, written.entry)
+        await labels_of(request).label_round(written.state, int(written.entry["round"]))
     else:
         await labels_of(request).heal(written.state)
     return JSONResponse({"version": written.state.version, "duplicate": written.duplicate,
