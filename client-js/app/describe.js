@@ -338,6 +338,7 @@ const IDLE_REASON = {
   aro_not_valid: "no Line of Fire, Zone of Control or other reason to react (ARO Check)",
   zone_of_control_only: "in Zone of Control without Line of Fire only Dodge or Reset",
   beyond_template_reach: "its target is beyond the template's reach",
+  template_touches_ally: "an ally is under the template, so it is cancelled",
   not_on_route: "the point it chose is not on the trooper's route",
 };
 const MOVE_REASON = { dodge: "Dodge", guts_out_of_line_of_fire: "failed Guts Roll: out of Line of Fire",

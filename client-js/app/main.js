@@ -583,8 +583,9 @@ function renderAttackForm(panel, skills, jointOk) {
     form.append(el("label", {}, " ", named(target), " ", input));
   }
   const assigned = Object.values(split).reduce((a, b) => a + b, 0);
-  const valid = info.template ? Object.values(split).every((n) => n === 0 || n === 1) && assigned > 0 : assigned === info.burst;
-  form.append(el("span", { id: "burst-total", class: valid ? "" : "over" }, ` ${assigned}/${info.template ? "template" : info.burst} `),
+  // A template weapon places one teardrop per Burst point, each aimed at the target it names.
+  const valid = (!info.template || Object.values(split).every((n) => n === 0 || n === 1)) && assigned === info.burst;
+  form.append(el("span", { id: "burst-total", class: valid ? "" : "over" }, ` ${assigned}/${info.burst}${info.template ? " template" : ""} `),
     button("Declare BS Attack", () => declare({ type: "bs_attack", weapon: ui.attack.weapon,
       targets: Object.entries(split).filter(([, n]) => n > 0).map(([trooper, burst]) => ({ trooper, burst })),
       ...(ui.firingPoint ? { firing_point: ui.firingPoint } : {}) }, "bs_attack"), { id: "declare-bs", disabled: !valid || (joint && !jointOk) }));

@@ -8,7 +8,7 @@
 // and target lines of the attacks declared by them and by the AROs, and the area of template
 // weapons, until it is resolved. Zoom (wheel, +/- buttons), pan (drag), the ruler's line.
 // Texts and tokens keep their size on screen at any zoom (`layoutOverlay`).
-import { baseRadius, declaredFrom, firstMov, silhouetteHeight, TEMPLATE_LENGTH } from "./lib/geometry.js";
+import { baseRadius, declaredFrom, firstMov, silhouetteHeight, teardropPath } from "./lib/geometry.js";
 import { weapon, weaponName } from "./catalogue.js";
 import { trooperNames, trooperStates, STATE_TOKENS } from "./roster.js";
 import { ruler, drawRuler, installRuler } from "./ruler.js";
@@ -486,16 +486,19 @@ function drawAttack(layer, view, attackerId, skill, from, colours, attribute, de
       : skill.type === "comms_attack" ? `Hack: ${weaponName(skill.program)}` : "Discover";
     label(mid, what, colour, depth, 0);
   }
-  if (template && TEMPLATE_LENGTH[template]) {
-    const length = TEMPLATE_LENGTH[template];
-    const angles = targetsOf(skill).map((id) => view.trooper(id)?.position).filter(Boolean)
-      .map((p) => Math.atan2(p[1] - from[1], p[0] - from[0]));
-    if (angles.length) {
-      const lo = Math.min(...angles) - 0.2, hi = Math.max(...angles) + 0.2;
-      const at = (a) => `${from[0] + length * Math.cos(a)} ${from[1] + length * Math.sin(a)}`;
-      layer.append(svg("path", { d: `M ${from[0]} ${from[1]} L ${at(lo)} A ${length} ${length} 0 0 1 ${at(hi)} Z`,
-        fill: colour, opacity: 0.18, stroke: colour, "stroke-width": 0.06, "data-template": attackerId }));
-    }
+  if (template) drawTemplates(layer, view, attackerId, skill, from, template, colour);
+}
+
+/** Each teardrop of a Direct Template attack as the rules core lays it: its tip on the
+ * shooter's base, aimed through the centre of the Main Target named for it (an ARO's: the
+ * active trooper at its chosen point); docs/rules-decisions/geometry.md. */
+function drawTemplates(layer, view, attackerId, skill, from, template, colour) {
+  const radius = baseRadius(view.trooper(attackerId));
+  for (const targetId of targetsOf(skill)) {
+    const aim = skill.target_point ?? view.trooper(targetId)?.position;
+    const d = aim ? teardropPath(from, radius, aim, template) : null;
+    if (d) layer.append(svg("path", { d, fill: colour, opacity: 0.18, stroke: colour, "stroke-width": 0.06,
+      "data-template": attackerId }));
   }
 }
 

@@ -234,6 +234,8 @@ test("seed 000: a declaration whose Requirement fails, or an ARO that fails the 
     "Lancer (A-t5) declared CC Attack: not in base contact with its target, the Order is lost (Idle)");
   assert.equal(d.textOf(d.effectText({ type: "became_idle", trooper: "A-t5", skill: "bs_attack", reason: "beyond_template_reach", target: "B-t4", aro: false }, ctx)),
     "Lancer (A-t5) declared BS Attack at Hunter (B-t4): its target is beyond the template's reach, the Order is lost (Idle)");
+  assert.equal(d.textOf(d.effectText({ type: "became_idle", trooper: "A-t5", skill: "bs_attack", reason: "template_touches_ally", target: "B-t4", aro: false }, ctx)),
+    "Lancer (A-t5) declared BS Attack at Hunter (B-t4): an ally is under the template, so it is cancelled, the Order is lost (Idle)");
   assert.equal(d.textOf(d.effectText({ type: "became_idle", trooper: "B-t4", skill: "bs_attack", reason: "zone_of_control_only", target: "A-t5", aro: true }, ctx)),
     "Hunter (B-t4) declared BS Attack at Lancer (A-t5): in Zone of Control without Line of Fire only Dodge or Reset, the ARO is lost (Idle)");
 });

@@ -36,7 +36,8 @@ from ..armies.skills import (
     Skill,
     SuppressiveFire,
 )
-from ..armies.weapons import Weapon, WeaponKind, template_length
+from ..armies.weapons import Weapon, WeaponKind
+from ..combat.direct_templates import is_direct_template, template_area
 from ..combat.hacking import check_hacker_and_program, in_hacking_area
 from ..combat.immobilized import check_immobilized_may_declare
 from ..combat.mods import blocking_bodies
@@ -51,7 +52,7 @@ from ..ids import Side, TrooperId, WeaponId
 from ..reasons import Reason
 from ..state import ActiveOrder, GameState, OrderStep, TrooperState
 from ..table.engaged import check_engaged_may_declare
-from ..table.geometry import Body, Point, distance, in_base_contact, point_distance, point_to_segment_distance
+from ..table.geometry import Body, Point, in_base_contact, point_distance, point_to_segment_distance
 from ..table.line_of_fire import has_line_of_fire
 from ..table.routes import check_route
 from .command_tokens import (
@@ -181,8 +182,10 @@ def unmet_requirement(state: GameState, order: ActiveOrder, trooper: TrooperStat
             target = state.trooper(assignment.trooper)
             if not sees(state, trooper.id, shooter, target):
                 return "no_line_of_fire"
-            if not within_template_reach(weapon, shooter, target.body()):
-                return "beyond_template_reach"
+            if is_direct_template(weapon):  # reach, terrain, allies under it
+                problem = template_area(state, trooper, shooter, weapon, target).problem
+                if problem is not None:
+                    return problem
     elif isinstance(skill, CcAttack) and not supports_coordinated_cc(state, order, trooper.id, skill):
         if not in_base_contact(trooper.body(), state.trooper(skill.target).body()):
             return "not_in_base_contact"
@@ -307,14 +310,6 @@ def acting_body(order: ActiveOrder, trooper: TrooperState, point: Point) -> Body
     return replace(body, all_round_vision=True) if moved else body
 
 
-def within_template_reach(weapon: Weapon, shooter: Body, target: Body) -> bool:
-    """A Direct Template weapon's teardrop, touching the shooter's base, reaches the target
-    (DIGEST 13); any other weapon: True (its range is a MOD, not a Requirement, 5.2)."""
-    if weapon.kind is not WeaponKind.DIRECT_TEMPLATE or weapon.template is None:
-        return True
-    return distance(shooter, target) <= template_length(weapon.template)
-
-
 def sees(state: GameState, viewer_id: TrooperId, viewer: Body, target: TrooperState) -> bool:
     """Line of Fire from ``viewer`` (trooper ``viewer_id`` standing there) to ``target``."""
     blockers = blocking_bodies(state, viewer_id, target.id)
@@ -338,10 +333,13 @@ def _check_bs_attack(state: GameState, order: ActiveOrder, trooper: TrooperState
         "The firing point must be a point the trooper has already occupied in this Order.",
     )
     if weapon.kind is WeaponKind.DIRECT_TEMPLATE:
+        templates = required_burst(state, trooper.id, weapon.burst)
         require(
-            all(a.burst == 1 for a in skill.targets),
+            all(a.burst == 1 for a in skill.targets) and len(skill.targets) == templates,
             Reason.BAD_BURST,
-            "A template weapon hits each trooper under it once.",
+            f"{weapon.name} places {templates} template{'s' if templates > 1 else ''}: name "
+            f"{'one Main Target' if templates == 1 else 'a Main Target for each'} (Burst 1 "
+            "each); it points at that target and hits every trooper under it.",
         )
     else:
         burst = sum(a.burst for a in skill.targets)
