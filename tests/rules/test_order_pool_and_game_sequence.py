@@ -7,6 +7,7 @@ from server.rules import engine
 from server.rules.decision import Rejected
 from server.rules.events import GameEnded, OrdersCounted, TurnEnded, TurnStarted
 from server.rules.ids import Side, TrooperId
+from server.rules.options import seat_options
 from server.rules.state import OrderType, Phase
 from server.rules.views import view_event
 from tests.support.games import close_aro_window, new_game_in_orders_phase, play
@@ -143,11 +144,21 @@ def test_unused_orders_are_lost_at_the_end_of_the_turn() -> None:
     assert dict(state.orders.pools) == {1: 2}  # recounted, not carried over
 
 
-def test_turn_ends_by_itself_when_no_orders_are_left() -> None:
+def test_seed_002_turn_waits_for_end_turn_when_no_orders_are_left() -> None:
+    """Seed 002: the Orders Phase ends when the player runs out of Orders or decides not to
+    use the rest; the game does not end it by itself when the public Orders run out (a
+    private Order may remain, and waiting only then would say so): the player's
+    ``end_turn`` does, its only option left here."""
     state = n5()
     state = spend_idle(state, "A-t1")
     state = spend_idle(state, "A-t1", "lieutenant")
     state = spend_idle(state, "A-t1", "tactical")
+    assert (state.active, state.phase, state.turn) == (Side.A, Phase.ORDERS, 1)
+    options = seat_options(state, Side.A)
+    assert options["activate"] == {} and options["end_turn"] is True
+    state, events = play(state, Side.A, c.EndTurn())
+    ended = next(e for e in events if isinstance(e, TurnEnded))
+    assert ended.unused_orders == 0
     assert state.active is Side.B and state.turn == 2
 
 

@@ -116,9 +116,10 @@ def decide_end_turn(state: GameState, side: Side, command: EndTurn) -> list[Even
 
 
 def end_turn(state: GameState) -> PhaseStarted:
-    """The end of the Orders Phase (the Active Player ran out of Orders, or chose not to use
-    the rest): the States Phase starts (seed 002); its checks and the End of the Turn follow
-    (``states_phase``, run by ``sequence.py``)."""
+    """The end of the Orders Phase, on the Active Player's ``end_turn`` (with Orders left or
+    none: the game never ends it by itself when the public Orders run out, see
+    ``sequence.py``) or when its chess clock ran out: the States Phase starts (seed 002); its
+    checks and the End of the Turn follow (``states_phase``, run by ``sequence.py``)."""
     return PhaseStarted(Phase.STATES)
 
 
