@@ -693,7 +693,7 @@ function endTurnControl(state, options) {
     const endButton = button("End turn", left > 0 ? () => { ui.confirmEndTurn = turn; render(); } : end, { id: "end-turn" });
     if (ordersLeft(state.orders) > 0) return endButton;
     const hint = privateLeft > 0 ? "All your public Orders are spent; your private Order is still yours to use. " : "All your Orders are spent. ";
-    return el("div", { id: "orders-spent", class: "hint" }, hint, endButton);
+    return el("div", { id: "orders-spent" }, hint, endButton);
   }
   const counted = [...(usable ? [`${usable} Order${usable === 1 ? "" : "s"}`] : []),
     ...(privateLeft ? [`${privateLeft} private Order${privateLeft === 1 ? "" : "s"}`] : [])].join(" and ");
