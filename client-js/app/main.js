@@ -679,16 +679,26 @@ function ordersLeft(orders) {
     + (orders?.tactical ?? []).length + (orders?.lieutenant ? 1 : 0);
 }
 
-/** End turn; with Orders left that a trooper may still spend, ask first ("End turn with 7 Orders unspent?"). */
+/**
+ * End turn; with Orders left that a trooper may still spend, public or private, ask first ("End turn with 7 Orders
+ * unspent?"). The game never ends a turn by itself when the Orders run out (a private Order may remain, and the
+ * opponent must not tell), so once they are spent the button says so; the app never sends end_turn by itself either.
+ */
 function endTurnControl(state, options) {
-  const left = ordersLeft(state.orders);
+  const usable = Object.keys(options.activate ?? {}).length > 0 ? ordersLeft(state.orders) : 0;
+  const privateLeft = (options.reveal ?? []).length + Object.keys(options.combat_jump ?? {}).length;
+  const left = usable + privateLeft;
   const turn = `${state.round}:${state.turn}:${state.active}:${state.orders_spent ?? 0}`; // an Order spent meanwhile: ask again
   const end = async () => { ui.confirmEndTurn = null; render(); await send({ type: "end_turn" }); };
   if (ui.confirmEndTurn !== turn) {
-    const ask = left > 0 && Object.keys(options.activate ?? {}).length > 0;
-    return button("End turn", ask ? () => { ui.confirmEndTurn = turn; render(); } : end, { id: "end-turn" });
+    const endButton = button("End turn", left > 0 ? () => { ui.confirmEndTurn = turn; render(); } : end, { id: "end-turn" });
+    if (ordersLeft(state.orders) > 0) return endButton;
+    const hint = privateLeft > 0 ? "All your public Orders are spent; your private Order is still yours to use. " : "All your Orders are spent. ";
+    return el("div", { id: "orders-spent" }, hint, endButton);
   }
-  return el("div", { id: "end-turn-confirm", class: "confirm" }, `End turn with ${left} Order${left === 1 ? "" : "s"} unspent? `,
+  const counted = [...(usable ? [`${usable} Order${usable === 1 ? "" : "s"}`] : []),
+    ...(privateLeft ? [`${privateLeft} private Order${privateLeft === 1 ? "" : "s"}`] : [])].join(" and ");
+  return el("div", { id: "end-turn-confirm", class: "confirm" }, `End turn with ${counted} unspent? `,
     button("Yes, end turn", end, { id: "confirm-end-turn", class: "danger" }),
     button("No, keep playing", () => { ui.confirmEndTurn = null; render(); }, { id: "cancel-end-turn" }));
 }

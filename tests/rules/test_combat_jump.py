@@ -12,6 +12,7 @@ at all; B and the spectators must not be able to tell which, until it lands.
 
 from __future__ import annotations
 
+from server.rules import commands as c
 from server.rules import engine
 from server.rules.commands import parse_command
 from server.rules.decision import Accepted, Rejected
@@ -109,13 +110,31 @@ def _spend_public_orders(state: GameState) -> tuple[GameState, list[tuple[str, o
 
 
 def test_seed_002_combat_jump_troopers_orders_are_private_the_turn_ends_alike() -> None:
-    """Timing: the turn ends by itself once the public Orders are spent, in both games (the
-    unused private Order is lost), so nothing B receives tells the two apart."""
+    """Timing: once the public Orders are spent the game waits for A's ``end_turn`` in both
+    games, so nothing B receives tells the two apart, the wait nor the end."""
     with_jumper, seen_with = _spend_public_orders(_game(airborne=True))
-    _, seen_without = _spend_public_orders(_game(airborne=False))
+    without, seen_without = _spend_public_orders(_game(airborne=False))
     assert seen_with == seen_without
-    assert with_jumper.active is Side.B and with_jumper.trooper(JUMPER).airborne
-    assert with_jumper.orders.hidden == frozenset()
+    assert with_jumper.active is Side.A and with_jumper.orders.hidden == frozenset({JUMPER})
+    ends = []
+    for state in (with_jumper, without):
+        decision = engine.decide(state, Side.A, c.EndTurn())
+        assert isinstance(decision, Accepted)
+        after = engine.apply_all(state, decision.events)
+        ends.append([[view_event(e, viewer, after) for e in decision.events] for viewer in OUTSIDERS]
+                    + [seat_options(after, Side.B)])
+        if state is with_jumper:
+            assert after.active is Side.B and after.trooper(JUMPER).airborne
+            assert after.orders.hidden == frozenset()
+    assert ends[0] == ends[1]
+
+
+def test_seed_002_combat_jump_on_the_private_order_after_the_public_orders_ran_out() -> None:
+    state, _ = _spend_public_orders(_game(airborne=True, dice=(5,)))
+    assert list(seat_options(state, Side.A)["combat_jump"]) == [JUMPER]
+    state, events = play(state, Side.A, _jump())
+    landed = next(e for e in events if isinstance(e, CombatJumpLanded))
+    assert landed.landed and state.trooper(JUMPER).on_table
 
 
 # --- the Combat Jump ------------------------------------------------------------------------

@@ -11,8 +11,9 @@ Sources (infinitythewiki.com "Combat Jump", N5; docs/rules-decisions.md "Combat 
 * The Order Count: while off the table it adds no Order to any pool; it brings its own
   Order, private to its owner, the same Order a trooper in Hidden Deployment brings
   (``OrderCount.hidden``, ``order_pool.count_orders``; seeds 002/004), usable only to enter
-  the table. The Orders Phase ends by itself when the public Orders run out, as for Hidden
-  Deployment, so nothing the opponent sees depends on it.
+  the table. The Orders Phase ends only on its player's ``end_turn``, whether or not the
+  public Orders are spent, as for Hidden Deployment, so the jump may come after the last
+  public Order and nothing the opponent sees depends on it.
 * ``combat_jump`` (its Active Turn, Orders Phase, between Orders) spends that Order: the
   model is placed at the landing spot, a PH Roll is made (``combat/dice``); passed, it
   stays; failed, it stands at the fallback spot the player chose in the same command,

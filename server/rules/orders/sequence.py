@@ -5,6 +5,13 @@ whether it has something to do in the current state; the first that does returns
 events, they are applied, and the loop starts again, until no rule fires. Steps that wait
 for a player (declaring a skill, an ARO, choosing) are simply states in which no rule here
 fires.
+
+The Orders Phase never ends by itself when the Orders run out: the active player ends it
+with ``end_turn`` (seed 002: it runs out of Orders "or decides not to use the remaining
+ones"), since a trooper in Hidden Deployment or Airborne Deployment may still hold its own
+private Order, and a game that waited only then would tell the opponent that such a trooper
+exists (docs/rules-decisions.md, "The end of the Orders Phase"). Only a player out of time
+has its turns ended for it (``clocks.out_of_time_turn_over``).
 """
 
 from __future__ import annotations
@@ -27,7 +34,6 @@ from .game_sequence import (
     tactical_phase,
 )
 from .initiative import roll_initiative
-from .order_pool import orders_left
 
 MAX_AUTOMATIC_STEPS = 64
 """Guard against a rule that keeps firing: a turn's automatic chain is about ten steps."""
@@ -57,11 +63,6 @@ def _resolve(state: GameState) -> list[Event]:
     return [OrderResolved(state.order.number, outcome, dice)]
 
 
-def _turn_over(state: GameState) -> bool:
-    """The Orders Phase ends by itself once the active player has no Orders left."""
-    return state.phase is Phase.ORDERS and state.order is None and orders_left(state.orders) == 0
-
-
 def _impetuous_over(state: GameState) -> bool:
     return state.phase is Phase.IMPETUOUS and state.order is None and not state.orders.impetuous
 
@@ -89,7 +90,6 @@ AUTOMATIC_STEPS: tuple[AutomaticStep, ...] = (
                   frozenset({Phase.IMPETUOUS, Phase.ORDERS})),
     AutomaticStep("impetuous phase over", _impetuous_over, lambda s: [PhaseStarted(Phase.ORDERS)],
                   frozenset({Phase.IMPETUOUS})),
-    AutomaticStep("no orders left", _turn_over, lambda s: [end_turn(s)], frozenset({Phase.ORDERS})),
     AutomaticStep("states phase", lambda s: s.phase is Phase.STATES, states_phase,
                   frozenset({Phase.STATES})),
     AutomaticStep("next turn", lambda s: s.phase is Phase.END_OF_TURN, lambda s: [next_turn(s)],
