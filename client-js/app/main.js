@@ -623,8 +623,13 @@ function renderRouteForm(panel, order, activated, routeSkills) {
       trooperButton(id, () => { ui.routeFor = id; render(); }, { "data-route-for": id, class: ui.routeFor === id ? "chosen" : "" }))));
   }
   let tooLong = false;
+  const peripheralSkills = conn.currentOptions()?.skills?.peripherals ?? {};
   for (const id of activated) {
     const who = conn.view.trooper(id);
+    if (peripheralSkills[id]?.idle_for?.includes(ui.routeSkill)) { // DIGEST 3.4: it performs Idle instead
+      panel.append(el("div", { id: `route-length-${id}`, class: "idle-note" }, named(id), `: its state forbids it to ${ui.routeSkill.replace("_", " ")}: Idle, stays put`));
+      continue;
+    }
     const soFar = id === order.trooper ? order.skills : order.peripheral_skills?.[id] ?? [];
     const max = allowance(who, soFar, ui.routeSkill);
     const route = ui.routes[id] ?? [];

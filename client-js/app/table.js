@@ -570,7 +570,7 @@ function renderLegend(state) {
       : "<div>Shown once the roll-off settles who deploys where.</div>"}</div>
     <div class="lg-section"><b>Troopers</b>
       <div>${swatch(SIDE_COLOUR.A.fill, "border-radius:50%")} Player A ${swatch(SIDE_COLOUR.B.fill, "border-radius:50%")} Player B</div>
-      <div class="lg-note">Bases to scale by Silhouette (25 mm S1–S2, 40 mm S3/S5/S6, 55 mm S4/S7, 70 mm S8). The light half and the nose are the front arc.</div>
+      <div class="lg-note">Bases to scale by Silhouette (25 mm S1–S2, 40 mm S3/S5/S6, 55 mm S4/S7, 70 mm S8). The light fan beyond the base (with the nose) is its 180° front arc; the tooltip says where it faces.</div>
       <div>${swatch("transparent", "border:3px solid #ffd24a;border-radius:50%")}active (the Order in progress)</div>
       <div>${swatch("transparent", "border:2px solid #fff;border-radius:50%")}selected</div>
       <div>${swatch("transparent", "border:2px dashed #ffa030;border-radius:50%")}may react now (ARO window)</div>

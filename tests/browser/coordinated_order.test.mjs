@@ -99,3 +99,37 @@ test("a Coordinated Order: routes named and drawn per trooper, a BS Attack on on
   await shot(b, "coordinated-resolved-seat-B");
   await closeAll(a, b);
 });
+
+// A Spearhead and a second Lancer in base contact with the Enforcer, a third 8" off.
+const CONTACT = 2 * 0.4921259842519685; // two 25 mm bases touching
+const MELEE = { "A-t1": [1, 1, 270], "A-t7": [20, 20 - CONTACT, 90], "A-t8": [20 - CONTACT, 20, 0], "A-t9": [26, 14, 90],
+  "B-t3": [20, 20, 270], "B-t1": [46, 46, 90] };
+
+test("a Coordinated CC Attack: offered only in base contact, the Spearhead rolls with +1 B for the ally touching the target", async () => {
+  const room = await scenario.post("/test/scenario", { ruleset: "n5", aro_window_s: 120, seed: 3, placements: MELEE });
+  const a = await open(room.seats.A.link);
+  const b = await open(room.seats.B.link);
+  await a.click('[data-select="A-t7"]');
+  await a.waitForSelector('[data-coordinate="A-t8"]', WAIT);
+  await a.click('[data-coordinate="A-t8"]');
+  await a.click('[data-coordinate="A-t9"]');
+  await a.click("#coordinate-order");
+  await a.waitForSelector('[data-cc="B-t3"]', WAIT);
+  const skills = (await options(a)).skills;
+  assert.deepEqual(skills.peripherals["A-t8"].cc_attack, { combat_knife: ["B-t3"] });
+  assert.deepEqual(skills.peripherals["A-t9"].cc_attack, {}, "8\" away: no CC target offered");
+  assert.equal(await a.$eval('[data-cc="B-t3"]', (x) => x.disabled), false);
+  const notes = await a.textContent('[data-coordinated-cc="B-t3"]');
+  assert.match(notes, /Lancer.\d?: in base contact with Enforcer: \+1 B to the Spearhead's attack/);
+  assert.match(notes, /Lancer.\d?: not in base contact with Enforcer: adds nothing/);
+  await shot(a, "coordinated-cc-seat-A");
+  await a.click('[data-cc="B-t3"]');
+  await bPassesUntil(a, b, () => document.getElementById("declare-idle"));
+  await a.click("#declare-idle");
+  await bPassesUntil(a, b, () => window.referee.view.state.order === null);
+  const resolved = (await a.evaluate(() => window.referee.loadHistory())).map((x) => x.event).filter((e) => e.type === "order_resolved").pop();
+  const attacks = resolved.outcome.rolls.filter((r) => r.skill === "cc_attack");
+  assert.deepEqual(attacks.map((r) => [r.trooper, r.burst]), [["A-t7", 2]], "Combat Knife B1 halved (1) + 1 for the Lancer touching the Enforcer");
+  await shot(b, "coordinated-cc-resolved-seat-B");
+  await closeAll(a, b);
+});
