@@ -510,7 +510,7 @@ function renderOrderPanel(state, options) {
   if (coordinated) panel.append(el("div", { class: "hint" }, "Every trooper declares the Spearhead's skill; an attack has the Spearhead's one target (Burst: half for the Spearhead, 1 for the others)."));
   const imp = skills.impetuous; // DIGEST 3.6: what an Impetuous activation's route must do
   if (imp) panel.append(el("div", { id: "impetuous-hint" }, imp.charge.length
-    ? `Impetuous: the move must end in base contact with ${imp.charge.join(" or ")}.`
+    ? `Impetuous: the move must end in base contact with ${imp.charge.map((id) => eventHistory.names.label(id).text ?? id).join(" or ")}.`
     : imp.inside_enemy_zone ? "Impetuous: inside the enemy Deployment Zone it moves freely, staying inside."
       : `Impetuous: move the full MOV (${imp.full_mov.move}") towards the enemy Deployment Zone (${imp.enemy_zone}), never away from it.`));
   // A skill type is offered when every activated trooper may perform it (DIGEST 2: same skills);
