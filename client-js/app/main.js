@@ -547,13 +547,17 @@ function renderOrderPanel(state, options) {
       { "data-discover": target, disabled: !discover, title: discover ? "" : lacking(discoverTest, "Discover target") }));
   }
   const hackTest = (x) => Object.keys(x.comms_attack ?? {}).length > 0;
-  const hack = coordinated || all(hackTest);
+  // In a Coordinated Order every trooper declares the Comms Attack too: each must be a Hacker.
+  const noHackers = coordinated ? Object.keys(peripheralSkills).filter((id) => !conn.view.trooper(id)?.profile?.hacker) : [];
+  const hack = coordinated ? noHackers.length === 0 : all(hackTest);
+  const hackWhy = hack ? "" : coordinated ? `${noHackers.map(nameOf).join(", ")} is no Hacker: a Coordinated Order's troopers all declare the same skill` : lacking(hackTest, "Comms Attack target");
   for (const [program, targets] of Object.entries(skills.comms_attack ?? {})) {
     for (const target of targets) {
       panel.append(button(`Comms Attack: ${weaponName(program)} on ${nameOf(target)}`, () => declare({ type: "comms_attack", program, target }, "comms_attack"),
-        { "data-hack": target, "data-program": program, disabled: !hack, title: hack ? "" : lacking(hackTest, "Comms Attack target") }));
+        { "data-hack": target, "data-program": program, disabled: !hack, title: hackWhy }));
     }
   }
+  if (hackWhy && Object.keys(skills.comms_attack ?? {}).length) panel.append(el("div", { class: "why" }, hackWhy));
   if (joint && !coordinated) renderPeripheralChoices(panel, peripheralSkills);
   const simple = el("div", {});
   if (all((x) => x.dodge, "dodge")) simple.append(button("Dodge", () => declare({ type: "dodge" }, "dodge"), { id: "declare-dodge" }));
