@@ -37,11 +37,12 @@ export function routeInches(route) {
 }
 
 const COMPASS = ["east", "north-east", "north", "north-west", "west", "south-west", "south", "south-east"];
-/** A facing in words: a compass point when it is one, else degrees. @param {number} deg */
+/** A facing in words: a compass point when it is one, else the nearest one and the degrees
+ * ("about north-west (118°)": a bare angle is hard to picture on the table). @param {number} deg */
 export function facingText(deg) {
   const d = ((deg % 360) + 360) % 360;
   const i = Math.round(d / 45) % 8;
-  return Math.abs(d - Math.round(d / 45) * 45) < 0.5 ? COMPASS[i] : `${Math.round(d)}°`;
+  return Math.abs(d - Math.round(d / 45) * 45) < 0.5 ? COMPASS[i] : `about ${COMPASS[i]} (${Math.round(d)}°)`;
 }
 
 /** The plain text of rich text. @param {Part[]} parts */

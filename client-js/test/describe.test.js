@@ -193,7 +193,8 @@ test("signed MODs, inches and facings", () => {
   assert.equal(d.inches(18.333), "18.3\"");
   assert.equal(d.point([26.2679491924, 29.2]), "(26.3, 29.2)");
   assert.equal(d.facingText(90), "north");
-  assert.equal(d.facingText(260.4), "260°");
+  assert.equal(d.facingText(260.4), "about south (260°)");
+  assert.equal(d.facingText(118), "about north-west (118°)", "the nearest compass point, not a bare angle");
   assert.equal(d.textOf(d.skillText({ type: "move", route: [[0, 0], [10, 0], [10, 8.3]], facing: 45 })), "Move 18.3\" to (10.0, 8.3) via (10.0, 0.0), facing north-east");
 });
 

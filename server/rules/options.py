@@ -73,7 +73,7 @@ from .orders.order_pool import decide_activate
 from .orders.order_structure import may_follow
 from .serial import Plain
 from .state import ActiveOrder, GameState, OrderStep, OrderType, Phase, TrooperState
-from .table.geometry import Point
+from .table.geometry import Point, in_base_contact
 
 ROUTE_SKILLS = ("move", "cautious_move", "jump", "climb")
 """Skills whose legality depends on the route the player draws (judged on declaration)."""
@@ -309,7 +309,21 @@ def _skills(state: GameState, side: Side, order: ActiveOrder) -> Plain:
                 result["peripherals"][p]["idle_for"] = [
                     name for name, probe in SKILL_PROBES.items()
                     if barred_by_state(state, state.trooper(p), probe)]
+                result["peripherals"][p]["cc_attack"] = _coordinated_cc_support(
+                    state, state.trooper(p), result["peripherals"][p]["cc_attack"])
     return result
+
+
+def _coordinated_cc_support(state: GameState, trooper: TrooperState,
+                            offered: dict[str, Plain]) -> dict[str, Plain]:
+    """A Coordinated Order's trooper other than the Spearhead: its CC Attack only adds +1 B to
+    the Spearhead's when it is in base contact with the target (DIGEST 3.4; the rules core
+    accepts it anywhere, as support that rolls nothing), so it is offered against the enemies
+    it touches only: an enemy across the table is no CC target a player would be shown."""
+    touching = {t.id for t in state.troopers_of(trooper.side.other)
+                if t.on_table and in_base_contact(trooper.body(), t.body())}
+    return {weapon: kept for weapon, targets in offered.items()
+            if (kept := [t for t in targets if t in touching])}
 
 
 def _trooper_skills(state: GameState, side: Side, order: ActiveOrder) -> dict[str, Plain]:

@@ -471,7 +471,9 @@ test("a Controller and its Peripheral on one Order: both routes drawn, both on t
   await a.click('[data-route-for="A-p1"]');
   await a.waitForSelector('[data-route-for="A-p1"].chosen', WAIT);
   await clickTable(a, 10, 9);
-  await a.waitForFunction(() => document.getElementById("route-length-A-p1")?.textContent.startsWith('A-p1: Route 3.00"'), null, WAIT);
+  // Each route is named as the table names its trooper (never by its id).
+  await a.waitForFunction(() => /^[^:]+: Route 3.00"/.test(document.getElementById("route-length-A-p1")?.textContent ?? ""), null, WAIT);
+  assert.doesNotMatch(await a.textContent("#route-length-A-p1"), /A-p1/);
   await a.click('[data-skill="move"]');
 
   await b.waitForSelector('[data-order-path="A-t3"]', { state: "attached", ...WAIT });
