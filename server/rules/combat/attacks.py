@@ -33,10 +33,11 @@ from ..orders.aro import allowed_without_line_of_fire, attacked_by
 from ..orders.command_tokens import coordinated_cc_burst
 from ..ruleset import options
 from ..state import ActiveOrder, GameState, TrooperState
-from ..table.geometry import Body, Point, in_base_contact
+from ..table.geometry import Body, Point, distance, in_base_contact
 from ..table.line_of_fire import points_of_route_in_lof
 from .hacking import PROGRAMS, comms_mods, in_hacking_area, path_in_hacking_area
 from .mods import (
+    RangeReading,
     blocking_bodies,
     bs_attack_mods,
     discover_mods,
@@ -66,6 +67,7 @@ class PlannedRoll:
     ``against_marker`` is set for an attack on a Camouflaged trooper: it resolves only if
     the attacker Discovered that marker in this Order. ``partial_cover`` is the target's
     Partial Cover against this shot (it adds +3 to its saves against a BS Attack).
+    ``range`` is the distance and range band of a BS Attack or Discover (None for others).
     """
 
     trooper: TrooperId
@@ -80,6 +82,7 @@ class PlannedRoll:
     out_of_range: bool = False
     partial_cover: bool = False
     against_marker: bool = False
+    range: RangeReading | None = None
 
     @property
     def success_value(self) -> int:
@@ -101,12 +104,14 @@ class PlannedRoll:
 
 @dataclass(frozen=True, slots=True)
 class TemplateHit:
-    """A Direct Template weapon hitting one trooper: no attack roll (DIGEST 13)."""
+    """A Direct Template weapon hitting one trooper: no attack roll (DIGEST 13).
+    ``distance`` is measured between the shooter and the target's body hit."""
 
     attacker: TrooperId
     target: TrooperId
     weapon: WeaponId
     against_marker: bool = False
+    distance: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +139,21 @@ def plan_order(state: GameState) -> Plan:
         skill = order.aros[reactor_id]
         plan += _declared(state, reactor, skill) + _as_aro(_aro_skill(state, reactor, skill))
     return _with_state_mods(state, plan)
+
+
+def plan_declaration(state: GameState, trooper_id: TrooperId, skill: Skill) -> Plan:
+    """What Resolution would make of one declaration of ``state.order`` if the Order were
+    resolved as it stands: its roll (with every MOD), its template hit, or the Idle it
+    becomes. ``skill`` is the activated trooper's last declared skill, or an ARO declared
+    in the order (``options`` previews a declaration this way, with the code Resolution
+    runs). The Discover rolls of the Order are not made here: an attack on a marker that
+    needs one keeps ``against_marker``."""
+    order = _order(state)
+    trooper = state.trooper(trooper_id)
+    if trooper_id in order.activated:
+        index = len(order.for_trooper(trooper_id).skills) - 1
+        return _with_state_mods(state, _active_skill(state, trooper, skill, index))
+    return _with_state_mods(state, _as_aro(_aro_skill(state, reactor=trooper, skill=skill)))
 
 
 def _with_state_mods(state: GameState, plan: Plan) -> Plan:
@@ -311,13 +331,14 @@ def _shot(state: GameState, attacker: TrooperState, weapon: Weapon, target: Troo
           shooter: Body, victim: Body, burst: int, active: bool) -> Plan:
     marker = _camouflaged(state, target.id)
     if weapon.kind is WeaponKind.DIRECT_TEMPLATE:
-        return Plan(templates=(TemplateHit(attacker.id, target.id, weapon.id, marker),))
+        return Plan(templates=(TemplateHit(attacker.id, target.id, weapon.id, marker,
+                                           distance(shooter, victim)),))
     shot = bs_attack_mods(weapon, target, shooter, victim, state.table)
     roll = PlannedRoll(
         trooper=attacker.id, active=active, skill="bs_attack", target=target.id,
         weapon=weapon.id, attribute="BS", base=attacker.profile.bs, mods=shot.mods,
         burst=burst, out_of_range=shot.out_of_range, partial_cover=shot.partial_cover,
-        against_marker=marker,
+        against_marker=marker, range=shot.range,
     )
     return Plan(rolls=(roll,))
 
@@ -395,7 +416,7 @@ def _discover(state: GameState, seer: TrooperState, skill: Discover, seer_body: 
     roll = PlannedRoll(
         trooper=seer.id, active=active, skill="discover", target=target.id, weapon=None,
         attribute="WIP", base=seer.profile.wip, mods=shot.mods, burst=1,
-        out_of_range=shot.out_of_range,
+        out_of_range=shot.out_of_range, range=shot.range,
     )
     return Plan(rolls=(roll,))
 
