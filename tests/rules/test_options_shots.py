@@ -159,3 +159,24 @@ def test_a_trooper_under_a_template_without_line_of_fire_is_not_offered_a_shot()
     aro = seat_options(state, B)["aros"][ENFORCER]
     assert aro["template"] and not aro["line_of_fire"]
     assert aro["bs_attack"] == [] and aro["shots"] == {} and aro["dodge"]
+
+
+def test_a_preview_against_a_camouflage_marker_reads_only_the_mimetism_the_marker_shows() -> None:
+    """Private information: the Pathfinder Scout moves as a Camouflage Marker; the Enforcer's
+    Discover ARO shows WIP 13 with the marker's Mimetism -3, the value the marker shows in
+    B's own view (``camouflage``), and nothing the view does not hold."""
+    from server.rules.views import view_state
+
+    scout = "A-t3"
+    state = _table({scout: [22.5, 10, 90], ENFORCER: [22.5, 24, 270]})
+    assert state.trooper(T(scout)).marker
+    state, _ = play(state, A, {"type": "activate", "trooper": scout, "order": "regular"})
+    state, _ = play(state, A, {"type": "declare_skill", "skill": {"type": "move", "route": [[22.5, 10], [22.5, 12]]}})
+    aro = seat_options(state, B)["aros"][ENFORCER]
+    assert aro["shots"] == {}  # a marker is not attacked before it is Discovered
+    discover = aro["discover_rolls"][scout][0]
+    shown = next(t for t in view_state(state, B)["troopers"] if t["id"] == scout)
+    assert shown["marker"] and "profile" not in shown
+    assert discover["attribute"] == "WIP" and discover["base"] == 13
+    assert {"source": "mimetism", "value": -shown["camouflage"]} in discover["mods"]
+    assert discover["sv"] == 13 + sum(m["value"] for m in discover["mods"])
