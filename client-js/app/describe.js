@@ -392,6 +392,7 @@ const MOD_CAP = 12;
 function modName(m, r) {
   const source = m.source ?? m.reason ?? "";
   if (source === "program") return `${weaponName(r.weapon)} program`;
+  if (source === "range" && r.range) return `range ${r.range.from}-${r.range.up_to}"`; // a preview's band
   return MOD_NAME[/** @type {keyof typeof MOD_NAME} */ (source)] ?? String(source).replace(/_/g, " ");
 }
 
@@ -403,6 +404,23 @@ export function successValueText(r) {
   const capped = Math.abs(sum) > MOD_CAP ? ` (net MOD ${signed(sum)} capped at ${signed(Math.sign(sum) * MOD_CAP)})` : "";
   const sv = r.success_value < 0 ? `${MINUS}${Math.abs(r.success_value)}` : String(r.success_value);
   return `${r.attribute} ${r.base}${parts.length ? ` ${parts.join(" ")}` : ""}${capped} = SV ${sv}`;
+}
+
+/**
+ * What the server's options show of a BS Attack or Discover before it is declared (each
+ * offered shot's preview, server/rules/previews.py): the final Success Value with every MOD
+ * and the distance ("BS 12 +3 range 0-8" −6 Mimetism = SV 9 at 6.2""), a Direct Template's
+ * reach, or, for a legal declaration that fails without dice, why.
+ * @param {Record<string, any> | undefined} p
+ */
+export function shotPreviewText(p) {
+  if (!p) return "";
+  const at = p.distance === null || p.distance === undefined ? "" : ` at ${inches(p.distance)}`;
+  if (p.template) return `Direct Template${at}, reach ${inches(p.reach)}: hits without a roll`;
+  if (p.automatic_failure === "out_of_range") return `out of range${at} (max ${inches(p.max_range)}): fails automatically, no dice`;
+  const sv = successValueText({ ...p, success_value: p.sv });
+  if (p.automatic_failure === "sv_below_1") return `${sv}${at}: below 1, fails automatically, no dice`;
+  return `${sv}${at}`;
 }
 
 /** The number a die counts as in a Face to Face (N4 with SV above 20: face + excess). */

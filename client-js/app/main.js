@@ -7,7 +7,7 @@ import { routeLength } from "./lib/geometry.js";
 import { drawTable, hoverTrooper } from "./table.js";
 import { renderRoster } from "./roster.js";
 import { rulerClick } from "./ruler.js";
-import { resultText } from "./describe.js";
+import { resultText, shotPreviewText } from "./describe.js";
 import { EventHistory } from "./history.js";
 import { createAroPanel } from "./aro-panel.js";
 import { clocksFromFrame, clocksNow } from "./overlay-model.js";
@@ -706,7 +706,11 @@ function renderAttackForm(panel, skills, jointOk) {
   for (const target of info.targets) {
     const input = el("input", { type: "number", min: 0, max: info.template ? 1 : info.burst, value: split[target] ?? 0, "data-burst": target, style: "width:3em",
       onchange: (e) => { split[target] = Number(e.target.value); render(); } });
-    form.append(el("label", {}, " ", named(target), " ", input));
+    // The server's preview of the full Burst on this target: final SV with every MOD (or
+    // the template's reach), flagged when the shot would fail without dice.
+    const preview = info.shots?.[target];
+    form.append(el("label", {}, " ", named(target), " ", input,
+      el("span", { class: `shot-sv${preview?.automatic_failure ? " auto-fail" : ""}`, "data-shot-sv": target }, ` ${shotPreviewText(preview)}`)));
   }
   const assigned = Object.values(split).reduce((a, b) => a + b, 0);
   // A template weapon places one teardrop per Burst point, each aimed at the target it names.
@@ -729,7 +733,7 @@ function renderPeripheralChoices(panel, peripheralSkills) {
     /** @type {[string, Record<string, any>][]} */
     const choices = [];
     for (const [weapon, shot] of Object.entries(s.bs_attack)) for (const target of shot.targets) {
-      choices.push([`shoot ${eventHistory.names.label(target).text} with ${weaponName(weapon)} (${shot.template ? "template" : `B${shot.burst}`})`, { type: "bs_attack", weapon, targets: [{ trooper: target, burst: shot.template ? 1 : shot.burst }] }]);
+      choices.push([`shoot ${eventHistory.names.label(target).text} with ${weaponName(weapon)} (${shot.template ? "template" : `B${shot.burst}`}: ${shotPreviewText(shot.shots?.[target])})`, { type: "bs_attack", weapon, targets: [{ trooper: target, burst: shot.template ? 1 : shot.burst }] }]);
     }
     for (const [weapon, targets] of Object.entries(s.cc_attack)) for (const target of targets) choices.push([`CC ${eventHistory.names.label(target).text} (${weaponName(weapon)})`, { type: "cc_attack", weapon, target }]);
     for (const target of s.discover) choices.push([`Discover ${eventHistory.names.label(target).text}`, { type: "discover", target }]);

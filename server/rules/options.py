@@ -71,6 +71,7 @@ from .orders.initiative import decide_choose_initiative, decide_choose_remaining
 from .orders.lieutenant import decide_appoint_lieutenant
 from .orders.order_pool import decide_activate
 from .orders.order_structure import may_follow
+from .previews import preview, shown
 from .serial import Plain
 from .state import ActiveOrder, GameState, OrderStep, OrderType, Phase, TrooperState
 from .table.geometry import Point, in_base_contact
@@ -379,16 +380,27 @@ def _trooper_skills(state: GameState, side: Side, order: ActiveOrder) -> dict[st
 def _shots(state: GameState, trooper: TrooperState, enemies: list[TrooperState],
            legal: Callable[[Skill], bool], point: Point | None) -> dict[str, Plain]:
     """Shooting weapons and the targets each may hit from ``point`` of the path (None: the
-    default firing point)."""
+    default firing point), each with what Resolution would make of the full Burst on it
+    (``previews``: the MODs and Success Value, or the template hit). A shot Resolution
+    would make Idle as things stand (no LoF, a template out of reach...) is not offered; one
+    that would fail automatically (beyond its longest range band, SV below 1) is a legal
+    declaration and is offered, flagged ``automatic_failure``."""
     found: dict[str, Plain] = {}
+    side = trooper.side
     for weapon in _weapons(state, trooper, _SHOOTING):
         full = required_burst(state, trooper.id, weapon.burst)  # less in a Coordinated Order
         burst = 1 if weapon.kind is WeaponKind.DIRECT_TEMPLATE else full
-        targets = [t.id for t in enemies
-                   if legal(BsAttack(weapon.id, (BurstAssignment(t.id, burst),), firing_point=point))]
-        if targets:
+        shots: dict[str, Plain] = {}
+        for target in enemies:
+            skill = BsAttack(weapon.id, (BurstAssignment(target.id, burst),), firing_point=point)
+            if not legal(skill):
+                continue
+            plan = preview(state, side, c.DeclareSkill(skill))
+            if plan is not None and (seen := shown(state, side, plan)) is not None:
+                shots[target.id] = seen
+        if shots:
             found[weapon.id] = {"burst": full, "template": weapon.kind is WeaponKind.DIRECT_TEMPLATE,
-                                "targets": targets}
+                                "targets": list(shots), "shots": shots}
     return found
 
 
@@ -436,18 +448,34 @@ def _aros(state: GameState, side: Side, order: ActiveOrder) -> dict[str, Plain]:
             found_targets = {name: [t for t in activated if legal(make(name, t))] for name in names}
             return {name: targets for name, targets in found_targets.items() if targets}
 
+        def at_points(make: Callable[[Any, TrooperId], BsAttack | Discover], names: Any,
+                      who: TrooperId = trooper_id) -> dict[str, dict[str, Plain]]:
+            """Per name and target, the points of the target's path the ARO may be taken at,
+            each with its preview (``_aro_points``); only those with one."""
+            found_points: dict[str, dict[str, Plain]] = {}
+            for name in names:
+                per_target: dict[str, Plain] = {
+                    t: points for t in activated
+                    if legal(make(name, t), who)
+                    and (points := _aro_points(state, side, who, make(name, t)))}
+                if per_target:
+                    found_points[name] = per_target
+            return found_points
+
         eligibility = order.eligible[trooper_id]
         # Burst 3 for a Suppressive Fire weapon in Suppressive Fire State, else 1.
         bursts: dict[str, int] = {w.id: aro_burst(trooper, w)
                                   for w in _weapons(state, trooper, _SHOOTING)}
 
-        def shot(w: Any, t: TrooperId, bursts: dict[str, int] = bursts) -> Skill:
+        def shot(w: Any, t: TrooperId, bursts: dict[str, int] = bursts) -> BsAttack:
             return BsAttack(w, (BurstAssignment(t, bursts[w]),))
 
-        shots = each(list(bursts), shot)
+        shot_points = at_points(shot, list(bursts))
+        shots = {w: list(per_target) for w, per_target in shot_points.items()}
         blows = each([w.id for w in _weapons(state, trooper, (WeaponKind.CLOSE_COMBAT,))], CcAttack)
         hacks = each(list(PROGRAMS) if trooper.profile.hacker else [], CommsAttack)
-        spotted = [t for t in activated if legal(Discover(t))]
+        discover_points = at_points(lambda _, t: Discover(t), ["discover"]).get("discover", {})
+        spotted = list(discover_points)
         found[trooper_id] = {
             "line_of_fire": eligibility.line_of_fire,
             "zone_of_control": eligibility.zone_of_control,
@@ -465,7 +493,35 @@ def _aros(state: GameState, side: Side, order: ActiveOrder) -> dict[str, Plain]:
             "reset": legal(Reset()),
             "targets": {"bs_attack": shots, "cc_attack": blows, "comms_attack": hacks,
                         "discover": spotted},
+            "shots": shot_points,
+            "discover_rolls": discover_points,
         }
+    return found
+
+
+def _aro_points(state: GameState, side: Side, reactor: TrooperId,
+                skill: BsAttack | Discover) -> list[Plain]:
+    """The points of the targeted trooper's path this BS Attack or Discover ARO may be taken
+    at, each with its preview (``previews.shown``): first the default (``point`` None: the
+    last point where the reactor sees it, which a second movement of the active trooper may
+    still move), then each corner of the route the active player drew (start and end
+    included, as the app lists them). Points where Resolution would make it Idle (no Line
+    of Fire there, a template out of reach) are left out; none at all when the default is
+    Idle (then no corner resolves either)."""
+    order = state.order
+    assert order is not None
+    target = skill.targets[0].trooper if isinstance(skill, BsAttack) else skill.target
+    path = order.for_trooper(target).path
+    corners = list(dict.fromkeys(path)) if len(set(path)) > 1 else []
+    found: list[Plain] = []
+    for point in (None, *corners):
+        plan = preview(state, side, c.DeclareAro(reactor, replace(skill, target_point=point)))
+        seen = shown(state, side, plan) if plan is not None else None
+        if seen is None:
+            if point is None:
+                return []
+            continue
+        found.append({"point": list(point) if point is not None else None, **seen})
     return found
 
 

@@ -14,7 +14,10 @@ At every step before the end:
   picks, then every choice the options name, then every half-inch point of its zone when it
   deploys: if the rules core refuses them all, that is a soft-lock);
 - every choice the options name as it is (no route, deployment point or Burst split drawn
-  by the player) is accepted when sent.
+  by the player) is accepted when sent;
+- no BS Attack or Discover declared (active or ARO, at any point of the route the options
+  list) becomes Idle at Resolution for a reason known when it was declared, and each roll
+  has the Success Value and MODs the options showed before the declaration.
 Every game ends by itself (its last Game Round, or Retreat!) within a bound on commands,
 never by a concession. Orders per Player Turn are capped (ending a turn is always legal) to
 keep the file within about a minute on the project's 2-core machines.
@@ -63,6 +66,8 @@ def assert_ended_by_itself(log: GameLog, ruleset: str) -> None:
     assert state.phase is Phase.GAME_OVER and state.result is not None
     assert state.result.reason in ENDINGS, state.result
     assert not log.refused_offers, "\n".join(log.refused_offers)
+    assert not log.idle_offers, "\n".join(log.idle_offers)
+    assert not log.changed_previews, "\n".join(log.changed_previews)
     if state.result.reason == "rounds_completed":
         assert state.round == options(Ruleset(ruleset)).rounds and state.turn == 2
 
@@ -160,6 +165,9 @@ def test_the_random_games_reach_the_states_that_could_soft_lock() -> None:
                    "turn_ended"):
         assert events[needed] > 0, (needed, events)
     assert sum(1 for log in logs if log.armies[Side.A] != log.armies[Side.B]) > 0
+    # The previews were compared with real rolls, AROs at chosen points among them.
+    assert sum(log.checked_previews for log in logs) > 50
+    assert sum(log.aros_at_points for log in logs) > 0
 
 
 @pytest.mark.parametrize(("ruleset", "seed"), [("n5", 11), ("n5", 12), ("codeone", 11),

@@ -163,18 +163,27 @@ def _offered_skills(skills: dict[str, Any]) -> Iterator[Body]:
             yield _declare(skill, peripherals)
 
 
+def _at(skill: Body, point: list[float] | None) -> Body:
+    """``skill`` taken at ``point`` of the active trooper's path (None: the server's default)."""
+    return skill if point is None else {**skill, "target_point": point}
+
+
 def _aro_skills(choices: dict[str, Any]) -> list[Body]:
+    """Every ARO the options name: a BS Attack or Discover at each point of the route they
+    list for it (``shots``, ``discover_rolls``), the rest as they are."""
     targets = choices["targets"]
     found: list[Body] = []
-    for weapon, ids in targets["bs_attack"].items():
+    for weapon, per_target in choices["shots"].items():
         burst = choices.get("bs_burst", {}).get(weapon, 1)  # 3 in Suppressive Fire
-        found += [{"type": "bs_attack", "weapon": weapon, "targets": [{"trooper": t, "burst": burst}]}
-                  for t in ids]
+        found += [_at({"type": "bs_attack", "weapon": weapon,
+                       "targets": [{"trooper": t, "burst": burst}]}, entry["point"])
+                  for t, entries in per_target.items() for entry in entries]
     for weapon, ids in targets["cc_attack"].items():
         found += [{"type": "cc_attack", "weapon": weapon, "target": t} for t in ids]
     for program, ids in targets["comms_attack"].items():
         found += [{"type": "comms_attack", "program": program, "target": t} for t in ids]
-    found += [{"type": "discover", "target": t} for t in targets["discover"]]
+    found += [_at({"type": "discover", "target": t}, entry["point"])
+              for t, entries in choices["discover_rolls"].items() for entry in entries]
     found += [{"type": name} for name in ("dodge", "reset") if choices[name]]
     return found
 

@@ -33,11 +33,12 @@ from ..orders.aro import allowed_without_line_of_fire, attacked_by
 from ..orders.command_tokens import coordinated_cc_burst
 from ..ruleset import options
 from ..state import ActiveOrder, GameState, TrooperState
-from ..table.geometry import Body, Point, in_base_contact
+from ..table.geometry import Body, Point, distance, in_base_contact
 from ..table.line_of_fire import points_of_route_in_lof
 from .direct_templates import TemplateArea, is_direct_template, template_area
 from .hacking import PROGRAMS, comms_mods, in_hacking_area, path_in_hacking_area
 from .mods import (
+    RangeReading,
     blocking_bodies,
     bs_attack_mods,
     discover_mods,
@@ -67,6 +68,7 @@ class PlannedRoll:
     ``against_marker`` is set for an attack on a Camouflaged trooper: it resolves only if
     the attacker Discovered that marker in this Order. ``partial_cover`` is the target's
     Partial Cover against this shot (it adds +3 to its saves against a BS Attack).
+    ``range`` is the distance and range band of a BS Attack or Discover (None for others).
     """
 
     trooper: TrooperId
@@ -81,6 +83,7 @@ class PlannedRoll:
     out_of_range: bool = False
     partial_cover: bool = False
     against_marker: bool = False
+    range: RangeReading | None = None
 
     @property
     def success_value(self) -> int:
@@ -102,12 +105,14 @@ class PlannedRoll:
 
 @dataclass(frozen=True, slots=True)
 class TemplateHit:
-    """A Direct Template weapon hitting one trooper: no attack roll (DIGEST 13)."""
+    """A Direct Template weapon hitting one trooper: no attack roll (DIGEST 13).
+    ``distance`` is measured between the shooter and the target's body hit."""
 
     attacker: TrooperId
     target: TrooperId
     weapon: WeaponId
     against_marker: bool = False
+    distance: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +140,21 @@ def plan_order(state: GameState) -> Plan:
         skill = order.aros[reactor_id]
         plan += _declared(state, reactor, skill) + _as_aro(_aro_skill(state, reactor, skill))
     return _with_state_mods(state, plan)
+
+
+def plan_declaration(state: GameState, trooper_id: TrooperId, skill: Skill) -> Plan:
+    """What Resolution would make of one declaration of ``state.order`` if the Order were
+    resolved as it stands: its roll (with every MOD), its template hit, or the Idle it
+    becomes. ``skill`` is the activated trooper's last declared skill, or an ARO declared
+    in the order (``options`` previews a declaration this way, with the code Resolution
+    runs). The Discover rolls of the Order are not made here: an attack on a marker that
+    needs one keeps ``against_marker``."""
+    order = _order(state)
+    trooper = state.trooper(trooper_id)
+    if trooper_id in order.activated:
+        index = len(order.for_trooper(trooper_id).skills) - 1
+        return _with_state_mods(state, _active_skill(state, trooper, skill, index))
+    return _with_state_mods(state, _as_aro(_aro_skill(state, reactor=trooper, skill=skill)))
 
 
 def _with_state_mods(state: GameState, plan: Plan) -> Plan:
@@ -291,7 +311,7 @@ def _active_bs_attack(state: GameState, active: TrooperState, skill: BsAttack,
             if area.problem is not None:
                 lost.append(area.problem)  # measured at Resolution (seed 000 step 6)
                 continue
-            plan += _template_plan(state, active, weapon, area)
+            plan += _template_plan(state, active, weapon, area, shooter, target.body())
             continue
         plan += _shot(state, active, weapon, target, shooter, target.body(), share.burst, True)
     if lost and not plan.rolls and not plan.templates:
@@ -314,7 +334,7 @@ def _target_problem(state: GameState, attacker: TrooperState, target_id: Trooper
 
 
 def _template_plan(state: GameState, attacker: TrooperState, weapon: Weapon,
-                   area: TemplateArea) -> Plan:
+                   area: TemplateArea, shooter: Body, main_body: Body) -> Plan:
     """A template that goes off: one hit, with no roll, on each enemy it affects. The Main
     Target is attacked (as a marker, only once Discovered); a Camouflage Marker merely under
     it is affected all the same and revealed to make its save (resolution.md)."""
@@ -323,7 +343,9 @@ def _template_plan(state: GameState, attacker: TrooperState, weapon: Weapon,
     for trooper_id in area.affected:
         marker = _camouflaged(state, trooper_id)
         main = trooper_id == area.main_target
-        hits.append(TemplateHit(attacker.id, trooper_id, weapon.id, marker and main))
+        victim = main_body if main else state.trooper(trooper_id).body()
+        hits.append(TemplateHit(attacker.id, trooper_id, weapon.id, marker and main,
+                                distance(shooter, victim)))
         if marker and not main:
             revealed.append(Revealed(trooper_id, "affected_by_template"))
     return Plan(templates=tuple(hits), effects=tuple(revealed))
@@ -337,7 +359,7 @@ def _shot(state: GameState, attacker: TrooperState, weapon: Weapon, target: Troo
         trooper=attacker.id, active=active, skill="bs_attack", target=target.id,
         weapon=weapon.id, attribute="BS", base=attacker.profile.bs, mods=shot.mods,
         burst=burst, out_of_range=shot.out_of_range, partial_cover=shot.partial_cover,
-        against_marker=marker,
+        against_marker=marker, range=shot.range,
     )
     return Plan(rolls=(roll,))
 
@@ -415,7 +437,7 @@ def _discover(state: GameState, seer: TrooperState, skill: Discover, seer_body: 
     roll = PlannedRoll(
         trooper=seer.id, active=active, skill="discover", target=target.id, weapon=None,
         attribute="WIP", base=seer.profile.wip, mods=shot.mods, burst=1,
-        out_of_range=shot.out_of_range,
+        out_of_range=shot.out_of_range, range=shot.range,
     )
     return Plan(rolls=(roll,))
 
@@ -536,7 +558,7 @@ def _aro_at_path_point(state: GameState, reactor: TrooperState, skill: BsAttack 
         area = template_area(state, reactor, body, weapon, active, active.body(point))
         if area.problem is not None:
             return _idle(reactor, skill, area.problem)
-        return _template_plan(state, reactor, weapon, area)
+        return _template_plan(state, reactor, weapon, area, body, active.body(point))
     # In Suppressive Fire an SF weapon shoots with the SF Mode profile, Burst 3 (DIGEST 9).
     return _shot(state, reactor, aro_weapon(reactor, weapon), active, body, active.body(point),
                  aro_burst(reactor, weapon), active=False)
