@@ -55,4 +55,3 @@ class Reason(StrEnum):
     GUTS_STILL_IN_REACH = "guts_still_in_reach"  # still in an attacker's LoF (or Hacking Area)
     GUTS_NOT_IN_COVER = "guts_not_in_cover"  # not in Partial Cover from an attacker that sees it
     GUTS_BASE_CONTACT = "guts_base_contact"  # a Guts movement ends touching an enemy
-    GUTS_NO_MOVEMENT = "guts_no_movement"  # the failure calls for no movement (Prone)

@@ -29,7 +29,7 @@ from server.rules.options import seat_options
 from server.rules.orders.sequence import automatic_events
 from server.rules.ruleset import Ruleset
 from server.rules.state import GameState, OrderCount, OrderStep
-from server.rules.table.geometry import Point, point_distance
+from server.rules.table.geometry import Point
 from server.rules.table.line_of_fire import has_line_of_fire
 from server.rules.table.terrain import TerrainPiece
 
@@ -258,3 +258,20 @@ def test_replaying_the_events_and_the_plain_forms_rebuild_the_game() -> None:
     log = [*events, *decision.events]
     assert [event_from_plain(event_to_plain(e)) for e in log] == log
     assert engine.apply_all(start, tuple(log)) == decision.state
+
+
+def test_the_window_and_the_choice_are_open_information() -> None:
+    """Every viewer sees the window, the default and the choice alike (no private trooper
+    can have a Guts Roll: docs/rules-decisions/resolution.md)."""
+    from server.rules.ids import SPECTATOR
+    from server.rules.views import shares_one_view, view_event, view_state
+
+    state, events = _window()
+    decision = _choose(state, B, [(20, 10), (20.3, 11.8)])
+    assert isinstance(decision, Accepted)
+    for event in (*events, *decision.events):
+        assert shares_one_view(event)
+        seen = [view_event(event, viewer, decision.state) for viewer in (A, B, SPECTATOR)]
+        assert seen[0] == seen[1] == seen[2] is not None
+    order = view_state(state, SPECTATOR)["order"]
+    assert order["step"] == "conclusion" and order["guts_window"] is True
