@@ -275,3 +275,25 @@ def test_the_window_and_the_choice_are_open_information() -> None:
         assert seen[0] == seen[1] == seen[2] is not None
     order = view_state(state, SPECTATOR)["order"]
     assert order["step"] == "conclusion" and order["guts_window"] is True
+
+
+def test_without_a_point_out_of_line_of_fire_the_move_must_reach_cover() -> None:
+    """7.8 (2): a long low wall gives Partial Cover but hides nothing: the window asks for
+    cover, and a point in the open is refused."""
+    low_wall = TerrainPiece(TerrainId("low"), ((19.0, 5.0), (19.3, 5.0), (19.3, 15.0), (19.0, 15.0)),
+                            1.0, True)
+    shooter = trooper("s", A, (10, 10), 0.0)
+    target = trooper("t", B, (21.5, 10), 180.0)
+    state = resolving(shooter, [shoot(RIFLE, (target, 3))], [target],
+                      faces=HIT_SAVED_GUTS_FAILED, terrain=[low_wall])
+    state, events = automatic_events(state, engine.apply)
+    opened = events[-1]
+    assert isinstance(opened, GutsWindowOpened) and opened.reason == "guts_to_cover"
+    refused = _choose(state, B, [(21.5, 10), (23.0, 10)])
+    assert isinstance(refused, Rejected) and refused.code == "guts_not_in_cover"
+    assert "Partial Cover" in refused.message
+    decision = _choose(state, B, [(21.5, 10), (20.0, 10.3)])
+    assert isinstance(decision, Accepted)
+    reacted = decision.events[0]
+    assert isinstance(reacted, GutsReacted) and isinstance(reacted.effect, Moved)
+    assert reacted.effect.reason == "guts_to_cover"
