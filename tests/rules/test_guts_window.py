@@ -297,3 +297,12 @@ def test_without_a_point_out_of_line_of_fire_the_move_must_reach_cover() -> None
     reacted = decision.events[0]
     assert isinstance(reacted, GutsReacted) and isinstance(reacted.effect, Moved)
     assert reacted.effect.reason == "guts_to_cover"
+
+
+def test_the_chess_clock_of_the_owner_runs_during_the_window() -> None:
+    """The game waits on the owner (orders/clocks.py): B's clock, though A is active."""
+    from server.rules.orders.clocks import waiting_on
+
+    state, _ = _window()
+    assert state.active is A
+    assert waiting_on(engine.start_clocks(state, 60_000, 0)) is B
