@@ -191,9 +191,9 @@ def guts_route_problem(state: GameState, rule: GutsRule,
                        route: Sequence[Point]) -> GutsProblem | None:
     """Whether the trooper may take ``route`` (its position first) for ``rule``'s movement:
     the test the candidate points pass, so the default always passes it. Only for a rule
-    that ``moves`` (a Guts window opens for no other). A point no ring
-    holds is judged the same way; one that leaves every attacker's reach also satisfies
-    "gain cover" (it is the better reaction the rule asks for first)."""
+    that ``moves`` (a Guts window opens for no other). A point no ring holds is judged the
+    same way; one that leaves every attacker's reach also satisfies "gain cover" (it is the
+    better reaction the rule asks for first)."""
     assert rule.moves, "a failure that calls for no movement has no route to judge"
     trooper = state.trooper(rule.trooper)
     name = trooper.profile.name
