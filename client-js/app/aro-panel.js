@@ -168,6 +168,8 @@ export function createAroPanel({ conn, names, send, panel, clock, notice }) {
   let noticeUntil = 0;
   let noticeWaitsForAction = false;
 
+  /** The open window when it is an ARO window (a Guts window is guts-panel.js's). */
+  const aroWindow = () => { const w = conn.view.window; return w && !w.guts ? w : null; };
   const label = (/** @type {string} */ id) => names.label(id);
   const labelText = (/** @type {string} */ id) => names.label(id).text;
   const windowKey = (/** @type {any} */ w) => `${w.order}:${w.step}`;
@@ -195,7 +197,7 @@ export function createAroPanel({ conn, names, send, panel, clock, notice }) {
    * include its hidden troopers). Otherwise the player declares and then clicks Done.
    */
   function answer(/** @type {any} */ options) {
-    const w = conn.view.window;
+    const w = aroWindow();
     if (!w || !options || w.reactive !== conn.role || Object.keys(options.aros ?? {}).length) return;
     closeWindow(w, true);
   }
@@ -217,7 +219,7 @@ export function createAroPanel({ conn, names, send, panel, clock, notice }) {
 
   /** Declare every row's choice (the defaults unless changed), then close the window. */
   function declareAll() {
-    const w = conn.view.window;
+    const w = aroWindow();
     const aros = conn.currentOptions()?.aros ?? {};
     if (!w) return;
     run(async () => {
@@ -227,20 +229,20 @@ export function createAroPanel({ conn, names, send, panel, clock, notice }) {
         const answered = await declare(id, withTargetPoint(value, points.get(`${windowKey(w)}:${id}`) ?? ""));
         if (!answered.ok) return; // the rejection is on screen; the rest stays to choose
       }
-      const still = conn.view.window;
+      const still = aroWindow();
       if (still && windowKey(still) === windowKey(w)) await closeWindow(still, true);
     });
   }
 
   /** Pass every row that has not answered and close the window. */
   function passAll() {
-    const w = conn.view.window;
+    const w = aroWindow();
     if (w) run(() => closeWindow(w));
   }
 
   /** The panel's content changes only with the window, the options and the answers: a re-render keeps the player's focus otherwise. */
   function render() {
-    const w = conn.view.window;
+    const w = aroWindow();
     const state = conn.view.state;
     renderClock();
     panel.hidden = !w || !state;
@@ -351,7 +353,7 @@ export function createAroPanel({ conn, names, send, panel, clock, notice }) {
 
   /** The countdown: on the table for every viewer, and in the panel. */
   function renderClock() {
-    const w = conn.view.window;
+    const w = conn.view.window; // an ARO or a Guts window: the table's countdown shows either
     clock.hidden = !w;
     if (!w) return;
     const left = windowRemainingMs(w);
@@ -359,7 +361,8 @@ export function createAroPanel({ conn, names, send, panel, clock, notice }) {
     const mine = w.reactive === conn.role;
     clock.classList.toggle("urgent", left < URGENT_MS);
     clock.classList.toggle("mine", mine);
-    const words = `${mine ? "Your ARO" : `ARO: player ${w.reactive}`} ${text}`;
+    const kind = w.guts ? "Guts move" : "ARO";
+    const words = `${mine ? `Your ${kind}` : `${kind}: player ${w.reactive}`} ${text}`;
     if (clock.textContent !== words) clock.textContent = words;
     const inPanel = document.getElementById("countdown");
     if (inPanel) {
@@ -390,7 +393,7 @@ export function createAroPanel({ conn, names, send, panel, clock, notice }) {
 
   /** Keyboard: 1-9 pick a row, Enter declares every row and closes, Esc passes the rest. */
   document.addEventListener("keydown", (e) => {
-    const w = conn.view.window;
+    const w = aroWindow();
     if (!w || w.reactive !== conn.role || panel.hidden || busy || e.ctrlKey || e.metaKey || e.altKey) return;
     const target = /** @type {HTMLElement} */ (e.target);
     if (target?.tagName === "INPUT" || target?.tagName === "TEXTAREA" || target?.tagName === "BUTTON" && e.key === "Enter") return;

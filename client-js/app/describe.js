@@ -250,7 +250,16 @@ export function describeEvent(e, ctx = {}) {
     }
     case "order_resolved": {
       const effects = e.outcome?.effects ?? [];
-      return [`Order ${e.order} resolved: `, ...(effects.length ? effects.flatMap((/** @type {any} */ x, /** @type {number} */ i) => [...(i ? ["; "] : []), ...effectText(x, ctx)]) : ["no effect"])];
+      const waits = e.conclusion ? ["; its Conclusion waits on a Guts move"] : [];
+      return [`Order ${e.order} resolved: `, ...(effects.length ? effects.flatMap((/** @type {any} */ x, /** @type {number} */ i) => [...(i ? ["; "] : []), ...effectText(x, ctx)]) : [e.conclusion ? "no effect yet" : "no effect"]), ...waits];
+    }
+    case "guts_window_opened":
+      return ["Guts: ", who(e.trooper), ` must move ${lookupWords(GUTS_RULE, e.reason)}; player ${e.side} chooses where (default ${point(e.default?.[e.default.length - 1])})`];
+    case "guts_reacted":
+      return ["Guts: ", ...(e.effect ? effectText(e.effect, ctx) : [who(e.trooper), " stays (already Prone)"]), ` (${lookupWords(GUTS_CHOICE, e.choice)})`];
+    case "order_concluded": {
+      const effects = e.effects ?? [];
+      return [`Order ${e.order} concluded`, ...(effects.length ? [": ", ...effects.flatMap((/** @type {any} */ x, /** @type {number} */ i) => [...(i ? ["; "] : []), ...effectText(x, ctx)])] : [])];
     }
     case "trooper_revealed": return [who(e.trooper), ` revealed from Hidden Deployment at ${point(e.position)}`];
     case "trooper_kept_airborne": return [who(e.trooper), " stays off the table in Airborne Deployment (secret; Combat Jump later)"];
@@ -344,6 +353,10 @@ const IDLE_REASON = {
 };
 const MOVE_REASON = { dodge: "Dodge", guts_out_of_line_of_fire: "failed Guts Roll: out of Line of Fire",
   guts_out_of_reach: "failed Guts Roll: out of reach", guts_to_cover: "failed Guts Roll: into cover" };
+/** The rule a Guts movement must satisfy (guts_window_opened.reason, options.guts_move.reason). */
+export const GUTS_RULE = { guts_out_of_line_of_fire: "up to 2\" out of the attackers' Line of Fire",
+  guts_out_of_reach: "up to 2\" out of the attackers' reach (Line of Fire, Hacking Area)", guts_to_cover: "up to 2\" into Partial Cover from the attackers" };
+const GUTS_CHOICE = { chosen: "its owner's choice", default: "the default, accepted", deadline: "the default: time ran out", automatic: "no movement to choose" };
 const PRONE_REASON = { unconscious: "Unconscious", guts: "failed Guts Roll" };
 const TURN_REASON = { alert: "Alert!", dodge: "Dodge" };
 /** @param {Record<string, string>} table @param {string} key */

@@ -10,6 +10,7 @@ import { rulerClick } from "./ruler.js";
 import { resultText, shotPreviewText } from "./describe.js";
 import { EventHistory } from "./history.js";
 import { createAroPanel } from "./aro-panel.js";
+import { createGutsPanel } from "./guts-panel.js";
 import { clocksFromFrame, clocksNow } from "./overlay-model.js";
 import { loadCatalogue, weaponName } from "./catalogue.js";
 import { verifyRecord } from "./lib/verify.js";
@@ -44,6 +45,8 @@ const ui = {
   /** per Peripheral, the chosen detail of its skill for the current declaration (JSON of a skill) */
   peripheralChoice: /** @type {Record<string, string>} */ ({}),
   deployHidden: false,
+  /** what the table draws for this seat's Guts window (guts-panel.js `marks`), or null */
+  guts: /** @type {any} */ (null),
   /** the trooper in Airborne Deployment whose landing spot the next table click names (Combat Jump) */
   jumping: /** @type {string|null} */ (null),
   /** the inline "really concede?" question is showing */
@@ -69,6 +72,8 @@ let conn;
 let eventHistory;
 /** The ARO window: countdown, the reactive player's panel, the time-out notice. @type {ReturnType<typeof createAroPanel>} */
 let aroPanel;
+/** The Guts window: the owner picks where its trooper moves. @type {ReturnType<typeof createGutsPanel>} */
+let gutsPanel;
 
 const button = (text, onclick, attrs = {}) => el("button", { ...attrs, onclick }, text);
 
@@ -117,6 +122,7 @@ async function startGame(room, token) {
   });
   eventHistory = new EventHistory({ log: $("log"), results: $("results"), conn });
   aroPanel = createAroPanel({ conn, names: eventHistory.names, send, panel: $("aro-panel"), clock: $("aro-clock"), notice: $("aro-notice") });
+  gutsPanel = createGutsPanel({ conn, names: eventHistory.names, send, panel: $("guts-panel"), redraw: () => render() });
   conn.addEventListener("events", (e) => {
     if (conn.view.state) turnMark = turnStartMark(conn.view.state, e.detail) ?? turnMark;
     eventHistory.addLive(e.detail);
@@ -125,6 +131,7 @@ async function startGame(room, token) {
   conn.connect();
   /** @type {any} */ (window).referee = conn; // for the browser tests and the curious
   setInterval(aroPanel.tick, 250);
+  setInterval(gutsPanel.tick, 250);
   setInterval(renderChessClocks, 250);
 }
 
@@ -177,6 +184,7 @@ function render() {
   const options = conn.currentOptions();
   ui.rotated = isRotated(state, conn.role, ui.viewFrom);
   renderViewToggle();
+  ui.guts = gutsPanel.marks();
   drawTable(/** @type {any} */ ($("table")), view, conn.role, ui, options, onTableClick, selectTrooper);
   renderRoster($("roster"), view, conn.role, ui, selectTrooper, hoverTrooper);
   renderGameOver(state);
@@ -185,6 +193,7 @@ function render() {
   renderOrderPanel(state, options);
   aroPanel.render();
   aroPanel.answer(options);
+  gutsPanel.render();
   eventHistory.catchUp();
   eventHistory.refreshNames();
   renderLieutenantPanel(state, options);
@@ -856,6 +865,7 @@ function renderConcede(state) {
 
 function onTableClick(point, trooper) {
   if (rulerClick(conn, point, trooper)) return; // the ruler, when on, takes table clicks
+  if (gutsPanel.click(point)) return; // the Guts window's destination, while this seat owes it
   const state = conn.view.state;
   if (!state || !isSeat()) return;
   const options = conn.currentOptions();

@@ -74,7 +74,7 @@ let arcs = /** @type {{node: SVGPathElement, x: number, y: number, f: number, r:
  * @param {SVGSVGElement} root
  * @param {import("./lib/view.js").LocalView} view
  * @param {string|null} role
- * @param {{selected: string|null, routes: Record<string, number[][]>, routeFor?: string|null, firingPoint: number[]|null, rotated?: boolean}} ui
+ * @param {{selected: string|null, routes: Record<string, number[][]>, routeFor?: string|null, firingPoint: number[]|null, rotated?: boolean, guts?: any}} ui
  *   `rotated`: the table is seen from its South-up side (a seat at the North edge, seat-view.js)
  * @param {Record<string, any> | null} options the seat's current options (null: none)
  * @param {(p: [number, number], trooper?: Record<string, any>) => void} onClick table point clicked (inches); with the ruler on, a trooper clicked gives its position and itself
@@ -128,6 +128,7 @@ export function drawTable(root, view, role, ui, options, onClick, onSelect) {
     // Its length just beyond its end (the line says whose it is).
     label(route[route.length - 1], inches(routeLength(t.position, route)), "#ffffff", depth, 0.9);
   }
+  if (ui.guts) drawGuts(g, ui.guts);
   if (ui.firingPoint) {
     g.append(svg("circle", { cx: ui.firingPoint[0], cy: ui.firingPoint[1], r: 0.45, fill: "none", stroke: "#ff0", "stroke-width": 0.12, id: "chosen-firing-point" }));
   }
@@ -144,6 +145,20 @@ export function drawTable(root, view, role, ui, options, onClick, onSelect) {
   renderLegend(state);
   for (const item of overlay) top.append(item.node);
   layoutOverlay(root);
+}
+
+/**
+ * The seat's Guts window (guts-panel.js): the ring points that satisfy the rule (green dots),
+ * the default end (yellow ring) and the chosen point with its straight move (white).
+ * @param {SVGGElement} g @param {{start: number[], default: number[], points: number[][], chosen: number[] | null}} guts
+ */
+function drawGuts(g, guts) {
+  for (const p of guts.points ?? []) g.append(svg("circle", { cx: p[0], cy: p[1], r: 0.12, fill: "#7f7", opacity: 0.8, class: "guts-point" }));
+  g.append(svg("circle", { cx: guts.default[0], cy: guts.default[1], r: 0.4, fill: "none", stroke: "#fc6", "stroke-width": 0.12, id: "guts-default-point" }));
+  const end = guts.chosen ?? guts.default;
+  g.append(svg("line", { x1: guts.start[0], y1: guts.start[1], x2: end[0], y2: end[1], stroke: "#fff", "stroke-width": 0.1,
+    "stroke-dasharray": "0.4 0.2", id: "guts-route" }));
+  if (guts.chosen) g.append(svg("circle", { cx: guts.chosen[0], cy: guts.chosen[1], r: 0.4, fill: "none", stroke: "#fff", "stroke-width": 0.14, id: "guts-chosen-point" }));
 }
 
 /** Redraw with what was last drawn (zoom buttons, the ruler's answers). */

@@ -34,7 +34,9 @@ from .armies.skills import (
     SuppressiveFire,
 )
 from .armies.weapons import WeaponKind
+from .combat.guts import GUTS_MOVE
 from .combat.guts_choice import decide_choose_guts_failure
+from .combat.guts_window import decide_choose_guts_move, open_guts_window, window_rule
 from .combat.hacking import PROGRAMS
 from .combat.suppressive_fire import aro_burst
 from .combat.wounds import Condition
@@ -113,7 +115,8 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
     "end_impetuous_phase": bool, "skills": {...} | None, "aros": {trooper: [...]},
     "sight": {trooper: [enemy ids it has Line of Fire to]},
     "guts_failure": {trooper: whether it now fails its Guts Rolls},
-    "close_aro_window": {"order", "step"} | None, "appoint_lieutenant": [trooper],
+    "close_aro_window": {"order", "step"} | None, "guts_move": {"order", "trooper", "reason",
+    "default", "points", "max_move"} | None, "appoint_lieutenant": [trooper],
     "command_tokens": [spend_command_token body], "coordinate": {spearhead: [troopers that
     may join its Coordinated Order]}}`` (shapes in docs/client.md). Empty lists/maps when the
     seat has nothing to do.
@@ -147,6 +150,7 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
         "sight": _sight(state, side) if state.phase not in _SETUP_PHASES else {},
         "guts_failure": _guts_failure(state, side),
         "close_aro_window": _close_aro_window(state, side, order),
+        "guts_move": _guts_move(state, side),
         "appoint_lieutenant": [
             t.id for t in state.troopers_of(side)
             if _accepted(decide_appoint_lieutenant, state, side, c.AppointLieutenant(t.id))],
@@ -212,6 +216,33 @@ def _close_aro_window(state: GameState, side: Side, order: ActiveOrder | None) -
     if order is None or not order.window_open or state.reactive is not side:
         return None
     return {"order": order.number, "step": order.aro_step_number}
+
+
+def _guts_move(state: GameState, side: Side) -> Plain:
+    """The Guts movement the seat must choose now (``combat/guts_window.py``), or None:
+    the Order and trooper, the rule the movement must satisfy (``reason``), the ``default``
+    route (taken by a ``choose_guts_move`` with no route, and at the deadline), and the
+    candidate end points that satisfy the rule (``points``, the default's first), each
+    reached by a straight route from the trooper. Any other route of at most ``max_move``
+    inches is judged by the same test on ``choose_guts_move``."""
+    due = open_guts_window(state)
+    rule = window_rule(state)
+    order = state.order
+    if due is None or rule is None or order is None or state.trooper(due.trooper).side is not side:
+        return None
+    default = c.ChooseGutsMove(order.number, due.trooper)
+    if not _accepted(decide_choose_guts_move, state, side, default):
+        return None
+    start = state.trooper(due.trooper).position
+    assert start is not None
+    return {
+        "order": order.number,
+        "trooper": due.trooper,
+        "reason": rule.reason,
+        "default": [list(start), list(rule.default)],
+        "points": [list(p) for p in rule.points],
+        "max_move": GUTS_MOVE,
+    }
 
 
 _SETUP_PHASES = (Phase.ARMY_SELECTION, Phase.INITIATIVE, Phase.GAME_OVER)

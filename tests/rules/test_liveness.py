@@ -142,7 +142,8 @@ def test_the_random_games_reach_the_states_that_could_soft_lock() -> None:
     Impetuous activations, joint activations with Peripherals, AROs declared and passed,
     Loss of Lieutenant and its appointment, Guts choices, Command Tokens (the deployment
     hold-back among them) and Coordinated Orders (N5), Suppressive Fire (N5), Airborne
-    Deployment and Combat Jumps (N5), both ways to close a window."""
+    Deployment and Combat Jumps (N5), both ways to close a window, Guts windows answered
+    with the default and with another offered point (N5)."""
     logs = [random_game("n5", s) for s in N5_SEEDS] + [random_game("codeone", s) for s in CODEONE_SEEDS]
     logs += [random_game(*game) for game in FEATURE_GAMES]
     commands: Counter[str] = Counter()
@@ -158,11 +159,12 @@ def test_the_random_games_reach_the_states_that_could_soft_lock() -> None:
     for needed in ("deploy:hidden", "activate:impetuous", "activate:irregular", "activate:lieutenant",
                    "declare_skill:move", "declare_skill:bs_attack", "declare_skill:idle",
                    "declare_aro:bs_attack", "declare_aro:dodge", "declare_skill:suppressive_fire",
-                   "spend_command_token:hold_back"):
+                   "spend_command_token:hold_back", "choose_guts_move:default",
+                   "choose_guts_move:point"):
         assert commands[needed] > 0, (needed, commands)
     assert any(label.endswith(":joint") for label in commands), commands
     for needed in ("loss_of_lieutenant", "trooper_revealed", "combat_jump_landed", "order_resolved",
-                   "turn_ended"):
+                   "turn_ended", "guts_window_opened", "guts_reacted", "order_concluded"):
         assert events[needed] > 0, (needed, events)
     assert sum(1 for log in logs if log.armies[Side.A] != log.armies[Side.B]) > 0
     # The previews were compared with real rolls, AROs at chosen points among them.

@@ -123,6 +123,9 @@ def waited_on(state: GameState) -> Side | None:
         return side
     assert phase in (Phase.IMPETUOUS, Phase.ORDERS), f"the game rests in {phase}"
     order = state.order
+    if order is not None and order.step is OrderStep.CONCLUSION:
+        assert order.guts_window and order.conclusion, "a Conclusion rests only in a Guts window"
+        return state.trooper(order.conclusion.guts[0].trooper).side
     if order is not None and order.step in (OrderStep.ARO_1, OrderStep.ARO_2):
         assert order.window_open, "an ARO step rests only with its window open"
         return state.reactive
@@ -343,6 +346,8 @@ def label(body: dict[str, object]) -> str:
         return f"{kind}:{body['skill']['type']}"  # type: ignore[index]
     if kind == "spend_command_token":
         return f"{kind}:{body['use']}"
+    if kind == "choose_guts_move":
+        return f"{kind}:" + ("point" if body.get("route") else "default")
     return kind
 
 

@@ -29,7 +29,7 @@ View = Callable[[], dict[str, Any]]
 
 PROGRESS_KEYS = ("initiative", "deploy", "keep_airborne", "end_deployment_step", "activate",
                  "reveal", "combat_jump", "end_turn", "end_impetuous_phase", "skills", "aros",
-                 "close_aro_window")
+                 "close_aro_window", "guts_move")
 """Options that move the game on: the seat the game waits on has at least one of them."""
 JUMP_EXTRA = 2.0
 DODGE_MOVE = 2.0
@@ -67,6 +67,10 @@ def offered(options: dict[str, Any]) -> Iterator[Body]:
         yield {"type": "end_deployment_step"}
     if window:
         yield close_window(window)
+    guts = options.get("guts_move")
+    if guts:
+        yield guts_move(guts)
+        yield from (guts_move(guts, point) for point in guts["points"])
     if options.get("end_turn"):
         yield {"type": "end_turn"}
     if options.get("end_impetuous_phase"):
@@ -90,6 +94,15 @@ def combat_jump(trooper: str, offer: dict[str, Any], landing: list[float]) -> Bo
     return {"type": "combat_jump", "trooper": trooper, "position": landing,
             "facing": offer["fallback_facing"], "fallback": offer["fallback"],
             "fallback_facing": offer["fallback_facing"]}
+
+
+def guts_move(offer: dict[str, Any], point: list[float] | None = None) -> Body:
+    """The Guts movement ``options.guts_move`` offers: the default (no route), or a
+    straight route to one of its ``points``."""
+    body: Body = {"type": "choose_guts_move", "order": offer["order"], "trooper": offer["trooper"]}
+    if point is not None:
+        body["route"] = [offer["default"][0], point]
+    return body
 
 
 def close_window(window: dict[str, Any]) -> Body:
@@ -224,6 +237,8 @@ class RandomPlayer:
             yield from self._deployment(options, view)
         elif options.get("close_aro_window"):
             yield from self._aros(options, view)
+        elif options.get("guts_move"):
+            yield self._guts_move(options["guts_move"])
         elif options.get("skills"):
             yield from self._skills(options["skills"], view)
         else:
@@ -250,6 +265,14 @@ class RandomPlayer:
                     for t in options.get("appoint_lieutenant") or []]
         if choices:
             yield self.rng.choice(choices)
+
+    # -- a Guts window -------------------------------------------------------------------
+
+    def _guts_move(self, offer: dict[str, Any]) -> Body:
+        """Half the time the default, else another offered point."""
+        if self.rng.random() < 0.5 or len(offer["points"]) < 2:
+            return guts_move(offer)
+        return guts_move(offer, self.rng.choice(offer["points"][1:]))
 
     # -- deployment ---------------------------------------------------------------------
 

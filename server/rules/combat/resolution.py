@@ -11,6 +11,11 @@ replay, or a test with injected faces, gets the same result:
 3. Saving Rolls, hit by hit in the same order, rolled attacks before Direct Templates,
    then the BTS saves against Comms Attacks in the same order;
 4. Guts Rolls, by trooper in the order they were first hit.
+
+``resolve_order_step`` is the engine's: when a failed Guts Roll leaves its owner a movement
+to choose (``guts_window.py``), the Guts reactions and the Alert! turns are not in the
+outcome but left to the Conclusion (``Resolved.conclusion``), which follows the owners'
+choices. ``resolve_order`` gives the whole outcome with every Guts movement at its default.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from dataclasses import dataclass
 from ..armies.skills import DODGE_MOVE_LIMIT, Dodge, Skill
 from ..ids import TrooperId
 from ..ruleset import options
-from ..state import GameState, OrderStep
+from ..state import ActiveOrder, Conclusion, GameState, OrderStep
 from ..table.geometry import Point, normalise_facing, point_distance
 from ..table.routes import START_TOLERANCE, route_length
 from ..table.zone_of_control import in_zone_of_control
@@ -60,8 +65,30 @@ class _Rolled:
     record: RollRecord
 
 
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    outcome: Outcome
+    dice: Dice
+    """The generator after the last roll (the Guts Rolls included)."""
+    conclusion: Conclusion | None = None
+    """The Guts reactions and Alert! turns left to the Conclusion, or None: the outcome
+    holds them (no Guts movement to choose)."""
+
+
 def resolve_order(state: GameState) -> tuple[Outcome, Dice]:
-    """Resolve ``state.order`` (at ``OrderStep.RESOLUTION``). Pure and deterministic."""
+    """Resolve ``state.order`` (at ``OrderStep.RESOLUTION``), every Guts movement at its
+    default. Pure and deterministic."""
+    resolved = _resolve(state, pause_for_guts=False)
+    return resolved.outcome, resolved.dice
+
+
+def resolve_order_step(state: GameState) -> Resolved:
+    """Resolve ``state.order`` as the engine does: like ``resolve_order``, but the
+    Conclusion waits when a failed Guts Roll gives its owner a movement to choose."""
+    return _resolve(state, pause_for_guts=True)
+
+
+def _resolve(state: GameState, pause_for_guts: bool) -> Resolved:
     if state.order is None or state.order.step is not OrderStep.RESOLUTION:
         raise ValueError("resolve_order needs an Order at its Resolution step")
     plan = plan_order(state)
@@ -85,13 +112,15 @@ def resolve_order(state: GameState) -> tuple[Outcome, Dice]:
     effects.extend(moves)
     after = _fold(after, moves)
     guts = guts_rolls(after, _guts_checks(saves, _comms_hits(rolled)), comms.dice)
+    records = tuple(r.record for r in discovers) + tuple(r.record for r in rolled) + guts.rolls
+    attacked = _attacked(state.order, rolled, templates)
+    if pause_for_guts and any(isinstance(e, Moved) for e in guts.effects):
+        return Resolved(Outcome(rolls=records, saves=saves, effects=tuple(effects)), guts.dice,
+                        Conclusion(guts.failed, attacked))
     after = _fold(after, guts.effects)
     effects.extend(guts.effects)
-    effects.extend(_alert(after, state, rolled, templates))
-    records = tuple(r.record for r in discovers) + tuple(r.record for r in rolled)
-    return Outcome(rolls=records + guts.rolls, saves=saves, effects=tuple(effects)), (
-        guts.dice
-    )
+    effects.extend(alert_turns(after, state.order, attacked))
+    return Resolved(Outcome(rolls=records, saves=saves, effects=tuple(effects)), guts.dice)
 
 
 def _fold(state: GameState, effects: Sequence[Effect]) -> GameState:
@@ -305,19 +334,22 @@ def _guts_checks(saves: Sequence[SaveRecord],
     )
 
 
-def _alert(after: GameState, before: GameState, rolled: Sequence[_Rolled],
-           templates: Sequence[TemplateHit]) -> tuple[Effect, ...]:
-    """Alert!: a trooper not activated this Order (no ARO declared) that was the target of
-    an Attack, or has an attacked ally in its Zone of Control, turns to face the attacker
-    in the Conclusion (DIGEST 9)."""
-    order = before.order
-    assert order is not None
+def _attacked(order: ActiveOrder, rolled: Sequence[_Rolled],
+              templates: Sequence[TemplateHit]) -> tuple[tuple[TrooperId, TrooperId], ...]:
+    """(target, attacker) of every Attack the activated troopers made, in order."""
     attacked = [(r.plan.target, r.plan.trooper) for r in rolled if r.plan.is_attack and r.plan.active]
     attacked += [(t.target, t.attacker) for t in templates if t.attacker in order.activated]
+    return tuple((target, attacker) for target, attacker in attacked if target is not None)
+
+
+def alert_turns(after: GameState, order: ActiveOrder,
+                attacked: Sequence[tuple[TrooperId, TrooperId]]) -> tuple[Effect, ...]:
+    """Alert!: a trooper not activated this Order (no ARO declared) that was the target of
+    an Attack, or has an attacked ally in its Zone of Control, turns to face the attacker
+    in the Conclusion (DIGEST 9), from where it stands then (after its Guts movement)."""
     first_attacker: dict[TrooperId, TrooperId] = {}
     for target_id, attacker_id in attacked:
-        if target_id is not None:
-            first_attacker.setdefault(target_id, attacker_id)
+        first_attacker.setdefault(target_id, attacker_id)
     # Whom each trooper turns to: its own first attacker, else the first attacker of an
     # attacked ally in its Zone of Control (DIGEST 9, "which (or an ally in its ZoC) was
     # targeted by an Attack").

@@ -19,7 +19,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..combat.resolution import resolve_order
+from ..combat.guts_window import (
+    conclude,
+    conclusion_over,
+    guts_reaction_pending,
+    next_guts_reaction,
+)
+from ..combat.resolution import resolve_order_step
 from ..events import Event, OrderResolved, PhaseStarted
 from ..state import GameState, OrderStep, Phase
 from .aro import open_window
@@ -59,8 +65,9 @@ def _entering_aro_step(state: GameState) -> bool:
 
 def _resolve(state: GameState) -> list[Event]:
     assert state.order is not None
-    outcome, dice = resolve_order(state)
-    return [OrderResolved(state.order.number, outcome, dice)]
+    resolved = resolve_order_step(state)
+    return [OrderResolved(state.order.number, resolved.outcome, resolved.dice,
+                          resolved.conclusion)]
 
 
 def _impetuous_over(state: GameState) -> bool:
@@ -86,6 +93,10 @@ AUTOMATIC_STEPS: tuple[AutomaticStep, ...] = (
                   frozenset({Phase.TACTICAL})),
     AutomaticStep("ARO declaration step", _entering_aro_step, open_window),
     AutomaticStep("resolution", lambda s: _order_step(s, OrderStep.RESOLUTION), _resolve),
+    # A Conclusion that waits on Guts movements (combat/guts_window.py): each failed trooper
+    # reacts in turn, through its owner's window when it has a movement to choose.
+    AutomaticStep("guts reaction", guts_reaction_pending, next_guts_reaction),
+    AutomaticStep("order concluded", conclusion_over, conclude),
     AutomaticStep("out of time", out_of_time_turn_over, lambda s: [end_turn(s)],
                   frozenset({Phase.IMPETUOUS, Phase.ORDERS})),
     AutomaticStep("impetuous phase over", _impetuous_over, lambda s: [PhaseStarted(Phase.ORDERS)],
