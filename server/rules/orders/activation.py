@@ -208,7 +208,7 @@ def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperSta
     elif isinstance(skill, BsAttack):
         _check_bs_attack(state, order, trooper, skill)
     elif isinstance(skill, CcAttack):
-        _check_cc_attack(state, trooper, skill.weapon, skill.target)
+        _check_cc_attack(state, order, trooper, skill.weapon, skill.target)
     elif isinstance(skill, Discover):
         _check_discover(state, order, trooper, skill)
     elif isinstance(skill, Dodge):
@@ -351,17 +351,26 @@ def _check_bs_attack(state: GameState, order: ActiveOrder, trooper: TrooperState
             Reason.BAD_BURST,
             f"Split the full Burst of {weapon.name} ({full}) between the targets.",
         )
-    discovering = {s.target for s in order.skills if isinstance(s, Discover)}
     for assignment in skill.targets:
-        target = enemy_target(state, trooper, assignment.trooper)
-        require(
-            not target.marker or target.id in discovering,
-            Reason.BAD_TARGET,
-            "A Camouflage Marker cannot be attacked until it is Discovered (declare Discover first).",
-        )
+        _check_discovered_first(order, enemy_target(state, trooper, assignment.trooper))
 
 
-def _check_cc_attack(state: GameState, trooper: TrooperState, weapon_id: str, target_id: TrooperId) -> None:
+def _check_discovered_first(order: ActiveOrder, target: TrooperState) -> None:
+    """An Attack on a Camouflage Marker is declared only after Discover on it in the same
+    Order: the wiki's Discover + Attack manoeuvre ("Discover"; DIGEST 12). At Resolution the
+    Attack is Idle unless that Discover succeeded or the marker revealed itself by an ARO
+    (resolution._drop_undiscovered). ``target.marker`` is what the active player sees: a
+    reactive marker that declared an ARO is already a model (aro.apply_aro_declared)."""
+    discovering = {s.target for s in order.skills if isinstance(s, Discover)}
+    require(
+        not target.marker or target.id in discovering,
+        Reason.BAD_TARGET,
+        "A Camouflage Marker cannot be attacked until it is Discovered (declare Discover first).",
+    )
+
+
+def _check_cc_attack(state: GameState, order: ActiveOrder, trooper: TrooperState, weapon_id: str,
+                     target_id: TrooperId) -> None:
     weapon = weapon_of(state, trooper, weapon_id)
     require(
         weapon.kind is WeaponKind.CLOSE_COMBAT, Reason.UNKNOWN_WEAPON, f"{weapon.name} is not a CC weapon."
@@ -371,6 +380,7 @@ def _check_cc_attack(state: GameState, trooper: TrooperState, weapon_id: str, ta
         require(target.side is not trooper.side, Reason.BAD_TARGET, f"{target_id} is not an enemy.")
     else:  # an Unconscious enemy may be finished off (Coup de Grâce, DIGEST 7.7)
         target = enemy_target(state, trooper, target_id)
+    _check_discovered_first(order, target)
     # Base contact is a Requirement checked at Resolution (seed 000 step 6; DIGEST 5.2): a
     # CC Attack declared out of contact is accepted and Idle (``unmet_requirement``).
 
