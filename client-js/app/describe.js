@@ -340,7 +340,8 @@ const IDLE_REASON = {
   beyond_template_reach: "its target is beyond the template's reach",
   not_on_route: "the point it chose is not on the trooper's route",
 };
-const MOVE_REASON = { dodge: "Dodge", guts_out_of_line_of_fire: "failed Guts Roll: out of Line of Fire",
+const MOVE_REASON = { dodge: "Dodge", dodge_stopped_at_a_base: "Dodge, stopped against another base",
+  guts_out_of_line_of_fire: "failed Guts Roll: out of Line of Fire",
   guts_out_of_reach: "failed Guts Roll: out of reach", guts_to_cover: "failed Guts Roll: into cover" };
 const PRONE_REASON = { unconscious: "Unconscious", guts: "failed Guts Roll" };
 const TURN_REASON = { alert: "Alert!", dodge: "Dodge" };

@@ -14,7 +14,10 @@ At every step before the end:
   picks, then every choice the options name, then every half-inch point of its zone when it
   deploys: if the rules core refuses them all, that is a soft-lock);
 - every choice the options name as it is (no route, deployment point or Burst split drawn
-  by the player) is accepted when sent.
+  by the player) is accepted when sent;
+- no Attack at a Camouflage Marker is offered or accepted (an ARO's never, the active
+  trooper's only after its Discover on it), and no two bases overlap after any event
+  (``tests/support/invariants.py``).
 Every game ends by itself (its last Game Round, or Retreat!) within a bound on commands,
 never by a concession. Orders per Player Turn are capped (ending a turn is always legal) to
 keep the file within about a minute on the project's 2-core machines.

@@ -1,5 +1,7 @@
 """Random whole games through the rules core, checking at every step that the game waits
-on exactly one seat and that this seat has a legal option (``tests/rules/test_liveness.py``).
+on exactly one seat and that this seat has a legal option (``tests/rules/test_liveness.py``),
+and the properties of ``tests/support/invariants.py`` (no Attack at a Camouflage Marker
+offered or accepted; no two bases overlapping after any event).
 
 ``play_random_game`` chooses each seat's army at random among the lists of the game's
 format (or the lists it is given), then lets two ``RandomPlayer`` seats play from their own
@@ -31,6 +33,11 @@ from server.rules.orders.sequence import automatic_events
 from server.rules.ruleset import Ruleset, options
 from server.rules.state import GameState, OrderStep, Phase
 from server.rules.views import view_state
+from tests.support.invariants import (
+    attack_accepted_at_marker,
+    attacks_offered_at_markers,
+    overlapping_bases,
+)
 from tests.support.random_player import RandomPlayer, drawn, waits_on
 
 
@@ -161,6 +168,7 @@ def step(state: GameState, side: Side, player: RandomPlayer, log: GameLog, seed:
     if waits_on(other):
         raise AssertionError(f"seed {seed}: the game waits on {side.value} ({describe(state)}) "
                              f"but {side.other.value} is offered moves too: {other}")
+    check(attacks_offered_at_markers(state, choices), seed, state)
     seen: dict[str, object] = {}
 
     def view() -> dict[str, object]:
@@ -169,12 +177,14 @@ def step(state: GameState, side: Side, player: RandomPlayer, log: GameLog, seed:
         return seen["view"]  # type: ignore[return-value]
 
     for body in player.candidates(choices, view):  # type: ignore[arg-type]
-        decision = engine.decide(state, side, c.parse_command(body))
+        command = c.parse_command(body)
+        decision = engine.decide(state, side, command)
         if isinstance(decision, Accepted):
             player.accepted(body)
             log.commands[label(body)] += 1
             log.last_events = decision.events
-            return engine.apply_all(state, decision.events)
+            check(attack_accepted_at_marker(state, command), seed, state)
+            return apply_checked(state, decision.events, seed)
         if drawn(body):
             log.rejected[f"{body['type']}:{decision.code}"] += 1
         else:
@@ -182,6 +192,20 @@ def step(state: GameState, side: Side, player: RandomPlayer, log: GameLog, seed:
                                       f"{decision.code} {decision.message}")
     raise SoftLock(f"seed {seed}: {side.value} has options but the rules core refuses every one "
                    f"({describe(state)}): {choices}")
+
+
+def apply_checked(state: GameState, events: tuple[Event, ...], seed: int) -> GameState:
+    """Apply the events one by one; no two bases may overlap after any of them."""
+    for event in events:
+        state = engine.apply(state, event)
+        check(overlapping_bases(state), seed, state, f"after {event.TYPE}")
+    return state
+
+
+def check(broken: list[str], seed: int, state: GameState, when: str = "") -> None:
+    """Fail the game on a broken property (``tests/support/invariants.py``)."""
+    if broken:
+        raise AssertionError(f"seed {seed} ({describe(state)}) {when}: " + "; ".join(broken))
 
 
 def label(body: dict[str, object]) -> str:

@@ -97,7 +97,9 @@ def decide_declare_skill(state: GameState, side: Side, command: DeclareSkill) ->
     check_impetuous_skill(order, skill)
     trooper = state.trooper(order.trooper)
     check_active_skill(state, order, trooper, skill)
-    _check_peripheral_skills(state, order, skill, command.peripherals)
+    # The Peripherals' routes are judged with the Controller at the end of its own.
+    moved, _ = _carried_out(trooper, order.path, skill)
+    _check_peripheral_skills(state.with_trooper(moved), order, skill, command.peripherals)
     return [SkillDeclared(order.number, trooper.id, len(order.skills) + 1, skill, command.peripherals)]
 
 
@@ -105,7 +107,11 @@ def _check_peripheral_skills(
     state: GameState, order: ActiveOrder, skill: Skill, declared: Sequence[PeripheralSkill]
 ) -> None:
     """In a joint activation every Peripheral declares the Controller's skill with its own
-    details (DIGEST 2: the same skills, targets may differ), checked like the Controller's."""
+    details (DIGEST 2: the same skills, targets may differ), checked like the Controller's.
+    ``state`` has the Controller where its skill leaves it; each Peripheral's skill is
+    checked with those declared before it carried out too, so that no two of them end a
+    movement on one another (the General Movement Rules; docs/rules-decisions.md)."""
+    table = state  # with the skills declared so far carried out
     named = [p.trooper for p in declared]
     require(
         sorted(named) == sorted(order.peripherals),
@@ -131,9 +137,11 @@ def _check_peripheral_skills(
             Reason.ILLEGAL_SKILL_COMBINATION,
             f"{entry.trooper} must perform the same skill as its Controller ({skill.TYPE}).",
         )
-        check_active_skill(
-            state, order.for_trooper(entry.trooper), state.trooper(entry.trooper), entry.skill
-        )
+        peripheral_order = order.for_trooper(entry.trooper)
+        peripheral = table.trooper(entry.trooper)
+        check_active_skill(table, peripheral_order, peripheral, entry.skill)
+        moved, _ = _carried_out(peripheral, peripheral_order.path, entry.skill)
+        table = table.with_trooper(moved)
     check_coordinated_skills(state, order, skill, declared)
 
 
