@@ -211,6 +211,9 @@ class ActiveOrder:
     peripheral_skills: Mapping[TrooperId, tuple[Skill, ...]] = field(default_factory=dict)
     peripheral_paths: Mapping[TrooperId, tuple[Point, ...]] = field(default_factory=dict)
     """Each Peripheral's own path in this Order, its position at activation first."""
+    start_facings: Mapping[TrooperId, float] = field(default_factory=dict)
+    """Each activated trooper's facing when the Order began: the way it looks from its
+    starting point, before it moves (``activation.acting_body``)."""
 
     @property
     def activated(self) -> tuple[TrooperId, ...]:

@@ -307,12 +307,27 @@ def enemy_target(state: GameState, trooper: TrooperState, target_id: TrooperId) 
 def acting_body(order: ActiveOrder, trooper: TrooperState, point: Point) -> Body:
     """The active trooper standing at ``point`` of its path.
 
-    A trooper that moves in this Order turns as it goes, so from a point of a route it may
-    look in any direction; one that stays put keeps its facing (docs/rules-decisions.md).
+    At the Order's starting point, before it moves, it looks the way it faced when the
+    Order began; from the points after it, it has been moving and turning as it goes, so it
+    may look in any direction (docs/rules-decisions.md, "Firing point"). One that stays put
+    keeps its facing. ``order`` is the trooper's own projection (``for_trooper``).
     """
-    moved = len(order.path) > 1
     body = trooper.body(point)
-    return replace(body, all_round_vision=True) if moved else body
+    if len(order.path) == 1:
+        return body  # it has not moved: its facing now is its facing at the start
+    if not _before_moving(order.path, point):
+        return replace(body, all_round_vision=True)
+    # An Order begun before start facings were recorded (a snapshot of an older server)
+    # has none: its start is judged with the facing the trooper has now.
+    facing = order.start_facings.get(trooper.id, trooper.facing)
+    return Body(body.position, facing, body.silhouette, body.all_round_vision)
+
+
+def _before_moving(path: Sequence[Point], point: Point) -> bool:
+    """Whether ``point`` is the path's starting point and no later part of the path passes
+    through it again (a route that comes back to its start has been turning there)."""
+    return (point_distance(path[0], point) <= ON_PATH_TOLERANCE
+            and not on_path(path[1:], point))
 
 
 def within_template_reach(weapon: Weapon, shooter: Body, target: Body) -> bool:
