@@ -351,7 +351,8 @@ const IDLE_REASON = {
   template_touches_ally: "an ally is under the template, so it is cancelled",
   not_on_route: "the point it chose is not on the trooper's route",
 };
-const MOVE_REASON = { dodge: "Dodge", guts_out_of_line_of_fire: "failed Guts Roll: out of Line of Fire",
+const MOVE_REASON = { dodge: "Dodge", dodge_stopped_at_a_base: "Dodge, stopped against another base",
+  guts_out_of_line_of_fire: "failed Guts Roll: out of Line of Fire",
   guts_out_of_reach: "failed Guts Roll: out of reach", guts_to_cover: "failed Guts Roll: into cover" };
 /** The rule a Guts movement must satisfy (guts_window_opened.reason, options.guts_move.reason). */
 export const GUTS_RULE = { guts_out_of_line_of_fire: "up to 2\" out of the attackers' Line of Fire",

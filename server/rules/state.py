@@ -242,6 +242,9 @@ class ActiveOrder:
     """At ``OrderStep.CONCLUSION``: the Guts reactions and Alert! turns still to come."""
     guts_window: bool = False
     """The owner of ``conclusion.guts[0]`` is choosing its Guts movement (a timed window)."""
+    start_facings: Mapping[TrooperId, float] = field(default_factory=dict)
+    """Each activated trooper's facing when the Order began: the way it looks from its
+    starting point, before it moves (``activation.acting_body``)."""
 
     @property
     def activated(self) -> tuple[TrooperId, ...]:

@@ -18,6 +18,9 @@ At every step before the end:
 - no BS Attack or Discover declared (active or ARO, at any point of the route the options
   list) becomes Idle at Resolution for a reason known when it was declared, and each roll
   has the Success Value and MODs the options showed before the declaration.
+- no Attack at a Camouflage Marker is offered or accepted (an ARO's never, the active
+  trooper's only after its Discover on it), and no two bases overlap after any event
+  (``tests/support/invariants.py``).
 Every game ends by itself (its last Game Round, or Retreat!) within a bound on commands,
 never by a concession. Orders per Player Turn are capped (ending a turn is always legal) to
 keep the file within about a minute on the project's 2-core machines.

@@ -1,5 +1,7 @@
 """Random whole games through the rules core, checking at every step that the game waits
-on exactly one seat and that this seat has a legal option (``tests/rules/test_liveness.py``).
+on exactly one seat and that this seat has a legal option (``tests/rules/test_liveness.py``),
+and the properties of ``tests/support/invariants.py`` (no Attack at a Camouflage Marker
+offered or accepted; no two bases overlapping after any event).
 
 ``play_random_game`` chooses each seat's army at random among the lists of the game's
 format (or the lists it is given), then lets two ``RandomPlayer`` seats play from their own
@@ -41,6 +43,11 @@ from server.rules.orders.sequence import automatic_events
 from server.rules.ruleset import Ruleset, options
 from server.rules.state import GameState, OrderStep, Phase
 from server.rules.views import view_state
+from tests.support.invariants import (
+    attack_accepted_at_marker,
+    attacks_offered_at_markers,
+    overlapping_bases,
+)
 from tests.support.random_player import RandomPlayer, drawn, waits_on
 
 
@@ -211,6 +218,7 @@ def step(state: GameState, side: Side, player: RandomPlayer, log: GameLog, seed:
     if waits_on(other):
         raise AssertionError(f"seed {seed}: the game waits on {side.value} ({describe(state)}) "
                              f"but {side.other.value} is offered moves too: {other}")
+    check(attacks_offered_at_markers(state, choices), seed, state)
     seen: dict[str, object] = {}
 
     def view() -> dict[str, object]:
@@ -219,7 +227,8 @@ def step(state: GameState, side: Side, player: RandomPlayer, log: GameLog, seed:
         return seen["view"]  # type: ignore[return-value]
 
     for body in player.candidates(choices, view):  # type: ignore[arg-type]
-        decision = engine.decide(state, side, c.parse_command(body))
+        command = c.parse_command(body)
+        decision = engine.decide(state, side, command)
         if isinstance(decision, Accepted):
             player.accepted(body)
             log.commands[label(body)] += 1
@@ -227,10 +236,12 @@ def step(state: GameState, side: Side, player: RandomPlayer, log: GameLog, seed:
             log.declared += declared_shots(state, body, choices)
             if body["type"] == "declare_aro" and body["skill"].get("target_point"):
                 log.aros_at_points += 1
+            check(attack_accepted_at_marker(state, command), seed, state)
             for event in decision.events:
                 if isinstance(event, OrderResolved):
                     check_resolved_as_offered(state, event, log, seed)
                 state = engine.apply(state, event)
+                check(overlapping_bases(state), seed, state, f"after {event.TYPE}")
             return state
         if drawn(body):
             log.rejected[f"{body['type']}:{decision.code}"] += 1
@@ -332,6 +343,12 @@ def check_resolved_as_offered(state: GameState, event: OrderResolved, log: GameL
         if shown != rolled:
             log.changed_previews.append(f"{where} was shown {shown}, rolled {rolled}")
     log.declared = []
+
+
+def check(broken: list[str], seed: int, state: GameState, when: str = "") -> None:
+    """Fail the game on a broken property (``tests/support/invariants.py``)."""
+    if broken:
+        raise AssertionError(f"seed {seed} ({describe(state)}) {when}: " + "; ".join(broken))
 
 
 def label(body: dict[str, object]) -> str:

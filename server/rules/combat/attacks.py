@@ -16,14 +16,11 @@ from ..armies.skills import (
     MOVEMENT_SKILLS,
     BsAttack,
     CcAttack,
-    Climb,
     CommsAttack,
     Discover,
     Dodge,
-    Jump,
     Reset,
     Skill,
-    SuppressiveFire,
 )
 from ..armies.weapons import Weapon, WeaponKind
 from ..evolve import replace
@@ -35,6 +32,8 @@ from ..ruleset import options
 from ..state import ActiveOrder, GameState, TrooperState
 from ..table.geometry import Body, Point, distance, in_base_contact
 from ..table.line_of_fire import points_of_route_in_lof
+from .camouflage import REVEALING_SKILLS
+from .camouflage import camouflaged as _camouflaged  # still a marker, all declarations made
 from .direct_templates import TemplateArea, is_direct_template, template_area
 from .hacking import PROGRAMS, comms_mods, in_hacking_area, path_in_hacking_area
 from .mods import (
@@ -55,10 +54,6 @@ from .wounds import Condition
 ARO_BURST = 1
 """Burst in ARO (DIGEST 6.1)."""
 ROLLED_ATTACKS = ("bs_attack", "cc_attack", "comms_attack")
-REVEALING_SKILLS = (BsAttack, CcAttack, CommsAttack, Dodge, Reset, Discover, Jump, Climb,
-                    SuppressiveFire)
-"""Declaring an Attack, a skill with a roll or a Long Skill other than Cautious Movement
-reveals a Camouflage Marker (DIGEST 12)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,18 +241,6 @@ def _as_aro(plan: Plan) -> Plan:
     effects = tuple(replace(e, aro=True) if isinstance(e, BecameIdle) else e
                     for e in plan.effects)
     return replace(plan, effects=effects)
-
-
-def _camouflaged(state: GameState, trooper_id: TrooperId) -> bool:
-    """Still a marker once declarations are made (its own declaration may reveal it)."""
-    trooper = state.trooper(trooper_id)
-    if not trooper.marker or state.order is None:
-        return False
-    if trooper_id in state.order.activated:
-        own = state.order.for_trooper(trooper_id).skills
-    else:
-        own = (state.order.aros[trooper_id],) if trooper_id in state.order.aros else ()
-    return not any(isinstance(skill, REVEALING_SKILLS) for skill in own)
 
 
 # --- the active trooper ------------------------------------------------------------------

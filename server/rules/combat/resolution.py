@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from ..armies.skills import DODGE_MOVE_LIMIT, Dodge, Skill
 from ..ids import TrooperId
+from ..orders.activation import obstacles
 from ..ruleset import options
 from ..state import ActiveOrder, Conclusion, GameState, OrderStep
 from ..table.geometry import Point, normalise_facing, point_distance
@@ -34,6 +35,7 @@ from ..table.zone_of_control import in_zone_of_control
 from .attacks import Plan, PlannedRoll, TemplateHit, face_to_face_opponents, plan_order
 from .damage import Hit, resolve_hits
 from .dice import Dice, roll_d20
+from .dodge_movement import clear_part_of_route
 from .effects import apply_effect
 from .face_to_face import face_to_face
 from .guts import GutsCheck, guts_rolls
@@ -281,7 +283,10 @@ def _resets(state: GameState, rolled: Sequence[_Rolled]) -> tuple[Effect, ...]:
 
 
 def _dodge_moves(after: GameState, rolled: Sequence[_Rolled]) -> tuple[Effect, ...]:
-    """Successful Dodges move along their declared route, active side first (DIGEST 6.3).
+    """Successful Dodges move along their declared route, the active side first, each side's
+    in the order their rolls were made (the activated troopers, then the reacting ones by
+    trooper id); each stops where its base would meet a base standing on its route then
+    (dodge_movement.py; DIGEST 6.3, the wiki's "Dodge").
 
     A trooper left in a Null state by the simultaneous attacks does not move; a route that
     does not start at the trooper or is longer than 2 inches is not followed.
@@ -292,9 +297,15 @@ def _dodge_moves(after: GameState, rolled: Sequence[_Rolled]) -> tuple[Effect, .
     for r in moves:
         trooper = after.trooper(r.plan.trooper)
         route = _dodge_route(after, r.plan)
-        if trooper.can_act and _followable(route, trooper.position):
-            assert route is not None
-            effects.append(Moved(trooper.id, route, "dodge"))
+        if not (trooper.can_act and _followable(route, trooper.position)):
+            continue
+        assert route is not None
+        clear = clear_part_of_route(route, trooper.body(), obstacles(after, trooper.id))
+        if len(clear) < 2:
+            continue  # blocked from the start: it Dodged, but has no room to move
+        moved = Moved(trooper.id, clear, "dodge" if clear == route else "dodge_stopped_at_a_base")
+        effects.append(moved)
+        after = apply_effect(after, moved)  # the next Dodge meets this base where it ends
     return tuple(effects)
 
 

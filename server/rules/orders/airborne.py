@@ -130,7 +130,7 @@ def ph_roll(state: GameState, trooper: TrooperState) -> tuple[RollRecord, Dice]:
 
 def landing_problem(state: GameState, trooper: TrooperState, body: Body) -> str | None:
     """Why ``trooper`` may not be placed at ``body`` by Combat Jump, or None."""
-    problem = placement_problem(state, body)
+    problem = placement_problem(state, body, trooper.side)
     if problem is not None:
         return problem
     for other in state.troopers.values():

@@ -29,6 +29,7 @@ from ..armies.skills import (
     Skill,
 )
 from ..armies.weapons import WeaponKind
+from ..combat.camouflage import ATTACKS, camouflaged
 from ..combat.direct_templates import is_direct_template, template_area
 from ..combat.hacking import check_hacker_and_program, in_hacking_area, path_in_hacking_area
 from ..combat.immobilized import check_immobilized_may_declare
@@ -58,6 +59,8 @@ from .named_troopers import own_trooper
 from .retreat import check_retreat_may_declare
 
 NOT_ACTIVATED = "An ARO targets a trooper activated by this Order."
+AT_A_MARKER = ("An Attack cannot be declared against a Camouflage Marker: it must be "
+               "Discovered first, and an ARO is a single skill (react with Discover instead).")
 
 
 def may_react(trooper: TrooperState) -> bool:
@@ -331,6 +334,7 @@ def _check_aro_skill(
     state: GameState, order: ActiveOrder, trooper: TrooperState, skill: Skill
 ) -> None:
     activated = order.activated
+    _check_not_at_a_marker(state, skill)
     if isinstance(skill, BsAttack):
         weapon = weapon_of(state, trooper, skill.weapon)
         require(
@@ -371,6 +375,24 @@ def _check_aro_skill(
         check_hacker_and_program(trooper, skill)
         require(skill.target in activated, Reason.BAD_TARGET, NOT_ACTIVATED)
         enemy_target(state, trooper, skill.target)
+
+
+def _check_not_at_a_marker(state: GameState, skill: Skill) -> None:
+    """An Attack ARO may not be declared at a trooper that is a Camouflage Marker now (seeds
+    000.22 / 003.11; DIGEST 12). Judged at declaration, on what the target is at this ARO
+    step: a marker that reveals itself later in the Order (by declaring an Attack as its
+    second skill) does not make an ARO declared at the marker legal. Only what the reactive
+    player sees is read (a marker, and the skills declared so far), and the refusal is the
+    same whatever the marker hides."""
+    if not isinstance(skill, ATTACKS):
+        return
+    targets = ([a.trooper for a in skill.targets] if isinstance(skill, BsAttack)
+               else [skill.target])
+    require(
+        not any(t in state.troopers and camouflaged(state, t) for t in targets),
+        Reason.BAD_TARGET,
+        AT_A_MARKER,
+    )
 
 
 def _check_target_point(order: ActiveOrder, target: TrooperId, point: Point | None) -> None:

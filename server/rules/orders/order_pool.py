@@ -218,6 +218,7 @@ def apply_order_spent(state: GameState, event: OrderSpent) -> GameState:
         path=(trooper.position,),
         peripherals=event.peripherals,
         peripheral_paths={p: (_position(state, p),) for p in event.peripherals},
+        start_facings={t: state.trooper(t).facing for t in (trooper.id, *event.peripherals)},
     )
     return replace(
         state,
