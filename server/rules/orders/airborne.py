@@ -50,6 +50,7 @@ from ..state import GameState, Phase, TrooperState
 from ..table.cover import COVER_REACH
 from ..table.geometry import Body, in_base_contact
 from ..table.polygons import body_polygon_distance
+from ..table.terrain_names import terrain_name
 from .deployment import deployer, placed, placement_problem
 from .hidden_deployment import own_order_type
 from .named_troopers import own_trooper
@@ -137,8 +138,8 @@ def landing_problem(state: GameState, trooper: TrooperState, body: Body) -> str 
             return "it would be in base contact with an enemy."
     for piece in state.table.terrain:
         if piece.gives_cover and body_polygon_distance(body, piece.polygon) <= COVER_REACH:
-            return (f"it would be in contact with scenery ({piece.id}) that gives Cover "
-                    f"(within {COVER_REACH:g} inch).")
+            return (f"it would be in contact with {terrain_name(piece, state.table)}, "
+                    f"scenery that gives Cover (within {COVER_REACH:g} inch).")
     return None
 
 
