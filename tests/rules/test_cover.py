@@ -55,3 +55,14 @@ def test_no_cover_against_an_attacker_facing_away() -> None:
     table = standard_table([wall(19.0, 19.3, 1.0)])
     facing_away = Body((10.0, 10.0), 180.0, 2)
     assert not in_partial_cover(TARGET, facing_away, table)
+
+
+def test_a_target_seen_only_by_reciprocity_is_in_cover_behind_the_wall_it_touches() -> None:
+    """An S3 (1.26 inch tall) against a 1.25-inch crate shows less than 3 mm to the
+    attacker, but its own top sees over the crate: reciprocity gives both Line of Fire, and
+    the crate it touches covers it."""
+    crouched = Body((20.0, 10.0), 180.0, 3)
+    crate = standard_table([wall(19.0, 20.0 - crouched.radius, 1.25)])
+    assert has_line_of_fire(crouched, ATTACKER, crate)
+    assert has_line_of_fire(ATTACKER, crouched, crate)
+    assert in_partial_cover(crouched, ATTACKER, crate)
