@@ -5,8 +5,10 @@ attacker when
 
 * the attacker has Line of Fire to it as far as terrain goes (otherwise there is no
   question of cover), and
-* some sight line the attacker draws is blocked by a cover-giving terrain piece whose
-  footprint is within ``COVER_REACH`` (1 inch) of the target's base.
+* some sight line the attacker draws is blocked by a cover-giving terrain piece the
+  target's Silhouette is in contact with (``touches_scenery``: base edge within
+  ``CONTACT_TOLERANCE`` of the footprint; the N5 "Partial Cover" text asks for contact with
+  the scenery that partly hides the target).
 
 The attacker's sight lines are the plan lines it draws for Line of Fire
 (``line_of_fire.lines_drawn_by``), from its top to the target at three heights: top minus
@@ -18,7 +20,7 @@ terrain counts here.
 
 from __future__ import annotations
 
-from server.rules.table.geometry import Body, in_front_arc
+from server.rules.table.geometry import CONTACT_TOLERANCE, Body, in_front_arc
 from server.rules.table.line_of_fire import (
     MIN_VISIBLE,
     blocked_by_terrain,
@@ -27,10 +29,13 @@ from server.rules.table.line_of_fire import (
     sight_height,
 )
 from server.rules.table.polygons import body_polygon_distance
-from server.rules.table.terrain import Table
+from server.rules.table.terrain import Table, TerrainPiece
 
-COVER_REACH = 1.0
-"""How close (inches, base edge to footprint) scenery must be to cover a target."""
+
+def touches_scenery(body: Body, piece: TerrainPiece) -> bool:
+    """The body's Silhouette is in contact with the piece: its base within
+    ``CONTACT_TOLERANCE`` of the footprint, edge to edge (or overlapping it)."""
+    return body_polygon_distance(body, piece.polygon) <= CONTACT_TOLERANCE
 
 
 def _target_heights(target: Body) -> tuple[float, ...]:
@@ -46,8 +51,7 @@ def in_partial_cover(target: Body, attacker: Body, table: Table) -> bool:
     if not in_front_arc(attacker, target):
         return False
     covering = tuple(piece for piece in table.terrain
-                     if piece.gives_cover
-                     and body_polygon_distance(target, piece.polygon) <= COVER_REACH)
+                     if piece.gives_cover and touches_scenery(target, piece))
     if not covering or not has_line_of_fire(attacker, target, table):
         return False
     eye = attacker.height
