@@ -52,6 +52,7 @@ half's points see what it would)."""
 Box = tuple[float, float, float, float]
 Line = tuple[Point, Point]
 Ends = tuple[tuple[float, float], ...]
+"""One or two (height at the first body, height at the second) pairs."""
 Sight = tuple[Point, Point, Ends]
 """A sampled sight line: its plan ends, and the height of each end as each body that draws
 it draws it (one or two pairs)."""
@@ -72,11 +73,16 @@ def sight_height(body: Body) -> float:
 def in_pair_order(a: Body, b: Body) -> tuple[Body, Body]:
     """The two bodies in the order every obstruction test takes them, whichever looks: by
     position, then facing, Silhouette and vision (equal bodies in either order are one)."""
-    if a.position != b.position:
-        return (a, b) if a.position < b.position else (b, a)
-    key_a = (a.facing, a.silhouette, a.all_round_vision)
-    key_b = (b.facing, b.silhouette, b.all_round_vision)
-    return (a, b) if key_a <= key_b else (b, a)
+    (ax, ay), (bx, by) = a.position, b.position
+    if ax != bx:
+        return (a, b) if ax < bx else (b, a)
+    if ay != by:
+        return (a, b) if ay < by else (b, a)
+    if a.facing != b.facing:
+        return (a, b) if a.facing < b.facing else (b, a)
+    if a.silhouette != b.silhouette:
+        return (a, b) if a.silhouette < b.silhouette else (b, a)
+    return (a, b) if b.all_round_vision or not a.all_round_vision else (b, a)
 
 
 def _reach(origin: Point, facing: Point, point: Point) -> float:
@@ -293,33 +299,27 @@ def _low_over(inside: Iterable[tuple[float, float]], height_p: float, height_q: 
                for t0, t1 in inside)
 
 
-def _ends_left(p: Point, q: Point, ends: Ends, piece: TerrainPiece) -> Ends:
-    """The ends of the plan line p-q at which the piece does not block it: for each,
-    ``not blocked_by_terrain``, with what does not depend on the heights (whether the line
-    gets inside the footprint, the stretches inside it) found once."""
+def _blocked_ends(p: Point, q: Point, ends: Ends, piece: TerrainPiece) -> tuple[bool, bool]:
+    """For the first end of the plan line p-q and its second (False if it has one end),
+    whether the piece blocks the line drawn with it: ``blocked_by_terrain`` for each, with
+    what does not depend on the heights (whether the line gets inside the footprint, the
+    stretches inside it) found once."""
+    h1p, h1q = ends[0]
     if len(ends) == 1:
-        hp, hq = ends[0]
-        return () if blocked_by_terrain(p, q, hp, hq, piece) else ends
-    unknown = True
-    meets: bool | None = None
-    inside: list[tuple[float, float]] | None = None
-    left: list[tuple[float, float]] = []
-    for hp, hq in ends:
-        if _below_line(piece, hp, hq):
-            left.append((hp, hq))
-            continue
-        if piece.height >= max(hp, hq) + _TALL_MARGIN:
-            if unknown:
-                meets, unknown = segment_meets_interior(p, q, piece.polygon), False
-            if meets is not None:
-                if not meets:
-                    left.append((hp, hq))
-                continue
-        if inside is None:
-            inside = list(inside_pieces(p, q, piece.polygon))
-        if not _low_over(inside, hp, hq, piece.height):
-            left.append((hp, hq))
-    return tuple(left)
+        return blocked_by_terrain(p, q, h1p, h1q, piece), False
+    h2p, h2q = ends[1]
+    below1, below2 = _below_line(piece, h1p, h1q), _below_line(piece, h2p, h2q)
+    if below1 and below2:
+        return False, False
+    top = piece.height - _TALL_MARGIN
+    if top >= max(h1p, h1q) and top >= max(h2p, h2q):
+        # Taller than both lines: it blocks both wherever the line gets inside at all.
+        meets = segment_meets_interior(p, q, piece.polygon)
+        if meets is not None:
+            return meets, meets
+    inside = list(inside_pieces(p, q, piece.polygon))
+    return (not below1 and _low_over(inside, h1p, h1q, piece.height),
+            not below2 and _low_over(inside, h2p, h2q, piece.height))
 
 
 def _below_line(piece: TerrainPiece, height_p: float, height_q: float) -> bool:
@@ -354,16 +354,25 @@ def blocked_by_body(p: Point, q: Point, height_p: float, height_q: float, body: 
 def _line_clear(line: Sight, pieces: Iterable[TerrainPiece], bodies: Iterable[Body]) -> bool:
     """At some of its ends the line is clear of every piece and every body."""
     p, q, ends = line
-    if len(ends) == 1:  # most lines: one body draws them
+    if len(ends) == 1:  # one body draws it
         hp, hq = ends[0]
         return not any(blocked_by_terrain(p, q, hp, hq, piece) for piece in pieces) and not any(
             blocked_by_body(p, q, hp, hq, body) for body in bodies)
+    first_open = second_open = True
     for piece in pieces:
-        ends = _ends_left(p, q, ends, piece)
-        if not ends:
+        first_shut, second_shut = _blocked_ends(p, q, ends, piece)
+        first_open = first_open and not first_shut
+        second_open = second_open and not second_shut
+        if not (first_open or second_open):
             return False
-    return any(not any(blocked_by_body(p, q, hp, hq, body) for body in bodies)
-               for hp, hq in ends)
+    return (first_open and _clear_of_bodies(p, q, ends[0], bodies)) or (
+        second_open and _clear_of_bodies(p, q, ends[1], bodies))
+
+
+def _clear_of_bodies(p: Point, q: Point, end: tuple[float, float],
+                     bodies: Iterable[Body]) -> bool:
+    hp, hq = end
+    return not any(blocked_by_body(p, q, hp, hq, body) for body in bodies)
 
 
 def _hides(piece: TerrainPiece, first_points: Iterable[Point], second: Body,
@@ -450,25 +459,35 @@ def _unobstructed(a: Body, b: Body, fa: Point, fb: Point, table: Table,
     # (``_hides`` holds only if the piece blocks every line): a target in plain sight takes
     # one line.
     p, q, ends = first
-    across = []
-    clear = ends
+    two = len(ends) == 2
+    across: list[TerrainPiece] = []
+    first_open, second_open = True, two  # each end: clear of every piece so far
     for piece in pieces:
-        left = _ends_left(p, q, ends, piece)
-        if not left:
+        first_shut, second_shut = _blocked_ends(p, q, ends, piece)
+        if first_shut and (second_shut or not two):
             across.append(piece)
-        clear = tuple(end for end in clear if end in left)
-    bodies = _bodies_between(a, b, box, blockers) if clear else None
-    if bodies is not None and any(not any(blocked_by_body(p, q, hp, hq, body)
-                                          for body in bodies) for hp, hq in clear):
+        first_open = first_open and not first_shut
+        second_open = second_open and not second_shut
+    bodies = _bodies_between(a, b, box, blockers) if first_open or second_open else None
+    if bodies is not None and (
+            (first_open and _clear_of_bodies(p, q, ends[0], bodies))
+            or (second_open and _clear_of_bodies(p, q, ends[1], bodies))):
         return True
     if lines is None:
         lines = _sight_lines(a, b, fa, fb, a_looks, b_looks)
-    starts = {line[0]: None for line in lines}  # each of a's points once, in order
-    if any(_hides(piece, starts, b, highest) for piece in across):
-        return False
+    if across:
+        # Each of a's points once (lines from one point follow each other). Compared by
+        # value: compiled with mypyc, a point taken out of a line is a new object each time.
+        starts: list[Point] = []
+        for line in lines:
+            if not starts or starts[-1] != line[0]:
+                starts.append(line[0])
+        if any(_hides(piece, starts, b, highest) for piece in across):
+            return False
     if bodies is None:
         bodies = _bodies_between(a, b, box, blockers)
-    return any(_line_clear(line, pieces, bodies) for line in lines if line != first)
+    # The first line is ``lines[0]`` (``_first_line``), tried already.
+    return any(_line_clear(lines[k], pieces, bodies) for k in range(1, len(lines)))
 
 
 def _bodies_between(viewer: Body, target: Body, box: Box,
