@@ -11,6 +11,7 @@
 import { baseRadius, declaredFrom, firstMov, routeLength, silhouetteHeight, teardropPath } from "./lib/geometry.js";
 import { weapon, weaponName } from "./catalogue.js";
 import { trooperNames, trooperStates, STATE_TOKENS } from "./roster.js";
+import { terrainName } from "./terrain-names.js";
 import { ruler, drawRuler, installRuler } from "./ruler.js";
 import { facingWords, orientation } from "./seat-view.js";
 import { placeLabels } from "./label-layout.js";
@@ -196,8 +197,8 @@ function drawZones(g, state, depth) {
   }
 }
 
-/** Terrain: a shadow that grows with height, the footprint shaded by kind and height, and a
- * label with its name and height in inches. */
+/** Terrain: a shadow that grows with height, the footprint shaded by kind and height, a
+ * label with its name and height in inches, and a tooltip naming it as the rules do. */
 function drawTerrain(g, state, depth) {
   const pieces = state.table.terrain ?? [];
   for (const piece of pieces) {
@@ -209,7 +210,10 @@ function drawTerrain(g, state, depth) {
     const h = piece.height ?? 0;
     const node = svg("polygon", { points: piece.polygon.map((p) => p.join(",")).join(" "), fill: terrainFill(piece.kind, h),
       stroke: "#1b1b1b", "stroke-width": 0.1, "data-terrain": piece.id, "data-kind": piece.kind ?? "" });
-    node.append(svg("title", {}, `${piece.name || piece.id}${piece.kind ? ` (${piece.kind})` : ""}: ${inches(h)} high${piece.gives_cover === false ? ", gives no Partial Cover" : ""}`));
+    // The tooltip names it as the rules' messages do (never by its id): "The Refinery office
+    // south-east of the centre (building): 3.5" high".
+    const named = terrainName(piece, state.table);
+    node.append(svg("title", {}, `${named[0].toUpperCase()}${named.slice(1)}${piece.kind ? ` (${piece.kind})` : ""}: ${inches(h)} high${piece.gives_cover === false ? ", gives no Partial Cover" : ""}`));
     g.append(node);
     if (h >= 2) { // a roof line: tall pieces read as raised blocks
       const [cx, cy] = centre(piece.polygon);

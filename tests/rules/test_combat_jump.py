@@ -48,6 +48,8 @@ LANDING = (30.0, 28.0)
 FALLBACK = (44.0, 0.5)
 """Inside A's (south) Deployment Zone, its base touching the table's edge."""
 OUTSIDERS = (Side.B, SPECTATOR)
+_JUMPER_RADIUS = 12.5 / 25.4
+"""The Jumper's base (S2, 25 mm) radius, inches."""
 
 
 def _game(airborne: bool, dice: tuple[int, ...] = ()) -> GameState:
@@ -184,7 +186,7 @@ def test_digest_4_combat_jump_failed_ph_roll_lands_at_the_deployment_zone_edge()
 def test_digest_4_combat_jump_landing_restrictions() -> None:
     state = _game(airborne=True, dice=(5,))
     for landing, why in (((30.0, 39.0), "base contact with an enemy"),
-                         ((24.0, 25.5), "next to the wall: Cover"),
+                         ((24.0, 24.5 + _JUMPER_RADIUS + 0.01), "touching the wall: Cover"),
                          ((10.0, 24.0), "inside a building"),
                          ((60.0, 24.0), "off the table")):
         refused = _rejected(state, Side.A, _jump(landing=landing))
@@ -195,6 +197,21 @@ def test_digest_4_combat_jump_landing_restrictions() -> None:
         assert refused.code == "bad_position", why
     # The enemy Deployment Zone itself is no restriction for Combat Jump (Parachutist's).
     assert isinstance(engine.decide(state, Side.A, parse_command(_jump(landing=(44.0, 44.0)))),
+                      Accepted)
+
+
+def test_digest_4_combat_jump_landing_by_scenery_needs_contact_and_names_it() -> None:
+    """Landing in Silhouette contact with cover-giving scenery is refused, naming the piece
+    as the players see it (the sample table's centre wall, not its id ``wall-c``); half an
+    inch from it is no contact, and no Partial Cover either."""
+    state = _game(airborne=True, dice=(5,))
+    touching = (24.0, 24.5 + _JUMPER_RADIUS + 0.01)  # the wall's north face is at y = 24.5
+    refused = _rejected(state, Side.A, _jump(landing=touching))
+    assert refused.code == "bad_position"
+    assert "the Low wall in the middle of the table" in refused.message
+    assert "wall-c" not in refused.message
+    apart = (24.0, 24.5 + _JUMPER_RADIUS + 0.5)
+    assert isinstance(engine.decide(state, Side.A, parse_command(_jump(landing=apart))),
                       Accepted)
 
 

@@ -19,6 +19,7 @@ from ..reasons import Reason
 from ..state import Deployment, GameState, Phase, TrooperState
 from ..table.geometry import Body, point_distance
 from ..table.polygons import point_in_polygon, segment_polygon_distance
+from ..table.terrain_names import terrain_name
 from .named_troopers import own_trooper
 
 LAST_STEP = 4
@@ -124,7 +125,7 @@ def placement_problem(state: GameState, body: Body, side: Side) -> str | None:
         inside = point_in_polygon(body.position, piece.polygon)
         gap = segment_polygon_distance(body.position, body.position, piece.polygon)
         if inside or gap < body.radius - OVERLAP_TOLERANCE:
-            return f"The base would overlap terrain {piece.id}."
+            return f"The base would overlap {terrain_name(piece, state.table)}."
     for other in state.troopers.values():
         if other.position is None or (other.hidden and other.side is not side):
             continue
