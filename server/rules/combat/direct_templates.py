@@ -24,7 +24,7 @@ from ..armies.weapons import Weapon, WeaponKind
 from ..ids import TrooperId
 from ..state import GameState, TrooperState
 from ..table.geometry import Body, Point
-from ..table.line_of_fire import blocked_by_terrain, target_sight_height
+from ..table.line_of_fire import blocked_by_terrain, sight_height
 from ..table.templates import (
     Teardrop,
     covers_point,
@@ -112,7 +112,7 @@ def _clear_of_terrain(teardrop: Teardrop, height: float, body: Body, table: Tabl
     no terrain blocks (a sight line from the shooter's height; troopers do not block)."""
     if not table.terrain:
         return True
-    top = target_sight_height(body)
+    top = sight_height(body)
     return any(not any(blocked_by_terrain(teardrop.focus, point, height, top, piece)
                        for piece in table.terrain)
                for point in _base_points_under(teardrop, body))
