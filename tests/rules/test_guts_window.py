@@ -279,7 +279,9 @@ def test_the_window_and_the_choice_are_open_information() -> None:
 
 def test_without_a_point_out_of_line_of_fire_the_move_must_reach_cover() -> None:
     """7.8 (2): a long low wall gives Partial Cover but hides nothing: the window asks for
-    cover, and a point in the open is refused."""
+    cover (a move into contact with the wall, which no ring point reaches: the default is a
+    straight move until the base touches it), and a point in the open, or short of contact,
+    is refused."""
     low_wall = TerrainPiece(TerrainId("low"), ((19.0, 5.0), (19.3, 5.0), (19.3, 15.0), (19.0, 15.0)),
                             1.0, True)
     shooter = trooper("s", A, (10, 10), 0.0)
@@ -292,7 +294,9 @@ def test_without_a_point_out_of_line_of_fire_the_move_must_reach_cover() -> None
     refused = _choose(state, B, [(21.5, 10), (23.0, 10)])
     assert isinstance(refused, Rejected) and refused.code == "guts_not_in_cover"
     assert "Partial Cover" in refused.message
-    decision = _choose(state, B, [(21.5, 10), (20.0, 10.3)])
+    near = _choose(state, B, [(21.5, 10), (20.0, 10.3)])  # 0.21" short of the wall: no contact
+    assert isinstance(near, Rejected) and near.code == "guts_not_in_cover"
+    decision = _choose(state, B, [(21.5, 10), (19.3 + 0.4921 + 0.02, 10.3)])  # base touching it
     assert isinstance(decision, Accepted)
     reacted = decision.events[0]
     assert isinstance(reacted, GutsReacted) and isinstance(reacted.effect, Moved)

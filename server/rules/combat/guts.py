@@ -16,8 +16,9 @@ window): ``guts_rule`` says which of (1)-(3) applies and which end points satisf
 ``guts_route_problem`` judges a route the owner draws by the same test. The default, applied
 when the owner accepts it or lets the window's deadline pass, is the first satisfying point of
 rings of 0.5, 1, 1.5 and 2 inches, 16 directions each, shortest first, each ring starting with
-the direction straight away from the attackers and turning counter-clockwise
-(docs/rules-decisions/resolution.md). A legal end point is reached by a route
+the direction straight away from the attackers and turning counter-clockwise, each ring
+followed by the straight moves in those directions that end in contact with cover-giving
+scenery within it (docs/rules-decisions/resolution.md). A legal end point is reached by a route
 ``routes.check_route`` accepts (at most 2 inches, through no terrain or model, on the table)
 and leaves the base out of contact with every enemy. The movement causes no AROs.
 """
@@ -31,9 +32,10 @@ from dataclasses import dataclass
 from ..ids import TrooperId
 from ..ruleset import options
 from ..state import GameState, GutsDue, TrooperState
-from ..table.cover import in_partial_cover
+from ..table.cover import in_partial_cover, touches_scenery
 from ..table.engaged import is_engaged
-from ..table.geometry import Body, Point, in_base_contact
+from ..table.geometry import CONTACT_TOLERANCE, Body, Point, in_base_contact
+from ..table.polygons import body_polygon_distance
 from ..table.routes import check_route
 from .dice import Dice, roll_d20
 from .effects import apply_effect
@@ -247,21 +249,65 @@ def _out_of_reach(state: GameState, trooper: TrooperState, enemies: Sequence[Tro
 
 def candidate_points(state: GameState, trooper: TrooperState,
                      enemies: Sequence[TrooperState]) -> tuple[Point, ...]:
-    """Legal end points of a Guts move, in the order they are tried."""
+    """Legal end points of a Guts move, in the order they are tried: each ring's points,
+    then the points of the straight moves that end in contact with cover-giving scenery
+    within that ring (Partial Cover needs contact, which a ring point rarely makes)."""
     x, y = _position(trooper)
     away = _away_angle(trooper, enemies)
     others, foes = _others(state, trooper), _foes(state, trooper)
+    contacts = _scenery_contacts(state, trooper, away)
     points: list[Point] = []
+    inner = 0.0
     for radius in RINGS:
-        for k in range(DIRECTIONS):
-            angle = away + 2.0 * math.pi * k / DIRECTIONS
-            point = (x + radius * math.cos(angle), y + radius * math.sin(angle))
+        ring = [(x + radius * math.cos(a), y + radius * math.sin(a)) for a in _directions(away)]
+        ring += [point for reach, point in contacts if inner < reach <= radius]
+        inner = radius
+        for point in ring:
             if check_route(((x, y), point), trooper.body(), GUTS_MOVE, state.table, others):
                 continue
             if _touches(trooper.body(point), foes):
                 continue
             points.append(point)
     return tuple(points)
+
+
+def _directions(away: float) -> list[float]:
+    return [away + 2.0 * math.pi * k / DIRECTIONS for k in range(DIRECTIONS)]
+
+
+_CONTACT_STEP = 0.1
+"""Inches between the trials of a straight move looking for scenery contact; the first trial
+in contact is then narrowed down by halving."""
+
+
+def _scenery_contacts(state: GameState, trooper: TrooperState,
+                      away: float) -> list[tuple[float, Point]]:
+    """For each of the ring directions, the shortest straight move (at most 2 inches) that
+    puts the base in contact with a piece of cover-giving scenery, as (its length, its end).
+    The route's legality is judged afterwards, like a ring point's."""
+    pieces = [p for p in state.table.terrain if p.gives_cover
+              and body_polygon_distance(trooper.body(), p.polygon) <= GUTS_MOVE + CONTACT_TOLERANCE]
+    if not pieces:
+        return []
+    x, y = _position(trooper)
+
+    def touching(reach: float, angle: float) -> bool:
+        body = trooper.body((x + reach * math.cos(angle), y + reach * math.sin(angle)))
+        return any(touches_scenery(body, piece) for piece in pieces)
+
+    found: list[tuple[float, Point]] = []
+    for angle in _directions(away):
+        steps = int(GUTS_MOVE / _CONTACT_STEP)
+        hit = next((k * _CONTACT_STEP for k in range(1, steps + 1)
+                    if touching(k * _CONTACT_STEP, angle)), None)
+        if hit is None or touching(0.0, angle):
+            continue
+        low, high = hit - _CONTACT_STEP, hit
+        for _ in range(12):  # to well under the contact tolerance
+            middle = (low + high) / 2.0
+            low, high = (low, middle) if touching(middle, angle) else (middle, high)
+        found.append((high, (x + high * math.cos(angle), y + high * math.sin(angle))))
+    return sorted(found)
 
 
 def _position(trooper: TrooperState) -> Point:
