@@ -12,7 +12,7 @@ import pytest
 
 from server.rules.armies.skills import Move
 from server.rules.decision import Rejection
-from server.rules.ids import TerrainId, TrooperId
+from server.rules.ids import Side, TerrainId, TrooperId
 from server.rules.orders.deployment import placement_problem
 from server.rules.table.engaged import check_engaged_may_declare
 from server.rules.table.geometry import Body
@@ -84,7 +84,7 @@ def test_a_route_refusal_on_the_refinery_names_the_office_not_its_id() -> None:
 
 def test_a_deployment_refusal_names_the_piece_not_its_id() -> None:
     state = skirmish({}, ruleset="n5")  # the N5 sample: a low wall across the centre
-    problem = placement_problem(state, Body((24.0, 24.0), 90.0, 2))
+    problem = placement_problem(state, Body((24.0, 24.0), 90.0, 2), Side.A)
     assert problem == "The base would overlap the Low wall in the middle of the table."
 
 
