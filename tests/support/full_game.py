@@ -2,7 +2,8 @@
 
 ``next_command(state)`` answers the next command of a game that shoots whenever it can:
 setup (armies, initiative, deployment), then Orders that each open with a BS Attack, AROs
-that shoot back, and ``end_turn`` when nobody can shoot. Every choice is asked of the rules
+that shoot back, a failed Guts Roll's default movement, and ``end_turn`` when nobody can
+shoot. Every choice is asked of the rules
 core first (``engine.decide``), so it does not depend on the dice, on trooper ids or on who
 won the initiative: it drives a room whose dice come from a secret it does not know, by
 reading the room's state in the test's process. Such a game ends by itself after its last
@@ -88,6 +89,14 @@ def _deployment(state: GameState) -> Iterator[Move]:
 
 
 def _turn(state: GameState, active: Side) -> Iterator[Move]:
+    if state.order is not None and state.order.guts_window:
+        # A failed Guts Roll's owner takes the default movement (options.guts_move).
+        for side in Side:
+            offer = seat_options(state, side).get("guts_move")
+            if offer:
+                yield side, {"type": "choose_guts_move", "order": offer["order"],
+                             "trooper": offer["trooper"]}
+        return
     window = engine.pending_aro_window(state)
     if window is not None:
         reactive = Side(window.reactive)
