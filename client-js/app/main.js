@@ -609,14 +609,20 @@ function renderCoordinatedAttackForm(panel, skills) {
     ...info.targets.map((t) => el("option", { value: t, selected: t === target }, eventHistory.names.label(t).text)));
   const skill = { type: "bs_attack", weapon: ui.attack.weapon, targets: [{ trooper: target, burst: info.template ? 1 : info.burst }],
     ...(ui.firingPoint ? { firing_point: ui.firingPoint } : {}) };
+  // The Success Value of each trooper's shot, before it is declared (the server's previews).
+  const sv = (/** @type {any} */ preview, /** @type {Record<string, string>} */ attrs) => el("span",
+    { class: `shot-sv${preview?.automatic_failure ? " auto-fail" : ""}`, ...attrs }, ` ${shotPreviewText(preview)}`);
   const form = el("div", { class: "attack", id: "coordinated-attack" }, "BS Attack: ", weaponSelect, " at ", targetSelect,
     el("span", { id: "burst-total" }, ` ${info.template ? "template" : `B${info.burst}`} `),
+    sv(info.shots?.[target], { "data-shot-sv": target }),
     button("Declare BS Attack", () => declare(skill, "bs_attack"), { id: "declare-bs" }));
   const rows = el("div", { id: "coordinated-troopers" }, "With it:");
   for (const [id, offered] of Object.entries(skills.peripherals ?? {})) {
-    const { note, acts } = participantSkill(skill, offered, participantContext(id));
+    const { note, acts, skill: own } = participantSkill(skill, offered, participantContext(id));
     const reaching = Object.entries(offered.bs_attack ?? {}).filter(([, s]) => s.targets.includes(target)).map(([w]) => w);
     const row = el("div", { "data-participant": id, class: acts ? "" : "idle-note" }, named(id), `: ${note}`);
+    const preview = acts ? offered.bs_attack?.[own.weapon]?.shots?.[target] : null;
+    if (preview) row.append(sv(preview, { "data-participant-sv": id }));
     if (reaching.length > 1) {
       row.append(" ", el("select", { "data-peripheral-choice": id, onchange: (e) => { ui.peripheralChoice[id] = e.target.value; render(); } },
         ...reaching.map((w) => el("option", { value: w, selected: (ui.peripheralChoice[id] ?? reaching[0]) === w }, weaponName(w)))));

@@ -124,7 +124,9 @@ test("a Coordinated CC Attack: offered only in base contact, the Spearhead rolls
   assert.match(notes, /Lancer.\d?: not in base contact with Enforcer: adds nothing/);
   await shot(a, "coordinated-cc-seat-A");
   await a.click('[data-cc="B-t3"]');
-  await bPassesUntil(a, b, () => document.getElementById("declare-idle"));
+  // (the first skill's panel had an Idle button too: wait for the second skill's)
+  await bPassesUntil(a, b, () => window.referee.view.state.order?.skills?.length === 1
+    && !window.referee.view.state.order.window_open && document.getElementById("declare-idle"));
   await a.click("#declare-idle");
   await bPassesUntil(a, b, () => window.referee.view.state.order === null);
   const resolved = (await a.evaluate(() => window.referee.loadHistory())).map((x) => x.event).filter((e) => e.type === "order_resolved").pop();

@@ -1,6 +1,7 @@
 // A whole N5 game through the UI, from army selection to the final score, in real headless
 // Chromium: two players and a spectator in three browser contexts, a late spectator and a
-// reload of a seat mid-game. Every action is a click in the app (the test reads the seat's
+// reload of a seat mid-game, a Coordinated Order, and the Success Value of every shot on
+// screen before the player declares it (active shots and AROs alike). Every action is a click in the app (the test reads the seat's
 // `options` and view only to decide which click a player would make, and to wait). Fixed dice
 // (a seed), so a run plays the same game every time. Screenshots of the key moments go to
 // test-artifacts/browser/whole-*.png for a reviewer to look at.
@@ -57,6 +58,18 @@ const history = (page) => page.evaluate(() => ({
   log: [...document.querySelectorAll("#log li")].map((x) => x.textContent),
   results: document.getElementById("results").textContent,
 }));
+
+/**
+ * Before a shot is declared the player sees its final Success Value with its MODs (or that a
+ * template hits without a roll, or that it fails automatically): every target listed in the
+ * shot picker has its preview. Returns how many it checked.
+ */
+async function assertShotPreviews(page) {
+  const previews = await page.$$eval("[data-shot-sv]", (xs) => xs.map((x) => x.textContent.trim()));
+  assert.ok(previews.length > 0, `the shot picker shows a preview beside its targets: ${await page.textContent("#order-panel")}`);
+  for (const text of previews) assert.match(text, /= SV -?\d+ at|Direct Template|fails automatically/);
+  return previews.length;
+}
 
 /** The event log of a page as event types, from the view the app holds. */
 const logged = (page, type) => page.evaluate((type) => window.referee.view.log.filter((x) => x.event?.type === type).map((x) => x.event), type);
@@ -138,7 +151,8 @@ test("a whole N5 game in the browser: armies, initiative, Hidden Deployment (rev
 
   // Orders, turn by turn, until the game ends by itself after its last round.
   const seat = { A: a, B: b };
-  const goals = { declared: false, timedOut: false, reloaded: false, late: null, revealed: false };
+  const goals = { declared: false, timedOut: false, reloaded: false, late: null, revealed: false,
+    coordinated: false, shotPreviews: 0, aroPreviews: 0 };
   let spent = 0;
   let turnKey = "";
   for (let guard = 0; guard < 400; guard += 1) {
@@ -160,6 +174,13 @@ test("a whole N5 game in the browser: armies, initiative, Hidden Deployment (rev
       if (!goals.declared) {
         const shooter = ids.find((id) => aros[id].bs_attack?.length) ?? ids[0];
         await reactive.waitForSelector(`[data-aro="${shooter}"]`, WAIT);
+        if (aros[shooter].bs_attack?.length) { // the player picks a shot: its SV shows before it is declared
+          const choice = `[data-aro-choice="${shooter}"]`;
+          await reactive.selectOption(choice, await reactive.$eval(`${choice} option[data-kind="shoot"]`, (x) => x.value));
+          await reactive.waitForSelector(`[data-aro-sv="${shooter}"]`, WAIT);
+          assert.match(await reactive.$eval(`[data-aro-sv="${shooter}"]`, (x) => x.textContent), /= SV -?\d+ at|Direct Template|fails automatically/);
+          goals.aroPreviews += 1;
+        }
         await shot(reactive, "04-aro-window-reactive");
         await shot(active, "05-aro-window-active");
         assert.equal((await clickAndAnswer(reactive, `[data-aro="${shooter}"] [data-action="declare"]`)).ok, true);
@@ -183,8 +204,10 @@ test("a whole N5 game in the browser: armies, initiative, Hidden Deployment (rev
     const mine = await options(active);
     if (s.order && mine.skills) { // the Order's next skill: shoot what it sees, else Idle
       const shots = Object.keys(mine.skills.bs_attack ?? {});
-      if (shots.length && await active.$("#declare-bs:not([disabled])")) await clickAndAnswer(active, "#declare-bs");
-      else await clickAndAnswer(active, "#declare-idle");
+      if (shots.length && await active.$("#declare-bs:not([disabled])")) {
+        goals.shotPreviews += await assertShotPreviews(active);
+        await clickAndAnswer(active, "#declare-bs");
+      } else await clickAndAnswer(active, "#declare-idle");
       continue;
     }
     if (s.order) continue; // resolving: the next frame brings it
@@ -221,6 +244,21 @@ test("a whole N5 game in the browser: armies, initiative, Hidden Deployment (rev
       spent += 1;
       continue;
     }
+    // Once, at the first chance: a Coordinated Order (a Command Token and one Regular Order,
+    // DIGEST 3.4) of two troopers of one Combat Group, played to its end like any Order.
+    const spearheads = Object.keys(mine.coordinate ?? {});
+    if (!goals.coordinated && spearheads.length && spent < ORDERS_PER_TURN) {
+      const spearhead = spearheads[0];
+      const partner = mine.coordinate[spearhead][0];
+      await active.click(`[data-select="${spearhead}"]`);
+      await active.waitForSelector(`[data-coordinate="${partner}"]`, WAIT);
+      await active.click(`[data-coordinate="${partner}"]`);
+      assert.equal((await clickAndAnswer(active, "#coordinate-order")).ok, true);
+      await shot(active, "07c-coordinated-order");
+      goals.coordinated = true;
+      spent += 1;
+      continue;
+    }
     const ready = Object.keys(mine.activate ?? {});
     if (spent >= ORDERS_PER_TURN || !ready.length) {
       await active.click("#end-turn");
@@ -241,6 +279,7 @@ test("a whole N5 game in the browser: armies, initiative, Hidden Deployment (rev
     await settle(a, b, spectator);
     const skills = (await options(active)).skills;
     if ((sight[trooper] ?? []).length && await active.$("#declare-bs:not([disabled])")) {
+      goals.shotPreviews += await assertShotPreviews(active);
       await clickAndAnswer(active, "#declare-bs");
       continue;
     }
@@ -267,12 +306,20 @@ test("a whole N5 game in the browser: armies, initiative, Hidden Deployment (rev
   assert.ok(goals.timedOut, "an ARO window was left to time out");
   assert.ok(goals.reloaded, "a seat reloaded mid-game");
   assert.ok(goals.revealed, "the hidden trooper revealed itself on its own private Order");
+  assert.ok(goals.coordinated, "a Coordinated Order was given");
+  assert.ok(goals.shotPreviews > 0 && goals.aroPreviews > 0, `Success Values shown before shots (${goals.shotPreviews}) and AROs (${goals.aroPreviews})`);
 
   // The final score shown is the server's: the record's game_ended result.
   const record = await (await fetch(`${scenario.base}/api/rooms/${room.room}/record`)).json();
   const ended = record.events.map((e) => e.event).find((e) => e.type === "game_ended");
   assert.ok(ended, "the record ends with game_ended");
   assert.notEqual(ended.result.reason, "concession", "the game ended by itself");
+  // The Coordinated Order went through to its resolution: a token spent on it, an Order of
+  // two troopers, resolved.
+  const events = record.events.map((e) => e.event);
+  const token = events.findIndex((e) => e.type === "command_token_spent" && /coordinat/.test(e.use));
+  assert.ok(token >= 0, "the record holds the Command Token spent on the Coordinated Order");
+  assert.ok(events.slice(token).some((e) => e.type === "order_resolved"), "and the Order resolved");
   for (const page of pages) {
     assert.deepEqual((await state(page)).result, ended.result);
     const shown = await page.$eval("#game-over", (x) => x.textContent);
