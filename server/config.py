@@ -133,6 +133,15 @@ class Settings:
     max_unstarted_rooms: int = 500
     """Rooms created on this node that no seat has joined yet (each holds a game in memory
     for ``idle_room_s``); at the cap, 503 ``lobby_busy``. 0 = no cap."""
+    client_registration_burst: int = 10
+    """Players one client address may register themselves at once, in any tournaments (a
+    token bucket; 0 = no limit); over it, 429 ``too_many_registrations``. The organizer
+    adds players beyond it (docs/tournaments.md)."""
+    client_registrations_per_hour: float = 30.0
+    """Self-registrations one client address may make per hour, sustained."""
+    registrations_per_address: int = 4
+    """Places of one tournament that players registered from one client address may hold
+    at once (409 ``registrations_per_address``); 0 = no limit."""
     work_seat_ms_per_s: float = 20.0
     """Milliseconds of the event loop per second that one seat's ``options``, ``measure``,
     ``history`` and ``sync`` requests may take, sustained (its budget survives

@@ -67,6 +67,10 @@ async def create_scenario(request: Request) -> Response:
 async def main() -> None:
     # A test server: the lobby accepts a ``seed`` (such rooms say fixed_dice to everyone).
     os.environ.setdefault("REFEREE_ALLOW_FIXED_SEED", "1")
+    # Every player of the browser tests registers from 127.0.0.1: no per-address limits on
+    # registration (tests/tournaments/test_registration_limits.py tests them).
+    os.environ.setdefault("REFEREE_CLIENT_REGISTRATION_BURST", "0")
+    os.environ.setdefault("REFEREE_REGISTRATIONS_PER_ADDRESS", "0")
     settings = Settings.from_env(None, freeze_gc=False)
     app = create_app(settings)
     app.router.routes.insert(0, Route("/test/scenario", create_scenario, methods=["POST"]))
