@@ -133,6 +133,12 @@ class Settings:
     max_unstarted_rooms: int = 500
     """Rooms created on this node that no seat has joined yet (each holds a game in memory
     for ``idle_room_s``); at the cap, 503 ``lobby_busy``. 0 = no cap."""
+    client_tournament_burst: int = 3
+    """Tournaments one client address may create at once (a token bucket; 0 = no limit);
+    over it, 429 ``too_many_tournaments``. A round's rooms count against the room limits
+    above (``max_unstarted_rooms`` too): docs/tournaments.md."""
+    client_tournaments_per_hour: float = 6.0
+    """Tournaments one client address may create per hour, sustained."""
     client_registration_burst: int = 10
     """Players one client address may register themselves at once, in any tournaments (a
     token bucket; 0 = no limit); over it, 429 ``too_many_registrations``. The organizer

@@ -127,6 +127,13 @@ class ClientBuckets:
 
     def take(self, key: str, now: float) -> float:
         """Take a token for ``key``: 0.0 if it was there, else the seconds until it is."""
+        bucket = self.bucket(key, now)
+        if bucket.allow(1.0, now):
+            return 0.0
+        return bucket.wait_s(1.0, now)
+
+    def bucket(self, key: str, now: float) -> TokenBucket:
+        """``key``'s bucket (a full one for a key not seen, or forgotten)."""
         bucket = self._buckets.get(key)
         if bucket is None:
             bucket = self._buckets[key] = TokenBucket(self._rate, self._burst, now)
@@ -134,9 +141,7 @@ class ClientBuckets:
                 self._buckets.popitem(last=False)
         else:
             self._buckets.move_to_end(key)
-        if bucket.allow(1.0, now):
-            return 0.0
-        return bucket.wait_s(1.0, now)
+        return bucket
 
     def __len__(self) -> int:
         return len(self._buckets)
@@ -181,6 +186,47 @@ class RoomAdmission:
             return Refusal(503, "lobby_busy", "this server is creating rooms as fast as it "
                            f"may; try again in {_whole(wait)} s", _whole(wait))
         return None
+
+    def admit_round(self, client: str, rooms: int, now: float | None = None) -> Refusal | None:
+        """Whether ``client`` (a tournament's organizer) may create a round's ``rooms`` rooms
+        at once: the same limits as ``admit``, all or none. A round bigger than a bucket's
+        burst starts from a full bucket and leaves it in debt (``TokenBucket.lend``): the
+        address and the node then create no room until it is repaid at the sustained rate.
+        A refusal names the round's size and the limit, so the organizer knows to wait (or
+        to start a smaller round)."""
+        now = time.monotonic() if now is None else now
+        client_bucket = (self._per_client.bucket(client, now) if self._per_client is not None
+                         else None)
+        if client_bucket is not None:
+            wait = client_bucket.lend_wait_s(rooms, now)
+            if wait > 0:
+                return Refusal(429, "too_many_rooms", f"a round of {rooms} tables creates "
+                               f"{rooms} rooms, over what this address may create now "
+                               f"(the lobby's limit, shared with its rooms); try again in "
+                               f"{_whole(wait)} s", _whole(wait))
+        if self._max_unstarted > 0:
+            self._forget_expired(now)
+            if len(self._unstarted) + rooms > self._max_unstarted:
+                return Refusal(503, "lobby_busy", f"a round of {rooms} tables would pass this "
+                               f"server's {self._max_unstarted} rooms nobody has joined yet "
+                               f"({len(self._unstarted)} now); try again when players have "
+                               "joined theirs", _whole(self._unstarted_wait(now)))
+        if self._node is not None:
+            wait = self._node.lend_wait_s(rooms, now)
+            if wait > 0:
+                return Refusal(503, "lobby_busy", f"a round of {rooms} tables is more rooms "
+                               f"than this server may create now; try again in {_whole(wait)} s",
+                               _whole(wait))
+        if client_bucket is not None:
+            client_bucket.lend(rooms, now)
+        if self._node is not None:
+            self._node.lend(rooms, now)
+        return None
+
+    def _unstarted_wait(self, now: float) -> float:
+        if not self._unstarted:
+            return 1.0
+        return next(iter(self._unstarted.values())) + self._unstarted_s - now
 
     def created(self, room_id: str, now: float | None = None) -> None:
         """A room was created here: it counts as unstarted until a seat joins it."""

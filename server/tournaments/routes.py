@@ -14,7 +14,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from server.config import Settings
-from server.lobby.admission import Refusal, admission_for, client_address
+from server.lobby.admission import Refusal, TrustedProxies, admission_for, client_address
 from server.lobby.caster_routes import current_caster
 from server.lobby.routes import BadRequest, parse_room_settings
 from server.lobby.routes import _json_object as read_json_object  # the lobby's bounded body
@@ -25,6 +25,7 @@ from server.rules.ruleset import Ruleset
 from server.store.interface import StorageUnavailable
 from server.tournaments import decide, tokens, views
 from server.tournaments.app_service import labels_of, tournaments_of
+from server.tournaments.creation_limits import tournament_creations_for
 from server.tournaments.live import live_row
 from server.tournaments.model import Player, Proposal, Tournament, fold
 from server.tournaments.refusals import Refused
@@ -42,6 +43,9 @@ def _answer(handler: Callable[[Request], Awaitable[Response]]
         try:
             return await handler(request)
         except Refused as refused:
+            if refused.retry_after_s is not None:
+                return _refusal(Refusal(refused.status, refused.code, refused.message,
+                                        refused.retry_after_s))
             return _error(refused.code, refused.message, refused.status)
         except BadRequest as error:
             return _error(error.code, error.message, error.status,
@@ -50,6 +54,12 @@ def _answer(handler: Callable[[Request], Awaitable[Response]]
             return _error("storage_unavailable", str(error), 503)
 
     return endpoint
+
+
+def _client(request: Request, trusted: TrustedProxies) -> str:
+    """The client address a request counts against (``server.lobby.admission``)."""
+    peer = request.client.host if request.client is not None else None
+    return client_address(peer, request.headers, trusted)
 
 
 def _refusal(refused: Refusal) -> JSONResponse:
@@ -119,9 +129,9 @@ def _player_by_token(state: Tournament, body: dict[str, Any]) -> Player:
 @_answer
 async def create_tournament(request: Request) -> Response:
     settings: Settings = request.app.state.settings
-    admission = admission_for(request.app.state, settings)
-    peer = request.client.host if request.client is not None else None
-    refused = admission.admit(client_address(peer, request.headers, admission.trusted))
+    trusted = admission_for(request.app.state, settings).trusted
+    refused = tournament_creations_for(request.app.state, settings).admit(
+        _client(request, trusted))
     if refused is not None:
         return _refusal(refused)
     body = await read_json_object(request)
@@ -243,8 +253,7 @@ async def register(request: Request) -> Response:
     body = await read_json_object(request)
     action_id = decide.action_id_of(body)
     by_organizer = "organizer" in body
-    peer = request.client.host if request.client is not None else None
-    client = client_address(peer, request.headers, limits.trusted)
+    client = _client(request, limits.trusted)
     if not by_organizer:  # the organizer adds players beyond the limits of an address
         refused = limits.admit(client)
         if refused is not None:
@@ -315,6 +324,7 @@ async def organizer_action(request: Request) -> Response:
     service = tournaments_of(request)
     registry: RoomRegistry = request.app.state.registry
     settings: Settings = request.app.state.settings
+    admission = admission_for(request.app.state, settings)
     body = await read_json_object(request)
     action_id = decide.action_id_of(body)
     made: dict[str, Any] = {}
@@ -322,9 +332,18 @@ async def organizer_action(request: Request) -> Response:
     async def start_round(state: Tournament) -> dict[str, Any]:
         proposal, _ = decide.round_start_plan(state, body)
         if made.get("tables") != proposal.tables:  # rooms made for another plan: unused
+            # The round's rooms count against the lobby's room limits, as POST /api/rooms
+            # does: the organizer's address and this node's (server.lobby.admission).
+            refused = admission.admit_round(_client(request, admission.trusted),
+                                            len(proposal.tables))
+            if refused is not None:
+                raise Refused(refused.code, refused.message, refused.status,
+                              refused.retry_after_s)
             made["tables"] = proposal.tables
             made["rooms"] = [await _make_room(registry, settings, state, proposal, n)
                              for n in range(1, len(proposal.tables) + 1)]
+            for room in made["rooms"]:
+                admission.created(room["room"])  # unstarted until a seat joins
         return decide.round_started(state, body, proposal, made["rooms"])
 
     async def other(state: Tournament) -> dict[str, Any]:
