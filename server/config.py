@@ -42,6 +42,14 @@ class Settings:
     """On SIGTERM: how long the node may take to stop its rooms (after their in-flight
     writes), close its websockets with GOING_AWAY and see them gone (docs/deploy.md)."""
 
+    metrics_listen: str = ""
+    """Where to serve ``/metrics`` on a listener of its own (``host:port``; an IPv6 host in
+    brackets), for the scraper's private network: e.g. ``0.0.0.0:9100`` in compose, where
+    the port is not published. Empty: no such listener (docs/deploy.md, "Metrics")."""
+    metrics_token: str = ""
+    """A bearer token that opens ``/metrics`` on the game's port (``Authorization: Bearer
+    <token>``); empty (the default): ``/metrics`` is not on the game's port at all (404)."""
+
     # --- frames and rates, per websocket ---
     max_frame_bytes: int = 16 * 1024
     """Largest frame the protocol accepts; a bigger one closes with FRAME_TOO_LARGE."""

@@ -136,9 +136,13 @@ def test_prometheus_scrapes_every_node_of_the_compose_file_directly() -> None:
     referee = jobs["referee"]
     assert referee.get("metrics_path", "/metrics") == "/metrics"
     targets = {target for static in referee["static_configs"] for target in static["targets"]}
-    nodes = {f"{name}:{service['expose'][0]}" for name, service in services.items()
+    nodes = {f"{name}:{service['environment']['REFEREE_METRICS_LISTEN'].rpartition(':')[2]}"
+             for name, service in services.items()
              if service.get("image") == "infinity-referee:latest"}
-    assert targets == nodes == {"node1:8000", "node2:8000"}
+    assert targets == nodes == {"node1:9100", "node2:9100"}
+    # The metrics port is on the compose network only: exposed, never published.
+    for name in ("node1", "node2"):
+        assert "9100" in services[name]["expose"] and "ports" not in services[name]
     assert set(prometheus["depends_on"]) == {"node1", "node2"}
 
 

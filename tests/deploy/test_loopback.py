@@ -60,10 +60,13 @@ async def test_status_and_both_nodes_alive_ready_and_healthy_through_nginx(
         # The browser client and the lobby come through nginx too.
         page = await http.get(f"{shared_topology.url}/")
         assert page.status_code == 200 and "<html" in page.text.lower()
-        # Each node's metrics, on its own address for the scraper; never through nginx.
+        # Each node's metrics, on a listener of its own for the scraper; not on the game's
+        # port, never through nginx.
         for node in NODES:
-            metrics = await http.get(f"{shared_topology.node_url(node)}/metrics")
+            metrics = await http.get(shared_topology.metrics_url(node))
             assert metrics.status_code == 200 and "\nreferee_rooms " in metrics.text
+            game_port = await http.get(f"{shared_topology.node_url(node)}/metrics")
+            assert game_port.status_code == 404
         for path in ("/metrics", "/metrics/", "/metrics?x=1", "//metrics", "/%6Detrics"):
             assert (await http.get(f"{shared_topology.url}{path}")).status_code == 403, path
 
