@@ -63,6 +63,14 @@ class Settings:
     max_bad_frames: int = 10
     """Frames answered with ``error`` before the connection is closed with PROTOCOL_ERROR."""
     handshake_timeout_s: float = 10.0
+    http_header_timeout_s: float = 10.0
+    """An HTTP request's headers must be whole this long after the connection opened (or
+    after the request's first byte, on a kept-alive connection); else the connection is
+    closed (``server/transport/http_timeouts.py``). 0 = no limit."""
+    http_body_timeout_s: float = 30.0
+    """An HTTP request's body must be whole this long after its headers; else the
+    connection is closed. The lobby answers a body it reads 408 after 10 s already. 0 = no
+    limit."""
     send_queue_frames: int = 256
     """Frames waiting for one slow socket before they are dropped for a snapshot (resync)."""
 
@@ -248,12 +256,14 @@ class Settings:
 
     def websocket_options(self) -> dict[str, object]:
         """uvicorn's websocket options, the same for the server and the tests' servers."""
-        from server.transport.keepalive import KeepaliveProtocol  # (uvicorn: only to serve)
+        from server.transport.http_timeouts import timed_http_protocol  # (uvicorn: to serve)
+        from server.transport.keepalive import KeepaliveProtocol
 
         return {
             # The upgrade requests' HTTP parser: httptools (C), not h11 (pure Python, what
-            # uvicorn falls back to): after a restart every client's upgrade arrives at once.
-            "http": "httptools",
+            # uvicorn falls back to): after a restart every client's upgrade arrives at once;
+            # with header and body read deadlines, which uvicorn has none of.
+            "http": timed_http_protocol(self.http_header_timeout_s, self.http_body_timeout_s),
             # uvicorn's websockets-sansio ("auto" picks it today; named so it stays the fast
             # one), pinging only silent sockets.
             "ws": KeepaliveProtocol,
