@@ -146,6 +146,20 @@ class Settings:
     ``lobby_busy`` with ``Retry-After``."""
     node_rooms_per_s: float = 5.0
     """Rooms this node creates per second, sustained, from all clients."""
+    ipv6_site_room_burst: int = 30
+    """Rooms all the /64s of one IPv6 /48 may create at once, together (0 = no limit):
+    rotating through one site's /64s gets no budget per /64; 429 ``too_many_rooms``."""
+    ipv6_site_rooms_per_hour: float = 360.0
+    """Rooms one IPv6 /48 may create per hour, sustained."""
+    node_reserve_burst: int = 20
+    """Rooms this node keeps for known clients when its own budget or its unstarted cap is
+    spent (a seat or organizer token of a room a seat has played in, or a tournament
+    organizer's token: ``server.lobby.reserve``); known clients may also pass
+    ``max_unstarted_rooms`` by this many. 0 = no reserve."""
+    node_reserve_per_s: float = 0.5
+    """The reserve's sustained rate (rooms per second)."""
+    reserve_rooms_per_credential: int = 4
+    """Reserve rooms one credential may open per hour (and at once)."""
     max_unstarted_rooms: int = 500
     """Rooms created on this node that no seat has joined yet (each holds a game in memory
     for ``idle_room_s``); at the cap, 503 ``lobby_busy``. 0 = no cap."""

@@ -137,6 +137,24 @@ def refused(port: int) -> bool:
         return sock.connect_ex(("127.0.0.1", port)) != 0
 
 
+async def test_nginx_refuses_a_burst_of_creations_from_one_address_before_the_nodes(
+        own_topology: Topology) -> None:
+    """30 room creations at once from one client: nginx lets its burst of 10 (and what its
+    1/s refills meanwhile) through to the nodes and answers the rest 429 itself (an HTML
+    page: the nodes' own refusals are JSON). Lists (GETs) are not limited."""
+    import asyncio
+
+    async with httpx.AsyncClient(base_url=own_topology.url) as http:
+        answers = await asyncio.gather(*(http.post("/api/rooms", json={"ruleset": "n5"})
+                                         for _ in range(30)))
+        by_nginx = [a for a in answers if a.status_code == 429
+                    and a.headers.get("content-type", "").startswith("text/html")]
+        assert len(by_nginx) >= 30 - 10 - 19, [a.status_code for a in answers]
+        assert by_nginx, "nginx refused some itself"
+        for _ in range(20):
+            assert (await http.get("/api/rooms")).status_code == 200
+
+
 def test_a_start_that_fails_leaves_nothing_running(tmp_path: Path) -> None:
     """node-2 cannot listen (its port is taken) once Redis and node-1 are up: start fails
     and stops what it had started."""
