@@ -191,6 +191,12 @@ TAKEN_OVER = TAKEOVERS.labels("taken_over")
 TAKEOVER_FAILED = TAKEOVERS.labels("failed")
 TAKEOVER_OTHER = TAKEOVERS.labels("other")
 
+# --- slow readers (server/transport/send_queue.py) --------------------------------------------
+
+SLOW_READER_RESYNCS = Counter(
+    "referee_slow_reader_resyncs_total",
+    "Sockets that fell send_queue_frames behind and were dropped to a fresh snapshot.")
+
 # --- a crowd's fan-out (server/fanout/slices.py) ----------------------------------------------
 
 CROWD_HELD_TURNS = Counter(
