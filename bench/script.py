@@ -16,7 +16,10 @@ from HMAC-SHA256, random trooper ids) and c4594f9 (a window at every ARO step, c
 by the reactive player or the deadline), the planned game differs from the one planned
 before them, and so does ``bench.rules_cost``'s decision fingerprint (seed 7: 277 commands,
 ``6ff2bdcc4aa51a9b`` before; 376 commands, ``2e73dc6952f31a8c`` after): figures recorded
-before these commits are not comparable with later ones by fingerprint.
+before these commits are not comparable with later ones by fingerprint. Reciprocal Line of
+Fire (2026-11-29) let a reactive trooper that the mover could see, but that could not see the
+mover, react: the game gained three ``pass_aro`` commands (379, ``17e81c8414bb63ea``; before,
+376, ``59f20fbdb12b6b5b``).
 """
 
 from __future__ import annotations

@@ -204,13 +204,18 @@ class Events:
 
 
 def window_fields(order: int, step: int, reactive: str, deadline_ms: int,
-                  remaining_ms: int) -> dict[str, Plain]:
+                  remaining_ms: int, guts: str | None = None) -> dict[str, Plain]:
     """An open ARO window as ``snapshot`` and ``events`` carry it: the ``reactive`` side
     ("A"/"B") declares AROs for step ``step`` (1 or 2) of Order ``order`` until
     ``deadline_ms``, the server's wall clock (Unix milliseconds); ``remaining_ms`` is the
-    time left when the server built the frame, for clients whose clock differs."""
-    return {"order": order, "step": step, "reactive": reactive,
-            "deadline_ms": deadline_ms, "remaining_ms": remaining_ms}
+    time left when the server built the frame, for clients whose clock differs. A Guts
+    window has ``guts``: the trooper whose owner (``reactive``) chooses its Guts movement,
+    with ``step`` 0; an ARO window has no ``guts`` key."""
+    fields: dict[str, Plain] = {"order": order, "step": step, "reactive": reactive,
+                                "deadline_ms": deadline_ms, "remaining_ms": remaining_ms}
+    if guts is not None:
+        fields["guts"] = guts
+    return fields
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,9 +7,8 @@
 // The reactive seat's app also closes a window by itself when nothing is left to declare
 // (`answer`), as docs/client.md describes.
 import { windowRemainingMs } from "./lib/connection.js";
-import { baseDiameter } from "./lib/geometry.js";
 import { weaponName, weapon as catalogueWeapon } from "./catalogue.js";
-import { skillText, textOf, toNodes, whyText } from "./describe.js";
+import { shotPreviewText, skillText, textOf, toNodes, whyText } from "./describe.js";
 import { el } from "./dom.js";
 
 const URGENT_MS = 5000;
@@ -18,31 +17,18 @@ const NOTICE_MS = 8000;
 const ACTIONS = new Set(["order_spent", "skill_declared", "aro_window_opened", "turn_started"]);
 
 /**
- * The range MOD of a weapon at a distance, from the catalogue (-Infinity beyond its longest band).
- * @param {Record<string, any> | undefined} w @param {number} inches
+ * The best of the offered weapons against a target, from the server's previews of each shot
+ * (`options.aros[...].shots`, server/rules/previews.py): a Direct Template (it hits without a
+ * roll), then one that does not fail automatically, then the highest Success Value, then the
+ * lowest PS (the hardest save), then special ammunition over N, then a weapon that is not
+ * Disposable.
+ * @param {string[]} weapons @param {(weapon: string) => Record<string, any> | undefined} preview
  */
-function rangeMod(w, inches) {
-  for (const band of w?.ranges ?? []) if (inches <= band.up_to + 1e-9) return band.mod;
-  return -Infinity;
-}
-
-/** Distance between two troopers' bases as the view places them (inches), or null. */
-function baseDistance(/** @type {any} */ a, /** @type {any} */ b) {
-  if (!a?.position || !b?.position) return null;
-  const radius = (/** @type {any} */ t) => baseDiameter(t.profile?.silhouette ?? t.silhouette ?? 2) / 2;
-  return Math.max(0, Math.hypot(a.position[0] - b.position[0], a.position[1] - b.position[1]) - radius(a) - radius(b));
-}
-
-/**
- * The best of the offered weapons against a target: a Direct Template (it hits without a
- * roll), else the best range MOD at this distance, then the lowest PS (the hardest save),
- * then special ammunition over N, then a weapon that is not Disposable.
- * @param {string[]} weapons @param {number | null} distance
- */
-export function bestWeapon(weapons, distance) {
+export function bestWeapon(weapons, preview) {
   const score = (/** @type {string} */ id) => {
     const w = catalogueWeapon(id);
-    return [w?.kind === "direct_template" ? 1 : 0, distance === null ? 0 : rangeMod(w, distance), -(w?.ps ?? 10),
+    const p = preview(id);
+    return [p?.template ? 1 : 0, p?.automatic_failure ? 0 : 1, p?.sv ?? 0, -(w?.ps ?? 10),
       w?.ammo && w.ammo !== "N" ? 1 : 0, w?.disposable ? 0 : 1];
   };
   return [...weapons].sort((x, y) => {
@@ -53,43 +39,50 @@ export function bestWeapon(weapons, distance) {
 }
 
 /**
- * Every choice the server offers one trooper, and the default among them.
+ * @typedef {{value: string, text: string, kind: string, target?: string, points?: Record<string, any>[]}} AroChoice
+ * `points`: for a shot or a Discover, the server's previews at each point of the target's
+ * route it may be taken at (the first, `point: null`, the server's default).
+ */
+
+/**
+ * Every choice the server offers one trooper, and the default among them. Each shot and
+ * Discover says, before it is declared, its final Success Value with every MOD at the
+ * server's default point (`shotPreviewText`); a shot that would fail without dice says so.
  * @param {string} id @param {Record<string, any>} can its `options.aros` entry
  * @param {{active: string | null, view: any, ruleset: string | undefined, label: (id: string) => string}} ctx
- * @returns {{choices: {value: string, text: string, kind: string, target?: string}[], preferred: string}}
+ * @returns {{choices: AroChoice[], preferred: string}}
  */
 export function aroChoices(id, can, ctx) {
-  const targets = can.targets ?? {};
-  /** @type {{value: string, text: string, kind: string, target?: string}[]} */
+  const shots = can.shots ?? {};
+  /** @type {AroChoice[]} */
   const choices = [];
-  const me = ctx.view.trooper(id);
-  const distanceTo = (/** @type {string} */ x) => baseDistance(me, ctx.view.trooper(x));
   // Shots: per target, the best weapon first, then the others.
-  const shotTargets = [...new Set((can.bs_attack ?? []).flatMap((/** @type {string} */ w) => targets.bs_attack?.[w] ?? []))];
+  const shotTargets = [...new Set(Object.values(shots).flatMap((/** @type {any} */ perTarget) => Object.keys(perTarget)))];
   /** @type {Record<string, string>} */
   const bestAt = {};
   for (const x of shotTargets) {
-    const weapons = (can.bs_attack ?? []).filter((/** @type {string} */ w) => (targets.bs_attack?.[w] ?? []).includes(x));
-    const d = distanceTo(x);
-    const best = bestWeapon(weapons, d);
+    const weapons = Object.keys(shots).filter((w) => shots[w][x]?.length);
+    const best = bestWeapon(weapons, (w) => shots[w][x][0]);
     bestAt[x] = best;
-    for (const w of [best, ...weapons.filter((/** @type {string} */ v) => v !== best)]) {
-      const c = catalogueWeapon(w);
-      const mod = c?.kind === "direct_template" ? "template" : d === null ? "" : Number.isFinite(rangeMod(c, d)) ? `${rangeMod(c, d) < 0 ? "\u2212" : "+"}${Math.abs(rangeMod(c, d))} at ${d.toFixed(1)}"` : `out of range at ${d.toFixed(1)}"`;
+    for (const w of [best, ...weapons.filter((v) => v !== best)]) {
+      const points = shots[w][x];
       // In Suppressive Fire an SF weapon's ARO is the SF Mode's Burst 3 (options.bs_burst).
       const burst = can.bs_burst?.[w] ?? 1;
-      const sf = burst > 1 ? `Suppressive Fire Mode, B${burst}` : mod;
-      choices.push({ value: JSON.stringify({ type: "bs_attack", weapon: w, targets: [{ trooper: x, burst }] }), kind: "shoot", target: x,
-        text: `Shoot: ${weaponName(w)}${sf ? ` (${sf})` : ""} at ${ctx.label(x)}` });
+      const sf = burst > 1 ? `Suppressive Fire Mode, B${burst}: ` : "";
+      choices.push({ value: JSON.stringify({ type: "bs_attack", weapon: w, targets: [{ trooper: x, burst }] }), kind: "shoot", target: x, points,
+        text: `Shoot: ${weaponName(w)} at ${ctx.label(x)} (${sf}${shotPreviewText(points[0])})` });
     }
   }
-  for (const [w, list] of Object.entries(targets.cc_attack ?? {})) for (const x of list) {
+  for (const [w, list] of Object.entries(can.targets?.cc_attack ?? {})) for (const x of list) {
     choices.push({ value: JSON.stringify({ type: "cc_attack", weapon: w, target: x }), kind: "cc", target: x, text: `CC Attack ${ctx.label(x)} with ${weaponName(w)}` });
   }
-  for (const [p, list] of Object.entries(targets.comms_attack ?? {})) for (const x of list) {
+  for (const [p, list] of Object.entries(can.targets?.comms_attack ?? {})) for (const x of list) {
     choices.push({ value: JSON.stringify({ type: "comms_attack", program: p, target: x }), kind: "hack", target: x, text: `Hack ${ctx.label(x)}: ${weaponName(p)}` });
   }
-  for (const x of targets.discover ?? []) choices.push({ value: JSON.stringify({ type: "discover", target: x }), kind: "discover", target: x, text: `Discover ${ctx.label(x)}` });
+  for (const [x, points] of Object.entries(can.discover_rolls ?? {})) {
+    choices.push({ value: JSON.stringify({ type: "discover", target: x }), kind: "discover", target: x, points,
+      text: `Discover ${ctx.label(x)} (${shotPreviewText(points[0])})` });
+  }
   if (can.dodge) {
     const note = can.line_of_fire ? "" : can.sixth_sense ? " (Sixth Sense: no penalty)" : ctx.ruleset === "n5" ? " (\u22123 PH: no LoF)" : "";
     choices.push({ value: JSON.stringify({ type: "dodge" }), kind: "dodge", text: `Dodge${note}` });
@@ -101,7 +94,7 @@ export function aroChoices(id, can, ctx) {
     choices.find((c) => c.kind === kind && (target === undefined || c.target === target));
   const at = (/** @type {string} */ kind) => (ctx.active && find(kind, ctx.active)) || find(kind);
   const shot = (ctx.active && bestAt[ctx.active] !== undefined && find("shoot", ctx.active)) || find("shoot");
-  const shotReaches = shot && !/out of range/.test(shot.text);
+  const shotReaches = shot && !shot.points?.[0]?.automatic_failure;
   const preferred = (can.template && find("dodge"))
     || (can.comms_target && find("reset"))
     || (shotReaches && shot)
@@ -112,10 +105,27 @@ export function aroChoices(id, can, ctx) {
 }
 
 /**
+ * The point choices of a shot or a Discover: the server's default and each point of the
+ * route it may be taken at (only those: the server leaves out a point where the reactor has
+ * no Line of Fire or a template does not reach), each with its Success Value there.
+ * @param {AroChoice | undefined} choice @param {any} order the view's Order
+ * @returns {{value: string, text: string}[]}
+ */
+export function pointChoices(choice, order) {
+  if (!choice?.points || !choice.target) return [];
+  const named = routePoints(order, choice.target);
+  return choice.points.map((p) => {
+    const where = p.point === null ? "the last point it is seen"
+      : named.find((r) => r.point[0] === p.point[0] && r.point[1] === p.point[1])?.text ?? `(${p.point[0].toFixed(1)}, ${p.point[1].toFixed(1)})`;
+    return { value: p.point === null ? "" : JSON.stringify(p.point), text: `at ${where}: ${shotPreviewText(p)}` };
+  });
+}
+
+/**
  * The points of an activated trooper's route in this Order an ARO may be taken at (seed 000
  * "All at Once": "choosing to shoot at the end of the Movement"): the corners the active
- * player drew, start and end included, each once; none when it has not moved. The server
- * refuses a point off the route and makes a shot Idle where the reactor has no LoF.
+ * player drew, start and end included, each once; none when it has not moved. They name
+ * the points the server offers (`pointChoices`), which are only those where the ARO resolves.
  * @param {any} order the view's Order @param {string} target an activated trooper
  * @returns {{point: number[], text: string}[]}
  */
@@ -158,6 +168,8 @@ export function createAroPanel({ conn, names, send, panel, clock, notice }) {
   let noticeUntil = 0;
   let noticeWaitsForAction = false;
 
+  /** The open window when it is an ARO window (a Guts window is guts-panel.js's). */
+  const aroWindow = () => { const w = conn.view.window; return w && !w.guts ? w : null; };
   const label = (/** @type {string} */ id) => names.label(id);
   const labelText = (/** @type {string} */ id) => names.label(id).text;
   const windowKey = (/** @type {any} */ w) => `${w.order}:${w.step}`;
@@ -185,7 +197,7 @@ export function createAroPanel({ conn, names, send, panel, clock, notice }) {
    * include its hidden troopers). Otherwise the player declares and then clicks Done.
    */
   function answer(/** @type {any} */ options) {
-    const w = conn.view.window;
+    const w = aroWindow();
     if (!w || !options || w.reactive !== conn.role || Object.keys(options.aros ?? {}).length) return;
     closeWindow(w, true);
   }
@@ -207,7 +219,7 @@ export function createAroPanel({ conn, names, send, panel, clock, notice }) {
 
   /** Declare every row's choice (the defaults unless changed), then close the window. */
   function declareAll() {
-    const w = conn.view.window;
+    const w = aroWindow();
     const aros = conn.currentOptions()?.aros ?? {};
     if (!w) return;
     run(async () => {
@@ -217,20 +229,20 @@ export function createAroPanel({ conn, names, send, panel, clock, notice }) {
         const answered = await declare(id, withTargetPoint(value, points.get(`${windowKey(w)}:${id}`) ?? ""));
         if (!answered.ok) return; // the rejection is on screen; the rest stays to choose
       }
-      const still = conn.view.window;
+      const still = aroWindow();
       if (still && windowKey(still) === windowKey(w)) await closeWindow(still, true);
     });
   }
 
   /** Pass every row that has not answered and close the window. */
   function passAll() {
-    const w = conn.view.window;
+    const w = aroWindow();
     if (w) run(() => closeWindow(w));
   }
 
   /** The panel's content changes only with the window, the options and the answers: a re-render keeps the player's focus otherwise. */
   function render() {
-    const w = conn.view.window;
+    const w = aroWindow();
     const state = conn.view.state;
     renderClock();
     panel.hidden = !w || !state;
@@ -314,28 +326,34 @@ export function createAroPanel({ conn, names, send, panel, clock, notice }) {
     const { choices: offered, preferred } = aroChoices(id, can, { active: order.trooper ?? null, view: conn.view, ruleset: conn.view.state?.ruleset, label: labelText });
     const key = `${windowKey(w)}:${id}`;
     if (!offered.some((c) => c.value === choices.get(key))) choices.set(key, preferred);
+    // A new choice re-renders the row: its points of the route (and their SVs) are its own.
     const select = el("select", { "data-aro-choice": id, "aria-label": `ARO of ${labelText(id)}`, disabled: busy,
-      onchange: (/** @type {any} */ e) => choices.set(key, e.target.value) },
+      onchange: (/** @type {any} */ e) => { choices.set(key, e.target.value); shownKey = ""; render(); } },
     ...offered.map((c) => el("option", { value: c.value, "data-kind": c.kind, ...(c.target ? { "data-target": c.target } : {}),
       selected: c.value === choices.get(key) }, c.text)));
-    // Where on the active trooper's route a shot or Discover is taken (the default: the server's).
-    const route = offered.some((c) => c.kind === "shoot" || c.kind === "discover") ? routePoints(order, order.trooper) : [];
-    const at = route.length ? el("select", { "data-aro-point": id, "aria-label": `Point of the route for the ARO of ${labelText(id)}`, disabled: busy,
+    // Where on the active trooper's route a shot or Discover is taken (the default: the server's),
+    // each point with the Success Value there; only the points the server offers.
+    const where = pointChoices(offered.find((c) => c.value === choices.get(key)), order);
+    if (!where.some((p) => p.value === (points.get(key) ?? ""))) points.set(key, "");
+    const at = where.length > 1 ? el("select", { "data-aro-point": id, "aria-label": `Point of the route for the ARO of ${labelText(id)}`, disabled: busy,
       title: "A shot or Discover is taken at this point of the route (range and cover from there)",
-      onchange: (/** @type {any} */ e) => points.set(key, e.target.value) },
-    el("option", { value: "" }, "at the last point it is seen"),
-    ...route.map((r) => el("option", { value: JSON.stringify(r.point), selected: points.get(key) === JSON.stringify(r.point) }, `at ${r.text}`))) : "";
+      onchange: (/** @type {any} */ e) => { points.set(key, e.target.value); shownKey = ""; render(); } },
+    ...where.map((p) => el("option", { value: p.value, selected: points.get(key) === p.value }, p.text))) : "";
+    // The chosen shot's or Discover's final SV in full (a select may cut its text short).
+    const chosen = offered.find((c) => c.value === choices.get(key))?.points
+      ?.find((p) => (p.point === null ? "" : JSON.stringify(p.point)) === (points.get(key) ?? ""));
+    const sv = chosen ? el("div", { class: `shot-sv${chosen.automatic_failure ? " auto-fail" : ""}`, "data-aro-sv": id }, shotPreviewText(chosen)) : "";
     return el("div", { class: "aro-row", "data-aro": id },
       el("kbd", { class: "aro-key" }, n <= 9 ? String(n) : ""),
       el("span", { class: "aro-who" }, toNodes([label(id)]), el("span", { class: "aro-why" }, ` ${whyText(can)}`)),
-      select, at,
+      select, at, sv,
       el("button", { "data-action": "declare", disabled: busy, onclick: () => run(() => declare(id, withTargetPoint(choices.get(key), points.get(key) ?? ""))) }, "Declare"),
       el("button", { "data-action": "pass", disabled: busy, onclick: () => run(() => declare(id, "pass")) }, "Pass"));
   }
 
   /** The countdown: on the table for every viewer, and in the panel. */
   function renderClock() {
-    const w = conn.view.window;
+    const w = conn.view.window; // an ARO or a Guts window: the table's countdown shows either
     clock.hidden = !w;
     if (!w) return;
     const left = windowRemainingMs(w);
@@ -343,7 +361,8 @@ export function createAroPanel({ conn, names, send, panel, clock, notice }) {
     const mine = w.reactive === conn.role;
     clock.classList.toggle("urgent", left < URGENT_MS);
     clock.classList.toggle("mine", mine);
-    const words = `${mine ? "Your ARO" : `ARO: player ${w.reactive}`} ${text}`;
+    const kind = w.guts ? "Guts move" : "ARO";
+    const words = `${mine ? `Your ${kind}` : `${kind}: player ${w.reactive}`} ${text}`;
     if (clock.textContent !== words) clock.textContent = words;
     const inPanel = document.getElementById("countdown");
     if (inPanel) {
@@ -374,7 +393,7 @@ export function createAroPanel({ conn, names, send, panel, clock, notice }) {
 
   /** Keyboard: 1-9 pick a row, Enter declares every row and closes, Esc passes the rest. */
   document.addEventListener("keydown", (e) => {
-    const w = conn.view.window;
+    const w = aroWindow();
     if (!w || w.reactive !== conn.role || panel.hidden || busy || e.ctrlKey || e.metaKey || e.altKey) return;
     const target = /** @type {HTMLElement} */ (e.target);
     if (target?.tagName === "INPUT" || target?.tagName === "TEXTAREA" || target?.tagName === "BUTTON" && e.key === "Enter") return;

@@ -111,7 +111,9 @@ export function renderCoordinate(panel, options, ctx) {
   };
   panel.append(ctx.el("div", { id: "coordinate", class: "hint" }, `Coordinated Order with ${ctx.name(ctx.selected ?? "")} as Spearhead (1 Command Token + 1 Regular Order; same skills, one target; up to 3 more): `,
     ...offered.map((id) => ctx.el("label", {}, ctx.el("input", { type: "checkbox", "data-coordinate": id, checked: joining.has(id),
-      disabled: !joining.has(id) && joining.size >= 3,
+      disabled: !joining.has(id) && joining.size >= 3, title: !joining.has(id) && joining.size >= 3 ? "Up to 3 troopers join the Spearhead (4 in all)" : "",
       onchange: (/** @type {any} */ e) => { if (e.target.checked) joining.add(id); else joining.delete(id); ctx.render(); } }), ` ${ctx.name(id)} `)),
-    ctx.button("Coordinated Order", start, { id: "coordinate-order", disabled: joining.size === 0 })));
+    ctx.button("Coordinated Order", start, { id: "coordinate-order", disabled: joining.size === 0,
+      title: joining.size === 0 ? "Tick at least one trooper to act with the Spearhead" : "" }),
+    joining.size === 0 ? ctx.el("span", { class: "why" }, " Tick at least one trooper to act with the Spearhead.") : ""));
 }

@@ -37,11 +37,12 @@ export function routeInches(route) {
 }
 
 const COMPASS = ["east", "north-east", "north", "north-west", "west", "south-west", "south", "south-east"];
-/** A facing in words: a compass point when it is one, else degrees. @param {number} deg */
+/** A facing in words: a compass point when it is one, else the nearest one and the degrees
+ * ("about north-west (118°)": a bare angle is hard to picture on the table). @param {number} deg */
 export function facingText(deg) {
   const d = ((deg % 360) + 360) % 360;
   const i = Math.round(d / 45) % 8;
-  return Math.abs(d - Math.round(d / 45) * 45) < 0.5 ? COMPASS[i] : `${Math.round(d)}°`;
+  return Math.abs(d - Math.round(d / 45) * 45) < 0.5 ? COMPASS[i] : `about ${COMPASS[i]} (${Math.round(d)}°)`;
 }
 
 /** The plain text of rich text. @param {Part[]} parts */
@@ -249,7 +250,16 @@ export function describeEvent(e, ctx = {}) {
     }
     case "order_resolved": {
       const effects = e.outcome?.effects ?? [];
-      return [`Order ${e.order} resolved: `, ...(effects.length ? effects.flatMap((/** @type {any} */ x, /** @type {number} */ i) => [...(i ? ["; "] : []), ...effectText(x, ctx)]) : ["no effect"])];
+      const waits = e.conclusion ? ["; its Conclusion waits on a Guts move"] : [];
+      return [`Order ${e.order} resolved: `, ...(effects.length ? effects.flatMap((/** @type {any} */ x, /** @type {number} */ i) => [...(i ? ["; "] : []), ...effectText(x, ctx)]) : [e.conclusion ? "no effect yet" : "no effect"]), ...waits];
+    }
+    case "guts_window_opened":
+      return ["Guts: ", who(e.trooper), ` must move ${lookupWords(GUTS_RULE, e.reason)}; player ${e.side} chooses where (default ${point(e.default?.[e.default.length - 1])})`];
+    case "guts_reacted":
+      return ["Guts: ", ...(e.effect ? effectText(e.effect, ctx) : [who(e.trooper), " stays (already Prone)"]), ` (${lookupWords(GUTS_CHOICE, e.choice)})`];
+    case "order_concluded": {
+      const effects = e.effects ?? [];
+      return [`Order ${e.order} concluded`, ...(effects.length ? [": ", ...effects.flatMap((/** @type {any} */ x, /** @type {number} */ i) => [...(i ? ["; "] : []), ...effectText(x, ctx)])] : [])];
     }
     case "trooper_revealed": return [who(e.trooper), ` revealed from Hidden Deployment at ${point(e.position)}`];
     case "trooper_kept_airborne": return [who(e.trooper), " stays off the table in Airborne Deployment (secret; Combat Jump later)"];
@@ -338,10 +348,16 @@ const IDLE_REASON = {
   aro_not_valid: "no Line of Fire, Zone of Control or other reason to react (ARO Check)",
   zone_of_control_only: "in Zone of Control without Line of Fire only Dodge or Reset",
   beyond_template_reach: "its target is beyond the template's reach",
+  template_touches_ally: "an ally is under the template, so it is cancelled",
   not_on_route: "the point it chose is not on the trooper's route",
 };
-const MOVE_REASON = { dodge: "Dodge", guts_out_of_line_of_fire: "failed Guts Roll: out of Line of Fire",
+const MOVE_REASON = { dodge: "Dodge", dodge_stopped_at_a_base: "Dodge, stopped against another base",
+  guts_out_of_line_of_fire: "failed Guts Roll: out of Line of Fire",
   guts_out_of_reach: "failed Guts Roll: out of reach", guts_to_cover: "failed Guts Roll: into cover" };
+/** The rule a Guts movement must satisfy (guts_window_opened.reason, options.guts_move.reason). */
+export const GUTS_RULE = { guts_out_of_line_of_fire: "up to 2\" out of the attackers' Line of Fire",
+  guts_out_of_reach: "up to 2\" out of the attackers' reach (Line of Fire, Hacking Area)", guts_to_cover: "up to 2\" into Partial Cover from the attackers" };
+const GUTS_CHOICE = { chosen: "its owner's choice", default: "the default, accepted", deadline: "the default: time ran out", automatic: "no movement to choose" };
 const PRONE_REASON = { unconscious: "Unconscious", guts: "failed Guts Roll" };
 const TURN_REASON = { alert: "Alert!", dodge: "Dodge" };
 /** @param {Record<string, string>} table @param {string} key */
@@ -390,6 +406,7 @@ const MOD_CAP = 12;
 function modName(m, r) {
   const source = m.source ?? m.reason ?? "";
   if (source === "program") return `${weaponName(r.weapon)} program`;
+  if (source === "range" && r.range) return `range ${r.range.from}-${r.range.up_to}"`; // a preview's band
   return MOD_NAME[/** @type {keyof typeof MOD_NAME} */ (source)] ?? String(source).replace(/_/g, " ");
 }
 
@@ -401,6 +418,23 @@ export function successValueText(r) {
   const capped = Math.abs(sum) > MOD_CAP ? ` (net MOD ${signed(sum)} capped at ${signed(Math.sign(sum) * MOD_CAP)})` : "";
   const sv = r.success_value < 0 ? `${MINUS}${Math.abs(r.success_value)}` : String(r.success_value);
   return `${r.attribute} ${r.base}${parts.length ? ` ${parts.join(" ")}` : ""}${capped} = SV ${sv}`;
+}
+
+/**
+ * What the server's options show of a BS Attack or Discover before it is declared (each
+ * offered shot's preview, server/rules/previews.py): the final Success Value with every MOD
+ * and the distance ("BS 12 +3 range 0-8" −6 Mimetism = SV 9 at 6.2""), a Direct Template's
+ * reach, or, for a legal declaration that fails without dice, why.
+ * @param {Record<string, any> | undefined} p
+ */
+export function shotPreviewText(p) {
+  if (!p) return "";
+  const at = p.distance === null || p.distance === undefined ? "" : ` at ${inches(p.distance)}`;
+  if (p.template) return `Direct Template${at}, reach ${inches(p.reach)}: hits without a roll`;
+  if (p.automatic_failure === "out_of_range") return `out of range${at} (max ${inches(p.max_range)}): fails automatically, no dice`;
+  const sv = successValueText({ ...p, success_value: p.sv });
+  if (p.automatic_failure === "sv_below_1") return `${sv}${at}: below 1, fails automatically, no dice`;
+  return `${sv}${at}`;
 }
 
 /** The number a die counts as in a Face to Face (N4 with SV above 20: face + excess). */

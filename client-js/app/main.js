@@ -7,15 +7,19 @@ import { routeLength } from "./lib/geometry.js";
 import { drawTable, hoverTrooper } from "./table.js";
 import { renderRoster } from "./roster.js";
 import { rulerClick } from "./ruler.js";
-import { resultText } from "./describe.js";
+import { resultText, shotPreviewText } from "./describe.js";
 import { EventHistory } from "./history.js";
 import { createAroPanel } from "./aro-panel.js";
+import { createGutsPanel } from "./guts-panel.js";
 import { clocksFromFrame, clocksNow } from "./overlay-model.js";
 import { loadCatalogue, weaponName } from "./catalogue.js";
 import { verifyRecord } from "./lib/verify.js";
 import { startLobby, startOrganizer } from "./lobby.js";
 import { renderSetupPanel, seatsText } from "./setup-panel.js";
 import { renderCommandTokens, renderCoordinate, tokensText } from "./command-tokens.js";
+import { coordinatedBlocker, participantSkill } from "./coordinated-order.js";
+import { facingWords, isRotated, ordersSpentThisTurn, pathPointNames, turnStartMark } from "./seat-view.js";
+import { weapon as catalogueWeapon } from "./catalogue.js";
 import { el } from "./dom.js";
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -41,6 +45,8 @@ const ui = {
   /** per Peripheral, the chosen detail of its skill for the current declaration (JSON of a skill) */
   peripheralChoice: /** @type {Record<string, string>} */ ({}),
   deployHidden: false,
+  /** what the table draws for this seat's Guts window (guts-panel.js `marks`), or null */
+  guts: /** @type {any} */ (null),
   /** the trooper in Airborne Deployment whose landing spot the next table click names (Combat Jump) */
   jumping: /** @type {string|null} */ (null),
   /** the inline "really concede?" question is showing */
@@ -51,7 +57,13 @@ const ui = {
   confirmEndTurn: /** @type {string|null} */ (null),
   /** why this tab cannot join (a final close other than 4010), shown in the banner */
   fatal: /** @type {string|null} */ (null),
+  /** which way up the table is drawn: from the seat's own edge ("seat"; North up for spectators), or as toggled */
+  viewFrom: /** @type {"seat" | "north" | "south"} */ ("seat"),
+  /** the table is drawn South up (set from viewFrom at each render; table.js reads it) */
+  rotated: false,
 };
+/** Where the current Player Turn's Orders started, seen live (seat-view.js turnStartMark). */
+let turnMark = /** @type {ReturnType<typeof turnStartMark>} */ (null);
 const resetDeclaration = () => Object.assign(ui, { routes: {}, routeFor: null, facing: "auto", attack: { weapon: null, split: {} },
   firingPoint: null, peripheralChoice: {} });
 /** @type {GameConnection} */
@@ -60,6 +72,8 @@ let conn;
 let eventHistory;
 /** The ARO window: countdown, the reactive player's panel, the time-out notice. @type {ReturnType<typeof createAroPanel>} */
 let aroPanel;
+/** The Guts window: the owner picks where its trooper moves. @type {ReturnType<typeof createGutsPanel>} */
+let gutsPanel;
 
 const button = (text, onclick, attrs = {}) => el("button", { ...attrs, onclick }, text);
 
@@ -108,13 +122,16 @@ async function startGame(room, token) {
   });
   eventHistory = new EventHistory({ log: $("log"), results: $("results"), conn });
   aroPanel = createAroPanel({ conn, names: eventHistory.names, send, panel: $("aro-panel"), clock: $("aro-clock"), notice: $("aro-notice") });
+  gutsPanel = createGutsPanel({ conn, names: eventHistory.names, send, panel: $("guts-panel"), redraw: () => render() });
   conn.addEventListener("events", (e) => {
+    if (conn.view.state) turnMark = turnStartMark(conn.view.state, e.detail) ?? turnMark;
     eventHistory.addLive(e.detail);
     aroPanel.onEvents(e.detail);
   });
   conn.connect();
   /** @type {any} */ (window).referee = conn; // for the browser tests and the curious
   setInterval(aroPanel.tick, 250);
+  setInterval(gutsPanel.tick, 250);
   setInterval(renderChessClocks, 250);
 }
 
@@ -165,6 +182,9 @@ function render() {
   renderDice();
   if (!state) return;
   const options = conn.currentOptions();
+  ui.rotated = isRotated(state, conn.role, ui.viewFrom);
+  renderViewToggle();
+  ui.guts = gutsPanel.marks();
   drawTable(/** @type {any} */ ($("table")), view, conn.role, ui, options, onTableClick, selectTrooper);
   renderRoster($("roster"), view, conn.role, ui, selectTrooper, hoverTrooper);
   renderGameOver(state);
@@ -173,6 +193,7 @@ function render() {
   renderOrderPanel(state, options);
   aroPanel.render();
   aroPanel.answer(options);
+  gutsPanel.render();
   eventHistory.catchUp();
   eventHistory.refreshNames();
   renderLieutenantPanel(state, options);
@@ -180,6 +201,15 @@ function render() {
     name: (id) => eventHistory.names.label(id).text ?? id });
   renderConcede(state);
 }
+
+/** The toolbar's "North ↑" / "South ↑" toggle: turns the table 180° (a seat starts from its own edge). */
+function renderViewToggle() {
+  const toggle = $("view-toggle");
+  toggle.textContent = ui.rotated ? "South ↑" : "North ↑";
+  toggle.title = `${ui.rotated ? "South is at the top (the table seen from its North edge)" : "North is at the top"}: click to turn the table 180°`;
+  toggle.setAttribute("aria-pressed", String(ui.rotated));
+}
+$("view-toggle").addEventListener("click", () => { ui.viewFrom = ui.rotated ? "north" : "south"; render(); });
 
 function selectTrooper(id) {
   if (ui.selected !== id) { resetDeclaration(); ui.peripherals = new Set(); }
@@ -301,11 +331,16 @@ function renderStatus(state) {
   $("round").textContent = `round ${state.round}, turn ${state.turn}, active ${state.active ?? "-"}`;
   $("command-tokens").textContent = tokensText(state);
   const o = state.orders ?? {};
-  const pools = Object.entries(o.pools ?? {}).map(([g, n]) => `G${g}: ${n}`).join(" ");
+  const pools = Object.entries(o.pools ?? {}).map(([g, n]) => `G${g} ${n}`).join(" ");
   const lieutenant = o.lieutenant === true || typeof o.lieutenant === "string" ? 1 : 0;
-  $("orders").textContent = state.phase === "orders" || state.phase === "impetuous"
-    ? `${state.active} orders - regular ${pools || "0"} | irregular ${(o.irregular ?? []).length} | lieutenant ${lieutenant} | tactical ${(o.tactical ?? []).length} | impetuous ${(o.impetuous ?? []).length}${(o.hidden ?? []).length ? ` | private ${o.hidden.length} (Hidden or Airborne Deployment, yours only)` : ""} | spent ${state.orders_spent ?? 0}`
+  const playing = state.phase === "orders" || state.phase === "impetuous";
+  const spent = playing ? ordersSpentThisTurn(state, turnMark) : null;
+  // The Active Player's Orders left per pool and those it spent this Player Turn (the
+  // whole game's count only when this tab cannot know the turn's: it says so).
+  $("orders").textContent = playing
+    ? `${state.active}: ${spent === null ? `${state.orders_spent ?? 0} spent in the game` : `${spent} spent this turn`} · left ${pools || "0"} · IRR ${(o.irregular ?? []).length} · LT ${lieutenant} · TAC ${(o.tactical ?? []).length} · IMP ${(o.impetuous ?? []).length}${(o.hidden ?? []).length ? ` · private ${o.hidden.length} ` : ""}`
     : "-";
+  $("orders").title = playing ? `${spent === null ? "Orders spent by both players in the whole game (this tab did not see this turn start)" : `Orders Player ${state.active} spent this turn`}; Player ${state.active}'s Orders left: regular per Combat Group (G1, G2...), IRR irregular, LT the Lieutenant's, TAC tactical, IMP impetuous${(o.hidden ?? []).length ? "; private: Orders of troopers in Hidden or Airborne Deployment (yours only)" : ""}` : "";
 }
 
 const mine = (state) => state.troopers.filter((t) => t.side === conn.role);
@@ -386,8 +421,14 @@ function renderSelection(options) {
     panel.append(el("div", {}, el("label", { title: "A standing choice: its Guts Rolls fail without a die. The opponent learns it only when one is used." },
       box, " Choose to fail its Guts Rolls (secret)")));
   }
+  if (t.position && t.condition !== "dead" && !(t.marker && !p)) {
+    panel.append(el("div", { id: "selected-facing" }, `Facing ${facingWords(t.facing ?? 0, viewerZone())}`));
+  }
   box.append(panel);
 }
+
+/** The viewer's own Deployment Zone (facings are said relative to it), null for a spectator or before the roll-off. */
+const viewerZone = () => conn.view.state?.initiative?.zones?.[conn.role ?? ""] ?? null;
 
 /** Movement allowance of the next movement skill, as the rules core counts it. */
 function allowance(t, skillsSoFar, skill) {
@@ -398,6 +439,12 @@ function allowance(t, skillsSoFar, skill) {
 }
 
 const COMPASS = [["east", 0], ["north-east", 45], ["north", 90], ["north-west", 135], ["west", 180], ["south-west", 225], ["south", 270], ["south-east", 315]];
+
+/** A direction's angle from the viewer's enemy edge (its facing choices start there, turning left). @param {number} deg */
+function relativeTo(deg) {
+  const zone = viewerZone();
+  return zone ? (((deg - (zone === "north" ? 270 : 90)) % 360) + 360) % 360 : 0;
+}
 
 /** The declared end facing (degrees) for a route, or undefined: along the last segment. */
 function endFacing(route) {
@@ -464,42 +511,120 @@ function renderOrderPanel(state, options) {
   const peripheralSkills = skills.peripherals ?? {};
   const activated = [t.id, ...Object.keys(peripheralSkills)];
   const joint = activated.length > 1;
-  panel.append(el("div", {}, `Order ${order.number} (${order.order_type}) on `, ...activated.flatMap((id, i) => [...(i ? [" + "] : []), named(id)]), `: declare skill ${skills.index}${skills.index === 2 ? " (or Idle)" : ""}`));
+  const coordinated = joint && skills.coordinated === true;
+  panel.append(el("div", {}, ...(coordinated
+    ? [`Coordinated Order ${order.number}: Spearhead `, named(t.id), " with ", ...activated.slice(1).flatMap((id, i) => [...(i ? [" and "] : []), named(id)])]
+    : [`Order ${order.number} (${order.order_type}) on `, ...activated.flatMap((id, i) => [...(i ? [" + "] : []), named(id)])]),
+  `: declare skill ${skills.index}${skills.index === 2 ? " (or Idle)" : ""}`));
+  if (coordinated) panel.append(el("div", { class: "hint" }, "Every trooper declares the Spearhead's skill; an attack has the Spearhead's one target (Burst: half for the Spearhead, 1 for the others)."));
   const imp = skills.impetuous; // DIGEST 3.6: what an Impetuous activation's route must do
   if (imp) panel.append(el("div", { id: "impetuous-hint" }, imp.charge.length
-    ? `Impetuous: the move must end in base contact with ${imp.charge.join(" or ")}.`
+    ? `Impetuous: the move must end in base contact with ${imp.charge.map((id) => eventHistory.names.label(id).text ?? id).join(" or ")}.`
     : imp.inside_enemy_zone ? "Impetuous: inside the enemy Deployment Zone it moves freely, staying inside."
       : `Impetuous: move the full MOV (${imp.full_mov.move}") towards the enemy Deployment Zone (${imp.enemy_zone}), never away from it.`));
-  // A skill type is offered when every activated trooper may perform it (DIGEST 2: same skills).
-  const all = (test) => test(skills) && Object.values(peripheralSkills).every(test);
-  const routeSkills = skills.route_skills.filter((s) => all((x) => x.route_skills.includes(s)));
+  // A skill type is offered when every activated trooper may perform it (DIGEST 2: same skills);
+  // in a Coordinated Order the Spearhead's choice decides, and another trooper that cannot
+  // perform it performs Idle (DIGEST 3.4: coordinated-order.js says what each one does).
+  const nameOf = (id) => eventHistory.names.label(id).text ?? id;
+  const all = coordinated
+    ? (test, type) => test(skills) && (type ? coordinatedBlocker(type, skills, nameOf) === null : true)
+    : (test) => test(skills) && Object.values(peripheralSkills).every(test);
+  const routeSkills = skills.route_skills.filter((s) => all((x) => x.route_skills.includes(s), s));
   if (routeSkills.length) renderRouteForm(panel, order, activated, routeSkills);
-  renderFiringPoints(panel, skills);
-  renderAttackForm(panel, skills, joint && all((x) => Object.keys(x.bs_attack).length > 0));
-  const cc = all((x) => Object.keys(x.cc_attack).length > 0);
+  renderFiringPoints(panel, skills, order);
+  if (coordinated) renderCoordinatedAttackForm(panel, skills);
+  else renderAttackForm(panel, skills, joint && all((x) => Object.keys(x.bs_attack).length > 0));
+  /** Why a joint activation's attack button is off: the Peripheral(s) without that skill. */
+  const lacking = (test, what) => `${Object.entries(peripheralSkills).filter(([, x]) => !test(x)).map(([id]) => nameOf(id)).join(", ")} has no ${what} now (a Peripheral declares its Controller's skill)`;
+  const ccTest = (x) => Object.keys(x.cc_attack).length > 0;
+  const cc = coordinated || all(ccTest);
   for (const [weapon, targets] of Object.entries(skills.cc_attack)) {
     for (const target of targets) {
       const coupDeGrace = conn.view.trooper(target)?.condition === "unconscious";
-      panel.append(button(`${coupDeGrace ? "Coup de Grâce on" : "CC Attack on"} ${eventHistory.names.label(target).text} (${weaponName(weapon)})`,
-        () => declare({ type: "cc_attack", weapon, target }, "cc_attack"), { "data-cc": target, disabled: !cc }));
+      const skill = { type: "cc_attack", weapon, target };
+      const notes = coordinated ? coordinatedNotes(skill, peripheralSkills) : [];
+      panel.append(button(`${coupDeGrace ? "Coup de Grâce on" : "CC Attack on"} ${nameOf(target)} (${weaponName(weapon)})`,
+        () => declare(skill, "cc_attack"), { "data-cc": target, disabled: !cc, title: cc ? notes.join("; ") : lacking(ccTest, "CC target") }));
+      if (!cc) panel.append(el("span", { class: "why", "data-why": `cc:${target}` }, lacking(ccTest, "CC target")));
+      if (notes.length) panel.append(el("div", { class: "hint", "data-coordinated-cc": target }, `With it: ${notes.join("; ")}.`));
     }
   }
-  const discover = all((x) => x.discover.length > 0);
-  for (const target of skills.discover) panel.append(button(`Discover ${eventHistory.names.label(target).text}`, () => declare({ type: "discover", target }, "discover"), { "data-discover": target, disabled: !discover }));
-  const hack = all((x) => Object.keys(x.comms_attack ?? {}).length > 0);
+  const discoverTest = (x) => x.discover.length > 0;
+  const discover = coordinated || all(discoverTest);
+  for (const target of skills.discover) {
+    panel.append(button(`Discover ${nameOf(target)}`, () => declare({ type: "discover", target }, "discover"),
+      { "data-discover": target, disabled: !discover, title: discover ? "" : lacking(discoverTest, "Discover target") }));
+  }
+  const hackTest = (x) => Object.keys(x.comms_attack ?? {}).length > 0;
+  // In a Coordinated Order every trooper declares the Comms Attack too: each must be a Hacker.
+  const noHackers = coordinated ? Object.keys(peripheralSkills).filter((id) => !conn.view.trooper(id)?.profile?.hacker) : [];
+  const hack = coordinated ? noHackers.length === 0 : all(hackTest);
+  const hackWhy = hack ? "" : coordinated ? `${noHackers.map(nameOf).join(", ")} is no Hacker: a Coordinated Order's troopers all declare the same skill` : lacking(hackTest, "Comms Attack target");
   for (const [program, targets] of Object.entries(skills.comms_attack ?? {})) {
     for (const target of targets) {
-      panel.append(button(`Comms Attack: ${weaponName(program)} on ${eventHistory.names.label(target).text}`, () => declare({ type: "comms_attack", program, target }, "comms_attack"),
-        { "data-hack": target, "data-program": program, disabled: !hack }));
+      panel.append(button(`Comms Attack: ${weaponName(program)} on ${nameOf(target)}`, () => declare({ type: "comms_attack", program, target }, "comms_attack"),
+        { "data-hack": target, "data-program": program, disabled: !hack, title: hackWhy }));
     }
   }
-  if (joint) renderPeripheralChoices(panel, peripheralSkills, skills.coordinated);
+  if (hackWhy && Object.keys(skills.comms_attack ?? {}).length) panel.append(el("div", { class: "why" }, hackWhy));
+  if (joint && !coordinated) renderPeripheralChoices(panel, peripheralSkills);
   const simple = el("div", {});
-  if (all((x) => x.dodge)) simple.append(button("Dodge", () => declare({ type: "dodge" }, "dodge"), { id: "declare-dodge" }));
-  if (all((x) => x.reset)) simple.append(button("Reset", () => declare({ type: "reset" }, "reset"), { id: "declare-reset" }));
-  if (all((x) => x.idle)) simple.append(button("Idle", () => declare({ type: "idle" }, "idle"), { id: "declare-idle" }));
-  if (all((x) => x.suppressive_fire)) simple.append(button("Suppressive Fire (Entire Order)", () => declare({ type: "suppressive_fire" }, "suppressive_fire"), { id: "declare-suppressive-fire" }));
+  if (all((x) => x.dodge, "dodge")) simple.append(button("Dodge", () => declare({ type: "dodge" }, "dodge"), { id: "declare-dodge" }));
+  if (all((x) => x.reset, "reset")) simple.append(button("Reset", () => declare({ type: "reset" }, "reset"), { id: "declare-reset" }));
+  if (all((x) => x.idle, "idle")) simple.append(button("Idle", () => declare({ type: "idle" }, "idle"), { id: "declare-idle" }));
+  if (all((x) => x.suppressive_fire, "suppressive_fire")) simple.append(button("Suppressive Fire (Entire Order)", () => declare({ type: "suppressive_fire" }, "suppressive_fire"), { id: "declare-suppressive-fire" }));
   panel.append(simple);
+}
+
+/** What each other trooper of a Coordinated Order does with the Spearhead's `skill`, in words. */
+function coordinatedNotes(skill, peripheralSkills) {
+  return Object.entries(peripheralSkills).map(([id, offered]) =>
+    `${eventHistory.names.label(id).text}: ${participantSkill(skill, offered, participantContext(id)).note}`);
+}
+
+/** A Coordinated Order's trooper for participantSkill: its weapons, the catalogue, names, the weapon picked for it. */
+function participantContext(id) {
+  return { weapons: conn.view.trooper(id)?.profile?.weapons ?? [], kindOf: (w) => catalogueWeapon(w)?.kind,
+    name: (t) => eventHistory.names.label(t).text ?? t, weaponName, preferred: ui.peripheralChoice[id] ?? null };
+}
+
+/**
+ * A Coordinated Order's BS Attack (DIGEST 3.4): the Spearhead's weapon and its one target
+ * (half the Burst, rounded up, all on it); each other trooper shoots that target with B1 with
+ * a weapon of its own that reaches it (chosen here when it has several), or, without Line of
+ * Fire to it, declares the attack and performs Idle. Always declarable once the Spearhead has
+ * a target; what each trooper will do is written under it.
+ */
+function renderCoordinatedAttackForm(panel, skills) {
+  const shots = shotsNow(skills);
+  const weapons = Object.keys(shots);
+  if (!weapons.length) return;
+  if (!weapons.includes(ui.attack.weapon ?? "")) ui.attack = { weapon: weapons[0], split: {} };
+  const info = shots[ui.attack.weapon];
+  let target = Object.keys(ui.attack.split)[0];
+  if (!info.targets.includes(target)) { target = info.targets[0]; ui.attack.split = { [target]: 1 }; }
+  const weaponSelect = el("select", { id: "weapon", onchange: (e) => { ui.attack = { weapon: e.target.value, split: ui.attack.split }; render(); } },
+    ...weapons.map((w) => el("option", { value: w, selected: w === ui.attack.weapon }, `${weaponName(w)} (${shots[w].template ? "template" : `B${shots[w].burst}`})`)));
+  const targetSelect = el("select", { id: "coordinated-target", onchange: (e) => { ui.attack.split = { [e.target.value]: 1 }; render(); } },
+    ...info.targets.map((t) => el("option", { value: t, selected: t === target }, eventHistory.names.label(t).text)));
+  const skill = { type: "bs_attack", weapon: ui.attack.weapon, targets: [{ trooper: target, burst: info.template ? 1 : info.burst }],
+    ...(ui.firingPoint ? { firing_point: ui.firingPoint } : {}) };
+  const form = el("div", { class: "attack", id: "coordinated-attack" }, "BS Attack: ", weaponSelect, " at ", targetSelect,
+    el("span", { id: "burst-total" }, ` ${info.template ? "template" : `B${info.burst}`} `),
+    button("Declare BS Attack", () => declare(skill, "bs_attack"), { id: "declare-bs" }));
+  const rows = el("div", { id: "coordinated-troopers" }, "With it:");
+  for (const [id, offered] of Object.entries(skills.peripherals ?? {})) {
+    const { note, acts } = participantSkill(skill, offered, participantContext(id));
+    const reaching = Object.entries(offered.bs_attack ?? {}).filter(([, s]) => s.targets.includes(target)).map(([w]) => w);
+    const row = el("div", { "data-participant": id, class: acts ? "" : "idle-note" }, named(id), `: ${note}`);
+    if (reaching.length > 1) {
+      row.append(" ", el("select", { "data-peripheral-choice": id, onchange: (e) => { ui.peripheralChoice[id] = e.target.value; render(); } },
+        ...reaching.map((w) => el("option", { value: w, selected: (ui.peripheralChoice[id] ?? reaching[0]) === w }, weaponName(w)))));
+    }
+    rows.append(row);
+  }
+  form.append(rows);
+  panel.append(form);
 }
 
 /** The route(s) being drawn, their length against MOV, the end facing and the movement skills. */
@@ -511,24 +636,32 @@ function renderRouteForm(panel, order, activated, routeSkills) {
       trooperButton(id, () => { ui.routeFor = id; render(); }, { "data-route-for": id, class: ui.routeFor === id ? "chosen" : "" }))));
   }
   let tooLong = false;
+  const peripheralSkills = conn.currentOptions()?.skills?.peripherals ?? {};
   for (const id of activated) {
     const who = conn.view.trooper(id);
+    if (peripheralSkills[id]?.idle_for?.includes(ui.routeSkill)) { // DIGEST 3.4: it performs Idle instead
+      panel.append(el("div", { id: `route-length-${id}`, class: "idle-note" }, named(id), `: its state forbids it to ${ui.routeSkill.replace("_", " ")}: Idle, stays put`));
+      continue;
+    }
     const soFar = id === order.trooper ? order.skills : order.peripheral_skills?.[id] ?? [];
     const max = allowance(who, soFar, ui.routeSkill);
     const route = ui.routes[id] ?? [];
     const length = routeLength(who.position, route);
     tooLong ||= length > max + 1e-6;
     panel.append(el("div", { id: id === order.trooper ? "route-length" : `route-length-${id}`, class: length > max + 1e-6 ? "over" : "" },
-      `${activated.length > 1 ? `${id}: ` : ""}Route ${length.toFixed(2)}" of ${ui.routeSkill === "jump" ? "Jump" : "MOV"} ${max}" (${route.length} points${route.length ? "" : activated.length > 1 && id !== ui.routeFor ? ": stays put" : ": click the table"})`));
+      ...(activated.length > 1 ? [named(id), ": "] : []),
+      `Route ${length.toFixed(2)}" of ${ui.routeSkill === "jump" ? "Jump" : "MOV"} ${max}" (${route.length} point${route.length === 1 ? "" : "s"}${route.length ? "" : activated.length > 1 && id !== ui.routeFor ? ": stays put" : ": click the table"})`));
   }
-  const enemies = conn.view.state.troopers.filter((x) => x.side !== conn.role && x.position);
+  // Enemies to face: the living ones on the table (a casualty is no one to turn to).
+  const enemies = conn.view.state.troopers.filter((x) => x.side !== conn.role && x.position && x.condition !== "dead");
   const facing = el("select", { id: "end-facing", onchange: (e) => { ui.facing = e.target.value; } },
     el("option", { value: "auto", selected: ui.facing === "auto" }, "along the last segment"),
-    ...COMPASS.map(([name, deg]) => el("option", { value: String(deg), selected: ui.facing === String(deg) }, `${name} (${deg}°)`)),
+    ...COMPASS.map(([, deg]) => Number(deg)).sort((a, b) => relativeTo(a) - relativeTo(b)).map((deg) => el("option", { value: String(deg), selected: ui.facing === String(deg) }, facingWords(deg, viewerZone()))),
     ...enemies.map((x) => el("option", { value: `enemy:${x.id}`, selected: ui.facing === `enemy:${x.id}` }, `towards ${eventHistory.names.label(x.id).text}`)));
   panel.append(el("div", {}, "End facing: ", facing));
   const row = el("div", {});
   const drawn = activated.some((id) => (ui.routes[id] ?? []).length);
+  const why = !drawn ? "Draw a route first: click points on the table." : tooLong ? "A route is longer than its movement allowance: clear it and draw a shorter one." : "";
   for (const skill of routeSkills) {
     row.append(button(skill.replace("_", " "), () => {
       ui.routeSkill = skill;
@@ -538,23 +671,25 @@ function renderRouteForm(panel, order, activated, routeSkills) {
         return facing === undefined ? { type: skill, route } : { type: skill, route, facing };
       };
       declare(routeOf(order.trooper), skill, Object.fromEntries(activated.slice(1).map((id) => [id, routeOf(id)])));
-    }, { "data-skill": skill, disabled: !drawn || tooLong }));
+    }, { "data-skill": skill, disabled: Boolean(why), title: why }));
   }
   row.append(button("Clear route", () => { ui.routes[ui.routeFor] = []; render(); }, { id: "clear-route" }));
   panel.append(row);
+  if (why) panel.append(el("div", { class: "why", id: "route-why" }, why));
 }
 
 /** Firing point of a BS Attack after a move: where it stands, or a corner of its path. */
-function renderFiringPoints(panel, skills) {
+function renderFiringPoints(panel, skills, order) {
   const corners = skills.firing_points ?? [];
   if (!corners.length || !Object.keys(skills.bs_attack).length && !corners.some((f) => Object.keys(f.bs_attack).length)) return;
   const same = (p) => ui.firingPoint && p[0] === ui.firingPoint[0] && p[1] === ui.firingPoint[1];
   if (ui.firingPoint && !corners.some((f) => same(f.point))) ui.firingPoint = null;
   const choose = (point) => { ui.firingPoint = point; ui.attack = { weapon: null, split: {} }; render(); };
+  const names = pathPointNames(order.path ?? [], corners.map((f) => f.point));
   panel.append(el("div", { id: "firing-points" }, "Fire from: ",
-    button("where it stands", () => choose(null), { "data-firing-point": "here", class: ui.firingPoint ? "" : "chosen" }),
-    ...corners.map((f) => button(`(${f.point.join(", ")})`, () => choose(f.point), { "data-firing-point": f.point.join(","), class: same(f.point) ? "chosen" : "" })),
-    el("span", { class: "hint" }, " (or click a corner of the route)")));
+    button(names.here, () => choose(null), { "data-firing-point": "here", class: ui.firingPoint ? "" : "chosen" }),
+    ...corners.map((f, i) => button(names.corners[i], () => choose(f.point), { "data-firing-point": f.point.join(","), class: same(f.point) ? "chosen" : "" })),
+    el("span", { class: "hint" }, " (or click a marked point of the path)")));
 }
 
 /** The BS Attack choices at the chosen firing point. */
@@ -580,26 +715,34 @@ function renderAttackForm(panel, skills, jointOk) {
   for (const target of info.targets) {
     const input = el("input", { type: "number", min: 0, max: info.template ? 1 : info.burst, value: split[target] ?? 0, "data-burst": target, style: "width:3em",
       onchange: (e) => { split[target] = Number(e.target.value); render(); } });
-    form.append(el("label", {}, " ", named(target), " ", input));
+    // The server's preview of the full Burst on this target: final SV with every MOD (or
+    // the template's reach), flagged when the shot would fail without dice.
+    const preview = info.shots?.[target];
+    form.append(el("label", {}, " ", named(target), " ", input,
+      el("span", { class: `shot-sv${preview?.automatic_failure ? " auto-fail" : ""}`, "data-shot-sv": target }, ` ${shotPreviewText(preview)}`)));
   }
   const assigned = Object.values(split).reduce((a, b) => a + b, 0);
-  const valid = info.template ? Object.values(split).every((n) => n === 0 || n === 1) && assigned > 0 : assigned === info.burst;
-  form.append(el("span", { id: "burst-total", class: valid ? "" : "over" }, ` ${assigned}/${info.template ? "template" : info.burst} `),
+  // A template weapon places one teardrop per Burst point, each aimed at the target it names.
+  const valid = (!info.template || Object.values(split).every((n) => n === 0 || n === 1)) && assigned === info.burst;
+  const why = !valid ? (info.template ? `Name ${info.burst} Main Target${info.burst > 1 ? "s" : ""}, one per template (1 each).` : `Split the whole Burst: ${assigned} of ${info.burst} assigned.`)
+    : joint && !jointOk ? `${Object.entries(skills.peripherals ?? {}).filter(([, x]) => !Object.keys(x.bs_attack).length).map(([id]) => eventHistory.names.label(id).text).join(", ")} has no target to shoot (a Peripheral declares its Controller's skill).`
+      : "";
+  form.append(el("span", { id: "burst-total", class: valid ? "" : "over" }, ` ${assigned}/${info.burst}${info.template ? " template" : ""} `),
     button("Declare BS Attack", () => declare({ type: "bs_attack", weapon: ui.attack.weapon,
       targets: Object.entries(split).filter(([, n]) => n > 0).map(([trooper, burst]) => ({ trooper, burst })),
-      ...(ui.firingPoint ? { firing_point: ui.firingPoint } : {}) }, "bs_attack"), { id: "declare-bs", disabled: !valid || (joint && !jointOk) }));
+      ...(ui.firingPoint ? { firing_point: ui.firingPoint } : {}) }, "bs_attack"), { id: "declare-bs", disabled: Boolean(why), title: why }));
+  if (why) form.append(el("div", { class: "why", id: "bs-why" }, why));
   panel.append(form);
 }
 
 /** A joint activation: each Peripheral's own details for the skill its Controller declares. */
-function renderPeripheralChoices(panel, peripheralSkills, coordinated = false) {
-  const box = el("div", { class: "panel", id: "peripheral-choices" }, coordinated
-    ? "Coordinated troopers (the same skill; an attack on the Spearhead's target, Burst 1):" : "Peripherals (their own targets for the same skill):");
+function renderPeripheralChoices(panel, peripheralSkills) {
+  const box = el("div", { class: "panel", id: "peripheral-choices" }, "Peripherals (their own targets for the same skill):");
   for (const [id, s] of Object.entries(peripheralSkills)) {
     /** @type {[string, Record<string, any>][]} */
     const choices = [];
     for (const [weapon, shot] of Object.entries(s.bs_attack)) for (const target of shot.targets) {
-      choices.push([`shoot ${eventHistory.names.label(target).text} with ${weaponName(weapon)} (${shot.template ? "template" : `B${shot.burst}`})`, { type: "bs_attack", weapon, targets: [{ trooper: target, burst: shot.template ? 1 : shot.burst }] }]);
+      choices.push([`shoot ${eventHistory.names.label(target).text} with ${weaponName(weapon)} (${shot.template ? "template" : `B${shot.burst}`}: ${shotPreviewText(shot.shots?.[target])})`, { type: "bs_attack", weapon, targets: [{ trooper: target, burst: shot.template ? 1 : shot.burst }] }]);
     }
     for (const [weapon, targets] of Object.entries(s.cc_attack)) for (const target of targets) choices.push([`CC ${eventHistory.names.label(target).text} (${weaponName(weapon)})`, { type: "cc_attack", weapon, target }]);
     for (const target of s.discover) choices.push([`Discover ${eventHistory.names.label(target).text}`, { type: "discover", target }]);
@@ -614,14 +757,17 @@ function renderPeripheralChoices(panel, peripheralSkills, coordinated = false) {
 }
 
 /** Each Peripheral's skill of type `type` for a joint declaration (null: one has no such choice). */
-function peripheralsFor(type, routes) {
-  const all = conn.currentOptions()?.skills?.peripherals ?? {};
+function peripheralsFor(type, routes, skill) {
+  const skills = conn.currentOptions()?.skills;
+  const all = skills?.peripherals ?? {};
   const ids = Object.keys(all);
   const out = [];
   for (const id of ids) {
     // A Coordinated Order's trooper whose state forbids the skill performs Idle (DIGEST 3.4).
     if (all[id]?.idle_for?.includes(type)) { out.push({ trooper: id, skill: { type: "idle" } }); continue; }
     if (routes?.[id]) { out.push({ trooper: id, skill: routes[id] }); continue; }
+    // The Spearhead's skill and target, as each other trooper declares it (coordinated-order.js).
+    if (skills?.coordinated) { out.push({ trooper: id, skill: participantSkill(skill, all[id], participantContext(id)).skill }); continue; }
     if (["idle", "dodge", "reset"].includes(type)) { out.push({ trooper: id, skill: { type } }); continue; }
     const chosen = ui.peripheralChoice[id] ? JSON.parse(ui.peripheralChoice[id]) : null;
     if (!chosen || chosen.type !== type) {
@@ -641,7 +787,7 @@ async function activate(trooper, order) {
 
 /** Declare the active trooper's skill (and, in a joint activation, each Peripheral's). */
 async function declare(skill, type = skill.type, routes = undefined) {
-  const peripherals = peripheralsFor(type, routes);
+  const peripherals = peripheralsFor(type, routes, skill);
   if (!peripherals) return;
   const answer = await send({ type: "declare_skill", skill, ...(peripherals.length ? { peripherals } : {}) });
   if (answer.ok) { resetDeclaration(); render(); }
@@ -678,16 +824,26 @@ function ordersLeft(orders) {
     + (orders?.tactical ?? []).length + (orders?.lieutenant ? 1 : 0);
 }
 
-/** End turn; with Orders left that a trooper may still spend, ask first ("End turn with 7 Orders unspent?"). */
+/**
+ * End turn; with Orders left that a trooper may still spend, public or private, ask first ("End turn with 7 Orders
+ * unspent?"). The game never ends a turn by itself when the Orders run out (a private Order may remain, and the
+ * opponent must not tell), so once they are spent the button says so; the app never sends end_turn by itself either.
+ */
 function endTurnControl(state, options) {
-  const left = ordersLeft(state.orders);
+  const usable = Object.keys(options.activate ?? {}).length > 0 ? ordersLeft(state.orders) : 0;
+  const privateLeft = (options.reveal ?? []).length + Object.keys(options.combat_jump ?? {}).length;
+  const left = usable + privateLeft;
   const turn = `${state.round}:${state.turn}:${state.active}:${state.orders_spent ?? 0}`; // an Order spent meanwhile: ask again
   const end = async () => { ui.confirmEndTurn = null; render(); await send({ type: "end_turn" }); };
   if (ui.confirmEndTurn !== turn) {
-    const ask = left > 0 && Object.keys(options.activate ?? {}).length > 0;
-    return button("End turn", ask ? () => { ui.confirmEndTurn = turn; render(); } : end, { id: "end-turn" });
+    const endButton = button("End turn", left > 0 ? () => { ui.confirmEndTurn = turn; render(); } : end, { id: "end-turn" });
+    if (ordersLeft(state.orders) > 0) return endButton;
+    const hint = privateLeft > 0 ? "All your public Orders are spent; your private Order is still yours to use. " : "All your Orders are spent. ";
+    return el("div", { id: "orders-spent" }, hint, endButton);
   }
-  return el("div", { id: "end-turn-confirm", class: "confirm" }, `End turn with ${left} Order${left === 1 ? "" : "s"} unspent? `,
+  const counted = [...(usable ? [`${usable} Order${usable === 1 ? "" : "s"}`] : []),
+    ...(privateLeft ? [`${privateLeft} private Order${privateLeft === 1 ? "" : "s"}`] : [])].join(" and ");
+  return el("div", { id: "end-turn-confirm", class: "confirm" }, `End turn with ${counted} unspent? `,
     button("Yes, end turn", end, { id: "confirm-end-turn", class: "danger" }),
     button("No, keep playing", () => { ui.confirmEndTurn = null; render(); }, { id: "cancel-end-turn" }));
 }
@@ -709,6 +865,7 @@ function renderConcede(state) {
 
 function onTableClick(point, trooper) {
   if (rulerClick(conn, point, trooper)) return; // the ruler, when on, takes table clicks
+  if (gutsPanel.click(point)) return; // the Guts window's destination, while this seat owes it
   const state = conn.view.state;
   if (!state || !isSeat()) return;
   const options = conn.currentOptions();

@@ -198,6 +198,16 @@ function piecesOf(line) {
   return { dice, verdict: verdict?.text ?? "" };
 }
 
+/**
+ * A weapon's name with the ammunition of a Saving Roll, unless the name already says it
+ * ("Lance Rifle (DA)" stays so; "Line Rifle" with N: "Line Rifle (N)").
+ * @param {string} name @param {string | null | undefined} ammo
+ */
+export function withAmmo(name, ammo) {
+  if (!ammo || name.includes(`(${ammo})`)) return name;
+  return `${name} (${ammo})`;
+}
+
 const hit = (/** @type {Record<string, any>} */ r) => (r.successes ?? 0) + (r.criticals ?? 0) > 0;
 
 /**
@@ -247,10 +257,22 @@ export function lastRoll(event, ctx, active = null) {
   const saves = (outcome.saves ?? []).map((/** @type {any} */ s, /** @type {number} */ i) => {
     const { dice } = piecesOf(saveLines[i] ?? { parts: [] });
     const hits = `${s.hits} hit${s.hits === 1 ? "" : "s"}${s.criticals ? ` + ${s.criticals} crit` : ""}`;
-    return { side: sideOf(s.trooper), who: names.label(s.trooper), against: `${weaponName(s.weapon)} (${s.ammo}), ${hits}`,
+    return { side: sideOf(s.trooper), who: names.label(s.trooper), against: `${withAmmo(weaponName(s.weapon), s.ammo)}, ${hits}`,
       target: n5 ? `saves on ${s.target} or less` : `fails on ${s.target} or less`, dice,
       verdict: s.failed ? `${s.failed} failed` : "all saved", failed: s.failed ?? 0 };
   });
   const effects = (outcome.effects ?? []).map((/** @type {any} */ x) => textOf(effectText(x, ctx)));
   return { order: event.order, active: active ? names.label(active) : null, headline, winner, rolls, saves, effects };
+}
+
+/**
+ * How tightly the lower third sets a roll so that every row fits in it (it never cuts a row
+ * off): "normal" up to 3 rolls and saves, "compact" (smaller rows) up to 6, "dense" (two
+ * columns of small rows) beyond, as a Coordinated Order with AROs and saves makes.
+ * @param {{ rolls: any[], saves: any[], effects: any[] } | null} roll what `lastRoll` returns
+ * @returns {"normal" | "compact" | "dense"}
+ */
+export function rollDensity(roll) {
+  const rows = (roll?.rolls.length ?? 0) + (roll?.saves.length ?? 0) + Math.ceil((roll?.effects.length ?? 0) / 2);
+  return rows <= 3 ? "normal" : rows <= 6 ? "compact" : "dense";
 }

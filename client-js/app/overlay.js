@@ -8,7 +8,7 @@ import { CloseCode } from "./lib/protocol-constants.js";
 import { loadCatalogue } from "./catalogue.js";
 import { TrooperNames, toNodes } from "./describe.js";
 import { trooperNames } from "./roster.js";
-import { aroCountdown, clocksFromFrame, clocksNow, isSeat, lastRoll, overlayLink, rolledOrder, scoreboard, seatCheck, SIDES } from "./overlay-model.js";
+import { aroCountdown, clocksFromFrame, clocksNow, isSeat, lastRoll, overlayLink, rolledOrder, rollDensity, scoreboard, seatCheck, SIDES } from "./overlay-model.js";
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 /** @param {string} tag @param {Record<string, any>} attrs @param {...(Node|string|null)} children */
@@ -178,6 +178,7 @@ function renderRoll() {
   const roll = lastRoll(feed.lastResolved?.event, ctx, feed.lastResolved?.active);
   box.hidden = !roll;
   if (!roll) return;
+  box.className = rollDensity(roll); // every row in the frame: smaller rows, two columns, never cut
   const dice = (/** @type {any[]} */ pieces) => el("span", { class: "dice" }, toNodes(pieces));
   box.replaceChildren(
     el("header", { class: roll.winner ? `side-${roll.winner}` : "" },
@@ -195,7 +196,7 @@ function renderRoll() {
       el("div", { class: "roll-sv" }, s.target),
       dice(s.dice),
       el("div", { class: "verdict" }, s.verdict))),
-    ...(roll.effects.length ? [el("ul", { class: "effects" }, ...roll.effects.slice(0, 4).map((/** @type {string} */ x) => el("li", {}, x)))] : []));
+    ...(roll.effects.length ? [el("ul", { class: "effects" }, ...roll.effects.map((/** @type {string} */ x) => el("li", {}, x)))] : []));
 }
 
 /** What runs down between frames: the ARO countdown and the running chess clock. */

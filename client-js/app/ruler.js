@@ -212,11 +212,12 @@ export function renderReadout() {
 }
 
 /**
- * The ruler on the table (inside the y-flipped group): the line between its ends, its end
+ * The ruler on the table (inside the table's turned group): the line between its ends, its end
  * points, and the server's distance in a pill at the middle (`addLabel` places screen-sized
- * labels: {node, x, y, kind: "fixed"} in SVG coordinates; `makePill(text, options)` makes one).
+ * labels: {node, x, y, kind: "fixed"} in SVG coordinates, `onScreen` gives a table point's;
+ * `makePill(text, options)` makes one).
  */
-export function drawRuler(layer, view, names, addLabel, depth, makePill) {
+export function drawRuler(layer, view, names, addLabel, onScreen, makePill) {
   lastNames = names;
   lastView = view;
   if (!ruler.active) return;
@@ -239,6 +240,7 @@ export function drawRuler(layer, view, names, addLabel, depth, makePill) {
     ? `${formatDistance(answer.distance)}${typeof ruler.from === "string" && typeof answer.line_of_fire === "boolean" ? answer.line_of_fire ? " · LoF" : " · no LoF" : ""}`
     : "?";
   const g = makePill(text, { size: 12, colour: "#dff8ff", background: "#0b2630", edge: "#7fe8ff", attrs: { "data-ruler-label": "" } });
-  addLabel({ node: g, x: (a[0] + b[0]) / 2, y: depth - (a[1] + b[1]) / 2, kind: "fixed" });
+  const [x, y] = onScreen([(a[0] + b[0]) / 2, (a[1] + b[1]) / 2]);
+  addLabel({ node: g, x, y, kind: "fixed" });
   renderReadout();
 }

@@ -8,10 +8,13 @@
 // and target lines of the attacks declared by them and by the AROs, and the area of template
 // weapons, until it is resolved. Zoom (wheel, +/- buttons), pan (drag), the ruler's line.
 // Texts and tokens keep their size on screen at any zoom (`layoutOverlay`).
-import { baseRadius, declaredFrom, firstMov, silhouetteHeight, TEMPLATE_LENGTH } from "./lib/geometry.js";
+import { baseRadius, declaredFrom, firstMov, routeLength, silhouetteHeight, teardropPath } from "./lib/geometry.js";
 import { weapon, weaponName } from "./catalogue.js";
 import { trooperNames, trooperStates, STATE_TOKENS } from "./roster.js";
+import { terrainName } from "./terrain-names.js";
 import { ruler, drawRuler, installRuler } from "./ruler.js";
+import { facingWords, orientation } from "./seat-view.js";
+import { placeLabels } from "./label-layout.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const ZOC_RADIUS = 8; // inches (DIGEST: Zone of Control)
@@ -54,16 +57,26 @@ function svg(tag, attrs = {}, text = undefined) {
   return node;
 }
 
+/** How the table is turned for this viewer (seat-view.js): North up, or South up for a seat at the North edge. */
+let orient = orientation(1, 1, false);
+/** A table point's SVG point (where screen-sized labels go). @param {number[]} p */
+const onScreen = (p) => orient.toSvg(p);
+/** The viewer's Deployment Zone, which facings are said from (null: a spectator, or before the roll-off). */
+let viewerZone = /** @type {"north" | "south" | null} */ (null);
+
 /** What was last drawn, so that zoom, the ruler and the roster's hover can redraw or re-lay it. */
 let last = /** @type {any[] | null} */ (null);
 /** Screen-sized things of the current drawing (labels, tokens, pills), laid out by `layoutOverlay`. */
 let overlay = /** @type {any[]} */ ([]);
+/** Front arcs drawn beyond the bases, resized by `layoutOverlay` so that they stay readable at any zoom. */
+let arcs = /** @type {{node: SVGPathElement, x: number, y: number, f: number, r: number}[]} */ ([]);
 
 /**
  * @param {SVGSVGElement} root
  * @param {import("./lib/view.js").LocalView} view
  * @param {string|null} role
- * @param {{selected: string|null, routes: Record<string, number[][]>, firingPoint: number[]|null, facingTo: number[]|null}} ui
+ * @param {{selected: string|null, routes: Record<string, number[][]>, routeFor?: string|null, firingPoint: number[]|null, rotated?: boolean, guts?: any}} ui
+ *   `rotated`: the table is seen from its South-up side (a seat at the North edge, seat-view.js)
  * @param {Record<string, any> | null} options the seat's current options (null: none)
  * @param {(p: [number, number], trooper?: Record<string, any>) => void} onClick table point clicked (inches); with the ruler on, a trooper clicked gives its position and itself
  * @param {(id: string) => void} onSelect trooper clicked
@@ -75,14 +88,19 @@ export function drawTable(root, view, role, ui, options, onClick, onSelect) {
   if (!camera.ready) { camera.ready = true; installPanZoom(root, width, depth); }
   root.__onClick = onClick;
   root.__size = [width, depth];
+  orient = orientation(width, depth, Boolean(ui.rotated));
+  root.__orient = orient;
+  viewerZone = state.initiative?.zones?.[role ?? ""] ?? null;
   applyCamera(root);
   root.replaceChildren();
   root.classList.toggle("ruler-on", ruler.active);
   overlay = [];
+  arcs = [];
   const names = trooperNames(state);
-  // y grows northwards on the table, downwards in SVG: flip once here. Texts go in `top`,
-  // unflipped (SVG y = depth - y), so that they read the right way up.
-  const g = svg("g", { transform: `translate(0 ${depth}) scale(1 -1)` });
+  // y grows northwards on the table, downwards in SVG: flip once here (or, seen from the North
+  // edge, mirror x instead: the table turned 180°). Texts go in `top`, unturned (at
+  // `onScreen` of their table point), so that they read the right way up.
+  const g = svg("g", { transform: orient.transform, class: "board", "data-rotated": String(orient.rotated) });
   const top = svg("g", { id: "table-overlay", "pointer-events": "none" });
   root.append(g, top);
   g.append(svg("rect", { x: 0, y: 0, width, height: depth, fill: "#46623f", stroke: "#cfd8c8", "stroke-width": 0.12 }));
@@ -102,12 +120,16 @@ export function drawTable(root, view, role, ui, options, onClick, onSelect) {
         "stroke-width": 0.1, "stroke-dasharray": "0.4 0.2", "data-lof": seen }));
     }
   }
-  for (const [id, route] of Object.entries(ui.routes ?? {})) {
+  const drawing = Object.entries(ui.routes ?? {}).filter(([id, route]) => route.length && view.trooper(id)?.position);
+  for (const [id, route] of drawing) {
     const t = view.trooper(id);
-    if (!t?.position || !route.length) continue;
+    const current = id === (ui.routeFor ?? ui.selected);
     g.append(svg("polyline", { points: [t.position, ...route].map((p) => p.join(",")).join(" "), fill: "none", stroke: "#fff",
-      "stroke-width": 0.12, "stroke-dasharray": "0.5 0.25", id: id === ui.selected ? "route" : `route-${id}`, "data-route": id }));
+      "stroke-width": current ? 0.16 : 0.1, opacity: current ? 1 : 0.75, "stroke-dasharray": "0.5 0.25", id: id === ui.selected ? "route" : `route-${id}`, "data-route": id }));
+    // Its length just beyond its end (the line says whose it is).
+    label(route[route.length - 1], inches(routeLength(t.position, route)), "#ffffff", depth, 0.9);
   }
+  if (ui.guts) drawGuts(g, ui.guts);
   if (ui.firingPoint) {
     g.append(svg("circle", { cx: ui.firingPoint[0], cy: ui.firingPoint[1], r: 0.45, fill: "none", stroke: "#ff0", "stroke-width": 0.12, id: "chosen-firing-point" }));
   }
@@ -119,11 +141,25 @@ export function drawTable(root, view, role, ui, options, onClick, onSelect) {
   for (const t of placed.filter((x) => x.condition !== "dead")) drawTrooper(g, t, names, ui, active, depth, onSelect, onClick);
   const rulerLayer = svg("g", { id: "ruler-layer" });
   g.append(rulerLayer);
-  drawRuler(rulerLayer, view, names, (item) => overlay.push(item), depth, pill);
+  drawRuler(rulerLayer, view, names, (item) => overlay.push(item), onScreen, pill);
   renderTitle(state);
   renderLegend(state);
   for (const item of overlay) top.append(item.node);
   layoutOverlay(root);
+}
+
+/**
+ * The seat's Guts window (guts-panel.js): the ring points that satisfy the rule (green dots),
+ * the default end (yellow ring) and the chosen point with its straight move (white).
+ * @param {SVGGElement} g @param {{start: number[], default: number[], points: number[][], chosen: number[] | null}} guts
+ */
+function drawGuts(g, guts) {
+  for (const p of guts.points ?? []) g.append(svg("circle", { cx: p[0], cy: p[1], r: 0.12, fill: "#7f7", opacity: 0.8, class: "guts-point" }));
+  g.append(svg("circle", { cx: guts.default[0], cy: guts.default[1], r: 0.4, fill: "none", stroke: "#fc6", "stroke-width": 0.12, id: "guts-default-point" }));
+  const end = guts.chosen ?? guts.default;
+  g.append(svg("line", { x1: guts.start[0], y1: guts.start[1], x2: end[0], y2: end[1], stroke: "#fff", "stroke-width": 0.1,
+    "stroke-dasharray": "0.4 0.2", id: "guts-route" }));
+  if (guts.chosen) g.append(svg("circle", { cx: guts.chosen[0], cy: guts.chosen[1], r: 0.4, fill: "none", stroke: "#fff", "stroke-width": 0.14, id: "guts-chosen-point" }));
 }
 
 /** Redraw with what was last drawn (zoom buttons, the ruler's answers). */
@@ -157,12 +193,12 @@ function drawZones(g, state, depth) {
     // Its label outside the table, by the edge the zone runs along (inside for a zone in the middle).
     const atEdge = z.y0 <= 0 ? -0.75 : z.y1 >= state.table.depth ? state.table.depth + 0.75 : (z.y0 + z.y1) / 2;
     const text = side ? `Player ${side} deployment zone` : `${name} deployment zone`;
-    overlay.push(fixedLabel((z.x0 + z.x1) / 2, depth - atEdge, pill(text, { colour: side ? sideColour(side).light : "#ddd", size: 10, background: "rgba(0,0,0,.35)", attrs: { "data-zone-label": name } })));
+    overlay.push(fixedLabel(...onScreen([(z.x0 + z.x1) / 2, atEdge]), pill(text, { colour: side ? sideColour(side).light : "#ddd", size: 10, background: "rgba(0,0,0,.35)", attrs: { "data-zone-label": name } })));
   }
 }
 
-/** Terrain: a shadow that grows with height, the footprint shaded by kind and height, and a
- * label with its name and height in inches. */
+/** Terrain: a shadow that grows with height, the footprint shaded by kind and height, a
+ * label with its name and height in inches, and a tooltip naming it as the rules do. */
 function drawTerrain(g, state, depth) {
   const pieces = state.table.terrain ?? [];
   for (const piece of pieces) {
@@ -174,7 +210,10 @@ function drawTerrain(g, state, depth) {
     const h = piece.height ?? 0;
     const node = svg("polygon", { points: piece.polygon.map((p) => p.join(",")).join(" "), fill: terrainFill(piece.kind, h),
       stroke: "#1b1b1b", "stroke-width": 0.1, "data-terrain": piece.id, "data-kind": piece.kind ?? "" });
-    node.append(svg("title", {}, `${piece.name || piece.id}${piece.kind ? ` (${piece.kind})` : ""}: ${inches(h)} high${piece.gives_cover === false ? ", gives no Partial Cover" : ""}`));
+    // The tooltip names it as the rules' messages do (never by its id): "The Refinery office
+    // south-east of the centre (building): 3.5" high".
+    const named = terrainName(piece, state.table);
+    node.append(svg("title", {}, `${named[0].toUpperCase()}${named.slice(1)}${piece.kind ? ` (${piece.kind})` : ""}: ${inches(h)} high${piece.gives_cover === false ? ", gives no Partial Cover" : ""}`));
     g.append(node);
     if (h >= 2) { // a roof line: tall pieces read as raised blocks
       const [cx, cy] = centre(piece.polygon);
@@ -189,9 +228,11 @@ function drawTerrain(g, state, depth) {
     const full = pill(narrow || !piece.name ? `${piece.name ? `${piece.name} ` : ""}${inches(h)}` : piece.name,
       { ...look, sub: narrow || !piece.name ? undefined : inches(h), attrs: { "data-terrain-label": piece.id, "data-variant": "full" } });
     const short = pill(inches(h), { ...look, attrs: { "data-terrain-label": piece.id, "data-variant": "height" } });
-    overlay.push({ kind: "terrain", x: cx, y: depth - cy, area: box.w * box.h, variants: [full, short], node: full,
-      rect: { x0: box.x0, y0: depth - box.y0 - box.h, x1: box.x0 + box.w, y1: depth - box.y0 } });
-    overlay.push({ kind: "terrain-short", x: cx, y: depth - cy, node: short });
+    const [sx, sy] = onScreen([cx, cy]);
+    const [ax, ay] = onScreen([box.x0, box.y0]), [bx, by] = onScreen([box.x0 + box.w, box.y0 + box.h]);
+    overlay.push({ kind: "terrain", x: sx, y: sy, area: box.w * box.h, variants: [full, short], node: full,
+      rect: { x0: Math.min(ax, bx), y0: Math.min(ay, by), x1: Math.max(ax, bx), y1: Math.max(ay, by) } });
+    overlay.push({ kind: "terrain-short", x: sx, y: sy, node: short });
   }
 }
 
@@ -218,7 +259,16 @@ function drawTrooper(g, t, names, ui, active, depth, onSelect, onClick) {
   const unconscious = t.condition === "unconscious";
   const name = names.get(t.id);
   const group = svg("g", { "data-trooper": t.id, "data-condition": t.condition ?? "", class: `trooper side-${t.side}${dead ? " dead" : ""}`, cursor: "pointer" });
-  group.append(svg("title", {}, `${name?.full ?? "?"} (${t.id})${t.marker ? ", Camouflage marker" : ""}${t.condition && t.condition !== "normal" ? `, ${t.condition}` : ""}`));
+  const facing = !dead && !unconscious && !(t.marker && !t.profile) ? `, facing ${facingWords(t.facing ?? 0, viewerZone)}` : "";
+  group.append(svg("title", {}, `${name?.full ?? "?"} (${t.id})${t.marker ? ", Camouflage marker" : ""}${t.condition && t.condition !== "normal" ? `, ${t.condition}` : ""}${facing}`));
+  if (!dead && !unconscious && !(t.marker && !t.profile)) {
+    // The front arc (180°) as a fan reaching out of the base, under it: readable at the
+    // whole-table zoom, where a base is a few pixels across (`layoutOverlay` sizes it).
+    // (Not a click target: a click on it is a point of the table, as the first point of a route often is.)
+    const fan = svg("path", { fill: side.light, opacity: t.hidden ? 0.18 : 0.38, stroke: side.light, "stroke-width": 0.05, "pointer-events": "none", "data-front-fan": t.id });
+    arcs.push({ node: fan, x, y, f: ((t.facing ?? 0) * Math.PI) / 180, r });
+    group.append(fan);
+  }
   group.append(svg("circle", { cx: x, cy: y, r: r + 0.32, class: "hover-ring", fill: "none", stroke: "#fff", "stroke-width": 0.14, opacity: 0 }));
   if (active.has(t.id)) {
     group.append(svg("circle", { cx: x, cy: y, r: r + 0.42, fill: "none", stroke: "#ffd24a", "stroke-width": 0.22, "data-active-ring": t.id }));
@@ -274,7 +324,7 @@ function drawTrooper(g, t, names, ui, active, depth, onSelect, onClick) {
   const edge = t.id === ui.selected ? "#fff" : active.has(t.id) ? "#ffd24a" : side.fill;
   const label = pill(name?.short ?? "?", { ordinal: name?.ordinal, colour: dead ? "#b8b8b8" : "#fff", strike: dead, edge,
     edgeWidth: edge === side.fill ? 1.2 : 2.2, tokens, attrs: { "data-label-for": t.id, "data-side": t.side } });
-  overlay.push({ node: label, x, y: depth - y, r, kind: "trooper", priority: active.has(t.id) || t.id === ui.selected ? 0 : dead ? 2 : 1 });
+  overlay.push({ node: label, x: onScreen([x, y])[0], y: onScreen([x, y])[1], r, kind: "trooper", priority: active.has(t.id) || t.id === ui.selected ? 0 : dead ? 2 : 1 });
 }
 
 /**
@@ -372,12 +422,13 @@ export function layoutOverlay(root) {
   if (!ctm || !ctm.a) return;
   const k = 1 / ctm.a; // SVG units (inches) per screen pixel
   root.style.setProperty("--inch-per-px", String(k));
-  const bases = overlay.filter((o) => o.kind === "trooper").map((o) => ({ x0: o.x - o.r, y0: o.y - o.r, x1: o.x + o.r, y1: o.y + o.r, id: o }));
-  /** @type {{x0: number, y0: number, x1: number, y1: number, id?: any}[]} */
-  const taken = [];
-  const hits = (b, self) => taken.some((o) => o.x0 < b.x1 && b.x0 < o.x1 && o.y0 < b.y1 && b.y0 < o.y1)
-    || bases.some((o) => o.id !== self && o.x0 < b.x1 && b.x0 < o.x1 && o.y0 < b.y1 && b.y0 < o.y1);
   for (const item of overlay) fitPill(item.node);
+  // Front arcs: at least 16 px beyond the base on screen, at least 0.5" in any case.
+  for (const { node, x, y, f, r } of arcs) {
+    const reach = r + Math.max(0.5, 16 * k);
+    const at = (a) => `${x + reach * Math.cos(a)} ${y + reach * Math.sin(a)}`;
+    node.setAttribute("d", `M ${x} ${y} L ${at(f - Math.PI / 2)} A ${reach} ${reach} 0 0 1 ${at(f + Math.PI / 2)} Z`);
+  }
   const centred = (node, x, y) => {
     const [pw, ph] = node.__size ?? [0, 0];
     node.setAttribute("transform", `translate(${x - (pw * k) / 2} ${y - (ph * k) / 2}) scale(${k})`);
@@ -398,21 +449,23 @@ export function layoutOverlay(root) {
     short.setAttribute("display", fits ? "none" : "inline");
     terrainBoxes.push(fits ? box : centred(short, item.x, item.y));
   }
-  const troopers = overlay.filter((o) => o.kind === "trooper").sort((a, b) => a.priority - b.priority);
-  for (const item of troopers) {
+  // Trooper labels: around their bases, never over another label or base (label-layout.js);
+  // one pushed away from a crowd gets a thin line to its base.
+  const troopers = overlay.filter((o) => o.kind === "trooper");
+  const spots = placeLabels(troopers.map((item) => ({ x: item.x, y: item.y, r: item.r + (item.priority === 0 ? 0.45 : 0.1),
+    w: item.node.__size[0] * k, h: item.node.__size[1] * k, priority: item.priority })), 2 * k);
+  troopers.forEach((item, i) => {
+    const { x0, y0, leader } = spots[i];
     const [pw, ph] = item.node.__size;
-    const w = pw * k, h = ph * k, gap = 2 * k, r = item.r + (item.priority === 0 ? 0.45 : 0.1);
-    const spots = [[item.x - w / 2, item.y + r + gap], [item.x - w / 2, item.y - r - gap - h], [item.x + r + gap, item.y - h / 2],
-      [item.x - r - gap - w, item.y - h / 2], [item.x + r * 0.7, item.y + r * 0.7 + gap], [item.x - w - r * 0.7, item.y + r * 0.7 + gap],
-      [item.x + r * 0.7, item.y - r * 0.7 - gap - h], [item.x - w - r * 0.7, item.y - r * 0.7 - gap - h]];
-    let chosen = spots[0];
-    for (const [x0, y0] of spots) {
-      const box = { x0, y0, x1: x0 + w, y1: y0 + h };
-      if (!hits(box, item)) { chosen = [x0, y0]; break; }
+    item.node.setAttribute("transform", `translate(${x0} ${y0}) scale(${k})`);
+    item.leader?.remove();
+    item.leader = null;
+    if (leader) {
+      const cx = Math.min(Math.max(item.x, x0), x0 + pw * k), cy = Math.min(Math.max(item.y, y0), y0 + ph * k);
+      item.leader = svg("line", { x1: item.x, y1: item.y, x2: cx, y2: cy, stroke: "#fff", "stroke-width": k, opacity: 0.7, "data-label-leader": item.node.getAttribute("data-label-for") });
+      item.node.parentNode?.insertBefore(item.leader, item.node);
     }
-    taken.push({ x0: chosen[0], y0: chosen[1], x1: chosen[0] + w, y1: chosen[1] + h });
-    item.node.setAttribute("transform", `translate(${chosen[0]} ${chosen[1]}) scale(${k})`);
-  }
+  });
 }
 
 const SKILL_COLOUR = { bs_attack: "#ff3b3b", cc_attack: "#d070ff", comms_attack: "#40e0ff", discover: "#e0e0e0" };
@@ -486,22 +539,26 @@ function drawAttack(layer, view, attackerId, skill, from, colours, attribute, de
       : skill.type === "comms_attack" ? `Hack: ${weaponName(skill.program)}` : "Discover";
     label(mid, what, colour, depth, 0);
   }
-  if (template && TEMPLATE_LENGTH[template]) {
-    const length = TEMPLATE_LENGTH[template];
-    const angles = targetsOf(skill).map((id) => view.trooper(id)?.position).filter(Boolean)
-      .map((p) => Math.atan2(p[1] - from[1], p[0] - from[0]));
-    if (angles.length) {
-      const lo = Math.min(...angles) - 0.2, hi = Math.max(...angles) + 0.2;
-      const at = (a) => `${from[0] + length * Math.cos(a)} ${from[1] + length * Math.sin(a)}`;
-      layer.append(svg("path", { d: `M ${from[0]} ${from[1]} L ${at(lo)} A ${length} ${length} 0 0 1 ${at(hi)} Z`,
-        fill: colour, opacity: 0.18, stroke: colour, "stroke-width": 0.06, "data-template": attackerId }));
-    }
+  if (template) drawTemplates(layer, view, attackerId, skill, from, template, colour);
+}
+
+/** Each teardrop of a Direct Template attack as the rules core lays it: its tip on the
+ * shooter's base, aimed through the centre of the Main Target named for it (an ARO's: the
+ * active trooper at its chosen point); docs/rules-decisions/geometry.md. */
+function drawTemplates(layer, view, attackerId, skill, from, template, colour) {
+  const radius = baseRadius(view.trooper(attackerId));
+  for (const targetId of targetsOf(skill)) {
+    const aim = skill.target_point ?? view.trooper(targetId)?.position;
+    const d = aim ? teardropPath(from, radius, aim, template) : null;
+    if (d) layer.append(svg("path", { d, fill: colour, opacity: 0.18, stroke: colour, "stroke-width": 0.06,
+      "data-template": attackerId }));
   }
 }
 
 /** A text on the table at a table point (raised by `dy` inches), on a dark pill, screen-sized. */
 function label([x, y], text, colour, depth, dy) {
-  overlay.push(fixedLabel(x, depth - y - dy, pill(text, { colour, size: 10, edge: colour })));
+  const [sx, sy] = onScreen([x, y]);
+  overlay.push(fixedLabel(sx, sy - dy, pill(text, { colour, size: 10, edge: colour })));
 }
 
 /** The table's title and size above it. */
@@ -535,7 +592,7 @@ function renderLegend(state) {
       : "<div>Shown once the roll-off settles who deploys where.</div>"}</div>
     <div class="lg-section"><b>Troopers</b>
       <div>${swatch(SIDE_COLOUR.A.fill, "border-radius:50%")} Player A ${swatch(SIDE_COLOUR.B.fill, "border-radius:50%")} Player B</div>
-      <div class="lg-note">Bases to scale by Silhouette (25 mm S1–S2, 40 mm S3/S5/S6, 55 mm S4/S7, 70 mm S8). The light half and the nose are the front arc.</div>
+      <div class="lg-note">Bases to scale by Silhouette (25 mm S1–S2, 40 mm S3/S5/S6, 55 mm S4/S7, 70 mm S8). The light fan beyond the base (with the nose) is its 180° front arc; the tooltip says where it faces.</div>
       <div>${swatch("transparent", "border:3px solid #ffd24a;border-radius:50%")}active (the Order in progress)</div>
       <div>${swatch("transparent", "border:2px solid #fff;border-radius:50%")}selected</div>
       <div>${swatch("transparent", "border:2px dashed #ffa030;border-radius:50%")}may react now (ARO window)</div>
@@ -594,7 +651,8 @@ function installPanZoom(root, width, depth) {
   let drag = null;
   const toTable = (e) => {
     const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(root.getScreenCTM().inverse());
-    return [Math.round(p.x * 100) / 100, Math.round((root.__size[1] - p.y) * 100) / 100];
+    const [x, y] = root.__orient.toTable([p.x, p.y]); // North up or turned: the inverse of what was drawn
+    return [Math.round(x * 100) / 100, Math.round(y * 100) / 100];
   };
   root.addEventListener("wheel", (e) => {
     e.preventDefault();

@@ -57,6 +57,39 @@ export function orderMov(profile) {
 // (docs/rules-decisions/armies.md).
 export const TEMPLATE_LENGTH = Object.freeze({ small_teardrop: 8, large_teardrop: 10 });
 
+// The radii of a teardrop's narrow and wide ends, inches, as server/rules/table/templates.py
+// has them (docs/rules-decisions/geometry.md, "Direct Template teardrops").
+export const TEMPLATE_ENDS = Object.freeze({ small_teardrop: [0.25, 1.75], large_teardrop: [0.25, 2.25] });
+
+/**
+ * The outline of a teardrop laid as the rules core lays it: its narrow tip on the rim of the
+ * shooter's base (centre `from`, radius `radius`), its axis through `aim` (the Main Target's
+ * centre). Returns an SVG path in table coordinates (the hull of its two end circles), or
+ * null for an unknown shape or no direction.
+ * @param {Point} from @param {number} radius @param {Point} aim @param {string} shape
+ * @returns {string | null}
+ */
+export function teardropPath(from, radius, aim, shape) {
+  const length = TEMPLATE_LENGTH[/** @type {keyof typeof TEMPLATE_LENGTH} */ (shape)];
+  const ends = TEMPLATE_ENDS[/** @type {keyof typeof TEMPLATE_ENDS} */ (shape)];
+  const dx = aim[0] - from[0], dy = aim[1] - from[1], gap = Math.hypot(dx, dy);
+  if (!length || !ends || gap < 1e-9) return null;
+  const [r0, r1] = ends;
+  const ux = dx / gap, uy = dy / gap;
+  const at = (/** @type {number} */ along, /** @type {number} */ across) =>
+    [from[0] + ux * along - uy * across, from[1] + uy * along + ux * across];
+  const narrow = radius + r0, wide = radius + length - r1; // the end circles' centres, along
+  const lean = (r1 - r0) / (wide - narrow), upright = Math.sqrt(1 - lean * lean);
+  // Where the straight sides touch each end circle: the side's normal leans back by `lean`.
+  const touch = (/** @type {number} */ centre, /** @type {number} */ r, /** @type {number} */ side) =>
+    at(centre - r * lean, side * r * upright);
+  const p = (/** @type {number[]} */ q) => `${q[0]} ${q[1]}`;
+  // Clockwise in table coordinates (y up): along the left side, round the wide end, back
+  // along the right side and round the narrow end.
+  return `M ${p(touch(narrow, r0, 1))} L ${p(touch(wide, r1, 1))} A ${r1} ${r1} 0 1 0 ${p(touch(wide, r1, -1))}`
+    + ` L ${p(touch(narrow, r0, -1))} A ${r0} ${r0} 0 0 0 ${p(touch(narrow, r0, 1))} Z`;
+}
+
 /**
  * Where each skill of an Order was declared from: the point of the trooper's path reached
  * before it (a movement skill extends the path by its route, whose first point is where the

@@ -97,6 +97,10 @@ export const RuleReason = Object.freeze({
   IN_RETREAT: "in_retreat",
   IMPETUOUS_ROUTE: "impetuous_route",
   STALE_CLOCK: "stale_clock",
+  STALE_GUTS_WINDOW: "stale_guts_window",
+  GUTS_STILL_IN_REACH: "guts_still_in_reach",
+  GUTS_NOT_IN_COVER: "guts_not_in_cover",
+  GUTS_BASE_CONTACT: "guts_base_contact",
 });
 
 export const CloseCode = Object.freeze({

@@ -215,6 +215,26 @@ const FOLDS = {
   },
   order_resolved(state, e) {
     for (const effect of e.outcome.effects) applyEffect(state, effect, e.profiles ?? {});
+    if (e.conclusion && state.order) {
+      // The Conclusion waits on Guts movements (server combat/guts_window.py): the Order stays.
+      Object.assign(state.order, { step: "conclusion", conclusion: e.conclusion, guts_window: false, window_open: false });
+    } else {
+      state.order = null;
+    }
+  },
+  guts_window_opened(state) {
+    if (state.order) state.order.guts_window = true;
+  },
+  guts_reacted(state, e) {
+    if (e.effect) applyEffect(state, e.effect, {});
+    const order = state.order;
+    if (order?.conclusion) {
+      order.conclusion.guts = (order.conclusion.guts ?? []).filter((/** @type {any} */ g) => g.trooper !== e.trooper);
+      order.guts_window = false;
+    }
+  },
+  order_concluded(state, e) {
+    for (const effect of e.effects ?? []) applyEffect(state, effect, {});
     state.order = null;
   },
   trooper_revealed(state, e) {

@@ -49,3 +49,15 @@ test("seed 000: the log names the point an ARO was taken at", async () => {
   assert.match(d.textOf(d.skillText({ type: "discover", target: "A-t3", target_point: [1, 2] })), /as it passes \(1\.0, 2\.0\)$/);
   assert.doesNotMatch(d.textOf(d.skillText({ ...skill, target_point: undefined })), /passes/);
 });
+
+test("the point choices are the server's: its default, then only the points of the route where the ARO resolves, each with its SV", () => {
+  const order = { trooper: "A-t7", path: [[14, 8], [18, 8]] };
+  const at = (/** @type {number[] | null} */ point, /** @type {number} */ sv) => ({ point, template: false, distance: 15, attribute: "BS", base: 12,
+    mods: [{ source: "range", value: sv - 12 }], sv, range: { from: 8, up_to: 16, mod: sv - 12 }, automatic_failure: null });
+  // The server left out the start (no Line of Fire there): so does the panel.
+  const choice = { value: "{}", kind: "shoot", target: "A-t7", text: "", points: [at(null, 12), at([18, 8], 12)] };
+  assert.deepEqual(aro.pointChoices(choice, order), [
+    { value: "", text: "at the last point it is seen: BS 12 +0 range 8-16\" = SV 12 at 15.0\"" },
+    { value: "[18,8]", text: "at the end of its route (18.0, 8.0): BS 12 +0 range 8-16\" = SV 12 at 15.0\"" }]);
+  assert.deepEqual(aro.pointChoices({ value: "pass", kind: "pass", text: "No ARO" }, order), [], "no point for a pass");
+});

@@ -193,33 +193,54 @@ test("signed MODs, inches and facings", () => {
   assert.equal(d.inches(18.333), "18.3\"");
   assert.equal(d.point([26.2679491924, 29.2]), "(26.3, 29.2)");
   assert.equal(d.facingText(90), "north");
-  assert.equal(d.facingText(260.4), "260°");
+  assert.equal(d.facingText(260.4), "about south (260°)");
+  assert.equal(d.facingText(118), "about north-west (118°)", "the nearest compass point, not a bare angle");
   assert.equal(d.textOf(d.skillText({ type: "move", route: [[0, 0], [10, 0], [10, 8.3]], facing: 45 })), "Move 18.3\" to (10.0, 8.3) via (10.0, 0.0), facing north-east");
 });
 
-test("the ARO panel's default: shoot back with the weapon that reaches best, Dodge under a template, Reset against a hack", async () => {
+/** A preview of a shot as the server's options give it (server/rules/previews.py). */
+const preview = (/** @type {Record<string, any>} */ extra) => ({ point: null, template: false, distance: 23.0, reach: null, attribute: "BS",
+  base: 12, mods: [{ source: "range", value: -3 }], net_mod: -3, sv: 9, burst: 1, range: { from: 16, up_to: 24, mod: -3 },
+  max_range: 32, automatic_failure: null, ...extra });
+
+test("the ARO panel's default: shoot back with the weapon the server gives the best Success Value, Dodge under a template, Reset against a hack", async () => {
   aro = await import("../app/aro-panel.js");
-  const view = { trooper: (/** @type {string} */ id) => ({ "A-t5": { id, position: [22.5, 4], profile: { silhouette: 2 } },
-    "B-t3": { id, position: [22.5, 28], profile: { silhouette: 2 } } })[id] };
-  const ctx = { active: "A-t5", view, ruleset: "n5", label: (/** @type {string} */ id) => id };
+  const ctx = { active: "A-t5", view: {}, ruleset: "n5", label: (/** @type {string} */ id) => id };
+  // Both at −3 and SV 9 (23" between the bases) with PS 8; the Carbine's AP ammunition makes it
+  // the better one. Both are offered, the best first, each with its SV and MODs.
   const lof = { line_of_fire: true, bs_attack: ["sidearm", "punch_carbine"], dodge: true, reset: true,
-    targets: { bs_attack: { sidearm: ["A-t5"], punch_carbine: ["A-t5"] } } };
-  // 24" apart, 23" between the bases: the Punch Carbine and the Sidearm both have −3 there and PS 8; the
-  // Carbine's AP ammunition makes it the better one. Both are offered, the best first.
+    targets: { bs_attack: { sidearm: ["A-t5"], punch_carbine: ["A-t5"] } },
+    shots: { sidearm: { "A-t5": [preview({ max_range: 24 })] }, punch_carbine: { "A-t5": [preview({})] } } };
   const shot = aro.aroChoices("B-t3", lof, ctx);
   assert.deepEqual(JSON.parse(shot.preferred), { type: "bs_attack", weapon: "punch_carbine", targets: [{ trooper: "A-t5", burst: 1 }] });
   assert.deepEqual(shot.choices.map((c) => c.kind), ["shoot", "shoot", "dodge", "reset", "pass"]);
+  assert.equal(shot.choices[0].text, "Shoot: Punch Carbine (AP) at A-t5 (BS 12 \u22123 range 16-24\" = SV 9 at 23.0\")");
   assert.equal(JSON.parse(aro.aroChoices("B-t3", { ...lof, template: true }, ctx).preferred).type, "dodge");
   assert.equal(JSON.parse(aro.aroChoices("B-t3", { ...lof, comms_target: true }, ctx).preferred).type, "reset");
-  const zoc = aro.aroChoices("B-t3", { zone_of_control: true, bs_attack: [], dodge: true, reset: true, targets: {} }, ctx);
+  const zoc = aro.aroChoices("B-t3", { zone_of_control: true, bs_attack: [], dodge: true, reset: true, targets: {}, shots: {} }, ctx);
   assert.equal(JSON.parse(zoc.preferred).type, "dodge");
   assert.match(zoc.choices[0].text, /Dodge \(−3 PH: no LoF\)/);
-  assert.equal(aro.aroChoices("B-t3", { line_of_fire: true, bs_attack: [], dodge: false, reset: false, targets: {} }, ctx).preferred, "pass");
-  // Out of range: a weapon that cannot reach is not the default.
-  const far = { trooper: (/** @type {string} */ id) => ({ "A-t5": { id, position: [1, 1] }, "B-t3": { id, position: [47, 47] } })[id] };
-  const outOfRange = aro.aroChoices("B-t3", { line_of_fire: true, bs_attack: ["sidearm"], dodge: true, reset: false, targets: { bs_attack: { sidearm: ["A-t5"] } } }, { ...ctx, view: far });
+  assert.equal(aro.aroChoices("B-t3", { line_of_fire: true, bs_attack: [], dodge: false, reset: false, targets: {}, shots: {} }, ctx).preferred, "pass");
+  // A higher SV wins over a better PS: Mimetism shown, the SV the server computed.
+  const better = aro.aroChoices("B-t3", { ...lof, shots: { sidearm: { "A-t5": [preview({ sv: 12, mods: [] })] }, punch_carbine: { "A-t5": [preview({})] } } }, ctx);
+  assert.equal(JSON.parse(better.preferred).weapon, "sidearm");
+  // Out of range: offered (a legal declaration), flagged, and never the default.
+  const far = preview({ distance: 30.5, range: null, mods: [], sv: 12, max_range: 24, automatic_failure: "out_of_range" });
+  const outOfRange = aro.aroChoices("B-t3", { line_of_fire: true, bs_attack: ["sidearm"], dodge: true, reset: false,
+    targets: { bs_attack: { sidearm: ["A-t5"] } }, shots: { sidearm: { "A-t5": [far] } } }, ctx);
   assert.equal(JSON.parse(outOfRange.preferred).type, "dodge");
-  assert.match(outOfRange.choices[0].text, /out of range/);
+  assert.equal(outOfRange.choices[0].text, "Shoot: Sidearm at A-t5 (out of range at 30.5\" (max 24.0\"): fails automatically, no dice)");
+});
+
+test("a shot's preview in words: every MOD, the final SV, the distance; a template's reach; an SV below 1 flagged", () => {
+  assert.equal(d.shotPreviewText(preview({ distance: 6.2, mods: [{ source: "range", value: 3 }, { source: "mimetism", value: -3 }],
+    sv: 12, range: { from: 0, up_to: 8, mod: 3 } })), "BS 12 +3 range 0-8\" \u22123 Mimetism = SV 12 at 6.2\"");
+  assert.equal(d.shotPreviewText(preview({ base: 4, mods: [{ source: "range", value: 0 }, { source: "mimetism", value: -6 }], sv: -2,
+    range: { from: 8, up_to: 16, mod: 0 }, distance: 12, automatic_failure: "sv_below_1" })),
+  "BS 4 +0 range 8-16\" \u22126 Mimetism = SV \u22122 at 12.0\": below 1, fails automatically, no dice");
+  assert.equal(d.shotPreviewText({ template: true, distance: 5.04, reach: 10.1, sv: null, mods: [] }),
+    "Direct Template at 5.0\", reach 10.1\": hits without a roll");
+  assert.equal(d.shotPreviewText(undefined), "");
 });
 
 test("seed 000: a declaration whose Requirement fails, or an ARO that fails the ARO Check, reads as Idle with what was lost", () => {
@@ -234,6 +255,8 @@ test("seed 000: a declaration whose Requirement fails, or an ARO that fails the 
     "Lancer (A-t5) declared CC Attack: not in base contact with its target, the Order is lost (Idle)");
   assert.equal(d.textOf(d.effectText({ type: "became_idle", trooper: "A-t5", skill: "bs_attack", reason: "beyond_template_reach", target: "B-t4", aro: false }, ctx)),
     "Lancer (A-t5) declared BS Attack at Hunter (B-t4): its target is beyond the template's reach, the Order is lost (Idle)");
+  assert.equal(d.textOf(d.effectText({ type: "became_idle", trooper: "A-t5", skill: "bs_attack", reason: "template_touches_ally", target: "B-t4", aro: false }, ctx)),
+    "Lancer (A-t5) declared BS Attack at Hunter (B-t4): an ally is under the template, so it is cancelled, the Order is lost (Idle)");
   assert.equal(d.textOf(d.effectText({ type: "became_idle", trooper: "B-t4", skill: "bs_attack", reason: "zone_of_control_only", target: "A-t5", aro: true }, ctx)),
     "Hunter (B-t4) declared BS Attack at Lancer (A-t5): in Zone of Control without Line of Fire only Dodge or Reset, the ARO is lost (Idle)");
 });

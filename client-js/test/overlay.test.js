@@ -189,3 +189,18 @@ test("the last roll: a Normal Roll, a roll without dice, N5 saves; nothing befor
   assert.equal(m.lastRoll(null, { names: new d.TrooperNames() }), null);
   assert.equal(m.lastRoll({ type: "turn_started" }, { names: new d.TrooperNames() }), null);
 });
+
+test("a save's weapon says its ammunition once: a name that already carries it is left alone", async () => {
+  const { withAmmo } = await import("../app/overlay-model.js");
+  assert.equal(withAmmo("Lance Rifle (DA)", "DA"), "Lance Rifle (DA)");
+  assert.equal(withAmmo("Line Rifle", "N"), "Line Rifle (N)");
+  assert.equal(withAmmo("Line Rifle", null), "Line Rifle");
+});
+
+test("the last roll's rows all fit: smaller rows, then two columns, as they grow", async () => {
+  const { rollDensity } = await import("../app/overlay-model.js");
+  const roll = (n, saves = 0, effects = 0) => ({ rolls: Array(n).fill({}), saves: Array(saves).fill({}), effects: Array(effects).fill("") });
+  assert.equal(rollDensity(roll(2, 1)), "normal");
+  assert.equal(rollDensity(roll(4, 1, 2)), "compact");
+  assert.equal(rollDensity(roll(4, 3, 2)), "dense");
+});

@@ -66,6 +66,26 @@ test("resolution effects: wounds and state, dodge movement, turning", () => {
   assert.equal(view.state.order, null);
 });
 
+test("a Conclusion that waits on a Guts move keeps the Order until order_concluded", () => {
+  const view = viewWith([trooper("t1", "A", [5, 5]), trooper("t2", "B", [5, 20])]);
+  view.applyEvents(11, [
+    { type: "order_spent", order: 1, trooper: "t1", order_type: "regular", combat_group: 1 },
+    { type: "order_resolved", order: 1, outcome: { rolls: [], saves: [], effects: [] },
+      conclusion: { guts: [{ trooper: "t2", attackers: ["t1"], hackers: [] }], attacked: [["t2", "t1"]] } },
+    { type: "guts_window_opened", order: 1, trooper: "t2", side: "B", reason: "guts_out_of_line_of_fire", default: [[5, 20], [6, 21]] },
+  ]);
+  assert.equal(view.state.order.step, "conclusion");
+  assert.equal(view.state.order.guts_window, true);
+  view.applyEvents(14, [
+    { type: "guts_reacted", order: 1, trooper: "t2", choice: "chosen",
+      effect: { type: "moved", trooper: "t2", route: [[5, 20], [4, 21.5]], reason: "guts_out_of_line_of_fire" } },
+    { type: "order_concluded", order: 1, effects: [{ type: "turned", trooper: "t2", facing: 270, reason: "alert" }] },
+  ]);
+  assert.deepEqual(view.trooper("t2").position, [4, 21.5]);
+  assert.equal(view.trooper("t2").facing, 270);
+  assert.equal(view.state.order, null);
+});
+
 test("events already held are skipped; a gap is refused; a null (an old server's placeholder) is tolerated", () => {
   const view = viewWith([]);
   view.applyEvents(11, [null, { type: "phase_started", phase: "states" }]);

@@ -35,15 +35,19 @@ class Verdict:
 
 @dataclass(frozen=True, slots=True)
 class AroWindow:
-    """An open ARO window: the ``reactive`` side ("A"/"B") must declare for (order, step)."""
+    """A timed window: an open ARO window (the ``reactive`` side, "A"/"B", must declare for
+    (order, step)), or a Guts window (``guts``: the trooper whose owner, ``reactive``, chooses
+    its Guts movement; ``step`` 0), which the room times the same way."""
 
     order: int
     step: int
     reactive: str
+    guts: str | None = None
 
     @property
     def key(self) -> str:
-        return f"{self.order}:{self.step}"
+        # Each trooper's Guts window is a window of its own, with its own deadline.
+        return f"{self.order}:{self.step}" if self.guts is None else f"{self.order}:guts:{self.guts}"
 
 
 class CommandFormatError(ValueError):

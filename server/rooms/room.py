@@ -596,13 +596,14 @@ class Room:
             frames[Audience.CASTER]))
 
     def _window_fields(self) -> dict[str, Plain] | None:
-        """The open ARO window as frames carry it (``remaining_ms`` as of now), or None."""
+        """The open ARO (or Guts) window as frames carry it (``remaining_ms`` as of now), or
+        None."""
         window = self._window
         if window is None:
             return None
         return window_fields(window.order, window.step, window.reactive,
                              self._window_deadline_ms,
-                             max(0, self._window_deadline_ms - now_ms()))
+                             max(0, self._window_deadline_ms - now_ms()), window.guts)
 
     async def _on_window_expired(self, key: str) -> None:
         window = self._window

@@ -75,9 +75,11 @@ class RulesCoreEngine:
         window = engine.pending_aro_window(state)
         if window is None:
             return None
-        return AroWindow(window.order, window.step, Side(window.reactive).value)
+        return AroWindow(window.order, window.step, Side(window.reactive).value, window.guts)
 
     def close_window_command(self, window: AroWindow) -> Command:
+        if window.guts is not None:  # the deadline takes the default Guts movement
+            return commands.ChooseGutsMove(order=window.order, trooper=TrooperId(window.guts))
         return commands.CloseAroWindow(order=window.order, step=window.step)
 
     def start_clocks(self, state: State, clock_ms: int, at_ms: int) -> State:

@@ -124,7 +124,7 @@ class DelayedFeed:
             return None
         deadline = self.window_ms + self.delay
         return window_fields(window.order, window.step, window.reactive, deadline,
-                             max(0, deadline - now_ms))
+                             max(0, deadline - now_ms), window.guts)
 
     def clocks(self, now_ms: int) -> Plain | None:
         """The chess clocks as they stood at the delayed point: read from the released

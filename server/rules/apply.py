@@ -9,6 +9,12 @@ from . import events as e
 from .armies.army_selection import apply_army_chosen
 from .combat.effects import apply_effect
 from .combat.guts_choice import apply_guts_failure_chosen
+from .combat.guts_window import (
+    apply_conclusion_waits,
+    apply_guts_reacted,
+    apply_guts_window_opened,
+    apply_order_concluded,
+)
 from .combat.suppressive_fire import after_event as suppressive_fire_after
 from .evolve import replace
 from .orders.activation import apply_skill_declared
@@ -42,6 +48,8 @@ from .state import GameState
 def apply_order_resolved(state: GameState, event: e.OrderResolved) -> GameState:
     for effect in event.outcome.effects:
         state = apply_effect(state, effect)
+    if event.conclusion is not None:  # the Conclusion waits on a Guts movement
+        return replace(apply_conclusion_waits(state, event), dice=event.dice.settled())
     return replace(state, order=None, dice=event.dice.settled())
 
 
@@ -84,6 +92,9 @@ APPLIERS: dict[type[e.Event], Callable[[GameState, Any], GameState]] = {
     e.TurnEnded: apply_turn_ended,
     e.GameEnded: apply_game_ended,
     e.GutsFailureChosen: apply_guts_failure_chosen,
+    e.GutsWindowOpened: apply_guts_window_opened,
+    e.GutsReacted: apply_guts_reacted,
+    e.OrderConcluded: apply_order_concluded,
     e.SuppressiveFireChanged: lambda state, _: state,  # suppressive_fire_after sets it
     e.ClockSwitched: apply_clock_switched,
     e.ClockRanOut: apply_clock_ran_out,

@@ -183,6 +183,19 @@ class ChooseGutsFailure(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class ChooseGutsMove(Command):
+    """[N5] In a Guts window (``guts_window_opened``), the owner's movement for the trooper
+    whose Guts Roll failed: ``route`` (its position first, at most 2 inches) must satisfy the
+    rule the window names (DIGEST 7.8); an empty route takes the default. The room sends it
+    with no route when the window's deadline passes."""
+
+    TYPE: ClassVar[str] = "choose_guts_move"
+    order: int
+    trooper: TrooperId
+    route: tuple[Point, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class SpendCommandToken(Command):
     """[N5] Spend one Command Token (DIGEST 3.3; ``command_tokens.py``).
 

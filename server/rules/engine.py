@@ -17,9 +17,10 @@ from .apply import apply
 from .armies.army_catalogue import load_weapons, sample_armies
 from .armies.army_selection import decide_choose_army
 from .combat.guts_choice import decide_choose_guts_failure
+from .combat.guts_window import decide_choose_guts_move, open_guts_window
 from .decision import SYSTEM, Accepted, Decision, Rejected, Rejection, System
 from .events import Event, GameEnded, SuppressiveFireChanged
-from .ids import Side
+from .ids import Side, TrooperId
 from .orders.activation import decide_declare_skill
 from .orders.airborne import decide_combat_jump, decide_keep_airborne
 from .orders.aro import decide_close_aro_window, decide_declare_aro, decide_pass_aro
@@ -86,13 +87,14 @@ HANDLERS: dict[type[c.Command], Handler] = {
     c.EndTurn: decide_end_turn,
     c.Concede: decide_concede,
     c.ChooseGutsFailure: decide_choose_guts_failure,
+    c.ChooseGutsMove: decide_choose_guts_move,
     c.AppointLieutenant: decide_appoint_lieutenant,
     c.SpendCommandToken: decide_spend_command_token,
     c.CoordinateOrder: decide_coordinate_order,
     c.ClockExpired: decide_clock_expired,
 }
 
-SYSTEM_COMMANDS = (c.CloseAroWindow, c.ClockExpired)
+SYSTEM_COMMANDS = (c.CloseAroWindow, c.ClockExpired, c.ChooseGutsMove)
 
 
 def decide(state: GameState, actor: Actor, command: c.Command, at_ms: int | None = None) -> Decision:
@@ -105,7 +107,7 @@ def decide(state: GameState, actor: Actor, command: c.Command, at_ms: int | None
         return Rejected(Reason.GAME_OVER.value, "The game is over.")
     if actor is SYSTEM and not isinstance(command, SYSTEM_COMMANDS):
         return Rejected(Reason.BAD_COMMAND.value,
-                        "The room clock only closes ARO windows and runs out chess clocks.")
+                        "The room clock only closes ARO and Guts windows and runs out chess clocks.")
     if isinstance(actor, Side):
         unknown = unknown_to(state, actor, command)
         if unknown is not None:
@@ -154,16 +156,24 @@ def apply_all(state: GameState, events: Iterable[Event]) -> GameState:
 
 @dataclass(frozen=True, slots=True)
 class AroWindow:
-    """An open ARO declaration step: the reactive player must declare now."""
+    """A timed window the game waits in: an open ARO declaration step (the reactive player
+    must declare now), or a Guts window (``guts``: the trooper whose owner, ``reactive``,
+    chooses its Guts movement; ``step`` is 0), which the room times alike."""
 
     order: int
     step: int
     reactive: Side
+    guts: TrooperId | None = None
 
 
 def pending_aro_window(state: GameState) -> AroWindow | None:
     order = state.order
-    if order is None or not order.window_open or state.reactive is None:
+    if order is None:
+        return None
+    due = open_guts_window(state)
+    if due is not None:
+        return AroWindow(order.number, 0, state.trooper(due.trooper).side, due.trooper)
+    if not order.window_open or state.reactive is None:
         return None
     if order.step not in (OrderStep.ARO_1, OrderStep.ARO_2):
         return None

@@ -12,10 +12,10 @@ from typing import ClassVar
 from .armies.army_list import ArmyList
 from .armies.skills import PeripheralSkill, Skill
 from .combat.dice import Dice
-from .combat.outcome import Outcome, RollRecord
+from .combat.outcome import Effect, Outcome, RollRecord
 from .ids import Side, TrooperId
 from .serial import Plain, Tagged, from_plain, to_plain
-from .state import Eligibility, GameResult, OrderType, Phase
+from .state import Conclusion, Eligibility, GameResult, OrderType, Phase
 from .table.geometry import Point
 
 
@@ -214,6 +214,50 @@ class OrderResolved(Event):
     order: int
     outcome: Outcome
     dice: Dice
+    conclusion: Conclusion | None = None
+    """When a failed Guts Roll leaves its owner a movement to choose: the Guts reactions
+    and Alert! turns still to come (not in ``outcome``); the Order stays open at its
+    Conclusion until ``order_concluded`` (``combat/guts_window.py``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GutsWindowOpened(Event):
+    """The Conclusion waits on ``side`` to choose where ``trooper`` moves after its failed
+    Guts Roll, until the room's deadline (``combat/guts_window.py``). ``reason`` is the
+    rule the movement must satisfy ("guts_out_of_line_of_fire", "guts_out_of_reach",
+    "guts_to_cover"); ``default`` the route taken if the owner accepts it or lets the
+    deadline pass. Open information: the Guts record and the trooper's position are."""
+
+    TYPE: ClassVar[str] = "guts_window_opened"
+    order: int
+    trooper: TrooperId
+    side: Side
+    reason: str
+    default: tuple[Point, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GutsReacted(Event):
+    """A failed Guts Roll's reaction in a waiting Conclusion: ``effect`` is the movement
+    (``moved``), ``went_prone``, or None (already Prone); ``choice`` says how it was
+    decided: "chosen" (the owner's route), "default" (the owner accepted the default),
+    "deadline" (the window's deadline passed) or "automatic" (no movement to choose)."""
+
+    TYPE: ClassVar[str] = "guts_reacted"
+    order: int
+    trooper: TrooperId
+    effect: Effect | None
+    choice: str
+
+
+@dataclass(frozen=True, slots=True)
+class OrderConcluded(Event):
+    """The end of a Conclusion that waited on Guts movements: the Alert! turns (DIGEST 9),
+    from where the troopers stand now; the Order is over."""
+
+    TYPE: ClassVar[str] = "order_concluded"
+    order: int
+    effects: tuple[Effect, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,7 +34,9 @@ from .armies.skills import (
     SuppressiveFire,
 )
 from .armies.weapons import WeaponKind
+from .combat.guts import GUTS_MOVE
 from .combat.guts_choice import decide_choose_guts_failure
+from .combat.guts_window import decide_choose_guts_move, open_guts_window, window_rule
 from .combat.hacking import PROGRAMS
 from .combat.suppressive_fire import aro_burst
 from .combat.wounds import Condition
@@ -71,9 +73,10 @@ from .orders.initiative import decide_choose_initiative, decide_choose_remaining
 from .orders.lieutenant import decide_appoint_lieutenant
 from .orders.order_pool import decide_activate
 from .orders.order_structure import may_follow
+from .previews import preview, shown
 from .serial import Plain
 from .state import ActiveOrder, GameState, OrderStep, OrderType, Phase, TrooperState
-from .table.geometry import Point
+from .table.geometry import Point, in_base_contact
 
 ROUTE_SKILLS = ("move", "cautious_move", "jump", "climb")
 """Skills whose legality depends on the route the player draws (judged on declaration)."""
@@ -112,7 +115,8 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
     "end_impetuous_phase": bool, "skills": {...} | None, "aros": {trooper: [...]},
     "sight": {trooper: [enemy ids it has Line of Fire to]},
     "guts_failure": {trooper: whether it now fails its Guts Rolls},
-    "close_aro_window": {"order", "step"} | None, "appoint_lieutenant": [trooper],
+    "close_aro_window": {"order", "step"} | None, "guts_move": {"order", "trooper", "reason",
+    "default", "points", "max_move"} | None, "appoint_lieutenant": [trooper],
     "command_tokens": [spend_command_token body], "coordinate": {spearhead: [troopers that
     may join its Coordinated Order]}}`` (shapes in docs/client.md). Empty lists/maps when the
     seat has nothing to do.
@@ -146,6 +150,7 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
         "sight": _sight(state, side) if state.phase not in _SETUP_PHASES else {},
         "guts_failure": _guts_failure(state, side),
         "close_aro_window": _close_aro_window(state, side, order),
+        "guts_move": _guts_move(state, side),
         "appoint_lieutenant": [
             t.id for t in state.troopers_of(side)
             if _accepted(decide_appoint_lieutenant, state, side, c.AppointLieutenant(t.id))],
@@ -211,6 +216,33 @@ def _close_aro_window(state: GameState, side: Side, order: ActiveOrder | None) -
     if order is None or not order.window_open or state.reactive is not side:
         return None
     return {"order": order.number, "step": order.aro_step_number}
+
+
+def _guts_move(state: GameState, side: Side) -> Plain:
+    """The Guts movement the seat must choose now (``combat/guts_window.py``), or None:
+    the Order and trooper, the rule the movement must satisfy (``reason``), the ``default``
+    route (taken by a ``choose_guts_move`` with no route, and at the deadline), and the
+    candidate end points that satisfy the rule (``points``, the default's first), each
+    reached by a straight route from the trooper. Any other route of at most ``max_move``
+    inches is judged by the same test on ``choose_guts_move``."""
+    due = open_guts_window(state)
+    rule = window_rule(state)
+    order = state.order
+    if due is None or rule is None or order is None or state.trooper(due.trooper).side is not side:
+        return None
+    default = c.ChooseGutsMove(order.number, due.trooper)
+    if not _accepted(decide_choose_guts_move, state, side, default):
+        return None
+    start = state.trooper(due.trooper).position
+    assert start is not None
+    return {
+        "order": order.number,
+        "trooper": due.trooper,
+        "reason": rule.reason,
+        "default": [list(start), list(rule.default)],
+        "points": [list(p) for p in rule.points],
+        "max_move": GUTS_MOVE,
+    }
 
 
 _SETUP_PHASES = (Phase.ARMY_SELECTION, Phase.INITIATIVE, Phase.GAME_OVER)
@@ -309,7 +341,21 @@ def _skills(state: GameState, side: Side, order: ActiveOrder) -> Plain:
                 result["peripherals"][p]["idle_for"] = [
                     name for name, probe in SKILL_PROBES.items()
                     if barred_by_state(state, state.trooper(p), probe)]
+                result["peripherals"][p]["cc_attack"] = _coordinated_cc_support(
+                    state, state.trooper(p), result["peripherals"][p]["cc_attack"])
     return result
+
+
+def _coordinated_cc_support(state: GameState, trooper: TrooperState,
+                            offered: dict[str, Plain]) -> dict[str, Plain]:
+    """A Coordinated Order's trooper other than the Spearhead: its CC Attack only adds +1 B to
+    the Spearhead's when it is in base contact with the target (DIGEST 3.4; the rules core
+    accepts it anywhere, as support that rolls nothing), so it is offered against the enemies
+    it touches only: an enemy across the table is no CC target a player would be shown."""
+    touching = {t.id for t in state.troopers_of(trooper.side.other)
+                if t.on_table and in_base_contact(trooper.body(), t.body())}
+    return {weapon: kept for weapon, targets in offered.items()
+            if (kept := [t for t in targets if t in touching])}
 
 
 def _trooper_skills(state: GameState, side: Side, order: ActiveOrder) -> dict[str, Plain]:
@@ -365,16 +411,27 @@ def _trooper_skills(state: GameState, side: Side, order: ActiveOrder) -> dict[st
 def _shots(state: GameState, trooper: TrooperState, enemies: list[TrooperState],
            legal: Callable[[Skill], bool], point: Point | None) -> dict[str, Plain]:
     """Shooting weapons and the targets each may hit from ``point`` of the path (None: the
-    default firing point)."""
+    default firing point), each with what Resolution would make of the full Burst on it
+    (``previews``: the MODs and Success Value, or the template hit). A shot Resolution
+    would make Idle as things stand (no LoF, a template out of reach...) is not offered; one
+    that would fail automatically (beyond its longest range band, SV below 1) is a legal
+    declaration and is offered, flagged ``automatic_failure``."""
     found: dict[str, Plain] = {}
+    side = trooper.side
     for weapon in _weapons(state, trooper, _SHOOTING):
         full = required_burst(state, trooper.id, weapon.burst)  # less in a Coordinated Order
         burst = 1 if weapon.kind is WeaponKind.DIRECT_TEMPLATE else full
-        targets = [t.id for t in enemies
-                   if legal(BsAttack(weapon.id, (BurstAssignment(t.id, burst),), firing_point=point))]
-        if targets:
+        shots: dict[str, Plain] = {}
+        for target in enemies:
+            skill = BsAttack(weapon.id, (BurstAssignment(target.id, burst),), firing_point=point)
+            if not legal(skill):
+                continue
+            plan = preview(state, side, c.DeclareSkill(skill))
+            if plan is not None and (seen := shown(state, side, plan)) is not None:
+                shots[target.id] = seen
+        if shots:
             found[weapon.id] = {"burst": full, "template": weapon.kind is WeaponKind.DIRECT_TEMPLATE,
-                                "targets": targets}
+                                "targets": list(shots), "shots": shots}
     return found
 
 
@@ -422,18 +479,34 @@ def _aros(state: GameState, side: Side, order: ActiveOrder) -> dict[str, Plain]:
             found_targets = {name: [t for t in activated if legal(make(name, t))] for name in names}
             return {name: targets for name, targets in found_targets.items() if targets}
 
+        def at_points(make: Callable[[Any, TrooperId], BsAttack | Discover], names: Any,
+                      who: TrooperId = trooper_id) -> dict[str, dict[str, Plain]]:
+            """Per name and target, the points of the target's path the ARO may be taken at,
+            each with its preview (``_aro_points``); only those with one."""
+            found_points: dict[str, dict[str, Plain]] = {}
+            for name in names:
+                per_target: dict[str, Plain] = {
+                    t: points for t in activated
+                    if legal(make(name, t), who)
+                    and (points := _aro_points(state, side, who, make(name, t)))}
+                if per_target:
+                    found_points[name] = per_target
+            return found_points
+
         eligibility = order.eligible[trooper_id]
         # Burst 3 for a Suppressive Fire weapon in Suppressive Fire State, else 1.
         bursts: dict[str, int] = {w.id: aro_burst(trooper, w)
                                   for w in _weapons(state, trooper, _SHOOTING)}
 
-        def shot(w: Any, t: TrooperId, bursts: dict[str, int] = bursts) -> Skill:
+        def shot(w: Any, t: TrooperId, bursts: dict[str, int] = bursts) -> BsAttack:
             return BsAttack(w, (BurstAssignment(t, bursts[w]),))
 
-        shots = each(list(bursts), shot)
+        shot_points = at_points(shot, list(bursts))
+        shots = {w: list(per_target) for w, per_target in shot_points.items()}
         blows = each([w.id for w in _weapons(state, trooper, (WeaponKind.CLOSE_COMBAT,))], CcAttack)
         hacks = each(list(PROGRAMS) if trooper.profile.hacker else [], CommsAttack)
-        spotted = [t for t in activated if legal(Discover(t))]
+        discover_points = at_points(lambda _, t: Discover(t), ["discover"]).get("discover", {})
+        spotted = list(discover_points)
         found[trooper_id] = {
             "line_of_fire": eligibility.line_of_fire,
             "zone_of_control": eligibility.zone_of_control,
@@ -451,7 +524,35 @@ def _aros(state: GameState, side: Side, order: ActiveOrder) -> dict[str, Plain]:
             "reset": legal(Reset()),
             "targets": {"bs_attack": shots, "cc_attack": blows, "comms_attack": hacks,
                         "discover": spotted},
+            "shots": shot_points,
+            "discover_rolls": discover_points,
         }
+    return found
+
+
+def _aro_points(state: GameState, side: Side, reactor: TrooperId,
+                skill: BsAttack | Discover) -> list[Plain]:
+    """The points of the targeted trooper's path this BS Attack or Discover ARO may be taken
+    at, each with its preview (``previews.shown``): first the default (``point`` None: the
+    last point where the reactor sees it, which a second movement of the active trooper may
+    still move), then each corner of the route the active player drew (start and end
+    included, as the app lists them). Points where Resolution would make it Idle (no Line
+    of Fire there, a template out of reach) are left out; none at all when the default is
+    Idle (then no corner resolves either)."""
+    order = state.order
+    assert order is not None
+    target = skill.targets[0].trooper if isinstance(skill, BsAttack) else skill.target
+    path = order.for_trooper(target).path
+    corners = list(dict.fromkeys(path)) if len(set(path)) > 1 else []
+    found: list[Plain] = []
+    for point in (None, *corners):
+        plan = preview(state, side, c.DeclareAro(reactor, replace(skill, target_point=point)))
+        seen = shown(state, side, plan) if plan is not None else None
+        if seen is None:
+            if point is None:
+                return []
+            continue
+        found.append({"point": list(point) if point is not None else None, **seen})
     return found
 
 

@@ -51,3 +51,7 @@ class Reason(StrEnum):
     IN_RETREAT = "in_retreat"  # the army is in Retreat!: the skill is not one it may declare
     IMPETUOUS_ROUTE = "impetuous_route"  # an Impetuous Move that does not follow DIGEST 3.6
     STALE_CLOCK = "stale_clock"  # a chess-clock expiry for a clock that has not run out
+    STALE_GUTS_WINDOW = "stale_guts_window"  # no Guts window open for that Order and trooper
+    GUTS_STILL_IN_REACH = "guts_still_in_reach"  # still in an attacker's LoF (or Hacking Area)
+    GUTS_NOT_IN_COVER = "guts_not_in_cover"  # not in Partial Cover from an attacker that sees it
+    GUTS_BASE_CONTACT = "guts_base_contact"  # a Guts movement ends touching an enemy

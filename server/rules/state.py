@@ -51,6 +51,10 @@ class OrderStep(StrEnum):
     SECOND_SKILL = "second_skill"
     ARO_2 = "aro_2"
     RESOLUTION = "resolution"
+    CONCLUSION = "conclusion"
+    """Resolved, but the Conclusion waits on a Guts movement its owner chooses
+    (``combat/guts_window.py``); an Order with no such movement is concluded in its
+    Resolution step."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +190,29 @@ class Declaration:
 
 
 @dataclass(frozen=True, slots=True)
+class GutsDue:
+    """A trooper that failed its Guts Roll and has yet to react (DIGEST 7.8), with the
+    troopers whose attacks caused the roll; ``hackers``: those whose attack was a Comms
+    Attack (their Hacking Area, not their LoF, is what the move leaves)."""
+
+    trooper: TrooperId
+    attackers: tuple[TrooperId, ...]
+    hackers: tuple[TrooperId, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Conclusion:
+    """What is left of an Order's Conclusion once its Guts Rolls are made, when a failure
+    gives its owner a movement to choose (``combat/guts_window.py``): the Guts reactions in
+    the order the troopers were first hit, then the Alert! turns."""
+
+    guts: tuple[GutsDue, ...]
+    attacked: tuple[tuple[TrooperId, TrooperId], ...] = ()
+    """(target, attacker) of every Attack an activated trooper made in the Order, in order:
+    whom Alert! turns to face whom (``resolution.alert_turns``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class ActiveOrder:
     """An Order being carried out through the Order Expenditure Sequence."""
 
@@ -211,6 +238,13 @@ class ActiveOrder:
     peripheral_skills: Mapping[TrooperId, tuple[Skill, ...]] = field(default_factory=dict)
     peripheral_paths: Mapping[TrooperId, tuple[Point, ...]] = field(default_factory=dict)
     """Each Peripheral's own path in this Order, its position at activation first."""
+    conclusion: Conclusion | None = None
+    """At ``OrderStep.CONCLUSION``: the Guts reactions and Alert! turns still to come."""
+    guts_window: bool = False
+    """The owner of ``conclusion.guts[0]`` is choosing its Guts movement (a timed window)."""
+    start_facings: Mapping[TrooperId, float] = field(default_factory=dict)
+    """Each activated trooper's facing when the Order began: the way it looks from its
+    starting point, before it moves (``activation.acting_body``)."""
 
     @property
     def activated(self) -> tuple[TrooperId, ...]:

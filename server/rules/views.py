@@ -157,6 +157,9 @@ def _view_order(state: GameState, viewer: Viewer) -> dict[str, Plain] | None:
     if order is None:
         return None
     plain: dict[str, Plain] = to_plain(order)
+    # The rules core's memory of how the activated troopers faced at the start (their
+    # facing then was seen on the table); the clients' folds of the events do not keep it.
+    del plain["start_facings"]
     seen = {}
     for trooper_id, entry in plain["eligible"].items():
         trooper_id = TrooperId(trooper_id)

@@ -33,13 +33,17 @@ test("seed 000: the ARO panel chooses the point of the route; the shot is measur
   await a.waitForFunction(() => document.getElementById("route-length").textContent.startsWith('Route 2.00"'), null, WAIT);
   await a.click('[data-skill="move"]');
 
-  // B: beside the shot, where on the route: the default, the start or the end.
+  // B: beside the shot, where on the route: the default, the start or the end, each with the
+  // shot's final Success Value there (the server's preview), before declaring.
   await b.waitForSelector('[data-aro-point="B-t3"]', WAIT);
   const points = await b.$$eval('[data-aro-point="B-t3"] option', (xs) => xs.map((x) => ({ text: x.textContent, value: x.value })));
-  assert.deepEqual(points.map((p) => p.text), ["at the last point it is seen", "at the start of its route (30.0, 12.0)",
-    "at the end of its route (30.0, 14.0)"]);
+  assert.deepEqual(points.map((p) => p.text), [
+    "at the last point it is seen: BS 12 +0 range 8-16\" = SV 12 at 15.0\"",
+    "at the start of its route (30.0, 12.0): BS 12 \u22123 range 16-24\" = SV 9 at 17.0\"",
+    "at the end of its route (30.0, 14.0): BS 12 +0 range 8-16\" = SV 12 at 15.0\""]);
   assert.equal(JSON.parse(await b.$eval('[data-aro-choice="B-t3"]', (x) => x.value)).type, "bs_attack");
   await b.selectOption('[data-aro-point="B-t3"]', points[1].value);
+  await shows(b, '[data-aro-sv="B-t3"]', /^BS 12 \u22123 range 16-24" = SV 9 at 17\.0"$/); // the SV at the chosen point
   await shot(b, "aro-point-chosen");
   await b.click('[data-aro="B-t3"] [data-action="declare"]');
   await b.waitForFunction(() => window.referee.view.state.order?.aros?.["B-t3"]?.target_point?.join(",") === "30,12", null, WAIT);

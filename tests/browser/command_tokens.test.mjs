@@ -102,9 +102,10 @@ test("a Coordinated Order started from the order panel: the Spearhead, a ticked 
   assert.equal((await options(a)).skills.coordinated, true);
   assert.equal((await options(a)).skills.bs_attack.line_rifle?.burst ?? 2, 2, "the Spearhead's Burst: 3 halved, rounded up");
   // The panel names the Order's troopers as the table does; their ids are in the tooltips.
-  await a.waitForFunction(() => /on Lancer \d \+ Lancer \d: declare skill/.test(document.getElementById("order-panel").textContent), null, WAIT);
+  await a.waitForFunction(() => /Coordinated Order \d+: Spearhead Lancer \d with Lancer \d: declare skill/.test(document.getElementById("order-panel").textContent), null, WAIT);
   assert.deepEqual(await a.$$eval("#order-panel .trooper", (xs) => xs.slice(0, 2).map((x) => /id (A-t\d+)/.exec(x.title)?.[1])), ["A-t7", "A-t8"]);
-  assert.match(await a.$eval("#peripheral-choices", (x) => x.textContent), /^Coordinated troopers/);
+  // The BS Attack's one target, and what the other trooper does with it (coordinated_order.test.mjs plays it out).
+  assert.match(await a.$eval("#coordinated-troopers", (x) => x.textContent), /^With it:Lancer \d: /);
   await shot(a, "command-tokens-coordinated-order");
   await closeAll(a, spectator);
 });

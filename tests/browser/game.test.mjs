@@ -267,6 +267,11 @@ test("an order with a counter-shooting ARO, resolved face to face with die faces
   assert.equal(await b.$eval('[data-aro="B-t3"] .aro-who .trooper', (x) => x.title), "Syndicate Enforcer (player B, id B-t3)");
   const chosen = await b.$eval('[data-aro-choice="B-t3"]', (x) => ({ kind: x.selectedOptions[0].dataset.kind, value: JSON.parse(x.value) }));
   assert.deepEqual(chosen, { kind: "shoot", value: { type: "bs_attack", weapon: "punch_carbine", targets: [{ trooper: "A-t5", burst: 1 }] } });
+  // Before declaring, the shot says its final Success Value with every MOD (the server's
+  // preview): the same SV 9 the roll below is made at.
+  assert.equal(await b.$eval('[data-aro-choice="B-t3"]', (x) => x.selectedOptions[0].textContent),
+    "Shoot: Punch Carbine (AP) at Lancer (BS 12 \u22123 range 16-24\" = SV 9 at 21.0\")");
+  assert.equal(await b.$eval('[data-aro-sv="B-t3"]', (x) => x.textContent), "BS 12 \u22123 range 16-24\" = SV 9 at 21.0\"");
   const offeredKinds = await b.$$eval('[data-aro-choice="B-t3"] option', (xs) => xs.map((x) => x.dataset.kind));
   assert.deepEqual(offeredKinds.filter((k) => k !== "shoot"), ["dodge", "reset", "pass"]);
   // The countdown is on every viewer's table, big.
@@ -287,6 +292,9 @@ test("an order with a counter-shooting ARO, resolved face to face with die faces
   await a.fill('[data-burst="B-t3"]', "3");
   await a.dispatchEvent('[data-burst="B-t3"]', "change");
   await a.waitForFunction(() => document.getElementById("burst-total").textContent.trim() === "3/3", null, WAIT);
+  // The active player's shot picker shows the same: SV 8 with its range MOD, before declaring.
+  assert.equal(await a.$eval('[data-shot-sv="B-t3"]', (x) => x.textContent.trim()), "BS 11 \u22123 range 16-24\" = SV 8 at 21.0\"");
+  await shot(a, "05c-shot-success-value");
   await a.click("#declare-bs");
 
   const results = async (page) => {
@@ -471,7 +479,9 @@ test("a Controller and its Peripheral on one Order: both routes drawn, both on t
   await a.click('[data-route-for="A-p1"]');
   await a.waitForSelector('[data-route-for="A-p1"].chosen', WAIT);
   await clickTable(a, 10, 9);
-  await a.waitForFunction(() => document.getElementById("route-length-A-p1")?.textContent.startsWith('A-p1: Route 3.00"'), null, WAIT);
+  // Each route is named as the table names its trooper (never by its id).
+  await a.waitForFunction(() => /^[^:]+: Route 3.00"/.test(document.getElementById("route-length-A-p1")?.textContent ?? ""), null, WAIT);
+  assert.doesNotMatch(await a.textContent("#route-length-A-p1"), /A-p1/);
   await a.click('[data-skill="move"]');
 
   await b.waitForSelector('[data-order-path="A-t3"]', { state: "attached", ...WAIT });

@@ -84,14 +84,19 @@ export function scenarioForFile() {
   return scenario;
 }
 
-/** Click the table at a point in inches, through the SVG's own screen transform. */
-export async function clickTable(page, x, y) {
-  const [sx, sy] = await page.evaluate(([x, y]) => {
-    const svg = document.getElementById("table");
-    const depth = window.referee.view.state.table.depth;
-    const p = new DOMPoint(x, depth - y).matrixTransform(svg.getScreenCTM());
+/** Where a table point (inches) is on the page: through the screen transform of the group the
+ * table is drawn in, which holds its turn (North or South up) and the zoom. */
+export async function tablePointOnPage(page, x, y) {
+  return page.evaluate(([x, y]) => {
+    const board = document.querySelector("#table g.board");
+    const p = new DOMPoint(x, y).matrixTransform(board.getScreenCTM());
     return [p.x, p.y];
   }, [x, y]);
+}
+
+/** Click the table at a point in inches. */
+export async function clickTable(page, x, y) {
+  const [sx, sy] = await tablePointOnPage(page, x, y);
   await page.mouse.click(sx, sy);
 }
 

@@ -308,7 +308,7 @@ test("a seat opened in another tab: the first tab gets the banner and takes the 
   await a.click("#confirm-end-turn");
   await until(a, (s) => s.active === "B");
   await a.waitForSelector("#end-turn-confirm", { state: "detached", ...WAIT });
-  // (With no Order left at all the rules core ends the turn by itself: there is no End turn to ask about.)
+  // (With no Order left at all End turn ends the turn without asking: the game waits for it, private Order or not.)
   await closeAll(a);
 });
 

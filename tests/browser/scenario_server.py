@@ -6,7 +6,9 @@ browser client at /) plus one test-only route that creates a room from a scenari
 lobby (seat links, spectator link): the game starts in the first Orders Phase with the
 troopers where the test wants them (``tests.support.skirmish``: the ruleset's sample lists;
 ``dice``: the next faces rolled, then the seed's), so browser tests play real orders without
-depending on deployment clicks. The route exists only in this test process.
+depending on deployment clicks; with ``"terrain": [piece, ...]`` the table's terrain is the
+test's own (``tests.support.scenarios.build_state``, the rules scenarios' format). The route
+exists only in this test process.
 
 Its rooms' dice come from ``seed``: test rooms, which every viewer is told about
 (``fixed_dice``). This server also lets the lobby take a ``seed``
@@ -35,6 +37,7 @@ from server.rooms.room import now_ms
 from server.rules import engine
 from server.rules.ids import Side
 from server.store import RoomSettings
+from tests.support.scenarios import build_state
 from tests.support.skirmish import skirmish
 
 
@@ -45,8 +48,13 @@ async def create_scenario(request: Request) -> Response:
     room_settings = RoomSettings(ruleset, float(body.get("aro_window_s", 30)), "public",
                                  fixed_seed=int(body.get("seed", 1)),
                                  clock_s=int(body.get("clock_s", 0)))
-    state = skirmish(placements, ruleset=ruleset, seed=int(body.get("seed", 1)),
-                     dice=tuple(int(d) for d in body.get("dice", ())))
+    if "terrain" in body:  # the test's own terrain pieces, as a rules scenario's setup
+        state = build_state({"ruleset": ruleset, "seed": int(body.get("seed", 1)),
+                             "terrain": body["terrain"], "placements": body["placements"],
+                             "dice": [int(d) for d in body.get("dice", ())]})
+    else:
+        state = skirmish(placements, ruleset=ruleset, seed=int(body.get("seed", 1)),
+                         dice=tuple(int(d) for d in body.get("dice", ())))
     if "clock_a_s" in body:  # A's clock starts with less time than B's (a time-out soon)
         state = engine.start_clocks(state, room_settings.clock_s * 1000, now_ms())
         assert state.clocks is not None

@@ -100,7 +100,7 @@ def resolving(
         eligible=dict(eligible) if eligible is not None else {
             t: Eligibility(t, line_of_fire=True, zone_of_control=False) for t in declared
         },
-        aros=declared,
+        aros=declared, start_facings={active.id: active.facing},
     )
     return GameState(
         ruleset=ruleset, dice=Dice(key=dice_key(fixed_secret(7), "", ""), injected=tuple(faces)),

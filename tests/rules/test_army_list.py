@@ -245,6 +245,14 @@ def test_points_total_may_not_exceed_the_list_points() -> None:
     assert_problem(army(points=49), "The troopers cost 50 points; the list allows 49.")
 
 
+def test_a_players_list_may_spend_its_limit_or_less() -> None:
+    """The wiki's "Army List": the troopers' total is equal to or lower than the agreed
+    points. Under its limit a list just has fewer Victory Points to keep."""
+    assert load_army_list(army(points=50), WEAPONS).total_cost() == 50
+    under = load_army_list(army(points=300), WEAPONS)
+    assert (under.points, under.total_cost()) == (300, 50)
+
+
 def test_swc_total_may_not_exceed_one_per_fifty_points() -> None:
     """1 SWC per 50 points in a standard game (DIGEST 3.2)."""
     assert_problem(army(points=49), "The troopers use 1 SWC; 49 points allow 0.98.")

@@ -12,6 +12,7 @@ at all; B and the spectators must not be able to tell which, until it lands.
 
 from __future__ import annotations
 
+from server.rules import commands as c
 from server.rules import engine
 from server.rules.commands import parse_command
 from server.rules.decision import Accepted, Rejected
@@ -47,6 +48,8 @@ LANDING = (30.0, 28.0)
 FALLBACK = (44.0, 0.5)
 """Inside A's (south) Deployment Zone, its base touching the table's edge."""
 OUTSIDERS = (Side.B, SPECTATOR)
+_JUMPER_RADIUS = 12.5 / 25.4
+"""The Jumper's base (S2, 25 mm) radius, inches."""
 
 
 def _game(airborne: bool, dice: tuple[int, ...] = ()) -> GameState:
@@ -109,13 +112,31 @@ def _spend_public_orders(state: GameState) -> tuple[GameState, list[tuple[str, o
 
 
 def test_seed_002_combat_jump_troopers_orders_are_private_the_turn_ends_alike() -> None:
-    """Timing: the turn ends by itself once the public Orders are spent, in both games (the
-    unused private Order is lost), so nothing B receives tells the two apart."""
+    """Timing: once the public Orders are spent the game waits for A's ``end_turn`` in both
+    games, so nothing B receives tells the two apart, the wait nor the end."""
     with_jumper, seen_with = _spend_public_orders(_game(airborne=True))
-    _, seen_without = _spend_public_orders(_game(airborne=False))
+    without, seen_without = _spend_public_orders(_game(airborne=False))
     assert seen_with == seen_without
-    assert with_jumper.active is Side.B and with_jumper.trooper(JUMPER).airborne
-    assert with_jumper.orders.hidden == frozenset()
+    assert with_jumper.active is Side.A and with_jumper.orders.hidden == frozenset({JUMPER})
+    ends = []
+    for state in (with_jumper, without):
+        decision = engine.decide(state, Side.A, c.EndTurn())
+        assert isinstance(decision, Accepted)
+        after = engine.apply_all(state, decision.events)
+        ends.append([[view_event(e, viewer, after) for e in decision.events] for viewer in OUTSIDERS]
+                    + [seat_options(after, Side.B)])
+        if state is with_jumper:
+            assert after.active is Side.B and after.trooper(JUMPER).airborne
+            assert after.orders.hidden == frozenset()
+    assert ends[0] == ends[1]
+
+
+def test_seed_002_combat_jump_on_the_private_order_after_the_public_orders_ran_out() -> None:
+    state, _ = _spend_public_orders(_game(airborne=True, dice=(5,)))
+    assert list(seat_options(state, Side.A)["combat_jump"]) == [JUMPER]
+    state, events = play(state, Side.A, _jump())
+    landed = next(e for e in events if isinstance(e, CombatJumpLanded))
+    assert landed.landed and state.trooper(JUMPER).on_table
 
 
 # --- the Combat Jump ------------------------------------------------------------------------
@@ -165,7 +186,7 @@ def test_digest_4_combat_jump_failed_ph_roll_lands_at_the_deployment_zone_edge()
 def test_digest_4_combat_jump_landing_restrictions() -> None:
     state = _game(airborne=True, dice=(5,))
     for landing, why in (((30.0, 39.0), "base contact with an enemy"),
-                         ((24.0, 25.5), "next to the wall: Cover"),
+                         ((24.0, 24.5 + _JUMPER_RADIUS + 0.01), "touching the wall: Cover"),
                          ((10.0, 24.0), "inside a building"),
                          ((60.0, 24.0), "off the table")):
         refused = _rejected(state, Side.A, _jump(landing=landing))
@@ -176,6 +197,21 @@ def test_digest_4_combat_jump_landing_restrictions() -> None:
         assert refused.code == "bad_position", why
     # The enemy Deployment Zone itself is no restriction for Combat Jump (Parachutist's).
     assert isinstance(engine.decide(state, Side.A, parse_command(_jump(landing=(44.0, 44.0)))),
+                      Accepted)
+
+
+def test_digest_4_combat_jump_landing_by_scenery_needs_contact_and_names_it() -> None:
+    """Landing in Silhouette contact with cover-giving scenery is refused, naming the piece
+    as the players see it (the sample table's centre wall, not its id ``wall-c``); half an
+    inch from it is no contact, and no Partial Cover either."""
+    state = _game(airborne=True, dice=(5,))
+    touching = (24.0, 24.5 + _JUMPER_RADIUS + 0.01)  # the wall's north face is at y = 24.5
+    refused = _rejected(state, Side.A, _jump(landing=touching))
+    assert refused.code == "bad_position"
+    assert "the Low wall in the middle of the table" in refused.message
+    assert "wall-c" not in refused.message
+    apart = (24.0, 24.5 + _JUMPER_RADIUS + 0.5)
+    assert isinstance(engine.decide(state, Side.A, parse_command(_jump(landing=apart))),
                       Accepted)
 
 

@@ -10,7 +10,8 @@
   Coordinated Order's rule); the Spearhead rolls, with half its Burst rounded up (as any
   Spearhead) plus 1 for each other trooper of the Order in base contact with the target;
   the others roll nothing, and base contact is no Requirement of theirs. It was refused
-  (`skill_not_allowed`) before."""
+  (`skill_not_allowed`) before. `options` offers a trooper other than the Spearhead a CC
+  target only when it is in base contact with it (only then does it add to the attack)."""
 
 from __future__ import annotations
 
@@ -52,13 +53,16 @@ def _coordinated(state: GameState) -> GameState:
     return state
 
 
-def test_digest_3_4_coordinated_cc_attack_is_offered_to_every_trooper_of_the_order() -> None:
+def test_digest_3_4_coordinated_cc_attack_is_offered_to_the_troopers_in_base_contact_only() -> None:
+    """Only the Spearhead attacks; another trooper adds +1 B only when it touches the target.
+    `options` offered the trooper 8" away a CC Attack on every enemy on the table (25" off
+    too): a player was shown CC targets across the table. It now offers each trooper the
+    enemies it is in base contact with."""
     state = _coordinated(_melee())
     skills = seat_options(state, A)["skills"]
     assert skills["cc_attack"] == {"combat_knife": [ENEMY]}
-    # The trooper 8" away supports it all the same: base contact is no Requirement of its
-    # (it is offered every enemy: the Spearhead's target, chosen in the same declaration, decides).
-    assert ENEMY in skills["peripherals"][AWAY]["cc_attack"]["combat_knife"]
+    assert skills["peripherals"][BESIDE]["cc_attack"] == {"combat_knife": [ENEMY]}
+    assert skills["peripherals"][AWAY]["cc_attack"] == {}, "8\" from the Enforcer, 37\" from B-t1"
 
 
 def _all_idle_then_resolved(state: GameState) -> OrderResolved:

@@ -1,4 +1,6 @@
-"""Guts Rolls in the Conclusion (DIGEST 7.8): who rolls, and where a failure takes them."""
+"""Guts Rolls in the Conclusion (DIGEST 7.8): who rolls, and where a failure takes them by
+default (``resolve_order`` gives every Guts movement at its default; the owner's choice of
+another point, in the Guts window, is tests/rules/test_guts_window.py)."""
 
 from __future__ import annotations
 
@@ -30,7 +32,8 @@ def test_guts_failure_in_the_open_goes_prone() -> None:
 
 
 def test_guts_failure_moves_out_of_line_of_fire() -> None:
-    """7.8 (1): a failed Guts Roll moves the trooper up to 2 inches out of the attacker's LoF."""
+    """7.8 (1): a failed Guts Roll moves the trooper up to 2 inches out of the attacker's LoF
+    (the default point, the one taken when its owner accepts it or lets the deadline pass)."""
     wall = TerrainPiece(TerrainId("wall"), ((18.5, 10.6), (19.0, 10.6), (19.0, 16), (18.5, 16)),
                         3.0)
     shooter = trooper("s", A, (10, 10), 0.0)

@@ -13,7 +13,16 @@ import server.rules
 from server.rules.combat.attacks import PlannedRoll, face_to_face_opponents
 from server.rules.combat.hacking import in_hacking_area
 from server.rules.combat.outcome import Moved
-from server.rules.events import AroPassed, AroWindowClosed, AroWindowOpened
+from server.rules.commands import parse_command
+from server.rules.decision import Rejected
+from server.rules.engine import decide
+from server.rules.events import (
+    AroPassed,
+    AroWindowClosed,
+    AroWindowOpened,
+    GutsReacted,
+    GutsWindowOpened,
+)
 from server.rules.ids import SPECTATOR, Side, TrooperId
 from server.rules.options import seat_options
 from server.rules.state import GameState
@@ -84,9 +93,18 @@ def test_failed_guts_against_a_comms_attack_moves_out_of_the_hacking_area() -> N
     state, _ = close_aro_window(state)
     state, _ = play(state, A, {"type": "declare_skill", "skill": {"type": "idle"}})
     state, events = close_aro_window(state)
-    outcome = events[-1].outcome  # type: ignore[attr-defined]
-    (move,) = [e for e in outcome.effects if isinstance(e, Moved)]
-    assert move.reason == "guts_out_of_reach"
+    (opened,) = [e for e in events if isinstance(e, GutsWindowOpened)]
+    assert opened.reason == "guts_out_of_reach" and opened.side is B
+    # Still inside the Hacker's ZoC (8 inches): refused, naming the Hacking Area.
+    inside = {"type": "choose_guts_move", "order": 1, "trooper": TARGET,
+              "route": [[10, 18.7], [10, 17.2]]}
+    refused = decide(state, B, parse_command(inside))
+    assert isinstance(refused, Rejected) and refused.code == "guts_still_in_reach"
+    assert "Hacking Area" in refused.message
+    state, events = play(state, B, {"type": "choose_guts_move", "order": 1, "trooper": TARGET})
+    (reacted,) = [e for e in events if isinstance(e, GutsReacted)]
+    assert reacted.choice == "default" and isinstance(reacted.effect, Moved)
+    assert reacted.effect.reason == "guts_out_of_reach"
     hacker, target = state.trooper(TrooperId(HACKER)), state.trooper(TrooperId(TARGET))
     assert not in_hacking_area(state, hacker, target.body())
     assert state.trooper(TrooperId(TARGET)).targeted

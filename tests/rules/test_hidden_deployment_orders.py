@@ -18,7 +18,7 @@ from server.rules.ids import SPECTATOR, Side, TrooperId, Viewer
 from server.rules.options import seat_options
 from server.rules.orders.order_pool import orders_left
 from server.rules.serial import Plain
-from server.rules.state import GameState, OrderStep, OrderType
+from server.rules.state import GameState, OrderStep, OrderType, Phase
 from server.rules.views import view_event, view_state
 from tests.support.games import idle_out, play, spend_public_orders
 from tests.support.skirmish import Placement, skirmish
@@ -87,15 +87,49 @@ def _spend_public_orders(state: GameState) -> tuple[GameState, list[tuple[str, o
     return spend_public_orders(state, Side.B, OUTSIDERS, _seen)
 
 
+def _end_turn_seen(state: GameState) -> tuple[GameState, list[object]]:
+    """B ends its turn; what A and the spectators receive of it, and A's options after."""
+    decision = engine.decide(state, Side.B, c.EndTurn())
+    assert isinstance(decision, Accepted), decision
+    after = engine.apply_all(state, decision.events)
+    seen: list[object] = [[view_event(e, viewer, after) for e in decision.events] for viewer in OUTSIDERS]
+    return after, [*seen, *(_seen(after, viewer) for viewer in OUTSIDERS), seat_options(after, Side.A)]
+
+
 def test_seed_002_undeployed_troopers_orders_are_private_the_turn_ends_alike() -> None:
-    """Timing: once B has spent its public Orders the turn ends by itself in both games
-    (the unused private Order is lost; ``unused_orders`` counts public ones only), so the
-    turn's length and end tell A nothing."""
+    """Timing: once B has spent its public Orders the game waits for B's ``end_turn`` in
+    both games, with or without a private Order in hand (seed 002: the player runs out of
+    Orders "or decides not to use the remaining ones"), so neither the wait nor the end
+    tells A anything; ``unused_orders`` counts public Orders only."""
     with_ghost, seen_with = _spend_public_orders(_game(hidden=True))
-    _, seen_without = _spend_public_orders(_game(hidden=False))
+    without, seen_without = _spend_public_orders(_game(hidden=False))
     assert seen_with == seen_without
-    assert with_ghost.active is Side.A and with_ghost.trooper(HIDDEN).hidden
-    assert with_ghost.orders.hidden == frozenset(), "B's private Order was lost with the turn"
+    for state in (with_ghost, without):
+        assert (state.phase, state.active, state.order) == (Phase.ORDERS, Side.B, None)
+        assert orders_left(state.orders) == 0 and seat_options(state, Side.B)["end_turn"]
+    assert with_ghost.orders.hidden == frozenset({HIDDEN}), "B still holds its private Order"
+    ended_with, end_seen_with = _end_turn_seen(with_ghost)
+    _, end_seen_without = _end_turn_seen(without)
+    assert end_seen_with == end_seen_without
+    assert ended_with.active is Side.A and ended_with.trooper(HIDDEN).hidden
+    assert ended_with.orders.hidden == frozenset(), "an unused private Order ends with the turn"
+
+
+def test_seed_002_a_private_order_is_still_spent_after_the_public_orders_ran_out() -> None:
+    """The private Order of a trooper in Hidden Deployment is not forfeited when the public
+    Orders run out: the player reveals on it, plays the Order, then ends the turn."""
+    state, _ = _spend_public_orders(_game(hidden=True))
+    options = seat_options(state, Side.B)
+    assert options["activate"] == {} and options["reveal"] == [HIDDEN] and options["end_turn"]
+    state, events = play(state, Side.B, {"type": "reveal", "trooper": HIDDEN})
+    spent = next(e for e in events if isinstance(e, OrderSpent))
+    assert (spent.trooper, spent.private) == (HIDDEN, True)
+    state, _ = idle_out(state)
+    assert state.trooper(HIDDEN).on_table and state.orders.hidden == frozenset()
+    assert (state.phase, state.active) == (Phase.ORDERS, Side.B)
+    state, events = play(state, Side.B, {"type": "end_turn"})
+    ended = next(e for e in events if isinstance(e, TurnEnded))
+    assert ended.side is Side.B and ended.unused_orders == 0 and state.active is Side.A
 
 
 def test_digest_12_hidden_deployment_reveal_spends_its_own_order() -> None:

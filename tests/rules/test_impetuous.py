@@ -157,7 +157,8 @@ def test_digest_3_6_impetuous_rules_bind_only_the_impetuous_activation() -> None
 
 def test_digest_3_6_impetuous_trooper_never_benefits_from_partial_cover() -> None:
     """At all times (N4 FAQ): no -3 to the attacker and no +3 to its save."""
-    low = TerrainPiece(TerrainId("low"), ((19, 19.2), (21, 19.2), (21, 19.4), (19, 19.4)), 0.5)
+    # A low wall touching the S2 bases at (20, 20): Partial Cover needs Silhouette contact.
+    low = TerrainPiece(TerrainId("low"), ((19, 19.2), (21, 19.2), (21, 19.5), (19, 19.5)), 0.5)
     state = _state(razorback=(20, 20), enemy=(20, 10))
     state = replace(state, table=Table(state.table.width, state.table.depth, (low,)))
     shooter = replace(state.trooper(TrooperId("A-t7")), facing=90.0)  # facing the Razorback

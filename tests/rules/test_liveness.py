@@ -14,7 +14,13 @@ At every step before the end:
   picks, then every choice the options name, then every half-inch point of its zone when it
   deploys: if the rules core refuses them all, that is a soft-lock);
 - every choice the options name as it is (no route, deployment point or Burst split drawn
-  by the player) is accepted when sent.
+  by the player) is accepted when sent;
+- no BS Attack or Discover declared (active or ARO, at any point of the route the options
+  list) becomes Idle at Resolution for a reason known when it was declared, and each roll
+  has the Success Value and MODs the options showed before the declaration.
+- no Attack at a Camouflage Marker is offered or accepted (an ARO's never, the active
+  trooper's only after its Discover on it), and no two bases overlap after any event
+  (``tests/support/invariants.py``).
 Every game ends by itself (its last Game Round, or Retreat!) within a bound on commands,
 never by a concession. Orders per Player Turn are capped (ending a turn is always legal) to
 keep the file within about a minute on the project's 2-core machines.
@@ -63,6 +69,8 @@ def assert_ended_by_itself(log: GameLog, ruleset: str) -> None:
     assert state.phase is Phase.GAME_OVER and state.result is not None
     assert state.result.reason in ENDINGS, state.result
     assert not log.refused_offers, "\n".join(log.refused_offers)
+    assert not log.idle_offers, "\n".join(log.idle_offers)
+    assert not log.changed_previews, "\n".join(log.changed_previews)
     if state.result.reason == "rounds_completed":
         assert state.round == options(Ruleset(ruleset)).rounds and state.turn == 2
 
@@ -137,7 +145,8 @@ def test_the_random_games_reach_the_states_that_could_soft_lock() -> None:
     Impetuous activations, joint activations with Peripherals, AROs declared and passed,
     Loss of Lieutenant and its appointment, Guts choices, Command Tokens (the deployment
     hold-back among them) and Coordinated Orders (N5), Suppressive Fire (N5), Airborne
-    Deployment and Combat Jumps (N5), both ways to close a window."""
+    Deployment and Combat Jumps (N5), both ways to close a window, Guts windows answered
+    with the default and with another offered point (N5)."""
     logs = [random_game("n5", s) for s in N5_SEEDS] + [random_game("codeone", s) for s in CODEONE_SEEDS]
     logs += [random_game(*game) for game in FEATURE_GAMES]
     commands: Counter[str] = Counter()
@@ -153,13 +162,17 @@ def test_the_random_games_reach_the_states_that_could_soft_lock() -> None:
     for needed in ("deploy:hidden", "activate:impetuous", "activate:irregular", "activate:lieutenant",
                    "declare_skill:move", "declare_skill:bs_attack", "declare_skill:idle",
                    "declare_aro:bs_attack", "declare_aro:dodge", "declare_skill:suppressive_fire",
-                   "spend_command_token:hold_back"):
+                   "spend_command_token:hold_back", "choose_guts_move:default",
+                   "choose_guts_move:point"):
         assert commands[needed] > 0, (needed, commands)
     assert any(label.endswith(":joint") for label in commands), commands
     for needed in ("loss_of_lieutenant", "trooper_revealed", "combat_jump_landed", "order_resolved",
-                   "turn_ended"):
+                   "turn_ended", "guts_window_opened", "guts_reacted", "order_concluded"):
         assert events[needed] > 0, (needed, events)
     assert sum(1 for log in logs if log.armies[Side.A] != log.armies[Side.B]) > 0
+    # The previews were compared with real rolls, AROs at chosen points among them.
+    assert sum(log.checked_previews for log in logs) > 50
+    assert sum(log.aros_at_points for log in logs) > 0
 
 
 @pytest.mark.parametrize(("ruleset", "seed"), [("n5", 11), ("n5", 12), ("codeone", 11),

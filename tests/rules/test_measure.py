@@ -153,7 +153,11 @@ def test_its_owner_measures_from_a_hidden_trooper_and_sees_its_weapons() -> None
 
 
 def test_an_own_trooper_not_deployed_yet_is_not_on_the_table() -> None:
-    assert refusal(game(), Side.A, RESERVE, (10.0, 20.0))[0] == "trooper_not_on_table"
+    code, message = refusal(game(), Side.A, RESERVE, (10.0, 20.0))
+    assert code == "trooper_not_on_table"
+    name = game().trooper(RESERVE).profile.name
+    assert message == f"{name} is not deployed yet."  # its owner's name for it, not its id
+    assert RESERVE not in message
     assert refusal(game(), Side.B, RESERVE, (10.0, 20.0)) == (
         "unknown_trooper", f"There is no trooper {RESERVE}.")
 

@@ -83,12 +83,14 @@ def test_targeted_trooper_resets_at_minus_three() -> None:
 
 def test_a_moved_trooper_shoots_from_its_firing_point_whatever_its_final_facing() -> None:
     """4.1 + the turning-while-moving decision: the shot accepted at declaration from a point
-    of the route is judged at resolution with the same all-round view, not with the facing
-    the trooper ended its move with (it ends facing away from the target here)."""
+    of the route after its start is judged at resolution with the same all-round view, not
+    with the facing the trooper ended its move with (it ends facing away from the target
+    here). (The starting point itself keeps the facing the trooper had when the Order
+    began: test_firing_point_facing.py.)"""
     shooter = trooper("s", A, (30, 10), 0.0)  # ends its move looking east, away from t
     target = trooper("t", B, (12, 10), 0.0)
-    route = ((20, 10), (30, 10))
-    state = resolving(shooter, [Move(route=route), shoot(RIFLE, (target, 1), firing_point=(20, 10))],
+    route = ((20, 10), (22, 10), (30, 10))
+    state = resolving(shooter, [Move(route=route), shoot(RIFLE, (target, 1), firing_point=(22, 10))],
                       [target], path=route, faces=[5])
     outcome = resolve_order(state)[0]
     assert [roll.trooper for roll in outcome.rolls] == [shooter.id]

@@ -180,11 +180,16 @@ def test_joint_activation_offers_the_controllers_peripherals_and_each_ones_own_s
                 "type": "bs_attack", "weapon": weapon, "targets": [{"trooper": shot["targets"][0], "burst": shot["burst"]}]},
                 "peripherals": [{"trooper": "A-p1", "skill": {"type": "bs_attack", "weapon": drone_weapon, "targets": [
                     {"trooper": drone_shot["targets"][0], "burst": drone_shot["burst"]}]}}]})
-    # Both move into B-t3's sight: its ARO may target either activated trooper it can shoot.
+    # Both move; B-t3 sees the Controller's route, while the Hab block hides the drone's
+    # from it all along: a shot at the drone is accepted but would be Idle (no Line of
+    # Fire), so the ARO offers only the Controller, though B-t3 is eligible through LoF.
     state, _ = play(state, Side.A, {"type": "declare_skill", "skill": {"type": "move", "route": [[3, 6], [3, 8]]},
                                     "peripherals": [{"trooper": "A-p1", "skill": {"type": "move", "route": [[10, 6], [10, 10]]}}]})
     aro = seat_options(state, Side.B)["aros"]["B-t3"]
-    assert set(aro["targets"]["bs_attack"]["punch_carbine"]) == {"A-t3", "A-p1"}
+    assert aro["line_of_fire"]
+    assert set(aro["targets"]["bs_attack"]["punch_carbine"]) == {"A-t3"}
+    assert accepted(state, Side.B, {"type": "declare_aro", "trooper": "B-t3", "skill": {
+        "type": "bs_attack", "weapon": "punch_carbine", "targets": [{"trooper": "A-p1", "burst": 1}]}})
     assert aro["bs_attack"] == list(aro["targets"]["bs_attack"])
     for weapon, targets in aro["targets"]["bs_attack"].items():
         for target in targets:

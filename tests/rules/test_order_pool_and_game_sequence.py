@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
+
 from server.rules import commands as c
 from server.rules import engine
+from server.rules.combat.wounds import Condition
 from server.rules.decision import Rejected
 from server.rules.events import GameEnded, OrdersCounted, TurnEnded, TurnStarted
 from server.rules.ids import Side, TrooperId
-from server.rules.state import OrderType, Phase
+from server.rules.options import seat_options
+from server.rules.orders.game_sequence import game_over
+from server.rules.state import GameResult, OrderType, Phase
 from server.rules.views import view_event
-from tests.support.games import close_aro_window, new_game_in_orders_phase, play
+from tests.support.games import close_aro_window, new_game_in_deployment, new_game_in_orders_phase, play
 from tests.support.skirmish import skirmish
 
 T = TrooperId
@@ -143,11 +150,21 @@ def test_unused_orders_are_lost_at_the_end_of_the_turn() -> None:
     assert dict(state.orders.pools) == {1: 2}  # recounted, not carried over
 
 
-def test_turn_ends_by_itself_when_no_orders_are_left() -> None:
+def test_seed_002_turn_waits_for_end_turn_when_no_orders_are_left() -> None:
+    """Seed 002: the Orders Phase ends when the player runs out of Orders or decides not to
+    use the rest; the game does not end it by itself when the public Orders run out (a
+    private Order may remain, and waiting only then would say so): the player's
+    ``end_turn`` does, its only option left here."""
     state = n5()
     state = spend_idle(state, "A-t1")
     state = spend_idle(state, "A-t1", "lieutenant")
     state = spend_idle(state, "A-t1", "tactical")
+    assert (state.active, state.phase, state.turn) == (Side.A, Phase.ORDERS, 1)
+    options = seat_options(state, Side.A)
+    assert options["activate"] == {} and options["end_turn"] is True
+    state, events = play(state, Side.A, c.EndTurn())
+    ended = next(e for e in events if isinstance(e, TurnEnded))
+    assert ended.unused_orders == 0
     assert state.active is Side.B and state.turn == 2
 
 
@@ -160,9 +177,42 @@ def test_game_has_three_rounds_of_two_player_turns_then_ends_with_a_result() -> 
         ended = [e for e in events if isinstance(e, GameEnded)]
     assert turns == [(1, 2, Side.B), (2, 1, Side.A), (2, 2, Side.B), (3, 1, Side.A), (3, 2, Side.B)]
     assert ended and ended[0].result.reason == "rounds_completed" and state.phase is Phase.GAME_OVER
-    # Every trooper not in a Null state counts, on the table or not (DIGEST 11.4, 11.5).
-    assert ended[0].result.victory_points == {Side.A: 300, Side.B: 230}  # the lists' totals
-    assert ended[0].result.winner is Side.A
+    # Every trooper not in a Null state counts, on the table or not (DIGEST 11.4, 11.5):
+    # both lists spend their 300 points, so a game with no casualty is a draw.
+    assert ended[0].result.victory_points == {Side.A: 300, Side.B: 300}  # the lists' totals
+    assert ended[0].result.winner is None
+
+
+def test_victory_points_are_the_surviving_troopers_points() -> None:
+    """DIGEST 11.5: a trooper in a Null state scores nothing; the most VP wins."""
+    state = n5()
+    dead = state.trooper(T("B-t3"))
+    state = state.with_trooper(replace(dead, condition=Condition.DEAD, wounds=2))
+    result = game_over(state, "rounds_completed").result
+    assert result.victory_points == {Side.A: 300, Side.B: 300 - dead.profile.cost}
+    assert result.winner is Side.A
+
+
+@pytest.mark.parametrize(("ruleset", "limit"), [("n5", 300), ("codeone", 30)])
+def test_concession_before_deployment_gives_the_winner_its_army_and_the_loser_nothing(
+        ruleset: str, limit: int) -> None:
+    """A side that concedes leaves the battle with no survivor: 0 VP; the winner keeps its
+    whole army's points (docs/rules-decisions.md, "Victory Points of a concession")."""
+    state = new_game_in_deployment(ruleset)
+    state, events = play(state, Side.A, c.Concede())
+    (ended,) = [e for e in events if isinstance(e, GameEnded)]
+    assert ended.result == GameResult(Side.B, {Side.A: 0, Side.B: limit}, "concession")
+    assert state.phase is Phase.GAME_OVER
+
+
+def test_concession_mid_game_zeroes_only_the_conceding_side() -> None:
+    state = n5()
+    dead = state.trooper(T("A-t1"))
+    state = state.with_trooper(replace(dead, condition=Condition.DEAD, wounds=2))
+    state, events = play(state, Side.B, c.Concede())
+    (ended,) = [e for e in events if isinstance(e, GameEnded)]
+    assert ended.result.winner is Side.A
+    assert ended.result.victory_points == {Side.A: 300 - dead.profile.cost, Side.B: 0}
 
 
 def test_which_order_was_spent_is_open_information() -> None:

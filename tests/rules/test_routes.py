@@ -8,12 +8,13 @@ from server.rules.ids import TerrainId
 from server.rules.table.geometry import Body
 from server.rules.table.routes import check_route, point_along, route_length, route_samples
 from server.rules.table.silhouettes import MM_PER_INCH
-from server.rules.table.terrain import TerrainPiece, codeone_table
+from server.rules.table.terrain import TerrainKind, TerrainPiece, codeone_table
 
 S1_RADIUS = 12.5 / MM_PER_INCH
 MOVER = Body((5.0, 5.0), 0.0, 1)
 LOW_WALL = TerrainPiece(
-    TerrainId("low-wall"), ((8.0, 0.0), (8.5, 0.0), (8.5, 10.0), (8.0, 10.0)), 1.0
+    TerrainId("low-wall"), ((8.0, 0.0), (8.5, 0.0), (8.5, 10.0), (8.0, 10.0)), 1.0,
+    name="Low wall", kind=TerrainKind.WALL,
 )
 TABLE = codeone_table([LOW_WALL])
 
@@ -84,7 +85,8 @@ def test_route_through_terrain() -> None:
     problem = check_route([(5.0, 5.0), (11.0, 5.0)], MOVER, 8.0, TABLE, others=[])
     assert problem is not None
     assert problem.code == "route_through_terrain"
-    assert problem.message == "The route passes through terrain low-wall, which is 1 inch high."
+    assert problem.message == ("The route passes through the Low wall south of the centre, "
+                               "which is 1 inch high.")
 
 
 def test_base_sweeping_into_terrain_is_caught_even_if_the_centre_line_misses() -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
+from importlib import resources
 
 import pytest
 
@@ -11,6 +13,7 @@ from server.rules.armies.army_catalogue import (
     load_weapons,
     sample_armies,
     sample_army,
+    shipped_list_problems,
     weapons_from_plain,
 )
 from server.rules.armies.army_list import ArmyList, ListFormat
@@ -73,6 +76,31 @@ def test_sample_army_fits_its_format(army_id: str) -> None:
         assert len(troopers) <= 10
     for group in army.combat_groups():
         assert sum(1 for entry in army.group(group) if not entry.is_peripheral) <= 10
+
+
+SHIPPED = resources.files("server.rules.data").joinpath("armies")
+
+
+@pytest.mark.parametrize("file", sorted(f.name for f in SHIPPED.iterdir() if f.name.endswith(".json")))
+def test_every_shipped_list_spends_exactly_its_points_limit(file: str) -> None:
+    """Victory Points are the surviving troopers' points (DIGEST 11.5): a sample list that
+    spent less than its limit would lose a game with no casualty, or win a concession on
+    points. Read from the file itself, not through the catalogue's own check."""
+    data = json.loads(SHIPPED.joinpath(file).read_text(encoding="utf-8"))
+    costs = {unit["id"]: unit["cost"] for unit in data["units"]}
+    total = sum(entry["profile"]["cost"] if "profile" in entry else costs[entry["unit"]]
+                for entry in data["entries"])
+    assert total == data["points"], f"{file}: the troopers cost {total} of {data['points']}"
+    army = sample_army(data["id"])
+    assert army.total_cost() == army.points == data["points"]
+
+
+def test_the_catalogue_refuses_to_ship_a_list_under_its_limit() -> None:
+    army = sample_army("vesper-raiders")
+    assert shipped_list_problems(army) == []
+    under = replace(army, points=army.points + 10)
+    assert shipped_list_problems(under) == [
+        f"The troopers cost {army.points} points; a shipped list spends exactly its {army.points + 10}."]
 
 
 @pytest.mark.parametrize("army_id", sorted(sample_armies()))

@@ -9,9 +9,12 @@
 * 000.22 / 003.11: "All AROs are also simultaneous ... if a Camouflage Marker declares a
   Move, the opponent can declare Discover with Troopers that have LoF to it, but they cannot
   declare Discover with one of the Troopers and BS Attack with the rest, waiting for the
-  Discover Roll to be successful". Every ARO is declared before anything resolves; a BS
-  Attack on the marker is Idle whatever the Discover roll gives (only a trooper that itself
-  Discovered the marker may attack it, DIGEST 12, and an ARO is one skill).
+  Discover Roll to be successful". Every ARO is declared before anything resolves, so an
+  ARO cannot wait on a Discover: a BS Attack ARO at the marker is refused when declared
+  (`bad_target`; the Camouflaged State: no Attack at a marker before it is Discovered, and
+  an ARO is one skill), and is not offered. It used to be accepted and Idle at Resolution,
+  which let it resolve when the marker revealed itself later in the Order
+  (test_attacks_on_camouflage_markers.py).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from server.rules.combat.outcome import BecameIdle, Revealed, RollRecord
 from server.rules.decision import Rejected
 from server.rules.events import AroDeclared, OrderResolved
 from server.rules.ids import Side, TrooperId, WeaponId
+from server.rules.options import seat_options
 from server.rules.state import GameState
 from server.rules.table.geometry import distance
 from tests.support.games import close_aro_window, play
@@ -181,6 +185,8 @@ SPOTTER, GUNNERS = "B-t3", ("B-t4", "B-t14")  # Enforcers (punch_carbine), facin
 
 
 def _marker_moves(dice: tuple[int, ...]) -> GameState:
+    """The marker Moves; B's Spotter declares Discover; its Gunners' BS Attacks at the
+    marker are refused (no waiting on the Discover), so they Discover too."""
     state = _open_table({MARKER: [22.5, 10, 90], SPOTTER: [22.5, 26, 270],
                          GUNNERS[0]: [20, 26, 270], GUNNERS[1]: [25, 26, 270]}, dice)
     assert state.trooper(T(MARKER)).marker
@@ -189,12 +195,14 @@ def _marker_moves(dice: tuple[int, ...]) -> GameState:
         "type": "move", "route": [[22.5, 10.0], [22.5, 13.0]]}})
     assert state.order is not None
     assert {T(SPOTTER), *map(T, GUNNERS)} <= set(state.order.eligible)
-    # All at once: one Discover, and BS Attacks by the rest, in the same window.
     state, _ = play(state, B, {"type": "declare_aro", "trooper": SPOTTER, "skill": {
         "type": "discover", "target": MARKER}})
     for gunner in GUNNERS:
+        shot = engine.decide(state, B, c.parse_command({"type": "declare_aro", "trooper": gunner, "skill": {
+            "type": "bs_attack", "weapon": "punch_carbine", "targets": [{"trooper": MARKER, "burst": 1}]}}))
+        assert isinstance(shot, Rejected) and shot.code == "bad_target", shot
         state, _ = play(state, B, {"type": "declare_aro", "trooper": gunner, "skill": {
-            "type": "bs_attack", "weapon": "punch_carbine", "targets": [{"trooper": MARKER, "burst": 1}]}})
+            "type": "discover", "target": MARKER}})
     return state
 
 
@@ -206,35 +214,42 @@ def _finish(state: GameState) -> OrderResolved:
     return _resolved(events)
 
 
+def test_seed_000_all_aros_simultaneous_camouflage_bs_attack_at_the_marker_refused_not_offered() -> None:
+    """Nobody may shoot the marker waiting on another trooper's Discover: the options offer
+    each Gunner Discover and no BS Attack at it; declared anyway, it is refused."""
+    state = _open_table({MARKER: [22.5, 10, 90], GUNNERS[0]: [20, 26, 270]})
+    state, _ = play(state, A, {"type": "activate", "trooper": MARKER, "order": "regular"})
+    state, _ = play(state, A, {"type": "declare_skill", "skill": {
+        "type": "move", "route": [[22.5, 10.0], [22.5, 13.0]]}})
+    offer = seat_options(state, B)["aros"][GUNNERS[0]]
+    assert offer["bs_attack"] == [] and offer["targets"]["discover"] == [MARKER]
+    refused = engine.decide(state, B, c.parse_command({"type": "declare_aro", "trooper": GUNNERS[0], "skill": {
+        "type": "bs_attack", "weapon": "punch_carbine", "targets": [{"trooper": MARKER, "burst": 1}]}}))
+    assert isinstance(refused, Rejected) and refused.code == "bad_target"
+
+
 def test_seed_000_all_aros_simultaneous_camouflage_every_declaration_stands_before_resolution() -> None:
-    """Every ARO is declared before anything is rolled: the Discover and both BS Attacks are
-    in the Order, the marker still a marker, no roll made."""
-    state = _marker_moves((20,))
+    """Every ARO is declared before anything is rolled: the three Discovers are in the
+    Order, the marker still a marker, no roll made."""
+    state = _marker_moves((20, 20, 20))
     assert state.order is not None
     assert set(state.order.aros) == {T(SPOTTER), *map(T, GUNNERS)}
     assert state.trooper(T(MARKER)).marker
-    assert state.dice.injected == (20,)  # no die used yet
+    assert state.dice.injected == (20, 20, 20)  # no die used yet
 
 
-def test_seed_000_all_aros_simultaneous_camouflage_failed_discover_bs_attacks_idle() -> None:
-    """The Discover fails (20): the marker stays a marker, both BS Attacks are Idle."""
-    resolved = _finish(_marker_moves((20,)))
-    (discover,) = resolved.outcome.rolls
-    assert discover.trooper == SPOTTER and discover.skill == "discover" and discover.successes == 0
-    assert sorted(_idle(resolved), key=lambda e: e.trooper) == [
-        BecameIdle(T(g), "bs_attack", "target_camouflaged", T(MARKER), aro=True) for g in sorted(GUNNERS)]
+def test_seed_000_all_aros_simultaneous_camouflage_failed_discovers_leave_the_marker() -> None:
+    """Every Discover fails (20): the marker stays a marker, nothing else is rolled."""
+    resolved = _finish(_marker_moves((20, 20, 20)))
+    assert [r.skill for r in resolved.outcome.rolls] == ["discover"] * 3
     assert not any(isinstance(e, Revealed) for e in resolved.outcome.effects)
+    assert resolved.outcome.saves == ()
 
 
 def test_seed_000_all_aros_simultaneous_camouflage_successful_discover_still_no_shots() -> None:
-    """The Discover succeeds (1): the marker is revealed, yet the BS Attacks declared with
-    it are Idle all the same: they "cannot ... [wait] for the Discover Roll to be
-    successful"; only the trooper that Discovered it could attack it, and in ARO it has one
-    skill. No die is rolled for them, nobody saves."""
-    resolved = _finish(_marker_moves((1,)))
-    (discover,) = resolved.outcome.rolls
-    assert discover.trooper == SPOTTER and discover.successes + discover.criticals == 1
+    """A Discover succeeds (1): the marker is revealed, yet no shot is made at
+    it in this Order: a BS Attack could not be declared waiting on the Discover."""
+    resolved = _finish(_marker_moves((1, 20, 20)))
     assert Revealed(T(MARKER), "discovered") in resolved.outcome.effects
-    assert sorted(_idle(resolved), key=lambda e: e.trooper) == [
-        BecameIdle(T(g), "bs_attack", "target_camouflaged", T(MARKER), aro=True) for g in sorted(GUNNERS)]
+    assert all(r.skill == "discover" for r in resolved.outcome.rolls)
     assert resolved.outcome.saves == ()

@@ -314,17 +314,21 @@ def test_seed_000_requirement_fails_becomes_idle_direct_template_beyond_its_reac
     assert resolved.outcome.saves == ()
 
 
-def test_seed_000_requirement_fails_becomes_idle_direct_template_loses_only_the_target_beyond() -> None:
-    """Two troopers named for the template, one within reach: only the far one is lost (N5,
-    DIGEST 5.2: the dice of the target that fails a Requirement), the near one is hit."""
+def test_seed_000_requirement_fails_direct_template_main_target_beyond_reach_affects_no_one() -> None:
+    """The template is aimed at its Main Target (GANGER, beyond reach): the attack fails, and
+    B-t3, under the teardrop on the way, is neither hit nor eligible through it (N5: a Main
+    Target outside the Area of Effect, no one affected). A Burst 1 template names one
+    target (two were each hit: the teardrop is not a circle round the shooter)."""
     near = "B-t3"
-    state = _hose_state("n5", {HOSE: [20, 10, 90], GANGER: [20, 24.2, 90], near: [22, 16, 90]})
+    state = _hose_state("n5", {HOSE: [20, 10, 90], GANGER: [20, 24.2, 90], near: [20.5, 16, 90]})
     state, _ = play(state, A, {"type": "activate", "trooper": HOSE, "order": "regular"})
-    state, _ = play(state, A, {"type": "declare_skill", "skill": _hose(GANGER, near)})
-    assert TrooperId(near) in state.order.eligible  # type: ignore[union-attr]
+    assert _refused(state, A, {"type": "declare_skill", "skill": _hose(GANGER, near)}) == "bad_burst"
+    state, _ = play(state, A, {"type": "declare_skill", "skill": _hose(GANGER)})
+    assert not state.order.eligible[TrooperId(near)].template  # type: ignore[union-attr]
     resolved = _finish(state)
-    assert _idle(resolved) == []
-    assert [s.trooper for s in resolved.outcome.saves] == [near]
+    assert _idle(resolved) == [BecameIdle(TrooperId(HOSE), "bs_attack", "beyond_template_reach",
+                                          TrooperId(GANGER))]
+    assert resolved.outcome.saves == ()
 
 
 CHARGER = "A-t7"  # Lancer Line Trooper (combat_knife), N5 and CodeOne

@@ -244,8 +244,9 @@ def test_seed_002_states_phase_runs_between_the_orders_phase_and_the_end_of_the_
 
 
 def test_seed_002_states_phase_also_ends_a_turn_whose_orders_ran_out() -> None:
-    """The States Phase starts by itself when the Orders run out, and with nothing to check
-    it emits no check event: Orders Phase, States Phase, End of the Turn."""
+    """With every Order spent, the player's ``end_turn`` (the game waits for it: a private
+    Order may remain) starts the States Phase, and with nothing to check it emits no check
+    event: Orders Phase, States Phase, End of the Turn."""
     state = _stunned_game()
     orders = [o for o in ("regular", "lieutenant", "tactical") if o in
               seat_options(state, A)["activate"][WARDEN]]
@@ -253,12 +254,14 @@ def test_seed_002_states_phase_also_ends_a_turn_whose_orders_ran_out() -> None:
     for order in orders:
         state, _ = play(state, A, {"type": "activate", "trooper": WARDEN, "order": order})
         state, produced = idle_out(state)
-    events = tuple(produced)
+    assert state.phase is Phase.ORDERS and not any(isinstance(e, PhaseStarted) for e in produced)
+    state, ended = play(state, A, {"type": "end_turn"})
+    events = tuple(ended)
     kinds = _types(events)
     start = kinds.index(PhaseStarted)
     assert kinds[start:start + 3] == [PhaseStarted, TurnEnded, TurnStarted]
     assert events[start] == PhaseStarted(Phase.STATES)
-    assert kinds.index(OrderResolved) < start
+    assert any(isinstance(e, OrderResolved) for e in produced)
 
 
 def test_seed_002_states_phase_cancels_only_the_stunned_caused_in_this_turn() -> None:

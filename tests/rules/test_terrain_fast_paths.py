@@ -21,10 +21,10 @@ from server.rules.table.line_of_fire import (
     blocked_by_body,
     blocked_by_terrain,
     has_line_of_fire,
+    in_pair_order,
     points_of_route_in_lof,
     sees_any_point_of_route,
-    sight_line_ends,
-    target_sight_height,
+    sight_lines,
     terrain_between,
 )
 from server.rules.table.polygons import (
@@ -160,17 +160,17 @@ def test_blocked_by_terrain_edge_cases_equal_the_plain_computation() -> None:
 
 def reference_has_line_of_fire(viewer: Body, target: Body, table: Table,
                                blockers: Sequence[Body] = ()) -> bool:
-    """Every sampled sight line tried against every piece and body, no shortcut."""
+    """Every sampled sight line tried against every piece and body, no shortcut (the pair
+    taken in the order Line of Fire takes it, so the rounding is the same)."""
     if not in_front_arc(viewer, target):
         return False
-    viewer_points, target_points = sight_line_ends(viewer, target)
-    hv, ht = viewer.height, target_sight_height(target)
-    pieces = terrain_between(viewer, target, table)
+    first, second = in_pair_order(viewer, target)
+    pieces = terrain_between(first, second, table)
     bodies = [b for b in blockers if b != viewer and b != target]
     return any(
-        not any(reference_blocked_by_terrain(p, q, hv, ht, piece) for piece in pieces)
-        and not any(blocked_by_body(p, q, hv, ht, body) for body in bodies)
-        for p in viewer_points for q in target_points)
+        not any(reference_blocked_by_terrain(p, q, hp, hq, piece) for piece in pieces)
+        and not any(blocked_by_body(p, q, hp, hq, body) for body in bodies)
+        for p, q, ends in sight_lines(first, second) for hp, hq in ends)
 
 
 table_x = st.one_of(st.integers(0, 24).map(float), st.floats(0.0, 24.0))

@@ -135,6 +135,17 @@ def _candidates(state: GameState, rng: random.Random) -> list[tuple[Side | engin
             moves.append((side, c.Deploy(trooper.id, rng.choice(spots), rng.choice([90.0, 270.0]), hidden)))
         return moves
     window = engine.pending_aro_window(state)
+    if window is not None and window.guts is not None:
+        # A Guts window: its owner answers (the default, or a drawn point the rule may
+        # refuse), or the room's clock at the deadline; the opponent may not.
+        default = c.ChooseGutsMove(window.order, window.guts)
+        position = state.trooper(window.guts).position
+        assert position is not None
+        x, y = position
+        drawn = c.ChooseGutsMove(window.order, window.guts,
+                                 ((x, y), (x + rng.uniform(-1.4, 1.4), y + rng.uniform(-1.4, 1.4))))
+        return [(window.reactive, default), (engine.SYSTEM, default),
+                (window.reactive.other, default), (window.reactive, drawn)]
     if window is not None and state.order is not None:
         # Null troopers are offered too: the engine must refuse them.
         eligible = [*state.order.unanswered(), *(t.id for t in state.troopers_of(window.reactive) if t.is_null)]
@@ -210,8 +221,13 @@ def _random_game(
         decision = engine.decide(state, actor, command)
         if isinstance(command, c.CloseAroWindow) and actor is not engine.SYSTEM:
             window = engine.pending_aro_window(state)
-            assert isinstance(decision, Accepted) == (window is not None and actor is window.reactive), (
+            assert isinstance(decision, Accepted) == (window is not None and window.guts is None
+                                                      and actor is window.reactive), (
                 "only the reactive player (or the room's clock) closes an ARO window")
+        if isinstance(command, c.ChooseGutsMove) and actor is not engine.SYSTEM and not command.route:
+            window = engine.pending_aro_window(state)
+            assert isinstance(decision, Accepted) == (window is not None and actor is window.reactive), (
+                "only the trooper's owner (or the room's clock) answers a Guts window")
         if isinstance(decision, Accepted):
             accepted += 1
             for event in decision.events:

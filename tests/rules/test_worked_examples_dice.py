@@ -134,16 +134,16 @@ def test_w7_da_twice_on_vita_1_unconscious_then_dead() -> None:
     assert target == 8
     rolls = [judge_save(face, target, SaveConvention.N5) for face in (3, 15, 8, 19)]
     assert [r.failed for r in rolls] == [False, True, False, True]
-    first = apply_failed_saves(0, 1, 1, Ammunition.DA, Condition.NORMAL)
+    first = apply_failed_saves(0, 1, 1, Ammunition.DA, Condition.NORMAL, structure=False)
     assert first == WoundOutcome(1, Condition.UNCONSCIOUS)
-    second = apply_failed_saves(first.wounds, 1, 1, Ammunition.DA, first.condition)
+    second = apply_failed_saves(first.wounds, 1, 1, Ammunition.DA, first.condition, structure=False)
     assert second == WoundOutcome(2, Condition.DEAD)
-    assert apply_failed_saves(0, 2, 1, Ammunition.DA, Condition.NORMAL).condition is Condition.DEAD
+    assert apply_failed_saves(0, 2, 1, Ammunition.DA, Condition.NORMAL, structure=False).condition is Condition.DEAD
 
 
 def test_w7_shock_on_vita_1_first_failed_save_is_dead() -> None:
     """W7: Shock ammo against VITA 1: the first failed save sends it straight to Dead."""
-    outcome = apply_failed_saves(0, 1, 1, Ammunition.SHOCK, Condition.NORMAL)
+    outcome = apply_failed_saves(0, 1, 1, Ammunition.SHOCK, Condition.NORMAL, structure=False)
     assert outcome == WoundOutcome(1, Condition.DEAD)
 
 

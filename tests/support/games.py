@@ -104,12 +104,15 @@ def spend_public_orders(
     seen: Callable[[GameState, Viewer], Plain],
 ) -> tuple[GameState, list[tuple[str, object]]]:
     """``side`` spends every public Order of its turn on Idle (the first trooper it may
-    activate each time); what each of ``outsiders`` receives meanwhile (the events as it
-    sees them, then ``seen`` of the state) and the opponent's options after each Order. Two
-    games whose records are equal tell the outsiders nothing apart (private Orders)."""
+    activate each time, until none may be activated); what each of ``outsiders`` receives
+    meanwhile (the events as it sees them, then ``seen`` of the state) and the opponent's
+    options after each Order. Two games whose records are equal tell the outsiders nothing
+    apart (private Orders). The turn does not end by itself: ``side`` still holds it."""
     received: list[tuple[str, object]] = []
     while state.phase is Phase.ORDERS and state.active is side:
         activations = seat_options(state, side)["activate"]
+        if not activations:
+            break
         trooper = sorted(activations)[0]
         state, events = play(state, side, {"type": "activate", "trooper": trooper,
                                            "order": activations[trooper][0]})

@@ -1,5 +1,7 @@
 """Random whole games through the rules core, checking at every step that the game waits
-on exactly one seat and that this seat has a legal option (``tests/rules/test_liveness.py``).
+on exactly one seat and that this seat has a legal option (``tests/rules/test_liveness.py``),
+and the properties of ``tests/support/invariants.py`` (no Attack at a Camouflage Marker
+offered or accepted; no two bases overlapping after any event).
 
 ``play_random_game`` chooses each seat's army at random among the lists of the game's
 format (or the lists it is given), then lets two ``RandomPlayer`` seats play from their own
@@ -7,6 +9,13 @@ view and options until the game is over. A state in which the seat the game wait
 option the rules core accepts is a soft-lock (``SoftLock``); a game that is not over after
 ``max_commands`` commands, or that goes past its last Game Round, is a loop
 (``NeverEnds``). A concession is never sent.
+
+Every BS Attack and Discover declared (``Declared``) is followed to its Resolution: an
+offered one must not become Idle for a reason known when it was declared
+(``GameLog.idle_offers``), and its roll must have the Success Value and MODs the options
+showed (``GameLog.changed_previews``), except where docs/rules-decisions.md says what may
+still change after the declaration (``MAY_CHANGE``, a sight line another declaration
+blocked, an ARO's default point a later movement moved).
 """
 
 from __future__ import annotations
@@ -16,14 +25,17 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from server.rules import commands as c
 from server.rules import engine
 from server.rules.armies.army_catalogue import sample_armies
 from server.rules.armies.army_list import ArmyList
 from server.rules.armies.army_selection import list_format_for, random_ids
+from server.rules.combat.mods import blocking_bodies_by_trooper
+from server.rules.combat.outcome import BecameIdle
 from server.rules.decision import Accepted
-from server.rules.events import ArmyChosen, Event
+from server.rules.events import ArmyChosen, Event, OrderResolved
 from server.rules.ids import Side
 from server.rules.options import seat_options
 from server.rules.orders.deployment import deployer
@@ -31,6 +43,11 @@ from server.rules.orders.sequence import automatic_events
 from server.rules.ruleset import Ruleset, options
 from server.rules.state import GameState, OrderStep, Phase
 from server.rules.views import view_state
+from tests.support.invariants import (
+    attack_accepted_at_marker,
+    attacks_offered_at_markers,
+    overlapping_bases,
+)
 from tests.support.random_player import RandomPlayer, drawn, waits_on
 
 
@@ -40,6 +57,31 @@ class SoftLock(AssertionError):
 
 class NeverEnds(AssertionError):
     """The game did not end by itself."""
+
+
+MAY_CHANGE = {
+    "target_not_discovered": "the Discover roll of the same Order failed",
+    "target_not_a_marker": "the marker revealed itself by its own declaration",
+}
+"""Idle reasons of a BS Attack or Discover that only what follows its declaration decides
+(docs/rules-decisions.md, "What options shows of a shot"). ``no_line_of_fire`` is one only
+when the bodies that block Line of Fire changed after the declaration (a Camouflage Marker
+or a hidden trooper revealed by its own declaration, a Peripheral's movement)."""
+
+
+@dataclass(frozen=True)
+class Declared:
+    """A BS Attack or Discover declared in the current Order, as it was offered."""
+
+    trooper: str
+    skill: dict[str, Any]
+    blockers: object
+    """The bodies that blocked Line of Fire at the declaration."""
+    path: object
+    """The targeted activated trooper's path at the declaration (an ARO's default point)."""
+    preview: dict[str, Any] | None
+    """What the options showed of it (None: a declaration the options did not name as it is,
+    a Burst split between targets)."""
 
 
 @dataclass
@@ -56,6 +98,18 @@ class GameLog:
     one is an options bug (a choice offered that the server refuses)."""
     armies: dict[Side, str] = field(default_factory=dict)
     last_events: tuple[Event, ...] = ()
+    declared: list[Declared] = field(default_factory=list)
+    """The current Order's BS Attacks and Discovers, until it is resolved."""
+    idle_offers: list[str] = field(default_factory=list)
+    """Offered BS Attacks and Discovers that became Idle for a reason known when they were
+    declared: each one is an options bug."""
+    changed_previews: list[str] = field(default_factory=list)
+    """Offered shots whose roll differed from the Success Value or MODs the options showed
+    though nothing that may change it did."""
+    checked_previews: int = 0
+    """Rolls compared with their preview."""
+    aros_at_points: int = 0
+    """AROs declared at a point of the route the options listed (``target_point``)."""
 
 
 def waited_on(state: GameState) -> Side | None:
@@ -76,6 +130,9 @@ def waited_on(state: GameState) -> Side | None:
         return side
     assert phase in (Phase.IMPETUOUS, Phase.ORDERS), f"the game rests in {phase}"
     order = state.order
+    if order is not None and order.step is OrderStep.CONCLUSION:
+        assert order.guts_window and order.conclusion, "a Conclusion rests only in a Guts window"
+        return state.trooper(order.conclusion.guts[0].trooper).side
     if order is not None and order.step in (OrderStep.ARO_1, OrderStep.ARO_2):
         assert order.window_open, "an ARO step rests only with its window open"
         return state.reactive
@@ -161,6 +218,7 @@ def step(state: GameState, side: Side, player: RandomPlayer, log: GameLog, seed:
     if waits_on(other):
         raise AssertionError(f"seed {seed}: the game waits on {side.value} ({describe(state)}) "
                              f"but {side.other.value} is offered moves too: {other}")
+    check(attacks_offered_at_markers(state, choices), seed, state)
     seen: dict[str, object] = {}
 
     def view() -> dict[str, object]:
@@ -169,12 +227,22 @@ def step(state: GameState, side: Side, player: RandomPlayer, log: GameLog, seed:
         return seen["view"]  # type: ignore[return-value]
 
     for body in player.candidates(choices, view):  # type: ignore[arg-type]
-        decision = engine.decide(state, side, c.parse_command(body))
+        command = c.parse_command(body)
+        decision = engine.decide(state, side, command)
         if isinstance(decision, Accepted):
             player.accepted(body)
             log.commands[label(body)] += 1
             log.last_events = decision.events
-            return engine.apply_all(state, decision.events)
+            log.declared += declared_shots(state, body, choices)
+            if body["type"] == "declare_aro" and body["skill"].get("target_point"):
+                log.aros_at_points += 1
+            check(attack_accepted_at_marker(state, command), seed, state)
+            for event in decision.events:
+                if isinstance(event, OrderResolved):
+                    check_resolved_as_offered(state, event, log, seed)
+                state = engine.apply(state, event)
+                check(overlapping_bases(state), seed, state, f"after {event.TYPE}")
+            return state
         if drawn(body):
             log.rejected[f"{body['type']}:{decision.code}"] += 1
         else:
@@ -182,6 +250,105 @@ def step(state: GameState, side: Side, player: RandomPlayer, log: GameLog, seed:
                                       f"{decision.code} {decision.message}")
     raise SoftLock(f"seed {seed}: {side.value} has options but the rules core refuses every one "
                    f"({describe(state)}): {choices}")
+
+
+SHOT_SKILLS = ("bs_attack", "discover")
+
+
+def declared_shots(state: GameState, body: dict[str, Any], choices: dict[str, Any]) -> list[Declared]:
+    """The BS Attacks and Discovers ``body`` declares, with what the options showed of each."""
+    if body["type"] == "declare_aro":
+        found = [(str(body["trooper"]), body["skill"])]
+    elif body["type"] == "declare_skill" and state.order is not None:
+        found = [(state.order.trooper, body["skill"])]
+        found += [(p["trooper"], p["skill"]) for p in body.get("peripherals") or []]
+    else:
+        return []
+    blockers = blocking_bodies_by_trooper(state)
+    order = state.order
+    assert order is not None
+    return [Declared(trooper, skill, blockers, _target_path(state, skill),
+                     offered_preview(choices, body, trooper, skill))
+            for trooper, skill in found if skill["type"] in SHOT_SKILLS]
+
+
+def _target_path(state: GameState, skill: dict[str, Any]) -> object:
+    order = state.order
+    assert order is not None
+    target = _first_target(skill)
+    return order.for_trooper(target).path if target in order.activated else None
+
+
+def _first_target(skill: dict[str, Any]) -> Any:
+    return skill["targets"][0]["trooper"] if "targets" in skill else skill.get("target")
+
+
+def offered_preview(choices: dict[str, Any], body: dict[str, Any], trooper: str,
+                    skill: dict[str, Any]) -> dict[str, Any] | None:
+    """The preview the options gave of exactly this declaration, if they named it."""
+    if skill["type"] == "bs_attack" and len(skill["targets"]) != 1:
+        return None
+    target = _first_target(skill)
+    if body["type"] == "declare_aro":
+        aro = (choices.get("aros") or {}).get(trooper) or {}
+        entries = (aro.get("shots", {}).get(skill.get("weapon"), {}) if skill["type"] == "bs_attack"
+                   else {"discover": aro.get("discover_rolls", {})}.get("discover", {}))
+        return next((e for e in entries.get(target, []) if e["point"] == skill.get("target_point")),
+                    None)
+    if skill["type"] != "bs_attack":
+        return None
+    if body.get("peripherals"):
+        return None  # a joint declaration: each trooper's preview is of it alone
+    own = choices.get("skills") or {}
+    if skill.get("firing_point") is None:
+        weapons = own.get("bs_attack") or {}
+    else:
+        weapons = next((e["bs_attack"] for e in own.get("firing_points") or []
+                        if e["point"] == skill["firing_point"]), {})
+    shot: dict[str, Any] | None = (weapons.get(skill["weapon"]) or {}).get("shots", {}).get(target)
+    return shot
+
+
+def check_resolved_as_offered(state: GameState, event: OrderResolved, log: GameLog,
+                              seed: int) -> None:
+    """The property on the Order's BS Attacks and Discovers (module docstring); ``state`` is
+    the state Resolution started from."""
+    blockers = blocking_bodies_by_trooper(state)
+    idle = {(str(e.trooper), e.skill): e for e in event.outcome.effects
+            if isinstance(e, BecameIdle)}
+    for declared in log.declared:
+        where = f"seed {seed}, {describe(state)}: {declared.trooper} {declared.skill}"
+        lost = idle.get((declared.trooper, declared.skill["type"]))
+        if lost is not None:
+            excused = lost.reason in MAY_CHANGE or (
+                lost.reason == "no_line_of_fire" and blockers != declared.blockers)
+            if not excused:
+                log.idle_offers.append(f"{where} became Idle: {lost.reason}")
+            continue
+        if declared.preview is None or declared.preview["template"]:
+            continue
+        if _target_path(state, declared.skill) != declared.path and \
+                declared.skill.get("target_point") is None:
+            continue  # an ARO's default point moved with a later movement
+        roll = next((r for r in event.outcome.rolls if r.trooper == declared.trooper
+                     and r.skill == declared.skill["type"]
+                     and r.target == _first_target(declared.skill)), None)
+        if roll is None:
+            continue
+        log.checked_previews += 1
+        shown = (declared.preview["sv"], declared.preview["mods"],
+                 declared.preview["automatic_failure"] is not None)
+        rolled = (roll.success_value, [{"source": m.source, "value": m.value} for m in roll.mods],
+                  roll.automatic_failure)
+        if shown != rolled:
+            log.changed_previews.append(f"{where} was shown {shown}, rolled {rolled}")
+    log.declared = []
+
+
+def check(broken: list[str], seed: int, state: GameState, when: str = "") -> None:
+    """Fail the game on a broken property (``tests/support/invariants.py``)."""
+    if broken:
+        raise AssertionError(f"seed {seed} ({describe(state)}) {when}: " + "; ".join(broken))
 
 
 def label(body: dict[str, object]) -> str:
@@ -196,6 +363,8 @@ def label(body: dict[str, object]) -> str:
         return f"{kind}:{body['skill']['type']}"  # type: ignore[index]
     if kind == "spend_command_token":
         return f"{kind}:{body['use']}"
+    if kind == "choose_guts_move":
+        return f"{kind}:" + ("point" if body.get("route") else "default")
     return kind
 
 

@@ -29,7 +29,7 @@ View = Callable[[], dict[str, Any]]
 
 PROGRESS_KEYS = ("initiative", "deploy", "keep_airborne", "end_deployment_step", "activate",
                  "reveal", "combat_jump", "end_turn", "end_impetuous_phase", "skills", "aros",
-                 "close_aro_window")
+                 "close_aro_window", "guts_move")
 """Options that move the game on: the seat the game waits on has at least one of them."""
 JUMP_EXTRA = 2.0
 DODGE_MOVE = 2.0
@@ -67,6 +67,10 @@ def offered(options: dict[str, Any]) -> Iterator[Body]:
         yield {"type": "end_deployment_step"}
     if window:
         yield close_window(window)
+    guts = options.get("guts_move")
+    if guts:
+        yield guts_move(guts)
+        yield from (guts_move(guts, point) for point in guts["points"])
     if options.get("end_turn"):
         yield {"type": "end_turn"}
     if options.get("end_impetuous_phase"):
@@ -90,6 +94,15 @@ def combat_jump(trooper: str, offer: dict[str, Any], landing: list[float]) -> Bo
     return {"type": "combat_jump", "trooper": trooper, "position": landing,
             "facing": offer["fallback_facing"], "fallback": offer["fallback"],
             "fallback_facing": offer["fallback_facing"]}
+
+
+def guts_move(offer: dict[str, Any], point: list[float] | None = None) -> Body:
+    """The Guts movement ``options.guts_move`` offers: the default (no route), or a
+    straight route to one of its ``points``."""
+    body: Body = {"type": "choose_guts_move", "order": offer["order"], "trooper": offer["trooper"]}
+    if point is not None:
+        body["route"] = [offer["default"][0], point]
+    return body
 
 
 def close_window(window: dict[str, Any]) -> Body:
@@ -163,18 +176,27 @@ def _offered_skills(skills: dict[str, Any]) -> Iterator[Body]:
             yield _declare(skill, peripherals)
 
 
+def _at(skill: Body, point: list[float] | None) -> Body:
+    """``skill`` taken at ``point`` of the active trooper's path (None: the server's default)."""
+    return skill if point is None else {**skill, "target_point": point}
+
+
 def _aro_skills(choices: dict[str, Any]) -> list[Body]:
+    """Every ARO the options name: a BS Attack or Discover at each point of the route they
+    list for it (``shots``, ``discover_rolls``), the rest as they are."""
     targets = choices["targets"]
     found: list[Body] = []
-    for weapon, ids in targets["bs_attack"].items():
+    for weapon, per_target in choices["shots"].items():
         burst = choices.get("bs_burst", {}).get(weapon, 1)  # 3 in Suppressive Fire
-        found += [{"type": "bs_attack", "weapon": weapon, "targets": [{"trooper": t, "burst": burst}]}
-                  for t in ids]
+        found += [_at({"type": "bs_attack", "weapon": weapon,
+                       "targets": [{"trooper": t, "burst": burst}]}, entry["point"])
+                  for t, entries in per_target.items() for entry in entries]
     for weapon, ids in targets["cc_attack"].items():
         found += [{"type": "cc_attack", "weapon": weapon, "target": t} for t in ids]
     for program, ids in targets["comms_attack"].items():
         found += [{"type": "comms_attack", "program": program, "target": t} for t in ids]
-    found += [{"type": "discover", "target": t} for t in targets["discover"]]
+    found += [_at({"type": "discover", "target": t}, entry["point"])
+              for t, entries in choices["discover_rolls"].items() for entry in entries]
     found += [{"type": name} for name in ("dodge", "reset") if choices[name]]
     return found
 
@@ -215,6 +237,8 @@ class RandomPlayer:
             yield from self._deployment(options, view)
         elif options.get("close_aro_window"):
             yield from self._aros(options, view)
+        elif options.get("guts_move"):
+            yield self._guts_move(options["guts_move"])
         elif options.get("skills"):
             yield from self._skills(options["skills"], view)
         else:
@@ -241,6 +265,14 @@ class RandomPlayer:
                     for t in options.get("appoint_lieutenant") or []]
         if choices:
             yield self.rng.choice(choices)
+
+    # -- a Guts window -------------------------------------------------------------------
+
+    def _guts_move(self, offer: dict[str, Any]) -> Body:
+        """Half the time the default, else another offered point."""
+        if self.rng.random() < 0.5 or len(offer["points"]) < 2:
+            return guts_move(offer)
+        return guts_move(offer, self.rng.choice(offer["points"][1:]))
 
     # -- deployment ---------------------------------------------------------------------
 

@@ -2,6 +2,12 @@
 
 Reads only this package's own data files (``data/weapons.json``, ``data/armies/*.json``)
 through ``importlib.resources``; everything is parsed and validated once per process.
+
+A shipped list must spend its points limit exactly (``shipped_list_problems``): Victory
+Points are the points of the surviving troopers, so two sample lists that spent different
+sums would start a game apart and decide it with no casualty (docs/rules-decisions.md,
+"Victory Points and lists under their limit"). A list a player brings may spend less
+(``army_list``: only a list over its limit is refused).
 """
 
 from __future__ import annotations
@@ -90,8 +96,20 @@ def _armies() -> dict[str, ArmyList]:
             raise ArmyListError([f"{file.name}: {problem}" for problem in error.problems]) from None
         if army.id != stem or army.id in armies:
             raise ArmyListError([f"{file.name}: the army id '{army.id}' must match the file name."])
+        problems = shipped_list_problems(army)
+        if problems:
+            raise ArmyListError([f"{file.name}: {problem}" for problem in problems])
         armies[army.id] = army
     return armies
+
+
+def shipped_list_problems(army: ArmyList) -> list[str]:
+    """What keeps a valid list from being shipped as a sample: its troopers must cost
+    exactly its points limit, so every sample game starts level on Victory Points."""
+    cost = army.total_cost()
+    if cost != army.points:
+        return [f"The troopers cost {cost} points; a shipped list spends exactly its {army.points}."]
+    return []
 
 
 def _read_json(file: Traversable) -> Any:

@@ -16,27 +16,28 @@ from ..armies.skills import (
     MOVEMENT_SKILLS,
     BsAttack,
     CcAttack,
-    Climb,
     CommsAttack,
     Discover,
     Dodge,
-    Jump,
     Reset,
     Skill,
-    SuppressiveFire,
 )
 from ..armies.weapons import Weapon, WeaponKind
 from ..evolve import replace
 from ..ids import TrooperId, WeaponId
-from ..orders.activation import acting_body, on_path, within_template_reach
+from ..orders.activation import acting_body, on_path
 from ..orders.aro import allowed_without_line_of_fire, attacked_by
 from ..orders.command_tokens import coordinated_cc_burst
 from ..ruleset import options
 from ..state import ActiveOrder, GameState, TrooperState
-from ..table.geometry import Body, Point, in_base_contact
+from ..table.geometry import Body, Point, distance, in_base_contact
 from ..table.line_of_fire import points_of_route_in_lof
+from .camouflage import REVEALING_SKILLS
+from .camouflage import camouflaged as _camouflaged  # still a marker, all declarations made
+from .direct_templates import TemplateArea, is_direct_template, template_area
 from .hacking import PROGRAMS, comms_mods, in_hacking_area, path_in_hacking_area
 from .mods import (
+    RangeReading,
     blocking_bodies,
     bs_attack_mods,
     discover_mods,
@@ -53,10 +54,6 @@ from .wounds import Condition
 ARO_BURST = 1
 """Burst in ARO (DIGEST 6.1)."""
 ROLLED_ATTACKS = ("bs_attack", "cc_attack", "comms_attack")
-REVEALING_SKILLS = (BsAttack, CcAttack, CommsAttack, Dodge, Reset, Discover, Jump, Climb,
-                    SuppressiveFire)
-"""Declaring an Attack, a skill with a roll or a Long Skill other than Cautious Movement
-reveals a Camouflage Marker (DIGEST 12)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +63,7 @@ class PlannedRoll:
     ``against_marker`` is set for an attack on a Camouflaged trooper: it resolves only if
     the attacker Discovered that marker in this Order. ``partial_cover`` is the target's
     Partial Cover against this shot (it adds +3 to its saves against a BS Attack).
+    ``range`` is the distance and range band of a BS Attack or Discover (None for others).
     """
 
     trooper: TrooperId
@@ -80,6 +78,7 @@ class PlannedRoll:
     out_of_range: bool = False
     partial_cover: bool = False
     against_marker: bool = False
+    range: RangeReading | None = None
 
     @property
     def success_value(self) -> int:
@@ -101,12 +100,14 @@ class PlannedRoll:
 
 @dataclass(frozen=True, slots=True)
 class TemplateHit:
-    """A Direct Template weapon hitting one trooper: no attack roll (DIGEST 13)."""
+    """A Direct Template weapon hitting one trooper: no attack roll (DIGEST 13).
+    ``distance`` is measured between the shooter and the target's body hit."""
 
     attacker: TrooperId
     target: TrooperId
     weapon: WeaponId
     against_marker: bool = False
+    distance: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +135,21 @@ def plan_order(state: GameState) -> Plan:
         skill = order.aros[reactor_id]
         plan += _declared(state, reactor, skill) + _as_aro(_aro_skill(state, reactor, skill))
     return _with_state_mods(state, plan)
+
+
+def plan_declaration(state: GameState, trooper_id: TrooperId, skill: Skill) -> Plan:
+    """What Resolution would make of one declaration of ``state.order`` if the Order were
+    resolved as it stands: its roll (with every MOD), its template hit, or the Idle it
+    becomes. ``skill`` is the activated trooper's last declared skill, or an ARO declared
+    in the order (``options`` previews a declaration this way, with the code Resolution
+    runs). The Discover rolls of the Order are not made here: an attack on a marker that
+    needs one keeps ``against_marker``."""
+    order = _order(state)
+    trooper = state.trooper(trooper_id)
+    if trooper_id in order.activated:
+        index = len(order.for_trooper(trooper_id).skills) - 1
+        return _with_state_mods(state, _active_skill(state, trooper, skill, index))
+    return _with_state_mods(state, _as_aro(_aro_skill(state, reactor=trooper, skill=skill)))
 
 
 def _with_state_mods(state: GameState, plan: Plan) -> Plan:
@@ -227,18 +243,6 @@ def _as_aro(plan: Plan) -> Plan:
     return replace(plan, effects=effects)
 
 
-def _camouflaged(state: GameState, trooper_id: TrooperId) -> bool:
-    """Still a marker once declarations are made (its own declaration may reveal it)."""
-    trooper = state.trooper(trooper_id)
-    if not trooper.marker or state.order is None:
-        return False
-    if trooper_id in state.order.activated:
-        own = state.order.for_trooper(trooper_id).skills
-    else:
-        own = (state.order.aros[trooper_id],) if trooper_id in state.order.aros else ()
-    return not any(isinstance(skill, REVEALING_SKILLS) for skill in own)
-
-
 # --- the active trooper ------------------------------------------------------------------
 
 
@@ -284,8 +288,13 @@ def _active_bs_attack(state: GameState, active: TrooperState, skill: BsAttack,
             lost.append(problem)  # N5: only the dice given to that target are lost
             continue
         target = state.trooper(share.trooper)
-        if not within_template_reach(weapon, shooter, target.body()):
-            lost.append("beyond_template_reach")  # measured at Resolution (seed 000 step 6)
+        if is_direct_template(weapon):
+            # One template per target named: its Main Target (direct_templates.py).
+            area = template_area(state, active, shooter, weapon, target)
+            if area.problem is not None:
+                lost.append(area.problem)  # measured at Resolution (seed 000 step 6)
+                continue
+            plan += _template_plan(state, active, weapon, area, shooter, target.body())
             continue
         plan += _shot(state, active, weapon, target, shooter, target.body(), share.burst, True)
     if lost and not plan.rolls and not plan.templates:
@@ -307,17 +316,33 @@ def _target_problem(state: GameState, attacker: TrooperState, target_id: Trooper
     return None
 
 
+def _template_plan(state: GameState, attacker: TrooperState, weapon: Weapon,
+                   area: TemplateArea, shooter: Body, main_body: Body) -> Plan:
+    """A template that goes off: one hit, with no roll, on each enemy it affects. The Main
+    Target is attacked (as a marker, only once Discovered); a Camouflage Marker merely under
+    it is affected all the same and revealed to make its save (resolution.md)."""
+    hits: list[TemplateHit] = []
+    revealed: list[Effect] = []
+    for trooper_id in area.affected:
+        marker = _camouflaged(state, trooper_id)
+        main = trooper_id == area.main_target
+        victim = main_body if main else state.trooper(trooper_id).body()
+        hits.append(TemplateHit(attacker.id, trooper_id, weapon.id, marker and main,
+                                distance(shooter, victim)))
+        if marker and not main:
+            revealed.append(Revealed(trooper_id, "affected_by_template"))
+    return Plan(templates=tuple(hits), effects=tuple(revealed))
+
+
 def _shot(state: GameState, attacker: TrooperState, weapon: Weapon, target: TrooperState,
           shooter: Body, victim: Body, burst: int, active: bool) -> Plan:
     marker = _camouflaged(state, target.id)
-    if weapon.kind is WeaponKind.DIRECT_TEMPLATE:
-        return Plan(templates=(TemplateHit(attacker.id, target.id, weapon.id, marker),))
     shot = bs_attack_mods(weapon, target, shooter, victim, state.table)
     roll = PlannedRoll(
         trooper=attacker.id, active=active, skill="bs_attack", target=target.id,
         weapon=weapon.id, attribute="BS", base=attacker.profile.bs, mods=shot.mods,
         burst=burst, out_of_range=shot.out_of_range, partial_cover=shot.partial_cover,
-        against_marker=marker,
+        against_marker=marker, range=shot.range,
     )
     return Plan(rolls=(roll,))
 
@@ -395,7 +420,7 @@ def _discover(state: GameState, seer: TrooperState, skill: Discover, seer_body: 
     roll = PlannedRoll(
         trooper=seer.id, active=active, skill="discover", target=target.id, weapon=None,
         attribute="WIP", base=seer.profile.wip, mods=shot.mods, burst=1,
-        out_of_range=shot.out_of_range,
+        out_of_range=shot.out_of_range, range=shot.range,
     )
     return Plan(rolls=(roll,))
 
@@ -512,11 +537,34 @@ def _aro_at_path_point(state: GameState, reactor: TrooperState, skill: BsAttack 
     if _camouflaged(state, active.id):
         return _idle(reactor, skill, "target_camouflaged")
     assert weapon is not None
-    if not within_template_reach(weapon, body, active.body(point)):
-        return _idle(reactor, skill, "beyond_template_reach")
+    if is_direct_template(weapon):
+        area = template_area(state, reactor, body, weapon, active, active.body(point))
+        if area.problem is not None:
+            return _idle(reactor, skill, area.problem)
+        return _template_plan(state, reactor, weapon, area, body, active.body(point))
     # In Suppressive Fire an SF weapon shoots with the SF Mode profile, Burst 3 (DIGEST 9).
     return _shot(state, reactor, aro_weapon(reactor, weapon), active, body, active.body(point),
                  aro_burst(reactor, weapon), active=False)
+
+
+def template_aro_problem(state: GameState, reactor: TrooperState, skill: BsAttack) -> str | None:
+    """Why a Direct Template ARO would be Idle though the reactor sees the active trooper
+    (its Main Target beyond the teardrop, an ally under it: ``_aro_at_path_point``), taken
+    at the point it would be taken at; None for any other ARO, or when there is none."""
+    weapon = state.armies[reactor.side].weapon(skill.weapon)
+    target_id = _first_target(skill)
+    order = _order(state)
+    if not is_direct_template(weapon) or target_id not in order.activated:
+        return None
+    active = state.trooper(target_id)
+    if skill.target_point is not None and not on_path(order.for_trooper(active.id).path,
+                                                      skill.target_point):
+        return None
+    point = aro_target_point(state, reactor, active, skill.target_point, weapon)
+    if point is None:
+        return None
+    body = reacting_body(state, reactor, active)
+    return template_area(state, reactor, body, weapon, active, active.body(point)).problem
 
 
 def reacting_body(state: GameState, reactor: TrooperState, active: TrooperState) -> Body:
@@ -541,9 +589,10 @@ def aro_target_point(state: GameState, reactor: TrooperState, active: TrooperSta
     """The point of the active trooper's path an ARO is taken against (DIGEST 6.3).
 
     The chosen point if the reactor has LoF there; by default the last sampled point of the
-    path where it has LoF (with a Direct Template ``weapon``, the last one it also reaches,
-    if any); None when it never has LoF. ``active`` is the activated trooper the ARO
-    targets (a Controller or one of its Peripherals), along its own path.
+    path where it has LoF (with a Direct Template ``weapon``, the last one where its template
+    goes off: reaching the active trooper, no ally under it; if any); None when it never
+    has LoF. ``active`` is the activated trooper the ARO targets (a Controller or one of its
+    Peripherals), along its own path.
     """
     order = _order(state).for_trooper(active.id)
     blockers = blocking_bodies(state, reactor.id, active.id)
@@ -553,7 +602,9 @@ def aro_target_point(state: GameState, reactor: TrooperState, active: TrooperSta
         return chosen if visible else None
     points = points_of_route_in_lof(body, active.body(), order.path or (order.start,),
                                     state.table, blockers)
-    if weapon is not None:
-        reached = [p for p in points if within_template_reach(weapon, body, active.body(p))]
+    if weapon is not None and is_direct_template(weapon):
+        reached = [p for p in points
+                   if template_area(state, reactor, body, weapon, active, active.body(p)).problem
+                   is None]
         points = tuple(reached) or points
     return points[-1] if points else None

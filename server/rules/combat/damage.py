@@ -118,7 +118,7 @@ def _wounded(target: TrooperState, record: SaveRecord) -> TrooperState:
     extra = record.rolls[len(record.rolls) - record.criticals:] if record.criticals else ()
     outcome = apply_failed_saves(
         target.wounds, record.failed, target.profile.vita, ammo, target.condition,
-        failed_extra_saves=sum(1 for roll in extra if roll.failed),
+        structure=target.profile.structure, failed_extra_saves=sum(1 for roll in extra if roll.failed),
     )
     return _with_wounds(target, outcome.wounds, outcome.condition)
 

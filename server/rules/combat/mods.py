@@ -44,16 +44,31 @@ DISCOVER_RANGES: tuple[RangeBand, ...] = (
 
 
 @dataclass(frozen=True, slots=True)
+class RangeReading:
+    """Where a measured distance falls among a weapon's (or Discover's) range bands: the
+    band that gives the range MOD, with its lower edge (exclusive; 0 for the first band),
+    or None beyond ``max_range`` (DIGEST 10.4). Kept with the roll so that a preview of the
+    declaration (``options``) and the roll record say the same."""
+
+    distance: float
+    band: RangeBand | None
+    band_from: float
+    max_range: float
+
+
+@dataclass(frozen=True, slots=True)
 class ShotMods:
     """The MODs of one attack or Discover roll.
 
     ``out_of_range`` means the roll fails automatically without dice (not a Requirement,
     DIGEST 5.2). ``partial_cover`` also gives the target +3 to its saves against BS Attacks.
+    ``range`` is the distance the range MOD was read at.
     """
 
     mods: tuple[Mod, ...]
     out_of_range: bool
     partial_cover: bool
+    range: RangeReading
 
 
 def blocking_bodies_by_trooper(state: GameState) -> tuple[tuple[TrooperId, Body], ...]:
@@ -104,7 +119,8 @@ def discover_mods(target: TrooperState, seer: Body, seen: Body, table: Table) ->
 
 def _shot_mods(bands: tuple[RangeBand, ...], target: TrooperState, shooter: Body,
                victim: Body, table: Table) -> ShotMods:
-    band = _band_mod(bands, distance(shooter, victim))
+    reading = range_reading(bands, distance(shooter, victim))
+    band = None if reading.band is None else reading.band.mod
     # An Impetuous trooper never benefits from Partial Cover (DIGEST 3.6, at all times).
     cover = not target.profile.impetuous and in_partial_cover(victim, shooter, table)
     mods: list[Mod] = []
@@ -113,12 +129,18 @@ def _shot_mods(bands: tuple[RangeBand, ...], target: TrooperState, shooter: Body
     if cover:
         mods.append(Mod("partial_cover", PARTIAL_COVER_MOD))
     mods.extend(concealment_mods(target))
-    return ShotMods(mods=tuple(mods), out_of_range=band is None, partial_cover=cover)
+    return ShotMods(mods=tuple(mods), out_of_range=band is None, partial_cover=cover,
+                    range=reading)
 
 
-def _band_mod(bands: tuple[RangeBand, ...], inches: float) -> int | None:
-    """The MOD of the first band reaching ``inches`` (upper edge inclusive), None beyond."""
-    return next((band.mod for band in bands if inches <= band.up_to), None)
+def range_reading(bands: tuple[RangeBand, ...], inches: float) -> RangeReading:
+    """The first band reaching ``inches`` (upper edge inclusive), None beyond the last."""
+    low = 0.0
+    for band in bands:
+        if inches <= band.up_to:
+            return RangeReading(inches, band, low, bands[-1].up_to)
+        low = band.up_to
+    return RangeReading(inches, None, low, bands[-1].up_to if bands else 0.0)
 
 
 def dodge_mods(without_line_of_fire: bool, penalty_in_ruleset: bool) -> tuple[Mod, ...]:

@@ -11,6 +11,11 @@ replay, or a test with injected faces, gets the same result:
 3. Saving Rolls, hit by hit in the same order, rolled attacks before Direct Templates,
    then the BTS saves against Comms Attacks in the same order;
 4. Guts Rolls, by trooper in the order they were first hit.
+
+``resolve_order_step`` is the engine's: when a failed Guts Roll leaves its owner a movement
+to choose (``guts_window.py``), the Guts reactions and the Alert! turns are not in the
+outcome but left to the Conclusion (``Resolved.conclusion``), which follows the owners'
+choices. ``resolve_order`` gives the whole outcome with every Guts movement at its default.
 """
 
 from __future__ import annotations
@@ -21,14 +26,16 @@ from dataclasses import dataclass
 
 from ..armies.skills import DODGE_MOVE_LIMIT, Dodge, Skill
 from ..ids import TrooperId
+from ..orders.activation import obstacles
 from ..ruleset import options
-from ..state import GameState, OrderStep
+from ..state import ActiveOrder, Conclusion, GameState, OrderStep
 from ..table.geometry import Point, normalise_facing, point_distance
 from ..table.routes import START_TOLERANCE, route_length
 from ..table.zone_of_control import in_zone_of_control
 from .attacks import Plan, PlannedRoll, TemplateHit, face_to_face_opponents, plan_order
 from .damage import Hit, resolve_hits
 from .dice import Dice, roll_d20
+from .dodge_movement import clear_part_of_route
 from .effects import apply_effect
 from .face_to_face import face_to_face
 from .guts import GutsCheck, guts_rolls
@@ -60,8 +67,30 @@ class _Rolled:
     record: RollRecord
 
 
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    outcome: Outcome
+    dice: Dice
+    """The generator after the last roll (the Guts Rolls included)."""
+    conclusion: Conclusion | None = None
+    """The Guts reactions and Alert! turns left to the Conclusion, or None: the outcome
+    holds them (no Guts movement to choose)."""
+
+
 def resolve_order(state: GameState) -> tuple[Outcome, Dice]:
-    """Resolve ``state.order`` (at ``OrderStep.RESOLUTION``). Pure and deterministic."""
+    """Resolve ``state.order`` (at ``OrderStep.RESOLUTION``), every Guts movement at its
+    default. Pure and deterministic."""
+    resolved = _resolve(state, pause_for_guts=False)
+    return resolved.outcome, resolved.dice
+
+
+def resolve_order_step(state: GameState) -> Resolved:
+    """Resolve ``state.order`` as the engine does: like ``resolve_order``, but the
+    Conclusion waits when a failed Guts Roll gives its owner a movement to choose."""
+    return _resolve(state, pause_for_guts=True)
+
+
+def _resolve(state: GameState, pause_for_guts: bool) -> Resolved:
     if state.order is None or state.order.step is not OrderStep.RESOLUTION:
         raise ValueError("resolve_order needs an Order at its Resolution step")
     plan = plan_order(state)
@@ -85,13 +114,15 @@ def resolve_order(state: GameState) -> tuple[Outcome, Dice]:
     effects.extend(moves)
     after = _fold(after, moves)
     guts = guts_rolls(after, _guts_checks(saves, _comms_hits(rolled)), comms.dice)
+    records = tuple(r.record for r in discovers) + tuple(r.record for r in rolled) + guts.rolls
+    attacked = _attacked(state.order, rolled, templates)
+    if pause_for_guts and any(isinstance(e, Moved) for e in guts.effects):
+        return Resolved(Outcome(rolls=records, saves=saves, effects=tuple(effects)), guts.dice,
+                        Conclusion(guts.failed, attacked))
     after = _fold(after, guts.effects)
     effects.extend(guts.effects)
-    effects.extend(_alert(after, state, rolled, templates))
-    records = tuple(r.record for r in discovers) + tuple(r.record for r in rolled)
-    return Outcome(rolls=records + guts.rolls, saves=saves, effects=tuple(effects)), (
-        guts.dice
-    )
+    effects.extend(alert_turns(after, state.order, attacked))
+    return Resolved(Outcome(rolls=records, saves=saves, effects=tuple(effects)), guts.dice)
 
 
 def _fold(state: GameState, effects: Sequence[Effect]) -> GameState:
@@ -252,7 +283,10 @@ def _resets(state: GameState, rolled: Sequence[_Rolled]) -> tuple[Effect, ...]:
 
 
 def _dodge_moves(after: GameState, rolled: Sequence[_Rolled]) -> tuple[Effect, ...]:
-    """Successful Dodges move along their declared route, active side first (DIGEST 6.3).
+    """Successful Dodges move along their declared route, the active side first, each side's
+    in the order their rolls were made (the activated troopers, then the reacting ones by
+    trooper id); each stops where its base would meet a base standing on its route then
+    (dodge_movement.py; DIGEST 6.3, the wiki's "Dodge").
 
     A trooper left in a Null state by the simultaneous attacks does not move; a route that
     does not start at the trooper or is longer than 2 inches is not followed.
@@ -263,9 +297,15 @@ def _dodge_moves(after: GameState, rolled: Sequence[_Rolled]) -> tuple[Effect, .
     for r in moves:
         trooper = after.trooper(r.plan.trooper)
         route = _dodge_route(after, r.plan)
-        if trooper.can_act and _followable(route, trooper.position):
-            assert route is not None
-            effects.append(Moved(trooper.id, route, "dodge"))
+        if not (trooper.can_act and _followable(route, trooper.position)):
+            continue
+        assert route is not None
+        clear = clear_part_of_route(route, trooper.body(), obstacles(after, trooper.id))
+        if len(clear) < 2:
+            continue  # blocked from the start: it Dodged, but has no room to move
+        moved = Moved(trooper.id, clear, "dodge" if clear == route else "dodge_stopped_at_a_base")
+        effects.append(moved)
+        after = apply_effect(after, moved)  # the next Dodge meets this base where it ends
     return tuple(effects)
 
 
@@ -305,19 +345,22 @@ def _guts_checks(saves: Sequence[SaveRecord],
     )
 
 
-def _alert(after: GameState, before: GameState, rolled: Sequence[_Rolled],
-           templates: Sequence[TemplateHit]) -> tuple[Effect, ...]:
-    """Alert!: a trooper not activated this Order (no ARO declared) that was the target of
-    an Attack, or has an attacked ally in its Zone of Control, turns to face the attacker
-    in the Conclusion (DIGEST 9)."""
-    order = before.order
-    assert order is not None
+def _attacked(order: ActiveOrder, rolled: Sequence[_Rolled],
+              templates: Sequence[TemplateHit]) -> tuple[tuple[TrooperId, TrooperId], ...]:
+    """(target, attacker) of every Attack the activated troopers made, in order."""
     attacked = [(r.plan.target, r.plan.trooper) for r in rolled if r.plan.is_attack and r.plan.active]
     attacked += [(t.target, t.attacker) for t in templates if t.attacker in order.activated]
+    return tuple((target, attacker) for target, attacker in attacked if target is not None)
+
+
+def alert_turns(after: GameState, order: ActiveOrder,
+                attacked: Sequence[tuple[TrooperId, TrooperId]]) -> tuple[Effect, ...]:
+    """Alert!: a trooper not activated this Order (no ARO declared) that was the target of
+    an Attack, or has an attacked ally in its Zone of Control, turns to face the attacker
+    in the Conclusion (DIGEST 9), from where it stands then (after its Guts movement)."""
     first_attacker: dict[TrooperId, TrooperId] = {}
     for target_id, attacker_id in attacked:
-        if target_id is not None:
-            first_attacker.setdefault(target_id, attacker_id)
+        first_attacker.setdefault(target_id, attacker_id)
     # Whom each trooper turns to: its own first attacker, else the first attacker of an
     # attacked ally in its Zone of Control (DIGEST 9, "which (or an ally in its ZoC) was
     # targeted by an Attack").

@@ -2,6 +2,7 @@
 
 Wounds count up from 0. Wounds equal to VITA (N4: W/STR) -> Unconscious; more than VITA ->
 Dead. (N4 phrases it as the attribute reaching 0 / going below 0: the same thresholds.)
+The same track serves STR (Structure: remotes, TAGs); only Shock tells the two apart.
 """
 
 from __future__ import annotations
@@ -47,15 +48,19 @@ def apply_failed_saves(
     ammo: Ammunition,
     condition_before: Condition,
     *,
+    structure: bool,
     failed_extra_saves: int = 0,
 ) -> WoundOutcome:
     """Apply failed Saving Rolls of one ammunition type to a trooper.
 
     ``failed_saves`` counts every failed save; ``failed_extra_saves`` says how many of them
     were the extra saves forced by Criticals (only T2 treats those differently).
+    ``vita`` is the trooper's VITA, or its STR when ``structure`` is true.
 
     * wounds == VITA -> Unconscious; wounds > VITA -> Dead.
-    * Shock against a VITA 1 trooper: any failed save -> Dead.
+    * Shock against a trooper with VITA 1: any failed save -> Dead. Not against STR 1 (a
+      remote or TAG: Shock acts as Normal ammunition there), nor against VITA 2 or more
+      (one wound per failed save on the usual track).
     * An Unconscious trooper that takes any further wound -> Dead.
     * A Dead trooper stays Dead and takes no further wounds.
     """
@@ -67,11 +72,13 @@ def apply_failed_saves(
     if condition_before is Condition.DEAD or dealt == 0:
         return WoundOutcome(wounds=wounds_before, condition=condition_before)
     wounds = wounds_before + dealt
-    return WoundOutcome(wounds=wounds, condition=_condition(wounds, vita, ammo, condition_before))
+    condition = _condition(wounds, vita, ammo, condition_before, structure=structure)
+    return WoundOutcome(wounds=wounds, condition=condition)
 
 
-def _condition(wounds: int, vita: int, ammo: Ammunition, before: Condition) -> Condition:
-    if ammo is Ammunition.SHOCK and vita == 1:
+def _condition(wounds: int, vita: int, ammo: Ammunition, before: Condition, *,
+               structure: bool) -> Condition:
+    if ammo is Ammunition.SHOCK and vita == 1 and not structure:
         return Condition.DEAD
     if before is Condition.UNCONSCIOUS or wounds > vita:
         return Condition.DEAD

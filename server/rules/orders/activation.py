@@ -36,7 +36,8 @@ from ..armies.skills import (
     Skill,
     SuppressiveFire,
 )
-from ..armies.weapons import Weapon, WeaponKind, template_length
+from ..armies.weapons import Weapon, WeaponKind
+from ..combat.direct_templates import is_direct_template, template_area
 from ..combat.hacking import check_hacker_and_program, in_hacking_area
 from ..combat.immobilized import check_immobilized_may_declare
 from ..combat.mods import blocking_bodies
@@ -51,7 +52,7 @@ from ..ids import Side, TrooperId, WeaponId
 from ..reasons import Reason
 from ..state import ActiveOrder, GameState, OrderStep, TrooperState
 from ..table.engaged import check_engaged_may_declare
-from ..table.geometry import Body, Point, distance, in_base_contact, point_distance, point_to_segment_distance
+from ..table.geometry import Body, Point, in_base_contact, point_distance, point_to_segment_distance
 from ..table.line_of_fire import has_line_of_fire
 from ..table.routes import check_route
 from .command_tokens import (
@@ -97,7 +98,9 @@ def decide_declare_skill(state: GameState, side: Side, command: DeclareSkill) ->
     check_impetuous_skill(order, skill)
     trooper = state.trooper(order.trooper)
     check_active_skill(state, order, trooper, skill)
-    _check_peripheral_skills(state, order, skill, command.peripherals)
+    # The Peripherals' routes are judged with the Controller at the end of its own.
+    moved, _ = _carried_out(trooper, order.path, skill)
+    _check_peripheral_skills(state.with_trooper(moved), order, skill, command.peripherals)
     return [SkillDeclared(order.number, trooper.id, len(order.skills) + 1, skill, command.peripherals)]
 
 
@@ -105,7 +108,11 @@ def _check_peripheral_skills(
     state: GameState, order: ActiveOrder, skill: Skill, declared: Sequence[PeripheralSkill]
 ) -> None:
     """In a joint activation every Peripheral declares the Controller's skill with its own
-    details (DIGEST 2: the same skills, targets may differ), checked like the Controller's."""
+    details (DIGEST 2: the same skills, targets may differ), checked like the Controller's.
+    ``state`` has the Controller where its skill leaves it; each Peripheral's skill is
+    checked with those declared before it carried out too, so that no two of them end a
+    movement on one another (the General Movement Rules; docs/rules-decisions.md)."""
+    table = state  # with the skills declared so far carried out
     named = [p.trooper for p in declared]
     require(
         sorted(named) == sorted(order.peripherals),
@@ -131,9 +138,11 @@ def _check_peripheral_skills(
             Reason.ILLEGAL_SKILL_COMBINATION,
             f"{entry.trooper} must perform the same skill as its Controller ({skill.TYPE}).",
         )
-        check_active_skill(
-            state, order.for_trooper(entry.trooper), state.trooper(entry.trooper), entry.skill
-        )
+        peripheral_order = order.for_trooper(entry.trooper)
+        peripheral = table.trooper(entry.trooper)
+        check_active_skill(table, peripheral_order, peripheral, entry.skill)
+        moved, _ = _carried_out(peripheral, peripheral_order.path, entry.skill)
+        table = table.with_trooper(moved)
     check_coordinated_skills(state, order, skill, declared)
 
 
@@ -181,8 +190,10 @@ def unmet_requirement(state: GameState, order: ActiveOrder, trooper: TrooperStat
             target = state.trooper(assignment.trooper)
             if not sees(state, trooper.id, shooter, target):
                 return "no_line_of_fire"
-            if not within_template_reach(weapon, shooter, target.body()):
-                return "beyond_template_reach"
+            if is_direct_template(weapon):  # reach, terrain, allies under it
+                problem = template_area(state, trooper, shooter, weapon, target).problem
+                if problem is not None:
+                    return problem
     elif isinstance(skill, CcAttack) and not supports_coordinated_cc(state, order, trooper.id, skill):
         if not in_base_contact(trooper.body(), state.trooper(skill.target).body()):
             return "not_in_base_contact"
@@ -208,7 +219,7 @@ def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperSta
     elif isinstance(skill, BsAttack):
         _check_bs_attack(state, order, trooper, skill)
     elif isinstance(skill, CcAttack):
-        _check_cc_attack(state, trooper, skill.weapon, skill.target)
+        _check_cc_attack(state, order, trooper, skill.weapon, skill.target)
     elif isinstance(skill, Discover):
         _check_discover(state, order, trooper, skill)
     elif isinstance(skill, Dodge):
@@ -299,20 +310,27 @@ def enemy_target(state: GameState, trooper: TrooperState, target_id: TrooperId) 
 def acting_body(order: ActiveOrder, trooper: TrooperState, point: Point) -> Body:
     """The active trooper standing at ``point`` of its path.
 
-    A trooper that moves in this Order turns as it goes, so from a point of a route it may
-    look in any direction; one that stays put keeps its facing (docs/rules-decisions.md).
+    At the Order's starting point, before it moves, it looks the way it faced when the
+    Order began; from the points after it, it has been moving and turning as it goes, so it
+    may look in any direction (docs/rules-decisions.md, "Firing point"). One that stays put
+    keeps its facing. ``order`` is the trooper's own projection (``for_trooper``).
     """
-    moved = len(order.path) > 1
     body = trooper.body(point)
-    return replace(body, all_round_vision=True) if moved else body
+    if len(order.path) == 1:
+        return body  # it has not moved: its facing now is its facing at the start
+    if not _before_moving(order.path, point):
+        return replace(body, all_round_vision=True)
+    # An Order begun before start facings were recorded (a snapshot of an older server)
+    # has none: its start is judged with the facing the trooper has now.
+    facing = order.start_facings.get(trooper.id, trooper.facing)
+    return Body(body.position, facing, body.silhouette, body.all_round_vision)
 
 
-def within_template_reach(weapon: Weapon, shooter: Body, target: Body) -> bool:
-    """A Direct Template weapon's teardrop, touching the shooter's base, reaches the target
-    (DIGEST 13); any other weapon: True (its range is a MOD, not a Requirement, 5.2)."""
-    if weapon.kind is not WeaponKind.DIRECT_TEMPLATE or weapon.template is None:
-        return True
-    return distance(shooter, target) <= template_length(weapon.template)
+def _before_moving(path: Sequence[Point], point: Point) -> bool:
+    """Whether ``point`` is the path's starting point and no later part of the path passes
+    through it again (a route that comes back to its start has been turning there)."""
+    return (point_distance(path[0], point) <= ON_PATH_TOLERANCE
+            and not on_path(path[1:], point))
 
 
 def sees(state: GameState, viewer_id: TrooperId, viewer: Body, target: TrooperState) -> bool:
@@ -338,10 +356,13 @@ def _check_bs_attack(state: GameState, order: ActiveOrder, trooper: TrooperState
         "The firing point must be a point the trooper has already occupied in this Order.",
     )
     if weapon.kind is WeaponKind.DIRECT_TEMPLATE:
+        templates = required_burst(state, trooper.id, weapon.burst)
         require(
-            all(a.burst == 1 for a in skill.targets),
+            all(a.burst == 1 for a in skill.targets) and len(skill.targets) == templates,
             Reason.BAD_BURST,
-            "A template weapon hits each trooper under it once.",
+            f"{weapon.name} places {templates} template{'s' if templates > 1 else ''}: name "
+            f"{'one Main Target' if templates == 1 else 'a Main Target for each'} (Burst 1 "
+            "each); it points at that target and hits every trooper under it.",
         )
     else:
         burst = sum(a.burst for a in skill.targets)
@@ -351,17 +372,26 @@ def _check_bs_attack(state: GameState, order: ActiveOrder, trooper: TrooperState
             Reason.BAD_BURST,
             f"Split the full Burst of {weapon.name} ({full}) between the targets.",
         )
-    discovering = {s.target for s in order.skills if isinstance(s, Discover)}
     for assignment in skill.targets:
-        target = enemy_target(state, trooper, assignment.trooper)
-        require(
-            not target.marker or target.id in discovering,
-            Reason.BAD_TARGET,
-            "A Camouflage Marker cannot be attacked until it is Discovered (declare Discover first).",
-        )
+        _check_discovered_first(order, enemy_target(state, trooper, assignment.trooper))
 
 
-def _check_cc_attack(state: GameState, trooper: TrooperState, weapon_id: str, target_id: TrooperId) -> None:
+def _check_discovered_first(order: ActiveOrder, target: TrooperState) -> None:
+    """An Attack on a Camouflage Marker is declared only after Discover on it in the same
+    Order: the wiki's Discover + Attack manoeuvre ("Discover"; DIGEST 12). At Resolution the
+    Attack is Idle unless that Discover succeeded or the marker revealed itself by an ARO
+    (resolution._drop_undiscovered). ``target.marker`` is what the active player sees: a
+    reactive marker that declared an ARO is already a model (aro.apply_aro_declared)."""
+    discovering = {s.target for s in order.skills if isinstance(s, Discover)}
+    require(
+        not target.marker or target.id in discovering,
+        Reason.BAD_TARGET,
+        "A Camouflage Marker cannot be attacked until it is Discovered (declare Discover first).",
+    )
+
+
+def _check_cc_attack(state: GameState, order: ActiveOrder, trooper: TrooperState, weapon_id: str,
+                     target_id: TrooperId) -> None:
     weapon = weapon_of(state, trooper, weapon_id)
     require(
         weapon.kind is WeaponKind.CLOSE_COMBAT, Reason.UNKNOWN_WEAPON, f"{weapon.name} is not a CC weapon."
@@ -371,6 +401,7 @@ def _check_cc_attack(state: GameState, trooper: TrooperState, weapon_id: str, ta
         require(target.side is not trooper.side, Reason.BAD_TARGET, f"{target_id} is not an enemy.")
     else:  # an Unconscious enemy may be finished off (Coup de Grâce, DIGEST 7.7)
         target = enemy_target(state, trooper, target_id)
+    _check_discovered_first(order, target)
     # Base contact is a Requirement checked at Resolution (seed 000 step 6; DIGEST 5.2): a
     # CC Attack declared out of contact is accepted and Idle (``unmet_requirement``).
 

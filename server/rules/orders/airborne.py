@@ -11,18 +11,20 @@ Sources (infinitythewiki.com "Combat Jump", N5; docs/rules-decisions.md "Combat 
 * The Order Count: while off the table it adds no Order to any pool; it brings its own
   Order, private to its owner, the same Order a trooper in Hidden Deployment brings
   (``OrderCount.hidden``, ``order_pool.count_orders``; seeds 002/004), usable only to enter
-  the table. The Orders Phase ends by itself when the public Orders run out, as for Hidden
-  Deployment, so nothing the opponent sees depends on it.
+  the table. The Orders Phase ends only on its player's ``end_turn``, whether or not the
+  public Orders are spent, as for Hidden Deployment, so the jump may come after the last
+  public Order and nothing the opponent sees depends on it.
 * ``combat_jump`` (its Active Turn, Orders Phase, between Orders) spends that Order: the
   model is placed at the landing spot, a PH Roll is made (``combat/dice``); passed, it
   stays; failed, it stands at the fallback spot the player chose in the same command,
   inside its own Deployment Zone and touching the table's edge (N5: no Dispersion).
   Either spot must be a legal landing: on the table, not on or in any scenery (nothing
   stands on terrain here), overlapping no model, not in base contact with an enemy Model
-  or Marker, and not within reach of cover-giving scenery (``cover.COVER_REACH``: the
-  N5 text forbids silhouette contact with scenery "to get Cover"; it never has Partial
-  Cover in the Order it lands), never Prone. The enemy Deployment Zone is not forbidden
-  (the N5 Combat Jump text has no such restriction; Parachutist's has).
+  or Marker, and not in Silhouette contact with cover-giving scenery
+  (``cover.touches_scenery``, the contact Partial Cover asks for: the N5 text forbids
+  silhouette contact with scenery "to get Cover"; so it never has Partial Cover in the
+  Order it lands), never Prone. The enemy Deployment Zone is not forbidden (the N5 Combat
+  Jump text has no such restriction; Parachutist's has).
 * The Combat Jump is the Order's first and only skill (a Long Skill): it is declared
   (``skill_declared``) with the trooper already standing where it landed, so the reactive
   player's ARO window opens as for any Order (``sequence``, ``aro``), "then the Reactive
@@ -47,9 +49,9 @@ from ..reasons import Reason
 from ..ruleset import options
 from ..serial import Plain
 from ..state import GameState, Phase, TrooperState
-from ..table.cover import COVER_REACH
+from ..table.cover import touches_scenery
 from ..table.geometry import Body, in_base_contact
-from ..table.polygons import body_polygon_distance
+from ..table.terrain_names import terrain_name
 from .deployment import deployer, placed, placement_problem
 from .hidden_deployment import own_order_type
 from .named_troopers import own_trooper
@@ -129,16 +131,16 @@ def ph_roll(state: GameState, trooper: TrooperState) -> tuple[RollRecord, Dice]:
 
 def landing_problem(state: GameState, trooper: TrooperState, body: Body) -> str | None:
     """Why ``trooper`` may not be placed at ``body`` by Combat Jump, or None."""
-    problem = placement_problem(state, body)
+    problem = placement_problem(state, body, trooper.side)
     if problem is not None:
         return problem
     for other in state.troopers.values():
         if other.side is not trooper.side and other.on_table and in_base_contact(body, other.body()):
             return "it would be in base contact with an enemy."
     for piece in state.table.terrain:
-        if piece.gives_cover and body_polygon_distance(body, piece.polygon) <= COVER_REACH:
-            return (f"it would be in contact with scenery ({piece.id}) that gives Cover "
-                    f"(within {COVER_REACH:g} inch).")
+        if piece.gives_cover and touches_scenery(body, piece):
+            return (f"it would be in contact with {terrain_name(piece, state.table)}, "
+                    "scenery that gives Cover.")
     return None
 
 

@@ -29,6 +29,8 @@ from ..armies.skills import (
     Skill,
 )
 from ..armies.weapons import WeaponKind
+from ..combat.camouflage import ATTACKS, camouflaged
+from ..combat.direct_templates import is_direct_template, template_area
 from ..combat.hacking import check_hacker_and_program, in_hacking_area, path_in_hacking_area
 from ..combat.immobilized import check_immobilized_may_declare
 from ..combat.mods import blocking_bodies_by_trooper, without
@@ -52,12 +54,13 @@ from .activation import (
     enemy_target,
     on_path,
     weapon_of,
-    within_template_reach,
 )
 from .named_troopers import own_trooper
 from .retreat import check_retreat_may_declare
 
 NOT_ACTIVATED = "An ARO targets a trooper activated by this Order."
+AT_A_MARKER = ("An Attack cannot be declared against a Camouflage Marker: it must be "
+               "Discovered first, and an ARO is a single skill (react with Discover instead).")
 
 
 def may_react(trooper: TrooperState) -> bool:
@@ -193,9 +196,11 @@ def _cautious_move_seen(
 
 
 def _template_targets(state: GameState, order: ActiveOrder) -> set[TrooperId]:
-    """Troopers under a Direct Template declared in this Order (placed at declaration): the
-    named targets its teardrop reaches from the firing point. One named beyond its reach is
-    not under it (the shot is Idle for it at Resolution), so it is not eligible by it."""
+    """Troopers affected by a Direct Template declared in this Order (placed at declaration,
+    aimed at the Main Target named for it from the firing point): every enemy under the
+    teardrop, named or not, Camouflage Markers too (combat/direct_templates.py). A template
+    that fails (its Main Target beyond its reach) or is cancelled (an ally under it) affects
+    no one, so it makes no one eligible."""
     active = state.trooper(order.trooper)
     army = state.armies[active.side]
     found: set[TrooperId] = set()
@@ -206,12 +211,13 @@ def _template_targets(state: GameState, order: ActiveOrder) -> set[TrooperId]:
         if not isinstance(skill, BsAttack):
             continue
         weapon = army.weapon(skill.weapon)
-        if weapon.kind is not WeaponKind.DIRECT_TEMPLATE:
+        if not is_direct_template(weapon):
             continue
         shooter = acting_body(order, active, skill.firing_point or standing)
-        found.update(a.trooper for a in skill.targets
-                     if a.trooper in state.troopers and state.trooper(a.trooper).on_table
-                     and within_template_reach(weapon, shooter, state.trooper(a.trooper).body()))
+        for share in skill.targets:
+            target = state.troopers.get(share.trooper)
+            if target is not None and target.on_table and target.side is not active.side:
+                found.update(template_area(state, active, shooter, weapon, target).affected)
     return found
 
 
@@ -328,6 +334,7 @@ def _check_aro_skill(
     state: GameState, order: ActiveOrder, trooper: TrooperState, skill: Skill
 ) -> None:
     activated = order.activated
+    _check_not_at_a_marker(state, skill)
     if isinstance(skill, BsAttack):
         weapon = weapon_of(state, trooper, skill.weapon)
         require(
@@ -370,6 +377,24 @@ def _check_aro_skill(
         enemy_target(state, trooper, skill.target)
 
 
+def _check_not_at_a_marker(state: GameState, skill: Skill) -> None:
+    """An Attack ARO may not be declared at a trooper that is a Camouflage Marker now (seeds
+    000.22 / 003.11; DIGEST 12). Judged at declaration, on what the target is at this ARO
+    step: a marker that reveals itself later in the Order (by declaring an Attack as its
+    second skill) does not make an ARO declared at the marker legal. Only what the reactive
+    player sees is read (a marker, and the skills declared so far), and the refusal is the
+    same whatever the marker hides."""
+    if not isinstance(skill, ATTACKS):
+        return
+    targets = ([a.trooper for a in skill.targets] if isinstance(skill, BsAttack)
+               else [skill.target])
+    require(
+        not any(t in state.troopers and camouflaged(state, t) for t in targets),
+        Reason.BAD_TARGET,
+        AT_A_MARKER,
+    )
+
+
 def _check_target_point(order: ActiveOrder, target: TrooperId, point: Point | None) -> None:
     """An ARO's chosen point (``target_point``) must lie on the route its target has declared
     so far in this Order: the route is open information, so another point is impossible,
@@ -389,9 +414,11 @@ def unmet_aro_requirement(state: GameState, order: ActiveOrder, trooper: Trooper
     """A Requirement of an accepted ARO that the table already shows unmet, or None: a skill
     that needs LoF from a trooper eligible through its Zone of Control (or Hacking Area)
     alone, a CC Attack out of base contact, a Comms Attack on a trooper that has not been
-    inside the Hacker's Hacking Area in this Order. Accepted, it is Idle at Resolution (seed
-    000; attacks._aro_check, _cc_attack, _comms_attack); ``options`` offers only AROs with
-    none. (A trooper not eligible at all is the ARO Check too: attacks._aro_check.)"""
+    inside the Hacker's Hacking Area in this Order, a Direct Template whose Main Target is out
+    of its teardrop or with an ally under it. Accepted, it is Idle at Resolution (seed 000;
+    attacks._aro_check, _cc_attack, _comms_attack, _aro_at_path_point); ``options`` offers
+    only AROs with none. (A trooper not eligible at all is the ARO Check too:
+    attacks._aro_check.)"""
     eligibility = order.eligible.get(trooper.id)
     if (eligibility is not None and eligibility.zoc_only
             and not allowed_without_line_of_fire(eligibility, skill)):
@@ -404,6 +431,10 @@ def unmet_aro_requirement(state: GameState, order: ActiveOrder, trooper: Trooper
         if not path_in_hacking_area(state, trooper, active.body(),
                                     order.for_trooper(active.id).path):
             return "outside_hacking_area"
+    if isinstance(skill, BsAttack):
+        from ..combat.attacks import template_aro_problem  # attacks imports this module
+
+        return template_aro_problem(state, trooper, skill)
     return None
 
 

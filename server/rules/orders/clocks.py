@@ -15,7 +15,8 @@ Who runs (``waiting_on``; docs/rules-decisions.md 2026-11-26):
 - the initiative choice: the roll-off winner, then the loser (one at a time);
 - deployment: the player whose deployment step it is;
 - a Player Turn (Tactical, Impetuous, Orders Phases): the active player, except while an
-  ARO window is open, which waits only on the reactive player;
+  ARO window is open, which waits only on the reactive player, and while a Guts window is
+  open, which waits only on the owner of the trooper that moves (``combat/guts_window``);
 - automatic steps (roll-offs, resolution, States Phase) happen at one instant: no time;
 - standing choices (Guts, a new Lieutenant) are not waits: they never start a clock;
 - a player out of time: its clock stays at 0 and none runs while the game waits on it
@@ -68,6 +69,8 @@ def _waited_on(state: GameState) -> Side | None:
         order = state.order
         if order is not None and order.window_open:
             return state.reactive
+        if order is not None and order.guts_window and order.conclusion is not None:
+            return state.trooper(order.conclusion.guts[0].trooper).side
         return state.active
     return None
 

@@ -19,6 +19,7 @@ from ..reasons import Reason
 from ..state import Deployment, GameState, Phase, TrooperState
 from ..table.geometry import Body, point_distance
 from ..table.polygons import point_in_polygon, segment_polygon_distance
+from ..table.terrain_names import terrain_name
 from .named_troopers import own_trooper
 
 LAST_STEP = 4
@@ -96,7 +97,7 @@ def decide_deploy(state: GameState, side: Side, command: Deploy) -> list[Event]:
         Reason.OUTSIDE_DEPLOYMENT_ZONE,
         f"{profile.name} must be totally inside your deployment zone.",
     )
-    problem = placement_problem(state, body)
+    problem = placement_problem(state, body, side)
     require(problem is None, Reason.BAD_POSITION, problem or "")
     return [
         TrooperDeployed(
@@ -113,16 +114,20 @@ OVERLAP_TOLERANCE = 0.01
 """Bases may touch terrain or each other; they overlap only beyond this depth (inches)."""
 
 
-def placement_problem(state: GameState, body: Body) -> str | None:
+def placement_problem(state: GameState, body: Body, side: Side) -> str | None:
+    """Why ``side`` may not place a base at ``body``, or None. Its own troopers in Hidden
+    Deployment count (it knows where they are written down; one revealed later would stand
+    on the new base); the enemy's do not (they are not on the table, and a refusal would
+    tell where one is)."""
     if not state.table.contains_body(body):
         return "The base must be on the table."
     for piece in state.table.terrain:
         inside = point_in_polygon(body.position, piece.polygon)
         gap = segment_polygon_distance(body.position, body.position, piece.polygon)
         if inside or gap < body.radius - OVERLAP_TOLERANCE:
-            return f"The base would overlap terrain {piece.id}."
+            return f"The base would overlap {terrain_name(piece, state.table)}."
     for other in state.troopers.values():
-        if other.position is None or other.hidden:
+        if other.position is None or (other.hidden and other.side is not side):
             continue
         reach = body.radius + other.body().radius - OVERLAP_TOLERANCE
         if point_distance(body.position, other.position) < reach:

@@ -116,9 +116,10 @@ def decide_end_turn(state: GameState, side: Side, command: EndTurn) -> list[Even
 
 
 def end_turn(state: GameState) -> PhaseStarted:
-    """The end of the Orders Phase (the Active Player ran out of Orders, or chose not to use
-    the rest): the States Phase starts (seed 002); its checks and the End of the Turn follow
-    (``states_phase``, run by ``sequence.py``)."""
+    """The end of the Orders Phase, on the Active Player's ``end_turn`` (with Orders left or
+    none: the game never ends it by itself when the public Orders run out, see
+    ``sequence.py``) or when its chess clock ran out: the States Phase starts (seed 002); its
+    checks and the End of the Turn follow (``states_phase``, run by ``sequence.py``)."""
     return PhaseStarted(Phase.STATES)
 
 
@@ -157,9 +158,15 @@ def next_turn(state: GameState) -> Event:
 
 
 def game_over(state: GameState, reason: str, loser: Side | None = None) -> GameEnded:
-    # A trooper still in Airborne Deployment never reached the table: killed (airborne.py).
+    """The end of the game and its result. Victory Points are the points of each side's
+    surviving troopers (DIGEST 11.5; a trooper still in Airborne Deployment never reached
+    the table: killed, ``airborne.py``). A side that concedes (``loser``) leaves the battle
+    with no survivor: 0 VP, whatever stood on the table, so the result reads as the defeat
+    it is and never credits the conceding side with points (docs/rules-decisions.md,
+    "Victory Points of a concession")."""
     points = {side: final_victory_points(state, side) for side in (Side.A, Side.B)}
     if loser is not None:
+        points[loser] = 0
         winner: Side | None = loser.other
     elif points[Side.A] == points[Side.B]:
         winner = None

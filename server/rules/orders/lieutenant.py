@@ -1,13 +1,13 @@
 """Appointing a new Lieutenant after Loss of Lieutenant (DIGEST 11.3).
 
 A player in Loss of Lieutenant appoints a new Lieutenant at the End of its Turn, and its
-identity is Private Information. The End of Turn is automatic here (it follows the last
-Order or ``end_turn``), so the game never stops to ask: from the moment Loss of Lieutenant
-is declared (the Tactical Phase) the player names its choice with ``appoint_lieutenant``,
-privately, and may change it until the End of Turn, where it takes effect. A player that
-named nobody, or whose choice can no longer be Lieutenant then, gets the eligible trooper
-with the highest WIP (then the lowest id), as the rules require one to be appointed
-(docs/rules-decisions.md). The opponent and spectators learn nothing of who, then or at the
+identity is Private Information. The End of Turn is automatic here (it follows
+``end_turn``, or a chess clock run out), so the game never stops to ask: from the moment
+Loss of Lieutenant is declared (the Tactical Phase) the player names its choice with
+``appoint_lieutenant``, privately, and may change it until the End of Turn, where it takes
+effect. A player that named nobody, or whose choice can no longer be Lieutenant then, gets
+the eligible trooper with the highest WIP (then the lowest id), as the rules require one to
+be appointed (docs/rules-decisions.md). The opponent and spectators learn nothing of who, then or at the
 End of Turn: ``views`` hides the event, and the Order Count shows only that a Lieutenant
 exists.
 """

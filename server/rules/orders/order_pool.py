@@ -74,8 +74,8 @@ def apply_orders_counted(state: GameState, event: OrdersCounted) -> GameState:
 
 def orders_left(count: OrderCount) -> int:
     """The Orders left that both players know of: private Orders (``count.hidden``) are
-    left out, so nothing the opponent sees (the Orders Phase ending by itself when this
-    reaches 0, ``unused_orders``) depends on them (docs/rules-decisions.md)."""
+    left out, so nothing the opponent sees (``turn_ended.unused_orders``) depends on them;
+    the Orders Phase does not end by itself when this reaches 0 (``sequence.py``)."""
     return (
         sum(count.pools.values())
         + len(count.irregular)
@@ -218,6 +218,7 @@ def apply_order_spent(state: GameState, event: OrderSpent) -> GameState:
         path=(trooper.position,),
         peripherals=event.peripherals,
         peripheral_paths={p: (_position(state, p),) for p in event.peripherals},
+        start_facings={t: state.trooper(t).facing for t in (trooper.id, *event.peripherals)},
     )
     return replace(
         state,

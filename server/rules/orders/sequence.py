@@ -5,6 +5,13 @@ whether it has something to do in the current state; the first that does returns
 events, they are applied, and the loop starts again, until no rule fires. Steps that wait
 for a player (declaring a skill, an ARO, choosing) are simply states in which no rule here
 fires.
+
+The Orders Phase never ends by itself when the Orders run out: the active player ends it
+with ``end_turn`` (seed 002: it runs out of Orders "or decides not to use the remaining
+ones"), since a trooper in Hidden Deployment or Airborne Deployment may still hold its own
+private Order, and a game that waited only then would tell the opponent that such a trooper
+exists (docs/rules-decisions.md, "The end of the Orders Phase"). Only a player out of time
+has its turns ended for it (``clocks.out_of_time_turn_over``).
 """
 
 from __future__ import annotations
@@ -12,7 +19,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..combat.resolution import resolve_order
+from ..combat.guts_window import (
+    conclude,
+    conclusion_over,
+    guts_reaction_pending,
+    next_guts_reaction,
+)
+from ..combat.resolution import resolve_order_step
 from ..events import Event, OrderResolved, PhaseStarted
 from ..state import GameState, OrderStep, Phase
 from .aro import open_window
@@ -27,7 +40,6 @@ from .game_sequence import (
     tactical_phase,
 )
 from .initiative import roll_initiative
-from .order_pool import orders_left
 
 MAX_AUTOMATIC_STEPS = 64
 """Guard against a rule that keeps firing: a turn's automatic chain is about ten steps."""
@@ -53,13 +65,9 @@ def _entering_aro_step(state: GameState) -> bool:
 
 def _resolve(state: GameState) -> list[Event]:
     assert state.order is not None
-    outcome, dice = resolve_order(state)
-    return [OrderResolved(state.order.number, outcome, dice)]
-
-
-def _turn_over(state: GameState) -> bool:
-    """The Orders Phase ends by itself once the active player has no Orders left."""
-    return state.phase is Phase.ORDERS and state.order is None and orders_left(state.orders) == 0
+    resolved = resolve_order_step(state)
+    return [OrderResolved(state.order.number, resolved.outcome, resolved.dice,
+                          resolved.conclusion)]
 
 
 def _impetuous_over(state: GameState) -> bool:
@@ -85,11 +93,14 @@ AUTOMATIC_STEPS: tuple[AutomaticStep, ...] = (
                   frozenset({Phase.TACTICAL})),
     AutomaticStep("ARO declaration step", _entering_aro_step, open_window),
     AutomaticStep("resolution", lambda s: _order_step(s, OrderStep.RESOLUTION), _resolve),
+    # A Conclusion that waits on Guts movements (combat/guts_window.py): each failed trooper
+    # reacts in turn, through its owner's window when it has a movement to choose.
+    AutomaticStep("guts reaction", guts_reaction_pending, next_guts_reaction),
+    AutomaticStep("order concluded", conclusion_over, conclude),
     AutomaticStep("out of time", out_of_time_turn_over, lambda s: [end_turn(s)],
                   frozenset({Phase.IMPETUOUS, Phase.ORDERS})),
     AutomaticStep("impetuous phase over", _impetuous_over, lambda s: [PhaseStarted(Phase.ORDERS)],
                   frozenset({Phase.IMPETUOUS})),
-    AutomaticStep("no orders left", _turn_over, lambda s: [end_turn(s)], frozenset({Phase.ORDERS})),
     AutomaticStep("states phase", lambda s: s.phase is Phase.STATES, states_phase,
                   frozenset({Phase.STATES})),
     AutomaticStep("next turn", lambda s: s.phase is Phase.END_OF_TURN, lambda s: [next_turn(s)],

@@ -1,9 +1,9 @@
 """The States Phase (seed 002): after the Orders Phase, before the End of the Turn.
 
-Once the Active Player has no Orders left, or ends the Orders Phase, both players carry out
-the checks of the States and skills labelled "States Phase"; those rolls cause no AROs
-(there is no Order, so no ARO window opens). Then every Order token still on the table is
-removed (``TurnEnded.unused_orders``) and the turn ends.
+Once the Active Player ends the Orders Phase (``end_turn``, Orders left or none, or out of
+time), both players carry out the checks of the States and skills labelled "States Phase";
+those rolls cause no AROs (there is no Order, so no ARO window opens). Then every Order
+token still on the table is removed (``TurnEnded.unused_orders``) and the turn ends.
 
 The checks modelled here: Stunned (``combat/stunned.py``) is cancelled automatically, with
 no roll, for every trooper of either side Stunned during this Player Turn. No other State

@@ -3,64 +3,59 @@
 Rule used (docs/rules-decisions/geometry.md): the target is in Partial Cover against an
 attacker when
 
-* the attacker has at least one sight line to it that no terrain blocks (otherwise there is
-  no LoF at all, and no question of cover), and
-* some sight line is blocked by a cover-giving terrain piece whose footprint is within
-  ``COVER_REACH`` (1 inch) of the target's base.
+* the attacker has Line of Fire to it as far as terrain goes (otherwise there is no
+  question of cover), and
+* some sight line the attacker draws is blocked by a cover-giving terrain piece the
+  target's Silhouette is in contact with (``touches_scenery``: base edge within
+  ``CONTACT_TOLERANCE`` of the footprint; the N5 "Partial Cover" text asks for contact with
+  the scenery that partly hides the target).
 
-Sight lines run from the attacker's eye (top of its silhouette, from the sampled points of
-its base) to sampled points of the target at three heights: top, middle and foot, because
-cover is about how much of the target is hidden. Models never give cover, so only terrain
-counts here.
+The attacker's sight lines are the plan lines it draws for Line of Fire
+(``line_of_fire.lines_drawn_by``), from its top to the target at three heights: top minus
+3 mm, middle and foot, because cover is about how much of the target is hidden. A target
+seen only because it sees the attacker (reciprocity) and hidden from the attacker's own
+lines by the scenery it touches is in Partial Cover. Models never give cover, so only
+terrain counts here.
 """
 
 from __future__ import annotations
 
-from server.rules.table.geometry import Body
+from server.rules.table.geometry import CONTACT_TOLERANCE, Body, in_front_arc
 from server.rules.table.line_of_fire import (
     MIN_VISIBLE,
     blocked_by_terrain,
-    sight_line_ends,
-    target_sight_height,
-    terrain_between,
+    has_line_of_fire,
+    lines_drawn_by,
+    sight_height,
 )
 from server.rules.table.polygons import body_polygon_distance
-from server.rules.table.terrain import Table
+from server.rules.table.terrain import Table, TerrainPiece
 
-COVER_REACH = 1.0
-"""How close (inches, base edge to footprint) scenery must be to cover a target."""
+
+def touches_scenery(body: Body, piece: TerrainPiece) -> bool:
+    """The body's Silhouette is in contact with the piece: its base within
+    ``CONTACT_TOLERANCE`` of the footprint, edge to edge (or overlapping it)."""
+    return body_polygon_distance(body, piece.polygon) <= CONTACT_TOLERANCE
 
 
 def _target_heights(target: Body) -> tuple[float, ...]:
     foot = min(MIN_VISIBLE, target.height / 2.0)
-    return tuple(sorted({target_sight_height(target), target.height / 2.0, foot}, reverse=True))
+    return tuple(sorted({sight_height(target), target.height / 2.0, foot}, reverse=True))
 
 
 def in_partial_cover(target: Body, attacker: Body, table: Table) -> bool:
     """Whether ``target`` has Partial Cover against ``attacker`` (see module docstring).
 
-    Never True when terrain blocks every sampled sight line: then there is no LoF.
+    Never True when terrain leaves the attacker no Line of Fire to the target.
     """
-    attacker_points, target_points = sight_line_ends(attacker, target)
-    pieces = terrain_between(attacker, target, table)
-    covering = tuple(
-        piece for piece in pieces
-        if piece.gives_cover and body_polygon_distance(target, piece.polygon) <= COVER_REACH
-    )
-    if not covering or not target_points:
+    if not in_front_arc(attacker, target):
+        return False
+    covering = tuple(piece for piece in table.terrain
+                     if piece.gives_cover and touches_scenery(target, piece))
+    if not covering or not has_line_of_fire(attacker, target, table):
         return False
     eye = attacker.height
-    some_clear = some_covered = False
-    for p in attacker_points:
-        for q in target_points:
-            for height in _target_heights(target):
-                blockers = [
-                    piece for piece in pieces if blocked_by_terrain(p, q, eye, height, piece)
-                ]
-                if not blockers:
-                    some_clear = True
-                elif any(piece in covering for piece in blockers):
-                    some_covered = True
-                if some_clear and some_covered:
-                    return True
-    return False
+    heights = _target_heights(target)
+    return any(blocked_by_terrain(p, q, eye, height, piece)
+               for p, q in lines_drawn_by(attacker, target)
+               for height in heights for piece in covering)

@@ -21,6 +21,8 @@ ACTIVE_SKILLS = frozenset({"cc_attack", "dodge", "idle", "reset"})
 """What an Engaged trooper may declare in its Active Turn (DIGEST 8, Engaged row)."""
 ARO_SKILLS = frozenset({"cc_attack", "dodge", "reset"})
 """What an Engaged trooper may declare in ARO."""
+_SHOWN = {"cc_attack": "CC Attack", "dodge": "Dodge", "idle": "Idle", "reset": "Reset"}
+"""The skills above as the players' rules name them (the messages never show type ids)."""
 
 
 def engaged_with(state: GameState, trooper: TrooperState) -> tuple[TrooperId, ...]:
@@ -45,9 +47,11 @@ def check_engaged_may_declare(state: GameState, trooper: TrooperState, skill: Sk
     allowed = ARO_SKILLS if in_aro else ACTIVE_SKILLS
     if skill.TYPE in allowed or not is_engaged(state, trooper):
         return
-    names = ", ".join(sorted(allowed))
+    shown = [_SHOWN[skill_type] for skill_type in sorted(allowed)]
+    names = f"{', '.join(shown[:-1])} or {shown[-1]}"
     require(
         False,
         Reason.SKILL_NOT_ALLOWED,
-        f"{trooper.id} is Engaged (in base contact with an enemy): it may only declare {names}.",
+        f"{trooper.profile.name} is Engaged (in base contact with an enemy): it may only "
+        f"declare {names}.",
     )

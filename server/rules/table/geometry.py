@@ -17,6 +17,11 @@ from server.rules.table.silhouettes import silhouette as silhouette_of
 # Numerical slack for "exactly on the line" comparisons: far below anything a player measures.
 EPSILON = 1e-9
 
+CONTACT_TOLERANCE = 0.05
+"""Inches (about 1.3 mm): two things this close, edge to edge, touch. Base contact between
+models and Silhouette contact with scenery (Partial Cover) both use it, so a trooper moved
+up against a wall (routes allow touching, ``routes.OVERLAP_TOLERANCE``) is in contact."""
+
 
 @dataclass(frozen=True, slots=True, init=False)
 class Body:
@@ -101,7 +106,7 @@ def distance(a: Body, b: Body) -> float:
     return max(0.0, point_distance(a.position, b.position) - (a.radius + b.radius))
 
 
-def in_base_contact(a: Body, b: Body, tolerance: float = 0.05) -> bool:
+def in_base_contact(a: Body, b: Body, tolerance: float = CONTACT_TOLERANCE) -> bool:
     """The bases touch, within ``tolerance`` inches (overlapping bases count as touching)."""
     return distance(a, b) <= tolerance
 

@@ -1,25 +1,31 @@
 """Line of Fire between two bodies on a 2.5D table (DIGEST 10.1).
 
-A sight line joins a point of the viewer's cylinder to a point of the target's cylinder.
-LoF exists when the target is in the viewer's front arc and at least one sampled sight line
-is unobstructed. Sampling (documented in docs/rules-decisions/geometry.md):
+A sight line joins a point of one body's cylinder to a point of the other's. LoF exists when
+the target is in the viewer's front arc and one of the pair's sampled sight lines is
+unobstructed. Sampling (documented in docs/rules-decisions/geometry.md):
 
-* plan view: the centre and rim points of each base, oriented on the line between the
-  centres; the viewer's points are limited to the front half of its base and the target's to
-  the part inside the viewer's front arc (the line must leave from, and land in, the arc);
-* heights: nothing overhangs on this table, so a higher end point never makes a line more
-  obstructed. The LoF test therefore only needs the top of the viewer and the highest point
-  of the target that still shows the ~3 mm the rules ask for. Cover (``cover.py``) samples
-  several target heights because it asks how much of the target is hidden.
+* plan view: the centre of each base, the five rim points of the half facing the other body
+  (oriented on the line between the centres) and each base's point deepest into the other's
+  front arc: the same points whichever body looks;
+* a body that has the other in its front arc (or all-round vision) draws the lines that
+  leave from the front half of its own base and land on the part of the other inside its
+  arc (the N3 FAQ), from its top to the other's highest point that still shows the ~3 mm
+  the rules ask for (``sight_height``). Nothing overhangs on this table, so a higher end
+  point never makes a line more obstructed: these heights dominate every lower pair;
+* reciprocity (DIGEST 10.1): the pair's lines are those either body draws, so when each has
+  the other in its arc, A sees B exactly when B sees A -- a line one of them could draw,
+  the other may fire back along. Every obstruction test takes the pair in one fixed order
+  (``in_pair_order``), so even the rounding is the same both ways; only the front-arc test
+  knows which body is the viewer. Cover (``cover.py``) samples several target heights
+  because it asks how much of the target is hidden.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from server.rules.table.geometry import EPSILON, Body, Point, facing_vector, in_front_arc
+from server.rules.table.geometry import EPSILON, Body, Point, facing_vector
 from server.rules.table.polygons import (
     bounding_box,
     convex_half_planes,
@@ -37,14 +43,19 @@ MIN_VISIBLE = 3.0 / 25.4
 """The smallest part of a target that counts as seen: about 3 mm (DIGEST 10.1)."""
 
 _SQRT_HALF = math.sqrt(0.5)
-# Rim directions as (along, across) the centre-to-centre line, most useful first.
-_VIEWER_RIM = ((1.0, 0.0), (0.0, 1.0), (0.0, -1.0), (_SQRT_HALF, _SQRT_HALF),
-               (_SQRT_HALF, -_SQRT_HALF))
-_TARGET_RIM = ((-1.0, 0.0), (0.0, 1.0), (0.0, -1.0), (-_SQRT_HALF, _SQRT_HALF),
-               (-_SQRT_HALF, -_SQRT_HALF), (_SQRT_HALF, _SQRT_HALF),
-               (_SQRT_HALF, -_SQRT_HALF), (1.0, 0.0))
+_RIM = ((1.0, 0.0), (0.0, 1.0), (0.0, -1.0), (_SQRT_HALF, _SQRT_HALF), (_SQRT_HALF, -_SQRT_HALF))
+"""Rim points sampled on each base, as (along, across) the line from its centre towards the
+other body's, the most useful first: the half of the rim facing the other body (a line from
+the far half crosses the near half of the same base, which never blocks it, so the near
+half's points see what it would)."""
 
 Box = tuple[float, float, float, float]
+Line = tuple[Point, Point]
+Ends = tuple[tuple[float, float], ...]
+"""One or two (height at the first body, height at the second) pairs."""
+Sight = tuple[Point, Point, Ends]
+"""A sampled sight line: its plan ends, and the height of each end as each body that draws
+it draws it (one or two pairs)."""
 _BROAD_MARGIN = 0.01
 """Inches added to the reach of the sight lines in the broad phase, far above rounding: a
 piece kept for nothing costs one exact test, a piece wrongly left out a wrong answer."""
@@ -53,48 +64,137 @@ _TALL_MARGIN = 1e-6
 it, rounding included."""
 
 
-def target_sight_height(target: Body) -> float:
-    """The highest point of the target a sight line may aim at and still see ~3 mm of it."""
-    return target.height - min(MIN_VISIBLE, target.height / 2.0)
+def sight_height(body: Body) -> float:
+    """The highest point of a body a sight line may aim at and still see ~3 mm of it (half
+    the height for a body lower than 6 mm)."""
+    return body.height - min(MIN_VISIBLE, body.height / 2.0)
 
 
-def sight_line_ends(viewer: Body, target: Body) -> tuple[tuple[Point, ...], tuple[Point, ...]]:
-    """Plan-view end points of the sampled sight lines: (viewer points, target points).
+def in_pair_order(a: Body, b: Body) -> tuple[Body, Body]:
+    """The two bodies in the order every obstruction test takes them, whichever looks: by
+    position, then facing, Silhouette and vision (equal bodies in either order are one)."""
+    (ax, ay), (bx, by) = a.position, b.position
+    if ax != bx:
+        return (a, b) if ax < bx else (b, a)
+    if ay != by:
+        return (a, b) if ay < by else (b, a)
+    if a.facing != b.facing:
+        return (a, b) if a.facing < b.facing else (b, a)
+    if a.silhouette != b.silhouette:
+        return (a, b) if a.silhouette < b.silhouette else (b, a)
+    return (a, b) if b.all_round_vision or not a.all_round_vision else (b, a)
 
-    Empty target points mean the target is outside the viewer's front arc.
-    """
-    (vx, vy), (tx, ty) = viewer.position, target.position
-    dx, dy = tx - vx, ty - vy
+
+def _reach(origin: Point, facing: Point, point: Point) -> float:
+    """How far ``point`` lies in front of the line through ``origin`` across the unit vector
+    ``facing`` (negative behind it)."""
+    return (point[0] - origin[0]) * facing[0] + (point[1] - origin[1]) * facing[1]
+
+
+def _looks(viewer: Body, facing: Point, target: Body) -> bool:
+    """``in_front_arc`` with ``front_reach`` computed alike, the viewer's facing vector
+    given: some part of the target's base lies strictly in the viewer's front arc (always,
+    with all-round vision)."""
+    return (viewer.all_round_vision
+            or _reach(viewer.position, facing, target.position) + target.radius > EPSILON)
+
+
+def _sample_points(a: Body, b: Body, fa: Point, fb: Point
+                   ) -> tuple[tuple[Point, ...], tuple[Point, ...]]:
+    """The sampled plan points of each base, (a's, b's): each centre, the rim points of
+    ``_RIM`` (a's oriented towards b, b's towards a) and (unless the other has all-round
+    vision) the rim point deepest into the other's front arc, last. Swapping a and b gives
+    the same points, bit for bit (the directions are negated exactly)."""
+    (ax, ay), (bx, by) = a.position, b.position
+    dx, dy = bx - ax, by - ay
     length = math.hypot(dx, dy)
-    fx, fy = facing_vector(viewer.facing)
-    ux, uy = (dx / length, dy / length) if length > EPSILON else (fx, fy)
+    ux, uy = (dx / length, dy / length) if length > EPSILON else (1.0, 0.0)
     nx, ny = -uy, ux
-    all_round = viewer.all_round_vision
+    ra, rb = a.radius, b.radius
+    a_points = [(ax, ay)] + [(ax + ra * (along * ux + across * nx),
+                              ay + ra * (along * uy + across * ny)) for along, across in _RIM]
+    b_points = [(bx, by)] + [(bx - rb * (along * ux + across * nx),
+                              by - rb * (along * uy + across * ny)) for along, across in _RIM]
+    if not b.all_round_vision:
+        a_points.append((ax + ra * fb[0], ay + ra * fb[1]))
+    if not a.all_round_vision:
+        b_points.append((bx + rb * fa[0], by + rb * fa[1]))
+    return tuple(a_points), tuple(b_points)
 
-    def in_front(x: float, y: float, strict: bool) -> bool:
-        reach = (x - vx) * fx + (y - vy) * fy
-        return reach > EPSILON if strict else reach >= -EPSILON
 
-    rv, rt = viewer.radius, target.radius
-    viewer_points = [(vx, vy)]
-    for along, across in _VIEWER_RIM:
-        x = vx + rv * (along * ux + across * nx)
-        y = vy + rv * (along * uy + across * ny)
-        if all_round or in_front(x, y, strict=False):
-            viewer_points.append((x, y))
-    if not in_front_arc(viewer, target):
-        return tuple(viewer_points), ()
-    candidates = [(tx, ty)]
-    candidates += [
-        (tx + rt * (along * ux + across * nx), ty + rt * (along * uy + across * ny))
-        for along, across in _TARGET_RIM
-    ]
-    target_points = [(x, y) for x, y in candidates if all_round or in_front(x, y, strict=True)]
-    if not all_round:
-        # The target's point deepest into the arc, kept without re-testing so that a target
-        # in the arc always has a sampled point there.
-        target_points.append((tx + rt * fx, ty + rt * fy))
-    return tuple(viewer_points), tuple(target_points)
+def _drawable(viewer: Body, facing: Point, own: Sequence[Point], other: Sequence[Point]
+              ) -> tuple[list[bool], list[bool]]:
+    """Which of the viewer's points a line may leave from (the front half of its base, its
+    edge included) and which of the other's points it may land on (strictly inside the
+    arc; the other's last point, the one deepest into the arc, always: it is in the arc
+    whenever any of the base is, and is kept without re-testing so that it stays so)."""
+    if viewer.all_round_vision:
+        return [True] * len(own), [True] * len(other)
+    origin = viewer.position
+    leave = [_reach(origin, facing, p) >= -EPSILON for p in own]
+    land = [_reach(origin, facing, q) > EPSILON for q in other]
+    land[-1] = True
+    return leave, land
+
+
+def lines_drawn_by(viewer: Body, target: Body) -> list[Line]:
+    """The sampled plan lines the viewer itself draws to the target, as (point of the
+    viewer, point of the target), the line between the centres first when it is one: none
+    if the target is outside its front arc (see the module docstring). Cover asks these."""
+    fv, ft = facing_vector(viewer.facing), facing_vector(target.facing)
+    if not _looks(viewer, fv, target):
+        return []
+    own, other = _sample_points(viewer, target, fv, ft)
+    leave, land = _drawable(viewer, fv, own, other)
+    return [(p, q) for i, p in enumerate(own) if leave[i]
+            for j, q in enumerate(other) if land[j]]
+
+
+def sight_lines(a: Body, b: Body) -> list[Sight]:
+    """The pair's sampled sight lines, as (point of a, point of b, ends): ``ends`` holds the
+    (height at a, height at b) of each body that draws the line -- a from its top to b's
+    ``sight_height`` if b is in a's arc, b the other way if a is in b's -- so a plan line
+    both draw is sampled at both pairs of heights and measured against the terrain once.
+    The same lines, reversed, for (b, a): Line of Fire asks them in ``in_pair_order``."""
+    fa, fb = facing_vector(a.facing), facing_vector(b.facing)
+    return _sight_lines(a, b, fa, fb, _looks(a, fa, b), _looks(b, fb, a))
+
+
+def _sight_lines(a: Body, b: Body, fa: Point, fb: Point, a_looks: bool, b_looks: bool
+                 ) -> list[Sight]:
+    """``sight_lines`` with the facing vectors and who looks at whom given."""
+    a_points, b_points = _sample_points(a, b, fa, fb)
+    none_a, none_b = [False] * len(a_points), [False] * len(b_points)
+    # a drawing: leaves from a's points, lands on b's; b drawing: the other way round.
+    a_leaves, a_lands = _drawable(a, fa, a_points, b_points) if a_looks else (none_a, none_b)
+    b_leaves, b_lands = _drawable(b, fb, b_points, a_points) if b_looks else (none_b, none_a)
+    by_a = ((a.height, sight_height(b)),)
+    by_b = ((sight_height(a), b.height),)
+    by_both = by_a + by_b
+    lines: list[Sight] = []
+    for i, p in enumerate(a_points):
+        for j, q in enumerate(b_points):
+            a_draws = a_leaves[i] and a_lands[j]
+            if a_draws or (b_lands[i] and b_leaves[j]):
+                lines.append((p, q, (by_both if b_lands[i] and b_leaves[j] else by_a)
+                              if a_draws else by_b))
+    return lines
+
+
+def _first_line(a: Body, b: Body, fa: Point, fb: Point, a_looks: bool, b_looks: bool
+                ) -> Sight | None:
+    """The line between the centres with the ends of each body that draws it (each centre is
+    on the front half of its own base: a body draws it when it looks at the other and has
+    the other's centre strictly in its arc, ``_drawable``); None if neither does. It is
+    the first of ``_sight_lines`` then, made without the others."""
+    a_draws = a_looks and (a.all_round_vision or _reach(a.position, fa, b.position) > EPSILON)
+    b_draws = b_looks and (b.all_round_vision or _reach(b.position, fb, a.position) > EPSILON)
+    ends: tuple[tuple[float, float], ...] = ()
+    if a_draws:
+        ends += ((a.height, sight_height(b)),)
+    if b_draws:
+        ends += ((sight_height(a), b.height),)
+    return (a.position, b.position, ends) if ends else None
 
 
 def _box_of_discs(a: Body, b: Body) -> Box:
@@ -187,11 +287,39 @@ def blocked_by_terrain(
         meets = segment_meets_interior(p, q, piece.polygon)
         if meets is not None:
             return meets
+    return _low_over(inside_pieces(p, q, piece.polygon), height_p, height_q, piece.height)
+
+
+def _low_over(inside: Iterable[tuple[float, float]], height_p: float, height_q: float,
+              top: float) -> bool:
+    """Over some stretch ``inside`` the footprint (parameter ranges along the line) the line
+    is at or below ``top``."""
     rise = height_q - height_p
-    for t0, t1 in inside_pieces(p, q, piece.polygon):
-        if min(height_p + t0 * rise, height_p + t1 * rise) <= piece.height + EPSILON:
-            return True
-    return False
+    return any(min(height_p + t0 * rise, height_p + t1 * rise) <= top + EPSILON
+               for t0, t1 in inside)
+
+
+def _blocked_ends(p: Point, q: Point, ends: Ends, piece: TerrainPiece) -> tuple[bool, bool]:
+    """For the first end of the plan line p-q and its second (False if it has one end),
+    whether the piece blocks the line drawn with it: ``blocked_by_terrain`` for each, with
+    what does not depend on the heights (whether the line gets inside the footprint, the
+    stretches inside it) found once."""
+    h1p, h1q = ends[0]
+    if len(ends) == 1:
+        return blocked_by_terrain(p, q, h1p, h1q, piece), False
+    h2p, h2q = ends[1]
+    below1, below2 = _below_line(piece, h1p, h1q), _below_line(piece, h2p, h2q)
+    if below1 and below2:
+        return False, False
+    top = piece.height - _TALL_MARGIN
+    if top >= max(h1p, h1q) and top >= max(h2p, h2q):
+        # Taller than both lines: it blocks both wherever the line gets inside at all.
+        meets = segment_meets_interior(p, q, piece.polygon)
+        if meets is not None:
+            return meets, meets
+    inside = list(inside_pieces(p, q, piece.polygon))
+    return (not below1 and _low_over(inside, h1p, h1q, piece.height),
+            not below2 and _low_over(inside, h2p, h2q, piece.height))
 
 
 def _below_line(piece: TerrainPiece, height_p: float, height_q: float) -> bool:
@@ -223,36 +351,52 @@ def blocked_by_body(p: Point, q: Point, height_p: float, height_q: float, body: 
     return min(height_p + t0 * rise, height_p + t1 * rise) < body.height - EPSILON
 
 
-def _line_clear(
-    p: Point, q: Point, hp: float, hq: float,
-    pieces: Iterable[TerrainPiece], bodies: Iterable[Body],
-) -> bool:
-    return not any(blocked_by_terrain(p, q, hp, hq, piece) for piece in pieces) and not any(
-        blocked_by_body(p, q, hp, hq, body) for body in bodies
-    )
+def _line_clear(line: Sight, pieces: Iterable[TerrainPiece], bodies: Iterable[Body]) -> bool:
+    """At some of its ends the line is clear of every piece and every body."""
+    p, q, ends = line
+    if len(ends) == 1:  # one body draws it
+        hp, hq = ends[0]
+        return not any(blocked_by_terrain(p, q, hp, hq, piece) for piece in pieces) and not any(
+            blocked_by_body(p, q, hp, hq, body) for body in bodies)
+    first_open = second_open = True
+    for piece in pieces:
+        first_shut, second_shut = _blocked_ends(p, q, ends, piece)
+        first_open = first_open and not first_shut
+        second_open = second_open and not second_shut
+        if not (first_open or second_open):
+            return False
+    return (first_open and _clear_of_bodies(p, q, ends[0], bodies)) or (
+        second_open and _clear_of_bodies(p, q, ends[1], bodies))
 
 
-def _hides(piece: TerrainPiece, viewer_points: Sequence[Point], target: Body,
-           height_v: float, height_t: float) -> bool:
-    """A convex piece taller than every sight line that every sight line passes through:
-    each ``blocked_by_terrain`` would say so (every target point lies on the target's base
-    disc, inside the piece's shadow from each viewer point), so no line is clear."""
-    if piece.height < max(height_v, height_t) + _TALL_MARGIN:
+def _clear_of_bodies(p: Point, q: Point, end: tuple[float, float],
+                     bodies: Iterable[Body]) -> bool:
+    hp, hq = end
+    return not any(blocked_by_body(p, q, hp, hq, body) for body in bodies)
+
+
+def _hides(piece: TerrainPiece, first_points: Iterable[Point], second: Body,
+           highest: float) -> bool:
+    """A convex piece taller than every sight line (``highest`` is the highest end) that
+    every sight line passes through: each ``blocked_by_terrain`` would say so (every point
+    of the second body lies on its base disc, inside the piece's shadow from each of the
+    first body's points), so no line is clear."""
+    if piece.height < highest + _TALL_MARGIN:
         return False
-    return all(shadow_holds_disc(p, target.position, target.radius, piece.polygon)
-               for p in viewer_points)
+    return all(shadow_holds_disc(p, second.position, second.radius, piece.polygon)
+               for p in first_points)
 
 
-def _hidden_along_centres(viewer: Body, target: Body, piece: TerrainPiece) -> bool:
+def _hidden_along_centres(a: Body, b: Body, piece: TerrainPiece) -> bool:
     """A convex piece taller than every sight line, crossed by the line between the two
     centres with room for the larger radius: each sampled sight line then passes deep
     inside it too, so ``blocked_by_terrain`` says every line is blocked. (The point a
-    fraction s along a sight line from p to q lies within (1 - s)|p - viewer| +
-    s|q - target| <= the larger radius of the point s along the line between the centres:
-    every sampled end lies on its base's rim or at its centre.) One clip, where ``_hides``
-    takes a shadow test per viewer point; it decides most hidden targets alone."""
-    room = max(viewer.radius, target.radius)
-    return segment_passes_with_room(viewer.position, target.position, room, piece.polygon)
+    fraction s along a sight line from p to q lies within (1 - s)|p - a| + s|q - b| <= the
+    larger radius of the point s along the line between the centres: every sampled end
+    lies on its base's rim or at its centre.) One clip, where ``_hides`` takes a shadow
+    test per point; it decides most hidden targets alone."""
+    room = max(a.radius, b.radius)
+    return segment_passes_with_room(a.position, b.position, room, piece.polygon)
 
 
 def has_line_of_fire(
@@ -260,57 +404,95 @@ def has_line_of_fire(
 ) -> bool:
     """Whether ``viewer`` has LoF to ``target`` (DIGEST 10.1).
 
-    Requires the target in the viewer's front arc (unless all-round vision) and one sampled
-    sight line clear of terrain and of the bodies in ``blockers``. The caller decides which
-    bodies block (markers and the moving trooper do not); the viewer and target themselves
-    are ignored if present.
+    Requires the target in the viewer's front arc (unless all-round vision) and one of the
+    pair's sampled sight lines (``sight_lines``) clear of terrain and of the bodies in
+    ``blockers``. The caller decides which bodies block (markers and the moving trooper do
+    not); the viewer and target themselves are ignored if present. Whenever each body has
+    the other in its arc the answer is the same whichever looks: only the arc test knows
+    which body is the viewer.
     """
-    (vx, vy), (tx, ty) = viewer.position, target.position
-    fx, fy = facing_vector(viewer.facing)
-    centre_in_arc = (tx - vx) * fx + (ty - vy) * fy  # as ``sight_line_ends`` computes it
-    all_round = viewer.all_round_vision
-    if not all_round and centre_in_arc + target.radius <= EPSILON:
-        return False  # ``in_front_arc`` is False: ``front_reach`` computed alike
-    box = _box_of_discs(viewer, target)
-    hv, ht = viewer.height, target_sight_height(target)
-    # Pieces lower than both ends block no sight line (``blocked_by_terrain`` says so), hide
+    facing = facing_vector(viewer.facing)
+    if not _looks(viewer, facing, target):
+        return False
+    first, second = in_pair_order(viewer, target)
+    if first is viewer:
+        return _unobstructed(first, second, facing, facing_vector(second.facing), table,
+                             blockers)
+    return _unobstructed(first, second, facing_vector(first.facing), facing, table, blockers)
+
+
+def _unobstructed(a: Body, b: Body, fa: Point, fb: Point, table: Table,
+                  blockers: Sequence[Body]) -> bool:
+    """Some line of ``sight_lines(a, b)`` is clear of terrain and of the blockers: the
+    obstruction half of ``has_line_of_fire``, for the pair in ``in_pair_order`` (``fa`` and
+    ``fb`` their facing vectors; one of them looks at the other)."""
+    box = _box_of_discs(a, b)
+    a_looks, b_looks = _looks(a, fa, b), _looks(b, fb, a)
+    # The lowest and the highest end of the pair's sight lines (``_sight_lines``).
+    if a_looks and b_looks:
+        lowest = min(sight_height(a), sight_height(b))
+        highest = max(a.height, b.height)
+    elif a_looks:
+        lowest, highest = min(a.height, sight_height(b)), max(a.height, sight_height(b))
+    else:
+        lowest, highest = min(sight_height(a), b.height), max(sight_height(a), b.height)
+    # Pieces lower than every end block no sight line (``blocked_by_terrain`` says so), hide
     # nothing and are not tall: left out once rather than for each line. So are pieces no
     # sight line comes near (``_box_near_segment``; the margin only keeps a few more).
-    room = max(viewer.radius, target.radius) + _BROAD_MARGIN
+    room = max(a.radius, b.radius) + _BROAD_MARGIN
     pieces = [piece for piece, piece_box in zip(table.terrain, piece_boxes(table.terrain),
                                                 strict=True)
-              if _boxes_overlap(box, piece_box) and not _below_line(piece, hv, ht)
-              and _box_near_segment(piece_box, viewer.position, target.position, room)]
-    tall = max(hv, ht) + _TALL_MARGIN
-    if any(piece.height >= tall and _hidden_along_centres(viewer, target, piece)
-           for piece in pieces):
+              if _boxes_overlap(box, piece_box) and not _below_line(piece, lowest, lowest)
+              and _box_near_segment(piece_box, a.position, b.position, room)]
+    tall = highest + _TALL_MARGIN
+    if any(piece.height >= tall and _hidden_along_centres(a, b, piece) for piece in pieces):
         return False
-    # The first sampled line, usually between the centres (the target's centre is its
-    # first point when it lies strictly in the arc), tried before sampling the others.
-    ends = None
-    if all_round or centre_in_arc > EPSILON:
-        p, q = viewer.position, target.position
-    else:
-        ends = sight_line_ends(viewer, target)
-        p, q = ends[0][0], ends[1][0]
-    # Only a piece that blocks the first line may hide the target (``_hides`` holds only
-    # if the piece blocks every line): with none, a target in plain sight takes one line.
-    across = [piece for piece in pieces if blocked_by_terrain(p, q, hv, ht, piece)]
-    bodies = _bodies_between(viewer, target, box, blockers) if not across else None
-    if bodies is not None and not any(blocked_by_body(p, q, hv, ht, b) for b in bodies):
+    # The first line, usually the one between the centres, tried before sampling the others.
+    lines = None
+    first = _first_line(a, b, fa, fb, a_looks, b_looks)
+    if first is None:
+        lines = _sight_lines(a, b, fa, fb, a_looks, b_looks)
+        if not lines:
+            return False
+        first = lines[0]
+    # Only a piece that blocks the first line (at each of its ends) may hide the target
+    # (``_hides`` holds only if the piece blocks every line): a target in plain sight takes
+    # one line.
+    p, q, ends = first
+    two = len(ends) == 2
+    across: list[TerrainPiece] = []
+    first_open, second_open = True, two  # each end: clear of every piece so far
+    for piece in pieces:
+        first_shut, second_shut = _blocked_ends(p, q, ends, piece)
+        if first_shut and (second_shut or not two):
+            across.append(piece)
+        first_open = first_open and not first_shut
+        second_open = second_open and not second_shut
+    bodies = _bodies_between(a, b, box, blockers) if first_open or second_open else None
+    if bodies is not None and (
+            (first_open and _clear_of_bodies(p, q, ends[0], bodies))
+            or (second_open and _clear_of_bodies(p, q, ends[1], bodies))):
         return True
-    viewer_points, target_points = ends or sight_line_ends(viewer, target)
-    if any(_hides(piece, viewer_points, target, hv, ht) for piece in across):
-        return False
+    if lines is None:
+        lines = _sight_lines(a, b, fa, fb, a_looks, b_looks)
+    if across:
+        # Each of a's points once (lines from one point follow each other). Compared by
+        # value: compiled with mypyc, a point taken out of a line is a new object each time.
+        starts: list[Point] = []
+        for line in lines:
+            if not starts or starts[-1] != line[0]:
+                starts.append(line[0])
+        if any(_hides(piece, starts, b, highest) for piece in across):
+            return False
     if bodies is None:
-        bodies = _bodies_between(viewer, target, box, blockers)
-    lines = itertools.islice(((p, q) for p in viewer_points for q in target_points), 1, None)
-    return any(_line_clear(p, q, hv, ht, pieces, bodies) for p, q in lines)
+        bodies = _bodies_between(a, b, box, blockers)
+    # The first line is ``lines[0]`` (``_first_line``), tried already.
+    return any(_line_clear(lines[k], pieces, bodies) for k in range(1, len(lines)))
 
 
 def _bodies_between(viewer: Body, target: Body, box: Box,
                     blockers: Sequence[Body]) -> tuple[Body, ...]:
-    """The blockers whose base meets ``box``, but the viewer and the target."""
+    """The blockers whose base meets ``box``, but the two bodies of the pair."""
     x0, y0, x1, y1 = box
     return tuple(  # _boxes_overlap(box, _box_of_discs(b, b)) written out, then equality
         b for b in blockers
@@ -344,7 +526,6 @@ class RouteSight:
         "convex",
         "mover",
         "points",
-        "sight_height",
         "table",
     )
 
@@ -355,7 +536,6 @@ class RouteSight:
         self._blockers = blockers
         self._blocking: Sequence[Body] | None = None
         self.points = tuple(route_samples(route, step))
-        self.sight_height = target_sight_height(mover)
         xs = [x for x, _ in route]
         ys = [y for _, y in route]
         self.box = (min(xs), min(ys), max(xs), max(ys)) if route else None
@@ -381,10 +561,11 @@ class RouteSight:
         return [p for p in self.points if (p[0] - vx) * fx + (p[1] - vy) * fy + reach > EPSILON]
 
     def _walls(self, viewer: Body, room: float) -> list[HalfPlanes]:
-        """Convex pieces taller than every sight line that can meet the line between the
-        viewer's centre and a point of the route (it stays in the box of the viewer's and
-        the route's discs): only these can hide a point along the centres."""
-        tall = max(viewer.height, self.sight_height) + _TALL_MARGIN
+        """Convex pieces taller than every sight line (taller than both bodies: no end of a
+        line is higher than its body's top) that can meet the line between the viewer's
+        centre and a point of the route (it stays in the box of the viewer's and the
+        route's discs): only these can hide a point along the centres."""
+        tall = max(viewer.height, self.mover.height) + _TALL_MARGIN
         assert self.box is not None
         vx, vy = viewer.position
         x0, y0, x1, y1 = self.box

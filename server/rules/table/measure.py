@@ -118,7 +118,7 @@ def _visible_trooper(state: GameState, viewer: Viewer, trooper_id: TrooperId) ->
     if trooper is None or not (own or trooper.on_table):
         raise Rejection(Reason.UNKNOWN_TROOPER, f"There is no trooper {trooper_id}.")
     require(trooper.position is not None, Reason.TROOPER_NOT_ON_TABLE,
-            f"{trooper_id} is not deployed yet.")
+            f"{trooper.profile.name} is not deployed yet.")
     return trooper
 
 

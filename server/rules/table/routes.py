@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from server.rules.table.geometry import Body, Point, point_distance, point_to_segment_distance
 from server.rules.table.polygons import bounding_box, segment_polygon_distance
 from server.rules.table.terrain import Table
+from server.rules.table.terrain_names import terrain_name
 
 START_TOLERANCE = 0.01
 """How far (inches) a route may start from the mover's position."""
@@ -133,7 +134,7 @@ def _through_terrain(
                 )
                 return RouteProblem(
                     "route_through_terrain",
-                    f"The route passes through terrain {piece.id}, which is "
+                    f"The route passes through {terrain_name(piece, table)}, which is "
                     f"{_measure(piece.height)} high{allowance}.",
                 )
     return None
