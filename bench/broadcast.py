@@ -132,7 +132,8 @@ def histograms(base: str) -> dict[str, dict[str, float]]:
     """``{name: {le: cumulative count}}`` of the ``HISTOGRAMS`` on one node."""
     found: dict[str, dict[str, float]] = {name: {} for name in HISTOGRAMS}
     with contextlib.suppress(httpx.HTTPError):
-        text = httpx.get(f"{base}/metrics", timeout=10).text
+        text = httpx.get(f"{base}/metrics", timeout=10,
+                         headers={"Authorization": f"Bearer {bench_run.METRICS_TOKEN}"}).text
         for line in text.splitlines():
             for name in HISTOGRAMS:
                 if line.startswith(f"{name}_bucket{{"):

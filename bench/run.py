@@ -119,6 +119,10 @@ async def redis_server(workdir: Path, core: str | None) -> AsyncIterator[str]:
         await process.wait()
 
 
+METRICS_TOKEN = "bench-metrics"
+"""The bench nodes' ``REFEREE_METRICS_TOKEN``: ``Authorization: Bearer bench-metrics``."""
+
+
 async def start_referee(port: int, redis_url: str, core: str | None,
                         log: Path, node_id: str = "bench-node-1") -> asyncio.subprocess.Process:
     env = dict(os.environ, REDIS_URL=redis_url, REFEREE_REDIS_URL=redis_url,
@@ -131,7 +135,9 @@ async def start_referee(port: int, redis_url: str, core: str | None,
                # Thousands of rooms from one address in seconds: the lobby's abuse limits
                # (docs/server.md, "Limits") would refuse them; the bench is not abuse.
                REFEREE_CLIENT_ROOM_BURST="0", REFEREE_NODE_ROOM_BURST="0",
-               REFEREE_MAX_UNSTARTED_ROOMS="0")
+               REFEREE_MAX_UNSTARTED_ROOMS="0",
+               # /metrics on the game's port (bench.broadcast reads it), with this token.
+               REFEREE_METRICS_TOKEN=METRICS_TOKEN)
     process = await asyncio.create_subprocess_exec(
         *pinned(core, [PYTHON, "-m", "server", "--port", str(port), "--log-level", "warning"]),
         cwd=REPO, env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT)

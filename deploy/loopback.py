@@ -288,12 +288,15 @@ def launch(run_dir: Path, topology: dict[str, Any], name: str,
         python = REPO / ".venv" / "bin" / "python"
         if not python.exists():
             raise LoopbackError("no .venv; run deploy/bin/setup python")
-        node_port = next(int(n["port"]) for n in topology["nodes"] if n["id"] == name)
+        node = next(n for n in topology["nodes"] if n["id"] == name)
+        node_port = int(node["port"])
         # The nodes' id locks live in the run directory: two topologies (or a test run and
         # a developer's) never contend for one machine-wide lock of node-1's.
         env = {**os.environ, "REDIS_URL": str(topology["redis_url"]), "REFEREE_NODE_ID": name,
                "REFEREE_HOST": "127.0.0.1", "REFEREE_PORT": str(node_port),
-               "REFEREE_NODE_STATE_DIR": str(run_dir)}
+               "REFEREE_NODE_STATE_DIR": str(run_dir),
+               # /metrics on a port of its own for the scraper (the game's port has none)
+               "REFEREE_METRICS_LISTEN": f"127.0.0.1:{node['metrics_port']}"}
         env.pop("REFEREE_STORAGE", None)
         argv = [str(python), "-m", "server", "--port", str(node_port)]
     elif name == "nginx":
@@ -351,7 +354,9 @@ def start(run_dir: Path, port: int, redis_port: int, node_ports: list[int],
     topology: dict[str, Any] = {
         "url": f"http://127.0.0.1:{port}", "port": port, "redis_port": redis_port,
         "redis_url": f"redis://127.0.0.1:{redis_port}/0", "run_dir": str(run_dir),
-        "nodes": [{"id": node, "port": p, "url": f"http://127.0.0.1:{p}"}
+        "nodes": [{"id": node, "port": p, "url": f"http://127.0.0.1:{p}",
+                   "metrics_port": (metrics := free_port()),
+                   "metrics_url": f"http://127.0.0.1:{metrics}/metrics"}
                   for node, p in zip(NODE_IDS, node_ports, strict=True)],
         "parts": [],
     }

@@ -32,6 +32,7 @@ from server.lobby.caster_routes import routes as caster_routes
 from server.lobby.http_errors import api_fallback, exception_handlers
 from server.lobby.routes import routes as lobby_routes
 from server.loop_watch import LoopLagWatch
+from server.metrics import MetricsListener
 from server.metrics import routes as metrics_routes
 from server.rooms.engine_port import Engine
 from server.rooms.registry import RoomRegistry
@@ -105,11 +106,17 @@ def create_app(
         if lag_watch is not None:
             lag_watch.start()
         app.state.loop_watch = lag_watch
+        # /metrics on an address of its own, off the game's port (server/metrics.py).
+        listener = (MetricsListener.start(settings.metrics_listen)
+                    if settings.metrics_listen else None)
+        app.state.metrics_listener = listener
         app.state.serving = True
         try:
             yield
         finally:
             app.state.serving = False
+            if listener is not None:
+                listener.stop()
             rechecks.cancel()
             crowd_task = getattr(app.state, "crowd_freeze", None)
             if crowd_task is not None:
@@ -122,7 +129,7 @@ def create_app(
             await close_within(health.probe.close(), "the readiness probe's connection")
             await close_within(store.close(), "the room store")
 
-    # /metrics: for Prometheus on the node's own address; nginx denies it (server/metrics.py).
+    # /metrics: only with the bearer token (or on metrics_listen); nginx denies it too.
     # caster links: server/lobby/caster_routes.py; tournaments: server/tournaments/routes.py
     api_routes = [*lobby_routes, *caster_routes, *tournament_routes]
     routes: list[BaseRoute] = [*api_routes, *metrics_routes,

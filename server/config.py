@@ -42,6 +42,14 @@ class Settings:
     """On SIGTERM: how long the node may take to stop its rooms (after their in-flight
     writes), close its websockets with GOING_AWAY and see them gone (docs/deploy.md)."""
 
+    metrics_listen: str = ""
+    """Where to serve ``/metrics`` on a listener of its own (``host:port``; an IPv6 host in
+    brackets), for the scraper's private network: e.g. ``0.0.0.0:9100`` in compose, where
+    the port is not published. Empty: no such listener (docs/deploy.md, "Metrics")."""
+    metrics_token: str = ""
+    """A bearer token that opens ``/metrics`` on the game's port (``Authorization: Bearer
+    <token>``); empty (the default): ``/metrics`` is not on the game's port at all (404)."""
+
     # --- frames and rates, per websocket ---
     max_frame_bytes: int = 16 * 1024
     """Largest frame the protocol accepts; a bigger one closes with FRAME_TOO_LARGE."""
@@ -55,6 +63,14 @@ class Settings:
     max_bad_frames: int = 10
     """Frames answered with ``error`` before the connection is closed with PROTOCOL_ERROR."""
     handshake_timeout_s: float = 10.0
+    http_header_timeout_s: float = 10.0
+    """An HTTP request's headers must be whole this long after the connection opened (or
+    after the request's first byte, on a kept-alive connection); else the connection is
+    closed (``server/transport/http_timeouts.py``). 0 = no limit."""
+    http_body_timeout_s: float = 30.0
+    """An HTTP request's body must be whole this long after its headers; else the
+    connection is closed. The lobby answers a body it reads 408 after 10 s already. 0 = no
+    limit."""
     send_queue_frames: int = 256
     """Frames waiting for one slow socket before they are dropped for a snapshot (resync)."""
 
@@ -130,9 +146,38 @@ class Settings:
     ``lobby_busy`` with ``Retry-After``."""
     node_rooms_per_s: float = 5.0
     """Rooms this node creates per second, sustained, from all clients."""
+    ipv6_site_room_burst: int = 30
+    """Rooms all the /64s of one IPv6 /48 may create at once, together (0 = no limit):
+    rotating through one site's /64s gets no budget per /64; 429 ``too_many_rooms``."""
+    ipv6_site_rooms_per_hour: float = 360.0
+    """Rooms one IPv6 /48 may create per hour, sustained."""
+    node_reserve_burst: int = 20
+    """Rooms this node keeps for known clients when its own budget or its unstarted cap is
+    spent (a seat or organizer token of a room a seat has played in, or a tournament
+    organizer's token: ``server.lobby.reserve``); known clients may also pass
+    ``max_unstarted_rooms`` by this many. 0 = no reserve."""
+    node_reserve_per_s: float = 0.5
+    """The reserve's sustained rate (rooms per second)."""
+    reserve_rooms_per_credential: int = 4
+    """Reserve rooms one credential may open per hour (and at once)."""
     max_unstarted_rooms: int = 500
     """Rooms created on this node that no seat has joined yet (each holds a game in memory
     for ``idle_room_s``); at the cap, 503 ``lobby_busy``. 0 = no cap."""
+    client_tournament_burst: int = 3
+    """Tournaments one client address may create at once (a token bucket; 0 = no limit);
+    over it, 429 ``too_many_tournaments``. A round's rooms count against the room limits
+    above (``max_unstarted_rooms`` too): docs/tournaments.md."""
+    client_tournaments_per_hour: float = 6.0
+    """Tournaments one client address may create per hour, sustained."""
+    client_registration_burst: int = 10
+    """Players one client address may register themselves at once, in any tournaments (a
+    token bucket; 0 = no limit); over it, 429 ``too_many_registrations``. The organizer
+    adds players beyond it (docs/tournaments.md)."""
+    client_registrations_per_hour: float = 30.0
+    """Self-registrations one client address may make per hour, sustained."""
+    registrations_per_address: int = 4
+    """Places of one tournament that players registered from one client address may hold
+    at once (409 ``registrations_per_address``); 0 = no limit."""
     work_seat_ms_per_s: float = 20.0
     """Milliseconds of the event loop per second that one seat's ``options``, ``measure``,
     ``history`` and ``sync`` requests may take, sustained (its budget survives
@@ -225,12 +270,14 @@ class Settings:
 
     def websocket_options(self) -> dict[str, object]:
         """uvicorn's websocket options, the same for the server and the tests' servers."""
-        from server.transport.keepalive import KeepaliveProtocol  # (uvicorn: only to serve)
+        from server.transport.http_timeouts import timed_http_protocol  # (uvicorn: to serve)
+        from server.transport.keepalive import KeepaliveProtocol
 
         return {
             # The upgrade requests' HTTP parser: httptools (C), not h11 (pure Python, what
-            # uvicorn falls back to): after a restart every client's upgrade arrives at once.
-            "http": "httptools",
+            # uvicorn falls back to): after a restart every client's upgrade arrives at once;
+            # with header and body read deadlines, which uvicorn has none of.
+            "http": timed_http_protocol(self.http_header_timeout_s, self.http_body_timeout_s),
             # uvicorn's websockets-sansio ("auto" picks it today; named so it stays the fast
             # one), pinging only silent sockets.
             "ws": KeepaliveProtocol,

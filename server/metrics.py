@@ -2,8 +2,21 @@
 
 Each node exposes its own (one process per node: ``python -m server`` runs one uvicorn
 worker, so prometheus-client's multiprocess mode is not needed); Prometheus scrapes the
-nodes directly and sums across them. ``/metrics`` is on the node's own port for the
-scraper only: the shipped nginx config denies it (docs/server.md, "Metrics").
+nodes directly and sums across them. Never on the game's port by default: on a listen
+address of its own (``metrics_listen``, a thread of prometheus-client's), or on the game's
+port only with a bearer token (``metrics_token``); the shipped nginx config denies
+``/metrics`` besides (docs/server.md, "Metrics").
+
+**A seat's private actions are not counted.** Counters moved by a command show a reader
+when a seat acted: during an ARO window, a reactive player passing a hidden trooper
+privately moved ``referee_commands_total{outcome="accepted"}`` and the appends by 2, one
+with nothing to pass by 0. So a seat's command is counted (its outcome, its latency, its
+append) only when spectators see something of it; a command whose outcome is the seat's
+own (a rejection by the rules or for its version, an accepted command with no event, or
+with events only its side sees) is counted nowhere (``PRIVATE_WRITE``, the room's
+``_command_counted``). Aggregating would not do: on a quiet node one room's window is all
+the counters move for. Storage failures are still counted, whatever the append was: they
+say Redis failed, not what a seat did.
 
 Names follow Prometheus' conventions: ``referee_`` prefix, base units (``_seconds``),
 counters end in ``_total``. prometheus-client's default collectors add ``process_*`` (CPU,
@@ -16,6 +29,14 @@ label up per command, frame or delivery (docs/performance.md, "Instrumentation")
 
 from __future__ import annotations
 
+import contextlib
+import hmac
+import logging
+import threading
+from collections.abc import Iterator
+from contextvars import ContextVar
+from wsgiref.simple_server import WSGIServer
+
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     REGISTRY,
@@ -24,10 +45,27 @@ from prometheus_client import (
     Histogram,
     disable_created_metrics,
     generate_latest,
+    start_http_server,
 )
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
+
+log = logging.getLogger(__name__)
+
+PRIVATE_WRITE: ContextVar[bool] = ContextVar("referee_private_write", default=False)
+"""Set (by the room, around its append) while the events being stored are seen by no
+spectator: the store does not time that append in ``referee_redis_append_seconds``."""
+
+
+@contextlib.contextmanager
+def private_write(private: bool) -> Iterator[None]:
+    """Within: an append of events no spectator sees (``PRIVATE_WRITE``)."""
+    token = PRIVATE_WRITE.set(private)
+    try:
+        yield
+    finally:
+        PRIVATE_WRITE.reset(token)
 
 # No ``*_created`` series (a third of the lines: each scrape costs the event loop ~20 µs a
 # line); Prometheus finds counter resets without them.
@@ -55,7 +93,8 @@ SOCKETS_BY_SEAT = {"A": SOCKETS.labels("seat_a"), "B": SOCKETS.labels("seat_b"),
 COMMANDS = Counter(
     "referee_commands_total",
     "Client commands answered, by outcome (accepted, rejected, repeated: a repeated id "
-    "answered from the cache) and the rejection's reason code.", ["outcome", "reason"])
+    "answered from the cache) and the rejection's reason code; a seat's commands whose "
+    "outcome no spectator sees are not counted.", ["outcome", "reason"])
 COMMAND_LATENCY = Histogram(
     "referee_command_latency_seconds",
     "From a command entering its room's inbox on the owning node to its answer being sent.",
@@ -111,7 +150,8 @@ RELAYS = Gauge("referee_relays",
 RELAYS_OPENED = Counter("referee_relays_opened_total", "Relays opened on this node.")
 RELAY_MESSAGES = Counter(
     "referee_relay_messages_total",
-    "Bus messages of this node's relays: to_owner (a viewer's join, command, leave, query), "
+    "Bus messages of this node's relays: to_owner (a viewer's join, leave or resync; a "
+    "seat's commands and queries are not counted), "
     "from_owner (frames and broadcasts received).", ["direction"])
 RELAY_TO_OWNER = RELAY_MESSAGES.labels("to_owner")
 RELAY_FROM_OWNER = RELAY_MESSAGES.labels("from_owner")
@@ -151,6 +191,12 @@ TAKEN_OVER = TAKEOVERS.labels("taken_over")
 TAKEOVER_FAILED = TAKEOVERS.labels("failed")
 TAKEOVER_OTHER = TAKEOVERS.labels("other")
 
+# --- slow readers (server/transport/send_queue.py) --------------------------------------------
+
+SLOW_READER_RESYNCS = Counter(
+    "referee_slow_reader_resyncs_total",
+    "Sockets that fell send_queue_frames behind and were dropped to a fresh snapshot.")
+
 # --- a crowd's fan-out (server/fanout/slices.py) ----------------------------------------------
 
 CROWD_HELD_TURNS = Counter(
@@ -184,7 +230,64 @@ LOOP_LAG_WARNINGS = Counter(
 
 
 async def metrics(request: Request) -> Response:
+    """``/metrics`` on the game's port: only with ``Authorization: Bearer <metrics_token>``
+    when a token is set; without one, as if there were no such page (404)."""
+    token = request.app.state.settings.metrics_token
+    if not token:
+        return PlainTextResponse("Not Found", status_code=404)
+    if not bearer_matches(request.headers.get("authorization", ""), token):
+        return PlainTextResponse("metrics need the node's bearer token", status_code=401,
+                                 headers={"WWW-Authenticate": 'Bearer realm="metrics"'})
     return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)
+
+
+def bearer_matches(header: str, token: str) -> bool:
+    """Whether an ``Authorization`` header carries ``token`` (bytes compared in constant
+    time; a header that is not ASCII matches nothing)."""
+    scheme, _, presented = header.partition(" ")
+    if scheme.lower() != "bearer":
+        return False
+    try:
+        raw = presented.strip().encode("ascii")
+    except UnicodeEncodeError:
+        return False
+    return hmac.compare_digest(raw, token.encode())
+
+
+class MetricsListener:
+    """``/metrics`` on an address of its own (``metrics_listen``: ``host:port``, an IPv6
+    host in brackets), served by prometheus-client's HTTP server in a thread: private to
+    the scraper's network, never behind the public proxy, and answered even while the event
+    loop is busy."""
+
+    def __init__(self, server: WSGIServer, thread: threading.Thread) -> None:
+        self._server = server
+        self._thread = thread
+
+    @property
+    def port(self) -> int:
+        return int(self._server.server_port)
+
+    @classmethod
+    def start(cls, spec: str) -> MetricsListener:
+        host, port = parse_listen(spec)
+        server, thread = start_http_server(port, host)
+        listener = cls(server, thread)
+        log.info("metrics on http://%s:%d/metrics", host, listener.port)
+        return listener
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(5)
+
+
+def parse_listen(spec: str) -> tuple[str, int]:
+    """``host:port`` (``[::1]:9100`` for IPv6) -> (host, port); ValueError if malformed."""
+    host, sep, port = spec.strip().rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        raise ValueError(f"metrics_listen must be host:port, got {spec!r}")
+    return host.removeprefix("[").removesuffix("]"), int(port)
 
 
 routes = [Route("/metrics", metrics, methods=["GET"])]

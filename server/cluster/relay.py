@@ -454,5 +454,8 @@ class RelayRoom:
             self._on_empty(self)
 
     def _send(self, message: Inbound) -> None:
-        RELAY_TO_OWNER.inc()
+        # A seat's commands and queries are not counted: when a seat acts is its own
+        # (server/metrics.py, "A seat's private actions").
+        if not isinstance(message, RelaySubmit | RelayOptions | RelayQuery):
+            RELAY_TO_OWNER.inc()
         self._bus.publish(self._in, encode_inbound(message))

@@ -27,6 +27,7 @@ from server.health import routes as health_routes
 from server.lobby.admission import Refusal, admission_for, client_address
 from server.lobby.armies import routes as army_routes
 from server.lobby.record import routes as record_routes
+from server.lobby.reserve import credential_key
 from server.lobby.tables import routes as table_routes
 from server.lobby.tokens import seat_for_token
 from server.rooms.registry import RoomRegistry
@@ -229,10 +230,19 @@ async def create_room(request: Request) -> Response:
     admission = admission_for(request.app.state, settings)
     peer = request.client.host if request.client is not None else None
     refused = admission.admit(client_address(peer, request.headers, admission.trusted))
-    if refused is not None:
-        return _refusal(refused)
+    if refused is not None and refused.status != 503:
+        return _refusal(refused)  # this address's own limits: no credential lifts them
     try:
-        room_settings = parse_room_settings(await _json_object(request), settings)
+        body = await _json_object(request)
+        credential = body.pop("credential", None)
+        if refused is not None:  # the node's limits: a known client may use the reserve
+            key = await credential_key(registry, tournaments_of(request), credential)
+            if key is None:
+                return _refusal(refused)
+            reserved = admission.admit_reserved(key)
+            if reserved is not None:
+                return _refusal(reserved)
+        room_settings = parse_room_settings(body, settings)
     except BadRequest as error:
         return _error(error)
     created = await registry.create(room_settings)

@@ -41,7 +41,12 @@ from server.config import Settings
 from server.fanout import AUDIENCES, Audience, Delivery, Fanout
 from server.fanout.slices import loop_slices
 from server.log_format import current_room
-from server.metrics import ARO_CLOSE_LATENESS, COMMAND_LATENCY, COMMAND_OUTCOMES
+from server.metrics import (
+    ARO_CLOSE_LATENESS,
+    COMMAND_LATENCY,
+    COMMAND_OUTCOMES,
+    private_write,
+)
 from server.rooms.clock_timer import ClockTimer
 from server.rooms.delayed_viewers import DelayedAudiences
 from server.rooms.engine_port import (
@@ -179,6 +184,9 @@ class Room:
         self._window: AroWindow | None = None
         self._window_deadline_ms = 0
         self._last_store_s = 0.0  # how long the last append took (a slow command's log)
+        # Whether the command being handled is counted in the metrics: not when its outcome
+        # is its seat's own (server/metrics.py, "A seat's private actions").
+        self._command_counted = True
         self._window_timer: asyncio.TimerHandle | None = None
         self._idle_timer: asyncio.TimerHandle | None = None
         self._idle_epoch = 0
@@ -307,13 +315,15 @@ class Room:
             started = time.perf_counter()
             cpu_started = time.thread_time()
             self._last_store_s = 0.0
+            self._command_counted = True
             try:
                 await self._on_submit(message)
             finally:  # (a failure is answered right after, by _after_failure)
                 if message.hold is not None:
                     message.hold.release()
                 done = time.perf_counter()
-                COMMAND_LATENCY.observe(done - message.received)
+                if self._command_counted:
+                    COMMAND_LATENCY.observe(done - message.received)
                 SLOW_COMMANDS.took(self.room_id, started - message.received,
                                    done - started, self._last_store_s,
                                    time.thread_time() - cpu_started)
@@ -393,26 +403,26 @@ class Room:
         """The command's answer (encoded), and whether the commander has it already (an
         accepted command's ``events`` frame names it for its commander)."""
         command = message.command
+        # A rejection, or an acceptance that changes nothing spectators see, is the seat's
+        # own: not counted (server/metrics.py, "A seat's private actions").
+        self._command_counted = False
         rejected = self._reject_version(command, Audience(seat))
         if rejected is not None:
-            COMMAND_OUTCOMES.rejected(rejected.code)
             return codec.encode(rejected), False
         try:
             parsed = self._engine.parse_command(command.body)
         except CommandFormatError as error:
-            COMMAND_OUTCOMES.rejected(BAD_COMMAND)
             return codec.encode(Rejected(command.id, BAD_COMMAND, str(error))), False
         verdict = self._decide_now(seat, parsed)
         if verdict.events is None:
-            COMMAND_OUTCOMES.rejected(verdict.code)
             return codec.encode(Rejected(command.id, verdict.code, verdict.message)), False
         if not verdict.events:  # accepted, and nothing changed: nothing to store
-            COMMAND_OUTCOMES.accepted.inc()
             return codec.encode(Accepted(command.id, self.seen[Audience(seat)])), False
         answering = self._answering(message, seat)
         answer = await self._commit(verdict, answering, accepts=(seat, command.id))
         assert answer is not None  # (there were events)
-        COMMAND_OUTCOMES.accepted.inc()
+        if self._command_counted:  # (spectators see some of its events: ``_commit``)
+            COMMAND_OUTCOMES.accepted.inc()
         return answer, answering is not None
 
     def _reject_version(self, command: Command, audience: Audience) -> Rejected | None:
@@ -485,20 +495,25 @@ class Room:
             answer = Answer(seat, command_id,
                             codec.encode(Accepted(command_id, new_seen[Audience(seat)])))
         storing = time.perf_counter()
-        await self._store.append(
-            self.room_id,
-            fence=self._fence,
-            expected_version=self.version,
-            events=[codec.pack_plain(plain) for plain in plains],
-            snapshot=snapshot,
-            deadlines=deadlines,
-            listing=self._listing(new_state),
-            answer=answer,
-            answers_kept=self._settings.answer_cache_size,
-            retention_ms=retention_ms(self._settings, str(summary["phase"])),
-            committed_ms=committed_ms,
-            window_ms=deadline_ms,
-        )
+        # Spectators see some of these events: the command is counted; else its append is
+        # not timed either (server/metrics.py, "A seat's private actions").
+        shown = new_seen[Audience.SPECTATOR] != self.seen[Audience.SPECTATOR]
+        self._command_counted = shown
+        with private_write(not shown):
+            await self._store.append(
+                self.room_id,
+                fence=self._fence,
+                expected_version=self.version,
+                events=[codec.pack_plain(plain) for plain in plains],
+                snapshot=snapshot,
+                deadlines=deadlines,
+                listing=self._listing(new_state),
+                answer=answer,
+                answers_kept=self._settings.answer_cache_size,
+                retention_ms=retention_ms(self._settings, str(summary["phase"])),
+                committed_ms=committed_ms,
+                window_ms=deadline_ms,
+            )
         self._last_store_s = time.perf_counter() - storing
         if snapshot is not None:
             self._snapshot_version = new_version

@@ -68,11 +68,18 @@ from typing import Any
 
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
-from redis.backoff import NoBackoff
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
 
 from protocol.codec import pack_plain, unpack_plain
-from server.metrics import APPEND_ERROR, APPEND_STALE, APPEND_UNAVAILABLE, REDIS_APPEND
+from server.metrics import (
+    APPEND_ERROR,
+    APPEND_STALE,
+    APPEND_UNAVAILABLE,
+    PRIVATE_WRITE,
+    REDIS_APPEND,
+)
 from server.store.append_batches import AppendBatches, PendingAppend
 from server.store.caster_links import (
     CASTERS_FIELD,
@@ -148,13 +155,40 @@ rooms starting at once reach."""
 POOL_WAIT_S = 10.0
 
 
+CONNECTION_RETRIES = 2
+"""A command that meets a broken connection is sent again on a new one this many times
+(``connect``)."""
+RETRY_BACKOFF = (0.05, 0.5)
+"""The retries' exponential backoff: base and cap, seconds (0.05 s, then 0.1 s)."""
+HEALTH_CHECK_S = 2.0
+"""A pooled connection idle this long is PINGed before its next command (``connect``)."""
+
+
 def connect(url: str) -> aioredis.Redis:
-    """A client for the store: no silent retries, so a failure surfaces as "try again"
-    at once instead of a long stall inside the room's single writer."""
+    """A client for the store.
+
+    After an external Redis restart every connection the pool kept is dead, and each failed
+    its next command ("Connection closed by server"): a spectator resuming 20 s after Redis
+    was back was closed 4011 on one. So a connection idle for ``HEALTH_CHECK_S`` is
+    PINGed before it is used (a dead one is replaced, and the command goes on a new one),
+    and a command that meets a broken connection anyway is sent again on a new one, up to
+    ``CONNECTION_RETRIES`` times with a short backoff: about 0.15 s more before "try again"
+    while Redis is really down, not a long stall of the room's single writer. Only
+    connection errors are retried: a timeout (a Redis that hangs, ``socket_timeout``) fails
+    at once. A room's appends do not go through this pool (their own connection,
+    ``server.store.append_channel``, which notices a closed connection at once) and are
+    never retried. A read retried is harmless. A write is retried only if its connection
+    broke; had Redis run it first (a network cut after the send: never so when Redis
+    restarted, its old process is gone), the retry meets the write's own check: a claim
+    takes the lease again for the same node, a tournament's append finds its action id
+    (answered as a duplicate), a room's creation finds the room made (the lobby answers
+    that one request with an error; the room id is new for every request)."""
     pool = aioredis.BlockingConnectionPool.from_url(
         url, max_connections=MAX_CONNECTIONS, timeout=POOL_WAIT_S,
         socket_connect_timeout=2.0, socket_timeout=5.0,
-        retry=Retry(NoBackoff(), 0), health_check_interval=0,
+        retry=Retry(ExponentialBackoff(cap=RETRY_BACKOFF[1], base=RETRY_BACKOFF[0]),
+                    CONNECTION_RETRIES, supported_errors=(RedisConnectionError,)),
+        health_check_interval=HEALTH_CHECK_S,
     )
     return aioredis.Redis.from_pool(pool)
 
@@ -259,7 +293,8 @@ class RedisRoomStore:
                 PendingAppend(room_id, room_keys(room_id), args, listing))
         except Exception as error:  # the whole batch failed
             outcome = error
-        REDIS_APPEND.observe(time.perf_counter() - started)
+        if not PRIVATE_WRITE.get():  # (events no spectator sees: not timed, server/metrics.py)
+            REDIS_APPEND.observe(time.perf_counter() - started)
         if isinstance(outcome, ResponseError) and str(outcome).startswith("STALE"):
             APPEND_STALE.inc()
             raise StaleWriter(f"room {room_id}: {outcome}")

@@ -14,7 +14,7 @@ from server.tournaments.refusals import Refused, conflict
 
 MAX_PLAYERS = 256
 ORGANIZER_ACTIONS = ("drop", "reinstate", "seed", "pair", "swap", "start_round", "correct",
-                     "close")
+                     "close", "close_registration", "open_registration")
 RESULT_PREFIX = "result:"
 ArmyCheck = Callable[[str], str | None]
 """An army id -> None if the tournament takes it, else why not."""
@@ -53,8 +53,11 @@ def known_fields(body: Mapping[str, Any], known: set[str]) -> None:
 
 
 def registration(state: Tournament, body: Mapping[str, Any], *, by_organizer: bool,
-                 army_check: ArmyCheck) -> tuple[dict[str, Any], str]:
-    """The ``registered`` entry and the new player's token."""
+                 army_check: ArmyCheck, registrant: str | None = None,
+                 per_registrant: int = 0) -> tuple[dict[str, Any], str]:
+    """The ``registered`` entry and the new player's token. ``registrant``: who registers
+    themselves (``registration_limits.registrant``), holding at most ``per_registrant``
+    places of the tournament at once (0: no limit); the organizer adds players beyond it."""
     known_fields(body, {"action_id", "name", "army", "organizer"})
     action_id = action_id_of(body)
     name = text(body, "name", 1, 40)
@@ -67,19 +70,37 @@ def registration(state: Tournament, body: Mapping[str, Any], *, by_organizer: bo
     if not by_organizer and state.status != "registration":
         raise conflict("registration_closed", "registration is closed: the organizer may "
                        "still add players between rounds")
+    if not by_organizer and state.registration_closed:
+        raise conflict("registration_closed", "the organizer closed registration: ask the "
+                       "organizer to add you")
     if state.status == "playing":
         raise conflict("round_in_progress", "players are added between rounds")
     if state.status == "finished":
         raise conflict("tournament_over", "the tournament is over")
-    if len(state.players) >= MAX_PLAYERS:
-        raise conflict("tournament_full", f"a tournament takes at most {MAX_PLAYERS} players")
-    player = f"p{len(state.players) + 1}"
+    _room_for_one_more(state)
+    if not by_organizer and registrant is not None and per_registrant > 0:
+        mine = sum(1 for p in state.players.values()
+                   if p.registrant == registrant and state.holds_place(p))
+        if mine >= per_registrant:
+            raise conflict("registrations_per_address", f"{per_registrant} players of this "
+                           "tournament were registered from this address; ask the organizer "
+                           "to add more")
+    player = f"p{state.registered + 1}"
     token = tokens.new_token()
     entry = {"type": "registered", "action_id": action_id, "player": player, "name": name,
              "army": army, "token_hash": tokens.token_hash(token),
              "sealed_token": tokens.seal(token, action_id, f"player:{state.id}"),
              "by_organizer": by_organizer}
+    if not by_organizer and registrant is not None:
+        entry["registrant"] = registrant
     return entry, token
+
+
+def _room_for_one_more(state: Tournament) -> None:
+    limit = min(state.settings.max_players, MAX_PLAYERS)
+    if state.places_taken() >= limit:
+        raise conflict("tournament_full", f"this tournament takes at most {limit} players "
+                       "(a player dropped before playing frees a place)")
 
 
 def organizer_action(state: Tournament, body: Mapping[str, Any]) -> dict[str, Any]:
@@ -93,6 +114,8 @@ def organizer_action(state: Tournament, body: Mapping[str, Any]) -> dict[str, An
         known_fields(body, common | {"player"} | ({"seed"} if kind == "seed" else set()))
         player = _player(state, body)
         _between_rounds(state)
+        if kind == "reinstate" and not state.holds_place(state.players[player]):
+            _room_for_one_more(state)  # it gave its place back when dropped
         entry = {**base, "player": player}
         if kind == "seed":
             if state.rounds:
@@ -102,6 +125,12 @@ def organizer_action(state: Tournament, body: Mapping[str, Any]) -> dict[str, An
                 seed = integer(body, "seed", 1, 999)
             entry["seed"] = seed
         return entry
+    if kind in ("close_registration", "open_registration"):
+        known_fields(body, common)
+        if state.rounds or state.status != "registration":
+            raise conflict("registration_closed", "registration closes by itself when the "
+                           "first round is paired; the organizer adds players after")
+        return base
     if kind == "pair":
         known_fields(body, common)
         _may_pair(state)

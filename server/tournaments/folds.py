@@ -1,9 +1,12 @@
 """Each table's game as the dashboard shows it, kept between reads so that a read folds only
 the events committed since the last one (docs/tournaments.md, the dashboard).
 
-Two states per room: the state now (open information: phase, round, turn, clocks) and the
-state the room's casters see (``max(spectator_delay_s, 60)`` s late: the victory points so
-far, which hidden troopers' costs are part of). A room's events are append-only and a state
+Two states per room: the state shown (phase, round, turn, clocks: the state now in a room
+without a spectator delay; in a delayed room the state its spectators see, ``
+spectator_delay_s`` late, since fair play promises that nobody but the seats learns a
+delayed game live, the organizer included) and the state the room's casters see
+(``max(spectator_delay_s, 60)`` s late: the victory points so far, which hidden troopers'
+costs are part of). A room's events are append-only and a state
 is immutable, so a state at version ``v`` stays that room's state at ``v``: the next read
 asks the store only for the events after it (``RoomStore.commits_since``) and folds those.
 
@@ -12,9 +15,10 @@ A kept state is only a cache, and each read checks it before continuing from it:
 - the event it ends on must still be in the store at its version, with the same bytes and
   commit time (a room deleted and made again, or a store that lost writes and took other
   ones at those versions, is read again from its first state);
-- the casters' state is used only while every event in it is at least the casters' delay
-  old now (a node whose clock went back, or a clock moved by a test, never shows casters
-  what they have not seen yet: the room is then read again from its first state);
+- the casters' state (and a delayed room's shown state) is used only while every event in
+  it is at least its delay old now (a node whose clock went back, or a clock moved by a
+  test, never shows what its audience has not seen yet: the room is then read again from
+  its first state);
 - a room the store no longer has is forgotten.
 
 So an answer is always the one a full replay from the room's first state would give, on any
@@ -56,20 +60,30 @@ class Folded:
 @dataclass(frozen=True, slots=True)
 class TableRead:
     meta: RoomMeta
-    now: Any
-    """The room's state now."""
+    shown: Any
+    """The state the dashboard shows: the room's state now, or in a room with a spectator
+    delay the state its spectators see at ``shown_cutoff_ms`` (None: a delayed room that
+    keeps no first state, as rooms stored before it was kept: nothing is shown)."""
     casters: Folded | None
     """The state the casters see at ``cutoff_ms`` (None: the room keeps no first state, as
     rooms stored before it was kept)."""
     cutoff_ms: int
     """Now minus the casters' delay: every event in ``casters`` was committed by then."""
+    shown_cutoff_ms: int | None = None
+    """Now minus the spectators' delay (None: the room has none, ``shown`` is live)."""
 
 
 @dataclass(frozen=True, slots=True)
 class _Kept:
     meta: RoomMeta
-    now: Folded
+    shown: Folded
     casters: Folded
+
+
+def shown_cutoff(meta: RoomMeta, now_ms: int) -> int | None:
+    """Now minus the room's spectator delay, or None when it has none (shown live)."""
+    delay = delay_ms(Audience.SPECTATOR, meta.settings)
+    return now_ms - delay if delay > 0 else None
 
 
 class Folds:
@@ -87,14 +101,17 @@ class Folds:
         kept = self._kept.get(room_id)
         if kept is not None:
             cutoff = now_ms - delay_ms(Audience.CASTER, kept.meta.settings)
-            if kept.casters.latest_ms <= cutoff:
-                read = await self._continue(room_id, kept, cutoff)
+            shown = shown_cutoff(kept.meta, now_ms)
+            if kept.casters.latest_ms <= cutoff and (shown is None
+                                                     or kept.shown.latest_ms <= shown):
+                read = await self._continue(room_id, kept, cutoff, shown)
                 if read is not None:
                     return read
             self._kept.pop(room_id, None)
         return await self._from_start(room_id, now_ms)
 
-    async def _continue(self, room_id: str, kept: _Kept, cutoff: int) -> TableRead | None:
+    async def _continue(self, room_id: str, kept: _Kept, cutoff: int,
+                        shown_at: int | None) -> TableRead | None:
         """Continue both kept states with the events since the casters' (None: the store's
         history is not the one kept: read from the start)."""
         base = kept.casters.version
@@ -108,28 +125,35 @@ class Folds:
                 return None
             events, times = events[1:], times[1:]
         # events[i] is version base + 1 + i
-        now_at = kept.now.version - base
-        if len(events) < now_at or (now_at > 0 and not _same(events, times, now_at - 1,
-                                                              kept.now)):
+        shown_from = kept.shown.version - base
+        if len(events) < shown_from or (shown_from > 0 and not _same(
+                events, times, shown_from - 1, kept.shown)):
             return None
         decoded = _Decoded(self.engine, events)
         released = released_by(times, cutoff)
+        shown_to = len(events) if shown_at is None else released_by(times, shown_at)
+        if shown_to < max(released, shown_from):
+            return None  # (commit times out of order: read from the start)
         casters = _fold(self.engine, kept.casters, decoded, times, 0, released)
-        if casters.version >= kept.now.version:
-            now = _fold(self.engine, casters, decoded, times, released, len(events))
+        if casters.version >= kept.shown.version:
+            shown = _fold(self.engine, casters, decoded, times, released, shown_to)
         else:
-            now = _fold(self.engine, kept.now, decoded, times, now_at, len(events))
-        self._keep(room_id, _Kept(kept.meta, now, casters))
-        return TableRead(kept.meta, now.state, casters, cutoff)
+            shown = _fold(self.engine, kept.shown, decoded, times, shown_from, shown_to)
+        self._keep(room_id, _Kept(kept.meta, shown, casters))
+        return TableRead(kept.meta, shown.state, casters, cutoff, shown_at)
 
     async def _from_start(self, room_id: str, now_ms: int) -> TableRead | None:
         stored = await self._store.load_room(room_id)
         if stored is None:
             return None
         cutoff = now_ms - delay_ms(Audience.CASTER, stored.meta.settings)
+        shown_at = shown_cutoff(stored.meta, now_ms)
         timeline = await self._store.timeline(room_id)
         if timeline is None or timeline.first_snapshot is None:
-            # No first state kept: the state now from the latest snapshot; no casters' view.
+            # No first state kept: no casters' view, and a delayed room shows nothing.
+            if shown_at is not None:
+                return TableRead(stored.meta, None, None, cutoff, shown_at)
+            # The state now from the latest snapshot.
             state_plain, _ = unpack_room_snapshot(stored.snapshot, stored.snapshot_version)
             state = self.engine.state_from_plain(state_plain)
             if stored.events:
@@ -141,14 +165,16 @@ class Folds:
         events, times = timeline.events, timeline.committed_ms
         decoded = _Decoded(self.engine, events)
         released = released_by(times, cutoff)
+        shown_to = len(events) if shown_at is None else max(released_by(times, shown_at),
+                                                            released)
         casters = _fold(self.engine, start, decoded, times, 0, released)
-        now = _fold(self.engine, casters, decoded, times, released, len(events))
-        self._keep(room_id, _Kept(stored.meta, now, casters))
-        return TableRead(stored.meta, now.state, casters, cutoff)
+        shown = _fold(self.engine, casters, decoded, times, released, shown_to)
+        self._keep(room_id, _Kept(stored.meta, shown, casters))
+        return TableRead(stored.meta, shown.state, casters, cutoff, shown_at)
 
     def _keep(self, room_id: str, kept: _Kept) -> None:
         earlier = self._kept.get(room_id)
-        if earlier is not None and earlier.now.version > kept.now.version:
+        if earlier is not None and earlier.shown.version > kept.shown.version:
             return  # a read that overtook this one kept a later state
         self._kept[room_id] = kept
         self._kept.move_to_end(room_id)

@@ -25,6 +25,9 @@ class Settings:
     clock_s: int | None
     tables: tuple[str, ...]
     visibility: str
+    max_players: int = 256
+    """Players that hold a place (``Tournament.places_taken``); tournaments made before
+    the setting take the most any may (256)."""
 
     def layout_for(self, round_number: int, table_number: int) -> str | None:
         """Table ``n`` of round ``r`` rotates through the layouts (None: the default)."""
@@ -46,6 +49,10 @@ class Player:
     """Registration order, from 1: the last tiebreak."""
     seed: int | None = None
     dropped: bool = False
+    registrant: str | None = None
+    """Who registered the player themselves, as a hash of the tournament id and their
+    client address (``server.tournaments.registration_limits``); None: the organizer added
+    the player (or a log from before registrants were recorded). Never shown."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +157,11 @@ class Tournament:
     players: Mapping[str, Player] = field(default_factory=dict)
     rounds: tuple[Round, ...] = ()
     proposal: Proposal | None = None
+    registered: int = 0
+    """Registrations ever made (player ids and registration order come from it)."""
+    registration_closed: bool = False
+    """The organizer closed registration: players no longer register themselves (the
+    organizer still adds them)."""
 
     @property
     def round(self) -> int:
@@ -173,6 +185,18 @@ class Tournament:
     def active_players(self) -> list[Player]:
         return [p for p in self.players.values() if not p.dropped]
 
+    def holds_place(self, player: Player) -> bool:
+        """Whether ``player`` takes one of the tournament's ``max_players`` places: every
+        player not dropped, and a dropped one who has played (it is in the standings with
+        its games and may be reinstated). A player dropped before playing any game frees
+        its place: a bot the organizer dropped before round 1 no longer fills the
+        tournament."""
+        return not player.dropped or any(player.id in (t.a, t.b)
+                                         for r in self.rounds for t in r.tables)
+
+    def places_taken(self) -> int:
+        return sum(1 for p in self.players.values() if self.holds_place(p))
+
     def played_pairs(self) -> set[frozenset[str]]:
         return {frozenset((t.a, t.b)) for r in self.rounds for t in r.tables}
 
@@ -193,7 +217,8 @@ def created(entry: Entry) -> Tournament:
     settings = Settings(int(s["rounds"]), str(s["ruleset"]), int(s["point_limit"]),
                         float(s["aro_window_s"]), float(s["spectator_delay_s"]),
                         None if s.get("clock_s") is None else int(s["clock_s"]),
-                        tuple(s.get("tables", ())), str(s["visibility"]))
+                        tuple(s.get("tables", ())), str(s["visibility"]),
+                        int(s.get("max_players", 256)))
     return Tournament(str(entry["tournament"]), str(entry["name"]), settings,
                       str(entry["organizer_hash"]), str(entry["sealed_organizer"]),
                       int(entry["created_ms"]), version=1)
@@ -208,8 +233,12 @@ def apply(state: Tournament, entry: Entry) -> Tournament:
         pid = str(entry["player"])
         players[pid] = Player(pid, str(entry["name"]), str(entry["army"]),
                               str(entry["token_hash"]), str(entry["sealed_token"]),
-                              len(players) + 1)
-        return replace(state, version=version, players=players, proposal=None)
+                              state.registered + 1, registrant=entry.get("registrant"))
+        return replace(state, version=version, players=players, proposal=None,
+                       registered=state.registered + 1)
+    if kind in ("close_registration", "open_registration"):
+        return replace(state, version=version,
+                       registration_closed=kind == "close_registration")
     if kind in ("drop", "reinstate", "seed"):
         pid = str(entry["player"])
         if kind == "seed":

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 
 class Refused(Exception):
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(self, code: str, message: str, status: int = 400,
+                 retry_after_s: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        self.retry_after_s = retry_after_s
+        """Whole seconds after which asking again may succeed (``Retry-After``), if known."""
 
 
 def conflict(code: str, message: str) -> Refused:

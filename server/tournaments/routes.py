@@ -14,7 +14,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from server.config import Settings
-from server.lobby.admission import admission_for, client_address
+from server.lobby.admission import Refusal, TrustedProxies, admission_for, client_address
 from server.lobby.caster_routes import current_caster
 from server.lobby.routes import BadRequest, parse_room_settings
 from server.lobby.routes import _json_object as read_json_object  # the lobby's bounded body
@@ -25,9 +25,11 @@ from server.rules.ruleset import Ruleset
 from server.store.interface import StorageUnavailable
 from server.tournaments import decide, tokens, views
 from server.tournaments.app_service import labels_of, tournaments_of
+from server.tournaments.creation_limits import tournament_creations_for
 from server.tournaments.live import live_row
 from server.tournaments.model import Player, Proposal, Tournament, fold
 from server.tournaments.refusals import Refused
+from server.tournaments.registration_limits import registrant, registration_admission_for
 
 PUBLIC_LIST_LIMIT = 200
 MAX_LAYOUTS = 20
@@ -41,6 +43,9 @@ def _answer(handler: Callable[[Request], Awaitable[Response]]
         try:
             return await handler(request)
         except Refused as refused:
+            if refused.retry_after_s is not None:
+                return _refusal(Refusal(refused.status, refused.code, refused.message,
+                                        refused.retry_after_s))
             return _error(refused.code, refused.message, refused.status)
         except BadRequest as error:
             return _error(error.code, error.message, error.status,
@@ -49,6 +54,18 @@ def _answer(handler: Callable[[Request], Awaitable[Response]]
             return _error("storage_unavailable", str(error), 503)
 
     return endpoint
+
+
+def _client(request: Request, trusted: TrustedProxies) -> str:
+    """The client address a request counts against (``server.lobby.admission``)."""
+    peer = request.client.host if request.client is not None else None
+    return client_address(peer, request.headers, trusted)
+
+
+def _refusal(refused: Refusal) -> JSONResponse:
+    return JSONResponse({"error": refused.code, "message": refused.message,
+                         "retry_after_s": refused.retry_after_s}, status_code=refused.status,
+                        headers={"Retry-After": str(refused.retry_after_s)})
 
 
 def _error(code: str, message: str, status: int,
@@ -112,18 +129,15 @@ def _player_by_token(state: Tournament, body: dict[str, Any]) -> Player:
 @_answer
 async def create_tournament(request: Request) -> Response:
     settings: Settings = request.app.state.settings
-    admission = admission_for(request.app.state, settings)
-    peer = request.client.host if request.client is not None else None
-    refused = admission.admit(client_address(peer, request.headers, admission.trusted))
+    trusted = admission_for(request.app.state, settings).trusted
+    refused = tournament_creations_for(request.app.state, settings).admit(
+        _client(request, trusted))
     if refused is not None:
-        return JSONResponse({"error": refused.code, "message": refused.message,
-                             "retry_after_s": refused.retry_after_s},
-                            status_code=refused.status,
-                            headers={"Retry-After": str(refused.retry_after_s)})
+        return _refusal(refused)
     body = await read_json_object(request)
     decide.known_fields(body, {"action_id", "name", "rounds", "ruleset", "point_limit",
                                "aro_window_s", "spectator_delay_s", "clock_s", "tables",
-                               "visibility"})
+                               "visibility", "max_players"})
     action_id = decide.action_id_of(body)
     name = decide.text(body, "name", 1, 80)
     rounds = decide.integer(body, "rounds", 1, 10)
@@ -142,10 +156,13 @@ async def create_tournament(request: Request) -> Response:
     default_limit = 30 if first.ruleset == "codeone" else 300
     point_limit = decide.integer({"point_limit": body.get("point_limit", default_limit)},
                                  "point_limit", 10, 1000)
+    max_players = decide.integer({"max_players": body.get("max_players", decide.MAX_PLAYERS)},
+                                 "max_players", 2, decide.MAX_PLAYERS)
     tournament_settings = {
         "rounds": rounds, "ruleset": first.ruleset, "point_limit": point_limit,
         "aro_window_s": first.aro_window_s, "spectator_delay_s": first.spectator_delay_s,
-        "clock_s": body.get("clock_s"), "tables": layouts, "visibility": first.visibility}
+        "clock_s": body.get("clock_s"), "tables": layouts, "visibility": first.visibility,
+        "max_players": max_players}
     service = tournaments_of(request)
     tournament_id = await service.store.claim_creation(action_id, tokens.new_id())
     for _ in range(2):
@@ -231,16 +248,25 @@ async def standings_csv(request: Request) -> Response:
 async def register(request: Request) -> Response:
     service = tournaments_of(request)
     tournament_id = request.path_params["tournament_id"]
+    settings: Settings = request.app.state.settings
+    limits = registration_admission_for(request.app.state, settings)
     body = await read_json_object(request)
     action_id = decide.action_id_of(body)
+    by_organizer = "organizer" in body
+    client = _client(request, limits.trusted)
+    if not by_organizer:  # the organizer adds players beyond the limits of an address
+        refused = limits.admit(client)
+        if refused is not None:
+            return _refusal(refused)
     token_box: list[str] = []
 
     async def entry(state: Tournament) -> dict[str, Any]:
-        by_organizer = "organizer" in body
         if by_organizer:
             _organizer(state, body)
         made, token = decide.registration(state, body, by_organizer=by_organizer,
-                                          army_check=_army_check(state))
+                                          army_check=_army_check(state),
+                                          registrant=registrant(tournament_id, client),
+                                          per_registrant=limits.per_tournament)
         token_box.append(token)
         return made
 
@@ -298,6 +324,7 @@ async def organizer_action(request: Request) -> Response:
     service = tournaments_of(request)
     registry: RoomRegistry = request.app.state.registry
     settings: Settings = request.app.state.settings
+    admission = admission_for(request.app.state, settings)
     body = await read_json_object(request)
     action_id = decide.action_id_of(body)
     made: dict[str, Any] = {}
@@ -305,9 +332,18 @@ async def organizer_action(request: Request) -> Response:
     async def start_round(state: Tournament) -> dict[str, Any]:
         proposal, _ = decide.round_start_plan(state, body)
         if made.get("tables") != proposal.tables:  # rooms made for another plan: unused
+            # The round's rooms count against the lobby's room limits, as POST /api/rooms
+            # does: the organizer's address and this node's (server.lobby.admission).
+            refused = admission.admit_round(_client(request, admission.trusted),
+                                            len(proposal.tables))
+            if refused is not None:
+                raise Refused(refused.code, refused.message, refused.status,
+                              refused.retry_after_s)
             made["tables"] = proposal.tables
             made["rooms"] = [await _make_room(registry, settings, state, proposal, n)
                              for n in range(1, len(proposal.tables) + 1)]
+            for room in made["rooms"]:
+                admission.created(room["room"])  # unstarted until a seat joins
         return decide.round_started(state, body, proposal, made["rooms"])
 
     async def other(state: Tournament) -> dict[str, Any]:

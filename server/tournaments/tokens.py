@@ -9,7 +9,7 @@ import hashlib
 import hmac
 import secrets
 
-from server.lobby.tokens import token_hash
+from server.lobby.tokens import hash_matches, token_hash
 
 __all__ = ["matches", "new_id", "new_token", "seal", "token_hash", "unseal"]
 
@@ -24,8 +24,10 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
-def matches(token: str, digest: str) -> bool:
-    return bool(digest) and hmac.compare_digest(token_hash(token), digest)
+def matches(token: object, digest: str) -> bool:
+    """Whether a presented token is the one hashed to ``digest`` (constant time); never a
+    malformed one (``server.lobby.tokens.presented``)."""
+    return hash_matches(token, digest)
 
 
 def _pad(key: str, context: str, size: int) -> bytes:

@@ -80,8 +80,10 @@ def public_view(tournament: Tournament, army_name: ArmyName) -> dict[str, Any]:
         "settings": {"rounds": s.rounds, "ruleset": s.ruleset, "point_limit": s.point_limit,
                      "aro_window_s": s.aro_window_s, "spectator_delay_s": s.spectator_delay_s,
                      "clock_s": s.clock_s, "tables": list(s.tables),
-                     "visibility": s.visibility},
+                     "visibility": s.visibility, "max_players": s.max_players},
         "status": tournament.status, "round": tournament.round,
+        "registration_closed": tournament.registration_closed,
+        "places_taken": tournament.places_taken(),
         "players": [player_json(p, army_name)
                     for p in sorted(tournament.players.values(), key=lambda p: p.order)],
         "proposal": None if proposal is None else {

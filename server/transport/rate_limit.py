@@ -39,6 +39,19 @@ class TokenBucket:
             return float("inf")
         return missing / self._rate
 
+    def lend_wait_s(self, cost: float, now: float | None = None) -> float:
+        """Seconds until ``lend(cost)`` would be granted: 0 when the bucket holds ``cost``
+        tokens, or is full and ``cost`` is more than it ever holds."""
+        return self.wait_s(min(cost, self._burst), now)
+
+    def lend(self, cost: float, now: float | None = None) -> None:
+        """Take ``cost`` tokens, more than the bucket holds if need be (``lend_wait_s`` said
+        0): it goes into debt, repaid at the sustained rate before it gives any more. A
+        batch bigger than the burst (a tournament round's rooms) still starts, from a full
+        bucket, and the sustained rate holds over time."""
+        self._refill(time.monotonic() if now is None else now)
+        self._tokens -= cost
+
     def full(self, now: float | None = None) -> bool:
         """Whether the bucket is full again: then it is no different from a new one."""
         self._refill(time.monotonic() if now is None else now)

@@ -14,6 +14,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from server.metrics import SLOW_READER_RESYNCS
+
 
 @dataclass(frozen=True, slots=True)
 class CloseRequest:
@@ -50,6 +52,7 @@ class SendQueue:
             frames.clear()
             self._resync = True
             self.resyncs += 1
+            SLOW_READER_RESYNCS.inc()
         else:
             frames.append(frame)
 

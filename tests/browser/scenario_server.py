@@ -75,6 +75,13 @@ async def create_scenario(request: Request) -> Response:
 async def main() -> None:
     # A test server: the lobby accepts a ``seed`` (such rooms say fixed_dice to everyone).
     os.environ.setdefault("REFEREE_ALLOW_FIXED_SEED", "1")
+    # Every player and organizer of the browser tests is at 127.0.0.1: no per-address
+    # limits (tests/tournaments/test_registration_limits.py and test_round_limits.py
+    # test them).
+    os.environ.setdefault("REFEREE_CLIENT_REGISTRATION_BURST", "0")
+    os.environ.setdefault("REFEREE_REGISTRATIONS_PER_ADDRESS", "0")
+    os.environ.setdefault("REFEREE_CLIENT_TOURNAMENT_BURST", "0")
+    os.environ.setdefault("REFEREE_CLIENT_ROOM_BURST", "0")  # rounds' rooms count too
     settings = Settings.from_env(None, freeze_gc=False)
     app = create_app(settings)
     app.router.routes.insert(0, Route("/test/scenario", create_scenario, methods=["POST"]))

@@ -22,6 +22,8 @@ STOP_GUARD_S = 60.0
 # Short leases keep takeovers (and a restart under a new node id) quick in tests.
 SHORT_LEASES = {"REFEREE_LEASE_S": "1.0", "REFEREE_LEASE_RENEW_S": "0.2",
                 "REFEREE_RELAY_JOIN_TIMEOUT_S": "5"}
+METRICS_TOKEN = "test-metrics"
+"""These nodes' ``REFEREE_METRICS_TOKEN``: /metrics on their game port with it."""
 
 
 class ServerProcess:
@@ -43,7 +45,8 @@ class ServerProcess:
 
     async def start(self) -> None:
         env = {**os.environ, "REDIS_URL": self.redis_url, "REFEREE_FREEZE_GC": "0",
-               "REFEREE_STATIC_DIR": "", **SHORT_LEASES, **self.env}
+               "REFEREE_STATIC_DIR": "", "REFEREE_METRICS_TOKEN": METRICS_TOKEN,
+               **SHORT_LEASES, **self.env}
         self.process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", self.module, "--port", str(self.port), "--log-level", "info",
             cwd=REPO, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)

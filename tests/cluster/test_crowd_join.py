@@ -14,7 +14,7 @@ import pytest
 from protocol.messages import Accepted, Events, Snapshot, Spectators
 from server.store.redis_store import RedisRoomStore
 from tests.cluster.game import ACTIVATE, MOVE, create_room, received_events
-from tests.cluster.server_process import ServerProcess
+from tests.cluster.server_process import METRICS_TOKEN, ServerProcess
 from tests.server.wsclient import Client
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
@@ -25,7 +25,8 @@ CROWD = 24
 async def crowd_joins(base: str) -> dict[str, float]:
     """The relays' crowd joins counted by ``base``'s /metrics, by who greeted them."""
     async with httpx.AsyncClient() as http:
-        text = (await http.get(f"{base}/metrics")).text
+        text = (await http.get(f"{base}/metrics",
+                               headers={"Authorization": f"Bearer {METRICS_TOKEN}"})).text
     found = re.findall(r'^referee_relay_crowd_joins_total\{greeted_from="(\w+)"\} (\S+)$', text,
                        re.MULTILINE)
     return {label: float(value) for label, value in found}

@@ -71,6 +71,10 @@ class Topology:
     def node_url(self, node_id: str) -> str:
         return next(str(n["url"]) for n in self.data["nodes"] if n["id"] == node_id)
 
+    def metrics_url(self, node_id: str) -> str:
+        """The node's metrics listener (REFEREE_METRICS_LISTEN)."""
+        return next(str(n["metrics_url"]) for n in self.data["nodes"] if n["id"] == node_id)
+
     def sigterm(self, name: str) -> None:
         os.kill(self.pid(name), signal.SIGTERM)
 

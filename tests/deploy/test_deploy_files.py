@@ -125,6 +125,22 @@ def test_nginx_denies_the_nodes_metrics_to_the_public() -> None:
     assert text.index("location ^~ /metrics") < text.index("location / {")
 
 
+def test_nginx_limits_creations_per_client_address_before_the_nodes() -> None:
+    """Room and tournament creation and registration (POSTs only) pass nginx's limit_req
+    first (docs/deploy.md, "What an operator adds in front")."""
+    text = (DEPLOY / "nginx.conf").read_text()
+    assert "limit_req_zone $creation_client zone=creations:10m rate=1r/s;" in text
+    assert "limit_req_status 429;" in text
+    mapping = text[text.index("map $request_method $creation_client"):]
+    assert mapping[:mapping.index("}")].split("{")[1].split() == [
+        "POST", "$binary_remote_addr;", "default", '"";']
+    start = text.index("location ~ ^/api/(rooms|tournaments|tournaments/[^/]+/players)$")
+    block = text[start:text.index("}", start)]
+    assert "limit_req zone=creations burst=10 nodelay;" in block
+    assert "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;" in block
+    assert start < text.index("location / {")
+
+
 def test_prometheus_scrapes_every_node_of_the_compose_file_directly() -> None:
     services = compose()["services"]
     prometheus = services["prometheus"]
@@ -136,9 +152,13 @@ def test_prometheus_scrapes_every_node_of_the_compose_file_directly() -> None:
     referee = jobs["referee"]
     assert referee.get("metrics_path", "/metrics") == "/metrics"
     targets = {target for static in referee["static_configs"] for target in static["targets"]}
-    nodes = {f"{name}:{service['expose'][0]}" for name, service in services.items()
+    nodes = {f"{name}:{service['environment']['REFEREE_METRICS_LISTEN'].rpartition(':')[2]}"
+             for name, service in services.items()
              if service.get("image") == "infinity-referee:latest"}
-    assert targets == nodes == {"node1:8000", "node2:8000"}
+    assert targets == nodes == {"node1:9100", "node2:9100"}
+    # The metrics port is on the compose network only: exposed, never published.
+    for name in ("node1", "node2"):
+        assert "9100" in services[name]["expose"] and "ports" not in services[name]
     assert set(prometheus["depends_on"]) == {"node1", "node2"}
 
 

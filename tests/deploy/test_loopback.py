@@ -60,10 +60,13 @@ async def test_status_and_both_nodes_alive_ready_and_healthy_through_nginx(
         # The browser client and the lobby come through nginx too.
         page = await http.get(f"{shared_topology.url}/")
         assert page.status_code == 200 and "<html" in page.text.lower()
-        # Each node's metrics, on its own address for the scraper; never through nginx.
+        # Each node's metrics, on a listener of its own for the scraper; not on the game's
+        # port, never through nginx.
         for node in NODES:
-            metrics = await http.get(f"{shared_topology.node_url(node)}/metrics")
+            metrics = await http.get(shared_topology.metrics_url(node))
             assert metrics.status_code == 200 and "\nreferee_rooms " in metrics.text
+            game_port = await http.get(f"{shared_topology.node_url(node)}/metrics")
+            assert game_port.status_code == 404
         for path in ("/metrics", "/metrics/", "/metrics?x=1", "//metrics", "/%6Detrics"):
             assert (await http.get(f"{shared_topology.url}{path}")).status_code == 403, path
 
@@ -132,6 +135,24 @@ async def test_players_on_different_nodes_and_spectators_on_both_through_nginx(
 def refused(port: int) -> bool:
     with socket.socket() as sock:
         return sock.connect_ex(("127.0.0.1", port)) != 0
+
+
+async def test_nginx_refuses_a_burst_of_creations_from_one_address_before_the_nodes(
+        own_topology: Topology) -> None:
+    """30 room creations at once from one client: nginx lets its burst of 10 (and what its
+    1/s refills meanwhile) through to the nodes and answers the rest 429 itself (an HTML
+    page: the nodes' own refusals are JSON). Lists (GETs) are not limited."""
+    import asyncio
+
+    async with httpx.AsyncClient(base_url=own_topology.url) as http:
+        answers = await asyncio.gather(*(http.post("/api/rooms", json={"ruleset": "n5"})
+                                         for _ in range(30)))
+        by_nginx = [a for a in answers if a.status_code == 429
+                    and a.headers.get("content-type", "").startswith("text/html")]
+        assert len(by_nginx) >= 30 - 10 - 19, [a.status_code for a in answers]
+        assert by_nginx, "nginx refused some itself"
+        for _ in range(20):
+            assert (await http.get("/api/rooms")).status_code == 200
 
 
 def test_a_start_that_fails_leaves_nothing_running(tmp_path: Path) -> None:

@@ -120,3 +120,35 @@ async def until_an_append_waits(admin: aioredis.Redis, behind_it: bool = False) 
 
     while not any(waiting(client) for client in await admin.client_list()):
         pass
+
+
+async def test_after_an_external_restart_the_pools_stale_connections_are_replaced(
+        tmp_path: Path) -> None:
+    """The review: ~20 s after Redis was back (and /readyz 200), a spectator resuming from
+    version 0 was closed 4011 ("Connection closed by server"): the pool's connections from
+    before the restart were dead, and each failed its next command once. Now an idle one is
+    PINGed first and a broken one replaced, so every read after the restart succeeds."""
+    server = RedisProcess(tmp_path / "redis")
+    server.start()
+    store = RedisRoomStore.from_url(server.url)
+    try:
+        await store.create_room(meta(), b"snap-0", None)
+        fence = await store.claim_room("restart-room", "node")
+        assert fence is not None
+        await store.append("restart-room", fence=fence, expected_version=0, events=[b"e1"],
+                           snapshot=None, deadlines=(), listing=None)
+        # Eight pooled connections, each used and idle now.
+        reads = await asyncio.gather(*(store.events_since("restart-room", 0)
+                                       for _ in range(8)))
+        assert reads == [[b"e1"]] * 8
+        server.stop()  # an operator restarts Redis (graceful: it saves nothing; AOF stays)
+        server.start()
+        after = await asyncio.gather(*(store.events_since("restart-room", 0)
+                                       for _ in range(8)), return_exceptions=True)
+        assert after == [[b"e1"]] * 8, after
+        assert await store.append("restart-room", fence=fence, expected_version=1,
+                                  events=[b"e2"], snapshot=None, deadlines=(),
+                                  listing=None) == 2
+    finally:
+        await store.close()
+        server.stop()

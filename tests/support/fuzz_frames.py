@@ -158,6 +158,27 @@ non_finite = st.sampled_from([math.nan, math.inf, -math.inf])
 texts = st.one_of(st.text(max_size=12), st.text(min_size=100, max_size=140),
                   st.sampled_from(["", " ", "A-t1", "B-t1", "null", "\x00", "é" * 128, "x" * 129]))
 short_texts = st.one_of(st.text(min_size=1, max_size=16), st.text(min_size=120, max_size=128))
+_TOKEN_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-."
+malformed_tokens = st.one_of(
+    # The review's crash: a caster-shaped token with a non-ASCII MAC (compare_digest of two
+    # str raised TypeError), and the same in the nonce, the kind and a whole seat token.
+    st.sampled_from(["c.x.\u00e9", "c.\u00e9.x", "\u00e7.x.y", "\u00e9" * 32, "c..\u00e9",
+                     "c.x.\u00e9" + "A" * 42, "\u2028", "tok en", "c.x.y\x00", "\U0001F600" * 8]),
+    # text of a token's length with at least one character outside base64url and "."
+    st.tuples(st.text(st.sampled_from(_TOKEN_ALPHABET), max_size=40),
+              st.characters(blacklist_characters=_TOKEN_ALPHABET, blacklist_categories=("Cs",)),
+              st.text(max_size=40)).map("".join))
+"""Tokens no seat, organizer, caster or tournament token can be, each within the 128
+characters a hello's token may have (longer is ``bad_message``, close 4002, by the codec):
+each opens nothing and gets ``bad_token`` (close 4003 on the websocket, 403 in the lobby),
+never a traceback."""
+json_malformed_tokens = st.one_of(malformed_tokens, st.sampled_from(
+    ["\ud800", "c.x.\udc80", "\udfff" * 32]),
+    # a token's characters, but longer than any (server.lobby.tokens.MAX_TOKEN_CHARS)
+    st.text(st.sampled_from(_TOKEN_ALPHABET), min_size=129, max_size=300).map(lambda t: "c." + t))
+"""As ``malformed_tokens``, with lone surrogates, which a JSON body can carry (``\\ud800``)
+and msgpack cannot, and tokens too long."""
+
 scalars = st.one_of(st.none(), st.booleans(), ints, st.floats(), texts, st.binary(max_size=16))
 junk = st.recursive(scalars, lambda kids: st.one_of(
     st.lists(kids, max_size=3), st.dictionaries(st.text(max_size=6), kids, max_size=3)),
@@ -784,7 +805,8 @@ def requests(draw: st.DrawFn) -> Request:
                          "content-encoding", "cookie"]), header_values), max_size=3)))
     body: Any = None
     if method == "POST" and path[-1] == "join":
-        token = draw(st.one_of(_known("token"), _known("token"), texts, junk))
+        token = draw(st.one_of(_known("token"), _known("token"), texts, junk,
+                               json_malformed_tokens))
         body = {"token": token} if draw(st.sampled_from(range(10))) else draw(junk)
     elif method == "POST":
         body = draw(room_bodies())

@@ -43,5 +43,10 @@ def serving(app: Starlette, app_settings: Settings) -> contextlib.AbstractAsyncC
 
 
 def app_settings(**overrides: Any) -> Settings:
+    """Test settings; every test's organizer and players are at 127.0.0.1, so the limits
+    per address (registrations, tournaments, rooms) are off unless a test sets them
+    (test_registration_limits.py, test_round_limits.py)."""
     return Settings(**{"freeze_gc": False, "grace_s": 30.0, "static_dir": None,
-                       "rate_burst": 10_000, **overrides})
+                       "rate_burst": 10_000, "client_registration_burst": 0,
+                       "registrations_per_address": 0, "client_tournament_burst": 0,
+                       "client_room_burst": 0, **overrides})

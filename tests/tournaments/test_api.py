@@ -198,9 +198,12 @@ async def test_results_and_victory_points_wait_for_the_delays_of_their_audience(
                 while client.version < answer.version:
                     await client.next()
         board = (await organizer.dashboard())["tables"][0]
-        assert board["vp"] is None and board["phase"] != "army_selection"
+        # Delayed: the organizer sees the game as its spectators do, 30 s late.
+        assert board["vp"] is None and board["phase"] == "army_selection"
+        assert board["as_of_ms"] == now[0] - 30_000
         now[0] += 61_000
         board = (await organizer.dashboard())["tables"][0]
+        assert board["phase"] != "army_selection"
         costs = {seat: sum(e.profile.cost for e in sample_armies()[army].entries)
                  for seat, army in (("A", ARMY), ("B", ARMY))}
         assert board["vp"] == costs and board["vp_as_of_ms"] == now[0] - 60_000
@@ -211,10 +214,11 @@ async def test_results_and_victory_points_wait_for_the_delays_of_their_audience(
             await client.close()
         table = (await organizer.view())["rounds"][0]["tables"][0]
         assert table["result"] is None, "the delayed spectators have not seen the end yet"
-        assert (await organizer.dashboard())["tables"][0]["over"] is True
+        assert (await organizer.dashboard())["tables"][0]["over"] is False, "not yet seen"
         now[0] += 29_000
         assert (await organizer.view())["rounds"][0]["tables"][0]["result"] is None
         now[0] += 1_000
+        assert (await organizer.dashboard())["tables"][0]["over"] is True
         view = await organizer.view()
         assert view["rounds"][0]["tables"][0]["result"]["winner"] == table["a"]
         assert view["status"] == "finished"

@@ -158,14 +158,27 @@ def random_game(monkeypatch: pytest.MonkeyPatch, ruleset: str, seed: int
 
 async def replayed(store: RoomStore, room_id: str, now_ms: int
                    ) -> tuple[dict[str, Any], State, State | None]:
-    """The dashboard's row as it was made before the folds were kept: the state now from
-    the latest snapshot, the casters' from the room's first state, each read whole. Also
-    both states."""
+    """The dashboard's row as it was made before the folds were kept: the state shown
+    (now, from the latest snapshot; in a delayed room the spectators', from the room's
+    first state), the casters' from the room's first state, each read whole. Also both
+    states."""
     stored = await store.load_room(room_id)
     assert stored is not None
-    plain, _ = unpack_room_snapshot(stored.snapshot, stored.snapshot_version)
-    now = ENGINE.apply_all(ENGINE.state_from_plain(plain),
-                           [ENGINE.event_from_plain(unpack_plain(e)) for e in stored.events])
+    timeline = await store.timeline(room_id)
+    assert timeline is not None and timeline.first_snapshot is not None
+    first, _ = unpack_room_snapshot(timeline.first_snapshot)
+    spectator_delay = delay_ms(Audience.SPECTATOR, stored.meta.settings)
+    if spectator_delay:
+        seen = next((n for n, at in enumerate(timeline.committed_ms)
+                     if at > now_ms - spectator_delay), len(timeline.events))
+        now = ENGINE.apply_all(ENGINE.state_from_plain(first),
+                               [ENGINE.event_from_plain(unpack_plain(e))
+                                for e in timeline.events[:seen]])
+    else:
+        plain, _ = unpack_room_snapshot(stored.snapshot, stored.snapshot_version)
+        now = ENGINE.apply_all(ENGINE.state_from_plain(plain),
+                               [ENGINE.event_from_plain(unpack_plain(e))
+                                for e in stored.events])
     summary = ENGINE.public_summary(now)
     row: dict[str, Any] = {"gone": False, "phase": summary["phase"],
                            "game_round": summary["round"], "turn": summary["turn"],
@@ -174,13 +187,11 @@ async def replayed(store: RoomStore, room_id: str, now_ms: int
     row["clocks"] = None if clocks is None else {
         **{side.value: int(ms) for side, ms in clocks.remaining.items()},
         "running": None if clocks.running is None else clocks.running.value,
-        "since_ms": clocks.since_ms}
-    timeline = await store.timeline(room_id)
-    assert timeline is not None and timeline.first_snapshot is not None
+        "since_ms": clocks.since_ms + spectator_delay}
+    row["as_of_ms"] = now_ms - spectator_delay if spectator_delay else None
     cutoff = now_ms - delay_ms(Audience.CASTER, stored.meta.settings)
     released = next((n for n, at in enumerate(timeline.committed_ms) if at > cutoff),
                     len(timeline.events))
-    first, _ = unpack_room_snapshot(timeline.first_snapshot)
     casters = ENGINE.apply_all(ENGINE.state_from_plain(first),
                                [ENGINE.event_from_plain(unpack_plain(e))
                                 for e in timeline.events[:released]])
@@ -219,7 +230,7 @@ async def check_every_step(store: RoomStore, first: GameState,
             assert read is not None
             expected, now_state, casters = await replayed(store, room.room_id, now)
             assert row_of(ENGINE, read) == expected, (number, now)
-            assert read.now == now_state, number
+            assert read.shown == now_state, number
             assert read.casters is not None and read.casters.state == casters, number
     assert state.result is not None or not to_the_end, "the game was played to its end"
 
@@ -233,6 +244,15 @@ async def test_the_kept_states_are_the_full_replay_on_redis_with_a_spectator_del
         redis_store: RedisRoomStore) -> None:
     first, batches = bench_game()  # (its first 150 commands: each step replays it whole)
     await check_every_step(redis_store, first, batches[:150], seed=2, delay_s=90.0,
+                           to_the_end=False)
+
+
+async def test_a_delayed_rooms_shown_state_is_the_spectators_full_replay_at_every_step(
+        ) -> None:
+    """A 20 s spectator delay: the state shown is the spectators' (20 s late), the VP the
+    casters' (60 s late): two cut-offs, both checked against the full replay."""
+    first, batches = bench_game()
+    await check_every_step(MemoryRoomStore(), first, batches[:150], seed=3, delay_s=20.0,
                            to_the_end=False)
 
 
@@ -273,7 +293,7 @@ async def test_a_second_read_folds_only_the_events_committed_since() -> None:
         await room.commit(events, state, clock)
         added += len(events)
     read = await folds.read("counted", clock + 60_000)
-    assert read is not None and read.now == state
+    assert read is not None and read.shown == state
     assert (engine.folded, engine.decoded_states, store.timelines) == (added, 1, 1)
 
     # Inside the casters' delay: the now state runs ahead of theirs, and the next read
@@ -287,7 +307,7 @@ async def test_a_second_read_folds_only_the_events_committed_since() -> None:
         held += len(events)
     # The casters' delay ends a ms before the first of these 10 commits is released.
     read = await folds.read("counted", before + 60_999)
-    assert read is not None and read.now == state and read.casters is not None
+    assert read is not None and read.shown == state and read.casters is not None
     assert read.casters.version == committed + added
     assert engine.folded == held
     engine.folded = 0
@@ -339,7 +359,7 @@ async def test_a_room_made_again_under_its_id_is_read_from_its_first_state(
         read = await folds_1.read("again", clock + 60_000)
         fresh = await Folds(node_2, ENGINE).read("again", clock + 60_000)
         assert read is not None and fresh is not None
-        assert read.now == remade.state == fresh.now
+        assert read.shown == remade.state == fresh.shown
         assert read.casters == fresh.casters
         assert row_of(ENGINE, read) == (await replayed(node_2, "again", clock + 60_000))[0]
     finally:
