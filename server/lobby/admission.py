@@ -169,6 +169,27 @@ class ClientBuckets:
         return len(self._buckets)
 
 
+class AddressBudget:
+    """A per-address budget of one kind of request on this node: ``burst`` at once and
+    ``per_hour`` sustained, else a 429 ``code`` whose message ends with the wait (``advice``
+    after it, if any). A burst of 0 sets no limit."""
+
+    def __init__(self, per_hour: float, burst: float, table_size: int, code: str,
+                 what: str, advice: str = "") -> None:
+        self._buckets = (ClientBuckets(per_hour / 3600.0, burst, table_size)
+                         if burst > 0 else None)
+        self._code, self._what, self._advice = code, what, advice
+
+    def admit(self, client: str, now: float | None = None) -> Refusal | None:
+        if self._buckets is None:
+            return None
+        wait = self._buckets.take(client, time.monotonic() if now is None else now)
+        if wait <= 0:
+            return None
+        return Refusal(429, self._code, f"too many {self._what} from this address; try again "
+                       f"in {_whole(wait)} s{self._advice}", _whole(wait))
+
+
 class RoomAdmission:
     """The room-creation limits of one node (see the module's docstring)."""
 

@@ -7,27 +7,15 @@ thousand (each a log kept for ever)."""
 
 from __future__ import annotations
 
-import time
-
 from server.config import Settings
-from server.lobby.admission import ClientBuckets, Refusal, _whole
+from server.lobby.admission import AddressBudget
 
 
-class TournamentCreations:
+class TournamentCreations(AddressBudget):
     def __init__(self, settings: Settings) -> None:
-        self._buckets = (
-            ClientBuckets(settings.client_tournaments_per_hour / 3600.0,
-                          settings.client_tournament_burst, settings.client_table_size)
-            if settings.client_tournament_burst > 0 else None)
-
-    def admit(self, client: str, now: float | None = None) -> Refusal | None:
-        if self._buckets is None:
-            return None
-        wait = self._buckets.take(client, time.monotonic() if now is None else now)
-        if wait <= 0:
-            return None
-        return Refusal(429, "too_many_tournaments", "too many tournaments created from this "
-                       f"address; try again in {_whole(wait)} s", _whole(wait))
+        super().__init__(settings.client_tournaments_per_hour, settings.client_tournament_burst,
+                         settings.client_table_size, "too_many_tournaments",
+                         "tournaments created")
 
 
 def tournament_creations_for(state: object, settings: Settings) -> TournamentCreations:

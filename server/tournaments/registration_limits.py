@@ -21,10 +21,9 @@ registration (``close_registration``).
 from __future__ import annotations
 
 import hashlib
-import time
 
 from server.config import Settings
-from server.lobby.admission import ClientBuckets, Refusal, TrustedProxies, _whole
+from server.lobby.admission import AddressBudget, TrustedProxies
 
 
 def registrant(tournament_id: str, client: str) -> str:
@@ -33,26 +32,16 @@ def registrant(tournament_id: str, client: str) -> str:
     return hashlib.sha256(f"registrant:{tournament_id}:{client}".encode()).hexdigest()[:32]
 
 
-class RegistrationAdmission:
+class RegistrationAdmission(AddressBudget):
     """The per-address registration budget of one node."""
 
     def __init__(self, settings: Settings) -> None:
+        super().__init__(settings.client_registrations_per_hour,
+                         settings.client_registration_burst, settings.client_table_size,
+                         "too_many_registrations", "registrations",
+                         ", or ask the organizer to add you")
         self.trusted = TrustedProxies(settings.trusted_proxies)
         self.per_tournament = settings.registrations_per_address
-        self._buckets = (
-            ClientBuckets(settings.client_registrations_per_hour / 3600.0,
-                          settings.client_registration_burst, settings.client_table_size)
-            if settings.client_registration_burst > 0 else None)
-
-    def admit(self, client: str, now: float | None = None) -> Refusal | None:
-        if self._buckets is None:
-            return None
-        wait = self._buckets.take(client, time.monotonic() if now is None else now)
-        if wait <= 0:
-            return None
-        return Refusal(429, "too_many_registrations", "too many registrations from this "
-                       f"address; try again in {_whole(wait)} s, or ask the organizer to add "
-                       "you", _whole(wait))
 
 
 def registration_admission_for(state: object, settings: Settings) -> RegistrationAdmission:
