@@ -5,6 +5,8 @@
 
 import { copyField } from "./copy-field.js";
 import { el } from "./dom.js";
+import { credentialToSend, keepCredential } from "./credentials.js";
+import { refusalWords } from "./refusals.js";
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
@@ -85,16 +87,26 @@ async function createRoom(/** @type {SubmitEvent} */ event) {
     if (tableFromFile !== null) body.table = tableFromFile;
     else if (form.get("table")) body.table = form.get("table");
   }
+  // A token of a room this browser played in (or of a tournament it runs): when the node's
+  // own limits refuse the room, the server may take it from its reserve for known players.
+  const credential = credentialToSend();
+  if (credential) body.credential = credential;
   $("lobby-message").textContent = "";
   let room;
   try {
     const response = await fetch("/api/rooms", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-    room = await response.json();
-    if (!response.ok) { $("lobby-message").textContent = `The server refused the room: ${room.message ?? room.error}`; return; }
+    room = await response.json().catch(() => null);
+    if (!response.ok) {
+      $("lobby-message").textContent = `The server refused the room: ${refusalWords(room, response.status,
+        { retryAfter: response.headers.get("retry-after"), nowMs: Date.now() })}`;
+      return;
+    }
   } catch (error) {
     $("lobby-message").textContent = `Could not reach the server: ${error}`;
     return;
   }
+  // Its organizer token proves this browser to the reserve once a seat has played in it.
+  keepCredential({ room: room.room, token: room.organizer.token }, { played: false });
   const links = { A: absolute(room.seats.A.link), B: absolute(room.seats.B.link), spectator: absolute(room.spectator_link) };
   // This tab keeps the opponent's and the spectators' links, so that the creator's seat can
   // still offer them while it waits for the opponent to join.

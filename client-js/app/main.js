@@ -21,6 +21,7 @@ import { coordinatedBlocker, participantSkill } from "./coordinated-order.js";
 import { facingWords, isRotated, ordersSpentThisTurn, pathPointNames, turnStartMark } from "./seat-view.js";
 import { weapon as catalogueWeapon } from "./catalogue.js";
 import { el } from "./dom.js";
+import { keepCredential } from "./credentials.js";
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const params = new URLSearchParams(location.hash.slice(1));
@@ -108,6 +109,14 @@ async function startGame(room, token) {
   await loadCatalogue();
   conn = new GameConnection({ url: websocketUrl(location), room, token, backoff: { initialMs: 200, maxMs: 4000 } });
   conn.addEventListener("change", render);
+  // A seat's token of a room that has been played in lets this browser's later room
+  // creations use the node's reserve when its limits refuse them (credentials.js).
+  let credentialKept = false;
+  conn.addEventListener("change", () => {
+    if (credentialKept || !token || (conn.role !== "A" && conn.role !== "B") || !(conn.view.version > 0)) return;
+    credentialKept = true;
+    keepCredential({ room, token }, { played: true });
+  });
   conn.addEventListener("status", () => {
     const lost = conn.status === "reconnecting";
     $("banner").hidden = !lost && !ui.fatal;

@@ -6,8 +6,9 @@ import { newActionId, refusalText, retryable } from "./tournament-model.js";
 const base = (/** @type {string} */ id) => `/api/tournaments/${encodeURIComponent(id)}`;
 
 /**
- * One request; its JSON answer with the status, or `{status: 0}` when the server was not reached.
- * @returns {Promise<{ok: boolean, status: number, body: any}>}
+ * One request; its JSON answer with the status and its `Retry-After` header (a limit's
+ * refusal), or `{status: 0}` when the server was not reached.
+ * @returns {Promise<{ok: boolean, status: number, body: any, retryAfter: string|null}>}
  */
 export async function call(/** @type {string} */ path, /** @type {any} */ body = undefined, fetcher = globalThis.fetch) {
   try {
@@ -15,28 +16,28 @@ export async function call(/** @type {string} */ path, /** @type {any} */ body =
       method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     let parsed = null;
     try { parsed = await response.json(); } catch { /* not JSON: said by the status */ }
-    return { ok: response.ok, status: response.status, body: parsed };
+    return { ok: response.ok, status: response.status, body: parsed, retryAfter: response.headers?.get?.("retry-after") ?? null };
   } catch (error) {
-    return { ok: false, status: 0, body: { error: "unreachable", message: `could not reach the server (${error})` } };
+    return { ok: false, status: 0, body: { error: "unreachable", message: `could not reach the server (${error})` }, retryAfter: null };
   }
 }
 
 /**
  * A write with a fresh action_id, sent again with the same one (up to `tries` times, waiting
- * `waitMs(attempt)` between) when the server was not reached or answered 503: a lost answer
- * never applies the action twice.
+ * `waitMs(attempt)` between) when the server was not reached or answered 503 (not a limit's
+ * 503 that says how long to wait): a lost answer never applies the action twice.
  * @param {string} path @param {Record<string, any>} body
  * @param {{tries?: number, waitMs?: (attempt: number) => number, fetcher?: typeof fetch, actionId?: string}} [options]
  */
 export async function write(path, body, options = {}) {
   const { tries = 4, waitMs = (n) => 400 * 2 ** n, fetcher = globalThis.fetch, actionId = newActionId() } = options;
-  let answer = { ok: false, status: 0, body: /** @type {any} */ (null) };
+  let answer = { ok: false, status: 0, body: /** @type {any} */ (null), retryAfter: /** @type {string|null} */ (null) };
   for (let attempt = 0; attempt < tries; attempt += 1) {
     if (attempt) await new Promise((resolve) => setTimeout(resolve, waitMs(attempt - 1)));
     answer = await call(path, { ...body, action_id: actionId }, fetcher);
-    if (answer.ok || (answer.status !== 0 && !retryable(answer.status, answer.body?.error))) break;
+    if (answer.ok || (answer.status !== 0 && !retryable(answer.status, answer.body?.error, answer.body))) break;
   }
-  return { ...answer, problem: answer.ok ? null : refusalText(answer.body, answer.status) };
+  return { ...answer, problem: answer.ok ? null : refusalText(answer.body, answer.status, { retryAfter: answer.retryAfter, nowMs: Date.now() }) };
 }
 
 export const api = {

@@ -61,6 +61,7 @@ export function createForm(onCreated = () => {}) {
     el("label", {}, "ARO window ", number("aro_window_s", "30", { min: 1, max: 600 }), " seconds"),
     el("label", {}, "Chess clock ", number("clock_min", "", { min: 1, max: 240, placeholder: "none" }), " minutes per player (empty: none; ITS plays 75)"),
     el("label", {}, "Spectator delay ", number("spectator_delay_s", "0", { min: 0, max: 3600 }), " seconds"),
+    el("label", {}, "Places ", number("max_players", "256", { min: 2, max: 256 }), " players at most (the organizer may still close registration earlier)"),
     layoutsBox,
     el("label", {}, "Visibility ", el("select", { name: "visibility", id: "tournament-visibility" },
       el("option", { value: "public" }, "public: listed here, its tables listed as public rooms"),
@@ -72,7 +73,7 @@ export function createForm(onCreated = () => {}) {
     const body = /** @type {Record<string, any>} */ ({ name: String(data.get("name") ?? "").trim(), rounds: Number(data.get("rounds")),
       ruleset: data.get("ruleset"), point_limit: Number(data.get("point_limit")), aro_window_s: Number(data.get("aro_window_s")),
       spectator_delay_s: Number(data.get("spectator_delay_s") || 0), tables: data.getAll("tables").map(String),
-      visibility: data.get("visibility") });
+      visibility: data.get("visibility"), max_players: Number(data.get("max_players") || 256) });
     if (data.get("clock_min")) body.clock_s = Number(data.get("clock_min")) * 60;
     message.textContent = "";
     const submit = /** @type {HTMLButtonElement} */ (form.querySelector("#create-tournament"));

@@ -1,6 +1,7 @@
 // What the tournament pages say, from the tournament API's answers (docs/tournaments.md):
 // pure functions, no DOM, so that test/tournament-model.test.js checks them with hand-made
 // answers. tournament.js draws them.
+import { refusalWords, waitRefusal } from "./refusals.js";
 
 /**
  * Which page a fragment opens: the organizer's dashboard (`#tournament=…&organizer=…`), a
@@ -54,8 +55,10 @@ const STATUS = {
   finished: "Finished",
 };
 
-/** The tournament's status in words ("Round 1 of 2 being played"). */
+/** The tournament's status in words ("Round 1 of 2 being played"); registration says when it is closed or full. */
 export function statusText(/** @type {any} */ view) {
+  if (view.status === "registration" && view.registration_closed) return "Registration closed";
+  if (view.status === "registration" && view.settings?.max_players && view.places_taken >= view.settings.max_players) return "Registration full";
   const template = STATUS[/** @type {keyof typeof STATUS} */ (view.status)] ?? String(view.status);
   return template.replace("{round}", String(view.round)).replace("{rounds}", String(view.settings?.rounds ?? "?"))
     .replace("{next}", String(view.proposal?.round ?? view.round + 1));
@@ -219,15 +222,41 @@ export function resultBody(form) {
   return { ok: true, reason, result: { winner: form.winner === "" ? null : form.winner, vp: { [form.a]: vpA, [form.b]: vpB }, op: { [form.a]: opA, [form.b]: opB } } };
 }
 
-/** The server's refusal in words (its message when it has one, else its code). */
-export function refusalText(/** @type {any} */ answer, /** @type {number} */ status) {
-  const code = answer?.error ?? `HTTP ${status}`;
-  return answer?.message ? `${answer.message} (${code})` : code;
+/**
+ * The server's refusal in words: a limit's refusal (registration limits, a full or closed
+ * tournament, a round's rooms over the room limits) says what happened and how long to wait
+ * (refusals.js); any other, its message with its code.
+ * @param {any} answer @param {number} status @param {{retryAfter?: string|null, nowMs?: number}} [more]
+ */
+export function refusalText(answer, status, more = {}) {
+  return refusalWords(answer, status, more);
 }
 
-/** Whether a write refused with this status and code may be sent again with the same action_id. */
-export const retryable = (/** @type {number} */ status, /** @type {string|undefined} */ code) =>
-  status === 503 || status === 502 || status === 504 || code === "busy" || code === "storage_unavailable";
+/**
+ * Whether a write refused with this status and code may be sent again at once with the same
+ * action_id. Not a limit's refusal that says how long to wait (503 `lobby_busy` of a round's
+ * rooms): sending it again before then is refused again.
+ */
+export const retryable = (/** @type {number} */ status, /** @type {string|undefined} */ code, /** @type {any} */ body = null) =>
+  !waitRefusal(body) && (status === 503 || status === 502 || status === 504 || code === "busy" || code === "storage_unavailable");
+
+/**
+ * The registration's state for the pages: open or closed, and the places taken of
+ * `max_players` ("Registration open: 5 of 16 places taken"). Null once round 1 is paired
+ * (players no longer register themselves).
+ * @param {any} view
+ * @returns {{open: boolean, text: string} | null}
+ */
+export function registrationText(view) {
+  if (view.status !== "registration") return null;
+  const max = view.settings?.max_players;
+  const taken = view.places_taken ?? (view.players ?? []).filter((/** @type {any} */ p) => !p.dropped).length;
+  const places = max ? `${taken} of ${max} places taken` : `${taken} place${taken === 1 ? "" : "s"} taken`;
+  const full = max !== undefined && taken >= max;
+  if (view.registration_closed) return { open: false, text: `Registration closed by the organizer: ${places}.` };
+  if (full) return { open: false, text: `The tournament is full: ${places}.` };
+  return { open: true, text: `Registration open: ${places}.` };
+}
 
 /** What the organizer may do now, from the public view's status (docs/tournaments.md, the actions' "when"). */
 export function organizerCan(/** @type {any} */ view) {
@@ -240,6 +269,9 @@ export function organizerCan(/** @type {any} */ view) {
     addPlayer: s !== "playing" && s !== "finished",
     drop: !inRound && s !== "finished",
     seed: view.round === 0,
+    // before round 1 is paired (docs/tournaments.md, close_registration / open_registration)
+    closeRegistration: s === "registration" && !view.registration_closed,
+    openRegistration: s === "registration" && Boolean(view.registration_closed),
   };
 }
 

@@ -7,7 +7,14 @@ import { api } from "./tournament-api.js";
 import { $, el, fillSelect } from "./tournament-dom.js";
 import { copyField } from "./copy-field.js";
 import { fillArmies, renderRounds } from "./tournament-render.js";
-import { clockText, clocksNow, hasRecord, liveTableText, namer, organizerCan, proposalPlayers, resultBody, resultText, tableTitle } from "./tournament-model.js";
+import { clockText, clocksNow, hasRecord, liveTableText, namer, organizerCan, proposalPlayers, registrationText, resultBody, resultText, tableTitle } from "./tournament-model.js";
+import { keepCredential } from "./credentials.js";
+
+/** What a refused action's message starts with: the organizer's words for the action. */
+const REFUSED = /** @type {Record<string, string>} */ ({
+  start_round: "The round was not started", pair: "No pairings proposed", close_registration: "Registration not closed",
+  open_registration: "Registration not reopened", drop: "Not dropped", reinstate: "Not reinstated", seed: "Seed not set", swap: "Not swapped",
+});
 
 const absolute = (/** @type {string} */ path) => new URL(path, location.href).href;
 
@@ -29,7 +36,7 @@ export function startDashboard(id, organizer, refresh) {
     if (button) button.disabled = true;
     const answer = await api.action(id, organizer, type, fields);
     if (button) button.disabled = false;
-    if (!answer.ok) say(`Refused (${type}): ${answer.problem}`);
+    if (!answer.ok) say(`${REFUSED[type] ?? `Refused (${type})`}: ${answer.problem}`);
     await refresh();
     return answer;
   }
@@ -57,6 +64,10 @@ export function startDashboard(id, organizer, refresh) {
     const value = /** @type {HTMLInputElement} */ ($("seed-value")).value;
     act("seed", { player: /** @type {HTMLSelectElement} */ ($("seed-player")).value, seed: value === "" ? null : Number(value) }, /** @type {HTMLButtonElement} */ ($("set-seed")));
   });
+
+  // Registration: closed and reopened before round 1 is paired.
+  $("close-registration").addEventListener("click", (e) => act("close_registration", {}, /** @type {HTMLButtonElement} */ (e.currentTarget)));
+  $("open-registration").addEventListener("click", (e) => act("open_registration", {}, /** @type {HTMLButtonElement} */ (e.currentTarget)));
 
   // The next round.
   $("pair-round").addEventListener("click", (e) => act("pair", {}, /** @type {HTMLButtonElement} */ (e.currentTarget)));
@@ -119,6 +130,11 @@ export function startDashboard(id, organizer, refresh) {
         el("td", {}, can.drop ? el("button", { type: "button", [p.dropped ? "data-reinstate" : "data-drop"]: p.player,
           onclick: (/** @type {Event} */ e) => act(p.dropped ? "reinstate" : "drop", { player: p.player }, /** @type {HTMLButtonElement} */ (e.currentTarget)) },
         p.dropped ? "Reinstate" : "Drop") : (p.dropped ? "dropped" : "")))));
+    const registration = registrationText(view);
+    $("o-registration").hidden = registration === null;
+    $("o-registration-state").textContent = registration?.text ?? "";
+    $("close-registration").hidden = !can.closeRegistration;
+    $("open-registration").hidden = !can.openRegistration;
     $("add-player-form").hidden = !can.addPlayer;
     $("seed-form").hidden = !can.seed;
     fillSelect(/** @type {HTMLSelectElement} */ ($("seed-player")), view.players.map((/** @type {any} */ p) => [p.player, p.name]));
@@ -177,6 +193,9 @@ export function startDashboard(id, organizer, refresh) {
   return (/** @type {any} */ answer) => {
     data = answer;
     const view = answer.view;
+    // Once a round has started, this token lets the lobby's room creations use the node's
+    // reserve when its limits refuse them (credentials.js).
+    if (view.round > 0) keepCredential({ tournament: id, organizer }, { played: true });
     const can = organizerCan(view);
     const name = namer(view);
     drawPlayers(view, can);

@@ -6,7 +6,7 @@ import { api } from "./tournament-api.js";
 import { $, el } from "./tournament-dom.js";
 import { createForm } from "./tournament-lobby.js";
 import { copyField } from "./copy-field.js";
-import { pageLink, tournamentLink } from "./tournament-model.js";
+import { pageLink, registrationText, tournamentLink } from "./tournament-model.js";
 import { fillArmies, renderHeader, renderMe, renderPlayers, renderProposal, renderRounds, renderStandings } from "./tournament-render.js";
 import { startDashboard } from "./tournament-organizer.js";
 
@@ -75,8 +75,12 @@ export async function refresh() {
   else renderRounds(view);
   if (link.mode === "player") renderMe(data);
   if (link.mode === "public") {
-    $("register").hidden = view.status !== "registration";
-    if (view.status === "registration") fillArmies(/** @type {HTMLSelectElement} */ ($("register-army")), view.settings);
+    const registration = registrationText(view);
+    $("register").hidden = registration === null;
+    $("register-state").textContent = registration?.text ?? "";
+    // Closed or full: no form to fill for nothing (a registration just made keeps its link shown).
+    if (registration) $("register-form").hidden = !registration.open || !$("registered").hidden;
+    if (registration?.open) fillArmies(/** @type {HTMLSelectElement} */ ($("register-army")), view.settings);
   }
   /** @type {any} */ (window).tournamentPage = { data, mode: link.mode }; // for the browser tests and the curious
 }

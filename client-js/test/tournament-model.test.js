@@ -130,12 +130,28 @@ test("a live table on the dashboard: where the game is, the clocks, the VP as ca
 });
 
 test("what the organizer may do in each status", () => {
-  const can = (/** @type {string} */ status, round = 1) => m.organizerCan({ ...view, status, round });
-  assert.deepEqual(can("registration", 0), { pair: true, start: true, swap: false, addPlayer: true, drop: true, seed: true });
-  assert.deepEqual(can("paired", 0), { pair: true, start: true, swap: true, addPlayer: true, drop: true, seed: true });
-  assert.deepEqual(can("playing"), { pair: false, start: false, swap: false, addPlayer: false, drop: false, seed: false });
-  assert.deepEqual(can("between_rounds"), { pair: true, start: true, swap: false, addPlayer: true, drop: true, seed: false });
-  assert.deepEqual(can("finished", 3), { pair: false, start: false, swap: false, addPlayer: false, drop: false, seed: false });
+  const can = (/** @type {string} */ status, round = 1, closed = false) => m.organizerCan({ ...view, status, round, registration_closed: closed });
+  const none = { closeRegistration: false, openRegistration: false };
+  assert.deepEqual(can("registration", 0), { pair: true, start: true, swap: false, addPlayer: true, drop: true, seed: true, closeRegistration: true, openRegistration: false });
+  assert.deepEqual(can("registration", 0, true), { pair: true, start: true, swap: false, addPlayer: true, drop: true, seed: true, closeRegistration: false, openRegistration: true });
+  assert.deepEqual(can("paired", 0), { pair: true, start: true, swap: true, addPlayer: true, drop: true, seed: true, ...none });
+  assert.deepEqual(can("playing"), { pair: false, start: false, swap: false, addPlayer: false, drop: false, seed: false, ...none });
+  assert.deepEqual(can("between_rounds"), { pair: true, start: true, swap: false, addPlayer: true, drop: true, seed: false, ...none });
+  assert.deepEqual(can("finished", 3), { pair: false, start: false, swap: false, addPlayer: false, drop: false, seed: false, ...none });
+});
+
+test("the registration's state: open or closed, places taken of max_players, nothing once paired", () => {
+  const viewAt = (/** @type {Record<string, any>} */ more) => ({ ...view, status: "registration", round: 0,
+    settings: { ...view.settings, max_players: 16 }, registration_closed: false, places_taken: 5, ...more });
+  const at = (/** @type {Record<string, any>} */ more) => m.registrationText(viewAt(more));
+  assert.deepEqual(at({}), { open: true, text: "Registration open: 5 of 16 places taken." });
+  assert.deepEqual(at({ registration_closed: true }), { open: false, text: "Registration closed by the organizer: 5 of 16 places taken." });
+  assert.deepEqual(at({ places_taken: 16 }), { open: false, text: "The tournament is full: 16 of 16 places taken." });
+  assert.equal(m.statusText(viewAt({})), "Registration open");
+  assert.equal(m.statusText(viewAt({ registration_closed: true })), "Registration closed");
+  assert.equal(m.statusText(viewAt({ places_taken: 16 })), "Registration full");
+  assert.equal(m.registrationText({ ...view, status: "paired" }), null);
+  assert.equal(m.registrationText({ ...view, status: "playing" }), null);
 });
 
 test("a player's pairing in words: its table, a bye, nothing yet", () => {
@@ -160,16 +176,19 @@ test("refusals in words, and which ones are retried", () => {
   assert.equal(m.refusalText(null, 500), "HTTP 500");
   assert.deepEqual([[503, "storage_unavailable"], [503, "busy"], [409, "round_in_progress"], [400, "bad_field"], [502, undefined]]
     .map(([s, c]) => m.retryable(/** @type {number} */ (s), /** @type {any} */ (c))), [true, true, false, false, true]);
+  // A limit's 503 says how long to wait: sending it again at once would be refused again.
+  assert.equal(m.retryable(503, "lobby_busy", { error: "lobby_busy", retry_after_s: 30 }), false);
 });
 
 /** A fetch that answers from a list, recording each body. */
-function fakeFetch(/** @type {Array<{status: number, body: any} | "unreachable">} */ answers) {
+function fakeFetch(/** @type {Array<{status: number, body: any, retryAfter?: string} | "unreachable">} */ answers) {
   const sent = /** @type {any[]} */ ([]);
   const fetcher = async (/** @type {string} */ _path, /** @type {any} */ init) => {
     sent.push(JSON.parse(init.body));
     const next = answers.shift();
     if (!next || next === "unreachable") throw new TypeError("Failed to fetch");
-    return { ok: next.status < 300, status: next.status, json: async () => next.body };
+    return { ok: next.status < 300, status: next.status, json: async () => next.body,
+      headers: { get: (/** @type {string} */ h) => (h.toLowerCase() === "retry-after" ? next.retryAfter ?? null : null) } };
   };
   return { sent, fetcher: /** @type {any} */ (fetcher) };
 }
@@ -194,4 +213,19 @@ test("a write is sent again with the same action_id after a lost answer or a 503
   assert.equal(new Set(down.sent.map((b) => b.action_id)).size, 1);
   assert.equal(never.status, 0);
   assert.match(/** @type {string} */ (never.problem), /^could not reach the server/);
+});
+
+test("a round refused by the room limits is not sent again; its refusal names the round's size and the wait", async () => {
+  const noWait = { waitMs: () => 0 };
+  const busy = fakeFetch([{ status: 503, retryAfter: "95", body: { error: "lobby_busy", retry_after_s: 95,
+    message: "a round of 128 tables is more rooms than this server may create now; try again in 95 s" } }]);
+  const answer = await write("/api/tournaments/t1/actions", { organizer: "o", type: "start_round" }, { ...noWait, fetcher: busy.fetcher });
+  assert.equal(busy.sent.length, 1, "a wait-refusal is final: the organizer starts again after the wait");
+  assert.equal(answer.retryAfter, "95");
+  assert.match(/** @type {string} */ (answer.problem),
+    /^The server is busy creating rooms\. A round of 128 tables is more rooms than this server may create now; try again in 1 min 35 s\. \(That is at .+\.\)$/);
+
+  const full = fakeFetch([{ status: 409, body: { error: "tournament_full", message: "this tournament takes at most 16 players (a player dropped before playing frees a place)" } }]);
+  const refused = await write("/api/tournaments/t1/players", { name: "Zed", army: "x" }, { ...noWait, fetcher: full.fetcher });
+  assert.equal(refused.problem, "The tournament is full: every place is taken. This tournament takes at most 16 players (a player dropped before playing frees a place).");
 });

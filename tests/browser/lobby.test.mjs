@@ -337,3 +337,44 @@ test("the how-to page loads, is linked from the lobby and the game, and the favi
   assert.equal(await game.$eval("#how-to-game", (x) => x.target), "_blank", "the game stays open");
   await closeAll(page, game);
 });
+
+test("a room creation carries this browser's credential for the node's reserve, and a refusal by the limits is said with its wait", async () => {
+  const lobby = await newPage();
+  const sent = [];
+  lobby.on("request", (r) => { if (r.method() === "POST" && new URL(r.url()).pathname === "/api/rooms") sent.push(JSON.parse(r.postData() ?? "{}")); });
+  await lobby.goto(scenario.base + "/");
+  await lobby.click("#create-room");
+  await lobby.waitForSelector("#links:not([hidden])", WAIT);
+  assert.equal(sent[0].credential, undefined, "a browser that holds no token sends none");
+  const seatA = new URL(await lobby.inputValue("#link-a-text"));
+  const room = new URLSearchParams(seatA.hash.slice(1)).get("room");
+  const organizer = new URLSearchParams(new URL(await lobby.inputValue("#link-organizer")).hash.slice(1)).get("organizer");
+  assert.deepEqual(await lobby.evaluate(() => JSON.parse(localStorage.getItem("referee:credentials")).map((c) => [c.room, c.token, c.played])),
+    [[room, organizer, false]], "the room's organizer token, not known to be played yet");
+  // Seat A plays (chooses its army): its token is kept as played.
+  await lobby.click("#link-a");
+  await lobby.waitForFunction(() => window.referee?.view.state && window.referee.role === "A", null, WAIT);
+  await lobby.click('[data-army="helion-vanguard"]');
+  await lobby.waitForFunction((r) => JSON.parse(localStorage.getItem("referee:credentials") ?? "[]").some((c) => c.room === r && c.played), room, WAIT);
+
+  // Back in the lobby, the node's limits refuse the next room (the answer is the server's shape, made here).
+  await lobby.goto(scenario.base + "/");
+  await lobby.waitForSelector("#create-room", WAIT);
+  await lobby.route("**/api/rooms", (route) => (route.request().method() === "POST"
+    ? route.fulfill({ status: 503, headers: { "retry-after": "95" }, contentType: "application/json",
+      body: JSON.stringify({ error: "lobby_busy", message: "this server is creating rooms as fast as it may; try again in 95 s", retry_after_s: 95 }) })
+    : route.continue()));
+  await lobby.click("#create-room");
+  await lobby.waitForFunction(() => /try again/.test(document.getElementById("lobby-message").textContent), null, WAIT);
+  assert.match(await text(lobby, "#lobby-message"),
+    /^The server refused the room: The server is busy creating rooms\. This server is creating rooms as fast as it may; try again in 1 min 35 s\. \(That is at .+\.\)$/);
+  assert.deepEqual(sent.at(-1).credential, { room, token: new URLSearchParams(seatA.hash.slice(1)).get("token") },
+    "the seat's token of the room it played in, sent before the organizer token not known played");
+  await shot(lobby, "15-room-refused-with-wait");
+  await lobby.unroute("**/api/rooms");
+  // The server takes a creation with a credential as any other while its limits allow it.
+  await lobby.click("#create-room");
+  await lobby.waitForFunction((r) => !document.getElementById("links").hidden && !document.getElementById("link-a-text").value.includes(`room=${r}&`), room, WAIT);
+  assert.ok(sent.at(-1).credential);
+  await lobby.context().close();
+});

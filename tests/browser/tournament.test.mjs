@@ -52,6 +52,8 @@ test("a tournament: created in the lobby, registered, paired with a swap, played
   await lobby.fill("#tournament-name", "Browser Cup");
   await lobby.fill("#tournament-rounds", "2");
   await lobby.fill("#tournament-clock-min", "45");
+  assert.equal(await lobby.inputValue("#tournament-max-players"), "256", "the server's most places, by default");
+  await lobby.fill("#tournament-max-players", "12");
   // The point limit follows the ruleset's game size while the organizer leaves it alone.
   assert.equal(await lobby.inputValue("#tournament-point-limit"), "300");
   await lobby.selectOption("#tournament-ruleset", "codeone");
@@ -72,7 +74,7 @@ test("a tournament: created in the lobby, registered, paired with a swap, played
   assert.equal(fragment(publicLink).get("organizer"), null, "the public link holds no token");
   await shot(lobby, "02-created");
   const view = await (await fetch(`${scenario.base}/api/tournaments/${id}`)).json();
-  assert.deepEqual([view.name, view.settings.rounds, view.settings.clock_s, view.status], ["Browser Cup", 2, 2700, "registration"]);
+  assert.deepEqual([view.name, view.settings.rounds, view.settings.clock_s, view.settings.max_players, view.status], ["Browser Cup", 2, 2700, 12, "registration"]);
 
   // A player registers on the public page (the contract's /#tournament= link leads there).
   const alice = await scenario.newPage();
@@ -101,7 +103,8 @@ test("a tournament: created in the lobby, registered, paired with a swap, played
   // The lobby lists it, with a link to its page.
   await lobby.click("#refresh-tournaments");
   await lobby.waitForSelector(`#tournament-list li[data-tournament="${id}"] a`, WAIT);
-  assert.match(await text(lobby, `#tournament-list li[data-tournament="${id}"]`), /^Browser Cup N5, 4 players, Registration open$/);
+  // The click's read replaces the list drawn at creation (0 players): wait for it.
+  await untilText(lobby, `#tournament-list li[data-tournament="${id}"]`, /^Browser Cup N5, 4 players, Registration open$/);
   await lobby.click(`#tournament-list li[data-tournament="${id}"] a`);
   await untilText(lobby, "#t-status", /^Registration open$/);
   assert.equal(await text(lobby, "#t-name"), "Browser Cup");
@@ -274,6 +277,69 @@ test("a tournament: created in the lobby, registered, paired with a swap, played
   assert.equal(await pub.$$eval("a[data-link=caster], a[data-link=organizer]", (xs) => xs.length), 0, "no caster or organizer link in public");
   await shot(pub, "11-public-standings");
   for (const page of [org, alice, page2, pub, lobby]) await page.context().close();
+});
+
+test("registration: its places shown, closed and reopened by the organizer; a registration refused as closed, then as full, said to the player", async () => {
+  const created = await scenario.post("/api/tournaments", { action_id: actionId(), name: "Small Cup", rounds: 1, ruleset: "n5", max_players: 2 });
+  const id = created.tournament;
+  const org = await scenario.newPage();
+  await org.goto(scenario.base + created.organizer.link);
+  await untilText(org, "#o-registration-state", /^Registration open: 0 of 2 places taken\.$/);
+  assert.equal(await org.isVisible("#open-registration"), false);
+
+  // A player opens the public page and fills the form...
+  const zed = await scenario.newPage();
+  await zed.goto(`${scenario.base}/#tournament=${id}`);
+  await untilText(zed, "#register-state", /^Registration open: 0 of 2 places taken\.$/);
+  await zed.waitForSelector('#register-army option[value="helion-vanguard"]', { ...WAIT, state: "attached" });
+  await zed.fill("#register-name", "Zed");
+  await zed.selectOption("#register-army", "helion-vanguard");
+
+  // ...while the organizer closes registration.
+  await org.click("#close-registration");
+  await untilText(org, "#o-registration-state", /^Registration closed by the organizer: 0 of 2 places taken\.$/);
+  await org.waitForSelector("#open-registration:not([hidden])", WAIT);
+  assert.equal(await org.isVisible("#close-registration"), false);
+  assert.equal((await (await fetch(`${scenario.base}/api/tournaments/${id}`)).json()).registration_closed, true);
+  await shot(org, "20-registration-closed");
+  // The form the player filled before the close is sent (the page may have hidden it since: it
+  // polls), and refused in words.
+  await zed.$eval("#register-form", (form) => form.requestSubmit());
+  await untilText(zed, "#register-message", /^Not registered: Registration is closed\. The organizer closed registration: ask the organizer to add you\.$/);
+  await untilText(zed, "#register-state", /^Registration closed by the organizer: 0 of 2 places taken\.$/);
+  assert.equal(await text(zed, "#t-status"), "Registration closed");
+  await zed.waitForSelector("#register-form", { ...WAIT, state: "hidden" });
+  await shot(zed, "21-registration-refused-closed");
+
+  // Reopened: the player's page offers the form again, and the registration goes through.
+  await org.click("#open-registration");
+  await untilText(org, "#o-registration-state", /^Registration open: 0 of 2 places taken\.$/);
+  await zed.waitForSelector("#register-form:not([hidden])", WAIT);
+  await zed.click("#register-submit");
+  await zed.waitForSelector("#registered:not([hidden])", WAIT);
+  await untilText(org, "#o-registration-state", /^Registration open: 1 of 2 places taken\.$/);
+
+  // A second player fills the form; the last place is taken first; the refusal says it is full.
+  const yan = await scenario.newPage();
+  await yan.goto(`${scenario.base}/#tournament=${id}`);
+  await untilText(yan, "#register-state", /^Registration open: 1 of 2 places taken\.$/);
+  await yan.waitForSelector('#register-army option[value="vesper-raiders"]', { ...WAIT, state: "attached" });
+  await yan.fill("#register-name", "Yan");
+  await yan.selectOption("#register-army", "vesper-raiders");
+  assert.ok((await scenario.post(`/api/tournaments/${id}/players`, { action_id: actionId(), name: "Xia", army: "vesper-raiders" })).player);
+  await yan.$eval("#register-form", (form) => form.requestSubmit());
+  await untilText(yan, "#register-message", /^Not registered: The tournament is full: every place is taken\. This tournament takes at most 2 players \(a player dropped before playing frees a place\)\.$/);
+  await untilText(yan, "#register-state", /^The tournament is full: 2 of 2 places taken\.$/);
+  assert.equal(await text(yan, "#t-status"), "Registration full");
+  await shot(yan, "22-registration-refused-full");
+  await untilText(org, "#o-registration-state", /^The tournament is full: 2 of 2 places taken\.$/);
+  // The organizer drops the player who has played no game: the place is free again.
+  const xia = (await (await fetch(`${scenario.base}/api/tournaments/${id}`)).json()).players.find((p) => p.name === "Xia").player;
+  await org.click(`[data-drop="${xia}"]`);
+  await untilText(org, "#o-registration-state", /^Registration open: 1 of 2 places taken\.$/);
+  await untilText(yan, "#register-state", /^Registration open: 1 of 2 places taken\.$/);
+  await shot(org, "23-place-freed");
+  for (const page of [org, zed, yan]) await page.context().close();
 });
 
 test("the organizer's players: added on the dashboard (its link shown once), seeded, dropped and reinstated; an odd count gives a bye", async () => {
