@@ -153,6 +153,20 @@ export function withTargetPoint(value, point) {
 }
 
 /**
+ * What the panel shows the reactive seat's player: "waiting" (not this seat's window, or its
+ * options not here yet), "closing" (its close was accepted and the window still stands: a
+ * room with uniform ARO windows holds the close until the window has been open its minimum
+ * time, docs/fair-play.md), "nothing" (no trooper may still answer: the app closes the
+ * window by itself) or "choose" (rows to declare or pass).
+ * @param {boolean} mine @param {any} options @param {boolean} closeAccepted
+ */
+export function reactivePanelStage(mine, options, closeAccepted) {
+  if (!mine || !options) return "waiting";
+  if (closeAccepted) return "closing";
+  return Object.keys(options.aros ?? {}).length ? "choose" : "nothing";
+}
+
+/**
  * @param {{conn: any, names: any, send: (body: any, options?: any) => Promise<any>,
  *   panel: HTMLElement, clock: HTMLElement, notice: HTMLElement}} parts
  */
@@ -185,6 +199,8 @@ export function createAroPanel({ conn, names, send, panel, clock, notice }) {
     // A window the deadline closed first answers stale_window: nothing to tell the player then.
     return (quiet ? conn.send(body) : send(body)).then((/** @type {any} */ answer) => {
       closing.set(key, answer.ok ? 3 : attempts + 1);
+      shownKey = "";
+      render(); // (a held close: the window stands until its minimum time)
       return answer;
     });
   }
@@ -250,14 +266,20 @@ export function createAroPanel({ conn, names, send, panel, clock, notice }) {
     const options = conn.currentOptions();
     const mine = w.reactive === conn.role;
     const order = state.order ?? {};
-    const key = JSON.stringify([w.order, w.step, w.reactive, mine && options ? options.aros : null, order.aros, order.passed, order.skills?.length, busy]);
+    const closeAccepted = closing.get(windowKey(w)) === 3;
+    const key = JSON.stringify([w.order, w.step, w.reactive, mine && options ? options.aros : null, order.aros, order.passed, order.skills?.length, busy, closeAccepted]);
     if (key === shownKey) return;
     shownKey = key;
     const focused = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.aroChoice;
     panel.className = `panel${mine ? " mine" : ""}`;
     panel.replaceChildren(heading(w, mine), activation(order));
-    if (!mine || !options) {
+    const stage = reactivePanelStage(mine, options, closeAccepted);
+    if (stage === "waiting") {
       panel.append(waiting(w, order, mine));
+      return;
+    }
+    if (stage === "closing") {
+      panel.append(el("div", { id: "aro-closing" }, "Done: the window closes for both players once it has been open its minimum time (uniform ARO windows)."));
       return;
     }
     const aros = options.aros ?? {};
@@ -266,7 +288,7 @@ export function createAroPanel({ conn, names, send, panel, clock, notice }) {
     pending.forEach((id, i) => rows.append(row(w, id, aros[id], i + 1, order)));
     for (const id of answeredAt(order, w.step)) if (!pending.includes(id)) rows.append(answeredRow(id, order));
     panel.append(rows);
-    if (!pending.length) {
+    if (stage === "nothing") {
       panel.append(el("div", { id: "aro-nothing" }, "Nothing (more) to declare at this step: closing the window..."));
       return;
     }

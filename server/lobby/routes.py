@@ -151,13 +151,21 @@ async def _drop(chunks: AsyncIterator[bytes], most: int) -> None:
 
 
 MAX_CLOCK_S = 4 * 3600
+MAX_ARO_MIN_OPEN_S = 30.0
+"""The longest minimum a room holds its ARO windows open (``aro_min_open_s``)."""
+TOURNAMENT_ARO_MIN_OPEN_S = 3.0
+"""Tournament rooms hold ARO windows uniform by default (docs/fair-play.md): long enough to
+pass or declare with a hidden trooper unseen, short enough to cost at most 6 s an Order."""
 """The longest chess clock a room takes per player (ITS plays 1:15 each: 4500 s)."""
 
 
-def parse_room_settings(body: dict[str, Any], settings: Settings) -> RoomSettings:
-    """Validate a create-room request; unknown fields are refused so typos are noticed."""
+def parse_room_settings(body: dict[str, Any], settings: Settings,
+                        default_aro_min_open_s: float = 0.0) -> RoomSettings:
+    """Validate a create-room request; unknown fields are refused so typos are noticed.
+    ``default_aro_min_open_s``: uniform ARO windows when the body does not say (lobby rooms:
+    off; tournament rooms: ``TOURNAMENT_ARO_MIN_OPEN_S``)."""
     known = {"ruleset", "aro_window_s", "visibility", "spectator_delay_s", "seed", "table",
-             "clock_s"}
+             "clock_s", "aro_min_open_s"}
     unknown = sorted(set(body) - known)
     if unknown:
         raise BadRequest("bad_field", f"unknown fields {unknown}")
@@ -178,8 +186,14 @@ def parse_room_settings(body: dict[str, Any], settings: Settings) -> RoomSetting
     if isinstance(clock, bool) or not isinstance(clock, int) or not 0 <= clock <= MAX_CLOCK_S:
         raise BadRequest("bad_field", f"clock_s must be a whole number of seconds within "
                          f"0..{MAX_CLOCK_S} (0: no chess clocks)")
+    # (a default longer than a short window: the whole window)
+    min_open = _number(body.get("aro_min_open_s", min(default_aro_min_open_s, window)),
+                       "aro_min_open_s")
+    if not 0 <= min_open <= min(MAX_ARO_MIN_OPEN_S, window):
+        raise BadRequest("bad_field", f"aro_min_open_s must be within 0..{MAX_ARO_MIN_OPEN_S:g} "
+                         "and at most aro_window_s (0: ARO windows are not held)")
     return RoomSettings(ruleset, window, visibility, delay, _fixed_seed(body, settings),
-                        _table(body, Ruleset(ruleset)), clock)
+                        _table(body, Ruleset(ruleset)), clock, aro_min_open_s=min_open)
 
 
 def _table(body: dict[str, Any], ruleset: Ruleset) -> str | dict[str, Any]:
@@ -322,7 +336,7 @@ def _settings_json(settings: RoomSettings) -> dict[str, Any]:
     # Never the seed: whoever knows it can predict every die of the game.
     return {"ruleset": settings.ruleset, "aro_window_s": settings.aro_window_s,
             "visibility": settings.visibility, "spectator_delay_s": settings.spectator_delay_s,
-            "clock_s": settings.clock_s,
+            "clock_s": settings.clock_s, "aro_min_open_s": settings.aro_min_open_s,
             "table": table_catalogue.summary(settings.table, Ruleset(settings.ruleset))}
 
 

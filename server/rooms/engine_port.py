@@ -94,6 +94,10 @@ class Engine(Protocol):
 
     def close_window_command(self, window: AroWindow) -> Command: ...
 
+    def may_react_unseen(self, state: State, side: str) -> bool:
+        """Whether, from public facts only, ``side`` ("A"/"B") could hold a trooper whose
+        presence or ARO eligibility is private (``server.rooms.window_hold``)."""
+
     def start_clocks(self, state: State, clock_ms: int, at_ms: int) -> State:
         """``state`` played on chess clocks of ``clock_ms`` per player from room time
         ``at_ms`` (``server/rules/orders/clocks.py``)."""

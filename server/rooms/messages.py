@@ -62,6 +62,13 @@ class WindowExpired:
 
 
 @dataclass(frozen=True, slots=True)
+class HeldCloseDue:
+    """A held close of ARO window ``key`` may take effect (``server.rooms.window_hold``)."""
+
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
 class GraceExpired:
     side: str
     epoch: int
@@ -96,6 +103,7 @@ class Stop:
 
 
 InboxMessage = (
-    Join | Leave | Submit | Resync | AskHistory | WindowExpired | GraceExpired | IdleExpired
+    Join | Leave | Submit | Resync | AskHistory | WindowExpired | HeldCloseDue | GraceExpired
+    | IdleExpired
     | ReleaseDue | ClockDue | ListingDue | Stop
 )

@@ -66,6 +66,7 @@ from server.rooms.messages import (
     AskHistory,
     ClockDue,
     GraceExpired,
+    HeldCloseDue,
     IdleExpired,
     InboxMessage,
     Join,
@@ -99,6 +100,7 @@ from server.rooms.seats import (
 from server.rooms.slow_commands import SLOW_COMMANDS
 from server.rooms.spectator_count import SpectatorCount
 from server.rooms.spectator_delay import Clock, DelayedFeed
+from server.rooms.window_hold import WindowHold
 from server.store import (
     Answer,
     Deadline,
@@ -113,6 +115,7 @@ from server.store.interface import TRY_AGAIN
 log = logging.getLogger(__name__)
 
 ARO_WINDOW = "aro_window"
+CLOSE_ARO_WINDOW = "close_aro_window"  # the reactive player's close (a held window's waits)
 BAD_COMMAND = "bad_command"  # the rules core's Reason.BAD_COMMAND
 STORAGE_RETRY_S = 0.5
 """How soon a deadline whose write found the store unavailable is tried again."""
@@ -197,6 +200,8 @@ class Room:
         self._delayed = DelayedAudiences(self.room_id, meta.settings, engine, store, fanout,
                                          clock, self.inbox.post)
         self._chess_clock = ClockTimer(clock, self.inbox.post)
+        self._hold = WindowHold(meta.settings.aro_min_open_s, self._window_s, clock,
+                                self.inbox.post, deadlines)
 
     # --- the doors into the inbox (called by the transport) -----------------------------
 
@@ -339,6 +344,8 @@ class Room:
             await self._on_history(message)
         elif isinstance(message, WindowExpired):
             await self._on_window_expired(message.key)
+        elif isinstance(message, HeldCloseDue):
+            await self._on_held_close_due(message.key)
         elif isinstance(message, GraceExpired):
             await self._on_grace_expired(message)
         elif isinstance(message, ReleaseDue):
@@ -370,7 +377,7 @@ class Room:
                 message.command.id, ProtocolReason.STORAGE_UNAVAILABLE, TRY_AGAIN)))
         elif isinstance(message, Join) and not message.done.done():
             message.done.set_exception(RoomStopped(f"{self.room_id}: storage unavailable"))
-        elif isinstance(message, (WindowExpired, ClockDue)):
+        elif isinstance(message, (WindowExpired, HeldCloseDue, ClockDue)):
             asyncio.get_running_loop().call_later(STORAGE_RETRY_S, self.inbox.post, message)
         elif isinstance(message, AskHistory):
             message.member.deliver(codec.encode(Rejected(
@@ -392,8 +399,10 @@ class Room:
             return
         # The deadline is the server's: a declaration processed after it is too late, even
         # if the timer's own inbox message has not been handled yet.
-        if self._window is not None and now_ms() >= self._window_deadline_ms:
+        if self._window is not None and self._clock() >= self._window_deadline_ms:
             await self._on_window_expired(self._window.key)
+        if self._window is not None and self._hold.waiting:  # (likewise: a held close due)
+            await self._on_held_close_due(self._window.key)
         if self._chess_clock.due():  # (likewise: a clock ran out before this command)
             await self._on_clock_due()
         answer, told = await self._decide(message, message.seat)
@@ -416,6 +425,9 @@ class Room:
         verdict = self._decide_now(seat, parsed)
         if verdict.events is None:
             return codec.encode(Rejected(command.id, verdict.code, verdict.message)), False
+        if self._held_close(command):  # accepted now, takes effect later (``window_hold``)
+            await self._store_held_close()
+            return codec.encode(Accepted(command.id, self.seen[Audience(seat)])), False
         if not verdict.events:  # accepted, and nothing changed: nothing to store
             return codec.encode(Accepted(command.id, self.seen[Audience(seat)])), False
         answering = self._answering(message, seat)
@@ -424,6 +436,22 @@ class Room:
         if self._command_counted:  # (spectators see some of its events: ``_commit``)
             COMMAND_OUTCOMES.accepted.inc()
         return answer, answering is not None
+
+    def _held_close(self, command: Command) -> bool:
+        """``command`` (accepted by the rules) closes the open window, which is held: its
+        close must wait (``server.rooms.window_hold``)."""
+        window = self._window
+        return (window is not None and command.body.get("type") == CLOSE_ARO_WINDOW
+                and self._hold.holds(window))
+
+    async def _store_held_close(self) -> None:
+        """Keep the held close with the room's deadlines before it is answered (a restart
+        finds it); then wait for its moment. Storage unavailable: nothing waits, and the
+        command is answered "try again"."""
+        deadlines = (*self._open_deadlines(self._window, self._window_deadline_ms),
+                     *self._hold.deadlines(self._window, waiting=True))
+        await self._store.set_deadlines(self.room_id, fence=self._fence, deadlines=deadlines)
+        self._hold.wait()
 
     def _reject_version(self, command: Command, audience: Audience) -> Rejected | None:
         """Against the seat's own numbering: what it may not know of never makes its
@@ -557,8 +585,8 @@ class Room:
         if self._window is not None and self._window.key == window.key:
             return self._window_deadline_ms
         if self._seats[window.reactive].status is SeatStatus.ABANDONED:
-            return now_ms()  # nobody will answer: it closes on its deadline, now
-        return now_ms() + int(self._window_s * 1000)
+            return self._clock()  # nobody will answer: it closes on its deadline, now
+        return self._clock() + int(self._window_s * 1000)
 
     def _sync_window(self, window: AroWindow | None, deadline_ms: int) -> None:
         """Follow the rules core's window: (re)arm or cancel the deadline's timer. Viewers
@@ -571,18 +599,29 @@ class Room:
 
     def _open_window(self, window: AroWindow, deadline_ms: int | None) -> None:
         if deadline_ms is None:
-            deadline_ms = now_ms() + int(self._window_s * 1000)
+            deadline_ms = self._clock() + int(self._window_s * 1000)
         self._window = window
         self._window_deadline_ms = deadline_ms
-        delay = max(0.0, (deadline_ms - now_ms()) / 1000)
+        delay = max(0.0, (deadline_ms - self._clock()) / 1000)
         self._window_timer = asyncio.get_running_loop().call_later(
             delay, self.inbox.post, WindowExpired(window.key))
+        self._hold.opened(window, deadline_ms, self._held(window, deadline_ms))
+
+    def _held(self, window: AroWindow, deadline_ms: int) -> bool:
+        """Whether ``window``'s close waits for its minimum time (``window_hold``): the room
+        holds windows, it is an ARO window (a Guts window follows a public roll), it runs
+        its full length (not one closing at once for an abandoned seat), and by public
+        facts its reactive side could hold a trooper it may react with unseen."""
+        return (self._hold.enabled and window.guts is None
+                and deadline_ms - self._clock() > 0
+                and self._engine.may_react_unseen(self.state, window.reactive))
 
     def _close_window(self) -> None:
         if self._window_timer is not None:
             self._window_timer.cancel()
             self._window_timer = None
         self._window = None
+        self._hold.closed()
 
     def _drop_window(self) -> None:
         """Close the window without an event (the rules core would not close it): tell every
@@ -603,7 +642,7 @@ class Room:
             return None
         return window_fields(window.order, window.step, window.reactive,
                              self._window_deadline_ms,
-                             max(0, self._window_deadline_ms - now_ms()), window.guts)
+                             max(0, self._window_deadline_ms - self._clock()), window.guts)
 
     async def _on_window_expired(self, key: str) -> None:
         window = self._window
@@ -616,12 +655,25 @@ class Room:
             self._drop_window()
             return
         await self._commit(verdict)
-        late_s = time.time() - deadline_ms / 1000
+        late_s = self._clock() / 1000 - deadline_ms / 1000
         if late_s >= 0:  # (not a window closed early: its reactive seat was abandoned)
             ARO_CLOSE_LATENESS.observe(late_s)
         if self._window is not None and self._window.key == key:
             log.error("room %s: ARO window %s still open after its close", self.room_id, key)
             self._drop_window()
+
+    async def _on_held_close_due(self, key: str) -> None:
+        """A held close's moment came: the reactive player's close takes effect now (as that
+        player's command, already answered)."""
+        window = self._window
+        if window is None or window.key != key or not self._hold.due(key):
+            return  # closed since (the deadline, an abandoned seat), or an early wake-up
+        verdict = self._decide_now(window.reactive, self._engine.close_window_command(window))
+        if verdict.events is None:
+            log.error("room %s: held close of ARO window %s refused: %s", self.room_id, key,
+                      verdict.code)
+            return  # (the deadline closes it)
+        await self._commit(verdict)
 
     # --- chess clocks (``clock_timer``; the clocks are game state) ------------------------
 
@@ -760,7 +812,8 @@ class Room:
         presence = presence_deadlines(self._seats.values())
         if window is None:
             return presence
-        return (Deadline(ARO_WINDOW, window.key, window_deadline_ms), *presence)
+        return (Deadline(ARO_WINDOW, window.key, window_deadline_ms),
+                *self._hold.deadlines(window), *presence)
 
     async def _save_presence(self) -> None:
         """Store the seats' presence with the open deadlines; a failure only delays it to
@@ -949,7 +1002,7 @@ class Room:
         settings = self.meta.settings
         return {"ruleset": settings.ruleset, "aro_window_s": settings.aro_window_s,
                 "visibility": settings.visibility, "spectator_delay_s": settings.spectator_delay_s,
-                "clock_s": settings.clock_s,
+                "clock_s": settings.clock_s, "aro_min_open_s": settings.aro_min_open_s,
                 "table": self._engine.table_summary(settings.ruleset, settings.table)}
 
     def _listing(self, state: State) -> Listing | None:
@@ -1035,6 +1088,7 @@ class Room:
         self._listing_pace.close()
         if self._window_timer is not None:
             self._window_timer.cancel()
+        self._hold.closed()
         if self._idle_timer is not None:
             self._idle_timer.cancel()
         members = [seat.member for seat in self._seats.values() if seat.member is not None]

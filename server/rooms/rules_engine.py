@@ -82,6 +82,9 @@ class RulesCoreEngine:
             return commands.ChooseGutsMove(order=window.order, trooper=TrooperId(window.guts))
         return commands.CloseAroWindow(order=window.order, step=window.step)
 
+    def may_react_unseen(self, state: State, side: str) -> bool:
+        return engine.may_react_unseen(state, _ACTORS[side])
+
     def start_clocks(self, state: State, clock_ms: int, at_ms: int) -> State:
         return engine.start_clocks(state, clock_ms, at_ms)
 

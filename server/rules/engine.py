@@ -23,7 +23,12 @@ from .events import Event, GameEnded, SuppressiveFireChanged
 from .ids import Side, TrooperId
 from .orders.activation import decide_declare_skill
 from .orders.airborne import decide_combat_jump, decide_keep_airborne
-from .orders.aro import decide_close_aro_window, decide_declare_aro, decide_pass_aro
+from .orders.aro import (
+    decide_close_aro_window,
+    decide_declare_aro,
+    decide_pass_aro,
+    may_react_unseen,
+)
 from .orders.clocks import (
     clocks_fields,
     decide_clock_expired,
@@ -58,6 +63,7 @@ __all__ = [
     "apply_all",
     "clocks_fields",
     "decide",
+    "may_react_unseen",
     "new_game",
     "pending_aro_window",
     "prepare",

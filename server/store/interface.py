@@ -64,6 +64,12 @@ class RoomSettings:
     armies (``server/tournaments/routes.py``); a seat left out chooses freely. {} in every
     lobby room and in rooms stored before registered armies."""
 
+    aro_min_open_s: float = 0.0
+    """Uniform ARO windows (``server/rooms/window_hold.py``, docs/fair-play.md): while the
+    reactive side could hold a trooper whose presence or eligibility is private, every ARO
+    window stays open at least this long, however soon its player closes it. 0: off (lobby
+    rooms by default, and rooms stored before the setting); tournament rooms: 3 s."""
+
     @property
     def fixed_dice(self) -> bool:
         return self.fixed_seed is not None

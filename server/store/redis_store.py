@@ -446,7 +446,8 @@ def _pack_meta(meta: RoomMeta) -> bytes:
         "settings": {"ruleset": s.ruleset, "aro_window_s": s.aro_window_s,
                      "visibility": s.visibility, "fixed_seed": s.fixed_seed,
                      "spectator_delay_s": s.spectator_delay_s, "table": s.table,
-                     "clock_s": s.clock_s, "armies": dict(s.armies)},
+                     "clock_s": s.clock_s, "armies": dict(s.armies),
+                     "aro_min_open_s": s.aro_min_open_s},
     })
 
 
@@ -472,7 +473,8 @@ def _unpack_meta(data: bytes) -> RoomMeta:
                             None if fixed is None else int(fixed),
                             s.get("table", ""),  # rooms stored before tables: ""
                             int(s.get("clock_s", 0)),  # rooms stored before clocks: none
-                            {str(k): str(v) for k, v in s.get("armies", {}).items()})
+                            {str(k): str(v) for k, v in s.get("armies", {}).items()},
+                            float(s.get("aro_min_open_s", 0.0)))  # rooms stored before: off
     return RoomMeta(plain["room_id"], settings, plain["token_hash_a"], plain["token_hash_b"],
                     int(plain["created_ms"]), str(plain.get("dice_commitment", "")),
                     str(plain.get("organizer_hash", "")))  # rooms stored before: none

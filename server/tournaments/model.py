@@ -28,6 +28,10 @@ class Settings:
     max_players: int = 256
     """Players that hold a place (``Tournament.places_taken``); tournaments made before
     the setting take the most any may (256)."""
+    aro_min_open_s: float = 3.0
+    """Its rooms' uniform ARO windows (``RoomSettings.aro_min_open_s``); tournaments made
+    before the setting: the tournament default (``TOURNAMENT_ARO_MIN_OPEN_S``, 3 s), at most
+    their ARO window."""
 
     def layout_for(self, round_number: int, table_number: int) -> str | None:
         """Table ``n`` of round ``r`` rotates through the layouts (None: the default)."""
@@ -218,7 +222,8 @@ def created(entry: Entry) -> Tournament:
                         float(s["aro_window_s"]), float(s["spectator_delay_s"]),
                         None if s.get("clock_s") is None else int(s["clock_s"]),
                         tuple(s.get("tables", ())), str(s["visibility"]),
-                        int(s.get("max_players", 256)))
+                        int(s.get("max_players", 256)),
+                        float(s.get("aro_min_open_s", min(3.0, float(s["aro_window_s"])))))
     return Tournament(str(entry["tournament"]), str(entry["name"]), settings,
                       str(entry["organizer_hash"]), str(entry["sealed_organizer"]),
                       int(entry["created_ms"]), version=1)

@@ -16,7 +16,7 @@ from starlette.routing import Route
 from server.config import Settings
 from server.lobby.admission import Refusal, TrustedProxies, admission_for, client_address
 from server.lobby.caster_routes import current_caster
-from server.lobby.routes import BadRequest, parse_room_settings
+from server.lobby.routes import TOURNAMENT_ARO_MIN_OPEN_S, BadRequest, parse_room_settings
 from server.lobby.routes import _json_object as read_json_object  # the lobby's bounded body
 from server.rooms.registry import RoomRegistry
 from server.rules.armies.army_catalogue import sample_armies
@@ -97,7 +97,8 @@ def _army_check(state: Tournament) -> decide.ArmyCheck:
 def _room_body(settings: Any, layout: str | None) -> dict[str, Any]:
     body: dict[str, Any] = {"ruleset": settings.ruleset, "aro_window_s": settings.aro_window_s,
                             "visibility": settings.visibility,
-                            "spectator_delay_s": settings.spectator_delay_s}
+                            "spectator_delay_s": settings.spectator_delay_s,
+                            "aro_min_open_s": settings.aro_min_open_s}
     if layout is not None:
         body["table"] = layout
     if settings.clock_s is not None:
@@ -137,7 +138,7 @@ async def create_tournament(request: Request) -> Response:
     body = await read_json_object(request)
     decide.known_fields(body, {"action_id", "name", "rounds", "ruleset", "point_limit",
                                "aro_window_s", "spectator_delay_s", "clock_s", "tables",
-                               "visibility", "max_players"})
+                               "visibility", "max_players", "aro_min_open_s"})
     action_id = decide.action_id_of(body)
     name = decide.text(body, "name", 1, 80)
     rounds = decide.integer(body, "rounds", 1, 10)
@@ -147,9 +148,10 @@ async def create_tournament(request: Request) -> Response:
         raise Refused("bad_field", f"tables must be a list of at most {MAX_LAYOUTS} layout ids "
                       "(GET /api/tables)")
     room_fields: dict[str, Any] = {k: body[k] for k in ("ruleset", "aro_window_s", "spectator_delay_s",
-                                        "clock_s", "visibility") if k in body}
+                                        "clock_s", "visibility", "aro_min_open_s") if k in body}
     # The rooms' settings are checked as POST /api/rooms checks them, for every layout.
-    checked = [parse_room_settings({**room_fields, **({"table": t} if t else {})}, settings)
+    checked = [parse_room_settings({**room_fields, **({"table": t} if t else {})}, settings,
+                                   TOURNAMENT_ARO_MIN_OPEN_S)
                for t in (layouts or [""])]
     first = checked[0]
     # The format's usual game size when none is given: 300 points in N5, 30 in CodeOne.
@@ -162,7 +164,7 @@ async def create_tournament(request: Request) -> Response:
         "rounds": rounds, "ruleset": first.ruleset, "point_limit": point_limit,
         "aro_window_s": first.aro_window_s, "spectator_delay_s": first.spectator_delay_s,
         "clock_s": body.get("clock_s"), "tables": layouts, "visibility": first.visibility,
-        "max_players": max_players}
+        "max_players": max_players, "aro_min_open_s": first.aro_min_open_s}
     service = tournaments_of(request)
     tournament_id = await service.store.claim_creation(action_id, tokens.new_id())
     for _ in range(2):

@@ -138,6 +138,9 @@ class FakeEngine:
     def pending_aro_window(self, state: FakeState) -> AroWindow | None:
         return None if state.window is None else AroWindow(state.window[0], state.window[1], "B")
 
+    def may_react_unseen(self, state: FakeState, side: str) -> bool:
+        return False  # (the fake game has no hidden troopers)
+
     def close_window_command(self, window: AroWindow) -> dict[str, Any]:
         return {"type": "close_aro_window", "order": window.order, "step": window.step}
 

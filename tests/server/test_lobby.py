@@ -23,7 +23,7 @@ async def test_create_room_hands_out_two_distinct_secret_seat_tokens(
     assert token_a != token_b and len(token_a) >= 32
     assert room["settings"] == {"ruleset": "n5", "aro_window_s": 12.0,
                                 "visibility": "private", "spectator_delay_s": 0.0,
-                                "clock_s": 0,
+                                "clock_s": 0, "aro_min_open_s": 0.0,
                                 "table": {"id": "n5-ashfall-refinery",
                                           "title": "Ashfall Refinery", "inline": False}}
     assert room["spectator_link"] == f"/#room={room['room']}"
@@ -72,7 +72,9 @@ async def test_with_the_testing_switch_a_seed_makes_a_room_that_says_its_dice_ar
 
 async def test_bad_create_requests_are_refused_with_a_reason(http: httpx.AsyncClient) -> None:
     for body in ({"ruleset": "chess"}, {"aro_window_s": -1}, {"visibility": "secret"},
-                 {"seed": "x"}, {"typo": 1}):
+                 {"seed": "x"}, {"typo": 1}, {"aro_min_open_s": -1},
+                 {"aro_min_open_s": 31, "aro_window_s": 60},
+                 {"aro_min_open_s": 5, "aro_window_s": 4}, {"aro_min_open_s": "3"}):
         response = await http.post("/api/rooms", json=body)
         assert response.status_code == 400 and response.json()["error"] == "bad_field", body
     assert (await http.post("/api/rooms", content=b"[")).json()["error"] == "bad_json"

@@ -18,8 +18,8 @@ from tests.store.redis_process import RedisProcess
 pytestmark = pytest.mark.redis
 
 
-def meta(armies: dict[str, str]) -> RoomMeta:
-    settings = RoomSettings("n5", 30.0, "private", armies=armies)
+def meta(armies: dict[str, str], aro_min_open_s: float = 0.0) -> RoomMeta:
+    settings = RoomSettings("n5", 30.0, "private", armies=armies, aro_min_open_s=aro_min_open_s)
     return RoomMeta(f"r{uuid.uuid4().hex[:10]}", settings, "a" * 64, "b" * 64, 1_000)
 
 
@@ -32,6 +32,13 @@ async def test_the_registered_armies_are_read_back_as_they_were_stored(
     stored = await store.load_room(room.room_id)
     assert stored is not None and stored.meta == room
     assert dict(stored.meta.settings.armies) == armies
+
+
+async def test_uniform_aro_windows_are_read_back_as_they_were_stored(store: RoomStore) -> None:
+    room = meta({}, aro_min_open_s=3.0)
+    await store.create_room(room, b"snap-0", None)
+    stored = await store.load_room(room.room_id)
+    assert stored is not None and stored.meta.settings.aro_min_open_s == 3.0
 
 
 async def test_a_room_stored_before_registered_armies_holds_no_seat_to_one(
@@ -50,6 +57,7 @@ async def test_a_room_stored_before_registered_armies_holds_no_seat_to_one(
                          "clock_s": 0}}))
         stored = await store.load_room(room.room_id)
         assert stored is not None and dict(stored.meta.settings.armies) == {}
+        assert stored.meta.settings.aro_min_open_s == 0.0, "uniform ARO windows: off"
     finally:
         await raw.aclose()
         await store.close()

@@ -262,8 +262,25 @@ async def test_the_tables_get_the_tournaments_settings_and_chess_clocks(
             room["settings"]["spectator_delay_s"], room["settings"]["visibility"]) == (
         "codeone", 45.0, 5.0, "private")
     assert room["settings"]["table"]["id"] == table["layout"] == "sample-open-codeone"
+    # Uniform ARO windows: on by default in a tournament's rooms (docs/fair-play.md).
+    assert room["settings"]["aro_min_open_s"] == 3.0
     row = (await organizer.dashboard())["tables"][0]
     assert row["clocks"] is not None and row["clocks"]["A"] == row["clocks"]["B"] == 4_500_000
     refused = await http.post("/api/tournaments", json={
         "action_id": action_id(), "name": "x", "rounds": 1, "clock_s": 99_999})
+    assert refused.status_code == 400 and refused.json()["error"] == "bad_field"
+
+
+async def test_a_tournament_may_choose_its_rooms_uniform_aro_windows_or_turn_them_off(
+        http: httpx.AsyncClient) -> None:
+    for chosen in (0, 5):
+        organizer, _ = await Organizer.create(http, rounds=1, aro_min_open_s=chosen)
+        assert (await organizer.view())["settings"]["aro_min_open_s"] == chosen
+        for name in ("Ana", "Ben"):
+            await organizer.register(name, ARMY)
+        table = (await organizer.act("start_round"))["view"]["rounds"][0]["tables"][0]
+        room = (await http.get(f"/api/rooms/{table['room']}")).json()
+        assert room["settings"]["aro_min_open_s"] == chosen
+    refused = await http.post("/api/tournaments", json={
+        "action_id": action_id(), "name": "x", "rounds": 1, "aro_min_open_s": 31})
     assert refused.status_code == 400 and refused.json()["error"] == "bad_field"

@@ -113,7 +113,11 @@ def expected_standings(view: dict[str, Any], records: dict[str, dict[str, Any]]
 async def test_four_players_two_rounds_with_a_restart_in_the_middle(
         node: ServerProcess, rooms: RedisRoomStore) -> None:
     async with httpx.AsyncClient(base_url=node.base, timeout=60) as http:
-        organizer, _ = await Organizer.create(http, tables=["sample-open-codeone"])
+        # Without uniform ARO windows (on by default in tournaments): the random players
+        # answer every window at once and would wait 3 s of wall time on each one;
+        # tests/server/test_uniform_aro_windows.py covers the hold.
+        organizer, _ = await Organizer.create(http, tables=["sample-open-codeone"],
+                                              aro_min_open_s=0)
         tokens = {}
         for n, name in enumerate(("Ana", "Ben", "Cy", "Di")):
             made = await organizer.register(name, ARMIES[n % 2])

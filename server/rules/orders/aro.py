@@ -149,6 +149,20 @@ def seen_by_opponent(trooper: TrooperState, eligibility: Eligibility) -> bool:
                                   or eligibility.template or eligibility.comms_target)
 
 
+def may_react_unseen(state: GameState, side: Side) -> bool:
+    """Whether, as far as the opponent can tell, ``side`` could hold a trooper whose
+    presence or ARO eligibility is private: a Camouflage Marker (its Sixth Sense or Hacking
+    Area), or a trooper whose list entry may deploy hidden or by Combat Jump that is not on
+    the table as a model (in Hidden Deployment, airborne -- or, for all the opponent knows,
+    either). Only public facts decide it (the lists are public; markers and models on the
+    table are seen), so the answer is the same whatever the private facts: uniform ARO
+    windows (docs/fair-play.md) hold a window's close on it without telling anything."""
+    return any(trooper.marker
+               or ((trooper.profile.hidden_deployment or trooper.profile.combat_jump)
+                   and not trooper.on_table)
+               for trooper in state.troopers_of(side))
+
+
 def as_opponent_sees(trooper: TrooperState, eligibility: Eligibility) -> Eligibility:
     """``eligibility`` without what only comes from a Camouflage Marker's private profile
     (for a trooper ``seen_by_opponent``)."""
@@ -227,7 +241,8 @@ def open_window(state: GameState) -> list[Event]:
     when it closes, then depends only on the reactive player's answer or the deadline,
     never on what only the reactive player may know (a trooper in Hidden Deployment, what a
     Camouflage Marker is): the reactive player's client answers at once when it has
-    nothing to declare."""
+    nothing to declare, and a room with uniform ARO windows holds that answer to a minimum
+    time when the reactive side could react unseen (``may_react_unseen``)."""
     order = state.order
     assert order is not None
     found = eligibility(state, order)
