@@ -1,4 +1,4 @@
-// The lobby: create a room (ruleset, ARO window, spectator delay, table), hand out its links
+// The lobby: create a room (ruleset, ARO window, uniform windows, spectator delay, table), hand out its links
 // with Copy buttons (both seats, spectators, and the organizer's, which makes caster links),
 // list the public rooms and the public tournaments (tournament-lobby.js), and the organizer's
 // page (#room=...&organizer=...). Links are shown in copy-field.js's fields.
@@ -82,7 +82,8 @@ async function createRoom(/** @type {SubmitEvent} */ event) {
   event.preventDefault();
   const form = new FormData(/** @type {HTMLFormElement} */ (event.target));
   const body = /** @type {Record<string, any>} */ ({ ruleset: form.get("ruleset"), aro_window_s: Number(form.get("aro_window_s")),
-    spectator_delay_s: Number(form.get("spectator_delay_s") ?? 0), clock_s: Math.round(Number(form.get("clock_min") ?? 0) * 60) });
+    spectator_delay_s: Number(form.get("spectator_delay_s") ?? 0), clock_s: Math.round(Number(form.get("clock_min") ?? 0) * 60),
+    aro_min_open_s: Number(form.get("aro_min_open_s") ?? 0) });
   if (!$("table-choice").hidden) {
     if (tableFromFile !== null) body.table = tableFromFile;
     else if (form.get("table")) body.table = form.get("table");
