@@ -173,8 +173,13 @@ def guts_reaction(state: GameState, due: GutsDue, route: Sequence[Point] = ()) -
     """What a failed Guts Roll makes the trooper do: move along ``route`` (one
     ``guts_route_problem`` accepts; empty: to the default point), or go Prone when no
     movement satisfies the rule (nothing if already Prone)."""
-    rule = guts_rule(state, due)
-    trooper = state.trooper(due.trooper)
+    return rule_reaction(state, guts_rule(state, due), route)
+
+
+def rule_reaction(state: GameState, rule: GutsRule, route: Sequence[Point] = ()) -> Effect | None:
+    """``guts_reaction`` for a ``rule`` already worked out in ``state`` (it costs a Line of
+    Fire test per candidate point, so a caller holding it need not make it again)."""
+    trooper = state.trooper(rule.trooper)
     if rule.reason is None:
         return None if trooper.prone else WentProne(trooper.id, "guts")
     path = tuple(route) if route else (_position(trooper), rule.default)
@@ -289,6 +294,8 @@ def _scenery_contacts(state: GameState, trooper: TrooperState,
               and body_polygon_distance(trooper.body(), p.polygon) <= GUTS_MOVE + CONTACT_TOLERANCE]
     if not pieces:
         return []
+    if any(touches_scenery(trooper.body(), piece) for piece in pieces):
+        return []  # already in contact: no move starts out of it
     x, y = _position(trooper)
 
     def touching(reach: float, angle: float) -> bool:
@@ -296,11 +303,11 @@ def _scenery_contacts(state: GameState, trooper: TrooperState,
         return any(touches_scenery(body, piece) for piece in pieces)
 
     found: list[tuple[float, Point]] = []
+    steps = int(GUTS_MOVE / _CONTACT_STEP)
     for angle in _directions(away):
-        steps = int(GUTS_MOVE / _CONTACT_STEP)
         hit = next((k * _CONTACT_STEP for k in range(1, steps + 1)
                     if touching(k * _CONTACT_STEP, angle)), None)
-        if hit is None or touching(0.0, angle):
+        if hit is None:
             continue
         low, high = hit - _CONTACT_STEP, hit
         for _ in range(12):  # to well under the contact tolerance

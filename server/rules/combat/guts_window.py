@@ -30,7 +30,7 @@ from ..ids import Side
 from ..reasons import Reason
 from ..state import Conclusion, GameState, GutsDue, OrderStep
 from .effects import apply_effect
-from .guts import GutsRule, guts_reaction, guts_route_problem, guts_rule
+from .guts import GutsRule, guts_route_problem, guts_rule, rule_reaction
 from .resolution import alert_turns
 
 
@@ -79,7 +79,7 @@ def next_guts_reaction(state: GameState) -> list[Event]:
         assert trooper.position is not None
         return [GutsWindowOpened(order.number, due.trooper, trooper.side, rule.reason,
                                  (trooper.position, rule.default))]
-    return [GutsReacted(order.number, due.trooper, guts_reaction(state, due), "automatic")]
+    return [GutsReacted(order.number, due.trooper, rule_reaction(state, rule), "automatic")]
 
 
 def conclusion_over(state: GameState) -> bool:
@@ -111,15 +111,17 @@ def decide_choose_guts_move(state: GameState, side: Side | System,
     if side is SYSTEM:
         require(not command.route, Reason.BAD_COMMAND,
                 "At the deadline the room takes the default Guts movement.")
-        return [GutsReacted(order.number, due.trooper, guts_reaction(state, due), "deadline")]
-    require(trooper.side is side, Reason.NOT_YOUR_TROOPER,
-            "That trooper is not yours: its owner chooses its Guts movement.")
-    if not command.route:
-        return [GutsReacted(order.number, due.trooper, guts_reaction(state, due), "default")]
-    problem = guts_route_problem(state, guts_rule(state, due), command.route)
+    else:
+        require(trooper.side is side, Reason.NOT_YOUR_TROOPER,
+                "That trooper is not yours: its owner chooses its Guts movement.")
+    rule = guts_rule(state, due)
+    if side is SYSTEM or not command.route:
+        how = "deadline" if side is SYSTEM else "default"
+        return [GutsReacted(order.number, due.trooper, rule_reaction(state, rule), how)]
+    problem = guts_route_problem(state, rule, command.route)
     if problem is not None:
         require(False, Reason(problem.code), problem.message)
-    return [GutsReacted(order.number, due.trooper, guts_reaction(state, due, command.route),
+    return [GutsReacted(order.number, due.trooper, rule_reaction(state, rule, command.route),
                         "chosen")]
 
 
