@@ -226,7 +226,7 @@ class Settings:
     """How long a pinged websocket may take to answer before it is closed."""
     freeze_gc: bool = True
     """Tune the garbage collector for a long-running server: ``gc_threshold``, then
-    gc.freeze() after start-up (see /work/shared/PERFORMANCE-NOTES.md). Off in tests that
+    gc.freeze() after start-up (docs/performance.md, "Garbage-collection stalls"). Off in tests that
     build apps inside the test process."""
     gc_warn_ms: float = 20.0
     """Log a warning for every garbage collection that takes this long or longer (it
