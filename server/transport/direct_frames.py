@@ -7,6 +7,7 @@ socket and frame, thousands of times a second on a busy node, for bytes that are
 to ten header octets plus the payload on every socket. A server's frames are not masked (RFC
 6455 §5.1), so we frame the payload ourselves and write it to the transport (the pattern of
 gorilla/websocket's ``PreparedMessage``).
+
 Spectators' sockets always write this way: a room's frame goes to thousands of them
 (``bench.broadcast``: 10,000 spectators of one room on two nodes), and through ASGI each
 delivery cost much more node CPU than written directly (docs/performance.md).
