@@ -24,7 +24,7 @@ memory, descriptors) and ``python_*`` (collections per generation).
 
 Cost: the code on a command's path binds its labelled children once, here, and does a
 counter increment or a histogram observation each; nothing looks a label up per
-command, frame or delivery (docs/performance.md, "Findings that still hold", metrics).
+command, frame or delivery (docs/performance.md, "Loop time per request").
 """
 
 from __future__ import annotations
