@@ -182,7 +182,7 @@ def body_problem(body: dict[str, Any]) -> str | None:
     The shape of each command (which fields, of which types; ``true`` is never a number)
     is the rules core's to check; this keeps out what no command can hold before it costs
     the rules core anything. Facings are angles: the rules core takes them modulo 360
-    (docs/rules-decisions.md)."""
+    (docs/rules-decisions/README.md)."""
     found = _plain_problem(body, 1)
     if found is None:
         return None

@@ -91,7 +91,7 @@ def create_app(
             if thresholds is not None:
                 gc.set_threshold(*thresholds)
             # Everything alive now lives as long as the server: keep the collector off it
-            # (see /work/shared/PERFORMANCE-NOTES.md, GC pauses at 10k+ sockets).
+            # (collection pauses grow with the heap: docs/performance.md, "Garbage-collection stalls").
             gc.collect()
             gc.freeze()
             # ... and so is a crowd of sockets arriving later (server.crowd_gc).

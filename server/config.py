@@ -206,10 +206,8 @@ class Settings:
     """Write the seats' frames straight to uvicorn's transport where that is exactly what
     its ``send`` would do (``server/transport/direct_frames.py``), as the spectators' frames
     always are; off (``REFEREE_DIRECT_FRAMES=0``): through ASGI ``send``. On by default: a
-    seat's frame through ASGI cost about 1.5 times a direct one, and at 3,000 rooms x 6
-    sockets the maximum rate took 2,013 us of CPU per Order with it, 2,178 without
-    (docs/server.md); an earlier A/B saw the ARO-close p99 3-4 ms later with it, which
-    later runs without it matched: the runs' spread."""
+    seat's frame through ASGI costs clearly more CPU than a direct one (docs/performance.md,
+    "Direct frames"; the runs in bench/history.jsonl)."""
     ws_ping_interval_s: float = 20.0
     """The server pings a seat's websocket when it sent nothing for this long (uvicorn's
     keepalive, its default interval, skipping sockets heard from: ``server/transport/
@@ -226,7 +224,7 @@ class Settings:
     """How long a pinged websocket may take to answer before it is closed."""
     freeze_gc: bool = True
     """Tune the garbage collector for a long-running server: ``gc_threshold``, then
-    gc.freeze() after start-up (see /work/shared/PERFORMANCE-NOTES.md). Off in tests that
+    gc.freeze() after start-up (docs/performance.md, "Garbage-collection stalls"). Off in tests that
     build apps inside the test process."""
     gc_warn_ms: float = 20.0
     """Log a warning for every garbage collection that takes this long or longer (it

@@ -23,8 +23,8 @@ counters end in ``_total``. prometheus-client's default collectors add ``process
 memory, descriptors) and ``python_*`` (collections per generation).
 
 Cost: the code on a command's path binds its labelled children once, here, and does a
-counter increment (~0.5 µs) or a histogram observation (~1.6 µs) each; nothing looks a
-label up per command, frame or delivery (docs/performance.md, "Instrumentation").
+counter increment or a histogram observation each; nothing looks a label up per
+command, frame or delivery (docs/performance.md, "Loop time per request").
 """
 
 from __future__ import annotations
@@ -67,8 +67,8 @@ def private_write(private: bool) -> Iterator[None]:
     finally:
         PRIVATE_WRITE.reset(token)
 
-# No ``*_created`` series (a third of the lines: each scrape costs the event loop ~20 µs a
-# line); Prometheus finds counter resets without them.
+# No ``*_created`` series (a third of the lines, and a scrape's loop time grows with its
+# lines); Prometheus finds counter resets without them.
 disable_created_metrics()  # type: ignore[no-untyped-call]
 
 # --- buckets --------------------------------------------------------------------------------

@@ -13,11 +13,10 @@ node's own channel and every routed one subscribed again on it.
 Both connections are the store's ``AppendChannel`` (``server.store.append_channel``): one
 asyncio.Protocol per connection whose replies hiredis parses in ``data_received``, opened with
 the client pool's settings (URL, TLS, unix socket, AUTH, SELECT, client name). Not redis-py's
-``Pipeline`` and ``PubSub``: with a crowd joining one room their own code was ~11 % of each
-node's CPU (``Pipeline.execute``: pool checkout, the retry wrapper, a send under a timeout
-task, one ``read_response`` per reply, pool release -- ~120 µs of the owner's CPU for a
-one-message flush, ~14 µs per message at 32; ``PubSub.get_message``: a task wake-up and
-redis-py's parse path per message; figures in ``bench.bus_cost``).
+``Pipeline`` and ``PubSub``: with a crowd joining one room their own code was a large share
+of each node's CPU (``Pipeline.execute``: pool checkout, the retry wrapper, a send under a
+timeout task, one ``read_response`` per reply, pool release; ``PubSub.get_message``: a task
+wake-up and redis-py's parse path per message; figures in ``bench.bus_cost``).
 
 The writer: ``publish`` packs each message as a ``PUBLISH`` command at once (hiredis' C
 packer, ``server.store.resp``); a flush writes the queued commands (up to ``FLUSH_LIMIT``) in

@@ -7,11 +7,11 @@ the loop's ``Slices`` (``server.fanout.slices``: a few hundred per loop turn, in
 order for every socket), and when the delivery also goes on the bus, from the next loop
 turn on: the room bus publishes from a task, which would otherwise run only after the
 local fan-out's first slice, and with thousands of spectators here a seat on another node
-waited for them (5,000 spectators: ~75 ms, bench.broadcast). The viewers of a delivery are
-those subscribed when it is published: one who joins meanwhile gets none of the older
-frames still being handed out (its snapshot has them). A viewer may still get a frame
-older than a snapshot the room sent it by itself meanwhile (a resync), which clients take
-as the old resend it is (protocol: events up to the version held are skipped).
+waited for them (tens of milliseconds for thousands of spectators, bench.broadcast). The
+viewers of a delivery are those subscribed when it is published: one who joins meanwhile gets
+none of the older frames still being handed out (its snapshot has them). A viewer may still get
+a frame older than a snapshot the room sent it by itself meanwhile (a resync), which clients
+take as the old resend it is (protocol: events up to the version held are skipped).
 """
 
 from __future__ import annotations

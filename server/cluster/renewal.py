@@ -15,9 +15,9 @@ follows any renewal of the same room (a renewal after it would take the lease ba
 
 The round's commands are written as RESP bytes here, and each owned room's ``RENEW`` call is
 packed once per (room, fence) and reused every round: through redis-py's pipeline, packing
-and parsing 3,000 rooms' calls cost the thread ~17 ms of CPU per round, and the thread holds
-the GIL for that long (in 5 ms slices), which held up the event loop's commands by as much
-once every round; prepacked, the round costs ~2.6 ms (docs/performance.md).
+and parsing thousands of rooms' calls cost the thread several times as much CPU per round,
+and the thread holds the GIL for that long (in switch-interval slices), which held up the
+event loop's commands by as much once every round (docs/performance.md, "Leases").
 """
 
 from __future__ import annotations

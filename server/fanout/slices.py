@@ -1,7 +1,7 @@
 """Handing a crowd its frames in slices, so that one fan-out never holds the event loop.
 
-A frame for 5,000 spectators is ~75 ms of CPU written in one go (``bench.broadcast``):
-meanwhile no seat's command is read, no timer fires and no other room runs. ``Slices``
+A frame for thousands of spectators is tens of milliseconds of CPU written in one go
+(``bench.broadcast``): meanwhile no seat's command is read, no timer fires and no other room runs. ``Slices``
 keeps one queue of fan-outs per event loop and hands out at most ``size`` deliveries per
 loop turn, then gives the loop back (``call_soon``) and goes on at its next turn.
 
@@ -17,9 +17,9 @@ Seats first, on the loop too: a seat's command in flight on this node (a room de
 storing it, a relay waiting for its answer from the owner) takes a ``hold``, and while one
 is held no slice of a crowd (a fan-out larger than one slice) is handed out. Without it,
 each of the half-dozen loop turns a command crosses (its read, the store's reply, the room
-bus's write, the relay's read) waited behind a slice of a crowd's deliveries, ~7 ms of a
-core two nodes share for 256 of them (``bench.broadcast``: 50-120 ms for the few commands
-that met a crowd's fan-out). A hold never delays seats' frames, nor small crowds' (handed
+bus's write, the relay's read) waited behind a slice of a crowd's deliveries
+(``bench.broadcast`` traced it: the slow commands were those that met a crowd's fan-out;
+docs/performance.md, "Big audiences"). A hold never delays seats' frames, nor small crowds' (handed
 out at once as before), and keeps a crowd waiting ``hold_limit_s`` at most: then slices
 run again, held or not, until every hold is released. What a hold cannot spare a command is
 the slice under way when it arrives, hence slices of 128.
@@ -39,10 +39,10 @@ from server.metrics import CROWD_HELD_TURNS, CROWD_HOLD_LIMITS
 T = TypeVar("T")
 
 SLICE_SIZE = 128
-"""Deliveries per loop turn: at ~15 µs each (``bench.broadcast``), ~2 ms of the loop, ~4 ms
-of wall time on a core two nodes share. 256 made a command's read wait twice as long
-(players' p99 while 10,000 spectators join: 33.5-48 ms at 256, 26.3-30.4 at 128, three runs
-each with holds); 64 cost ~20% more CPU per delivery for no better tail."""
+"""Deliveries per loop turn: a couple of milliseconds of the loop. 256 made a command's
+read wait longer (the players' p99 while 10,000 spectators join, ``bench.broadcast``); 64
+cost more CPU per delivery for no better tail (docs/performance.md, "Big audiences";
+the runs in bench/history.jsonl)."""
 
 HOLD_LIMIT_S = 0.04
 """How long seats' commands may keep a crowd's fan-out waiting at most (from the first

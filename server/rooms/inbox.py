@@ -16,8 +16,8 @@ spectator who joins after a command gets a snapshot with its events.
 
 The loop also gets a turn between the other lane and the crowd's next message: a command's
 (or a timer's) frames are then on their way (the room bus's writer and the sockets run in
-that turn) before a join's first snapshot of the new version is made (~5 ms for a full
-table).
+that turn) before a join's first snapshot of the new version is made (a full table's snapshot
+is milliseconds of work: docs/performance.md, "Big audiences").
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ from typing import Generic, TypeVar
 T = TypeVar("T")
 
 CROWD_BATCH = 8
-"""Crowd messages handled in a row before the loop gets a turn: about 8 ms of joins."""
+"""Crowd messages handled in a row before the loop gets a turn (a few milliseconds of
+joins; ``bench.broadcast`` measures what they cost)."""
 
 
 class RoomInbox(Generic[T]):

@@ -7,7 +7,7 @@ declaration as the Order stands: the roll with its attribute, every MOD (range b
 Partial Cover, Mimetism, Targeted, Stunned...) and the final Success Value, a Direct
 Template hit, or the Idle it would become and why. Nothing here computes a MOD or a
 Requirement itself, so a preview and the Resolution that follows agree on everything
-known at declaration; what may still change after it is listed in docs/rules-decisions.md
+known at declaration; what may still change after it is listed in docs/rules-decisions/README.md
 ("What options shows of a shot").
 
 The answer uses only what the declaring seat may know: the shooter is its own trooper,

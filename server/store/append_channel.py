@@ -2,8 +2,9 @@
 
 Why: redis-py's asyncio round trip (pool checkout, a send wrapped in ``asyncio.wait_for`` --
 a task per send --, StreamWriter ``writelines``/``drain``, ``read_response`` per reply under
-a timeout, pool release) cost ~90 µs of CPU per single-append round trip, the referee's
-usual case when rooms play at a human pace (docs/performance.md). Here a round trip is one
+a timeout, pool release) cost several times this path's CPU per single-append round
+trip, the referee's usual case when rooms play at a human pace (``bench.append_cost``,
+docs/performance.md). Here a round trip is one
 ``transport.write`` and, when the replies arrive, hiredis parsing them inside
 ``data_received``, which hands them to the batch's callback right there.
 

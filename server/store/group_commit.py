@@ -1,8 +1,8 @@
 """Group commit: the writes that rooms make in one event-loop iteration, sent as one batch.
 
-A Redis round trip costs the client far more CPU than Redis spends on the write (see
-/work/shared/PERFORMANCE-NOTES.md: ~5x less client CPU per write when the writes of all
-rooms ready in the same loop iteration share one pipeline). ``GroupCommit.submit`` queues an
+A Redis round trip costs the client far more CPU than Redis spends on the write, so the
+writes of all rooms ready in the same loop iteration share one pipeline (the group commit;
+its cost per write: ``python -m bench.append_cost``, docs/performance.md). ``GroupCommit.submit`` queues an
 item; the first item queued schedules a callback for the next loop iteration, which takes
 every item queued by then and hands them to ``flush`` at once. A room has at most one write
 in flight (it awaits each), so batching never reorders one room's writes.

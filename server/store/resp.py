@@ -4,8 +4,8 @@ redis-py packs every argument through its encoder and then the commands again in
 The group-committed appends (``EVALSHA`` with ~10 arguments each, ``server.store
 .append_channel``) and the lease renewal thread's round (``server.cluster.renewal``, a
 ``RENEW`` call per owned room) send commands whose arguments are all bytes, str or int
-already: hiredis packs such a command in C, ~1.3 µs for an append's ``EVALSHA`` against ~3 µs
-for a join in Python (``bench.append_cost`` has the figures per append).
+already: hiredis packs such a command in C, faster than a join in Python
+(``bench.append_cost`` has the figures per append).
 """
 
 from __future__ import annotations

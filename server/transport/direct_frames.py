@@ -1,20 +1,19 @@
 """Writing a room's frames straight to the socket's transport, framed once by us.
 
-Each frame the fan-out delivers would otherwise go through uvicorn's ASGI ``send``: a
-coroutine that waits on the connection's ``writable`` event, looks the message up, has
-websockets' sans-I/O protocol build a ``Frame`` and serialize it, and joins its output --
-several microseconds of Python per socket and frame, about 9,000 times a second at 3,000
-rooms x 6 sockets, for bytes that are the same two to ten header octets plus the payload
-on every socket. A server's frames are not masked (RFC 6455 §5.1), so we frame the payload
-ourselves and write it to the transport (the pattern of gorilla/websocket's
-``PreparedMessage``).
+Each frame the fan-out delivers would otherwise go through uvicorn's ASGI ``send``: a coroutine
+that waits on the connection's ``writable`` event, looks the message up, has websockets'
+sans-I/O protocol build a ``Frame`` and serialize it, and joins its output -- Python work per
+socket and frame, thousands of times a second on a busy node, for bytes that are the same two
+to ten header octets plus the payload on every socket. A server's frames are not masked (RFC
+6455 §5.1), so we frame the payload ourselves and write it to the transport (the pattern of
+gorilla/websocket's ``PreparedMessage``).
 
 Spectators' sockets always write this way: a room's frame goes to thousands of them
 (``bench.broadcast``: 10,000 spectators of one room on two nodes), and through ASGI each
-delivery cost 37 µs of node CPU against 22 µs written directly (the baseline's: 18 µs).
+delivery cost much more node CPU than written directly (docs/performance.md).
 Seats' sockets too, unless ``Settings.direct_frames`` is off (``REFEREE_DIRECT_FRAMES=0``):
-through ASGI a seat's frame cost about 1.5 times a spectator's written directly (paced
-profile at 3,000 rooms x 6 sockets); see docs/server.md for the A/B.
+through ASGI a seat's frame costs clearly more than one written directly
+(docs/performance.md, "Direct frames").
 
 A frame handed to many sockets in a row is framed once: the last payload's framing is
 kept (``binary_frame`` is called with the same bytes object for every subscriber of an

@@ -67,22 +67,21 @@ MESSAGE_TOKENS: dict[type, float] = {
 }
 """What each message takes of the socket's rate limit (``rate_per_s`` tokens a second,
 ``rate_burst`` at once; over it the socket is closed with RATE_LIMITED). A command joins the
-room's bounded inbox and a ping is answered at once: one token. ``options`` (~5-10 ms of
-the rules core at each new version), a ``history`` page (up to ~10 ms) and ``sync`` (a
-snapshot) take two. A ``measure`` is one Line of Fire check and a few distances (tens of
-microseconds): one token. Besides, the loop time of every query is budgeted as it is spent
-(``server.transport.work_budget``). A whole 5,000-event history is 10 pages: 20 tokens of
-the burst of 40."""
+room's bounded inbox and a ping is answered at once: one token. ``options`` (milliseconds of
+the rules core at each new version), a ``history`` page and ``sync`` (a snapshot) take
+two. A ``measure`` is one Line of Fire check and a few distances: one token. Besides, the
+loop time of every query is budgeted as it is spent (``server.transport.work_budget``). A
+whole 5,000-event history is 10 pages: 20 tokens of the burst of 40."""
 
 HISTORY_FLOOR_S = 0.010
 """Loop time a ``history`` request is charged at least: its page is made later, in the
-room's task (up to ~10 ms for 500 events, docs/performance.md)."""
+room's task (``bench.history_cost``, docs/performance.md)."""
 RELAYED_OPTIONS_FLOOR_S = 0.005
 """Loop time a relayed ``options`` request is charged at least on the relaying node: the
-owner computes it (~5 ms at a new version), where no budget of this socket's is."""
+owner computes it (milliseconds at a new version), where no budget of this socket's is."""
 SYNC_FLOOR_S = 0.002
 """Loop time a ``sync`` is charged at least: the room builds a snapshot or a catch-up for
-it later, in its task (a snapshot's view of a full N5 table: ~0.7 ms)."""
+it later, in its task (a snapshot's view of a full N5 table)."""
 
 JOIN_ATTEMPTS = 3
 """Joins tried when the room changes owner during the handshake (a takeover): then the

@@ -1,13 +1,13 @@
 """Budgets of event-loop time for the requests that cost the node more than a command.
 
 A command is cheap where the transport sees it (it joins the room's bounded inbox). But an
-``options`` request runs the rules core's ``seat_options`` in the event loop (~5-10 ms on
-a tournament table at each new version), ``measure`` a Line of Fire check, ``history`` a
-page of up to ~10 ms in the room's task, and ``sync`` a snapshot. Within the message rate
-limit, a few sockets asking for them could take the whole core from every other room of
-the node (issue 18: 8 seats took 0.9 of it). So each such request draws on budgets of
-loop time, measured as it runs in the loop thread's CPU time, at most ``work_lane.MAX_CHARGE_S``
-a request (or, for what runs in the room's task, a fixed estimate):
+``options`` request runs the rules core's ``seat_options`` in the event loop (milliseconds on a
+tournament table at each new version: ``bench.table_cost``), ``measure`` a Line of Fire check,
+``history`` a page in the room's task (``bench.history_cost``), and ``sync`` a snapshot. Within
+the message rate limit, a few sockets asking for them could take the whole core from every
+other room of the node (issue 18: 8 seats took 0.9 of it). So each such request draws on
+budgets of loop time, measured as it runs in the loop thread's CPU time, at most
+``work_lane.MAX_CHARGE_S`` a request (or, for what runs in the room's task, a fixed estimate):
 
 - each **seat** of a room (``work_seat_ms_per_s``, ``work_seat_burst_ms``), kept across
   reconnections, so connecting again gives no fresh budget;
@@ -20,8 +20,8 @@ socket's requests wait in its ``WorkLane``. A room thus takes at most two seats'
 spectators' share of the loop (2 x 20 + 10 = 50 ms per second by default, after bursts of
 up to 500 ms), and all rooms together at most ``work_node_share`` (0.3): the rest is left
 for commands, pings and fan-out. A legitimate seat asks for its options once per version:
-on a dense N5 table (~7 ms each) 20 ms a second is a new version every 350 ms, sustained,
-and the burst covers 25 at once.
+on a dense N5 table (``bench.table_cost``) the default budget is a new version every few
+hundred milliseconds, sustained, and the burst covers a couple of dozen at once.
 """
 
 from __future__ import annotations

@@ -28,10 +28,10 @@ log = logging.getLogger(__name__)
 LANE_LIMIT = 16
 """Requests one socket may have waiting for its budgets."""
 MAX_CHARGE_S = 0.1
-"""The most one request is charged. Nothing a seat may ask for takes this long on its own
-(an ``options`` on a dense table is ~7 ms); a request measured longer met a collection of
-the oldest generation or a starved process, and charging all of it would make a player's
-next request wait seconds (at 20 ms a second, 0.9 s of debt is 45 s)."""
+"""The most one request is charged. Nothing a seat may ask for takes this long on its own (an
+``options`` on a dense table takes milliseconds: ``bench.table_cost``); a request measured
+longer met a collection of the oldest generation or a starved process, and charging all of it
+would make a player's next request wait seconds (at 20 ms a second, 0.9 s of debt is 45 s)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,5 @@
 """Seed 000 OES steps 2 and 4 (ARO declaration) under the hidden-information policy
-(docs/rules-decisions.md): an ARO window opens at every ARO step of every Order, whoever is
+(docs/rules-decisions/README.md): an ARO window opens at every ARO step of every Order, whoever is
 eligible, and closes only when the reactive player closes it or at the deadline (the room's
 clock). Whether a window opens, and when it closes, never depends on what only the reactive
 player knows.

@@ -3,7 +3,7 @@
 Before it moves, the trooper stands at its Order's starting point with the facing it had
 when activated: its front arc decides its Line of Fire there, as if it had not moved. From
 the points after the start it has been moving, turning as it goes, so it may look any way
-from them (docs/rules-decisions.md, "Firing point"). A Move does not give the starting
+from them (docs/rules-decisions/README.md, "Firing point"). A Move does not give the starting
 point all-round sight.
 """
 

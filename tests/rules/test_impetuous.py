@@ -2,7 +2,7 @@
 its movement (base contact with an enemy within reach, else the full MOV towards the enemy
 Deployment Zone without doubling back, freely inside it), Prone cancelled, and no Partial
 Cover at any time. Refused at declaration (``illegal_skill_combination``,
-``impetuous_route``) and stated in ``options`` (docs/rules-decisions.md).
+``impetuous_route``) and stated in ``options`` (docs/rules-decisions/README.md).
 
 B (vesper-raiders) plays first from the south zone (y 0-12); A's zone, the enemy's, is the
 north one (y 36-48). B-t6 is a Razorback Berserker (Impetuous, MOV 4-4, S2)."""

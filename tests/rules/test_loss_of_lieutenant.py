@@ -1,6 +1,6 @@
 """DIGEST 11.3 Loss of Lieutenant: the player names its new Lieutenant (``appoint_lieutenant``),
 privately, while in Loss of Lieutenant; the choice takes effect at the End of its Turn, and a
-player who named nobody gets the eligible trooper with the highest WIP (docs/rules-decisions.md;
+player who named nobody gets the eligible trooper with the highest WIP (docs/rules-decisions/README.md;
 the seeds are silent on how the player chooses).
 
 The Lieutenant is lost in a real skirmish (N5, injected dice): the other side plays first and

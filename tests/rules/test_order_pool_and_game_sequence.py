@@ -197,7 +197,7 @@ def test_victory_points_are_the_surviving_troopers_points() -> None:
 def test_concession_before_deployment_gives_the_winner_its_army_and_the_loser_nothing(
         ruleset: str, limit: int) -> None:
     """A side that concedes leaves the battle with no survivor: 0 VP; the winner keeps its
-    whole army's points (docs/rules-decisions.md, "Victory Points of a concession")."""
+    whole army's points (docs/rules-decisions/README.md, "Victory Points of a concession")."""
     state = new_game_in_deployment(ruleset)
     state, events = play(state, Side.A, c.Concede())
     (ended,) = [e for e in events if isinstance(e, GameEnded)]

@@ -1,7 +1,7 @@
 """DIGEST 11.4 Retreat! (N4/N5, not CodeOne): the threshold (25% of the army's points,
 rounded up) and what an army in Retreat! may declare (DIGEST 8 states table, N5: Active Move,
 Discover, Idle, Cautious Movement, Dodge, Reset; ARO Discover, Dodge, Reset). Anything else
-is refused at declaration with ``in_retreat`` and never offered (docs/rules-decisions.md)."""
+is refused at declaration with ``in_retreat`` and never offered (docs/rules-decisions/README.md)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Seed 000 "Order Expenditure Sequence", the Requirements check and the ARO Check (issue 19
 point 5): a declaration whose Requirement fails at the table is accepted and becomes Idle,
-its Order (or ARO) spent; only impossible commands are refused (docs/rules-decisions.md,
+its Order (or ARO) spent; only impossible commands are refused (docs/rules-decisions/README.md,
 "Refused or Idle").
 
 Requirements a player learns only by trying: Line of Fire to the target of a BS Attack or a

@@ -1,7 +1,7 @@
 """Seed 002 "Game Sequence", the Tactical Phase (rows 002.4, 002.6): "Executive Use of Command
 Tokens - Retreat! Check - Loss of Lieutenant check - Order Count".
 
-The game never waits for a Command Token (docs/rules-decisions.md "Command Tokens: the game
+The game never waits for a Command Token (docs/rules-decisions/README.md "Command Tokens: the game
 never waits for one"): the Retreat! and Loss of Lieutenant checks and the Order Count are
 automatic, and the Executive use is offered from the Order Count until the turn's first
 Order. These tests check that order of steps and why it changes nothing the rules decide:

@@ -33,7 +33,7 @@ TALLEST_COMMON = silhouette(5).height
 """S5, the tallest Silhouette of the sample armies but the TAGs: a piece this tall or more
 hides a standing S1-S5 trooper."""
 ZONE_DEPTH = {Ruleset.N5: 12.0, Ruleset.CODEONE: 8.0}
-"""docs/rules-decisions.md, "Table and deployment zones"."""
+"""docs/rules-decisions/README.md, "Table and deployment zones"."""
 
 
 def ids(layouts: list[TableLayout]) -> list[str]:

@@ -125,7 +125,7 @@ def test_a_number_in_a_command_is_usable_or_refused_as_bad_command(place: str,
 @example(facing=-1e-300)
 @example(facing=720.0)
 def test_any_accepted_facing_is_an_angle_taken_modulo_360(facing: float) -> None:
-    """docs/rules-decisions.md, "Facing": the geometry measures every facing in [0, 360)."""
+    """docs/rules-decisions/README.md, "Facing": the geometry measures every facing in [0, 360)."""
     body = _with(PLACES["deploy.facing"][0], ("facing",), facing)
     parsed = _answer(codec.pack_plain({"type": "command", "id": "c", "version": 1,
                                        "body": body}))

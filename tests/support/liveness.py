@@ -13,7 +13,7 @@ option the rules core accepts is a soft-lock (``SoftLock``); a game that is not 
 Every BS Attack and Discover declared (``Declared``) is followed to its Resolution: an
 offered one must not become Idle for a reason known when it was declared
 (``GameLog.idle_offers``), and its roll must have the Success Value and MODs the options
-showed (``GameLog.changed_previews``), except where docs/rules-decisions.md says what may
+showed (``GameLog.changed_previews``), except where docs/rules-decisions/README.md says what may
 still change after the declaration (``MAY_CHANGE``, a sight line another declaration
 blocked, an ARO's default point a later movement moved).
 """
@@ -64,7 +64,7 @@ MAY_CHANGE = {
     "target_not_a_marker": "the marker revealed itself by its own declaration",
 }
 """Idle reasons of a BS Attack or Discover that only what follows its declaration decides
-(docs/rules-decisions.md, "What options shows of a shot"). ``no_line_of_fire`` is one only
+(docs/rules-decisions/README.md, "What options shows of a shot"). ``no_line_of_fire`` is one only
 when the bodies that block Line of Fire changed after the declaration (a Camouflage Marker
 or a hidden trooper revealed by its own declaration, a Peripheral's movement)."""
 

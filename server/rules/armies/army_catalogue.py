@@ -5,7 +5,7 @@ through ``importlib.resources``; everything is parsed and validated once per pro
 
 A shipped list must spend its points limit exactly (``shipped_list_problems``): Victory
 Points are the points of the surviving troopers, so two sample lists that spent different
-sums would start a game apart and decide it with no casualty (docs/rules-decisions.md,
+sums would start a game apart and decide it with no casualty (docs/rules-decisions/README.md,
 "Victory Points and lists under their limit"). A list a player brings may spend less
 (``army_list``: only a list over its limit is refused).
 """

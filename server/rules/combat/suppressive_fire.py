@@ -21,7 +21,7 @@ Lieutenant (``after_event``, called by ``apply`` after every event: a replay fol
 events into the same States; ``changes`` names each such change, and ``engine.decide`` logs
 a ``suppressive_fire_changed`` event after the event that made it, for the log and for
 clients that fold events). Not modelled: joining a Fireteam (there are no Fireteams here).
-See docs/rules-decisions.md.
+See docs/rules-decisions/README.md.
 """
 
 from __future__ import annotations

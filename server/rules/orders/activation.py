@@ -9,7 +9,7 @@ Hacking Area or a Direct Template's reach, base contact for a CC Attack:
 ``unmet_requirement``) is accepted, and at resolution the skill becomes Idle
 with the Order spent (seed 000, Resolution step); so is what depends on the other side's
 simultaneous declarations (a Discover that must succeed first). ``options`` offers only
-declarations whose Requirements hold. Classification: docs/rules-decisions.md.
+declarations whose Requirements hold. Classification: docs/rules-decisions/README.md.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ from .retreat import check_retreat_may_declare
 JUMP_EXTRA = 2.0
 """N5 Jump: up to the first MOV value plus 2 inches (DIGEST 9)."""
 JUMP_CLEARS = 2.0
-"""A Jump passes over terrain up to this height (inches); see docs/rules-decisions.md."""
+"""A Jump passes over terrain up to this height (inches); see docs/rules-decisions/README.md."""
 ON_PATH_TOLERANCE = 0.05
 
 
@@ -111,7 +111,7 @@ def _check_peripheral_skills(
     details (DIGEST 2: the same skills, targets may differ), checked like the Controller's.
     ``state`` has the Controller where its skill leaves it; each Peripheral's skill is
     checked with those declared before it carried out too, so that no two of them end a
-    movement on one another (the General Movement Rules; docs/rules-decisions.md)."""
+    movement on one another (the General Movement Rules; docs/rules-decisions/README.md)."""
     table = state  # with the skills declared so far carried out
     named = [p.trooper for p in declared]
     require(
@@ -312,7 +312,7 @@ def acting_body(order: ActiveOrder, trooper: TrooperState, point: Point) -> Body
 
     At the Order's starting point, before it moves, it looks the way it faced when the
     Order began; from the points after it, it has been moving and turning as it goes, so it
-    may look in any direction (docs/rules-decisions.md, "Firing point"). One that stays put
+    may look in any direction (docs/rules-decisions/README.md, "Firing point"). One that stays put
     keeps its facing. ``order`` is the trooper's own projection (``for_trooper``).
     """
     body = trooper.body(point)

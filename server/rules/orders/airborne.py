@@ -1,7 +1,7 @@
 """Combat Jump: Airborne Deployment (N5 Special Skill; seed 002 "Troopers that have yet to
 be deployed ... (for example, due to the Combat Jump Special Skill)"; DIGEST 3, 11.2).
 
-Sources (infinitythewiki.com "Combat Jump", N5; docs/rules-decisions.md "Combat Jump"):
+Sources (infinitythewiki.com "Combat Jump", N5; docs/rules-decisions/README.md "Combat Jump"):
 
 * Deployment: a trooper with Combat Jump need not deploy; ``keep_airborne`` keeps it off
   the table (``TrooperState.airborne``, no position). Its existence is Private Information:
@@ -31,7 +31,7 @@ Sources (infinitythewiki.com "Combat Jump", N5; docs/rules-decisions.md "Combat 
   Player declares all their AROs", and the Order ends after their resolution.
 * A trooper still airborne when the game ends never reached the battlefield: it counts as
   killed for the Victory Points (``final_victory_points``; an ITS scoring rule, see
-  docs/rules-decisions.md). Until then it is not a casualty (Retreat! counts it alive).
+  docs/rules-decisions/README.md). Until then it is not a casualty (Retreat! counts it alive).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ running; if so a ``ClockSwitched`` event charges the running side up to that tim
 the other. Replaying the log therefore rebuilds the clocks exactly, and a restarted room
 computes the same deadline (``deadline``) from the stored state.
 
-Who runs (``waiting_on``; docs/rules-decisions.md 2026-11-26):
+Who runs (``waiting_on``; docs/rules-decisions/README.md 2026-11-26):
 
 - army selection: both players choose at once, before the game: no clock runs;
 - the initiative choice: the roll-off winner, then the loser (one at a time);

@@ -1,7 +1,7 @@
 """Command Tokens (DIGEST 3.3; N4/N5, not CodeOne).
 
 Each player holds 4 Command Tokens for the game (the army data has no Lieutenant option
-that would add one; docs/rules-decisions.md), open information in ``GameState
+that would add one; docs/rules-decisions/README.md), open information in ``GameState
 .command_tokens`` and in every view. Spending one is the ``spend_command_token`` command and
 the ``command_token_spent`` event. The uses built:
 
@@ -40,7 +40,7 @@ the ``command_token_spent`` event. The uses built:
 Not built: the other Operational uses, the "Logistical" Strategic use (its text is not
 available: DIGEST 3.3 marks it UNCERTAIN and the official page reached is cut off),
 cancelling Possessed (no such State here); see docs/rules-coverage.md and
-docs/rules-decisions.md.
+docs/rules-decisions/README.md.
 """
 
 from __future__ import annotations

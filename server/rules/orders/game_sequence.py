@@ -162,7 +162,7 @@ def game_over(state: GameState, reason: str, loser: Side | None = None) -> GameE
     surviving troopers (DIGEST 11.5; a trooper still in Airborne Deployment never reached
     the table: killed, ``airborne.py``). A side that concedes (``loser``) leaves the battle
     with no survivor: 0 VP, whatever stood on the table, so the result reads as the defeat
-    it is and never credits the conceding side with points (docs/rules-decisions.md,
+    it is and never credits the conceding side with points (docs/rules-decisions/README.md,
     "Victory Points of a concession")."""
     points = {side: final_victory_points(state, side) for side in (Side.A, Side.B)}
     if loser is not None:

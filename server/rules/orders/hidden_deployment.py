@@ -4,7 +4,7 @@ the ``reveal`` command: an activation on its own Order, which it brought at the 
 as Private Information (``OrderCount.hidden``; seeds 002/004: in no pool, unseen by the
 opponent). The model is placed where it was hidden at the start of that Order, then the
 Order runs through the Order Expenditure Sequence as any other: the first skill it declares
-opens the reactive player's ARO window (docs/rules-decisions.md)."""
+opens the reactive player's ARO window (docs/rules-decisions/README.md)."""
 
 from __future__ import annotations
 

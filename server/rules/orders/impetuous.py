@@ -6,7 +6,7 @@ where its movement must go, and the Partial Cover an Impetuous trooper never get
   Jump, Climb. Idle may also follow any first skill, so Idle + Idle (the activation spent
   doing nothing) is accepted: a trooper that uses neither skill has declared Idle (DIGEST
   4.1), and the game must never wait on a trooper that can make no legal Move
-  (docs/rules-decisions.md). Anything else is refused ``illegal_skill_combination``.
+  (docs/rules-decisions/README.md). Anything else is refused ``illegal_skill_combination``.
 * Move, Jump or Climb in an Impetuous activation (``impetuous_route`` otherwise): the route
   ends in base contact with an enemy; or, when no enemy is within reach (the gap between
   the bases no longer than the MOV value), it goes towards the enemy Deployment Zone: never

@@ -11,7 +11,7 @@ Every combination, and only those:
   (``first``, no zone).
 
 A zone sent with a choice that does not include one is refused (``bad_command``) rather
-than ignored: the player would believe it had chosen the zone (docs/rules-decisions.md).
+than ignored: the player would believe it had chosen the zone (docs/rules-decisions/README.md).
 """
 
 from __future__ import annotations

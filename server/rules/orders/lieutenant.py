@@ -7,9 +7,9 @@ Loss of Lieutenant is declared (the Tactical Phase) the player names its choice 
 ``appoint_lieutenant``, privately, and may change it until the End of Turn, where it takes
 effect. A player that named nobody, or whose choice can no longer be Lieutenant then, gets
 the eligible trooper with the highest WIP (then the lowest id), as the rules require one to
-be appointed (docs/rules-decisions.md). The opponent and spectators learn nothing of who, then or at the
-End of Turn: ``views`` hides the event, and the Order Count shows only that a Lieutenant
-exists.
+be appointed (docs/rules-decisions/README.md). The opponent and spectators learn nothing of
+who, then or at the End of Turn: ``views`` hides the event, and the Order Count shows only
+that a Lieutenant exists.
 """
 
 from __future__ import annotations

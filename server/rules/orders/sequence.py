@@ -10,7 +10,7 @@ The Orders Phase never ends by itself when the Orders run out: the active player
 with ``end_turn`` (seed 002: it runs out of Orders "or decides not to use the remaining
 ones"), since a trooper in Hidden Deployment or Airborne Deployment may still hold its own
 private Order, and a game that waited only then would tell the opponent that such a trooper
-exists (docs/rules-decisions.md, "The end of the Orders Phase"). Only a player out of time
+exists (docs/rules-decisions/README.md, "The end of the Orders Phase"). Only a player out of time
 has its turns ended for it (``clocks.out_of_time_turn_over``).
 """
 
