@@ -1,6 +1,6 @@
 // The lobby: create a room (ruleset, ARO window, uniform windows, spectator delay, table), hand out its links
 // with Copy buttons (both seats, spectators, and the organizer's, which makes caster links),
-// list the public rooms and the public tournaments (tournament-lobby.js), and the organizer's
+// list the public rooms and the public tournaments (tournament/lobby.js), and the organizer's
 // page (#room=...&organizer=...). Links are shown in copy-field.js's fields.
 
 import { copyField } from "./copy-field.js";
@@ -258,5 +258,5 @@ export function startLobby() {
   showTables();
   loadRoomList();
   // The public tournaments and the form that creates one, after the rooms.
-  import("./tournament-lobby.js").then(({ tournamentSection }) => $("lobby").append(tournamentSection()));
+  import("./tournament/lobby.js").then(({ tournamentSection }) => $("lobby").append(tournamentSection()));
 }

@@ -7,6 +7,15 @@
 // (the rules core's). SVG coordinates: x right, y down.
 
 /**
+ * The viewer's own Deployment Zone (facings are said relative to it), null for a spectator or
+ * before the roll-off.
+ * @param {Record<string, any> | null | undefined} state
+ * @param {string | null | undefined} role
+ * @returns {string | null}
+ */
+export const ownZone = (state, role) => state?.initiative?.zones?.[role ?? ""] ?? null;
+
+/**
  * Whether `role` sees the table turned 180° (its edge at the bottom of the screen).
  * @param {Record<string, any> | null | undefined} state
  * @param {string | null | undefined} role "A", "B", or a spectator's / caster's role

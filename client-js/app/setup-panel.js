@@ -9,7 +9,7 @@ import { el } from "./dom.js";
 /**
  * @typedef {object} SetupContext
  * @property {import("./lib/connection.js").GameConnection} conn
- * @property {{selected: string|null, deployHidden: boolean}} ui main.js's UI state
+ * @property {{selected: string|null, deployHidden: boolean}} ui the page's UI state (ui-state.js)
  * @property {(body: Record<string, any>) => Promise<any>} send send a command (a rejection is shown by main.js)
  * @property {(id: string) => void} selectTrooper
  * @property {() => void} render

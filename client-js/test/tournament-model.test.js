@@ -1,10 +1,10 @@
-// The tournament pages' readings (client-js/app/tournament-model.js) from hand-made answers
-// shaped as docs/tournaments.md says, and the API client's writes (tournament-api.js): an
+// The tournament pages' readings (client-js/app/tournament/model.js) from hand-made answers
+// shaped as docs/tournaments.md says, and the API client's writes (tournament/api.js): an
 // action retried after a lost answer or a 503 carries the same action_id.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import * as m from "../app/tournament-model.js";
-import { write } from "../app/tournament-api.js";
+import * as m from "../app/tournament/model.js";
+import { write } from "../app/tournament/api.js";
 
 const view = {
   tournament: "t1", name: "Cup", version: 9, status: "playing", round: 1,

@@ -1,7 +1,7 @@
 // The tournament HTTP API (docs/tournaments.md) as the pages call it: reads, and writes that
 // carry an action_id and are sent again with the same one when the answer is lost or the
 // server says to retry (it applies an action_id once).
-import { newActionId, refusalText, retryable } from "./tournament-model.js";
+import { newActionId, refusalText, retryable } from "./model.js";
 
 const base = (/** @type {string} */ id) => `/api/tournaments/${encodeURIComponent(id)}`;
 

@@ -1,7 +1,7 @@
 // What the tournament pages say, from the tournament API's answers (docs/tournaments.md):
 // pure functions, no DOM, so that test/tournament-model.test.js checks them with hand-made
-// answers. tournament.js draws them.
-import { refusalWords, waitRefusal } from "./refusals.js";
+// answers. page.js draws them.
+import { refusalWords, waitRefusal } from "../refusals.js";
 
 /**
  * Which page a fragment opens: the organizer's dashboard (`#tournament=…&organizer=…`), a

@@ -3,12 +3,12 @@
 // with its live state and links, and results (correct with a reason, close an unfinished
 // table with a result). The forms are built once and never redrawn by a refresh, so a
 // refresh never eats what the organizer is typing; only their choices are refilled.
-import { api } from "./tournament-api.js";
-import { $, el, fillSelect } from "./tournament-dom.js";
-import { copyField } from "./copy-field.js";
-import { fillArmies, renderRounds } from "./tournament-render.js";
-import { clockText, clocksNow, hasRecord, liveTableText, namer, organizerCan, proposalPlayers, registrationText, resultBody, resultText, tableTitle } from "./tournament-model.js";
-import { keepCredential } from "./credentials.js";
+import { api } from "./api.js";
+import { $, el, fillSelect } from "./dom.js";
+import { copyField } from "../copy-field.js";
+import { fillArmies, renderRounds } from "./render.js";
+import { clockText, clocksNow, hasRecord, liveTableText, namer, organizerCan, proposalPlayers, registrationText, resultBody, resultText, tableTitle } from "./model.js";
+import { keepCredential } from "../credentials.js";
 
 /** What a refused action's message starts with: the organizer's words for the action. */
 const REFUSED = /** @type {Record<string, string>} */ ({

@@ -1,10 +1,10 @@
 // The lobby's tournaments: the public ones listed with links to their pages, and the form that
 // creates one (the settings every table of it is played with) and then hands out the
 // organizer's link. Also shown by tournament.html opened without a tournament.
-import { api, layouts } from "./tournament-api.js";
-import { pageLink, statusText } from "./tournament-model.js";
-import { copyField } from "./copy-field.js";
-import { el } from "./tournament-dom.js";
+import { api, layouts } from "./api.js";
+import { pageLink, statusText } from "./model.js";
+import { copyField } from "../copy-field.js";
+import { el } from "./dom.js";
 
 const absolute = (/** @type {string} */ link) => new URL(link, location.href).href;
 

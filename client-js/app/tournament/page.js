@@ -2,13 +2,13 @@
 // a player's page, the public page, or the creation form. Each reads the API every few
 // seconds (docs/tournaments.md: results are read from the games at every read) and redraws
 // when what it read changed; the forms the organizer types into are never redrawn.
-import { api } from "./tournament-api.js";
-import { $, el } from "./tournament-dom.js";
-import { createForm } from "./tournament-lobby.js";
-import { copyField } from "./copy-field.js";
-import { pageLink, registrationText, tournamentLink } from "./tournament-model.js";
-import { fillArmies, renderHeader, renderMe, renderPlayers, renderProposal, renderRounds, renderStandings } from "./tournament-render.js";
-import { startDashboard } from "./tournament-organizer.js";
+import { api } from "./api.js";
+import { $, el } from "./dom.js";
+import { createForm } from "./lobby.js";
+import { copyField } from "../copy-field.js";
+import { pageLink, registrationText, tournamentLink } from "./model.js";
+import { fillArmies, renderHeader, renderMe, renderPlayers, renderProposal, renderRounds, renderStandings } from "./render.js";
+import { startDashboard } from "./organizer.js";
 
 const link = tournamentLink(location.hash);
 const absolute = (/** @type {string} */ path) => new URL(path, location.href).href;

@@ -1,9 +1,9 @@
 // What the tournament pages draw from the API's answers (the public parts every page shows,
-// and the player's own page); the words come from tournament-model.js.
-import { armies } from "./tournament-api.js";
-import { $, el, fill, fillSelect } from "./tournament-dom.js";
+// and the player's own page); the words come from model.js.
+import { armies } from "./api.js";
+import { $, el, fill, fillSelect } from "./dom.js";
 import { armyHint, exportLinks, hasRecord, namer, pairingText, resultHistory, resultText, settingsText, STANDING_COLUMNS, standingRow,
-  statusText, tableTitle } from "./tournament-model.js";
+  statusText, tableTitle } from "./model.js";
 
 /** A table of a round in the rounds list: its players, layout, result and links. */
 function roundTableRow(/** @type {any} */ t, /** @type {(id: string) => string} */ name, /** @type {(t: any, round: number) => any} */ controls, /** @type {number} */ round) {
