@@ -13,9 +13,9 @@ from server.cluster.identity import establish
 from server.cluster.node import ClusterNode
 from server.cluster.renewal import connect_sync
 from server.config import Settings
+from server.node.shutdown import GracefulServer
+from server.node.storage import Storage, room_storage
 from server.rules import native
-from server.shutdown import GracefulServer
-from server.storage_backend import Storage, room_storage
 from server.store.redis_store import RedisRoomStore
 
 
@@ -67,7 +67,7 @@ def _serve(settings: Settings, storage: Storage, log_level: str) -> None:
         log_level=log_level,
         **log_format.uvicorn_options(settings.log_format),
     )
-    # SIGTERM: drain rooms and websockets first (GOING_AWAY), see server/shutdown.py.
+    # SIGTERM: drain rooms and websockets first (GOING_AWAY), see server/node/shutdown.py.
     try:
         GracefulServer(config, app, settings.shutdown_timeout_s).run()
     finally:

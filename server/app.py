@@ -23,20 +23,20 @@ from starlette.staticfiles import StaticFiles
 
 from protocol.constants import WS_PATH
 from server.cluster.node import ClusterNode
-from server.collection_watch import CollectionWatch
 from server.config import Settings
-from server.crowd_gc import CrowdFreeze
 from server.fanout import Fanout, LocalFanout
-from server.health import Health, StorageProbe
 from server.lobby.caster_routes import routes as caster_routes
 from server.lobby.http_errors import api_fallback, exception_handlers
 from server.lobby.routes import routes as lobby_routes
-from server.loop_watch import LoopLagWatch
 from server.metrics import MetricsListener
 from server.metrics import routes as metrics_routes
+from server.node.collection_watch import CollectionWatch
+from server.node.crowd_gc import CrowdFreeze
+from server.node.health import Health, StorageProbe
+from server.node.loop_watch import LoopLagWatch
+from server.node.shutdown import close_within
 from server.rooms.engine_port import Engine
 from server.rooms.registry import RoomRegistry
-from server.shutdown import close_within
 from server.store import MemoryRoomStore, RoomStore
 from server.tournaments.routes import routes as tournament_routes
 from server.transport.caster_sessions import caster_sessions_for
@@ -94,7 +94,7 @@ def create_app(
             # (see /work/shared/PERFORMANCE-NOTES.md, GC pauses at 10k+ sockets).
             gc.collect()
             gc.freeze()
-            # ... and so is a crowd of sockets arriving later (server.crowd_gc).
+            # ... and so is a crowd of sockets arriving later (server.node.crowd_gc).
             crowd = CrowdFreeze(lambda: len(app.state.open_sockets))
             app.state.crowd_freeze = asyncio.create_task(crowd.run(), name="crowd-gc")
         # After the deliberate collection above: only the ones that stall rooms are logged.
@@ -155,5 +155,6 @@ def create_app(
     app.state.settings = settings
     app.state.registry = registry
     app.state.health = health
-    app.state.open_sockets = OpenSockets()  # a graceful shutdown waits for them (server.shutdown)
+    # A graceful shutdown waits for them (server.node.shutdown).
+    app.state.open_sockets = OpenSockets()
     return app

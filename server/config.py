@@ -33,7 +33,7 @@ class Settings:
     """The weakest persistence of an external Redis (``REDIS_URL``) this node starts on:
     ``always`` (append-only file, appendfsync always), ``everysec`` (a power cut may lose
     the last second or so of acknowledged commands) or ``unchecked`` (anything, also a Redis
-    that forbids CONFIG). Checked once at start (``server/redis_durability.py``)."""
+    that forbids CONFIG). Checked once at start (``server/node/redis_durability.py``)."""
     ready_probe_s: float = 1.0
     """How often the node writes a probe key to Redis for ``/readyz`` (four times as often
     while that fails): the node is unready within about this long (plus a 2 s timeout)
@@ -230,10 +230,10 @@ class Settings:
     build apps inside the test process."""
     gc_warn_ms: float = 20.0
     """Log a warning for every garbage collection that takes this long or longer (it
-    stalls every room on the node: ``server/collection_watch.py``). 0 = never."""
+    stalls every room on the node: ``server/node/collection_watch.py``). 0 = never."""
     loop_lag_warn_ms: float = 20.0
     """Log a warning whenever the event loop runs this late or later: a timer ticking every
-    100 ms fires late (every room on the node waits meanwhile: ``server/loop_watch.py``).
+    100 ms fires late (every room on the node waits meanwhile: ``server/node/loop_watch.py``).
     0 = never."""
     log_format: str = "text"
     """``text`` (time, level, logger, message) or ``json``: one JSON object per line, with

@@ -23,13 +23,13 @@ from starlette.routing import Route
 
 from protocol.constants import WS_PATH
 from server.config import Settings
-from server.health import routes as health_routes
 from server.lobby.admission import Refusal, admission_for, client_address
 from server.lobby.armies import routes as army_routes
 from server.lobby.record import routes as record_routes
 from server.lobby.reserve import credential_key
 from server.lobby.tables import routes as table_routes
 from server.lobby.tokens import seat_for_token
+from server.node.health import routes as health_routes
 from server.rooms.registry import RoomRegistry
 from server.rules.ruleset import Ruleset
 from server.rules.table import table_catalogue
@@ -341,7 +341,7 @@ def _settings_json(settings: RoomSettings) -> dict[str, Any]:
 
 
 routes = [
-    *health_routes,  # /livez, /readyz, /healthz (server/health.py)
+    *health_routes,  # /livez, /readyz, /healthz (server/node/health.py)
     Route("/api/rooms", create_room, methods=["POST"]),
     Route("/api/rooms", list_rooms, methods=["GET"]),
     Route("/api/rooms/{room_id}", describe_room, methods=["GET"]),

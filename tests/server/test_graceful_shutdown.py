@@ -1,4 +1,4 @@
-"""Graceful shutdown (server/shutdown.py): on SIGTERM a node stops accepting, lets a command
+"""Graceful shutdown (server/node/shutdown.py): on SIGTERM a node stops accepting, lets a command
 already in flight be stored and answered, closes its websockets with GOING_AWAY, refuses new
 handshakes with GOING_AWAY, answers /healthz 503, and stops within its time budget even when
 a socket never goes away. In-process uvicorn (``GracefulServer``) with a store whose write
@@ -23,8 +23,8 @@ from wsclient import Client
 from protocol.constants import PROTOCOL_VERSION, CloseCode
 from protocol.messages import Accepted, Command, Hello, Snapshot
 from server.app import create_app
+from server.node.shutdown import GracefulServer, close_within
 from server.rooms.registry import RoomRegistry
-from server.shutdown import GracefulServer, close_within
 from server.store import MemoryRoomStore
 from server.transport.endpoint import NODE_HEADER
 
