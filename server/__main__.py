@@ -17,6 +17,7 @@ from server.node.shutdown import GracefulServer
 from server.node.storage import Storage, room_storage
 from server.rules import native
 from server.store.redis_store import RedisRoomStore
+from server.transport.uvicorn_options import websocket_options
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -62,7 +63,7 @@ def _serve(settings: Settings, storage: Storage, log_level: str) -> None:
         host=settings.host,
         port=settings.port,
         loop="uvloop",  # named, not "auto": a missing uvloop must fail the start, not slow it
-        **settings.websocket_options(),  # type: ignore[arg-type]
+        **websocket_options(settings),  # type: ignore[arg-type]
         lifespan="on",
         log_level=log_level,
         **log_format.uvicorn_options(settings.log_format),

@@ -268,25 +268,6 @@ class Settings:
                              f"{self.gc_threshold!r}")
         return parts[0], parts[1], parts[2]
 
-    def websocket_options(self) -> dict[str, object]:
-        """uvicorn's websocket options, the same for the server and the tests' servers."""
-        from server.transport.http_timeouts import timed_http_protocol  # (uvicorn: to serve)
-        from server.transport.keepalive import KeepaliveProtocol
-
-        return {
-            # The upgrade requests' HTTP parser: httptools (C), not h11 (pure Python, what
-            # uvicorn falls back to): after a restart every client's upgrade arrives at once;
-            # with header and body read deadlines, which uvicorn has none of.
-            "http": timed_http_protocol(self.http_header_timeout_s, self.http_body_timeout_s),
-            # uvicorn's websockets-sansio ("auto" picks it today; named so it stays the fast
-            # one), pinging only silent sockets.
-            "ws": KeepaliveProtocol,
-            "ws_max_size": self.hard_frame_bytes,
-            "ws_per_message_deflate": self.ws_per_message_deflate,
-            "ws_ping_interval": self.ws_ping_interval_s or None,
-            "ws_ping_timeout": self.ws_ping_timeout_s,
-        }
-
     def client_dir(self) -> Path | None:
         """The directory to serve at /, if any."""
         if self.static_dir is not None:
