@@ -17,7 +17,7 @@ from server.config import Settings
 from server.lobby.admission import Refusal, TrustedProxies, admission_for, client_address
 from server.lobby.caster_routes import current_caster
 from server.lobby.http import BadRequest, error_response, read_json_object, refusal_response
-from server.lobby.routes import TOURNAMENT_ARO_MIN_OPEN_S, parse_room_settings
+from server.lobby.room_form import TOURNAMENT_ARO_MIN_OPEN_S, parse_room_settings
 from server.rooms.registry import RoomRegistry
 from server.rules.armies.army_catalogue import sample_armies
 from server.rules.armies.army_selection import list_format_for
