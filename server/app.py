@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import logging
 from collections.abc import AsyncIterator
@@ -71,9 +72,7 @@ def create_app(
     settings = settings or Settings.from_env()
     settings.gc_thresholds()  # a malformed REFEREE_GC_THRESHOLD stops the start, not later
     if engine is None:
-        from server.rooms.rules_engine import RulesCoreEngine
-
-        engine = RulesCoreEngine()
+        engine = _rules_core()
     store = store or MemoryRoomStore()
     if cluster is not None:
         registry = RoomRegistry(store, cluster.fanout, engine, settings, cluster)
@@ -188,4 +187,16 @@ def _tournaments(registry: RoomRegistry) -> Tournaments:
         store = RedisTournamentStore(registry.store.client)
     else:
         store = MemoryTournamentStore()
-    return Tournaments(store, registry.store, lambda: registry.clock())  # tests move the clock
+    # The dashboard folds the tables' games with the real rules whatever the rooms use.
+    return Tournaments(store, registry.store, lambda: registry.clock(),  # tests move the clock
+                       engine=_rules_core())
+
+
+@functools.cache
+def _rules_core() -> Engine:
+    """The real rules core's adapter. It keeps no state, so one serves every app of the
+    process (the rooms' and the tournaments' folds), and what it makes at its start
+    (``server.rules.engine.prepare``) is made once."""
+    from server.rooms.rules_engine import RulesCoreEngine
+
+    return RulesCoreEngine()
