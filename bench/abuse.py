@@ -75,7 +75,7 @@ from protocol import codec
 from protocol.constants import PROTOCOL_VERSION, WS_PATH
 from protocol.messages import Command, Hello, OptionsRequest, Ping
 from server.config import Settings
-from server.lobby.routes import MAX_BODY_BYTES
+from server.lobby.http import MAX_BODY_BYTES
 from server.rules.ids import Side
 from server.transport.endpoint import MESSAGE_TOKENS
 from server.transport.rate_limit import TokenBucket

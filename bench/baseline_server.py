@@ -64,7 +64,7 @@ async def main(port: int, collect: bool = True) -> None:
         if not collect:
             # No collection at all from here on: what the sockets cost without the
             # collector walking them as they pile up (a floor; the referee freezes them
-            # as a crowd grows instead, server/crowd_gc.py).
+            # as a crowd grows instead, server/node/crowd_gc.py).
             gc.disable()
         print("ready", flush=True)
         await stop

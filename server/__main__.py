@@ -13,10 +13,11 @@ from server.cluster.identity import establish
 from server.cluster.node import ClusterNode
 from server.cluster.renewal import connect_sync
 from server.config import Settings
+from server.node.shutdown import GracefulServer
+from server.node.storage import Storage, room_storage
 from server.rules import native
-from server.shutdown import GracefulServer
-from server.storage_backend import Storage, room_storage
 from server.store.redis_store import RedisRoomStore
+from server.transport.uvicorn_options import websocket_options
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -62,12 +63,12 @@ def _serve(settings: Settings, storage: Storage, log_level: str) -> None:
         host=settings.host,
         port=settings.port,
         loop="uvloop",  # named, not "auto": a missing uvloop must fail the start, not slow it
-        **settings.websocket_options(),  # type: ignore[arg-type]
+        **websocket_options(settings),  # type: ignore[arg-type]
         lifespan="on",
         log_level=log_level,
         **log_format.uvicorn_options(settings.log_format),
     )
-    # SIGTERM: drain rooms and websockets first (GOING_AWAY), see server/shutdown.py.
+    # SIGTERM: drain rooms and websockets first (GOING_AWAY), see server/node/shutdown.py.
     try:
         GracefulServer(config, app, settings.shutdown_timeout_s).run()
     finally:

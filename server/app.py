@@ -1,15 +1,19 @@
-"""The Starlette application: lobby routes, the websocket endpoint, the browser client.
+"""The Starlette application, and the one place that wires the node together: it builds
+every service (the room registry, health, the tournaments) and mounts every route (health,
+the lobby, caster links, tournaments, metrics, the websocket endpoint, the browser client).
 
-``create_app`` takes its collaborators as arguments so tests can inject a fake engine or a
-store; by default it uses the real rules core, the in-memory store and local fan-out. With
-a ``cluster`` (``server.cluster.node.ClusterNode``, Redis only) rooms are leased and shared
-with the other nodes: its fan-out and ownership replace the single-node ones.
+``create_app`` takes its collaborators as arguments so tests can inject a fake engine, a
+store or a tournaments service; by default it uses the real rules core, the in-memory store
+and local fan-out. With a ``cluster`` (``server.cluster.node.ClusterNode``, Redis only) rooms
+are leased and shared with the other nodes: its fan-out and ownership replace the
+single-node ones. The services are kept on ``app.state``, where the routes find them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import logging
 from collections.abc import AsyncIterator
@@ -23,22 +27,31 @@ from starlette.staticfiles import StaticFiles
 
 from protocol.constants import WS_PATH
 from server.cluster.node import ClusterNode
-from server.collection_watch import CollectionWatch
 from server.config import Settings
-from server.crowd_gc import CrowdFreeze
 from server.fanout import Fanout, LocalFanout
-from server.health import Health, StorageProbe
 from server.lobby.caster_routes import routes as caster_routes
 from server.lobby.http_errors import api_fallback, exception_handlers
 from server.lobby.routes import routes as lobby_routes
-from server.loop_watch import LoopLagWatch
 from server.metrics import MetricsListener
 from server.metrics import routes as metrics_routes
+from server.node.collection_watch import CollectionWatch
+from server.node.crowd_gc import CrowdFreeze
+from server.node.health import Health, StorageProbe
+from server.node.health import routes as health_routes
+from server.node.loop_watch import LoopLagWatch
+from server.node.shutdown import close_within
 from server.rooms.engine_port import Engine
 from server.rooms.registry import RoomRegistry
-from server.shutdown import close_within
 from server.store import MemoryRoomStore, RoomStore
+from server.store.redis_store import RedisRoomStore
+from server.store.tournament_store import (
+    MemoryTournamentStore,
+    RedisTournamentStore,
+    TournamentStore,
+)
+from server.tournaments.lobby_labels import RoundLabels
 from server.tournaments.routes import routes as tournament_routes
+from server.tournaments.service import Tournaments
 from server.transport.caster_sessions import caster_sessions_for
 from server.transport.direct_frames import KeepServerSend
 from server.transport.endpoint import WebsocketApp
@@ -54,13 +67,12 @@ def create_app(
     store: RoomStore | None = None,
     fanout: Fanout | None = None,
     cluster: ClusterNode | None = None,
+    tournaments: Tournaments | None = None,
 ) -> Starlette:
     settings = settings or Settings.from_env()
     settings.gc_thresholds()  # a malformed REFEREE_GC_THRESHOLD stops the start, not later
     if engine is None:
-        from server.rooms.rules_engine import RulesCoreEngine
-
-        engine = RulesCoreEngine()
+        engine = _rules_core()
     store = store or MemoryRoomStore()
     if cluster is not None:
         registry = RoomRegistry(store, cluster.fanout, engine, settings, cluster)
@@ -70,6 +82,8 @@ def create_app(
     # /readyz: serving, the store's write probe, a cluster node's hold on its id and leases.
     health = Health(StorageProbe(store, registry.node_id, settings.ready_probe_s),
                     () if cluster is None else (cluster.identity_problem, cluster.lease_problem))
+    if tournaments is None:
+        tournaments = _tournaments(registry)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -94,7 +108,7 @@ def create_app(
             # (collection pauses grow with the heap: docs/performance.md, "Garbage-collection stalls").
             gc.collect()
             gc.freeze()
-            # ... and so is a crowd of sockets arriving later (server.crowd_gc).
+            # ... and so is a crowd of sockets arriving later (server.node.crowd_gc).
             crowd = CrowdFreeze(lambda: len(app.state.open_sockets))
             app.state.crowd_freeze = asyncio.create_task(crowd.run(), name="crowd-gc")
         # After the deliberate collection above: only the ones that stall rooms are logged.
@@ -130,8 +144,9 @@ def create_app(
             await close_within(store.close(), "the room store")
 
     # /metrics: only with the bearer token (or on metrics_listen); nginx denies it too.
+    # /livez, /readyz, /healthz: server/node/health.py; the lobby: server/lobby/routes.py;
     # caster links: server/lobby/caster_routes.py; tournaments: server/tournaments/routes.py
-    api_routes = [*lobby_routes, *caster_routes, *tournament_routes]
+    api_routes = [*health_routes, *lobby_routes, *caster_routes, *tournament_routes]
     routes: list[BaseRoute] = [*api_routes, *metrics_routes,
                                WebSocketRoute(WS_PATH, websocket_app := WebsocketApp()),
                                api_fallback(api_routes)]
@@ -155,5 +170,33 @@ def create_app(
     app.state.settings = settings
     app.state.registry = registry
     app.state.health = health
-    app.state.open_sockets = OpenSockets()  # a graceful shutdown waits for them (server.shutdown)
+    # The tournaments' routes and the lobby's room list (server/tournaments/app_service.py).
+    app.state.tournaments = tournaments
+    app.state.tournament_labels = RoundLabels(tournaments.store)
+    # A graceful shutdown waits for them (server.node.shutdown).
+    app.state.open_sockets = OpenSockets()
     return app
+
+
+def _tournaments(registry: RoomRegistry) -> Tournaments:
+    """The app's tournaments: on the rooms' Redis when the rooms are on Redis. One for the
+    app's life, so the dashboard's kept folds (``server.tournaments.folds``) last from one
+    request to the next."""
+    store: TournamentStore
+    if isinstance(registry.store, RedisRoomStore):
+        store = RedisTournamentStore(registry.store.client)
+    else:
+        store = MemoryTournamentStore()
+    # The dashboard folds the tables' games with the real rules whatever the rooms use.
+    return Tournaments(store, registry.store, lambda: registry.clock(),  # tests move the clock
+                       engine=_rules_core())
+
+
+@functools.cache
+def _rules_core() -> Engine:
+    """The real rules core's adapter. It keeps no state, so one serves every app of the
+    process (the rooms' and the tournaments' folds), and what it makes at its start
+    (``server.rules.engine.prepare``) is made once."""
+    from server.rooms.rules_engine import RulesCoreEngine
+
+    return RulesCoreEngine()

@@ -33,7 +33,7 @@ class Settings:
     """The weakest persistence of an external Redis (``REDIS_URL``) this node starts on:
     ``always`` (append-only file, appendfsync always), ``everysec`` (a power cut may lose
     the last second or so of acknowledged commands) or ``unchecked`` (anything, also a Redis
-    that forbids CONFIG). Checked once at start (``server/redis_durability.py``)."""
+    that forbids CONFIG). Checked once at start (``server/node/redis_durability.py``)."""
     ready_probe_s: float = 1.0
     """How often the node writes a probe key to Redis for ``/readyz`` (four times as often
     while that fails): the node is unready within about this long (plus a 2 s timeout)
@@ -228,10 +228,10 @@ class Settings:
     build apps inside the test process."""
     gc_warn_ms: float = 20.0
     """Log a warning for every garbage collection that takes this long or longer (it
-    stalls every room on the node: ``server/collection_watch.py``). 0 = never."""
+    stalls every room on the node: ``server/node/collection_watch.py``). 0 = never."""
     loop_lag_warn_ms: float = 20.0
     """Log a warning whenever the event loop runs this late or later: a timer ticking every
-    100 ms fires late (every room on the node waits meanwhile: ``server/loop_watch.py``).
+    100 ms fires late (every room on the node waits meanwhile: ``server/node/loop_watch.py``).
     0 = never."""
     log_format: str = "text"
     """``text`` (time, level, logger, message) or ``json``: one JSON object per line, with
@@ -265,25 +265,6 @@ class Settings:
             raise ValueError(f"gc_threshold needs three positive integers, got "
                              f"{self.gc_threshold!r}")
         return parts[0], parts[1], parts[2]
-
-    def websocket_options(self) -> dict[str, object]:
-        """uvicorn's websocket options, the same for the server and the tests' servers."""
-        from server.transport.http_timeouts import timed_http_protocol  # (uvicorn: to serve)
-        from server.transport.keepalive import KeepaliveProtocol
-
-        return {
-            # The upgrade requests' HTTP parser: httptools (C), not h11 (pure Python, what
-            # uvicorn falls back to): after a restart every client's upgrade arrives at once;
-            # with header and body read deadlines, which uvicorn has none of.
-            "http": timed_http_protocol(self.http_header_timeout_s, self.http_body_timeout_s),
-            # uvicorn's websockets-sansio ("auto" picks it today; named so it stays the fast
-            # one), pinging only silent sockets.
-            "ws": KeepaliveProtocol,
-            "ws_max_size": self.hard_frame_bytes,
-            "ws_per_message_deflate": self.ws_per_message_deflate,
-            "ws_ping_interval": self.ws_ping_interval_s or None,
-            "ws_ping_timeout": self.ws_ping_timeout_s,
-        }
 
     def client_dir(self) -> Path | None:
         """The directory to serve at /, if any."""

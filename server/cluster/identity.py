@@ -73,7 +73,7 @@ from pathlib import Path
 import redis
 
 from server.config import Settings
-from server.lock_record import read_record
+from server.node.lock_record import read_record
 from server.store.redis_errors import storage_call
 
 log = logging.getLogger(__name__)

@@ -28,8 +28,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from server.fanout import Audience
-from server.lobby.routes import BadRequest, _error
-from server.lobby.routes import _json_object as read_json_object
+from server.lobby.http import BadRequest, error_response, read_json_object
 from server.lobby.tokens import caster_token, is_nonce, is_organizer, new_caster_nonce
 from server.rooms.registry import RoomRegistry
 from server.rooms.spectator_delay import delay_ms
@@ -101,7 +100,7 @@ async def make_caster(request: Request) -> Response:
         if recorded == "full":
             raise _too_many()
     except BadRequest as error:
-        return _error(error)
+        return error_response(error)
     return JSONResponse({
         "room": meta.room_id, "nonce": nonce, "created_ms": created_ms,
         "caster": _links(meta, token),
@@ -117,7 +116,7 @@ async def list_casters(request: Request) -> Response:
         if links is None:
             raise BadRequest("room_not_found", "no such room", 404)
     except BadRequest as error:
-        return _error(error)
+        return error_response(error)
     meta = stored.meta
     return JSONResponse({"room": meta.room_id,
                          "delay_s": delay_ms(Audience.CASTER, meta.settings) / 1000,
@@ -140,7 +139,7 @@ async def withdraw_caster(request: Request) -> Response:
         if status == "full":
             raise _too_many()
     except BadRequest as error:
-        return _error(error)
+        return error_response(error)
     # Stored first, announced after (server.transport.caster_sessions explains why).
     caster_sessions_for(request.app.state).announce(room_id, nonce)
     return JSONResponse({"room": room_id, "already_withdrawn": status == "already_withdrawn",

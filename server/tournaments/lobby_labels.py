@@ -43,7 +43,7 @@ def table_label(state: Tournament, round_number: int, table_number: int) -> dict
 
 
 class RoundLabels:
-    """One node's writer of the labels, kept on the app (``app_service.labels_of``).
+    """One node's writer of the labels, made by ``server/app.py`` for the app's life.
 
     It remembers the rounds it has seen labelled (stored them, or found them all stored), at
     most ``ROUNDS_KEPT``, least recently read forgotten first: a tournament read every few

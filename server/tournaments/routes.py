@@ -1,7 +1,7 @@
 """The tournaments' HTTP API under ``/api/tournaments`` (docs/tournaments.md is its
-contract). Bodies are read by the lobby's own reader (size and time limits, ``bad_json``);
-rooms are made by the lobby's own room-settings check and the registry's ``create``, the
-path ``POST /api/rooms`` takes."""
+contract). Bodies are read and errors answered as the lobby's (``server.lobby.http``: size
+and time limits, ``bad_json``); rooms are made by the lobby's own room-settings check and
+the registry's ``create``, the path ``POST /api/rooms`` takes."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from starlette.routing import Route
 from server.config import Settings
 from server.lobby.admission import Refusal, TrustedProxies, admission_for, client_address
 from server.lobby.caster_routes import current_caster
-from server.lobby.routes import TOURNAMENT_ARO_MIN_OPEN_S, BadRequest, parse_room_settings
-from server.lobby.routes import _json_object as read_json_object  # the lobby's bounded body
+from server.lobby.http import BadRequest, error_response, read_json_object, refusal_response
+from server.lobby.room_form import TOURNAMENT_ARO_MIN_OPEN_S, parse_room_settings
 from server.rooms.registry import RoomRegistry
 from server.rules.armies.army_catalogue import sample_armies
 from server.rules.armies.army_selection import list_format_for
@@ -44,12 +44,11 @@ def _answer(handler: Callable[[Request], Awaitable[Response]]
             return await handler(request)
         except Refused as refused:
             if refused.retry_after_s is not None:
-                return _refusal(Refusal(refused.status, refused.code, refused.message,
-                                        refused.retry_after_s))
+                return refusal_response(Refusal(refused.status, refused.code, refused.message,
+                                                refused.retry_after_s))
             return _error(refused.code, refused.message, refused.status)
         except BadRequest as error:
-            return _error(error.code, error.message, error.status,
-                          {"Connection": "close"} if error.status in (408, 413) else None)
+            return error_response(error)
         except StorageUnavailable as error:
             return _error("storage_unavailable", str(error), 503)
 
@@ -62,16 +61,8 @@ def _client(request: Request, trusted: TrustedProxies) -> str:
     return client_address(peer, request.headers, trusted)
 
 
-def _refusal(refused: Refusal) -> JSONResponse:
-    return JSONResponse({"error": refused.code, "message": refused.message,
-                         "retry_after_s": refused.retry_after_s}, status_code=refused.status,
-                        headers={"Retry-After": str(refused.retry_after_s)})
-
-
-def _error(code: str, message: str, status: int,
-           headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status,
-                        headers=headers)
+def _error(code: str, message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
 
 
 def army_name(army_id: str) -> str:
@@ -134,7 +125,7 @@ async def create_tournament(request: Request) -> Response:
     refused = tournament_creations_for(request.app.state, settings).admit(
         _client(request, trusted))
     if refused is not None:
-        return _refusal(refused)
+        return refusal_response(refused)
     body = await read_json_object(request)
     decide.known_fields(body, {"action_id", "name", "rounds", "ruleset", "point_limit",
                                "aro_window_s", "spectator_delay_s", "clock_s", "tables",
@@ -259,7 +250,7 @@ async def register(request: Request) -> Response:
     if not by_organizer:  # the organizer adds players beyond the limits of an address
         refused = limits.admit(client)
         if refused is not None:
-            return _refusal(refused)
+            return refusal_response(refused)
     token_box: list[str] = []
 
     async def entry(state: Tournament) -> dict[str, Any]:

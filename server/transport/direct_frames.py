@@ -20,7 +20,7 @@ kept (``binary_frame`` is called with the same bytes object for every subscriber
 audience, ``server.fanout.local``).
 
 This reaches below ASGI into uvicorn's websockets-sansio protocol (the implementation the
-server names in ``Settings.websocket_options``), so it is used only where it is exactly
+server names in ``server.transport.uvicorn_options``), so it is used only where it is exactly
 what ``send`` would do:
 
 * the connection is uvicorn's ``WebSocketsSansIOProtocol``, or a subclass of it that keeps

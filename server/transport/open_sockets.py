@@ -1,5 +1,5 @@
 """The websockets this node is serving, counted so that a graceful shutdown can wait until
-every one of them has been closed (see ``server.shutdown``)."""
+every one of them has been closed (see ``server.node.shutdown``)."""
 
 from __future__ import annotations
 

@@ -37,6 +37,7 @@ from server.rooms.room import now_ms
 from server.rules import engine
 from server.rules.ids import Side
 from server.store import RoomSettings
+from server.transport.uvicorn_options import websocket_options
 from tests.support.scenarios import build_state
 from tests.support.skirmish import skirmish
 
@@ -89,7 +90,7 @@ async def main() -> None:
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)
     config = uvicorn.Config(app, lifespan="on", log_level="warning",
-                            **settings.websocket_options())  # type: ignore[arg-type]
+                            **websocket_options(settings))  # type: ignore[arg-type]
     server = uvicorn.Server(config)
     print(f"PORT {sock.getsockname()[1]}", flush=True)
     await server.serve(sockets=[sock])

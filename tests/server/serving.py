@@ -14,6 +14,7 @@ from starlette.applications import Starlette
 from server.app import create_app
 from server.config import Settings
 from server.rooms.engine_port import Engine
+from server.transport.uvicorn_options import websocket_options
 
 
 @contextlib.asynccontextmanager
@@ -32,7 +33,7 @@ async def running_server(
     port = sock.getsockname()[1]
     config = uvicorn.Config(
         app or create_app(settings, engine=engine), lifespan="on", log_level="warning",
-        **settings.websocket_options(),  # type: ignore[arg-type]
+        **websocket_options(settings),  # type: ignore[arg-type]
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve(sockets=[sock]))

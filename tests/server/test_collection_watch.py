@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from server.app import create_app
-from server.collection_watch import CollectionWatch
 from server.config import Settings
+from server.node.collection_watch import CollectionWatch
 
 
 class SteppingClock:

@@ -1,9 +1,9 @@
 """A growing crowd of sockets is frozen out of the collector's way; once most of it left,
-it is unfrozen and collected once (server/crowd_gc.py)."""
+it is unfrozen and collected once (server/node/crowd_gc.py)."""
 
 from __future__ import annotations
 
-from server.crowd_gc import GROWTH, SHRUNK_FROM, CrowdFreeze
+from server.node.crowd_gc import GROWTH, SHRUNK_FROM, CrowdFreeze
 
 
 class Collector:

@@ -19,7 +19,7 @@ import pytest
 import redis
 
 from protocol.messages import Accepted, Events, Snapshot
-from server.embedded_redis import DataFolderInUse, EmbeddedRedis
+from server.node.embedded_redis import DataFolderInUse, EmbeddedRedis
 from server.store.redis_store import RedisRoomStore
 from tests.cluster.game import (
     ACTIVATE,
@@ -159,7 +159,7 @@ def test_a_second_embedded_redis_on_the_same_folder_is_refused_while_the_first_r
 HOLD_FOLDER = """
 import sys
 from pathlib import Path
-from server.embedded_redis import EmbeddedRedis
+from server.node.embedded_redis import EmbeddedRedis
 embedded = EmbeddedRedis(Path(sys.argv[1]))
 embedded.start()
 print(embedded.pid, flush=True)

@@ -1,4 +1,4 @@
-"""Graceful shutdown (server/shutdown.py): on SIGTERM a node stops accepting, lets a command
+"""Graceful shutdown (server/node/shutdown.py): on SIGTERM a node stops accepting, lets a command
 already in flight be stored and answered, closes its websockets with GOING_AWAY, refuses new
 handshakes with GOING_AWAY, answers /healthz 503, and stops within its time budget even when
 a socket never goes away. In-process uvicorn (``GracefulServer``) with a store whose write
@@ -23,10 +23,11 @@ from wsclient import Client
 from protocol.constants import PROTOCOL_VERSION, CloseCode
 from protocol.messages import Accepted, Command, Hello, Snapshot
 from server.app import create_app
+from server.node.shutdown import GracefulServer, close_within
 from server.rooms.registry import RoomRegistry
-from server.shutdown import GracefulServer, close_within
 from server.store import MemoryRoomStore
 from server.transport.endpoint import NODE_HEADER
+from server.transport.uvicorn_options import websocket_options
 
 NODE = "node-under-test"
 ACT = {"type": "act", "value": 1}
@@ -88,7 +89,7 @@ async def node_factory() -> AsyncIterator[Callable[..., Awaitable[Node]]]:
         sock.bind(("127.0.0.1", 0))
         sock.listen(128)
         config = uvicorn.Config(app, lifespan="on", log_level="warning",
-                                **app_settings.websocket_options())  # type: ignore[arg-type]
+                                **websocket_options(app_settings))  # type: ignore[arg-type]
         server = GracefulServer(config, app, app_settings.shutdown_timeout_s)
         serving = asyncio.create_task(server.serve(sockets=[sock]))
         node = Node(f"http://127.0.0.1:{sock.getsockname()[1]}", app, store, server, serving,

@@ -17,7 +17,7 @@ from fake_engine import FakeEngine
 from starlette.applications import Starlette
 
 from server.app import create_app
-from server.health import StorageProbe, probe_key
+from server.node.health import StorageProbe, probe_key
 from server.store.redis_store import RedisRoomStore
 from tests.store.redis_process import RedisProcess
 

@@ -1,6 +1,6 @@
 """Slow or partial HTTP headers and bodies are timed out on a bare node (the review: 200
 slow and 50 idle partial-header sockets stayed open 100 s): real sockets against a real
-uvicorn with the node's protocol (``Settings.websocket_options``), its deadlines set small
+uvicorn with the node's protocol (``server.transport.uvicorn_options``), its deadlines set small
 here, and uvicorn's own keep-alive timeout set long so that only these deadlines can close
 a connection. Each test waits for the server to close the socket (``recv`` returns b"")."""
 
@@ -17,6 +17,7 @@ from fake_engine import FakeEngine
 
 from server.app import create_app
 from server.config import Settings
+from server.transport.uvicorn_options import websocket_options
 
 GUARD_S = 30.0
 """Only against a hung test: a socket the server never closes fails the test after it."""
@@ -29,7 +30,7 @@ async def node(config: Settings) -> AsyncIterator[int]:
     sock.listen(512)
     server = uvicorn.Server(uvicorn.Config(
         create_app(config, engine=FakeEngine()), lifespan="on", log_level="warning",
-        timeout_keep_alive=3600, **config.websocket_options()))  # type: ignore[arg-type]
+        timeout_keep_alive=3600, **websocket_options(config)))  # type: ignore[arg-type]
     task = asyncio.create_task(server.serve(sockets=[sock]))
     try:
         yield sock.getsockname()[1]

@@ -12,6 +12,7 @@ from conftest import running_server, settings
 
 from protocol.constants import WS_PATH
 from server.config import Settings
+from server.transport.uvicorn_options import websocket_options
 
 PING, CLOSE = 0x9, 0x8
 
@@ -53,5 +54,5 @@ async def test_a_socket_that_never_answers_pings_is_closed_with_1011() -> None:
 
 
 def test_a_zero_ping_interval_turns_the_keepalive_off() -> None:
-    assert Settings(ws_ping_interval_s=0).websocket_options()["ws_ping_interval"] is None
-    assert Settings().websocket_options()["ws_ping_interval"] == 20.0
+    assert websocket_options(Settings(ws_ping_interval_s=0))["ws_ping_interval"] is None
+    assert websocket_options(Settings())["ws_ping_interval"] == 20.0

@@ -22,6 +22,7 @@ from server.config import Settings
 from server.transport import endpoint
 from server.transport.direct_frames import SERVER_SEND, DirectFrames
 from server.transport.keepalive import KeepaliveProtocol
+from server.transport.uvicorn_options import websocket_options
 
 
 class FakeTransport:
@@ -118,7 +119,7 @@ async def test_direct_frames_write_to_the_servers_protocol() -> None:
 
 
 def test_the_server_serves_websockets_with_the_keepalive_protocol() -> None:
-    assert Settings().websocket_options()["ws"] is KeepaliveProtocol
+    assert websocket_options(Settings())["ws"] is KeepaliveProtocol
     assert Settings().ws_viewer_ping_interval_s == 60.0
 
 

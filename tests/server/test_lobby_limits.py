@@ -19,7 +19,7 @@ from wsclient import Client
 
 from server.app import create_app
 from server.config import Settings
-from server.lobby import routes
+from server.lobby import http as lobby_http
 from server.lobby.admission import (
     ClientBuckets,
     RoomAdmission,
@@ -27,7 +27,7 @@ from server.lobby.admission import (
     client_address,
     client_key,
 )
-from server.lobby.routes import DRAIN_BYTES, MAX_BODY_BYTES
+from server.lobby.http import DRAIN_BYTES, MAX_BODY_BYTES
 
 ROOM = {"ruleset": "n5"}
 
@@ -258,7 +258,7 @@ async def test_a_lying_content_length_reads_only_what_it_declared(fake_server: s
 
 async def test_a_body_that_never_arrives_whole_is_refused_after_its_time(
         fake_server: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(routes, "BODY_TIMEOUT_S", 0.05)
+    monkeypatch.setattr(lobby_http, "BODY_TIMEOUT_S", 0.05)
     status, answer, closed = await raw_exchange(fake_server, head("Content-Length: 1000"),
                                                 [b'{"rul'])
     assert (status, answer["error"], closed) == (408, "body_timeout", True)

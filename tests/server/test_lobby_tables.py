@@ -20,7 +20,7 @@ from wsclient import Client
 
 from protocol.messages import Snapshot
 from server.app import create_app
-from server.lobby.routes import MAX_BODY_BYTES
+from server.lobby.http import MAX_BODY_BYTES
 from server.rules.table import table_catalogue
 from server.store.redis_store import RedisRoomStore
 from tests.store.conftest import redis_server

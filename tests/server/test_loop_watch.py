@@ -9,7 +9,7 @@ import pytest
 
 from server.app import create_app
 from server.config import Settings
-from server.loop_watch import LoopLagWatch
+from server.node.loop_watch import LoopLagWatch
 
 
 class Clock:

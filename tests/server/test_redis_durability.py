@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from server.redis_durability import DurabilityRefused, check_durability, redacted
+from server.node.redis_durability import DurabilityRefused, check_durability, redacted
 from tests.store.redis_process import RedisProcess
 
 pytestmark = pytest.mark.redis

@@ -26,6 +26,7 @@ from wsclient import Client
 from protocol.constants import PROTOCOL_VERSION, WS_PATH
 from protocol.messages import Accepted, Hello, Snapshot, Welcome
 from server.app import create_app
+from server.transport.uvicorn_options import websocket_options
 
 SMALL_BUFFER = 4096
 MOST_COMMANDS = 20_000
@@ -45,7 +46,7 @@ async def small_buffered_node() -> AsyncIterator[str]:
     sock.listen(64)
     server = uvicorn.Server(uvicorn.Config(
         create_app(config, engine=FakeEngine()), lifespan="on", log_level="warning",
-        **config.websocket_options()))  # type: ignore[arg-type]
+        **websocket_options(config)))  # type: ignore[arg-type]
     task = asyncio.create_task(server.serve(sockets=[sock]))
     try:
         yield f"http://127.0.0.1:{sock.getsockname()[1]}"

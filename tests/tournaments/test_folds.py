@@ -387,11 +387,10 @@ async def test_the_dashboard_keeps_the_tables_folds_between_reads() -> None:
     """Through the HTTP API: a second dashboard read with nothing new in the game folds no
     event and decodes no state; after a command, only that command's events."""
     settings = app_settings()
-    app = create_app(settings)
     engine = CountingEngine()
-    registry = app.state.registry
-    app.state.tournaments = Tournaments(MemoryTournamentStore(), registry.store,
-                                        lambda: registry.clock(), engine=engine)
+    rooms = MemoryRoomStore()
+    app = create_app(settings, store=rooms, tournaments=Tournaments(
+        MemoryTournamentStore(), rooms, lambda: app.state.registry.clock(), engine=engine))
     async with serving(app, settings) as url, httpx.AsyncClient(base_url=url) as http:
         organizer, _ = await Organizer.create(http, rounds=1)
         tokens = [(await organizer.register(n, ARMY))["token"] for n in ("Ana", "Ben")]

@@ -127,9 +127,9 @@ async def test_a_failed_label_write_is_retried_by_the_next_read_on_the_same_node
         redis_server: RedisProcess) -> None:
     settings = app_settings()
     rooms = RedisRoomStore.from_url(redis_server.url)
-    app = create_app(settings, store=rooms)
     store = FailingLabels(rooms.client)
-    app.state.tournaments = Tournaments(store, rooms, lambda: app.state.registry.clock())
+    app = create_app(settings, store=rooms, tournaments=Tournaments(
+        store, rooms, lambda: app.state.registry.clock()))
     async with node(redis_server.url, app) as http:
         organizer, tables = await started(http, "Autumn Cup")  # the round starts: 200
         assert store.writes == 1

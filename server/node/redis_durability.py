@@ -29,7 +29,7 @@ from urllib.parse import urlsplit, urlunsplit
 import redis
 from redis.exceptions import BusyLoadingError, ResponseError
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("server.redis_durability")  # log lines keep their logger name
 
 ACCEPT_LEVELS = ("always", "everysec", "unchecked")
 SETTING = "REFEREE_ACCEPT_REDIS_DURABILITY"

@@ -1,7 +1,7 @@
 """The JSON record a lock file carries: who holds it, for whoever finds it held.
 
 The node id's lock file (``server.cluster.identity``) and the embedded Redis's data-folder
-lock (``server.embedded_redis``) each write one (pids, a token) while they hold the file's
+lock (``server.node.embedded_redis``) each write one (pids, a token) while they hold the file's
 flock; a process refused the flock reads it to say who holds it.
 """
 

@@ -44,7 +44,7 @@ from server.rooms.registry import RoomRegistry
 from server.store import RoomStore
 from server.store.redis_store import RedisRoomStore
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("server.health")  # log lines keep their logger name
 
 PROBE_TIMEOUT_S = 2.0
 PROBE_TTL_MS = 60_000

@@ -6,7 +6,7 @@ and every command, ARO-window close and frame waits with it. The watch keeps one
 ticking every ``interval_s`` and logs how late it fired when that is ``warn_after_s`` or
 more: the operator (and the benchmark, which keeps the referee's log) sees when the node
 stalled and for how long, beside the garbage collector's own warnings
-(``server/collection_watch.py``), which name one cause of such stalls.
+(``server/node/collection_watch.py``), which name one cause of such stalls.
 """
 
 from __future__ import annotations

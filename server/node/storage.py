@@ -6,8 +6,8 @@ survives a restart; for quick local tries and the room server's own tests, which
 their store to ``create_app`` directly).
 
 An external Redis must keep what it acknowledges: its persistence is checked before the
-node starts (``server.redis_durability``, ``REFEREE_ACCEPT_REDIS_DURABILITY``). The embedded
-one is started with ``appendfsync always`` and supervised (``server.embedded_redis``).
+node starts (``server.node.redis_durability``, ``REFEREE_ACCEPT_REDIS_DURABILITY``). The embedded
+one is started with ``appendfsync always`` and supervised (``server.node.embedded_redis``).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from server.config import REPO_ROOT, Settings
-from server.embedded_redis import EmbeddedRedis
-from server.redis_durability import check_external_redis
+from server.node.embedded_redis import EmbeddedRedis
+from server.node.redis_durability import check_external_redis
 from server.store import MemoryRoomStore, RoomStore
 from server.store.redis_store import RedisRoomStore
 

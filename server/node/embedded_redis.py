@@ -17,7 +17,7 @@ again). A start that fails (Redis exits before it is ready, e.g. a damaged appen
 file) is logged with Redis's own last lines and tried again after the next pause. The room
 store's connections need nothing special: each failed call drops its connection and the
 next one connects to the new Redis (``server.store``); meanwhile commands are answered
-``storage_unavailable`` and ``/readyz`` says 503 (``server.health``).
+``storage_unavailable`` and ``/readyz`` says 503 (``server.node.health``).
 
 **One Redis per data folder.** Two Redis processes on one folder would append to one
 append-only file, and the second would take the first's unix socket over. So ``start``
@@ -53,9 +53,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from server.lock_record import read_record
+from server.node.lock_record import read_record
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("server.embedded_redis")  # log lines keep their logger name
 
 READY = b"ready to accept connections"  # 6.2 and 7.x, tcp and unix
 _PR_SET_PDEATHSIG = 1

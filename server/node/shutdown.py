@@ -32,7 +32,7 @@ from starlette.applications import Starlette
 from server.rooms.registry import RoomRegistry
 from server.transport.open_sockets import OpenSockets
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("server.shutdown")  # log lines keep their logger name
 
 
 async def drain(app: Starlette, timeout_s: float) -> bool:
