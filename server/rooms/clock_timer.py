@@ -8,6 +8,8 @@ it posts ``ClockDue`` to its own inbox (a ``wake_up.WakeUp``), and the actor the
 deadline is read from the state after every commit and when a room is loaded, so a room
 restarted or taken over by another node arms the same deadline; one already past fires at
 once. A stale wake-up (the clock switched since) finds no deadline passed and re-arms.
+Every frame carries the clocks as they stand (``fields``, with the time left when the
+frame is made); a room without chess clocks (``clock_s`` 0) arms nothing and carries none.
 """
 
 from __future__ import annotations
@@ -15,16 +17,35 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
+from server.rooms.engine_port import Engine, Plain, State
 from server.rooms.messages import ClockDue
 from server.rooms.spectator_delay import Clock
 from server.rooms.wake_up import WakeUp
 
 
 class ClockTimer:
-    def __init__(self, clock: Clock, post: Callable[[ClockDue], None]) -> None:
+    def __init__(self, clock: Clock, post: Callable[[ClockDue], None], engine: Engine,
+                 enabled: bool) -> None:
+        """``enabled``: the room has chess clocks."""
         self._wake = WakeUp(partial(post, ClockDue()), clock)
+        self._clock = clock
+        self._engine = engine
+        self.enabled = enabled
         self.deadline: tuple[str, int] | None = None
         """(side, room time) of the armed deadline, or None."""
+
+    def arm_for(self, state: State) -> None:
+        """Wake the room at the running clock's deadline in ``state`` (after every commit,
+        and from the stored state when the room is loaded: a restarted room's same one)."""
+        if self.enabled:
+            self.arm(self._engine.clock_deadline(state))
+
+    def fields(self, state: State) -> dict[str, Plain] | None:
+        """The chess clocks as frames carry them (``remaining_ms`` as of now), or None."""
+        if not self.enabled:
+            return None
+        fields: dict[str, Plain] | None = self._engine.clocks_fields(state, self._clock())
+        return fields
 
     def arm(self, deadline: tuple[str, int] | None) -> None:
         """Wake the room at ``deadline`` (side, Unix ms), replacing any earlier one; None
