@@ -12,23 +12,37 @@ deadline; a command handled after it is too late even if that message still wait
 deadline (``restore``; a past one expires at once). Every frame carries the window as it
 stands (``fields``, with the time left when the frame is made).
 
+At the deadline the room feeds the rules core the window's close as the system actor
+(``expired``: every eligible trooper that declared nothing loses its ARO; a Guts window's
+default movement), decided and committed like any command. If the rules core refuses it,
+or the window is still open after it (a bug, logged), the room stops serving the window
+and says so (``Room._drop_window``: an ``events`` frame with no event and no window).
+
 A window may also be *held* (uniform ARO windows, ``window_hold``): the ``WindowHold`` is
 this window's, told when it opens and closes; whether a window is held is judged here, when
-it opens. The room acts on the expiries (``Room._on_window_expired``, ``_on_held_close_due``):
-they are system commands, decided and committed like any other.
+it opens, and a held close takes effect here when its moment comes (``held_close_due``).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+import logging
+from collections.abc import Awaitable, Callable, Sequence
 
 from protocol.messages import Command, window_fields
-from server.rooms.engine_port import AroWindow, Engine, Plain, State
+from server.metrics import ARO_CLOSE_LATENESS
+from server.rooms.engine_port import AroWindow, Engine, Plain, State, Verdict
 from server.rooms.messages import HeldCloseDue, WindowExpired
 from server.rooms.spectator_delay import Clock
 from server.rooms.window_hold import WindowHold
 from server.store import Deadline, RoomSettings
+
+log = logging.getLogger("server.rooms.room")  # (the room's task's lines, as before the split)
+
+Decide = Callable[[str | None, object], Verdict]
+"""The room's decision of a command by an actor (None: the system) on its state now."""
+Commit = Callable[[Verdict], Awaitable[object]]
+"""The room's commit of an accepted verdict: stored, applied, published (it ``sync``s)."""
 
 ARO_WINDOW = "aro_window"
 """The deadline kind of an open window: key, the window's key; at_ms, its deadline."""
@@ -39,11 +53,14 @@ class WindowDeadline:
     """The window open now (``window``, None: none) and its ``deadline_ms`` (Unix ms, the
     room's clock)."""
 
-    def __init__(self, settings: RoomSettings, engine: Engine, clock: Clock,
+    def __init__(self, room_id: str, settings: RoomSettings, engine: Engine, clock: Clock,
                  post: Callable[[WindowExpired | HeldCloseDue], None],
-                 stored: Sequence[Deadline], abandoned: Callable[[str], bool]) -> None:
+                 stored: Sequence[Deadline], abandoned: Callable[[str], bool],
+                 decide: Decide, commit: Commit, drop: Callable[[], None]) -> None:
         """``stored``: the room's stored deadlines, as it was loaded; ``abandoned``: whether
-        a side's seat is abandoned now."""
+        a side's seat is abandoned now; ``drop``: the room stops serving the window
+        without an event (it ``close``s it and tells the viewers)."""
+        self.room_id = room_id
         self.window: AroWindow | None = None
         self.deadline_ms = 0
         self._window_s = settings.aro_window_s
@@ -51,6 +68,9 @@ class WindowDeadline:
         self._clock = clock
         self._post = post
         self._abandoned = abandoned
+        self._decide = decide
+        self._commit = commit
+        self._drop = drop
         self._stored = {d.key: d.at_ms for d in stored if d.kind == ARO_WINDOW}
         self._timer: asyncio.TimerHandle | None = None
         self.hold = WindowHold(settings.aro_min_open_s, self._window_s, clock, post, stored)
@@ -131,6 +151,39 @@ class WindowDeadline:
         window = self.window
         return (window is not None and command.body.get("type") == CLOSE_ARO_WINDOW
                 and self.hold.holds(window))
+
+    async def expired(self, key: str) -> None:
+        """Window ``key``'s deadline came (or its reactive seat was abandoned): the room
+        closes it as the system actor."""
+        window = self.window
+        if window is None or window.key != key:
+            return  # closed early, or an older window's timer
+        deadline_ms = self.deadline_ms
+        verdict = self._decide(None, self._engine.close_window_command(window))
+        if verdict.events is None:
+            log.error("room %s: closing ARO window %s refused: %s", self.room_id, key, verdict.code)
+            self._drop()
+            return
+        await self._commit(verdict)
+        late_s = self._clock() / 1000 - deadline_ms / 1000
+        if late_s >= 0:  # (not a window closed early: its reactive seat was abandoned)
+            ARO_CLOSE_LATENESS.observe(late_s)
+        if self.is_open(key):
+            log.error("room %s: ARO window %s still open after its close", self.room_id, key)
+            self._drop()
+
+    async def held_close_due(self, key: str) -> None:
+        """A held close's moment came: the reactive player's close takes effect now (as that
+        player's command, already answered)."""
+        window = self.window
+        if window is None or window.key != key or not self.hold.due(key):
+            return  # closed since (the deadline, an abandoned seat), or an early wake-up
+        verdict = self._decide(window.reactive, self._engine.close_window_command(window))
+        if verdict.events is None:
+            log.error("room %s: held close of ARO window %s refused: %s", self.room_id, key,
+                      verdict.code)
+            return  # (the deadline closes it)
+        await self._commit(verdict)
 
     def fields(self) -> dict[str, Plain] | None:
         """The open window as frames carry it (``remaining_ms`` as of now), or None."""

@@ -10,9 +10,6 @@ stored with the room's deadlines (``deadlines``, kind ``seat_grace``), so a room
 again after a restart or a takeover keeps each away seat's original grace deadline
 (``restore``). When nobody is connected, a countdown (``idle_room_s``) lets the room leave
 memory; a join makes it stale.
-
-The seats also keep the answers to their latest commands (``seats.AnswerCache``): a
-repeated command id gets its answer again.
 """
 
 from __future__ import annotations
@@ -30,31 +27,24 @@ from server.rooms.seats import (
     ABANDONED_AT_MS,
     CONNECTED_AT_MS,
     SEAT_GRACE,
-    AnswerCache,
     Member,
     Seat,
     presence_deadlines,
 )
 from server.rooms.spectator_count import SpectatorCount
 from server.rooms.spectator_delay import Clock
-from server.store import Answer, Deadline
+from server.store import Deadline
 
 
 class Presence:
     def __init__(self, room_id: str, settings: Settings, fanout: Fanout,
                  version: Callable[[], int], post: Callable[[GraceExpired | IdleExpired], None],
-                 stored: Sequence[Deadline], answers: Sequence[Answer], unix_ms: Clock) -> None:
+                 stored: Sequence[Deadline], unix_ms: Clock) -> None:
         """``version``: the room's global version now (its frames' ``Delivery``);
-        ``stored``: the room's stored deadlines, as it was loaded; ``answers``: the stored
-        answers to the seats' latest commands, oldest first; ``unix_ms``: the wall clock
-        the grace periods run on."""
+        ``stored``: the room's stored deadlines, as it was loaded; ``unix_ms``: the wall
+        clock the grace periods run on."""
         self.room_id = room_id
-        self.seats = {
-            side: Seat(side, AnswerCache(settings.answer_cache_size)) for side in ("A", "B")
-        }
-        for answer in answers:
-            if answer.seat in self.seats:
-                self.seats[answer.seat].answers.put(answer.command_id, answer.frame)
+        self.seats = {side: Seat(side) for side in ("A", "B")}
         self.spectators: set[Member] = set()
         """This node's read-only viewers of the room (spectators and casters)."""
         self._fanout = fanout
@@ -70,9 +60,6 @@ class Presence:
         """The idle countdown's: an ``IdleExpired`` of an older one is stale."""
 
     # --- seats ------------------------------------------------------------------------
-
-    def answers(self, side: str) -> AnswerCache:
-        return self.seats[side].answers
 
     def seat_joined(self, side: str, member: Member) -> None:
         """``member`` holds seat ``side`` now, replacing the connection that held it."""

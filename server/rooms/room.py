@@ -33,14 +33,16 @@ from server.config import Settings
 from server.fanout import Audience, Fanout
 from server.fanout.slices import loop_slices
 from server.log_format import current_room
-from server.metrics import ARO_CLOSE_LATENESS, COMMAND_LATENCY, COMMAND_OUTCOMES, private_write
+from server.metrics import COMMAND_LATENCY, COMMAND_OUTCOMES, private_write
 from server.rooms import frames
+from server.rooms.answers import CommandAnswers
 from server.rooms.aro_window import WindowDeadline
 from server.rooms.catch_up import CatchUp
 from server.rooms.clock_timer import ClockTimer
 from server.rooms.delayed_viewers import DelayedAudiences
 from server.rooms.engine_port import AroWindow, CommandFormatError, Engine, Plain, State, Verdict
 from server.rooms.inbox import RoomInbox
+from server.rooms.joins import Joins
 from server.rooms.listing import LobbyListing
 from server.rooms.measuring import measurement_frame
 from server.rooms.messages import (
@@ -60,19 +62,13 @@ from server.rooms.messages import (
     WindowExpired,
 )
 from server.rooms.numbering import NONE_SEEN, Seen, audience_views, counted, pack_room_snapshot
+from server.rooms.options import SeatOptions
 from server.rooms.presence import Presence
 from server.rooms.retention import retention_ms
 from server.rooms.seats import Member, role_seat
 from server.rooms.slow_commands import SLOW_COMMANDS
 from server.rooms.spectator_delay import Clock
-from server.store import (
-    Answer,
-    Deadline,
-    RoomMeta,
-    RoomStore,
-    StaleWriter,
-    StorageUnavailable,
-)
+from server.store import Answer, Deadline, RoomMeta, RoomStore, StaleWriter, StorageUnavailable
 from server.store.interface import TRY_AGAIN
 
 log = logging.getLogger(__name__)
@@ -129,25 +125,31 @@ class Room:
         self._fanout = fanout
         self._settings = settings
         self._clock = clock
-        self._options: dict[Audience, tuple[int, bytes]] = {}
-        """Per audience, the global version and the options frame made at it."""
         self._last_store_s = 0.0  # how long the last append took (a slow command's log)
         # Whether the command being handled is counted in the metrics: not when its outcome
         # is its seat's own (server/metrics.py, "A seat's private actions").
         self._command_counted = True
         post = self.inbox.post
         self._presence = Presence(self.room_id, settings, fanout, lambda: self.version, post,
-                                  deadlines, answers, now_ms)
+                                  deadlines, now_ms)
+        self._answers = CommandAnswers(self.room_id, settings.answer_cache_size, answers,
+                                       self._presence, fanout)
         self._delayed = DelayedAudiences(self.room_id, meta.settings, engine, store, fanout,
                                          clock, post)
-        self._chess_clock = ClockTimer(clock, post, engine, bool(meta.settings.clock_s))
-        self._aro = WindowDeadline(meta.settings, engine, clock, post, deadlines,
-                                   self._presence.abandoned)
+        self._chess_clock = ClockTimer(self.room_id, clock, post, engine,
+                                       bool(meta.settings.clock_s), self._commit)
+        self._aro = WindowDeadline(self.room_id, meta.settings, engine, clock, post, deadlines,
+                                   self._presence.abandoned, self._decide_now, self._commit,
+                                   self._drop_window)
         self._catch_up = CatchUp(self, meta, engine, store, self._delayed, self._aro,
                                  self._chess_clock, self._presence, clock)
         self._listing = LobbyListing(self, meta, engine, store, self._delayed, self._presence,
                                      lambda: self.inbox.post_crowd(ListingDue()),
                                      lambda: bool(len(self.inbox)), now_ms)
+        self._options = SeatOptions(self, engine, self._delayed)
+        self._joins = Joins(self, fanout, store, fence, self._presence, self._delayed,
+                            self._listing, self._catch_up, self._aro,
+                            lambda: self._open_deadlines(self._aro.window, self._aro.deadline_ms))
 
     # --- the doors into the inbox (called by the transport) -----------------------------
 
@@ -226,22 +228,9 @@ class Room:
         return self._catch_up.snapshot_frame(audience)
 
     def options_frame(self, audience: Audience) -> bytes:
-        """The seat's legal choices now (empty for spectators); callable from outside the
-        task (it only reads the state, and keeps the frame), like ``snapshot_frame``.
-
-        Computing them costs milliseconds (every skill, target and Line of Fire is tried)
-        and clients ask again at every version, so the frame is made once per version and
-        audience and handed to every later request until the room moves on."""
-        if not self._delayed.live(audience):
-            return frames.options(self._delayed.seen_by(audience, self), {})
-        cached = self._options.get(audience)
-        if cached is not None and cached[0] == self.version:
-            return cached[1]
-        choices = {} if audience is Audience.SPECTATOR else self._engine.seat_options(
-            self.state, audience.value)
-        frame = frames.options(self.seen[audience], choices)
-        self._options[audience] = (self.version, frame)
-        return frame
+        """The seat's legal choices now (empty for spectators), made once per version
+        (``options``); callable from outside the task, like ``snapshot_frame``."""
+        return self._options.frame(audience)
 
     @property
     def fence(self) -> int:
@@ -300,32 +289,29 @@ class Room:
                                    done - started, self._last_store_s,
                                    time.thread_time() - cpu_started)
         elif isinstance(message, Join):
-            await self._on_join(message)
+            await self._joins.join(message)
         elif isinstance(message, Leave):
-            await self._on_leave(message.member)
+            await self._joins.leave(message.member)
         elif isinstance(message, Resync):
             await self._catch_up.resync(message.member, message.since)
         elif isinstance(message, AskHistory):
             await self._catch_up.history(message.member, message.request)
         elif isinstance(message, WindowExpired):
-            await self._on_window_expired(message.key)
+            await self._aro.expired(message.key)
         elif isinstance(message, HeldCloseDue):
-            await self._on_held_close_due(message.key)
+            await self._aro.held_close_due(message.key)
         elif isinstance(message, GraceExpired):
-            await self._on_grace_expired(message)
+            await self._joins.grace_expired(message)
         elif isinstance(message, ReleaseDue):
             self._delayed.release()
         elif isinstance(message, ClockDue):
-            await self._on_clock_due()
+            await self._chess_clock.expired(self.state)
         elif isinstance(message, ListingDue) and self._listing.stale:
             await self._listing.refresh()  # a crowd's joins and leaves, at once
 
     def _after_failure(self, message: InboxMessage) -> None:
         if isinstance(message, Submit) and message.seat is not None:
-            COMMAND_OUTCOMES.rejected(ProtocolReason.INTERNAL_ERROR)
-            self._answer(message, frames.rejected(
-                message.command.id, ProtocolReason.INTERNAL_ERROR,
-                "the server failed; the command was not applied"))
+            self._answers.failed(message)
         elif isinstance(message, Join) and not message.done.done():
             message.done.set_exception(RuntimeError("join failed"))
         elif isinstance(message, AskHistory):
@@ -337,9 +323,7 @@ class Room:
         """Nothing was stored, so nothing changed: say "try again" (not remembered under the
         command's id, so the same id may be sent again), or retry a deadline later."""
         if isinstance(message, Submit) and message.seat is not None:
-            COMMAND_OUTCOMES.rejected(ProtocolReason.STORAGE_UNAVAILABLE)
-            message.member.deliver(frames.rejected(
-                message.command.id, ProtocolReason.STORAGE_UNAVAILABLE, TRY_AGAIN))
+            self._answers.unavailable(message)
         elif isinstance(message, Join) and not message.done.done():
             message.done.set_exception(RoomStopped(f"{self.room_id}: storage unavailable"))
         elif isinstance(message, (WindowExpired, HeldCloseDue, ClockDue)):
@@ -357,7 +341,7 @@ class Room:
             message.member.deliver(frames.rejected(
                 command.id, ProtocolReason.SPECTATOR_READ_ONLY, "spectators cannot send commands"))
             return
-        cached = self._presence.answers(message.seat).get(command.id)
+        cached = self._answers.repeated(message.seat, command.id)
         if cached is not None:
             COMMAND_OUTCOMES.repeated.inc()
             message.member.deliver(cached)
@@ -366,13 +350,13 @@ class Room:
         # if the timer's own inbox message has not been handled yet.
         aro = self._aro
         if aro.window is not None and aro.overdue():
-            await self._on_window_expired(aro.window.key)
+            await aro.expired(aro.window.key)
         if aro.window is not None and aro.hold.waiting:  # (likewise: a held close due)
-            await self._on_held_close_due(aro.window.key)
+            await aro.held_close_due(aro.window.key)
         if self._chess_clock.due():  # (likewise: a clock ran out before this command)
-            await self._on_clock_due()
+            await self._chess_clock.expired(self.state)
         answer, told = await self._decide(message, message.seat)
-        self._answer(message, answer, told=told)
+        self._answers.answer(message, answer, told=told)
 
     async def _decide(self, message: Submit, seat: str) -> tuple[bytes, bool]:
         """The command's answer (encoded), and whether the commander has it already (an
@@ -396,7 +380,7 @@ class Room:
             return frames.accepted(command.id, self.seen[Audience(seat)]), False
         if not verdict.events:  # accepted, and nothing changed: nothing to store
             return frames.accepted(command.id, self.seen[Audience(seat)]), False
-        answering = self._answering(message, seat)
+        answering = self._answers.answering(message, seat)
         answer = await self._commit(verdict, answering, accepts=(seat, command.id))
         assert answer is not None  # (there were events)
         if self._command_counted:  # (spectators see some of its events: ``_commit``)
@@ -425,29 +409,6 @@ class Room:
             return frames.rejected(command.id, ProtocolReason.FUTURE_VERSION,
                                    f"version {command.version} is ahead of the room ({version})")
         return None
-
-    def _answering(self, message: Submit, seat: str) -> frames.Answering | None:
-        """Whose events frame may carry the command's acceptance: the seat's audience, whose
-        one subscriber is the seat's connection, if the command came from it. A connection
-        replaced since it sent the command gets its answer on its own (``_answer``)."""
-        commander = self._presence.seats[seat]
-        if (commander.member is not message.member
-                or not self._fanout.count(self.room_id, commander.audience)):
-            return None
-        return frames.Answering(commander.audience, message.command.id)
-
-    def _answer(self, message: Submit, frame: bytes, *, told: bool = False) -> None:
-        """Remember the answer (encoded) under the command's id (a repeated id gets it
-        again, as a standalone ``accepted`` or ``rejected``) and send it, unless the
-        commander was ``told`` already by the events frame that names the command.
-
-        Only the answer of a command that changed the room is stored (``_commit``), so
-        only that one outlives the room's time in memory: a rejected command changed
-        nothing, and sent again to the room loaded anew it is decided again."""
-        if message.seat is not None:
-            self._presence.answers(message.seat).put(message.command.id, frame)
-        if not told:
-            message.member.deliver(frame)
 
     async def _commit(self, verdict: Verdict, answering: frames.Answering | None = None,
                       accepts: tuple[str, str] | None = None) -> bytes | None:
@@ -549,40 +510,6 @@ class Room:
             return self._engine.decide(self.state, actor, command, at_ms=self._clock())
         return self._engine.decide(self.state, actor, command)
 
-    # --- the room's own commands: deadlines (``aro_window``, ``clock_timer``) ---------------
-
-    async def _on_window_expired(self, key: str) -> None:
-        aro = self._aro
-        window = aro.window
-        if window is None or not aro.is_open(key):
-            return  # closed early, or an older window's timer
-        deadline_ms = aro.deadline_ms
-        verdict = self._decide_now(None, self._engine.close_window_command(window))
-        if verdict.events is None:
-            log.error("room %s: closing ARO window %s refused: %s", self.room_id, key, verdict.code)
-            self._drop_window()
-            return
-        await self._commit(verdict)
-        late_s = self._clock() / 1000 - deadline_ms / 1000
-        if late_s >= 0:  # (not a window closed early: its reactive seat was abandoned)
-            ARO_CLOSE_LATENESS.observe(late_s)
-        if aro.is_open(key):
-            log.error("room %s: ARO window %s still open after its close", self.room_id, key)
-            self._drop_window()
-
-    async def _on_held_close_due(self, key: str) -> None:
-        """A held close's moment came: the reactive player's close takes effect now (as that
-        player's command, already answered)."""
-        window = self._aro.window
-        if window is None or window.key != key or not self._aro.hold.due(key):
-            return  # closed since (the deadline, an abandoned seat), or an early wake-up
-        verdict = self._decide_now(window.reactive, self._engine.close_window_command(window))
-        if verdict.events is None:
-            log.error("room %s: held close of ARO window %s refused: %s", self.room_id, key,
-                      verdict.code)
-            return  # (the deadline closes it)
-        await self._commit(verdict)
-
     def _drop_window(self) -> None:
         """Close the window without an event (the rules core would not close it): tell every
         viewer with an ``events`` frame that carries no event and no window."""
@@ -590,78 +517,6 @@ class Room:
         self._fanout.publish(self.room_id, frames.window_dropped(
             self.version, self.seen, self._delayed.live,
             lambda: self._chess_clock.fields(self.state)))
-
-    async def _on_clock_due(self) -> None:
-        """At the running clock's deadline: the rules core records its time-out (stamped
-        with the deadline itself, however late the timer), and what follows from it."""
-        deadline = self._engine.clock_deadline(self.state)
-        if deadline is None or self._clock() < deadline[1]:
-            self._chess_clock.close()  # stale (the clock switched) or early: wait again
-            self._chess_clock.arm_for(self.state)
-            return
-        side, at_ms = deadline
-        verdict = self._engine.decide(self.state, None,
-                                      self._engine.clock_expired_command(side, at_ms), at_ms=at_ms)
-        if verdict.events is None:
-            log.error("room %s: chess clock %s time-out refused: %s", self.room_id, side,
-                      verdict.code)
-            self._chess_clock.close()
-            return
-        await self._commit(verdict)
-
-    # --- viewers (``presence``, ``catch_up``, ``listing``) --------------------------------
-
-    async def _on_join(self, join: Join) -> None:
-        member, presence = join.member, self._presence
-        presence.joining()  # a pending IdleExpired is stale now
-        if join.seat is not None:
-            presence.seat_joined(join.seat, member)
-        else:
-            await self._delayed.ready(member.audience, self)  # (raises before any change)
-            presence.spectator_joined(member)
-        self._fanout.subscribe(self.room_id, member)
-        # Before the welcome: a client that has it sees the list (in a crowd, shortly after).
-        if join.seat is None:
-            await self._listing.spectators_changed()
-        else:
-            await self._listing.refresh()
-        if join.greet:
-            await self._catch_up.greet(member, join.since)
-        if join.seat is not None:
-            presence.publish(presence.seats[join.seat])
-        join.done.set_result(None)
-        if join.seat is not None:
-            await self._save_presence()
-
-    async def _on_leave(self, member: Member) -> None:
-        self._fanout.unsubscribe(self.room_id, member)
-        if self._presence.spectator_left(member):
-            self._presence.arm_idle()
-            await self._listing.spectators_changed()
-            return
-        for seat in self._presence.seats_of(member):
-            self._presence.went_away(seat)
-            await self._save_presence()
-        self._presence.arm_idle()
-
-    async def _on_grace_expired(self, message: GraceExpired) -> None:
-        seat = self._presence.grace_expired(message)
-        if seat is None:
-            return
-        await self._save_presence()
-        window = self._aro.window
-        if window is not None and window.reactive == seat.side:
-            # Windows open at every ARO step; one nobody will answer closes now.
-            await self._on_window_expired(window.key)
-
-    async def _save_presence(self) -> None:
-        """Store the seats' presence with the open deadlines; a failure only delays it to
-        the next write (presence is not game state: nothing accepted is at stake)."""
-        deadlines = self._open_deadlines(self._aro.window, self._aro.deadline_ms)
-        try:
-            await self._store.set_deadlines(self.room_id, fence=self._fence, deadlines=deadlines)
-        except StorageUnavailable as error:
-            log.warning("room %s: presence not stored yet: %s", self.room_id, error)
 
     # --- leaving memory -----------------------------------------------------------------
 
