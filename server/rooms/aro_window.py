@@ -172,6 +172,14 @@ class WindowDeadline:
             log.error("room %s: ARO window %s still open after its close", self.room_id, key)
             self._drop()
 
+    async def due_first(self) -> None:
+        """Before a command is decided: a deadline passed, or a held close whose moment
+        came, takes effect first, even if its timer's message still waits."""
+        if self.window is not None and self.overdue():
+            await self.expired(self.window.key)
+        if self.window is not None and self.hold.waiting:
+            await self.held_close_due(self.window.key)
+
     async def held_close_due(self, key: str) -> None:
         """A held close's moment came: the reactive player's close takes effect now (as that
         player's command, already answered)."""

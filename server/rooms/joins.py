@@ -15,14 +15,10 @@ The room's collaborators each own a part of a viewer's arrival -- who is connect
 - a seat's grace period running out leaves it abandoned (told, stored), and closes the ARO
   window that waited for it, as its deadline would.
 
-Storing the seats' presence is best effort: it is not game state, and a failure only
-delays it to the next write.
+Storing the seats' presence is best effort (``stored_deadlines``).
 """
 
 from __future__ import annotations
-
-import logging
-from collections.abc import Callable
 
 from server.fanout import Fanout
 from server.rooms.aro_window import WindowDeadline
@@ -33,29 +29,22 @@ from server.rooms.live_game import LiveGame
 from server.rooms.messages import GraceExpired, Join
 from server.rooms.presence import Presence
 from server.rooms.seats import Member
-from server.store import Deadline, RoomStore, StorageUnavailable
-
-log = logging.getLogger("server.rooms.room")  # (the room's task's lines, as before the split)
+from server.rooms.stored_deadlines import StoredDeadlines
 
 
 class Joins:
-    def __init__(self, game: LiveGame, fanout: Fanout, store: RoomStore, fence: int,
-                 presence: Presence, delayed: DelayedAudiences, listing: LobbyListing,
-                 catch_up: CatchUp, window: WindowDeadline,
-                 deadlines: Callable[[], tuple[Deadline, ...]]) -> None:
-        """``fence``: the token the room writes with; ``deadlines``: everything the store
-        keeps of the room's timers now (the open window's and the seats' presence)."""
+    def __init__(self, game: LiveGame, fanout: Fanout, presence: Presence,
+                 delayed: DelayedAudiences, listing: LobbyListing, catch_up: CatchUp,
+                 window: WindowDeadline, stored: StoredDeadlines) -> None:
         self._game = game
         self._room_id = game.room_id
         self._fanout = fanout
-        self._store = store
-        self._fence = fence
         self._presence = presence
         self._delayed = delayed
         self._listing = listing
         self._catch_up = catch_up
         self._window = window
-        self._deadlines = deadlines
+        self._stored = stored
 
     async def join(self, join: Join) -> None:
         member, presence = join.member, self._presence
@@ -77,7 +66,7 @@ class Joins:
             presence.publish(presence.seats[join.seat])
         join.done.set_result(None)
         if join.seat is not None:
-            await self.save_presence()
+            await self._stored.save()
 
     async def leave(self, member: Member) -> None:
         self._fanout.unsubscribe(self._room_id, member)
@@ -87,24 +76,15 @@ class Joins:
             return
         for seat in self._presence.seats_of(member):
             self._presence.went_away(seat)
-            await self.save_presence()
+            await self._stored.save()
         self._presence.arm_idle()
 
     async def grace_expired(self, message: GraceExpired) -> None:
         seat = self._presence.grace_expired(message)
         if seat is None:
             return
-        await self.save_presence()
+        await self._stored.save()
         window = self._window.window
         if window is not None and window.reactive == seat.side:
             # Windows open at every ARO step; one nobody will answer closes now.
             await self._window.expired(window.key)
-
-    async def save_presence(self) -> None:
-        """Store the seats' presence with the open deadlines; a failure only delays it to
-        the next write (presence is not game state: nothing accepted is at stake)."""
-        try:
-            await self._store.set_deadlines(self._room_id, fence=self._fence,
-                                            deadlines=self._deadlines())
-        except StorageUnavailable as error:
-            log.warning("room %s: presence not stored yet: %s", self._room_id, error)

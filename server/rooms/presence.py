@@ -173,9 +173,16 @@ class Presence:
         self._idle_timer = asyncio.get_running_loop().call_later(
             self._idle_s, self._post, IdleExpired(self.idle_epoch))
 
-    def still_idle(self, message: IdleExpired) -> bool:
-        """Nobody came since the countdown of ``message`` began."""
-        return message.epoch == self.idle_epoch and self.empty()
+    def idle_now(self, message: IdleExpired, *, busy: bool, serving: bool) -> bool:
+        """Whether the room may stop now: still nobody since the countdown of ``message``
+        began, nothing waiting in its inbox (``busy``), and no ARO window whose deadline
+        this process must serve (``serving``: the countdown starts again instead)."""
+        if message.epoch != self.idle_epoch or not self.empty() or busy:
+            return False
+        if serving:
+            self.arm_idle()
+            return False
+        return True
 
     def close(self) -> list[Member]:
         """The room stopped: no timer runs and nothing more is sent. Returns who is

@@ -40,7 +40,7 @@ from server.rooms.aro_window import WindowDeadline
 from server.rooms.catch_up import CatchUp
 from server.rooms.clock_timer import ClockTimer
 from server.rooms.delayed_viewers import DelayedAudiences
-from server.rooms.engine_port import AroWindow, CommandFormatError, Engine, Plain, State, Verdict
+from server.rooms.engine_port import CommandFormatError, Engine, State, Verdict
 from server.rooms.inbox import RoomInbox
 from server.rooms.joins import Joins
 from server.rooms.listing import LobbyListing
@@ -67,7 +67,9 @@ from server.rooms.presence import Presence
 from server.rooms.retention import retention_ms
 from server.rooms.seats import Member, role_seat
 from server.rooms.slow_commands import SLOW_COMMANDS
+from server.rooms.snapshot_policy import SnapshotPolicy
 from server.rooms.spectator_delay import Clock
+from server.rooms.stored_deadlines import StoredDeadlines
 from server.store import Answer, Deadline, RoomMeta, RoomStore, StaleWriter, StorageUnavailable
 from server.store.interface import TRY_AGAIN
 
@@ -87,23 +89,10 @@ def now_ms() -> int:
 
 
 class Room:
-    def __init__(
-        self,
-        meta: RoomMeta,
-        *,
-        state: State,
-        version: int,
-        fence: int,
-        deadlines: Sequence[Deadline],
-        engine: Engine,
-        store: RoomStore,
-        fanout: Fanout,
-        settings: Settings,
-        snapshot_version: int = 0,
-        seen: Seen = NONE_SEEN,
-        answers: Sequence[Answer] = (),
-        clock: Clock = now_ms,
-    ) -> None:
+    def __init__(self, meta: RoomMeta, *, state: State, version: int, fence: int,
+                 deadlines: Sequence[Deadline], engine: Engine, store: RoomStore, fanout: Fanout,
+                 settings: Settings, snapshot_version: int = 0, seen: Seen = NONE_SEEN,
+                 answers: Sequence[Answer] = (), clock: Clock = now_ms) -> None:
         """``snapshot_version``: the version of the store's latest snapshot of this room;
         ``seen``: each audience's own count of events at ``version`` (``numbering``);
         ``answers``: the stored answers to the seats' latest commands, oldest first;
@@ -119,7 +108,7 @@ class Room:
         self.stopped = False
         self.left_idle = False  # stopped because nobody was connected (its lease may go now)
         self._fence = fence
-        self._snapshot_version = snapshot_version
+        self._snapshots = SnapshotPolicy(engine, settings.snapshot_every, snapshot_version)
         self._engine = engine
         self._store = store
         self._fanout = fanout
@@ -147,9 +136,9 @@ class Room:
                                      lambda: self.inbox.post_crowd(ListingDue()),
                                      lambda: bool(len(self.inbox)), now_ms)
         self._options = SeatOptions(self, engine, self._delayed)
-        self._joins = Joins(self, fanout, store, fence, self._presence, self._delayed,
-                            self._listing, self._catch_up, self._aro,
-                            lambda: self._open_deadlines(self._aro.window, self._aro.deadline_ms))
+        self._deadlines = StoredDeadlines(self.room_id, store, fence, self._aro, self._presence)
+        self._joins = Joins(self, fanout, self._presence, self._delayed, self._listing,
+                            self._catch_up, self._aro, self._deadlines)
 
     # --- the doors into the inbox (called by the transport) -----------------------------
 
@@ -252,7 +241,8 @@ class Room:
                 self._shut(message.close_code, message.reason)
                 return
             if isinstance(message, IdleExpired):
-                if self._idle_now(message):
+                if self._presence.idle_now(message, busy=bool(len(self.inbox)),
+                                           serving=self._aro.window is not None):
                     log.info("room %s: idle; leaving memory", self.room_id)
                     self.left_idle = True
                     self._shut(CloseCode.GOING_AWAY, "room idle")
@@ -348,11 +338,7 @@ class Room:
             return
         # The deadline is the server's: a declaration processed after it is too late, even
         # if the timer's own inbox message has not been handled yet.
-        aro = self._aro
-        if aro.window is not None and aro.overdue():
-            await aro.expired(aro.window.key)
-        if aro.window is not None and aro.hold.waiting:  # (likewise: a held close due)
-            await aro.held_close_due(aro.window.key)
+        await self._aro.due_first()
         if self._chess_clock.due():  # (likewise: a clock ran out before this command)
             await self._chess_clock.expired(self.state)
         answer, told = await self._decide(message, message.seat)
@@ -376,7 +362,7 @@ class Room:
         if verdict.events is None:
             return frames.rejected(command.id, verdict.code, verdict.message), False
         if self._aro.holds_close(command):  # accepted now, takes effect later (``window_hold``)
-            await self._store_held_close()
+            await self._deadlines.hold_close()
             return frames.accepted(command.id, self.seen[Audience(seat)]), False
         if not verdict.events:  # accepted, and nothing changed: nothing to store
             return frames.accepted(command.id, self.seen[Audience(seat)]), False
@@ -386,16 +372,6 @@ class Room:
         if self._command_counted:  # (spectators see some of its events: ``_commit``)
             COMMAND_OUTCOMES.accepted.inc()
         return answer, answering is not None
-
-    async def _store_held_close(self) -> None:
-        """Keep the held close with the room's deadlines before it is answered (a restart
-        finds it); then wait for its moment. Storage unavailable: nothing waits, and the
-        command is answered "try again"."""
-        aro = self._aro
-        deadlines = (*self._open_deadlines(aro.window, aro.deadline_ms),
-                     *aro.hold.deadlines(aro.window, waiting=True))
-        await self._store.set_deadlines(self.room_id, fence=self._fence, deadlines=deadlines)
-        aro.hold.wait()
 
     def _reject_version(self, command: Command, audience: Audience) -> bytes | None:
         """Against the seat's own numbering: what it may not know of never makes its
@@ -429,14 +405,14 @@ class Room:
             self.state, events)
         window = engine.pending_aro_window(new_state)
         deadline_ms = self._aro.deadline_for(window)
-        deadlines = self._open_deadlines(window, deadline_ms)
+        deadlines = self._deadlines.of(window, deadline_ms)
         new_version = self.version + len(events)
         plains = [engine.event_to_plain(event) for event in events]
         views = audience_views(engine, new_state, events, plains)
         new_seen = counted(self.seen, views)
         summary = engine.public_summary(new_state)
         snapshot = None
-        if self._snapshot_due(summary, new_version):
+        if self._snapshots.due(self.state, summary, new_version):
             snapshot = pack_room_snapshot(engine.state_to_plain(new_state), new_seen)
         answer = None
         committed_ms = self._clock()
@@ -466,7 +442,7 @@ class Room:
             )
         self._last_store_s = time.perf_counter() - storing
         if snapshot is not None:
-            self._snapshot_version = new_version
+            self._snapshots.stored(new_version)
         # State, versions and window change together, with no await between them and the
         # publish: a snapshot taken by a resyncing socket is always consistent with the next
         # frames.
@@ -488,21 +464,6 @@ class Room:
         delayed (a delayed audience gets its frames from its feed)."""
         return self._delayed.live(audience) and self._fanout.count(self.room_id, audience) > 0
 
-    def _snapshot_due(self, after: Plain, new_version: int) -> bool:
-        """Snapshot every ``snapshot_every`` versions and at every change of phase, round or
-        turn (``after``: the new state's ``public_summary``), so loading a room replays a
-        bounded number of events."""
-        if new_version - self._snapshot_version >= self._settings.snapshot_every:
-            return True
-        before = self._engine.public_summary(self.state)
-        return any(before[key] != after[key] for key in ("phase", "round", "turn"))
-
-    def _open_deadlines(self, window: AroWindow | None,
-                        window_deadline_ms: int) -> tuple[Deadline, ...]:
-        """What the store keeps of the room's timers: the ARO window's deadline, if one is
-        open (``aro_window``), and the seats' presence."""
-        return (*self._aro.deadlines(window, window_deadline_ms), *self._presence.deadlines())
-
     def _decide_now(self, actor: str | None, command: object) -> Verdict:
         """The engine's decision, stamped with the room's clock in a room with chess clocks
         (the time runs the clocks; a room without them has no use for it)."""
@@ -518,18 +479,7 @@ class Room:
             self.version, self.seen, self._delayed.live,
             lambda: self._chess_clock.fields(self.state)))
 
-    # --- leaving memory -----------------------------------------------------------------
-
-    def _idle_now(self, message: IdleExpired) -> bool:
-        """Whether the room may stop now: still nobody since the countdown began, nothing
-        waiting in the inbox, and no ARO window whose deadline this process must serve
-        (the countdown starts again instead)."""
-        if not self._presence.still_idle(message) or len(self.inbox):
-            return False
-        if self._aro.window is not None:
-            self._presence.arm_idle()
-            return False
-        return True
+    # --- stopping -----------------------------------------------------------------------
 
     def _shut(self, code: int, reason: str) -> None:
         self.stopped = True

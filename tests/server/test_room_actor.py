@@ -484,13 +484,13 @@ async def test_an_idle_countdown_never_stops_a_room_with_a_viewer_or_an_open_win
     world = await make_world(idle_room_s=600.0)
     room = world.room
     checked = asyncio.Event()
-    check = room._idle_now
+    check = room._presence.idle_now
 
-    def observed_check(message: IdleExpired) -> bool:
+    def observed_check(message: IdleExpired, *, busy: bool, serving: bool) -> bool:
         checked.set()
-        return check(message)
+        return check(message, busy=busy, serving=serving)
 
-    monkeypatch.setattr(room, "_idle_now", observed_check)
+    monkeypatch.setattr(room._presence, "idle_now", observed_check)
     try:
         a = await world.join(Audience.A)
         room.inbox.post(IdleExpired(room._presence.idle_epoch))  # as if the countdown ran out now
