@@ -11,13 +11,12 @@ and every spectator see an activation or a result at the same time. The commande
 also names its command (``accepted``): that frame is the command's answer. See
 docs/server.md for the policies.
 
-The room keeps its actor loop and the command path; the rest is owned by its
-collaborators: the open ARO window and its deadline (``aro_window``, with its hold,
-``window_hold``), who is connected and what everyone is told of it (``presence``), what a
-joining or resuming viewer is sent (``catch_up``), what the lobby lists (``listing``), the
-chess clocks' timer (``clock_timer``) and the delayed audiences (``delayed_viewers``). None
-of them, nor the room, builds a wire frame: ``frames`` (and ``event_frames`` for a commit's
-events) does.
+The room keeps its actor loop, its doors and the command path; the rest is owned by its
+collaborators (docs/server.md lists them): the open ARO window and its deadline
+(``aro_window``), who is connected (``presence``) and the order of a join (``joins``), what
+a joining or resuming viewer is sent (``catch_up``), the lobby listing (``listing``), a
+command's answer (``answers``), the stored timers (``stored_deadlines``). None of them, nor
+the room, encodes a frame: ``frames`` does (``event_frames`` a commit's events).
 """
 
 from __future__ import annotations
