@@ -15,6 +15,7 @@ from functools import partial
 
 from server.fanout import Audience, Delivery, Fanout
 from server.rooms.engine_port import Engine, Event, Plain, State
+from server.rooms.live_game import LiveGame
 from server.rooms.messages import ReleaseDue
 from server.rooms.spectator_delay import Clock, Commit, DelayedFeed, delays, load_feed
 from server.rooms.wake_up import WakeUp
@@ -44,6 +45,33 @@ class DelayedAudiences:
     def feed(self, audience: Audience) -> DelayedFeed | None:
         """The feed of a delayed audience that has one loaded (None for a live audience)."""
         return self._feeds.get(audience)
+
+    def loaded(self, audience: Audience) -> DelayedFeed:
+        """The feed of a delayed audience. Its viewers join only once it is loaded and it is
+        kept until the room stops, so it is always there; if it were not, nothing live may
+        stand in for it."""
+        feed = self._feeds.get(audience)
+        if feed is None:
+            raise RuntimeError(f"room {self.room_id}: no feed for delayed {audience}")
+        return feed
+
+    def state_seen_by(self, audience: Audience, game: LiveGame) -> State:
+        """The game state as ``audience`` may know it: live, or its feed's delayed point."""
+        return game.state if self.live(audience) else self.loaded(audience).state
+
+    def seen_by(self, audience: Audience, game: LiveGame) -> int:
+        """The audience's version as it may know it: a delayed one's, at its feed's point."""
+        if self.live(audience):
+            return game.seen[audience]
+        feed = self._feeds.get(audience)
+        return 0 if feed is None else feed.seen
+
+    async def ready(self, audience: Audience, game: LiveGame) -> None:
+        """Load the feed of a delayed ``audience`` before its first viewer joins (a live
+        one has none)."""
+        if not self.live(audience):
+            await self.open(audience, state=game.state, version=game.version,
+                            seen=game.seen[audience])
 
     async def open(self, audience: Audience, *, state: State, version: int,
                    seen: int) -> DelayedFeed:

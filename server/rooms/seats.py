@@ -1,9 +1,9 @@
-"""What a room remembers about each seat: its connection, presence and recent answers."""
+"""What a room remembers about each seat: its connection and presence (``presence``; the
+answers to its latest commands are ``answers``')."""
 
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -38,26 +38,9 @@ class Member(Protocol):
         """Send what is queued, then close the connection with ``code``."""
 
 
-class AnswerCache:
-    """The encoded answers to a seat's most recent command ids (oldest evicted first)."""
-
-    def __init__(self, capacity: int) -> None:
-        self._capacity = capacity
-        self._answers: OrderedDict[str, bytes] = OrderedDict()
-
-    def get(self, command_id: str) -> bytes | None:
-        return self._answers.get(command_id)
-
-    def put(self, command_id: str, frame: bytes) -> None:
-        self._answers[command_id] = frame
-        if len(self._answers) > self._capacity:
-            self._answers.popitem(last=False)
-
-
 @dataclass(slots=True)
 class Seat:
     side: str  # "A" or "B"
-    answers: AnswerCache
     member: Member | None = None
     status: SeatStatus = SeatStatus.EMPTY
     grace_deadline_ms: int | None = None

@@ -60,7 +60,7 @@ class WindowHold:
 
     def opened(self, window: AroWindow, deadline_ms: int, held: bool) -> None:
         """A window opened (or was found open when the room was loaded) with that deadline;
-        ``held``: the room's judgement that it is held (``Room._held``)."""
+        ``held``: the judgement that it is held (``WindowDeadline._held``)."""
         self.closed()
         if not held:
             return

@@ -83,7 +83,7 @@ async def test_spectators_joining_one_by_one_in_a_crowd_are_listed_once_a_second
     # are listed before their welcome, the rest together (``ListingPace``), not a store
     # round trip per join held in the room's task (docs/performance.md, "Broadcast").
     room, store, writes = room_and_store
-    room._listing_pace._monotonic = lambda: 0.0  # all within one second
+    room._listing.pace._monotonic = lambda: 0.0  # all within one second
     for _ in range(20):
         await room.join(Viewer(), None, None)
     assert writes == [1, 2, 3, 4]

@@ -127,7 +127,7 @@ async def test_the_owners_choice_closes_the_window_and_the_opponent_may_not_answ
                                      "trooper": "B-t3", "route": route}, "b2")
     assert isinstance(answer, Accepted)
     frame = await a.until(Events, lambda f: "guts_reacted" in _types(f))
-    assert frame.window is None and table.room._window is None  # the timer is cancelled
+    assert frame.window is None and table.room._aro.window is None  # the timer is cancelled
     assert list(table.room.state.trooper("B-t3").position) == route[1]
     # A late deadline for the closed window changes nothing.
     version = table.room.version

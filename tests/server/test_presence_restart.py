@@ -60,8 +60,8 @@ async def test_an_away_seat_keeps_its_grace_deadline_and_a_connected_one_starts_
     watcher = await join(again, Audience.SPECTATOR)
     welcome = watcher.of(Welcome)[0]
     assert welcome.seats == {"A": "away", "B": "away"}
-    assert again._seats["B"].grace_deadline_ms == away.grace_deadline_ms, "the original deadline"
-    grace_a = again._seats["A"].grace_deadline_ms
+    assert again._presence.seats["B"].grace_deadline_ms == away.grace_deadline_ms, "the original deadline"
+    grace_a = again._presence.seats["A"].grace_deadline_ms
     assert grace_a is not None and grace_a >= loaded_at + 600_000, "A's grace starts at the load"
     a_back = await join(again, Audience.A)
     assert a_back.of(Welcome)[0].seats == {"A": "connected", "B": "away"}

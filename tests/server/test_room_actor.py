@@ -335,7 +335,7 @@ async def test_a_window_closed_without_an_event_is_announced_by_an_empty_events_
         window = await opened(spectator)
         dropped = await closed(spectator, window)
         assert dropped == Events(world.room.version + 1, [], None)
-        assert world.room.version == 2 and world.room._window is None
+        assert world.room.version == 2 and world.room._aro.window is None
     finally:
         await world.registry.shutdown()
 
@@ -484,23 +484,23 @@ async def test_an_idle_countdown_never_stops_a_room_with_a_viewer_or_an_open_win
     world = await make_world(idle_room_s=600.0)
     room = world.room
     checked = asyncio.Event()
-    check = room._idle_now
+    check = room._presence.idle_now
 
-    def observed_check(message: IdleExpired) -> bool:
+    def observed_check(message: IdleExpired, *, busy: bool, serving: bool) -> bool:
         checked.set()
-        return check(message)
+        return check(message, busy=busy, serving=serving)
 
-    monkeypatch.setattr(room, "_idle_now", observed_check)
+    monkeypatch.setattr(room._presence, "idle_now", observed_check)
     try:
         a = await world.join(Audience.A)
-        room.inbox.post(IdleExpired(room._idle_epoch))  # as if the countdown ran out now
+        room.inbox.post(IdleExpired(room._presence.idle_epoch))  # as if the countdown ran out now
         assert isinstance(await world.command(a, {"type": "shoot"}, "c1"), Accepted)
         assert checked.is_set() and not room.stopped, "a viewer is connected"
 
         checked.clear()
         room.leave(a)
         # Handled in order: the leave starts a new countdown (the next epoch), which expires.
-        room.inbox.post(IdleExpired(room._idle_epoch + 1))
+        room.inbox.post(IdleExpired(room._presence.idle_epoch + 1))
         await asyncio.wait_for(checked.wait(), GUARD_S)
         assert not room.stopped, "the open ARO window keeps the room"
         spectator = await world.join(Audience.SPECTATOR)

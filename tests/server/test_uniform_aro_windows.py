@@ -226,6 +226,6 @@ async def test_a_held_close_survives_the_room_loaded_again() -> None:
         await room.join(again.b, "B", None)
         assert room.options_frame  # (the room runs)
         assert await seconds_until_a_sees_it_close(again, window) == MIN_OPEN_S
-        assert room._window is None
+        assert room._aro.window is None
     finally:
         await registry.shutdown()
