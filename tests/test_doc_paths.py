@@ -23,8 +23,6 @@ _PATH = re.compile(rf"^(?:{'|'.join(re.escape(f) for f in TOP_FOLDERS)})/[\w./*{
 _BRACES = re.compile(r"\{([^{}]*)\}")
 
 ARRIVING = frozenset({
-    "server/rooms/aro_window.py",
-    "server/rooms/catch_up.py", "server/rooms/frames.py", "server/rooms/presence.py",
     "testkit/", "tests/conftest.py", "tests/lobby", "tests/node", "tests/protocol",
     "tests/rooms", "tests/rules/orders", "tests/rules/combat", "tests/rules/table",
     "tests/rules/armies", "tests/transport",
