@@ -57,12 +57,11 @@ from .orders.command_tokens import (
     REMOVE_ORDERS,
     SUPPRESSIVE_FIRE,
     TRANSFER_TROOPER,
-    coordinated,
     decide_coordinate_order,
     decide_spend_command_token,
     may_coordinate,
-    required_burst,
 )
+from .orders.declarations import coordinated, required_burst
 from .orders.deployment import HOLD_BACK, decide_end_deployment_step, deployer, placed, reserves_of
 from .orders.game_sequence import decide_end_impetuous_phase, decide_end_turn
 from .orders.hidden_deployment import decide_reveal

@@ -25,10 +25,10 @@ from ..armies.skills import (
     CommsAttack,
     Discover,
     Dodge,
-    Reset,
     Skill,
 )
 from ..armies.weapons import WeaponKind
+from ..combat.aro_plans import template_aro_problem
 from ..combat.camouflage import ATTACKS, camouflaged
 from ..combat.direct_templates import is_direct_template, template_area
 from ..combat.hacking import check_hacker_and_program, in_hacking_area, path_in_hacking_area
@@ -48,13 +48,8 @@ from ..table.engaged import check_engaged_may_declare
 from ..table.geometry import Body, Point, in_base_contact
 from ..table.line_of_fire import RouteSight, has_line_of_fire
 from ..table.zone_of_control import RouteInZones, in_zone_of_control
-from .activation import (
-    acting_body,
-    check_dodge_route,
-    enemy_target,
-    on_path,
-    weapon_of,
-)
+from .activation import check_dodge_route, enemy_target, weapon_of
+from .declarations import acting_body, allowed_without_line_of_fire, attacked_by, on_path
 from .named_troopers import own_trooper
 from .retreat import check_retreat_may_declare
 
@@ -176,27 +171,6 @@ def comms_targets(order: ActiveOrder) -> set[TrooperId]:
     return {s.target for s in order.skills if isinstance(s, CommsAttack)}
 
 
-def allowed_without_line_of_fire(eligibility: Eligibility, skill: Skill) -> bool:
-    """What a trooper eligible without LoF, template, Sixth Sense or a Comms Attack on it
-    (``Eligibility.zoc_only``) may declare: Dodge or Reset (DIGEST 6.1), and a Hacker
-    reacting from its Hacking Area also a Comms Attack (DIGEST 13)."""
-    if isinstance(skill, Dodge | Reset):
-        return True
-    return isinstance(skill, CommsAttack) and eligibility.hacking_area
-
-
-def attacked_by(order: ActiveOrder) -> set[TrooperId]:
-    """Troopers named as targets of an Attack (BS Attack, template, CC Attack) declared so
-    far by the activated trooper ``order.trooper`` (Sixth Sense, DIGEST 13)."""
-    targets: set[TrooperId] = set()
-    for skill in order.skills:
-        if isinstance(skill, BsAttack):
-            targets.update(a.trooper for a in skill.targets)
-        elif isinstance(skill, CcAttack):
-            targets.add(skill.target)
-    return targets
-
-
 def _cautious_move_seen(
     state: GameState, order: ActiveOrder, viewer: Body, mover: Body, blockers: Sequence[Body]
 ) -> bool:
@@ -300,7 +274,7 @@ def _eligible_trooper(state: GameState, order: ActiveOrder, trooper_id: TrooperI
 def _declaring_trooper(state: GameState, order: ActiveOrder, trooper_id: TrooperId) -> TrooperState:
     """The reactive trooper declaring an ARO. One the window did not list as eligible may
     still declare (seed 000: its declaration fails the ARO Check and it is Idle, its ARO
-    lost; attacks._aro_check), since the player learns Line of Fire and Zone of Control
+    lost; aro_plans._aro_check), since the player learns Line of Fire and Zone of Control
     only by trying. Refused: one eligible at an earlier step (its chance is gone), one that
     already answered, one that cannot act (not on the table, Null), and one in Hidden
     Deployment against Cautious Movement (DIGEST 12: it cannot react to it at all)."""
@@ -337,7 +311,7 @@ def decide_declare_aro(state: GameState, side: Side, command: DeclareAro) -> lis
     check_immobilized_may_declare(state, trooper, skill, in_aro=True)
     check_stunned_may_declare(trooper, skill)
     # Eligible through its Zone of Control alone, a trooper may declare any ARO: one that
-    # needs LoF fails the ARO Check and is Idle (attacks._aro_check), as at the table.
+    # needs LoF fails the ARO Check and is Idle (aro_plans._aro_check), as at the table.
     check_engaged_may_declare(state, trooper, skill, in_aro=True)
     _check_aro_skill(state, order, trooper, skill)
     revealed = trooper.marker or trooper.hidden
@@ -414,7 +388,7 @@ def _check_target_point(order: ActiveOrder, target: TrooperId, point: Point | No
     """An ARO's chosen point (``target_point``) must lie on the route its target has declared
     so far in this Order: the route is open information, so another point is impossible,
     not a Requirement that fails at Resolution. Whether the reactor sees it there is one
-    (attacks._aro_at_path_point: Idle without LoF at that point)."""
+    (aro_plans._aro_at_path_point: Idle without LoF at that point)."""
     if point is None or target not in order.activated:
         return
     require(
@@ -431,9 +405,10 @@ def unmet_aro_requirement(state: GameState, order: ActiveOrder, trooper: Trooper
     alone, a CC Attack out of base contact, a Comms Attack on a trooper that has not been
     inside the Hacker's Hacking Area in this Order, a Direct Template whose Main Target is out
     of its teardrop or with an ally under it. Accepted, it is Idle at Resolution (seed 000;
-    attacks._aro_check, _cc_attack, _comms_attack, _aro_at_path_point); ``options`` offers
+    aro_plans._aro_check, skill_plans.planned_cc_attack, planned_comms_attack,
+    aro_plans._aro_at_path_point); ``options`` offers
     only AROs with none. (A trooper not eligible at all is the ARO Check too:
-    attacks._aro_check.)"""
+    aro_plans._aro_check.)"""
     eligibility = order.eligible.get(trooper.id)
     if (eligibility is not None and eligibility.zoc_only
             and not allowed_without_line_of_fire(eligibility, skill)):
@@ -447,8 +422,6 @@ def unmet_aro_requirement(state: GameState, order: ActiveOrder, trooper: Trooper
                                     order.for_trooper(active.id).path):
             return "outside_hacking_area"
     if isinstance(skill, BsAttack):
-        from ..combat.attacks import template_aro_problem  # attacks imports this module
-
         return template_aro_problem(state, trooper, skill)
     return None
 
