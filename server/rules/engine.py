@@ -45,10 +45,10 @@ from .orders.lieutenant import decide_appoint_lieutenant
 from .orders.named_troopers import unknown_to
 from .orders.order_pool import decide_activate
 from .orders.setup import GameSetup, new_game
+from .plain import Plain, from_plain, to_plain
+from .plain import prepare as prepare_conversions
 from .produced import Produced
 from .reasons import Reason
-from .serial import Plain, from_plain, to_plain
-from .serial import prepare as prepare_conversions
 from .state import GameState, OrderStep, Phase
 from .table.table_catalogue import shipped as shipped_tables
 

@@ -14,7 +14,7 @@ from .armies.skills import PeripheralSkill, Skill
 from .combat.dice import Dice
 from .combat.outcome import Effect, Outcome, RollRecord
 from .ids import Side, TrooperId
-from .serial import Plain, Tagged, from_plain, to_plain
+from .plain import Plain, Tagged, from_plain, to_plain
 from .state import Conclusion, Eligibility, GameResult, OrderType, Phase
 from .table.geometry import Point
 

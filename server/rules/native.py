@@ -30,7 +30,7 @@ COMPILED_MODULES = (
     "orders/aro",
 )
 """Modules of ``server.rules`` that ``setup.py`` compiles, as paths below ``server/rules``
-without ``.py``: no dataclass among them is read back by ``serial`` (mypyc erases generic
+without ``.py``: no dataclass among them is read back by ``plain`` (mypyc erases generic
 annotations such as ``tuple[float, float]``)."""
 
 PACKAGE_DIR = Path(__file__).resolve().parent

@@ -72,8 +72,8 @@ from .orders.initiative import decide_choose_initiative, decide_choose_remaining
 from .orders.lieutenant import decide_appoint_lieutenant
 from .orders.order_pool import decide_activate
 from .orders.order_structure import may_follow
+from .plain import Plain
 from .previews import preview, shown
-from .serial import Plain
 from .state import ActiveOrder, GameState, OrderStep, OrderType, Phase, TrooperState
 from .table.geometry import Point, in_base_contact
 

@@ -28,7 +28,7 @@ from .decision import Rejection
 from .ids import Side, WeaponId
 from .orders.activation import decide_declare_skill
 from .orders.aro import decide_declare_aro
-from .serial import Plain
+from .plain import Plain
 from .state import GameState
 
 ROUND_TO = 2

@@ -16,7 +16,7 @@ from typing import Any
 from . import events as e
 from .ids import CASTER, SPECTATOR, Side, TrooperId, Viewer
 from .orders.aro import as_opponent_sees, seen_by_opponent
-from .serial import Plain, to_plain
+from .plain import Plain, to_plain
 from .state import Eligibility, GameState, TrooperState
 
 PRIVATE_PROFILE_FIELDS = ("cost", "swc")
