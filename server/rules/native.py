@@ -23,7 +23,9 @@ from pathlib import Path
 COMPILED_MODULES = (
     "table/geometry",
     "table/polygons",
+    "table/sight_lines",
     "table/line_of_fire",
+    "table/route_sight",
     "table/routes",
     "table/zone_of_control",
     "table/engaged",

@@ -12,7 +12,7 @@ from ..orders.declarations import allowed_without_line_of_fire, attacked_by, on_
 from ..ruleset import options
 from ..state import GameState, TrooperState
 from ..table.geometry import Body, Point
-from ..table.line_of_fire import points_of_route_in_lof
+from ..table.route_sight import points_of_route_in_lof
 from .camouflage import camouflaged as _camouflaged  # still a marker, all declarations made
 from .direct_templates import is_direct_template, template_area
 from .mods import blocking_bodies, dodge_mods, sees

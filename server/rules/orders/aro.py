@@ -46,7 +46,8 @@ from ..ruleset import options
 from ..state import ActiveOrder, Eligibility, GameState, OrderStep, TrooperState
 from ..table.engaged import check_engaged_may_declare
 from ..table.geometry import Body, Point, in_base_contact
-from ..table.line_of_fire import RouteSight, has_line_of_fire
+from ..table.line_of_fire import has_line_of_fire
+from ..table.route_sight import RouteSight
 from ..table.zone_of_control import RouteInZones, in_zone_of_control
 from .activation import check_dodge_route, enemy_target, weapon_of
 from .declarations import acting_body, allowed_without_line_of_fire, attacked_by, on_path
