@@ -23,12 +23,8 @@ from .events import Event, GameEnded, SuppressiveFireChanged
 from .ids import Side, TrooperId
 from .orders.activation import decide_declare_skill
 from .orders.airborne import decide_combat_jump, decide_keep_airborne
-from .orders.aro import (
-    decide_close_aro_window,
-    decide_declare_aro,
-    decide_pass_aro,
-    may_react_unseen,
-)
+from .orders.aro import decide_close_aro_window, decide_declare_aro, decide_pass_aro
+from .orders.aro_eligibility import may_react_unseen
 from .orders.clocks import (
     clocks_fields,
     decide_clock_expired,

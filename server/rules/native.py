@@ -30,6 +30,7 @@ COMPILED_MODULES = (
     "table/zone_of_control",
     "table/engaged",
     "orders/aro",
+    "orders/aro_eligibility",
 )
 """Modules of ``server.rules`` that ``setup.py`` compiles, as paths below ``server/rules``
 without ``.py``: no dataclass among them is read back by ``plain`` (mypyc erases generic
