@@ -30,7 +30,7 @@ from typing import Any
 
 from bench.rules_cost import ENGINE, commands
 from protocol import codec
-from server.rules import plain_decoders
+from server.rules.plain import decoders as plain_decoders
 
 
 def measure(seed: int, repeat: int) -> dict[str, Any]:

@@ -21,8 +21,8 @@ from server.rules.combat import dice
 from server.rules.decision import Rejection
 from server.rules.ids import CASTER, SPECTATOR, Side, TrooperId, Viewer
 from server.rules.orders import clocks
+from server.rules.plain import FormatError, to_plain
 from server.rules.ruleset import Ruleset
-from server.rules.serial import FormatError, to_plain
 from server.rules.table import measure, table_catalogue
 
 _VIEWERS: dict[str, Viewer] = {"A": Side.A, "B": Side.B, "spectator": SPECTATOR,

@@ -11,7 +11,7 @@ from typing import ClassVar, Literal
 
 from .armies.skills import PeripheralSkill, Skill
 from .ids import Side, TrooperId
-from .serial import Plain, Tagged, from_plain
+from .plain import Plain, Tagged, from_plain
 from .state import OrderType
 from .table.geometry import Point
 
@@ -245,5 +245,5 @@ class Concede(Command):
 
 
 def parse_command(data: Plain) -> Command:
-    """Build a command from plain data; raises ``serial.FormatError`` if malformed."""
+    """Build a command from plain data; raises ``plain.FormatError`` if malformed."""
     return from_plain(Command, data)

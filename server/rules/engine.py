@@ -23,12 +23,8 @@ from .events import Event, GameEnded, SuppressiveFireChanged
 from .ids import Side, TrooperId
 from .orders.activation import decide_declare_skill
 from .orders.airborne import decide_combat_jump, decide_keep_airborne
-from .orders.aro import (
-    decide_close_aro_window,
-    decide_declare_aro,
-    decide_pass_aro,
-    may_react_unseen,
-)
+from .orders.aro import decide_close_aro_window, decide_declare_aro, decide_pass_aro
+from .orders.aro_eligibility import may_react_unseen
 from .orders.clocks import (
     clocks_fields,
     decide_clock_expired,
@@ -45,10 +41,10 @@ from .orders.lieutenant import decide_appoint_lieutenant
 from .orders.named_troopers import unknown_to
 from .orders.order_pool import decide_activate
 from .orders.setup import GameSetup, new_game
+from .plain import Plain, from_plain, to_plain
+from .plain import prepare as prepare_conversions
 from .produced import Produced
 from .reasons import Reason
-from .serial import Plain, from_plain, to_plain
-from .serial import prepare as prepare_conversions
 from .state import GameState, OrderStep, Phase
 from .table.table_catalogue import shipped as shipped_tables
 

@@ -14,7 +14,7 @@ from .armies.skills import PeripheralSkill, Skill
 from .combat.dice import Dice
 from .combat.outcome import Effect, Outcome, RollRecord
 from .ids import Side, TrooperId
-from .serial import Plain, Tagged, from_plain, to_plain
+from .plain import Plain, Tagged, from_plain, to_plain
 from .state import Conclusion, Eligibility, GameResult, OrderType, Phase
 from .table.geometry import Point
 
@@ -164,7 +164,7 @@ class AroWindowOpened(Event):
     """Eligible troopers in Hidden Deployment: only their owner may know."""
     public: tuple[Eligibility, ...] = ()
     """``eligible`` as the opponent and spectators see it, fixed when the window opened
-    (``aro.seen_by_opponent``, ``aro.as_opponent_sees``): what a later reveal changes
+    (``aro_eligibility.seen_by_opponent``, ``aro_eligibility.as_opponent_sees``): what a later reveal changes
     does not change how this event is shown, live or on a resume."""
 
 
@@ -188,7 +188,7 @@ class AroPassed(Event):
     step: int
     trooper: TrooperId
     hidden: bool = False
-    """The pass is private to its owner (``aro.seen_by_opponent``)."""
+    """The pass is private to its owner (``aro_eligibility.seen_by_opponent``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,7 +201,7 @@ class AroWindowClosed(Event):
     reason: str
     """"closed_by_player" (the reactive player is done) or "deadline"."""
     lost_hidden: tuple[TrooperId, ...] = ()
-    """The same, for troopers whose eligibility is private (``aro.seen_by_opponent``: in
+    """The same, for troopers whose eligibility is private (``aro_eligibility.seen_by_opponent``: in
     Hidden Deployment, or a marker eligible only through its profile); only their owner
     sees these."""
 

@@ -76,7 +76,7 @@ def plain_slots(cls: type) -> bool:
     dataclasses generates, with no ``__post_init__`` (whose checks must run), no
     ``init=False`` field or ``InitVar``, and a slot (a member descriptor) for every field.
     The state's and the events' classes are such: ``replace`` copies them, and
-    ``plain_decoders`` builds them, slot by slot."""
+    ``plain.decoders`` builds them, slot by slot."""
     fields = dataclasses.fields(cls)
     init = cls.__dict__.get("__init__")
     code = getattr(init, "__code__", None)

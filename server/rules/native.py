@@ -23,14 +23,17 @@ from pathlib import Path
 COMPILED_MODULES = (
     "table/geometry",
     "table/polygons",
+    "table/sight_lines",
     "table/line_of_fire",
+    "table/route_sight",
     "table/routes",
     "table/zone_of_control",
     "table/engaged",
     "orders/aro",
+    "orders/aro_eligibility",
 )
 """Modules of ``server.rules`` that ``setup.py`` compiles, as paths below ``server/rules``
-without ``.py``: no dataclass among them is read back by ``serial`` (mypyc erases generic
+without ``.py``: no dataclass among them is read back by ``plain`` (mypyc erases generic
 annotations such as ``tuple[float, float]``)."""
 
 PACKAGE_DIR = Path(__file__).resolve().parent

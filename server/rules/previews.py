@@ -20,14 +20,15 @@ from __future__ import annotations
 from . import commands as c
 from .apply import apply
 from .armies.weapons import WeaponKind, template_length
-from .combat.attacks import Plan, PlannedRoll, TemplateHit, plan_declaration
+from .combat.attacks import plan_declaration
 from .combat.outcome import BecameIdle
+from .combat.plan import Plan, PlannedRoll, TemplateHit
 from .combat.rolls import needs_no_roll, total_mod
 from .decision import Rejection
 from .ids import Side, WeaponId
 from .orders.activation import decide_declare_skill
 from .orders.aro import decide_declare_aro
-from .serial import Plain
+from .plain import Plain
 from .state import GameState
 
 ROUND_TO = 2

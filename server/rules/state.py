@@ -244,7 +244,7 @@ class ActiveOrder:
     """The owner of ``conclusion.guts[0]`` is choosing its Guts movement (a timed window)."""
     start_facings: Mapping[TrooperId, float] = field(default_factory=dict)
     """Each activated trooper's facing when the Order began: the way it looks from its
-    starting point, before it moves (``activation.acting_body``)."""
+    starting point, before it moves (``declarations.acting_body``)."""
 
     @property
     def activated(self) -> tuple[TrooperId, ...]:

@@ -15,8 +15,8 @@ from typing import Any
 
 from . import events as e
 from .ids import CASTER, SPECTATOR, Side, TrooperId, Viewer
-from .orders.aro import as_opponent_sees, seen_by_opponent
-from .serial import Plain, to_plain
+from .orders.aro_eligibility import as_opponent_sees, seen_by_opponent
+from .plain import Plain, to_plain
 from .state import Eligibility, GameState, TrooperState
 
 PRIVATE_PROFILE_FIELDS = ("cost", "swc")
@@ -143,7 +143,7 @@ def _eligibility_seen(eligibility: Eligibility, plain: dict[str, Plain], trooper
                       viewer: Viewer) -> dict[str, Plain] | None:
     """``plain`` (an ``Eligibility``'s) as ``viewer`` may see it, or None: the opponent and
     spectators never see a trooper in Hidden Deployment, nor a marker eligible only through
-    its private profile (``aro.seen_by_opponent``; docs/fair-play.md)."""
+    its private profile (``aro_eligibility.seen_by_opponent``; docs/fair-play.md)."""
     if _sees_private(viewer, trooper.side) or not (trooper.hidden or trooper.marker):
         return plain
     if not seen_by_opponent(trooper, eligibility):

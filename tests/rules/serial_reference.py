@@ -13,7 +13,7 @@ from enum import Enum
 from functools import cache
 from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
 
-from server.rules.serial import FormatError, Plain, Tagged
+from server.rules.plain import FormatError, Plain, Tagged
 
 T = TypeVar("T")
 

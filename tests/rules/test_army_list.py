@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from server.rules.armies.army_list import ArmyList, ArmyListError, ListFormat, load_army_list
 from server.rules.armies.weapons import RangeBand, Weapon, WeaponKind
 from server.rules.ids import Side, WeaponId
-from server.rules.serial import from_plain, to_plain
+from server.rules.plain import from_plain, to_plain
 
 WEAPONS = {
     WeaponId("rifle"): Weapon(

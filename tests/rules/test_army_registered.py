@@ -11,8 +11,8 @@ from server.rules import engine
 from server.rules.decision import Accepted, Rejected
 from server.rules.ids import Side
 from server.rules.options import seat_options
+from server.rules.plain import from_plain, to_plain
 from server.rules.reasons import Reason
-from server.rules.serial import from_plain, to_plain
 from server.rules.state import GameState, Phase
 from tests.support.games import TEST_ENTROPY, play
 

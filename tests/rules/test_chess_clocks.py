@@ -23,7 +23,7 @@ from server.rules.events import (
 )
 from server.rules.ids import Side
 from server.rules.orders.clocks import clocks_fields, deadline, remaining_at
-from server.rules.serial import Plain
+from server.rules.plain import Plain
 from server.rules.state import GameState, Phase
 from tests.support.games import ARMIES, TEST_ENTROPY, CommandRejected, deploy_all
 from tests.support.liveness import play_random_game

@@ -30,7 +30,7 @@ from server.rules.options import seat_options
 from server.rules.orders.airborne import final_victory_points
 from server.rules.orders.game_sequence import game_over, victory_points
 from server.rules.orders.order_pool import count_orders
-from server.rules.serial import Plain
+from server.rules.plain import Plain
 from server.rules.state import GameState, OrderStep, OrderType
 from server.rules.views import view_event, view_state
 from tests.support.games import close_aro_window, play, spend_public_orders

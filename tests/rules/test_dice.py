@@ -24,7 +24,7 @@ from server.rules.combat.dice import (
     roll_d20,
 )
 from server.rules.ids import Side
-from server.rules.serial import from_plain, to_plain
+from server.rules.plain import from_plain, to_plain
 
 SECRET = "11" * 32
 KEY = dice_key(SECRET, "aa" * 32, "bb" * 32)

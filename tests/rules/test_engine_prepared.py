@@ -16,15 +16,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 CHECK = textwrap.dedent("""
-    from server.rules import engine, serial
+    from server.rules import engine
+    from server.rules.plain import decoding, encoding
     from server.rules.commands import Command
     from server.rules.events import Event
     from server.rules.state import GameState
     classes = [*Event._registry.values(), *Command._registry.values(), GameState]
-    assert not any(c in serial._TO_PLAIN or c in serial._DECODER_OF_CLASS for c in classes)
+    assert not any(c in encoding.TO_PLAIN or c in decoding.DECODER_OF_CLASS for c in classes)
     assert engine.prepare() > len(classes)  # (and what their fields hold)
     missing = [c.__name__ for c in classes
-               if c not in serial._TO_PLAIN or c not in serial._DECODER_OF_CLASS]
+               if c not in encoding.TO_PLAIN or c not in decoding.DECODER_OF_CLASS]
     assert not missing, missing
     # A game's conversions then make no converter of their own.
     from bench.script import plan
@@ -33,7 +34,7 @@ CHECK = textwrap.dedent("""
     def costly(kinds):  # (a str's or an int's converter is one dict entry, nothing made)
         return {k for k in kinds if isinstance(k, type)
                 and (dataclasses.is_dataclass(k) or issubclass(k, enum.Enum))}
-    made = (costly(serial._TO_PLAIN), costly(serial._DECODER_OF_CLASS))
+    made = (costly(encoding.TO_PLAIN), costly(decoding.DECODER_OF_CLASS))
     import sys
     modules = set(sys.modules)
     rules = RulesCoreEngine()
@@ -43,11 +44,11 @@ CHECK = textwrap.dedent("""
         assert verdict.events is not None, (body, verdict.code)
         for event in verdict.events:
             plain = engine.to_plain(event)
-            assert serial.from_plain(Event, plain) == event
+            assert decoding.from_plain(Event, plain) == event
         state = rules.apply_all(state, verdict.events)
     plain = rules.state_to_plain(state)
     assert rules.state_from_plain(plain) == state
-    new = (costly(serial._TO_PLAIN) - made[0], costly(serial._DECODER_OF_CLASS) - made[1])
+    new = (costly(encoding.TO_PLAIN) - made[0], costly(decoding.DECODER_OF_CLASS) - made[1])
     assert new == (set(), set()), new
     imported = sorted(m for m in set(sys.modules) - modules if m.startswith("server."))
     assert not imported, imported

@@ -17,7 +17,8 @@ from server.rules.combat.outcome import BecameIdle
 from server.rules.events import OrderResolved
 from server.rules.ids import Side, TrooperId, WeaponId
 from server.rules.options import seat_options
-from server.rules.orders.activation import acting_body, unmet_requirement
+from server.rules.orders.activation import unmet_requirement
+from server.rules.orders.declarations import acting_body
 from server.rules.state import GameState
 from tests.support.games import close_aro_window, play
 from tests.support.scenarios import build_state

@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import server.rules
-from server.rules.combat.attacks import PlannedRoll, face_to_face_opponents
+from server.rules.combat.attacks import face_to_face_opponents
 from server.rules.combat.hacking import in_hacking_area
 from server.rules.combat.outcome import Moved
+from server.rules.combat.plan import PlannedRoll
 from server.rules.commands import parse_command
 from server.rules.decision import Rejected
 from server.rules.engine import decide

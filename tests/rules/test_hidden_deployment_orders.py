@@ -17,7 +17,7 @@ from server.rules.events import AroWindowOpened, OrdersCounted, OrderSpent, Troo
 from server.rules.ids import SPECTATOR, Side, TrooperId, Viewer
 from server.rules.options import seat_options
 from server.rules.orders.order_pool import orders_left
-from server.rules.serial import Plain
+from server.rules.plain import Plain
 from server.rules.state import GameState, OrderStep, OrderType, Phase
 from server.rules.views import view_event, view_state
 from tests.support.games import idle_out, play, spend_public_orders

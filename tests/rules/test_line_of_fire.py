@@ -4,11 +4,8 @@ from __future__ import annotations
 
 from server.rules.ids import TerrainId
 from server.rules.table.geometry import Body, Point
-from server.rules.table.line_of_fire import (
-    has_line_of_fire,
-    points_of_route_in_lof,
-    sees_any_point_of_route,
-)
+from server.rules.table.line_of_fire import has_line_of_fire
+from server.rules.table.route_sight import points_of_route_in_lof, sees_any_point_of_route
 from server.rules.table.terrain import Table, TerrainPiece, standard_table
 
 

@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server.rules.table.geometry import Body, in_front_arc
-from server.rules.table.line_of_fire import has_line_of_fire, in_pair_order
+from server.rules.table.line_of_fire import has_line_of_fire
+from server.rules.table.sight_lines import in_pair_order
 from server.rules.table.silhouettes import KNOWN_SIZES
 from server.rules.table.table_catalogue import layout, shipped
 from server.rules.table.terrain import Table

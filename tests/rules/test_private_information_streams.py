@@ -25,7 +25,7 @@ from server.rules import engine
 from server.rules.decision import Accepted
 from server.rules.ids import SPECTATOR, Side, TrooperId
 from server.rules.options import seat_options
-from server.rules.serial import Plain
+from server.rules.plain import Plain
 from server.rules.state import GameState, Phase
 from server.rules.views import view_event, view_state
 from tests.support.skirmish import Placement, skirmish

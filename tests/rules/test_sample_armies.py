@@ -19,7 +19,7 @@ from server.rules.armies.army_catalogue import (
 from server.rules.armies.army_list import ArmyList, ListFormat
 from server.rules.armies.profiles import Training, TroopType, UnitProfile
 from server.rules.armies.weapons import WeaponKind, weapon_problems
-from server.rules.serial import from_plain, to_plain
+from server.rules.plain import from_plain, to_plain
 
 
 def all_profiles() -> list[UnitProfile]:

@@ -25,14 +25,15 @@ from hypothesis import strategies as st
 
 from bench.script import plan
 from server.rooms.rules_engine import RulesCoreEngine
-from server.rules import engine, plain_decoders
+from server.rules import engine
 from server.rules.armies.army_catalogue import sample_armies
 from server.rules.armies.profiles import UnitProfile
 from server.rules.armies.weapons import Weapon
 from server.rules.commands import Command
 from server.rules.events import Event
 from server.rules.ids import Side
-from server.rules.serial import FormatError, Plain, Tagged, from_plain, to_plain
+from server.rules.plain import FormatError, Plain, Tagged, from_plain, to_plain
+from server.rules.plain import decoders as plain_decoders
 from server.rules.state import GameState
 from tests.rules import serial_reference
 from tests.rules.test_views_and_replay import _random_game

@@ -13,8 +13,8 @@ import pytest
 
 from server.rules import engine
 from server.rules.ids import TerrainId
+from server.rules.plain import from_plain, to_plain
 from server.rules.ruleset import Ruleset
-from server.rules.serial import from_plain, to_plain
 from server.rules.state import GameState
 from server.rules.table import table_catalogue
 from server.rules.table.tables import (

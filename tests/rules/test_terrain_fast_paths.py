@@ -17,14 +17,9 @@ from hypothesis import strategies as st
 from server.rules.ids import TerrainId
 from server.rules.table.geometry import EPSILON, Body, Point, in_front_arc, point_to_segment_distance
 from server.rules.table.line_of_fire import (
-    RouteSight,
     blocked_by_body,
     blocked_by_terrain,
     has_line_of_fire,
-    in_pair_order,
-    points_of_route_in_lof,
-    sees_any_point_of_route,
-    sight_lines,
     terrain_between,
 )
 from server.rules.table.polygons import (
@@ -35,7 +30,9 @@ from server.rules.table.polygons import (
     segment_passes_with_room,
     shadow_holds_disc,
 )
+from server.rules.table.route_sight import RouteSight, points_of_route_in_lof, sees_any_point_of_route
 from server.rules.table.routes import route_samples
+from server.rules.table.sight_lines import in_pair_order, sight_lines
 from server.rules.table.silhouettes import KNOWN_SIZES
 from server.rules.table.terrain import Table, TerrainPiece, codeone_table
 

@@ -24,7 +24,7 @@ from server.rules.events import (
 )
 from server.rules.ids import SPECTATOR, Side
 from server.rules.options import seat_options
-from server.rules.serial import from_plain, to_plain
+from server.rules.plain import from_plain, to_plain
 from server.rules.state import GameState, Phase
 from server.rules.views import shares_one_view, view_event, view_event_from_plain, view_state
 from tests.support.games import new_game_in_orders_phase

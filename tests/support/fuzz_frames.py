@@ -45,7 +45,7 @@ from protocol.codec import (
 )
 from protocol.constants import ClientTag, CloseCode, ProtocolReason, ServerTag
 from server.rules import commands
-from server.rules.serial import Tagged
+from server.rules.plain import Tagged
 
 MAX_FRAME = 16 * 1024  # Settings.max_frame_bytes: above it, close FRAME_TOO_LARGE
 HARD_FRAME = 64 * 1024  # Settings.hard_frame_bytes: above it, close MESSAGE_TOO_BIG

@@ -12,7 +12,7 @@ from server.rules.decision import Accepted, Rejected
 from server.rules.events import Event, OrderResolved
 from server.rules.ids import Side, TrooperId, Viewer
 from server.rules.options import seat_options
-from server.rules.serial import Plain
+from server.rules.plain import Plain
 from server.rules.state import GameState, Phase
 from server.rules.views import view_event
 

@@ -38,7 +38,7 @@ from server.rules.events import (
 )
 from server.rules.ids import Side, TrooperId
 from server.rules.orders.sequence import automatic_events
-from server.rules.serial import FormatError, from_plain, to_plain
+from server.rules.plain import FormatError, from_plain, to_plain
 from server.rules.state import GameState, TrooperState
 from server.rules.table.terrain import Table, TerrainPiece
 

@@ -21,7 +21,7 @@ from typing import Any
 from server.rules.armies.army_list import ArmyList, ArmyListError, load_army_list
 from server.rules.armies.weapons import Weapon, weapon_problems
 from server.rules.ids import WeaponId
-from server.rules.serial import FormatError, from_plain
+from server.rules.plain import FormatError, from_plain
 
 _DATA = "server.rules.data"
 

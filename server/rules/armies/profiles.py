@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Any, get_type_hints
 
 from server.rules.ids import WeaponId
-from server.rules.serial import FormatError, from_plain
+from server.rules.plain import FormatError, from_plain
 
 
 class Training(StrEnum):

@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import ClassVar
 
 from ..ids import TrooperId, WeaponId
-from ..serial import Tagged
+from ..plain import Tagged
 from ..table.geometry import Point
 
 

@@ -24,7 +24,8 @@ from ..armies.weapons import Weapon, WeaponKind
 from ..ids import TrooperId
 from ..state import GameState, TrooperState
 from ..table.geometry import Body, Point
-from ..table.line_of_fire import blocked_by_terrain, sight_height
+from ..table.line_of_fire import blocked_by_terrain
+from ..table.sight_lines import sight_height
 from ..table.templates import (
     Teardrop,
     covers_point,

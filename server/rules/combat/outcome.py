@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..ids import TrooperId, WeaponId
-from ..serial import Tagged
+from ..plain import Tagged
 from ..table.geometry import Point
 from .rolls import Die, Mod
 from .saves import SaveRoll

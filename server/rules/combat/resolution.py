@@ -32,7 +32,7 @@ from ..state import ActiveOrder, Conclusion, GameState, OrderStep
 from ..table.geometry import Point, normalise_facing, point_distance
 from ..table.routes import START_TOLERANCE, route_length
 from ..table.zone_of_control import in_zone_of_control
-from .attacks import Plan, PlannedRoll, TemplateHit, face_to_face_opponents, plan_order
+from .attacks import face_to_face_opponents, plan_order
 from .damage import Hit, resolve_hits
 from .dice import Dice, roll_d20
 from .dodge_movement import clear_part_of_route
@@ -54,6 +54,7 @@ from .outcome import (
     TargetedCleared,
     Turned,
 )
+from .plan import Plan, PlannedRoll, TemplateHit
 from .rolls import CritConvention, judge
 from .stunned import fails_guts_by_stun
 from .suppressive_fire import with_f2f_mods

@@ -27,7 +27,6 @@ See docs/rules-decisions/README.md.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
 
 from ..armies.skills import BsAttack, Skill, SuppressiveFire
 from ..armies.weapons import RangeBand, Weapon
@@ -49,10 +48,8 @@ from ..reasons import Reason
 from ..ruleset import options
 from ..state import GameState, TrooperState
 from ..table.engaged import is_engaged
+from .plan import PlannedRoll
 from .rolls import Mod
-
-if TYPE_CHECKING:
-    from .attacks import PlannedRoll
 
 TRAIT = "suppressive_fire"
 SF_BURST = 3

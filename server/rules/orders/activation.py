@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from itertools import pairwise
 
 from ..armies.skills import (
     DODGE_MOVE_LIMIT,
@@ -52,15 +51,11 @@ from ..ids import Side, TrooperId, WeaponId
 from ..reasons import Reason
 from ..state import ActiveOrder, GameState, OrderStep, TrooperState
 from ..table.engaged import check_engaged_may_declare
-from ..table.geometry import Body, Point, in_base_contact, point_distance, point_to_segment_distance
+from ..table.geometry import Body, Point, in_base_contact
 from ..table.line_of_fire import has_line_of_fire
 from ..table.routes import check_route
-from .command_tokens import (
-    check_coordinated_skills,
-    coordinated,
-    required_burst,
-    supports_coordinated_cc,
-)
+from .command_tokens import check_coordinated_skills
+from .declarations import acting_body, coordinated, on_path, required_burst, supports_coordinated_cc
 from .impetuous import check_impetuous_route, check_impetuous_skill
 from .order_structure import may_follow
 from .retreat import check_retreat_may_declare
@@ -69,7 +64,6 @@ JUMP_EXTRA = 2.0
 """N5 Jump: up to the first MOV value plus 2 inches (DIGEST 9)."""
 JUMP_CLEARS = 2.0
 """A Jump passes over terrain up to this height (inches); see docs/rules-decisions/README.md."""
-ON_PATH_TOLERANCE = 0.05
 
 
 def decide_declare_skill(state: GameState, side: Side, command: DeclareSkill) -> list[Event]:
@@ -271,16 +265,6 @@ def check_dodge_route(state: GameState, trooper: TrooperState, route: Sequence[P
         require(False, Reason.BAD_ROUTE, f"Dodge movement: {problem.message}")
 
 
-def on_path(path: Sequence[Point], point: Point) -> bool:
-    """Whether ``point`` lies on the polyline ``path`` (within a small tolerance)."""
-    if len(path) == 1:
-        return point_distance(path[0], point) <= ON_PATH_TOLERANCE
-    return any(
-        point_to_segment_distance(point, a, b) <= ON_PATH_TOLERANCE
-        for a, b in pairwise(path)
-    )
-
-
 def weapon_of(state: GameState, trooper: TrooperState, weapon_id: str) -> Weapon:
     profile = trooper.profile
     require(
@@ -305,32 +289,6 @@ def enemy_target(state: GameState, trooper: TrooperState, target_id: TrooperId) 
     assert target is not None
     require(not target.is_null, Reason.BAD_TARGET, "That trooper is already out of the fight.")
     return target
-
-
-def acting_body(order: ActiveOrder, trooper: TrooperState, point: Point) -> Body:
-    """The active trooper standing at ``point`` of its path.
-
-    At the Order's starting point, before it moves, it looks the way it faced when the
-    Order began; from the points after it, it has been moving and turning as it goes, so it
-    may look in any direction (docs/rules-decisions/README.md, "Firing point"). One that stays put
-    keeps its facing. ``order`` is the trooper's own projection (``for_trooper``).
-    """
-    body = trooper.body(point)
-    if len(order.path) == 1:
-        return body  # it has not moved: its facing now is its facing at the start
-    if not _before_moving(order.path, point):
-        return replace(body, all_round_vision=True)
-    # An Order begun before start facings were recorded (a snapshot of an older server)
-    # has none: its start is judged with the facing the trooper has now.
-    facing = order.start_facings.get(trooper.id, trooper.facing)
-    return Body(body.position, facing, body.silhouette, body.all_round_vision)
-
-
-def _before_moving(path: Sequence[Point], point: Point) -> bool:
-    """Whether ``point`` is the path's starting point and no later part of the path passes
-    through it again (a route that comes back to its start has been turning there)."""
-    return (point_distance(path[0], point) <= ON_PATH_TOLERANCE
-            and not on_path(path[1:], point))
 
 
 def sees(state: GameState, viewer_id: TrooperId, viewer: Body, target: TrooperState) -> bool:

@@ -45,9 +45,9 @@ from ..decision import Rejection, require
 from ..events import CombatJumpLanded, Event, OrderSpent, SkillDeclared, TrooperKeptAirborne
 from ..evolve import replace
 from ..ids import Side
+from ..plain import Plain
 from ..reasons import Reason
 from ..ruleset import options
-from ..serial import Plain
 from ..state import GameState, Phase, TrooperState
 from ..table.cover import touches_scenery
 from ..table.geometry import Body, in_base_contact

@@ -45,7 +45,6 @@ docs/rules-decisions/README.md.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 
 from ..armies.profiles import Training
@@ -60,7 +59,7 @@ from ..ids import Side, TrooperId
 from ..reasons import Reason
 from ..ruleset import Ruleset, options
 from ..state import ActiveOrder, CommandTokens, GameState, OrderCount, OrderType, Phase, TrooperState
-from ..table.geometry import in_base_contact
+from .declarations import coordinated
 from .deployment import HOLD_BACK, deployer
 from .named_troopers import own_trooper
 
@@ -371,48 +370,6 @@ def decide_coordinate_order(state: GameState, side: Side, command: CoordinateOrd
     return [CommandTokenSpent(side, COORDINATED_ORDER, left - 1, trooper=spearhead.id,
                               combat_group=group),
             OrderSpent(number, spearhead.id, OrderType.REGULAR, group, command.troopers)]
-
-
-def coordinated(state: GameState, order: ActiveOrder) -> bool:
-    """Whether ``order`` (or a trooper's projection of it) is a Coordinated Order."""
-    return state.command_tokens.coordinated_order == order.number
-
-
-def required_burst(state: GameState, trooper_id: TrooperId, burst: int) -> int:
-    """The Burst a BS Attack of ``trooper_id`` declares in the current Order: the weapon's,
-    or in a Coordinated Order half of it rounded up for the Spearhead and 1 for the others
-    (DIGEST 3.4)."""
-    order = state.order
-    if order is None or not coordinated(state, order):
-        return burst
-    return math.ceil(burst / 2) if trooper_id == state.command_tokens.spearhead else 1
-
-
-def coordinated_cc_burst(state: GameState, trooper_id: TrooperId, burst: int) -> int | None:
-    """A CC Attack's Burst in the current Order (DIGEST 3.4, N5): in a Coordinated Order only
-    the Spearhead attacks, with half its Burst rounded up (as any Spearhead) plus 1 for every
-    other trooper of the Order in base contact with the target; the others roll nothing
-    (None). Outside a Coordinated Order: the weapon's Burst."""
-    order = state.order
-    if order is None or not coordinated(state, order):
-        return burst
-    if trooper_id != state.command_tokens.spearhead:
-        return None
-    target = next((s.target for s in order.skills if isinstance(s, CcAttack)), None)
-    if target is None or not state.trooper(target).on_table:
-        return math.ceil(burst / 2)
-    victim = state.trooper(target).body()
-    allies = sum(1 for t in order.peripherals
-                 if state.trooper(t).can_act and in_base_contact(state.trooper(t).body(), victim))
-    return math.ceil(burst / 2) + allies
-
-
-def supports_coordinated_cc(state: GameState, order: ActiveOrder, trooper_id: TrooperId,
-                            skill: Skill) -> bool:
-    """A trooper of a Coordinated Order other than the Spearhead declaring its CC Attack: it
-    only supports the Spearhead's (no roll), so base contact is no Requirement of it."""
-    return (isinstance(skill, CcAttack) and coordinated(state, order)
-            and trooper_id != state.command_tokens.spearhead)
 
 
 def _targets(skill: Skill) -> tuple[TrooperId, ...]:

@@ -17,9 +17,9 @@ from ..events import (
 )
 from ..evolve import replace
 from ..ids import Side
+from ..plain import to_plain
 from ..reasons import Reason
 from ..ruleset import options
-from ..serial import to_plain
 from ..state import GameResult, GameState, OrderCount, Phase
 from .airborne import final_victory_points
 from .lieutenant import appoint_at_end_of_turn

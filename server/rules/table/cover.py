@@ -11,7 +11,7 @@ attacker when
   the scenery that partly hides the target).
 
 The attacker's sight lines are the plan lines it draws for Line of Fire
-(``line_of_fire.lines_drawn_by``), from its top to the target at three heights: top minus
+(``sight_lines.lines_drawn_by``), from its top to the target at three heights: top minus
 3 mm, middle and foot, because cover is about how much of the target is hidden. A target
 seen only because it sees the attacker (reciprocity) and hidden from the attacker's own
 lines by the scenery it touches is in Partial Cover. Models never give cover, so only
@@ -21,14 +21,9 @@ terrain counts here.
 from __future__ import annotations
 
 from server.rules.table.geometry import CONTACT_TOLERANCE, Body, in_front_arc
-from server.rules.table.line_of_fire import (
-    MIN_VISIBLE,
-    blocked_by_terrain,
-    has_line_of_fire,
-    lines_drawn_by,
-    sight_height,
-)
+from server.rules.table.line_of_fire import blocked_by_terrain, has_line_of_fire
 from server.rules.table.polygons import body_polygon_distance
+from server.rules.table.sight_lines import MIN_VISIBLE, lines_drawn_by, sight_height
 from server.rules.table.terrain import Table, TerrainPiece
 
 

@@ -2,7 +2,7 @@
 terrain piece's footprint (a simple polygon, convex or concave, either winding).
 
 Kept apart from the table's data (``terrain``): this module is compiled by mypyc
-(``setup.py``) and holds no dataclass that ``serial`` reads back.
+(``setup.py``) and holds no dataclass that ``plain`` reads back.
 """
 
 from __future__ import annotations

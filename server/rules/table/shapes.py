@@ -1,6 +1,6 @@
 """The plane's type aliases, in a module of their own that stays interpreted: a module
 compiled by mypyc turns ``Point = tuple[float, float]`` into the bare ``tuple`` at run
-time, and ``serial`` reads these aliases from the dataclasses' annotations."""
+time, and ``plain`` reads these aliases from the dataclasses' annotations."""
 
 from __future__ import annotations
 

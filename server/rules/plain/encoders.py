@@ -1,4 +1,4 @@
-"""Encoders to plain data generated per dataclass: ``serial.to_plain``'s converter of each
+"""Encoders to plain data generated per dataclass: ``encoding.to_plain``'s converter of each
 dataclass.
 
 A dataclass's encoder is generated once as Python source that reads every field and writes

@@ -1,17 +1,11 @@
-"""Conversion between the rules core's frozen dataclasses and plain data.
+"""The explaining converters: plain data read as a type by walking its type hints, saying
+where and why data of the wrong shape is refused (``FormatError``, with the path to the
+value at fault: ``"weapons[3].burst"``).
 
-Plain data is what msgpack and JSON can carry: dicts with string keys, lists, str, int,
-float, bool and None. The storage layer and the wire protocol only ever see plain data, so
-the rules core stays free of any codec. Conversion is driven by the dataclasses' type hints:
-
-* dataclass -> dict of its fields (tagged unions carry a ``"type"`` key, see ``Tagged``)
-* tuple[X, ...] / frozenset[X] -> list
-* dict[str, X] -> dict
-* Enum -> its value
-
-Both ways the work is specialised once per type: ``to_plain`` keeps a converter per class
-(a dataclass's generated in ``plain_encoders``), ``from_plain`` a decoder per type generated
-in ``plain_decoders``, with the converters below to explain data it refuses.
+``decoding.from_plain`` reads data with the fast generated decoders first (``decoders``);
+only what they refuse comes here, rare (stored data was written by ``to_plain``; commands
+come from clients), so this walk favours clear messages over speed, though it too keeps one
+converter per type.
 """
 
 from __future__ import annotations
@@ -21,188 +15,17 @@ import types
 import typing
 from collections import abc
 from enum import Enum
-from typing import Any, ClassVar, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import Any, Union, get_args, get_origin, get_type_hints
 
-from . import plain_encoders
-
-T = TypeVar("T")
-
-Plain = Any
-"""Plain data: dict/list/str/int/float/bool/None, nested."""
+from .data import FormatError, Plain, itself, unsupported
+from .tagged import Tagged
 
 
-class FormatError(ValueError):
-    """Plain data that does not have the shape of the expected type."""
-
-    def __init__(self, path: str, problem: str) -> None:
-        super().__init__(f"{path or 'value'}: {problem}")
-        self.path = path
-        self.problem = problem
-
-
-class Tagged:
-    """Base for dataclasses that travel inside a tagged union (commands, events, skills).
-
-    Each concrete subclass sets ``TYPE``; ``to_plain`` writes it as the ``"type"`` key and
-    ``from_plain`` on the union's base class reads it back to pick the subclass.
-    """
-
-    TYPE: ClassVar[str] = ""
-    _registry: ClassVar[dict[str, type[Tagged]]]
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if "_registry" not in cls.__dict__ and not cls.__dict__.get("TYPE"):
-            # A new union base (e.g. Command, Event): it gets its own registry.
-            cls._registry = {}
-            return
-        tag = cls.__dict__.get("TYPE")
-        if tag:
-            known = cls._registry.get(tag)
-            # dataclass(slots=True) re-creates the class: the same class may register twice.
-            if known is not None and known.__qualname__ != cls.__qualname__:
-                raise TypeError(f"duplicate tag {tag!r} for {cls.__name__}")
-            cls._registry[tag] = cls
-
-    @classmethod
-    def tags(cls) -> tuple[str, ...]:
-        return tuple(sorted(cls._registry))
-
-    @classmethod
-    def class_for(cls, tag: str) -> type[Tagged] | None:
-        return cls._registry.get(tag)
-
-
-def prepare(*roots: type) -> int:
-    """Make now, both ways, the converters of ``roots`` and of every class their fields can
-    hold (a tagged union's base stands for each class of the union): what ``to_plain`` and
-    ``from_plain`` would otherwise make at a type's first use, reading its type hints and
-    compiling generated source (6 ms for a game's first roll's events, in the middle of a
-    player's command). How many dataclasses, unions and enums were prepared."""
-    found: set[type] = set()
-    waiting = list(roots)
-    while waiting:
-        kind = waiting.pop()
-        if kind in found:
-            continue
-        found.add(kind)
-        registry = kind.__dict__.get("_registry") if issubclass(kind, Tagged) else None
-        if registry is not None:
-            waiting.extend(registry.values())
-        if dataclasses.is_dataclass(kind):
-            try:
-                hints = get_type_hints(kind)
-            except NameError:  # (a hint that does not resolve: made at its first use)
-                continue
-            for hint in hints.values():
-                waiting.extend(_classes_in(hint))
-    for kind in found:
-        if dataclasses.is_dataclass(kind) or issubclass(kind, Enum):
-            _converter_of(kind)
-        if kind not in _DECODER_OF_CLASS:
-            _DECODER_OF_CLASS[kind] = _decoders.decoder_for(kind)
-    return len(found)
-
-
-def _classes_in(hint: Any) -> abc.Iterator[type]:
-    """The dataclasses, tagged unions and enums a type hint names, at any depth."""
-    if isinstance(hint, type):
-        if dataclasses.is_dataclass(hint) or issubclass(hint, Enum | Tagged):
-            yield hint
-        return
-    for argument in get_args(hint):
-        yield from _classes_in(argument)
-
-
-def to_plain(value: Any) -> Plain:
-    """Turn a rules-core value into plain data."""
-    convert = _TO_PLAIN.get(type(value))
-    if convert is None:
-        convert = _TO_PLAIN[type(value)] = _to_plain_for(type(value))
-    return convert(value)
-
-
-_TO_PLAIN: dict[type, abc.Callable[[Any], Plain]] = {}
-"""The converter of each type met so far: ``to_plain`` runs for every stored event, view
-and snapshot, and deciding how to convert a value from its type once, rather than by a
-chain of isinstance tests and ``dataclasses.fields`` per value, is most of its speed."""
-
-
-def _converter_of(kind: type) -> abc.Callable[[Any], Plain]:
-    convert = _TO_PLAIN.get(kind)
-    if convert is None:
-        convert = _TO_PLAIN[kind] = _to_plain_for(kind)
-    return convert
-
-
-def _to_plain_for(kind: type) -> abc.Callable[[Any], Plain]:
-    if issubclass(kind, Enum):  # before str: our enums are str enums
-        return _enum_value
-    if kind is type(None) or issubclass(kind, bool | int | float | str):
-        return _itself
-    if dataclasses.is_dataclass(kind):
-        names = tuple(field.name for field in dataclasses.fields(kind))
-        tag = kind.TYPE if issubclass(kind, Tagged) else None
-        try:
-            # Source generated for the class: one expression writes the whole map.
-            return plain_encoders.dataclass_encoder(kind, tag, to_plain, _converter_of)
-        except NameError:
-            pass  # a type hint that does not resolve yet: the loop below, field by field
-
-        def dataclass_to_plain(value: Any) -> Plain:
-            out: dict[str, Plain] = {} if tag is None else {"type": tag}
-            for name in names:
-                out[name] = to_plain(getattr(value, name))
-            return out
-        return dataclass_to_plain
-    if issubclass(kind, tuple | list):
-        return _sequence_to_plain
-    if issubclass(kind, frozenset | set):
-        return _set_to_plain
-    if issubclass(kind, dict):
-        return _dict_to_plain
-    raise TypeError(f"cannot convert {kind.__name__} to plain data")
-
-
-def _enum_value(value: Enum) -> Plain:
-    return value.value
-
-
-def _itself(value: Plain) -> Plain:
-    return value
-
-
-def _sequence_to_plain(value: tuple[Any, ...] | list[Any]) -> Plain:
-    return [to_plain(item) for item in value]
-
-
-def _set_to_plain(value: frozenset[Any] | set[Any]) -> Plain:
-    return sorted(to_plain(item) for item in value)
-
-
-def _dict_to_plain(value: dict[Any, Any]) -> Plain:
-    return {str(to_plain(key)): to_plain(item) for key, item in value.items()}
-
-
-def from_plain(cls: type[T], data: Plain, path: str = "") -> T:
-    """Build a value of type ``cls`` from plain data, or raise ``FormatError``.
-
-    ``path`` names where ``data`` sits, for the error (``"weapons[3]"``).
-
-    The decoders generated for each type (``plain_decoders``) read the data first; they only
-    tell that data is wrong, so data they refuse is read again by the converters below,
-    which explain where and why (or build the value, were the two ever to disagree)."""
+def explained(tp: Any, data: Plain, path: str = "") -> Any:
+    """``data`` read as a value of type ``tp``, or ``FormatError`` saying where and why it
+    does not fit (``path`` names where ``data`` sits)."""
     try:
-        decode = _DECODER_OF_CLASS.get(cls)
-        if decode is None:
-            decode = _decoders.decoder_for(cls)
-            if isinstance(cls, type):
-                _DECODER_OF_CLASS[cls] = decode
-        return typing.cast(T, decode(data))
-    except Exception:  # refused (or a class refused it): the explaining converters decide
-        pass
-    try:
-        return typing.cast(T, _from_plain_for(cls)(data))
+        return _from_plain_for(tp)(data)
     except _Misfit as misfit:
         for step in reversed(misfit.steps):
             path = step(path)
@@ -212,13 +35,9 @@ def from_plain(cls: type[T], data: Plain, path: str = "") -> T:
 _FromPlain = abc.Callable[[Plain], Any]
 _Step = abc.Callable[[str], str]
 
-_DECODER_OF_CLASS: dict[Any, _FromPlain] = {}
-"""The generated decoder of each class ``from_plain`` was asked for (events and states are
-read a class at a time: this skips ``decoder_for``'s keying)."""
-
 
 class _Misfit(Exception):
-    """A ``FormatError`` on its way up to ``from_plain``, which names its path.
+    """A ``FormatError`` on its way up to ``explained``, which names its path.
 
     Each container the bad value sits in adds the step from its own path to the item's as the
     misfit passes through (``steps`` runs innermost first), so paths are built only for data
@@ -233,9 +52,9 @@ class _Misfit(Exception):
 
 
 _FROM_PLAIN: dict[Any, _FromPlain] = {}
-"""The converter of each target type met so far (see ``_TO_PLAIN``): loading a room converts
-a snapshot and up to a hundred events, and reading the type hints once per type instead of
-once per value is most of the conversion's speed. Classes are their own key; other types
+"""The converter of each target type met so far (see ``encoding.TO_PLAIN``): loading a room
+converts a snapshot and up to a hundred events, and reading the type hints once per type
+instead of once per value is most of the conversion's speed. Classes are their own key; other types
 (``int | None``, ``tuple[X, ...]``) are keyed with their ``repr`` too, because equal unions may
 list their options in different orders, and the order decides."""
 
@@ -250,7 +69,7 @@ def _from_plain_for(tp: Any) -> _FromPlain:
 
 def _build_from_plain(tp: Any) -> _FromPlain:
     if tp is Any:
-        return _itself
+        return itself
     origin = get_origin(tp)
     if origin in (Union, types.UnionType):
         return _union_from_plain(get_args(tp))
@@ -269,14 +88,7 @@ def _build_from_plain(tp: Any) -> _FromPlain:
     supertype = getattr(tp, "__supertype__", None)  # typing.NewType
     if supertype is not None:
         return _from_plain_for(supertype)
-    return _unsupported(f"unsupported type {tp!r}")
-
-
-def _unsupported(message: str) -> _FromPlain:
-    # Raised on use, not when building: a field whose type cannot be read may stay unread.
-    def unsupported(data: Plain) -> Any:
-        raise TypeError(message)
-    return unsupported
+    return unsupported(f"unsupported type {tp!r}")
 
 
 def _union_from_plain(options: tuple[Any, ...]) -> _FromPlain:
@@ -415,7 +227,7 @@ def _class_from_plain(cls: type) -> _FromPlain:
         return _enum_from_plain(cls)
     if dataclasses.is_dataclass(cls):
         return _dataclass_from_plain(cls)
-    return _unsupported(f"unsupported class {cls!r}")
+    return unsupported(f"unsupported class {cls!r}")
 
 
 def _bool_from_plain(data: Plain) -> Any:
@@ -549,5 +361,3 @@ def _as_list(data: Plain) -> list[Any] | tuple[Any, ...]:
     return data
 
 
-# At the end: the generated decoders build on ``Tagged`` and ``FormatError`` above.
-from . import plain_decoders as _decoders  # noqa: E402

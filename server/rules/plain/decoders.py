@@ -1,4 +1,4 @@
-"""Fast decoders from plain data: the path ``serial.from_plain`` tries first.
+"""Fast decoders from plain data: the path ``decoding.from_plain`` tries first.
 
 One decoder per target type, generated once as Python source specialised to that type: a
 dataclass's decoder reads each of its fields with that field's check written inline (text,
@@ -8,7 +8,7 @@ any ``__post_init__`` check run exactly as before); tagged unions dispatch on th
 key through a table of the concrete classes' decoders. The army catalogue's values (``SHARED``)
 are built once per distinct plain form and shared by every state that holds them.
 
-These decoders check everything ``serial``'s explaining converters check, but only tell
+These decoders check everything the explaining converters (``explaining``) check, but only tell
 *that* the data is wrong (``Wrong``), not where or why: rejected data is rare (stored data
 was written by ``to_plain``; commands come from clients), so ``from_plain`` then runs the
 explaining converters on it, which give the ``FormatError`` with its path and message. The
@@ -28,8 +28,9 @@ from collections import abc
 from enum import Enum
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
-from .evolve import plain_slots
-from .serial import FormatError, Tagged, _itself, _unsupported
+from ..evolve import plain_slots
+from .data import FormatError, itself, unsupported
+from .tagged import Tagged
 
 Decoder = abc.Callable[[Any], Any]
 
@@ -39,7 +40,7 @@ class Wrong(Exception):
 
 
 _DECODERS: dict[Any, Decoder] = {}
-"""The decoder of each target type, keyed as ``serial._FROM_PLAIN`` (a class by itself, other
+"""The decoder of each target type, keyed as ``explaining._FROM_PLAIN`` (a class by itself, other
 types with their ``repr`` too: equal unions may list their options in different orders)."""
 
 _BUILDING: set[Any] = set()
@@ -69,7 +70,7 @@ def _deferred(key: Any) -> Decoder:
 
 def _build(tp: Any, key: Any) -> Decoder:
     if tp is Any:
-        return _itself
+        return itself
     origin = get_origin(tp)
     if origin in (Union, types.UnionType):
         return _union(get_args(tp))
@@ -90,7 +91,7 @@ def _build(tp: Any, key: Any) -> Decoder:
     supertype = getattr(tp, "__supertype__", None)  # typing.NewType
     if supertype is not None:
         return decoder_for(supertype)
-    return _unsupported(f"unsupported type {tp!r}")
+    return unsupported(f"unsupported type {tp!r}")
 
 
 # --- generated source ----------------------------------------------------------------------
@@ -196,7 +197,7 @@ def _class(cls: type, key: Any) -> Decoder:
             # A forward reference not yet importable (a module still loading): tried again
             # when first used.
             return _lazy(cls, key)
-    return _unsupported(f"unsupported class {cls!r}")
+    return unsupported(f"unsupported class {cls!r}")
 
 
 def _dataclass_or_shared(cls: type, key: Any) -> Decoder:
