@@ -1,6 +1,6 @@
 """``python -m bench.history_cost``: CPU of a whole N5 game's ``history`` for each viewer.
 
-The game is the one the tests play to its end (``tests.support.full_game.whole_game``: an
+The game is the one the tests play to its end (``testkit.full_game.whole_game``: an
 N5 game that shoots whenever it can). Its events are stored in an in-memory store, and each
 audience (seat A, seat B, spectators) pages through its whole history with the room's own
 code (``server.rooms.history.HistoryPages``, 500 events a page), each page encoded as the
@@ -26,7 +26,7 @@ from server.rooms.rules_engine import RulesCoreEngine
 from server.rules.ids import Side
 from server.store import RoomMeta, RoomSettings
 from server.store.memory import MemoryRoomStore
-from tests.support.full_game import whole_game
+from testkit.full_game import whole_game
 
 ENGINE = RulesCoreEngine()
 ROOM = "history-bench"

@@ -1,7 +1,7 @@
 """``python -m bench.rules_cost``: CPU per command of the referee's in-process work, without
 sockets or Redis, over the benchmark's scripted game (setup and every Order).
 
-For each command of the game (as ``bench.script`` plans it): ``decide``, ``apply``, the
+For each command of the game (as ``testkit.scripted_game`` plans it): ``decide``, ``apply``, the
 snapshot (``state_to_plain`` + msgpack, now taken only every ``snapshot_every`` versions),
 the events' plain form + msgpack (stored on every command) and the frames for the room's
 three audiences, made as the room makes them (``server/rooms/event_frames.py``, with the
@@ -20,7 +20,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench.script import plan
 from protocol import codec
 from protocol.messages import window_fields
 from server.fanout import Audience
@@ -28,6 +27,7 @@ from server.rooms.event_frames import Answering, events_delivery
 from server.rooms.numbering import NONE_SEEN, audience_views
 from server.rooms.rules_engine import RulesCoreEngine
 from server.rules import native
+from testkit.scripted_game import plan
 
 ENGINE = RulesCoreEngine()
 DEADLINE_MS = 1_800_000_000_000  # an ARO window's deadline, as frames carry it

@@ -29,7 +29,7 @@ from typing import Any
 
 from server.rules import commands as c
 from server.rules import engine
-from server.rules.decision import Accepted
+from server.rules.decision import Accepted, System
 from server.rules.ids import Side
 from server.rules.orders.order_pool import orders_left
 from server.rules.state import GameState, Phase
@@ -95,7 +95,7 @@ class _Planner:
         self.state: GameState = engine.new_game(engine.GameSetup(ruleset=RULESET, seed=seed,
                                                                     table=TABLE))
 
-    def try_play(self, side: Side | engine.System, body: dict[str, Any]) -> bool:
+    def try_play(self, side: Side | System, body: dict[str, Any]) -> bool:
         decision = engine.decide(self.state, side, c.parse_command(body))
         if not isinstance(decision, Accepted):
             return False

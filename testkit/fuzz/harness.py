@@ -1,62 +1,29 @@
-"""A fuzzer against a real referee (issue 18): generated websocket frames and lobby requests
-(``tests/support/fuzz_frames.py``), each checked against what protocol/README.md says it
-must get, with the server's log read for tracebacks and the rooms' state compared before and
-after what was refused.
+"""The fuzzer's harness: rooms at points of the scripted game on a real referee, batches of
+generated frames and lobby requests sent to them, and what came back handed to the oracle.
 
-    .venv/bin/python -m bench.fuzz --frames 100000 --requests 5000
-
-starts a redis-server and ``python -m server`` itself (the server pinned to core 0 and this
-process to the others when there are two, as ``bench.run`` does), makes rooms at several
-points of a scripted game (armies, deployment, the Orders Phase, an open ARO window, an N5
-room on a tournament table), and sends each room batch after batch of generated frames from
-seat A, seat B or a spectator. For every batch it checks:
-
-- every frame got what the protocol says: the ``error`` with its code for a frame that is no
-  usable message, the ``rejected`` with its id (``bad_message``, ``bad_command``), exactly one
-  answer per command and query id, a ``pong`` per ping, an ``options`` per request, a
-  snapshot or the events after ``since`` per ``sync``, the close code of an oversized frame
-  or of the eleventh unusable one; each command's answer matches the version it was sent
-  against (``stale_version``/``future_version``), a malformed body is ``bad_command``, a
-  spectator's command ``spectator_read_only``, a repeated id its first answer, and every
-  code is a documented one (``internal_error`` never);
-- nothing refused changed the room: when no command of the batch was accepted, the room's
-  stored version and a spectator's snapshot are the same after it as before;
-- nothing went wrong inside the server: no traceback, ERROR or CRITICAL line in its log
-  (each round ends with a marked request whose access-log line shows the log is read up to
-  there).
-
-The lobby is fuzzed the same way (``requests``): never a 5xx but a documented 503, an error
-body ``{"error", "message"}`` for every 4xx of the API, the exact answer where it is known
-(a seat token that opens the room, a room that exists or not), and no room stored by a
-refused request. It prints a summary and exits 1 on any violation (``--allow-known``: not
-for violations of the known bugs listed in ``KNOWN_BUGS``, each pinned by a strict xfail
-test). The suite's smoke runs (tests/server/test_fuzz_protocol.py, test_fuzz_http.py) use
-this same harness at a small size.
-
-The server runs with its per-socket rate limit and its work budgets lifted (as bench.run
-lifts the rate limit) so that the fuzzer is not refused for its pace, and with long ARO
-windows and grace periods so that no clock changes a room between two checks.
+``fuzzing`` starts a Redis (``testkit.redis_process``), a server for the websocket fuzz and
+one for the lobby's (``testkit.fuzz.server``), and the two fuzzers, driven from an event loop
+in a thread of its own because hypothesis calls its examples synchronously; ``drive`` runs
+hypothesis examples (``rounds`` for the websocket fuzz) through them, never shrinking. After
+each batch a room's stored version and a spectator's snapshot must be what they were when
+nothing was accepted. The checks are ``testkit.fuzz.oracle``; the generators
+``testkit.fuzz.frames``. The suite's smoke runs (tests/server/test_fuzz_protocol.py,
+test_fuzz_http.py) and the long run (``python -m bench.fuzz``) share this harness.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import dataclasses
 import itertools
 import json
-import os
 import re
-import shutil
-import sys
-import tempfile
 import threading
-import time
 import urllib.parse
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -68,16 +35,9 @@ from hypothesis import strategies as st
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
-from bench.script import BENCH_ENTROPY, RULESET, TABLE, plan
 from protocol import codec
 from protocol.codec import DecodeError
-from protocol.constants import (
-    PROTOCOL_VERSION,
-    RULE_REASONS,
-    WS_PATH,
-    CloseCode,
-    ProtocolReason,
-)
+from protocol.constants import PROTOCOL_VERSION, WS_PATH, CloseCode
 from protocol.messages import (
     Accepted,
     Command,
@@ -86,9 +46,6 @@ from protocol.messages import (
     Hello,
     History,
     HistoryRequest,
-    Measurement,
-    Options,
-    Pong,
     Rejected,
     ServerMessage,
     Snapshot,
@@ -98,255 +55,29 @@ from protocol.messages import (
 from server.rules.armies.army_catalogue import sample_armies
 from server.rules.combat import hacking
 from server.store.redis_store import state_key
-from tests.store.redis_process import RedisProcess, free_port
-from tests.support.fuzz_frames import (
-    Batch,
-    Fill,
-    Frame,
-    Known,
-    Repeat,
-    Request,
-    batches,
-    body_fits,
-    pack,
-    requests,
+from testkit.fuzz.frames import Batch, Fill, Repeat, Request, batches, pack
+from testkit.fuzz.oracle import (
+    HUGE,
+    Sent,
+    Tally,
+    Verdict,
+    Violation,
+    answer_id,
+    beyond_double,
+    classify,
+    in_order_answers_came,
+    judge,
+    lobby_problems,
+    log_violations,
+    shown,
 )
+from testkit.fuzz.server import GUARD_S, NODE_ROOM_LIMITS_OFF, ROOM_LIMITS_OFF, ServerUnderTest
+from testkit.redis_process import RedisProcess
+from testkit.scripted_game import BENCH_ENTROPY, RULESET, TABLE, plan
 
-REPO = Path(__file__).resolve().parent.parent
-GUARD_S = 30.0
-"""Against a hung server only: a batch whose answers have not all come by then is reported
-as missing them. No check depends on how long anything takes."""
 MAX_BAD_FRAMES = 10  # Settings.max_bad_frames: the eleventh unusable frame closes 4002
-SEED = 7  # the scripted game's (bench.script), so every scripted command is accepted
-DOCUMENTED = frozenset(ProtocolReason) | frozenset(RULE_REASONS)
-"""Every reason code a ``rejected`` or an ``error`` may carry."""
-SERVER_FAILED = ProtocolReason.INTERNAL_ERROR
-FUZZ_ENV = {
-    "REFEREE_RATE_PER_S": "1000000", "REFEREE_RATE_BURST": "1000000",
-    "REFEREE_WORK_SEAT_MS_PER_S": "0", "REFEREE_WORK_SPECTATORS_MS_PER_S": "0",
-    "REFEREE_WORK_NODE_SHARE": "0",
-    "REFEREE_ALLOW_FIXED_SEED": "1", "REFEREE_MAX_ARO_WINDOW_S": "86400",
-    "REFEREE_GRACE_S": "86400", "REFEREE_FREEZE_GC": "0", "REFEREE_NODE_STATE_DIR": "",
-    "REFEREE_STATIC_DIR": "",
-}
-"""The fuzzed server's settings: no pacing (rate limit, work budgets), no clock that changes
-a room between two checks (ARO windows and grace periods of a day)."""
-NODE_ROOM_LIMITS_OFF = {"REFEREE_NODE_ROOM_BURST": "0", "REFEREE_MAX_UNSTARTED_ROOMS": "0"}
-ROOM_LIMITS_OFF = {**NODE_ROOM_LIMITS_OFF, "REFEREE_CLIENT_ROOM_BURST": "0"}
-"""The websocket fuzz makes its rooms alone: no room-creation limit. The lobby fuzz keeps the
-limit per client address (429 ``too_many_rooms`` is an answer it checks) and spreads most of
-its requests over addresses of their own (``X-Forwarded-For`` from the trusted loopback
-proxy), so that most bodies are read and checked rather than refused unread."""
-LOG_PROBLEM = re.compile(
-    r"^(?:Traceback \(most recent call last\)|(?:ERROR|CRITICAL):|"
-    r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ (?:ERROR|CRITICAL) )")
-"""A line of the server's log that says something went wrong in it: a traceback, or an
-ERROR/CRITICAL record in uvicorn's format or the server's."""
+SEED = 7  # the scripted game's (testkit.scripted_game), so every scripted command is accepted
 T = TypeVar("T")
-
-
-@dataclass(frozen=True, slots=True)
-class Violation:
-    """Something the server did that the protocol, the lobby's contract or a clean log
-    does not allow. ``input`` is what was sent (a frame's bytes, shortened; a request)."""
-
-    kind: str
-    detail: str
-    input: str = ""
-    note: str = ""
-
-    def __str__(self) -> str:
-        where = f" [{self.note}]" if self.note else ""
-        sent = f"\n    sent: {self.input}" if self.input else ""
-        return f"{self.kind}{where}: {self.detail}{sent}"
-
-
-@dataclass(frozen=True, slots=True)
-class KnownBug:
-    """A bug the fuzzer finds that is not fixed yet, pinned by the strict xfail test
-    ``test``; ``matches`` tells its violations from others."""
-
-    name: str
-    test: str
-    matches: Callable[[Violation], bool]
-
-
-HUGE = "(its body holds an integer beyond a double)"
-
-
-def _beyond_double(value: Any) -> bool:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return abs(value) >= 2**1024
-    if isinstance(value, dict):
-        return any(map(_beyond_double, value.values()))
-    if isinstance(value, list):
-        return any(map(_beyond_double, value))
-    return False
-
-
-KNOWN_BUGS: tuple[KnownBug, ...] = ()
-"""Found by this fuzzer and not fixed yet, each pinned by a strict xfail test, which fails
-once the bug is fixed: then remove its entry. None today: the four it found (a ``type``
-nested a thousand deep, an integer beyond a double in room settings or in a table document,
-the router's text 404/405 under ``/api/``) are fixed and are regression tests."""
-
-
-def known_bug(violation: Violation) -> KnownBug | None:
-    return next((bug for bug in KNOWN_BUGS if bug.matches(violation)), None)
-
-
-@dataclass
-class Tally:
-    """What a run sent, got and checked (printed by ``summary``)."""
-
-    frames: int = 0
-    batches: int = 0
-    requests: int = 0
-    answers: Counter[str] = field(default_factory=Counter)
-    inputs: Counter[str] = field(default_factory=Counter)
-    closes: Counter[int] = field(default_factory=Counter)
-    state_checks: int = 0
-    rooms_replaced: int = 0
-    reconnects: int = 0
-    resent: int = 0
-    log_lines: int = 0
-    log_warnings: int = 0
-    tracebacks: int = 0
-    violations: list[Violation] = field(default_factory=list)
-
-    def add(self, found: Sequence[Violation]) -> None:
-        self.violations.extend(found)
-
-    def unknown(self) -> list[Violation]:
-        return [v for v in self.violations if known_bug(v) is None]
-
-
-def shown(data: bytes | str, limit: int = 160) -> str:
-    """A frame for a report: its bytes in hex (shortened), and its length."""
-    if isinstance(data, str):
-        return f"text frame {data[:limit]!r} ({len(data)} chars)"
-    more = "..." if len(data) > limit else ""
-    return f"{data[:limit].hex()}{more} ({len(data)} bytes)"
-
-
-# --- the server under test, and its log -------------------------------------------------------
-
-
-class ServerUnderTest:
-    """``python -m server`` on a free port against ``redis_url``, its log (stdout and stderr)
-    read line by line as it comes. ``settled_log`` sends a marked request and returns the
-    log up to that request's access line: everything the server wrote before it."""
-
-    def __init__(self, redis_url: str, env: dict[str, str], core: str | None = None) -> None:
-        self.redis_url = redis_url
-        self.env = env
-        self.core = core
-        self.port = free_port()
-        self.lines: list[str] = []
-        self.read_to = 0
-        self._marks = itertools.count(1)
-        self._changed = asyncio.Event()
-        self._process: asyncio.subprocess.Process | None = None
-        self._pump: asyncio.Task[None] | None = None
-        self._http: httpx.AsyncClient | None = None
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    async def start(self) -> None:
-        env = {**os.environ, **FUZZ_ENV, **self.env, "REDIS_URL": self.redis_url,
-               "REFEREE_NODE_ID": f"fuzz-{os.getpid()}-{self.port}", "PYTHONUNBUFFERED": "1"}
-        argv = [sys.executable, "-m", "server", "--port", str(self.port), "--log-level", "info"]
-        if self.core is not None and shutil.which("taskset"):
-            argv = ["taskset", "-c", self.core, *argv]
-        self._process = await asyncio.create_subprocess_exec(
-            *argv, cwd=REPO, env=env, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT, limit=1 << 20)
-        self._pump = asyncio.create_task(self._read_log())
-        started = await self._until(lambda: any("Uvicorn running on" in line
-                                                for line in self.lines))
-        if not started:
-            raise RuntimeError("the server did not start:\n" + "\n".join(self.lines[-40:]))
-        self._http = httpx.AsyncClient(base_url=self.base, timeout=GUARD_S)
-
-    async def _read_log(self) -> None:
-        assert self._process is not None and self._process.stdout is not None
-        stdout = self._process.stdout
-        while True:
-            try:
-                line = await stdout.readline()
-            except (ValueError, asyncio.LimitOverrunError):  # a line longer than 1 MiB
-                line = (await stdout.read(1 << 20))[:2000] + b"...\n"
-            if not line:
-                break
-            self.lines.append(line.decode(errors="replace").rstrip("\n"))
-            self._changed.set()
-        self._changed.set()
-
-    async def _until(self, condition: Callable[[], bool]) -> bool:
-        try:
-            async with asyncio.timeout(GUARD_S * 2):
-                while not condition():
-                    if self._pump is not None and self._pump.done():
-                        return condition()
-                    self._changed.clear()
-                    await self._changed.wait()
-        except TimeoutError:
-            return False
-        return True
-
-    async def settled_log(self) -> list[str]:
-        """The log lines written since the last call, up to a marked request of this one."""
-        assert self._http is not None
-        mark = f"fuzz-mark={next(self._marks)} HTTP"
-        await self._http.get(f"/healthz?{mark.split()[0]}")
-        seen = await self._until(lambda: any(mark in line for line in self.lines[self.read_to:]))
-        if not seen:
-            raise RuntimeError(f"the server's log never showed {mark!r}")
-        end = next(i for i in range(self.read_to, len(self.lines)) if mark in self.lines[i]) + 1
-        lines, self.read_to = self.lines[self.read_to:end], end
-        return lines
-
-    async def stop(self) -> None:
-        if self._http is not None:
-            await self._http.aclose()
-        if self._process is not None and self._process.returncode is None:
-            self._process.terminate()
-            try:
-                async with asyncio.timeout(GUARD_S):
-                    await self._process.wait()
-            except TimeoutError:
-                self._process.kill()
-                await self._process.wait()
-        if self._pump is not None:
-            await self._pump
-
-
-RECORD_START = re.compile(r"^(?:\d{4}-\d\d-\d\d \d|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):)")
-"""The first line of a log record (the lines after it, up to the next, are its traceback)."""
-
-
-def log_violations(lines: Sequence[str], tally: Tally, context: str) -> list[Violation]:
-    """A violation for each record in ``lines`` that is an ERROR or CRITICAL one or a bare
-    traceback, with its lines (the traceback itself)."""
-    tally.log_lines += len(lines)
-    tally.log_warnings += sum(" WARNING " in line or line.startswith("WARNING:")
-                              for line in lines)
-    tally.tracebacks += sum(line.startswith("Traceback (most recent call last)")
-                            for line in lines)
-    found = []
-    n = 0
-    while n < len(lines):
-        end = n + 1
-        while end < len(lines) and not RECORD_START.match(lines[end]):
-            end += 1
-        if LOG_PROBLEM.match(lines[n]):
-            block = lines[n:end]
-            shown_lines = block if len(block) <= 30 else [*block[:8], "...", *block[-18:]]
-            found.append(Violation("server log", "\n      ".join(shown_lines), note=context))
-        n = end
-    return found
 
 
 # --- one websocket ----------------------------------------------------------------------------
@@ -451,270 +182,12 @@ class Conn:
         await self._reader
 
 
-# --- what each sent frame must get, and the check of what came back --------------------------
-
-
-@dataclass
-class Sent:
-    """A frame as sent and the kind of answer it must get: "error"/"reject" (at once, with
-    ``code``), "pong", "options", "measure", "command", "history", "sync", or "close"."""
-
-    frame: Frame
-    data: bytes | str
-    wire: Any
-    kind: str
-    code: str | None = None
-    id: str | None = None
-    first: Any = None  # a repeated command: the first answer it must get again
-    resent: bool = False  # sent again after its answer was lost to a close: any answer
-
-    @property
-    def unusable(self) -> bool:
-        return self.kind in ("error", "reject")
-
-
-def classify(frame: Frame, wire: Any, data: bytes | str) -> Sent:
-    """What ``frame``, filled in as ``wire``, must get (protocol/README.md)."""
-    if frame.close is not None:
-        return Sent(frame, data, wire, "close", code=str(frame.close))
-    frame_id = wire.get("id") if isinstance(wire, dict) and (frame.readable_id or (
-        frame.tag in ("command", "history", "measure") and frame.error is None)) else None
-    if frame.error is not None:
-        return Sent(frame, data, wire, "reject" if frame.readable_id else "error",
-                    code=str(frame.error), id=frame_id)
-    if frame.tag == "command" and not body_fits(wire["body"]):
-        return Sent(frame, data, wire, "reject", code="bad_command", id=frame_id)
-    kind = {"ping": "pong"}.get(frame.tag or "", frame.tag or "")
-    return Sent(frame, data, wire, kind, id=frame_id)
-
-
-@dataclass
-class Verdict:
-    violations: list[Violation] = field(default_factory=list)
-    answers: dict[int, Any] = field(default_factory=dict)  # index in the batch -> answer
-    lost: list[Sent] = field(default_factory=list)  # answers a close took away
-    accepted: bool = False
-
-    def fail(self, kind: str, detail: str, sent: Sent | None = None) -> None:
-        self.violations.append(Violation(kind, detail, shown(sent.data) if sent else "",
-                                         sent.frame.note if sent else ""))
-
-
-def answer_id(message: ServerMessage) -> str | None:
-    if isinstance(message, Rejected | Accepted | History | Measurement):
-        return message.id
-    if isinstance(message, Events):
-        return message.accepted
-    return None
-
-
-def judge(sent: Sequence[Sent], received: Sequence[ServerMessage], *, role: str, v0: int,
-          v1: int, close_expected: int | None, close_code: int | None,
-          barrier: str | None) -> Verdict:
-    """Compare what one socket got with what each of ``sent`` must get. ``v0``/``v1``: the
-    version the socket held before and after; ``close_expected``: the close the batch must
-    end with (None: the socket must stay open, and answered ``barrier``).
-
-    What a close may take away: after one the server made for the batch's last frame
-    (4002, 4009), the answers the room had not sent yet (commands, history, syncs: asked
-    again on a new socket); after the transport's own (1009: it stops the socket as soon as
-    it reads the frame's length) or an unexpected one, any."""
-    verdict = Verdict()
-    unexpected = close_code != close_expected
-    lossy = "any" if unexpected or close_expected == CloseCode.MESSAGE_TOO_BIG else (
-        "inbox" if close_expected is not None else "none")
-    by_id: dict[str, list[ServerMessage]] = {}
-    for message in received:
-        if (key := answer_id(message)) is not None:
-            by_id.setdefault(key, []).append(message)
-    if barrier is not None:
-        by_id.pop(barrier, None)
-    _check_in_order(verdict, sent, received, role, v0, v1, lossy)
-    _check_by_id(verdict, sent, by_id, role, v0, lossy)
-    for key in by_id:
-        verdict.fail("answer to an id never sent", f"{key!r}: {by_id[key]}")
-    if unexpected:  # the first frame left without its answer is the likeliest cause
-        unanswered = [s for s in sent if id(s) not in verdict.answers and s.kind != "close"]
-        culprit = next((s for s in unanswered if s.kind in ("error", "reject", "pong",
-                                                            "options", "measure")),
-                       unanswered[0] if unanswered else sent[-1] if sent else None)
-        batch = ", ".join(f"{s.frame.note}{'' if id(s) in verdict.answers else ' (no answer)'}"
-                          for s in sent)
-        verdict.fail("unexpected close", f"expected {close_expected or 'the socket to stay open'}"
-                     f", got {close_code or 'no close'}; the batch: {batch}", culprit)
-    return verdict
-
-
-def _check_in_order(verdict: Verdict, sent: Sequence[Sent], received: Sequence[ServerMessage],
-                    role: str, v0: int, v1: int, lossy: str) -> None:
-    """Answers without an id, each kind in the order its frames were sent: errors, pongs,
-    options, and the snapshot or events each ``sync`` gets."""
-    streams: dict[str, tuple[list[Sent], list[ServerMessage]]] = {
-        "error": ([s for s in sent if s.kind == "error"],
-                  [m for m in received if isinstance(m, Error)]),
-        "pong": ([s for s in sent if s.kind == "pong"],
-                 [m for m in received if isinstance(m, Pong)]),
-        "options": ([s for s in sent if s.kind == "options"],
-                    [m for m in received if isinstance(m, Options)]),
-        "sync": ([s for s in sent if s.kind == "sync"],
-                 [m for m in received if isinstance(m, Snapshot)
-                  or (isinstance(m, Events) and m.accepted is None)]),
-    }
-    for kind, (asked, got) in streams.items():
-        for s, message in zip(asked, got, strict=False):
-            verdict.answers[id(s)] = message
-            problem = _in_order_problem(kind, s, message, role, v0, v1)
-            if problem:
-                verdict.fail("wrong answer", f"{problem}; got {message}", s)
-        if len(got) > len(asked):
-            verdict.fail("unasked frame", f"{len(got) - len(asked)} more {kind} than asked: "
-                         f"{got[len(asked):][:3]}")
-        may_lose = lossy == "any" or (lossy == "inbox" and kind == "sync")
-        for s in asked[len(got):]:
-            if not may_lose:
-                verdict.fail("no answer", f"no {kind} frame for it", s)
-
-
-def _in_order_problem(kind: str, s: Sent, message: ServerMessage, role: str, v0: int,
-                      v1: int) -> str | None:
-    if kind == "error":
-        assert isinstance(message, Error)
-        return None if message.code == s.code else f"expected error {s.code}"
-    if kind == "pong":
-        return None if message == Pong(s.wire["nonce"]) else f"expected pong {s.wire['nonce']}"
-    if kind == "options":
-        assert isinstance(message, Options)
-        if not v0 <= message.version <= v1:
-            return f"options at version {message.version}, the socket held {v0}..{v1}"
-        return "a spectator's options must be empty" if role == "spectator" and message.options \
-            else None
-    since = s.wire.get("since")
-    if isinstance(message, Snapshot):
-        if not v0 <= message.version <= v1:
-            return f"snapshot at {message.version}, the socket held {v0}..{v1}"
-        if since is not None and 0 <= since <= v0:
-            return f"since {since} is a version it passed: expected the events after it"
-        return None
-    assert isinstance(message, Events)
-    if since is None or since < 0 or message.first != since + 1 or not v0 <= message.last <= v1:
-        return f"expected a snapshot, or the events after {since} up to {v0}..{v1}"
-    return None
-
-
-def _check_by_id(verdict: Verdict, sent: Sequence[Sent], by_id: dict[str, list[ServerMessage]],
-                 role: str, v0: int, lossy: str) -> None:
-    """Answers with an id: exactly one per frame, of the kind and code it must have;
-    commands in the order the room took them, against the version they were sent at."""
-    version = v0
-    for s in sent:
-        if s.id is None or s.kind in ("error", "close"):
-            continue
-        answers = by_id.get(s.id, [])
-        if not answers:
-            if s.kind in ("command", "history") and lossy != "none":
-                verdict.lost.append(s)
-            elif lossy != "any":
-                verdict.fail("no answer", f"nothing answered id {s.id!r}", s)
-            continue
-        answer = answers.pop(0)
-        if not answers:
-            by_id.pop(s.id)
-        verdict.answers[id(s)] = answer
-        if isinstance(answer, Rejected) and answer.code not in DOCUMENTED:
-            verdict.fail("undocumented code", f"rejected {answer.code!r}: {answer.message}", s)
-        if isinstance(answer, Rejected) and answer.code == SERVER_FAILED:
-            verdict.fail("server failed", f"rejected internal_error: {answer.message}", s)
-        if s.kind == "command":
-            version = _check_command(verdict, s, answer, role, version)
-        else:
-            problem = _id_answer_problem(s, answer, v0)
-            if problem:
-                verdict.fail("wrong answer", f"{problem}; got {answer}", s)
-
-
-def _id_answer_problem(s: Sent, answer: ServerMessage, v0: int) -> str | None:
-    if s.kind == "reject":
-        if isinstance(answer, Rejected) and answer.code == s.code:
-            return None
-        return f"expected rejected {s.code}"
-    if s.kind == "measure":
-        if not s.frame.well_formed:
-            return None if isinstance(answer, Rejected) and answer.code == "bad_message" \
-                else "a point that is not [x, y] must be rejected bad_message"
-        if isinstance(answer, Measurement):
-            echoed = answer.from_ == s.wire["from"] and answer.to == s.wire["to"]
-            return None if echoed else "the measurement must repeat from and to"
-        return None if isinstance(answer, Rejected) else "expected a measurement or rejected"
-    if s.kind == "history":
-        start = s.wire["from"]
-        if isinstance(answer, Rejected):
-            ok = answer.code == "bad_message" if start < 1 else answer.code == "room_busy"
-            return None if ok else f"history from {start}: unexpected rejection"
-        if not isinstance(answer, History):
-            return "expected a history page"
-        if start < 1:
-            return "history from below 1 must be rejected bad_message"
-        if answer.first != start or answer.last < v0 or len(answer.events) > max(
-                0, answer.last - start + 1) or (start <= answer.last and not answer.events):
-            return f"a page from {start} up to the socket's version {v0}.."
-        return None
-    return f"unexpected kind {s.kind}"
-
-
-def _check_command(verdict: Verdict, s: Sent, answer: ServerMessage, role: str,
-                   version: int) -> int:
-    """Check one command's answer against the version the room was at when it took it (the
-    room takes commands in the order they were sent); returns the version after it."""
-    got = "accepted" if isinstance(answer, Accepted | Events) else (
-        answer.code if isinstance(answer, Rejected) else type(answer).__name__)
-    if s.resent:  # its first answer was lost: this is the remembered one, or a decision
-        verdict.accepted = verdict.accepted or isinstance(answer, Accepted | Events)
-        return version
-    if s.first is not None:
-        if _same_answer(answer, s.first):
-            return version
-        verdict.fail("wrong answer", f"a repeated id must get its first answer {s.first}; "
-                     f"got {answer}", s)
-        return version
-    sent_at = s.wire["version"]
-    if role == "spectator":
-        expected = {"spectator_read_only"}
-    elif sent_at < version:
-        expected = {"stale_version"}
-    elif sent_at > version:
-        expected = {"future_version"}
-    elif not s.frame.well_formed:
-        expected = {"bad_command"}
-    else:
-        expected = {*RULE_REASONS, "accepted"}
-    if got not in expected | {"room_busy"}:
-        verdict.fail("wrong answer", f"sent against {sent_at}, the room at {version}: "
-                     f"expected {sorted(expected)[:6]}; got {answer}", s)
-    if isinstance(answer, Events):
-        verdict.accepted = True
-        return answer.last
-    if isinstance(answer, Accepted):
-        verdict.accepted = True
-        return answer.version
-    return version
-
-
-def _same_answer(answer: ServerMessage, first: ServerMessage) -> bool:
-    if isinstance(first, Events):
-        first = Accepted(first.accepted or "", first.last)
-    if isinstance(first, Rejected) and first.code == "room_busy":
-        return True  # never remembered: the repeat is decided anew
-    if isinstance(answer, Rejected) and isinstance(first, Rejected):
-        return (answer.code, answer.message) == (first.code, first.message)
-    return answer == first
-
-
 # --- rooms at points of a game, and batches against them --------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class Kind:
-    """A room at a point of the scripted game (``bench.script``, seed 7): the first
+    """A room at a point of the scripted game (``testkit.scripted_game``, seed 7): the first
     ``setup`` setup commands played (None: all), then ``order`` commands of the first Order."""
 
     name: str
@@ -980,7 +453,7 @@ class ProtocolFuzzer:
         if barrier is not None:
             await conn.barrier(barrier)
             await conn.wait(lambda: expected_ids <= {answer_id(f) for f in conn.frames[start:]}
-                            and _counted(conn.frames[start:], counts))
+                            and in_order_answers_came(conn.frames[start:], counts))
         else:
             await conn.wait(lambda: conn.closed)
         closed = conn.close_code if conn.closed else None
@@ -1025,19 +498,7 @@ class ProtocolFuzzer:
         await self.redis.aclose()
 
 
-def _counted(frames: Sequence[ServerMessage], counts: Counter[str]) -> bool:
-    """Whether the in-order answers (errors, pongs, options, syncs) have all come."""
-    got = Counter("error" if isinstance(f, Error) else "pong" if isinstance(f, Pong) else
-                  "options" if isinstance(f, Options) else "sync"
-                  if isinstance(f, Snapshot) or (isinstance(f, Events) and f.accepted is None)
-                  else "" for f in frames)
-    return all(got[kind] >= counts[kind] for kind in ("error", "pong", "options", "sync"))
-
-
 # --- the lobby ----------------------------------------------------------------------------
-
-
-API_ERRORS = {400, 403, 404, 405, 408, 409, 410, 413, 429}
 
 
 class LobbyFuzzer:
@@ -1092,7 +553,7 @@ class LobbyFuzzer:
         body = request.body if isinstance(request.body, bytes) else fill.value(request.body)
         content = body if isinstance(body, bytes) else None if body is None else json.dumps(
             body, default=str).encode()
-        huge = f" {HUGE}" if not isinstance(body, bytes) and _beyond_double(body) else ""
+        huge = f" {HUGE}" if not isinstance(body, bytes) and beyond_double(body) else ""
         headers = list(request.headers)
         if "x-forwarded-for" not in dict(headers) and next(self._addresses) % 8:
             n = next(self._addresses)
@@ -1109,7 +570,7 @@ class LobbyFuzzer:
             return [Violation("no HTTP answer", repr(error), described, request.route)], 0
         self.tally.answers[f"{response.status_code}"] += 1
         found = [Violation(kind, detail + huge, described, request.route)
-                 for kind, detail in self._problems(request, segments, content, response)]
+                 for kind, detail in lobby_problems(request, segments, content, response, self.tokens)]
         made = int(response.status_code == 201 and request.method == "POST"
                    and segments == ["api", "rooms"])
         return found, made
@@ -1129,51 +590,6 @@ class LobbyFuzzer:
                     return await one.request(method, url, params=query, headers=headers,
                                              content=content)
         raise AssertionError("unreachable")
-
-    def _problems(self, request: Request, segments: list[Any], content: bytes | None,
-                  response: httpx.Response) -> Iterator[tuple[str, str]]:
-        status = response.status_code
-        api = response.request.url.path.startswith("/api/")  # as sent: httpx drops dot segments
-        try:
-            data = response.json() if request.method != "HEAD" else None
-        except ValueError:
-            data = ...
-        if status >= 500 and not (status == 503 and isinstance(data, dict)
-                                  and data.get("error") == "lobby_busy"):
-            yield "HTTP 5xx", f"{status}: {response.text[:300]}"
-        if api and status >= 400 and request.method != "HEAD" and not (
-                isinstance(data, dict) and isinstance(data.get("error"), str)
-                and isinstance(data.get("message"), str)):
-            yield "error body not JSON {error, message}", f"{status}: {response.text[:200]!r}"
-        if api and 200 <= status < 300 and data is ...:
-            yield "answer not JSON", f"{status}: {response.text[:200]!r}"
-        expected = self._expected(request, segments, content)
-        if expected is not None and status != expected:
-            yield "wrong status", f"expected {expected}, got {status}: {response.text[:200]}"
-
-    def _expected(self, request: Request, segments: list[Any],
-                  content: bytes | None) -> int | None:
-        """The status the lobby must answer when it follows from what was sent: a request
-        about a room this fuzzer made, or one that certainly does not exist."""
-        if len(segments) < 3 or segments[:2] != ["api", "rooms"] or not isinstance(
-                request.path[2], Known) or request.method not in ("GET", "POST"):
-            return None
-        room = segments[2]
-        exists = room in self.tokens
-        if request.method == "GET" and len(segments) == 3:
-            return 200 if exists else 404
-        if request.method == "GET" and segments[3:] == ["record"]:
-            return 409 if exists else 404
-        if request.method == "POST" and segments[3:] == ["join"] and content is not None:
-            try:
-                body = json.loads(content)
-            except (ValueError, RecursionError):
-                return None
-            if not isinstance(body, dict) or not isinstance(body.get("token"), str) or \
-                    not body["token"]:
-                return None
-            return 404 if not exists else 200 if body["token"] in self.tokens[room] else 403
-        return None
 
     async def stop(self) -> None:
         await self.http.aclose()
@@ -1280,88 +696,3 @@ def drive(examples: int, strategy: st.SearchStrategy[T], run: Callable[[T], obje
     if seed is not None:
         example = hypothesis_seed(seed)(example)
     example()
-
-
-def summary(protocol: Tally, lobby: Tally, seconds: float) -> str:
-    violations = protocol.violations + lobby.violations
-    known = Counter(bug.name for v in violations if (bug := known_bug(v)) is not None)
-    unknown = [v for v in violations if known_bug(v) is None]
-    changed = sum(v.kind.startswith("state") for v in protocol.violations)
-    lines = [
-        f"fuzz: {protocol.frames:,} frames in {protocol.batches:,} batches, "
-        f"{lobby.requests:,} lobby requests, {seconds:.0f} s",
-        "frames sent: " + ", ".join(f"{k} {n:,}" for k, n in protocol.inputs.most_common()),
-        "answers: " + ", ".join(f"{k} {n:,}" for k, n in sorted(protocol.answers.items())),
-        "closes: " + ", ".join(f"{code} x{n:,}" for code, n in sorted(protocol.closes.items())),
-        f"reconnects {protocol.reconnects:,}, answers lost to a close and asked again "
-        f"{protocol.resent:,}, rooms replaced after an accepted command "
-        f"{protocol.rooms_replaced:,}",
-        f"state checks passed: {protocol.state_checks - changed:,} of {protocol.state_checks:,}",
-        "lobby requests: " + ", ".join(f"{k} {n:,}" for k, n in lobby.inputs.most_common()),
-        "lobby answers: " + ", ".join(f"{k} {n:,}" for k, n in sorted(lobby.answers.items())),
-        f"server log: {protocol.log_lines + lobby.log_lines:,} lines, "
-        f"{protocol.tracebacks + lobby.tracebacks} tracebacks, "
-        f"{protocol.log_warnings + lobby.log_warnings} warnings",
-        f"violations: {len(violations)} ({len(unknown)} not known"
-        + "".join(f", {n} {name}" for name, n in known.items()) + ")",
-    ]
-    for violation in unknown[:20]:
-        lines.append(f"  - {violation}")
-    return "\n".join(lines)
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.fuzz", description=__doc__.split(
-        "\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--frames", type=int, default=100_000,
-                        help="websocket frames to send at least (default 100,000)")
-    parser.add_argument("--requests", type=int, default=5_000,
-                        help="lobby requests to send at least (default 5,000)")
-    parser.add_argument("--seed", type=int, default=1, help="hypothesis seed (default 1)")
-    parser.add_argument("--json", type=Path, help="write the figures to this file too, and "
-                        "the servers' logs beside it (<name>-server<n>.log)")
-    parser.add_argument("--allow-known", action="store_true",
-                        help="exit 0 when every violation is one of KNOWN_BUGS")
-    args = parser.parse_args(argv)
-    server_core = "0" if (os.cpu_count() or 1) >= 2 else None
-    if server_core is not None and hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, set(range(1, os.cpu_count() or 2)))
-    began = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="fuzz-") as workdir, \
-            fuzzing(Path(workdir), server_core=server_core) as fuzz:
-        chunk = 0
-        while (left := args.frames - fuzz.protocol.tally.frames) > 0:
-            # a round is some 60 frames (five batches), a lobby batch some 10 requests
-            drive(min(50, left // 60 + 1), rounds(), fuzz.protocol_round,
-                  seed=args.seed * 100_000 + chunk)
-            chunk += 1
-            print(f"  {fuzz.protocol.tally.frames:,} frames, "
-                  f"{len(fuzz.protocol.tally.violations)} violations "
-                  f"({len(fuzz.protocol.tally.unknown())} not known)", flush=True)
-        while (left := args.requests - fuzz.lobby.tally.requests) > 0:
-            drive(min(50, left // 10 + 1), st.lists(requests(), min_size=1, max_size=20),
-                  fuzz.lobby_batch, seed=args.seed * 100_000 + chunk)
-            chunk += 1
-        seconds = time.monotonic() - began
-        report = summary(fuzz.protocol.tally, fuzz.lobby.tally, seconds)
-        violations = fuzz.protocol.tally.violations + fuzz.lobby.tally.violations
-        if args.json is not None:
-            for n, server in enumerate(fuzz.servers, 1):
-                log = args.json.with_name(f"{args.json.stem}-server{n}.log")
-                log.write_text("\n".join(server.lines) + "\n")
-    print(report)
-    if args.json is not None:
-        args.json.write_text(json.dumps({
-            "frames": fuzz.protocol.tally.frames, "batches": fuzz.protocol.tally.batches,
-            "requests": fuzz.lobby.tally.requests, "seconds": round(seconds, 1),
-            "answers": fuzz.protocol.tally.answers, "closes": fuzz.protocol.tally.closes,
-            "lobby_answers": fuzz.lobby.tally.answers,
-            "state_checks": fuzz.protocol.tally.state_checks,
-            "tracebacks": fuzz.protocol.tally.tracebacks + fuzz.lobby.tally.tracebacks,
-            "violations": [str(v) for v in violations]}, indent=1, default=str))
-    failing = [v for v in violations if not (args.allow_known and known_bug(v) is not None)]
-    return 1 if failing else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,5 +1,5 @@
 """The lobby fuzzer at its smoke size (issue 18): generated requests to the HTTP lobby of a
-real server on a real Redis (``bench.fuzz``, ``tests/support/fuzz_frames.py``): never a
+real server on a real Redis (``testkit.fuzz``, ``testkit/fuzz/frames.py``): never a
 5xx, every error of the API a JSON ``{"error", "message"}``, the exact answer where it is
 known, no room stored by a refused request, nothing wrong in the server's log. Then the
 bugs it found, as regression tests: a number beyond a double (fixed in 1092afb) and text
@@ -15,8 +15,9 @@ import httpx
 import pytest
 from hypothesis import strategies as st
 
-from bench.fuzz import Fuzzing, drive, fuzzing, log_violations
-from tests.support.fuzz_frames import requests
+from testkit.fuzz.frames import requests
+from testkit.fuzz.harness import Fuzzing, drive, fuzzing
+from testkit.fuzz.oracle import log_violations
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 

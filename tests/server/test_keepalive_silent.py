@@ -15,13 +15,13 @@ from uvicorn.config import Config
 from uvicorn.server import ServerState
 from websockets.frames import Frame, Opcode
 from websockets.protocol import State
-from wsclient import Client
 
 from protocol.messages import Snapshot
 from server.config import Settings
 from server.transport import endpoint
 from server.transport.direct_frames import SERVER_SEND, DirectFrames
 from server.transport.keepalive import KeepaliveProtocol
+from testkit.wsclient import Client
 
 
 class FakeTransport:
