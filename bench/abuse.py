@@ -29,6 +29,12 @@ and ``.md``; docs/performance.md, "Abuse". Each run appends its record (kind ``a
 ``bench/history.jsonl`` like ``bench.run`` (``--history FILE``, ``--no-history``); its
 figures are named by their path in the results file (``phases/all/ping_ms/p50``), and
 ``python -m bench.summarize --kind abuse`` shows them a row per phase, as the report does.
+
+It reaches past the server's public seams on purpose: each seat paces itself with the
+server's own rate-limit bucket and message costs (``server.transport.rate_limit.TokenBucket``,
+``server.transport.endpoint.MESSAGE_TOKENS``, the defaults of ``server.config.Settings``) so
+that it is never refused for its pace, and the body flood sizes its bodies from the lobby's
+limit (``server.lobby.routes.MAX_BODY_BYTES``).
 """
 
 from __future__ import annotations
@@ -202,17 +208,6 @@ async def take(bucket: TokenBucket, cost: float) -> None:
     """Wait until ``bucket`` holds ``cost`` tokens, and take them."""
     while not bucket.allow(cost):
         await asyncio.sleep(bucket.wait_s(cost))
-
-
-def planned(ruleset: str, table: str, armies: dict[Side, str], seed: int) -> scripted_game.Script:
-    """``testkit.scripted_game``'s game planned on another ruleset and table: the planner reads
-    the module's constants when it runs."""
-    saved = (scripted_game.RULESET, scripted_game.TABLE, scripted_game.ARMIES)
-    scripted_game.RULESET, scripted_game.TABLE, scripted_game.ARMIES = ruleset, table, armies
-    try:
-        return scripted_game.plan(seed)
-    finally:
-        scripted_game.RULESET, scripted_game.TABLE, scripted_game.ARMIES = saved
 
 
 async def create_room(http: httpx.AsyncClient, ruleset: str, table: str, seed: int) -> dict[str, Any]:
@@ -517,7 +512,8 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
     if load_core is not None and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {int(c) for c in load_core.split("-")})
     bystander_game = scripted_game.plan(args.seed, max_orders=400)
-    flood_game = planned("n5", FLOOD_TABLE, FLOOD_ARMIES, args.seed)
+    flood_game = scripted_game.plan(args.seed, ruleset="n5", table=FLOOD_TABLE,
+                                    armies=FLOOD_ARMIES)
     started = datetime.datetime.now(datetime.UTC)
     load_before = load_average()
     phases: dict[str, Any] = {}

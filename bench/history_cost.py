@@ -7,6 +7,9 @@ code (``server.rooms.history.HistoryPages``, 500 events a page), each page encod
 ``history`` frame the room sends. Redis is left out: its read (one XRANGE per page) costs
 Redis and the socket, not the room's Python. Each figure is the minimum over ``--repeat``
 passes of process CPU time (the machine is shared: the least disturbed pass).
+
+A micro-benchmark of the room's history paging (``server.rooms.history.HistoryPages``,
+``server.rooms.numbering``), reached on purpose.
 """
 
 from __future__ import annotations

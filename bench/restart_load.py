@@ -10,6 +10,9 @@ batches (``RoomStore.load_rooms``, ``server.rooms.room_loads``) and one ``load_r
 room (the registry before the batches); each pass opens every room with a fresh registry
 and reports the wall time until the last room runs and the process CPU spent, and the CPU
 of the replay alone (decode + apply + the audiences' counts, no store).
+
+A micro-benchmark of the registry's room loading (``server.rooms.registry.RoomRegistry``,
+``server.rooms.numbering``, ``server.store.redis_store.RedisRoomStore``), reached on purpose.
 """
 
 from __future__ import annotations
