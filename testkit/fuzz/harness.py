@@ -7,7 +7,7 @@ in a thread of its own because hypothesis calls its examples synchronously; ``dr
 hypothesis examples (``rounds`` for the websocket fuzz) through them, never shrinking. After
 each batch a room's stored version and a spectator's snapshot must be what they were when
 nothing was accepted. The checks are ``testkit.fuzz.oracle``; the generators
-``testkit.fuzz.frames``. The suite's smoke runs (tests/server/test_fuzz_protocol.py,
+``testkit.fuzz.frames``. The suite's smoke runs (test_fuzz_protocol.py,
 test_fuzz_http.py) and the long run (``python -m bench.fuzz``) share this harness.
 """
 
