@@ -27,8 +27,7 @@ from server.rooms.history import HistoryPages
 from server.rooms.numbering import NONE_SEEN, audience_views, counted, pack_room_snapshot
 from server.rooms.rules_engine import RulesCoreEngine
 from server.rules.ids import Side
-from server.store import RoomMeta, RoomSettings
-from server.store.memory import MemoryRoomStore
+from server.store import MemoryRoomStore, RoomMeta, RoomSettings
 from testkit.full_game import whole_game
 
 ENGINE = RulesCoreEngine()
