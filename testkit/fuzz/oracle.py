@@ -96,7 +96,7 @@ def known_bug(violation: Violation) -> KnownBug | None:
 
 @dataclass
 class Tally:
-    """What a run sent, got and checked (printed by ``summary``)."""
+    """What a run sent, got and checked (printed by ``bench.fuzz.summary``)."""
 
     frames: int = 0
     batches: int = 0
