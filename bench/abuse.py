@@ -4,7 +4,7 @@
 
 Starts Redis and the referee (``python -m server`` pinned to core 0 with its default
 limits, which ``bench.run`` lifts) and, in this process on the other core, a bystander
-room: its two seats play the bench's scripted game (``bench.script``) one command a second,
+room: its two seats play the bench's scripted game (``testkit.scripted_game``) one command a second,
 and a spectator pings every 100 ms. Then one phase of ``--duration`` seconds each:
 
 - ``quiet``: no abuse.
@@ -29,6 +29,12 @@ and ``.md``; docs/performance.md, "Abuse". Each run appends its record (kind ``a
 ``bench/history.jsonl`` like ``bench.run`` (``--history FILE``, ``--no-history``); its
 figures are named by their path in the results file (``phases/all/ping_ms/p50``), and
 ``python -m bench.summarize --kind abuse`` shows them a row per phase, as the report does.
+
+It reaches past the server's public seams on purpose: each seat paces itself with the
+server's own rate-limit bucket and message costs (``server.transport.rate_limit.TokenBucket``,
+``server.transport.endpoint.MESSAGE_TOKENS``, the defaults of ``server.config.Settings``) so
+that it is never refused for its pace, and the body flood sizes its bodies from the lobby's
+limit (``server.lobby.routes.MAX_BODY_BYTES``).
 """
 
 from __future__ import annotations
@@ -55,7 +61,6 @@ import uvloop
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from bench import script
 from bench.measure import cpu_seconds, percentiles
 from bench.run import (
     PYTHON,
@@ -79,6 +84,7 @@ from server.lobby.http import MAX_BODY_BYTES
 from server.rules.ids import Side
 from server.transport.endpoint import MESSAGE_TOKENS
 from server.transport.rate_limit import TokenBucket
+from testkit import scripted_game
 
 PHASES = ("quiet", "options", "rooms", "bodies", "json", "all")
 TARGET_P50_MS = 20.0
@@ -204,17 +210,6 @@ async def take(bucket: TokenBucket, cost: float) -> None:
         await asyncio.sleep(bucket.wait_s(cost))
 
 
-def planned(ruleset: str, table: str, armies: dict[Side, str], seed: int) -> script.Script:
-    """``bench.script``'s game planned on another ruleset and table: the planner reads
-    the module's constants when it runs."""
-    saved = (script.RULESET, script.TABLE, script.ARMIES)
-    script.RULESET, script.TABLE, script.ARMIES = ruleset, table, armies
-    try:
-        return script.plan(seed)
-    finally:
-        script.RULESET, script.TABLE, script.ARMIES = saved
-
-
 async def create_room(http: httpx.AsyncClient, ruleset: str, table: str, seed: int) -> dict[str, Any]:
     response = await http.post("/api/rooms", json={
         "ruleset": ruleset, "table": table, "seed": seed, "aro_window_s": 600,
@@ -224,7 +219,7 @@ async def create_room(http: httpx.AsyncClient, ruleset: str, table: str, seed: i
     return data
 
 
-async def scripted_room(base: str, http: httpx.AsyncClient, game: script.Script,
+async def scripted_room(base: str, http: httpx.AsyncClient, game: scripted_game.Script,
                         ruleset: str, table: str) -> Room:
     """A room created, both seats connected and the script's setup played."""
     created = await create_room(http, ruleset, table, game.seed)
@@ -516,8 +511,9 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
     server_core, load_core = cores()
     if load_core is not None and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {int(c) for c in load_core.split("-")})
-    bystander_game = script.plan(args.seed, max_orders=400)
-    flood_game = planned("n5", FLOOD_TABLE, FLOOD_ARMIES, args.seed)
+    bystander_game = scripted_game.plan(args.seed, max_orders=400)
+    flood_game = scripted_game.plan(args.seed, ruleset="n5", table=FLOOD_TABLE,
+                                    armies=FLOOD_ARMIES)
     started = datetime.datetime.now(datetime.UTC)
     load_before = load_average()
     phases: dict[str, Any] = {}
@@ -528,8 +524,8 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         async with redis_server(workdir, load_core) as redis_url, \
                 referee(redis_url, server_core, log, not args.no_budgets) as (base, pid):
             async with httpx.AsyncClient(base_url=base, timeout=60) as http:
-                room = await scripted_room(base, http, bystander_game, script.RULESET,
-                                           script.TABLE)
+                room = await scripted_room(base, http, bystander_game, scripted_game.RULESET,
+                                           scripted_game.TABLE)
                 spectator = await Socket.open(base, room.room_id, None, room.changed)
                 flood = [await scripted_room(base, http, flood_game, "n5", FLOOD_TABLE)
                          for _ in range(args.flood_rooms)]

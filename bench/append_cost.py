@@ -24,6 +24,9 @@ the minimum is the least disturbed pass), per append:
   shared 2-core VMs), per append (each round is one round trip for all its rooms).
 
 Redis commands per append are read from ``INFO commandstats`` around one pass.
+
+A micro-benchmark of ``server.store.redis_store.RedisRoomStore.append`` (the Redis
+implementation behind the ``RoomStore`` interface), reached on purpose.
 """
 
 from __future__ import annotations
@@ -45,7 +48,8 @@ from typing import Any
 import redis
 import uvloop
 
-from bench.rules_cost import ENGINE, commands, min_cpu_us
+from bench.measure import min_cpu_us
+from bench.rules_cost import ENGINE, commands
 from bench.run import free_port
 from protocol import codec
 from server.store import Deadline, Listing, MemoryRoomStore, RoomMeta, RoomSettings, RoomStore

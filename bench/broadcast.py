@@ -64,8 +64,8 @@ from bench.run import (
     stop,
 )
 from bench.run_history import HISTORY, record_run
-from bench.script import RULESET, TABLE
 from server.rules import native
+from testkit.scripted_game import RULESET, TABLE
 
 ARO_WINDOW_S = 600.0  # the players close every window themselves: the clock never does
 

@@ -1,12 +1,15 @@
 """``python -m bench.history_cost``: CPU of a whole N5 game's ``history`` for each viewer.
 
-The game is the one the tests play to its end (``tests.support.full_game.whole_game``: an
+The game is the one the tests play to its end (``testkit.full_game.whole_game``: an
 N5 game that shoots whenever it can). Its events are stored in an in-memory store, and each
 audience (seat A, seat B, spectators) pages through its whole history with the room's own
 code (``server.rooms.history.HistoryPages``, 500 events a page), each page encoded as the
 ``history`` frame the room sends. Redis is left out: its read (one XRANGE per page) costs
 Redis and the socket, not the room's Python. Each figure is the minimum over ``--repeat``
 passes of process CPU time (the machine is shared: the least disturbed pass).
+
+A micro-benchmark of the room's history paging (``server.rooms.history.HistoryPages``,
+``server.rooms.numbering``), reached on purpose.
 """
 
 from __future__ import annotations
@@ -24,9 +27,8 @@ from server.rooms.history import HistoryPages
 from server.rooms.numbering import NONE_SEEN, audience_views, counted, pack_room_snapshot
 from server.rooms.rules_engine import RulesCoreEngine
 from server.rules.ids import Side
-from server.store import RoomMeta, RoomSettings
-from server.store.memory import MemoryRoomStore
-from tests.support.full_game import whole_game
+from server.store import MemoryRoomStore, RoomMeta, RoomSettings
+from testkit.full_game import whole_game
 
 ENGINE = RulesCoreEngine()
 ROOM = "history-bench"

@@ -17,6 +17,10 @@ Each figure is the least and the median over ``--repeat`` passes of process CPU 
 machine is shared: the least is the least disturbed pass). The fingerprint hashes the
 ``repr`` of every value read back, so two versions can be checked to read the same values
 (and ``written`` the plain data of the states and events: they write the same).
+
+A micro-benchmark of the rules core's plain-data readers and writers through the engine
+port's adapter (``server.rooms.rules_engine.RulesCoreEngine``); the first-read figure reaches
+``server.rules.plain_decoders.forget_shared`` on purpose.
 """
 
 from __future__ import annotations

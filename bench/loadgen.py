@@ -45,7 +45,6 @@ import uvloop
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from bench.script import RULESET, TABLE, Script, Send, Window, plan
 from protocol import codec
 from protocol.constants import PROTOCOL_VERSION, WS_PATH
 from protocol.messages import (
@@ -54,6 +53,7 @@ from protocol.messages import (
     Hello,
     Rejected,
 )
+from testkit.scripted_game import RULESET, TABLE, Script, Send, Window, plan
 
 GUARD_S = 60.0  # a command not seen by everyone within this is counted as lost
 REJOIN_HANDSHAKES = 500

@@ -4,7 +4,7 @@
 
 Against the referee, player A connects to the first node (the room's owner) and player B
 to the second (its commands and frames go through the relay), and they play the game of
-``bench.script``: the setup, then its Orders command by command (each ARO window passed
+``testkit.scripted_game``: the setup, then its Orders command by command (each ARO window passed
 and closed by the reactive player, never left to the clock). Against the baseline both
 connect to the first process and each command is one frame of ``--frame-size`` bytes
 that the baseline relays to every other socket of the room.
@@ -31,10 +31,10 @@ from websockets.asyncio.client import connect
 
 from bench import loadgen
 from bench.loadgen import Member, RoomDriver, Tally
-from bench.script import Send, plan
 from protocol import codec
 from protocol.constants import PROTOCOL_VERSION, WS_PATH
 from protocol.messages import Hello
+from testkit.scripted_game import Send, plan
 
 Step = tuple[str, dict[str, Any], bool]  # side, command body, whether "window closed" is ok
 

@@ -2,7 +2,7 @@
 in a real redis-server opened at once by a new ``RoomRegistry`` (claim, read, decode and
 replay, start the actor), as every hello does after a ``kill -9``.
 
-Every room is the benchmark's scripted game (``bench.script``, seed 7) stored as a room
+Every room is the benchmark's scripted game (``testkit.scripted_game``, seed 7) stored as a room
 stores it: its state at version 0, a snapshot at a multiple of ``snapshot_every`` and the
 events after it, room ``i`` with ``i mod 100`` events after its snapshot (the spread the
 rooms of ``bench.run`` have when they are killed). Passes alternate between the reads in
@@ -10,6 +10,9 @@ batches (``RoomStore.load_rooms``, ``server.rooms.room_loads``) and one ``load_r
 room (the registry before the batches); each pass opens every room with a fresh registry
 and reports the wall time until the last room runs and the process CPU spent, and the CPU
 of the replay alone (decode + apply + the audiences' counts, no store).
+
+A micro-benchmark of the registry's room loading (``server.rooms.registry.RoomRegistry``,
+``server.rooms.numbering``, ``server.store.redis_store.RedisRoomStore``), reached on purpose.
 """
 
 from __future__ import annotations

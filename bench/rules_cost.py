@@ -1,7 +1,7 @@
 """``python -m bench.rules_cost``: CPU per command of the referee's in-process work, without
 sockets or Redis, over the benchmark's scripted game (setup and every Order).
 
-For each command of the game (as ``bench.script`` plans it): ``decide``, ``apply``, the
+For each command of the game (as ``testkit.scripted_game`` plans it): ``decide``, ``apply``, the
 snapshot (``state_to_plain`` + msgpack, now taken only every ``snapshot_every`` versions),
 the events' plain form + msgpack (stored on every command) and the frames for the room's
 three audiences, made as the room makes them (``server/rooms/event_frames.py``, with the
@@ -10,17 +10,21 @@ is the minimum over ``--repeat`` passes of process CPU time (the machine is shar
 minimum is the least disturbed pass), divided by the number of commands. The fingerprint
 hashes every decision, so two versions of the rules core can be checked to decide the
 same game identically.
+
+A micro-benchmark of the room's in-process work per command: the rules core through the
+engine port's adapter (``server.rooms.rules_engine.RulesCoreEngine``) and the room's frames
+(``server.rooms.event_frames``, ``server.rooms.numbering``), reached on purpose. Its
+``ENGINE`` and ``commands`` are the other cost tools' game too.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
-import time
 from collections.abc import Callable
 from typing import Any
 
-from bench.script import plan
+from bench.measure import min_cpu_us
 from protocol import codec
 from protocol.messages import window_fields
 from server.fanout import Audience
@@ -28,6 +32,7 @@ from server.rooms.event_frames import Answering, events_delivery
 from server.rooms.numbering import NONE_SEEN, audience_views
 from server.rooms.rules_engine import RulesCoreEngine
 from server.rules import native
+from testkit.scripted_game import plan
 
 ENGINE = RulesCoreEngine()
 DEADLINE_MS = 1_800_000_000_000  # an ARO window's deadline, as frames carry it
@@ -36,17 +41,6 @@ DEADLINE_MS = 1_800_000_000_000  # an ARO window's deadline, as frames carry it
 def commands(seed: int) -> list[tuple[str | None, dict[str, Any]]]:
     """The scripted game as (seat or None for the room's clock, command body)."""
     return plan(seed).commands(clock_closes_windows=True)
-
-
-def min_cpu_us(work: Callable[[], object], repeat: int, count: int) -> float:
-    """The least process CPU time of ``repeat`` runs of ``work``, per item of ``count``, in
-    µs (the machine is shared: the least disturbed pass)."""
-    fastest = float("inf")
-    for _ in range(repeat):
-        started = time.process_time()
-        work()
-        fastest = min(fastest, time.process_time() - started)
-    return round(fastest / count * 1e6, 1)
 
 
 def measure(seed: int, repeat: int) -> dict[str, Any]:

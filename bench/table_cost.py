@@ -8,6 +8,10 @@ skill offered) and the ``decide`` of a 4-inch Move by each trooper of side A tha
 process CPU time of ``--repeat`` passes. The tables: the sparse sample, the N5 tournament
 layouts, and two tables at the limits of the table format (docs/tables.md), built here.
 See docs/performance.md, "Tables worth playing on".
+
+A micro-benchmark of the rules core itself on dense tables (``server.rules``: the engine,
+``seat_options``, the table's geometry; the game is set up by applying events, bypassing the
+rules as the scenario files do), reached on purpose.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from bench.rules_cost import min_cpu_us
+from bench.measure import min_cpu_us
 from server.rules import commands as c
 from server.rules import engine, native
 from server.rules.armies.army_catalogue import sample_army

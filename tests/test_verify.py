@@ -1,7 +1,7 @@
 """``python -m server.verify``: it accepts the record of a real game with many dice and
 rejects, naming the die or the field, every kind of tampering with it.
 
-The game is played with the rules core alone (tests/support/full_game.py) and made into a
+The game is played with the rules core alone (testkit/full_game.py) and made into a
 record by the server's own ``build_record``; tests/server/test_record.py checks a record
 served over HTTP after a game played through websockets.
 """
@@ -23,7 +23,7 @@ from server import verify
 from server.lobby.record import build_record
 from server.rules.events import event_to_plain
 from server.rules.ids import Side
-from tests.support.full_game import whole_game
+from testkit.full_game import whole_game
 
 SECRET = hashlib.sha256(b"test_verify secret").hexdigest()
 ENTROPY = {Side.A: hashlib.sha256(b"player A").hexdigest(),

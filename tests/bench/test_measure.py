@@ -9,7 +9,7 @@ import pytest
 import redis
 
 from bench.measure import by_second, events_between, percentiles, redis_latency_events
-from tests.store.redis_process import RedisProcess
+from testkit.redis_process import RedisProcess
 
 
 def test_percentiles_use_the_nearest_rank() -> None:

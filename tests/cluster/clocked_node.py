@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from server.rooms.room import now_ms
-from tests.cluster.server_process import ServerProcess, two_nodes
+from testkit.server_process import ServerProcess, two_nodes
 
 CLOCK_FILE = "TEST_CLOCK_FILE"
 

@@ -11,10 +11,10 @@ import redis
 
 from server.cluster.renewal import connect_sync
 from server.store.redis_store import RedisRoomStore
+from testkit.redis_process import RedisProcess
+from testkit.server_process import ServerProcess, two_nodes
 from tests.cluster.clocked_node import Clock, ClockedNode, two_clocked_nodes
-from tests.cluster.server_process import ServerProcess, two_nodes
 from tests.store.conftest import admin, own_redis, redis_server
-from tests.store.redis_process import RedisProcess
 
 __all__ = ["admin", "clocked", "nodes", "own_redis", "redis_server", "store", "sync_client"]
 

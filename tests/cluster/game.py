@@ -16,7 +16,7 @@ from server.rooms.rules_engine import RulesCoreEngine
 from server.store import RoomMeta, RoomSettings
 from server.store.interface import Visibility
 from server.store.redis_store import RedisRoomStore
-from tests.server.wsclient import Client
+from testkit.wsclient import Client
 from tests.support.skirmish import skirmish
 
 A1, B_SHOOTER = "A-t5", "B-t3"

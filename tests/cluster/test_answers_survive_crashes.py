@@ -41,10 +41,10 @@ from server.rooms.rules_engine import RulesCoreEngine
 from server.rules.ids import Side
 from server.store import RoomMeta, RoomSettings
 from server.store.redis_store import RedisRoomStore
-from tests.cluster.server_process import ServerProcess
-from tests.server.wsclient import Client
-from tests.store.redis_process import RedisProcess
-from tests.support.full_game import next_command
+from testkit.full_game import next_command
+from testkit.redis_process import RedisProcess
+from testkit.server_process import ServerProcess
+from testkit.wsclient import Client
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 

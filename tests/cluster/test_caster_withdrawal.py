@@ -10,8 +10,8 @@ import pytest
 
 from protocol.constants import PROTOCOL_VERSION, CloseCode
 from protocol.messages import Error, Hello, Ping, Pong, Snapshot
-from tests.cluster.server_process import ServerProcess
-from tests.server.wsclient import Client
+from testkit.server_process import ServerProcess
+from testkit.wsclient import Client
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 

@@ -13,9 +13,9 @@ import pytest
 
 from protocol.messages import Accepted, Events, Snapshot, Spectators
 from server.store.redis_store import RedisRoomStore
+from testkit.server_process import METRICS_TOKEN, ServerProcess
+from testkit.wsclient import Client
 from tests.cluster.game import ACTIVATE, MOVE, create_room, received_events
-from tests.cluster.server_process import METRICS_TOKEN, ServerProcess
-from tests.server.wsclient import Client
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 

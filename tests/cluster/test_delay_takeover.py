@@ -26,9 +26,9 @@ from server.lobby.tokens import (
 from server.rooms.numbering import NONE_SEEN, pack_room_snapshot
 from server.store import RoomMeta, RoomSettings
 from server.store.redis_store import RedisRoomStore
+from testkit.wsclient import Client
 from tests.cluster.clocked_node import Clock, ClockedNode
 from tests.cluster.game import ACTIVATE, ENGINE, MOVE, PLACEMENTS
-from tests.server.wsclient import Client
 from tests.support.skirmish import skirmish
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]

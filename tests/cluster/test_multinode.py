@@ -26,6 +26,8 @@ from protocol.messages import (
     Snapshot,
 )
 from server.store.redis_store import RedisRoomStore
+from testkit.server_process import ServerProcess
+from testkit.wsclient import Client
 from tests.cluster.game import (
     ACTIVATE,
     COUNTER_SHOT,
@@ -36,8 +38,6 @@ from tests.cluster.game import (
     create_room,
     received_events,
 )
-from tests.cluster.server_process import ServerProcess
-from tests.server.wsclient import Client
 from tests.support.windows import closed, opened
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]

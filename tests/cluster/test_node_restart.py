@@ -17,10 +17,10 @@ from protocol.constants import CloseCode
 from protocol.messages import Accepted, Snapshot
 from server.cluster.lease import lease_key
 from server.store.redis_store import RedisRoomStore, state_key
+from testkit.redis_process import RedisProcess
+from testkit.server_process import ServerProcess
+from testkit.wsclient import Client
 from tests.cluster.game import ACTIVATE, MOVE, create_room
-from tests.cluster.server_process import ServerProcess
-from tests.server.wsclient import Client
-from tests.store.redis_process import RedisProcess
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 

@@ -11,6 +11,9 @@ import pytest
 
 from protocol.messages import Accepted, Events, Snapshot
 from server.store.redis_store import RedisRoomStore
+from testkit.redis_process import RedisProcess
+from testkit.server_process import ServerProcess
+from testkit.wsclient import Client
 from tests.cluster.game import (
     ACTIVATE,
     MOVE,
@@ -19,9 +22,6 @@ from tests.cluster.game import (
     create_room,
     received_events,
 )
-from tests.cluster.server_process import ServerProcess
-from tests.server.wsclient import Client
-from tests.store.redis_process import RedisProcess
 from tests.support.windows import closed, opened
 
 pytestmark = [

@@ -16,7 +16,7 @@ import redis.asyncio as aioredis
 
 from server.cluster import bus as bus_module
 from server.cluster.bus import BusUnavailable, RoomBus
-from tests.store.redis_process import RedisProcess
+from testkit.redis_process import RedisProcess
 
 pytestmark = pytest.mark.redis
 

@@ -12,6 +12,9 @@ import pytest
 from protocol.constants import ProtocolReason
 from protocol.messages import Accepted, Events, Rejected, Snapshot
 from server.store.redis_store import RedisRoomStore
+from testkit.redis_process import RedisProcess
+from testkit.server_process import ServerProcess
+from testkit.wsclient import Client
 from tests.cluster.game import (
     ACTIVATE,
     MOVE,
@@ -20,9 +23,6 @@ from tests.cluster.game import (
     create_room,
     received_events,
 )
-from tests.cluster.server_process import ServerProcess
-from tests.server.wsclient import Client
-from tests.store.redis_process import RedisProcess
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 

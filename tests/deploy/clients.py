@@ -1,4 +1,4 @@
-"""Websocket clients (tests/server/wsclient.py) connected THROUGH the loopback nginx, and
+"""Websocket clients (testkit/wsclient.py) connected THROUGH the loopback nginx, and
 the node each one landed on (the ``x-referee-node`` handshake header)."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import httpx
 
 from protocol.messages import Spectators
 from server.transport.endpoint import NODE_HEADER
+from testkit.wsclient import Client
 from tests.cluster.game import Room
 from tests.deploy.loopback import Topology
-from tests.server.wsclient import Client
 
 NODES = ("node-1", "node-2")
 CONNECT_ATTEMPTS = 6  # nginx alternates between the nodes; a few tries reach a given one

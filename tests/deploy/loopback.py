@@ -24,7 +24,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from tests.cluster.server_process import SHORT_LEASES
+from testkit.server_process import SHORT_LEASES
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "deploy" / "bin" / "loopback"  # bash: execs python3 deploy/loopback.py

@@ -31,6 +31,7 @@ from protocol.messages import (
     Snapshot,
 )
 from server.store.redis_store import RedisRoomStore
+from testkit.wsclient import Client
 from tests.cluster.game import (
     ACTIVATE,
     MOVE,
@@ -49,7 +50,6 @@ from tests.deploy.clients import (
     spectators_known,
 )
 from tests.deploy.loopback import Topology, load_script, stop
-from tests.server.wsclient import Client
 from tests.support.windows import closed, open_now, opened
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.deploy]

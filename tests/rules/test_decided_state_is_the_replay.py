@@ -17,13 +17,13 @@ from typing import Any
 
 import pytest
 
-from bench.script import plan
 from server.rooms.rules_engine import RulesCoreEngine
 from server.rules import commands as c
 from server.rules import engine
 from server.rules.decision import Accepted, Decision
 from server.rules.events import ClockSwitched, Event, GameEnded, SuppressiveFireChanged
 from server.rules.state import GameState
+from testkit.scripted_game import plan
 from tests.support.liveness import play_random_game
 
 _decide = engine.decide

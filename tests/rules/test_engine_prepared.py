@@ -28,7 +28,7 @@ CHECK = textwrap.dedent("""
                if c not in encoding.TO_PLAIN or c not in decoding.DECODER_OF_CLASS]
     assert not missing, missing
     # A game's conversions then make no converter of their own.
-    from bench.script import plan
+    from testkit.scripted_game import plan
     from server.rooms.rules_engine import RulesCoreEngine
     import dataclasses, enum
     def costly(kinds):  # (a str's or an int's converter is one dict entry, nothing made)

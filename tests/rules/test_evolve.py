@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from bench.script import plan
 from server.rooms.rules_engine import RulesCoreEngine
 from server.rules.evolve import replace
 from server.rules.state import GameState
+from testkit.scripted_game import plan
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bench.script import plan
 from server.rooms.rules_engine import RulesCoreEngine
 from server.rules import engine
 from server.rules.armies.army_catalogue import sample_armies
@@ -35,6 +34,7 @@ from server.rules.ids import Side
 from server.rules.plain import FormatError, Plain, Tagged, from_plain, to_plain
 from server.rules.plain import decoders as plain_decoders
 from server.rules.state import GameState
+from testkit.scripted_game import plan
 from tests.rules import serial_reference
 from tests.rules.test_views_and_replay import _random_game
 

@@ -10,7 +10,7 @@ import pytest
 from fake_engine import FakeEngine
 
 from server.config import Settings
-from tests.server.serving import running_server as running_server
+from testkit.serving import running_server as running_server
 
 TEST_SETTINGS = dict(freeze_gc=False, grace_s=30.0, static_dir=None)
 

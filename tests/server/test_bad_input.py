@@ -10,7 +10,6 @@ import httpx
 import pytest
 from conftest import create_room, running_server, settings
 from fake_engine import FakeEngine
-from wsclient import Client
 
 from protocol import codec
 from protocol.constants import PROTOCOL_VERSION, CloseCode, ProtocolReason
@@ -26,6 +25,7 @@ from protocol.messages import (
     Snapshot,
     command_answer,
 )
+from testkit.wsclient import Client
 
 
 class Room:

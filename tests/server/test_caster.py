@@ -17,7 +17,6 @@ import pytest
 from conftest import running_server, settings
 from test_spectator_delay import FakeClock, history
 from websockets.exceptions import ConnectionClosed
-from wsclient import Client
 
 from protocol import codec
 from protocol.constants import PROTOCOL_VERSION, CloseCode, ProtocolReason
@@ -36,6 +35,7 @@ from server.rooms.registry import RoomRegistry
 from server.rooms.room import Room
 from server.store import MemoryRoomStore, RoomMeta, RoomSettings
 from server.transport.caster_sessions import WITHDRAWN_MESSAGE, CasterSessions
+from testkit.wsclient import Client
 from tests.support.skirmish import Placement, skirmish
 from tests.support.windows import opened
 from tests.support.withdrawn_casters import refused_as_withdrawn

@@ -17,15 +17,15 @@ from typing import Any
 from conftest import running_server, settings
 from fake_clock import FakeClock
 from starlette.applications import Starlette
-from wsclient import Client
 
 from protocol.messages import Accepted, Events, Snapshot
 from server.app import create_app
 from server.rooms.room import Room
 from server.store import MemoryRoomStore, RoomSettings, RoomStore
 from server.store.redis_store import RedisRoomStore
+from testkit.redis_process import RedisProcess
+from testkit.wsclient import Client
 from tests.store.conftest import redis_server
-from tests.store.redis_process import RedisProcess
 from tests.support.skirmish import skirmish
 
 __all__ = ["redis_server"]

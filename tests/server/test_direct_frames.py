@@ -19,11 +19,11 @@ from websockets.asyncio.client import connect
 from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 from websockets.streams import StreamReader
-from wsclient import Client
 
 from protocol.messages import Snapshot
 from server.transport.direct_frames import DirectFrames, KeepServerSend, binary_frame
 from server.transport.session import Session
+from testkit.wsclient import Client
 
 
 def parse_frames(data: bytes, count: int) -> list[Frame]:

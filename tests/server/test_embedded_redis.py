@@ -21,6 +21,8 @@ import redis
 from protocol.messages import Accepted, Events, Snapshot
 from server.node.embedded_redis import DataFolderInUse, EmbeddedRedis
 from server.store.redis_store import RedisRoomStore
+from testkit.redis_process import free_port
+from testkit.wsclient import Client
 from tests.cluster.game import (
     ACTIVATE,
     MOVE,
@@ -29,8 +31,6 @@ from tests.cluster.game import (
     create_room,
     received_events,
 )
-from tests.server.wsclient import Client
-from tests.store.redis_process import free_port
 
 pytestmark = pytest.mark.redis
 

@@ -1,8 +1,8 @@
 """The websocket fuzzer at its smoke size (issue 18): generated frames against a real server
 and a real Redis, each checked against protocol/README.md, the rooms' state compared
 before and after what was refused, and the server's log read for tracebacks. The harness is
-``bench.fuzz`` (its long run: ``python -m bench.fuzz --frames 100000``), the generators
-``tests/support/fuzz_frames.py``. Then the bug it found, as a regression test."""
+``testkit.fuzz`` (its long run: ``python -m bench.fuzz --frames 100000``), the generators
+``testkit/fuzz/frames.py``. Then the bug it found, as a regression test."""
 
 from __future__ import annotations
 
@@ -10,11 +10,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from bench.fuzz import Conn, Fuzzing, drive, fuzzing, log_violations, rounds
 from protocol import codec
 from protocol.constants import CloseCode, ProtocolReason
 from protocol.messages import Error, Ping, Pong
-from tests.support.fuzz_frames import Deep, pack
+from testkit.fuzz.frames import Deep, pack
+from testkit.fuzz.harness import Conn, Fuzzing, drive, fuzzing, rounds
+from testkit.fuzz.oracle import log_violations
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 from conftest import running_server, settings
-from wsclient import Client
 
 from protocol.messages import (
     Accepted,
@@ -20,6 +19,7 @@ from protocol.messages import (
 )
 from server.app import create_app
 from server.store import RoomSettings
+from testkit.wsclient import Client
 from tests.support.skirmish import skirmish
 from tests.support.windows import closed, opened
 

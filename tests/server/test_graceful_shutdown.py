@@ -18,7 +18,6 @@ import uvicorn
 from conftest import create_room, settings
 from fake_engine import FakeEngine
 from starlette.applications import Starlette
-from wsclient import Client
 
 from protocol.constants import PROTOCOL_VERSION, CloseCode
 from protocol.messages import Accepted, Command, Hello, Snapshot
@@ -28,6 +27,7 @@ from server.rooms.registry import RoomRegistry
 from server.store import MemoryRoomStore
 from server.transport.endpoint import NODE_HEADER
 from server.transport.uvicorn_options import websocket_options
+from testkit.wsclient import Client
 
 NODE = "node-under-test"
 ACT = {"type": "act", "value": 1}

@@ -19,7 +19,7 @@ from starlette.applications import Starlette
 from server.app import create_app
 from server.node.health import StorageProbe, probe_key
 from server.store.redis_store import RedisRoomStore
-from tests.store.redis_process import RedisProcess
+from testkit.redis_process import RedisProcess
 
 
 async def test_a_serving_node_with_the_memory_store_is_alive_and_ready(

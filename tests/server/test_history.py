@@ -16,7 +16,6 @@ from typing import Any
 import httpx
 import pytest
 from conftest import running_server, settings
-from wsclient import Client
 
 from protocol import codec
 from protocol.constants import CloseCode
@@ -38,11 +37,12 @@ from server.rooms.room import Room
 from server.rules.ids import Side
 from server.rules.state import GameState, Phase
 from server.store.redis_store import RedisRoomStore
+from testkit.full_game import next_command
+from testkit.redis_process import RedisProcess
+from testkit.server_process import ServerProcess, two_nodes
+from testkit.wsclient import Client
 from tests.cluster.game import ACTIVATE, B_SHOOTER, MOVE, close_window, create_room
-from tests.cluster.server_process import ServerProcess, two_nodes
 from tests.store.conftest import redis_server
-from tests.store.redis_process import RedisProcess
-from tests.support.full_game import next_command
 from tests.support.windows import closed, opened
 
 __all__ = ["redis_server"]  # the fixture, for the test through two nodes

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.store.redis_process import free_port
+from testkit.redis_process import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 

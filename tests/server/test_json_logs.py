@@ -20,13 +20,13 @@ import httpx
 import pytest
 from conftest import running_server, settings
 from fake_engine import FakeEngine
-from wsclient import Client
 
 from protocol.messages import Rejected
 from server.log_format import JsonFormatter, RoomFilter, configure, json_handler
-from tests.cluster.server_process import REPO
+from testkit.redis_process import RedisProcess, free_port
+from testkit.server_process import REPO
+from testkit.wsclient import Client
 from tests.store.conftest import redis_server
-from tests.store.redis_process import RedisProcess, free_port
 
 __all__ = ["redis_server"]
 

@@ -15,7 +15,6 @@ from uvicorn.config import Config
 from uvicorn.server import ServerState
 from websockets.frames import Frame, Opcode
 from websockets.protocol import State
-from wsclient import Client
 
 from protocol.messages import Snapshot
 from server.config import Settings
@@ -23,6 +22,7 @@ from server.transport import endpoint
 from server.transport.direct_frames import SERVER_SEND, DirectFrames
 from server.transport.keepalive import KeepaliveProtocol
 from server.transport.uvicorn_options import websocket_options
+from testkit.wsclient import Client
 
 
 class FakeTransport:

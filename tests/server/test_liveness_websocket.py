@@ -26,12 +26,12 @@ from typing import Any
 import httpx
 import pytest
 from conftest import running_server, settings
-from wsclient import Client
 
 from protocol.messages import Accepted, Events, Options, OptionsRequest, Snapshot, Sync
 from server.app import create_app
 from server.store.redis_store import RedisRoomStore
-from tests.store.redis_process import RedisProcess
+from testkit.redis_process import RedisProcess
+from testkit.wsclient import Client
 from tests.support.random_player import RandomPlayer, drawn, waits_on
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]

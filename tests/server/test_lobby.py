@@ -5,9 +5,9 @@ from __future__ import annotations
 import httpx
 from conftest import create_room, running_server, settings
 from fake_engine import FakeEngine
-from wsclient import Client
 
 from protocol.messages import Snapshot
+from testkit.wsclient import Client
 
 
 async def test_healthz_answers_200(http: httpx.AsyncClient) -> None:

@@ -15,7 +15,6 @@ from conftest import running_server, settings
 from fake_engine import FakeEngine
 from starlette.applications import Starlette
 from starlette.routing import Route
-from wsclient import Client
 
 from server.app import create_app
 from server.config import Settings
@@ -28,6 +27,7 @@ from server.lobby.admission import (
     client_key,
 )
 from server.lobby.http import DRAIN_BYTES, MAX_BODY_BYTES
+from testkit.wsclient import Client
 
 ROOM = {"ruleset": "n5"}
 

@@ -13,9 +13,9 @@ from typing import Any
 import httpx
 from conftest import running_server, settings
 from fake_engine import FakeEngine
-from wsclient import Client
 
 from protocol.messages import Accepted
+from testkit.wsclient import Client
 
 _networks = itertools.count(1)
 

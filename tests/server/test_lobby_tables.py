@@ -16,15 +16,15 @@ import httpx
 import pytest
 from conftest import create_room, running_server, settings
 from fake_engine import FakeEngine
-from wsclient import Client
 
 from protocol.messages import Snapshot
 from server.app import create_app
 from server.lobby.http import MAX_BODY_BYTES
 from server.rules.table import table_catalogue
 from server.store.redis_store import RedisRoomStore
+from testkit.redis_process import RedisProcess
+from testkit.wsclient import Client
 from tests.store.conftest import redis_server
-from tests.store.redis_process import RedisProcess
 
 __all__ = ["redis_server"]  # the fixture, for the restart test
 

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from conftest import running_server, settings
 from starlette.applications import Starlette
-from wsclient import Client
 
 from protocol import codec
 from protocol.constants import CloseCode
@@ -21,6 +20,7 @@ from server.app import create_app
 from server.rules.table.silhouettes import MM_PER_INCH
 from server.rules.table.terrain import Table
 from server.store import RoomSettings
+from testkit.wsclient import Client
 from tests.support.skirmish import Placement, skirmish
 
 S2 = 25.0 / MM_PER_INCH / 2  # radius of a Silhouette 2 base, inches

@@ -18,7 +18,6 @@ from fake_engine import FakeEngine
 from prometheus_client import REGISTRY
 from prometheus_client.metrics import MetricWrapperBase
 from prometheus_client.parser import text_string_to_metric_families
-from wsclient import Client
 
 from protocol.messages import Accepted, Events, Rejected
 from server.app import create_app
@@ -26,9 +25,10 @@ from server.cluster.node import ClusterNode
 from server.cluster.renewal import connect_sync
 from server.config import Settings
 from server.store.redis_store import RedisRoomStore
-from tests.cluster.server_process import REPO
+from testkit.redis_process import RedisProcess
+from testkit.server_process import REPO
+from testkit.wsclient import Client
 from tests.store.conftest import redis_server
-from tests.store.redis_process import RedisProcess
 
 __all__ = ["redis_server"]
 

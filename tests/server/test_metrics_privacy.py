@@ -14,13 +14,13 @@ import pytest
 from conftest import running_server, settings
 from fake_engine import FakeEngine
 from test_metrics import parse, value
-from wsclient import Client
 
 from protocol.messages import Accepted, Events, Rejected
 from server.app import create_app
 from server.store.redis_store import RedisRoomStore
+from testkit.redis_process import RedisProcess
+from testkit.wsclient import Client
 from tests.store.conftest import redis_server
-from tests.store.redis_process import RedisProcess
 
 __all__ = ["redis_server"]
 

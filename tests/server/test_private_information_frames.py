@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Any
 
 from conftest import running_server, settings
-from wsclient import Client
 
 from protocol import codec
 from protocol.messages import Accepted, Events, Rejected, Snapshot
@@ -22,6 +21,7 @@ from server.app import create_app
 from server.rooms.rules_engine import RulesCoreEngine
 from server.rules.ids import Side
 from server.store import RoomSettings
+from testkit.wsclient import Client
 from tests.support.skirmish import Placement, skirmish
 from tests.support.windows import closed, opened
 

@@ -14,7 +14,6 @@ from typing import Any
 import httpx
 import pytest
 from conftest import running_server, settings
-from wsclient import Client
 
 from protocol.messages import Accepted
 from server import verify
@@ -22,7 +21,8 @@ from server.app import create_app
 from server.rooms.room import Room
 from server.rules.ids import Side
 from server.rules.state import Phase
-from tests.support.full_game import next_command
+from testkit.full_game import next_command
+from testkit.wsclient import Client
 
 ENTROPY = {Side.A: hashlib.sha256(b"record: A").hexdigest(),
            Side.B: hashlib.sha256(b"record: B").hexdigest()}

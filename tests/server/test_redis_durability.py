@@ -15,7 +15,7 @@ import pytest
 import redis
 
 from server.node.redis_durability import DurabilityRefused, check_durability, redacted
-from tests.store.redis_process import RedisProcess
+from testkit.redis_process import RedisProcess
 
 pytestmark = pytest.mark.redis
 

@@ -10,12 +10,12 @@ import httpx
 import pytest
 from conftest import create_room, running_server, settings
 from fake_engine import FakeEngine
-from wsclient import Client
 
 from protocol.messages import Accepted, Events, Welcome
 from server.app import create_app
 from server.store.redis_store import RedisRoomStore
-from tests.store.redis_process import RedisProcess
+from testkit.redis_process import RedisProcess
+from testkit.wsclient import Client
 
 pytestmark = pytest.mark.redis
 

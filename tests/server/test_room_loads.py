@@ -9,7 +9,6 @@ from collections.abc import Sequence
 
 from conftest import running_server, settings
 from fake_engine import FakeEngine
-from wsclient import Client
 
 from protocol.constants import PROTOCOL_VERSION, ProtocolReason
 from protocol.messages import Error, Hello
@@ -19,6 +18,7 @@ from server.rooms.registry import RoomRegistry
 from server.rooms.room import Room
 from server.rooms.room_loads import RoomLoads
 from server.store import MemoryRoomStore, RoomSettings, StorageUnavailable, StoredRoom
+from testkit.wsclient import Client
 
 ROOM = RoomSettings("n5", 60.0, "private", fixed_seed=1)
 

@@ -10,7 +10,6 @@ from typing import Any
 
 from members import RecordingMember
 
-from bench.script import plan
 from protocol.messages import Accepted, Command
 from server.config import Settings
 from server.fanout import Audience, LocalFanout
@@ -19,6 +18,7 @@ from server.rooms.registry import RoomRegistry
 from server.rooms.room import Room
 from server.rooms.rules_engine import RulesCoreEngine
 from server.store import MemoryRoomStore, RoomSettings
+from testkit.scripted_game import plan
 
 ENGINE = RulesCoreEngine()
 COMMAND_IDS = (f"c{n}" for n in itertools.count())

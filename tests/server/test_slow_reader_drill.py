@@ -21,12 +21,12 @@ from conftest import create_room, settings
 from fake_engine import FakeEngine
 from prometheus_client import REGISTRY
 from websockets.asyncio.client import connect
-from wsclient import Client
 
 from protocol.constants import PROTOCOL_VERSION, WS_PATH
 from protocol.messages import Accepted, Hello, Snapshot, Welcome
 from server.app import create_app
 from server.transport.uvicorn_options import websocket_options
+from testkit.wsclient import Client
 
 SMALL_BUFFER = 4096
 MOST_COMMANDS = 20_000

@@ -27,7 +27,6 @@ from conftest import running_server, settings
 from fake_clock import FakeClock
 from fake_engine import FakeEngine
 from starlette.applications import Starlette
-from wsclient import Client
 
 from protocol.codec import pack_plain
 from protocol.messages import Events, History, HistoryRequest, Snapshot, Sync
@@ -36,8 +35,9 @@ from server.rooms.registry import RoomRegistry
 from server.rooms.room import Room
 from server.store import MemoryRoomStore, RoomSettings, RoomStore
 from server.store.redis_store import RedisRoomStore
+from testkit.redis_process import RedisProcess
+from testkit.wsclient import Client
 from tests.store.conftest import redis_server
-from tests.store.redis_process import RedisProcess
 
 __all__ = ["redis_server"]
 

@@ -18,8 +18,8 @@ from server.rooms.spectator_delay import load_feed
 from server.store import RoomMeta, RoomSettings
 from server.store.interface import RoomStore
 from server.store.redis_store import RedisRoomStore, events_key
+from testkit.redis_process import RedisProcess
 from tests.store.conftest import redis_server, store
-from tests.store.redis_process import RedisProcess
 
 __all__ = ["redis_server", "store"]
 

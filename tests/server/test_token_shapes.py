@@ -26,7 +26,7 @@ from protocol.messages import Error, Hello
 from server.lobby import tokens
 from server.store import RoomMeta
 from server.tournaments import tokens as tournament_tokens
-from tests.support.fuzz_frames import json_malformed_tokens, malformed_tokens
+from testkit.fuzz.frames import json_malformed_tokens, malformed_tokens
 
 SHAPES = ["c.x.\u00e9", "c.\u00e9.x", "\u00e9" * 32, "\ud800", "c.x.\udc80", "x" * 129, "x" * 10_000,
           "", "tok en", "c.x.y\x00"]

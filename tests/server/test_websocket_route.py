@@ -8,10 +8,10 @@ from typing import Any
 
 import httpx
 from conftest import create_room, running_server, settings
-from wsclient import Client
 
 from protocol.messages import Snapshot
 from server.transport.direct_frames import SERVER_SEND, KeepServerSend
+from testkit.wsclient import Client
 
 
 class Recording:

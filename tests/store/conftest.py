@@ -11,7 +11,7 @@ import redis.asyncio as aioredis
 from server.store import MemoryRoomStore
 from server.store.interface import RoomStore
 from server.store.redis_store import RedisRoomStore
-from tests.store.redis_process import RedisProcess
+from testkit.redis_process import RedisProcess
 
 
 @pytest.fixture(scope="session")

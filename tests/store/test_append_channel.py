@@ -23,7 +23,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server.store.append_channel import AppendChannel
 from server.store.resp import pack_command
-from tests.store.redis_process import RedisProcess, free_port
+from testkit.redis_process import RedisProcess, free_port
 
 pytestmark = pytest.mark.redis
 

@@ -17,7 +17,7 @@ from server.store import RoomMeta, RoomSettings
 from server.store.caster_links import MAX_MADE, MAX_RECORDS, CasterLink
 from server.store.interface import RoomStore
 from server.store.redis_store import RedisRoomStore, room_keys, state_key
-from tests.store.redis_process import RedisProcess
+from testkit.redis_process import RedisProcess
 
 pytestmark = pytest.mark.redis
 

@@ -15,7 +15,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 from server.store import Answer, Listing, RoomMeta, RoomSettings, StaleWriter, StorageUnavailable
 from server.store.redis_store import PUBLIC_KEY, RedisRoomStore
-from tests.store.redis_process import RedisProcess
+from testkit.redis_process import RedisProcess
 
 pytestmark = pytest.mark.redis
 

@@ -14,7 +14,7 @@ import redis.asyncio as aioredis
 from server.store import RoomMeta, RoomSettings
 from server.store.redis_errors import StorageUnavailable
 from server.store.redis_store import RedisRoomStore
-from tests.store.redis_process import RedisProcess, free_port
+from testkit.redis_process import RedisProcess, free_port
 
 pytestmark = pytest.mark.redis
 

@@ -25,7 +25,7 @@ from server.store.redis_store import (
     room_keys,
     state_key,
 )
-from tests.store.redis_process import RedisProcess
+from testkit.redis_process import RedisProcess
 
 pytestmark = pytest.mark.redis
 

@@ -13,7 +13,7 @@ from protocol.codec import pack_plain
 from server.store import RoomMeta, RoomSettings
 from server.store.interface import RoomStore
 from server.store.redis_store import RedisRoomStore, state_key
-from tests.store.redis_process import RedisProcess
+from testkit.redis_process import RedisProcess
 
 pytestmark = pytest.mark.redis
 

@@ -14,7 +14,7 @@ import pytest
 from server.store import Answer, RoomMeta, RoomSettings, StaleWriter
 from server.store.interface import RoomStore
 from server.store.redis_store import RedisRoomStore
-from tests.store.redis_process import RedisProcess
+from testkit.redis_process import RedisProcess
 
 pytestmark = pytest.mark.redis
 

@@ -1,4 +1,4 @@
-"""Drive games through the real engine for tests (and the benchmark's scripted games)."""
+"""Drive games through the real engine for tests (the benchmark's scripted game is ``testkit.scripted_game``)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from protocol.constants import PROTOCOL_VERSION, CloseCode
 from protocol.messages import Error, Hello, Snapshot, Welcome
 from server.transport.caster_sessions import WITHDRAWN_MESSAGE
-from tests.server.wsclient import Client
+from testkit.wsclient import Client
 
 
 async def refused_as_withdrawn(base: str, room_id: str, token: str) -> None:

@@ -17,9 +17,9 @@ from server.store.tournament_store import (
     RedisTournamentStore,
     TournamentStore,
 )
-from tests.server.serving import running_server
+from testkit.redis_process import RedisProcess
+from testkit.serving import running_server
 from tests.store.conftest import admin, redis_server, redis_store
-from tests.store.redis_process import RedisProcess
 
 __all__ = ["admin", "redis_server", "redis_store"]
 

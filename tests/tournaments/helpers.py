@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 
-from tests.server.wsclient import Client
+from testkit.wsclient import Client
 
 _ids = itertools.count(1)
 

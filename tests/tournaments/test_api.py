@@ -13,7 +13,7 @@ import pytest
 from protocol.messages import Accepted
 from server.app import create_app
 from server.rules.armies.army_catalogue import sample_armies
-from tests.server.wsclient import Client
+from testkit.wsclient import Client
 from tests.tournaments.conftest import app_settings, serving
 from tests.tournaments.helpers import Organizer, action_id, concede
 

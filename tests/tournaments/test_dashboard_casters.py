@@ -16,7 +16,7 @@ import pytest
 
 from server.app import create_app
 from server.store.redis_store import RedisRoomStore
-from tests.server.wsclient import Client
+from testkit.wsclient import Client
 from tests.support.withdrawn_casters import refused_as_withdrawn
 from tests.tournaments.conftest import app_settings, serving
 from tests.tournaments.helpers import Organizer

@@ -13,7 +13,6 @@ from unittest.mock import ANY
 import httpx
 import pytest
 
-from bench.script import TABLE, plan
 from protocol.codec import pack_plain, unpack_plain
 from protocol.messages import Accepted as Answered
 from server.app import create_app
@@ -33,8 +32,9 @@ from server.store.tournament_store import MemoryTournamentStore
 from server.tournaments.folds import Folds
 from server.tournaments.live import live_row, row_of
 from server.tournaments.service import Tournaments
-from tests.server.wsclient import Client
-from tests.store.redis_process import RedisProcess
+from testkit.redis_process import RedisProcess
+from testkit.scripted_game import TABLE, plan
+from testkit.wsclient import Client
 from tests.support.liveness import play_random_game
 from tests.tournaments.conftest import app_settings, serving
 from tests.tournaments.helpers import Organizer

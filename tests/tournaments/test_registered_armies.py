@@ -9,7 +9,7 @@ import httpx
 
 from protocol.messages import Accepted, Options, OptionsRequest, Rejected
 from server.app import create_app
-from tests.server.wsclient import Client
+from testkit.wsclient import Client
 from tests.tournaments.conftest import app_settings, serving
 from tests.tournaments.helpers import Organizer
 

@@ -12,9 +12,9 @@ import pytest
 
 from protocol.constants import CloseCode
 from protocol.messages import Accepted, Snapshot
-from tests.cluster.server_process import ServerProcess, two_nodes
-from tests.server.wsclient import Client
-from tests.store.redis_process import RedisProcess
+from testkit.redis_process import RedisProcess
+from testkit.server_process import ServerProcess, two_nodes
+from testkit.wsclient import Client
 from tests.tournaments.helpers import Organizer
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]

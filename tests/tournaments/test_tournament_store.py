@@ -12,7 +12,7 @@ import pytest
 from server.store.redis_errors import StorageUnavailable
 from server.store.redis_store import connect
 from server.store.tournament_store import RedisTournamentStore, TournamentStore
-from tests.store.redis_process import RedisProcess
+from testkit.redis_process import RedisProcess
 
 
 async def test_an_append_lands_only_at_the_expected_version_and_once_per_action_id(

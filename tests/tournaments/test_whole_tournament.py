@@ -1,6 +1,6 @@
 """A whole tournament through the public API on a real node and a real Redis: 4 players,
 2 rounds; round 1 has one game played to its end over websockets by a scripted client
-(``tests.support.full_game``, each command chosen from the room's state read from Redis)
+(``testkit.full_game``, each command chosen from the room's state read from Redis)
 and one conceded; the node is killed (kill -9) the moment round 1's last game ends, before
 anything read the tournament, and started again: nothing is lost and both results are
 recorded from the stored games. Round 2 is paired without a repeat and conceded; the final
@@ -24,10 +24,10 @@ from server.rooms.rules_engine import RulesCoreEngine
 from server.rules.ids import Side
 from server.rules.state import GameState, Phase
 from server.store.redis_store import RedisRoomStore
-from tests.cluster.server_process import ServerProcess
-from tests.server.wsclient import Client
-from tests.store.redis_process import RedisProcess
-from tests.support.full_game import next_command
+from testkit.full_game import next_command
+from testkit.redis_process import RedisProcess
+from testkit.server_process import ServerProcess
+from testkit.wsclient import Client
 from tests.tournaments.helpers import Organizer, concede
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]

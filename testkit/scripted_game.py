@@ -24,12 +24,13 @@ mover, react: the game gained three ``pass_aro`` commands (379, ``17e81c8414bb63
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from server.rules import commands as c
 from server.rules import engine
-from server.rules.decision import Accepted
+from server.rules.decision import Accepted, System
 from server.rules.ids import Side
 from server.rules.orders.order_pool import orders_left
 from server.rules.state import GameState, Phase
@@ -91,11 +92,11 @@ class Script:
 
 
 class _Planner:
-    def __init__(self, seed: int) -> None:
-        self.state: GameState = engine.new_game(engine.GameSetup(ruleset=RULESET, seed=seed,
-                                                                    table=TABLE))
+    def __init__(self, seed: int, ruleset: str, table: str) -> None:
+        self.state: GameState = engine.new_game(engine.GameSetup(ruleset=ruleset, seed=seed,
+                                                                    table=table))
 
-    def try_play(self, side: Side | engine.System, body: dict[str, Any]) -> bool:
+    def try_play(self, side: Side | System, body: dict[str, Any]) -> bool:
         decision = engine.decide(self.state, side, c.parse_command(body))
         if not isinstance(decision, Accepted):
             return False
@@ -108,10 +109,10 @@ class _Planner:
         out.append(Send(side.value, body))
 
 
-def _setup(planner: _Planner) -> list[Send]:
+def _setup(planner: _Planner, armies: Mapping[Side, str]) -> list[Send]:
     out: list[Send] = []
     for side in (Side.A, Side.B):
-        planner.play(side, {"type": "choose_army", "army": ARMIES[side], "entropy": BENCH_ENTROPY}, out)
+        planner.play(side, {"type": "choose_army", "army": armies[side], "entropy": BENCH_ENTROPY}, out)
     winner = planner.state.initiative.winner
     assert winner is not None
     planner.play(winner, {"type": "choose_initiative", "keep": "initiative",
@@ -205,10 +206,13 @@ def _one_order(planner: _Planner, turn_index: int) -> list[Step] | None:
     return None
 
 
-def plan(seed: int = 7, max_orders: int = 400) -> Script:
-    """Plan the setup and up to ``max_orders`` Orders (fewer if the game ends first)."""
-    planner = _Planner(seed)
-    setup = _setup(planner)
+def plan(seed: int = 7, max_orders: int = 400, *, ruleset: str = RULESET, table: str = TABLE,
+         armies: Mapping[Side, str] = ARMIES) -> Script:
+    """Plan the setup and up to ``max_orders`` Orders (fewer if the game ends first); by
+    default the benchmark's game (``RULESET`` on ``TABLE`` with ``ARMIES``), else the same
+    steps with another ruleset, table and armies (``bench.abuse``'s flooding rooms)."""
+    planner = _Planner(seed, ruleset, table)
+    setup = _setup(planner, armies)
     orders: list[tuple[Step, ...]] = []
     index = 0
     while len(orders) < max_orders and planner.state.phase is not Phase.GAME_OVER:

@@ -18,8 +18,9 @@ a malformed body must be answered ``bad_command``.
 real room), headers and a body (create-room fields good and bad, a shipped table document
 with one value changed, bodies that are not JSON or too large).
 
-What came back is checked by ``bench.fuzz`` (the harness the tests and the long run share);
-this module only makes inputs and says what they must get.
+What came back is checked by ``testkit.fuzz.oracle`` and sent by ``testkit.fuzz.harness`` (the
+harness the tests and the long run, ``python -m bench.fuzz``, share); this module only makes
+inputs and says what they must get.
 """
 
 from __future__ import annotations
@@ -159,6 +160,7 @@ texts = st.one_of(st.text(max_size=12), st.text(min_size=100, max_size=140),
                   st.sampled_from(["", " ", "A-t1", "B-t1", "null", "\x00", "é" * 128, "x" * 129]))
 short_texts = st.one_of(st.text(min_size=1, max_size=16), st.text(min_size=120, max_size=128))
 _TOKEN_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-."
+_SURROGATES: tuple[Literal["Cs"]] = ("Cs",)  # not encodable as UTF-8: no websocket text
 malformed_tokens = st.one_of(
     # The review's crash: a caster-shaped token with a non-ASCII MAC (compare_digest of two
     # str raised TypeError), and the same in the nonce, the kind and a whole seat token.
@@ -166,7 +168,7 @@ malformed_tokens = st.one_of(
                      "c.x.\u00e9" + "A" * 42, "\u2028", "tok en", "c.x.y\x00", "\U0001F600" * 8]),
     # text of a token's length with at least one character outside base64url and "."
     st.tuples(st.text(st.sampled_from(_TOKEN_ALPHABET), max_size=40),
-              st.characters(blacklist_characters=_TOKEN_ALPHABET, blacklist_categories=("Cs",)),
+              st.characters(blacklist_characters=_TOKEN_ALPHABET, blacklist_categories=_SURROGATES),
               st.text(max_size=40)).map("".join))
 """Tokens no seat, organizer, caster or tournament token can be, each within the 128
 characters a hello's token may have (longer is ``bad_message``, close 4002, by the codec):

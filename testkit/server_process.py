@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import TypeVar
 
 from server.lobby.tokens import new_room_id
-from tests.store.redis_process import free_port
+from testkit.redis_process import free_port
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 READY = b"Uvicorn running on"
 STOP_GUARD_S = 60.0
 # Short leases keep takeovers (and a restart under a new node id) quick in tests.

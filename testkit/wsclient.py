@@ -1,4 +1,4 @@
-"""A small protocol client over real websockets, for the server tests.
+"""A small protocol client over real websockets, for the tests (server, cluster, tournaments, deploy).
 
 It records every decoded frame it receives (``frames``) so tests can inspect everything a
 viewer was sent, and tracks the event version it holds like a real client would. A

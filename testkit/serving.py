@@ -1,5 +1,5 @@
-"""A real uvicorn server on a free port, in the test's event loop (tests/server's conftest
-and the tournament tests)."""
+"""A real uvicorn server on a free port, in the test's event loop (the server tests' conftest
+and the tournament tests); the server in a process of its own is ``testkit.server_process``."""
 
 from __future__ import annotations
 
