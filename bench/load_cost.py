@@ -20,7 +20,7 @@ machine is shared: the least is the least disturbed pass). The fingerprint hashe
 
 A micro-benchmark of the rules core's plain-data readers and writers through the engine
 port's adapter (``server.rooms.rules_engine.RulesCoreEngine``); the first-read figure reaches
-``server.rules.plain_decoders.forget_shared`` on purpose.
+``server.rules.plain.decoders.forget_shared`` on purpose.
 """
 
 from __future__ import annotations

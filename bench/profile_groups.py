@@ -26,8 +26,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-_RULES_GEOMETRY = ("aro", "line_of_fire", "zone_of_control", "terrain", "polygons",
-                   "engaged", "routes", "geometry")
+_RULES_GEOMETRY = ("aro", "aro_eligibility", "line_of_fire", "sight_lines", "route_sight",
+                   "zone_of_control", "terrain", "polygons", "engaged", "routes", "geometry")
 
 GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("lease renewal thread", ("renewer.py", "renewal.py")),
@@ -38,7 +38,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("rules: geometry (line of fire, zone of control, movement against terrain)",
      tuple(f"rules/{name}.py" for name in _RULES_GEOMETRY)
      + tuple(f"CPyDef_{name}___" for name in _RULES_GEOMETRY)),
-    ("rules: plain data and snapshots (serial)", ("rules/serial.py",)),
+    ("rules: plain data and snapshots (plain)", ("rules/plain/",)),
     ("rules: the rest (decide, apply, views, replace)", ("server/rules/",)),
     ("Redis client (group commit, appends)", ("server/store/", "redis/", "hiredis")),
     ("sending frames (encoding, fan-out, session, uvicorn's send, websockets' framing)",

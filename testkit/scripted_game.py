@@ -11,15 +11,12 @@ ways lead to the same state).
 
 Every ARO step of every Order opens a window, even when nobody may react, and no window
 closes by itself: the reactive side closes each one (``close_aro_window``) after its pass,
-or the room's clock does at the deadline. Since the rules core's changes of 62540e7 (dice
-from HMAC-SHA256, random trooper ids) and c4594f9 (a window at every ARO step, closed only
-by the reactive player or the deadline), the planned game differs from the one planned
-before them, and so does ``bench.rules_cost``'s decision fingerprint (seed 7: 277 commands,
-``6ff2bdcc4aa51a9b`` before; 376 commands, ``2e73dc6952f31a8c`` after): figures recorded
-before these commits are not comparable with later ones by fingerprint. Reciprocal Line of
-Fire (2026-11-29) let a reactive trooper that the mover could see, but that could not see the
-mover, react: the game gained three ``pass_aro`` commands (379, ``17e81c8414bb63ea``; before,
-376, ``59f20fbdb12b6b5b``).
+or the room's clock does at the deadline.
+
+``bench.rules_cost`` hashes the rules core's decisions on this game (seed 7: 379 commands,
+``fbf0bd73aee4d4e9`` at ``81d2e6b``). A change of the rules changes the game and its
+fingerprint, and figures recorded under another fingerprint are compared with care
+(docs/performance.md, "Method"); when and why it changed is in git's history of this file.
 """
 
 from __future__ import annotations

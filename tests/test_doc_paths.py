@@ -23,7 +23,7 @@ _PATH = re.compile(rf"^(?:{'|'.join(re.escape(f) for f in TOP_FOLDERS)})/[\w./*{
 _BRACES = re.compile(r"\{([^{}]*)\}")
 
 ARRIVING = frozenset({
-    "testkit/", "tests/conftest.py", "tests/lobby", "tests/node", "tests/protocol",
+    "tests/conftest.py", "tests/lobby", "tests/node", "tests/protocol",
     "tests/rooms", "tests/rules/orders", "tests/rules/combat", "tests/rules/table",
     "tests/rules/armies", "tests/transport",
 })

@@ -11,7 +11,7 @@ in when the frame is sent (``fill``), so one generated batch fits any room.
 
 Game commands are generated from the rules core's own command classes
 (``server.rules.commands``, through their type hints), with every field either of the shape
-``serial.from_plain`` takes or broken on purpose: the frame says which (``well_formed``), and
+``plain.from_plain`` takes or broken on purpose: the frame says which (``well_formed``), and
 a malformed body must be answered ``bad_command``.
 
 ``requests`` makes HTTP lobby requests the same way: a method, a path (sometimes naming a
@@ -260,7 +260,7 @@ _HINTED = {"army": "army", "entropy": "entropy", "program": "program", "weapon":
 
 
 def _rules_value(tp: Any, name: str, nullable: bool = False) -> st.SearchStrategy[Pair]:
-    """A plain value for a field of type ``tp`` as ``serial.from_plain`` reads it; in an
+    """A plain value for a field of type ``tp`` as ``plain.from_plain`` reads it; in an
     optional field (``nullable``) nil is never one of the broken values."""
     origin = get_origin(tp)
     nil = ("none",) if nullable else ()

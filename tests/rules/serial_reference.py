@@ -1,7 +1,7 @@
-"""The reference for ``serial.from_plain``: the reflective walker it replaced, kept verbatim
+"""The reference for ``plain.from_plain``: the reflective walker it replaced, kept verbatim
 (only ``_hints`` is cached by class, as it was) so tests can check that the converters built
 once per type accept, build and reject exactly what it did, with the same messages; and for
-``serial.to_plain``, the walker by the value's type that it was (``to_plain`` below)."""
+``plain.to_plain``, the walker by the value's type that it was (``to_plain`` below)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ T = TypeVar("T")
 
 
 def from_plain(cls: type[T], data: Plain, path: str = "") -> T:
-    """``serial.from_plain`` as it was: walks the type hints for every value."""
+    """``plain.from_plain`` as it was: walks the type hints for every value."""
     return typing.cast(T, _convert(cls, data, path))
 
 
@@ -163,7 +163,7 @@ def _as_list(data: Plain, path: str) -> list[Any]:
 
 
 def to_plain(value: Any) -> Plain:
-    """``serial.to_plain`` as it was: decides by each value's type."""
+    """``plain.to_plain`` as it was: decides by each value's type."""
     if isinstance(value, Enum):  # before str: our enums are str enums
         return value.value
     if value is None or isinstance(value, bool | int | float | str):

@@ -1,4 +1,4 @@
-"""Which way an active trooper looks from a point of its path (``activation.acting_body``).
+"""Which way an active trooper looks from a point of its path (``declarations.acting_body``).
 
 Before it moves, the trooper stands at its Order's starting point with the facing it had
 when activated: its front arc decides its Line of Fire there, as if it had not moved. From

@@ -1,4 +1,4 @@
-"""``aro.may_react_unseen``: from public facts only, whether a side could hold a trooper
+"""``aro_eligibility.may_react_unseen``: from public facts only, whether a side could hold a trooper
 whose presence or ARO eligibility is private (uniform ARO windows, docs/fair-play.md)."""
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
-"""``serial.from_plain`` builds one converter per type; it must accept, build and reject
+"""``plain.from_plain`` builds one converter per type; it must accept, build and reject
 exactly what the reflective walker it replaced did (``serial_reference``), with the same
 ``FormatError`` messages: clients see them as the reasons their commands are refused.
 
-It reads data first with the decoders generated per type (``plain_decoders``), which only
+It reads data first with the decoders generated per type (``plain.decoders``), which only
 tell that data is wrong; these must never accept what the walker refuses, nor build another
 value, and every value of every event type must make the round trip exactly."""
 

@@ -1,5 +1,5 @@
 """A random player that knows only what a seat is told: its own view of the game (a
-snapshot's ``state``) and its ``options`` (``server/rules/options.py``).
+snapshot's ``state``) and its ``options`` (``server/rules/options/``).
 
 ``RandomPlayer.candidates(options, view)`` answers the command bodies the seat could send
 now, in the order to try them: first a few random picks among what the options offer
