@@ -1,22 +1,71 @@
-"""Server fixtures: a real uvicorn server on a free port, in the test's event loop."""
+"""Fixtures more than one folder uses: a real redis-server for the session, a client of it
+from outside, a room store on it, a redis-server of a test's own to kill and start again;
+and a real uvicorn server with the fake engine on a free port, in the test's event loop,
+with an HTTP client of it (the lobby's and the health routes' tests).
+
+Each folder's own conftest holds only what is local to it (the store contract's store of
+each kind, the cluster's server processes, the tournaments' store, the deploy topology).
+Helpers shared by several folders are plain modules: ``tests/helpers.py`` (test settings,
+making a room in the lobby) and ``tests/doubles/`` (the fake engine, clock and member).
+"""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import httpx
 import pytest
-from fake_engine import FakeEngine
+import redis.asyncio as aioredis
 
-from server.config import Settings
-from tests.server.serving import running_server as running_server
+from server.store.redis_store import RedisRoomStore
+from tests.doubles.fake_engine import FakeEngine
+from tests.helpers import settings
+from tests.server.serving import running_server
+from tests.store.redis_process import RedisProcess
 
-TEST_SETTINGS = dict(freeze_gc=False, grace_s=30.0, static_dir=None)
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProcess]:
+    """One redis-server for the session, on a free port. Tests share it: each keeps to its
+    own rooms and keys."""
+    server = RedisProcess(Path(tmp_path_factory.mktemp("redis")))
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
-def settings(**overrides: Any) -> Settings:
-    return Settings(**{**TEST_SETTINGS, **overrides})  # type: ignore[arg-type]
+@pytest.fixture
+async def admin(redis_server: RedisProcess) -> AsyncIterator[aioredis.Redis]:
+    """A plain client of the session's Redis, to look at it or act on it from outside."""
+    client = aioredis.Redis.from_url(redis_server.url)
+    try:
+        yield client
+    finally:
+        await client.aclose()
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[RedisProcess]:
+    """A redis-server of the test's own, to kill and start again (same port and data)."""
+    server = RedisProcess(tmp_path / "redis")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+async def redis_store(redis_server: RedisProcess) -> AsyncIterator[RedisRoomStore]:
+    """The room store on the session's Redis."""
+    store = RedisRoomStore.from_url(redis_server.url)
+    try:
+        yield store
+    finally:
+        await store.close()
 
 
 @pytest.fixture
@@ -34,9 +83,3 @@ async def fake_server(fake_engine: FakeEngine) -> AsyncIterator[str]:
 async def http(fake_server: str) -> AsyncIterator[httpx.AsyncClient]:
     async with httpx.AsyncClient(base_url=fake_server) as client:
         yield client
-
-
-async def create_room(http: httpx.AsyncClient, **options: Any) -> dict[str, Any]:
-    response = await http.post("/api/rooms", json={"ruleset": "n5", **options})
-    assert response.status_code == 201, response.text
-    return response.json()  # type: ignore[no-any-return]

@@ -18,17 +18,15 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import running_server, settings
-from fake_engine import FakeEngine
-from wsclient import Client
 
 from protocol.messages import Rejected
 from server.log_format import JsonFormatter, RoomFilter, configure, json_handler
 from tests.cluster.server_process import REPO
-from tests.store.conftest import redis_server
+from tests.doubles.fake_engine import FakeEngine
+from tests.helpers import settings
+from tests.server.serving import running_server
+from tests.server.wsclient import Client
 from tests.store.redis_process import RedisProcess, free_port
-
-__all__ = ["redis_server"]
 
 
 @pytest.fixture

@@ -13,12 +13,9 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import running_server, settings
-from fake_engine import FakeEngine
 from prometheus_client import REGISTRY
 from prometheus_client.metrics import MetricWrapperBase
 from prometheus_client.parser import text_string_to_metric_families
-from wsclient import Client
 
 from protocol.messages import Accepted, Events, Rejected
 from server.app import create_app
@@ -27,10 +24,11 @@ from server.cluster.renewal import connect_sync
 from server.config import Settings
 from server.store.redis_store import RedisRoomStore
 from tests.cluster.server_process import REPO
-from tests.store.conftest import redis_server
+from tests.doubles.fake_engine import FakeEngine
+from tests.helpers import settings
+from tests.server.serving import running_server
+from tests.server.wsclient import Client
 from tests.store.redis_process import RedisProcess
-
-__all__ = ["redis_server"]
 
 pytestmark = pytest.mark.redis
 

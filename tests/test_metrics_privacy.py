@@ -11,18 +11,16 @@ from collections.abc import AsyncIterator
 
 import httpx
 import pytest
-from conftest import running_server, settings
-from fake_engine import FakeEngine
-from test_metrics import parse, value
-from wsclient import Client
 
 from protocol.messages import Accepted, Events, Rejected
 from server.app import create_app
 from server.store.redis_store import RedisRoomStore
-from tests.store.conftest import redis_server
+from tests.doubles.fake_engine import FakeEngine
+from tests.helpers import settings
+from tests.server.serving import running_server
+from tests.server.wsclient import Client
 from tests.store.redis_process import RedisProcess
-
-__all__ = ["redis_server"]
+from tests.test_metrics import parse, value
 
 COUNTED = ("referee_commands_total", "referee_command_latency_seconds_count",
            "referee_redis_append_seconds_count", "referee_relay_messages_total")

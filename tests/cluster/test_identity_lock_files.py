@@ -21,7 +21,7 @@ from server.cluster.identity import NodeIdentity, NodeIdInUse, establish, instan
 from server.cluster.lease import RedisLeases
 from server.config import Settings
 from server.store.redis_store import RedisRoomStore
-from tests.server.test_embedded_redis import ServerLog
+from tests.node.test_embedded_redis import ServerLog
 from tests.store.redis_process import free_port
 
 pytestmark = pytest.mark.redis

@@ -7,11 +7,12 @@ from collections.abc import AsyncIterator
 
 import httpx
 import pytest
-from conftest import running_server, settings
-from test_game_e2e import A1, B_SHOOTER, MOVE, Game, start_game
 
 from protocol.messages import Options, OptionsRequest, Snapshot, Spectators
 from server.app import create_app
+from tests.e2e.test_game_e2e import A1, B_SHOOTER, MOVE, Game, start_game
+from tests.helpers import settings
+from tests.server.serving import running_server
 
 
 @pytest.fixture

@@ -9,8 +9,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from conftest import running_server, settings
-from wsclient import Client
 
 from protocol.messages import (
     Accepted,
@@ -20,6 +18,9 @@ from protocol.messages import (
 )
 from server.app import create_app
 from server.store import RoomSettings
+from tests.helpers import settings
+from tests.server.serving import running_server
+from tests.server.wsclient import Client
 from tests.support.skirmish import skirmish
 from tests.support.windows import closed, opened
 

@@ -25,12 +25,13 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import running_server, settings
-from wsclient import Client
 
 from protocol.messages import Accepted, Events, Options, OptionsRequest, Snapshot, Sync
 from server.app import create_app
 from server.store.redis_store import RedisRoomStore
+from tests.helpers import settings
+from tests.server.serving import running_server
+from tests.server.wsclient import Client
 from tests.store.redis_process import RedisProcess
 from tests.support.random_player import RandomPlayer, drawn, waits_on
 
@@ -145,7 +146,7 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProc
 async def play_game(redis_server: RedisProcess, ruleset: str, seed: int) -> list[Seat]:
     store = RedisRoomStore.from_url(redis_server.url)
     # The bots ask for options at every version at machine speed: the rate limit and the
-    # queries' loop-time budgets (tests/server/test_work_budget.py) would only slow them.
+    # queries' loop-time budgets (tests/transport/test_work_budget.py) would only slow them.
     app_settings = settings(rate_burst=100_000, allow_fixed_seed=True, work_seat_ms_per_s=0,
                             work_spectators_ms_per_s=0, work_node_share=0)
     app = create_app(app_settings, store=store)

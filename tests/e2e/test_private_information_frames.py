@@ -13,15 +13,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import running_server, settings
-from wsclient import Client
-
 from protocol import codec
 from protocol.messages import Accepted, Events, Rejected, Snapshot
 from server.app import create_app
 from server.rooms.rules_engine import RulesCoreEngine
 from server.rules.ids import Side
 from server.store import RoomSettings
+from tests.helpers import settings
+from tests.server.serving import running_server
+from tests.server.wsclient import Client
 from tests.support.skirmish import Placement, skirmish
 from tests.support.windows import closed, opened
 

@@ -20,7 +20,7 @@ from server.cluster.wire import Broadcast, Direct
 from server.fanout import Audience, Delivery, LocalFanout
 from server.fanout.slices import Slices, loop_slices
 from tests.cluster.relay_stand_ins import META, NODE, FakeBus, Owner
-from tests.server.members import RecordingMember
+from tests.doubles.members import RecordingMember
 
 SIZE = 3
 
@@ -210,7 +210,7 @@ async def test_crowds_going_on_at_the_limit_are_counted() -> None:
 async def test_a_seats_command_holds_the_crowd_until_its_room_has_handled_it(
         slices: Slices) -> None:
     from protocol.messages import Command
-    from tests.server.test_room_actor import make_world
+    from tests.rooms.test_room_actor import make_world
 
     world = await make_world()
     try:

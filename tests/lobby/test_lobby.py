@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import httpx
-from conftest import create_room, running_server, settings
-from fake_engine import FakeEngine
-from wsclient import Client
 
 from protocol.messages import Snapshot
+from tests.doubles.fake_engine import FakeEngine
+from tests.helpers import create_room, settings
+from tests.server.serving import running_server
+from tests.server.wsclient import Client
 
 
 async def test_healthz_answers_200(http: httpx.AsyncClient) -> None:

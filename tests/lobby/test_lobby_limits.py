@@ -11,11 +11,8 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import running_server, settings
-from fake_engine import FakeEngine
 from starlette.applications import Starlette
 from starlette.routing import Route
-from wsclient import Client
 
 from server.app import create_app
 from server.config import Settings
@@ -28,6 +25,10 @@ from server.lobby.admission import (
     client_key,
 )
 from server.lobby.routes import DRAIN_BYTES, MAX_BODY_BYTES
+from tests.doubles.fake_engine import FakeEngine
+from tests.helpers import settings
+from tests.server.serving import running_server
+from tests.server.wsclient import Client
 
 ROOM = {"ruleset": "n5"}
 

@@ -11,11 +11,12 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
-from conftest import running_server, settings
-from fake_engine import FakeEngine
-from wsclient import Client
 
 from protocol.messages import Accepted
+from tests.doubles.fake_engine import FakeEngine
+from tests.helpers import settings
+from tests.server.serving import running_server
+from tests.server.wsclient import Client
 
 _networks = itertools.count(1)
 

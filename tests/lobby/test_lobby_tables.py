@@ -14,19 +14,17 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import create_room, running_server, settings
-from fake_engine import FakeEngine
-from wsclient import Client
 
 from protocol.messages import Snapshot
 from server.app import create_app
 from server.lobby.routes import MAX_BODY_BYTES
 from server.rules.table import table_catalogue
 from server.store.redis_store import RedisRoomStore
-from tests.store.conftest import redis_server
+from tests.doubles.fake_engine import FakeEngine
+from tests.helpers import create_room, settings
+from tests.server.serving import running_server
+from tests.server.wsclient import Client
 from tests.store.redis_process import RedisProcess
-
-__all__ = ["redis_server"]  # the fixture, for the restart test
 
 KITCHEN: dict[str, Any] = {
     "format": "infinity-referee-table/1", "id": "kitchen-table", "title": "Kitchen table",

@@ -13,8 +13,6 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import running_server, settings
-from wsclient import Client
 
 from protocol.messages import Accepted
 from server import verify
@@ -22,6 +20,9 @@ from server.app import create_app
 from server.rooms.room import Room
 from server.rules.ids import Side
 from server.rules.state import Phase
+from tests.helpers import settings
+from tests.server.serving import running_server
+from tests.server.wsclient import Client
 from tests.support.full_game import next_command
 
 ENTROPY = {Side.A: hashlib.sha256(b"record: A").hexdigest(),

@@ -13,8 +13,6 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import create_room, running_server, settings
-from fake_engine import FakeEngine
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from websockets.exceptions import ConnectionClosed
@@ -26,6 +24,9 @@ from protocol.messages import Error, Hello
 from server.lobby import tokens
 from server.store import RoomMeta
 from server.tournaments import tokens as tournament_tokens
+from tests.doubles.fake_engine import FakeEngine
+from tests.helpers import create_room, settings
+from tests.server.serving import running_server
 from tests.support.fuzz_frames import json_malformed_tokens, malformed_tokens
 
 SHAPES = ["c.x.\u00e9", "c.\u00e9.x", "\u00e9" * 32, "\ud800", "c.x.\udc80", "x" * 129, "x" * 10_000,

@@ -15,10 +15,7 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
-from conftest import create_room, settings
-from fake_engine import FakeEngine
 from starlette.applications import Starlette
-from wsclient import Client
 
 from protocol.constants import PROTOCOL_VERSION, CloseCode
 from protocol.messages import Accepted, Command, Hello, Snapshot
@@ -27,6 +24,9 @@ from server.rooms.registry import RoomRegistry
 from server.shutdown import GracefulServer, close_within
 from server.store import MemoryRoomStore
 from server.transport.endpoint import NODE_HEADER
+from tests.doubles.fake_engine import FakeEngine
+from tests.helpers import create_room, settings
+from tests.server.wsclient import Client
 
 NODE = "node-under-test"
 ACT = {"type": "act", "value": 1}

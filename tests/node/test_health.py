@@ -5,20 +5,20 @@ Redis, found by the write probe), and 200 again by itself once the store writes;
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
 import pytest
 import redis.asyncio as aioredis
-from conftest import running_server, settings
-from fake_engine import FakeEngine
 from starlette.applications import Starlette
 
 from server.app import create_app
 from server.health import StorageProbe, probe_key
 from server.store.redis_store import RedisRoomStore
+from tests.doubles.fake_engine import FakeEngine
+from tests.helpers import settings
+from tests.server.serving import running_server
 from tests.store.redis_process import RedisProcess
 
 
@@ -41,17 +41,6 @@ async def test_a_node_that_has_not_started_is_alive_but_not_ready() -> None:
         assert ready.json()["problems"] == ["starting or shutting down",
                                             "storage not checked yet"]
         assert (await http.get("/healthz")).status_code == 503
-
-
-@pytest.fixture
-def own_redis(tmp_path: Path) -> Iterator[RedisProcess]:
-    """A Redis this test may kill and start again (same port and data)."""
-    server = RedisProcess(tmp_path / "redis")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def own_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProcess]:
+def durability_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProcess]:
     """A Redis of this module's own: the tests change its persistence with CONFIG SET."""
     server = RedisProcess(tmp_path_factory.mktemp("durability"))
     server.start()
@@ -34,8 +34,8 @@ def own_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProcess
 
 
 @pytest.fixture
-def client(own_redis: RedisProcess) -> Iterator[redis.Redis]:
-    client = redis.Redis.from_url(own_redis.url)
+def client(durability_redis: RedisProcess) -> Iterator[redis.Redis]:
+    client = redis.Redis.from_url(durability_redis.url)
     client.config_set("appendonly", "yes")
     client.config_set("appendfsync", "always")
     try:
@@ -74,11 +74,11 @@ def test_weaker_persistence_is_refused_even_with_everysec_accepted(
 
 
 def test_a_redis_that_forbids_config_is_refused_unless_unchecked(
-        client: redis.Redis, own_redis: RedisProcess) -> None:
+        client: redis.Redis, durability_redis: RedisProcess) -> None:
     """Managed Redis services often forbid CONFIG; here an ACL user without it."""
     client.acl_setuser("no-config", enabled=True, passwords=["+secret"], keys=["*"],
                        channels=["*"], commands=["+@all", "-config"])
-    limited = redis.Redis.from_url(f"redis://no-config:secret@127.0.0.1:{own_redis.port}/0")
+    limited = redis.Redis.from_url(f"redis://no-config:secret@127.0.0.1:{durability_redis.port}/0")
     try:
         with pytest.raises(DurabilityRefused) as refused:
             check_durability(limited, "everysec", "here")
@@ -100,10 +100,10 @@ def test_messages_never_show_the_password() -> None:
 
 
 def test_python_m_server_refuses_to_start_on_everysec_unless_accepted(
-        client: redis.Redis, own_redis: RedisProcess) -> None:
+        client: redis.Redis, durability_redis: RedisProcess) -> None:
     """The whole start: exit status 1 and the reason on stderr, before serving anything."""
     client.config_set("appendfsync", "everysec")
-    env = {**os.environ, "REDIS_URL": own_redis.url, "REFEREE_FREEZE_GC": "0"}
+    env = {**os.environ, "REDIS_URL": durability_redis.url, "REFEREE_FREEZE_GC": "0"}
     env.pop("REFEREE_ACCEPT_REDIS_DURABILITY", None)
     refused = subprocess.run([sys.executable, "-m", "server", "--port", "0"], cwd=REPO, env=env,
                              capture_output=True, text=True, timeout=120)

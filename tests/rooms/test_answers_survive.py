@@ -11,9 +11,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from fake_engine import FakeEngine
-from members import RecordingMember
-
 from protocol import codec
 from protocol.constants import CloseCode, ProtocolReason
 from protocol.messages import Accepted, Command, Rejected, command_answer
@@ -29,6 +26,8 @@ from server.store import (
     RoomSettings,
     StorageUnavailable,
 )
+from tests.doubles.fake_engine import FakeEngine
+from tests.doubles.members import RecordingMember
 
 SETTINGS = Settings(freeze_gc=False, static_dir=None, grace_s=600.0)
 

@@ -14,10 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import running_server, settings
-from test_spectator_delay import FakeClock, history
 from websockets.exceptions import ConnectionClosed
-from wsclient import Client
 
 from protocol import codec
 from protocol.constants import PROTOCOL_VERSION, CloseCode, ProtocolReason
@@ -36,6 +33,10 @@ from server.rooms.registry import RoomRegistry
 from server.rooms.room import Room
 from server.store import MemoryRoomStore, RoomMeta, RoomSettings
 from server.transport.caster_sessions import WITHDRAWN_MESSAGE, CasterSessions
+from tests.helpers import settings
+from tests.rooms.test_spectator_delay import FakeClock, history
+from tests.server.serving import running_server
+from tests.server.wsclient import Client
 from tests.support.skirmish import Placement, skirmish
 from tests.support.windows import opened
 from tests.support.withdrawn_casters import refused_as_withdrawn

@@ -14,21 +14,19 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from conftest import running_server, settings
-from fake_clock import FakeClock
 from starlette.applications import Starlette
-from wsclient import Client
 
 from protocol.messages import Accepted, Events, Snapshot
 from server.app import create_app
 from server.rooms.room import Room
 from server.store import MemoryRoomStore, RoomSettings, RoomStore
 from server.store.redis_store import RedisRoomStore
-from tests.store.conftest import redis_server
+from tests.doubles.fake_clock import FakeClock
+from tests.helpers import settings
+from tests.server.serving import running_server
+from tests.server.wsclient import Client
 from tests.store.redis_process import RedisProcess
 from tests.support.skirmish import skirmish
-
-__all__ = ["redis_server"]
 
 CLOCK_S = 60
 A1, B_SHOOTER = "A-t5", "B-t3"

@@ -7,12 +7,12 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
-from conftest import settings
 
 from server.app import create_app
 from server.fanout import Audience
 from server.rooms.room import Room
 from server.store import MemoryRoomStore, RoomSettings
+from tests.helpers import settings
 
 
 class Viewer:

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from members import RecordingMember
 
 from protocol.messages import Accepted, Command, Events, Options, Rejected
 from server.config import Settings
@@ -25,6 +24,7 @@ from server.rules import commands as c
 from server.rules import engine
 from server.rules.ids import Side
 from server.store import MemoryRoomStore, RoomSettings
+from tests.doubles.members import RecordingMember
 from tests.support.scenarios import SCENARIO_DIR, build_state
 
 SETTINGS = Settings(freeze_gc=False, static_dir=None)

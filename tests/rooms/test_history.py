@@ -15,8 +15,6 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import running_server, settings
-from wsclient import Client
 
 from protocol import codec
 from protocol.constants import CloseCode
@@ -40,12 +38,12 @@ from server.rules.state import GameState, Phase
 from server.store.redis_store import RedisRoomStore
 from tests.cluster.game import ACTIVATE, B_SHOOTER, MOVE, close_window, create_room
 from tests.cluster.server_process import ServerProcess, two_nodes
-from tests.store.conftest import redis_server
+from tests.helpers import settings
+from tests.server.serving import running_server
+from tests.server.wsclient import Client
 from tests.store.redis_process import RedisProcess
 from tests.support.full_game import next_command
 from tests.support.windows import closed, opened
-
-__all__ = ["redis_server"]  # the fixture, for the test through two nodes
 
 ENTROPY = {Side.A: "a1" * 32, Side.B: "b2" * 32}
 _ids = itertools.count(1)

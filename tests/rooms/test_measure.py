@@ -10,9 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
-from conftest import running_server, settings
 from starlette.applications import Starlette
-from wsclient import Client
 
 from protocol import codec
 from protocol.constants import CloseCode
@@ -21,6 +19,9 @@ from server.app import create_app
 from server.rules.table.silhouettes import MM_PER_INCH
 from server.rules.table.terrain import Table
 from server.store import RoomSettings
+from tests.helpers import settings
+from tests.server.serving import running_server
+from tests.server.wsclient import Client
 from tests.support.skirmish import Placement, skirmish
 
 S2 = 25.0 / MM_PER_INCH / 2  # radius of a Silhouette 2 base, inches

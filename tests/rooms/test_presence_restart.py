@@ -7,9 +7,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from fake_engine import FakeEngine
-from members import RecordingMember
-
 from protocol.messages import Presence, Welcome
 from server.config import Settings
 from server.fanout import Audience, LocalFanout
@@ -17,6 +14,8 @@ from server.rooms.registry import RoomRegistry
 from server.rooms.room import Room, now_ms
 from server.rooms.seats import SEAT_GRACE
 from server.store import MemoryRoomStore, RoomSettings
+from tests.doubles.fake_engine import FakeEngine
+from tests.doubles.members import RecordingMember
 
 SETTINGS = Settings(freeze_gc=False, static_dir=None, grace_s=600.0)
 

@@ -8,8 +8,6 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from fake_engine import FakeEngine
-from members import RecordingMember
 
 from protocol.constants import CloseCode, ProtocolReason
 from protocol.messages import (
@@ -30,6 +28,8 @@ from server.rooms.registry import RoomRegistry
 from server.rooms.room import Room
 from server.rooms.slow_commands import SlowCommands
 from server.store import MemoryRoomStore, RoomSettings, StaleWriter
+from tests.doubles.fake_engine import FakeEngine
+from tests.doubles.members import RecordingMember
 from tests.support.windows import closed, opened
 
 SETTINGS = Settings(freeze_gc=False, static_dir=None)

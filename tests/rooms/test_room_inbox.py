@@ -12,7 +12,7 @@ import asyncio
 from protocol.messages import Events, Welcome
 from server.fanout import Audience
 from server.rooms.inbox import RoomInbox
-from tests.server.test_room_actor import make_world
+from tests.rooms.test_room_actor import make_world
 
 
 async def turn() -> None:

@@ -7,10 +7,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from conftest import running_server, settings
-from fake_engine import FakeEngine
-from wsclient import Client
-
 from protocol.constants import PROTOCOL_VERSION, ProtocolReason
 from protocol.messages import Error, Hello
 from server.app import create_app
@@ -19,6 +15,10 @@ from server.rooms.registry import RoomRegistry
 from server.rooms.room import Room
 from server.rooms.room_loads import RoomLoads
 from server.store import MemoryRoomStore, RoomSettings, StorageUnavailable, StoredRoom
+from tests.doubles.fake_engine import FakeEngine
+from tests.helpers import settings
+from tests.server.serving import running_server
+from tests.server.wsclient import Client
 
 ROOM = RoomSettings("n5", 60.0, "private", fixed_seed=1)
 

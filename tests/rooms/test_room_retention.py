@@ -11,7 +11,6 @@ import hashlib
 from typing import Any
 
 import pytest
-from members import RecordingMember
 
 from protocol.messages import Accepted, Command
 from server.config import Settings
@@ -21,9 +20,7 @@ from server.rooms.room import Room
 from server.rooms.rules_engine import RulesCoreEngine
 from server.store import RoomSettings
 from server.store.redis_store import PUBLIC_KEY, RedisRoomStore, room_keys
-from tests.store.conftest import redis_server, redis_store
-
-__all__ = ["redis_server", "redis_store"]
+from tests.doubles.members import RecordingMember
 
 pytestmark = pytest.mark.redis
 

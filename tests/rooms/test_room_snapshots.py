@@ -8,8 +8,6 @@ import itertools
 from dataclasses import replace
 from typing import Any
 
-from members import RecordingMember
-
 from bench.script import plan
 from protocol.messages import Accepted, Command
 from server.config import Settings
@@ -19,6 +17,7 @@ from server.rooms.registry import RoomRegistry
 from server.rooms.room import Room
 from server.rooms.rules_engine import RulesCoreEngine
 from server.store import MemoryRoomStore, RoomSettings
+from tests.doubles.members import RecordingMember
 
 ENGINE = RulesCoreEngine()
 COMMAND_IDS = (f"c{n}" for n in itertools.count())

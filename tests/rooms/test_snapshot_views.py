@@ -8,10 +8,10 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from test_game_e2e import A1, Game, start_game
 
 from protocol.messages import Events, Snapshot
 from server.rooms.rules_engine import RulesCoreEngine
+from tests.e2e.test_game_e2e import A1, Game, start_game
 
 
 @pytest.fixture

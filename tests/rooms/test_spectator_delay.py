@@ -23,11 +23,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import running_server, settings
-from fake_clock import FakeClock
-from fake_engine import FakeEngine
 from starlette.applications import Starlette
-from wsclient import Client
 
 from protocol.codec import pack_plain
 from protocol.messages import Events, History, HistoryRequest, Snapshot, Sync
@@ -36,10 +32,12 @@ from server.rooms.registry import RoomRegistry
 from server.rooms.room import Room
 from server.store import MemoryRoomStore, RoomSettings, RoomStore
 from server.store.redis_store import RedisRoomStore
-from tests.store.conftest import redis_server
+from tests.doubles.fake_clock import FakeClock
+from tests.doubles.fake_engine import FakeEngine
+from tests.helpers import settings
+from tests.server.serving import running_server
+from tests.server.wsclient import Client
 from tests.store.redis_process import RedisProcess
-
-__all__ = ["redis_server"]
 
 DELAY_S = 30.0
 _ids = itertools.count(1)

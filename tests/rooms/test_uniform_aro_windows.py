@@ -18,8 +18,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from fake_clock import FakeClock
-from members import RecordingMember
 
 from protocol.messages import Accepted, Command, Events, Options, Rejected
 from server.config import Settings
@@ -30,6 +28,8 @@ from server.rooms.room import Room
 from server.rooms.rules_engine import RulesCoreEngine
 from server.rooms.window_hold import HELD_CLOSE
 from server.store import MemoryRoomStore, RoomSettings
+from tests.doubles.fake_clock import FakeClock
+from tests.doubles.members import RecordingMember
 from tests.support.skirmish import Placement, skirmish
 from tests.support.windows import closes
 

@@ -7,8 +7,9 @@ row or the rows above), a bare ``test_x.py``, a bare test function ``test_name``
 ``test_name_*`` (found in any test file), a scenario ``name.json`` and a JS test file
 (``x.test.js`` in ``client-js/test/``, ``x.test.mjs`` in ``tests/browser/``), in each table's
 Proof column. Paths are under ``tests/rules/`` unless they start with ``tests/`` or
-``client-js/``. A row whose status starts with "done" must name at least one test, or say
-"as <row>" or "row <row>" of rows that do.
+``client-js/``; a rules test file is found in ``tests/rules/`` or one of its chapter folders
+(``orders/``, ``combat/``, ``table/``, ``armies/``). A row whose status starts with "done" must
+name at least one test, or say "as <row>" or "row <row>" of rows that do.
 """
 
 from __future__ import annotations
@@ -58,11 +59,14 @@ class Row:
 
 
 def _file(folder: str | None, name: str) -> Path:
-    if folder:
+    if folder and folder != "tests/rules/":
         return ROOT / folder / name
     if name.endswith(".mjs"):
         return ROOT / "tests" / "browser" / name
-    return ROOT / "client-js" / "test" / name if name.endswith(".js") else RULES_TESTS / name
+    if name.endswith(".js"):
+        return ROOT / "client-js" / "test" / name
+    # A bare rules test file is in tests/rules/ or one of its chapter folders (orders/, ...).
+    return next(RULES_TESTS.rglob(name), RULES_TESTS / name)
 
 
 def _rows() -> list[Row]:

@@ -8,13 +8,14 @@ from pathlib import Path
 
 import httpx
 import pytest
-from conftest import create_room, running_server, settings
-from fake_engine import FakeEngine
-from wsclient import Client
 
 from protocol.messages import Accepted, Events, Welcome
 from server.app import create_app
 from server.store.redis_store import RedisRoomStore
+from tests.doubles.fake_engine import FakeEngine
+from tests.helpers import create_room, settings
+from tests.server.serving import running_server
+from tests.server.wsclient import Client
 from tests.store.redis_process import RedisProcess
 
 pytestmark = pytest.mark.redis

@@ -9,7 +9,6 @@ from __future__ import annotations
 import uuid
 
 import pytest
-from fake_engine import FakeEngine
 
 from protocol.codec import pack_plain
 from server.fanout import Audience
@@ -18,10 +17,8 @@ from server.rooms.spectator_delay import load_feed
 from server.store import RoomMeta, RoomSettings
 from server.store.interface import RoomStore
 from server.store.redis_store import RedisRoomStore, events_key
-from tests.store.conftest import redis_server, store
+from tests.doubles.fake_engine import FakeEngine
 from tests.store.redis_process import RedisProcess
-
-__all__ = ["redis_server", "store"]
 
 pytestmark = pytest.mark.redis
 

@@ -36,8 +36,7 @@ from server.tournaments.service import Tournaments
 from tests.server.wsclient import Client
 from tests.store.redis_process import RedisProcess
 from tests.support.liveness import play_random_game
-from tests.tournaments.conftest import app_settings, serving
-from tests.tournaments.helpers import Organizer
+from tests.tournaments.helpers import Organizer, app_settings, serving
 
 ARMY = "helion-c1-patrol"
 ENGINE = RulesCoreEngine()

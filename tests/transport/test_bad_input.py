@@ -8,9 +8,6 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import create_room, running_server, settings
-from fake_engine import FakeEngine
-from wsclient import Client
 
 from protocol import codec
 from protocol.constants import PROTOCOL_VERSION, CloseCode, ProtocolReason
@@ -26,6 +23,10 @@ from protocol.messages import (
     Snapshot,
     command_answer,
 )
+from tests.doubles.fake_engine import FakeEngine
+from tests.helpers import create_room, settings
+from tests.server.serving import running_server
+from tests.server.wsclient import Client
 
 
 class Room:

@@ -4,10 +4,11 @@ a browser offers permessage-deflate; the server declines it by default."""
 from __future__ import annotations
 
 import pytest
-from conftest import running_server, settings
 from websockets.asyncio.client import connect
 
 from protocol.constants import WS_PATH
+from tests.helpers import settings
+from tests.server.serving import running_server
 
 
 @pytest.mark.parametrize(("enabled", "negotiated"), [(False, False), (True, True)])

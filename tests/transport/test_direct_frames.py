@@ -10,7 +10,6 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import create_room, running_server, settings
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import WebSocketRoute
@@ -19,11 +18,13 @@ from websockets.asyncio.client import connect
 from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 from websockets.streams import StreamReader
-from wsclient import Client
 
 from protocol.messages import Snapshot
 from server.transport.direct_frames import DirectFrames, KeepServerSend, binary_frame
 from server.transport.session import Session
+from tests.helpers import create_room, settings
+from tests.server.serving import running_server
+from tests.server.wsclient import Client
 
 
 def parse_frames(data: bytes, count: int) -> list[Frame]:

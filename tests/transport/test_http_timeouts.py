@@ -12,11 +12,11 @@ import socket
 from collections.abc import AsyncIterator
 
 import uvicorn
-from conftest import settings
-from fake_engine import FakeEngine
 
 from server.app import create_app
 from server.config import Settings
+from tests.doubles.fake_engine import FakeEngine
+from tests.helpers import settings
 
 GUARD_S = 30.0
 """Only against a hung test: a socket the server never closes fails the test after it."""

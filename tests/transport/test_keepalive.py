@@ -8,10 +8,10 @@ import base64
 import os
 import struct
 
-from conftest import running_server, settings
-
 from protocol.constants import WS_PATH
 from server.config import Settings
+from tests.helpers import settings
+from tests.server.serving import running_server
 
 PING, CLOSE = 0x9, 0x8
 

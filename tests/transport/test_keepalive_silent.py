@@ -10,18 +10,19 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import create_room, running_server, settings
 from uvicorn.config import Config
 from uvicorn.server import ServerState
 from websockets.frames import Frame, Opcode
 from websockets.protocol import State
-from wsclient import Client
 
 from protocol.messages import Snapshot
 from server.config import Settings
 from server.transport import endpoint
 from server.transport.direct_frames import SERVER_SEND, DirectFrames
 from server.transport.keepalive import KeepaliveProtocol
+from tests.helpers import create_room, settings
+from tests.server.serving import running_server
+from tests.server.wsclient import Client
 
 
 class FakeTransport:

@@ -17,15 +17,15 @@ from collections.abc import AsyncIterator
 
 import httpx
 import uvicorn
-from conftest import create_room, settings
-from fake_engine import FakeEngine
 from prometheus_client import REGISTRY
 from websockets.asyncio.client import connect
-from wsclient import Client
 
 from protocol.constants import PROTOCOL_VERSION, WS_PATH
 from protocol.messages import Accepted, Hello, Snapshot, Welcome
 from server.app import create_app
+from tests.doubles.fake_engine import FakeEngine
+from tests.helpers import create_room, settings
+from tests.server.wsclient import Client
 
 SMALL_BUFFER = 4096
 MOST_COMMANDS = 20_000

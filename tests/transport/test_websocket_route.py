@@ -7,11 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-from conftest import create_room, running_server, settings
-from wsclient import Client
 
 from protocol.messages import Snapshot
 from server.transport.direct_frames import SERVER_SEND, KeepServerSend
+from tests.helpers import create_room, settings
+from tests.server.serving import running_server
+from tests.server.wsclient import Client
 
 
 class Recording:

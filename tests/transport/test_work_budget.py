@@ -11,9 +11,6 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import create_room, running_server, settings
-from fake_engine import FakeEngine
-from wsclient import Client
 
 from protocol.constants import ProtocolReason
 from protocol.messages import (
@@ -30,6 +27,10 @@ from server.config import Settings
 from server.transport.endpoint import MESSAGE_TOKENS
 from server.transport.work_budget import SWEEP_AT, WorkBudget, WorkBudgets
 from server.transport.work_lane import LANE_LIMIT, MAX_CHARGE_S, Work, WorkLane
+from tests.doubles.fake_engine import FakeEngine
+from tests.helpers import create_room, settings
+from tests.server.serving import running_server
+from tests.server.wsclient import Client
 
 # --- the budgets, on a clock of the test's own ----------------------------------------
 

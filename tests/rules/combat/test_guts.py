@@ -1,6 +1,6 @@
 """Guts Rolls in the Conclusion (DIGEST 7.8): who rolls, and where a failure takes them by
 default (``resolve_order`` gives every Guts movement at its default; the owner's choice of
-another point, in the Guts window, is tests/rules/test_guts_window.py)."""
+another point, in the Guts window, is tests/rules/combat/test_guts_window.py)."""
 
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ from server.rules.ids import SPECTATOR, Side, TrooperId, WeaponId
 from server.rules.options import seat_options
 from server.rules.state import GameState
 from server.rules.views import view_event
-from tests.rules.test_hacking import _camouflaged_hacker_army
+from tests.rules.combat.test_hacking import _camouflaged_hacker_army
 from tests.support.games import close_aro_window, play
 from tests.support.scenarios import build_state
 from tests.support.skirmish import Placement, skirmish

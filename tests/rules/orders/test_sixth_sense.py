@@ -14,10 +14,9 @@ from server.rules.options import seat_options
 from server.rules.ruleset import Ruleset
 from server.rules.state import Eligibility
 from server.rules.table.terrain import TerrainPiece
+from tests.rules.combat.resolution_builders import RIFLE, resolving, shoot, trooper
 from tests.support.games import play
 from tests.support.skirmish import skirmish
-
-from .resolution_builders import RIFLE, resolving, shoot, trooper
 
 SHOT = {"type": "declare_skill", "skill": {"type": "bs_attack", "weapon": "line_rifle", "targets": [
     {"trooper": "B-t1", "burst": 2}, {"trooper": "B-t3", "burst": 1}]}}

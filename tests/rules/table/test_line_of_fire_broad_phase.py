@@ -17,7 +17,7 @@ from server.rules.table.polygons import bounding_box
 from server.rules.table.silhouettes import KNOWN_SIZES
 from server.rules.table.table_catalogue import shipped
 from server.rules.table.terrain import Table, TerrainPiece
-from tests.rules.test_terrain_fast_paths import reference_has_line_of_fire
+from tests.rules.table.test_terrain_fast_paths import reference_has_line_of_fire
 
 coordinate = st.one_of(st.integers(0, 48).map(float), st.floats(0.0, 48.0))
 spot = st.tuples(coordinate, coordinate)

@@ -105,7 +105,7 @@ def test_an_engaged_refusal_names_the_trooper_and_the_skills_as_players_do() -> 
 def test_the_apps_terrain_names_fixture_is_current() -> None:
     """client-js/test/terrain-names.test.js checks the app's tooltip names against this file:
     it must say what the rules core says (remake it with make_terrain_names_fixture.py)."""
-    maker = Path(__file__).resolve().parents[2] / "client-js" / "test" / "make_terrain_names_fixture.py"
+    maker = Path(__file__).resolve().parents[3] / "client-js" / "test" / "make_terrain_names_fixture.py"
     spec = importlib.util.spec_from_file_location("make_terrain_names_fixture", maker)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
