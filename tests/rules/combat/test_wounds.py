@@ -23,15 +23,18 @@ def test_wounds_equal_to_vita_is_unconscious_and_above_is_dead() -> None:
 
 
 def test_no_failed_saves_changes_nothing() -> None:
+    """7.7: without a failed save the wound track does not move."""
     assert apply_failed_saves(1, 0, 2, Ammunition.N, NORMAL, structure=False) == WoundOutcome(1, NORMAL)
     assert apply_failed_saves(1, 0, 1, Ammunition.N, UNCONSCIOUS, structure=False) == WoundOutcome(1, UNCONSCIOUS)
 
 
 def test_unconscious_trooper_taking_a_further_wound_dies() -> None:
+    """7.7: an Unconscious trooper that takes a further wound is Dead."""
     assert apply_failed_saves(1, 1, 1, Ammunition.N, UNCONSCIOUS, structure=False) == WoundOutcome(2, DEAD)
 
 
 def test_dead_trooper_stays_dead_and_takes_no_more_wounds() -> None:
+    """7.7: a Dead trooper stays Dead and counts no more wounds."""
     assert apply_failed_saves(2, 3, 1, Ammunition.EXP, DEAD, structure=False) == WoundOutcome(2, DEAD)
 
 
@@ -53,16 +56,19 @@ def test_shock_kills_a_vita_1_trooper_on_any_failed_save() -> None:
 
 
 def test_shock_against_vita_2_follows_the_normal_track() -> None:
+    """7.6: Shock's straight-to-Dead effect is for VITA 1 only; VITA 2 follows the normal track."""
     assert apply_failed_saves(0, 1, 2, Ammunition.SHOCK, NORMAL, structure=False) == WoundOutcome(1, NORMAL)
     assert apply_failed_saves(0, 2, 2, Ammunition.SHOCK, NORMAL, structure=False) == WoundOutcome(2, UNCONSCIOUS)
 
 
 def test_em_imposes_a_state_not_wounds() -> None:
+    """7.6: E/M ammunition imposes a State, never wounds."""
     with pytest.raises(ValueError, match="State"):
         apply_failed_saves(0, 1, 1, Ammunition.EM, NORMAL, structure=False)
 
 
 def test_extra_saves_cannot_exceed_failed_saves() -> None:
+    """7.2: the failed extra saves forced by Criticals are among the failed saves, never more."""
     with pytest.raises(ValueError, match="failed_extra_saves"):
         apply_failed_saves(0, 1, 1, Ammunition.N, NORMAL, failed_extra_saves=2, structure=False)
 
@@ -79,6 +85,7 @@ def test_shock_against_str_1_acts_as_normal_ammunition() -> None:
 
 
 def test_shock_against_str_2_follows_the_normal_track() -> None:
+    """7.6, 7.7: Shock against STR 2 follows the normal track, as against VITA 2."""
     assert apply_failed_saves(0, 1, 2, Ammunition.SHOCK, NORMAL, structure=True) == WoundOutcome(1, NORMAL)
     assert apply_failed_saves(0, 2, 2, Ammunition.SHOCK, NORMAL, structure=True) == WoundOutcome(2, UNCONSCIOUS)
 

@@ -20,10 +20,12 @@ def wall(x0: float, x1: float, height: float, gives_cover: bool = True) -> Terra
 
 
 def test_no_cover_in_open_ground() -> None:
+    """10.6: with no scenery there is no Partial Cover."""
     assert not in_partial_cover(TARGET, ATTACKER, standard_table())
 
 
 def test_low_wall_in_contact_with_the_target_gives_partial_cover() -> None:
+    """10.6: scenery the target touches that hides part of it gives Partial Cover."""
     table = standard_table([wall(*TOUCHING, 1.0)])
     assert has_line_of_fire(ATTACKER, TARGET, table)
     assert in_partial_cover(TARGET, ATTACKER, table)
@@ -61,6 +63,7 @@ def test_a_target_seen_only_by_reciprocity_is_in_cover_behind_the_wall_it_touche
 
 
 def test_wall_that_hides_the_target_entirely_gives_no_lof_and_no_cover() -> None:
+    """10.6 (10.1): scenery that hides the target entirely leaves no Line of Fire, so no cover."""
     table = standard_table([wall(19.0, 19.3, 5.0)])
     assert not has_line_of_fire(ATTACKER, TARGET, table)
     assert not in_partial_cover(TARGET, ATTACKER, table)
@@ -74,17 +77,20 @@ def test_wall_far_from_the_target_gives_no_cover() -> None:
 
 
 def test_wall_behind_the_target_gives_no_cover() -> None:
+    """10.6: scenery behind the target, not between it and the attacker, gives no cover."""
     table = standard_table([wall(20.7, 21.0, 1.0)])
     assert not in_partial_cover(TARGET, ATTACKER, table)
 
 
 def test_scenery_without_cover_flag_gives_no_cover() -> None:
+    """10.6: scenery that does not give cover (its table entry says so) gives none."""
     table = standard_table([wall(*TOUCHING, 1.0, gives_cover=False)])
     assert has_line_of_fire(ATTACKER, TARGET, table)
     assert not in_partial_cover(TARGET, ATTACKER, table)
 
 
 def test_no_cover_against_an_attacker_facing_away() -> None:
+    """10.6: against an attacker facing away (the target outside its front arc) there is no cover."""
     table = standard_table([wall(*TOUCHING, 1.0)])
     facing_away = Body((10.0, 10.0), 180.0, 2)
     assert not in_partial_cover(TARGET, facing_away, table)

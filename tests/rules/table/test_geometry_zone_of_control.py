@@ -24,18 +24,22 @@ def s1(x: float, y: float) -> Body:
 
 
 def test_zone_of_control_is_eight_inches() -> None:
+    """10.3: a Zone of Control reaches 8 inches."""
     assert ZONE_OF_CONTROL == 8.0
 
 
 def test_zoc_7_9_inches_edge_to_edge_is_inside() -> None:
+    """10.3: 7.9 inches between the silhouettes' edges is inside the Zone of Control."""
     assert in_zone_of_control(s1(10.0, 10.0), s1(10.0 + 7.9 + TWO_S1_RADII, 10.0))
 
 
 def test_zoc_8_1_inches_edge_to_edge_is_outside() -> None:
+    """10.3: 8.1 inches between the silhouettes' edges is outside it."""
     assert not in_zone_of_control(s1(10.0, 10.0), s1(10.0 + 8.1 + TWO_S1_RADII, 10.0))
 
 
 def test_zoc_is_measured_from_the_edge_of_bigger_bases() -> None:
+    """10.3: measured from the edge of the silhouette, however big the base."""
     big = Body((10.0, 10.0), 0.0, 8)  # 70 mm base
     gap = 7.9 + 35.0 / MM_PER_INCH + 12.5 / MM_PER_INCH
     assert in_zone_of_control(big, s1(10.0, 10.0 + gap))
@@ -43,6 +47,7 @@ def test_zoc_is_measured_from_the_edge_of_bigger_bases() -> None:
 
 
 def test_route_passing_outside_zoc_does_not_enter() -> None:
+    """10.3 (DIGEST 9, Move): a route that stays more than 8 inches away never enters the zone."""
     owner, mover = s1(10.0, 10.0), s1(0.0, 10.0 + 8.1 + TWO_S1_RADII)
     route = [mover.position, (30.0, mover.position[1])]
     assert not route_enters_zone_of_control(owner, mover, route)
@@ -56,6 +61,7 @@ def test_route_whose_vertices_are_outside_but_segment_passes_inside_enters() -> 
 
 
 def test_route_that_ends_inside_zoc_enters() -> None:
+    """10.3 (DIGEST 9, Move): a route that ends inside the zone enters it."""
     owner, mover = s1(10.0, 10.0), s1(10.0, 30.0)
     assert route_enters_zone_of_control(owner, mover, [(10.0, 30.0), (10.0, 18.0)])
     assert not route_enters_zone_of_control(owner, mover, [(10.0, 30.0), (10.0, 20.0)])
@@ -81,6 +87,7 @@ def reference_route_enters(owner: Body, mover: Body, route: list[Point]) -> bool
 @given(st.lists(body, min_size=1, max_size=4), body, st.lists(spot, max_size=4))
 def test_route_in_zones_equals_measuring_every_segment(
         owners: list[Body], mover: Body, route: list[Point]) -> None:
+    """10.3: a route's zone check answers as measuring each of its segments does."""
     zones = RouteInZones(mover, route)  # one route, many owners, as an ARO window asks
     for owner in owners:
         assert zones.entered_by(owner) == reference_route_enters(owner, mover, route)
