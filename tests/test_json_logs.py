@@ -89,6 +89,7 @@ def test_an_unknown_log_format_stops_the_start() -> None:
         configure("info", "yaml")
 
 
+@pytest.mark.slow  # a python -m server process
 @pytest.mark.redis
 async def test_python_m_server_with_json_logs_writes_only_json_lines_and_names_the_room(
         redis_server: RedisProcess, tmp_path: Path) -> None:

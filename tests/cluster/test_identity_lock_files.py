@@ -113,6 +113,7 @@ sys.stdin.read()
 """
 
 
+@pytest.mark.slow  # kill drill
 def test_a_killed_process_leaves_its_file_and_its_restart_takes_the_id_at_once(
         made: Callable[..., NodeIdentity], store: RedisRoomStore, sync_client: redis.Redis,
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -233,6 +233,7 @@ def chunk(data: bytes) -> bytes:
     return b"%x\r\n" % len(data) + data + b"\r\n"
 
 
+@pytest.mark.slow  # about 10 s
 async def test_a_body_is_refused_before_it_is_read_past_the_limit(fake_server: str) -> None:
     # Declared too large: refused before any of it is sent, and the connection closed.
     status, answer, closed = await raw_exchange(fake_server, head("Content-Length: 100000000"),

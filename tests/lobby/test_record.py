@@ -75,6 +75,7 @@ def assert_refused(response: httpx.Response) -> None:
     assert response.json() == {"error": "game_not_over", "message": response.json()["message"]}
 
 
+@pytest.mark.slow  # a whole game over websockets
 async def test_the_record_is_refused_until_the_game_is_over_then_served_and_verified(
         table: Table, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert_refused(await table.record())  # no event yet

@@ -134,6 +134,7 @@ def test_the_reviews_caster_token_gets_bad_token_and_4003(server: _Server) -> No
     assert [(f.code) for f in frames if isinstance(f, Error)] == ["bad_token"]
 
 
+@pytest.mark.slow  # generated input, about 3 s
 @hypothesis_settings(max_examples=60, deadline=None, derandomize=True,
                      suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(token=malformed_tokens)
@@ -144,6 +145,7 @@ def test_generated_malformed_tokens_in_a_hello_get_bad_token_and_4003(server: _S
     assert [f.code for f in frames if isinstance(f, Error)] == ["bad_token"]
 
 
+@pytest.mark.slow  # generated input, about 8 s
 @hypothesis_settings(max_examples=40, deadline=None, derandomize=True,
                      suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(token=json_malformed_tokens)

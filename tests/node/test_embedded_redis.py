@@ -37,6 +37,7 @@ pytestmark = pytest.mark.redis
 REPO = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow  # an embedded redis-server
 def test_it_serves_on_its_unix_socket_in_its_own_process_group(tmp_path: Path) -> None:
     embedded = EmbeddedRedis(tmp_path / "redis")
     url = embedded.start()
@@ -56,6 +57,7 @@ def test_it_serves_on_its_unix_socket_in_its_own_process_group(tmp_path: Path) -
     embedded.stop()  # a second stop is harmless
 
 
+@pytest.mark.slow  # kill drill
 def test_a_killed_redis_is_started_again_with_its_data_and_clients_reconnect(
         tmp_path: Path) -> None:
     """kill -9 of the embedded Redis: the supervisor starts it again on the same socket and
@@ -87,6 +89,7 @@ def test_a_killed_redis_is_started_again_with_its_data_and_clients_reconnect(
         os.kill(second, 0)  # stopped for good: not restarted after stop()
 
 
+@pytest.mark.slow  # kill drill
 def test_a_redis_that_cannot_start_again_is_retried_after_longer_pauses(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """A Redis that dies and whose restart fails (here: its data folder made unusable) is
@@ -116,6 +119,7 @@ def test_a_redis_that_cannot_start_again_is_retried_after_longer_pauses(
         embedded.stop()
 
 
+@pytest.mark.slow  # an embedded redis-server
 def test_a_second_embedded_redis_on_the_same_folder_is_refused_while_the_first_runs(
         tmp_path: Path) -> None:
     """The second start stops with who holds the folder and what to do, and the first's
@@ -167,6 +171,7 @@ sys.stdin.read()
 """
 
 
+@pytest.mark.slow  # kill drill
 def test_a_server_killed_with_kill_9_never_blocks_its_restart_in_place(tmp_path: Path) -> None:
     """A server process (a real one, holding an embedded Redis) refuses a second start;
     kill -9 of it: the kernel drops its lock, and the Redis it left exits (SIGTERM from the
@@ -206,6 +211,7 @@ sys.stdin.read()
 """
 
 
+@pytest.mark.slow  # processes of its own
 def test_an_orphaned_redis_still_holding_the_folder_is_named(tmp_path: Path) -> None:
     """A process holding the folder's lock whose recorded server is gone (an orphaned
     Redis that does not exit): the start waits for it, then refuses naming it; once it is

@@ -57,6 +57,7 @@ async def ready(http: httpx.AsyncClient) -> tuple[int, dict[str, Any]]:
     return response.status_code, response.json()
 
 
+@pytest.mark.slow  # a redis-server of its own, killed and started again
 async def test_readiness_follows_an_external_redis_down_and_back_by_itself(
         node_on: tuple[str, Starlette], own_redis: RedisProcess) -> None:
     url, app = node_on
@@ -82,6 +83,7 @@ async def test_readiness_follows_an_external_redis_down_and_back_by_itself(
         assert await ready(http) == (200, {"status": "ready", "node": body["node"], "rooms": 0})
 
 
+@pytest.mark.slow  # a redis-server of its own
 async def test_a_redis_that_answers_but_refuses_writes_is_not_ready(
         node_on: tuple[str, Starlette], own_redis: RedisProcess) -> None:
     """The probe writes: a Redis that still answers PING but takes no write (here: it

@@ -46,11 +46,13 @@ def client(durability_redis: RedisProcess) -> Iterator[redis.Redis]:
         client.close()
 
 
+@pytest.mark.slow  # the module's own redis-server
 def test_appendfsync_always_is_accepted_and_said(client: redis.Redis) -> None:
     assert check_durability(client, "always", "here") == \
         "Redis at here: appendonly yes, appendfsync always"
 
 
+@pytest.mark.slow  # the module's own redis-server
 def test_everysec_is_refused_unless_accepted_and_the_message_names_the_trade_off(
         client: redis.Redis) -> None:
     client.config_set("appendfsync", "everysec")
@@ -63,6 +65,7 @@ def test_everysec_is_refused_unless_accepted_and_the_message_names_the_trade_off
     assert "accepted" in check_durability(client, "unchecked", "here")
 
 
+@pytest.mark.slow  # the module's own redis-server
 @pytest.mark.parametrize(("setting", "value"), [("appendfsync", "no"), ("appendonly", "no")])
 def test_weaker_persistence_is_refused_even_with_everysec_accepted(
         client: redis.Redis, setting: str, value: str) -> None:
@@ -73,6 +76,7 @@ def test_weaker_persistence_is_refused_even_with_everysec_accepted(
     assert "accepted" in check_durability(client, "unchecked", "here")
 
 
+@pytest.mark.slow  # the module's own redis-server
 def test_a_redis_that_forbids_config_is_refused_unless_unchecked(
         client: redis.Redis, durability_redis: RedisProcess) -> None:
     """Managed Redis services often forbid CONFIG; here an ACL user without it."""
@@ -89,6 +93,7 @@ def test_a_redis_that_forbids_config_is_refused_unless_unchecked(
         limited.close()
 
 
+@pytest.mark.slow  # the module's own redis-server
 def test_an_unknown_acceptance_is_refused(client: redis.Redis) -> None:
     with pytest.raises(DurabilityRefused, match="expected one of always, everysec, unchecked"):
         check_durability(client, "sometimes", "here")
@@ -99,6 +104,7 @@ def test_messages_never_show_the_password() -> None:
     assert redacted("unix:///run/redis.sock") == "unix:///run/redis.sock"
 
 
+@pytest.mark.slow  # python -m server processes
 def test_python_m_server_refuses_to_start_on_everysec_unless_accepted(
         client: redis.Redis, durability_redis: RedisProcess) -> None:
     """The whole start: exit status 1 and the reason on stderr, before serving anything."""

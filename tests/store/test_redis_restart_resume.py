@@ -21,6 +21,7 @@ from tests.store.redis_process import RedisProcess
 pytestmark = pytest.mark.redis
 
 
+@pytest.mark.slow  # a redis-server of its own, restarted
 async def test_a_spectator_resumes_from_version_0_after_redis_restarted(tmp_path: Path) -> None:
     redis = RedisProcess(tmp_path / "redis")
     redis.start()
