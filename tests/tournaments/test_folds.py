@@ -234,11 +234,13 @@ async def check_every_step(store: RoomStore, first: GameState,
     assert state.result is not None or not to_the_end, "the game was played to its end"
 
 
+@pytest.mark.slow  # a whole game, every step replayed (16 s)
 async def test_the_kept_states_are_the_full_replay_at_every_step_of_the_bench_game() -> None:
     first, batches = bench_game()
     await check_every_step(MemoryRoomStore(), first, batches, seed=1)
 
 
+@pytest.mark.slow  # every step replayed (8 s)
 async def test_the_kept_states_are_the_full_replay_on_redis_with_a_spectator_delay(
         redis_store: RedisRoomStore) -> None:
     first, batches = bench_game()  # (its first 150 commands: each step replays it whole)
@@ -246,6 +248,7 @@ async def test_the_kept_states_are_the_full_replay_on_redis_with_a_spectator_del
                            to_the_end=False)
 
 
+@pytest.mark.slow  # every step replayed (6 s)
 async def test_a_delayed_rooms_shown_state_is_the_spectators_full_replay_at_every_step(
         ) -> None:
     """A 20 s spectator delay: the state shown is the spectators' (20 s late), the VP the
@@ -255,6 +258,7 @@ async def test_a_delayed_rooms_shown_state_is_the_spectators_full_replay_at_ever
                            to_the_end=False)
 
 
+@pytest.mark.slow  # whole random games, every step replayed (43 s)
 async def test_the_kept_states_are_the_full_replay_at_every_step_of_a_random_game(
         monkeypatch: pytest.MonkeyPatch) -> None:
     first, batches = random_game(monkeypatch, "n5", 1)

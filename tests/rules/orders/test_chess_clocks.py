@@ -249,6 +249,7 @@ def test_out_of_time_player_turn_ends_at_once_when_no_order_is_in_progress() -> 
     assert switches(events)[-1] == ClockSwitched(MINUTE, Side.B, {Side.A: 0, Side.B: MINUTE})
 
 
+@pytest.mark.slow  # whole random games (21 s, 6 s)
 @pytest.mark.parametrize("ruleset", ["n5", "codeone"])
 def test_random_games_with_a_player_out_of_time_still_end(ruleset: str) -> None:
     """Random legal play (``tests/support/liveness.py``: the game always waits on exactly
