@@ -37,6 +37,7 @@ def test_mod_cap_applies_to_the_net_sum_not_each_mod() -> None:
 
 
 def test_success_value_is_attribute_plus_capped_mod() -> None:
+    """7.1: SV = the attribute plus the sum of MODs, capped."""
     assert success_value(13, [Mod("range", 3), Mod("partial_cover", -3)]) == 13
     assert success_value(11, [Mod("a", -20)]) == -1
     assert success_value(16, [Mod("range", 3), Mod("targeted", 3)]) == 22
@@ -53,6 +54,7 @@ def test_sv_below_one_needs_no_roll(sv: int, expected: bool) -> None:
 def test_sv_below_one_never_succeeds_even_if_a_die_is_judged(
     sv: int, convention: CritConvention
 ) -> None:
+    """7.1: below SV 1 no face succeeds, in either convention."""
     assert not any(judge(face, sv, convention).success for face in range(1, 21))
 
 
@@ -66,6 +68,7 @@ def test_success_when_face_at_most_sv_and_critical_when_equal(convention: CritCo
 
 @pytest.mark.parametrize("convention", BOTH)
 def test_sv_20_crits_only_on_a_natural_20(convention: CritConvention) -> None:
+    """7.2: at SV 20 every face succeeds and only a 20 is a Critical."""
     crits = [face for face in range(1, 21) if judge(face, 20, convention).critical]
     assert crits == [20]
     assert all(judge(face, 20, convention).success for face in range(1, 21))
@@ -117,5 +120,6 @@ def test_normal_roll_counts_plain_successes_and_criticals_separately() -> None:
 
 
 def test_normal_roll_with_no_dice_for_sv_below_one() -> None:
+    """7.1, 7.3: a Normal Roll below SV 1 rolls no dice and scores nothing."""
     roll = normal_roll(-1, [], N5)
     assert (roll.successes, roll.criticals, roll.dice) == (0, 0, ())

@@ -72,6 +72,7 @@ def test_ap_halves_armour_rounding_up(armour: int, halved: int) -> None:
 
 
 def test_em_is_saved_against_halved_bts_and_others_against_full_arm() -> None:
+    """7.6: E/M is saved against BTS, halved; N, DA, EXP, Shock and T2 do not halve the attribute."""
     assert save_attribute(Ammunition.EM) is SaveAttribute.BTS
     assert save_attribute(Ammunition.DA) is SaveAttribute.ARM
     assert save_target(6, 7, Ammunition.EM, False, N5) == 3 + 7
