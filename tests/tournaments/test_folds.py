@@ -240,7 +240,6 @@ async def test_the_kept_states_are_the_full_replay_at_every_step_of_the_bench_ga
     await check_every_step(MemoryRoomStore(), first, batches, seed=1)
 
 
-@pytest.mark.slow  # every step replayed (8 s)
 async def test_the_kept_states_are_the_full_replay_on_redis_with_a_spectator_delay(
         redis_store: RedisRoomStore) -> None:
     first, batches = bench_game()  # (its first 150 commands: each step replays it whole)
@@ -248,7 +247,6 @@ async def test_the_kept_states_are_the_full_replay_on_redis_with_a_spectator_del
                            to_the_end=False)
 
 
-@pytest.mark.slow  # every step replayed (6 s)
 async def test_a_delayed_rooms_shown_state_is_the_spectators_full_replay_at_every_step(
         ) -> None:
     """A 20 s spectator delay: the state shown is the spectators' (20 s late), the VP the

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -38,7 +37,6 @@ def histories(draw: st.DrawFn) -> tuple[list[str], set[frozenset[str]], set[str]
     return ranked, played, had_bye
 
 
-@pytest.mark.slow  # about 4 s
 @settings(max_examples=400, deadline=None)
 @given(histories())
 def test_a_round_pairs_everyone_once_with_the_fewest_repeats_first_in_ranking_order(

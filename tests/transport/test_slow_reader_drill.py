@@ -16,7 +16,6 @@ import socket
 from collections.abc import AsyncIterator
 
 import httpx
-import pytest
 import uvicorn
 from prometheus_client import REGISTRY
 from websockets.asyncio.client import connect
@@ -72,7 +71,6 @@ async def stalled_spectator(base: str, room: str) -> Client:
     return client
 
 
-@pytest.mark.slow  # about 4 s
 async def test_a_stalled_spectator_is_dropped_to_a_snapshot_and_resyncs_with_no_gap() -> None:
     async with small_buffered_node() as base:
         async with httpx.AsyncClient(base_url=base) as http:

@@ -158,7 +158,6 @@ PAIRINGS = [
 ]
 
 
-@pytest.mark.slow  # every dice combination (up to 6 s)
 @pytest.mark.parametrize(("sv_a", "burst_a", "sv_b", "burst_b", "convention"), PAIRINGS)
 def test_face_to_face_matches_reference_on_every_dice_combination(
     sv_a: int, burst_a: int, sv_b: int, burst_b: int, convention: CritConvention,

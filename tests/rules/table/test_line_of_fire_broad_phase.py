@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -30,7 +29,6 @@ piece = st.builds(
     st.sampled_from([1.0, 2.25, 2.5, 4.0, 6.0]))
 
 
-@pytest.mark.slow  # about 3.5 s
 @settings(max_examples=400, deadline=None)
 @given(body, body, st.lists(piece, max_size=14), st.lists(body, max_size=2))
 def test_many_pieces_give_the_answer_of_trying_every_sight_line(

@@ -11,7 +11,6 @@ import itertools
 import math
 from collections.abc import Sequence
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -132,7 +131,6 @@ height = st.one_of(st.sampled_from([0.0, 1.0, 2.0, 4.0]), st.floats(0.0, 5.0))
 hull = st.lists(point, min_size=3, max_size=8).map(convex_hull).filter(lambda h: len(h) >= 3)
 
 
-@pytest.mark.slow  # about 4 s
 @settings(max_examples=600, deadline=None)
 @given(point, point, height, height, st.one_of(polygon, hull), height, st.booleans())
 def test_blocked_by_terrain_equals_the_plain_computation(
@@ -190,7 +188,6 @@ hull_piece = st.builds(lambda outline, h: TerrainPiece(TerrainId("hull"), outlin
                        .filter(lambda h: len(h) >= 3), height)
 
 
-@pytest.mark.slow  # about 5 s
 @settings(max_examples=500, deadline=None)
 @given(body, body, st.lists(st.one_of(box_piece, hull_piece), max_size=3),
        st.lists(body, max_size=2))
