@@ -11,6 +11,8 @@ import pytest
 from bench import abuse
 from bench.run_history import read
 
+pytestmark = pytest.mark.slow  # runs the bench tool itself
+
 needs_redis = pytest.mark.skipif(shutil.which("redis-server") is None
                                  and not Path("/usr/bin/redis-server").exists(),
                                  reason="redis-server is not installed")

@@ -9,7 +9,7 @@ import pytest
 
 from bench import append_cost
 
-pytestmark = pytest.mark.redis
+pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
 
 @pytest.mark.parametrize("public", [False, True])

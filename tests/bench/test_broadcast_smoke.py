@@ -12,6 +12,8 @@ import pytest
 from bench import broadcast
 from bench.run_history import read
 
+pytestmark = pytest.mark.slow  # runs the bench tool itself
+
 needs_redis = pytest.mark.skipif(shutil.which("redis-server") is None
                                  and not Path("/usr/bin/redis-server").exists(),
                                  reason="redis-server is not installed")

@@ -3,7 +3,11 @@ asserts)."""
 
 from __future__ import annotations
 
+import pytest
+
 from bench import history_cost
+
+pytestmark = pytest.mark.slow  # runs the bench tool itself
 
 
 def test_history_cost_pages_every_audiences_whole_history() -> None:

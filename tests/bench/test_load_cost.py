@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bench import load_cost
+
+pytestmark = pytest.mark.slow  # runs the bench tool itself
 
 
 def test_load_cost_reads_the_scripted_game_back() -> None:

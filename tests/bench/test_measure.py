@@ -53,6 +53,7 @@ def test_a_phase_keeps_its_own_redis_events_slowest_first() -> None:
 
 
 @pytest.mark.redis
+@pytest.mark.slow  # a redis-server of its own
 def test_redis_latency_events_reads_what_the_latency_monitor_recorded(tmp_path: Path) -> None:
     server = RedisProcess(tmp_path, extra_args=["--latency-monitor-threshold", "5",
                                                 "--enable-debug-command", "local"])

@@ -4,6 +4,8 @@ and every table yields Moves to decide."""
 
 from __future__ import annotations
 
+import pytest
+
 from bench import table_cost
 from server.rules.table.polygons import convex_half_planes
 from server.rules.table.tables import MAX_CONCAVE, parse_table
@@ -16,6 +18,7 @@ def test_the_tables_at_the_limits_are_valid_and_as_concave_as_allowed() -> None:
         assert len(concave) == MAX_CONCAVE
 
 
+@pytest.mark.slow  # runs the bench tool itself
 def test_each_table_yields_a_game_in_orders_with_moves_and_sight() -> None:
     tables = {"sample-open": "sample-open", "n5-night-market": "n5-night-market"}
     rows = table_cost.measure(tables, seed=7, repeat=1)

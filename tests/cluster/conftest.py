@@ -1,5 +1,5 @@
-"""Multi-process tests: the store tests' real redis-server, a store on it, server processes
-(two of them reading a clock the test moves: ``clocked``)."""
+"""Multi-process tests: a store on the session's real redis-server (tests/conftest.py),
+server processes (two of them reading a clock the test moves: ``clocked``)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,6 @@ from server.store.redis_store import RedisRoomStore
 from testkit.redis_process import RedisProcess
 from testkit.server_process import ServerProcess, two_nodes
 from tests.cluster.clocked_node import Clock, ClockedNode, two_clocked_nodes
-from tests.store.conftest import admin, own_redis, redis_server
-
-__all__ = ["admin", "clocked", "nodes", "own_redis", "redis_server", "store", "sync_client"]
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ from server.cluster.wire import (
 )
 from server.fanout import Audience, Delivery
 from tests.cluster.relay_stand_ins import META, NODE, FakeBus, Owner
-from tests.server.members import RecordingMember
+from tests.doubles.members import RecordingMember
 
 STATE = {"round": 2, "pieces": [{"id": "p1", "x": 10.5}], "hidden": b"\x00\x01"}
 WINDOW = {"order": 3, "step": 1, "reactive": "B", "deadline_ms": 1_000_000, "remaining_ms": 9000}

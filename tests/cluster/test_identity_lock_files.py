@@ -22,7 +22,7 @@ from server.cluster.lease import RedisLeases
 from server.config import Settings
 from server.store.redis_store import RedisRoomStore
 from testkit.redis_process import free_port
-from tests.server.test_embedded_redis import ServerLog
+from tests.node.test_embedded_redis import ServerLog
 
 pytestmark = pytest.mark.redis
 
@@ -113,6 +113,7 @@ sys.stdin.read()
 """
 
 
+@pytest.mark.slow  # kill drill
 def test_a_killed_process_leaves_its_file_and_its_restart_takes_the_id_at_once(
         made: Callable[..., NodeIdentity], store: RedisRoomStore, sync_client: redis.Redis,
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -14,7 +14,7 @@ from server.cluster.wire import Broadcast, Direct, Greeting, Kit, RelayJoin, dec
 from server.fanout import Audience, Delivery
 from tests.cluster import relay_stand_ins
 from tests.cluster.relay_stand_ins import META, NODE, FakeBus
-from tests.server.members import RecordingMember
+from tests.doubles.members import RecordingMember
 
 EVENT = {"e": "acted", "side": "A", "value": 1}
 

@@ -95,6 +95,7 @@ async def test_close_sends_what_is_queued(redis_server: RedisProcess) -> None:
         assert await heard.until(50) == [b"%d" % n for n in range(50)]
 
 
+@pytest.mark.slow  # a redis-server of its own, stopped and started
 async def test_messages_published_while_redis_is_down_arrive_once_it_is_back(
         own_redis: RedisProcess, monkeypatch: pytest.MonkeyPatch) -> None:
     """The publishing node logs in as a user Redis forgets when it restarts, so it cannot
@@ -135,6 +136,7 @@ async def test_subscribe_returns_once_redis_confirmed_it(
         assert await heard.until(1) == [b"first"]
 
 
+@pytest.mark.slow  # a redis-server of its own
 async def test_subscribe_with_redis_unreachable_is_bus_unavailable(
         own_redis: RedisProcess) -> None:
     async with started(own_redis.url, "b") as relay:
@@ -186,6 +188,7 @@ async def test_a_failing_handler_does_not_stop_the_others(
     assert sum("handler for" in record.getMessage() for record in caplog.records) == 2
 
 
+@pytest.mark.slow  # a redis-server of its own
 async def test_lost_subscriber_connection_resets_once_then_delivers_again(
         own_redis: RedisProcess, monkeypatch: pytest.MonkeyPatch) -> None:
     # No pause between the reader's attempts to reconnect: they fail meanwhile, beside the
@@ -217,6 +220,7 @@ async def test_lost_subscriber_connection_resets_once_then_delivers_again(
     await admin.aclose()
 
 
+@pytest.mark.slow  # a redis-server of its own
 async def test_connection_killed_by_redis_resets_once_and_resubscribes(
         own_redis: RedisProcess) -> None:
     out, heard, resets = channel(), Heard(), Resets()

@@ -80,6 +80,7 @@ def checked(monkeypatch: pytest.MonkeyPatch) -> Iterator[Checked]:
     yield check
 
 
+@pytest.mark.slow  # whole random games (38 s)
 def test_random_n5_games_decided_state_is_the_replay_with_suppressive_fire(
         checked: Checked) -> None:
     for seed in (0, 1, 2):
@@ -113,6 +114,7 @@ def test_the_bench_script_decided_state_is_the_replay_and_the_room_uses_it(
     assert checked.decisions == 379
 
 
+@pytest.mark.slow  # a whole game (12 s)
 def test_a_game_on_chess_clocks_decided_state_is_the_replay(checked: Checked) -> None:
     """With clocks the last switch goes before ``game_ended``: that decision's events are
     folded again from the state decided on (``engine._with_clock_switches``)."""

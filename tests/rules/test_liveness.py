@@ -75,16 +75,19 @@ def assert_ended_by_itself(log: GameLog, ruleset: str) -> None:
         assert state.round == options(Ruleset(ruleset)).rounds and state.turn == 2
 
 
+@pytest.mark.slow  # whole random games (4-13 s each)
 @pytest.mark.parametrize("seed", N5_SEEDS)
 def test_random_n5_games_never_soft_lock_and_end_by_themselves(seed: int) -> None:
     assert_ended_by_itself(random_game("n5", seed), "n5")
 
 
+@pytest.mark.slow  # whole random games (3-9 s each)
 @pytest.mark.parametrize("seed", CODEONE_SEEDS)
 def test_random_codeone_games_never_soft_lock_and_end_by_themselves(seed: int) -> None:
     assert_ended_by_itself(random_game("codeone", seed), "codeone")
 
 
+@pytest.mark.slow  # whole random games (5-22 s each)
 @pytest.mark.parametrize(("ruleset", "seed", "list_a", "list_b"), FEATURE_GAMES)
 def test_random_games_with_hidden_lieutenants_and_controllers_never_soft_lock(
         ruleset: str, seed: int, list_a: str | None, list_b: str | None) -> None:
@@ -95,6 +98,7 @@ TOURNAMENT_TABLES = tuple((ruleset.value, item.layout.id) for ruleset in Ruleset
                           for item in table_catalogue.layouts(ruleset) if not item.sample)
 
 
+@pytest.mark.slow  # whole random games (up to 13 s each)
 @pytest.mark.parametrize(("ruleset", "table"), TOURNAMENT_TABLES)
 def test_random_games_on_every_tournament_table_never_soft_lock(ruleset: str, table: str) -> None:
     """The shipped layouts a lobby room plays on (terrain inside and around the deployment
@@ -117,6 +121,7 @@ def nearly_wiped_out(side: Side) -> Callable[[GameState], GameState]:
     return prepare
 
 
+@pytest.mark.slow  # whole random games (2-3 s each)
 @pytest.mark.parametrize(("seed", "side"), [(31, Side.A), (32, Side.B)])
 def test_random_n5_games_in_retreat_end_by_themselves(seed: int, side: Side) -> None:
     """Retreat! (DIGEST 11.4): the army in Retreat! is in Loss of Lieutenant with every
@@ -140,6 +145,7 @@ def test_the_army_lists_played_have_every_feature_that_makes_a_seat_wait() -> No
             assert any(getattr(p, feature) for p in profiles), (fmt, feature)
 
 
+@pytest.mark.slow  # plays every random game above again unless they ran (cached)
 def test_the_random_games_reach_the_states_that_could_soft_lock() -> None:
     """The games above did exercise what this file guards: hidden deployment and reveals,
     Impetuous activations, joint activations with Peripherals, AROs declared and passed,

@@ -94,7 +94,7 @@ def test_a_shot_that_fails_automatically_is_offered_flagged() -> None:
 WALL = {"id": "wall", "polygon": [[10, 12], [18, 12], [18, 13], [10, 13]], "height": 6}
 START, END = (14.0, 8.0), (18.0, 8.0)
 """The Lancer steps out from behind the wall: the Enforcer at (22.5, 24) sees the end of
-its route, not its start (tests/rules/test_seed_000_all_at_once.py)."""
+its route, not its start (tests/rules/orders/test_seed_000_all_at_once.py)."""
 
 
 def _stepped_out(dice: tuple[int, ...] = ()) -> GameState:

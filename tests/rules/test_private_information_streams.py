@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import Phase as Stage
 from hypothesis import strategies as st
@@ -139,6 +140,7 @@ def _play(where: str, private_choices: bool, seed: int) -> list[object]:
 
 # Shrinking a failing pair of 90-step games takes minutes and the first failure already
 # names the item that differs: no shrinking.
+@pytest.mark.slow  # two whole games compared (4 s)
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow],
           phases=[Stage.explicit, Stage.reuse, Stage.generate])
 @given(seed=st.integers(0, 10_000),

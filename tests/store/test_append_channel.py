@@ -127,6 +127,7 @@ async def test_replies_that_do_not_come_in_time_fail_every_waiting_batch_and_the
         await impatient.close()
 
 
+@pytest.mark.slow  # kill drill
 async def test_a_redis_killed_under_a_batch_fails_it_and_the_next_batch_reconnects(
         tmp_path: Path) -> None:
     server = RedisProcess(tmp_path / "redis")
@@ -159,6 +160,7 @@ async def test_an_unreachable_redis_is_a_connection_error() -> None:
         await nowhere.execute([pack_command(b"PING")])
 
 
+@pytest.mark.slow  # redis-servers of its own
 async def test_it_connects_as_the_url_says(tmp_path: Path) -> None:
     socket_path = tmp_path / "redis.sock"
     server = RedisProcess(tmp_path / "redis", extra_args=[
@@ -194,6 +196,7 @@ async def test_it_connects_as_the_url_says(tmp_path: Path) -> None:
         server.stop()
 
 
+@pytest.mark.slow  # a redis-server of its own, with TLS
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl to make a certificate")
 async def test_it_connects_over_tls_and_checks_the_certificate(tmp_path: Path) -> None:
     cert, private_key = tmp_path / "cert.pem", tmp_path / "key.pem"

@@ -23,6 +23,7 @@ def meta() -> RoomMeta:
     return RoomMeta("restart-room", RoomSettings("n5", 2.0, "private", fixed_seed=1), "a", "b", 1)
 
 
+@pytest.mark.slow  # kill drill
 async def test_kill_9_of_redis_loses_no_accepted_append_and_down_means_try_again(
         tmp_path: Path) -> None:
     server = RedisProcess(tmp_path / "redis")
@@ -69,6 +70,7 @@ async def test_unreachable_redis_is_storage_unavailable_not_a_crash() -> None:
         await store.close()
 
 
+@pytest.mark.slow  # kill drill
 async def test_appends_in_flight_when_redis_dies_are_storage_unavailable_then_land_after(
         tmp_path: Path) -> None:
     server = RedisProcess(tmp_path / "redis")
@@ -122,6 +124,7 @@ async def until_an_append_waits(admin: aioredis.Redis, behind_it: bool = False) 
         pass
 
 
+@pytest.mark.slow  # a redis-server of its own, restarted
 async def test_after_an_external_restart_the_pools_stale_connections_are_replaced(
         tmp_path: Path) -> None:
     """The review: ~20 s after Redis was back (and /readyz 200), a spectator resuming from

@@ -73,6 +73,7 @@ async def test_a_room_stored_before_tables_reads_back_on_the_sample_layout(
         await store.close()
 
 
+@pytest.mark.slow  # a redis-server of its own, restarted
 async def test_the_table_survives_a_restart_of_redis(tmp_path: Path) -> None:
     server = RedisProcess(tmp_path / "redis")
     server.start()

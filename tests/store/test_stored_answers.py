@@ -91,6 +91,7 @@ async def test_a_refused_append_stores_no_answer(store: RoomStore) -> None:
     assert loaded.version == 2
 
 
+@pytest.mark.slow  # kill drill
 async def test_an_acknowledged_answer_survives_a_kill_9_of_redis(tmp_path: Path) -> None:
     redis = RedisProcess(tmp_path / "redis")
     redis.start()

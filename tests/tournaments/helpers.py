@@ -1,12 +1,17 @@
-"""A tournament driven through its HTTP API, as an organizer and its players would."""
+"""A tournament driven through its HTTP API, as an organizer and its players would; the app
+served in the test's loop and the settings it runs with."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from typing import Any
 
 import httpx
+from starlette.applications import Starlette
 
+from server.config import Settings
+from testkit.serving import running_server
 from testkit.wsclient import Client
 
 _ids = itertools.count(1)
@@ -75,3 +80,18 @@ async def concede(base: str, page: dict[str, Any]) -> None:
         assert type(answer).__name__ == "Accepted", answer
     finally:
         await client.close()
+
+
+def serving(app: Starlette, app_settings: Settings) -> contextlib.AbstractAsyncContextManager[str]:
+    """The app on 127.0.0.1:<free port> in the test's loop (tests/server's running_server)."""
+    return running_server(app_settings, app=app)
+
+
+def app_settings(**overrides: Any) -> Settings:
+    """Test settings; every test's organizer and players are at 127.0.0.1, so the limits
+    per address (registrations, tournaments, rooms) are off unless a test sets them
+    (test_registration_limits.py, test_round_limits.py)."""
+    return Settings(**{"freeze_gc": False, "grace_s": 30.0, "static_dir": None,
+                       "rate_burst": 10_000, "client_registration_burst": 0,
+                       "registrations_per_address": 0, "client_tournament_burst": 0,
+                       "client_room_burst": 0, **overrides})

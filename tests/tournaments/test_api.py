@@ -14,8 +14,7 @@ from protocol.messages import Accepted
 from server.app import create_app
 from server.rules.armies.army_catalogue import sample_armies
 from testkit.wsclient import Client
-from tests.tournaments.conftest import app_settings, serving
-from tests.tournaments.helpers import Organizer, action_id, concede
+from tests.tournaments.helpers import Organizer, action_id, app_settings, concede, serving
 
 ARMY = "helion-c1-patrol"
 

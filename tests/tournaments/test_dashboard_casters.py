@@ -18,8 +18,7 @@ from server.app import create_app
 from server.store.redis_store import RedisRoomStore
 from testkit.wsclient import Client
 from tests.support.withdrawn_casters import refused_as_withdrawn
-from tests.tournaments.conftest import app_settings, serving
-from tests.tournaments.helpers import Organizer
+from tests.tournaments.helpers import Organizer, app_settings, serving
 
 pytestmark = pytest.mark.redis
 

@@ -36,8 +36,7 @@ from testkit.redis_process import RedisProcess
 from testkit.scripted_game import TABLE, plan
 from testkit.wsclient import Client
 from tests.support.liveness import play_random_game
-from tests.tournaments.conftest import app_settings, serving
-from tests.tournaments.helpers import Organizer
+from tests.tournaments.helpers import Organizer, app_settings, serving
 
 ARMY = "helion-c1-patrol"
 ENGINE = RulesCoreEngine()
@@ -235,6 +234,7 @@ async def check_every_step(store: RoomStore, first: GameState,
     assert state.result is not None or not to_the_end, "the game was played to its end"
 
 
+@pytest.mark.slow  # a whole game, every step replayed (16 s)
 async def test_the_kept_states_are_the_full_replay_at_every_step_of_the_bench_game() -> None:
     first, batches = bench_game()
     await check_every_step(MemoryRoomStore(), first, batches, seed=1)
@@ -256,6 +256,7 @@ async def test_a_delayed_rooms_shown_state_is_the_spectators_full_replay_at_ever
                            to_the_end=False)
 
 
+@pytest.mark.slow  # whole random games, every step replayed (43 s)
 async def test_the_kept_states_are_the_full_replay_at_every_step_of_a_random_game(
         monkeypatch: pytest.MonkeyPatch) -> None:
     first, batches = random_game(monkeypatch, "n5", 1)

@@ -15,8 +15,7 @@ from starlette.applications import Starlette
 
 from server.app import create_app
 from server.store.tournament_store import MemoryTournamentStore, TournamentStore
-from tests.tournaments.conftest import app_settings, serving
-from tests.tournaments.helpers import Organizer, action_id
+from tests.tournaments.helpers import Organizer, action_id, app_settings, serving
 
 ARMY = "helion-c1-patrol"
 

@@ -23,8 +23,7 @@ from server.store.redis_store import RedisRoomStore
 from server.store.tournament_store import TABLES_KEY, RedisTournamentStore
 from server.tournaments.service import Tournaments
 from testkit.redis_process import RedisProcess
-from tests.tournaments.conftest import app_settings, serving
-from tests.tournaments.helpers import Organizer
+from tests.tournaments.helpers import Organizer, app_settings, serving
 
 pytestmark = pytest.mark.redis
 

@@ -10,8 +10,7 @@ import httpx
 from protocol.messages import Accepted, Options, OptionsRequest, Rejected
 from server.app import create_app
 from testkit.wsclient import Client
-from tests.tournaments.conftest import app_settings, serving
-from tests.tournaments.helpers import Organizer
+from tests.tournaments.helpers import Organizer, app_settings, serving
 
 REGISTERED = {"Dmitri": "vesper-c1-cell", "Erin": "helion-c1-patrol", "Femi": "vesper-c1-cell"}
 NAMES = {"vesper-c1-cell": "Vesper Cell (CodeOne)", "helion-c1-patrol": "Helion Patrol (CodeOne)"}

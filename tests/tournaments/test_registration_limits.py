@@ -13,8 +13,7 @@ import httpx
 import pytest
 
 from server.app import create_app
-from tests.tournaments.conftest import app_settings, serving
-from tests.tournaments.helpers import Organizer, action_id
+from tests.tournaments.helpers import Organizer, action_id, app_settings, serving
 
 ARMY = "helion-c1-patrol"
 

@@ -12,8 +12,7 @@ from typing import Any
 import httpx
 
 from server.app import create_app
-from tests.tournaments.conftest import app_settings, serving
-from tests.tournaments.helpers import Organizer
+from tests.tournaments.helpers import Organizer, app_settings, serving
 
 ARMY = "helion-c1-patrol"
 

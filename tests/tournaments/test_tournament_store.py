@@ -52,6 +52,7 @@ async def test_a_creation_claims_its_id_once_and_public_lists_newest_first(
     assert len(await store.public(1)) == 1
 
 
+@pytest.mark.slow  # kill drill
 @pytest.mark.redis
 async def test_the_log_survives_a_kill_9_of_redis(tmp_path: Path) -> None:
     server = RedisProcess(tmp_path / "redis")

@@ -115,7 +115,7 @@ async def test_four_players_two_rounds_with_a_restart_in_the_middle(
     async with httpx.AsyncClient(base_url=node.base, timeout=60) as http:
         # Without uniform ARO windows (on by default in tournaments): the random players
         # answer every window at once and would wait 3 s of wall time on each one;
-        # tests/server/test_uniform_aro_windows.py covers the hold.
+        # tests/rooms/test_uniform_aro_windows.py covers the hold.
         organizer, _ = await Organizer.create(http, tables=["sample-open-codeone"],
                                               aro_min_open_s=0)
         tokens = {}

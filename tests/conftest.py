@@ -1,0 +1,85 @@
+"""Fixtures more than one folder uses: a real redis-server for the session, a client of it
+from outside, a room store on it, a redis-server of a test's own to kill and start again;
+and a real uvicorn server with the fake engine on a free port, in the test's event loop,
+with an HTTP client of it (the lobby's and the health routes' tests).
+
+Each folder's own conftest holds only what is local to it (the store contract's store of
+each kind, the cluster's server processes, the tournaments' store, the deploy topology).
+Helpers shared by several folders are plain modules: ``tests/helpers.py`` (test settings,
+making a room in the lobby) and ``tests/doubles/`` (the fake engine, clock and member).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import redis.asyncio as aioredis
+
+from server.store.redis_store import RedisRoomStore
+from testkit.redis_process import RedisProcess
+from testkit.serving import running_server
+from tests.doubles.fake_engine import FakeEngine
+from tests.helpers import settings
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProcess]:
+    """One redis-server for the session, on a free port. Tests share it: each keeps to its
+    own rooms and keys."""
+    server = RedisProcess(Path(tmp_path_factory.mktemp("redis")))
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+async def admin(redis_server: RedisProcess) -> AsyncIterator[aioredis.Redis]:
+    """A plain client of the session's Redis, to look at it or act on it from outside."""
+    client = aioredis.Redis.from_url(redis_server.url)
+    try:
+        yield client
+    finally:
+        await client.aclose()
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[RedisProcess]:
+    """A redis-server of the test's own, to kill and start again (same port and data)."""
+    server = RedisProcess(tmp_path / "redis")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+async def redis_store(redis_server: RedisProcess) -> AsyncIterator[RedisRoomStore]:
+    """The room store on the session's Redis."""
+    store = RedisRoomStore.from_url(redis_server.url)
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+@pytest.fixture
+def fake_engine() -> FakeEngine:
+    return FakeEngine()
+
+
+@pytest.fixture
+async def fake_server(fake_engine: FakeEngine) -> AsyncIterator[str]:
+    async with running_server(settings(), fake_engine) as url:
+        yield url
+
+
+@pytest.fixture
+async def http(fake_server: str) -> AsyncIterator[httpx.AsyncClient]:
+    async with httpx.AsyncClient(base_url=fake_server) as client:
+        yield client

@@ -1,0 +1,87 @@
+"""Seat presence outlives the process (issue 5: "open deadlines (ARO windows, reconnection
+grace) stored with the room"): a room loaded again from the store — after a restart, a
+takeover or leaving memory — keeps an away seat's original grace deadline, keeps an
+abandoned seat abandoned, and starts the grace period of a seat that was connected."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from protocol.messages import Presence, Welcome
+from server.config import Settings
+from server.fanout import Audience, LocalFanout
+from server.rooms.registry import RoomRegistry
+from server.rooms.room import Room, now_ms
+from server.rooms.seats import SEAT_GRACE
+from server.store import MemoryRoomStore, RoomSettings
+from tests.doubles.fake_engine import FakeEngine
+from tests.doubles.members import RecordingMember
+
+SETTINGS = Settings(freeze_gc=False, static_dir=None, grace_s=600.0)
+
+
+def registry(store: MemoryRoomStore, **overrides: object) -> RoomRegistry:
+    """A node on ``store``: a second one on the same store is the server after a restart."""
+    settings = replace(SETTINGS, **overrides)  # type: ignore[arg-type]
+    return RoomRegistry(store, LocalFanout(), FakeEngine(), settings)
+
+
+async def open_room(node: RoomRegistry, room_id: str) -> Room:
+    room = await node.open(room_id)
+    assert isinstance(room, Room)
+    return room
+
+
+async def join(room: Room, audience: Audience) -> RecordingMember:
+    member = RecordingMember(audience)
+    await room.join(member, None if audience is Audience.SPECTATOR else audience.value, None)
+    return member
+
+
+async def test_an_away_seat_keeps_its_grace_deadline_and_a_connected_one_starts_its_own() -> None:
+    store = MemoryRoomStore()
+    before = registry(store)
+    created = await before.create(RoomSettings("n5", 60.0, "private", fixed_seed=1))
+    room = await open_room(before, created.meta.room_id)
+    a, b = await join(room, Audience.A), await join(room, Audience.B)
+    room.leave(b)
+    away = await a.until(Presence, lambda p: p.seat == "B" and p.status == "away")
+    assert away.grace_deadline_ms is not None
+    stored = await store.load_room(room.room_id)
+    assert stored is not None
+    assert {d.key: d.at_ms for d in stored.deadlines if d.kind == SEAT_GRACE} == {
+        "A": 0, "B": away.grace_deadline_ms}
+
+    # The process dies (its sockets with it); another one loads the room from the store.
+    loaded_at = now_ms()
+    after = registry(store)
+    again = await open_room(after, room.room_id)
+    watcher = await join(again, Audience.SPECTATOR)
+    welcome = watcher.of(Welcome)[0]
+    assert welcome.seats == {"A": "away", "B": "away"}
+    assert again._presence.seats["B"].grace_deadline_ms == away.grace_deadline_ms, "the original deadline"
+    grace_a = again._presence.seats["A"].grace_deadline_ms
+    assert grace_a is not None and grace_a >= loaded_at + 600_000, "A's grace starts at the load"
+    a_back = await join(again, Audience.A)
+    assert a_back.of(Welcome)[0].seats == {"A": "connected", "B": "away"}
+    await before.shutdown()
+    await after.shutdown()
+
+
+async def test_an_abandoned_seat_stays_abandoned_and_a_past_grace_deadline_expires_at_once() -> None:
+    store = MemoryRoomStore()
+    before = registry(store, grace_s=0.01)
+    created = await before.create(RoomSettings("n5", 60.0, "private", fixed_seed=1))
+    room = await open_room(before, created.meta.room_id)
+    a, b = await join(room, Audience.A), await join(room, Audience.B)
+    room.leave(b)
+    await a.until(Presence, lambda p: p.seat == "B" and p.status == "abandoned")
+    room.leave(a)  # A's grace (0.01 s) ends while nobody runs the room: see the reload
+    await before.shutdown()
+
+    after = registry(store)
+    again = await open_room(after, room.room_id)
+    watcher = await join(again, Audience.SPECTATOR)
+    assert watcher.of(Welcome)[0].seats["B"] == "abandoned"
+    await watcher.until(Presence, lambda p: p.seat == "A" and p.status == "abandoned")
+    await after.shutdown()
