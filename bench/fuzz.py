@@ -30,7 +30,7 @@ body ``{"error", "message"}`` for every 4xx of the API, the exact answer where i
 (a seat token that opens the room, a room that exists or not), and no room stored by a
 refused request. It prints a summary and exits 1 on any violation (``--allow-known``: not
 for violations of the known bugs listed in ``KNOWN_BUGS``, each pinned by a strict xfail
-test). The suite's smoke runs (tests/server/test_fuzz_protocol.py, test_fuzz_http.py) use
+test). The suite's smoke runs (tests/protocol/test_fuzz_protocol.py, test_fuzz_http.py) use
 this same harness at a small size.
 
 The server runs with its per-socket rate limit and its work budgets lifted (as bench.run

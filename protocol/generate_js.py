@@ -2,7 +2,8 @@
 
 Run ``python -m protocol.generate_js`` after changing ``protocol/constants.py`` (or the
 rules core's ``Reason`` codes); ``--check`` exits 1 when the committed file is out of date,
-which is what ``tests/server/test_protocol_constants_js.py`` asserts.
+which is what ``tests/protocol/test_protocol_codec.py`` asserts
+(``test_generated_js_constants_are_up_to_date``).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Helpers for tests that run a node in their own process: its settings, and the lobby
-request that makes a room (tests/server/serving.py serves the app)."""
+request that makes a room (testkit/serving.py serves the app)."""
 
 from __future__ import annotations
 

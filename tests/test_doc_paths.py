@@ -22,17 +22,6 @@ _CODE = re.compile(r"`([^`\n]+)`")
 _PATH = re.compile(rf"^(?:{'|'.join(re.escape(f) for f in TOP_FOLDERS)})/[\w./*{{}},-]*$")
 _BRACES = re.compile(r"\{([^{}]*)\}")
 
-ARRIVING = frozenset({
-    "tests/conftest.py", "tests/lobby", "tests/node", "tests/protocol",
-    "tests/rooms", "tests/rules/orders", "tests/rules/combat", "tests/rules/table",
-    "tests/rules/armies", "tests/transport",
-})
-"""Paths of the layout docs/architecture.md describes that other branches of issue 34 create
-(the room's collaborators, server/node/, the test kit, tests mirroring the packages). Each
-is excused only while it is absent: once its branch is merged, remove it here
-(``test_arriving_paths_are_still_to_come`` says which)."""
-
-
 def _documents() -> list[Path]:
     return [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
@@ -70,7 +59,7 @@ def _missing() -> list[str]:
     missing = []
     for document in _documents():
         for cited in sorted(_cited(document.read_text())):
-            absent = [p for p in _expanded(cited) if not _exists(p) and p not in ARRIVING]
+            absent = [p for p in _expanded(cited) if not _exists(p)]
             if absent:
                 missing.append(f"{document.relative_to(ROOT)}: `{cited}` ({', '.join(absent)})")
     return missing
@@ -79,11 +68,6 @@ def _missing() -> list[str]:
 def test_every_cited_path_exists() -> None:
     missing = _missing()
     assert not missing, "paths cited in the docs that do not exist:\n" + "\n".join(missing)
-
-
-def test_arriving_paths_are_still_to_come() -> None:
-    arrived = sorted(p for p in ARRIVING if _exists(p))
-    assert not arrived, f"these paths exist now: remove them from ARRIVING: {arrived}"
 
 
 def test_the_docs_cite_paths() -> None:

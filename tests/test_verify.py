@@ -1,10 +1,10 @@
 """``python -m server.verify``: it accepts the record of a real game with many dice and
 rejects, naming the die or the field, every kind of tampering with it.
 
-The game is played with the rules core alone (tests/support/full_game.py) and made into a
+The game is played with the rules core alone (testkit/full_game.py) and made into a
 record by the server's own ``build_record``; tests/lobby/test_record.py checks a record
 The game is played with the rules core alone (testkit/full_game.py) and made into a
-record by the server's own ``build_record``; tests/server/test_record.py checks a record
+record by the server's own ``build_record``; tests/lobby/test_record.py checks a record
 served over HTTP after a game played through websockets.
 """
 

@@ -1,7 +1,7 @@
 // Combat Jump (Airborne Deployment) in the app's words: the log lines of trooper_kept_airborne
 // (its owner's only), combat_jump_landed (passed and failed), the Combat Jump skill and the
 // private Order. The events are as server/rules/views.py sends them to the opponent (B) and
-// the owner (A) in tests/rules/test_combat_jump.py's game.
+// the owner (A) in tests/rules/orders/test_combat_jump.py's game.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";

@@ -1,6 +1,6 @@
 """Write client-js/test/fixtures/terrain-names.json: how the rules core names every piece of
 every shipped table (``server.rules.table.terrain_names``), for client-js/app/terrain-names.js
-to match (test/terrain-names.test.js); tests/rules/test_table_messages.py checks that the
+to match (test/terrain-names.test.js); tests/rules/table/test_table_messages.py checks that the
 file is current.
 
 Run from the repository root: ``.venv/bin/python client-js/test/make_terrain_names_fixture.py``.

@@ -31,7 +31,7 @@ what ``send`` would do:
   connected, the transport is not closing, and its writer is not paused (a reader that
   does not keep up: then ``send`` would wait, and the session queues instead).
 
-Otherwise the session sends through ASGI as before. ``tests/server/test_direct_frames.py``
+Otherwise the session sends through ASGI as before. ``tests/transport/test_direct_frames.py``
 checks the frames against websockets' parser and this path against the installed uvicorn.
 """
 

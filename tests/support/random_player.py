@@ -11,7 +11,7 @@ deployment point may be refused; that is expected, the next candidate follows.
 
 Nothing here reads the rules core's state: the same player drives a game through the rules
 core (``tests/rules/test_liveness.py``, which projects the state with ``views``) and through
-the real server (``tests/server/test_liveness_websocket.py``, from the frames it receives).
+the real server (``tests/e2e/test_liveness_websocket.py``, from the frames it receives).
 Trooper base sizes come from the Silhouette table, which is open static data.
 """
 

@@ -83,7 +83,7 @@ async def concede(base: str, page: dict[str, Any]) -> None:
 
 
 def serving(app: Starlette, app_settings: Settings) -> contextlib.AbstractAsyncContextManager[str]:
-    """The app on 127.0.0.1:<free port> in the test's loop (tests/server's running_server)."""
+    """The app on 127.0.0.1:<free port> in the test's loop (testkit.serving's running_server)."""
     return running_server(app_settings, app=app)
 
 
