@@ -8,7 +8,8 @@ reach), of the benchmark's scripted game, and of a game that ends on a chess clo
 clocks' switch goes before ``game_ended``) is checked: its state equals ``apply_all`` of its
 events, and its log names every Suppressive Fire change right after the event that made it
 (``suppressive_fire_changed``, which ``decide`` makes as it folds each event).
-"""
+
+Implementation test: no rule section."""
 
 from __future__ import annotations
 

@@ -4,7 +4,9 @@ resolution was imported at the first roll: 25 ms in a server that writes no byte
 every event's, command's and the state's plain-data converters, both ways
 (``engine.prepare``: a converter made at a type's first use reads the type hints
 and compiles generated source, 6 ms for the first roll's events). Checked in a fresh
-interpreter, where nothing was converted yet."""
+interpreter, where nothing was converted yet.
+
+Implementation test: no rule section."""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
 """``server.rules.evolve.replace`` builds what ``dataclasses.replace`` builds: checked on the
 rules core's own classes over a whole scripted game, and on the corner cases of the
-dataclass machinery it reimplements."""
+dataclass machinery it reimplements.
+
+Implementation test: no rule section."""
 
 from __future__ import annotations
 

@@ -7,7 +7,8 @@ type-checking one, from the interpreter but not from mypy or a reader). An edge 
 each module of ``server.rules`` it names: ``from .x import y`` names ``x`` and, when ``x`` is
 a package and ``y`` one of its modules, ``x.y``; a package's ``__init__`` is a module like
 any other.
-"""
+
+Implementation test: no rule section."""
 
 from __future__ import annotations
 

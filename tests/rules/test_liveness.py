@@ -24,7 +24,9 @@ At every step before the end:
 Every game ends by itself (its last Game Round, or Retreat!) within a bound on commands,
 never by a concession. Orders per Player Turn are capped (ending a turn is always legal) to
 keep the file within about a minute on the project's 2-core machines.
-"""
+
+Implementation test: no rule section. Liveness is the server's own promise, not a rule; the
+deployment regressions below cite DIGEST 11.1."""
 
 from __future__ import annotations
 
@@ -189,7 +191,8 @@ def test_regression_2026_11_24_deploying_every_trooper_offered_never_soft_locks_
     player who deployed every trooper it was offered in step 1 or 2 left no reserve, and
     could neither end the step (one trooper must wait) nor deploy again. Players who deploy
     whatever is offered before ending a step must still get through the four steps, each
-    of the first two ending with exactly one main trooper in reserve."""
+    of the first two ending with exactly one main trooper in reserve.
+    DIGEST 11.1: the four deployment steps."""
     def deployed(state: GameState) -> bool:
         return state.phase in (Phase.ORDERS, Phase.IMPETUOUS)
 
@@ -203,6 +206,7 @@ def test_regression_2026_11_24_deploying_every_trooper_offered_never_soft_locks_
 
 
 def test_regression_2026_11_24_each_of_the_first_two_steps_keeps_one_main_trooper_back() -> None:
+    """DIGEST 11.1: each player keeps one trooper back for the last two deployment steps."""
     def first_two_steps(state: GameState) -> bool:
         return state.phase is Phase.DEPLOYMENT and state.deployment.step == 3
 

@@ -1,4 +1,6 @@
-"""The compiled rules modules: the suite runs them, and a stale one is refused."""
+"""The compiled rules modules: the suite runs them, and a stale one is refused.
+
+Implementation test: no rule section."""
 
 from __future__ import annotations
 

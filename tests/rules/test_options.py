@@ -35,6 +35,7 @@ def activated(**extra: Any) -> Any:
 
 
 def test_activations_are_the_order_types_the_rules_core_accepts() -> None:
+    """DIGEST 3.1: the Order types and who may spend them."""
     state = skirmish(PLACEMENTS)
     options = seat_options(state, Side.A)
     assert options["activate"][A1] == ["regular"]
@@ -51,6 +52,7 @@ def test_activations_are_the_order_types_the_rules_core_accepts() -> None:
 
 
 def test_first_skill_offers_every_structure_and_attacks_with_legal_targets_only() -> None:
+    """DIGEST 4.1: the legal skill combinations of an Order."""
     state = activated()
     skills = seat_options(state, Side.A)["skills"]
     assert skills["index"] == 1
@@ -64,6 +66,7 @@ def test_first_skill_offers_every_structure_and_attacks_with_legal_targets_only(
 
 
 def test_second_skill_after_a_short_skill_is_a_movement_only() -> None:
+    """DIGEST 4.1: after a Short Skill comes a Basic Short Skill, never a Long one."""
     state = activated()
     state, _ = play(state, Side.A, {"type": "declare_skill", "skill": {
         "type": "bs_attack", "weapon": "line_rifle", "targets": [{"trooper": B_SHOOTER, "burst": 3}]}})
@@ -76,6 +79,7 @@ def test_second_skill_after_a_short_skill_is_a_movement_only() -> None:
 
 
 def test_aro_options_from_zone_of_control_without_line_of_fire_are_dodge_or_reset() -> None:
+    """DIGEST 6.1: in Zone of Control without Line of Fire, only Dodge or Reset."""
     state = activated(**{B_ZOC: (20.0, 12.0, 90.0)})  # 6" from the route, facing away
     state, _ = play(state, Side.A, {"type": "declare_skill", "skill": {
         "type": "move", "route": [[22.5, 4], [22.5, 7]]}})
@@ -89,6 +93,7 @@ def test_aro_options_from_zone_of_control_without_line_of_fire_are_dodge_or_rese
 
 
 def test_sight_lists_enemies_in_line_of_fire_and_never_hidden_ones() -> None:
+    """DIGEST 10.1 and DIGEST 11.2."""
     state = skirmish({**PLACEMENTS, "B-t2": (30.0, 28.0, 270.0, "hidden")})
     sight = seat_options(state, Side.A)["sight"]
     assert B_SHOOTER in sight[A1]
@@ -97,6 +102,7 @@ def test_sight_lists_enemies_in_line_of_fire_and_never_hidden_ones() -> None:
 
 
 def test_deployment_options_name_the_deployer_and_its_waiting_troopers() -> None:
+    """DIGEST 11.1: the deployment steps."""
     from server.rules.armies.army_catalogue import sample_army
     from server.rules.events import ArmyChosen, InitiativeRolled, InitiativeSettled
     from tests.support.skirmish import tid
@@ -136,6 +142,7 @@ def test_engaged_trooper_is_offered_only_close_combat_and_an_unconscious_enemy_f
 
 
 def test_firing_points_are_the_corners_of_the_path_with_the_shots_legal_from_each() -> None:
+    """DIGEST 4.1: a shot may leave from any point of the declared route."""
     state = activated()
     state, _ = play(state, Side.A, {"type": "declare_skill", "skill": {
         "type": "move", "route": [[22.5, 4], [21.5, 5], [22.5, 6]]}})

@@ -14,7 +14,8 @@ column by NAME, wherever it lives, so that moving test files between folders cha
 Anything else in backticks in the Tests column fails: a citation nobody checks proves
 nothing. A row whose status starts with "done" must name a test, or say "as <row>" of rows
 that do; the project set-up rows are proved by the test command itself.
-"""
+
+Implementation test: no rule section."""
 
 from __future__ import annotations
 

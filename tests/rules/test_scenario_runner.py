@@ -1,5 +1,7 @@
 """The scenario runner itself: its matcher can fail, malformed files are refused, and a
-broken rule in the engine makes the scenarios that exercise it fail."""
+broken rule in the engine makes the scenarios that exercise it fail.
+
+Implementation test: no rule section."""
 
 from __future__ import annotations
 

@@ -2,7 +2,9 @@
 
 Each file is one or more whole activations: setup, commands, and the expected events or
 rejection codes. The format is described in tests/rules/scenarios/README.md.
-"""
+
+Implementation test: no rule section. Each scenario file names the rule it proves in its
+``rules`` field."""
 
 from __future__ import annotations
 

@@ -4,7 +4,9 @@ exactly what the reflective walker it replaced did (``serial_reference``), with 
 
 It reads data first with the decoders generated per type (``plain.decoders``), which only
 tell that data is wrong; these must never accept what the walker refuses, nor build another
-value, and every value of every event type must make the round trip exactly."""
+value, and every value of every event type must make the round trip exactly.
+
+Implementation test: no rule section."""
 
 from __future__ import annotations
 

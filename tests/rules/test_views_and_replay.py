@@ -1,5 +1,8 @@
 """Hidden and private information in views; replaying events rebuilds the state; and
-property tests over random legal play (hypothesis)."""
+property tests over random legal play (hypothesis).
+
+Implementation test: no rule section. That holds for the replay, plain-data and dice-secret
+tests; the view tests cite DIGEST 11.2 and 12 each."""
 
 from __future__ import annotations
 
@@ -36,6 +39,7 @@ def _text(plain: object) -> str:
 
 
 def test_camouflage_marker_is_open_but_what_it_is_is_private() -> None:
+    """DIGEST 11.2 and 12: a Marker's place is open, its content private."""
     state = skirmish({"A-t1": (3, 2, 90.0), "B-t1": (3, 30, 90.0), "B-t2": (12, 28, 270.0)})
     marker = next(t for t in view_state(state, Side.A)["troopers"] if t["id"] == "B-t2")
     assert marker["marker"] is True and marker["camouflage"] == 6
@@ -50,6 +54,7 @@ def test_camouflage_marker_is_open_but_what_it_is_is_private() -> None:
 
 
 def test_hidden_deployment_trooper_is_not_in_the_opponents_view() -> None:
+    """DIGEST 12: a Hidden Deployment trooper is not on the table."""
     state = skirmish({"A-t1": (2, 2, 90.0), "B-t1": (2, 46, 90.0), "B-t2": (10, 40, 270.0, "hidden")}, ruleset="n5")
     ids_a = {t["id"] for t in view_state(state, Side.A)["troopers"]}
     ids_b = {t["id"] for t in view_state(state, Side.B)["troopers"]}
@@ -58,6 +63,7 @@ def test_hidden_deployment_trooper_is_not_in_the_opponents_view() -> None:
 
 
 def test_lieutenant_identity_costs_and_dice_state_are_private() -> None:
+    """DIGEST 11.2: the Lieutenant's identity and the costs are private."""
     state = new_game_in_orders_phase("codeone")
     lieutenant = next(t.id for t in state.troopers_of(Side.A) if t.entry.lieutenant)
     for viewer in (Side.B, SPECTATOR):
@@ -289,7 +295,8 @@ def _check_view_private(state: GameState, viewer: Side | object) -> None:
 def test_random_legal_games_keep_invariants_and_replay(seed: int, ruleset: str) -> None:
     """Random legal games with random dice, played to the end: no order spent twice or
     below zero, no trooper with two AROs, no trooper acts while Null, views never hold
-    another player's private information, and replaying the log rebuilds the final state."""
+    another player's private information, and replaying the log rebuilds the final state.
+    DIGEST 6.1 (one ARO per trooper) and 7.7 (Null troopers do not act)."""
     initial = engine.new_game(engine.GameSetup(ruleset=ruleset, seed=seed))
     state, log = _random_game(initial, random.Random(seed), max_commands=5000, views_every=4)
     assert state.phase is Phase.GAME_OVER, "the random game reaches its end"

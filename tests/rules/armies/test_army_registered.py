@@ -1,6 +1,8 @@
 """A game set up with a registered army per side (a tournament table): that army is the only
 one the side may choose and the only one its options offer; any other is refused with
-``army_not_registered``. A side without one, and a game without any, choose freely."""
+``army_not_registered``. A side without one, and a game without any, choose freely.
+
+DIGEST 11.1 (the tournament pre-game order: a player plays the army it registered)."""
 
 from __future__ import annotations
 

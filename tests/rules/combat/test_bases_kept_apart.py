@@ -10,7 +10,9 @@ stops there, touching it (docs/rules-decisions/resolution.md, "Dodge movement th
 another base"). In a joint activation each participant's route is judged with the troopers
 declared before it standing at the end of their own routes. A player deploys no model
 onto its own trooper in Hidden Deployment.
-"""
+
+DIGEST 9 (Move: where a base may end) and DIGEST 6.3 (Dodge: its move in the Effects step,
+active side first); DIGEST 12 for Hidden Deployment."""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
 """The room's dice: a committed 256-bit secret, both players' contributions, HMAC-SHA256
-per die with rejection sampling (docs/fair-play.md)."""
+per die with rejection sampling (docs/fair-play.md).
+
+Implementation test: no rule section. The dice's fairness and secrecy are the project's
+(docs/fair-play.md); the rules only ask for a d20."""
 
 from __future__ import annotations
 

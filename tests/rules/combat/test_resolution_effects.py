@@ -30,7 +30,8 @@ def _state() -> tuple[GameState, TrooperId, TrooperId]:
 
 
 def test_each_effect_changes_only_what_it_says() -> None:
-    """Wounded sets totals; Moved goes to the route's end; the rest flip one field each."""
+    """Wounded sets totals; Moved goes to the route's end; the rest flip one field each.
+    DIGEST 5.1, the Effects step."""
     state, a, b = _state()
     state = apply_effect(state, Wounded(a, 1, Condition.UNCONSCIOUS))
     state = apply_effect(state, Moved(b, ((20, 10), (21, 10)), "dodge"))
@@ -49,5 +50,6 @@ def test_each_effect_changes_only_what_it_says() -> None:
 
 
 def test_became_idle_changes_nothing() -> None:
+    """DIGEST 9: Idle does nothing but count as activated."""
     state, a, _ = _state()
     assert apply_effect(state, BecameIdle(a, "bs_attack", "no_line_of_fire")) == state

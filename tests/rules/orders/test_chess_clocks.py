@@ -3,7 +3,8 @@ explicit room times: whose clock runs (initiative choice, deployment, the active
 turn, an ARO window waiting on the reactive player), the time-out (``clock_ran_out``) ending
 the turn after the current Order, the out-of-time player still declaring AROs, its later
 turns ending at once, and the game still reaching its end. No clock in a room without them.
-"""
+
+DIGEST 15 (tournament timing: a chess clock per player)."""
 
 from __future__ import annotations
 

@@ -5,7 +5,9 @@ when activated: its front arc decides its Line of Fire there, as if it had not m
 the points after the start it has been moving, turning as it goes, so it may look any way
 from them (docs/rules-decisions/README.md, "Firing point"). A Move does not give the starting
 point all-round sight.
-"""
+
+DIGEST 4.1 (a skill is declared from a point already reached in the Order) and DIGEST 10.1
+(the 180 degree front arc)."""
 
 from __future__ import annotations
 

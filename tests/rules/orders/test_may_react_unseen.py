@@ -1,5 +1,8 @@
 """``aro_eligibility.may_react_unseen``: from public facts only, whether a side could hold a trooper
-whose presence or ARO eligibility is private (uniform ARO windows, docs/fair-play.md)."""
+whose presence or ARO eligibility is private (uniform ARO windows, docs/fair-play.md).
+
+DIGEST 11.2 and DIGEST 12 (Markers, Hidden Deployment and airborne troopers are private)
+against DIGEST 6.1 (who may declare an ARO)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
 """The broad phase of ``has_line_of_fire`` on dense tables (docs/performance.md, "Tables worth
 playing on"): the pieces it leaves out (boxes that no sight line comes near, boxes kept per
-terrain tuple) change no answer, on many pieces as on the shipped layouts."""
+terrain tuple) change no answer, on many pieces as on the shipped layouts.
+
+Implementation test: no rule section. A speed-up checked against the plain computation."""
 
 from __future__ import annotations
 

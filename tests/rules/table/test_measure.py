@@ -54,6 +54,7 @@ def refusal(state: GameState, viewer: Viewer, origin: str | Point, to: Point,
 
 
 def test_from_a_trooper_the_distance_is_between_the_bases_and_the_bands_are_its_weapons() -> None:
+    """DIGEST 10.4: distances run between the closest points of the bases."""
     measured = measure(game(), Side.A, OFFICER, (10.0, 20.0))
     assert measured.distance == pytest.approx(16.0 - 2 * S2)  # 15.016": centre 16" apart
     assert (measured.silhouette, measured.line_of_fire, measured.in_front_arc) == (2, True, True)
@@ -66,13 +67,14 @@ def test_from_a_trooper_the_distance_is_between_the_bases_and_the_bands_are_its_
 
 
 def test_the_target_silhouette_changes_the_base_measured_to() -> None:
+    """DIGEST 10.2 and 10.4: the target's Silhouette sets the base measured to."""
     measured = measure(game(), Side.A, OFFICER, (10.0, 20.0), silhouette=8)
     assert measured.distance == pytest.approx(16.0 - S2 - S8)  # 14.130"
     assert measured.silhouette == 8
 
 
 def test_range_mods_are_the_ones_an_attack_at_that_distance_gets() -> None:
-    """The enemy standing at the point is shot at the same range band as measured."""
+    """The enemy standing at the point is shot at the same range band as measured. DIGEST 10.5."""
     for y in (10.0, 20.5, 29.0, 34.0):
         state = game(**{ENFORCER: (10.0, y, 270.0)})
         measured = measure(state, Side.A, OFFICER, (10.0, y))
@@ -88,12 +90,14 @@ def test_range_mods_are_the_ones_an_attack_at_that_distance_gets() -> None:
 
 
 def test_in_base_contact_the_close_combat_weapon_is_in_range() -> None:
+    """DIGEST 9: a CC Attack needs Silhouette contact."""
     measured = measure(game(), Side.A, OFFICER, (10.0, 4.5))
     assert measured.distance == 0.0
     assert measured.weapons is not None and measured.weapons[-1].mod == 0
 
 
 def test_behind_the_trooper_is_outside_its_front_arc_and_out_of_its_line_of_fire() -> None:
+    """DIGEST 10.1: Line of Fire only in the front arc."""
     measured = measure(game(), Side.A, OFFICER, (10.0, 1.0))
     assert (measured.in_front_arc, measured.line_of_fire) == (False, False)
     beside = measure(game(), Side.A, OFFICER, (20.0, 4.0))  # on its front line: base half in
@@ -101,6 +105,7 @@ def test_behind_the_trooper_is_outside_its_front_arc_and_out_of_its_line_of_fire
 
 
 def test_a_tall_wall_blocks_the_line_of_fire_but_not_the_arc() -> None:
+    """DIGEST 10.1: scenery blocks Line of Fire."""
     state = game(wall(8.0, 10.0, 12.0, 11.0, 5.0))
     measured = measure(state, Side.A, OFFICER, (10.0, 20.0))
     assert (measured.in_front_arc, measured.line_of_fire) == (True, False)
@@ -109,18 +114,21 @@ def test_a_tall_wall_blocks_the_line_of_fire_but_not_the_arc() -> None:
 
 def test_a_model_blocks_sight_unless_it_stands_at_the_point() -> None:
     """The Colossus (S5) between the officer and the point hides the point; measured to the
-    Colossus's own position, it is the target there and does not block itself."""
+    Colossus's own position, it is the target there and does not block itself.
+    DIGEST 10.1: models block Line of Fire too."""
     state = game(**{HEAVY: (10.0, 12.0, 90.0)})
     assert measure(state, Side.A, OFFICER, (10.0, 20.0)).line_of_fire is False
     assert measure(state, Side.A, OFFICER, (10.0, 12.0)).line_of_fire is True
 
 
 def test_between_two_points_centre_to_centre_and_nothing_else() -> None:
+    """DIGEST 10.4: a free measurement between two points."""
     assert measure(game(), SPECTATOR, (0.0, 0.0), (3.0, 4.0)) == Measurement(5.0)
 
 
 @pytest.mark.parametrize("to", [(48.5, 10.0), (-0.1, 3.0), (10.0, 48.01)])
 def test_a_point_off_the_table_is_refused(to: Point) -> None:
+    """DIGEST 10.4: measuring is done on the table."""
     code, message = refusal(game(), Side.A, OFFICER, to)
     assert code == "bad_position" and "off the table" in message
     assert refusal(game(), Side.A, to, (1.0, 1.0))[0] == "bad_position"
@@ -128,10 +136,12 @@ def test_a_point_off_the_table_is_refused(to: Point) -> None:
 
 
 def test_an_undefined_silhouette_is_refused() -> None:
+    """DIGEST 10.2: only the listed Silhouettes exist."""
     assert refusal(game(), Side.A, OFFICER, (10.0, 20.0), silhouette=9)[0] == "bad_target"
 
 
 def test_a_hidden_enemy_answers_exactly_as_an_id_that_names_nobody() -> None:
+    """DIGEST 11.2 and 12: a hidden enemy's presence is private."""
     hidden = refusal(game(), Side.A, GHOST, (10.0, 20.0))
     assert hidden == ("unknown_trooper", f"There is no trooper {GHOST}.")
     without_ghost = skirmish({k: v for k, v in PLACEMENTS.items() if k != GHOST},
@@ -145,6 +155,7 @@ def test_a_hidden_enemy_answers_exactly_as_an_id_that_names_nobody() -> None:
 
 
 def test_its_owner_measures_from_a_hidden_trooper_and_sees_its_weapons() -> None:
+    """DIGEST 12: the owner knows where its hidden trooper is."""
     measured = measure(game(), Side.B, GHOST, (30.0, 10.0))
     assert measured.distance == pytest.approx(10.0 - 2 * S2)
     assert measured.line_of_fire is True
@@ -153,6 +164,7 @@ def test_its_owner_measures_from_a_hidden_trooper_and_sees_its_weapons() -> None
 
 
 def test_an_own_trooper_not_deployed_yet_is_not_on_the_table() -> None:
+    """DIGEST 11.1: a trooper is on the table once deployed."""
     code, message = refusal(game(), Side.A, RESERVE, (10.0, 20.0))
     assert code == "trooper_not_on_table"
     name = game().trooper(RESERVE).profile.name
@@ -163,7 +175,7 @@ def test_an_own_trooper_not_deployed_yet_is_not_on_the_table() -> None:
 
 
 def test_an_enemy_marker_is_measured_from_where_it_stands_but_keeps_its_profile() -> None:
-    """A Camouflage Marker's position and Silhouette are public; what it is is not."""
+    """A Camouflage Marker's position and Silhouette are public; what it is is not. DIGEST 11.2 and 12."""
     state = game()
     assert state.trooper(SCOUT).marker
     for viewer in (Side.B, SPECTATOR):
@@ -177,6 +189,7 @@ def test_an_enemy_marker_is_measured_from_where_it_stands_but_keeps_its_profile(
 
 
 def test_enemy_and_spectator_see_a_models_weapons() -> None:
+    """DIGEST 11.2: a model's equipment is Open Information."""
     for viewer in (Side.A, SPECTATOR):
         measured = measure(game(), viewer, ENFORCER, (40.0, 30.0))
         assert measured.weapons is not None

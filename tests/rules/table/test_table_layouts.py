@@ -2,7 +2,10 @@
 tournament density, buildings of several heights, scatter and walls that block Line of Fire
 and low pieces that only give cover, the same table for both sides, lanes a base can walk
 from one deployment zone to the other, and, measured with the rules core's own Line of
-Fire, a trooper in one deployment zone sees little of the other."""
+Fire, a trooper in one deployment zone sees little of the other.
+
+Implementation test: no rule section. The shipped tables' content (the table sizes are
+DIGEST 14's)."""
 
 from __future__ import annotations
 

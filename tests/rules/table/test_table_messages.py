@@ -1,6 +1,8 @@
 """The table's messages name what the players see: terrain by its name and where it stands
 (``terrain_names``), never by the table file's internal id; troopers by their profile's name
-and skills by the rules' names, never by ids."""
+and skills by the rules' names, never by ids.
+
+Implementation test: no rule section. How refusals and terrain are named to players."""
 
 from __future__ import annotations
 

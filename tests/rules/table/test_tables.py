@@ -1,7 +1,9 @@
 """The table format (docs/tables.md): a document becomes the rules core's ``Table`` and zones,
 and every malformed one is refused with a ``TableError`` naming the field at fault. Also the
 game's table as ``GameSetup`` chooses it, and states stored before tables had ids, titles,
-names and kinds."""
+names and kinds.
+
+Implementation test: no rule section. The table file format and how a game picks its table."""
 
 from __future__ import annotations
 

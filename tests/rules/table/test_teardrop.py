@@ -1,5 +1,7 @@
 """The teardrop's plan-view geometry (server/rules/table/templates.py): which points and bases
-it covers, placed on a shooter's base."""
+it covers, placed on a shooter's base.
+
+DIGEST 13 (Direct Template weapons: the teardrop laid from the shooter's base)."""
 
 from __future__ import annotations
 
