@@ -35,6 +35,8 @@ from server.store.interface import TRY_AGAIN
 class AnswerCache:
     """The encoded answers to a seat's most recent command ids (oldest evicted first)."""
 
+    __slots__ = ("_answers", "_capacity")
+
     def __init__(self, capacity: int) -> None:
         self._capacity = capacity
         self._answers: OrderedDict[str, bytes] = OrderedDict()
@@ -49,6 +51,8 @@ class AnswerCache:
 
 
 class CommandAnswers:
+    __slots__ = ("_caches", "_fanout", "_presence", "_room_id")
+
     def __init__(self, room_id: str, capacity: int, stored: Sequence[Answer],
                  presence: Presence, fanout: Fanout) -> None:
         """``stored``: the stored answers to the seats' latest commands, oldest first."""

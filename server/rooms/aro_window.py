@@ -53,6 +53,11 @@ class WindowDeadline:
     """The window open now (``window``, None: none) and its ``deadline_ms`` (Unix ms, the
     room's clock)."""
 
+    __slots__ = (
+        "_abandoned", "_clock", "_commit", "_decide", "_drop", "_engine", "_post", "_stored",
+        "_timer", "_window_s", "deadline_ms", "hold", "room_id", "window"
+    )
+
     def __init__(self, room_id: str, settings: RoomSettings, engine: Engine, clock: Clock,
                  post: Callable[[WindowExpired | HeldCloseDue], None],
                  stored: Sequence[Deadline], abandoned: Callable[[str], bool],

@@ -35,6 +35,11 @@ from server.store import RoomMeta, RoomStore
 
 
 class CatchUp:
+    __slots__ = (
+        "_clock", "_clocks", "_delayed", "_engine", "_game", "_history", "_meta", "_presence",
+        "_public", "_store", "_views", "_window"
+    )
+
     def __init__(self, game: LiveGame, meta: RoomMeta, engine: Engine, store: RoomStore,
                  delayed: DelayedAudiences, window: WindowDeadline, clocks: ClockTimer,
                  presence: Presence, clock: Clock) -> None:

@@ -33,6 +33,11 @@ from server.rooms.stored_deadlines import StoredDeadlines
 
 
 class Joins:
+    __slots__ = (
+        "_catch_up", "_delayed", "_fanout", "_game", "_listing", "_presence", "_room_id", "_stored",
+        "_window"
+    )
+
     def __init__(self, game: LiveGame, fanout: Fanout, presence: Presence,
                  delayed: DelayedAudiences, listing: LobbyListing, catch_up: CatchUp,
                  window: WindowDeadline, stored: StoredDeadlines) -> None:

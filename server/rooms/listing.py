@@ -29,6 +29,11 @@ log = logging.getLogger("server.rooms.room")  # (the room's task's lines, as bef
 
 
 class LobbyListing:
+    __slots__ = (
+        "_busy", "_delayed", "_engine", "_game", "_meta", "_presence", "_store", "_unix_ms", "pace",
+        "stale"
+    )
+
     def __init__(self, game: LiveGame, meta: RoomMeta, engine: Engine, store: RoomStore,
                  delayed: DelayedAudiences, presence: Presence, post_due: Callable[[], None],
                  busy: Callable[[], bool], unix_ms: Clock) -> None:

@@ -18,6 +18,8 @@ from server.rooms.live_game import LiveGame
 
 
 class SeatOptions:
+    __slots__ = ("_delayed", "_engine", "_frames", "_game")
+
     def __init__(self, game: LiveGame, engine: Engine, delayed: DelayedAudiences) -> None:
         self._game = game
         self._engine = engine

@@ -12,6 +12,8 @@ from server.rooms.engine_port import Engine, Plain, State
 
 
 class SnapshotPolicy:
+    __slots__ = ("_engine", "_every", "version")
+
     def __init__(self, engine: Engine, every: int, version: int) -> None:
         """``version``: the version of the store's latest snapshot of the room."""
         self._engine = engine

@@ -24,6 +24,8 @@ log = logging.getLogger("server.rooms.room")  # (the room's task's lines, as bef
 
 
 class StoredDeadlines:
+    __slots__ = ("_fence", "_presence", "_room_id", "_store", "_window")
+
     def __init__(self, room_id: str, store: RoomStore, fence: int, window: WindowDeadline,
                  presence: Presence) -> None:
         """``fence``: the token the room writes with."""
