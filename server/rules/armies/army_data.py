@@ -369,7 +369,7 @@ def _metadata(raw: Any) -> _Metadata:
         faction_id = reader.number(entry, "id", path)
         factions[faction_id] = Faction(faction_id, reader.text(entry, "name", path),
                                        reader.text(entry, "slug", path, default=""))
-    lists = {key: reader.seq(document, key, "", MAX_METADATA_ITEMS, required=key == "hack")
+    lists = {key: reader.seq(document, key, "", MAX_METADATA_ITEMS, required=key != "hack")
              for key in ("ammunitions", "weapons", "skills", "equips", "hack")}
     return _Metadata(
         factions=factions,
