@@ -20,6 +20,7 @@ a trooper carries them as references (``ItemRef``) with their names.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -40,6 +41,9 @@ MAX_EXTRAS = 50
 MAX_TEXT = 500
 MAX_ID = 1_000_000
 MAX_CM = 100
+NO_VALUE = 255
+"""What the data writes for a characteristic a profile has none of (a dash on the printed
+profile). Read as a value; a trooper needing it is refused (``ArmyData.trooper``)."""
 
 TROOP_TYPES: Mapping[int, TroopType] = {
     1: TroopType.LI,
@@ -54,6 +58,7 @@ TROOP_TYPES: Mapping[int, TroopType] = {
 
 DISTANCE_BANDS = ("short", "med", "long", "max")
 CM_PER_INCH = Decimal("2.5")
+_MOD_TEXT = re.compile(r"[+-]?[0-9]{1,3}")
 
 
 class ArmyDataError(ValueError):
@@ -259,7 +264,7 @@ class _Reader:
 
     def text(self, parent: Mapping[str, Any], key: str, path: str,
              default: str | None = None) -> str:
-        if key not in parent and default is not None:
+        if default is not None and parent.get(key) is None:
             return default
         value = self.field(parent, key, path)
         if not isinstance(value, str):
@@ -298,7 +303,7 @@ def _mod(reader: _Reader, band: Mapping[str, Any], path: str) -> int:
     raw = reader.field(band, "mod", path)
     if isinstance(raw, int) and not isinstance(raw, bool):
         value = raw
-    elif isinstance(raw, str) and raw.strip().lstrip("+-").isdigit():
+    elif isinstance(raw, str) and _MOD_TEXT.fullmatch(raw.strip()):
         value = int(raw.strip())
     else:
         raise reader.fail(f"{path}.mod", "must be a whole number such as +3, 0 or -6")
@@ -387,6 +392,7 @@ class _FactionReader:
     def __init__(self, faction_id: int, metadata: _Metadata) -> None:
         self.reader = _Reader(f"faction {faction_id}")
         self.metadata = metadata
+        self.weapon_names = {wid: weapon.name for wid, weapon in metadata.weapons.items()}
 
     def refs(self, parent: Mapping[str, Any], key: str, path: str,
              names: Mapping[int, str], kind: str) -> tuple[ItemRef, ...]:
@@ -407,10 +413,9 @@ class _FactionReader:
 
     def item_refs(self, parent: Mapping[str, Any], path: str) -> tuple[
             tuple[ItemRef, ...], tuple[ItemRef, ...], tuple[ItemRef, ...]]:
-        weapon_names = {wid: weapon.name for wid, weapon in self.metadata.weapons.items()}
         return (self.refs(parent, "skills", path, self.metadata.skills, "skill"),
                 self.refs(parent, "equip", path, self.metadata.equips, "piece of equipment"),
-                self.refs(parent, "weapons", path, weapon_names, "weapon"))
+                self.refs(parent, "weapons", path, self.weapon_names, "weapon"))
 
     def profile(self, raw: Any, path: str) -> Profile:
         reader = self.reader
@@ -418,9 +423,10 @@ class _FactionReader:
         move = reader.field(entry, "move", path)
         if (not isinstance(move, list) or len(move) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in move)
-                or not all(0 <= v <= MAX_CM for v in move)):
+                or not all(0 <= v <= MAX_CM or v == NO_VALUE for v in move)):
             raise reader.fail(f"{path}.move",
-                              f"must be two whole numbers of centimetres, 0-{MAX_CM}")
+                              f"must be two whole numbers of centimetres, 0-{MAX_CM} "
+                              f"(or {NO_VALUE}: none)")
         structure = entry.get("str", False)
         if not isinstance(structure, bool):
             raise reader.fail(f"{path}.str", "must be true or false")
@@ -430,13 +436,13 @@ class _FactionReader:
             id=reader.number(entry, "id", path),
             name=reader.text(entry, "name", path, default=""),
             move_cm=(move[0], move[1]),
-            cc=reader.number(entry, "cc", path, 0, 99),
-            bs=reader.number(entry, "bs", path, 0, 99),
-            ph=reader.number(entry, "ph", path, 0, 99),
-            wip=reader.number(entry, "wip", path, 0, 99),
-            arm=reader.number(entry, "arm", path, 0, 99),
-            bts=reader.number(entry, "bts", path, 0, 99),
-            w=reader.number(entry, "w", path, 0, 99),
+            cc=_characteristic(reader, entry, "cc", path),
+            bs=_characteristic(reader, entry, "bs", path),
+            ph=_characteristic(reader, entry, "ph", path),
+            wip=_characteristic(reader, entry, "wip", path),
+            arm=_characteristic(reader, entry, "arm", path),
+            bts=_characteristic(reader, entry, "bts", path),
+            w=_characteristic(reader, entry, "w", path),
             s=reader.number(entry, "s", path, 0, 8),
             structure=structure,
             type=troop_type,
@@ -471,8 +477,6 @@ class _FactionReader:
                                                MAX_PROFILES_PER_GROUP)))
         options = tuple(self.option(item, f"{path}.options[{index}]") for index, item in
                         enumerate(reader.seq(entry, "options", path, MAX_OPTIONS_PER_GROUP)))
-        if not profiles:
-            raise reader.fail(f"{path}.profiles", "is empty")
         _unique_ids([p.id for p in profiles], reader, f"{path}.profiles")
         _unique_ids([o.id for o in options], reader, f"{path}.options")
         return ProfileGroup(reader.number(entry, "id", path),
@@ -486,6 +490,13 @@ class _FactionReader:
                                              MAX_GROUPS_PER_UNIT)))
         _unique_ids([g.id for g in groups], reader, f"{path}.profileGroups")
         return Unit(reader.number(entry, "id", path), reader.text(entry, "name", path), groups)
+
+
+def _characteristic(reader: _Reader, entry: Mapping[str, Any], key: str, path: str) -> int:
+    value = reader.number(entry, key, path, 0, NO_VALUE)
+    if 99 < value < NO_VALUE:
+        raise reader.fail(f"{path}.{key}", f"is {value}, outside 0-99 (or {NO_VALUE}: none)")
+    return value
 
 
 def _swc(reader: _Reader, entry: Mapping[str, Any], path: str) -> Decimal:
@@ -598,7 +609,17 @@ class ArmyData:
         unit = self.unit(faction_id, unit_id)
         group = self.profile_group(faction_id, unit_id, group_id)
         option = self.option(faction_id, unit_id, group_id, option_id)
+        where = f"Unit {unit_id} ({unit.name}) of faction {faction_id}, profile group {group_id}"
+        if not group.profiles:
+            raise ArmyDataError(f"{where} has no profile.")
         profile = group.profiles[0]
+        missing = [label for label, value in (
+            ("MOV", profile.move_cm[0]), ("MOV", profile.move_cm[1]), ("CC", profile.cc),
+            ("BS", profile.bs), ("PH", profile.ph), ("WIP", profile.wip), ("ARM", profile.arm),
+            ("BTS", profile.bts), ("W/STR", profile.w)) if value == NO_VALUE]
+        if missing:
+            raise ArmyDataError(f"{where}: the profile has no value for "
+                                f"{', '.join(dict.fromkeys(missing))}, which the engine needs.")
         return DataTrooper(
             faction_id=faction_id, unit_id=unit_id, group_id=group_id, option_id=option_id,
             profile_id=profile.id,

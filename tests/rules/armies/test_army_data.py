@@ -6,17 +6,21 @@ Implementation test: no rule section."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from server.army_data_folder import load_army_data
 from server.config import Settings
 from server.rules.armies.army_data import (
     MAX_REFS,
+    NO_VALUE,
     ArmyData,
     ArmyDataError,
     mov_inches,
@@ -198,7 +202,10 @@ def _option(faction: Any) -> Any:
      "faction 901: units[0].profileGroups[0].profiles[0].type is 8, outside 1-7."),
     (lambda m, f: _profile(f).update(move=[10]),
      "faction 901: units[0].profileGroups[0].profiles[0].move must be two whole numbers "
-     "of centimetres, 0-100."),
+     "of centimetres, 0-100 (or 255: none)."),
+    (lambda m, f: _profile(f).update(ph=120),
+     "faction 901: units[0].profileGroups[0].profiles[0].ph is 120, outside 0-99 "
+     "(or 255: none)."),
     (lambda m, f: _profile(f).update(str="yes"),
      "faction 901: units[0].profileGroups[0].profiles[0].str must be true or false."),
     (lambda m, f: _option(f).update(swc="0.3"),
@@ -221,6 +228,10 @@ def _option(faction: Any) -> Any:
     (lambda m, f: m.pop("skills"), "metadata: skills is missing."),
     (lambda m, f: m["weapons"][0]["distance"]["short"].update(mod="near"),
      "metadata: weapons[0].distance.short.mod must be a whole number such as +3, 0 or -6."),
+    (lambda m, f: m["weapons"][1]["distance"]["med"].update(mod="+-3"),
+     "metadata: weapons[1].distance.med.mod must be a whole number such as +3, 0 or -6."),
+    (lambda m, f: m["weapons"][1]["distance"]["med"].update(mod="\u00b2"),
+     "metadata: weapons[1].distance.med.mod must be a whole number such as +3, 0 or -6."),
     (lambda m, f: m["factions"][0].update(id="901"),
      "metadata: factions[0].id must be a whole number."),
     (lambda m, f: _option(f).update(weapons=[{"id": 501}] * (MAX_REFS + 1)),
@@ -229,6 +240,23 @@ def _option(faction: Any) -> Any:
 ])
 def test_a_malformed_document_is_refused_naming_the_field(edit: Any, message: str) -> None:
     assert _faction_edit(edit) == message
+
+
+def test_a_characteristic_the_data_marks_as_none_loads_but_its_trooper_is_refused() -> None:
+    metadata, factions = _documents()
+    _profile(factions[901]).update(bs=NO_VALUE, move=[10, NO_VALUE])
+    factions[902]["units"][0]["profileGroups"][0]["profiles"] = []
+    data = ArmyData(metadata, factions)
+    assert data.option(901, 11, 1, 1).points == 10
+    with pytest.raises(ArmyDataError) as caught:
+        data.trooper(901, 11, 1, 1)
+    assert caught.value.problem == (
+        "Unit 11 (Lamplighter Line) of faction 901, profile group 1: the profile has no value "
+        "for MOV, BS, which the engine needs.")
+    with pytest.raises(ArmyDataError) as caught:
+        data.trooper(902, 21, 1, 1)
+    assert caught.value.problem == (
+        "Unit 21 (Ember Regular) of faction 902, profile group 1 has no profile.")
 
 
 def test_a_document_that_is_not_an_object_is_refused() -> None:
@@ -271,3 +299,49 @@ def test_the_operator_names_the_folder_with_referee_army_data() -> None:
     assert Settings.from_env({}).army_data is None
     settings = Settings.from_env({"REFEREE_ARMY_DATA": str(SYNTHETIC_ARMY_DATA)})
     assert settings.army_data == SYNTHETIC_ARMY_DATA
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=True)
+    | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner,
+                                                                  max_size=3),
+    max_leaves=8)
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _paths(item, (*prefix, index))
+    return found
+
+
+_METADATA, _FACTIONS = _documents()
+_TARGETS = ([("metadata", *path) for path in _paths(_METADATA)[1:]]
+            + [("faction", *path) for path in _paths(_FACTIONS[901])[1:]])
+
+
+@settings(max_examples=300, deadline=None)
+@given(target=st.sampled_from(_TARGETS), replacement=_JSON)
+def test_any_value_anywhere_is_read_or_refused_with_a_named_problem(
+        target: tuple[Any, ...], replacement: Any) -> None:
+    metadata, factions = _documents()
+    document = metadata if target[0] == "metadata" else factions[901]
+    *parents, last = target[1:]
+    for key in parents:
+        document = document[key]
+    document[last] = replacement
+    try:
+        data = ArmyData(metadata, factions)
+    except ArmyDataError as error:
+        assert error.problem.startswith(("metadata: ", "faction 901: "))
+        return
+    for unit in data.units(901):
+        for group in unit.groups:
+            for option in group.options:
+                with contextlib.suppress(ArmyDataError):
+                    data.trooper(901, unit.id, group.id, option.id)
