@@ -196,6 +196,10 @@ class Settings:
 
     static_dir: Path | None = None
     """The browser client to serve at /; None = client-js/dist or client-js/app if present."""
+    army_data: Path | None = None
+    """The operator's army data folder (the army builder's ``metadata.json`` and one
+    ``<faction id>.json`` per faction; docs/armies.md, "Operator army data"). The project
+    ships none; None = no army data (``server/army_data_folder.py`` reads it)."""
     ws_per_message_deflate: bool = False
     """Offer websocket compression (permessage-deflate) to clients that ask (browsers do).
     Off: our frames are small msgpack (100-600 bytes), and compressing them would cost every
