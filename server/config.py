@@ -199,7 +199,7 @@ class Settings:
     army_data: Path | None = None
     """The operator's army data folder (the army builder's ``metadata.json`` and one
     ``<faction id>.json`` per faction; docs/armies.md, "Operator army data"). The project
-    ships none; None = no army data (``server/army_data_folder.py`` reads it)."""
+    ships none; None = no army data (``server/node/army_data_folder.py`` reads it)."""
     ws_per_message_deflate: bool = False
     """Offer websocket compression (permessage-deflate) to clients that ask (browsers do).
     Off: our frames are small msgpack (100-600 bytes), and compressing them would cost every

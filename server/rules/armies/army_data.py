@@ -7,7 +7,7 @@ programs) and one document per faction (``units`` -> ``profileGroups`` -> ``prof
 "Operator army data"); the tests use an invented dataset of the same shape
 (``testkit/army_data/``).
 
-This module is pure: it takes documents already parsed from JSON (``server/army_data_folder.py``
+This module is pure: it takes documents already parsed from JSON (``server/node/army_data_folder.py``
 reads a folder), validates the parts the referee uses, refusing the first problem with the
 document and the path to the field (``ArmyDataError``), and indexes them. ``ArmyData.trooper``
 resolves one trooper (faction, unit, profile group, option: the four ids of an army code)

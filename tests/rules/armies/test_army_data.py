@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.army_data_folder import load_army_data
 from server.config import Settings
+from server.node.army_data_folder import load_army_data
 from server.rules.armies.army_data import (
     MAX_REFS,
     NO_VALUE,
