@@ -376,3 +376,12 @@ def test_a_saved_list_link_or_id_is_refused_asking_for_the_full_army_code(pasted
 def test_a_twelve_character_text_is_read_as_a_code_not_a_saved_link() -> None:
     error = refused(b64(b"\x01\x0fabcdefg"))  # 12 characters; the faction name is cut short
     assert (error.expected, error.offset) == ("the faction name", 1)
+
+
+def test_the_encoder_refuses_a_group_over_the_member_limit_that_the_decoder_would_refuse() -> None:
+    members = (GroupMember(1, 1, 2),) * (MAX_MEMBERS_PER_GROUP + 1)
+    code = ArmyCode("n5", 7, "slug", "", 300, (CombatGroup(1, members, (1, 0)),))
+    with pytest.raises(ArmyCodeError) as caught:
+        encode_army_code(code)
+    assert caught.value.expected == "the number of troopers in combat group 1"
+    assert isinstance(caught.value, ValueError)
