@@ -1,2 +1,2 @@
-"""Armies: troop profiles, skills, weapons, army lists and the sample catalogue.
+"""Armies: troop profiles, skills, weapons, army lists, army codes and the sample catalogue.
 """
