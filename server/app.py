@@ -34,6 +34,7 @@ from server.lobby.http_errors import api_fallback, exception_handlers
 from server.lobby.routes import routes as lobby_routes
 from server.metrics import MetricsListener
 from server.metrics import routes as metrics_routes
+from server.node.army_data_folder import load_army_data
 from server.node.collection_watch import CollectionWatch
 from server.node.crowd_gc import CrowdFreeze
 from server.node.health import Health, StorageProbe
@@ -42,6 +43,7 @@ from server.node.loop_watch import LoopLagWatch
 from server.node.shutdown import close_within
 from server.rooms.engine_port import Engine
 from server.rooms.registry import RoomRegistry
+from server.rules.armies.army_data import ArmyData
 from server.store import MemoryRoomStore, RoomStore
 from server.store.redis_store import RedisRoomStore
 from server.store.tournament_store import (
@@ -68,6 +70,7 @@ def create_app(
     fanout: Fanout | None = None,
     cluster: ClusterNode | None = None,
     tournaments: Tournaments | None = None,
+    army_data: ArmyData | None = None,
 ) -> Starlette:
     settings = settings or Settings.from_env()
     settings.gc_thresholds()  # a malformed REFEREE_GC_THRESHOLD stops the start, not later
@@ -82,8 +85,11 @@ def create_app(
     # /readyz: serving, the store's write probe, a cluster node's hold on its id and leases.
     health = Health(StorageProbe(store, registry.node_id, settings.ready_probe_s),
                     () if cluster is None else (cluster.identity_problem, cluster.lease_problem))
+    if army_data is None and settings.army_data is not None:
+        # The operator's army data, read once at start (a bad folder stops the start).
+        army_data = load_army_data(settings.army_data)
     if tournaments is None:
-        tournaments = _tournaments(registry)
+        tournaments = _tournaments(registry, army_data)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -178,7 +184,7 @@ def create_app(
     return app
 
 
-def _tournaments(registry: RoomRegistry) -> Tournaments:
+def _tournaments(registry: RoomRegistry, army_data: ArmyData | None) -> Tournaments:
     """The app's tournaments: on the rooms' Redis when the rooms are on Redis. One for the
     app's life, so the dashboard's kept folds (``server.tournaments.folds``) last from one
     request to the next."""
@@ -189,7 +195,7 @@ def _tournaments(registry: RoomRegistry) -> Tournaments:
         store = MemoryTournamentStore()
     # The dashboard folds the tables' games with the real rules whatever the rooms use.
     return Tournaments(store, registry.store, lambda: registry.clock(),  # tests move the clock
-                       engine=_rules_core())
+                       engine=_rules_core(), army_data=army_data)
 
 
 @functools.cache

@@ -11,6 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from server.store.interface import RegisteredArmy
+
 State = Any
 Command = Any
 Event = Any
@@ -66,7 +68,7 @@ class Refused(Exception):
 class Engine(Protocol):
     def new_game(self, ruleset: str, fixed_seed: int | None,
                  table: str | Mapping[str, Any] = "",
-                 armies: Mapping[str, str] | None = None) -> State:
+                 armies: Mapping[str, RegisteredArmy] | None = None) -> State:
         """A new game on ``table`` (a shipped layout's id or a checked table document;
         "": the ruleset's sparse sample) whose dice secret (and id key) come from the
         operating system's CSPRNG, or, with ``fixed_seed``, from that number (test rooms only).
