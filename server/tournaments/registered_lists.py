@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.rules.armies.army_catalogue import load_weapons, sample_armies
+from server.rules.armies.army_code import MAX_TEXT_LENGTH
 from server.rules.armies.army_data import ArmyData
 from server.rules.armies.army_list import ArmyList, ArmyListError, ListFormat, load_army_list
 from server.rules.armies.army_selection import list_format_for
@@ -26,8 +27,6 @@ from server.tournaments.refusals import Refused
 MAX_DOCUMENT_BYTES = 16 * 1024
 """A list document as JSON, at most: what a seat may send inline in one websocket frame
 (the contract of issue 35), so a registered list is never one a table could not take."""
-MAX_CODE_CHARS = 4096
-"""An army code's text, at most: a full list with customisations is a few hundred."""
 SOURCES = ("army", "list", "code")
 
 Expand = Callable[[str, ArmyData, ListFormat], dict[str, Any]]
@@ -93,9 +92,9 @@ def brought_army(body: Mapping[str, Any], *, ruleset: str, point_limit: int,
         if not isinstance(text, str) or not text.strip():
             raise Refused("bad_army_list", "code must be the army code's text, as the army "
                           "builder exports it")
-        if len(text) > MAX_CODE_CHARS:
+        if len(text) > MAX_TEXT_LENGTH:  # the decoder's own limit, checked before the data
             raise Refused("bad_army_list", f"the army code is {len(text)} characters long, "
-                          f"more than any list needs ({MAX_CODE_CHARS})")
+                          f"more than any list needs ({MAX_TEXT_LENGTH})")
         if army_data is None:
             raise Refused("no_army_data", "this server has no army data, so it cannot read "
                           "army codes: register with a list file or a shipped list. The "
@@ -159,8 +158,10 @@ def _checked(text: str, ruleset: str, point_limit: int) -> tuple[str | None, Arm
 
 def review(document: Mapping[str, Any] | None, army_id: str, ruleset: str,
            point_limit: int) -> dict[str, Any]:
-    """What the organizer sees of one registration's army: ``valid`` and ``problem``,
-    ``list`` (name, faction, format, points limit, cost, SWC, troopers) and ``coverage``
+    """What the organizer (and the registration's own player) sees of its army: ``valid``
+    and ``problem``, ``list`` (name, faction, format, points limit, cost, SWC, troopers and
+    the roster: who leads, each trooper's group and cost: Private Information, never shown
+    to other players) and ``coverage``
     (``troopers``: how many carry items the referee does not play; ``items``: per such
     trooper, its entry id, its unit's name and the items)."""
     if document is None:
@@ -179,11 +180,15 @@ def review(document: Mapping[str, Any] | None, army_id: str, ruleset: str,
     items = [{"entry": entry.id, "unit": entry.profile.name,
               "not_refereed": entries_items[entry.id]}
              for entry in army.entries if entries_items.get(entry.id)]
+    roster = [{"entry": entry.id, "unit": entry.profile.name,
+               "combat_group": entry.combat_group, "lieutenant": entry.lieutenant,
+               "cost": entry.profile.cost, "swc": entry.profile.swc,
+               "not_refereed": entries_items.get(entry.id, [])} for entry in army.entries]
     return {"valid": True, "problem": None,
             "list": {"id": army.id, "name": army.name, "faction": army.faction,
                      "format": army.format.value, "points": army.points,
                      "cost": army.total_cost(), "swc": army.total_swc(),
-                     "troopers": len(army.entries)},
+                     "troopers": len(army.entries), "roster": roster},
             "coverage": {"troopers": len(items), "items": items}}
 
 
