@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import copy
 import json
+import math
 import subprocess
 import sys
 from dataclasses import replace
@@ -35,7 +36,12 @@ from server.rules.armies.army_coverage import army_coverage
 from server.rules.armies.army_data import ArmyData
 from server.rules.armies.army_data_records import DataWeapon, DistanceBand, Order, WeaponMode
 from server.rules.armies.army_import import ArmyImportError, army_document_from_code
-from server.rules.armies.army_list import ArmyListError, ListFormat, load_army_list
+from server.rules.armies.army_list import (
+    POINTS_PER_SWC,
+    ArmyListError,
+    ListFormat,
+    load_army_list,
+)
 from server.rules.armies.item_catalogue import DataItem, TrooperFlags, apply_item, split_level
 from server.rules.armies.not_refereed import MAX_ITEMS, MAX_TEXT, ItemKind, NotRefereed, item_texts
 from server.rules.armies.trooper_conversion import TrooperConversionError, convert_trooper
@@ -459,8 +465,9 @@ def test_a_damaged_code_names_the_byte_and_the_field() -> None:
     truncated = base64.b64encode(stream[:-3]).decode()
     with pytest.raises(ArmyImportError) as caught:
         army_document_from_code(truncated, synthetic_army_data(), STANDARD)
-    assert "at byte" in caught.value.problem
-    assert "member 2 of combat group 1" in caught.value.problem
+    assert caught.value.problem.startswith(
+        "This army code is damaged or incomplete: at byte 20 it expected the option id of "
+        "member 2 of combat group 1, but the code ended.")
     with pytest.raises(ArmyImportError, match="saved on the army builder's server"):
         army_document_from_code("https://example.invalid/l/abc", synthetic_army_data(), STANDARD)
 
@@ -480,42 +487,84 @@ _EXPECTED = ("Lieutenants; it needs exactly one.", "is Irregular and cannot be t
              "A CodeOne list is one closed Combat Group")
 
 
+def _legal_points(groups: list[list[Any]], list_format: ListFormat) -> int:
+    cost = sum(choice.cost for group in groups for choice in group)
+    swc = sum(choice.swc for group in groups for choice in group)
+    return max(cost, math.ceil(swc * POINTS_PER_SWC[list_format.value]), 1)
+
+
 @st.composite
-def _army_codes(draw: st.DrawFn) -> tuple[str, ListFormat, list[list[Any]]]:
+def _legal_groups(draw: st.DrawFn, choices: tuple[Any, ...],
+                  list_format: ListFormat) -> list[list[Any]]:
+    """Groups the list rules accept: one Lieutenant, each Peripheral after a trooper of its
+    group, at most 10 troopers a group (one group in CodeOne, without Impetuous or Sixth
+    Sense), 15 in all."""
+    allowed = [c for c in choices if list_format is ListFormat.STANDARD
+               or not c.flags & {"impetuous", "sixth_sense"}]
+    leaders = [c for c in allowed if c.lieutenant]
+    troopers = [c for c in allowed if not c.lieutenant and not c.peripheral]
+    peripherals = [c for c in allowed if c.peripheral]
+    count = 1 if list_format is ListFormat.CODEONE else draw(st.integers(1, 2))
+    groups: list[list[Any]] = []
+    for number in range(count):
+        members = draw(st.lists(st.sampled_from(troopers), min_size=0 if number == 0 else 1,
+                                max_size=6))
+        if number == 0:
+            members.insert(0, draw(st.sampled_from(leaders)))
+        with_peripherals: list[Any] = []
+        for member in members:
+            with_peripherals.append(member)
+            with_peripherals += draw(st.lists(st.sampled_from(peripherals), max_size=2))
+        groups.append(with_peripherals)
+    return groups
+
+
+@st.composite
+def _army_codes(draw: st.DrawFn) -> tuple[str, ListFormat, list[list[Any]], bool]:
+    """An army code from the invented data, and whether its list is legal by construction;
+    otherwise any members in any order, for any points limit."""
     faction = draw(st.sampled_from((901, 902)))
     choices = _CHOICES[faction]
-    groups = draw(st.lists(st.lists(st.sampled_from(choices), min_size=1, max_size=8),
-                           min_size=1, max_size=3))
-    layout = draw(st.sampled_from(("n5", "n4")))
     list_format = draw(st.sampled_from(tuple(ListFormat)))
-    points = draw(st.integers(1, 400))
+    legal = draw(st.booleans())
+    if legal:
+        groups = draw(_legal_groups(choices, list_format))
+        points = _legal_points(groups, list_format)
+    else:
+        groups = draw(st.lists(st.lists(st.sampled_from(choices), min_size=1, max_size=8),
+                               min_size=1, max_size=3))
+        points = draw(st.integers(1, 400))
+    layout = draw(st.sampled_from(("n5", "n4")))
     code = army_code_text(faction, [[choice.pick for choice in group] for group in groups],
                           points=points, layout=layout, name=draw(st.text(max_size=20)))
-    return code, list_format, groups
+    return code, list_format, groups, legal
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=_army_codes())
 def test_generated_codes_convert_and_load_or_fail_for_a_named_reason(
-        case: tuple[str, ListFormat, list[list[Any]]]) -> None:
-    code, list_format, groups = case
+        case: tuple[str, ListFormat, list[list[Any]], bool]) -> None:
+    code, list_format, groups, legal = case
     first_is_peripheral = any(group[0].peripheral for group in groups)
     try:
         document = army_document_from_code(code, synthetic_army_data(), list_format)
     except ArmyImportError as error:
-        assert first_is_peripheral, error.problem
+        assert first_is_peripheral and not legal, error.problem
         assert "is a Peripheral with no trooper before it" in error.problem
         return
     assert not first_is_peripheral
     assert len(document["entries"]) == sum(len(group) for group in groups)
-    json.dumps(document)  # plain JSON all the way down
+    assert json.loads(json.dumps(document)) == document  # plain JSON all the way down
     try:
         army = _load(document)
     except ArmyListError as error:
+        assert not legal, error.problems
         unexpected = [p for p in error.problems if not any(e in p for e in _EXPECTED)]
         assert not unexpected, unexpected
         return
     assert len(army.entries) == len(document["entries"])
+    assert [entry.profile.name for entry in army.entries] == [
+        choice.name for group in groups for choice in group]
 
 
 @settings(max_examples=40, deadline=None)
