@@ -72,7 +72,8 @@ class Engine(Protocol):
         """A new game on ``table`` (a shipped layout's id or a checked table document;
         "": the ruleset's sparse sample) whose dice secret (and id key) come from the
         operating system's CSPRNG, or, with ``fixed_seed``, from that number (test rooms only).
-        ``armies``: the army list id a seat ("A", "B") must choose; other seats choose freely."""
+        ``armies``: the army a seat ("A", "B") must choose, a shipped list's id or a registered
+        army document (chosen by its ``"id"``); other seats choose freely."""
 
     def dice_commitment(self, state: State) -> str:
         """The public commitment to the game's dice secret (64 hexadecimal characters)."""

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from server.rooms.rules_engine import ArmyCodeReader, ArmyCodeRefused
 from server.rules.armies.army_catalogue import load_weapons, sample_armies
 from server.rules.armies.army_code import MAX_TEXT_LENGTH
-from server.rules.armies.army_data import ArmyData
-from server.rules.armies.army_list import ArmyList, ArmyListError, ListFormat, load_army_list
-from server.rules.armies.army_selection import list_format_for
+from server.rules.armies.army_list import ArmyList, ArmyListError, load_army_list
+from server.rules.armies.army_selection import NO_ARMY_DATA_MESSAGE, list_format_for
 from server.rules.ruleset import Ruleset
 from server.tournaments.refusals import Refused
 
@@ -28,28 +28,6 @@ MAX_DOCUMENT_BYTES = 16 * 1024
 """A list document as JSON, at most: what a seat may send inline in one websocket frame
 (the contract of issue 35), so a registered list is never one a table could not take."""
 SOURCES = ("army", "list", "code")
-
-Expand = Callable[[str, ArmyData, ListFormat], dict[str, Any]]
-"""An army code, the operator's data and the list format -> the army document
-(``server.rules.armies.army_import.army_document_from_code``)."""
-
-
-def expand_code(text: str, data: ArmyData, list_format: ListFormat) -> dict[str, Any]:
-    """The army document of ``text``, or ``Refused`` ``bad_army_list`` with the converter's
-    problem (the byte offset and field, or the unknown id)."""
-    # Imported here while server/rules/armies/army_import.py is being written on its own
-    # branch; once it is on main this is an ordinary import at the top.
-    from server.rules.armies.army_import import (  # type: ignore[import-not-found,unused-ignore]
-        ArmyImportError,
-        army_document_from_code,
-    )
-
-    try:
-        document = army_document_from_code(text, data, list_format)
-    except ArmyImportError as error:
-        raise Refused("bad_army_list", f"army code: {error.problem}") from None
-    assert isinstance(document, dict)
-    return document
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,10 +41,11 @@ class BroughtArmy:
 
 
 def brought_army(body: Mapping[str, Any], *, ruleset: str, point_limit: int,
-                 army_data: ArmyData | None, expand: Expand = expand_code) -> BroughtArmy:
+                 read_code: ArmyCodeReader | None) -> BroughtArmy:
     """The registration's army from exactly one of ``army``, ``list`` and ``code``;
     ``Refused`` (``bad_field``, ``bad_army_list``, ``no_army_data``) naming the first
-    problem."""
+    problem. ``read_code``: the server's army code reader, the rooms' own (None: the server
+    has no army data)."""
     given = [name for name in SOURCES if name in body]
     if len(given) != 1:
         raise Refused("bad_field", "give exactly one of army (a shipped list's id, GET "
@@ -95,12 +74,12 @@ def brought_army(body: Mapping[str, Any], *, ruleset: str, point_limit: int,
         if len(text) > MAX_TEXT_LENGTH:  # the decoder's own limit, checked before the data
             raise Refused("bad_army_list", f"the army code is {len(text)} characters long, "
                           f"more than any list needs ({MAX_TEXT_LENGTH})")
-        if army_data is None:
-            raise Refused("no_army_data", "this server has no army data, so it cannot read "
-                          "army codes: register with a list file or a shipped list. The "
-                          "server's operator adds the data by pointing REFEREE_ARMY_DATA at "
-                          "its folder (docs/armies.md, \"Operator army data\").")
-        document = expand(text.strip(), army_data, list_format)
+        if read_code is None:
+            raise Refused("no_army_data", NO_ARMY_DATA_MESSAGE)
+        try:
+            document = dict(read_code(text.strip(), list_format))
+        except ArmyCodeRefused as refused:
+            raise Refused("bad_army_list", f"army code: {refused.problem}") from None
         source = "code"
     problem = list_problem(document, ruleset, point_limit)
     if problem is not None:
@@ -167,10 +146,8 @@ def review(document: Mapping[str, Any] | None, army_id: str, ruleset: str,
     if document is None:
         problem = shipped_problem(army_id, ruleset, point_limit)
         army = None if problem is not None else sample_armies()[army_id]
-        entries_items: dict[str, list[str]] = {}
     else:
         problem, army = _checked(_canonical(document), ruleset, point_limit)
-        entries_items = _not_refereed(document)
     if army is None:
         header = document or {}
         return {"valid": False, "problem": problem,
@@ -178,28 +155,18 @@ def review(document: Mapping[str, Any] | None, army_id: str, ruleset: str,
                          "faction": _text(header.get("faction"))},
                 "coverage": None}
     items = [{"entry": entry.id, "unit": entry.profile.name,
-              "not_refereed": entries_items[entry.id]}
-             for entry in army.entries if entries_items.get(entry.id)]
+              "not_refereed": list(entry.not_refereed)}
+             for entry in army.entries if entry.not_refereed]
     roster = [{"entry": entry.id, "unit": entry.profile.name,
                "combat_group": entry.combat_group, "lieutenant": entry.lieutenant,
                "cost": entry.profile.cost, "swc": entry.profile.swc,
-               "not_refereed": entries_items.get(entry.id, [])} for entry in army.entries]
+               "not_refereed": list(entry.not_refereed)} for entry in army.entries]
     return {"valid": True, "problem": None,
             "list": {"id": army.id, "name": army.name, "faction": army.faction,
                      "format": army.format.value, "points": army.points,
                      "cost": army.total_cost(), "swc": army.total_swc(),
                      "troopers": len(army.entries), "roster": roster},
             "coverage": {"troopers": len(items), "items": items}}
-
-
-def _not_refereed(document: Mapping[str, Any]) -> dict[str, list[str]]:
-    """Each entry's ``not_refereed`` items by entry id (the loader checked their shape)."""
-    found: dict[str, list[str]] = {}
-    for entry in document.get("entries") or ():
-        if isinstance(entry, Mapping) and isinstance(entry.get("id"), str):
-            items = entry.get("not_refereed") or []
-            found[entry["id"]] = [str(item) for item in items]
-    return found
 
 
 def _text(value: Any) -> str | None:

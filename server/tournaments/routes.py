@@ -19,8 +19,8 @@ from server.lobby.caster_routes import current_caster
 from server.lobby.http import BadRequest, error_response, read_json_object, refusal_response
 from server.lobby.room_form import TOURNAMENT_ARO_MIN_OPEN_S, parse_room_settings
 from server.rooms.registry import RoomRegistry
+from server.rooms.rules_engine import ArmyCodeReader
 from server.rules.armies.army_catalogue import sample_armies
-from server.rules.armies.army_data import ArmyData
 from server.store.interface import StorageUnavailable
 from server.tournaments import decide, tokens, views
 from server.tournaments.app_service import labels_of, tournaments_of
@@ -70,11 +70,11 @@ def army_name(army_id: str) -> tuple[str, str | None]:
     return (army.name, army.faction) if army is not None else (army_id, None)
 
 
-def _bring(state: Tournament, army_data: ArmyData | None) -> decide.Bring:
+def _bring(state: Tournament, read_code: ArmyCodeReader | None) -> decide.Bring:
     """A registration's army checked for this tournament (``registered_lists``)."""
     def bring(body: Mapping[str, Any]) -> BroughtArmy:
         return brought_army(body, ruleset=state.settings.ruleset,
-                            point_limit=state.settings.point_limit, army_data=army_data)
+                            point_limit=state.settings.point_limit, read_code=read_code)
 
     return bring
 
@@ -251,7 +251,7 @@ async def register(request: Request) -> Response:
         if by_organizer:
             _organizer(state, body)
         made, token = decide.registration(state, body, by_organizer=by_organizer,
-                                          bring=_bring(state, service.army_data),
+                                          bring=_bring(state, service.army_codes),
                                           registrant=registrant(tournament_id, client),
                                           per_registrant=limits.per_tournament)
         token_box.append(token)

@@ -7,12 +7,9 @@ each seat to the registered document."""
 from __future__ import annotations
 
 import copy
-import dataclasses
-import importlib.util
 import json
 from collections.abc import AsyncIterator
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -21,10 +18,8 @@ import pytest
 from protocol.messages import Accepted, Options, OptionsRequest
 from server.app import create_app
 from server.config import Settings
-from server.node.army_data_folder import load_army_data
-from server.rules.armies.army_code import ArmyCode, CombatGroup, GroupMember, encode_army_code
-from server.rules.armies.army_data import ArmyData
-from server.rules.armies.army_list import ListEntry, ListFormat
+from server.rooms.rules_engine import ArmyCodeRefused
+from server.rules.armies.army_list import ListFormat
 from server.store import RoomStore
 from server.store.memory import MemoryRoomStore
 from server.store.redis_store import RedisRoomStore
@@ -32,13 +27,11 @@ from server.tournaments import views
 from server.tournaments.model import fold
 from server.tournaments.refusals import Refused
 from server.tournaments.registered_lists import BroughtArmy, brought_army, review
+from testkit.army_codes import legal_army_code
 from testkit.redis_process import RedisProcess
+from testkit.synthetic_army_data import SYNTHETIC_ARMY_DATA
 from testkit.wsclient import Client
 from tests.tournaments.helpers import Organizer, action_id, app_settings, serving
-
-ARMY_DATA = Path(__file__).resolve().parents[2] / "testkit" / "army_data"
-HAS_IMPORTER = importlib.util.find_spec("server.rules.armies.army_import") is not None
-HAS_NOT_REFEREED = "not_refereed" in {f.name for f in dataclasses.fields(ListEntry)}
 
 
 def shipped_document(army_id: str) -> dict[str, Any]:
@@ -152,63 +145,64 @@ def test_a_list_whose_troopers_cost_more_than_its_limit_is_refused() -> None:
     document = my_cell()
     document["points"] = 20
     with pytest.raises(Refused) as refused:
-        brought_army({"list": document}, ruleset="codeone", point_limit=30, army_data=None)
+        brought_army({"list": document}, ruleset="codeone", point_limit=30, read_code=None)
     assert refused.value.code == "bad_army_list"
     assert refused.value.message.startswith("The troopers cost 30 points; the list allows 20.")
 
 
 # -- registration with a code --------------------------------------------------------------
 
-def test_a_code_is_expanded_with_the_operators_data_and_checked_like_a_list() -> None:
-    """The tournament's side of a code: the converter gets the text, the data and the
-    tournament's list format; its document is checked and kept (the converter itself is
-    server/rules/armies/army_import.py's, tested there)."""
-    data = load_army_data(ARMY_DATA)
-    calls: list[tuple[str, ArmyData, ListFormat]] = []
+def test_a_code_is_read_with_the_servers_reader_and_checked_like_a_list() -> None:
+    """The tournament's side of a code: the rooms' reader gets the text and the tournament's
+    list format; its document is checked and kept, its refusal said (the reader itself is
+    server/node/army_codes.py's, tested there)."""
+    calls: list[tuple[str, ListFormat]] = []
 
-    def expand(text: str, army_data: ArmyData, list_format: ListFormat) -> dict[str, Any]:
-        calls.append((text, army_data, list_format))
+    def read(text: str, list_format: ListFormat) -> dict[str, Any]:
+        calls.append((text, list_format))
         return my_cell()
 
     brought = brought_army({"code": " Zm9vYmFy \n"}, ruleset="codeone", point_limit=30,
-                           army_data=data, expand=expand)
-    assert calls == [("Zm9vYmFy", data, ListFormat.CODEONE)]
+                           read_code=read)
+    assert calls == [("Zm9vYmFy", ListFormat.CODEONE)]
     assert brought == BroughtArmy("my-cell", "code", my_cell())
 
-    def over(text: str, army_data: ArmyData, list_format: ListFormat) -> dict[str, Any]:
+    def over(text: str, list_format: ListFormat) -> dict[str, Any]:
         return {**my_cell(), "points": 40}
 
-    with pytest.raises(Refused) as refused:
-        brought_army({"code": "Zm9vYmFy"}, ruleset="codeone", point_limit=30, army_data=data,
-                     expand=over)
-    assert (refused.value.code, refused.value.message) == (
-        "bad_army_list", "'Night Shift' is a list of 40 points, over the tournament's limit "
-        "of 30")
+    def unknown(text: str, list_format: ListFormat) -> dict[str, Any]:
+        raise ArmyCodeRefused("the army data has no unit 77 in faction 901.")
+
+    for reader, message in ((over, "'Night Shift' is a list of 40 points, over the "
+                             "tournament's limit of 30"),
+                            (unknown, "army code: the army data has no unit 77 in faction "
+                             "901.")):
+        with pytest.raises(Refused) as refused:
+            brought_army({"code": "Zm9vYmFy"}, ruleset="codeone", point_limit=30,
+                         read_code=reader)
+        assert (refused.value.code, refused.value.message) == ("bad_army_list", message)
 
 
-def synthetic_code(points: int = 300) -> str:
-    """A code of the invented faction 901 (testkit/army_data): its Lieutenant, two line
-    troopers, its Hacker and its camouflaged skirmisher."""
-    members = (GroupMember(11, 1, 3), GroupMember(11, 1, 1), GroupMember(11, 1, 1),
-               GroupMember(12, 1, 1), GroupMember(13, 1, 1))
-    return encode_army_code(ArmyCode("n5", 901, "lantern-accord", "Lantern Patrol", points,
-                                     (CombatGroup(1, members, (1, 0)),)))
-
-
-@pytest.mark.skipif(not HAS_IMPORTER, reason="server/rules/armies/army_import.py (the code "
-                    "converter) is not on this branch yet")
-async def test_a_player_registers_with_an_army_code_and_the_log_keeps_its_document() -> None:
-    settings = app_settings()
-    async with serving(create_app(settings, army_data=load_army_data(ARMY_DATA)),
-                       settings) as url, httpx.AsyncClient(base_url=url) as http:
+async def test_a_player_registers_with_an_army_code_and_the_organizer_sees_its_coverage(
+        ) -> None:
+    settings = app_settings(army_data=SYNTHETIC_ARMY_DATA)
+    async with serving(create_app(settings), settings) as url, \
+            httpx.AsyncClient(base_url=url) as http:
         organizer, _ = await Organizer.create(http, ruleset="n5")
-        await register(organizer, "Nia", code=synthetic_code())
+        await register(organizer, "Nia", code=legal_army_code(seed=3))
         (nia,) = (await organizer.view())["players"]
         assert (nia["army_name"], nia["army_faction"], nia["army_source"]) == (
-            "Lantern Patrol", "Lantern Accord", "code")
+            "Generated list 3", "Lantern Accord", "code")
+        assert "not_refereed" not in json.dumps(await organizer.view())
         (row,) = (await organizer.dashboard())["registrations"]
-        assert row["valid"] is True
-        assert row["list"]["troopers"] == 5
+        assert (row["valid"], row["list"]["troopers"], row["list"]["points"]) == (True, 6, 82)
+        # The troopers carrying items the referee does not play, as the code's list has them.
+        carrying = [t for t in row["list"]["roster"] if t["not_refereed"]]
+        assert row["coverage"] == {"troopers": 4, "items": [
+            {"entry": t["entry"], "unit": t["unit"], "not_refereed": t["not_refereed"]}
+            for t in carrying]}
+        assert ["Relay Antenna — played without it"] in [t["not_refereed"] for t in carrying]
+
         refused = await register(organizer, "Oz", status=400, code="not a code at all")
         assert refused["error"] == "bad_army_list"
         assert refused["message"].startswith("army code: ")
@@ -257,8 +251,6 @@ def test_a_registration_no_longer_valid_shows_its_problem_to_the_organizer() -> 
         False, "there is no army 'retired-list' (GET /api/armies lists them)")
 
 
-@pytest.mark.skipif(not HAS_NOT_REFEREED, reason="the army document's not_refereed entries "
-                    "(server/rules/armies/army_list.py) are not on this branch yet")
 def test_coverage_counts_the_troopers_with_items_the_referee_does_not_play() -> None:
     document = my_cell()
     document["entries"][0]["not_refereed"] = ["Multispectral Visor L1", "Sensor"]
@@ -307,9 +299,6 @@ async def test_a_rounds_room_holds_each_seat_to_its_registered_document(
             "A": documents[by_name[table["a"]]], "B": documents[by_name[table["b"]]]}
 
 
-@pytest.mark.xfail(strict=True, reason="the rules core taking a registered army document "
-                   "(issue 35's contract: GameSetup.registered_armies, army_selection.py) is "
-                   "not on this branch yet; remove this mark when it is")
 async def test_a_seat_of_the_round_chooses_its_registered_document_by_its_id() -> None:
     settings = app_settings()
     async with serving(create_app(settings), settings) as url, \
