@@ -252,7 +252,9 @@ test("the organizer's registrations: the list, how it came, valid or its problem
     coverage: { troopers: 2, items: [{ entry: "t4", unit: "Wirewright", not_refereed: ["Sensor"] }, { entry: "t5", unit: "Gloam Stalker", not_refereed: ["Visor L1", "Sensor"] }] } };
   assert.deepEqual(m.registrationRow(valid), {
     player: "p1", name: "Nia", list: "Lantern Patrol (Lantern Accord)", source: "army code", valid: true, status: "valid",
-    points: "77 of 300 pts, 5 troopers", coverage: "2 troopers not fully refereed: Wirewright (Sensor); Gloam Stalker (Visor L1, Sensor)" });
+    points: "77 of 300 pts, 5 troopers", coverage: "2 troopers not fully refereed: Wirewright: Sensor; Gloam Stalker: Visor L1, Sensor" });
+  assert.deepEqual(m.coverageLines(valid.coverage), { summary: "2 troopers not fully refereed", lines: ["Wirewright: Sensor", "Gloam Stalker: Visor L1, Sensor"] });
+  assert.deepEqual(m.coverageLines(null), { summary: "-", lines: [] });
   assert.equal(m.registrationRow({ ...valid, coverage: { troopers: 0, items: [] } }).coverage, "all refereed");
   const invalid = { player: "p2", name: "Rae", army: "my-cell", army_source: "list", dropped: true, valid: false,
     problem: "Unit 'enforcer' carries unknown weapon 'laser_spoon'.", list: { id: "my-cell", name: "Night Shift", faction: null }, coverage: null };

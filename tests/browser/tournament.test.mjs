@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { artifacts, repo, scenarioForFile } from "./harness.mjs";
-import { coverageText } from "../../client-js/app/tournament/model.js";
+import { coverageLines } from "../../client-js/app/tournament/model.js";
 
 const WAIT = { timeout: 20000 };
 // Army codes are read with the operator's army data: the project's invented dataset.
@@ -469,13 +469,9 @@ test("the dashboard follows a table's game and its running chess clock; a game e
     for (const page of [org, a, b]) await page.context().close();
   });
 
-/** An army code of the invented faction 901 (testkit/army_data), written by the project's own encoder. */
+/** A legal army code of the invented faction 901 (testkit/army_data), written by the project's own encoder (testkit/army_codes.py). */
 function syntheticCode() {
-  const program = [
-    "from server.rules.armies.army_code import ArmyCode, CombatGroup, GroupMember, encode_army_code",
-    "members = (GroupMember(11, 1, 3), GroupMember(11, 1, 1), GroupMember(11, 1, 1), GroupMember(12, 1, 1), GroupMember(13, 1, 1))",
-    "print(encode_army_code(ArmyCode('n5', 901, 'lantern-accord', 'Lantern Patrol', 300, (CombatGroup(1, members, (1, 0)),))))",
-  ].join("\n");
+  const program = "from testkit.army_codes import legal_army_code; print(legal_army_code(seed=3))";
   return execFileSync(join(repo, ".venv", "bin", "python"), ["-c", program], { cwd: repo, encoding: "utf8" }).trim();
 }
 
@@ -520,7 +516,7 @@ test("players register with an army code and a list file; the organizer sees eac
 
   // The public page names each list and its faction, never its troopers.
   await untilText(oli, "#players", /Oli, Night Shift/);
-  await untilText(oli, "#players", /Nia, Lantern Patrol/);
+  await untilText(oli, "#players", /Nia, Generated list 3/);
   assert.doesNotMatch(await oli.content(), /Secret/);
 
   // The organizer's table: each registration checked, its points and what is not refereed.
@@ -533,10 +529,16 @@ test("players register with an army code and a list file; the organizer sees eac
   assert.equal(byName.Nia.valid, true, JSON.stringify(byName.Nia));
   assert.equal(byName.Oli.valid, true, JSON.stringify(byName.Oli));
   const cells = async (player) => org.$$eval(`#o-registration-table tr[data-registration="${player}"] td`, (tds) => tds.map((td) => td.innerText.trim()));
-  assert.deepEqual(await cells(byName.Nia.player), ["Nia", `Lantern Patrol (${byName.Nia.list.faction})`, "army code", "valid",
-    `${byName.Nia.list.cost} of 300 pts, 5 troopers`, coverageText(byName.Nia.coverage)]);
+  const coverage = async (player) => org.$eval(`#o-registration-table tr[data-registration="${player}"] [data-field=coverage]`, (td) => ({
+    summary: td.querySelector("[data-field=coverage-summary]").innerText, lines: [...td.querySelectorAll("li")].map((li) => li.innerText) }));
+  assert.deepEqual((await cells(byName.Nia.player)).slice(0, 5), ["Nia", "Generated list 3 (Lantern Accord)", "army code", "valid",
+    `${byName.Nia.list.cost} of ${byName.Nia.list.points} pts, ${byName.Nia.list.troopers} troopers`]);
+  assert.ok(byName.Nia.coverage.troopers > 0, "the invented data has items the referee does not play");
+  assert.deepEqual(await coverage(byName.Nia.player), coverageLines(byName.Nia.coverage));
+  assert.ok((await coverage(byName.Nia.player)).lines.some((line) => line.endsWith("Relay Antenna — played without it")));
   assert.deepEqual(await cells(byName.Oli.player), ["Oli", `Night Shift (${night.faction})`, "list file", "valid",
-    `${byName.Oli.list.cost} of 300 pts, ${night.entries.length} troopers`, coverageText(byName.Oli.coverage)]);
+    `${byName.Oli.list.cost} of ${night.points} pts, ${night.entries.length} troopers`, "all refereed"]);
+  assert.deepEqual(await coverage(byName.Oli.player), { summary: "all refereed", lines: [] });
   // Coverage is the roster's not-refereed items, trooper by trooper.
   for (const r of [byName.Nia, byName.Oli]) {
     const carrying = r.list.roster.filter((t) => t.not_refereed.length);

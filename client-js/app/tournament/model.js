@@ -353,10 +353,21 @@ export const SOURCE_WORDS = /** @type {Record<string, string>} */ ({ army: "ship
  * @param {any} coverage the registration's `coverage` (null: the list is not valid)
  */
 export function coverageText(coverage) {
-  if (!coverage) return "-";
-  if (!coverage.troopers) return "all refereed";
-  const items = (coverage.items ?? []).map((/** @type {any} */ t) => `${t.unit} (${t.not_refereed.join(", ")})`);
-  return `${coverage.troopers} trooper${coverage.troopers === 1 ? "" : "s"} not fully refereed: ${items.join("; ")}`;
+  const { summary, lines } = coverageLines(coverage);
+  return lines.length ? `${summary}: ${lines.join("; ")}` : summary;
+}
+
+/**
+ * A registration's coverage as a summary and one line per trooper carrying items the referee
+ * does not play ("Wirewright: Relay Antenna — played without it"), for the organizer's table.
+ * @param {any} coverage the registration's `coverage` (null: the list is not valid)
+ * @returns {{summary: string, lines: string[]}}
+ */
+export function coverageLines(coverage) {
+  if (!coverage) return { summary: "-", lines: [] };
+  if (!coverage.troopers) return { summary: "all refereed", lines: [] };
+  return { summary: `${coverage.troopers} trooper${coverage.troopers === 1 ? "" : "s"} not fully refereed`,
+    lines: (coverage.items ?? []).map((/** @type {any} */ t) => `${t.unit}: ${t.not_refereed.join(", ")}`) };
 }
 
 /**

@@ -7,7 +7,7 @@ import { api } from "./api.js";
 import { $, el, fillSelect } from "./dom.js";
 import { copyField } from "../copy-field.js";
 import { fillArmies, renderRounds } from "./render.js";
-import { clockText, clocksNow, hasRecord, liveTableText, namer, organizerCan, proposalPlayers, registrationRow, registrationText, resultBody, resultText, tableTitle } from "./model.js";
+import { clockText, clocksNow, coverageLines, hasRecord, liveTableText, namer, organizerCan, proposalPlayers, registrationRow, registrationText, resultBody, resultText, tableTitle } from "./model.js";
 import { keepCredential } from "../credentials.js";
 import { armyChoice } from "./army-choice.js";
 
@@ -146,6 +146,13 @@ export function startDashboard(id, organizer, refresh) {
     fillArmies(/** @type {HTMLSelectElement} */ ($("add-army")), view.settings);
   }
 
+  /** The not-refereed items of a list: how many troopers, then one line per trooper. */
+  const coverageCell = (/** @type {any} */ coverage) => {
+    const { summary, lines } = coverageLines(coverage);
+    return el("td", { "data-field": "coverage" }, el("span", { "data-field": "coverage-summary" }, summary),
+      lines.length ? el("ul", { class: "t-coverage" }, lines.map((line) => el("li", {}, line))) : null);
+  };
+
   /** Each registration's list: valid or its problem, points, and what the referee does not play. */
   function drawRegistrations(/** @type {any[]} */ registrations) {
     const head = ["Player", "List", "Registered as", "Check", "Points", "Not refereed"];
@@ -155,7 +162,7 @@ export function startDashboard(id, organizer, refresh) {
         return el("tr", { "data-registration": row.player, class: row.valid ? null : "invalid" },
           el("td", {}, row.name), el("td", {}, row.list), el("td", {}, row.source),
           el("td", { "data-field": "check", class: row.valid ? "ok-text" : "warning-text" }, row.status),
-          el("td", {}, row.points), el("td", { "data-field": "coverage" }, row.coverage));
+          el("td", {}, row.points), coverageCell(r.coverage));
       }) : [el("tr", {}, el("td", { colspan: head.length, class: "hint" }, "Nobody has registered yet."))]));
   }
 
