@@ -318,3 +318,50 @@ async def test_a_seat_of_the_round_chooses_its_registered_document_by_its_id() -
             assert isinstance(chosen, Accepted), chosen
         finally:
             await client.close()
+
+
+async def test_a_round_plays_a_code_registered_list_after_both_players_accept_its_items(
+        ) -> None:
+    """A registration's code becomes the table's list: the seat chooses the registered
+    document by its id (no army data needed at the table: the room holds the document), its
+    not-refereed items are reviewed and accepted by both players, and the game begins."""
+    settings = app_settings(army_data=SYNTHETIC_ARMY_DATA)
+    async with serving(create_app(settings), settings) as url, \
+            httpx.AsyncClient(base_url=url) as http:
+        organizer, _ = await Organizer.create(http, rounds=1, ruleset="n5")
+        nia = await register(organizer, "Nia", code=legal_army_code(seed=3))
+        oli = await register(organizer, "Oli", army="helion-vanguard")
+        await organizer.act("start_round")
+        listed = {p["name"]: p["army"] for p in (await organizer.view())["players"]}
+        assert listed["Nia"].startswith("code-")
+        pages = {"Nia": await organizer.me(nia["token"]), "Oli": await organizer.me(oli["token"])}
+        seats = {name: await Client.connect(url, page["current"]["room"],
+                                            page["current"]["seat_token"])
+                 for name, page in pages.items()}
+        try:
+            async def settle(version: int) -> None:
+                for other in seats.values():
+                    while other.version < version:
+                        await other.next()
+
+            for name, client in seats.items():
+                await client.send(OptionsRequest())
+                assert (await client.until(Options)).options["choose_army"] == [listed[name]]
+                chosen = await client.command({"type": "choose_army", "army": listed[name],
+                                               "entropy": "e" * 64})
+                assert isinstance(chosen, Accepted), chosen
+                await settle(chosen.version)
+            for client in seats.values():
+                await client.send(OptionsRequest())
+                assert (await client.until(Options)).options.get("accept_armies") is True
+                accepted = await client.command({"type": "accept_armies"})
+                assert isinstance(accepted, Accepted), accepted
+                await settle(accepted.version)
+            for client in seats.values():
+                await client.send(OptionsRequest())
+                assert (await client.until(Options)).options["accept_armies"] is False
+        finally:
+            for client in seats.values():
+                await client.close()
+        (table,) = (await organizer.dashboard())["tables"]
+        assert table["phase"] == "initiative"
