@@ -297,6 +297,9 @@ async def test_a_rounds_room_holds_each_seat_to_its_registered_document(
         documents = {"Tam": my_cell(), "Uma": theirs}
         assert dict(stored.meta.settings.armies) == {
             "A": documents[by_name[table["a"]]], "B": documents[by_name[table["b"]]]}
+        # The room's public description never shows a registered list.
+        described = await http.get(f"/api/rooms/{table['room']}")
+        assert described.status_code == 200 and "Secret" not in described.text
 
 
 async def test_a_seat_of_the_round_chooses_its_registered_document_by_its_id() -> None:
