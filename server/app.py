@@ -43,6 +43,7 @@ from server.node.loop_watch import LoopLagWatch
 from server.node.shutdown import close_within
 from server.rooms.engine_port import Engine
 from server.rooms.registry import RoomRegistry
+from server.rooms.rules_engine import ArmyCodeReader
 from server.store import MemoryRoomStore, RoomStore
 from server.store.redis_store import RedisRoomStore
 from server.store.tournament_store import (
@@ -84,7 +85,8 @@ def create_app(
     health = Health(StorageProbe(store, registry.node_id, settings.ready_probe_s),
                     () if cluster is None else (cluster.identity_problem, cluster.lease_problem))
     if tournaments is None:
-        tournaments = _tournaments(registry)
+        # Registrations read army codes as the rooms do, with the same operator's data.
+        tournaments = _tournaments(registry, _army_codes(settings.army_data))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -179,7 +181,7 @@ def create_app(
     return app
 
 
-def _tournaments(registry: RoomRegistry) -> Tournaments:
+def _tournaments(registry: RoomRegistry, army_codes: ArmyCodeReader | None) -> Tournaments:
     """The app's tournaments: on the rooms' Redis when the rooms are on Redis. One for the
     app's life, so the dashboard's kept folds (``server.tournaments.folds``) last from one
     request to the next."""
@@ -190,7 +192,7 @@ def _tournaments(registry: RoomRegistry) -> Tournaments:
         store = MemoryTournamentStore()
     # The dashboard folds the tables' games with the real rules whatever the rooms use.
     return Tournaments(store, registry.store, lambda: registry.clock(),  # tests move the clock
-                       engine=_rules_core(None))
+                       engine=_rules_core(None), army_codes=army_codes)
 
 
 @functools.cache
@@ -199,7 +201,16 @@ def _rules_core(army_data: Path | None) -> Engine:
     folder (``REFEREE_ARMY_DATA``; None: codes are refused). It keeps no game state, so one
     per folder serves every app of the process (the rooms' and the tournaments' folds), and
     what it makes at its start (``server.rules.engine.prepare``) and the data are read once."""
-    from server.node.army_codes import army_code_reader, load_operator_army_data
     from server.rooms.rules_engine import RulesCoreEngine
 
-    return RulesCoreEngine(army_codes=army_code_reader(load_operator_army_data(army_data)))
+    return RulesCoreEngine(army_codes=_army_codes(army_data))
+
+
+@functools.cache
+def _army_codes(army_data: Path | None) -> ArmyCodeReader | None:
+    """The army code reader of the operator's army data folder (None: none configured, codes
+    are refused), read once per folder: the rooms' edge and the tournaments' registrations
+    share it."""
+    from server.node.army_codes import army_code_reader, load_operator_army_data
+
+    return army_code_reader(load_operator_army_data(army_data))

@@ -27,6 +27,7 @@ from server.rules.orders import clocks
 from server.rules.plain import FormatError, to_plain
 from server.rules.ruleset import Ruleset
 from server.rules.table import measure, table_catalogue
+from server.store.interface import RegisteredArmy
 
 _VIEWERS: dict[str, Viewer] = {"A": Side.A, "B": Side.B, "spectator": SPECTATOR,
                                "caster": CASTER}
@@ -57,7 +58,8 @@ class RulesCoreEngine:
 
     def new_game(self, ruleset: str, fixed_seed: int | None,
                  table: str | Mapping[str, Any] = "",
-                 armies: Mapping[str, str] | None = None) -> State:
+                 armies: Mapping[str, RegisteredArmy] | None = None) -> State:
+        # A shipped list's id or a registered army document: GameSetup takes both.
         registered = {_ACTORS[seat]: army for seat, army in (armies or {}).items()}
         if fixed_seed is not None:
             return engine.new_game(engine.GameSetup(ruleset=ruleset, seed=fixed_seed, table=table,
