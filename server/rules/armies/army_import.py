@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from server.rules.armies.army_code import ArmyCode, ArmyCodeError, decode_army_code, encode_army_code
+from server.rules.armies.army_code import ArmyCode, ArmyCodeError, decode_army_code
 from server.rules.armies.army_data import ArmyData, ArmyDataError
 from server.rules.armies.army_list import ListFormat
 from server.rules.armies.not_refereed import item_texts
@@ -85,9 +85,12 @@ def army_document_from_code(text: str, data: ArmyData, list_format: ListFormat) 
 
 
 def document_id(code: ArmyCode) -> str:
-    """``code-`` and a short hash of the code as the encoder writes it, so the same list
-    pasted with or without URL-encoding, padding or spaces gets the same id."""
-    digest = hashlib.sha256(encode_army_code(code).encode("ascii")).hexdigest()
+    """``code-`` and a short hash of the code's open header (faction, list name, points
+    limit). Never of its troopers: the opponent and a tournament's public page see the id,
+    and a hash of the whole code would let them confirm a guess of a private fact (which
+    option is the Lieutenant, a Hidden Deployment trooper) by hashing candidate codes."""
+    header = f"{code.faction_id}\x00{code.faction_slug}\x00{code.list_name}\x00{code.points_limit}"
+    digest = hashlib.sha256(header.encode("utf-8")).hexdigest()
     return f"{ID_PREFIX}{digest[:12]}"
 
 

@@ -404,6 +404,16 @@ def test_the_document_header_comes_from_the_code() -> None:
         "Lantern Accord list")
 
 
+def test_the_id_says_nothing_of_which_trooper_is_the_lieutenant() -> None:
+    """DIGEST 11.2: the opponent sees the list's id; two codes that differ only in which of
+    two troopers took the Lieutenant option get the same one."""
+    one = army_code_text(901, [[(11, 1, 3), (11, 1, 1)]], points=150, name="Night Shift")
+    other = army_code_text(901, [[(11, 1, 1), (11, 1, 3)]], points=150, name="Night Shift")
+    ids = {army_document_from_code(code, synthetic_army_data(), STANDARD)["id"]
+           for code in (one, other)}
+    assert len(ids) == 1
+
+
 def test_a_legal_code_loads_into_a_legal_list() -> None:
     document = _document([[(11, 1, 3), (12, 1, 1), (13, 1, 1), (16, 1, 1), (17, 1, 1)]],
                          points=100)
