@@ -130,11 +130,11 @@ export function ownRoster(army, weaponName) {
       name: String(p.name ?? e.id),
       lieutenant: Boolean(e.lieutenant),
       controller: e.controller ? String(byId.get(e.controller)?.profile?.name ?? e.controller) : null,
-      stats: {
-        MOV: Array.isArray(p.mov) ? p.mov.join("-") : "", CC: p.cc, BS: p.bs, PH: p.ph, WIP: p.wip, ARM: p.arm, BTS: p.bts,
-        [p.structure ? "STR" : "W"]: p.vita, S: p.silhouette,
-      },
-      type: [String(p.troop_type ?? "").toUpperCase(), p.training === "irregular" ? "Irregular" : "Regular"].filter(Boolean).join(", "),
+      // W holds Structure for REM and TAG (`structure`), drawn in italics as the roster draws it.
+      stats: { MOV: Array.isArray(p.mov) ? p.mov.join("-") : "", CC: p.cc, BS: p.bs, PH: p.ph, WIP: p.wip, ARM: p.arm, BTS: p.bts, W: p.vita, S: p.silhouette },
+      structure: Boolean(p.structure),
+      type: p.troop_type === "peripheral" ? "Peripheral"
+        : [String(p.troop_type ?? "").toUpperCase(), p.training === "irregular" ? "Irregular" : "Regular"].filter(Boolean).join(", "),
       cost: Number(p.cost ?? 0),
       swc: Number(p.swc ?? 0),
       weapons: (p.weapons ?? []).map(nameOf),
@@ -173,12 +173,12 @@ export function reviewStatus(state, options, log, role) {
 
 /**
  * A trooper's not-refereed items in words: "Kestrel Sniper (Combat Group 1): Multispectral
- * Visor L1, Sensor: played without them." Both players read this before they accept.
+ * Visor L1, Sensor — played without them." Both players read this before they accept.
  * @param {{name: string, combatGroup: number | null, items: string[]}} row
  */
 export function notRefereedText(row) {
   const group = row.combatGroup === null ? "" : ` (Combat Group ${row.combatGroup})`;
-  return `${row.name}${group}: ${row.items.join(", ")}: played without ${row.items.length > 1 ? "them" : "it"}.`;
+  return `${row.name}${group}: ${row.items.join(", ")} — played without ${row.items.length > 1 ? "them" : "it"}.`;
 }
 
 /**

@@ -14,7 +14,7 @@ const el = (/** @type {string} */ tag, /** @type {Record<string, any>} */ attrs 
 /** Whether the player opened or closed their list's panel ("review" / "chosen" -> open): kept across redraws. */
 const listOpen = new Map();
 
-const STAT_ORDER = ["MOV", "CC", "BS", "PH", "WIP", "ARM", "BTS", "W", "STR", "S"];
+const STAT_ORDER = ["MOV", "CC", "BS", "PH", "WIP", "ARM", "BTS", "W", "S"];
 const otherSide = (/** @type {string} */ side) => (side === "A" ? "B" : "A");
 
 /**
@@ -29,18 +29,17 @@ export function ownListPanel(army, how = {}) {
     ontoggle: (/** @type {Event} */ e) => listOpen.set(when, /** @type {HTMLDetailsElement} */ (e.target).open) },
     el("summary", {}, el("b", {}, army.name ?? "Your list"), ` (${army.faction ?? "?"}): ${roster.points} of ${roster.limit ?? "?"} points, ${roster.swc} SWC`));
   for (const group of roster.groups) {
-    // The stat columns this group needs (W, STR or both), as the roster's header says them.
-    const shown = STAT_ORDER.filter((h) => group.troopers.some((t) => h in t.stats));
+    const shown = STAT_ORDER;
     const table = el("table", { class: "own-list-group", "data-combat-group": group.number },
       el("caption", {}, `Combat Group ${group.number}`),
-      el("tr", { class: "own-stat-head" }, ...shown.map((h) => el("th", { title: h === "S" ? "Silhouette" : h === "STR" ? "Structure" : "" }, h))));
+      el("tr", { class: "own-stat-head" }, ...shown.map((h) => el("th", { title: h === "S" ? "Silhouette" : h === "W" ? "Wounds (W), or Structure (STR) in italics" : "" }, h))));
     for (const t of group.troopers) {
       table.append(el("tr", { class: `own-head${t.lieutenant ? " own-lieutenant" : ""}`, "data-own-trooper": t.id },
         el("td", { colspan: shown.length },
           el("span", { class: "own-cost", title: "Points and Support Weapon Cost" }, `${t.cost} pts${t.swc ? ` · ${t.swc} SWC` : ""}`),
           el("b", { class: "own-name" }, t.name),
           t.lieutenant ? el("span", { class: "rt-chip own-lt", title: "Your Lieutenant: secret, the opponent is not told who it is" }, "Lieutenant (secret)") : null)));
-      table.append(el("tr", { class: "own-stats" }, ...shown.map((h) => el("td", { class: h === "STR" ? "rt-str" : "" },
+      table.append(el("tr", { class: "own-stats" }, ...shown.map((h) => el("td", { class: h === "W" && t.structure ? "rt-str" : "", title: h === "W" ? (t.structure ? "STR" : "W") : h },
         t.stats[h] === undefined ? "" : String(t.stats[h])))));
       const more = [t.type, t.controller ? `Peripheral of ${t.controller}` : null,
         t.weapons.length ? t.weapons.join(", ") : "no weapons"].filter(Boolean).join(" · ");
@@ -91,6 +90,7 @@ export function reviewPanel(state, options, ctx) {
       "Accept both lists"),
       el("div", { class: "hint" }, accepted(opponent) ? "Your opponent has accepted: the game starts when you do." : "Your opponent accepts too; the game starts when both have."));
     } else if (accepted(role)) {
+      box.classList.add("waiting");
       box.append(el("p", { id: "accept-waiting", class: "waiting" }, el("b", {}, "You accepted both lists. Waiting for the opponent to accept.")));
     }
   } else {

@@ -108,16 +108,16 @@ test("the not-refereed items per trooper, from one's own list and from the oppon
 
 test("the not-refereed list in words, for one's own list and for the opponent's", () => {
   assert.equal(notRefereedText({ name: "Gnat", combatGroup: 1, items: ["Sensor", "Repeater L2"] }),
-    "Gnat (Combat Group 1): Sensor, Repeater L2: played without them.");
+    "Gnat (Combat Group 1): Sensor, Repeater L2 — played without them.");
   const own = notRefereedSummary(OWN, true);
   assert.equal(own.heading, "Your list, Night Shift: not refereed");
-  assert.deepEqual(own.lines, ["Kestrel Sniper (Combat Group 1): Multispectral Visor L1: played without it.",
-    "Gnat (Combat Group 1): Sensor, Repeater L2: played without them."]);
+  assert.deepEqual(own.lines, ["Kestrel Sniper (Combat Group 1): Multispectral Visor L1 — played without it.",
+    "Gnat (Combat Group 1): Sensor, Repeater L2 — played without them."]);
   assert.equal(own.empty, null);
   assert.equal(own.privateNote, null);
   const theirs = notRefereedSummary(SUMMARY, false);
   assert.equal(theirs.heading, "Your opponent's list, Day Shift: not refereed");
-  assert.deepEqual(theirs.lines, ["Wren Trooper (Combat Group 1): Sensor: played without it."]);
+  assert.deepEqual(theirs.lines, ["Wren Trooper (Combat Group 1): Sensor — played without it."]);
   assert.match(theirs.privateNote ?? "", /Hidden Deployment or Airborne Deployment are private/);
   assert.match(notRefereedSummary({ name: "Plain", roster: [] }, false).empty ?? "", /^Nothing that you can see/);
 });
@@ -135,7 +135,9 @@ test("one's own imported roster: groups, profiles, costs, SWC, the list's own we
   assert.equal(sniper.type, "MI, Regular");
   assert.equal(sniper.cost, 35);
   assert.equal(gnat.controller, "Kestrel Sniper");
-  assert.equal(roster.groups[1].troopers[0].stats.STR, 1);
+  assert.equal(sniper.structure, false);
+  assert.deepEqual([roster.groups[1].troopers[0].stats.W, roster.groups[1].troopers[0].structure, roster.groups[1].troopers[0].type], [1, true, "REM, Irregular"]);
+  assert.equal(gnat.type, "Peripheral");
 });
 
 test("the review: both lists chosen in army selection; who accepted, from events, the state or the options", () => {
