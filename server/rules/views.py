@@ -80,7 +80,8 @@ def _army_summary(state: GameState, side: Side) -> dict[str, Plain]:
     DIGEST 11.2) or which trooper id hides behind a Camouflage Marker."""
     army = state.armies[side]
     roster = [
-        {"unit": entry.profile.name, "combat_group": entry.combat_group}
+        {"unit": entry.profile.name, "combat_group": entry.combat_group,
+         "not_refereed": list(entry.not_refereed)}
         for entry in army.entries
         if not entry.profile.hidden_deployment and not entry.profile.combat_jump
     ]
@@ -116,6 +117,8 @@ def view_state(state: GameState, viewer: Viewer) -> dict[str, Plain]:
         "initiative": to_plain(state.initiative),
         "deployment": {"step": state.deployment.step},
         "armies": armies,
+        # Who accepted both lists' not-refereed items (``accept_armies``): open to everyone.
+        "armies_accepted": sorted(side.value for side in state.armies_accepted),
         "troopers": troopers,
         "orders": _view_orders(state, viewer),
         "order": _view_order(state, viewer),
