@@ -106,12 +106,14 @@ export const isFullList = (/** @type {any} */ army) => Array.isArray(army?.entri
 /**
  * The roster of one's own list as the review shows it: per Combat Group, each trooper's name,
  * profile, cost, SWC, weapons, Lieutenant and Controller. Weapon names come from the list's
- * own weapons (a converted army code defines them) or `weaponName` (the shipped catalogue).
+ * own weapons (its `arsenal`; a converted army code defines weapons of its own) or
+ * `weaponName` (the shipped catalogue).
  * @param {Record<string, any>} army the viewer's own list (`entries` with `profile`)
  * @param {(id: string) => string} weaponName
  */
 export function ownRoster(army, weaponName) {
-  const listWeapons = new Map((army?.weapons ?? []).map((/** @type {any} */ w) => [w.id, w.name ?? w.id]));
+  // `arsenal`: every weapon of a validated list, with its name (the view of one's own list).
+  const listWeapons = new Map([...(army?.weapons ?? []), ...(army?.arsenal ?? [])].map((/** @type {any} */ w) => [w.id, w.name ?? w.id]));
   const nameOf = (/** @type {string} */ id) => listWeapons.get(id) ?? weaponName(id);
   const entries = army?.entries ?? [];
   const byId = new Map(entries.map((/** @type {any} */ e) => [e.id, e]));

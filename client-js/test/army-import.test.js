@@ -75,7 +75,7 @@ test("what options offer: list and code, list only (no army data), or nothing", 
 // A seat's own list as the view carries it (to_plain of the ArmyList) and the opponent's summary.
 const OWN = {
   id: "code-901", name: "Night Shift", faction: "Synthetic Guild", format: "standard", points: 150,
-  weapons: [{ id: "w-12-0", name: "Hush Rifle", kind: "ballistic" }],
+  arsenal: [{ id: "w-12-0", name: "Hush Rifle", kind: "ballistic" }],
   entries: [
     { id: "t1", combat_group: 1, lieutenant: true, controller: null, not_refereed: ["Multispectral Visor L1"],
       profile: { name: "Kestrel Sniper", mov: [4, 2], cc: 13, bs: 12, ph: 10, wip: 13, arm: 1, bts: 0, vita: 1, structure: false,
@@ -157,4 +157,14 @@ test("the review: both lists chosen in army selection; who accepted, from events
   // One list chosen, or the game past army selection: no review.
   assert.equal(reviewStatus({ phase: "army_selection", armies: { A: OWN } }, {}, [], "A").review, false);
   assert.equal(reviewStatus({ phase: "initiative", armies: { A: OWN, B: SUMMARY } }, {}, [], "A").review, false);
+});
+
+test("a brought list's own weapons are named like shipped ones once learnt; a shipped id keeps the shipped weapon", async () => {
+  const catalogue = await import("../app/catalogue.js");
+  assert.equal(catalogue.weaponName("w-501-0"), "w-501-0");
+  catalogue.learnWeapons([{ id: "w-501-0", name: "Pulse Carbine", kind: "ballistic" }]);
+  assert.equal(catalogue.weaponName("w-501-0"), "Pulse Carbine");
+  catalogue.learnWeapons([{ id: "w-501-0", name: "Changed" }]);
+  assert.equal(catalogue.weaponName("w-501-0"), "Pulse Carbine");
+  catalogue.learnWeapons(undefined);
 });
