@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, closeAll, scenarioForFile } from "./harness.mjs";
+import { artifacts, closeAll, scenarioForFile, startScenario } from "./harness.mjs";
 
 const WAIT = { timeout: 30000 };
 const scenario = scenarioForFile({ env: { REFEREE_ARMY_DATA: "testkit/army_data" } });
@@ -125,4 +125,33 @@ test("seat A pastes an army code, seat B loads a list file; both read the other'
   }
   await shot(b, "07-initiative");
   await closeAll(a, b);
+});
+
+test("on a server without army data the code field is disabled and says why; a list over its points is refused next to the file field", async () => {
+  const bare = await startScenario({ env: { REFEREE_ARMY_DATA: "" } });
+  try {
+    const created = await fetch(`${bare.base}/api/rooms`, { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ ruleset: "n5", aro_window_s: 8, seed: 5 }) });
+    const room = await created.json();
+    const a = await bare.open(room.seats.A.link, WAIT);
+    assert.deepEqual((await options(a)).bring_army, ["list"]);
+    await a.waitForSelector("#army-bring:not([hidden]) #army-code[disabled]", WAIT);
+    assert.equal(await a.isDisabled("#army-code-send"), true);
+    assert.match(await a.textContent("#army-code-note"), /This server has no army data, so it cannot read army codes: load a list file instead/);
+    await shot(a, "08-no-army-data", "#army-picker");
+    const over = { ...LIST_FILE, points: 30 };
+    const answer = nextAnswer(a);
+    await a.setInputFiles("#army-file", { name: "over.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(over)) });
+    const refused = await answer;
+    assert.equal(refused.ok, false);
+    assert.equal(refused.code, "bad_army_list");
+    await a.waitForFunction(() => document.getElementById("army-file-error").textContent.length > 0, null, WAIT);
+    const said = await a.textContent("#army-file-error");
+    assert.ok(said.startsWith("over.json: ") && said.includes(refused.message) && said.includes("bad_army_list"), said);
+    assert.equal((await state(a)).armies.A, undefined, "nothing was chosen");
+    await shot(a, "09-over-limit", "#army-picker");
+    await closeAll(a);
+  } finally {
+    await bare.stop();
+  }
 });
