@@ -195,3 +195,28 @@ def test_a_registered_document_is_the_only_choice_of_its_seat() -> None:
         assert refused.message == "This table is for your registered army, My Raiders."
     state, _ = play(state, Side.A, c.ChooseArmy("my-list", TEST_ENTROPY))
     assert state.armies[Side.A].name == "My Raiders"
+
+
+def test_lists_differing_only_in_private_facts_read_the_same_to_the_opponent() -> None:
+    """DIGEST 11.2: the Lieutenant and a Hidden Deployment trooper (its figures, weapons and
+    not-refereed items) are private. B brings one of two lists that differ only there; A and
+    the spectators get the same events and the same snapshot through the lists' review."""
+    def brought_by_b(lieutenant: str, ghost_bs: int, ghost_items: list[str]) -> dict[str, Any]:
+        document = brought(t3=["Gizmo Visor L1"], t2=ghost_items)
+        for entry in document["entries"]:
+            entry["lieutenant"] = entry["id"] == lieutenant
+        ghost = next(unit for unit in document["units"] if unit["id"] == "ghost")
+        ghost["bs"] = ghost_bs
+        return document
+
+    def seen(document: dict[str, Any]) -> list[Any]:
+        state, first = play(game(), Side.A, c.ChooseArmy("helion-vanguard", TEST_ENTROPY))
+        state, second = play(state, Side.B, bring(document))
+        state, third = play(state, Side.B, c.AcceptArmies())
+        events = [*first, *second, *third]
+        return [(view_event(event, viewer, state), view_state(state, viewer))
+                for event in events for viewer in (Side.A, SPECTATOR)]
+
+    one = seen(brought_by_b("t1", 11, ["Secret Boots"]))
+    other = seen(brought_by_b("t4", 14, ["Other Boots", "Cloak"]))
+    assert one == other
