@@ -17,6 +17,7 @@ import functools
 import gc
 import logging
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -72,7 +73,7 @@ def create_app(
     settings = settings or Settings.from_env()
     settings.gc_thresholds()  # a malformed REFEREE_GC_THRESHOLD stops the start, not later
     if engine is None:
-        engine = _rules_core()
+        engine = _rules_core(settings.army_data)
     store = store or MemoryRoomStore()
     if cluster is not None:
         registry = RoomRegistry(store, cluster.fanout, engine, settings, cluster)
@@ -189,14 +190,16 @@ def _tournaments(registry: RoomRegistry) -> Tournaments:
         store = MemoryTournamentStore()
     # The dashboard folds the tables' games with the real rules whatever the rooms use.
     return Tournaments(store, registry.store, lambda: registry.clock(),  # tests move the clock
-                       engine=_rules_core())
+                       engine=_rules_core(None))
 
 
 @functools.cache
-def _rules_core() -> Engine:
-    """The real rules core's adapter. It keeps no state, so one serves every app of the
-    process (the rooms' and the tournaments' folds), and what it makes at its start
-    (``server.rules.engine.prepare``) is made once."""
+def _rules_core(army_data: Path | None) -> Engine:
+    """The real rules core's adapter, with the army code reader of the operator's army data
+    folder (``REFEREE_ARMY_DATA``; None: codes are refused). It keeps no game state, so one
+    per folder serves every app of the process (the rooms' and the tournaments' folds), and
+    what it makes at its start (``server.rules.engine.prepare``) and the data are read once."""
+    from server.node.army_codes import army_code_reader, load_operator_army_data
     from server.rooms.rules_engine import RulesCoreEngine
 
-    return RulesCoreEngine()
+    return RulesCoreEngine(army_codes=army_code_reader(load_operator_army_data(army_data)))
