@@ -174,28 +174,42 @@ export function reviewStatus(state, options, log, role) {
 }
 
 /**
- * A trooper's not-refereed items in words: "Kestrel Sniper (Combat Group 1): Multispectral
- * Visor L1, Sensor — played without them." Both players read this before they accept.
- * @param {{name: string, combatGroup: number | null, items: string[]}} row
+ * Who carries not-refereed items, in words: "Kestrel Sniper (Combat Group 1)". The items are
+ * shown as the server words them: a converted code's say what becomes of them ("Relay
+ * Antenna — played without it"); a list file's are the names its author wrote.
+ * @param {{name: string, combatGroup: number | null}} row
  */
-export function notRefereedText(row) {
-  const group = row.combatGroup === null ? "" : ` (Combat Group ${row.combatGroup})`;
-  return `${row.name}${group}: ${row.items.join(", ")} — played without ${row.items.length > 1 ? "them" : "it"}.`;
+export function trooperLabel(row) {
+  return `${row.name}${row.combatGroup === null ? "" : ` (Combat Group ${row.combatGroup})`}`;
+}
+
+/** Troopers with the same label and the same items said once, with how many: "Lamplighter (Combat Group 1) ×2". */
+function sameTroopersOnce(/** @type {{name: string, combatGroup: number | null, items: string[]}[]} */ rows) {
+  /** @type {Map<string, {label: string, items: string[], count: number}>} */
+  const seen = new Map();
+  for (const row of rows) {
+    const label = trooperLabel(row);
+    const key = JSON.stringify([label, row.items]);
+    const found = seen.get(key);
+    if (found) found.count += 1;
+    else seen.set(key, { label, items: row.items, count: 1 });
+  }
+  return [...seen.values()].map(({ label, items, count }) => ({ label: count > 1 ? `${label} ×${count}` : label, items }));
 }
 
 /**
- * What one list's review says for a viewer: a heading, each trooper's not-refereed items in
- * words, or that the referee plays everything it shows; for the opponent's list, that its
+ * What one list's review says for a viewer: a heading, each trooper with its not-refereed
+ * items, or that the referee plays everything it shows; for the opponent's list, that its
  * troopers in Hidden Deployment or Airborne Deployment are not shown (private).
  * @param {Record<string, any> | null | undefined} army @param {boolean} own
- * @returns {{heading: string, lines: string[], empty: string | null, privateNote: string | null}}
+ * @returns {{heading: string, troopers: {label: string, items: string[]}[], empty: string | null, privateNote: string | null}}
  */
 export function notRefereedSummary(army, own) {
   const rows = notRefereedByTrooper(army);
   const name = army?.name ?? "?";
   return {
-    heading: own ? `Your list, ${name}: not refereed` : `Your opponent's list, ${name}: not refereed`,
-    lines: rows.map(notRefereedText),
+    heading: own ? `Your list, ${name}` : `Your opponent's list, ${name}`,
+    troopers: sameTroopersOnce(rows),
     empty: rows.length ? null : (own ? "Nothing: the referee plays every skill, piece of equipment and weapon of your list."
       : "Nothing that you can see: the referee plays every skill, piece of equipment and weapon shown of this list."),
     privateNote: own ? null : "Troopers in Hidden Deployment or Airborne Deployment are private: neither they nor their items are shown to you.",

@@ -44,7 +44,8 @@ export function ownListPanel(army, how = {}) {
       const more = [t.type, t.controller ? `Peripheral of ${t.controller}` : null,
         t.weapons.length ? t.weapons.join(", ") : "no weapons"].filter(Boolean).join(" · ");
       table.append(el("tr", { class: "own-more" }, el("td", { colspan: shown.length }, more,
-        t.notRefereed.length ? el("div", { class: "not-refereed-inline" }, `Not refereed: ${t.notRefereed.join(", ")}`) : null)));
+        t.notRefereed.length ? el("div", { class: "not-refereed-inline" }, "Not refereed:",
+          ...t.notRefereed.map((item) => el("div", { class: "nr-item" }, item))) : null)));
     }
     details.append(table);
   }
@@ -56,7 +57,9 @@ function notRefereedBlock(army, own, side) {
   const summary = notRefereedSummary(army, own);
   return el("div", { class: "not-refereed", "data-not-refereed": side },
     el("h4", {}, summary.heading),
-    summary.lines.length ? el("ul", {}, ...summary.lines.map((line) => el("li", {}, line))) : el("p", { class: "hint" }, summary.empty ?? ""),
+    summary.troopers.length
+      ? el("ul", {}, ...summary.troopers.map((t) => el("li", {}, el("b", {}, t.label), el("ul", { class: "nr-items" }, ...t.items.map((item) => el("li", {}, item))))))
+      : el("p", { class: "hint" }, summary.empty ?? ""),
     summary.privateNote ? el("p", { class: "hint" }, summary.privateNote) : null);
 }
 
@@ -75,7 +78,7 @@ export function reviewPanel(state, options, ctx) {
   const sides = role === "B" ? ["B", "A"] : ["A", "B"];
   const box = el("div", { class: "panel army-review", id: "army-review" },
     el("h3", {}, "Before the game: what the referee does not play"),
-    el("p", {}, "Some troopers carry skills, equipment or weapon properties this referee does not play yet: they are played without them. "
+    el("p", {}, "Some troopers carry skills, equipment or weapons this referee does not play yet: the game is played without them, as each item says. "
       + "Both players read both lists' items and accept them; then the Lieutenants roll off for the Initiative."));
   for (const side of sides) {
     const army = state.armies[side];

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   LIST_FILE_MAX_BYTES, armyCodeInput, bringOffer, chooseArmyCommand, notRefereedByTrooper, notRefereedSummary,
-  notRefereedText, ownRoster, readListFile, reviewStatus,
+  ownRoster, readListFile, reviewStatus, trooperLabel,
 } from "../app/army-import.js";
 
 const file = (name, text, size = new TextEncoder().encode(text).length) => ({ name, size, text: async () => text });
@@ -106,20 +106,26 @@ test("the not-refereed items per trooper, from one's own list and from the oppon
   assert.deepEqual(notRefereedByTrooper(null), []);
 });
 
-test("the not-refereed list in words, for one's own list and for the opponent's", () => {
-  assert.equal(notRefereedText({ name: "Gnat", combatGroup: 1, items: ["Sensor", "Repeater L2"] }),
-    "Gnat (Combat Group 1): Sensor, Repeater L2 — played without them.");
+test("the not-refereed list in words, for one's own list and for the opponent's: each trooper, its items as the server words them", () => {
+  assert.equal(trooperLabel({ name: "Gnat", combatGroup: 1 }), "Gnat (Combat Group 1)");
   const own = notRefereedSummary(OWN, true);
-  assert.equal(own.heading, "Your list, Night Shift: not refereed");
-  assert.deepEqual(own.lines, ["Kestrel Sniper (Combat Group 1): Multispectral Visor L1 — played without it.",
-    "Gnat (Combat Group 1): Sensor, Repeater L2 — played without them."]);
+  assert.equal(own.heading, "Your list, Night Shift");
+  assert.deepEqual(own.troopers, [{ label: "Kestrel Sniper (Combat Group 1)", items: ["Multispectral Visor L1"] },
+    { label: "Gnat (Combat Group 1)", items: ["Sensor", "Repeater L2"] }]);
   assert.equal(own.empty, null);
   assert.equal(own.privateNote, null);
   const theirs = notRefereedSummary(SUMMARY, false);
-  assert.equal(theirs.heading, "Your opponent's list, Day Shift: not refereed");
-  assert.deepEqual(theirs.lines, ["Wren Trooper (Combat Group 1): Sensor — played without it."]);
+  assert.equal(theirs.heading, "Your opponent's list, Day Shift");
+  assert.deepEqual(theirs.troopers, [{ label: "Wren Trooper (Combat Group 1)", items: ["Sensor"] }]);
   assert.match(theirs.privateNote ?? "", /Hidden Deployment or Airborne Deployment are private/);
   assert.match(notRefereedSummary({ name: "Plain", roster: [] }, false).empty ?? "", /^Nothing that you can see/);
+  // Alike troopers (same unit, group and items) are said once with their number.
+  const twins = { name: "Twins", roster: [
+    { unit: "Wren Trooper", combat_group: 1, not_refereed: ["Sensor"] }, { unit: "Wren Trooper", combat_group: 1, not_refereed: ["Sensor"] },
+    { unit: "Wren Trooper", combat_group: 2, not_refereed: ["Sensor"] }, { unit: "Wren Trooper", combat_group: 1, not_refereed: ["Sensor", "Visor"] }] };
+  assert.deepEqual(notRefereedSummary(twins, false).troopers, [
+    { label: "Wren Trooper (Combat Group 1) ×2", items: ["Sensor"] }, { label: "Wren Trooper (Combat Group 2)", items: ["Sensor"] },
+    { label: "Wren Trooper (Combat Group 1)", items: ["Sensor", "Visor"] }]);
 });
 
 test("one's own imported roster: groups, profiles, costs, SWC, the list's own weapon names, the Lieutenant", () => {

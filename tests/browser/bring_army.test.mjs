@@ -106,7 +106,9 @@ test("seat A pastes an army code, seat B loads a list file; both read the other'
     const block = await page.textContent(`#army-review [data-not-refereed="${side}"]`);
     for (const item of theirs) assert.ok(block.includes(item), `${side}'s item "${item}" is shown to its opponent: ${block}`);
   }
-  assert.match(await a.textContent('#army-review [data-not-refereed="B"]'), /Ember Regular \(Combat Group 1\): Glare Visor — played without it\./);
+  assert.match(await a.textContent('#army-review [data-not-refereed="B"]'), /Ember Regular \(Combat Group 1\)Glare Visor/);
+  // The code's conversion names what the referee does not play (the Wirewright's Relay Antenna).
+  assert.ok(itemsA.includes("Relay Antenna — played without it"), JSON.stringify(itemsA));
   await shot(a, "04-review-a");
   await shot(b, "05-review-b");
 

@@ -13,7 +13,7 @@ exists only in this test process.
 ``POST /test/army_code`` with ``{"faction": 901, "slug": "lantern-accord", "name": "...",
 "points": 150, "groups": [[[unit, profile_group, option], ...], ...]}`` answers
 ``{"code": "..."}``: an army code (N5 layout) of those ids, written by the project's own
-encoder, for the browser tests to paste (the ids are the invented ones of
+encoder (``testkit.army_codes``), for the browser tests to paste (the ids are the invented ones of
 ``testkit/army_data``, which this server reads when ``REFEREE_ARMY_DATA`` names it).
 
 Its rooms' dice come from ``seed``: test rooms, which every viewer is told about
@@ -41,10 +41,10 @@ from server.app import create_app
 from server.config import Settings
 from server.rooms.room import now_ms
 from server.rules import engine
-from server.rules.armies.army_code import ArmyCode, CombatGroup, GroupMember, encode_army_code
 from server.rules.ids import Side
 from server.store import RoomSettings
 from server.transport.uvicorn_options import websocket_options
+from testkit.army_codes import army_code_text
 from tests.support.scenarios import build_state
 from tests.support.skirmish import skirmish
 
@@ -82,12 +82,9 @@ async def create_scenario(request: Request) -> Response:
 
 async def army_code(request: Request) -> Response:
     body: dict[str, Any] = await request.json()
-    groups = tuple(
-        CombatGroup(number, tuple(GroupMember(int(u), int(g), int(o)) for u, g, o in members), (1, 0))
-        for number, members in enumerate(body["groups"], start=1))
-    code = ArmyCode("n5", int(body["faction"]), str(body["slug"]), str(body["name"]),
-                    int(body["points"]), groups)
-    return JSONResponse({"code": encode_army_code(code)})
+    groups = [[(int(u), int(g), int(o)) for u, g, o in members] for members in body["groups"]]
+    return JSONResponse({"code": army_code_text(int(body["faction"]), groups, points=int(body["points"]),
+                                                name=str(body["name"]), slug=str(body["slug"]))})
 
 
 async def main() -> None:
