@@ -199,19 +199,29 @@ function sameTroopersOnce(/** @type {{name: string, combatGroup: number | null, 
 
 /**
  * What one list's review says for a viewer: a heading, each trooper with its not-refereed
- * items, or that the referee plays everything it shows; for the opponent's list, that its
- * troopers in Hidden Deployment or Airborne Deployment are not shown (private).
- * @param {Record<string, any> | null | undefined} army @param {boolean} own
+ * items, or that the referee plays everything it shows; when the viewer holds only the
+ * list's summary (the opponent, a spectator), that its troopers in Hidden Deployment or
+ * Airborne Deployment are not shown (private).
+ * @param {Record<string, any> | null | undefined} army
+ * @param {"own" | "opponent" | "A" | "B"} whose the viewer's own list, its opponent's, or
+ *   (for a spectator or a caster) the list of Player A or B
  * @returns {{heading: string, troopers: {label: string, items: string[]}[], empty: string | null, privateNote: string | null}}
  */
-export function notRefereedSummary(army, own) {
+export function notRefereedSummary(army, whose) {
   const rows = notRefereedByTrooper(army);
   const name = army?.name ?? "?";
+  const full = isFullList(army);
+  const heading = { own: `Your list, ${name}`, opponent: `Your opponent's list, ${name}` }[whose] ?? `Player ${whose}'s list, ${name}`;
+  let empty = null;
+  if (!rows.length) {
+    empty = whose === "own" ? "Nothing: the referee plays every skill, piece of equipment and weapon of your list."
+      : full ? "Nothing: the referee plays every skill, piece of equipment and weapon of this list."
+        : "Nothing that you can see: the referee plays every skill, piece of equipment and weapon shown of this list.";
+  }
   return {
-    heading: own ? `Your list, ${name}` : `Your opponent's list, ${name}`,
+    heading,
     troopers: sameTroopersOnce(rows),
-    empty: rows.length ? null : (own ? "Nothing: the referee plays every skill, piece of equipment and weapon of your list."
-      : "Nothing that you can see: the referee plays every skill, piece of equipment and weapon shown of this list."),
-    privateNote: own ? null : "Troopers in Hidden Deployment or Airborne Deployment are private: neither they nor their items are shown to you.",
+    empty,
+    privateNote: full ? null : "Troopers in Hidden Deployment or Airborne Deployment are private: neither they nor their items are shown to you.",
   };
 }

@@ -5,7 +5,7 @@
 // (`options.accept_armies`, the `armies_accepted` events). The words come from army-import.js.
 import { el as element } from "./dom.js";
 import { weaponName } from "./catalogue.js";
-import { isFullList, notRefereedSummary, ownRoster, reviewStatus } from "./army-import.js";
+import { notRefereedSummary, ownRoster, reviewStatus } from "./army-import.js";
 
 /** dom.js's `el`, leaving out absent children (null, undefined, false). */
 const el = (/** @type {string} */ tag, /** @type {Record<string, any>} */ attrs = {}, /** @type {any[]} */ ...children) =>
@@ -52,9 +52,9 @@ export function ownListPanel(army, how = {}) {
   return details;
 }
 
-/** One list's not-refereed items for this viewer, in words. */
-function notRefereedBlock(army, own, side) {
-  const summary = notRefereedSummary(army, own);
+/** One list's not-refereed items for this viewer, in words. @param {any} army @param {"own"|"opponent"|"A"|"B"} whose @param {string} side */
+function notRefereedBlock(army, whose, side) {
+  const summary = notRefereedSummary(army, whose);
   return el("div", { class: "not-refereed", "data-not-refereed": side },
     el("h4", {}, summary.heading),
     summary.troopers.length
@@ -82,7 +82,7 @@ export function reviewPanel(state, options, ctx) {
       + "Both players read both lists' items and accept them; then the Lieutenants roll off for the Initiative."));
   for (const side of sides) {
     const army = state.armies[side];
-    box.append(notRefereedBlock(army, seat && side === role && isFullList(army), side));
+    box.append(notRefereedBlock(army, !seat ? /** @type {"A"|"B"} */ (side) : side === role ? "own" : "opponent", side));
   }
   const accepted = (/** @type {string} */ side) => status.accepted.has(side);
   if (seat) {

@@ -108,22 +108,27 @@ test("the not-refereed items per trooper, from one's own list and from the oppon
 
 test("the not-refereed list in words, for one's own list and for the opponent's: each trooper, its items as the server words them", () => {
   assert.equal(trooperLabel({ name: "Gnat", combatGroup: 1 }), "Gnat (Combat Group 1)");
-  const own = notRefereedSummary(OWN, true);
+  const own = notRefereedSummary(OWN, "own");
   assert.equal(own.heading, "Your list, Night Shift");
   assert.deepEqual(own.troopers, [{ label: "Kestrel Sniper (Combat Group 1)", items: ["Multispectral Visor L1"] },
     { label: "Gnat (Combat Group 1)", items: ["Sensor", "Repeater L2"] }]);
   assert.equal(own.empty, null);
   assert.equal(own.privateNote, null);
-  const theirs = notRefereedSummary(SUMMARY, false);
+  const theirs = notRefereedSummary(SUMMARY, "opponent");
   assert.equal(theirs.heading, "Your opponent's list, Day Shift");
   assert.deepEqual(theirs.troopers, [{ label: "Wren Trooper (Combat Group 1)", items: ["Sensor"] }]);
   assert.match(theirs.privateNote ?? "", /Hidden Deployment or Airborne Deployment are private/);
-  assert.match(notRefereedSummary({ name: "Plain", roster: [] }, false).empty ?? "", /^Nothing that you can see/);
+  assert.match(notRefereedSummary({ name: "Plain", roster: [] }, "opponent").empty ?? "", /^Nothing that you can see/);
+  // A spectator reads "Player B's list"; a caster, who holds both lists whole, gets no private note.
+  assert.equal(notRefereedSummary(SUMMARY, "B").heading, "Player B's list, Day Shift");
+  assert.match(notRefereedSummary(SUMMARY, "B").privateNote ?? "", /private/);
+  assert.equal(notRefereedSummary(OWN, "A").privateNote, null);
+  assert.match(notRefereedSummary({ name: "Plain", entries: [] }, "A").empty ?? "", /^Nothing: the referee plays every .* of this list\./);
   // Alike troopers (same unit, group and items) are said once with their number.
   const twins = { name: "Twins", roster: [
     { unit: "Wren Trooper", combat_group: 1, not_refereed: ["Sensor"] }, { unit: "Wren Trooper", combat_group: 1, not_refereed: ["Sensor"] },
     { unit: "Wren Trooper", combat_group: 2, not_refereed: ["Sensor"] }, { unit: "Wren Trooper", combat_group: 1, not_refereed: ["Sensor", "Visor"] }] };
-  assert.deepEqual(notRefereedSummary(twins, false).troopers, [
+  assert.deepEqual(notRefereedSummary(twins, "opponent").troopers, [
     { label: "Wren Trooper (Combat Group 1) ×2", items: ["Sensor"] }, { label: "Wren Trooper (Combat Group 2)", items: ["Sensor"] },
     { label: "Wren Trooper (Combat Group 1)", items: ["Sensor", "Visor"] }]);
 });

@@ -1,7 +1,8 @@
 // Bringing one's own list in the browser (issue 35): seat A pastes an army code (built by the
 // project's encoder from the invented data of testkit/army_data, which this server reads as its
 // operator's army data), seat B loads a list file in the project's army JSON. Each sees the
-// other's items the referee does not play, both accept, and the game reaches the Initiative.
+// other's items the referee does not play (a spectator both lists'), both accept, and the game
+// reaches the Initiative.
 // A bad code and a file that is not JSON are refused next to their fields, the code with the
 // server's own message. Screenshots: test-artifacts/browser/bring-*.png.
 import { test } from "node:test";
@@ -109,6 +110,12 @@ test("seat A pastes an army code, seat B loads a list file; both read the other'
   assert.match(await a.textContent('#army-review [data-not-refereed="B"]'), /Ember Regular \(Combat Group 1\)Glare Visor/);
   // The code's conversion names what the referee does not play (the Wirewright's Relay Antenna).
   assert.ok(itemsA.includes("Relay Antenna — played without it"), JSON.stringify(itemsA));
+  // A spectator reads both lists' open items, each under its player.
+  const spectator = await scenario.open(room.spectator_link, WAIT);
+  await spectator.waitForSelector("#army-review", WAIT);
+  assert.match(await spectator.textContent('#army-review [data-not-refereed="A"]'), /Player A's list, Lantern Night Shift.*Relay Antenna — played without it/s);
+  assert.match(await spectator.textContent('#army-review [data-not-refereed="B"]'), /Player B's list, Ember Patrol.*Glare Visor/s);
+  assert.equal(await spectator.$("#accept-armies"), null, "a spectator has nothing to accept");
   await shot(a, "04-review-a");
   await shot(b, "05-review-b");
 
@@ -118,6 +125,7 @@ test("seat A pastes an army code, seat B loads a list file; both read the other'
   assert.match(await a.textContent("#accept-waiting"), /Waiting for the opponent to accept/);
   await b.waitForFunction(() => [...document.querySelectorAll("#log li")].some((li) => li.textContent.includes("Player A accepted both lists")), null, WAIT);
   assert.match(await b.textContent("#army-review"), /Your opponent has accepted/);
+  await spectator.waitForFunction(() => document.getElementById("accept-waiting")?.textContent === "Player A has accepted. Player B has not accepted yet.", null, WAIT);
   await shot(a, "06-accepted-waiting");
   assert.equal((await clickAndAnswer(b, "#accept-armies")).ok, true);
   for (const page of [a, b]) {
@@ -126,7 +134,7 @@ test("seat A pastes an army code, seat B loads a list file; both read the other'
     assert.equal(await page.isHidden("#army-review"), true);
   }
   await shot(b, "07-initiative");
-  await closeAll(a, b);
+  await closeAll(a, b, spectator);
 });
 
 test("on a server without army data the code field is disabled and says why; a list over its points is refused next to the file field", async () => {
