@@ -137,7 +137,7 @@ test("seat A pastes an army code, seat B loads a list file; both read the other'
   await closeAll(a, b, spectator);
 });
 
-test("on a server without army data the code field is disabled and says why; a list over its points is refused next to the file field", async () => {
+test("on a server without army data the code field is disabled and says why; a list over its points is refused next to the file field; the how-to's example list is accepted", async () => {
   const bare = await startScenario({ env: { REFEREE_ARMY_DATA: "" } });
   try {
     const created = await fetch(`${bare.base}/api/rooms`, { method: "POST", headers: { "content-type": "application/json" },
@@ -160,6 +160,17 @@ test("on a server without army data the code field is disabled and says why; a l
     assert.ok(said.startsWith("over.json: ") && said.includes(refused.message) && said.includes("bad_army_list"), said);
     assert.equal((await state(a)).armies.A, undefined, "nothing was chosen");
     await shot(a, "09-over-limit", "#army-picker");
+    // The example list file of How to play here is a list this server accepts.
+    const howTo = await a.context().newPage();
+    await howTo.goto(`${bare.base}/how-to.html#h-own-list`);
+    const example = await howTo.textContent("pre.example");
+    await howTo.screenshot({ path: join(artifacts, "bring-10-how-to.png") });
+    await howTo.close();
+    const accepted = nextAnswer(a);
+    await a.setInputFiles("#army-file", { name: "example.json", mimeType: "application/json", buffer: Buffer.from(example) });
+    assert.equal((await accepted).ok, true, "the how-to's example list is accepted");
+    await a.waitForSelector("#own-list", WAIT);
+    assert.equal(await a.textContent("#army-file-error"), "", "the earlier refusal is gone");
     await closeAll(a);
   } finally {
     await bare.stop();
