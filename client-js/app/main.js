@@ -20,7 +20,7 @@ import { createOrderPanel } from "./order-panel.js";
 import { createDicePanel } from "./dice-panel.js";
 import { createArmyPicker } from "./army-picker.js";
 import { clocksFromFrame, clocksNow } from "./overlay-model.js";
-import { loadCatalogue, weaponName } from "./catalogue.js";
+import { learnWeapons, loadCatalogue, weaponName } from "./catalogue.js";
 import { startLobby, startOrganizer } from "./lobby.js";
 import { renderSetupPanel, seatsText } from "./setup-panel.js";
 import { renderCommandTokens, tokensText } from "./command-tokens.js";
@@ -156,6 +156,7 @@ function render() {
   dicePanel.render();
   if (!state) return;
   const options = conn.currentOptions();
+  if (isSeat()) learnWeapons(state.armies?.[conn.role]?.arsenal); // a brought list's own weapons
   ui.rotated = isRotated(state, conn.role, ui.viewFrom);
   renderViewToggle();
   ui.guts = gutsPanel.marks();
