@@ -156,7 +156,11 @@ function render() {
   dicePanel.render();
   if (!state) return;
   const options = conn.currentOptions();
-  if (isSeat()) learnWeapons(state.armies?.[conn.role]?.arsenal); // a brought list's own weapons
+  // A brought list's own weapons: one's own list whole (`arsenal`), every other list's as its
+  // open summary gives them (`weapons`: those its shown troopers carry).
+  for (const [side, army] of Object.entries(state.armies ?? {})) {
+    learnWeapons(isSeat() && side === conn.role ? army?.arsenal : army?.weapons);
+  }
   ui.rotated = isRotated(state, conn.role, ui.viewFrom);
   renderViewToggle();
   ui.guts = gutsPanel.marks();

@@ -220,3 +220,23 @@ def test_lists_differing_only_in_private_facts_read_the_same_to_the_opponent() -
     one = seen(brought_by_b("t1", 11, ["Secret Boots"]))
     other = seen(brought_by_b("t4", 14, ["Other Boots", "Cloak"]))
     assert one == other
+
+
+def test_the_opponent_learns_the_lists_own_weapons_its_shown_troopers_carry_only() -> None:
+    """A converted code's weapons are the list's own: the opponent's summary names those of
+    the troopers it is shown, never one only a Hidden Deployment trooper carries (11.2)."""
+    document = brought()
+    rifle = {"id": "w-own-rifle", "name": "Own Rifle", "kind": "ballistic", "burst": 3,
+             "ps": 13, "ammo": "N", "ranges": [{"up_to": 16, "mod": 3}]}
+    spike = {**rifle, "id": "w-own-spike", "name": "Hidden Spike"}
+    document["weapons"] = [rifle, spike]
+    for unit in document["units"]:
+        if unit["id"] == "ghost":
+            unit["weapons"] = [*unit["weapons"], "w-own-spike"]
+        elif unit["id"] == "enforcer":
+            unit["weapons"] = [*unit["weapons"], "w-own-rifle"]
+    state, _ = play(game(), Side.A, bring(document))
+    summary = view_state(state, Side.B)["armies"]["A"]
+    assert [weapon["name"] for weapon in summary["weapons"]] == ["Own Rifle"]
+    assert {w["id"] for w in view_state(state, Side.A)["armies"]["A"]["arsenal"]} >= {
+        "w-own-rifle", "w-own-spike"}
