@@ -17,6 +17,7 @@ import functools
 import gc
 import logging
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -42,6 +43,7 @@ from server.node.loop_watch import LoopLagWatch
 from server.node.shutdown import close_within
 from server.rooms.engine_port import Engine
 from server.rooms.registry import RoomRegistry
+from server.rooms.rules_engine import ArmyCodeReader
 from server.store import MemoryRoomStore, RoomStore
 from server.store.redis_store import RedisRoomStore
 from server.store.tournament_store import (
@@ -72,7 +74,7 @@ def create_app(
     settings = settings or Settings.from_env()
     settings.gc_thresholds()  # a malformed REFEREE_GC_THRESHOLD stops the start, not later
     if engine is None:
-        engine = _rules_core()
+        engine = _rules_core(settings.army_data)
     store = store or MemoryRoomStore()
     if cluster is not None:
         registry = RoomRegistry(store, cluster.fanout, engine, settings, cluster)
@@ -83,7 +85,8 @@ def create_app(
     health = Health(StorageProbe(store, registry.node_id, settings.ready_probe_s),
                     () if cluster is None else (cluster.identity_problem, cluster.lease_problem))
     if tournaments is None:
-        tournaments = _tournaments(registry)
+        # Registrations read army codes as the rooms do, with the same operator's data.
+        tournaments = _tournaments(registry, _army_codes(settings.army_data))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -178,7 +181,7 @@ def create_app(
     return app
 
 
-def _tournaments(registry: RoomRegistry) -> Tournaments:
+def _tournaments(registry: RoomRegistry, army_codes: ArmyCodeReader | None) -> Tournaments:
     """The app's tournaments: on the rooms' Redis when the rooms are on Redis. One for the
     app's life, so the dashboard's kept folds (``server.tournaments.folds``) last from one
     request to the next."""
@@ -189,14 +192,25 @@ def _tournaments(registry: RoomRegistry) -> Tournaments:
         store = MemoryTournamentStore()
     # The dashboard folds the tables' games with the real rules whatever the rooms use.
     return Tournaments(store, registry.store, lambda: registry.clock(),  # tests move the clock
-                       engine=_rules_core())
+                       engine=_rules_core(None), army_codes=army_codes)
 
 
 @functools.cache
-def _rules_core() -> Engine:
-    """The real rules core's adapter. It keeps no state, so one serves every app of the
-    process (the rooms' and the tournaments' folds), and what it makes at its start
-    (``server.rules.engine.prepare``) is made once."""
+def _rules_core(army_data: Path | None) -> Engine:
+    """The real rules core's adapter, with the army code reader of the operator's army data
+    folder (``REFEREE_ARMY_DATA``; None: codes are refused). It keeps no game state, so one
+    per folder serves every app of the process (the rooms' and the tournaments' folds), and
+    what it makes at its start (``server.rules.engine.prepare``) and the data are read once."""
     from server.rooms.rules_engine import RulesCoreEngine
 
-    return RulesCoreEngine()
+    return RulesCoreEngine(army_codes=_army_codes(army_data))
+
+
+@functools.cache
+def _army_codes(army_data: Path | None) -> ArmyCodeReader | None:
+    """The army code reader of the operator's army data folder (None: none configured, codes
+    are refused), read once per folder: the rooms' edge and the tournaments' registrations
+    share it."""
+    from server.node.army_codes import army_code_reader, load_operator_army_data
+
+    return army_code_reader(load_operator_army_data(army_data))

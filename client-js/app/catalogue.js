@@ -21,3 +21,13 @@ export function weaponName(id) {
   if (!id) return "";
   return weapons.get(id)?.name ?? PROGRAMS[/** @type {keyof typeof PROGRAMS} */ (id)] ?? id;
 }
+
+/**
+ * Learn the weapons a list defines itself (its `arsenal`: a converted army code's weapons,
+ * ids like "w-501-0"), so that they are named and drawn like shipped ones; a shipped id keeps
+ * the shipped weapon.
+ * @param {Record<string, any>[] | undefined} arsenal
+ */
+export function learnWeapons(arsenal) {
+  for (const w of arsenal ?? []) if (w?.id && !weapons.has(w.id)) weapons.set(w.id, w);
+}

@@ -198,6 +198,7 @@ export function describeEvent(e, ctx = {}) {
   const who = (/** @type {string} */ id) => namesOf(ctx).label(id);
   switch (e.type) {
     case "army_chosen": return [`Player ${e.side} chose ${e.army?.name ?? "an army"}`];
+    case "armies_accepted": return [`Player ${e.side} accepted both lists, with what the referee does not play`];
     case "initiative_rolled": {
       const [svA, svB] = e.success_values ?? [];
       const tries = (e.attempts ?? []).map(([a, b]) => `A ${a} vs B ${b}`).join(", then ");

@@ -20,7 +20,7 @@ import { createOrderPanel } from "./order-panel.js";
 import { createDicePanel } from "./dice-panel.js";
 import { createArmyPicker } from "./army-picker.js";
 import { clocksFromFrame, clocksNow } from "./overlay-model.js";
-import { loadCatalogue, weaponName } from "./catalogue.js";
+import { learnWeapons, loadCatalogue, weaponName } from "./catalogue.js";
 import { startLobby, startOrganizer } from "./lobby.js";
 import { renderSetupPanel, seatsText } from "./setup-panel.js";
 import { renderCommandTokens, tokensText } from "./command-tokens.js";
@@ -156,6 +156,11 @@ function render() {
   dicePanel.render();
   if (!state) return;
   const options = conn.currentOptions();
+  // A brought list's own weapons: one's own list whole (`arsenal`), every other list's as its
+  // open summary gives them (`weapons`: those its shown troopers carry).
+  for (const [side, army] of Object.entries(state.armies ?? {})) {
+    learnWeapons(isSeat() && side === conn.role ? army?.arsenal : army?.weapons);
+  }
   ui.rotated = isRotated(state, conn.role, ui.viewFrom);
   renderViewToggle();
   ui.guts = gutsPanel.marks();

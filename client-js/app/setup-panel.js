@@ -5,6 +5,7 @@
 // them out and says in words what each one means and what the opponent then gets.
 import { copyField } from "./copy-field.js";
 import { el } from "./dom.js";
+import { ownListPanel, reviewPanel } from "./army-review.js";
 
 /**
  * @typedef {object} SetupContext
@@ -59,7 +60,8 @@ export function renderSetupPanel(panel, state, options, ctx) {
   const parts = [];
   const joining = seat && state.phase !== "game_over" ? joinNotice(state, ctx) : null;
   parts.push(joining);
-  if (state.phase === "army_selection" && !joining) parts.push(armyNotice(state, ctx));
+  if (state.phase === "army_selection" && !joining) parts.push(...armyNotice(state, options, ctx));
+  if (state.phase === "army_selection" && joining && seat && state.armies?.[role]) parts.push(ownListPanel(state.armies[role]));
   if (state.phase === "initiative") parts.push(initiativePanel(state, options, ctx));
   if (state.phase === "deployment") parts.push(...deploymentPanel(state, options, ctx));
   panel.replaceChildren(...parts.filter(Boolean));
@@ -83,22 +85,25 @@ function joinNotice(state, ctx) {
 }
 const hint = (/** @type {string} */ text) => el("div", { class: "hint" }, text);
 
-/** Army selection: what this viewer waits for. */
-function armyNotice(state, ctx) {
+/** Army selection: what this viewer waits for, its own list once chosen, and the review of
+ * both lists (army-review.js) once both are chosen. */
+function armyNotice(state, options, ctx) {
   const role = ctx.conn.role;
   const armies = state.armies ?? {};
+  const review = reviewPanel(state, options, ctx);
   if (role !== "A" && role !== "B") {
-    return el("p", { id: "army-waiting" }, ["A", "B"].map((s) => armies[s] ? `Player ${s} chose ${armies[s].name}.` : `Player ${s} is choosing an army.`).join(" "));
+    return [el("p", { id: "army-waiting" }, ["A", "B"].map((s) => armies[s] ? `Player ${s} chose ${armies[s].name}.` : `Player ${s} is choosing an army.`).join(" ")), review];
   }
   const opponent = otherSide(role);
   if (!armies[role]) {
-    return armies[opponent] ? el("p", { class: "hint", id: "army-waiting" }, `Your opponent has chosen ${armies[opponent].name}. The Initiative roll-off follows as soon as you choose.`) : null;
+    return [armies[opponent] ? el("p", { class: "hint", id: "army-waiting" }, `Your opponent has chosen ${armies[opponent].name}. The Initiative roll-off follows as soon as you choose.`) : null];
   }
-  return el("div", { class: "panel waiting", id: "army-waiting" },
+  if (review) return [review, ownListPanel(armies[role], { open: false })];
+  return [el("div", { class: "panel waiting", id: "army-waiting" },
     el("div", {}, `You chose ${armies[role].name}.`),
     el("b", {}, "Waiting for your opponent to choose an army."),
     el("div", { id: "opponent-presence" }, opponentPresence(ctx.conn.view.seats[opponent])),
-    hint("Then the Lieutenants roll off for the Initiative (a Face to Face WIP roll)."));
+    hint("Then the Lieutenants roll off for the Initiative (a Face to Face WIP roll).")), ownListPanel(armies[role])];
 }
 
 /** The roll-off's WIP values, from the `initiative_rolled` event (kept for a reload: the snapshot lacks them). */

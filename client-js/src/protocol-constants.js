@@ -63,6 +63,8 @@ export const RuleReason = Object.freeze({
   UNKNOWN_ARMY: "unknown_army",
   ALREADY_CHOSEN: "already_chosen",
   ARMY_NOT_REGISTERED: "army_not_registered",
+  BAD_ARMY_LIST: "bad_army_list",
+  NO_ARMY_DATA: "no_army_data",
   UNKNOWN_TROOPER: "unknown_trooper",
   NOT_YOUR_TROOPER: "not_your_trooper",
   TROOPER_NOT_ON_TABLE: "trooper_not_on_table",

@@ -283,3 +283,8 @@ test("chess clocks: a switch and a time-out in words", () => {
   assert.equal(d.textOf(d.describeEvent({ type: "clock_ran_out", side: "A", at_ms: 1 })),
     "Player A's time ran out: no more Orders after the current one (it still declares AROs)");
 });
+
+test("a player's acceptance of both lists' not-refereed items in the log", () => {
+  assert.equal(d.textOf(d.describeEvent({ type: "armies_accepted", side: "B" })),
+    "Player B accepted both lists, with what the referee does not play");
+});

@@ -229,3 +229,45 @@ test("a round refused by the room limits is not sent again; its refusal names th
   const refused = await write("/api/tournaments/t1/players", { name: "Zed", army: "x" }, { ...noWait, fetcher: full.fetcher });
   assert.equal(refused.problem, "The tournament is full: every place is taken. This tournament takes at most 16 players (a player dropped before playing frees a place).");
 });
+
+test("a registration's army fields: a shipped list, a pasted code, a list file; what is missing in words", () => {
+  assert.deepEqual(m.armyFields("army", { army: "helion-vanguard" }), { ok: true, fields: { army: "helion-vanguard" } });
+  assert.deepEqual(m.armyFields("army", { army: "" }), { ok: false, problem: "Choose an army list." });
+  assert.deepEqual(m.armyFields("code", { code: "  gQ9sYW50ZXJu \n" }), { ok: true, fields: { code: "gQ9sYW50ZXJu" } });
+  assert.equal(m.armyFields("code", { code: "  " }).ok, false);
+  const list = { id: "mine", name: "Mine", faction: "F", format: "standard", points: 300, units: [], entries: [] };
+  assert.deepEqual(m.armyFields("list", { fileText: JSON.stringify(list), fileName: "mine.json" }), { ok: true, fields: { list } });
+  assert.deepEqual(m.armyFields("list", { fileText: null }), { ok: false, problem: "Choose your list file (an army list in JSON, docs/armies.md)." });
+  const broken = m.armyFields("list", { fileText: "{oops", fileName: "mine.json" });
+  assert.equal(broken.ok, false);
+  assert.match(/** @type {any} */ (broken).problem, /^mine\.json: not a JSON file \(/);
+  assert.deepEqual(m.armyFields("list", { fileText: "[1, 2]", fileName: "a.json" }), { ok: false, problem: "a.json: an army list is a JSON object (docs/armies.md)." });
+  assert.deepEqual(m.armyFields("list", { fileText: " ".repeat(m.MAX_LIST_FILE_BYTES + 1), fileName: "big.json" }), { ok: false, problem: "big.json: the file is too large for an army list." });
+  assert.deepEqual(m.armyFields("list", { fileText: null, fileSize: 5e6, fileName: "huge.json" }), { ok: false, problem: "huge.json: the file is too large for an army list." });
+});
+
+test("the organizer's registrations: the list, how it came, valid or its problem, points and coverage", () => {
+  const valid = { player: "p1", name: "Nia", army: "lantern-patrol", army_source: "code", dropped: false, valid: true, problem: null,
+    list: { id: "lantern-patrol", name: "Lantern Patrol", faction: "Lantern Accord", format: "standard", points: 300, cost: 77, swc: 1.5, troopers: 5, roster: [] },
+    coverage: { troopers: 2, items: [{ entry: "t4", unit: "Wirewright", not_refereed: ["Sensor"] }, { entry: "t5", unit: "Gloam Stalker", not_refereed: ["Visor L1", "Sensor"] }] } };
+  assert.deepEqual(m.registrationRow(valid), {
+    player: "p1", name: "Nia", list: "Lantern Patrol (Lantern Accord)", source: "army code", valid: true, status: "valid",
+    points: "77 of 300 pts, 5 troopers", coverage: "2 troopers not fully refereed: Wirewright: Sensor; Gloam Stalker: Visor L1, Sensor" });
+  assert.deepEqual(m.coverageLines(valid.coverage), { summary: "2 troopers not fully refereed", lines: ["Wirewright: Sensor", "Gloam Stalker: Visor L1, Sensor"] });
+  assert.deepEqual(m.coverageLines(null), { summary: "-", lines: [] });
+  assert.equal(m.registrationRow({ ...valid, coverage: { troopers: 0, items: [] } }).coverage, "all refereed");
+  const invalid = { player: "p2", name: "Rae", army: "my-cell", army_source: "list", dropped: true, valid: false,
+    problem: "Unit 'enforcer' carries unknown weapon 'laser_spoon'.", list: { id: "my-cell", name: "Night Shift", faction: null }, coverage: null };
+  assert.deepEqual(m.registrationRow(invalid), {
+    player: "p2", name: "Rae (dropped)", list: "Night Shift", source: "list file", valid: false,
+    status: "not valid: Unit 'enforcer' carries unknown weapon 'laser_spoon'.", points: "-", coverage: "-" });
+});
+
+test("the player's own list on its page", () => {
+  const registration = { player: "p1", name: "Nia", army: "night-shift", army_source: "list", dropped: false, valid: true, problem: null,
+    list: { name: "Night Shift", faction: "Vesper Syndicate", points: 300, cost: 300, troopers: 15 }, coverage: { troopers: 0, items: [] } };
+  assert.equal(m.ownListText(registration), "Your list: Night Shift (Vesper Syndicate), list file: valid, 300 of 300 pts, 15 troopers; all refereed.");
+  assert.equal(m.ownListText({ ...registration, valid: false, problem: "There is no army 'x'.", coverage: null }),
+    "Your list: Night Shift (Vesper Syndicate), list file: not valid: There is no army 'x'. Ask the organizer.");
+  assert.equal(m.ownListText(undefined), "");
+});

@@ -63,9 +63,18 @@ def build_record(meta: RoomMeta, events: list[dict[str, Any]]) -> dict[str, Any]
         "dice": {"algorithm": DICE_ALGORITHM, "commitment": revealed["commitment"],
                  "secret": revealed["secret"], "contributions": revealed["contributions"]},
         "armies": armies,
+        "not_refereed": {side: not_refereed_of(army) for side, army in armies.items()},
         "result": ended["result"],
         "events": [{"index": n, "event": event} for n, event in enumerate(events, 1)],
     }
+
+
+def not_refereed_of(army: dict[str, Any]) -> list[dict[str, Any]]:
+    """What the referee did not play in this list, trooper by trooper (both players
+    accepted it before the game: ``armies_accepted``)."""
+    return [{"entry": entry["id"], "unit": entry["profile"]["name"],
+             "items": entry["not_refereed"]}
+            for entry in army["entries"] if entry.get("not_refereed")]
 
 
 async def game_record(request: Request) -> Response:

@@ -11,6 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from server.store.interface import RegisteredArmy
+
 State = Any
 Command = Any
 Event = Any
@@ -66,11 +68,12 @@ class Refused(Exception):
 class Engine(Protocol):
     def new_game(self, ruleset: str, fixed_seed: int | None,
                  table: str | Mapping[str, Any] = "",
-                 armies: Mapping[str, str] | None = None) -> State:
+                 armies: Mapping[str, RegisteredArmy] | None = None) -> State:
         """A new game on ``table`` (a shipped layout's id or a checked table document;
         "": the ruleset's sparse sample) whose dice secret (and id key) come from the
         operating system's CSPRNG, or, with ``fixed_seed``, from that number (test rooms only).
-        ``armies``: the army list id a seat ("A", "B") must choose; other seats choose freely."""
+        ``armies``: the army a seat ("A", "B") must choose, a shipped list's id or a registered
+        army document (chosen by its ``"id"``); other seats choose freely."""
 
     def dice_commitment(self, state: State) -> str:
         """The public commitment to the game's dice secret (64 hexadecimal characters)."""

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from server.rooms.engine_port import (
@@ -17,6 +18,8 @@ from server.rooms.engine_port import (
     Verdict,
 )
 from server.rules import commands, engine, events, options, views
+from server.rules.armies.army_list import ListFormat
+from server.rules.armies.army_selection import list_format_for
 from server.rules.combat import dice
 from server.rules.decision import Rejection
 from server.rules.ids import CASTER, SPECTATOR, Side, TrooperId, Viewer
@@ -24,21 +27,39 @@ from server.rules.orders import clocks
 from server.rules.plain import FormatError, to_plain
 from server.rules.ruleset import Ruleset
 from server.rules.table import measure, table_catalogue
+from server.store.interface import RegisteredArmy
 
 _VIEWERS: dict[str, Viewer] = {"A": Side.A, "B": Side.B, "spectator": SPECTATOR,
                                "caster": CASTER}
 _ACTORS = {"A": Side.A, "B": Side.B}
 
 
+ArmyCodeReader = Callable[[str, ListFormat], Mapping[str, Any]]
+"""Expands an army code into an army document with the operator's army data
+(``server.rules.armies.army_import``); raises ``ArmyCodeRefused`` naming the problem."""
+
+
+class ArmyCodeRefused(ValueError):
+    """An army code that cannot become a list: ``problem`` says why, in a player's words."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
+
+
 class RulesCoreEngine:
-    def __init__(self) -> None:
+    def __init__(self, army_codes: ArmyCodeReader | None = None) -> None:
+        """``army_codes``: how this server reads army codes, when its operator supplied army
+        data (``REFEREE_ARMY_DATA``); without it a code is refused ``no_army_data``."""
         # What games need, made once per process now rather than at its first use: a game's
         # first roll spent 6 ms making its events' converters in a player's command.
         engine.prepare()
+        self._army_codes = army_codes
 
     def new_game(self, ruleset: str, fixed_seed: int | None,
                  table: str | Mapping[str, Any] = "",
-                 armies: Mapping[str, str] | None = None) -> State:
+                 armies: Mapping[str, RegisteredArmy] | None = None) -> State:
+        # A shipped list's id or a registered army document: GameSetup takes both.
         registered = {_ACTORS[seat]: army for seat, army in (armies or {}).items()}
         if fixed_seed is not None:
             return engine.new_game(engine.GameSetup(ruleset=ruleset, seed=fixed_seed, table=table,
@@ -63,10 +84,26 @@ class RulesCoreEngine:
     def decide(self, state: State, actor: str | None, command: Command,
                at_ms: int | None = None) -> Verdict:
         who = engine.SYSTEM if actor is None else _ACTORS[actor]
+        if isinstance(command, commands.ChooseArmy) and command.code is not None:
+            try:
+                command = self._expand_code(state, command)
+            except ArmyCodeRefused as refused:
+                return Verdict(None, "bad_army_list", refused.problem)
         decision = engine.decide(state, who, command, at_ms)
         if isinstance(decision, engine.Accepted):
             return Verdict(decision.events, state=decision.state)
         return Verdict(None, str(getattr(decision.code, "value", decision.code)), decision.message)
+
+    def _expand_code(self, state: Any, command: commands.ChooseArmy) -> commands.ChooseArmy:
+        """The code as the army document it stands for, which the rules then validate like a
+        brought list (points, Lieutenant, limits); unchanged without army data, so that the
+        rules refuse it ``no_army_data``. Expanded at the edge because the operator's data is
+        the process's, not the game's: the ``army_chosen`` event records the list itself, so
+        a replay never needs the data."""
+        if self._army_codes is None or not isinstance(command.code, str):
+            return command
+        document = self._army_codes(command.code, list_format_for(state.ruleset))
+        return dataclasses.replace(command, code=None, list=document)
 
     def apply_all(self, state: State, events_: Sequence[Event]) -> State:
         return engine.apply_all(state, tuple(events_))
@@ -112,7 +149,10 @@ class RulesCoreEngine:
         return views.view_state(state, _VIEWERS[viewer])
 
     def seat_options(self, state: State, seat: str) -> Plain:
-        return options.seat_options(state, _ACTORS[seat])
+        found = options.seat_options(state, _ACTORS[seat])
+        if self._army_codes is not None and found["bring_army"]:
+            found["bring_army"] = [*found["bring_army"], "code"]
+        return found
 
     def measure(self, state: State, viewer: str, origin: str | tuple[float, float],
                 to: tuple[float, float], silhouette: int | None) -> Plain:

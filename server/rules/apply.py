@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import events as e
-from .armies.army_selection import apply_army_chosen
+from .armies.army_selection import apply_armies_accepted, apply_army_chosen
 from .combat.effects import apply_effect
 from .combat.guts_choice import apply_guts_failure_chosen
 from .combat.guts_window import (
@@ -66,6 +66,7 @@ def _with_dice(fold: Callable[[GameState, Any], GameState]) -> Callable[[GameSta
 
 APPLIERS: dict[type[e.Event], Callable[[GameState, Any], GameState]] = {
     e.ArmyChosen: apply_army_chosen,
+    e.ArmiesAccepted: apply_armies_accepted,
     e.LieutenantAppointed: apply_lieutenant_appointed,
     e.InitiativeRolled: apply_initiative_rolled,
     e.InitiativeChosen: apply_initiative_chosen,

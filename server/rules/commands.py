@@ -7,7 +7,7 @@ values or raises ``FormatError`` naming the field at fault.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from .armies.skills import PeripheralSkill, Skill
 from .ids import Side, TrooperId
@@ -22,13 +22,28 @@ class Command(Tagged):
 
 @dataclass(frozen=True, slots=True)
 class ChooseArmy(Command):
-    """``entropy``: the player's contribution to the dice, 32 random bytes as 64 lowercase
+    """Exactly one of: ``army``, a shipped list's id (or the seat's registered list's);
+    ``list``, an army document the player brings (docs/armies.md); ``code``, an army code,
+    which the server's edge expands with the operator's army data into a ``list`` before
+    the rules see it (``server/rooms/rules_engine.py``).
+
+    ``entropy``: the player's contribution to the dice, 32 random bytes as 64 lowercase
     hexadecimal characters, drawn by the player's own client after it saw the room's
     dice commitment (``dice``)."""
 
     TYPE: ClassVar[str] = "choose_army"
-    army: str
-    entropy: str
+    army: str | None = None
+    entropy: str = ""
+    list: Any = None
+    code: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptArmies(Command):
+    """The seat accepts both lists as the referee will play them: every item either list
+    carries that the referee does not play (``ListEntry.not_refereed``)."""
+
+    TYPE: ClassVar[str] = "accept_armies"
 
 
 @dataclass(frozen=True, slots=True)

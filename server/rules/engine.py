@@ -15,7 +15,7 @@ from typing import Any, TypeAlias
 from . import commands as c
 from .apply import apply
 from .armies.army_catalogue import load_weapons, sample_armies
-from .armies.army_selection import decide_choose_army
+from .armies.army_selection import decide_accept_armies, decide_choose_army
 from .combat.guts_choice import decide_choose_guts_failure
 from .combat.guts_window import decide_choose_guts_move, open_guts_window
 from .decision import SYSTEM, Accepted, Decision, Rejected, Rejection, System
@@ -73,6 +73,7 @@ Handler = Callable[[GameState, Any, Any], list[Event]]
 
 HANDLERS: dict[type[c.Command], Handler] = {
     c.ChooseArmy: decide_choose_army,
+    c.AcceptArmies: decide_accept_armies,
     c.ChooseInitiative: decide_choose_initiative,
     c.ChooseRemaining: decide_choose_remaining,
     c.Deploy: decide_deploy,

@@ -36,6 +36,15 @@ class ArmyChosen(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ArmiesAccepted(Event):
+    """``side`` accepted both lists as the referee plays them (``AcceptArmies``): the game
+    starts once both sides did, when either list has items the referee does not play."""
+
+    TYPE: ClassVar[str] = "armies_accepted"
+    side: Side
+
+
+@dataclass(frozen=True, slots=True)
 class InitiativeRolled(Event):
     """Face to Face WIP roll between the Lieutenants; ties and double failures re-roll."""
 

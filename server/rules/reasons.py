@@ -17,6 +17,8 @@ class Reason(StrEnum):
     UNKNOWN_ARMY = "unknown_army"
     ALREADY_CHOSEN = "already_chosen"
     ARMY_NOT_REGISTERED = "army_not_registered"  # the table holds the seat to another army
+    BAD_ARMY_LIST = "bad_army_list"  # a brought list or code that is not a legal list
+    NO_ARMY_DATA = "no_army_data"  # an army code on a server without the operator's data
     UNKNOWN_TROOPER = "unknown_trooper"
     NOT_YOUR_TROOPER = "not_your_trooper"
     TROOPER_NOT_ON_TABLE = "trooper_not_on_table"

@@ -361,6 +361,11 @@ class GameState:
     registered_armies: Mapping[Side, str] = field(default_factory=dict)
     """The army list id each side must choose (``army_selection``), e.g. a tournament
     player's registered army; a side not in it may choose any list of the game's format."""
+    registered_lists: Mapping[Side, ArmyList] = field(default_factory=dict)
+    """The registered lists a player brought (not shipped ones), by side: the list that
+    side's registered id names. Private to that side until it is chosen."""
+    armies_accepted: frozenset[Side] = frozenset()
+    """The sides that accepted both lists as the referee plays them (``AcceptArmies``)."""
 
     def trooper(self, trooper_id: TrooperId) -> TrooperState:
         return self.troopers[trooper_id]

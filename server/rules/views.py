@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import events as e
+from .armies.army_catalogue import load_weapons
 from .ids import CASTER, SPECTATOR, Side, TrooperId, Viewer
 from .orders.aro_eligibility import as_opponent_sees, seen_by_opponent
 from .plain import Plain, to_plain
@@ -79,11 +80,18 @@ def _army_summary(state: GameState, side: Side) -> dict[str, Plain]:
     Hidden Deployment or Combat Jump troopers (whose presence is Private Information,
     DIGEST 11.2) or which trooper id hides behind a Camouflage Marker."""
     army = state.armies[side]
+    shown = [entry for entry in army.entries
+             if not entry.profile.hidden_deployment and not entry.profile.combat_jump]
     roster = [
-        {"unit": entry.profile.name, "combat_group": entry.combat_group}
-        for entry in army.entries
-        if not entry.profile.hidden_deployment and not entry.profile.combat_jump
+        {"unit": entry.profile.name, "combat_group": entry.combat_group,
+         "not_refereed": list(entry.not_refereed)}
+        for entry in shown
     ]
+    # The weapons the list defines itself (a converted army code's), so an open profile's
+    # weapon ids have names and figures: only those the shown troopers carry, so a private
+    # trooper's own weapon does not give it away.
+    carried = {weapon for entry in shown for weapon in entry.profile.weapons}
+    shipped = load_weapons()
     return {
         "id": army.id,
         "name": army.name,
@@ -91,6 +99,8 @@ def _army_summary(state: GameState, side: Side) -> dict[str, Plain]:
         "format": army.format.value,
         "points": army.points,
         "roster": roster,
+        "weapons": [to_plain(weapon) for weapon in army.arsenal
+                    if weapon.id in carried and weapon.id not in shipped],
     }
 
 
@@ -116,6 +126,8 @@ def view_state(state: GameState, viewer: Viewer) -> dict[str, Plain]:
         "initiative": to_plain(state.initiative),
         "deployment": {"step": state.deployment.step},
         "armies": armies,
+        # Who accepted both lists' not-refereed items (``accept_armies``): open to everyone.
+        "armies_accepted": sorted(side.value for side in state.armies_accepted),
         "troopers": troopers,
         "orders": _view_orders(state, viewer),
         "order": _view_order(state, viewer),

@@ -38,6 +38,10 @@ from server.store.caster_links import CasterLink, Full, Recorded, Withdrawn
 Visibility = Literal["public", "private"]
 
 
+RegisteredArmy = str | Mapping[str, Any]
+"""A seat's registered army: a shipped list's id, or an army document (docs/armies.md)."""
+
+
 @dataclass(frozen=True, slots=True)
 class RoomSettings:
     """What the room's creator chose; fixed for the room's life."""
@@ -59,10 +63,11 @@ class RoomSettings:
     clock_s: int = 0
     """Chess clocks: each player's time for the whole game, in seconds (ITS: 4500, 1:15
     each); 0: the room plays without clocks (``server/rules/orders/clocks.py``)."""
-    armies: Mapping[str, str] = field(default_factory=dict)
-    """The army list id a seat ("A", "B") must choose: a tournament table's registered
-    armies (``server/tournaments/routes.py``); a seat left out chooses freely. {} in every
-    lobby room and in rooms stored before registered armies."""
+    armies: Mapping[str, RegisteredArmy] = field(default_factory=dict)
+    """The army a seat ("A", "B") must choose: a tournament table's registered armies
+    (``server/tournaments/routes.py``), each a shipped list's id or the army document the
+    player registered (the seat chooses it by its ``"id"``); a seat left out chooses freely.
+    {} in every lobby room and in rooms stored before registered armies."""
 
     aro_min_open_s: float = 0.0
     """Uniform ARO windows (``server/rooms/window_hold.py``, docs/fair-play.md): while the

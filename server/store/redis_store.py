@@ -63,7 +63,7 @@ append survives a ``kill -9`` of Redis; with ``everysec`` up to a second may be 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -102,6 +102,7 @@ from server.store.interface import (
     Commits,
     Deadline,
     Listing,
+    RegisteredArmy,
     RoomMeta,
     RoomSettings,
     StaleWriter,
@@ -473,11 +474,18 @@ def _unpack_meta(data: bytes) -> RoomMeta:
                             None if fixed is None else int(fixed),
                             s.get("table", ""),  # rooms stored before tables: ""
                             int(s.get("clock_s", 0)),  # rooms stored before clocks: none
-                            {str(k): str(v) for k, v in s.get("armies", {}).items()},
+                            _registered_armies(s.get("armies", {})),
                             float(s.get("aro_min_open_s", 0.0)))  # rooms stored before: off
     return RoomMeta(plain["room_id"], settings, plain["token_hash_a"], plain["token_hash_b"],
                     int(plain["created_ms"]), str(plain.get("dice_commitment", "")),
                     str(plain.get("organizer_hash", "")))  # rooms stored before: none
+
+
+def _registered_armies(plain: Mapping[Any, Any]) -> dict[str, RegisteredArmy]:
+    """A room's registered armies as stored: a shipped list's id stays text, a registered
+    army document a mapping (rooms stored before documents hold ids only)."""
+    return {str(seat): army if isinstance(army, str) else dict(army)
+            for seat, army in plain.items()}
 
 
 def _unpack_answer(seat: str, entry: bytes) -> Answer:

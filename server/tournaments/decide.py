@@ -11,13 +11,15 @@ from server.tournaments import tokens
 from server.tournaments.model import Proposal, Tournament
 from server.tournaments.next_round import propose
 from server.tournaments.refusals import Refused, conflict
+from server.tournaments.registered_lists import BroughtArmy
 
 MAX_PLAYERS = 256
 ORGANIZER_ACTIONS = ("drop", "reinstate", "seed", "pair", "swap", "start_round", "correct",
                      "close", "close_registration", "open_registration")
 RESULT_PREFIX = "result:"
-ArmyCheck = Callable[[str], str | None]
-"""An army id -> None if the tournament takes it, else why not."""
+Bring = Callable[[Mapping[str, Any]], BroughtArmy]
+"""A registration's body -> the army it brings, checked (``registered_lists.brought_army``
+for the tournament), or ``Refused``."""
 
 
 def action_id_of(body: Mapping[str, Any]) -> str:
@@ -53,20 +55,14 @@ def known_fields(body: Mapping[str, Any], known: set[str]) -> None:
 
 
 def registration(state: Tournament, body: Mapping[str, Any], *, by_organizer: bool,
-                 army_check: ArmyCheck, registrant: str | None = None,
+                 bring: Bring, registrant: str | None = None,
                  per_registrant: int = 0) -> tuple[dict[str, Any], str]:
     """The ``registered`` entry and the new player's token. ``registrant``: who registers
     themselves (``registration_limits.registrant``), holding at most ``per_registrant``
     places of the tournament at once (0: no limit); the organizer adds players beyond it."""
-    known_fields(body, {"action_id", "name", "army", "organizer"})
+    known_fields(body, {"action_id", "name", "army", "list", "code", "organizer"})
     action_id = action_id_of(body)
     name = text(body, "name", 1, 40)
-    army = body.get("army")
-    if not isinstance(army, str):
-        raise Refused("bad_field", "army must be an army id (GET /api/armies)")
-    why = army_check(army)
-    if why is not None:
-        raise Refused("bad_field", f"army: {why}")
     if not by_organizer and state.status != "registration":
         raise conflict("registration_closed", "registration is closed: the organizer may "
                        "still add players between rounds")
@@ -85,12 +81,16 @@ def registration(state: Tournament, body: Mapping[str, Any], *, by_organizer: bo
             raise conflict("registrations_per_address", f"{per_registrant} players of this "
                            "tournament were registered from this address; ask the organizer "
                            "to add more")
+    brought = bring(body)  # after the cheap refusals: a code is expanded and checked here
     player = f"p{state.registered + 1}"
     token = tokens.new_token()
     entry = {"type": "registered", "action_id": action_id, "player": player, "name": name,
-             "army": army, "token_hash": tokens.token_hash(token),
+             "army": brought.army, "token_hash": tokens.token_hash(token),
              "sealed_token": tokens.seal(token, action_id, f"player:{state.id}"),
              "by_organizer": by_organizer}
+    if brought.document is not None:  # the checked document, not the code: the round's
+        entry["source"] = brought.source  # rooms never need the operator's data again
+        entry["list"] = brought.document
     if not by_organizer and registrant is not None:
         entry["registrant"] = registrant
     return entry, token

@@ -45,6 +45,7 @@ class Player:
     id: str
     name: str
     army: str
+    """What the player chooses at its tables: a shipped list's id, or ``document``'s id."""
     token_hash: str
     sealed_token: str
     """The player token sealed with its registration's action id (``tokens.seal``): the
@@ -57,6 +58,17 @@ class Player:
     """Who registered the player themselves, as a hash of the tournament id and their
     client address (``server.tournaments.registration_limits``); None: the organizer added
     the player (or a log from before registrants were recorded). Never shown."""
+    source: str = "army"
+    """How the army was registered: "army" (a shipped list), "list" or "code"."""
+    document: Mapping[str, Any] | None = None
+    """The registered army document, checked at registration (docs/armies.md); None for a
+    shipped list. Its round's rooms hold the player to it. Shown to the organizer and its
+    player only (``server.tournaments.views``)."""
+
+    @property
+    def table_army(self) -> str | Mapping[str, Any]:
+        """What its tables' rooms hold the player to (``RoomSettings.armies``)."""
+        return self.army if self.document is None else self.document
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +250,8 @@ def apply(state: Tournament, entry: Entry) -> Tournament:
         pid = str(entry["player"])
         players[pid] = Player(pid, str(entry["name"]), str(entry["army"]),
                               str(entry["token_hash"]), str(entry["sealed_token"]),
-                              state.registered + 1, registrant=entry.get("registrant"))
+                              state.registered + 1, registrant=entry.get("registrant"),
+                              source=str(entry.get("source", "army")), document=entry.get("list"))
         return replace(state, version=version, players=players, proposal=None,
                        registered=state.registered + 1)
     if kind in ("close_registration", "open_registration"):

@@ -6,7 +6,7 @@ the registry's ``create``, the path ``POST /api/rooms`` takes."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from starlette.requests import Request
@@ -19,9 +19,8 @@ from server.lobby.caster_routes import current_caster
 from server.lobby.http import BadRequest, error_response, read_json_object, refusal_response
 from server.lobby.room_form import TOURNAMENT_ARO_MIN_OPEN_S, parse_room_settings
 from server.rooms.registry import RoomRegistry
+from server.rooms.rules_engine import ArmyCodeReader
 from server.rules.armies.army_catalogue import sample_armies
-from server.rules.armies.army_selection import list_format_for
-from server.rules.ruleset import Ruleset
 from server.store.interface import StorageUnavailable
 from server.tournaments import decide, tokens, views
 from server.tournaments.app_service import labels_of, tournaments_of
@@ -29,6 +28,7 @@ from server.tournaments.creation_limits import tournament_creations_for
 from server.tournaments.live import live_row
 from server.tournaments.model import Player, Proposal, Tournament, fold
 from server.tournaments.refusals import Refused
+from server.tournaments.registered_lists import BroughtArmy, brought_army
 from server.tournaments.registration_limits import registrant, registration_admission_for
 
 PUBLIC_LIST_LIMIT = 200
@@ -65,24 +65,18 @@ def _error(code: str, message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": code, "message": message}, status_code=status)
 
 
-def army_name(army_id: str) -> str:
+def army_name(army_id: str) -> tuple[str, str | None]:
     army = sample_armies().get(army_id)
-    return army.name if army is not None else army_id
+    return (army.name, army.faction) if army is not None else (army_id, None)
 
 
-def _army_check(state: Tournament) -> decide.ArmyCheck:
-    def check(army_id: str) -> str | None:
-        army = sample_armies().get(army_id)
-        if army is None:
-            return f"there is no army '{army_id[:60]}' (GET /api/armies lists them)"
-        if army.format is not list_format_for(Ruleset(state.settings.ruleset)):
-            return f"'{army_id}' is not a list of the {state.settings.ruleset} format"
-        if army.points > state.settings.point_limit:
-            return (f"'{army_id}' is {army.points} points, over the limit of "
-                    f"{state.settings.point_limit}")
-        return None
+def _bring(state: Tournament, read_code: ArmyCodeReader | None) -> decide.Bring:
+    """A registration's army checked for this tournament (``registered_lists``)."""
+    def bring(body: Mapping[str, Any]) -> BroughtArmy:
+        return brought_army(body, ruleset=state.settings.ruleset,
+                            point_limit=state.settings.point_limit, read_code=read_code)
 
-    return check
+    return bring
 
 
 def _room_body(settings: Any, layout: str | None) -> dict[str, Any]:
@@ -257,7 +251,7 @@ async def register(request: Request) -> Response:
         if by_organizer:
             _organizer(state, body)
         made, token = decide.registration(state, body, by_organizer=by_organizer,
-                                          army_check=_army_check(state),
+                                          bring=_bring(state, service.army_codes),
                                           registrant=registrant(tournament_id, client),
                                           per_registrant=limits.per_tournament)
         token_box.append(token)
@@ -309,7 +303,8 @@ async def dashboard(request: Request) -> Response:
             "caster_link": None if caster is None else caster["link"],
             "overlay_link": None if caster is None else caster["overlay_link"],
             "result": views.result_json(table.result)})
-    return JSONResponse({"view": views.public_view(state, army_name), "tables": rows})
+    return JSONResponse({"view": views.public_view(state, army_name), "tables": rows,
+                         "registrations": views.registrations(state)})
 
 
 @_answer
@@ -366,9 +361,11 @@ async def _make_room(registry: RoomRegistry, settings: Settings, state: Tourname
     layout = state.settings.layout_for(proposal.round, table_number)
     room_settings = parse_room_settings(_room_body(state.settings, layout), settings)
     a, b = proposal.tables[table_number - 1]
-    # The table holds each player to the army they registered, which the standings show.
+    # The table holds each player to the army they registered: a shipped list's id, or the
+    # document checked at registration (the seat chooses it by its id).
     room_settings = dataclasses.replace(
-        room_settings, armies={"A": state.players[a].army, "B": state.players[b].army})
+        room_settings, armies={"A": state.players[a].table_army,
+                               "B": state.players[b].table_army})
     created = await registry.create(room_settings)
     return {"room": created.meta.room_id,
             "layout": room_settings.table if isinstance(room_settings.table, str) else None,

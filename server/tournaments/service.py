@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.rooms.engine_port import Engine
-from server.rooms.rules_engine import RulesCoreEngine
+from server.rooms.rules_engine import ArmyCodeReader, RulesCoreEngine
 from server.store import RoomStore
 from server.store.tournament_store import TournamentStore
 from server.tournaments import decide
@@ -42,8 +42,13 @@ Decide = Callable[[Tournament], Awaitable[dict[str, Any]]]
 
 class Tournaments:
     def __init__(self, store: TournamentStore, rooms: RoomStore,
-                 clock: Callable[[], int] | None = None, engine: Engine | None = None) -> None:
+                 clock: Callable[[], int] | None = None, engine: Engine | None = None,
+                 army_codes: ArmyCodeReader | None = None) -> None:
         self.store = store
+        self.army_codes = army_codes
+        """How registrations' army codes are read: with the operator's army data
+        (``REFEREE_ARMY_DATA``), as the rooms read them; None: codes are refused
+        ``no_army_data``."""
         self.rooms = rooms
         self.clock = clock or (lambda: int(time.time() * 1000))
         self.folds = Folds(rooms, engine or RulesCoreEngine())

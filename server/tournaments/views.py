@@ -1,5 +1,8 @@
 """What a tournament shows (docs/tournaments.md): the public view, standings as JSON and
-CSV, results, a player's own page. Never a token but to its holder (``player_page``)."""
+CSV, results, a player's own page, the organizer's registrations. Never a token but to its
+holder (``player_page``); never a registered list's troopers but to its player and the
+organizer (``registrations``): the public sees its name and faction only, as an opponent
+sees them before the game (Private Information: who leads, who is deployed hidden)."""
 
 from __future__ import annotations
 
@@ -9,10 +12,12 @@ from collections.abc import Callable
 from typing import Any
 
 from server.tournaments.model import Outcome, Player, Round, Table, TableResult, Tournament
+from server.tournaments.registered_lists import review
 from server.tournaments.scoring import tp_of
 from server.tournaments.standings import Standing, standings
 
-ArmyName = Callable[[str], str]
+ArmyName = Callable[[str], tuple[str, str | None]]
+"""A shipped list's id -> its name and faction (the id itself if no longer shipped)."""
 CSV_FIELDS = ("rank", "player", "name", "army", "tp", "op", "vp", "sos", "played", "wins",
               "draws", "losses", "byes", "dropped")
 
@@ -58,9 +63,28 @@ def _swaps(round_: Round) -> list[dict[str, Any]]:
 
 
 def player_json(player: Player, army_name: ArmyName) -> dict[str, Any]:
+    if player.document is None:
+        name, faction = army_name(player.army)
+    else:
+        name, faction = str(player.document["name"]), str(player.document["faction"])
     return {"player": player.id, "name": player.name, "army": player.army,
-            "army_name": army_name(player.army), "seed": player.seed,
-            "dropped": player.dropped}
+            "army_name": name, "army_faction": faction, "army_source": player.source,
+            "seed": player.seed, "dropped": player.dropped}
+
+
+def registration_json(tournament: Tournament, player: Player) -> dict[str, Any]:
+    """A registration's army as the organizer and its own player see it: valid or its first
+    problem, the list's figures and its coverage (``registered_lists.review``)."""
+    s = tournament.settings
+    return {"player": player.id, "name": player.name, "army": player.army,
+            "army_source": player.source, "dropped": player.dropped,
+            **review(player.document, player.army, s.ruleset, s.point_limit)}
+
+
+def registrations(tournament: Tournament) -> list[dict[str, Any]]:
+    """Every registration, in registration order, for the organizer's dashboard."""
+    return [registration_json(tournament, p)
+            for p in sorted(tournament.players.values(), key=lambda p: p.order)]
 
 
 def standing_json(row: Standing) -> dict[str, Any]:
@@ -152,6 +176,7 @@ def player_page(tournament: Tournament, player: Player, army_name: ArmyName
                 del current["record"]
     last = tournament.current
     return {"player": player_json(player, army_name),
+            "registration": registration_json(tournament, player),
             "standing": standing_json(rows[player.id]), "current": current,
             "bye": last is not None and last.bye == player.id, "games": games,
             "view": public_view(tournament, army_name)}

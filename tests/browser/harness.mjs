@@ -19,12 +19,14 @@ const { chromium } = createRequire(join(repo, "client-js", "package.json"))("pla
 
 /**
  * Start a scenario server and a browser for one test file.
+ * @param {{env?: Record<string, string>}} [options] `env`: more environment for the server
+ *   (e.g. `REFEREE_ARMY_DATA`), on top of this process's.
  * @returns {Promise<any>} `base`: the server's URL; `browser`; `newPage`, `open`, `post`;
  *   `stop` closes the browser and ends the server.
  */
-export async function startScenario() {
+export async function startScenario(options = {}) {
   const server = spawn(join(repo, ".venv", "bin", "python"), ["-m", "tests.browser.scenario_server"],
-    { cwd: repo, stdio: ["ignore", "pipe", "inherit"] });
+    { cwd: repo, stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...(options.env ?? {}) } });
   const lines = createInterface({ input: server.stdout });
   const base = await new Promise((resolve, reject) => {
     server.once("exit", (code) => reject(new Error(`scenario server exited with ${code}`)));
@@ -71,12 +73,13 @@ export async function startScenario() {
 /**
  * The test file's scenario: started before its first test, stopped after its last (node:test
  * hooks). The object is filled in when the `before` hook has run, so use it inside tests.
+ * @param {{env?: Record<string, string>}} [options] as `startScenario` takes them
  * @returns {any} what `startScenario` returns.
  */
-export function scenarioForFile() {
+export function scenarioForFile(options = {}) {
   const scenario = {};
   before(async () => {
-    Object.assign(scenario, await startScenario());
+    Object.assign(scenario, await startScenario(options));
   });
   after(async () => {
     await scenario.stop?.();

@@ -10,6 +10,12 @@ depending on deployment clicks; with ``"terrain": [piece, ...]`` the table's ter
 test's own (``tests.support.scenarios.build_state``, the rules scenarios' format). The route
 exists only in this test process.
 
+``POST /test/army_code`` with ``{"faction": 901, "slug": "lantern-accord", "name": "...",
+"points": 150, "groups": [[[unit, profile_group, option], ...], ...]}`` answers
+``{"code": "..."}``: an army code (N5 layout) of those ids, written by the project's own
+encoder (``testkit.army_codes``), for the browser tests to paste (the ids are the invented ones of
+``testkit/army_data``, which this server reads when ``REFEREE_ARMY_DATA`` names it).
+
 Its rooms' dice come from ``seed``: test rooms, which every viewer is told about
 (``fixed_dice``). This server also lets the lobby take a ``seed``
 (REFEREE_ALLOW_FIXED_SEED=1), as the browser tests do for a whole game from army selection.
@@ -38,6 +44,7 @@ from server.rules import engine
 from server.rules.ids import Side
 from server.store import RoomSettings
 from server.transport.uvicorn_options import websocket_options
+from testkit.army_codes import army_code_text
 from tests.support.scenarios import build_state
 from tests.support.skirmish import skirmish
 
@@ -73,6 +80,13 @@ async def create_scenario(request: Request) -> Response:
     }, status_code=201)
 
 
+async def army_code(request: Request) -> Response:
+    body: dict[str, Any] = await request.json()
+    groups = [[(int(u), int(g), int(o)) for u, g, o in members] for members in body["groups"]]
+    return JSONResponse({"code": army_code_text(int(body["faction"]), groups, points=int(body["points"]),
+                                                name=str(body["name"]), slug=str(body["slug"]))})
+
+
 async def main() -> None:
     # A test server: the lobby accepts a ``seed`` (such rooms say fixed_dice to everyone).
     os.environ.setdefault("REFEREE_ALLOW_FIXED_SEED", "1")
@@ -86,6 +100,7 @@ async def main() -> None:
     settings = Settings.from_env(None, freeze_gc=False)
     app = create_app(settings)
     app.router.routes.insert(0, Route("/test/scenario", create_scenario, methods=["POST"]))
+    app.router.routes.insert(0, Route("/test/army_code", army_code, methods=["POST"]))
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)

@@ -9,9 +9,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, scenarioForFile } from "./harness.mjs";
+import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { artifacts, repo, scenarioForFile } from "./harness.mjs";
+import { coverageLines } from "../../client-js/app/tournament/model.js";
 
 const WAIT = { timeout: 20000 };
+// Army codes are read with the operator's army data: the project's invented dataset.
+process.env.REFEREE_ARMY_DATA ??= join(repo, "testkit", "army_data");
 
 const scenario = scenarioForFile();
 
@@ -463,3 +468,84 @@ test("the dashboard follows a table's game and its running chess clock; a game e
     await untilText(org, "#t-status", /^Finished$/);
     for (const page of [org, a, b]) await page.context().close();
   });
+
+/** A legal army code of the invented faction 901 (testkit/army_data), written by the project's own encoder (testkit/army_codes.py). */
+function syntheticCode() {
+  const program = "from testkit.army_codes import legal_army_code; print(legal_army_code(seed=3))";
+  return execFileSync(join(repo, ".venv", "bin", "python"), ["-c", program], { cwd: repo, encoding: "utf8" }).trim();
+}
+
+test("players register with an army code and a list file; the organizer sees each list's check and coverage, the public its name only", async () => {
+  const created = await scenario.post("/api/tournaments", { action_id: actionId(), name: "Own Lists Cup", rounds: 1, ruleset: "n5", aro_window_s: 30 });
+  const id = created.tournament;
+  const publicLink = `${scenario.base}/#tournament=${id}`;
+  const night = JSON.parse(readFileSync(join(repo, "server", "rules", "data", "armies", "vesper-raiders.json"), "utf8"));
+  Object.assign(night, { id: "night-shift", name: "Night Shift" });
+  for (const unit of night.units) unit.name = `Secret ${unit.name}`;
+
+  // Nia pastes an army code.
+  const nia = await scenario.newPage();
+  await nia.goto(publicLink);
+  await nia.waitForSelector("#register:not([hidden])", WAIT);
+  await nia.fill("#register-name", "Nia");
+  await nia.check("#register-source-code");
+  assert.equal(await nia.isVisible("#register-army"), false, "the shipped lists' choice gives way to the code");
+  await nia.fill("#register-code", syntheticCode());
+  await shot(nia, "20-register-code");
+  await nia.click("#register-submit");
+  await nia.waitForSelector("#registered:not([hidden])", WAIT);
+
+  // Oli loads a list file; a file that is not JSON and a list with an unknown weapon are refused first.
+  const oli = await scenario.newPage();
+  await oli.goto(publicLink);
+  await oli.waitForSelector("#register:not([hidden])", WAIT);
+  await oli.fill("#register-name", "Oli");
+  await oli.check("#register-source-list");
+  await oli.setInputFiles("#register-file", { name: "broken.json", mimeType: "application/json", buffer: Buffer.from("{ not json") });
+  await oli.click("#register-submit");
+  await untilText(oli, "#register-message", /^Not registered: broken\.json: not a JSON file/);
+  const spoon = structuredClone(night);
+  spoon.units[0].weapons = ["laser_spoon"];
+  await oli.setInputFiles("#register-file", { name: "spoon.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(spoon)) });
+  await oli.click("#register-submit");
+  await untilText(oli, "#register-message", /^Not registered: .*unknown weapon 'laser_spoon'/);
+  await shot(oli, "21-register-file-refused");
+  await oli.setInputFiles("#register-file", { name: "night-shift.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(night)) });
+  await oli.click("#register-submit");
+  await oli.waitForSelector("#registered:not([hidden])", WAIT);
+
+  // The public page names each list and its faction, never its troopers.
+  await untilText(oli, "#players", /Oli, Night Shift/);
+  await untilText(oli, "#players", /Nia, Generated list 3/);
+  assert.doesNotMatch(await oli.content(), /Secret/);
+
+  // The organizer's table: each registration checked, its points and what is not refereed.
+  const org = await scenario.newPage();
+  await org.goto(`${scenario.base}/#tournament=${id}&organizer=${created.organizer.token}`);
+  await org.waitForFunction(() => document.querySelectorAll("#o-registration-table tr[data-registration]").length === 2, null, WAIT);
+  const dashboard = await scenario.post(`/api/tournaments/${id}/dashboard`, { organizer: created.organizer.token });
+  const byName = Object.fromEntries(dashboard.registrations.map((r) => [r.name, r]));
+  assert.equal(byName.Nia.army_source, "code");
+  assert.equal(byName.Nia.valid, true, JSON.stringify(byName.Nia));
+  assert.equal(byName.Oli.valid, true, JSON.stringify(byName.Oli));
+  const cells = async (player) => org.$$eval(`#o-registration-table tr[data-registration="${player}"] td`, (tds) => tds.map((td) => td.innerText.trim()));
+  const coverage = async (player) => org.$eval(`#o-registration-table tr[data-registration="${player}"] [data-field=coverage]`, (td) => ({
+    summary: td.querySelector("[data-field=coverage-summary]").innerText, lines: [...td.querySelectorAll("li")].map((li) => li.innerText) }));
+  assert.deepEqual((await cells(byName.Nia.player)).slice(0, 5), ["Nia", "Generated list 3 (Lantern Accord)", "army code", "valid",
+    `${byName.Nia.list.cost} of ${byName.Nia.list.points} pts, ${byName.Nia.list.troopers} troopers`]);
+  assert.ok(byName.Nia.coverage.troopers > 0, "the invented data has items the referee does not play");
+  assert.deepEqual(await coverage(byName.Nia.player), coverageLines(byName.Nia.coverage));
+  assert.ok((await coverage(byName.Nia.player)).lines.some((line) => line.endsWith("Relay Antenna — played without it")));
+  assert.deepEqual(await cells(byName.Oli.player), ["Oli", `Night Shift (${night.faction})`, "list file", "valid",
+    `${byName.Oli.list.cost} of ${night.points} pts, ${night.entries.length} troopers`, "all refereed"]);
+  assert.deepEqual(await coverage(byName.Oli.player), { summary: "all refereed", lines: [] });
+  // Coverage is the roster's not-refereed items, trooper by trooper.
+  for (const r of [byName.Nia, byName.Oli]) {
+    const carrying = r.list.roster.filter((t) => t.not_refereed.length);
+    assert.deepEqual(r.coverage.items, carrying.map((t) => ({ entry: t.entry, unit: t.unit, not_refereed: t.not_refereed })));
+  }
+  await org.$eval("#o-registrations", (x) => x.scrollIntoView());
+  await org.screenshot({ path: join(artifacts, "tournament-22-organizer-registrations.png") });
+  await shot(org, "22b-organizer-dashboard");
+  for (const page of [nia, oli, org]) await page.context().close();
+});

@@ -17,13 +17,18 @@ import pytest
 from protocol.messages import Accepted
 from server import verify
 from server.app import create_app
+from server.lobby.record import not_refereed_of
 from server.rooms.room import Room
+from server.rules.armies.army_catalogue import load_weapons
+from server.rules.armies.army_list import load_army_list
 from server.rules.ids import Side
+from server.rules.plain import to_plain
 from server.rules.state import Phase
 from testkit.full_game import next_command
 from testkit.serving import running_server
 from testkit.wsclient import Client
 from tests.helpers import settings
+from tests.support.brought_lists import brought
 
 ENTROPY = {Side.A: hashlib.sha256(b"record: A").hexdigest(),
            Side.B: hashlib.sha256(b"record: B").hexdigest()}
@@ -125,3 +130,12 @@ async def test_no_room_no_record() -> None:
     async with running_server(app_settings) as base, httpx.AsyncClient(base_url=base) as http:
         response = await http.get("/api/rooms/0-nosuchroom/record")
     assert response.status_code == 404 and response.json()["error"] == "room_not_found"
+
+
+def test_the_record_lists_what_the_referee_did_not_play_trooper_by_trooper() -> None:
+    army = load_army_list(brought(t3=["Gizmo Visor L1 — played without it"]), load_weapons())
+    plain = to_plain(army)
+    unit = army.entry("t3").profile.name
+    assert not_refereed_of(plain) == [
+        {"entry": "t3", "unit": unit, "items": ["Gizmo Visor L1 — played without it"]}]
+    assert not_refereed_of(to_plain(load_army_list(brought(), load_weapons()))) == []

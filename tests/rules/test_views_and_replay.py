@@ -47,7 +47,7 @@ def test_camouflage_marker_is_open_but_what_it_is_is_private() -> None:
     # The list is open (the roster names the unit) but nothing ties a trooper id to it.
     for viewer in (Side.A, SPECTATOR):
         roster = view_state(state, viewer)["armies"]["B"]["roster"]
-        assert all(set(line) == {"unit", "combat_group"} for line in roster)
+        assert all(set(line) == {"unit", "combat_group", "not_refereed"} for line in roster)
         assert "B-t2" not in _text(roster)
     own = next(t for t in view_state(state, Side.B)["troopers"] if t["id"] == "B-t2")
     assert own["profile"]["name"] == "Ghost Infiltrator"

@@ -12,6 +12,7 @@ from server.store.tournament_store import TournamentStore
 from server.tournaments import decide
 from server.tournaments.model import Tournament, fold
 from server.tournaments.refusals import Refused
+from server.tournaments.registered_lists import BroughtArmy
 from server.tournaments.service import Tournaments
 from tests.tournaments.test_standings import created
 
@@ -29,7 +30,8 @@ async def test_racing_registrations_all_land_once_with_distinct_ids(
             await asyncio.sleep(0)  # let the others fold the same version first
             made, _ = decide.registration(state, {"action_id": f"register-{n:012d}",
                                                   "name": f"N{n}", "army": "x"},
-                                          by_organizer=False, army_check=lambda _: None)
+                                          by_organizer=False,
+                                          bring=lambda _: BroughtArmy("x", "army", None))
             return made
         return entry
 

@@ -312,3 +312,91 @@ export function proposalPlayers(/** @type {any} */ proposal) {
   if (!proposal) return [];
   return [...proposal.tables.flatMap((/** @type {any} */ t) => [t.a, t.b]), ...(proposal.bye ? [proposal.bye] : [])];
 }
+
+/** The largest list file read (the server takes a document of at most 16 KiB of JSON). */
+export const MAX_LIST_FILE_BYTES = 64 * 1024;
+
+/**
+ * The army fields of a registration from the form's choice: a shipped list's id, an army
+ * code (as the army builder exports it, pasted), or a list file's text (our army JSON,
+ * docs/armies.md); or the reason it cannot be sent yet.
+ * @param {"army"|"code"|"list"} source
+ * @param {{army?: string, code?: string, fileText?: string|null, fileName?: string, fileSize?: number}} given
+ *   `fileSize`: the file's bytes, checked before its text is read (`fileText` null then)
+ * @returns {{ok: true, fields: Record<string, any>} | {ok: false, problem: string}}
+ */
+export function armyFields(source, given) {
+  if (source === "army") {
+    return given.army ? { ok: true, fields: { army: given.army } } : { ok: false, problem: "Choose an army list." };
+  }
+  if (source === "code") {
+    const code = (given.code ?? "").trim();
+    return code ? { ok: true, fields: { code } } : { ok: false, problem: "Paste your army code (in the army builder: export the list, copy its code)." };
+  }
+  const text = given.fileText;
+  const file = given.fileName ? `${given.fileName}: ` : "";
+  if ((given.fileSize ?? 0) > MAX_LIST_FILE_BYTES) return { ok: false, problem: `${file}the file is too large for an army list.` };
+  if (text == null || text === "") return { ok: false, problem: "Choose your list file (an army list in JSON, docs/armies.md)." };
+  if (text.length > MAX_LIST_FILE_BYTES) return { ok: false, problem: `${file}the file is too large for an army list.` };
+  let list;
+  try { list = JSON.parse(text); } catch (error) { return { ok: false, problem: `${file}not a JSON file (${/** @type {Error} */ (error).message}).` }; }
+  if (!list || typeof list !== "object" || Array.isArray(list)) return { ok: false, problem: `${file}an army list is a JSON object (docs/armies.md).` };
+  return { ok: true, fields: { list } };
+}
+
+/** How a registration's army came, in words. */
+export const SOURCE_WORDS = /** @type {Record<string, string>} */ ({ army: "shipped list", list: "list file", code: "army code" });
+
+/**
+ * A registration's coverage in words: "all refereed", or the troopers with items the
+ * referee does not play ("2 troopers: Wirewright (Sensor); Gloam Stalker (Visor L1, Sensor)").
+ * @param {any} coverage the registration's `coverage` (null: the list is not valid)
+ */
+export function coverageText(coverage) {
+  const { summary, lines } = coverageLines(coverage);
+  return lines.length ? `${summary}: ${lines.join("; ")}` : summary;
+}
+
+/**
+ * A registration's coverage as a summary and one line per trooper carrying items the referee
+ * does not play ("Wirewright: Relay Antenna — played without it"), for the organizer's table.
+ * @param {any} coverage the registration's `coverage` (null: the list is not valid)
+ * @returns {{summary: string, lines: string[]}}
+ */
+export function coverageLines(coverage) {
+  if (!coverage) return { summary: "-", lines: [] };
+  if (!coverage.troopers) return { summary: "all refereed", lines: [] };
+  return { summary: `${coverage.troopers} trooper${coverage.troopers === 1 ? "" : "s"} not fully refereed`,
+    lines: (coverage.items ?? []).map((/** @type {any} */ t) => `${t.unit}: ${t.not_refereed.join(", ")}`) };
+}
+
+/**
+ * One row of the organizer's registrations table (the dashboard's `registrations`): the
+ * player, its list (name, faction, how it came), valid or the problem, points spent of the
+ * limit, and the coverage.
+ * @param {any} r
+ * @returns {{player: string, name: string, list: string, source: string, status: string, valid: boolean, points: string, coverage: string}}
+ */
+export function registrationRow(r) {
+  const list = r.list ?? {};
+  const faction = list.faction ? ` (${list.faction})` : "";
+  return {
+    player: r.player, name: `${r.name}${r.dropped ? " (dropped)" : ""}`, list: `${list.name ?? r.army}${faction}`,
+    source: SOURCE_WORDS[r.army_source] ?? String(r.army_source), valid: Boolean(r.valid),
+    status: r.valid ? "valid" : `not valid: ${r.problem}`,
+    points: r.valid ? `${list.cost} of ${list.points} pts, ${list.troopers} troopers` : "-",
+    coverage: coverageText(r.coverage),
+  };
+}
+
+/**
+ * The player's own registered list on its page: "Your list: Night Shift (Vesper Syndicate),
+ * list file: valid, 300 of 300 pts, 15 troopers; all refereed" (its page alone shows it).
+ * @param {any} registration the `/me` answer's `registration`
+ */
+export function ownListText(registration) {
+  if (!registration) return "";
+  const row = registrationRow(registration);
+  return row.valid ? `Your list: ${row.list}, ${row.source}: valid, ${row.points}; ${row.coverage}.`
+    : `Your list: ${row.list}, ${row.source}: ${row.status} Ask the organizer.`;
+}

@@ -7,8 +7,9 @@ import { api } from "./api.js";
 import { $, el, fillSelect } from "./dom.js";
 import { copyField } from "../copy-field.js";
 import { fillArmies, renderRounds } from "./render.js";
-import { clockText, clocksNow, hasRecord, liveTableText, namer, organizerCan, proposalPlayers, registrationText, resultBody, resultText, tableTitle } from "./model.js";
+import { clockText, clocksNow, coverageLines, hasRecord, liveTableText, namer, organizerCan, proposalPlayers, registrationRow, registrationText, resultBody, resultText, tableTitle } from "./model.js";
 import { keepCredential } from "../credentials.js";
+import { armyChoice } from "./army-choice.js";
 
 /** What a refused action's message starts with: the organizer's words for the action. */
 const REFUSED = /** @type {Record<string, string>} */ ({
@@ -46,13 +47,17 @@ export function startDashboard(id, organizer, refresh) {
   const showAdded = () => $("added-players").replaceChildren(...(added.length ? [el("div", {}, el("b", {}, "Players added here"),
     " (send each their link; it is shown only in this tab):"), el("ul", {}, added.map((p, i) => el("li", {}, `${p.name}: `, copyField(`added-link-${i + 1}`, p.link))))] : []));
   showAdded();
+  const choice = armyChoice("add", "Army");
+  $("add-army-slot").replaceChildren(choice.node);
   $("add-player-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const name = /** @type {HTMLInputElement} */ ($("add-name")).value.trim();
-    const army = /** @type {HTMLSelectElement} */ ($("add-army")).value;
     say("");
-    const answer = await api.register(id, { name, army, organizer });
+    const army = await choice.read();
+    if (!army.ok) { say(`Not added: ${army.problem}`); return; }
+    const answer = await api.register(id, { name, ...army.fields, organizer });
     if (!answer.ok) { say(`Not added: ${answer.problem}`); return; }
+    choice.clear();
     added.push({ name, link: absolute(answer.body.link) });
     try { sessionStorage.setItem(`tournament:${id}:added`, JSON.stringify(added)); } catch { /* private mode */ }
     /** @type {HTMLInputElement} */ ($("add-name")).value = "";
@@ -141,6 +146,26 @@ export function startDashboard(id, organizer, refresh) {
     fillArmies(/** @type {HTMLSelectElement} */ ($("add-army")), view.settings);
   }
 
+  /** The not-refereed items of a list: how many troopers, then one line per trooper. */
+  const coverageCell = (/** @type {any} */ coverage) => {
+    const { summary, lines } = coverageLines(coverage);
+    return el("td", { "data-field": "coverage" }, el("span", { "data-field": "coverage-summary" }, summary),
+      lines.length ? el("ul", { class: "t-coverage" }, lines.map((line) => el("li", {}, line))) : null);
+  };
+
+  /** Each registration's list: valid or its problem, points, and what the referee does not play. */
+  function drawRegistrations(/** @type {any[]} */ registrations) {
+    const head = ["Player", "List", "Registered as", "Check", "Points", "Not refereed"];
+    $("o-registration-table").replaceChildren(el("tr", {}, ...head.map((h) => el("th", {}, h))),
+      ...(registrations.length ? registrations.map((r) => {
+        const row = registrationRow(r);
+        return el("tr", { "data-registration": row.player, class: row.valid ? null : "invalid" },
+          el("td", {}, row.name), el("td", {}, row.list), el("td", {}, row.source),
+          el("td", { "data-field": "check", class: row.valid ? "ok-text" : "warning-text" }, row.status),
+          el("td", {}, row.points), coverageCell(r.coverage));
+      }) : [el("tr", {}, el("td", { colspan: head.length, class: "hint" }, "Nobody has registered yet."))]));
+  }
+
   function drawRound(/** @type {any} */ view, /** @type {ReturnType<typeof organizerCan>} */ can) {
     const name = namer(view);
     const active = view.players.filter((/** @type {any} */ p) => !p.dropped).length;
@@ -199,6 +224,7 @@ export function startDashboard(id, organizer, refresh) {
     const can = organizerCan(view);
     const name = namer(view);
     drawPlayers(view, can);
+    drawRegistrations(answer.registrations ?? []);
     drawRound(view, can);
     const tables = answer.tables ?? [];
     $("o-tables").replaceChildren(...(tables.length ? tables.map((t) => liveRow(t, name))

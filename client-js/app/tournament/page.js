@@ -9,6 +9,7 @@ import { copyField } from "../copy-field.js";
 import { pageLink, registrationText, tournamentLink } from "./model.js";
 import { fillArmies, renderHeader, renderMe, renderPlayers, renderProposal, renderRounds, renderStandings } from "./render.js";
 import { startDashboard } from "./organizer.js";
+import { armyChoice } from "./army-choice.js";
 
 const link = tournamentLink(location.hash);
 const absolute = (/** @type {string} */ path) => new URL(path, location.href).href;
@@ -19,12 +20,15 @@ window.addEventListener("hashchange", () => location.reload());
 
 // --- the public page: registration while it is open ------------------------------------------
 function setUpRegistration(/** @type {string} */ id) {
+  const choice = armyChoice("register", "Your army");
+  $("register-army-slot").replaceChildren(choice.node);
   $("register-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const name = /** @type {HTMLInputElement} */ ($("register-name")).value.trim();
-    const army = /** @type {HTMLSelectElement} */ ($("register-army")).value;
     $("register-message").textContent = "";
-    const answer = await api.register(id, { name, army });
+    const army = await choice.read();
+    if (!army.ok) { $("register-message").textContent = `Not registered: ${army.problem}`; return; }
+    const answer = await api.register(id, { name, ...army.fields });
     if (!answer.ok) { $("register-message").textContent = `Not registered: ${answer.problem}`; return; }
     $("register-form").hidden = true;
     $("registered").hidden = false;

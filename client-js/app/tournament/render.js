@@ -2,7 +2,7 @@
 // and the player's own page); the words come from model.js.
 import { armies } from "./api.js";
 import { $, el, fill, fillSelect } from "./dom.js";
-import { armyHint, exportLinks, hasRecord, namer, pairingText, resultHistory, resultText, settingsText, STANDING_COLUMNS, standingRow,
+import { armyHint, exportLinks, hasRecord, namer, ownListText, pairingText, resultHistory, resultText, settingsText, STANDING_COLUMNS, standingRow,
   statusText, tableTitle } from "./model.js";
 
 /** A table of a round in the rounds list: its players, layout, result and links. */
@@ -92,6 +92,7 @@ export function renderMe(/** @type {any} */ me) {
     " ", el("a", { href: c.spectator_link, id: "me-spectator-link" }, "spectator link"), el("span", { class: "hint" }, " (for anyone who wants to watch)"),
     armyHint(me) ? el("div", { id: "me-army" }, armyHint(me)) : null] : []));
   $("me-result").textContent = c?.result ? `Result: ${resultText(c.result, c.seat === "A" ? me.player.player : c.opponent, c.seat === "A" ? c.opponent : me.player.player, name)}` : "";
+  $("me-list").textContent = ownListText(me.registration);
   const s = me.standing;
   $("me-standing").textContent = s ? `You are ${ordinal(s.rank)} of ${view.standings.length}: ${s.tp} TP, ${s.op} OP, ${s.vp} VP (${s.wins} won, ${s.draws} tied, ${s.losses} lost${s.byes ? `, ${s.byes} bye${s.byes === 1 ? "" : "s"}` : ""}).${me.player.dropped ? " You have been dropped: you are paired no more." : ""}` : "";
   // Its games and its byes (the API lists games; the rounds say who had the bye), by round.

@@ -129,6 +129,11 @@ class ArmyData:
             raise ArmyDataError(f"The army data has no ammunition {ammunition_id}.")
         return found
 
+    def extra_name(self, extra_id: int) -> str | None:
+        """The text an ``extra`` id stands for ("-3", "L1"), or None when the metadata's
+        ``extras`` list (optional) does not name it."""
+        return self.read_metadata.extras.get(extra_id)
+
     def trooper(self, faction_id: int, unit_id: int, group_id: int,
                 option_id: int) -> DataTrooper:
         """The trooper an army code's four ids name, in the engine's figures. Its profile is

@@ -179,6 +179,9 @@ class Metadata:
     skills: Mapping[int, str]
     equips: Mapping[int, str]
     hack: Mapping[int, str]
+    extras: Mapping[int, str]
+    """The texts ``extra`` ids stand for (a level such as "-3" or "L1"), when the metadata
+    has an ``extras`` list; empty when it has none."""
 
 
 def read_metadata(raw: Any) -> Metadata:
@@ -191,8 +194,9 @@ def read_metadata(raw: Any) -> Metadata:
         faction_id = reader.number(entry, "id", path)
         factions[faction_id] = Faction(faction_id, reader.text(entry, "name", path),
                                        reader.text(entry, "slug", path, default=""))
-    lists = {key: reader.seq(document, key, "", MAX_METADATA_ITEMS, required=key != "hack")
-             for key in ("ammunitions", "weapons", "skills", "equips", "hack")}
+    optional = ("hack", "extras")
+    lists = {key: reader.seq(document, key, "", MAX_METADATA_ITEMS, required=key not in optional)
+             for key in ("ammunitions", "weapons", "skills", "equips", "hack", "extras")}
     return Metadata(
         factions=factions,
         ammunitions=_named(lists["ammunitions"], reader, "ammunitions"),
@@ -200,6 +204,7 @@ def read_metadata(raw: Any) -> Metadata:
         skills=_named(lists["skills"], reader, "skills"),
         equips=_named(lists["equips"], reader, "equips"),
         hack=_named(lists["hack"], reader, "hack"),
+        extras=_named(lists["extras"], reader, "extras"),
     )
 
 

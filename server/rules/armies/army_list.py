@@ -14,8 +14,9 @@ from enum import StrEnum
 from typing import Any
 
 from server.rules.armies.profiles import Training, TroopType, UnitProfile, profile_from_plain
-from server.rules.armies.weapons import Weapon
+from server.rules.armies.weapons import Weapon, weapon_problems
 from server.rules.ids import Side, TrooperId, WeaponId
+from server.rules.plain import FormatError, from_plain
 
 GROUP_MAX = 10
 """Members of one Combat Group, Peripherals not counted (DIGEST 3.2)."""
@@ -25,6 +26,14 @@ POINTS_PER_SWC = {"standard": 50, "codeone": 5}
 MAX_NESTING = 16
 """Levels of lists and objects in an army file at most (a valid one uses 5). Deeper data is
 refused before it is read: describing it in a problem would recurse past Python's limit."""
+
+# Limits on a list document, far above any legal list (15 troopers, a few Peripherals), low
+# enough that a hostile document costs little to refuse.
+MAX_ENTRIES = 40
+MAX_UNITS = 40
+MAX_LIST_WEAPONS = 60
+MAX_NOT_REFEREED = 50
+MAX_NOTE_CHARS = 200
 
 
 class ListFormat(StrEnum):
@@ -45,6 +54,10 @@ class ListEntry:
     combat_group: int
     lieutenant: bool = False
     controller: str | None = None
+    not_refereed: tuple[str, ...] = ()
+    """What this trooper carries that the referee does not play (a skill, equipment or
+    weapon property without a rule in the engine), as a player reads it; both players
+    accept these before the game (docs/armies.md, "What the referee knows")."""
 
     @property
     def is_peripheral(self) -> bool:
@@ -119,9 +132,11 @@ class ArmyListError(ValueError):
 
 
 _TOP_FIELDS = frozenset(
-    {"id", "name", "faction", "format", "points", "units", "entries", "description"}
+    {"id", "name", "faction", "format", "points", "units", "entries", "description", "weapons"}
 )
-_ENTRY_FIELDS = frozenset({"id", "unit", "profile", "combat_group", "lieutenant", "controller"})
+_ENTRY_FIELDS = frozenset(
+    {"id", "unit", "profile", "combat_group", "lieutenant", "controller", "not_refereed"}
+)
 
 
 def load_army_list(data: Mapping[str, Any], weapons: Mapping[WeaponId, Weapon]) -> ArmyList:
@@ -137,6 +152,7 @@ def load_army_list(data: Mapping[str, Any], weapons: Mapping[WeaponId, Weapon]) 
                              "an army file is a few levels of objects and lists."])
     problems: list[str] = []
     header = _read_header(data, problems)
+    weapons = _with_own_weapons(data.get("weapons", []), weapons, problems)
     units = _read_units(data.get("units", []), problems)
     entries, complete = _read_entries(data.get("entries"), units, problems)
     profiles = {id(entry.profile): entry.profile for entry in entries}
@@ -178,6 +194,30 @@ def _nesting(value: Any) -> int:
     return deepest
 
 
+def _with_own_weapons(
+    raw: Any, shipped: Mapping[WeaponId, Weapon], problems: list[str]
+) -> Mapping[WeaponId, Weapon]:
+    """The shipped weapons plus those the list defines itself (a converted army code's):
+    each checked like a shipped one, and none may take a shipped weapon's id."""
+    if not isinstance(raw, list) or len(raw) > MAX_LIST_WEAPONS:
+        problems.append(f'The army\'s "weapons" must be a list of at most {MAX_LIST_WEAPONS} '
+                        "weapons.")
+        return shipped
+    own: dict[WeaponId, Weapon] = {}
+    for index, item in enumerate(raw):
+        try:
+            weapon = from_plain(Weapon, item, f"weapons[{index}]")
+        except FormatError as error:
+            problems.append(f"The army's weapon number {index + 1}: {error.problem}.")
+            continue
+        problems.extend(weapon_problems(weapon))
+        if weapon.id in shipped or weapon.id in own:
+            problems.append(f"Weapon id '{weapon.id}' is defined twice (a list's own weapons "
+                            "cannot reuse a shipped weapon's id).")
+        own[weapon.id] = weapon
+    return {**shipped, **own} if own else shipped
+
+
 def _read_header(data: Mapping[str, Any], problems: list[str]) -> dict[str, Any]:
     header: dict[str, Any] = {}
     for key in ("id", "name", "faction"):
@@ -208,8 +248,9 @@ def _read_header(data: Mapping[str, Any], problems: list[str]) -> dict[str, Any]
 
 def _read_units(raw: Any, problems: list[str]) -> dict[str, UnitProfile | None]:
     """Unit profiles by id; ``None`` marks a unit whose profile has problems."""
-    if not isinstance(raw, list):
-        problems.append('The army\'s "units" must be a list of unit profiles.')
+    if not isinstance(raw, list) or len(raw) > MAX_UNITS:
+        problems.append(f'The army\'s "units" must be a list of at most {MAX_UNITS} unit '
+                        "profiles.")
         return {}
     units: dict[str, UnitProfile | None] = {}
     for index, item in enumerate(raw):
@@ -229,8 +270,8 @@ def _read_entries(
     raw: Any, units: Mapping[str, UnitProfile | None], problems: list[str]
 ) -> tuple[list[ListEntry], bool]:
     """The entries that could be read, and whether that is all of them."""
-    if not isinstance(raw, list) or not raw:
-        problems.append('The army\'s "entries" must be a non-empty list of troopers.')
+    if not isinstance(raw, list) or not raw or len(raw) > MAX_ENTRIES:
+        problems.append(f'The army\'s "entries" must be a non-empty list of at most {MAX_ENTRIES} troopers.')
         return [], False
     entries: list[ListEntry] = []
     seen: set[str] = set()
@@ -270,10 +311,21 @@ def _read_entry(
     controller = item.get("controller")
     if controller is not None and not isinstance(controller, str):
         problems.append(f"{label}: \"controller\" must be the id of another entry.")
+    not_refereed = _read_not_refereed(label, item.get("not_refereed", []), problems)
     profile = _entry_profile(label, item, units, problems)
     if profile is None or len(problems) > start:
         return None
-    return ListEntry(entry_id, profile, group, lieutenant, controller)
+    return ListEntry(entry_id, profile, group, lieutenant, controller, not_refereed)
+
+
+def _read_not_refereed(label: str, raw: Any, problems: list[str]) -> tuple[str, ...]:
+    if (not isinstance(raw, list) or len(raw) > MAX_NOT_REFEREED
+            or not all(isinstance(item, str) and 0 < len(item) <= MAX_NOTE_CHARS
+                       for item in raw)):
+        problems.append(f"{label}: \"not_refereed\" must be a list of at most "
+                        f"{MAX_NOT_REFEREED} texts of 1 to {MAX_NOTE_CHARS} characters.")
+        return ()
+    return tuple(raw)
 
 
 def _entry_profile(

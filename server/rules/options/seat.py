@@ -9,7 +9,7 @@ from typing import Any
 
 from .. import commands as c
 from ..armies.army_catalogue import sample_armies
-from ..armies.army_selection import decide_choose_army
+from ..armies.army_selection import decide_accept_armies, decide_choose_army
 from ..combat.guts import GUTS_MOVE
 from ..combat.guts_choice import decide_choose_guts_failure
 from ..combat.guts_window import decide_choose_guts_move, open_guts_window, window_rule
@@ -46,14 +46,26 @@ def _armies(state: GameState, side: Side) -> list[str]:
     registered army at a table that holds it to one."""
     if state.phase is not Phase.ARMY_SELECTION:
         return []
-    return [army for army in sorted(sample_armies()) if accepted(
+    registered = state.registered_armies.get(side)
+    candidates = [registered] if registered is not None else sorted(sample_armies())
+    return [army for army in candidates if accepted(
         decide_choose_army, state, side, c.ChooseArmy(army, _ANY_ENTROPY))]
+
+
+def _bring_army(state: GameState, side: Side) -> list[str]:
+    """How the seat may bring a list of its own: ``["list"]`` while it chooses, unless the
+    table holds it to a registered list. The room's edge adds ``"code"`` when the server
+    has the operator's army data to read army codes with (``server/rooms/rules_engine.py``)."""
+    if state.phase is not Phase.ARMY_SELECTION or side in state.armies:
+        return []
+    return [] if side in state.registered_armies else ["list"]
 
 
 def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
     """The seat's legal choices now.
 
-    ``{"choose_army": [army list id], "initiative": [command body], "deploy": [trooper],
+    ``{"choose_army": [army list id], "bring_army": ["list", "code"], "accept_armies": bool,
+    "initiative": [command body], "deploy": [trooper],
     "deploy_hidden": [trooper], "reserve": trooper | None, "reserves": [trooper], "end_deployment_step": bool,
     "activate": {trooper: [order types]}, "peripherals": {controller: [its Peripherals that may
     activate on the same Order]}, "reveal": [trooper], "keep_airborne": [trooper],
@@ -75,6 +87,8 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
     activations = _activations(state, side) if order is None else {}
     return {
         "choose_army": _armies(state, side),
+        "bring_army": _bring_army(state, side),
+        "accept_armies": accepted(decide_accept_armies, state, side, c.AcceptArmies()),
         "initiative": _initiative(state, side),
         "deploy": [t.id for t in waiting],
         "deploy_hidden": [t.id for t in waiting if t.profile.hidden_deployment],

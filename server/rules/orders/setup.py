@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..armies.army_catalogue import load_weapons
+from ..armies.army_list import ArmyList, load_army_list
 from ..combat.dice import Dice, DiceSource, fixed_secret
 from ..ids import Side
 from ..ruleset import Ruleset
@@ -33,9 +35,10 @@ class GameSetup:
     """A shipped layout's id, a whole table document (docs/tables.md), or "" for the
     ruleset's sparse sample layout (``sample-open``, ``sample-open-codeone``), which the
     tests and the bench place their troopers on."""
-    registered_armies: Mapping[Side, str] = field(default_factory=dict)
-    """The army list id a side must choose (a tournament table: each player's registered
-    army); a side left out chooses freely."""
+    registered_armies: Mapping[Side, str | Mapping[str, Any]] = field(default_factory=dict)
+    """The army a side must choose (a tournament table: each player's registered army): a
+    shipped list's id, or the army document the player registered (docs/armies.md), which
+    must be a legal list (``ArmyListError`` otherwise); a side left out chooses freely."""
 
 
 def new_game(setup: GameSetup) -> GameState:
@@ -43,6 +46,7 @@ def new_game(setup: GameSetup) -> GameState:
     the ruleset."""
     ruleset = Ruleset(setup.ruleset)
     layout = table_catalogue.choose(setup.table, ruleset)
+    brought = _registered_lists(setup.registered_armies)
     return GameState(
         ruleset=ruleset,
         dice=Dice(injected=tuple(setup.injected_dice)),
@@ -51,8 +55,15 @@ def new_game(setup: GameSetup) -> GameState:
         table=layout.table,
         deployment_zones=dict(layout.zones),
         command_tokens=initial_tokens(ruleset),
-        registered_armies=dict(setup.registered_armies),
+        registered_armies={side: army if isinstance(army, str) else brought[side].id
+                           for side, army in setup.registered_armies.items()},
+        registered_lists=brought,
     )
+
+
+def _registered_lists(registered: Mapping[Side, str | Mapping[str, Any]]) -> dict[Side, ArmyList]:
+    return {side: load_army_list(army, load_weapons())
+            for side, army in registered.items() if not isinstance(army, str)}
 
 
 def _fixed_id_key(seed: int) -> str:

@@ -53,7 +53,8 @@ def test_the_synthetic_folder_loads_with_its_two_faction_documents(data: ArmyDat
     assert data.faction(901).name == "Lantern Accord"
     assert data.faction(902).slug == "cinder-compact"
     assert [unit.name for unit in data.units(901)] == [
-        "Lamplighter Line", "Wirewright", "Gloam Stalker"]
+        "Lamplighter Line", "Wirewright", "Gloam Stalker", "Skyfall Lancer", "Ashen Zealot",
+        "Loom Keeper", "Loom Mite"]
 
 
 def test_every_lookup_finds_its_entry(data: ArmyData) -> None:

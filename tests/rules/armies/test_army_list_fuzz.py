@@ -50,6 +50,23 @@ SHIPPED_DOCUMENTS = [json.loads(SHIPPED.joinpath(name).read_text(encoding="utf-8
                      for name in sorted(f.name for f in SHIPPED.iterdir() if f.name.endswith(".json"))]
 
 HUGE = "x" * 200_000
+ADDED_KEYS = ["id", "unit", "lieutenant", "controller", "not_refereed", "weapons", "extra", ""]
+
+
+def _brought(document: dict[str, Any]) -> dict[str, Any]:
+    """A shipped list as a converted code would bring it: a weapon of its own (a shipped one
+    under a new id), carried by its first unit, and not-refereed items on its first entry."""
+    brought = copy.deepcopy(document)
+    weapon = {**next(w for w in json.loads(
+        resources.files("server.rules.data").joinpath("weapons.json").read_text(encoding="utf-8"))["weapons"]
+        if w["id"] == "line_rifle"), "id": "w-101-0"}
+    brought.update(id=f"{document['id']}-brought", weapons=[weapon])
+    brought["units"][0]["weapons"] = ["w-101-0", *brought["units"][0]["weapons"][1:]]
+    brought["entries"][0]["not_refereed"] = ["Multispectral Visor L1", "Booty L2"]
+    return brought
+
+
+SHIPPED_DOCUMENTS += [_brought(document) for document in SHIPPED_DOCUMENTS[:2]]
 
 
 def nested(depth: int, leaf: Any = 1) -> Any:
@@ -110,8 +127,7 @@ def mutated_documents(draw: st.DrawFn) -> Any:
         if isinstance(target, dict):
             keys = sorted(target)
             if action == "add" or not keys:
-                target[draw(st.sampled_from(["id", "unit", "lieutenant", "controller", "extra", ""]))] = \
-                    fresh(draw(json_values))
+                target[draw(st.sampled_from(ADDED_KEYS))] = fresh(draw(json_values))
             elif action == "delete":
                 del target[draw(st.sampled_from(keys))]
             else:
@@ -186,7 +202,7 @@ def test_random_json_data_is_refused_with_problems_or_is_valid(document: Any) ->
 @FUZZ
 @given(st.fixed_dictionaries({}, optional={
     key: json_values for key in ("id", "name", "faction", "format", "points", "description",
-                                 "units", "entries")}))
+                                 "weapons", "units", "entries")}))
 def test_an_army_object_with_random_fields_is_refused_with_problems_or_is_valid(document: Any) -> None:
     check_refused_or_valid(document)
 

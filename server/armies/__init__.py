@@ -1,0 +1,1 @@
+"""Command-line tools over the operator's army data (``python -m server.armies``)."""
