@@ -1,8 +1,9 @@
 """``GET /api/armies``: the sample army lists a player may pick, for the lobby and the table.
 
 Open information only: the header of each list and its roster of unit names by Combat
-Group, without the Lieutenant, costs or the troopers that may deploy hidden (the opponent
-sees the same summary in the game, see ``server.rules.views``). ``?ruleset=n5|codeone``
+Group, without the Lieutenant, costs or the troopers whose presence is Private Information
+(Hidden Deployment, Combat Jump; DIGEST 11.2): the opponent sees the same summary in the game,
+see ``server.rules.views``. ``?ruleset=n5|codeone``
 keeps the lists of that ruleset's format.
 """
 
@@ -25,7 +26,8 @@ def army_summary(army: ArmyList) -> dict[str, Any]:
         "id": army.id, "name": army.name, "faction": army.faction,
         "format": army.format.value, "points": army.points, "description": army.description,
         "roster": [{"unit": entry.profile.name, "combat_group": entry.combat_group}
-                   for entry in army.entries if not entry.profile.hidden_deployment],
+                   for entry in army.entries
+                   if not entry.profile.hidden_deployment and not entry.profile.combat_jump],
     }
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from protocol.messages import Options, OptionsRequest, Snapshot, Spectators
 from server.app import create_app
+from server.rules.armies.army_catalogue import sample_army
 from testkit.serving import running_server
 from tests.e2e.test_game_e2e import A1, B_SHOOTER, MOVE, Game, start_game
 from tests.helpers import settings
@@ -61,3 +62,12 @@ async def test_armies_route_lists_the_sample_lists_by_ruleset_without_private_fi
     assert codeone and all(a["format"] == "codeone" for a in codeone)
     assert "lieutenant" not in str(everything) and "cost" not in str(everything)
     assert bad.status_code == 400
+    # The roster is what an opponent sees in the game: no trooper whose presence is Private
+    # Information (Hidden Deployment, Combat Jump; DIGEST 11.2).
+    for listed in everything:
+        army = sample_army(listed["id"])
+        assert listed["roster"] == [
+            {"unit": entry.profile.name, "combat_group": entry.combat_group} for entry in army.entries
+            if not entry.profile.hidden_deployment and not entry.profile.combat_jump]
+    names = {unit["unit"] for listed in everything for unit in listed["roster"]}
+    assert not names & {"Stormdrop Jumper", "Petrel Skydiver", "Petrel Heavy Skydiver", "Veil Lurker"}

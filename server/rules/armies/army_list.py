@@ -23,6 +23,9 @@ GROUP_MAX = 10
 STANDARD_LIST_MAX = 15
 """[N5] troopers in a standard Army List, Peripherals not counted (DIGEST 3.2)."""
 POINTS_PER_SWC = {"standard": 50, "codeone": 5}
+MAX_NESTING = 16
+"""Levels of lists and objects in an army file at most (a valid one uses 5). Deeper data is
+refused before it is read: describing it in a problem would recurse past Python's limit."""
 
 # Limits on a list document, far above any legal list (15 troopers, a few Peripherals), low
 # enough that a hostile document costs little to refuse.
@@ -144,6 +147,9 @@ def load_army_list(data: Mapping[str, Any], weapons: Mapping[WeaponId, Weapon]) 
     """
     if not isinstance(data, Mapping):
         raise ArmyListError(["An army file must be a JSON object."])
+    if _nesting(data) > MAX_NESTING:
+        raise ArmyListError([f"The army file is nested more than {MAX_NESTING} levels deep; "
+                             "an army file is a few levels of objects and lists."])
     problems: list[str] = []
     header = _read_header(data, problems)
     weapons = _with_own_weapons(data.get("weapons", []), weapons, problems)
@@ -167,6 +173,25 @@ def load_army_list(data: Mapping[str, Any], weapons: Mapping[WeaponId, Weapon]) 
         arsenal=tuple(weapons[weapon_id] for weapon_id in sorted(used)),
         **header,
     )
+
+
+def _nesting(value: Any) -> int:
+    """How many levels of lists and objects ``value`` has, counted up to just past
+    ``MAX_NESTING`` (iterative: hostile nesting cannot exhaust the stack)."""
+    deepest, pending = 0, [(value, 1)]
+    while pending:
+        item, level = pending.pop()
+        if isinstance(item, Mapping):
+            children: Iterable[Any] = item.values()
+        elif isinstance(item, list | tuple):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, level)
+        if deepest > MAX_NESTING:
+            break
+        pending += [(child, level + 1) for child in children]
+    return deepest
 
 
 def _with_own_weapons(

@@ -202,7 +202,7 @@ def _read_back(original: ArmyCode, code_text: str) -> None:
         assert encode_army_code(decoded) == encode_army_code(original)
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(army_codes())
 def test_generated_codes_in_both_layouts_round_trip_through_the_encoder_and_decoder(
         code: ArmyCode) -> None:
@@ -214,7 +214,7 @@ def test_generated_codes_in_both_layouts_round_trip_through_the_encoder_and_deco
     _read_back(code, f"\n {encoded.replace('+', '-').replace('/', '_')} \t")
 
 
-@settings(max_examples=100)
+@settings(max_examples=100, deadline=None)
 @given(army_codes())
 def test_every_truncation_of_a_generated_code_is_refused_or_read_and_never_crashes(
         code: ArmyCode) -> None:
@@ -340,7 +340,7 @@ def test_an_empty_text_is_refused() -> None:
     assert refused("  \n").expected == "an army code"
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(st.binary(max_size=200))
 def test_random_bytes_are_refused_or_read_and_never_crash(stream: bytes) -> None:
     try:
@@ -352,7 +352,7 @@ def test_random_bytes_are_refused_or_read_and_never_crash(stream: bytes) -> None
         assert decode_army_code(encode_army_code(decoded)).combat_groups is not None
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 @given(st.text(max_size=100))
 def test_random_text_is_refused_or_read_and_never_crashes(pasted: str) -> None:
     with contextlib.suppress(ArmyCodeError):

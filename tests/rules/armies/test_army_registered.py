@@ -18,7 +18,8 @@ from server.rules.reasons import Reason
 from server.rules.state import GameState, Phase
 from tests.support.games import TEST_ENTROPY, play
 
-N5_LISTS = ["helion-vanguard", "vesper-raiders"]
+N5_LISTS = ["helion-vanguard", "orrery-veil", "petrel-skyborne", "vesper-raiders"]
+CODEONE_LISTS = ["helion-c1-patrol", "orrery-c1-veil", "petrel-c1-drop", "vesper-c1-cell"]
 
 
 def game(ruleset: str = "n5", **registered: str) -> GameState:
@@ -74,7 +75,7 @@ def test_nothing_is_offered_once_the_seat_has_chosen() -> None:
 
 
 @pytest.mark.parametrize(("ruleset", "lists"), [
-    ("n5", N5_LISTS), ("codeone", ["helion-c1-patrol", "vesper-c1-cell"])])
+    ("n5", N5_LISTS), ("codeone", CODEONE_LISTS)])
 def test_a_game_without_registered_armies_is_unchanged(ruleset: str, lists: list[str]) -> None:
     state = game(ruleset)
     assert state.registered_armies == {}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from importlib import resources
 
@@ -16,10 +17,12 @@ from server.rules.armies.army_catalogue import (
     shipped_list_problems,
     weapons_from_plain,
 )
-from server.rules.armies.army_list import ArmyList, ListFormat
+from server.rules.armies.army_list import ArmyList, ListEntry, ListFormat
+from server.rules.armies.army_selection import list_format_for
 from server.rules.armies.profiles import Training, TroopType, UnitProfile
 from server.rules.armies.weapons import WeaponKind, weapon_problems
 from server.rules.plain import from_plain, to_plain
+from server.rules.ruleset import Ruleset
 
 
 def all_profiles() -> list[UnitProfile]:
@@ -53,10 +56,70 @@ def test_weapons_table_problems_are_reported_together() -> None:
         weapons_from_plain([])
 
 
-def test_four_sample_armies_two_of_each_format() -> None:
-    formats = [army.format for army in sample_armies().values()]
-    assert formats.count(ListFormat.STANDARD) >= 2
-    assert formats.count(ListFormat.CODEONE) >= 2
+# What the shipped lists of each ruleset must show between them, so a player can try every
+# deployment and support skill the engine referees, and the random games that pick among the
+# shipped lists (tests/support/liveness.py) meet them. Impetuous is not a CodeOne rule
+# (DIGEST 14): the engine refuses it in CodeOne lists, so CodeOne needs all but that one.
+COVERED_SKILLS: dict[str, Callable[[ArmyList, ListEntry], bool]] = {
+    "Hidden Deployment": lambda army, entry: entry.profile.hidden_deployment,
+    "Camouflage": lambda army, entry: entry.profile.camouflage > 0,
+    "Mimetism": lambda army, entry: entry.profile.mimetism > 0,
+    "Impetuous": lambda army, entry: entry.profile.impetuous,
+    "a Peripheral with its Controller": lambda army, entry: (
+        entry.is_peripheral and entry.controller is not None
+        and not army.entry(entry.controller).is_peripheral),
+    "Hacker": lambda army, entry: entry.profile.hacker,
+    "Repeater": lambda army, entry: entry.profile.repeater,
+    "Airborne Deployment (Combat Jump)": lambda army, entry: entry.profile.combat_jump,
+}
+NOT_IN_FORMAT = {ListFormat.STANDARD: set(), ListFormat.CODEONE: {"Impetuous"}}
+
+
+def uncovered_skills(armies: Iterable[ArmyList], list_format: ListFormat) -> list[str]:
+    """The skills of ``COVERED_SKILLS`` legal in the format that no list of it carries."""
+    lists = [army for army in armies if army.format is list_format]
+    return [skill for skill, carries in COVERED_SKILLS.items()
+            if skill not in NOT_IN_FORMAT[list_format]
+            and not any(carries(army, entry) for army in lists for entry in army.entries)]
+
+
+@pytest.mark.parametrize("ruleset", list(Ruleset))
+def test_each_ruleset_ships_four_lists_that_together_cover_every_deployment_and_support_skill(
+        ruleset: Ruleset) -> None:
+    """Issue 35 point 6: at least four lists per ruleset; between them Hidden Deployment,
+    Camouflage, Mimetism, Impetuous (N5 only), a Peripheral with its Controller, a Hacker,
+    a Repeater and Airborne Deployment."""
+    list_format = list_format_for(ruleset)
+    lists = [army for army in sample_armies().values() if army.format is list_format]
+    assert len(lists) >= 4, [army.id for army in lists]
+    assert uncovered_skills(lists, list_format) == []
+
+
+@pytest.mark.parametrize("skill", sorted(COVERED_SKILLS))
+def test_the_coverage_check_fails_when_a_skill_leaves_every_list(skill: str) -> None:
+    """The check above can fail: strip one skill from every shipped list (a Peripheral's
+    Controller link for the Peripheral row) and it is reported, in each format using it."""
+    stripped = {
+        "Hidden Deployment": {"hidden_deployment": False},
+        "Camouflage": {"camouflage": 0},
+        "Mimetism": {"camouflage": 0, "mimetism": 0},
+        "Impetuous": {"impetuous": False},
+        "Hacker": {"hacker": False},
+        "Repeater": {"repeater": False},
+        "Airborne Deployment (Combat Jump)": {"combat_jump": False},
+    }
+    armies = []
+    for army in sample_armies().values():
+        entries = tuple(
+            replace(entry, controller=None) if skill == "a Peripheral with its Controller"
+            else replace(entry, profile=replace(entry.profile, **stripped[skill]))
+            for entry in army.entries)
+        armies.append(replace(army, entries=entries))
+    # Camouflage needs Mimetism (the marker shows it), so Mimetism goes with it.
+    expected = {"Camouflage", "Mimetism"} if skill == "Mimetism" else {skill}
+    for list_format in ListFormat:
+        if skill not in NOT_IN_FORMAT[list_format]:
+            assert set(uncovered_skills(armies, list_format)) == expected
 
 
 @pytest.mark.parametrize("army_id", sorted(sample_armies()))
