@@ -259,9 +259,19 @@ _HINTED = {"army": "army", "entropy": "entropy", "program": "program", "weapon":
 """Field names whose text or number is usually one the room knows."""
 
 
+plain_documents: st.SearchStrategy[Any] = st.recursive(
+    st.one_of(st.none(), st.booleans(), body_ints, texts),
+    lambda inner: st.one_of(st.lists(inner, max_size=4),
+                            st.dictionaries(st.text(max_size=8), inner, max_size=4)),
+    max_leaves=12)
+"""Small plain documents of any shape (what a field typed ``Any`` reads as it is)."""
+
+
 def _rules_value(tp: Any, name: str, nullable: bool = False) -> st.SearchStrategy[Pair]:
     """A plain value for a field of type ``tp`` as ``plain.from_plain`` reads it; in an
     optional field (``nullable``) nil is never one of the broken values."""
+    if tp is Any:  # a whole document (a brought army list): any plain value parses
+        return plain_documents.map(lambda value: (value, True))
     origin = get_origin(tp)
     nil = ("none",) if nullable else ()
     if origin in (Union, types.UnionType):
