@@ -43,6 +43,26 @@ export async function settle(...pages) {
   }
 }
 
+/**
+ * Open a seat (in `scenario`, harness.mjs) whose browser draws its "random" bytes from `seed`:
+ * its contribution to the dice (sent with its army choice) is then the same every run, and
+ * with the room's fixed seed so are the dice, so the test plays the same game each time (the
+ * room's seed alone does not fix them: the dice key mixes both players' contributions).
+ */
+export async function openSeat(scenario, link, seed) {
+  const page = await scenario.newPage();
+  await page.addInitScript((seed) => {
+    let n = seed >>> 0;
+    Object.defineProperty(crypto, "getRandomValues", { value: (bytes) => {
+      for (let i = 0; i < bytes.length; i += 1) { n = (Math.imul(n, 1103515245) + 12345) >>> 0; bytes[i] = n >>> 24; }
+      return bytes;
+    } });
+  }, seed);
+  await page.goto(scenario.base + link);
+  await page.waitForFunction(() => window.referee?.view.state, null, WAIT);
+  return page;
+}
+
 /** The event log of a page as event types, from the view the app holds. */
 export const logged = (page, type) => page.evaluate((type) => window.referee.view.log.filter((x) => x.event?.type === type).map((x) => x.event), type);
 

@@ -3,13 +3,14 @@
 // reload of a seat mid-game, a Coordinated Order, and the Success Value of every shot on
 // screen before the player declares it (active shots and AROs alike). Every action is a click in the app (the test reads the seat's
 // `options` and view only to decide which click a player would make, and to wait). Fixed dice
-// (a seed), so a run plays the same game every time. Screenshots of the key moments go to
+// (the room's seed and each seat's contribution, game_by_clicks.mjs openSeat), so a run plays
+// the same game every time. Screenshots of the key moments go to
 // test-artifacts/browser/whole-*.png for a reviewer to look at.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { artifacts, scenarioForFile } from "./harness.mjs";
-import { WAIT, clickAndAnswer, deployByClicks, logged, playOrdersToTheEnd, settle, state } from "./game_by_clicks.mjs";
+import { WAIT, clickAndAnswer, deployByClicks, logged, openSeat, playOrdersToTheEnd, settle, state } from "./game_by_clicks.mjs";
 
 /** Orders each player spends per turn before ending it (the rest are left unspent). */
 const ORDERS_PER_TURN = 2;
@@ -33,8 +34,8 @@ test("a whole N5 game in the browser: armies, initiative, Hidden Deployment (rev
     body: JSON.stringify({ ruleset: "n5", aro_window_s: 8, seed: 3, table }) });
   assert.equal(created.status, 201);
   const room = await created.json();
-  const a = await open(room.seats.A.link);
-  const b = await open(room.seats.B.link);
+  const a = await openSeat(scenario, room.seats.A.link, 11);
+  const b = await openSeat(scenario, room.seats.B.link, 22);
   const spectator = await open(room.spectator_link);
   assert.equal((await state(a)).table.id, table);
 

@@ -14,28 +14,9 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { artifacts, closeAll, repo, scenarioForFile } from "./harness.mjs";
-import { WAIT, clickAndAnswer, deployByClicks, nextAnswer, options, playOrdersToTheEnd, settle, state } from "./game_by_clicks.mjs";
+import { WAIT, clickAndAnswer, deployByClicks, nextAnswer, openSeat, playOrdersToTheEnd, settle, state } from "./game_by_clicks.mjs";
 
 const scenario = scenarioForFile({ env: { REFEREE_ARMY_DATA: "testkit/army_data" } });
-
-/**
- * Open a seat whose browser draws its "random" bytes from `seed`: its contribution to the
- * dice (sent with its army choice) is then the same every run, and with the room's fixed seed
- * so are the dice, so the test plays the same game each time.
- */
-async function openSeat(link, seed) {
-  const page = await scenario.newPage();
-  await page.addInitScript((seed) => {
-    let n = seed >>> 0;
-    Object.defineProperty(crypto, "getRandomValues", { value: (bytes) => {
-      for (let i = 0; i < bytes.length; i += 1) { n = (Math.imul(n, 1103515245) + 12345) >>> 0; bytes[i] = n >>> 24; }
-      return bytes;
-    } });
-  }, seed);
-  await page.goto(scenario.base + link);
-  await page.waitForFunction(() => window.referee?.view.state, null, WAIT);
-  return page;
-}
 
 const shot = (page, name, selector = null) => (selector ? page.locator(selector) : page).screenshot({ path: join(artifacts, `brought-${name}.png`) });
 
@@ -66,8 +47,8 @@ test("a code from the invented data and an inline list file play a whole game in
     body: JSON.stringify({ ruleset: "n5", aro_window_s: 8, seed: 7, table }) });
   assert.equal(created.status, 201);
   const room = await created.json();
-  const a = await openSeat(room.seats.A.link, 11);
-  const b = await openSeat(room.seats.B.link, 22);
+  const a = await openSeat(scenario, room.seats.A.link, 11);
+  const b = await openSeat(scenario, room.seats.B.link, 22);
 
   // A pastes the code; B loads the file.
   const { code } = await scenario.post("/test/army_code", CODE);
