@@ -3,76 +3,28 @@
 // reload of a seat mid-game, a Coordinated Order, and the Success Value of every shot on
 // screen before the player declares it (active shots and AROs alike). Every action is a click in the app (the test reads the seat's
 // `options` and view only to decide which click a player would make, and to wait). Fixed dice
-// (a seed), so a run plays the same game every time. Screenshots of the key moments go to
+// (the room's seed and each seat's contribution, game_by_clicks.mjs openSeat), so a run plays
+// the same game every time. Screenshots of the key moments go to
 // test-artifacts/browser/whole-*.png for a reviewer to look at.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, clickTable, scenarioForFile } from "./harness.mjs";
+import { artifacts, scenarioForFile } from "./harness.mjs";
+import { WAIT, clickAndAnswer, deployByClicks, logged, openSeat, playOrdersToTheEnd, settle, state } from "./game_by_clicks.mjs";
 
-const WAIT = { timeout: 30000 };
 /** Orders each player spends per turn before ending it (the rest are left unspent). */
 const ORDERS_PER_TURN = 2;
 
 const scenario = scenarioForFile();
 
 const open = (link) => scenario.open(link, WAIT);
-
-const state = (page) => page.evaluate(() => window.referee.view.state);
-const version = (page) => page.evaluate(() => window.referee.view.version);
 const shot = (page, name) => page.screenshot({ path: join(artifacts, `whole-${name}.png`) });
-const role = (page) => page.evaluate(() => window.referee.role);
-/** The seat's options at the version it holds (waits for them). */
-const options = async (page) => {
-  await page.waitForFunction(() => window.referee.currentOptions(), null, WAIT);
-  return page.evaluate(() => window.referee.currentOptions());
-};
-/** The next answer to a command of this page (listen before the click that sends it). */
-const nextAnswer = (page) => page.evaluate(() => new Promise((resolve) =>
-  window.referee.addEventListener("answer", (e) => resolve(e.detail), { once: true })));
-
-/** Click, and wait for the command it sends to be answered; returns the answer. */
-async function clickAndAnswer(page, selector) {
-  const answer = nextAnswer(page);
-  await page.click(selector);
-  return answer;
-}
-
-/**
- * The room's latest events: every page waits until it holds the same version (each audience
- * numbers its own events, so "the same" is: no page moves any more after the last answer).
- * The room is quiet once both seats' options are for their current versions.
- */
-async function settle(...pages) {
-  for (let round = 0; round < 3; round += 1) {
-    const before = await Promise.all(pages.map(version));
-    await Promise.all(pages.map((p) => p.waitForFunction(() => !window.referee.view.stale, null, WAIT)));
-    for (const p of pages) if ((await role(p)) !== "spectator") await options(p);
-    const after = await Promise.all(pages.map(version));
-    if (before.every((v, i) => v === after[i])) return;
-  }
-}
 
 /** The texts of the event log and of the results panel, as a player reads them. */
 const history = (page) => page.evaluate(() => ({
   log: [...document.querySelectorAll("#log li")].map((x) => x.textContent),
   results: document.getElementById("results").textContent,
 }));
-
-/**
- * Before a shot is declared the player sees its final Success Value with its MODs (or that a
- * template hits without a roll, or that it fails automatically): every target listed in the
- * shot picker has its preview. Returns how many it checked.
- */
-async function assertShotPreviews(page) {
-  const previews = await page.$$eval("[data-shot-sv]", (xs) => xs.map((x) => x.textContent.trim()));
-  assert.ok(previews.length > 0, `the shot picker shows a preview beside its targets: ${await page.textContent("#order-panel")}`);
-  for (const text of previews) assert.match(text, /= SV -?\d+ at|Direct Template|fails automatically/);
-  return previews.length;
-}
-
-/** The event log of a page as event types, from the view the app holds. */
-const logged = (page, type) => page.evaluate((type) => window.referee.view.log.filter((x) => x.event?.type === type).map((x) => x.event), type);
 
 test("a whole N5 game in the browser: armies, initiative, Hidden Deployment (revealed on its own private Order), Orders with AROs (one declared, one timed out), a reload and a late spectator with the full history, to the final score", async () => {
   const layouts = await (await fetch(`${scenario.base}/api/tables?ruleset=n5`)).json();
@@ -82,8 +34,8 @@ test("a whole N5 game in the browser: armies, initiative, Hidden Deployment (rev
     body: JSON.stringify({ ruleset: "n5", aro_window_s: 8, seed: 3, table }) });
   assert.equal(created.status, 201);
   const room = await created.json();
-  const a = await open(room.seats.A.link);
-  const b = await open(room.seats.B.link);
+  const a = await openSeat(scenario, room.seats.A.link, 11);
+  const b = await openSeat(scenario, room.seats.B.link, 22);
   const spectator = await open(room.spectator_link);
   assert.equal((await state(a)).table.id, table);
 
@@ -109,33 +61,7 @@ test("a whole N5 game in the browser: armies, initiative, Hidden Deployment (rev
 
   // Deployment by clicks on a grid of points of each zone (a point on terrain is refused: the
   // next one is tried); Vesper's infiltrator deploys hidden.
-  const used = { A: 0, B: 0 };
-  let hiddenId = null;
-  for (let guard = 0; guard < 200; guard += 1) {
-    await settle(a, b);
-    if ((await state(a)).phase !== "deployment") break;
-    const page = ((await options(a)).deploy.length || (await options(a)).end_deployment_step) ? a : b;
-    const opts = await options(page);
-    if (opts.end_deployment_step && opts.deploy.length === 0) {
-      assert.equal((await clickAndAnswer(page, "#end-deployment")).ok, true);
-      continue;
-    }
-    const s = await state(page);
-    const side = await role(page);
-    const zone = s.deployment_zones[s.initiative.zones[side]];
-    const trooper = opts.deploy_hidden[0] ?? opts.deploy[0];
-    await page.click(`[data-deploy="${trooper}"]`);
-    if (opts.deploy_hidden.includes(trooper)) {
-      await page.check("#deploy-hidden");
-      hiddenId = trooper;
-    }
-    const n = used[side]++;
-    const north = zone.y0 > 0;
-    const x = zone.x0 + 2 + (n % 15) * 3, y = north ? zone.y0 + 2 + Math.floor(n / 15) * 2.5 : zone.y1 - 2 - Math.floor(n / 15) * 2.5;
-    const answer = nextAnswer(page);
-    await clickTable(page, x, y);
-    await answer; // accepted, or refused (terrain, a Peripheral away from its Controller): next point
-  }
+  const hiddenId = (await deployByClicks(a, b)).at(-1) ?? null;
   await settle(a, b, spectator);
   assert.equal((await state(a)).phase === "orders" || (await state(a)).phase === "impetuous", true);
   assert.ok(hiddenId, "Vesper's infiltrator was offered for Hidden Deployment");
@@ -150,27 +76,12 @@ test("a whole N5 game in the browser: armies, initiative, Hidden Deployment (rev
   await shot(spectator, "03-deployed-spectator");
 
   // Orders, turn by turn, until the game ends by itself after its last round.
-  const seat = { A: a, B: b };
   const goals = { declared: false, timedOut: false, reloaded: false, late: null, revealed: false,
-    coordinated: false, shotPreviews: 0, aroPreviews: 0 };
-  let spent = 0;
-  let turnKey = "";
-  for (let guard = 0; guard < 400; guard += 1) {
-    await settle(a, b, spectator);
-    const s = await state(a);
-    if (s.phase === "game_over") break;
-    const key = `${s.round}:${s.turn}:${s.active}`;
-    if (key !== turnKey) { turnKey = key; spent = 0; }
-    const active = seat[s.active];
-    const reactive = active === a ? b : a;
-    const aroWindow = await a.evaluate(() => window.referee.view.window);
-    if (aroWindow) {
-      const aros = (await options(reactive)).aros ?? {};
-      const ids = Object.keys(aros);
-      if (!ids.length) { // the reactive app closes such a window by itself
-        await reactive.waitForFunction((w) => window.referee.view.window?.order !== w.order || window.referee.view.window?.step !== w.step, aroWindow, WAIT);
-        continue;
-      }
+    coordinated: false, shotPreviews: 0, aroPreviews: 0, confirmShot: false };
+  const played = await playOrdersToTheEnd(a, b, {
+    watchers: [spectator],
+    ordersPerTurn: ORDERS_PER_TURN,
+    async onAroWindow({ active, reactive, aros, ids }) {
       if (!goals.declared) {
         const shooter = ids.find((id) => aros[id].bs_attack?.length) ?? ids[0];
         await reactive.waitForSelector(`[data-aro="${shooter}"]`, WAIT);
@@ -186,7 +97,7 @@ test("a whole N5 game in the browser: armies, initiative, Hidden Deployment (rev
         assert.equal((await clickAndAnswer(reactive, `[data-aro="${shooter}"] [data-action="declare"]`)).ok, true);
         goals.declared = true;
         if (await reactive.$("#close-window")) await clickAndAnswer(reactive, "#close-window");
-        continue;
+        return true;
       }
       if (!goals.timedOut) {
         // Left to its deadline: every viewer sees the countdown, then the notice of lost AROs.
@@ -196,110 +107,63 @@ test("a whole N5 game in the browser: armies, initiative, Hidden Deployment (rev
         }
         await shot(spectator, "06-aro-window-timed-out-spectator");
         goals.timedOut = true;
-        continue;
+        return true;
       }
-      await clickAndAnswer(reactive, "#close-window");
-      continue;
-    }
-    const mine = await options(active);
-    if (s.order && mine.skills) { // the Order's next skill: shoot what it sees, else Idle
-      const shots = Object.keys(mine.skills.bs_attack ?? {});
-      if (shots.length && await active.$("#declare-bs:not([disabled])")) {
-        goals.shotPreviews += await assertShotPreviews(active);
-        await clickAndAnswer(active, "#declare-bs");
-      } else await clickAndAnswer(active, "#declare-idle");
-      continue;
-    }
-    if (s.order) continue; // resolving: the next frame brings it
-    // Mid-game, between Orders, once an Order has been resolved with dice after a declared
-    // ARO: a seat reloads and a spectator joins late; both get the whole history back.
-    if (!goals.reloaded && (await logged(spectator, "order_resolved")).length >= 1 && goals.declared) {
-      await settle(a, b, spectator);
-      const beforeReload = await history(b);
-      await b.reload();
-      await b.waitForFunction(() => window.referee?.view.state, null, WAIT);
-      await b.waitForFunction((n) => document.querySelectorAll("#log li").length >= n, beforeReload.log.length, WAIT);
-      const afterReload = await history(b);
-      assert.deepEqual(afterReload.log, beforeReload.log, "the reloaded seat's event log is the one it showed");
-      assert.equal(afterReload.results, beforeReload.results, "and so are its results, dice included");
-      await shot(b, "08-reloaded-seat-history");
-      goals.late = await open(room.spectator_link);
-      const watched = await history(spectator);
-      await goals.late.waitForFunction((n) => document.querySelectorAll("#log li").length >= n, watched.log.length, WAIT);
-      assert.deepEqual((await history(goals.late)).log, watched.log, "a late spectator gets the whole log");
-      assert.equal((await history(goals.late)).results, watched.results);
-      await shot(goals.late, "09-late-spectator-history");
-      goals.reloaded = true;
-      continue;
-    }
-    if (mine.end_impetuous_phase) { await clickAndAnswer(active, "#end-impetuous"); continue; }
-    // The hidden trooper's own Order is its owner's secret (seeds 002/004) until the owner
-    // reveals the trooper with it: a Reveal click opens an Order like any other.
-    if (!goals.revealed && active === ownerOfHidden && (mine.reveal ?? []).includes(hiddenId)) {
-      assert.match(await ownerOfHidden.textContent("#orders"), /private 1 /);
-      for (const page of [opponentOfHidden, spectator]) assert.doesNotMatch(await page.textContent("#orders"), /private/);
-      await shot(ownerOfHidden, "07b-private-order-owner");
-      assert.equal((await clickAndAnswer(ownerOfHidden, `[data-reveal="${hiddenId}"]`)).ok, true);
-      goals.revealed = true;
-      spent += 1;
-      continue;
-    }
-    // Once, at the first chance: a Coordinated Order (a Command Token and one Regular Order,
-    // DIGEST 3.4) of two troopers of one Combat Group, played to its end like any Order.
-    const spearheads = Object.keys(mine.coordinate ?? {});
-    if (!goals.coordinated && spearheads.length && spent < ORDERS_PER_TURN) {
-      const spearhead = spearheads[0];
-      const partner = mine.coordinate[spearhead][0];
-      await active.click(`[data-select="${spearhead}"]`);
-      await active.waitForSelector(`[data-coordinate="${partner}"]`, WAIT);
-      await active.click(`[data-coordinate="${partner}"]`);
-      assert.equal((await clickAndAnswer(active, "#coordinate-order")).ok, true);
-      await shot(active, "07c-coordinated-order");
-      goals.coordinated = true;
-      spent += 1;
-      continue;
-    }
-    const ready = Object.keys(mine.activate ?? {});
-    if (spent >= ORDERS_PER_TURN || !ready.length) {
-      await active.click("#end-turn");
-      if (await active.$("#confirm-end-turn")) {
-        if (!goals.confirmShot) { await active.locator("#end-turn-confirm").screenshot({ path: join(artifacts, "whole-07-end-turn-confirm.png") }); goals.confirmShot = true; }
-        await clickAndAnswer(active, "#confirm-end-turn");
+      return false;
+    },
+    async beforeOrder({ active, mine, spent }) {
+      // Mid-game, between Orders, once an Order has been resolved with dice after a declared
+      // ARO: a seat reloads and a spectator joins late; both get the whole history back.
+      if (!goals.reloaded && (await logged(spectator, "order_resolved")).length >= 1 && goals.declared) {
+        await settle(a, b, spectator);
+        const beforeReload = await history(b);
+        await b.reload();
+        await b.waitForFunction(() => window.referee?.view.state, null, WAIT);
+        await b.waitForFunction((n) => document.querySelectorAll("#log li").length >= n, beforeReload.log.length, WAIT);
+        const afterReload = await history(b);
+        assert.deepEqual(afterReload.log, beforeReload.log, "the reloaded seat's event log is the one it showed");
+        assert.equal(afterReload.results, beforeReload.results, "and so are its results, dice included");
+        await shot(b, "08-reloaded-seat-history");
+        goals.late = await open(room.spectator_link);
+        const watched = await history(spectator);
+        await goals.late.waitForFunction((n) => document.querySelectorAll("#log li").length >= n, watched.log.length, WAIT);
+        assert.deepEqual((await history(goals.late)).log, watched.log, "a late spectator gets the whole log");
+        assert.equal((await history(goals.late)).results, watched.results);
+        await shot(goals.late, "09-late-spectator-history");
+        goals.reloaded = true;
+        return 0;
       }
-      continue;
-    }
-    // Activate the trooper that sees an enemy if one does, else the first one ready, and
-    // move it towards the enemy's edge (or shoot at once when it sees someone).
-    const sight = mine.sight ?? {};
-    const trooper = ready.find((id) => (sight[id] ?? []).length) ?? ready[spent % ready.length];
-    await active.click(`[data-select="${trooper}"]`);
-    const order = await active.$(`[data-order="regular"]`) ? '[data-order="regular"]' : "[data-order]";
-    assert.equal((await clickAndAnswer(active, order)).ok, true);
-    spent += 1;
-    await settle(a, b, spectator);
-    const skills = (await options(active)).skills;
-    if ((sight[trooper] ?? []).length && await active.$("#declare-bs:not([disabled])")) {
-      goals.shotPreviews += await assertShotPreviews(active);
-      await clickAndAnswer(active, "#declare-bs");
-      continue;
-    }
-    if (skills?.route_skills?.includes("move")) {
-      const t = (await state(active)).troopers.find((x) => x.id === trooper);
-      const north = (await state(active)).initiative.zones[await role(active)] === "north";
-      let moved = false;
-      // Between the columns of the deployment grid (3" apart), so the click lands on open table.
-      for (const dx of [1.5, -1.5, 4.5, -4.5]) {
-        const dy = north ? -3 : 3;
-        await clickTable(active, t.position[0] + dx, t.position[1] + dy);
-        if (!await active.$('[data-skill="move"]:not([disabled])')) { await active.click("#clear-route"); continue; }
-        const answer = await clickAndAnswer(active, '[data-skill="move"]');
-        if (answer.ok) { moved = true; break; }
-        await active.click("#clear-route");
+      // The hidden trooper's own Order is its owner's secret (seeds 002/004) until the owner
+      // reveals the trooper with it: a Reveal click opens an Order like any other.
+      if (!goals.revealed && active === ownerOfHidden && (mine.reveal ?? []).includes(hiddenId)) {
+        assert.match(await ownerOfHidden.textContent("#orders"), /private 1 /);
+        for (const page of [opponentOfHidden, spectator]) assert.doesNotMatch(await page.textContent("#orders"), /private/);
+        await shot(ownerOfHidden, "07b-private-order-owner");
+        assert.equal((await clickAndAnswer(ownerOfHidden, `[data-reveal="${hiddenId}"]`)).ok, true);
+        goals.revealed = true;
+        return 1;
       }
-      if (moved) continue;
-    }
-    await clickAndAnswer(active, "#declare-idle");
-  }
+      // Once, at the first chance: a Coordinated Order (a Command Token and one Regular Order,
+      // DIGEST 3.4) of two troopers of one Combat Group, played to its end like any Order.
+      const spearheads = Object.keys(mine.coordinate ?? {});
+      if (!goals.coordinated && spearheads.length && spent < ORDERS_PER_TURN) {
+        const spearhead = spearheads[0];
+        const partner = mine.coordinate[spearhead][0];
+        await active.click(`[data-select="${spearhead}"]`);
+        await active.waitForSelector(`[data-coordinate="${partner}"]`, WAIT);
+        await active.click(`[data-coordinate="${partner}"]`);
+        assert.equal((await clickAndAnswer(active, "#coordinate-order")).ok, true);
+        await shot(active, "07c-coordinated-order");
+        goals.coordinated = true;
+        return 1;
+      }
+      return null;
+    },
+    async onEndTurn({ active }) {
+      if (!goals.confirmShot) { await active.locator("#end-turn-confirm").screenshot({ path: join(artifacts, "whole-07-end-turn-confirm.png") }); goals.confirmShot = true; }
+    },
+  });
+  goals.shotPreviews += played.shotPreviews;
   const pages = [a, b, spectator, goals.late].filter(Boolean);
   for (const page of pages) await page.waitForSelector("#game-over:not([hidden])", WAIT);
   assert.ok(goals.declared, "an ARO was declared in its window");
