@@ -197,6 +197,19 @@ function sameTroopersOnce(/** @type {{name: string, combatGroup: number | null, 
   return [...seen.values()].map(({ label, items, count }) => ({ label: count > 1 ? `${label} ×${count}` : label, items }));
 }
 
+/** How a list came to the game (`army.source`), in a player's words: whose figures these are. */
+const SOURCES = {
+  code: "From an army code: its profiles are the army builder's, read by the server.",
+  list: "From a list file: its profiles are as the player wrote them.",
+  registered: "The list registered for this tournament, checked at registration.",
+  shipped: "A sample list shipped with this server.",
+};
+
+/** @param {Record<string, any> | null | undefined} army @returns {string | null} */
+export function sourceText(army) {
+  return SOURCES[/** @type {keyof typeof SOURCES} */ (army?.source)] ?? null;
+}
+
 /**
  * What one list's review says for a viewer: a heading, each trooper with its not-refereed
  * items, or that the referee plays everything it shows; when the viewer holds only the
@@ -205,7 +218,7 @@ function sameTroopersOnce(/** @type {{name: string, combatGroup: number | null, 
  * @param {Record<string, any> | null | undefined} army
  * @param {"own" | "opponent" | "A" | "B"} whose the viewer's own list, its opponent's, or
  *   (for a spectator or a caster) the list of Player A or B
- * @returns {{heading: string, troopers: {label: string, items: string[]}[], empty: string | null, privateNote: string | null}}
+ * @returns {{heading: string, source: string | null, troopers: {label: string, items: string[]}[], empty: string | null, privateNote: string | null}}
  */
 export function notRefereedSummary(army, whose) {
   const rows = notRefereedByTrooper(army);
@@ -220,6 +233,7 @@ export function notRefereedSummary(army, whose) {
   }
   return {
     heading,
+    source: sourceText(army),
     troopers: sameTroopersOnce(rows),
     empty,
     privateNote: full ? null : "Troopers in Hidden Deployment or Airborne Deployment are private: neither they nor their items are shown to you.",

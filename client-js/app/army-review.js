@@ -57,6 +57,7 @@ function notRefereedBlock(army, whose, side) {
   const summary = notRefereedSummary(army, whose);
   return el("div", { class: "not-refereed", "data-not-refereed": side },
     el("h4", {}, summary.heading),
+    summary.source ? el("p", { class: "hint list-source" }, summary.source) : null,
     summary.troopers.length
       ? el("ul", {}, ...summary.troopers.map((t) => el("li", {}, el("b", {}, t.label), el("ul", { class: "nr-items" }, ...t.items.map((item) => el("li", {}, item))))))
       : el("p", { class: "hint" }, summary.empty ?? ""),

@@ -121,6 +121,11 @@ test("the not-refereed list in words, for one's own list and for the opponent's:
   assert.match(notRefereedSummary({ name: "Plain", roster: [] }, "opponent").empty ?? "", /^Nothing that you can see/);
   // A spectator reads "Player B's list"; a caster, who holds both lists whole, gets no private note.
   assert.equal(notRefereedSummary(SUMMARY, "B").heading, "Player B's list, Day Shift");
+  assert.equal(notRefereedSummary({ ...SUMMARY, source: "list" }, "opponent").source,
+    "From a list file: its profiles are as the player wrote them.");
+  assert.equal(notRefereedSummary({ ...SUMMARY, source: "code" }, "opponent").source,
+    "From an army code: its profiles are the army builder's, read by the server.");
+  assert.equal(notRefereedSummary(SUMMARY, "opponent").source, null);
   assert.match(notRefereedSummary(SUMMARY, "B").privateNote ?? "", /private/);
   assert.equal(notRefereedSummary(OWN, "A").privateNote, null);
   assert.match(notRefereedSummary({ name: "Plain", entries: [] }, "A").empty ?? "", /^Nothing: the referee plays every .* of this list\./);

@@ -76,6 +76,9 @@ class RulesCoreEngine:
         return table_catalogue.summary(table, Ruleset(ruleset))
 
     def parse_command(self, body: Plain) -> Command:
+        if isinstance(body, dict) and "from_code" in body:
+            # Only this edge says a list came from a code it read with the army data.
+            raise CommandFormatError("choose_army: from_code is set by the server, not sent")
         try:
             return commands.parse_command(body)
         except FormatError as error:
@@ -103,7 +106,7 @@ class RulesCoreEngine:
         if self._army_codes is None or not isinstance(command.code, str):
             return command
         document = self._army_codes(command.code, list_format_for(state.ruleset))
-        return dataclasses.replace(command, code=None, list=document)
+        return dataclasses.replace(command, code=None, list=document, from_code=True)
 
     def apply_all(self, state: State, events_: Sequence[Event]) -> State:
         return engine.apply_all(state, tuple(events_))

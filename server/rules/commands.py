@@ -36,6 +36,9 @@ class ChooseArmy(Command):
     entropy: str = ""
     list: Any = None
     code: str | None = None
+    from_code: bool = False
+    """Set by the server's edge when it expanded ``code`` into ``list``; a client never
+    sends it (``RulesCoreEngine.parse_command`` refuses a body that does)."""
 
 
 @dataclass(frozen=True, slots=True)

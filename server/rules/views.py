@@ -98,6 +98,7 @@ def _army_summary(state: GameState, side: Side) -> dict[str, Plain]:
         "faction": army.faction,
         "format": army.format.value,
         "points": army.points,
+        "source": army.source,
         "roster": roster,
         "weapons": [to_plain(weapon) for weapon in army.arsenal
                     if weapon.id in carried and weapon.id not in shipped],

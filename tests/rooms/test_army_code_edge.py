@@ -9,6 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import pytest
+
+from server.rooms.engine_port import CommandFormatError
 from server.rooms.rules_engine import ArmyCodeRefused, RulesCoreEngine
 from server.rules import commands, engine
 from server.rules.armies.army_list import ListFormat
@@ -60,3 +63,13 @@ def test_with_army_data_codes_are_offered_while_the_seat_chooses() -> None:
     edge = RulesCoreEngine(army_codes=reader)
     options = edge.seat_options(game(), "A")
     assert isinstance(options, dict) and options["bring_army"] == ["list", "code"]
+
+
+def test_the_list_a_code_became_says_so_and_a_client_cannot_claim_it() -> None:
+    edge = RulesCoreEngine(army_codes=reader)
+    verdict = edge.decide(game(), "A", commands.ChooseArmy(code=CODE, entropy=TEST_ENTROPY))
+    assert verdict.state is not None
+    assert verdict.state.armies[engine.Side.A].source == "code"
+    with pytest.raises(CommandFormatError, match="from_code"):
+        edge.parse_command({"type": "choose_army", "list": brought(), "from_code": True,
+                            "entropy": TEST_ENTROPY})

@@ -81,6 +81,11 @@ class ArmyList:
     entries: tuple[ListEntry, ...]
     arsenal: tuple[Weapon, ...] = ()
     description: str = ""
+    source: str = ""
+    """How the list came to the game, set by the server, never read from a document:
+    ``"shipped"`` (a sample list), ``"code"`` (an army code read with the operator's army
+    data: its figures are the army builder's), ``"list"`` (a list file: its figures are as
+    its player wrote them), ``"registered"`` (a tournament registration, checked there)."""
 
     def combat_groups(self) -> tuple[int, ...]:
         """The Combat Group numbers in use, ascending."""

@@ -54,7 +54,14 @@ def decide_choose_army(state: GameState, side: Side, command: ChooseArmy) -> lis
         Reason.BAD_COMMAND,
         "entropy must be 32 random bytes written as 64 lowercase hexadecimal characters.",
     )
+    army = replace(army, source=_source(command, side, state))
     return [ArmyChosen(side, army, random_ids(army, side, state.id_key), command.entropy)]
+
+
+def _source(command: ChooseArmy, side: Side, state: GameState) -> str:
+    if command.list is not None:
+        return "code" if command.from_code else "list"
+    return "registered" if side in state.registered_lists else "shipped"
 
 
 def _named(army_id: str, side: Side, state: GameState) -> ArmyList:

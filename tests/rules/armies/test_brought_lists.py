@@ -240,3 +240,22 @@ def test_the_opponent_learns_the_lists_own_weapons_its_shown_troopers_carry_only
     assert [weapon["name"] for weapon in summary["weapons"]] == ["Own Rifle"]
     assert {w["id"] for w in view_state(state, Side.A)["armies"]["A"]["arsenal"]} >= {
         "w-own-rifle", "w-own-spike"}
+
+
+def test_everyone_is_told_how_each_list_came_to_the_game() -> None:
+    """A list file's figures are its player's; the summary says which lists they are."""
+    state, _ = play(game(), Side.A, bring(brought()))
+    state, _ = play(state, Side.B, c.ChooseArmy("helion-vanguard", TEST_ENTROPY))
+    armies = view_state(state, SPECTATOR)["armies"]
+    assert (armies["A"]["source"], armies["B"]["source"]) == ("list", "shipped")
+    assert view_state(state, Side.A)["armies"]["A"]["source"] == "list"
+    registered = engine.new_game(engine.GameSetup(seed=3, registered_armies={Side.A: brought()}))
+    registered, _ = play(registered, Side.A, c.ChooseArmy("my-list", TEST_ENTROPY))
+    assert registered.armies[Side.A].source == "registered"
+
+
+def test_a_list_document_cannot_say_it_came_from_a_code() -> None:
+    document = {**brought(), "source": "code"}
+    refused = decide(game(), Side.A, bring(document))
+    assert isinstance(refused, Rejected)
+    assert "unknown fields: source" in refused.message
