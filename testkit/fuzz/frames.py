@@ -339,11 +339,16 @@ def _point(nullable: bool = False) -> st.SearchStrategy[Pair]:
     return _either(good, bad)
 
 
+_EDGE_ONLY = frozenset({"from_code"})
+"""Command fields only the room's edge sets (``RulesCoreEngine``): a body carrying one is
+refused ``bad_command``, whatever its value, so they are not generated as fields."""
+
+
 def _dataclass(cls: type, tag: str | None = None) -> st.SearchStrategy[Pair]:
     hints = get_type_hints(cls)
     fields = [(f.name, _deferred(hints[f.name], f.name),
                f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
-              for f in dataclasses.fields(cls) if f.init]
+              for f in dataclasses.fields(cls) if f.init and f.name not in _EDGE_ONLY]
     return _fields(tag or "", fields, mutate_percent=4).map(
         lambda pair: ({k: v for k, v in pair[0].items() if k != "type" or tag}, pair[1]))
 
