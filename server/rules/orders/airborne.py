@@ -52,7 +52,7 @@ from ..state import GameState, Phase, TrooperState
 from ..table.cover import touches_scenery
 from ..table.geometry import Body, in_base_contact
 from ..table.terrain_names import terrain_name
-from .deployment import deployer, placed, placement_problem
+from .deployment import deployer, placed, placement_problem, reserves_of
 from .hidden_deployment import own_order_type
 from .named_troopers import own_trooper
 
@@ -68,6 +68,16 @@ def decide_keep_airborne(state: GameState, side: Side, command: KeepAirborne) ->
         trooper.profile.combat_jump and not trooper.entry.is_peripheral,
         Reason.SKILL_NOT_ALLOWED,
         f"{trooper.profile.name} does not have Combat Jump.",
+    )
+    # The reserve (one trooper, two after a Strategic hold-back) is what the step leaves
+    # waiting; taking one off the table now would leave fewer than the step must keep and
+    # none it may deploy (docs/rules-decisions/README.md, "The reserve and Airborne
+    # Deployment"). It may still stay airborne in the reserve step.
+    require(
+        trooper not in reserves_of(state, side),
+        Reason.RESERVE_TROOPER,
+        f"{trooper.profile.name} is your reserve: it is placed, or kept off the table, in step "
+        "3 or 4, after your opponent has deployed. End this step instead.",
     )
     return [TrooperKeptAirborne(trooper.id)]
 

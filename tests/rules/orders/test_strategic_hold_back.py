@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from server.rules import commands as c
 from server.rules import engine
 from server.rules.decision import Rejected
@@ -124,9 +122,6 @@ def test_digest_3_3_strategic_hold_back_codeone_has_no_command_tokens() -> None:
     assert seat_options(state, Side.A)["command_tokens"] == []
 
 
-@pytest.mark.xfail(strict=True, reason="soft-lock, not fixed here: with two troopers held back, "
-                   "keeping one of them airborne leaves one waiting where ending the step needs "
-                   "two, and the other may not deploy (it is the reserve)")
 def test_digest_3_3_strategic_hold_back_and_airborne_deployment_leave_the_step_playable() -> None:
     """Found by a random game with two brought lists (the first player held back, then kept
     its Combat Jump trooper, one of the two waiting, off the table): the shipped Helion
@@ -136,9 +131,11 @@ def test_digest_3_3_strategic_hold_back_and_airborne_deployment_leave_the_step_p
     state = _deploy_but_no_end(state, Side.A, 2)
     jumper = next(t for t in _mains(state, Side.A) if t.profile.combat_jump)
     assert jumper.position is None, "the Combat Jump trooper is one of the two held back"
-    # Today keep_airborne is accepted here; a fix may refuse it instead (then the two deploy).
+    # A reserve trooper stays waiting: keeping it airborne waits for the reserve step.
     decision = engine.decide(state, Side.A, c.KeepAirborne(jumper.id))
-    if not isinstance(decision, Rejected):
-        state = engine.apply_all(state, decision.events)
+    assert isinstance(decision, Rejected) and decision.code == "reserve_trooper"
     options = seat_options(state, Side.A)
-    assert options["end_deployment_step"] or options["deploy"], options
+    assert jumper.id not in options["keep_airborne"]
+    assert options["end_deployment_step"], options
+    state, _ = play(state, Side.A, c.EndDeploymentStep())
+    assert state.deployment.step == 2
