@@ -100,9 +100,12 @@ def army_code_text(faction_id: int, groups: Sequence[Sequence[Pick]], *, points:
 
 def legal_army_code(seed: int, data: ArmyData | None = None, *, faction_id: int = 901,
                     layout: Layout = "n5", list_format: ListFormat = ListFormat.STANDARD,
-                    troopers: int = 5, exclude_flags: Collection[str] = ()) -> str:
+                    troopers: int = 5, exclude_flags: Collection[str] = (),
+                    points: int | None = None) -> str:
     """A code of ``troopers`` troopers (plus the Peripherals their Controllers bring) that
-    converts into a list ``load_army_list`` accepts; the same seed gives the same code."""
+    converts into a list ``load_army_list`` accepts; the same seed gives the same code.
+    ``points``: the list's points limit (e.g. the opponent's, which a game's two lists share),
+    at least what the troopers cost and their SWC need; by default just that."""
     limit = GROUP_MAX if list_format is ListFormat.CODEONE else STANDARD_LIST_MAX
     if not 1 <= troopers <= limit:
         raise ValueError(f"a {list_format.value} list holds 1-{limit} troopers, not {troopers}")
@@ -127,6 +130,9 @@ def legal_army_code(seed: int, data: ArmyData | None = None, *, faction_id: int 
             groups[index % group_count].append(rng.choice(peripherals))
     cost = sum(choice.cost for group in groups for choice in group)
     swc = sum(choice.swc for group in groups for choice in group)
-    points = max(cost, math.ceil(swc * POINTS_PER_SWC[list_format.value]), 1)
+    needed = max(cost, math.ceil(swc * POINTS_PER_SWC[list_format.value]), 1)
+    if points is not None and points < needed:
+        raise ValueError(f"the list needs a limit of {needed} points at least, not {points}")
+    points = points if points is not None else needed
     return army_code_text(faction_id, [[choice.pick for choice in group] for group in groups],
                           points=points, layout=layout, name=f"Generated list {seed}")

@@ -27,7 +27,7 @@ const shot = (page, name, selector = null) => (selector ? page.locator(selector)
  * Loom Keeper with its Loom Mite Peripheral (testkit/army_data/README.md). Every weapon is a
  * converted one (`w-<data weapon id>-<mode>`).
  */
-const CODE = { faction: 901, slug: "lantern-accord", name: "Lantern Long Night", points: 150,
+const CODE = { faction: 901, slug: "lantern-accord", name: "Lantern Long Night", points: 300,
   groups: [[[11, 1, 3], [11, 1, 1], [11, 1, 2], [12, 1, 1], [15, 1, 1], [16, 1, 1], [17, 1, 1]]] };
 
 /** B's list file: the shipped Helion Vanguard as a player's own file, two troopers carrying an

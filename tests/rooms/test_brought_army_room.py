@@ -115,7 +115,7 @@ async def test_every_bad_list_or_code_gets_one_refusal_and_the_room_goes_on(tabl
         assert answer.code in REFUSALS and answer.message, (body, answer)
     assert len(table.seats["A"].answers()) == len(bodies)  # one answer each, nothing else
 
-    assert isinstance(await table.send("A", choose(code=legal_army_code(3))), Accepted)
+    assert isinstance(await table.send("A", choose(code=legal_army_code(3, points=300))), Accepted)
     assert isinstance(await table.send("B", choose(list=brought())), Accepted)
 
 
@@ -136,3 +136,12 @@ async def test_any_text_as_a_code_is_answered_once(table: Table) -> None:
     for text in texts:
         answer = await table.send("B", choose(code=text))
         assert isinstance(answer, Rejected) and answer.code in REFUSALS and answer.message
+
+
+async def test_the_second_list_must_be_built_to_the_first_ones_points_limit(table: Table) -> None:
+    assert isinstance(await table.send("A", choose(list=brought())), Accepted)  # 300 points
+    answer = await table.send("B", choose(code=legal_army_code(4, points=250)))
+    assert isinstance(answer, Rejected) and answer.code == "bad_army_list"
+    assert "built to 250 points, your opponent's list to 300" in answer.message
+    assert isinstance(await table.send("B", choose(code=legal_army_code(4, points=300))), Accepted)
+

@@ -49,6 +49,7 @@ def decide_choose_army(state: GameState, side: Side, command: ChooseArmy) -> lis
         Reason.UNKNOWN_ARMY if command.army is not None else Reason.BAD_ARMY_LIST,
         f"'{army.name}' is a {army.format.value} list; this game needs a {wanted.value} list.",
     )
+    _require_same_limit(state, side, army, command)
     require(
         is_hex_octets(command.entropy, CONTRIBUTION_BYTES),
         Reason.BAD_COMMAND,
@@ -62,6 +63,21 @@ def _source(command: ChooseArmy, side: Side, state: GameState) -> str:
     if command.list is not None:
         return "code" if command.from_code else "list"
     return "registered" if side in state.registered_lists else "shipped"
+
+
+def _require_same_limit(state: GameState, side: Side, army: ArmyList, command: ChooseArmy) -> None:
+    """Both lists of a game are built to one points limit (DIGEST 3.2: the players agree the
+    game's size), or Victory Points and Retreat! (25% of the limit) would compare unlike
+    games. A tournament table is exempt: the tournament set the limit its lists keep under."""
+    other = state.armies.get(side.other)
+    if other is None or state.registered_armies:
+        return
+    require(
+        army.points == other.points,
+        Reason.UNKNOWN_ARMY if command.army is not None else Reason.BAD_ARMY_LIST,
+        f"'{army.name}' is built to {army.points} points, your opponent's list to "
+        f"{other.points}: both lists of a game are built to the same points limit.",
+    )
 
 
 def _named(army_id: str, side: Side, state: GameState) -> ArmyList:
