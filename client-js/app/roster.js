@@ -4,6 +4,8 @@
 // Order it brings and its Combat Group. A row click selects the trooper. Also the names the
 // table writes by each base (`trooperNames`) and the state tokens (`trooperStates`).
 
+import { skillsOf } from "./skill-labels.js";
+
 /** State tokens, as the table draws them by the base and the roster lists them. */
 export const STATE_TOKENS = {
   prone: { code: "PRONE", name: "Prone", fill: "#8a6a2a" },
@@ -275,6 +277,8 @@ function row(t, names, ui, active, onSelect, onHover, lossOfLieutenant = false) 
       const value = get(p);
       return el("span", { class: h === "W" && p.structure ? "rt-str" : "", title: h === "W" ? (p.structure ? "STR" : "W") : h }, value === undefined ? "" : String(value));
     })));
+    const skills = skillsOf(p);
+    if (skills.length) r.append(el("div", { class: "rt-skills" }, skills.join(" · ")));
   } else {
     r.append(el("div", { class: "rt-unknown" }, `Camouflage marker${t.camouflage ? ` (CAMO −${t.camouflage})` : ""}: what it is stays hidden`));
   }

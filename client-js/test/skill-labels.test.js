@@ -1,0 +1,11 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { skillsOf } from "../app/skill-labels.js";
+
+test("a trooper's skills in the rules' words, its Camouflage's own Mimetism not repeated", () => {
+  assert.deepEqual(skillsOf({ camouflage: 3, mimetism: 3, hacker: true, impetuous: false }),
+    ["Camouflage (CAMO −3)", "Hacker"]);
+  assert.deepEqual(skillsOf({ mimetism: 6, combat_jump: true }), ["Mimetism (−6)", "Airborne Deployment (Combat Jump)"]);
+  assert.deepEqual(skillsOf({ bs: 12 }), []);
+  assert.deepEqual(skillsOf(null), []);
+});
