@@ -6,7 +6,7 @@ offered shot resolves with the Success Value it previewed, and the game ends by 
 lists' not-refereed items are left out here (their review before the game is
 ``tests/rules/armies/test_brought_lists.py``'s); what is played is the same.
 
-Implementation test: no rule section (the conversion is the server's own, issue 35)."""
+The conversion is the server's own (issue 35). Implementation test: no rule section."""
 
 from __future__ import annotations
 
