@@ -134,6 +134,12 @@ CATALOGUE: dict[str, Callable[[DataItem, TrooperFlags], NotRefereed | None]] = {
     "combat jump": _flag("combat_jump"),
     "airborne deployment": _flag("combat_jump"),
     "repeater": _flag("repeater"),
+    # issue 36, Specialist troopers
+    "doctor": _flag("doctor"),
+    "paramedic": _flag("paramedic"),
+    "engineer": _flag("engineer"),
+    "forward observer": _flag("forward_observer"),
+    "specialist operative": _flag("specialist_operative"),
     "peripheral": _peripheral,
 }
 """Normalised item names (without levels) -> how the item sets the trooper's flags."""

@@ -14,7 +14,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..armies.skills import MOVEMENT_SKILLS, BsAttack, CcAttack, CommsAttack, Discover, Dodge, Reset, Skill
+from ..armies.skills import (
+    MOVEMENT_SKILLS,
+    SUPPORT_SKILLS,
+    BsAttack,
+    CcAttack,
+    CommsAttack,
+    Discover,
+    Dodge,
+    Reset,
+    Skill,
+)
 from ..armies.weapons import Weapon, WeaponKind
 from ..evolve import replace
 from ..ids import TrooperId
@@ -41,6 +51,7 @@ from .skill_plans import (
     template_plan,
 )
 from .stunned import stunned_mods
+from .support_skills import planned_support
 
 
 def plan_order(state: GameState) -> Plan:
@@ -177,6 +188,8 @@ def _active_skill(state: GameState, active: TrooperState, skill: Skill, index: i
         return Plan(rolls=(reset_roll(active, active=True),))
     if isinstance(skill, CommsAttack):
         return planned_comms_attack(state, active, skill, active=True)
+    if isinstance(skill, SUPPORT_SKILLS):
+        return planned_support(state, active, skill)
     return Plan()  # Move, Idle and Long movement skills were carried out at declaration
 
 

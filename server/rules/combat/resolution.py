@@ -57,6 +57,7 @@ from .outcome import (
 from .plan import Plan, PlannedRoll, TemplateHit
 from .rolls import CritConvention, judge
 from .stunned import fails_guts_by_stun
+from .support_skills import support_effects
 from .suppressive_fire import with_f2f_mods
 
 
@@ -104,6 +105,7 @@ def _resolve(state: GameState, pause_for_guts: bool) -> Resolved:
     rolls = with_f2f_mods(state, rolls, face_to_face_opponents(rolls))  # Suppressive Fire -3
     rolled, dice = _roll_all(rolls, dice, convention, offset=len(discovers))
     effects.extend(_resets(state, rolled))
+    effects.extend(_support(state, rolled))
     damage = resolve_hits(state, _hits(rolled) + _template_hits(templates, rolled), dice)
     effects.extend(damage.effects)
     after = _fold(state, effects)
@@ -281,6 +283,15 @@ def _resets(state: GameState, rolled: Sequence[_Rolled]) -> tuple[Effect, ...]:
         if trooper.immobilized_b:
             effects.append(ImmobilizedBCleared(trooper.id))
     return tuple(effects)
+
+
+def _support(state: GameState, rolled: Sequence[_Rolled]) -> tuple[Effect, ...]:
+    """Doctor, Paramedic and Engineer rolls: a Wound removed or dealt, States cancelled
+    (support_skills.py)."""
+    order = state.order
+    assert order is not None
+    skills = [s for t in order.activated for s in order.for_trooper(t).skills]
+    return support_effects(state, [(r.plan, r.record) for r in rolled], skills)
 
 
 def _dodge_moves(after: GameState, rolled: Sequence[_Rolled]) -> tuple[Effect, ...]:

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from ..armies.skills import (
     DODGE_MOVE_LIMIT,
     MOVEMENT_SKILLS,
+    SUPPORT_SKILLS,
     BsAttack,
     CautiousMove,
     CcAttack,
@@ -41,6 +42,7 @@ from ..combat.hacking import check_hacker_and_program, in_hacking_area
 from ..combat.immobilized import check_immobilized_may_declare
 from ..combat.mods import blocking_bodies
 from ..combat.stunned import check_stunned_may_declare
+from ..combat.support_skills import check_support_declaration
 from ..combat.suppressive_fire import check_may_enter as check_may_enter_suppressive_fire
 from ..combat.wounds import Condition
 from ..commands import DeclareSkill
@@ -199,6 +201,9 @@ def unmet_requirement(state: GameState, order: ActiveOrder, trooper: TrooperStat
     elif isinstance(skill, CommsAttack) and not in_hacking_area(
             state, trooper, state.trooper(skill.target).body()):
         return "outside_hacking_area"
+    elif isinstance(skill, SUPPORT_SKILLS) and skill.target != trooper.id and not in_base_contact(
+            trooper.body(), state.trooper(skill.target).body()):
+        return "not_in_silhouette_contact"
     return None
 
 
@@ -220,6 +225,8 @@ def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperSta
         check_dodge_route(state, trooper, skill.route)
     elif isinstance(skill, CommsAttack):
         _check_comms_attack(state, trooper, skill)
+    elif isinstance(skill, SUPPORT_SKILLS):
+        check_support_declaration(state, trooper, skill)
     elif isinstance(skill, SuppressiveFire):
         check_may_enter_suppressive_fire(state, trooper)
 
