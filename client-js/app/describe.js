@@ -331,6 +331,7 @@ export function skillText(skill, ctx = {}) {
     }
     case "cc_attack": return [`CC Attack with ${weaponName(skill.weapon)} on `, who(skill.target)];
     case "comms_attack": return [`Comms Attack: ${weaponName(skill.program)} on `, who(skill.target)];
+    case "forward_observer": return ["Forward Observer on ", who(skill.target), ...(skill.target_point ? [` as it passes ${point(skill.target_point)}`] : [])];
     case "doctor": return ["Doctor on ", who(skill.target)];
     case "paramedic": return ["Paramedic on ", who(skill.target), " (its PH Roll)"];
     case "engineer": return [skill.cancel_states ? "Engineer (cancel States) on " : "Engineer (repair) on ", who(skill.target)];
@@ -384,7 +385,7 @@ export function effectText(x, ctx = {}) {
     case "moved": return [who(x.trooper), ` moves ${inches(routeInches(x.route))} to ${point(x.route?.[x.route.length - 1])} (${lookupWords(MOVE_REASON, x.reason)})`];
     case "turned": return [who(x.trooper), ` turns to face ${facingText(x.facing)} (${lookupWords(TURN_REASON, x.reason)})`];
     case "went_prone": return [who(x.trooper), ` goes Prone (${lookupWords(PRONE_REASON, x.reason)})`];
-    case "targeted_set": return [who(x.trooper), ` is Targeted (${weaponName(x.program)})`];
+    case "targeted_set": return [who(x.trooper), ` is Targeted (${x.program === "forward_observer" ? "Forward Observer" : weaponName(x.program)})`];
     case "targeted_cleared": return [who(x.trooper), " is no longer Targeted"];
     case "stunned_set": return [who(x.trooper), ` is Stunned until the States Phase (${weaponName(x.weapon)}${weaponName(x.weapon).includes("Stun") ? "" : ": Stun"})`];
     case "isolated_set": return [who(x.trooper), ` is Isolated (${weaponName(x.weapon)}: E/M)`];

@@ -38,6 +38,7 @@ from .dice import Dice, roll_d20
 from .dodge_movement import clear_part_of_route
 from .effects import apply_effect
 from .face_to_face import face_to_face
+from .forward_observer import marks
 from .guts import GutsCheck, guts_rolls
 from .hacking import CommsHit, resolve_comms_hits
 from .outcome import (
@@ -112,6 +113,9 @@ def _resolve(state: GameState, pause_for_guts: bool) -> Resolved:
     comms = resolve_comms_hits(after, _comms_hits(rolled), damage.dice)
     effects.extend(comms.effects)
     after = _fold(after, comms.effects)
+    marked = marks(after, [(r.plan, r.record) for r in rolled])  # Forward Observer: no save
+    effects.extend(marked)
+    after = _fold(after, marked)
     saves = damage.saves + comms.saves
     moves = _dodge_moves(after, rolled)
     effects.extend(moves)
@@ -232,7 +236,8 @@ def _drop_undiscovered(
 def _hits(rolled: Sequence[_Rolled]) -> tuple[Hit, ...]:
     hits: list[Hit] = []
     for r in rolled:
-        if not r.plan.is_attack or r.plan.skill == "comms_attack" or not _scored(r.record):
+        if (not r.plan.is_attack or r.plan.skill in ("comms_attack", "forward_observer")
+                or not _scored(r.record)):
             continue
         assert r.plan.target is not None and r.plan.weapon is not None
         cover = r.plan.partial_cover and r.plan.skill == "bs_attack"

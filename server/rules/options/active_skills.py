@@ -17,6 +17,7 @@ from ..armies.skills import (
     Doctor,
     Dodge,
     Engineer,
+    ForwardObserver,
     Idle,
     Paramedic,
     Reset,
@@ -132,6 +133,7 @@ def _trooper_skills(state: GameState, side: Side, order: ActiveOrder) -> dict[st
                         if "comms_attack" in allowed and legal(CommsAttack(program, t.id))])
     }
     result.update(_treatments(state, side, trooper, allowed, legal))
+    result["forward_observer"] = _marks(state, side, trooper, enemies, allowed, legal)
     return result
 
 
@@ -164,6 +166,23 @@ def _treatments(state: GameState, side: Side, trooper: TrooperState, allowed: li
                 offered[ally.id] = seen
         found[name] = offered
     return found
+
+
+def _marks(state: GameState, side: Side, trooper: TrooperState, enemies: list[TrooperState],
+           allowed: list[str], legal: Callable[[Skill], bool]) -> dict[str, Plain]:
+    """Forward Observer (combat/forward_observer.py): the enemies it may mark now (in LoF),
+    each with the roll's preview (WIP, range band, MODs, final Success Value, Burst)."""
+    if not trooper.profile.forward_observer or "forward_observer" not in allowed:
+        return {}
+    offered: dict[str, Plain] = {}
+    for enemy in enemies:
+        skill = ForwardObserver(enemy.id)
+        if not legal(skill):
+            continue
+        plan = preview(state, side, c.DeclareSkill(skill))
+        if plan is not None and (seen := shown(state, side, plan)) is not None:
+            offered[enemy.id] = seen
+    return offered
 
 
 def _shots(state: GameState, trooper: TrooperState, enemies: list[TrooperState],

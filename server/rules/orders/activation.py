@@ -28,6 +28,7 @@ from ..armies.skills import (
     CommsAttack,
     Discover,
     Dodge,
+    ForwardObserver,
     Idle,
     Jump,
     Move,
@@ -38,6 +39,7 @@ from ..armies.skills import (
 )
 from ..armies.weapons import Weapon, WeaponKind
 from ..combat.direct_templates import is_direct_template, template_area
+from ..combat.forward_observer import check_forward_observer
 from ..combat.hacking import check_hacker_and_program, in_hacking_area
 from ..combat.immobilized import check_immobilized_may_declare
 from ..combat.mods import blocking_bodies
@@ -204,6 +206,10 @@ def unmet_requirement(state: GameState, order: ActiveOrder, trooper: TrooperStat
     elif isinstance(skill, SUPPORT_SKILLS) and skill.target != trooper.id and not in_base_contact(
             trooper.body(), state.trooper(skill.target).body()):
         return "not_in_silhouette_contact"
+    elif isinstance(skill, ForwardObserver) and not sees(
+            state, trooper.id, acting_body(order, trooper, order.path[-1]),
+            state.trooper(skill.target)):
+        return "no_line_of_fire"
     return None
 
 
@@ -227,6 +233,9 @@ def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperSta
         _check_comms_attack(state, trooper, skill)
     elif isinstance(skill, SUPPORT_SKILLS):
         check_support_declaration(state, trooper, skill)
+    elif isinstance(skill, ForwardObserver):
+        check_forward_observer(trooper)
+        enemy_target(state, trooper, skill.target)
     elif isinstance(skill, SuppressiveFire):
         check_may_enter_suppressive_fire(state, trooper)
 

@@ -1,5 +1,6 @@
 """Engineer (combat/support_skills.py), after the Infinity wiki's N5 pages "Engineer",
-"GizmoKit", "Targeted State" and "Unconscious State": a Short Skill in Silhouette contact
+"GizmoKit", "Targeted State" and "Unconscious State", and DIGEST 7.7 and 8 (Engineer ends
+STR Unconscious, Targeted, Immobilized-B, Isolated): a Short Skill in Silhouette contact
 with an allied trooper; a Normal WIP Roll removes one Wound from a STR trooper (Unconscious
 cancelled), a failure adds one; or, declared to cancel States, ends Targeted,
 Immobilized-B and Isolated, a failure changing nothing."""
