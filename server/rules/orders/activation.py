@@ -235,7 +235,7 @@ def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperSta
         check_support_declaration(state, trooper, skill)
     elif isinstance(skill, ForwardObserver):
         check_forward_observer(trooper)
-        enemy_target(state, trooper, skill.target)
+        _check_discovered_first(order, enemy_target(state, trooper, skill.target))
     elif isinstance(skill, SuppressiveFire):
         check_may_enter_suppressive_fire(state, trooper)
 

@@ -83,3 +83,15 @@ def test_forward_observer_in_aro_marks_the_active_trooper_with_burst_1() -> None
     (roll,) = _resolved(events).rolls
     assert (roll.skill, roll.burst, roll.attribute) == ("forward_observer", 1, "WIP")
     assert state.trooper(TrooperId(OBSERVER)).targeted
+
+
+def test_a_camouflage_marker_is_marked_only_after_discover() -> None:
+    """An Attack on a Camouflage Marker needs Discover first (DIGEST 12): refused alone."""
+    state = _state([5, 5], {**PLACEMENTS, "B-t2": [12, 30, 90]})
+    ghost = state.trooper(TrooperId("B-t2"))
+    camo = replace(ghost.profile, camouflage=3, mimetism=3)
+    state = state.with_trooper(replace(ghost, marker=True, entry=replace(ghost.entry, profile=camo)))
+    state, _ = play(state, A, {"type": "activate", "trooper": OBSERVER, "order": "regular"})
+    refused = decide(state, A, {"type": "declare_skill", "skill": {"type": "forward_observer", "target": "B-t2"}})
+    assert getattr(refused, "code", None) == "bad_target"
+    assert "B-t2" not in seat_options(state, A)["skills"]["forward_observer"]
