@@ -79,6 +79,10 @@ export function aroChoices(id, can, ctx) {
   for (const [p, list] of Object.entries(can.targets?.comms_attack ?? {})) for (const x of list) {
     choices.push({ value: JSON.stringify({ type: "comms_attack", program: p, target: x }), kind: "hack", target: x, text: `Hack ${ctx.label(x)}: ${weaponName(p)}` });
   }
+  for (const [x, points] of Object.entries(can.forward_observer_rolls ?? {})) {
+    choices.push({ value: JSON.stringify({ type: "forward_observer", target: x }), kind: "mark", target: x, points,
+      text: `Forward Observer: mark ${ctx.label(x)} Targeted (${shotPreviewText(points[0])})` });
+  }
   for (const [x, points] of Object.entries(can.discover_rolls ?? {})) {
     choices.push({ value: JSON.stringify({ type: "discover", target: x }), kind: "discover", target: x, points,
       text: `Discover ${ctx.label(x)} (${shotPreviewText(points[0])})` });

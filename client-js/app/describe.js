@@ -183,6 +183,7 @@ export const SKILL_NAME = {
   move: "Move", cautious_move: "Cautious Movement", jump: "Jump", climb: "Climb", bs_attack: "BS Attack",
   cc_attack: "CC Attack", comms_attack: "Comms Attack", discover: "Discover", dodge: "Dodge", reset: "Reset",
   idle: "Idle", guts: "Guts Roll", suppressive_fire: "Suppressive Fire",
+  doctor: "Doctor", paramedic: "Paramedic", engineer: "Engineer", forward_observer: "Forward Observer",
 };
 /** @param {string} type */
 export const skillName = (type) => SKILL_NAME[/** @type {keyof typeof SKILL_NAME} */ (type)] ?? type.replace(/_/g, " ");
@@ -330,6 +331,10 @@ export function skillText(skill, ctx = {}) {
     }
     case "cc_attack": return [`CC Attack with ${weaponName(skill.weapon)} on `, who(skill.target)];
     case "comms_attack": return [`Comms Attack: ${weaponName(skill.program)} on `, who(skill.target)];
+    case "forward_observer": return ["Forward Observer on ", who(skill.target), ...(skill.target_point ? [` as it passes ${point(skill.target_point)}`] : [])];
+    case "doctor": return ["Doctor on ", who(skill.target)];
+    case "paramedic": return ["Paramedic on ", who(skill.target), " (its PH Roll)"];
+    case "engineer": return [skill.cancel_states ? "Engineer (cancel States) on " : "Engineer (repair) on ", who(skill.target)];
     case "discover": return ["Discover ", who(skill.target), ...(skill.target_point ? [` as it passes ${point(skill.target_point)}`] : [])];
     case "suppressive_fire": return ["Suppressive Fire (enters the Suppressive Fire State)"];
     case "combat_jump": return [`Combat Jump (lands at ${point(skill.position)}; its whole Order)`];
@@ -351,6 +356,8 @@ const IDLE_REASON = {
   beyond_template_reach: "its target is beyond the template's reach",
   template_touches_ally: "an ally is under the template, so it is cancelled",
   not_on_route: "the point it chose is not on the trooper's route",
+  not_in_silhouette_contact: "not in Silhouette contact with its patient", target_not_allied: "its target is not an ally on the table",
+  target_not_treatable: "its target no longer needs that treatment",
 };
 const MOVE_REASON = { dodge: "Dodge", dodge_stopped_at_a_base: "Dodge, stopped against another base",
   guts_out_of_line_of_fire: "failed Guts Roll: out of Line of Fire",
@@ -373,10 +380,12 @@ export function effectText(x, ctx = {}) {
   switch (x.type) {
     case "wounded": return [who(x.trooper), ` now has ${x.wounds} wound${x.wounds === 1 ? "" : "s"}: ${CONDITION[/** @type {keyof typeof CONDITION} */ (x.condition)] ?? x.condition}`];
     case "coup_de_grace": return [who(x.trooper), " finishes off ", who(x.target), " (Coup de Grâce: no roll, no save)"];
+    case "healed": return [who(x.by), ` treats `, who(x.trooper), ` (${skillName(x.skill)}): one Wound removed, now ${x.wounds}: ${CONDITION[/** @type {keyof typeof CONDITION} */ (x.condition)] ?? x.condition}`];
+    case "treatment_failed": return [who(x.by), ` failed the ${skillName(x.skill)} roll on `, who(x.trooper)];
     case "moved": return [who(x.trooper), ` moves ${inches(routeInches(x.route))} to ${point(x.route?.[x.route.length - 1])} (${lookupWords(MOVE_REASON, x.reason)})`];
     case "turned": return [who(x.trooper), ` turns to face ${facingText(x.facing)} (${lookupWords(TURN_REASON, x.reason)})`];
     case "went_prone": return [who(x.trooper), ` goes Prone (${lookupWords(PRONE_REASON, x.reason)})`];
-    case "targeted_set": return [who(x.trooper), ` is Targeted (${weaponName(x.program)})`];
+    case "targeted_set": return [who(x.trooper), ` is Targeted (${x.program === "forward_observer" ? "Forward Observer" : weaponName(x.program)})`];
     case "targeted_cleared": return [who(x.trooper), " is no longer Targeted"];
     case "stunned_set": return [who(x.trooper), ` is Stunned until the States Phase (${weaponName(x.weapon)}${weaponName(x.weapon).includes("Stun") ? "" : ": Stun"})`];
     case "isolated_set": return [who(x.trooper), ` is Isolated (${weaponName(x.weapon)}: E/M)`];
@@ -398,7 +407,8 @@ export function effectText(x, ctx = {}) {
 // --- the roll record of an Order ---------------------------------------------------------------
 
 const VERB = { bs_attack: "shoots", cc_attack: "attacks in close combat", comms_attack: "hacks", dodge: "dodges", reset: "resets",
-  discover: "tries to Discover", guts: "makes a Guts Roll" };
+  discover: "tries to Discover", guts: "makes a Guts Roll", doctor: "treats (Doctor)",
+  paramedic: "makes its PH Roll (Paramedic)", engineer: "repairs (Engineer)", forward_observer: "marks (Forward Observer)" };
 const MOD_NAME = { range: "range", partial_cover: "Partial Cover", targeted: "Targeted", mimetism: "Mimetism", stunned: "Stunned",
   no_line_of_fire: "no LoF", surprise_attack: "Surprise Attack", suppressive_fire: "enemy Suppressive Fire" };
 const MOD_CAP = 12;

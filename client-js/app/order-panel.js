@@ -157,6 +157,16 @@ export function createOrderPanel({ conn, ui, names, send, render, selectTrooper,
       }
     }
     if (hackWhy && Object.keys(skills.comms_attack ?? {}).length) panel.append(el("div", { class: "why" }, hackWhy));
+    // Specialist troopers (alone: a Coordinated Order or a joint activation shares one skill type).
+    const specialist = [["forward_observer", "Forward Observer: mark", (t) => ({ type: "forward_observer", target: t })],
+      ["doctor", "Doctor on", (t) => ({ type: "doctor", target: t })], ["paramedic", "Paramedic on", (t) => ({ type: "paramedic", target: t })],
+      ["engineer", "Engineer: repair", (t) => ({ type: "engineer", target: t })],
+      ["engineer_states", "Engineer: cancel States of", (t) => ({ type: "engineer", target: t, cancel_states: true })]];
+    if (!coordinated && !joint) for (const [key, words, make] of specialist) {
+      for (const [target, seen] of Object.entries(skills[key] ?? {})) {
+        panel.append(button(`${words} ${nameOf(target)} (${shotPreviewText(seen)})`, () => declare(make(target), make(target).type), { "data-specialist": key, "data-target": target }));
+      }
+    }
     if (joint && !coordinated) renderPeripheralChoices(panel, peripheralSkills);
     const simple = el("div", {});
     if (all((x) => x.dodge, "dodge")) simple.append(button("Dodge", () => declare({ type: "dodge" }, "dodge"), { id: "declare-dodge" }));

@@ -12,6 +12,12 @@ export const SKILL_LABELS = {
   combat_jump: () => "Airborne Deployment (Combat Jump)",
   sixth_sense: () => "Sixth Sense",
   hacker: () => "Hacker",
+  // issue 36, Specialist troopers
+  doctor: () => "Doctor",
+  paramedic: () => "Paramedic",
+  engineer: () => "Engineer",
+  forward_observer: () => "Forward Observer",
+  specialist_operative: () => "Specialist Operative",
   repeater: () => "Repeater",
 };
 

@@ -279,6 +279,7 @@ function applyEffect(state, effect, profiles) {
   if (!trooper) return;
   switch (effect.type) {
     case "wounded":
+    case "healed": // a Doctor, Paramedic or Engineer roll passed
       Object.assign(trooper, { wounds: effect.wounds, condition: effect.condition });
       break;
     case "moved": {
@@ -321,7 +322,7 @@ function applyEffect(state, effect, profiles) {
       trooper.weapon_uses = { ...(trooper.weapon_uses ?? {}), [effect.weapon]: effect.uses };
       break;
     default:
-      break; // became_idle, discover_failed, coup_de_grace (a record; its Wounded follows)
+      break; // became_idle, discover_failed, coup_de_grace, treatment_failed (records; a Wounded follows)
   }
 }
 

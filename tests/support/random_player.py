@@ -143,6 +143,12 @@ def _attack_skills(skills: dict[str, Any]) -> list[Body]:
     found += [{"type": "discover", "target": t} for t in skills.get("discover") or []]
     for program, targets in (skills.get("comms_attack") or {}).items():
         found += [{"type": "comms_attack", "program": program, "target": t} for t in targets]
+    # Specialist troopers (combat/support_skills.py, combat/forward_observer.py).
+    found += [{"type": "forward_observer", "target": t} for t in skills.get("forward_observer") or {}]
+    for name in ("doctor", "paramedic", "engineer"):
+        found += [{"type": name, "target": t} for t in skills.get(name) or {}]
+    found += [{"type": "engineer", "target": t, "cancel_states": True}
+              for t in skills.get("engineer_states") or {}]
     return found
 
 
@@ -197,6 +203,8 @@ def _aro_skills(choices: dict[str, Any]) -> list[Body]:
         found += [{"type": "comms_attack", "program": program, "target": t} for t in ids]
     found += [_at({"type": "discover", "target": t}, entry["point"])
               for t, entries in choices["discover_rolls"].items() for entry in entries]
+    found += [_at({"type": "forward_observer", "target": t}, entry["point"])
+              for t, entries in choices.get("forward_observer_rolls", {}).items() for entry in entries]
     found += [{"type": name} for name in ("dodge", "reset") if choices[name]]
     return found
 

@@ -86,6 +86,18 @@ def _flag(name: str) -> Callable[[DataItem, TrooperFlags], NotRefereed | None]:
     return apply
 
 
+def _specialist(name: str) -> Callable[[DataItem, TrooperFlags], NotRefereed | None]:
+    """A Specialist skill (combat/support_skills.py, combat/forward_observer.py): the skill is
+    played; a variant written as its level ("Doctor (2W)", "Engineer (ReRoll WIP=12)") is
+    not, and is named so the players know it is played as the plain skill."""
+    def apply(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
+        flags.fields[name] = True
+        if split_level(item.name)[1] or item.levels:
+            return item.not_refereed("played as the plain skill: its variant is not refereed")
+        return None
+    return apply
+
+
 def _lieutenant(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
     # A Lieutenant's level is never listed as not refereed: the list of items is open to the
     # opponent and the Lieutenant is Private Information (docs/rules-decisions/armies.md).
@@ -134,6 +146,12 @@ CATALOGUE: dict[str, Callable[[DataItem, TrooperFlags], NotRefereed | None]] = {
     "combat jump": _flag("combat_jump"),
     "airborne deployment": _flag("combat_jump"),
     "repeater": _flag("repeater"),
+    # issue 36, Specialist troopers
+    "doctor": _specialist("doctor"),
+    "paramedic": _specialist("paramedic"),
+    "engineer": _specialist("engineer"),
+    "forward observer": _specialist("forward_observer"),
+    "specialist operative": _flag("specialist_operative"),
     "peripheral": _peripheral,
 }
 """Normalised item names (without levels) -> how the item sets the trooper's flags."""

@@ -85,9 +85,30 @@ class UnitProfile:
     """Hacker: may declare Comms Attacks with the programs of ``hacking.PROGRAMS``."""
     repeater: bool = False
     """Repeater: its Zone of Control extends the Hacking Area of its army's Hackers."""
+    # --- issue 36, Specialist troopers (combat/support_skills.py, combat/specialists.py) ---
+    doctor: bool = False
+    """Doctor: a Short Skill that brings an Unconscious VITA trooper in Silhouette contact
+    back with a WIP Roll (a failure kills it)."""
+    paramedic: bool = False
+    """Paramedic: a Short Skill in Silhouette contact; the Unconscious VITA trooper makes a
+    PH Roll to come back (a failure kills it)."""
+    engineer: bool = False
+    """Engineer: a Short Skill that removes a Wound from a STR trooper in Silhouette contact,
+    or cancels its States, with a WIP Roll."""
+    forward_observer: bool = False
+    """Forward Observer: a WIP BS Attack (Short Skill or ARO) that makes its target Targeted."""
+    specialist_operative: bool = False
+    """Specialist Operative: counts as a Specialist Troop in missions (``is_specialist``)."""
     weapons: tuple[WeaponId, ...] = ()
     cost: int = 0
     swc: float = 0.0
+
+    @property
+    def is_specialist(self) -> bool:
+        """A Specialist Troop for missions: Doctor, Paramedic, Engineer, Forward Observer,
+        Hacker or Specialist Operative (the wiki's "Specialist Troops", N5)."""
+        return (self.doctor or self.paramedic or self.engineer or self.forward_observer
+                or self.hacker or self.specialist_operative)
 
     @property
     def is_peripheral(self) -> bool:

@@ -47,6 +47,12 @@ SKILLS: dict[str, SkillInfo] = {
         SkillInfo("dodge", SkillCategory.SHORT, True, True, False, False),
         SkillInfo("reset", SkillCategory.SHORT, True, True, False, False),
         SkillInfo("comms_attack", SkillCategory.SHORT, True, True, False, True),
+        # Specialist troopers (combat/support_skills.py): Short Skills, not AROs (DIGEST 4.2).
+        SkillInfo("doctor", SkillCategory.SHORT, False, True, False, False),
+        SkillInfo("paramedic", SkillCategory.SHORT, False, True, False, False),
+        SkillInfo("engineer", SkillCategory.SHORT, False, True, False, False),
+        # Forward Observer (combat/forward_observer.py): a Short Skill or ARO, an Attack.
+        SkillInfo("forward_observer", SkillCategory.SHORT, True, True, False, True),
         SkillInfo("jump", SkillCategory.ENTIRE_ORDER, False, True, True, False),
         SkillInfo("climb", SkillCategory.ENTIRE_ORDER, False, True, True, False),
         SkillInfo("cautious_move", SkillCategory.ENTIRE_ORDER, False, True, True, False),
@@ -161,6 +167,51 @@ class CommsAttack(Skill):
     TYPE: ClassVar[str] = "comms_attack"
     program: str
     target: TrooperId
+
+
+@dataclass(frozen=True, slots=True)
+class Doctor(Skill):
+    """A Doctor brings an allied Unconscious VITA trooper in Silhouette contact back with a
+    Normal WIP Roll; a failure kills it (combat/support_skills.py). Short Skill, no ARO."""
+
+    TYPE: ClassVar[str] = "doctor"
+    target: TrooperId
+
+
+@dataclass(frozen=True, slots=True)
+class Paramedic(Skill):
+    """A Paramedic treats an allied Unconscious VITA trooper in Silhouette contact: the
+    patient makes a PH Roll to come back; a failure kills it (combat/support_skills.py)."""
+
+    TYPE: ClassVar[str] = "paramedic"
+    target: TrooperId
+
+
+@dataclass(frozen=True, slots=True)
+class Engineer(Skill):
+    """An Engineer repairs an allied STR trooper in Silhouette contact with a Normal WIP Roll:
+    removes one Wound (a failure adds one), or with ``cancel_states`` cancels the States an
+    Engineer cancels (a failure changes nothing) (combat/support_skills.py)."""
+
+    TYPE: ClassVar[str] = "engineer"
+    target: TrooperId
+    cancel_states: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ForwardObserver(Skill):
+    """A Forward Observer marks an enemy in its LoF: a WIP BS Attack with the Forward
+    Observer's range MODs whose hits make the target Targeted, no save
+    (combat/forward_observer.py). Short Skill or ARO."""
+
+    TYPE: ClassVar[str] = "forward_observer"
+    target: TrooperId
+    target_point: Point | None = None
+    """In ARO: the point of the active trooper's path it is taken against (default: the last
+    point of the path where the reacting trooper has Line of Fire)."""
+
+
+SUPPORT_SKILLS = (Doctor, Paramedic, Engineer)
 
 
 @dataclass(frozen=True, slots=True)

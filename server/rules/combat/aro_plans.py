@@ -5,7 +5,7 @@ where the reactor has Line of Fire), with the reactor's Sixth Sense.
 
 from __future__ import annotations
 
-from ..armies.skills import BsAttack, CcAttack, CommsAttack, Discover, Dodge, Reset, Skill
+from ..armies.skills import BsAttack, CcAttack, CommsAttack, Discover, Dodge, ForwardObserver, Reset, Skill
 from ..armies.weapons import Weapon
 from ..evolve import replace
 from ..orders.declarations import allowed_without_line_of_fire, attacked_by, on_path
@@ -15,8 +15,9 @@ from ..table.geometry import Body, Point
 from ..table.route_sight import points_of_route_in_lof
 from .camouflage import camouflaged as _camouflaged  # still a marker, all declarations made
 from .direct_templates import is_direct_template, template_area
+from .forward_observer import planned_forward_observer
 from .mods import blocking_bodies, dodge_mods, sees
-from .plan import Plan, order_to_resolve
+from .plan import ARO_BURST, Plan, order_to_resolve
 from .skill_plans import (
     dodge_roll,
     first_target,
@@ -54,6 +55,8 @@ def aro_skill(state: GameState, reactor: TrooperState, skill: Skill) -> Plan:
         return planned_cc_attack(state, reactor, skill, active=False)
     if isinstance(skill, CommsAttack):
         return planned_comms_attack(state, reactor, skill, active=False)
+    if isinstance(skill, ForwardObserver):
+        return _aro_forward_observer(state, reactor, skill, active)
     if isinstance(skill, (BsAttack, Discover)):
         return _aro_at_path_point(state, reactor, skill, active)
     return idle(reactor, skill, "not_usable_in_aro")
@@ -112,6 +115,23 @@ def _aro_at_path_point(state: GameState, reactor: TrooperState, skill: BsAttack 
     # In Suppressive Fire an SF weapon shoots with the SF Mode profile, Burst 3 (DIGEST 9).
     return planned_shot(state, reactor, aro_weapon(reactor, weapon), active, body, active.body(point),
                  aro_burst(reactor, weapon), active=False)
+
+
+def _aro_forward_observer(state: GameState, reactor: TrooperState, skill: ForwardObserver,
+                          active: TrooperState) -> Plan:
+    """A Forward Observer ARO: like a BS Attack ARO, at the chosen point of the active
+    trooper's path (else the last one in LoF), Burst 1 (forward_observer.py)."""
+    path = order_to_resolve(state).for_trooper(active.id).path
+    if skill.target_point is not None and not on_path(path, skill.target_point):
+        return idle(reactor, skill, "not_on_route")
+    point = aro_target_point(state, reactor, active, skill.target_point)
+    if point is None:
+        return idle(reactor, skill, "no_line_of_fire")
+    if _camouflaged(state, active.id):
+        return idle(reactor, skill, "target_camouflaged")
+    body = reacting_body(state, reactor, active)
+    return planned_forward_observer(state, reactor, skill, body, active.body(point), ARO_BURST,
+                                    active=False)
 
 
 def template_aro_problem(state: GameState, reactor: TrooperState, skill: BsAttack) -> str | None:

@@ -14,17 +14,29 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..armies.skills import MOVEMENT_SKILLS, BsAttack, CcAttack, CommsAttack, Discover, Dodge, Reset, Skill
+from ..armies.skills import (
+    MOVEMENT_SKILLS,
+    SUPPORT_SKILLS,
+    BsAttack,
+    CcAttack,
+    CommsAttack,
+    Discover,
+    Dodge,
+    ForwardObserver,
+    Reset,
+    Skill,
+)
 from ..armies.weapons import Weapon, WeaponKind
 from ..evolve import replace
 from ..ids import TrooperId
-from ..orders.declarations import acting_body
+from ..orders.declarations import acting_body, required_burst
 from ..ruleset import options
 from ..state import ActiveOrder, GameState, TrooperState
 from ..table.geometry import Body, Point
 from .aro_plans import aro_skill
 from .camouflage import REVEALING_SKILLS
 from .direct_templates import is_direct_template, template_area
+from .forward_observer import FORWARD_OBSERVER, planned_forward_observer
 from .mods import dodge_mods, sees
 from .outcome import BecameIdle, Effect, Revealed, WeaponUsed
 from .plan import ARO_BURST, Plan, PlannedRoll, order_to_resolve
@@ -41,6 +53,7 @@ from .skill_plans import (
     template_plan,
 )
 from .stunned import stunned_mods
+from .support_skills import planned_support
 
 
 def plan_order(state: GameState) -> Plan:
@@ -177,6 +190,14 @@ def _active_skill(state: GameState, active: TrooperState, skill: Skill, index: i
         return Plan(rolls=(reset_roll(active, active=True),))
     if isinstance(skill, CommsAttack):
         return planned_comms_attack(state, active, skill, active=True)
+    if isinstance(skill, SUPPORT_SKILLS):
+        return planned_support(state, active, skill)
+    if isinstance(skill, ForwardObserver):
+        shooter = acting_body(order, active, position_at_declaration(order, index))
+        target = state.troopers.get(skill.target)
+        victim = target.body() if target is not None and target.on_table else shooter
+        burst = required_burst(state, active.id, FORWARD_OBSERVER.burst)
+        return planned_forward_observer(state, active, skill, shooter, victim, burst, True)
     return Plan()  # Move, Idle and Long movement skills were carried out at declaration
 
 

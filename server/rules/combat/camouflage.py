@@ -17,8 +17,12 @@ from ..armies.skills import (
     Climb,
     CommsAttack,
     Discover,
+    Doctor,
     Dodge,
+    Engineer,
+    ForwardObserver,
     Jump,
+    Paramedic,
     Reset,
     SuppressiveFire,
 )
@@ -26,11 +30,11 @@ from ..ids import TrooperId
 from ..state import GameState
 
 REVEALING_SKILLS = (BsAttack, CcAttack, CommsAttack, Dodge, Reset, Discover, Jump, Climb,
-                    SuppressiveFire)
+                    SuppressiveFire, Doctor, Paramedic, Engineer, ForwardObserver)
 """Declaring an Attack, a skill with a roll or a Long Skill other than Cautious Movement
 reveals a Camouflage Marker (DIGEST 12)."""
 
-ATTACKS = (BsAttack, CcAttack, CommsAttack)
+ATTACKS = (BsAttack, CcAttack, CommsAttack, ForwardObserver)
 """The skills the rules call an Attack that a trooper may declare at a chosen trooper
 (a Direct Template is a BS Attack); none may be declared at a Camouflage Marker."""
 

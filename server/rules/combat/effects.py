@@ -15,6 +15,7 @@ from .outcome import (
     CoupDeGrace,
     DiscoverFailed,
     Effect,
+    Healed,
     ImmobilizedBCleared,
     ImmobilizedBSet,
     IsolatedCleared,
@@ -24,6 +25,7 @@ from .outcome import (
     StunnedSet,
     TargetedCleared,
     TargetedSet,
+    TreatmentFailed,
     Turned,
     WeaponUsed,
     WentProne,
@@ -44,10 +46,12 @@ def apply_effect(state: GameState, effect: Effect) -> GameState:
       ``ImmobilizedBSet`` / ``ImmobilizedBCleared``: immobilized_b set / unset.
     * ``StunnedSet``: ``stunned_in`` set to the Player Turn being played (``state.round``,
       ``state.turn``); the States Phase of that turn cancels it (``stunned.py``).
-    * ``BecameIdle`` and ``CoupDeGrace`` change nothing: they are records (why a skill did
-      nothing; why the ``Wounded`` that follows a Coup de Grâce needed no roll).
+    * ``Healed``: wounds and condition set to the effect's values (a Doctor, Paramedic or
+      Engineer roll passed).
+    * ``BecameIdle``, ``CoupDeGrace`` and ``TreatmentFailed`` change nothing: they are records
+      (why a skill did nothing; why the ``Wounded`` that follows needed no save).
     """
-    if isinstance(effect, BecameIdle | CoupDeGrace):
+    if isinstance(effect, BecameIdle | CoupDeGrace | TreatmentFailed):
         return state
     trooper = state.trooper(_subject(effect))
     if isinstance(effect, StunnedSet):
@@ -63,7 +67,7 @@ def _subject(effect: Effect) -> TrooperId:
 
 
 def _changed(trooper: TrooperState, effect: Effect) -> TrooperState:
-    if isinstance(effect, Wounded):
+    if isinstance(effect, Wounded | Healed):
         return replace(trooper, wounds=effect.wounds, condition=effect.condition)
     if isinstance(effect, Moved):
         return replace(trooper, position=effect.route[-1]) if effect.route else trooper

@@ -208,6 +208,30 @@ class ImmobilizedBCleared(Effect):
 
 
 @dataclass(frozen=True, slots=True)
+class Healed(Effect):
+    """A Doctor, Paramedic or Engineer roll passed (``support_skills.py``): ``trooper`` has
+    one Wound fewer (``wounds``, a total) and is in ``condition`` (Unconscious cancelled)."""
+
+    TYPE: ClassVar[str] = "healed"
+    trooper: TrooperId
+    by: TrooperId
+    skill: str
+    wounds: int
+    condition: Condition
+
+
+@dataclass(frozen=True, slots=True)
+class TreatmentFailed(Effect):
+    """A Doctor, Paramedic or Engineer roll failed (``support_skills.py``). A record: the
+    ``Wounded`` that follows it (if any) says what the failure cost its patient."""
+
+    TYPE: ClassVar[str] = "treatment_failed"
+    trooper: TrooperId
+    by: TrooperId
+    skill: str
+
+
+@dataclass(frozen=True, slots=True)
 class StunnedSet(Effect):
     """A failed Saving Roll against Stun ammunition makes its trooper Stunned (DIGEST 7.6, 8;
     ``stunned.py``), in the Player Turn being played."""

@@ -19,7 +19,7 @@ ARO_BURST = 1
 """Burst in ARO (DIGEST 6.1)."""
 
 
-ROLLED_ATTACKS = ("bs_attack", "cc_attack", "comms_attack")
+ROLLED_ATTACKS = ("bs_attack", "cc_attack", "comms_attack", "forward_observer")
 
 
 @dataclass(frozen=True, slots=True)

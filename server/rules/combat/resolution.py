@@ -38,6 +38,7 @@ from .dice import Dice, roll_d20
 from .dodge_movement import clear_part_of_route
 from .effects import apply_effect
 from .face_to_face import face_to_face
+from .forward_observer import marks
 from .guts import GutsCheck, guts_rolls
 from .hacking import CommsHit, resolve_comms_hits
 from .outcome import (
@@ -57,6 +58,7 @@ from .outcome import (
 from .plan import Plan, PlannedRoll, TemplateHit
 from .rolls import CritConvention, judge
 from .stunned import fails_guts_by_stun
+from .support_skills import support_effects
 from .suppressive_fire import with_f2f_mods
 
 
@@ -104,12 +106,16 @@ def _resolve(state: GameState, pause_for_guts: bool) -> Resolved:
     rolls = with_f2f_mods(state, rolls, face_to_face_opponents(rolls))  # Suppressive Fire -3
     rolled, dice = _roll_all(rolls, dice, convention, offset=len(discovers))
     effects.extend(_resets(state, rolled))
+    effects.extend(_support(state, rolled))
     damage = resolve_hits(state, _hits(rolled) + _template_hits(templates, rolled), dice)
     effects.extend(damage.effects)
     after = _fold(state, effects)
     comms = resolve_comms_hits(after, _comms_hits(rolled), damage.dice)
     effects.extend(comms.effects)
     after = _fold(after, comms.effects)
+    marked = marks(after, [(r.plan, r.record) for r in rolled])  # Forward Observer: no save
+    effects.extend(marked)
+    after = _fold(after, marked)
     saves = damage.saves + comms.saves
     moves = _dodge_moves(after, rolled)
     effects.extend(moves)
@@ -230,7 +236,8 @@ def _drop_undiscovered(
 def _hits(rolled: Sequence[_Rolled]) -> tuple[Hit, ...]:
     hits: list[Hit] = []
     for r in rolled:
-        if not r.plan.is_attack or r.plan.skill == "comms_attack" or not _scored(r.record):
+        if (not r.plan.is_attack or r.plan.skill in ("comms_attack", "forward_observer")
+                or not _scored(r.record)):
             continue
         assert r.plan.target is not None and r.plan.weapon is not None
         cover = r.plan.partial_cover and r.plan.skill == "bs_attack"
@@ -281,6 +288,15 @@ def _resets(state: GameState, rolled: Sequence[_Rolled]) -> tuple[Effect, ...]:
         if trooper.immobilized_b:
             effects.append(ImmobilizedBCleared(trooper.id))
     return tuple(effects)
+
+
+def _support(state: GameState, rolled: Sequence[_Rolled]) -> tuple[Effect, ...]:
+    """Doctor, Paramedic and Engineer rolls: a Wound removed or dealt, States cancelled
+    (support_skills.py)."""
+    order = state.order
+    assert order is not None
+    skills = [s for t in order.activated for s in order.for_trooper(t).skills]
+    return support_effects(state, [(r.plan, r.record) for r in rolled], skills)
 
 
 def _dodge_moves(after: GameState, rolled: Sequence[_Rolled]) -> tuple[Effect, ...]:

@@ -6,7 +6,7 @@ Discover, Dodge or Reset roll, or the Idle a skill becomes when a Requirement fa
 
 from __future__ import annotations
 
-from ..armies.skills import BsAttack, CcAttack, CommsAttack, Discover, Skill
+from ..armies.skills import BsAttack, CcAttack, CommsAttack, Discover, ForwardObserver, Skill
 from ..armies.weapons import Weapon
 from ..ids import TrooperId, WeaponId
 from ..orders.declarations import coordinated_cc_burst
@@ -31,7 +31,7 @@ def skill_target(skill: Skill) -> TrooperId | None:
     """The trooper a skill is aimed at (a BS Attack's first target), None for Dodge..."""
     if isinstance(skill, BsAttack):
         return first_target(skill)
-    if isinstance(skill, CcAttack | CommsAttack | Discover):
+    if isinstance(skill, CcAttack | CommsAttack | Discover | ForwardObserver):
         return skill.target
     return None
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..armies.skills import BsAttack, CcAttack, CommsAttack, Skill
+from ..armies.skills import BsAttack, CcAttack, CommsAttack, ForwardObserver, Skill
 from ..decision import require
 from ..ids import TrooperId
 from ..reasons import Reason
@@ -31,7 +31,7 @@ from .rolls import Mod
 
 STUNNED_MOD = -3
 """To every roll of a Stunned trooper except its Saving Rolls (DIGEST 8)."""
-ATTACKS = (BsAttack, CcAttack, CommsAttack)
+ATTACKS = (BsAttack, CcAttack, CommsAttack, ForwardObserver)
 """The Attacks a Stunned trooper may not declare (a Place Deployable is not modelled)."""
 
 

@@ -14,8 +14,12 @@ from ..armies.skills import (
     CcAttack,
     CommsAttack,
     Discover,
+    Doctor,
     Dodge,
+    Engineer,
+    ForwardObserver,
     Idle,
+    Paramedic,
     Reset,
     Skill,
     SuppressiveFire,
@@ -128,7 +132,57 @@ def _trooper_skills(state: GameState, side: Side, order: ActiveOrder) -> dict[st
         if (targets := [t.id for t in enemies
                         if "comms_attack" in allowed and legal(CommsAttack(program, t.id))])
     }
+    result.update(_treatments(state, side, trooper, allowed, legal))
+    result["forward_observer"] = _marks(state, side, trooper, enemies, allowed, legal)
     return result
+
+
+def _treatments(state: GameState, side: Side, trooper: TrooperState, allowed: list[str],
+                legal: Callable[[Skill], bool]) -> dict[str, Plain]:
+    """Doctor, Paramedic and Engineer (combat/support_skills.py): for each skill the trooper
+    has, the allies it may treat now (in Silhouette contact, treatable), each with the roll's
+    preview (attribute, MODs, final Success Value; a Paramedic's patient rolls PH). An
+    Engineer's ``engineer`` repairs a Wound, its ``engineer_states`` cancels States."""
+    allies = [t for t in state.troopers_of(side) if t.on_table and not t.marker]
+    candidates: dict[str, Callable[[TrooperId], Skill]] = {}
+    if trooper.profile.doctor:
+        candidates["doctor"] = Doctor
+    if trooper.profile.paramedic:
+        candidates["paramedic"] = Paramedic
+    if trooper.profile.engineer:
+        candidates["engineer"] = Engineer
+        candidates["engineer_states"] = lambda t: Engineer(t, cancel_states=True)
+    found: dict[str, Plain] = {"doctor": {}, "paramedic": {}, "engineer": {}, "engineer_states": {}}
+    for name, make in candidates.items():
+        if name.split("_")[0] not in allowed:
+            continue
+        offered: dict[str, Plain] = {}
+        for ally in allies:
+            skill = make(ally.id)
+            if not legal(skill):
+                continue
+            plan = preview(state, side, c.DeclareSkill(skill))
+            if plan is not None and (seen := shown(state, side, plan)) is not None:
+                offered[ally.id] = seen
+        found[name] = offered
+    return found
+
+
+def _marks(state: GameState, side: Side, trooper: TrooperState, enemies: list[TrooperState],
+           allowed: list[str], legal: Callable[[Skill], bool]) -> dict[str, Plain]:
+    """Forward Observer (combat/forward_observer.py): the enemies it may mark now (in LoF),
+    each with the roll's preview (WIP, range band, MODs, final Success Value, Burst)."""
+    if not trooper.profile.forward_observer or "forward_observer" not in allowed:
+        return {}
+    offered: dict[str, Plain] = {}
+    for enemy in enemies:
+        skill = ForwardObserver(enemy.id)
+        if not legal(skill):
+            continue
+        plan = preview(state, side, c.DeclareSkill(skill))
+        if plan is not None and (seen := shown(state, side, plan)) is not None:
+            offered[enemy.id] = seen
+    return offered
 
 
 def _shots(state: GameState, trooper: TrooperState, enemies: list[TrooperState],

@@ -8,7 +8,17 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import commands as c
-from ..armies.skills import BsAttack, BurstAssignment, CcAttack, CommsAttack, Discover, Dodge, Reset, Skill
+from ..armies.skills import (
+    BsAttack,
+    BurstAssignment,
+    CcAttack,
+    CommsAttack,
+    Discover,
+    Dodge,
+    ForwardObserver,
+    Reset,
+    Skill,
+)
 from ..armies.weapons import WeaponKind
 from ..combat.hacking import PROGRAMS
 from ..combat.suppressive_fire import aro_burst
@@ -40,7 +50,8 @@ def aro_options(state: GameState, side: Side, order: ActiveOrder) -> dict[str, P
             found_targets = {name: [t for t in activated if legal(make(name, t))] for name in names}
             return {name: targets for name, targets in found_targets.items() if targets}
 
-        def at_points(make: Callable[[Any, TrooperId], BsAttack | Discover], names: Any,
+        def at_points(make: Callable[[Any, TrooperId], BsAttack | Discover | ForwardObserver],
+                      names: Any,
                       who: TrooperId = trooper_id) -> dict[str, dict[str, Plain]]:
             """Per name and target, the points of the target's path the ARO may be taken at,
             each with its preview (``_aro_points``); only those with one."""
@@ -68,6 +79,9 @@ def aro_options(state: GameState, side: Side, order: ActiveOrder) -> dict[str, P
         hacks = each(list(PROGRAMS) if trooper.profile.hacker else [], CommsAttack)
         discover_points = at_points(lambda _, t: Discover(t), ["discover"]).get("discover", {})
         spotted = list(discover_points)
+        # Forward Observer (combat/forward_observer.py): the points it may mark the target at.
+        mark_points = (at_points(lambda _, t: ForwardObserver(t), ["forward_observer"])
+                       .get("forward_observer", {}) if trooper.profile.forward_observer else {})
         found[trooper_id] = {
             "line_of_fire": eligibility.line_of_fire,
             "zone_of_control": eligibility.zone_of_control,
@@ -87,12 +101,14 @@ def aro_options(state: GameState, side: Side, order: ActiveOrder) -> dict[str, P
                         "discover": spotted},
             "shots": shot_points,
             "discover_rolls": discover_points,
+            "forward_observer": list(mark_points),
+            "forward_observer_rolls": mark_points,
         }
     return found
 
 
 def _aro_points(state: GameState, side: Side, reactor: TrooperId,
-                skill: BsAttack | Discover) -> list[Plain]:
+                skill: BsAttack | Discover | ForwardObserver) -> list[Plain]:
     """The points of the targeted trooper's path this BS Attack or Discover ARO may be taken
     at, each with its preview (``previews.shown``): first the default (``point`` None: the
     last point where the reactor sees it, which a second movement of the active trooper may

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from ..armies.skills import (
     DODGE_MOVE_LIMIT,
     MOVEMENT_SKILLS,
+    SUPPORT_SKILLS,
     BsAttack,
     CautiousMove,
     CcAttack,
@@ -27,6 +28,7 @@ from ..armies.skills import (
     CommsAttack,
     Discover,
     Dodge,
+    ForwardObserver,
     Idle,
     Jump,
     Move,
@@ -37,10 +39,12 @@ from ..armies.skills import (
 )
 from ..armies.weapons import Weapon, WeaponKind
 from ..combat.direct_templates import is_direct_template, template_area
+from ..combat.forward_observer import check_forward_observer
 from ..combat.hacking import check_hacker_and_program, in_hacking_area
 from ..combat.immobilized import check_immobilized_may_declare
 from ..combat.mods import blocking_bodies
 from ..combat.stunned import check_stunned_may_declare
+from ..combat.support_skills import check_support_declaration
 from ..combat.suppressive_fire import check_may_enter as check_may_enter_suppressive_fire
 from ..combat.wounds import Condition
 from ..commands import DeclareSkill
@@ -199,6 +203,13 @@ def unmet_requirement(state: GameState, order: ActiveOrder, trooper: TrooperStat
     elif isinstance(skill, CommsAttack) and not in_hacking_area(
             state, trooper, state.trooper(skill.target).body()):
         return "outside_hacking_area"
+    elif isinstance(skill, SUPPORT_SKILLS) and skill.target != trooper.id and not in_base_contact(
+            trooper.body(), state.trooper(skill.target).body()):
+        return "not_in_silhouette_contact"
+    elif isinstance(skill, ForwardObserver) and not sees(
+            state, trooper.id, acting_body(order, trooper, order.path[-1]),
+            state.trooper(skill.target)):
+        return "no_line_of_fire"
     return None
 
 
@@ -220,6 +231,11 @@ def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperSta
         check_dodge_route(state, trooper, skill.route)
     elif isinstance(skill, CommsAttack):
         _check_comms_attack(state, trooper, skill)
+    elif isinstance(skill, SUPPORT_SKILLS):
+        check_support_declaration(state, trooper, skill)
+    elif isinstance(skill, ForwardObserver):
+        check_forward_observer(trooper)
+        _check_discovered_first(order, enemy_target(state, trooper, skill.target))
     elif isinstance(skill, SuppressiveFire):
         check_may_enter_suppressive_fire(state, trooper)
 

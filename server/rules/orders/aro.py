@@ -19,11 +19,13 @@ from ..armies.skills import (
     CommsAttack,
     Discover,
     Dodge,
+    ForwardObserver,
     Skill,
 )
 from ..armies.weapons import WeaponKind
 from ..combat.aro_plans import template_aro_problem
 from ..combat.camouflage import ATTACKS, camouflaged
+from ..combat.forward_observer import check_forward_observer
 from ..combat.hacking import check_hacker_and_program, path_in_hacking_area
 from ..combat.immobilized import check_immobilized_may_declare
 from ..combat.stunned import check_stunned_may_declare
@@ -203,6 +205,11 @@ def _check_aro_skill(
         check_hacker_and_program(trooper, skill)
         require(skill.target in activated, Reason.BAD_TARGET, NOT_ACTIVATED)
         enemy_target(state, trooper, skill.target)
+    elif isinstance(skill, ForwardObserver):
+        check_forward_observer(trooper)
+        require(skill.target in activated, Reason.BAD_TARGET, NOT_ACTIVATED)
+        enemy_target(state, trooper, skill.target)
+        _check_target_point(order, skill.target, skill.target_point)
 
 
 def _check_not_at_a_marker(state: GameState, skill: Skill) -> None:
