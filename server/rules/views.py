@@ -353,7 +353,31 @@ def _lieutenant_appointed(
     return plain if _sees_private(viewer, event.side) else None
 
 
+def _infiltration_rolled(
+    event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
+) -> dict[str, Plain] | None:
+    """Infiltration's roll (``infiltration``): its owner's only while the trooper deploys
+    hidden; a Camouflage Marker's without the record (its PH would tell what it is)."""
+    trooper = state.trooper(event.trooper)
+    if _sees_private(viewer, trooper.side) or not event.passed:
+        return plain
+    if event.hidden:
+        return None
+    if event.marker:
+        plain["roll"] = None
+    return plain
+
+
+def _chain_of_command(
+    event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
+) -> dict[str, Plain] | None:
+    """Who the new Lieutenant is stays the player's secret (``chain_of_command``)."""
+    return plain if _sees_private(viewer, event.side) else None
+
+
 _REDACTIONS = {
+    e.InfiltrationRolled: _infiltration_rolled,
+    e.ChainOfCommandTookOver: _chain_of_command,
     e.LieutenantAppointed: _lieutenant_appointed,
     e.GutsFailureChosen: _guts_failure_chosen,
     e.SuppressiveFireChanged: _suppressive_fire_changed,

@@ -121,6 +121,20 @@ def _camouflage(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
     return None
 
 
+_INCHES = re.compile(r"^\+?\s*(?P<inches>\d+)\s*(?:\"|''|in(?:ches)?)?$", re.IGNORECASE)
+FORWARD_DEPLOYMENT_REACHES = (4, 8)
+
+
+def _forward_deployment(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
+    # Deployment skills (issue 36): the reach in inches is the level ("+4\"", "+8\"").
+    for text in (*split_level(item.name)[1], *item.levels):
+        found = _INCHES.match(text.strip())
+        if found is not None and int(found.group("inches")) in FORWARD_DEPLOYMENT_REACHES:
+            flags.fields["forward_deployment"] = int(found.group("inches"))
+            return None
+    return item.not_refereed("played without it: the referee plays Forward Deployment +4\" or +8\" only")
+
+
 CATALOGUE: dict[str, Callable[[DataItem, TrooperFlags], NotRefereed | None]] = {
     "lieutenant": _lieutenant,
     "hacker": _flag("hacker"),
@@ -133,6 +147,10 @@ CATALOGUE: dict[str, Callable[[DataItem, TrooperFlags], NotRefereed | None]] = {
     "sixth sense": _flag("sixth_sense"),
     "combat jump": _flag("combat_jump"),
     "airborne deployment": _flag("combat_jump"),
+    # Deployment skills (issue 36).
+    "infiltration": _flag("infiltration"),
+    "forward deployment": _forward_deployment,
+    "chain of command": _flag("chain_of_command"),
     "repeater": _flag("repeater"),
     "peripheral": _peripheral,
 }

@@ -80,6 +80,17 @@ class UnitProfile:
     combat_jump: bool = False
     """Combat Jump (Airborne Deployment): may stay off the table at deployment and enter
     later on its own Order (``orders/airborne.py``). Its presence is Private Information."""
+    # Deployment and movement skills (issue 36: Infiltration, Forward Deployment, Chain of
+    # Command).
+    infiltration: bool = False
+    """Infiltration: may deploy outside its Deployment Zone in its own half of the table, or
+    in the enemy half (never the enemy zone) on a PH-3 Roll (``orders/infiltration.py``)."""
+    forward_deployment: int = 0
+    """Forward Deployment: how many inches beyond its Deployment Zone it may deploy (4 or 8;
+    0 without the skill; ``orders/forward_deployment.py``)."""
+    chain_of_command: bool = False
+    """Chain of Command: becomes the Lieutenant, with no Loss of Lieutenant, when the
+    Lieutenant is lost (``orders/chain_of_command.py``)."""
     sixth_sense: bool = False
     hacker: bool = False
     """Hacker: may declare Comms Attacks with the programs of ``hacking.PROGRAMS``."""
