@@ -1,4 +1,4 @@
-// Infiltration, Forward Deployment and Chain of Command in the app's words: the roster labels
+// Infiltration, Forward Deployment, Chain of Command, Climbing Plus and Super-Jump in the app's words: the roster labels
 // and the log lines of infiltration_rolled (passed, failed, a Camouflage Marker's without its
 // roll record as the opponent gets it) and chain_of_command_took_over (its owner's only). The
 // events are shaped as server/rules/views.py sends them (tests/rules/orders/test_infiltration.py,
@@ -36,6 +36,7 @@ function line(/** @type {any} */ event) {
 test("the roster names the deployment skills in the rules' words", () => {
   assert.deepEqual(skillsOf({ infiltration: true, forward_deployment: 4, chain_of_command: true }),
     ["Infiltration", "Forward Deployment (+4\")", "Chain of Command"]);
+  assert.deepEqual(skillsOf({ climbing_plus: true, super_jump: true }), ["Climbing Plus", "Super-Jump"]);
   assert.deepEqual(skillsOf({ forward_deployment: 0 }), []);
 });
 

@@ -135,6 +135,12 @@ def _forward_deployment(item: DataItem, flags: TrooperFlags) -> NotRefereed | No
     return item.not_refereed("played without it: the referee plays Forward Deployment +4\" or +8\" only")
 
 
+def _terrain(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
+    # Terrain acts only inside Special Terrain areas of its type; no table here has one
+    # (docs/rules-decisions/deployment-skills.md "Terrain").
+    return item.not_refereed("no effect here: the tables have no Special Terrain areas")
+
+
 CATALOGUE: dict[str, Callable[[DataItem, TrooperFlags], NotRefereed | None]] = {
     "lieutenant": _lieutenant,
     "hacker": _flag("hacker"),
@@ -151,6 +157,10 @@ CATALOGUE: dict[str, Callable[[DataItem, TrooperFlags], NotRefereed | None]] = {
     "infiltration": _flag("infiltration"),
     "forward deployment": _forward_deployment,
     "chain of command": _flag("chain_of_command"),
+    "climbing plus": _flag("climbing_plus"),
+    "super-jump": _flag("super_jump"),
+    "super jump": _flag("super_jump"),
+    "terrain": _terrain,
     "repeater": _flag("repeater"),
     "peripheral": _peripheral,
 }

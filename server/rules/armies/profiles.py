@@ -81,7 +81,7 @@ class UnitProfile:
     """Combat Jump (Airborne Deployment): may stay off the table at deployment and enter
     later on its own Order (``orders/airborne.py``). Its presence is Private Information."""
     # Deployment and movement skills (issue 36: Infiltration, Forward Deployment, Chain of
-    # Command).
+    # Command, Climbing Plus, Super-Jump).
     infiltration: bool = False
     """Infiltration: may deploy outside its Deployment Zone in its own half of the table, or
     in the enemy half (never the enemy zone) on a PH-3 Roll (``orders/infiltration.py``)."""
@@ -91,6 +91,12 @@ class UnitProfile:
     chain_of_command: bool = False
     """Chain of Command: becomes the Lieutenant, with no Loss of Lieutenant, when the
     Lieutenant is lost (``orders/chain_of_command.py``)."""
+    climbing_plus: bool = False
+    """Climbing Plus: its Move and Cautious Movement go up, down and over scenery as a
+    Climb does (``orders/climbing_plus.py``)."""
+    super_jump: bool = False
+    """Super-Jump: its Jump is a Short Movement Skill of a MOV value, clearing scenery up to
+    that height (``orders/super_jump.py``)."""
     sixth_sense: bool = False
     hacker: bool = False
     """Hacker: may declare Comms Attacks with the programs of ``hacking.PROGRAMS``."""
