@@ -26,7 +26,7 @@ const roll = (/** @type {number} */ face) => ({ trooper: "A-t2", skill: "infiltr
   mods: [{ source: "infiltration", value: -3 }], success_value: 10, burst: 1, dice: [{ face, value: face, success: face <= 10, critical: face === 10 }],
   cancelled: [false], successes: face < 10 ? 1 : 0, criticals: face === 10 ? 1 : 0, opposed_by: [], automatic_failure: false, chosen_failure: false });
 const rolled = (/** @type {number} */ face, /** @type {boolean} */ withRoll = true) => ({ type: "infiltration_rolled", trooper: "A-t2",
-  position: [4.0, 30.0], facing: 90.0, roll: withRoll ? roll(face) : null, passed: face <= 10, hidden: false, marker: !withRoll });
+  position: [4.0, 30.0], facing: 90.0, roll: withRoll ? roll(face) : null, passed: face <= 10, marker: !withRoll });
 
 function line(/** @type {any} */ event) {
   const names = new d.TrooperNames((/** @type {string} */ id) => (id === "A-t2" ? { id, profile } : undefined));

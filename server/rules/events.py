@@ -87,8 +87,8 @@ class TrooperDeployed(Event):
 class InfiltrationRolled(Event):
     """Infiltration into the enemy half (``orders/infiltration.py``): the PH-3 Roll made for
     the spot ``position``; ``passed``, the ``trooper_deployed`` that follows places it there,
-    failed, in its own Deployment Zone as a Model. Its owner's only while the trooper is in
-    Hidden Deployment; others see a Camouflage Marker's without the roll (``views``)."""
+    failed, in its own Deployment Zone as a Model. Others see a passed Camouflage Marker's
+    without the roll's record (``views``)."""
 
     TYPE: ClassVar[str] = "infiltration_rolled"
     trooper: TrooperId
@@ -96,8 +96,6 @@ class InfiltrationRolled(Event):
     facing: float
     roll: RollRecord
     passed: bool
-    hidden: bool
-    """It deploys in Hidden Deployment if the roll passes."""
     marker: bool
     """It deploys as a Camouflage Marker if the roll passes."""
     dice: Dice

@@ -356,14 +356,9 @@ def _lieutenant_appointed(
 def _infiltration_rolled(
     event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
 ) -> dict[str, Plain] | None:
-    """Infiltration's roll (``infiltration``): its owner's only while the trooper deploys
-    hidden; a Camouflage Marker's without the record (its PH would tell what it is)."""
-    trooper = state.trooper(event.trooper)
-    if _sees_private(viewer, trooper.side) or not event.passed:
-        return plain
-    if event.hidden:
-        return None
-    if event.marker:
+    """Infiltration's roll (``infiltration``): a Camouflage Marker that passed shows others
+    no roll record (its PH would tell what the Marker is)."""
+    if event.passed and event.marker and not _sees_private(viewer, state.trooper(event.trooper).side):
         plain["roll"] = None
     return plain
 

@@ -139,6 +139,12 @@ def infiltrate(state: GameState, trooper: TrooperState, body: Body, command: Dep
     """Deployment in the enemy half by Infiltration: the PH-3 Roll, then the trooper placed
     at ``body`` (passed) or as a Model at the command's fallback spot (failed)."""
     name = trooper.profile.name
+    # A die rolled for a trooper in Hidden Deployment would be private, and every later die
+    # would shift with it: what the opponent sees would depend on a private fact
+    # (docs/fair-play.md). Not built (docs/rules-decisions/deployment-skills.md).
+    require(not command.hidden, Reason.SKILL_NOT_ALLOWED,
+            f"{name} may deploy hidden by Infiltration in your own half only: the referee "
+            "does not play Hidden Deployment in the enemy half.")
     require(command.fallback is not None, Reason.BAD_POSITION,
             f"{name} deploys in the enemy half on a PH-3 Roll: name where it stands inside "
             "your Deployment Zone if the roll fails (fallback).")
@@ -152,12 +158,11 @@ def infiltrate(state: GameState, trooper: TrooperState, body: Body, command: Dep
     roll, dice = infiltration.infiltration_roll(state, trooper)
     made = infiltration.passed(roll)
     final = body if made else fallback
-    marker = trooper.profile.camouflage > 0 and not command.hidden
+    marker = trooper.profile.camouflage > 0
     return [
-        InfiltrationRolled(trooper.id, body.position, body.facing, roll, made,
-                           command.hidden, marker, dice),
-        TrooperDeployed(trooper.id, final.position, final.facing,
-                        hidden=command.hidden and made, marker=marker and made),
+        InfiltrationRolled(trooper.id, body.position, body.facing, roll, made, marker, dice),
+        TrooperDeployed(trooper.id, final.position, final.facing, hidden=False,
+                        marker=marker and made),
     ]
 
 

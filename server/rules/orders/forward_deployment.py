@@ -5,8 +5,8 @@ Deployment Zone, with no roll: the zone it may use is its own, stretched N inche
 the middle of the table (the limit the zone shares with the rest of the table; the table's
 edges bound the others). Never in contact with an enemy Model or Marker and never in the
 enemy Deployment Zone, whatever the skill (the wiki's reminder on the same page; checked
-by ``deployment.beyond_zone_problem``). docs/rules-decisions/README.md "Forward
-Deployment".
+by ``deployment.require_beyond_zone``). docs/rules-decisions/deployment-skills.md
+"Forward Deployment".
 """
 
 from __future__ import annotations

@@ -5,15 +5,18 @@
   half of the table, with no roll (``deployment.decide_deploy`` asks ``needs_roll``).
 * It may deploy in the enemy half too, never touching the enemy Deployment Zone, on a PH
   Roll with a -3 MOD (``infiltration_roll``). Passed, it stands where the player placed it
-  (as a Camouflage Marker or in Hidden Deployment if it deploys so); failed, it loses those
-  and deploys as a Model inside its own Deployment Zone, at the spot the player named in
-  the same ``deploy`` command (``fallback``): the game never stops to ask, as for a failed
-  Combat Jump (docs/rules-decisions/README.md "Infiltration").
+  (as a Camouflage Marker if it has Camouflage); failed, it loses the Marker and deploys as
+  a Model inside its own Deployment Zone, at the spot the player named in the same
+  ``deploy`` command (``fallback``): the game never stops to ask, as for a failed Combat
+  Jump (docs/rules-decisions/deployment-skills.md "Infiltration").
+* Not built: Hidden Deployment in the enemy half (refused ``skill_not_allowed``): its roll
+  would be private, and every later die would shift with it, so what the opponent sees
+  would depend on a private fact (docs/fair-play.md). Hidden in its own half needs no roll.
 * A base that crosses the middle line is in the enemy half: only a base wholly in its own
   half deploys without the roll.
-* The roll is ``infiltration_rolled``, then ``trooper_deployed`` places the trooper: the
-  opponent sees neither while the trooper ends in Hidden Deployment, and a Camouflage
-  Marker's roll without its record (the PH would tell what the Marker is; ``views``).
+* The roll is ``infiltration_rolled``, then ``trooper_deployed`` places the trooper; the
+  opponent sees a passed Camouflage Marker's roll without its record (the PH would tell
+  what the Marker is; ``views``).
 """
 
 from __future__ import annotations

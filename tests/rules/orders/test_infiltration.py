@@ -140,16 +140,16 @@ def test_infiltration_of_a_camouflage_marker_shows_the_opponent_no_roll_record()
         assert seen is not None and seen["roll"] is None and seen["passed"] is True
 
 
-def test_infiltration_in_hidden_deployment_is_its_owners_secret_unless_it_fails() -> None:
+def test_infiltration_in_hidden_deployment_in_its_own_half_only() -> None:
+    """Hidden Deployment in the enemy half is not built: its private die would shift every
+    later die the opponent sees (docs/fair-play.md); in its own half no die is rolled."""
     state, trooper = _game(dice=(3,), infiltration=True, hidden_deployment=True)
-    after, events = play(state, Side.A, _deploy(trooper, (4.0, 30.0), fallback=(4.0, 6.0), hidden=True))
-    assert all(view_event(e, Side.B, after) is None for e in events)
-    assert all(view_event(e, Side.A, after) is not None for e in events)
-    state, trooper = _game(dice=(19,), infiltration=True, hidden_deployment=True)
-    after, events = play(state, Side.A, _deploy(trooper, (4.0, 30.0), fallback=(4.0, 6.0), hidden=True))
-    rolled, deployed = events
-    assert isinstance(deployed, TrooperDeployed) and not deployed.hidden
-    assert view_event(rolled, Side.B, after) is not None and view_event(deployed, Side.B, after) is not None
+    refused = _rejected(state, _deploy(trooper, (4.0, 30.0), fallback=(4.0, 6.0), hidden=True))
+    assert refused.code == "skill_not_allowed"
+    after, events = play(state, Side.A, _deploy(trooper, (4.0, 20.0), hidden=True))
+    (deployed,) = events
+    assert isinstance(deployed, TrooperDeployed) and deployed.hidden
+    assert view_event(deployed, Side.B, after) is None and after.dice.injected == (3,)
 
 
 def test_nobody_deploys_in_base_contact_with_an_enemy() -> None:
