@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from server.rules.armies.not_refereed import ItemKind, NotRefereed
+from server.rules.armies.profiles import FORWARD_DEPLOYMENT_REACHES
 
 _SPACES = re.compile(r"\s+")
 _LEVEL_SUFFIX = re.compile(r"^(?P<base>.*?)\s*(?:\((?P<paren>[^()]*)\)|\s(?P<word>L\d+|[+-]\d+))$",
@@ -122,7 +123,6 @@ def _camouflage(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
 
 
 _INCHES = re.compile(r"^\+?\s*(?P<inches>\d+)\s*(?:\"|''|in(?:ches)?)?$", re.IGNORECASE)
-FORWARD_DEPLOYMENT_REACHES = (4, 8)
 
 
 def _forward_deployment(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:

@@ -190,7 +190,14 @@ def profile_problems(profile: UnitProfile) -> tuple[str, ...]:
         problems.append("cost and SWC must be non-negative, SWC in steps of 0.5.")
     problems.extend(_durability_problems(profile))
     problems.extend(_concealment_problems(profile))
+    if profile.forward_deployment not in (0, *FORWARD_DEPLOYMENT_REACHES):
+        # Deployment skills (issue 36): the N5 reaches.
+        problems.append(f"Forward Deployment {profile.forward_deployment} must be 0 (none), 4 or 8.")
     return tuple(problems)
+
+
+FORWARD_DEPLOYMENT_REACHES = (4, 8)
+"""Forward Deployment's reaches in inches (N5: +4" and +8")."""
 
 
 def _durability_problems(profile: UnitProfile) -> list[str]:

@@ -74,3 +74,11 @@ def test_catalogue_reads_the_reach_from_the_level() -> None:
         assert flags.fields == {"forward_deployment": reach}
     unknown = apply_item(DataItem(ItemKind.SKILL, 'Forward Deployment (+2")'), TrooperFlags())
     assert unknown is not None and unknown.name == "Forward Deployment"
+
+
+def test_a_profile_reach_other_than_4_or_8_is_refused() -> None:
+    from server.rules.armies.profiles import profile_problems
+    state, trooper = _game(0)
+    profile = state.trooper(trooper).profile
+    assert profile_problems(replace(profile, forward_deployment=8)) == ()
+    assert any("Forward Deployment 5" in p for p in profile_problems(replace(profile, forward_deployment=5)))
