@@ -271,6 +271,13 @@ export function describeEvent(e, ctx = {}) {
         e.landed ? "passed, it lands there" : `failed, it lands at ${point(e.position)} on its Deployment Zone's table edge`];
     }
     case "lieutenant_appointed": return ["Your new Lieutenant will be ", who(e.trooper), " (secret; from the End of this Turn)"];
+    case "chain_of_command_took_over": return ["Chain of Command: ", who(e.trooper), " is your new Lieutenant (secret; no Loss of Lieutenant)"];
+    case "infiltration_rolled": {
+      const die = (e.roll?.dice ?? []).map((/** @type {any} */ d) => d.value).join(", ");
+      const roll = e.roll ? `, PH-3 Roll ${die || "none"} against ${e.roll.success_value}` : "";
+      return ["Infiltration: ", who(e.trooper), ` into the enemy half at ${point(e.position)}${roll}: `,
+        e.passed ? "passed, it deploys there" : "failed, it deploys as a model in its own Deployment Zone"];
+    }
     case "command_token_spent": return describeTokenSpent(e, who);
     case "guts_failure_chosen": return [who(e.trooper), ` will ${e.fail ? "fail" : "roll"} its Guts Rolls (secret)`];
     case "states_phase_checked": return ["States Phase: ", ...troopers(e.stunned_cancelled ?? [], ctx), ` ${(e.stunned_cancelled ?? []).length === 1 ? "is" : "are"} no longer Stunned (cancelled automatically, no roll)`];

@@ -317,7 +317,9 @@ function onTableClick(point, trooper) {
     const zone = state.initiative?.zones?.[conn.role];
     const facing = zone === "north" ? 270 : 90; // degrees: face the enemy's edge
     const hidden = ui.deployHidden && options.deploy_hidden.includes(t.id);
-    send({ type: "deploy", trooper: t.id, position: point, facing, hidden }).then((a) => {
+    // Infiltration into the enemy half: where it stands if the PH-3 Roll fails (the server's proposal).
+    const fallback = options.deploy_beyond_zone?.[t.id]?.infiltration?.fallback;
+    send({ type: "deploy", trooper: t.id, position: point, facing, hidden, ...(fallback ? { fallback, fallback_facing: facing } : {}) }).then((a) => {
       if (a.ok) { ui.deployHidden = false; ui.selected = mine(conn.view.state).find((x) => !x.position)?.id ?? null; render(); }
     });
     return;

@@ -26,7 +26,7 @@ export function createRouteForm({ conn, ui, names, render, declare, named, troop
   /** Movement allowance of the next movement skill, as the rules core counts it. */
   function allowance(t, skillsSoFar, skill) {
     const mov = t.profile?.mov ?? [0, 0];
-    if (skill === "jump") return mov[0] + 2;
+    if (skill === "jump" && !t.profile?.super_jump) return mov[0] + 2; // Super-Jump: a MOV value, as a Move
     const movedBefore = skillsSoFar.some((s) => Array.isArray(s.route) && s.type !== "dodge");
     return movedBefore ? mov[1] : mov[0];
   }

@@ -10,6 +10,11 @@ export const SKILL_LABELS = {
   mimetism: (v) => `Mimetism (−${v})`,
   hidden_deployment: () => "Hidden Deployment",
   combat_jump: () => "Airborne Deployment (Combat Jump)",
+  infiltration: () => "Infiltration",
+  forward_deployment: (v) => `Forward Deployment (+${v}")`,
+  chain_of_command: () => "Chain of Command",
+  climbing_plus: () => "Climbing Plus",
+  super_jump: () => "Super-Jump",
   sixth_sense: () => "Sixth Sense",
   hacker: () => "Hacker",
   // issue 36, Specialist troopers

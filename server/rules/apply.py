@@ -25,6 +25,7 @@ from .orders.aro import (
     apply_aro_window_closed,
     apply_aro_window_opened,
 )
+from .orders.chain_of_command import apply_chain_of_command_took_over
 from .orders.clocks import apply_clock_ran_out, apply_clock_switched
 from .orders.command_tokens import apply_command_token_spent
 from .orders.command_tokens import apply_turn_started as tokens_at_turn_start
@@ -72,6 +73,8 @@ APPLIERS: dict[type[e.Event], Callable[[GameState, Any], GameState]] = {
     e.InitiativeChosen: apply_initiative_chosen,
     e.InitiativeSettled: apply_initiative_settled,
     e.TrooperDeployed: apply_trooper_deployed,
+    e.InfiltrationRolled: _with_dice(lambda state, _: state),  # trooper_deployed places it
+    e.ChainOfCommandTookOver: apply_chain_of_command_took_over,
     e.DeploymentStepEnded: apply_deployment_step_ended,
     e.TurnStarted: _turn_started,
     e.CommandTokenSpent: apply_command_token_spent,

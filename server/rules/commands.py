@@ -81,6 +81,10 @@ class Deploy(Command):
     facing: float
     hidden: bool = False
     """Hidden Deployment: the trooper is placed secretly, not on the table."""
+    fallback: Point | None = None
+    """Infiltration into the enemy half of the table: where the trooper stands, inside its
+    own Deployment Zone, if its PH-3 Roll fails (``orders/infiltration.py``)."""
+    fallback_facing: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

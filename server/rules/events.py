@@ -84,6 +84,35 @@ class TrooperDeployed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class InfiltrationRolled(Event):
+    """Infiltration into the enemy half (``orders/infiltration.py``): the PH-3 Roll made for
+    the spot ``position``; ``passed``, the ``trooper_deployed`` that follows places it there,
+    failed, in its own Deployment Zone as a Model. Others see a passed Camouflage Marker's
+    without the roll's record (``views``)."""
+
+    TYPE: ClassVar[str] = "infiltration_rolled"
+    trooper: TrooperId
+    position: Point
+    facing: float
+    roll: RollRecord
+    passed: bool
+    marker: bool
+    """It deploys as a Camouflage Marker if the roll passes."""
+    dice: Dice
+
+
+@dataclass(frozen=True, slots=True)
+class ChainOfCommandTookOver(Event):
+    """Chain of Command (``orders/chain_of_command.py``): at its Loss of Lieutenant check,
+    ``trooper`` became the side's Lieutenant and the check passed. Its owner's only: who
+    the Lieutenant is stays Private Information."""
+
+    TYPE: ClassVar[str] = "chain_of_command_took_over"
+    side: Side
+    trooper: TrooperId
+
+
+@dataclass(frozen=True, slots=True)
 class DeploymentStepEnded(Event):
     TYPE: ClassVar[str] = "deployment_step_ended"
     side: Side

@@ -353,7 +353,26 @@ def _lieutenant_appointed(
     return plain if _sees_private(viewer, event.side) else None
 
 
+def _infiltration_rolled(
+    event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
+) -> dict[str, Plain] | None:
+    """Infiltration's roll (``infiltration``): a Camouflage Marker that passed shows others
+    no roll record (its PH would tell what the Marker is)."""
+    if event.passed and event.marker and not _sees_private(viewer, state.trooper(event.trooper).side):
+        plain["roll"] = None
+    return plain
+
+
+def _chain_of_command(
+    event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
+) -> dict[str, Plain] | None:
+    """Who the new Lieutenant is stays the player's secret (``chain_of_command``)."""
+    return plain if _sees_private(viewer, event.side) else None
+
+
 _REDACTIONS = {
+    e.InfiltrationRolled: _infiltration_rolled,
+    e.ChainOfCommandTookOver: _chain_of_command,
     e.LieutenantAppointed: _lieutenant_appointed,
     e.GutsFailureChosen: _guts_failure_chosen,
     e.SuppressiveFireChanged: _suppressive_fire_changed,

@@ -8,6 +8,8 @@ shipped lists of its format lack or never combine (``tests/rules/test_liveness.p
   so its Peripherals stand on the table while it may be hidden; the scout has Camouflage and
   Hidden Deployment both; a berserker unit is Impetuous beside the drones.
 - ``hidden-raiders`` (N5): the Lieutenant has Hidden Deployment and Camouflage.
+- ``deploying-vanguard`` (N5): Infiltration, Forward Deployment, Chain of Command, Climbing
+  Plus and Super-Jump (issue 36), which no shipped list carries yet.
 
 They are built from the shipped JSON files and validated by ``load_army_list`` like any
 army file; they are chosen by applying the ``army_chosen`` event (the ``choose_army``
@@ -67,8 +69,24 @@ def _hidden_raiders() -> dict[str, Any]:
     return data
 
 
+def _deploying_vanguard() -> dict[str, Any]:
+    """Issue 36's deployment and movement skills: Infiltration (the bulwark, and the
+    camouflaged pathfinder), Forward Deployment +4 (the lancers), Chain of Command (the
+    adept), Climbing Plus (the spray lancer), Super-Jump (the stormdrop)."""
+    data = _shipped("helion-vanguard")
+    data.update(id="deploying-vanguard", name="Deploying Vanguard (test list)")
+    _unit(data, "bulwark")["infiltration"] = True
+    _unit(data, "pathfinder")["infiltration"] = True
+    _unit(data, "lancer")["forward_deployment"] = 4
+    _unit(data, "adept")["chain_of_command"] = True
+    _unit(data, "lancer_spray")["climbing_plus"] = True
+    _unit(data, "stormdrop")["super_jump"] = True
+    return data
+
+
 @cache
 def feature_armies() -> dict[str, ArmyList]:
     weapons = load_weapons()
     return {army.id: army for army in (load_army_list(make(), weapons) for make in
-                                        (_hidden_c1_cell, _hidden_vanguard, _hidden_raiders))}
+                                        (_hidden_c1_cell, _hidden_vanguard, _hidden_raiders,
+                                         _deploying_vanguard))}

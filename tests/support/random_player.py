@@ -300,11 +300,33 @@ class RandomPlayer:
         zone, facing = self._zone(state)
         size = self._own(state, trooper)["profile"]["silhouette"]
         margin = radius(size) + 0.01
+        beyond = (options.get("deploy_beyond_zone") or {}).get(trooper)
+        if beyond and self.rng.random() < 0.5:  # Forward Deployment / Infiltration
+            yield from self._beyond_zone(trooper, beyond, state, zone, facing, margin)
         for _ in range(12):
             point = [round(self.rng.uniform(zone["x0"] + margin, zone["x1"] - margin), 2),
                      round(self.rng.uniform(zone["y0"] + margin, zone["y1"] - margin), 2)]
             yield {"type": "deploy", "trooper": trooper, "position": point,
                    "facing": (facing + self.rng.uniform(-60, 60)) % 360, "hidden": hidden}
+
+    def _beyond_zone(self, trooper: str, beyond: dict[str, Any], state: dict[str, Any],
+                     zone: dict[str, float], facing: float, margin: float) -> Iterator[Body]:
+        """Spots outside the zone its options allow: up to the Forward Deployment reach, or
+        anywhere short of the enemy zone with Infiltration (with the offered fallback)."""
+        depth = state["table"]["depth"]
+        north = facing == 270.0  # its zone is the north one
+        infiltration = beyond.get("infiltration")
+        reach = depth / 2 - 2 * margin if infiltration else beyond["forward_deployment"]
+        for _ in range(6):
+            out = self.rng.uniform(0.1, max(0.2, reach))
+            y = zone["y0"] - out if north else zone["y1"] + out
+            point = [round(self.rng.uniform(zone["x0"] + margin, zone["x1"] - margin), 2),
+                     round(min(max(y, margin), depth - margin), 2)]
+            body: Body = {"type": "deploy", "trooper": trooper, "position": point,
+                          "facing": facing, "hidden": False}
+            if infiltration and infiltration.get("fallback") is not None:
+                body |= {"fallback": infiltration["fallback"], "fallback_facing": facing}
+            yield body
 
     def _deployment_scan(self, options: dict[str, Any], view: View) -> Iterator[Body]:
         """Every half-inch point of the zone for each trooper offered: if none is accepted,

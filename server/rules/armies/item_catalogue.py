@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from server.rules.armies.not_refereed import ItemKind, NotRefereed
+from server.rules.armies.profiles import FORWARD_DEPLOYMENT_REACHES
 
 _SPACES = re.compile(r"\s+")
 _LEVEL_SUFFIX = re.compile(r"^(?P<base>.*?)\s*(?:\((?P<paren>[^()]*)\)|\s(?P<word>L\d+|[+-]\d+))$",
@@ -133,6 +134,25 @@ def _camouflage(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
     return None
 
 
+_INCHES = re.compile(r"^\+?\s*(?P<inches>\d+)\s*(?:\"|''|in(?:ches)?)?$", re.IGNORECASE)
+
+
+def _forward_deployment(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
+    # Deployment skills (issue 36): the reach in inches is the level ("+4\"", "+8\"").
+    for text in (*split_level(item.name)[1], *item.levels):
+        found = _INCHES.match(text.strip())
+        if found is not None and int(found.group("inches")) in FORWARD_DEPLOYMENT_REACHES:
+            flags.fields["forward_deployment"] = int(found.group("inches"))
+            return None
+    return item.not_refereed("played without it: the referee plays Forward Deployment +4\" or +8\" only")
+
+
+def _terrain(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
+    # Terrain acts only inside Special Terrain areas of its type; no table here has one
+    # (docs/rules-decisions/deployment-skills.md "Terrain").
+    return item.not_refereed("no effect here: the tables have no Special Terrain areas")
+
+
 CATALOGUE: dict[str, Callable[[DataItem, TrooperFlags], NotRefereed | None]] = {
     "lieutenant": _lieutenant,
     "hacker": _flag("hacker"),
@@ -145,6 +165,14 @@ CATALOGUE: dict[str, Callable[[DataItem, TrooperFlags], NotRefereed | None]] = {
     "sixth sense": _flag("sixth_sense"),
     "combat jump": _flag("combat_jump"),
     "airborne deployment": _flag("combat_jump"),
+    # Deployment skills (issue 36).
+    "infiltration": _flag("infiltration"),
+    "forward deployment": _forward_deployment,
+    "chain of command": _flag("chain_of_command"),
+    "climbing plus": _flag("climbing_plus"),
+    "super-jump": _flag("super_jump"),
+    "super jump": _flag("super_jump"),
+    "terrain": _terrain,
     "repeater": _flag("repeater"),
     # issue 36, Specialist troopers
     "doctor": _specialist("doctor"),

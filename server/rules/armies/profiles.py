@@ -80,6 +80,23 @@ class UnitProfile:
     combat_jump: bool = False
     """Combat Jump (Airborne Deployment): may stay off the table at deployment and enter
     later on its own Order (``orders/airborne.py``). Its presence is Private Information."""
+    # Deployment and movement skills (issue 36: Infiltration, Forward Deployment, Chain of
+    # Command, Climbing Plus, Super-Jump).
+    infiltration: bool = False
+    """Infiltration: may deploy outside its Deployment Zone in its own half of the table, or
+    in the enemy half (never the enemy zone) on a PH-3 Roll (``orders/infiltration.py``)."""
+    forward_deployment: int = 0
+    """Forward Deployment: how many inches beyond its Deployment Zone it may deploy (4 or 8;
+    0 without the skill; ``orders/forward_deployment.py``)."""
+    chain_of_command: bool = False
+    """Chain of Command: becomes the Lieutenant, with no Loss of Lieutenant, when the
+    Lieutenant is lost (``orders/chain_of_command.py``)."""
+    climbing_plus: bool = False
+    """Climbing Plus: its Move and Cautious Movement go up, down and over scenery as a
+    Climb does (``orders/climbing_plus.py``)."""
+    super_jump: bool = False
+    """Super-Jump: its Jump is a Short Movement Skill of a MOV value, clearing scenery up to
+    that height (``orders/super_jump.py``)."""
     sixth_sense: bool = False
     hacker: bool = False
     """Hacker: may declare Comms Attacks with the programs of ``hacking.PROGRAMS``."""
@@ -194,7 +211,14 @@ def profile_problems(profile: UnitProfile) -> tuple[str, ...]:
         problems.append("cost and SWC must be non-negative, SWC in steps of 0.5.")
     problems.extend(_durability_problems(profile))
     problems.extend(_concealment_problems(profile))
+    if profile.forward_deployment not in (0, *FORWARD_DEPLOYMENT_REACHES):
+        # Deployment skills (issue 36): the N5 reaches.
+        problems.append(f"Forward Deployment {profile.forward_deployment} must be 0 (none), 4 or 8.")
     return tuple(problems)
+
+
+FORWARD_DEPLOYMENT_REACHES = (4, 8)
+"""Forward Deployment's reaches in inches (N5: +4" and +8")."""
 
 
 def _durability_problems(profile: UnitProfile) -> list[str]:

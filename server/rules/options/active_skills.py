@@ -35,6 +35,7 @@ from ..orders.impetuous import describe as describe_impetuous
 from ..orders.impetuous import impetuous
 from ..orders.impetuous import may_declare as may_declare_impetuous
 from ..orders.order_structure import may_follow
+from ..orders.super_jump import structure_name
 from ..plain import Plain
 from ..previews import preview, shown
 from ..state import ActiveOrder, GameState, OrderStep, OrderType, TrooperState
@@ -89,8 +90,10 @@ def _trooper_skills(state: GameState, side: Side, order: ActiveOrder) -> dict[st
     """One activated trooper's choices (``state.order`` is ``order``, its own projection)."""
     trooper = state.trooper(order.trooper)
     first = order.skills[0].TYPE if order.skills else None
+    profile = trooper.profile
     allowed = [name for name, info in SKILLS.items()
-               if info.usable_in_active_turn and (first is None or may_follow(first, name))
+               if info.usable_in_active_turn and (first is None or may_follow(
+                   structure_name(profile, first), structure_name(profile, name)))
                and (not impetuous(order) or may_declare_impetuous(first, name))]
 
     def legal(skill: Skill) -> bool:

@@ -25,7 +25,14 @@ from ..orders.command_tokens import (
     decide_spend_command_token,
     may_coordinate,
 )
-from ..orders.deployment import HOLD_BACK, decide_end_deployment_step, deployer, placed, reserves_of
+from ..orders.deployment import (
+    HOLD_BACK,
+    beyond_zone_options,
+    decide_end_deployment_step,
+    deployer,
+    placed,
+    reserves_of,
+)
 from ..orders.game_sequence import decide_end_impetuous_phase, decide_end_turn
 from ..orders.hidden_deployment import decide_reveal
 from ..orders.initiative import decide_choose_initiative, decide_choose_remaining
@@ -66,7 +73,8 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
 
     ``{"choose_army": [army list id], "bring_army": ["list", "code"], "accept_armies": bool,
     "initiative": [command body], "deploy": [trooper],
-    "deploy_hidden": [trooper], "reserve": trooper | None, "reserves": [trooper], "end_deployment_step": bool,
+    "deploy_hidden": [trooper], "deploy_beyond_zone": {trooper: {"forward_deployment",
+    "infiltration"}}, "reserve": trooper | None, "reserves": [trooper], "end_deployment_step": bool,
     "activate": {trooper: [order types]}, "peripherals": {controller: [its Peripherals that may
     activate on the same Order]}, "reveal": [trooper], "keep_airborne": [trooper],
     "combat_jump": {trooper: {"ph", "fallback": [x, y], "fallback_facing"}}, "end_turn": bool,
@@ -92,6 +100,7 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
         "initiative": _initiative(state, side),
         "deploy": [t.id for t in waiting],
         "deploy_hidden": [t.id for t in waiting if t.profile.hidden_deployment],
+        "deploy_beyond_zone": beyond_zone_options(state, waiting),
         "reserve": reserves[0].id if reserves else None,
         "reserves": [t.id for t in reserves],
         "end_deployment_step": deploying and accepted(

@@ -58,11 +58,14 @@ from ..table.engaged import check_engaged_may_declare
 from ..table.geometry import Body, Point, in_base_contact
 from ..table.line_of_fire import has_line_of_fire
 from ..table.routes import check_route
+from . import super_jump
+from .climbing_plus import climbs_while_moving
 from .command_tokens import check_coordinated_skills
 from .declarations import acting_body, coordinated, on_path, required_burst, supports_coordinated_cc
 from .impetuous import check_impetuous_route, check_impetuous_skill
 from .order_structure import may_follow
 from .retreat import check_retreat_may_declare
+from .super_jump import structure_name
 
 JUMP_EXTRA = 2.0
 """N5 Jump: up to the first MOV value plus 2 inches (DIGEST 9)."""
@@ -85,10 +88,11 @@ def decide_declare_skill(state: GameState, side: Side, command: DeclareSkill) ->
     require(
         info.usable_in_active_turn, Reason.SKILL_NOT_ALLOWED, f"{info.name} cannot be declared in your turn."
     )
+    profile = state.trooper(order.trooper).profile
     if order.skills:
         first = order.skills[0].TYPE
         require(
-            may_follow(first, skill.TYPE),
+            may_follow(structure_name(profile, first), structure_name(profile, skill.TYPE)),
             Reason.ILLEGAL_SKILL_COMBINATION,
             f"{skill.TYPE} cannot follow {first} in the same Order: one Entire Order skill, two "
             "Short Movement skills, or one Short Movement skill and one Short Skill.",
@@ -243,9 +247,11 @@ def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperSta
 def movement_allowance(order: ActiveOrder, trooper: TrooperState, skill: Skill) -> float:
     """First movement of an Order uses the first MOV value, a second one the second."""
     mov = trooper.profile.mov
+    moved_before = any(isinstance(s, MOVEMENT_SKILLS) for s in order.skills)
+    if isinstance(skill, Jump) and trooper.profile.super_jump:
+        return super_jump.allowance(mov, moved_before)
     if isinstance(skill, Jump):
         return mov[0] + JUMP_EXTRA
-    moved_before = any(isinstance(s, MOVEMENT_SKILLS) for s in order.skills)
     return float(mov[1] if moved_before else mov[0])
 
 
@@ -264,7 +270,9 @@ def _check_movement(
 ) -> None:
     allowance = movement_allowance(order, trooper, skill)
     require(allowance > 0, Reason.SKILL_NOT_ALLOWED, f"{trooper.profile.name} cannot move.")
-    crossing = math.inf if isinstance(skill, Climb) else JUMP_CLEARS if isinstance(skill, Jump) else 0.0
+    crossing = (math.inf if isinstance(skill, Climb) or climbs_while_moving(trooper, skill)
+                else allowance if isinstance(skill, Jump) and trooper.profile.super_jump
+                else JUMP_CLEARS if isinstance(skill, Jump) else 0.0)
     problem = check_route(
         route, trooper.body(), allowance, state.table, obstacles(state, trooper.id), crossing
     )

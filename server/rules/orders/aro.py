@@ -323,12 +323,14 @@ def decide_close_aro_window(
 def apply_aro_window_closed(state: GameState, event: AroWindowClosed) -> GameState:
     order = state.order
     assert order is not None
-    ends_here = event.step == 2 or _entire_order(order)
+    ends_here = event.step == 2 or _entire_order(state, order)
     step = OrderStep.RESOLUTION if ends_here else OrderStep.SECOND_SKILL
     return replace(state, order=replace(order, step=step, window_open=False))
 
 
-def _entire_order(order: ActiveOrder) -> bool:
+def _entire_order(state: GameState, order: ActiveOrder) -> bool:
     from .order_structure import ends_order
+    from .super_jump import structure_name
 
-    return bool(order.skills) and ends_order(order.skills[0].TYPE)
+    profile = state.trooper(order.trooper).profile
+    return bool(order.skills) and ends_order(structure_name(profile, order.skills[0].TYPE))

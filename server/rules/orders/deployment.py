@@ -5,21 +5,25 @@ Troopers with Camouflage deploy as Camouflage Markers; troopers with Hidden Depl
 deploy hidden (their position is private and they are not on the table); troopers with
 Combat Jump may stay off the table in Airborne Deployment (``airborne.py``): they are then
 done with, as a deployed trooper is, and no longer count among the troopers a step must
-deploy or keep in reserve.
+deploy or keep in reserve. Forward Deployment and Infiltration let a trooper deploy
+outside its zone (``forward_deployment.py``, ``infiltration.py``).
 """
 
 from __future__ import annotations
 
 from ..commands import Deploy, EndDeploymentStep
 from ..decision import require
-from ..events import DeploymentStepEnded, Event, TrooperDeployed
+from ..events import DeploymentStepEnded, Event, InfiltrationRolled, TrooperDeployed
 from ..evolve import replace
 from ..ids import Side
+from ..plain import Plain
 from ..reasons import Reason
 from ..state import Deployment, GameState, Phase, TrooperState
-from ..table.geometry import Body, point_distance
+from ..table.geometry import Body, in_base_contact, point_distance
 from ..table.polygons import point_in_polygon, segment_polygon_distance
 from ..table.terrain_names import terrain_name
+from . import infiltration
+from .forward_deployment import within_forward_reach
 from .named_troopers import own_trooper
 
 LAST_STEP = 4
@@ -92,13 +96,13 @@ def decide_deploy(state: GameState, side: Side, command: Deploy) -> list[Event]:
     )
     body = Body(command.position, command.facing, profile.silhouette)
     zone = state.deployment_zones[state.initiative.zones[side]]
-    require(
-        zone.contains_body(body),
-        Reason.OUTSIDE_DEPLOYMENT_ZONE,
-        f"{profile.name} must be totally inside your deployment zone.",
-    )
+    if not zone.contains_body(body):
+        require_beyond_zone(state, trooper, body)
     problem = placement_problem(state, body, side)
     require(problem is None, Reason.BAD_POSITION, problem or "")
+    if not zone.contains_body(body) and not within_forward_reach(state, trooper, body) \
+            and infiltration.needs_roll(state, trooper, body):
+        return infiltrate(state, trooper, body, command)
     return [
         TrooperDeployed(
             trooper.id,
@@ -107,6 +111,58 @@ def decide_deploy(state: GameState, side: Side, command: Deploy) -> list[Event]:
             hidden=command.hidden,
             marker=profile.camouflage > 0 and not command.hidden,
         )
+    ]
+
+
+def require_beyond_zone(state: GameState, trooper: TrooperState, body: Body) -> None:
+    """Reject a base not totally inside the own Deployment Zone unless Forward Deployment
+    or Infiltration lets the trooper stand there (``forward_deployment``, ``infiltration``);
+    nobody deploys in the enemy zone or in base contact with an enemy (the wiki's
+    "Forward Deployment" reminder)."""
+    name = trooper.profile.name
+    reach = trooper.profile.forward_deployment
+    infiltrates = trooper.profile.infiltration
+    if not within_forward_reach(state, trooper, body) and not infiltrates:
+        beyond = f" or at most {reach} inches beyond it (Forward Deployment)" if reach else ""
+        require(False, Reason.OUTSIDE_DEPLOYMENT_ZONE,
+                f"{name} must be totally inside your deployment zone{beyond}.")
+    enemy_zone = state.deployment_zones[state.initiative.zones[trooper.side.other]]
+    require(not enemy_zone.touches_body(body), Reason.OUTSIDE_DEPLOYMENT_ZONE,
+            f"{name} may not deploy in the enemy Deployment Zone.")
+    for other in state.troopers.values():
+        if other.side is not trooper.side and other.on_table and in_base_contact(body, other.body()):
+            require(False, Reason.BAD_POSITION,
+                    f"{name} may not deploy in base contact with an enemy.")
+
+
+def infiltrate(state: GameState, trooper: TrooperState, body: Body, command: Deploy) -> list[Event]:
+    """Deployment in the enemy half by Infiltration: the PH-3 Roll, then the trooper placed
+    at ``body`` (passed) or as a Model at the command's fallback spot (failed)."""
+    name = trooper.profile.name
+    # A die rolled for a trooper in Hidden Deployment would be private, and every later die
+    # would shift with it: what the opponent sees would depend on a private fact
+    # (docs/fair-play.md). Not built (docs/rules-decisions/deployment-skills.md).
+    require(not command.hidden, Reason.SKILL_NOT_ALLOWED,
+            f"{name} may deploy hidden by Infiltration in your own half only: the referee "
+            "does not play Hidden Deployment in the enemy half.")
+    require(command.fallback is not None, Reason.BAD_POSITION,
+            f"{name} deploys in the enemy half on a PH-3 Roll: name where it stands inside "
+            "your Deployment Zone if the roll fails (fallback).")
+    assert command.fallback is not None
+    fallback = Body(command.fallback, command.fallback_facing, trooper.profile.silhouette)
+    zone = state.deployment_zones[state.initiative.zones[trooper.side]]
+    require(zone.contains_body(fallback), Reason.BAD_POSITION,
+            f"Spot if the PH-3 Roll fails: {name} must be totally inside your deployment zone.")
+    problem = placement_problem(state, fallback, trooper.side)
+    require(problem is None, Reason.BAD_POSITION, f"Spot if the PH-3 Roll fails: {problem}")
+    roll, dice = infiltration.infiltration_roll(state, trooper)
+    made = infiltration.passed(roll)
+    final = body if made else fallback
+    marker = trooper.profile.camouflage > 0
+    return [
+        InfiltrationRolled(trooper.id, body.position, body.facing, roll, made, marker, dice),
+        TrooperDeployed(trooper.id, final.position, final.facing, hidden=False,
+                        marker=marker and made),
     ]
 
 
@@ -182,3 +238,39 @@ def apply_deployment_step_ended(state: GameState, event: DeploymentStepEnded) ->
 
 def deployment_finished(state: GameState) -> bool:
     return state.phase is Phase.DEPLOYMENT and state.deployment.step > LAST_STEP
+
+
+def beyond_zone_options(state: GameState, troopers: list[TrooperState]) -> dict[str, Plain]:
+    """``options.deploy_beyond_zone``: per trooper of ``troopers`` (those it may deploy now)
+    that may deploy outside its Deployment Zone, how: ``forward_deployment`` (inches beyond
+    the zone, 0 without it) and ``infiltration`` (null, or the Success Value of the PH-3
+    Roll for the enemy half, and a legal ``fallback`` spot in its own zone for a failed roll;
+its own half needs no roll)."""
+    found: dict[str, Plain] = {}
+    for trooper in troopers:
+        profile = trooper.profile
+        if profile.forward_deployment <= 0 and not profile.infiltration:
+            continue
+        found[trooper.id] = {
+            "forward_deployment": profile.forward_deployment,
+            "infiltration": ({"success_value": infiltration.success_value(trooper),
+                              "fallback": _fallback_spot(state, trooper)}
+                             if profile.infiltration else None),
+        }
+    return found
+
+
+def _fallback_spot(state: GameState, trooper: TrooperState) -> Plain:
+    """A legal spot for a failed Infiltration Roll (the first free one on a one-inch grid
+    of its own zone), ``[x, y]``, or None: what a client may send as ``fallback``."""
+    zone = state.deployment_zones[state.initiative.zones[trooper.side]]
+    radius = Body((0.0, 0.0), 0.0, trooper.profile.silhouette).radius
+    y = zone.y0 + radius
+    while y <= zone.y1 - radius:
+        x = zone.x0 + radius
+        while x <= zone.x1 - radius:
+            if placement_problem(state, Body((x, y), 0.0, trooper.profile.silhouette), trooper.side) is None:
+                return [x, y]
+            x += 1.0
+        y += 1.0
+    return None

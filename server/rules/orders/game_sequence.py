@@ -22,6 +22,7 @@ from ..reasons import Reason
 from ..ruleset import options
 from ..state import GameResult, GameState, OrderCount, Phase
 from .airborne import final_victory_points
+from .chain_of_command import take_over
 from .lieutenant import appoint_at_end_of_turn
 from .order_pool import count_orders, orders_left
 from .retreat import retreat_threshold
@@ -68,7 +69,9 @@ def tactical_phase(state: GameState) -> list[Event]:
     lieutenant = next((t for t in state.troopers_of(side) if t.entry.lieutenant), None)
     if side not in state.loss_of_lieutenant and (
             lieutenant is None or not lieutenant.can_act or lieutenant.isolated):
-        events.append(LossOfLieutenant(side))
+        # Retreat! puts the whole army in Loss of Lieutenant: no Chain of Command then.
+        successor = None if events else take_over(state, side)
+        events.append(successor or LossOfLieutenant(side))
     return events
 
 
