@@ -13,6 +13,9 @@ export const SKILL_LABELS = {
   sixth_sense: () => "Sixth Sense",
   hacker: () => "Hacker",
   repeater: () => "Repeater",
+  fireteam_core: () => "Fireteam: Core",
+  fireteam_haris: () => "Fireteam: Haris",
+  fireteam_duo: () => "Fireteam: Duo",
 };
 
 /**

@@ -56,6 +56,7 @@ from ..table.line_of_fire import has_line_of_fire
 from ..table.routes import check_route
 from .command_tokens import check_coordinated_skills
 from .declarations import acting_body, coordinated, on_path, required_burst, supports_coordinated_cc
+from .fireteams import check_member_skills, member_may_idle
 from .impetuous import check_impetuous_route, check_impetuous_skill
 from .order_structure import may_follow
 from .retreat import check_retreat_may_declare
@@ -115,7 +116,10 @@ def _check_peripheral_skills(
         if order.peripherals
         else "Only a Controller activated with its Peripherals declares skills for them.",
     )
+    check_member_skills(state, order, skill, declared)  # a Fireteam's Order (fireteams.py)
     for entry in declared:
+        if isinstance(entry.skill, Idle) and member_may_idle(state, order, skill):
+            continue
         if isinstance(entry.skill, Idle) and not isinstance(skill, Idle) and coordinated(state, order):
             # DIGEST 3.4: a participant that cannot perform the Spearhead's skill performs
             # Idle, the others act; only for what its own state forbids (Engaged, Stunned...).
