@@ -1,5 +1,5 @@
-"""Fireteams (N5; not CodeOne in this slice): composition, forming, activation, Level and
-integrity.
+"""Fireteams (N5, DIGEST 3.5; not CodeOne in this slice): composition, forming, activation,
+Level and integrity.
 
 Rules read from the Infinity wiki's N5 pages "Fireteams Module", "Fireteams: Basic Rules",
 "Fireteam: Core", "Fireteam: Haris", "Fireteam: Duo", "Fireteam Bonuses", "Coherency" and
@@ -26,7 +26,8 @@ Rules read from the Infinity wiki's N5 pages "Fireteams Module", "Fireteams: Bas
 * A member activated on its own Order leaves its team first (``solo_activation``).
 * Integrity (``integrity_events``, an automatic step between Orders): a member that is Null,
   Isolated, off the table or out of the leader's Zone of Control leaves; a team left with
-  fewer than two members is cancelled.
+  fewer than two members is cancelled, and so is one whose leader is Null or Isolated
+  (DIGEST 3.5).
 """
 
 from __future__ import annotations
@@ -110,10 +111,8 @@ def composition_problem(state: GameState, side: Side, kind: str, leader: Trooper
     if kind not in SIZES:
         return "Name a Fireteam type: core, haris or duo."
     fewest, most = SIZES[kind]
-    limit = MAX_ON_TABLE.get(kind)
-    if limit is not None and sum(1 for t in state.fireteams
-                                 if t.side is side and t.kind == kind) >= limit:
-        return f"You may have only {limit} {KIND_NAMES[kind]} on the table at a time."
+    if at_limit(state, side, kind):
+        return f"You may have only {MAX_ON_TABLE[kind]} {KIND_NAMES[kind]} on the table at a time."
     if len(set(named)) != len(named):
         return "Name each member once."
     if not fewest <= len(named) <= most:
@@ -121,20 +120,55 @@ def composition_problem(state: GameState, side: Side, kind: str, leader: Trooper
         return f"A {KIND_NAMES[kind]} has {size} members, leader included."
     troopers = [own_trooper(state, side, t) for t in named]
     for trooper in troopers:
-        if not may_join(trooper, kind):
-            return f"{_name(trooper)} may not join a {KIND_NAMES[kind]}."
-        excluded = _exclusion(state, trooper)
-        if excluded is not None:
-            return excluded
-        if team_of(state, trooper.id) is not None:
-            return f"{_name(trooper)} is already in a Fireteam."
-    if len({t.entry.combat_group for t in troopers}) != 1:
-        return "Every member of a Fireteam belongs to the same Combat Group."
+        problem = member_problem(state, kind, trooper)
+        if problem is not None:
+            return problem
     head = troopers[0]
     for trooper in troopers[1:]:
-        if not in_zone_of_control(head.body(), trooper.body()):
-            return (f"{_name(trooper)} is not in Coherency: it must stand inside the Zone of "
-                    f"Control of the leader, {_name(head)}.")
+        problem = follower_problem(head, trooper)
+        if problem is not None:
+            return problem
+    return None
+
+
+def at_limit(state: GameState, side: Side, kind: str) -> bool:
+    """Whether the player has as many teams of ``kind`` on the table as its Chart allows."""
+    limit = MAX_ON_TABLE.get(kind)
+    return limit is not None and sum(
+        1 for t in state.fireteams if t.side is side and t.kind == kind) >= limit
+
+
+def member_problem(state: GameState, kind: str, trooper: TrooperState) -> str | None:
+    """Why the trooper may not be a member of a new team of ``kind`` now, or None."""
+    if not may_join(trooper, kind):
+        return f"{_name(trooper)} may not join a {KIND_NAMES[kind]}."
+    excluded = _exclusion(state, trooper)
+    if excluded is not None:
+        return excluded
+    if team_of(state, trooper.id) is not None:
+        return f"{_name(trooper)} is already in a Fireteam."
+    return None
+
+
+def follower_problem(leader: TrooperState, trooper: TrooperState) -> str | None:
+    """Why ``trooper`` may not follow ``leader`` in one team (Combat Group, Coherency)."""
+    if trooper.entry.combat_group != leader.entry.combat_group:
+        return "Every member of a Fireteam belongs to the same Combat Group."
+    if not in_zone_of_control(leader.body(), trooper.body()):
+        return (f"{_name(trooper)} is not in Coherency: it must stand inside the Zone of "
+                f"Control of the leader, {_name(leader)}.")
+    return None
+
+
+def forming_now(state: GameState, side: Side) -> str | None:
+    """When the player may form a team now: "deployment" (free), "command_token" (costs
+    one), or None."""
+    if not options(state.ruleset).command_tokens or state.order is not None:
+        return None
+    if state.phase is Phase.DEPLOYMENT and deployer(state) is side:
+        return "deployment"
+    if state.phase in (Phase.IMPETUOUS, Phase.ORDERS) and state.active is side:
+        return "command_token"
     return None
 
 
@@ -278,7 +312,9 @@ def integrity_events(state: GameState) -> list[Event]:
         if leaving is None:
             continue
         trooper, reason = leaving
-        cancelled = len(team.members) - 1 < MIN_MEMBERS
+        # DIGEST 3.5: a Null or Isolated leader cancels the whole team.
+        cancelled = (len(team.members) - 1 < MIN_MEMBERS
+                     or (trooper == team.leader and reason in ("null", "isolated")))
         return [FireteamLeft(team.side, team.leader, trooper, reason, cancelled)]
     return []
 

@@ -1,4 +1,5 @@
-"""N5 Fireteams: composition, forming, one Order for the team, Level, integrity.
+"""N5 Fireteams (DIGEST 3.5, 3.4): composition, forming, one Order for the team, Level,
+integrity.
 
 Read from the Infinity wiki's N5 pages "Fireteams Module" (who may not be in a Fireteam,
 2 to 5 Troopers on one Regular Order, Coherency in the leader's Zone of Control, members of
@@ -199,9 +200,49 @@ def test_a_null_member_leaves_between_orders_and_the_team_goes_on() -> None:
     assert state.fireteams[0].members == (L7, L8)
 
 
+def test_a_null_leader_cancels_the_team() -> None:
+    """DIGEST 3.5: the leader Null or Isolated cancels the team."""
+    state, _ = play(_table(), A, _form("core", L7, L8, L9))
+    leader = state.trooper(TrooperId(L7))
+    state = state.with_trooper(replace(leader, isolated=True))
+    state, _ = play(state, A, {"type": "activate", "trooper": WARDEN, "order": "regular"})
+    state, events = idle_out(state)
+    assert [e for e in events if isinstance(e, FireteamLeft)] == [
+        FireteamLeft(A, TrooperId(L7), TrooperId(L7), "isolated", True)]
+    assert state.fireteams == ()
+
+
 def test_fireteam_members_take_no_part_in_a_coordinated_order() -> None:
+    """DIGEST 3.4: Fireteam members are excluded from Coordinated Orders."""
     state, _ = play(_table(), A, _form("duo", L7, L8))
     body = {"type": "coordinate_order", "spearhead": L9, "troopers": [L7]}
     refused = decide(state, A, body)
     assert isinstance(refused, Rejected)
     assert state.phase is Phase.ORDERS
+
+
+def test_options_offer_the_teams_the_rules_accept_and_members_only_follow() -> None:
+    """`options` tells the truth: each offered leader with its listed troopers is accepted;
+    in the team's Order a member is offered movement and Idle, never an attack."""
+    from server.rules.options import seat_options
+
+    state = _table()
+    offered = seat_options(state, A)["fireteams"]
+    assert offered["cost"] == "command_token"
+    duo = offered["form"]["duo"]
+    assert duo["sizes"] == [2, 2] and set(duo["leaders"][L7]) >= {L8, L9, WARDEN}
+    assert TINKER not in duo["leaders"] and L11 not in duo["leaders"][L7]
+    for member in duo["leaders"][L7]:
+        assert not isinstance(decide(state, A, _form("duo", L7, member)), Rejected), member
+    state, _ = play(state, A, _form("core", L7, L8, L9))
+    offered = seat_options(state, A)["fireteams"]
+    assert "core" not in offered["form"]
+    assert set(offered["activate"]) == {L7, L8, L9}
+    assert offered["teams"] == [{"kind": "core", "leader": L7, "members": [L7, L8, L9], "level": 3}]
+    state, _ = play(state, A, {"type": "activate_fireteam", "leader": L7})
+    skills = seat_options(state, A)["skills"]
+    assert skills["fireteam"] is True and skills["bs_attack"], "the leader may shoot"
+    for member in (L8, L9):
+        assert skills["peripherals"][member]["bs_attack"] == {}
+        assert skills["peripherals"][member]["idle"] is True
+        assert "move" in skills["peripherals"][member]["route_skills"]
