@@ -32,7 +32,9 @@ def fireteam_options(state: GameState, side: Side) -> dict[str, Plain]:
     a leader's listed troopers of a size in ``sizes`` is accepted (each is judged alone and
     with the leader, as the rules core judges them)."""
     cost = forming_now(state, side)
-    if cost == "command_token" and state.command_tokens.held.get(side, 0) <= 0:
+    tokens = state.command_tokens
+    if cost == "command_token" and (tokens.held.get(side, 0) <= 0 or (
+            side in tokens.limited and tokens.spent_this_turn.get(side, 0) >= 1)):
         cost = None
     form: dict[str, Plain] = {}
     for kind in SIZES if cost is not None else ():
