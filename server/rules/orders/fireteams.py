@@ -20,9 +20,10 @@ Rules read from the Infinity wiki's N5 pages "Fireteams Module", "Fireteams: Bas
   leader's Zone of Control; for any other skill the members declare Idle
   (``check_member_skills``).
 * Level (``fireteam_level``): the largest number of members that count as one unit (1 when
-  all differ), shown with the team. Level 1's bonus (one Regular Order for the whole team)
-  is built; the bonuses of Levels 2-5 (BS Attack +1 SD, +3 Discover and +1 Dodge, +1 BS,
-  Sixth Sense) are not yet (docs/rules-decisions/fireteams.md).
+  all differ), shown with the team. Level 1 (one Regular Order for the whole team), Level 3's
+  +3 Discover and Level 4's +1 BS (``combat/fireteam_bonuses.py``) are built; Level 2's BS
+  Attack (+1 SD), Level 3's +1 Dodge and Level 5's Sixth Sense are not yet
+  (docs/rules-decisions/fireteams.md).
 * A member activated on its own Order leaves its team first (``solo_activation``).
 * Integrity (``integrity_events``, an automatic step between Orders): a member that is Null,
   Isolated, off the table or out of the leader's Zone of Control leaves; a team left with

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.rules.decision import Rejected
-from server.rules.events import CommandTokenSpent, FireteamFormed, FireteamLeft, OrderSpent
+from server.rules.events import CommandTokenSpent, FireteamFormed, FireteamLeft, OrderResolved, OrderSpent
 from server.rules.evolve import replace
 from server.rules.ids import Side, TrooperId
 from server.rules.orders.fireteams import fireteam_level
@@ -246,3 +246,48 @@ def test_options_offer_the_teams_the_rules_accept_and_members_only_follow() -> N
         assert skills["peripherals"][member]["bs_attack"] == {}
         assert skills["peripherals"][member]["idle"] is True
         assert "move" in skills["peripherals"][member]["route_skills"]
+
+
+def _leader_shot(state: GameState) -> dict[str, Any]:
+    from server.rules.options import seat_options
+
+    state, _ = play(state, A, {"type": "activate_fireteam", "leader": L7})
+    shot: dict[str, Any] = seat_options(state, A)["skills"]["bs_attack"]["line_rifle"]["shots"]["B-t1"]
+    return shot
+
+
+def test_level_4_gives_the_leaders_bs_attack_plus_1_shown_in_options_and_rolled() -> None:
+    """"Fireteam Bonuses" (DIGEST 3.5): Level 4, +1 BS; Level 3 has no such bonus. `options`
+    shows the final Success Value with it, and Resolution rolls with it."""
+    four, _ = play(_table(), A, _form("core", L7, L8, L9, SPRAY))
+    three, _ = play(_table(), A, _form("core", L7, L8, L9))
+    with_bonus, without = _leader_shot(four), _leader_shot(three)
+    assert {"source": "fireteam", "value": 1} in with_bonus["mods"]
+    assert all(m["source"] != "fireteam" for m in without["mods"])
+    assert with_bonus["sv"] == without["sv"] + 1
+    state, _ = play(four, A, {"type": "activate_fireteam", "leader": L7})
+    shoot = {"type": "declare_skill",
+             "skill": {"type": "bs_attack", "weapon": "line_rifle",
+                       "targets": [{"trooper": "B-t1", "burst": 3}]},
+             "peripherals": [{"trooper": m, "skill": {"type": "idle"}} for m in (L8, L9, SPRAY)]}
+    state, _ = play(state, A, shoot)
+    state, _ = close_aro_window(state)
+    state, _ = play(state, A, {"type": "declare_skill", "skill": {"type": "idle"},
+                               "peripherals": [{"trooper": m, "skill": {"type": "idle"}}
+                                               for m in (L8, L9, SPRAY)]})
+    _, events = close_aro_window(state)
+    (resolved,) = [e for e in events if isinstance(e, OrderResolved)]
+    (roll,) = [r for r in resolved.outcome.rolls if r.trooper == L7]
+    assert roll.success_value == with_bonus["sv"]
+
+
+def test_level_3_gives_plus_3_to_discover() -> None:
+    """"Fireteam Bonuses" (DIGEST 3.5): Level 3, +3 Discover; a Level 2 team has none."""
+    from server.rules.combat.fireteam_bonuses import fireteam_mods
+    from server.rules.combat.rolls import Mod
+
+    three, _ = play(_table(), A, _form("core", L7, L8, L9))
+    two, _ = play(_table(), A, _form("core", L7, L8, WARDEN))
+    assert fireteam_mods(three, TrooperId(L8), "discover") == (Mod("fireteam", 3),)
+    assert fireteam_mods(two, TrooperId(L8), "discover") == ()
+    assert fireteam_mods(three, TrooperId(L8), "bs_attack") == ()
