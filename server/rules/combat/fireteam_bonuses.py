@@ -3,8 +3,9 @@
 A member of a Fireteam whose Level is 3 or more rolls Discover with +3; at Level 4 or more
 its BS Attacks take +1 (BS, or the attribute its BS Weapon uses). In the Active Turn only
 the leader rolls (the members follow it or stay Idle, ``orders/fireteams.py``); in the
-Reactive Turn each member's ARO gets them. Not built: Level 2's BS Attack (+1 SD), Level 3's
-+1 Dodge and Level 5's Sixth Sense (docs/rules-decisions/fireteams.md).
+Reactive Turn each member's ARO gets them. Level 5's Sixth Sense is
+``orders/fireteams.grants_sixth_sense``. Not built: Level 2's BS Attack (+1 SD) and Level 3's
++1 Dodge (docs/rules-decisions/fireteams.md).
 """
 
 from __future__ import annotations

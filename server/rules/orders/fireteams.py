@@ -22,8 +22,8 @@ Rules read from the Infinity wiki's N5 pages "Fireteams Module", "Fireteams: Bas
 * Level (``fireteam_level``): the largest number of members that count as one unit (1 when
   all differ), shown with the team. Level 1 (one Regular Order for the whole team), Level 3's
   +3 Discover and Level 4's +1 BS (``combat/fireteam_bonuses.py``) are built; Level 2's BS
-  Attack (+1 SD), Level 3's +1 Dodge and Level 5's Sixth Sense are not yet
-  (docs/rules-decisions/fireteams.md).
+  Attack (+1 SD) and Level 3's +1 Dodge are not yet (docs/rules-decisions/fireteams.md);
+  Level 5 gives every member Sixth Sense (``grants_sixth_sense``).
 * A member activated on its own Order leaves its team first (``solo_activation``).
 * Integrity (``integrity_events``, an automatic step between Orders): a member that is Null,
   Isolated, off the table or out of the leader's Zone of Control leaves; a team left with
@@ -280,6 +280,15 @@ def check_member_skills(state: GameState, order: ActiveOrder, skill: Skill,
                 Reason.FIRETEAM_NOT_ALLOWED,
                 f"{_name(member)} must end its movement inside the Zone of Control of its "
                 f"leader, {_name(leader)} (Coherency).")
+
+
+SIXTH_SENSE_LEVEL = 5
+
+
+def grants_sixth_sense(state: GameState, trooper_id: TrooperId) -> bool:
+    """Level 5 ("Fireteam Bonuses"): every member has Sixth Sense."""
+    team = team_of(state, trooper_id)
+    return team is not None and fireteam_level(state, team.members) >= SIXTH_SENSE_LEVEL
 
 
 # --- integrity ---------------------------------------------------------------------------------

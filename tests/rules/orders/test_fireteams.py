@@ -291,3 +291,31 @@ def test_level_3_gives_plus_3_to_discover() -> None:
     assert fireteam_mods(three, TrooperId(L8), "discover") == (Mod("fireteam", 3),)
     assert fireteam_mods(two, TrooperId(L8), "discover") == ()
     assert fireteam_mods(three, TrooperId(L8), "bs_attack") == ()
+
+
+def test_level_5_gives_every_member_sixth_sense() -> None:
+    """"Fireteam Bonuses" (DIGEST 3.5, DIGEST 13): Level 5, Sixth Sense: an attacked member
+    facing away, beyond the attacker's Zone of Control, may react to it; a Level 4 team's
+    may not."""
+    from server.rules.events import AroWindowOpened
+    from server.rules.state import Fireteam
+    from tests.support.skirmish import skirmish
+
+    members = ("B-t3", "B-t4", "B-t5", "B-t14", "B-t15")  # Enforcers, all counted as one unit
+    spots = {"A-t7": (30, 4, 90.0), "B-t3": (30, 14, 90.0), "B-t4": (32, 16, 90.0),
+             "B-t5": (34, 16, 90.0), "B-t14": (36, 16, 90.0), "B-t15": (38, 16, 90.0),
+             "B-t1": (46, 46, 90.0), "A-t1": (1, 1, 270.0)}
+    shot = {"type": "declare_skill", "skill": {"type": "bs_attack", "weapon": "line_rifle",
+                                               "targets": [{"trooper": "B-t3", "burst": 3}]}}
+
+    def eligible(team: tuple[str, ...]) -> set[str]:
+        state = _able(skirmish(spots, ruleset="n5"), list(members), fireteam_unit="Enforcer")
+        state = replace(state, fireteams=(Fireteam(B, "core", TrooperId(team[0]),
+                                                   tuple(TrooperId(t) for t in team)),))
+        state, _ = play(state, A, {"type": "activate", "trooper": "A-t7", "order": "regular"})
+        _, events = play(state, A, shot)
+        window = next(e for e in events if isinstance(e, AroWindowOpened))
+        return {e.trooper for e in window.eligible if e.sixth_sense}
+
+    assert eligible(members) == {"B-t3"}
+    assert eligible(members[:4]) == set()
