@@ -24,3 +24,18 @@ test("the roster names the Fireteam types a trooper may join", () => {
   assert.deepEqual(skillsOf({ fireteam_core: true, fireteam_duo: true, fireteam_unit: "Lancer" }),
     ["Fireteam: Core", "Fireteam: Duo"]);
 });
+
+test("the local view folds a Fireteam formed, led by whoever declares its Order, losing members", async () => {
+  const { LocalView } = await import("../src/view.js");
+  const view = new LocalView();
+  view.applySnapshot({ version: 1, window: null, seats: {}, state: {
+    phase: "orders", troopers: [], orders: { pools: { 1: 5 } }, orders_spent: 0, fireteams: [] } });
+  view.applyEvents(2, [{ type: "fireteam_formed", side: "A", kind: "core", leader: "t1", members: ["t1", "t2", "t3"], level: 3 }]);
+  view.applyEvents(3, [{ type: "order_spent", order: 1, trooper: "t2", order_type: "regular", combat_group: 1, peripherals: ["t1", "t3"] }]);
+  assert.deepEqual(view.state.fireteams, [{ side: "A", kind: "core", leader: "t2", members: ["t1", "t2", "t3"] }]);
+  view.applyEvents(4, [{ type: "fireteam_left", side: "A", leader: "t2", trooper: "t2", reason: "coherency", cancelled: false }]);
+  assert.deepEqual(view.state.fireteams, [{ side: "A", kind: "core", leader: "t1", members: ["t1", "t3"] }]);
+  view.applyEvents(5, [{ type: "fireteam_left", side: "A", leader: "t1", trooper: "t3", reason: "null", cancelled: true }]);
+  assert.deepEqual(view.state.fireteams, []);
+  assert.equal(view.stale, false);
+});
