@@ -1,4 +1,4 @@
-"""Fireteams (N5, DIGEST 3.5; not CodeOne in this slice): composition, forming, activation,
+"""Fireteams (N5, DIGEST 3.5; CodeOne has none): composition, forming, activation,
 Level and integrity.
 
 Rules read from the Infinity wiki's N5 pages "Fireteams Module", "Fireteams: Basic Rules",
@@ -174,8 +174,9 @@ def forming_now(state: GameState, side: Side) -> str | None:
 
 
 def decide_form_fireteam(state: GameState, side: Side, command: FormFireteam) -> list[Event]:
+    # The wiki's Fireteams pages: "not used in CodeOne" (whose games hold no Command Tokens).
     require(options(state.ruleset).command_tokens, Reason.NOT_ALLOWED_BY_RULESET,
-            "This ruleset has no Fireteams in this referee yet.")
+            "CodeOne has no Fireteams.")
     require(state.order is None, Reason.ORDER_IN_PROGRESS, "Finish the current Order first.")
     deploying = state.phase is Phase.DEPLOYMENT and deployer(state) is side
     in_turn = (state.phase in (Phase.IMPETUOUS, Phase.ORDERS) and state.active is side)
