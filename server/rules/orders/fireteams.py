@@ -274,6 +274,11 @@ def check_member_skills(state: GameState, order: ActiveOrder, skill: Skill,
                     f"{_name(member)} follows its leader: only the leader performs "
                     f"{skill.TYPE}; the members declare Idle.")
             continue
+        if isinstance(entry.skill, Idle):
+            continue  # its state bars the movement (activation.py); Integrity judges it after
+        require(entry.skill.TYPE == skill.TYPE, Reason.FIRETEAM_NOT_ALLOWED,
+                f"{_name(member)} follows its leader: it declares the same skill "
+                f"({skill.TYPE}) with its own route.")
         route = getattr(entry.skill, "route", ())
         end = route[-1] if route else member.position
         assert end is not None

@@ -319,3 +319,24 @@ def test_level_5_gives_every_member_sixth_sense() -> None:
 
     assert eligible(members) == {"B-t3"}
     assert eligible(members[:4]) == set()
+
+
+def test_a_member_whose_state_bars_the_movement_stays_idle_and_the_others_move() -> None:
+    """DIGEST 3.4's rule for a joint activation, applied to a Fireteam's Order: a member that
+    cannot perform the leader's movement (its state forbids it) declares Idle; any other
+    member declares the same movement, not another one."""
+    state, _ = play(_table(), A, _form("core", L7, L8, L9))
+    stunned = state.trooper(TrooperId(L9))
+    state = state.with_trooper(replace(stunned, immobilized_b=True))
+    state, _ = play(state, A, {"type": "activate_fireteam", "leader": L7})
+    move = {"type": "declare_skill", "skill": {"type": "move", "route": [[10, 10], [10, 7]]},
+            "peripherals": [{"trooper": L8, "skill": {"type": "move", "route": [[12, 10], [12, 7]]}},
+                            {"trooper": L9, "skill": {"type": "idle"}}]}
+    lazy = {**move, "peripherals": [{"trooper": L8, "skill": {"type": "idle"}},
+                                    {"trooper": L9, "skill": {"type": "idle"}}]}
+    assert decide(state, A, lazy).code == "illegal_skill_combination"  # type: ignore[union-attr]
+    jump = {**move, "peripherals": [{"trooper": L8, "skill": {"type": "jump", "route": [[12, 10], [12, 7]]}},
+                                    {"trooper": L9, "skill": {"type": "idle"}}]}
+    assert decide(state, A, jump).code == "fireteam_not_allowed"  # type: ignore[union-attr]
+    state, _ = play(state, A, move)
+    assert state.trooper(TrooperId(L8)).position == (12, 7)
