@@ -340,3 +340,19 @@ def test_a_member_whose_state_bars_the_movement_stays_idle_and_the_others_move()
     assert decide(state, A, jump).code == "fireteam_not_allowed"  # type: ignore[union-attr]
     state, _ = play(state, A, move)
     assert state.trooper(TrooperId(L8)).position == (12, 7)
+
+
+def test_teams_and_their_events_survive_the_plain_form_and_the_replay() -> None:
+    """Implementation check beside DIGEST 3.5: a stored game (plain state, recorded events)
+    reads back with its Fireteams."""
+    from server.rules import engine
+    from server.rules.events import Event
+    from server.rules.plain import from_plain, to_plain
+
+    start = _table()
+    state, events = play(start, A, _form("core", L7, L8, L9))
+    state, more = play(state, A, {"type": "activate_fireteam", "leader": L8})
+    assert engine.state_from_plain(engine.state_to_plain(state)) == state
+    log = [*events, *more]
+    assert [from_plain(Event, to_plain(e), "event") for e in log] == log  # type: ignore[type-abstract]
+    assert engine.apply_all(start, log) == state
