@@ -87,6 +87,7 @@ export function describeTokenSpent(e, who) {
     case "hold_back": return [`Player ${e.side} spends a Command Token (Strategic): one more trooper is held back to deploy with the reserve; ${left}`];
     case "transfer_trooper": return [`Player ${e.side} spends a Command Token (Executive): `, who(e.trooper), ` joins Combat Group ${e.combat_group}; ${left}`];
     case "coordinated_order": return [`Player ${e.side} spends a Command Token on a Coordinated Order (Combat Group ${e.combat_group}), Spearhead `, who(e.trooper), `; ${left}`];
+    case "form_fireteam": return [`Player ${e.side} spends a Command Token to form a Fireteam led by `, who(e.trooper), `; ${left}`];
     default: return [`Player ${e.side} spends a Command Token (${e.use}); ${left}`];
   }
 }

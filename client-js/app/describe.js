@@ -20,6 +20,13 @@ import { describeTokenSpent } from "./command-tokens.js";
 
 const MINUS = "\u2212";
 
+/** Fireteam types and why a member leaves (server/rules/orders/fireteams.py). */
+const FIRETEAM_KINDS = /** @type {Record<string, string>} */ ({ core: "Fireteam: Core", haris: "Fireteam: Haris", duo: "Fireteam: Duo" });
+const FIRETEAM_LEFT = /** @type {Record<string, string>} */ ({
+  null: "Unconscious, Dead or off the table", isolated: "Isolated", coherency: "out of Coherency with its leader",
+  activated_alone: "activated on its own Order",
+});
+
 /** A signed whole number as Infinity writes a MOD: +3, −3, +0. @param {number} n */
 export const signed = (n) => (n < 0 ? `${MINUS}${Math.abs(n)}` : `+${n}`);
 
@@ -279,6 +286,8 @@ export function describeEvent(e, ctx = {}) {
         e.passed ? "passed, it deploys there" : "failed, it deploys as a model in its own Deployment Zone"];
     }
     case "command_token_spent": return describeTokenSpent(e, who);
+    case "fireteam_formed": return [`Player ${e.side} forms a ${FIRETEAM_KINDS[e.kind] ?? e.kind} (Level ${e.level}) led by `, who(e.leader), ": ", ...troopers(e.members ?? [], ctx)];
+    case "fireteam_left": return [who(e.trooper), ` leaves its Fireteam (${FIRETEAM_LEFT[e.reason] ?? e.reason})`, e.cancelled ? "; the Fireteam is cancelled" : ""];
     case "guts_failure_chosen": return [who(e.trooper), ` will ${e.fail ? "fail" : "roll"} its Guts Rolls (secret)`];
     case "states_phase_checked": return ["States Phase: ", ...troopers(e.stunned_cancelled ?? [], ctx), ` ${(e.stunned_cancelled ?? []).length === 1 ? "is" : "are"} no longer Stunned (cancelled automatically, no roll)`];
     case "clock_switched": return [e.running ? `Chess clock: player ${e.running}'s runs` : "Chess clocks stopped",
@@ -417,7 +426,8 @@ const VERB = { bs_attack: "shoots", cc_attack: "attacks in close combat", comms_
   discover: "tries to Discover", guts: "makes a Guts Roll", doctor: "treats (Doctor)",
   paramedic: "makes its PH Roll (Paramedic)", engineer: "repairs (Engineer)", forward_observer: "marks (Forward Observer)" };
 const MOD_NAME = { range: "range", partial_cover: "Partial Cover", targeted: "Targeted", mimetism: "Mimetism", stunned: "Stunned",
-  no_line_of_fire: "no LoF", surprise_attack: "Surprise Attack", suppressive_fire: "enemy Suppressive Fire" };
+  no_line_of_fire: "no LoF", surprise_attack: "Surprise Attack", suppressive_fire: "enemy Suppressive Fire",
+  fireteam: "Fireteam Bonus" };
 const MOD_CAP = 12;
 
 /** A MOD's name in words. @param {Record<string, any>} m @param {Record<string, any>} r */

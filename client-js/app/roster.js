@@ -184,6 +184,7 @@ export function renderRoster(container, view, role, ui, onSelect, onHover) {
   const state = view.state;
   if (!container || !state) return;
   const names = trooperNames(state);
+  teams = new Map((state.fireteams ?? []).flatMap((/** @type {any} */ team) => team.members.map((/** @type {string} */ m) => [m, team])));
   const active = new Set(state.order ? [state.order.trooper, ...(state.order.peripherals ?? [])] : []);
   const sides = role === "B" ? ["B", "A"] : ["A", "B"];
   const scroll = container.scrollTop;
@@ -237,6 +238,10 @@ export function renderRoster(container, view, role, ui, onSelect, onHover) {
   container.scrollTop = scroll;
 }
 
+/** Each trooper's Fireteam (open information, `state.fireteams`), set by renderRoster. @type {Map<string, any>} */
+let teams = new Map();
+const FIRETEAM_NAMES = /** @type {Record<string, string>} */ ({ core: "Fireteam: Core", haris: "Fireteam: Haris", duo: "Fireteam: Duo" });
+
 /** Whether the player left each side's "Not on the table" list open ("side:deploying"). */
 const offTableOpen = new Map();
 
@@ -266,6 +271,10 @@ function row(t, names, ui, active, onSelect, onHover, lossOfLieutenant = false) 
     top.append(el("span", { class: `rt-chip rt-state-${s}`, style: `background:${token.fill};color:${token.text ?? "#fff"}`, title: token.name },
       s === "lieutenant" ? "Lieutenant" : s === "marker" ? "Camo marker" : s === "hidden" ? "Hidden" : token.name.replace(/ \(.*\)$/, "")));
   }
+  const team = teams.get(t.id);
+  if (team) top.append(el("span", { class: "rt-chip rt-fireteam", "data-fireteam": team.leader,
+    title: `${FIRETEAM_NAMES[team.kind] ?? team.kind}: ${team.members.length} members${team.leader === t.id ? "; this trooper leads it" : ""}` },
+    team.leader === t.id ? "FT leader" : "FT"));
   if (!t.position && !t.hidden) top.append(el("span", { class: "rt-chip rt-state-off" }, "not deployed"));
   const spent = dead || t.condition === "unconscious";
   top.append(el("span", { class: `rt-order ${order.cls ?? ""}${spent ? " rt-no-order" : ""}`,

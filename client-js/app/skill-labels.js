@@ -24,6 +24,9 @@ export const SKILL_LABELS = {
   forward_observer: () => "Forward Observer",
   specialist_operative: () => "Specialist Operative",
   repeater: () => "Repeater",
+  fireteam_core: () => "Fireteam: Core",
+  fireteam_haris: () => "Fireteam: Haris",
+  fireteam_duo: () => "Fireteam: Duo",
 };
 
 /**

@@ -103,6 +103,7 @@ export const RuleReason = Object.freeze({
   GUTS_STILL_IN_REACH: "guts_still_in_reach",
   GUTS_NOT_IN_COVER: "guts_not_in_cover",
   GUTS_BASE_CONTACT: "guts_base_contact",
+  FIRETEAM_NOT_ALLOWED: "fireteam_not_allowed",
 });
 
 export const CloseCode = Object.freeze({

@@ -147,6 +147,9 @@ const FOLDS = {
   },
   order_spent(state, e) {
     state.orders_spent = (state.orders_spent ?? 0) + 1;
+    // A Fireteam's Order: the member that declares it is the team's leader from now on.
+    const team = e.peripherals?.length ? fireteamOf(state, e.trooper) : null;
+    if (team) team.leader = e.trooper;
     const orders = state.orders ?? {};
     if (e.private) {
       // The trooper's own Order, brought while in Hidden Deployment: in no pool (seeds 002/004).
@@ -243,6 +246,19 @@ const FOLDS = {
     else state.troopers.push({ id: e.trooper, side: e.side, position: e.position, facing: e.facing,
       profile: e.profile, marker: false, wounds: 0, condition: "normal" });
   },
+  fireteam_formed(state, e) {
+    state.fireteams = [...(state.fireteams ?? []), { side: e.side, kind: e.kind, leader: e.leader, members: [...e.members] }];
+  },
+  fireteam_left(state, e) {
+    const team = fireteamOf(state, e.trooper);
+    if (!team) return;
+    if (e.cancelled) {
+      state.fireteams = state.fireteams.filter((/** @type {any} */ t) => t !== team);
+      return;
+    }
+    team.members = team.members.filter((/** @type {string} */ m) => m !== e.trooper);
+    if (team.leader === e.trooper) team.leader = team.members[0];
+  },
   lieutenant_appointed(state, e) {
     // Only its own player gets this event: the choice (effective at the End of Turn) is secret.
     state.lieutenant_choice = { ...(state.lieutenant_choice ?? {}), [e.side]: e.trooper };
@@ -274,6 +290,11 @@ const FOLDS = {
  * @param {{type: string} & Record<string, any>} effect
  * @param {Record<string, any>} profiles profiles of revealed markers
  */
+/** The Fireteam (of `state.fireteams`) the trooper is in, or null. @param {Record<string, any>} state @param {string} id */
+function fireteamOf(state, id) {
+  return (state.fireteams ?? []).find((/** @type {any} */ t) => t.members.includes(id)) ?? null;
+}
+
 function applyEffect(state, effect, profiles) {
   const trooper = trooperIn(state, effect.trooper);
   if (!trooper) return;

@@ -30,6 +30,7 @@ from .orders.clocks import apply_clock_ran_out, apply_clock_switched
 from .orders.command_tokens import apply_command_token_spent
 from .orders.command_tokens import apply_turn_started as tokens_at_turn_start
 from .orders.deployment import apply_deployment_step_ended, apply_trooper_deployed
+from .orders.fireteams import apply_fireteam_activated, apply_fireteam_formed, apply_fireteam_left
 from .orders.game_sequence import (
     apply_game_ended,
     apply_loss_of_lieutenant,
@@ -44,6 +45,10 @@ from .orders.lieutenant import apply_lieutenant_appointed
 from .orders.order_pool import apply_order_spent, apply_orders_counted
 from .orders.states_phase import apply_states_phase_checked
 from .state import GameState
+
+
+def _order_spent(state: GameState, event: e.OrderSpent) -> GameState:
+    return apply_fireteam_activated(apply_order_spent(state, event), event)
 
 
 def apply_order_resolved(state: GameState, event: e.OrderResolved) -> GameState:
@@ -82,7 +87,9 @@ APPLIERS: dict[type[e.Event], Callable[[GameState, Any], GameState]] = {
     e.RetreatDeclared: apply_retreat_declared,
     e.OrdersCounted: apply_orders_counted,
     e.PhaseStarted: apply_phase_started,
-    e.OrderSpent: apply_order_spent,
+    e.OrderSpent: _order_spent,
+    e.FireteamFormed: apply_fireteam_formed,
+    e.FireteamLeft: apply_fireteam_left,
     e.SkillDeclared: apply_skill_declared,
     e.AroWindowOpened: apply_aro_window_opened,
     e.AroDeclared: apply_aro_declared,

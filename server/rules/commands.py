@@ -250,6 +250,27 @@ class CoordinateOrder(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class FormFireteam(Command):
+    """Form a Fireteam (``orders/fireteams.py``): in one's own deployment step, or in one's
+    Orders Phase between Orders by spending a Command Token. ``members``: the others."""
+
+    TYPE: ClassVar[str] = "form_fireteam"
+    kind: Literal["core", "haris", "duo"]
+    leader: TrooperId
+    members: tuple[TrooperId, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ActivateFireteam(Command):
+    """Spend one Regular Order of the team's Combat Group on a whole Fireteam, ``leader``
+    declaring (``orders/fireteams.py``); the members declare in ``declare_skill``'s
+    ``peripherals``."""
+
+    TYPE: ClassVar[str] = "activate_fireteam"
+    leader: TrooperId
+
+
+@dataclass(frozen=True, slots=True)
 class EndImpetuousPhase(Command):
     TYPE: ClassVar[str] = "end_impetuous_phase"
 

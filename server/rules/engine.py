@@ -34,6 +34,7 @@ from .orders.clocks import (
 )
 from .orders.command_tokens import decide_coordinate_order, decide_spend_command_token
 from .orders.deployment import decide_deploy, decide_end_deployment_step
+from .orders.fireteams import decide_activate_fireteam, decide_form_fireteam
 from .orders.game_sequence import decide_concede, decide_end_impetuous_phase, decide_end_turn
 from .orders.hidden_deployment import decide_reveal
 from .orders.initiative import decide_choose_initiative, decide_choose_remaining
@@ -94,6 +95,8 @@ HANDLERS: dict[type[c.Command], Handler] = {
     c.AppointLieutenant: decide_appoint_lieutenant,
     c.SpendCommandToken: decide_spend_command_token,
     c.CoordinateOrder: decide_coordinate_order,
+    c.FormFireteam: decide_form_fireteam,
+    c.ActivateFireteam: decide_activate_fireteam,
     c.ClockExpired: decide_clock_expired,
 }
 

@@ -388,6 +388,33 @@ class CommandTokenSpent(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class FireteamFormed(Event):
+    """A player formed a Fireteam (``orders/fireteams.py``): open information. ``members``
+    includes the ``leader``; ``level``: its Fireteam Level now."""
+
+    TYPE: ClassVar[str] = "fireteam_formed"
+    side: Side
+    kind: str
+    leader: TrooperId
+    members: tuple[TrooperId, ...]
+    level: int
+
+
+@dataclass(frozen=True, slots=True)
+class FireteamLeft(Event):
+    """A member left its Fireteam, or the Fireteam broke (``cancelled``: fewer than two
+    members stay, and all leave). ``reason``: "null", "isolated", "coherency", "impetuous"
+    (``orders/fireteams.py``). Open information."""
+
+    TYPE: ClassVar[str] = "fireteam_left"
+    side: Side
+    leader: TrooperId
+    trooper: TrooperId
+    reason: str
+    cancelled: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class StatesPhaseChecked(Event):
     """The States Phase checks of both players (seed 002): no roll, no ARO. Each trooper in
     ``stunned_cancelled`` was Stunned in this Player Turn and is no longer

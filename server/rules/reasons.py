@@ -57,3 +57,4 @@ class Reason(StrEnum):
     GUTS_STILL_IN_REACH = "guts_still_in_reach"  # still in an attacker's LoF (or Hacking Area)
     GUTS_NOT_IN_COVER = "guts_not_in_cover"  # not in Partial Cover from an attacker that sees it
     GUTS_BASE_CONTACT = "guts_base_contact"  # a Guts movement ends touching an enemy
+    FIRETEAM_NOT_ALLOWED = "fireteam_not_allowed"  # composition, timing or coherency of a Fireteam

@@ -307,6 +307,18 @@ class CommandTokens:
 
 
 @dataclass(frozen=True, slots=True)
+class Fireteam:
+    """A Fireteam on the table (``orders/fireteams.py``): open information. ``kind``:
+    "core", "haris" or "duo"; ``leader``: the member that declared its last Order (the
+    reference of Coherency), one of ``members``."""
+
+    side: Side
+    kind: str
+    leader: TrooperId
+    members: tuple[TrooperId, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Clocks:
     """Chess clocks (``orders/clocks.py``): open information. ``remaining`` is each side's
     time left when ``running`` started at room time ``since_ms`` (Unix ms, stamped by the
@@ -348,6 +360,8 @@ class GameState:
     retreat: frozenset[Side] = frozenset()
     result: GameResult | None = None
     command_tokens: CommandTokens = CommandTokens()
+    fireteams: tuple[Fireteam, ...] = ()
+    """The Fireteams on the table, of both sides (``orders/fireteams.py``)."""
     lieutenant_choice: Mapping[Side, TrooperId] = field(default_factory=dict)
     """The new Lieutenant each player in Loss of Lieutenant has named (``lieutenant``);
     private to that player."""

@@ -134,6 +134,8 @@ def view_state(state: GameState, viewer: Viewer) -> dict[str, Plain]:
         "order": _view_order(state, viewer),
         "orders_spent": state.orders_spent,
         "command_tokens": to_plain(state.command_tokens),
+        # Fireteams are open information: their type, leader and members (orders/fireteams.py).
+        "fireteams": to_plain(state.fireteams),
         "loss_of_lieutenant": sorted(s.value for s in state.loss_of_lieutenant),
         "retreat": sorted(s.value for s in state.retreat),
         "result": to_plain(state.result),

@@ -175,11 +175,23 @@ def _offered_skills(skills: dict[str, Any]) -> Iterator[Body]:
         peripherals = []
         for peripheral, own in joint.items():
             same = [s for s in _simple_skills(own) + _attack_skills(own) if _alike(skills, skill, s)]
+            if skills.get("fireteam"):  # a Fireteam's members stay Idle unless the leader moves
+                same = [{"type": "idle"}] if own.get("idle") else []
             if not same:
                 break
             peripherals.append({"trooper": peripheral, "skill": same[0]})
         else:
             yield _declare(skill, peripherals)
+
+
+def _following(skill: Body, start: list[float]) -> Body:
+    """A Fireteam member's copy of its leader's movement: the same route shifted to start
+    where the member stands (so it ends as far from the leader as it began)."""
+    route = skill["route"]
+    dx, dy = start[0] - route[0][0], start[1] - route[0][1]
+    mine: Body = {"type": skill["type"],
+                  "route": [start, *([round(x + dx, 3), round(y + dy, 3)] for x, y in route[1:])]}
+    return mine
 
 
 def _at(skill: Body, point: list[float] | None) -> Body:
@@ -232,9 +244,10 @@ class RandomPlayer:
 
     def accepted(self, body: Body) -> None:
         """The rules core accepted ``body`` from this seat."""
-        if body["type"] in ("activate", "coordinate_order"):
+        if body["type"] in ("activate", "coordinate_order", "activate_fireteam"):
             self.spent += 1
-        elif body["type"] in ("choose_guts_failure", "appoint_lieutenant", "spend_command_token"):
+        elif body["type"] in ("choose_guts_failure", "appoint_lieutenant", "spend_command_token",
+                              "form_fireteam"):
             self.aside += 1
 
     def candidates(self, options: dict[str, Any], view: View) -> Iterator[Body]:
@@ -374,6 +387,7 @@ class RandomPlayer:
         activate = options.get("activate") or {}
         if options.get("end_impetuous_phase") and (not activate or self.rng.random() < 0.3):
             yield {"type": "end_impetuous_phase"}
+        yield from self._fireteams(options.get("fireteams") or {})
         coordinate = options.get("coordinate") or {}
         if coordinate and self.spent < self.budget and self.rng.random() < 0.15:
             spearhead = self.rng.choice(sorted(coordinate))
@@ -395,6 +409,22 @@ class RandomPlayer:
             yield body
         if options.get("end_turn"):
             yield {"type": "end_turn"}
+
+    def _fireteams(self, offer: dict[str, Any]) -> Iterator[Body]:
+        """Sometimes form a Fireteam the options list (a leader and a legal number of its
+        listed troopers), or spend an Order on a team."""
+        form = offer.get("form") or {}
+        if form and self.aside < 3 and self.rng.random() < 0.5:
+            kind = self.rng.choice(sorted(form))
+            leader = self.rng.choice(sorted(form[kind]["leaders"]))
+            joining = form[kind]["leaders"][leader]
+            fewest, most = form[kind]["sizes"]
+            size = self.rng.randint(fewest, min(most, len(joining) + 1))
+            yield {"type": "form_fireteam", "kind": kind, "leader": leader,
+                   "members": self.rng.sample(joining, size - 1)}
+        leaders = offer.get("activate") or []
+        if leaders and self.spent < self.budget and self.rng.random() < 0.5:
+            yield {"type": "activate_fireteam", "leader": self.rng.choice(sorted(leaders))}
 
     # -- the active trooper's skills ------------------------------------------------------
 
@@ -459,7 +489,14 @@ class RandomPlayer:
         joint = skills.get("peripherals") or {}
         peripherals = []
         for peripheral, own in joint.items():
-            if "route" in skill:
+            if skills.get("fireteam") and "route" in skill:  # follow the leader, same offset
+                state = state or view()
+                mine = _following(skill, self._own(state, peripheral)["position"])
+            elif skills.get("fireteam"):
+                if not own.get("idle"):
+                    return None
+                mine = {"type": "idle"}
+            elif "route" in skill:
                 state = state or view()
                 mine = self._route_skill(state, skill["type"], own, peripheral)
             else:

@@ -155,6 +155,10 @@ def _terrain(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
 
 CATALOGUE: dict[str, Callable[[DataItem, TrooperFlags], NotRefereed | None]] = {
     "lieutenant": _lieutenant,
+    # Fireteams (issue 36 part 1): the Fireteam types a trooper may join (orders/fireteams.py).
+    "fireteam: core": _flag("fireteam_core"),
+    "fireteam: haris": _flag("fireteam_haris"),
+    "fireteam: duo": _flag("fireteam_duo"),
     "hacker": _flag("hacker"),
     "hacking device": _flag("hacker"),
     "camouflage": _camouflage,

@@ -73,6 +73,17 @@ class UnitProfile:
     training: Training
     troop_type: TroopType
     tactical_awareness: bool = False
+    # --- Fireteams (issue 36 part 1; orders/fireteams.py) ---
+    fireteam_core: bool = False
+    """May be a member of a Fireteam: Core (its army's Fireteams Chart lists its unit)."""
+    fireteam_haris: bool = False
+    """May be a member of a Fireteam: Haris."""
+    fireteam_duo: bool = False
+    """May be a member of a Fireteam: Duo."""
+    fireteam_unit: str = ""
+    """The unit a Fireteam counts it as for its Level (the Chart's term in brackets); empty:
+    its own unit name (``name``)."""
+    # --- end Fireteams ---
     impetuous: bool = False
     camouflage: int = 0
     mimetism: int = 0

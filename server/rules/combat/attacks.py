@@ -36,6 +36,7 @@ from ..table.geometry import Body, Point
 from .aro_plans import aro_skill
 from .camouflage import REVEALING_SKILLS
 from .direct_templates import is_direct_template, template_area
+from .fireteam_bonuses import fireteam_mods
 from .forward_observer import FORWARD_OBSERVER, planned_forward_observer
 from .mods import dodge_mods, sees
 from .outcome import BecameIdle, Effect, Revealed, WeaponUsed
@@ -88,8 +89,11 @@ def plan_declaration(state: GameState, trooper_id: TrooperId, skill: Skill) -> P
 
 
 def _with_state_mods(state: GameState, plan: Plan) -> Plan:
-    """A Stunned trooper's rolls take -3, whatever the skill (DIGEST 8; ``stunned.py``)."""
-    rolls = tuple(replace(r, mods=r.mods + mods) if (mods := stunned_mods(state.trooper(r.trooper)))
+    """A Stunned trooper's rolls take -3, whatever the skill (DIGEST 8; ``stunned.py``); a
+    Fireteam member's get its team's Bonuses (DIGEST 3.5; ``fireteam_bonuses.py``)."""
+    rolls = tuple(replace(r, mods=r.mods + mods)
+                  if (mods := stunned_mods(state.trooper(r.trooper))
+                      + fireteam_mods(state, r.trooper, r.skill))
                   else r for r in plan.rolls)
     return replace(plan, rolls=rolls)
 

@@ -10,6 +10,7 @@ from ..armies.skills import BsAttack, CcAttack, CommsAttack, Discover, ForwardOb
 from ..armies.weapons import Weapon
 from ..ids import TrooperId, WeaponId
 from ..orders.declarations import coordinated_cc_burst
+from ..orders.fireteams import grants_sixth_sense
 from ..ruleset import options
 from ..state import GameState, TrooperState
 from ..table.geometry import Body, Point, distance, in_base_contact
@@ -146,7 +147,9 @@ def planned_discover(state: GameState, seer: TrooperState, skill: Discover, seer
 
 
 def has_sixth_sense(state: GameState, trooper: TrooperState) -> bool:
-    return trooper.profile.sixth_sense and options(state.ruleset).sixth_sense
+    """Its profile's, or a Level 5 Fireteam's (``orders/fireteams.py``)."""
+    return ((trooper.profile.sixth_sense or grants_sixth_sense(state, trooper.id))
+            and options(state.ruleset).sixth_sense)
 
 
 def dodge_roll(trooper: TrooperState, active: bool, mods: tuple[Mod, ...]) -> PlannedRoll:

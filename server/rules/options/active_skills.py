@@ -41,6 +41,7 @@ from ..previews import preview, shown
 from ..state import ActiveOrder, GameState, OrderStep, OrderType, TrooperState
 from ..table.geometry import Point, in_base_contact
 from .accepted import SHOOTING, accepted, carried_weapons
+from .fireteams import restrict_members
 
 ROUTE_SKILLS = ("move", "cautious_move", "jump", "climb")
 """Skills whose legality depends on the route the player draws (judged on declaration)."""
@@ -71,6 +72,7 @@ def skill_options(state: GameState, side: Side, order: ActiveOrder) -> Plain:
                     if barred_by_state(state, state.trooper(p), probe)]
                 result["peripherals"][p]["cc_attack"] = _coordinated_cc_support(
                     state, state.trooper(p), result["peripherals"][p]["cc_attack"])
+        restrict_members(state, order, result)  # a Fireteam's members follow or stay Idle
     return result
 
 

@@ -43,6 +43,7 @@ from ..state import ActiveOrder, GameState, OrderType, Phase
 from .accepted import accepted
 from .active_skills import skill_options
 from .aros import aro_options
+from .fireteams import fireteam_options
 
 _ANY_ENTROPY = "0" * 64
 """A well-formed contribution to try each army with: only the army decides the answer."""
@@ -84,7 +85,8 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
     "close_aro_window": {"order", "step"} | None, "guts_move": {"order", "trooper", "reason",
     "default", "points", "max_move"} | None, "appoint_lieutenant": [trooper],
     "command_tokens": [spend_command_token body], "coordinate": {spearhead: [troopers that
-    may join its Coordinated Order]}}`` (shapes in docs/client.md). Empty lists/maps when the
+    may join its Coordinated Order]}, "fireteams": {"form", "cost", "activate", "teams"}
+    (``options/fireteams.py``)}`` (shapes in docs/client.md). Empty lists/maps when the
     seat has nothing to do.
     """
     order = state.order
@@ -125,6 +127,7 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
             if accepted(decide_appoint_lieutenant, state, side, c.AppointLieutenant(t.id))],
         "command_tokens": _command_tokens(state, side) if order is None else [],
         "coordinate": _coordinate(state, side) if order is None else {},
+        "fireteams": fireteam_options(state, side),
     }
 
 

@@ -62,6 +62,7 @@ from . import super_jump
 from .climbing_plus import climbs_while_moving
 from .command_tokens import check_coordinated_skills
 from .declarations import acting_body, coordinated, on_path, required_burst, supports_coordinated_cc
+from .fireteams import check_member_skills, fireteam_order, member_may_idle
 from .impetuous import check_impetuous_route, check_impetuous_skill
 from .order_structure import may_follow
 from .retreat import check_retreat_may_declare
@@ -123,14 +124,19 @@ def _check_peripheral_skills(
         if order.peripherals
         else "Only a Controller activated with its Peripherals declares skills for them.",
     )
+    check_member_skills(state, order, skill, declared)  # a Fireteam's Order (fireteams.py)
     for entry in declared:
-        if isinstance(entry.skill, Idle) and not isinstance(skill, Idle) and coordinated(state, order):
+        if isinstance(entry.skill, Idle) and member_may_idle(state, order, skill):
+            continue
+        if isinstance(entry.skill, Idle) and not isinstance(skill, Idle) and (
+                coordinated(state, order) or fireteam_order(state, order) is not None):
             # DIGEST 3.4: a participant that cannot perform the Spearhead's skill performs
             # Idle, the others act; only for what its own state forbids (Engaged, Stunned...).
             require(
                 barred_by_state(state, state.trooper(entry.trooper), skill),
                 Reason.ILLEGAL_SKILL_COMBINATION,
-                f"{entry.trooper} must perform the Spearhead's skill ({skill.TYPE}); it declares "
+                f"{entry.trooper} must perform the Spearhead's (or Fireteam leader's) skill "
+                f"({skill.TYPE}); it declares "
                 "Idle instead only when its state forbids that skill (Engaged, Stunned, "
                 "Immobilized, cannot move).",
             )

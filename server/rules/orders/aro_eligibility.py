@@ -24,6 +24,7 @@ from ..table.line_of_fire import has_line_of_fire
 from ..table.route_sight import RouteSight
 from ..table.zone_of_control import RouteInZones, in_zone_of_control
 from .declarations import acting_body, attacked_by
+from .fireteams import grants_sixth_sense
 
 
 def may_react(trooper: TrooperState) -> bool:
@@ -83,7 +84,8 @@ def _eligibility_through(state: GameState, order: ActiveOrder) -> dict[TrooperId
         lof = sight.seen_by(viewer)
         zoc = zones.entered_by(viewer)
         template = trooper.id in template_targets
-        sixth_sense = trooper.profile.sixth_sense and trooper.id in attacked
+        sixth_sense = ((trooper.profile.sixth_sense or grants_sixth_sense(state, trooper.id))
+                       and trooper.id in attacked)  # a Level 5 Fireteam's members too
         comms_target = trooper.id in hacked
         if cautious:
             # N5: Cautious Movement starting or ending inside a Hacking Area is seen by

@@ -61,6 +61,7 @@ from ..ruleset import Ruleset, options
 from ..state import ActiveOrder, CommandTokens, GameState, OrderCount, OrderType, Phase, TrooperState
 from .declarations import coordinated
 from .deployment import HOLD_BACK, deployer
+from .fireteams import team_of
 from .named_troopers import own_trooper
 
 TOKENS_PER_GAME = 4
@@ -340,7 +341,8 @@ def may_coordinate(state: GameState, trooper: TrooperState) -> bool:
     army = state.armies[trooper.side]
     return (trooper.can_act and trooper.profile.training is Training.REGULAR
             and not trooper.entry.is_peripheral and not army.peripherals_of(trooper.entry.id)
-            and not trooper.isolated and trooper.side not in state.loss_of_lieutenant)
+            and not trooper.isolated and trooper.side not in state.loss_of_lieutenant
+            and team_of(state, trooper.id) is None)  # a Fireteam member: never (fireteams.py)
 
 
 def decide_coordinate_order(state: GameState, side: Side, command: CoordinateOrder) -> list[Event]:

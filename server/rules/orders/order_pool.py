@@ -24,6 +24,7 @@ from ..reasons import Reason
 from ..ruleset import options
 from ..state import ActiveOrder, GameState, OrderCount, OrderStep, OrderType, Phase, TrooperState
 from ..table.geometry import Point
+from .fireteams import solo_activation
 from .named_troopers import own_trooper
 
 
@@ -102,7 +103,8 @@ def decide_activate(state: GameState, side: Side, command: Activate) -> list[Eve
     require(not owner.is_null, Reason.TROOPER_NULL, "Its Controller is in a Null state.")
     group = _check_order_source(state, trooper, owner, command)
     _check_peripherals(state, trooper, command.peripherals)
-    return [OrderSpent(state.orders_spent + 1, trooper.id, command.order, group, command.peripherals)]
+    return [*solo_activation(state, trooper),  # a Fireteam member alone leaves its team
+            OrderSpent(state.orders_spent + 1, trooper.id, command.order, group, command.peripherals)]
 
 
 def _check_peripherals(

@@ -31,6 +31,7 @@ from ..state import GameState, OrderStep, Phase
 from .aro import open_window
 from .clocks import out_of_time_turn_over
 from .deployment import deployment_finished
+from .fireteams import integrity_due, integrity_events
 from .game_sequence import (
     end_turn,
     first_turn,
@@ -97,6 +98,8 @@ AUTOMATIC_STEPS: tuple[AutomaticStep, ...] = (
     # reacts in turn, through its owner's window when it has a movement to choose.
     AutomaticStep("guts reaction", guts_reaction_pending, next_guts_reaction),
     AutomaticStep("order concluded", conclusion_over, conclude),
+    # Between Orders a Fireteam loses a member that is Null, Isolated or out of Coherency.
+    AutomaticStep("fireteam integrity", integrity_due, integrity_events),
     AutomaticStep("out of time", out_of_time_turn_over, lambda s: [end_turn(s)],
                   frozenset({Phase.IMPETUOUS, Phase.ORDERS})),
     AutomaticStep("impetuous phase over", _impetuous_over, lambda s: [PhaseStarted(Phase.ORDERS)],

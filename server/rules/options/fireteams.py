@@ -1,0 +1,81 @@
+"""The seat's Fireteam choices (``orders/fireteams.py``): which teams it may form now and
+which members may lead a team's Order; and, in a team's Order, what each member may
+declare (it follows the leader's movement or stays Idle)."""
+
+from __future__ import annotations
+
+from .. import commands as c
+from ..ids import Side
+from ..orders.fireteams import (
+    KIND_NAMES,
+    SIZES,
+    at_limit,
+    decide_activate_fireteam,
+    fireteam_level,
+    fireteam_order,
+    follower_problem,
+    forming_now,
+    member_problem,
+)
+from ..plain import Plain
+from ..state import ActiveOrder, GameState
+from .accepted import accepted
+
+MEMBER_CHOICES = ("index", "coordinated", "route_skills", "impetuous", "idle")
+"""What a member's choices keep in a Fireteam's Order: it moves with the leader or is Idle."""
+
+
+def fireteam_options(state: GameState, side: Side) -> dict[str, Plain]:
+    """``{"form": {kind: {"sizes": [fewest, most], "leaders": {leader: [troopers that may
+    join it]}}}, "cost": "deployment" | "command_token" | None, "activate": [members that may
+    declare their team's Order now], "teams": [{kind, leader, members, level}]}``. Any set of
+    a leader's listed troopers of a size in ``sizes`` is accepted (each is judged alone and
+    with the leader, as the rules core judges them)."""
+    cost = forming_now(state, side)
+    tokens = state.command_tokens
+    if cost == "command_token" and (tokens.held.get(side, 0) <= 0 or (
+            side in tokens.limited and tokens.spent_this_turn.get(side, 0) >= 1)):
+        cost = None
+    form: dict[str, Plain] = {}
+    for kind in SIZES if cost is not None else ():
+        if at_limit(state, side, kind):
+            continue
+        able = [t for t in state.troopers_of(side) if member_problem(state, kind, t) is None]
+        leaders = {leader.id: joining for leader in able
+                   if (joining := [t.id for t in able if t is not leader
+                                   and follower_problem(leader, t) is None])
+                   and len(joining) + 1 >= SIZES[kind][0]}
+        if leaders:
+            form[kind] = {"name": KIND_NAMES[kind], "sizes": list(SIZES[kind]), "leaders": leaders}
+    teams = [t for t in state.fireteams if t.side is side]
+    return {
+        "form": form,
+        "cost": cost if form else None,
+        "activate": [m for t in teams for m in t.members if state.order is None and accepted(
+            decide_activate_fireteam, state, side, c.ActivateFireteam(m))],
+        "teams": [{"kind": t.kind, "leader": t.leader, "members": list(t.members),
+                   "level": fireteam_level(state, t.members)} for t in teams],
+    }
+
+
+def _nothing(value: Plain) -> Plain:
+    """An offer of nothing, of the same shape (the client reads every key)."""
+    if isinstance(value, dict):
+        return {}
+    if isinstance(value, list):
+        return []
+    return False if isinstance(value, bool) else None
+
+
+def restrict_members(state: GameState, order: ActiveOrder, result: dict[str, Plain]) -> None:
+    """In a Fireteam's Order each member's choices keep only following the leader's
+    movement and Idle (what ``check_member_skills`` accepts)."""
+    if fireteam_order(state, order) is None or not isinstance(result.get("peripherals"), dict):
+        return
+    members = result["peripherals"]
+    assert isinstance(members, dict)
+    for member, offered in members.items():
+        if isinstance(offered, dict):
+            members[member] = {k: v if k in MEMBER_CHOICES else _nothing(v)
+                               for k, v in offered.items()}
+    result["fireteam"] = True
