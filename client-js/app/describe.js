@@ -272,7 +272,10 @@ export function describeEvent(e, ctx = {}) {
     case "lieutenant_appointed": return ["Your new Lieutenant will be ", who(e.trooper), " (secret; from the End of this Turn)"];
     case "command_token_spent": return describeTokenSpent(e, who);
     case "guts_failure_chosen": return [who(e.trooper), ` will ${e.fail ? "fail" : "roll"} its Guts Rolls (secret)`];
-    case "states_phase_checked": return ["States Phase: ", ...troopers(e.stunned_cancelled ?? [], ctx), ` ${(e.stunned_cancelled ?? []).length === 1 ? "is" : "are"} no longer Stunned (cancelled automatically, no roll)`];
+    case "states_phase_checked": return ["States Phase: ",
+      ...((e.stunned_cancelled ?? []).length ? [...troopers(e.stunned_cancelled, ctx), ` ${e.stunned_cancelled.length === 1 ? "is" : "are"} no longer Stunned (cancelled automatically, no roll)`] : []),
+      ...((e.stunned_cancelled ?? []).length && (e.dogged_dead ?? []).length ? ["; "] : []),
+      ...((e.dogged_dead ?? []).length ? [...troopers(e.dogged_dead, ctx), ` ${e.dogged_dead.length === 1 ? "dies" : "die"}: Dogged lasts only to the end of the turn`] : [])];
     case "clock_switched": return [e.running ? `Chess clock: player ${e.running}'s runs` : "Chess clocks stopped",
       ` (A ${clockFace(e.remaining?.A)}, B ${clockFace(e.remaining?.B)} left)`];
     case "clock_ran_out": return [`Player ${e.side}'s time ran out: no more Orders after the current one (it still declares AROs)`];
@@ -378,6 +381,9 @@ export function effectText(x, ctx = {}) {
     case "went_prone": return [who(x.trooper), ` goes Prone (${lookupWords(PRONE_REASON, x.reason)})`];
     case "targeted_set": return [who(x.trooper), ` is Targeted (${weaponName(x.program)})`];
     case "targeted_cleared": return [who(x.trooper), " is no longer Targeted"];
+    case "incapacitation_ignored": return [who(x.trooper), x.skill === "dogged"
+      ? " fights on with Dogged: treated as Normal until the States Phase of this turn, then Dead; one more wound kills it"
+      : " fights on with No Wound Incapacitation: treated as Normal; one more wound kills it"];
     case "stunned_set": return [who(x.trooper), ` is Stunned until the States Phase (${weaponName(x.weapon)}${weaponName(x.weapon).includes("Stun") ? "" : ": Stun"})`];
     case "isolated_set": return [who(x.trooper), ` is Isolated (${weaponName(x.weapon)}: E/M)`];
     case "isolated_cleared": return [who(x.trooper), " is no longer Isolated"];
@@ -527,6 +533,8 @@ export function outcomeLines(outcome, ctx = {}) {
       parts.push(`${r.attribute} ${r.base}: it failed a Saving Roll against Stun, so it fails without a die. `);
     } else if (r.chosen_failure) {
       parts.push(`${r.attribute} ${r.base}: its owner chose to fail it, no die rolled. `);
+    } else if (r.courage) {
+      parts.push(`${r.attribute} ${r.base}: Courage passes it, no die rolled. `);
     } else if (r.automatic_failure && r.success_value >= 1) {
       // No range band reaches the target: not a MOD, the attack fails without dice (DIGEST 5.2, 10.5).
       const range = longestRange(r);
@@ -540,7 +548,7 @@ export function outcomeLines(outcome, ctx = {}) {
       parts.push("Face to Face against ");
       opponents.forEach((o, i) => { if (i) parts.push(" and "); parts.push(who(o.trooper), `'s ${skillName(o.skill)}`); });
       parts.push(".", ...cancelText(r, opponents, ctx), " ");
-    } else if (!r.automatic_failure && !r.chosen_failure && !r.stun_failure && r.skill !== "guts") {
+    } else if (!r.automatic_failure && !r.chosen_failure && !r.stun_failure && !r.courage && r.skill !== "guts") {
       parts.push("Normal Roll. ");
     }
     parts.push({ text: textOf(verdict(r, ctx)), cls: "verdict" });
@@ -553,7 +561,7 @@ export function outcomeLines(outcome, ctx = {}) {
     const parts = [];
     const name = weaponName(s.weapon);
     const template = !attacked.has(`${s.attacker}|${s.weapon}`) && catalogueWeapon(s.weapon)?.kind === "direct_template";
-    parts.push({ ...who(s.trooper), cls: `${who(s.trooper).cls} who` }, ` saves against ${name}${name.includes(`(${s.ammo})`) ? "" : ` (${s.ammo})`} from `, who(s.attacker));
+    parts.push({ ...who(s.trooper), cls: `${who(s.trooper).cls} who` }, ` saves against ${name}${s.immune_to ? ` (${s.immune_to}: Immunity, as Normal ammunition)` : name.includes(`(${s.ammo})`) ? "" : ` (${s.ammo})`} from `, who(s.attacker));
     const hits = `${s.hits} hit${s.hits === 1 ? "" : "s"}${s.criticals ? ` + ${s.criticals} critical${s.criticals === 1 ? "" : "s"}` : ""}`;
     parts.push(`: ${template ? "hit by the template (a Direct Template weapon hits without a roll), " : ""}${hits}${s.partial_cover ? ", Partial Cover" : ""}; `);
     const count = s.rolls?.length ?? 0;

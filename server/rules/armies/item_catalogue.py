@@ -69,7 +69,7 @@ class DataItem:
 class TrooperFlags:
     """What the mapped items say about a trooper, gathered item by item."""
 
-    fields: dict[str, bool | int] = field(default_factory=dict)
+    fields: dict[str, bool | int | list[str]] = field(default_factory=dict)
     """``UnitProfile`` flags: hacker, hidden_deployment, mimetism..."""
     lieutenant: bool = False
     peripheral: bool = False
@@ -121,6 +121,38 @@ def _camouflage(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
     return None
 
 
+_IMMUNITY_CATEGORIES = {
+    "shock": "Shock", "ap": "AP", "da": "DA", "exp": "EXP", "t2": "T2", "e/m": "E/M",
+    "stun": "Stun", "total": "total", "isolated": "isolated", "iso": "isolated",
+    "immobilized-b": "immobilized_b", "imm-b": "immobilized_b", "stunned": "stunned",
+}
+"""An Immunity's written category -> the name ``combat/immunity.py`` reads."""
+
+
+def _add_immunity(flags: TrooperFlags, category: str) -> None:
+    held = flags.fields.get("immunities")
+    known = list(held) if isinstance(held, list) else []
+    if category not in known:
+        flags.fields["immunities"] = [*known, category]
+
+
+def _immunity(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
+    written = (*split_level(item.name)[1], *item.levels)
+    categories = [_IMMUNITY_CATEGORIES.get(normalise(text)) for text in written]
+    if not categories or None in categories:
+        return item.not_refereed("played without it: the referee plays Immunity against an "
+                                 "ammunition, Isolated, Immobilized-B, Stunned or Total")
+    for category in categories:
+        if category is not None:
+            _add_immunity(flags, category)
+    return None
+
+
+def _shock_immunity(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
+    _add_immunity(flags, "Shock")
+    return None
+
+
 CATALOGUE: dict[str, Callable[[DataItem, TrooperFlags], NotRefereed | None]] = {
     "lieutenant": _lieutenant,
     "hacker": _flag("hacker"),
@@ -129,6 +161,13 @@ CATALOGUE: dict[str, Callable[[DataItem, TrooperFlags], NotRefereed | None]] = {
     "mimetism": _mimetism,
     "hidden deployment": _flag("hidden_deployment"),
     "impetuous": _flag("impetuous"),
+    # -- issue 36, fighting skills --
+    "no wound incapacitation": _flag("nwi"),
+    "nwi": _flag("nwi"),
+    "dogged": _flag("dogged"),
+    "courage": _flag("courage"),
+    "immunity": _immunity,
+    "shock immunity": _shock_immunity,
     "tactical awareness": _flag("tactical_awareness"),
     "sixth sense": _flag("sixth_sense"),
     "combat jump": _flag("combat_jump"),

@@ -74,6 +74,20 @@ class UnitProfile:
     troop_type: TroopType
     tactical_awareness: bool = False
     impetuous: bool = False
+    # -- issue 36, fighting skills: how a trooper fights and takes damage --
+    nwi: bool = False
+    """No Wound Incapacitation: at wounds equal to VITA/STR it keeps acting as if Normal; any
+    further wound kills it (``combat/incapacitation.py``)."""
+    dogged: bool = False
+    """Dogged: like NWI, but only until the States Phase of that Player Turn, when it dies
+    (``combat/incapacitation.py``)."""
+    courage: bool = False
+    """Courage: passes its Guts Rolls without a die and never enters Retreat!
+    (``combat/courage.py``)."""
+    immunities: tuple[str, ...] = ()
+    """Immunity categories (``combat/immunity.py``): ammunition names ("Shock", "AP"...) it
+    treats as Normal, State names ("isolated", "stunned", "immobilized_b") it cannot enter,
+    or "total"."""
     camouflage: int = 0
     mimetism: int = 0
     hidden_deployment: bool = False

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..evolve import replace
 from ..ids import TrooperId
 from ..state import GameState, TrooperState
+from .incapacitation import IncapacitationSkill
 from .outcome import (
     BecameIdle,
     CoupDeGrace,
@@ -17,6 +18,7 @@ from .outcome import (
     Effect,
     ImmobilizedBCleared,
     ImmobilizedBSet,
+    IncapacitationIgnored,
     IsolatedCleared,
     IsolatedSet,
     Moved,
@@ -44,6 +46,8 @@ def apply_effect(state: GameState, effect: Effect) -> GameState:
       ``ImmobilizedBSet`` / ``ImmobilizedBCleared``: immobilized_b set / unset.
     * ``StunnedSet``: ``stunned_in`` set to the Player Turn being played (``state.round``,
       ``state.turn``); the States Phase of that turn cancels it (``stunned.py``).
+    * ``IncapacitationIgnored``: for Dogged, ``dogged_in`` set to the Player Turn being
+      played (its States Phase kills the trooper); for NWI a record only.
     * ``BecameIdle`` and ``CoupDeGrace`` change nothing: they are records (why a skill did
       nothing; why the ``Wounded`` that follows a Coup de Grâce needed no roll).
     """
@@ -52,6 +56,10 @@ def apply_effect(state: GameState, effect: Effect) -> GameState:
     trooper = state.trooper(_subject(effect))
     if isinstance(effect, StunnedSet):
         return state.with_trooper(replace(trooper, stunned_in=(state.round, state.turn)))
+    if isinstance(effect, IncapacitationIgnored):
+        if effect.skill != IncapacitationSkill.DOGGED:
+            return state
+        return state.with_trooper(replace(trooper, dogged_in=(state.round, state.turn)))
     return state.with_trooper(_changed(trooper, effect))
 
 
