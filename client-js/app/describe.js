@@ -406,7 +406,8 @@ export function effectText(x, ctx = {}) {
 const VERB = { bs_attack: "shoots", cc_attack: "attacks in close combat", comms_attack: "hacks", dodge: "dodges", reset: "resets",
   discover: "tries to Discover", guts: "makes a Guts Roll" };
 const MOD_NAME = { range: "range", partial_cover: "Partial Cover", targeted: "Targeted", mimetism: "Mimetism", stunned: "Stunned",
-  no_line_of_fire: "no LoF", surprise_attack: "Surprise Attack", suppressive_fire: "enemy Suppressive Fire" };
+  no_line_of_fire: "no LoF", surprise_attack: "Surprise Attack", suppressive_fire: "enemy Suppressive Fire",
+  martial_arts: "Martial Arts", martial_arts_opponent: "enemy Martial Arts" };
 const MOD_CAP = 12;
 
 /** A MOD's name in words. @param {Record<string, any>} m @param {Record<string, any>} r */

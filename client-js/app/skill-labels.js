@@ -11,6 +11,7 @@ export const SKILL_LABELS = {
   courage: () => "Courage",
   immunities: (v) => v.map((/** @type {string} */ c) => `Immunity (${
     ({ total: "Total", isolated: "Isolated", immobilized_b: "Immobilized-B", stunned: "Stunned" })[c] ?? c})`).join(", "),
+  martial_arts: (v) => `Martial Arts L${v}`,
   camouflage: (v) => `Camouflage (CAMO −${v})`,
   mimetism: (v) => `Mimetism (−${v})`,
   hidden_deployment: () => "Hidden Deployment",

@@ -153,6 +153,23 @@ def _shock_immunity(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
     return None
 
 
+_LEVEL = re.compile(r"^L(?P<level>\d)$", re.IGNORECASE)
+
+
+def _levelled(field_name: str, levels: range,
+              skill: str) -> Callable[[DataItem, TrooperFlags], NotRefereed | None]:
+    """A skill with numbered Levels ("Martial Arts L2"): its Level into ``field_name``."""
+    def apply(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
+        written = (*split_level(item.name)[1], *item.levels)
+        found = [int(m.group("level")) for text in written if (m := _LEVEL.match(text.strip()))]
+        if len(found) != 1 or found[0] not in levels:
+            return item.not_refereed(f"played without it: the referee plays {skill} "
+                                     f"L{levels.start} to L{levels.stop - 1}")
+        flags.fields[field_name] = found[0]
+        return None
+    return apply
+
+
 CATALOGUE: dict[str, Callable[[DataItem, TrooperFlags], NotRefereed | None]] = {
     "lieutenant": _lieutenant,
     "hacker": _flag("hacker"),
@@ -168,6 +185,7 @@ CATALOGUE: dict[str, Callable[[DataItem, TrooperFlags], NotRefereed | None]] = {
     "courage": _flag("courage"),
     "immunity": _immunity,
     "shock immunity": _shock_immunity,
+    "martial arts": _levelled("martial_arts", range(1, 6), "Martial Arts"),
     "tactical awareness": _flag("tactical_awareness"),
     "sixth sense": _flag("sixth_sense"),
     "combat jump": _flag("combat_jump"),

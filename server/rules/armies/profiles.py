@@ -88,6 +88,8 @@ class UnitProfile:
     """Immunity categories (``combat/immunity.py``): ammunition names ("Shock", "AP"...) it
     treats as Normal, State names ("isolated", "stunned", "immobilized_b") it cannot enter,
     or "total"."""
+    martial_arts: int = 0
+    """Martial Arts Level (0 for none, 1-5): MODs to its CC Attacks (``combat/martial_arts.py``)."""
     camouflage: int = 0
     mimetism: int = 0
     hidden_deployment: bool = False

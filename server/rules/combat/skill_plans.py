@@ -13,6 +13,7 @@ from ..orders.declarations import coordinated_cc_burst
 from ..ruleset import options
 from ..state import GameState, TrooperState
 from ..table.geometry import Body, Point, distance, in_base_contact
+from . import martial_arts
 from .camouflage import camouflaged as _camouflaged  # still a marker, all declarations made
 from .direct_templates import TemplateArea
 from .hacking import PROGRAMS, comms_mods, in_hacking_area, path_in_hacking_area
@@ -84,8 +85,9 @@ def planned_cc_attack(state: GameState, attacker: TrooperState, skill: CcAttack,
     assert burst is not None
     roll = PlannedRoll(
         trooper=attacker.id, active=active, skill="cc_attack", target=target.id,
-        weapon=weapon.id, attribute="CC", base=attacker.profile.cc, mods=(),
-        burst=burst,
+        weapon=weapon.id, attribute="CC", base=attacker.profile.cc,
+        mods=martial_arts.attack_mods(attacker.profile),  # its Opponent MOD: attacks.py
+        burst=burst + martial_arts.burst_bonus(attacker.profile),
         against_marker=_camouflaged(state, target.id),
     )
     return Plan(rolls=(roll,))
