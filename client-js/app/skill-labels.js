@@ -12,6 +12,7 @@ export const SKILL_LABELS = {
   immunities: (v) => v.map((/** @type {string} */ c) => `Immunity (${
     ({ total: "Total", isolated: "Isolated", immobilized_b: "Immobilized-B", stunned: "Stunned" })[c] ?? c})`).join(", "),
   martial_arts: (v) => `Martial Arts L${v}`,
+  total_reaction: () => "Total Reaction",
   camouflage: (v) => `Camouflage (CAMO −${v})`,
   mimetism: (v) => `Mimetism (−${v})`,
   hidden_deployment: () => "Hidden Deployment",

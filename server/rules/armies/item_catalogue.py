@@ -186,6 +186,7 @@ CATALOGUE: dict[str, Callable[[DataItem, TrooperFlags], NotRefereed | None]] = {
     "immunity": _immunity,
     "shock immunity": _shock_immunity,
     "martial arts": _levelled("martial_arts", range(1, 6), "Martial Arts"),
+    "total reaction": _flag("total_reaction"),
     "tactical awareness": _flag("tactical_awareness"),
     "sixth sense": _flag("sixth_sense"),
     "combat jump": _flag("combat_jump"),

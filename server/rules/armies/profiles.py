@@ -90,6 +90,8 @@ class UnitProfile:
     or "total"."""
     martial_arts: int = 0
     """Martial Arts Level (0 for none, 1-5): MODs to its CC Attacks (``combat/martial_arts.py``)."""
+    total_reaction: bool = False
+    """Total Reaction: its ARO BS Attacks use the weapon's full Burst (``combat/total_reaction.py``)."""
     camouflage: int = 0
     mimetism: int = 0
     hidden_deployment: bool = False
