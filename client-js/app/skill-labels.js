@@ -13,6 +13,7 @@ export const SKILL_LABELS = {
     ({ total: "Total", isolated: "Isolated", immobilized_b: "Immobilized-B", stunned: "Stunned" })[c] ?? c})`).join(", "),
   martial_arts: (v) => `Martial Arts L${v}`,
   total_reaction: () => "Total Reaction",
+  nanoscreen: () => "Nanoscreen",
   camouflage: (v) => `Camouflage (CAMO −${v})`,
   mimetism: (v) => `Mimetism (−${v})`,
   hidden_deployment: () => "Hidden Deployment",

@@ -187,6 +187,7 @@ CATALOGUE: dict[str, Callable[[DataItem, TrooperFlags], NotRefereed | None]] = {
     "shock immunity": _shock_immunity,
     "martial arts": _levelled("martial_arts", range(1, 6), "Martial Arts"),
     "total reaction": _flag("total_reaction"),
+    "nanoscreen": _flag("nanoscreen"),
     "tactical awareness": _flag("tactical_awareness"),
     "sixth sense": _flag("sixth_sense"),
     "combat jump": _flag("combat_jump"),

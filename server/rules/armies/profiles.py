@@ -92,6 +92,8 @@ class UnitProfile:
     """Martial Arts Level (0 for none, 1-5): MODs to its CC Attacks (``combat/martial_arts.py``)."""
     total_reaction: bool = False
     """Total Reaction: its ARO BS Attacks use the weapon's full Burst (``combat/total_reaction.py``)."""
+    nanoscreen: bool = False
+    """Nanoscreen: counts as in Partial Cover against BS Attacks (``combat/nanoscreen.py``)."""
     camouflage: int = 0
     mimetism: int = 0
     hidden_deployment: bool = False
