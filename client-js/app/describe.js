@@ -407,7 +407,8 @@ const VERB = { bs_attack: "shoots", cc_attack: "attacks in close combat", comms_
   discover: "tries to Discover", guts: "makes a Guts Roll" };
 const MOD_NAME = { range: "range", partial_cover: "Partial Cover", targeted: "Targeted", mimetism: "Mimetism", stunned: "Stunned",
   no_line_of_fire: "no LoF", surprise_attack: "Surprise Attack", suppressive_fire: "enemy Suppressive Fire",
-  martial_arts: "Martial Arts", martial_arts_opponent: "enemy Martial Arts", nanoscreen: "Nanoscreen" };
+  martial_arts: "Martial Arts", martial_arts_opponent: "enemy Martial Arts", nanoscreen: "Nanoscreen",
+  dodge: "Dodge skill MOD", enemy_dodge: "enemy Dodge MOD" };
 const MOD_CAP = 12;
 
 /** A MOD's name in words. @param {Record<string, any>} m @param {Record<string, any>} r */

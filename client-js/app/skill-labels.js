@@ -14,6 +14,7 @@ export const SKILL_LABELS = {
   martial_arts: (v) => `Martial Arts L${v}`,
   total_reaction: () => "Total Reaction",
   nanoscreen: () => "Nanoscreen",
+  dodge_mod: (v) => `Dodge (${v > 0 ? "+" : "−"}${Math.abs(v)})`,
   camouflage: (v) => `Camouflage (CAMO −${v})`,
   mimetism: (v) => `Mimetism (−${v})`,
   hidden_deployment: () => "Hidden Deployment",

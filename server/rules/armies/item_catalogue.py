@@ -170,6 +170,20 @@ def _levelled(field_name: str, levels: range,
     return apply
 
 
+_SIGNED_MOD = re.compile(r"^(?P<value>[+-]\d{1,2})$")
+
+
+def _dodge(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
+    """"Dodge (+3)" / "Dodge (-3)": a MOD to its Dodge (``combat/dodge_skill_mods.py``)."""
+    written = (*split_level(item.name)[1], *item.levels)
+    found = [int(m.group("value")) for text in written if (m := _SIGNED_MOD.match(text.strip()))]
+    if len(found) != 1 or len(written) != 1 or found[0] == 0:
+        return item.not_refereed("played without it: the referee plays a Dodge MOD such as "
+                                 "+3 or -3 only")
+    flags.fields["dodge_mod"] = found[0]
+    return None
+
+
 CATALOGUE: dict[str, Callable[[DataItem, TrooperFlags], NotRefereed | None]] = {
     "lieutenant": _lieutenant,
     "hacker": _flag("hacker"),
@@ -188,6 +202,7 @@ CATALOGUE: dict[str, Callable[[DataItem, TrooperFlags], NotRefereed | None]] = {
     "martial arts": _levelled("martial_arts", range(1, 6), "Martial Arts"),
     "total reaction": _flag("total_reaction"),
     "nanoscreen": _flag("nanoscreen"),
+    "dodge": _dodge,
     "tactical awareness": _flag("tactical_awareness"),
     "sixth sense": _flag("sixth_sense"),
     "combat jump": _flag("combat_jump"),

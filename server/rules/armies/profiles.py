@@ -94,6 +94,9 @@ class UnitProfile:
     """Total Reaction: its ARO BS Attacks use the weapon's full Burst (``combat/total_reaction.py``)."""
     nanoscreen: bool = False
     """Nanoscreen: counts as in Partial Cover against BS Attacks (``combat/nanoscreen.py``)."""
+    dodge_mod: int = 0
+    """The MOD written after its Dodge ("Dodge (+3)"): positive on its own Dodge roll,
+    negative on the enemy attacks Face to Face with it (``combat/dodge_skill_mods.py``)."""
     camouflage: int = 0
     mimetism: int = 0
     hidden_deployment: bool = False

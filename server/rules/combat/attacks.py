@@ -22,7 +22,7 @@ from ..orders.declarations import acting_body
 from ..ruleset import options
 from ..state import ActiveOrder, GameState, TrooperState
 from ..table.geometry import Body, Point
-from . import martial_arts
+from . import dodge_skill_mods, martial_arts
 from .aro_plans import aro_skill
 from .camouflage import REVEALING_SKILLS
 from .direct_templates import is_direct_template, template_area
@@ -83,10 +83,11 @@ def plan_declaration(state: GameState, trooper_id: TrooperId, skill: Skill) -> P
 
 
 def _with_opponent_mods(state: GameState, plan: Plan) -> Plan:
-    """The Opponent MODs of CC Special Skills on the rolls Face to Face with them
-    (``martial_arts.py``)."""
+    """The MODs a trooper's skill imposes on the enemy rolls Face to Face with it: Martial
+    Arts' Opponent MOD (``martial_arts.py``), a negative Dodge MOD (``dodge_skill_mods.py``)."""
     profiles = {roll.trooper: state.trooper(roll.trooper).profile for roll in plan.rolls}
-    return replace(plan, rolls=martial_arts.with_opponent_mods(plan.rolls, profiles))
+    rolls = martial_arts.with_opponent_mods(plan.rolls, profiles)
+    return replace(plan, rolls=dodge_skill_mods.with_enemy_mods(rolls, profiles))
 
 
 def _with_state_mods(state: GameState, plan: Plan) -> Plan:

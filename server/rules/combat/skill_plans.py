@@ -13,7 +13,7 @@ from ..orders.declarations import coordinated_cc_burst
 from ..ruleset import options
 from ..state import GameState, TrooperState
 from ..table.geometry import Body, Point, distance, in_base_contact
-from . import martial_arts
+from . import dodge_skill_mods, martial_arts
 from .camouflage import camouflaged as _camouflaged  # still a marker, all declarations made
 from .direct_templates import TemplateArea
 from .hacking import PROGRAMS, comms_mods, in_hacking_area, path_in_hacking_area
@@ -154,7 +154,8 @@ def has_sixth_sense(state: GameState, trooper: TrooperState) -> bool:
 def dodge_roll(trooper: TrooperState, active: bool, mods: tuple[Mod, ...]) -> PlannedRoll:
     return PlannedRoll(
         trooper=trooper.id, active=active, skill="dodge", target=None, weapon=None,
-        attribute="PH", base=trooper.profile.ph, mods=mods, burst=1,
+        attribute="PH", base=trooper.profile.ph,
+        mods=mods + dodge_skill_mods.own_mods(trooper.profile), burst=1,  # "Dodge (+3)"
     )
 
 
