@@ -22,7 +22,7 @@ from server.rules.combat.wounds import Condition
 from server.rules.events import StatesPhaseChecked
 from server.rules.ids import SPECTATOR, Side, TrooperId
 from server.rules.state import GameState
-from server.rules.views import view_event
+from server.rules.views import view_event, view_state
 from tests.support.games import fold_effects, play
 from tests.support.scenarios import build_state
 
@@ -103,3 +103,10 @@ def test_the_catalogue_maps_the_skill_to_its_profile_field(name: str, field: str
     flags = TrooperFlags()
     assert apply_item(DataItem(ItemKind.SKILL, name), flags) is None
     assert flags.fields == {field: True}
+
+
+def test_dogged_is_open_information_every_viewer_sees_its_turn() -> None:
+    state = _dogged_game()
+    for viewer in (A, B, SPECTATOR):
+        seen = next(t for t in view_state(state, viewer)["troopers"] if t["id"] == ENFORCER)
+        assert seen["dogged_in"] == [1, 1] and seen["condition"] == "normal", viewer

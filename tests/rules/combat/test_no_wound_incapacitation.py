@@ -12,13 +12,16 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from server.rules.armies.item_catalogue import DataItem, TrooperFlags, apply_item
 from server.rules.armies.not_refereed import ItemKind
 from server.rules.armies.weapons import Weapon
+from server.rules.combat.ammunition import Ammunition
 from server.rules.combat.outcome import IncapacitationIgnored, Outcome, WentProne, Wounded
 from server.rules.combat.resolution import resolve_order
-from server.rules.combat.wounds import Condition
+from server.rules.combat.wounds import Condition, apply_failed_saves
 from server.rules.ids import Side, TrooperId
 from server.rules.state import GameState
 from server.rules.views import view_state
@@ -102,3 +105,21 @@ def test_the_catalogue_maps_the_skill_to_its_profile_field(name: str, field: str
     flags = TrooperFlags()
     assert apply_item(DataItem(ItemKind.SKILL, name), flags) is None
     assert flags.fields == {field: True}
+
+
+@settings(max_examples=300, deadline=None)
+@given(vita=st.integers(1, 4), before=st.integers(0, 5), failed=st.integers(0, 4),
+       ammo=st.sampled_from([Ammunition.N, Ammunition.DA, Ammunition.SHOCK, Ammunition.T2]),
+       structure=st.booleans())
+def test_nwi_the_wound_track_never_leaves_the_trooper_unconscious(
+        vita: int, before: int, failed: int, ammo: Ammunition, structure: bool) -> None:
+    """DIGEST 7.7 with NWI, for any wounds so far and any failed saves: never Unconscious;
+    Dead exactly past VITA, or at it through Shock on VITA (Shock kills VITA 1 at once)."""
+    assume(before <= vita)  # a trooper still standing (NWI keeps it Normal at VITA)
+    outcome = apply_failed_saves(before, failed, vita, ammo, Condition.NORMAL,
+                                 structure=structure, ignores_unconscious=True)
+    assert outcome.condition is not Condition.UNCONSCIOUS
+    shock = ammo is Ammunition.SHOCK and not structure
+    dead = outcome.wounds > vita or (
+        outcome.wounds > before and (outcome.wounds == vita or vita == 1) and shock)
+    assert (outcome.condition is Condition.DEAD) is dead
