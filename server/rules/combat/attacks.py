@@ -73,10 +73,12 @@ def plan_declaration(state: GameState, trooper_id: TrooperId, skill: Skill) -> P
         index = len(order.for_trooper(trooper_id).skills) - 1
         return _with_state_mods(state, _active_skill(state, trooper, skill, index))
     aro = _with_state_mods(state, _as_aro(aro_skill(state, reactor=trooper, skill=skill)))
-    # The active troopers' attacks are declared by now: an ARO's preview includes what they
-    # impose on it in the Face to Face Roll (Martial Arts' Opponent MOD).
+    # The active troopers' CC Attacks on this reactor are declared by now: an ARO's preview
+    # includes what they impose on it in the Face to Face Roll (Martial Arts' Opponent MOD).
+    # Only those are planned again: options previews every ARO, so this stays cheap.
     declared = [roll for activated in order.activated
                 for index, active_skill in enumerate(order.for_trooper(activated).skills)
+                if isinstance(active_skill, CcAttack) and active_skill.target == trooper_id
                 for roll in _active_skill(state, state.trooper(activated), active_skill, index).rolls]
     opposed = _with_opponent_mods(state, Plan(rolls=(*declared, *aro.rolls)))
     return replace(aro, rolls=opposed.rolls[len(declared):])
