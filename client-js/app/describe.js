@@ -289,7 +289,10 @@ export function describeEvent(e, ctx = {}) {
     case "fireteam_formed": return [`Player ${e.side} forms a ${FIRETEAM_KINDS[e.kind] ?? e.kind} (Level ${e.level}) led by `, who(e.leader), ": ", ...troopers(e.members ?? [], ctx)];
     case "fireteam_left": return [who(e.trooper), ` leaves its Fireteam (${FIRETEAM_LEFT[e.reason] ?? e.reason})`, e.cancelled ? "; the Fireteam is cancelled" : ""];
     case "guts_failure_chosen": return [who(e.trooper), ` will ${e.fail ? "fail" : "roll"} its Guts Rolls (secret)`];
-    case "states_phase_checked": return ["States Phase: ", ...troopers(e.stunned_cancelled ?? [], ctx), ` ${(e.stunned_cancelled ?? []).length === 1 ? "is" : "are"} no longer Stunned (cancelled automatically, no roll)`];
+    case "states_phase_checked": return ["States Phase: ",
+      ...((e.stunned_cancelled ?? []).length ? [...troopers(e.stunned_cancelled, ctx), ` ${e.stunned_cancelled.length === 1 ? "is" : "are"} no longer Stunned (cancelled automatically, no roll)`] : []),
+      ...((e.stunned_cancelled ?? []).length && (e.dogged_dead ?? []).length ? ["; "] : []),
+      ...((e.dogged_dead ?? []).length ? [...troopers(e.dogged_dead, ctx), ` ${e.dogged_dead.length === 1 ? "dies" : "die"}: Dogged lasts only to the end of the turn`] : [])];
     case "clock_switched": return [e.running ? `Chess clock: player ${e.running}'s runs` : "Chess clocks stopped",
       ` (A ${clockFace(e.remaining?.A)}, B ${clockFace(e.remaining?.B)} left)`];
     case "clock_ran_out": return [`Player ${e.side}'s time ran out: no more Orders after the current one (it still declares AROs)`];
@@ -403,6 +406,9 @@ export function effectText(x, ctx = {}) {
     case "went_prone": return [who(x.trooper), ` goes Prone (${lookupWords(PRONE_REASON, x.reason)})`];
     case "targeted_set": return [who(x.trooper), ` is Targeted (${x.program === "forward_observer" ? "Forward Observer" : weaponName(x.program)})`];
     case "targeted_cleared": return [who(x.trooper), " is no longer Targeted"];
+    case "incapacitation_ignored": return [who(x.trooper), x.skill === "dogged"
+      ? " fights on with Dogged: treated as Normal until the States Phase of this turn, then Dead; one more wound kills it"
+      : " fights on with No Wound Incapacitation: treated as Normal; one more wound kills it"];
     case "stunned_set": return [who(x.trooper), ` is Stunned until the States Phase (${weaponName(x.weapon)}${weaponName(x.weapon).includes("Stun") ? "" : ": Stun"})`];
     case "isolated_set": return [who(x.trooper), ` is Isolated (${weaponName(x.weapon)}: E/M)`];
     case "isolated_cleared": return [who(x.trooper), " is no longer Isolated"];
@@ -427,7 +433,9 @@ const VERB = { bs_attack: "shoots", cc_attack: "attacks in close combat", comms_
   paramedic: "makes its PH Roll (Paramedic)", engineer: "repairs (Engineer)", forward_observer: "marks (Forward Observer)" };
 const MOD_NAME = { range: "range", partial_cover: "Partial Cover", targeted: "Targeted", mimetism: "Mimetism", stunned: "Stunned",
   no_line_of_fire: "no LoF", surprise_attack: "Surprise Attack", suppressive_fire: "enemy Suppressive Fire",
-  fireteam: "Fireteam Bonus" };
+  fireteam: "Fireteam Bonus",
+  martial_arts: "Martial Arts", martial_arts_opponent: "enemy Martial Arts", nanoscreen: "Nanoscreen",
+  dodge: "Dodge skill MOD", enemy_dodge: "enemy Dodge MOD" };
 const MOD_CAP = 12;
 
 /** A MOD's name in words. @param {Record<string, any>} m @param {Record<string, any>} r */
@@ -554,6 +562,8 @@ export function outcomeLines(outcome, ctx = {}) {
       parts.push(`${r.attribute} ${r.base}: it failed a Saving Roll against Stun, so it fails without a die. `);
     } else if (r.chosen_failure) {
       parts.push(`${r.attribute} ${r.base}: its owner chose to fail it, no die rolled. `);
+    } else if (r.courage) {
+      parts.push(`${r.attribute} ${r.base}: Courage passes it, no die rolled. `);
     } else if (r.automatic_failure && r.success_value >= 1) {
       // No range band reaches the target: not a MOD, the attack fails without dice (DIGEST 5.2, 10.5).
       const range = longestRange(r);
@@ -567,7 +577,7 @@ export function outcomeLines(outcome, ctx = {}) {
       parts.push("Face to Face against ");
       opponents.forEach((o, i) => { if (i) parts.push(" and "); parts.push(who(o.trooper), `'s ${skillName(o.skill)}`); });
       parts.push(".", ...cancelText(r, opponents, ctx), " ");
-    } else if (!r.automatic_failure && !r.chosen_failure && !r.stun_failure && r.skill !== "guts") {
+    } else if (!r.automatic_failure && !r.chosen_failure && !r.stun_failure && !r.courage && r.skill !== "guts") {
       parts.push("Normal Roll. ");
     }
     parts.push({ text: textOf(verdict(r, ctx)), cls: "verdict" });
@@ -580,7 +590,7 @@ export function outcomeLines(outcome, ctx = {}) {
     const parts = [];
     const name = weaponName(s.weapon);
     const template = !attacked.has(`${s.attacker}|${s.weapon}`) && catalogueWeapon(s.weapon)?.kind === "direct_template";
-    parts.push({ ...who(s.trooper), cls: `${who(s.trooper).cls} who` }, ` saves against ${name}${name.includes(`(${s.ammo})`) ? "" : ` (${s.ammo})`} from `, who(s.attacker));
+    parts.push({ ...who(s.trooper), cls: `${who(s.trooper).cls} who` }, ` saves against ${name}${s.immune_to ? ` (${s.immune_to}: Immunity, as Normal ammunition)` : name.includes(`(${s.ammo})`) ? "" : ` (${s.ammo})`} from `, who(s.attacker));
     const hits = `${s.hits} hit${s.hits === 1 ? "" : "s"}${s.criticals ? ` + ${s.criticals} critical${s.criticals === 1 ? "" : "s"}` : ""}`;
     parts.push(`: ${template ? "hit by the template (a Direct Template weapon hits without a roll), " : ""}${hits}${s.partial_cover ? ", Partial Cover" : ""}; `);
     const count = s.rolls?.length ?? 0;

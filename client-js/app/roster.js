@@ -15,6 +15,8 @@ export const STATE_TOKENS = {
   targeted: { code: "TGT", name: "Targeted", fill: "#e0182d" },
   isolated: { code: "ISO", name: "Isolated", fill: "#7a3fb0" },
   stunned: { code: "STUN", name: "Stunned (no Attacks, -3 to rolls but saves)", fill: "#2b7bd6" },
+  nwi: { code: "NWI", name: "No Wound Incapacitation (fights on; one more wound kills it)", fill: "#d2401f" },
+  dogged: { code: "DOGGED", name: "Dogged (fights on; Dead in this turn's States Phase)", fill: "#d2401f" },
   suppressive_fire: { code: "SUP.FIRE", name: "Suppressive Fire", fill: "#e07b18", text: "#000" },
   hidden: { code: "HIDDEN", name: "Hidden Deployment (yours; the opponent does not see it)", fill: "#4b5563" },
   marker: { code: "CAMO", name: "Camouflage marker", fill: "#1f6f62" },
@@ -23,7 +25,7 @@ export const STATE_TOKENS = {
 
 /**
  * The states a trooper shows, in the order the tokens are drawn. Only what the view carries:
- * `immobilized`/`isolated`/`stunned_in` when a state has them; `lieutenant` only for one's own troopers
+ * `immobilized`/`isolated`/`stunned_in`/`dogged_in` when a state has them (NWI: at wounds = VITA, still Normal); `lieutenant` only for one's own troopers
  * (only they carry `entry`).
  * @param {Record<string, any>} t @returns {string[]}
  */
@@ -32,6 +34,8 @@ export function trooperStates(t) {
   if (t.entry?.lieutenant) states.push("lieutenant");
   if (t.condition === "dead") states.push("dead");
   else if (t.condition === "unconscious") states.push("unconscious");
+  else if (t.dogged_in) states.push("dogged");
+  else if (t.profile?.nwi && t.profile?.vita && t.wounds >= t.profile.vita) states.push("nwi");
   if (t.prone) states.push("prone");
   if (t.immobilized || t.immobilized_b || t.condition === "immobilized") states.push("immobilized");
   if (t.targeted) states.push("targeted");

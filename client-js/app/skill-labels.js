@@ -1,11 +1,20 @@
 // What a trooper has, in the rules' words: one label per profile field the rules read
 // (server/rules/armies/profiles.py), for the roster's skills line and the trooper's details.
-// A field whose value is false, 0 or absent is not shown.
+// A field whose value is false, 0, empty or absent is not shown.
 
 /** @type {Record<string, (value: any) => string>} */
 export const SKILL_LABELS = {
   tactical_awareness: () => "Tactical Awareness",
   impetuous: () => "Impetuous",
+  nwi: () => "No Wound Incapacitation",
+  dogged: () => "Dogged",
+  courage: () => "Courage",
+  immunities: (v) => v.map((/** @type {string} */ c) => `Immunity (${
+    ({ total: "Total", isolated: "Isolated", immobilized_b: "Immobilized-B", stunned: "Stunned" })[c] ?? c})`).join(", "),
+  martial_arts: (v) => `Martial Arts L${v}`,
+  total_reaction: () => "Total Reaction",
+  nanoscreen: () => "Nanoscreen",
+  dodge_mod: (v) => `Dodge (${v > 0 ? "+" : "−"}${Math.abs(v)})`,
   camouflage: (v) => `Camouflage (CAMO −${v})`,
   mimetism: (v) => `Mimetism (−${v})`,
   hidden_deployment: () => "Hidden Deployment",
@@ -38,6 +47,6 @@ export const SKILL_LABELS = {
 export function skillsOf(profile) {
   if (!profile) return [];
   return Object.entries(SKILL_LABELS)
-    .filter(([field]) => profile[field] && !(field === "mimetism" && profile.camouflage === profile.mimetism))
+    .filter(([field]) => profile[field] && !(Array.isArray(profile[field]) && !profile[field].length) && !(field === "mimetism" && profile.camouflage === profile.mimetism))
     .map(([field, label]) => label(profile[field]));
 }

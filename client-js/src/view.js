@@ -272,6 +272,10 @@ const FOLDS = {
       const trooper = trooperIn(state, id);
       if (trooper) trooper.stunned_in = null;
     }
+    for (const id of e.dogged_dead ?? []) {
+      const trooper = trooperIn(state, id);
+      if (trooper) Object.assign(trooper, { condition: "dead", dogged_in: null });
+    }
   },
   turn_ended(state, e) {
     state.order = null;
@@ -328,6 +332,9 @@ function applyEffect(state, effect, profiles) {
       break;
     case "stunned_set":
       trooper.stunned_in = [state.round, state.turn];
+      break;
+    case "incapacitation_ignored":
+      if (effect.skill === "dogged") trooper.dogged_in = [state.round, state.turn];
       break;
     case "immobilized_b_cleared":
       trooper.immobilized_b = false;

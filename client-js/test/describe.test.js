@@ -288,3 +288,18 @@ test("a player's acceptance of both lists' not-refereed items in the log", () =>
   assert.equal(d.textOf(d.describeEvent({ type: "armies_accepted", side: "B" })),
     "Player B accepted both lists, with what the referee does not play");
 });
+
+test("fighting skills in words: NWI and Dogged keep a trooper up, Dogged dies in the States Phase, Courage passes Guts, Immunity and Martial Arts", () => {
+  assert.match(d.textOf(d.effectText({ type: "incapacitation_ignored", trooper: "B-t3", skill: "nwi" })),
+    /fights on with No Wound Incapacitation: treated as Normal; one more wound kills it$/);
+  assert.match(d.textOf(d.effectText({ type: "incapacitation_ignored", trooper: "B-t3", skill: "dogged" })),
+    /fights on with Dogged: treated as Normal until the States Phase of this turn, then Dead/);
+  assert.match(d.textOf(d.describeEvent({ type: "states_phase_checked", round: 1, turn: 1, stunned_cancelled: [], dogged_dead: ["B-t3"] })),
+    /^States Phase: .*B-t3.* dies: Dogged lasts only to the end of the turn$/);
+  const courage = { trooper: "B-t3", skill: "guts", target: null, weapon: null, attribute: "WIP", base: 13, mods: [], success_value: 13,
+    burst: 1, dice: [], cancelled: [], successes: 1, criticals: 0, opposed_by: [], courage: true };
+  const lines = d.outcomeLines({ rolls: [courage], saves: [], effects: [] }).map(lineText);
+  assert.ok(lines.some((l) => l.includes("WIP 13: Courage passes it, no die rolled.")), lines.join("\n"));
+  assert.equal(d.successValueText({ attribute: "CC", base: 23, mods: [{ source: "martial_arts", value: 3 }, { source: "martial_arts_opponent", value: -3 }], success_value: 23 }),
+    "CC 23 +3 Martial Arts −3 enemy Martial Arts = SV 23");
+});

@@ -69,3 +69,10 @@ test("states: Stunned shows while the view carries the turn it was caused in", a
   assert.deepEqual(trooperStates({ stunned_in: null }), []);
   assert.equal(STATE_TOKENS.stunned.code, "STUN");
 });
+
+test("a trooper kept up by NWI or Dogged shows its token instead of Unconscious", () => {
+  assert.deepEqual(trooperStates({ condition: "normal", wounds: 1, profile: { nwi: true, vita: 1 } }), ["nwi"]);
+  assert.deepEqual(trooperStates({ condition: "normal", wounds: 0, profile: { nwi: true, vita: 1 } }), []);
+  assert.deepEqual(trooperStates({ condition: "normal", wounds: 1, dogged_in: [1, 1], profile: { dogged: true, vita: 1 } }), ["dogged"]);
+  assert.deepEqual(trooperStates({ condition: "dead", wounds: 2, profile: { nwi: true, vita: 1 } }), ["dead"]);
+});

@@ -9,3 +9,9 @@ test("a trooper's skills in the rules' words, its Camouflage's own Mimetism not 
   assert.deepEqual(skillsOf({ bs: 12 }), []);
   assert.deepEqual(skillsOf(null), []);
 });
+
+test("the fighting skills' labels: NWI, Dogged, Courage, each Immunity, Martial Arts with its Level; no empty Immunity", () => {
+  assert.deepEqual(skillsOf({ nwi: true, dogged: true, courage: true, immunities: ["Shock", "total"], martial_arts: 3 }),
+    ["No Wound Incapacitation", "Dogged", "Courage", "Immunity (Shock), Immunity (Total)", "Martial Arts L3"]);
+  assert.deepEqual(skillsOf({ immunities: [], martial_arts: 0 }), []);
+});

@@ -208,3 +208,24 @@ test("the Stunned state is folded from a Stun hit and cleared by the States Phas
   assert.equal(view.trooper("t1").stunned_in, null);
   assert.equal(view.stale, false);
 });
+
+test("Dogged is folded from its effect and the States Phase check kills the trooper; NWI changes nothing but the wounds", () => {
+  const view = viewWith([trooper("t1", "A", [5, 5]), trooper("t2", "A", [9, 5])]);
+  view.applyEvents(11, [
+    { type: "order_resolved", order: 1, outcome: { rolls: [], saves: [], effects: [
+      { type: "wounded", trooper: "t1", wounds: 1, condition: "normal" },
+      { type: "incapacitation_ignored", trooper: "t1", skill: "dogged" },
+      { type: "wounded", trooper: "t2", wounds: 1, condition: "normal" },
+      { type: "incapacitation_ignored", trooper: "t2", skill: "nwi" }] } },
+  ]);
+  assert.deepEqual(view.trooper("t1").dogged_in, [1, 1]);
+  assert.equal(view.trooper("t2").dogged_in ?? null, null);
+  view.applyEvents(12, [
+    { type: "phase_started", phase: "states" },
+    { type: "states_phase_checked", round: 1, turn: 1, stunned_cancelled: [], dogged_dead: ["t1"] },
+  ]);
+  assert.equal(view.trooper("t1").condition, "dead");
+  assert.equal(view.trooper("t1").dogged_in, null);
+  assert.equal(view.trooper("t2").condition, "normal");
+  assert.equal(view.stale, false);
+});

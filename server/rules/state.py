@@ -86,6 +86,9 @@ class TrooperState:
     stunned_in: tuple[int, int] | None = None
     """Stunned (DIGEST 8; ``stunned.py``): the (round, turn) of the Player Turn a failed save
     against Stun made it Stunned, None when it is not; cancelled in that turn's States Phase."""
+    dogged_in: tuple[int, int] | None = None
+    """Dogged (``combat/incapacitation.py``): the (round, turn) of the Player Turn it used
+    Dogged at its Unconscious threshold; that turn's States Phase kills it. Open (a token)."""
     weapon_uses: Mapping[str, int] = field(default_factory=dict)
     failed_discover: frozenset[TrooperId] = frozenset()
     """Markers this trooper failed to Discover this Player Turn (no retry, DIGEST 9)."""

@@ -69,6 +69,7 @@ def view_trooper(trooper: TrooperState, viewer: Viewer, state: GameState) -> dic
         immobilized_b=trooper.immobilized_b,
         suppressive_fire=trooper.suppressive_fire,
         stunned_in=list(trooper.stunned_in) if trooper.stunned_in else None,
+        dogged_in=list(trooper.dogged_in) if trooper.dogged_in else None,
         combat_group=trooper.entry.combat_group,
         weapon_uses=dict(trooper.weapon_uses),
     )

@@ -70,7 +70,7 @@ class DataItem:
 class TrooperFlags:
     """What the mapped items say about a trooper, gathered item by item."""
 
-    fields: dict[str, bool | int] = field(default_factory=dict)
+    fields: dict[str, bool | int | list[str]] = field(default_factory=dict)
     """``UnitProfile`` flags: hacker, hidden_deployment, mimetism..."""
     lieutenant: bool = False
     peripheral: bool = False
@@ -153,6 +153,69 @@ def _terrain(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
     return item.not_refereed("no effect here: the tables have no Special Terrain areas")
 
 
+_IMMUNITY_CATEGORIES = {
+    "shock": "Shock", "ap": "AP", "da": "DA", "exp": "EXP", "t2": "T2", "e/m": "E/M",
+    "stun": "Stun", "total": "total", "isolated": "isolated", "iso": "isolated",
+    "immobilized-b": "immobilized_b", "imm-b": "immobilized_b", "stunned": "stunned",
+}
+"""An Immunity's written category -> the name ``combat/immunity.py`` reads."""
+
+
+def _add_immunity(flags: TrooperFlags, category: str) -> None:
+    held = flags.fields.get("immunities")
+    known = list(held) if isinstance(held, list) else []
+    if category not in known:
+        flags.fields["immunities"] = [*known, category]
+
+
+def _immunity(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
+    written = (*split_level(item.name)[1], *item.levels)
+    categories = [_IMMUNITY_CATEGORIES.get(normalise(text)) for text in written]
+    if not categories or None in categories:
+        return item.not_refereed("played without it: the referee plays Immunity against an "
+                                 "ammunition, Isolated, Immobilized-B, Stunned or Total")
+    for category in categories:
+        if category is not None:
+            _add_immunity(flags, category)
+    return None
+
+
+def _shock_immunity(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
+    _add_immunity(flags, "Shock")
+    return None
+
+
+_LEVEL = re.compile(r"^L(?P<level>\d)$", re.IGNORECASE)
+
+
+def _levelled(field_name: str, levels: range,
+              skill: str) -> Callable[[DataItem, TrooperFlags], NotRefereed | None]:
+    """A skill with numbered Levels ("Martial Arts L2"): its Level into ``field_name``."""
+    def apply(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
+        written = (*split_level(item.name)[1], *item.levels)
+        found = [int(m.group("level")) for text in written if (m := _LEVEL.match(text.strip()))]
+        if len(found) != 1 or found[0] not in levels:
+            return item.not_refereed(f"played without it: the referee plays {skill} "
+                                     f"L{levels.start} to L{levels.stop - 1}")
+        flags.fields[field_name] = found[0]
+        return None
+    return apply
+
+
+_SIGNED_MOD = re.compile(r"^(?P<value>[+-]\d{1,2})$")
+
+
+def _dodge(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
+    """"Dodge (+3)" / "Dodge (-3)": a MOD to its Dodge (``combat/dodge_skill_mods.py``)."""
+    written = (*split_level(item.name)[1], *item.levels)
+    found = [int(m.group("value")) for text in written if (m := _SIGNED_MOD.match(text.strip()))]
+    if len(found) != 1 or len(written) != 1 or found[0] == 0:
+        return item.not_refereed("played without it: the referee plays a Dodge MOD such as "
+                                 "+3 or -3 only")
+    flags.fields["dodge_mod"] = found[0]
+    return None
+
+
 CATALOGUE: dict[str, Callable[[DataItem, TrooperFlags], NotRefereed | None]] = {
     "lieutenant": _lieutenant,
     # Fireteams (issue 36 part 1): the Fireteam types a trooper may join (orders/fireteams.py).
@@ -165,6 +228,17 @@ CATALOGUE: dict[str, Callable[[DataItem, TrooperFlags], NotRefereed | None]] = {
     "mimetism": _mimetism,
     "hidden deployment": _flag("hidden_deployment"),
     "impetuous": _flag("impetuous"),
+    # -- issue 36, fighting skills --
+    "no wound incapacitation": _flag("nwi"),
+    "nwi": _flag("nwi"),
+    "dogged": _flag("dogged"),
+    "courage": _flag("courage"),
+    "immunity": _immunity,
+    "shock immunity": _shock_immunity,
+    "martial arts": _levelled("martial_arts", range(1, 6), "Martial Arts"),
+    "total reaction": _flag("total_reaction"),
+    "nanoscreen": _flag("nanoscreen"),
+    "dodge": _dodge,
     "tactical awareness": _flag("tactical_awareness"),
     "sixth sense": _flag("sixth_sense"),
     "combat jump": _flag("combat_jump"),

@@ -85,6 +85,29 @@ class UnitProfile:
     its own unit name (``name``)."""
     # --- end Fireteams ---
     impetuous: bool = False
+    # -- issue 36, fighting skills: how a trooper fights and takes damage --
+    nwi: bool = False
+    """No Wound Incapacitation: at wounds equal to VITA/STR it keeps acting as if Normal; any
+    further wound kills it (``combat/incapacitation.py``)."""
+    dogged: bool = False
+    """Dogged: like NWI, but only until the States Phase of that Player Turn, when it dies
+    (``combat/incapacitation.py``)."""
+    courage: bool = False
+    """Courage: passes its Guts Rolls without a die and never enters Retreat!
+    (``combat/courage.py``)."""
+    immunities: tuple[str, ...] = ()
+    """Immunity categories (``combat/immunity.py``): ammunition names ("Shock", "AP"...) it
+    treats as Normal, State names ("isolated", "stunned", "immobilized_b") it cannot enter,
+    or "total"."""
+    martial_arts: int = 0
+    """Martial Arts Level (0 for none, 1-5): MODs to its CC Attacks (``combat/martial_arts.py``)."""
+    total_reaction: bool = False
+    """Total Reaction: its ARO BS Attacks use the weapon's full Burst (``combat/total_reaction.py``)."""
+    nanoscreen: bool = False
+    """Nanoscreen: counts as in Partial Cover against BS Attacks (``combat/nanoscreen.py``)."""
+    dodge_mod: int = 0
+    """The MOD written after its Dodge ("Dodge (+3)"): positive on its own Dodge roll,
+    negative on the enemy attacks Face to Face with it (``combat/dodge_skill_mods.py``)."""
     camouflage: int = 0
     mimetism: int = 0
     hidden_deployment: bool = False

@@ -33,6 +33,7 @@ from ..orders.declarations import acting_body, required_burst
 from ..ruleset import options
 from ..state import ActiveOrder, GameState, TrooperState
 from ..table.geometry import Body, Point
+from . import dodge_skill_mods, martial_arts
 from .aro_plans import aro_skill
 from .camouflage import REVEALING_SKILLS
 from .direct_templates import is_direct_template, template_area
@@ -70,7 +71,7 @@ def plan_order(state: GameState) -> Plan:
         reactor = state.trooper(reactor_id)
         skill = order.aros[reactor_id]
         plan += _declared(state, reactor, skill) + _as_aro(aro_skill(state, reactor, skill))
-    return _with_state_mods(state, plan)
+    return _with_opponent_mods(state, _with_state_mods(state, plan))
 
 
 def plan_declaration(state: GameState, trooper_id: TrooperId, skill: Skill) -> Plan:
@@ -85,7 +86,24 @@ def plan_declaration(state: GameState, trooper_id: TrooperId, skill: Skill) -> P
     if trooper_id in order.activated:
         index = len(order.for_trooper(trooper_id).skills) - 1
         return _with_state_mods(state, _active_skill(state, trooper, skill, index))
-    return _with_state_mods(state, _as_aro(aro_skill(state, reactor=trooper, skill=skill)))
+    aro = _with_state_mods(state, _as_aro(aro_skill(state, reactor=trooper, skill=skill)))
+    # The active troopers' CC Attacks on this reactor are declared by now: an ARO's preview
+    # includes what they impose on it in the Face to Face Roll (Martial Arts' Opponent MOD).
+    # Only those are planned again: options previews every ARO, so this stays cheap.
+    declared = [roll for activated in order.activated
+                for index, active_skill in enumerate(order.for_trooper(activated).skills)
+                if isinstance(active_skill, CcAttack) and active_skill.target == trooper_id
+                for roll in _active_skill(state, state.trooper(activated), active_skill, index).rolls]
+    opposed = _with_opponent_mods(state, Plan(rolls=(*declared, *aro.rolls)))
+    return replace(aro, rolls=opposed.rolls[len(declared):])
+
+
+def _with_opponent_mods(state: GameState, plan: Plan) -> Plan:
+    """The MODs a trooper's skill imposes on the enemy rolls Face to Face with it: Martial
+    Arts' Opponent MOD (``martial_arts.py``), a negative Dodge MOD (``dodge_skill_mods.py``)."""
+    profiles = {roll.trooper: state.trooper(roll.trooper).profile for roll in plan.rolls}
+    rolls = martial_arts.with_opponent_mods(plan.rolls, profiles)
+    return replace(plan, rolls=dodge_skill_mods.with_enemy_mods(rolls, profiles))
 
 
 def _with_state_mods(state: GameState, plan: Plan) -> Plan:

@@ -22,10 +22,13 @@ from ..state import GameState, TrooperState
 from .ammunition import Ammunition, inflicts_wounds
 from .dice import Dice, roll_d20
 from .immobilized import immobilized_by_em
+from .immunity import ammunition_against, immune_to_state
+from .incapacitation import incapacitation_skill
 from .isolated import isolates
 from .outcome import (
     Effect,
     ImmobilizedBSet,
+    IncapacitationIgnored,
     IsolatedSet,
     SaveRecord,
     StunnedSet,
@@ -73,6 +76,9 @@ def resolve_hits(state: GameState, hits: Sequence[Hit], dice: Dice) -> Damage:
         if after != before:
             troopers[hit.target] = after
             effects.append(Wounded(after.id, after.wounds, after.condition))
+            kept = _kept_in_the_fight(before, after)
+            if kept is not None:
+                effects.append(kept)
             if after.condition is Condition.UNCONSCIOUS and not before.prone:
                 # An Unconscious trooper goes Prone (DIGEST 7.7).
                 troopers[hit.target] = _prone(after)
@@ -97,7 +103,8 @@ def resolve_hits(state: GameState, hits: Sequence[Hit], dice: Dice) -> Damage:
 def _saves(state: GameState, target: TrooperState, hit: Hit,
            dice: Dice) -> tuple[SaveRecord, Dice]:
     weapon = state.armies[state.trooper(hit.attacker).side].weapon(hit.weapon)
-    ammo = Ammunition(weapon.ammo)
+    fired = Ammunition(weapon.ammo)
+    ammo = ammunition_against(target.profile, fired)  # Immunity: as Normal (immunity.py)
     armour = target.profile.bts if weapon.save_attribute == "BTS" else target.profile.arm
     convention = options(state.ruleset).save_convention
     number = save_target(armour, weapon.ps, ammo, hit.partial_cover, convention)
@@ -107,6 +114,7 @@ def _saves(state: GameState, target: TrooperState, hit: Hit,
         trooper=target.id, attacker=hit.attacker, weapon=weapon.id, ammo=ammo.value,
         hits=hit.hits, criticals=hit.criticals, partial_cover=hit.partial_cover,
         target=number, rolls=rolls, failed=sum(1 for roll in rolls if roll.failed),
+        immune_to=fired.value if ammo is not fired else None,
     )
     return record, dice
 
@@ -119,25 +127,38 @@ def _wounded(target: TrooperState, record: SaveRecord) -> TrooperState:
     outcome = apply_failed_saves(
         target.wounds, record.failed, target.profile.vita, ammo, target.condition,
         structure=target.profile.structure, failed_extra_saves=sum(1 for roll in extra if roll.failed),
+        ignores_unconscious=incapacitation_skill(target.profile) is not None,
     )
     return _with_wounds(target, outcome.wounds, outcome.condition)
 
 
+def _kept_in_the_fight(before: TrooperState, after: TrooperState) -> IncapacitationIgnored | None:
+    """NWI / Dogged: the trooper just reached its Unconscious threshold and stays Normal
+    (``incapacitation.py``)."""
+    skill = incapacitation_skill(after.profile)
+    reached = before.wounds < after.profile.vita == after.wounds
+    if skill is None or not reached or after.condition is not Condition.NORMAL:
+        return None
+    return IncapacitationIgnored(after.id, skill.value)
+
+
 def _isolated_by(target: TrooperState, record: SaveRecord) -> bool:
     return (isolates(Ammunition(record.ammo)) and record.failed > 0
-            and not target.is_null and not target.isolated)
+            and not target.is_null and not target.isolated
+            and not immune_to_state(target.profile, "isolated"))
 
 
 def _immobilized_by(target: TrooperState, record: SaveRecord) -> bool:
     return (isolates(Ammunition(record.ammo)) and record.failed > 0 and not target.is_null
-            and immobilized_by_em(target) and not target.immobilized_b)
+            and immobilized_by_em(target) and not target.immobilized_b
+            and not immune_to_state(target.profile, "immobilized_b"))
 
 
 def _stunned_by(target: TrooperState, record: SaveRecord) -> bool:
     """A failed save against Stun by a trooper not Null and not Stunned yet (States are
     not doubled: a second Stun in the same turn changes nothing)."""
     return (stuns(Ammunition(record.ammo)) and record.failed > 0 and not target.is_null
-            and not target.stunned)
+            and not target.stunned and not immune_to_state(target.profile, "stunned"))
 
 
 def _with_wounds(target: TrooperState, wounds: int, condition: Condition) -> TrooperState:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..evolve import replace
 from ..ids import TrooperId
 from ..state import GameState, TrooperState
+from .incapacitation import IncapacitationSkill
 from .outcome import (
     BecameIdle,
     CoupDeGrace,
@@ -18,6 +19,7 @@ from .outcome import (
     Healed,
     ImmobilizedBCleared,
     ImmobilizedBSet,
+    IncapacitationIgnored,
     IsolatedCleared,
     IsolatedSet,
     Moved,
@@ -48,14 +50,20 @@ def apply_effect(state: GameState, effect: Effect) -> GameState:
       ``state.turn``); the States Phase of that turn cancels it (``stunned.py``).
     * ``Healed``: wounds and condition set to the effect's values (a Doctor, Paramedic or
       Engineer roll passed).
+    * ``IncapacitationIgnored``: for Dogged, ``dogged_in`` set to the Player Turn being
+      played (its States Phase kills the trooper); for NWI a record only.
     * ``BecameIdle``, ``CoupDeGrace`` and ``TreatmentFailed`` change nothing: they are records
-      (why a skill did nothing; why the ``Wounded`` that follows needed no save).
+      (why a skill did nothing; why the ``Wounded`` that follows needed no save or roll).
     """
     if isinstance(effect, BecameIdle | CoupDeGrace | TreatmentFailed):
         return state
     trooper = state.trooper(_subject(effect))
     if isinstance(effect, StunnedSet):
         return state.with_trooper(replace(trooper, stunned_in=(state.round, state.turn)))
+    if isinstance(effect, IncapacitationIgnored):
+        if effect.skill != IncapacitationSkill.DOGGED:
+            return state
+        return state.with_trooper(replace(trooper, dogged_in=(state.round, state.turn)))
     return state.with_trooper(_changed(trooper, effect))
 
 

@@ -37,6 +37,7 @@ from ..table.engaged import is_engaged
 from ..table.geometry import CONTACT_TOLERANCE, Body, Point, in_base_contact
 from ..table.polygons import body_polygon_distance
 from ..table.routes import check_route
+from .courage import passes_by_courage
 from .dice import Dice, roll_d20
 from .effects import apply_effect
 from .hacking import in_hacking_area
@@ -103,7 +104,8 @@ def _roll(trooper: TrooperState, dice: Dice, state: GameState,
     base = trooper.profile.wip
     mods = stunned_mods(trooper)  # a Stunned trooper's Guts Roll takes -3 (DIGEST 8)
     sv = success_value(base, mods)
-    if stun_failure:  # a failed save against Stun fails the Guts Roll (stunned.py): no die
+    if stun_failure and not passes_by_courage(trooper):
+        # a failed save against Stun fails the Guts Roll (stunned.py), unless Courage: no die
         return RollRecord(
             trooper=trooper.id, skill="guts", target=None, weapon=None, attribute="WIP",
             base=base, mods=mods, success_value=sv, burst=1, dice=(), cancelled=(),
@@ -114,6 +116,12 @@ def _roll(trooper: TrooperState, dice: Dice, state: GameState,
             trooper=trooper.id, skill="guts", target=None, weapon=None, attribute="WIP",
             base=base, mods=mods, success_value=sv, burst=1, dice=(), cancelled=(),
             successes=0, criticals=0, chosen_failure=True,
+        ), dice
+    if passes_by_courage(trooper):  # Courage: passes without a die (courage.py)
+        return RollRecord(
+            trooper=trooper.id, skill="guts", target=None, weapon=None, attribute="WIP",
+            base=base, mods=mods, success_value=sv, burst=1, dice=(), cancelled=(),
+            successes=1, criticals=0, courage=True,
         ), dice
     faces, dice = roll_d20(dice, 1)
     roll = normal_roll(sv, faces, options(state.ruleset).crit_convention)

@@ -20,6 +20,7 @@ from ..table.line_of_fire import has_line_of_fire
 from ..table.terrain import Table
 from .immobilized import IMMOBILIZED_B_RESET_MOD
 from .isolated import ISOLATED_RESET_MOD
+from .nanoscreen import screened
 from .rolls import Mod
 
 PARTIAL_COVER_MOD = -3
@@ -122,12 +123,13 @@ def _shot_mods(bands: tuple[RangeBand, ...], target: TrooperState, shooter: Body
     reading = range_reading(bands, distance(shooter, victim))
     band = None if reading.band is None else reading.band.mod
     # An Impetuous trooper never benefits from Partial Cover (DIGEST 3.6, at all times).
-    cover = not target.profile.impetuous and in_partial_cover(victim, shooter, table)
+    scenery = not target.profile.impetuous and in_partial_cover(victim, shooter, table)
+    cover = scenery or screened(target)  # Nanoscreen: the same cover, never twice
     mods: list[Mod] = []
     if band is not None:
         mods.append(Mod("range", band))
     if cover:
-        mods.append(Mod("partial_cover", PARTIAL_COVER_MOD))
+        mods.append(Mod("partial_cover" if scenery else "nanoscreen", PARTIAL_COVER_MOD))
     mods.extend(concealment_mods(target))
     return ShotMods(mods=tuple(mods), out_of_range=band is None, partial_cover=cover,
                     range=reading)

@@ -46,6 +46,8 @@ class RollRecord:
     stun_failure: bool = False
     """A Guts Roll failed without a die: its trooper failed a save against Stun ammunition in
     this Order (official N5 Stun Ammunition; ``stunned.py``)."""
+    courage: bool = False
+    """A Guts Roll passed without a die by Courage (``courage.py``): one success."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +63,9 @@ class SaveRecord:
     """The number each face is compared with (see ``saves.SaveConvention``)."""
     rolls: tuple[SaveRoll, ...]
     failed: int
+    immune_to: str | None = None
+    """The weapon's own ammunition when the target's Immunity made it Normal (``ammo`` is
+    then "N"; ``immunity.py``), else None."""
 
 
 class Effect(Tagged):
@@ -239,6 +244,17 @@ class StunnedSet(Effect):
     TYPE: ClassVar[str] = "stunned_set"
     trooper: TrooperId
     weapon: WeaponId
+
+
+@dataclass(frozen=True, slots=True)
+class IncapacitationIgnored(Effect):
+    """The trooper reached as many wounds as its VITA/STR and stays in the fight: No Wound
+    Incapacitation (``skill`` "nwi") or Dogged ("dogged", dead in this Player Turn's States
+    Phase); ``incapacitation.py``. It follows the ``Wounded`` that took it there."""
+
+    TYPE: ClassVar[str] = "incapacitation_ignored"
+    trooper: TrooperId
+    skill: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from ..orders.fireteams import grants_sixth_sense
 from ..ruleset import options
 from ..state import GameState, TrooperState
 from ..table.geometry import Body, Point, distance, in_base_contact
+from . import dodge_skill_mods, martial_arts
 from .camouflage import camouflaged as _camouflaged  # still a marker, all declarations made
 from .direct_templates import TemplateArea
 from .hacking import PROGRAMS, comms_mods, in_hacking_area, path_in_hacking_area
@@ -85,8 +86,9 @@ def planned_cc_attack(state: GameState, attacker: TrooperState, skill: CcAttack,
     assert burst is not None
     roll = PlannedRoll(
         trooper=attacker.id, active=active, skill="cc_attack", target=target.id,
-        weapon=weapon.id, attribute="CC", base=attacker.profile.cc, mods=(),
-        burst=burst,
+        weapon=weapon.id, attribute="CC", base=attacker.profile.cc,
+        mods=martial_arts.attack_mods(attacker.profile),  # its Opponent MOD: attacks.py
+        burst=burst + martial_arts.burst_bonus(attacker.profile),
         against_marker=_camouflaged(state, target.id),
     )
     return Plan(rolls=(roll,))
@@ -155,7 +157,8 @@ def has_sixth_sense(state: GameState, trooper: TrooperState) -> bool:
 def dodge_roll(trooper: TrooperState, active: bool, mods: tuple[Mod, ...]) -> PlannedRoll:
     return PlannedRoll(
         trooper=trooper.id, active=active, skill="dodge", target=None, weapon=None,
-        attribute="PH", base=trooper.profile.ph, mods=mods, burst=1,
+        attribute="PH", base=trooper.profile.ph,
+        mods=mods + dodge_skill_mods.own_mods(trooper.profile), burst=1,  # "Dodge (+3)"
     )
 
 

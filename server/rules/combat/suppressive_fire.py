@@ -50,6 +50,7 @@ from ..state import GameState, TrooperState
 from ..table.engaged import is_engaged
 from .plan import PlannedRoll
 from .rolls import Mod
+from .total_reaction import reaction_burst
 
 TRAIT = "suppressive_fire"
 SF_BURST = 3
@@ -101,8 +102,11 @@ def in_sf_mode(trooper: TrooperState, weapon: Weapon) -> bool:
 
 
 def aro_burst(trooper: TrooperState, weapon: Weapon) -> int:
-    """The Burst an ARO BS Attack with ``weapon`` declares: 3 in SF Mode, else 1."""
-    return SF_BURST if in_sf_mode(trooper, weapon) else 1
+    """The Burst an ARO BS Attack with ``weapon`` declares: 3 in SF Mode (or the weapon's
+    own with Total Reaction, if higher), else 1 (the weapon's own with Total Reaction:
+    ``total_reaction.py``)."""
+    reaction = reaction_burst(trooper, weapon)
+    return max(SF_BURST, reaction) if in_sf_mode(trooper, weapon) else reaction
 
 
 def aro_weapon(trooper: TrooperState, weapon: Weapon) -> Weapon:

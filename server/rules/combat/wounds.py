@@ -50,6 +50,7 @@ def apply_failed_saves(
     *,
     structure: bool,
     failed_extra_saves: int = 0,
+    ignores_unconscious: bool = False,
 ) -> WoundOutcome:
     """Apply failed Saving Rolls of one ammunition type to a trooper.
 
@@ -63,6 +64,8 @@ def apply_failed_saves(
       (one wound per failed save on the usual track).
     * An Unconscious trooper that takes any further wound -> Dead.
     * A Dead trooper stays Dead and takes no further wounds.
+    * ``ignores_unconscious`` (No Wound Incapacitation, Dogged: ``incapacitation.py``):
+      wounds == VITA leaves it Normal, unless the wounds came from Shock on VITA (Dead).
     """
     if not inflicts_wounds(ammo):
         raise ValueError(f"{ammo.value} ammunition imposes a State, not wounds")
@@ -72,14 +75,20 @@ def apply_failed_saves(
     if condition_before is Condition.DEAD or dealt == 0:
         return WoundOutcome(wounds=wounds_before, condition=condition_before)
     wounds = wounds_before + dealt
-    condition = _condition(wounds, vita, ammo, condition_before, structure=structure)
+    condition = _condition(wounds, vita, ammo, condition_before, structure=structure,
+                           ignores_unconscious=ignores_unconscious)
     return WoundOutcome(wounds=wounds, condition=condition)
 
 
 def _condition(wounds: int, vita: int, ammo: Ammunition, before: Condition, *,
-               structure: bool) -> Condition:
-    if ammo is Ammunition.SHOCK and vita == 1 and not structure:
+               structure: bool, ignores_unconscious: bool = False) -> Condition:
+    shock = ammo is Ammunition.SHOCK and not structure
+    if shock and vita == 1:
         return Condition.DEAD
     if before is Condition.UNCONSCIOUS or wounds > vita:
         return Condition.DEAD
-    return Condition.UNCONSCIOUS if wounds == vita else Condition.NORMAL
+    if wounds < vita:
+        return Condition.NORMAL
+    if ignores_unconscious:  # NWI / Dogged keep it Normal; Shock cancels them (Dead)
+        return Condition.DEAD if shock else Condition.NORMAL
+    return Condition.UNCONSCIOUS

@@ -180,6 +180,8 @@ def _check_aro_skill(
         burst = aro_burst(trooper, weapon)  # 3 in Suppressive Fire with an SF weapon
         require(skill.targets[0].burst == burst, Reason.BAD_BURST,
                 "In Suppressive Fire this weapon's ARO fires the SF Mode's Burst 3 at one target."
+                if burst > 1 and trooper.suppressive_fire else
+                f"With Total Reaction this ARO fires the weapon's full Burst {burst} at one target."
                 if burst > 1 else "AROs have Burst 1.")
         _check_target_point(order, skill.targets[0].trooper, skill.target_point)
     elif isinstance(skill, CcAttack):

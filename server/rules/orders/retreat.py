@@ -16,6 +16,7 @@ import math
 from fractions import Fraction
 
 from ..armies.skills import Skill
+from ..combat.courage import ignores_retreat
 from ..decision import require
 from ..reasons import Reason
 from ..state import GameState, TrooperState
@@ -39,7 +40,9 @@ def retreat_threshold(army_points: int) -> int:
 
 
 def in_retreat(state: GameState, trooper: TrooperState) -> bool:
-    return trooper.side in state.retreat
+    """Its army is in Retreat! and it is not a trooper with Courage, which never enters the
+    Retreat! State (``combat/courage.py``)."""
+    return trooper.side in state.retreat and not ignores_retreat(trooper)
 
 
 def check_retreat_may_declare(state: GameState, trooper: TrooperState, skill: Skill,
