@@ -399,7 +399,7 @@ export function effectText(x, ctx = {}) {
 
 const VERB = { bs_attack: "shoots", cc_attack: "attacks in close combat", comms_attack: "hacks", dodge: "dodges", reset: "resets",
   discover: "tries to Discover", guts: "makes a Guts Roll" };
-const MOD_NAME = { range: "range", partial_cover: "Partial Cover", targeted: "Targeted", mimetism: "Mimetism", stunned: "Stunned",
+const MOD_NAME = { range: "range", partial_cover: "Partial Cover", targeted: "Targeted", mimetism: "Mimetism", multispectral_visor: "Multispectral Visor", stunned: "Stunned",
   no_line_of_fire: "no LoF", surprise_attack: "Surprise Attack", suppressive_fire: "enemy Suppressive Fire" };
 const MOD_CAP = 12;
 

@@ -8,6 +8,7 @@ export const SKILL_LABELS = {
   impetuous: () => "Impetuous",
   camouflage: (v) => `Camouflage (CAMO −${v})`,
   mimetism: (v) => `Mimetism (−${v})`,
+  multispectral_visor: (v) => `Multispectral Visor L${v}`,
   hidden_deployment: () => "Hidden Deployment",
   combat_jump: () => "Airborne Deployment (Combat Jump)",
   sixth_sense: () => "Sixth Sense",

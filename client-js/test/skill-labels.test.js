@@ -9,3 +9,8 @@ test("a trooper's skills in the rules' words, its Camouflage's own Mimetism not 
   assert.deepEqual(skillsOf({ bs: 12 }), []);
   assert.deepEqual(skillsOf(null), []);
 });
+
+test("a Multispectral Visor is named with its level", () => {
+  assert.deepEqual(skillsOf({ multispectral_visor: 2, sixth_sense: true }), ["Multispectral Visor L2", "Sixth Sense"]);
+  assert.deepEqual(skillsOf({ multispectral_visor: 0 }), []);
+});

@@ -40,6 +40,7 @@ VITA_TYPES = frozenset({TroopType.LI, TroopType.MI, TroopType.HI, TroopType.SK, 
 
 SILHOUETTES = frozenset(range(9))
 MIMETISM_VALUES = (3, 6)
+MULTISPECTRAL_VISOR_LEVELS = (0, 1, 2, 3)
 ATTRIBUTE_MAX = 30
 """Upper bound for CC/BS/PH/WIP: well above any printed value, low enough to catch typos."""
 ARMOUR_MAX = 15
@@ -76,6 +77,10 @@ class UnitProfile:
     impetuous: bool = False
     camouflage: int = 0
     mimetism: int = 0
+    # issue 36, what changes what a trooper sees (combat/multispectral_visor.py):
+    multispectral_visor: int = 0
+    """Multispectral Visor level (1-3; 0 for none): cuts the Mimetism MOD of the enemies it
+    shoots at or Discovers (``multispectral_visor.visor_mods``)."""
     hidden_deployment: bool = False
     combat_jump: bool = False
     """Combat Jump (Airborne Deployment): may stay off the table at deployment and enter
@@ -196,4 +201,7 @@ def _concealment_problems(profile: UnitProfile) -> list[str]:
             f"Camouflage {profile.camouflage} must equal its Mimetism ({profile.mimetism}): "
             "the marker shows the trooper's Mimetism MOD."
         )
+    if profile.multispectral_visor not in MULTISPECTRAL_VISOR_LEVELS:
+        problems.append(f"Multispectral Visor level {profile.multispectral_visor} must be 0 "
+                        "(none), 1, 2 or 3.")
     return problems

@@ -57,7 +57,8 @@ def template_plan(state: GameState, attacker: TrooperState, weapon: Weapon,
 def planned_shot(state: GameState, attacker: TrooperState, weapon: Weapon, target: TrooperState,
           shooter: Body, victim: Body, burst: int, active: bool) -> Plan:
     marker = _camouflaged(state, target.id)
-    shot = bs_attack_mods(weapon, target, shooter, victim, state.table)
+    shot = bs_attack_mods(weapon, target, shooter, victim, state.table,
+                          attacker.profile.multispectral_visor)
     roll = PlannedRoll(
         trooper=attacker.id, active=active, skill="bs_attack", target=target.id,
         weapon=weapon.id, attribute="BS", base=attacker.profile.bs, mods=shot.mods,
@@ -136,7 +137,7 @@ def planned_discover(state: GameState, seer: TrooperState, skill: Discover, seer
     seen = target.body(seen_at)
     if not sees(state, seer, seer_body, target, seen):
         return idle(seer, skill, "no_line_of_fire")
-    shot = discover_mods(target, seer_body, seen, state.table)
+    shot = discover_mods(target, seer_body, seen, state.table, seer.profile.multispectral_visor)
     roll = PlannedRoll(
         trooper=seer.id, active=active, skill="discover", target=target.id, weapon=None,
         attribute="WIP", base=seer.profile.wip, mods=shot.mods, burst=1,

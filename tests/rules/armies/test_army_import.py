@@ -312,8 +312,11 @@ def test_names_lose_spaces_and_a_written_level(name: str, split: tuple[str, tupl
     (DataItem(ItemKind.SKILL, "airborne   deployment", ("L2",)), {"combat_jump": True}, None),
     (DataItem(ItemKind.EQUIPMENT, "hacking device"), {"hacker": True}, None),
     (DataItem(ItemKind.EQUIPMENT, "Repeater"), {"repeater": True}, None),
-    (DataItem(ItemKind.EQUIPMENT, "Multispectral Visor", ("L1",)), {},
-     "Multispectral Visor L1 — played without it"),
+    (DataItem(ItemKind.EQUIPMENT, "Glare Visor", ("L1",)), {}, "Glare Visor L1 — played without it"),
+    (DataItem(ItemKind.EQUIPMENT, "Multispectral Visor", ("L1",)), {"multispectral_visor": 1}, None),
+    (DataItem(ItemKind.EQUIPMENT, "multispectral visor L3"), {"multispectral_visor": 3}, None),
+    (DataItem(ItemKind.EQUIPMENT, "Multispectral Visor"), {},
+     "Multispectral Visor — played without it: the referee plays Multispectral Visor L1-L3 only"),
 ])
 def test_the_catalogue_reads_names_in_any_case_and_spacing(item: DataItem, fields: dict[str, Any],
                                                            text: str | None) -> None:
