@@ -9,6 +9,7 @@ export const SKILL_LABELS = {
   camouflage: (v) => `Camouflage (CAMO −${v})`,
   mimetism: (v) => `Mimetism (−${v})`,
   multispectral_visor: (v) => `Multispectral Visor L${v}`,
+  ecm_hacker: (v) => `ECM (Hacker −${v})`,
   hidden_deployment: () => "Hidden Deployment",
   combat_jump: () => "Airborne Deployment (Combat Jump)",
   sixth_sense: () => "Sixth Sense",

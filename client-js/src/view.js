@@ -256,6 +256,7 @@ const FOLDS = {
       const trooper = trooperIn(state, id);
       if (trooper) trooper.stunned_in = null;
     }
+    if (e.zones_removed && state.table) state.table.zones = []; // Smoke and Eclipse last the turn
   },
   turn_ended(state, e) {
     state.order = null;
@@ -275,6 +276,10 @@ const FOLDS = {
  * @param {Record<string, any>} profiles profiles of revealed markers
  */
 function applyEffect(state, effect, profiles) {
+  if (effect.type === "zone_placed") { // on the table, not on a trooper
+    if (state.table) state.table.zones = [...(state.table.zones ?? []), effect.zone];
+    return;
+  }
   const trooper = trooperIn(state, effect.trooper);
   if (!trooper) return;
   switch (effect.type) {

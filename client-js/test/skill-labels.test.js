@@ -14,3 +14,7 @@ test("a Multispectral Visor is named with its level", () => {
   assert.deepEqual(skillsOf({ multispectral_visor: 2, sixth_sense: true }), ["Multispectral Visor L2", "Sixth Sense"]);
   assert.deepEqual(skillsOf({ multispectral_visor: 0 }), []);
 });
+
+test("ECM is named with the Hacker MOD it imposes", () => {
+  assert.deepEqual(skillsOf({ ecm_hacker: 3 }), ["ECM (Hacker −3)"]);
+});

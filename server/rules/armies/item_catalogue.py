@@ -129,6 +129,20 @@ def _multispectral_visor(item: DataItem, flags: TrooperFlags) -> NotRefereed | N
     return item.not_refereed("played without it: the referee plays Multispectral Visor L1-L3 only")
 
 
+_ECM_HACKER = re.compile(r"^\(?\s*hacker\s*-?\s*(?P<value>\d+)\s*\)?$", re.IGNORECASE)
+
+
+def _ecm(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
+    # issue 36, what changes what a trooper sees: ECM (Hacker -3/-6) sets ``ecm_hacker``;
+    # ECM (Guided ...) has nothing to act on (the engine has no Guided attacks).
+    for text in (*split_level(item.name)[1], *item.levels):
+        found = _ECM_HACKER.match(text.strip())
+        if found is not None and int(found.group("value")) in MIMETISM_LEVELS:
+            flags.fields["ecm_hacker"] = int(found.group("value"))
+            return None
+    return item.not_refereed("played without it: the referee plays ECM (Hacker -3 or -6) only")
+
+
 def _camouflage(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
     flags.camouflage = item
     flags.camouflage_level = mimetism_level((*split_level(item.name)[1], *item.levels))
@@ -142,6 +156,7 @@ CATALOGUE: dict[str, Callable[[DataItem, TrooperFlags], NotRefereed | None]] = {
     "camouflage": _camouflage,
     "mimetism": _mimetism,
     "multispectral visor": _multispectral_visor,  # issue 36, what changes what a trooper sees
+    "ecm": _ecm,  # issue 36, what changes what a trooper sees
     "hidden deployment": _flag("hidden_deployment"),
     "impetuous": _flag("impetuous"),
     "tactical awareness": _flag("tactical_awareness"),

@@ -28,6 +28,7 @@ from .outcome import (
     WeaponUsed,
     WentProne,
     Wounded,
+    ZonePlaced,
 )
 
 
@@ -44,11 +45,14 @@ def apply_effect(state: GameState, effect: Effect) -> GameState:
       ``ImmobilizedBSet`` / ``ImmobilizedBCleared``: immobilized_b set / unset.
     * ``StunnedSet``: ``stunned_in`` set to the Player Turn being played (``state.round``,
       ``state.turn``); the States Phase of that turn cancels it (``stunned.py``).
+    * ``ZonePlaced``: the zone joins the table's ``zones``.
     * ``BecameIdle`` and ``CoupDeGrace`` change nothing: they are records (why a skill did
       nothing; why the ``Wounded`` that follows a Coup de Grâce needed no roll).
     """
     if isinstance(effect, BecameIdle | CoupDeGrace):
         return state
+    if isinstance(effect, ZonePlaced):  # on the table, not on a trooper
+        return replace(state, table=replace(state.table, zones=(*state.table.zones, effect.zone)))
     trooper = state.trooper(_subject(effect))
     if isinstance(effect, StunnedSet):
         return state.with_trooper(replace(trooper, stunned_in=(state.round, state.turn)))

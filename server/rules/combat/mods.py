@@ -20,7 +20,7 @@ from ..table.line_of_fire import has_line_of_fire
 from ..table.terrain import Table
 from .immobilized import IMMOBILIZED_B_RESET_MOD
 from .isolated import ISOLATED_RESET_MOD
-from .multispectral_visor import visor_mods
+from .multispectral_visor import sees_through_smoke, visor_mods
 from .rolls import Mod
 
 PARTIAL_COVER_MOD = -3
@@ -94,7 +94,8 @@ def sees(state: GameState, viewer: TrooperState, viewer_body: Body,
          target: TrooperState, target_body: Body) -> bool:
     """Whether ``viewer`` (standing as ``viewer_body``) has LoF to ``target_body``."""
     blockers = blocking_bodies(state, viewer.id, target.id)
-    return has_line_of_fire(viewer_body, target_body, state.table, blockers)
+    return has_line_of_fire(viewer_body, target_body, state.table, blockers,
+                            sees_through_smoke(viewer))
 
 
 def concealment_mods(target: TrooperState, visor: int = 0) -> tuple[Mod, ...]:

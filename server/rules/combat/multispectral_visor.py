@@ -8,16 +8,37 @@ listed as its own MOD (``multispectral_visor``, positive) next to the ``mimetism
 roll record says why the Success Value is what it is; the sum is what the rules apply
 (docs/rules-decisions/resolution.md, "Multispectral Visor").
 
-Not built here (docs/rules-decisions/resolution.md): Level 3's Attack at a Camouflage Marker
-without Discovering it first, and the visor against Visibility Zones (the engine has no
-Visibility Zones yet).
+Level 3 also shoots at a Camouflage Marker without Discovering it first (``shoots_markers``);
+through Smoke zones: ``table/visibility_zones.py`` and ``smoke.py``.
 """
 
 from __future__ import annotations
 
+from ..state import TrooperState
 from .rolls import Mod
 
 MSV_SOURCE = "multispectral_visor"
+
+
+def sees_through_smoke(trooper: TrooperState) -> bool:
+    """A visor of any level draws Line of Fire through Smoke zones (never Eclipse ones)."""
+    return trooper.profile.multispectral_visor > 0
+
+
+def openly_sees_through_smoke(trooper: TrooperState) -> bool:
+    """``sees_through_smoke`` for what the opponent learns before the trooper acts (ARO
+    eligibility): a Camouflage Marker's visor is private, like its whole profile, so as a
+    marker it is not counted (docs/rules-decisions/geometry.md, "Smoke and Eclipse zones")."""
+    return sees_through_smoke(trooper) and not trooper.marker
+
+
+ATTACKS_MARKERS_LEVEL = 3
+
+
+def shoots_markers(trooper: TrooperState) -> bool:
+    """Level 3: the trooper may declare a BS Attack at a Camouflage Marker without
+    Discovering it first; the marker is revealed by the attack (DIGEST 12)."""
+    return trooper.profile.multispectral_visor >= ATTACKS_MARKERS_LEVEL
 
 
 def mimetism_seen_through(visor_level: int, mimetism: int) -> int:

@@ -12,6 +12,7 @@ from typing import ClassVar
 from ..ids import TrooperId, WeaponId
 from ..plain import Tagged
 from ..table.geometry import Point
+from ..table.visibility_zones import VisibilityZone
 from .rolls import Die, Mod
 from .saves import SaveRoll
 from .wounds import Condition
@@ -46,6 +47,8 @@ class RollRecord:
     stun_failure: bool = False
     """A Guts Roll failed without a die: its trooper failed a save against Stun ammunition in
     this Order (official N5 Stun Ammunition; ``stunned.py``)."""
+    zone_at: Point | None = None
+    """A Smoke or Eclipse roll (no target): where its zone is centred (``smoke.py``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +218,17 @@ class StunnedSet(Effect):
     TYPE: ClassVar[str] = "stunned_set"
     trooper: TrooperId
     weapon: WeaponId
+
+
+@dataclass(frozen=True, slots=True)
+class ZonePlaced(Effect):
+    """A Smoke or Eclipse roll that succeeded (and won every Face to Face Roll it was in)
+    leaves its Zero Visibility Zone on the table until the States Phase (``smoke.py``)."""
+
+    TYPE: ClassVar[str] = "zone_placed"
+    trooper: TrooperId
+    weapon: WeaponId
+    zone: VisibilityZone
 
 
 @dataclass(frozen=True, slots=True)

@@ -56,6 +56,7 @@ from .outcome import (
 )
 from .plan import Plan, PlannedRoll, TemplateHit
 from .rolls import CritConvention, judge
+from .smoke import zones_placed
 from .stunned import fails_guts_by_stun
 from .suppressive_fire import with_f2f_mods
 
@@ -104,6 +105,7 @@ def _resolve(state: GameState, pause_for_guts: bool) -> Resolved:
     rolls = with_f2f_mods(state, rolls, face_to_face_opponents(rolls))  # Suppressive Fire -3
     rolled, dice = _roll_all(rolls, dice, convention, offset=len(discovers))
     effects.extend(_resets(state, rolled))
+    effects.extend(zones_placed(state, [(r.plan, r.record) for r in rolled]))
     damage = resolve_hits(state, _hits(rolled) + _template_hits(templates, rolled), dice)
     effects.extend(damage.effects)
     after = _fold(state, effects)
@@ -179,7 +181,7 @@ def _record(roll: PlannedRoll, faces: tuple[int, ...],
         attribute=roll.attribute, base=roll.base, mods=roll.mods, success_value=sv,
         burst=roll.burst, dice=dice, cancelled=tuple(cancelled),
         successes=len(kept) - criticals, criticals=criticals, opposed_by=opposed_by,
-        automatic_failure=roll.automatic_failure,
+        automatic_failure=roll.automatic_failure, zone_at=roll.zone_at,
     )
 
 
@@ -230,7 +232,8 @@ def _drop_undiscovered(
 def _hits(rolled: Sequence[_Rolled]) -> tuple[Hit, ...]:
     hits: list[Hit] = []
     for r in rolled:
-        if not r.plan.is_attack or r.plan.skill == "comms_attack" or not _scored(r.record):
+        if (not r.plan.is_attack or r.plan.skill == "comms_attack" or not _scored(r.record)
+                or r.plan.zone_at is not None):  # Smoke and Eclipse hit no one
             continue
         assert r.plan.target is not None and r.plan.weapon is not None
         cover = r.plan.partial_cover and r.plan.skill == "bs_attack"

@@ -8,11 +8,13 @@ token still on the table is removed (``TurnEnded.unused_orders``) and the turn e
 The checks modelled here: Stunned (``combat/stunned.py``) is cancelled automatically, with
 no roll, for every trooper of either side Stunned during this Player Turn. No other State
 the rules core models carries the States Phase label (Isolated and Immobilized-B are
-cancelled by Reset; Targeted by Reset; Burning, which has one, is not modelled).
+cancelled by Reset; Targeted by Reset; Burning, which has one, is not modelled). Smoke and
+Eclipse zones placed in this Player Turn are removed (``combat/smoke.py``).
 """
 
 from __future__ import annotations
 
+from ..combat.smoke import states_phase_clears
 from ..combat.stunned import stunned_to_cancel
 from ..events import Event, StatesPhaseChecked
 from ..evolve import replace
@@ -23,13 +25,16 @@ def states_phase_checks(state: GameState) -> list[Event]:
     """The States Phase's checks as events: one ``StatesPhaseChecked`` when a check has
     something to do, none otherwise."""
     cancelled = stunned_to_cancel(state)
-    if not cancelled:
+    zones = states_phase_clears(state)
+    if not cancelled and not zones:
         return []
-    return [StatesPhaseChecked(state.round, state.turn, stunned_cancelled=cancelled)]
+    return [StatesPhaseChecked(state.round, state.turn, stunned_cancelled=cancelled,
+                               zones_removed=zones)]
 
 
 def apply_states_phase_checked(state: GameState, event: StatesPhaseChecked) -> GameState:
     troopers = dict(state.troopers)
     for trooper_id in event.stunned_cancelled:
         troopers[trooper_id] = replace(troopers[trooper_id], stunned_in=None)
-    return replace(state, troopers=troopers)
+    table = replace(state.table, zones=()) if event.zones_removed else state.table
+    return replace(state, troopers=troopers, table=table)

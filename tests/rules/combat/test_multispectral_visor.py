@@ -89,3 +89,82 @@ def test_a_profile_refuses_a_visor_level_beyond_3() -> None:
     bad = replace(profile("x"), multispectral_visor=4)
     assert any("Multispectral Visor" in p for p in profile_problems(bad))
     assert not profile_problems(replace(profile("x"), multispectral_visor=3))
+
+
+def _camouflaged_ghost_table(visor: int, unit: str = "lancer", shooter: str = LANCER,
+                             ghost_at: tuple[float, float] = (22.5, 19)) -> GameState:
+    import copy
+    import json
+    from importlib import resources
+
+    def shipped(army: str) -> dict[str, object]:
+        path = resources.files("server.rules.data").joinpath("armies").joinpath(f"{army}.json")
+        with path.open("r", encoding="utf-8") as stream:
+            data: dict[str, object] = copy.deepcopy(json.load(stream))
+        return data
+
+    raiders, vanguard = shipped("vesper-raiders"), shipped("helion-vanguard")
+    unit_id = unit
+    for unit in raiders["units"]:  # type: ignore[attr-defined]
+        if unit["id"] == "ghost":
+            unit["camouflage"] = 6
+    for unit in vanguard["units"]:  # type: ignore[attr-defined]
+        if unit["id"] == unit_id:
+            unit["multispectral_visor"] = visor
+    return build_state({"ruleset": "n5", "terrain": [], "dice": [20] * 8,
+                        "armies": {"A": vanguard, "B": raiders}, "placements": {
+                            shooter: [22.5, 4, 90], GHOST: [*ghost_at, 90],
+                            "A-t1": [3.5, 1.5, 90], "B-t1": [3.5, 46.5, 90]}})
+
+
+def test_level_3_shoots_a_camouflage_marker_without_discovering_it_first() -> None:
+    """DIGEST 12: a Camouflage Marker cannot be attacked before it is Discovered, but for a
+    Multispectral Visor L3. The Lancer (L3) is offered the shot at the Ghost's marker, with
+    its Mimetism -6 cancelled; the shot reveals the marker and is rolled."""
+    state = _camouflaged_ghost_table(3)
+    assert state.trooper(TrooperId(GHOST)).marker
+    state, _ = play(state, A, {"type": "activate", "trooper": LANCER, "order": "regular"})
+    shot = seat_options(state, A)["skills"]["bs_attack"]["line_rifle"]["shots"][GHOST]
+    assert shot["sv"] == 14
+    state, _ = play(state, A, {"type": "declare_skill", "skill": {
+        "type": "bs_attack", "weapon": "line_rifle", "targets": [{"trooper": GHOST, "burst": 3}]}})
+    state, _ = close_aro_window(state)
+    state, _ = play(state, A, {"type": "declare_skill", "skill": {"type": "idle"}})
+    state, events = close_aro_window(state)
+    (roll,) = [r for e in events if hasattr(e, "outcome") for r in e.outcome.rolls
+               if r.trooper == LANCER]
+    assert roll.target == GHOST and roll.success_value == 14
+    effects = [e for ev in events if hasattr(ev, "outcome") for e in ev.outcome.effects]
+    assert any(getattr(e, "reason", None) == "shot_by_visor_l3" for e in effects)
+    assert not state.trooper(TrooperId(GHOST)).marker
+
+
+def test_level_2_still_has_to_discover_a_marker_first() -> None:
+    from server.rules.commands import parse_command
+    from server.rules.decision import Rejected
+    from server.rules.engine import decide
+
+    state = _camouflaged_ghost_table(2)
+    state, _ = play(state, A, {"type": "activate", "trooper": LANCER, "order": "regular"})
+    assert GHOST not in seat_options(state, A)["skills"]["bs_attack"].get(
+        "line_rifle", {}).get("shots", {})
+    refused = decide(state, A, parse_command({"type": "declare_skill", "skill": {
+        "type": "bs_attack", "weapon": "line_rifle", "targets": [{"trooper": GHOST, "burst": 3}]}}))
+    assert isinstance(refused, Rejected) and refused.code == "bad_target"
+
+
+def test_level_3_aims_a_direct_template_at_a_marker_too() -> None:
+    """The Chain Spray Lancer (L3) aims its teardrop at the Ghost's marker 5 inches away: the
+    template hits it (no Discover; revealed), the Ghost saves."""
+    spray = "A-t10"
+    state = _camouflaged_ghost_table(3, unit="lancer_spray", shooter=spray, ghost_at=(22.5, 9))
+    state, _ = play(state, A, {"type": "activate", "trooper": spray, "order": "regular"})
+    assert GHOST in seat_options(state, A)["skills"]["bs_attack"]["chain_spray"]["shots"]
+    state, _ = play(state, A, {"type": "declare_skill", "skill": {
+        "type": "bs_attack", "weapon": "chain_spray", "targets": [{"trooper": GHOST, "burst": 1}]}})
+    state, _ = close_aro_window(state)
+    state, _ = play(state, A, {"type": "declare_skill", "skill": {"type": "idle"}})
+    state, events = close_aro_window(state)
+    saves = [s for ev in events if hasattr(ev, "outcome") for s in ev.outcome.saves]
+    assert [s.trooper for s in saves] == [GHOST]
+    assert not state.trooper(TrooperId(GHOST)).marker
