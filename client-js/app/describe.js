@@ -292,7 +292,8 @@ export function describeEvent(e, ctx = {}) {
     case "states_phase_checked": return ["States Phase: ",
       ...((e.stunned_cancelled ?? []).length ? [...troopers(e.stunned_cancelled, ctx), ` ${e.stunned_cancelled.length === 1 ? "is" : "are"} no longer Stunned (cancelled automatically, no roll)`] : []),
       ...((e.stunned_cancelled ?? []).length && (e.dogged_dead ?? []).length ? ["; "] : []),
-      ...((e.dogged_dead ?? []).length ? [...troopers(e.dogged_dead, ctx), ` ${e.dogged_dead.length === 1 ? "dies" : "die"}: Dogged lasts only to the end of the turn`] : [])];
+      ...((e.dogged_dead ?? []).length ? [...troopers(e.dogged_dead, ctx), ` ${e.dogged_dead.length === 1 ? "dies" : "die"}: Dogged lasts only to the end of the turn`] : []),
+      ...(e.zones_removed ? [`${(e.stunned_cancelled ?? []).length || (e.dogged_dead ?? []).length ? "; " : ""}${e.zones_removed} Smoke/Eclipse zone${e.zones_removed === 1 ? "" : "s"} removed`] : [])];
     case "clock_switched": return [e.running ? `Chess clock: player ${e.running}'s runs` : "Chess clocks stopped",
       ` (A ${clockFace(e.remaining?.A)}, B ${clockFace(e.remaining?.B)} left)`];
     case "clock_ran_out": return [`Player ${e.side}'s time ran out: no more Orders after the current one (it still declares AROs)`];
@@ -409,6 +410,7 @@ export function effectText(x, ctx = {}) {
     case "incapacitation_ignored": return [who(x.trooper), x.skill === "dogged"
       ? " fights on with Dogged: treated as Normal until the States Phase of this turn, then Dead; one more wound kills it"
       : " fights on with No Wound Incapacitation: treated as Normal; one more wound kills it"];
+    case "zone_placed": return [who(x.trooper), ` leaves a ${x.zone?.kind === "eclipse" ? "Eclipse" : "Smoke"} zone at ${point(x.zone?.centre)} (${weaponName(x.weapon)}): no Line of Fire through it until the States Phase${x.zone?.kind === "eclipse" ? "" : ", but for a Multispectral Visor"}`];
     case "stunned_set": return [who(x.trooper), ` is Stunned until the States Phase (${weaponName(x.weapon)}${weaponName(x.weapon).includes("Stun") ? "" : ": Stun"})`];
     case "isolated_set": return [who(x.trooper), ` is Isolated (${weaponName(x.weapon)}: E/M)`];
     case "isolated_cleared": return [who(x.trooper), " is no longer Isolated"];
@@ -420,7 +422,7 @@ export function effectText(x, ctx = {}) {
       const most = catalogueWeapon(x.weapon)?.disposable;
       return [who(x.trooper), ` used its ${weaponName(x.weapon)} (${x.uses}${most ? ` of ${most}` : ""} use${(most ?? x.uses) === 1 ? "" : "s"} spent)`];
     }
-    case "revealed": return [who(x.trooper), ` revealed (${x.reason === "discovered" ? "Discovered" : String(x.reason).replace(/^declared_/, "it declared ").replace(/_/g, " ")})`];
+    case "revealed": return [who(x.trooper), ` revealed (${x.reason === "discovered" ? "Discovered" : x.reason === "shot_by_visor_l3" ? "shot at through a Multispectral Visor L3, no Discover needed" : String(x.reason).replace(/^declared_/, "it declared ").replace(/_/g, " ")})`];
     case "discover_failed": return [who(x.trooper), " failed to Discover ", who(x.marker)];
     default: return [String(x.type).replace(/_/g, " "), ...(x.trooper ? [" ", who(x.trooper)] : [])];
   }
@@ -431,7 +433,7 @@ export function effectText(x, ctx = {}) {
 const VERB = { bs_attack: "shoots", cc_attack: "attacks in close combat", comms_attack: "hacks", dodge: "dodges", reset: "resets",
   discover: "tries to Discover", guts: "makes a Guts Roll", doctor: "treats (Doctor)",
   paramedic: "makes its PH Roll (Paramedic)", engineer: "repairs (Engineer)", forward_observer: "marks (Forward Observer)" };
-const MOD_NAME = { range: "range", partial_cover: "Partial Cover", targeted: "Targeted", mimetism: "Mimetism", stunned: "Stunned",
+const MOD_NAME = { range: "range", partial_cover: "Partial Cover", targeted: "Targeted", mimetism: "Mimetism", multispectral_visor: "Multispectral Visor", smoke: "through Smoke (Multispectral Visor L1)", ecm: "ECM", stunned: "Stunned",
   no_line_of_fire: "no LoF", surprise_attack: "Surprise Attack", suppressive_fire: "enemy Suppressive Fire",
   fireteam: "Fireteam Bonus",
   martial_arts: "Martial Arts", martial_arts_opponent: "enemy Martial Arts", nanoscreen: "Nanoscreen",
@@ -555,6 +557,7 @@ export function outcomeLines(outcome, ctx = {}) {
     const verb = VERB[/** @type {keyof typeof VERB} */ (r.skill)] ?? r.skill;
     parts.push({ ...who(r.trooper), cls: `${who(r.trooper).cls} who` }, ` ${verb}`);
     if (r.target && r.skill !== "guts") parts.push(" ", who(r.target));
+    if (r.zone_at) parts.push(` at ${point(r.zone_at)}`); // Smoke or Eclipse: aimed at a point
     if (r.weapon) parts.push(` with ${weaponName(r.weapon)}`);
     parts.push(": ");
     const opponents = (r.opposed_by ?? []).map((/** @type {number} */ i) => rolls[i]).filter(Boolean);

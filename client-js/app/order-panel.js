@@ -33,6 +33,8 @@ export function createOrderPanel({ conn, ui, names, send, render, selectTrooper,
   let jumping = /** @type {string|null} */ (null);
   /** the turn and Orders spent ("round:turn:side:spent") whose "End turn with Orders unspent?" question is showing */
   let confirmEndTurn = /** @type {string|null} */ (null);
+  /** a Smoke or Eclipse weapon being aimed (options.skills.zones): the next table click names its point */
+  let zoneAim = /** @type {{weapon: string, point: number[]|null}|null} */ (null);
   const isSeat = () => conn.role === "A" || conn.role === "B";
   const routeForm = createRouteForm({ conn, ui, names, render, declare, named, trooperButton });
 
@@ -167,6 +169,7 @@ export function createOrderPanel({ conn, ui, names, send, render, selectTrooper,
         panel.append(button(`${words} ${nameOf(target)} (${shotPreviewText(seen)})`, () => declare(make(target), make(target).type), { "data-specialist": key, "data-target": target }));
       }
     }
+    if (!joint) renderZoneAim(panel, skills);
     if (joint && !coordinated) renderPeripheralChoices(panel, peripheralSkills);
     const simple = el("div", {});
     if (all((x) => x.dodge, "dodge")) simple.append(button("Dodge", () => declare({ type: "dodge" }, "dodge"), { id: "declare-dodge" }));
@@ -176,6 +179,30 @@ export function createOrderPanel({ conn, ui, names, send, render, selectTrooper,
     panel.append(simple);
   }
 
+
+  /** Smoke or Eclipse (options.skills.zones): aim a weapon, click the table where its zone goes, declare.
+   * The Success Value is the band's (range from the trooper to the point; it must see the point). */
+  function renderZoneAim(panel, skills) {
+    const zones = Object.entries(skills.zones ?? {});
+    if (!zones.length) { zoneAim = null; return; }
+    if (zoneAim && !skills.zones[zoneAim.weapon]) zoneAim = null;
+    const box = el("div", { id: "zone-aim" }, "Smoke / Eclipse: ");
+    for (const [weapon, offer] of zones) {
+      const aiming = zoneAim?.weapon === weapon;
+      const bands = offer.bands.map((b) => `SV ${b.sv} to ${b.up_to}"`).join(", ");
+      box.append(button(aiming ? `${weaponName(weapon)}: click the table` : `Aim ${weaponName(weapon)} (${offer.kind})`,
+        () => { zoneAim = aiming ? null : { weapon, point: null }; render(); },
+        { "data-zone-weapon": weapon, class: aiming ? "chosen" : "", title: `${bands}; a ${offer.radius * 2}" circle blocking Line of Fire until the States Phase` }));
+      const at = aiming ? zoneAim?.point : null;
+      if (at) {
+        box.append(button(`Declare ${weaponName(weapon)} at (${at.map((v) => v.toFixed(1)).join(", ")})`, () => {
+          zoneAim = null;
+          declare({ type: "bs_attack", weapon, targets: [], zone_at: at, ...(ui.firingPoint ? { firing_point: ui.firingPoint } : {}) }, "bs_attack");
+        }, { id: "declare-zone" }));
+      }
+    }
+    panel.append(box);
+  }
 
   /** What each other trooper of a Coordinated Order does with the Spearhead's `skill`, in words. */
   function coordinatedNotes(skill, peripheralSkills) {
@@ -395,6 +422,7 @@ export function createOrderPanel({ conn, ui, names, send, render, selectTrooper,
     }
     const skills = options?.skills;
     if (!state.order || !skills) return;
+    if (zoneAim && skills.zones?.[zoneAim.weapon]) { zoneAim.point = point; render(); return; } // where the Smoke goes
     // A click on (or near) a corner of the path already moved picks it as the firing point.
     const corner = (skills.firing_points ?? []).find((f) => Math.hypot(f.point[0] - point[0], f.point[1] - point[1]) < 0.6);
     if (corner) { ui.fireFrom(corner.point); render(); return; }

@@ -107,6 +107,7 @@ export function drawTable(root, view, role, ui, options, onClick, onSelect) {
   drawEdgeTicks(g, width, depth);
   drawZones(g, state, depth);
   drawTerrain(g, state, depth);
+  drawVisibilityZones(g, state);
   const selected = ui.selected ? view.trooper(ui.selected) : null;
   if (selected?.position) {
     const [x, y] = selected.position;
@@ -199,6 +200,17 @@ function drawZones(g, state, depth) {
 
 /** Terrain: a shadow that grows with height, the footprint shaded by kind and height, a
  * label with its name and height in inches, and a tooltip naming it as the rules do. */
+/** Smoke (grey) and Eclipse (dark) Zero Visibility Zones: circles that block LoF until the States Phase. */
+function drawVisibilityZones(g, state) {
+  for (const z of state.table.zones ?? []) {
+    const eclipse = z.kind === "eclipse";
+    const node = svg("circle", { cx: z.centre[0], cy: z.centre[1], r: z.radius, fill: eclipse ? "#1a1a2e" : "#c8c8c8",
+      opacity: eclipse ? 0.7 : 0.6, stroke: eclipse ? "#8a7cff" : "#fff", "stroke-width": 0.08, "pointer-events": "none", "data-visibility-zone": z.kind });
+    node.append(svg("title", {}, `${eclipse ? "Eclipse" : "Smoke"}: Zero Visibility Zone, no Line of Fire through it${eclipse ? "" : " (a Multispectral Visor sees through)"}, until the States Phase`));
+    g.append(node);
+  }
+}
+
 function drawTerrain(g, state, depth) {
   const pieces = state.table.terrain ?? [];
   for (const piece of pieces) {

@@ -276,6 +276,7 @@ const FOLDS = {
       const trooper = trooperIn(state, id);
       if (trooper) Object.assign(trooper, { condition: "dead", dogged_in: null });
     }
+    if (e.zones_removed && state.table) state.table.zones = []; // Smoke and Eclipse last the turn
   },
   turn_ended(state, e) {
     state.order = null;
@@ -300,6 +301,10 @@ function fireteamOf(state, id) {
 }
 
 function applyEffect(state, effect, profiles) {
+  if (effect.type === "zone_placed") { // on the table, not on a trooper
+    if (state.table) state.table.zones = [...(state.table.zones ?? []), effect.zone];
+    return;
+  }
   const trooper = trooperIn(state, effect.trooper);
   if (!trooper) return;
   switch (effect.type) {

@@ -303,3 +303,21 @@ test("fighting skills in words: NWI and Dogged keep a trooper up, Dogged dies in
   assert.equal(d.successValueText({ attribute: "CC", base: 23, mods: [{ source: "martial_arts", value: 3 }, { source: "martial_arts_opponent", value: -3 }], success_value: 23 }),
     "CC 23 +3 Martial Arts −3 enemy Martial Arts = SV 23");
 });
+
+test("Smoke: the roll at a point, the zone it leaves, and the States Phase removing it", () => {
+  const placed = d.textOf(d.effectText({ type: "zone_placed", trooper: "A-t7", weapon: "smoke_grenades",
+    zone: { kind: "smoke", centre: [22.5, 10], radius: 1.5, placed_by: "A-t7" } }));
+  assert.match(placed, /leaves a Smoke zone at \(22\.5, 10\.0\).*no Line of Fire through it until the States Phase, but for a Multispectral Visor/);
+  const eclipse = d.textOf(d.effectText({ type: "zone_placed", trooper: "A-t7", weapon: "eclipse_grenades",
+    zone: { kind: "eclipse", centre: [1, 2], radius: 1.5, placed_by: "A-t7" } }));
+  assert.match(eclipse, /Eclipse zone/);
+  assert.doesNotMatch(eclipse, /Multispectral/);
+  const lines = d.outcomeLines({ rolls: [{ trooper: "A-t7", skill: "bs_attack", target: null, weapon: "smoke_grenades",
+    attribute: "BS", base: 11, mods: [{ source: "range", value: 3 }], success_value: 14, burst: 1,
+    dice: [{ face: 5, value: 5, success: true, critical: false }], cancelled: [false], successes: 1, criticals: 0,
+    opposed_by: [], zone_at: [22.5, 10] }], saves: [], effects: [] });
+  assert.match(lineText(lines[0]), /smoke_grenades|Smoke/);
+  assert.match(lineText(lines[0]), /at \(22\.5, 10\.0\)/);
+  const cleared = d.describeEvent({ type: "states_phase_checked", round: 1, turn: 1, stunned_cancelled: [], zones_removed: 1 });
+  assert.equal(d.textOf(/** @type {any} */ (cleared)), "States Phase: 1 Smoke/Eclipse zone removed");
+});

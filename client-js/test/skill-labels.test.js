@@ -15,3 +15,12 @@ test("the fighting skills' labels: NWI, Dogged, Courage, each Immunity, Martial 
     ["No Wound Incapacitation", "Dogged", "Courage", "Immunity (Shock), Immunity (Total)", "Martial Arts L3"]);
   assert.deepEqual(skillsOf({ immunities: [], martial_arts: 0 }), []);
 });
+
+test("a Multispectral Visor is named with its level", () => {
+  assert.deepEqual(skillsOf({ multispectral_visor: 2, sixth_sense: true }), ["Multispectral Visor L2", "Sixth Sense"]);
+  assert.deepEqual(skillsOf({ multispectral_visor: 0 }), []);
+});
+
+test("ECM is named with the Hacker MOD it imposes", () => {
+  assert.deepEqual(skillsOf({ ecm_hacker: 3 }), ["ECM (Hacker −3)"]);
+});

@@ -227,5 +227,21 @@ test("Dogged is folded from its effect and the States Phase check kills the troo
   assert.equal(view.trooper("t1").condition, "dead");
   assert.equal(view.trooper("t1").dogged_in, null);
   assert.equal(view.trooper("t2").condition, "normal");
+});
+
+test("a Smoke zone is folded onto the table and the States Phase removes it", () => {
+  const view = viewWith([trooper("t1", "A", [5, 5])]);
+  view.state.table = { width: 48, depth: 48, terrain: [], zones: [] };
+  const zone = { kind: "smoke", centre: [10, 10], radius: 1.5, placed_by: "t1" };
+  view.applyEvents(11, [
+    { type: "order_resolved", order: 1, outcome: { rolls: [], saves: [], effects: [
+      { type: "zone_placed", trooper: "t1", weapon: "smoke_grenades", zone }] } },
+  ]);
+  assert.deepEqual(view.state.table.zones, [zone]);
+  view.applyEvents(12, [
+    { type: "phase_started", phase: "states" },
+    { type: "states_phase_checked", round: 1, turn: 1, stunned_cancelled: [], zones_removed: 1 },
+  ]);
+  assert.deepEqual(view.state.table.zones, []);
   assert.equal(view.stale, false);
 });

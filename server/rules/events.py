@@ -419,14 +419,16 @@ class StatesPhaseChecked(Event):
     """The States Phase checks of both players (seed 002): no roll, no ARO. Each trooper in
     ``stunned_cancelled`` was Stunned in this Player Turn and is no longer
     (``combat/stunned.py``); each trooper in ``dogged_dead`` used Dogged in this Player Turn
-    and enters the Dead State (``combat/incapacitation.py``). Open information: emitted only
-    when some check did something."""
+    and enters the Dead State (``combat/incapacitation.py``); ``zones_removed`` Smoke and
+    Eclipse zones leave the table (``combat/smoke.py``). Open information: emitted only when
+    some check did something."""
 
     TYPE: ClassVar[str] = "states_phase_checked"
     round: int
     turn: int
     stunned_cancelled: tuple[TrooperId, ...] = ()
     dogged_dead: tuple[TrooperId, ...] = ()
+    zones_removed: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -128,6 +128,34 @@ def _mimetism(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
     return None
 
 
+_VISOR_LEVEL = re.compile(r"^L(?P<level>[123])$", re.IGNORECASE)
+
+
+def _multispectral_visor(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
+    # issue 36, what changes what a trooper sees: the level (L1-L3) sets the profile's
+    # ``multispectral_visor``; a visor without a level the referee can read is not refereed.
+    for text in (*split_level(item.name)[1], *item.levels):
+        found = _VISOR_LEVEL.match(text.strip())
+        if found is not None:
+            flags.fields["multispectral_visor"] = int(found.group("level"))
+            return None
+    return item.not_refereed("played without it: the referee plays Multispectral Visor L1-L3 only")
+
+
+_ECM_HACKER = re.compile(r"^\(?\s*hacker\s*-?\s*(?P<value>\d+)\s*\)?$", re.IGNORECASE)
+
+
+def _ecm(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
+    # issue 36, what changes what a trooper sees: ECM (Hacker -3/-6) sets ``ecm_hacker``;
+    # ECM (Guided ...) has nothing to act on (the engine has no Guided attacks).
+    for text in (*split_level(item.name)[1], *item.levels):
+        found = _ECM_HACKER.match(text.strip())
+        if found is not None and int(found.group("value")) in MIMETISM_LEVELS:
+            flags.fields["ecm_hacker"] = int(found.group("value"))
+            return None
+    return item.not_refereed("played without it: the referee plays ECM (Hacker -3 or -6) only")
+
+
 def _camouflage(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
     flags.camouflage = item
     flags.camouflage_level = mimetism_level((*split_level(item.name)[1], *item.levels))
@@ -226,6 +254,8 @@ CATALOGUE: dict[str, Callable[[DataItem, TrooperFlags], NotRefereed | None]] = {
     "hacking device": _flag("hacker"),
     "camouflage": _camouflage,
     "mimetism": _mimetism,
+    "multispectral visor": _multispectral_visor,  # issue 36, what changes what a trooper sees
+    "ecm": _ecm,  # issue 36, what changes what a trooper sees
     "hidden deployment": _flag("hidden_deployment"),
     "impetuous": _flag("impetuous"),
     # -- issue 36, fighting skills --

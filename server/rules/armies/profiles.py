@@ -40,6 +40,8 @@ VITA_TYPES = frozenset({TroopType.LI, TroopType.MI, TroopType.HI, TroopType.SK, 
 
 SILHOUETTES = frozenset(range(9))
 MIMETISM_VALUES = (3, 6)
+MULTISPECTRAL_VISOR_LEVELS = (0, 1, 2, 3)
+ECM_VALUES = (3, 6)
 ATTRIBUTE_MAX = 30
 """Upper bound for CC/BS/PH/WIP: well above any printed value, low enough to catch typos."""
 ARMOUR_MAX = 15
@@ -110,6 +112,13 @@ class UnitProfile:
     negative on the enemy attacks Face to Face with it (``combat/dodge_skill_mods.py``)."""
     camouflage: int = 0
     mimetism: int = 0
+    # issue 36, what changes what a trooper sees (combat/multispectral_visor.py):
+    multispectral_visor: int = 0
+    """Multispectral Visor level (1-3; 0 for none): cuts the Mimetism MOD of the enemies it
+    shoots at or Discovers (``multispectral_visor.visor_mods``)."""
+    ecm_hacker: int = 0
+    """ECM (Hacker -3 / -6): the MOD, as a positive number, that enemy Comms Attacks on the
+    trooper take (``combat/ecm.py``); 0 for none."""
     hidden_deployment: bool = False
     combat_jump: bool = False
     """Combat Jump (Airborne Deployment): may stay off the table at deployment and enter
@@ -275,4 +284,9 @@ def _concealment_problems(profile: UnitProfile) -> list[str]:
             f"Camouflage {profile.camouflage} must equal its Mimetism ({profile.mimetism}): "
             "the marker shows the trooper's Mimetism MOD."
         )
+    if profile.ecm_hacker not in (0, *ECM_VALUES):
+        problems.append(f"ECM (Hacker) {profile.ecm_hacker} must be 0 (none), 3 or 6.")
+    if profile.multispectral_visor not in MULTISPECTRAL_VISOR_LEVELS:
+        problems.append(f"Multispectral Visor level {profile.multispectral_visor} must be 0 "
+                        "(none), 1, 2 or 3.")
     return problems

@@ -138,6 +138,9 @@ class BsAttack(Skill):
     target_point: Point | None = None
     """In ARO: the point of the active trooper's path the shot is taken at (default: the
     last point of the path where the reacting trooper has Line of Fire)."""
+    zone_at: Point | None = None
+    """A Smoke or Eclipse weapon (no ``targets``): the point of the table where the zone it
+    places is centred (``combat/smoke.py``)."""
 
 
 @dataclass(frozen=True, slots=True)

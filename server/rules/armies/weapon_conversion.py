@@ -28,6 +28,7 @@ from server.rules.armies.weapons import (
     KNOWN_AMMUNITION,
     MAX_PS,
     SAVE_ATTRIBUTES,
+    ZONE_AMMUNITION,
     RangeBand,
     TemplateShape,
     Weapon,
@@ -99,11 +100,15 @@ def _convert_mode(engine_id: str, name: str, mode: WeaponMode,
     burst = _whole(mode.burst, "Burst")
     if burst < 1:
         raise _LeftOff("its Burst is 0", "Burst 0")
-    ps = _whole(mode.damage, "Damage")
+    # Smoke and Eclipse hit no one (combat/smoke.py): their Damage and save "-" are no fault.
+    named = ammunition_names.get(mode.ammunition) if mode.ammunition is not None else None
+    zone = (_AMMUNITION.get(normalise(named or "")) in ZONE_AMMUNITION
+            and mode.damage.strip() in ("", "-"))
+    ps = 0 if zone else _whole(mode.damage, "Damage")
     if ps > MAX_PS:
         raise _LeftOff(f"its Damage {ps} is above {MAX_PS}", f"Damage above {MAX_PS}")
     ammo = _ammunition(mode, ammunition_names)
-    save = _SAVES.get(normalise(mode.saving))
+    save = "ARM" if zone and mode.saving.strip() in ("", "-") else _SAVES.get(normalise(mode.saving))
     if save is None:
         raise _LeftOff(f"its save ({mode.saving}) is not on ARM or BTS", f"save {mode.saving}")
     kind = WeaponKind.BALLISTIC
@@ -124,6 +129,8 @@ def _convert_mode(engine_id: str, name: str, mode: WeaponMode,
             direct_template = True
         elif key == "suppressive fire":
             traits.append("suppressive_fire")
+        elif ammo in ZONE_AMMUNITION and key in ("non-lethal", "targetless"):
+            pass  # what Smoke and Eclipse are anyway (combat/smoke.py)
         elif uses is not None and int(uses.group("uses")) >= 1:
             disposable = int(uses.group("uses"))
         else:

@@ -13,12 +13,17 @@ from enum import StrEnum
 
 from server.rules.ids import WeaponId
 
-KNOWN_AMMUNITION: tuple[str, ...] = ("N", "AP", "DA", "EXP", "Shock", "T2", "E/M", "Stun")
+KNOWN_AMMUNITION: tuple[str, ...] = ("N", "AP", "DA", "EXP", "Shock", "T2", "E/M", "Stun",
+                                     "Smoke", "Eclipse")
 """Ammunition codes a weapon may name: the values of ``server.rules.combat.ammunition.Ammunition``,
 which owns their effects (a test keeps the two in step). Kept as strings here so weapon
 data can be checked without importing the damage rules."""
 
 SAVE_ATTRIBUTES: tuple[str, ...] = ("ARM", "BTS")
+
+ZONE_AMMUNITION: tuple[str, ...] = ("Smoke", "Eclipse")
+"""Ammunition that hits no one and places a Zero Visibility Zone where it lands
+(``combat/smoke.py``): a weapon firing it is a ballistic weapon aimed at a point."""
 
 KNOWN_TRAITS: tuple[str, ...] = ("suppressive_fire",)
 """Weapon Traits the rules read: ``suppressive_fire``, the weapon may be used for the
@@ -156,4 +161,7 @@ def _kind_problems(weapon: Weapon, label: str) -> list[str]:
         problems.append(f"{label} is a Direct Template weapon without a template shape.")
     if weapon.kind is not WeaponKind.DIRECT_TEMPLATE and weapon.template is not None:
         problems.append(f"{label} has a template but is not a Direct Template weapon.")
+    if weapon.ammo in ZONE_AMMUNITION and weapon.kind is not WeaponKind.BALLISTIC:
+        problems.append(f"{label} fires {weapon.ammo}: it must be a ballistic weapon (thrown "
+                        "or launched at a point).")
     return problems

@@ -23,6 +23,8 @@ class Ammunition(StrEnum):
     T2 = "T2"
     EM = "E/M"
     STUN = "Stun"
+    SMOKE = "Smoke"
+    ECLIPSE = "Eclipse"
 
 
 class SaveAttribute(StrEnum):
@@ -41,7 +43,10 @@ _SAVES_PER_HIT: dict[Ammunition, int] = {
     Ammunition.T2: 1,
     Ammunition.EM: 2,
     Ammunition.STUN: 1,
+    Ammunition.SMOKE: 0,
+    Ammunition.ECLIPSE: 0,
 }
+"""Smoke and Eclipse hit no one (they place a zone, ``smoke.py``): no save ever."""
 
 
 def saves_per_hit(ammo: Ammunition) -> int:
@@ -66,7 +71,7 @@ def halves_armour(ammo: Ammunition) -> bool:
 def inflicts_wounds(ammo: Ammunition) -> bool:
     """False for ammunition whose failed saves impose a State instead of wounds: E/M
     (Isolated) and Stun (Stunned; Non-Lethal, ``stunned.py``)."""
-    return ammo not in (Ammunition.EM, Ammunition.STUN)
+    return ammo not in (Ammunition.EM, Ammunition.STUN, Ammunition.SMOKE, Ammunition.ECLIPSE)
 
 
 def wounds_per_failed_save(ammo: Ammunition) -> int:

@@ -17,6 +17,7 @@ from .camouflage import camouflaged as _camouflaged  # still a marker, all decla
 from .direct_templates import is_direct_template, template_area
 from .forward_observer import planned_forward_observer
 from .mods import blocking_bodies, dodge_mods, sees
+from .multispectral_visor import sees_through_smoke, shoots_markers
 from .plan import ARO_BURST, Plan, order_to_resolve
 from .skill_plans import (
     dodge_roll,
@@ -31,6 +32,7 @@ from .skill_plans import (
     skill_target,
     template_plan,
 )
+from .smoke import planned_zone_roll
 from .suppressive_fire import aro_burst, aro_weapon
 
 
@@ -47,6 +49,11 @@ def aro_skill(state: GameState, reactor: TrooperState, skill: Skill) -> Plan:
         return Plan(rolls=(dodge_roll(reactor, False, dodge_mods(blind, penalty)),))
     if isinstance(skill, Reset):
         return Plan(rolls=(reset_roll(reactor, active=False),))
+    if isinstance(skill, BsAttack) and skill.zone_at is not None:  # Smoke or Eclipse
+        weapon = state.armies[reactor.side].weapon(skill.weapon)
+        zone = planned_zone_roll(state, reactor, weapon, skill.zone_at, reactor.body(),
+                                 ARO_BURST, active=False)
+        return idle(reactor, skill, "no_line_of_fire") if zone is None else zone
     target_id = skill_target(skill)
     if target_id is None or target_id not in order.activated:
         return idle(reactor, skill, "aro_must_target_active_trooper")
@@ -104,7 +111,7 @@ def _aro_at_path_point(state: GameState, reactor: TrooperState, skill: BsAttack 
     body = reacting_body(state, reactor, active)
     if isinstance(skill, Discover):
         return planned_discover(state, reactor, skill, body, point, active=False)
-    if _camouflaged(state, active.id):
+    if _camouflaged(state, active.id) and not shoots_markers(reactor):
         return idle(reactor, skill, "target_camouflaged")
     assert weapon is not None
     if is_direct_template(weapon):
@@ -184,7 +191,8 @@ def aro_target_point(state: GameState, reactor: TrooperState, active: TrooperSta
         visible = sees(state, reactor, body, active, active.body(chosen))
         return chosen if visible else None
     points = points_of_route_in_lof(body, active.body(), order.path or (order.start,),
-                                    state.table, blockers)
+                                    state.table, blockers,
+                                    through_smoke=sees_through_smoke(reactor))
     if weapon is not None and is_direct_template(weapon):
         reached = [p for p in points
                    if template_area(state, reactor, body, weapon, active, active.body(p)).problem

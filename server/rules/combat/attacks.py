@@ -54,6 +54,7 @@ from .skill_plans import (
     skill_target,
     template_plan,
 )
+from .smoke import planned_zone_roll, screens, with_screens
 from .stunned import stunned_mods
 from .support_skills import planned_support
 
@@ -71,7 +72,7 @@ def plan_order(state: GameState) -> Plan:
         reactor = state.trooper(reactor_id)
         skill = order.aros[reactor_id]
         plan += _declared(state, reactor, skill) + _as_aro(aro_skill(state, reactor, skill))
-    return _with_opponent_mods(state, _with_state_mods(state, plan))
+    return _with_opponent_mods(state, _with_state_mods(state, with_screens(state, plan)))
 
 
 def plan_declaration(state: GameState, trooper_id: TrooperId, skill: Skill) -> Plan:
@@ -134,6 +135,8 @@ def face_to_face_opponents(rolls: Sequence[PlannedRoll]) -> tuple[tuple[int, ...
 
 
 def _contests(attack: PlannedRoll, other: PlannedRoll) -> bool:
+    if other.zone_at is not None or attack.zone_at is not None:
+        return screens(other, attack)  # a Smoke or Eclipse roll: only the attacks it screens
     if not attack.is_attack or attack.target != other.trooper:
         return False
     if other.is_attack:
@@ -165,6 +168,8 @@ def _uses(skill: Skill, weapon: Weapon, trooper: TrooperState, state: GameState)
     """One use per die declared (one per template shot), DIGEST 7.5."""
     if weapon.kind is WeaponKind.DIRECT_TEMPLATE or not isinstance(skill, BsAttack):
         return 1
+    if skill.zone_at is not None:
+        return required_burst(state, trooper.id, weapon.burst)
     if _is_active(state, trooper):
         return sum(share.burst for share in skill.targets)
     return ARO_BURST
@@ -226,6 +231,10 @@ def _active_skill(state: GameState, active: TrooperState, skill: Skill, index: i
 def _active_bs_attack(state: GameState, active: TrooperState, skill: BsAttack,
                       shooter: Body) -> Plan:
     weapon = state.armies[active.side].weapon(skill.weapon)
+    if skill.zone_at is not None:  # Smoke or Eclipse (smoke.py)
+        burst = required_burst(state, active.id, weapon.burst)
+        zone = planned_zone_roll(state, active, weapon, skill.zone_at, shooter, burst, True)
+        return idle(active, skill, "no_line_of_fire") if zone is None else zone
     plan = Plan()
     lost: list[str] = []
     for share in skill.targets:

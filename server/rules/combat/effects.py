@@ -32,6 +32,7 @@ from .outcome import (
     WeaponUsed,
     WentProne,
     Wounded,
+    ZonePlaced,
 )
 
 
@@ -52,11 +53,14 @@ def apply_effect(state: GameState, effect: Effect) -> GameState:
       Engineer roll passed).
     * ``IncapacitationIgnored``: for Dogged, ``dogged_in`` set to the Player Turn being
       played (its States Phase kills the trooper); for NWI a record only.
+    * ``ZonePlaced``: the zone joins the table's ``zones``.
     * ``BecameIdle``, ``CoupDeGrace`` and ``TreatmentFailed`` change nothing: they are records
       (why a skill did nothing; why the ``Wounded`` that follows needed no save or roll).
     """
     if isinstance(effect, BecameIdle | CoupDeGrace | TreatmentFailed):
         return state
+    if isinstance(effect, ZonePlaced):  # on the table, not on a trooper
+        return replace(state, table=replace(state.table, zones=(*state.table.zones, effect.zone)))
     trooper = state.trooper(_subject(effect))
     if isinstance(effect, StunnedSet):
         return state.with_trooper(replace(trooper, stunned_in=(state.round, state.turn)))

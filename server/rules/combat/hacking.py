@@ -15,7 +15,7 @@ program (DIGEST 6.1, 10.3, 13; the wiki's Quantronic Combat pages quoted as S35)
   outside its LoF (DIGEST 13, S35 "Hacking Area in ARO").
 
 Not built (docs/rules-decisions/resolution.md "Hacking"): Hacking Devices and the other
-programs, Firewall, ECM, Non-Hackable, enemy Repeaters, Deployable Repeaters, Supportware,
+programs, Firewall, ECM (Guided), Non-Hackable, enemy Repeaters, Deployable Repeaters, Supportware,
 splitting a program's Burst, the Immobilized-B State. An Isolated trooper (``isolated.py``)
 has no Comms: no Comms Attack, no Hacking Area.
 """
@@ -35,6 +35,7 @@ from ..table.geometry import Body, Point
 from ..table.zone_of_control import RouteInZones, in_zone_of_control
 from .ammunition import Ammunition
 from .dice import Dice, roll_d20
+from .ecm import ecm_mods
 from .isolated import check_not_isolated_for_comms
 from .outcome import Effect, SaveRecord, TargetedSet
 from .rolls import Mod
@@ -117,14 +118,14 @@ def path_in_hacking_area(state: GameState, hacker: TrooperState, mover: Body,
 
 
 def comms_mods(program: HackingProgram, target: TrooperState) -> tuple[Mod, ...]:
-    """The program's Attack MOD and the target's Targeted +3 (no range, cover or Mimetism:
-    programs need no LoF)."""
+    """The program's Attack MOD, the target's Targeted +3 and its ECM (``ecm.py``) (no range,
+    cover or Mimetism: programs need no LoF)."""
     mods: list[Mod] = []
     if program.attack_mod:
         mods.append(Mod("program", program.attack_mod))
     if target.targeted:
         mods.append(Mod("targeted", TARGETED_COMMS_MOD))
-    return tuple(mods)
+    return (*mods, *ecm_mods(target))
 
 
 @dataclass(frozen=True, slots=True)

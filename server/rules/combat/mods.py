@@ -20,6 +20,7 @@ from ..table.line_of_fire import has_line_of_fire
 from ..table.terrain import Table
 from .immobilized import IMMOBILIZED_B_RESET_MOD
 from .isolated import ISOLATED_RESET_MOD
+from .multispectral_visor import sees_through_smoke, visor_mods
 from .nanoscreen import screened
 from .rolls import Mod
 
@@ -94,32 +95,37 @@ def sees(state: GameState, viewer: TrooperState, viewer_body: Body,
          target: TrooperState, target_body: Body) -> bool:
     """Whether ``viewer`` (standing as ``viewer_body``) has LoF to ``target_body``."""
     blockers = blocking_bodies(state, viewer.id, target.id)
-    return has_line_of_fire(viewer_body, target_body, state.table, blockers)
+    return has_line_of_fire(viewer_body, target_body, state.table, blockers,
+                            sees_through_smoke(viewer))
 
 
-def concealment_mods(target: TrooperState) -> tuple[Mod, ...]:
-    """Targeted (+3) and Mimetism (-3/-6) of the target: for BS Attacks and Discover."""
+def concealment_mods(target: TrooperState, visor: int = 0) -> tuple[Mod, ...]:
+    """Targeted (+3) and Mimetism (-3/-6) of the target, and what of that Mimetism the seer's
+    Multispectral Visor of level ``visor`` cancels: for BS Attacks and Discover."""
     mods: list[Mod] = []
     if target.targeted:
         mods.append(Mod("targeted", TARGETED_MOD))
     if target.profile.mimetism:
         mods.append(Mod("mimetism", -target.profile.mimetism))
+        mods.extend(visor_mods(visor, target.profile.mimetism))
     return tuple(mods)
 
 
 def bs_attack_mods(weapon: Weapon, target: TrooperState, shooter: Body, victim: Body,
-                   table: Table) -> ShotMods:
-    """Range band at the distance between the bodies, Partial Cover, Targeted, Mimetism."""
-    return _shot_mods(weapon.ranges, target, shooter, victim, table)
+                   table: Table, visor: int = 0) -> ShotMods:
+    """Range band at the distance between the bodies, Partial Cover, Targeted, Mimetism (less
+    what the shooter's Multispectral Visor of level ``visor`` cancels)."""
+    return _shot_mods(weapon.ranges, target, shooter, victim, table, visor)
 
 
-def discover_mods(target: TrooperState, seer: Body, seen: Body, table: Table) -> ShotMods:
+def discover_mods(target: TrooperState, seer: Body, seen: Body, table: Table,
+                  visor: int = 0) -> ShotMods:
     """Discover uses BS-style MODs with its own range bands (DIGEST 9)."""
-    return _shot_mods(DISCOVER_RANGES, target, seer, seen, table)
+    return _shot_mods(DISCOVER_RANGES, target, seer, seen, table, visor)
 
 
 def _shot_mods(bands: tuple[RangeBand, ...], target: TrooperState, shooter: Body,
-               victim: Body, table: Table) -> ShotMods:
+               victim: Body, table: Table, visor: int) -> ShotMods:
     reading = range_reading(bands, distance(shooter, victim))
     band = None if reading.band is None else reading.band.mod
     # An Impetuous trooper never benefits from Partial Cover (DIGEST 3.6, at all times).
@@ -130,7 +136,7 @@ def _shot_mods(bands: tuple[RangeBand, ...], target: TrooperState, shooter: Body
         mods.append(Mod("range", band))
     if cover:
         mods.append(Mod("partial_cover" if scenery else "nanoscreen", PARTIAL_COVER_MOD))
-    mods.extend(concealment_mods(target))
+    mods.extend(concealment_mods(target, visor))
     return ShotMods(mods=tuple(mods), out_of_range=band is None, partial_cover=cover,
                     range=reading)
 

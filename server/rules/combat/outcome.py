@@ -12,6 +12,7 @@ from typing import ClassVar
 from ..ids import TrooperId, WeaponId
 from ..plain import Tagged
 from ..table.geometry import Point
+from ..table.visibility_zones import VisibilityZone
 from .rolls import Die, Mod
 from .saves import SaveRoll
 from .wounds import Condition
@@ -48,6 +49,8 @@ class RollRecord:
     this Order (official N5 Stun Ammunition; ``stunned.py``)."""
     courage: bool = False
     """A Guts Roll passed without a die by Courage (``courage.py``): one success."""
+    zone_at: Point | None = None
+    """A Smoke or Eclipse roll (no target): where its zone is centred (``smoke.py``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,6 +258,17 @@ class IncapacitationIgnored(Effect):
     TYPE: ClassVar[str] = "incapacitation_ignored"
     trooper: TrooperId
     skill: str
+
+
+@dataclass(frozen=True, slots=True)
+class ZonePlaced(Effect):
+    """A Smoke or Eclipse roll that succeeded (and won every Face to Face Roll it was in)
+    leaves its Zero Visibility Zone on the table until the States Phase (``smoke.py``)."""
+
+    TYPE: ClassVar[str] = "zone_placed"
+    trooper: TrooperId
+    weapon: WeaponId
+    zone: VisibilityZone
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from ..ids import TrooperId, WeaponId
 from ..state import ActiveOrder, GameState
+from ..table.geometry import Body, Point
 from .mods import RangeReading
 from .outcome import Effect
 from .rolls import Mod, needs_no_roll, success_value
@@ -45,6 +46,14 @@ class PlannedRoll:
     partial_cover: bool = False
     against_marker: bool = False
     range: RangeReading | None = None
+    sight: tuple[Body, Body] | None = None
+    """A BS Attack's shooter and target bodies, where the shot is taken (a Smoke zone in
+    the same Order may screen it: ``smoke.with_screens``)."""
+    zone_at: Point | None = None
+    """A Smoke or Eclipse roll (no target): the centre of the zone it places."""
+    screens: tuple[tuple[TrooperId, TrooperId], ...] = ()
+    """A Smoke or Eclipse roll: the (attacker, target) enemy BS Attacks whose Line of Fire
+    its zone would block; it is Face to Face with each (``attacks.face_to_face_opponents``)."""
 
     @property
     def success_value(self) -> int:

@@ -57,6 +57,7 @@ from .outcome import (
 )
 from .plan import Plan, PlannedRoll, TemplateHit
 from .rolls import CritConvention, judge
+from .smoke import zones_placed
 from .stunned import fails_guts_by_stun
 from .support_skills import support_effects
 from .suppressive_fire import with_f2f_mods
@@ -107,6 +108,7 @@ def _resolve(state: GameState, pause_for_guts: bool) -> Resolved:
     rolled, dice = _roll_all(rolls, dice, convention, offset=len(discovers))
     effects.extend(_resets(state, rolled))
     effects.extend(_support(state, rolled))
+    effects.extend(zones_placed(state, [(r.plan, r.record) for r in rolled]))
     damage = resolve_hits(state, _hits(rolled) + _template_hits(templates, rolled), dice)
     effects.extend(damage.effects)
     after = _fold(state, effects)
@@ -185,7 +187,7 @@ def _record(roll: PlannedRoll, faces: tuple[int, ...],
         attribute=roll.attribute, base=roll.base, mods=roll.mods, success_value=sv,
         burst=roll.burst, dice=dice, cancelled=tuple(cancelled),
         successes=len(kept) - criticals, criticals=criticals, opposed_by=opposed_by,
-        automatic_failure=roll.automatic_failure,
+        automatic_failure=roll.automatic_failure, zone_at=roll.zone_at,
     )
 
 
@@ -237,7 +239,8 @@ def _hits(rolled: Sequence[_Rolled]) -> tuple[Hit, ...]:
     hits: list[Hit] = []
     for r in rolled:
         if (not r.plan.is_attack or r.plan.skill in ("comms_attack", "forward_observer")
-                or not _scored(r.record)):
+                or not _scored(r.record)
+                or r.plan.zone_at is not None):  # Smoke and Eclipse hit no one
             continue
         assert r.plan.target is not None and r.plan.weapon is not None
         cover = r.plan.partial_cover and r.plan.skill == "bs_attack"

@@ -19,9 +19,11 @@ from .camouflage import camouflaged as _camouflaged  # still a marker, all decla
 from .direct_templates import TemplateArea
 from .hacking import PROGRAMS, comms_mods, in_hacking_area, path_in_hacking_area
 from .mods import bs_attack_mods, discover_mods, reset_mods, sees
+from .multispectral_visor import shoots_markers
 from .outcome import BecameIdle, CoupDeGrace, Effect, Revealed, Wounded
 from .plan import ARO_BURST, Plan, PlannedRoll, TemplateHit, order_to_resolve
 from .rolls import Mod
+from .smoke import visor_through_smoke_mods
 from .wounds import Condition
 
 
@@ -49,24 +51,32 @@ def template_plan(state: GameState, attacker: TrooperState, weapon: Weapon,
         marker = _camouflaged(state, trooper_id)
         main = trooper_id == area.main_target
         victim = main_body if main else state.trooper(trooper_id).body()
-        hits.append(TemplateHit(attacker.id, trooper_id, weapon.id, marker and main,
+        visor = shoots_markers(attacker)  # a Multispectral Visor L3 needs no Discover
+        hits.append(TemplateHit(attacker.id, trooper_id, weapon.id, marker and main and not visor,
                                 distance(shooter, victim)))
         if marker and not main:
             revealed.append(Revealed(trooper_id, "affected_by_template"))
+        elif marker and visor:
+            revealed.append(Revealed(trooper_id, "shot_by_visor_l3"))
     return Plan(templates=tuple(hits), effects=tuple(revealed))
 
 
 def planned_shot(state: GameState, attacker: TrooperState, weapon: Weapon, target: TrooperState,
           shooter: Body, victim: Body, burst: int, active: bool) -> Plan:
     marker = _camouflaged(state, target.id)
-    shot = bs_attack_mods(weapon, target, shooter, victim, state.table)
+    # A Multispectral Visor L3 shoots a marker without Discovering it; the shot reveals it.
+    revealed = (Revealed(target.id, "shot_by_visor_l3"),) if marker and shoots_markers(attacker) else ()
+    marker = marker and not revealed
+    shot = bs_attack_mods(weapon, target, shooter, victim, state.table,
+                          attacker.profile.multispectral_visor)
+    haze = visor_through_smoke_mods(state, attacker, shooter, target, victim)
     roll = PlannedRoll(
         trooper=attacker.id, active=active, skill="bs_attack", target=target.id,
-        weapon=weapon.id, attribute="BS", base=attacker.profile.bs, mods=shot.mods,
+        weapon=weapon.id, attribute="BS", base=attacker.profile.bs, mods=shot.mods + haze,
         burst=burst, out_of_range=shot.out_of_range, partial_cover=shot.partial_cover,
-        against_marker=marker, range=shot.range,
+        against_marker=marker, range=shot.range, sight=(shooter, victim),
     )
-    return Plan(rolls=(roll,))
+    return Plan(rolls=(roll,), effects=revealed)
 
 
 def planned_cc_attack(state: GameState, attacker: TrooperState, skill: CcAttack, active: bool) -> Plan:
@@ -139,10 +149,11 @@ def planned_discover(state: GameState, seer: TrooperState, skill: Discover, seer
     seen = target.body(seen_at)
     if not sees(state, seer, seer_body, target, seen):
         return idle(seer, skill, "no_line_of_fire")
-    shot = discover_mods(target, seer_body, seen, state.table)
+    shot = discover_mods(target, seer_body, seen, state.table, seer.profile.multispectral_visor)
+    haze = visor_through_smoke_mods(state, seer, seer_body, target, seen)
     roll = PlannedRoll(
         trooper=seer.id, active=active, skill="discover", target=target.id, weapon=None,
-        attribute="WIP", base=seer.profile.wip, mods=shot.mods, burst=1,
+        attribute="WIP", base=seer.profile.wip, mods=shot.mods + haze, burst=1,
         out_of_range=shot.out_of_range, range=shot.range,
     )
     return Plan(rolls=(roll,))

@@ -26,6 +26,7 @@ from ..armies.skills import (
 )
 from ..armies.weapons import WeaponKind
 from ..combat.hacking import PROGRAMS
+from ..combat.smoke import zone_kind, zone_offer
 from ..combat.wounds import Condition
 from ..evolve import replace
 from ..ids import Side, TrooperId, WeaponId
@@ -124,6 +125,14 @@ def _trooper_skills(state: GameState, side: Side, order: ActiveOrder) -> dict[st
         for point in corners
         if "bs_attack" in allowed and (found := _shots(state, trooper, enemies, legal, point))
     ]
+    # Smoke and Eclipse are aimed at a point the player picks: offered per weapon with the
+    # Success Value of each range band (combat/smoke.py), when such a declaration is legal.
+    result["zones"] = {
+        weapon.id: zone_offer(trooper, weapon, required_burst(state, trooper.id, weapon.burst))
+        for weapon in carried_weapons(state, trooper, SHOOTING)
+        if zone_kind(weapon) is not None and "bs_attack" in allowed and trooper.position
+        and accepted(decide_declare_skill, state, side, c.DeclareSkill(
+            BsAttack(weapon.id, (), zone_at=trooper.position)))}
     # Unconscious enemies too: a CC Attack on one is a Coup de Grâce (DIGEST 7.7).
     in_reach = [t for t in state.troopers_of(side.other)
                 if t.on_table and t.condition is not Condition.DEAD]

@@ -21,6 +21,8 @@ from ..armies.skills import (
 )
 from ..armies.weapons import WeaponKind
 from ..combat.hacking import PROGRAMS
+from ..combat.plan import ARO_BURST
+from ..combat.smoke import zone_kind, zone_offer
 from ..combat.suppressive_fire import aro_burst
 from ..evolve import replace
 from ..ids import Side, TrooperId
@@ -82,7 +84,14 @@ def aro_options(state: GameState, side: Side, order: ActiveOrder) -> dict[str, P
         # Forward Observer (combat/forward_observer.py): the points it may mark the target at.
         mark_points = (at_points(lambda _, t: ForwardObserver(t), ["forward_observer"])
                        .get("forward_observer", {}) if trooper.profile.forward_observer else {})
+        # Smoke and Eclipse at a point of the table (combat/smoke.py), Burst 1 in ARO.
+        zones = {w.id: zone_offer(trooper, w, ARO_BURST)
+                 for w in carried_weapons(state, trooper, SHOOTING)
+                 if zone_kind(w) is not None and trooper.position is not None
+                 and accepted(decide_declare_aro, state, side, c.DeclareAro(
+                     trooper_id, BsAttack(w.id, (), zone_at=trooper.position)))}
         found[trooper_id] = {
+            "zones": zones,
             "line_of_fire": eligibility.line_of_fire,
             "zone_of_control": eligibility.zone_of_control,
             "template": eligibility.template,

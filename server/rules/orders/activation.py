@@ -43,6 +43,8 @@ from ..combat.forward_observer import check_forward_observer
 from ..combat.hacking import check_hacker_and_program, in_hacking_area
 from ..combat.immobilized import check_immobilized_may_declare
 from ..combat.mods import blocking_bodies
+from ..combat.multispectral_visor import sees_through_smoke, shoots_markers
+from ..combat.smoke import check_zone_declaration, sees_point, zone_kind
 from ..combat.stunned import check_stunned_may_declare
 from ..combat.support_skills import check_support_declaration
 from ..combat.suppressive_fire import check_may_enter as check_may_enter_suppressive_fire
@@ -194,6 +196,8 @@ def unmet_requirement(state: GameState, order: ActiveOrder, trooper: TrooperStat
     if isinstance(skill, BsAttack):
         shooter = acting_body(order, trooper, skill.firing_point or order.path[-1])
         weapon = state.armies[trooper.side].weapon(skill.weapon)
+        if skill.zone_at is not None and not sees_point(state, trooper, shooter, skill.zone_at):
+            return "no_line_of_fire"
         for assignment in skill.targets:
             target = state.trooper(assignment.trooper)
             if not sees(state, trooper.id, shooter, target):
@@ -324,7 +328,8 @@ def enemy_target(state: GameState, trooper: TrooperState, target_id: TrooperId) 
 def sees(state: GameState, viewer_id: TrooperId, viewer: Body, target: TrooperState) -> bool:
     """Line of Fire from ``viewer`` (trooper ``viewer_id`` standing there) to ``target``."""
     blockers = blocking_bodies(state, viewer_id, target.id)
-    return has_line_of_fire(viewer, target.body(), state.table, blockers)
+    return has_line_of_fire(viewer, target.body(), state.table, blockers,
+                            sees_through_smoke(state.trooper(viewer_id)))
 
 
 def _check_bs_attack(state: GameState, order: ActiveOrder, trooper: TrooperState, skill: BsAttack) -> None:
@@ -334,6 +339,11 @@ def _check_bs_attack(state: GameState, order: ActiveOrder, trooper: TrooperState
         Reason.UNKNOWN_WEAPON,
         f"{weapon.name} is not a shooting weapon.",
     )
+    check_zone_declaration(state, weapon, skill)
+    if zone_kind(weapon) is not None:  # Smoke or Eclipse: aimed at a point, no target
+        require(on_path(order.path, skill.firing_point or order.path[-1]), Reason.BAD_ROUTE,
+                "The firing point must be a point the trooper has already occupied in this Order.")
+        return
     require(bool(skill.targets), Reason.BAD_TARGET, "Name at least one target.")
     ids = [a.trooper for a in skill.targets]
     require(len(set(ids)) == len(ids), Reason.BAD_TARGET, "Name each target once.")
@@ -361,7 +371,9 @@ def _check_bs_attack(state: GameState, order: ActiveOrder, trooper: TrooperState
             f"Split the full Burst of {weapon.name} ({full}) between the targets.",
         )
     for assignment in skill.targets:
-        _check_discovered_first(order, enemy_target(state, trooper, assignment.trooper))
+        target = enemy_target(state, trooper, assignment.trooper)
+        if not shoots_markers(trooper):  # a Multispectral Visor L3 needs no Discover
+            _check_discovered_first(order, target)
 
 
 def _check_discovered_first(order: ActiveOrder, target: TrooperState) -> None:

@@ -28,6 +28,8 @@ from ..combat.camouflage import ATTACKS, camouflaged
 from ..combat.forward_observer import check_forward_observer
 from ..combat.hacking import check_hacker_and_program, path_in_hacking_area
 from ..combat.immobilized import check_immobilized_may_declare
+from ..combat.multispectral_visor import shoots_markers
+from ..combat.smoke import check_zone_declaration, zone_kind
 from ..combat.stunned import check_stunned_may_declare
 from ..combat.suppressive_fire import aro_burst
 from ..commands import CloseAroWindow, DeclareAro, PassAro
@@ -164,7 +166,8 @@ def _check_aro_skill(
     state: GameState, order: ActiveOrder, trooper: TrooperState, skill: Skill
 ) -> None:
     activated = order.activated
-    _check_not_at_a_marker(state, skill)
+    if not (isinstance(skill, BsAttack) and shoots_markers(trooper)):  # Visor L3: no Discover
+        _check_not_at_a_marker(state, skill)
     if isinstance(skill, BsAttack):
         weapon = weapon_of(state, trooper, skill.weapon)
         require(
@@ -172,6 +175,9 @@ def _check_aro_skill(
             Reason.UNKNOWN_WEAPON,
             f"{weapon.name} is not a shooting weapon.",
         )
+        check_zone_declaration(state, weapon, skill)
+        if zone_kind(weapon) is not None:  # Smoke or Eclipse: at a point, Burst 1 (smoke.py)
+            return
         require(
             len(skill.targets) == 1 and skill.targets[0].trooper in activated,
             Reason.BAD_TARGET,

@@ -15,6 +15,7 @@ from ..armies.skills import MOVEMENT_SKILLS, BsAttack, CautiousMove, CommsAttack
 from ..combat.direct_templates import is_direct_template, template_area
 from ..combat.hacking import in_hacking_area, path_in_hacking_area
 from ..combat.mods import blocking_bodies_by_trooper, without
+from ..combat.multispectral_visor import openly_sees_through_smoke
 from ..evolve import replace
 from ..ids import Side, TrooperId
 from ..ruleset import options
@@ -81,7 +82,7 @@ def _eligibility_through(state: GameState, order: ActiveOrder) -> dict[TrooperId
         if cautious and trooper.hidden:
             continue  # Hidden Deployment cannot react to Cautious Movement (DIGEST 9)
         viewer = trooper.body()
-        lof = sight.seen_by(viewer)
+        lof = sight.seen_by(viewer, openly_sees_through_smoke(trooper))
         zoc = zones.entered_by(viewer)
         template = trooper.id in template_targets
         sixth_sense = ((trooper.profile.sixth_sense or grants_sixth_sense(state, trooper.id))
@@ -93,7 +94,8 @@ def _eligibility_through(state: GameState, order: ActiveOrder) -> dict[TrooperId
             ends = (order.path[0], order.path[-1])
             area = trooper.profile.hacker and any(
                 in_hacking_area(state, trooper, mover.moved_to(p)) for p in ends)
-            if not _cautious_move_seen(state, order, viewer, mover, sight.blockers()):
+            if not _cautious_move_seen(state, order, viewer, mover, sight.blockers(),
+                                       openly_sees_through_smoke(trooper)):
                 lof = zoc = False
         else:
             area = trooper.profile.hacker and path_in_hacking_area(
@@ -142,12 +144,13 @@ def comms_targets(order: ActiveOrder) -> set[TrooperId]:
 
 
 def _cautious_move_seen(
-    state: GameState, order: ActiveOrder, viewer: Body, mover: Body, blockers: Sequence[Body]
+    state: GameState, order: ActiveOrder, viewer: Body, mover: Body, blockers: Sequence[Body],
+    through_smoke: bool = False,
 ) -> bool:
     """Cautious Movement gives AROs only if it starts or ends in LoF or ZoC (DIGEST 9)."""
     ends = (order.path[0], order.path[-1])
     return any(
-        has_line_of_fire(viewer, mover.moved_to(p), state.table, blockers)
+        has_line_of_fire(viewer, mover.moved_to(p), state.table, blockers, through_smoke)
         or in_zone_of_control(viewer, mover.moved_to(p))
         for p in ends
     )

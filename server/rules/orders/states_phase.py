@@ -10,12 +10,14 @@ no roll, for every trooper of either side Stunned during this Player Turn; a tro
 used Dogged in this Player Turn and still stands enters the Dead State
 (``combat/incapacitation.py``; its Dogged token is removed with it). No other State
 the rules core models carries the States Phase label (Isolated and Immobilized-B are
-cancelled by Reset; Targeted by Reset; Burning, which has one, is not modelled).
+cancelled by Reset; Targeted by Reset; Burning, which has one, is not modelled). Smoke and
+Eclipse zones placed in this Player Turn are removed (``combat/smoke.py``).
 """
 
 from __future__ import annotations
 
 from ..combat.incapacitation import dogged_to_kill
+from ..combat.smoke import states_phase_clears
 from ..combat.stunned import stunned_to_cancel
 from ..combat.wounds import Condition
 from ..events import Event, StatesPhaseChecked
@@ -28,10 +30,11 @@ def states_phase_checks(state: GameState) -> list[Event]:
     something to do, none otherwise."""
     cancelled = stunned_to_cancel(state)
     dogged = dogged_to_kill(state.troopers.values())
-    if not cancelled and not dogged:
+    zones = states_phase_clears(state)
+    if not cancelled and not dogged and not zones:
         return []
     return [StatesPhaseChecked(state.round, state.turn, stunned_cancelled=cancelled,
-                               dogged_dead=dogged)]
+                               dogged_dead=dogged, zones_removed=zones)]
 
 
 def apply_states_phase_checked(state: GameState, event: StatesPhaseChecked) -> GameState:
@@ -41,4 +44,5 @@ def apply_states_phase_checked(state: GameState, event: StatesPhaseChecked) -> G
     for trooper_id in event.dogged_dead:
         troopers[trooper_id] = replace(troopers[trooper_id], condition=Condition.DEAD,
                                        dogged_in=None)
-    return replace(state, troopers=troopers)
+    table = replace(state.table, zones=()) if event.zones_removed else state.table
+    return replace(state, troopers=troopers, table=table)

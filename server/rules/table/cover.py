@@ -47,7 +47,9 @@ def in_partial_cover(target: Body, attacker: Body, table: Table) -> bool:
         return False
     covering = tuple(piece for piece in table.terrain
                      if piece.gives_cover and touches_scenery(target, piece))
-    if not covering or not has_line_of_fire(attacker, target, table):
+    # Zero Visibility Zones hide, they do not cover: only the terrain is asked here.
+    terrain_only = Table(table.width, table.depth, table.terrain) if table.zones else table
+    if not covering or not has_line_of_fire(attacker, target, terrain_only):
         return False
     eye = attacker.height
     heights = _target_heights(target)

@@ -32,6 +32,7 @@ from server.rules.table.sight_lines import (
     sight_lines_facing,
 )
 from server.rules.table.terrain import Table, TerrainPiece
+from server.rules.table.visibility_zones import VisibilityZone, segment_meets_zone, zones_that_block
 
 Box = tuple[float, float, float, float]
 _BROAD_MARGIN = 0.01
@@ -245,7 +246,8 @@ def _hidden_along_centres(a: Body, b: Body, piece: TerrainPiece) -> bool:
 
 
 def has_line_of_fire(
-    viewer: Body, target: Body, table: Table, blockers: Sequence[Body] = ()
+    viewer: Body, target: Body, table: Table, blockers: Sequence[Body] = (),
+    through_smoke: bool = False,
 ) -> bool:
     """Whether ``viewer`` has LoF to ``target`` (DIGEST 10.1).
 
@@ -255,19 +257,25 @@ def has_line_of_fire(
     not); the viewer and target themselves are ignored if present. Whenever each body has
     the other in its arc the answer is the same whichever looks: only the arc test knows
     which body is the viewer.
+
+    The table's Zero Visibility Zones (``visibility_zones``) block every sight line that
+    meets them, but a Smoke zone for a viewer that sees ``through_smoke`` (a Multispectral
+    Visor): then the answer may differ with the pair's order, which only this flag tells.
     """
     facing = facing_vector(viewer.facing)
     if not looks(viewer, facing, target):
         return False
     first, second = in_pair_order(viewer, target)
+    zones = zones_that_block(table.zones, through_smoke) if table.zones else ()
     if first is viewer:
         return _unobstructed(first, second, facing, facing_vector(second.facing), table,
-                             blockers)
-    return _unobstructed(first, second, facing_vector(first.facing), facing, table, blockers)
+                             blockers, zones)
+    return _unobstructed(first, second, facing_vector(first.facing), facing, table, blockers,
+                         zones)
 
 
 def _unobstructed(a: Body, b: Body, fa: Point, fb: Point, table: Table,
-                  blockers: Sequence[Body]) -> bool:
+                  blockers: Sequence[Body], zones: tuple[VisibilityZone, ...] = ()) -> bool:
     """Some line of ``sight_lines(a, b)`` is clear of terrain and of the blockers: the
     obstruction half of ``has_line_of_fire``, for the pair in ``in_pair_order`` (``fa`` and
     ``fb`` their facing vectors; one of them looks at the other)."""
@@ -292,6 +300,11 @@ def _unobstructed(a: Body, b: Body, fa: Point, fb: Point, table: Table,
     tall = highest + TALL_MARGIN
     if any(piece.height >= tall and _hidden_along_centres(a, b, piece) for piece in pieces):
         return False
+    if zones:  # the lines a zone blocks are out whatever their ends: test the others alone
+        clear = [line for line in sight_lines_facing(a, b, fa, fb, a_looks, b_looks)
+                 if not any(segment_meets_zone(line[0], line[1], zone) for zone in zones)]
+        between = _bodies_between(a, b, box, blockers)
+        return any(_line_clear(line, pieces, between) for line in clear)
     # The first line, usually the one between the centres, tried before sampling the others.
     lines = None
     first = first_line(a, b, fa, fb, a_looks, b_looks)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from ..armies.weapons import range_mod
 from ..combat.mods import blocking_bodies_by_trooper
+from ..combat.multispectral_visor import sees_through_smoke
 from ..decision import Rejection, require
 from ..ids import Side, TrooperId, Viewer, WeaponId
 from ..reasons import Reason
@@ -93,7 +94,8 @@ def from_trooper(state: GameState, viewer: Viewer, trooper: TrooperState, to: Po
     return Measurement(
         distance=inches,
         silhouette=size,
-        line_of_fire=has_line_of_fire(body, target, state.table, blockers),
+        line_of_fire=has_line_of_fire(body, target, state.table, blockers,
+                                      _knows_profile(viewer, trooper) and sees_through_smoke(trooper)),
         in_front_arc=in_front_arc(body, target),
         weapons=weapons,
     )

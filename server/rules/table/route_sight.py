@@ -84,9 +84,10 @@ class RouteSight:
         return [planes for height, piece_box, planes in self.convex
                 if height >= tall and boxes_overlap(box, piece_box)]
 
-    def points_in_lof(self, viewer: Body) -> Iterator[Point]:
+    def points_in_lof(self, viewer: Body, through_smoke: bool = False) -> Iterator[Point]:
         """The sampled points, in route order, where the viewer has LoF to the mover standing
-        there; lazily, so that a caller asking for any stops at the first."""
+        there; lazily, so that a caller asking for any stops at the first. ``through_smoke``:
+        the viewer sees through Smoke zones (``has_line_of_fire``)."""
         candidates = self._in_arc(viewer)
         if not candidates:
             return
@@ -97,24 +98,24 @@ class RouteSight:
             if walls and any(passes_with_room(position, point, room, w) for w in walls):
                 continue
             if has_line_of_fire(viewer, self.mover.moved_to(point), self.table,
-                                self.blockers()):
+                                self.blockers(), through_smoke):
                 yield point
 
-    def seen_by(self, viewer: Body) -> bool:
+    def seen_by(self, viewer: Body, through_smoke: bool = False) -> bool:
         """The viewer has LoF to the mover at some sampled point of the route."""
-        return next(self.points_in_lof(viewer), None) is not None
+        return next(self.points_in_lof(viewer, through_smoke), None) is not None
 
 
 def points_of_route_in_lof(
     viewer: Body, mover: Body, route: Sequence[Point], table: Table,
-    blockers: Sequence[Body] = (), step: float = 0.25,
+    blockers: Sequence[Body] = (), step: float = 0.25, through_smoke: bool = False,
 ) -> tuple[Point, ...]:
     """The sampled points of ``route`` where the viewer has LoF to the mover standing there.
 
     Samples every ``step`` inches and at every vertex (see ``routes.route_samples``).
     """
     sight = RouteSight(mover, route, table, lambda: blockers, step)
-    return tuple(sight.points_in_lof(viewer))
+    return tuple(sight.points_in_lof(viewer, through_smoke))
 
 
 def sees_any_point_of_route(

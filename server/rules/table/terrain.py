@@ -14,6 +14,7 @@ from enum import StrEnum
 from server.rules.ids import TerrainId
 from server.rules.table.geometry import EPSILON, Body
 from server.rules.table.shapes import Polygon
+from server.rules.table.visibility_zones import VisibilityZone
 
 
 class TerrainKind(StrEnum):
@@ -95,6 +96,9 @@ class Table:
     terrain: tuple[TerrainPiece, ...] = ()
     id: str = ""
     title: str = ""
+    zones: tuple[VisibilityZone, ...] = ()
+    """Zero Visibility Zones placed by Smoke or Eclipse this Player Turn
+    (``visibility_zones``); they block Line of Fire, not movement."""
 
     def contains_body(self, body: Body) -> bool:
         """The whole base is on the table."""

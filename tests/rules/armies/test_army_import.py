@@ -154,7 +154,7 @@ def _mode(**fields: Any) -> WeaponMode:
     return WeaponMode(**base)
 
 
-AMMUNITION = {4: "N", 5: " ap ", 3: "Burst Charge"}
+AMMUNITION = {4: "N", 5: " ap ", 3: "Burst Charge", 6: "Smoke", 7: "ECLIPSE"}
 
 
 def _convert(**fields: Any) -> tuple[list[dict[str, Any]], list[str]]:
@@ -173,6 +173,17 @@ def test_range_bands_go_from_centimetres_to_inches_without_rounding(
     assert [band["up_to"] for band in weapons[0]["ranges"]] == inches
     assert [band["mod"] for band in weapons[0]["ranges"]] == [mod for _, mod in bands]
     assert inches == [float(Decimal(cm) / Decimal("2.5")) for cm, _ in bands]
+
+
+@pytest.mark.parametrize(("ammunition", "ammo"), [(6, "Smoke"), (7, "Eclipse")])
+def test_smoke_and_eclipse_convert_without_damage_or_save(ammunition: int, ammo: str) -> None:
+    """Smoke and Eclipse grenades (wiki "Smoke Ammunition", "Eclipse Ammunition"; DIGEST 10):
+    Damage and save "-" (they hit no one: combat/smoke.py); Non-Lethal and Targetless are what
+    they are anyway; any other property stays not refereed."""
+    weapons, notes = _convert(ammunition=ammunition, burst="1", damage="-", saving="-",
+                              properties=("Non-Lethal", "Targetless", "Throwing Weapon"))
+    assert (weapons[0]["ammo"], weapons[0]["ps"], weapons[0]["kind"]) == (ammo, 0, "ballistic")
+    assert notes == ["Test Gun: Throwing Weapon — played without it"]
 
 
 def test_ammunition_is_matched_by_name_ignoring_case_and_spaces() -> None:
@@ -312,8 +323,11 @@ def test_names_lose_spaces_and_a_written_level(name: str, split: tuple[str, tupl
     (DataItem(ItemKind.SKILL, "airborne   deployment", ("L2",)), {"combat_jump": True}, None),
     (DataItem(ItemKind.EQUIPMENT, "hacking device"), {"hacker": True}, None),
     (DataItem(ItemKind.EQUIPMENT, "Repeater"), {"repeater": True}, None),
-    (DataItem(ItemKind.EQUIPMENT, "Multispectral Visor", ("L1",)), {},
-     "Multispectral Visor L1 — played without it"),
+    (DataItem(ItemKind.EQUIPMENT, "Glare Visor", ("L1",)), {}, "Glare Visor L1 — played without it"),
+    (DataItem(ItemKind.EQUIPMENT, "Multispectral Visor", ("L1",)), {"multispectral_visor": 1}, None),
+    (DataItem(ItemKind.EQUIPMENT, "multispectral visor L3"), {"multispectral_visor": 3}, None),
+    (DataItem(ItemKind.EQUIPMENT, "Multispectral Visor"), {},
+     "Multispectral Visor — played without it: the referee plays Multispectral Visor L1-L3 only"),
 ])
 def test_the_catalogue_reads_names_in_any_case_and_spacing(item: DataItem, fields: dict[str, Any],
                                                            text: str | None) -> None:

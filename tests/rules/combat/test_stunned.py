@@ -240,7 +240,8 @@ def test_seed_002_states_phase_runs_between_the_orders_phase_and_the_end_of_the_
     for viewer in (A, B, SPECTATOR):
         plain = view_event(events[1], viewer, state)
         assert plain == {"type": "states_phase_checked", "round": 1, "turn": 1,
-                         "stunned_cancelled": [ENFORCER], "dogged_dead": []}, viewer
+                         "stunned_cancelled": [ENFORCER], "dogged_dead": [],
+                         "zones_removed": 0}, viewer
 
 
 def test_seed_002_states_phase_also_ends_a_turn_whose_orders_ran_out() -> None:
