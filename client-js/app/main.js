@@ -29,6 +29,7 @@ import { el } from "./dom.js";
 import { keepCredential } from "./credentials.js";
 import { createUiState } from "./ui-state.js";
 import { roomMemory } from "./room-memory.js";
+import { createFireteamPanel } from "./fireteam-panel.js";
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const params = new URLSearchParams(location.hash.slice(1));
@@ -48,6 +49,8 @@ let aroPanel;
 let gutsPanel;
 /** @type {ReturnType<typeof createOrderPanel>} */
 let orderPanel;
+/** @type {ReturnType<typeof createFireteamPanel>} */
+let fireteamPanel;
 /** @type {ReturnType<typeof createDicePanel>} */
 let dicePanel;
 /** @type {ReturnType<typeof createArmyPicker>} */
@@ -98,6 +101,8 @@ async function startGame(room, token) {
   gutsPanel = createGutsPanel({ conn, names: eventHistory.names, send, panel: $("guts-panel"), redraw: () => render() });
   orderPanel = createOrderPanel({ conn, ui, names: eventHistory.names, send, render, selectTrooper,
     say: (text) => { $("message").textContent = text; } });
+  fireteamPanel = createFireteamPanel({ send, render, name: (id) => eventHistory.names.label(id).text ?? id,
+    activated: () => { ui.resetActivation(); render(); } });
   dicePanel = createDicePanel({ conn, kept, room });
   armyPicker = createArmyPicker({ conn, send, contribute: dicePanel.contribute });
   conn.addEventListener("events", (e) => {
@@ -169,6 +174,8 @@ function render() {
   renderGameOver(state);
   renderSetup(state, options);
   renderSelection(options);
+  // Fireteams: the seat's own (N5), outside an Order in progress.
+  fireteamPanel.render($("fireteam-panel"), isSeat() && options && !state.order ? options.fireteams ?? null : null);
   orderPanel.render(state, options);
   aroPanel.render();
   aroPanel.answer(options);

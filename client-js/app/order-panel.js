@@ -104,7 +104,11 @@ export function createOrderPanel({ conn, ui, names, send, render, selectTrooper,
     const activated = [t.id, ...Object.keys(peripheralSkills)];
     const joint = activated.length > 1;
     const coordinated = joint && skills.coordinated === true;
-    panel.append(el("div", {}, ...(coordinated
+    const fireteam = joint && skills.fireteam === true;
+    const others = activated.slice(1).flatMap((id, i) => [...(i ? [" and "] : []), named(id)]);
+    panel.append(el("div", { id: "order-title" }, ...(fireteam
+      ? [`Fireteam Order ${order.number}: `, named(t.id), " leads ", ...others]
+      : coordinated
       ? [`Coordinated Order ${order.number}: Spearhead `, named(t.id), " with ", ...activated.slice(1).flatMap((id, i) => [...(i ? [" and "] : []), named(id)])]
       : [`Order ${order.number} (${order.order_type}) on `, ...activated.flatMap((id, i) => [...(i ? [" + "] : []), named(id)])]),
     `: declare skill ${skills.index}${skills.index === 2 ? " (or Idle)" : ""}`));
@@ -170,7 +174,8 @@ export function createOrderPanel({ conn, ui, names, send, render, selectTrooper,
       }
     }
     if (!joint) renderZoneAim(panel, skills);
-    if (joint && !coordinated) renderPeripheralChoices(panel, peripheralSkills);
+    // (a Fireteam's members follow the leader's movement or are Idle: nothing to choose)
+    if (joint && !coordinated && !fireteam) renderPeripheralChoices(panel, peripheralSkills);
     const simple = el("div", {});
     if (all((x) => x.dodge, "dodge")) simple.append(button("Dodge", () => declare({ type: "dodge" }, "dodge"), { id: "declare-dodge" }));
     if (all((x) => x.reset, "reset")) simple.append(button("Reset", () => declare({ type: "reset" }, "reset"), { id: "declare-reset" }));
@@ -349,6 +354,8 @@ export function createOrderPanel({ conn, ui, names, send, render, selectTrooper,
       // A Coordinated Order's trooper whose state forbids the skill performs Idle (DIGEST 3.4).
       if (all[id]?.idle_for?.includes(type)) { out.push({ trooper: id, skill: { type: "idle" } }); continue; }
       if (routes?.[id]) { out.push({ trooper: id, skill: routes[id] }); continue; }
+      // A Fireteam's member follows the leader's movement or is Idle (fireteams.py check_member_skills).
+      if (skills?.fireteam) { out.push({ trooper: id, skill: { type: "idle" } }); continue; }
       // The Spearhead's skill and target, as each other trooper declares it (coordinated-order.js).
       if (skills?.coordinated) { out.push({ trooper: id, skill: participantSkill(skill, all[id], participantContext(id)).skill }); continue; }
       if (["idle", "dodge", "reset"].includes(type)) { out.push({ trooper: id, skill: { type } }); continue; }
@@ -427,8 +434,7 @@ export function createOrderPanel({ conn, ui, names, send, render, selectTrooper,
     const corner = (skills.firing_points ?? []).find((f) => Math.hypot(f.point[0] - point[0], f.point[1] - point[1]) < 0.6);
     if (corner) { ui.fireFrom(corner.point); render(); return; }
     if (skills.route_skills.length) {
-      const id = ui.routeFor ?? state.order.trooper;
-      (ui.routes[id] ??= []).push(point);
+      routeForm.addPoint(ui.routeFor ?? state.order.trooper, point);
       render();
     }
   }

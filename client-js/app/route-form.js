@@ -6,6 +6,7 @@
 import { routeLength } from "./lib/geometry.js";
 import { facingWords, ownZone } from "./seat-view.js";
 import { el } from "./dom.js";
+import { followRoute } from "./fireteam.js";
 
 const button = (text, onclick, attrs = {}) => el("button", { ...attrs, onclick }, text);
 
@@ -51,8 +52,39 @@ export function createRouteForm({ conn, ui, names, render, declare, named, troop
     return Number(ui.facing);
   }
 
+  /** In a Fireteam's Order (`skills.fireteam`): each member whose route the player has not drawn
+   * follows the leader's route, keeping its place in the team (fireteam.js followRoute). */
+  function follow() {
+    const order = conn.view.state.order;
+    if (!order || !conn.currentOptions()?.skills?.fireteam) return;
+    const leader = conn.view.trooper(order.trooper);
+    for (const id of order.peripherals ?? []) {
+      const member = conn.view.trooper(id);
+      if (ui.handRoutes.has(id) || !leader?.position || !member?.position) continue;
+      ui.routes[id] = followRoute(leader.position, ui.routes[order.trooper] ?? [], member.position);
+    }
+  }
+
+  /** A table click drawing the route of `id`: a Fireteam member's first click starts its own route. */
+  function addPoint(id, point) {
+    const order = conn.view.state.order;
+    if (conn.currentOptions()?.skills?.fireteam && id !== order?.trooper && !ui.handRoutes.has(id)) {
+      ui.handRoutes.add(id);
+      ui.routes[id] = [];
+    }
+    (ui.routes[id] ??= []).push(point);
+    follow();
+  }
+
   /** The route(s) being drawn, their length against MOV, the end facing and the movement skills. */
   function renderRouteForm(panel, order, activated, routeSkills) {
+    const fireteam = conn.currentOptions()?.skills?.fireteam === true;
+    follow();
+    if (fireteam) {
+      panel.append(el("div", { class: "hint", id: "ft-route-hint" }, "Fireteam: draw the leader's route; each member follows it, "
+        + "keeping its place in the team, unless you pick the member and draw its own. Every member must end in the leader's Zone of Control. "
+        + "Any other skill: the leader alone, the members Idle."));
+    }
     if (!routeSkills.includes(ui.routeSkill)) ui.routeSkill = routeSkills[0];
     if (!activated.includes(ui.routeFor ?? "")) ui.routeFor = activated[0];
     if (activated.length > 1) {
@@ -97,10 +129,15 @@ export function createRouteForm({ conn, ui, names, render, declare, named, troop
         declare(routeOf(order.trooper), skill, Object.fromEntries(activated.slice(1).map((id) => [id, routeOf(id)])));
       }, { "data-skill": skill, disabled: Boolean(why), title: why }));
     }
-    row.append(button("Clear route", () => { ui.routes[ui.routeFor] = []; render(); }, { id: "clear-route" }));
+    row.append(button("Clear route", () => {
+      ui.routes[ui.routeFor] = [];
+      if (fireteam && ui.routeFor !== order.trooper) ui.handRoutes.add(ui.routeFor); // it stays put
+      follow();
+      render();
+    }, { id: "clear-route" }));
     panel.append(row);
     if (why) panel.append(el("div", { class: "why", id: "route-why" }, why));
   }
 
-  return { render: renderRouteForm };
+  return { render: renderRouteForm, addPoint };
 }

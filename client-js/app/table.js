@@ -8,6 +8,7 @@
 // and target lines of the attacks declared by them and by the AROs, and the area of template
 // weapons, until it is resolved. Zoom (wheel, +/- buttons), pan (drag), the ruler's line.
 // Texts and tokens keep their size on screen at any zoom (`layoutOverlay`).
+import { teamLinks } from "./fireteam.js";
 import { baseRadius, declaredFrom, firstMov, routeLength, silhouetteHeight, teardropPath } from "./lib/geometry.js";
 import { weapon, weaponName } from "./catalogue.js";
 import { trooperNames, trooperStates, STATE_TOKENS } from "./roster.js";
@@ -108,6 +109,20 @@ export function drawTable(root, view, role, ui, options, onClick, onSelect) {
   drawZones(g, state, depth);
   drawTerrain(g, state, depth);
   drawVisibilityZones(g, state);
+  // Fireteams (open information): a ring round each member (solid for the leader, dashed for the
+  // others) and a thin line from the leader to each member, in the side's light colour.
+  for (const team of state.fireteams ?? []) {
+    for (const id of team.members) {
+      const t = view.trooper(id);
+      if (!t?.position) continue;
+      g.append(svg("circle", { cx: t.position[0], cy: t.position[1], r: baseRadius(t) + 0.6, fill: "none", stroke: sideColour(t.side).light,
+        "stroke-width": 0.12, "stroke-dasharray": id === team.leader ? "none" : "0.35 0.18", "data-fireteam-ring": id }));
+    }
+  }
+  for (const link of teamLinks(state.fireteams ?? [], (id) => view.trooper(id))) {
+    g.append(svg("line", { x1: link.from[0], y1: link.from[1], x2: link.to[0], y2: link.to[1], stroke: sideColour(view.trooper(link.leader)?.side ?? "A").light,
+      "stroke-width": 0.14, opacity: 0.8, "stroke-linecap": "round", "data-fireteam-link": link.member, "data-fireteam-leader": link.leader }));
+  }
   const selected = ui.selected ? view.trooper(ui.selected) : null;
   if (selected?.position) {
     const [x, y] = selected.position;

@@ -19,6 +19,8 @@ export function createUiState() {
     routes: /** @type {Record<string, number[][]>} */ ({}),
     /** which activated trooper table clicks draw the route of */
     routeFor: /** @type {string|null} */ (null),
+    /** a Fireteam's members whose route the player drew (the others follow the leader's: fireteam.js) */
+    handRoutes: /** @type {Set<string>} */ (new Set()),
     /** the movement skill the route is drawn for */
     routeSkill: "move",
     /** end facing of a movement: "auto" (along the last segment), degrees, or "enemy:<id>" */
@@ -51,7 +53,7 @@ export function createUiState() {
 
     /** Drop the declaration being built (after it is sent, or when another trooper is chosen). */
     resetDeclaration() {
-      Object.assign(this, { routes: {}, routeFor: null, facing: "auto", attack: noAttack(), firingPoint: null, peripheralChoice: {} });
+      Object.assign(this, { routes: {}, routeFor: null, handRoutes: new Set(), facing: "auto", attack: noAttack(), firingPoint: null, peripheralChoice: {} });
     },
     /** Drop the declaration and the ticked Peripherals (an activation sent, or another trooper chosen). */
     resetActivation() {

@@ -41,7 +41,7 @@ from server.app import create_app
 from server.config import Settings
 from server.rooms.room import now_ms
 from server.rules import engine
-from server.rules.ids import Side
+from server.rules.ids import Side, TrooperId
 from server.store import RoomSettings
 from server.transport.uvicorn_options import websocket_options
 from testkit.army_codes import army_code_text
@@ -63,6 +63,11 @@ async def create_scenario(request: Request) -> Response:
     else:
         state = skirmish(placements, ruleset=ruleset, seed=int(body.get("seed", 1)),
                          dice=tuple(int(d) for d in body.get("dice", ())))
+    for trooper_id, kinds in body.get("fireteam_able", {}).items():
+        # The Fireteam types these troopers' profiles list (the shipped lists have none yet).
+        trooper = state.trooper(TrooperId(trooper_id))
+        profile = replace(trooper.profile, **{f"fireteam_{kind}": True for kind in kinds})
+        state = state.with_trooper(replace(trooper, entry=replace(trooper.entry, profile=profile)))
     if "clock_a_s" in body:  # A's clock starts with less time than B's (a time-out soon)
         state = engine.start_clocks(state, room_settings.clock_s * 1000, now_ms())
         assert state.clocks is not None

@@ -1,0 +1,88 @@
+// Fireteams in the app (N5, DIGEST 3.5; the rules core: server/rules/orders/fireteams.py and
+// options/fireteams.py): what a choice of members for `form_fireteam` lacks (in words), the
+// bonuses a Level gives, each member's default route in the team's Order, and the lines that
+// mark a team on the table. Pure: no DOM, unit-tested in test/fireteam-panel.test.js.
+
+/** A Fireteam type as the rules name it. */
+export const KIND_NAMES = /** @type {Record<string, string>} */ ({ core: "Fireteam: Core", haris: "Fireteam: Haris", duo: "Fireteam: Duo" });
+
+/**
+ * What the Fireteam Bonuses of a Level give, in words (cumulative; the wiki's N5 "Fireteam
+ * Bonuses"); those the rules core does not referee yet
+ * (docs/rules-decisions/fireteams.md) say so.
+ * @param {number} level
+ * @returns {string[]}
+ */
+export function bonusesAt(level) {
+  const all = [
+    [1, "one Order for the whole team"],
+    [2, "BS Attack +1 SD (not refereed yet)"],
+    [3, "Discover +3"],
+    [3, "Dodge +1 (not refereed yet)"],
+    [4, "BS +1"],
+    [5, "Sixth Sense"],
+  ];
+  return all.filter(([at]) => level >= /** @type {number} */ (at)).map(([, words]) => /** @type {string} */ (words));
+}
+
+/**
+ * Why this choice of members may not be sent yet (null: it may), from `options.fireteams.form`:
+ * the type offered, the leader one of its leaders, every member one that may join that leader,
+ * and the team's size (leader included) within the type's sizes.
+ * @param {Record<string, {name: string, sizes: number[], leaders: Record<string, string[]>}>} form
+ * @param {string|null} kind @param {string|null} leader @param {string[]} members the others
+ * @param {(id: string) => string} [name]
+ * @returns {string | null}
+ */
+export function formProblem(form, kind, leader, members, name = (id) => id) {
+  const offer = kind ? form[kind] : undefined;
+  if (!offer) return "Choose a Fireteam type.";
+  const joining = leader ? offer.leaders[leader] : undefined;
+  if (!joining) return "Choose the leader.";
+  const stranger = members.find((m) => !joining.includes(m));
+  if (stranger) return `${name(stranger)} may not join a ${offer.name} led by ${name(/** @type {string} */ (leader))}.`;
+  const [fewest, most] = offer.sizes;
+  const size = members.length + 1;
+  if (size < fewest || size > most) {
+    const sizes = fewest === most ? `${fewest}` : `${fewest} to ${most}`;
+    return `A ${offer.name} has ${sizes} members (leader included); ${size} chosen.`;
+  }
+  return null;
+}
+
+/**
+ * A member's default route in its team's Order: the leader's route moved by the member's offset
+ * from the leader, so the team keeps its shape and every member stays as far from the leader as
+ * it was (inside the leader's Zone of Control when it started there: Coherency). The player can
+ * draw another one; the rules core judges the route either way (terrain, MOV, the end in the
+ * leader's Zone of Control).
+ * @param {number[]} leaderStart @param {number[][]} leaderRoute the leader's points after its start
+ * @param {number[]} memberStart
+ * @returns {number[][]}
+ */
+export function followRoute(leaderStart, leaderRoute, memberStart) {
+  const dx = memberStart[0] - leaderStart[0];
+  const dy = memberStart[1] - leaderStart[1];
+  return leaderRoute.map((p) => [round(p[0] + dx), round(p[1] + dy)]);
+}
+
+const round = (/** @type {number} */ v) => Math.round(v * 1000) / 1000;
+
+/**
+ * The lines that mark the teams on the table: leader to each member on the table.
+ * @param {{leader: string, members: string[], side?: string}[]} teams `state.fireteams`
+ * @param {(id: string) => {position?: number[] | null} | undefined} trooper
+ * @returns {{leader: string, member: string, from: number[], to: number[]}[]}
+ */
+export function teamLinks(teams, trooper) {
+  const out = [];
+  for (const team of teams ?? []) {
+    const from = trooper(team.leader)?.position;
+    if (!from) continue;
+    for (const member of team.members) {
+      const to = trooper(member)?.position;
+      if (member !== team.leader && to) out.push({ leader: team.leader, member, from, to });
+    }
+  }
+  return out;
+}
