@@ -25,6 +25,7 @@ const FIRETEAM_KINDS = /** @type {Record<string, string>} */ ({ core: "Fireteam:
 const FIRETEAM_LEFT = /** @type {Record<string, string>} */ ({
   null: "Unconscious, Dead or off the table", isolated: "Isolated", coherency: "out of Coherency with its leader",
   activated_alone: "activated on its own Order",
+  impetuous: "took its Impetuous Order on its own",
 });
 
 /** A signed whole number as Infinity writes a MOD: +3, −3, +0. @param {number} n */

@@ -131,3 +131,18 @@ def test_level_3_gives_plus_1_to_a_members_dodge_roll() -> None:
     assert fireteam_mods(two, TrooperId(L9), "dodge") == ()
     four, _ = play(_table(), A, _form("core", L7, L8, L9, SPRAY))
     assert fireteam_mods(four, TrooperId(SPRAY), "dodge") == (Mod("fireteam", 1),)
+
+
+def test_the_discarded_die_survives_the_plain_form_and_every_drawn_face_is_shown() -> None:
+    """The record keeps the discarded die (``discarded``) through the plain form the
+    websocket and the game record use; the faces shown are all the faces rolled."""
+    from server.rules.combat.outcome import RollRecord
+    from server.rules.plain import to_plain
+    from server.rules.plain.decoding import from_plain
+
+    state, _ = play(_table(), A, _form("core", L7, L8, WARDEN))
+    _, roll = _leader_fires(state, [20, 1, 2, 3])
+    plain = to_plain(roll)
+    assert isinstance(plain, dict) and plain["discarded"] == [True, False, False, False]
+    assert sorted(d["face"] for d in plain["dice"]) == [1, 2, 3, 20]
+    assert from_plain(RollRecord, plain) == roll
