@@ -59,7 +59,7 @@ def _leader_fires(state: GameState, faces: list[int]) -> tuple[dict[str, Any], A
 
 
 def test_level_2_rolls_one_extra_die_and_discards_the_failure() -> None:
-    """Level 2 (two Lancers): Burst 3 rolls 4 dice; the failed one is discarded and the
+    """DIGEST 3.5, Level 2 (two Lancers): Burst 3 rolls 4 dice; the failed one is discarded and the
     three successes hit. `options` says so before the shot ("sustained_dice": 1)."""
     state, _ = play(_table(), A, _form("core", L7, L8, WARDEN))
     sv = _shot_preview(state)["sv"]
@@ -72,7 +72,7 @@ def test_level_2_rolls_one_extra_die_and_discards_the_failure() -> None:
 
 
 def test_with_every_die_a_success_the_lowest_is_discarded_and_a_critical_kept() -> None:
-    """All four dice succeed: the lowest plain success goes; the Critical stays."""
+    """DIGEST 3.5, Level 2: all four dice succeed: the lowest plain success goes; the Critical stays."""
     state, _ = play(_table(), A, _form("core", L7, L8, WARDEN))
     sv = _shot_preview(state)["sv"]
     _, roll = _leader_fires(state, [sv, 1, 3, 2])
@@ -81,7 +81,7 @@ def test_with_every_die_a_success_the_lowest_is_discarded_and_a_critical_kept() 
 
 
 def test_level_1_has_no_extra_die() -> None:
-    """A Duo of two different units: Level 1, no "+1 SD"."""
+    """DIGEST 3.5: a Duo of two different units: Level 1, no "+1 SD"."""
     state, _ = play(_table(), A, _form("duo", L7, WARDEN))
     preview, roll = _leader_fires(state, [20, 1, 2])
     assert preview["sustained_dice"] == 0
@@ -90,7 +90,7 @@ def test_level_1_has_no_extra_die() -> None:
 
 
 def test_a_discarded_die_neither_scores_nor_cancels_in_a_face_to_face_roll() -> None:
-    """A member's ARO (Burst 1, +1 SD) against an active shooter: two dice, the better one
+    """DIGEST 3.5 and 7.4: a member's ARO (Burst 1, +1 SD) against an active shooter: two dice, the better one
     kept. The discarded die would have beaten the enemy's; the kept one cancels it only if it
     is higher."""
     shooter = PlannedRoll(trooper=TrooperId("A-t1"), active=True, skill="bs_attack",
@@ -114,7 +114,7 @@ def test_a_discarded_die_neither_scores_nor_cancels_in_a_face_to_face_roll() -> 
 
 
 def test_the_discard_is_always_the_die_worth_least() -> None:
-    """A failure before any success, the lowest success before a higher one, a Critical
+    """DIGEST 7.2, 7.4: a failure before any success, the lowest success before a higher one, a Critical
     last (SV 12: 12 is a Critical)."""
     judged = [judge(face, 12, N5) for face in (12, 5, 11, 3)]
     assert discarded(judged, 1) == (False, False, False, True)
@@ -124,7 +124,7 @@ def test_the_discard_is_always_the_die_worth_least() -> None:
 
 
 def test_level_3_gives_plus_1_to_a_members_dodge_roll() -> None:
-    """Level 3, "+1 Dodge": a MOD `fireteam` +1 on the Dodge roll; a Level 2 team has none."""
+    """DIGEST 3.5, Level 3, "+1 Dodge": a MOD `fireteam` +1 on the Dodge roll; a Level 2 team has none."""
     three, _ = play(_table(), A, _form("core", L7, L8, L9))
     two, _ = play(_table(), A, _form("core", L7, L8, WARDEN))
     assert fireteam_mods(three, TrooperId(L9), "dodge") == (Mod("fireteam", 1),)
@@ -134,7 +134,7 @@ def test_level_3_gives_plus_1_to_a_members_dodge_roll() -> None:
 
 
 def test_the_discarded_die_survives_the_plain_form_and_every_drawn_face_is_shown() -> None:
-    """The record keeps the discarded die (``discarded``) through the plain form the
+    """DIGEST 3.5; the record keeps the discarded die (``discarded``) through the plain form the
     websocket and the game record use; the faces shown are all the faces rolled."""
     from server.rules.combat.outcome import RollRecord
     from server.rules.plain import to_plain
