@@ -146,3 +146,28 @@ def test_the_discarded_die_survives_the_plain_form_and_every_drawn_face_is_shown
     assert isinstance(plain, dict) and plain["discarded"] == [True, False, False, False]
     assert sorted(d["face"] for d in plain["dice"]) == [1, 2, 3, 20]
     assert from_plain(RollRecord, plain) == roll
+
+
+def test_a_members_aro_shot_preview_states_the_extra_die() -> None:
+    """DIGEST 3.5, Reactive Turn: every member's ARO BS Attack gets "+1 SD", and `options`
+    says so in the ARO's shot preview; a trooper outside the team does not."""
+    from server.rules.state import Fireteam
+    from tests.rules.orders.test_fireteams import _able
+    from tests.support.skirmish import skirmish
+
+    spots = {"A-t7": (30, 4, 90.0), "B-t3": (30, 14, 270.0), "B-t4": (32, 16, 270.0),
+             "B-t5": (26, 14, 270.0), "B-t1": (46, 46, 90.0), "A-t1": (1, 1, 270.0)}
+    state = _able(skirmish(spots, ruleset="n5"), ["B-t3", "B-t4"], fireteam_unit="Enforcer")
+    team = Fireteam(Side.B, "core", TrooperId("B-t3"), (TrooperId("B-t3"), TrooperId("B-t4")))
+    state = replace(state, fireteams=(team,))
+    state, _ = play(state, A, {"type": "activate", "trooper": "A-t7", "order": "regular"})
+    state, _ = play(state, A, {"type": "declare_skill", "skill": {"type": "bs_attack", "weapon": "line_rifle",
+                                                                  "targets": [{"trooper": "B-t3", "burst": 3}]}})
+    aros = seat_options(state, Side.B)["aros"]
+
+    def extra_dice(trooper: str) -> set[int]:
+        return {preview["sustained_dice"] for by_target in aros[trooper]["shots"].values()
+                for previews in by_target.values() for preview in previews}
+
+    assert extra_dice("B-t3") == {1} and extra_dice("B-t4") == {1}
+    assert extra_dice("B-t5") == {0}
