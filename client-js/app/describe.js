@@ -25,6 +25,7 @@ const FIRETEAM_KINDS = /** @type {Record<string, string>} */ ({ core: "Fireteam:
 const FIRETEAM_LEFT = /** @type {Record<string, string>} */ ({
   null: "Unconscious, Dead or off the table", isolated: "Isolated", coherency: "out of Coherency with its leader",
   activated_alone: "activated on its own Order",
+  impetuous: "took its Impetuous Order on its own",
 });
 
 /** A signed whole number as Infinity writes a MOD: +3, −3, +0. @param {number} n */
@@ -472,13 +473,15 @@ export function shotPreviewText(p) {
   if (p.automatic_failure === "out_of_range") return `out of range${at} (max ${inches(p.max_range)}): fails automatically, no dice`;
   const sv = successValueText({ ...p, success_value: p.sv });
   if (p.automatic_failure === "sv_below_1") return `${sv}${at}: below 1, fails automatically, no dice`;
-  return `${sv}${at}`;
+  const sd = p.sustained_dice ? `, +${p.sustained_dice} SD (Fireteam: roll ${p.sustained_dice} more, discard the worst)` : "";
+  return `${sv}${at}${sd}`;
 }
 
 /** The number a die counts as in a Face to Face (N4 with SV above 20: face + excess). */
 const dieValue = (/** @type {any} */ d) => (typeof d === "object" ? d.value ?? d.face : d);
 const dieFace = (/** @type {any} */ d) => (typeof d === "object" ? d.face : d);
-const successes = (/** @type {Record<string, any>} */ r) => (r.dice ?? []).filter((/** @type {any} */ d) => typeof d === "object" && d.success);
+/** The dice that count: a die discarded by Sustained Dice (a Fireteam's +1 SD) does not. */
+const successes = (/** @type {Record<string, any>} */ r) => (r.dice ?? []).filter((/** @type {any} */ d, /** @type {number} */ i) => typeof d === "object" && d.success && !r.discarded?.[i]);
 
 /** The die faces of a roll as dice. @param {Record<string, any>} r @param {Record<string, any>[]} opponents @returns {Piece[]} */
 function diceOf(r, opponents) {
@@ -486,6 +489,7 @@ function diceOf(r, opponents) {
   return (r.dice ?? []).map((/** @type {any} */ d, /** @type {number} */ i) => {
     const face = dieFace(d);
     const shown = dieValue(d) !== face ? `${face}→${dieValue(d)}` : String(face);
+    if (r.discarded?.[i]) return { text: shown, cls: "die discarded", title: `${face}: the extra die of Fireteam +1 SD, discarded (the die worth least)` };
     if (r.cancelled?.[i]) {
       return { text: shown, cls: `die cancelled${d.critical ? " was-critical" : ""}`,
         title: `${face}: ${d.critical ? "a critical" : "a success"}, cancelled by the opponent's roll${by ? ` (${by})` : ""}` };
@@ -574,7 +578,9 @@ export function outcomeLines(outcome, ctx = {}) {
     } else if (r.automatic_failure) {
       parts.push(`${successValueText(r)}: a Success Value below 1 fails automatically, no die rolled. `);
     } else {
-      parts.push(`${successValueText(r)}. Rolls `, ...diceOf(r, opponents).flatMap((d, i) => (i ? [" ", d] : [d])), ". ");
+      const extra = (r.discarded ?? []).filter(Boolean).length;
+      parts.push(`${successValueText(r)}. Rolls `, ...diceOf(r, opponents).flatMap((d, i) => (i ? [" ", d] : [d])),
+        extra ? ` (B${r.burst} +${extra} SD: ${(r.dice ?? []).filter((/** @type {any} */ _d, /** @type {number} */ i) => r.discarded[i]).map(dieFace).join(", ")} discarded)` : "", ". ");
     }
     if (opponents.length) {
       parts.push("Face to Face against ");

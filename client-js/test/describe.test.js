@@ -321,3 +321,19 @@ test("Smoke: the roll at a point, the zone it leaves, and the States Phase remov
   const cleared = d.describeEvent({ type: "states_phase_checked", round: 1, turn: 1, stunned_cancelled: [], zones_removed: 1 });
   assert.equal(d.textOf(/** @type {any} */ (cleared)), "States Phase: 1 Smoke/Eclipse zone removed");
 });
+
+test("Fireteam +1 SD: the extra die is shown, marked discarded, and takes no part (wiki N5 'Fireteam Bonuses', Level 2)", () => {
+  const active = { trooper: "A-t7", skill: "bs_attack", target: "B-t3", weapon: "line_rifle", attribute: "BS", base: 12,
+    mods: [{ source: "range", value: 0 }], success_value: 12, burst: 1,
+    dice: [{ face: 10, value: 10, success: true, critical: false }, { face: 15, value: 15, success: false, critical: false }],
+    cancelled: [false, false], discarded: [false, true], successes: 1, criticals: 0, opposed_by: [1] };
+  const reactive = { trooper: "B-t3", skill: "bs_attack", target: "A-t7", weapon: "punch_carbine", attribute: "BS", base: 12,
+    mods: [], success_value: 12, burst: 1, dice: [{ face: 9, value: 9, success: true, critical: false }],
+    cancelled: [true], successes: 0, criticals: 0, opposed_by: [0] };
+  const [a, b] = d.outcomeLines({ rolls: [active, reactive] });
+  assert.deepEqual(dice(a), ["10:success", "15:discarded"]);
+  assert.match(lineText(a), /Rolls 10 15 \(B1 \+1 SD: 15 discarded\)\. /);
+  assert.match(lineText(b), /A-t7's best success, 10, cancels the 9/);
+  assert.match(d.shotPreviewText({ template: false, distance: 10, attribute: "BS", base: 12, mods: [], sv: 12, burst: 3, sustained_dice: 1, automatic_failure: null }),
+    /SV 12 at 10\.0", \+1 SD \(Fireteam: roll 1 more, discard the worst\)$/);
+});

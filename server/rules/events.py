@@ -403,8 +403,9 @@ class FireteamFormed(Event):
 @dataclass(frozen=True, slots=True)
 class FireteamLeft(Event):
     """A member left its Fireteam, or the Fireteam broke (``cancelled``: fewer than two
-    members stay, and all leave). ``reason``: "null", "isolated", "coherency", "impetuous"
-    (``orders/fireteams.py``). Open information."""
+    members stay, or the leader left on its own Order, and all leave). ``reason``: "null",
+    "isolated", "coherency", "activated_alone", "impetuous" (``orders/fireteams.py``). Open
+    information."""
 
     TYPE: ClassVar[str] = "fireteam_left"
     side: Side

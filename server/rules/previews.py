@@ -76,7 +76,8 @@ def _template(state: GameState, side: Side, hit: TemplateHit) -> dict[str, Plain
     assert weapon.kind is WeaponKind.DIRECT_TEMPLATE and weapon.template is not None
     return {"template": True, "distance": _inches(hit.distance),
             "reach": template_length(weapon.template), "attribute": None, "base": None,
-            "mods": [], "net_mod": 0, "sv": None, "burst": 1, "range": None,
+            "mods": [], "net_mod": 0, "sv": None, "burst": 1, "sustained_dice": 0,
+            "range": None,
             "automatic_failure": None}
 
 
@@ -92,6 +93,7 @@ def _roll(roll: PlannedRoll) -> dict[str, Plain]:
             "reach": None, "attribute": roll.attribute, "base": roll.base,
             "mods": [{"source": m.source, "value": m.value} for m in roll.mods],
             "net_mod": total_mod(roll.mods), "sv": roll.success_value, "burst": roll.burst,
+            "sustained_dice": roll.sustained_dice,
             "range": band, "max_range": reading.max_range if reading is not None else None,
             "automatic_failure": failure}
 

@@ -37,7 +37,7 @@ from . import dodge_skill_mods, martial_arts
 from .aro_plans import aro_skill
 from .camouflage import REVEALING_SKILLS
 from .direct_templates import is_direct_template, template_area
-from .fireteam_bonuses import fireteam_mods
+from .fireteam_bonuses import fireteam_mods, with_sustained_dice
 from .forward_observer import FORWARD_OBSERVER, planned_forward_observer
 from .mods import dodge_mods, sees
 from .outcome import BecameIdle, Effect, Revealed, WeaponUsed
@@ -114,7 +114,7 @@ def _with_state_mods(state: GameState, plan: Plan) -> Plan:
                   if (mods := stunned_mods(state.trooper(r.trooper))
                       + fireteam_mods(state, r.trooper, r.skill))
                   else r for r in plan.rolls)
-    return replace(plan, rolls=rolls)
+    return replace(plan, rolls=with_sustained_dice(state, rolls))
 
 
 def face_to_face_opponents(rolls: Sequence[PlannedRoll]) -> tuple[tuple[int, ...], ...]:

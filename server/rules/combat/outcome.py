@@ -51,6 +51,9 @@ class RollRecord:
     """A Guts Roll passed without a die by Courage (``courage.py``): one success."""
     zone_at: Point | None = None
     """A Smoke or Eclipse roll (no target): where its zone is centred (``smoke.py``)."""
+    discarded: tuple[bool, ...] = ()
+    """With Sustained Dice (a Fireteam's "+1 SD"): for each die of ``dice``, whether it was
+    the extra die discarded; a discarded die neither scores nor cancels. Empty: none."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,6 +54,9 @@ class PlannedRoll:
     screens: tuple[tuple[TrooperId, TrooperId], ...] = ()
     """A Smoke or Eclipse roll: the (attacker, target) enemy BS Attacks whose Line of Fire
     its zone would block; it is Face to Face with each (``attacks.face_to_face_opponents``)."""
+    sustained_dice: int = 0
+    """Extra dice rolled then discarded, as many as this (``sustained_dice.py``): a Level 2+
+    Fireteam member's BS Attack rolls one ("+1 SD", ``fireteam_bonuses.py``)."""
 
     @property
     def success_value(self) -> int:
@@ -70,7 +73,7 @@ class PlannedRoll:
 
     @property
     def dice_count(self) -> int:
-        return 0 if self.automatic_failure else self.burst
+        return 0 if self.automatic_failure else self.burst + self.sustained_dice
 
 
 @dataclass(frozen=True, slots=True)

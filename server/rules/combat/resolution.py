@@ -61,6 +61,7 @@ from .smoke import zones_placed
 from .stunned import fails_guts_by_stun
 from .support_skills import support_effects
 from .suppressive_fire import with_f2f_mods
+from .sustained_dice import discarded, kept_faces
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,39 +156,59 @@ def _roll_discovers(plan: Plan, dice: Dice,
 
 def _roll_all(rolls: Sequence[PlannedRoll], dice: Dice, convention: CritConvention,
               offset: int) -> tuple[tuple[_Rolled, ...], Dice]:
-    """Roll every planned roll in order, then settle Face to Face pairs (DIGEST 7.4)."""
+    """Roll every planned roll in order, set aside each roll's discarded Sustained Dice,
+    then settle Face to Face pairs with the dice kept (DIGEST 7.4)."""
     faces: list[tuple[int, ...]] = []
+    dropped: list[tuple[bool, ...]] = []
     for roll in rolls:
         rolled, dice = roll_d20(dice, roll.dice_count)
         faces.append(rolled)
+        dropped.append(_discarded(roll, rolled, convention))
+    kept = [kept_faces(f, d) for f, d in zip(faces, dropped, strict=True)]
     opponents = face_to_face_opponents(rolls)
     results = tuple(
-        _Rolled(roll, _record(roll, faces[i], [(rolls[j], faces[j]) for j in opponents[i]],
+        _Rolled(roll, _record(roll, faces[i], dropped[i],
+                              [(rolls[j], kept[j]) for j in opponents[i]],
                               tuple(offset + j for j in opponents[i]), convention))
         for i, roll in enumerate(rolls)
     )
     return results, dice
 
 
-def _record(roll: PlannedRoll, faces: tuple[int, ...],
+def _discarded(roll: PlannedRoll, faces: tuple[int, ...],
+               convention: CritConvention) -> tuple[bool, ...]:
+    """Which of ``faces`` the roll's Sustained Dice discard (all False without any)."""
+    if not roll.sustained_dice or not faces:
+        return (False,) * len(faces)
+    sv = roll.success_value
+    return discarded([judge(face, sv, convention) for face in faces], roll.sustained_dice)
+
+
+def _record(roll: PlannedRoll, faces: tuple[int, ...], dropped: tuple[bool, ...],
             opponents: Sequence[tuple[PlannedRoll, tuple[int, ...]]],
             opposed_by: tuple[int, ...], convention: CritConvention) -> RollRecord:
     """One side's record. Against several opponents (a Dodge against every attack on its
-    trooper) a die is cancelled when any one of the Face to Face pairings cancels it."""
+    trooper) a die is cancelled when any one of the Face to Face pairings cancels it. A
+    discarded die (Sustained Dice) is shown but takes no part."""
     sv = roll.success_value
     dice = tuple(judge(face, sv, convention) for face in faces)
-    cancelled = [False] * len(dice)
+    in_play = kept_faces(faces, dropped)
+    lost = [False] * len(in_play)
     for other, other_faces in opponents:
-        pairing = face_to_face(sv, faces, other.success_value, other_faces, convention)
-        cancelled = [a or b for a, b in zip(cancelled, pairing.first.cancelled, strict=True)]
-    kept = [die for die, lost in zip(dice, cancelled, strict=True) if die.success and not lost]
+        pairing = face_to_face(sv, in_play, other.success_value, other_faces, convention)
+        lost = [a or b for a, b in zip(lost, pairing.first.cancelled, strict=True)]
+    playing = iter(lost)
+    cancelled = tuple(False if out else next(playing) for out in dropped)
+    kept = [die for die, out, gone in zip(dice, dropped, cancelled, strict=True)
+            if die.success and not out and not gone]
     criticals = sum(1 for die in kept if die.critical)
     return RollRecord(
         trooper=roll.trooper, skill=roll.skill, target=roll.target, weapon=roll.weapon,
         attribute=roll.attribute, base=roll.base, mods=roll.mods, success_value=sv,
-        burst=roll.burst, dice=dice, cancelled=tuple(cancelled),
+        burst=roll.burst, dice=dice, cancelled=cancelled,
         successes=len(kept) - criticals, criticals=criticals, opposed_by=opposed_by,
         automatic_failure=roll.automatic_failure, zone_at=roll.zone_at,
+        discarded=dropped if any(dropped) else (),
     )
 
 

@@ -20,11 +20,12 @@ Rules read from the Infinity wiki's N5 pages "Fireteams Module", "Fireteams: Bas
   leader's Zone of Control; for any other skill the members declare Idle
   (``check_member_skills``).
 * Level (``fireteam_level``): the largest number of members that count as one unit (1 when
-  all differ), shown with the team. Level 1 (one Regular Order for the whole team), Level 3's
-  +3 Discover and Level 4's +1 BS (``combat/fireteam_bonuses.py``) are built; Level 2's BS
-  Attack (+1 SD) and Level 3's +1 Dodge are not yet (docs/rules-decisions/fireteams.md);
-  Level 5 gives every member Sixth Sense (``grants_sixth_sense``).
-* A member activated on its own Order leaves its team first (``solo_activation``).
+  all differ), shown with the team. Level 1 is one Regular Order for the whole team; Level
+  2's BS Attack (+1 SD), Level 3's +3 Discover and +1 Dodge and Level 4's +1 BS are in
+  ``combat/fireteam_bonuses.py``; Level 5 gives every member Sixth Sense
+  (``grants_sixth_sense``).
+* A member activated on its own Order (an Impetuous member's Impetuous Order included)
+  leaves its team first; the leader doing so cancels the team (``solo_activation``).
 * Integrity (``integrity_events``, an automatic step between Orders): a member that is Null,
   Isolated, off the table or out of the leader's Zone of Control leaves; a team left with
   fewer than two members is cancelled, and so is one whose leader is Null or Isolated
@@ -243,14 +244,18 @@ def apply_fireteam_activated(state: GameState, event: OrderSpent) -> GameState:
     return replace(state, fireteams=teams)
 
 
-def solo_activation(state: GameState, trooper: TrooperState) -> list[Event]:
-    """A team member activated alone leaves its team (cancelling it when fewer than two
-    would stay)."""
+def solo_activation(state: GameState, trooper: TrooperState, order: OrderType) -> list[Event]:
+    """A team member activated alone leaves its team: reason ``impetuous`` for its
+    Impetuous Order (an Impetuous member in the Impetuous Phase), else ``activated_alone``.
+    The team is cancelled when fewer than two would stay, or when the one leaving holds the
+    Fireteam Leader token (the wiki's N5 "Fireteam Integrity": a leader activated in the
+    Impetuous Phase, or a leader leaving, cancels the team)."""
     team = team_of(state, trooper.id)
     if team is None:
         return []
-    return [FireteamLeft(team.side, team.leader, trooper.id, "activated_alone",
-                         len(team.members) - 1 < MIN_MEMBERS)]
+    reason = "impetuous" if order is OrderType.IMPETUOUS else "activated_alone"
+    cancelled = len(team.members) - 1 < MIN_MEMBERS or trooper.id == team.leader
+    return [FireteamLeft(team.side, team.leader, trooper.id, reason, cancelled)]
 
 
 def member_may_idle(state: GameState, order: ActiveOrder, skill: Skill) -> bool:

@@ -103,7 +103,7 @@ def decide_activate(state: GameState, side: Side, command: Activate) -> list[Eve
     require(not owner.is_null, Reason.TROOPER_NULL, "Its Controller is in a Null state.")
     group = _check_order_source(state, trooper, owner, command)
     _check_peripherals(state, trooper, command.peripherals)
-    return [*solo_activation(state, trooper),  # a Fireteam member alone leaves its team
+    return [*solo_activation(state, trooper, command.order),  # a member alone leaves its team
             OrderSpent(state.orders_spent + 1, trooper.id, command.order, group, command.peripherals)]
 
 

@@ -187,6 +187,49 @@ def test_a_member_activated_alone_leaves_and_a_duo_is_cancelled() -> None:
     assert state.fireteams == ()
 
 
+def test_a_member_activated_alone_leaves_and_the_team_goes_on_without_it() -> None:
+    """"Fireteam Integrity" (N5): a member that stops being part of the team leaves it; the
+    team keeps its other members (and its Level falls with them)."""
+    state, _ = play(_table(), A, _form("core", L7, L8, L9))
+    state, events = play(state, A, {"type": "activate", "trooper": L9, "order": "regular"})
+    assert events[0] == FireteamLeft(A, TrooperId(L7), TrooperId(L9), "activated_alone", False)
+    (team,) = state.fireteams
+    assert team.members == (TrooperId(L7), TrooperId(L8)) and fireteam_level(state, team.members) == 2
+
+
+def test_the_leader_activated_alone_cancels_the_team() -> None:
+    """"Fireteam Integrity" (N5): the Fireteam Leader leaving the team cancels it."""
+    state, _ = play(_table(), A, _form("core", L7, L8, L9))
+    state, events = play(state, A, {"type": "activate", "trooper": L7, "order": "regular"})
+    assert events[0] == FireteamLeft(A, TrooperId(L7), TrooperId(L7), "activated_alone", True)
+    assert state.fireteams == ()
+
+
+def _impetuous_team(leader: str) -> GameState:
+    """B (vesper-raiders) in its Impetuous Phase; its Razorback (B-t6, Impetuous) in a
+    Core with B-t1 and B-t2, led by ``leader``."""
+    from server.rules.state import Fireteam
+
+    spots = {"B-t6": [20, 20, 90], "B-t1": [22, 20, 90], "B-t2": [24, 20, 90], "A-t7": [20, 40, 270]}
+    state = build_state({"ruleset": "n5", "terrain": [], "first": "B", "placements": spots})
+    assert state.phase is Phase.IMPETUOUS
+    members = (TrooperId("B-t6"), TrooperId("B-t1"), TrooperId("B-t2"))
+    return replace(state, fireteams=(Fireteam(Side.B, "core", TrooperId(leader), members),))
+
+
+def test_an_impetuous_member_taking_its_impetuous_order_leaves_the_team() -> None:
+    """"Fireteam Integrity" (N5): an Impetuous member activated on its Impetuous Order in
+    the Impetuous Phase acts alone, so it leaves (reason `impetuous`); the others stay a
+    team. Were it the Fireteam Leader, the team would be cancelled."""
+    impetuous = {"type": "activate", "trooper": "B-t6", "order": "impetuous"}
+    state, events = play(_impetuous_team("B-t1"), Side.B, impetuous)
+    assert events[0] == FireteamLeft(Side.B, TrooperId("B-t1"), TrooperId("B-t6"), "impetuous", False)
+    assert state.fireteams[0].members == (TrooperId("B-t1"), TrooperId("B-t2"))
+    state, events = play(_impetuous_team("B-t6"), Side.B, impetuous)
+    assert events[0] == FireteamLeft(Side.B, TrooperId("B-t6"), TrooperId("B-t6"), "impetuous", True)
+    assert state.fireteams == ()
+
+
 def test_a_null_member_leaves_between_orders_and_the_team_goes_on() -> None:
     """"Fireteams Module": troopers in a Null State are not part of a Fireteam."""
     state, _ = play(_table(), A, _form("core", L7, L8, L9))
