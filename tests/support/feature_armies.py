@@ -9,7 +9,9 @@ shipped lists of its format lack or never combine (``tests/rules/test_liveness.p
   Hidden Deployment both; a berserker unit is Impetuous beside the drones.
 - ``hidden-raiders`` (N5): the Lieutenant has Hidden Deployment and Camouflage.
 - ``deploying-vanguard`` (N5): Infiltration, Forward Deployment, Chain of Command, Climbing
-  Plus and Super-Jump (issue 36), which no shipped list carries yet.
+  Plus and Super-Jump (issue 36) on the Helion list, whose troopers play differently from
+  the Orrery and Petrel ones that ship these skills (an Infiltrating HI, a Forward Deployed
+  line trooper, a Chain of Command Hacker).
 
 They are built from the shipped JSON files and validated by ``load_army_list`` like any
 army file; they are chosen by applying the ``army_chosen`` event (the ``choose_army``

@@ -265,13 +265,17 @@ def movement_allowance(order: ActiveOrder, trooper: TrooperState, skill: Skill) 
     return float(mov[1] if moved_before else mov[0])
 
 
-def obstacles(state: GameState, *exclude: TrooperId) -> tuple[Body, ...]:
-    """Bases on the table that block movement (hidden troopers are not on the table)."""
+def obstacles(state: GameState, *exclude: TrooperId, mover: Side | None = None) -> tuple[Body, ...]:
+    """Bases on the table that block movement (hidden troopers are not on the table). With
+    ``mover``, that side's own troopers in Hidden Deployment block it too: their player knows
+    where they are written down, as when deploying (``deployment.placement_problem``), and a
+    model moved onto one would stand on it when it reveals. The enemy's never block (a
+    refusal would tell where one is)."""
     # on_table and not is_null, spelled out: asked of every trooper at every movement.
     return tuple([
         t.body() for t in state.troopers.values()
-        if t.position is not None and not t.hidden and t.condition is Condition.NORMAL
-        and t.id not in exclude
+        if t.position is not None and (not t.hidden or t.side is mover)
+        and t.condition is Condition.NORMAL and t.id not in exclude
     ])
 
 
@@ -284,7 +288,8 @@ def _check_movement(
                 else allowance if isinstance(skill, Jump) and trooper.profile.super_jump
                 else JUMP_CLEARS if isinstance(skill, Jump) else 0.0)
     problem = check_route(
-        route, trooper.body(), allowance, state.table, obstacles(state, trooper.id), crossing
+        route, trooper.body(), allowance, state.table,
+        obstacles(state, trooper.id, mover=trooper.side), crossing
     )
     if problem is not None:
         reason = Reason.ROUTE_TOO_LONG if problem.code == "route_too_long" else Reason.BAD_ROUTE
@@ -294,7 +299,8 @@ def _check_movement(
 def check_dodge_route(state: GameState, trooper: TrooperState, route: Sequence[Point]) -> None:
     if not route:
         return
-    problem = check_route(route, trooper.body(), DODGE_MOVE_LIMIT, state.table, obstacles(state, trooper.id))
+    problem = check_route(route, trooper.body(), DODGE_MOVE_LIMIT, state.table,
+                          obstacles(state, trooper.id, mover=trooper.side))
     if problem is not None:
         require(False, Reason.BAD_ROUTE, f"Dodge movement: {problem.message}")
 

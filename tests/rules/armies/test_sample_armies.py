@@ -59,7 +59,8 @@ def test_weapons_table_problems_are_reported_together() -> None:
 # What the shipped lists of each ruleset must show between them, so a player can try every
 # deployment and support skill the engine referees, and the random games that pick among the
 # shipped lists (tests/support/liveness.py) meet them. Impetuous is not a CodeOne rule
-# (DIGEST 14): the engine refuses it in CodeOne lists, so CodeOne needs all but that one.
+# (DIGEST 14): the engine refuses it in CodeOne lists, and CodeOne has no Fireteams
+# (orders/fireteams.py), so CodeOne needs all but those.
 COVERED_SKILLS: dict[str, Callable[[ArmyList, ListEntry], bool]] = {
     "Hidden Deployment": lambda army, entry: entry.profile.hidden_deployment,
     "Camouflage": lambda army, entry: entry.profile.camouflage > 0,
@@ -71,8 +72,88 @@ COVERED_SKILLS: dict[str, Callable[[ArmyList, ListEntry], bool]] = {
     "Hacker": lambda army, entry: entry.profile.hacker,
     "Repeater": lambda army, entry: entry.profile.repeater,
     "Airborne Deployment (Combat Jump)": lambda army, entry: entry.profile.combat_jump,
+    # Issue 36 point 5: the Fireteams and skills the engine referees since then.
+    "Fireteam: Core": lambda army, entry: _fireteam(army, entry, "fireteam_core", 2),
+    "Fireteam: Haris": lambda army, entry: _fireteam(army, entry, "fireteam_haris", 3),
+    "Fireteam: Duo": lambda army, entry: _fireteam(army, entry, "fireteam_duo", 2),
+    "No Wound Incapacitation": lambda army, entry: entry.profile.nwi,
+    "Dogged": lambda army, entry: entry.profile.dogged,
+    "Courage": lambda army, entry: entry.profile.courage,
+    "Immunity": lambda army, entry: bool(entry.profile.immunities),
+    "Martial Arts": lambda army, entry: entry.profile.martial_arts > 0,
+    "Total Reaction": lambda army, entry: entry.profile.total_reaction,
+    "Nanoscreen": lambda army, entry: entry.profile.nanoscreen,
+    "a Dodge MOD": lambda army, entry: entry.profile.dodge_mod != 0,
+    "Multispectral Visor": lambda army, entry: entry.profile.multispectral_visor > 0,
+    "ECM": lambda army, entry: entry.profile.ecm_hacker > 0,
+    "Smoke Ammunition": lambda army, entry: _carries_ammo(army, entry, "Smoke"),
+    "Eclipse Ammunition": lambda army, entry: _carries_ammo(army, entry, "Eclipse"),
+    "Infiltration": lambda army, entry: entry.profile.infiltration,
+    "Forward Deployment": lambda army, entry: entry.profile.forward_deployment > 0,
+    "Chain of Command": lambda army, entry: entry.profile.chain_of_command,
+    "Climbing Plus": lambda army, entry: entry.profile.climbing_plus,
+    "Super-Jump": lambda army, entry: entry.profile.super_jump,
+    "Doctor": lambda army, entry: entry.profile.doctor,
+    "Paramedic": lambda army, entry: entry.profile.paramedic,
+    "Engineer": lambda army, entry: entry.profile.engineer,
+    "Forward Observer": lambda army, entry: entry.profile.forward_observer,
+    "Specialist Operative": lambda army, entry: entry.profile.specialist_operative,
 }
-NOT_IN_FORMAT = {ListFormat.STANDARD: set(), ListFormat.CODEONE: {"Impetuous"}}
+NOT_IN_FORMAT = {
+    ListFormat.STANDARD: set(),
+    ListFormat.CODEONE: {"Impetuous", "Fireteam: Core", "Fireteam: Haris", "Fireteam: Duo"},
+}
+
+# How each row above is stripped from a profile for the negative test (the Peripheral row
+# cuts the Controller link instead; the ammunition rows take the weapons away).
+STRIPPED: dict[str, dict[str, object]] = {
+    "Hidden Deployment": {"hidden_deployment": False},
+    "Camouflage": {"camouflage": 0},
+    "Mimetism": {"camouflage": 0, "mimetism": 0},
+    "Impetuous": {"impetuous": False},
+    "Hacker": {"hacker": False},
+    "Repeater": {"repeater": False},
+    "Airborne Deployment (Combat Jump)": {"combat_jump": False},
+    "Fireteam: Core": {"fireteam_core": False},
+    "Fireteam: Haris": {"fireteam_haris": False},
+    "Fireteam: Duo": {"fireteam_duo": False},
+    "No Wound Incapacitation": {"nwi": False},
+    "Dogged": {"dogged": False},
+    "Courage": {"courage": False},
+    "Immunity": {"immunities": ()},
+    "Martial Arts": {"martial_arts": 0},
+    "Total Reaction": {"total_reaction": False},
+    "Nanoscreen": {"nanoscreen": False},
+    "a Dodge MOD": {"dodge_mod": 0},
+    "Multispectral Visor": {"multispectral_visor": 0},
+    "ECM": {"ecm_hacker": 0},
+    "Infiltration": {"infiltration": False},
+    "Forward Deployment": {"forward_deployment": 0},
+    "Chain of Command": {"chain_of_command": False},
+    "Climbing Plus": {"climbing_plus": False},
+    "Super-Jump": {"super_jump": False},
+    "Doctor": {"doctor": False},
+    "Paramedic": {"paramedic": False},
+    "Engineer": {"engineer": False},
+    "Forward Observer": {"forward_observer": False},
+    "Specialist Operative": {"specialist_operative": False},
+}
+STRIPPED_AMMUNITION = {"Smoke Ammunition": "Smoke", "Eclipse Ammunition": "Eclipse"}
+
+
+def _fireteam(army: ArmyList, entry: ListEntry, flag: str, fewest: int) -> bool:
+    """The entry may join a Fireteam of this type that its list can actually field: at least
+    ``fewest`` troopers of its Combat Group list the type, none a Peripheral, a Controller or
+    an Airborne Deployment trooper (orders/fireteams.py refuses those)."""
+    def eligible(other: ListEntry) -> bool:
+        return (bool(getattr(other.profile, flag)) and not other.is_peripheral
+                and not army.peripherals_of(other.id) and not other.profile.combat_jump)
+    return eligible(entry) and sum(
+        1 for other in army.group(entry.combat_group) if eligible(other)) >= fewest
+
+
+def _carries_ammo(army: ArmyList, entry: ListEntry, ammo: str) -> bool:
+    return any(weapon.ammo == ammo for weapon in army.weapons(entry.id))
 
 
 def uncovered_skills(armies: Iterable[ArmyList], list_format: ListFormat) -> list[str]:
@@ -88,7 +169,9 @@ def test_each_ruleset_ships_four_lists_that_together_cover_every_deployment_and_
         ruleset: Ruleset) -> None:
     """Issue 35 point 6: at least four lists per ruleset; between them Hidden Deployment,
     Camouflage, Mimetism, Impetuous (N5 only), a Peripheral with its Controller, a Hacker,
-    a Repeater and Airborne Deployment."""
+    a Repeater and Airborne Deployment. Issue 36 point 5: and every Fireteam type (N5 only,
+    each with enough members in one Combat Group to form it) and every skill and ammunition
+    of ``COVERED_SKILLS`` the engine referees since."""
     list_format = list_format_for(ruleset)
     lists = [army for army in sample_armies().values() if army.format is list_format]
     assert len(lists) >= 4, [army.id for army in lists]
@@ -98,28 +181,35 @@ def test_each_ruleset_ships_four_lists_that_together_cover_every_deployment_and_
 @pytest.mark.parametrize("skill", sorted(COVERED_SKILLS))
 def test_the_coverage_check_fails_when_a_skill_leaves_every_list(skill: str) -> None:
     """The check above can fail: strip one skill from every shipped list (a Peripheral's
-    Controller link for the Peripheral row) and it is reported, in each format using it."""
-    stripped = {
-        "Hidden Deployment": {"hidden_deployment": False},
-        "Camouflage": {"camouflage": 0},
-        "Mimetism": {"camouflage": 0, "mimetism": 0},
-        "Impetuous": {"impetuous": False},
-        "Hacker": {"hacker": False},
-        "Repeater": {"repeater": False},
-        "Airborne Deployment (Combat Jump)": {"combat_jump": False},
-    }
-    armies = []
-    for army in sample_armies().values():
-        entries = tuple(
-            replace(entry, controller=None) if skill == "a Peripheral with its Controller"
-            else replace(entry, profile=replace(entry.profile, **stripped[skill]))
-            for entry in army.entries)
-        armies.append(replace(army, entries=entries))
+    Controller link for the Peripheral row, the weapons for an ammunition row) and it is
+    reported, in each format using it."""
+    armies = [_without(army, skill) for army in sample_armies().values()]
     # Camouflage needs Mimetism (the marker shows it), so Mimetism goes with it.
     expected = {"Camouflage", "Mimetism"} if skill == "Mimetism" else {skill}
     for list_format in ListFormat:
         if skill not in NOT_IN_FORMAT[list_format]:
             assert set(uncovered_skills(armies, list_format)) == expected
+
+
+def test_every_covered_skill_has_a_way_to_strip_it() -> None:
+    assert set(COVERED_SKILLS) == {
+        *STRIPPED, *STRIPPED_AMMUNITION, "a Peripheral with its Controller"}
+
+
+def _without(army: ArmyList, skill: str) -> ArmyList:
+    if skill in STRIPPED_AMMUNITION:
+        dropped = {weapon.id for weapon in army.arsenal
+                   if weapon.ammo == STRIPPED_AMMUNITION[skill]}
+        entries = tuple(
+            replace(entry, profile=replace(entry.profile, weapons=tuple(
+                w for w in entry.profile.weapons if w not in dropped)))
+            for entry in army.entries)
+        return replace(army, entries=entries)
+    entries = tuple(
+        replace(entry, controller=None) if skill == "a Peripheral with its Controller"
+        else replace(entry, profile=replace(entry.profile, **STRIPPED[skill]))
+        for entry in army.entries)
+    return replace(army, entries=entries)
 
 
 @pytest.mark.parametrize("army_id", sorted(sample_armies()))

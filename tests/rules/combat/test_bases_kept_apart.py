@@ -9,7 +9,7 @@ follows its route up to the first point where its base would press into another 
 stops there, touching it (docs/rules-decisions/resolution.md, "Dodge movement that meets
 another base"). In a joint activation each participant's route is judged with the troopers
 declared before it standing at the end of their own routes. A player deploys no model
-onto its own trooper in Hidden Deployment.
+onto its own trooper in Hidden Deployment, and moves none onto one.
 
 DIGEST 9 (Move: where a base may end) and DIGEST 6.3 (Dodge: its move in the Effects step,
 active side first); DIGEST 12 for Hidden Deployment."""
@@ -177,3 +177,39 @@ def test_regression_a_player_cannot_deploy_a_model_on_its_own_trooper_in_hidden_
     assert isinstance(refused, Rejected) and refused.code == "bad_position", refused
     state, _ = play(state, B, {"type": "deploy", "trooper": other.id, "position": [14, 40],
                                "facing": 270.0})
+
+
+GHOST = "B-t2"  # vesper-raiders Ghost Infiltrator (Hidden Deployment)
+
+
+def test_regression_a_player_cannot_move_a_model_onto_its_own_trooper_in_hidden_deployment() -> None:
+    """The Enforcer's player knows where its Ghost is written down: a Move ending on it is
+    refused (`bad_route`), one beside it is accepted. Found by the random games: revealed by
+    an ARO, the Ghost stood on an ally moved onto its spot."""
+    state = build_state({"ruleset": "n5", "terrain": [], "first": "B", "placements": {
+        "A-t1": [1, 1, 270], "B-t1": [1, 47, 90], LEFT: [24, 30, 270],
+        GHOST: [22, 30, 270, "hidden"]}})
+    state, _ = play(state, B, {"type": "activate", "trooper": LEFT, "order": "regular"})
+    refused = decide(state, B, _move([[24, 30], [22.3, 30]]))
+    assert isinstance(refused, Rejected) and refused.code == "bad_route", refused
+    state, _ = play(state, B, _move([[24, 30], [24, 33]]))
+    assert state.trooper(T(LEFT)).position == (24.0, 33.0)
+
+
+def test_regression_a_dodge_may_not_end_on_its_own_trooper_in_hidden_deployment() -> None:
+    """The same for the Dodge route declared with an ARO."""
+    state = _table({MOVER: [24, 12, 90], LEFT: [24, 30, 270], GHOST: [22, 30, 270, "hidden"]})
+    state, _ = play(state, A, {"type": "activate", "trooper": MOVER, "order": "regular"})
+    state, _ = play(state, A, _move([[24, 12], [24, 14]]))
+    refused = decide(state, B, _dodge(LEFT, [[24, 30], [22.3, 30]]))
+    assert isinstance(refused, Rejected) and refused.code == "bad_route", refused
+    state, events = play(state, B, _dodge(LEFT, [[24, 30], [25.5, 30]]))
+    assert events, "a Dodge beside the Ghost is accepted"
+
+
+def test_an_enemy_trooper_in_hidden_deployment_does_not_block_a_move() -> None:
+    """The enemy's hidden troopers block nothing: a refusal would tell where one is."""
+    state = _table({MOVER: [20, 30, 90], GHOST: [22, 30, 270, "hidden"]})
+    state, _ = play(state, A, {"type": "activate", "trooper": MOVER, "order": "regular"})
+    state, _ = play(state, A, _move([[20, 30], [22, 30]]))
+    assert state.trooper(T(MOVER)).position == (22.0, 30.0)
