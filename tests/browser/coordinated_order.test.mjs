@@ -9,6 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { artifacts, clickTable, closeAll, scenarioForFile } from "./harness.mjs";
+import { passAroWindowsUntil } from "./game_by_clicks.mjs";
 
 const WAIT = { timeout: 20000 };
 
@@ -24,20 +25,6 @@ const options = (page) => page.evaluate(() => window.referee.currentOptions());
 // Lieutenant at home; B's Enforcer 14" in front of them, another of B's troopers far off.
 const PLACEMENTS = { "A-t1": [2, 2, 90], "A-t7": [20, 10, 90], "A-t8": [17, 10, 90], "A-t9": [26, 10, 270],
   "B-t3": [23, 26, 270], "B-t1": [46, 46, 270] };
-
-/** Until `done` holds on A's page, B passes every ARO window it is offered (its panel's "Pass
- * all / Done"; a window where B has nothing to declare its app closes by itself). */
-async function bPassesUntil(a, b, done) {
-  for (;;) {
-    const next = await Promise.race([
-      a.waitForFunction(done, null, WAIT).then(() => "done"),
-      b.waitForSelector("#close-window:not([disabled])", WAIT).then(() => "aro"),
-    ]);
-    if (next === "done") return;
-    await b.click("#close-window");
-    await b.waitForSelector("#close-window", { state: "hidden", ...WAIT });
-  }
-}
 
 test("a Coordinated Order: routes named and drawn per trooper, a BS Attack on one target, resolved", async () => {
   const room = await scenario.post("/test/scenario", { ruleset: "n5", aro_window_s: 120, seed: 3, placements: PLACEMENTS });
@@ -71,7 +58,7 @@ test("a Coordinated Order: routes named and drawn per trooper, a BS Attack on on
       && window.referee.view.state.order.peripheral_paths?.["A-t8"]?.length === 2, null, WAIT);
   }
   await shot(b, "coordinated-moved-seat-B");
-  await bPassesUntil(a, b, () => document.getElementById("coordinated-attack"));
+  await passAroWindowsUntil(a, b, () => document.getElementById("coordinated-attack"), WAIT);
 
   // Skill 2, a BS Attack on the Enforcer: the form names what each trooper does.
   await a.waitForSelector("#coordinated-attack", WAIT);
@@ -84,7 +71,7 @@ test("a Coordinated Order: routes named and drawn per trooper, a BS Attack on on
   await shows(a, '[data-participant="A-t9"]', /no Line of Fire to Enforcer: declares the attack, performs Idle/);
   await shot(a, "coordinated-bs-attack-seat-A");
   await a.click("#declare-bs");
-  await bPassesUntil(a, b, () => window.referee.view.state.order === null);
+  await passAroWindowsUntil(a, b, () => window.referee.view.state.order === null, WAIT);
 
   // Resolved: the Spearhead rolls B2 and A-t8 B1 at the Enforcer; A-t9 is Idle (no Line of Fire).
   const resolved = (await a.evaluate(() => window.referee.loadHistory())).map((x) => x.event).filter((e) => e.type === "order_resolved").pop();
@@ -125,10 +112,10 @@ test("a Coordinated CC Attack: offered only in base contact, the Spearhead rolls
   await shot(a, "coordinated-cc-seat-A");
   await a.click('[data-cc="B-t3"]');
   // (the first skill's panel had an Idle button too: wait for the second skill's)
-  await bPassesUntil(a, b, () => window.referee.view.state.order?.skills?.length === 1
-    && !window.referee.view.state.order.window_open && document.getElementById("declare-idle"));
+  await passAroWindowsUntil(a, b, () => window.referee.view.state.order?.skills?.length === 1
+    && !window.referee.view.state.order.window_open && document.getElementById("declare-idle"), WAIT);
   await a.click("#declare-idle");
-  await bPassesUntil(a, b, () => window.referee.view.state.order === null);
+  await passAroWindowsUntil(a, b, () => window.referee.view.state.order === null, WAIT);
   const resolved = (await a.evaluate(() => window.referee.loadHistory())).map((x) => x.event).filter((e) => e.type === "order_resolved").pop();
   const attacks = resolved.outcome.rolls.filter((r) => r.skill === "cc_attack");
   assert.deepEqual(attacks.map((r) => [r.trooper, r.burst]), [["A-t7", 2]], "Combat Knife B1 halved (1) + 1 for the Lancer touching the Enforcer");

@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { artifacts, clickTable, closeAll, scenarioForFile } from "./harness.mjs";
-import { WAIT, clickAndAnswer, nextAnswer, openSeat, options, role, settle, state } from "./game_by_clicks.mjs";
+import { WAIT, clickAndAnswer, initiativeByClicks, nextAnswer, openSeat, options, role, settle, state } from "./game_by_clicks.mjs";
 
 const scenario = scenarioForFile();
 const shot = (page, name) => page.screenshot({ path: join(artifacts, `deployment-skills-${name}.png`) });
@@ -48,18 +48,7 @@ test("Forward Deployment deploys beyond the zone and Infiltration into the enemy
   await bring(b, LIST_B);
 
   // Initiative: the winner keeps Deployment (south, deploys second).
-  await a.waitForFunction(() => !window.referee.view.stale && window.referee.view.state.initiative?.winner, null, WAIT);
-  const winner = (await state(a)).initiative.winner;
-  const [w, l] = winner === "A" ? [a, b] : [b, a];
-  await w.waitForSelector("#initiative-panel", WAIT);
-  await w.click("#keep-deployment");
-  await w.click('#initiative-panel [data-choose-zone="south"]');
-  await w.click('#initiative-panel [data-choose-first="false"]');
-  await w.click("#confirm-initiative");
-  await l.waitForSelector('#initiative-panel [data-choose-first="true"]', WAIT);
-  await l.click('#initiative-panel [data-choose-first="true"]');
-  await l.click("#confirm-initiative");
-  await a.waitForFunction(() => window.referee.view.state.phase === "deployment", null, WAIT);
+  await initiativeByClicks(a, b);
   assert.match(await a.textContent("body"), /Infiltration/);
   assert.match(await a.textContent("body"), /Forward Deployment \(\+4"\)/);
 

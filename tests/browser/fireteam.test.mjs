@@ -8,6 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { artifacts, clickTable, closeAll, scenarioForFile } from "./harness.mjs";
+import { passAroWindowsUntil } from "./game_by_clicks.mjs";
 
 const WAIT = { timeout: 20000 };
 
@@ -23,19 +24,6 @@ const shows = (page, selector, pattern) => page.waitForFunction(([selector, sour
 const PLACEMENTS = { "A-t1": [2, 2, 90], "A-t7": [20, 10, 90], "A-t8": [22, 10, 90], "A-t9": [18, 10, 90],
   "B-t3": [40, 44, 270], "B-t1": [46, 46, 270] };
 const ABLE = { "A-t7": ["core", "duo"], "A-t8": ["core", "duo"], "A-t9": ["core", "duo"] };
-
-/** Until `done` holds on A's page, B passes every ARO window it is offered. */
-async function bPassesUntil(a, b, done) {
-  for (;;) {
-    const next = await Promise.race([
-      a.waitForFunction(done, null, WAIT).then(() => "done"),
-      b.waitForSelector("#close-window:not([disabled])", WAIT).then(() => "aro"),
-    ]);
-    if (next === "done") return;
-    await b.click("#close-window");
-    await b.waitForSelector("#close-window", { state: "hidden", ...WAIT });
-  }
-}
 
 test("a Fireteam formed from the panel, activated on one Order, the members following the leader's move", async () => {
   const room = await scenario.post("/test/scenario", { ruleset: "n5", aro_window_s: 120, seed: 3, placements: PLACEMENTS, fireteam_able: ABLE });
@@ -85,10 +73,10 @@ test("a Fireteam formed from the panel, activated on one Order, the members foll
   for (const page of [a, b]) {
     await page.waitForFunction(() => window.referee.view.state.order?.peripheral_paths?.["A-t8"]?.length === 2, null, WAIT);
   }
-  await bPassesUntil(a, b, () => document.getElementById("declare-idle") && window.referee.view.state.order?.skills?.length === 1
-    && !window.referee.view.state.order.window_open);
+  await passAroWindowsUntil(a, b, () => document.getElementById("declare-idle") && window.referee.view.state.order?.skills?.length === 1
+    && !window.referee.view.state.order.window_open, WAIT);
   await a.click("#declare-idle");
-  await bPassesUntil(a, b, () => window.referee.view.state.order === null);
+  await passAroWindowsUntil(a, b, () => window.referee.view.state.order === null, WAIT);
 
   // Moved together (the leader and A-t8 3" north, A-t9 its own 2"), still one team (coherency kept: no fireteam_left).
   for (const page of [a, b, watcher]) {

@@ -79,6 +79,42 @@ export async function assertShotPreviews(page) {
 }
 
 /**
+ * The Initiative by clicks: the roll-off winner keeps Deployment (the south zone, deploying
+ * second) and the loser then plays first. `beforeChoice(winnerPage)` runs once the winner's
+ * panel shows (e.g. a screenshot). Returns the winner's side once A's page is in deployment.
+ */
+export async function initiativeByClicks(a, b, { beforeChoice } = {}) {
+  await a.waitForFunction(() => !window.referee.view.stale && window.referee.view.state.initiative?.winner, null, WAIT);
+  const winner = (await state(a)).initiative.winner;
+  const [w, l] = winner === "A" ? [a, b] : [b, a];
+  await w.waitForSelector("#initiative-panel", WAIT);
+  if (beforeChoice) await beforeChoice(w);
+  await w.click("#keep-deployment");
+  await w.click('#initiative-panel [data-choose-zone="south"]');
+  await w.click('#initiative-panel [data-choose-first="false"]');
+  await w.click("#confirm-initiative");
+  await l.waitForSelector('#initiative-panel [data-choose-first="true"]', WAIT);
+  await l.click('#initiative-panel [data-choose-first="true"]');
+  await l.click("#confirm-initiative");
+  await a.waitForFunction(() => window.referee.view.state.phase === "deployment", null, WAIT);
+  return winner;
+}
+
+/** Until `done` holds on A's page, B passes every ARO window it is offered (its panel's "Pass
+ * all / Done"; a window where B has nothing to declare its app closes by itself). */
+export async function passAroWindowsUntil(a, b, done, wait = WAIT) {
+  for (;;) {
+    const next = await Promise.race([
+      a.waitForFunction(done, null, wait).then(() => "done"),
+      b.waitForSelector("#close-window:not([disabled])", wait).then(() => "aro"),
+    ]);
+    if (next === "done") return;
+    await b.click("#close-window");
+    await b.waitForSelector("#close-window", { state: "hidden", ...wait });
+  }
+}
+
+/**
  * Deploy both armies by clicks on a grid of points of each zone (a point on terrain, or a
  * Peripheral away from its Controller, is refused: the next point is tried). A trooper the
  * seat may deploy hidden is deployed hidden, first. Returns the ids deployed hidden.

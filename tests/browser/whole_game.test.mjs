@@ -10,7 +10,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { artifacts, scenarioForFile } from "./harness.mjs";
-import { WAIT, clickAndAnswer, deployByClicks, logged, openSeat, playOrdersToTheEnd, settle, state } from "./game_by_clicks.mjs";
+import { WAIT, clickAndAnswer, deployByClicks, initiativeByClicks, logged, openSeat, playOrdersToTheEnd, settle, state } from "./game_by_clicks.mjs";
 
 /** Orders each player spends per turn before ending it (the rest are left unspent). */
 const ORDERS_PER_TURN = 2;
@@ -41,20 +41,8 @@ test("a whole N5 game in the browser: armies, initiative, Hidden Deployment (rev
 
   // Armies: Vesper Raiders bring a Hidden Deployment infiltrator and Impetuous troopers.
   await Promise.all([a.click('[data-army="helion-vanguard"]'), b.click('[data-army="vesper-raiders"]')]);
-  await a.waitForFunction(() => !window.referee.view.stale && window.referee.view.state.initiative?.winner, null, WAIT);
-  const winner = (await state(a)).initiative.winner;
-  const [w, l] = winner === "A" ? [a, b] : [b, a];
   // The winner keeps Deployment (south, deploys second); the loser then chooses to play first.
-  await w.waitForSelector("#initiative-panel", WAIT);
-  await shot(w, "01-initiative-winner");
-  await w.click("#keep-deployment");
-  await w.click('#initiative-panel [data-choose-zone="south"]');
-  await w.click('#initiative-panel [data-choose-first="false"]');
-  await w.click("#confirm-initiative");
-  await l.waitForSelector('#initiative-panel [data-choose-first="true"]', WAIT);
-  await l.click('#initiative-panel [data-choose-first="true"]');
-  await l.click("#confirm-initiative");
-  await a.waitForFunction(() => window.referee.view.state.phase === "deployment", null, WAIT);
+  const winner = await initiativeByClicks(a, b, { beforeChoice: (w) => shot(w, "01-initiative-winner") });
   const settled = (await state(a)).initiative;
   assert.equal(settled.zones[winner], "south");
   assert.equal(settled.first_player, winner === "A" ? "B" : "A");

@@ -14,7 +14,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { artifacts, closeAll, repo, scenarioForFile } from "./harness.mjs";
-import { WAIT, clickAndAnswer, deployByClicks, nextAnswer, openSeat, playOrdersToTheEnd, settle, state } from "./game_by_clicks.mjs";
+import { WAIT, clickAndAnswer, deployByClicks, initiativeByClicks, nextAnswer, openSeat, playOrdersToTheEnd, settle, state } from "./game_by_clicks.mjs";
 
 const scenario = scenarioForFile({ env: { REFEREE_ARMY_DATA: "testkit/army_data" } });
 
@@ -79,18 +79,7 @@ test("a code from the invented data and an inline list file play a whole game in
   assert.equal((await clickAndAnswer(b, "#accept-armies")).ok, true);
 
   // Initiative: the winner keeps Deployment (south, deploys second); the loser plays first.
-  await a.waitForFunction(() => !window.referee.view.stale && window.referee.view.state.initiative?.winner, null, WAIT);
-  const winner = (await state(a)).initiative.winner;
-  const [w, l] = winner === "A" ? [a, b] : [b, a];
-  await w.waitForSelector("#initiative-panel", WAIT);
-  await w.click("#keep-deployment");
-  await w.click('#initiative-panel [data-choose-zone="south"]');
-  await w.click('#initiative-panel [data-choose-first="false"]');
-  await w.click("#confirm-initiative");
-  await l.waitForSelector('#initiative-panel [data-choose-first="true"]', WAIT);
-  await l.click('#initiative-panel [data-choose-first="true"]');
-  await l.click("#confirm-initiative");
-  await a.waitForFunction(() => window.referee.view.state.phase === "deployment", null, WAIT);
+  await initiativeByClicks(a, b);
 
   await deployByClicks(a, b);
   await settle(a, b);
