@@ -45,21 +45,18 @@ from .outcome import (
     BecameIdle,
     DiscoverFailed,
     Effect,
-    ImmobilizedBCleared,
-    IsolatedCleared,
     Moved,
     Outcome,
     Revealed,
     RollRecord,
     SaveRecord,
-    TargetedCleared,
     Turned,
 )
 from .plan import Plan, PlannedRoll, TemplateHit
 from .rolls import CritConvention, judge
 from .smoke import zones_placed
 from .stunned import fails_guts_by_stun
-from .support_skills import support_effects
+from .support_skills import states_cleared, support_effects
 from .suppressive_fire import with_f2f_mods
 from .sustained_dice import discarded, kept_faces
 
@@ -302,15 +299,8 @@ def _resets(state: GameState, rolled: Sequence[_Rolled]) -> tuple[Effect, ...]:
     """A successful Reset cancels Targeted, Isolated and Immobilized-B (DIGEST 6.3, 8)."""
     effects: list[Effect] = []
     for r in rolled:
-        if r.plan.skill != "reset" or not _scored(r.record):
-            continue
-        trooper = state.trooper(r.plan.trooper)
-        if trooper.targeted:
-            effects.append(TargetedCleared(trooper.id))
-        if trooper.isolated:
-            effects.append(IsolatedCleared(trooper.id))
-        if trooper.immobilized_b:
-            effects.append(ImmobilizedBCleared(trooper.id))
+        if r.plan.skill == "reset" and _scored(r.record):
+            effects.extend(states_cleared(state.trooper(r.plan.trooper)))
     return tuple(effects)
 
 

@@ -143,7 +143,7 @@ def support_effects(state: GameState, rolls: Sequence[tuple[PlannedRoll, RollRec
         states_only = any(isinstance(s, Engineer) and s.cancel_states and s.target == patient.id
                           for s in skills)
         if states_only:
-            effects.extend(_states_cancelled(patient) if passed else
+            effects.extend(states_cleared(patient) if passed else
                            (TreatmentFailed(patient.id, user.id, planned.skill),))
         elif passed:
             effects.append(Healed(patient.id, user.id, planned.skill, max(0, patient.wounds - 1),
@@ -154,14 +154,16 @@ def support_effects(state: GameState, rolls: Sequence[tuple[PlannedRoll, RollRec
     return tuple(effects)
 
 
-def _states_cancelled(patient: TrooperState) -> tuple[Effect, ...]:
+def states_cleared(trooper: TrooperState) -> tuple[Effect, ...]:
+    """What cancelling the trooper's Targeted, Isolated and Immobilized-B States records: a
+    successful Reset (DIGEST 6.3, 8) or an Engineer's passed roll to cancel States."""
     effects: list[Effect] = []
-    if patient.targeted:
-        effects.append(TargetedCleared(patient.id))
-    if patient.immobilized_b:
-        effects.append(ImmobilizedBCleared(patient.id))
-    if patient.isolated:
-        effects.append(IsolatedCleared(patient.id))
+    if trooper.targeted:
+        effects.append(TargetedCleared(trooper.id))
+    if trooper.isolated:
+        effects.append(IsolatedCleared(trooper.id))
+    if trooper.immobilized_b:
+        effects.append(ImmobilizedBCleared(trooper.id))
     return tuple(effects)
 
 
