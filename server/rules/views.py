@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import events as e
-from .armies.army_catalogue import load_weapons
+from .armies.army_catalogue import is_shipped_weapon
 from .ids import CASTER, SPECTATOR, Side, TrooperId, Viewer
 from .orders.aro_eligibility import as_opponent_sees, seen_by_opponent
 from .plain import Plain, to_plain
@@ -92,7 +92,6 @@ def _army_summary(state: GameState, side: Side) -> dict[str, Plain]:
     # weapon ids have names and figures: only those the shown troopers carry, so a private
     # trooper's own weapon does not give it away.
     carried = {weapon for entry in shown for weapon in entry.profile.weapons}
-    shipped = load_weapons()
     return {
         "id": army.id,
         "name": army.name,
@@ -102,7 +101,7 @@ def _army_summary(state: GameState, side: Side) -> dict[str, Plain]:
         "source": army.source,
         "roster": roster,
         "weapons": [to_plain(weapon) for weapon in army.arsenal
-                    if weapon.id in carried and weapon.id not in shipped],
+                    if weapon.id in carried and not is_shipped_weapon(weapon.id)],
     }
 
 

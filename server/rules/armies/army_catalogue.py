@@ -39,6 +39,11 @@ def load_weapons() -> dict[WeaponId, Weapon]:
     return dict(_weapons())
 
 
+def is_shipped_weapon(weapon_id: str) -> bool:
+    """Whether ``data/weapons.json`` has the weapon (a list's own weapons are not in it)."""
+    return weapon_id in _weapons()
+
+
 def sample_armies() -> dict[str, ArmyList]:
     """All sample armies of ``data/armies`` by army id, validated against the weapons table."""
     return dict(_armies())
