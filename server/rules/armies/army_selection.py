@@ -46,7 +46,7 @@ def decide_choose_army(state: GameState, side: Side, command: ChooseArmy) -> lis
     wanted = list_format_for(state.ruleset)
     require(
         army.format is wanted,
-        Reason.UNKNOWN_ARMY if command.army is not None else Reason.BAD_ARMY_LIST,
+        _unfit(command),
         f"'{army.name}' is a {army.format.value} list; this game needs a {wanted.value} list.",
     )
     _require_same_limit(state, side, army, command)
@@ -65,6 +65,12 @@ def _source(command: ChooseArmy, side: Side, state: GameState) -> str:
     return "registered" if side in state.registered_lists else "shipped"
 
 
+def _unfit(command: ChooseArmy) -> Reason:
+    """The reason a legal list unfit for this game is refused with: a shipped list the seat
+    named is one the game cannot take (``unknown_army``); a brought one is a bad list."""
+    return Reason.UNKNOWN_ARMY if command.army is not None else Reason.BAD_ARMY_LIST
+
+
 def _require_same_limit(state: GameState, side: Side, army: ArmyList, command: ChooseArmy) -> None:
     """Both lists of a game are built to one points limit (DIGEST 3.2: the players agree the
     game's size), or Victory Points and Retreat! (25% of the limit) would compare unlike
@@ -74,7 +80,7 @@ def _require_same_limit(state: GameState, side: Side, army: ArmyList, command: C
         return
     require(
         army.points == other.points,
-        Reason.UNKNOWN_ARMY if command.army is not None else Reason.BAD_ARMY_LIST,
+        _unfit(command),
         f"'{army.name}' is built to {army.points} points, your opponent's list to "
         f"{other.points}: both lists of a game are built to the same points limit.",
     )
