@@ -194,7 +194,8 @@ export function createOrderPanel({ conn, ui, names, send, render, selectTrooper,
     const box = el("div", { id: "zone-aim" }, "Smoke / Eclipse: ");
     for (const [weapon, offer] of zones) {
       const aiming = zoneAim?.weapon === weapon;
-      const bands = offer.bands.map((b) => `SV ${b.sv} to ${b.up_to}"`).join(", ");
+      const thrown = offer.attribute === "PH" ? "thrown on PH: " : "";
+      const bands = thrown + offer.bands.map((b) => `SV ${b.sv} to ${b.up_to}"`).join(", ");
       box.append(button(aiming ? `${weaponName(weapon)}: click the table` : `Aim ${weaponName(weapon)} (${offer.kind})`,
         () => { zoneAim = aiming ? null : { weapon, point: null }; render(); },
         { "data-zone-weapon": weapon, class: aiming ? "chosen" : "", title: `${bands}; a ${offer.radius * 2}" circle blocking Line of Fire until the States Phase` }));

@@ -7,7 +7,8 @@ and Damage (read as the weapon's PS, 0-20), an ammunition the engine knows
 (``KNOWN_AMMUNITION``, matched by name), a save on ARM or BTS, and a kind: close combat
 (the ``CC`` property), a Direct Template (a small or large teardrop property) or ballistic
 (distance bands in centimetres, turned into inches at 2.5 cm to the inch, not rounded).
-Properties the engine reads become traits or fields (Suppressive Fire, Disposable (n));
+Properties the engine reads become traits or fields (Suppressive Fire, Throwing Weapon,
+Disposable (n));
 the others are kept as not refereed ("played without it") on a mode that converts.
 
 Implementation module: no rule section (the rules the weapons follow live elsewhere).
@@ -129,6 +130,8 @@ def _convert_mode(engine_id: str, name: str, mode: WeaponMode,
             direct_template = True
         elif key == "suppressive fire":
             traits.append("suppressive_fire")
+        elif key == "throwing weapon":
+            traits.append("throwing_weapon")
         elif ammo in ZONE_AMMUNITION and key in ("non-lethal", "targetless"):
             pass  # what Smoke and Eclipse are anyway (combat/smoke.py)
         elif uses is not None and int(uses.group("uses")) >= 1:

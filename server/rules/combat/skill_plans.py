@@ -15,6 +15,7 @@ from ..ruleset import options
 from ..state import GameState, TrooperState
 from ..table.geometry import Body, Point, distance, in_base_contact
 from . import dodge_skill_mods, martial_arts
+from .attack_attribute import bs_attack_attribute
 from .camouflage import camouflaged as _camouflaged  # still a marker, all declarations made
 from .direct_templates import TemplateArea
 from .hacking import PROGRAMS, comms_mods, in_hacking_area, path_in_hacking_area
@@ -70,9 +71,10 @@ def planned_shot(state: GameState, attacker: TrooperState, weapon: Weapon, targe
     shot = bs_attack_mods(weapon, target, shooter, victim, state.table,
                           attacker.profile.multispectral_visor)
     haze = visor_through_smoke_mods(state, attacker, shooter, target, victim)
+    attribute, base = bs_attack_attribute(attacker.profile, weapon)
     roll = PlannedRoll(
         trooper=attacker.id, active=active, skill="bs_attack", target=target.id,
-        weapon=weapon.id, attribute="BS", base=attacker.profile.bs, mods=shot.mods + haze,
+        weapon=weapon.id, attribute=attribute, base=base, mods=shot.mods + haze,
         burst=burst, out_of_range=shot.out_of_range, partial_cover=shot.partial_cover,
         against_marker=marker, range=shot.range, sight=(shooter, victim),
     )

@@ -5,8 +5,9 @@ Zone", "Visibility Conditions"; the zone itself: ``table/visibility_zones.py``).
 In our words:
 
 * The weapon names no target: it is fired (or thrown) at a point (``BsAttack.zone_at``) the
-  shooter has Line of Fire to, rolling BS with the weapon's range MOD at the distance to
-  that point; nothing else about a target modifies it (there is none).
+  shooter has Line of Fire to, rolling BS (PH for a Throwing Weapon: grenades,
+  ``combat/attack_attribute.py``) with the weapon's range MOD at the distance to that point;
+  nothing else about a target modifies it (there is none).
 * The zone is a Circular Template around the point, of infinite height; no Line of Fire
   crosses it, into, out of or through. A Multispectral Visor (any level) sees through Smoke,
   never through Eclipse.
@@ -20,10 +21,9 @@ In our words:
 
 In ARO it is declared the same way (Burst 1, from where the reactor stands).
 
-Not built (docs/rules-decisions/resolution.md, "Smoke and Eclipse"): the Throwing Weapon
-trait (PH instead of BS); a Direct Template or a CC Attack opposed by the zone (only BS
-Attacks are). A Dodge inside the zone is a Normal Roll, as the rules say: a Dodge is never
-Face to Face with a zone roll.
+Not built (docs/rules-decisions/resolution.md, "Smoke and Eclipse"): a Direct Template or a
+CC Attack opposed by the zone (only BS Attacks are). A Dodge inside the zone is a Normal
+Roll, as the rules say: a Dodge is never Face to Face with a zone roll.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from ..state import GameState, TrooperState
 from ..table.geometry import Body, Point, point_distance
 from ..table.line_of_fire import has_line_of_fire
 from ..table.visibility_zones import CIRCULAR_TEMPLATE_RADIUS, VisibilityZone, ZoneKind
+from .attack_attribute import bs_attack_attribute
 from .mods import blocking_bodies, range_reading
 from .multispectral_visor import sees_through_smoke
 from .outcome import Effect, RollRecord, ZonePlaced
@@ -89,9 +90,10 @@ def planned_zone_roll(state: GameState, shooter: TrooperState, weapon: Weapon, p
     reading = range_reading(weapon.ranges,
                             max(0.0, point_distance(body.position, point) - body.radius))
     mods = () if reading.band is None else (Mod("range", reading.band.mod),)
+    attribute, base = bs_attack_attribute(shooter.profile, weapon)
     return Plan(rolls=(PlannedRoll(
         trooper=shooter.id, active=active, skill="bs_attack", target=None, weapon=weapon.id,
-        attribute="BS", base=shooter.profile.bs, mods=mods, burst=burst,
+        attribute=attribute, base=base, mods=mods, burst=burst,
         out_of_range=reading.band is None, range=reading, zone_at=point),))
 
 
@@ -173,15 +175,16 @@ def zone_offer(shooter: TrooperState, weapon: Weapon, burst: int) -> dict[str, A
     kind = zone_kind(weapon)
     assert kind is not None
     own = stunned_mods(shooter)
+    attribute, base = bs_attack_attribute(shooter.profile, weapon)
     low = 0.0
     bands: list[dict[str, Any]] = []
     for band in weapon.ranges:
         mods = (Mod("range", band.mod), *own)
         bands.append({"from": low, "up_to": band.up_to, "mod": band.mod,
-                      "sv": success_value(shooter.profile.bs, mods)})
+                      "sv": success_value(base, mods)})
         low = band.up_to
-    return {"kind": kind.value, "radius": CIRCULAR_TEMPLATE_RADIUS, "attribute": "BS",
-            "base": shooter.profile.bs, "burst": burst, "bands": bands}
+    return {"kind": kind.value, "radius": CIRCULAR_TEMPLATE_RADIUS, "attribute": attribute,
+            "base": base, "burst": burst, "bands": bands}
 
 
 def states_phase_clears(state: GameState) -> int:

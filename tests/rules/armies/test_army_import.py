@@ -179,11 +179,14 @@ def test_range_bands_go_from_centimetres_to_inches_without_rounding(
 def test_smoke_and_eclipse_convert_without_damage_or_save(ammunition: int, ammo: str) -> None:
     """Smoke and Eclipse grenades (wiki "Smoke Ammunition", "Eclipse Ammunition"; DIGEST 10):
     Damage and save "-" (they hit no one: combat/smoke.py); Non-Lethal and Targetless are what
-    they are anyway; any other property stays not refereed."""
+    they are anyway; Throwing Weapon makes the throw roll PH; any other property stays not
+    refereed."""
     weapons, notes = _convert(ammunition=ammunition, burst="1", damage="-", saving="-",
-                              properties=("Non-Lethal", "Targetless", "Throwing Weapon"))
+                              properties=("Non-Lethal", "Targetless", "Throwing Weapon",
+                                          "Reflective"))
     assert (weapons[0]["ammo"], weapons[0]["ps"], weapons[0]["kind"]) == (ammo, 0, "ballistic")
-    assert notes == ["Test Gun: Throwing Weapon — played without it"]
+    assert weapons[0]["traits"] == ["throwing_weapon"]
+    assert notes == ["Test Gun: Reflective — played without it"]
 
 
 def test_ammunition_is_matched_by_name_ignoring_case_and_spaces() -> None:
@@ -219,6 +222,13 @@ def test_unread_properties_stay_on_a_carried_weapon_as_not_refereed() -> None:
     assert "ranges" not in weapons[0]
     assert weapons[0]["traits"] == ["suppressive_fire"]
     assert notes == ["Test Gun (Burst): Anti-materiel — played without it"]
+
+
+def test_a_throwing_weapon_is_thrown_on_ph() -> None:
+    """The Throwing Weapon property becomes the trait the rules read to roll PH
+    (``combat/attack_attribute.py``): it is refereed, so it is not listed as played without."""
+    weapons, notes = _convert(properties=("Throwing Weapon",))
+    assert weapons[0]["traits"] == ["throwing_weapon"] and notes == []
 
 
 def test_a_trooper_lists_the_weapons_it_cannot_carry() -> None:

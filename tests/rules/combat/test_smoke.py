@@ -48,11 +48,12 @@ GRENADES = [
 
 
 def _army_with_grenades(visor: int = 0, army: str = "helion-vanguard",
-                        unit: str = "lancer") -> dict[str, Any]:
+                        unit: str = "lancer", thrown: bool = False) -> dict[str, Any]:
     path = resources.files("server.rules.data").joinpath("armies").joinpath(f"{army}.json")
     with path.open("r", encoding="utf-8") as stream:
         data: dict[str, Any] = copy.deepcopy(json.load(stream))
-    data["weapons"] = [*data.get("weapons", []), *GRENADES]
+    grenades = [{**g, "traits": ["throwing_weapon"]} if thrown else g for g in GRENADES]
+    data["weapons"] = [*data.get("weapons", []), *grenades]
     lancer = next(u for u in data["units"] if u["id"] == unit)
     lancer["weapons"] = [*lancer["weapons"], "smoke_grenades", "eclipse_grenades"]
     if visor:
@@ -61,9 +62,9 @@ def _army_with_grenades(visor: int = 0, army: str = "helion-vanguard",
     return data
 
 
-def _table(dice: list[int], visor: int = 0) -> GameState:
+def _table(dice: list[int], visor: int = 0, thrown: bool = False) -> GameState:
     return build_state({"ruleset": "n5", "terrain": [], "dice": dice,
-                        "armies": {"A": _army_with_grenades(visor)},
+                        "armies": {"A": _army_with_grenades(visor, thrown=thrown)},
                         "placements": {LANCER: [22.5, 4, 90], ENFORCER: [22.5, 30, 270],
                                        "A-t1": [3.5, 1.5, 90], "B-t1": [3.5, 46.5, 90]}})
 
@@ -265,3 +266,37 @@ def test_a_visor_l1_shoots_through_smoke_at_minus_6_l2_without_a_mod(
     (roll,) = planned_shot(state, enforcer, weapon, lancer, enforcer.body(), lancer.body(), 1,
                            active=False).rolls
     assert [(m.source, m.value) for m in roll.mods] == mods
+
+
+def test_thrown_grenades_roll_ph_and_options_show_it() -> None:
+    """DIGEST, Attributes (PH: "some throws"): grenades with the Throwing Weapon trait are
+    thrown, so the Lancer (BS 11, PH 10) rolls PH 10: +3 at 6 inches is SV 13 (BS would give
+    14), and ``options`` offers the same Success Values on PH."""
+    from server.rules.options import seat_options
+
+    state = _table([5, 3] + [20] * 6, thrown=True)
+    state, _ = play(state, A, {"type": "activate", "trooper": LANCER, "order": "regular"})
+    offer = seat_options(state, A)["skills"]["zones"]["smoke_grenades"]
+    assert (offer["attribute"], offer["base"]) == ("PH", 10)
+    assert [(b["up_to"], b["sv"]) for b in offer["bands"]] == [(8, 13), (16, 10), (24, 7)]
+    state, _ = play(state, A, {"type": "declare_skill", "skill": {
+        "type": "bs_attack", "weapon": "smoke_grenades", "targets": [], "zone_at": SMOKE_AT}})
+    _, resolved = _enforcer_shoots_back(state)
+    smoke = resolved.outcome.rolls[0]
+    assert (smoke.attribute, smoke.success_value) == ("PH", 13)
+
+
+def test_a_thrown_weapon_at_a_trooper_rolls_ph_a_fired_one_bs() -> None:
+    """A BS Attack with a Throwing Weapon at a trooper rolls the thrower's PH, not its BS
+    (``combat/attack_attribute.py``); the fired Line Rifle still rolls BS."""
+    from server.rules.armies.weapons import RangeBand, Weapon, WeaponKind
+    from server.rules.combat.attack_attribute import bs_attack_attribute
+    from server.rules.ids import WeaponId
+
+    lancer = _table([20] * 8).trooper(TrooperId(LANCER))
+    knives = Weapon(id=WeaponId("knives"), name="Throwing Knives", kind=WeaponKind.BALLISTIC,
+                    burst=1, ps=11, ammo="N", ranges=(RangeBand(8, 0),),
+                    traits=("throwing_weapon",))
+    assert bs_attack_attribute(lancer.profile, knives) == ("PH", 10)
+    rifle = _table([20] * 8).armies[A].weapon(WeaponId("line_rifle"))
+    assert bs_attack_attribute(lancer.profile, rifle) == ("BS", 11)
