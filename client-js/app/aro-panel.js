@@ -87,6 +87,12 @@ export function aroChoices(id, can, ctx) {
     choices.push({ value: JSON.stringify({ type: "discover", target: x }), kind: "discover", target: x, points,
       text: `Discover ${ctx.label(x)} (${shotPreviewText(points[0])})` });
   }
+  // Smoke or Eclipse between the reactor and an activated trooper (options.aros[..].zones[..].screens).
+  for (const [w, offer] of Object.entries(can.zones ?? {})) for (const [x, screen] of Object.entries(offer.screens ?? {})) {
+    const thrown = offer.attribute === "PH" ? "thrown on PH, " : "";
+    choices.push({ value: JSON.stringify({ type: "bs_attack", weapon: w, targets: [], zone_at: screen.point }), kind: "zone", target: x,
+      text: `${weaponName(w)}: ${offer.kind} between it and ${ctx.label(x)} (${thrown}SV ${screen.sv}, Face to Face with the shots it blocks)` });
+  }
   if (can.dodge) {
     const note = can.line_of_fire ? "" : can.sixth_sense ? " (Sixth Sense: no penalty)" : ctx.ruleset === "n5" ? " (\u22123 PH: no LoF)" : "";
     choices.push({ value: JSON.stringify({ type: "dodge" }), kind: "dodge", text: `Dodge${note}` });
@@ -152,7 +158,7 @@ export function routePoints(order, target) {
 export function withTargetPoint(value, point) {
   if (!point || value === "pass") return value;
   const skill = JSON.parse(value);
-  if (skill.type !== "bs_attack" && skill.type !== "discover") return value;
+  if ((skill.type !== "bs_attack" && skill.type !== "discover") || skill.zone_at) return value;
   return JSON.stringify({ ...skill, target_point: JSON.parse(point) });
 }
 

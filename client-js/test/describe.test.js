@@ -230,6 +230,13 @@ test("the ARO panel's default: shoot back with the weapon the server gives the b
     targets: { bs_attack: { sidearm: ["A-t5"] } }, shots: { sidearm: { "A-t5": [far] } } }, ctx);
   assert.equal(JSON.parse(outOfRange.preferred).type, "dodge");
   assert.equal(outOfRange.choices[0].text, "Shoot: Sidearm at A-t5 (out of range at 30.5\" (max 24.0\"): fails automatically, no dice)");
+  // Smoke between the reactor and the active trooper: offered at the server's screening point, never the default.
+  const screened = aro.aroChoices("B-t3", { ...lof, zones: { fog_grenades: { kind: "smoke", attribute: "PH", screens: { "A-t5": { point: [22.5, 20.6], sv: 13 } } } } }, ctx);
+  const smoke = screened.choices.find((c) => c.kind === "zone");
+  assert.deepEqual(JSON.parse(smoke?.value ?? "null"), { type: "bs_attack", weapon: "fog_grenades", targets: [], zone_at: [22.5, 20.6] });
+  assert.match(smoke?.text ?? "", /smoke between it and A-t5 \(thrown on PH, SV 13/);
+  assert.equal(JSON.parse(screened.preferred).weapon, "punch_carbine");
+  assert.equal(aro.withTargetPoint(smoke?.value ?? "", "[1,2]"), smoke?.value, "a zone keeps its own point");
 });
 
 test("a shot's preview in words: every MOD, the final SV, the distance; a template's reach; an SV below 1 flagged", () => {

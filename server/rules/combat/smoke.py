@@ -28,6 +28,7 @@ Roll, as the rules say: a Dodge is never Face to Face with a zone roll.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -185,6 +186,29 @@ def zone_offer(shooter: TrooperState, weapon: Weapon, burst: int) -> dict[str, A
         low = band.up_to
     return {"kind": kind.value, "radius": CIRCULAR_TEMPLATE_RADIUS, "attribute": attribute,
             "base": base, "burst": burst, "bands": bands}
+
+
+def screening_point(shooter: TrooperState, weapon: Weapon,
+                    towards: TrooperState) -> dict[str, Any] | None:
+    """A point on the line from ``shooter`` to ``towards`` where a zone screens the two from
+    each other, with the final Success Value of the roll there: half-way, but no farther than
+    the weapon's first (best) range band from the shooter's base. None when the two stand on
+    one spot or the weapon has no range. The caller checks that the point is a legal aim (the
+    shooter's Line of Fire to it)."""
+    if shooter.position is None or towards.position is None or not weapon.ranges:
+        return None
+    (sx, sy), (tx, ty) = shooter.position, towards.position
+    apart = math.hypot(tx - sx, ty - sy)
+    if apart == 0.0:
+        return None
+    radius = shooter.body().radius
+    reach = min(apart / 2, radius + weapon.ranges[0].up_to)
+    point = (sx + (tx - sx) * reach / apart, sy + (ty - sy) * reach / apart)
+    reading = range_reading(weapon.ranges, max(0.0, reach - radius))
+    assert reading.band is not None  # within the first band by construction
+    _, base = bs_attack_attribute(shooter.profile, weapon)
+    mods = (Mod("range", reading.band.mod), *stunned_mods(shooter))
+    return {"point": [round(point[0], 2), round(point[1], 2)], "sv": success_value(base, mods)}
 
 
 def states_phase_clears(state: GameState) -> int:

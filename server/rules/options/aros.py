@@ -22,7 +22,7 @@ from ..armies.skills import (
 from ..armies.weapons import WeaponKind
 from ..combat.hacking import PROGRAMS
 from ..combat.plan import ARO_BURST
-from ..combat.smoke import zone_kind, zone_offer
+from ..combat.smoke import screening_point, zone_kind, zone_offer
 from ..combat.suppressive_fire import aro_burst
 from ..evolve import replace
 from ..ids import Side, TrooperId
@@ -84,12 +84,19 @@ def aro_options(state: GameState, side: Side, order: ActiveOrder) -> dict[str, P
         # Forward Observer (combat/forward_observer.py): the points it may mark the target at.
         mark_points = (at_points(lambda _, t: ForwardObserver(t), ["forward_observer"])
                        .get("forward_observer", {}) if trooper.profile.forward_observer else {})
-        # Smoke and Eclipse at a point of the table (combat/smoke.py), Burst 1 in ARO.
-        zones = {w.id: zone_offer(trooper, w, ARO_BURST)
+        # Smoke and Eclipse at a point of the table (combat/smoke.py), Burst 1 in ARO, with
+        # the point that screens the reactor from each activated trooper (``screens``).
+        def aimable(w: Any, point: Any, who: TrooperId = trooper_id) -> bool:
+            return accepted(decide_declare_aro, state, side, c.DeclareAro(
+                who, BsAttack(w.id, (), zone_at=(point[0], point[1]))))
+
+        zones = {w.id: zone_offer(trooper, w, ARO_BURST) | {"screens": {
+                     t: screen for t in activated
+                     if (screen := screening_point(trooper, w, state.trooper(t))) is not None
+                     and aimable(w, screen["point"])}}
                  for w in carried_weapons(state, trooper, SHOOTING)
                  if zone_kind(w) is not None and trooper.position is not None
-                 and accepted(decide_declare_aro, state, side, c.DeclareAro(
-                     trooper_id, BsAttack(w.id, (), zone_at=trooper.position)))}
+                 and aimable(w, trooper.position)}
         found[trooper_id] = {
             "zones": zones,
             "line_of_fire": eligibility.line_of_fire,

@@ -300,3 +300,36 @@ def test_a_thrown_weapon_at_a_trooper_rolls_ph_a_fired_one_bs() -> None:
     assert bs_attack_attribute(lancer.profile, knives) == ("PH", 10)
     rifle = _table([20] * 8).armies[A].weapon(WeaponId("line_rifle"))
     assert bs_attack_attribute(lancer.profile, rifle) == ("BS", 11)
+
+
+def test_an_aro_offers_the_point_that_screens_the_reactor_and_it_resolves_as_offered() -> None:
+    """In ARO the Enforcer's grenades come with a point on the line to the Lancer that
+    screens the two (``zones.<weapon>.screens``): half-way, capped at the first band (8
+    inches from its base), with that band's Success Value (BS 12, +3: 15). Declared there it
+    rolls that Success Value and, winning the Face to Face, blocks the Lancer's shot."""
+    from server.rules.options import seat_options
+    from server.rules.table.visibility_zones import segment_meets_zone
+
+    raiders = _army_with_grenades(army="vesper-raiders", unit="enforcer")
+    state = build_state({"ruleset": "n5", "terrain": [], "dice": [2, 3, 4, 9] + [20] * 6,
+                         "armies": {"B": raiders},
+                         "placements": {LANCER: [22.5, 4, 90], ENFORCER: [22.5, 30, 270],
+                                        "A-t1": [3.5, 1.5, 90], "B-t1": [3.5, 46.5, 90]}})
+    state, _ = play(state, A, {"type": "activate", "trooper": LANCER, "order": "regular"})
+    state, _ = play(state, A, {"type": "declare_skill", "skill": {
+        "type": "bs_attack", "weapon": "line_rifle",
+        "targets": [{"trooper": ENFORCER, "burst": 3}]}})
+    screen = seat_options(state, B)["aros"][ENFORCER]["zones"]["smoke_grenades"]["screens"][LANCER]
+    x, y = screen["point"]
+    radius = state.trooper(TrooperId(ENFORCER)).body().radius
+    assert x == 22.5 and y == pytest.approx(30 - radius - 8, abs=0.01) and screen["sv"] == 15
+    state, _ = play(state, B, {"type": "declare_aro", "trooper": ENFORCER, "skill": {
+        "type": "bs_attack", "weapon": "smoke_grenades", "targets": [], "zone_at": [x, y]}})
+    state, _ = close_aro_window(state)
+    state, _ = play(state, A, {"type": "declare_skill", "skill": {"type": "idle"}})
+    state, events = close_aro_window(state)
+    (resolved,) = [e for e in events if isinstance(e, OrderResolved)]
+    shot, smoke = resolved.outcome.rolls
+    assert smoke.success_value == screen["sv"] and shot.successes + shot.criticals == 0
+    (zone,) = state.table.zones
+    assert segment_meets_zone((22.5, 4.0), (22.5, 30.0), zone)
