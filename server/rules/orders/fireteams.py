@@ -8,7 +8,7 @@ Rules read from the Infinity wiki's N5 pages "Fireteams Module", "Fireteams: Bas
 * Composition (``composition_problem``): a Fireteam: Core has 2 to 5 members, a Haris 3, a
   Duo 2, each member's profile listing that type (``UnitProfile.fireteam_core`` ...); all of
   one Combat Group, on the table as Models, not Null or Isolated, not Peripherals or their
-  Controllers, not Airborne Deployment troopers, not in Suppressive Fire; no trooper in two
+  Controllers, not Airborne Deployment or Infiltration troopers, not in Suppressive Fire; no trooper in two
   teams; at most one Core and one Haris per player on the table (Duos unlimited), as the
   default Fireteams Chart; every member inside the leader's Zone of Control (Coherency).
 * Forming (``decide_form_fireteam``): in the player's own deployment step, free; or in its
@@ -101,6 +101,8 @@ def _exclusion(state: GameState, trooper: TrooperState) -> str | None:
         return f"{_name(trooper)} is a Peripheral or a Controller; neither joins a Fireteam."
     if trooper.profile.combat_jump:
         return f"{_name(trooper)} has Airborne Deployment; such troopers join no Fireteam."
+    if trooper.profile.infiltration:  # the wiki's N5 "Fireteams Chart": no Infiltration troopers
+        return f"{_name(trooper)} has Infiltration; such troopers join no Fireteam."
     if trooper.suppressive_fire:
         return f"{_name(trooper)} is in Suppressive Fire."
     return None

@@ -148,6 +148,15 @@ def test_options_say_why_a_trooper_may_not_join_in_the_words_the_rules_refuse_wi
     assert _accepted_or_why(state, _form("core", L9, L11)) == offered["unavailable"]["core"]
 
 
+def test_a_trooper_with_infiltration_joins_no_fireteam_and_options_say_so() -> None:
+    """"Fireteams Chart" (N5): troopers with the Infiltration Special Skill cannot be part of
+    a Fireteam, even when their profile lists the type."""
+    state = _able(_table(), [L9], infiltration=True)
+    why = seat_options(state, A)["fireteams"]["form"]["core"]["unable"][L9]
+    assert why == "Lancer Line Trooper (A-t9) has Infiltration; such troopers join no Fireteam."
+    assert _accepted_or_why(state, _form("core", L7, L8, L9)) == why
+
+
 def test_options_say_when_no_command_token_is_left_to_form_a_team() -> None:
     """"Fireteams: Basic Rules": during the game a team costs a Command Token."""
     state = _table()
