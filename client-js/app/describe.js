@@ -22,6 +22,7 @@ const MINUS = "\u2212";
 
 /** Fireteam types and why a member leaves (server/rules/orders/fireteams.py). */
 const FIRETEAM_KINDS = /** @type {Record<string, string>} */ ({ core: "Fireteam: Core", haris: "Fireteam: Haris", duo: "Fireteam: Duo" });
+const FIRETEAM_SHORT = /** @type {Record<string, string>} */ ({ core: "Core", haris: "Haris", duo: "Duo" });
 const FIRETEAM_LEFT = /** @type {Record<string, string>} */ ({
   null: "Unconscious, Dead or off the table", isolated: "Isolated", coherency: "out of Coherency with its leader",
   activated_alone: "activated on its own Order",
@@ -226,6 +227,11 @@ export function describeEvent(e, ctx = {}) {
     case "loss_of_lieutenant": return [`Player ${e.side} has lost its Lieutenant (Loss of Lieutenant: its Regular Orders become Irregular)`];
     case "retreat_declared": return [`Player ${e.side} is in Retreat! (${e.victory_points} of ${e.threshold} points left)`];
     case "order_spent":
+      // A Fireteam's Order (N5): the team's type and Level, its leader and who follows it.
+      if (e.fireteam) {
+        return [`Order ${e.order}: Fireteam (${FIRETEAM_SHORT[e.fireteam] ?? e.fireteam}${e.fireteam_level ? `, Level ${e.fireteam_level}` : ""}) activated on a Regular Order from Combat Group ${e.combat_group}: leader `,
+          who(e.trooper), ...((e.peripherals ?? []).length ? [" with ", ...troopers(e.peripherals, ctx)] : [])];
+      }
       return [`Order ${e.order}: ${ORDER_TYPE[/** @type {keyof typeof ORDER_TYPE} */ (e.order_type)] ?? e.order_type} Order${e.private ? " (its own, private until now: from Hidden or Airborne Deployment)" : e.order_type === "regular" ? ` from Combat Group ${e.combat_group}` : ""} on `,
         ...troopers([e.trooper, ...(e.peripherals ?? [])], ctx)];
     case "skill_declared":
@@ -288,7 +294,8 @@ export function describeEvent(e, ctx = {}) {
     }
     case "command_token_spent": return describeTokenSpent(e, who);
     case "fireteam_formed": return [`Player ${e.side} forms a ${FIRETEAM_KINDS[e.kind] ?? e.kind} (Level ${e.level}) led by `, who(e.leader), ": ", ...troopers(e.members ?? [], ctx)];
-    case "fireteam_left": return [who(e.trooper), ` leaves its Fireteam (${FIRETEAM_LEFT[e.reason] ?? e.reason})`, e.cancelled ? "; the Fireteam is cancelled" : ""];
+    case "fireteam_left": return [who(e.trooper), ` leaves its Fireteam (${FIRETEAM_LEFT[e.reason] ?? e.reason})`,
+      e.cancelled ? "; the Fireteam is cancelled" : e.level ? `; the Fireteam is Level ${e.level} now` : ""];
     case "guts_failure_chosen": return [who(e.trooper), ` will ${e.fail ? "fail" : "roll"} its Guts Rolls (secret)`];
     case "states_phase_checked": return ["States Phase: ",
       ...((e.stunned_cancelled ?? []).length ? [...troopers(e.stunned_cancelled, ctx), ` ${e.stunned_cancelled.length === 1 ? "is" : "are"} no longer Stunned (cancelled automatically, no roll)`] : []),

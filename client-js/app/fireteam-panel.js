@@ -4,7 +4,7 @@
 // Token between Orders). The formed teams with their Level and its Bonuses (fireteam.js), and
 // "Activate" for a member that may lead its team's Order now (`activate_fireteam`): the order
 // panel then declares it (the leader's route, each member's default route: fireteam.js).
-import { KIND_NAMES, bonusesAt, formProblem } from "./fireteam.js";
+import { KIND_NAMES, bonusesAt, formProblem, teamTitle } from "./fireteam.js";
 import { el } from "./dom.js";
 
 const button = (text, onclick, attrs = {}) => el("button", { ...attrs, onclick }, text);
@@ -25,13 +25,15 @@ export function createFireteamPanel({ send, render, name, activated }) {
     panel.replaceChildren();
     const form = fireteams?.form ?? {};
     const teams = fireteams?.teams ?? [];
-    panel.hidden = !fireteams || (!Object.keys(form).length && !teams.length);
+    // Why no team (or no team of a type) may be formed now, in the rules core's words.
+    const why = [fireteams?.no_forming, ...Object.values(fireteams?.unavailable ?? {})].filter(Boolean);
+    panel.hidden = !fireteams || (!Object.keys(form).length && !teams.length && !why.length);
     if (panel.hidden) return;
     panel.append(el("h3", {}, "Fireteams"));
     for (const team of teams) {
       const leads = (fireteams?.activate ?? []).filter((/** @type {string} */ m) => team.members.includes(m));
       const row = el("div", { class: "ft-team", "data-team": team.leader },
-        el("b", {}, `${KIND_NAMES[team.kind] ?? team.kind}, Level ${team.level}`), ": ",
+        el("b", {}, teamTitle(team)), ": ",
         team.members.map(name).join(", "), ` (${name(team.leader)} leads)`,
         el("div", { class: "hint" }, `Bonuses: ${bonusesAt(team.level).join("; ")}.`));
       if (leads.length) {
@@ -41,6 +43,7 @@ export function createFireteamPanel({ send, render, name, activated }) {
       panel.append(row);
     }
     if (Object.keys(form).length) renderForm(panel, form, fireteams?.cost);
+    for (const text of why) panel.append(el("div", { class: "why ft-unavailable" }, text));
   }
 
   /** The type, leader and member choices, and "Form" (disabled with the reason until the choice is whole). */
@@ -61,7 +64,17 @@ export function createFireteamPanel({ send, render, name, activated }) {
     const price = cost === "command_token" ? " (1 Command Token)" : cost === "deployment" ? " (free while deploying)" : "";
     panel.append(el("div", { id: "ft-form" }, "Form a ", kinds, " led by ", leaders, el("div", {}, "with: ", ...boxes),
       button(`Form Fireteam${price}`, form_, { id: "ft-send", disabled: Boolean(problem), title: problem ?? "" }),
-      problem ? el("div", { class: "why", id: "ft-why" }, problem) : ""));
+      problem ? el("div", { class: "why", id: "ft-why" }, problem) : "", notOffered(offer)));
+  }
+
+  /** The seat's troopers this leader's team may not take, each with the rules core's reason. */
+  function notOffered(offer) {
+    const reasons = { ...(offer.unable ?? {}), ...(offer.apart?.[/** @type {string} */ (draft.leader)] ?? {}) };
+    delete reasons[/** @type {string} */ (draft.leader)];
+    const ids = Object.keys(reasons);
+    if (!ids.length) return "";
+    return el("details", { id: "ft-not-offered", open: true }, el("summary", {}, `Not offered (${ids.length})`),
+      ...ids.map((id) => el("div", { class: "why", "data-ft-unable": id }, reasons[id])));
   }
 
   async function form_() {

@@ -8,21 +8,33 @@ export const KIND_NAMES = /** @type {Record<string, string>} */ ({ core: "Firete
 
 /**
  * What the Fireteam Bonuses of a Level give, in words (cumulative; the wiki's N5 "Fireteam
- * Bonuses"); those the rules core does not referee yet
- * (docs/rules-decisions/fireteams.md) say so.
+ * Bonuses"; refereed by server/rules/combat/fireteam_bonuses.py and orders/fireteams.py).
  * @param {number} level
  * @returns {string[]}
  */
 export function bonusesAt(level) {
   const all = [
     [1, "one Order for the whole team"],
-    [2, "BS Attack +1 SD (not refereed yet)"],
+    [2, "BS Attack +1 SD"],
     [3, "Discover +3"],
-    [3, "Dodge +1 (not refereed yet)"],
+    [3, "Dodge +1"],
     [4, "BS +1"],
     [5, "Sixth Sense"],
   ];
   return all.filter(([at]) => level >= /** @type {number} */ (at)).map(([, words]) => /** @type {string} */ (words));
+}
+
+/** A Fireteam type's short name, for the table's label ("Core"). */
+export const KIND_SHORT = /** @type {Record<string, string>} */ ({ core: "Core", haris: "Haris", duo: "Duo" });
+
+/**
+ * A team in a line: "Fireteam: Core, Level 3" (`level` absent in records made before the
+ * Level was sent: the type only).
+ * @param {{kind: string, level?: number}} team
+ */
+export function teamTitle(team) {
+  const kind = KIND_NAMES[team.kind] ?? team.kind;
+  return team.level ? `${kind}, Level ${team.level}` : kind;
 }
 
 /**

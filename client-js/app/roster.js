@@ -5,6 +5,7 @@
 // table writes by each base (`trooperNames`) and the state tokens (`trooperStates`).
 
 import { skillsOf } from "./skill-labels.js";
+import { bonusesAt, teamTitle } from "./fireteam.js";
 
 /** State tokens, as the table draws them by the base and the roster lists them. */
 export const STATE_TOKENS = {
@@ -244,7 +245,6 @@ export function renderRoster(container, view, role, ui, onSelect, onHover) {
 
 /** Each trooper's Fireteam (open information, `state.fireteams`), set by renderRoster. @type {Map<string, any>} */
 let teams = new Map();
-const FIRETEAM_NAMES = /** @type {Record<string, string>} */ ({ core: "Fireteam: Core", haris: "Fireteam: Haris", duo: "Fireteam: Duo" });
 
 /** Whether the player left each side's "Not on the table" list open ("side:deploying"). */
 const offTableOpen = new Map();
@@ -277,8 +277,8 @@ function row(t, names, ui, active, onSelect, onHover, lossOfLieutenant = false) 
   }
   const team = teams.get(t.id);
   if (team) top.append(el("span", { class: "rt-chip rt-fireteam", "data-fireteam": team.leader,
-    title: `${FIRETEAM_NAMES[team.kind] ?? team.kind}: ${team.members.length} members${team.leader === t.id ? "; this trooper leads it" : ""}` },
-    team.leader === t.id ? "FT leader" : "FT"));
+    title: `${teamTitle(team)}: ${team.members.length} members${team.leader === t.id ? "; this trooper leads it" : ""}${team.level ? `. Bonuses: ${bonusesAt(team.level).join("; ")}` : ""}` },
+    `${team.leader === t.id ? "FT leader" : "FT"}${team.level ? ` L${team.level}` : ""}`));
   if (!t.position && !t.hidden) top.append(el("span", { class: "rt-chip rt-state-off" }, "not deployed"));
   const spent = dead || t.condition === "unconscious";
   top.append(el("span", { class: `rt-order ${order.cls ?? ""}${spent ? " rt-no-order" : ""}`,
@@ -294,6 +294,11 @@ function row(t, names, ui, active, onSelect, onHover, lossOfLieutenant = false) 
     if (skills.length) r.append(el("div", { class: "rt-skills" }, skills.join(" · ")));
   } else {
     r.append(el("div", { class: "rt-unknown" }, `Camouflage marker${t.camouflage ? ` (CAMO −${t.camouflage})` : ""}: what it is stays hidden`));
+  }
+  // The leader's row: the team's Level and the Bonuses its members have now (open information).
+  if (team?.leader === t.id && team.level) {
+    r.append(el("div", { class: "rt-skills rt-fireteam-bonuses", "data-fireteam-bonuses": team.leader },
+      `${teamTitle(team)}: ${bonusesAt(team.level).join(" · ")}`));
   }
   return r;
 }

@@ -8,7 +8,7 @@
 // and target lines of the attacks declared by them and by the AROs, and the area of template
 // weapons, until it is resolved. Zoom (wheel, +/- buttons), pan (drag), the ruler's line.
 // Texts and tokens keep their size on screen at any zoom (`layoutOverlay`).
-import { teamLinks } from "./fireteam.js";
+import { KIND_SHORT, bonusesAt, teamLinks } from "./fireteam.js";
 import { baseRadius, declaredFrom, firstMov, routeLength, silhouetteHeight, teardropPath } from "./lib/geometry.js";
 import { weapon, weaponName } from "./catalogue.js";
 import { trooperNames, trooperStates, STATE_TOKENS } from "./roster.js";
@@ -119,6 +119,8 @@ export function drawTable(root, view, role, ui, options, onClick, onSelect) {
         "stroke-width": 0.12, "stroke-dasharray": id === team.leader ? "none" : "0.35 0.18", "data-fireteam-ring": id }));
     }
   }
+  // The leader's label names the team and its Level (open information, for every viewer).
+  teamsLed = new Map((state.fireteams ?? []).map((/** @type {any} */ team) => [team.leader, team]));
   for (const link of teamLinks(state.fireteams ?? [], (id) => view.trooper(id))) {
     g.append(svg("line", { x1: link.from[0], y1: link.from[1], x2: link.to[0], y2: link.to[1], stroke: sideColour(view.trooper(link.leader)?.side ?? "A").light,
       "stroke-width": 0.14, opacity: 0.8, "stroke-linecap": "round", "data-fireteam-link": link.member, "data-fireteam-leader": link.leader }));
@@ -349,8 +351,12 @@ function drawTrooper(g, t, names, ui, active, depth, onSelect, onClick) {
   const tokens = trooperStates(t).filter((s) => s !== "marker" || t.profile).map((s) => STATE_TOKENS[s]).filter(Boolean);
   // Its edge: white for the selected trooper, gold for the active one, else the side's colour.
   const edge = t.id === ui.selected ? "#fff" : active.has(t.id) ? "#ffd24a" : side.fill;
+  const team = teamsLed.get(t.id);
+  const sub = team ? `${KIND_SHORT[team.kind] ?? team.kind}${team.level ? ` L${team.level}` : ""}` : undefined;
   const label = pill(name?.short ?? "?", { ordinal: name?.ordinal, colour: dead ? "#b8b8b8" : "#fff", strike: dead, edge,
-    edgeWidth: edge === side.fill ? 1.2 : 2.2, tokens, attrs: { "data-label-for": t.id, "data-side": t.side } });
+    edgeWidth: edge === side.fill ? 1.2 : 2.2, tokens, sub, attrs: { "data-label-for": t.id, "data-side": t.side,
+      ...(team ? { "data-fireteam-label": t.id } : {}) } });
+  if (team) label.append(svg("title", {}, `Leads a ${KIND_SHORT[team.kind] ? `Fireteam: ${KIND_SHORT[team.kind]}` : team.kind}${team.level ? `, Level ${team.level}: ${bonusesAt(team.level).join("; ")}` : ""}`));
   overlay.push({ node: label, x: onScreen([x, y])[0], y: onScreen([x, y])[1], r, kind: "trooper", priority: active.has(t.id) || t.id === ui.selected ? 0 : dead ? 2 : 1 });
 }
 
@@ -433,6 +439,9 @@ function textWidth(text, size, bold) {
   for (const ch of String(text)) units += /[il.,'"|!]/.test(ch) ? 0.3 : /[mwMW]/.test(ch) ? 0.85 : /[A-Z0-9]/.test(ch) ? 0.64 : ch === " " ? 0.3 : 0.55;
   return units * size * (bold ? 1.05 : 1);
 }
+
+/** The Fireteam each leader leads (`state.fireteams`), set by the render before the troopers are drawn. @type {Map<string, any>} */
+let teamsLed = new Map();
 
 /** A label centred on a table point (SVG coordinates). */
 function fixedLabel(x, y, node) {

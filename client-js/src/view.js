@@ -247,7 +247,7 @@ const FOLDS = {
       profile: e.profile, marker: false, wounds: 0, condition: "normal" });
   },
   fireteam_formed(state, e) {
-    state.fireteams = [...(state.fireteams ?? []), { side: e.side, kind: e.kind, leader: e.leader, members: [...e.members] }];
+    state.fireteams = [...(state.fireteams ?? []), { side: e.side, kind: e.kind, leader: e.leader, members: [...e.members], level: e.level }];
   },
   fireteam_left(state, e) {
     const team = fireteamOf(state, e.trooper);
@@ -258,6 +258,7 @@ const FOLDS = {
     }
     team.members = team.members.filter((/** @type {string} */ m) => m !== e.trooper);
     if (team.leader === e.trooper) team.leader = team.members[0];
+    if (e.level) team.level = e.level; // the Level the team keeps (absent in records made before it was sent)
   },
   lieutenant_appointed(state, e) {
     // Only its own player gets this event: the choice (effective at the End of Turn) is secret.

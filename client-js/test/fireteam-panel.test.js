@@ -19,11 +19,12 @@ test("a choice of members: whole only with an offered type, leader, members and 
   assert.equal(formProblem(FORM, "haris", "A-t7", ["A-t8", "A-t9"]), null);
 });
 
-test("a Level's Bonuses are cumulative, and say which are not refereed yet", () => {
+test("a Level's Bonuses are cumulative (all refereed: combat/fireteam_bonuses.py)", () => {
   assert.deepEqual(bonusesAt(1), ["one Order for the whole team"]);
   assert.equal(bonusesAt(3).length, 4);
   assert.deepEqual(bonusesAt(5).slice(-2), ["BS +1", "Sixth Sense"]);
-  assert.ok(bonusesAt(2).includes("BS Attack +1 SD (not refereed yet)"));
+  assert.ok(bonusesAt(2).includes("BS Attack +1 SD"));
+  assert.ok(bonusesAt(5).every((words) => !/not refereed/.test(words)));
 });
 
 test("a member's default route is the leader's, moved by the member's place in the team", () => {

@@ -178,6 +178,11 @@ class OrderSpent(Event):
     """The Order spent is the trooper's own private Order, brought while in Hidden
     Deployment (``hidden_deployment``) or Airborne Deployment (``airborne``): it leaves no
     pool and no count anyone saw."""
+    fireteam: str | None = None
+    """A Fireteam's Order: the team's type ("core", "haris", "duo"; ``trooper`` leads it,
+    ``peripherals`` are its other members), else None. Open, as the team is."""
+    fireteam_level: int = 0
+    """The Level of that Fireteam (``orders/fireteams.fireteam_level``), 0 for no team."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,6 +418,9 @@ class FireteamLeft(Event):
     trooper: TrooperId
     reason: str
     cancelled: bool = False
+    level: int = 0
+    """The team's Fireteam Level once the member has left (0 when it is cancelled): the
+    Level shown with the team (``orders/fireteams.fireteam_level``)."""
 
 
 @dataclass(frozen=True, slots=True)

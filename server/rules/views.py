@@ -17,6 +17,7 @@ from . import events as e
 from .armies.army_catalogue import is_shipped_weapon
 from .ids import CASTER, SPECTATOR, Side, TrooperId, Viewer
 from .orders.aro_eligibility import as_opponent_sees, seen_by_opponent
+from .orders.fireteams import fireteam_level
 from .plain import Plain, to_plain
 from .state import Eligibility, GameState, TrooperState
 
@@ -134,8 +135,10 @@ def view_state(state: GameState, viewer: Viewer) -> dict[str, Plain]:
         "order": _view_order(state, viewer),
         "orders_spent": state.orders_spent,
         "command_tokens": to_plain(state.command_tokens),
-        # Fireteams are open information: their type, leader and members (orders/fireteams.py).
-        "fireteams": to_plain(state.fireteams),
+        # Fireteams are open information: their type, leader, members and Level
+        # (orders/fireteams.py; no member is ever a Marker or hidden: the rules bar them).
+        "fireteams": [{**to_plain(team), "level": fireteam_level(state, team.members)}
+                      for team in state.fireteams],
         "loss_of_lieutenant": sorted(s.value for s in state.loss_of_lieutenant),
         "retreat": sorted(s.value for s in state.retreat),
         "result": to_plain(state.result),

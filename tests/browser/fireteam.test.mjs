@@ -42,7 +42,7 @@ test("a Fireteam formed from the panel, activated on one Order, the members foll
   assert.match(await a.textContent("#ft-send"), /Form Fireteam \(1 Command Token\)/);
   await shot(a, "fireteam-form-seat-A");
   await a.click("#ft-send");
-  await shows(a, '[data-team="A-t7"]', /Fireteam: Core, Level 3: Lancer.*\(Lancer.*leads\)Bonuses: one Order for the whole team; BS Attack \+1 SD \(not refereed yet\); Discover \+3/);
+  await shows(a, '[data-team="A-t7"]', /Fireteam: Core, Level 3: Lancer.*\(Lancer.*leads\)Bonuses: one Order for the whole team; BS Attack \+1 SD; Discover \+3; Dodge \+1\./);
   for (const page of [a, b, watcher]) {
     for (const member of ["A-t8", "A-t9"]) await page.waitForSelector(`[data-fireteam-link="${member}"]`, { state: "attached", ...WAIT });
     await page.waitForSelector('[data-fireteam="A-t7"]', { state: "attached", ...WAIT }); // the roster's FT chip

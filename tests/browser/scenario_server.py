@@ -4,7 +4,8 @@ browser client at /) plus one test-only route that creates a room from a scenari
 ``POST /test/scenario`` with ``{"placements": {"A-t5": [x, y, facing], ...},
 "aro_window_s": s, "seed": n, "ruleset": "codeone"|"n5", "dice": [faces]}`` answers like the
 lobby (seat links, spectator link): the game starts in the first Orders Phase with the
-troopers where the test wants them (``tests.support.skirmish``: the ruleset's sample lists;
+troopers where the test wants them (``tests.support.skirmish``: the ruleset's sample lists,
+or ``"armies": {"A": "orrery-veil"}``: a shipped list of the test's choice per side;
 ``dice``: the next faces rolled, then the seed's), so browser tests play real orders without
 depending on deployment clicks; with ``"terrain": [piece, ...]`` the table's terrain is the
 test's own (``tests.support.scenarios.build_state``, the rules scenarios' format). The route
@@ -62,7 +63,8 @@ async def create_scenario(request: Request) -> Response:
                              "dice": [int(d) for d in body.get("dice", ())]})
     else:
         state = skirmish(placements, ruleset=ruleset, seed=int(body.get("seed", 1)),
-                         dice=tuple(int(d) for d in body.get("dice", ())))
+                         dice=tuple(int(d) for d in body.get("dice", ())),
+                         armies={Side(side): army for side, army in body.get("armies", {}).items()})
     for trooper_id, kinds in body.get("fireteam_able", {}).items():
         # The Fireteam types these troopers' profiles list (the shipped lists have none yet).
         trooper = state.trooper(TrooperId(trooper_id))

@@ -41,13 +41,15 @@ def skirmish(
     first: Side = Side.A,
     seed: int = 1,
     dice: Sequence[int] = (),
+    armies: Mapping[Side, str] | None = None,
 ) -> GameState:
     """``placements`` maps "A-t1"-style ids to where each trooper stands; the others stay
-    off the table. Returns the state at the start of ``first``'s Orders Phase (after the
-    automatic Tactical Phase)."""
+    off the table. ``armies``: a shipped list's id per side, instead of the ruleset's
+    default (``ARMIES``). Returns the state at the start of ``first``'s Orders Phase (after
+    the automatic Tactical Phase)."""
     state = engine.new_game(engine.GameSetup(ruleset=ruleset, seed=seed))
     for side in (Side.A, Side.B):
-        army = sample_army(ARMIES[ruleset][side])
+        army = sample_army((armies or {}).get(side, ARMIES[ruleset][side]))
         ids = tuple((entry.id, tid(side, entry.id)) for entry in army.entries)
         state = engine.apply(state, ArmyChosen(side, army, ids))
     state = engine.apply(state, InitiativeRolled(((20, 1),), (1, 1), first, state.dice))

@@ -15,7 +15,10 @@ from ..orders.fireteams import (
     fireteam_order,
     follower_problem,
     forming_now,
+    limit_problem,
+    may_join,
     member_problem,
+    token_problem,
 )
 from ..plain import Plain
 from ..state import ActiveOrder, GameState
@@ -26,30 +29,50 @@ MEMBER_CHOICES = ("index", "coordinated", "route_skills", "impetuous", "idle")
 
 
 def fireteam_options(state: GameState, side: Side) -> dict[str, Plain]:
-    """``{"form": {kind: {"sizes": [fewest, most], "leaders": {leader: [troopers that may
-    join it]}}}, "cost": "deployment" | "command_token" | None, "activate": [members that may
-    declare their team's Order now], "teams": [{kind, leader, members, level}]}``. Any set of
-    a leader's listed troopers of a size in ``sizes`` is accepted (each is judged alone and
-    with the leader, as the rules core judges them)."""
+    """``{"form": {kind: {"name", "sizes": [fewest, most], "leaders": {leader: [troopers that
+    may join it]}, "unable": {trooper: why it may not be in such a team now}, "apart":
+    {leader: {trooper: why it may not follow that leader}}}}, "unavailable": {kind: why no
+    such team may be formed now}, "no_forming": why no team may be formed now (the Command
+    Token) or None, "cost": "deployment" | "command_token" | None, "activate": [members that
+    may declare their team's Order now], "teams": [{kind, leader, members, level}]}``.
+
+    Any set of a leader's listed troopers of a size in ``sizes`` is accepted (each is judged
+    alone and with the leader, as the rules core judges them); every reason is the sentence
+    the rules core refuses that trooper or team with. Reasons are given only when the seat
+    has a trooper whose profile lists a Fireteam type (a list without any needs none)."""
     cost = forming_now(state, side)
-    tokens = state.command_tokens
-    if cost == "command_token" and (tokens.held.get(side, 0) <= 0 or (
-            side in tokens.limited and tokens.spent_this_turn.get(side, 0) >= 1)):
+    explain = any(may_join(t, kind) for t in state.troopers_of(side) for kind in SIZES)
+    no_forming = token_problem(state, side) if cost == "command_token" else None
+    if no_forming is not None:
         cost = None
     form: dict[str, Plain] = {}
+    unavailable: dict[str, Plain] = {}
     for kind in SIZES if cost is not None else ():
         if at_limit(state, side, kind):
+            unavailable[kind] = limit_problem(kind)
             continue
-        able = [t for t in state.troopers_of(side) if member_problem(state, kind, t) is None]
-        leaders = {leader.id: joining for leader in able
-                   if (joining := [t.id for t in able if t is not leader
-                                   and follower_problem(leader, t) is None])
-                   and len(joining) + 1 >= SIZES[kind][0]}
+        problems = {t.id: member_problem(state, kind, t) for t in state.troopers_of(side)}
+        able = [t for t in state.troopers_of(side) if problems[t.id] is None]
+        leaders: dict[str, Plain] = {}
+        apart: dict[str, Plain] = {}
+        for leader in able:
+            followers = {t.id: follower_problem(leader, t) for t in able if t is not leader}
+            joining = [t for t, problem in followers.items() if problem is None]
+            if len(joining) + 1 >= SIZES[kind][0]:
+                leaders[leader.id] = joining
+                apart[leader.id] = {t: p for t, p in followers.items() if p is not None}
         if leaders:
-            form[kind] = {"name": KIND_NAMES[kind], "sizes": list(SIZES[kind]), "leaders": leaders}
+            form[kind] = {"name": KIND_NAMES[kind], "sizes": list(SIZES[kind]), "leaders": leaders,
+                          "unable": {t: p for t, p in problems.items() if p is not None},
+                          "apart": apart}
+        else:
+            unavailable[kind] = (f"Too few of your troopers may form a {KIND_NAMES[kind]} now "
+                                 f"(it needs {SIZES[kind][0]} of one Combat Group in Coherency).")
     teams = [t for t in state.fireteams if t.side is side]
     return {
         "form": form,
+        "unavailable": unavailable if explain else {},
+        "no_forming": no_forming if explain else None,
         "cost": cost if form else None,
         "activate": [m for t in teams for m in t.members if state.order is None and accepted(
             decide_activate_fireteam, state, side, c.ActivateFireteam(m))],

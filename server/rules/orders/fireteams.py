@@ -8,7 +8,7 @@ Rules read from the Infinity wiki's N5 pages "Fireteams Module", "Fireteams: Bas
 * Composition (``composition_problem``): a Fireteam: Core has 2 to 5 members, a Haris 3, a
   Duo 2, each member's profile listing that type (``UnitProfile.fireteam_core`` ...); all of
   one Combat Group, on the table as Models, not Null or Isolated, not Peripherals or their
-  Controllers, not Airborne Deployment troopers, not in Suppressive Fire; no trooper in two
+  Controllers, not Airborne Deployment or Infiltration troopers, not in Suppressive Fire; no trooper in two
   teams; at most one Core and one Haris per player on the table (Duos unlimited), as the
   default Fireteams Chart; every member inside the leader's Zone of Control (Coherency).
 * Forming (``decide_form_fireteam``): in the player's own deployment step, free; or in its
@@ -101,6 +101,8 @@ def _exclusion(state: GameState, trooper: TrooperState) -> str | None:
         return f"{_name(trooper)} is a Peripheral or a Controller; neither joins a Fireteam."
     if trooper.profile.combat_jump:
         return f"{_name(trooper)} has Airborne Deployment; such troopers join no Fireteam."
+    if trooper.profile.infiltration:  # the wiki's N5 "Fireteams Chart": no Infiltration troopers
+        return f"{_name(trooper)} has Infiltration; such troopers join no Fireteam."
     if trooper.suppressive_fire:
         return f"{_name(trooper)} is in Suppressive Fire."
     return None
@@ -114,7 +116,7 @@ def composition_problem(state: GameState, side: Side, kind: str, leader: Trooper
         return "Name a Fireteam type: core, haris or duo."
     fewest, most = SIZES[kind]
     if at_limit(state, side, kind):
-        return f"You may have only {MAX_ON_TABLE[kind]} {KIND_NAMES[kind]} on the table at a time."
+        return limit_problem(kind)
     if len(set(named)) != len(named):
         return "Name each member once."
     if not fewest <= len(named) <= most:
@@ -131,6 +133,11 @@ def composition_problem(state: GameState, side: Side, kind: str, leader: Trooper
         if problem is not None:
             return problem
     return None
+
+
+def limit_problem(kind: str) -> str:
+    """Why no more teams of ``kind`` may be formed while the player has its Chart's number."""
+    return f"You may have only {MAX_ON_TABLE[kind]} {KIND_NAMES[kind]} on the table at a time."
 
 
 def at_limit(state: GameState, side: Side, kind: str) -> bool:
@@ -191,13 +198,20 @@ def decide_form_fireteam(state: GameState, side: Side, command: FormFireteam) ->
                             fireteam_level(state, members))
     if deploying:
         return [formed]
+    no_token = token_problem(state, side)
+    require(no_token is None, Reason.NO_COMMAND_TOKEN, no_token or "")
     left = state.command_tokens.held.get(side, 0)
-    require(left > 0, Reason.NO_COMMAND_TOKEN, "Forming a Fireteam during the game costs a "
-            "Command Token; you have none left.")
-    tokens = state.command_tokens
-    require(side not in tokens.limited or tokens.spent_this_turn.get(side, 0) < 1,
-            Reason.NO_COMMAND_TOKEN, "You may spend only one Command Token this turn.")
     return [CommandTokenSpent(side, FORM_FIRETEAM, left - 1, trooper=command.leader), formed]
+
+
+def token_problem(state: GameState, side: Side) -> str | None:
+    """Why the player may not spend the Command Token that forms a team during the game."""
+    tokens = state.command_tokens
+    if tokens.held.get(side, 0) <= 0:
+        return "Forming a Fireteam during the game costs a Command Token; you have none left."
+    if side in tokens.limited and tokens.spent_this_turn.get(side, 0) >= 1:
+        return "You may spend only one Command Token this turn."
+    return None
 
 
 def apply_fireteam_formed(state: GameState, event: FireteamFormed) -> GameState:
@@ -221,7 +235,8 @@ def decide_activate_fireteam(state: GameState, side: Side,
     require(state.orders.pools.get(group, 0) > 0, Reason.NO_ORDER_AVAILABLE,
             f"Combat Group {group} has no Regular Orders left.")
     others = tuple(m for m in team.members if m != leader.id)
-    return [OrderSpent(state.orders_spent + 1, leader.id, OrderType.REGULAR, group, others)]
+    return [OrderSpent(state.orders_spent + 1, leader.id, OrderType.REGULAR, group, others,
+                       fireteam=team.kind, fireteam_level=fireteam_level(state, team.members))]
 
 
 def fireteam_order(state: GameState, order: ActiveOrder) -> Fireteam | None:
@@ -255,7 +270,14 @@ def solo_activation(state: GameState, trooper: TrooperState, order: OrderType) -
         return []
     reason = "impetuous" if order is OrderType.IMPETUOUS else "activated_alone"
     cancelled = len(team.members) - 1 < MIN_MEMBERS or trooper.id == team.leader
-    return [FireteamLeft(team.side, team.leader, trooper.id, reason, cancelled)]
+    return [_left(state, team, trooper.id, reason, cancelled)]
+
+
+def _left(state: GameState, team: Fireteam, trooper: TrooperId, reason: str,
+          cancelled: bool) -> FireteamLeft:
+    """``trooper`` leaves ``team``, with the Level the team keeps (0 when cancelled)."""
+    level = 0 if cancelled else fireteam_level(state, [m for m in team.members if m != trooper])
+    return FireteamLeft(team.side, team.leader, trooper, reason, cancelled, level)
 
 
 def member_may_idle(state: GameState, order: ActiveOrder, skill: Skill) -> bool:
@@ -336,7 +358,7 @@ def integrity_events(state: GameState) -> list[Event]:
         # DIGEST 3.5: a Null or Isolated leader cancels the whole team.
         cancelled = (len(team.members) - 1 < MIN_MEMBERS
                      or (trooper == team.leader and reason in ("null", "isolated")))
-        return [FireteamLeft(team.side, team.leader, trooper, reason, cancelled)]
+        return [_left(state, team, trooper, reason, cancelled)]
     return []
 
 

@@ -74,9 +74,10 @@ def test_a_core_formed_during_the_game_costs_a_command_token_and_is_open_to_the_
     assert formed == FireteamFormed(A, "core", TrooperId(L7), (L7, L8, L9, SPRAY), 4)
     (team,) = state.fireteams
     assert team.members == (L7, L8, L9, SPRAY) and team.leader == L7
-    # Open information: the opponent's view of the table and of the event name the team.
+    # Open information: the opponent's view of the table and of the event name the team and
+    # its Level.
     assert view_state(state, B)["fireteams"] == [
-        {"side": "A", "kind": "core", "leader": L7, "members": [L7, L8, L9, SPRAY]}]
+        {"side": "A", "kind": "core", "leader": L7, "members": [L7, L8, L9, SPRAY], "level": 4}]
     assert view_event(formed, B, state) is not None
 
 
@@ -192,7 +193,7 @@ def test_a_member_activated_alone_leaves_and_the_team_goes_on_without_it() -> No
     team keeps its other members (and its Level falls with them)."""
     state, _ = play(_table(), A, _form("core", L7, L8, L9))
     state, events = play(state, A, {"type": "activate", "trooper": L9, "order": "regular"})
-    assert events[0] == FireteamLeft(A, TrooperId(L7), TrooperId(L9), "activated_alone", False)
+    assert events[0] == FireteamLeft(A, TrooperId(L7), TrooperId(L9), "activated_alone", False, 2)
     (team,) = state.fireteams
     assert team.members == (TrooperId(L7), TrooperId(L8)) and fireteam_level(state, team.members) == 2
 
@@ -223,7 +224,7 @@ def test_an_impetuous_member_taking_its_impetuous_order_leaves_the_team() -> Non
     team. Were it the Fireteam Leader, the team would be cancelled."""
     impetuous = {"type": "activate", "trooper": "B-t6", "order": "impetuous"}
     state, events = play(_impetuous_team("B-t1"), Side.B, impetuous)
-    assert events[0] == FireteamLeft(Side.B, TrooperId("B-t1"), TrooperId("B-t6"), "impetuous", False)
+    assert events[0] == FireteamLeft(Side.B, TrooperId("B-t1"), TrooperId("B-t6"), "impetuous", False, 1)
     assert state.fireteams[0].members == (TrooperId("B-t1"), TrooperId("B-t2"))
     state, events = play(_impetuous_team("B-t6"), Side.B, impetuous)
     assert events[0] == FireteamLeft(Side.B, TrooperId("B-t6"), TrooperId("B-t6"), "impetuous", True)
@@ -239,7 +240,7 @@ def test_a_null_member_leaves_between_orders_and_the_team_goes_on() -> None:
     assert len(state.fireteams[0].members) == 3, "checked between Orders, at the Order's end"
     state, events = idle_out(state)
     left = [e for e in events if isinstance(e, FireteamLeft)]
-    assert left == [FireteamLeft(A, TrooperId(L7), TrooperId(L9), "null", False)]
+    assert left == [FireteamLeft(A, TrooperId(L7), TrooperId(L9), "null", False, 2)]
     assert state.fireteams[0].members == (L7, L8)
 
 
