@@ -119,6 +119,9 @@ export class TrooperNames {
       case "aro_declared": case "trooper_revealed": case "combat_jump_landed":
         if (e.profile?.name) this.known.set(e.trooper, e.profile.name);
         break;
+      case "mine_placed": case "mine_triggered": // Mines (combat/mines.py): not troopers
+        this.known.set(e.mine, "Mine");
+        break;
       case "order_resolved":
         for (const [id, profile] of Object.entries(e.profiles ?? {})) if (profile?.name) this.known.set(id, profile.name);
         break;
@@ -280,6 +283,9 @@ export function describeEvent(e, ctx = {}) {
     }
     case "lieutenant_appointed": return ["Your new Lieutenant will be ", who(e.trooper), " (secret; from the End of this Turn)"];
     case "chain_of_command_took_over": return ["Chain of Command: ", who(e.trooper), " is your new Lieutenant (secret; no Loss of Lieutenant)"];
+    case "mine_placed": return [who(e.owner), ` lays a Mine (${weaponName(e.weapon)}) at ${point(e.position)} by Minelayer: the enemy sees a Camouflage marker`];
+    case "mines_lost": return [who(e.owner), ` loses ${e.count} Mine${e.count === 1 ? "" : "s"} (${weaponName(e.weapon)}): its roll to deploy failed`];
+    case "mine_triggered": return [`A Mine (${weaponName(e.weapon)}) at ${point(e.position)} goes off against `, who(e.target), ` at ${point(e.at)} (it may Dodge at PH -3)`];
     case "infiltration_rolled": {
       const die = (e.roll?.dice ?? []).map((/** @type {any} */ d) => d.value).join(", ");
       const roll = e.roll ? `, PH-3 Roll ${die || "none"} against ${e.roll.success_value}` : "";
@@ -411,6 +417,7 @@ export function effectText(x, ctx = {}) {
     case "incapacitation_ignored": return [who(x.trooper), x.skill === "dogged"
       ? " fights on with Dogged: treated as Normal until the States Phase of this turn, then Dead; one more wound kills it"
       : " fights on with No Wound Incapacitation: treated as Normal; one more wound kills it"];
+    case "deployable_removed": return [who(x.deployable), x.reason === "detonated" ? " went off and is removed from play" : " is removed from play"];
     case "zone_placed": return [who(x.trooper), ` leaves a ${x.zone?.kind === "eclipse" ? "Eclipse" : "Smoke"} zone at ${point(x.zone?.centre)} (${weaponName(x.weapon)}): no Line of Fire through it until the States Phase${x.zone?.kind === "eclipse" ? "" : ", but for a Multispectral Visor"}`];
     case "stunned_set": return [who(x.trooper), ` is Stunned until the States Phase (${weaponName(x.weapon)}${weaponName(x.weapon).includes("Stun") ? "" : ": Stun"})`];
     case "isolated_set": return [who(x.trooper), ` is Isolated (${weaponName(x.weapon)}: E/M)`];

@@ -305,6 +305,11 @@ function applyEffect(state, effect, profiles) {
     if (state.table) state.table.zones = [...(state.table.zones ?? []), effect.zone];
     return;
   }
+  if (effect.type === "deployable_removed") { // a Mine: a marker to the enemy, a deployable to its side
+    state.troopers = state.troopers.filter((/** @type {any} */ t) => t.id !== effect.deployable);
+    state.deployables = (state.deployables ?? []).filter((/** @type {any} */ d) => d.id !== effect.deployable);
+    return;
+  }
   const trooper = trooperIn(state, effect.trooper);
   if (!trooper) return;
   switch (effect.type) {

@@ -275,6 +275,16 @@ class ZonePlaced(Effect):
 
 
 @dataclass(frozen=True, slots=True)
+class DeployableRemoved(Effect):
+    """A Deployable leaves the table (``mines.py``): a Mine that went off (``reason``
+    "detonated") or that an attack destroyed ("destroyed")."""
+
+    TYPE: ClassVar[str] = "deployable_removed"
+    deployable: TrooperId
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
     rolls: tuple[RollRecord, ...] = ()
     saves: tuple[SaveRecord, ...] = ()

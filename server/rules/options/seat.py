@@ -13,6 +13,7 @@ from ..armies.army_selection import decide_accept_armies, decide_choose_army
 from ..combat.guts import GUTS_MOVE
 from ..combat.guts_choice import decide_choose_guts_failure
 from ..combat.guts_window import decide_choose_guts_move, open_guts_window, window_rule
+from ..combat.mines import mine_targets
 from ..ids import Side, TrooperId
 from ..orders.activation import sees
 from ..orders.airborne import combat_jumps, decide_keep_airborne
@@ -291,7 +292,10 @@ def _guts_failure(state: GameState, side: Side) -> dict[str, Plain]:
 
 def _sight(state: GameState, side: Side) -> dict[str, Plain]:
     """Line of Fire from each of the seat's troopers on the table to each enemy it sees."""
-    enemies = [t for t in state.troopers_of(side.other) if t.on_table]
+    # The enemy's Mines stand among its markers (combat/mines.py), all in id order: neither
+    # their presence nor their place in the list tells a Mine's marker from a trooper's.
+    enemies = sorted([*(t for t in state.troopers_of(side.other) if t.on_table),
+                      *mine_targets(state, side.other)], key=lambda t: t.id)
     found: dict[str, Plain] = {}
     for trooper in state.troopers_of(side):
         if not trooper.on_table:

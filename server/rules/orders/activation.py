@@ -42,6 +42,7 @@ from ..combat.direct_templates import is_direct_template, template_area
 from ..combat.forward_observer import check_forward_observer
 from ..combat.hacking import check_hacker_and_program, in_hacking_area
 from ..combat.immobilized import check_immobilized_may_declare
+from ..combat.mines import target_or_mine
 from ..combat.mods import blocking_bodies
 from ..combat.multispectral_visor import sees_through_smoke, shoots_markers
 from ..combat.smoke import check_zone_declaration, sees_point, zone_kind
@@ -199,7 +200,7 @@ def unmet_requirement(state: GameState, order: ActiveOrder, trooper: TrooperStat
         if skill.zone_at is not None and not sees_point(state, trooper, shooter, skill.zone_at):
             return "no_line_of_fire"
         for assignment in skill.targets:
-            target = state.trooper(assignment.trooper)
+            target = _named(state, assignment.trooper)
             if not sees(state, trooper.id, shooter, target):
                 return "no_line_of_fire"
             if is_direct_template(weapon):  # reach, terrain, allies under it
@@ -207,24 +208,31 @@ def unmet_requirement(state: GameState, order: ActiveOrder, trooper: TrooperStat
                 if problem is not None:
                     return problem
     elif isinstance(skill, CcAttack) and not supports_coordinated_cc(state, order, trooper.id, skill):
-        if not in_base_contact(trooper.body(), state.trooper(skill.target).body()):
+        if not in_base_contact(trooper.body(), _named(state, skill.target).body()):
             return "not_in_base_contact"
     elif isinstance(skill, Discover):
-        target = state.trooper(skill.target)
+        target = _named(state, skill.target)
         if not any(sees(state, trooper.id, acting_body(order, trooper, p), target)
                    for p in order.path):
             return "no_line_of_fire"
     elif isinstance(skill, CommsAttack) and not in_hacking_area(
-            state, trooper, state.trooper(skill.target).body()):
+            state, trooper, _named(state, skill.target).body()):
         return "outside_hacking_area"
     elif isinstance(skill, SUPPORT_SKILLS) and skill.target != trooper.id and not in_base_contact(
-            trooper.body(), state.trooper(skill.target).body()):
+            trooper.body(), _named(state, skill.target).body()):
         return "not_in_silhouette_contact"
     elif isinstance(skill, ForwardObserver) and not sees(
             state, trooper.id, acting_body(order, trooper, order.path[-1]),
-            state.trooper(skill.target)):
+            _named(state, skill.target)):
         return "no_line_of_fire"
     return None
+
+
+def _named(state: GameState, target_id: TrooperId) -> TrooperState:
+    """The trooper a declaration names, or the Mine (combat/mines.py)."""
+    found = target_or_mine(state, target_id)
+    assert found is not None, f"{target_id} is not on the table"
+    return found
 
 
 def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperState, skill: Skill) -> None:
@@ -320,7 +328,7 @@ def weapon_of(state: GameState, trooper: TrooperState, weapon_id: str) -> Weapon
 
 
 def enemy_target(state: GameState, trooper: TrooperState, target_id: TrooperId) -> TrooperState:
-    target = state.troopers.get(target_id)
+    target = target_or_mine(state, target_id)  # a Mine too (combat/mines.py)
     require(
         target is not None and target.side is not trooper.side and target.on_table,
         Reason.BAD_TARGET,
@@ -428,7 +436,7 @@ def _check_comms_attack(state: GameState, trooper: TrooperState, skill: CommsAtt
     check_hacker_and_program(trooper, skill)
     target = enemy_target(state, trooper, skill.target)
     require(
-        not target.marker,
+        not target.marker and target.id in state.troopers,  # not a Mine (combat/mines.py)
         Reason.BAD_TARGET,
         "Hacking Programs target troopers in Model form only, not Camouflage Markers.",
     )
