@@ -224,6 +224,8 @@ const FOLDS = {
     } else {
       state.order = null;
     }
+    // A Mine placed: a marker to the enemy, a Mine to its side; the snapshot says which.
+    if (e.outcome.effects.some((/** @type {any} */ x) => x.type === "deployable_placed")) return NEEDS_SNAPSHOT;
   },
   guts_window_opened(state) {
     if (state.order) state.order.guts_window = true;

@@ -23,6 +23,7 @@ from ..armies.skills import (
     Discover,
     Dodge,
     ForwardObserver,
+    PlaceDeployable,
     Reset,
     Skill,
 )
@@ -220,6 +221,8 @@ def _active_skill(state: GameState, active: TrooperState, skill: Skill, index: i
         return planned_comms_attack(state, active, skill, active=True)
     if isinstance(skill, SUPPORT_SKILLS):
         return planned_support(state, active, skill)
+    if isinstance(skill, PlaceDeployable):
+        return mines.planned_placement(state, active, skill)
     if isinstance(skill, ForwardObserver):
         shooter = acting_body(order, active, position_at_declaration(order, index))
         target = state.troopers.get(skill.target)

@@ -23,6 +23,7 @@ from ..armies.skills import (
     ForwardObserver,
     Jump,
     Paramedic,
+    PlaceDeployable,
     Reset,
     SuppressiveFire,
 )
@@ -31,7 +32,8 @@ from ..state import GameState
 from .mines import target_or_mine
 
 REVEALING_SKILLS = (BsAttack, CcAttack, CommsAttack, Dodge, Reset, Discover, Jump, Climb,
-                    SuppressiveFire, Doctor, Paramedic, Engineer, ForwardObserver)
+                    SuppressiveFire, Doctor, Paramedic, Engineer, ForwardObserver,
+                    PlaceDeployable)  # Place Deployable: the Attack label (combat/mines.py)
 """Declaring an Attack, a skill with a roll or a Long Skill other than Cautious Movement
 reveals a Camouflage Marker (DIGEST 12)."""
 

@@ -11,10 +11,11 @@ from ..evolve import replace
 from ..ids import TrooperId
 from ..state import GameState, TrooperState
 from .incapacitation import IncapacitationSkill
-from .mines import apply_to_mine
+from .mines import apply_placed, apply_to_mine
 from .outcome import (
     BecameIdle,
     CoupDeGrace,
+    DeployablePlaced,
     DeployableRemoved,
     DiscoverFailed,
     Effect,
@@ -65,6 +66,8 @@ def apply_effect(state: GameState, effect: Effect) -> GameState:
     if isinstance(effect, DeployableRemoved):  # not a trooper (mines.py)
         return replace(state, deployables={k: v for k, v in state.deployables.items()
                                            if k != effect.deployable})
+    if isinstance(effect, DeployablePlaced):  # a Mine on the table (mines.py)
+        return apply_placed(state, effect)
     if getattr(effect, "trooper", None) in state.deployables:  # a Mine (mines.py)
         return apply_to_mine(state, effect)
     if isinstance(effect, ZonePlaced):  # on the table, not on a trooper

@@ -26,15 +26,17 @@ from itertools import pairwise
 
 from ..armies.army_list import ListEntry
 from ..armies.profiles import Training, TroopType, UnitProfile
+from ..armies.skills import PlaceDeployable
 from ..armies.weapons import Weapon
 from ..events import MinePlaced, MinesLost, MineTriggered
 from ..evolve import replace
 from ..ids import Side, TrooperId, WeaponId
+from ..plain import Plain
 from ..state import MARKER_SILHOUETTE, Deployable, GameState, OrderStep, TrooperState
 from ..table.geometry import Body, Point, in_base_contact
 from ..table.zone_of_control import in_zone_of_control
 from .direct_templates import template_area_of
-from .outcome import DeployableRemoved, Effect, Revealed
+from .outcome import DeployablePlaced, DeployableRemoved, Effect, Revealed
 from .plan import Plan, TemplateHit
 from .rolls import Mod
 
@@ -197,6 +199,63 @@ def apply_mine_placed(state: GameState, event: MinePlaced) -> GameState:
                       event.facing)
     return replace(state.with_trooper(owner),
                    deployables={**state.deployables, event.mine: mine})
+
+
+def placement_problem(state: GameState, trooper: TrooperState, path: tuple[Point, ...],
+                      skill: PlaceDeployable) -> str | None:
+    """Why ``trooper`` may not Place Deployable as declared, or None (the wiki's "Place
+    Deployable" and "Mines": a Mine it carries with a use left, in Silhouette contact with
+    it at some point of its path, wholly on the table, on no base, with no enemy Camouflage
+    Marker in its Trigger Area)."""
+    name = trooper.profile.name
+    weapon = next((w for w in mine_weapons(trooper, state) if w.id == skill.weapon), None)
+    if weapon is None:
+        return f"{name} carries no Mines of that kind with a use left."
+    mine = Body(skill.position, trooper.facing, MARKER_SILHOUETTE, True)
+    width, depth = state.table.width, state.table.depth
+    x, y = skill.position
+    if not (mine.radius <= x <= width - mine.radius and mine.radius <= y <= depth - mine.radius):
+        return "The Mine must stand wholly on the table."
+    if not any(in_base_contact(trooper.body(point), mine) for point in _route_points(path)):
+        return f"{name} places its Mine in Silhouette contact with itself at some point of its path."
+    for other in state.troopers.values():
+        if other.on_table and other.id != trooper.id and _overlaps(other.body(), mine):
+            return "The Mine may not stand on a trooper or marker."
+        if other.side is not trooper.side and other.on_table and other.marker \
+                and _reaches(state, trooper.side, mine, other, other.body(), weapon):
+            return "A Mine may not be placed with an enemy Camouflage Marker in its Trigger Area."
+    if _overlaps(trooper.body(), mine):
+        return "The Mine may not stand under its owner."
+    for placed in state.deployables.values():
+        if _overlaps(body_of(placed), mine):
+            return "The Mine may not stand on another marker."
+    return None
+
+
+def planned_placement(state: GameState, trooper: TrooperState, skill: PlaceDeployable) -> Plan:
+    """The Mine goes on the table with the Order's effects (DIGEST 6.2: a Deployable
+    appears in the Conclusion), standing as a Camouflage Marker."""
+    used = trooper.weapon_uses.get(skill.weapon, 0)
+    mine = deployable_id(state, trooper.side, trooper.id, used)
+    return Plan(effects=(DeployablePlaced(trooper.id, mine, skill.weapon, skill.position,
+                                          trooper.facing),))
+
+
+def placement_offer(state: GameState, trooper: TrooperState,
+                    path: tuple[Point, ...]) -> dict[str, Plain]:
+    """What ``options`` offers: per Mine weapon with a use left, its uses, the points of the
+    path a Mine may touch (Silhouette contact with the trooper at any of them) and the
+    distance between centres that contact means."""
+    reach = trooper.body().radius + body_of_radius()
+    return {w.id: {"name": w.name, "uses_left": uses_left(trooper, w),
+                   "path": [list(p) for p in dict.fromkeys(path)], "contact": reach}
+            for w in mine_weapons(trooper, state)}
+
+
+def apply_placed(state: GameState, effect: DeployablePlaced) -> GameState:
+    return apply_mine_placed(state, MinePlaced(effect.deployable, state.trooper(effect.trooper).side,
+                                               effect.trooper, effect.weapon, effect.position,
+                                               effect.facing))
 
 
 def apply_mines_lost(state: GameState, event: MinesLost) -> GameState:

@@ -26,7 +26,7 @@ from ..armies.skills import (
 )
 from ..armies.weapons import WeaponKind
 from ..combat.hacking import PROGRAMS
-from ..combat.mines import mine_targets
+from ..combat.mines import mine_targets, placement_offer
 from ..combat.smoke import zone_kind, zone_offer
 from ..combat.wounds import Condition
 from ..evolve import replace
@@ -152,6 +152,10 @@ def _trooper_skills(state: GameState, side: Side, order: ActiveOrder) -> dict[st
     }
     result.update(_treatments(state, side, trooper, allowed, legal))
     result["forward_observer"] = _marks(state, side, trooper, enemies, allowed, legal)
+    # Place Deployable: each Mine with a use left, to place touching the trooper at a point
+    # of its path (combat/mines.py); empty when the skill cannot follow the first one.
+    result["place_deployable"] = (placement_offer(state, trooper, order.for_trooper(trooper.id).path)
+                                  if "place_deployable" in allowed else {})
     return result
 
 

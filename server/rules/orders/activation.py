@@ -33,6 +33,7 @@ from ..armies.skills import (
     Jump,
     Move,
     PeripheralSkill,
+    PlaceDeployable,
     Reset,
     Skill,
     SuppressiveFire,
@@ -42,6 +43,7 @@ from ..combat.direct_templates import is_direct_template, template_area
 from ..combat.forward_observer import check_forward_observer
 from ..combat.hacking import check_hacker_and_program, in_hacking_area
 from ..combat.immobilized import check_immobilized_may_declare
+from ..combat.mines import placement_problem as mine_placement_problem
 from ..combat.mines import target_or_mine
 from ..combat.mods import blocking_bodies
 from ..combat.multispectral_visor import sees_through_smoke, shoots_markers
@@ -260,6 +262,9 @@ def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperSta
         _check_discovered_first(order, enemy_target(state, trooper, skill.target))
     elif isinstance(skill, SuppressiveFire):
         check_may_enter_suppressive_fire(state, trooper)
+    elif isinstance(skill, PlaceDeployable):
+        problem = mine_placement_problem(state, trooper, order.for_trooper(trooper.id).path, skill)
+        require(problem is None, Reason.BAD_POSITION, problem or "")
 
 
 def movement_allowance(order: ActiveOrder, trooper: TrooperState, skill: Skill) -> float:

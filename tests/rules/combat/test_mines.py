@@ -250,3 +250,32 @@ def test_digest_12_discover_reveals_a_mine_and_a_hit_removes_it() -> None:
     assert MINE not in {t["id"] for t in view_state(state, A)["troopers"]}
     seen = view_event(resolved(events), B, state)
     assert seen is not None and seen["profiles"][MINE]["name"] == "Mine"
+
+
+def test_digest_6_2_place_deployable_puts_a_mine_touching_the_path_at_the_conclusion() -> None:
+    """The wiki's "Place Deployable" (a Short Skill; DIGEST 6.2: the token appears in the
+    Conclusion): the runner moves, then places a Mine in Silhouette contact with a point of
+    its route; options offer it with the path and the contact distance. Too far from the
+    route, or with no use left, it is refused."""
+    from server.rules.combat.outcome import DeployablePlaced
+    from server.rules.options import seat_options
+
+    state = with_mines(build_state({"ruleset": "n5", "terrain": [], "placements": PLACEMENTS,
+                                    "dice": []}), RUNNER)
+    state, _ = move(state, (10, 14))
+    state, _ = close_aro_window(state)
+    offer = seat_options(state, A)["skills"]["place_deployable"][MINES]
+    assert offer["uses_left"] == 3 and [10.0, 10.0] in offer["path"]
+    far = decide(state, A, {"type": "declare_skill", "skill": {
+        "type": "place_deployable", "weapon": MINES, "position": [20, 12]}})
+    assert getattr(far, "code", None) == "bad_position"
+    spot = [10 + offer["contact"], 11.0]  # touching the runner as it passed (10, 11)
+    state, _ = play(state, A, {"type": "declare_skill", "skill": {
+        "type": "place_deployable", "weapon": MINES, "position": spot}})
+    assert state.deployables == {}  # not before the Conclusion
+    state, events = close_aro_window(state)
+    (placed,) = [x for x in resolved(events).outcome.effects if isinstance(x, DeployablePlaced)]
+    mine = state.deployables[placed.deployable]
+    assert mine.side is A and not mine.discovered
+    assert state.trooper(TrooperId(RUNNER)).weapon_uses[MINES] == 1
+    assert placed.deployable in {t["id"] for t in view_state(state, B)["troopers"]}
