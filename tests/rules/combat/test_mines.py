@@ -144,6 +144,9 @@ def test_seed_004_an_undiscovered_mine_looks_to_others_as_a_camouflage_marker() 
     for trooper, game in ((MINE, state), ("B-t1", camo)):
         answer = decide(game, A, {"type": "activate", "trooper": trooper, "order": "regular"})
         assert (answer.code, answer.message) == ("not_your_trooper", "That trooper is not yours.")
+    from server.rules.table.measure import measure
+
+    assert measure(state, A, MINE, (20.0, 20.0)) == measure(camo, A, TrooperId("B-t1"), (20.0, 20.0))
 
 
 def _deploy_minelayer(hidden_at: tuple[float, float]) -> tuple[GameState, list[Any]]:
