@@ -91,6 +91,19 @@ def test_mines_go_off_when_an_enemy_moves_into_the_trigger_area_digest_13() -> N
     assert state.deployables == {} and state.trooper(TrooperId(RUNNER)).wounds == 1
 
 
+def test_a_state_with_mines_survives_its_plain_form_and_the_replay_digest_13() -> None:
+    """Implementation check of the rules of DIGEST 13 above: the Mine on the table and the
+    Order's triggered Mine come back from ``state_to_plain``, and replaying the Order's
+    events gives the same state."""
+    before = mined([15])
+    state, activated = play(before, A, {"type": "activate", "trooper": RUNNER, "order": "regular"})
+    state, moved = play(state, A, {"type": "declare_skill", "skill": {
+        "type": "move", "route": [[10, 10], [10, 14]]}})
+    assert state.order is not None and state.order.mines
+    assert engine.state_from_plain(engine.state_to_plain(state)) == state
+    assert engine.apply_all(before, (*activated, *moved)) == state
+
+
 def test_a_move_outside_the_trigger_area_sets_nothing_off_digest_13() -> None:
     """Trigger Area: the Small Teardrop's 8 inches from the Mine's base; 14 inches away the
     runner sets nothing off, and the Mine stays a marker."""
