@@ -295,3 +295,26 @@ def test_digest_6_2_place_deployable_puts_a_mine_touching_the_path_at_the_conclu
     assert mine.side is A and not mine.discovered
     assert state.trooper(TrooperId(RUNNER)).weapon_uses[MINES] == 1
     assert placed.deployable in {t["id"] for t in view_state(state, B)["troopers"]}
+
+
+def test_an_imported_minelayer_and_its_mines_are_refereed_digest_11() -> None:
+    """The wiki's "Minelayer" (a level in brackets: how many it places) and "Mines"
+    (Deployable, Disposable (3), Small Teardrop): an imported list's Minelayer sets the
+    profile's ``minelayer`` and its Mines convert with the ``mines`` trait, so neither stays
+    among the list's "not refereed" items."""
+    from server.rules.armies.army_data_records import DataWeapon, WeaponMode
+    from server.rules.armies.item_catalogue import DataItem, TrooperFlags, apply_item, is_mapped
+    from server.rules.armies.not_refereed import ItemKind
+    from server.rules.armies.weapon_conversion import convert_weapon
+
+    for name, level in (("Minelayer", 1), ("Minelayer (2)", 2)):
+        flags = TrooperFlags()
+        assert is_mapped(name)
+        assert apply_item(DataItem(ItemKind.SKILL, name), flags) is None
+        assert flags.fields == {"minelayer": level}
+    mode = WeaponMode("", "1", "13", "ARM", 1, (), ("Concealed", "Deployable", "Disposable (3)",
+                                                     "Small Teardrop"))
+    converted = convert_weapon(DataWeapon(901, "Antipersonnel Mines", (mode,)), {1: "Shock"})
+    (weapon,) = converted.weapons
+    assert weapon["traits"] == ["mines"] and weapon["disposable"] == 3
+    assert converted.not_refereed == ()
