@@ -186,6 +186,22 @@ def placed_by_minelayer(state: GameState, minelayer: TrooperState, layer_body: B
     return events, None
 
 
+def minelayer_offer(state: GameState, waiting: list[TrooperState]) -> dict[str, Plain]:
+    """What ``options`` offers a deploying Minelayer: per trooper waiting, the Mines it may
+    place with ``deploy.mines`` (``mines``: how many at most) and the reach of its Zone of
+    Control (inches from its base)."""
+    from ..table.zone_of_control import ZONE_OF_CONTROL
+
+    offer: dict[str, Plain] = {}
+    for trooper in waiting:
+        weapons = mine_weapons(trooper, state) if trooper.profile.minelayer else ()
+        if weapons:
+            count = min(trooper.profile.minelayer, uses_left(trooper, weapons[0]))
+            offer[trooper.id] = {"weapon": weapons[0].id, "name": weapons[0].name,
+                                 "mines": count, "zone_of_control": ZONE_OF_CONTROL}
+    return offer
+
+
 def body_of_radius() -> float:
     return Body((0.0, 0.0), 0.0, MARKER_SILHOUETTE, True).radius
 

@@ -13,7 +13,7 @@ from ..armies.army_selection import decide_accept_armies, decide_choose_army
 from ..combat.guts import GUTS_MOVE
 from ..combat.guts_choice import decide_choose_guts_failure
 from ..combat.guts_window import decide_choose_guts_move, open_guts_window, window_rule
-from ..combat.mines import mine_targets
+from ..combat.mines import mine_targets, minelayer_offer
 from ..ids import Side, TrooperId
 from ..orders.activation import sees
 from ..orders.airborne import combat_jumps, decide_keep_airborne
@@ -76,7 +76,8 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
     ``{"choose_army": [army list id], "bring_army": ["list", "code"], "accept_armies": bool,
     "initiative": [command body], "deploy": [trooper],
     "deploy_hidden": [trooper], "deploy_beyond_zone": {trooper: {"forward_deployment",
-    "infiltration"}}, "reserve": trooper | None, "reserves": [trooper], "end_deployment_step": bool,
+    "infiltration"}}, "minelayer": {trooper: {"weapon", "name", "mines", "zone_of_control"}},
+    "reserve": trooper | None, "reserves": [trooper], "end_deployment_step": bool,
     "activate": {trooper: [order types]}, "peripherals": {controller: [its Peripherals that may
     activate on the same Order]}, "reveal": [trooper], "keep_airborne": [trooper],
     "combat_jump": {trooper: {"ph", "fallback": [x, y], "fallback_facing"}}, "end_turn": bool,
@@ -104,6 +105,7 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
         "deploy": [t.id for t in waiting],
         "deploy_hidden": [t.id for t in waiting if t.profile.hidden_deployment],
         "deploy_beyond_zone": beyond_zone_options(state, waiting),
+        "minelayer": minelayer_offer(state, waiting) if deploying else {},
         "reserve": reserves[0].id if reserves else None,
         "reserves": [t.id for t in reserves],
         "end_deployment_step": deploying and accepted(

@@ -200,6 +200,10 @@ def test_minelayer_places_its_mine_in_its_zone_of_control_only_digest_11() -> No
                               "facing": 90, "mines": [[10, 12]]})
     assert getattr(plain, "code", None) == "bad_position"  # no Minelayer yet
     state = with_mines(state, layer.id)
+    from server.rules.options import seat_options
+
+    offered = seat_options(state, A)["minelayer"][layer.id]
+    assert (offered["weapon"], offered["mines"], offered["zone_of_control"]) == (MINES, 1, 8.0)
     far = decide(state, A, {"type": "deploy", "trooper": layer.id, "position": [10, 6],
                             "facing": 90, "mines": [[10, 20]]})
     assert getattr(far, "code", None) == "bad_position" and "Zone of Control" in far.message
