@@ -157,7 +157,10 @@ def test_seed_004_an_undiscovered_mine_looks_to_others_as_a_camouflage_marker() 
     for trooper, game in ((MINE, state), ("B-t1", camo)):
         answer = decide(game, A, {"type": "activate", "trooper": trooper, "order": "regular"})
         assert (answer.code, answer.message) == ("not_your_trooper", "That trooper is not yours.")
+    from server.rules.orders.aro_eligibility import may_react_unseen
     from server.rules.table.measure import measure
+
+    assert may_react_unseen(state, B) and may_react_unseen(camo, B)  # uniform ARO windows
 
     assert measure(state, A, MINE, (20.0, 20.0)) == measure(camo, A, TrooperId("B-t1"), (20.0, 20.0))
 
