@@ -120,8 +120,12 @@ export class TrooperNames {
       case "aro_declared": case "trooper_revealed": case "combat_jump_landed":
         if (e.profile?.name) this.known.set(e.trooper, e.profile.name);
         break;
+      case "mine_placed": case "mine_triggered": // Mines (combat/mines.py): not troopers
+        this.known.set(e.mine, "Mine");
+        break;
       case "order_resolved":
         for (const [id, profile] of Object.entries(e.profiles ?? {})) if (profile?.name) this.known.set(id, profile.name);
+        for (const x of e.outcome?.effects ?? []) if (x.type === "deployable_placed") this.known.set(x.deployable, "Mine");
         break;
       case "order_spent":
         this.activeTrooper = e.trooper;
@@ -193,6 +197,7 @@ export const SKILL_NAME = {
   cc_attack: "CC Attack", comms_attack: "Comms Attack", discover: "Discover", dodge: "Dodge", reset: "Reset",
   idle: "Idle", guts: "Guts Roll", suppressive_fire: "Suppressive Fire",
   doctor: "Doctor", paramedic: "Paramedic", engineer: "Engineer", forward_observer: "Forward Observer",
+  place_deployable: "Place Deployable",
 };
 /** @param {string} type */
 export const skillName = (type) => SKILL_NAME[/** @type {keyof typeof SKILL_NAME} */ (type)] ?? type.replace(/_/g, " ");
@@ -286,6 +291,9 @@ export function describeEvent(e, ctx = {}) {
     }
     case "lieutenant_appointed": return ["Your new Lieutenant will be ", who(e.trooper), " (secret; from the End of this Turn)"];
     case "chain_of_command_took_over": return ["Chain of Command: ", who(e.trooper), " is your new Lieutenant (secret; no Loss of Lieutenant)"];
+    case "mine_placed": return [who(e.owner), ` lays a Mine (${weaponName(e.weapon)}) at ${point(e.position)} by Minelayer: the enemy sees a Camouflage marker`];
+    case "mines_lost": return [who(e.owner), ` loses ${e.count} Mine${e.count === 1 ? "" : "s"} (${weaponName(e.weapon)}): its roll to deploy failed`];
+    case "mine_triggered": return [`A Mine (${weaponName(e.weapon)}) at ${point(e.position)} goes off against `, who(e.target), ` at ${point(e.at)} (it may Dodge at PH -3)`];
     case "infiltration_rolled": {
       const die = (e.roll?.dice ?? []).map((/** @type {any} */ d) => d.value).join(", ");
       const roll = e.roll ? `, PH-3 Roll ${die || "none"} against ${e.roll.success_value}` : "";
@@ -360,6 +368,7 @@ export function skillText(skill, ctx = {}) {
     case "cc_attack": return [`CC Attack with ${weaponName(skill.weapon)} on `, who(skill.target)];
     case "comms_attack": return [`Comms Attack: ${weaponName(skill.program)} on `, who(skill.target)];
     case "forward_observer": return ["Forward Observer on ", who(skill.target), ...(skill.target_point ? [` as it passes ${point(skill.target_point)}`] : [])];
+    case "place_deployable": return [`Place Deployable: ${weaponName(skill.weapon)} at ${point(skill.position)}`];
     case "doctor": return ["Doctor on ", who(skill.target)];
     case "paramedic": return ["Paramedic on ", who(skill.target), " (its PH Roll)"];
     case "engineer": return [skill.cancel_states ? "Engineer (cancel States) on " : "Engineer (repair) on ", who(skill.target)];
@@ -418,6 +427,8 @@ export function effectText(x, ctx = {}) {
     case "incapacitation_ignored": return [who(x.trooper), x.skill === "dogged"
       ? " fights on with Dogged: treated as Normal until the States Phase of this turn, then Dead; one more wound kills it"
       : " fights on with No Wound Incapacitation: treated as Normal; one more wound kills it"];
+    case "deployable_placed": return [who(x.trooper), ` places a Mine (${weaponName(x.weapon)}) at ${point(x.position)}: a Camouflage marker on the table`];
+    case "deployable_removed": return [who(x.deployable), x.reason === "detonated" ? " went off and is removed from play" : " is removed from play"];
     case "zone_placed": return [who(x.trooper), ` leaves a ${x.zone?.kind === "eclipse" ? "Eclipse" : "Smoke"} zone at ${point(x.zone?.centre)} (${weaponName(x.weapon)}): no Line of Fire through it until the States Phase${x.zone?.kind === "eclipse" ? "" : ", but for a Multispectral Visor"}`];
     case "stunned_set": return [who(x.trooper), ` is Stunned until the States Phase (${weaponName(x.weapon)}${weaponName(x.weapon).includes("Stun") ? "" : ": Stun"})`];
     case "isolated_set": return [who(x.trooper), ` is Isolated (${weaponName(x.weapon)}: E/M)`];

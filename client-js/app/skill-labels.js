@@ -34,6 +34,8 @@ export const SKILL_LABELS = {
   engineer: () => "Engineer",
   forward_observer: () => "Forward Observer",
   specialist_operative: () => "Specialist Operative",
+  // issue 36, Mines and Minelayer
+  minelayer: (v) => (v > 1 ? `Minelayer (${v})` : "Minelayer"),
   repeater: () => "Repeater",
   fireteam_core: () => "Fireteam: Core",
   fireteam_haris: () => "Fireteam: Haris",

@@ -157,6 +157,7 @@ export function drawTable(root, view, role, ui, options, onClick, onSelect) {
   for (const t of placed.filter((x) => x.condition === "dead")) drawTrooper(g, t, names, ui, active, depth, onSelect, onClick);
   if (state.order) drawOrder(g, view, state.order, names, depth);
   for (const t of placed.filter((x) => x.condition !== "dead")) drawTrooper(g, t, names, ui, active, depth, onSelect, onClick);
+  for (const d of state.deployables ?? []) drawMine(g, d);
   const rulerLayer = svg("g", { id: "ruler-layer" });
   g.append(rulerLayer);
   drawRuler(rulerLayer, view, names, (item) => overlay.push(item), onScreen, pill);
@@ -280,6 +281,21 @@ function bounds(polygon) {
  * One trooper: its base to scale (Silhouette), the front arc, rings for the active and the
  * selected trooper, a cross on a casualty; its name and state tokens in a label by the base.
  */
+/**
+ * A Mine the viewer may know as one (its own, or one that went off): a small token with a
+ * cross. The enemy's undiscovered Mines come as troopers' Camouflage markers instead.
+ * @param {SVGElement} g @param {Record<string, any>} d
+ */
+function drawMine(g, d) {
+  const [x, y] = d.position;
+  const side = SIDE_COLOUR[/** @type {keyof typeof SIDE_COLOUR} */ (d.side)] ?? SIDE_COLOUR.A;
+  const group = svg("g", { "data-deployable": d.id });
+  group.append(svg("title", {}, `Mine (${d.id})${d.discovered ? "" : ", a Camouflage marker to the enemy"}`));
+  group.append(svg("circle", { cx: x, cy: y, r: 0.5, fill: "#1d1f24", stroke: side.fill, "stroke-width": 0.14, "stroke-dasharray": "0.2 0.12" }));
+  group.append(svg("path", { d: `M ${x - 0.3} ${y - 0.3} L ${x + 0.3} ${y + 0.3} M ${x - 0.3} ${y + 0.3} L ${x + 0.3} ${y - 0.3}`, stroke: side.fill, "stroke-width": 0.12 }));
+  g.append(group);
+}
+
 function drawTrooper(g, t, names, ui, active, depth, onSelect, onClick) {
   const [x, y] = t.position;
   const r = baseRadius(t);

@@ -224,6 +224,8 @@ const FOLDS = {
     } else {
       state.order = null;
     }
+    // A Mine placed: a marker to the enemy, a Mine to its side; the snapshot says which.
+    if (e.outcome.effects.some((/** @type {any} */ x) => x.type === "deployable_placed")) return NEEDS_SNAPSHOT;
   },
   guts_window_opened(state) {
     if (state.order) state.order.guts_window = true;
@@ -304,6 +306,11 @@ function fireteamOf(state, id) {
 function applyEffect(state, effect, profiles) {
   if (effect.type === "zone_placed") { // on the table, not on a trooper
     if (state.table) state.table.zones = [...(state.table.zones ?? []), effect.zone];
+    return;
+  }
+  if (effect.type === "deployable_removed") { // a Mine: a marker to the enemy, a deployable to its side
+    state.troopers = state.troopers.filter((/** @type {any} */ t) => t.id !== effect.deployable);
+    state.deployables = (state.deployables ?? []).filter((/** @type {any} */ d) => d.id !== effect.deployable);
     return;
   }
   const trooper = trooperIn(state, effect.trooper);

@@ -15,6 +15,7 @@ from .combat.guts_window import (
     apply_guts_window_opened,
     apply_order_concluded,
 )
+from .combat.mines import apply_mine_placed, apply_mine_triggered, apply_mines_lost
 from .combat.suppressive_fire import after_event as suppressive_fire_after
 from .evolve import replace
 from .orders.activation import apply_skill_declared
@@ -79,6 +80,9 @@ APPLIERS: dict[type[e.Event], Callable[[GameState, Any], GameState]] = {
     e.InitiativeSettled: apply_initiative_settled,
     e.TrooperDeployed: apply_trooper_deployed,
     e.InfiltrationRolled: _with_dice(lambda state, _: state),  # trooper_deployed places it
+    e.MinePlaced: apply_mine_placed,
+    e.MineTriggered: apply_mine_triggered,
+    e.MinesLost: apply_mines_lost,
     e.ChainOfCommandTookOver: apply_chain_of_command_took_over,
     e.DeploymentStepEnded: apply_deployment_step_ended,
     e.TurnStarted: _turn_started,

@@ -85,6 +85,8 @@ class Deploy(Command):
     """Infiltration into the enemy half of the table: where the trooper stands, inside its
     own Deployment Zone, if its PH-3 Roll fails (``orders/infiltration.py``)."""
     fallback_facing: float = 0.0
+    mines: tuple[Point, ...] = ()
+    """Minelayer (``combat/mines.py``): where it places its Mines, in its Zone of Control."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from .armies.army_list import ArmyList
 from .armies.skills import PeripheralSkill, Skill
 from .combat.dice import Dice
 from .combat.outcome import Effect, Outcome, RollRecord
-from .ids import Side, TrooperId
+from .ids import Side, TrooperId, WeaponId
 from .plain import Plain, Tagged, from_plain, to_plain
 from .state import Conclusion, Eligibility, GameResult, OrderType, Phase
 from .table.geometry import Point
@@ -81,6 +81,49 @@ class TrooperDeployed(Event):
     facing: float
     hidden: bool
     marker: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MinePlaced(Event):
+    """A Mine put on the table (``combat/mines.py``) by ``owner``: by Minelayer as it
+    deploys. Others see it exactly as a Camouflage Marker deployed (``views``): what it
+    is stays Private Information until it is Discovered or goes off."""
+
+    TYPE: ClassVar[str] = "mine_placed"
+    mine: TrooperId
+    side: Side
+    owner: TrooperId
+    weapon: WeaponId
+    position: Point
+    facing: float
+
+
+@dataclass(frozen=True, slots=True)
+class MinesLost(Event):
+    """A Minelayer that failed its Infiltration Roll loses the Mines it named (the wiki's
+    "Minelayer"): ``count`` Disposable uses spent, none placed. Private to its side."""
+
+    TYPE: ClassVar[str] = "mines_lost"
+    owner: TrooperId
+    weapon: WeaponId
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class MineTriggered(Event):
+    """An enemy Mine went off at an ARO step of the current Order, against ``target``
+    standing at ``at`` (``combat/mines.py``): open. Its template is resolved with the
+    Order; the Mine leaves the table then."""
+
+    TYPE: ClassVar[str] = "mine_triggered"
+    order: int
+    mine: TrooperId
+    side: Side
+    weapon: WeaponId
+    position: Point
+    target: TrooperId
+    at: Point
+    facing: float
 
 
 @dataclass(frozen=True, slots=True)

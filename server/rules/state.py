@@ -16,7 +16,7 @@ from .armies.skills import Skill
 from .combat.dice import Dice, DiceSource
 from .combat.wounds import Condition
 from .evolve import replace
-from .ids import Side, TrooperId
+from .ids import Side, TrooperId, WeaponId
 from .ruleset import Ruleset
 from .table.geometry import Body, Point
 from .table.terrain import Table, Zone
@@ -121,6 +121,41 @@ class TrooperState:
         assert position is not None, f"{self.id} has no position"
         # position, facing, silhouette, all_round_vision: positional, as it is built often
         return Body(position, self.facing, self.entry.profile.silhouette, self.marker)
+
+
+@dataclass(frozen=True, slots=True)
+class Deployable:
+    """A Deployable Weapon on the table (``combat/mines.py``): a game element of a side that
+    is not a trooper. It never gives or takes Orders and counts as a trooper for nothing.
+    A Mine stands as a Camouflage Marker until Discovered (``discovered``): until then what
+    it is, and its ``weapon`` and ``owner``, are Private Information of its side (``views``
+    shows it to the others exactly as a trooper's Camouflage Marker)."""
+
+    id: TrooperId
+    """Drawn as a trooper's is (``mines.deployable_id``), so it tells nothing apart."""
+    side: Side
+    weapon: WeaponId
+    owner: TrooperId
+    """The trooper that placed it."""
+    position: Point
+    facing: float = 0.0
+    discovered: bool = False
+
+
+MARKER_SILHOUETTE = 2
+"""The Silhouette a Mine's Camouflage Marker stands as (docs/rules-decisions/specialists.md,
+"Mines and Minelayer"): the most common one of a trooper's marker."""
+
+
+@dataclass(frozen=True, slots=True)
+class MineTrigger:
+    """A Mine that went off in the current Order (``combat/mines.py``): against ``target``
+    standing at ``at`` (the first point of its path inside the Trigger Area)."""
+
+    mine: TrooperId
+    target: TrooperId
+    at: Point
+    facing: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +283,8 @@ class ActiveOrder:
     start_facings: Mapping[TrooperId, float] = field(default_factory=dict)
     """Each activated trooper's facing when the Order began: the way it looks from its
     starting point, before it moves (``declarations.acting_body``)."""
+    mines: tuple[MineTrigger, ...] = ()
+    """The enemy Mines this Order triggered, in order (``combat/mines.py``): open."""
 
     @property
     def activated(self) -> tuple[TrooperId, ...]:
@@ -365,6 +402,8 @@ class GameState:
     command_tokens: CommandTokens = CommandTokens()
     fireteams: tuple[Fireteam, ...] = ()
     """The Fireteams on the table, of both sides (``orders/fireteams.py``)."""
+    deployables: Mapping[TrooperId, Deployable] = field(default_factory=dict)
+    """Deployable Weapons on the table, of both sides (``combat/mines.py``): not troopers."""
     lieutenant_choice: Mapping[Side, TrooperId] = field(default_factory=dict)
     """The new Lieutenant each player in Loss of Lieutenant has named (``lieutenant``);
     private to that player."""

@@ -15,13 +15,17 @@ from typing import Any
 
 from . import events as e
 from .armies.army_catalogue import is_shipped_weapon
-from .ids import CASTER, SPECTATOR, Side, TrooperId, Viewer
+from .combat.mines import MINE_PROFILE
+from .ids import CASTER, SPECTATOR, Side, TrooperId, Viewer, WeaponId
 from .orders.aro_eligibility import as_opponent_sees, seen_by_opponent
 from .orders.fireteams import fireteam_level
 from .plain import Plain, to_plain
-from .state import Eligibility, GameState, TrooperState
+from .state import MARKER_SILHOUETTE, Deployable, Eligibility, GameState, TrooperState
 
 PRIVATE_PROFILE_FIELDS = ("cost", "swc")
+
+MINE_MARKER_CAMOUFLAGE = 3
+"""A Mine stands as a CAMO (-3) marker (the wiki's "Mines"): what its marker shows."""
 
 
 def _sees_private(viewer: Viewer, side: Side) -> bool:
@@ -72,9 +76,37 @@ def view_trooper(trooper: TrooperState, viewer: Viewer, state: GameState) -> dic
         stunned_in=list(trooper.stunned_in) if trooper.stunned_in else None,
         dogged_in=list(trooper.dogged_in) if trooper.dogged_in else None,
         combat_group=trooper.entry.combat_group,
-        weapon_uses=dict(trooper.weapon_uses),
+        weapon_uses=_public_uses(trooper, state),
     )
     return base
+
+
+def _public_uses(trooper: TrooperState, state: GameState) -> dict[str, Plain]:
+    """Uses spent, but not those of Mines: how many a Minelayer placed is as private as
+    what its markers are (``combat/mines.py``)."""
+    army = state.armies.get(trooper.side)
+    return {weapon: uses for weapon, uses in trooper.weapon_uses.items()
+            if army is None or not army.weapon(WeaponId(weapon)).is_mine}
+
+
+def _mine_marker(mine: Deployable) -> dict[str, Plain]:
+    """An undiscovered Mine as the others see it: the very fields, in the same order, of a
+    trooper's Camouflage Marker (``view_trooper``); its id is drawn as a trooper's."""
+    return {"id": mine.id, "side": mine.side.value, "position": list(mine.position),
+            "facing": mine.facing, "marker": True, "camouflage": MINE_MARKER_CAMOUFLAGE,
+            "silhouette": MARKER_SILHOUETTE}
+
+
+def _view_deployables(state: GameState, viewer: Viewer) -> tuple[list[Plain], list[Plain]]:
+    """(markers shown among the troopers, deployables shown as such) for ``viewer``."""
+    markers: list[Plain] = []
+    shown: list[Plain] = []
+    for mine in state.deployables.values():
+        if _sees_private(viewer, mine.side) or mine.discovered:
+            shown.append(to_plain(mine))
+        else:
+            markers.append(_mine_marker(mine))
+    return markers, shown
 
 
 def _army_summary(state: GameState, side: Side) -> dict[str, Plain]:
@@ -108,11 +140,15 @@ def _army_summary(state: GameState, side: Side) -> dict[str, Plain]:
 
 def view_state(state: GameState, viewer: Viewer) -> dict[str, Plain]:
     """The viewer's whole snapshot of the game."""
-    troopers = [
+    troopers: list[Any] = [
         view
         for trooper in state.troopers.values()
         if (view := view_trooper(trooper, viewer, state)) is not None
     ]
+    mine_markers, deployables = _view_deployables(state, viewer)
+    # Mines' markers among the troopers, all in id order (ids are opaque, combat/mines.py):
+    # neither a marker's place in the list nor the order itself tells a Mine apart.
+    troopers = sorted([*troopers, *mine_markers], key=lambda t: str(t["id"]))
     armies = {
         side.value: (to_plain(army) if _sees_private(viewer, side) else _army_summary(state, side))
         for side, army in state.armies.items()
@@ -139,6 +175,9 @@ def view_state(state: GameState, viewer: Viewer) -> dict[str, Plain]:
         # (orders/fireteams.py; no member is ever a Marker or hidden: the rules bar them).
         "fireteams": [{**to_plain(team), "level": fireteam_level(state, team.members)}
                       for team in state.fireteams],
+        # Deployables (combat/mines.py): all of its own side's, and Discovered ones; the
+        # others stand among the troopers as Camouflage Markers.
+        "deployables": deployables,
         "loss_of_lieutenant": sorted(s.value for s in state.loss_of_lieutenant),
         "retreat": sorted(s.value for s in state.retreat),
         "result": to_plain(state.result),
@@ -257,6 +296,24 @@ def _trooper_deployed(
     return plain
 
 
+def _mine_placed(
+    event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
+) -> dict[str, Plain] | None:
+    """Others see a Mine placed exactly as a Camouflage Marker deployed (``_trooper_deployed``)."""
+    if _sees_private(viewer, event.side):
+        return plain
+    return {"type": e.TrooperDeployed.TYPE, "trooper": event.mine,
+            "position": list(event.position), "facing": event.facing, "hidden": False,
+            "marker": True, "camouflage": MINE_MARKER_CAMOUFLAGE,
+            "silhouette": MARKER_SILHOUETTE, "side": event.side.value}
+
+
+def _mines_lost(
+    event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
+) -> dict[str, Plain] | None:
+    return plain if _sees_private(viewer, state.trooper(event.owner).side) else None
+
+
 def _orders_counted(
     event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
 ) -> dict[str, Plain] | None:
@@ -307,7 +364,10 @@ def _outcome(
 ) -> dict[str, Plain] | None:
     """Revealed markers show their profile to everyone from now on."""
     revealed = {
-        effect["trooper"]: _public_profile(state.trooper(effect["trooper"]).profile)
+        # A Mine Discovered (combat/mines.py) is not a trooper: every Mine has one profile.
+        effect["trooper"]: _public_profile(state.troopers[effect["trooper"]].profile
+                                           if effect["trooper"] in state.troopers
+                                           else MINE_PROFILE)
         for effect in plain["outcome"]["effects"]
         if effect["type"] == "revealed"
     }
@@ -386,6 +446,8 @@ _REDACTIONS = {
     e.TrooperKeptAirborne: _trooper_kept_airborne,
     e.ArmyChosen: _army_chosen,
     e.TrooperDeployed: _trooper_deployed,
+    e.MinePlaced: _mine_placed,
+    e.MinesLost: _mines_lost,
     e.OrdersCounted: _orders_counted,
     e.AroWindowOpened: _window_opened,
     e.AroPassed: _aro_passed,

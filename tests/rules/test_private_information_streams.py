@@ -46,8 +46,21 @@ WHERE_HIDDEN: dict[str, dict[str, Placement]] = {
 MAX_STEPS = 90
 
 
-def _game(where: str) -> GameState:
-    return skirmish({**VISIBLE, **WHERE_HIDDEN[where]}, ruleset="n5")
+MINE = TrooperId("B-mine0001")
+MINE_AT = (22.0, 15.0)
+
+
+def _game(where: str, mine: bool = False) -> GameState:
+    state = skirmish({**VISIBLE, **WHERE_HIDDEN[where]}, ruleset="n5")
+    if not mine:
+        return state
+    # The hidden Ghost is a Minelayer whose Mine stands in A's way (combat/mines.py): the
+    # same Mine in both games compared, only the Ghost's spot differs.
+    from server.rules.events import MinePlaced
+    from tests.rules.combat.test_mines import MINES, with_mines
+
+    state = with_mines(state, HIDDEN)
+    return engine.apply(state, MinePlaced(MINE, Side.B, HIDDEN, MINES, MINE_AT, 270.0))
 
 
 def _a_command(state: GameState, rng: random.Random) -> Plain:
@@ -110,9 +123,9 @@ def _b_commands(state: GameState, private_choices: bool) -> list[Plain]:
     return own
 
 
-def _play(where: str, private_choices: bool, seed: int) -> list[object]:
+def _play(where: str, private_choices: bool, seed: int, mine: bool = False) -> list[object]:
     """Everything A and the spectators receive, in order."""
-    state = _game(where)
+    state = _game(where, mine)
     rng = random.Random(seed)
     received: list[object] = []
     for step in range(MAX_STEPS):
@@ -153,6 +166,20 @@ def test_seed_002_private_information_reaches_neither_the_opponent_nor_spectator
     second = _play(pair[1], private_choices=False, seed=seed)
     for index, (one, other) in enumerate(zip(first, second, strict=True)):
         assert one == other, f"the streams differ at item {index}: {one!r} != {other!r}"
+
+
+@pytest.mark.parametrize("seed", [3])
+def test_seed_004_a_hidden_minelayers_spot_never_reaches_the_opponent_through_its_mine(
+        seed: int) -> None:
+    """The hidden Ghost laid a Mine (a Camouflage Marker to A) where A's troopers walk, then
+    stands in the middle or far away: A and the spectators receive the same stream, the
+    Mine's marker, its going off or its Discover included (the wiki's "Mines",
+    "Minelayer"; docs/fair-play.md)."""
+    first = _play("in_the_middle", private_choices=True, seed=seed, mine=True)
+    second = _play("far_facing_away", private_choices=False, seed=seed, mine=True)
+    for index, (one, other) in enumerate(zip(first, second, strict=True)):
+        assert one == other, f"the streams differ at item {index}: {one!r} != {other!r}"
+    assert "mine_triggered" in str(first)  # the comparison reaches the Mine going off
 
 
 def test_the_games_compared_do_reach_the_hidden_troopers_aro_and_many_orders() -> None:

@@ -99,6 +99,17 @@ def _specialist(name: str) -> Callable[[DataItem, TrooperFlags], NotRefereed | N
     return apply
 
 
+def _minelayer(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
+    """Minelayer, or "Minelayer (2)": how many Mines it places as it deploys."""
+    written = (*split_level(item.name)[1], *item.levels)
+    counts = [int(text.strip()) for text in written if text.strip().isdigit()]
+    if len(written) > len(counts) or len(counts) > 1 or (counts and counts[0] < 1):
+        flags.fields["minelayer"] = 1
+        return item.not_refereed("played as Minelayer (1): its level is not read")
+    flags.fields["minelayer"] = counts[0] if counts else 1
+    return None
+
+
 def _lieutenant(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
     # A Lieutenant's level is never listed as not refereed: the list of items is open to the
     # opponent and the Lieutenant is Private Information (docs/rules-decisions/armies.md).
@@ -288,6 +299,8 @@ CATALOGUE: dict[str, Callable[[DataItem, TrooperFlags], NotRefereed | None]] = {
     "engineer": _specialist("engineer"),
     "forward observer": _specialist("forward_observer"),
     "specialist operative": _flag("specialist_operative"),
+    # issue 36, Mines and Minelayer (combat/mines.py)
+    "minelayer": _minelayer,
     "peripheral": _peripheral,
 }
 """Normalised item names (without levels) -> how the item sets the trooper's flags."""

@@ -159,6 +159,10 @@ class UnitProfile:
     """Forward Observer: a WIP BS Attack (Short Skill or ARO) that makes its target Targeted."""
     specialist_operative: bool = False
     """Specialist Operative: counts as a Specialist Troop in missions (``is_specialist``)."""
+    # issue 36, Mines and Minelayer (combat/mines.py)
+    minelayer: int = 0
+    """Minelayer: how many of its Mines it may place in its Zone of Control as it deploys
+    (0: no Minelayer; "Minelayer (2)" gives 2)."""
     weapons: tuple[WeaponId, ...] = ()
     cost: int = 0
     swc: float = 0.0

@@ -53,6 +53,8 @@ SKILLS: dict[str, SkillInfo] = {
         SkillInfo("engineer", SkillCategory.SHORT, False, True, False, False),
         # Forward Observer (combat/forward_observer.py): a Short Skill or ARO, an Attack.
         SkillInfo("forward_observer", SkillCategory.SHORT, True, True, False, True),
+        # Place Deployable (combat/mines.py): a Short Skill; in ARO not built.
+        SkillInfo("place_deployable", SkillCategory.SHORT, False, True, False, False),
         SkillInfo("jump", SkillCategory.ENTIRE_ORDER, False, True, True, False),
         SkillInfo("climb", SkillCategory.ENTIRE_ORDER, False, True, True, False),
         SkillInfo("cautious_move", SkillCategory.ENTIRE_ORDER, False, True, True, False),
@@ -120,6 +122,16 @@ class Discover(Skill):
     target_point: Point | None = None
     """In ARO: the point of the active trooper's path it is taken against (default: last
     point of the path where the reacting trooper sees it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceDeployable(Skill):
+    """Place Deployable (``combat/mines.py``): one of the trooper's Mines at ``position``,
+    in Silhouette contact with the trooper at some point of its path this Order."""
+
+    TYPE: ClassVar[str] = "place_deployable"
+    weapon: WeaponId
+    position: Point
 
 
 @dataclass(frozen=True, slots=True)

@@ -132,6 +132,10 @@ def _convert_mode(engine_id: str, name: str, mode: WeaponMode,
             traits.append("suppressive_fire")
         elif key == "throwing weapon":
             traits.append("throwing_weapon")
+        elif key in ("deployable", "concealed") and "mine" in normalise(name):
+            # Mines (combat/mines.py): placed as a Camouflage Marker, going off by itself.
+            if "mines" not in traits:
+                traits.append("mines")
         elif ammo in ZONE_AMMUNITION and key in ("non-lethal", "targetless"):
             pass  # what Smoke and Eclipse are anyway (combat/smoke.py)
         elif uses is not None and int(uses.group("uses")) >= 1:

@@ -25,11 +25,12 @@ ZONE_AMMUNITION: tuple[str, ...] = ("Smoke", "Eclipse")
 """Ammunition that hits no one and places a Zero Visibility Zone where it lands
 (``combat/smoke.py``): a weapon firing it is a ballistic weapon aimed at a point."""
 
-KNOWN_TRAITS: tuple[str, ...] = ("suppressive_fire", "throwing_weapon")
+KNOWN_TRAITS: tuple[str, ...] = ("suppressive_fire", "throwing_weapon", "mines")
 """Weapon Traits the rules read: ``suppressive_fire``, the weapon may be used for the
 Suppressive Fire Long Skill and in Suppressive Fire State (``combat/suppressive_fire.py``);
 ``throwing_weapon``, the weapon is thrown, so its BS Attack rolls PH instead of BS
-(``attack_attribute``)."""
+(``combat/attack_attribute.py``); ``mines``, a Deployable Direct Template weapon placed on
+the table as a Mine that goes off by itself (``combat/mines.py``)."""
 
 MAX_PS = 20
 """PS is a target number on a d20, so anything above 20 could never fail a save."""
@@ -89,6 +90,11 @@ class Weapon:
     def is_thrown(self) -> bool:
         """A Throwing Weapon: its BS Attack is a throw, rolled on PH (``combat/attack_attribute.py``)."""
         return "throwing_weapon" in self.traits
+
+    @property
+    def is_mine(self) -> bool:
+        """Placed on the table as a Mine (``combat/mines.py``), never fired."""
+        return "mines" in self.traits
 
 
 # Teardrop lengths in inches. Decision recorded in docs/rules-decisions/armies.md.

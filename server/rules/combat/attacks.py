@@ -23,6 +23,7 @@ from ..armies.skills import (
     Discover,
     Dodge,
     ForwardObserver,
+    PlaceDeployable,
     Reset,
     Skill,
 )
@@ -33,7 +34,7 @@ from ..orders.declarations import acting_body, required_burst
 from ..ruleset import options
 from ..state import ActiveOrder, GameState, TrooperState
 from ..table.geometry import Body, Point
-from . import dodge_skill_mods, martial_arts
+from . import dodge_skill_mods, martial_arts, mines
 from .aro_plans import aro_skill
 from .camouflage import REVEALING_SKILLS
 from .direct_templates import is_direct_template, template_area
@@ -72,6 +73,7 @@ def plan_order(state: GameState) -> Plan:
         reactor = state.trooper(reactor_id)
         skill = order.aros[reactor_id]
         plan += _declared(state, reactor, skill) + _as_aro(aro_skill(state, reactor, skill))
+    plan += mines.plan(state)  # the enemy Mines the Order set off
     return _with_opponent_mods(state, _with_state_mods(state, with_screens(state, plan)))
 
 
@@ -219,6 +221,8 @@ def _active_skill(state: GameState, active: TrooperState, skill: Skill, index: i
         return planned_comms_attack(state, active, skill, active=True)
     if isinstance(skill, SUPPORT_SKILLS):
         return planned_support(state, active, skill)
+    if isinstance(skill, PlaceDeployable):
+        return mines.planned_placement(state, active, skill)
     if isinstance(skill, ForwardObserver):
         shooter = acting_body(order, active, position_at_declaration(order, index))
         target = state.troopers.get(skill.target)
@@ -242,7 +246,8 @@ def _active_bs_attack(state: GameState, active: TrooperState, skill: BsAttack,
         if problem is not None:
             lost.append(problem)  # N5: only the dice given to that target are lost
             continue
-        target = state.trooper(share.trooper)
+        target = mines.target_or_mine(state, share.trooper)  # a Discovered Mine too
+        assert target is not None
         if is_direct_template(weapon):
             # One template per target named: its Main Target (direct_templates.py).
             area = template_area(state, active, shooter, weapon, target)
@@ -259,7 +264,7 @@ def _active_bs_attack(state: GameState, active: TrooperState, skill: BsAttack,
 
 def _target_problem(state: GameState, attacker: TrooperState, target_id: TrooperId,
                     shooter: Body) -> str | None:
-    target = state.troopers.get(target_id)
+    target = mines.target_or_mine(state, target_id)
     if target is None or not target.on_table:
         return "target_not_on_table"
     if target.side is attacker.side:
@@ -283,4 +288,5 @@ def _active_dodge(state: GameState, active: TrooperState) -> PlannedRoll:
     penalty = options(state.ruleset).zoc_dodge_penalty
     if has_sixth_sense(state, active):
         blind = False  # Sixth Sense: no penalty for attackers outside LoF (DIGEST 13)
-    return dodge_roll(active, True, dodge_mods(blind, penalty))
+    mods = dodge_mods(blind, penalty)
+    return dodge_roll(active, True, mods + mines.dodge_mods(state, active.id, mods))

@@ -23,14 +23,17 @@ from ..armies.skills import (
     ForwardObserver,
     Jump,
     Paramedic,
+    PlaceDeployable,
     Reset,
     SuppressiveFire,
 )
 from ..ids import TrooperId
 from ..state import GameState
+from .mines import target_or_mine
 
 REVEALING_SKILLS = (BsAttack, CcAttack, CommsAttack, Dodge, Reset, Discover, Jump, Climb,
-                    SuppressiveFire, Doctor, Paramedic, Engineer, ForwardObserver)
+                    SuppressiveFire, Doctor, Paramedic, Engineer, ForwardObserver,
+                    PlaceDeployable)  # Place Deployable: the Attack label (combat/mines.py)
 """Declaring an Attack, a skill with a roll or a Long Skill other than Cautious Movement
 reveals a Camouflage Marker (DIGEST 12)."""
 
@@ -42,8 +45,8 @@ ATTACKS = (BsAttack, CcAttack, CommsAttack, ForwardObserver)
 def camouflaged(state: GameState, trooper_id: TrooperId) -> bool:
     """Still a marker once the declarations made so far in this Order are counted (its own
     declaration may have revealed it)."""
-    trooper = state.trooper(trooper_id)
-    if not trooper.marker or state.order is None:
+    trooper = target_or_mine(state, trooper_id)  # a Mine's marker too (mines.py)
+    if trooper is None or not trooper.marker or state.order is None:
         return False
     if trooper_id in state.order.activated:
         own = state.order.for_trooper(trooper_id).skills

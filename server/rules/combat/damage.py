@@ -25,6 +25,7 @@ from .immobilized import immobilized_by_em
 from .immunity import ammunition_against, immune_to_state
 from .incapacitation import incapacitation_skill
 from .isolated import isolates
+from .mines import side_of, target_or_mine
 from .outcome import (
     Effect,
     ImmobilizedBSet,
@@ -65,7 +66,7 @@ class Damage:
 
 def resolve_hits(state: GameState, hits: Sequence[Hit], dice: Dice) -> Damage:
     """Roll every save of ``hits`` in order and put the failures on the wound tracks."""
-    troopers = {hit.target: state.trooper(hit.target) for hit in hits}
+    troopers = {hit.target: _target(state, hit.target) for hit in hits}
     records: list[SaveRecord] = []
     effects: list[Effect] = []
     for hit in hits:
@@ -100,9 +101,15 @@ def resolve_hits(state: GameState, hits: Sequence[Hit], dice: Dice) -> Damage:
     return Damage(saves=tuple(records), effects=tuple(effects), dice=dice)
 
 
+def _target(state: GameState, target_id: TrooperId) -> TrooperState:
+    found = target_or_mine(state, target_id)  # a Discovered Mine shot at (mines.py)
+    assert found is not None, f"{target_id} is not on the table"
+    return found
+
+
 def _saves(state: GameState, target: TrooperState, hit: Hit,
            dice: Dice) -> tuple[SaveRecord, Dice]:
-    weapon = state.armies[state.trooper(hit.attacker).side].weapon(hit.weapon)
+    weapon = state.armies[side_of(state, hit.attacker)].weapon(hit.weapon)  # a Mine's too
     fired = Ammunition(weapon.ammo)
     ammo = ammunition_against(target.profile, fired)  # Immunity: as Normal (immunity.py)
     armour = target.profile.bts if weapon.save_attribute == "BTS" else target.profile.arm

@@ -21,7 +21,7 @@ import math
 from dataclasses import dataclass
 
 from ..armies.weapons import Weapon, WeaponKind
-from ..ids import TrooperId
+from ..ids import Side, TrooperId
 from ..state import GameState, TrooperState
 from ..table.geometry import Body, Point
 from ..table.line_of_fire import blocked_by_terrain
@@ -82,6 +82,15 @@ def template_area(state: GameState, shooter: TrooperState, shooter_body: Body, w
     """The template ``shooter`` (standing as ``shooter_body``) places with ``weapon`` on
     ``main_target`` (standing as ``main_body``, by default where it is). Every other trooper
     is taken where it stands; the shooter itself is never under its own template."""
+    return template_area_of(state, shooter.id, shooter.side, shooter_body, weapon, main_target,
+                            main_body)
+
+
+def template_area_of(state: GameState, shooter_id: TrooperId | None, side: Side,
+                     shooter_body: Body, weapon: Weapon, main_target: TrooperState,
+                     main_body: Body | None = None) -> TemplateArea:
+    """``template_area`` for a shooter of ``side`` that may not be a trooper (a Mine,
+    ``mines.py``: ``shooter_id`` None)."""
     assert weapon.template is not None, f"{weapon.id} is not a Direct Template weapon"
     target_body = main_body if main_body is not None else main_target.body()
     teardrop = place_teardrop(shooter_body, target_body.position, teardrop_size(weapon.template))
@@ -94,12 +103,12 @@ def template_area(state: GameState, shooter: TrooperState, shooter_body: Body, w
     enemies: list[TrooperId] = []
     allies: list[TrooperId] = []
     for trooper in state.troopers.values():
-        if trooper.id == shooter.id or not trooper.on_table:
+        if trooper.id == shooter_id or not trooper.on_table:
             continue
         body = target_body if trooper.id == main_target.id else trooper.body()
         if not under(body):
             continue
-        if trooper.side is shooter.side:
+        if trooper.side is side:
             if trooper.condition is not Condition.DEAD:
                 allies.append(trooper.id)
         elif not trooper.is_null:

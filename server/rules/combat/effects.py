@@ -11,9 +11,12 @@ from ..evolve import replace
 from ..ids import TrooperId
 from ..state import GameState, TrooperState
 from .incapacitation import IncapacitationSkill
+from .mines import apply_placed, apply_to_mine
 from .outcome import (
     BecameIdle,
     CoupDeGrace,
+    DeployablePlaced,
+    DeployableRemoved,
     DiscoverFailed,
     Effect,
     Healed,
@@ -54,11 +57,19 @@ def apply_effect(state: GameState, effect: Effect) -> GameState:
     * ``IncapacitationIgnored``: for Dogged, ``dogged_in`` set to the Player Turn being
       played (its States Phase kills the trooper); for NWI a record only.
     * ``ZonePlaced``: the zone joins the table's ``zones``.
+    * ``DeployableRemoved``: the Deployable leaves ``deployables`` (``mines.py``).
     * ``BecameIdle``, ``CoupDeGrace`` and ``TreatmentFailed`` change nothing: they are records
       (why a skill did nothing; why the ``Wounded`` that follows needed no save or roll).
     """
     if isinstance(effect, BecameIdle | CoupDeGrace | TreatmentFailed):
         return state
+    if isinstance(effect, DeployableRemoved):  # not a trooper (mines.py)
+        return replace(state, deployables={k: v for k, v in state.deployables.items()
+                                           if k != effect.deployable})
+    if isinstance(effect, DeployablePlaced):  # a Mine on the table (mines.py)
+        return apply_placed(state, effect)
+    if getattr(effect, "trooper", None) in state.deployables:  # a Mine (mines.py)
+        return apply_to_mine(state, effect)
     if isinstance(effect, ZonePlaced):  # on the table, not on a trooper
         return replace(state, table=replace(state.table, zones=(*state.table.zones, effect.zone)))
     trooper = state.trooper(_subject(effect))

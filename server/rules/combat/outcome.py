@@ -275,6 +275,29 @@ class ZonePlaced(Effect):
 
 
 @dataclass(frozen=True, slots=True)
+class DeployablePlaced(Effect):
+    """Place Deployable (``mines.py``): ``trooper`` put the Mine ``deployable`` on the table,
+    one Disposable use of ``weapon`` spent; it stands as a Camouflage Marker."""
+
+    TYPE: ClassVar[str] = "deployable_placed"
+    trooper: TrooperId
+    deployable: TrooperId
+    weapon: WeaponId
+    position: Point
+    facing: float
+
+
+@dataclass(frozen=True, slots=True)
+class DeployableRemoved(Effect):
+    """A Deployable leaves the table (``mines.py``): a Mine that went off (``reason``
+    "detonated") or that an attack destroyed ("destroyed")."""
+
+    TYPE: ClassVar[str] = "deployable_removed"
+    deployable: TrooperId
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
     rolls: tuple[RollRecord, ...] = ()
     saves: tuple[SaveRecord, ...] = ()

@@ -120,9 +120,14 @@ def _resolve(state: GameState, pause_for_guts: bool) -> Resolved:
     moves = _dodge_moves(after, rolled)
     effects.extend(moves)
     after = _fold(after, moves)
-    guts = guts_rolls(after, _guts_checks(saves, _comms_hits(rolled)), comms.dice)
+    # A Mine is gone once it went off: no Guts Roll for its hit; a Mine hit makes none
+    # either, nor turns by Alert! (combat/mines.py).
+    guts = guts_rolls(after, _guts_checks([s for s in saves if s.attacker not in state.deployables
+                                           and s.trooper not in state.deployables],
+                                          _comms_hits(rolled)), comms.dice)
     records = tuple(r.record for r in discovers) + tuple(r.record for r in rolled) + guts.rolls
-    attacked = _attacked(state.order, rolled, templates)
+    attacked = tuple(pair for pair in _attacked(state.order, rolled, templates)
+                     if pair[0] not in state.deployables)
     if pause_for_guts and any(isinstance(e, Moved) for e in guts.effects):
         return Resolved(Outcome(rolls=records, saves=saves, effects=tuple(effects)), guts.dice,
                         Conclusion(guts.failed, attacked))

@@ -19,6 +19,7 @@ from .attack_attribute import bs_attack_attribute
 from .camouflage import camouflaged as _camouflaged  # still a marker, all declarations made
 from .direct_templates import TemplateArea
 from .hacking import PROGRAMS, comms_mods, in_hacking_area, path_in_hacking_area
+from .mines import target_or_mine
 from .mods import bs_attack_mods, discover_mods, reset_mods, sees
 from .multispectral_visor import shoots_markers
 from .outcome import BecameIdle, CoupDeGrace, Effect, Revealed, Wounded
@@ -143,7 +144,7 @@ def planned_comms_attack(state: GameState, hacker: TrooperState, skill: CommsAtt
 
 def planned_discover(state: GameState, seer: TrooperState, skill: Discover, seer_body: Body,
               seen_at: Point | None, active: bool) -> Plan:
-    target = state.troopers.get(skill.target)
+    target = target_or_mine(state, skill.target)  # a Mine's marker too (mines.py)
     if target is None or not target.on_table or not target.marker:
         return idle(seer, skill, "target_not_a_marker")
     if target.id in seer.failed_discover:

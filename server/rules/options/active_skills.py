@@ -26,6 +26,7 @@ from ..armies.skills import (
 )
 from ..armies.weapons import WeaponKind
 from ..combat.hacking import PROGRAMS
+from ..combat.mines import mine_targets, placement_offer
 from ..combat.smoke import zone_kind, zone_offer
 from ..combat.wounds import Condition
 from ..evolve import replace
@@ -105,7 +106,10 @@ def _trooper_skills(state: GameState, side: Side, order: ActiveOrder) -> dict[st
         return (accepted(decide_declare_skill, state, side, c.DeclareSkill(skill))
                 and unmet_requirement(state, order, trooper, skill) is None)
 
-    enemies = [t for t in state.troopers_of(side.other) if t.on_table and not t.is_null]
+    # The enemy's Mines as targets too, as markers until Discovered (combat/mines.py), all
+    # in id order so that a Mine's place in a list tells nothing.
+    enemies = sorted([*(t for t in state.troopers_of(side.other) if t.on_table and not t.is_null),
+                      *mine_targets(state, side.other)], key=lambda t: t.id)
     result: dict[str, Plain] = {"index": len(order.skills) + 1,
                                 "coordinated": coordinated(state, order),
                                 "route_skills": [s for s in ROUTE_SKILLS if s in allowed
@@ -148,6 +152,10 @@ def _trooper_skills(state: GameState, side: Side, order: ActiveOrder) -> dict[st
     }
     result.update(_treatments(state, side, trooper, allowed, legal))
     result["forward_observer"] = _marks(state, side, trooper, enemies, allowed, legal)
+    # Place Deployable: each Mine with a use left, to place touching the trooper at a point
+    # of its path (combat/mines.py); empty when the skill cannot follow the first one.
+    result["place_deployable"] = (placement_offer(state, trooper, order.for_trooper(trooper.id).path)
+                                  if "place_deployable" in allowed else {})
     return result
 
 

@@ -13,6 +13,7 @@ from ..armies.army_selection import decide_accept_armies, decide_choose_army
 from ..combat.guts import GUTS_MOVE
 from ..combat.guts_choice import decide_choose_guts_failure
 from ..combat.guts_window import decide_choose_guts_move, open_guts_window, window_rule
+from ..combat.mines import mine_targets, minelayer_offer
 from ..ids import Side, TrooperId
 from ..orders.activation import sees
 from ..orders.airborne import combat_jumps, decide_keep_airborne
@@ -75,7 +76,8 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
     ``{"choose_army": [army list id], "bring_army": ["list", "code"], "accept_armies": bool,
     "initiative": [command body], "deploy": [trooper],
     "deploy_hidden": [trooper], "deploy_beyond_zone": {trooper: {"forward_deployment",
-    "infiltration"}}, "reserve": trooper | None, "reserves": [trooper], "end_deployment_step": bool,
+    "infiltration"}}, "minelayer": {trooper: {"weapon", "name", "mines", "zone_of_control"}},
+    "reserve": trooper | None, "reserves": [trooper], "end_deployment_step": bool,
     "activate": {trooper: [order types]}, "peripherals": {controller: [its Peripherals that may
     activate on the same Order]}, "reveal": [trooper], "keep_airborne": [trooper],
     "combat_jump": {trooper: {"ph", "fallback": [x, y], "fallback_facing"}}, "end_turn": bool,
@@ -103,6 +105,7 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
         "deploy": [t.id for t in waiting],
         "deploy_hidden": [t.id for t in waiting if t.profile.hidden_deployment],
         "deploy_beyond_zone": beyond_zone_options(state, waiting),
+        "minelayer": minelayer_offer(state, waiting) if deploying else {},
         "reserve": reserves[0].id if reserves else None,
         "reserves": [t.id for t in reserves],
         "end_deployment_step": deploying and accepted(
@@ -291,7 +294,10 @@ def _guts_failure(state: GameState, side: Side) -> dict[str, Plain]:
 
 def _sight(state: GameState, side: Side) -> dict[str, Plain]:
     """Line of Fire from each of the seat's troopers on the table to each enemy it sees."""
-    enemies = [t for t in state.troopers_of(side.other) if t.on_table]
+    # The enemy's Mines stand among its markers (combat/mines.py), all in id order: neither
+    # their presence nor their place in the list tells a Mine's marker from a trooper's.
+    enemies = sorted([*(t for t in state.troopers_of(side.other) if t.on_table),
+                      *mine_targets(state, side.other)], key=lambda t: t.id)
     found: dict[str, Plain] = {}
     for trooper in state.troopers_of(side):
         if not trooper.on_table:

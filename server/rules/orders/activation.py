@@ -33,6 +33,7 @@ from ..armies.skills import (
     Jump,
     Move,
     PeripheralSkill,
+    PlaceDeployable,
     Reset,
     Skill,
     SuppressiveFire,
@@ -42,6 +43,8 @@ from ..combat.direct_templates import is_direct_template, template_area
 from ..combat.forward_observer import check_forward_observer
 from ..combat.hacking import check_hacker_and_program, in_hacking_area
 from ..combat.immobilized import check_immobilized_may_declare
+from ..combat.mines import placement_problem as mine_placement_problem
+from ..combat.mines import target_or_mine
 from ..combat.mods import blocking_bodies
 from ..combat.multispectral_visor import sees_through_smoke, shoots_markers
 from ..combat.smoke import check_zone_declaration, sees_point, zone_kind
@@ -199,7 +202,7 @@ def unmet_requirement(state: GameState, order: ActiveOrder, trooper: TrooperStat
         if skill.zone_at is not None and not sees_point(state, trooper, shooter, skill.zone_at):
             return "no_line_of_fire"
         for assignment in skill.targets:
-            target = state.trooper(assignment.trooper)
+            target = _named(state, assignment.trooper)
             if not sees(state, trooper.id, shooter, target):
                 return "no_line_of_fire"
             if is_direct_template(weapon):  # reach, terrain, allies under it
@@ -207,24 +210,31 @@ def unmet_requirement(state: GameState, order: ActiveOrder, trooper: TrooperStat
                 if problem is not None:
                     return problem
     elif isinstance(skill, CcAttack) and not supports_coordinated_cc(state, order, trooper.id, skill):
-        if not in_base_contact(trooper.body(), state.trooper(skill.target).body()):
+        if not in_base_contact(trooper.body(), _named(state, skill.target).body()):
             return "not_in_base_contact"
     elif isinstance(skill, Discover):
-        target = state.trooper(skill.target)
+        target = _named(state, skill.target)
         if not any(sees(state, trooper.id, acting_body(order, trooper, p), target)
                    for p in order.path):
             return "no_line_of_fire"
     elif isinstance(skill, CommsAttack) and not in_hacking_area(
-            state, trooper, state.trooper(skill.target).body()):
+            state, trooper, _named(state, skill.target).body()):
         return "outside_hacking_area"
     elif isinstance(skill, SUPPORT_SKILLS) and skill.target != trooper.id and not in_base_contact(
-            trooper.body(), state.trooper(skill.target).body()):
+            trooper.body(), _named(state, skill.target).body()):
         return "not_in_silhouette_contact"
     elif isinstance(skill, ForwardObserver) and not sees(
             state, trooper.id, acting_body(order, trooper, order.path[-1]),
-            state.trooper(skill.target)):
+            _named(state, skill.target)):
         return "no_line_of_fire"
     return None
+
+
+def _named(state: GameState, target_id: TrooperId) -> TrooperState:
+    """The trooper a declaration names, or the Mine (combat/mines.py)."""
+    found = target_or_mine(state, target_id)
+    assert found is not None, f"{target_id} is not on the table"
+    return found
 
 
 def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperState, skill: Skill) -> None:
@@ -252,6 +262,9 @@ def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperSta
         _check_discovered_first(order, enemy_target(state, trooper, skill.target))
     elif isinstance(skill, SuppressiveFire):
         check_may_enter_suppressive_fire(state, trooper)
+    elif isinstance(skill, PlaceDeployable):
+        problem = mine_placement_problem(state, trooper, order.for_trooper(trooper.id).path, skill)
+        require(problem is None, Reason.BAD_POSITION, problem or "")
 
 
 def movement_allowance(order: ActiveOrder, trooper: TrooperState, skill: Skill) -> float:
@@ -320,7 +333,7 @@ def weapon_of(state: GameState, trooper: TrooperState, weapon_id: str) -> Weapon
 
 
 def enemy_target(state: GameState, trooper: TrooperState, target_id: TrooperId) -> TrooperState:
-    target = state.troopers.get(target_id)
+    target = target_or_mine(state, target_id)  # a Mine too (combat/mines.py)
     require(
         target is not None and target.side is not trooper.side and target.on_table,
         Reason.BAD_TARGET,
@@ -428,7 +441,7 @@ def _check_comms_attack(state: GameState, trooper: TrooperState, skill: CommsAtt
     check_hacker_and_program(trooper, skill)
     target = enemy_target(state, trooper, skill.target)
     require(
-        not target.marker,
+        not target.marker and target.id in state.troopers,  # not a Mine (combat/mines.py)
         Reason.BAD_TARGET,
         "Hacking Programs target troopers in Model form only, not Camouflage Markers.",
     )

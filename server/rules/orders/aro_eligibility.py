@@ -124,10 +124,12 @@ def may_react_unseen(state: GameState, side: Side) -> bool:
     either). Only public facts decide it (the lists are public; markers and models on the
     table are seen), so the answer is the same whatever the private facts: uniform ARO
     windows (docs/fair-play.md) hold a window's close on it without telling anything."""
-    return any(trooper.marker
-               or ((trooper.profile.hidden_deployment or trooper.profile.combat_jump)
-                   and not trooper.on_table)
-               for trooper in state.troopers_of(side))
+    mine_marker = any(d.side is side and not d.discovered  # a marker to the opponent too
+                      for d in state.deployables.values())
+    return mine_marker or any(trooper.marker
+                              or ((trooper.profile.hidden_deployment or trooper.profile.combat_jump)
+                                  and not trooper.on_table)
+                              for trooper in state.troopers_of(side))
 
 
 def as_opponent_sees(trooper: TrooperState, eligibility: Eligibility) -> Eligibility:

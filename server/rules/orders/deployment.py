@@ -11,9 +11,17 @@ outside its zone (``forward_deployment.py``, ``infiltration.py``).
 
 from __future__ import annotations
 
+from ..combat.mines import placed_by_minelayer
 from ..commands import Deploy, EndDeploymentStep
 from ..decision import require
-from ..events import DeploymentStepEnded, Event, InfiltrationRolled, TrooperDeployed
+from ..events import (
+    DeploymentStepEnded,
+    Event,
+    InfiltrationRolled,
+    MinePlaced,
+    MinesLost,
+    TrooperDeployed,
+)
 from ..evolve import replace
 from ..ids import Side
 from ..plain import Plain
@@ -100,9 +108,11 @@ def decide_deploy(state: GameState, side: Side, command: Deploy) -> list[Event]:
         require_beyond_zone(state, trooper, body)
     problem = placement_problem(state, body, side)
     require(problem is None, Reason.BAD_POSITION, problem or "")
+    mines, mine_problem = placed_by_minelayer(state, trooper, body, command.mines)
+    require(mine_problem is None, Reason.BAD_POSITION, mine_problem or "")
     if not zone.contains_body(body) and not within_forward_reach(state, trooper, body) \
             and infiltration.needs_roll(state, trooper, body):
-        return infiltrate(state, trooper, body, command)
+        return with_mines(infiltrate(state, trooper, body, command), mines)
     return [
         TrooperDeployed(
             trooper.id,
@@ -110,8 +120,20 @@ def decide_deploy(state: GameState, side: Side, command: Deploy) -> list[Event]:
             body.facing,
             hidden=command.hidden,
             marker=profile.camouflage > 0 and not command.hidden,
-        )
+        ),
+        *mines,
     ]
+
+
+def with_mines(events: list[Event], mines: list[MinePlaced]) -> list[Event]:
+    """A Minelayer's Mines after its Infiltration Roll: placed if it passed, else lost
+    (the wiki's "Minelayer": a failed roll to deploy loses them, their uses spent)."""
+    if not mines:
+        return events
+    rolled = next(e for e in events if isinstance(e, InfiltrationRolled))
+    if rolled.passed:
+        return [*events, *mines]
+    return [*events, MinesLost(mines[0].owner, mines[0].weapon, len(mines))]
 
 
 def require_beyond_zone(state: GameState, trooper: TrooperState, body: Body) -> None:

@@ -66,6 +66,8 @@ def unknown_to(state: GameState, side: Side, command: object) -> TrooperId | Non
     all, or an enemy not on the table (in Hidden Deployment, or not deployed yet)."""
     troopers = state.troopers
     for trooper_id in named_troopers(command):
+        if trooper_id in state.deployables:
+            continue  # a Mine on the table: known as a marker is (combat/mines.py)
         trooper = troopers.get(trooper_id)
         if trooper is None or (trooper.side is not side and not trooper.on_table):
             return trooper_id
@@ -76,6 +78,10 @@ def own_trooper(state: GameState, side: Side | None, trooper_id: TrooperId) -> T
     """The trooper ``trooper_id`` of ``side``, or the command is refused: ``unknown_trooper``
     when there is none, ``not_your_trooper`` when it is the other side's."""
     trooper = state.troopers.get(trooper_id)
+    mine = state.deployables.get(trooper_id)
+    # An enemy Mine's marker is answered as an enemy trooper's (combat/mines.py).
+    require(mine is None or mine.side is side, Reason.NOT_YOUR_TROOPER, "That trooper is not yours.")
+    require(mine is None, Reason.UNKNOWN_TROOPER, "That is one of your Mines, not a trooper.")
     require(trooper is not None, Reason.UNKNOWN_TROOPER, f"There is no trooper {trooper_id}.")
     assert trooper is not None
     require(trooper.side is side, Reason.NOT_YOUR_TROOPER, "That trooper is not yours.")

@@ -25,6 +25,7 @@ from ..combat.guts_window import (
     guts_reaction_pending,
     next_guts_reaction,
 )
+from ..combat.mines import triggers as mines_going_off
 from ..combat.resolution import resolve_order_step
 from ..events import Event, OrderResolved, PhaseStarted
 from ..state import GameState, OrderStep, Phase
@@ -92,6 +93,11 @@ AUTOMATIC_STEPS: tuple[AutomaticStep, ...] = (
     ),
     AutomaticStep("order count", lambda s: s.phase is Phase.TACTICAL, order_count,
                   frozenset({Phase.TACTICAL})),
+    # Enemy Mines go off at the ARO step, before its window opens: automatic, no player's
+    # choice (combat/mines.py; docs/rules-decisions/specialists.md).
+    AutomaticStep("mines go off", lambda s: bool(s.deployables) and bool(mines_going_off(s)),
+                  lambda s: list(mines_going_off(s)),
+                  frozenset({Phase.ORDERS, Phase.IMPETUOUS})),
     AutomaticStep("ARO declaration step", _entering_aro_step, open_window),
     AutomaticStep("resolution", lambda s: _order_step(s, OrderStep.RESOLUTION), _resolve),
     # A Conclusion that waits on Guts movements (combat/guts_window.py): each failed trooper

@@ -25,6 +25,7 @@ import math
 from dataclasses import dataclass
 
 from ..armies.weapons import range_mod
+from ..combat.mines import target_or_mine
 from ..combat.mods import blocking_bodies_by_trooper
 from ..combat.multispectral_visor import sees_through_smoke
 from ..decision import Rejection, require
@@ -88,7 +89,7 @@ def from_trooper(state: GameState, viewer: Viewer, trooper: TrooperState, to: Po
     blockers = tuple(other for trooper_id, other in blocking_bodies_by_trooper(state)
                      if trooper_id != trooper.id and not _covers(other, to))
     weapons = None
-    if _knows_profile(viewer, trooper):
+    if _knows_profile(viewer, trooper) and trooper.id in state.troopers:  # not a Mine
         weapons = tuple(WeaponRange(weapon.id, weapon.name, range_mod(weapon, inches))
                         for weapon in state.armies[trooper.side].weapons(trooper.entry.id))
     return Measurement(
@@ -115,7 +116,7 @@ def require_on_table(state: GameState, point: Point, name: str) -> None:
 def _visible_trooper(state: GameState, viewer: Viewer, trooper_id: TrooperId) -> TrooperState:
     """The trooper ``viewer`` may measure from; an enemy it may not know of (hidden, not
     deployed) is refused with the words of an id that names nobody (no oracle)."""
-    trooper = state.troopers.get(trooper_id)
+    trooper = target_or_mine(state, trooper_id)  # a Mine's marker as a trooper's (mines.py)
     own = trooper is not None and trooper.side is viewer
     if trooper is None or not (own or trooper.on_table):
         raise Rejection(Reason.UNKNOWN_TROOPER, f"There is no trooper {trooper_id}.")
