@@ -15,6 +15,7 @@ export const SKILL_LABELS = {
   total_reaction: () => "Total Reaction",
   // issue 36, Berserk: the MOD in brackets when it has one
   berserk: (_v, p) => (p?.berserk_mod ? `Berserk (${p.berserk_mod > 0 ? "+" : "−"}${Math.abs(p.berserk_mod)})` : "Berserk"),
+  warhorse: () => "Warhorse",
   nanoscreen: () => "Nanoscreen",
   dodge_mod: (v) => `Dodge (${v > 0 ? "+" : "−"}${Math.abs(v)})`,
   camouflage: (v) => `Camouflage (CAMO −${v})`,

@@ -1,4 +1,4 @@
-// Berserk in the client's words (issue 36): the roster label with its MOD, the declaration
+// Berserk and Warhorse in the client's words (issue 36): the roster label with its MOD, the declaration
 // and the Idle it becomes when it cannot reach (server/rules/orders/berserk.py).
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
@@ -31,4 +31,8 @@ test("the log says what a Berserk declared, and why one that could not reach is 
   assert.match(d.textOf(d.skillText(skill, ctx)), /^Berserk on Enforcer \(B-t3\) with .+: a 7\.0" move into contact, then a CC Attack \(its whole Order\)$/);
   assert.equal(d.textOf(d.effectText({ type: "became_idle", trooper: "A-t7", skill: "berserk", reason: "berserk_out_of_reach", target: "B-t3", aro: false }, ctx)),
     "Lancer (A-t7) declared Berserk at Enforcer (B-t3): it could not reach Silhouette contact with its target (Berserk): it did not move, the Order is lost (Idle)");
+});
+
+test("the roster names Warhorse (N5's Veteran)", () => {
+  assert.deepEqual(skillsOf({ warhorse: true }), ["Warhorse"]);
 });

@@ -292,8 +292,9 @@ CATALOGUE: dict[str, Callable[[DataItem, TrooperFlags], NotRefereed | None]] = {
     "shock immunity": _shock_immunity,
     "martial arts": _levelled("martial_arts", range(1, 6), "Martial Arts"),
     "total reaction": _flag("total_reaction"),
-    # -- issue 36, Berserk: "Berserk" or "Berserk (+3)" (orders/berserk.py) --
+    # -- issue 36, Berserk: "Berserk" or "Berserk (+3)" (orders/berserk.py); Warhorse --
     "berserk": _berserk,
+    "warhorse": _flag("warhorse"),
     "nanoscreen": _flag("nanoscreen"),
     "dodge": _dodge,
     "tactical awareness": _flag("tactical_awareness"),
