@@ -1,6 +1,8 @@
 """Berserk (infinitythewiki "Berserk", N5; docs/rules-decisions/skills.md "Berserk"): a Long
 Skill (an Entire Order here) with the labels Attack, CC Attack, CC Special Skill, Movement.
 
+* N4/N5 only: the wiki's Berserk page (N4) says CodeOne does not use it
+  (``not_allowed_by_ruleset``).
 * Requirement: the target is in the trooper's LoF when the skill is declared (judged from
   where it stands then, with the facing it has then).
 * Effects: Move + CC Attack in one declaration. The Move may be as long as both MOV values
@@ -31,6 +33,7 @@ from ..combat.mods import sees
 from ..combat.rolls import Mod
 from ..decision import require
 from ..reasons import Reason
+from ..ruleset import options
 from ..state import ActiveOrder, GameState, TrooperState
 from ..table.geometry import Body, in_base_contact
 from ..table.routes import check_route, route_length
@@ -50,6 +53,8 @@ def check_declaration(state: GameState, trooper: TrooperState, skill: Berserk,
     """What makes a Berserk impossible to declare (refused): a trooper without the skill or
     one that cannot move, or a route no movement could follow (``others``: the bases it may
     not pass through). Reaching the target is a Requirement: ``out_of_reach``."""
+    require(options(state.ruleset).berserk, Reason.NOT_ALLOWED_BY_RULESET,
+            "This ruleset has no Berserk.")
     require(trooper.profile.berserk, Reason.SKILL_NOT_ALLOWED,
             f"{trooper.profile.name} does not have Berserk.")
     require(allowance(trooper) > 0, Reason.SKILL_NOT_ALLOWED, f"{trooper.profile.name} cannot move.")

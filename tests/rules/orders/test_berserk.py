@@ -40,10 +40,11 @@ TABLE: dict[str, Placement] = {
 }
 
 
-def _game(target_y: float, mod: int = 3, extra: dict[str, Placement] | None = None) -> GameState:
+def _game(target_y: float, mod: int = 3, extra: dict[str, Placement] | None = None,
+          ruleset: str = "n5") -> GameState:
     """The berserker (Berserk with ``mod``) 12 inches in from the edge, facing its target
     straight ahead at ``target_y``; activated, about to declare."""
-    state = skirmish({**TABLE, TARGET: (12.0, target_y, 270.0), **(extra or {})}, ruleset="n5")
+    state = skirmish({**TABLE, TARGET: (12.0, target_y, 270.0), **(extra or {})}, ruleset=ruleset)
     berserker = with_skills(state.trooper(TrooperId(BERSERKER)), berserk=True, berserk_mod=mod)
     state = replace(state, troopers={**state.troopers, berserker.id: berserker})
     state, _ = play(state, A, {"type": "activate", "trooper": BERSERKER, "order": "regular"})
@@ -184,3 +185,12 @@ def test_digest_8_an_engaged_trooper_may_declare_berserk_on_another_enemy() -> N
     route = [[12.0, 5.0], [12.0, 13.0 - RADII]]
     state, _ = play(state, A, {"type": "declare_skill", "skill": {**_berserk(13.0), "route": route}})
     assert state.trooper(TrooperId(BERSERKER)).position == (12.0, 13.0 - RADII)
+
+
+def test_codeone_has_no_berserk() -> None:
+    """The wiki's Berserk page (N4): not used in CodeOne."""
+    state = _game(13.0, ruleset="codeone")
+    decision = engine.decide(state, A, c.parse_command(
+        {"type": "declare_skill", "skill": _berserk(13.0)}))
+    assert isinstance(decision, Rejected) and decision.code == "not_allowed_by_ruleset"
+    assert seat_options(state, A)["skills"]["berserk"] == {}
