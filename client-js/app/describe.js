@@ -195,7 +195,7 @@ const SF_ENDED = { declared_order: "it was activated", other_aro: "it declared a
 export const SKILL_NAME = {
   move: "Move", cautious_move: "Cautious Movement", jump: "Jump", climb: "Climb", bs_attack: "BS Attack",
   cc_attack: "CC Attack", comms_attack: "Comms Attack", discover: "Discover", dodge: "Dodge", reset: "Reset",
-  idle: "Idle", guts: "Guts Roll", suppressive_fire: "Suppressive Fire",
+  idle: "Idle", guts: "Guts Roll", suppressive_fire: "Suppressive Fire", berserk: "Berserk",
   doctor: "Doctor", paramedic: "Paramedic", engineer: "Engineer", forward_observer: "Forward Observer",
   place_deployable: "Place Deployable",
 };
@@ -366,6 +366,7 @@ export function skillText(skill, ctx = {}) {
       return out;
     }
     case "cc_attack": return [`CC Attack with ${weaponName(skill.weapon)} on `, who(skill.target)];
+    case "berserk": return ["Berserk on ", who(skill.target), ` with ${weaponName(skill.weapon)}: a ${inches(routeInches(skill.route ?? []))} move into contact, then a CC Attack (its whole Order)`];
     case "comms_attack": return [`Comms Attack: ${weaponName(skill.program)} on `, who(skill.target)];
     case "forward_observer": return ["Forward Observer on ", who(skill.target), ...(skill.target_point ? [` as it passes ${point(skill.target_point)}`] : [])];
     case "place_deployable": return [`Place Deployable: ${weaponName(skill.weapon)} at ${point(skill.position)}`];
@@ -389,6 +390,7 @@ const IDLE_REASON = {
   discover_already_failed: "it already failed to Discover that marker", no_line_of_fire: "no Line of Fire",
   aro_must_target_active_trooper: "an ARO must target a trooper activated by the Order", not_usable_in_aro: "not usable in ARO",
   aro_not_valid: "no Line of Fire, Zone of Control or other reason to react (ARO Check)",
+  berserk_out_of_reach: "it could not reach Silhouette contact with its target (Berserk): it did not move",
   zone_of_control_only: "in Zone of Control without Line of Fire only Dodge or Reset",
   beyond_template_reach: "its target is beyond the template's reach",
   template_touches_ally: "an ally is under the template, so it is cancelled",
@@ -455,7 +457,7 @@ const VERB = { bs_attack: "shoots", cc_attack: "attacks in close combat", comms_
 const MOD_NAME = { range: "range", partial_cover: "Partial Cover", targeted: "Targeted", mimetism: "Mimetism", multispectral_visor: "Multispectral Visor", smoke: "through Smoke (Multispectral Visor L1)", ecm: "ECM", stunned: "Stunned",
   no_line_of_fire: "no LoF", surprise_attack: "Surprise Attack", suppressive_fire: "enemy Suppressive Fire",
   fireteam: "Fireteam Bonus",
-  martial_arts: "Martial Arts", martial_arts_opponent: "enemy Martial Arts", nanoscreen: "Nanoscreen",
+  martial_arts: "Martial Arts", berserk: "Berserk", martial_arts_opponent: "enemy Martial Arts", nanoscreen: "Nanoscreen",
   dodge: "Dodge skill MOD", enemy_dodge: "enemy Dodge MOD" };
 const MOD_CAP = 12;
 

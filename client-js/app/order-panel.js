@@ -145,6 +145,14 @@ export function createOrderPanel({ conn, ui, names, send, render, selectTrooper,
         if (notes.length) panel.append(el("div", { class: "hint", "data-coordinated-cc": target }, `With it: ${notes.join("; ")}.`));
       }
     }
+    // Berserk (alone; its whole Order): straight into contact, then a CC Attack with its MOD.
+    if (!joint) for (const [weapon, offers] of Object.entries(skills.berserk ?? {})) {
+      for (const [target, offer] of Object.entries(offers)) {
+        panel.append(button(`Berserk on ${nameOf(target)} (${weaponName(weapon)}, ${shotPreviewText(offer)})`,
+          () => declare({ type: "berserk", weapon, target, route: offer.route }, "berserk"),
+          { "data-berserk": target, title: `Moves up to ${offer.allowance}" straight into contact, then attacks in CC` }));
+      }
+    }
     const discoverTest = (x) => x.discover.length > 0;
     const discover = coordinated || all(discoverTest);
     for (const target of skills.discover) {

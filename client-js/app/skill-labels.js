@@ -2,7 +2,7 @@
 // (server/rules/armies/profiles.py), for the roster's skills line and the trooper's details.
 // A field whose value is false, 0, empty or absent is not shown.
 
-/** @type {Record<string, (value: any) => string>} */
+/** @type {Record<string, (value: any, profile?: Record<string, any>) => string>} */
 export const SKILL_LABELS = {
   tactical_awareness: () => "Tactical Awareness",
   impetuous: () => "Impetuous",
@@ -13,6 +13,9 @@ export const SKILL_LABELS = {
     ({ total: "Total", isolated: "Isolated", immobilized_b: "Immobilized-B", stunned: "Stunned" })[c] ?? c})`).join(", "),
   martial_arts: (v) => `Martial Arts L${v}`,
   total_reaction: () => "Total Reaction",
+  // issue 36, Berserk: the MOD in brackets when it has one
+  berserk: (_v, p) => (p?.berserk_mod ? `Berserk (${p.berserk_mod > 0 ? "+" : "−"}${Math.abs(p.berserk_mod)})` : "Berserk"),
+  warhorse: () => "Warhorse",
   nanoscreen: () => "Nanoscreen",
   dodge_mod: (v) => `Dodge (${v > 0 ? "+" : "−"}${Math.abs(v)})`,
   camouflage: (v) => `Camouflage (CAMO −${v})`,
@@ -52,5 +55,5 @@ export function skillsOf(profile) {
   if (!profile) return [];
   return Object.entries(SKILL_LABELS)
     .filter(([field]) => profile[field] && !(Array.isArray(profile[field]) && !profile[field].length) && !(field === "mimetism" && profile.camouflage === profile.mimetism))
-    .map(([field, label]) => label(profile[field]));
+    .map(([field, label]) => label(profile[field], profile));
 }

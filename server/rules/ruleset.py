@@ -35,6 +35,8 @@ class RulesetOptions:
     table_width: float
     table_depth: float
     rounds: int = 3
+    berserk: bool = True
+    """N4/N5 Berserk (``orders/berserk.py``); "not used in CodeOne" (wiki Berserk page, N4)."""
 
 
 OPTIONS: dict[Ruleset, RulesetOptions] = {
@@ -65,6 +67,7 @@ OPTIONS: dict[Ruleset, RulesetOptions] = {
         suppressive_fire=False,
         table_width=24.0,
         table_depth=32.0,
+        berserk=False,
     ),
 }
 

@@ -7,7 +7,8 @@ lobby (seat links, spectator link): the game starts in the first Orders Phase wi
 troopers where the test wants them (``tests.support.skirmish``: the ruleset's sample lists,
 or ``"armies": {"A": "orrery-veil"}``: a shipped list of the test's choice per side;
 ``dice``: the next faces rolled, then the seed's), so browser tests play real orders without
-depending on deployment clicks; with ``"terrain": [piece, ...]`` the table's terrain is the
+depending on deployment clicks; ``"profile_fields": {"A-t7": {"berserk": true}}`` changes those
+troopers' profiles (skills no shipped list carries yet); with ``"terrain": [piece, ...]`` the table's terrain is the
 test's own (``tests.support.scenarios.build_state``, the rules scenarios' format). The route
 exists only in this test process.
 
@@ -69,6 +70,11 @@ async def create_scenario(request: Request) -> Response:
         # The Fireteam types these troopers' profiles list (the shipped lists have none yet).
         trooper = state.trooper(TrooperId(trooper_id))
         profile = replace(trooper.profile, **{f"fireteam_{kind}": True for kind in kinds})
+        state = state.with_trooper(replace(trooper, entry=replace(trooper.entry, profile=profile)))
+    for trooper_id, fields in body.get("profile_fields", {}).items():
+        # Skills the shipped lists do not carry yet (issue 36: {"berserk": true, "berserk_mod": 3}).
+        trooper = state.trooper(TrooperId(trooper_id))
+        profile = replace(trooper.profile, **fields)
         state = state.with_trooper(replace(trooper, entry=replace(trooper.entry, profile=profile)))
     if "clock_a_s" in body:  # A's clock starts with less time than B's (a time-out soon)
         state = engine.start_clocks(state, room_settings.clock_s * 1000, now_ms())

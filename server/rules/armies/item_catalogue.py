@@ -156,14 +156,21 @@ def _multispectral_visor(item: DataItem, flags: TrooperFlags) -> NotRefereed | N
 _ECM_HACKER = re.compile(r"^\(?\s*hacker\s*-?\s*(?P<value>\d+)\s*\)?$", re.IGNORECASE)
 
 
+_GUIDED = re.compile(r"^\(?\s*guided\b", re.IGNORECASE)
+
+
 def _ecm(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
     # issue 36, what changes what a trooper sees: ECM (Hacker -3/-6) sets ``ecm_hacker``;
     # ECM (Guided ...) has nothing to act on (the engine has no Guided attacks).
-    for text in (*split_level(item.name)[1], *item.levels):
+    written = (*split_level(item.name)[1], *item.levels)
+    for text in written:
         found = _ECM_HACKER.match(text.strip())
         if found is not None and int(found.group("value")) in MIMETISM_LEVELS:
             flags.fields["ecm_hacker"] = int(found.group("value"))
             return None
+    if any(_GUIDED.match(text.strip()) for text in written):
+        return item.not_refereed("no effect here: no weapon or Hacking Program in these games "
+                                 "makes Guided attacks, so there is nothing for it to protect against")
     return item.not_refereed("played without it: the referee plays ECM (Hacker -3 or -6) only")
 
 
@@ -209,13 +216,19 @@ def _add_immunity(flags: TrooperFlags, category: str) -> None:
 
 def _immunity(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
     written = (*split_level(item.name)[1], *item.levels)
-    categories = [_IMMUNITY_CATEGORIES.get(normalise(text)) for text in written]
-    if not categories or None in categories:
+    # Immunity (Possessed): the engine has no Possessed State (no program here causes it).
+    possessed = [text for text in written if normalise(text) in ("possessed", "pos")]
+    categories = [_IMMUNITY_CATEGORIES.get(normalise(text)) for text in written
+                  if text not in possessed]
+    if None in categories or not (categories or possessed):
         return item.not_refereed("played without it: the referee plays Immunity against an "
                                  "ammunition, Isolated, Immobilized-B, Stunned or Total")
     for category in categories:
         if category is not None:
             _add_immunity(flags, category)
+    if possessed:
+        return item.not_refereed("no effect here: no Hacking Program in these games can make a "
+                                 "trooper Possessed, so there is nothing for it to protect against")
     return None
 
 
@@ -255,6 +268,18 @@ def _dodge(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
     return None
 
 
+def _berserk(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
+    """"Berserk" (no MOD) or "Berserk (+3)": the MOD its CC Attack takes (orders/berserk.py)."""
+    written = (*split_level(item.name)[1], *item.levels)
+    found = [int(m.group("value")) for text in written if (m := _SIGNED_MOD.match(text.strip()))]
+    if len(found) != len(written) or len(found) > 1:
+        return item.not_refereed("played without it: the referee plays Berserk with no MOD "
+                                 "or one MOD in brackets, such as Berserk (+3)")
+    flags.fields["berserk"] = True
+    flags.fields["berserk_mod"] = found[0] if found else 0
+    return None
+
+
 CATALOGUE: dict[str, Callable[[DataItem, TrooperFlags], NotRefereed | None]] = {
     "lieutenant": _lieutenant,
     # Fireteams (issue 36 part 1): the Fireteam types a trooper may join (orders/fireteams.py).
@@ -278,6 +303,9 @@ CATALOGUE: dict[str, Callable[[DataItem, TrooperFlags], NotRefereed | None]] = {
     "shock immunity": _shock_immunity,
     "martial arts": _levelled("martial_arts", range(1, 6), "Martial Arts"),
     "total reaction": _flag("total_reaction"),
+    # -- issue 36, Berserk: "Berserk" or "Berserk (+3)" (orders/berserk.py); Warhorse --
+    "berserk": _berserk,
+    "warhorse": _flag("warhorse"),
     "nanoscreen": _flag("nanoscreen"),
     "dodge": _dodge,
     "tactical awareness": _flag("tactical_awareness"),

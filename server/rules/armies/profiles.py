@@ -105,6 +105,14 @@ class UnitProfile:
     """Martial Arts Level (0 for none, 1-5): MODs to its CC Attacks (``combat/martial_arts.py``)."""
     total_reaction: bool = False
     """Total Reaction: its ARO BS Attacks use the weapon's full Burst (``combat/total_reaction.py``)."""
+    # -- issue 36, Berserk (orders/berserk.py) and Warhorse (orders/warhorse.py) --
+    berserk: bool = False
+    """Berserk: an Entire Order of Move (both MOV values) into Silhouette contact + CC Attack."""
+    berserk_mod: int = 0
+    """The MOD written in brackets after it ("Berserk (+3)"), applied to that CC Attack."""
+    warhorse: bool = False
+    """Warhorse: Loss of Lieutenant and Retreat! leave it Regular; it is never Isolated."""
+    # -- end Berserk, Warhorse --
     nanoscreen: bool = False
     """Nanoscreen: counts as in Partial Cover against BS Attacks (``combat/nanoscreen.py``)."""
     dodge_mod: int = 0

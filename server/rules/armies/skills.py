@@ -59,6 +59,8 @@ SKILLS: dict[str, SkillInfo] = {
         SkillInfo("climb", SkillCategory.ENTIRE_ORDER, False, True, True, False),
         SkillInfo("cautious_move", SkillCategory.ENTIRE_ORDER, False, True, True, False),
         SkillInfo("suppressive_fire", SkillCategory.ENTIRE_ORDER, False, True, False, False),
+        # Berserk (orders/berserk.py): a Long Skill (an Entire Order here), Move + CC Attack.
+        SkillInfo("berserk", SkillCategory.ENTIRE_ORDER, False, True, True, True),
         # Declared only by the ``combat_jump`` command (``orders/airborne.py``), never by
         # ``declare_skill``: hence not "usable in the active turn" as a declaration.
         SkillInfo("combat_jump", SkillCategory.ENTIRE_ORDER, False, False, True, False),
@@ -248,7 +250,21 @@ class SuppressiveFire(Skill):
     TYPE: ClassVar[str] = "suppressive_fire"
 
 
-MOVEMENT_SKILLS = (Move, CautiousMove, Jump, Climb)
+@dataclass(frozen=True, slots=True)
+class Berserk(CcAttack):
+    """[N5] Berserk (``orders/berserk.py``): one Entire Order that moves the trooper along
+    ``route``, up to both MOV values added, into Silhouette contact with ``target``, then
+    attacks it in CC with ``weapon`` and the skill's MOD. A CC Attack (so every rule of one
+    applies to it) that is also a movement (``MOVEMENT_SKILLS``). If it cannot reach contact
+    it is Idle: the trooper neither moves nor attacks."""
+
+    TYPE: ClassVar[str] = "berserk"
+    route: tuple[Point, ...]
+    facing: float | None = None
+    """Facing at the end of the route (default: the direction of its last segment)."""
+
+
+MOVEMENT_SKILLS = (Move, CautiousMove, Jump, Climb, Berserk)
 DODGE_MOVE_LIMIT = 2.0
 
 

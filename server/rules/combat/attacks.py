@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from ..armies.skills import (
     MOVEMENT_SKILLS,
     SUPPORT_SKILLS,
+    Berserk,
     BsAttack,
     CcAttack,
     CommsAttack,
@@ -30,6 +31,7 @@ from ..armies.skills import (
 from ..armies.weapons import Weapon, WeaponKind
 from ..evolve import replace
 from ..ids import TrooperId
+from ..orders import berserk
 from ..orders.declarations import acting_body, required_burst
 from ..ruleset import options
 from ..state import ActiveOrder, GameState, TrooperState
@@ -208,6 +210,10 @@ def _active_skill(state: GameState, active: TrooperState, skill: Skill, index: i
         # The same body the declaration was checked with: a trooper that moved may look
         # any way from a point of its route, whatever facing it ended the move with.
         return _active_bs_attack(state, active, skill, acting_body(order, active, at))
+    if isinstance(skill, Berserk):  # Idle when it could not reach (orders/berserk.py)
+        reason = berserk.out_of_reach(state, active, berserk.start_body(order, active), skill)
+        if reason is not None:
+            return idle(active, skill, reason)
     if isinstance(skill, CcAttack):
         return planned_cc_attack(state, active, skill, active=True)
     if isinstance(skill, Discover):

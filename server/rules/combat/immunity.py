@@ -22,6 +22,7 @@ it as Normal Ammunition" says literally; for Immunity (Total) they impose no Sta
 from __future__ import annotations
 
 from ..armies.profiles import UnitProfile
+from ..orders.warhorse import never_isolated
 from .ammunition import Ammunition
 
 TOTAL = "total"
@@ -50,4 +51,6 @@ def immune_to_state(profile: UnitProfile, state: str) -> bool:
     if state not in STATE_IMMUNITIES:
         raise ValueError(f"unknown State {state!r}")
     categories = _categories(profile)
+    if state == "isolated" and never_isolated(profile):  # Warhorse (orders/warhorse.py)
+        return True
     return state in categories or TOTAL in categories

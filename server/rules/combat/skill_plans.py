@@ -6,9 +6,10 @@ Discover, Dodge or Reset roll, or the Idle a skill becomes when a Requirement fa
 
 from __future__ import annotations
 
-from ..armies.skills import BsAttack, CcAttack, CommsAttack, Discover, ForwardObserver, Skill
+from ..armies.skills import Berserk, BsAttack, CcAttack, CommsAttack, Discover, ForwardObserver, Skill
 from ..armies.weapons import Weapon
 from ..ids import TrooperId, WeaponId
+from ..orders import berserk
 from ..orders.declarations import coordinated_cc_burst
 from ..orders.fireteams import grants_sixth_sense
 from ..ruleset import options
@@ -100,7 +101,8 @@ def planned_cc_attack(state: GameState, attacker: TrooperState, skill: CcAttack,
     roll = PlannedRoll(
         trooper=attacker.id, active=active, skill="cc_attack", target=target.id,
         weapon=weapon.id, attribute="CC", base=attacker.profile.cc,
-        mods=martial_arts.attack_mods(attacker.profile),  # its Opponent MOD: attacks.py
+        mods=martial_arts.attack_mods(attacker.profile)  # its Opponent MOD: attacks.py
+        + (berserk.attack_mods(skill, attacker) if isinstance(skill, Berserk) else ()),
         burst=burst + martial_arts.burst_bonus(attacker.profile),
         against_marker=_camouflaged(state, target.id),
     )

@@ -43,6 +43,7 @@ from ..previews import preview, shown
 from ..state import ActiveOrder, GameState, OrderStep, OrderType, TrooperState
 from ..table.geometry import Point, in_base_contact
 from .accepted import SHOOTING, accepted, carried_weapons
+from .berserk import berserk_offers
 from .fireteams import restrict_members
 
 ROUTE_SKILLS = ("move", "cautious_move", "jump", "climb")
@@ -150,6 +151,8 @@ def _trooper_skills(state: GameState, side: Side, order: ActiveOrder) -> dict[st
         if (targets := [t.id for t in enemies
                         if "comms_attack" in allowed and legal(CommsAttack(program, t.id))])
     }
+    # Berserk (orders/berserk.py): a route straight into contact, with the CC roll's preview.
+    result["berserk"] = berserk_offers(state, side, trooper, allowed, legal)
     result.update(_treatments(state, side, trooper, allowed, legal))
     result["forward_observer"] = _marks(state, side, trooper, enemies, allowed, legal)
     # Place Deployable: each Mine with a use left, to place touching the trooper at a point

@@ -21,6 +21,7 @@ from ..armies.skills import (
     DODGE_MOVE_LIMIT,
     MOVEMENT_SKILLS,
     SUPPORT_SKILLS,
+    Berserk,
     BsAttack,
     CautiousMove,
     CcAttack,
@@ -63,7 +64,7 @@ from ..table.engaged import check_engaged_may_declare
 from ..table.geometry import Body, Point, in_base_contact
 from ..table.line_of_fire import has_line_of_fire
 from ..table.routes import check_route
-from . import super_jump
+from . import berserk, super_jump
 from .climbing_plus import climbs_while_moving
 from .command_tokens import check_coordinated_skills
 from .declarations import acting_body, coordinated, on_path, required_burst, supports_coordinated_cc
@@ -107,7 +108,7 @@ def decide_declare_skill(state: GameState, side: Side, command: DeclareSkill) ->
     trooper = state.trooper(order.trooper)
     check_active_skill(state, order, trooper, skill)
     # The Peripherals' routes are judged with the Controller at the end of its own.
-    moved, _ = _carried_out(trooper, order.path, skill)
+    moved, _ = _carried_out(state, trooper, order.path, skill)
     _check_peripheral_skills(state.with_trooper(moved), order, skill, command.peripherals)
     return [SkillDeclared(order.number, trooper.id, len(order.skills) + 1, skill, command.peripherals)]
 
@@ -154,7 +155,7 @@ def _check_peripheral_skills(
         peripheral_order = order.for_trooper(entry.trooper)
         peripheral = table.trooper(entry.trooper)
         check_active_skill(table, peripheral_order, peripheral, entry.skill)
-        moved, _ = _carried_out(peripheral, peripheral_order.path, entry.skill)
+        moved, _ = _carried_out(table, peripheral, peripheral_order.path, entry.skill)
         table = table.with_trooper(moved)
     check_coordinated_skills(state, order, skill, declared)
 
@@ -209,6 +210,8 @@ def unmet_requirement(state: GameState, order: ActiveOrder, trooper: TrooperStat
                 problem = template_area(state, trooper, shooter, weapon, target).problem
                 if problem is not None:
                     return problem
+    elif isinstance(skill, Berserk):  # judged where it stands, before it moves
+        return berserk.out_of_reach(state, trooper, trooper.body(), skill)
     elif isinstance(skill, CcAttack) and not supports_coordinated_cc(state, order, trooper.id, skill):
         if not in_base_contact(trooper.body(), _named(state, skill.target).body()):
             return "not_in_base_contact"
@@ -242,7 +245,10 @@ def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperSta
     check_immobilized_may_declare(state, trooper, skill, in_aro=False)
     check_stunned_may_declare(trooper, skill)
     check_engaged_may_declare(state, trooper, skill, in_aro=False)
-    if isinstance(skill, MOVEMENT_SKILLS):
+    if isinstance(skill, Berserk):  # a movement and a CC Attack (orders/berserk.py)
+        berserk.check_declaration(state, trooper, skill, obstacles(state, trooper.id, mover=trooper.side))
+        _check_cc_attack(state, order, trooper, skill.weapon, skill.target)
+    elif isinstance(skill, MOVEMENT_SKILLS):
         _check_movement(state, order, trooper, skill.route, skill)
         check_impetuous_route(state, order, trooper, skill, skill.route)
     elif isinstance(skill, BsAttack):
@@ -450,13 +456,13 @@ def _check_comms_attack(state: GameState, trooper: TrooperState, skill: CommsAtt
 def apply_skill_declared(state: GameState, event: SkillDeclared) -> GameState:
     order = state.order
     assert order is not None
-    trooper, path = _carried_out(state.trooper(event.trooper), order.path, event.skill)
+    trooper, path = _carried_out(state, state.trooper(event.trooper), order.path, event.skill)
     state = state.with_trooper(trooper)
     skills = dict(order.peripheral_skills)
     paths = dict(order.peripheral_paths)
     for entry in event.peripherals:
         peripheral, paths[entry.trooper] = _carried_out(
-            state.trooper(entry.trooper), paths[entry.trooper], entry.skill
+            state, state.trooper(entry.trooper), paths[entry.trooper], entry.skill
         )
         state = state.with_trooper(peripheral)
         skills[entry.trooper] = (*skills.get(entry.trooper, ()), entry.skill)
@@ -474,9 +480,12 @@ def apply_skill_declared(state: GameState, event: SkillDeclared) -> GameState:
 
 
 def _carried_out(
-    trooper: TrooperState, path: tuple[Point, ...], skill: Skill
+    state: GameState, trooper: TrooperState, path: tuple[Point, ...], skill: Skill
 ) -> tuple[TrooperState, tuple[Point, ...]]:
-    """A movement places the trooper at the end of its route and extends its path."""
+    """A movement places the trooper at the end of its route and extends its path; a Berserk
+    that cannot reach its target is an Idle, and the trooper stays (orders/berserk.py)."""
+    if isinstance(skill, Berserk) and berserk.out_of_reach(state, trooper, trooper.body(), skill):
+        return trooper, path
     if isinstance(skill, MOVEMENT_SKILLS) and len(skill.route) > 1:
         route = skill.route
         facing = skill.facing if skill.facing is not None else _heading(route[-2], route[-1])

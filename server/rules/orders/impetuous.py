@@ -33,7 +33,7 @@ from ..table.routes import route_length
 from ..table.terrain import Zone
 
 ATTACKS = frozenset({"bs_attack", "cc_attack", "comms_attack"})
-FIRST_SKILLS = frozenset({"move", "dodge", "idle", "jump", "climb", *ATTACKS})
+FIRST_SKILLS = frozenset({"move", "dodge", "idle", "jump", "climb", "berserk", *ATTACKS})
 """What an Impetuous activation may declare first."""
 AFTER_MOVE = frozenset({"move", "dodge", "idle", *ATTACKS})
 """What may follow a Move; after any other first skill only Move or Idle may."""

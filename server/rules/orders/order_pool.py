@@ -24,6 +24,7 @@ from ..reasons import Reason
 from ..ruleset import options
 from ..state import ActiveOrder, GameState, OrderCount, OrderStep, OrderType, Phase, TrooperState
 from ..table.geometry import Point
+from . import warhorse
 from .fireteams import solo_activation
 from .named_troopers import own_trooper
 
@@ -45,7 +46,8 @@ def count_orders(state: GameState, side: Side) -> OrdersCounted:
         profile = trooper.profile
         group = trooper.entry.combat_group
         pools.setdefault(group, 0)
-        if profile.training is Training.REGULAR and not lost_lieutenant and not trooper.isolated:
+        regular = not lost_lieutenant or warhorse.keeps_regular(profile)
+        if profile.training is Training.REGULAR and regular and not trooper.isolated:
             pools[group] += 1
         else:
             irregular.append(trooper.id)

@@ -20,6 +20,7 @@ from ..combat.courage import ignores_retreat
 from ..decision import require
 from ..reasons import Reason
 from ..state import GameState, TrooperState
+from . import warhorse
 
 RETREAT_SHARE = Fraction(1, 4)
 """Retreat! when the surviving army is worth 25% of its points or less (DIGEST 11.4)."""
@@ -41,8 +42,9 @@ def retreat_threshold(army_points: int) -> int:
 
 def in_retreat(state: GameState, trooper: TrooperState) -> bool:
     """Its army is in Retreat! and it is not a trooper with Courage, which never enters the
-    Retreat! State (``combat/courage.py``)."""
-    return trooper.side in state.retreat and not ignores_retreat(trooper)
+    Retreat! State (``combat/courage.py``), or with Warhorse (``warhorse.py``)."""
+    return (trooper.side in state.retreat and not ignores_retreat(trooper)
+            and not warhorse.ignores_retreat(trooper.profile))
 
 
 def check_retreat_may_declare(state: GameState, trooper: TrooperState, skill: Skill,

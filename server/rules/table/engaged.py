@@ -3,8 +3,8 @@
 Engaged is not stored: it is read from the table. A trooper is Engaged while its base
 touches the base of an enemy model on the table that is not in a Null state (an Unconscious
 enemy does not hold it in close combat; a Camouflage Marker cannot be contacted as such,
-DIGEST 12). While Engaged a trooper may declare only CC Attack, Dodge, Idle or Reset in its
-Active Turn, and only CC Attack, Dodge or Reset in ARO; it makes no Guts Roll (DIGEST 7.8);
+DIGEST 12). While Engaged a trooper may declare only Berserk, CC Attack, Dodge, Idle or Reset
+in its Active Turn, and only CC Attack, Dodge or Reset in ARO; it makes no Guts Roll (DIGEST 7.8);
 a successful Dodge may move it out of contact (DIGEST 6.3).
 """
 
@@ -17,11 +17,11 @@ from ..reasons import Reason
 from ..state import GameState, TrooperState
 from .geometry import in_base_contact
 
-ACTIVE_SKILLS = frozenset({"cc_attack", "dodge", "idle", "reset"})
+ACTIVE_SKILLS = frozenset({"berserk", "cc_attack", "dodge", "idle", "reset"})
 """What an Engaged trooper may declare in its Active Turn (DIGEST 8, Engaged row)."""
 ARO_SKILLS = frozenset({"cc_attack", "dodge", "reset"})
 """What an Engaged trooper may declare in ARO."""
-_SHOWN = {"cc_attack": "CC Attack", "dodge": "Dodge", "idle": "Idle", "reset": "Reset"}
+_SHOWN = {"berserk": "Berserk", "cc_attack": "CC Attack", "dodge": "Dodge", "idle": "Idle", "reset": "Reset"}
 """The skills above as the players' rules name them (the messages never show type ids)."""
 
 
@@ -47,7 +47,8 @@ def check_engaged_may_declare(state: GameState, trooper: TrooperState, skill: Sk
     allowed = ARO_SKILLS if in_aro else ACTIVE_SKILLS
     if skill.TYPE in allowed or not is_engaged(state, trooper):
         return
-    shown = [_SHOWN[skill_type] for skill_type in sorted(allowed)]
+    shown = [_SHOWN[skill_type] for skill_type in sorted(allowed)
+             if skill_type != "berserk" or trooper.profile.berserk]  # named to those who have it
     names = f"{', '.join(shown[:-1])} or {shown[-1]}"
     require(
         False,

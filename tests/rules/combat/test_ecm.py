@@ -53,7 +53,9 @@ def test_a_comms_attack_on_a_trooper_with_ecm_takes_its_mod(value: int) -> None:
 @pytest.mark.parametrize(("levels", "fields", "text"), [
     (("Hacker -3",), {"ecm_hacker": 3}, None),
     (("(Hacker -6)",), {"ecm_hacker": 6}, None),
-    (("Guided -6",), {}, "ECM Guided -6 — played without it: the referee plays ECM (Hacker -3 "
+    (("Guided -6",), {}, "ECM Guided -6 — no effect here: no weapon or Hacking Program in these "
+                         "games makes Guided attacks, so there is nothing for it to protect against"),
+    (("Jammer -3",), {}, "ECM Jammer -3 — played without it: the referee plays ECM (Hacker -3 "
                          "or -6) only"),
 ])
 def test_the_catalogue_reads_ecm_against_hackers_only(levels: tuple[str, ...],

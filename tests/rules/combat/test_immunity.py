@@ -153,5 +153,17 @@ def test_the_catalogue_gathers_two_immunities_and_names_an_unknown_one() -> None
     apply_item(DataItem(ItemKind.SKILL, "Immunity (Shock)"), flags)
     apply_item(DataItem(ItemKind.SKILL, "Immunity (AP)"), flags)
     assert flags.fields == {"immunities": ["Shock", "AP"]}
-    note = apply_item(DataItem(ItemKind.SKILL, "Immunity (POS)"), flags)
-    assert note is not None and note.text.startswith("Immunity POS — played without it")
+    note = apply_item(DataItem(ItemKind.SKILL, "Immunity (XYZ)"), flags)
+    assert note is not None and note.text.startswith("Immunity XYZ — played without it")
+
+
+@pytest.mark.parametrize("written", ["Immunity (Possessed)", "Immunity (POS)"])
+def test_immunity_possessed_is_named_with_why_it_does_nothing_here(written: str) -> None:
+    """DIGEST 8 lists Possessed among the Null States; no program here causes it, so the
+    catalogue says so in the players' words (docs/rules-decisions/skills.md "Immunity")."""
+    flags = TrooperFlags()
+    note = apply_item(DataItem(ItemKind.SKILL, written), flags)
+    assert flags.fields == {}
+    assert note is not None and note.text.endswith(
+        "no effect here: no Hacking Program in these games can make a trooper Possessed, so "
+        "there is nothing for it to protect against")
