@@ -107,6 +107,7 @@ export function drawTable(root, view, role, ui, options, onClick, onSelect) {
   g.append(svg("rect", { x: 0, y: 0, width, height: depth, fill: "#46623f", stroke: "#cfd8c8", "stroke-width": 0.12 }));
   drawEdgeTicks(g, width, depth);
   drawZones(g, state, depth);
+  drawSpecialTerrain(g, state);
   drawTerrain(g, state, depth);
   drawVisibilityZones(g, state);
   // Fireteams (open information): a ring round each member (solid for the leader, dashed for the
@@ -127,7 +128,9 @@ export function drawTable(root, view, role, ui, options, onClick, onSelect) {
   if (selected?.position) {
     const [x, y] = selected.position;
     g.append(svg("circle", { cx: x, cy: y, r: ZOC_RADIUS, fill: "none", stroke: "#ff0", "stroke-dasharray": "0.5 0.5", "stroke-width": 0.08, id: "zoc" }));
-    const mov = firstMov(selected.profile);
+    // In its Order, the reach options give (Special Terrain's MOD and the Terrain bonus included).
+    const offered = selected.id === state.order?.trooper ? options?.skills?.allowances?.move : undefined;
+    const mov = typeof offered === "number" ? offered : firstMov(selected.profile);
     if (mov) g.append(svg("circle", { cx: x, cy: y, r: mov, fill: "#8f8", opacity: 0.12, id: "move-range" }));
     for (const seen of options?.sight?.[selected.id] ?? []) {
       const target = view.trooper(seen);
@@ -215,6 +218,19 @@ function drawZones(g, state, depth) {
 
 /** Terrain: a shadow that grows with height, the footprint shaded by kind and height, a
  * label with its name and height in inches, and a tooltip naming it as the rules do. */
+/** Special Terrain areas (open information): a hatched footprint on the ground, green
+ * for Difficult, red for Very Difficult, its name, MOV Difficulty and Type in a tooltip. */
+function drawSpecialTerrain(g, state) {
+  const TYPES = { aquatic: "Aquatic", desert: "Desert", jungle: "Jungle", mountain: "Mountain", zero_g: "Zero-G" };
+  for (const area of state.table.special_terrain ?? []) {
+    const very = area.difficulty === "very_difficult";
+    const node = svg("polygon", { points: area.polygon.map((p) => p.join(",")).join(" "), fill: very ? "#7a2f2f" : "#3f6b3a", opacity: 0.45,
+      stroke: very ? "#e07a7a" : "#9fd68f", "stroke-width": 0.12, "stroke-dasharray": "0.5 0.25", "data-special-terrain": area.id, "data-difficulty": area.difficulty });
+    node.append(svg("title", {}, `${area.name}: ${very ? "Very Difficult" : "Difficult"} Terrain (${TYPES[area.terrain_type] ?? area.terrain_type}): entering it ends a move; inside, MOV -1 inch${very ? " and one movement per Order" : ""}, unless the trooper has Terrain of its Type`));
+    g.append(node);
+  }
+}
+
 /** Smoke (grey) and Eclipse (dark) Zero Visibility Zones: circles that block LoF until the States Phase. */
 function drawVisibilityZones(g, state) {
   for (const z of state.table.zones ?? []) {
