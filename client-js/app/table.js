@@ -218,14 +218,14 @@ function drawZones(g, state, depth) {
 
 /** Terrain: a shadow that grows with height, the footprint shaded by kind and height, a
  * label with its name and height in inches, and a tooltip naming it as the rules do. */
-/** Special Terrain areas (open information): a hatched footprint on the ground, green
- * for Difficult, red for Very Difficult, its name, MOV Difficulty and Type in a tooltip. */
+/** Special Terrain areas (open information): a dashed footprint on the ground,
+ * ochre for Difficult, red for Very Difficult, its name, MOV Difficulty and Type in a tooltip. */
 function drawSpecialTerrain(g, state) {
   const TYPES = { aquatic: "Aquatic", desert: "Desert", jungle: "Jungle", mountain: "Mountain", zero_g: "Zero-G" };
   for (const area of state.table.special_terrain ?? []) {
     const very = area.difficulty === "very_difficult";
-    const node = svg("polygon", { points: area.polygon.map((p) => p.join(",")).join(" "), fill: very ? "#7a2f2f" : "#3f6b3a", opacity: 0.45,
-      stroke: very ? "#e07a7a" : "#9fd68f", "stroke-width": 0.12, "stroke-dasharray": "0.5 0.25", "data-special-terrain": area.id, "data-difficulty": area.difficulty });
+    const node = svg("polygon", { points: area.polygon.map((p) => p.join(",")).join(" "), fill: very ? "#b0413e" : "#c9a94a", opacity: 0.4,
+      stroke: very ? "#f0a0a0" : "#f2dc8c", "stroke-width": 0.12, "stroke-dasharray": "0.5 0.25", "data-special-terrain": area.id, "data-difficulty": area.difficulty });
     node.append(svg("title", {}, `${area.name}: ${very ? "Very Difficult" : "Difficult"} Terrain (${TYPES[area.terrain_type] ?? area.terrain_type}): entering it ends a move; inside, MOV -1 inch${very ? " and one movement per Order" : ""}, unless the trooper has Terrain of its Type`));
     g.append(node);
   }
@@ -631,6 +631,10 @@ function renderLegend(state) {
       Troopers are cylinders as tall as their Silhouette (S1 ${s1}, S2 ${s2}, S5 ${s5}): Line of Fire passes over a piece lower than both
       the trooper looking and its target, so a 1" wall hides no one standing behind it; a piece taller than them blocks it.
       The server decides: ask it with the Ruler.</div></div>
+    ${(state.table.special_terrain ?? []).length ? `<div class="lg-section"><b>Special Terrain</b>
+      <div>${swatch("#c9a94a", "opacity:.6")}Difficult ${swatch("#b0413e", "opacity:.6")}Very Difficult</div>
+      <div class="lg-note">Entering one ends a trooper's move; inside, MOV is 1 inch less (Very Difficult: one move per Order),
+      unless it has Terrain of the area's Type (tooltip). It blocks neither sight nor bases.</div></div>` : ""}
     <div class="lg-section"><b>Deployment zones</b>${zones.length ? zones.map(([side, zone]) => `<div>${swatch(sideColour(side).fill, "opacity:.5")}Player ${side}: ${zone}</div>`).join("")
       : "<div>Shown once the roll-off settles who deploys where.</div>"}</div>
     <div class="lg-section"><b>Troopers</b>

@@ -1,6 +1,7 @@
-"""Special Terrain areas and the Terrain skill (infinitythewiki "Difficult Terrain", "Very
-Difficult Terrain", "Special Terrain", "Terrain"). docs/rules-decisions/deployment-skills.md
-"Terrain".
+"""DIGEST 9 (Move, Cautious Movement, Jump, Climb measured against MOV) and DIGEST 2 (MOV)
+inside Special Terrain areas, and the Terrain skill (infinitythewiki "Difficult Terrain",
+"Very Difficult Terrain", "Special Terrain", "Terrain"). docs/rules-decisions/
+deployment-skills.md "Terrain".
 
 The wiki's example: a trooper with MOV 4-2 outside a Difficult Terrain area Moves into
 contact with it, and its movement ends there even with MOV left; to go on it needs a new
