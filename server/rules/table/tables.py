@@ -128,6 +128,10 @@ def parse_table(data: Any) -> TableLayout:
     terrain = _terrain(doc.get("terrain"), width, depth)
     areas = _special_terrain(doc.get("special_terrain", []), width, depth,
                              sum(len(p.polygon) for p in terrain))
+    if areas and Ruleset.CODEONE in rulesets:
+        # The wiki marks Special Terrain and Terrain as N5 rules that CodeOne does not use.
+        raise TableError("special_terrain", "CodeOne plays without Special Terrain: only an "
+                         "n5 table may have areas")
     table = Table(width, depth, terrain, id=table_id, title=title, special_terrain=areas)
     return TableLayout(table, zones, rulesets, description)
 

@@ -142,6 +142,11 @@ def test_a_table_file_declares_special_terrain_areas_and_a_bad_one_is_named() ->
     assert [a["type"] for a in document["special_terrain"]] == ["aquatic", "aquatic"]
     again = parse_table(document)
     assert again.table.special_terrain == table_catalogue.layout("n5-cargo-terminus").table.special_terrain
+    codeone = {**table_catalogue.layout("sample-open-codeone").document(),
+               "special_terrain": document["special_terrain"][:1]}
+    with pytest.raises(TableError) as refused:
+        parse_table(codeone)
+    assert refused.value.path == "special_terrain" and "CodeOne" in refused.value.problem
     document["special_terrain"][1]["difficulty"] = "impassable"
     with pytest.raises(TableError) as refused:
         parse_table(document)
