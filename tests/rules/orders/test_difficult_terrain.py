@@ -151,3 +151,34 @@ def test_a_table_file_declares_special_terrain_areas_and_a_bad_one_is_named() ->
     with pytest.raises(TableError) as refused:
         parse_table(document)
     assert refused.value.path == "special_terrain[1].difficulty"
+
+
+def _impetuous(razorback: tuple[float, float]) -> GameState:
+    """B's Razorback Berserker (Impetuous, MOV 4-4, S2) in its Impetuous activation, playing
+    first from the south; A's zone (y 36-48), the enemy's, is north; the swamp as above."""
+    from tests.support.scenarios import build_state
+    swamp = {"id": "swamp", "name": "Swamp", "polygon": [list(p) for p in SWAMP],
+             "difficulty": "difficult", "terrain_type": "aquatic"}
+    state = build_state({"ruleset": "n5", "terrain": [], "first": "B", "special_terrain": [swamp],
+                         "placements": {"B-t6": [*razorback, 90], "A-t7": [44, 44, 270],
+                                        "B-t1": [2, 2, 90]}})
+    state, _ = play(state, Side.B, {"type": "activate", "trooper": "B-t6", "order": "impetuous"})
+    return state
+
+
+def test_digest_3_6_an_impetuous_move_inside_difficult_terrain_owes_mov_minus_one() -> None:
+    state = _impetuous((24.0, 18.0))
+    skills = seat_options(state, Side.B)["skills"]
+    assert isinstance(skills, dict) and isinstance(skills["impetuous"], dict)
+    assert skills["impetuous"]["full_mov"]["move"] == 3.0
+    move = {"type": "move", "route": [[24.0, 18.0], [24.0, 21.0]]}
+    assert isinstance(engine.decide(state, Side.B, parse_command(
+        {"type": "declare_skill", "skill": move})), Accepted)
+
+
+def test_digest_3_6_an_impetuous_move_that_enters_difficult_terrain_ends_there_short_of_its_mov() -> None:
+    state = _impetuous((24.0, 13.0))
+    edge = 16.0 - state.trooper(TrooperId("B-t6")).body().radius
+    move = {"type": "move", "route": [[24.0, 13.0], [24.0, edge]]}
+    assert isinstance(engine.decide(state, Side.B, parse_command(
+        {"type": "declare_skill", "skill": move})), Accepted)
