@@ -13,7 +13,7 @@ catalogue names it "not refereed"). docs/rules-decisions/deployment-skills.md "T
 from __future__ import annotations
 
 from ..armies.profiles import UnitProfile
-from ..table.special_terrain import TERRAIN_TYPE_NAMES, SpecialTerrainArea, TerrainType
+from ..table.special_terrain import SpecialTerrainArea
 
 TERRAIN_BONUS = 1
 """Inches added to the first MOV value inside an area of the trooper's Type."""
@@ -23,13 +23,3 @@ def masters(profile: UnitProfile, area: SpecialTerrainArea) -> bool:
     """Whether the trooper's Terrain skill covers the area's Type of Terrain."""
     return area.terrain_type in profile.terrain
 
-
-def is_total(types: tuple[TerrainType, ...]) -> bool:
-    return set(types) == set(TerrainType)
-
-
-def terrain_label(types: tuple[TerrainType, ...]) -> str:
-    """The skill as a profile writes it: "Terrain (Total)", "Terrain (Jungle)"."""
-    if is_total(types):
-        return "Terrain (Total)"
-    return f"Terrain ({', '.join(TERRAIN_TYPE_NAMES[t] for t in types)})"
