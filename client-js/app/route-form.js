@@ -26,6 +26,10 @@ export function createRouteForm({ conn, ui, names, render, declare, named, troop
 
   /** Movement allowance of the next movement skill, as the rules core counts it. */
   function allowance(t, skillsSoFar, skill) {
+    // options say it when an Order is open (Special Terrain included): the rules' own figure.
+    const skills = conn.currentOptions()?.skills;
+    const offered = (t.id === conn.view.state.order?.trooper ? skills : skills?.peripherals?.[t.id])?.allowances?.[skill];
+    if (typeof offered === "number") return offered;
     const mov = t.profile?.mov ?? [0, 0];
     if (skill === "jump" && !t.profile?.super_jump) return mov[0] + 2; // Super-Jump: a MOV value, as a Move
     const movedBefore = skillsSoFar.some((s) => Array.isArray(s.route) && s.type !== "dodge");

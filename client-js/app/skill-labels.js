@@ -29,6 +29,9 @@ export const SKILL_LABELS = {
   chain_of_command: () => "Chain of Command",
   climbing_plus: () => "Climbing Plus",
   super_jump: () => "Super-Jump",
+  // issue 36, Terrain (the skill) and Special Terrain areas
+  terrain: (v) => (v.length === 5 ? "Terrain (Total)" : `Terrain (${v.map((/** @type {string} */ t) =>
+    ({ aquatic: "Aquatic", desert: "Desert", jungle: "Jungle", mountain: "Mountain", zero_g: "Zero-G" })[t] ?? t).join(", ")})`),
   sixth_sense: () => "Sixth Sense",
   hacker: () => "Hacker",
   // issue 36, Specialist troopers

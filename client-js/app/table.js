@@ -107,6 +107,7 @@ export function drawTable(root, view, role, ui, options, onClick, onSelect) {
   g.append(svg("rect", { x: 0, y: 0, width, height: depth, fill: "#46623f", stroke: "#cfd8c8", "stroke-width": 0.12 }));
   drawEdgeTicks(g, width, depth);
   drawZones(g, state, depth);
+  drawSpecialTerrain(g, state);
   drawTerrain(g, state, depth);
   drawVisibilityZones(g, state);
   // Fireteams (open information): a ring round each member (solid for the leader, dashed for the
@@ -129,7 +130,9 @@ export function drawTable(root, view, role, ui, options, onClick, onSelect) {
   if (selected?.position) {
     const [x, y] = selected.position;
     g.append(svg("circle", { cx: x, cy: y, r: ZOC_RADIUS, fill: "none", stroke: "#ff0", "stroke-dasharray": "0.5 0.5", "stroke-width": 0.08, id: "zoc" }));
-    const mov = firstMov(selected.profile);
+    // In its Order, the reach options give (Special Terrain's MOD and the Terrain bonus included).
+    const offered = selected.id === state.order?.trooper ? options?.skills?.allowances?.move : undefined;
+    const mov = typeof offered === "number" ? offered : firstMov(selected.profile);
     if (mov) g.append(svg("circle", { cx: x, cy: y, r: mov, fill: "#8f8", opacity: 0.12, id: "move-range" }));
     for (const seen of options?.sight?.[selected.id] ?? []) {
       const target = view.trooper(seen);
@@ -218,6 +221,19 @@ function drawZones(g, state, depth) {
 
 /** Terrain: a shadow that grows with height, the footprint shaded by kind and height, a
  * label with its name and height in inches, and a tooltip naming it as the rules do. */
+/** Special Terrain areas (open information): a dashed footprint on the ground,
+ * ochre for Difficult, red for Very Difficult, its name, MOV Difficulty and Type in a tooltip. */
+function drawSpecialTerrain(g, state) {
+  const TYPES = { aquatic: "Aquatic", desert: "Desert", jungle: "Jungle", mountain: "Mountain", zero_g: "Zero-G" };
+  for (const area of state.table.special_terrain ?? []) {
+    const very = area.difficulty === "very_difficult";
+    const node = svg("polygon", { points: area.polygon.map((p) => p.join(",")).join(" "), fill: very ? "#b0413e" : "#c9a94a", opacity: 0.4,
+      stroke: very ? "#f0a0a0" : "#f2dc8c", "stroke-width": 0.12, "stroke-dasharray": "0.5 0.25", "data-special-terrain": area.id, "data-difficulty": area.difficulty });
+    node.append(svg("title", {}, `${area.name}: ${very ? "Very Difficult" : "Difficult"} Terrain (${TYPES[area.terrain_type] ?? area.terrain_type}): entering it ends a move; inside, MOV -1 inch${very ? " and one movement per Order" : ""}, unless the trooper has Terrain of its Type`));
+    g.append(node);
+  }
+}
+
 /** Smoke (grey) and Eclipse (dark) Zero Visibility Zones: circles that block LoF until the States Phase. */
 function drawVisibilityZones(g, state) {
   for (const z of state.table.zones ?? []) {
@@ -640,6 +656,10 @@ function renderLegend(state) {
       Troopers are cylinders as tall as their Silhouette (S1 ${s1}, S2 ${s2}, S5 ${s5}): Line of Fire passes over a piece lower than both
       the trooper looking and its target, so a 1" wall hides no one standing behind it; a piece taller than them blocks it.
       The server decides: ask it with the Ruler.</div></div>
+    ${(state.table.special_terrain ?? []).length ? `<div class="lg-section"><b>Special Terrain</b>
+      <div>${swatch("#c9a94a", "opacity:.6")}Difficult ${swatch("#b0413e", "opacity:.6")}Very Difficult</div>
+      <div class="lg-note">Entering one ends a trooper's move; inside, MOV is 1 inch less (Very Difficult: one move per Order),
+      unless it has Terrain of the area's Type (tooltip). It blocks neither sight nor bases.</div></div>` : ""}
     <div class="lg-section"><b>Deployment zones</b>${zones.length ? zones.map(([side, zone]) => `<div>${swatch(sideColour(side).fill, "opacity:.5")}Player ${side}: ${zone}</div>`).join("")
       : "<div>Shown once the roll-off settles who deploys where.</div>"}</div>
     <div class="lg-section"><b>Troopers</b>

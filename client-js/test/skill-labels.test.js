@@ -24,3 +24,9 @@ test("a Multispectral Visor is named with its level", () => {
 test("ECM is named with the Hacker MOD it imposes", () => {
   assert.deepEqual(skillsOf({ ecm_hacker: 3 }), ["ECM (Hacker −3)"]);
 });
+
+test("Terrain is named with its Type, or Total when it covers all five; none without it", () => {
+  assert.deepEqual(skillsOf({ terrain: ["aquatic", "desert", "jungle", "mountain", "zero_g"] }), ["Terrain (Total)"]);
+  assert.deepEqual(skillsOf({ terrain: ["zero_g"] }), ["Terrain (Zero-G)"]);
+  assert.deepEqual(skillsOf({ terrain: [] }), []);
+});

@@ -9,7 +9,8 @@ or ``"armies": {"A": "orrery-veil"}``: a shipped list of the test's choice per s
 ``dice``: the next faces rolled, then the seed's), so browser tests play real orders without
 depending on deployment clicks; ``"profile_fields": {"A-t7": {"berserk": true}}`` changes those
 troopers' profiles (skills no shipped list carries yet); with ``"terrain": [piece, ...]`` the table's terrain is the
-test's own (``tests.support.scenarios.build_state``, the rules scenarios' format). The route
+test's own (``tests.support.scenarios.build_state``, the rules scenarios' format), and so are
+its Special Terrain areas with ``"special_terrain": [area, ...]``. The route
 exists only in this test process.
 
 ``POST /test/army_code`` with ``{"faction": 901, "slug": "lantern-accord", "name": "...",
@@ -58,9 +59,12 @@ async def create_scenario(request: Request) -> Response:
     room_settings = RoomSettings(ruleset, float(body.get("aro_window_s", 30)), "public",
                                  fixed_seed=int(body.get("seed", 1)),
                                  clock_s=int(body.get("clock_s", 0)))
-    if "terrain" in body:  # the test's own terrain pieces, as a rules scenario's setup
+    if "terrain" in body or "special_terrain" in body:  # the test's own table, as a rules
+        # scenario's setup: terrain pieces and Special Terrain areas
         state = build_state({"ruleset": ruleset, "seed": int(body.get("seed", 1)),
-                             "terrain": body["terrain"], "placements": body["placements"],
+                             **{key: body[key] for key in ("terrain", "special_terrain")
+                                if key in body},
+                             "placements": body["placements"],
                              "dice": [int(d) for d in body.get("dice", ())]})
     else:
         state = skirmish(placements, ruleset=ruleset, seed=int(body.get("seed", 1)),

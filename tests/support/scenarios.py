@@ -40,6 +40,7 @@ from server.rules.ids import Side, TrooperId
 from server.rules.orders.sequence import automatic_events
 from server.rules.plain import FormatError, from_plain, to_plain
 from server.rules.state import GameState, TrooperState
+from server.rules.table.special_terrain import SpecialTerrainArea
 from server.rules.table.terrain import Table, TerrainPiece
 
 SCENARIO_DIR = Path(__file__).resolve().parent.parent / "rules" / "scenarios"
@@ -51,7 +52,7 @@ TOLERANCE = 1e-6
 """Numbers in expectations match within this (positions and facings are floats)."""
 
 SCENARIO_KEYS = {"title", "rules", "setup", "steps", "dice_left"}
-SETUP_KEYS = {"ruleset", "seed", "first", "armies", "terrain", "placements", "troopers", "dice"}
+SETUP_KEYS = {"ruleset", "seed", "first", "armies", "terrain", "special_terrain", "placements", "troopers", "dice"}
 STEP_KEYS = {"as", "command", "events", "rejected", "state", "dice", "note"}
 
 
@@ -115,7 +116,8 @@ def build_state(setup: Mapping[str, Any]) -> GameState:
     Made of real events applied by the real engine (armies chosen, initiative settled,
     troopers deployed, deployment ended), then the automatic Tactical Phase. Deployment-zone
     rules are bypassed so troopers stand exactly where the scenario wants; ``terrain``
-    replaces the table's pieces and ``troopers`` overrides fields of trooper states (for
+    replaces the table's pieces, ``special_terrain`` its Special Terrain areas, and
+    ``troopers`` overrides fields of trooper states (for
     example ``{"condition": "unconscious", "wounds": 1}``) before the Order Count.
     """
     ruleset = setup.get("ruleset", "codeone")
@@ -123,6 +125,10 @@ def build_state(setup: Mapping[str, Any]) -> GameState:
     if "terrain" in setup:
         pieces = tuple(from_plain(TerrainPiece, piece, "terrain") for piece in setup["terrain"])
         state = replace(state, table=Table(state.table.width, state.table.depth, pieces))
+    if "special_terrain" in setup:  # Special Terrain areas, in the state's plain form
+        areas = tuple(from_plain(SpecialTerrainArea, area, "special_terrain")
+                      for area in setup["special_terrain"])
+        state = replace(state, table=replace(state.table, special_terrain=areas))
     armies = {**DEFAULT_ARMIES[ruleset], **setup.get("armies", {})}
     for side in (Side.A, Side.B):
         army = _army(armies[side.value])

@@ -193,10 +193,23 @@ def _forward_deployment(item: DataItem, flags: TrooperFlags) -> NotRefereed | No
     return item.not_refereed("played without it: the referee plays Forward Deployment +4\" or +8\" only")
 
 
+_TERRAIN_TYPES = {"aquatic": ["aquatic"], "desert": ["desert"], "jungle": ["jungle"],
+                  "mountain": ["mountain"], "zero-g": ["zero_g"], "zero g": ["zero_g"],
+                  "zerog": ["zero_g"],
+                  "total": ["aquatic", "desert", "jungle", "mountain", "zero_g"]}
+"""A Terrain skill's written Type -> the Types of Terrain it masters (orders/terrain_skill.py)."""
+
+
 def _terrain(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
-    # Terrain acts only inside Special Terrain areas of its type; no table here has one
-    # (docs/rules-decisions/deployment-skills.md "Terrain").
-    return item.not_refereed("no effect here: the tables have no Special Terrain areas")
+    # Terrain (issue 36): one Type, or Total; a profile offering several Types to choose
+    # from at deployment is not asked (docs/rules-decisions/deployment-skills.md "Terrain").
+    written = [part.strip().lower() for text in (*split_level(item.name)[1], *item.levels)
+               for part in re.split(r"[,/]| or ", text) if part.strip()]
+    if len(written) != 1 or written[0] not in _TERRAIN_TYPES:
+        return item.not_refereed("played without it: the referee plays Terrain of one Type "
+                                 "or Terrain (Total), not a choice among Types")
+    flags.fields["terrain"] = list(_TERRAIN_TYPES[written[0]])
+    return None
 
 
 _IMMUNITY_CATEGORIES = {

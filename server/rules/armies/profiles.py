@@ -15,6 +15,7 @@ from typing import Any, get_type_hints
 
 from server.rules.ids import WeaponId
 from server.rules.plain import FormatError, from_plain
+from server.rules.table.special_terrain import TerrainType
 
 
 class Training(StrEnum):
@@ -148,6 +149,11 @@ class UnitProfile:
     super_jump: bool = False
     """Super-Jump: its Jump is a Short Movement Skill of a MOV value, clearing scenery up to
     that height (``orders/super_jump.py``)."""
+    # issue 36, Terrain (the skill) and Special Terrain areas
+    terrain: tuple[TerrainType, ...] = ()
+    """Terrain: the Types of Terrain whose Special Terrain areas do not hinder it, where it
+    gains +1 inch to its first MOV value (all five for Terrain (Total);
+    ``orders/terrain_skill.py``)."""
     sixth_sense: bool = False
     hacker: bool = False
     """Hacker: may declare Comms Attacks with the programs of ``hacking.PROGRAMS``."""

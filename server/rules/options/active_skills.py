@@ -31,7 +31,13 @@ from ..combat.smoke import zone_kind, zone_offer
 from ..combat.wounds import Condition
 from ..evolve import replace
 from ..ids import Side, TrooperId, WeaponId
-from ..orders.activation import SKILL_PROBES, barred_by_state, decide_declare_skill, unmet_requirement
+from ..orders.activation import (
+    SKILL_PROBES,
+    barred_by_state,
+    decide_declare_skill,
+    movement_allowance,
+    unmet_requirement,
+)
 from ..orders.declarations import coordinated, required_burst
 from ..orders.impetuous import describe as describe_impetuous
 from ..orders.impetuous import impetuous
@@ -111,10 +117,15 @@ def _trooper_skills(state: GameState, side: Side, order: ActiveOrder) -> dict[st
     # in id order so that a Mine's place in a list tells nothing.
     enemies = sorted([*(t for t in state.troopers_of(side.other) if t.on_table and not t.is_null),
                       *mine_targets(state, side.other)], key=lambda t: t.id)
+    route_skills = [s for s in ROUTE_SKILLS if s in allowed and _may_move(state, side, trooper, s)]
     result: dict[str, Plain] = {"index": len(order.skills) + 1,
                                 "coordinated": coordinated(state, order),
-                                "route_skills": [s for s in ROUTE_SKILLS if s in allowed
-                                                 and _may_move(state, side, trooper, s)],
+                                "route_skills": list(route_skills),
+                                # How far each movement may go, Special Terrain included
+                                # (orders/difficult_terrain.py); entering an area stops it.
+                                "allowances": {s: movement_allowance(order, trooper, SKILL_PROBES[s],
+                                                                     state.table)
+                                               for s in route_skills},
                                 "impetuous": describe_impetuous(state, order, trooper)
                                 if impetuous(order) else None}
     result["idle"] = "idle" in allowed and legal(Idle())

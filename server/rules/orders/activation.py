@@ -64,10 +64,12 @@ from ..table.engaged import check_engaged_may_declare
 from ..table.geometry import Body, Point, in_base_contact
 from ..table.line_of_fire import has_line_of_fire
 from ..table.routes import check_route
+from ..table.terrain import Table
 from . import berserk, super_jump
 from .climbing_plus import climbs_while_moving
 from .command_tokens import check_coordinated_skills
 from .declarations import acting_body, coordinated, on_path, required_burst, supports_coordinated_cc
+from .difficult_terrain import check_area_movement, effective_mov
 from .fireteams import check_member_skills, fireteam_order, member_may_idle
 from .impetuous import check_impetuous_route, check_impetuous_skill
 from .order_structure import may_follow
@@ -273,9 +275,11 @@ def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperSta
         require(problem is None, Reason.BAD_POSITION, problem or "")
 
 
-def movement_allowance(order: ActiveOrder, trooper: TrooperState, skill: Skill) -> float:
-    """First movement of an Order uses the first MOV value, a second one the second."""
-    mov = trooper.profile.mov
+def movement_allowance(order: ActiveOrder, trooper: TrooperState, skill: Skill,
+                       table: Table) -> float:
+    """First movement of an Order uses the first MOV value, a second one the second; the
+    Special Terrain area the trooper stands in changes both (``difficult_terrain``)."""
+    mov = effective_mov(table, trooper)
     moved_before = any(isinstance(s, MOVEMENT_SKILLS) for s in order.skills)
     if isinstance(skill, Jump) and trooper.profile.super_jump:
         return super_jump.allowance(mov, moved_before)
@@ -301,7 +305,8 @@ def obstacles(state: GameState, *exclude: TrooperId, mover: Side | None = None) 
 def _check_movement(
     state: GameState, order: ActiveOrder, trooper: TrooperState, route: Sequence[Point], skill: Skill
 ) -> None:
-    allowance = movement_allowance(order, trooper, skill)
+    check_area_movement(state.table, order, trooper, skill, route)
+    allowance = movement_allowance(order, trooper, skill, state.table)
     require(allowance > 0, Reason.SKILL_NOT_ALLOWED, f"{trooper.profile.name} cannot move.")
     crossing = (math.inf if isinstance(skill, Climb) or climbs_while_moving(trooper, skill)
                 else allowance if isinstance(skill, Jump) and trooper.profile.super_jump

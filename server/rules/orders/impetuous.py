@@ -31,6 +31,7 @@ from ..state import ActiveOrder, GameState, OrderType, TrooperState
 from ..table.geometry import Body, Point, distance, in_base_contact
 from ..table.routes import route_length
 from ..table.terrain import Zone
+from .difficult_terrain import STOP_TOLERANCE, effective_mov, route_stop
 
 ATTACKS = frozenset({"bs_attack", "cc_attack", "comms_attack"})
 FIRST_SKILLS = frozenset({"move", "dodge", "idle", "jump", "climb", "berserk", *ATTACKS})
@@ -66,10 +67,11 @@ def check_impetuous_skill(order: ActiveOrder, skill: Skill) -> None:
     )
 
 
-def required_length(order: ActiveOrder, trooper: TrooperState, skill: Skill) -> float:
+def required_length(state: GameState, order: ActiveOrder, trooper: TrooperState,
+                    skill: Skill) -> float:
     """The full MOV value the movement must use: Move its first or second value, Jump and
-    Climb the first."""
-    mov = trooper.profile.mov
+    Climb the first (as the Special Terrain area it stands in leaves them)."""
+    mov = effective_mov(state.table, trooper)
     if isinstance(skill, Jump | Climb):
         return float(mov[0])
     moved_before = any(s.TYPE in ("move", "jump", "climb") for s in order.skills)
@@ -98,7 +100,7 @@ def in_reach(state: GameState, order: ActiveOrder, trooper: TrooperState, skill:
              start: Point) -> list[TrooperState]:
     """Enemies whose base the trooper could touch with this movement (straight-line gap)."""
     mover = trooper.body().moved_to(start)
-    reach = required_length(order, trooper, skill) + TOLERANCE
+    reach = required_length(state, order, trooper, skill) + TOLERANCE
     return [e for e in enemies(state, trooper) if distance(mover, e.body()) <= reach]
 
 
@@ -123,7 +125,12 @@ def check_impetuous_route(state: GameState, order: ActiveOrder, trooper: Trooper
     zone = enemy_zone(state, trooper)
     if zone is None:
         return
-    _check_towards_zone(zone, mover, route, required_length(order, trooper, skill))
+    stop = route_stop(state.table, trooper, route)
+    if stop is not None and abs(route_length(route) - stop[0]) <= STOP_TOLERANCE:
+        full = stop[0]  # entering Difficult Terrain ended the move short of its MOV
+    else:
+        full = required_length(state, order, trooper, skill)
+    _check_towards_zone(zone, mover, route, full)
 
 
 def _check_towards_zone(zone: Zone, mover: Body, route: Sequence[Point], full: float) -> None:
@@ -156,7 +163,7 @@ def describe(state: GameState, order: ActiveOrder, trooper: TrooperState) -> dic
     assert trooper.position is not None
     zone = enemy_zone(state, trooper)
     moved_before = any(s.TYPE in ("move", "jump", "climb") for s in order.skills)
-    mov = trooper.profile.mov
+    mov = effective_mov(state.table, trooper)
     full = float(mov[1] if moved_before else mov[0])
     return {
         "full_mov": {"move": full, "jump": float(mov[0]), "climb": float(mov[0])},

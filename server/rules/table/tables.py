@@ -21,6 +21,7 @@ from typing import Any
 from ..ids import TerrainId
 from ..ruleset import Ruleset, options
 from .polygons import convex_half_planes
+from .special_terrain import Difficulty, SpecialTerrainArea, TerrainType
 from .terrain import Table, TerrainKind, TerrainPiece, Zone
 
 FORMAT = "infinity-referee-table/1"
@@ -38,6 +39,9 @@ limits costs about twice a tournament layout)."""
 MAX_HEIGHT = 12.0
 """Inches: taller than anything a sight line can pass over (the tallest Silhouette is under
 3 inches)."""
+MAX_SPECIAL_TERRAIN = 12
+"""Special Terrain areas of one table (their points count towards ``MAX_TOTAL_POINTS``):
+every movement looks at each one the route comes near."""
 MIN_AREA = 0.05
 """Square inches: a footprint smaller than this is a mistake, not scenery."""
 MAX_TEXT = 80
@@ -48,9 +52,10 @@ along y = depth."""
 
 _ID = re.compile(r"[a-z0-9][a-z0-9-]{0,47}")
 _DOCUMENT_FIELDS = frozenset({"format", "id", "title", "description", "rulesets", "width",
-                              "depth", "zones", "terrain"})
+                              "depth", "zones", "terrain", "special_terrain"})
 _PIECE_FIELDS = frozenset({"id", "name", "kind", "polygon", "height", "gives_cover"})
 _ZONE_FIELDS = ("x0", "y0", "x1", "y1")
+_AREA_FIELDS = frozenset({"id", "name", "difficulty", "type", "polygon"})
 
 
 class TableError(ValueError):
@@ -92,6 +97,11 @@ class TableLayout:
                       "polygon": [[x, y] for x, y in p.polygon], "height": p.height,
                       "gives_cover": p.gives_cover} for p in self.table.terrain],
         )
+        if self.table.special_terrain:
+            out["special_terrain"] = [
+                {"id": a.id, "name": a.name, "difficulty": a.difficulty.value,
+                 "type": a.terrain_type.value, "polygon": [[x, y] for x, y in a.polygon]}
+                for a in self.table.special_terrain]
         return out
 
 
@@ -116,7 +126,13 @@ def parse_table(data: Any) -> TableLayout:
                              f"{depth:g}")
     zones = _zones(doc.get("zones"), width, depth)
     terrain = _terrain(doc.get("terrain"), width, depth)
-    table = Table(width, depth, terrain, id=table_id, title=title)
+    areas = _special_terrain(doc.get("special_terrain", []), width, depth,
+                             sum(len(p.polygon) for p in terrain))
+    if areas and Ruleset.CODEONE in rulesets:
+        # The wiki marks Special Terrain and Terrain as N5 rules that CodeOne does not use.
+        raise TableError("special_terrain", "CodeOne plays without Special Terrain: only an "
+                         "n5 table may have areas")
+    table = Table(width, depth, terrain, id=table_id, title=title, special_terrain=areas)
     return TableLayout(table, zones, rulesets, description)
 
 
@@ -240,6 +256,38 @@ def _piece(item: Any, path: str, width: float, depth: float) -> TerrainPiece:
     if not isinstance(cover, bool):
         raise TableError(_at(path, "gives_cover"), "must be true or false")
     return TerrainPiece(TerrainId(piece_id), polygon, height, cover, name, TerrainKind(kind))
+
+
+def _special_terrain(value: Any, width: float, depth: float,
+                     points_so_far: int) -> tuple[SpecialTerrainArea, ...]:
+    if not isinstance(value, list):
+        raise TableError("special_terrain", "must be a list of Special Terrain areas")
+    if len(value) > MAX_SPECIAL_TERRAIN:
+        raise TableError("special_terrain", f"has {len(value)} areas; at most "
+                         f"{MAX_SPECIAL_TERRAIN}")
+    areas: list[SpecialTerrainArea] = []
+    total = points_so_far
+    for index, item in enumerate(value):
+        path = f"special_terrain[{index}]"
+        data = _mapping(item, path, _AREA_FIELDS)
+        area_id = _identifier(data, "id", path)
+        if any(area.id == area_id for area in areas):
+            raise TableError(_at(path, "id"), f"'{area_id}' is used by another area")
+        name = _text(data, "name", path, MAX_TEXT)
+        difficulty, kind = data.get("difficulty"), data.get("type")
+        if difficulty not in [d.value for d in Difficulty]:
+            raise TableError(_at(path, "difficulty"),
+                             f"must be one of {[d.value for d in Difficulty]}")
+        if kind not in [t.value for t in TerrainType]:
+            raise TableError(_at(path, "type"), f"must be one of {[t.value for t in TerrainType]}")
+        polygon = _polygon(data.get("polygon"), _at(path, "polygon"), width, depth)
+        total += len(polygon)
+        if total > MAX_TOTAL_POINTS:
+            raise TableError("special_terrain", f"the footprints and areas have more than "
+                             f"{MAX_TOTAL_POINTS} points in all")
+        areas.append(SpecialTerrainArea(area_id, name, polygon, Difficulty(difficulty),
+                                        TerrainType(kind)))
+    return tuple(areas)
 
 
 def _polygon(value: Any, path: str, width: float, depth: float) -> tuple[tuple[float, float], ...]:

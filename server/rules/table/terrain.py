@@ -14,6 +14,7 @@ from enum import StrEnum
 from server.rules.ids import TerrainId
 from server.rules.table.geometry import EPSILON, Body
 from server.rules.table.shapes import Polygon
+from server.rules.table.special_terrain import SpecialTerrainArea
 from server.rules.table.visibility_zones import VisibilityZone
 
 
@@ -99,6 +100,9 @@ class Table:
     zones: tuple[VisibilityZone, ...] = ()
     """Zero Visibility Zones placed by Smoke or Eclipse this Player Turn
     (``visibility_zones``); they block Line of Fire, not movement."""
+    special_terrain: tuple[SpecialTerrainArea, ...] = ()
+    """Special Terrain areas of the layout (``special_terrain``): they hinder movement
+    (``orders/difficult_terrain.py``), never sight."""
 
     def contains_body(self, body: Body) -> bool:
         """The whole base is on the table."""

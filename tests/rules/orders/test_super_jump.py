@@ -91,14 +91,3 @@ def test_catalogue_maps_super_jump_and_climbing_plus() -> None:
         flags = TrooperFlags()
         assert apply_item(DataItem(ItemKind.SKILL, name), flags) is None
         assert flags.fields == {field: True}
-
-
-def test_catalogue_names_why_terrain_has_no_effect_here() -> None:
-    """infinitythewiki "Terrain": its effects apply inside Special Terrain areas of its
-    type, which no table here has; the import says so instead of playing it silently."""
-    from server.rules.armies.item_catalogue import DataItem, TrooperFlags, apply_item
-    from server.rules.armies.not_refereed import ItemKind
-    flags = TrooperFlags()
-    found = apply_item(DataItem(ItemKind.SKILL, "Terrain (Total)"), flags)
-    assert found is not None and found.name == "Terrain" and "Special Terrain" in found.consequence
-    assert flags.fields == {}

@@ -261,15 +261,18 @@ def test_a_room_keeps_a_layouts_id_and_a_sent_tables_checked_document() -> None:
 def test_a_state_stored_before_tables_had_names_loads_with_defaults() -> None:
     state = engine.new_game(engine.GameSetup(table="n5-ashfall-refinery"))
     plain = to_plain(state)
-    assert set(plain["table"]) == {"id", "title", "width", "depth", "terrain", "zones"}
+    assert set(plain["table"]) == {"id", "title", "width", "depth", "terrain", "zones",
+                                   "special_terrain"}
     assert set(plain["table"]["terrain"][0]) == {"id", "name", "kind", "polygon", "height",
                                                  "gives_cover"}
-    for name in ("id", "title", "zones"):  # zones: Smoke and Eclipse, added later still
+    # zones: Smoke and Eclipse, added later still; special_terrain later again
+    for name in ("id", "title", "zones", "special_terrain"):
         del plain["table"][name]
     for item in plain["table"]["terrain"]:
         del item["name"], item["kind"]
     old = from_plain(GameState, plain)
     assert (old.table.id, old.table.title, old.table.zones) == ("", "", ())
+    assert old.table.special_terrain == ()
     assert {(p.name, p.kind) for p in old.table.terrain} == {("", TerrainKind.SCENERY)}
     assert [p.polygon for p in old.table.terrain] == [p.polygon for p in state.table.terrain]
 
