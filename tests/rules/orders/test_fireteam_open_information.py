@@ -5,7 +5,7 @@ activates a team named as the team's, and `options` saying why a trooper may not
 members and its Level are open information (the team is on the table for both players to
 see); troopers in Marker form (Camouflage, Hidden Deployment) may not be part of one
 (the "Fireteams Chart" page's list of who may not join). docs/rules-decisions/fireteams.md
-"Open information"; docs/fair-play.md.
+"Open information"; docs/fair-play.md; DIGEST 3.5 (Fireteams, N5).
 """
 
 from __future__ import annotations
