@@ -250,8 +250,8 @@ class AroWindowOpened(Event):
     """Eligible troopers in Hidden Deployment: only their owner may know."""
     public: tuple[Eligibility, ...] = ()
     """``eligible`` as the opponent and spectators see it, fixed when the window opened
-    (``aro_eligibility.seen_by_opponent``, ``aro_eligibility.as_opponent_sees``): what a later reveal changes
-    does not change how this event is shown, live or on a resume."""
+    (``aro_eligibility.seen_by_opponent``: models only): what a later reveal changes does not
+    change how this event is shown, live or on a resume."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,8 +288,7 @@ class AroWindowClosed(Event):
     """"closed_by_player" (the reactive player is done) or "deadline"."""
     lost_hidden: tuple[TrooperId, ...] = ()
     """The same, for troopers whose eligibility is private (``aro_eligibility.seen_by_opponent``: in
-    Hidden Deployment, or a marker eligible only through its profile); only their owner
-    sees these."""
+    Hidden Deployment, or a Camouflage Marker); only their owner sees these."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,10 +17,10 @@ from . import events as e
 from .armies.army_catalogue import is_shipped_weapon
 from .combat.mines import MINE_PROFILE
 from .ids import CASTER, SPECTATOR, Side, TrooperId, Viewer, WeaponId
-from .orders.aro_eligibility import as_opponent_sees, seen_by_opponent
+from .orders.aro_eligibility import seen_by_opponent
 from .orders.fireteams import fireteam_level
 from .plain import Plain, to_plain
-from .state import MARKER_SILHOUETTE, Deployable, Eligibility, GameState, TrooperState
+from .state import MARKER_SILHOUETTE, Deployable, GameState, TrooperState
 
 PRIVATE_PROFILE_FIELDS = ("cost", "swc")
 
@@ -196,17 +196,14 @@ def _view_orders(state: GameState, viewer: Viewer) -> dict[str, Plain]:
     return plain
 
 
-def _eligibility_seen(eligibility: Eligibility, plain: dict[str, Plain], trooper: TrooperState,
+def _eligibility_seen(plain: dict[str, Plain], trooper: TrooperState,
                       viewer: Viewer) -> dict[str, Plain] | None:
     """``plain`` (an ``Eligibility``'s) as ``viewer`` may see it, or None: the opponent and
-    spectators never see a trooper in Hidden Deployment, nor a marker eligible only through
-    its private profile (``aro_eligibility.seen_by_opponent``; docs/fair-play.md)."""
-    if _sees_private(viewer, trooper.side) or not (trooper.hidden or trooper.marker):
+    spectators never see the eligibility of a trooper in Hidden Deployment or of a
+    Camouflage Marker (``aro_eligibility.seen_by_opponent``; docs/fair-play.md)."""
+    if _sees_private(viewer, trooper.side) or seen_by_opponent(trooper):
         return plain
-    if not seen_by_opponent(trooper, eligibility):
-        return None
-    seen: dict[str, Plain] = to_plain(as_opponent_sees(trooper, eligibility))
-    return seen
+    return None
 
 
 def _view_order(state: GameState, viewer: Viewer) -> dict[str, Plain] | None:
@@ -220,8 +217,7 @@ def _view_order(state: GameState, viewer: Viewer) -> dict[str, Plain] | None:
     seen = {}
     for trooper_id, entry in plain["eligible"].items():
         trooper_id = TrooperId(trooper_id)
-        view = _eligibility_seen(order.eligible[trooper_id], entry, state.trooper(trooper_id),
-                                 viewer)
+        view = _eligibility_seen(entry, state.trooper(trooper_id), viewer)
         if view is not None:
             seen[trooper_id] = view
     plain["eligible"] = seen

@@ -42,7 +42,7 @@ from ..state import ActiveOrder, GameState, OrderStep, TrooperState
 from ..table.engaged import check_engaged_may_declare
 from ..table.geometry import Point, in_base_contact
 from .activation import check_dodge_route, enemy_target, weapon_of
-from .aro_eligibility import as_opponent_sees, eligibility, seen_by_opponent
+from .aro_eligibility import eligibility, seen_by_opponent
 from .declarations import allowed_without_line_of_fire, on_path
 from .named_troopers import own_trooper
 from .retreat import check_retreat_may_declare
@@ -64,8 +64,7 @@ def open_window(state: GameState) -> list[Event]:
     assert order is not None
     found = eligibility(state, order)
     hidden = tuple(t for t in found if state.trooper(t).hidden)
-    public = tuple(as_opponent_sees(state.trooper(t), e) for t, e in found.items()
-                   if seen_by_opponent(state.trooper(t), e))
+    public = tuple(e for t, e in found.items() if seen_by_opponent(state.trooper(t)))
     return [AroWindowOpened(order.number, order.aro_step_number, tuple(found.values()), hidden,
                             public)]
 
@@ -297,7 +296,7 @@ def apply_aro_declared(state: GameState, event: AroDeclared) -> GameState:
 def decide_pass_aro(state: GameState, side: Side, command: PassAro) -> list[Event]:
     order = _open_order(state, side)
     trooper = _eligible_trooper(state, order, command.trooper)
-    private = not seen_by_opponent(trooper, order.eligible[trooper.id])
+    private = not seen_by_opponent(trooper)
     return [AroPassed(order.number, order.aro_step_number, trooper.id, private)]
 
 
@@ -322,8 +321,7 @@ def decide_close_aro_window(
     _open_order(state, side)
     reason = "deadline" if side is SYSTEM else "closed_by_player"
     lost = order.unanswered()
-    private = tuple(t for t in lost
-                    if not seen_by_opponent(state.trooper(t), order.eligible[t]))
+    private = tuple(t for t in lost if not seen_by_opponent(state.trooper(t)))
     public = tuple(t for t in lost if t not in private)
     return [AroWindowClosed(order.number, order.aro_step_number, public, reason, private)]
 

@@ -16,7 +16,6 @@ from ..combat.direct_templates import is_direct_template, template_area
 from ..combat.hacking import in_hacking_area, path_in_hacking_area
 from ..combat.mods import blocking_bodies_by_trooper, without
 from ..combat.multispectral_visor import openly_sees_through_smoke
-from ..evolve import replace
 from ..ids import Side, TrooperId
 from ..ruleset import options
 from ..state import ActiveOrder, Eligibility, GameState, TrooperState
@@ -106,14 +105,15 @@ def _eligibility_through(state: GameState, order: ActiveOrder) -> dict[TrooperId
     return found
 
 
-def seen_by_opponent(trooper: TrooperState, eligibility: Eligibility) -> bool:
-    """Whether the opponent may know that ``trooper`` is eligible: not while it is in Hidden
-    Deployment, nor when it is a Camouflage Marker eligible only through its private
-    profile (Hacking Area, Sixth Sense). Such troopers' passes and lost AROs are private."""
-    if trooper.hidden:
-        return False
-    return not trooper.marker or (eligibility.line_of_fire or eligibility.zone_of_control
-                                  or eligibility.template or eligibility.comms_target)
+def seen_by_opponent(trooper: TrooperState) -> bool:
+    """Whether the opponent may know that ``trooper`` is eligible: only when it stands on
+    the table as a model. A trooper in Hidden Deployment is not there for the opponent, and
+    a Camouflage Marker may be a Mine (combat/mines.py), which is never eligible for an ARO:
+    listing the markers with Line of Fire or Zone of Control would single the Mines out, and
+    a marker's eligibility through its private profile (Sixth Sense, Hacking Area) would say
+    what it is. Such troopers' eligibility, passes and lost AROs are private; a declared ARO
+    reveals its trooper as always (docs/fair-play.md)."""
+    return not (trooper.hidden or trooper.marker)
 
 
 def may_react_unseen(state: GameState, side: Side) -> bool:
@@ -130,14 +130,6 @@ def may_react_unseen(state: GameState, side: Side) -> bool:
                               or ((trooper.profile.hidden_deployment or trooper.profile.combat_jump)
                                   and not trooper.on_table)
                               for trooper in state.troopers_of(side))
-
-
-def as_opponent_sees(trooper: TrooperState, eligibility: Eligibility) -> Eligibility:
-    """``eligibility`` without what only comes from a Camouflage Marker's private profile
-    (for a trooper ``seen_by_opponent``)."""
-    if not trooper.marker:
-        return eligibility
-    return replace(eligibility, sixth_sense=False, hacking_area=False)
 
 
 def comms_targets(order: ActiveOrder) -> set[TrooperId]:

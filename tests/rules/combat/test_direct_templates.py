@@ -153,12 +153,13 @@ def test_a_target_beyond_the_teardrops_length_is_not_offered_nor_hit() -> None:
 
 def test_a_camouflage_marker_under_the_teardrop_is_affected() -> None:
     """helion-vanguard's B-t3 (a Camouflage Marker) beside the line: eligible through the
-    template (which the opponent may know), revealed and hit, though it was not (and could
-    not be) named."""
+    template (its owner's to know: a marker's eligibility is private, docs/fair-play.md),
+    revealed and hit, though it was not (and could not be) named."""
     state = _state({"B-t7": [20, 19.5, 90], "B-t3": [22, 19, 90]}, b_army="helion-vanguard")
     assert state.trooper(T("B-t3")).marker
     state, opened = _declared(state, "B-t7")
-    assert T("B-t3") in {e.trooper for e in opened.public if e.template}
+    assert T("B-t3") in {e.trooper for e in opened.eligible if e.template}
+    assert T("B-t3") not in {e.trooper for e in opened.public}
     resolved = _finish(state)
     assert Revealed(T("B-t3"), "affected_by_template") in resolved.outcome.effects
     assert _saved(resolved) == {"B-t7", "B-t3"}

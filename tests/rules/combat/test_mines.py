@@ -325,3 +325,29 @@ def test_an_imported_minelayer_and_its_mines_are_refereed_digest_11() -> None:
     (weapon,) = converted.weapons
     assert weapon["traits"] == ["mines"] and weapon["disposable"] == 3
     assert converted.not_refereed == ()
+
+
+def test_seed_004_an_aro_window_names_no_marker_to_the_opponent_mine_or_trooper() -> None:
+    """A Mine never reacts, so an ARO window that showed the opponent which markers may
+    react would single the Mines out. A's runner moves in the Line of Fire of a marker 20
+    inches away (beyond any Trigger Area): whether the marker is B's Mine or B's camouflaged
+    trooper, the window A and the spectators receive names no marker; B's own view names
+    its eligible trooper (docs/fair-play.md, "Eligibility the opponent cannot know")."""
+    from server.rules.events import AroWindowOpened
+
+    state = mined([], at=(30.0, 20.0))
+    camo = with_mines(state, "B-t1", minelayer=0, camouflage=3, mimetism=3)
+    camo = camo.with_trooper(replace(camo.trooper(TrooperId("B-t1")), marker=True,
+                                     position=(30.0, 20.0), facing=270.0))
+    camo = replace(camo, deployables={})
+    windows = {}
+    for name, game in (("mine", state), ("trooper", camo)):
+        game, events = move(game, (12, 10))
+        (opened,) = [e for e in events if isinstance(e, AroWindowOpened)]
+        windows[name] = {viewer: view_event(opened, viewer, game) for viewer in (A, SPECTATOR, B)}
+    markers = {MINE, "B-t1"}
+    for viewer in (A, SPECTATOR):
+        for name in ("mine", "trooper"):
+            assert not markers & {e["trooper"] for e in windows[name][viewer]["eligible"]}
+        assert windows["mine"][viewer] == windows["trooper"][viewer]
+    assert "B-t1" in {e["trooper"] for e in windows["trooper"][B]["eligible"]}
