@@ -98,10 +98,17 @@ COVERED_SKILLS: dict[str, Callable[[ArmyList, ListEntry], bool]] = {
     "Engineer": lambda army, entry: entry.profile.engineer,
     "Forward Observer": lambda army, entry: entry.profile.forward_observer,
     "Specialist Operative": lambda army, entry: entry.profile.specialist_operative,
+    "Minelayer with Mines": lambda army, entry: entry.profile.minelayer > 0 and any(
+        weapon.is_mine for weapon in army.weapons(entry.id)),
+    "Berserk": lambda army, entry: entry.profile.berserk,
+    "Warhorse": lambda army, entry: entry.profile.warhorse,
+    "Terrain": lambda army, entry: bool(entry.profile.terrain),
 }
 NOT_IN_FORMAT = {
     ListFormat.STANDARD: set(),
-    ListFormat.CODEONE: {"Impetuous", "Fireteam: Core", "Fireteam: Haris", "Fireteam: Duo"},
+    # CodeOne has no Fireteams, no Impetuous, no Berserk and no Special Terrain areas.
+    ListFormat.CODEONE: {"Impetuous", "Fireteam: Core", "Fireteam: Haris", "Fireteam: Duo",
+                         "Berserk", "Terrain"},
 }
 
 # How each row above is stripped from a profile for the negative test (the Peripheral row
@@ -137,6 +144,10 @@ STRIPPED: dict[str, dict[str, object]] = {
     "Engineer": {"engineer": False},
     "Forward Observer": {"forward_observer": False},
     "Specialist Operative": {"specialist_operative": False},
+    "Minelayer with Mines": {"minelayer": 0},
+    "Berserk": {"berserk": False, "berserk_mod": 0},
+    "Warhorse": {"warhorse": False},
+    "Terrain": {"terrain": ()},
 }
 STRIPPED_AMMUNITION = {"Smoke Ammunition": "Smoke", "Eclipse Ammunition": "Eclipse"}
 
