@@ -23,9 +23,9 @@ from server.rules.armies.profiles import UnitProfile
 KINDS = ("core", "haris", "duo")
 """The Fireteam types a chart may name (``orders/fireteams.py``'s kinds)."""
 MAX_TEAMS = 40
-MAX_UNITS_PER_TEAM = 12
-MAX_WILDCARDS = 20
-MAX_KEYS = 20
+MAX_UNITS_PER_TEAM = 30
+MAX_WILDCARDS = 40
+MAX_KEYS = 100
 """Profile ids or names one chart unit may list."""
 MAX_TEXT = 120
 MAX_LIMIT = 99
