@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .. import commands as c
 from ..ids import Side
-from ..orders.fireteam_chart import KIND_NAMES, chart_of, chart_partners
+from ..orders.fireteam_chart import KIND_NAMES, chart_of, chart_offer, chart_partners
 from ..orders.fireteams import (
     SIZES,
     at_limit,
@@ -20,7 +20,7 @@ from ..orders.fireteams import (
     member_problem,
     token_problem,
 )
-from ..plain import Plain, to_plain
+from ..plain import Plain
 from ..state import ActiveOrder, GameState
 from .accepted import accepted
 
@@ -38,13 +38,13 @@ def fireteam_options(state: GameState, side: Side) -> dict[str, Plain]:
     Token) or None, "cost": "deployment" | "command_token" | None, "activate": [members that
     may declare their team's Order now], "teams": [{kind, leader, members, level}]}``.
 
-    With the army's own Fireteams Chart, ``form[kind]`` also has ``"chart"`` (the chart's
-    teams of that type: name, units with min, max and required) and ``"wildcards"`` (names),
-    a leader lists only troopers that make a team the chart allows with it, and the set
-    chosen must match one of ``chart``'s teams (the rules core refuses it otherwise, with the
-    chart's rule). Without a chart, any set of a leader's listed troopers of a size in
-    ``sizes`` is accepted (each is judged
-    alone and with the leader, as the rules core judges them); every reason is the sentence
+    With the army's own Fireteams Chart, ``form[kind]`` also has ``"chart"``: the chart's
+    teams of that type with the troopers that may be in each unit and as wildcards
+    (``fireteam_chart.chart_offer``, which says when a set is one of them); a leader lists
+    only troopers that make a team the chart allows with it, and a set of them is accepted
+    when it is also one of ``chart``'s teams. Without a chart, any set of a leader's listed
+    troopers of a size in ``sizes`` is accepted (each is judged alone and with the leader, as
+    the rules core judges them); every reason is the sentence
     the rules core refuses that trooper or team with. Reasons are given only when the seat
     has a trooper whose profile lists a Fireteam type (a list without any needs none)."""
     cost = forming_now(state, side)
@@ -79,8 +79,7 @@ def fireteam_options(state: GameState, side: Side) -> dict[str, Plain]:
                           "unable": {t: p for t, p in problems.items() if p is not None},
                           "apart": apart}
             if chart is not None:
-                form[kind]["chart"] = [to_plain(team) for team in chart.teams_of(kind)]
-                form[kind]["wildcards"] = [unit.name for unit in chart.wildcards]
+                form[kind]["chart"] = chart_offer(chart, kind, able)
         elif chart is not None and able:
             unavailable[kind] = (f"No {KIND_NAMES[kind]} of your army's Fireteams Chart can be "
                                  f"formed from your troopers now (its units' minimums, one "

@@ -163,3 +163,24 @@ def chart_partners(chart: FireteamChart, kind: str, sizes: tuple[int, int],
                 if count - (c == head) >= 1:
                     partners.update(t.id for t in members[c])
     return partners
+
+
+def chart_offer(chart: FireteamChart, kind: str,
+                troopers: Sequence[TrooperState]) -> list[dict[str, object]]:
+    """The chart's teams of ``kind`` with the given troopers sorted into them, as
+    ``options`` shows them: ``[{"name", "units": [{"name", "min", "max", "required",
+    "troopers": [ids]}], "wildcards": [ids]}]``. A set of troopers (leader included) is a
+    team of one of them when each is among its units' ``troopers`` or its ``wildcards``,
+    each unit's count is within its ``min`` and ``max``, one of its ``required`` units (if
+    any) has a member, and not all are wildcards: what ``chart_team_problem`` checks."""
+    offered: list[dict[str, object]] = []
+    for team in chart.teams_of(kind):
+        classes = {t.id: _class(chart, team, t.profile) for t in troopers}
+        offered.append({
+            "name": team.name,
+            "units": [{"name": unit.name, "min": unit.min, "max": unit.max,
+                       "required": unit.required,
+                       "troopers": [t for t, c in classes.items() if c == index]}
+                      for index, unit in enumerate(team.units)],
+            "wildcards": [t for t, c in classes.items() if c == WILDCARD]})
+    return offered

@@ -26,6 +26,7 @@ from tests.rules.orders.test_fireteams import (
     L7,
     L8,
     L9,
+    L11,
     SPRAY,
     WARDEN,
     _form,
@@ -119,8 +120,10 @@ def test_options_offer_only_the_teams_the_chart_allows_with_its_reasons() -> Non
     assert set(core["leaders"][SPRAY]) == {L7, L8, L9, WARDEN}
     assert core["unable"][BULWARK] == (
         "Bulwark Heavy Trooper (A-t2) is in no Fireteam: Core of your army's Fireteams Chart.")
-    assert [team["name"] for team in core["chart"]] == ["Lancers"]
-    assert core["wildcards"] == ["Warden Officer"]
+    assert core["chart"] == [{"name": "Lancers", "wildcards": [WARDEN], "units": [
+        {"name": "Lancer", "min": 1, "max": 5, "required": False, "troopers": [L7, L8, L9, L11]},
+        {"name": "Chain Spray Lancer", "min": 0, "max": 1, "required": False,
+         "troopers": [SPRAY]}]}]
     # Without Lancers in reach the Chain Spray Lancer and the wildcard form nothing.
     far = {t: [40.0, 10.0 + i * 2, 90.0] for i, t in enumerate((L7, L8, L9))}
     lonely = fireteam_options(_charted(**far), A)
