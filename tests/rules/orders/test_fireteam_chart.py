@@ -1,7 +1,8 @@
 """An army's own Fireteams Chart (N5), read like the wiki's "Fireteams Chart" example: the
 most teams of each type on the table at once, the teams its units form with each unit's Min
 and Max ("a Hungries Fireteam must include at least one Oznat"), and wildcards that may be
-part of any of its teams. Judgement calls: docs/rules-decisions/fireteams.md.
+part of any of its teams (DIGEST 3.5, Fireteams). Judgement calls:
+docs/rules-decisions/fireteams.md.
 """
 
 from __future__ import annotations
