@@ -40,8 +40,9 @@ export function teamTitle(team) {
 /**
  * Why this choice of members may not be sent yet (null: it may), from `options.fireteams.form`:
  * the type offered, the leader one of its leaders, every member one that may join that leader,
- * and the team's size (leader included) within the type's sizes.
- * @param {Record<string, {name: string, sizes: number[], leaders: Record<string, string[]>}>} form
+ * the team's size (leader included) within the type's sizes and, when the army has its own
+ * Fireteams Chart (`chart`), one of the chart's teams (`chartTeamFits`).
+ * @param {Record<string, {name: string, sizes: number[], leaders: Record<string, string[]>, chart?: ChartTeam[]}>} form
  * @param {string|null} kind @param {string|null} leader @param {string[]} members the others
  * @param {(id: string) => string} [name]
  * @returns {string | null}
@@ -59,7 +60,35 @@ export function formProblem(form, kind, leader, members, name = (id) => id) {
     const sizes = fewest === most ? `${fewest}` : `${fewest} to ${most}`;
     return `A ${offer.name} has ${sizes} members (leader included); ${size} chosen.`;
   }
+  const team = [/** @type {string} */ (leader), ...members];
+  if (offer.chart && !offer.chart.some((t) => chartTeamFits(t, team))) {
+    const rules = offer.chart.map((t) => `${t.name} (${t.units.map((u) =>
+      `${u.name} ${u.min}-${u.max}${u.required ? "*" : ""}`).join(", ")}${t.wildcards.length ? ", wildcards" : ""})`);
+    return `Your army's Fireteams Chart has no such ${offer.name}: ${rules.join("; ")}.`;
+  }
   return null;
+}
+
+/**
+ * @typedef {{name: string, units: {name: string, min: number, max: number, required: boolean, troopers: string[]}[],
+ *   wildcards: string[]}} ChartTeam
+ */
+
+/**
+ * Whether a set of troopers (leader included) is this team of the army's Fireteams Chart, as the
+ * rules core judges it (server/rules/orders/fireteam_chart.py, `chart_offer`): each one of its
+ * units or a wildcard, each unit's count within its min and max, a member of a marked (`required`)
+ * unit when it has any, and not only wildcards.
+ * @param {ChartTeam} team @param {string[]} members
+ */
+export function chartTeamFits(team, members) {
+  const counts = team.units.map((u) => members.filter((m) => u.troopers.includes(m)).length);
+  const wild = members.filter((m) => team.wildcards.includes(m)).length;
+  const own = counts.reduce((a, b) => a + b, 0);
+  if (own + wild !== members.length || own === 0) return false;
+  if (team.units.some((u, i) => counts[i] < u.min || counts[i] > u.max)) return false;
+  const marked = team.units.flatMap((u, i) => (u.required ? [counts[i]] : []));
+  return !marked.length || marked.some((c) => c > 0);
 }
 
 /**

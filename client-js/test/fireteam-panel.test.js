@@ -2,7 +2,7 @@
 // options.fireteams offers it, a Level's Bonuses in words, a member's default route, the table's links.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { bonusesAt, followRoute, formProblem, teamLinks } from "../app/fireteam.js";
+import { bonusesAt, chartTeamFits, followRoute, formProblem, teamLinks } from "../app/fireteam.js";
 
 const FORM = {
   core: { name: "Fireteam: Core", sizes: [2, 5], leaders: { "A-t7": ["A-t8", "A-t9"], "A-t8": ["A-t7"] } },
@@ -17,6 +17,18 @@ test("a choice of members: whole only with an offered type, leader, members and 
   assert.equal(formProblem(FORM, "haris", "A-t7", ["A-t8"]), "A Fireteam: Haris has 3 members (leader included); 2 chosen.");
   assert.equal(formProblem(FORM, "core", "A-t7", ["A-t8"]), null);
   assert.equal(formProblem(FORM, "haris", "A-t7", ["A-t8", "A-t9"]), null);
+});
+
+test("with the army's own Fireteams Chart, a choice must be one of its teams", () => {
+  const chart = [{ name: "Lancers", wildcards: ["A-t1"], units: [
+    { name: "Lancer", min: 1, max: 5, required: false, troopers: ["A-t7", "A-t8"] },
+    { name: "Chain Spray Lancer", min: 0, max: 1, required: false, troopers: ["A-t10"] }] }];
+  const form = { core: { name: "Fireteam: Core", sizes: [2, 5], chart,
+    leaders: { "A-t10": ["A-t1", "A-t7"], "A-t7": ["A-t1", "A-t8", "A-t10"] } } };
+  assert.equal(formProblem(form, "core", "A-t10", ["A-t1"]),
+    "Your army's Fireteams Chart has no such Fireteam: Core: Lancers (Lancer 1-5, Chain Spray Lancer 0-1, wildcards).");
+  assert.equal(formProblem(form, "core", "A-t10", ["A-t1", "A-t7"]), null);
+  assert.equal(chartTeamFits(chart[0], ["A-t7", "A-t8", "A-t1"]), true);
 });
 
 test("a Level's Bonuses are cumulative (all refereed: combat/fireteam_bonuses.py)", () => {

@@ -1,7 +1,8 @@
-// A shipped N5 list's Fireteam in the browser app (orrery-veil: three Choir Acolytes, one of
-// them its Doctor, and the Breacher of Combat Group 2 list Fireteam: Core), in real headless
-// Chromium against tests/browser/scenario_server.py. A forms the Core from the panel (which
-// says why the Bastion standing with them may not join), activates it on one Regular Order;
+// A shipped N5 list's Fireteam in the browser app (orrery-veil, with its own Fireteams Chart: a
+// Choir Acolytes team that needs a Choir Acolyte and takes one Doctor, the Breacher a wildcard),
+// in real headless Chromium against tests/browser/scenario_server.py. A forms the Core from the
+// panel (which says why the Bastion standing with them may not join, and that the Doctor and
+// the Breacher alone are no team of the chart), activates it on one Regular Order;
 // A, B (the opponent) and a spectator see the team's Level and Bonuses (the panel, the
 // leader's label on the table, the roster) and the log line naming the Fireteam's Order.
 // Screenshots: test-artifacts/browser/fireteam-shipped-*.png.
@@ -32,11 +33,16 @@ test("a shipped list's Fireteam: formed, its Level and Bonuses seen by all, acti
   const b = await open(room.seats.B.link);
   const watcher = await open(room.spectator_link);
 
-  // Form a Core led by an Acolyte; the Bastion is not offered, and the panel says why.
+  // The Doctor and the wildcard Breacher alone are no team of the army's chart (it needs a Choir Acolyte).
   await a.waitForSelector("#ft-form", WAIT);
   await a.selectOption("#ft-kind", "core");
+  await a.selectOption("#ft-leader", "A-t14");
+  await a.click('[data-ft-member="A-t15"]');
+  assert.equal(await a.$eval("#ft-send", (x) => x.disabled), true);
+  assert.match(await a.textContent("#ft-why"), /^Your army's Fireteams Chart has no such Fireteam: Core: Choir Acolytes \(Choir Acolyte 1-5\*, Choir Acolyte \(Doctor\) 0-1, wildcards\)\.$/);
+  // Form a Core led by an Acolyte; the Bastion is not offered, and the panel says why (the chart's rule).
   await a.selectOption("#ft-leader", "A-t12");
-  assert.match(await a.textContent('[data-ft-unable="A-t7"]'), /^Orrery Bastion \(A-t7\) may not join a Fireteam: Core\.$/);
+  assert.match(await a.textContent('[data-ft-unable="A-t7"]'), /^Orrery Bastion \(A-t7\) is in no Fireteam: Core of your army's Fireteams Chart\.$/);
   for (const member of ["A-t13", "A-t14", "A-t15"]) await a.click(`[data-ft-member="${member}"]`);
   await shot(a, "fireteam-shipped-form-seat-A");
   await a.click("#ft-send");

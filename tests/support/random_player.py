@@ -419,9 +419,14 @@ class RandomPlayer:
             leader = self.rng.choice(sorted(form[kind]["leaders"]))
             joining = form[kind]["leaders"][leader]
             fewest, most = form[kind]["sizes"]
-            size = self.rng.randint(fewest, min(most, len(joining) + 1))
-            yield {"type": "form_fireteam", "kind": kind, "leader": leader,
-                   "members": self.rng.sample(joining, size - 1)}
+            chart = form[kind].get("chart")
+            for _ in range(20 if chart is not None else 1):
+                size = self.rng.randint(fewest, min(most, len(joining) + 1))
+                members = self.rng.sample(joining, size - 1)
+                if chart is None or _one_of_the_charts_teams(chart, [leader, *members]):
+                    yield {"type": "form_fireteam", "kind": kind, "leader": leader,
+                           "members": members}
+                    break
         leaders = offer.get("activate") or []
         if leaders and self.spent < self.budget and self.rng.random() < 0.5:
             yield {"type": "activate_fireteam", "leader": self.rng.choice(sorted(leaders))}
@@ -583,3 +588,20 @@ class RandomPlayer:
             yield _aro(trooper, skill)
         yield {"type": "pass_aro", "trooper": trooper}
         yield close_window(window)
+
+
+def _one_of_the_charts_teams(chart: list[dict[str, Any]], team: list[str]) -> bool:
+    """Whether ``team`` (leader included) is one of the army's Fireteams Chart teams as
+    ``options.fireteams.form[kind].chart`` describes them (``orders/fireteam_chart.chart_offer``)."""
+    for offered in chart:
+        units = offered["units"]
+        counts = [sum(m in unit["troopers"] for m in team) for unit in units]
+        wild = sum(m in offered["wildcards"] for m in team)
+        if sum(counts) + wild != len(team) or not sum(counts):
+            continue
+        if any(not unit["min"] <= count <= unit["max"] for unit, count in zip(units, counts, strict=True)):
+            continue
+        marked = [count for unit, count in zip(units, counts, strict=True) if unit["required"]]
+        if not marked or any(marked):
+            return True
+    return False

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from server.rules.armies.army_data_chart import DataFireteamChart, read_fireteam_chart
 from server.rules.armies.army_data_reading import FactionReader, read_metadata, unique_ids
 from server.rules.armies.army_data_records import (
     MAX_FACTIONS,
@@ -61,6 +62,7 @@ class ArmyData:
             raise ArmyDataError(f"{len(factions)} faction documents, more than the limit of "
                                 f"{MAX_FACTIONS}.")
         self._units: dict[int, dict[int, Unit]] = {}
+        self._charts: dict[int, DataFireteamChart] = {}
         for faction_id, raw in factions.items():
             if faction_id not in self.read_metadata.factions:
                 raise ArmyDataError(f"faction {faction_id}: the metadata lists no faction "
@@ -71,6 +73,9 @@ class ArmyData:
             parsed = [reader.unit(item, f"units[{index}]") for index, item in enumerate(units)]
             unique_ids([unit.id for unit in parsed], reader.reader, "units")
             self._units[faction_id] = {unit.id: unit for unit in parsed}
+            chart = read_fireteam_chart(document, reader.reader.document)
+            if chart is not None:
+                self._charts[faction_id] = chart
 
     @property
     def faction_ids(self) -> tuple[int, ...]:
@@ -93,6 +98,11 @@ class ArmyData:
             raise ArmyDataError(f"The army data has no document for faction {faction_id} "
                                 f"({faction.name}).")
         return units
+
+    def fireteam_chart(self, faction_id: int) -> DataFireteamChart | None:
+        """The faction's Fireteams Chart (``army_data_chart``), or None when its document
+        has none."""
+        return self._charts.get(faction_id)
 
     def unit(self, faction_id: int, unit_id: int) -> Unit:
         found = self._faction_units(faction_id).get(unit_id)

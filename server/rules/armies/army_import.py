@@ -7,8 +7,9 @@ writes the document ``load_army_list`` reads: one entry per member with an inlin
 ``profile``, ``combat_group``, ``lieutenant``, ``controller`` for a Peripheral and
 ``not_refereed``; a ``weapons`` section with the converted weapons; ``points`` from the
 code, ``format`` as asked, ``faction`` the faction's name, ``name`` the list's name and an
-``id`` derived from the code. It does not judge the list (Lieutenants, points, group sizes):
-``load_army_list`` does, naming the problem.
+``id`` derived from the code; for an N5 list, ``fireteam_chart`` from the faction's
+Fireteams Chart when the data has one (``army_data_chart``). It does not judge the list
+(Lieutenants, points, group sizes): ``load_army_list`` does, naming the problem.
 
 Every failure is an ``ArmyImportError`` with one sentence a player understands: a damaged
 code names the byte offset and the field expected; an id the data lacks names the member and
@@ -24,6 +25,7 @@ from typing import Any
 
 from server.rules.armies.army_code import ArmyCode, ArmyCodeError, decode_army_code
 from server.rules.armies.army_data import ArmyData, ArmyDataError
+from server.rules.armies.army_data_chart import chart_document
 from server.rules.armies.army_list import ListFormat
 from server.rules.armies.not_refereed import item_texts
 from server.rules.armies.trooper_conversion import (
@@ -73,7 +75,7 @@ def army_document_from_code(text: str, data: ArmyData, list_format: ListFormat) 
                 controller = entry
             entries.append(entry)
             weapons.update((weapon["id"], weapon) for weapon in converted.weapons)
-    return {
+    document: dict[str, Any] = {
         "id": document_id(code),
         "name": code.list_name.strip() or f"{faction} list",
         "faction": faction,
@@ -82,6 +84,11 @@ def army_document_from_code(text: str, data: ArmyData, list_format: ListFormat) 
         "weapons": [weapons[weapon_id] for weapon_id in sorted(weapons)],
         "entries": entries,
     }
+    chart = data.fireteam_chart(code.faction_id)
+    # CodeOne has no Fireteams (a chart is refused there); N5 lists take the faction's own.
+    if chart is not None and list_format is ListFormat.STANDARD:
+        document["fireteam_chart"] = chart_document(chart, data.units(code.faction_id))
+    return document
 
 
 def document_id(code: ArmyCode) -> str:

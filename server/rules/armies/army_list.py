@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from server.rules.armies.fireteam_chart import FireteamChart, chart_from_plain
 from server.rules.armies.profiles import Training, TroopType, UnitProfile, profile_from_plain
 from server.rules.armies.weapons import Weapon, weapon_problems
 from server.rules.ids import Side, TrooperId, WeaponId
@@ -86,6 +87,9 @@ class ArmyList:
     ``"shipped"`` (a sample list), ``"code"`` (an army code read with the operator's army
     data: its figures are the army builder's), ``"list"`` (a list file: its figures are as
     its player wrote them), ``"registered"`` (a tournament registration, checked there)."""
+    fireteam_chart: FireteamChart | None = None
+    """The army's own Fireteams Chart (``armies/fireteam_chart.py``), or None: the default
+    chart (one Core, one Haris, Duos unlimited; the profiles' Fireteam types)."""
 
     def combat_groups(self) -> tuple[int, ...]:
         """The Combat Group numbers in use, ascending."""
@@ -137,7 +141,8 @@ class ArmyListError(ValueError):
 
 
 _TOP_FIELDS = frozenset(
-    {"id", "name", "faction", "format", "points", "units", "entries", "description", "weapons"}
+    {"id", "name", "faction", "format", "points", "units", "entries", "description", "weapons",
+     "fireteam_chart"}
 )
 _ENTRY_FIELDS = frozenset(
     {"id", "unit", "profile", "combat_group", "lieutenant", "controller", "not_refereed"}
@@ -164,6 +169,7 @@ def load_army_list(data: Mapping[str, Any], weapons: Mapping[WeaponId, Weapon]) 
     profiles.update({id(profile): profile for profile in units.values() if profile})
     problems.extend(_weapon_problems(profiles.values(), weapons))
     list_format, points = header.get("format"), header.get("points")
+    chart = _read_chart(data, list_format, problems)
     # Counting Lieutenants or group sizes over a partly read list would report problems
     # that are not there, so the whole-list checks wait until every entry could be read.
     if complete and isinstance(list_format, ListFormat):
@@ -175,9 +181,23 @@ def load_army_list(data: Mapping[str, Any], weapons: Mapping[WeaponId, Weapon]) 
     used = {weapon_id for entry in entries for weapon_id in entry.profile.weapons}
     return ArmyList(
         entries=tuple(entries),
+        fireteam_chart=chart,
         arsenal=tuple(weapons[weapon_id] for weapon_id in sorted(used)),
         **header,
     )
+
+
+def _read_chart(data: Mapping[str, Any], list_format: Any,
+                problems: list[str]) -> FireteamChart | None:
+    """The list's own Fireteams Chart, if it has one (docs/armies.md, "Fireteams Chart")."""
+    if "fireteam_chart" not in data:
+        return None
+    if list_format is ListFormat.CODEONE:
+        problems.append('A CodeOne list has no Fireteams, so it takes no "fireteam_chart".')
+        return None
+    chart, found = chart_from_plain(data["fireteam_chart"])
+    problems.extend(found)
+    return chart
 
 
 def _nesting(value: Any) -> int:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from .. import commands as c
 from ..ids import Side
+from ..orders.fireteam_chart import KIND_NAMES, chart_of, chart_offer, chart_partners
 from ..orders.fireteams import (
-    KIND_NAMES,
     SIZES,
     at_limit,
     decide_activate_fireteam,
@@ -24,6 +24,8 @@ from ..plain import Plain
 from ..state import ActiveOrder, GameState
 from .accepted import accepted
 
+CHART_APART = ("Your army's Fireteams Chart has no team of this type that this trooper and "
+               "that leader may form together now.")
 MEMBER_CHOICES = ("index", "coordinated", "route_skills", "impetuous", "idle")
 """What a member's choices keep in a Fireteam's Order: it moves with the leader or is Idle."""
 
@@ -36,12 +38,18 @@ def fireteam_options(state: GameState, side: Side) -> dict[str, Plain]:
     Token) or None, "cost": "deployment" | "command_token" | None, "activate": [members that
     may declare their team's Order now], "teams": [{kind, leader, members, level}]}``.
 
-    Any set of a leader's listed troopers of a size in ``sizes`` is accepted (each is judged
-    alone and with the leader, as the rules core judges them); every reason is the sentence
+    With the army's own Fireteams Chart, ``form[kind]`` also has ``"chart"``: the chart's
+    teams of that type with the troopers that may be in each unit and as wildcards
+    (``fireteam_chart.chart_offer``, which says when a set is one of them); a leader lists
+    only troopers that make a team the chart allows with it, and a set of them is accepted
+    when it is also one of ``chart``'s teams. Without a chart, any set of a leader's listed
+    troopers of a size in ``sizes`` is accepted (each is judged alone and with the leader, as
+    the rules core judges them); every reason is the sentence
     the rules core refuses that trooper or team with. Reasons are given only when the seat
     has a trooper whose profile lists a Fireteam type (a list without any needs none)."""
     cost = forming_now(state, side)
-    explain = any(may_join(t, kind) for t in state.troopers_of(side) for kind in SIZES)
+    explain = any(may_join(state, t, kind) for t in state.troopers_of(side) for kind in SIZES)
+    chart = chart_of(state, side)
     no_forming = token_problem(state, side) if cost == "command_token" else None
     if no_forming is not None:
         cost = None
@@ -49,7 +57,7 @@ def fireteam_options(state: GameState, side: Side) -> dict[str, Plain]:
     unavailable: dict[str, Plain] = {}
     for kind in SIZES if cost is not None else ():
         if at_limit(state, side, kind):
-            unavailable[kind] = limit_problem(kind)
+            unavailable[kind] = limit_problem(state, side, kind)
             continue
         problems = {t.id: member_problem(state, kind, t) for t in state.troopers_of(side)}
         able = [t for t in state.troopers_of(side) if problems[t.id] is None]
@@ -58,6 +66,11 @@ def fireteam_options(state: GameState, side: Side) -> dict[str, Plain]:
         for leader in able:
             followers = {t.id: follower_problem(leader, t) for t in able if t is not leader}
             joining = [t for t, problem in followers.items() if problem is None]
+            if chart is not None:  # only those in a team the army's chart allows
+                fitting = chart_partners(chart, kind, SIZES[kind], leader,
+                                         [t for t in able if t.id in joining])
+                followers.update({t: CHART_APART for t in joining if t not in fitting})
+                joining = [t for t in joining if t in fitting]
             if len(joining) + 1 >= SIZES[kind][0]:
                 leaders[leader.id] = joining
                 apart[leader.id] = {t: p for t, p in followers.items() if p is not None}
@@ -65,6 +78,12 @@ def fireteam_options(state: GameState, side: Side) -> dict[str, Plain]:
             form[kind] = {"name": KIND_NAMES[kind], "sizes": list(SIZES[kind]), "leaders": leaders,
                           "unable": {t: p for t, p in problems.items() if p is not None},
                           "apart": apart}
+            if chart is not None:
+                form[kind]["chart"] = chart_offer(chart, kind, able)
+        elif chart is not None and able:
+            unavailable[kind] = (f"No {KIND_NAMES[kind]} of your army's Fireteams Chart can be "
+                                 f"formed from your troopers now (its units' minimums, one "
+                                 f"Combat Group, Coherency).")
         else:
             unavailable[kind] = (f"Too few of your troopers may form a {KIND_NAMES[kind]} now "
                                  f"(it needs {SIZES[kind][0]} of one Combat Group in Coherency).")

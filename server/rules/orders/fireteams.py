@@ -11,6 +11,8 @@ Rules read from the Infinity wiki's N5 pages "Fireteams Module", "Fireteams: Bas
   Controllers, not Airborne Deployment or Infiltration troopers, not in Suppressive Fire; no trooper in two
   teams; at most one Core and one Haris per player on the table (Duos unlimited), as the
   default Fireteams Chart; every member inside the leader's Zone of Control (Coherency).
+  A list with its own Fireteams Chart (``ArmyList.fireteam_chart``) replaces the profiles'
+  types and the default counts with the chart's teams and limits (``fireteam_chart.py``).
 * Forming (``decide_form_fireteam``): in the player's own deployment step, free; or in its
   own Orders Phase between Orders by spending one Command Token (its Operational use).
 * Activation (``decide_activate_fireteam``): one Regular Order of the team's Combat Group
@@ -48,10 +50,17 @@ from ..ruleset import options
 from ..state import ActiveOrder, Fireteam, GameState, OrderType, Phase, TrooperState
 from ..table.zone_of_control import in_zone_of_control
 from .deployment import deployer
+from .fireteam_chart import (
+    KIND_NAMES,
+    chart_limit,
+    chart_member_problem,
+    chart_of,
+    chart_team_problem,
+    limit_sentence,
+)
 from .named_troopers import own_trooper
 
 CORE, HARIS, DUO = "core", "haris", "duo"
-KIND_NAMES = {CORE: "Fireteam: Core", HARIS: "Fireteam: Haris", DUO: "Fireteam: Duo"}
 SIZES = {CORE: (2, 5), HARIS: (3, 3), DUO: (2, 2)}
 """Members when the team is formed: (fewest, most)."""
 MAX_ON_TABLE = {CORE: 1, HARIS: 1}
@@ -66,8 +75,13 @@ def _name(trooper: TrooperState) -> str:
     return f"{trooper.profile.name} ({trooper.id})"
 
 
-def may_join(trooper: TrooperState, kind: str) -> bool:
-    """Whether the trooper's profile lists the Fireteam type ``kind``."""
+def may_join(state: GameState, trooper: TrooperState, kind: str) -> bool:
+    """Whether the trooper may be in a team of type ``kind``: its army's Fireteams Chart
+    lists its unit (or it as a wildcard) in such a team; without a chart, its profile lists
+    the type."""
+    chart = chart_of(state, trooper.side)
+    if chart is not None:
+        return chart_member_problem(chart, kind, trooper) is None
     profile = trooper.profile
     return {CORE: profile.fireteam_core, HARIS: profile.fireteam_haris,
             DUO: profile.fireteam_duo}.get(kind, False)
@@ -116,7 +130,7 @@ def composition_problem(state: GameState, side: Side, kind: str, leader: Trooper
         return "Name a Fireteam type: core, haris or duo."
     fewest, most = SIZES[kind]
     if at_limit(state, side, kind):
-        return limit_problem(kind)
+        return limit_problem(state, side, kind)
     if len(set(named)) != len(named):
         return "Name each member once."
     if not fewest <= len(named) <= most:
@@ -132,24 +146,34 @@ def composition_problem(state: GameState, side: Side, kind: str, leader: Trooper
         problem = follower_problem(head, trooper)
         if problem is not None:
             return problem
-    return None
+    chart = chart_of(state, side)
+    return chart_team_problem(chart, kind, troopers) if chart is not None else None
 
 
-def limit_problem(kind: str) -> str:
+def limit_problem(state: GameState, side: Side, kind: str) -> str:
     """Why no more teams of ``kind`` may be formed while the player has its Chart's number."""
+    chart = chart_of(state, side)
+    if chart is not None:
+        return limit_sentence(chart, kind)
     return f"You may have only {MAX_ON_TABLE[kind]} {KIND_NAMES[kind]} on the table at a time."
 
 
 def at_limit(state: GameState, side: Side, kind: str) -> bool:
     """Whether the player has as many teams of ``kind`` on the table as its Chart allows."""
-    limit = MAX_ON_TABLE.get(kind)
+    chart = chart_of(state, side)
+    limit = MAX_ON_TABLE.get(kind) if chart is None else chart_limit(chart, kind)
     return limit is not None and sum(
         1 for t in state.fireteams if t.side is side and t.kind == kind) >= limit
 
 
 def member_problem(state: GameState, kind: str, trooper: TrooperState) -> str | None:
     """Why the trooper may not be a member of a new team of ``kind`` now, or None."""
-    if not may_join(trooper, kind):
+    chart = chart_of(state, trooper.side)
+    if chart is not None:
+        listed = chart_member_problem(chart, kind, trooper)
+        if listed is not None:
+            return listed
+    elif not may_join(state, trooper, kind):
         return f"{_name(trooper)} may not join a {KIND_NAMES[kind]}."
     excluded = _exclusion(state, trooper)
     if excluded is not None:

@@ -33,7 +33,7 @@ from server.rules.armies.army_code import (
     encode_army_code,
 )
 from server.rules.armies.army_coverage import army_coverage
-from server.rules.armies.army_data import ArmyData
+from server.rules.armies.army_data import ArmyData, ArmyDataError
 from server.rules.armies.army_data_records import DataWeapon, DistanceBand, Order, WeaponMode
 from server.rules.armies.army_import import ArmyImportError, army_document_from_code
 from server.rules.armies.army_list import (
@@ -683,3 +683,41 @@ def test_the_coverage_command_refuses_a_folder_that_is_not_army_data(tmp_path: P
     assert result.stderr.strip().splitlines() == [
         f"error: {tmp_path} is not army data: The army data folder {tmp_path} has no "
         f"metadata.json."]
+
+
+# --- the faction's Fireteams Chart ------------------------------------------------------------
+
+
+def test_an_n5_list_takes_its_factions_fireteams_chart_from_the_data() -> None:
+    """The builder's ``fireteamChart`` (testkit/army_data/901.json): ``spec`` gives the
+    limits (256 Duos: no limit; "1" written as text), teams of types the referee does not
+    play and units the data lacks are left out, and the "Wildcards" team gives wildcards."""
+    document = _document([[(11, 1, 3), (11, 1, 1), (12, 1, 1), (15, 1, 1)]], points=150)
+    assert document["fireteam_chart"] == {
+        "limits": {"core": 1, "haris": 1, "duo": None},
+        "teams": [
+            {"name": "Lamplighter", "types": ["core", "haris", "duo"], "units": [
+                {"unit": ["u11-g1"], "name": "Lamplighter Line", "min": 1, "max": 5,
+                 "required": True},
+                {"unit": ["u15-g1"], "name": "Ashen Zealot", "min": 0, "max": 1,
+                 "required": False}]},
+            {"name": "Zealot Pair", "types": ["duo"], "units": [
+                {"unit": ["u15-g1"], "name": "Ashen Zealot", "min": 2, "max": 2,
+                 "required": False}]}],
+        "wildcards": [{"unit": ["u12-g1"], "name": "Wirewright"}]}
+    chart = _load(document).fireteam_chart
+    assert chart is not None and chart.limit("duo") is None
+    assert [unit.name for unit in chart.wildcards] == ["Wirewright"]
+    # CodeOne has no Fireteams: no chart; a faction without one in the data keeps the default.
+    assert "fireteam_chart" not in _document([[(11, 1, 3)]], list_format=ListFormat.CODEONE)
+    assert "fireteam_chart" not in _document([[(21, 1, 2)]], faction=902)
+
+
+def test_a_damaged_chart_in_the_data_is_refused_naming_the_field() -> None:
+    folder = json.loads((SYNTHETIC_ARMY_DATA / "901.json").read_text())
+    folder["fireteamChart"]["teams"][0]["units"][0]["min"] = "many"
+    metadata = json.loads((SYNTHETIC_ARMY_DATA / "metadata.json").read_text())
+    with pytest.raises(ArmyDataError) as error:
+        ArmyData(metadata, {901: folder})
+    assert str(error.value) == ("faction 901: fireteamChart.teams[0].units[0].min must be a "
+                                "whole number from 0 to 10000.")
