@@ -345,7 +345,7 @@ function drawMinePlan(g, view, plan, offer) {
  */
 function drawMineContact(g, offer, at, sideName) {
   const points = offer.path.length > 1 ? offer.path : [offer.path[0], offer.path[0]];
-  g.append(svg("polyline", { points: points.map((p) => p.join(",")).join(" "), fill: "none", stroke: "#ffd24a", "stroke-opacity": 0.22,
+  g.append(svg("polyline", { points: points.map((p) => p.join(",")).join(" "), fill: "none", stroke: "#ffd24a", "stroke-opacity": 0.3,
     "stroke-width": 2 * (offer.contact + MINE_RADIUS), "stroke-linecap": "round", "stroke-linejoin": "round", id: "mine-contact-band", "pointer-events": "none" }));
   if (at) g.append(mineToken(at, sideName, { id: "place-mine-spot" }, "The Mine (planned)", true));
 }

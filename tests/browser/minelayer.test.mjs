@@ -5,7 +5,8 @@
 // click within its Zone of Control (a click out of reach is not taken; a Mine planned can be
 // removed), and deploys with it. A's app shows a Camouflage marker there, never a Mine; A's
 // Lancer walks into the Mine's Trigger Area, the Mine goes off and both logs say so, its
-// template drawn on the table until the Order resolves. Screenshots: test-artifacts/browser/minelayer-*.png.
+// template drawn on the table until the Order resolves. In B's turn the Ghost places another
+// Mine by Place Deployable from the order panel. Screenshots: test-artifacts/browser/minelayer-*.png.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -82,5 +83,30 @@ test("a Minelayer lays its Mine by clicks; the enemy sees a marker; it goes off 
   await a.waitForFunction((id) => !window.referee.view.trooper(id) && !document.querySelector(`#table [data-marker="${id}"]`), mine.id, WAIT);
   await b.waitForFunction(() => (window.referee.view.state.deployables ?? []).length === 0, null, WAIT);
   await shot(a, "minelayer-result-seat-A");
+
+  // B's turn: the Ghost places another Mine by Place Deployable (a Short Skill) from the order
+  // panel; a click beside it puts the Mine in base contact with its base.
+  await a.click("#end-turn");
+  await a.click("#confirm-end-turn");
+  await b.waitForSelector("#end-impetuous", WAIT); // its Razorbacks' Impetuous Orders: not taken
+  assert.equal((await clickAndAnswer(b, "#end-impetuous")).ok, true);
+  await b.waitForSelector('[data-select="B-t2"]', WAIT);
+  await b.click('[data-select="B-t2"]');
+  await b.click('[data-order="regular"]');
+  await b.click('[data-place-mine="tripwire_mines"]');
+  await b.waitForSelector("#table #mine-contact-band", { state: "attached", ...WAIT });
+  await clickTable(b, 19, 38);
+  await shows(b, "#declare-place-mine", /^Declare Place Deployable at \(17\.0, 38\.0\)$/);
+  await b.waitForSelector("#table #place-mine-spot", { state: "attached", ...WAIT });
+  await shot(b, "minelayer-place-seat-B");
+  assert.equal((await clickAndAnswer(b, "#declare-place-mine")).ok, true);
+  await passAroWindowsUntil(b, a, () => document.getElementById("declare-idle") && !window.referee.view.state.order?.window_open, WAIT);
+  await b.click("#declare-idle");
+  await passAroWindowsUntil(b, a, () => window.referee.view.state.order === null, WAIT);
+  await shows(b, "#log", /Ghost places a Mine \(Tripwire Mines \(Shock\)\) at \(17\.0, 38\.0\)/);
+  const placed = await b.evaluate(() => window.referee.view.state.deployables[0]);
+  assert.ok(Math.abs(placed.position[0] - (16 + 25 / 25.4)) < 1e-6 && placed.position[1] === 38, `in base contact: ${placed.position}`);
+  await a.waitForSelector(`#table [data-marker="${placed.id}"]`, { state: "attached", ...WAIT });
+  assert.equal(await a.$$eval("#table [data-deployable]", (xs) => xs.length), 0);
   await closeAll(a, b);
 });
