@@ -30,6 +30,8 @@ import { keepCredential } from "./credentials.js";
 import { createUiState } from "./ui-state.js";
 import { roomMemory } from "./room-memory.js";
 import { createFireteamPanel } from "./fireteam-panel.js";
+import { minePlanClick, newMinePlan } from "./mines.js";
+import { baseRadius } from "./lib/geometry.js";
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const params = new URLSearchParams(location.hash.slice(1));
@@ -243,7 +245,7 @@ function renderSetup(state, options) {
   const picking = state.phase === "army_selection" && isSeat() && !state.armies?.[conn.role];
   $("army-picker").hidden = !picking;
   if (picking) armyPicker.render(state.ruleset, options);
-  renderSetupPanel($("setup-panel"), state, options, { conn, ui, send, selectTrooper, render });
+  renderSetupPanel($("setup-panel"), state, options, { conn, ui, send, selectTrooper, render, deploy });
 }
 
 function renderSelection(options) {
@@ -312,6 +314,22 @@ function renderConcede(state) {
     button("No, play on", () => { ui.confirmConcede = false; render(); }, { id: "cancel-concede" }));
 }
 
+/** Deploy a trooper at `point` (a Minelayer with the Mines of its plan): facing the enemy's edge,
+ * hidden when ticked, with the Infiltration fallback the server proposed. */
+function deploy(id, point, mines = []) {
+  const state = conn.view.state;
+  const options = conn.currentOptions();
+  const zone = state.initiative?.zones?.[conn.role];
+  const facing = zone === "north" ? 270 : 90; // degrees: face the enemy's edge
+  const hidden = ui.deployHidden && options.deploy_hidden.includes(id);
+  // Infiltration into the enemy half: where it stands if the PH-3 Roll fails (the server's proposal).
+  const fallback = options.deploy_beyond_zone?.[id]?.infiltration?.fallback;
+  send({ type: "deploy", trooper: id, position: point, facing, hidden, ...(fallback ? { fallback, fallback_facing: facing } : {}),
+    ...(mines.length ? { mines } : {}) }).then((a) => {
+    if (a.ok) { ui.deployHidden = false; ui.minePlan = null; ui.selected = mine(conn.view.state).find((x) => !x.position)?.id ?? null; render(); }
+  });
+}
+
 /** A click on the table: the ruler's when on, the Guts window's destination, a deployment, else the order panel's. */
 function onTableClick(point, trooper) {
   if (rulerClick(conn, point, trooper)) return; // the ruler, when on, takes table clicks
@@ -321,14 +339,14 @@ function onTableClick(point, trooper) {
   const options = conn.currentOptions();
   const t = ui.selected ? conn.view.trooper(ui.selected) : null;
   if (state.phase === "deployment" && t && options?.deploy.includes(t.id)) {
-    const zone = state.initiative?.zones?.[conn.role];
-    const facing = zone === "north" ? 270 : 90; // degrees: face the enemy's edge
-    const hidden = ui.deployHidden && options.deploy_hidden.includes(t.id);
-    // Infiltration into the enemy half: where it stands if the PH-3 Roll fails (the server's proposal).
-    const fallback = options.deploy_beyond_zone?.[t.id]?.infiltration?.fallback;
-    send({ type: "deploy", trooper: t.id, position: point, facing, hidden, ...(fallback ? { fallback, fallback_facing: facing } : {}) }).then((a) => {
-      if (a.ok) { ui.deployHidden = false; ui.selected = mine(conn.view.state).find((x) => !x.position)?.id ?? null; render(); }
-    });
+    const layer = options.minelayer?.[t.id];
+    if (layer) { // a Minelayer: its spot, then its Mines; the setup panel's button deploys (mines.js)
+      if (ui.minePlan?.trooper !== t.id) ui.minePlan = newMinePlan(t.id);
+      minePlanClick(ui.minePlan, layer, baseRadius(t), point);
+      render();
+      return;
+    }
+    deploy(t.id, point);
     return;
   }
   orderPanel.click(point);

@@ -14,6 +14,7 @@ import { coordinatedBlocker, participantSkill } from "./coordinated-order.js";
 import { pathPointNames } from "./seat-view.js";
 import { createRouteForm } from "./route-form.js";
 import { el } from "./dom.js";
+import { placeMineSpot } from "./mines.js";
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const button = (text, onclick, attrs = {}) => el("button", { ...attrs, onclick }, text);
@@ -182,6 +183,7 @@ export function createOrderPanel({ conn, ui, names, send, render, selectTrooper,
       }
     }
     if (!joint) renderZoneAim(panel, skills);
+    if (!joint) renderPlaceMine(panel, skills);
     // (a Fireteam's members follow the leader's movement or are Idle: nothing to choose)
     if (joint && !coordinated && !fireteam) renderPeripheralChoices(panel, peripheralSkills);
     const simple = el("div", {});
@@ -205,7 +207,7 @@ export function createOrderPanel({ conn, ui, names, send, render, selectTrooper,
       const thrown = offer.attribute === "PH" ? "thrown on PH: " : "";
       const bands = thrown + offer.bands.map((b) => `SV ${b.sv} to ${b.up_to}"`).join(", ");
       box.append(button(aiming ? `${weaponName(weapon)}: click the table` : `Aim ${weaponName(weapon)} (${offer.kind})`,
-        () => { zoneAim = aiming ? null : { weapon, point: null }; render(); },
+        () => { zoneAim = aiming ? null : { weapon, point: null }; ui.placeMine = null; render(); },
         { "data-zone-weapon": weapon, class: aiming ? "chosen" : "", title: `${bands}; a ${offer.radius * 2}" circle blocking Line of Fire until the States Phase` }));
       const at = aiming ? zoneAim?.point : null;
       if (at) {
@@ -213,6 +215,27 @@ export function createOrderPanel({ conn, ui, names, send, render, selectTrooper,
           zoneAim = null;
           declare({ type: "bs_attack", weapon, targets: [], zone_at: at, ...(ui.firingPoint ? { firing_point: ui.firingPoint } : {}) }, "bs_attack");
         }, { id: "declare-zone" }));
+      }
+    }
+    panel.append(box);
+  }
+
+  /** Place Deployable (options.skills.place_deployable, N5): pick a Mine, click the table by the
+   * path (the table draws where it may go; the click is put in base contact: mines.js), declare. */
+  function renderPlaceMine(panel, skills) {
+    const offers = Object.entries(skills.place_deployable ?? {});
+    if (ui.placeMine && !skills.place_deployable?.[ui.placeMine.weapon]) ui.placeMine = null;
+    if (!offers.length) return;
+    const box = el("div", { id: "place-mine" }, "Place Deployable: ");
+    for (const [weapon, offer] of offers) {
+      const aiming = ui.placeMine?.weapon === weapon;
+      box.append(button(aiming ? `${offer.name}: click the table by the path` : `Place Mine (${offer.name}, ${offer.uses_left} left)`,
+        () => { ui.placeMine = aiming ? null : { weapon, at: null }; zoneAim = null; render(); },
+        { "data-place-mine": weapon, class: aiming ? "chosen" : "", title: "A Short Skill: the Mine goes in base contact with the trooper at any point of its path this Order (the yellow band); the opponent sees a Camouflage marker" }));
+      const at = aiming ? ui.placeMine?.at : null;
+      if (at) {
+        box.append(button(`Declare Place Deployable at (${at.map((v) => v.toFixed(1)).join(", ")})`,
+          () => declare({ type: "place_deployable", weapon, position: at }, "place_deployable"), { id: "declare-place-mine" }));
       }
     }
     panel.append(box);
@@ -439,6 +462,12 @@ export function createOrderPanel({ conn, ui, names, send, render, selectTrooper,
     const skills = options?.skills;
     if (!state.order || !skills) return;
     if (zoneAim && skills.zones?.[zoneAim.weapon]) { zoneAim.point = point; render(); return; } // where the Smoke goes
+    const placing = ui.placeMine ? skills.place_deployable?.[ui.placeMine.weapon] : null;
+    if (placing && ui.placeMine) { // where the Mine goes: in base contact with the path's nearest point
+      ui.placeMine.at = placeMineSpot(placing.path, placing.contact, point) ?? ui.placeMine.at;
+      render();
+      return;
+    }
     // A click on (or near) a corner of the path already moved picks it as the firing point.
     const corner = (skills.firing_points ?? []).find((f) => Math.hypot(f.point[0] - point[0], f.point[1] - point[1]) < 0.6);
     if (corner) { ui.fireFrom(corner.point); render(); return; }

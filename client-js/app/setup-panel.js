@@ -14,6 +14,7 @@ import { ownListPanel, reviewPanel } from "./army-review.js";
  * @property {(body: Record<string, any>) => Promise<any>} send send a command (a rejection is shown by main.js)
  * @property {(id: string) => void} selectTrooper
  * @property {() => void} render
+ * @property {(id: string, point: number[], mines?: number[][]) => void} deploy deploy a trooper there (with a Minelayer's Mines)
  */
 
 const button = (text, onclick, attrs = {}) => el("button", { type: "button", ...attrs, onclick }, text);
@@ -334,6 +335,8 @@ function deploymentPanel(state, options, ctx) {
     const box = el("input", { type: "checkbox", id: "deploy-hidden", checked: ctx.ui.deployHidden, onchange: (e) => { ctx.ui.deployHidden = e.target.checked; } });
     controls.append(el("label", {}, box, " Hidden Deployment (secret, revealed later)"));
   }
+  const layer = ctx.ui.selected ? options.minelayer?.[ctx.ui.selected] : null;
+  if (layer) controls.append(minelayerControls(ctx, /** @type {string} */ (ctx.ui.selected), layer));
   if (ctx.ui.selected && (options.keep_airborne ?? []).includes(ctx.ui.selected)) {
     // Combat Jump (Airborne Deployment): off the table now, in by Combat Jump on its own Order later.
     const id = ctx.ui.selected;
@@ -347,4 +350,33 @@ function deploymentPanel(state, options, ctx) {
   }
   if (options.end_deployment_step) controls.append(el("br"), button("End deployment step", () => ctx.send({ type: "end_deployment_step" }), { id: "end-deployment" }));
   return parts;
+}
+
+const at = (/** @type {number[]} */ p) => `(${p.map((v) => v.toFixed(1)).join(", ")})`;
+
+/** A Minelayer deploying (`options.minelayer`, N5): its spot by a table click, then up to its
+ * Mines by more clicks within its Zone of Control (the table draws them: mines.js), each one
+ * removable, and Deploy with them or without. */
+function minelayerControls(ctx, id, offer) {
+  const plan = ctx.ui.minePlan?.trooper === id ? ctx.ui.minePlan : null;
+  const name = ctx.conn.view.trooper(id)?.profile?.name ?? id;
+  const most = `${offer.mines} Mine${offer.mines === 1 ? "" : "s"}`;
+  const box = el("div", { class: "panel", id: "minelayer" }, el("b", {}, "Minelayer: "), `${name} may lay up to ${most} (${offer.name}) as it deploys.`);
+  if (!plan?.at) {
+    box.append(hint(`Click where ${name} deploys; then click where each Mine goes, within its Zone of Control (${offer.zone_of_control}" from its base, the dotted circle).`));
+    return box;
+  }
+  const left = offer.mines - plan.mines.length;
+  box.append(el("div", { id: "minelayer-spot" }, `${name} at ${at(plan.at)}. `,
+    left ? `Click the table for Mine ${plan.mines.length + 1} of ${offer.mines}, inside the dotted circle, or deploy now.` : `${capital(most)} planned.`));
+  plan.mines.forEach((/** @type {number[]} */ m, /** @type {number} */ i) => box.append(el("div", { "data-planned-mine-row": String(i) }, `Mine ${i + 1} at ${at(m)} `,
+    button("Remove", () => { plan.mines.splice(i, 1); plan.note = ""; ctx.render(); }, { "data-remove-mine": String(i), class: "link-like" }))));
+  if (plan.note) box.append(el("div", { class: "why", id: "mine-note" }, plan.note));
+  const n = plan.mines.length;
+  box.append(el("div", {},
+    ...(n ? [button(`Deploy with ${n} Mine${n === 1 ? "" : "s"}`, () => ctx.deploy(id, plan.at, plan.mines), { id: "deploy-with-mines", class: "primary" }), " "] : []),
+    button("Deploy without Mines", () => ctx.deploy(id, plan.at), { id: "deploy-without-mines", class: n ? "" : "primary" }), " ",
+    button("Choose another spot", () => { ctx.ui.minePlan = null; ctx.render(); }, { id: "minelayer-respot", class: "link-like" })),
+    hint("The opponent sees each Mine as a Camouflage marker."));
+  return box;
 }

@@ -16,6 +16,7 @@ import { terrainName } from "./terrain-names.js";
 import { ruler, drawRuler, installRuler } from "./ruler.js";
 import { facingWords, orientation } from "./seat-view.js";
 import { placeLabels } from "./label-layout.js";
+import { MINE_RADIUS } from "./mines.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const ZOC_RADIUS = 8; // inches (DIGEST: Zone of Control)
@@ -76,7 +77,8 @@ let arcs = /** @type {{node: SVGPathElement, x: number, y: number, f: number, r:
  * @param {SVGSVGElement} root
  * @param {import("./lib/view.js").LocalView} view
  * @param {string|null} role
- * @param {{selected: string|null, routes: Record<string, number[][]>, routeFor?: string|null, firingPoint: number[]|null, rotated?: boolean, guts?: any}} ui
+ * @param {{selected: string|null, routes: Record<string, number[][]>, routeFor?: string|null, firingPoint: number[]|null, rotated?: boolean, guts?: any,
+ *   minePlan?: import("./mines.js").MinePlan | null, placeMine?: {weapon: string, at: number[] | null} | null}} ui
  *   `rotated`: the table is seen from its South-up side (a seat at the North edge, seat-view.js)
  * @param {Record<string, any> | null} options the seat's current options (null: none)
  * @param {(p: [number, number], trooper?: Record<string, any>) => void} onClick table point clicked (inches); with the ruler on, a trooper clicked gives its position and itself
@@ -151,6 +153,9 @@ export function drawTable(root, view, role, ui, options, onClick, onSelect) {
     label(route[route.length - 1], inches(routeLength(t.position, route)), "#ffffff", depth, 0.9);
   }
   if (ui.guts) drawGuts(g, ui.guts);
+  if (ui.minePlan?.at) drawMinePlan(g, view, ui.minePlan, options?.minelayer?.[ui.minePlan.trooper]);
+  const placing = ui.placeMine ? options?.skills?.place_deployable?.[ui.placeMine.weapon] : null;
+  if (placing && state.order) drawMineContact(g, placing, ui.placeMine.at, view.trooper(state.order.trooper)?.side ?? role);
   if (ui.firingPoint) {
     g.append(svg("circle", { cx: ui.firingPoint[0], cy: ui.firingPoint[1], r: 0.45, fill: "none", stroke: "#ff0", "stroke-width": 0.12, id: "chosen-firing-point" }));
   }
@@ -303,13 +308,46 @@ function bounds(polygon) {
  * @param {SVGElement} g @param {Record<string, any>} d
  */
 function drawMine(g, d) {
-  const [x, y] = d.position;
-  const side = SIDE_COLOUR[/** @type {keyof typeof SIDE_COLOUR} */ (d.side)] ?? SIDE_COLOUR.A;
-  const group = svg("g", { "data-deployable": d.id });
-  group.append(svg("title", {}, `Mine (${d.id})${d.discovered ? "" : ", a Camouflage marker to the enemy"}`));
-  group.append(svg("circle", { cx: x, cy: y, r: 0.5, fill: "#1d1f24", stroke: side.fill, "stroke-width": 0.14, "stroke-dasharray": "0.2 0.12" }));
+  g.append(mineToken(d.position, d.side, { "data-deployable": d.id }, `Mine (${d.id})${d.discovered ? "" : ", a Camouflage marker to the enemy"}`));
+}
+
+/** A Mine's token (its Silhouette 2 base with a cross) at a point, in its side's colour; `planned` ones faded. */
+function mineToken([x, y], sideName, attrs, title, planned = false) {
+  const side = SIDE_COLOUR[/** @type {keyof typeof SIDE_COLOUR} */ (sideName)] ?? SIDE_COLOUR.A;
+  const group = svg("g", { ...attrs, opacity: planned ? 0.8 : 1 });
+  group.append(svg("title", {}, title));
+  group.append(svg("circle", { cx: x, cy: y, r: MINE_RADIUS, fill: "#1d1f24", stroke: planned ? "#fff" : side.fill, "stroke-width": 0.14, "stroke-dasharray": "0.2 0.12" }));
   group.append(svg("path", { d: `M ${x - 0.3} ${y - 0.3} L ${x + 0.3} ${y + 0.3} M ${x - 0.3} ${y + 0.3} L ${x + 0.3} ${y - 0.3}`, stroke: side.fill, "stroke-width": 0.12 }));
-  g.append(group);
+  return group;
+}
+
+/**
+ * A Minelayer's deployment being planned (mines.js): its base at the chosen spot (faded), its
+ * Zone of Control (the dotted circle its Mines go in) and the Mines planned.
+ * @param {SVGElement} g @param {import("./lib/view.js").LocalView} view @param {import("./mines.js").MinePlan} plan @param {any} offer
+ */
+function drawMinePlan(g, view, plan, offer) {
+  const t = view.trooper(plan.trooper);
+  if (!plan.at || !t) return;
+  const [x, y] = plan.at;
+  const r = baseRadius(t);
+  const side = sideColour(t.side);
+  g.append(svg("circle", { cx: x, cy: y, r: r + (offer?.zone_of_control ?? ZOC_RADIUS), fill: "#ffd24a", "fill-opacity": 0.07, stroke: "#ffd24a",
+    "stroke-width": 0.12, "stroke-dasharray": "0.3 0.3", id: "mine-reach", "pointer-events": "none" }));
+  g.append(svg("circle", { cx: x, cy: y, r, fill: side.fill, opacity: 0.6, stroke: "#fff", "stroke-width": 0.1, "stroke-dasharray": "0.25 0.15", id: "mine-plan-spot" }));
+  plan.mines.forEach((m, i) => g.append(mineToken(m, t.side, { "data-planned-mine": String(i) }, `Mine ${i + 1} (planned)`, true)));
+}
+
+/**
+ * Place Deployable being aimed (order-panel.js): the band along the trooper's path where a
+ * Mine's base touches its base (the offer's `contact` between centres), and the chosen spot.
+ * @param {SVGElement} g @param {{path: number[][], contact: number}} offer @param {number[] | null} at @param {string} sideName
+ */
+function drawMineContact(g, offer, at, sideName) {
+  const points = offer.path.length > 1 ? offer.path : [offer.path[0], offer.path[0]];
+  g.append(svg("polyline", { points: points.map((p) => p.join(",")).join(" "), fill: "none", stroke: "#ffd24a", "stroke-opacity": 0.3,
+    "stroke-width": 2 * (offer.contact + MINE_RADIUS), "stroke-linecap": "round", "stroke-linejoin": "round", id: "mine-contact-band", "pointer-events": "none" }));
+  if (at) g.append(mineToken(at, sideName, { id: "place-mine-spot" }, "The Mine (planned)", true));
 }
 
 function drawTrooper(g, t, names, ui, active, depth, onSelect, onClick) {
@@ -573,6 +611,16 @@ function drawOrder(g, view, order, names, depth) {
     if (!t?.position) continue;
     drawAttack(layer, view, id, skill, t.position, ARO_COLOUR, "data-aro-line", depth);
     if (!targetsOf(skill).length) label(t.position, `ARO: ${String(skill.type).replace("_", " ")}`, "#ffa030", depth, baseRadius(t) + 1.1);
+  }
+  // Mines that went off in this Order (open): each one's Small Teardrop from its base, laid on
+  // the trooper that set it off where it stood then, until the Order resolves.
+  for (const trigger of order.mines ?? []) {
+    const mine = (view.state?.deployables ?? []).find((/** @type {any} */ d) => d.id === trigger.mine);
+    const shape = mine ? weapon(mine.weapon)?.template : null;
+    const d = shape ? teardropPath(mine.position, MINE_RADIUS, trigger.at, shape) : null;
+    if (!d) continue;
+    layer.append(svg("path", { d, fill: "#ff3b3b", opacity: 0.22, stroke: "#ff3b3b", "stroke-width": 0.08, "data-mine-template": trigger.mine }));
+    label(mine.position, `Mine: ${weaponName(mine.weapon)}`, "#ff3b3b", depth, 0.9);
   }
   // While an ARO window is open, ring the troopers that may react at this step.
   const step = view.window?.step;

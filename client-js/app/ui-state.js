@@ -34,6 +34,10 @@ export function createUiState() {
     /** per Peripheral, the chosen detail of its skill for the current declaration (JSON of a skill) */
     peripheralChoice: /** @type {Record<string, string>} */ ({}),
     deployHidden: false,
+    /** a Minelayer's deployment being planned: its spot, then its Mines (mines.js), or null */
+    minePlan: /** @type {import("./mines.js").MinePlan | null} */ (null),
+    /** Place Deployable being aimed in the Order: the Mine weapon and its spot (null until clicked) */
+    placeMine: /** @type {{weapon: string, at: number[] | null} | null} */ (null),
     /** what the table draws for this seat's Guts window (guts-panel.js `marks`), or null */
     guts: /** @type {any} */ (null),
     /** the inline "really concede?" question is showing */
@@ -53,7 +57,7 @@ export function createUiState() {
 
     /** Drop the declaration being built (after it is sent, or when another trooper is chosen). */
     resetDeclaration() {
-      Object.assign(this, { routes: {}, routeFor: null, handRoutes: new Set(), facing: "auto", attack: noAttack(), firingPoint: null, peripheralChoice: {} });
+      Object.assign(this, { routes: {}, routeFor: null, handRoutes: new Set(), facing: "auto", attack: noAttack(), firingPoint: null, peripheralChoice: {}, placeMine: null });
     },
     /** Drop the declaration and the ticked Peripherals (an activation sent, or another trooper chosen). */
     resetActivation() {
@@ -62,7 +66,7 @@ export function createUiState() {
     },
     /** Select a trooper; choosing another one than before drops what was being declared for the first. */
     select(/** @type {string|null} */ id) {
-      if (this.selected !== id) this.resetActivation();
+      if (this.selected !== id) { this.resetActivation(); this.minePlan = null; }
       this.selected = id;
     },
     /** Fire from a corner of the path (null: where the trooper stands): the weapon is chosen again there. */

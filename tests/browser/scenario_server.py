@@ -8,7 +8,9 @@ troopers where the test wants them (``tests.support.skirmish``: the ruleset's sa
 or ``"armies": {"A": "orrery-veil"}``: a shipped list of the test's choice per side;
 ``dice``: the next faces rolled, then the seed's), so browser tests play real orders without
 depending on deployment clicks; ``"profile_fields": {"A-t7": {"berserk": true}}`` changes those
-troopers' profiles (skills no shipped list carries yet); with ``"terrain": [piece, ...]`` the table's terrain is the
+troopers' profiles (skills no shipped list carries yet); ``"deployment_step": 4`` leaves the
+game in that deployment step (the steps before it ended), the troopers not placed still to
+deploy by clicks; with ``"terrain": [piece, ...]`` the table's terrain is the
 test's own (``tests.support.scenarios.build_state``, the rules scenarios' format), and so are
 its Special Terrain areas with ``"special_terrain": [area, ...]``. The route
 exists only in this test process.
@@ -69,7 +71,8 @@ async def create_scenario(request: Request) -> Response:
     else:
         state = skirmish(placements, ruleset=ruleset, seed=int(body.get("seed", 1)),
                          dice=tuple(int(d) for d in body.get("dice", ())),
-                         armies={Side(side): army for side, army in body.get("armies", {}).items()})
+                         armies={Side(side): army for side, army in body.get("armies", {}).items()},
+                         deployment_step=body.get("deployment_step"))
     for trooper_id, kinds in body.get("fireteam_able", {}).items():
         # The Fireteam types these troopers' profiles list (the shipped lists have none yet).
         trooper = state.trooper(TrooperId(trooper_id))

@@ -42,11 +42,13 @@ def skirmish(
     seed: int = 1,
     dice: Sequence[int] = (),
     armies: Mapping[Side, str] | None = None,
+    deployment_step: int | None = None,
 ) -> GameState:
     """``placements`` maps "A-t1"-style ids to where each trooper stands; the others stay
     off the table. ``armies``: a shipped list's id per side, instead of the ruleset's
     default (``ARMIES``). Returns the state at the start of ``first``'s Orders Phase (after
-    the automatic Tactical Phase)."""
+    the automatic Tactical Phase), or, with ``deployment_step``, still in deployment at that
+    step (the steps before it ended), for a test that deploys the rest itself."""
     state = engine.new_game(engine.GameSetup(ruleset=ruleset, seed=seed))
     for side in (Side.A, Side.B):
         army = sample_army((armies or {}).get(side, ARMIES[ruleset][side]))
@@ -63,10 +65,11 @@ def skirmish(
         hidden = len(placement) == 4 and placement[3] == "hidden"
         marker = state.trooper(TrooperId(trooper_id)).profile.camouflage > 0 and not hidden
         state = engine.apply(state, TrooperDeployed(TrooperId(trooper_id), (x, y), facing, hidden, marker))
-    for step in range(1, 5):
+    for step in range(1, deployment_step or 5):
         side = first if step % 2 else first.other
         state = engine.apply(state, DeploymentStepEnded(side, step))
-    state, _ = automatic_events(state, engine.apply)
+    if deployment_step is None:
+        state, _ = automatic_events(state, engine.apply)
     if dice:
         from dataclasses import replace
 
