@@ -2,6 +2,10 @@
 
 Events that consume dice carry the generator's state after the roll in a ``dice`` field, so
 applying the log reproduces the game exactly; views never show that field to anyone.
+
+The base class (``event_base.py``) and the set-up events (``setup_events.py``: armies,
+Initiative, deployment) live in modules of their own; this module re-exports them, so
+importers name every event from here.
 """
 
 from __future__ import annotations
@@ -9,104 +13,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from .armies.army_list import ArmyList
 from .armies.skills import PeripheralSkill, Skill
 from .combat.dice import Dice
 from .combat.outcome import Effect, Outcome, RollRecord
+from .event_base import Event as Event
 from .ids import Side, TrooperId, WeaponId
-from .plain import Plain, Tagged, from_plain, to_plain
+from .plain import Plain, from_plain, to_plain
+from .setup_events import ArmiesAccepted as ArmiesAccepted
+from .setup_events import ArmyChosen as ArmyChosen
+from .setup_events import DeploymentStepEnded as DeploymentStepEnded
+from .setup_events import InfiltrationRolled as InfiltrationRolled
+from .setup_events import InitiativeChosen as InitiativeChosen
+from .setup_events import InitiativeRolled as InitiativeRolled
+from .setup_events import InitiativeSettled as InitiativeSettled
+from .setup_events import MinePlaced as MinePlaced
+from .setup_events import MinesLost as MinesLost
+from .setup_events import TrooperDeployed as TrooperDeployed
 from .state import Conclusion, Eligibility, GameResult, OrderType, Phase
 from .table.geometry import Point
-
-
-class Event(Tagged):
-    """Base of every event."""
-
-
-@dataclass(frozen=True, slots=True)
-class ArmyChosen(Event):
-    TYPE: ClassVar[str] = "army_chosen"
-    side: Side
-    army: ArmyList
-    trooper_ids: tuple[tuple[str, TrooperId], ...]
-    """(army-list entry id, game trooper id). Game ids are random per room, so that an id
-    tells the opponent nothing about the trooper behind a marker or in Hidden Deployment."""
-    entropy: str = ""
-    """The player's contribution to the dice key (private until the game ends)."""
-
-
-@dataclass(frozen=True, slots=True)
-class ArmiesAccepted(Event):
-    """``side`` accepted both lists as the referee plays them (``AcceptArmies``): the game
-    starts once both sides did, when either list has items the referee does not play."""
-
-    TYPE: ClassVar[str] = "armies_accepted"
-    side: Side
-
-
-@dataclass(frozen=True, slots=True)
-class InitiativeRolled(Event):
-    """Face to Face WIP roll between the Lieutenants; ties and double failures re-roll."""
-
-    TYPE: ClassVar[str] = "initiative_rolled"
-    attempts: tuple[tuple[int, int], ...]
-    """(A's face, B's face) for every attempt; the last one decided."""
-    success_values: tuple[int, int]
-    winner: Side
-    dice: Dice
-
-
-@dataclass(frozen=True, slots=True)
-class InitiativeChosen(Event):
-    TYPE: ClassVar[str] = "initiative_chosen"
-    side: Side
-    keep: str
-    first: bool
-    zone: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class InitiativeSettled(Event):
-    TYPE: ClassVar[str] = "initiative_settled"
-    first_player: Side
-    deploys_first: Side
-    zones: dict[Side, str]
-
-
-@dataclass(frozen=True, slots=True)
-class TrooperDeployed(Event):
-    TYPE: ClassVar[str] = "trooper_deployed"
-    trooper: TrooperId
-    position: Point
-    facing: float
-    hidden: bool
-    marker: bool
-
-
-@dataclass(frozen=True, slots=True)
-class MinePlaced(Event):
-    """A Mine put on the table (``combat/mines.py``) by ``owner``: by Minelayer as it
-    deploys. Others see it exactly as a Camouflage Marker deployed (``views``): what it
-    is stays Private Information until it is Discovered or goes off."""
-
-    TYPE: ClassVar[str] = "mine_placed"
-    mine: TrooperId
-    side: Side
-    owner: TrooperId
-    weapon: WeaponId
-    position: Point
-    facing: float
-
-
-@dataclass(frozen=True, slots=True)
-class MinesLost(Event):
-    """A Minelayer that failed its Infiltration Roll loses the Mines it named (the wiki's
-    "Minelayer"): ``count`` Disposable uses spent, none placed. Private to its side."""
-
-    TYPE: ClassVar[str] = "mines_lost"
-    owner: TrooperId
-    weapon: WeaponId
-    count: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,24 +51,6 @@ class MineTriggered(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class InfiltrationRolled(Event):
-    """Infiltration into the enemy half (``orders/infiltration.py``): the PH-3 Roll made for
-    the spot ``position``; ``passed``, the ``trooper_deployed`` that follows places it there,
-    failed, in its own Deployment Zone as a Model. Others see a passed Camouflage Marker's
-    without the roll's record (``views``)."""
-
-    TYPE: ClassVar[str] = "infiltration_rolled"
-    trooper: TrooperId
-    position: Point
-    facing: float
-    roll: RollRecord
-    passed: bool
-    marker: bool
-    """It deploys as a Camouflage Marker if the roll passes."""
-    dice: Dice
-
-
-@dataclass(frozen=True, slots=True)
 class ChainOfCommandTookOver(Event):
     """Chain of Command (``orders/chain_of_command.py``): at its Loss of Lieutenant check,
     ``trooper`` became the side's Lieutenant and the check passed. Its owner's only: who
@@ -153,13 +59,6 @@ class ChainOfCommandTookOver(Event):
     TYPE: ClassVar[str] = "chain_of_command_took_over"
     side: Side
     trooper: TrooperId
-
-
-@dataclass(frozen=True, slots=True)
-class DeploymentStepEnded(Event):
-    TYPE: ClassVar[str] = "deployment_step_ended"
-    side: Side
-    step: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -102,7 +102,7 @@ def attack_accepted_at_marker(state: GameState, command: c.Command) -> list[str]
 
 def overlapping_bases(state: GameState) -> list[str]:
     """Pairs of bases on the table (not hidden, not Null: what blocks movement,
-    ``activation.obstacles``) pressing into each other beyond the route tolerance."""
+    ``movement_checks.obstacles``) pressing into each other beyond the route tolerance."""
     bodies = [(t.id, t.body()) for t in state.troopers.values()
               if t.position is not None and not t.hidden and t.condition is Condition.NORMAL]
     return [f"the bases of {a} and {b} overlap"

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from ..armies.skills import DODGE_MOVE_LIMIT, Dodge, Skill
 from ..ids import TrooperId
-from ..orders.activation import obstacles
+from ..orders.movement_checks import obstacles
 from ..ruleset import options
 from ..state import ActiveOrder, Conclusion, GameState, OrderStep
 from ..table.geometry import Point, normalise_facing, point_distance

@@ -35,13 +35,13 @@ from ..orders.activation import (
     SKILL_PROBES,
     barred_by_state,
     decide_declare_skill,
-    movement_allowance,
     unmet_requirement,
 )
 from ..orders.declarations import coordinated, required_burst
 from ..orders.impetuous import describe as describe_impetuous
 from ..orders.impetuous import impetuous
 from ..orders.impetuous import may_declare as may_declare_impetuous
+from ..orders.movement_checks import movement_allowance
 from ..orders.order_structure import may_follow
 from ..orders.super_jump import structure_name
 from ..plain import Plain

@@ -64,22 +64,15 @@ from ..table.engaged import check_engaged_may_declare
 from ..table.geometry import Body, Point, in_base_contact
 from ..table.line_of_fire import has_line_of_fire
 from ..table.routes import check_route
-from ..table.terrain import Table
-from . import berserk, super_jump
-from .climbing_plus import climbs_while_moving
+from . import berserk
 from .command_tokens import check_coordinated_skills
 from .declarations import acting_body, coordinated, on_path, required_burst, supports_coordinated_cc
-from .difficult_terrain import check_area_movement, effective_mov
 from .fireteams import check_member_skills, fireteam_order, member_may_idle
 from .impetuous import check_impetuous_route, check_impetuous_skill
+from .movement_checks import check_movement, obstacles
 from .order_structure import may_follow
 from .retreat import check_retreat_may_declare
 from .super_jump import structure_name
-
-JUMP_EXTRA = 2.0
-"""N5 Jump: up to the first MOV value plus 2 inches (DIGEST 9)."""
-JUMP_CLEARS = 2.0
-"""A Jump passes over terrain up to this height (inches); see docs/rules-decisions/README.md."""
 
 
 def decide_declare_skill(state: GameState, side: Side, command: DeclareSkill) -> list[Event]:
@@ -251,7 +244,7 @@ def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperSta
         berserk.check_declaration(state, trooper, skill, obstacles(state, trooper.id, mover=trooper.side))
         _check_cc_attack(state, order, trooper, skill.weapon, skill.target)
     elif isinstance(skill, MOVEMENT_SKILLS):
-        _check_movement(state, order, trooper, skill.route, skill)
+        check_movement(state, order, trooper, skill.route, skill)
         check_impetuous_route(state, order, trooper, skill, skill.route)
     elif isinstance(skill, BsAttack):
         _check_bs_attack(state, order, trooper, skill)
@@ -273,51 +266,6 @@ def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperSta
     elif isinstance(skill, PlaceDeployable):
         problem = mine_placement_problem(state, trooper, order.for_trooper(trooper.id).path, skill)
         require(problem is None, Reason.BAD_POSITION, problem or "")
-
-
-def movement_allowance(order: ActiveOrder, trooper: TrooperState, skill: Skill,
-                       table: Table) -> float:
-    """First movement of an Order uses the first MOV value, a second one the second; the
-    Special Terrain area the trooper stands in changes both (``difficult_terrain``)."""
-    mov = effective_mov(table, trooper)
-    moved_before = any(isinstance(s, MOVEMENT_SKILLS) for s in order.skills)
-    if isinstance(skill, Jump) and trooper.profile.super_jump:
-        return super_jump.allowance(mov, moved_before)
-    if isinstance(skill, Jump):
-        return mov[0] + JUMP_EXTRA
-    return float(mov[1] if moved_before else mov[0])
-
-
-def obstacles(state: GameState, *exclude: TrooperId, mover: Side | None = None) -> tuple[Body, ...]:
-    """Bases on the table that block movement (hidden troopers are not on the table). With
-    ``mover``, that side's own troopers in Hidden Deployment block it too: their player knows
-    where they are written down, as when deploying (``deployment.placement_problem``), and a
-    model moved onto one would stand on it when it reveals. The enemy's never block (a
-    refusal would tell where one is)."""
-    # on_table and not is_null, spelled out: asked of every trooper at every movement.
-    return tuple([
-        t.body() for t in state.troopers.values()
-        if t.position is not None and (not t.hidden or t.side is mover)
-        and t.condition is Condition.NORMAL and t.id not in exclude
-    ])
-
-
-def _check_movement(
-    state: GameState, order: ActiveOrder, trooper: TrooperState, route: Sequence[Point], skill: Skill
-) -> None:
-    check_area_movement(state.table, order, trooper, skill, route)
-    allowance = movement_allowance(order, trooper, skill, state.table)
-    require(allowance > 0, Reason.SKILL_NOT_ALLOWED, f"{trooper.profile.name} cannot move.")
-    crossing = (math.inf if isinstance(skill, Climb) or climbs_while_moving(trooper, skill)
-                else allowance if isinstance(skill, Jump) and trooper.profile.super_jump
-                else JUMP_CLEARS if isinstance(skill, Jump) else 0.0)
-    problem = check_route(
-        route, trooper.body(), allowance, state.table,
-        obstacles(state, trooper.id, mover=trooper.side), crossing
-    )
-    if problem is not None:
-        reason = Reason.ROUTE_TOO_LONG if problem.code == "route_too_long" else Reason.BAD_ROUTE
-        require(False, reason, problem.message)
 
 
 def check_dodge_route(state: GameState, trooper: TrooperState, route: Sequence[Point]) -> None:
