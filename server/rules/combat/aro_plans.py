@@ -15,6 +15,7 @@ from ..table.geometry import Body, Point
 from ..table.route_sight import points_of_route_in_lof
 from .camouflage import camouflaged as _camouflaged  # still a marker, all declarations made
 from .direct_templates import is_direct_template, template_area
+from . import mines
 from .forward_observer import planned_forward_observer
 from .mods import blocking_bodies, dodge_mods, sees
 from .multispectral_visor import sees_through_smoke, shoots_markers
@@ -46,7 +47,8 @@ def aro_skill(state: GameState, reactor: TrooperState, skill: Skill) -> Plan:
         blind = (eligibility is not None and not eligibility.line_of_fire
                  and not eligibility.sixth_sense)  # Sixth Sense: no no-LoF penalty (13)
         penalty = options(state.ruleset).zoc_dodge_penalty
-        return Plan(rolls=(dodge_roll(reactor, False, dodge_mods(blind, penalty)),))
+        mods = dodge_mods(blind, penalty)  # and PH -3 if a Mine went off at it (mines.py)
+        return Plan(rolls=(dodge_roll(reactor, False, mods + mines.dodge_mods(state, reactor.id, mods)),))
     if isinstance(skill, Reset):
         return Plan(rolls=(reset_roll(reactor, active=False),))
     if isinstance(skill, BsAttack) and skill.zone_at is not None:  # Smoke or Eclipse
