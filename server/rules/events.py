@@ -112,8 +112,10 @@ class MinesLost(Event):
 @dataclass(frozen=True, slots=True)
 class MineTriggered(Event):
     """An enemy Mine went off at an ARO step of the current Order, against ``target``
-    standing at ``at`` (``combat/mines.py``): open. Its template is resolved with the
-    Order; the Mine leaves the table then."""
+    standing at ``at`` (``combat/mines.py``): a reactive-side Mine against an activated
+    trooper, or an active-side Mine, once an ARO window closed, against a reactive trooper
+    that declared an ARO there. Open. Its template is resolved with the Order; the Mine
+    leaves the table then."""
 
     TYPE: ClassVar[str] = "mine_triggered"
     order: int
