@@ -5,7 +5,17 @@ where the reactor has Line of Fire), with the reactor's Sixth Sense.
 
 from __future__ import annotations
 
-from ..armies.skills import BsAttack, CcAttack, CommsAttack, Discover, Dodge, ForwardObserver, Reset, Skill
+from ..armies.skills import (
+    BsAttack,
+    CcAttack,
+    CommsAttack,
+    Discover,
+    Dodge,
+    ForwardObserver,
+    PlaceDeployable,
+    Reset,
+    Skill,
+)
 from ..armies.weapons import Weapon
 from ..evolve import replace
 from ..orders.declarations import allowed_without_line_of_fire, attacked_by, on_path
@@ -13,9 +23,9 @@ from ..ruleset import options
 from ..state import GameState, TrooperState
 from ..table.geometry import Body, Point
 from ..table.route_sight import points_of_route_in_lof
+from . import mines
 from .camouflage import camouflaged as _camouflaged  # still a marker, all declarations made
 from .direct_templates import is_direct_template, template_area
-from . import mines
 from .forward_observer import planned_forward_observer
 from .mods import blocking_bodies, dodge_mods, sees
 from .multispectral_visor import sees_through_smoke, shoots_markers
@@ -51,6 +61,8 @@ def aro_skill(state: GameState, reactor: TrooperState, skill: Skill) -> Plan:
         return Plan(rolls=(dodge_roll(reactor, False, mods + mines.dodge_mods(state, reactor.id, mods)),))
     if isinstance(skill, Reset):
         return Plan(rolls=(reset_roll(reactor, active=False),))
+    if isinstance(skill, PlaceDeployable):  # no roll: the Mine appears at the Conclusion
+        return mines.planned_placement(state, reactor, skill)
     if isinstance(skill, BsAttack) and skill.zone_at is not None:  # Smoke or Eclipse
         weapon = state.armies[reactor.side].weapon(skill.weapon)
         zone = planned_zone_roll(state, reactor, weapon, skill.zone_at, reactor.body(),

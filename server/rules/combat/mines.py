@@ -225,7 +225,8 @@ def placement_problem(state: GameState, trooper: TrooperState, path: tuple[Point
     """Why ``trooper`` may not Place Deployable as declared, or None (the wiki's "Place
     Deployable" and "Mines": a Mine it carries with a use left, in Silhouette contact with
     it at some point of its path, wholly on the table, on no base, with no enemy Camouflage
-    Marker in its Trigger Area)."""
+    Marker in its Trigger Area). In ARO the path is where the trooper stands: the Reactive
+    Turn places it in Silhouette contact, with no route."""
     name = trooper.profile.name
     weapon = next((w for w in mine_weapons(trooper, state) if w.id == skill.weapon), None)
     if weapon is None:
@@ -236,7 +237,9 @@ def placement_problem(state: GameState, trooper: TrooperState, path: tuple[Point
     if not (mine.radius <= x <= width - mine.radius and mine.radius <= y <= depth - mine.radius):
         return "The Mine must stand wholly on the table."
     if not any(in_base_contact(trooper.body(point), mine) for point in _route_points(path)):
-        return f"{name} places its Mine in Silhouette contact with itself at some point of its path."
+        return (f"{name} places its Mine in Silhouette contact with itself at some point of its path."
+                if len(path) > 1 else
+                f"{name} places its Mine in Silhouette contact with itself where it stands.")
     for other in state.troopers.values():
         if other.on_table and other.id != trooper.id and _overlaps(other.body(), mine):
             return "The Mine may not stand on a trooper or marker."

@@ -430,3 +430,58 @@ def test_a_reactive_trooper_that_declares_no_aro_sets_no_mine_off() -> None:
     far, events = close_aro_window(far)
     assert not [e for e in events if isinstance(e, MineTriggered)]
     assert not far.deployables[A_MINE].discovered
+
+
+def test_place_deployable_in_aro_lays_a_mine_in_contact_at_the_conclusion() -> None:
+    """The wiki's "Place Deployable" (a Short Skill or ARO; in the Reactive Turn LoF to the
+    active trooper is needed and the Mine goes in Silhouette contact with the trooper;
+    DIGEST 6.2: it appears in the Conclusion). B's guard, watching A's runner, lays its
+    Mine against its own base; options offer it with the contact distance; a spot away from
+    its base is refused; the Mine is B's Camouflage Marker once the Order ends, one use
+    spent."""
+    from server.rules.combat.outcome import DeployablePlaced
+    from server.rules.options import seat_options
+
+    state = with_mines(build_state({"ruleset": "n5", "terrain": [], "placements": ARO_PLACEMENTS,
+                                    "dice": []}), GUARD, minelayer=0)
+    state, _ = move(state, (9, 12))
+    offer = seat_options(state, B)["aros"][GUARD]["place_deployable"][MINES]
+    assert offer["uses_left"] == 3 and offer["path"] == [[10.0, 30.0]]
+    away = decide(state, B, {"type": "declare_aro", "trooper": GUARD, "skill": {
+        "type": "place_deployable", "weapon": MINES, "position": [10, 27]}})
+    assert getattr(away, "code", None) == "bad_position"
+    spot = min(offer["spots"], key=lambda p: p[1])  # touching its base, towards the runner
+    assert spot == [10.0, round(30.0 - offer["contact"] - 0.01, 3)]
+    state, _ = play(state, B, {"type": "declare_aro", "trooper": GUARD, "skill": {
+        "type": "place_deployable", "weapon": MINES, "position": spot}})
+    state, _ = close_aro_window(state)
+    state, _ = play(state, A, {"type": "declare_skill", "skill": {"type": "idle"}})
+    assert state.deployables == {}  # not before the Conclusion
+    state, events = close_aro_window(state)
+    (placed,) = [x for x in resolved(events).outcome.effects if isinstance(x, DeployablePlaced)]
+    mine = state.deployables[placed.deployable]
+    assert (mine.side, mine.position, mine.discovered) == (B, tuple(spot), False)
+    assert state.trooper(TrooperId(GUARD)).weapon_uses[MINES] == 1
+
+
+def test_place_deployable_in_aro_needs_line_of_fire_to_the_active_trooper() -> None:
+    """The wiki's "Place Deployable": in the Reactive Turn LoF to the active trooper is a
+    Requirement. A guard that reacts from Zone of Control alone (the runner moves behind
+    it) is not offered it, and one declared anyway is Idle at Resolution: no Mine."""
+    placements = {**ARO_PLACEMENTS, GUARD: [10, 19, 90]}  # facing away from the runner
+    state = with_mines(build_state({"ruleset": "n5", "terrain": [], "placements": placements,
+                                    "dice": []}), GUARD, minelayer=0)
+    from server.rules.options import seat_options
+
+    state, _ = move(state, (10, 13))
+    aro = seat_options(state, B)["aros"][GUARD]
+    assert aro["zone_of_control"] and not aro["line_of_fire"] and aro["place_deployable"] == {}
+    state, _ = play(state, B, {"type": "declare_aro", "trooper": GUARD, "skill": {
+        "type": "place_deployable", "weapon": MINES, "position": [9.0, 19.0]}})
+    state, _ = close_aro_window(state)
+    state, _ = play(state, A, {"type": "declare_skill", "skill": {"type": "idle"}})
+    state, events = close_aro_window(state)
+    effects = resolved(events).outcome.effects
+    assert any(getattr(e, "trooper", None) == GUARD and type(e).__name__ == "BecameIdle"
+               for e in effects)
+    assert state.deployables == {}
