@@ -182,3 +182,67 @@ def test_digest_3_6_an_impetuous_move_that_enters_difficult_terrain_ends_there_s
     move = {"type": "move", "route": [[24.0, 13.0], [24.0, edge]]}
     assert isinstance(engine.decide(state, Side.B, parse_command(
         {"type": "declare_skill", "skill": move})), Accepted)
+
+
+# --- Dodge and Guts movements (the wiki's "Difficult Terrain": contact during an Order ends
+# a movement whatever its type; the older page's example has a Dodge stopping there) -------
+
+GUARD = TrooperId("B-t1")
+
+
+def _watched(guard_at: tuple[float, float] = (24.0, 26.0)) -> GameState:
+    """A-t7 is activated south of the swamp; B's guard stands north of it, 2 inches from
+    its edge, watching."""
+    state = _game()
+    found = state.trooper(GUARD)
+    return state.with_trooper(replace(found, position=guard_at, facing=270.0))
+
+
+def test_a_dodge_aro_that_enters_difficult_terrain_must_end_where_it_touches_it() -> None:
+    """The guard Dodges towards the swamp: a route past the edge is refused (``bad_route``,
+    the area named), one that ends where its base touches the swamp is accepted. Inside, a
+    Dodge keeps its 2 inches (no MOV MOD: not a MOV value, no Movement label in N5)."""
+    state = _watched()
+    state, _ = play(state, Side.A, {"type": "declare_skill", "skill": _move([[24.0, 13.0], [22.0, 13.0]])})
+    radius = state.trooper(GUARD).body().radius
+    into = engine.decide(state, Side.B, parse_command({"type": "declare_aro", "trooper": GUARD,
+                         "skill": {"type": "dodge", "route": [[24.0, 26.0], [24.0, 24.2]]}}))
+    assert isinstance(into, Rejected) and into.code == "bad_route"
+    assert "Dodge movement" in into.message and "Swamp (Difficult Terrain, Aquatic)" in into.message
+    edge = engine.decide(state, Side.B, parse_command({"type": "declare_aro", "trooper": GUARD,
+                         "skill": {"type": "dodge", "route": [[24.0, 26.0], [24.0, 24.0 + radius]]}}))
+    assert isinstance(edge, Accepted)
+    inside = _watched(guard_at=(24.0, 22.0))
+    inside, _ = play(inside, Side.A, {"type": "declare_skill", "skill": _move([[24.0, 13.0], [22.0, 13.0]])})
+    full = engine.decide(inside, Side.B, parse_command({"type": "declare_aro", "trooper": GUARD,
+                         "skill": {"type": "dodge", "route": [[24.0, 22.0], [24.0, 20.0]]}}))
+    assert isinstance(full, Accepted)
+
+
+def test_an_active_trooper_that_entered_the_area_may_dodge_but_not_move_by_it() -> None:
+    """Its movement ended for the rest of the Order: a Dodge with a route is refused, the
+    Dodge roll alone accepted."""
+    state = _game()
+    edge = 16.0 - _radius(state)
+    state, _ = play(state, Side.A, {"type": "declare_skill", "skill": _move([[24.0, 13.0], [24.0, edge]])})
+    state, _ = close_aro_window(state)
+    moving = _declare(state, {"type": "dodge", "route": [[24.0, edge], [22.5, edge]]})  # type: ignore[dict-item]
+    assert isinstance(moving, Rejected) and moving.code == "bad_route"
+    assert "ended this Order when it entered Swamp" in moving.message
+    assert isinstance(_declare(state, {"type": "dodge"}), Accepted)
+
+
+def test_a_guts_movement_that_enters_difficult_terrain_must_end_there() -> None:
+    """A Guts movement stops where it enters the swamp as any movement does; the points a
+    failed Guts Roll is offered never go past that."""
+    from server.rules.combat.guts import GutsRule, guts_route_problem, guts_rule
+    from server.rules.orders.difficult_terrain import reactive_move_problem
+    from server.rules.state import GutsDue
+
+    state = _watched()
+    rule = GutsRule(GUARD, "guts_to_cover", ((24.0, 27.0),), (MOVER,), ())
+    problem = guts_route_problem(state, rule, ((24.0, 26.0), (24.0, 24.2)))
+    assert problem is not None and problem.code == "bad_route" and "Swamp" in problem.message
+    offered = guts_rule(state, GutsDue(GUARD, (MOVER,)))
+    assert all(reactive_move_problem(state.table, state.trooper(GUARD), ((24.0, 26.0), p)) is None
+               for p in offered.points)
