@@ -326,7 +326,10 @@ function onTableClick(point, trooper) {
     const hidden = ui.deployHidden && options.deploy_hidden.includes(t.id);
     // Infiltration into the enemy half: where it stands if the PH-3 Roll fails (the server's proposal).
     const fallback = options.deploy_beyond_zone?.[t.id]?.infiltration?.fallback;
-    send({ type: "deploy", trooper: t.id, position: point, facing, hidden, ...(fallback ? { fallback, fallback_facing: facing } : {}) }).then((a) => {
+    // Terrain with a choice of Types: the first the server offers (options.deploy_terrain).
+    const terrain = options.deploy_terrain?.[t.id]?.[0];
+    send({ type: "deploy", trooper: t.id, position: point, facing, hidden, ...(fallback ? { fallback, fallback_facing: facing } : {}),
+      ...(terrain ? { terrain } : {}) }).then((a) => {
       if (a.ok) { ui.deployHidden = false; ui.selected = mine(conn.view.state).find((x) => !x.position)?.id ?? null; render(); }
     });
     return;

@@ -84,6 +84,19 @@ class TrooperDeployed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TerrainTypeChosen(Event):
+    """Terrain with a choice of Types (``orders/terrain_skill.py``): the Type the player
+    chose for ``trooper`` as it deploys; it masters that Type from now on. ``public``: it
+    deploys as a Model, whose profile is open; else (a Camouflage Marker, Hidden
+    Deployment) the choice is its side's until the profile is revealed (``views``)."""
+
+    TYPE: ClassVar[str] = "terrain_type_chosen"
+    trooper: TrooperId
+    terrain_type: str
+    public: bool
+
+
+@dataclass(frozen=True, slots=True)
 class MinePlaced(Event):
     """A Mine put on the table (``combat/mines.py``) by ``owner``: by Minelayer as it
     deploys. Others see it exactly as a Camouflage Marker deployed (``views``): what it
