@@ -98,6 +98,13 @@ export function aroChoices(id, can, ctx) {
     choices.push({ value: JSON.stringify({ type: "dodge" }), kind: "dodge", text: `Dodge${note}` });
   }
   if (can.reset) choices.push({ value: JSON.stringify({ type: "reset" }), kind: "reset", text: "Reset" });
+  // Place Deployable in ARO (options.aros[..].place_deployable): a Mine against its own base,
+  // at the first of the spots the server accepts.
+  for (const [w, offer] of Object.entries(can.place_deployable ?? {})) {
+    const spot = offer.spots?.[0];
+    if (spot) choices.push({ value: JSON.stringify({ type: "place_deployable", weapon: w, position: spot }), kind: "place",
+      text: `Place Deployable: ${weaponName(w)} in contact (${offer.uses_left} left)` });
+  }
   choices.push({ value: "pass", kind: "pass", text: "No ARO" });
 
   const find = (/** @type {string} */ kind, /** @type {string | undefined} */ target = undefined) =>

@@ -292,8 +292,9 @@ export function describeEvent(e, ctx = {}) {
     case "lieutenant_appointed": return ["Your new Lieutenant will be ", who(e.trooper), " (secret; from the End of this Turn)"];
     case "chain_of_command_took_over": return ["Chain of Command: ", who(e.trooper), " is your new Lieutenant (secret; no Loss of Lieutenant)"];
     case "mine_placed": return [who(e.owner), ` lays a Mine (${weaponName(e.weapon)}) at ${point(e.position)} by Minelayer: the enemy sees a Camouflage marker`];
+    case "terrain_type_chosen": return [who(e.trooper), ` uses Terrain (${({ aquatic: "Aquatic", desert: "Desert", jungle: "Jungle", mountain: "Mountain", zero_g: "Zero-G" })[e.terrain_type] ?? e.terrain_type}) this game`];
     case "mines_lost": return [who(e.owner), ` loses ${e.count} Mine${e.count === 1 ? "" : "s"} (${weaponName(e.weapon)}): its roll to deploy failed`];
-    case "mine_triggered": return [`A Mine (${weaponName(e.weapon)}) at ${point(e.position)} goes off against `, who(e.target), ` at ${point(e.at)} (it may Dodge at PH -3)`];
+    case "mine_triggered": return [`A Mine (${weaponName(e.weapon)}) at ${point(e.position)} goes off against `, who(e.target), ` at ${point(e.at)} (a Dodge it declares is at PH -3)`];
     case "infiltration_rolled": {
       const die = (e.roll?.dice ?? []).map((/** @type {any} */ d) => d.value).join(", ");
       const roll = e.roll ? `, PH-3 Roll ${die || "none"} against ${e.roll.success_value}` : "";

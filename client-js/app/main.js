@@ -324,8 +324,10 @@ function deploy(id, point, mines = []) {
   const hidden = ui.deployHidden && options.deploy_hidden.includes(id);
   // Infiltration into the enemy half: where it stands if the PH-3 Roll fails (the server's proposal).
   const fallback = options.deploy_beyond_zone?.[id]?.infiltration?.fallback;
+  // Terrain with a choice of Types: the first the server offers (options.deploy_terrain).
+  const terrain = options.deploy_terrain?.[id]?.[0];
   send({ type: "deploy", trooper: id, position: point, facing, hidden, ...(fallback ? { fallback, fallback_facing: facing } : {}),
-    ...(mines.length ? { mines } : {}) }).then((a) => {
+    ...(mines.length ? { mines } : {}), ...(terrain ? { terrain } : {}) }).then((a) => {
     if (a.ok) { ui.deployHidden = false; ui.minePlan = null; ui.selected = mine(conn.view.state).find((x) => !x.position)?.id ?? null; render(); }
   });
 }

@@ -32,6 +32,9 @@ export const SKILL_LABELS = {
   // issue 36, Terrain (the skill) and Special Terrain areas
   terrain: (v) => (v.length === 5 ? "Terrain (Total)" : `Terrain (${v.map((/** @type {string} */ t) =>
     ({ aquatic: "Aquatic", desert: "Desert", jungle: "Jungle", mountain: "Mountain", zero_g: "Zero-G" })[t] ?? t).join(", ")})`),
+  // issue 36, Terrain with a choice of Types (one chosen as it deploys)
+  terrain_choice: (v) => `Terrain (${v.map((/** @type {string} */ t) =>
+    ({ aquatic: "Aquatic", desert: "Desert", jungle: "Jungle", mountain: "Mountain", zero_g: "Zero-G" })[t] ?? t).join(" or ")}: chosen as it deploys)`,
   sixth_sense: () => "Sixth Sense",
   hacker: () => "Hacker",
   // issue 36, Specialist troopers

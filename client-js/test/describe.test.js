@@ -237,6 +237,13 @@ test("the ARO panel's default: shoot back with the weapon the server gives the b
   assert.match(smoke?.text ?? "", /smoke between it and A-t5 \(thrown on PH, SV 13/);
   assert.equal(JSON.parse(screened.preferred).weapon, "punch_carbine");
   assert.equal(aro.withTargetPoint(smoke?.value ?? "", "[1,2]"), smoke?.value, "a zone keeps its own point");
+  // Place Deployable in ARO: a Mine at the first spot the server accepts, never the default.
+  const laying = aro.aroChoices("B-t3", { ...lof, place_deployable: { tripwire_mines: { name: "Tripwire Mines", uses_left: 3,
+    path: [[10, 30]], contact: 0.98, spots: [[10, 29.01], [11, 30]] } } }, ctx);
+  const place = laying.choices.find((c) => c.kind === "place");
+  assert.deepEqual(JSON.parse(place?.value ?? "null"), { type: "place_deployable", weapon: "tripwire_mines", position: [10, 29.01] });
+  assert.match(place?.text ?? "", /^Place Deployable: .* in contact \(3 left\)$/);
+  assert.equal(JSON.parse(laying.preferred).type, "bs_attack");
 });
 
 test("a shot's preview in words: every MOD, the final SV, the distance; a template's reach; an SV below 1 flagged", () => {

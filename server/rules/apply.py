@@ -45,6 +45,7 @@ from .orders.initiative import apply_initiative_chosen, apply_initiative_rolled,
 from .orders.lieutenant import apply_lieutenant_appointed
 from .orders.order_pool import apply_order_spent, apply_orders_counted
 from .orders.states_phase import apply_states_phase_checked
+from .orders.terrain_skill import apply_terrain_type_chosen
 from .state import GameState
 
 
@@ -79,6 +80,7 @@ APPLIERS: dict[type[e.Event], Callable[[GameState, Any], GameState]] = {
     e.InitiativeChosen: apply_initiative_chosen,
     e.InitiativeSettled: apply_initiative_settled,
     e.TrooperDeployed: apply_trooper_deployed,
+    e.TerrainTypeChosen: apply_terrain_type_chosen,
     e.InfiltrationRolled: _with_dice(lambda state, _: state),  # trooper_deployed places it
     e.MinePlaced: apply_mine_placed,
     e.MineTriggered: apply_mine_triggered,

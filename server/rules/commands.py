@@ -87,6 +87,9 @@ class Deploy(Command):
     fallback_facing: float = 0.0
     mines: tuple[Point, ...] = ()
     """Minelayer (``combat/mines.py``): where it places its Mines, in its Zone of Control."""
+    terrain: str | None = None
+    """Terrain with a choice of Types (``orders/terrain_skill.py``): the Type chosen, one of
+    the profile's ``terrain_choice`` (required for such a trooper, refused for others)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,6 +28,7 @@ from .setup_events import InitiativeRolled as InitiativeRolled
 from .setup_events import InitiativeSettled as InitiativeSettled
 from .setup_events import MinePlaced as MinePlaced
 from .setup_events import MinesLost as MinesLost
+from .setup_events import TerrainTypeChosen as TerrainTypeChosen
 from .setup_events import TrooperDeployed as TrooperDeployed
 from .state import Conclusion, Eligibility, GameResult, OrderType, Phase
 from .table.geometry import Point
@@ -36,8 +37,10 @@ from .table.geometry import Point
 @dataclass(frozen=True, slots=True)
 class MineTriggered(Event):
     """An enemy Mine went off at an ARO step of the current Order, against ``target``
-    standing at ``at`` (``combat/mines.py``): open. Its template is resolved with the
-    Order; the Mine leaves the table then."""
+    standing at ``at`` (``combat/mines.py``): a reactive-side Mine against an activated
+    trooper, or an active-side Mine, once an ARO window closed, against a reactive trooper
+    that declared an ARO there. Open. Its template is resolved with the Order; the Mine
+    leaves the table then."""
 
     TYPE: ClassVar[str] = "mine_triggered"
     order: int

@@ -1,6 +1,6 @@
 """Events of the game's set-up: the armies chosen and accepted, the Initiative Roll and its
 choices, and the Deployment Phase (troopers and Mines placed, Infiltration rolls, the
-deployment steps). ``events.py`` re-exports them with every other event.
+deployment steps, a Terrain Type chosen). ``events.py`` re-exports them with every other event.
 """
 
 from __future__ import annotations
@@ -74,6 +74,19 @@ class TrooperDeployed(Event):
     facing: float
     hidden: bool
     marker: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainTypeChosen(Event):
+    """Terrain with a choice of Types (``orders/terrain_skill.py``): the Type the player
+    chose for ``trooper`` as it deploys; it masters that Type from now on. ``public``: it
+    deploys as a Model, whose profile is open; else (a Camouflage Marker, Hidden
+    Deployment) the choice is its side's until the profile is revealed (``views``)."""
+
+    TYPE: ClassVar[str] = "terrain_type_chosen"
+    trooper: TrooperId
+    terrain_type: str
+    public: bool
 
 
 @dataclass(frozen=True, slots=True)

@@ -262,6 +262,7 @@ _ALIKE_FOR_EVERYONE: dict[type[e.Event], Callable[[Any], bool]] = {
     e.AroWindowClosed: lambda event: not event.lost_hidden,
     e.AroPassed: lambda event: not event.hidden,
     e.AroDeclared: lambda event: not event.revealed,
+    e.TerrainTypeChosen: lambda event: event.public,
 }
 """Per redacted kind, when an event of it reads the same for every viewer."""
 
@@ -308,6 +309,14 @@ def _mines_lost(
     event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
 ) -> dict[str, Plain] | None:
     return plain if _sees_private(viewer, state.trooper(event.owner).side) else None
+
+
+def _terrain_type_chosen(
+    event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
+) -> dict[str, Plain] | None:
+    """The Type of Terrain chosen is part of the profile: open for a Model, its side's for a
+    Camouflage Marker or a trooper in Hidden Deployment (``orders/terrain_skill.py``)."""
+    return plain if event.public or _sees_private(viewer, state.trooper(event.trooper).side) else None
 
 
 def _orders_counted(
@@ -444,6 +453,7 @@ _REDACTIONS = {
     e.TrooperDeployed: _trooper_deployed,
     e.MinePlaced: _mine_placed,
     e.MinesLost: _mines_lost,
+    e.TerrainTypeChosen: _terrain_type_chosen,
     e.OrdersCounted: _orders_counted,
     e.AroWindowOpened: _window_opened,
     e.AroPassed: _aro_passed,

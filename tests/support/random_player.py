@@ -221,6 +221,13 @@ def _aro_skills(choices: dict[str, Any]) -> list[Body]:
     return found
 
 
+def _terrain_choice(options: dict[str, Any], trooper: str) -> Body:
+    """Terrain with a choice of Types: ``deploy.terrain`` naming the first Type offered (no
+    draw, so the random stream stays as it was)."""
+    offered = (options.get("deploy_terrain") or {}).get(trooper)
+    return {"terrain": offered[0]} if offered else {}
+
+
 class RandomPlayer:
     """One seat's random choices (see the module docstring). ``observe`` is told the type
     of every event the seat receives, so that Orders are counted per Player Turn."""
@@ -314,13 +321,16 @@ class RandomPlayer:
         size = self._own(state, trooper)["profile"]["silhouette"]
         margin = radius(size) + 0.01
         beyond = (options.get("deploy_beyond_zone") or {}).get(trooper)
+        chosen = _terrain_choice(options, trooper)
         if beyond and self.rng.random() < 0.5:  # Forward Deployment / Infiltration
-            yield from self._beyond_zone(trooper, beyond, state, zone, facing, margin)
+            yield from (body | chosen for body in
+                        self._beyond_zone(trooper, beyond, state, zone, facing, margin))
         for _ in range(12):
             point = [round(self.rng.uniform(zone["x0"] + margin, zone["x1"] - margin), 2),
                      round(self.rng.uniform(zone["y0"] + margin, zone["y1"] - margin), 2)]
             yield {"type": "deploy", "trooper": trooper, "position": point,
-                   "facing": (facing + self.rng.uniform(-60, 60)) % 360, "hidden": hidden}
+                   "facing": (facing + self.rng.uniform(-60, 60)) % 360, "hidden": hidden,
+                   **chosen}
 
     def _beyond_zone(self, trooper: str, beyond: dict[str, Any], state: dict[str, Any],
                      zone: dict[str, float], facing: float, margin: float) -> Iterator[Body]:
@@ -352,7 +362,8 @@ class RandomPlayer:
             for j in range(1, steps_y):
                 for i in range(1, steps_x):
                     yield {"type": "deploy", "trooper": trooper, "facing": facing,
-                           "position": [zone["x0"] + i / 2, zone["y0"] + j / 2]}
+                           "position": [zone["x0"] + i / 2, zone["y0"] + j / 2],
+                           **_terrain_choice(options, trooper)}
 
     def _zone(self, state: dict[str, Any]) -> tuple[dict[str, float], float]:
         name = state["initiative"]["zones"][self.side]

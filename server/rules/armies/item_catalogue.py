@@ -201,14 +201,20 @@ _TERRAIN_TYPES = {"aquatic": ["aquatic"], "desert": ["desert"], "jungle": ["jung
 
 
 def _terrain(item: DataItem, flags: TrooperFlags) -> NotRefereed | None:
-    # Terrain (issue 36): one Type, or Total; a profile offering several Types to choose
-    # from at deployment is not asked (docs/rules-decisions/deployment-skills.md "Terrain").
+    # Terrain (issue 36): one Type, or Total; several Types are a choice the player makes
+    # as the trooper deploys (``terrain_choice``, orders/terrain_skill.py;
+    # docs/rules-decisions/deployment-skills.md "Terrain").
     written = [part.strip().lower() for text in (*split_level(item.name)[1], *item.levels)
                for part in re.split(r"[,/]| or ", text) if part.strip()]
-    if len(written) != 1 or written[0] not in _TERRAIN_TYPES:
-        return item.not_refereed("played without it: the referee plays Terrain of one Type "
-                                 "or Terrain (Total), not a choice among Types")
-    flags.fields["terrain"] = list(_TERRAIN_TYPES[written[0]])
+    if not written or any(w not in _TERRAIN_TYPES for w in written) \
+            or (len(written) > 1 and "total" in written):
+        return item.not_refereed("played without it: the referee knows the Types Aquatic, "
+                                 "Desert, Jungle, Mountain, Zero-G and Total")
+    if len(written) == 1:
+        flags.fields["terrain"] = list(_TERRAIN_TYPES[written[0]])
+    else:
+        flags.fields["terrain_choice"] = list(dict.fromkeys(
+            t for w in written for t in _TERRAIN_TYPES[w]))
     return None
 
 

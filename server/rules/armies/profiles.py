@@ -154,6 +154,10 @@ class UnitProfile:
     """Terrain: the Types of Terrain whose Special Terrain areas do not hinder it, where it
     gains +1 inch to its first MOV value (all five for Terrain (Total);
     ``orders/terrain_skill.py``)."""
+    # issue 36, Terrain with a choice of Types (orders/terrain_skill.py)
+    terrain_choice: tuple[TerrainType, ...] = ()
+    """Terrain (Jungle, Mountain): the Types its player chooses one from as it deploys
+    (``deploy.terrain``); the chosen one becomes ``terrain``."""
     sixth_sense: bool = False
     hacker: bool = False
     """Hacker: may declare Comms Attacks with the programs of ``hacking.PROGRAMS``."""

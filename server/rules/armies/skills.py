@@ -53,8 +53,9 @@ SKILLS: dict[str, SkillInfo] = {
         SkillInfo("engineer", SkillCategory.SHORT, False, True, False, False),
         # Forward Observer (combat/forward_observer.py): a Short Skill or ARO, an Attack.
         SkillInfo("forward_observer", SkillCategory.SHORT, True, True, False, True),
-        # Place Deployable (combat/mines.py): a Short Skill; in ARO not built.
-        SkillInfo("place_deployable", SkillCategory.SHORT, False, True, False, False),
+        # Place Deployable (combat/mines.py): a Short Skill or ARO (the wiki's "Place
+        # Deployable"; in ARO in Silhouette contact where the trooper stands, LoF needed).
+        SkillInfo("place_deployable", SkillCategory.SHORT, True, True, False, False),
         SkillInfo("jump", SkillCategory.ENTIRE_ORDER, False, True, True, False),
         SkillInfo("climb", SkillCategory.ENTIRE_ORDER, False, True, True, False),
         SkillInfo("cautious_move", SkillCategory.ENTIRE_ORDER, False, True, True, False),

@@ -5,7 +5,17 @@ where the reactor has Line of Fire), with the reactor's Sixth Sense.
 
 from __future__ import annotations
 
-from ..armies.skills import BsAttack, CcAttack, CommsAttack, Discover, Dodge, ForwardObserver, Reset, Skill
+from ..armies.skills import (
+    BsAttack,
+    CcAttack,
+    CommsAttack,
+    Discover,
+    Dodge,
+    ForwardObserver,
+    PlaceDeployable,
+    Reset,
+    Skill,
+)
 from ..armies.weapons import Weapon
 from ..evolve import replace
 from ..orders.declarations import allowed_without_line_of_fire, attacked_by, on_path
@@ -13,6 +23,7 @@ from ..ruleset import options
 from ..state import GameState, TrooperState
 from ..table.geometry import Body, Point
 from ..table.route_sight import points_of_route_in_lof
+from . import mines
 from .camouflage import camouflaged as _camouflaged  # still a marker, all declarations made
 from .direct_templates import is_direct_template, template_area
 from .forward_observer import planned_forward_observer
@@ -46,9 +57,12 @@ def aro_skill(state: GameState, reactor: TrooperState, skill: Skill) -> Plan:
         blind = (eligibility is not None and not eligibility.line_of_fire
                  and not eligibility.sixth_sense)  # Sixth Sense: no no-LoF penalty (13)
         penalty = options(state.ruleset).zoc_dodge_penalty
-        return Plan(rolls=(dodge_roll(reactor, False, dodge_mods(blind, penalty)),))
+        mods = dodge_mods(blind, penalty)  # and PH -3 if a Mine went off at it (mines.py)
+        return Plan(rolls=(dodge_roll(reactor, False, mods + mines.dodge_mods(state, reactor.id, mods)),))
     if isinstance(skill, Reset):
         return Plan(rolls=(reset_roll(reactor, active=False),))
+    if isinstance(skill, PlaceDeployable):  # no roll: the Mine appears at the Conclusion
+        return mines.planned_placement(state, reactor, skill)
     if isinstance(skill, BsAttack) and skill.zone_at is not None:  # Smoke or Eclipse
         weapon = state.armies[reactor.side].weapon(skill.weapon)
         zone = planned_zone_roll(state, reactor, weapon, skill.zone_at, reactor.body(),

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..ids import TrooperId
+from ..orders.difficult_terrain import reactive_move_problem
 from ..ruleset import options
 from ..state import GameState, GutsDue, TrooperState
 from ..table.cover import in_partial_cover, touches_scenery
@@ -216,6 +217,9 @@ def guts_route_problem(state: GameState, rule: GutsRule,
     if problem is not None:
         code = "route_too_long" if problem.code == "route_too_long" else "bad_route"
         return GutsProblem(code, f"Guts movement: {problem.message}")
+    area = reactive_move_problem(state.table, trooper, route)  # Special Terrain: stops there
+    if area is not None:
+        return GutsProblem("bad_route", f"Guts movement: {area}")
     end = route[-1]
     if _touches(trooper.body(end), _foes(state, trooper)):
         return GutsProblem("guts_base_contact",
@@ -277,6 +281,8 @@ def candidate_points(state: GameState, trooper: TrooperState,
         inner = radius
         for point in ring:
             if check_route(((x, y), point), trooper.body(), GUTS_MOVE, state.table, others):
+                continue
+            if reactive_move_problem(state.table, trooper, ((x, y), point)):
                 continue
             if _touches(trooper.body(point), foes):
                 continue

@@ -11,8 +11,11 @@ themselves. The wiki's N5 pages "Mines", "Minelayer", "Deployable", "Place Deplo
   trooper declared or executed a skill inside its Trigger Area (``triggers``): the reach of
   its Small Teardrop from its base, not through Total Cover (the template's own terrain
   test), and never when the template would touch an ally of the Mine's side, Unconscious
-  ones too. Its template resolves with the Order (``plan``), a Dodge declared against it
-  takes PH -3 (``dodge_mods``), and it leaves the table (``DeployableRemoved``).
+  ones too. A Mine of the active side goes off, once the ARO window closes, against a
+  reactive trooper that declared an ARO inside its Trigger Area (``aro_triggers``). Its
+  template resolves with the Order (``plan``), a Dodge declared against it takes PH -3
+  (``dodge_mods``, the active trooper's or a reactive one's Dodge ARO), and it leaves the
+  table (``DeployableRemoved``).
 """
 
 from __future__ import annotations
@@ -222,7 +225,8 @@ def placement_problem(state: GameState, trooper: TrooperState, path: tuple[Point
     """Why ``trooper`` may not Place Deployable as declared, or None (the wiki's "Place
     Deployable" and "Mines": a Mine it carries with a use left, in Silhouette contact with
     it at some point of its path, wholly on the table, on no base, with no enemy Camouflage
-    Marker in its Trigger Area)."""
+    Marker in its Trigger Area). In ARO the path is where the trooper stands: the Reactive
+    Turn places it in Silhouette contact, with no route."""
     name = trooper.profile.name
     weapon = next((w for w in mine_weapons(trooper, state) if w.id == skill.weapon), None)
     if weapon is None:
@@ -233,7 +237,9 @@ def placement_problem(state: GameState, trooper: TrooperState, path: tuple[Point
     if not (mine.radius <= x <= width - mine.radius and mine.radius <= y <= depth - mine.radius):
         return "The Mine must stand wholly on the table."
     if not any(in_base_contact(trooper.body(point), mine) for point in _route_points(path)):
-        return f"{name} places its Mine in Silhouette contact with itself at some point of its path."
+        return (f"{name} places its Mine in Silhouette contact with itself at some point of its path."
+                if len(path) > 1 else
+                f"{name} places its Mine in Silhouette contact with itself where it stands.")
     for other in state.troopers.values():
         if other.on_table and other.id != trooper.id and _overlaps(other.body(), mine):
             return "The Mine may not stand on a trooper or marker."
@@ -339,6 +345,37 @@ def triggers(state: GameState) -> list[MineTriggered]:
             if at is not None:
                 found.append(MineTriggered(order.number, mine.id, mine.side, mine.weapon,
                                            mine.position, trooper_id, at, trooper.facing))
+                break
+    return found
+
+
+def aro_triggers(state: GameState) -> list[MineTriggered]:
+    """The Mines of the active side that the reactive side's AROs set off (the wiki's
+    "Mines": an enemy declaring an ARO inside the Trigger Area): once an ARO window has
+    closed, each Mine not gone off yet against the first reactive trooper, in the order the
+    AROs were declared, that declared one where it stands inside its Trigger Area. Judged at
+    the close, not at each declaration: AROs are simultaneous (seed 000, "All at Once"), so
+    no ARO of the window is declared knowing that another one set a Mine off. Everything it
+    reads is open: the declared AROs (a declaring marker or hidden trooper is revealed) and
+    the markers' spots; what it tells, that the marker was a Mine, is what going off tells."""
+    order = state.order
+    if order is None or order.window_open or not order.aros or state.active is None \
+            or order.step not in (OrderStep.SECOND_SKILL, OrderStep.RESOLUTION):
+        return []
+    gone = {t.mine for t in order.mines}
+    found: list[MineTriggered] = []
+    for mine in sorted(state.deployables.values(), key=lambda d: d.id):
+        if mine.side is not state.active or mine.id in gone:
+            continue
+        weapon = _weapon(state, mine)
+        for reactor_id in order.aros:
+            reactor = state.trooper(reactor_id)
+            if not reactor.on_table or reactor.position is None:
+                continue
+            if _reaches(state, mine.side, body_of(mine), reactor, reactor.body(), weapon):
+                found.append(MineTriggered(order.number, mine.id, mine.side, mine.weapon,
+                                           mine.position, reactor_id, reactor.position,
+                                           reactor.facing))
                 break
     return found
 

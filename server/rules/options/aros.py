@@ -4,6 +4,7 @@ be taken at, each with what Resolution would make of it."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -16,20 +17,22 @@ from ..armies.skills import (
     Discover,
     Dodge,
     ForwardObserver,
+    PlaceDeployable,
     Reset,
     Skill,
 )
 from ..armies.weapons import WeaponKind
 from ..combat.hacking import PROGRAMS
+from ..combat.mines import placement_offer
 from ..combat.plan import ARO_BURST
 from ..combat.smoke import screening_point, zone_kind, zone_offer
 from ..combat.suppressive_fire import aro_burst
 from ..evolve import replace
-from ..ids import Side, TrooperId
+from ..ids import Side, TrooperId, WeaponId
 from ..orders.aro import decide_declare_aro, decide_pass_aro, unmet_aro_requirement
 from ..plain import Plain
 from ..previews import preview, shown
-from ..state import ActiveOrder, GameState
+from ..state import ActiveOrder, GameState, TrooperState
 from .accepted import SHOOTING, accepted, carried_weapons
 
 
@@ -119,7 +122,35 @@ def aro_options(state: GameState, side: Side, order: ActiveOrder) -> dict[str, P
             "discover_rolls": discover_points,
             "forward_observer": list(mark_points),
             "forward_observer_rolls": mark_points,
+            "place_deployable": _placements(state, trooper, legal),
         }
+    return found
+
+
+CONTACT_DIRECTIONS = 8
+"""Spots around a reactor tried before Place Deployable is offered in ARO."""
+
+
+def _placements(state: GameState, trooper: TrooperState,
+                legal: Callable[[Skill], bool]) -> dict[str, Plain]:
+    """Place Deployable in ARO (combat/mines.py): per Mine with a use left, ``{name,
+    uses_left, path: [where it stands], contact}`` as in the Active Turn and ``spots``: those
+    of eight spots in Silhouette contact all round it that are accepted with their
+    Requirements met (LoF to the active trooper among them); offered when there is one."""
+    if trooper.position is None:
+        return {}
+    x, y = trooper.position
+    found: dict[str, Plain] = {}
+    for weapon, offer in placement_offer(state, trooper, (trooper.position,)).items():
+        assert isinstance(offer, dict)
+        reach = float(offer["contact"]) + 0.01  # just clear of the base, within contact
+        spots = ((x + reach * math.cos(2 * math.pi * i / CONTACT_DIRECTIONS),
+                  y + reach * math.sin(2 * math.pi * i / CONTACT_DIRECTIONS))
+                 for i in range(CONTACT_DIRECTIONS))
+        legal_spots = [[round(sx, 3), round(sy, 3)] for sx, sy in spots
+                       if legal(PlaceDeployable(WeaponId(weapon), (round(sx, 3), round(sy, 3))))]
+        if legal_spots:
+            found[weapon] = {**offer, "spots": legal_spots}
     return found
 
 

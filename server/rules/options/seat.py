@@ -39,6 +39,7 @@ from ..orders.hidden_deployment import decide_reveal
 from ..orders.initiative import decide_choose_initiative, decide_choose_remaining
 from ..orders.lieutenant import decide_appoint_lieutenant
 from ..orders.order_pool import decide_activate
+from ..orders.terrain_skill import choice_offered
 from ..plain import Plain
 from ..state import ActiveOrder, GameState, OrderType, Phase
 from .accepted import accepted
@@ -77,6 +78,7 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
     "initiative": [command body], "deploy": [trooper],
     "deploy_hidden": [trooper], "deploy_beyond_zone": {trooper: {"forward_deployment",
     "infiltration"}}, "minelayer": {trooper: {"weapon", "name", "mines", "zone_of_control"}},
+    "deploy_terrain": {trooper: [Types of Terrain ``deploy.terrain`` may name]},
     "reserve": trooper | None, "reserves": [trooper], "end_deployment_step": bool,
     "activate": {trooper: [order types]}, "peripherals": {controller: [its Peripherals that may
     activate on the same Order]}, "reveal": [trooper], "keep_airborne": [trooper],
@@ -106,6 +108,8 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
         "deploy_hidden": [t.id for t in waiting if t.profile.hidden_deployment],
         "deploy_beyond_zone": beyond_zone_options(state, waiting),
         "minelayer": minelayer_offer(state, waiting) if deploying else {},
+        # Terrain with a choice of Types (orders/terrain_skill.py): what deploy.terrain names.
+        "deploy_terrain": {t.id: offered for t in waiting if (offered := choice_offered(t))},
         "reserve": reserves[0].id if reserves else None,
         "reserves": [t.id for t in reserves],
         "end_deployment_step": deploying and accepted(

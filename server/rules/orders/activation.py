@@ -67,6 +67,7 @@ from ..table.routes import check_route
 from . import berserk
 from .command_tokens import check_coordinated_skills
 from .declarations import acting_body, coordinated, on_path, required_burst, supports_coordinated_cc
+from .difficult_terrain import dodge_after_entering_problem, reactive_move_problem
 from .fireteams import check_member_skills, fireteam_order, member_may_idle
 from .impetuous import check_impetuous_route, check_impetuous_skill
 from .movement_checks import check_movement, obstacles
@@ -254,6 +255,8 @@ def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperSta
         _check_discover(state, order, trooper, skill)
     elif isinstance(skill, Dodge):
         check_dodge_route(state, trooper, skill.route)
+        entered = dodge_after_entering_problem(state.table, order, trooper, skill.route)
+        require(entered is None, Reason.BAD_ROUTE, entered or "")
     elif isinstance(skill, CommsAttack):
         _check_comms_attack(state, trooper, skill)
     elif isinstance(skill, SUPPORT_SKILLS):
@@ -275,6 +278,8 @@ def check_dodge_route(state: GameState, trooper: TrooperState, route: Sequence[P
                           obstacles(state, trooper.id, mover=trooper.side))
     if problem is not None:
         require(False, Reason.BAD_ROUTE, f"Dodge movement: {problem.message}")
+    area = reactive_move_problem(state.table, trooper, route)  # Special Terrain: stops there
+    require(area is None, Reason.BAD_ROUTE, f"Dodge movement: {area}")
 
 
 def weapon_of(state: GameState, trooper: TrooperState, weapon_id: str) -> Weapon:

@@ -20,6 +20,7 @@ from ..armies.skills import (
     Discover,
     Dodge,
     ForwardObserver,
+    PlaceDeployable,
     Skill,
 )
 from ..armies.weapons import WeaponKind
@@ -28,6 +29,7 @@ from ..combat.camouflage import ATTACKS, camouflaged
 from ..combat.forward_observer import check_forward_observer
 from ..combat.hacking import check_hacker_and_program, path_in_hacking_area
 from ..combat.immobilized import check_immobilized_may_declare
+from ..combat.mines import placement_problem
 from ..combat.multispectral_visor import shoots_markers
 from ..combat.smoke import check_zone_declaration, zone_kind
 from ..combat.stunned import check_stunned_may_declare
@@ -217,6 +219,10 @@ def _check_aro_skill(
         require(skill.target in activated, Reason.BAD_TARGET, NOT_ACTIVATED)
         enemy_target(state, trooper, skill.target)
         _check_target_point(order, skill.target, skill.target_point)
+    elif isinstance(skill, PlaceDeployable):  # in Silhouette contact where it stands (mines.py)
+        assert trooper.position is not None
+        problem = placement_problem(state, trooper, (trooper.position,), skill)
+        require(problem is None, Reason.BAD_POSITION, problem or "")
 
 
 def _check_not_at_a_marker(state: GameState, skill: Skill) -> None:

@@ -33,6 +33,7 @@ from ..table.terrain_names import terrain_name
 from . import infiltration
 from .forward_deployment import within_forward_reach
 from .named_troopers import own_trooper
+from .terrain_skill import chosen_terrain
 
 LAST_STEP = 4
 
@@ -110,10 +111,12 @@ def decide_deploy(state: GameState, side: Side, command: Deploy) -> list[Event]:
     require(problem is None, Reason.BAD_POSITION, problem or "")
     mines, mine_problem = placed_by_minelayer(state, trooper, body, command.mines)
     require(mine_problem is None, Reason.BAD_POSITION, mine_problem or "")
+    chosen_terrain(trooper, command.terrain, False, False)  # named as the profile allows
     if not zone.contains_body(body) and not within_forward_reach(state, trooper, body) \
             and infiltration.needs_roll(state, trooper, body):
-        return with_mines(infiltrate(state, trooper, body, command), mines)
-    return [
+        return with_terrain(with_mines(infiltrate(state, trooper, body, command), mines),
+                            trooper, command.terrain)
+    return with_terrain([
         TrooperDeployed(
             trooper.id,
             body.position,
@@ -122,7 +125,18 @@ def decide_deploy(state: GameState, side: Side, command: Deploy) -> list[Event]:
             marker=profile.camouflage > 0 and not command.hidden,
         ),
         *mines,
-    ]
+    ], trooper, command.terrain)
+
+
+def with_terrain(events: list[Event], trooper: TrooperState, named: str | None) -> list[Event]:
+    """The Type of Terrain chosen (``terrain_skill``) right after the trooper is placed:
+    open if it stands as a Model, its side's as a Marker or hidden."""
+    if named is None:
+        return events
+    deployed = next(e for e in events if isinstance(e, TrooperDeployed))
+    at = events.index(deployed) + 1
+    chosen = chosen_terrain(trooper, named, deployed.hidden, deployed.marker)
+    return [*events[:at], *chosen, *events[at:]]
 
 
 def with_mines(events: list[Event], mines: list[MinePlaced]) -> list[Event]:

@@ -16,6 +16,10 @@ trooper:
 * Inside an area of its Type a trooper with Terrain gains +1 inch on its first MOV value.
 
 Several areas do not add up: inside two hindering areas the MOD is still -1.
+
+A Dodge's or a failed Guts Roll's movement also stops where it enters a hindering area, with
+no MOD inside (``reactive_move_problem``); an activated trooper that entered one this Order
+may not move again by Dodging (``dodge_after_entering_problem``).
 """
 
 from __future__ import annotations
@@ -140,3 +144,34 @@ def route_stop(table: Table, trooper: TrooperState,
         if hit is not None and (best is None or hit < best[0]):
             best = (hit, area)
     return best
+
+
+def reactive_move_problem(table: Table, trooper: TrooperState,
+                          route: Sequence[Point]) -> str | None:
+    """Why a Dodge's or a Guts Roll's movement may not take ``route``, or None: entering a
+    hindering area ends any movement, whatever its type ("Difficult Terrain": it also
+    affects a trooper that makes contact during an Order), so the route must end where the
+    base first touches it. These 2 inches are no MOV value and Dodge has no Movement label
+    in N5, so the -1 inch inside an area does not apply to them
+    (docs/rules-decisions/deployment-skills.md, "Terrain")."""
+    if not table.special_terrain:
+        return None
+    stop = route_stop(table, trooper, route)
+    if stop is None or route_length(route) <= stop[0] + STOP_TOLERANCE:
+        return None
+    distance, area = stop
+    return (f"the route enters {area.label} after {distance:.1f} inches: entering it ends "
+            f"{trooper.profile.name}'s movement, so the route must end there.")
+
+
+def dodge_after_entering_problem(table: Table, order: ActiveOrder, trooper: TrooperState,
+                                 route: Sequence[Point]) -> str | None:
+    """An activated trooper whose movement entered a hindering area this Order may not move
+    again in it, not even by Dodging (its Dodge roll is still declared, without a route)."""
+    if not table.special_terrain or not route or trooper.id not in order.activated:
+        return None
+    entered = _entered_this_order(table, order, trooper)
+    if entered is None:
+        return None
+    return (f"{trooper.profile.name}'s movement ended this Order when it entered "
+            f"{entered.label}: its Dodge may not move it.")

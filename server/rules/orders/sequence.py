@@ -25,6 +25,7 @@ from ..combat.guts_window import (
     guts_reaction_pending,
     next_guts_reaction,
 )
+from ..combat.mines import aro_triggers as mines_set_off_by_aros
 from ..combat.mines import triggers as mines_going_off
 from ..combat.resolution import resolve_order_step
 from ..events import Event, OrderResolved, PhaseStarted
@@ -99,6 +100,12 @@ AUTOMATIC_STEPS: tuple[AutomaticStep, ...] = (
                   lambda s: list(mines_going_off(s)),
                   frozenset({Phase.ORDERS, Phase.IMPETUOUS})),
     AutomaticStep("ARO declaration step", _entering_aro_step, open_window),
+    # The active side's Mines go off against reactive troopers that declared an ARO in their
+    # Trigger Area, once the window closes and before the Order goes on (combat/mines.py).
+    AutomaticStep("mines set off by AROs",
+                  lambda s: bool(s.deployables) and bool(mines_set_off_by_aros(s)),
+                  lambda s: list(mines_set_off_by_aros(s)),
+                  frozenset({Phase.ORDERS, Phase.IMPETUOUS})),
     AutomaticStep("resolution", lambda s: _order_step(s, OrderStep.RESOLUTION), _resolve),
     # A Conclusion that waits on Guts movements (combat/guts_window.py): each failed trooper
     # reacts in turn, through its owner's window when it has a movement to choose.

@@ -351,3 +351,137 @@ def test_seed_004_an_aro_window_names_no_marker_to_the_opponent_mine_or_trooper(
             assert not markers & {e["trooper"] for e in windows[name][viewer]["eligible"]}
         assert windows["mine"][viewer] == windows["trooper"][viewer]
     assert "B-t1" in {e["trooper"] for e in windows["trooper"][B]["eligible"]}
+
+
+# --- Mines set off by AROs (the wiki's "Mines": a Skill *or an ARO* in the Trigger Area) ---
+
+A_MINE = TrooperId("A-x7m2qk9d")
+GUARD = "B-t3"
+ARO_PLACEMENTS: dict[str, Any] = {
+    RUNNER: [10, 10, 90], "A-t1": [14, 20, 90], GUARD: [10, 30, 270],
+    "B-t1": [40, 45, 90], "B-t2": [45, 47, 90],
+}
+
+
+def guarded(dice: list[int], at: tuple[float, float] = (10.0, 24.0)) -> GameState:
+    """A's Orders Phase; A's own Mine (laid by A-t1) stands at ``at``, 6 inches in front of
+    B's guard, who watches A's runner."""
+    state = with_mines(build_state({"ruleset": "n5", "terrain": [], "placements": ARO_PLACEMENTS,
+                                    "dice": dice}), "A-t1")
+    return engine.apply(state, MinePlaced(A_MINE, A, TrooperId("A-t1"), MINES, at, 90.0))
+
+
+def test_an_aro_declared_in_the_trigger_area_of_an_active_mine_sets_it_off() -> None:
+    """The wiki's "Mines": an enemy declaring an ARO inside the Trigger Area sets the Mine
+    off too. A's runner moves; B's guard, 6 inches from A's Mine, shoots at it in ARO. Once
+    the window closes (AROs are simultaneous, seed 000) the Mine goes off against the
+    guard where it stands; its template resolves with the Order: the guard's shot (a 15
+    misses on SV 9) and the Mine's hit (a 15 fails the save) both, and the Mine is gone."""
+    state = guarded([15, 15, 15])
+    state, _ = move(state, (9, 12))
+    state, events = play(state, B, {"type": "declare_aro", "trooper": GUARD, "skill": {
+        "type": "bs_attack", "weapon": "punch_carbine",
+        "targets": [{"trooper": RUNNER, "burst": 1}]}})
+    assert not [e for e in events if isinstance(e, MineTriggered)]  # not while the window is open
+    state, events = close_aro_window(state)
+    (trigger,) = [e for e in events if isinstance(e, MineTriggered)]
+    assert (trigger.mine, trigger.side, trigger.target, trigger.at) == (A_MINE, A, GUARD, (10.0, 30.0))
+    kinds = [type(e).__name__ for e in events]
+    assert kinds.index("AroWindowClosed") < kinds.index("MineTriggered")
+    assert state.deployables[A_MINE].discovered  # revealed: open to all
+    state, _ = play(state, A, {"type": "declare_skill", "skill": {"type": "idle"}})
+    state, events = close_aro_window(state)
+    outcome = resolved(events).outcome
+    (save,) = outcome.saves
+    assert (save.trooper, save.attacker, save.weapon, save.failed) == (GUARD, A_MINE, MINES, 1)
+    assert DeployableRemoved(A_MINE, "detonated") in outcome.effects
+    assert A_MINE not in state.deployables
+
+
+def test_a_dodge_aro_in_the_trigger_area_avoids_the_mine_at_ph_minus_3() -> None:
+    """The wiki's "Mines": Dodged at PH -3. The guard reacts with a Dodge inside the Trigger
+    Area: the Mine goes off at it, and its Dodge (PH 11 - 3 = SV 8: a 5 passes) takes it out
+    of the template, as a Dodge against any template."""
+    state = guarded([5])
+    state, _ = move(state, (9, 12))
+    state, _ = play(state, B, {"type": "declare_aro", "trooper": GUARD, "skill": {"type": "dodge"}})
+    state, _ = close_aro_window(state)
+    state, _ = play(state, A, {"type": "declare_skill", "skill": {"type": "idle"}})
+    state, events = close_aro_window(state)
+    outcome = resolved(events).outcome
+    (dodge,) = outcome.rolls
+    assert (dodge.trooper, dodge.success_value) == (GUARD, 8)
+    assert ("deployable_template", -3) in [(m.source, m.value) for m in dodge.mods]
+    assert outcome.saves == () and A_MINE not in state.deployables
+
+
+def test_a_reactive_trooper_that_declares_no_aro_sets_no_mine_off() -> None:
+    """Only a declaration (or an execution) sets a Mine off: the guard passes its ARO, and
+    A's Mine stays a marker; a guard outside the Trigger Area (the Mine 10 inches away)
+    that shoots sets nothing off either."""
+    state = guarded([])
+    state, _ = move(state, (9, 12))
+    state, _ = play(state, B, {"type": "pass_aro", "trooper": GUARD})
+    state, events = close_aro_window(state)
+    assert not [e for e in events if isinstance(e, MineTriggered)]
+    far = guarded([15, 15], at=(10.0, 20.0))
+    far, _ = move(far, (9, 12))
+    far, _ = play(far, B, {"type": "declare_aro", "trooper": GUARD, "skill": {"type": "dodge"}})
+    far, events = close_aro_window(far)
+    assert not [e for e in events if isinstance(e, MineTriggered)]
+    assert not far.deployables[A_MINE].discovered
+
+
+def test_place_deployable_in_aro_lays_a_mine_in_contact_at_the_conclusion() -> None:
+    """The wiki's "Place Deployable" (a Short Skill or ARO; in the Reactive Turn LoF to the
+    active trooper is needed and the Mine goes in Silhouette contact with the trooper;
+    DIGEST 6.2: it appears in the Conclusion). B's guard, watching A's runner, lays its
+    Mine against its own base; options offer it with the contact distance; a spot away from
+    its base is refused; the Mine is B's Camouflage Marker once the Order ends, one use
+    spent."""
+    from server.rules.combat.outcome import DeployablePlaced
+    from server.rules.options import seat_options
+
+    state = with_mines(build_state({"ruleset": "n5", "terrain": [], "placements": ARO_PLACEMENTS,
+                                    "dice": []}), GUARD, minelayer=0)
+    state, _ = move(state, (9, 12))
+    offer = seat_options(state, B)["aros"][GUARD]["place_deployable"][MINES]
+    assert offer["uses_left"] == 3 and offer["path"] == [[10.0, 30.0]]
+    away = decide(state, B, {"type": "declare_aro", "trooper": GUARD, "skill": {
+        "type": "place_deployable", "weapon": MINES, "position": [10, 27]}})
+    assert getattr(away, "code", None) == "bad_position"
+    spot = min(offer["spots"], key=lambda p: p[1])  # touching its base, towards the runner
+    assert spot == [10.0, round(30.0 - offer["contact"] - 0.01, 3)]
+    state, _ = play(state, B, {"type": "declare_aro", "trooper": GUARD, "skill": {
+        "type": "place_deployable", "weapon": MINES, "position": spot}})
+    state, _ = close_aro_window(state)
+    state, _ = play(state, A, {"type": "declare_skill", "skill": {"type": "idle"}})
+    assert state.deployables == {}  # not before the Conclusion
+    state, events = close_aro_window(state)
+    (placed,) = [x for x in resolved(events).outcome.effects if isinstance(x, DeployablePlaced)]
+    mine = state.deployables[placed.deployable]
+    assert (mine.side, mine.position, mine.discovered) == (B, tuple(spot), False)
+    assert state.trooper(TrooperId(GUARD)).weapon_uses[MINES] == 1
+
+
+def test_place_deployable_in_aro_needs_line_of_fire_to_the_active_trooper() -> None:
+    """The wiki's "Place Deployable": in the Reactive Turn LoF to the active trooper is a
+    Requirement. A guard that reacts from Zone of Control alone (the runner moves behind
+    it) is not offered it, and one declared anyway is Idle at Resolution: no Mine."""
+    placements = {**ARO_PLACEMENTS, GUARD: [10, 19, 90]}  # facing away from the runner
+    state = with_mines(build_state({"ruleset": "n5", "terrain": [], "placements": placements,
+                                    "dice": []}), GUARD, minelayer=0)
+    from server.rules.options import seat_options
+
+    state, _ = move(state, (10, 13))
+    aro = seat_options(state, B)["aros"][GUARD]
+    assert aro["zone_of_control"] and not aro["line_of_fire"] and aro["place_deployable"] == {}
+    state, _ = play(state, B, {"type": "declare_aro", "trooper": GUARD, "skill": {
+        "type": "place_deployable", "weapon": MINES, "position": [9.0, 19.0]}})
+    state, _ = close_aro_window(state)
+    state, _ = play(state, A, {"type": "declare_skill", "skill": {"type": "idle"}})
+    state, events = close_aro_window(state)
+    effects = resolved(events).outcome.effects
+    assert any(getattr(e, "trooper", None) == GUARD and type(e).__name__ == "BecameIdle"
+               for e in effects)
+    assert state.deployables == {}

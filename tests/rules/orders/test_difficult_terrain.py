@@ -121,16 +121,20 @@ def test_terrain_of_another_type_does_not_help_terrain_total_does() -> None:
     assert isinstance(_declare(total, _move([[24.0, 13.0], [24.0, 17.0]])), Accepted)
 
 
-def test_catalogue_maps_terrain_of_one_type_and_total_a_choice_of_types_is_not_refereed() -> None:
+def test_catalogue_maps_terrain_of_one_type_total_and_a_choice_of_types() -> None:
+    """The wiki's "Terrain": one Type, Total, or several Types in brackets to choose one
+    from when the trooper is placed (``terrain_choice``); an unknown Type is not refereed."""
     from server.rules.armies.item_catalogue import DataItem, TrooperFlags, apply_item
     from server.rules.armies.not_refereed import ItemKind
-    total, jungle, choice = TrooperFlags(), TrooperFlags(), TrooperFlags()
+    total, jungle, choice, odd = TrooperFlags(), TrooperFlags(), TrooperFlags(), TrooperFlags()
     assert apply_item(DataItem(ItemKind.SKILL, "Terrain (Total)"), total) is None
     assert total.fields == {"terrain": ["aquatic", "desert", "jungle", "mountain", "zero_g"]}
     assert apply_item(DataItem(ItemKind.SKILL, "Terrain", ("Jungle",)), jungle) is None
     assert jungle.fields == {"terrain": ["jungle"]}
-    found = apply_item(DataItem(ItemKind.SKILL, "Terrain (Jungle, Mountain)"), choice)
-    assert found is not None and found.name == "Terrain" and choice.fields == {}
+    assert apply_item(DataItem(ItemKind.SKILL, "Terrain (Jungle, Mountain)"), choice) is None
+    assert choice.fields == {"terrain_choice": ["jungle", "mountain"]}
+    found = apply_item(DataItem(ItemKind.SKILL, "Terrain (Jungle, Lava)"), odd)
+    assert found is not None and found.name == "Terrain" and odd.fields == {}
 
 
 def test_a_table_file_declares_special_terrain_areas_and_a_bad_one_is_named() -> None:
@@ -182,3 +186,142 @@ def test_digest_3_6_an_impetuous_move_that_enters_difficult_terrain_ends_there_s
     move = {"type": "move", "route": [[24.0, 13.0], [24.0, edge]]}
     assert isinstance(engine.decide(state, Side.B, parse_command(
         {"type": "declare_skill", "skill": move})), Accepted)
+
+
+# --- Dodge and Guts movements (the wiki's "Difficult Terrain": contact during an Order ends
+# a movement whatever its type; the older page's example has a Dodge stopping there) -------
+
+GUARD = TrooperId("B-t1")
+
+
+def _watched(guard_at: tuple[float, float] = (24.0, 26.0)) -> GameState:
+    """A-t7 is activated south of the swamp; B's guard stands north of it, 2 inches from
+    its edge, watching."""
+    state = _game()
+    found = state.trooper(GUARD)
+    return state.with_trooper(replace(found, position=guard_at, facing=270.0))
+
+
+def test_a_dodge_aro_that_enters_difficult_terrain_must_end_where_it_touches_it() -> None:
+    """The guard Dodges towards the swamp: a route past the edge is refused (``bad_route``,
+    the area named), one that ends where its base touches the swamp is accepted. Inside, a
+    Dodge keeps its 2 inches (no MOV MOD: not a MOV value, no Movement label in N5)."""
+    state = _watched()
+    state, _ = play(state, Side.A, {"type": "declare_skill", "skill": _move([[24.0, 13.0], [22.0, 13.0]])})
+    radius = state.trooper(GUARD).body().radius
+    into = engine.decide(state, Side.B, parse_command({"type": "declare_aro", "trooper": GUARD,
+                         "skill": {"type": "dodge", "route": [[24.0, 26.0], [24.0, 24.2]]}}))
+    assert isinstance(into, Rejected) and into.code == "bad_route"
+    assert "Dodge movement" in into.message and "Swamp (Difficult Terrain, Aquatic)" in into.message
+    edge = engine.decide(state, Side.B, parse_command({"type": "declare_aro", "trooper": GUARD,
+                         "skill": {"type": "dodge", "route": [[24.0, 26.0], [24.0, 24.0 + radius]]}}))
+    assert isinstance(edge, Accepted)
+    inside = _watched(guard_at=(24.0, 22.0))
+    inside, _ = play(inside, Side.A, {"type": "declare_skill", "skill": _move([[24.0, 13.0], [22.0, 13.0]])})
+    full = engine.decide(inside, Side.B, parse_command({"type": "declare_aro", "trooper": GUARD,
+                         "skill": {"type": "dodge", "route": [[24.0, 22.0], [24.0, 20.0]]}}))
+    assert isinstance(full, Accepted)
+
+
+def test_an_active_trooper_that_entered_the_area_may_dodge_but_not_move_by_it() -> None:
+    """Its movement ended for the rest of the Order: a Dodge with a route is refused, the
+    Dodge roll alone accepted."""
+    state = _game()
+    edge = 16.0 - _radius(state)
+    state, _ = play(state, Side.A, {"type": "declare_skill", "skill": _move([[24.0, 13.0], [24.0, edge]])})
+    state, _ = close_aro_window(state)
+    moving = _declare(state, {"type": "dodge", "route": [[24.0, edge], [22.5, edge]]})  # type: ignore[dict-item]
+    assert isinstance(moving, Rejected) and moving.code == "bad_route"
+    assert "ended this Order when it entered Swamp" in moving.message
+    assert isinstance(_declare(state, {"type": "dodge"}), Accepted)
+
+
+def test_a_guts_movement_that_enters_difficult_terrain_must_end_there() -> None:
+    """A Guts movement stops where it enters the swamp as any movement does; the points a
+    failed Guts Roll is offered never go past that."""
+    from server.rules.combat.guts import GutsRule, guts_route_problem, guts_rule
+    from server.rules.orders.difficult_terrain import reactive_move_problem
+    from server.rules.state import GutsDue
+
+    state = _watched()
+    rule = GutsRule(GUARD, "guts_to_cover", ((24.0, 27.0),), (MOVER,), ())
+    problem = guts_route_problem(state, rule, ((24.0, 26.0), (24.0, 24.2)))
+    assert problem is not None and problem.code == "bad_route" and "Swamp" in problem.message
+    offered = guts_rule(state, GutsDue(GUARD, (MOVER,)))
+    assert all(reactive_move_problem(state.table, state.trooper(GUARD), ((24.0, 26.0), p)) is None
+               for p in offered.points)
+
+
+# --- Terrain with a choice of Types (the wiki's "Terrain": the player chooses one of the
+# Types in brackets when placing the trooper on the table) -----------------------------------
+
+
+def _choosing(camouflage: int = 0) -> tuple[GameState, TrooperId]:
+    """N5 Deployment Phase, A first; one of A's troopers has Terrain (Jungle, Mountain)."""
+    from tests.support.games import new_game_in_deployment
+
+    state = new_game_in_deployment("n5")
+    found = next(t for t in state.troopers_of(Side.A) if not t.profile.hidden_deployment)
+    profile = replace(found.entry.profile, terrain_choice=(TerrainType.JUNGLE, TerrainType.MOUNTAIN),
+                      camouflage=camouflage)
+    return state.with_trooper(replace(found, entry=replace(found.entry, profile=profile))), found.id
+
+
+def _deploy(state: GameState, trooper: TrooperId, **fields: Plain) -> Accepted | Rejected:
+    body: dict[str, Plain] = {"type": "deploy", "trooper": trooper, "position": [10.0, 4.0],
+                              "facing": 90.0, **fields}
+    decision = engine.decide(state, Side.A, parse_command(body))
+    assert isinstance(decision, Accepted | Rejected)
+    return decision
+
+
+def test_a_choice_of_types_is_named_as_the_trooper_deploys_and_masters_that_type_only() -> None:
+    """Options offer the Types; a deploy naming none, or a Type not offered, is refused; one
+    naming Jungle deploys it with Terrain (Jungle): a Jungle area no longer hinders it, a
+    Mountain one still does. Deployed as a Model, the choice is open to the opponent."""
+    from server.rules.events import TerrainTypeChosen
+    from server.rules.ids import SPECTATOR
+    from server.rules.orders.terrain_skill import masters
+    from server.rules.views import view_event
+
+    state, chooser = _choosing()
+    assert seat_options(state, Side.A)["deploy_terrain"] == {chooser: ["jungle", "mountain"]}
+    unnamed = _deploy(state, chooser)
+    assert isinstance(unnamed, Rejected) and unnamed.code == "bad_command"
+    assert "Jungle or Mountain" in unnamed.message
+    other = _deploy(state, chooser, terrain="aquatic")
+    assert isinstance(other, Rejected) and other.code == "bad_command"
+    chosen = _deploy(state, chooser, terrain="jungle")
+    assert isinstance(chosen, Accepted)
+    (event,) = [e for e in chosen.events if isinstance(e, TerrainTypeChosen)]
+    assert (event.trooper, event.terrain_type, event.public) == (chooser, "jungle", True)
+    state = engine.apply_all(state, chosen.events)
+    profile = state.trooper(chooser).profile
+    assert profile.terrain == (TerrainType.JUNGLE,)
+    jungle = SpecialTerrainArea("j", "Jungle", SWAMP, Difficulty.DIFFICULT, TerrainType.JUNGLE)
+    mountain = SpecialTerrainArea("m", "Rocks", SWAMP, Difficulty.DIFFICULT, TerrainType.MOUNTAIN)
+    assert masters(profile, jungle) and not masters(profile, mountain)
+    assert view_event(event, Side.B, state) == view_event(event, SPECTATOR, state) is not None
+    assert chooser not in seat_options(state, Side.A)["deploy_terrain"]
+
+
+def test_a_camouflaged_troopers_choice_stays_private_and_others_may_not_choose() -> None:
+    """Deployed as a Camouflage Marker, its profile is private, and so is the Type chosen:
+    the opponent and spectators receive no ``terrain_type_chosen``. A trooper without a
+    choice may not name a Type (``skill_not_allowed``)."""
+    from server.rules.events import TerrainTypeChosen
+    from server.rules.ids import SPECTATOR
+    from server.rules.views import view_event
+
+    state, chooser = _choosing(camouflage=3)
+    chosen = _deploy(state, chooser, terrain="mountain")
+    assert isinstance(chosen, Accepted)
+    state = engine.apply_all(state, chosen.events)
+    (event,) = [e for e in chosen.events if isinstance(e, TerrainTypeChosen)]
+    assert not event.public and state.trooper(chooser).marker
+    assert view_event(event, Side.B, state) is None and view_event(event, SPECTATOR, state) is None
+    assert view_event(event, Side.A, state) is not None
+    plain = next(t for t in state.troopers_of(Side.A) if t.id != chooser and not t.position
+                 and not t.profile.hidden_deployment)
+    refused = _deploy(state, plain.id, terrain="jungle", position=[20.0, 4.0])
+    assert isinstance(refused, Rejected) and refused.code == "skill_not_allowed"
