@@ -146,6 +146,12 @@ class RedisClusterProcesses:
         self.wait_until(done, f"a replica of {dead.port} to be promoted")
         return promoted[0]
 
+    def restart(self, port: int) -> None:
+        """Start a killed node again on its folder: it rejoins as a replica (of the node
+        promoted in its place); returns once the cluster is whole again."""
+        self.nodes[port].start()
+        self.wait_until(self._formed, f"node {port} to rejoin")
+
     # --- polling ------------------------------------------------------------------------
 
     def wait_until(self, condition: Callable[[], bool], what: str) -> None:

@@ -108,9 +108,11 @@ class LeaseRenewal:
             for _attempt in range(2):  # again once after a Redis restart emptied its scripts
                 release = self._sha(RELEASE_FENCED)
                 with self._redis.pipeline(transaction=False) as pipe:
+                    queue: Any = pipe  # (its execute_command is untyped)
                     for room_id, fence in rooms:
-                        pipe.evalsha(release, 2, lease_key(room_id), state_key(room_id),
-                                     self.node_id, fence)
+                        # (execute_command: a cluster pipeline refuses its evalsha method)
+                        queue.execute_command("EVALSHA", release, 2, lease_key(room_id),
+                                              state_key(room_id), self.node_id, fence)
                     results: list[Any] = pipe.execute(raise_on_error=False)
                 if not any(isinstance(outcome, NoScriptError) for outcome in results):
                     break

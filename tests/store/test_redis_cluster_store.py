@@ -1,0 +1,244 @@
+"""The room store on a real local Redis Cluster (three masters, three replicas): rooms whose
+slots sit on every master, every script on one slot, and a ``kill -9`` of a master while
+rooms write: its replica is promoted and every acknowledged append is there, every command
+re-sent after a "try again" finds its first answer (the room layer's duplicate check reads
+the stored answers), nothing twice."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+import pytest
+from redis.crc import key_slot
+
+from server.store import Answer, Listing, RoomMeta, RoomSettings
+from server.store.cluster_appends import NotReplicated
+from server.store.cluster_store import ClusterRoomStore
+from server.store.interface import StaleWriter, StorageUnavailable
+from server.store.redis_scripts import ANSWER_KEYS
+from server.store.redis_store import room_keys
+from server.store.tournament_store import RedisTournamentStore, tournament_keys
+from testkit.redis_cluster import NodeView, RedisClusterProcesses
+
+pytestmark = [pytest.mark.redis, pytest.mark.slow]
+
+
+def meta(room_id: str, visibility: str = "private") -> RoomMeta:
+    return RoomMeta(room_id, RoomSettings("n5", 2.0, visibility, fixed_seed=1), "a", "b", 1)
+
+
+def rooms_on_every_master(cluster: RedisClusterProcesses, prefix: str,
+                          per_master: int) -> dict[str, NodeView]:
+    """Room ids (``prefix-n``) whose slots sit on each master, ``per_master`` each."""
+    masters = cluster.masters()
+    found: dict[str, NodeView] = {}
+    n = 0
+    while any(sum(1 for m in found.values() if m == master) < per_master for master in masters):
+        room_id = f"{prefix}-{n}"
+        n += 1
+        master = cluster.master_of_key(f"{{room:{room_id}}}")
+        if sum(1 for m in found.values() if m == master) < per_master:
+            found[room_id] = master
+    return found
+
+
+@pytest.fixture
+async def cluster_store(redis_cluster: RedisClusterProcesses) -> AsyncIterator[ClusterRoomStore]:
+    store = ClusterRoomStore.from_url(redis_cluster.url, wait_replicas=1, wait_ms=2000)
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+def test_every_room_script_touches_one_slot() -> None:
+    # The append/create/load scripts take these keys: one slot, or Redis Cluster refuses.
+    assert len({key_slot(key.encode()) for key in room_keys("any-room")}) == 1
+    assert len(room_keys("any-room")) == 2 + len(ANSWER_KEYS)
+    assert len({key_slot(key.encode()) for key in tournament_keys("any")}) == 1
+
+
+async def test_rooms_on_every_master_create_write_and_load(
+        redis_cluster: RedisClusterProcesses, cluster_store: ClusterRoomStore) -> None:
+    rooms = rooms_on_every_master(redis_cluster, "spread", 2)
+    assert len({master.port for master in rooms.values()}) == 3
+    for room_id in rooms:
+        await cluster_store.create_room(meta(room_id), b"s0", None)
+        fence = await cluster_store.claim_room(room_id, "node-x")
+        assert fence == 1
+        for version in range(3):
+            assert await cluster_store.append(
+                room_id, fence=fence, expected_version=version,
+                events=[f"{room_id}:e{version + 1}".encode()], snapshot=None, deadlines=(),
+                listing=None, answer=Answer("A", f"c{version + 1}", b"ok")) == version + 1
+        with pytest.raises(StaleWriter):  # fencing holds per room on its own master
+            await cluster_store.append(room_id, fence=fence - 1, expected_version=3,
+                                       events=[b"x"], snapshot=None, deadlines=(), listing=None)
+    loaded = await cluster_store.load_rooms(list(rooms))  # one pipeline, split by master
+    for room_id, stored in zip(rooms, loaded, strict=True):
+        assert stored is not None and stored.version == 3
+        assert stored.events == tuple(f"{room_id}:e{v}".encode() for v in (1, 2, 3))
+        assert [answer.command_id for answer in stored.answers] == ["c1", "c2", "c3"]
+    first = next(iter(rooms))
+    assert await cluster_store.events_since(first, 1) == [f"{first}:e2".encode(),
+                                                          f"{first}:e3".encode()]
+    assert await cluster_store.record_caster_link(first, "nonce-1", 10) == "recorded"
+    # Node-wide keys (their own slots) work beside the rooms.
+    tournaments = RedisTournamentStore(cluster_store.client)
+    assert await tournaments.claim_creation("act-1", "t-cluster") == "t-cluster"
+    appended = await tournaments.append("t-cluster", expected_version=0, action_id="a1",
+                                        entry={"kind": "create"})
+    assert appended.status == "appended"
+    await tournaments.publish("t-cluster", 5)
+    assert "t-cluster" in await tournaments.public(10)
+
+
+async def test_public_rooms_listed_from_every_master(
+        redis_cluster: RedisClusterProcesses, cluster_store: ClusterRoomStore) -> None:
+    rooms = rooms_on_every_master(redis_cluster, "listed", 1)
+    for n, room_id in enumerate(rooms):
+        listing = Listing(room_id, "n5", "deployment", 1, "A", "A", 0, 1, 100 + n)
+        await cluster_store.create_room(meta(room_id, "public"), b"s0", listing)
+        fence = await cluster_store.claim_room(room_id, "node-x")
+        assert fence is not None
+        moved = Listing(room_id, "n5", "deployment", 1, "A", "A", 0, 2, 1000 + n)
+        await cluster_store.append(room_id, fence=fence, expected_version=0, events=[b"e"],
+                                   snapshot=None, deadlines=(), listing=moved)
+    found = {listing.room_id: listing for listing in await cluster_store.public_rooms(50)}
+    assert {room_id: found[room_id].seats_taken for room_id in rooms} == dict.fromkeys(rooms, 2)
+
+
+async def test_an_append_no_replica_confirms_is_not_acknowledged(
+        redis_cluster: RedisClusterProcesses) -> None:
+    # Every master has ONE replica: asking for two can never be confirmed, so the append
+    # is answered "try again" (it is on the master only), never acknowledged.
+    store = ClusterRoomStore.from_url(redis_cluster.url, wait_replicas=2, wait_ms=50)
+    try:
+        with pytest.raises(NotReplicated, match="of 2 replicas"):
+            await store.create_room(meta("unconfirmed"), b"s0", None)
+    finally:
+        await store.close()
+
+
+@dataclass
+class Writer:
+    """One room's commands, sent like the room layer does: an append per command with its
+    answer; on "try again" the command is re-sent with the same id, after the room reloads
+    (a stored answer for that id is its first answer: the duplicate is answered from it)."""
+
+    room_id: str
+    fence: int
+    commands: int
+    acknowledged: dict[str, int] = field(default_factory=dict)  # command id -> version
+    answered_from_store: list[str] = field(default_factory=list)
+    failures: int = 0
+
+    async def run(self, store: ClusterRoomStore, promoted: asyncio.Event,
+                  progress: asyncio.Event) -> None:
+        version = 0
+        n = 0
+        while n < self.commands:
+            command_id = f"{self.room_id}:c{n + 1}"
+            try:
+                version = await store.append(
+                    self.room_id, fence=self.fence, expected_version=version,
+                    events=[command_id.encode()], snapshot=None, deadlines=(), listing=None,
+                    answer=Answer("A", command_id, b"answer:" + command_id.encode()),
+                    answers_kept=1000)
+                self.acknowledged[command_id] = version
+                n += 1
+                if len(self.acknowledged) >= 5:
+                    progress.set()
+            except (StorageUnavailable, StaleWriter):
+                self.failures += 1
+                assert self.failures < 50, "the cluster never took writes again"
+                await promoted.wait()  # the room's master is gone until its replica serves
+                version = await self._reload(store, command_id)
+                if command_id in self.acknowledged:
+                    n += 1
+
+    async def _reload(self, store: ClusterRoomStore, command_id: str) -> int:
+        for _ in range(20):
+            try:
+                stored = await store.load_room(self.room_id)
+                break
+            except StorageUnavailable:
+                await store.appends.router.refresh()
+        else:
+            raise AssertionError("the room could not be loaded after the failover")
+        assert stored is not None
+        first = [a for a in stored.answers if a.command_id == command_id]
+        if first:  # it was stored before the failure: its answer is the first one
+            assert first[0].frame == b"answer:" + command_id.encode()
+            self.answered_from_store.append(command_id)
+            self.acknowledged[command_id] = stored.version
+        return stored.version
+
+
+async def test_kill_9_of_a_master_loses_no_acknowledged_append(
+        redis_cluster: RedisClusterProcesses, cluster_store: ClusterRoomStore) -> None:
+    rooms = rooms_on_every_master(redis_cluster, "failover", 2)
+    writers = []
+    for room_id in rooms:
+        await cluster_store.create_room(meta(room_id), b"s0", None)
+        fence = await cluster_store.claim_room(room_id, "node-x")
+        assert fence is not None
+        writers.append(Writer(room_id, fence, commands=200))
+    victim = next(iter(rooms.values()))
+    # A room on the victim's shard that no writer uses (the check below writes to it).
+    bystander = next(room_id for room_id, master in
+                     rooms_on_every_master(redis_cluster, "bystander", 1).items()
+                     if master == victim)
+    await cluster_store.create_room(meta(bystander), b"s0", None)
+    bystander_fence = await cluster_store.claim_room(bystander, "node-x")
+    assert bystander_fence is not None
+    promoted, progress = asyncio.Event(), asyncio.Event()
+    tasks = [asyncio.create_task(writer.run(cluster_store, promoted, progress))
+             for writer in writers]
+    await progress.wait()  # mid-game: rooms have written, none has finished
+    restarted = False
+    try:
+        await asyncio.to_thread(redis_cluster.kill, victim.port)
+        new_master = await asyncio.to_thread(redis_cluster.wait_promoted, victim)
+        # The promoted replica has no replica of its own: nothing it takes can be confirmed,
+        # so the shard answers "try again" until a replica is back (docs/storage.md).
+        impatient = ClusterRoomStore.from_url(redis_cluster.url, wait_replicas=1, wait_ms=100)
+        try:
+            with pytest.raises(NotReplicated):
+                for _ in range(5):  # (its first calls may still find the dead master)
+                    try:
+                        await impatient.append(bystander, fence=bystander_fence,
+                                               expected_version=0, events=[b"e"],
+                                               snapshot=None, deadlines=(), listing=None)
+                    except NotReplicated:
+                        raise
+                    except StorageUnavailable:
+                        await impatient.appends.router.refresh()
+        finally:
+            await impatient.close()
+        # The dead node started again (what a supervisor does): it rejoins as the replica.
+        await asyncio.to_thread(redis_cluster.restart, victim.port)
+        restarted = True
+        promoted.set()
+        await asyncio.gather(*tasks)
+        assert new_master.slots == victim.slots
+        hit = [w for w in writers if rooms[w.room_id] == victim]
+        assert hit and all(w.failures > 0 for w in hit)  # they did meet the failover
+        loaded = await cluster_store.load_rooms(list(rooms))
+        for writer, stored in zip(writers, loaded, strict=True):
+            assert stored is not None
+            # Every command once, in order; each acknowledged one at its version.
+            assert stored.events == tuple(f"{writer.room_id}:c{n}".encode()
+                                          for n in range(1, writer.commands + 1))
+            for command_id, version in writer.acknowledged.items():
+                assert stored.events[version - 1] == command_id.encode()
+            assert {a.command_id: a.frame for a in stored.answers} == {
+                command_id: b"answer:" + command_id.encode()
+                for command_id in writer.acknowledged}
+    finally:
+        for task in tasks:
+            task.cancel()
+        if not restarted:
+            await asyncio.to_thread(redis_cluster.restart, victim.port)
