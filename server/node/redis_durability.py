@@ -27,7 +27,8 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import redis
-from redis.exceptions import BusyLoadingError, ResponseError
+from redis.cluster import RedisCluster
+from redis.exceptions import BusyLoadingError, RedisClusterException, ResponseError
 
 log = logging.getLogger("server.redis_durability")  # log lines keep their logger name
 
@@ -127,3 +128,52 @@ def check_external_redis(url: str, accept: str, wait_s: float = REDIS_WAIT_S) ->
                 time.sleep(_RETRY_PAUSE_S)
     finally:
         client.close()
+
+
+def check_cluster_durability(url: str, accept: str, wait_replicas: int,
+                             wait_s: float = REDIS_WAIT_S) -> None:
+    """``check_durability`` on every node of the Redis Cluster that ``url`` names, replicas
+    included (a replica promoted by a failover is the master of its slots from then on);
+    SystemExit with the reason when the node must not start. A master with fewer than
+    ``wait_replicas`` replicas is logged, not refused: its rooms' writes are answered "try
+    again" until it has them (a failover that just happened leaves the promoted replica
+    alone until its old master is back), and refusing to start would not bring them."""
+    where = redacted(url)
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            client = RedisCluster.from_url(url, socket_connect_timeout=2.0, socket_timeout=5.0)
+            try:
+                _check_every_node(client, accept, where, wait_replicas)
+            finally:
+                client.close()
+            return
+        except DurabilityRefused as refused:
+            log.error("refusing to start: %s", refused)
+            raise SystemExit(f"refusing to start: {refused}") from None
+        except redis.AuthenticationError as error:
+            raise SystemExit(f"refusing to start: Redis Cluster at {where}: {error}") from None
+        except (redis.ConnectionError, redis.TimeoutError, BusyLoadingError, OSError,
+                RedisClusterException) as error:
+            if time.monotonic() >= deadline:
+                raise SystemExit(f"refusing to start: Redis Cluster at {where} did not answer "
+                                 f"within {wait_s:.0f} s: {error}") from None
+            log.warning("Redis Cluster at %s does not answer yet (%s); waiting", where, error)
+            time.sleep(_RETRY_PAUSE_S)
+
+
+def _check_every_node(client: RedisCluster, accept: str, where: str,
+                      wait_replicas: int) -> None:
+    cluster: Any = client  # (some of its methods are untyped)
+    for node in cluster.get_nodes():
+        one: redis.Redis = cluster.get_redis_connection(node)
+        log.info(check_durability(one, accept, f"{where} (node {node.name})"))
+    shards: dict[str, int] = {}  # master -> its replicas
+    for serving in cluster.nodes_manager.slots_cache.values():
+        shards[serving[0].name] = len(serving) - 1
+    for master, replicas in sorted(shards.items()):
+        if replicas < wait_replicas:
+            log.warning("Redis Cluster master %s has %d replica(s), fewer than "
+                        "REFEREE_REDIS_WAIT_REPLICAS=%d: writes to its rooms are answered "
+                        "'try again' until it has them (docs/storage.md, 'Redis Cluster')",
+                        master, replicas, wait_replicas)
