@@ -132,6 +132,8 @@ class ShardedRoomBus:
         self._routes: dict[bytes, Handler] = {}
         self._shards: dict[str, _Shard] = {}  # master name -> its subscriber connection
         self._lost = asyncio.Event()  # a subscriber connection failed
+        self._whole = asyncio.Event()  # every routed channel subscribed (no loss pending)
+        self._whole.set()
         self._resubscribing = asyncio.Lock()
         self._publishers: dict[str, AppendChannel] = {}
         self._outbox: deque[tuple[str, bytes]] = deque()  # (channel, packed SPUBLISH)
@@ -232,8 +234,15 @@ class ShardedRoomBus:
             shard.link.closed.add_done_callback(self._link_closed)
         return shard
 
+    async def whole(self) -> None:
+        """Return once no subscriber connection is lost: every channel routed here is
+        subscribed on the master that serves it (at once, unless one was lost and is not
+        subscribed again yet)."""
+        await self._whole.wait()
+
     def _link_closed(self, _closed: asyncio.Future[None]) -> None:
         if not self._closing:
+            self._whole.clear()
             self._lost.set()
 
     async def _watch(self) -> None:
@@ -257,6 +266,8 @@ class ShardedRoomBus:
                     async with asyncio.timeout(SUBSCRIBE_TIMEOUT_S):
                         await self._router.refresh()
                         await self._resubscribe()
+                    if not self._lost.is_set():
+                        self._whole.set()
                     break
                 except (RedisError, OSError, TimeoutError) as error:
                     log.info("room bus: not subscribed again yet (%s)", error)
