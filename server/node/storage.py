@@ -54,9 +54,10 @@ def room_storage(settings: Settings,
         if not url:
             raise SystemExit("REFEREE_REDIS_CLUSTER=1 needs REDIS_URL (any node of the cluster)")
         check_cluster_durability(url, settings.accept_redis_durability,
-                                 settings.redis_wait_replicas)
+                                 settings.redis_wait_replicas, settings.redis_wait_aof)
         yield Storage(ClusterRoomStore.from_url(url, wait_replicas=settings.redis_wait_replicas,
-                                                wait_ms=settings.redis_wait_ms))
+                                                wait_ms=settings.redis_wait_ms,
+                                                aof=settings.redis_wait_aof))
         return
     if url:
         check_external_redis(url, settings.accept_redis_durability)

@@ -14,11 +14,14 @@ and the room reloads, as after any unconfirmed write.) The lobby index updates (
 and ``ZREM`` on ``{lobby}:public``, another slot) go through the cluster client after the
 appends and are not waited for: they only order the lobby list.
 
-Redis 7.0 has no ``WAITAOF`` (7.2): ``WAIT`` confirms that the replica has the write in
-memory. With ``appendfsync always`` on the replica the write is also in its append-only file
-by then (a Redis writes and fsyncs its AOF before it sends the replies of the same event-loop
-turn, and the acknowledgement ``WAIT`` waits for is such a reply), but that is Redis's
-implementation, not its documented contract (docs/storage.md, "Durability on a cluster").
+With ``aof`` (Redis or Valkey 7.2 and later) the pipeline ends with ``WAITAOF 1 <replicas>
+<ms>`` instead: the master's own append-only file and ``wait_replicas`` replicas' files have
+every write of the pipeline fsynced. Redis 7.0 (Debian 12's) has no ``WAITAOF``: ``WAIT``
+confirms that the replica has the write in memory. With ``appendfsync always`` on the
+replica the write is also in its append-only file by then (a Redis writes and fsyncs its AOF
+before it sends the replies of the same event-loop turn, and the acknowledgement ``WAIT``
+waits for is such a reply), but that is Redis's implementation, not its documented contract
+(docs/storage.md, "Durability on a cluster").
 
 Failures: a lost connection or a timeout fails the appends of that master only ("try
 again") and reads the slot map again; ``MOVED``/``CLUSTERDOWN`` likewise; ``NOSCRIPT`` (a
@@ -58,10 +61,14 @@ class NotReplicated(StorageUnavailable):
 
 class ClusterAppendBatches:
     def __init__(self, client: RedisCluster, script: str, lobby_key: str, *,
-                 wait_replicas: int, wait_ms: int) -> None:
+                 wait_replicas: int, wait_ms: int, aof: bool = False) -> None:
+        """``aof``: confirm with ``WAITAOF 1 <wait_replicas> <wait_ms>`` (Redis or Valkey
+        7.2 or later): the master's own append-only file and ``wait_replicas`` replicas'
+        have the writes fsynced; else ``WAIT`` (the replicas have them in memory)."""
         self._redis = client
         self._script = script
         self._lobby_key = lobby_key
+        self.aof = aof
         self.wait_replicas = wait_replicas
         self.wait_ms = max(1, wait_ms)  # (WAIT 0 would wait for ever)
         self.router = ClusterRouter(client)
@@ -136,7 +143,7 @@ class ClusterAppendBatches:
                 for index in todo:
                     outcomes[index] = StorageUnavailable(f"append on {node.name}: {error}")
                 return
-            replicas = results[-1] if self.wait_replicas > 0 else 0
+            replicas = _confirmed_by(results[-1], self.aof) if self._waits else 0
             retry = []
             for index, at in zip(todo, where, strict=True):
                 outcome = results[at]
@@ -149,11 +156,12 @@ class ClusterAppendBatches:
                     outcome = StorageUnavailable(f"append: {outcome}")
                 elif isinstance(outcome, RedisConnectionError):  # LOADING
                     outcome = StorageUnavailable(f"append: {outcome}")
-                elif (not isinstance(outcome, Exception) and self.wait_replicas > 0
-                      and (isinstance(replicas, Exception) or int(replicas) < self.wait_replicas)):
+                elif (not isinstance(outcome, Exception) and self._waits
+                      and (isinstance(replicas, Exception) or replicas < self.wait_replicas)):
                     outcome = NotReplicated(
                         f"append on {node.name}: {replicas} of {self.wait_replicas} replicas "
-                        f"confirmed it within {self.wait_ms} ms")
+                        f"confirmed it within {self.wait_ms} ms"
+                        + (" (WAITAOF: with the master's own fsync)" if self.aof else ""))
                 outcomes[index] = outcome
             if not retry:
                 return
@@ -171,6 +179,23 @@ class ClusterAppendBatches:
         for keys, args in calls:
             where.append(len(commands))
             commands.append(pack_command(b"EVALSHA", sha, len(keys), *keys, *args))
-        if self.wait_replicas > 0:
+        if self.aof:
+            commands.append(pack_command(b"WAITAOF", 1, self.wait_replicas, self.wait_ms))
+        elif self.wait_replicas > 0:
             commands.append(pack_command(b"WAIT", self.wait_replicas, self.wait_ms))
         return commands, where
+
+    @property
+    def _waits(self) -> bool:
+        return self.aof or self.wait_replicas > 0
+
+
+def _confirmed_by(reply: Any, aof: bool) -> int | Exception:
+    """How many replicas confirmed the writes before ``WAIT``/``WAITAOF`` (its error as it
+    is); for ``WAITAOF`` -1 when the master's own fsync is not confirmed (appendonly no)."""
+    if isinstance(reply, Exception):
+        return reply
+    if aof:
+        local, replicas = reply
+        return int(replicas) if int(local) >= 1 else -1
+    return int(reply)

@@ -48,17 +48,18 @@ class ClusterRoomStore(RedisRoomStore):
     cluster = True
 
     def __init__(self, client: RedisCluster, url: str = "", *, wait_replicas: int = 1,
-                 wait_ms: int = 1000) -> None:
-        self.appends = ClusterAppendBatches(client, APPEND, PUBLIC_KEY,
+                 wait_ms: int = 1000, aof: bool = False) -> None:
+        self.appends = ClusterAppendBatches(client, APPEND, PUBLIC_KEY, aof=aof,
                                             wait_replicas=wait_replicas, wait_ms=wait_ms)
         # (RedisCluster offers the commands the store sends on redis.asyncio.Redis.)
         super().__init__(client, url, self.appends)  # type: ignore[arg-type]
         self.cluster_client = client
 
     @classmethod
-    def from_url(cls, url: str, *, wait_replicas: int = 1,
-                 wait_ms: int = 1000) -> ClusterRoomStore:
-        return cls(connect_cluster(url), url, wait_replicas=wait_replicas, wait_ms=wait_ms)
+    def from_url(cls, url: str, *, wait_replicas: int = 1, wait_ms: int = 1000,
+                 aof: bool = False) -> ClusterRoomStore:
+        return cls(connect_cluster(url), url, wait_replicas=wait_replicas, wait_ms=wait_ms,
+                   aof=aof)
 
     async def _create(self, keys: list[str], args: list[Any]) -> None:
         await self.appends.durable_call(CREATE, keys, args)

@@ -131,6 +131,8 @@ class Writer:
     room_id: str
     fence: int
     commands: int
+    progress_after: int = 5
+    """Acknowledged commands after which ``progress`` is set (the test kills a master)."""
     acknowledged: dict[str, int] = field(default_factory=dict)  # command id -> version
     answered_from_store: list[str] = field(default_factory=list)
     failures: int = 0
@@ -149,7 +151,7 @@ class Writer:
                     answers_kept=1000)
                 self.acknowledged[command_id] = version
                 n += 1
-                if len(self.acknowledged) >= 5:
+                if len(self.acknowledged) >= self.progress_after:
                     progress.set()
             except (StorageUnavailable, StaleWriter):
                 self.failures += 1
