@@ -195,7 +195,7 @@ def _check_every_node(client: RedisCluster, url: str, accept: str, where: str,
         if count < wait_replicas:
             log.warning("Redis Cluster master %s has %d replica(s), fewer than "
                         "REFEREE_REDIS_WAIT_REPLICAS=%d: writes to its rooms are answered "
-                        "'try again' until it has them (docs/storage.md, 'Redis Cluster')",
+                        "'try again' until it has them (docs/deploy.md, 'Redis Cluster')",
                         _address_of(nodes, master), count, wait_replicas)
 
 
@@ -210,4 +210,4 @@ def _refuse_without_waitaof(one: redis.Redis, address: str) -> None:
         raise DurabilityRefused(
             f"Redis Cluster node {address} is Redis {version}: REFEREE_REDIS_WAIT_AOF=1 "
             "needs WAITAOF (Redis or Valkey 7.2 and later). Upgrade it, or confirm with "
-            "WAIT (REFEREE_REDIS_WAIT_AOF=0, docs/storage.md).")
+            "WAIT (REFEREE_REDIS_WAIT_AOF=0, docs/deploy.md, 'Redis Cluster').")

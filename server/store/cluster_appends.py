@@ -21,7 +21,7 @@ confirms that the replica has the write in memory. With ``appendfsync always`` o
 replica the write is also in its append-only file by then (a Redis writes and fsyncs its AOF
 before it sends the replies of the same event-loop turn, and the acknowledgement ``WAIT``
 waits for is such a reply), but that is Redis's implementation, not its documented contract
-(docs/storage.md, "Durability on a cluster").
+(docs/deploy.md, "Durability on a cluster").
 
 Failures: a lost connection or a timeout fails the appends of that master only ("try
 again") and reads the slot map again; ``MOVED``/``CLUSTERDOWN`` likewise; ``NOSCRIPT`` (a

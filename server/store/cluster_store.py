@@ -16,7 +16,7 @@ What differs:
   connection of their own and are answered only once ``wait_replicas`` replicas have them
   (``WAIT``; ``server.store.cluster_appends``);
 - the lobby index ``{lobby}:public`` is one key, so one slot on one master: every public
-  room's listing change writes it (docs/storage.md, "Redis Cluster", lists this and the
+  room's listing change writes it (docs/deploy.md, "Redis Cluster", lists this and the
   other single-slot keys with their limits).
 """
 

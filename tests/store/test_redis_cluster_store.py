@@ -84,6 +84,8 @@ async def test_rooms_on_every_master_create_write_and_load(
     first = next(iter(rooms))
     assert await cluster_store.events_since(first, 1) == [f"{first}:e2".encode(),
                                                           f"{first}:e3".encode()]
+    timeline = await cluster_store.timeline(first)  # a MULTI on the room's slot
+    assert timeline is not None and len(timeline.events) == 3
     assert await cluster_store.record_caster_link(first, "nonce-1", 10) == "recorded"
     # Node-wide keys (their own slots) work beside the rooms.
     tournaments = RedisTournamentStore(cluster_store.client)
@@ -205,7 +207,8 @@ async def test_kill_9_of_a_master_loses_no_acknowledged_append(
         await asyncio.to_thread(redis_cluster.kill, victim.port)
         new_master = await asyncio.to_thread(redis_cluster.wait_promoted, victim)
         # The promoted replica has no replica of its own: nothing it takes can be confirmed,
-        # so the shard answers "try again" until a replica is back (docs/storage.md).
+        # so the shard answers "try again" until a replica is back (docs/deploy.md,
+        # "Redis Cluster").
         impatient = ClusterRoomStore.from_url(redis_cluster.url, wait_replicas=1, wait_ms=100)
         try:
             with pytest.raises(NotReplicated):

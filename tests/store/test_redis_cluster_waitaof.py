@@ -67,7 +67,7 @@ async def test_kill_9_of_a_master_loses_no_append_confirmed_by_waitaof(
         fence = await aof_store.claim_room(room_id, "node-x")
         assert fence is not None
         # Few commands: each WAITAOF takes about a second on Valkey 8.1 (its replicas report
-        # their fsynced offset once a second; docs/storage.md).
+        # their fsynced offset once a second; docs/deploy.md, "Redis Cluster").
         writers.append(Writer(room_id, fence, commands=6, progress_after=2))
     victim = next(iter(rooms.values()))
     promoted, progress = asyncio.Event(), asyncio.Event()
