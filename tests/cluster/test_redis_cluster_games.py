@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
+import httpx
 import pytest
 
 from protocol.constants import ProtocolReason
@@ -71,6 +72,10 @@ async def test_games_on_every_master_with_seats_on_two_nodes(
                          env=ON_THE_CLUSTER) as (one, two):
         masters = redis_cluster.masters()
         assert len(masters) == 3
+        for node in (one, two):  # the write probe and the lease rounds go through
+            async with httpx.AsyncClient(base_url=node.base) as http:
+                ready = await http.get("/readyz")
+            assert ready.status_code == 200, ready.text
         for master in masters:
             room = await room_on(cluster_store, redis_cluster, master)
             a = await Client.connect(one.base, room.room_id, room.token_a)  # one owns it
