@@ -16,6 +16,7 @@ master that stops answering waits that long before it calls an election.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import time
 from collections.abc import Callable
@@ -167,6 +168,18 @@ class RedisClusterProcesses:
 
         self.wait_until(done, f"a replica of {dead.port} to be promoted")
         return promoted[0]
+
+    def pause(self, port: int) -> None:
+        """SIGSTOP one node: it keeps its sockets but answers nothing (replication to it
+        stalls)."""
+        process = self.nodes[port].process
+        assert process is not None
+        process.send_signal(signal.SIGSTOP)
+
+    def resume(self, port: int) -> None:
+        process = self.nodes[port].process
+        assert process is not None
+        process.send_signal(signal.SIGCONT)
 
     def restart(self, port: int) -> None:
         """Start a killed node again on its folder: it rejoins as a replica (of the node

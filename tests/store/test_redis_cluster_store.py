@@ -247,3 +247,63 @@ async def test_kill_9_of_a_master_loses_no_acknowledged_append(
             task.cancel()
         if not restarted:
             await asyncio.to_thread(redis_cluster.restart, victim.port)
+
+
+async def test_a_failover_loses_what_no_replica_confirmed_and_wait_refuses_to_acknowledge_it(
+        redis_cluster: RedisClusterProcesses) -> None:
+    """Why appends wait for a replica: with the replica stalled (SIGSTOP) an append with
+    ``wait_replicas=1`` is refused ("try again"), not acknowledged; with the replica cut off,
+    an append that does not wait (``wait_replicas=0``) is acknowledged from the master
+    alone, and the master's ``kill -9`` loses it: the replica promoted never had it."""
+    victim = redis_cluster.masters()[1]
+    room_id = next(room for room, master in rooms_on_every_master(
+        redis_cluster, "unwaited", 1).items() if master == victim)
+    careful = ClusterRoomStore.from_url(redis_cluster.url, wait_replicas=1, wait_ms=200)
+    hasty = ClusterRoomStore.from_url(redis_cluster.url, wait_replicas=0)
+    replica = redis_cluster.replica_of(victim.node_id)
+    paused = restarted = False
+    try:
+        await careful.create_room(meta(room_id), b"s0", None)
+        fence = await careful.claim_room(room_id, "node-x")
+        assert fence is not None
+        assert await careful.append(room_id, fence=fence, expected_version=0, events=[b"e1"],
+                                    snapshot=None, deadlines=(), listing=None) == 1
+        redis_cluster.pause(replica.port)
+        paused = True
+        with pytest.raises(NotReplicated):
+            await careful.append(room_id, fence=fence, expected_version=1, events=[b"e2"],
+                                 snapshot=None, deadlines=(), listing=None)
+        # Cut the replica off for good (what was sent to it before is in its socket's
+        # buffer, and it takes that when it resumes): nothing written now reaches it.
+        with redis_cluster.client(victim.port) as client:
+            client.execute_command("CLIENT", "KILL", "TYPE", "replica")
+        # (The unconfirmed write did land on the master: the next one expects version 2.)
+        assert await hasty.append(room_id, fence=fence, expected_version=2, events=[b"e3"],
+                                  snapshot=None, deadlines=(), listing=None) == 3
+        await asyncio.to_thread(redis_cluster.kill, victim.port)
+        redis_cluster.resume(replica.port)
+        paused = False
+        await asyncio.to_thread(redis_cluster.wait_promoted, victim)
+        await asyncio.to_thread(redis_cluster.restart, victim.port)
+        restarted = True
+        for _ in range(5):  # (its first reads may still find the dead master)
+            try:
+                stored = await careful.load_room(room_id)
+                break
+            except StorageUnavailable:
+                await careful.appends.router.refresh()
+        else:
+            raise AssertionError("the room could not be loaded after the failover")
+        assert stored is not None
+        # The append acknowledged after WAIT survived; the one acknowledged without it is
+        # gone. (The refused one, never acknowledged, may be there: it was sent to the
+        # replica before the cut.)
+        assert stored.events in ((b"e1",), (b"e1", b"e2"))
+        assert stored.version == len(stored.events)
+    finally:
+        if paused:
+            redis_cluster.resume(replica.port)
+        if not restarted and redis_cluster.nodes[victim.port].process is None:
+            await asyncio.to_thread(redis_cluster.restart, victim.port)
+        await careful.close()
+        await hasty.close()
