@@ -42,6 +42,7 @@ from server.cluster.renewal import LeaseRenewal
 from server.cluster.renewer import RenewalThread, Watched
 from server.cluster.sharded_bus import ShardedRoomBus
 from server.cluster.takeover import Takeovers
+from server.cluster.wire import in_channel, out_channel
 from server.config import Settings
 from server.metrics import (
     LEASE_CLAIMED,
@@ -302,11 +303,15 @@ class ClusterNode:
             RELAYS.dec()
             self._spawn(relay.close())
 
-    def _bus_reset(self) -> None:
-        for relay in list(self._relays.values()):
-            relay.moved(CloseCode.ROOM_UNAVAILABLE, "room bus reset; reconnect")
-        for port in self._ports.values():
-            port.reset()
+    def _bus_reset(self, lost: frozenset[str] | None = None) -> None:
+        """The bus lost subscriptions: ``lost`` channels (on a cluster: those of the masters
+        whose connection dropped), or every one (None: one Redis)."""
+        for room_id, relay in list(self._relays.items()):
+            if lost is None or out_channel(room_id) in lost:
+                relay.moved(CloseCode.ROOM_UNAVAILABLE, "room bus reset; reconnect")
+        for room_id, port in self._ports.items():
+            if lost is None or in_channel(room_id) in lost:
+                port.reset()
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(coroutine)

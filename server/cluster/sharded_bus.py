@@ -14,9 +14,10 @@ Subscriber: one connection per master that serves a subscribed channel (an
 channel's master, and its ``smessage`` pushes are handed to the channel's handler inside
 ``data_received``. When one of those connections is lost (its master died, or Redis
 unsubscribed it because the slot moved: an unasked ``sunsubscribe`` push), ``on_reset``
-runs once, the slot map is read again and every channel is subscribed again on the master
-that serves it now, every ``RECONNECT_PAUSE_S`` until that succeeds (a failover takes about
-``cluster-node-timeout`` and an election).
+runs once with the channels that were subscribed on it (the relays and owners of rooms on
+other masters go on undisturbed), the slot map is read again and every channel is
+subscribed again on the master that serves it now, every ``RECONNECT_PAUSE_S`` until that
+succeeds (a failover takes about ``cluster-node-timeout`` and an election).
 
 Writer: ``publish`` packs an ``SPUBLISH`` and queues it (never waits; up to
 ``OUTBOX_LIMIT``, oldest dropped); one flush at a time takes the oldest queued messages,
@@ -37,6 +38,7 @@ import contextlib
 import logging
 from collections import deque
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import hiredis
@@ -125,13 +127,16 @@ class _Shard:
 
 class ShardedRoomBus:
     def __init__(self, client: RedisCluster, node_id: str,
-                 on_reset: Callable[[], None]) -> None:
+                 on_reset: Callable[[frozenset[str]], None]) -> None:
+        """``on_reset`` gets the channels whose subscription was lost (those of the masters
+        whose connection dropped): only their relays and owners need to start again."""
         self.node_id = node_id
         self._router = ClusterRouter(client)
         self._on_reset = on_reset
         self._routes: dict[bytes, Handler] = {}
         self._shards: dict[str, _Shard] = {}  # master name -> its subscriber connection
         self._lost = asyncio.Event()  # a subscriber connection failed
+        self._lost_channels: set[bytes] = set()  # what was subscribed on it
         self._whole = asyncio.Event()  # every routed channel subscribed (no loss pending)
         self._whole.set()
         self._resubscribing = asyncio.Lock()
@@ -231,7 +236,7 @@ class ShardedRoomBus:
         if not shard.live:
             await shard.connection.connect()
             assert shard.link is not None
-            shard.link.closed.add_done_callback(self._link_closed)
+            shard.link.closed.add_done_callback(partial(self._link_closed, shard))
         return shard
 
     async def whole(self) -> None:
@@ -240,8 +245,9 @@ class ShardedRoomBus:
         subscribed again yet)."""
         await self._whole.wait()
 
-    def _link_closed(self, _closed: asyncio.Future[None]) -> None:
+    def _link_closed(self, shard: _Shard, _closed: asyncio.Future[None]) -> None:
         if not self._closing:
+            self._lost_channels |= shard.channels
             self._whole.clear()
             self._lost.set()
 
@@ -257,8 +263,9 @@ class ShardedRoomBus:
                 log.warning("room bus: subscriber connection to %s lost: %s", shard.node.name,
                             shard.link.failure if shard.link else "")
                 del self._shards[shard.node.name]
+            lost, self._lost_channels = self._lost_channels, set()
             try:
-                self._on_reset()
+                self._on_reset(frozenset(channel.decode() for channel in lost))
             except Exception:
                 log.exception("room bus: on_reset failed")
             while not self._closing:
