@@ -13,12 +13,16 @@ from dataclasses import dataclass, field
 import pytest
 from redis.crc import key_slot
 
+from server.cluster.identity import instance_key
+from server.cluster.lease import alive_key, lease_key
+from server.cluster.wire import in_channel, out_channel
+from server.node.health import probe_key
 from server.store import Answer, Listing, RoomMeta, RoomSettings
 from server.store.cluster_appends import NotReplicated
 from server.store.cluster_store import ClusterRoomStore
 from server.store.interface import StaleWriter, StorageUnavailable
 from server.store.redis_scripts import ANSWER_KEYS
-from server.store.redis_store import room_keys
+from server.store.redis_store import room_keys, state_key
 from server.store.tournament_store import RedisTournamentStore, tournament_keys
 from testkit.redis_cluster import NodeView, RedisClusterProcesses
 
@@ -53,11 +57,20 @@ async def cluster_store(redis_cluster: RedisClusterProcesses) -> AsyncIterator[C
         await store.close()
 
 
-def test_every_room_script_touches_one_slot() -> None:
-    # The append/create/load scripts take these keys: one slot, or Redis Cluster refuses.
-    assert len({key_slot(key.encode()) for key in room_keys("any-room")}) == 1
-    assert len(room_keys("any-room")) == 2 + len(ANSWER_KEYS)
-    assert len({key_slot(key.encode()) for key in tournament_keys("any")}) == 1
+def test_every_script_touches_one_slot() -> None:
+    # Each script's keys (docs/deploy.md, "Redis Cluster"): one slot, or Redis Cluster
+    # refuses the call (CROSSSLOT).
+    def slots(*keys: str) -> int:
+        return len({key_slot(key.encode()) for key in keys})
+
+    room = "any-room"
+    assert len(room_keys(room)) == 2 + len(ANSWER_KEYS)
+    assert slots(*room_keys(room)) == 1  # create, claim, append, deadlines, load, casters
+    assert slots(lease_key(room), state_key(room)) == 1  # acquire, renew, release
+    assert slots(instance_key("n"), alive_key("n"), probe_key("n")) == 1  # node identity
+    assert slots(*tournament_keys("any")) == 1  # a tournament's append
+    # The room's bus channels live on its slot too (sharded pub/sub).
+    assert slots(in_channel(room), out_channel(room), state_key(room)) == 1
 
 
 async def test_rooms_on_every_master_create_write_and_load(
