@@ -5,10 +5,15 @@ from __future__ import annotations
 import argparse
 import logging
 
+import redis
+import redis.asyncio as aioredis
 import uvicorn
+from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
+from redis.cluster import RedisCluster
 
 from server import log_format
 from server.app import create_app
+from server.cluster.cluster_renewal import connect_sync_cluster
 from server.cluster.identity import establish
 from server.cluster.node import ClusterNode
 from server.cluster.renewal import connect_sync
@@ -16,6 +21,7 @@ from server.config import Settings
 from server.node.shutdown import GracefulServer
 from server.node.storage import Storage, room_storage
 from server.rules import native
+from server.store.cluster_store import ClusterRoomStore
 from server.store.redis_store import RedisRoomStore
 from server.transport.uvicorn_options import websocket_options
 
@@ -50,10 +56,19 @@ def _serve(settings: Settings, storage: Storage, log_level: str) -> None:
     # On Redis, rooms are leased: any number of nodes may share one Redis.
     cluster, identity = None, None
     if isinstance(store, RedisRoomStore):
-        renewal_client = connect_sync(store.url, settings.lease_s)
+        renewal_client: redis.Redis | RedisCluster
+        client: aioredis.Redis | AsyncRedisCluster
+        if isinstance(store, ClusterRoomStore):  # REFEREE_REDIS_CLUSTER=1
+            renewal_client = connect_sync_cluster(store.url, settings.lease_s)
+            client = store.cluster_client
+        else:
+            renewal_client = connect_sync(store.url, settings.lease_s)
+            client = store.client
         # The same id as the last run (taking its rooms back at once), never a live one's.
-        identity = establish(settings, store.url, renewal_client, int(settings.lease_s * 1000))
-        cluster = ClusterNode(store.client, identity.node_id, settings, renewal_client,
+        # (On a cluster the identity's GET/EVAL go to the slot of its {node:<id>} keys.)
+        identity = establish(settings, store.url, renewal_client,  # type: ignore[arg-type]
+                             int(settings.lease_s * 1000))
+        cluster = ClusterNode(client, identity.node_id, settings, renewal_client,
                               identity.instance)
     app = create_app(settings, store=store, cluster=cluster)
     if storage.embedded is not None:  # a Redis that died makes the node unready at once

@@ -34,6 +34,23 @@ class Settings:
     ``always`` (append-only file, appendfsync always), ``everysec`` (a power cut may lose
     the last second or so of acknowledged commands) or ``unchecked`` (anything, also a Redis
     that forbids CONFIG). Checked once at start (``server/node/redis_durability.py``)."""
+    redis_cluster: bool = False
+    """``REDIS_URL`` names a node of a Redis Cluster (any one: the client learns the rest):
+    rooms spread over its masters by their ``{room:<id>}`` hash tag, the room bus uses
+    sharded pub/sub (docs/deploy.md, "Redis Cluster")."""
+    redis_wait_replicas: int = 1
+    """On a Redis Cluster: a room's append (and a room's creation) is answered only once
+    this many replicas of the room's master have it (``WAIT``); 0 = answer as soon as the
+    master has it (a failover may then lose the last writes; docs/deploy.md, "Redis
+    Cluster")."""
+    redis_wait_aof: bool = False
+    """On a Redis Cluster of Redis or Valkey 7.2 or later: confirm with ``WAITAOF`` instead
+    of ``WAIT``: an append is answered once the master's own append-only file and
+    ``redis_wait_replicas`` replicas' files have it fsynced (docs/deploy.md, "Redis
+    Cluster"). The node refuses to start if a node is older."""
+    redis_wait_ms: int = 1000
+    """How long an append waits for ``redis_wait_replicas`` before it is answered "storage
+    unavailable, try again" (the write may be on the master only: not yet acknowledged)."""
     ready_probe_s: float = 1.0
     """How often the node writes a probe key to Redis for ``/readyz`` (four times as often
     while that fails): the node is unready within about this long (plus a 2 s timeout)

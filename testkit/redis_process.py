@@ -40,11 +40,13 @@ killing it."""
 
 class RedisProcess:
     def __init__(self, data_dir: Path, port: int | None = None,
-                 extra_args: Sequence[str] = ()) -> None:
-        """``extra_args``: more redis-server options (``--unixsocket``, ``--requirepass``)."""
+                 extra_args: Sequence[str] = (), binary: str | None = None) -> None:
+        """``extra_args``: more redis-server options (``--unixsocket``, ``--requirepass``);
+        ``binary``: another server than ``redis_binary()`` (a valkey-server)."""
         self.data_dir = data_dir
         self.port = port or free_port()
         self.extra_args = list(extra_args)
+        self.binary = binary
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -54,7 +56,7 @@ class RedisProcess:
     def start(self) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.process = subprocess.Popen(
-            [redis_binary(), "--port", str(self.port), "--bind", "127.0.0.1",
+            [self.binary or redis_binary(), "--port", str(self.port), "--bind", "127.0.0.1",
              "--dir", str(self.data_dir), "--appendonly", "yes", "--appendfsync", "always",
              "--save", "", "--logfile", "", "--daemonize", "no", *self.extra_args],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

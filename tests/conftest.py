@@ -19,6 +19,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from server.store.redis_store import RedisRoomStore
+from testkit.redis_cluster import RedisClusterProcesses
 from testkit.redis_process import RedisProcess
 from testkit.serving import running_server
 from tests.doubles.fake_engine import FakeEngine
@@ -35,6 +36,18 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProc
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisClusterProcesses]:
+    """One local Redis Cluster for the session (three masters, three replicas; about 6 s to
+    form). A test that kills a node starts it again before it ends (``restart``)."""
+    cluster = RedisClusterProcesses(Path(tmp_path_factory.mktemp("redis-cluster")))
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()
 
 
 @pytest.fixture

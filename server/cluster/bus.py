@@ -41,7 +41,7 @@ import itertools
 import logging
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 import hiredis
 import redis.asyncio as aioredis
@@ -62,6 +62,21 @@ CLOSE_TIMEOUT_S = 5.0
 """How long ``close`` waits for the last flush's replies."""
 
 Handler = Callable[[bytes], None]
+
+
+class Bus(Protocol):
+    """What the rooms use of a bus: ``RoomBus`` on one Redis, ``ShardedRoomBus``
+    (``server.cluster.sharded_bus``) on a Redis Cluster."""
+
+    async def start(self) -> None: ...
+
+    async def subscribe(self, channel: str, handler: Handler) -> None: ...
+
+    async def unsubscribe(self, channel: str, handler: Handler) -> None: ...
+
+    def publish(self, channel: str, data: bytes) -> None: ...
+
+    async def close(self) -> None: ...
 
 
 class BusUnavailable(Exception):

@@ -140,13 +140,14 @@ class RedisLeases:
             mine = await self._scripts.sha(RELEASE_INSTANCE) if instance else ""
             async with self._redis.pipeline(transaction=False) as pipe:
                 if instance:
-                    pipe.evalsha(mine, 2, instance_key(self.node_id), alive_key(self.node_id),
-                                 instance)
+                    # (execute_command: a cluster pipeline refuses its evalsha method)
+                    pipe.execute_command("EVALSHA", mine, 2, instance_key(self.node_id),
+                                         alive_key(self.node_id), instance)
                 else:
                     pipe.delete(alive_key(self.node_id))
                 for room_id, fence in held:
-                    pipe.evalsha(fenced, 2, lease_key(room_id), state_key(room_id),
-                                 self.node_id, fence)
+                    pipe.execute_command("EVALSHA", fenced, 2, lease_key(room_id),
+                                         state_key(room_id), self.node_id, fence)
                 await pipe.execute(raise_on_error=False)
 
     async def release(self, room_ids: Iterable[str]) -> None:
@@ -156,7 +157,7 @@ class RedisLeases:
             async with self._redis.pipeline(transaction=False) as pipe:
                 pipe.delete(alive_key(self.node_id))
                 for room_id in room_ids:
-                    pipe.evalsha(sha, 1, lease_key(room_id), self.node_id)
+                    pipe.execute_command("EVALSHA", sha, 1, lease_key(room_id), self.node_id)
                 await pipe.execute(raise_on_error=False)
 
 

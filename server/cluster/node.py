@@ -28,16 +28,21 @@ from typing import Any
 
 import redis
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
+from redis.cluster import RedisCluster
 
 from protocol.constants import CloseCode
-from server.cluster.bus import BusUnavailable, RoomBus
+from server.cluster.bus import Bus, BusUnavailable, RoomBus
+from server.cluster.cluster_renewal import ClusterLeaseRenewal
 from server.cluster.fanout import ClusterFanout
 from server.cluster.lease import RedisLeases, TickReport
 from server.cluster.owner import OwnerPort, RoomOutlet
 from server.cluster.relay import RelayRoom
 from server.cluster.renewal import LeaseRenewal
 from server.cluster.renewer import RenewalThread, Watched
+from server.cluster.sharded_bus import ShardedRoomBus
 from server.cluster.takeover import Takeovers
+from server.cluster.wire import in_channel, out_channel
 from server.config import Settings
 from server.metrics import (
     LEASE_CLAIMED,
@@ -59,12 +64,15 @@ log = logging.getLogger(__name__)
 
 
 class ClusterNode:
-    def __init__(self, client: aioredis.Redis, node_id: str, settings: Settings,
-                 renewal_client: redis.Redis, instance: str | None = None) -> None:
+    def __init__(self, client: aioredis.Redis | AsyncRedisCluster, node_id: str,
+                 settings: Settings, renewal_client: redis.Redis | RedisCluster,
+                 instance: str | None = None) -> None:
         """``client`` serves the event loop; ``renewal_client`` (synchronous, a connection
         of its own: ``renewal.connect_sync``) serves the renewal thread only. ``instance``:
         this process's token in the node id's instance lock (``identity.establish``),
-        renewed with the leases and released on close."""
+        renewed with the leases and released on close. Both clients of a Redis Cluster
+        (``cluster_renewal.connect_sync_cluster``): the renewal round split by master, the
+        room bus on sharded pub/sub."""
         if settings.lease_loop_stall_s < settings.lease_renew_s:
             raise ValueError("lease_loop_stall_s must be at least lease_renew_s (the loop's "
                              "heartbeat comes every lease_renew_s / 2)")
@@ -73,11 +81,20 @@ class ClusterNode:
         self._node_id = node_id
         self._settings = settings
         lease_ms = int(settings.lease_s * 1000)
-        self.leases = RedisLeases(client, node_id, lease_ms)
+        self.leases = RedisLeases(client, node_id, lease_ms)  # type: ignore[arg-type]
+        renewal: LeaseRenewal
+        self.bus: Bus
+        if isinstance(client, AsyncRedisCluster):
+            assert isinstance(renewal_client, RedisCluster)
+            renewal = ClusterLeaseRenewal(renewal_client, node_id, lease_ms, instance)
+            self.bus = ShardedRoomBus(client, node_id, self._bus_reset)
+        else:
+            assert isinstance(renewal_client, redis.Redis)
+            renewal = LeaseRenewal(renewal_client, node_id, lease_ms, instance)
+            self.bus = RoomBus(client, node_id, self._bus_reset)
         self.renewer = RenewalThread(
-            LeaseRenewal(renewal_client, node_id, lease_ms, instance), settings.lease_renew_s,
-            settings.lease_loop_stall_s, self._watched, self._apply, self._released)
-        self.bus = RoomBus(client, node_id, self._bus_reset)
+            renewal, settings.lease_renew_s, settings.lease_loop_stall_s, self._watched,
+            self._apply, self._released)
         self.fanout = ClusterFanout(self._outlet)
         self._ports: dict[str, OwnerPort] = {}
         self._relays: dict[str, RelayRoom] = {}
@@ -286,11 +303,15 @@ class ClusterNode:
             RELAYS.dec()
             self._spawn(relay.close())
 
-    def _bus_reset(self) -> None:
-        for relay in list(self._relays.values()):
-            relay.moved(CloseCode.ROOM_UNAVAILABLE, "room bus reset; reconnect")
-        for port in self._ports.values():
-            port.reset()
+    def _bus_reset(self, lost: frozenset[str] | None = None) -> None:
+        """The bus lost subscriptions: ``lost`` channels (on a cluster: those of the masters
+        whose connection dropped), or every one (None: one Redis)."""
+        for room_id, relay in list(self._relays.items()):
+            if lost is None or out_channel(room_id) in lost:
+                relay.moved(CloseCode.ROOM_UNAVAILABLE, "room bus reset; reconnect")
+        for room_id, port in self._ports.items():
+            if lost is None or in_channel(room_id) in lost:
+                port.reset()
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(coroutine)

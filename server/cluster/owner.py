@@ -17,7 +17,7 @@ from protocol import codec
 from protocol.codec import DecodeError
 from protocol.constants import ProtocolReason
 from protocol.messages import Command, HistoryRequest, Measure, Rejected
-from server.cluster.bus import RoomBus
+from server.cluster.bus import Bus
 from server.cluster.wire import (
     Broadcast,
     CloseMember,
@@ -45,7 +45,7 @@ log = logging.getLogger(__name__)
 
 
 class RoomOutlet:
-    def __init__(self, bus: RoomBus, room_id: str, fence: int) -> None:
+    def __init__(self, bus: Bus, room_id: str, fence: int) -> None:
         self._bus = bus
         self._channel = out_channel(room_id)
         self._fence = fence
@@ -111,7 +111,7 @@ class KitMember(RemoteMember):
 class OwnerPort:
     """Feeds one owned room with what the relays of other nodes forward."""
 
-    def __init__(self, bus: RoomBus, room: Room) -> None:
+    def __init__(self, bus: Bus, room: Room) -> None:
         self.room = room
         self.outlet = RoomOutlet(bus, room.room_id, room.fence)
         self._bus = bus

@@ -34,7 +34,7 @@ from protocol import codec
 from protocol.codec import DecodeError
 from protocol.constants import CloseCode
 from protocol.messages import Command, HistoryRequest, Measure, Snapshot, command_answer
-from server.cluster.bus import RoomBus
+from server.cluster.bus import Bus
 from server.cluster.crowd_kit import CrowdKit
 from server.cluster.wire import (
     Broadcast,
@@ -105,7 +105,7 @@ class KitRequest:
 
 
 class RelayRoom:
-    def __init__(self, bus: RoomBus, node_id: str, meta: RoomMeta, owner: str,
+    def __init__(self, bus: Bus, node_id: str, meta: RoomMeta, owner: str,
                  join_timeout_s: float, on_empty: Callable[[RelayRoom], None]) -> None:
         self.meta = meta
         self.room_id = meta.room_id

@@ -74,7 +74,7 @@ class LeaseRenewal:
                 commands += [pack_command("GET", lease_key(room_id)) for room_id in watched_rooms]
                 commands += [pack_command("EXISTS", alive_key(node_id))
                              for node_id in watched_nodes]
-                results = self._pipeline(b"".join(commands), len(commands))
+                results = self._send(commands, owned, watched_rooms, watched_nodes)
                 scripted = results[1:renewed_at + len(owned)]
                 if not any(isinstance(outcome, NoScriptError) for outcome in scripted):
                     break
@@ -108,9 +108,11 @@ class LeaseRenewal:
             for _attempt in range(2):  # again once after a Redis restart emptied its scripts
                 release = self._sha(RELEASE_FENCED)
                 with self._redis.pipeline(transaction=False) as pipe:
+                    queue: Any = pipe  # (its execute_command is untyped)
                     for room_id, fence in rooms:
-                        pipe.evalsha(release, 2, lease_key(room_id), state_key(room_id),
-                                     self.node_id, fence)
+                        # (execute_command: a cluster pipeline refuses its evalsha method)
+                        queue.execute_command("EVALSHA", release, 2, lease_key(room_id),
+                                              state_key(room_id), self.node_id, fence)
                     results: list[Any] = pipe.execute(raise_on_error=False)
                 if not any(isinstance(outcome, NoScriptError) for outcome in results):
                     break
@@ -139,32 +141,40 @@ class LeaseRenewal:
         self._packed = now
         return calls
 
-    def _pipeline(self, commands: bytes, count: int) -> list[Any]:
-        """Send ``count`` packed commands in one write and read their replies; an error
-        reply is that command's outcome. Any other failure leaves the connection out of
-        step with its replies, so it is dropped before it goes back to the pool."""
-        pool = self._redis.connection_pool
-        connection: Any = pool.get_connection()  # redis-py leaves its methods untyped
-        try:
-            connection.send_packed_command([commands])
-            results: list[Any] = []
-            for _ in range(count):
-                try:
-                    results.append(connection.read_response())
-                except ResponseError as error:
-                    results.append(error)
-            return results
-        except BaseException:
-            connection.disconnect()
-            raise
-        finally:
-            pool.release(connection)
+    def _send(self, commands: list[bytes], owned: Sequence[tuple[str, int]],
+              watched_rooms: Sequence[str], watched_nodes: Sequence[str]) -> list[Any]:
+        """The replies of a round's ``commands`` (``tick`` made them: this node's liveness
+        key, its instance lock when it has one, then a command per owned room, per watched
+        room and per watched node, in that order)."""
+        return send_round(self._redis, b"".join(commands), len(commands))
 
     def _sha(self, script: str) -> str:
         sha = self._shas.get(script)
         if sha is None:
             sha = self._shas[script] = str(self._redis.script_load(script))
         return sha
+
+
+def send_round(client: redis.Redis, commands: bytes, count: int) -> list[Any]:
+    """Send ``count`` packed commands in one write and read their replies; an error
+    reply is that command's outcome. Any other failure leaves the connection out of
+    step with its replies, so it is dropped before it goes back to the pool."""
+    pool = client.connection_pool
+    connection: Any = pool.get_connection()  # redis-py leaves its methods untyped
+    try:
+        connection.send_packed_command([commands])
+        results: list[Any] = []
+        for _ in range(count):
+            try:
+                results.append(connection.read_response())
+            except ResponseError as error:
+                results.append(error)
+        return results
+    except BaseException:
+        connection.disconnect()
+        raise
+    finally:
+        pool.release(connection)
 
 
 def _raise_first_error(results: list[Any]) -> None:

@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable
 
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
@@ -77,13 +78,20 @@ class StorageProbe:
         if not isinstance(self._store, RedisRoomStore):
             self.problem = None
             return
-        self._client = self._shared = self._store.client
-        if self._store.url:  # a connection of its own: a busy pool does not look like an outage
-            self._client = aioredis.Redis.from_url(
+        client = self._shared = self._store.client
+        if self._store.url and self._store.cluster:
+            # On a Redis Cluster: a client of its own (the probe key's slot, on its master;
+            # it offers the one command the probe sends).
+            client = RedisCluster.from_url(  # type: ignore[assignment]
+                self._store.url, socket_timeout=PROBE_TIMEOUT_S,
+                socket_connect_timeout=PROBE_TIMEOUT_S)
+        elif self._store.url:  # a connection of its own: a busy pool does not look like an outage
+            client = aioredis.Redis.from_url(
                 self._store.url, socket_timeout=PROBE_TIMEOUT_S,
                 socket_connect_timeout=PROBE_TIMEOUT_S, retry=Retry(NoBackoff(), 0),
                 health_check_interval=0, single_connection_client=True)
-        self._task = asyncio.create_task(self._run(self._client), name="storage-probe")
+        self._client = client
+        self._task = asyncio.create_task(self._run(client), name="storage-probe")
 
     async def close(self) -> None:
         if self._task is not None:

@@ -27,7 +27,8 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import redis
-from redis.exceptions import BusyLoadingError, ResponseError
+from redis.cluster import RedisCluster
+from redis.exceptions import BusyLoadingError, RedisClusterException, ResponseError
 
 log = logging.getLogger("server.redis_durability")  # log lines keep their logger name
 
@@ -127,3 +128,86 @@ def check_external_redis(url: str, accept: str, wait_s: float = REDIS_WAIT_S) ->
                 time.sleep(_RETRY_PAUSE_S)
     finally:
         client.close()
+
+
+def check_cluster_durability(url: str, accept: str, wait_replicas: int, aof: bool = False,
+                             wait_s: float = REDIS_WAIT_S) -> None:
+    """``check_durability`` on every node of the Redis Cluster that ``url`` names, replicas
+    included (a replica promoted by a failover is the master of its slots from then on);
+    SystemExit with the reason when the node must not start. A master with fewer than
+    ``wait_replicas`` replicas is logged, not refused: its rooms' writes are answered "try
+    again" until it has them (a failover that just happened leaves the promoted replica
+    alone until its old master is back), and refusing to start would not bring them. With
+    ``aof`` (``WAITAOF``) every node must be Redis or Valkey 7.2 or later."""
+    where = redacted(url)
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            client = RedisCluster.from_url(url, socket_connect_timeout=2.0, socket_timeout=5.0)
+            try:
+                _check_every_node(client, url, accept, where, wait_replicas, aof)
+            finally:
+                client.close()
+            return
+        except DurabilityRefused as refused:
+            log.error("refusing to start: %s", refused)
+            raise SystemExit(f"refusing to start: {refused}") from None
+        except redis.AuthenticationError as error:
+            raise SystemExit(f"refusing to start: Redis Cluster at {where}: {error}") from None
+        except (redis.ConnectionError, redis.TimeoutError, BusyLoadingError, OSError,
+                RedisClusterException) as error:
+            if time.monotonic() >= deadline:
+                raise SystemExit(f"refusing to start: Redis Cluster at {where} did not answer "
+                                 f"within {wait_s:.0f} s: {error}") from None
+            log.warning("Redis Cluster at %s does not answer yet (%s); waiting", where, error)
+            time.sleep(_RETRY_PAUSE_S)
+
+
+WAITAOF_SINCE = (7, 2)
+
+
+def _check_every_node(client: RedisCluster, url: str, accept: str, where: str,
+                      wait_replicas: int, aof: bool) -> None:
+    """Each node ``CLUSTER NODES`` names (the client's own map knows the masters only),
+    reached with the URL's credentials and TLS settings."""
+    cluster: Any = client  # (some of its methods are untyped)
+    nodes: dict[str, dict[str, Any]] = cluster.cluster_nodes()
+    template = redis.Redis.from_url(url).connection_pool
+    replicas = {node["node_id"]: 0 for node in nodes.values() if "master" in node["flags"]}
+    for address, node in sorted(nodes.items()):
+        if "fail" in node["flags"] or not node.get("connected", True):
+            log.warning("Redis Cluster node %s is down (%s): not checked", address,
+                        node["flags"])
+            continue
+        host, _, port = address.rpartition(":")
+        one = redis.Redis(connection_pool=redis.ConnectionPool(
+            connection_class=template.connection_class,
+            **{**template.connection_kwargs, "host": host, "port": int(port)}))
+        try:
+            log.info(check_durability(one, accept, f"{where} (node {address})"))
+            if aof:
+                _refuse_without_waitaof(one, address)
+        finally:
+            one.close()
+        if node["master_id"] in replicas:
+            replicas[node["master_id"]] += 1
+    for master, count in sorted(replicas.items()):
+        if count < wait_replicas:
+            log.warning("Redis Cluster master %s has %d replica(s), fewer than "
+                        "REFEREE_REDIS_WAIT_REPLICAS=%d: writes to its rooms are answered "
+                        "'try again' until it has them (docs/deploy.md, 'Redis Cluster')",
+                        _address_of(nodes, master), count, wait_replicas)
+
+
+def _address_of(nodes: dict[str, dict[str, Any]], node_id: str) -> str:
+    return next((address for address, node in nodes.items() if node["node_id"] == node_id),
+                node_id)
+
+
+def _refuse_without_waitaof(one: redis.Redis, address: str) -> None:
+    version = str(one.info("server").get("redis_version", "0"))
+    if tuple(int(part) for part in version.split(".")[:2]) < WAITAOF_SINCE:
+        raise DurabilityRefused(
+            f"Redis Cluster node {address} is Redis {version}: REFEREE_REDIS_WAIT_AOF=1 "
+            "needs WAITAOF (Redis or Valkey 7.2 and later). Upgrade it, or confirm with "
+            "WAIT (REFEREE_REDIS_WAIT_AOF=0, docs/deploy.md, 'Redis Cluster').")

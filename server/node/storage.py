@@ -1,5 +1,9 @@
 """Which room store the run command uses: Redis at ``REDIS_URL``, else an embedded Redis.
 
+``REFEREE_REDIS_CLUSTER=1``: ``REDIS_URL`` names any node of a Redis Cluster
+(``server.store.cluster_store``); every node's persistence is checked, and every master
+must have ``REFEREE_REDIS_WAIT_REPLICAS`` replicas.
+
 ``REFEREE_STORAGE`` chooses: ``auto`` (default: ``REDIS_URL`` if set, else the embedded
 Redis in ``./var/redis``), ``redis`` (``REDIS_URL`` required) or ``memory`` (nothing
 survives a restart; for quick local tries and the room server's own tests, which pass
@@ -21,8 +25,9 @@ from pathlib import Path
 
 from server.config import REPO_ROOT, Settings
 from server.node.embedded_redis import EmbeddedRedis
-from server.node.redis_durability import check_external_redis
+from server.node.redis_durability import check_cluster_durability, check_external_redis
 from server.store import MemoryRoomStore, RoomStore
+from server.store.cluster_store import ClusterRoomStore
 from server.store.redis_store import RedisRoomStore
 
 EMBEDDED_DATA_DIR = REPO_ROOT / "var" / "redis"
@@ -44,6 +49,15 @@ def room_storage(settings: Settings,
     url = env.get("REDIS_URL", "").strip()
     if mode == "memory":
         yield Storage(MemoryRoomStore())
+        return
+    if settings.redis_cluster:
+        if not url:
+            raise SystemExit("REFEREE_REDIS_CLUSTER=1 needs REDIS_URL (any node of the cluster)")
+        check_cluster_durability(url, settings.accept_redis_durability,
+                                 settings.redis_wait_replicas, settings.redis_wait_aof)
+        yield Storage(ClusterRoomStore.from_url(url, wait_replicas=settings.redis_wait_replicas,
+                                                wait_ms=settings.redis_wait_ms,
+                                                aof=settings.redis_wait_aof))
         return
     if url:
         check_external_redis(url, settings.accept_redis_durability)

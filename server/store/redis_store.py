@@ -96,6 +96,7 @@ from server.store.caster_links import (
     Withdrawn,
     unpack_links,
 )
+from server.store.cluster_appends import ClusterAppendBatches
 from server.store.interface import (
     ANSWERS_KEPT,
     Answer,
@@ -197,12 +198,18 @@ def connect(url: str) -> aioredis.Redis:
 class RedisRoomStore:
     """``RoomStore`` on redis.asyncio (hiredis parser when installed)."""
 
-    def __init__(self, client: aioredis.Redis, url: str = "") -> None:
+    cluster = False
+    """True on a Redis Cluster (``ClusterRoomStore``)."""
+
+    def __init__(self, client: aioredis.Redis, url: str = "",
+                 appends: AppendBatches | ClusterAppendBatches | None = None) -> None:
+        """``appends``: where the appends go (default: one pipelined connection to
+        ``client``'s Redis)."""
         self._redis = client
         self.url = url
         """Where ``client`` connects (for another client of the same Redis); "" if unknown."""
         self._scripts = LuaScripts(client)
-        self._appends = AppendBatches(client, APPEND, PUBLIC_KEY)
+        self._appends = appends or AppendBatches(client, APPEND, PUBLIC_KEY)
         # Claims and presence writes of one loop turn go in one pipeline each (after a
         # restart thousands come at once; server.store.script_batches).
         self._claims = ScriptBatches(client, self._scripts, CLAIM, "claim_room")
@@ -224,13 +231,16 @@ class RedisRoomStore:
                 b"" if listing is None else _pack_listing(listing), retention_ms]
         async with storage_call("create_room"):
             try:
-                await self._scripts.run(CREATE, room_keys(room_id), args)
+                await self._create(room_keys(room_id), args)
             except ResponseError as error:
                 if str(error).startswith("EXISTS"):
                     raise ValueError(f"room {room_id} exists") from None
                 raise
             if listing is not None:
                 await self._redis.zadd(PUBLIC_KEY, {room_id: listing.updated_ms})
+
+    async def _create(self, keys: list[str], args: list[Any]) -> None:
+        await self._scripts.run(CREATE, keys, args)
 
     async def claim_room(self, room_id: str, owner: str) -> int | None:
         async with storage_call("claim_room"):
@@ -253,7 +263,8 @@ class RedisRoomStore:
                 async with self._redis.pipeline(transaction=False) as pipe:
                     for room_id in room_ids:
                         keys = room_keys(room_id)
-                        pipe.evalsha(sha, len(keys), *keys)
+                        # (execute_command: a cluster pipeline refuses its evalsha method)
+                        pipe.execute_command("EVALSHA", sha, len(keys), *keys)
                     try:
                         found = await pipe.execute()
                         break

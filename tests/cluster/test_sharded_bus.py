@@ -1,0 +1,133 @@
+"""The room bus on a real local Redis Cluster (``server.cluster.sharded_bus``): sharded
+channels live on their room's master only and keep their order; a subscriber connection
+that Redis drops resets once and subscribes again; after a master's ``kill -9`` and its
+replica's promotion, the bus resets once (the channels of that master only) and delivers
+again from the promoted master."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+import pytest
+import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
+
+from server.cluster.sharded_bus import ShardedRoomBus
+from server.lobby.tokens import new_room_id
+from testkit.redis_cluster import NodeView, RedisClusterProcesses
+from tests.cluster.test_room_bus import WAIT_S, Heard
+
+pytestmark = [pytest.mark.redis, pytest.mark.slow]
+
+
+class Resets:
+    """``on_reset``'s calls: the channels each one said were lost."""
+
+    def __init__(self) -> None:
+        self.lost: list[frozenset[str]] = []
+        self.happened = asyncio.Event()
+
+    def __call__(self, lost: frozenset[str]) -> None:
+        self.lost.append(lost)
+        self.happened.set()
+
+    @property
+    def count(self) -> int:
+        return len(self.lost)
+
+
+def channel_on(cluster: RedisClusterProcesses, master: NodeView) -> str:
+    while True:
+        channel = f"{{room:{new_room_id()}}}:out"
+        if cluster.master_of_key(channel) == master:
+            return channel
+
+
+@asynccontextmanager
+async def started(url: str, node: str,
+                  on_reset: Callable[[frozenset[str]], None] = lambda _: None,
+                  ) -> AsyncIterator[ShardedRoomBus]:
+    client = RedisCluster.from_url(url)
+    bus = ShardedRoomBus(client, node, on_reset)
+    await bus.start()
+    try:
+        yield bus
+    finally:
+        await bus.close()
+        await client.aclose()
+
+
+def admin(port: int) -> aioredis.Redis:
+    return aioredis.Redis(host="127.0.0.1", port=port)
+
+
+async def test_channels_on_every_master_keep_their_order_and_live_on_their_slot(
+        redis_cluster: RedisClusterProcesses) -> None:
+    masters = redis_cluster.masters()
+    channels = [channel_on(redis_cluster, master) for master in masters]
+    heard = {channel: Heard() for channel in channels}
+    async with started(redis_cluster.url, "a") as owner, \
+            started(redis_cluster.url, "b") as relay:
+        for channel in channels:
+            await relay.subscribe(channel, heard[channel])
+        for master, channel in zip(masters, channels, strict=True):
+            for other in masters:  # subscribed on the channel's master, nowhere else
+                client = admin(other.port)
+                (_, count) = await client.execute_command(  # type: ignore[no-untyped-call]
+                    "PUBSUB", "SHARDNUMSUB", channel)
+                await client.aclose()
+                assert count == (1 if other == master else 0)
+        sent = [f"m{n}".encode() * (1 + n % 7) for n in range(1500)]
+        for start in range(0, len(sent), 100):
+            for data in sent[start:start + 100]:
+                for channel in channels:
+                    owner.publish(channel, data)
+            await asyncio.sleep(0)  # the writer flushes while more is published
+        for channel in channels:
+            assert await heard[channel].until(len(sent)) == sent
+
+
+async def test_a_connection_dropped_by_redis_resets_its_channels_once_and_subscribes_again(
+        redis_cluster: RedisClusterProcesses) -> None:
+    master, other = redis_cluster.masters()[1:3]
+    out, heard, resets = channel_on(redis_cluster, master), Heard(), Resets()
+    elsewhere = channel_on(redis_cluster, other)
+    async with started(redis_cluster.url, "b", resets) as relay, \
+            started(redis_cluster.url, "a") as owner:
+        await relay.subscribe(out, heard)
+        await relay.subscribe(elsewhere, Heard())
+        client = admin(master.port)
+        await client.execute_command("CLIENT", "KILL", "TYPE", "pubsub")  # type: ignore[no-untyped-call]
+        await client.aclose()
+        async with asyncio.timeout(WAIT_S):
+            await resets.happened.wait()
+            await relay.whole()
+        owner.publish(out, b"after")
+        assert await heard.until(1) == [b"after"]
+        assert resets.lost == [frozenset({out})]  # not the channel on the other master
+
+
+async def test_after_a_masters_kill_9_the_bus_delivers_from_the_promoted_replica(
+        redis_cluster: RedisClusterProcesses) -> None:
+    victim = redis_cluster.masters()[2]
+    out, heard, resets = channel_on(redis_cluster, victim), Heard(), Resets()
+    async with started(redis_cluster.url, "b", resets) as relay, \
+            started(redis_cluster.url, "a") as owner:
+        await relay.subscribe(out, heard)
+        owner.publish(out, b"before")
+        await heard.until(1)
+        try:
+            await asyncio.to_thread(redis_cluster.kill, victim.port)
+            async with asyncio.timeout(WAIT_S):
+                await resets.happened.wait()
+            promoted = await asyncio.to_thread(redis_cluster.wait_promoted, victim)
+            async with asyncio.timeout(WAIT_S):
+                await relay.whole()
+            assert redis_cluster.master_of_key(out) == promoted
+            owner.publish(out, b"after")
+            assert await heard.until(2) == [b"before", b"after"]
+            assert resets.lost == [frozenset({out})]
+        finally:
+            await asyncio.to_thread(redis_cluster.restart, victim.port)
