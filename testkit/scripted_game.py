@@ -14,9 +14,9 @@ closes by itself: the reactive side closes each one (``close_aro_window``) after
 or the room's clock does at the deadline.
 
 ``bench.rules_cost`` hashes the rules core's decisions on this game (seed 7: 379 commands,
-``26cd20553c3617af`` since profiles carry ``terrain``: the repr of every profile changed, not
-the game; ``a5a3393b62eef639`` just before). A change of
-the rules changes the game and its fingerprint, and figures recorded under another
+585 events, ``4a77c24a14a04e61``). The hash covers the repr of every decision, so a field
+added to profiles or events changes it without changing the game. A change of the rules
+changes the game and its fingerprint, and figures recorded under another
 fingerprint are compared with care (docs/performance.md, "Method"); when and why it changed
 is in git's history of this file.
 """
