@@ -10,7 +10,7 @@ import { ownListPanel, reviewPanel } from "./army-review.js";
 /**
  * @typedef {object} SetupContext
  * @property {import("./lib/connection.js").GameConnection} conn
- * @property {{selected: string|null, deployHidden: boolean}} ui the page's UI state (ui-state.js)
+ * @property {{selected: string|null, deployHidden: boolean, rotated: boolean}} ui the page's UI state (ui-state.js)
  * @property {(body: Record<string, any>) => Promise<any>} send send a command (a rejection is shown by main.js)
  * @property {(id: string) => void} selectTrooper
  * @property {() => void} render
@@ -42,9 +42,12 @@ export function seatsText(/** @type {Record<string, string>} */ seats, /** @type
 const opponentPresence = (/** @type {string|undefined} */ status) => `Your opponent ${PRESENCE[status ?? "empty"]?.[1] ?? status}.`;
 
 /** Where each zone is on the table as this app draws it (north up). */
-const ZONE_WHERE = { north: "the top of the table as drawn here", south: "the bottom of the table as drawn here" };
+/** Where a zone is on the table as drawn now: North is at the top unless the table is turned (South up, `ui.rotated`). */
+export const zoneSide = (/** @type {string} */ zone, /** @type {boolean} */ rotated) =>
+  (zone !== "north" && zone !== "south" ? "" : `the ${(zone === "north") !== rotated ? "top" : "bottom"} of the table as drawn here`);
 const zoneName = (/** @type {string} */ zone) => capital(zone);
-const zoneWhere = (/** @type {string} */ zone) => (ZONE_WHERE[zone] ? `${zoneName(zone)} (${ZONE_WHERE[zone]})` : zoneName(zone));
+const zoneWhere = (/** @type {string} */ zone, /** @type {boolean} */ rotated) =>
+  (zoneSide(zone, rotated) ? `${zoneName(zone)} (${zoneSide(zone, rotated)})` : zoneName(zone));
 
 /** The step the player is at in the Initiative choice (kept across re-renders). */
 const choice = { key: "", keep: /** @type {string|null} */ (null), zone: /** @type {string|null} */ (null), first: /** @type {boolean|null} */ (null) };
@@ -240,7 +243,7 @@ function detailChoice(box, bodies, firstMeans, ctx, afterwards) {
     box.append(el("div", { class: "group" }, el("div", { class: "group-title" }, "Your deployment zone:"),
       ...zones.map((zone) => el("div", { class: "option" },
         button(`Deploy in ${zoneName(zone)}`, () => { choice.zone = zone; ctx.render(); }, { "data-choose-zone": zone, class: choice.zone === zone ? "chosen" : "" }),
-        el("div", { class: "means" }, ZONE_WHERE[zone] ? capital(ZONE_WHERE[zone]) : "", ". Your opponent gets the other zone.")))));
+        el("div", { class: "means" }, zoneSide(zone, ctx.ui.rotated) ? capital(zoneSide(zone, ctx.ui.rotated)) : "", ". Your opponent gets the other zone.")))));
   }
   box.append(el("div", { class: "group" }, el("div", { class: "group-title" }, firstMeans === "play" ? "Who plays first:" : "Who deploys first:"),
     ...firsts.map((first) => {
@@ -295,7 +298,7 @@ function deploymentPanel(state, options, ctx) {
       : heldBack(deployerAt(s)) ? "the two troopers kept in reserve" : "the trooper kept in reserve"}`, s === step ? " (now)" : "")));
   const facts = [];
   if (seat) {
-    facts.push(`Your zone: ${zoneWhere(ini.zones?.[role] ?? "?")}. `,
+    facts.push(`Your zone: ${zoneWhere(ini.zones?.[role] ?? "?", ctx.ui.rotated)}. `,
       `You play ${ini.first_player === role ? "first" : "second"} in every Game Round.`);
   } else {
     facts.push(`Player ${ini.first_player} plays first. Zones: A ${zoneName(ini.zones?.A ?? "?")}, B ${zoneName(ini.zones?.B ?? "?")}.`);
@@ -323,7 +326,7 @@ function deploymentPanel(state, options, ctx) {
   const controls = el("div", { id: "deploy-controls" });
   parts.push(controls);
   if (options.deploy.length) {
-    controls.append(el("p", {}, el("b", {}, "Your step: "), `select a trooper, then click inside your zone (${zoneWhere(ini.zones?.[role] ?? "?")}) on the table. Troopers left to place: ${options.deploy.length}.`));
+    controls.append(el("p", {}, el("b", {}, "Your step: "), `select a trooper, then click inside your zone (${zoneWhere(ini.zones?.[role] ?? "?", ctx.ui.rotated)}) on the table. Troopers left to place: ${options.deploy.length}.`));
     for (const id of options.deploy) {
       const t = ctx.conn.view.trooper(id);
       controls.append(button(`${t?.profile?.name ?? id}`, () => ctx.selectTrooper(id), { "data-deploy": id, class: ctx.ui.selected === id ? "chosen" : "" }));

@@ -64,3 +64,11 @@ test("Orders spent this Player Turn: from the turn's start seen live, else the s
   assert.equal(ordersSpentThisTurn({ round: 1, turn: 2, active: "B", orders_spent: 9, command_tokens: { held: {} } }, null), null,
     "CodeOne (no tokens record) joined mid-turn: unknown, said so");
 });
+
+test("the deployment panel says where a zone is as the table is drawn now: North at the bottom when it is turned South up", async () => {
+  const { zoneSide } = await import("../app/setup-panel.js");
+  assert.equal(zoneSide("north", false), "the top of the table as drawn here");
+  assert.equal(zoneSide("north", true), "the bottom of the table as drawn here", "player B sees its own (North) edge at the bottom");
+  assert.equal(zoneSide("south", true), "the top of the table as drawn here");
+  assert.equal(zoneSide("east", false), "", "a zone off the North-South axis is named without a side");
+});
