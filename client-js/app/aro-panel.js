@@ -284,7 +284,9 @@ export function createAroPanel({ conn, names, send, panel, clock, notice }) {
     const mine = w.reactive === conn.role;
     const order = state.order ?? {};
     const closeAccepted = closing.get(windowKey(w)) === 3;
-    const key = JSON.stringify([w.order, w.step, w.reactive, mine && options ? options.aros : null, order.aros, order.passed, order.skills?.length, busy, closeAccepted]);
+    // The eligible troopers too: a frame may carry the open window before the one whose events name them.
+    const key = JSON.stringify([w.order, w.step, w.reactive, mine && options ? options.aros : null, order.aros, order.passed, order.skills?.length,
+      order.eligible_at_step, busy, closeAccepted]);
     if (key === shownKey) return;
     shownKey = key;
     const focused = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.aroChoice;

@@ -75,6 +75,8 @@ test("a Minelayer lays its Mine by clicks; the enemy sees a marker; it goes off 
     await shows(page, "#log", /A Mine \(Tripwire Mines \(Shock\)\) at \(16\.0, 30\.0\) goes off against Lancer.* at \(16\.0, 21\.\d\)/);
   }
   await a.waitForSelector(`#table [data-mine-template="${mine.id}"]`, { state: "attached", ...WAIT });
+  // A waits for B's answer and sees who may react (models only): the panel names them once their event is in.
+  await shows(a, "#aro-panel", /Eligible: .*Boss/);
   await shot(a, "minelayer-triggered-seat-A");
   await passAroWindowsUntil(a, b, () => document.getElementById("declare-idle") && !window.referee.view.state.order?.window_open, WAIT);
   await a.click("#declare-idle");
