@@ -201,7 +201,9 @@ test("Initiative, first branch: the winner keeps Initiative and plays second; th
   await shot(w, "07-initiative-step-2");
   assert.equal((await state(w)).initiative.winner_kept, null, "not sent before Confirm");
   await w.click("#confirm-initiative");
-  await w.waitForSelector("#initiative-waiting", WAIT);
+  // Until the server's answer arrives the panel waits with the roll's line alone (the winner's
+  // options are gone, the new state not here yet): wait for the answer shown, not the element.
+  await w.waitForFunction(() => document.getElementById("initiative-waiting")?.textContent.startsWith("You kept"), null, WAIT);
   assert.equal(await text(w, "#initiative-waiting"), "You kept Initiative: you play second. Waiting for your opponent to choose the deployment zones and who deploys first.");
   // The loser: a zone and the deployment order.
   await l.waitForSelector('#initiative-panel [data-choose-zone="south"]', WAIT);

@@ -78,16 +78,43 @@ def _files() -> tuple[Path, ...]:
                  if p.is_file() and "node_modules" not in p.parts)
 
 
+_DEF = re.compile(r"^\s*(?:async\s+)?def (\w+)", re.M)
+_JS_TITLE = re.compile(r"""\btest\(\s*['"`]([^'"`]*)""")
+
+
+@dataclass(frozen=True)
+class Defined:
+    """What test sources define, read in one pass: every ``def`` name and the start of every
+    JS test's title (up to its first quote). The document cites over a thousand names: one
+    search of every source per name took most of a minute."""
+
+    names: frozenset[str]
+    titles: tuple[str, ...]
+
+    @classmethod
+    def of(cls, sources: tuple[str, ...]) -> Defined:
+        return cls(frozenset(name for source in sources for name in _DEF.findall(source)),
+                   tuple(title for source in sources for title in _JS_TITLE.findall(source)))
+
+    def has(self, name: str) -> bool:
+        """A ``def`` of ``name`` (of a name starting ``test_x_`` for the family ``test_x_*``),
+        or a JS test whose title holds it as a word."""
+        stem = name.rstrip("*")
+        family = name.endswith("*")
+        if any(d.startswith(stem) for d in self.names) if family else stem in self.names:
+            return True
+        pattern = re.compile(re.escape(stem) + (r"\w*" if family else r"\b"))
+        return any(pattern.search(title) for title in self.titles)
+
+
 @cache
-def _test_sources() -> tuple[str, ...]:
-    return tuple(p.read_text() for p in _files()
-                 if p.suffix == ".py" or p.name.endswith((".test.mjs", ".test.js")))
+def _defined_in_tests() -> Defined:
+    return Defined.of(tuple(p.read_text() for p in _files()
+                            if p.suffix == ".py" or p.name.endswith((".test.mjs", ".test.js"))))
 
 
 def _defined(name: str, source: str) -> bool:
-    pattern = re.escape(name.rstrip("*")) + (r"\w*" if name.endswith("*") else r"\b")
-    return bool(re.search(rf"^\s*(?:async\s+)?def {pattern}", source, re.M)
-                or re.search(rf"""\btest\(\s*['"`][^'"`]*{pattern}""", source))
+    return Defined.of((source,)).has(name)
 
 
 def _file_named(pattern: str, *, under_tests_only: bool = True) -> bool:
@@ -100,7 +127,7 @@ def _exists(name: str) -> bool | None:
     if _MODULE.match(name):
         return _file_named(name)
     if _FUNCTION.match(name):
-        return any(_defined(name, source) for source in _test_sources())
+        return _defined_in_tests().has(name)
     if _SCENARIO.match(name):
         return _file_named(name)
     if _JS_FILE.match(name):
