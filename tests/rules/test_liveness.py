@@ -30,6 +30,7 @@ deployment regressions below cite DIGEST 11.1."""
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
@@ -37,7 +38,7 @@ from functools import cache
 
 import pytest
 
-from server.rules.armies.army_catalogue import sample_armies
+from server.rules.armies.army_catalogue import sample_armies, sample_army
 from server.rules.combat.wounds import Condition
 from server.rules.ids import Side
 from server.rules.orders.deployment import placed, reserve_count
@@ -98,14 +99,23 @@ def test_random_games_with_hidden_lieutenants_and_controllers_never_soft_lock(
 
 TOURNAMENT_TABLES = tuple((ruleset.value, item.layout.id) for ruleset in Ruleset
                           for item in table_catalogue.layouts(ruleset) if not item.sample)
+TABLE_SEEDS = {"n5-cargo-terminus": 44}
+"""The seed of a table's game where it is not 41: one whose troopers reach its Special
+Terrain areas (the counters below)."""
+
+
+@cache
+def table_game(ruleset: str, table: str) -> GameLog:
+    return play_random_game(ruleset, TABLE_SEEDS.get(table, 41),
+                            orders_per_turn=ORDERS_PER_TURN[ruleset], table=table)
 
 
 @pytest.mark.slow  # whole random games (up to 13 s each)
 @pytest.mark.parametrize(("ruleset", "table"), TOURNAMENT_TABLES)
 def test_random_games_on_every_tournament_table_never_soft_lock(ruleset: str, table: str) -> None:
     """The shipped layouts a lobby room plays on (terrain inside and around the deployment
-    zones, dense centres): one random game each."""
-    log = play_random_game(ruleset, 41, orders_per_turn=ORDERS_PER_TURN[ruleset], table=table)
+    zones, dense centres, Special Terrain areas): one random game each."""
+    log = table_game(ruleset, table)
     assert log.state.table.id == table
     assert_ended_by_itself(log, ruleset)
 
@@ -217,3 +227,64 @@ def test_regression_2026_11_24_each_of_the_first_two_steps_keeps_one_main_troope
         mains = [t for t in state.troopers_of(side) if not t.entry.is_peripheral and not placed(t)]
         # One, or two after the first player's Strategic hold-back (DIGEST 3.3).
         assert len(mains) == reserve_count(state, side), (side, mains)
+
+
+def berserker_in_reach(state: GameState) -> GameState:
+    """Side A's first Berserk trooper on the table stands 4 inches from the nearest enemy
+    model, facing it: random play keeps the armies farther apart than a Berserk's reach
+    (both MOV values) for most of a game, and the sellsword is shot on its way in."""
+    berserker = next(t for t in state.troopers_of(Side.A) if t.profile.berserk and t.on_table)
+    assert berserker.position is not None
+    enemy = min((t for t in state.troopers_of(Side.B) if t.on_table and not t.hidden and not t.marker),
+                key=lambda t: math.dist(t.position or (0.0, 0.0), berserker.position or (0.0, 0.0)))
+    assert enemy.position is not None
+    (ex, ey), (bx, by) = enemy.position, berserker.position
+    apart = math.dist((ex, ey), (bx, by))
+    at = (ex + (bx - ex) * 4.0 / apart, ey + (by - ey) * 4.0 / apart)
+    facing = math.degrees(math.atan2(ey - at[1], ex - at[0])) % 360
+    return state.with_trooper(replace(berserker, position=at, facing=facing))
+
+
+@cache
+def berserk_and_mines_game() -> GameLog:
+    """petrel-skyborne (Berserk sellswords, Smoke grenades) against vesper-raiders (a
+    Minelayer with Mines), a sellsword put within reach of an enemy as the game begins."""
+    return play_random_game("n5", 360, orders_per_turn=ORDERS_PER_TURN["n5"], prepare=berserker_in_reach,
+                            lists={Side.A: sample_army("petrel-skyborne"),
+                                   Side.B: sample_army("vesper-raiders")})
+
+
+@pytest.mark.slow  # one whole random game (about 8 s)
+def test_a_random_game_with_a_berserker_in_reach_and_mines_ends_by_itself() -> None:
+    log = berserk_and_mines_game()
+    assert_ended_by_itself(log, "n5")
+
+
+@pytest.mark.slow  # plays the N5 games above again unless they ran (cached)
+def test_the_random_n5_games_play_berserk_mines_smoke_and_special_terrain() -> None:
+    """Issue 36 point 4: over the shipped lists (vesper-raiders' Minelayer with its Mines,
+    petrel-skyborne's Berserk sellswords, orrery-veil's and petrel-skyborne's Smoke and
+    Eclipse grenades) and the tables (n5-cargo-terminus' Special Terrain areas), the random
+    N5 games above, which all end by themselves, do play Berserk, a Minelayer's deployment
+    with a Mine, Place Deployable, Smoke or Eclipse thrown in the active turn and in ARO (the
+    zone left on the table), a Mine going off, and movements that start in Special Terrain
+    (an allowance changed by the area or the Terrain skill)."""
+    logs = [random_game("n5", s) for s in N5_SEEDS]
+    logs += [table_game(ruleset, table) for ruleset, table in TOURNAMENT_TABLES if ruleset == "n5"]
+    logs.append(berserk_and_mines_game())
+    commands: Counter[str] = Counter()
+    events: Counter[str] = Counter()
+    effects: Counter[str] = Counter()
+    for log in logs:
+        commands.update(log.commands)
+        events.update(log.events)
+        effects.update(log.effects)
+    for needed in ("declare_skill:berserk", "declare_skill:place_deployable",
+                   "declare_skill:bs_attack:zone", "declare_aro:bs_attack:zone"):
+        assert commands[needed] > 0, (needed, commands)
+    assert any(label.startswith("deploy") and label.endswith(":mines") for label in commands), commands
+    for needed in ("mine_placed", "mine_triggered"):
+        assert events[needed] > 0, (needed, events)
+    for needed in ("zone_placed", "deployable_placed"):
+        assert effects[needed] > 0, (needed, effects)
+    assert sum(log.special_terrain_moves for log in logs) > 0

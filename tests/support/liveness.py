@@ -39,6 +39,7 @@ from server.rules.events import ArmyChosen, Event, OrderResolved
 from server.rules.ids import Side
 from server.rules.options import seat_options
 from server.rules.orders.deployment import deployer
+from server.rules.orders.difficult_terrain import area_effect
 from server.rules.orders.sequence import automatic_events
 from server.rules.ruleset import Ruleset, options
 from server.rules.state import GameState, OrderStep, Phase
@@ -110,6 +111,11 @@ class GameLog:
     """Rolls compared with their preview."""
     aros_at_points: int = 0
     """AROs declared at a point of the route the options listed (``target_point``)."""
+    effects: Counter[str] = field(default_factory=Counter)
+    """How often each effect of a Resolution occurred (``zone_placed``, ``deployable_placed``...)."""
+    special_terrain_moves: int = 0
+    """Movements declared by a trooper touching a Special Terrain area (its allowance changed
+    by the area's MOD or its Terrain skill: ``orders/difficult_terrain.py``)."""
 
 
 def waited_on(state: GameState) -> Side | None:
@@ -236,10 +242,15 @@ def step(state: GameState, side: Side, player: RandomPlayer, log: GameLog, seed:
             log.declared += declared_shots(state, body, choices)
             if body["type"] == "declare_aro" and body["skill"].get("target_point"):
                 log.aros_at_points += 1
+            if body["type"] == "declare_skill" and "route" in body["skill"] and state.order \
+                    and area_effect(state.table, state.trooper(state.order.trooper)).mov \
+                    != state.trooper(state.order.trooper).profile.mov:
+                log.special_terrain_moves += 1
             check(attack_accepted_at_marker(state, command), seed, state)
             for event in decision.events:
                 if isinstance(event, OrderResolved):
                     check_resolved_as_offered(state, event, log, seed)
+                    log.effects.update(effect.TYPE for effect in event.outcome.effects)
                 state = engine.apply(state, event)
                 check(overlapping_bases(state), seed, state, f"after {event.TYPE}")
             return state
@@ -269,7 +280,8 @@ def declared_shots(state: GameState, body: dict[str, Any], choices: dict[str, An
     assert order is not None
     return [Declared(trooper, skill, blockers, _target_path(state, skill),
                      offered_preview(choices, body, trooper, skill))
-            for trooper, skill in found if skill["type"] in SHOT_SKILLS]
+            for trooper, skill in found
+            if skill["type"] in SHOT_SKILLS and skill.get("zone_at") is None]  # no target: no preview
 
 
 def _target_path(state: GameState, skill: dict[str, Any]) -> object:
@@ -352,15 +364,17 @@ def check(broken: list[str], seed: int, state: GameState, when: str = "") -> Non
 
 
 def label(body: dict[str, object]) -> str:
-    """A command's type, with what makes it special for coverage: a hidden deployment, the
-    kind of Order and a joint activation with Peripherals, the skill declared."""
+    """A command's type, with what makes it special for coverage: a hidden deployment and
+    one with Mines, the kind of Order and a joint activation with Peripherals, the skill
+    declared (``:zone`` for Smoke or Eclipse aimed at a point)."""
     kind = str(body["type"])
-    if kind == "deploy" and body.get("hidden"):
-        return "deploy:hidden"
+    if kind == "deploy":
+        return kind + (":hidden" if body.get("hidden") else "") + (":mines" if body.get("mines") else "")
     if kind == "activate":
         return f"activate:{body['order']}" + (":joint" if body.get("peripherals") else "")
     if kind in ("declare_skill", "declare_aro"):
-        return f"{kind}:{body['skill']['type']}"  # type: ignore[index]
+        skill: dict[str, Any] = body["skill"]  # type: ignore[assignment]
+        return f"{kind}:{skill['type']}" + (":zone" if skill.get("zone_at") is not None else "")
     if kind == "spend_command_token":
         return f"{kind}:{body['use']}"
     if kind == "choose_guts_move":

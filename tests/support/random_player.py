@@ -4,7 +4,9 @@ snapshot's ``state``) and its ``options`` (``server/rules/options/``).
 ``RandomPlayer.candidates(options, view)`` answers the command bodies the seat could send
 now, in the order to try them: first a few random picks among what the options offer
 (deployment points drawn inside the seat's zone, short random routes for movement skills,
-shots, AROs, passes, Reveal, Lieutenant and Guts choices...), then every concrete choice
+shots, AROs, passes, Reveal, Lieutenant and Guts choices, Berserk, Mines placed at
+deployment and by Place Deployable, Smoke and Eclipse aimed at a point, routes into Special
+Terrain...), then every concrete choice
 the options name (``offered``), so that a caller who tries them in turn until the rules
 core accepts one has proved the seat had at least one legal option. A drawn route or
 deployment point may be refused; that is expected, the next candidate follows.
@@ -17,6 +19,7 @@ Trooper base sizes come from the Silhouette table, which is open static data.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Callable, Iterator
@@ -31,8 +34,9 @@ PROGRESS_KEYS = ("initiative", "deploy", "keep_airborne", "end_deployment_step",
                  "reveal", "combat_jump", "end_turn", "end_impetuous_phase", "skills", "aros",
                  "close_aro_window", "guts_move")
 """Options that move the game on: the seat the game waits on has at least one of them."""
-JUMP_EXTRA = 2.0
 DODGE_MOVE = 2.0
+ZONE_AMMUNITION = ("Smoke", "Eclipse")
+"""The ammunition of the weapons aimed at a point (``skills.zones``)."""
 
 
 def waits_on(options: dict[str, Any]) -> bool:
@@ -42,8 +46,10 @@ def waits_on(options: dict[str, Any]) -> bool:
 
 def drawn(body: Body) -> bool:
     """Whether ``body`` holds something the player drew rather than a choice the options
-    name as it is: a deployment point, a route, a Burst split between targets. Every other
-    body a player makes from its options must be accepted."""
+    name as it is: a deployment point (with its Mines), a route, a Burst split between
+    targets, the point a Smoke or Eclipse weapon is aimed at in the active turn or where a
+    Mine is placed. A Berserk's route and an ARO's screening point are the options' own.
+    Every other body a player makes from its options must be accepted."""
     if body["type"] == "deploy":
         return True
     if body["type"] == "combat_jump":  # a landing spot other than the offered fallback
@@ -51,7 +57,11 @@ def drawn(body: Body) -> bool:
     skills = []
     if body["type"] in ("declare_skill", "declare_aro"):
         skills = [body["skill"], *(p["skill"] for p in body.get("peripherals") or [])]
-    return any(skill.get("route") or len(skill.get("targets") or ()) > 1 for skill in skills)
+    return any((skill.get("route") and skill["type"] != "berserk")
+               or len(skill.get("targets") or ()) > 1
+               or skill["type"] == "place_deployable"
+               or (body["type"] == "declare_skill" and skill.get("zone_at") is not None)
+               for skill in skills)
 
 
 def radius(size: int) -> float:
@@ -171,17 +181,29 @@ def _offered_skills(skills: dict[str, Any]) -> Iterator[Body]:
     skill type for each Peripheral (its first own choice of that type), or each trooper
     of a Coordinated Order (the same target too)."""
     joint = skills.get("peripherals") or {}
+    if not joint:  # a Berserk is the lone trooper's Entire Order
+        yield from (_declare(skill) for skill in _berserks(skills))
     for skill in _simple_skills(skills) + _attack_skills(skills):
         peripherals = []
         for peripheral, own in joint.items():
             same = [s for s in _simple_skills(own) + _attack_skills(own) if _alike(skills, skill, s)]
             if skills.get("fireteam"):  # a Fireteam's members stay Idle unless the leader moves
                 same = [{"type": "idle"}] if own.get("idle") else []
+            if skill["type"] in (own.get("idle_for") or ()):  # its state forbids the skill
+                same = [{"type": "idle"}]
             if not same:
                 break
             peripherals.append({"trooper": peripheral, "skill": same[0]})
         else:
             yield _declare(skill, peripherals)
+
+
+def _berserks(skills: dict[str, Any]) -> list[Body]:
+    """Every Berserk ``skills.berserk`` offers: per weapon and target, its straight route
+    into contact (``options/berserk.py``)."""
+    return [{"type": "berserk", "weapon": weapon, "target": target, "route": offer["route"]}
+            for weapon, targets in (skills.get("berserk") or {}).items()
+            for target, offer in targets.items()]
 
 
 def _following(skill: Body, start: list[float]) -> Body:
@@ -218,6 +240,10 @@ def _aro_skills(choices: dict[str, Any]) -> list[Body]:
     found += [_at({"type": "forward_observer", "target": t}, entry["point"])
               for t, entries in choices.get("forward_observer_rolls", {}).items() for entry in entries]
     found += [{"type": name} for name in ("dodge", "reset") if choices[name]]
+    # Smoke or Eclipse thrown at the point that screens the reactor from an activated trooper.
+    found += [{"type": "bs_attack", "weapon": weapon, "targets": [], "zone_at": screen["point"]}
+              for weapon, zone in (choices.get("zones") or {}).items()
+              for screen in zone["screens"].values()]
     return found
 
 
@@ -243,6 +269,8 @@ class RandomPlayer:
         self.aside = 0
         """Choices this turn that do not move the game on (Guts, Lieutenant, Command Tokens)."""
         self.budget = self.rng.randint(0, orders_per_turn)
+        self.bound_for_terrain: str | None = None
+        """The trooper activated to walk into a Special Terrain area, during its Order."""
 
     def observe(self, event_type: str) -> None:
         if event_type == "turn_started":
@@ -268,7 +296,7 @@ class RandomPlayer:
         elif options.get("guts_move"):
             yield self._guts_move(options["guts_move"])
         elif options.get("skills"):
-            yield from self._skills(options["skills"], view)
+            yield from self._skills(options, view)
         else:
             yield from self._between_orders(options, view)
         bodies = list(offered(options))
@@ -325,12 +353,37 @@ class RandomPlayer:
         if beyond and self.rng.random() < 0.5:  # Forward Deployment / Infiltration
             yield from (body | chosen for body in
                         self._beyond_zone(trooper, beyond, state, zone, facing, margin))
+        minelayer = (options.get("minelayer") or {}).get(trooper)
+        spots: list[Body] = []
+        y0, y1 = zone["y0"] + margin, zone["y1"] - margin
+        if self._own(state, trooper)["profile"]["berserk"]:  # at the front, to charge sooner
+            y0, y1 = (y1 - 2.0, y1) if facing == 90.0 else (y0, y0 + 2.0)
         for _ in range(12):
             point = [round(self.rng.uniform(zone["x0"] + margin, zone["x1"] - margin), 2),
-                     round(self.rng.uniform(zone["y0"] + margin, zone["y1"] - margin), 2)]
-            yield {"type": "deploy", "trooper": trooper, "position": point,
-                   "facing": (facing + self.rng.uniform(-60, 60)) % 360, "hidden": hidden,
-                   **chosen}
+                     round(self.rng.uniform(y0, y1), 2)]
+            spots.append({"type": "deploy", "trooper": trooper, "position": point,
+                          "facing": (facing + self.rng.uniform(-60, 60)) % 360, "hidden": hidden,
+                          **chosen})
+        if minelayer is not None and self.rng.random() < 0.7:  # with its Mines, first
+            yield from ({**body, "mines": self._mines(minelayer, body["position"], margin,
+                                                      state["table"])} for body in spots)
+        yield from spots
+
+    def _mines(self, offer: dict[str, Any], at: list[float], own_radius: float,
+               table: dict[str, Any]) -> list[list[float]]:
+        """Up to ``offer["mines"]`` Mines (``options.minelayer``) around the spot ``at``, each
+        inside the trooper's Zone of Control (``zone_of_control`` inches from its base),
+        clear of its base and of each other, on the table; mostly towards the table's middle,
+        where the enemy will walk."""
+        mines: list[list[float]] = []
+        ahead = math.pi / 2 if at[1] < table["depth"] / 2 else -math.pi / 2
+        for _ in range(self.rng.randint(1, offer["mines"])):
+            heading = ahead + self.rng.uniform(-1.3, 1.3)
+            reach = self.rng.uniform(own_radius + 1.0, own_radius + offer["zone_of_control"] - 0.5)
+            x = min(max(at[0] + reach * math.cos(heading), 1.0), table["width"] - 1.0)
+            y = min(max(at[1] + reach * math.sin(heading), 1.0), table["depth"] - 1.0)
+            mines.append([round(x, 2), round(y, 2)])
+        return mines
 
     def _beyond_zone(self, trooper: str, beyond: dict[str, Any], state: dict[str, Any],
                      zone: dict[str, float], facing: float, margin: float) -> Iterator[Body]:
@@ -391,6 +444,13 @@ class RandomPlayer:
         if jumps and self.rng.random() < 0.4:  # land anywhere on the table, if it is legal there
             trooper = self.rng.choice(sorted(jumps))
             table = view()["table"]
+            for area in self.rng.sample(table.get("special_terrain") or [], 1) \
+                    if table.get("special_terrain") and self.rng.random() < 0.5 else []:
+                xs, ys = [x for x, _ in area["polygon"]], [y for _, y in area["polygon"]]
+                for _ in range(3):  # into a Special Terrain area (its bounding box)
+                    yield combat_jump(trooper, jumps[trooper],
+                                      [round(self.rng.uniform(min(xs) + 0.6, max(xs) - 0.6), 2),
+                                       round(self.rng.uniform(min(ys) + 0.6, max(ys) - 0.6), 2)])
             for _ in range(6):
                 landing = [round(self.rng.uniform(1.0, table["width"] - 1.0), 2),
                            round(self.rng.uniform(1.0, table["depth"] - 1.0), 2)]
@@ -408,7 +468,18 @@ class RandomPlayer:
         if activate and self.spent < self.budget:
             trooper = self.rng.choice(sorted(activate))
             controllers = sorted(c for c in options.get("peripherals") or {} if c in activate)
-            if self.rng.random() < 0.4:  # press the attack: the trooper nearest an enemy
+            roll = self.rng.random()
+            gifted = self._gifted(view(), sorted(activate)) if roll < 0.25 else []
+            areas = view()["table"].get("special_terrain") or []
+            self.bound_for_terrain = None
+            if gifted:  # a trooper with a rarer skill or weapon to use (Berserk, Mines, Smoke)
+                trooper = self.rng.choice(gifted)
+            elif (berserker := self._berserker_near_enemy(view(), sorted(activate))) is not None:
+                trooper = berserker
+            elif areas and roll < 0.35:  # walk one into the table's Special Terrain
+                trooper = self._nearest_to_area(view(), sorted(activate), areas)
+                self.bound_for_terrain = trooper
+            elif self.rng.random() < 0.4:  # press the attack: the trooper nearest an enemy
                 trooper = self._nearest_to_enemy(view(), sorted(activate)) or trooper
             elif controllers and self.rng.random() < 0.3:  # a Controller with its Peripherals
                 trooper = self.rng.choice(controllers)
@@ -420,6 +491,29 @@ class RandomPlayer:
             yield body
         if options.get("end_turn"):
             yield {"type": "end_turn"}
+
+    def _gifted(self, state: dict[str, Any], candidates: list[str]) -> list[str]:
+        """Of ``candidates``, the troopers with Berserk, Minelayer, or a Smoke or Eclipse
+        weapon (their profiles and the army's arsenal are the seat's own open data)."""
+        arsenal = {w["id"]: w for w in state["armies"][self.side]["arsenal"]}
+        return [t["id"] for t in state["troopers"] if t["id"] in candidates and (
+            t["profile"]["berserk"] or t["profile"]["minelayer"]
+            or any(arsenal[w]["ammo"] in ZONE_AMMUNITION for w in t["profile"]["weapons"]))]
+
+    def _berserker_near_enemy(self, state: dict[str, Any], candidates: list[str]) -> str | None:
+        """Mostly, a trooper with Berserk (it closes in, then charges), if any."""
+        enemies = [t["position"] for t in state["troopers"]
+                   if t["side"] != self.side and t.get("position") is not None]
+        near = [t["id"] for t in state["troopers"] if t["id"] in candidates
+                and t["profile"]["berserk"] and t.get("position") is not None
+                and any(math.dist(t["position"], e) < 30.0 for e in enemies)]
+        return self.rng.choice(near) if near and self.rng.random() < 0.8 else None
+
+    def _nearest_to_area(self, state: dict[str, Any], candidates: list[str],
+                         areas: list[dict[str, Any]]) -> str:
+        mine = [t for t in state["troopers"] if t["id"] in candidates and t.get("position") is not None]
+        corners = [corner for area in areas for corner in area["polygon"]]
+        return str(min(mine, key=lambda t: min(math.dist(t["position"], c) for c in corners))["id"])
 
     def _fireteams(self, offer: dict[str, Any]) -> Iterator[Body]:
         """Sometimes form a Fireteam the options list (a leader and a legal number of its
@@ -444,10 +538,39 @@ class RandomPlayer:
 
     # -- the active trooper's skills ------------------------------------------------------
 
-    def _skills(self, skills: dict[str, Any], view: View) -> Iterator[Body]:
+    def _skills(self, options: dict[str, Any], view: View) -> Iterator[Body]:
+        skills = options["skills"]
         attacks = _attack_skills(skills)
         roll = self.rng.random()
         declarations: list[Body | None] = []
+        solo = not skills.get("peripherals")
+        berserks = _berserks(skills) if solo else []
+        if berserks and self.rng.random() < 0.5:
+            declarations.append(_declare(self.rng.choice(berserks)))
+        if berserks or not skills["route_skills"]:
+            pass
+        elif self._acting(view(), None)["profile"]["berserk"] and not skills.get("impetuous") \
+                and self.rng.random() < 0.9:
+            declarations += [self._joint(skills, self._closing_in(view(), skills), view)
+                             for _ in range(3)]
+        if skills.get("place_deployable") and solo and self.rng.random() < 0.4:
+            declarations += [_declare(self._placed_mine(skills["place_deployable"], view()))
+                             for _ in range(3)]
+        areas = view()["table"].get("special_terrain") or []
+        if areas and skills["route_skills"] and self.bound_for_terrain is not None:
+            state = view()
+            if self.bound_for_terrain == state["order"]["trooper"]:
+                trooper = self._acting(state, None)
+                name = self.rng.choice(skills["route_skills"])
+                routes = _routes_to_area(areas, trooper["position"],
+                                         radius(trooper["profile"]["silhouette"]),
+                                         float(skills["allowances"][name]), state["table"])
+                declarations += [self._joint(skills, {"type": name, "route": route}, view, state)
+                                 for route in routes]
+        if skills.get("zones") and self.rng.random() < 0.3:
+            state = view()
+            declarations += [self._joint(skills, throw, view, state)
+                             for throw in self._zone_throws(options, state)]
         if "move" in skills["route_skills"] and self.rng.random() < 0.6:
             state = view()
             charge = self._charge(state, skills)
@@ -478,12 +601,66 @@ class RandomPlayer:
         nearest = min(models, key=lambda t: math.dist(start, t["position"]))
         (ex, ey), gap = nearest["position"], math.dist(start, nearest["position"])
         contact = radius(trooper["profile"]["silhouette"]) + radius(nearest["profile"]["silhouette"])
-        mov = trooper["profile"]["mov"]
-        if not 0 < gap - contact <= float(mov[0] if skills["index"] == 1 else mov[1]):
+        if not 0 < gap - contact <= float(skills["allowances"]["move"]):
             return None
         t = (gap - contact - 0.02) / gap  # stop 0.02" short: the bases touch
         end = [round(start[0] + (ex - start[0]) * t, 3), round(start[1] + (ey - start[1]) * t, 3)]
         return {"type": "move", "route": [start, end]}
+
+    def _closing_in(self, state: dict[str, Any], skills: dict[str, Any]) -> Body:
+        """A Berserk trooper out of reach (no ``skills.berserk``) moves its allowance
+        straight towards the nearest enemy, to be within reach next time."""
+        trooper = self._acting(state, None)
+        name = self.rng.choice(skills["route_skills"])
+        start = trooper["position"]
+        enemies = [t["position"] for t in state["troopers"]
+                   if t["side"] != self.side and t.get("position") is not None]
+        if not enemies:
+            return self._route_skill(state, name, skills, None)
+        ex, ey = min(enemies, key=lambda e: math.dist(start, e))
+        heading = math.atan2(ey - start[1], ex - start[0]) + self.rng.uniform(-0.5, 0.5)
+        apart = math.dist(start, (ex, ey))
+        nearest = [start[0] + apart * math.cos(heading), start[1] + apart * math.sin(heading)]
+        return {"type": name, "route": _cut([start, nearest], min(
+            float(skills["allowances"][name]) - 0.01, max(0.5, math.dist(start, nearest) - 2.0)))}
+
+    def _placed_mine(self, offer: dict[str, Any], state: dict[str, Any]) -> Body:
+        """Place Deployable (``skills.place_deployable``): one of the Mines offered, its
+        base touching the trooper's at a point of its path this Order, mostly on the side
+        of the nearest enemy (where the Mine may go off without the trooper under it)."""
+        weapon = self.rng.choice(sorted(offer))
+        x, y = self.rng.choice(offer[weapon]["path"])
+        enemies = [t["position"] for t in state["troopers"]
+                   if t["side"] != self.side and t.get("position") is not None]
+        heading = self.rng.uniform(0, 2 * math.pi)
+        if enemies and self.rng.random() < 0.8:
+            ex, ey = min(enemies, key=lambda e: math.dist((x, y), e))
+            heading = math.atan2(ey - y, ex - x) + self.rng.uniform(-0.5, 0.5)
+        reach = offer[weapon]["contact"] + 0.02  # clear of the base, within the contact tolerance
+        return {"type": "place_deployable", "weapon": weapon,
+                "position": [round(x + reach * math.cos(heading), 3),
+                             round(y + reach * math.sin(heading), 3)]}
+
+    def _zone_throws(self, options: dict[str, Any], state: dict[str, Any]) -> list[Body]:
+        """Smoke or Eclipse (``skills.zones``) aimed at a point the trooper sees: on the line
+        to an enemy in its Line of Fire (``options.sight``), half-way or at the end of the
+        weapon's best range band, whichever is nearer; or a few inches ahead of it."""
+        trooper = self._acting(state, None)
+        weapon = self.rng.choice(sorted(options["skills"]["zones"]))
+        best = options["skills"]["zones"][weapon]["bands"][0]["up_to"]
+        (x, y), own = trooper["position"], radius(trooper["profile"]["silhouette"])
+        seen = set((options.get("sight") or {}).get(trooper["id"]) or ())
+        aims = [t["position"] for t in state["troopers"] if t["id"] in seen and t.get("position")]
+        points = []
+        for ex, ey in self.rng.sample(aims, min(2, len(aims))):
+            apart = math.dist((x, y), (ex, ey))
+            reach = min(apart / 2, own + best * self.rng.uniform(0.5, 1.0))
+            points.append([x + (ex - x) * reach / apart, y + (ey - y) * reach / apart])
+        ahead = math.radians(trooper["facing"] + self.rng.uniform(-45, 45))
+        reach = own + self.rng.uniform(2.0, best)
+        points.append([x + reach * math.cos(ahead), y + reach * math.sin(ahead)])
+        return [{"type": "bs_attack", "weapon": weapon, "targets": [],
+                 "zone_at": [round(px, 3), round(py, 3)]} for px, py in points]
 
     def _split(self, skill: Body, skills: dict[str, Any]) -> Body:
         """Sometimes split a BS Attack's Burst between two of the weapon's targets."""
@@ -505,7 +682,9 @@ class RandomPlayer:
         joint = skills.get("peripherals") or {}
         peripherals = []
         for peripheral, own in joint.items():
-            if skills.get("fireteam") and "route" in skill:  # follow the leader, same offset
+            if skill["type"] in (own.get("idle_for") or ()):  # its state forbids the skill
+                mine: Body = {"type": "idle"}
+            elif skills.get("fireteam") and "route" in skill:  # follow the leader, same offset
                 state = state or view()
                 mine = _following(skill, self._own(state, peripheral)["position"])
             elif skills.get("fireteam"):
@@ -514,6 +693,8 @@ class RandomPlayer:
                 mine = {"type": "idle"}
             elif "route" in skill:
                 state = state or view()
+                if skill["type"] not in own["allowances"]:
+                    return None  # a movement the Peripheral may not make now
                 mine = self._route_skill(state, skill["type"], own, peripheral)
             else:
                 same = [s for s in _simple_skills(own) + _attack_skills(own) if _alike(skills, skill, s)]
@@ -526,14 +707,17 @@ class RandomPlayer:
     def _route_skill(self, state: dict[str, Any], name: str, skills: dict[str, Any],
                      trooper_id: str | None) -> Body:
         trooper = self._acting(state, trooper_id)
-        mov = trooper["profile"]["mov"]
-        allowance = float(mov[0] if skills["index"] == 1 else mov[1])
-        if name == "jump":
-            allowance = mov[0] + JUMP_EXTRA
+        # How far this movement may go now: MOV, Special Terrain's MOD and the Terrain bonus
+        # (``skills.allowances``).
+        allowance = float(skills["allowances"][name])
         start = trooper["position"]
         impetuous = skills.get("impetuous")
+        areas = state["table"].get("special_terrain") or []
         if impetuous and not impetuous["inside_enemy_zone"] and self.rng.random() < 0.8:
             route = [start, self._towards_zone(state, impetuous, start, name)]
+        elif areas and not impetuous and self.rng.random() < 0.3:
+            route = [start, _towards_area(areas, start, radius(trooper["profile"]["silhouette"]),
+                                          allowance)]
         else:
             route = [start, *self._path(state, trooper, start, allowance)]
         skill: Body = {"type": name, "route": route}
@@ -587,6 +771,9 @@ class RandomPlayer:
             return
         trooper = self.rng.choice(sorted(aros))
         choices = _aro_skills(aros[trooper])
+        screens = [skill for skill in choices if "zone_at" in skill]
+        if screens and self.rng.random() < 0.3:  # Smoke or Eclipse between it and the attacker
+            choices = screens
         if choices and self.rng.random() < 0.7:
             skill = self.rng.choice(choices)
             if skill["type"] == "dodge" and self.rng.random() < 0.5:
@@ -616,3 +803,71 @@ def _one_of_the_charts_teams(chart: list[dict[str, Any]], team: list[str]) -> bo
         if not marked or any(marked):
             return True
     return False
+
+
+def _nearest_on_segment(p: list[float], a: list[float], b: list[float]) -> tuple[float, float]:
+    (px, py), (ax, ay), (bx, by) = p, a, b
+    length = (bx - ax) ** 2 + (by - ay) ** 2
+    t = 0.0 if length == 0 else max(0.0, min(1.0, ((px - ax) * (bx - ax) + (py - ay) * (by - ay)) / length))
+    return ax + t * (bx - ax), ay + t * (by - ay)
+
+
+def _towards_area(areas: list[dict[str, Any]], start: list[float], own: float,
+                  allowance: float) -> list[float]:
+    """Where a straight movement towards the nearest Special Terrain area of the table
+    (``state.table.special_terrain``, convex polygons) ends: where the base first touches it
+    (0.03" in, within the contact tolerance: entering an area ends the movement), or as far
+    as ``allowance`` goes on the way there."""
+    edges = [(polygon[i], polygon[(i + 1) % len(polygon)])
+             for polygon in (area["polygon"] for area in areas) for i in range(len(polygon))]
+    nearest = min((_nearest_on_segment(start, a, b) for a, b in edges),
+                  key=lambda q: math.dist(start, q))
+    gap = math.dist(start, nearest)
+    if gap == 0:
+        return start
+    ux, uy = (nearest[0] - start[0]) / gap, (nearest[1] - start[1]) / gap
+    travel = min(max(0.0, gap - own + 0.03), allowance - 0.01)  # rounding stays within
+    return [round(start[0] + ux * travel, 3), round(start[1] + uy * travel, 3)]
+
+
+def _routes_to_area(areas: list[dict[str, Any]], start: list[float], own: float,
+                    allowance: float, table: dict[str, Any]) -> list[list[list[float]]]:
+    """Routes towards the nearest Special Terrain area, for a player who cannot see which
+    scenery is in the way: straight to its nearest point, and around (one leg along each
+    axis) to each of its corners, each ending where the base first touches the area (the
+    movement ends there) or cut at ``allowance`` inches on the way."""
+    nearest_area = min(areas, key=lambda area: math.dist(start, _nearest_on_polygon(
+        start, area["polygon"])))
+    polygon = nearest_area["polygon"]
+    routes = [[start, _towards_area([nearest_area], start, own, allowance)]]
+    margin = own + 0.01
+    for cx, cy in polygon:
+        cx = min(max(cx, margin), table["width"] - margin)
+        cy = min(max(cy, margin), table["depth"] - margin)
+        for corner, last_axis in (([start[0], cy], 0), ([cx, start[1]], 1)):
+            end = [cx, cy]
+            ahead = 1.0 if end[last_axis] > corner[last_axis] else -1.0
+            end[last_axis] -= ahead * (own - 0.03)  # the base touches the area's edge
+            routes.append(_cut([start, corner, end], allowance - 0.01))
+    return routes
+
+
+def _nearest_on_polygon(p: list[float], polygon: list[list[float]]) -> tuple[float, float]:
+    return min((_nearest_on_segment(p, polygon[i], polygon[(i + 1) % len(polygon)])
+                for i in range(len(polygon))), key=lambda q: math.dist(p, q))
+
+
+def _cut(route: list[list[float]], length: float) -> list[list[float]]:
+    """``route`` up to ``length`` inches along it (points rounded to 0.001")."""
+    kept = [route[0]]
+    left = length
+    for a, b in itertools.pairwise(route):
+        step = math.dist(a, b)
+        if step == 0:
+            continue
+        if step >= left:
+            kept.append([a[0] + (b[0] - a[0]) * left / step, a[1] + (b[1] - a[1]) * left / step])
+            break
+        kept.append(b)
+        left -= step
+    return [[round(x, 3), round(y, 3)] for x, y in kept]

@@ -14,7 +14,7 @@ from tests.support.liveness import play_random_game
 
 
 @pytest.mark.slow  # two whole random games (about 10 s each)
-@pytest.mark.parametrize("seed", [361, 362])
+@pytest.mark.parametrize("seed", [361, 363])
 def test_random_games_with_the_deployment_and_movement_skills_end_by_themselves(seed: int) -> None:
     lists = {Side.A: feature_armies()["deploying-vanguard"]}
     log = play_random_game("n5", seed, orders_per_turn=5, lists=lists)
