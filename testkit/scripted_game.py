@@ -13,8 +13,8 @@ Every ARO step of every Order opens a window, even when nobody may react, and no
 closes by itself: the reactive side closes each one (``close_aro_window``) after its pass,
 or the room's clock does at the deadline.
 
-``bench.rules_cost`` hashes the rules core's decisions on this game (seed 7: 379 commands,
-585 events, ``4a77c24a14a04e61``). The hash covers the repr of every decision, so a field
+``bench.rules_cost`` hashes the rules core's decisions on this game (seed 7: 360 commands,
+566 events, ``c6c46a8884fb9db9``). The hash covers the repr of every decision, so a field
 added to profiles or events changes it without changing the game. A change of the rules
 changes the game and its fingerprint, and figures recorded under another
 fingerprint are compared with care (docs/performance.md, "Method"); when and why it changed
@@ -31,6 +31,7 @@ from server.rules import commands as c
 from server.rules import engine
 from server.rules.decision import Accepted, System
 from server.rules.ids import Side
+from server.rules.orders.aro_eligibility import seen_by_opponent
 from server.rules.orders.order_pool import orders_left
 from server.rules.state import GameState, Phase
 
@@ -154,7 +155,7 @@ def _grid(x0: float, y0: float, x1: float, y1: float) -> Any:
 
 def _window_step(planner: _Planner, out: list[Step]) -> None:
     """Plan the ARO window the last skill opened (one opens at every ARO step, whoever may
-    react): the reactive side passes one eligible trooper, if there is one, then the window
+    react): the reactive side passes one eligible model, if there is one, then the window
     is closed -- by the reactive side or by the room's clock, as the driver chooses at run
     time. The plan closes it as the clock: the state after is the same either way."""
     window = engine.pending_aro_window(planner.state)
@@ -162,8 +163,10 @@ def _window_step(planner: _Planner, out: list[Step]) -> None:
         raise RuntimeError("a declared skill opened no ARO window (every ARO step opens one)")
     order = planner.state.order
     assert order is not None
-    unanswered = order.unanswered()
-    trooper = str(unanswered[0]) if unanswered else ""
+    # A model that may answer: a marker's (or a hidden trooper's) pass is its owner's alone,
+    # and the bench's drivers wait for every viewer to hold each command's events.
+    trooper = next((str(t) for t in order.unanswered()
+                    if seen_by_opponent(planner.state.trooper(t))), "")
     if trooper and not planner.try_play(window.reactive, {"type": "pass_aro", "trooper": trooper}):
         trooper = ""
     if engine.pending_aro_window(planner.state) != window:
