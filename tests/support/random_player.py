@@ -687,6 +687,9 @@ class RandomPlayer:
             elif skills.get("fireteam") and "route" in skill:  # follow the leader, same offset
                 state = state or view()
                 mine = _following(skill, self._own(state, peripheral)["position"])
+                allowance = (own.get("allowances") or {}).get(skill["type"])
+                if allowance is not None:  # a member moves no farther than its own allowance
+                    mine["route"] = _cut(mine["route"], float(allowance) - 0.01)
             elif skills.get("fireteam"):
                 if not own.get("idle"):
                     return None

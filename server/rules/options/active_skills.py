@@ -43,7 +43,7 @@ from ..orders.impetuous import impetuous
 from ..orders.impetuous import may_declare as may_declare_impetuous
 from ..orders.movement_checks import movement_allowance
 from ..orders.order_structure import may_follow
-from ..orders.super_jump import structure_name
+from ..orders.super_jump import follows_in_own_order, structure_name
 from ..plain import Plain
 from ..previews import preview, shown
 from ..state import ActiveOrder, GameState, OrderStep, OrderType, TrooperState
@@ -74,15 +74,31 @@ def skill_options(state: GameState, side: Side, order: ActiveOrder) -> Plain:
         result["peripherals"] = {
             p: _trooper_skills(replace(state, order=order.for_trooper(p)), side, order.for_trooper(p))
             for p in order.peripherals}
-        if coordinated(state, order):  # DIGEST 3.4: the skills its state makes it perform as Idle
+        for p in order.peripherals:
+            result["peripherals"][p]["idle_for"] = _idle_for(state, order, state.trooper(p))
+            if not follows_in_own_order(state.trooper(p).profile,
+                                        [s.TYPE for s in order.peripheral_skills.get(p, ())], "idle"):
+                result["peripherals"][p]["idle"] = True  # its whole Order is taken: Idle only
+        if coordinated(state, order):
             for p in order.peripherals:
-                result["peripherals"][p]["idle_for"] = [
-                    name for name, probe in SKILL_PROBES.items()
-                    if barred_by_state(state, state.trooper(p), probe)]
                 result["peripherals"][p]["cc_attack"] = _coordinated_cc_support(
                     state, state.trooper(p), result["peripherals"][p]["cc_attack"])
         restrict_members(state, order, result)  # a Fireteam's members follow or stay Idle
     return result
+
+
+def _idle_for(state: GameState, order: ActiveOrder, trooper: TrooperState) -> list[str]:
+    """The leader's skills a participant of a joint activation performs as Idle, as the rules
+    core has it declare them (``activation._check_peripheral_skills``): in a Coordinated
+    Order those its state forbids (DIGEST 3.4); in any joint activation those that cannot
+    follow its own skills in its Order (after a Jump without Super-Jump beside a
+    Super-Jumping leader's: every skill, wiki "Super-Jump")."""
+    own = [s.TYPE for s in order.peripheral_skills.get(trooper.id, ())]
+    barred = {name for name, probe in SKILL_PROBES.items()
+              if coordinated(state, order) and barred_by_state(state, trooper, probe)}
+    barred |= {name for name, info in SKILLS.items()
+               if info.usable_in_active_turn and not follows_in_own_order(trooper.profile, own, name)}
+    return sorted(barred)
 
 
 def _coordinated_cc_support(state: GameState, trooper: TrooperState,

@@ -26,8 +26,9 @@ from .accepted import accepted
 
 CHART_APART = ("Your army's Fireteams Chart has no team of this type that this trooper and "
                "that leader may form together now.")
-MEMBER_CHOICES = ("index", "coordinated", "route_skills", "impetuous", "idle")
-"""What a member's choices keep in a Fireteam's Order: it moves with the leader or is Idle."""
+MEMBER_CHOICES = ("index", "coordinated", "route_skills", "allowances", "impetuous", "idle", "idle_for")
+"""What a member's choices keep in a Fireteam's Order: it moves with the leader (each movement
+as far as its own allowance, as the rules core judges it) or is Idle."""
 
 
 def fireteam_options(state: GameState, side: Side) -> dict[str, Plain]:

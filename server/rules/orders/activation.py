@@ -73,7 +73,7 @@ from .impetuous import check_impetuous_route, check_impetuous_skill
 from .movement_checks import check_movement, obstacles
 from .order_structure import may_follow
 from .retreat import check_retreat_may_declare
-from .super_jump import structure_name
+from .super_jump import follows_in_own_order, structure_name
 
 
 def decide_declare_skill(state: GameState, side: Side, command: DeclareSkill) -> list[Event]:
@@ -128,6 +128,16 @@ def _check_peripheral_skills(
     )
     check_member_skills(state, order, skill, declared)  # a Fireteam's Order (fireteams.py)
     for entry in declared:
+        participant = state.trooper(entry.trooper)
+        own = order.peripheral_skills.get(entry.trooper, ())
+        if not follows_in_own_order(participant.profile, [s.TYPE for s in own], skill.TYPE):
+            # Its own first skill took its whole Order (a Jump without Super-Jump beside a
+            # Super-Jumping leader's): it declares nothing more, so Idle (wiki "Super-Jump").
+            require(isinstance(entry.skill, Idle), Reason.ILLEGAL_SKILL_COMBINATION,
+                    f"{participant.profile.name} cannot declare {skill.TYPE.replace('_', ' ')} after "
+                    f"its {own[0].TYPE.replace('_', ' ')} in this Order (that took its whole Order): it "
+                    "declares Idle.")
+            continue
         if isinstance(entry.skill, Idle) and member_may_idle(state, order, skill):
             continue
         if isinstance(entry.skill, Idle) and not isinstance(skill, Idle) and (

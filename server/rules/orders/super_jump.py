@@ -8,6 +8,10 @@ makes it Short Movement").
   movement in the Order), as a Move's (``allowance``).
 * It may jump vertically or diagonally as far: its route passes over scenery up to that
   height in inches (``clears``), where a common Jump clears 2 inches.
+* In a joint activation (Peripherals, a Coordinated Order, a Fireteam) with a Super-Jumping
+  leader, a participant without the skill judges the same Jump as its Entire Order: it then
+  declares nothing more, i.e. Idle in place of the leader's second skill
+  (``follows_in_own_order``; the wiki page's example with several troopers).
 * Not modelled: falling damage (the table has no heights to fall from), and the LoF of 360
   degrees while jumping (Line of Fire is judged where the trooper stands and on its path as
   for every movement).
@@ -16,7 +20,10 @@ docs/rules-decisions/deployment-skills.md "Super-Jump".
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..armies.profiles import UnitProfile
+from .order_structure import may_follow
 
 
 def jumps_as_short_movement(profile: UnitProfile, skill_type: str) -> bool:
@@ -31,3 +38,12 @@ def structure_name(profile: UnitProfile, skill_type: str) -> str:
 def allowance(mov: tuple[int, int], moved_before: bool) -> float:
     """A Super-Jump's length: the MOV value of that movement."""
     return float(mov[1] if moved_before else mov[0])
+
+
+def follows_in_own_order(profile: UnitProfile, own_skills: Sequence[str], skill_type: str) -> bool:
+    """Whether ``skill_type`` may follow the skills this trooper declared so far in the
+    Order, judged on its own profile. In a joint activation the leader's structure is not
+    every participant's: after a leader's Jump made short by Super-Jump, a participant
+    without it has spent its whole Order on that Jump, so it performs Idle for the rest."""
+    return not own_skills or may_follow(structure_name(profile, own_skills[0]),
+                                        structure_name(profile, skill_type))

@@ -400,3 +400,31 @@ def test_teams_and_their_events_survive_the_plain_form_and_the_replay() -> None:
     log = [*events, *more]
     assert [from_plain(Event, to_plain(e), "event") for e in log] == log  # type: ignore[type-abstract]
     assert engine.apply_all(start, log) == state
+
+
+def test_a_members_allowances_are_its_own_as_the_rules_core_judges_its_movement() -> None:
+    """DIGEST 9 (a second movement in an Order uses the second MOV value) in a Fireteam's
+    Order (DIGEST 3.5): each member moves with its own MOV. `options` gave a member no
+    `allowances` at all, so a player (or the random player) drew the leader's 4 inches for a
+    Door Gunner (MOV 4-2) on its second Move and the rules core refused it ("this Move
+    allows 2"). Each member's `allowances` now says what the rules core accepts."""
+    from server.rules.options import seat_options
+
+    state = _able(_table({L7: [10, 30, 90], L8: [12, 30, 90]}), [L8], mov=(4, 2))
+    state, _ = play(state, A, _form("duo", L7, L8))
+    state, _ = play(state, A, {"type": "activate_fireteam", "leader": L7})
+    state, _ = play(state, A, {"type": "declare_skill", "skill": {"type": "move", "route": [[10, 30], [10, 28]]},
+                               "peripherals": [{"trooper": L8, "skill": {"type": "move", "route": [[12, 30], [12, 28]]}}]})
+    state, _ = close_aro_window(state)
+    skills = seat_options(state, A)["skills"]
+    assert skills["allowances"]["move"] == 4.0
+    assert skills["peripherals"][L8]["allowances"]["move"] == 2.0
+
+    def second(member_end: float) -> dict[str, Any]:
+        return {"type": "declare_skill", "skill": {"type": "move", "route": [[10, 28], [10, 24.01]]},
+                "peripherals": [{"trooper": L8, "skill": {"type": "move", "route": [[12, 28], [12, member_end]]}}]}
+
+    too_far = decide(state, A, second(24.01))  # the leader's 3.99 inches
+    assert isinstance(too_far, Rejected) and too_far.code == "route_too_long"
+    assert "allows 2" in too_far.message
+    assert not isinstance(decide(state, A, second(26.0)), Rejected)  # its own 2 inches

@@ -91,3 +91,47 @@ def test_catalogue_maps_super_jump_and_climbing_plus() -> None:
         flags = TrooperFlags()
         assert apply_item(DataItem(ItemKind.SKILL, name), flags) is None
         assert flags.fields == {field: True}
+
+
+PARTICIPANT = TrooperId("A-t8")
+
+
+def _coordinated_jump() -> GameState:
+    """A Coordinated Order (DIGEST 3.4) led by a Super-Jumping Lancer (A-t7) with a Lancer
+    without Super-Jump (A-t8); both Jump first, then the second skill is declared."""
+    state = skirmish({"A-t7": (24.0, 13.0, 90.0), "A-t8": (30.0, 13.0, 90.0), "A-t1": (2.0, 2.0, 90.0),
+                      "B-t1": (24.0, 30.0, 270.0)}, ruleset="n5", first=Side.A)
+    found = state.trooper(JUMPER)
+    state = state.with_trooper(replace(found, entry=replace(
+        found.entry, profile=replace(found.entry.profile, super_jump=True))))
+    state, _ = play(state, Side.A, {"type": "coordinate_order", "spearhead": JUMPER,
+                                    "troopers": [PARTICIPANT]})
+    state, _ = play(state, Side.A, {"type": "declare_skill", "skill": JUMP_OVER, "peripherals": [
+        {"trooper": PARTICIPANT, "skill": {"type": "jump", "route": [[30.0, 13.0], [30.0, 15.0]]}}]})
+    state, _ = close_aro_window(state)
+    assert state.order is not None and state.order.step is OrderStep.SECOND_SKILL
+    return state
+
+
+def test_a_participant_whose_jump_took_its_whole_order_declares_idle_for_the_second_skill() -> None:
+    """DIGEST 3.4 (every trooper declares the Spearhead's skills; one that cannot performs
+    Idle) with wiki "Super-Jump" (its example with several troopers: one without Super-Jump
+    whose Jump is its Entire Order declares no second skill). The participant was offered
+    nothing at the second skill, not even Idle, and its Idle was refused: the Order could not
+    go on. Now Idle is what it is offered and what the rules core takes; any other skill of
+    its own is refused, as its Order is spent on the Jump."""
+    state = _coordinated_jump()
+    skills = seat_options(state, Side.A)["skills"]
+    assert isinstance(skills, dict)
+    own = skills["peripherals"][PARTICIPANT]
+    assert own["idle"] is True and own["route_skills"] == [] and own["bs_attack"] == {}
+    assert {"move", "bs_attack", "idle"} <= set(own["idle_for"])
+    move = {"type": "move", "route": [[24.0, 17.0], [24.0, 19.0]]}
+    again = {"type": "move", "route": [[30.0, 15.0], [30.0, 17.0]]}
+    refused = engine.decide(state, Side.A, parse_command({"type": "declare_skill", "skill": move,
+                            "peripherals": [{"trooper": PARTICIPANT, "skill": again}]}))
+    assert isinstance(refused, Rejected) and refused.code == "illegal_skill_combination"
+    state, _ = play(state, Side.A, {"type": "declare_skill", "skill": move, "peripherals": [
+        {"trooper": PARTICIPANT, "skill": {"type": "idle"}}]})
+    assert state.trooper(JUMPER).position == (24.0, 19.0)
+    assert state.trooper(PARTICIPANT).position == (30.0, 15.0)
