@@ -131,6 +131,8 @@ def _config(result: dict[str, Any], kind: str) -> dict[str, Any]:
                 "timeout_every", "seed")
         config = {k: params[k] for k in keys if k in params}
         config.setdefault("nodes", 1)
+        if params.get("balancer"):  # sockets through nginx, routed by room (bench.balancer)
+            config["balancer"] = True
         config["restart"] = bool(result.get("restart", {}).get("measured"))
         return config
     if kind == "broadcast":
