@@ -57,6 +57,8 @@ def ratios(round_: dict[str, Any]) -> dict[str, float]:
     """``routed``/``one`` and ``relayed``/``one`` per phase and figure, in one round."""
     out: dict[str, float] = {}
     for config in ("routed", "relayed"):
+        if config not in round_:
+            continue  # not asked for (--configs)
         for phase in ("paced", "max"):
             for name in ("cpu_us_per_order", "cpu_us_per_delivery"):
                 ours, theirs = round_[config][phase][name], round_["one"][phase][name]

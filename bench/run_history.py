@@ -14,7 +14,7 @@ A record::
 
 - ``kind``: ``run`` (``bench.run``), ``broadcast`` (``bench.broadcast``), ``abuse`` (``bench.abuse``),
   ``restart`` (only the restart phase's figures of a ``bench.run`` are known), ``restart_load``
-  (``bench.restart_load``).
+  (``bench.restart_load``), ``routing_cost`` (``bench.routing_cost``: its rounds' medians).
 - ``figures``: numbers only, each named by its path in the run's results JSON (``/``-separated),
   so a figure means exactly what the results file and its report mean by it.
 - ``runs`` and ``aggregate``: a record made from a table of docs/performance.md may stand for
