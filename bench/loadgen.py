@@ -38,6 +38,7 @@ import sys
 import time
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlencode
 
 import httpx
 import msgpack
@@ -378,6 +379,9 @@ class Worker:
         # player A connects to the first, player B to the second, spectators alternate.
         self.bases = [url.rstrip("/") for url in args.url.split(",")]
         self.base = self.bases[0]
+        # --ws-url: every socket through this load balancer instead (rooms are still created
+        # on the nodes round robin).
+        self.ws_base: str | None = args.ws_url.rstrip("/") if args.ws_url else None
 
     async def phase(self, name: str, work: Callable[[], Any]) -> None:
         global TALLY
@@ -422,21 +426,22 @@ class Worker:
         self.readers.append(asyncio.create_task(member.read(hello is not None)))
         return member
 
-    def ws_url(self, member: int) -> str:
-        """The node the room's ``member``-th socket connects to (0 = A, 1 = B, then the
-        spectators): round robin over the nodes."""
-        base = self.bases[member % len(self.bases)]
-        return "ws" + base.removeprefix("http") + WS_PATH
+    def ws_url(self, member: int, room_id: str) -> str:
+        """Where the room's ``member``-th socket connects (0 = A, 1 = B, then the
+        spectators): round robin over the nodes, or the load balancer (--ws-url). The URL
+        names the room, as the browser client's does: a balancer routes by it."""
+        base = self.ws_base or self.bases[member % len(self.bases)]
+        return "ws" + base.removeprefix("http") + WS_PATH + "?" + urlencode({"room": room_id})
 
     async def connect_referee(self) -> None:
         async def join(room: RoomDriver) -> None:
             room_id, token_a, token_b = self.room_ids[room.index]
             for n, (side, token) in enumerate((("A", token_a), ("B", token_b))):
                 room.players[side] = await self._connect(
-                    room, f"{room_id}/{side}", self.ws_url(n),
+                    room, f"{room_id}/{side}", self.ws_url(n, room_id),
                     Hello(PROTOCOL_VERSION, room_id, token))
             for s in range(self.args.spectators):
-                await self._connect(room, f"{room_id}/s{s}", self.ws_url(2 + s),
+                await self._connect(room, f"{room_id}/s{s}", self.ws_url(2 + s, room_id),
                                     Hello(PROTOCOL_VERSION, room_id, None))
             await room.until(lambda: all(m.version >= 0 for m in room.members))
         await _gather_bounded([join(room) for room in self.rooms], 100)
@@ -522,7 +527,7 @@ class Worker:
                      for side, token in (("A", token_a), ("B", token_b))]
             names += [(f"{room_id}/s{s}", None) for s in range(self.args.spectators)]
             members = await asyncio.gather(*(
-                reconnect(room, name, self.ws_url(n),
+                reconnect(room, name, self.ws_url(n, room_id),
                           Hello(PROTOCOL_VERSION, room_id, token, held[name]))
                 for n, (name, token) in enumerate(names)))
             room.players["A"], room.players["B"] = members[0], members[1]
@@ -588,6 +593,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.loadgen")
     parser.add_argument("--target", choices=("referee", "baseline"), required=True)
     parser.add_argument("--url", required=True)
+    parser.add_argument("--ws-url", default=None,
+                        help="every socket through this load balancer (rooms are still "
+                             "created on --url)")
     parser.add_argument("--rooms", type=int, required=True)
     parser.add_argument("--spectators", type=int, default=0)
     parser.add_argument("--duration", type=float, default=30.0)

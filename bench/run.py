@@ -38,6 +38,8 @@ from typing import Any
 
 import httpx
 
+from bench.balancer import NODE_ENV as BALANCED_NODE_ENV
+from bench.balancer import balancer
 from bench.measure import (
     REDIS_LATENCY_THRESHOLD_MS,
     by_second,
@@ -124,8 +126,9 @@ METRICS_TOKEN = "bench-metrics"
 
 
 async def start_referee(port: int, redis_url: str, core: str | None,
-                        log: Path, node_id: str = "bench-node-1") -> asyncio.subprocess.Process:
-    env = dict(os.environ, REDIS_URL=redis_url, REFEREE_REDIS_URL=redis_url,
+                        log: Path, node_id: str = "bench-node-1",
+                        extra_env: dict[str, str] | None = None) -> asyncio.subprocess.Process:
+    env = dict(os.environ, **(extra_env or {}), REDIS_URL=redis_url, REFEREE_REDIS_URL=redis_url,
                REFEREE_RATE_PER_S="1000000", REFEREE_RATE_BURST="1000000",
                REFEREE_ALLOW_FIXED_SEED="1",  # the scripted games replay fixed dice
                REFEREE_INBOX_SIZE="1024", REFEREE_NODE_ID=node_id, PYTHONPATH=str(REPO),
@@ -172,10 +175,12 @@ class Fleet:
     """The load-generator processes of one target, stepped through phases together."""
 
     def __init__(self, args: argparse.Namespace, target: str, urls: list[str],
-                 core: str | None, workdir: Path, frame_size: int) -> None:
+                 core: str | None, workdir: Path, frame_size: int,
+                 ws_url: str | None = None) -> None:
         self.args = args
         self.target = target
         self.urls = urls
+        self.ws_url = ws_url  # every socket through this balancer (else the nodes' urls)
         self.core = core
         self.workdir = workdir
         self.frame_size = frame_size
@@ -205,6 +210,8 @@ class Fleet:
                     "--worker", str(index), "--out", str(self.out(index))]
             if self.args.restart:
                 argv.append("--restart")
+            if self.ws_url is not None:
+                argv += ["--ws-url", self.ws_url]
             self.processes.append(await asyncio.create_subprocess_exec(
                 *pinned(self.core, argv), cwd=REPO, stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE))
@@ -409,12 +416,21 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
                       server_core: str | None, load_core: str | None) -> dict[str, Any]:
     ports = [free_port() for _ in range(args.nodes)]
     log = workdir / "referee.log"
+    routed = bool(getattr(args, "balancer", False))
 
     async def start_all() -> list[asyncio.subprocess.Process]:
-        return [await start_referee(port, redis_url, server_core, log, f"bench-node-{n}")
+        return [await start_referee(port, redis_url, server_core, log, f"bench-node-{n}",
+                                    BALANCED_NODE_ENV if routed else None)
                 for n, port in enumerate(ports, 1)]
 
     server = Server(await start_all())
+    balancing = contextlib.AsyncExitStack()
+    ws_url: str | None = None
+    if routed:
+        balancer_port = free_port()
+        ws_url = f"http://127.0.0.1:{balancer_port}"
+        await balancing.enter_async_context(
+            balancer(workdir, balancer_port, ports, load_core))
     restart: dict[str, Any] = {}
 
     async def kill_and_restart() -> None:
@@ -467,11 +483,12 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
         hooks["restart"] = kill_and_restart
     try:
         fleet = Fleet(args, "referee", [f"http://127.0.0.1:{port}" for port in ports],
-                      load_core, workdir, 0)
+                      load_core, workdir, 0, ws_url)
         samples, workers = await drive(
             fleet, phases, server, redis_url, hooks,
             (lambda: end_profiles(profile)) if args.profile_phase == "restart" else None)
     finally:
+        await balancing.aclose()
         for process in server.processes:
             await stop(process)
         for spy_process in profile:
@@ -479,7 +496,7 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
     sockets = args.rooms * (2 + args.spectators)
     setup = merge(workers, "setup")
     result = {
-        "workers": len(fleet.shares), "nodes": args.nodes,
+        "workers": len(fleet.shares), "nodes": args.nodes, "balancer": routed,
         "setup_s": round(samples["setup"]["t"] - samples["connected"]["t"], 3),
         "setup_commands": setup["commands"], "setup_errors": setup["error_count"],
         "connect_s": round(samples["connected"]["t"] - samples["created"]["t"], 3),
@@ -666,6 +683,7 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
         "machine": {"cpus": os.cpu_count(), "server_core": server_core,
                     "load_cores": load_core, "python": sys.version.split()[0]},
         "params": {"rooms": args.rooms, "spectators": args.spectators, "nodes": args.nodes,
+                   "balancer": args.balancer,
                    "sockets": args.rooms * (2 + args.spectators),
                    "duration_s": args.duration, "pace_s": args.pace,
                    "aro_window_s": args.aro_window, "timeout_every": args.timeout_every,
@@ -723,6 +741,13 @@ def main(argv: list[str] | None = None) -> Path:
                         help="referee processes sharing the Redis (all on the server core); "
                              "each room's players and spectators are spread over them. The "
                              "baseline runs as many processes, each holding whole rooms")
+    parser.add_argument("--balancer", action="store_true",
+                        help="with --nodes 2: the shipped nginx (deploy/nginx.conf) in front "
+                             "of the nodes; every socket goes through it naming its room, so "
+                             "all of a room's sockets reach one node, which owns the room "
+                             "(REFEREE_CLAIM_ON_CREATE=0); rooms are created on the nodes "
+                             "round robin. Without it, --nodes N spreads each room's sockets "
+                             "over the nodes (relayed)")
     parser.add_argument("--restart", action=argparse.BooleanOptionalAction, default=True,
                         help="after max: kill -9 the referee, start it again and time how "
                              "long until every member of every room holds its version again; "
@@ -756,6 +781,8 @@ def main(argv: list[str] | None = None) -> Path:
                              "(a floor: the collector no longer walks its sockets as they pile "
                              "up, e.g. while every member reconnects after its restart)")
     args = parser.parse_args(argv)
+    if args.balancer and args.nodes != 2:
+        parser.error("--balancer is nginx in front of two nodes: give --nodes 2")
     if args.profile_baseline is not None and not args.restart:
         parser.error("--profile-baseline records the baseline's restart: drop --no-restart")
     if args.profile_phase == "restart" and (not args.restart or args.profile_perf):

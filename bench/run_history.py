@@ -14,7 +14,7 @@ A record::
 
 - ``kind``: ``run`` (``bench.run``), ``broadcast`` (``bench.broadcast``), ``abuse`` (``bench.abuse``),
   ``restart`` (only the restart phase's figures of a ``bench.run`` are known), ``restart_load``
-  (``bench.restart_load``).
+  (``bench.restart_load``), ``routing_cost`` (``bench.routing_cost``: its rounds' medians).
 - ``figures``: numbers only, each named by its path in the run's results JSON (``/``-separated),
   so a figure means exactly what the results file and its report mean by it.
 - ``runs`` and ``aggregate``: a record made from a table of docs/performance.md may stand for
@@ -131,6 +131,8 @@ def _config(result: dict[str, Any], kind: str) -> dict[str, Any]:
                 "timeout_every", "seed")
         config = {k: params[k] for k in keys if k in params}
         config.setdefault("nodes", 1)
+        if params.get("balancer"):  # sockets through nginx, routed by room (bench.balancer)
+            config["balancer"] = True
         config["restart"] = bool(result.get("restart", {}).get("measured"))
         return config
     if kind == "broadcast":

@@ -295,6 +295,8 @@ def launch(run_dir: Path, topology: dict[str, Any], name: str,
         env = {**os.environ, "REDIS_URL": str(topology["redis_url"]), "REFEREE_NODE_ID": name,
                "REFEREE_HOST": "127.0.0.1", "REFEREE_PORT": str(node_port),
                "REFEREE_NODE_STATE_DIR": str(run_dir),
+               # nginx routes a room's sockets by its id: the node they reach starts it
+               "REFEREE_CLAIM_ON_CREATE": "0",
                # /metrics on a port of its own for the scraper (the game's port has none)
                "REFEREE_METRICS_LISTEN": f"127.0.0.1:{node['metrics_port']}"}
         env.pop("REFEREE_STORAGE", None)

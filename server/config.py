@@ -142,6 +142,12 @@ class Settings:
     relay_join_timeout_s: float = 10.0
     """How long a relaying node waits for the owner to welcome a viewer before it tells the
     viewer to reconnect (close 4011)."""
+    claim_on_create: bool = True
+    """The node that creates a room takes its lease and starts it at once. Off
+    (REFEREE_CLAIM_ON_CREATE=0) behind a balancer that routes a room's sockets by its id
+    (deploy/nginx.conf): the room is only stored, and the node its first socket reaches (the
+    one the balancer hashes it to) claims and starts it, so its sockets are not relayed to
+    whichever node happened to serve the creation."""
 
     # --- what anyone may make the node do (docs/server.md, "Limits") ---
     trusted_proxies: str = "127.0.0.1,::1"

@@ -12,6 +12,7 @@ import asyncio
 import itertools
 from collections.abc import Callable
 from typing import Any, TypeVar
+from urllib.parse import urlencode
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
@@ -47,8 +48,14 @@ class Client:
 
     @classmethod
     async def connect(cls, base_url: str, room: str, token: str | None = None,
-                      since: int | None = None, hello: bool = True) -> Client:
-        ws = await connect("ws" + base_url.removeprefix("http") + WS_PATH, max_size=None)
+                      since: int | None = None, hello: bool = True,
+                      name_room: bool = True) -> Client:
+        """``name_room``: the URL carries ``?room=`` as the browser client's does (a load
+        balancer routes by it); False: as a client that names its room only in the hello."""
+        url = "ws" + base_url.removeprefix("http") + WS_PATH
+        if name_room:
+            url += "?" + urlencode({"room": room})
+        ws = await connect(url, max_size=None)
         client = cls(ws)
         if hello:
             await client.send(Hello(PROTOCOL_VERSION, room, token, since))

@@ -51,6 +51,16 @@ export function websocketUrl(loc) {
   return `${loc.protocol === "https:" ? "wss" : "ws"}://${loc.host}${WS_PATH}`;
 }
 
+/**
+ * The socket's URL with the room id as `?room=`: the load balancer sends a room's sockets to
+ * one node by it (deploy/nginx.conf); the server reads the room from the hello, not from here.
+ * @param {string} url @param {string} room
+ */
+export function roomSocketUrl(url, room) {
+  const separator = url.includes("?") ? "&" : "?";
+  return `${url}${separator}room=${encodeURIComponent(room)}`;
+}
+
 let idCounter = 0;
 function defaultId() {
   idCounter += 1;
@@ -263,7 +273,7 @@ export class GameConnection extends EventTarget {
   #open(status) {
     this.#setStatus(status);
     const create = this.options.createSocket ?? ((url) => new WebSocket(url));
-    const socket = create(this.options.url);
+    const socket = create(roomSocketUrl(this.options.url, this.options.room));
     socket.binaryType = "arraybuffer";
     this.socket = socket;
     socket.onopen = () => {

@@ -30,6 +30,11 @@ test("handshake: hello carries protocol, room, token and no version on a fresh s
   assert.equal(conn.view.state.phase, "orders");
 });
 
+test("the socket's URL names the room, for a load balancer that routes by room", () => {
+  const { h } = connected();
+  assert.equal(h.last().url, "ws://x/ws?room=r1");
+});
+
 test("the welcome's dice commitment and fixed-dice flag are kept", () => {
   const { h, conn } = connected();
   assert.equal(conn.diceCommitment, null);

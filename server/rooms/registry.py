@@ -103,8 +103,9 @@ class RoomRegistry:
             meta, snapshot, listing,
             retention_ms=retention_of(self._settings, self._engine, state))
         # Start it here, from the state in hand: no decode of what was just encoded.
-        if self._closing:
-            # Stored; whichever node opens it runs it.
+        if self._closing or not self._settings.claim_on_create:
+            # Stored; whichever node opens it runs it (behind a balancer routing by room:
+            # the node its sockets are sent to).
             return CreatedRoom(meta, token_a, token_b, organizer)
         claim = await self.ownership.claim(meta.room_id)
         if isinstance(claim, Claimed):

@@ -118,6 +118,21 @@ def test_the_websocket_location_upgrades_and_allows_long_lived_connections() -> 
     assert "ip_hash" not in text and "sticky" not in text.replace("sticky sessions", "")
 
 
+def test_a_rooms_requests_go_to_one_node_by_its_id_and_fail_over_to_the_next() -> None:
+    """The websocket's ?room= (or a room's own /api/rooms/<id> path) is the key of a
+    consistent hash over the nodes; a node that fails is skipped (proxy_next_upstream). The
+    nodes leave a new room to the node its sockets reach (REFEREE_CLAIM_ON_CREATE=0)."""
+    text = (DEPLOY / "nginx.conf").read_text()
+    upstream = text[text.index("upstream referee {"):]
+    assert upstream[:upstream.index("}")].split("{")[1].split(";")[0].split() == [
+        "hash", "$room", "consistent"]
+    assert "map $arg_room $room {" in text and "map $uri $room_of_path {" in text
+    assert "proxy_next_upstream error timeout http_502 http_503 http_504;" in text
+    compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+    for node in ("node1", "node2"):
+        assert compose["services"][node]["environment"]["REFEREE_CLAIM_ON_CREATE"] == "0"
+
+
 def test_nginx_denies_the_nodes_metrics_to_the_public() -> None:
     text = (DEPLOY / "nginx.conf").read_text()
     metrics = text[text.index("location ^~ /metrics"):]

@@ -29,7 +29,16 @@ from tests.cluster.game import (
     create_room,
     received_events,
 )
-from tests.deploy.clients import NODES, connect_to, listed_spectators, spectators_known
+from tests.deploy.clients import (
+    NODES,
+    connect_to,
+    created_through_nginx,
+    lease_holder,
+    listed_spectators,
+    node_of,
+    routed,
+    spectators_known,
+)
 from tests.deploy.loopback import Topology, load_script, run_script
 from tests.support.windows import closed, history, opened, until_closed
 
@@ -130,6 +139,38 @@ async def test_players_on_different_nodes_and_spectators_on_both_through_nginx(
     for viewer in (a, b, watch_1):
         await spectators_known(viewer, 1)
     assert await listed_spectators(topology.url, room.room_id) == [1]
+
+
+async def test_both_seats_of_a_room_created_through_nginx_are_on_the_node_that_owns_it(
+        shared_topology: Topology, shared_store: RedisRoomStore) -> None:
+    """nginx sends a room's sockets to one node by its id, and that node owns the room (not
+    the node that served its creation): nothing is relayed."""
+    topology = shared_topology
+    relays_before = {node: await relays_opened(topology, node) for node in NODES}
+    for _attempt in range(20):  # until a room's node is not the one that created it
+        creator, room = await created_through_nginx(topology)
+        a = await routed(topology, room, "A")
+        if node_of(a) != creator:
+            break
+        await a.close()
+    else:
+        raise AssertionError("every room was hashed to the node that created it")
+    owner = node_of(a)
+    b = await routed(topology, room, "B")
+    watching = await routed(topology, room, None)
+    assert node_of(b) == node_of(watching) == owner, "every socket of the room on one node"
+    assert await lease_holder(shared_store, room.room_id) == owner
+    assert {node: await relays_opened(topology, node) for node in NODES} == relays_before
+    for viewer in (a, b, watching):
+        await viewer.close()
+
+
+async def relays_opened(topology: Topology, node: str) -> float:
+    async with httpx.AsyncClient() as http:
+        metrics = (await http.get(topology.metrics_url(node))).text
+    line = next(line for line in metrics.splitlines()
+                if line.startswith("referee_relays_opened_total "))
+    return float(line.split()[1])
 
 
 def refused(port: int) -> bool:

@@ -9,6 +9,9 @@ going through nginx, reconnecting through nginx and resuming from its version:
 - a Redis restart (append-only file on): commands meanwhile are ``storage_unavailable``,
   the game goes on afterwards.
 
+- ``kill -9`` of the node a room's sockets are routed to (nginx hashes the room id): they
+  move to the other node, which takes the room over and serves it.
+
 Each checks that the room's Redis stream holds every accepted command's events exactly once
 and in order, as every seat saw them."""
 
@@ -43,10 +46,14 @@ from tests.cluster.game import (
     received_events,
 )
 from tests.deploy.clients import (
+    NODES,
     connect_to,
+    lease_holder,
     listed_spectators,
+    node_of,
     readiness_turns,
     reconnect,
+    routed,
     spectators_known,
 )
 from tests.deploy.loopback import Topology, load_script, stop
@@ -245,3 +252,34 @@ async def test_a_redis_restart_rejects_commands_meanwhile_and_loses_nothing(
                                                   [first.version, second.version])
     finally:
         await store.close()
+
+
+async def test_kill_9_of_a_rooms_node_moves_its_routed_sockets_to_the_other_node(
+        own_topology: Topology, own_store: RedisRoomStore) -> None:
+    topology = own_topology
+    room = await create_room(own_store, aro_window_s=600.0, visibility="public")
+    a, b = await routed(topology, room, "A"), await routed(topology, room, "B")
+    owner = node_of(a)
+    other = next(node for node in NODES if node != owner)
+    assert node_of(b) == owner and await lease_holder(own_store, room.room_id) == owner
+    first = await a.command(ACTIVATE)
+    assert isinstance(first, Accepted)
+    await caught_up((b,), first.version)
+
+    topology.kill(owner)
+    await a.close_code()
+    await b.close_code()
+    # nginx finds the room's node refusing and sends both to the next node of its ring,
+    # which takes the room over once the dead owner's lease lapses.
+    a2 = await routed(topology, room, "A", a.version)
+    b2 = await routed(topology, room, "B", b.version)
+    assert node_of(a2) == node_of(b2) == other
+    assert await lease_holder(own_store, room.room_id) == other
+    second = await a2.command(MOVE)
+    assert isinstance(second, Accepted), "the other node serves the room"
+    await caught_up((b2,), second.version)
+    assert not a2.of(Snapshot) and not b2.of(Snapshot), "resumed from their versions"
+    seen_by_a = received_events(a, a2)
+    assert sorted(seen_by_a) == sorted(received_events(b, b2)), "every version once to each"
+    await assert_stored_exactly_once_in_order(own_store, room, seen_by_a,
+                                              [first.version, second.version])
