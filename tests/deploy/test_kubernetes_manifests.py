@@ -220,9 +220,12 @@ def annotation(name: str, key: str) -> str:
 
 def test_the_websocket_ingress_hashes_on_the_room_the_client_names_in_its_url() -> None:
     source = (REPO / "client-js" / "src" / "connection.js").read_text()
-    param = re.search(r'export const ROOM_URL_PARAM = "([a-z_]+)";', source)
-    assert param is not None
+    param = re.search(r"\$\{separator\}([a-z_]+)=\$\{encodeURIComponent\(room\)\}", source)
+    assert param is not None, "roomSocketUrl names the room in the socket's URL"
+    assert "create(roomSocketUrl(this.options.url, this.options.room))" in source
     assert annotation("referee-ws", "upstream-hash-by") == f"$arg_{param.group(1)}"
+    # The pod the hash picks claims the room: the one that served its creation does not.
+    assert settings().claim_on_create is False
     [path] = ingress("referee-ws")["spec"]["rules"][0]["http"]["paths"]
     assert (path["path"], path["pathType"]) == (WS_PATH, "Exact")
     # ingress-nginx keeps balancing per Service port: the lobby's Service is another one, so
