@@ -140,6 +140,8 @@ test("two players and a spectator: armies picked at once, initiative, deployment
     const x = zone.x0 + 2 + (n % 8) * 2.8, y = zone.y0 + 2 + Math.floor(n / 8) * 3;
     const answer = nextAnswer(page);
     await clickTable(page, x, y);
+    // A Minelayer's click only picks its spot (the Mines come next): it deploys without them.
+    if (opts.minelayer?.[opts.deploy[0]]) await page.click("#deploy-without-mines");
     await answer; // accepted, or rejected (e.g. a Peripheral away from its Controller): next point
   }
   assert.equal((await state(a)).phase, "orders");

@@ -145,6 +145,8 @@ export async function deployByClicks(a, b) {
     const x = zone.x0 + 2 + (n % 15) * 3, y = north ? zone.y0 + 2 + Math.floor(n / 15) * 2.5 : zone.y1 - 2 - Math.floor(n / 15) * 2.5;
     const answer = nextAnswer(page);
     await clickTable(page, x, y);
+    // A Minelayer's click only picks its spot (the Mines come next): it deploys without them.
+    if (opts.minelayer?.[trooper]) await page.click("#deploy-without-mines");
     await answer; // accepted, or refused: next point
   }
   return hidden;
