@@ -146,9 +146,14 @@ def view_state(state: GameState, viewer: Viewer) -> dict[str, Plain]:
         if (view := view_trooper(trooper, viewer, state)) is not None
     ]
     mine_markers, deployables = _view_deployables(state, viewer)
-    # Mines' markers among the troopers, all in id order (ids are opaque, combat/mines.py):
-    # neither a marker's place in the list nor the order itself tells a Mine apart.
-    troopers = sorted([*troopers, *mine_markers], key=lambda t: str(t["id"]))
+    # Models first, in the lists' order (open troopers: the order every viewer saw them come
+    # in when players deploy in that order, which the apps' ordinals follow); then every
+    # marker, the Mines' among them, in id order (ids are opaque, combat/mines.py): neither a
+    # marker's place in the list nor the order itself tells a Mine, or a unit, apart.
+    models = [t for t in troopers if not t.get("marker")]
+    markers = sorted([*(t for t in troopers if t.get("marker")), *mine_markers],
+                     key=lambda t: str(t["id"]))
+    troopers = [*models, *markers]
     armies = {
         side.value: (to_plain(army) if _sees_private(viewer, side) else _army_summary(state, side))
         for side, army in state.armies.items()

@@ -94,6 +94,12 @@ test("names instead of ids, each side's roster without the enemy's hidden troope
   await shot(spectator, "active-trooper-spectator");
   await a.waitForSelector("#declare-bs", WAIT);
   await a.selectOption("#weapon", "line_rifle");
+  // Targets come in id order (docs/fair-play.md): the app's default puts the Burst on the
+  // first one, so the split is written out for every target.
+  for (const other of await a.$$eval("[data-burst]", (xs) => xs.map((x) => x.dataset.burst))) {
+    await a.fill(`[data-burst="${other}"]`, "0");
+    await a.dispatchEvent(`[data-burst="${other}"]`, "change");
+  }
   await a.fill('[data-burst="B-t3"]', "2");
   await a.dispatchEvent('[data-burst="B-t3"]', "change");
   await a.fill('[data-burst="B-t4"]', "1");

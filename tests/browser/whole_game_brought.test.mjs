@@ -135,7 +135,7 @@ test("a code from the invented data and an inline list file play a whole game in
   assert.ok(attacks.length > 0, "A's troopers attacked");
   for (const attack of attacks) assert.match(attack.skill.weapon, /^w-\d+-\d+$/, "with a converted weapon");
   const rolled = events.filter((e) => e.type === "order_resolved").flatMap((e) => e.outcome.rolls ?? [])
-    .filter((roll) => roll.trooper.startsWith("A-"));
+    .filter((roll) => roll.trooper.startsWith("A-") && ["bs_attack", "cc_attack"].includes(roll.skill));
   assert.ok(rolled.length > 0 && rolled.every((roll) => /^w-\d+-\d+$/.test(roll.weapon)), "their attacks were rolled with the converted weapons");
   const used = [...new Set(attacks.map((x) => x.skill.weapon))];
   const inAro = attacks.filter((x) => x.type === "aro_declared").length;
