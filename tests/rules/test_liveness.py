@@ -249,7 +249,7 @@ def berserker_in_reach(state: GameState) -> GameState:
 def berserk_and_mines_game() -> GameLog:
     """petrel-skyborne (Berserk sellswords, Smoke grenades) against vesper-raiders (a
     Minelayer with Mines), a sellsword put within reach of an enemy as the game begins."""
-    return play_random_game("n5", 366, orders_per_turn=ORDERS_PER_TURN["n5"], prepare=berserker_in_reach,
+    return play_random_game("n5", 388, orders_per_turn=ORDERS_PER_TURN["n5"], prepare=berserker_in_reach,
                             lists={Side.A: sample_army("petrel-skyborne"),
                                    Side.B: sample_army("vesper-raiders")})
 

@@ -72,6 +72,10 @@ def apply_effect(state: GameState, effect: Effect) -> GameState:
         return apply_to_mine(state, effect)
     if isinstance(effect, ZonePlaced):  # on the table, not on a trooper
         return replace(state, table=replace(state.table, zones=(*state.table.zones, effect.zone)))
+    if _subject(effect) not in state.troopers:
+        # A Mine an earlier effect of this Resolution removed (a second hit on it, mines.py):
+        # nothing is left to affect.
+        return state
     trooper = state.trooper(_subject(effect))
     if isinstance(effect, StunnedSet):
         return state.with_trooper(replace(trooper, stunned_in=(state.round, state.turn)))
