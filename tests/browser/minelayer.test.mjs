@@ -50,6 +50,8 @@ test("a Minelayer lays its Mine by clicks; the enemy sees a marker; it goes off 
   await shot(b, "minelayer-planned-seat-B");
   assert.equal((await clickAndAnswer(b, "#deploy-with-mines")).ok, true);
   await shows(b, "#log", /Ghost.* lays a Mine \(Tripwire Mines \(Shock\)\) at \(16(\.0)?, 30(\.0)?\) by Minelayer/);
+  // The Mine reaches B's state with the snapshot the app asks for after a placement.
+  await b.waitForFunction(() => window.referee.view.state.deployables?.length > 0, null, WAIT);
   const mine = await b.evaluate(() => window.referee.view.state.deployables[0]);
   assert.deepEqual(mine.position, [16, 30]);
   await b.waitForSelector(`#table [data-deployable="${mine.id}"]`, { state: "attached", ...WAIT });
