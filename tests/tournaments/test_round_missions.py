@@ -18,6 +18,7 @@ from server.store import RoomMeta
 from server.store.redis_store import _pack_meta, _unpack_meta
 from server.tournaments import missions_known
 from server.tournaments.missions_known import mission_ids, mission_title
+from testkit.wsclient import Client
 from tests.tournaments.helpers import Organizer, action_id, app_settings, serving
 
 ARMY = "helion-c1-patrol"
@@ -124,6 +125,12 @@ async def test_a_lobby_room_takes_a_mission_and_keeps_it(http: httpx.AsyncClient
     room = made.json()["room"]
     assert made.json()["settings"]["mission"] == "n5-relay"
     assert (await http.get(f"/api/rooms/{room}")).json()["settings"]["mission"] == "n5-relay"
+    spectator = await Client.connect(str(http.base_url).rstrip("/"), room)
+    try:
+        assert spectator.welcome is not None
+        assert spectator.welcome.settings["mission"] == "n5-relay", "the welcome says it"
+    finally:
+        await spectator.close()
     wrong = await http.post("/api/rooms", json={"ruleset": "codeone", "mission": "n5-relay"})
     assert wrong.status_code == 400 and wrong.json()["error"] == "unknown_mission"
     bad = await http.post("/api/rooms", json={"mission": 7})
