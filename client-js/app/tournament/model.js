@@ -71,9 +71,28 @@ export function settingsText(/** @type {any} */ settings) {
     settings.clock_s ? `chess clock ${clockText(settings.clock_s * 1000)} each` : "no chess clock",
     settings.spectator_delay_s ? `spectators ${settings.spectator_delay_s} s behind` : "spectators live",
     settings.visibility === "private" ? "private" : "public"];
-  return parts.join(", ");
+  return parts.join(", ") + (settings.scoring ? `. ${scoringText(settings.scoring)}` : "");
 }
 const RULESETS = { n5: "N5", codeone: "CodeOne" };
+
+/** The tournament points table in words ("Tournament points (ITS): victory 4, tie 2, ..."). */
+export function scoringText(/** @type {any} */ t) {
+  const label = { its: " (ITS)", classic: "", custom: " (the organizer's)" }[/** @type {string} */ (t.name)] ?? "";
+  const parts = [`victory ${t.win}`, `tie ${t.draw}`, `defeat ${t.loss}`, `bye ${t.bye}`];
+  if (t.offensive_bonus_op != null) parts.push(`+1 for ${t.offensive_bonus_op} OP or more`);
+  if (t.defensive_bonus_margin != null) parts.push(`+1 for a defeat by ${t.defensive_bonus_margin} OP or fewer`);
+  return `Tournament points${label}: ${parts.join(", ")}`;
+}
+
+/** A round's mission in words: its title, or the annihilation game when it has none. */
+export const missionText = (/** @type {any} */ mission) => (mission ? `Mission: ${mission.title ?? mission.id}` : "No mission (annihilation, won on VP)");
+
+/** Every round's mission in one line ("" when no round has one). */
+export function missionsText(/** @type {any} */ view) {
+  const rounds = view.missions ?? [];
+  if (!rounds.some((/** @type {any} */ r) => r.mission)) return "";
+  return `Missions: ${rounds.map((/** @type {any} */ r) => `round ${r.round} ${r.mission ? r.mission.title ?? r.mission.id : "none"}`).join(", ")}`;
+}
 
 /** Milliseconds as h:mm:ss or m:ss (never negative). */
 export function clockText(/** @type {number} */ ms) {
