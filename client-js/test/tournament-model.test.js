@@ -291,3 +291,11 @@ test("a refused typed result is said with the server's sentence and its code", (
   const body = { error: "winner_fewer_op", message: "Dana is named the winner with 2 OP against Alice's 5: the player with more Objective Points wins. Name the winner again, or correct the points." };
   assert.equal(m.refusalText(body, 400), `${body.message} (winner_fewer_op)`);
 });
+
+test("a player's pairing names its game's mission; a bye says the table's TP", () => {
+  const me = { view: { ...view, round: 2 }, bye: false, current: { round: 2, table: 3, opponent: "p2", seat: "B", mission: { id: "c1-uplink", title: "Uplink Grab" } } };
+  assert.equal(m.pairingText(me, name), "Round 2, table 3: you play Bruno as Player B. Mission: Uplink Grab.");
+  assert.equal(m.pairingText({ ...me, current: { ...me.current, mission: null } }, name), "Round 2, table 3: you play Bruno as Player B.");
+  const bye = { view: { ...view, round: 2, settings: { ...view.settings, scoring: { bye: 3 } } }, bye: true, current: null };
+  assert.equal(m.pairingText(bye, name), "Round 2: you have the bye (3 TP, no game to play).");
+});

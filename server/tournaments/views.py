@@ -186,6 +186,7 @@ def player_page(tournament: Tournament, player: Player, army_name: ArmyName
             game = {"round": round_.number, "table": table.number,
                     "opponent": table.opponent(player.id), "seat": seat, "room": table.room,
                     "record": f"/api/rooms/{table.room}/record",
+                    "mission": mission_json(round_.mission),
                     "result": result_json(table.result, tournament.settings.scoring)}
             games.append(game)
             if round_ is tournament.current:

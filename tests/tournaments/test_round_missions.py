@@ -75,8 +75,8 @@ async def test_each_round_is_played_on_its_mission(http: httpx.AsyncClient) -> N
         {"round": 2, "mission": None}]
     # Missions chosen: the ITS table unless the organizer says otherwise.
     assert view["settings"]["scoring"]["name"] == "its"
-    for name in ("Ana", "Ben"):
-        await organizer.register(name, ARMY)
+    player_token = (await organizer.register("Ana", ARMY))["token"]
+    await organizer.register("Ben", ARMY)
     chosen = await organizer.act("set_mission", round=2, mission="c1-vault")
     assert chosen["view"]["missions"][1]["mission"] == {"id": "c1-vault", "title": "c1-vault"}
     unknown = await organizer.act("set_mission", round=2, mission="c1-nowhere", status=400)
@@ -93,6 +93,9 @@ async def test_each_round_is_played_on_its_mission(http: httpx.AsyncClient) -> N
     assert late["error"] == "round_already_started"
     board = await organizer.dashboard()
     assert board["tables"][0]["mission"]["id"] == "c1-uplink"
+    page = await organizer.me(player_token)
+    assert page["current"]["mission"]["title"] == "Uplink Grab"
+    assert page["games"][0]["mission"]["id"] == "c1-uplink"
 
     # Round 2 on the mission set after creation; taking it away ("") plays annihilation.
     table = started["rounds"][0]["tables"][0]

@@ -300,13 +300,14 @@ export function organizerCan(/** @type {any} */ view) {
  */
 export function pairingText(me, name) {
   const round = me.view?.round ?? 0;
-  if (me.bye) return `Round ${round}: you have the bye (4 TP, no game to play).`;
+  if (me.bye) return `Round ${round}: you have the bye (${me.view?.settings?.scoring?.bye ?? 4} TP, no game to play).`;
   if (!me.current) {
     if (me.view?.status === "paired") return `Round ${me.view.proposal?.round ?? round + 1} is paired; your table appears here when the organizer starts it.`;
     return round === 0 ? "The first round has not started yet." : "You have no table this round.";
   }
   const c = me.current;
-  return `Round ${c.round}, table ${c.table}: you play ${name(c.opponent)} as Player ${c.seat}.`;
+  const mission = c.mission ? ` ${missionText(c.mission)}.` : "";
+  return `Round ${c.round}, table ${c.table}: you play ${name(c.opponent)} as Player ${c.seat}.${mission}`;
 }
 
 /**
