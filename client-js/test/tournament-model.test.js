@@ -299,3 +299,10 @@ test("a player's pairing names its game's mission; a bye says the table's TP", (
   const bye = { view: { ...view, round: 2, settings: { ...view.settings, scoring: { bye: 3 } } }, bye: true, current: null };
   assert.equal(m.pairingText(bye, name), "Round 2: you have the bye (3 TP, no game to play).");
 });
+
+test("a creation's missions: none chosen sends none, else up to the last round chosen", () => {
+  assert.deepEqual(m.creationMissions(["", "", ""]), []);
+  assert.deepEqual(m.creationMissions(["c1-uplink", "", ""]), ["c1-uplink"]);
+  assert.deepEqual(m.creationMissions(["", "c1-vault", ""]), ["", "c1-vault"]);
+  assert.deepEqual(m.creationMissions([]), []);
+});

@@ -87,6 +87,12 @@ export function scoringText(/** @type {any} */ t) {
 /** A round's mission in words: its title, or the annihilation game when it has none. */
 export const missionText = (/** @type {any} */ mission) => (mission ? `Mission: ${mission.title ?? mission.id}` : "No mission (annihilation, won on VP)");
 
+/** A creation's `missions` from the form's choice per round: [] when no round has one, else up to the last chosen. */
+export function creationMissions(/** @type {string[]} */ chosen) {
+  const last = chosen.reduce((at, id, i) => (id ? i : at), -1);
+  return chosen.slice(0, last + 1);
+}
+
 /** Every round's mission in one line ("" when no round has one). */
 export function missionsText(/** @type {any} */ view) {
   const rounds = view.missions ?? [];
