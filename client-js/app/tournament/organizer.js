@@ -196,7 +196,7 @@ export function startDashboard(id, organizer, refresh) {
         : view.status === "paired" ? `Round ${next} is paired (below). Swap players if needed, then start it: a room opens for each table.`
           : `Round ${next} of ${view.settings.rounds}: ${active} active player${active === 1 ? "" : "s"}. Propose the pairings to check them first, or start the round at once.`;
     const planned = view.missions?.find((/** @type {any} */ r) => r.round === next);
-    if (planned && view.status !== "finished") $("o-round-state").textContent += ` Round ${next}: ${missionText(planned.mission)}.`;
+    if (planned && view.status !== "finished" && view.missions.some((/** @type {any} */ r) => r.mission)) $("o-round-state").textContent += ` Round ${next}: ${missionText(planned.mission)}.`;
     drawMission(view, next);
     $("pair-round").hidden = !can.pair;
     $("pair-round").textContent = view.status === "paired" ? "Pair again (drops the swaps)" : "Propose pairings";

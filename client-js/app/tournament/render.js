@@ -5,6 +5,9 @@ import { $, el, fill, fillSelect } from "./dom.js";
 import { armyHint, exportLinks, hasRecord, missionsText, missionText, namer, ownListText, pairingText, resultHistory, resultText, settingsText, STANDING_COLUMNS, standingRow,
   statusText, tableTitle } from "./model.js";
 
+/** Whether any round of the tournament has a mission (else no round says "no mission"). */
+const playsMissions = (/** @type {any} */ view) => (view.missions ?? []).some((/** @type {any} */ r) => r.mission);
+
 /** What a bye scores (the tournament's table; 4 before tables could be chosen). */
 const byeTp = (/** @type {any} */ view) => view.settings?.scoring?.bye ?? 4;
 
@@ -28,7 +31,7 @@ export function renderRounds(/** @type {any} */ view, /** @type {(t: any, round:
   const rounds = [...(view.rounds ?? [])].reverse();
   $("rounds").replaceChildren(...(rounds.length ? rounds.map((r) => el("div", { class: "t-round", "data-round": r.round },
     el("h3", {}, `Round ${r.round}`),
-    el("div", { class: "t-mission", "data-round-mission": r.round }, missionText(r.mission)),
+    playsMissions(view) ? el("div", { class: "t-mission", "data-round-mission": r.round }, missionText(r.mission)) : null,
     r.bye ? el("div", { class: "t-bye" }, `Bye: ${name(r.bye)} (${byeTp(view)} TP)`) : null,
     (r.swaps ?? []).map((/** @type {any} */ s) => el("div", { class: "hint" }, `Swapped by the organizer: ${name(s.players[0])} and ${name(s.players[1])}${s.reason ? ` (${s.reason})` : ""}`)),
     el("table", { class: "t-table" }, el("tr", {}, ...["Table", "Players", "Result", "Links", ""].map((h) => el("th", {}, h))),
@@ -45,7 +48,7 @@ export function renderProposal(/** @type {any} */ view) {
   const name = namer(view);
   fill(box, el("h2", {}, `Proposed pairings for round ${p.round}`),
     el("div", { class: "hint" }, "Not started yet: the organizer may still swap players."),
-    el("div", { class: "t-mission", id: "proposal-mission" }, missionText(p.mission)),
+    playsMissions(view) ? el("div", { class: "t-mission", id: "proposal-mission" }, missionText(p.mission)) : null,
     el("table", { class: "t-table", id: "proposal-tables" }, el("tr", {}, el("th", {}, "Table"), el("th", {}, "Players")),
       p.tables.map((/** @type {any} */ t) => el("tr", { "data-table": t.table }, el("td", {}, String(t.table)),
         el("td", { class: "t-players" }, tableTitle(t, name), t.repeat ? el("span", { class: "t-flag" }, " repeat") : null)))),
