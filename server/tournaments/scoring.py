@@ -95,7 +95,9 @@ def parse(chosen: Any) -> ScoringTable:
     if not isinstance(chosen, dict):
         raise Refused("bad_scoring", f"scoring must be one of {sorted(PRESETS)} or a table of "
                       f"{list(FIELDS)}")
-    unknown = sorted(set(chosen) - set(FIELDS))
+    # (a "name" is taken and ignored: a table copied from a view names itself; any table
+    # given whole is "custom")
+    unknown = sorted(set(chosen) - {*FIELDS, "name"})
     if unknown:
         raise Refused("bad_scoring", f"scoring: unknown fields {unknown}")
     values: dict[str, int | None] = {}

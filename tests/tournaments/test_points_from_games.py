@@ -130,6 +130,8 @@ def test_a_custom_table_and_its_refusals() -> None:
                               "offensive_bonus_op": None, "defensive_bonus_margin": 1}
     assert tp_of(outcome("a", 10, 9), custom) == {"a": 3, "b": 1}
     assert scoring.parse("classic") == CLASSIC and scoring.parse("its") == ITS
+    copied = scoring.parse(ITS.plain())  # a table copied from a view: custom, same values
+    assert copied.name == "custom" and copied.plain() == {**ITS.plain(), "name": "custom"}
     for bad in ("fifa", {"win": 2, "draw": 3}, {"win": "4"}, {"offensive_bonus_op": 0},
                 {"defensive_bonus_margin": 11}, {"tp": 1}, 4, {"win": True}):
         with pytest.raises(Refused) as refused:
