@@ -12,10 +12,10 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from ..plain import Plain
+from ..plain import Plain, to_plain
 from ..ruleset import Ruleset
 from .describe import objective_text
-from .mission import Mission
+from .mission import Mission, Objective
 from .mission_data import MissionError, load_mission
 
 _DATA = "server.rules.data"
@@ -71,6 +71,23 @@ def summary(item: Mission) -> dict[str, Plain]:
         "classified": {"draw": item.classified_draw, "op": item.classified_op},
         "special_rules": [r.text for r in item.special_rules],
     }
+
+
+def view(item: Mission) -> dict[str, Plain]:
+    """The mission as every viewer of a game sees it (open information): the summary, with
+    each objective's own fields beside its words, and the zones and markers on the table."""
+    plain = summary(item)
+    plain["objectives"] = [{**_fields(o), "kind": o.TYPE, "text": objective_text(item, o)}
+                           for o in item.objectives]
+    plain["zones"] = [to_plain(z) for z in item.zones]
+    plain["markers"] = [to_plain(m) for m in item.markers]
+    return plain
+
+
+def _fields(objective: Objective) -> dict[str, Plain]:
+    plain: dict[str, Plain] = to_plain(objective)
+    plain.pop("type", None)
+    return plain
 
 
 @cache
