@@ -18,6 +18,8 @@ from .combat.guts_window import (
 from .combat.mines import apply_mine_placed, apply_mine_triggered, apply_mines_lost
 from .combat.suppressive_fire import after_event as suppressive_fire_after
 from .evolve import replace
+from .missions.consoles import apply_objective_activated
+from .missions.scoring import apply_objective_points_scored
 from .orders.activation import apply_skill_declared
 from .orders.airborne import apply_combat_jump_landed, apply_trooper_kept_airborne
 from .orders.aro import (
@@ -107,6 +109,8 @@ APPLIERS: dict[type[e.Event], Callable[[GameState, Any], GameState]] = {
     e.CombatJumpLanded: _with_dice(apply_combat_jump_landed),
     e.StatesPhaseChecked: apply_states_phase_checked,
     e.TurnEnded: apply_turn_ended,
+    e.ObjectiveActivated: apply_objective_activated,
+    e.ObjectivePointsScored: apply_objective_points_scored,
     e.GameEnded: apply_game_ended,
     e.GutsFailureChosen: apply_guts_failure_chosen,
     e.GutsWindowOpened: apply_guts_window_opened,

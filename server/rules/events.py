@@ -395,6 +395,47 @@ class TurnEnded(Event):
     unused_orders: int
 
 
+# --- Missions (docs/missions.md): open information -------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectiveActivated(Event):
+    """``trooper`` of ``side`` activated the mission marker ``marker`` in Game Round
+    ``round``: its Activate roll passed (``missions/consoles.py``). Follows the Order's
+    ``order_resolved``, whose rolls show the roll."""
+
+    TYPE: ClassVar[str] = "objective_activated"
+    side: Side
+    trooper: TrooperId
+    marker: str
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class Award:
+    """``op`` Objective Points to ``side`` for ``objective`` (an objective's id, or
+    "concession"), with ``reason``, a sentence players read. ``op`` is what the side
+    actually scores: never past the mission's cap (``missions/points.py``)."""
+
+    side: Side
+    objective: str
+    op: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectivePointsScored(Event):
+    """The mission's objectives scored at the end of Game Round ``round`` (``when`` is
+    "round_end") or at the end of the game ("game_end"): before the next round's
+    ``turn_started`` or before ``game_ended``; emitted only when it awards something
+    (``missions/scoring.py``)."""
+
+    TYPE: ClassVar[str] = "objective_points_scored"
+    when: str
+    round: int
+    awards: tuple[Award, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class GameEnded(Event):
     TYPE: ClassVar[str] = "game_ended"

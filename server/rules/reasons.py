@@ -58,3 +58,7 @@ class Reason(StrEnum):
     GUTS_NOT_IN_COVER = "guts_not_in_cover"  # not in Partial Cover from an attacker that sees it
     GUTS_BASE_CONTACT = "guts_base_contact"  # a Guts movement ends touching an enemy
     FIRETEAM_NOT_ALLOWED = "fireteam_not_allowed"  # composition, timing or coherency of a Fireteam
+    # Missions (missions/consoles.py): the Activate Short Skill.
+    NO_SUCH_MARKER = "no_such_marker"  # no mission, or no marker of it an objective activates
+    NOT_A_SPECIALIST = "not_a_specialist"  # the objective's markers are for Specialist troopers
+    ALREADY_ACTIVATED = "already_activated"  # the side activated it (this round, or in the game)

@@ -17,6 +17,7 @@ from .combat.dice import Dice, DiceSource
 from .combat.wounds import Condition
 from .evolve import replace
 from .ids import Side, TrooperId, WeaponId
+from .missions.mission import Mission
 from .ruleset import Ruleset
 from .table.geometry import Body, Point
 from .table.terrain import Table, Zone
@@ -375,6 +376,24 @@ class GameResult:
     winner: Side | None
     victory_points: Mapping[Side, int]
     reason: str
+    op: Mapping[Side, int] = field(default_factory=dict)
+    """Each side's Objective Points in a game played on a mission (empty without one): the
+    winner is decided by them, then by Victory Points (``missions/scoring.py``)."""
+
+    @property
+    def objective_points(self) -> Mapping[Side, int]:
+        return self.op
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectiveActivation:
+    """A mission marker ``side`` activated with ``trooper`` in Game Round ``round``
+    (``missions/consoles.py``): open information."""
+
+    side: Side
+    marker: str
+    round: int
+    trooper: TrooperId
 
 
 @dataclass(frozen=True, slots=True)
@@ -422,6 +441,14 @@ class GameState:
     side's registered id names. Private to that side until it is chosen."""
     armies_accepted: frozenset[Side] = frozenset()
     """The sides that accepted both lists as the referee plays them (``AcceptArmies``)."""
+    # Missions (docs/missions.md): open information.
+    mission: Mission | None = None
+    """The mission the game is played on; None: an annihilation won on Victory Points."""
+    objective_points: Mapping[Side, int] = field(default_factory=dict)
+    """Objective Points scored so far, capped at the mission's ``max_op``: changed only by
+    ``missions.points.award``."""
+    objective_activations: tuple[ObjectiveActivation, ...] = ()
+    """Every mission marker activated so far, in order (``missions/consoles.py``)."""
 
     def trooper(self, trooper_id: TrooperId) -> TrooperState:
         return self.troopers[trooper_id]

@@ -17,6 +17,7 @@ from . import events as e
 from .armies.army_catalogue import is_shipped_weapon
 from .combat.mines import MINE_PROFILE
 from .ids import CASTER, SPECTATOR, Side, TrooperId, Viewer, WeaponId
+from .missions.catalogue import view as mission_view
 from .orders.aro_eligibility import seen_by_opponent
 from .orders.fireteams import fireteam_level
 from .plain import Plain, to_plain
@@ -186,6 +187,11 @@ def view_state(state: GameState, viewer: Viewer) -> dict[str, Plain]:
         "loss_of_lieutenant": sorted(s.value for s in state.loss_of_lieutenant),
         "retreat": sorted(s.value for s in state.retreat),
         "result": to_plain(state.result),
+        # The mission, the OP scored so far and the markers activated: open to everyone
+        # (docs/missions.md); None and empty in a game without a mission.
+        "mission": mission_view(state.mission) if state.mission is not None else None,
+        "objective_points": {side.value: op for side, op in state.objective_points.items()},
+        "objective_activations": [to_plain(a) for a in state.objective_activations],
         # The new Lieutenant this seat named (``lieutenant``); never the other side's.
         "lieutenant_choice": (state.lieutenant_choice.get(viewer)
                               if isinstance(viewer, Side) else None),

@@ -56,6 +56,9 @@ SKILLS: dict[str, SkillInfo] = {
         # Place Deployable (combat/mines.py): a Short Skill or ARO (the wiki's "Place
         # Deployable"; in ARO in Silhouette contact where the trooper stands, LoF needed).
         SkillInfo("place_deployable", SkillCategory.SHORT, True, True, False, False),
+        # Activate (missions/consoles.py): a mission marker in base contact, a WIP Roll; a
+        # Short Skill, not an ARO.
+        SkillInfo("activate", SkillCategory.SHORT, False, True, False, False),
         SkillInfo("jump", SkillCategory.ENTIRE_ORDER, False, True, True, False),
         SkillInfo("climb", SkillCategory.ENTIRE_ORDER, False, True, True, False),
         SkillInfo("cautious_move", SkillCategory.ENTIRE_ORDER, False, True, True, False),
@@ -230,6 +233,15 @@ class ForwardObserver(Skill):
 
 
 SUPPORT_SKILLS = (Doctor, Paramedic, Engineer)
+
+
+@dataclass(frozen=True, slots=True)
+class ActivateObjective(Skill):
+    """Activate a mission marker (a console, an antenna) in base contact with a Normal WIP
+    Roll (``missions/consoles.py``). Short Skill, no ARO."""
+
+    TYPE: ClassVar[str] = "activate"
+    marker: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from ..armies.skills import (
     MOVEMENT_SKILLS,
     SUPPORT_SKILLS,
+    ActivateObjective,
     Berserk,
     BsAttack,
     CcAttack,
@@ -31,6 +32,7 @@ from ..armies.skills import (
 from ..armies.weapons import Weapon, WeaponKind
 from ..evolve import replace
 from ..ids import TrooperId
+from ..missions.consoles import planned_activation
 from ..orders import berserk
 from ..orders.declarations import acting_body, required_burst
 from ..ruleset import options
@@ -229,6 +231,8 @@ def _active_skill(state: GameState, active: TrooperState, skill: Skill, index: i
         return planned_support(state, active, skill)
     if isinstance(skill, PlaceDeployable):
         return mines.planned_placement(state, active, skill)
+    if isinstance(skill, ActivateObjective):  # a mission marker (missions/consoles.py)
+        return planned_activation(state, active, skill)
     if isinstance(skill, ForwardObserver):
         shooter = acting_body(order, active, position_at_declaration(order, index))
         target = state.troopers.get(skill.target)

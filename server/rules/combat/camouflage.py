@@ -12,6 +12,7 @@ declaration is made.
 from __future__ import annotations
 
 from ..armies.skills import (
+    ActivateObjective,
     BsAttack,
     CcAttack,
     Climb,
@@ -33,7 +34,8 @@ from .mines import target_or_mine
 
 REVEALING_SKILLS = (BsAttack, CcAttack, CommsAttack, Dodge, Reset, Discover, Jump, Climb,
                     SuppressiveFire, Doctor, Paramedic, Engineer, ForwardObserver,
-                    PlaceDeployable)  # Place Deployable: the Attack label (combat/mines.py)
+                    PlaceDeployable,  # Place Deployable: the Attack label (combat/mines.py)
+                    ActivateObjective)  # a WIP Roll (missions/consoles.py)
 """Declaring an Attack, a skill with a roll or a Long Skill other than Cautious Movement
 reveals a Camouflage Marker (DIGEST 12)."""
 

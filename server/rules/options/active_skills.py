@@ -9,6 +9,7 @@ from collections.abc import Callable
 from .. import commands as c
 from ..armies.skills import (
     SKILLS,
+    ActivateObjective,
     BsAttack,
     BurstAssignment,
     CcAttack,
@@ -186,7 +187,26 @@ def _trooper_skills(state: GameState, side: Side, order: ActiveOrder) -> dict[st
     # of its path (combat/mines.py); empty when the skill cannot follow the first one.
     result["place_deployable"] = (placement_offer(state, trooper, order.for_trooper(trooper.id).path)
                                   if "place_deployable" in allowed else {})
+    result["activate"] = _activations(state, side, trooper, allowed, legal)
     return result
+
+
+def _activations(state: GameState, side: Side, trooper: TrooperState, allowed: list[str],
+                 legal: Callable[[Skill], bool]) -> dict[str, Plain]:
+    """Activate (missions/consoles.py): the mission markers the trooper may activate now
+    (in base contact, its side's to activate, a Specialist where the objective asks), each
+    with the WIP Roll's preview (its MODs and final Success Value)."""
+    if state.mission is None or "activate" not in allowed:
+        return {}
+    offered: dict[str, Plain] = {}
+    for marker in state.mission.markers:
+        skill = ActivateObjective(marker.id)
+        if not legal(skill):
+            continue
+        plan = preview(state, side, c.DeclareSkill(skill))
+        if plan is not None and (seen := shown(state, side, plan)) is not None:
+            offered[marker.id] = seen
+    return offered
 
 
 def _treatments(state: GameState, side: Side, trooper: TrooperState, allowed: list[str],

@@ -17,6 +17,14 @@ from ..events import (
 )
 from ..evolve import replace
 from ..ids import Side
+from ..missions.mission import GAME_END, ROUND_END
+from ..missions.scoring import (
+    apply_objective_points_scored,
+    conceded,
+    final_points,
+    scored,
+    winner_by_points,
+)
 from ..plain import to_plain
 from ..reasons import Reason
 from ..ruleset import options
@@ -153,11 +161,36 @@ def next_turn(state: GameState) -> Event:
         return game_over(state, "retreat")
     if state.turn == 1:
         return TurnStarted(state.round, 2, state.active.other)
-    if state.round >= options(state.ruleset).rounds:
+    if state.round >= last_round(state):
         return game_over(state, "rounds_completed")
     first = state.initiative.first_player
     assert first is not None
     return TurnStarted(state.round + 1, 1, first)
+
+
+def last_round(state: GameState) -> int:
+    """The game's last Game Round: the mission's, or the ruleset's (three)."""
+    return state.mission.rounds if state.mission is not None else options(state.ruleset).rounds
+
+
+def turn_over(state: GameState) -> list[Event]:
+    """After End of Turn: on a mission, the objectives scored at the end of the Game Round
+    and of the game (``missions/scoring.py``), then ``next_turn``'s event (the game's end
+    decided with the OP just scored)."""
+    following = next_turn(state)
+    if state.mission is None:
+        return [following]
+    ending = isinstance(following, GameEnded)
+    events: list[Event] = []
+    for when in ((ROUND_END, GAME_END) if ending else (ROUND_END,) if state.turn == 2 else ()):
+        points = scored(state, when)
+        if points is not None:
+            events.append(points)
+            state = apply_objective_points_scored(state, points)
+    if ending:
+        assert isinstance(following, GameEnded)
+        following = game_over(state, following.result.reason)
+    return [*events, following]
 
 
 def game_over(state: GameState, reason: str, loser: Side | None = None) -> GameEnded:
@@ -168,9 +201,12 @@ def game_over(state: GameState, reason: str, loser: Side | None = None) -> GameE
     it is and never credits the conceding side with points (docs/rules-decisions/README.md,
     "Victory Points of a concession")."""
     points = {side: final_victory_points(state, side) for side in (Side.A, Side.B)}
+    objective_points = final_points(state, loser) if state.mission is not None else {}
     if loser is not None:
         points[loser] = 0
         winner: Side | None = loser.other
+    elif state.mission is not None:  # by OP, then VP (missions/scoring.py)
+        winner = winner_by_points(objective_points, points)
     elif points[Side.A] == points[Side.B]:
         winner = None
     else:
@@ -179,13 +215,18 @@ def game_over(state: GameState, reason: str, loser: Side | None = None) -> GameE
         t.id: {"entry": t.entry.id, "name": t.profile.name, "lieutenant": t.entry.lieutenant}
         for t in state.troopers.values()
     }
-    return GameEnded(GameResult(winner, points, reason), to_plain(revealed),
+    return GameEnded(GameResult(winner, points, reason, objective_points), to_plain(revealed),
                      to_plain(dice_reveal(state.dice_source)))
 
 
 def decide_concede(state: GameState, side: Side, command: Concede) -> list[Event]:
     require(state.phase is not Phase.GAME_OVER, Reason.GAME_OVER, "The game is over.")
-    return [game_over(state, "concession", loser=side)]
+    awarded: list[Event] = []
+    points = conceded(state, side)  # on a mission: the other side scores the maximum
+    if points is not None:
+        awarded.append(points)
+        state = apply_objective_points_scored(state, points)
+    return [*awarded, game_over(state, "concession", loser=side)]
 
 
 def apply_game_ended(state: GameState, event: GameEnded) -> GameState:

@@ -29,6 +29,7 @@ from ..combat.mines import aro_triggers as mines_set_off_by_aros
 from ..combat.mines import triggers as mines_going_off
 from ..combat.resolution import resolve_order_step
 from ..events import Event, OrderResolved, PhaseStarted
+from ..missions.consoles import activations_resolved
 from ..state import GameState, OrderStep, Phase
 from .aro import open_window
 from .clocks import out_of_time_turn_over
@@ -37,10 +38,10 @@ from .fireteams import integrity_due, integrity_events
 from .game_sequence import (
     end_turn,
     first_turn,
-    next_turn,
     order_count,
     states_phase,
     tactical_phase,
+    turn_over,
 )
 from .initiative import roll_initiative
 
@@ -69,8 +70,11 @@ def _entering_aro_step(state: GameState) -> bool:
 def _resolve(state: GameState) -> list[Event]:
     assert state.order is not None
     resolved = resolve_order_step(state)
+    # A passed Activate roll activates its mission marker (missions/consoles.py).
+    activations = (activations_resolved(state, state.order, resolved.outcome)
+                   if state.mission is not None else [])
     return [OrderResolved(state.order.number, resolved.outcome, resolved.dice,
-                          resolved.conclusion)]
+                          resolved.conclusion), *activations]
 
 
 def _impetuous_over(state: GameState) -> bool:
@@ -119,7 +123,7 @@ AUTOMATIC_STEPS: tuple[AutomaticStep, ...] = (
                   frozenset({Phase.IMPETUOUS})),
     AutomaticStep("states phase", lambda s: s.phase is Phase.STATES, states_phase,
                   frozenset({Phase.STATES})),
-    AutomaticStep("next turn", lambda s: s.phase is Phase.END_OF_TURN, lambda s: [next_turn(s)],
+    AutomaticStep("next turn", lambda s: s.phase is Phase.END_OF_TURN, turn_over,
                   frozenset({Phase.END_OF_TURN})),
 )
 

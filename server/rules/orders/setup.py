@@ -11,6 +11,7 @@ from ..armies.army_catalogue import load_weapons
 from ..armies.army_list import ArmyList, load_army_list
 from ..combat.dice import Dice, DiceSource, fixed_secret
 from ..ids import Side
+from ..missions import mission_catalogue
 from ..ruleset import Ruleset
 from ..state import GameState
 from ..table import table_catalogue
@@ -39,13 +40,17 @@ class GameSetup:
     """The army a side must choose (a tournament table: each player's registered army): a
     shipped list's id, or the army document the player registered (docs/armies.md), which
     must be a legal list (``ArmyListError`` otherwise); a side left out chooses freely."""
+    mission: str | Mapping[str, Any] = ""
+    """A shipped mission's id or a whole mission document (docs/missions.md); "" for none:
+    an annihilation won on Victory Points."""
 
 
 def new_game(setup: GameSetup) -> GameState:
     """The game at army selection; ``tables.TableError`` if the table cannot be played with
-    the ruleset."""
+    the ruleset, ``MissionError`` if the mission cannot."""
     ruleset = Ruleset(setup.ruleset)
     layout = table_catalogue.choose(setup.table, ruleset)
+    mission = mission_catalogue.choose(setup.mission, ruleset) if setup.mission else None
     brought = _registered_lists(setup.registered_armies)
     return GameState(
         ruleset=ruleset,
@@ -58,6 +63,7 @@ def new_game(setup: GameSetup) -> GameState:
         registered_armies={side: army if isinstance(army, str) else brought[side].id
                            for side, army in setup.registered_armies.items()},
         registered_lists=brought,
+        mission=mission,
     )
 
 
