@@ -104,6 +104,10 @@ export const RuleReason = Object.freeze({
   GUTS_NOT_IN_COVER: "guts_not_in_cover",
   GUTS_BASE_CONTACT: "guts_base_contact",
   FIRETEAM_NOT_ALLOWED: "fireteam_not_allowed",
+  NOT_YOUR_CLASSIFIED: "not_your_classified",
+  CLASSIFIED_ALREADY_ACHIEVED: "classified_already_achieved",
+  CLASSIFIED_NOT_AN_ACTION: "classified_not_an_action",
+  CLASSIFIED_REQUIREMENT: "classified_requirement",
 });
 
 export const CloseCode = Object.freeze({

@@ -58,3 +58,8 @@ class Reason(StrEnum):
     GUTS_NOT_IN_COVER = "guts_not_in_cover"  # not in Partial Cover from an attacker that sees it
     GUTS_BASE_CONTACT = "guts_base_contact"  # a Guts movement ends touching an enemy
     FIRETEAM_NOT_ALLOWED = "fireteam_not_allowed"  # composition, timing or coherency of a Fireteam
+    # --- Classified Objectives (missions/classified.py) ---
+    NOT_YOUR_CLASSIFIED = "not_your_classified"  # the side holds no such card
+    CLASSIFIED_ALREADY_ACHIEVED = "classified_already_achieved"  # a card scores once
+    CLASSIFIED_NOT_AN_ACTION = "classified_not_an_action"  # achieved by the game, not a skill
+    CLASSIFIED_REQUIREMENT = "classified_requirement"  # trooper, place or target the card needs

@@ -370,6 +370,21 @@ class Clocks:
     out_of_time: frozenset[Side] = frozenset()
 
 
+# --- Classified Objectives (missions/classified.py) ---------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ClassifiedCard:
+    """A Classified Objective a side drew: the deck card's id, and whether it is achieved
+    (then open to everyone). Unachieved, it is its side's secret until the game ends."""
+
+    id: str
+    achieved: bool = False
+
+
+# --- end of Classified Objectives --------------------------------------------------------
+
+
 @dataclass(frozen=True, slots=True)
 class GameResult:
     winner: Side | None
@@ -422,6 +437,16 @@ class GameState:
     side's registered id names. Private to that side until it is chosen."""
     armies_accepted: frozenset[Side] = frozenset()
     """The sides that accepted both lists as the referee plays them (``AcceptArmies``)."""
+    # --- Classified Objectives (missions/classified.py) ---
+    classified: Mapping[Side, tuple[ClassifiedCard, ...]] = field(default_factory=dict)
+    """Each side's Classified Objectives, in the order drawn: private to that side (and its
+    casters) until achieved or until the game ends (``views``)."""
+    classified_draw: int = 0
+    """How many cards each side draws (0: none, no Classified Objectives). A seam until the
+    game's ``Mission`` carries it (``classified.draw_count``)."""
+    classified_op: int = 0
+    """The Objective Points one achieved card scores (a seam as ``classified_draw``)."""
+    # --- end of Classified Objectives ---
 
     def trooper(self, trooper_id: TrooperId) -> TrooperState:
         return self.troopers[trooper_id]

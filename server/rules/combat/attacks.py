@@ -20,6 +20,7 @@ from ..armies.skills import (
     Berserk,
     BsAttack,
     CcAttack,
+    ClassifiedAction,
     CommsAttack,
     Discover,
     Dodge,
@@ -31,6 +32,7 @@ from ..armies.skills import (
 from ..armies.weapons import Weapon, WeaponKind
 from ..evolve import replace
 from ..ids import TrooperId
+from ..missions.classified import planned_action
 from ..orders import berserk
 from ..orders.declarations import acting_body, required_burst
 from ..ruleset import options
@@ -229,6 +231,8 @@ def _active_skill(state: GameState, active: TrooperState, skill: Skill, index: i
         return planned_support(state, active, skill)
     if isinstance(skill, PlaceDeployable):
         return mines.planned_placement(state, active, skill)
+    if isinstance(skill, ClassifiedAction):  # Classified Objectives (missions/classified.py)
+        return planned_action(state, active, skill)
     if isinstance(skill, ForwardObserver):
         shooter = acting_body(order, active, position_at_declaration(order, index))
         target = state.troopers.get(skill.target)

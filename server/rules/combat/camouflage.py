@@ -14,6 +14,7 @@ from __future__ import annotations
 from ..armies.skills import (
     BsAttack,
     CcAttack,
+    ClassifiedAction,
     Climb,
     CommsAttack,
     Discover,
@@ -33,7 +34,8 @@ from .mines import target_or_mine
 
 REVEALING_SKILLS = (BsAttack, CcAttack, CommsAttack, Dodge, Reset, Discover, Jump, Climb,
                     SuppressiveFire, Doctor, Paramedic, Engineer, ForwardObserver,
-                    PlaceDeployable)  # Place Deployable: the Attack label (combat/mines.py)
+                    PlaceDeployable,  # Place Deployable: the Attack label (combat/mines.py)
+                    ClassifiedAction)  # a Classified Objective's WIP Roll (missions/classified.py)
 """Declaring an Attack, a skill with a roll or a Long Skill other than Cautious Movement
 reveals a Camouflage Marker (DIGEST 12)."""
 

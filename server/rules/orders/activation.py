@@ -25,6 +25,7 @@ from ..armies.skills import (
     BsAttack,
     CautiousMove,
     CcAttack,
+    ClassifiedAction,
     Climb,
     CommsAttack,
     Discover,
@@ -58,6 +59,7 @@ from ..decision import Rejection, require
 from ..events import Event, SkillDeclared
 from ..evolve import replace
 from ..ids import Side, TrooperId, WeaponId
+from ..missions.classified import check_action as check_classified_action
 from ..reasons import Reason
 from ..state import ActiveOrder, GameState, OrderStep, TrooperState
 from ..table.engaged import check_engaged_may_declare
@@ -279,6 +281,8 @@ def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperSta
     elif isinstance(skill, PlaceDeployable):
         problem = mine_placement_problem(state, trooper, order.for_trooper(trooper.id).path, skill)
         require(problem is None, Reason.BAD_POSITION, problem or "")
+    elif isinstance(skill, ClassifiedAction):  # Classified Objectives (missions/classified.py)
+        check_classified_action(state, trooper, skill)
 
 
 def check_dodge_route(state: GameState, trooper: TrooperState, route: Sequence[Point]) -> None:

@@ -11,6 +11,7 @@ from ..armies.army_catalogue import load_weapons
 from ..armies.army_list import ArmyList, load_army_list
 from ..combat.dice import Dice, DiceSource, fixed_secret
 from ..ids import Side
+from ..missions.classified_deck import shipped_deck
 from ..ruleset import Ruleset
 from ..state import GameState
 from ..table import table_catalogue
@@ -39,6 +40,11 @@ class GameSetup:
     """The army a side must choose (a tournament table: each player's registered army): a
     shipped list's id, or the army document the player registered (docs/armies.md), which
     must be a legal list (``ArmyListError`` otherwise); a side left out chooses freely."""
+    # --- Classified Objectives (missions/classified.py): seams until the Mission carries them
+    classified_draw: int = 0
+    """Classified Objectives each side draws (0: none)."""
+    classified_op: int = 0
+    """Objective Points of one achieved Classified Objective."""
 
 
 def new_game(setup: GameSetup) -> GameState:
@@ -58,7 +64,18 @@ def new_game(setup: GameSetup) -> GameState:
         registered_armies={side: army if isinstance(army, str) else brought[side].id
                            for side, army in setup.registered_armies.items()},
         registered_lists=brought,
+        classified_draw=_classified_draw(setup.classified_draw, ruleset),
+        classified_op=setup.classified_op,
     )
+
+
+def _classified_draw(count: int, ruleset: Ruleset) -> int:
+    """``count`` if the ruleset's deck can give each side that many cards (ValueError)."""
+    deck = shipped_deck(ruleset) if count else ()
+    if (count and not 0 < count <= len(deck)) or count < 0:
+        raise ValueError(f"classified_draw must be 0 to {len(deck)} (the {ruleset.value} deck's "
+                         f"cards), got {count}")
+    return count
 
 
 def _registered_lists(registered: Mapping[Side, str | Mapping[str, Any]]) -> dict[Side, ArmyList]:

@@ -1,0 +1,1 @@
+"""Missions (issue 37): objectives, Objective Points and Classified Objectives."""
