@@ -17,8 +17,11 @@ A, B = Side.A, Side.B
 
 def holding(cards: Mapping[Side, Sequence[str]], op: int = 1, **setup: Any) -> GameState:
     """A scenario (``build_state``; N5, an open table) at A's first Orders Phase, each side
-    holding ``cards`` as if it had drawn them, each achieved card worth ``op``."""
-    state = build_state({"ruleset": "n5", "terrain": [], **setup})
+    holding ``cards`` as if it had drawn them, each achieved card worth ``op``. A's
+    Lieutenant stands in a corner unless ``placements`` says otherwise (no Loss of
+    Lieutenant: Regular Orders)."""
+    placements = {"A-t1": [2, 2, 90], **setup.pop("placements", {})}
+    state = build_state({"ruleset": "n5", "terrain": [], "placements": placements, **setup})
     state = replace(state, classified_draw=max(len(c) for c in cards.values()), classified_op=op)
     for side, ids in cards.items():
         state = engine.apply(state, ClassifiedDrawn(side, tuple(ids), state.dice))
