@@ -409,5 +409,10 @@ def card_plain(definition: CardDefinition, achieved: bool) -> dict[str, Plain]:
     return plain
 
 
-def is_classified_action(skill: Skill) -> bool:
-    return isinstance(skill, ClassifiedAction)
+def usable_while_engaged(state: GameState, skill: Skill) -> bool:
+    """A card's Short Skill the card says may be declared in Engaged State (the wiki's
+    "Engaged State": only the skills that say so, beside CC Attack, Dodge, Idle, Reset)."""
+    if not isinstance(skill, ClassifiedAction):
+        return False
+    definition = card_definition(state.ruleset, skill.card)
+    return definition is not None and definition.achieved_by.engaged

@@ -12,7 +12,9 @@ Each card names how it is achieved (``achieved_by.kind``):
 * ``action``: a Short Skill the card's holder declares (``classified_action``), a Normal WIP
   Roll at ``wip_mod`` by a trooper ``who`` may make it ("any", "specialist"), against the
   ``target`` the card needs ("none", "enemy_in_contact", "enemy_unconscious_in_contact",
-  "ally_in_contact"), standing ``where`` the card says ("anywhere", "enemy_zone").
+  "ally_in_contact"), standing ``where`` the card says ("anywhere", "enemy_zone"); with
+  ``engaged`` true the card says its Short Skill may be declared in Engaged State (the
+  wiki's "Engaged State": Skills that say so), else an Engaged trooper may not use it.
 
 A card lists the rulesets it belongs to; one id may appear twice with disjoint rulesets
 (the same card, written differently for each). Reading never guesses: a document that is
@@ -59,6 +61,7 @@ class Achievement:
     target: str = "none"
     where: str = "anywhere"
     wip_mod: int = 0
+    engaged: bool = False
 
     @property
     def is_action(self) -> bool:
@@ -136,7 +139,7 @@ def _achievement(raw: Any, where: str) -> Achievement:
             raise ClassifiedDeckError(f"{where}: a {kind} card has no field but kind "
                                       f"(found {sorted(set(raw) - {'kind'})})")
         return Achievement(kind)
-    unknown = set(raw) - {"kind", "who", "target", "where", "wip_mod"}
+    unknown = set(raw) - {"kind", "who", "target", "where", "wip_mod", "engaged"}
     if unknown:
         raise ClassifiedDeckError(f"{where}: unknown field {sorted(unknown)[0]!r}")
     who, target, place = raw.get("who"), raw.get("target"), raw.get("where")
@@ -149,7 +152,10 @@ def _achievement(raw: Any, where: str) -> Achievement:
     if isinstance(mod, bool) or not isinstance(mod, int) or abs(mod) > MAX_WIP_MOD:
         raise ClassifiedDeckError(f"{where}.wip_mod: expected a whole number from "
                                   f"-{MAX_WIP_MOD} to {MAX_WIP_MOD}, found {mod!r}")
-    return Achievement(ACTION, str(who), str(target), str(place), mod)
+    engaged = raw.get("engaged", False)
+    if not isinstance(engaged, bool):
+        raise ClassifiedDeckError(f"{where}.engaged: expected true or false, found {engaged!r}")
+    return Achievement(ACTION, str(who), str(target), str(place), mod, engaged)
 
 
 @cache
