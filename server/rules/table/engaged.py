@@ -13,9 +13,9 @@ from __future__ import annotations
 from ..armies.skills import Skill
 from ..decision import require
 from ..ids import TrooperId
+from ..missions.classified import usable_while_engaged
 from ..reasons import Reason
 from ..state import GameState, TrooperState
-from ..missions.classified import usable_while_engaged
 from .geometry import in_base_contact
 
 ACTIVE_SKILLS = frozenset({"berserk", "cc_attack", "dodge", "idle", "reset"})
