@@ -139,3 +139,35 @@ def test_digest_11_2_the_owners_view_lists_its_cards_others_only_the_count() -> 
     caster = view_state(state, CASTER)["classified"]
     assert caster["A"] == own["A"] and caster["B"] == view_state(state, B)["classified"]["B"]
     assert len(caster["B"]["cards"]) == 2
+
+
+def test_the_record_of_a_game_with_classified_objectives_checks_out() -> None:
+    """Implementation test: no rule section. The draw's dice sit in the record's sequence
+    of dice (docs/record-format.md), and ``server.verify`` checks them with the rest."""
+    from types import SimpleNamespace
+
+    from protocol.codec import pack_plain, unpack_plain
+    from server import verify
+    from server.lobby.record import build_record
+    from server.rules.events import event_to_plain
+
+    state = engine.new_game(engine.GameSetup(ruleset="n5", dice_secret="ab" * 32, id_key="1d" * 32,
+                                             classified_draw=2, classified_op=1))
+    log: list[Event] = []
+    for side in (A, B):
+        state, events = play(state, side, c.ChooseArmy(ARMIES["n5"][side], TEST_ENTROPY))
+        log.extend(events)
+    state, events = play(state, A, c.Concede())
+    log.extend(events)
+    plain = [unpack_plain(pack_plain(event_to_plain(event))) for event in log]
+    settings = SimpleNamespace(ruleset="n5", aro_window_s=30.0, visibility="private",
+                               spectator_delay_s=0.0, fixed_dice=False, table="")
+    meta = SimpleNamespace(room_id="0-classified", created_ms=1_795_000_000_000, settings=settings)
+    record = build_record(meta, plain)  # type: ignore[arg-type]
+    summary = verify.verify(record)
+    assert summary.dice == 2 * 2 * DICE_PER_PICK + 2 and summary.untied == 0
+    drawn = next(entry["event"] for entry in record["events"]
+                 if entry["event"]["type"] == "classified_drawn")
+    drawn["cards"] = drawn["cards"][:1]
+    with pytest.raises(verify.Failure, match="1 cards drawn with 12 dice"):
+        verify.verify(record)
