@@ -19,10 +19,10 @@ from server.rules.events import ClassifiedDrawn
 from server.rules.ids import CASTER, SPECTATOR, Side, Viewer
 from server.rules.missions.classified import DICE_PER_PICK
 from server.rules.options import seat_options
+from server.rules.orders.deployment import deployer, placed, reserves_of
 from server.rules.plain import Plain
 from server.rules.state import GameState, Phase
 from server.rules.views import view_event, view_state
-from server.rules.orders.deployment import deployer, placed, reserves_of
 from tests.support.games import ARMIES, TEST_ENTROPY, deployment_spots
 
 A, B = Side.A, Side.B
