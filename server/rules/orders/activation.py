@@ -60,6 +60,7 @@ from ..events import Event, SkillDeclared
 from ..evolve import replace
 from ..ids import Side, TrooperId, WeaponId
 from ..missions.classified import check_action as check_classified_action
+from ..missions.classified import usable_while_engaged
 from ..reasons import Reason
 from ..state import ActiveOrder, GameState, OrderStep, TrooperState
 from ..table.engaged import check_engaged_may_declare
@@ -252,7 +253,8 @@ def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperSta
     check_retreat_may_declare(state, trooper, skill, in_aro=False)
     check_immobilized_may_declare(state, trooper, skill, in_aro=False)
     check_stunned_may_declare(trooper, skill)
-    check_engaged_may_declare(state, trooper, skill, in_aro=False)
+    if not usable_while_engaged(state, skill):  # Classified Objectives: a card that says so
+        check_engaged_may_declare(state, trooper, skill, in_aro=False)
     if isinstance(skill, Berserk):  # a movement and a CC Attack (orders/berserk.py)
         berserk.check_declaration(state, trooper, skill, obstacles(state, trooper.id, mover=trooper.side))
         _check_cc_attack(state, order, trooper, skill.weapon, skill.target)

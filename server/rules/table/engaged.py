@@ -13,7 +13,6 @@ from __future__ import annotations
 from ..armies.skills import Skill
 from ..decision import require
 from ..ids import TrooperId
-from ..missions.classified import usable_while_engaged
 from ..reasons import Reason
 from ..state import GameState, TrooperState
 from .geometry import in_base_contact
@@ -47,8 +46,6 @@ def check_engaged_may_declare(state: GameState, trooper: TrooperState, skill: Sk
     """Reject a skill an Engaged trooper may not declare (``skill_not_allowed``)."""
     allowed = ARO_SKILLS if in_aro else ACTIVE_SKILLS
     if skill.TYPE in allowed or not is_engaged(state, trooper):
-        return
-    if usable_while_engaged(state, skill):  # Classified Objectives: a card that says so
         return
     shown = [_SHOWN[skill_type] for skill_type in sorted(allowed)
              if skill_type != "berserk" or trooper.profile.berserk]  # named to those who have it
