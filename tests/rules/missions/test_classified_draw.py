@@ -171,3 +171,19 @@ def test_the_record_of_a_game_with_classified_objectives_checks_out() -> None:
     drawn["cards"] = drawn["cards"][:1]
     with pytest.raises(verify.Failure, match="1 cards drawn with 12 dice"):
         verify.verify(record)
+
+
+def test_classified_events_and_state_read_back_from_plain_data() -> None:
+    """Implementation test: no rule section. The events and the state travel and are stored
+    as plain data (msgpack); what is read back is what was written."""
+    from protocol.codec import pack_plain, unpack_plain
+    from server.rules.events import ClassifiedAchieved, GameEnded, event_from_plain, event_to_plain
+
+    state, events = _armies_chosen()
+    state, ended = play(state, A, c.Concede())
+    achieved = ClassifiedAchieved(A, "quiet-blade", 1, "Quiet Blade: …")
+    for event in (*events, achieved, *ended):
+        assert event_from_plain(unpack_plain(pack_plain(event_to_plain(event)))) == event
+    (game_ended,) = [e for e in ended if isinstance(e, GameEnded)]
+    assert game_ended.classified == state.classified and len(game_ended.classified[B]) == 2
+    assert engine.state_from_plain(unpack_plain(pack_plain(engine.state_to_plain(state)))) == state
