@@ -32,7 +32,7 @@ from ..armies.skills import (
 from ..armies.weapons import Weapon, WeaponKind
 from ..evolve import replace
 from ..ids import TrooperId
-from ..missions.classified import planned_action
+from ..missions.classified_skill import planned_action
 from ..orders import berserk
 from ..orders.declarations import acting_body, required_burst
 from ..ruleset import options

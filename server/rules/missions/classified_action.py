@@ -1,5 +1,5 @@
 """The ``classified_action`` command and its offer in ``options``: a Classified Objective
-card's Short Skill (``classified.py``), declared in the active trooper's Order exactly as
+card's Short Skill (``classified_skill.py``), declared in the active trooper's Order exactly as
 ``declare_skill`` with a ``classified_action`` skill would be (same checks, same events)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from ..plain import Plain
 from ..previews import preview, shown
 from ..reasons import Reason
 from ..state import GameState, OrderStep
-from .classified import action_skills
+from .classified_skill import action_skills
 
 
 def decide_classified_action(state: GameState, side: Side, command: c.ClassifiedAction) -> list[Event]:

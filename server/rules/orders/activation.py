@@ -59,8 +59,8 @@ from ..decision import Rejection, require
 from ..events import Event, SkillDeclared
 from ..evolve import replace
 from ..ids import Side, TrooperId, WeaponId
-from ..missions.classified import check_action as check_classified_action
-from ..missions.classified import usable_while_engaged
+from ..missions.classified_skill import check_action as check_classified_action
+from ..missions.classified_skill import usable_while_engaged
 from ..reasons import Reason
 from ..state import ActiveOrder, GameState, OrderStep, TrooperState
 from ..table.engaged import check_engaged_may_declare
