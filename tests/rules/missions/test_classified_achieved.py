@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from server.rules import commands as c
+from server.rules import engine
 from server.rules.events import ClassifiedAchieved, Event, GameEnded, OrderResolved, SkillDeclared
 from server.rules.ids import SPECTATOR, Side, TrooperId
 from server.rules.state import ClassifiedCard, GameState, Phase
@@ -201,3 +202,34 @@ def test_digest_11_2_an_achieved_card_is_open_to_everyone_at_once() -> None:
         shown = view_state(state, viewer)["classified"]["A"]
         assert shown["count"] == 2 and shown["op"] == 1
         assert [(c["id"], c["achieved"]) for c in shown["cards"]] == [("quiet-blade", True)]
+
+
+def test_digest_11_5_a_whole_game_judges_each_card_once_and_opens_them_all_at_the_end() -> None:
+    """A whole CodeOne game played by the test kit's shooting player, four cards a side:
+    the draw comes before the Initiative Roll, every ``classified_achieved`` names a card
+    its side holds, once, before ``game_ended``, whose ``classified`` agrees with them."""
+    from server.rules.decision import Accepted
+    from testkit.full_game import next_command
+
+    state = engine.new_game(engine.GameSetup(ruleset="codeone", seed=1, classified_draw=4,
+                                             classified_op=1))
+    entropy = {A: "aa" * 32, B: "bb" * 32}
+    log: list[Event] = []
+    while state.phase is not Phase.GAME_OVER:
+        side, body = next_command(state, entropy, "codeone")
+        decision = engine.decide(state, side, c.parse_command(body))
+        assert isinstance(decision, Accepted)
+        log.extend(decision.events)
+        state = decision.state
+    kinds = [type(e).__name__ for e in log]
+    assert kinds.index("InitiativeRolled") == kinds.index("ClassifiedDrawn") + 2
+    cards = achieved(log)
+    assert cards and len({(e.side, e.card) for e in cards}) == len(cards)
+    ended = log[-1]
+    assert isinstance(ended, GameEnded)
+    assert {(side, card.id) for side, held in ended.classified.items() for card in held
+            if card.achieved} == {(e.side, e.card) for e in cards}
+    assert all(len(held) == 4 for held in ended.classified.values())
+    for side in (A, B):
+        assert view_state(state, SPECTATOR)["classified"][side.value]["op"] == sum(
+            e.op for e in cards if e.side is side)
