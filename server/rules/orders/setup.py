@@ -65,17 +65,25 @@ def new_game(setup: GameSetup) -> GameState:
                            for side, army in setup.registered_armies.items()},
         registered_lists=brought,
         classified_draw=_classified_draw(setup.classified_draw, ruleset),
-        classified_op=setup.classified_op,
+        classified_op=_classified_op(setup.classified_op),
     )
 
 
 def _classified_draw(count: int, ruleset: Ruleset) -> int:
     """``count`` if the ruleset's deck can give each side that many cards (ValueError)."""
-    deck = shipped_deck(ruleset) if count else ()
-    if (count and not 0 < count <= len(deck)) or count < 0:
-        raise ValueError(f"classified_draw must be 0 to {len(deck)} (the {ruleset.value} deck's "
+    if count == 0:
+        return 0  # (no deck read for a game without Classified Objectives)
+    cards = len(shipped_deck(ruleset))
+    if not 0 < count <= cards:
+        raise ValueError(f"classified_draw must be 0 to {cards} (the {ruleset.value} deck's "
                          f"cards), got {count}")
     return count
+
+
+def _classified_op(op: int) -> int:
+    if op < 0:
+        raise ValueError(f"classified_op must not be negative, got {op}")
+    return op
 
 
 def _registered_lists(registered: Mapping[Side, str | Mapping[str, Any]]) -> dict[Side, ArmyList]:

@@ -111,8 +111,12 @@ def test_digest_11_1_the_whole_deck_can_be_drawn() -> None:
 
 def test_more_cards_than_the_deck_holds_is_refused_at_setup() -> None:
     """Implementation test: no rule section."""
-    with pytest.raises(ValueError, match="classified_draw must be"):
+    with pytest.raises(ValueError, match="classified_draw must be 0 to 10"):
         engine.new_game(engine.GameSetup(ruleset="codeone", classified_draw=11))
+    with pytest.raises(ValueError, match="classified_draw must be 0 to 11"):
+        engine.new_game(engine.GameSetup(ruleset="n5", classified_draw=-1))
+    with pytest.raises(ValueError, match="classified_op must not be negative"):
+        engine.new_game(engine.GameSetup(ruleset="n5", classified_draw=1, classified_op=-1))
 
 
 def test_digest_11_2_the_owner_and_casters_read_the_cards_everyone_else_only_their_count() -> None:
