@@ -198,3 +198,22 @@ def test_seed_000_declare_skill_with_the_skill_is_the_same_declaration() -> None
         "type": "classified_action", "card": "data-siphon", "target": DOWNED}})
     assert not isinstance(by_command, Rejected) and not isinstance(by_skill, Rejected)
     assert by_command.events == by_skill.events
+
+
+def test_seed_000_every_offer_is_accepted_and_every_refusal_was_not_offered() -> None:
+    """``options`` tells the truth: each card and target it offers the active trooper is
+    accepted; every other target on the table is refused."""
+    state = _state(["data-siphon", "tag-and-trace", "specialist-handoff"],
+                   placements={**PLACEMENTS, STANDING: [10, 21, 270]})
+    accepted = 0
+    for trooper in (AGENT, "A-t8", TAGGER):
+        active = _activate(_specialist(state, "A-t8"), trooper)
+        offered = seat_options(active, A)["classified_action"]
+        for card in ("data-siphon", "tag-and-trace", "specialist-handoff"):
+            for target in [*active.troopers, ""]:
+                decision = decide(active, A, {"type": "classified_action", "trooper": trooper,
+                                              "card": card, "target": target or None})
+                legal = not isinstance(decision, Rejected)
+                assert legal == (target in offered.get(card, {})), (trooper, card, target)
+                accepted += legal
+    assert accepted == 2  # Tag and Trace (Engaged with B-t8), the Specialist's handoff
