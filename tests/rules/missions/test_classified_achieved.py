@@ -11,6 +11,7 @@ from typing import Any
 
 from server.rules import commands as c
 from server.rules import engine
+from server.rules.decision import Rejected
 from server.rules.events import ClassifiedAchieved, Event, GameEnded, OrderResolved, SkillDeclared
 from server.rules.ids import SPECTATOR, Side, TrooperId
 from server.rules.state import ClassifiedCard, GameState, Phase
@@ -233,3 +234,18 @@ def test_digest_11_5_a_whole_game_judges_each_card_once_and_opens_them_all_at_th
     for side in (A, B):
         assert view_state(state, SPECTATOR)["classified"][side.value]["op"] == sum(
             e.op for e in cards if e.side is side)
+
+
+def test_digest_11_5_on_chess_clocks_the_games_end_still_judges_each_card_once() -> None:
+    """Implementation test: no rule section. On chess clocks the engine folds a command that
+    ends the game a second time, to stop the clocks just before ``game_ended``
+    (``engine._with_clock_switches``): the cards are judged once, and the events replay to
+    the decided state."""
+    state = _last_turn({A: ["deep-footprint"], B: ["unbroken-command"]},
+                       placements={"A-t1": [5, 5, 90], "A-t7": [10, 40, 90], "B-t1": [40, 40, 270]})
+    state = engine.start_clocks(state, 60_000, 1_000)
+    decision = engine.decide(state, A, c.EndTurn(), at_ms=2_000)
+    assert not isinstance(decision, Rejected)
+    kinds = [type(e).__name__ for e in decision.events]
+    assert kinds.count("ClassifiedAchieved") == 2 and kinds[-2:] == ["ClockSwitched", "GameEnded"]
+    assert engine.apply_all(state, decision.events) == decision.state
