@@ -231,7 +231,7 @@ def _active_skill(state: GameState, active: TrooperState, skill: Skill, index: i
         return planned_support(state, active, skill)
     if isinstance(skill, PlaceDeployable):
         return mines.planned_placement(state, active, skill)
-    if isinstance(skill, ClassifiedAction):  # Classified Objectives (missions/classified.py)
+    if isinstance(skill, ClassifiedAction):  # Classified Objectives (missions/classified_skill.py)
         return planned_action(state, active, skill)
     if isinstance(skill, ForwardObserver):
         shooter = acting_body(order, active, position_at_declaration(order, index))

@@ -35,7 +35,7 @@ from .mines import target_or_mine
 REVEALING_SKILLS = (BsAttack, CcAttack, CommsAttack, Dodge, Reset, Discover, Jump, Climb,
                     SuppressiveFire, Doctor, Paramedic, Engineer, ForwardObserver,
                     PlaceDeployable,  # Place Deployable: the Attack label (combat/mines.py)
-                    ClassifiedAction)  # a Classified Objective's WIP Roll (missions/classified.py)
+                    ClassifiedAction)  # a Classified Objective's WIP Roll (classified_skill.py)
 """Declaring an Attack, a skill with a roll or a Long Skill other than Cautious Movement
 reveals a Camouflage Marker (DIGEST 12)."""
 

@@ -283,7 +283,7 @@ def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperSta
     elif isinstance(skill, PlaceDeployable):
         problem = mine_placement_problem(state, trooper, order.for_trooper(trooper.id).path, skill)
         require(problem is None, Reason.BAD_POSITION, problem or "")
-    elif isinstance(skill, ClassifiedAction):  # Classified Objectives (missions/classified.py)
+    elif isinstance(skill, ClassifiedAction):  # Classified Objectives (missions/classified_skill.py)
         check_classified_action(state, trooper, skill)
 
 
