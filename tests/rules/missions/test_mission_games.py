@@ -20,8 +20,8 @@ from tests.support.liveness import GameLog, play_random_game
 
 MISSIONS = tuple((ruleset.value, mission.id) for mission in mission_catalogue.shipped()
                  for ruleset in mission.rulesets)
-SEEDS = {"n5-relay-station": 3, "n5-flare-line": 1, "n5-quarantine-line": 7,
-         "codeone-cold-storage": 5}
+SEEDS = {"n5-relay-station": 13, "n5-flare-line": 12, "n5-quarantine-line": 11,
+         "codeone-cold-storage": 7}
 """One seed per mission (a whole game each): seeds whose games activate a marker where the
 mission has one (checked below)."""
 
@@ -58,3 +58,11 @@ def test_random_games_on_every_mission_end_with_op_from_the_scoring_events(rules
         assert state.result.op[side] == op
     if state.mission.markers:
         assert log.events["objective_activated"] > 0, "no marker activated: pick another seed"
+
+
+@pytest.mark.slow  # the games above, cached
+def test_random_mission_games_achieve_classified_objectives() -> None:
+    """The random player meets the Classified Objectives the missions draw: in these games
+    some card is achieved (and its OP counted among the awards, above)."""
+    assert sum(mission_game(ruleset, mission).events["classified_achieved"]
+               for ruleset, mission in MISSIONS) > 0
