@@ -9,13 +9,15 @@ import { trooperNames } from "./roster.js";
 
 /**
  * @typedef {{version: number, event: Record<string, any> | null}} Entry
- * @typedef {{log: HTMLElement, results: HTMLElement, conn: any}} Where
+ * @typedef {{log: HTMLElement, results: HTMLElement, conn: any, observers?: ((version: number, event: Record<string, any>) => void)[]}} Where
+ *   `observers`: told every event rendered, in version order (the objectives panel counts OP from them)
  */
 
 export class EventHistory {
   /** @param {Where} where */
-  constructor({ log, results, conn }) {
+  constructor({ log, results, conn, observers = [] }) {
     this.log = log;
+    this.observers = observers;
     this.results = results;
     this.conn = conn;
     // Troopers are named as the table names them (roster.js), worked out once per state.
@@ -142,7 +144,8 @@ export class EventHistory {
   #render({ version, event }) {
     if (!event) return; // servers before gap-free numbering sent null for an event this viewer may not see
     this.names.learn(event);
-    const ctx = { names: this.names, ruleset: this.conn.view.state?.ruleset, viewer: this.conn.role };
+    for (const observe of this.observers) observe(version, event);
+    const ctx = { names: this.names, ruleset: this.conn.view.state?.ruleset, viewer: this.conn.role, state: this.conn.view.state };
     const item = document.createElement("li");
     item.value = version;
     item.dataset.version = String(version);

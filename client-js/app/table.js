@@ -17,6 +17,7 @@ import { ruler, drawRuler, installRuler } from "./ruler.js";
 import { facingWords, orientation } from "./seat-view.js";
 import { placeLabels } from "./label-layout.js";
 import { MINE_RADIUS } from "./mines.js";
+import { drawMissionLayer } from "./mission-layer.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const ZOC_RADIUS = 8; // inches (DIGEST: Zone of Control)
@@ -111,6 +112,10 @@ export function drawTable(root, view, role, ui, options, onClick, onSelect) {
   drawZones(g, state, depth);
   drawSpecialTerrain(g, state);
   drawTerrain(g, state, depth);
+  // The mission's zones and markers (mission-layer.js); a marker clicked is told to the page
+  // as a "mission-marker" event on the table's root (main.js shows what it is).
+  drawMissionLayer(g, state, { onScreen, pill, colours: SIDE_COLOUR, place: (x, y, node) => overlay.push(fixedLabel(x, y, node)),
+    onMarker: (id) => root.dispatchEvent(new CustomEvent("mission-marker", { detail: id })) });
   drawVisibilityZones(g, state);
   // Fireteams (open information): a ring round each member (solid for the leader, dashed for the
   // others) and a thin line from the leader to each member, in the side's light colour.

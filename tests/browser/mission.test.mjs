@@ -1,0 +1,128 @@
+// A game on a mission in the browser app (issue 37), in real headless Chromium against
+// tests/browser/scenario_server.py: the room plays the shipped N5 mission "Relay Station"
+// (a Relay Core zone scored at each round's end, two consoles only a Specialist activates, the
+// enemy Lieutenant, attrition). Both seats see its zone and consoles drawn on the table and
+// the objectives panel; a click on a console says what it is. A's Signal Adept (a Hacker: a
+// Specialist) walks onto the West Relay Console by clicks and activates it from the order
+// panel (the WIP Roll's Success Value shown before it is declared); the console is marked as
+// A's on both tables and in the logs. Both players then end their turns to the end of round 3:
+// the OP each panel shows after each round and the end screen's OP and VP are the server's
+// (`window.referee.view.state`). Screenshots: test-artifacts/browser/mission-*.png.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { artifacts, clickTable, closeAll, scenarioForFile } from "./harness.mjs";
+import { clickAndAnswer, passAroWindowsUntil } from "./game_by_clicks.mjs";
+
+const WAIT = { timeout: 20000 };
+
+const scenario = scenarioForFile();
+
+const open = (link) => scenario.openTable(link, WAIT);
+const shot = (page, name) => page.screenshot({ path: join(artifacts, `${name}.png`) });
+const shows = (page, selector, pattern) => page.waitForFunction(([selector, source]) =>
+  new RegExp(source).test(document.querySelector(selector)?.textContent ?? ""), [selector, pattern.source], WAIT);
+const state = (page) => page.evaluate(() => window.referee.view.state);
+/** What the objectives panel and the end screen show of each side's OP. */
+const panelOp = (page) => page.evaluate(() => Object.fromEntries(["A", "B"].map((s) =>
+  [s, Number(document.querySelector(`#objectives-panel [data-op="${s}"]`)?.textContent)])));
+
+// A: its Lieutenant far south-east, its Signal Adept 3.5" south of the West Relay Console
+// (18, 20), inside the Relay Core once it moves; B: its Lieutenant far north-east.
+const PLACEMENTS = { "A-t1": [30, 4, 90], "A-t14": [18, 16.5, 90], "B-t1": [30, 44, 270] };
+
+test("a mission's zone and consoles on the table, a console activated by clicks, OP in the panel and the end screen", async () => {
+  const room = await scenario.post("/test/scenario", { ruleset: "n5", aro_window_s: 120, seed: 3, placements: PLACEMENTS,
+    mission: "n5-relay-station", dice: [5] });
+  const a = await open(room.seats.A.link);
+  const b = await open(room.seats.B.link);
+
+  // The mission drawn for both seats: the Relay Core and both consoles, named; the panel.
+  for (const page of [a, b]) {
+    await page.waitForSelector('#table [data-mission-zone="relay-core"]', { state: "attached", ...WAIT });
+    for (const marker of ["console-west", "console-east"]) {
+      await page.waitForSelector(`#table [data-mission-marker="${marker}"]`, { state: "attached", ...WAIT });
+    }
+    await shows(page, '#table [data-mission-zone-label="relay-core"]', /^Relay Core$/);
+    await shows(page, '#table [data-mission-marker-label="console-west"]', /^West Relay Console$/);
+    await shows(page, "#objectives-panel #mission-title", /^Mission: Relay Station$/);
+    await shows(page, '#objectives-panel [data-objective="wake-consoles"]', /Activate the West Relay Console and the East Relay Console so far: A 0 · B 0 OP/);
+  }
+  assert.deepEqual(await panelOp(a), { A: 0, B: 0 });
+  // A click on a console says what it is.
+  await clickTable(b, 18, 20);
+  await shows(b, "#mission-marker-info", /^West Relay Console \(console\): a Specialist trooper in base contact activates it .*Not activated yet\./);
+  await shot(b, "mission-start-seat-B");
+
+  // A's Signal Adept: a Regular Order, a Move onto the console, then Activate (WIP 14).
+  await a.click('[data-select="A-t14"]');
+  await a.click('[data-order="regular"]');
+  await a.waitForSelector("#route-length", WAIT);
+  await clickTable(a, 18, 20);
+  await a.click('[data-skill="move"]');
+  await passAroWindowsUntil(a, b, () => document.querySelector('[data-activate="console-west"]'), WAIT);
+  await shows(a, '[data-activate="console-west"]', /^Activate the West Relay Console \(WIP 14 = SV 14\)$/);
+  assert.equal(await a.$('[data-activate="console-east"]'), null, "the far console is not offered");
+  await shot(a, "mission-activate-offered-seat-A");
+  assert.equal((await clickAndAnswer(a, '[data-activate="console-west"]')).ok, true);
+  await passAroWindowsUntil(a, b, () => (window.referee.view.state.objective_activations ?? []).length > 0
+    && !window.referee.view.state.order, WAIT);
+  for (const page of [a, b]) {
+    await shows(page, "#log", /Signal Adept.* activates the West Relay Console for Player A \(round 1\): 1 OP at the end of the game/);
+    await page.waitForSelector('#table [data-mission-marker="console-west"][data-activated-by="A"]', { state: "attached", ...WAIT });
+    await shows(page, '[data-objective-marker="console-west"]', /West Relay Console: Player A ✓ \(round 1\)/);
+  }
+  assert.deepEqual((await state(b)).objective_activations.map((x) => [x.side, x.marker]), [["A", "console-west"]]);
+  await shot(b, "mission-activated-seat-B");
+
+  // Both players end their turns to the game's end; after each round the panels show the
+  // server's OP (A's Adept holds the Relay Core).
+  let roundsSeen = 0;
+  for (let guard = 0; guard < 30; guard += 1) {
+    const now = await state(a);
+    if (now.phase === "game_over") break;
+    const active = now.active === "A" ? a : b;
+    await active.waitForSelector("#end-turn, #end-impetuous", WAIT);
+    if (await active.$("#end-impetuous")) { assert.equal((await clickAndAnswer(active, "#end-impetuous")).ok, true); continue; }
+    const round = now.round;
+    await active.click("#end-turn");
+    if (await active.$("#confirm-end-turn")) assert.equal((await clickAndAnswer(active, "#confirm-end-turn")).ok, true);
+    await a.waitForFunction(([r, t]) => { const s = window.referee.view.state; return !window.referee.view.stale
+      && (s.phase === "game_over" || s.round !== r || s.turn !== t); }, [round, now.turn], WAIT);
+    const after = await state(a);
+    if (after.phase !== "game_over" && after.round !== round) {
+      roundsSeen += 1;
+      for (const page of [a, b]) {
+        const server = await state(page);
+        await page.waitForFunction((op) => ["A", "B"].every((s) => Number(document.querySelector(`#objectives-panel [data-op="${s}"]`)?.textContent) === (op[s] ?? 0)),
+          server.objective_points, WAIT);
+      }
+      if (roundsSeen === 1) {
+        assert.equal((await state(a)).objective_points.A, 1, "A dominated the Relay Core in round 1");
+        await shows(a, '[data-objective="hold-core"] [data-objective-op="hold-core"]', /so far: A 1 · B 0 OP/);
+        await shows(a, "#log", /End of round 1, Objective Points: Player A scores 1 OP for Dominate the Relay Core: dominates the Relay Core \(18 points inside against 0\)/);
+        await shot(a, "mission-round-1-scored-seat-A");
+      }
+    }
+  }
+  assert.equal(roundsSeen, 2, "rounds 1 and 2 scored before the game's end");
+
+  // The end: the result's OP (the server's) in the panel, in the end screen, in the log.
+  for (const page of [a, b]) {
+    await page.waitForSelector("#result-score", WAIT);
+    const { result, objective_points: op } = await state(page);
+    assert.ok(Object.keys(result.op).length > 0, "a mission's result carries OP");
+    assert.deepEqual(result.op, { A: op.A ?? 0, B: op.B ?? 0 });
+    assert.deepEqual(await panelOp(page), { A: result.op.A, B: result.op.B });
+    const shown = await page.evaluate(() => Object.fromEntries(["A", "B"].map((s) => [s, {
+      op: Number(document.querySelector(`[data-result-op="${s}"]`).textContent),
+      vp: Number(document.querySelector(`[data-result-vp="${s}"]`).textContent) }])));
+    assert.deepEqual(shown, { A: { op: result.op.A, vp: result.victory_points.A }, B: { op: result.op.B, vp: result.victory_points.B } });
+    assert.equal(result.winner, "A");
+    await shows(page, "#game-over-text", new RegExp(`^Game over: player A wins \\(A ${result.op.A} OP, B ${result.op.B} OP; A ${result.victory_points.A} VP, B ${result.victory_points.B} VP\\), won on Objective Points`));
+    await shows(page, '[data-objective="wake-consoles"] [data-objective-op="wake-consoles"]', /so far: A 1 · B 0 OP/);
+    await shows(page, "#log", /End of the game, Objective Points: .*Player A scores 1 OP for Activate the West Relay Console and the East Relay Console: 1 activation \(West Relay Console\)/);
+  }
+  await shot(a, "mission-end-seat-A");
+  await closeAll(a, b);
+});
