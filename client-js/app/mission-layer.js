@@ -82,9 +82,11 @@ function drawMarker(layer, state, marker, parts) {
   }
   group.addEventListener("click", () => parts.onMarker?.(marker.id));
   layer.append(group);
-  // Its name under it (as the viewer sees the table), with a token per side that activated it.
+  // Its name above it (as the viewer sees the table: a trooper's label goes below its base
+  // first, and a trooper working the marker stands on or beside it), with a token per side
+  // that activated it.
   const [sx, sy] = parts.onScreen([x, y]);
   const tokens = by.map((side) => ({ code: side, fill: parts.colours[side]?.fill ?? "#999" }));
-  parts.place(sx, sy + MARKER_RADIUS + 0.9, parts.pill(marker.name, { colour: GOLD, size: 10, background: "rgba(20,18,8,.72)",
+  parts.place(sx, sy - MARKER_RADIUS - 1.1, parts.pill(marker.name, { colour: GOLD, size: 10, background: "rgba(20,18,8,.72)",
     edge: by.length ? "#fff" : GOLD, tokens, attrs: { "data-mission-marker-label": marker.id, "data-marker-kind": markerKindWords(marker.kind) } }));
 }
