@@ -271,3 +271,38 @@ test("the player's own list on its page", () => {
     "Your list: Night Shift (Vesper Syndicate), list file: not valid: There is no army 'x'. Ask the organizer.");
   assert.equal(m.ownListText(undefined), "");
 });
+
+test("the scoring table and each round's mission in words", () => {
+  const its = { name: "its", win: 4, draw: 2, loss: 0, bye: 4, offensive_bonus_op: 5, defensive_bonus_margin: 2 };
+  assert.equal(m.scoringText(its), "Tournament points (ITS): victory 4, tie 2, defeat 0, bye 4, +1 for 5 OP or more, +1 for a defeat by 2 OP or fewer");
+  assert.equal(m.scoringText({ ...its, name: "classic", offensive_bonus_op: null, defensive_bonus_margin: null }),
+    "Tournament points: victory 4, tie 2, defeat 0, bye 4");
+  assert.equal(m.settingsText({ ...view.settings, scoring: { ...its, name: "custom", win: 3, defensive_bonus_margin: null } }),
+    "3 rounds, N5, 300 points, ARO window 30 s, chess clock 45:00 each, spectators live, public. Tournament points (the organizer's): victory 3, tie 2, defeat 0, bye 4, +1 for 5 OP or more");
+  assert.equal(m.missionText({ id: "c1-uplink", title: "Uplink Grab" }), "Mission: Uplink Grab");
+  assert.equal(m.missionText(null), "No mission (annihilation, won on VP)");
+  assert.equal(m.missionsText({ missions: [{ round: 1, mission: { id: "c1-uplink", title: "Uplink Grab" } }, { round: 2, mission: null }] }),
+    "Missions: round 1 Uplink Grab, round 2 none");
+  assert.equal(m.missionsText({ missions: [{ round: 1, mission: null }] }), "");
+  assert.equal(m.missionsText({}), "");
+});
+
+test("a refused typed result is said with the server's sentence and its code", () => {
+  const body = { error: "winner_fewer_op", message: "Dana is named the winner with 2 OP against Alice's 5: the player with more Objective Points wins. Name the winner again, or correct the points." };
+  assert.equal(m.refusalText(body, 400), `${body.message} (winner_fewer_op)`);
+});
+
+test("a player's pairing names its game's mission; a bye says the table's TP", () => {
+  const me = { view: { ...view, round: 2 }, bye: false, current: { round: 2, table: 3, opponent: "p2", seat: "B", mission: { id: "c1-uplink", title: "Uplink Grab" } } };
+  assert.equal(m.pairingText(me, name), "Round 2, table 3: you play Bruno as Player B. Mission: Uplink Grab.");
+  assert.equal(m.pairingText({ ...me, current: { ...me.current, mission: null } }, name), "Round 2, table 3: you play Bruno as Player B.");
+  const bye = { view: { ...view, round: 2, settings: { ...view.settings, scoring: { bye: 3 } } }, bye: true, current: null };
+  assert.equal(m.pairingText(bye, name), "Round 2: you have the bye (3 TP, no game to play).");
+});
+
+test("a creation's missions: none chosen sends none, else up to the last round chosen", () => {
+  assert.deepEqual(m.creationMissions(["", "", ""]), []);
+  assert.deepEqual(m.creationMissions(["c1-uplink", "", ""]), ["c1-uplink"]);
+  assert.deepEqual(m.creationMissions(["", "c1-vault", ""]), ["", "c1-vault"]);
+  assert.deepEqual(m.creationMissions([]), []);
+});

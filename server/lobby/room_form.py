@@ -14,6 +14,7 @@ from server.rules.ruleset import Ruleset
 from server.rules.table import table_catalogue
 from server.rules.table.tables import TableError
 from server.store import RoomSettings
+from server.tournaments.missions_known import mission_ids
 
 RULESETS = ("n5", "codeone")
 MAX_CLOCK_S = 4 * 3600
@@ -31,7 +32,7 @@ def parse_room_settings(body: dict[str, Any], settings: Settings,
     ``default_aro_min_open_s``: uniform ARO windows when the body does not say (lobby rooms:
     off; tournament rooms: ``TOURNAMENT_ARO_MIN_OPEN_S``)."""
     known = {"ruleset", "aro_window_s", "visibility", "spectator_delay_s", "seed", "table",
-             "clock_s", "aro_min_open_s"}
+             "clock_s", "aro_min_open_s", "mission"}
     unknown = sorted(set(body) - known)
     if unknown:
         raise BadRequest("bad_field", f"unknown fields {unknown}")
@@ -59,7 +60,20 @@ def parse_room_settings(body: dict[str, Any], settings: Settings,
         raise BadRequest("bad_field", f"aro_min_open_s must be within 0..{MAX_ARO_MIN_OPEN_S:g} "
                          "and at most aro_window_s (0: ARO windows are not held)")
     return RoomSettings(ruleset, window, visibility, delay, _fixed_seed(body, settings),
-                        _table(body, Ruleset(ruleset)), clock, aro_min_open_s=min_open)
+                        _table(body, Ruleset(ruleset)), clock, aro_min_open_s=min_open,
+                        mission=_mission(body, ruleset))
+
+
+def _mission(body: dict[str, Any], ruleset: str) -> str:
+    """A shipped mission's id of the ruleset (``GET /api/missions``), or "" for none."""
+    chosen = body.get("mission", "")
+    if not isinstance(chosen, str):
+        raise BadRequest("bad_field", "mission must be a mission id (GET /api/missions) or "
+                         "\"\" for none")
+    if chosen and chosen not in mission_ids(ruleset):
+        raise BadRequest("unknown_mission", f"there is no {ruleset} mission "
+                         f"'{chosen[:60]}'; GET /api/missions?ruleset={ruleset} lists them")
+    return chosen
 
 
 def _table(body: dict[str, Any], ruleset: Ruleset) -> str | dict[str, Any]:

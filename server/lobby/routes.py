@@ -134,6 +134,7 @@ def _settings_json(settings: RoomSettings) -> dict[str, Any]:
     return {"ruleset": settings.ruleset, "aro_window_s": settings.aro_window_s,
             "visibility": settings.visibility, "spectator_delay_s": settings.spectator_delay_s,
             "clock_s": settings.clock_s, "aro_min_open_s": settings.aro_min_open_s,
+            "mission": settings.mission or None,
             "table": table_catalogue.summary(settings.table, Ruleset(settings.ruleset))}
 
 

@@ -195,5 +195,6 @@ class CatchUp:
                 "ruleset": settings.ruleset, "aro_window_s": settings.aro_window_s,
                 "visibility": settings.visibility, "spectator_delay_s": settings.spectator_delay_s,
                 "clock_s": settings.clock_s, "aro_min_open_s": settings.aro_min_open_s,
+                "mission": settings.mission or None,
                 "table": self._engine.table_summary(settings.ruleset, settings.table)}
         return self._public

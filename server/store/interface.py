@@ -75,6 +75,11 @@ class RoomSettings:
     window stays open at least this long, however soon its player closes it. 0: off (lobby
     rooms by default, and rooms stored before the setting); tournament rooms: 3 s."""
 
+    mission: str = ""
+    """The mission the game is played on: a shipped mission's id of the room's ruleset
+    (``server.tournaments.missions_known``; the rules core's ``GameSetup.mission``). "": no
+    mission, the annihilation game (every room stored before missions)."""
+
     @property
     def fixed_dice(self) -> bool:
         return self.fixed_seed is not None

@@ -8,14 +8,16 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from server.tournaments import tokens
+from server.tournaments.mission_choice import checked_mission
 from server.tournaments.model import Proposal, Tournament
 from server.tournaments.next_round import propose
 from server.tournaments.refusals import Refused, conflict
 from server.tournaments.registered_lists import BroughtArmy
+from server.tournaments.result_checks import check_consistent
 
 MAX_PLAYERS = 256
 ORGANIZER_ACTIONS = ("drop", "reinstate", "seed", "pair", "swap", "start_round", "correct",
-                     "close", "close_registration", "open_registration")
+                     "close", "close_registration", "open_registration", "set_mission")
 RESULT_PREFIX = "result:"
 Bring = Callable[[Mapping[str, Any]], BroughtArmy]
 """A registration's body -> the army it brings, checked (``registered_lists.brought_army``
@@ -158,6 +160,14 @@ def organizer_action(state: Tournament, body: Mapping[str, Any]) -> dict[str, An
     if kind in ("correct", "close"):
         known_fields(body, common | {"round", "table", "result", "reason"})
         return {**base, **_result_change(state, body, kind)}
+    if kind == "set_mission":
+        known_fields(body, common | {"round", "mission"})
+        round_number = integer(body, "round", 1, state.settings.rounds)
+        if round_number <= state.round:
+            raise conflict("round_already_started", f"round {round_number} has started: its "
+                           "games are played on the mission its rooms were made with")
+        mission = checked_mission(body.get("mission"), state.settings.ruleset)
+        return {**base, "type": "mission_set", "round": round_number, "mission": mission}
     if kind == "start_round":
         raise AssertionError("start_round is planned by round_start_plan")
     raise Refused("unknown_action", f"type must be one of {list(ORGANIZER_ACTIONS)}")
@@ -175,21 +185,27 @@ def round_start_plan(state: Tournament, body: Mapping[str, Any]) -> tuple[Propos
 
 def round_started(state: Tournament, body: Mapping[str, Any], proposal: Proposal,
                   rooms: list[dict[str, Any]]) -> dict[str, Any]:
-    """``rooms``: per table, in order, {room, layout, seat_a, seat_b, room_organizer}."""
+    """``rooms``: per table, in order, {room, layout, seat_a, seat_b, room_organizer}, each
+    made with the round's mission (``Tournament.mission_for``), which the entry records."""
     tables = [{"table": n, "a": a, "b": b, **room}
               for n, ((a, b), room) in enumerate(zip(proposal.tables, rooms, strict=True), 1)]
-    return {"type": "round_started", "action_id": action_id_of(body), "round": proposal.round,
-            "tables": tables, "bye": proposal.bye,
-            "swaps": [{"players": list(s.players), "reason": s.reason} for s in proposal.swaps]}
+    entry = {"type": "round_started", "action_id": action_id_of(body),
+             "round": proposal.round, "tables": tables, "bye": proposal.bye,
+             "swaps": [{"players": list(s.players), "reason": s.reason}
+                       for s in proposal.swaps]}
+    mission = state.mission_for(proposal.round)
+    if mission:
+        entry["mission"] = mission
+    return entry
 
 
 def game_result(round_number: int, table: int, winner: str | None, vp: Mapping[str, int],
-                reason: str) -> dict[str, Any]:
-    """A game's own result: its action id is the table's, so it is stored once however
-    many nodes read the finished game."""
+                op: Mapping[str, int], reason: str) -> dict[str, Any]:
+    """A game's own result (its winner, VP and OP as the game decided them): its action id
+    is the table's, so it is stored once however many nodes read the finished game."""
     return {"type": "result", "action_id": f"{RESULT_PREFIX}{round_number}:{table}",
             "round": round_number, "table": table, "winner": winner, "vp": dict(vp),
-            "reason": reason}
+            "op": dict(op), "reason": reason}
 
 
 def _player(state: Tournament, body: Mapping[str, Any]) -> str:
@@ -240,18 +256,23 @@ def _result_change(state: Tournament, body: Mapping[str, Any], kind: str) -> dic
     if winner is not None and winner not in pair:
         raise Refused("bad_field", "result.winner must be a player of the table or null")
     vp = _per_player(result.get("vp"), pair, "vp", 10_000, required=True)
-    op = _per_player(result.get("op"), pair, "op", 10, required=False)
+    op = _per_player(result.get("op"), pair, "op", None, required=False)  # 0..10: below
+    check_consistent(winner, vp, op, pair, state.players)
     return {"round": round_number, "table": table_number, "winner": winner, "vp": vp,
             "op": op, "reason": reason}
 
 
-def _per_player(value: Any, pair: tuple[str, str], name: str, high: int, *,
+def _per_player(value: Any, pair: tuple[str, str], name: str, high: int | None, *,
                 required: bool) -> dict[str, int]:
+    """Each player's points; ``high`` None: any whole number (its range is checked with
+    a reason of its own, ``result_checks``)."""
     if value is None and not required:
         return {pair[0]: 0, pair[1]: 0}
     if not isinstance(value, dict) or set(value) != set(pair):
         raise Refused("bad_field", f"result.{name} must give both players of the table")
     for points in value.values():
-        if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= high:
+        if isinstance(points, bool) or not isinstance(points, int):
+            raise Refused("bad_field", f"result.{name} must be whole numbers")
+        if high is not None and not 0 <= points <= high:
             raise Refused("bad_field", f"result.{name} must be whole numbers in 0..{high}")
     return {player: int(value[player]) for player in pair}

@@ -12,6 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from server.tournaments.scoring import CLASSIC, ScoringTable, scoring_table_from_plain
+
 Entry = Mapping[str, Any]
 
 
@@ -32,6 +34,13 @@ class Settings:
     """Its rooms' uniform ARO windows (``RoomSettings.aro_min_open_s``); tournaments made
     before the setting: the tournament default (``TOURNAMENT_ARO_MIN_OPEN_S``, 3 s), at most
     their ARO window."""
+    scoring: ScoringTable = CLASSIC
+    """The Tournament Points of a game and a bye (``server.tournaments.scoring``);
+    tournaments made before the setting score as they did: ``classic``."""
+    missions: tuple[str, ...] = ()
+    """The mission of each round chosen at creation (``missions[r - 1]``; "" or beyond the
+    list: no mission, the annihilation game); ``set_mission`` changes a round's before it
+    starts (``Tournament.mission_for``)."""
 
     def layout_for(self, round_number: int, table_number: int) -> str | None:
         """Table ``n`` of round ``r`` rotates through the layouts (None: the default)."""
@@ -152,6 +161,8 @@ class Round:
     tables: tuple[Table, ...]
     bye: str | None
     swaps: tuple[Swap, ...]
+    mission: str = ""
+    """The mission its rooms were made with ("": none; rounds started before missions)."""
 
     @property
     def complete(self) -> bool:
@@ -178,6 +189,17 @@ class Tournament:
     registration_closed: bool = False
     """The organizer closed registration: players no longer register themselves (the
     organizer still adds them)."""
+    missions_set: Mapping[int, str] = field(default_factory=dict)
+    """Rounds whose mission the organizer chose after creation (``set_mission``)."""
+
+    def mission_for(self, round_number: int) -> str:
+        """The mission round ``round_number`` is (or was) played on; "" for none."""
+        if round_number <= len(self.rounds):
+            return self.rounds[round_number - 1].mission
+        if round_number in self.missions_set:
+            return self.missions_set[round_number]
+        planned = self.settings.missions
+        return planned[round_number - 1] if round_number <= len(planned) else ""
 
     @property
     def round(self) -> int:
@@ -235,7 +257,9 @@ def created(entry: Entry) -> Tournament:
                         None if s.get("clock_s") is None else int(s["clock_s"]),
                         tuple(s.get("tables", ())), str(s["visibility"]),
                         int(s.get("max_players", 256)),
-                        float(s.get("aro_min_open_s", min(3.0, float(s["aro_window_s"])))))
+                        float(s.get("aro_min_open_s", min(3.0, float(s["aro_window_s"])))),
+                        scoring_table_from_plain(s.get("scoring")),
+                        tuple(str(m) for m in s.get("missions", ())))
     return Tournament(str(entry["tournament"]), str(entry["name"]), settings,
                       str(entry["organizer_hash"]), str(entry["sealed_organizer"]),
                       int(entry["created_ms"]), version=1)
@@ -279,8 +303,12 @@ def apply(state: Tournament, entry: Entry) -> Tournament:
                        for t in entry["tables"])
         swaps = tuple(Swap((s["players"][0], s["players"][1]), s["reason"])
                       for s in entry.get("swaps", ()))
-        started = Round(int(entry["round"]), tables, entry.get("bye"), swaps)
+        started = Round(int(entry["round"]), tables, entry.get("bye"), swaps,
+                        str(entry.get("mission", "")))
         return replace(state, version=version, rounds=(*state.rounds, started), proposal=None)
+    if kind == "mission_set":
+        return replace(state, version=version, missions_set={
+            **state.missions_set, int(entry["round"]): str(entry["mission"])})
     if kind in ("result", "correct", "close"):
         return replace(state, version=version, rounds=_with_result(state, entry, version))
     raise ValueError(f"unknown tournament entry {kind!r}")

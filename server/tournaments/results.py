@@ -1,7 +1,7 @@
 """A table's result read from its room: the game's ``game_ended`` event (the rules core's
-winner, each side's victory points and the reason), once that end is as old as the room's
-spectator delay (the rule ``GET /api/rooms/{room}/record`` follows: the public standings
-never tell a delayed spectator the end first)."""
+winner, each side's victory points and objective points, and the reason), once that end is
+as old as the room's spectator delay (the rule ``GET /api/rooms/{room}/record`` follows:
+the public standings never tell a delayed spectator the end first)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,9 @@ class GameOutcome:
     winner: str | None
     """A player id of the table, None: a tie."""
     vp: dict[str, int]
+    op: dict[str, int]
+    """Each player's Objective Points as the game scored them (the result's ``op``; a game
+    without a mission has none: 0 each)."""
     reason: str
 
 
@@ -43,6 +46,8 @@ async def read_outcome(store: RoomStore, table: Table, now_ms: int) -> GameOutco
     players = {"A": table.a, "B": table.b}
     winner = result.get("winner")
     points = result.get("victory_points") or {}
+    objectives = result.get("op") or {}
     return GameOutcome(None if winner is None else players[str(winner)],
                        {players[side]: int(points.get(side, 0)) for side in ("A", "B")},
+                       {players[side]: int(objectives.get(side, 0)) for side in ("A", "B")},
                        str(result.get("reason", "")))

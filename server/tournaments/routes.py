@@ -22,10 +22,11 @@ from server.rooms.registry import RoomRegistry
 from server.rooms.rules_engine import ArmyCodeReader
 from server.rules.armies.army_catalogue import sample_armies
 from server.store.interface import StorageUnavailable
-from server.tournaments import decide, tokens, views
+from server.tournaments import decide, scoring, tokens, views
 from server.tournaments.app_service import labels_of, tournaments_of
 from server.tournaments.creation_limits import tournament_creations_for
 from server.tournaments.live import live_row
+from server.tournaments.mission_choice import round_missions
 from server.tournaments.model import Player, Proposal, Tournament, fold
 from server.tournaments.refusals import Refused
 from server.tournaments.registered_lists import BroughtArmy, brought_army
@@ -79,13 +80,15 @@ def _bring(state: Tournament, read_code: ArmyCodeReader | None) -> decide.Bring:
     return bring
 
 
-def _room_body(settings: Any, layout: str | None) -> dict[str, Any]:
+def _room_body(settings: Any, layout: str | None, mission: str = "") -> dict[str, Any]:
     body: dict[str, Any] = {"ruleset": settings.ruleset, "aro_window_s": settings.aro_window_s,
                             "visibility": settings.visibility,
                             "spectator_delay_s": settings.spectator_delay_s,
                             "aro_min_open_s": settings.aro_min_open_s}
     if layout is not None:
         body["table"] = layout
+    if mission:  # the round's mission (server.tournaments.model.Tournament.mission_for)
+        body["mission"] = mission
     if settings.clock_s is not None:
         body["clock_s"] = settings.clock_s
     return body
@@ -123,7 +126,8 @@ async def create_tournament(request: Request) -> Response:
     body = await read_json_object(request)
     decide.known_fields(body, {"action_id", "name", "rounds", "ruleset", "point_limit",
                                "aro_window_s", "spectator_delay_s", "clock_s", "tables",
-                               "visibility", "max_players", "aro_min_open_s"})
+                               "visibility", "max_players", "aro_min_open_s", "scoring",
+                               "missions"})
     action_id = decide.action_id_of(body)
     name = decide.text(body, "name", 1, 80)
     rounds = decide.integer(body, "rounds", 1, 10)
@@ -145,11 +149,15 @@ async def create_tournament(request: Request) -> Response:
                                  "point_limit", 10, 1000)
     max_players = decide.integer({"max_players": body.get("max_players", decide.MAX_PLAYERS)},
                                  "max_players", 2, decide.MAX_PLAYERS)
+    missions = round_missions(body.get("missions", []), rounds, first.ruleset)
+    # Missions score OP: the ITS table's bonuses then mean something (docs/tournaments.md).
+    table = scoring.parse(body.get("scoring", "its" if any(missions) else "classic"))
     tournament_settings = {
         "rounds": rounds, "ruleset": first.ruleset, "point_limit": point_limit,
         "aro_window_s": first.aro_window_s, "spectator_delay_s": first.spectator_delay_s,
         "clock_s": body.get("clock_s"), "tables": layouts, "visibility": first.visibility,
-        "max_players": max_players, "aro_min_open_s": first.aro_min_open_s}
+        "max_players": max_players, "aro_min_open_s": first.aro_min_open_s,
+        "scoring": table.plain(), "missions": missions}
     service = tournaments_of(request)
     tournament_id = await service.store.claim_creation(action_id, tokens.new_id())
     for _ in range(2):
@@ -302,7 +310,8 @@ async def dashboard(request: Request) -> Response:
             "organizer_link": f"/#room={room}&organizer={table.room_organizer}",
             "caster_link": None if caster is None else caster["link"],
             "overlay_link": None if caster is None else caster["overlay_link"],
-            "result": views.result_json(table.result)})
+            "mission": views.mission_json(current.mission if current else ""),
+            "result": views.result_json(table.result, state.settings.scoring)})
     return JSONResponse({"view": views.public_view(state, army_name), "tables": rows,
                          "registrations": views.registrations(state)})
 
@@ -319,7 +328,8 @@ async def organizer_action(request: Request) -> Response:
 
     async def start_round(state: Tournament) -> dict[str, Any]:
         proposal, _ = decide.round_start_plan(state, body)
-        if made.get("tables") != proposal.tables:  # rooms made for another plan: unused
+        plan = (proposal.tables, state.mission_for(proposal.round))
+        if made.get("plan") != plan:  # rooms made for another plan (or mission): unused
             # The round's rooms count against the lobby's room limits, as POST /api/rooms
             # does: the organizer's address and this node's (server.lobby.admission).
             refused = admission.admit_round(_client(request, admission.trusted),
@@ -327,7 +337,7 @@ async def organizer_action(request: Request) -> Response:
             if refused is not None:
                 raise Refused(refused.code, refused.message, refused.status,
                               refused.retry_after_s)
-            made["tables"] = proposal.tables
+            made["plan"] = plan
             made["rooms"] = [await _make_room(registry, settings, state, proposal, n)
                              for n in range(1, len(proposal.tables) + 1)]
             for room in made["rooms"]:
@@ -359,7 +369,8 @@ async def organizer_action(request: Request) -> Response:
 async def _make_room(registry: RoomRegistry, settings: Settings, state: Tournament,
                      proposal: Proposal, table_number: int) -> dict[str, Any]:
     layout = state.settings.layout_for(proposal.round, table_number)
-    room_settings = parse_room_settings(_room_body(state.settings, layout), settings)
+    room_settings = parse_room_settings(
+        _room_body(state.settings, layout, state.mission_for(proposal.round)), settings)
     a, b = proposal.tables[table_number - 1]
     # The table holds each player to the army they registered: a shipped list's id, or the
     # document checked at registration (the seat chooses it by its id).

@@ -78,7 +78,7 @@ class Tournaments:
                 if outcome is None:
                     continue
                 entry = decide.game_result(current.number, table.number, outcome.winner,
-                                           outcome.vp, outcome.reason)
+                                           outcome.vp, outcome.op, outcome.reason)
                 done = await self.store.append(tournament_id, expected_version=len(entries),
                                                action_id=entry["action_id"], entry=entry)
                 if done.status != "appended":  # another reader stored it, or the log moved

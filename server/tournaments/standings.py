@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from server.tournaments.model import Player, Tournament
-from server.tournaments.scoring import BYE_TP, tournament_points
+from server.tournaments.scoring import tournament_points
 
 
 @dataclass(slots=True)
@@ -36,11 +36,12 @@ class Standing:
 def standings(tournament: Tournament) -> list[Standing]:
     """Every player (dropped ones too), ranked; only tables with a result count."""
     rows = {pid: Standing(player) for pid, player in tournament.players.items()}
+    points_table = tournament.settings.scoring
     for played in tournament.rounds:
         if played.bye is not None and played.bye in rows:
             bye = rows[played.bye]
             bye.byes += 1
-            bye.tp += BYE_TP
+            bye.tp += points_table.bye
         for table in played.tables:
             if table.result is None:
                 continue
@@ -49,7 +50,7 @@ def standings(tournament: Tournament) -> list[Standing]:
                 row = rows[player]
                 row.played += 1
                 row.opponents.append(table.opponent(player))
-                points = tournament_points(outcome, player)
+                points = tournament_points(outcome, player, points_table)
                 row.tp += points
                 row.op += outcome.op.get(player, 0)
                 row.vp += outcome.vp.get(player, 0)

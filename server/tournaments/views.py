@@ -11,9 +11,10 @@ import io
 from collections.abc import Callable
 from typing import Any
 
+from server.tournaments.missions_known import mission_title
 from server.tournaments.model import Outcome, Player, Round, Table, TableResult, Tournament
 from server.tournaments.registered_lists import review
-from server.tournaments.scoring import tp_of
+from server.tournaments.scoring import ScoringTable, tp_of
 from server.tournaments.standings import Standing, standings
 
 ArmyName = Callable[[str], tuple[str, str | None]]
@@ -34,28 +35,43 @@ def public_link(tournament_id: str) -> str:
     return f"/#tournament={tournament_id}"
 
 
-def outcome_json(outcome: Outcome) -> dict[str, Any]:
-    return {"winner": outcome.winner, "tp": tp_of(outcome), "op": dict(outcome.op),
+def outcome_json(outcome: Outcome, scoring: ScoringTable) -> dict[str, Any]:
+    return {"winner": outcome.winner, "tp": tp_of(outcome, scoring), "op": dict(outcome.op),
             "vp": dict(outcome.vp)}
 
 
-def result_json(result: TableResult | None) -> dict[str, Any] | None:
+def result_json(result: TableResult | None, scoring: ScoringTable
+                ) -> dict[str, Any] | None:
+    """A table's result in force with what it replaced; TP by the tournament's table."""
     if result is None:
         return None
     current = result.current
-    return {**outcome_json(current), "source": result.source, "reason": current.reason,
+    return {**outcome_json(current, scoring), "source": result.source,
+            "reason": current.reason,
             "original": None if result.original is None else {
-                **outcome_json(result.original), "reason": result.original.reason},
-            "corrections": [{**outcome_json(c.outcome), "reason": c.outcome.reason,
+                **outcome_json(result.original, scoring), "reason": result.original.reason},
+            "corrections": [{**outcome_json(c.outcome, scoring), "reason": c.outcome.reason,
                              "kind": c.kind, "at_version": c.at_version}
                             for c in result.corrections]}
 
 
-def table_json(table: Table) -> dict[str, Any]:
+def table_json(table: Table, scoring: ScoringTable) -> dict[str, Any]:
     return {"table": table.number, "a": table.a, "b": table.b, "repeat": table.repeat,
             "room": table.room, "layout": table.layout,
             "spectator_link": f"/#room={table.room}",
-            "record": f"/api/rooms/{table.room}/record", "result": result_json(table.result)}
+            "record": f"/api/rooms/{table.room}/record",
+            "result": result_json(table.result, scoring)}
+
+
+def mission_json(mission: str) -> dict[str, Any] | None:
+    """A round's mission by its id and title (None: no mission, the annihilation game)."""
+    return {"id": mission, "title": mission_title(mission)} if mission else None
+
+
+def missions_json(tournament: Tournament) -> list[dict[str, Any]]:
+    """Every round's mission, planned or played (``Tournament.mission_for``)."""
+    return [{"round": n, "mission": mission_json(tournament.mission_for(n))}
+            for n in range(1, tournament.settings.rounds + 1)]
 
 
 def _swaps(round_: Round) -> list[dict[str, Any]]:
@@ -105,7 +121,8 @@ def public_view(tournament: Tournament, army_name: ArmyName) -> dict[str, Any]:
                      "aro_window_s": s.aro_window_s, "spectator_delay_s": s.spectator_delay_s,
                      "clock_s": s.clock_s, "tables": list(s.tables),
                      "visibility": s.visibility, "max_players": s.max_players,
-                     "aro_min_open_s": s.aro_min_open_s},
+                     "aro_min_open_s": s.aro_min_open_s, "scoring": s.scoring.plain()},
+        "missions": missions_json(tournament),
         "status": tournament.status, "round": tournament.round,
         "registration_closed": tournament.registration_closed,
         "places_taken": tournament.places_taken(),
@@ -113,11 +130,14 @@ def public_view(tournament: Tournament, army_name: ArmyName) -> dict[str, Any]:
                     for p in sorted(tournament.players.values(), key=lambda p: p.order)],
         "proposal": None if proposal is None else {
             "round": proposal.round, "bye": proposal.bye,
+            "mission": mission_json(tournament.mission_for(proposal.round)),
             "tables": [{"table": n, "a": a, "b": b, "repeat": frozenset((a, b)) in played}
                        for n, (a, b) in enumerate(proposal.tables, 1)],
             "swaps": [{"players": list(x.players), "reason": x.reason} for x in proposal.swaps]},
         "rounds": [{"round": r.number, "bye": r.bye, "swaps": _swaps(r),
-                    "tables": [table_json(t) for t in r.tables]} for r in tournament.rounds],
+                    "mission": mission_json(r.mission),
+                    "tables": [table_json(t, s.scoring) for t in r.tables]}
+                   for r in tournament.rounds],
         "standings": [standing_json(row) for row in standings(tournament)],
     }
 
@@ -166,7 +186,8 @@ def player_page(tournament: Tournament, player: Player, army_name: ArmyName
             game = {"round": round_.number, "table": table.number,
                     "opponent": table.opponent(player.id), "seat": seat, "room": table.room,
                     "record": f"/api/rooms/{table.room}/record",
-                    "result": result_json(table.result)}
+                    "mission": mission_json(round_.mission),
+                    "result": result_json(table.result, tournament.settings.scoring)}
             games.append(game)
             if round_ is tournament.current:
                 token = table.seat_a if seat == "A" else table.seat_b

@@ -24,7 +24,7 @@ async def test_create_room_hands_out_two_distinct_secret_seat_tokens(
     assert token_a != token_b and len(token_a) >= 32
     assert room["settings"] == {"ruleset": "n5", "aro_window_s": 12.0,
                                 "visibility": "private", "spectator_delay_s": 0.0,
-                                "clock_s": 0, "aro_min_open_s": 0.0,
+                                "clock_s": 0, "aro_min_open_s": 0.0, "mission": None,
                                 "table": {"id": "n5-ashfall-refinery",
                                           "title": "Ashfall Refinery", "inline": False}}
     assert room["spectator_link"] == f"/#room={room['room']}"

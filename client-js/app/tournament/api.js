@@ -64,3 +64,11 @@ export async function layouts(/** @type {string} */ ruleset) {
   const list = Array.isArray(answer.body) ? answer.body : answer.body?.tables ?? answer.body?.layouts;
   return Array.isArray(list) ? list : null;
 }
+
+/** The missions of a ruleset (`GET /api/missions`), or null when the server has none. */
+export async function missions(/** @type {string} */ ruleset) {
+  const answer = await call(`/api/missions?ruleset=${encodeURIComponent(ruleset)}`);
+  if (!answer.ok) return null;
+  const list = Array.isArray(answer.body) ? answer.body : answer.body?.missions;
+  return Array.isArray(list) && list.length ? list : null;
+}

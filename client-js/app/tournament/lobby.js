@@ -1,8 +1,8 @@
 // The lobby's tournaments: the public ones listed with links to their pages, and the form that
 // creates one (the settings every table of it is played with) and then hands out the
 // organizer's link. Also shown by tournament.html opened without a tournament.
-import { api, layouts } from "./api.js";
-import { pageLink, statusText } from "./model.js";
+import { api, layouts, missions } from "./api.js";
+import { creationMissions, pageLink, statusText } from "./model.js";
 import { copyField } from "../copy-field.js";
 import { el } from "./dom.js";
 
@@ -32,6 +32,27 @@ async function showLayouts(/** @type {HTMLElement} */ box, /** @type {string} */
 }
 
 /**
+ * One mission choice per round (none chosen: the annihilation game); hidden when the server
+ * ships no mission for the ruleset. Rebuilt when the ruleset or the rounds change, keeping
+ * the choices of the rounds still there.
+ */
+async function showMissions(/** @type {HTMLElement} */ box, /** @type {string} */ ruleset, /** @type {number} */ rounds) {
+  const list = await missions(ruleset);
+  box.hidden = list === null;
+  if (!list) { box.replaceChildren(); return; }
+  const kept = [...box.querySelectorAll("select")].map((x) => /** @type {HTMLSelectElement} */ (x).value);
+  const options = [["", "no mission (annihilation, won on VP)"], ...list.map((/** @type {any} */ m) => [m.id, m.title ?? m.id])];
+  box.replaceChildren(el("legend", {}, "Missions"),
+    el("div", { class: "hint" }, "The mission each round is played on; the dashboard may change a round's until it starts."),
+    ...Array.from({ length: Math.max(1, Math.min(rounds || 1, 10)) }, (_, i) => el("label", { class: "mission-choice" }, `Round ${i + 1} `,
+      el("select", { name: "missions", id: `tournament-mission-${i + 1}` }, options.map(([value, text]) => {
+        const option = el("option", { value }, text);
+        if (kept[i] === value) /** @type {HTMLOptionElement} */ (option).selected = true;
+        return option;
+      })))));
+}
+
+/**
  * The creation form; on success it shows the organizer's link (`out`) and calls `onCreated`.
  * @param {() => void} [onCreated]
  */
@@ -39,6 +60,8 @@ export function createForm(onCreated = () => {}) {
   const out = el("div", { id: "tournament-created", hidden: true });
   const message = el("div", { id: "tournament-message", class: "warning-text" });
   const layoutsBox = el("fieldset", { id: "tournament-layouts", hidden: true });
+  const missionsBox = el("fieldset", { id: "tournament-missions", hidden: true });
+  const refreshMissions = () => showMissions(missionsBox, ruleset.value, Number(/** @type {HTMLInputElement} */ (form.querySelector("#tournament-rounds")).value));
   // The format's usual game size (as the server's default): a limit the organizer left at
   // one format's size follows the ruleset to the other's.
   const GAME_SIZE = /** @type {Record<string, string>} */ ({ n5: "300", codeone: "30" });
@@ -47,7 +70,7 @@ export function createForm(onCreated = () => {}) {
     if (Object.values(GAME_SIZE).includes(limit.value)) limit.value = GAME_SIZE[ruleset.value] ?? limit.value;
   };
   const ruleset = /** @type {HTMLSelectElement} */ (el("select", { name: "ruleset", id: "tournament-ruleset",
-    onchange: () => { showLayouts(layoutsBox, ruleset.value); followSize(); } },
+    onchange: () => { showLayouts(layoutsBox, ruleset.value); refreshMissions(); followSize(); } },
   el("option", { value: "n5" }, "N5"), el("option", { value: "codeone" }, "CodeOne")));
   const number = (/** @type {string} */ name, /** @type {string} */ value, /** @type {Record<string, any>} */ more = {}) =>
     el("input", { name, id: `tournament-${name.replaceAll("_", "-")}`, type: "number", value, ...more });
@@ -55,7 +78,7 @@ export function createForm(onCreated = () => {}) {
     el("h2", {}, "Organize a tournament"),
     el("div", { class: "hint" }, "A Swiss event: players register with their army, the server pairs each round and opens a room per table; results come from the games."),
     el("label", {}, "Name ", el("input", { name: "name", id: "tournament-name", required: true, maxlength: 80, size: 30 })),
-    el("label", {}, "Rounds ", number("rounds", "3", { min: 1, max: 10 })),
+    el("label", {}, "Rounds ", number("rounds", "3", { min: 1, max: 10, onchange: () => refreshMissions() })),
     el("label", {}, "Ruleset ", ruleset),
     el("label", {}, "Point limit ", number("point_limit", "300", { min: 10, max: 1000 }), " points"),
     el("label", {}, "ARO window ", number("aro_window_s", "30", { min: 1, max: 600 }), " seconds"),
@@ -63,6 +86,11 @@ export function createForm(onCreated = () => {}) {
     el("label", {}, "Spectator delay ", number("spectator_delay_s", "0", { min: 0, max: 3600 }), " seconds"),
     el("label", {}, "Places ", number("max_players", "256", { min: 2, max: 256 }), " players at most (the organizer may still close registration earlier)"),
     layoutsBox,
+    missionsBox,
+    el("label", {}, "Tournament points ", el("select", { name: "scoring", id: "tournament-scoring" },
+      el("option", { value: "" }, "ITS with missions, classic without"),
+      el("option", { value: "its" }, "ITS: victory 4, tie 2, defeat 0, +1 for 5 OP or more, +1 for a defeat by 2 OP or fewer"),
+      el("option", { value: "classic" }, "classic: victory 4, tie 2, defeat 0"))),
     el("label", {}, "Visibility ", el("select", { name: "visibility", id: "tournament-visibility" },
       el("option", { value: "public" }, "public: listed here, its tables listed as public rooms"),
       el("option", { value: "private" }, "private: only who has a link"))),
@@ -75,6 +103,9 @@ export function createForm(onCreated = () => {}) {
       spectator_delay_s: Number(data.get("spectator_delay_s") || 0), tables: data.getAll("tables").map(String),
       visibility: data.get("visibility"), max_players: Number(data.get("max_players") || 256) });
     if (data.get("clock_min")) body.clock_s = Number(data.get("clock_min")) * 60;
+    const chosen = creationMissions(data.getAll("missions").map(String));
+    if (chosen.length) body.missions = chosen;
+    if (data.get("scoring")) body.scoring = data.get("scoring");
     message.textContent = "";
     const submit = /** @type {HTMLButtonElement} */ (form.querySelector("#create-tournament"));
     submit.disabled = true;
@@ -93,6 +124,7 @@ export function createForm(onCreated = () => {}) {
     onCreated(); // the lobby's list shows the new public tournament without a Refresh click
   });
   showLayouts(layoutsBox, "n5");
+  refreshMissions();
   return el("div", {}, form, message, out);
 }
 

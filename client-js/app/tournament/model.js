@@ -71,9 +71,34 @@ export function settingsText(/** @type {any} */ settings) {
     settings.clock_s ? `chess clock ${clockText(settings.clock_s * 1000)} each` : "no chess clock",
     settings.spectator_delay_s ? `spectators ${settings.spectator_delay_s} s behind` : "spectators live",
     settings.visibility === "private" ? "private" : "public"];
-  return parts.join(", ");
+  return parts.join(", ") + (settings.scoring ? `. ${scoringText(settings.scoring)}` : "");
 }
 const RULESETS = { n5: "N5", codeone: "CodeOne" };
+
+/** The tournament points table in words ("Tournament points (ITS): victory 4, tie 2, ..."). */
+export function scoringText(/** @type {any} */ t) {
+  const label = { its: " (ITS)", classic: "", custom: " (the organizer's)" }[/** @type {string} */ (t.name)] ?? "";
+  const parts = [`victory ${t.win}`, `tie ${t.draw}`, `defeat ${t.loss}`, `bye ${t.bye}`];
+  if (t.offensive_bonus_op != null) parts.push(`+1 for ${t.offensive_bonus_op} OP or more`);
+  if (t.defensive_bonus_margin != null) parts.push(`+1 for a defeat by ${t.defensive_bonus_margin} OP or fewer`);
+  return `Tournament points${label}: ${parts.join(", ")}`;
+}
+
+/** A round's mission in words: its title, or the annihilation game when it has none. */
+export const missionText = (/** @type {any} */ mission) => (mission ? `Mission: ${mission.title ?? mission.id}` : "No mission (annihilation, won on VP)");
+
+/** A creation's `missions` from the form's choice per round: [] when no round has one, else up to the last chosen. */
+export function creationMissions(/** @type {string[]} */ chosen) {
+  const last = chosen.reduce((at, id, i) => (id ? i : at), -1);
+  return chosen.slice(0, last + 1);
+}
+
+/** Every round's mission in one line ("" when no round has one). */
+export function missionsText(/** @type {any} */ view) {
+  const rounds = view.missions ?? [];
+  if (!rounds.some((/** @type {any} */ r) => r.mission)) return "";
+  return `Missions: ${rounds.map((/** @type {any} */ r) => `round ${r.round} ${r.mission ? r.mission.title ?? r.mission.id : "none"}`).join(", ")}`;
+}
 
 /** Milliseconds as h:mm:ss or m:ss (never negative). */
 export function clockText(/** @type {number} */ ms) {
@@ -281,13 +306,14 @@ export function organizerCan(/** @type {any} */ view) {
  */
 export function pairingText(me, name) {
   const round = me.view?.round ?? 0;
-  if (me.bye) return `Round ${round}: you have the bye (4 TP, no game to play).`;
+  if (me.bye) return `Round ${round}: you have the bye (${me.view?.settings?.scoring?.bye ?? 4} TP, no game to play).`;
   if (!me.current) {
     if (me.view?.status === "paired") return `Round ${me.view.proposal?.round ?? round + 1} is paired; your table appears here when the organizer starts it.`;
     return round === 0 ? "The first round has not started yet." : "You have no table this round.";
   }
   const c = me.current;
-  return `Round ${c.round}, table ${c.table}: you play ${name(c.opponent)} as Player ${c.seat}.`;
+  const mission = c.mission ? ` ${missionText(c.mission)}.` : "";
+  return `Round ${c.round}, table ${c.table}: you play ${name(c.opponent)} as Player ${c.seat}.${mission}`;
 }
 
 /**

@@ -3,17 +3,17 @@
 // with its live state and links, and results (correct with a reason, close an unfinished
 // table with a result). The forms are built once and never redrawn by a refresh, so a
 // refresh never eats what the organizer is typing; only their choices are refilled.
-import { api } from "./api.js";
+import { api, missions } from "./api.js";
 import { $, el, fillSelect } from "./dom.js";
 import { copyField } from "../copy-field.js";
 import { fillArmies, renderRounds } from "./render.js";
-import { clockText, clocksNow, coverageLines, hasRecord, liveTableText, namer, organizerCan, proposalPlayers, registrationRow, registrationText, resultBody, resultText, tableTitle } from "./model.js";
+import { clockText, clocksNow, coverageLines, hasRecord, liveTableText, missionText, namer, organizerCan, proposalPlayers, registrationRow, registrationText, resultBody, resultText, tableTitle } from "./model.js";
 import { keepCredential } from "../credentials.js";
 import { armyChoice } from "./army-choice.js";
 
 /** What a refused action's message starts with: the organizer's words for the action. */
 const REFUSED = /** @type {Record<string, string>} */ ({
-  start_round: "The round was not started", pair: "No pairings proposed", close_registration: "Registration not closed",
+  start_round: "The round was not started", pair: "No pairings proposed", close_registration: "Registration not closed", set_mission: "Mission not set",
   open_registration: "Registration not reopened", drop: "Not dropped", reinstate: "Not reinstated", seed: "Seed not set", swap: "Not swapped",
 });
 
@@ -84,6 +84,27 @@ export function startDashboard(id, organizer, refresh) {
     const answer = await act("swap", { players, reason: /** @type {HTMLInputElement} */ ($("swap-reason")).value.trim() }, /** @type {HTMLButtonElement} */ ($("swap")));
     if (answer.ok) /** @type {HTMLInputElement} */ ($("swap-reason")).value = "";
   });
+  // The next round's mission (the server's missions of the ruleset; none shipped: no form).
+  /** @type {Promise<any[]|null>|null} */
+  let missionList = null;
+  $("mission-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    act("set_mission", { round: Number($("mission-round").textContent), mission: /** @type {HTMLSelectElement} */ ($("mission-choice")).value },
+      /** @type {HTMLButtonElement} */ ($("set-mission")));
+  });
+  async function drawMission(/** @type {any} */ view, /** @type {number} */ next) {
+    missionList ??= missions(view.settings.ruleset);
+    const list = await missionList;
+    const form = $("mission-form");
+    form.hidden = !list || next > view.settings.rounds || view.status === "finished";
+    if (form.hidden || !list) return;
+    if ($("mission-round").textContent !== String(next)) {
+      $("mission-round").textContent = String(next);
+      const planned = view.missions?.find((/** @type {any} */ r) => r.round === next)?.mission?.id ?? "";
+      fillSelect(/** @type {HTMLSelectElement} */ ($("mission-choice")), [["", "no mission (annihilation)"], ...list.map((m) => /** @type {[string, string]} */ ([m.id, m.title ?? m.id]))]);
+      /** @type {HTMLSelectElement} */ ($("mission-choice")).value = planned;
+    }
+  }
 
   // Results: one editor at a time, for a correction or a close, outside the redrawn tables.
   /** @param {any} table a table of a round @param {number} round @param {"correct"|"close"} kind */
@@ -174,6 +195,9 @@ export function startDashboard(id, organizer, refresh) {
       : view.status === "playing" ? `Round ${view.round} is being played: the next round can be paired when every table has a result.`
         : view.status === "paired" ? `Round ${next} is paired (below). Swap players if needed, then start it: a room opens for each table.`
           : `Round ${next} of ${view.settings.rounds}: ${active} active player${active === 1 ? "" : "s"}. Propose the pairings to check them first, or start the round at once.`;
+    const planned = view.missions?.find((/** @type {any} */ r) => r.round === next);
+    if (planned && view.status !== "finished" && view.missions.some((/** @type {any} */ r) => r.mission)) $("o-round-state").textContent += ` Round ${next}: ${missionText(planned.mission)}.`;
+    drawMission(view, next);
     $("pair-round").hidden = !can.pair;
     $("pair-round").textContent = view.status === "paired" ? "Pair again (drops the swaps)" : "Propose pairings";
     $("start-round").hidden = !can.start;

@@ -2,8 +2,14 @@
 // and the player's own page); the words come from model.js.
 import { armies } from "./api.js";
 import { $, el, fill, fillSelect } from "./dom.js";
-import { armyHint, exportLinks, hasRecord, namer, ownListText, pairingText, resultHistory, resultText, settingsText, STANDING_COLUMNS, standingRow,
+import { armyHint, exportLinks, hasRecord, missionsText, missionText, namer, ownListText, pairingText, resultHistory, resultText, settingsText, STANDING_COLUMNS, standingRow,
   statusText, tableTitle } from "./model.js";
+
+/** Whether any round of the tournament has a mission (else no round says "no mission"). */
+const playsMissions = (/** @type {any} */ view) => (view.missions ?? []).some((/** @type {any} */ r) => r.mission);
+
+/** What a bye scores (the tournament's table; 4 before tables could be chosen). */
+const byeTp = (/** @type {any} */ view) => view.settings?.scoring?.bye ?? 4;
 
 /** A table of a round in the rounds list: its players, layout, result and links. */
 function roundTableRow(/** @type {any} */ t, /** @type {(id: string) => string} */ name, /** @type {(t: any, round: number) => any} */ controls, /** @type {number} */ round) {
@@ -25,7 +31,8 @@ export function renderRounds(/** @type {any} */ view, /** @type {(t: any, round:
   const rounds = [...(view.rounds ?? [])].reverse();
   $("rounds").replaceChildren(...(rounds.length ? rounds.map((r) => el("div", { class: "t-round", "data-round": r.round },
     el("h3", {}, `Round ${r.round}`),
-    r.bye ? el("div", { class: "t-bye" }, `Bye: ${name(r.bye)} (4 TP)`) : null,
+    playsMissions(view) ? el("div", { class: "t-mission", "data-round-mission": r.round }, missionText(r.mission)) : null,
+    r.bye ? el("div", { class: "t-bye" }, `Bye: ${name(r.bye)} (${byeTp(view)} TP)`) : null,
     (r.swaps ?? []).map((/** @type {any} */ s) => el("div", { class: "hint" }, `Swapped by the organizer: ${name(s.players[0])} and ${name(s.players[1])}${s.reason ? ` (${s.reason})` : ""}`)),
     el("table", { class: "t-table" }, el("tr", {}, ...["Table", "Players", "Result", "Links", ""].map((h) => el("th", {}, h))),
       r.tables.map((/** @type {any} */ t) => roundTableRow(t, name, controls, r.round)))))
@@ -41,6 +48,7 @@ export function renderProposal(/** @type {any} */ view) {
   const name = namer(view);
   fill(box, el("h2", {}, `Proposed pairings for round ${p.round}`),
     el("div", { class: "hint" }, "Not started yet: the organizer may still swap players."),
+    playsMissions(view) ? el("div", { class: "t-mission", id: "proposal-mission" }, missionText(p.mission)) : null,
     el("table", { class: "t-table", id: "proposal-tables" }, el("tr", {}, el("th", {}, "Table"), el("th", {}, "Players")),
       p.tables.map((/** @type {any} */ t) => el("tr", { "data-table": t.table }, el("td", {}, String(t.table)),
         el("td", { class: "t-players" }, tableTitle(t, name), t.repeat ? el("span", { class: "t-flag" }, " repeat") : null)))),
@@ -70,7 +78,7 @@ export function renderHeader(/** @type {any} */ view, /** @type {string} */ role
   $("t-name").textContent = view.name;
   $("t-role").textContent = role;
   $("t-status").textContent = statusText(view);
-  $("t-settings").textContent = settingsText(view.settings);
+  $("t-settings").textContent = [settingsText(view.settings), missionsText(view)].filter(Boolean).join(". ");
 }
 
 /** Fill an army select with the ruleset's armies (once per ruleset), over the point limit marked. */
@@ -100,7 +108,7 @@ export function renderMe(/** @type {any} */ me) {
   const rows = [...(me.games ?? []), ...byes].sort((x, y) => x.round - y.round);
   fill($("me-games"), el("tr", {}, ...["Round", "Table", "Opponent", "Seat", "Result", ""].map((h) => el("th", {}, h))),
     rows.map((/** @type {any} */ g) => {
-      if (g.bye) return el("tr", { "data-round": g.round }, el("td", {}, String(g.round)), el("td", { colspan: 5 }, "Bye (4 TP)"));
+      if (g.bye) return el("tr", { "data-round": g.round }, el("td", {}, String(g.round)), el("td", { colspan: 5 }, `Bye (${byeTp(view)} TP)`));
       const [a, b] = g.seat === "A" ? [me.player.player, g.opponent] : [g.opponent, me.player.player];
       return el("tr", { "data-round": g.round }, el("td", {}, String(g.round)), el("td", {}, String(g.table)), el("td", {}, name(g.opponent)),
         el("td", {}, g.seat), el("td", {}, resultText(g.result, a, b, name)), el("td", {}, hasRecord(g.result) && g.record ? el("a", { href: g.record }, "record") : ""));
