@@ -7,7 +7,8 @@
 // panel (the WIP Roll's Success Value shown before it is declared); the console is marked as
 // A's on both tables and in the logs. Both players then end their turns to the end of round 3:
 // the OP each panel shows after each round and the end screen's OP and VP are the server's
-// (`window.referee.view.state`). Screenshots: test-artifacts/browser/mission-*.png.
+// (`window.referee.view.state`), and so are the stream overlay's. Screenshots:
+// test-artifacts/browser/mission-*.png.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -124,5 +125,18 @@ test("a mission's zone and consoles on the table, a console activated by clicks,
     await shows(page, "#log", /End of the game, Objective Points: .*Player A scores 1 OP for Activate the West Relay Console and the East Relay Console: 1 activation \(West Relay Console\)/);
   }
   await shot(a, "mission-end-seat-A");
-  await closeAll(a, b);
+
+  // The stream overlay (a spectator's feed): the mission's title, each side's OP beside its VP, the result.
+  const overlay = await scenario.newPage({ viewport: { width: 1920, height: 1080 } });
+  await overlay.goto(`${scenario.base}/overlay#${room.spectator_link.split("#")[1]}`);
+  await overlay.waitForFunction(() => window.referee?.view.state?.phase === "game_over" && !document.getElementById("result").hidden, null, WAIT);
+  const { result } = await state(overlay);
+  assert.equal(await overlay.textContent("#mission"), "Mission: Relay Station");
+  for (const side of ["A", "B"]) {
+    assert.equal(await overlay.textContent(`#side-${side} .stat-op .op`), String(result.op[side]));
+    assert.equal(await overlay.textContent(`#side-${side} .vp`), String(result.victory_points[side]));
+  }
+  assert.match(await overlay.textContent("#result"), new RegExp(`^Player A winsA ${result.op.A} OP · B ${result.op.B} OP · A \\d+ VP · B \\d+ VP · won on Objective Points`));
+  await overlay.screenshot({ path: join(artifacts, "mission-overlay.png"), omitBackground: true });
+  await closeAll(a, b, overlay);
 });
