@@ -38,11 +38,11 @@ export function drawMissionLayer(g, state, parts) {
   if (!mission) return;
   const layer = svg("g", { id: "mission-layer" });
   g.append(layer);
-  for (const zone of mission.zones ?? []) drawZone(layer, mission, zone, parts);
-  for (const marker of mission.markers ?? []) drawMarker(layer, state, marker, parts);
+  const zoneLabels = (mission.zones ?? []).map((/** @type {any} */ zone) => drawZone(layer, mission, zone, parts));
+  for (const marker of mission.markers ?? []) drawMarker(layer, state, marker, parts, zoneLabels);
 }
 
-/** @param {SVGGElement} layer @param {any} mission @param {any} zone @param {LayerParts} parts */
+/** @param {SVGGElement} layer @param {any} mission @param {any} zone @param {LayerParts} parts @returns {number[]} where its label is (SVG) */
 function drawZone(layer, mission, zone, parts) {
   const node = svg("rect", { x: zone.x0, y: zone.y0, width: zone.x1 - zone.x0, height: zone.y1 - zone.y0,
     fill: GOLD, "fill-opacity": 0.08, stroke: GOLD, "stroke-width": 0.14, "stroke-dasharray": "0.8 0.35", "data-mission-zone": zone.id,
@@ -53,12 +53,14 @@ function drawZone(layer, mission, zone, parts) {
   // Its name inside the zone, by its top edge as the viewer sees the table.
   const [ax, ay] = parts.onScreen([zone.x0, zone.y0]);
   const [bx, by] = parts.onScreen([zone.x1, zone.y1]);
-  parts.place((ax + bx) / 2, Math.min(ay, by) + 0.7, parts.pill(zone.name, { colour: GOLD, size: 10, background: "rgba(20,18,8,.6)",
+  const at = [(ax + bx) / 2, Math.min(ay, by) + 0.7];
+  parts.place(at[0], at[1], parts.pill(zone.name, { colour: GOLD, size: 10, background: "rgba(20,18,8,.6)",
     edge: GOLD, attrs: { "data-mission-zone-label": zone.id } }));
+  return at;
 }
 
-/** @param {SVGGElement} layer @param {any} state @param {any} marker @param {LayerParts} parts */
-function drawMarker(layer, state, marker, parts) {
+/** @param {SVGGElement} layer @param {any} state @param {any} marker @param {LayerParts} parts @param {number[][]} zoneLabels where the zones' names are (SVG) */
+function drawMarker(layer, state, marker, parts, zoneLabels) {
   const { x, y } = marker;
   const by = activatedBy(state, marker.id);
   const group = svg("g", { "data-mission-marker": marker.id, "data-activated-by": by.join(""), class: "mission-marker", cursor: "help" });
@@ -83,10 +85,12 @@ function drawMarker(layer, state, marker, parts) {
   group.addEventListener("click", () => parts.onMarker?.(marker.id));
   layer.append(group);
   // Its name above it (as the viewer sees the table: a trooper's label goes below its base
-  // first, and a trooper working the marker stands on or beside it), with a token per side
-  // that activated it.
+  // first, and a trooper working the marker stands on or beside it), below it where a zone's
+  // name is just above; with a token per side that activated it.
   const [sx, sy] = parts.onScreen([x, y]);
+  const above = sy - MARKER_RADIUS - 1.1;
+  const crowded = zoneLabels.some(([zx, zy]) => Math.abs(zx - sx) < 7 && Math.abs(zy - above) < 1.4);
   const tokens = by.map((side) => ({ code: side, fill: parts.colours[side]?.fill ?? "#999" }));
-  parts.place(sx, sy - MARKER_RADIUS - 1.1, parts.pill(marker.name, { colour: GOLD, size: 10, background: "rgba(20,18,8,.72)",
+  parts.place(sx, crowded ? sy + MARKER_RADIUS + 1.1 : above, parts.pill(marker.name, { colour: GOLD, size: 10, background: "rgba(20,18,8,.72)",
     edge: by.length ? "#fff" : GOLD, tokens, attrs: { "data-mission-marker-label": marker.id, "data-marker-kind": markerKindWords(marker.kind) } }));
 }
