@@ -54,6 +54,10 @@ test("a mission's zone and consoles on the table, a console activated by clicks,
   await clickTable(b, 18, 20);
   await shows(b, "#mission-marker-info", /^West Relay Console \(console\): a Specialist trooper in base contact activates it .*Not activated yet\./);
   await shot(b, "mission-start-seat-B");
+  await b.click("#legend-toggle"); // the legend says what the mission's drawings are
+  await shows(b, "#table-legend", /Mission: Relay Station[\s\S]*objective zone[\s\S]*mission marker/);
+  await shot(b, "mission-legend-seat-B");
+  await b.click("#legend-toggle");
 
   // A's Signal Adept: a Regular Order, a Move onto the console, then Activate (WIP 14).
   await a.click('[data-select="A-t14"]');
