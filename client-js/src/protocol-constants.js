@@ -104,6 +104,9 @@ export const RuleReason = Object.freeze({
   GUTS_NOT_IN_COVER: "guts_not_in_cover",
   GUTS_BASE_CONTACT: "guts_base_contact",
   FIRETEAM_NOT_ALLOWED: "fireteam_not_allowed",
+  NO_SUCH_MARKER: "no_such_marker",
+  NOT_A_SPECIALIST: "not_a_specialist",
+  ALREADY_ACTIVATED: "already_activated",
 });
 
 export const CloseCode = Object.freeze({

@@ -21,6 +21,7 @@ from .combat.guts_window import decide_choose_guts_move, open_guts_window
 from .decision import SYSTEM, Accepted, Decision, Rejected, Rejection, System
 from .events import Event, GameEnded, SuppressiveFireChanged
 from .ids import Side, TrooperId
+from .missions import mission_catalogue
 from .orders.activation import decide_declare_skill
 from .orders.airborne import decide_combat_jump, decide_keep_airborne
 from .orders.aro import decide_close_aro_window, decide_declare_aro, decide_pass_aro
@@ -189,11 +190,12 @@ def pending_aro_window(state: GameState) -> AroWindow | None:
 def prepare() -> int:
     """Make now what games need and would otherwise make at its first use, in a player's
     command (a server calls it before it serves): the plain-data converters of every event,
-    command and the state (how many classes: the return), and the shipped armies, weapons
-    and tables, read and checked once per process."""
+    command and the state (how many classes: the return), and the shipped armies, weapons,
+    tables and missions, read and checked once per process."""
     sample_armies()
     load_weapons()
     shipped_tables()
+    mission_catalogue.shipped()
     return prepare_conversions(Event, c.Command, GameState)
 
 

@@ -35,7 +35,7 @@ from server.rules.armies.army_selection import list_format_for, random_ids
 from server.rules.combat.mods import blocking_bodies_by_trooper
 from server.rules.combat.outcome import BecameIdle
 from server.rules.decision import Accepted
-from server.rules.events import ArmyChosen, Event, OrderResolved
+from server.rules.events import ArmyChosen, Event, ObjectivePointsScored, OrderResolved
 from server.rules.ids import Side
 from server.rules.options import seat_options
 from server.rules.orders.deployment import deployer
@@ -116,6 +116,8 @@ class GameLog:
     special_terrain_moves: int = 0
     """Movements declared by a trooper touching a Special Terrain area (its allowance changed
     by the area's MOD or its Terrain skill: ``orders/difficult_terrain.py``)."""
+    awarded: Counter[Side] = field(default_factory=Counter)
+    """The Objective Points the scoring events awarded each side (a game on a mission)."""
 
 
 def waited_on(state: GameState) -> Side | None:
@@ -178,18 +180,21 @@ def play_random_game(ruleset: str, seed: int, *, orders_per_turn: int = 3,
                      stop: Callable[[GameState], bool] = lambda state: False,
                      prepare: Callable[[GameState], GameState] | None = None,
                      table: str = "",
+                     mission: str = "",
                      max_commands: int = 3000) -> GameLog:
     """A whole random game (or until ``stop(state)`` holds); see the module docstring.
     ``prepare`` changes the state once, when the first Player Turn waits for its player
     (a test's shortcut to a late-game situation, e.g. an army nearly wiped out). ``table``
-    names a shipped table layout ("" for the ruleset's sample layout)."""
+    names a shipped table layout ("" for the ruleset's sample layout), ``mission`` a shipped
+    mission ("" for none)."""
     rng = random.Random(seed)
-    state = engine.new_game(engine.GameSetup(ruleset=ruleset, seed=seed, table=table))
+    state = engine.new_game(engine.GameSetup(ruleset=ruleset, seed=seed, table=table,
+                                             mission=mission))
     state, produced = choose_armies(state, seed, rng, lists)
     log = GameLog(state, armies={side: state.armies[side].id for side in Side})
     players = {side: RandomPlayer(side.value, rng.randrange(2**32), orders_per_turn, greedy_deployment)
                for side in Side}
-    last_round = options(Ruleset(ruleset)).rounds
+    last_round = state.mission.rounds if state.mission else options(Ruleset(ruleset)).rounds
     observe(players, produced, log)
     for _ in range(max_commands):
         if prepare is not None and state.phase in (Phase.IMPETUOUS, Phase.ORDERS):
@@ -210,6 +215,9 @@ def observe(players: dict[Side, RandomPlayer], events: list[Event] | tuple[Event
             log: GameLog) -> None:
     for event in events:
         log.events[event.TYPE] += 1
+        if isinstance(event, ObjectivePointsScored):
+            for award in event.awards:
+                log.awarded[award.side] += award.op
         for player in players.values():
             player.observe(event.TYPE)
 

@@ -271,6 +271,10 @@ class RandomPlayer:
         self.budget = self.rng.randint(0, orders_per_turn)
         self.bound_for_terrain: str | None = None
         """The trooper activated to walk into a Special Terrain area, during its Order."""
+        self.bound_for_marker: str | None = None
+        """The trooper activated to walk up to a mission marker and activate it."""
+        self.markers: list[dict[str, Any]] | None = None
+        """The mission's markers (read from the first view; none without a mission)."""
 
     def observe(self, event_type: str) -> None:
         if event_type == "turn_started":
@@ -472,7 +476,11 @@ class RandomPlayer:
             gifted = self._gifted(view(), sorted(activate)) if roll < 0.25 else []
             areas = view()["table"].get("special_terrain") or []
             self.bound_for_terrain = None
-            if gifted:  # a trooper with a rarer skill or weapon to use (Berserk, Mines, Smoke)
+            self.bound_for_marker = None
+            if self._markers(view) and self.rng.random() < 0.5:  # to a mission marker
+                trooper = self._nearest_to_marker(view(), sorted(activate))
+                self.bound_for_marker = trooper
+            elif gifted:  # a trooper with a rarer skill or weapon to use (Berserk, Mines, Smoke)
                 trooper = self.rng.choice(gifted)
             elif (berserker := self._berserker_near_enemy(view(), sorted(activate))) is not None:
                 trooper = berserker
@@ -491,6 +499,49 @@ class RandomPlayer:
             yield body
         if options.get("end_turn"):
             yield {"type": "end_turn"}
+
+    def _markers(self, view: View) -> list[dict[str, Any]]:
+        if self.markers is None:
+            self.markers = list((view().get("mission") or {}).get("markers") or [])
+        return self.markers
+
+    def _nearest_to_marker(self, state: dict[str, Any], candidates: list[str]) -> str:
+        mine = [t for t in state["troopers"] if t["id"] in candidates and t.get("position") is not None]
+        if not mine:
+            return candidates[0]
+        spots = [(m["x"], m["y"]) for m in self._markers(lambda: state)]
+        return str(min(mine, key=lambda t: min(math.dist(t["position"], s) for s in spots))["id"])
+
+    def _to_marker(self, state: dict[str, Any], skills: dict[str, Any]) -> list[Body]:
+        """Movements of the trooper bound for a mission marker: straight towards the nearest
+        one (into base contact when it is within reach), or around an obstacle by a corner."""
+        trooper = self._acting(state, None)
+        start = trooper["position"]
+        name = "move" if "move" in skills["route_skills"] else skills["route_skills"][0]
+        allowance = float(skills["allowances"][name])
+        marker = min(self._markers(lambda: state), key=lambda m: math.dist(start, (m["x"], m["y"])))
+        end = (marker["x"], marker["y"])
+        reach = radius(2) + radius(trooper["profile"]["silhouette"]) - 0.01
+        routes: list[list[list[float]]] = []
+        for bend in (0.0, 1.5, -1.5, 3.0, -3.0):
+            heading = math.atan2(end[1] - start[1], end[0] - start[0])
+            side = (-math.sin(heading) * bend, math.cos(heading) * bend)
+            middle = [(start[0] + end[0]) / 2 + side[0], (start[1] + end[1]) / 2 + side[1]]
+            points, left, here = [], allowance - 0.02, start
+            for target in (middle, end):
+                gap = math.dist(here, target) - (reach if target is end else 0.0)
+                step = min(gap, left)
+                if step <= 0:
+                    break
+                angle = math.atan2(target[1] - here[1], target[0] - here[0])
+                here = [round(here[0] + step * math.cos(angle), 3),
+                        round(here[1] + step * math.sin(angle), 3)]
+                points.append(here)
+                left -= step
+            if points:
+                routes.append([start, *points])
+        return [self._joint(skills, {"type": name, "route": route}, lambda: state, state)
+                for route in routes]
 
     def _gifted(self, state: dict[str, Any], candidates: list[str]) -> list[str]:
         """Of ``candidates``, the troopers with Berserk, Minelayer, or a Smoke or Eclipse
@@ -543,6 +594,10 @@ class RandomPlayer:
         attacks = _attack_skills(skills)
         roll = self.rng.random()
         declarations: list[Body | None] = []
+        # A mission marker in reach (missions/consoles.py): activate it most of the time.
+        if skills.get("activate") and not skills.get("peripherals") and self.rng.random() < 0.8:
+            declarations += [_declare({"type": "activate", "marker": marker})
+                             for marker in skills["activate"]]
         solo = not skills.get("peripherals")
         berserks = _berserks(skills) if solo else []
         if berserks and self.rng.random() < 0.5:
@@ -553,6 +608,10 @@ class RandomPlayer:
                 and self.rng.random() < 0.9:
             declarations += [self._joint(skills, self._closing_in(view(), skills), view)
                              for _ in range(3)]
+        if self.bound_for_marker is not None and skills["route_skills"] and not skills.get("activate"):
+            state = view()
+            if self.bound_for_marker == state["order"]["trooper"]:
+                declarations += self._to_marker(state, skills)
         if skills.get("place_deployable") and solo and self.rng.random() < 0.4:
             declarations += [_declare(self._placed_mine(skills["place_deployable"], view()))
                              for _ in range(3)]
@@ -744,10 +803,19 @@ class RandomPlayer:
 
     def _path(self, state: dict[str, Any], trooper: dict[str, Any], start: list[float],
               allowance: float) -> list[list[float]]:
-        """One or two segments, towards an enemy or anywhere."""
+        """One or two segments, towards an enemy, a mission marker or anywhere."""
         enemies = [t for t in state["troopers"]
                    if t["side"] != self.side and t.get("position") is not None]
-        if enemies and self.rng.random() < 0.7:
+        markers = (state.get("mission") or {}).get("markers") or []
+        if markers and self.rng.random() < 0.3:
+            marker = min(markers, key=lambda m: math.dist(start, (m["x"], m["y"])))
+            heading = math.atan2(marker["y"] - start[1], marker["x"] - start[0])
+            gap = (math.dist(start, (marker["x"], marker["y"])) - radius(2)
+                   - radius(trooper["profile"]["silhouette"]) + 0.01)
+            if gap <= allowance:  # stop beside it, in base contact
+                return [[round(start[0] + gap * math.cos(heading), 3),
+                         round(start[1] + gap * math.sin(heading), 3)]]
+        elif enemies and self.rng.random() < 0.7:
             nearest = min(enemies, key=lambda t: math.dist(start, t["position"]))
             ex, ey = (nearest if self.rng.random() < 0.6 else self.rng.choice(enemies))["position"]
             heading = math.atan2(ey - start[1], ex - start[0]) + self.rng.uniform(-0.6, 0.6)
