@@ -184,8 +184,9 @@ export function createOrderPanel({ conn, ui, names, send, render, selectTrooper,
       }
     }
     if (!joint) renderZoneAim(panel, skills);
-    // Activate a mission marker, a Classified Objective's Short Skill (mission-skills.js).
-    const mission = joint ? null : missionSkillButtons({ state, skills, options, trooper: t.id, side: conn.role, nameOf,
+    // Activate a mission marker, a Classified Objective's Short Skill (mission-skills.js): alone,
+    // or as a Fireteam's leader (its members follow or are Idle).
+    const mission = joint && !fireteam ? null : missionSkillButtons({ state, skills, options, trooper: t.id, side: conn.role, nameOf,
       declare: (skill) => declare(skill), command: async (body) => { if ((await send(body)).ok) { ui.resetDeclaration(); render(); } } });
     if (mission) panel.append(mission);
     if (!joint) renderPlaceMine(panel, skills);
