@@ -58,7 +58,8 @@ def build_record(meta: RoomMeta, events: list[dict[str, Any]]) -> dict[str, Any]
                      # The whole choice (an id, or the document sent), so the record names
                      # the table the events were played on; rooms stored before: the sample.
                      "table": settings.table or table_catalogue.sample_table(
-                         Ruleset(settings.ruleset))},
+                         Ruleset(settings.ruleset)),
+                     "mission": settings.mission or None},
         "fixed_dice": settings.fixed_dice,
         "dice": {"algorithm": DICE_ALGORITHM, "commitment": revealed["commitment"],
                  "secret": revealed["secret"], "contributions": revealed["contributions"]},

@@ -10,11 +10,11 @@ from typing import Any
 
 from server.config import Settings
 from server.lobby.http import BadRequest
+from server.lobby.missions import mission_ids
 from server.rules.ruleset import Ruleset
 from server.rules.table import table_catalogue
 from server.rules.table.tables import TableError
 from server.store import RoomSettings
-from server.tournaments.missions_known import mission_ids
 
 RULESETS = ("n5", "codeone")
 MAX_CLOCK_S = 4 * 3600

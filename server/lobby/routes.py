@@ -20,6 +20,7 @@ from server.config import Settings
 from server.lobby.admission import admission_for, client_address
 from server.lobby.armies import routes as army_routes
 from server.lobby.http import BadRequest, error_response, read_json_object, refusal_response
+from server.lobby.missions import routes as mission_routes
 from server.lobby.record import routes as record_routes
 from server.lobby.reserve import credential_key
 from server.lobby.room_form import parse_room_settings
@@ -146,4 +147,5 @@ routes = [
     *army_routes,
     *record_routes,
     *table_routes,
+    *mission_routes,
 ]

@@ -11,13 +11,10 @@ from __future__ import annotations
 from typing import Protocol
 
 from protocol.messages import Command, HistoryRequest, Measure
-from server.rooms.room import RoomStopped
+from server.rooms.room import RoomMoved as RoomMoved  # (the name the transport and relays use)
+from server.rooms.room import RoomStopped as RoomStopped
 from server.rooms.seats import Member
 from server.store import RoomMeta
-
-
-class RoomMoved(RoomStopped):
-    """The room changed owner while a viewer was joining: open it again and retry."""
 
 
 class RoomDoor(Protocol):

@@ -68,12 +68,14 @@ class Refused(Exception):
 class Engine(Protocol):
     def new_game(self, ruleset: str, fixed_seed: int | None,
                  table: str | Mapping[str, Any] = "",
-                 armies: Mapping[str, RegisteredArmy] | None = None) -> State:
+                 armies: Mapping[str, RegisteredArmy] | None = None,
+                 mission: str = "") -> State:
         """A new game on ``table`` (a shipped layout's id or a checked table document;
         "": the ruleset's sparse sample) whose dice secret (and id key) come from the
         operating system's CSPRNG, or, with ``fixed_seed``, from that number (test rooms only).
         ``armies``: the army a seat ("A", "B") must choose, a shipped list's id or a registered
-        army document (chosen by its ``"id"``); other seats choose freely."""
+        army document (chosen by its ``"id"``); other seats choose freely. ``mission``: a
+        shipped mission's id (docs/missions.md), "" for a game won on Victory Points."""
 
     def dice_commitment(self, state: State) -> str:
         """The public commitment to the game's dice secret (64 hexadecimal characters)."""

@@ -84,7 +84,7 @@ class RoomRegistry:
         state = initial_state
         if state is None:
             state = self._engine.new_game(settings.ruleset, settings.fixed_seed, settings.table,
-                                          settings.armies)
+                                          settings.armies, settings.mission)
         if settings.clock_s > 0 and self._engine.clocks_fields(state, 0) is None:
             # (a scenario's state too, unless it brings its own clocks: they start now)
             state = self._engine.start_clocks(state, settings.clock_s * 1000, self.clock())

@@ -83,6 +83,10 @@ class RoomStopped(Exception):
     """The room stopped before it could take the request."""
 
 
+class RoomMoved(RoomStopped):
+    """The room changed owner while a viewer was joining: open it again and retry."""
+
+
 def now_ms() -> int:
     return int(time.time() * 1000)
 
@@ -105,6 +109,7 @@ class Room:
         self.seen: dict[Audience, int] = dict(seen)
         self.inbox: RoomInbox[InboxMessage] = RoomInbox(settings.inbox_size)
         self.stopped = False
+        self._stopped_for_joins: type[RoomStopped] = RoomStopped
         self.left_idle = False  # stopped because nobody was connected (its lease may go now)
         self._fence = fence
         self._snapshots = SnapshotPolicy(engine, settings.snapshot_every, snapshot_version)
@@ -148,7 +153,7 @@ class Room:
         stopped first."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         if self.stopped:
-            raise RoomStopped(self.room_id)
+            raise self._stopped_for_joins(self.room_id)
         seat = role_seat(seat)
         # A spectator's or caster's join waits behind seats' commands (``RoomInbox``).
         (self.inbox.post if seat is not None else self.inbox.post_crowd)(
@@ -482,6 +487,11 @@ class Room:
 
     def _shut(self, code: int, reason: str) -> None:
         self.stopped = True
+        # A room that moved (its lease lost) or left memory idle sends a joining viewer on:
+        # the transport opens the room again (the new owner, or a fresh load) instead of
+        # closing the socket; one stopped for a shutdown or a storage failure does not.
+        if code == CloseCode.ROOM_UNAVAILABLE or self.left_idle:
+            self._stopped_for_joins = RoomMoved
         self._delayed.close()
         self._chess_clock.close()
         self._listing.close()
@@ -493,4 +503,4 @@ class Room:
             if isinstance(message, Submit) and message.hold is not None:
                 message.hold.release()
             if isinstance(message, Join) and not message.done.done():
-                message.done.set_exception(RoomStopped(self.room_id))
+                message.done.set_exception(self._stopped_for_joins(self.room_id))

@@ -58,16 +58,17 @@ class RulesCoreEngine:
 
     def new_game(self, ruleset: str, fixed_seed: int | None,
                  table: str | Mapping[str, Any] = "",
-                 armies: Mapping[str, RegisteredArmy] | None = None) -> State:
+                 armies: Mapping[str, RegisteredArmy] | None = None,
+                 mission: str = "") -> State:
         # A shipped list's id or a registered army document: GameSetup takes both.
         registered = {_ACTORS[seat]: army for seat, army in (armies or {}).items()}
         if fixed_seed is not None:
             return engine.new_game(engine.GameSetup(ruleset=ruleset, seed=fixed_seed, table=table,
-                                                    registered_armies=registered))
+                                                    registered_armies=registered, mission=mission))
         return engine.new_game(engine.GameSetup(
             ruleset=ruleset, dice_secret=secrets.token_hex(dice.SECRET_BYTES),
             id_key=secrets.token_hex(dice.SECRET_BYTES), table=table,
-            registered_armies=registered))
+            registered_armies=registered, mission=mission))
 
     def dice_commitment(self, state: State) -> str:
         return dice.commitment(state.dice_source.secret)

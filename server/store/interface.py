@@ -77,7 +77,7 @@ class RoomSettings:
 
     mission: str = ""
     """The mission the game is played on: a shipped mission's id of the room's ruleset
-    (``server.tournaments.missions_known``; the rules core's ``GameSetup.mission``). "": no
+    (``server.lobby.missions``; the rules core's ``GameSetup.mission``). "": no
     mission, the annihilation game (every room stored before missions)."""
 
     @property

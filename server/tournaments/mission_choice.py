@@ -1,12 +1,12 @@
 """The organizer's choice of each round's mission, checked against the missions shipped for
-the tournament's ruleset (``server.tournaments.missions_known``): at creation
+the tournament's ruleset (``server.lobby.missions``): at creation
 (``missions``, one id per round) and before a round starts (``set_mission``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from server.tournaments.missions_known import mission_ids
+from server.lobby.missions import mission_ids
 from server.tournaments.refusals import Refused
 
 

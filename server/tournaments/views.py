@@ -11,7 +11,7 @@ import io
 from collections.abc import Callable
 from typing import Any
 
-from server.tournaments.missions_known import mission_title
+from server.lobby.missions import mission_title
 from server.tournaments.model import Outcome, Player, Round, Table, TableResult, Tournament
 from server.tournaments.registered_lists import review
 from server.tournaments.scoring import ScoringTable, tp_of

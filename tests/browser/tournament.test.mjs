@@ -453,7 +453,8 @@ test("the dashboard follows a table's game and its running chess clock; a game e
     }
     await shot(a, "15a-registered-army-picker");
     await Promise.all([a.click(`[data-army="${armies[table.a]}"]`), b.click(`[data-army="${armies[table.b]}"]`)]);
-    await a.waitForFunction(() => window.referee.view.state?.phase !== "army_selection", null, WAIT);
+    await a.waitForFunction(() => window.referee.view.state?.phase !== "army_selection", null, WAIT)
+      .catch(async (error) => { throw await withPagesState(error, [a, b]); });
     const live = "#o-tables .t-live";
     await untilText(org, `${live} [data-field=where]`, /^initiative\b/);
     await untilText(org, `${live} [data-field=clocks]`, /\(running\)/);
@@ -468,6 +469,17 @@ test("the dashboard follows a table's game and its running chess clock; a game e
     await untilText(org, "#t-status", /^Finished$/);
     for (const page of [org, a, b]) await page.context().close();
   });
+
+/** `error` with what each page showed (its message line, phase, version, connection): a
+ * wait that timed out says where each player stood. */
+async function withPagesState(error, pages) {
+  const states = await Promise.all(pages.map((page) => page.evaluate(() => JSON.stringify({
+    message: document.getElementById("message")?.textContent, status: window.referee?.status,
+    phase: window.referee?.view.state?.phase, version: window.referee?.view.version,
+    armies: document.getElementById("army-list")?.innerText }))));
+  error.message += `\n${states.join("\n")}`;
+  return error;
+}
 
 /** A legal army code of the invented faction 901 (testkit/army_data), written by the project's own encoder (testkit/army_codes.py). */
 function syntheticCode() {

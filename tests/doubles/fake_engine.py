@@ -44,7 +44,7 @@ class FakeEngine:
     fail_on: str | None = None  # a command type whose decide raises (tests failure isolation)
 
     def new_game(self, ruleset: str, fixed_seed: int | None,
-                 table: object = "", armies: object = None) -> FakeState:
+                 table: object = "", armies: object = None, mission: str = "") -> FakeState:
         return FakeState(seed=fixed_seed)
 
     def dice_commitment(self, state: FakeState) -> str:

@@ -25,7 +25,7 @@ from server.fanout import Audience, LocalFanout
 from server.rooms.engine_port import Verdict
 from server.rooms.messages import IdleExpired, Join
 from server.rooms.registry import RoomRegistry
-from server.rooms.room import Room
+from server.rooms.room import Room, RoomMoved, RoomStopped
 from server.rooms.slow_commands import SlowCommands
 from server.store import MemoryRoomStore, RoomSettings, StaleWriter
 from tests.doubles.fake_engine import FakeEngine
@@ -446,6 +446,24 @@ async def test_a_room_that_lost_its_fence_stops_and_closes_its_sockets(world: Wo
     with pytest.raises(StaleWriter):
         await world.store.append(world.room.room_id, fence=1, expected_version=0, events=[],
                                  snapshot=b"", deadlines=[], listing=None)
+
+
+async def test_a_viewer_joining_a_room_that_moved_is_sent_on_to_open_it_again(world: World) -> None:
+    """A room stopped because another node took it (its fence lost) answers a join with
+    ``RoomMoved``: the transport opens the room again (the new owner, through a relay)
+    instead of closing the socket; a room stopped by a shutdown answers ``RoomStopped``."""
+    a = await world.join(Audience.A)
+    await world.store.claim_room(world.room.room_id, "another-node")
+    assert world.room.submit(a, "A", Command("c1", 0, {"type": "act", "value": 1}))
+    await a.wait_closed()
+    with pytest.raises(RoomMoved):
+        await world.join(Audience.B)
+
+    other = await make_world()
+    await other.registry.shutdown()
+    with pytest.raises(RoomStopped) as stopped:
+        await other.join(Audience.B)
+    assert not isinstance(stopped.value, RoomMoved)
 
 
 async def test_inbox_refuses_commands_beyond_its_capacity() -> None:

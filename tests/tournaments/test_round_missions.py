@@ -1,56 +1,38 @@
-"""A mission per round (docs/tournaments.md, "Missions"): the ids known from the missions'
-index, chosen at creation or before a round starts, refused when unknown; a round's rooms
-are made with its mission, and the public view names each round's mission. The index is a
-temporary one (``missions_known.INDEX`` pointed at it)."""
+"""A mission per round (docs/tournaments.md, "Missions"): the shipped missions of the
+tournament's ruleset, chosen at creation or before a round starts, refused when unknown; a
+round's rooms are made with its mission (their game holds it), and the public view names
+each round's mission; ``GET /api/missions`` lists them."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import httpx
 import pytest
 
+from protocol.messages import Snapshot
 from server.app import create_app
+from server.lobby.missions import mission_ids, mission_title
 from server.lobby.room_form import parse_room_settings
 from server.store import RoomMeta
 from server.store.redis_store import _pack_meta, _unpack_meta
-from server.tournaments import missions_known
-from server.tournaments.missions_known import mission_ids, mission_title
 from testkit.wsclient import Client
 from tests.tournaments.helpers import Organizer, action_id, app_settings, serving
 
-ARMY = "helion-c1-patrol"
+ARMY = "helion-vanguard"
+N5_MISSIONS = {"n5-relay-station", "n5-flare-line", "n5-quarantine-line"}
 
 
-def write_index(folder: Path) -> Path:
-    index = folder / "index.json"
-    index.write_text(json.dumps({"n5": ["n5-relay"], "codeone": ["c1-uplink", "c1-vault"]}))
-    (folder / "c1-uplink.json").write_text(json.dumps({"id": "c1-uplink",
-                                                       "title": "Uplink Grab"}))
-    return index
-
-
-@pytest.fixture
-def index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = write_index(tmp_path)
-    monkeypatch.setattr(missions_known, "INDEX", path)
-    return path
-
-
-def test_mission_ids_come_from_the_index_and_none_without_one(tmp_path: Path) -> None:
-    index = write_index(tmp_path)
-    assert mission_ids("codeone", index) == {"c1-uplink", "c1-vault"}
-    assert mission_ids("n5", index) == {"n5-relay"}
-    assert mission_ids("n6", index) == set()
-    assert mission_ids("n5", tmp_path / "missing" / "index.json") == set()
-    assert mission_title("c1-uplink", index) == "Uplink Grab"
-    assert mission_title("c1-vault", index) == "c1-vault", "no document: named by its id"
+def test_mission_ids_are_the_shipped_missions_of_the_ruleset() -> None:
+    assert mission_ids("n5") == N5_MISSIONS
+    assert mission_ids("codeone") == {"codeone-cold-storage"}
+    assert mission_ids("n6") == set()
+    assert mission_title("n5-relay-station") == "Relay Station"
+    assert mission_title("n5-gone") == "n5-gone", "not shipped here: named by its id"
 
 
 @pytest.fixture
-async def http(index: Path) -> AsyncIterator[httpx.AsyncClient]:
+async def http() -> AsyncIterator[httpx.AsyncClient]:
     settings = app_settings()
     async with serving(create_app(settings), settings) as url, \
             httpx.AsyncClient(base_url=url) as client:
@@ -60,42 +42,44 @@ async def http(index: Path) -> AsyncIterator[httpx.AsyncClient]:
 async def test_each_round_is_played_on_its_mission(http: httpx.AsyncClient) -> None:
     refused = await http.post("/api/tournaments", json={
         "action_id": action_id(), "name": "x", "rounds": 2, "ruleset": "codeone",
-        "missions": ["n5-relay"]})
+        "missions": ["n5-relay-station"]})
     assert refused.status_code == 400 and refused.json()["error"] == "unknown_mission"
-    assert "c1-uplink, c1-vault" in refused.json()["message"]
+    assert "codeone-cold-storage" in refused.json()["message"]
     too_many = await http.post("/api/tournaments", json={
-        "action_id": action_id(), "name": "x", "rounds": 1, "ruleset": "codeone",
-        "missions": ["c1-uplink", "c1-vault"]})
+        "action_id": action_id(), "name": "x", "rounds": 1, "ruleset": "n5",
+        "missions": ["n5-relay-station", "n5-flare-line"]})
     assert too_many.status_code == 400 and too_many.json()["error"] == "bad_field"
 
-    organizer, made = await Organizer.create(http, rounds=2, missions=["c1-uplink"])
+    organizer, made = await Organizer.create(http, rounds=2, ruleset="n5",
+                                           missions=["n5-relay-station"])
     view = made["view"]
     assert view["missions"] == [
-        {"round": 1, "mission": {"id": "c1-uplink", "title": "Uplink Grab"}},
+        {"round": 1, "mission": {"id": "n5-relay-station", "title": "Relay Station"}},
         {"round": 2, "mission": None}]
     # Missions chosen: the ITS table unless the organizer says otherwise.
     assert view["settings"]["scoring"]["name"] == "its"
     player_token = (await organizer.register("Ana", ARMY))["token"]
     await organizer.register("Ben", ARMY)
-    chosen = await organizer.act("set_mission", round=2, mission="c1-vault")
-    assert chosen["view"]["missions"][1]["mission"] == {"id": "c1-vault", "title": "c1-vault"}
-    unknown = await organizer.act("set_mission", round=2, mission="c1-nowhere", status=400)
+    chosen = await organizer.act("set_mission", round=2, mission="n5-flare-line")
+    assert chosen["view"]["missions"][1]["mission"] == {"id": "n5-flare-line",
+                                                        "title": "Flare Line"}
+    unknown = await organizer.act("set_mission", round=2, mission="n5-nowhere", status=400)
     assert unknown["error"] == "unknown_mission"
     paired = (await organizer.act("pair"))["view"]
-    assert paired["proposal"]["mission"]["id"] == "c1-uplink"
+    assert paired["proposal"]["mission"]["id"] == "n5-relay-station"
 
     started = (await organizer.act("start_round"))["view"]
-    assert started["rounds"][0]["mission"] == {"id": "c1-uplink", "title": "Uplink Grab"}
+    assert started["rounds"][0]["mission"] == {"id": "n5-relay-station", "title": "Relay Station"}
     room = started["rounds"][0]["tables"][0]["room"]
     described = (await http.get(f"/api/rooms/{room}")).json()
-    assert described["settings"]["mission"] == "c1-uplink"
-    late = await organizer.act("set_mission", round=1, mission="c1-vault", status=409)
+    assert described["settings"]["mission"] == "n5-relay-station"
+    late = await organizer.act("set_mission", round=1, mission="n5-flare-line", status=409)
     assert late["error"] == "round_already_started"
     board = await organizer.dashboard()
-    assert board["tables"][0]["mission"]["id"] == "c1-uplink"
+    assert board["tables"][0]["mission"]["id"] == "n5-relay-station"
     page = await organizer.me(player_token)
-    assert page["current"]["mission"]["title"] == "Uplink Grab"
-    assert page["games"][0]["mission"]["id"] == "c1-uplink"
+    assert page["current"]["mission"]["title"] == "Relay Station"
+    assert page["games"][0]["mission"]["id"] == "n5-relay-station"
 
     # Round 2 on the mission set after creation; taking it away ("") plays annihilation.
     table = started["rounds"][0]["tables"][0]
@@ -123,26 +107,40 @@ async def test_without_missions_a_tournament_scores_classic_unless_told(
 
 
 async def test_a_lobby_room_takes_a_mission_and_keeps_it(http: httpx.AsyncClient) -> None:
-    made = await http.post("/api/rooms", json={"ruleset": "n5", "mission": "n5-relay"})
+    made = await http.post("/api/rooms", json={"ruleset": "n5", "mission": "n5-relay-station"})
     assert made.status_code == 201, made.text
     room = made.json()["room"]
-    assert made.json()["settings"]["mission"] == "n5-relay"
-    assert (await http.get(f"/api/rooms/{room}")).json()["settings"]["mission"] == "n5-relay"
+    assert made.json()["settings"]["mission"] == "n5-relay-station"
+    assert (await http.get(f"/api/rooms/{room}")).json()["settings"]["mission"] == "n5-relay-station"
     spectator = await Client.connect(str(http.base_url).rstrip("/"), room)
     try:
         assert spectator.welcome is not None
-        assert spectator.welcome.settings["mission"] == "n5-relay", "the welcome says it"
+        assert spectator.welcome.settings["mission"] == "n5-relay-station", "the welcome says it"
+        snapshot = await spectator.until(Snapshot)
+        assert snapshot.state["mission"]["title"] == "Relay Station", "the game is played on it"
     finally:
         await spectator.close()
-    wrong = await http.post("/api/rooms", json={"ruleset": "codeone", "mission": "n5-relay"})
+    wrong = await http.post("/api/rooms", json={"ruleset": "codeone", "mission": "n5-relay-station"})
     assert wrong.status_code == 400 and wrong.json()["error"] == "unknown_mission"
     bad = await http.post("/api/rooms", json={"mission": 7})
     assert bad.status_code == 400 and bad.json()["error"] == "bad_field"
 
 
-def test_a_rooms_mission_is_stored_with_its_meta(index: Path) -> None:
-    settings = parse_room_settings({"ruleset": "codeone", "mission": "c1-vault"},
+def test_a_rooms_mission_is_stored_with_its_meta() -> None:
+    settings = parse_room_settings({"ruleset": "codeone", "mission": "codeone-cold-storage"},
                                    app_settings())
     meta = RoomMeta("room-1", settings, "a", "b", 0)
-    assert _unpack_meta(_pack_meta(meta)).settings.mission == "c1-vault"
+    assert _unpack_meta(_pack_meta(meta)).settings.mission == "codeone-cold-storage"
     assert parse_room_settings({}, app_settings()).mission == ""
+
+
+async def test_the_lobby_lists_the_missions_of_a_ruleset(http: httpx.AsyncClient) -> None:
+    listed = (await http.get("/api/missions", params={"ruleset": "n5"})).json()["missions"]
+    assert {m["id"] for m in listed} == N5_MISSIONS
+    relay = next(m for m in listed if m["id"] == "n5-relay-station")
+    assert relay["title"] == "Relay Station" and relay["objectives"]
+    assert all(o["text"] for o in relay["objectives"]), "each objective in words"
+    everything = (await http.get("/api/missions")).json()["missions"]
+    assert {m["id"] for m in everything} == N5_MISSIONS | {"codeone-cold-storage"}
+    bad = await http.get("/api/missions", params={"ruleset": "n6"})
+    assert bad.status_code == 400 and bad.json()["error"] == "bad_field"

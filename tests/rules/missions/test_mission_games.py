@@ -13,8 +13,8 @@ import pytest
 
 from server.rules.ids import Side
 from server.rules.missions import mission_catalogue
-from server.rules.state import Phase
 from server.rules.ruleset import Ruleset
+from server.rules.state import Phase
 from server.rules.table import table_catalogue
 from tests.support.liveness import GameLog, play_random_game
 

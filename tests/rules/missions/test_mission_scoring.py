@@ -115,7 +115,7 @@ def test_a_zone_is_dominated_by_the_points_inside_at_the_rounds_end_digest_11_5(
     assert events.index(scored) < next(i for i, e in enumerate(events) if isinstance(e, TurnStarted)
                                        and e.round == 2)
     assert dict(state.objective_points) == {B: 1}
-    by_count, events = end_round(game(placements, [{**DOMINATE, "by": "count"}]))
+    _, events = end_round(game(placements, [{**DOMINATE, "by": "count"}]))
     assert scorings(events)[0].awards == (
         Award(A, "plaza", 1, "dominates the Plaza (2 troopers inside against 1)"),)
 
@@ -126,7 +126,7 @@ def test_a_tie_in_a_zone_scores_nothing_digest_11_5() -> None:
     tied = game({LANCER: (17, 17, 90), GANGER: (21, 20, 270)}, [DOMINATE])
     state, events = end_round(tied)
     assert scorings(events) == [] and dict(state.objective_points) == {}
-    empty, events = end_round(game({}, [DOMINATE]))
+    _, events = end_round(game({}, [DOMINATE]))
     assert scorings(events) == []
 
 
