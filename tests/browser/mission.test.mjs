@@ -7,7 +7,9 @@
 // panel (the WIP Roll's Success Value shown before it is declared); the console is marked as
 // A's on both tables and in the logs. Both players then end their turns to the end of round 3:
 // the OP each panel shows after each round and the end screen's OP and VP are the server's
-// (`window.referee.view.state`), and so are the stream overlay's. Screenshots:
+// (`window.referee.view.state`), and so are the stream overlay's. The lobby's mission picker
+// lists the ruleset's missions (GET /api/missions) and the room it creates is set up on the
+// mission chosen. Screenshots:
 // test-artifacts/browser/mission-*.png.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -143,4 +145,36 @@ test("a mission's zone and consoles on the table, a console activated by clicks,
   assert.match(await overlay.textContent("#result"), new RegExp(`^Player A winsA ${result.op.A} OP · B ${result.op.B} OP · A \\d+ VP · B \\d+ VP · won on Objective Points`));
   await overlay.screenshot({ path: join(artifacts, "mission-overlay.png"), omitBackground: true });
   await closeAll(a, b, overlay);
+});
+
+test("the lobby's mission picker: the ruleset's missions, the chosen one's objectives in words, the room set up on it", async () => {
+  const page = await scenario.newPage();
+  await page.goto(scenario.base + "/");
+  await page.waitForSelector("#mission-choice:not([hidden])", WAIT);
+  const listed = async () => page.$$eval("#mission-select option", (xs) => xs.map((x) => [x.value, x.textContent]));
+  const served = async (ruleset) => (await (await fetch(`${scenario.base}/api/missions?ruleset=${ruleset}`)).json()).missions;
+  const n5 = await served("n5");
+  await page.waitForFunction((n) => document.querySelectorAll("#mission-select option").length === n + 1, n5.length, WAIT);
+  assert.deepEqual(await listed(), [["", "No mission (annihilation, won on Victory Points)"], ...n5.map((x) => [x.id, x.title])]);
+  // CodeOne's missions for a CodeOne room, then back to N5.
+  await page.selectOption("#ruleset", "codeone");
+  const codeone = await served("codeone");
+  await page.waitForFunction((first) => document.querySelector("#mission-select option:nth-child(2)")?.value === first, codeone[0].id, WAIT);
+  assert.deepEqual((await listed()).slice(1).map(([id]) => id), codeone.map((x) => x.id));
+  await page.selectOption("#ruleset", "n5");
+  await page.waitForFunction(() => document.querySelector('#mission-select option[value="n5-relay-station"]'), null, WAIT);
+  await page.selectOption("#mission-select", "n5-relay-station");
+  const relay = n5.find((x) => x.id === "n5-relay-station");
+  for (const objective of relay.objectives) await shows(page, `#mission-summary [data-objective="${objective.id}"]`, new RegExp(`^${objective.text.slice(0, 30).replace(/[()]/g, "\\$&")}`));
+  await shows(page, "#mission-summary", /Classified Objectives: each player draws 2, secret; 1 OP each once achieved\./);
+  await page.screenshot({ path: join(artifacts, "mission-lobby.png") });
+  await page.click("#create-room");
+  await page.waitForSelector("#links:not([hidden])", WAIT);
+  const seat = await page.inputValue("#link-a-text");
+  const a = await scenario.newPage();
+  await a.goto(seat);
+  await a.waitForFunction(() => window.referee?.view.state?.mission, null, WAIT);
+  assert.equal((await state(a)).mission.id, "n5-relay-station");
+  await shows(a, "#objectives-panel #mission-title", /^Mission: Relay Station$/);
+  await closeAll(page, a);
 });
