@@ -16,7 +16,9 @@ server's dice code cannot make the server's own record pass. It checks that
   was injected;
 * the faces the event shows are the faces it drew: in order for ``initiative_rolled``
   (``attempts``); as a multiset for an event with an ``outcome`` (its rolls' and saves'
-  faces; the order of the dice among the rolls is not checked, see the docs).
+  faces; the order of the dice among the rolls is not checked, see the docs); for a
+  ``classified_drawn`` (Classified Objectives), ``CLASSIFIED_DICE_PER_CARD`` dice per card
+  drawn (which cards they chose depends on the deck, which this file does not read).
 
 Exit status 0 with a one-line summary; 1 naming the first failure (event index, event type,
 die number, expected and found); 2 when the input cannot be read as JSON.
@@ -41,6 +43,8 @@ ACCEPT_BELOW = 4_294_967_280
 """2^32 minus (2^32 mod 20): values at or above it are rejected, so every face is equally likely."""
 SIDES = ("A", "B")
 HEX_DIGITS = frozenset("0123456789abcdef")
+CLASSIFIED_DICE_PER_CARD = 6
+"""d20 per Classified Objective card drawn (``missions/classified.py``, ``DICE_PER_PICK``)."""
 
 
 class Failure(Exception):
@@ -250,6 +254,12 @@ def _tie(where: str, event: dict[str, Any], drawn: list[int]) -> bool:
         shown = _faces([face for attempt in attempts for face in attempt], f"{where} attempts")
         if shown != drawn:
             raise Failure(f"{where}: attempts show {shown}, expected the drawn dice {drawn}")
+        return True
+    if event["type"] == "classified_drawn":
+        cards = _field(event, "cards", where, list)
+        if len(drawn) != CLASSIFIED_DICE_PER_CARD * len(cards):
+            raise Failure(f"{where}: {len(cards)} cards drawn with {len(drawn)} dice, expected "
+                          f"{CLASSIFIED_DICE_PER_CARD} dice per card")
         return True
     if "outcome" not in event:
         return False

@@ -107,6 +107,10 @@ export const RuleReason = Object.freeze({
   NO_SUCH_MARKER: "no_such_marker",
   NOT_A_SPECIALIST: "not_a_specialist",
   ALREADY_ACTIVATED: "already_activated",
+  NOT_YOUR_CLASSIFIED: "not_your_classified",
+  CLASSIFIED_ALREADY_ACHIEVED: "classified_already_achieved",
+  CLASSIFIED_NOT_AN_ACTION: "classified_not_an_action",
+  CLASSIFIED_REQUIREMENT: "classified_requirement",
 });
 
 export const CloseCode = Object.freeze({

@@ -18,6 +18,7 @@ from .combat.guts_window import (
 from .combat.mines import apply_mine_placed, apply_mine_triggered, apply_mines_lost
 from .combat.suppressive_fire import after_event as suppressive_fire_after
 from .evolve import replace
+from .missions.classified import apply_classified_achieved, apply_classified_drawn
 from .missions.consoles import apply_objective_activated
 from .missions.scoring import apply_objective_points_scored
 from .orders.activation import apply_skill_declared
@@ -119,6 +120,9 @@ APPLIERS: dict[type[e.Event], Callable[[GameState, Any], GameState]] = {
     e.SuppressiveFireChanged: lambda state, _: state,  # suppressive_fire_after sets it
     e.ClockSwitched: apply_clock_switched,
     e.ClockRanOut: apply_clock_ran_out,
+    # Classified Objectives (missions/classified.py)
+    e.ClassifiedDrawn: apply_classified_drawn,
+    e.ClassifiedAchieved: apply_classified_achieved,
 }
 
 

@@ -292,6 +292,21 @@ class Concede(Command):
     TYPE: ClassVar[str] = "concede"
 
 
+# --- Classified Objectives (missions/classified.py) ---
+@dataclass(frozen=True, slots=True)
+class ClassifiedAction(Command):
+    """The Short Skill a Classified Objective card names, declared by the active trooper
+    ``trooper`` in its Order (as ``declare_skill`` with a ``classified_action`` skill):
+    ``card`` the card's id, ``target`` the trooper in base contact the card needs (none for
+    a card without one)."""
+
+    TYPE: ClassVar[str] = "classified_action"
+    trooper: TrooperId
+    card: str
+    target: TrooperId | None = None
+# --- end of Classified Objectives ---
+
+
 def parse_command(data: Plain) -> Command:
     """Build a command from plain data; raises ``plain.FormatError`` if malformed."""
     return from_plain(Command, data)

@@ -19,9 +19,10 @@ from .armies.army_selection import decide_accept_armies, decide_choose_army
 from .combat.guts_choice import decide_choose_guts_failure
 from .combat.guts_window import decide_choose_guts_move, open_guts_window
 from .decision import SYSTEM, Accepted, Decision, Rejected, Rejection, System
-from .events import Event, GameEnded, SuppressiveFireChanged
+from .events import ClassifiedAchieved, Event, GameEnded, SuppressiveFireChanged
 from .ids import Side, TrooperId
 from .missions import mission_catalogue
+from .missions.classified_action import decide_classified_action
 from .orders.activation import decide_declare_skill
 from .orders.airborne import decide_combat_jump, decide_keep_airborne
 from .orders.aro import decide_close_aro_window, decide_declare_aro, decide_pass_aro
@@ -99,6 +100,7 @@ HANDLERS: dict[type[c.Command], Handler] = {
     c.FormFireteam: decide_form_fireteam,
     c.ActivateFireteam: decide_activate_fireteam,
     c.ClockExpired: decide_clock_expired,
+    c.ClassifiedAction: decide_classified_action,  # Classified Objectives
 }
 
 SYSTEM_COMMANDS = (c.CloseAroWindow, c.ClockExpired, c.ChooseGutsMove)
@@ -147,7 +149,10 @@ def _with_clock_switches(start: GameState, produced: Produced, switches: list[Ev
     if ended is None:
         produced.add_all(switches)
         return produced
-    events = [e for e in produced.events if not isinstance(e, SuppressiveFireChanged)]
+    # (Suppressive Fire changes and Classified Objectives achieved: ``Produced.add`` makes
+    # them again where they fall.)
+    events = [e for e in produced.events
+              if not isinstance(e, SuppressiveFireChanged | ClassifiedAchieved)]
     ended = next(at for at, event in enumerate(events) if isinstance(event, GameEnded))
     events[ended:ended] = switches
     again = Produced(start)

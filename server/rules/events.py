@@ -30,7 +30,7 @@ from .setup_events import MinePlaced as MinePlaced
 from .setup_events import MinesLost as MinesLost
 from .setup_events import TerrainTypeChosen as TerrainTypeChosen
 from .setup_events import TrooperDeployed as TrooperDeployed
-from .state import Conclusion, Eligibility, GameResult, OrderType, Phase
+from .state import ClassifiedCard, Conclusion, Eligibility, GameResult, OrderType, Phase
 from .table.geometry import Point
 
 
@@ -445,6 +445,9 @@ class GameEnded(Event):
     dice_revealed: dict[str, Plain] = field(default_factory=dict)
     """The dice secret, its commitment and both contributions, for everyone to check every
     die of the game (``dice.dice_reveal``; docs/fair-play.md)."""
+    classified: dict[Side, tuple[ClassifiedCard, ...]] = field(default_factory=dict)
+    """Classified Objectives: every card each side drew, achieved or not, open to all now
+    (``missions/classified.py``); empty in a game without them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -474,3 +477,34 @@ def event_to_plain(event: Event) -> Plain:
 
 def event_from_plain(data: Plain) -> Event:
     return from_plain(Event, data)
+
+
+# --- Classified Objectives (missions/classified.py) ---------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ClassifiedDrawn(Event):
+    """``side`` drew its Classified Objectives (deck card ids, in the order drawn) from the
+    room's dice, after both armies were chosen and before the Initiative Roll. Its side (and
+    casters) sees ``cards``; every other viewer sees the same event with ``cards`` replaced by
+    their count (``views``), identical whichever cards came. ``dice``: as every rolling event."""
+
+    TYPE: ClassVar[str] = "classified_drawn"
+    side: Side
+    cards: tuple[str, ...]
+    dice: Dice
+
+
+@dataclass(frozen=True, slots=True)
+class ClassifiedAchieved(Event):
+    """``side`` achieved its Classified Objective ``card``, worth ``op`` Objective Points;
+    ``reason`` says how, in words players read. Open: it reveals the card to everyone."""
+
+    TYPE: ClassVar[str] = "classified_achieved"
+    side: Side
+    card: str
+    op: int
+    reason: str
+
+
+# --- end of Classified Objectives --------------------------------------------------------

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from .apply import apply
 from .combat import suppressive_fire
 from .events import Event
+from .missions import classified
 from .orders.sequence import MAX_AUTOMATIC_STEPS, next_automatic
 from .state import GameState
 
@@ -40,6 +41,12 @@ class Produced:
                 self.events.append(change)
                 state = apply(state, change)  # (already so: it changes nothing)
             self.holding = suppressive_fire.holding_any(state)
+        # Classified Objectives: the cards this event showed achieved follow it at once
+        # (missions/classified.py); nothing to judge in a game without them.
+        if state.classified:
+            for achieved in classified.after_event(before, state, event):
+                self.events.append(achieved)
+                state = apply(state, achieved)
         self.state = state
 
     def add_all(self, events: Iterable[Event]) -> None:

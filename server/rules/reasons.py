@@ -62,3 +62,8 @@ class Reason(StrEnum):
     NO_SUCH_MARKER = "no_such_marker"  # no mission, or no marker of it an objective activates
     NOT_A_SPECIALIST = "not_a_specialist"  # the objective's markers are for Specialist troopers
     ALREADY_ACTIVATED = "already_activated"  # the side activated it (this round, or in the game)
+    # --- Classified Objectives (missions/classified.py) ---
+    NOT_YOUR_CLASSIFIED = "not_your_classified"  # the side holds no such card
+    CLASSIFIED_ALREADY_ACHIEVED = "classified_already_achieved"  # a card scores once
+    CLASSIFIED_NOT_AN_ACTION = "classified_not_an_action"  # achieved by the game, not a skill
+    CLASSIFIED_REQUIREMENT = "classified_requirement"  # trooper, place or target the card needs

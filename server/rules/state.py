@@ -371,6 +371,24 @@ class Clocks:
     out_of_time: frozenset[Side] = frozenset()
 
 
+# --- Classified Objectives (missions/classified.py) ---------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ClassifiedCard:
+    """A Classified Objective a side drew: the deck card's id, and whether it is achieved
+    (then open to everyone). Unachieved, it is its side's secret until the game ends."""
+
+    id: str
+    achieved: bool = False
+    op: int = 0
+    """The Objective Points it scored when achieved (less than the mission's due, or none,
+    when the side had reached the mission's maximum)."""
+
+
+# --- end of Classified Objectives --------------------------------------------------------
+
+
 @dataclass(frozen=True, slots=True)
 class GameResult:
     winner: Side | None
@@ -449,6 +467,11 @@ class GameState:
     ``missions.points.award``."""
     objective_activations: tuple[ObjectiveActivation, ...] = ()
     """Every mission marker activated so far, in order (``missions/consoles.py``)."""
+    # --- Classified Objectives (missions/classified.py) ---
+    classified: Mapping[Side, tuple[ClassifiedCard, ...]] = field(default_factory=dict)
+    """Each side's Classified Objectives, in the order drawn: private to that side (and its
+    casters) until achieved or until the game ends (``views``)."""
+    # --- end of Classified Objectives ---
 
     def trooper(self, trooper_id: TrooperId) -> TrooperState:
         return self.troopers[trooper_id]

@@ -18,10 +18,12 @@ from .armies.army_catalogue import is_shipped_weapon
 from .combat.mines import MINE_PROFILE
 from .ids import CASTER, SPECTATOR, Side, TrooperId, Viewer, WeaponId
 from .missions.catalogue import view as mission_view
+from .missions.classified import achieved_points, card_plain
+from .missions.classified_deck import CardDefinition, card_definition
 from .orders.aro_eligibility import seen_by_opponent
 from .orders.fireteams import fireteam_level
 from .plain import Plain, to_plain
-from .state import MARKER_SILHOUETTE, Deployable, GameState, TrooperState
+from .state import MARKER_SILHOUETTE, Deployable, GameState, Phase, TrooperState
 
 PRIVATE_PROFILE_FIELDS = ("cost", "swc")
 
@@ -195,7 +197,47 @@ def view_state(state: GameState, viewer: Viewer) -> dict[str, Plain]:
         # The new Lieutenant this seat named (``lieutenant``); never the other side's.
         "lieutenant_choice": (state.lieutenant_choice.get(viewer)
                               if isinstance(viewer, Side) else None),
+        "classified": _view_classified(state, viewer),
     }
+
+
+# --- Classified Objectives (missions/classified.py) ---------------------------------------
+
+
+def _view_classified(state: GameState, viewer: Viewer) -> dict[str, Plain]:
+    """Per side that drew cards: how many, the Objective Points they scored, and the cards
+    the viewer may read: all of its own side's (a caster: every side's), anyone's once
+    achieved, every card once the game is over. Nothing else tells one card from another."""
+    over = state.phase is Phase.GAME_OVER
+    shown: dict[str, Plain] = {}
+    for side, cards in state.classified.items():
+        readable = [card for card in cards
+                    if _sees_private(viewer, side) or card.achieved or over]
+        shown[side.value] = {
+            "count": len(cards),
+            "op": achieved_points(state, side),
+            "cards": [card_plain(_definition(state, card.id), card.achieved) for card in readable],
+        }
+    return shown
+
+
+def _definition(state: GameState, card_id: str) -> CardDefinition:
+    definition = card_definition(state.ruleset, card_id)
+    assert definition is not None, f"{card_id} is not in the deck"
+    return definition
+
+
+def _classified_drawn(
+    event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
+) -> dict[str, Plain] | None:
+    """The draw: its side (and casters) read the card ids; every other viewer gets the same
+    event with the ids left out, only their count (the same bytes whatever was drawn)."""
+    if _sees_private(viewer, event.side):
+        return {**plain, "count": len(event.cards)}
+    return {"type": plain["type"], "side": event.side.value, "count": len(event.cards)}
+
+
+# --- end of Classified Objectives --------------------------------------------------------
 
 
 def _view_orders(state: GameState, viewer: Viewer) -> dict[str, Plain]:
@@ -471,6 +513,7 @@ _REDACTIONS = {
     e.AroWindowClosed: _window_closed,
     e.AroDeclared: _aro_declared,
     e.OrderResolved: _outcome,
+    e.ClassifiedDrawn: _classified_drawn,  # Classified Objectives
 }
 
 

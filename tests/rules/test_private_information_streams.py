@@ -46,12 +46,22 @@ WHERE_HIDDEN: dict[str, dict[str, Placement]] = {
 MAX_STEPS = 90
 
 
+A_CARDS = ("quiet-blade", "deep-footprint")
+B_CARDS = (("data-siphon", "field-survey"), ("specialist-handoff", "tag-and-trace"))
+"""Classified Objectives: B's cards are Short Skills it never declares here (it only
+answers AROs and ends its turns), so neither game achieves one."""
+
 MINE = TrooperId("B-mine0001")
 MINE_AT = (22.0, 15.0)
 
 
-def _game(where: str, mine: bool = False) -> GameState:
+def _game(where: str, mine: bool = False, b_cards: tuple[str, ...] = ()) -> GameState:
     state = skirmish({**VISIBLE, **WHERE_HIDDEN[where]}, ruleset="n5")
+    if b_cards:  # Classified Objectives (missions/classified.py): A's the same, B's as given
+        from server.rules.events import ClassifiedDrawn
+
+        for side, cards in ((Side.A, A_CARDS), (Side.B, b_cards)):
+            state = engine.apply(state, ClassifiedDrawn(side, cards, state.dice))
     if not mine:
         return state
     # The hidden Ghost is a Minelayer whose Mine stands in A's way (combat/mines.py): the
@@ -123,9 +133,10 @@ def _b_commands(state: GameState, private_choices: bool) -> list[Plain]:
     return own
 
 
-def _play(where: str, private_choices: bool, seed: int, mine: bool = False) -> list[object]:
+def _play(where: str, private_choices: bool, seed: int, mine: bool = False,
+          b_cards: tuple[str, ...] = ()) -> list[object]:
     """Everything A and the spectators receive, in order."""
-    state = _game(where, mine)
+    state = _game(where, mine, b_cards)
     rng = random.Random(seed)
     received: list[object] = []
     for step in range(MAX_STEPS):
@@ -180,6 +191,24 @@ def test_seed_004_a_hidden_minelayers_spot_never_reaches_the_opponent_through_it
     for index, (one, other) in enumerate(zip(first, second, strict=True)):
         assert one == other, f"the streams differ at item {index}: {one!r} != {other!r}"
     assert "mine_triggered" in str(first)  # the comparison reaches the Mine going off
+
+
+@pytest.mark.parametrize("seed", [5])
+def test_digest_11_2_the_classified_objectives_b_drew_never_reach_the_opponent(seed: int) -> None:
+    """Two games that differ only in B's Classified Objectives (and B's private choices):
+    A and the spectators receive the same stream while A plays random Orders, until the
+    game's end opens every card (DIGEST 11.2; docs/missions-classified.md;
+    ``tests/rules/missions/test_classified_privacy.py`` plays the draw itself)."""
+    first = _play("in_the_middle", private_choices=True, seed=seed, b_cards=B_CARDS[0])
+    second = _play("in_the_middle", private_choices=False, seed=seed, b_cards=B_CARDS[1])
+    ends = [next(i for i, item in enumerate(stream) if "'game_ended'" in str(item))
+            for stream in (first, second)]
+    assert ends[0] == ends[1] > 300  # three whole Game Rounds
+    for index, (one, other) in enumerate(zip(first[:ends[0]], second[:ends[1]], strict=True)):
+        assert one == other, f"the streams differ at item {index}: {one!r} != {other!r}"
+    for stream, cards in ((first, B_CARDS[0]), (second, B_CARDS[1])):
+        ended = next(view for view in stream[ends[0]][1] if view["type"] == "game_ended")
+        assert [card["id"] for card in ended["classified"]["B"]] == list(cards)
 
 
 def test_the_games_compared_do_reach_the_hidden_troopers_aro_and_many_orders() -> None:

@@ -35,7 +35,13 @@ from server.rules.armies.army_selection import list_format_for, random_ids
 from server.rules.combat.mods import blocking_bodies_by_trooper
 from server.rules.combat.outcome import BecameIdle
 from server.rules.decision import Accepted
-from server.rules.events import ArmyChosen, Event, ObjectivePointsScored, OrderResolved
+from server.rules.events import (
+    ArmyChosen,
+    ClassifiedAchieved,
+    Event,
+    ObjectivePointsScored,
+    OrderResolved,
+)
 from server.rules.ids import Side
 from server.rules.options import seat_options
 from server.rules.orders.deployment import deployer
@@ -117,7 +123,8 @@ class GameLog:
     """Movements declared by a trooper touching a Special Terrain area (its allowance changed
     by the area's MOD or its Terrain skill: ``orders/difficult_terrain.py``)."""
     awarded: Counter[Side] = field(default_factory=Counter)
-    """The Objective Points the scoring events awarded each side (a game on a mission)."""
+    """The Objective Points the scoring events and the achieved Classified Objectives
+    awarded each side (a game on a mission)."""
 
 
 def waited_on(state: GameState) -> Side | None:
@@ -218,6 +225,8 @@ def observe(players: dict[Side, RandomPlayer], events: list[Event] | tuple[Event
         if isinstance(event, ObjectivePointsScored):
             for award in event.awards:
                 log.awarded[award.side] += award.op
+        if isinstance(event, ClassifiedAchieved):
+            log.awarded[event.side] += event.op
         for player in players.values():
             player.observe(event.TYPE)
 

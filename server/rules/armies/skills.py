@@ -69,6 +69,8 @@ SKILLS: dict[str, SkillInfo] = {
         # ``declare_skill``: hence not "usable in the active turn" as a declaration.
         SkillInfo("combat_jump", SkillCategory.ENTIRE_ORDER, False, False, True, False),
         SkillInfo("alert", SkillCategory.AUTOMATIC, False, False, False, False),
+        # Classified Objectives (missions/classified.py): a card's Short Skill, not an ARO.
+        SkillInfo("classified_action", SkillCategory.SHORT, False, True, False, False),
     )
 }
 
@@ -233,6 +235,20 @@ class ForwardObserver(Skill):
 
 
 SUPPORT_SKILLS = (Doctor, Paramedic, Engineer)
+
+
+# --- Classified Objectives (missions/classified.py) ---
+@dataclass(frozen=True, slots=True)
+class ClassifiedAction(Skill):
+    """The Short Skill a Classified Objective card names: a Normal WIP Roll by a trooper
+    that meets the card's Requirements (``target``: the trooper in base contact it needs,
+    None for a card without one); passed, the card is achieved. Declared with
+    ``declare_skill`` or the ``classified_action`` command."""
+
+    TYPE: ClassVar[str] = "classified_action"
+    card: str
+    target: TrooperId | None = None
+# --- end of Classified Objectives ---
 
 
 @dataclass(frozen=True, slots=True)

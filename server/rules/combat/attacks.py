@@ -21,6 +21,7 @@ from ..armies.skills import (
     Berserk,
     BsAttack,
     CcAttack,
+    ClassifiedAction,
     CommsAttack,
     Discover,
     Dodge,
@@ -32,6 +33,7 @@ from ..armies.skills import (
 from ..armies.weapons import Weapon, WeaponKind
 from ..evolve import replace
 from ..ids import TrooperId
+from ..missions.classified_skill import planned_action
 from ..missions.consoles import planned_activation
 from ..orders import berserk
 from ..orders.declarations import acting_body, required_burst
@@ -233,6 +235,8 @@ def _active_skill(state: GameState, active: TrooperState, skill: Skill, index: i
         return mines.planned_placement(state, active, skill)
     if isinstance(skill, ActivateObjective):  # a mission marker (missions/consoles.py)
         return planned_activation(state, active, skill)
+    if isinstance(skill, ClassifiedAction):  # Classified Objectives (missions/classified_skill.py)
+        return planned_action(state, active, skill)
     if isinstance(skill, ForwardObserver):
         shooter = acting_body(order, active, position_at_declaration(order, index))
         target = state.troopers.get(skill.target)

@@ -15,6 +15,7 @@ from ..armies.skills import (
     ActivateObjective,
     BsAttack,
     CcAttack,
+    ClassifiedAction,
     Climb,
     CommsAttack,
     Discover,
@@ -35,7 +36,8 @@ from .mines import target_or_mine
 REVEALING_SKILLS = (BsAttack, CcAttack, CommsAttack, Dodge, Reset, Discover, Jump, Climb,
                     SuppressiveFire, Doctor, Paramedic, Engineer, ForwardObserver,
                     PlaceDeployable,  # Place Deployable: the Attack label (combat/mines.py)
-                    ActivateObjective)  # a WIP Roll (missions/consoles.py)
+                    ActivateObjective,  # a WIP Roll (missions/consoles.py)
+                    ClassifiedAction)  # a Classified Objective's WIP Roll (classified_skill.py)
 """Declaring an Attack, a skill with a roll or a Long Skill other than Cautious Movement
 reveals a Camouflage Marker (DIGEST 12)."""
 

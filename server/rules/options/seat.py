@@ -15,6 +15,7 @@ from ..combat.guts_choice import decide_choose_guts_failure
 from ..combat.guts_window import decide_choose_guts_move, open_guts_window, window_rule
 from ..combat.mines import mine_targets, minelayer_offer
 from ..ids import Side, TrooperId
+from ..missions.classified_action import action_offers
 from ..orders.activation import sees
 from ..orders.airborne import combat_jumps, decide_keep_airborne
 from ..orders.command_tokens import (
@@ -90,7 +91,8 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
     "default", "points", "max_move"} | None, "appoint_lieutenant": [trooper],
     "command_tokens": [spend_command_token body], "coordinate": {spearhead: [troopers that
     may join its Coordinated Order]}, "fireteams": {"form", "cost", "activate", "teams"}
-    (``options/fireteams.py``)}`` (shapes in docs/client.md). Empty lists/maps when the
+    (``options/fireteams.py``), "classified_action": {card: {target or "": preview}}}``
+    (shapes in docs/client.md). Empty lists/maps when the
     seat has nothing to do.
     """
     order = state.order
@@ -135,6 +137,9 @@ def seat_options(state: GameState, side: Side) -> dict[str, Plain]:
         "command_tokens": _command_tokens(state, side) if order is None else [],
         "coordinate": _coordinate(state, side) if order is None else {},
         "fireteams": fireteam_options(state, side),
+        # Classified Objectives (missions/classified_action.py): {card: {target or "": the
+        # WIP Roll's preview}} for the active trooper's Order, only what is legal now.
+        "classified_action": action_offers(state, side) if order is not None else {},
     }
 
 

@@ -26,6 +26,7 @@ from ..armies.skills import (
     BsAttack,
     CautiousMove,
     CcAttack,
+    ClassifiedAction,
     Climb,
     CommsAttack,
     Discover,
@@ -59,6 +60,8 @@ from ..decision import Rejection, require
 from ..events import Event, SkillDeclared
 from ..evolve import replace
 from ..ids import Side, TrooperId, WeaponId
+from ..missions.classified_skill import check_action as check_classified_action
+from ..missions.classified_skill import usable_while_engaged
 from ..missions.consoles import check_activation
 from ..reasons import Reason
 from ..state import ActiveOrder, GameState, OrderStep, TrooperState
@@ -252,7 +255,8 @@ def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperSta
     check_retreat_may_declare(state, trooper, skill, in_aro=False)
     check_immobilized_may_declare(state, trooper, skill, in_aro=False)
     check_stunned_may_declare(trooper, skill)
-    check_engaged_may_declare(state, trooper, skill, in_aro=False)
+    if not usable_while_engaged(state, skill):  # Classified Objectives: a card that says so
+        check_engaged_may_declare(state, trooper, skill, in_aro=False)
     if isinstance(skill, Berserk):  # a movement and a CC Attack (orders/berserk.py)
         berserk.check_declaration(state, trooper, skill, obstacles(state, trooper.id, mover=trooper.side))
         _check_cc_attack(state, order, trooper, skill.weapon, skill.target)
@@ -283,6 +287,8 @@ def check_active_skill(state: GameState, order: ActiveOrder, trooper: TrooperSta
         require(problem is None, Reason.BAD_POSITION, problem or "")
     elif isinstance(skill, ActivateObjective):  # a mission marker (missions/consoles.py)
         check_activation(state, trooper, skill)
+    elif isinstance(skill, ClassifiedAction):  # Classified Objectives (missions/classified_skill.py)
+        check_classified_action(state, trooper, skill)
 
 
 def check_dodge_route(state: GameState, trooper: TrooperState, route: Sequence[Point]) -> None:

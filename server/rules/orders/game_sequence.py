@@ -216,7 +216,8 @@ def game_over(state: GameState, reason: str, loser: Side | None = None) -> GameE
         for t in state.troopers.values()
     }
     return GameEnded(GameResult(winner, points, reason, objective_points), to_plain(revealed),
-                     to_plain(dice_reveal(state.dice_source)))
+                     to_plain(dice_reveal(state.dice_source)),
+                     classified=dict(state.classified))  # every Classified Objective opens
 
 
 def decide_concede(state: GameState, side: Side, command: Concede) -> list[Event]:

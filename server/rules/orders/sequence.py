@@ -29,6 +29,7 @@ from ..combat.mines import aro_triggers as mines_set_off_by_aros
 from ..combat.mines import triggers as mines_going_off
 from ..combat.resolution import resolve_order_step
 from ..events import Event, OrderResolved, PhaseStarted
+from ..missions import classified
 from ..missions.consoles import activations_resolved
 from ..state import GameState, OrderStep, Phase
 from .aro import open_window
@@ -82,6 +83,10 @@ def _impetuous_over(state: GameState) -> bool:
 
 
 AUTOMATIC_STEPS: tuple[AutomaticStep, ...] = (
+    # Classified Objectives: drawn once both armies are chosen, before the Initiative Roll
+    # (missions/classified.py).
+    AutomaticStep("classified objectives drawn", classified.draw_due, classified.draw,
+                  frozenset({Phase.INITIATIVE})),
     AutomaticStep(
         "initiative roll-off",
         lambda s: s.phase is Phase.INITIATIVE and s.initiative.winner is None,
