@@ -6,6 +6,7 @@
 // arrive meanwhile wait in order, and nothing is shown twice.
 import { describeEvent, renderOutcome, toNodes, TrooperNames } from "./describe.js";
 import { trooperNames } from "./roster.js";
+import { cardTitle } from "./mission-words.js";
 
 /**
  * @typedef {{version: number, event: Record<string, any> | null}} Entry
@@ -136,6 +137,11 @@ export class EventHistory {
         const piece = this.names.label(/** @type {string} */ (span.dataset.trooper));
         if (span.textContent !== piece.text) span.textContent = piece.text;
         if (piece.title && span.title !== piece.title) span.title = piece.title;
+      }
+      // A Classified Objective achieved: its title, once the view's state holds the card.
+      for (const span of /** @type {NodeListOf<HTMLElement>} */ (box.querySelectorAll(".classified-title[data-classified-card]"))) {
+        const title = cardTitle(state, span.dataset.classifiedSide ?? "", span.dataset.classifiedCard ?? "");
+        if (span.textContent !== title) span.textContent = title;
       }
     }
   }

@@ -214,7 +214,10 @@ export function describeMissionEvent(e, state, who) {
         cards ? `: ${titles.join(", ")} (secret from the opponent)` : " (secret: the opponent sees them only once achieved)"];
     }
     case "classified_achieved":
-      return [`Player ${e.side} achieves the Classified Objective `, { text: cardTitle(state, e.side, e.card), cls: "classified-title" },
+      // The card's title comes with the state (a snapshot follows the event): the log's
+      // refresh (history.js) writes it in once the view holds it.
+      return [`Player ${e.side} achieves the Classified Objective `, { text: cardTitle(state, e.side, e.card), cls: "classified-title",
+        data: { classifiedSide: String(e.side), classifiedCard: String(e.card) } },
         `: ${opWords(e.op ?? 0)}${e.reason ? ` (${e.reason})` : ""}`];
     default: return null;
   }

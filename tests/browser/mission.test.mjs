@@ -9,7 +9,8 @@
 // the OP each panel shows after each round and the end screen's OP and VP are the server's
 // (`window.referee.view.state`), and so are the stream overlay's. The lobby's mission picker
 // lists the ruleset's missions (GET /api/missions) and the room it creates is set up on the
-// mission chosen. Screenshots:
+// mission chosen. Classified Objectives: each seat reads only its own cards, a card achieved
+// by its Short Skill is revealed to everyone with its OP. Screenshots:
 // test-artifacts/browser/mission-*.png.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -145,6 +146,51 @@ test("a mission's zone and consoles on the table, a console activated by clicks,
   assert.match(await overlay.textContent("#result"), new RegExp(`^Player A winsA ${result.op.A} OP · B ${result.op.B} OP · A \\d+ VP · B \\d+ VP · won on Objective Points`));
   await overlay.screenshot({ path: join(artifacts, "mission-overlay.png"), omitBackground: true });
   await closeAll(a, b, overlay);
+});
+
+test("Classified Objectives: each seat reads its own cards only; one achieved by its Short Skill is revealed to all with its OP", async () => {
+  // A holds Field Survey (a Specialist's Short Skill inside the enemy deployment zone) and
+  // Handshake Protocol; B holds two cards of its own. A's Signal Adept stands in B's zone.
+  const room = await scenario.post("/test/scenario", { ruleset: "n5", aro_window_s: 120, seed: 3, mission: "n5-relay-station", dice: [5],
+    placements: { "A-t1": [30, 4, 90], "A-t14": [10, 40, 90], "B-t1": [30, 44, 270] },
+    classified: { A: ["field-survey", "handshake-protocol"], B: ["quiet-blade", "doorstep-raid"] } });
+  const a = await open(room.seats.A.link);
+  const b = await open(room.seats.B.link);
+  const watcher = await open(room.spectator_link);
+  await shows(a, '#classified [data-classified-side="A"]', /^Yours \(secret from your opponent until achieved\): 2 cards, 0 OPField Survey not yet.*Handshake Protocol not yet/);
+  await shows(a, '#classified [data-classified-side="B"]', /^Player B: 2 cards, 2 still secret, 0 OP$/);
+  await shows(b, '#classified [data-classified-side="B"]', /^Yours .*Quiet Blade not yet.*Doorstep Raid not yet/);
+  for (const page of [b, watcher]) {
+    await shows(page, '#classified [data-classified-side="A"]', /^Player A: 2 cards, 2 still secret, 0 OP$/);
+    assert.doesNotMatch(await page.textContent("body"), /Field Survey|Handshake Protocol/, "A's cards are A's secret");
+  }
+  assert.doesNotMatch(await watcher.textContent("body"), /Quiet Blade|Doorstep Raid/, "B's cards are B's secret");
+  await shot(a, "mission-classified-seat-A");
+
+  // The card's Short Skill, offered with its Success Value, declared from the order panel.
+  await a.click('[data-select="A-t14"]');
+  await a.click('[data-order="regular"]');
+  await shows(a, '[data-classified-action="field-survey"]', /^Classified Objective: Field Survey \(WIP 14 = SV 14\)$/);
+  assert.equal((await clickAndAnswer(a, '[data-classified-action="field-survey"]')).ok, true);
+  // Its first skill: the Order's second is Idle, then the Order resolves.
+  await passAroWindowsUntil(a, b, () => document.getElementById("declare-idle") && !window.referee.view.state.order?.window_open, WAIT);
+  await a.click("#declare-idle");
+  await passAroWindowsUntil(a, b, () => !window.referee.view.state.order
+    && window.referee.view.state.classified?.A?.cards?.some((c) => c.id === "field-survey" && c.achieved), WAIT);
+  // Revealed to everyone, its OP counted; the other card stays A's secret.
+  for (const page of [a, b, watcher]) {
+    await shows(page, '#classified [data-classified="field-survey"]', /^Field Survey ✓ achieved/);
+    await shows(page, "#log", /Player A achieves the Classified Objective Field Survey: 1 OP/);
+    const server = await state(page);
+    assert.equal(server.objective_points.A, 1);
+    await page.waitForFunction(() => document.querySelector('#objectives-panel [data-op="A"]')?.textContent === "1", null, WAIT);
+  }
+  for (const page of [b, watcher]) {
+    await shows(page, '#classified [data-classified-side="A"]', /^Player A: 2 cards, 1 still secret, 1 OP/);
+    assert.doesNotMatch(await page.textContent("body"), /Handshake Protocol/);
+  }
+  await shot(b, "mission-classified-revealed-seat-B");
+  await closeAll(a, b, watcher);
 });
 
 test("the lobby's mission picker: the ruleset's missions, the chosen one's objectives in words, the room set up on it", async () => {
