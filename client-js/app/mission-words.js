@@ -209,9 +209,11 @@ export function describeMissionEvent(e, state, who) {
     case "classified_drawn": {
       const n = Number(e.count ?? e.cards?.length ?? 0);
       const cards = Array.isArray(e.cards) ? e.cards : null;
-      const titles = cards ? cards.map((/** @type {string} */ id) => cardTitle(state, e.side, id)) : [];
+      // Each title as a piece the log's refresh (history.js) writes in once the state holds the card.
+      const titles = (cards ?? []).flatMap((/** @type {string} */ id, /** @type {number} */ i) => [...(i ? [", "] : []),
+        { text: cardTitle(state, e.side, id), cls: "classified-title", data: { classifiedSide: String(e.side), classifiedCard: id } }]);
       return [`Player ${e.side} draws ${n} Classified Objective${n === 1 ? "" : "s"}`,
-        cards ? `: ${titles.join(", ")} (secret from the opponent)` : " (secret: the opponent sees them only once achieved)"];
+        ...(cards ? [": ", ...titles, " (secret from the opponent)"] : [" (secret: the opponent sees them only once achieved)"])];
     }
     case "classified_achieved":
       // The card's title comes with the state (a snapshot follows the event): the log's
