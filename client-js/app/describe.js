@@ -10,12 +10,14 @@
 // `toNodes` and `renderOutcome` turn it into elements.
 import { weaponName, weapon as catalogueWeapon } from "./catalogue.js";
 import { describeTokenSpent } from "./command-tokens.js";
+import { cardTitle, decidedBy, describeMissionEvent, markerName, scoreText } from "./mission-words.js";
 
 /**
  * @typedef {{text: string, cls?: string, title?: string, data?: Record<string, string>}} Piece
  * @typedef {string | Piece} Part
  * @typedef {{cls: string, data?: Record<string, string>, parts: Part[]}} Line
- * @typedef {{names?: TrooperNames, ruleset?: string, viewer?: string | null}} Context
+ * @typedef {{names?: TrooperNames, ruleset?: string, viewer?: string | null, state?: Record<string, any> | null}} Context
+ *   `state`: the view's state (a mission's marker names, Classified Objectives' titles)
  */
 
 const MINUS = "\u2212";
@@ -197,7 +199,7 @@ export const SKILL_NAME = {
   cc_attack: "CC Attack", comms_attack: "Comms Attack", discover: "Discover", dodge: "Dodge", reset: "Reset",
   idle: "Idle", guts: "Guts Roll", suppressive_fire: "Suppressive Fire", berserk: "Berserk",
   doctor: "Doctor", paramedic: "Paramedic", engineer: "Engineer", forward_observer: "Forward Observer",
-  place_deployable: "Place Deployable",
+  place_deployable: "Place Deployable", activate: "Activate", classified_action: "Classified Objective",
 };
 /** @param {string} type */
 export const skillName = (type) => SKILL_NAME[/** @type {keyof typeof SKILL_NAME} */ (type)] ?? type.replace(/_/g, " ");
@@ -315,6 +317,9 @@ export function describeEvent(e, ctx = {}) {
       ` (A ${clockFace(e.remaining?.A)}, B ${clockFace(e.remaining?.B)} left)`];
     case "clock_ran_out": return [`Player ${e.side}'s time ran out: no more Orders after the current one (it still declares AROs)`];
     case "turn_ended": return [`Player ${e.side}'s turn ended (${e.unused_orders} unused Order${e.unused_orders === 1 ? "" : "s"} lost)`];
+    // Missions (mission-words.js): a marker activated, OP scored, Classified Objectives.
+    case "objective_activated": case "objective_points_scored": case "classified_drawn": case "classified_achieved":
+      return describeMissionEvent(e, ctx.state ?? null, who) ?? [];
     case "game_ended": return [`Game over: ${resultText(e.result)}${e.dice_revealed?.secret ? "; the dice secret is revealed: anyone may now verify every die" : ""}`];
     default: return [`${String(e.type).replace(/_/g, " ")}`];
   }
@@ -327,11 +332,13 @@ function clockFace(ms) {
   return `${h ? `${h}:${String(m).padStart(2, "0")}` : m}:${String(s).padStart(2, "0")}`;
 }
 
-/** The game's result in words: winner, victory points, why. @param {Record<string, any> | null | undefined} result */
+/** The game's result in words: winner, Objective Points on a mission, victory points, why.
+ * @param {Record<string, any> | null | undefined} result */
 export function resultText(result) {
   if (!result) return "";
-  const points = Object.entries(result.victory_points ?? {}).map(([side, vp]) => `${side} ${vp} VP`).join(", ");
-  return `${result.winner ? `player ${result.winner} wins` : "a draw"}${points ? ` (${points})` : ""}, ${String(result.reason ?? "").replace(/_/g, " ")}`;
+  const points = scoreText(result);
+  const how = decidedBy(result);
+  return `${result.winner ? `player ${result.winner} wins` : "a draw"}${points ? ` (${points})` : ""}${how ? `, ${how}` : ""}, ${String(result.reason ?? "").replace(/_/g, " ")}`;
 }
 
 /** Why a trooper may react, in words. @param {Record<string, any>} x */
@@ -371,6 +378,9 @@ export function skillText(skill, ctx = {}) {
     case "comms_attack": return [`Comms Attack: ${weaponName(skill.program)} on `, who(skill.target)];
     case "forward_observer": return ["Forward Observer on ", who(skill.target), ...(skill.target_point ? [` as it passes ${point(skill.target_point)}`] : [])];
     case "place_deployable": return [`Place Deployable: ${weaponName(skill.weapon)} at ${point(skill.position)}`];
+    case "activate": return [`Activate the ${markerName(ctx.state?.mission ?? null, skill.marker)} (a WIP Roll)`];
+    case "classified_action": return [`Classified Objective: ${cardTitle(ctx.state, sideOf(namesOf(ctx).activeTrooper ?? "") ?? "", skill.card)}`,
+      ...(skill.target ? [" on ", who(skill.target)] : []), " (a WIP Roll)"];
     case "doctor": return ["Doctor on ", who(skill.target)];
     case "paramedic": return ["Paramedic on ", who(skill.target), " (its PH Roll)"];
     case "engineer": return [skill.cancel_states ? "Engineer (cancel States) on " : "Engineer (repair) on ", who(skill.target)];
@@ -454,7 +464,8 @@ export function effectText(x, ctx = {}) {
 
 const VERB = { bs_attack: "shoots", cc_attack: "attacks in close combat", comms_attack: "hacks", dodge: "dodges", reset: "resets",
   discover: "tries to Discover", guts: "makes a Guts Roll", doctor: "treats (Doctor)",
-  paramedic: "makes its PH Roll (Paramedic)", engineer: "repairs (Engineer)", forward_observer: "marks (Forward Observer)" };
+  paramedic: "makes its PH Roll (Paramedic)", engineer: "repairs (Engineer)", forward_observer: "marks (Forward Observer)",
+  activate: "tries to activate a mission marker (Activate)", classified_action: "works at its Classified Objective" };
 const MOD_NAME = { range: "range", partial_cover: "Partial Cover", targeted: "Targeted", mimetism: "Mimetism", multispectral_visor: "Multispectral Visor", smoke: "through Smoke (Multispectral Visor L1)", ecm: "ECM", stunned: "Stunned",
   no_line_of_fire: "no LoF", surprise_attack: "Surprise Attack", suppressive_fire: "enemy Suppressive Fire",
   fireteam: "Fireteam Bonus",

@@ -6,16 +6,19 @@
 // arrive meanwhile wait in order, and nothing is shown twice.
 import { describeEvent, renderOutcome, toNodes, TrooperNames } from "./describe.js";
 import { trooperNames } from "./roster.js";
+import { cardTitle } from "./mission-words.js";
 
 /**
  * @typedef {{version: number, event: Record<string, any> | null}} Entry
- * @typedef {{log: HTMLElement, results: HTMLElement, conn: any}} Where
+ * @typedef {{log: HTMLElement, results: HTMLElement, conn: any, observers?: ((version: number, event: Record<string, any>) => void)[]}} Where
+ *   `observers`: told every event rendered, in version order (the objectives panel counts OP from them)
  */
 
 export class EventHistory {
   /** @param {Where} where */
-  constructor({ log, results, conn }) {
+  constructor({ log, results, conn, observers = [] }) {
     this.log = log;
+    this.observers = observers;
     this.results = results;
     this.conn = conn;
     // Troopers are named as the table names them (roster.js), worked out once per state.
@@ -135,6 +138,11 @@ export class EventHistory {
         if (span.textContent !== piece.text) span.textContent = piece.text;
         if (piece.title && span.title !== piece.title) span.title = piece.title;
       }
+      // A Classified Objective achieved: its title, once the view's state holds the card.
+      for (const span of /** @type {NodeListOf<HTMLElement>} */ (box.querySelectorAll(".classified-title[data-classified-card]"))) {
+        const title = cardTitle(state, span.dataset.classifiedSide ?? "", span.dataset.classifiedCard ?? "");
+        if (span.textContent !== title) span.textContent = title;
+      }
     }
   }
 
@@ -142,7 +150,8 @@ export class EventHistory {
   #render({ version, event }) {
     if (!event) return; // servers before gap-free numbering sent null for an event this viewer may not see
     this.names.learn(event);
-    const ctx = { names: this.names, ruleset: this.conn.view.state?.ruleset, viewer: this.conn.role };
+    for (const observe of this.observers) observe(version, event);
+    const ctx = { names: this.names, ruleset: this.conn.view.state?.ruleset, viewer: this.conn.role, state: this.conn.view.state };
     const item = document.createElement("li");
     item.value = version;
     item.dataset.version = String(version);

@@ -16,13 +16,14 @@ const overlap = (/** @type {Box} */ a, /** @type {Box} */ b) =>
  *   centre and radius, the label's size, its priority (lower first)
  * @param {number} gap the space between a base and its label (SVG units)
  * @param {number} [rings] how many rings of spots farther out to try
+ * @param {Box[]} [obstacles] boxes already taken by other labels (a mission's markers' names)
  * @returns {{x0: number, y0: number, leader: boolean}[]} the top-left corner of each label, in the items' order;
  *   `leader`: placed away from its base (draw a line to it)
  */
-export function placeLabels(items, gap, rings = 3) {
+export function placeLabels(items, gap, rings = 3, obstacles = []) {
   const bases = items.map((o) => ({ x0: o.x - o.r, y0: o.y - o.r, x1: o.x + o.r, y1: o.y + o.r }));
   /** @type {Box[]} */
-  const taken = [];
+  const taken = [...obstacles];
   const placed = /** @type {{x0: number, y0: number, leader: boolean}[]} */ (new Array(items.length));
   const order = items.map((_, i) => i).sort((a, b) => items[a].priority - items[b].priority || a - b);
   for (const i of order) {

@@ -1,4 +1,4 @@
-// The lobby: create a room (ruleset, ARO window, uniform windows, spectator delay, table), hand out its links
+// The lobby: create a room (ruleset, ARO window, uniform windows, spectator delay, mission, table), hand out its links
 // with Copy buttons (both seats, spectators, and the organizer's, which makes caster links),
 // list the public rooms and the public tournaments (tournament/lobby.js), and the organizer's
 // page (#room=...&organizer=...). Links are shown in copy-field.js's fields.
@@ -33,6 +33,51 @@ const tableLabel = (/** @type {any} */ t) => {
   const n = pieceCount(t);
   return `${t.title ?? t.id}${n === null ? "" : ` (${n} terrain piece${n === 1 ? "" : "s"})`}`;
 };
+
+/**
+ * The missions the server offers for a ruleset (`GET /api/missions?ruleset=`: each with its
+ * id, title, description, objectives in words), or null when it has no such route.
+ * @param {string} ruleset @returns {Promise<any[] | null>}
+ */
+async function fetchMissions(ruleset) {
+  try {
+    const response = await fetch(`/api/missions?ruleset=${encodeURIComponent(ruleset)}`);
+    if (!response.ok) return null;
+    const body = await response.json();
+    const list = Array.isArray(body) ? body : body.missions;
+    return Array.isArray(list) ? list : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The missions listed for the ruleset shown, by id (the summary under the picker reads them). */
+let missionsShown = /** @type {Map<string, any>} */ (new Map());
+
+/** The mission picker: "No mission" first (the annihilation game), then the ruleset's missions. */
+async function showMissions() {
+  const ruleset = /** @type {HTMLSelectElement} */ ($("ruleset")).value;
+  const missions = await fetchMissions(ruleset);
+  if (/** @type {HTMLSelectElement} */ ($("ruleset")).value !== ruleset) return; // changed meanwhile
+  $("mission-choice").hidden = missions === null; // a server without missions: annihilation only
+  missionsShown = new Map((missions ?? []).map((x) => [String(x.id), x]));
+  const select = /** @type {HTMLSelectElement} */ ($("mission-select"));
+  select.replaceChildren(el("option", { value: "" }, "No mission (annihilation, won on Victory Points)"),
+    ...(missions ?? []).map((x) => el("option", { value: x.id }, x.title ?? x.id)));
+  showMissionSummary();
+}
+
+/** What the chosen mission is: its briefing, each objective in words, its Classified Objectives. */
+function showMissionSummary() {
+  const chosen = missionsShown.get(/** @type {HTMLSelectElement} */ ($("mission-select")).value);
+  const box = $("mission-summary");
+  if (!chosen) { box.replaceChildren(); return; }
+  const classified = chosen.classified?.draw ? [el("li", {}, `Classified Objectives: each player draws ${chosen.classified.draw}, secret; ${chosen.classified.op} OP each once achieved.`)] : [];
+  box.replaceChildren(...(chosen.description ? [el("p", {}, chosen.description)] : []),
+    el("div", {}, `${chosen.rounds ?? 3} Game Rounds, up to ${chosen.max_op ?? 10} OP each:`),
+    el("ul", {}, ...(chosen.objectives ?? []).map((/** @type {any} */ o) => el("li", { "data-objective": o.id }, o.text ?? o.id)), ...classified),
+    ...(chosen.special_rules ?? []).map((/** @type {string} */ rule) => el("p", { class: "hint" }, rule)));
+}
 
 /** A table read from a JSON file, sent inline instead of a layout id (null: none). */
 let tableFromFile = /** @type {any} */ (null);
@@ -84,6 +129,8 @@ async function createRoom(/** @type {SubmitEvent} */ event) {
   const body = /** @type {Record<string, any>} */ ({ ruleset: form.get("ruleset"), aro_window_s: Number(form.get("aro_window_s")),
     spectator_delay_s: Number(form.get("spectator_delay_s") ?? 0), clock_s: Math.round(Number(form.get("clock_min") ?? 0) * 60),
     aro_min_open_s: Number(form.get("aro_min_open_s") ?? 0) });
+  const mission = form.get("mission");
+  if (!$("mission-choice").hidden && mission) body.mission = mission; // none: the annihilation game
   if (!$("table-choice").hidden) {
     if (tableFromFile !== null) body.table = tableFromFile;
     else if (form.get("table")) body.table = form.get("table");
@@ -245,17 +292,20 @@ export function startOrganizer(/** @type {string} */ room, /** @type {string} */
   casterMaker(/** @type {HTMLElement} */ ($("organizer").querySelector(".caster-maker")), room, organizer);
 }
 
-/** Show the lobby: the form, the table choices the server offers, the public rooms. */
+/** Show the lobby: the form, the missions and table choices the server offers, the public rooms. */
 export function startLobby() {
   // A tournament's links (/#tournament=…, docs/tournaments.md) open its page.
   if (new URLSearchParams(location.hash.slice(1)).get("tournament")) { location.replace(`tournament.html${location.hash}`); return; }
   $("lobby").hidden = false;
   $("create-form").addEventListener("submit", createRoom);
   $("ruleset").addEventListener("change", showTables);
+  $("ruleset").addEventListener("change", showMissions);
+  $("mission-select").addEventListener("change", showMissionSummary);
   $("table-file").addEventListener("change", loadTableFile);
   $("clear-table-file").addEventListener("click", clearTableFile);
   $("refresh-rooms").addEventListener("click", loadRoomList);
   showTables();
+  showMissions();
   loadRoomList();
   // The public tournaments and the form that creates one, after the rooms.
   import("./tournament/lobby.js").then(({ tournamentSection }) => $("lobby").append(tournamentSection()));

@@ -32,6 +32,8 @@ import { roomMemory } from "./room-memory.js";
 import { createFireteamPanel } from "./fireteam-panel.js";
 import { minePlanClick, newMinePlan } from "./mines.js";
 import { baseRadius } from "./lib/geometry.js";
+import { createObjectivesPanel } from "./objectives-panel.js";
+import { SIDES, hasOp } from "./mission-words.js";
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const params = new URLSearchParams(location.hash.slice(1));
@@ -57,6 +59,8 @@ let fireteamPanel;
 let dicePanel;
 /** @type {ReturnType<typeof createArmyPicker>} */
 let armyPicker;
+/** The mission's objectives and OP (a game played on a mission). @type {ReturnType<typeof createObjectivesPanel>} */
+let objectivesPanel;
 
 const button = (text, onclick, attrs = {}) => el("button", { ...attrs, onclick }, text);
 
@@ -98,7 +102,9 @@ async function startGame(room, token) {
     const clocks = clocksFromFrame(frame, conn.view.version); // the chess clocks, as frames carry them
     if (clocks !== undefined) { ui.chessClocks = clocks; renderChessClocks(); }
   });
-  eventHistory = new EventHistory({ log: $("log"), results: $("results"), conn });
+  objectivesPanel = createObjectivesPanel({ panel: $("objectives-panel"), role: () => conn.role });
+  $("table").addEventListener("mission-marker", (e) => objectivesPanel.showMarker(/** @type {CustomEvent} */ (e).detail));
+  eventHistory = new EventHistory({ log: $("log"), results: $("results"), conn, observers: [objectivesPanel.observe] });
   aroPanel = createAroPanel({ conn, names: eventHistory.names, send, panel: $("aro-panel"), clock: $("aro-clock"), notice: $("aro-notice") });
   gutsPanel = createGutsPanel({ conn, names: eventHistory.names, send, panel: $("guts-panel"), redraw: () => render() });
   orderPanel = createOrderPanel({ conn, ui, names: eventHistory.names, send, render, selectTrooper,
@@ -174,6 +180,7 @@ function render() {
   drawTable(/** @type {any} */ ($("table")), view, conn.role, ui, options, onTableClick, selectTrooper);
   renderRoster($("roster"), view, conn.role, ui, selectTrooper, hoverTrooper);
   renderGameOver(state);
+  objectivesPanel.render(state);
   renderSetup(state, options);
   renderSelection(options);
   // Fireteams: the seat's own (N5), outside an Order in progress.
@@ -208,7 +215,16 @@ function selectTrooper(id) {
 function renderGameOver(state) {
   const box = $("game-over");
   box.hidden = state.phase !== "game_over" || !state.result;
-  box.textContent = box.hidden ? "" : `Game over: ${resultText(state.result)}`;
+  box.replaceChildren();
+  if (!box.hidden) {
+    box.append(el("div", { id: "game-over-text" }, `Game over: ${resultText(state.result)}`));
+    // On a mission: each side's OP (which decide the game) and VP (the tie-break), the winner marked.
+    if (hasOp(state.result)) {
+      box.append(el("div", { id: "result-score" }, ...SIDES.map((side) => el("div", { class: `result-side side-${side}${state.result.winner === side ? " winner" : ""}`, "data-result-side": side },
+        `Player ${side}${state.result.winner === side ? " ★" : ""}: `, el("b", { "data-result-op": side }, String(state.result.op?.[side] ?? 0)), " OP · ",
+        el("span", { "data-result-vp": side }, String(state.result.victory_points?.[side] ?? "?")), " VP"))));
+    }
+  }
   dicePanel.renderEnd(state);
 }
 

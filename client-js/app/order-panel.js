@@ -15,6 +15,7 @@ import { pathPointNames } from "./seat-view.js";
 import { createRouteForm } from "./route-form.js";
 import { el } from "./dom.js";
 import { placeMineSpot } from "./mines.js";
+import { missionSkillButtons } from "./mission-skills.js";
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const button = (text, onclick, attrs = {}) => el("button", { ...attrs, onclick }, text);
@@ -183,6 +184,11 @@ export function createOrderPanel({ conn, ui, names, send, render, selectTrooper,
       }
     }
     if (!joint) renderZoneAim(panel, skills);
+    // Activate a mission marker, a Classified Objective's Short Skill (mission-skills.js): alone,
+    // or as a Fireteam's leader (its members follow or are Idle).
+    const mission = joint && !fireteam ? null : missionSkillButtons({ state, skills, options, trooper: t.id, side: conn.role, nameOf,
+      declare: (skill) => declare(skill), command: async (body) => { if ((await send(body)).ok) { ui.resetDeclaration(); render(); } } });
+    if (mission) panel.append(mission);
     if (!joint) renderPlaceMine(panel, skills);
     // (a Fireteam's members follow the leader's movement or are Idle: nothing to choose)
     if (joint && !coordinated && !fireteam) renderPeripheralChoices(panel, peripheralSkills);

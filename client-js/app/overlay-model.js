@@ -5,6 +5,7 @@ import { windowRemainingMs } from "./lib/connection.js";
 import { ServerTag } from "./lib/protocol-constants.js";
 import { outcomeLines, effectText, skillName, successValueText, textOf } from "./describe.js";
 import { weaponName } from "./catalogue.js";
+import { hasOp, opSoFar } from "./mission-words.js";
 
 /** @typedef {import("./describe.js").Piece} Piece */
 
@@ -96,8 +97,20 @@ export function victoryPoints(state, side) {
 }
 
 /**
- * The top bar: round, turn, phase, the active player, and per side its army (as the roster
- * names it: "Player A", the army's name and faction), VP, casualties and Orders.
+ * A side's Objective Points in a game played on a mission (open information: the server's
+ * count so far, the result's at the end), or null without a mission.
+ * @param {Record<string, any> | null | undefined} state @param {string} side @returns {number | null}
+ */
+export function objectivePoints(state, side) {
+  if (!state?.mission) return null;
+  if (hasOp(state.result)) return Number(state.result.op[side] ?? 0);
+  return opSoFar(state)[/** @type {"A" | "B"} */ (side)];
+}
+
+/**
+ * The top bar: round, turn, phase, the active player, the mission's title (null without
+ * one), and per side its army (as the roster names it: "Player A", the army's name and
+ * faction), OP on a mission, VP, casualties and Orders.
  * @param {Record<string, any> | null | undefined} state
  */
 export function scoreboard(state) {
@@ -107,11 +120,12 @@ export function scoreboard(state) {
   const sides = Object.fromEntries(SIDES.map((side) => {
     const army = state?.armies?.[side];
     return [side, { side, player: `Player ${side}`, army: army?.name ?? null, faction: army?.faction ?? null,
-      points: army?.points ?? null, vp: state ? victoryPoints(state, side) : null,
+      points: army?.points ?? null, vp: state ? victoryPoints(state, side) : null, op: objectivePoints(state, side),
       casualties: state ? casualties(state, side) : { total: 0, dead: 0, unconscious: 0 },
       active: active === side, orders: orders?.side === side ? orders : null, winner: over && state?.result?.winner === side }];
   }));
   return { round: state?.round ?? 0, turn: state?.turn ?? 0, phase: phaseName(state?.phase), active, over,
+    mission: state?.mission?.title ?? null, maxOp: state?.mission?.max_op ?? null,
     sides: /** @type {Record<"A"|"B", any>} */ (sides) };
 }
 

@@ -8,6 +8,7 @@ import { CloseCode } from "./lib/protocol-constants.js";
 import { loadCatalogue } from "./catalogue.js";
 import { TrooperNames, toNodes } from "./describe.js";
 import { trooperNames } from "./roster.js";
+import { decidedBy, hasOp } from "./mission-words.js";
 import { aroCountdown, clocksFromFrame, clocksNow, isSeat, lastRoll, overlayLink, rolledOrder, rollDensity, scoreboard, seatCheck, SIDES } from "./overlay-model.js";
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -126,6 +127,8 @@ function render() {
   const state = conn.view.state;
   const board = scoreboard(state);
   for (const side of SIDES) renderSide(board.sides[side]);
+  $("mission").hidden = !board.mission;
+  setText($("mission"), board.mission ? `Mission: ${board.mission}` : "");
   setText($("round"), state && board.round ? `Round ${board.round} · Turn ${board.turn}` : "");
   setText($("phase"), state ? `${board.phase}${delayS > 0 ? ` · ${Math.round(delayS)} s delay` : ""}` : "");
   const active = $("active");
@@ -145,6 +148,10 @@ function renderSide(card) {
   setText(/** @type {Element} */ (box.querySelector(".army")), card.army ?? "Choosing an army");
   setText(/** @type {Element} */ (box.querySelector(".faction")), card.army ? `${card.faction ?? ""}${card.points ? ` · ${card.points} pts` : ""}` : "");
   setText(/** @type {Element} */ (box.querySelector(".vp")), card.vp === null ? "–" : String(card.vp));
+  // A mission's Objective Points (they decide the game; VP break a tie): shown only on a mission.
+  const opStat = /** @type {HTMLElement} */ (box.querySelector(".stat-op"));
+  opStat.hidden = card.op === null;
+  setText(/** @type {Element} */ (box.querySelector(".op")), card.op === null ? "" : String(card.op));
   const lost = card.casualties;
   const lostNode = /** @type {HTMLElement} */ (box.querySelector(".casualties"));
   setText(lostNode, String(lost.total));
@@ -167,8 +174,11 @@ function renderResult(state) {
   if (!result) return;
   box.className = result.winner ? `side-${result.winner}` : "";
   const vp = SIDES.map((s) => `${s} ${result.victory_points?.[s] ?? "?"} VP`).join(" · ");
+  // On a mission the OP decide (then VP): both said, OP first.
+  const op = hasOp(result) ? `${SIDES.map((s) => `${s} ${result.op[s] ?? 0} OP`).join(" · ")} · ` : "";
+  const how = decidedBy(result);
   box.replaceChildren(el("div", { class: "result-title" }, result.winner ? `Player ${result.winner} wins` : "Draw"),
-    el("div", { class: "result-detail" }, `${vp} · ${String(result.reason ?? "").replace(/_/g, " ")}`));
+    el("div", { class: "result-detail" }, `${op}${vp} · ${how ? `${how} · ` : ""}${String(result.reason ?? "").replace(/_/g, " ")}`));
 }
 
 /** The last resolved Order: rolls, Face to Face, saves, effects (lower third). */

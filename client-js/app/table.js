@@ -17,6 +17,7 @@ import { ruler, drawRuler, installRuler } from "./ruler.js";
 import { facingWords, orientation } from "./seat-view.js";
 import { placeLabels } from "./label-layout.js";
 import { MINE_RADIUS } from "./mines.js";
+import { drawMissionLayer } from "./mission-layer.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const ZOC_RADIUS = 8; // inches (DIGEST: Zone of Control)
@@ -111,6 +112,10 @@ export function drawTable(root, view, role, ui, options, onClick, onSelect) {
   drawZones(g, state, depth);
   drawSpecialTerrain(g, state);
   drawTerrain(g, state, depth);
+  // The mission's zones and markers (mission-layer.js); a marker clicked is told to the page
+  // as a "mission-marker" event on the table's root (main.js shows what it is).
+  drawMissionLayer(g, state, { onScreen, pill, colours: SIDE_COLOUR, place: (x, y, node) => overlay.push({ ...fixedLabel(x, y, node), avoid: true }),
+    onMarker: (id) => root.dispatchEvent(new CustomEvent("mission-marker", { detail: id })) });
   drawVisibilityZones(g, state);
   // Fireteams (open information): a ring round each member (solid for the leader, dashed for the
   // others) and a thin line from the leader to each member, in the side's light colour.
@@ -540,7 +545,13 @@ export function layoutOverlay(root) {
     node.setAttribute("transform", `translate(${x - (pw * k) / 2} ${y - (ph * k) / 2}) scale(${k})`);
     return { x0: x - (pw * k) / 2, y0: y - (ph * k) / 2, x1: x + (pw * k) / 2, y1: y + (ph * k) / 2 };
   };
-  for (const item of overlay) if (item.kind === "fixed") centred(item.node, item.x, item.y);
+  /** Labels the troopers' labels keep clear of (the mission's zones and markers). @type {{x0: number, y0: number, x1: number, y1: number}[]} */
+  const avoided = [];
+  for (const item of overlay) {
+    if (item.kind !== "fixed") continue;
+    const box = centred(item.node, item.x, item.y);
+    if (item.avoid) avoided.push(box);
+  }
   // Terrain, the biggest pieces first: its name and height unless that would cover another
   // piece or the label of a bigger one, else its height alone.
   const overlaps = (a, b) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
@@ -559,7 +570,7 @@ export function layoutOverlay(root) {
   // one pushed away from a crowd gets a thin line to its base.
   const troopers = overlay.filter((o) => o.kind === "trooper");
   const spots = placeLabels(troopers.map((item) => ({ x: item.x, y: item.y, r: item.r + (item.priority === 0 ? 0.45 : 0.1),
-    w: item.node.__size[0] * k, h: item.node.__size[1] * k, priority: item.priority })), 2 * k);
+    w: item.node.__size[0] * k, h: item.node.__size[1] * k, priority: item.priority })), 2 * k, 3, avoided);
   troopers.forEach((item, i) => {
     const { x0, y0, leader } = spots[i];
     const [pw, ph] = item.node.__size;
@@ -708,6 +719,11 @@ function renderLegend(state) {
       <div>${swatch("#c9a94a", "opacity:.6")}Difficult ${swatch("#b0413e", "opacity:.6")}Very Difficult</div>
       <div class="lg-note">Entering one ends a trooper's move; inside, MOV is 1 inch less (Very Difficult: one move per Order),
       unless it has Terrain of the area's Type (tooltip). It blocks neither sight nor bases.</div></div>` : ""}
+    ${state.mission ? `<div class="lg-section"><b>Mission: ${escapeText(state.mission.title)}</b>
+      <div>${swatch("transparent", "border:2px dashed #f3d36b")}objective zone (its name inside)</div>
+      <div>${swatch("#15171c", "border:2px solid #f3d36b;border-radius:50%")}mission marker (console, antenna): click it to read what it is</div>
+      <div>${swatch("transparent", `border:3px solid ${SIDE_COLOUR.A.fill};border-radius:50%`)}activated by Player A ${swatch("transparent", `border:3px solid ${SIDE_COLOUR.B.fill};border-radius:50%`)}by Player B</div>
+      <div class="lg-note">The objectives panel says what each objective needs and the OP each side has scored.</div></div>` : ""}
     <div class="lg-section"><b>Deployment zones</b>${zones.length ? zones.map(([side, zone]) => `<div>${swatch(sideColour(side).fill, "opacity:.5")}Player ${side}: ${zone}</div>`).join("")
       : "<div>Shown once the roll-off settles who deploys where.</div>"}</div>
     <div class="lg-section"><b>Troopers</b>
@@ -727,6 +743,9 @@ function renderLegend(state) {
       <div><span class="lg-line" style="border-color:#7fe8ff"></span>ruler (distance from the server)</div></div>`;
   box.querySelector(".lg-close")?.addEventListener("click", () => toggleLegend(false));
 }
+
+/** A text put in the legend's HTML. @param {string} text */
+const escapeText = (text) => String(text).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function toggleLegend(show) {
   const box = document.getElementById("table-legend");

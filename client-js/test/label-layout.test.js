@@ -37,3 +37,10 @@ test("a tight cluster (a Coordinated Order in base contact with an enemy) stays 
   assertClear(items, placed);
   assert.deepEqual(placed[2], { x0: 20 - 1.3, y0: 21 + 0.6, leader: false }, "priority 0 goes first, right below");
 });
+
+test("a label taken already (a mission marker's name) is kept clear: the trooper's label goes elsewhere", () => {
+  const below = { x0: 9, y0: 10.6, x1: 11, y1: 11.2 }; // where the label would go alone
+  const [p] = placeLabels([{ x: 10, y: 10, r: 0.5, w: 2, h: 0.6, priority: 1 }], 0.1, 3, [below]);
+  assert.ok(!overlaps(box(p, { w: 2, h: 0.6 }), below), `clear of the marker's name: ${JSON.stringify(p)}`);
+  assert.equal(p.leader, false, "still by its base");
+});

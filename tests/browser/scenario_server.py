@@ -12,8 +12,10 @@ troopers' profiles (skills no shipped list carries yet); ``"deployment_step": 4`
 game in that deployment step (the steps before it ended), the troopers not placed still to
 deploy by clicks; with ``"terrain": [piece, ...]`` the table's terrain is the
 test's own (``tests.support.scenarios.build_state``, the rules scenarios' format), and so are
-its Special Terrain areas with ``"special_terrain": [area, ...]``. The route
-exists only in this test process.
+its Special Terrain areas with ``"special_terrain": [area, ...]``; with ``"mission": id``
+(a shipped mission of the ruleset, or a whole mission document) the game is played on that
+mission (docs/missions.md), and with ``"classified": {"A": [card, ...], "B": [...]}`` each side
+holds those Classified Objectives (deck card ids) as if it had drawn them. The route exists only in this test process.
 
 ``POST /test/army_code`` with ``{"faction": 901, "slug": "lantern-accord", "name": "...",
 "points": 150, "groups": [[[unit, profile_group, option], ...], ...]}`` answers
@@ -47,6 +49,8 @@ from server.config import Settings
 from server.rooms.room import now_ms
 from server.rules import engine
 from server.rules.ids import Side, TrooperId
+from server.rules.missions import mission_catalogue
+from server.rules.state import ClassifiedCard
 from server.store import RoomSettings
 from server.transport.uvicorn_options import websocket_options
 from testkit.army_codes import army_code_text
@@ -73,6 +77,11 @@ async def create_scenario(request: Request) -> Response:
                          dice=tuple(int(d) for d in body.get("dice", ())),
                          armies={Side(side): army for side, army in body.get("armies", {}).items()},
                          deployment_step=body.get("deployment_step"))
+    if body.get("mission"):  # a game on a mission, its OP scored from the game
+        state = replace(state, mission=mission_catalogue.choose(body["mission"], ruleset))
+    if body.get("classified"):  # the cards each side holds, chosen by the test instead of drawn
+        state = replace(state, classified={Side(side): tuple(ClassifiedCard(str(card)) for card in cards)
+                                           for side, cards in body["classified"].items()})
     for trooper_id, kinds in body.get("fireteam_able", {}).items():
         # The Fireteam types these troopers' profiles list (the shipped lists have none yet).
         trooper = state.trooper(TrooperId(trooper_id))
