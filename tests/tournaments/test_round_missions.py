@@ -5,21 +5,28 @@ each round's mission; ``GET /api/missions`` lists them."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import AsyncIterator
 
 import httpx
 import pytest
 
-from protocol.messages import Snapshot
+from protocol.messages import Accepted, Snapshot
 from server.app import create_app
 from server.lobby.missions import mission_ids, mission_title
 from server.lobby.room_form import parse_room_settings
+from server.rooms.room import Room
+from server.rules.ids import Side
+from server.rules.state import Phase
 from server.store import RoomMeta
 from server.store.redis_store import _pack_meta, _unpack_meta
+from testkit.full_game import next_command
 from testkit.wsclient import Client
 from tests.tournaments.helpers import Organizer, action_id, app_settings, serving
 
 ARMY = "helion-vanguard"
+ENTROPY = {Side.A: hashlib.sha256(b"mission tournament: A").hexdigest(),
+           Side.B: hashlib.sha256(b"mission tournament: B").hexdigest()}
 N5_MISSIONS = {"n5-relay-station", "n5-flare-line", "n5-quarantine-line"}
 
 
@@ -144,3 +151,60 @@ async def test_the_lobby_lists_the_missions_of_a_ruleset(http: httpx.AsyncClient
     assert {m["id"] for m in everything} == N5_MISSIONS | {"codeone-cold-storage"}
     bad = await http.get("/api/missions", params={"ruleset": "n6"})
     assert bad.status_code == 400 and bad.json()["error"] == "bad_field"
+
+
+@pytest.mark.slow  # a whole CodeOne game over websockets
+async def test_a_played_mission_games_op_make_the_standings() -> None:
+    """A one-round tournament on Cold Storage: the game is played to its end over the
+    seats' websockets by the test kit's player; the table's result and the standings take
+    each player's OP and VP from the game's own record, and the tournament points from the
+    ITS table the mission chose (docs/tournaments.md, "Scoring and standings")."""
+    settings = app_settings()
+    app = create_app(settings)
+    async with serving(app, settings) as url, httpx.AsyncClient(base_url=url) as http:
+        organizer, _ = await Organizer.create(http, rounds=1, ruleset="codeone",
+                                              missions=["codeone-cold-storage"],
+                                              tables=["sample-open-codeone"], aro_min_open_s=0)
+        tokens = {}
+        for name, army in (("Ana", "helion-c1-patrol"), ("Ben", "vesper-c1-cell")):
+            made = await organizer.register(name, army)
+            tokens[made["player"]] = made["token"]
+        table = (await organizer.act("start_round"))["view"]["rounds"][0]["tables"][0]
+        pages = {seat: await organizer.me(tokens[table[seat.lower()]]) for seat in "AB"}
+        room = await app.state.registry.open(table["room"])
+        assert isinstance(room, Room) and room.state.mission is not None
+        seats = {side: await Client.connect(url, table["room"],
+                                            pages[side.value]["current"]["seat_token"])
+                 for side in Side}
+        try:
+            while room.state.phase is not Phase.GAME_OVER:
+                side, body = next_command(room.state, ENTROPY, "codeone")
+                answer = await seats[side].command(body)
+                assert isinstance(answer, Accepted), (body, answer)
+                for seat in seats.values():
+                    while seat.version < room.version:
+                        await seat.next()
+        finally:
+            for seat in seats.values():
+                await seat.close()
+
+        view = await organizer.view()
+        played = view["rounds"][0]["tables"][0]
+        record = (await http.get(played["record"])).json()
+        assert record["settings"]["mission"] == "codeone-cold-storage"
+        op, vp = record["result"]["op"], record["result"]["victory_points"]
+        assert sum(op.values()) > 0, "the game scored objectives"
+        players = {"A": table["a"], "B": table["b"]}
+        assert played["result"]["op"] == {players[s]: op[s] for s in "AB"}
+        assert played["result"]["vp"] == {players[s]: vp[s] for s in "AB"}
+        winner = record["result"]["winner"]
+        scoring = view["settings"]["scoring"]
+        assert scoring["name"] == "its"
+        for row in view["standings"]:
+            side = next(s for s in "AB" if players[s] == row["player"])
+            other = "B" if side == "A" else "A"
+            base = (scoring["draw"] if winner is None
+                    else scoring["win"] if winner == side else scoring["loss"])
+            bonus = int(op[side] >= scoring["offensive_bonus_op"]) + int(
+                winner == other and op[other] - op[side] <= scoring["defensive_bonus_margin"])
+            assert (row["tp"], row["op"], row["vp"]) == (base + bonus, op[side], vp[side])
