@@ -60,7 +60,7 @@ from ..reasons import Reason
 from ..ruleset import Ruleset, options
 from ..state import ActiveOrder, CommandTokens, GameState, OrderCount, OrderType, Phase, TrooperState
 from .declarations import coordinated
-from .deployment import HOLD_BACK, deployer
+from .deployment import HOLD_BACK, deployer, placed
 from .fireteams import team_of
 from .named_troopers import own_trooper
 
@@ -198,13 +198,15 @@ def _hold_back(state: GameState, side: Side, command: SpendCommandToken,
 def may_hold_back(state: GameState, side: Side) -> bool:
     """The first player's Strategic hold-back (DIGEST 3.3, 11.1): in its own main deployment
     step, not made yet, with two main troopers still waiting and three or more in the list
-    (so one at least deploys in the main step)."""
+    (so one at least deploys in the main step). A trooper kept in Airborne Deployment is
+    done with, not waiting: counted (it has no position), it let the hold-back ask for two
+    reserves with one left, a step that could neither deploy nor end."""
     if (not options(state.ruleset).command_tokens or HOLD_BACK in state.command_tokens.strategic_used
             or state.initiative.first_player is not side or deployer(state) is not side
             or state.deployment.step > 2):
         return False
     mains = [t for t in state.troopers_of(side) if not t.entry.is_peripheral]
-    waiting = [t for t in mains if t.position is None]
+    waiting = [t for t in mains if not placed(t)]
     return len(mains) >= 3 and len(waiting) >= 2
 
 

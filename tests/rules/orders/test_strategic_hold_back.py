@@ -139,3 +139,30 @@ def test_digest_3_3_strategic_hold_back_and_airborne_deployment_leave_the_step_p
     assert options["end_deployment_step"], options
     state, _ = play(state, Side.A, c.EndDeploymentStep())
     assert state.deployment.step == 2
+
+
+def test_regression_digest_3_3_no_hold_back_once_airborne_deployment_leaves_one_waiting() -> None:
+    """DIGEST 11.1 (all but one trooper deploy in the main step) and 3.3 (the first player
+    may hold back one extra trooper): found by a random game (n5 seed 73 on a mission table).
+    The first player kept its Combat Jump trooper off the table, deployed all but one other
+    main trooper, then was let hold back though only that one still waited (the airborne
+    trooper, with no position, was counted as waiting). The step then asked for two
+    troopers in reserve with one left: no deploy, no end of the step, a soft-lock. A trooper
+    in Airborne Deployment is done with, so there is nobody left to hold back."""
+    state = _deploying()
+    jumper = next(t for t in _mains(state, Side.A) if t.profile.combat_jump)
+    state, _ = play(state, Side.A, c.KeepAirborne(jumper.id))
+    others = [t for t in _mains(state, Side.A) if t.id != jumper.id]
+    last = others[-1]
+    state = deploy_all(state, Side.A, [t.id for t in state.troopers_of(Side.A)
+                                       if t.position is None and not t.airborne
+                                       and last.entry.id not in (t.entry.id, t.entry.controller)],
+                       90.0)
+    assert [t.id for t in state.troopers_of(Side.A) if t.position is None and not t.airborne] \
+        == [last.id]
+    assert _refused(state, Side.A, HOLD_BACK) == "command_token_use_unavailable"
+    options = seat_options(state, Side.A)
+    assert options["command_tokens"] == []
+    assert options["reserves"] == [last.id] and options["end_deployment_step"] is True
+    state, _ = play(state, Side.A, c.EndDeploymentStep())
+    assert state.deployment.step == 2
