@@ -108,6 +108,9 @@ test("a Minelayer lays its Mine by clicks; the enemy sees a marker; it goes off 
   await b.click("#declare-idle");
   await passAroWindowsUntil(b, a, () => window.referee.view.state.order === null, WAIT);
   await shows(b, "#log", /Ghost places a Mine \(Tripwire Mines \(Shock\)\) at \(17\.0, 38\.0\)/);
+  // The Mine reaches B's state with the snapshot the app asks for after a placement (the log
+  // line comes from the events, before it).
+  await b.waitForFunction(() => window.referee.view.state.deployables?.length > 0, null, WAIT);
   const placed = await b.evaluate(() => window.referee.view.state.deployables[0]);
   assert.ok(Math.abs(placed.position[0] - (16 + 25 / 25.4)) < 1e-6 && placed.position[1] === 38, `in base contact: ${placed.position}`);
   await a.waitForSelector(`#table [data-marker="${placed.id}"]`, { state: "attached", ...WAIT });

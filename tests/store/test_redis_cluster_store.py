@@ -281,6 +281,10 @@ async def test_a_failover_loses_what_no_replica_confirmed_and_wait_refuses_to_ac
         assert fence is not None
         assert await careful.append(room_id, fence=fence, expected_version=0, events=[b"e1"],
                                     snapshot=None, deadlines=(), listing=None) == 1
+        # Both stores learn the cluster's slots now: the node their URL names may be the
+        # replica paused below (an earlier test's failover swaps roles), which could not
+        # answer a first discovery then.
+        assert (await hasty.load_room(room_id)) is not None
         redis_cluster.pause(replica.port)
         paused = True
         with pytest.raises(NotReplicated):
