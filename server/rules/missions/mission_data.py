@@ -10,12 +10,12 @@ of every ruleset the mission is for (48 by 48 inches in N5, 24 by 32 in CodeOne,
 from __future__ import annotations
 
 import itertools
-import math
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..ruleset import Ruleset, options
+from ..document_fields import DocumentError, FieldReader
+from ..document_fields import at as _at
+from ..ruleset import options
 from .mission import (
     ROUND_END,
     WHENS,
@@ -48,7 +48,6 @@ MARKER_KINDS = ("console", "antenna")
 DOMINATE_BY = ("points", "count")
 TIE_BREAKS = ("vp",)
 
-_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,47}")
 _DOCUMENT_FIELDS = frozenset({"format", "id", "title", "description", "rulesets", "rounds",
                               "max_op", "zones", "markers", "objectives", "classified",
                               "special_rules", "tie_break"})
@@ -58,14 +57,14 @@ _RULE_FIELDS = frozenset({"id", "text"})
 _CLASSIFIED_FIELDS = frozenset({"draw", "op"})
 
 
-class MissionError(ValueError):
+class MissionError(DocumentError):
     """A mission document that breaks the format: ``path`` says where
     (``objectives[1].op``), ``problem`` what is wrong."""
 
-    def __init__(self, path: str, problem: str) -> None:
-        super().__init__(f"{path}: {problem}" if path else problem)
-        self.path = path
-        self.problem = problem
+
+_fields = FieldReader(MissionError)
+_mapping, _identifier, _text = _fields.mapping, _fields.identifier, _fields.text
+_number, _whole, _flag, _rulesets = _fields.number, _fields.whole, _fields.flag, _fields.rulesets
 
 
 def load_mission(document: Any) -> Mission:
@@ -239,66 +238,3 @@ def _unique(ids: list[str], path: str) -> None:
     for index, item in enumerate(ids):
         if item in ids[:index]:
             raise MissionError(f"{path}[{index}].id", f"'{item}' is used twice")
-
-
-def _mapping(data: Any, path: str, known: frozenset[str]) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        raise MissionError(path, "must be an object")
-    unknown = sorted(str(key) for key in data if key not in known)
-    if unknown:
-        raise MissionError(path, f"has unknown fields {unknown}")
-    return data
-
-
-def _at(path: str, name: str) -> str:
-    return f"{path}.{name}" if path else name
-
-
-def _identifier(data: Mapping[str, Any], name: str, path: str) -> str:
-    value = data.get(name)
-    if not isinstance(value, str) or not _ID.fullmatch(value):
-        raise MissionError(_at(path, name), "must be 1 to 48 lower-case letters, digits and "
-                           "dashes, starting with a letter or digit")
-    return value
-
-
-def _text(data: Mapping[str, Any], name: str, path: str, limit: int) -> str:
-    value = data.get(name)
-    if not isinstance(value, str) or not value.strip() or len(value) > limit:
-        raise MissionError(_at(path, name), f"must be text of 1 to {limit} characters")
-    return value
-
-
-def _number(data: Mapping[str, Any], name: str, path: str) -> float:
-    value = data.get(name)
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise MissionError(_at(path, name), "must be a number")
-    try:
-        number = float(value)
-    except OverflowError:
-        raise MissionError(_at(path, name), "must be a number within a double's range") from None
-    if not math.isfinite(number):
-        raise MissionError(_at(path, name), "must be a number")
-    return number
-
-
-def _whole(data: Mapping[str, Any], name: str, path: str, least: int, most: int) -> int:
-    value = data.get(name)
-    if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
-        raise MissionError(_at(path, name), f"must be a whole number from {least} to {most}")
-    return value
-
-
-def _flag(data: Mapping[str, Any], name: str, path: str) -> bool:
-    value = data.get(name, False)
-    if not isinstance(value, bool):
-        raise MissionError(_at(path, name), "must be true or false")
-    return value
-
-
-def _rulesets(value: Any) -> tuple[Ruleset, ...]:
-    known = [r.value for r in Ruleset]
-    if (not isinstance(value, list) or not value or any(item not in known for item in value)
-            or len(set(value)) != len(value)):
-        raise MissionError("rulesets", f"must list one or more of {known}, each once")
-    return tuple(Ruleset(item) for item in value)

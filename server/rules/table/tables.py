@@ -12,12 +12,12 @@ grow with the points of a footprint.
 from __future__ import annotations
 
 import itertools
-import math
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..document_fields import DocumentError, FieldReader
+from ..document_fields import at as _at
 from ..ids import TerrainId
 from ..ruleset import Ruleset, options
 from .polygons import convex_half_planes
@@ -50,7 +50,6 @@ ZONE_NAMES = ("south", "north")
 """The rules core's zone names (``commands.ChooseDeployment``): south along y = 0, north
 along y = depth."""
 
-_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,47}")
 _DOCUMENT_FIELDS = frozenset({"format", "id", "title", "description", "rulesets", "width",
                               "depth", "zones", "terrain", "special_terrain"})
 _PIECE_FIELDS = frozenset({"id", "name", "kind", "polygon", "height", "gives_cover"})
@@ -58,14 +57,14 @@ _ZONE_FIELDS = ("x0", "y0", "x1", "y1")
 _AREA_FIELDS = frozenset({"id", "name", "difficulty", "type", "polygon"})
 
 
-class TableError(ValueError):
+class TableError(DocumentError):
     """A table document that breaks the format: ``path`` says where (``terrain[3].height``),
     ``problem`` what is wrong."""
 
-    def __init__(self, path: str, problem: str) -> None:
-        super().__init__(f"{path}: {problem}" if path else problem)
-        self.path = path
-        self.problem = problem
+
+_fields = FieldReader(TableError)
+_mapping, _identifier, _text = _fields.mapping, _fields.identifier, _fields.text
+_number, _as_number, _rulesets = _fields.number, _fields.as_number, _fields.rulesets
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,62 +133,6 @@ def parse_table(data: Any) -> TableLayout:
                          "n5 table may have areas")
     table = Table(width, depth, terrain, id=table_id, title=title, special_terrain=areas)
     return TableLayout(table, zones, rulesets, description)
-
-
-def _mapping(data: Any, path: str, known: frozenset[str] | tuple[str, ...]) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        raise TableError(path, "must be an object")
-    unknown = sorted(str(key) for key in data if key not in known)
-    if unknown:
-        raise TableError(path, f"has unknown fields {unknown}")
-    return data
-
-
-def _at(path: str, name: str) -> str:
-    return f"{path}.{name}" if path else name
-
-
-def _identifier(data: Mapping[str, Any], name: str, path: str) -> str:
-    value = data.get(name)
-    if not isinstance(value, str) or not _ID.fullmatch(value):
-        raise TableError(_at(path, name), "must be 1 to 48 lower-case letters, digits and "
-                         "dashes, starting with a letter or digit")
-    return value
-
-
-def _text(data: Mapping[str, Any], name: str, path: str, limit: int,
-          required: bool = True) -> str:
-    if name not in data and not required:
-        return ""
-    value = data.get(name)
-    if not isinstance(value, str) or not value.strip() or len(value) > limit:
-        raise TableError(_at(path, name), f"must be text of 1 to {limit} characters")
-    return value
-
-
-def _number(data: Mapping[str, Any], name: str, path: str) -> float:
-    return _as_number(data.get(name), _at(path, name))
-
-
-def _as_number(value: Any, path: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise TableError(path, "must be a number")
-    try:
-        number = float(value)  # an integer beyond a double raises OverflowError
-    except OverflowError:
-        raise TableError(path, "must be a number within a double's range") from None
-    if not math.isfinite(number):
-        raise TableError(path, "must be a number")
-    return number
-
-
-def _rulesets(value: Any) -> tuple[Ruleset, ...]:
-    known = [r.value for r in Ruleset]
-    if not isinstance(value, list) or not value or len(value) > len(known):
-        raise TableError("rulesets", f"must list one or more of {known}")
-    if any(item not in known for item in value) or len(set(value)) != len(value):
-        raise TableError("rulesets", f"must list one or more of {known}, each once")
-    return tuple(Ruleset(item) for item in value)
 
 
 def _zones(value: Any, width: float, depth: float) -> dict[str, Zone]:
