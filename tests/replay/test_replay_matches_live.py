@@ -6,7 +6,8 @@ frame would carry for seat A, seat B and a spectator (state, ARO window, clocks)
 viewer's version, and the whole game (the casters' projection) at the global version;
 once the game is over the replay's step at each of those versions must hold the same.
 Every event each viewer was sent live must be the replay's event of the step it numbers,
-and the opponent's replay view must not hold a Classified Objective before the end."""
+and the opponent's replay view must not hold a Classified Objective before the end. The
+record file posted to ``/api/replays`` replays the same game, its times unknown."""
 
 from __future__ import annotations
 
@@ -137,6 +138,11 @@ async def game() -> AsyncIterator[LiveGame]:
 async def test_each_view_of_the_replay_holds_what_the_live_room_showed_that_viewer(
         game: LiveGame) -> None:
     await game.play()
+    await the_replay_matches_what_each_viewer_was_shown(game)
+    await the_record_file_replays_the_same_game_without_its_times(game)
+
+
+async def the_replay_matches_what_each_viewer_was_shown(game: LiveGame) -> None:
     room_id = game.room.room_id
     for name, seen in game.seen.items():
         answer = await game.http.get(f"/api/rooms/{room_id}/replay", params={"view": name})
@@ -186,3 +192,35 @@ async def classified(http: httpx.AsyncClient, room_id: str, view: str, step: int
     answer = await http.get(f"/api/rooms/{room_id}/replay/state",
                             params={"view": view, "step": step})
     return answer.json()["state"]["classified"]
+
+
+async def the_record_file_replays_the_same_game_without_its_times(game: LiveGame) -> None:
+    """The record file posted to ``/api/replays`` folds into the same states, sequences and
+    windows as the room's own replay; only the times are unknown (no timeline)."""
+    room_id = game.room.room_id
+    http = game.http
+    assert (await http.get(f"/api/rooms/{room_id}/replay", params={"view": "A"})).is_success
+    record = (await http.get(f"/api/rooms/{room_id}/record")).json()
+    assert record["settings"]["clock_s"] == CLOCK_S
+    posted = await http.post("/api/replays", json=record)
+    assert posted.status_code == 201, posted.text
+    cache = cache_for(game.app.state)
+    room, kept = cache.get(("room", room_id)), cache.get(("record", posted.json()["replay"]))
+    assert room is not None and kept is not None
+    assert {name: steps.events_at for name, steps in kept.views.items()} == {
+        name: steps.events_at for name, steps in room.views.items()}
+    assert kept.windows == room.windows and any(kept.windows)
+    assert set(kept.deadlines) == {None} and any(room.deadlines)
+    # The states are the same from the first clock switch on (before it, the clocks'
+    # start differs only in a time nothing shows: no clock runs at army selection).
+    first_switch = next(n for n, plain in enumerate(room.record.plains, 1)
+                        if plain["type"] == "clock_switched")
+    assert kept.states[first_switch:] == room.states[first_switch:]
+    windowed = next(n for n, window in enumerate(kept.windows) if window is not None)
+    step = kept.views["revealed"].events_at.index(windowed) + 1
+    shown = (await http.get(f"/api/replays/{posted.json()['replay']}/state",
+                            params={"view": "revealed", "step": step})).json()
+    assert shown["window"]["deadline_ms"] is None and shown["window"]["remaining_ms"] is None
+    steps = (await http.get(f"/api/replays/{posted.json()['replay']}",
+                            params={"view": "spectator"})).json()["steps"]
+    assert {step["at_ms"] for step in steps} == {None}
