@@ -9,6 +9,12 @@ ids are in the events), a tournament's registered armies (the chosen army is in
 ``army_chosen``). A record made before ``clock_s`` was written has no clocks: its replay
 shows none.
 
+A room's own replay starts from the state the room stored when it was made
+(``with_stored_first_state``), which is the same game but exact to the millisecond of its
+clocks' start, and also right for a room that began from a state of its own (the browser
+tests' scenarios start in the Orders Phase: their records alone cannot be replayed). The
+record's settings serve rooms stored before their first state was kept, and posted records.
+
 A record that is not one (posted to ``/api/replays``) is refused with ``BadRecord``,
 naming its first problem.
 """
@@ -16,10 +22,11 @@ naming its first problem.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from server.lobby.record import GAME_ENDED, RECORD_FORMAT
+from server.rooms.numbering import unpack_room_snapshot
 from server.rules import engine
 from server.rules.events import Event, event_from_plain
 from server.rules.ruleset import Ruleset
@@ -95,6 +102,12 @@ def first_state(settings: dict[str, Any], secret: str, created_ms: int) -> GameS
     return state
 
 
+def with_stored_first_state(record: CheckedRecord, snapshot: bytes) -> CheckedRecord:
+    """``record`` folded from its room's stored first state (``RoomStore.timeline``)."""
+    state, _ = unpack_room_snapshot(snapshot)
+    return replace(record, first_state=engine.state_from_plain(state))
+
+
 def _field(document: dict[str, Any], name: str, kind: type) -> Any:
     value = document.get(name)
     if not isinstance(value, kind) or isinstance(value, bool):
@@ -127,5 +140,5 @@ def _events(entries: list[Any]) -> tuple[dict[str, Any], ...]:
 def _decoded(index: int, plain: dict[str, Any]) -> Event:
     try:
         return event_from_plain(plain)
-    except ValueError as error:  # the plain format's FormatError among them
+    except (ValueError, TypeError, KeyError) as error:  # the plain format's FormatError...
         raise BadRecord(f"event {index} ({plain['type']}): {error}") from None

@@ -28,7 +28,7 @@ from server.lobby.record import RecordRefused, finished_room, record_of
 from server.replay.cache import Key, cache_for
 from server.replay.documents import replay_document, step_document
 from server.replay.fold import VIEWS, Replay, fold
-from server.replay.record_input import BadRecord, read_record
+from server.replay.record_input import BadRecord, read_record, with_stored_first_state
 from server.replay.timing import from_timeline, unknown
 from server.rooms.registry import RoomRegistry
 from server.store import Timeline
@@ -81,6 +81,8 @@ def _fold_room(record: dict[str, Any], timeline: Timeline | None) -> Replay:
     # A stored room's record that does not fold is the server's fault: BadRecord is not
     # caught for it (a 500 and a log line), never answered as the client's.
     checked = read_record(record)
+    if timeline is not None and timeline.first_snapshot is not None:
+        checked = with_stored_first_state(checked, timeline.first_snapshot)
     return fold(checked, from_timeline(timeline, len(checked.events)))
 
 

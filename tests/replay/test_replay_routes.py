@@ -14,15 +14,18 @@ from typing import Any
 
 import httpx
 import pytest
+from starlette.applications import Starlette
 
 from protocol.messages import Accepted
 from server.app import create_app
 from server.replay.routes import MAX_RECORD_BYTES
+from server.store import RoomSettings
 from server.store.memory import MemoryRoomStore
 from testkit.serving import running_server
 from testkit.wsclient import Client
 from tests.doubles.fake_clock import FakeClock
 from tests.helpers import settings
+from tests.support.skirmish import skirmish
 
 STRANGER = {"type": "trooper_deployed", "trooper": "A-nobody", "position": [1, 1], "facing": 0,
             "hidden": False, "marker": False}
@@ -39,6 +42,7 @@ class EarlyEventsLost(MemoryRoomStore):
 
 @dataclass
 class Server:
+    app: Starlette
     base: str
     http: httpx.AsyncClient
     clock: FakeClock
@@ -81,7 +85,7 @@ async def serve(store: MemoryRoomStore | None = None) -> AsyncIterator[Server]:
     app.state.registry.clock = clock
     async with running_server(app_settings, app=app) as base, \
             httpx.AsyncClient(base_url=base) as http:
-        yield Server(base, http, clock)
+        yield Server(app, base, http, clock)
 
 
 @pytest.fixture
@@ -220,3 +224,24 @@ async def test_a_posted_document_that_is_not_a_record_is_refused_naming_the_prob
     refused(await http.post("/api/replays", content=b"[1, 2]"), 400, "bad_json")
     refused(await http.post("/api/replays", content=b"{" + b" " * MAX_RECORD_BYTES + b"}"),
             413, "body_too_large")
+
+
+async def test_a_room_that_began_from_a_state_of_its_own_replays_from_it(
+        server: Server) -> None:
+    """A scenario room (the browser tests') starts in the Orders Phase with its troopers
+    placed: its replay folds from the first state the room stored, not from a new game."""
+    app = server.app
+    created = await app.state.registry.create(
+        RoomSettings("codeone", 600.0, "private", fixed_seed=3),
+        skirmish({"A-t1": (10.0, 5.0, 90.0), "B-t1": (10.0, 27.0, 270.0)}))
+    room_id = created.meta.room_id
+    seat = await Client.connect(server.base, room_id, created.token_a)
+    assert isinstance(await seat.command({"type": "concede"}), Accepted)
+    await seat.close()
+    first = await server.http.get(f"/api/rooms/{room_id}/replay/state",
+                                  params={"view": "revealed", "step": "0"})
+    assert first.status_code == 200, first.text
+    state = first.json()["state"]
+    assert state["phase"] == "orders"
+    assert {t["id"]: t["position"] for t in state["troopers"] if t["id"] in ("A-t1", "B-t1")} \
+        == {"A-t1": [10.0, 5.0], "B-t1": [10.0, 27.0]}
