@@ -50,7 +50,7 @@ def _view(request: Request) -> str:
 def _step(request: Request, replay: Replay, view: str) -> int:
     count = len(replay.views[view])
     text = request.query_params.get("step", "")
-    if not text.isdigit() or int(text) >= count:
+    if not (text.isascii() and text.isdigit() and len(text) <= 9) or int(text) >= count:
         raise BadRequest("bad_field", f"step must be a whole number from 0 to {count - 1}")
     return int(text)
 
@@ -115,7 +115,10 @@ async def room_replay_state(request: Request) -> Response:
 def record_id(document: dict[str, Any]) -> str:
     """A record's id: the start of the SHA-256 of its canonical JSON (the same record posted
     again, however it is spaced, is the same replay)."""
-    canonical = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    try:  # (ASCII: a lone surrogate the body escaped is hashed as its escape)
+        canonical = json.dumps(document, sort_keys=True, separators=(",", ":"))
+    except RecursionError:  # nested about as deep as the body parser allows
+        raise BadRecord("the record is nested too deep") from None
     return hashlib.sha256(canonical.encode()).hexdigest()[:REPLAY_ID_CHARS]
 
 
@@ -129,8 +132,8 @@ async def post_replay(request: Request) -> Response:
         document = await read_json_object(request, MAX_RECORD_BYTES)
     except BadRequest as error:
         return error_response(error)
-    replay_id = await asyncio.to_thread(record_id, document)
     try:
+        replay_id = await asyncio.to_thread(record_id, document)
         await cache_for(request.app.state).get_or_fold(
             ("record", replay_id), lambda: asyncio.to_thread(_fold_posted, document))
     except BadRecord as problem:

@@ -25,10 +25,6 @@ class Timing:
     window_ms: tuple[int, ...]
     commit_end: tuple[int, ...]
 
-    @property
-    def known(self) -> bool:
-        return any(at is not None for at in self.committed_ms)
-
     def at_ms(self, version: int) -> int | None:
         """When the event at global ``version`` (1, 2, ...) was committed."""
         return self.committed_ms[version - 1] if version else None

@@ -148,7 +148,7 @@ async def test_views_and_steps_out_of_range_are_bad_fields(server: Server) -> No
     steps = (await http.get(f"/api/rooms/{room_id}/replay", params={"view": "B"})).json()["steps"]
     assert [step["type"] for step in steps] == [
         None, "army_chosen", "army_chosen", "initiative_rolled", "game_ended"]
-    for step in ("", "-1", "x", str(len(steps))):
+    for step in ("", "-1", "x", "²", "9" * 5000, str(len(steps))):
         message = refused(await http.get(f"/api/rooms/{room_id}/replay/state",
                                          params={"view": "B", "step": step}), 400, "bad_field")
         assert f"from 0 to {len(steps) - 1}" in message
@@ -221,6 +221,7 @@ async def test_a_posted_document_that_is_not_a_record_is_refused_naming_the_prob
     for document, problem in cases:
         message = refused(await http.post("/api/replays", json=document), 400, "bad_record")
         assert problem in message, (problem, message)
+    refused(await http.post("/api/replays", content=b'{"room": "\\ud800"}'), 400, "bad_record")
     refused(await http.post("/api/replays", content=b"[1, 2]"), 400, "bad_json")
     refused(await http.post("/api/replays", content=b"{" + b" " * MAX_RECORD_BYTES + b"}"),
             413, "body_too_large")
