@@ -94,25 +94,24 @@ def fold(record: CheckedRecord, timing: Timing) -> Replay:
             raise BadRecord(f"event {version} ({record.plains[version - 1]['type']}) does not "
                             f"follow from the events before it: {error!r}") from None
     windows = tuple(_window(states, version) for version in range(len(states)))
-    replay = Replay(record, timing, tuple(states), windows, _deadlines(windows, timing), {})
-    steps = {name: _steps(replay, name, viewer) for name, viewer in VIEWS.items()}
-    replay = Replay(record, timing, replay.states, windows, replay.deadlines, steps)
+    steps = {name: _steps(record, states, timing, name, viewer) for name, viewer in VIEWS.items()}
     for viewer in VIEWS.values():  # every view of the end can be drawn
         _checked(len(record.events), "", partial(views.view_state, states[-1], viewer))
-    return replay
+    return Replay(record, timing, tuple(states), windows, _deadlines(windows, timing), steps)
 
 
 def _window(states: list[GameState], version: int) -> AroWindow | None:
     return _checked(version, "the ARO window", partial(engine.pending_aro_window, states[version]))
 
 
-def _steps(replay: Replay, name: str, viewer: Viewer) -> ViewSteps:
-    record = replay.record
+def _steps(record: CheckedRecord, states: list[GameState], timing: Timing, name: str,
+           viewer: Viewer) -> ViewSteps:
     seen: list[int] = []
     orders = [0]
     for version, (event, plain) in enumerate(zip(record.events, record.plains, strict=True), 1):
+        # Judged against the state after its commit, as the room judged it.
         seen_as = partial(views.view_event_from_plain, event, plain, viewer,
-                          replay.commit_state(version))
+                          states[timing.commit_end[version - 1]])
         if name != REVEALED and _checked(version, f"{name}'s view", seen_as) is None:
             continue  # not in this viewer's sequence
         seen.append(version)
