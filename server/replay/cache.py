@@ -79,12 +79,6 @@ class ReplayCache:
             self._kept.popitem(last=False)
 
 
-def fold_in_thread(make: Callable[[], Replay]) -> Callable[[], Awaitable[Replay]]:
-    """``make`` run in a worker thread (the rules core is pure: nothing it touches is shared
-    with the room tasks but immutable data and its own caches)."""
-    return lambda: asyncio.to_thread(make)
-
-
 def cache_for(state: object) -> ReplayCache:
     """The app's one ``ReplayCache`` (kept on ``app.state``, made at its first use)."""
     cache = getattr(state, "replay_cache", None)

@@ -83,8 +83,10 @@ async def serve(store: MemoryRoomStore | None = None) -> AsyncIterator[Server]:
     app = create_app(app_settings, store=store)
     clock = FakeClock()
     app.state.registry.clock = clock
-    async with running_server(app_settings, app=app) as base, \
-            httpx.AsyncClient(base_url=base) as http:
+    # HTTP in process (the same app's routes; a request over a socket waits 40 ms in this
+    # harness), the seats over real websockets.
+    async with running_server(app_settings, app=app) as base, httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://replay.test") as http:
         yield Server(app, base, http, clock)
 
 
