@@ -264,10 +264,12 @@ function render() {
 function markCurrent() {
   for (const line of $("log").querySelectorAll("li.current")) line.classList.remove("current");
   const line = $("log").querySelector(`li[data-version="${conn.view.version}"]`);
-  if (line) {
-    line.classList.add("current");
-    line.scrollIntoView({ block: "nearest" });
-  }
+  if (!line) return;
+  line.classList.add("current");
+  // Scroll the log only (scrollIntoView would scroll the side panel too, hiding its top).
+  const log = $("log");
+  const top = line.getBoundingClientRect().top - log.getBoundingClientRect().top + log.scrollTop;
+  if (top < log.scrollTop || top + line.clientHeight > log.scrollTop + log.clientHeight) log.scrollTop = top - log.clientHeight / 2;
 }
 // The log fills as the history arrives: mark the step's line then.
 new MutationObserver(markCurrent).observe($("log"), { childList: true });
