@@ -60,8 +60,10 @@ def refusal_response(refused: Refusal) -> JSONResponse:
                         headers={"Retry-After": str(refused.retry_after_s)})
 
 
-async def read_json_object(request: Request) -> dict[str, Any]:
-    return json_object(await _bounded_body(request))
+async def read_json_object(request: Request, limit: int = MAX_BODY_BYTES) -> dict[str, Any]:
+    """The body as one JSON object, read up to ``limit`` bytes (a game's record, posted to
+    ``/api/replays``, has a larger one of its own: ``server.replay.routes``)."""
+    return json_object(await _bounded_body(request, limit))
 
 
 def json_object(raw: bytes) -> dict[str, Any]:
@@ -90,27 +92,26 @@ def _finite_float(text: str) -> float:
     return value
 
 
-async def _bounded_body(request: Request) -> bytes:
-    """The body, read chunk by chunk and never kept past ``MAX_BODY_BYTES``: a declared
+async def _bounded_body(request: Request, limit: int) -> bytes:
+    """The body, read chunk by chunk and never kept past ``limit`` bytes: a declared
     ``Content-Length`` above it is refused before any of it is read (413), a chunked body
     as soon as it passes it. Then at most ``DRAIN_BYTES`` more are read and dropped, and
     the connection is closed after the answer."""
-    too_large = BadRequest("body_too_large", f"the body must be at most {MAX_BODY_BYTES} "
-                           "bytes", 413)
+    too_large = BadRequest("body_too_large", f"the body must be at most {limit} bytes", 413)
     declared = request.headers.get("content-length", "")
     chunks = request.stream()
     raw = bytearray()
     refused = False
     try:
         async with asyncio.timeout(BODY_TIMEOUT_S):
-            if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+            if declared.isdigit() and int(declared) > limit:
                 refused = True
-                if int(declared) <= MAX_BODY_BYTES + DRAIN_BYTES:
+                if int(declared) <= limit + DRAIN_BYTES:
                     await _drop(chunks, int(declared))
                 raise too_large
             async for chunk in chunks:
                 raw += chunk
-                if len(raw) > MAX_BODY_BYTES:
+                if len(raw) > limit:
                     refused = True
                     await _drop(chunks, DRAIN_BYTES)
                     raise too_large

@@ -28,13 +28,24 @@ from server.rooms.registry import RoomRegistry
 from server.rooms.spectator_delay import delay_ms
 from server.rules.ruleset import Ruleset
 from server.rules.table import table_catalogue
-from server.store import RoomMeta
+from server.store import RoomMeta, StoredRoom
 
 RECORD_FORMAT = "infinity-referee-record/1"
 """Bumped whenever a field changes meaning or goes away (docs/record-format.md)."""
 DICE_ALGORITHM = "hmac-sha256-d20/v1"
 """How every die was made from the revealed values (server/rules/combat/dice.py)."""
 GAME_ENDED = "game_ended"
+
+
+class RecordRefused(Exception):
+    """The record cannot be published now: ``{"error": code, "message": message}`` with
+    ``status`` (the replays of a room refuse alike: ``server.replay.routes``)."""
+
+    def __init__(self, code: str, message: str, status: int) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
 
 
 def _error(code: str, message: str, status: int) -> JSONResponse:
@@ -55,6 +66,8 @@ def build_record(meta: RoomMeta, events: list[dict[str, Any]]) -> dict[str, Any]
         "settings": {"ruleset": settings.ruleset, "aro_window_s": settings.aro_window_s,
                      "visibility": settings.visibility,
                      "spectator_delay_s": settings.spectator_delay_s,
+                     # Each player's chess clock (0: none), which a replay's clocks start from.
+                     "clock_s": settings.clock_s,
                      # The whole choice (an id, or the document sent), so the record names
                      # the table the events were played on; rooms stored before: the sample.
                      "table": settings.table or table_catalogue.sample_table(
@@ -80,25 +93,41 @@ def not_refereed_of(army: dict[str, Any]) -> list[dict[str, Any]]:
 
 async def game_record(request: Request) -> Response:
     registry: RoomRegistry = request.app.state.registry
+    try:
+        stored = await finished_room(registry, request.path_params["room_id"])
+        record = await record_of(registry, stored.meta)
+    except RecordRefused as refused:
+        return _error(refused.code, refused.message, refused.status)
+    return JSONResponse(record)
+
+
+async def finished_room(registry: RoomRegistry, room_id: str) -> StoredRoom:
+    """The room, once its record may be published; else ``RecordRefused`` (404 no such
+    room, 409 the game is not over, or its end is younger than the spectator delay)."""
     store = registry.store
-    room_id = request.path_params["room_id"]
     stored = await store.load_room(room_id)
     if stored is None:
-        return _error("room_not_found", "no such room", 404)
+        raise RecordRefused("room_not_found", "no such room", 404)
     # Only the last event first: a game in progress costs one event's read, never the log.
     last = await store.events_since(room_id, stored.version - 1) if stored.version else []
     if not last or unpack_plain(last[-1]).get("type") != GAME_ENDED:
-        return _error("game_not_over", "the record is published when the game is over", 409)
+        raise RecordRefused("game_not_over", "the record is published when the game is over", 409)
     if stored.meta.settings.spectator_delay_s > 0 and not await _delay_passed(registry, room_id,
                                                                               stored.meta):
         # Its delayed spectators have not seen the end yet: the record would show it early.
-        return _error("game_not_over", "the record is published when the game is over", 409)
-    payloads = await store.events_since(room_id, 0)
+        raise RecordRefused("game_not_over", "the record is published when the game is over", 409)
+    return stored
+
+
+async def record_of(registry: RoomRegistry, meta: RoomMeta) -> dict[str, Any]:
+    """The record of a room ``finished_room`` answered; ``RecordRefused`` 410 when its
+    first events are not stored."""
+    payloads = await registry.store.events_since(meta.room_id, 0)
     if payloads is None:
-        return _error("record_unavailable",
-                      "this room's early events were not kept (stored before records were)", 410)
-    events = [unpack_plain(payload) for payload in payloads]
-    return JSONResponse(build_record(stored.meta, events))
+        raise RecordRefused("record_unavailable",
+                            "this room's early events were not kept (stored before records were)",
+                            410)
+    return build_record(meta, [unpack_plain(payload) for payload in payloads])
 
 
 async def _delay_passed(registry: RoomRegistry, room_id: str, meta: RoomMeta) -> bool:

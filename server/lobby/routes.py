@@ -26,6 +26,7 @@ from server.lobby.reserve import credential_key
 from server.lobby.room_form import parse_room_settings
 from server.lobby.tables import routes as table_routes
 from server.lobby.tokens import seat_for_token
+from server.replay.routes import routes as replay_routes  # replays (issue 39): docs/replays.md
 from server.rooms.registry import RoomRegistry
 from server.rules.ruleset import Ruleset
 from server.rules.table import table_catalogue
@@ -148,4 +149,5 @@ routes = [
     *record_routes,
     *table_routes,
     *mission_routes,
+    *replay_routes,
 ]

@@ -98,7 +98,8 @@ async def test_the_record_is_refused_until_the_game_is_over_then_served_and_veri
     assert (record["room"], record["created_ms"]) == (room.room_id, room.meta.created_ms)
     assert record["settings"] == {"ruleset": "codeone", "aro_window_s": 600.0,
                                   "visibility": "private", "spectator_delay_s": 0.0,
-                                  "table": "sample-open-codeone", "mission": None}
+                                  "clock_s": 0, "table": "sample-open-codeone",
+                                  "mission": None}
     assert record["fixed_dice"] is False
     events = [entry["event"] for entry in record["events"]]
     assert [entry["index"] for entry in record["events"]] == list(range(1, room.version + 1))

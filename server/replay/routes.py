@@ -1,0 +1,172 @@
+"""The replay endpoints (docs/replays.md):
+
+- ``GET /api/rooms/{room}/replay?view=…`` and ``…/replay/state?view=…&step=i``: a room's
+  replay, available exactly when its record is (``server.lobby.record.finished_room``: the
+  same refusals, checked on every request);
+- ``POST /api/replays`` with a whole record (a downloaded record file): checked, folded and
+  kept under an id (a hash of the record), then ``GET /api/replays/{id}?view=…`` and
+  ``…/{id}/state?view=…&step=i``.
+
+Errors as the lobby's (``{"error": code, "message": text}``): 400 ``bad_field`` for a view
+or step out of range, 400 ``bad_record`` for a posted document that is not a record, 404
+``replay_not_found`` for an id this node does not keep (any more: ``cache``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from server.lobby.http import BadRequest, error_response, read_json_object
+from server.lobby.record import RecordRefused, finished_room, record_of
+from server.replay.cache import Key, cache_for
+from server.replay.documents import replay_document, step_document
+from server.replay.fold import VIEWS, Replay, fold
+from server.replay.record_input import BadRecord, read_record
+from server.replay.timing import from_timeline, unknown
+from server.rooms.registry import RoomRegistry
+from server.store import Timeline
+
+MAX_RECORD_BYTES = 4 * 1024 * 1024
+"""The largest record ``POST /api/replays`` reads (deploy/nginx.conf allows as much on that
+path): a whole game's record is 100 to 300 KiB."""
+REPLAY_ID_CHARS = 32
+"""Hexadecimal characters of a posted record's id (the start of its SHA-256)."""
+
+
+def _view(request: Request) -> str:
+    view = request.query_params.get("view", "")
+    if view not in VIEWS:
+        raise BadRequest("bad_field", f"view must be one of {', '.join(VIEWS)}")
+    return view
+
+
+def _step(request: Request, replay: Replay, view: str) -> int:
+    count = len(replay.views[view])
+    text = request.query_params.get("step", "")
+    if not text.isdigit() or int(text) >= count:
+        raise BadRequest("bad_field", f"step must be a whole number from 0 to {count - 1}")
+    return int(text)
+
+
+def _refused(refused: RecordRefused) -> Response:
+    return error_response(BadRequest(refused.code, refused.message, refused.status))
+
+
+# --- a room's replay ---------------------------------------------------------------------
+
+
+async def _room_replay(request: Request) -> Replay:
+    """The room's replay, once its record may be published (``RecordRefused`` otherwise)."""
+    registry: RoomRegistry = request.app.state.registry
+    room_id = request.path_params["room_id"]
+    stored = await finished_room(registry, room_id)
+
+    async def folded() -> Replay:
+        record = await record_of(registry, stored.meta)
+        timeline = await registry.store.timeline(room_id)
+        return await asyncio.to_thread(_fold_room, record, timeline)
+
+    key: Key = ("room", room_id)
+    return await cache_for(request.app.state).get_or_fold(key, folded)
+
+
+def _fold_room(record: dict[str, Any], timeline: Timeline | None) -> Replay:
+    # A stored room's record that does not fold is the server's fault: BadRecord is not
+    # caught for it (a 500 and a log line), never answered as the client's.
+    checked = read_record(record)
+    return fold(checked, from_timeline(timeline, len(checked.events)))
+
+
+async def room_replay(request: Request) -> Response:
+    try:
+        view = _view(request)
+        replay = await _room_replay(request)
+    except BadRequest as error:
+        return error_response(error)
+    except RecordRefused as refused:
+        return _refused(refused)
+    return JSONResponse(replay_document(replay, view))
+
+
+async def room_replay_state(request: Request) -> Response:
+    try:
+        view = _view(request)
+        replay = await _room_replay(request)
+        step = _step(request, replay, view)
+    except BadRequest as error:
+        return error_response(error)
+    except RecordRefused as refused:
+        return _refused(refused)
+    return JSONResponse(step_document(replay, view, step))
+
+
+# --- a posted record's replay ------------------------------------------------------------
+
+
+def record_id(document: dict[str, Any]) -> str:
+    """A record's id: the start of the SHA-256 of its canonical JSON (the same record posted
+    again, however it is spaced, is the same replay)."""
+    canonical = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()[:REPLAY_ID_CHARS]
+
+
+def _fold_posted(document: dict[str, Any]) -> Replay:
+    checked = read_record(document)
+    return fold(checked, unknown(len(checked.events)))
+
+
+async def post_replay(request: Request) -> Response:
+    try:
+        document = await read_json_object(request, MAX_RECORD_BYTES)
+    except BadRequest as error:
+        return error_response(error)
+    replay_id = await asyncio.to_thread(record_id, document)
+    try:
+        await cache_for(request.app.state).get_or_fold(
+            ("record", replay_id), lambda: asyncio.to_thread(_fold_posted, document))
+    except BadRecord as problem:
+        return error_response(BadRequest("bad_record", f"not a record to replay: {problem}"))
+    return JSONResponse({"replay": replay_id}, status_code=201)
+
+
+def _posted(request: Request) -> Replay:
+    replay = cache_for(request.app.state).get(("record", request.path_params["replay_id"]))
+    if replay is None:
+        raise BadRequest("replay_not_found", "this server does not hold that replay (any "
+                         "more): post the record again", 404)
+    return replay
+
+
+async def posted_replay(request: Request) -> Response:
+    try:
+        view = _view(request)
+        replay = _posted(request)
+    except BadRequest as error:
+        return error_response(error)
+    return JSONResponse(replay_document(replay, view))
+
+
+async def posted_replay_state(request: Request) -> Response:
+    try:
+        view = _view(request)
+        replay = _posted(request)
+        step = _step(request, replay, view)
+    except BadRequest as error:
+        return error_response(error)
+    return JSONResponse(step_document(replay, view, step))
+
+
+routes = [
+    Route("/api/rooms/{room_id}/replay", room_replay, methods=["GET"]),
+    Route("/api/rooms/{room_id}/replay/state", room_replay_state, methods=["GET"]),
+    Route("/api/replays", post_replay, methods=["POST"]),
+    Route("/api/replays/{replay_id}", posted_replay, methods=["GET"]),
+    Route("/api/replays/{replay_id}/state", posted_replay_state, methods=["GET"]),
+]
