@@ -43,6 +43,8 @@ let replay = null;
 let steps = [];
 /** The step drawn. */
 let index = 0;
+/** The step last asked for (drawn once it arrives): steps and keys go on from it, not from the one still on screen. */
+let wanted = 0;
 /** The step drawn, as the server gave it. @type {StepState | null} */
 let shown = null;
 /** When the step was drawn (this page's clock): the clocks run from there while playing. */
@@ -195,6 +197,7 @@ async function load(at, answer) {
   $("dice-check").hidden = false;
   newHistory();
   index = -1;
+  wanted = 0;
   await go(Math.max(0, Math.min(steps.length - 1, at)));
 }
 
@@ -205,11 +208,12 @@ async function load(at, answer) {
 async function go(target) {
   if (!steps.length) return;
   const request = ++showing;
+  wanted = target;
   let data;
   try {
     data = await stepState(target);
   } catch (error) {
-    if (request === showing) { say(String(/** @type {Error} */ (error).message)); setPlaying(false); }
+    if (request === showing) { wanted = index; say(String(/** @type {Error} */ (error).message)); setPlaying(false); }
     return;
   }
   if (request !== showing) return;
@@ -311,6 +315,13 @@ function tick() {
   const elapsed = playing ? Math.min(roomGapMs(steps, index), (now - shownAt) * speed) : 0;
   conn.view.window = /** @type {any} */ (standingAt(shown.window, elapsed, now));
   aroPanel.tick();
+  if (shown.window && shown.window.remaining_ms == null) {
+    // A loaded record has no times: the window is shown without a countdown.
+    $("aro-clock").textContent = `${shown.window.guts ? "Guts move" : "ARO"}: player ${shown.window.reactive}`;
+    $("aro-clock").classList.remove("urgent");
+    const inPanel = document.getElementById("countdown");
+    if (inPanel) { inPanel.textContent = "(no time in the record)"; inPanel.classList.remove("urgent"); }
+  }
   const clocks = clocksNow(/** @type {any} */ (clocksAt(shown.clocks, elapsed, now)), now);
   $("chess-clocks").hidden = !clocks;
   if (!clocks) return;
@@ -345,7 +356,7 @@ function setPlaying(/** @type {boolean} */ on) {
 
 /** @param {import("./replay-model.js").StepUnit} unit @param {1 | -1} direction */
 function stepBy(unit, direction) {
-  go(stepTarget(steps, index, unit, direction));
+  go(stepTarget(steps, wanted, unit, direction));
 }
 
 for (const button of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("#replay-bar [data-step]"))) {

@@ -29,12 +29,14 @@ async function openReplay(hash) {
 
 /** Wait until the viewer drew step `index` and its log holds every event up to it. */
 async function drawn(page, index) {
+  const where = () => page.evaluate(() => ({ index: window.replayViewer?.index, shown: window.replayViewer?.shown?.index,
+    version: window.replayViewer?.shown?.version, lines: document.querySelectorAll("#log li").length, message: document.getElementById("replay-message").textContent }));
   await page.waitForFunction((index) => {
     const viewer = window.replayViewer;
     const version = viewer.shown?.version;
     const lines = [...document.querySelectorAll("#log li[data-version]")].map((x) => Number(x.dataset.version));
     return viewer.index === index && viewer.shown.index === index && lines.length === version && lines.every((n, i) => n === i + 1);
-  }, index, WAIT);
+  }, index, WAIT).catch(async (error) => { throw new Error(`step ${index} not drawn: ${JSON.stringify(await where())}`, { cause: error }); });
 }
 
 /**
@@ -136,6 +138,7 @@ test("a finished game replays step by step in all four views, each step drawn as
   await assertDrawnAsServer(seatA, room.room, "A", 0);
   const firstOrder = stepsA.find((s) => s.order !== null).index;
   await seatA.evaluate((i) => { const s = document.getElementById("replay-slider"); s.value = String(i); s.dispatchEvent(new Event("input")); }, firstOrder - 2);
+  await assertDrawnAsServer(seatA, room.room, "A", firstOrder - 2);
   for (const [key, to] of [["ArrowRight", firstOrder - 1], ["ArrowRight", firstOrder], ["ArrowRight", firstOrder + 1], ["ArrowLeft", firstOrder]]) {
     await seatA.keyboard.press(key);
     await assertDrawnAsServer(seatA, room.room, "A", to);
