@@ -119,7 +119,8 @@ export function stepTarget(steps, index, unit, direction) {
 /**
  * The step of another view's list at the same moment of the game: the last one whose event
  * was committed no later than this one's (the views number their events each their own way,
- * so versions do not match; the room's time does), else the same version, or the nearest.
+ * so versions do not match; the room's time does), the same event among those committed at
+ * once; without times, the same version, or the nearest.
  * @param {Step[]} from @param {number} index @param {Step[]} to
  */
 export function matchingStep(from, index, to) {
@@ -127,9 +128,16 @@ export function matchingStep(from, index, to) {
   const here = from[Math.max(0, Math.min(from.length - 1, index))];
   if (!here || here.index === 0) return 0;
   if (here.at_ms !== null && to.every((s) => s.index === 0 || s.at_ms !== null)) {
+    // Events committed together share their time: among them, the same event when the other
+    // view has it (a turn's start stays the turn's start), else the last of them.
     let best = 0;
-    for (const step of to) if (step.index > 0 && /** @type {number} */ (step.at_ms) <= here.at_ms) best = step.index;
-    return best;
+    let same = -1;
+    for (const step of to) {
+      if (step.index === 0 || /** @type {number} */ (step.at_ms) > here.at_ms) continue;
+      best = step.index;
+      if (step.at_ms === here.at_ms && step.type === here.type) same = step.index;
+    }
+    return same >= 0 ? same : best;
   }
   let best = 0;
   for (const step of to) if (Math.abs(step.version - here.version) < Math.abs(to[best].version - here.version)) best = step.index;

@@ -63,6 +63,8 @@ test("another view's matching step is the last one committed no later, else the 
   assert.equal(m.matchingStep(steps, 3, seat), 2); // room time 1000: the seat's last event by then is the declaration
   assert.equal(m.matchingStep(steps, 5, seat), 3); // 9000: the Order's resolution
   assert.equal(m.matchingStep(steps, 7, seat), 5);
+  assert.equal(m.matchingStep(steps, 4, seat), 3); // the window's close (9000), which the seat never saw: the last of its batch it did
+  assert.equal(m.matchingStep(seat, 2, steps), 2); // the declaration, committed with the Order's start and the window's opening (1000)
   assert.equal(m.matchingStep(seat, 3, steps), 5);
   assert.equal(m.matchingStep(steps, 0, seat), 0);
   const untimed = steps.map((s) => ({ ...s, at_ms: null }));

@@ -167,7 +167,10 @@ test("a finished game replays step by step in all four views, each step drawn as
   await seatA.selectOption("#replay-view", "revealed");
   await seatA.waitForFunction(() => window.replayViewer.view === "revealed" && window.replayViewer.shown, null, WAIT);
   const stepsR = (await getJson(seatA, `/api/rooms/${room.room}/replay?view=revealed`)).steps;
-  const same = stepsR.filter((s) => s.index > 0 && s.at_ms <= momentA.at_ms).at(-1)?.index ?? 0;
+  // (The same event among those committed at once, else the last committed no later.)
+  const same = stepsR.findLast((s) => s.index > 0 && s.at_ms === momentA.at_ms && s.type === momentA.type)?.index
+    ?? stepsR.findLast((s) => s.index > 0 && s.at_ms <= momentA.at_ms)?.index ?? 0;
+  assert.equal(stepsR[same].type, momentA.type);
   await assertDrawnAsServer(seatA, room.room, "revealed", same);
   assert.equal(stepsR[same].round, momentA.round);
   assert.equal(stepsR[same].turn, momentA.turn);
