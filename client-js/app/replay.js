@@ -204,8 +204,9 @@ async function load(at, answer) {
 /**
  * Draw step `target`: its state, the log up to it, the ARO window and the clocks as they stood.
  * @param {number} target
+ * @param {boolean} [played] play's own next step: dropped if play was paused while it loaded
  */
-async function go(target) {
+async function go(target, played = false) {
   if (!steps.length) return;
   const request = ++showing;
   wanted = target;
@@ -217,6 +218,7 @@ async function go(target) {
     return;
   }
   if (request !== showing) return;
+  if (played && !playing) { wanted = index; return; }
   say("");
   const previous = index;
   index = target;
@@ -342,7 +344,7 @@ function schedule() {
   if (!playing) return;
   const delay = playDelayMs(steps, index, speed);
   if (delay === null) { setPlaying(false); return; }
-  timer = setTimeout(() => go(index + 1), delay);
+  timer = setTimeout(() => go(index + 1, true), delay);
 }
 
 function setPlaying(/** @type {boolean} */ on) {
@@ -351,6 +353,7 @@ function setPlaying(/** @type {boolean} */ on) {
   button.textContent = playing ? "⏸ pause" : "▶ play";
   button.setAttribute("aria-pressed", String(playing));
   shownAt = Date.now();
+  tick(); // paused: the clocks stand as the step's frame carried them, at once
   schedule();
 }
 

@@ -63,8 +63,21 @@ async function assertDrawnAsServer(page, room, view, index) {
   }
   assert.equal(await page.$eval("#round", (x) => x.textContent), `round ${server.state.round}, turn ${server.state.turn}, active ${server.state.active ?? "-"}`);
   assert.equal(await page.$eval("#version", (x) => x.textContent), String(server.version));
+  // The ARO countdown and the chess clocks as they stood (paused: as the step's frame carried them).
+  const countdown = await page.$eval("#aro-clock", (x) => (x.hidden ? null : x.textContent));
+  if (server.window) assert.match(countdown ?? "", new RegExp(`player ${server.window.reactive} ${(server.window.remaining_ms / 1000).toFixed(1)} s$|^Your ARO ${(server.window.remaining_ms / 1000).toFixed(1)} s$`));
+  else assert.equal(countdown, null);
+  const faces = await page.$$eval("#chess-clocks [data-side]", (x) => x.map((f) => f.textContent));
+  assert.deepEqual(faces, server.clocks ? ["A", "B"].map((side) => `${side} ${clockText(server.clocks[side].remaining_ms)}`) : ["", ""]);
   assert.match(await page.evaluate(() => location.hash), new RegExp(`step=${index}(&|$)`));
   return server;
+}
+
+/** A chess clock's face as the app writes it (overlay-model.js clockText): "59:58", "1:00:00". */
+function clockText(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const [h, m, sec] = [Math.floor(total / 3600), Math.floor((total % 3600) / 60), String(total % 60).padStart(2, "0")];
+  return h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
 }
 
 /** The first step of the next Order after `index` (as the viewer's Shift+→ goes). */
@@ -109,7 +122,7 @@ const nextOrderStep = (steps, index) => steps.find((s) => s.index > index && s.o
 test("a finished game replays step by step in all four views, each step drawn as the server's replay state", async () => {
   // A short game: CodeOne on the open sample table, B's list has a trooper in Hidden Deployment.
   const created = await fetch(`${scenario.base}/api/rooms`, { method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ ruleset: "codeone", aro_window_s: 5, seed: 5, table: "sample-open-codeone" }) });
+    body: JSON.stringify({ ruleset: "codeone", aro_window_s: 5, seed: 5, table: "sample-open-codeone", clock_s: 3600 }) });
   assert.equal(created.status, 201);
   const room = await created.json();
   const a = await openSeat(scenario, room.seats.A.link, 31);
@@ -128,6 +141,8 @@ test("a finished game replays step by step in all four views, each step drawn as
     return 0;
   } });
   assert.equal((await state(a)).phase, "game_over");
+  // The end screen links the replay, in the seat's own view.
+  assert.equal(await a.$eval("#watch-replay", (x) => x.getAttribute("href")), `replay.html#room=${room.room}&view=A`);
   await closeAll(a, b);
 
   // Seat A's view: from step 0, forward and back by event, then by Order.
@@ -222,6 +237,21 @@ test("a finished game replays step by step in all four views, each step drawn as
   assert.equal(await spectator.$(`#table [data-trooper="${hidden}"]`), null);
   assert.equal(await spectator.$$eval(".rt-state-lieutenant", (x) => x.length), 0);
   await shot(spectator, "spectator");
+
+  // "Load a record file": the downloaded record, posted and replayed (without the room's times).
+  const record = await getJson(spectator, `/api/rooms/${room.room}/record`);
+  await spectator.setInputFiles("#record-file", { name: "game.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(record)) });
+  await spectator.waitForFunction(() => /replay=/.test(location.hash) && window.replayViewer.shown?.index === 0, null, WAIT);
+  assert.equal(await spectator.$eval("#replay-title", (x) => x.textContent), "Replay of a loaded record");
+  const posted = new URLSearchParams((await spectator.evaluate(() => location.hash)).slice(1)).get("replay");
+  await spectator.keyboard.press("Shift+ArrowRight");
+  await drawn(spectator, atS);
+  const postedState = await getJson(spectator, `/api/replays/${posted}/state?view=spectator&step=${atS}`);
+  const roomState = await getJson(spectator, `/api/rooms/${room.room}/replay/state?view=spectator&step=${atS}`);
+  assert.deepEqual(postedState.state, roomState.state, "the record file replays as its room");
+  await spectator.click("#verify-dice");
+  await spectator.waitForSelector("#verify-result.good, #verify-result.bad", WAIT);
+  assert.match(await spectator.$eval("#verify-result", (x) => x.textContent), /^All \d+ dice of this game match the commitment/);
   await closeAll(seatA, seatB, spectator);
 });
 
