@@ -9,6 +9,36 @@ import { el } from "./dom.js";
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
+/**
+ * Check every die of a game record against its commitment (lib/verify.js) and say the outcome
+ * in `out`: the live app's "Verify the dice", and the replay viewer's (replay.js) for a
+ * finished room's record or a record file loaded into it.
+ * @param {HTMLElement} out
+ * @param {any} record a game record (infinity-referee-record/1)
+ * @param {{commitmentSeen?: string, seat?: string, contribution?: string}} [seen] what this browser saw
+ *   live (the commitment, its seat and the contribution it kept), when it did
+ */
+export async function showDiceCheck(out, record, seen = {}) {
+  out.className = "";
+  out.replaceChildren("Checking every die...");
+  const { seat, contribution } = seen;
+  const result = await verifyRecord(record, seen);
+  if (!result.ok) {
+    out.className = "bad";
+    out.replaceChildren(el("b", {}, "The dice do not check out. "), result.problem);
+    return;
+  }
+  out.className = "good";
+  const headline = result.dice
+    ? `All ${result.dice} dice of this game match the commitment published before the first roll.`
+    : "No die was generated in this game; the revealed secret matches the commitment published before it.";
+  const checked = [...result.checked];
+  if (seat && !contribution) checked.push("(this browser did not keep your contribution, so it could not check that one)");
+  out.replaceChildren(el("b", { id: "verify-headline" }, headline),
+    el("ul", {}, ...checked.map((c) => el("li", {}, c))),
+    record.fixed_dice ? el("div", { class: "warning-text" }, "This was a test room: whoever created it chose the number the secret comes from, so they could know every die in advance.") : "");
+}
+
 /** 32 fresh random bytes as 64 lowercase hex: this player's own contribution to the dice. */
 function freshEntropy() {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
@@ -90,24 +120,9 @@ export function createDicePanel({ conn, kept, room }) {
       out.replaceChildren(`Could not fetch the game record: ${error}`);
       return;
     }
-    out.replaceChildren("Checking every die...");
     const seat = isSeat() ? /** @type {string} */ (conn.role) : undefined;
-    const result = await verifyRecord(record, { commitmentSeen: kept.get("commitment") ?? conn.diceCommitment ?? undefined,
+    await showDiceCheck(out, record, { commitmentSeen: kept.get("commitment") ?? conn.diceCommitment ?? undefined,
       seat, contribution: seat ? kept.get(`${seat}:entropy`) ?? undefined : undefined });
-    if (!result.ok) {
-      out.className = "bad";
-      out.replaceChildren(el("b", {}, "The dice do not check out. "), result.problem);
-      return;
-    }
-    out.className = "good";
-    const headline = result.dice
-      ? `All ${result.dice} dice of this game match the commitment published before the first roll.`
-      : "No die was generated in this game; the revealed secret matches the commitment published before it.";
-    const checked = [...result.checked];
-    if (seat && !kept.get(`${seat}:entropy`)) checked.push("(this browser did not keep your contribution, so it could not check that one)");
-    out.replaceChildren(el("b", { id: "verify-headline" }, headline),
-      el("ul", {}, ...checked.map((c) => el("li", {}, c))),
-      record.fixed_dice ? el("div", { class: "warning-text" }, "This was a test room: whoever created it chose the number the secret comes from, so they could know every die in advance.") : "");
   }
   $("verify-dice").addEventListener("click", verifyDice);
 

@@ -196,7 +196,10 @@ export async function loadRoomList() {
     el("a", { href: r.spectator_link, title: "Watch as a spectator" }, r.room), r.tournament ? " " : "", tournamentLabel(r.tournament),
     `${r.tournament ? "," : ""} ${r.ruleset}, ${r.phase}${r.round ? ` (round ${r.round}, turn ${r.turn})` : ""}, `,
     `${r.seats_taken} of 2 seats taken, ${r.spectators} watching `,
-    r.fixed_dice ? el("span", { class: "fixed-marker", title: "The dice of this room come from a number chosen by whoever created it: they are not random for them." }, "test room: fixed dice") : ""))
+    r.fixed_dice ? el("span", { class: "fixed-marker", title: "The dice of this room come from a number chosen by whoever created it: they are not random for them." }, "test room: fixed dice") : "",
+    // Replays (issue 39, the replay viewer): a finished game steps through at replay.html.
+    r.phase === "game_over" ? el("a", { class: "room-replay", href: `replay.html#room=${encodeURIComponent(r.room)}`, "data-replay": r.room,
+      title: "Step through the game: every event, in any player's view or with everything revealed" }, " Replay") : ""))
     : [el("li", {}, "No public room yet.")]));
 }
 

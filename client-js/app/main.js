@@ -225,6 +225,12 @@ function renderGameOver(state) {
         el("span", { "data-result-vp": side }, String(state.result.victory_points?.[side] ?? "?")), " VP"))));
     }
   }
+  // Replays (issue 39, the replay viewer): the game steps through at replay.html, this tab's view first.
+  if (!box.hidden) {
+    const view = isSeat() ? conn.role : conn.role === "caster" ? "revealed" : "spectator";
+    box.append(el("div", {}, el("a", { id: "watch-replay", href: `replay.html#room=${encodeURIComponent(params.get("room") ?? "")}&view=${view}`, target: "_blank", rel: "noopener",
+      title: "Step through the game event by event, in either player's view or with everything revealed (once the record is published)" }, "Watch the replay")));
+  }
   dicePanel.renderEnd(state);
 }
 

@@ -21,7 +21,9 @@ function roundTableRow(/** @type {any} */ t, /** @type {(id: string) => string} 
       history.length ? el("ul", { class: "t-history hint" }, history.map((h) => el("li", {}, h))) : null),
     el("td", { class: "t-links" },
       t.spectator_link ? el("a", { href: t.spectator_link, "data-link": "spectator" }, "watch") : null,
-      hasRecord(t.result) && t.record ? [" ", el("a", { href: t.record, "data-link": "record" }, "record")] : null),
+      hasRecord(t.result) && t.record ? [" ", el("a", { href: t.record, "data-link": "record" }, "record")] : null,
+      // Replays (issue 39, the replay viewer): a finished table's game, step by step.
+      hasRecord(t.result) && t.room ? [" ", el("a", { href: `/replay.html#room=${encodeURIComponent(t.room)}`, "data-link": "replay" }, "replay")] : null),
     el("td", {}, controls(t, round)));
 }
 
@@ -111,7 +113,8 @@ export function renderMe(/** @type {any} */ me) {
       if (g.bye) return el("tr", { "data-round": g.round }, el("td", {}, String(g.round)), el("td", { colspan: 5 }, `Bye (${byeTp(view)} TP)`));
       const [a, b] = g.seat === "A" ? [me.player.player, g.opponent] : [g.opponent, me.player.player];
       return el("tr", { "data-round": g.round }, el("td", {}, String(g.round)), el("td", {}, String(g.table)), el("td", {}, name(g.opponent)),
-        el("td", {}, g.seat), el("td", {}, resultText(g.result, a, b, name)), el("td", {}, hasRecord(g.result) && g.record ? el("a", { href: g.record }, "record") : ""));
+        el("td", {}, g.seat), el("td", {}, resultText(g.result, a, b, name)), el("td", {}, hasRecord(g.result) && g.record ? el("a", { href: g.record }, "record") : "",
+          hasRecord(g.result) && g.room ? [" ", el("a", { href: `/replay.html#room=${encodeURIComponent(g.room)}&view=${g.seat}`, "data-link": "replay" }, "replay")] : ""));
     }),
     rows.length ? null : el("tr", {}, el("td", { colspan: 6, class: "hint" }, "No game yet.")));
 }
