@@ -182,6 +182,13 @@ async def test_a_posted_record_replays_as_its_room_did_with_unknown_times(
             live = (await http.get(f"/api/rooms/{room_id}/replay/state", params=params)).json()
             read = (await http.get(f"/api/replays/{replay_id}/state", params=params)).json()
             assert read == live
+            # The listing carries each step's event as the state answer does (the viewer
+            # builds its log from the listing alone).
+            assert room["steps"][step]["event"] == live["event"], (view, step)
+            assert kept["steps"][step]["event"] == live["event"], (view, step)
+        assert room["steps"][0]["event"] is None
+        assert [step["event"]["type"] for step in room["steps"][1:]] == [
+            step["type"] for step in room["steps"][1:]]
     refused(await http.get(f"/api/replays/{replay_id}", params={"view": "x"}), 400, "bad_field")
     refused(await http.get(f"/api/replays/{replay_id}/state", params={"view": "A", "step": "99"}),
             400, "bad_field")
