@@ -2,7 +2,8 @@
 
 - ``GET /api/rooms/{room}/replay?view=…`` and ``…/replay/state?view=…&step=i``: a room's
   replay, available exactly when its record is (``server.lobby.record.finished_room``: the
-  same refusals, checked on every request);
+  same refusals, checked until the replay is folded and kept: a game over stays over and a
+  spectator delay passed stays passed, so a kept replay is served without a store read);
 - ``POST /api/replays`` with a whole record (a downloaded record file): checked, folded and
   kept under an id (a hash of the record), then ``GET /api/replays/{id}?view=…`` and
   ``…/{id}/state?view=…&step=i``.
@@ -66,6 +67,16 @@ async def _room_replay(request: Request) -> Replay:
     """The room's replay, once its record may be published (``RecordRefused`` otherwise)."""
     registry: RoomRegistry = request.app.state.registry
     room_id = request.path_params["room_id"]
+    key: Key = ("room", room_id)
+    cache = cache_for(request.app.state)
+    # A room's replay is kept only once its room passed the check below, and that verdict
+    # never changes (the game stays over, the delay stays passed): a kept replay is the
+    # verdict, and stepping through it reads nothing (a delayed room's check reads its
+    # whole timeline). A replay forgotten is checked again with its fold, whose reads (the
+    # record and the timeline) are larger than the check's.
+    kept = cache.get(key)
+    if kept is not None:
+        return kept
     stored = await finished_room(registry, room_id)
 
     async def folded() -> Replay:
@@ -73,8 +84,7 @@ async def _room_replay(request: Request) -> Replay:
         timeline = await registry.store.timeline(room_id)
         return await asyncio.to_thread(_fold_room, record, timeline)
 
-    key: Key = ("room", room_id)
-    return await cache_for(request.app.state).get_or_fold(key, folded)
+    return await cache.get_or_fold(key, folded)
 
 
 def _fold_room(record: dict[str, Any], timeline: Timeline | None) -> Replay:

@@ -40,6 +40,26 @@ class EarlyEventsLost(MemoryRoomStore):
         return None if version == 0 else await super().events_since(room_id, version)
 
 
+class CountingReads(MemoryRoomStore):
+    """A store that counts the reads a replay request makes of a room."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads: list[str] = []
+
+    async def load_room(self, room_id: str) -> Any:
+        self.reads.append("load_room")
+        return await super().load_room(room_id)
+
+    async def events_since(self, room_id: str, version: int) -> Sequence[bytes] | None:
+        self.reads.append("events_since")
+        return await super().events_since(room_id, version)
+
+    async def timeline(self, room_id: str) -> Any:
+        self.reads.append("timeline")
+        return await super().timeline(room_id)
+
+
 @dataclass
 class Server:
     app: Starlette
@@ -130,6 +150,27 @@ async def test_a_delayed_room_replay_waits_for_the_spectators_to_see_the_end(
     for path in ("record", "replay"):
         answer = await server.http.get(f"/api/rooms/{room_id}/{path}", params={"view": "B"})
         assert answer.status_code == 200, answer.text
+
+
+async def test_a_kept_replay_is_served_without_checking_its_room_again() -> None:
+    """A game over stays over and a spectator delay passed stays passed: once a room's
+    replay is folded, its steps are answered without reading the room (a delayed room's
+    check reads its whole timeline)."""
+    store = CountingReads()
+    async for server in serve(store):
+        room_id = await server.short_game(spectator_delay_s=30)
+        server.clock.advance(30)
+        first = await server.http.get(f"/api/rooms/{room_id}/replay", params={"view": "A"})
+        assert first.status_code == 200, first.text
+        assert "timeline" in store.reads  # the check and the fold read it
+        store.reads.clear()
+        for step in range(len(first.json()["steps"])):
+            answer = await server.http.get(f"/api/rooms/{room_id}/replay/state",
+                                           params={"view": "A", "step": str(step)})
+            assert answer.status_code == 200, answer.text
+        again = await server.http.get(f"/api/rooms/{room_id}/replay", params={"view": "B"})
+        assert again.status_code == 200, again.text
+        assert store.reads == []
 
 
 async def test_a_room_whose_first_events_are_gone_has_no_replay() -> None:
