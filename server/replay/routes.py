@@ -24,7 +24,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from server.lobby.http import BadRequest, error_response, read_json_object
+from server.lobby.http import BadRequest, error_response, json_object, read_body
 from server.lobby.record import RecordRefused, finished_room, record_of
 from server.replay.cache import Key, cache_for
 from server.replay.documents import replay_document, step_document
@@ -132,6 +132,14 @@ def record_id(document: dict[str, Any]) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()[:REPLAY_ID_CHARS]
 
 
+def _parsed(raw: bytes) -> tuple[dict[str, Any], str]:
+    """The posted body as a JSON object (``BadRequest`` ``bad_json`` as any lobby body) and
+    its record id (``BadRecord``), made in a worker thread: up to 4 MiB of JSON would hold
+    the event loop, and every room of the node, for a fifth of a second."""
+    document = json_object(raw)
+    return document, record_id(document)
+
+
 def _fold_posted(document: dict[str, Any]) -> Replay:
     checked = read_record(document)
     return fold(checked, unknown(len(checked.events)))
@@ -139,13 +147,13 @@ def _fold_posted(document: dict[str, Any]) -> Replay:
 
 async def post_replay(request: Request) -> Response:
     try:
-        document = await read_json_object(request, MAX_RECORD_BYTES)
-    except BadRequest as error:
-        return error_response(error)
-    try:
-        replay_id = await asyncio.to_thread(record_id, document)
+        raw = await read_body(request, MAX_RECORD_BYTES)
+        document, replay_id = await asyncio.to_thread(_parsed, raw)
+        del raw  # (the parsed document is kept; its text need not be while it folds)
         await cache_for(request.app.state).get_or_fold(
             ("record", replay_id), lambda: asyncio.to_thread(_fold_posted, document))
+    except BadRequest as error:
+        return error_response(error)
     except BadRecord as problem:
         return error_response(BadRequest("bad_record", f"not a record to replay: {problem}"))
     return JSONResponse({"replay": replay_id}, status_code=201)

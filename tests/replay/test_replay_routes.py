@@ -6,6 +6,7 @@ steps out of range are ``bad_field``."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 from collections.abc import AsyncIterator, Sequence
@@ -272,9 +273,40 @@ async def test_a_posted_document_that_is_not_a_record_is_refused_naming_the_prob
         message = refused(await http.post("/api/replays", json=document), 400, "bad_record")
         assert problem in message, (problem, message)
     refused(await http.post("/api/replays", content=b'{"room": "\\ud800"}'), 400, "bad_record")
+    # Parsed in a worker thread, refused as any lobby body.
     refused(await http.post("/api/replays", content=b"[1, 2]"), 400, "bad_json")
+    refused(await http.post("/api/replays", content=b'{"format": '), 400, "bad_json")
+    refused(await http.post("/api/replays", content=b'{"room": NaN}'), 400, "bad_json")
+    refused(await http.post("/api/replays", content=b'{"room": 1e999}'), 400, "bad_json")
+    refused(await http.post("/api/replays", content=b'{"room": "\xff"}'), 400, "bad_json")
+    deep = b'{"room": ' + b"[" * 50_000 + b"]" * 50_000 + b"}"
+    assert "nested too deep" in refused(await http.post("/api/replays", content=deep),
+                                        400, "bad_json")
     refused(await http.post("/api/replays", content=b"{" + b" " * MAX_RECORD_BYTES + b"}"),
             413, "body_too_large")
+
+
+async def test_a_posted_record_is_parsed_off_the_event_loop(
+        server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Up to 4 MiB of JSON: parsed in a worker thread, not on the loop every room runs on."""
+    room_id = await server.short_game()
+    body = (await server.http.get(f"/api/rooms/{room_id}/record")).content
+    parsed_on: list[str] = []
+    loads = json.loads
+
+    def watched(raw: Any, *args: Any, **kwargs: Any) -> Any:
+        if raw == body:
+            try:
+                asyncio.get_running_loop()
+                parsed_on.append("the event loop")
+            except RuntimeError:  # no loop runs in this thread
+                parsed_on.append("a worker thread")
+        return loads(raw, *args, **kwargs)
+
+    monkeypatch.setattr(json, "loads", watched)
+    posted = await server.http.post("/api/replays", content=body)
+    assert posted.status_code == 201, posted.text
+    assert parsed_on == ["a worker thread"]
 
 
 async def test_a_room_that_began_from_a_state_of_its_own_replays_from_it(
