@@ -2,11 +2,13 @@
 // no DOM and no fetch, so that unit tests read the same positions the page steps to. A replay
 // (`GET /api/rooms/{room}/replay?view=…`, docs/client.md "Replay viewer") is a list of steps:
 // step 0 the state before any event, step i the state after the view's i-th event, each with
-// its version, event type, round, turn, active side, Order number and room time (`at_ms`).
+// its version, event type, round, turn, active side, Order number, room time (`at_ms`) and the
+// event itself as the viewer received it (`event`: the log is built from the list alone).
 
 /**
  * @typedef {{index: number, version: number, type: string | null, round: number, turn: number,
- *   active: string | null, order: number | null, at_ms: number | null}} Step
+ *   active: string | null, order: number | null, at_ms: number | null,
+ *   event: Record<string, any> | null}} Step
  * @typedef {"A" | "B" | "spectator" | "revealed"} ReplayView
  * @typedef {"event" | "order" | "turn" | "round"} StepUnit
  * @typedef {{room: string | null, replay: string | null, view: ReplayView, step: number | null}} ReplayLink
@@ -72,6 +74,16 @@ export function replayUrls({ room, replay }, view) {
   const base = room ? `/api/rooms/${encodeURIComponent(room)}/replay` : `/api/replays/${encodeURIComponent(replay ?? "")}`;
   const q = `view=${encodeURIComponent(view)}`;
   return { steps: `${base}?${q}`, state: (/** @type {number} */ index) => `${base}/state?${q}&step=${index}` };
+}
+
+/**
+ * The log's entries up to step `index` (history.js's form), from the steps' own events: the
+ * log of any step needs only the steps list, never a request per step.
+ * @param {Step[]} steps @param {number} index
+ * @returns {{version: number, event: Record<string, any> | null}[]}
+ */
+export function historyUpTo(steps, index) {
+  return steps.slice(1, Math.max(0, index) + 1).map((s) => ({ version: s.version, event: s.event }));
 }
 
 /**

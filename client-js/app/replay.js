@@ -1,13 +1,13 @@
 // The replay viewer's wiring (replay.html): a finished game's replay, `#room=<room>` (or a
 // record file loaded here, `#replay=<id>`), with `&view=A|B|spectator|revealed&step=i`. The
 // server folds every step's state with the rules core (the replay contract: GET
-// /api/rooms/{room}/replay for the steps, …/replay/state for one step's view state, event, ARO
-// window and clocks); this page only draws them, with the live app's own parts: the table
-// (table.js), the roster, the event log and results (history.js: the log up to the step, as a
-// tab that loaded the history shows it), the ARO countdown and panel (aro-panel.js), the
-// objectives panel and the dice check (dice-panel.js). They read a replay "connection"
-// (`conn` below): a view holding the step's state, the view's role, no options (a replay
-// plays no commands) and the history of the step's events. The positions (stepping by event,
+// /api/rooms/{room}/replay for the steps with their events, …/replay/state for one step's view
+// state, event, ARO window and clocks); this page only draws them, with the live app's own
+// parts: the table (table.js), the roster, the event log and results (history.js: the log up to
+// the step, from the steps list's events, as a tab that loaded the history shows it), the ARO
+// countdown and panel (aro-panel.js), the objectives panel and the dice check (dice-panel.js).
+// They read a replay "connection" (`conn` below): a view holding the step's state, the view's
+// role, no options (a replay plays no commands) and the history of the step's events. The positions (stepping by event,
 // Order, turn and round, the matching step of another view, play speeds) are replay-model.js.
 import { LocalView } from "./lib/view.js";
 import { drawTable, hoverTrooper } from "./table.js";
@@ -23,7 +23,7 @@ import { isRotated } from "./seat-view.js";
 import { createUiState } from "./ui-state.js";
 import { createObjectivesPanel } from "./objectives-panel.js";
 import { el } from "./dom.js";
-import { SPEEDS, VIEWS, VIEW_NAMES, clocksAt, matchingStep, parseReplayHash, playDelayMs, positionText, refusalText,
+import { SPEEDS, VIEWS, VIEW_NAMES, clocksAt, historyUpTo, matchingStep, parseReplayHash, playDelayMs, positionText, refusalText,
   replayHash, replayUrls, roleOf, roomGapMs, standingAt, stepTarget } from "./replay-model.js";
 
 /** @typedef {import("./replay-model.js").Step} Step @typedef {import("./replay-model.js").ReplayView} ReplayView */
@@ -57,9 +57,7 @@ let timer = /** @type {ReturnType<typeof setTimeout> | undefined} */ (undefined)
 /** Each request to show a step; an older one that answers late is dropped. */
 let showing = 0;
 
-/** Events of the current view's steps (small, kept); states only for the last few steps. @type {Map<number, Record<string, any> | null>} */
-const events = new Map();
-/** @type {Map<number, StepState>} */
+/** The states of the last few steps drawn (the log's events come with the steps list). @type {Map<number, StepState>} */
 const states = new Map();
 const STATES_KEPT = 48;
 
@@ -74,8 +72,8 @@ const conn = {
   diceCommitment: null,
   currentOptions: () => null,
   send: async () => ({ ok: false, code: "replay", message: "A replay plays no commands." }),
-  /** The events of every step up to the one drawn: the log shows them as a tab that loaded its history. */
-  loadHistory: () => historyUpTo(),
+  /** The events of every step up to the one drawn (from the steps list): the log shows them as a tab that loaded its history. */
+  loadHistory: async () => historyUpTo(steps, index),
 };
 
 /** The event log and the results, and the objectives panel that tallies them: made again when stepping back. */
@@ -132,28 +130,9 @@ async function stepState(i) {
   const view = link.view;
   const answer = /** @type {StepState} */ (await getJson(urls().state(i)));
   if (view !== link.view) throw new Error("the view changed");
-  events.set(i, answer.event);
   states.set(i, answer);
   while (states.size > STATES_KEPT) states.delete(/** @type {number} */ (states.keys().next().value));
   return answer;
-}
-
-/**
- * The events of every step up to the one drawn, as history.js takes them (fetched a few at a
- * time): up to the step drawn when they are all in, which may have moved meanwhile (playing).
- */
-async function historyUpTo() {
-  const view = link.view;
-  for (;;) {
-    const missing = [];
-    for (let i = 1; i <= index; i += 1) if (!events.has(i)) missing.push(i);
-    if (!missing.length) break;
-    for (let at = 0; at < missing.length; at += 6) {
-      await Promise.all(missing.slice(at, at + 6).map((i) => stepState(i)));
-      if (view !== link.view) return [];
-    }
-  }
-  return steps.slice(1, index + 1).map((s) => ({ version: s.version, event: events.get(s.index) ?? null }));
 }
 
 /** Post a record file; the replay's id. @param {any} record */
@@ -177,7 +156,6 @@ function say(/** @type {string} */ text) {
  */
 async function load(at, answer) {
   say("");
-  events.clear();
   states.clear();
   try {
     replay = answer ?? await getJson(urls().steps);

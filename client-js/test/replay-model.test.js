@@ -100,3 +100,11 @@ test("the position in words and the Orders' first steps", () => {
   assert.match(m.refusalText(409, { error: "game_not_over" }), /once the game is over/);
   assert.match(m.refusalText(404, { error: "replay_not_found" }), /load the record file again/);
 });
+
+test("the log up to a step comes from the steps list's own events, without a request per step", () => {
+  const entries = m.historyUpTo(steps, 5);
+  assert.deepEqual(entries, steps.slice(1, 6).map((s) => ({ version: s.version, event: s.event })));
+  assert.deepEqual(entries.map((e) => e.event?.type), ["order_spent", "skill_declared", "aro_window_opened", "aro_window_closed", "order_resolved"]);
+  assert.equal(m.historyUpTo(steps, steps.length - 1).length, steps.length - 1);
+  assert.deepEqual(m.historyUpTo(steps, 0), []);
+});

@@ -61,9 +61,15 @@ def refusal_response(refused: Refusal) -> JSONResponse:
 
 
 async def read_json_object(request: Request, limit: int = MAX_BODY_BYTES) -> dict[str, Any]:
-    """The body as one JSON object, read up to ``limit`` bytes (a game's record, posted to
-    ``/api/replays``, has a larger one of its own: ``server.replay.routes``)."""
+    """The body as one JSON object, read up to ``limit`` bytes."""
     return json_object(await _bounded_body(request, limit))
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The body's bytes, read as ``read_json_object`` reads them (its size and time limits
+    and refusals), for a caller that parses it elsewhere: a record posted to
+    ``/api/replays`` is parsed in a worker thread (``server.replay.routes``)."""
+    return await _bounded_body(request, limit)
 
 
 def json_object(raw: bytes) -> dict[str, Any]:

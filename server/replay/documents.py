@@ -1,5 +1,6 @@
-"""The JSON answers of a replay (docs/replays.md): the game with one view's steps, and one
-step's state, event, ARO window and chess clocks, as that viewer's frames carried them.
+"""The JSON answers of a replay (docs/replays.md): the game with one view's steps (each with
+its event), and one step's state, event, ARO window and chess clocks, as that viewer's
+frames carried them.
 
 A step's window and clocks are made as the live frames make theirs (``window_fields``,
 ``clocks_fields``) at the step's time: when its event was committed, so the window's
@@ -13,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from protocol.messages import window_fields
-from server.replay.fold import REVEALED, Replay, ViewSteps
+from server.replay.fold import Replay, ViewSteps
 from server.rules import engine, views
 
 REPLAY_FORMAT = "infinity-referee-replay/1"
@@ -49,6 +50,9 @@ def _step(replay: Replay, steps: ViewSteps, index: int) -> dict[str, Any]:
         "order": steps.orders[index] or None,
         "at_ms": replay.timing.at_ms(event_at),
         "text": None,
+        # The step's event as the viewer received it (as its state answer has it): the
+        # viewer builds its log from the listing, without a request per step.
+        "event": steps.events[index],
     }
 
 
@@ -63,23 +67,10 @@ def step_document(replay: Replay, view: str, index: int) -> dict[str, Any]:
         "index": index,
         "version": index,
         "state": views.view_state(state, steps.viewer),
-        "event": _event(replay, steps, event_at) if event_at else None,
+        "event": steps.events[index],
         "window": _window(replay, at, at_ms),
         "clocks": _clocks(replay, at, at_ms),
     }
-
-
-def _event(replay: Replay, steps: ViewSteps, version: int) -> dict[str, Any] | None:
-    """The event as the viewer received it (judged against the state after its commit, as
-    the room's frame was); the revealed view's also keeps its ``dice``, as the record has
-    them."""
-    record = replay.record
-    plain = record.plains[version - 1]
-    seen = views.view_event_from_plain(record.events[version - 1], plain, steps.viewer,
-                                       replay.commit_state(version))
-    if seen is not None and steps.name == REVEALED and "dice" in plain:
-        seen = {**seen, "dice": plain["dice"]}
-    return seen
 
 
 def _window(replay: Replay, at: int, at_ms: int | None) -> dict[str, Any] | None:

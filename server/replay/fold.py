@@ -5,7 +5,9 @@ The states are the rules core's own fold (``engine.apply``, event by event from 
 state), the one a room makes when it is loaded again, so a replay runs no second
 implementation of the rules. They are kept whole (a state is immutable and shares what an
 event did not change with the one before it); each viewer's projection of one is made when
-a step is asked for (``documents``).
+a step is asked for (``documents``). Each view's events, as that viewer received them, are
+made here once (they are shallow: a view shares the record's nested values), so the steps
+listing carries them all and the viewer's log needs no request per step.
 
 Views (``VIEWS``): ``"A"``, ``"B"`` and ``"spectator"`` are what that viewer was sent live.
 Its sequence holds only the events it may know of, numbered 1, 2, ... as the room numbered
@@ -22,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from server.replay.record_input import BadRecord, CheckedRecord
 from server.replay.timing import Timing
@@ -50,6 +52,9 @@ class ViewSteps:
     """The global version of the view's ``k``-th event at index ``k - 1``."""
     orders: tuple[int, ...]
     """Per step, how many Orders had started in this view (0: none yet)."""
+    events: tuple[dict[str, Any] | None, ...]
+    """Per step, its event as the viewer received it (None for step 0): made once here, so
+    the steps listing and each step's answer carry the same one."""
     last: int
     """The game's last global version."""
 
@@ -78,10 +83,6 @@ class Replay:
     """The deadline the room gave that window (None: none open, or not known)."""
     views: Mapping[str, ViewSteps]
 
-    def commit_state(self, version: int) -> GameState:
-        """The state after the commit that stored the event at global ``version``."""
-        return self.states[self.timing.commit_end[version - 1]]
-
 
 def fold(record: CheckedRecord, timing: Timing) -> Replay:
     """Every state, window and view of the game; ``BadRecord`` when an event does not fold
@@ -108,15 +109,22 @@ def _steps(record: CheckedRecord, states: list[GameState], timing: Timing, name:
            viewer: Viewer) -> ViewSteps:
     seen: list[int] = []
     orders = [0]
+    events: list[dict[str, Any] | None] = [None]
     for version, (event, plain) in enumerate(zip(record.events, record.plains, strict=True), 1):
         # Judged against the state after its commit, as the room judged it.
-        seen_as = partial(views.view_event_from_plain, event, plain, viewer,
-                          states[timing.commit_end[version - 1]])
-        if name != REVEALED and _checked(version, f"{name}'s view", seen_as) is None:
+        seen_as = _checked(version, f"{name}'s view", partial(
+            views.view_event_from_plain, event, plain, viewer,
+            states[timing.commit_end[version - 1]]))
+        if name == REVEALED:  # every event, with the dice the record has for it
+            if seen_as is not None and "dice" in plain:
+                seen_as = {**seen_as, "dice": plain["dice"]}
+        elif seen_as is None:
             continue  # not in this viewer's sequence
         seen.append(version)
         orders.append(orders[-1] + (plain["type"] == ORDER_STARTED))
-    return ViewSteps(name, viewer, tuple(seen), tuple(orders), len(record.events))
+        events.append(seen_as)
+    return ViewSteps(name, viewer, tuple(seen), tuple(orders), tuple(events),
+                     len(record.events))
 
 
 def _deadlines(windows: tuple[AroWindow | None, ...], timing: Timing) -> tuple[int | None, ...]:

@@ -2,7 +2,8 @@
 
 - ``GET /api/rooms/{room}/replay?view=…`` and ``…/replay/state?view=…&step=i``: a room's
   replay, available exactly when its record is (``server.lobby.record.finished_room``: the
-  same refusals, checked on every request);
+  same refusals, checked until the replay is folded and kept: a game over stays over and a
+  spectator delay passed stays passed, so a kept replay is served without a store read);
 - ``POST /api/replays`` with a whole record (a downloaded record file): checked, folded and
   kept under an id (a hash of the record), then ``GET /api/replays/{id}?view=…`` and
   ``…/{id}/state?view=…&step=i``.
@@ -23,7 +24,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from server.lobby.http import BadRequest, error_response, read_json_object
+from server.lobby.http import BadRequest, error_response, json_object, read_body
 from server.lobby.record import RecordRefused, finished_room, record_of
 from server.replay.cache import Key, cache_for
 from server.replay.documents import replay_document, step_document
@@ -66,6 +67,16 @@ async def _room_replay(request: Request) -> Replay:
     """The room's replay, once its record may be published (``RecordRefused`` otherwise)."""
     registry: RoomRegistry = request.app.state.registry
     room_id = request.path_params["room_id"]
+    key: Key = ("room", room_id)
+    cache = cache_for(request.app.state)
+    # A room's replay is kept only once its room passed the check below, and that verdict
+    # never changes (the game stays over, the delay stays passed): a kept replay is the
+    # verdict, and stepping through it reads nothing (a delayed room's check reads its
+    # whole timeline). A replay forgotten is checked again with its fold, whose reads (the
+    # record and the timeline) are larger than the check's.
+    kept = cache.get(key)
+    if kept is not None:
+        return kept
     stored = await finished_room(registry, room_id)
 
     async def folded() -> Replay:
@@ -73,8 +84,7 @@ async def _room_replay(request: Request) -> Replay:
         timeline = await registry.store.timeline(room_id)
         return await asyncio.to_thread(_fold_room, record, timeline)
 
-    key: Key = ("room", room_id)
-    return await cache_for(request.app.state).get_or_fold(key, folded)
+    return await cache.get_or_fold(key, folded)
 
 
 def _fold_room(record: dict[str, Any], timeline: Timeline | None) -> Replay:
@@ -122,6 +132,14 @@ def record_id(document: dict[str, Any]) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()[:REPLAY_ID_CHARS]
 
 
+def _parsed(raw: bytes) -> tuple[dict[str, Any], str]:
+    """The posted body as a JSON object (``BadRequest`` ``bad_json`` as any lobby body) and
+    its record id (``BadRecord``), made in a worker thread: up to 4 MiB of JSON would hold
+    the event loop, and every room of the node, for a fifth of a second."""
+    document = json_object(raw)
+    return document, record_id(document)
+
+
 def _fold_posted(document: dict[str, Any]) -> Replay:
     checked = read_record(document)
     return fold(checked, unknown(len(checked.events)))
@@ -129,13 +147,13 @@ def _fold_posted(document: dict[str, Any]) -> Replay:
 
 async def post_replay(request: Request) -> Response:
     try:
-        document = await read_json_object(request, MAX_RECORD_BYTES)
-    except BadRequest as error:
-        return error_response(error)
-    try:
-        replay_id = await asyncio.to_thread(record_id, document)
+        raw = await read_body(request, MAX_RECORD_BYTES)
+        document, replay_id = await asyncio.to_thread(_parsed, raw)
+        del raw  # (the parsed document is kept; its text need not be while it folds)
         await cache_for(request.app.state).get_or_fold(
             ("record", replay_id), lambda: asyncio.to_thread(_fold_posted, document))
+    except BadRequest as error:
+        return error_response(error)
     except BadRecord as problem:
         return error_response(BadRequest("bad_record", f"not a record to replay: {problem}"))
     return JSONResponse({"replay": replay_id}, status_code=201)

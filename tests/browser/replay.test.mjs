@@ -5,7 +5,8 @@
 // (GET /api/rooms/{room}/replay/state): the troopers where the table draws them, the round and
 // turn, the version and the log up to the step; stepping by event and by Order both ways, the
 // keys, the slider, play, the view picker keeping the position, a link opening at its step,
-// the revealed view showing the hidden trooper and both Lieutenants a seat's view hides, and
+// the revealed view showing the hidden trooper and both Lieutenants a seat's view hides, a link
+// to the last step asking for one step's state (the log comes with the steps list), and
 // "Verify the dice". Real headless Chromium; every wait is on a DOM or page condition.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -219,6 +220,16 @@ test("a finished game replays step by step in all four views, each step drawn as
   // Seat B's and the spectator's views: a link opens at its step, forward and back by event.
   const stepsB = (await getJson(seatA, `/api/rooms/${room.room}/replay?view=B`)).steps;
   const atB = nextOrderStep(stepsB, 0);
+  // The log comes with the steps list: a link to the last step asks for the state of the one
+  // step it draws, not of every step before it, and its log holds every event.
+  const lastB = stepsB.length - 1;
+  const atEnd = await scenario.newPage();
+  const stateRequests = [];
+  atEnd.on("request", (r) => { if (new URL(r.url()).pathname.endsWith("/replay/state")) stateRequests.push(new URL(r.url()).searchParams.get("step")); });
+  await atEnd.goto(`${scenario.base}/replay.html#room=${room.room}&view=B&step=${lastB}`);
+  await drawn(atEnd, lastB);
+  assert.deepEqual(stateRequests, [String(lastB)], "one state request: the step drawn");
+  await assertDrawnAsServer(atEnd, room.room, "B", lastB);
   const seatB = await openReplay(`#room=${room.room}&view=B&step=${atB}`);
   await assertDrawnAsServer(seatB, room.room, "B", atB);
   await seatB.keyboard.press("ArrowRight");
@@ -252,7 +263,7 @@ test("a finished game replays step by step in all four views, each step drawn as
   await spectator.click("#verify-dice");
   await spectator.waitForSelector("#verify-result.good, #verify-result.bad", WAIT);
   assert.match(await spectator.$eval("#verify-result", (x) => x.textContent), /^All \d+ dice of this game match the commitment/);
-  await closeAll(seatA, seatB, spectator);
+  await closeAll(seatA, atEnd, seatB, spectator);
 });
 
 test("the lobby lists a finished game with its Replay link", async () => {

@@ -179,6 +179,10 @@ async def the_replay_matches_what_each_viewer_was_shown(game: LiveGame) -> None:
         assert sorted(received) == list(range(1, game.room.seen[LIVE[name]] + 1))
         for number, event in received.items():
             assert step_document(replay, name, number)["event"] == event, (name, number)
+        # The steps listing carries the same events: the viewer's log comes from it alone.
+        listed = (await game.in_process.get(f"/api/rooms/{room_id}/replay",
+                                            params={"view": name})).json()["steps"]
+        assert {step["index"]: step["event"] for step in listed[1:]} == received, name
     assert len(game.received("A")) < len(game.received("B")), "B's hidden deployment"
 
     # Each side's Classified Objective: the other seat's (and a spectator's) view shows how

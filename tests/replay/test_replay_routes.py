@@ -6,6 +6,7 @@ steps out of range are ``bad_field``."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 from collections.abc import AsyncIterator, Sequence
@@ -38,6 +39,26 @@ class EarlyEventsLost(MemoryRoomStore):
 
     async def events_since(self, room_id: str, version: int) -> Sequence[bytes] | None:
         return None if version == 0 else await super().events_since(room_id, version)
+
+
+class CountingReads(MemoryRoomStore):
+    """A store that counts the reads a replay request makes of a room."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads: list[str] = []
+
+    async def load_room(self, room_id: str) -> Any:
+        self.reads.append("load_room")
+        return await super().load_room(room_id)
+
+    async def events_since(self, room_id: str, version: int) -> Sequence[bytes] | None:
+        self.reads.append("events_since")
+        return await super().events_since(room_id, version)
+
+    async def timeline(self, room_id: str) -> Any:
+        self.reads.append("timeline")
+        return await super().timeline(room_id)
 
 
 @dataclass
@@ -132,6 +153,27 @@ async def test_a_delayed_room_replay_waits_for_the_spectators_to_see_the_end(
         assert answer.status_code == 200, answer.text
 
 
+async def test_a_kept_replay_is_served_without_checking_its_room_again() -> None:
+    """A game over stays over and a spectator delay passed stays passed: once a room's
+    replay is folded, its steps are answered without reading the room (a delayed room's
+    check reads its whole timeline)."""
+    store = CountingReads()
+    async for server in serve(store):
+        room_id = await server.short_game(spectator_delay_s=30)
+        server.clock.advance(30)
+        first = await server.http.get(f"/api/rooms/{room_id}/replay", params={"view": "A"})
+        assert first.status_code == 200, first.text
+        assert "timeline" in store.reads  # the check and the fold read it
+        store.reads.clear()
+        for step in range(len(first.json()["steps"])):
+            answer = await server.http.get(f"/api/rooms/{room_id}/replay/state",
+                                           params={"view": "A", "step": str(step)})
+            assert answer.status_code == 200, answer.text
+        again = await server.http.get(f"/api/rooms/{room_id}/replay", params={"view": "B"})
+        assert again.status_code == 200, again.text
+        assert store.reads == []
+
+
 async def test_a_room_whose_first_events_are_gone_has_no_replay() -> None:
     async for server in serve(EarlyEventsLost()):
         room_id = await server.short_game()
@@ -182,6 +224,13 @@ async def test_a_posted_record_replays_as_its_room_did_with_unknown_times(
             live = (await http.get(f"/api/rooms/{room_id}/replay/state", params=params)).json()
             read = (await http.get(f"/api/replays/{replay_id}/state", params=params)).json()
             assert read == live
+            # The listing carries each step's event as the state answer does (the viewer
+            # builds its log from the listing alone).
+            assert room["steps"][step]["event"] == live["event"], (view, step)
+            assert kept["steps"][step]["event"] == live["event"], (view, step)
+        assert room["steps"][0]["event"] is None
+        assert [step["event"]["type"] for step in room["steps"][1:]] == [
+            step["type"] for step in room["steps"][1:]]
     refused(await http.get(f"/api/replays/{replay_id}", params={"view": "x"}), 400, "bad_field")
     refused(await http.get(f"/api/replays/{replay_id}/state", params={"view": "A", "step": "99"}),
             400, "bad_field")
@@ -224,9 +273,40 @@ async def test_a_posted_document_that_is_not_a_record_is_refused_naming_the_prob
         message = refused(await http.post("/api/replays", json=document), 400, "bad_record")
         assert problem in message, (problem, message)
     refused(await http.post("/api/replays", content=b'{"room": "\\ud800"}'), 400, "bad_record")
+    # Parsed in a worker thread, refused as any lobby body.
     refused(await http.post("/api/replays", content=b"[1, 2]"), 400, "bad_json")
+    refused(await http.post("/api/replays", content=b'{"format": '), 400, "bad_json")
+    refused(await http.post("/api/replays", content=b'{"room": NaN}'), 400, "bad_json")
+    refused(await http.post("/api/replays", content=b'{"room": 1e999}'), 400, "bad_json")
+    refused(await http.post("/api/replays", content=b'{"room": "\xff"}'), 400, "bad_json")
+    deep = b'{"room": ' + b"[" * 50_000 + b"]" * 50_000 + b"}"
+    assert "nested too deep" in refused(await http.post("/api/replays", content=deep),
+                                        400, "bad_json")
     refused(await http.post("/api/replays", content=b"{" + b" " * MAX_RECORD_BYTES + b"}"),
             413, "body_too_large")
+
+
+async def test_a_posted_record_is_parsed_off_the_event_loop(
+        server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Up to 4 MiB of JSON: parsed in a worker thread, not on the loop every room runs on."""
+    room_id = await server.short_game()
+    body = (await server.http.get(f"/api/rooms/{room_id}/record")).content
+    parsed_on: list[str] = []
+    loads = json.loads
+
+    def watched(raw: Any, *args: Any, **kwargs: Any) -> Any:
+        if raw == body:
+            try:
+                asyncio.get_running_loop()
+                parsed_on.append("the event loop")
+            except RuntimeError:  # no loop runs in this thread
+                parsed_on.append("a worker thread")
+        return loads(raw, *args, **kwargs)
+
+    monkeypatch.setattr(json, "loads", watched)
+    posted = await server.http.post("/api/replays", content=body)
+    assert posted.status_code == 201, posted.text
+    assert parsed_on == ["a worker thread"]
 
 
 async def test_a_room_that_began_from_a_state_of_its_own_replays_from_it(
