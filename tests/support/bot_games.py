@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from server.bot.decide import candidates
@@ -35,16 +36,17 @@ class BotGame:
 def play_bot_game(ruleset: str, seed: int, *, table: str = "", mission: str = "",
                   armies: tuple[str, str] | None = None,
                   levels: tuple[str, str] = ("sensible", "sensible"),
-                  moves_per_turn: int = 3, max_commands: int = 4000) -> BotGame:
-    """A whole game between two bots; ``armies``: the lists A and B choose (None: each
-    bot's own choice among the options)."""
+                  moves_per_turn: int = 3, max_commands: int = 4000,
+                  stop: Callable[[GameState], bool] = lambda state: False) -> BotGame:
+    """A whole game between two bots (or until ``stop(state)`` holds); ``armies``: the
+    lists A and B choose (None: each bot's own choice among the options)."""
     state = engine.new_game(engine.GameSetup(ruleset=ruleset, seed=seed, table=table,
                                              mission=mission))
     rngs = {side: random.Random(f"bot {seed} {side.value}") for side in Side}
     game = BotGame(state)
     for _ in range(max_commands):
         side = waited_on(state) if state.armies.keys() >= set(Side) else _choosing(state)
-        if side is None:
+        if side is None or stop(state):
             game.state = state
             return game
         view = view_state(state, side)
