@@ -23,8 +23,8 @@ from server.bot import ground
 from server.bot.odds import convention_of, face_to_face_odds, normal_odds
 from server.bot.offers import (
     Body,
-    aro,
     appointments,
+    aro,
     aro_shots,
     close_window,
     declare,
