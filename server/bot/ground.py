@@ -111,19 +111,70 @@ def towards(start: Point, end: Point, length: float, stop_short: float = 0.0) ->
     return [round(start[0] + step * math.cos(angle), 3), round(start[1] + step * math.sin(angle), 3)]
 
 
-def routes(start: Point, end: Point, allowance: float, stop_short: float = 0.0) -> list[list[Point]]:
-    """Routes towards ``end`` within ``allowance``: straight, then bent either side of the
-    straight line (around scenery in the way), then half as far."""
-    found = [[start, towards(start, end, allowance - 0.02, stop_short)]]
+def _inside(point: Point, polygon: list[Point]) -> bool:
+    x, y = point
+    inside = False
+    for (ax, ay), (bx, by) in zip(polygon, polygon[1:] + polygon[:1], strict=True):
+        if (ay > y) != (by > y) and x < ax + (y - ay) * (bx - ax) / (by - ay):
+            inside = not inside
+    return inside
+
+
+def _to_segment(p: Point, a: Point, b: Point) -> float:
+    (px, py), (ax, ay), (bx, by) = p, a, b
+    length = (bx - ax) ** 2 + (by - ay) ** 2
+    t = 0.0 if length == 0 else max(0.0, min(1.0, ((px - ax) * (bx - ax) + (py - ay) * (by - ay))
+                                             / length))
+    return math.dist(p, (ax + t * (bx - ax), ay + t * (by - ay)))
+
+
+def clearance(point: Point, polygon: list[Point]) -> float:
+    """How far ``point`` is from ``polygon`` (0 inside it)."""
+    if _inside(point, polygon):
+        return 0.0
+    return min(_to_segment(point, a, b) for a, b in zip(polygon, polygon[1:] + polygon[:1],
+                                                          strict=True))
+
+
+def clear_path(view: View, start: Point, end: Point, own: float, others: list[tuple[Point, float]]
+               ) -> bool:
+    """Whether a base of radius ``own`` may go straight from ``start`` to ``end``: it stays on
+    the table, off every piece of scenery (the referee refuses routes through it; climbing
+    is not tried) and ends clear of the other bases the view shows."""
+    table = view["table"]
+    if not (own <= end[0] <= table["width"] - own and own <= end[1] <= table["depth"] - own):
+        return False
+    if any(math.dist(end, at) < own + size + 0.05 for at, size in others):
+        return False
+    steps = max(1, int(math.dist(start, end) / 0.25))
+    for i in range(1, steps + 1):
+        point = [start[0] + (end[0] - start[0]) * i / steps, start[1] + (end[1] - start[1]) * i / steps]
+        if any(clearance(point, piece["polygon"]) < own + 0.02
+               for piece in view["table"].get("terrain") or []):
+            return False
+    return True
+
+
+TURNS = (0, 20, -20, 40, -40, 60, -60, 90, -90, 130, -130)
+"""Headings tried off the straight line to a goal (degrees), nearest first."""
+
+
+def routes(view: View, start: Point, end: Point, allowance: float, own: float,
+           others: list[tuple[Point, float]], stop_short: float = 0.0) -> list[list[Point]]:
+    """Straight routes towards ``end`` within ``allowance`` that clear the scenery (the
+    straight line, else turned off it, full length then half), those ending nearest
+    ``end`` first."""
     heading = math.atan2(end[1] - start[1], end[0] - start[0])
-    for bend in (2.0, -2.0, 4.0, -4.0):
-        side = [-math.sin(heading) * bend, math.cos(heading) * bend]
-        middle = [(start[0] + end[0]) / 2 + side[0], (start[1] + end[1]) / 2 + side[1]]
-        first = towards(start, middle, allowance - 0.02)
-        left = allowance - 0.02 - math.dist(start, first)
-        route = [start, first]
-        if left > 0.1:
-            route.append(towards(first, end, left, stop_short))
-        found.append(route)
-    found.append([start, towards(start, end, (allowance - 0.02) / 2, stop_short)])
-    return [route for route in found if math.dist(route[0], route[-1]) > 0.05]
+    reach = min(allowance - 0.02, max(0.0, math.dist(start, end) - stop_short))
+    found: list[tuple[float, list[Point]]] = []
+    for turn in TURNS:
+        angle = heading + math.radians(turn)
+        for length in (reach, reach / 2):
+            if length < 0.3:
+                continue
+            stop = [round(start[0] + length * math.cos(angle), 3),
+                    round(start[1] + length * math.sin(angle), 3)]
+            if clear_path(view, start, stop, own, others):
+                found.append((math.dist(stop, end), [list(start), stop]))
+    found.sort(key=lambda item: item[0])
+    return [route for _, route in found[:6]]

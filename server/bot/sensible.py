@@ -106,12 +106,25 @@ def _between_orders(view: View, options: Options, seat: str, moves_per_turn: int
                       key=lambda t: -_trooper(view, t)["profile"]["bs"])
     for trooper in shooters:
         yield _activation(trooper, activate[trooper])
-    if activate and int(view.get("orders_spent") or 0) < moves_per_turn + len(shooters):
+    if activate and _spent_this_turn(view, seat) < moves_per_turn + len(shooters):
         movers = sorted(activate, key=lambda t: _distance_to_goal(view, seat, t))
         for trooper in movers[:2]:
             yield _activation(trooper, activate[trooper])
     if options.get("end_turn"):
         yield {"type": "end_turn"}
+
+
+def _spent_this_turn(view: View, seat: str) -> int:
+    """About how many Orders this Player Turn spent: the troopers that gave the turn's
+    Orders (its own, on the table, not Null, not hidden) less the Orders left in its pools
+    and its Irregular troopers' (the view's ``orders``). The view holds no count kept from
+    the turn's start in every ruleset, so this is read off what is left."""
+    orders = view.get("orders") or {}
+    left = sum(int(n) for n in (orders.get("pools") or {}).values())
+    left += len(orders.get("irregular") or [])
+    giving = sum(1 for t in view["troopers"] if t["side"] == seat and t.get("position") is not None
+                 and t.get("condition", "normal") == "normal" and not t.get("hidden"))
+    return max(0, giving - left)
 
 
 def _activation(trooper: str, kinds: list[str]) -> Body:
@@ -170,8 +183,14 @@ def _skills(view: View, options: Options, seat: str) -> Iterator[Body]:
     if name is not None and trooper.get("position") is not None:
         allowance = float(skills["allowances"][name])
         stop = ground.radius(trooper["profile"]["silhouette"]) + ground.radius(2) - 0.02
+        own = ground.radius(trooper["profile"]["silhouette"])
+        others = [(t["position"], ground.radius((t.get("profile") or t)["silhouette"]))
+                  for t in view["troopers"]  # a marker carries its Silhouette itself
+                  if t.get("position") is not None and t["id"] != trooper["id"]
+                  and "silhouette" in (t.get("profile") or t)]
         for goal in _goals(view, seat, trooper):
-            for route in ground.routes(trooper["position"], goal, allowance, stop):
+            for route in ground.routes(view, trooper["position"], goal, allowance, own, others,
+                                       stop):
                 yield declare({"type": name, "route": route}, joined)
     for chance, skill in ranked:
         if chance > 0:

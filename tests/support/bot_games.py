@@ -65,7 +65,7 @@ def play_bot_game(ruleset: str, seed: int, *, table: str = "", mission: str = ""
                 continue
             decision = engine.decide(state, side, command)
             if isinstance(decision, Accepted):
-                game.commands[str(body["type"])] += 1
+                game.commands[_label(body)] += 1
                 state = engine.apply_all(state, decision.events)
                 break
             game.refused += 1
@@ -78,3 +78,10 @@ def play_bot_game(ruleset: str, seed: int, *, table: str = "", mission: str = ""
 def _choosing(state: GameState) -> Side:
     """Before both lists are chosen, the first seat without one."""
     return next(side for side in Side if side not in state.armies)
+
+
+def _label(body: dict[str, object]) -> str:
+    """A command's type, with the skill a declaration names (``declare_aro:dodge``)."""
+    skill = body.get("skill")
+    kind = str(body["type"])
+    return f"{kind}:{skill['type']}" if isinstance(skill, dict) else kind
