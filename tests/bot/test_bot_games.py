@@ -56,3 +56,14 @@ def test_most_bot_games_end_with_casualties() -> None:
               if any(t.condition in (Condition.DEAD, Condition.UNCONSCIOUS)
                      for t in bot_game(index).state.troopers.values())]
     assert len(bloody) > len(GAMES) // 2, bloody
+
+
+@pytest.mark.slow
+def test_the_random_level_plays_a_whole_game_against_the_sensible_one() -> None:
+    """The random level (any choice the options offer) keeps the game going to its end too;
+    the sensible level wins it on Victory Points."""
+    state = play_bot_game("codeone", 7, table="sample-open-codeone",
+                          armies=("orrery-c1-veil", "petrel-c1-drop"),
+                          levels=("random", "sensible")).state
+    assert state.result is not None and state.result.reason in ENDINGS, state.result
+    assert state.result.winner is not None and state.result.winner.value == "B", state.result
