@@ -27,7 +27,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from protocol import codec
-from protocol.constants import PROTOCOL_VERSION, WS_PATH
+from protocol.constants import PROTOCOL_VERSION, WS_PATH, CloseCode
 from protocol.messages import (
     Command,
     Events,
@@ -45,6 +45,10 @@ log = logging.getLogger(__name__)
 MAX_TRIES = 200
 """Candidates tried for one decision before the bot asks again (the options may have moved)."""
 RECONNECT_S = 1.0
+FINAL_CLOSES = {CloseCode.BAD_TOKEN, CloseCode.ROOM_NOT_FOUND, CloseCode.UNSUPPORTED_VERSION,
+                CloseCode.REPLACED}
+"""Closes after which coming back is pointless: the room is gone, the token or protocol is
+not taken, or the seat was opened elsewhere (never fought over)."""
 
 
 @dataclass(frozen=True)
@@ -87,7 +91,13 @@ async def play(seat: BotSeat, rng: random.Random | None = None) -> None:
         try:
             if await _session(seat, rng, pacer):
                 return
-        except (ConnectionClosed, InvalidHandshake, InvalidURI, OSError) as error:
+        except ConnectionClosed as closed:
+            code = closed.rcvd.code if closed.rcvd is not None else None
+            if code in FINAL_CLOSES:
+                log.info("bot %s of room %s stops: closed with %s", seat.seat, seat.room, code)
+                return
+            log.info("bot %s of room %s reconnects: %s", seat.seat, seat.room, closed)
+        except (InvalidHandshake, InvalidURI, OSError) as error:
             log.info("bot %s of room %s reconnects: %s", seat.seat, seat.room, error)
         await asyncio.sleep(RECONNECT_S)
 

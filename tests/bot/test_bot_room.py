@@ -77,3 +77,12 @@ async def test_a_bot_room_plays_over_the_websocket_from_its_seat() -> None:
         assert bots, "the bot deployed"
         assert any(e["type"] == "order_spent" and e["trooper"] in bots for e in seen)
         await watcher.close()
+
+
+async def test_the_bot_stops_when_its_room_does_not_exist() -> None:
+    """A room that is gone (or a token that opens no seat) ends the bot rather than a loop of
+    reconnections."""
+    async with running_server(settings()) as url:
+        base = "ws" + url.removeprefix("http")
+        await asyncio.wait_for(play(BotSeat(base, "no-such-room", "B", "x" * 40, "sensible")),
+                               timeout=20)
