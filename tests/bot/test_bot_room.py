@@ -42,12 +42,15 @@ def test_a_tournament_room_never_seats_the_bot() -> None:
 
 
 @pytest.mark.slow
-async def test_a_bot_room_plays_over_the_websocket_from_its_seat() -> None:
+async def test_a_bot_room_plays_to_its_end_over_the_websocket() -> None:
     """The bot takes seat B; seat A is played by a second bot client of the same kind (from
-    A's frames only); a spectator sees the bot choose its army, deploy, and spend an Order
-    in its own Player Turn. (Whole games are ``test_bot_games``: over sockets, with the rules
-    core run from its Python sources, one takes minutes.)"""
-    server_settings = settings(allow_fixed_seed=True, rate_per_s=500.0, rate_burst=500)
+    A's frames only); a spectator sees the bot choose its army, deploy, spend Orders, and the
+    game end by the rules. The seats' budgets of loop time (``server/transport/work_budget``)
+    are raised: here the rules core runs from its Python sources, and each seat's ``options``
+    and ``sync`` would otherwise wait on its budget (the bot is budgeted like any seat)."""
+    server_settings = settings(allow_fixed_seed=True, rate_per_s=500.0, rate_burst=500,
+                               work_seat_ms_per_s=1000.0, work_seat_burst_ms=5000.0,
+                               work_node_share=1.0)
     async with running_server(server_settings) as url, httpx.AsyncClient(base_url=url) as http:
         response = await http.post("/api/rooms", json={
             "ruleset": "codeone", "table": "sample-open-codeone", "seed": 6, "bot": "B",
@@ -65,11 +68,12 @@ async def test_a_bot_room_plays_over_the_websocket_from_its_seat() -> None:
             base, room["room"], "A", room["seats"]["A"]["token"], "sensible", 500.0, 500),
             random.Random(1)))
         try:
-            await watcher.until(Events, lambda m: any(
-                e.get("type") == "order_spent" and str(e.get("trooper")).startswith("B-")
-                for e in m.events))
+            ended = await watcher.until(Events, lambda m: any(
+                e.get("type") == "game_ended" for e in m.events))
         finally:
             human.cancel()
+        end = next(e for e in ended.events if e["type"] == "game_ended")
+        assert end["result"]["reason"] in ("rounds_completed", "retreat"), end
         seen = [e for m in watcher.of(Events) for e in m.events]
         assert any(e["type"] == "army_chosen" and e["side"] == "B" for e in seen)
         bots = {e["trooper"] for e in seen if e["type"] == "trooper_deployed"
