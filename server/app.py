@@ -27,6 +27,7 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from protocol.constants import WS_PATH
+from server.bot.seating import bots_of
 from server.cluster.node import ClusterNode
 from server.config import Settings
 from server.fanout import Fanout, LocalFanout
@@ -135,6 +136,7 @@ def create_app(
             if listener is not None:
                 listener.stop()
             rechecks.cancel()
+            bots_of(app.state).stop()  # the practice bots playing from this node (server/bot)
             crowd_task = getattr(app.state, "crowd_freeze", None)
             if crowd_task is not None:
                 crowd_task.cancel()

@@ -1,4 +1,4 @@
-// The lobby: create a room (ruleset, ARO window, uniform windows, spectator delay, mission, table), hand out its links
+// The lobby: create a room (ruleset, ARO window, uniform windows, spectator delay, mission, table, practice bot), hand out its links
 // with Copy buttons (both seats, spectators, and the organizer's, which makes caster links),
 // list the public rooms and the public tournaments (tournament/lobby.js), and the organizer's
 // page (#room=...&organizer=...). Links are shown in copy-field.js's fields.
@@ -137,6 +137,8 @@ async function createRoom(/** @type {SubmitEvent} */ event) {
   }
   // A token of a room this browser played in (or of a tournament it runs): when the node's
   // own limits refuse the room, the server may take it from its reserve for known players.
+  // Practice against the referee's bot (server/bot, docs/bot.md): the seat it plays and its level.
+  if (form.get("bot")) Object.assign(body, { bot: form.get("bot"), bot_level: form.get("bot_level") || "sensible" });
   const credential = credentialToSend();
   if (credential) body.credential = credential;
   $("lobby-message").textContent = "";
@@ -155,6 +157,8 @@ async function createRoom(/** @type {SubmitEvent} */ event) {
   }
   // Its organizer token proves this browser to the reserve once a seat has played in it.
   keepCredential({ room: room.room, token: room.organizer.token }, { played: false });
+  // A room against the bot has one human seat (the bot's token stays on the server): open it.
+  if (body.bot) { location.assign(room.seats[body.bot === "A" ? "B" : "A"].link); return; }
   const links = { A: absolute(room.seats.A.link), B: absolute(room.seats.B.link), spectator: absolute(room.spectator_link) };
   // This tab keeps the opponent's and the spectators' links, so that the creator's seat can
   // still offer them while it waits for the opponent to join.

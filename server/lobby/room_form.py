@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from server.bot.decide import DEFAULT_LEVEL, LEVELS
 from server.config import Settings
 from server.lobby.http import BadRequest
 from server.lobby.missions import mission_ids
@@ -27,12 +28,14 @@ pass or declare with a hidden trooper unseen, short enough to cost at most 6 s a
 
 
 def parse_room_settings(body: dict[str, Any], settings: Settings,
-                        default_aro_min_open_s: float = 0.0) -> RoomSettings:
+                        default_aro_min_open_s: float = 0.0,
+                        seats_bot: bool = False) -> RoomSettings:
     """Validate a create-room request; unknown fields are refused so typos are noticed.
     ``default_aro_min_open_s``: uniform ARO windows when the body does not say (lobby rooms:
-    off; tournament rooms: ``TOURNAMENT_ARO_MIN_OPEN_S``)."""
+    off; tournament rooms: ``TOURNAMENT_ARO_MIN_OPEN_S``). ``seats_bot``: the request may
+    seat the practice bot (the lobby's rooms; never a tournament's: bot rooms are unranked)."""
     known = {"ruleset", "aro_window_s", "visibility", "spectator_delay_s", "seed", "table",
-             "clock_s", "aro_min_open_s", "mission"}
+             "clock_s", "aro_min_open_s", "mission", "bot", "bot_level"}
     unknown = sorted(set(body) - known)
     if unknown:
         raise BadRequest("bad_field", f"unknown fields {unknown}")
@@ -59,9 +62,26 @@ def parse_room_settings(body: dict[str, Any], settings: Settings,
     if not 0 <= min_open <= min(MAX_ARO_MIN_OPEN_S, window):
         raise BadRequest("bad_field", f"aro_min_open_s must be within 0..{MAX_ARO_MIN_OPEN_S:g} "
                          "and at most aro_window_s (0: ARO windows are not held)")
+    bot, bot_level = _bot(body, seats_bot)
     return RoomSettings(ruleset, window, visibility, delay, _fixed_seed(body, settings),
                         _table(body, Ruleset(ruleset)), clock, aro_min_open_s=min_open,
-                        mission=_mission(body, ruleset))
+                        mission=_mission(body, ruleset), bot=bot, bot_level=bot_level)
+
+
+def _bot(body: dict[str, Any], seats_bot: bool) -> tuple[str, str]:
+    """The seat the practice bot plays ("A", "B"; "" for none) and its level (docs/bot.md)."""
+    if "bot" not in body:
+        if "bot_level" in body:
+            raise BadRequest("bad_field", "bot_level needs bot (the seat the bot plays)")
+        return "", ""
+    if not seats_bot:
+        raise BadRequest("bad_field", "a tournament's rooms never seat the practice bot")
+    seat, level = body["bot"], body.get("bot_level", DEFAULT_LEVEL)
+    if seat not in ("A", "B"):
+        raise BadRequest("bad_field", "bot must be \"A\" or \"B\": the seat the bot plays")
+    if level not in LEVELS:
+        raise BadRequest("bad_field", f"bot_level must be one of {list(LEVELS)}")
+    return seat, level
 
 
 def _mission(body: dict[str, Any], ruleset: str) -> str:

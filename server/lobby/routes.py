@@ -16,6 +16,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from protocol.constants import WS_PATH
+from server.bot.seat_client import BotSeat
+from server.bot.seating import bots_of, node_base
 from server.config import Settings
 from server.lobby.admission import admission_for, client_address
 from server.lobby.armies import routes as army_routes
@@ -55,20 +57,26 @@ async def create_room(request: Request) -> Response:
             reserved = admission.admit_reserved(key)
             if reserved is not None:
                 return refusal_response(reserved)
-        room_settings = parse_room_settings(body, settings)
+        room_settings = parse_room_settings(body, settings, seats_bot=True)
     except BadRequest as error:
         return error_response(error)
     created = await registry.create(room_settings)
     room_id = created.meta.room_id
     admission.created(room_id)
+    seats = {"A": created.token_a, "B": created.token_b}
+    # Practice bot (server/bot, docs/bot.md): it takes its seat's token; the creator gets
+    # only the other seat's link.
+    if room_settings.bot:
+        bots_of(request.app.state).seat(BotSeat(
+            node_base(request.scope.get("server")), room_id, room_settings.bot,
+            seats.pop(room_settings.bot), room_settings.bot_level, settings.rate_per_s,
+            settings.rate_burst))
     return JSONResponse({
         "room": room_id,
         "settings": _settings_json(room_settings),
         **_dice_json(created.meta),
-        "seats": {
-            "A": {"token": created.token_a, "link": f"/#room={room_id}&token={created.token_a}"},
-            "B": {"token": created.token_b, "link": f"/#room={room_id}&token={created.token_b}"},
-        },
+        "seats": {seat: {"token": token, "link": f"/#room={room_id}&token={token}"}
+                  for seat, token in seats.items()},
         "organizer": {"token": created.organizer,
                       "link": f"/#room={room_id}&organizer={created.organizer}"},
         "spectator_link": f"/#room={room_id}",
@@ -137,6 +145,8 @@ def _settings_json(settings: RoomSettings) -> dict[str, Any]:
             "visibility": settings.visibility, "spectator_delay_s": settings.spectator_delay_s,
             "clock_s": settings.clock_s, "aro_min_open_s": settings.aro_min_open_s,
             "mission": settings.mission or None,
+            "bot": {"seat": settings.bot, "level": settings.bot_level} if settings.bot else None,
+            "ranked": not settings.bot,  # a game against the bot is practice
             "table": table_catalogue.summary(settings.table, Ruleset(settings.ruleset))}
 
 

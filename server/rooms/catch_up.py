@@ -196,5 +196,8 @@ class CatchUp:
                 "visibility": settings.visibility, "spectator_delay_s": settings.spectator_delay_s,
                 "clock_s": settings.clock_s, "aro_min_open_s": settings.aro_min_open_s,
                 "mission": settings.mission or None,
+                # The practice bot's seat and level (server/bot; None: two humans).
+                "bot": ({"seat": settings.bot, "level": settings.bot_level}
+                        if settings.bot else None),
                 "table": self._engine.table_summary(settings.ruleset, settings.table)}
         return self._public

@@ -80,6 +80,12 @@ class RoomSettings:
     (``server.lobby.missions``; the rules core's ``GameSetup.mission``). "": no
     mission, the annihilation game (every room stored before missions)."""
 
+    bot: str = ""
+    """The seat ("A" or "B") the referee's practice bot plays (``server/bot``, docs/bot.md);
+    "": none (every room stored before the bot, and every tournament room)."""
+    bot_level: str = ""
+    """The bot's level ("random" or "sensible"; "" without a bot)."""
+
     @property
     def fixed_dice(self) -> bool:
         return self.fixed_seed is not None

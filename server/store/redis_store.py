@@ -459,7 +459,8 @@ def _pack_meta(meta: RoomMeta) -> bytes:
                      "visibility": s.visibility, "fixed_seed": s.fixed_seed,
                      "spectator_delay_s": s.spectator_delay_s, "table": s.table,
                      "clock_s": s.clock_s, "armies": dict(s.armies),
-                     "aro_min_open_s": s.aro_min_open_s, "mission": s.mission},
+                     "aro_min_open_s": s.aro_min_open_s, "mission": s.mission,
+                     "bot": s.bot, "bot_level": s.bot_level},
     })
 
 
@@ -487,7 +488,8 @@ def _unpack_meta(data: bytes) -> RoomMeta:
                             int(s.get("clock_s", 0)),  # rooms stored before clocks: none
                             _registered_armies(s.get("armies", {})),
                             float(s.get("aro_min_open_s", 0.0)),  # rooms stored before: off
-                            str(s.get("mission", "")))  # rooms stored before: none
+                            str(s.get("mission", "")),  # rooms stored before: none
+                            str(s.get("bot", "")), str(s.get("bot_level", "")))  # before: none
     return RoomMeta(plain["room_id"], settings, plain["token_hash_a"], plain["token_hash_b"],
                     int(plain["created_ms"]), str(plain.get("dice_commitment", "")),
                     str(plain.get("organizer_hash", "")))  # rooms stored before: none

@@ -25,6 +25,7 @@ async def test_create_room_hands_out_two_distinct_secret_seat_tokens(
     assert room["settings"] == {"ruleset": "n5", "aro_window_s": 12.0,
                                 "visibility": "private", "spectator_delay_s": 0.0,
                                 "clock_s": 0, "aro_min_open_s": 0.0, "mission": None,
+                                "bot": None, "ranked": True,
                                 "table": {"id": "n5-ashfall-refinery",
                                           "title": "Ashfall Refinery", "inline": False}}
     assert room["spectator_link"] == f"/#room={room['room']}"
