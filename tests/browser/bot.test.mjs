@@ -8,9 +8,11 @@
 // like any seat).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { clickTable, scenarioForFile } from "./harness.mjs";
+import { join } from "node:path";
+import { artifacts, clickTable, scenarioForFile } from "./harness.mjs";
 
 const WAIT = { timeout: 30000 };
+const shot = (page, name) => page.screenshot({ path: join(artifacts, `${name}.png`) });
 const scenario = scenarioForFile({ env: {
   REFEREE_WORK_SEAT_MS_PER_S: "1000", REFEREE_WORK_SEAT_BURST_MS: "5000", REFEREE_WORK_NODE_SHARE: "1.0" } });
 const state = (page) => page.evaluate(() => window.referee.view.state);
@@ -50,10 +52,15 @@ test("a game against the bot from the lobby: the human clicks, the bot plays its
   await until(page, (s) => s.phase !== "initiative");
 
   let grid = 0;
+  let shown = false;
   for (let guard = 0; guard < 800; guard += 1) {
     await page.waitForFunction(() => !window.referee.view.stale, null, WAIT);
     const s = await state(page);
     if (s.phase === "game_over") break;
+    if (!shown && s.round === 2) {
+      shown = true;
+      await shot(page, "bot-round-2");
+    }
     const at = await page.evaluate(() => window.referee.view.version);
     const opts = await page.evaluate(() => window.referee.currentOptions());
     if (!opts || !PROGRESS.some((k) => (Array.isArray(opts[k]) ? opts[k].length : opts[k]))) {
@@ -98,6 +105,7 @@ test("a game against the bot from the lobby: the human clicks, the bot plays its
     }
   }
   const end = await state(page);
+  await shot(page, "bot-game-over");
   assert.equal(end.phase, "game_over", "the game ended");
   assert.ok(["rounds_completed", "retreat"].includes(end.result.reason), end.result.reason);
   const log = await page.evaluate(() => window.referee.view.log.map((x) => x.event).filter(Boolean));
