@@ -38,7 +38,8 @@ def played() -> Record:
     _, log = whole_game("codeone", SECRET, ENTROPY)
     events = [unpack_plain(pack_plain(event_to_plain(event))) for event in log]  # as stored
     settings = SimpleNamespace(ruleset="codeone", aro_window_s=30.0, visibility="private",
-                               spectator_delay_s=0.0, fixed_dice=False, table="", mission="")
+                               spectator_delay_s=0.0, fixed_dice=False, table="", mission="",
+                               clock_s=0)
     meta = SimpleNamespace(room_id="0-verify", created_ms=1_795_000_000_000, settings=settings)
     return build_record(meta, events)  # type: ignore[arg-type]
 

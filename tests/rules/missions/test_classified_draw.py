@@ -172,7 +172,8 @@ def test_the_record_of_a_game_with_classified_objectives_checks_out() -> None:
     log.extend(events)
     plain = [unpack_plain(pack_plain(event_to_plain(event))) for event in log]
     settings = SimpleNamespace(ruleset="n5", aro_window_s=30.0, visibility="private",
-                               spectator_delay_s=0.0, fixed_dice=False, table="", mission="")
+                               spectator_delay_s=0.0, fixed_dice=False, table="", mission="",
+                               clock_s=0)
     meta = SimpleNamespace(room_id="0-classified", created_ms=1_795_000_000_000, settings=settings)
     record = build_record(meta, plain)  # type: ignore[arg-type]
     summary = verify.verify(record)
