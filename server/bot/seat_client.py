@@ -40,6 +40,7 @@ from protocol.messages import (
     command_answer,
 )
 from server.bot.decide import candidates, waits_on
+from server.bot.fruitless import Fruitless
 
 log = logging.getLogger(__name__)
 MAX_TRIES = 200
@@ -87,9 +88,10 @@ async def play(seat: BotSeat, rng: random.Random | None = None) -> None:
     """Play the seat until its game is over (reconnecting as needed)."""
     rng = rng or random.Random()
     pacer = Pacer(seat.rate_per_s, seat.burst)
+    fruitless = Fruitless()  # kept across reconnections
     while True:
         try:
-            if await _session(seat, rng, pacer):
+            if await _session(seat, rng, pacer, fruitless):
                 return
         except ConnectionClosed as closed:
             code = closed.rcvd.code if closed.rcvd is not None else None
@@ -102,12 +104,13 @@ async def play(seat: BotSeat, rng: random.Random | None = None) -> None:
         await asyncio.sleep(RECONNECT_S)
 
 
-async def _session(seat: BotSeat, rng: random.Random, pacer: Pacer) -> bool:
+async def _session(seat: BotSeat, rng: random.Random, pacer: Pacer,
+                   fruitless: Fruitless) -> bool:
     """One connection; True once the game is over."""
     url = f"{seat.base}{WS_PATH}?{urlencode({'room': seat.room})}"
     async with connect(url, max_size=None) as ws:
         await ws.send(codec.encode(Hello(PROTOCOL_VERSION, seat.room, seat.token, None)))
-        turn = _Turn(ws, seat, rng, pacer)
+        turn = _Turn(ws, seat, rng, pacer, fruitless)
         await turn.refresh()
         async for frame in ws:
             assert isinstance(frame, bytes)
@@ -121,8 +124,9 @@ class _Turn:
     the decision in progress."""
 
     def __init__(self, ws: ClientConnection, seat: BotSeat, rng: random.Random,
-                 pacer: Pacer) -> None:
+                 pacer: Pacer, fruitless: Fruitless) -> None:
         self.ws, self.seat, self.rng, self.pacer = ws, seat, rng, pacer
+        self.fruitless = fruitless
         self.version = -1
         self.view: dict[str, Any] | None = None
         self.view_version = -2
@@ -179,7 +183,7 @@ class _Turn:
             if not waits_on(self.options):
                 return False  # the game waits on the other seat: its events will come
             self.tries = candidates(self.view, self.options, self.seat.seat, self.seat.level,
-                                    self.rng)
+                                    self.rng, fruitless=self.fruitless)
             self.tried = 0
             self.options = None  # decided on: wait for the next ones
             await self._next()
