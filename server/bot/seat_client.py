@@ -18,6 +18,7 @@ import asyncio
 import itertools
 import logging
 import random
+import secrets
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -136,6 +137,9 @@ class _Turn:
         self.tries: Any = iter(())
         self.tried = 0
         self.ids = itertools.count(1)
+        self.prefix = f"bot{secrets.token_hex(4)}-"
+        """Command ids new to the seat on each connection: the seat remembers its latest ids'
+        answers (``server/rooms/answers.py``), and an id sent again gets the old answer."""
         self.asked: set[str] = set()
         """Answers still due to the last refresh (the server merges ``options`` requests
         that wait together, so answers are not counted: each kind is due or not)."""
@@ -198,5 +202,5 @@ class _Turn:
             return
         self.tried += 1
         await self.pacer.take(1.0)
-        self.pending = f"bot{next(self.ids)}"
+        self.pending = f"{self.prefix}{next(self.ids)}"
         await self.ws.send(codec.encode(Command(self.pending, self.version, body)))
