@@ -27,7 +27,7 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from protocol.constants import WS_PATH
-from server.bot.seating import bots_of
+from server.bot.seating import Bots
 from server.cluster.node import ClusterNode
 from server.config import Settings
 from server.fanout import Fanout, LocalFanout
@@ -82,6 +82,8 @@ def create_app(
         cluster.open_rooms = registry.open
     else:
         registry = RoomRegistry(store, fanout or LocalFanout(), engine, settings)
+    # The practice bot plays from the node that runs its room (server/bot/seating.py).
+    bots = registry.hooks = Bots(settings)
     # /readyz: serving, the store's write probe, a cluster node's hold on its id and leases.
     health = Health(StorageProbe(store, registry.node_id, settings.ready_probe_s),
                     () if cluster is None else (cluster.identity_problem, cluster.lease_problem))
@@ -93,6 +95,7 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         app.state.settings = settings
         app.state.registry = registry
+        app.state.bots = bots
         if settings.allow_fixed_seed:
             log.warning("REFEREE_ALLOW_FIXED_SEED is on: the lobby accepts a seed that fixes a "
                         "room's dice (such rooms say fixed_dice). Never on a public server.")
@@ -136,7 +139,7 @@ def create_app(
             if listener is not None:
                 listener.stop()
             rechecks.cancel()
-            bots_of(app.state).stop()  # the practice bots playing from this node (server/bot)
+            bots.stop()  # the practice bots playing from this node (server/bot)
             crowd_task = getattr(app.state, "crowd_freeze", None)
             if crowd_task is not None:
                 crowd_task.cancel()

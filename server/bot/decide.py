@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from server.bot import random_level, sensible
+from server.bot.fruitless import Fruitless
 from server.bot.ground import own_zone
 from server.bot.offers import Body, named
 
@@ -29,14 +30,17 @@ def waits_on(options: dict[str, Any]) -> bool:
 
 
 def candidates(view: dict[str, Any], options: dict[str, Any], seat: str, level: str,
-               rng: random.Random, moves_per_turn: int = sensible.MOVES_PER_TURN) -> Iterator[Body]:
-    """The bodies to try now, best first (nothing when the game does not wait on the seat)."""
+               rng: random.Random, moves_per_turn: int = sensible.MOVES_PER_TURN,
+               fruitless: Fruitless | None = None) -> Iterator[Body]:
+    """The bodies to try now, best first (nothing when the game does not wait on the seat).
+    ``fruitless``: the bot's memory of the troopers with nothing to do this turn (kept across
+    its decisions; the candidates must be tried lazily, in order, for it to hold)."""
     if not waits_on(options):
         return
     if level == "random":
         yield from random_level.plan(view, options, seat, rng)
     else:
-        yield from sensible.plan(view, options, seat, rng, moves_per_turn)
+        yield from sensible.plan(view, options, seat, rng, moves_per_turn, fruitless)
     yield from named(options)
     if options.get("choose_army"):
         yield {"type": "choose_army", "army": options["choose_army"][0],

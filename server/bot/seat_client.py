@@ -18,6 +18,7 @@ import asyncio
 import itertools
 import logging
 import random
+import secrets
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +41,7 @@ from protocol.messages import (
     command_answer,
 )
 from server.bot.decide import candidates, waits_on
+from server.bot.fruitless import Fruitless
 
 log = logging.getLogger(__name__)
 MAX_TRIES = 200
@@ -87,9 +89,10 @@ async def play(seat: BotSeat, rng: random.Random | None = None) -> None:
     """Play the seat until its game is over (reconnecting as needed)."""
     rng = rng or random.Random()
     pacer = Pacer(seat.rate_per_s, seat.burst)
+    fruitless = Fruitless()  # kept across reconnections
     while True:
         try:
-            if await _session(seat, rng, pacer):
+            if await _session(seat, rng, pacer, fruitless):
                 return
         except ConnectionClosed as closed:
             code = closed.rcvd.code if closed.rcvd is not None else None
@@ -102,12 +105,13 @@ async def play(seat: BotSeat, rng: random.Random | None = None) -> None:
         await asyncio.sleep(RECONNECT_S)
 
 
-async def _session(seat: BotSeat, rng: random.Random, pacer: Pacer) -> bool:
+async def _session(seat: BotSeat, rng: random.Random, pacer: Pacer,
+                   fruitless: Fruitless) -> bool:
     """One connection; True once the game is over."""
     url = f"{seat.base}{WS_PATH}?{urlencode({'room': seat.room})}"
     async with connect(url, max_size=None) as ws:
         await ws.send(codec.encode(Hello(PROTOCOL_VERSION, seat.room, seat.token, None)))
-        turn = _Turn(ws, seat, rng, pacer)
+        turn = _Turn(ws, seat, rng, pacer, fruitless)
         await turn.refresh()
         async for frame in ws:
             assert isinstance(frame, bytes)
@@ -121,8 +125,9 @@ class _Turn:
     the decision in progress."""
 
     def __init__(self, ws: ClientConnection, seat: BotSeat, rng: random.Random,
-                 pacer: Pacer) -> None:
+                 pacer: Pacer, fruitless: Fruitless) -> None:
         self.ws, self.seat, self.rng, self.pacer = ws, seat, rng, pacer
+        self.fruitless = fruitless
         self.version = -1
         self.view: dict[str, Any] | None = None
         self.view_version = -2
@@ -132,6 +137,9 @@ class _Turn:
         self.tries: Any = iter(())
         self.tried = 0
         self.ids = itertools.count(1)
+        self.prefix = f"bot{secrets.token_hex(4)}-"
+        """Command ids new to the seat on each connection: the seat remembers its latest ids'
+        answers (``server/rooms/answers.py``), and an id sent again gets the old answer."""
         self.asked: set[str] = set()
         """Answers still due to the last refresh (the server merges ``options`` requests
         that wait together, so answers are not counted: each kind is due or not)."""
@@ -179,7 +187,7 @@ class _Turn:
             if not waits_on(self.options):
                 return False  # the game waits on the other seat: its events will come
             self.tries = candidates(self.view, self.options, self.seat.seat, self.seat.level,
-                                    self.rng)
+                                    self.rng, fruitless=self.fruitless)
             self.tried = 0
             self.options = None  # decided on: wait for the next ones
             await self._next()
@@ -194,5 +202,5 @@ class _Turn:
             return
         self.tried += 1
         await self.pacer.take(1.0)
-        self.pending = f"bot{next(self.ids)}"
+        self.pending = f"{self.prefix}{next(self.ids)}"
         await self.ws.send(codec.encode(Command(self.pending, self.version, body)))

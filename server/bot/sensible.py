@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from server.bot import ground
+from server.bot.fruitless import Fruitless
 from server.bot.odds import convention_of, face_to_face_odds, normal_odds
 from server.bot.offers import (
     Body,
@@ -48,7 +49,8 @@ GUESSED_BURST = 3
 
 
 def plan(view: View, options: Options, seat: str, rng: random.Random,
-         moves_per_turn: int = MOVES_PER_TURN) -> Iterator[Body]:
+         moves_per_turn: int = MOVES_PER_TURN, fruitless: Fruitless | None = None) -> Iterator[Body]:
+    idle = (fruitless or Fruitless()).of(view)
     if options.get("choose_army"):
         yield {"type": "choose_army", "army": options["choose_army"][0],
                "entropy": rng.randbytes(32).hex()}
@@ -65,9 +67,9 @@ def plan(view: View, options: Options, seat: str, rng: random.Random,
     elif options.get("guts_move"):
         yield guts_default(options["guts_move"])
     elif options.get("skills"):
-        yield from _skills(view, options, seat)
+        yield from _skills(view, options, seat, idle)
     else:
-        yield from _between_orders(view, options, seat, moves_per_turn)
+        yield from _between_orders(view, options, seat, moves_per_turn, idle)
 
 
 # -- deployment ---------------------------------------------------------------------------
@@ -93,12 +95,15 @@ def _deployment(view: View, options: Options, seat: str) -> Iterator[Body]:
 
 # -- the active turn ----------------------------------------------------------------------
 
-def _between_orders(view: View, options: Options, seat: str, moves_per_turn: int) -> Iterator[Body]:
+def _between_orders(view: View, options: Options, seat: str, moves_per_turn: int,
+                    idle: set[str]) -> Iterator[Body]:
+    """``idle``: the troopers that found nothing to do this turn: never activated again in
+    it (with nobody else to act, the turn ends)."""
     for trooper, jump in (options.get("combat_jump") or {}).items():
         yield {"type": "combat_jump", "trooper": trooper, "position": jump["fallback"],
                "facing": jump["fallback_facing"], "fallback": jump["fallback"],
                "fallback_facing": jump["fallback_facing"]}
-    activate = options.get("activate") or {}
+    activate = {t: kinds for t, kinds in (options.get("activate") or {}).items() if t not in idle}
     if options.get("end_impetuous_phase"):
         yield {"type": "end_impetuous_phase"}
     sight = options.get("sight") or {}
@@ -157,7 +162,7 @@ def _goals(view: View, seat: str, trooper: dict[str, Any]) -> list[ground.Point]
     return spots or sorted(enemies, key=lambda e: math.dist(start, e))[:1]
 
 
-def _skills(view: View, options: Options, seat: str) -> Iterator[Body]:
+def _skills(view: View, options: Options, seat: str, idle: set[str]) -> Iterator[Body]:
     skills = options["skills"]
     joined = idle_peripherals(skills)
     if joined is None:
@@ -196,6 +201,8 @@ def _skills(view: View, options: Options, seat: str) -> Iterator[Body]:
         if chance > 0:
             yield declare(skill, joined)
     if skills.get("idle"):
+        # Everything above refused or absent: this trooper has nothing to do this turn.
+        idle.add(str(order.get("trooper", "")))
         yield declare({"type": "idle"}, joined)
 
 

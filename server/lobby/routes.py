@@ -16,7 +16,6 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from protocol.constants import WS_PATH
-from server.bot.seat_client import BotSeat
 from server.bot.seating import bots_of, node_base
 from server.config import Settings
 from server.lobby.admission import admission_for, client_address
@@ -60,17 +59,16 @@ async def create_room(request: Request) -> Response:
         room_settings = parse_room_settings(body, settings, seats_bot=True)
     except BadRequest as error:
         return error_response(error)
+    if room_settings.bot:  # its bot connects to this listener (server/bot/seating.py)
+        bots_of(request.app.state).base = node_base(request.scope.get("server"))
     created = await registry.create(room_settings)
     room_id = created.meta.room_id
     admission.created(room_id)
     seats = {"A": created.token_a, "B": created.token_b}
-    # Practice bot (server/bot, docs/bot.md): it takes its seat's token; the creator gets
-    # only the other seat's link.
+    # Practice bot (server/bot, docs/bot.md): the node that runs the room runs it with its
+    # seat's token (the registry starts it); the creator gets only the other seat's link.
     if room_settings.bot:
-        bots_of(request.app.state).seat(BotSeat(
-            node_base(request.scope.get("server")), room_id, room_settings.bot,
-            seats.pop(room_settings.bot), room_settings.bot_level, settings.rate_per_s,
-            settings.rate_burst))
+        seats.pop(room_settings.bot)
     return JSONResponse({
         "room": room_id,
         "settings": _settings_json(room_settings),

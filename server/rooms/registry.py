@@ -15,6 +15,7 @@ import logging
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from protocol import codec
 from protocol.constants import CloseCode
@@ -50,6 +51,15 @@ class CreatedRoom:
     organizer: str = ""  # the organizer token (makes caster links); handed out once too
 
 
+class RoomHooks(Protocol):
+    """Told when a room starts on this node and when it stops here (the practice bot's
+    ``server.bot.seating.Bots``: the node that runs a room runs its bot)."""
+
+    def started(self, meta: RoomMeta) -> None: ...
+
+    def stopped(self, room_id: str) -> None: ...
+
+
 class NodeShuttingDown(Exception):
     """This node is shutting down: it opens no room any more (the client reconnects, through
     the load balancer, to another node)."""
@@ -68,6 +78,7 @@ class RoomRegistry:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._loading: dict[str, asyncio.Future[RoomDoor | None]] = {}
         self._loads = RoomLoads(lambda room_ids: self.store.load_rooms(room_ids))
+        self.hooks: RoomHooks | None = None
         self.clock: Clock = now_ms
         """Unix ms now, for the rooms' commit times and delayed feeds: tests replace it
         (before they create or open rooms) to move time without sleeping."""
@@ -90,8 +101,10 @@ class RoomRegistry:
             state = self._engine.start_clocks(state, settings.clock_s * 1000, self.clock())
         token_a, token_b = new_seat_token(), new_seat_token()
         organizer = new_organizer_token()
+        bot_token = {"A": token_a, "B": token_b}.get(settings.bot, "")
         meta = RoomMeta(new_room_id(), settings, token_hash(token_a), token_hash(token_b),
-                        now_ms(), self._engine.dice_commitment(state), token_hash(organizer))
+                        now_ms(), self._engine.dice_commitment(state), token_hash(organizer),
+                        bot_token)
         listing = None
         if settings.visibility == "public":
             summary = self._engine.public_summary(state)
@@ -180,6 +193,8 @@ class RoomRegistry:
         task = asyncio.create_task(room.run(), name=f"room-{room_id}")
         self._tasks[room_id] = task
         task.add_done_callback(lambda _: self._forget(room_id, room))
+        if self.hooks is not None:
+            self.hooks.started(meta)
         return room
 
     def _forget(self, room_id: str, room: Room) -> None:
@@ -188,6 +203,8 @@ class RoomRegistry:
         if self._rooms.get(room_id) is room:
             del self._rooms[room_id]
             del self._tasks[room_id]
+            if self.hooks is not None:
+                self.hooks.stopped(room_id)
 
     def live_rooms(self) -> int:
         return len(self._rooms)

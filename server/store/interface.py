@@ -103,6 +103,9 @@ class RoomMeta:
     organizer_hash: str = ""
     """sha256 hex of the organizer token (it makes caster links, ``server.lobby.tokens``);
     "" in rooms stored before organizers."""
+    bot_token: str = ""
+    """The practice bot's seat token ("" without a bot): the server's own credential, never
+    handed out, kept so that whichever node runs the room runs its bot (``server/bot/seating``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -455,6 +455,7 @@ def _pack_meta(meta: RoomMeta) -> bytes:
         "room_id": meta.room_id, "token_hash_a": meta.token_hash_a,
         "token_hash_b": meta.token_hash_b, "created_ms": meta.created_ms,
         "dice_commitment": meta.dice_commitment, "organizer_hash": meta.organizer_hash,
+        "bot_token": meta.bot_token,
         "settings": {"ruleset": s.ruleset, "aro_window_s": s.aro_window_s,
                      "visibility": s.visibility, "fixed_seed": s.fixed_seed,
                      "spectator_delay_s": s.spectator_delay_s, "table": s.table,
@@ -492,7 +493,8 @@ def _unpack_meta(data: bytes) -> RoomMeta:
                             str(s.get("bot", "")), str(s.get("bot_level", "")))  # before: none
     return RoomMeta(plain["room_id"], settings, plain["token_hash_a"], plain["token_hash_b"],
                     int(plain["created_ms"]), str(plain.get("dice_commitment", "")),
-                    str(plain.get("organizer_hash", "")))  # rooms stored before: none
+                    str(plain.get("organizer_hash", "")),  # rooms stored before: none
+                    str(plain.get("bot_token", "")))  # rooms stored before: none
 
 
 def _registered_armies(plain: Mapping[Any, Any]) -> dict[str, RegisteredArmy]:

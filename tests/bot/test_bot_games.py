@@ -15,6 +15,7 @@ import pytest
 
 from server.rules.armies.army_catalogue import sample_armies
 from server.rules.combat.wounds import Condition
+from server.rules.ids import Side
 from server.rules.table import table_catalogue
 from tests.support.bot_games import BotGame, play_bot_game
 
@@ -67,3 +68,29 @@ def test_the_random_level_plays_a_whole_game_against_the_sensible_one() -> None:
                           levels=("random", "sensible")).state
     assert state.result is not None and state.result.reason in ENDINGS, state.result
     assert state.result.winner is not None and state.result.winner.value == "B", state.result
+
+
+def _idle_runs(played: list[tuple[str, str]]) -> dict[str, int]:
+    """Each seat's longest run of Orders spent on Idle alone (nothing else declared between
+    them in its turn)."""
+    longest: dict[str, int] = {}
+    run: dict[str, int] = {}
+    for seat, label in played:
+        if label == "declare_skill:idle":
+            run[seat] = run.get(seat, 0) + 1
+            longest[seat] = max(longest.get(seat, 0), run[seat])
+        elif label.startswith("declare_skill") or label == "end_turn":
+            run[seat] = 0
+    return longest
+
+
+@pytest.mark.slow
+def test_the_bot_ends_its_turn_rather_than_spend_orders_on_idle() -> None:
+    """Against a player who only ends its turns, the bot's troopers end up next to enemies
+    they cannot shoot (a Lookout in base contact with no shot and nowhere to go): each may
+    Idle once, then the turn ends, instead of an Order after Order of "no effect"."""
+    ruleset, seed, table, mission, armies = GAMES[5]
+    game = play_bot_game(ruleset, seed, table=table, mission=mission, armies=armies,
+                         ends_turns=Side.A)
+    assert game.state.result is not None
+    assert _idle_runs(game.played).get("B", 0) <= 2, game.played

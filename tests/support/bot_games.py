@@ -9,12 +9,15 @@ refused is a soft-lock."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from server.bot.decide import candidates
+from server.bot.fruitless import Fruitless
+from server.bot.offers import close_window
 from server.rules import commands as c
 from server.rules import engine
 from server.rules.decision import Accepted
@@ -31,19 +34,25 @@ class BotGame:
     state: GameState
     commands: Counter[str] = field(default_factory=Counter)
     refused: int = 0
+    played: list[tuple[str, str]] = field(default_factory=list)
+    """Each accepted command: the seat that sent it and its label (``_label``)."""
 
 
 def play_bot_game(ruleset: str, seed: int, *, table: str = "", mission: str = "",
                   armies: tuple[str, str] | None = None,
                   levels: tuple[str, str] = ("sensible", "sensible"),
                   moves_per_turn: int = 3, max_commands: int = 4000,
+                  ends_turns: Side | None = None,
                   stop: Callable[[GameState], bool] = lambda state: False) -> BotGame:
     """A whole game between two bots (or until ``stop(state)`` holds); ``armies``: the
-    lists A and B choose (None: each bot's own choice among the options)."""
+    lists A and B choose (None: each bot's own choice among the options); ``ends_turns``: a
+    seat that spends no Order and declares no ARO, ending each of its turns at once (as the
+    browser test's human does; its other decisions, setup and deployment, are its bot's)."""
     state = engine.new_game(engine.GameSetup(ruleset=ruleset, seed=seed, table=table,
                                              mission=mission))
     rngs = {side: random.Random(f"bot {seed} {side.value}") for side in Side}
     game = BotGame(state)
+    memories = {side: Fruitless() for side in Side}
     for _ in range(max_commands):
         side = waited_on(state) if state.armies.keys() >= set(Side) else _choosing(state)
         if side is None or stop(state):
@@ -52,12 +61,18 @@ def play_bot_game(ruleset: str, seed: int, *, table: str = "", mission: str = ""
         view = view_state(state, side)
         options = seat_options(state, side)
         level = levels[0] if side is Side.A else levels[1]
-        wanted = []
+        wanted: list[dict[str, object]] = []
+        if side is ends_turns and options.get("end_turn"):
+            wanted = [{"type": "end_turn"}]
+        elif side is ends_turns and options.get("close_aro_window"):
+            wanted = [close_window(options["close_aro_window"])]
         if armies is not None and options.get("choose_army"):
             wanted = [{"type": "choose_army", "army": armies[0 if side is Side.A else 1],
                        "entropy": rngs[side].randbytes(32).hex()}]
-        for body in [*wanted, *candidates(view, options, side.value, level, rngs[side],
-                                          moves_per_turn)]:
+        # Tried lazily, in order, as the seat client does (the bot's memory relies on it).
+        for body in itertools.chain(wanted, candidates(view, options, side.value, level,
+                                                       rngs[side], moves_per_turn,
+                                                       memories[side])):
             try:
                 command = c.parse_command(body)
             except FormatError:
@@ -66,6 +81,7 @@ def play_bot_game(ruleset: str, seed: int, *, table: str = "", mission: str = ""
             decision = engine.decide(state, side, command)
             if isinstance(decision, Accepted):
                 game.commands[_label(body)] += 1
+                game.played.append((side.value, _label(body)))
                 state = engine.apply_all(state, decision.events)
                 break
             game.refused += 1
