@@ -25,6 +25,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from server.bot.offers import aro, close_window, declare
 from server.rules.table.silhouettes import silhouette
 
 Body = dict[str, Any]
@@ -90,7 +91,7 @@ def offered(options: dict[str, Any]) -> Iterator[Body]:
         yield from _offered_skills(skills)
     for trooper, choices in (options.get("aros") or {}).items():
         yield {"type": "pass_aro", "trooper": trooper}
-        yield from (_aro(trooper, skill) for skill in _aro_skills(choices))
+        yield from (aro(trooper, skill) for skill in _aro_skills(choices))
     for trooper, kinds in (options.get("activate") or {}).items():
         yield from ({"type": "activate", "trooper": trooper, "order": kind} for kind in kinds)
     yield from ({"type": "reveal", "trooper": t} for t in options.get("reveal") or [])
@@ -113,21 +114,6 @@ def guts_move(offer: dict[str, Any], point: list[float] | None = None) -> Body:
     if point is not None:
         body["route"] = [offer["default"][0], point]
     return body
-
-
-def close_window(window: dict[str, Any]) -> Body:
-    return {"type": "close_aro_window", "order": window["order"], "step": window["step"]}
-
-
-def _declare(skill: Body, peripherals: list[Body] | None = None) -> Body:
-    body: Body = {"type": "declare_skill", "skill": skill}
-    if peripherals:
-        body["peripherals"] = peripherals
-    return body
-
-
-def _aro(trooper: str, skill: Body) -> Body:
-    return {"type": "declare_aro", "trooper": trooper, "skill": skill}
 
 
 def _simple_skills(skills: dict[str, Any]) -> list[Body]:
@@ -182,7 +168,7 @@ def _offered_skills(skills: dict[str, Any]) -> Iterator[Body]:
     of a Coordinated Order (the same target too)."""
     joint = skills.get("peripherals") or {}
     if not joint:  # a Berserk is the lone trooper's Entire Order
-        yield from (_declare(skill) for skill in _berserks(skills))
+        yield from (declare(skill) for skill in _berserks(skills))
     for skill in _simple_skills(skills) + _attack_skills(skills):
         peripherals = []
         for peripheral, own in joint.items():
@@ -195,7 +181,7 @@ def _offered_skills(skills: dict[str, Any]) -> Iterator[Body]:
                 break
             peripherals.append({"trooper": peripheral, "skill": same[0]})
         else:
-            yield _declare(skill, peripherals)
+            yield declare(skill, peripherals)
 
 
 def _berserks(skills: dict[str, Any]) -> list[Body]:
@@ -596,12 +582,12 @@ class RandomPlayer:
         declarations: list[Body | None] = []
         # A mission marker in reach (missions/consoles.py): activate it most of the time.
         if skills.get("activate") and not skills.get("peripherals") and self.rng.random() < 0.8:
-            declarations += [_declare({"type": "activate", "marker": marker})
+            declarations += [declare({"type": "activate", "marker": marker})
                              for marker in skills["activate"]]
         solo = not skills.get("peripherals")
         berserks = _berserks(skills) if solo else []
         if berserks and self.rng.random() < 0.5:
-            declarations.append(_declare(self.rng.choice(berserks)))
+            declarations.append(declare(self.rng.choice(berserks)))
         if berserks or not skills["route_skills"]:
             pass
         elif self._acting(view(), None)["profile"]["berserk"] and not skills.get("impetuous") \
@@ -613,7 +599,7 @@ class RandomPlayer:
             if self.bound_for_marker == state["order"]["trooper"]:
                 declarations += self._to_marker(state, skills)
         if skills.get("place_deployable") and solo and self.rng.random() < 0.4:
-            declarations += [_declare(self._placed_mine(skills["place_deployable"], view()))
+            declarations += [declare(self._placed_mine(skills["place_deployable"], view()))
                              for _ in range(3)]
         areas = view()["table"].get("special_terrain") or []
         if areas and skills["route_skills"] and self.bound_for_terrain is not None:
@@ -764,7 +750,7 @@ class RandomPlayer:
                     return None
                 mine = self.rng.choice(same)
             peripherals.append({"trooper": peripheral, "skill": mine})
-        return _declare(skill, peripherals)
+        return declare(skill, peripherals)
 
     def _route_skill(self, state: dict[str, Any], name: str, skills: dict[str, Any],
                      trooper_id: str | None) -> Body:
@@ -853,8 +839,8 @@ class RandomPlayer:
                 step = self.rng.uniform(0.2, DODGE_MOVE)
                 end = [round(start[0] + step * math.cos(heading), 3),
                        round(start[1] + step * math.sin(heading), 3)]
-                yield _aro(trooper, {"type": "dodge", "route": [start, end]})
-            yield _aro(trooper, skill)
+                yield aro(trooper, {"type": "dodge", "route": [start, end]})
+            yield aro(trooper, skill)
         yield {"type": "pass_aro", "trooper": trooper}
         yield close_window(window)
 
