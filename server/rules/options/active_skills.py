@@ -4,7 +4,7 @@ activation each Peripheral's choices too."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from .. import commands as c
 from ..armies.skills import (
@@ -198,15 +198,8 @@ def _activations(state: GameState, side: Side, trooper: TrooperState, allowed: l
     with the WIP Roll's preview (its MODs and final Success Value)."""
     if state.mission is None or "activate" not in allowed:
         return {}
-    offered: dict[str, Plain] = {}
-    for marker in state.mission.markers:
-        skill = ActivateObjective(marker.id)
-        if not legal(skill):
-            continue
-        plan = preview(state, side, c.DeclareSkill(skill))
-        if plan is not None and (seen := shown(state, side, plan)) is not None:
-            offered[marker.id] = seen
-    return offered
+    return _previewed(state, side, ((m.id, ActivateObjective(m.id)) for m in state.mission.markers),
+                      legal)
 
 
 def _treatments(state: GameState, side: Side, trooper: TrooperState, allowed: list[str],
@@ -228,15 +221,7 @@ def _treatments(state: GameState, side: Side, trooper: TrooperState, allowed: li
     for name, make in candidates.items():
         if name.split("_")[0] not in allowed:
             continue
-        offered: dict[str, Plain] = {}
-        for ally in allies:
-            skill = make(ally.id)
-            if not legal(skill):
-                continue
-            plan = preview(state, side, c.DeclareSkill(skill))
-            if plan is not None and (seen := shown(state, side, plan)) is not None:
-                offered[ally.id] = seen
-        found[name] = offered
+        found[name] = _previewed(state, side, ((a.id, make(a.id)) for a in allies), legal)
     return found
 
 
@@ -246,14 +231,20 @@ def _marks(state: GameState, side: Side, trooper: TrooperState, enemies: list[Tr
     each with the roll's preview (WIP, range band, MODs, final Success Value, Burst)."""
     if not trooper.profile.forward_observer or "forward_observer" not in allowed:
         return {}
+    return _previewed(state, side, ((e.id, ForwardObserver(e.id)) for e in enemies), legal)
+
+
+def _previewed(state: GameState, side: Side, skills: Iterable[tuple[str, Skill]],
+               legal: Callable[[Skill], bool]) -> dict[str, Plain]:
+    """Each legal skill of ``skills`` (keyed by what it is declared at: a marker, an ally,
+    an enemy) with the preview of its roll as the player may see it."""
     offered: dict[str, Plain] = {}
-    for enemy in enemies:
-        skill = ForwardObserver(enemy.id)
+    for key, skill in skills:
         if not legal(skill):
             continue
         plan = preview(state, side, c.DeclareSkill(skill))
         if plan is not None and (seen := shown(state, side, plan)) is not None:
-            offered[enemy.id] = seen
+            offered[key] = seen
     return offered
 
 
