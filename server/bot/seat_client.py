@@ -167,7 +167,9 @@ class _Turn:
             self.options, self.options_version = message.options, message.version
         if isinstance(message, Snapshot | Options) and self.asked:
             self.asked.discard("snapshot" if isinstance(message, Snapshot) else "options")
-            if not self.asked and self.view_version < self.version:
+            # Events may come between the two answers, and the server may answer them in
+            # either order: the later of the two can be newer than the other.
+            if not self.asked and min(self.view_version, self.options_version) < self.version:
                 await self.refresh()  # events came meanwhile
                 return False
         if answer is not None and answer.id == self.pending:
