@@ -5,7 +5,7 @@
 // game is over. A test adds its own moments through hooks. The test reads a seat's `options`
 // and view only to decide which click a player would make, and to wait.
 import assert from "node:assert/strict";
-import { clickTable } from "./harness.mjs";
+import { clickTable, withPagesState } from "./harness.mjs";
 
 export const WAIT = { timeout: 30000 };
 
@@ -84,7 +84,8 @@ export async function assertShotPreviews(page) {
  * panel shows (e.g. a screenshot). Returns the winner's side once A's page is in deployment.
  */
 export async function initiativeByClicks(a, b, { beforeChoice } = {}) {
-  await a.waitForFunction(() => !window.referee.view.stale && window.referee.view.state.initiative?.winner, null, WAIT);
+  await a.waitForFunction(() => !window.referee.view.stale && window.referee.view.state.initiative?.winner, null, WAIT)
+    .catch(async (error) => { throw await withPagesState(error, [a, b]); });
   const winner = (await state(a)).initiative.winner;
   const [w, l] = winner === "A" ? [a, b] : [b, a];
   await w.waitForSelector("#initiative-panel", WAIT);

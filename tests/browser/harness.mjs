@@ -42,6 +42,7 @@ export async function startScenario(options = {}) {
       const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, ...options });
       const page = await context.newPage();
       page.on("pageerror", (e) => console.error("pageerror", e.message));
+      await page.addInitScript(recordFrames);
       return page;
     },
     /** Open a link of the app in a new page and wait until its view holds the game's state. */
@@ -105,3 +106,42 @@ export async function clickTable(page, x, y) {
 
 /** Close the pages' browser contexts (each page has its own). */
 export const closeAll = (...pages) => Promise.all(pages.map((p) => p.context().close()));
+
+/**
+ * Runs in each page before the app (an init script): keeps the last frames the app's
+ * connection received (`window.referee`'s "message" events), in short, for `withPagesState`.
+ */
+function recordFrames() {
+  const frames = [];
+  let connection;
+  Object.defineProperty(window, "__frames", { value: frames });
+  Object.defineProperty(window, "referee", {
+    configurable: true,
+    get: () => connection,
+    set: (value) => {
+      connection = value;
+      value?.addEventListener?.("message", (/** @type {any} */ e) => {
+        const m = e.detail ?? {};
+        const events = Array.isArray(m.events) ? `${m.first}:${m.events.map((x) => x?.type).join(",")}` : "";
+        frames.push([m.type, m.version ?? "", events, m.id ?? m.accepted ?? "", m.code ?? ""].filter((x) => x !== "").join(" "));
+        if (frames.length > 30) frames.shift();
+      });
+    },
+  });
+}
+
+/**
+ * `error` with where each page stood (its message line, connection, phase, version, whether
+ * its view waits for a snapshot, its options' version, its last frames): a wait that timed
+ * out says what each player saw.
+ */
+export async function withPagesState(error, pages) {
+  const states = await Promise.all(pages.map((page) => page.evaluate(() => JSON.stringify({
+    message: document.getElementById("message")?.textContent, status: window.referee?.status,
+    role: window.referee?.role, phase: window.referee?.view.state?.phase,
+    version: window.referee?.view.version, stale: window.referee?.view.stale,
+    options: window.referee?.seatOptions?.version, armies: document.getElementById("army-list")?.innerText.slice(0, 160),
+    frames: window.__frames })).catch((e) => `(page unreadable: ${e.message})`)));
+  error.message += `\n${states.join("\n")}`;
+  return error;
+}

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
-import { artifacts, repo, scenarioForFile } from "./harness.mjs";
+import { artifacts, repo, scenarioForFile, withPagesState } from "./harness.mjs";
 import { coverageLines } from "../../client-js/app/tournament/model.js";
 
 const WAIT = { timeout: 20000 };
@@ -469,17 +469,6 @@ test("the dashboard follows a table's game and its running chess clock; a game e
     await untilText(org, "#t-status", /^Finished$/);
     for (const page of [org, a, b]) await page.context().close();
   });
-
-/** `error` with what each page showed (its message line, phase, version, connection): a
- * wait that timed out says where each player stood. */
-async function withPagesState(error, pages) {
-  const states = await Promise.all(pages.map((page) => page.evaluate(() => JSON.stringify({
-    message: document.getElementById("message")?.textContent, status: window.referee?.status,
-    phase: window.referee?.view.state?.phase, version: window.referee?.view.version,
-    armies: document.getElementById("army-list")?.innerText }))));
-  error.message += `\n${states.join("\n")}`;
-  return error;
-}
 
 /** A legal army code of the invented faction 901 (testkit/army_data), written by the project's own encoder (testkit/army_codes.py). */
 function syntheticCode() {
