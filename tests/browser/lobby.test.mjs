@@ -177,6 +177,25 @@ test("waiting states: the creator's seat waits for the opponent to join (with th
   await closeAll(a);
 });
 
+test("the opponent joining and choosing its army never moves the armies under a player's pointer", async () => {
+  const room = await json("/api/rooms", { ruleset: "n5" });
+  const a = await open(room.seats.A.link);
+  const button = '[data-army="helion-vanguard"]';
+  await a.waitForSelector(button, WAIT);
+  await a.waitForSelector("#waiting-join", WAIT);
+  const where = () => a.$eval(button, (x) => { const r = x.getBoundingClientRect(); return [r.x, r.y]; });
+  const before = await where();
+  const b = await open(room.seats.B.link);
+  await a.waitForSelector("#waiting-join", { state: "detached", ...WAIT });
+  assert.deepEqual(await where(), before, "the opponent joined: the list stays put");
+  await b.click('[data-army="vesper-raiders"]');
+  await a.waitForFunction(() => /Your opponent has chosen Vesper Raiders/.test(document.getElementById("army-waiting")?.textContent ?? ""), null, WAIT);
+  assert.deepEqual(await where(), before, "the opponent chose: the list stays put");
+  await a.click(button);
+  await until(a, (s) => s.phase === "initiative");
+  await closeAll(a, b);
+});
+
 test("Initiative, first branch: the winner keeps Initiative and plays second; the loser picks a zone and deploys first", async () => {
   const room = await json("/api/rooms", { ruleset: "codeone", seed: 21 });
   const a = await open(room.seats.A.link);
