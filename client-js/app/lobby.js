@@ -85,6 +85,7 @@ let tableFromFile = /** @type {any} */ (null);
 async function showTables() {
   const ruleset = /** @type {HTMLSelectElement} */ ($("ruleset")).value;
   const tables = await fetchTables(ruleset);
+  if (/** @type {HTMLSelectElement} */ ($("ruleset")).value !== ruleset) return; // changed meanwhile
   $("table-choice").hidden = tables === null; // a server without table layouts: the default table only
   if (!tables) return;
   const select = /** @type {HTMLSelectElement} */ ($("table-select"));

@@ -65,9 +65,21 @@ test("a tournament: created in the lobby, registered, paired with a swap, played
   assert.equal(await lobby.inputValue("#tournament-point-limit"), "30");
   await lobby.selectOption("#tournament-ruleset", "n5");
   assert.equal(await lobby.inputValue("#tournament-point-limit"), "300");
+  // The ruleset's layouts and missions are read anew at each change: the form is whole (and
+  // stays put under the pointer) once N5's are shown.
+  await lobby.waitForSelector('#tournament-missions option[value="n5-relay-station"]', { state: "attached", ...WAIT });
+  await lobby.waitForSelector('#tournament-layouts input[value="n5-ashfall-refinery"]', WAIT);
   await shot(lobby, "01-create-form");
-  await lobby.click("#create-tournament");
-  await lobby.waitForSelector("#tournament-created:not([hidden])", WAIT);
+  // By the keyboard (focus, Enter): the lobby's sections above the form fill in as their reads
+  // come back, and a click aimed just before one grows lands on whatever moved under it.
+  await lobby.focus("#create-tournament");
+  await lobby.keyboard.press("Enter");
+  await lobby.waitForSelector("#tournament-created:not([hidden])", WAIT).catch(async (error) => {
+    await shot(lobby, "01-create-failed");
+    const said = await lobby.$eval("#tournament-message", (x) => x.textContent).catch(() => "");
+    const invalid = await lobby.$$eval("#tournament-form :invalid", (xs) => xs.map((x) => `${x.id}: ${x.validationMessage}`));
+    throw new Error(`${error.message}; the form says ${JSON.stringify(said)}; invalid fields: ${JSON.stringify(invalid)}`);
+  });
   const organizerLink = await lobby.inputValue("#tournament-organizer-link");
   const publicLink = await lobby.inputValue("#tournament-public-link");
   assert.match(organizerLink, /^http:\/\/127\.0\.0\.1:\d+\/#tournament=[^&]+&organizer=.+$/);

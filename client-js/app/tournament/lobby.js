@@ -21,9 +21,21 @@ export async function tournamentItems() {
     statusText({ status: t.status, round: t.round, settings: { rounds: t.rounds }, proposal: null })));
 }
 
+/** How many times each box was asked to fill itself: an answer to an older ask is dropped,
+ * so the box shows the ruleset chosen last, whichever answer comes back last. */
+const asks = new WeakMap();
+/** @param {HTMLElement} box @returns {() => boolean} whether this ask is still the latest */
+function newAsk(box) {
+  const ask = (asks.get(box) ?? 0) + 1;
+  asks.set(box, ask);
+  return () => asks.get(box) === ask;
+}
+
 /** Fill the layouts a ruleset offers as checkboxes (none ticked: the ruleset's default). */
 async function showLayouts(/** @type {HTMLElement} */ box, /** @type {string} */ ruleset) {
+  const latest = newAsk(box);
   const tables = await layouts(ruleset);
+  if (!latest()) return;
   box.hidden = tables === null;
   if (!tables) return;
   box.replaceChildren(el("legend", {}, "Table layouts"),
@@ -37,7 +49,9 @@ async function showLayouts(/** @type {HTMLElement} */ box, /** @type {string} */
  * the choices of the rounds still there.
  */
 async function showMissions(/** @type {HTMLElement} */ box, /** @type {string} */ ruleset, /** @type {number} */ rounds) {
+  const latest = newAsk(box);
   const list = await missions(ruleset);
+  if (!latest()) return;
   box.hidden = list === null;
   if (!list) { box.replaceChildren(); return; }
   const kept = [...box.querySelectorAll("select")].map((x) => /** @type {HTMLSelectElement} */ (x).value);
