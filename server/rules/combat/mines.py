@@ -42,6 +42,7 @@ from .direct_templates import template_area_of
 from .outcome import DeployablePlaced, DeployableRemoved, Effect, Revealed
 from .plan import Plan, TemplateHit
 from .rolls import Mod
+from .stunned import may_declare
 
 DODGE_MOD = -3
 """A Dodge against a Deployable's template: PH -3 (the wiki's "Mines"; DIGEST 9, at most one
@@ -267,7 +268,10 @@ def placement_offer(state: GameState, trooper: TrooperState,
                     path: tuple[Point, ...]) -> dict[str, Plain]:
     """What ``options`` offers: per Mine weapon with a use left, its uses, the points of the
     path a Mine may touch (Silhouette contact with the trooper at any of them) and the
-    distance between centres that contact means."""
+    distance between centres that contact means. Nothing for a Stunned trooper: Place
+    Deployable is an Attack (``stunned.ATTACKS``)."""
+    if not may_declare(trooper, PlaceDeployable):
+        return {}
     reach = trooper.body().radius + body_of_radius()
     return {w.id: {"name": w.name, "uses_left": uses_left(trooper, w),
                    "path": [list(p) for p in dict.fromkeys(path)], "contact": reach}

@@ -3,24 +3,25 @@
 * **Caused by** a failed Saving Roll against Stun ammunition (``damage.resolve_hits``: a
   ``StunnedSet`` effect). Stun is Non-Lethal: its failed saves deal no wounds. The trooper
   records the Player Turn it was Stunned in (``TrooperState.stunned_in``).
-* **Declarations**: no Attacks (BS, CC or Comms Attack), in its turn or in ARO
+* **Declarations**: no Attacks (BS, CC or Comms Attack, Forward Observer, Berserk, Place
+  Deployable), in its turn or in ARO
   (``check_stunned_may_declare``, reason ``stunned``); everything else is allowed.
 * **Rolls**: -3 to every roll it makes except Saving Rolls (``stunned_mods``: its Dodge,
   Reset, Discover and Guts Rolls, listed among each roll's MODs).
 * **Guts**: failing a save against Stun makes the trooper fail the Guts Roll that follows
-  without a die (``fails_guts_by_stun``; Courage, which would spare it, is not modelled).
+  without a die (``fails_guts_by_stun``), unless it has Courage (``combat/courage.py``).
 * It is not Null: it still brings its Order at the Order Count, and may be the Lieutenant.
 * **Cancelled** automatically at the start of the States Phase of the Player Turn in which it
   was caused (``states_phase_checks``: a ``StatesPhaseChecked`` event, no roll, no ARO;
-  seed 002 States Phase). Not built: a Doctor or Engineer cancelling it (neither skill
-  exists here).
+  seed 002 States Phase). Not built: a Doctor cancelling it (DIGEST 8's State table
+  names one, the wiki's "Doctor" page does not: docs/rules-decisions/specialists.md).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..armies.skills import BsAttack, CcAttack, CommsAttack, ForwardObserver, Skill
+from ..armies.skills import BsAttack, CcAttack, CommsAttack, ForwardObserver, PlaceDeployable, Skill
 from ..decision import require
 from ..ids import TrooperId
 from ..reasons import Reason
@@ -31,8 +32,9 @@ from .rolls import Mod
 
 STUNNED_MOD = -3
 """To every roll of a Stunned trooper except its Saving Rolls (DIGEST 8)."""
-ATTACKS = (BsAttack, CcAttack, CommsAttack, ForwardObserver)
-"""The Attacks a Stunned trooper may not declare (a Place Deployable is not modelled)."""
+ATTACKS = (BsAttack, CcAttack, CommsAttack, ForwardObserver, PlaceDeployable)
+"""The Attacks a Stunned trooper may not declare (Place Deployable carries the Attack label:
+infinitythewiki "Place Deployable", N5). Berserk is a ``CcAttack``."""
 
 
 def stuns(ammo: Ammunition) -> bool:
@@ -40,10 +42,17 @@ def stuns(ammo: Ammunition) -> bool:
     return ammo is Ammunition.STUN
 
 
+def may_declare(trooper: TrooperState, skill: type[Skill]) -> bool:
+    """Whether the Stunned State lets ``trooper`` declare a skill of type ``skill`` (what
+    ``options`` asks where it offers a skill without a declaration to try, e.g. the Mines
+    ``combat/mines.placement_offer`` offers)."""
+    return not (trooper.stunned and issubclass(skill, ATTACKS))
+
+
 def check_stunned_may_declare(trooper: TrooperState, skill: Skill) -> None:
     """Refuse (``stunned``) an Attack declared by a Stunned trooper, Active or in ARO."""
     require(
-        not (trooper.stunned and isinstance(skill, ATTACKS)),
+        may_declare(trooper, type(skill)),
         Reason.STUNNED,
         f"{trooper.id} is Stunned: it cannot declare Attacks until the States Phase of this "
         "Player Turn cancels the state.",

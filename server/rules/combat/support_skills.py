@@ -19,6 +19,11 @@ fight (DIGEST 7.7, 8; the Infinity wiki's N5 pages "Doctor", "Paramedic", "Engin
     nothing happens.
   N5.2 lets an Engineer use it on itself (it is never Null while it acts).
 
+No Wound Incapacitation and Dogged (``incapacitation.py``; the wiki's "No Wound
+Incapacitation" and "Dogged"): a trooper fighting on with NWI at its threshold is a patient
+as an Unconscious one is (passed, one Wound fewer; failed, Dead); a trooper that used Dogged
+is healed by nothing (refused ``bad_target``), though an Engineer may still cancel its States.
+
 Silhouette contact is a Requirement checked at Resolution, as base contact for a CC Attack:
 declared out of contact the skill is Idle (``not_in_silhouette_contact``) and ``options``
 offers only patients in contact. Silhouette contact is read as base contact on this table
@@ -35,6 +40,7 @@ from ..decision import require
 from ..reasons import Reason
 from ..state import GameState, TrooperState
 from ..table.geometry import in_base_contact
+from .incapacitation import fights_on_with_nwi, unhealable_by_dogged
 from .outcome import (
     Effect,
     Healed,
@@ -85,10 +91,13 @@ def check_support_declaration(state: GameState, user: TrooperState, skill: Suppo
 def treatment_problem(user: TrooperState, target: TrooperState, skill: Skill) -> str | None:
     """Why ``skill`` cannot treat ``target`` (a message a player reads), or None."""
     name = target.profile.name
+    dogged = f"{name} fights on with Dogged: it cannot be healed."
     if isinstance(skill, Doctor | Paramedic):
         if target.profile.structure:
             return f"{name} has STR, not VITA: an Engineer repairs it."
-        if target.condition is not Condition.UNCONSCIOUS:
+        if unhealable_by_dogged(target):
+            return dogged
+        if target.condition is not Condition.UNCONSCIOUS and not fights_on_with_nwi(target):
             return f"{name} is not Unconscious."
         return None
     if not isinstance(skill, Engineer):
@@ -103,6 +112,8 @@ def treatment_problem(user: TrooperState, target: TrooperState, skill: Skill) ->
         return f"{name} has VITA, not STR: a Doctor or Paramedic treats it."
     if target.wounds == 0:
         return f"{name} has no Wound to repair."
+    if unhealable_by_dogged(target):
+        return dogged
     return None
 
 
