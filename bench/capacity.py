@@ -28,10 +28,13 @@ it reads Redis's ``INFO`` and counts:
   itself runs with a lease long enough that it renews nothing during the run, so the game
   phases hold no renewals (``lease_rounds_during_games`` says so, from its ``/metrics``).
 
-The measurement's own ``INFO`` calls are taken out exactly: its request bytes, its reply's
-bytes and the ``info`` command itself (``calibration``: an empty window, which must come out
-0). No CPU time is measured: that needs a quiet machine (``bench.run``; the model takes its
-figures from ``bench/history.jsonl``, docs/capacity.md).
+The measurement's own ``INFO`` calls are taken out: their requests' and replies' bytes as
+sent, what Redis counts beyond those per reading (measured on an empty window first) and the
+``info`` command itself (``calibration``: a second empty window, which must come out 0).
+The node's own periodic writes (its lease round, its ``/readyz`` probe) are set hours apart,
+so that the game phases hold only the games' traffic; ``idle`` checks that nothing else
+comes. No CPU time is measured: that needs a quiet machine (``bench.run``; the model takes
+its CPU figures from ``bench/history.jsonl``, docs/capacity.md).
 
 Prints the results as JSON and appends a ``kind: capacity`` record to the history
 (``--history FILE``, ``--no-history``), like the other benches.
@@ -77,6 +80,9 @@ LONG_LEASE = {"REFEREE_LEASE_S": "36000", "REFEREE_LEASE_RENEW_S": "18000",
 """The node renews at its start and then not for hours: no renewal lands in a game phase."""
 NODE_ENV = {
     "REFEREE_NODE_ID": NODE_ID, **LONG_LEASE,
+    # The /readyz probe writes a key every second by default: a node's own traffic, not the
+    # games'; every few hours here (the model counts it per node, docs/capacity.md).
+    "REFEREE_READY_PROBE_S": "18000",
     "REFEREE_ALLOW_FIXED_SEED": "1",  # the scripted game replays fixed dice
     "REFEREE_RATE_PER_S": "1000000", "REFEREE_RATE_BURST": "1000000",
     "REFEREE_CLIENT_ROOM_BURST": "0", "REFEREE_NODE_ROOM_BURST": "0",
@@ -128,6 +134,18 @@ class RedisCounters:
     def __init__(self, url: str) -> None:
         self.client = redis.Redis.from_url(url)
         self.client.set_response_callback("INFO", lambda response, **_: response)
+        self.residue = (0, 0)
+        """Bytes in and out that Redis counts for a reading beyond its request and reply as
+        sent (4 out with Redis 7.0): measured by ``calibrate``, taken out like them."""
+
+    def calibrate(self) -> dict[str, Any]:
+        """Measure ``residue`` on an empty window; the next empty window must come out 0."""
+        first = self.read()
+        empty = redis_delta(first, self.read())
+        self.residue = (empty["bytes_in"], empty["bytes_out"])
+        check = self.read()
+        return {"residue_bytes_in": self.residue[0], "residue_bytes_out": self.residue[1],
+                **redis_delta(check, self.read())}
 
     def read(self) -> Counters:
         args = ("INFO", *INFO_SECTIONS)
@@ -145,7 +163,8 @@ class RedisCounters:
                 values[key] = value.strip()
         return Counters(commands, int(values["total_net_input_bytes"]),
                         int(values["total_net_output_bytes"]), int(values["used_memory"]),
-                        _command_wire_bytes(args), _bulk_wire_bytes(raw))
+                        _command_wire_bytes(args) + self.residue[0],
+                        _bulk_wire_bytes(raw) + self.residue[1])
 
     def close(self) -> None:
         self.client.close()
@@ -303,7 +322,8 @@ def ws_counts(games: list[Game]) -> dict[str, list[int]]:
 def ws_delta(before: dict[str, list[int]], after: dict[str, list[int]], members: dict[str, int],
              orders: int) -> dict[str, Any]:
     """Per role: what the role's sockets received and sent in the phase, and per Order per
-    socket of that role."""
+    socket of that role (``orders``: the phase's Orders in all rooms; ``members``: each
+    room's sockets of each role)."""
     out: dict[str, Any] = {}
     for role in ROLES:
         d = [b - a for a, b in zip(before[role], after[role], strict=True)]
@@ -385,10 +405,10 @@ async def measure(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         client = redis.Redis.from_url(redis_process.url)
         result: dict[str, Any] = {"phases": {}, "memory": {}}
         phases = result["phases"]
-        members = {"seat": 2 * args.games, "spectator": args.spectators * args.games}
+        members = {"seat": 2, "spectator": args.spectators}  # per room
 
+        result["calibration"] = counters.calibrate()
         first = counters.read()
-        result["calibration"] = redis_delta(first, counters.read())
         leases_before = await metric(node.base, "referee_lease_rounds_total")
 
         idle_before = counters.read()
@@ -407,8 +427,8 @@ async def measure(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         phases["join"]["redis_per_room"] = per(phases["join"]["redis"], args.games)
         if args.spectators:
             join = phases["join"]["websocket"]["spectator"]
-            phases["join"]["spectator_join_bytes_in"] = round(join["bytes_in"] / members[
-                "spectator"])
+            phases["join"]["spectator_join_bytes_in"] = round(
+                join["bytes_in"] / (args.spectators * args.games))
 
         async def phase(name: str, work: Any, count: int, *, per_order: bool) -> None:
             ws_start = ws_counts(games)
