@@ -21,7 +21,7 @@ it reads Redis's ``INFO`` and counts:
   lengths and the state hash's field sizes; and ``used_memory`` deltas over the rooms;
 - **websocket bytes** the clients received and sent (payloads; ``wire`` adds each frame's
   websocket header, not TCP/IP), per Order per seat and per spectator, and a spectator's
-  join (welcome and snapshot);
+  join (welcome and snapshot) before the game and after its last Order;
 - **lease renewals**: the node's renewal round (``server.cluster.renewal.LeaseRenewal.tick``,
   the node's own code) sent ``--lease-rounds`` times from here for the node's rooms, with no
   room and with every room: Redis commands and bytes per round and per owned room. The node
@@ -57,6 +57,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import httpx
+import msgpack
 import redis
 from websockets.asyncio.client import connect
 
@@ -289,6 +290,23 @@ class Game:
             self.readers.append(asyncio.create_task(member.read(True)))
         await self.driver.until(lambda: all(m.version >= 0 for m in self.driver.members))
 
+    async def late_spectator(self, base: str) -> int:
+        """A spectator joining now: the payload bytes it receives until it holds the room
+        (the welcome, then the snapshot). Not one of the room's members for the driver."""
+        url = "ws" + base.removeprefix("http") + WS_PATH + "?" + urlencode({"room": self.room_id})
+        ws = await connect(url, max_size=None, compression=None, ping_interval=None, proxy=None)
+        received = 0
+        try:
+            await ws.send(codec.encode(Hello(PROTOCOL_VERSION, self.room_id, None)))
+            async with asyncio.timeout(loadgen.GUARD_S):
+                while True:
+                    frame = await ws.recv()
+                    received += len(frame)
+                    if msgpack.unpackb(frame, raw=False)["type"] == "snapshot":
+                        return received
+        finally:
+            await ws.close()
+
     async def setup(self) -> None:
         for step in self.driver.script.setup:
             await self.driver.command(step.side, step.body)
@@ -478,6 +496,9 @@ async def measure(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
             await metric(node.base, "referee_lease_rounds_total") - leases_before)
         result["lease"] = lease_rounds(redis_process.url, [g.room_id for g in games],
                                        args.lease_rounds, counters)
+        # Last: its frames to the others, and its Redis writes, are no game's.
+        late = [await game.late_spectator(node.base) for game in games]
+        result["spectator_join_bytes_at_end"] = round(sum(late) / len(late))
         result["orders"] = orders
         result["game_orders"] = len(script.orders)
         result["finished"] = finished
@@ -519,7 +540,7 @@ FIGURES = (
     "phases/setup/redis_per_game/commands", "phases/setup/redis_per_game/bytes",
     "phases/create/redis_per_room/commands", "phases/create/redis_per_room/bytes",
     "phases/join/redis_per_room/commands", "phases/join/redis_per_room/bytes",
-    "phases/join/spectator_join_bytes_in",
+    "phases/join/spectator_join_bytes_in", "spectator_join_bytes_at_end",
     "phases/orders/websocket/seat/per_order_per_socket/frames_in",
     "phases/orders/websocket/seat/per_order_per_socket/bytes_in",
     "phases/orders/websocket/seat/per_order_per_socket/wire_bytes_in",
