@@ -369,6 +369,16 @@ async def metric(base: str, name: str) -> float:
                and line[len(name)] in "{ ")
 
 
+async def settled(base: str) -> None:
+    """Until the node's start-up writes are behind it: its readiness probe's first write
+    (``/readyz`` answers 200) and its first lease round (``/metrics``), so that neither
+    lands in a measured window."""
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http, asyncio.timeout(60):
+        while (await http.get("/readyz")).status_code != 200 \
+                or await metric(base, "referee_lease_rounds_total") < 1:
+            await asyncio.sleep(0.05)
+
+
 async def create_rooms(base: str, count: int, seed: int) -> list[tuple[str, dict[str, str]]]:
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         rooms = []
@@ -419,6 +429,7 @@ async def measure(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     games = [Game(i, script) for i in range(args.games)]
     try:
         await node.start()
+        await settled(node.base)
         counters = RedisCounters(redis_process.url)
         client = redis.Redis.from_url(redis_process.url)
         result: dict[str, Any] = {"phases": {}, "memory": {}}
