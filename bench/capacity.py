@@ -20,7 +20,8 @@ it reads Redis's ``INFO`` and counts:
   mid-game and when the game is over (what a finished room keeps for its retention), their
   lengths and the state hash's field sizes; and ``used_memory`` deltas over the rooms;
 - **websocket bytes** the clients received and sent (payloads; ``wire`` adds each frame's
-  websocket header, not TCP/IP), per Order per seat and per spectator, and a spectator's
+  websocket header, not TCP/IP), per Order per seat and per spectator (of the ``events``
+  frames the commands make; the other frames are counted apart), and a spectator's
   join (welcome and snapshot) before the game and after its last Order;
 - **lease renewals**: the node's renewal round (``server.cluster.renewal.LeaseRenewal.tick``,
   the node's own code) sent ``--lease-rounds`` times from here for the node's rooms, with no
@@ -50,6 +51,7 @@ import os
 import re
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -231,13 +233,23 @@ def rooms_memory(client: redis.Redis, room_ids: list[str]) -> dict[str, Any]:
 
 # --- the clients ---------------------------------------------------------------------------------
 
+WS_FIELDS = ("frames_in", "bytes_in", "wire_bytes_in", "frames_out", "bytes_out",
+             "wire_bytes_out", "events_frames_in", "events_bytes_in", "events_wire_bytes_in")
+"""A role's websocket counts, in this order (``Game.counts``)."""
+
+
 class CountingSocket:
-    """A client websocket that counts what it received and sent (payloads and frames)."""
+    """A client websocket that counts what it received and sent (payloads and frames), and
+    apart the ``events`` frames: the ones each command makes. The others (a spectator
+    count, a seat's presence) come when the server's pacing sends them, so which phase holds
+    them depends on timing."""
 
     def __init__(self, ws: Any) -> None:
         self.ws = ws
         self.received = [0, 0, 0]  # frames, payload bytes, wire bytes
         self.sent = [0, 0, 0]
+        self.events = [0, 0, 0]
+        self.kinds: Counter[str] = Counter()
 
     @staticmethod
     def _count(tally: list[int], payload: bytes | str, masked: bool) -> None:
@@ -257,6 +269,10 @@ class CountingSocket:
     async def _frames(self) -> Any:
         async for frame in self.ws:
             self._count(self.received, frame, masked=False)
+            kind = msgpack.unpackb(frame, raw=False)["type"]
+            self.kinds[kind] += 1
+            if kind == "events":
+                self._count(self.events, frame, masked=False)
             yield frame
 
     async def close(self) -> None:
@@ -316,9 +332,15 @@ class Game:
             await self.driver.play_order(timeout_every=0)
 
     def counts(self) -> dict[str, list[int]]:
-        """Per role: [frames, bytes, wire bytes] received, then the same sent."""
+        """Per role: the ``WS_FIELDS``."""
         return {role: [sum(s.received[i] for s in socks) for i in range(3)]
                 + [sum(s.sent[i] for s in socks) for i in range(3)]
+                + [sum(s.events[i] for s in socks) for i in range(3)]
+                for role, socks in self.sockets.items()}
+
+    def kinds(self) -> dict[str, Counter[str]]:
+        """Per role: the frames received, by type."""
+        return {role: sum((s.kinds for s in socks), Counter())
                 for role, socks in self.sockets.items()}
 
     async def close(self) -> None:
@@ -330,7 +352,7 @@ class Game:
 
 
 def ws_counts(games: list[Game]) -> dict[str, list[int]]:
-    total = {role: [0] * 6 for role in ROLES}
+    total = {role: [0] * len(WS_FIELDS) for role in ROLES}
     for game in games:
         for role, values in game.counts().items():
             total[role] = [a + b for a, b in zip(total[role], values, strict=True)]
@@ -340,19 +362,19 @@ def ws_counts(games: list[Game]) -> dict[str, list[int]]:
 def ws_delta(before: dict[str, list[int]], after: dict[str, list[int]], members: dict[str, int],
              orders: int) -> dict[str, Any]:
     """Per role: what the role's sockets received and sent in the phase, and per Order per
-    socket of that role (``orders``: the phase's Orders in all rooms; ``members``: each
-    room's sockets of each role)."""
+    socket of that role, of the ``events`` frames (``orders``: the phase's Orders in all
+    rooms; ``members``: each room's sockets of each role)."""
     out: dict[str, Any] = {}
     for role in ROLES:
         d = [b - a for a, b in zip(before[role], after[role], strict=True)]
-        entry: dict[str, Any] = {"frames_in": d[0], "bytes_in": d[1], "wire_bytes_in": d[2],
-                                 "frames_out": d[3], "bytes_out": d[4], "wire_bytes_out": d[5]}
+        entry: dict[str, Any] = dict(zip(WS_FIELDS, d, strict=True))
         if orders and members[role]:
+            sockets = orders * members[role]
             entry["per_order_per_socket"] = {
-                "frames_in": round(d[0] / orders / members[role], 2),
-                "bytes_in": round(d[1] / orders / members[role], 1),
-                "wire_bytes_in": round(d[2] / orders / members[role], 1),
-                "bytes_out": round(d[4] / orders / members[role], 1)}
+                "frames_in": round(d[6] / sockets, 2),
+                "bytes_in": round(d[7] / sockets, 1),
+                "wire_bytes_in": round(d[8] / sockets, 1),
+                "bytes_out": round(d[4] / sockets, 1)}
         out[role] = entry
     return out
 
@@ -495,6 +517,9 @@ async def measure(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         result["per_game"] = per(
             {k: v + phases["create"]["redis"][k] if k != "by_command" else v
              for k, v in game_total["redis"].items()}, args.games)
+        kinds = [game.kinds() for game in games]
+        result["frames_by_type"] = {role: dict(sum((k[role] for k in kinds), Counter()))
+                                    for role in ROLES}
         result["used_memory_per_room"] = round(
             (counters.read().used_memory - first.used_memory) / args.games)
 
@@ -535,10 +560,8 @@ def _sum_phases(*phases: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"redis": redis_sum}
     ws: list[dict[str, Any]] = [p["websocket"] for p in phases if "websocket" in p]
     if len(ws) == len(phases):
-        zero = {role: [0] * 6 for role in ROLES}
-        summed = {role: [sum(w[role][k] for w in ws) for k in
-                         ("frames_in", "bytes_in", "wire_bytes_in",
-                          "frames_out", "bytes_out", "wire_bytes_out")] for role in ROLES}
+        zero = {role: [0] * len(WS_FIELDS) for role in ROLES}
+        summed = {role: [sum(w[role][k] for w in ws) for k in WS_FIELDS] for role in ROLES}
         out["ws"] = (zero, summed)
     return out
 
