@@ -250,6 +250,7 @@ class CountingSocket:
         self.sent = [0, 0, 0]
         self.events = [0, 0, 0]
         self.kinds: Counter[str] = Counter()
+        self.kind_bytes: Counter[str] = Counter()
 
     @staticmethod
     def _count(tally: list[int], payload: bytes | str, masked: bool) -> None:
@@ -271,6 +272,7 @@ class CountingSocket:
             self._count(self.received, frame, masked=False)
             kind = msgpack.unpackb(frame, raw=False)["type"]
             self.kinds[kind] += 1
+            self.kind_bytes[kind] += len(frame)
             if kind == "events":
                 self._count(self.events, frame, masked=False)
             yield frame
@@ -476,10 +478,6 @@ async def measure(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         phases["join"] = {"redis": redis_delta(before, after),
                           "websocket": ws_delta(ws_before, ws_counts(games), members, 0)}
         phases["join"]["redis_per_room"] = per(phases["join"]["redis"], args.games)
-        if args.spectators:
-            join = phases["join"]["websocket"]["spectator"]
-            phases["join"]["spectator_join_bytes_in"] = round(
-                join["bytes_in"] / (args.spectators * args.games))
 
         async def phase(name: str, work: Any, count: int, *, per_order: bool) -> None:
             ws_start = ws_counts(games)
@@ -517,6 +515,10 @@ async def measure(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         result["per_game"] = per(
             {k: v + phases["create"]["redis"][k] if k != "by_command" else v
              for k, v in game_total["redis"].items()}, args.games)
+        if args.spectators:  # a spectator's welcome and snapshot (it gets no other)
+            crowd = [s for game in games for s in game.sockets["spectator"]]
+            phases["join"]["spectator_join_bytes_in"] = round(sum(
+                s.kind_bytes["welcome"] + s.kind_bytes["snapshot"] for s in crowd) / len(crowd))
         kinds = [game.kinds() for game in games]
         result["frames_by_type"] = {role: dict(sum((k[role] for k in kinds), Counter()))
                                     for role in ROLES}
