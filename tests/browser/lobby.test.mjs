@@ -185,6 +185,7 @@ test("the opponent joining and choosing its army never moves the armies under a 
   await a.waitForSelector("#waiting-join", WAIT);
   const where = () => a.$eval(button, (x) => { const r = x.getBoundingClientRect(); return [r.x, r.y]; });
   const before = await where();
+  await shot(a, "03b-picking-while-waiting");
   const b = await open(room.seats.B.link);
   await a.waitForSelector("#waiting-join", { state: "detached", ...WAIT });
   assert.deepEqual(await where(), before, "the opponent joined: the list stays put");
