@@ -24,6 +24,9 @@ export function createArmyPicker({ conn, send, contribute }) {
    * the player's registered army), each with its roster from /api/armies. Nothing until the
    * options are here, so the table never shows a list it would refuse. */
   async function renderArmyPicker(ruleset, options) {
+    // No current options (a new version's are on their way, e.g. the opponent just chose):
+    // what is shown stays, rather than the lists vanishing under the player's pointer.
+    if (!options) return;
     renderBring(options);
     const offered = Array.isArray(options?.choose_army) ? options.choose_army : null;
     const key = offered && `${ruleset}:${offered.join(",")}`;

@@ -185,6 +185,12 @@ test("the opponent joining and choosing its army never moves the armies under a 
   await a.waitForSelector("#waiting-join", WAIT);
   const where = () => a.$eval(button, (x) => { const r = x.getBoundingClientRect(); return [r.x, r.y]; });
   const before = await where();
+  // Every change of the lists meanwhile is counted: they must not even flicker.
+  await a.evaluate(() => {
+    window.__listChanges = 0;
+    new MutationObserver((changes) => { window.__listChanges += changes.length; })
+      .observe(document.getElementById("army-list"), { childList: true, subtree: true });
+  });
   await shot(a, "03b-picking-while-waiting");
   const b = await open(room.seats.B.link);
   await a.waitForSelector("#waiting-join", { state: "detached", ...WAIT });
@@ -192,6 +198,7 @@ test("the opponent joining and choosing its army never moves the armies under a 
   await b.click('[data-army="vesper-raiders"]');
   await a.waitForFunction(() => /Your opponent has chosen Vesper Raiders/.test(document.getElementById("army-waiting")?.textContent ?? ""), null, WAIT);
   assert.deepEqual(await where(), before, "the opponent chose: the list stays put");
+  assert.equal(await a.evaluate(() => window.__listChanges), 0, "the lists were never redrawn meanwhile");
   await a.click(button);
   await until(a, (s) => s.phase === "initiative");
   await closeAll(a, b);
