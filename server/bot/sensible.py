@@ -1,12 +1,15 @@
 """The sensible level: a plan from the seat's view and options, best choice first.
 
 - Setup: the first list offered, both lists accepted, Initiative kept and the first turn
-  taken, troopers deployed behind cover in the zone (hidden when the options allow it).
-- Its turn: an Order for a trooper with an enemy in sight (``options.sight``), which shoots
-  with the weapon and target whose previewed Success Value and Burst hit most often
-  (``odds.normal_odds``), or charges into close combat; else a few Orders moving troopers
-  towards the mission's markers and zones or the next cover ahead; a marker in reach is
-  activated; then the turn ends.
+  taken, troopers deployed behind cover in the zone (hidden when the options allow it; a
+  trooper that may join a Fireteam next to its teammates, the team formed: ``teams``).
+- Its turn: an Order for a trooper with an enemy in sight (``options.sight``, with its
+  Fireteam when it leads one), which activates a marker in reach, tries a Classified
+  Objective offered, shoots with the weapon and target whose previewed Success Value and
+  Burst hit most often (``odds.normal_odds``), or charges into close combat, else Discovers
+  a marker in sight; else a few Orders moving troopers towards the mission's markers and
+  zones or the next cover ahead (a team's members following), none for a trooper with
+  nowhere to go; then the turn ends.
 - Reactive: each ARO offered is weighed by the exact Face to Face odds (``odds``): shoot
   when it hits more often than it is hit, Dodge when the attacker out-shoots it, pass when
   nothing is worth it.

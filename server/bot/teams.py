@@ -28,6 +28,9 @@ KINDS = ("core", "haris", "duo")
 COHERENT = 5.0
 """Inches between base edges under which a trooper deploys next to a teammate (inside the
 8" Zone of Control with room to spare)."""
+COHESION = 7.5
+"""Inches between base edges at most from the leader where a member ends a move (inside the
+8" Zone of Control, with room for rounding)."""
 
 
 def _flags(profile: dict[str, Any]) -> set[str]:
@@ -96,20 +99,79 @@ def team_activation(trooper: str) -> Body:
 
 def followers(view: View, skills: dict[str, Any], name: str,
               route: list[ground.Point]) -> list[Body] | None:
-    """In a team's Order, each member's ``name`` movement: its own position shifted by the
-    leader's step (cut to its allowance), or Idle when it may not move; None outside a
-    team's Order."""
+    """In a team's Order, each member's ``name`` movement (``_follow``), or Idle when it may
+    not move; None outside a team's Order."""
     if not skills.get("fireteam"):
         return None
-    step = (route[-1][0] - route[0][0], route[-1][1] - route[0][1])
+    order = view.get("order") or {}
+    leader = _trooper(view, str(order.get("trooper", "")))
+    members = skills.get("peripherals") or {}
+    moving = set(members) | {leader.get("id")}
+    taken: list[tuple[ground.Point, float]] = [  # the bases that stay where they are
+        (t["position"], ground.radius(_size(t))) for t in view["troopers"]
+        if t.get("position") is not None and t["id"] not in moving and _size(t)]
+    taken.append((route[-1], ground.radius(_size(leader))))
     declared: list[Body] = []
-    for member, own in (skills.get("peripherals") or {}).items():
-        at = next((t.get("position") for t in view["troopers"] if t["id"] == member), None)
+    for member, own in members.items():
+        trooper = _trooper(view, member)
         allowance = float((own.get("allowances") or {}).get(name) or 0.0)
-        if at is None or name not in (own.get("route_skills") or []) or allowance <= 0:
+        if (trooper.get("position") is None or name not in (own.get("route_skills") or [])
+                or allowance <= 0):
             declared.append({"trooper": member, "skill": {"type": "idle"}})
             continue
-        end = [at[0] + step[0], at[1] + step[1]]
-        end = ground.towards(at, end, allowance - 0.02)
-        declared.append({"trooper": member, "skill": {"type": name, "route": [list(at), end]}})
+        end = _follow(view, trooper, route, allowance, taken)
+        taken.append((end, ground.radius(_size(trooper))))
+        declared.append({"trooper": member,
+                         "skill": {"type": name, "route": [list(trooper["position"]), end]}})
     return declared
+
+
+def _follow(view: View, member: dict[str, Any], route: list[ground.Point], allowance: float,
+            taken: list[tuple[ground.Point, float]]) -> ground.Point:
+    """Where a member ends its movement: its own position shifted by the leader's step
+    (within its allowance) when that way is clear and ends in the leader's Zone of Control,
+    else the end of a clear straight route towards the leader's end that does; else the
+    shifted point (the referee says why not)."""
+    at, own = member["position"], ground.radius(_size(member))
+    step = (route[-1][0] - route[0][0], route[-1][1] - route[0][1])
+    shifted = ground.towards(at, [at[0] + step[0], at[1] + step[1]], allowance - 0.02)
+    leader_end, leader_own = route[-1], ground.radius(2)
+
+    standing = [(t["position"], ground.radius(_size(t))) for t in view["troopers"]
+                if t.get("position") is not None and t["id"] != member["id"] and _size(t)]
+
+    def fits(point: ground.Point) -> bool:
+        """In the leader's Zone of Control, reached without crossing a base where it stands
+        before the Order."""
+        return (math.dist(point, leader_end) - own - leader_own <= COHESION
+                and not _crosses(at, point, own, standing))
+
+    if fits(shifted) and ground.clear_path(view, at, shifted, own, taken):
+        return shifted
+    for way in ground.routes(view, at, leader_end, allowance, own, taken,
+                             own + leader_own + 0.3):
+        if fits(way[-1]):
+            return way[-1]
+    return shifted
+
+
+def _crosses(start: ground.Point, end: ground.Point, own: float,
+             bases: list[tuple[ground.Point, float]]) -> bool:
+    """Whether a base of radius ``own`` going straight from ``start`` to ``end`` passes
+    through one of ``bases`` (models may not move through each other)."""
+    steps = max(1, int(math.dist(start, end) / 0.25))
+    for i in range(1, steps + 1):
+        point = [start[0] + (end[0] - start[0]) * i / steps,
+                 start[1] + (end[1] - start[1]) * i / steps]
+        if any(math.dist(point, at) < own + size - 0.01 for at, size in bases):
+            return True
+    return False
+
+
+def _trooper(view: View, trooper_id: str) -> dict[str, Any]:
+    return next((t for t in view["troopers"] if t["id"] == trooper_id), {})
+
+
+def _size(trooper: dict[str, Any]) -> int:
+    """A base's Silhouette (a marker carries it itself); 0 when the view shows none."""
+    return int((trooper.get("profile") or trooper).get("silhouette") or 0)
