@@ -37,6 +37,7 @@ from server.bot.offers import (
     idle_peripherals,
     shots,
 )
+from server.rules.combat.rolls import CritConvention
 
 View = dict[str, Any]
 Options = dict[str, Any]
@@ -52,6 +53,8 @@ GUESSED_BURST = 3
 """The Burst assumed for an attacker whose weapon the seat cannot see."""
 ARRIVED = 1.0
 """Inches from its goal at which a trooper has arrived: no Order is spent moving it then."""
+DISCOVER_WEIGHT = 0.5
+"""What a Discover ARO is worth against a shot ARO as likely to pass."""
 WORTH_AN_OBJECTIVE = 6
 """The least Success Value at which a Classified Objective's WIP Roll is tried (30 %)."""
 """The Burst assumed for an attacker whose weapon the seat cannot see."""
@@ -298,6 +301,8 @@ def _aros(view: View, options: Options, seat: str) -> Iterator[Body]:
                 value = (face_to_face_odds(sv, burst, their_sv, GUESSED_BURST, convention)
                          - face_to_face_odds(their_sv, GUESSED_BURST, sv, burst, convention))
             weighed.append((value, aro(trooper_id, skill)))
+        if threat is None:
+            weighed.extend(_discoveries(trooper_id, choices, convention))
         if threat is not None and choices.get("dodge") and me.get("profile"):
             dodge_sv = int(me["profile"]["ph"]) + int(me["profile"].get("dodge_mod") or 0)
             hit_anyway = face_to_face_odds(threat, GUESSED_BURST, dodge_sv, 1, convention)
@@ -307,6 +312,25 @@ def _aros(view: View, options: Options, seat: str) -> Iterator[Body]:
     weighed.sort(key=lambda item: -item[0])
     yield from (body for _, body in weighed)
     yield close_window(window)
+
+
+def _discoveries(trooper_id: str, choices: dict[str, Any], convention: CritConvention
+                 ) -> Iterator[tuple[float, Body]]:
+    """Discover AROs against a marker or hidden trooper on the move (``discover_rolls``: each
+    target's points with the WIP Roll's preview), weighed below a shot as likely (a marker
+    found may be shot at later, a trooper hit now is worth more), when the roll passes at
+    least as often as an ARO shot is worth taking."""
+    for target, entries in (choices.get("discover_rolls") or {}).items():
+        for entry in entries:
+            if entry.get("automatic_failure") is not None:
+                continue
+            chance = normal_odds(int(entry["sv"]), 1, convention)
+            if chance < WORTH_AN_ARO:
+                continue
+            skill: Body = {"type": "discover", "target": target}
+            if entry.get("point") is not None:
+                skill["target_point"] = entry["point"]
+            yield DISCOVER_WEIGHT * chance, aro(trooper_id, skill)
 
 
 def _threat(order: dict[str, Any], attacker: dict[str, Any], trooper_id: str) -> int | None:

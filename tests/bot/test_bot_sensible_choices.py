@@ -147,3 +147,18 @@ def test_a_member_goes_around_a_base_in_its_way_and_stays_in_coherency() -> None
         point = [start[0] + (end[0] - start[0]) * i / 40, start[1] + (end[1] - start[1]) * i / 40]
         assert math.dist(point, [13.0, 37.5]) >= base - 0.02
     assert math.dist(end, leader_end) - base <= 8.0
+
+
+def test_a_marker_on_the_move_is_discovered_in_aro() -> None:
+    marker = {"id": "A-9", "side": "A", "position": [10.0, 30.0], "marker": True,
+              "silhouette": 2}
+    view = _view([_trooper("B-1", SEAT, [10.0, 40.0]), marker],
+                 order={"trooper": "A-9", "skills": [{"type": "move"}]})
+    view["active"] = "A"
+    options = {"close_aro_window": {"order": 4, "step": 1}, "aros": {"B-1": {
+        "discover": True, "dodge": True, "shots": {}, "bs_burst": {},
+        "discover_rolls": {"A-9": [{"point": None, "sv": 10, "mods": []},
+                                   {"point": [10.0, 32.0], "sv": 13, "mods": []}]}}}}
+    assert _decide(view, options)[0] == {
+        "type": "declare_aro", "trooper": "B-1",
+        "skill": {"type": "discover", "target": "A-9", "target_point": [10.0, 32.0]}}
