@@ -303,6 +303,8 @@ def _aros(view: View, options: Options, seat: str) -> Iterator[Body]:
             weighed.append((value, aro(trooper_id, skill)))
         if threat is None:
             weighed.extend(_discoveries(trooper_id, choices, convention))
+        if threat is not None:
+            weighed.extend(_screens(trooper_id, choices, attacker, threat, convention))
         if threat is not None and choices.get("dodge") and me.get("profile"):
             dodge_sv = int(me["profile"]["ph"]) + int(me["profile"].get("dodge_mod") or 0)
             hit_anyway = face_to_face_odds(threat, GUESSED_BURST, dodge_sv, 1, convention)
@@ -331,6 +333,24 @@ def _discoveries(trooper_id: str, choices: dict[str, Any], convention: CritConve
             if entry.get("point") is not None:
                 skill["target_point"] = entry["point"]
             yield DISCOVER_WEIGHT * chance, aro(trooper_id, skill)
+
+
+def _screens(trooper_id: str, choices: dict[str, Any], attacker: dict[str, Any], threat: int,
+             convention: CritConvention) -> Iterator[tuple[float, Body]]:
+    """Smoke or Eclipse thrown between the reactor and the trooper shooting at it
+    (``zones[weapon].screens[attacker]``: the point and its Success Value), weighed as a Dodge
+    is, by the chance to be hit anyway: the zone's roll is Face to Face with the attack and
+    cancels its hits when it wins. Smoke is no screen against a Multispectral Visor."""
+    visor = int((attacker.get("profile") or {}).get("multispectral_visor") or 0)
+    unopposed = normal_odds(threat, GUESSED_BURST, convention)
+    for weapon, zone in (choices.get("zones") or {}).items():
+        screen = (zone.get("screens") or {}).get(attacker.get("id"))
+        if screen is None or (zone.get("kind") == "smoke" and visor > 0):
+            continue
+        hit_anyway = face_to_face_odds(threat, GUESSED_BURST, int(screen["sv"]), 1, convention)
+        if hit_anyway < unopposed:
+            yield -hit_anyway, aro(trooper_id, {"type": "bs_attack", "weapon": weapon,
+                                                "targets": [], "zone_at": screen["point"]})
 
 
 def _threat(order: dict[str, Any], attacker: dict[str, Any], trooper_id: str) -> int | None:

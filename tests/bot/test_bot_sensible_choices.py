@@ -162,3 +162,20 @@ def test_a_marker_on_the_move_is_discovered_in_aro() -> None:
     assert _decide(view, options)[0] == {
         "type": "declare_aro", "trooper": "B-1",
         "skill": {"type": "discover", "target": "A-9", "target_point": [10.0, 32.0]}}
+
+
+def test_smoke_between_it_and_a_better_shooter_beats_a_poor_dodge() -> None:
+    """A BS 15 shooter targets a trooper whose Dodge is PH 8 and whose Smoke grenade
+    screens it at Success Value 13: the screen leaves it hit least often."""
+    shooter = _trooper("A-1", "A", [10.0, 30.0], bs=15)
+    view = _view([_trooper("B-1", SEAT, [10.0, 40.0], ph=8), shooter],
+                 order={"trooper": "A-1", "skills": [
+                     {"type": "bs_attack", "targets": [{"trooper": "B-1", "burst": 3}]}]})
+    view["active"] = "A"
+    screen = {"kind": "smoke", "burst": 1, "screens": {"A-1": {"point": [10.0, 36.0], "sv": 13}}}
+    options = {"close_aro_window": {"order": 4, "step": 1}, "aros": {"B-1": {
+        "dodge": True, "shots": {}, "bs_burst": {}, "zones": {"smoke-grenades": screen}}}}
+    assert _decide(view, options)[0] == {
+        "type": "declare_aro", "trooper": "B-1",
+        "skill": {"type": "bs_attack", "weapon": "smoke-grenades", "targets": [],
+                  "zone_at": [10.0, 36.0]}}
