@@ -120,6 +120,9 @@ def _between_orders(view: View, options: Options, seat: str, moves_per_turn: int
     activate = {t: kinds for t, kinds in (options.get("activate") or {}).items() if t not in idle}
     if options.get("end_impetuous_phase"):
         yield {"type": "end_impetuous_phase"}
+    if (options.get("fireteams") or {}).get("cost") == "command_token":
+        # Its Command Tokens have no other use of the bot's: one re-forms a team.
+        yield from teams.formations(options)
     sight = options.get("sight") or {}
     shooters = sorted((t for t in activate if sight.get(t)),
                       key=lambda t: -_trooper(view, t)["profile"]["bs"])

@@ -179,3 +179,14 @@ def test_smoke_between_it_and_a_better_shooter_beats_a_poor_dodge() -> None:
         "type": "declare_aro", "trooper": "B-1",
         "skill": {"type": "bs_attack", "weapon": "smoke-grenades", "targets": [],
                   "zone_at": [10.0, 36.0]}}
+
+
+def test_a_command_token_forms_a_team_in_its_turn() -> None:
+    view = _view([_trooper("B-1", SEAT, [10.0, 40.0], fireteam_haris=True),
+                  _trooper("B-2", SEAT, [13.0, 40.0], fireteam_haris=True),
+                  _trooper("B-3", SEAT, [16.0, 40.0], fireteam_haris=True)])
+    options = {"activate": {"B-1": ["regular"]}, "sight": {}, "end_turn": True,
+               "fireteams": {"cost": "command_token", "form": {
+                   "haris": {"sizes": [3, 3], "leaders": {"B-2": ["B-1", "B-3"]}}}}}
+    assert _decide(view, options)[0] == {"type": "form_fireteam", "kind": "haris",
+                                         "leader": "B-2", "members": ["B-1", "B-3"]}
