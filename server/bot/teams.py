@@ -3,14 +3,15 @@
 
 - at deployment, a trooper that may be in a team is deployed within Coherency of an
   already deployed trooper that may be in the same type of team (same Combat Group), and
-  the seat forms the largest team the options offer before it ends its deployment step;
+  the seat forms the largest team the options offer before it ends its deployment step
+  (and in its turn for a Command Token, when the options offer a team at that cost);
 - in its turn, a trooper that leads a team (``fireteams.activate``) is activated with its
   team (``activate_fireteam``), and when the leader moves each member follows it with the
-  same movement, shifted by the same step, so the team keeps its shape and Coherency.
+  same movement, shifted by the same step (or by another clear way into the leader's Zone
+  of Control), so the team keeps its Coherency.
 
 The referee judges every body: a team the Fireteams Chart does not allow, or a member's
-route that hits scenery, is refused and the next candidate follows (smaller teams, Idle
-members)."""
+route it refuses, is refused and the next candidate follows (smaller teams, other routes)."""
 
 from __future__ import annotations
 
