@@ -11,8 +11,9 @@
   zones or the next cover ahead (a team's members following), none for a trooper with
   nowhere to go; then the turn ends.
 - Reactive: each ARO offered is weighed by the exact Face to Face odds (``odds``): shoot
-  when it hits more often than it is hit, Dodge when the attacker out-shoots it, pass when
-  nothing is worth it.
+  when it hits more often than it is hit, Dodge or throw Smoke between it and the attacker
+  when the attacker out-shoots it, Discover a marker on the move, pass when nothing is
+  worth it.
 """
 
 from __future__ import annotations
@@ -57,7 +58,6 @@ DISCOVER_WEIGHT = 0.5
 """What a Discover ARO is worth against a shot ARO as likely to pass."""
 WORTH_AN_OBJECTIVE = 6
 """The least Success Value at which a Classified Objective's WIP Roll is tried (30 %)."""
-"""The Burst assumed for an attacker whose weapon the seat cannot see."""
 
 
 def plan(view: View, options: Options, seat: str, rng: random.Random,
