@@ -1,25 +1,30 @@
 """The sensible level: a plan from the seat's view and options, best choice first.
 
 - Setup: the first list offered, both lists accepted, Initiative kept and the first turn
-  taken, troopers deployed behind cover in the zone (hidden when the options allow it).
-- Its turn: an Order for a trooper with an enemy in sight (``options.sight``), which shoots
-  with the weapon and target whose previewed Success Value and Burst hit most often
-  (``odds.normal_odds``), or charges into close combat; else a few Orders moving troopers
-  towards the mission's markers and zones or the next cover ahead; a marker in reach is
-  activated; then the turn ends.
+  taken, troopers deployed behind cover in the zone (hidden when the options allow it; a
+  trooper that may join a Fireteam next to its teammates, the team formed: ``teams``).
+- Its turn: an Order for a trooper with an enemy in sight (``options.sight``, with its
+  Fireteam when it leads one), which activates a marker in reach, tries a Classified
+  Objective offered, shoots with the weapon and target whose previewed Success Value and
+  Burst hit most often (``odds.normal_odds``), or charges into close combat, else Discovers
+  a marker in sight; else a few Orders moving troopers towards the mission's markers and
+  zones or the next cover ahead (a team's members following), none for a trooper with
+  nowhere to go; then the turn ends.
 - Reactive: each ARO offered is weighed by the exact Face to Face odds (``odds``): shoot
-  when it hits more often than it is hit, Dodge when the attacker out-shoots it, pass when
-  nothing is worth it.
+  when it hits more often than it is hit, Dodge or throw Smoke between it and the attacker
+  when the attacker out-shoots it, Discover a marker on the move, pass when nothing is
+  worth it.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Iterator
 from typing import Any
 
-from server.bot import ground
+from server.bot import ground, teams
 from server.bot.fruitless import Fruitless
 from server.bot.odds import convention_of, face_to_face_odds, normal_odds
 from server.bot.offers import (
@@ -33,6 +38,7 @@ from server.bot.offers import (
     idle_peripherals,
     shots,
 )
+from server.rules.combat.rolls import CritConvention
 
 View = dict[str, Any]
 Options = dict[str, Any]
@@ -46,6 +52,12 @@ SPECIALISTS = ("specialist_operative", "hacker", "doctor", "paramedic", "enginee
                "forward_observer")
 GUESSED_BURST = 3
 """The Burst assumed for an attacker whose weapon the seat cannot see."""
+ARRIVED = 1.0
+"""Inches from its goal at which a trooper has arrived: no Order is spent moving it then."""
+DISCOVER_WEIGHT = 0.5
+"""What a Discover ARO is worth against a shot ARO as likely to pass."""
+WORTH_AN_OBJECTIVE = 6
+"""The least Success Value at which a Classified Objective's WIP Roll is tried (30 %)."""
 
 
 def plan(view: View, options: Options, seat: str, rng: random.Random,
@@ -80,6 +92,7 @@ def _deployment(view: View, options: Options, seat: str) -> Iterator[Body]:
         if trooper in waiting:  # a Combat Jump later lands where it is needed
             yield {"type": "keep_airborne", "trooper": trooper}
     if not waiting:
+        yield from teams.formations(options)  # every member placed: the team is formed now
         yield {"type": "end_deployment_step"}
         return
     trooper_id = waiting[0]
@@ -88,7 +101,8 @@ def _deployment(view: View, options: Options, seat: str) -> Iterator[Body]:
     hidden = trooper_id in (options.get("deploy_hidden") or [])
     terrain = (options.get("deploy_terrain") or {}).get(trooper_id)
     extra = {"terrain": terrain[0]} if terrain else {}
-    for spot in ground.deployment_spots(view, seat, trooper["profile"]["silhouette"]):
+    spots = ground.deployment_spots(view, seat, trooper["profile"]["silhouette"])
+    for spot in teams.near_teammates(view, seat, trooper, spots):
         yield {"type": "deploy", "trooper": trooper_id, "position": spot, "facing": facing,
                "hidden": hidden, **extra}
 
@@ -106,14 +120,25 @@ def _between_orders(view: View, options: Options, seat: str, moves_per_turn: int
     activate = {t: kinds for t, kinds in (options.get("activate") or {}).items() if t not in idle}
     if options.get("end_impetuous_phase"):
         yield {"type": "end_impetuous_phase"}
+    if (options.get("fireteams") or {}).get("cost") == "command_token":
+        # Its Command Tokens have no other use of the bot's: one re-forms a team.
+        yield from teams.formations(options)
     sight = options.get("sight") or {}
     shooters = sorted((t for t in activate if sight.get(t)),
                       key=lambda t: -_trooper(view, t)["profile"]["bs"])
+    leading = teams.leads(options)
     for trooper in shooters:
+        if trooper in leading:  # the team's bonuses on the leader's shot
+            yield teams.team_activation(trooper)
         yield _activation(trooper, activate[trooper])
     if activate and _spent_this_turn(view, seat) < moves_per_turn + len(shooters):
+        # No Order on a trooper at its goal already, or with no way towards it: it would
+        # only declare Idle.
         movers = sorted(activate, key=lambda t: _distance_to_goal(view, seat, t))
-        for trooper in movers[:2]:
+        useful = (t for t in movers if _may_get_somewhere(view, seat, t))
+        for trooper in itertools.islice(useful, 2):
+            if trooper in leading:  # the team follows its leader
+                yield teams.team_activation(trooper)
             yield _activation(trooper, activate[trooper])
     if options.get("end_turn"):
         yield {"type": "end_turn"}
@@ -169,6 +194,7 @@ def _skills(view: View, options: Options, seat: str, idle: set[str]) -> Iterator
         return  # a joint Order whose Peripherals must act: the offers' fallback decides
     for marker in skills.get("activate") or []:
         yield declare({"type": "activate", "marker": marker}, joined)
+    yield from _classified(options)
     convention = convention_of(view["ruleset"])
     ranked = sorted(((normal_odds(int(preview["sv"]), int(preview["burst"]), convention)
                       * (1.0 + 0.1 * int(preview["burst"])), skill)
@@ -183,19 +209,20 @@ def _skills(view: View, options: Options, seat: str, idle: set[str]) -> Iterator
                     for t in targets)
     order = view.get("order") or {}
     trooper = _trooper(view, order.get("trooper", ""))
+    # Nothing worth shooting but a Camouflage marker or a hidden trooper in sight: find out
+    # what it is before moving on (nearest first).
+    for target in sorted(skills.get("discover") or [],
+                         key=lambda t: _distance(trooper, _trooper(view, t))):
+        yield declare({"type": "discover", "target": target}, joined)
     route_skills = skills.get("route_skills") or []
     name = "move" if "move" in route_skills else (route_skills[0] if route_skills else None)
     if name is not None and trooper.get("position") is not None:
         allowance = float(skills["allowances"][name])
-        stop = ground.radius(trooper["profile"]["silhouette"]) + ground.radius(2) - 0.02
-        own = ground.radius(trooper["profile"]["silhouette"])
-        others = [(t["position"], ground.radius((t.get("profile") or t)["silhouette"]))
-                  for t in view["troopers"]  # a marker carries its Silhouette itself
-                  if t.get("position") is not None and t["id"] != trooper["id"]
-                  and "silhouette" in (t.get("profile") or t)]
         for goal in _goals(view, seat, trooper):
-            for route in ground.routes(view, trooper["position"], goal, allowance, own, others,
-                                       stop):
+            for route in _routes(view, trooper, goal, allowance):
+                team = teams.followers(view, skills, name, route)
+                if team is not None:  # the members follow the leader
+                    yield declare({"type": name, "route": route}, team)
                 yield declare({"type": name, "route": route}, joined)
     for chance, skill in ranked:
         if chance > 0:
@@ -204,6 +231,53 @@ def _skills(view: View, options: Options, seat: str, idle: set[str]) -> Iterator
         # Everything above refused or absent: this trooper has nothing to do this turn.
         idle.add(str(order.get("trooper", "")))
         yield declare({"type": "idle"}, joined)
+
+
+def _routes(view: View, trooper: dict[str, Any], goal: ground.Point,
+            allowance: float) -> list[list[ground.Point]]:
+    """The trooper's straight routes towards ``goal`` (``ground.routes``), clear of the
+    scenery and of the other bases in the view, stopping short of base contact."""
+    own = ground.radius(trooper["profile"]["silhouette"])
+    stop = own + ground.radius(2) - 0.02
+    others = [(t["position"], ground.radius((t.get("profile") or t)["silhouette"]))
+              for t in view["troopers"]  # a marker carries its Silhouette itself
+              if t.get("position") is not None and t["id"] != trooper["id"]
+              and "silhouette" in (t.get("profile") or t)]
+    return ground.routes(view, trooper["position"], goal, allowance, own, others, stop)
+
+
+def _may_get_somewhere(view: View, seat: str, trooper_id: str) -> bool:
+    """Whether activating the trooper to move is worth an Order: it is not at its goal yet
+    and some route of its first MOV value leads towards one (else the Order would end in
+    an Idle that changes nothing)."""
+    trooper = _trooper(view, trooper_id)
+    if trooper.get("position") is None or _distance_to_goal(view, seat, trooper_id) <= ARRIVED:
+        return False
+    mov = (trooper.get("profile") or {}).get("mov") or [0]
+    return any(_routes(view, trooper, goal, float(mov[0]))
+               for goal in _goals(view, seat, trooper))
+
+
+def _classified(options: Options) -> Iterator[Body]:
+    """The Classified Objectives' Short Skills offered to the active trooper
+    (``options.classified_action``: card, target, the WIP Roll's preview), likeliest first,
+    when the roll passes often enough."""
+    tries = [(int(preview["sv"]), card, target)
+             for card, per_target in (options.get("classified_action") or {}).items()
+             for target, preview in per_target.items()
+             if preview.get("automatic_failure") is None]
+    for sv, card, target in sorted(tries, key=lambda item: -item[0]):
+        if sv >= WORTH_AN_OBJECTIVE:
+            skill: Body = {"type": "classified_action", "card": card}
+            if target:
+                skill["target"] = target
+            yield declare(skill)
+
+
+def _distance(one: dict[str, Any], other: dict[str, Any]) -> float:
+    if one.get("position") is None or other.get("position") is None:
+        return math.inf
+    return math.dist(one["position"], other["position"])
 
 
 # -- the reactive turn --------------------------------------------------------------------
@@ -230,6 +304,10 @@ def _aros(view: View, options: Options, seat: str) -> Iterator[Body]:
                 value = (face_to_face_odds(sv, burst, their_sv, GUESSED_BURST, convention)
                          - face_to_face_odds(their_sv, GUESSED_BURST, sv, burst, convention))
             weighed.append((value, aro(trooper_id, skill)))
+        if threat is None:
+            weighed.extend(_discoveries(trooper_id, choices, convention))
+        if threat is not None:
+            weighed.extend(_screens(trooper_id, choices, attacker, threat, convention))
         if threat is not None and choices.get("dodge") and me.get("profile"):
             dodge_sv = int(me["profile"]["ph"]) + int(me["profile"].get("dodge_mod") or 0)
             hit_anyway = face_to_face_odds(threat, GUESSED_BURST, dodge_sv, 1, convention)
@@ -239,6 +317,43 @@ def _aros(view: View, options: Options, seat: str) -> Iterator[Body]:
     weighed.sort(key=lambda item: -item[0])
     yield from (body for _, body in weighed)
     yield close_window(window)
+
+
+def _discoveries(trooper_id: str, choices: dict[str, Any], convention: CritConvention
+                 ) -> Iterator[tuple[float, Body]]:
+    """Discover AROs against a marker or hidden trooper on the move (``discover_rolls``: each
+    target's points with the WIP Roll's preview), weighed below a shot as likely (a marker
+    found may be shot at later, a trooper hit now is worth more), when the roll passes at
+    least as often as an ARO shot is worth taking."""
+    for target, entries in (choices.get("discover_rolls") or {}).items():
+        for entry in entries:
+            if entry.get("automatic_failure") is not None:
+                continue
+            chance = normal_odds(int(entry["sv"]), 1, convention)
+            if chance < WORTH_AN_ARO:
+                continue
+            skill: Body = {"type": "discover", "target": target}
+            if entry.get("point") is not None:
+                skill["target_point"] = entry["point"]
+            yield DISCOVER_WEIGHT * chance, aro(trooper_id, skill)
+
+
+def _screens(trooper_id: str, choices: dict[str, Any], attacker: dict[str, Any], threat: int,
+             convention: CritConvention) -> Iterator[tuple[float, Body]]:
+    """Smoke or Eclipse thrown between the reactor and the trooper shooting at it
+    (``zones[weapon].screens[attacker]``: the point and its Success Value), weighed as a Dodge
+    is, by the chance to be hit anyway: the zone's roll is Face to Face with the attack and
+    cancels its hits when it wins. Smoke is no screen against a Multispectral Visor."""
+    visor = int((attacker.get("profile") or {}).get("multispectral_visor") or 0)
+    unopposed = normal_odds(threat, GUESSED_BURST, convention)
+    for weapon, zone in (choices.get("zones") or {}).items():
+        screen = (zone.get("screens") or {}).get(attacker.get("id"))
+        if screen is None or (zone.get("kind") == "smoke" and visor > 0):
+            continue
+        hit_anyway = face_to_face_odds(threat, GUESSED_BURST, int(screen["sv"]), 1, convention)
+        if hit_anyway < unopposed:
+            yield -hit_anyway, aro(trooper_id, {"type": "bs_attack", "weapon": weapon,
+                                                "targets": [], "zone_at": screen["point"]})
 
 
 def _threat(order: dict[str, Any], attacker: dict[str, Any], trooper_id: str) -> int | None:
