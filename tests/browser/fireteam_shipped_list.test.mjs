@@ -5,6 +5,7 @@
 // the Breacher alone are no team of the chart), activates it on one Regular Order;
 // A, B (the opponent) and a spectator see the team's Level and Bonuses (the panel, the
 // leader's label on the table, the roster) and the log line naming the Fireteam's Order.
+// And petrel-skyborne's: a Core with its Paramedic and a Duo of two units, each on one Order.
 // Screenshots: test-artifacts/browser/fireteam-shipped-*.png.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -74,4 +75,47 @@ test("a shipped list's Fireteam: formed, its Level and Bonuses seen by all, acti
   await shot(b, "fireteam-shipped-seat-B");
   await shot(watcher, "fireteam-shipped-spectator");
   await closeAll(a, b, watcher);
+});
+
+// A: petrel-skyborne's Lieutenant at home; Combat Group 1's Deckhands (t7, t8) and their
+// Paramedic (t9, counted as a Deckhand) 2" apart: a Core of Level 3; Combat Group 2's Door
+// Gunner (t14) and Marksman (t15), who may only pair up: a Duo of two units, Level 1. B's
+// troopers far off.
+const PETREL = { "A-t1": [2, 2, 90], "A-t7": [18, 10, 90], "A-t8": [20, 10, 90], "A-t9": [22, 10, 90],
+  "A-t14": [18, 16, 90], "A-t15": [20, 16, 90], "B-t3": [40, 44, 270], "B-t1": [46, 46, 270] };
+
+test("the other shipped N5 list's Fireteams: a Core with its Paramedic and a Duo of the Gunner and the Marksman, each activated on one Order", async () => {
+  const room = await scenario.post("/test/scenario", { ruleset: "n5", aro_window_s: 120, seed: 5, placements: PETREL,
+    armies: { A: "petrel-skyborne" } });
+  const a = await open(room.seats.A.link);
+  const b = await open(room.seats.B.link);
+
+  await a.waitForSelector("#ft-form", WAIT);
+  await a.selectOption("#ft-kind", "core");
+  await a.selectOption("#ft-leader", "A-t7");
+  for (const member of ["A-t8", "A-t9"]) await a.click(`[data-ft-member="${member}"]`);
+  await a.click("#ft-send");
+  await shows(a, '[data-team="A-t7"]', /Fireteam: Core, Level 3: .*Bonuses: one Order for the whole team; BS Attack \+1 SD; Discover \+3; Dodge \+1\./);
+  await a.selectOption("#ft-kind", "duo");
+  await a.selectOption("#ft-leader", "A-t14");
+  await a.click('[data-ft-member="A-t15"]');
+  await a.click("#ft-send");
+  await shows(a, '[data-team="A-t14"]', /Fireteam: Duo, Level 1: .*Bonuses: one Order for the whole team\./);
+  await shows(b, '[data-fireteam-label="A-t7"]', /Core L3/);
+  await shows(b, '[data-fireteam-label="A-t14"]', /Duo L1/);
+
+  for (const [leader, group, members] of [["A-t7", "1", 2], ["A-t14", "2", 1]]) {
+    const poolBefore = await a.evaluate((g) => window.referee.view.state.orders.pools[g], group);
+    await a.click(`[data-activate-team="${leader}"]`);
+    await a.waitForFunction((n) => window.referee.view.state.order?.peripherals?.length === n, members, WAIT);
+    assert.equal(await a.evaluate((g) => window.referee.view.state.orders.pools[g], group), poolBefore - 1, "one Order for the whole team");
+    await a.click("#declare-idle");
+    await passAroWindowsUntil(a, b, () => document.getElementById("declare-idle") && window.referee.view.state.order?.skills?.length === 1
+      && !window.referee.view.state.order.window_open, WAIT);
+    await a.click("#declare-idle");
+    await passAroWindowsUntil(a, b, () => window.referee.view.state.order === null, WAIT);
+  }
+  await shows(b, "#log", /Fireteam \(Duo, Level 1\) activated on a Regular Order from Combat Group 2: leader .*Gunner.* with .*Marksman/);
+  await shot(a, "fireteam-shipped-petrel-seat-A");
+  await closeAll(a, b);
 });
