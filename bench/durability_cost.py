@@ -20,7 +20,6 @@ import argparse
 import asyncio
 import datetime
 import json
-import statistics
 import sys
 import tempfile
 from pathlib import Path
@@ -28,21 +27,12 @@ from typing import Any
 
 import redis
 
+from bench import paired_runs
 from bench.run import cores, git_commit, git_dirty, redis_server, run_referee
-from bench.run_history import HISTORY, append
 
 SETTINGS = ("everysec", "always")
 """The ``appendfsync`` settings, in the order each round plays them (the ratios are
 ``always`` over ``everysec``)."""
-
-
-def run_args(args: argparse.Namespace) -> argparse.Namespace:
-    """The ``bench.run`` options ``run_referee`` reads: one node, no balancer, no restart."""
-    return argparse.Namespace(
-        rooms=args.rooms, spectators=args.spectators, duration=args.duration, pace=args.pace,
-        aro_window=args.aro_window, timeout_every=args.timeout_every, seed=args.seed,
-        workers=1, sockets_per_worker=12_000, nodes=1, balancer=False, restart=False,
-        profile=None, profile_phase="max", profile_perf=False, profile_native=False)
 
 
 def pick(result: dict[str, Any]) -> dict[str, Any]:
@@ -79,20 +69,7 @@ def ratios(round_: dict[str, Any]) -> dict[str, float]:
 
 def medians(rounds: list[dict[str, Any]]) -> dict[str, float]:
     """Every figure's median over the rounds, and each ratio's min and max."""
-    values: dict[str, list[float]] = {}
-    for round_ in rounds:
-        for key, value in round_["ratios"].items():
-            values.setdefault(f"ratios/{key}", []).append(value)
-        for setting in SETTINGS:
-            for phase, figures in round_[setting].items():
-                for name, value in figures.items():
-                    if isinstance(value, int | float):
-                        values.setdefault(f"{setting}/{phase}/{name}", []).append(value)
-    out = {key: round(statistics.median(found), 3) for key, found in values.items()}
-    for key, found in values.items():
-        if key.startswith("ratios/"):
-            out[f"{key}/min"], out[f"{key}/max"] = min(found), max(found)
-    return out
+    return paired_runs.medians(rounds, SETTINGS)
 
 
 async def compare(args: argparse.Namespace) -> dict[str, Any]:
@@ -108,7 +85,7 @@ async def compare(args: argparse.Namespace) -> dict[str, Any]:
                 for setting in SETTINGS:
                     client.config_set("appendfsync", setting)
                     client.flushall()
-                    result = await run_referee(run_args(args), redis_url, workdir,
+                    result = await run_referee(paired_runs.referee_args(args), redis_url, workdir,
                                                server_core, load_core)
                     round_[setting] = pick(result)
                     print(json.dumps({"round": number, setting: round_[setting]}), flush=True)
@@ -117,42 +94,19 @@ async def compare(args: argparse.Namespace) -> dict[str, Any]:
                 rounds.append(round_)
     return {"date": started.isoformat(timespec="seconds"), "commit": git_commit(),
             "uncommitted_server_changes": git_dirty(),
-            "params": {"rooms": args.rooms, "spectators": args.spectators,
-                       "duration_s": args.duration, "pace_s": args.pace,
-                       "aro_window_s": args.aro_window, "rounds": args.rounds,
-                       "seed": args.seed},
+            "params": paired_runs.params(args),
             "rounds": rounds}
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.durability_cost", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rooms", type=int, default=300)
-    parser.add_argument("--spectators", type=int, default=4)
-    parser.add_argument("--duration", type=float, default=20.0,
-                        help="seconds of the paced phase and of the max-rate phase, each")
-    parser.add_argument("--pace", type=float, default=10.0)
-    parser.add_argument("--aro-window", type=float, default=2.0)
-    parser.add_argument("--timeout-every", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--history", type=Path, default=HISTORY)
-    parser.add_argument("--no-history", dest="history", action="store_const", const=None)
-    parser.add_argument("--note", default=None, help="kept in the history record")
+    paired_runs.add_run_arguments(parser)
     args = parser.parse_args(argv)
     result = asyncio.run(compare(args))
     figures = medians(result["rounds"])
     print(json.dumps(figures, indent=1))
-    if args.history is not None:
-        entry: dict[str, Any] = {
-            "date": result["date"], "commit": result["commit"],
-            "uncommitted_server_changes": result["uncommitted_server_changes"],
-            "kind": "durability_cost", "config": result["params"], "runs": args.rounds,
-            "aggregate": "median", "source": "bench.durability_cost", "figures": figures}
-        if args.note:
-            entry["note"] = args.note
-        append(entry, args.history)
-
+    paired_runs.record(result, figures, "durability_cost", args)
 
 if __name__ == "__main__":
     main(sys.argv[1:])
