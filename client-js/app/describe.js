@@ -16,8 +16,9 @@ import { cardTitle, decidedBy, describeMissionEvent, markerName, scoreText } fro
  * @typedef {{text: string, cls?: string, title?: string, data?: Record<string, string>}} Piece
  * @typedef {string | Piece} Part
  * @typedef {{cls: string, data?: Record<string, string>, parts: Part[]}} Line
- * @typedef {{names?: TrooperNames, ruleset?: string, viewer?: string | null, state?: Record<string, any> | null}} Context
- *   `state`: the view's state (a mission's marker names, Classified Objectives' titles)
+ * @typedef {{names?: TrooperNames, ruleset?: string, viewer?: string | null, state?: Record<string, any> | null, moved?: string[]}} Context
+ *   `state`: the view's state (a mission's marker names, Classified Objectives' titles);
+ *   `moved`: the troopers a movement skill was declared for in the Order being described
  */
 
 const MINUS = "\u2212";
@@ -646,7 +647,11 @@ export function outcomeLines(outcome, ctx = {}) {
     lines.push({ cls: "roll save", parts });
   }
   for (const x of outcome.effects ?? []) lines.push({ cls: "effect", parts: effectText(x, ctx) });
-  if (!lines.length) lines.push({ cls: "effect", parts: ["No roll, no effect."] });
+  if (!lines.length) {
+    // Nothing rolled: the Order's movement (placed when it was declared) is all it did.
+    const moved = ctx.moved ?? [];
+    lines.push({ cls: "effect", parts: moved.length ? [...troopers(moved, ctx), " moved; no roll."] : ["No roll, no effect."] });
+  }
   return lines;
 }
 

@@ -8,6 +8,9 @@ import { describeEvent, renderOutcome, toNodes, TrooperNames } from "./describe.
 import { trooperNames } from "./roster.js";
 import { cardTitle } from "./mission-words.js";
 
+/** The skills that move a trooper (its route placed when declared, nothing rolled for it). */
+const MOVEMENTS = new Set(["move", "cautious_move", "jump", "climb"]);
+
 /**
  * @typedef {{version: number, event: Record<string, any> | null}} Entry
  * @typedef {{log: HTMLElement, results: HTMLElement, conn: any, observers?: ((version: number, event: Record<string, any>) => void)[]}} Where
@@ -37,6 +40,8 @@ export class EventHistory {
     this.next = 1;
     /** @type {Map<number, Entry>} events that arrived ahead of a version not rendered yet */
     this.waiting = new Map();
+    /** @type {Map<number, Set<string>>} per Order, the troopers a movement skill was declared for */
+    this.movers = new Map();
     /** A history request is in flight. */
     this.loading = false;
     /** History requests that failed (after 3, the log just says what it missed). */
@@ -146,12 +151,24 @@ export class EventHistory {
     }
   }
 
+  /** Who moved in each Order (its movement skills' troopers, the team's members included),
+   * for the results of an Order that rolled nothing. @param {Record<string, any>} event */
+  #noteMovers(event) {
+    const moved = this.movers.get(event.order) ?? new Set();
+    for (const { trooper, skill } of [event, ...(event.peripherals ?? [])]) {
+      if (MOVEMENTS.has(skill?.type)) moved.add(trooper);
+    }
+    this.movers.set(event.order, moved);
+  }
+
   /** One event: a line of the log, and a results block for a resolved Order. @param {Entry} entry */
   #render({ version, event }) {
     if (!event) return; // servers before gap-free numbering sent null for an event this viewer may not see
     this.names.learn(event);
     for (const observe of this.observers) observe(version, event);
-    const ctx = { names: this.names, ruleset: this.conn.view.state?.ruleset, viewer: this.conn.role, state: this.conn.view.state };
+    if (event.type === "skill_declared") this.#noteMovers(event);
+    const ctx = { names: this.names, ruleset: this.conn.view.state?.ruleset, viewer: this.conn.role, state: this.conn.view.state,
+      moved: event.type === "order_resolved" ? [...(this.movers.get(event.order) ?? [])] : [] };
     const item = document.createElement("li");
     item.value = version;
     item.dataset.version = String(version);

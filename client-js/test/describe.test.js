@@ -351,3 +351,10 @@ test("Fireteam +1 SD: the extra die is shown, marked discarded, and takes no par
   assert.match(d.shotPreviewText({ template: false, distance: 10, attribute: "BS", base: 12, mods: [], sv: 12, burst: 3, sustained_dice: 1, automatic_failure: null }),
     /SV 12 at 10\.0", \+1 SD \(Fireteam: roll 1 more, discard the worst\)$/);
 });
+
+test("an Order that rolled nothing says who moved in it, or that nothing happened", () => {
+  const moved = d.outcomeLines({ rolls: [], saves: [], effects: [] }, { moved: ["A-t7", "A-t8"] }).map(lineText);
+  assert.deepEqual(moved, ["A-t7 and A-t8 moved; no roll."]);
+  const idle = d.outcomeLines({ rolls: [], saves: [], effects: [] }, { moved: [] }).map(lineText);
+  assert.deepEqual(idle, ["No roll, no effect."]);
+});
