@@ -393,7 +393,7 @@ export function skillText(skill, ctx = {}) {
   }
 }
 
-const CONDITION = { normal: "unhurt", unconscious: "Unconscious", dead: "Dead" };
+const CONDITION = { normal: "still fighting", unconscious: "Unconscious", dead: "Dead" };
 const IDLE_REASON = {
   target_not_discovered: "its target is a Camouflage marker it did not Discover",
   target_not_enemy: "its target is not an enemy", not_in_base_contact: "not in base contact with its target",

@@ -358,3 +358,7 @@ test("an Order that rolled nothing says who moved in it, or that nothing happene
   const idle = d.outcomeLines({ rolls: [], saves: [], effects: [] }, { moved: [] }).map(lineText);
   assert.deepEqual(idle, ["No roll, no effect."]);
 });
+
+test("a wound that leaves a trooper standing says so, never 'unhurt'", () => {
+  assert.equal(d.textOf(d.effectText({ type: "wounded", trooper: "A-t2", wounds: 1, condition: "normal" })), "A-t2 now has 1 wound: still fighting");
+});
