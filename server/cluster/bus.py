@@ -40,7 +40,7 @@ import contextlib
 import itertools
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sized
 from typing import Any, Protocol
 
 import hiredis
@@ -62,6 +62,35 @@ CLOSE_TIMEOUT_S = 5.0
 """How long ``close`` waits for the last flush's replies."""
 
 Handler = Callable[[bytes], None]
+
+
+async def write_outbox(outbox: Sized, flush: Callable[[], Awaitable[None]], wake: asyncio.Event,
+                       stop: asyncio.Event, closing: Callable[[], bool],
+                       after_failure: Callable[[], Awaitable[None]] | None = None) -> None:
+    """A bus's writer task: ``flush`` while ``outbox`` holds messages, else wait for ``wake``;
+    a failed flush is tried again after ``RECONNECT_PAUSE_S`` (cut short by ``stop``), once
+    ``after_failure`` ran (the sharded bus learns the cluster's slots again); on close
+    (``closing()``), it ends once the outbox is empty, or at the first failure, saying how
+    many messages were not sent. The plain and the sharded bus share it."""
+    while True:
+        if not outbox:
+            if closing():
+                return
+            wake.clear()
+            await wake.wait()
+            continue
+        try:
+            await flush()
+        except (RedisError, OSError) as error:
+            if closing():
+                log.warning("room bus: %d messages not sent on close (%s)", len(outbox), error)
+                return
+            log.warning("room bus: publish failed (%s); retrying", error)
+            if after_failure is not None:
+                await after_failure()
+            with contextlib.suppress(TimeoutError):  # Redis is down: try again later
+                async with asyncio.timeout(RECONNECT_PAUSE_S):
+                    await stop.wait()
 
 
 class Bus(Protocol):
@@ -264,24 +293,8 @@ class RoomBus:
     # --- the writer ---------------------------------------------------------------------
 
     async def _write(self) -> None:
-        while True:
-            if not self._outbox:
-                if self._closing:
-                    return
-                self._wake.clear()
-                await self._wake.wait()
-                continue
-            try:
-                await self._flush()
-            except (RedisError, OSError) as error:
-                if self._closing:
-                    log.warning("room bus: %d messages not sent on close (%s)",
-                                len(self._outbox), error)
-                    return
-                log.warning("room bus: publish failed (%s); retrying", error)
-                with contextlib.suppress(TimeoutError):  # Redis is down: try again later
-                    async with asyncio.timeout(RECONNECT_PAUSE_S):
-                        await self._stop.wait()
+        await write_outbox(self._outbox, self._flush, self._wake, self._stop,
+                           lambda: self._closing)
 
     async def _flush(self) -> None:
         """Send the oldest queued messages in one write and wait for Redis' replies; pop

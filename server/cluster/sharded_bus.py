@@ -54,6 +54,7 @@ from server.cluster.bus import (
     SUBSCRIBE_TIMEOUT_S,
     BusUnavailable,
     Handler,
+    write_outbox,
 )
 from server.store.append_channel import _INCOMPLETE, AppendChannel, _Link
 from server.store.cluster_router import ClusterRouter, slot_moved
@@ -303,25 +304,8 @@ class ShardedRoomBus:
     # --- the writer ---------------------------------------------------------------------
 
     async def _write(self) -> None:
-        while True:
-            if not self._outbox:
-                if self._closing:
-                    return
-                self._wake.clear()
-                await self._wake.wait()
-                continue
-            try:
-                await self._flush()
-            except (RedisError, OSError) as error:
-                if self._closing:
-                    log.warning("room bus: %d messages not sent on close (%s)",
-                                len(self._outbox), error)
-                    return
-                log.warning("room bus: publish failed (%s); retrying", error)
-                await self._router.refresh()
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(RECONNECT_PAUSE_S):
-                        await self._stop.wait()
+        await write_outbox(self._outbox, self._flush, self._wake, self._stop,
+                           lambda: self._closing, after_failure=self._router.refresh)
 
     async def _flush(self) -> None:
         """Send the oldest queued messages, each master's share in one write; put back, in
