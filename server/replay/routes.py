@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -60,6 +61,23 @@ def _refused(refused: RecordRefused) -> Response:
     return error_response(BadRequest(refused.code, refused.message, refused.status))
 
 
+async def _answer(request: Request, replay_of: Callable[[Request], Awaitable[Replay]],
+                  stepped: bool) -> Response:
+    """A replay's listing, or with ``stepped`` the state at its ``step``, in the ``view``
+    asked for; the replay is found by ``replay_of`` (a room's, or a posted record's)."""
+    try:
+        view = _view(request)
+        replay = await replay_of(request)
+        step = _step(request, replay, view) if stepped else None
+    except BadRequest as error:
+        return error_response(error)
+    except RecordRefused as refused:
+        return _refused(refused)
+    if step is None:
+        return JSONResponse(replay_document(replay, view))
+    return JSONResponse(step_document(replay, view, step))
+
+
 # --- a room's replay ---------------------------------------------------------------------
 
 
@@ -97,26 +115,11 @@ def _fold_room(record: dict[str, Any], timeline: Timeline | None) -> Replay:
 
 
 async def room_replay(request: Request) -> Response:
-    try:
-        view = _view(request)
-        replay = await _room_replay(request)
-    except BadRequest as error:
-        return error_response(error)
-    except RecordRefused as refused:
-        return _refused(refused)
-    return JSONResponse(replay_document(replay, view))
+    return await _answer(request, _room_replay, stepped=False)
 
 
 async def room_replay_state(request: Request) -> Response:
-    try:
-        view = _view(request)
-        replay = await _room_replay(request)
-        step = _step(request, replay, view)
-    except BadRequest as error:
-        return error_response(error)
-    except RecordRefused as refused:
-        return _refused(refused)
-    return JSONResponse(step_document(replay, view, step))
+    return await _answer(request, _room_replay, stepped=True)
 
 
 # --- a posted record's replay ------------------------------------------------------------
@@ -167,23 +170,16 @@ def _posted(request: Request) -> Replay:
     return replay
 
 
+async def _posted_replay(request: Request) -> Replay:
+    return _posted(request)
+
+
 async def posted_replay(request: Request) -> Response:
-    try:
-        view = _view(request)
-        replay = _posted(request)
-    except BadRequest as error:
-        return error_response(error)
-    return JSONResponse(replay_document(replay, view))
+    return await _answer(request, _posted_replay, stepped=False)
 
 
 async def posted_replay_state(request: Request) -> Response:
-    try:
-        view = _view(request)
-        replay = _posted(request)
-        step = _step(request, replay, view)
-    except BadRequest as error:
-        return error_response(error)
-    return JSONResponse(step_document(replay, view, step))
+    return await _answer(request, _posted_replay, stepped=True)
 
 
 routes = [
