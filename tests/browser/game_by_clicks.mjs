@@ -115,15 +115,24 @@ export async function passAroWindowsUntil(a, b, done, wait = WAIT) {
   }
 }
 
+/** The default grid: 15 points to a row, 3" apart, rows 2.5" apart from the zone's table edge. */
+function edgeGrid(zone, n) {
+  const north = zone.y0 > 0;
+  const x = zone.x0 + 2 + (n % 15) * 3;
+  return [x, north ? zone.y0 + 2 + Math.floor(n / 15) * 2.5 : zone.y1 - 2 - Math.floor(n / 15) * 2.5];
+}
+
 /**
  * Deploy both armies by clicks on a grid of points of each zone (a point on terrain, or a
  * Peripheral away from its Controller, is refused: the next point is tried). A trooper the
  * seat may deploy hidden is deployed hidden, first. Returns the ids deployed hidden.
+ * `grid(zone, n)`: the seat's n-th point in its zone (the default fits a 48" table);
+ * `tries`: clicks at most, against a hung test.
  */
-export async function deployByClicks(a, b) {
+export async function deployByClicks(a, b, { grid = edgeGrid, tries = 200 } = {}) {
   const used = { A: 0, B: 0 };
   const hidden = [];
-  for (let guard = 0; guard < 200; guard += 1) {
+  for (let guard = 0; guard < tries; guard += 1) {
     await settle(a, b);
     if ((await state(a)).phase !== "deployment") break;
     const page = ((await options(a)).deploy.length || (await options(a)).end_deployment_step) ? a : b;
@@ -141,9 +150,7 @@ export async function deployByClicks(a, b) {
       await page.check("#deploy-hidden");
       hidden.push(trooper);
     }
-    const n = used[side]++;
-    const north = zone.y0 > 0;
-    const x = zone.x0 + 2 + (n % 15) * 3, y = north ? zone.y0 + 2 + Math.floor(n / 15) * 2.5 : zone.y1 - 2 - Math.floor(n / 15) * 2.5;
+    const [x, y] = grid(zone, used[side]++);
     const answer = nextAnswer(page);
     await clickTable(page, x, y);
     // A Minelayer's click only picks its spot (the Mines come next): it deploys without them.

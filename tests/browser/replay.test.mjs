@@ -11,8 +11,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, clickTable, closeAll, scenarioForFile } from "./harness.mjs";
-import { WAIT, clickAndAnswer, initiativeByClicks, logged, nextAnswer, openSeat, options, playOrdersToTheEnd, role, settle, state } from "./game_by_clicks.mjs";
+import { artifacts, closeAll, scenarioForFile } from "./harness.mjs";
+import { WAIT, deployByClicks, initiativeByClicks, logged, openSeat, playOrdersToTheEnd, state } from "./game_by_clicks.mjs";
 
 const scenario = scenarioForFile();
 const shot = (page, name) => page.screenshot({ path: join(artifacts, `replay-${name}.png`) });
@@ -83,40 +83,8 @@ function clockText(ms) {
 
 /** The first step of the next Order after `index` (as the viewer's Shift+→ goes). */
 
-/**
- * Deploy both lists by clicks on a grid of points of each zone, 8 to a row on CodeOne's 24"
- * table (a refused point: the next one); a trooper the seat may deploy hidden goes hidden.
- * Returns the ids deployed hidden.
- */
-async function deploy(a, b) {
-  const used = { A: 0, B: 0 };
-  const hidden = [];
-  for (let guard = 0; guard < 80; guard += 1) {
-    await settle(a, b);
-    if ((await state(a)).phase !== "deployment") break;
-    const page = ((await options(a)).deploy.length || (await options(a)).end_deployment_step) ? a : b;
-    const opts = await options(page);
-    if (opts.end_deployment_step && opts.deploy.length === 0) {
-      assert.equal((await clickAndAnswer(page, "#end-deployment")).ok, true);
-      continue;
-    }
-    const s = await state(page);
-    const side = await role(page);
-    const zone = s.deployment_zones[s.initiative.zones[side]];
-    const trooper = opts.deploy_hidden[0] ?? opts.deploy[0];
-    await page.click(`[data-deploy="${trooper}"]`);
-    if (opts.deploy_hidden.includes(trooper)) {
-      await page.check("#deploy-hidden");
-      hidden.push(trooper);
-    }
-    const n = used[side]++;
-    const answer = nextAnswer(page);
-    await clickTable(page, zone.x0 + 2 + (n % 8) * 2.8, zone.y0 + 2 + Math.floor(n / 8) * 3);
-    if (opts.minelayer?.[trooper]) await page.click("#deploy-without-mines");
-    await answer; // accepted, or refused: the next point
-  }
-  return hidden;
-}
+/** The n-th deployment point of a zone, 8 to a row on CodeOne's 24" table. */
+const codeOneGrid = (zone, n) => [zone.x0 + 2 + (n % 8) * 2.8, zone.y0 + 2 + Math.floor(n / 8) * 3];
 
 const nextOrderStep = (steps, index) => steps.find((s) => s.index > index && s.order !== null && s.order !== steps[index].order)?.index ?? steps.length - 1;
 
@@ -130,7 +98,7 @@ test("a finished game replays step by step in all four views, each step drawn as
   const b = await openSeat(scenario, room.seats.B.link, 32);
   await Promise.all([a.click('[data-army="helion-c1-patrol"]'), b.click('[data-army="orrery-c1-veil"]')]);
   await initiativeByClicks(a, b);
-  const hidden = (await deploy(a, b)).find((id) => id.startsWith("B-"));
+  const hidden = (await deployByClicks(a, b, { grid: codeOneGrid, tries: 80 })).find((id) => id.startsWith("B-"));
   assert.ok(hidden, "B deployed a trooper in Hidden Deployment");
   // Two Orders (one per Player Turn), then the player to act concedes.
   // (B's Order may be its hidden trooper's private one, which A's view does not count.)
