@@ -8,7 +8,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, clickTable, scenarioForFile } from "./harness.mjs";
+import { artifacts, clickTable, scenarioForFile, shows } from "./harness.mjs";
 
 const WAIT = { timeout: 20000 };
 
@@ -16,8 +16,6 @@ const scenario = scenarioForFile();
 
 const open = (link) => scenario.open(link, WAIT);
 const shot = (page, name) => page.screenshot({ path: join(artifacts, `${name}.png`) });
-const shows = (page, selector, pattern) => page.waitForFunction(([selector, source]) =>
-  new RegExp(source).test(document.querySelector(selector)?.textContent ?? ""), [selector, pattern.source], WAIT);
 
 const PLACEMENTS = { "A-t7": [30, 12, 90], "A-t1": [2, 2, 90], "B-t3": [30, 30, 270], "B-t1": [46, 46, 270] };
 

@@ -8,7 +8,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, clickTable, closeAll, scenarioForFile } from "./harness.mjs";
+import { artifacts, clickTable, closeAll, scenarioForFile, shows } from "./harness.mjs";
 import { passAroWindowsUntil } from "./game_by_clicks.mjs";
 
 const WAIT = { timeout: 20000 };
@@ -17,8 +17,6 @@ const scenario = scenarioForFile();
 
 const open = (link) => scenario.openTable(link, WAIT);
 const shot = (page, name) => page.screenshot({ path: join(artifacts, `${name}.png`) });
-const shows = (page, selector, pattern) => page.waitForFunction(([selector, source]) =>
-  new RegExp(source).test(document.querySelector(selector)?.textContent ?? ""), [selector, pattern.source], WAIT);
 const options = (page) => page.evaluate(() => window.referee.currentOptions());
 
 // Three Lancers of Combat Group 1 (A-t9 faces away from the Enforcer and stays put), A's

@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, clickTable, closeAll, scenarioForFile } from "./harness.mjs";
+import { artifacts, clickTable, closeAll, scenarioForFile, shows } from "./harness.mjs";
 import { passAroWindowsUntil } from "./game_by_clicks.mjs";
 
 const WAIT = { timeout: 20000 };
@@ -16,8 +16,6 @@ const scenario = scenarioForFile();
 
 const open = (link) => scenario.openTable(link, WAIT);
 const shot = (page, name) => page.screenshot({ path: join(artifacts, `${name}.png`) });
-const shows = (page, selector, pattern) => page.waitForFunction(([selector, source]) =>
-  new RegExp(source).test(document.querySelector(selector)?.textContent ?? ""), [selector, pattern.source], WAIT);
 
 // Three Lancers of Combat Group 1 side by side 2" apart (inside each other's Zone of Control),
 // A's Lieutenant at home; B's troopers far off.

@@ -10,7 +10,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, closeAll, scenarioForFile } from "./harness.mjs";
+import { artifacts, closeAll, scenarioForFile, shows } from "./harness.mjs";
 import { passAroWindowsUntil } from "./game_by_clicks.mjs";
 
 const WAIT = { timeout: 20000 };
@@ -19,8 +19,6 @@ const scenario = scenarioForFile();
 
 const open = (link) => scenario.openTable(link, WAIT);
 const shot = (page, name) => page.screenshot({ path: join(artifacts, `${name}.png`) });
-const shows = (page, selector, pattern) => page.waitForFunction(([selector, source]) =>
-  new RegExp(source).test(document.querySelector(selector)?.textContent ?? ""), [selector, pattern.source], WAIT);
 
 // A: orrery-veil's Lieutenant at home; Combat Group 2's Acolytes (t12, t13), their Doctor (t14),
 // the Breacher (t15) 2" apart, and Combat Group 1's Bastion (t7, no Fireteam) beside them. B's troopers far off.

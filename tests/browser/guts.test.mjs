@@ -8,7 +8,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, clickTable, closeAll, scenarioForFile } from "./harness.mjs";
+import { artifacts, clickTable, closeAll, scenarioForFile, shows } from "./harness.mjs";
 
 const WAIT = { timeout: 20000 };
 
@@ -16,8 +16,6 @@ const scenario = scenarioForFile();
 
 const open = (link) => scenario.openTable(link, WAIT);
 const shot = (page, name) => page.screenshot({ path: join(artifacts, `guts-${name}.png`) });
-const shows = (page, selector, pattern) => page.waitForFunction(([selector, source]) =>
-  new RegExp(source).test(document.querySelector(selector)?.textContent ?? ""), [selector, pattern.source], WAIT);
 
 // tests/rules/scenarios/guts_roll.json: the block hides the Enforcer's east side from the Lancer.
 const TERRAIN = [{ id: "block", polygon: [[25.5, 26], [35, 26], [35, 28], [25.5, 28]], height: 4 }];

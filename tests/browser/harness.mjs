@@ -3,7 +3,8 @@
 // playwright-core (downloading browser builds fails on these machines). Screenshots go to
 // test-artifacts/browser, which git ignores. Also what several test files do alike: the
 // scenario's before/after hooks (scenarioForFile), a click on the table in inches (clickTable),
-// closing pages (closeAll).
+// closing pages (closeAll), waiting for an element's text (shows), the pages' state when a wait times
+// out (withPagesState).
 import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -106,6 +107,10 @@ export async function clickTable(page, x, y) {
 
 /** Close the pages' browser contexts (each page has its own). */
 export const closeAll = (...pages) => Promise.all(pages.map((p) => p.context().close()));
+
+/** Wait until the element's text matches `pattern` (a RegExp). */
+export const shows = (page, selector, pattern, wait = { timeout: 20000 }) => page.waitForFunction(([selector, source]) =>
+  new RegExp(source).test(document.querySelector(selector)?.textContent ?? ""), [selector, pattern.source], wait);
 
 /**
  * Runs in each page before the app (an init script): keeps the last frames the app's

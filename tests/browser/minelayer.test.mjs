@@ -10,7 +10,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, clickTable, closeAll, scenarioForFile } from "./harness.mjs";
+import { artifacts, clickTable, closeAll, scenarioForFile, shows } from "./harness.mjs";
 import { clickAndAnswer, passAroWindowsUntil } from "./game_by_clicks.mjs";
 
 const WAIT = { timeout: 20000 };
@@ -19,8 +19,6 @@ const scenario = scenarioForFile();
 
 const open = (link) => scenario.openTable(link, WAIT);
 const shot = (page, name) => page.screenshot({ path: join(artifacts, `${name}.png`) });
-const shows = (page, selector, pattern) => page.waitForFunction(([selector, source]) =>
-  new RegExp(source).test(document.querySelector(selector)?.textContent ?? ""), [selector, pattern.source], WAIT);
 
 // B: every vesper-raiders trooper but the Ghost on its back line (north); A: its Lieutenant and
 // a Lancer at x 16, clear of the central scenery, 11.5" south of where B's Mine goes.

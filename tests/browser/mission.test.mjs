@@ -15,7 +15,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, clickTable, closeAll, scenarioForFile } from "./harness.mjs";
+import { artifacts, clickTable, closeAll, scenarioForFile, shows } from "./harness.mjs";
 import { clickAndAnswer, passAroWindowsUntil } from "./game_by_clicks.mjs";
 
 const WAIT = { timeout: 20000 };
@@ -24,8 +24,6 @@ const scenario = scenarioForFile();
 
 const open = (link) => scenario.openTable(link, WAIT);
 const shot = (page, name) => page.screenshot({ path: join(artifacts, `${name}.png`) });
-const shows = (page, selector, pattern) => page.waitForFunction(([selector, source]) =>
-  new RegExp(source).test(document.querySelector(selector)?.textContent ?? ""), [selector, pattern.source], WAIT);
 const state = (page) => page.evaluate(() => window.referee.view.state);
 /** What the objectives panel and the end screen show of each side's OP. */
 const panelOp = (page) => page.evaluate(() => Object.fromEntries(["A", "B"].map((s) =>

@@ -9,7 +9,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, closeAll, scenarioForFile } from "./harness.mjs";
+import { artifacts, closeAll, scenarioForFile, shows } from "./harness.mjs";
 
 const WAIT = { timeout: 20000 };
 
@@ -21,8 +21,6 @@ const options = async (page) => {
   await page.waitForFunction(() => window.referee.currentOptions(), null, WAIT);
   return page.evaluate(() => window.referee.currentOptions());
 };
-const shows = (page, selector, pattern) => page.waitForFunction(([selector, source]) =>
-  new RegExp(source).test(document.querySelector(selector)?.textContent ?? ""), [selector, pattern.source], WAIT);
 
 // A's Lancer and B's Enforcer face each other 18" apart on a clear line (x 30).
 const PLACEMENTS = { "A-t7": [30, 12, 90], "A-t1": [2, 2, 90], "B-t3": [30, 30, 270], "B-t1": [46, 46, 270] };
