@@ -12,7 +12,7 @@ rules core:
   does not do, measured in a subprocess pinned to the referee's core after the baseline's
   phases.
 
-Counting like with like (bench/README.md, "The floor"): a *room command* is one command the
+Counting like with like (bench/README.md, "The CPU floor"): a *room command* is one command the
 room decides, whether a player sent it or the room's clock closed an ARO window at its
 deadline. The load generators count only what players send (``commands``), so in the paced
 phase, where every ``--timeout-every``-th window is left to the clock, the room decides
@@ -145,7 +145,7 @@ def markdown_lines(floor: dict[str, Any] | None, referee: dict[str, Any],
                       for name, value in floor["rules_parts_us_per_command"].items()
                       if name != "total")
     return [
-        "## Floor (what any referee with this rules core pays: bench/README.md, \"The floor\")",
+        "## Floor (what any referee with this rules core pays: bench/README.md, \"The CPU floor\")",
         "",
         f"Rules core and room in-process, per command ({floor['rules_commands']} commands of "
         f"the game's Orders, {floor['rules_core']}, on the server core after the baseline): "
