@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bench.floor import markdown_lines as floor_lines
 from bench.measure import REDIS_LATENCY_THRESHOLD_MS
 
 
@@ -111,6 +112,7 @@ def markdown(result: dict[str, Any]) -> str:
         f"- p99 latency at the same paced load: {_fmt(ratios['p99_paced'])}",
         f"- memory per connection: {_fmt(ratios['bytes_per_connection'])}",
         "",
+        *floor_lines(result.get("floor"), ref, base),
         *_restart_lines(result["restart"], base.get("restart"),
                         ratios.get("restart_all_back")),
         "",

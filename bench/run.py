@@ -13,7 +13,10 @@
 4. does the same against the baseline (``bench.baseline_server``), same room sizes, same
    Orders, frames padded to the referee's mean events-frame size, and the same restart
    (kill -9, start again, every member reconnects): the floor of the referee's restart,
-5. writes ``bench/results/<timestamp>.json`` and ``bench/results/<timestamp>.md``.
+5. measures the floor (``bench.floor``): the rules core's in-process work per command
+   (``bench.rules_cost``, pinned to the referee's core) added to the baseline's socket work,
+   per paced Order and per delivery at the maximum rate (``--no-floor`` skips it),
+6. writes ``bench/results/<timestamp>.json`` and ``bench/results/<timestamp>.md``.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from typing import Any
 
 import httpx
 
+from bench import floor
 from bench.balancer import NODE_ENV as BALANCED_NODE_ENV
 from bench.balancer import balancer
 from bench.measure import (
@@ -675,6 +679,13 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
         frame = int(referee["max"]["mean_event_frame_bytes"]
                     or referee["paced"]["mean_event_frame_bytes"] or 200)
         baseline = await run_baseline(args, workdir, frame, server_core, load_core)
+    if args.floor:
+        # On the referee's core, now quiet: the rules part of the floor (bench/floor.py).
+        rules = await floor.measure_rules(pinned(server_core, floor.rules_cost_argv(args.seed)),
+                                          str(REPO), dict(os.environ, PYTHONPATH=str(REPO)))
+        floor_section = floor.figures(referee, baseline, rules)
+    else:
+        floor_section = floor.not_measured("run with --no-floor")
     return {
         "date": started.isoformat(timespec="seconds"),
         "commit": git_commit(),
@@ -706,6 +717,7 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
             **restart_ratios(referee.get("restart"), baseline.get("restart")),
         },
         "restart": referee.get("restart", {"measured": False, "why": "run with --no-restart"}),
+        "floor": floor_section,
         "referee_log": referee_log.name,
     }
 
@@ -780,6 +792,10 @@ def main(argv: list[str] | None = None) -> Path:
                         help="the baseline with its garbage collector disabled once started "
                              "(a floor: the collector no longer walks its sockets as they pile "
                              "up, e.g. while every member reconnects after its restart)")
+    parser.add_argument("--floor", action=argparse.BooleanOptionalAction, default=True,
+                        help="after the baseline: the floor of the referee's CPU, the "
+                             "baseline's socket work plus the rules core's in-process work "
+                             "per command (bench.rules_cost on the server core; bench/floor.py)")
     args = parser.parse_args(argv)
     if args.balancer and args.nodes != 2:
         parser.error("--balancer is nginx in front of two nodes: give --nodes 2")

@@ -71,6 +71,15 @@ RUN_FIGURES = tuple(
     "baseline/restart/load_cpu_s", "baseline/restart/errors",
     "ratios/restart_all_back", "ratios/restart_server_cpu_per_socket",
     "ratios/restart_load_cpu_per_socket",
+) + tuple(
+    f"floor/{name}"
+    for name in ("rules_us_per_command", "rules_commands", "snapshots_taken",
+                 "referee_commands_per_order", "clock_closes_per_order",
+                 "room_commands_per_order", "baseline_commands_per_order",
+                 "referee_deliveries_per_command", "baseline_deliveries_per_command",
+                 "paced_cpu_us_per_order", "paced_overhead_us_per_order",
+                 "max_cpu_us_per_delivery", "max_cpu_us_per_delivery_low",
+                 "cpu_per_delivery_max_ratio", "max_overhead_us_per_delivery")
 )
 """The figures of a ``bench.run`` kept in its record."""
 

@@ -56,6 +56,8 @@ COLUMNS = (
     ("CPU µs/delivery", "referee/max/cpu_us_per_delivery"),
     ("baseline CPU µs/delivery", "baseline/max/cpu_us_per_delivery"),
     ("CPU/delivery ratio", "ratios/cpu_per_delivery_max"),
+    ("floor paced µs/order", "floor/paced_cpu_us_per_order"),
+    ("floor CPU/delivery ratio", "floor/cpu_per_delivery_max_ratio"),
     ("B/connection", "referee/memory/bytes_per_connection"),
     ("baseline B/connection", "baseline/memory/bytes_per_connection"),
     ("B/room in play", "referee/memory/bytes_per_room_in_play"),

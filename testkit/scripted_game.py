@@ -14,8 +14,11 @@ closes by itself: the reactive side closes each one (``close_aro_window``) after
 or the room's clock does at the deadline.
 
 ``bench.rules_cost`` hashes the rules core's decisions on this game (seed 7: 360 commands,
-566 events, ``c6c46a8884fb9db9``). The hash covers the repr of every decision, so a field
-added to profiles or events changes it without changing the game. A change of the rules
+566 events, ``3bc28eb00d641b67``). The hash covers the repr of every decision, so a field
+added to profiles or events changes it without changing the game: it was
+``c6c46a8884fb9db9`` until the missions added the Objective Points (``op``) to
+``GameEnded``'s result and then ``classified`` to ``GameEnded`` (both empty here, on the
+game's last command; the same game). A change of the rules
 changes the game and its fingerprint, and figures recorded under another
 fingerprint are compared with care (docs/performance.md, "Method"); when and why it changed
 is in git's history of this file.

@@ -18,12 +18,19 @@ needs_redis = pytest.mark.skipif(shutil.which("redis-server") is None
                                  reason="redis-server is not installed")
 
 
-@needs_redis
-def test_benchmark_runs_end_to_end_and_writes_results(tmp_path: Path) -> None:
-    """2 rooms x (2 players + 1 spectator), a few Orders paced and at maximum rate."""
-    path = run.main(["--rooms", "2", "--spectators", "1", "--duration", "2", "--pace", "0.5",
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """2 rooms x (2 players + 1 spectator), a few Orders paced and at maximum rate: its
+    results file (the history beside it)."""
+    tmp_path = tmp_path_factory.mktemp("bench-run")
+    return run.main(["--rooms", "2", "--spectators", "1", "--duration", "2", "--pace", "0.5",
                      "--aro-window", "0.1", "--results-dir", str(tmp_path),
                      "--history", str(tmp_path / "history.jsonl")])
+
+
+@needs_redis
+def test_benchmark_runs_end_to_end_and_writes_results(tiny_run: Path) -> None:
+    path, tmp_path = tiny_run, tiny_run.parent
     result = json.loads(path.read_text())
     # the run appended its record to the history it was given (never the repository's)
     [entry] = read(tmp_path / "history.jsonl")
@@ -69,3 +76,31 @@ def test_benchmark_runs_end_to_end_and_writes_results(tmp_path: Path) -> None:
     assert entry["figures"]["baseline/restart/kill_to_all_rooms_back_s"] == \
         result["baseline"]["restart"]["kill_to_all_rooms_back_s"]
     assert "### The same restart of the baseline" in report
+
+
+@needs_redis
+def test_the_run_measures_its_floor_beside_the_baseline(tiny_run: Path) -> None:
+    """The rules core's work per command (bench.rules_cost on the server core) on top of the
+    baseline's socket work, in the same run (bench/floor.py)."""
+    result = json.loads(tiny_run.read_text())
+    floor, baseline = result["floor"], result["baseline"]
+    assert floor["measured"] and floor["rules_commands"] > 0
+    [entry] = read(tiny_run.parent / "history.jsonl")
+    for name in ("rules_us_per_command", "referee_commands_per_order", "clock_closes_per_order",
+                 "room_commands_per_order", "baseline_commands_per_order",
+                 "referee_deliveries_per_command", "baseline_deliveries_per_command",
+                 "paced_cpu_us_per_order", "max_cpu_us_per_delivery",
+                 "max_cpu_us_per_delivery_low", "cpu_per_delivery_max_ratio"):
+        assert entry["figures"][f"floor/{name}"] > 0, name
+    # the clock closed every 2nd window of the paced phase: the room decided those too
+    assert floor["room_commands_per_order"] == pytest.approx(
+        floor["referee_commands_per_order"] + floor["clock_closes_per_order"], abs=0.02)
+    # a referee's command reaches every member (the commander's frame is its answer), a
+    # baseline's relay every other member
+    assert floor["referee_deliveries_per_command"] >= 3
+    assert floor["baseline_deliveries_per_command"] == 2
+    # the baseline's socket work plus the rules core's: above the baseline's own
+    assert floor["paced_cpu_us_per_order"] >= baseline["paced"]["cpu_us_per_order"]
+    assert floor["max_cpu_us_per_delivery"] >= baseline["max"]["cpu_us_per_delivery"]
+    assert floor["cpu_per_delivery_max_ratio"] >= 1
+    assert "## Floor" in tiny_run.with_suffix(".md").read_text()
