@@ -1,0 +1,200 @@
+"""A live room's slot moved to another master of a real local Redis Cluster (``redis_cluster``,
+tests/conftest.py; the move is ``testkit.slot_move``, redis-cli's resharding steps), with
+two ``python -m server`` nodes on it: seat A and a spectator on the owner, seat B and a
+spectator on the other node (relayed: B's commands and the owner's events cross the sharded
+room bus, ``SSUBSCRIBE``/``SPUBLISH`` on the room's slot).
+
+- moved between two commands: the next command meets ``MOVED`` and is answered
+  ``storage_unavailable`` until the node reads the slot map again, then the same id is
+  accepted; the relayed viewers are sent to reconnect (Redis unsubscribed the node from the
+  room's channels on the old master) and resume where they were;
+- moved with a command sent while the slot is half-moved (``MIGRATING``/``IMPORTING``, the
+  room's state on the new master, its event log still on the old one): that command is
+  answered ``storage_unavailable`` (the append script meets ``TRYAGAIN``), and accepted
+  under the same id once the move is done.
+
+Either way every accepted command is stored exactly once and in order on the new master,
+the game goes on through the relay, every id sent again gets its first answer, and the
+room's lease stays with its owner under the same fence (no second owner, no new claim).
+
+- a player opening a room whose slot is half-moved (the node must claim the room and read it:
+  scripts on the room's keys, which Redis answers ``TRYAGAIN`` until the move is done) is
+  refused ``storage_unavailable`` and gets in once the move is done.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import pytest
+from redis.crc import key_slot
+
+from protocol.constants import PROTOCOL_VERSION, CloseCode, ProtocolReason
+from protocol.messages import Accepted, Error, Events, Hello, Rejected, Snapshot
+from server.cluster.lease import lease_key
+from server.lobby.tokens import new_room_id
+from server.store.cluster_store import ClusterRoomStore
+from server.store.redis_store import state_key
+from testkit.redis_cluster import NodeView, RedisClusterProcesses
+from testkit.server_process import ServerProcess, two_nodes
+from testkit.slot_move import SlotMove
+from testkit.wsclient import Client
+from tests.cluster.game import (
+    ACTIVATE,
+    COUNTER_SHOT,
+    MOVE,
+    Room,
+    assert_stored_exactly_once_in_order,
+    close_window,
+    command_once_storage_is_back,
+    create_room,
+    received_events,
+)
+from tests.support.windows import closed, opened
+
+pytestmark = [pytest.mark.redis, pytest.mark.slow]
+
+ON_THE_CLUSTER = {"REFEREE_REDIS_CLUSTER": "1", "REFEREE_REDIS_WAIT_MS": "2000",
+                  "REFEREE_LEASE_S": "20", "REFEREE_LEASE_RENEW_S": "0.5"}
+
+DuringMove = Callable[[SlotMove, Room, Client], Awaitable[None]]
+
+
+@pytest.fixture
+async def cluster_store(redis_cluster: RedisClusterProcesses) -> AsyncIterator[ClusterRoomStore]:
+    store = ClusterRoomStore.from_url(redis_cluster.url)
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+async def public_room_on(store: ClusterRoomStore, cluster: RedisClusterProcesses,
+                         master: NodeView) -> Room:
+    """A new public room (spectators welcome) whose keys and bus channels live on ``master``."""
+    while True:
+        room_id = new_room_id()
+        if cluster.master_of_key(f"{{room:{room_id}}}") == master:
+            return await create_room(store, 600.0, "public", room_id=room_id)
+
+
+async def resumed(client: Client, base: str, room: Room, token: str | None) -> Client:
+    """``client`` (relayed) is sent to reconnect; reconnected where it was."""
+    assert await client.close_code() == CloseCode.ROOM_UNAVAILABLE
+    return await Client.connect(base, room.room_id, token, since=client.version)
+
+
+async def play_across_a_move(cluster: RedisClusterProcesses, store: ClusterRoomStore,
+                             during_move: DuringMove) -> None:
+    """A game whose room moves to another master after its first command; ``during_move``
+    makes the move (and may send commands between its steps)."""
+    async with two_nodes(cluster.url, ServerProcess, prefix="rs-", env=ON_THE_CLUSTER) as (
+            one, two):
+        source, target = cluster.masters()[:2]
+        room = await public_room_on(store, cluster, source)
+        slot = key_slot(f"{{room:{room.room_id}}}".encode())
+        a = await Client.connect(one.base, room.room_id, room.token_a)  # one owns the room
+        watch_one = await Client.connect(one.base, room.room_id)
+        b = await Client.connect(two.base, room.room_id, room.token_b)  # two relays it
+        watch_two = await Client.connect(two.base, room.room_id)
+        for viewer in (a, watch_one, b, watch_two):
+            await viewer.until(Snapshot)
+        activate = await a.command(ACTIVATE, id="activate")
+        assert isinstance(activate, Accepted), activate
+        owner = one.env["REFEREE_NODE_ID"]
+        fence = await store.cluster_client.hget(state_key(room.room_id), "fence")
+        assert await store.cluster_client.get(lease_key(room.room_id)) == owner.encode()
+
+        await during_move(cluster.move_slot(slot, target), room, a)
+
+        assert cluster.master_of_slot(slot).node_id == target.node_id
+        with cluster.client(source.port) as old:
+            assert old.execute_command("CLUSTER", "COUNTKEYSINSLOT", slot) == 0
+        # The node reads the slot map again on MOVED: "try again" until then, same id.
+        move = await command_once_storage_is_back(a, MOVE, "move")
+        # Redis unsubscribed both nodes from the room's channels on the old master: the
+        # relayed viewers are sent to reconnect, and resume at the version they had.
+        b_again = await resumed(b, two.base, room, room.token_b)
+        watch_two_again = await resumed(watch_two, two.base, room, None)
+        window = await opened(b_again)  # the owner's events cross the bus on the new master
+        counter = await b_again.command(COUNTER_SHOT, id="counter")  # a relayed seat's command
+        assert isinstance(counter, Accepted), counter
+        done = await b_again.command(close_window(window), id="done")
+        assert isinstance(done, Accepted), done
+        await closed(a, window)
+        final = done.version
+        for viewer in (a, watch_one, watch_two_again):
+            if viewer.version < final:
+                await viewer.until(Events, lambda m: m.first + len(m.events) - 1 >= final)
+        assert max(received_events(b, b_again)) == final
+        assert received_events(watch_one) == received_events(watch_two, watch_two_again)
+
+        # Every id sent again gets its first answer, through the relay too.
+        for client, body, first in ((a, ACTIVATE, activate), (a, MOVE, move),
+                                    (b_again, COUNTER_SHOT, counter)):
+            again = await client.command(body, id=first.id)
+            assert isinstance(again, Accepted) and again.version == first.version, again
+        await assert_stored_exactly_once_in_order(
+            store, room, received_events(a),
+            [activate.version, move.version, counter.version, done.version])
+        # The lease moved with the room: same owner, same fence (nobody claimed it again).
+        with cluster.client(target.port) as new:
+            assert new.get(lease_key(room.room_id)) == owner
+            assert new.hget(state_key(room.room_id), "fence") == fence.decode()
+        for client in (a, watch_one, b_again, watch_two_again):
+            await client.close()
+
+
+async def test_a_room_moved_to_another_master_between_commands(
+        redis_cluster: RedisClusterProcesses, cluster_store: ClusterRoomStore) -> None:
+    async def whole_move(move: SlotMove, _room: Room, _a: Client) -> None:
+        await asyncio.to_thread(move.run)
+
+    await play_across_a_move(redis_cluster, cluster_store, whole_move)
+
+
+async def test_a_command_sent_while_the_room_is_half_moved_is_refused_then_accepted(
+        redis_cluster: RedisClusterProcesses, cluster_store: ClusterRoomStore) -> None:
+    async def half_move(move: SlotMove, room: Room, a: Client) -> None:
+        await asyncio.to_thread(move.begin)
+        # The room's state on the new master, its event log and answers still on the old.
+        await asyncio.to_thread(move.migrate, [state_key(room.room_id)])
+        refused = await a.command(MOVE, id="move")
+        assert isinstance(refused, Rejected), refused
+        assert refused.code == ProtocolReason.STORAGE_UNAVAILABLE, refused
+        await asyncio.to_thread(move.migrate_all)
+        await asyncio.to_thread(move.finish)
+
+    await play_across_a_move(redis_cluster, cluster_store, half_move)
+
+
+async def test_a_player_opening_a_room_whose_slot_is_half_moved_is_told_to_try_again(
+        redis_cluster: RedisClusterProcesses, cluster_store: ClusterRoomStore) -> None:
+    node = ServerProcess(redis_cluster.url, env={
+        **ON_THE_CLUSTER, "REFEREE_NODE_ID": f"rs-open-{new_room_id()[:6]}"})
+    await node.start()
+    try:
+        source, target = redis_cluster.masters()[:2]
+        room = await public_room_on(cluster_store, redis_cluster, source)
+        move = redis_cluster.move_slot(key_slot(f"{{room:{room.room_id}}}".encode()), target)
+        await asyncio.to_thread(move.begin)
+        await asyncio.to_thread(move.migrate, [state_key(room.room_id)])
+        early = await Client.connect(node.base, room.room_id, hello=False)
+        await early.send(Hello(PROTOCOL_VERSION, room.room_id, room.token_a, None))
+        refused = await early.next()
+        assert isinstance(refused, Error), refused
+        assert refused.code == ProtocolReason.STORAGE_UNAVAILABLE, refused
+        assert await early.close_code() == CloseCode.ROOM_UNAVAILABLE
+        await asyncio.to_thread(move.migrate_all)
+        await asyncio.to_thread(move.finish)
+
+        a = await Client.connect(node.base, room.room_id, room.token_a)
+        await a.until(Snapshot)
+        activate = await command_once_storage_is_back(a, ACTIVATE, "activate")
+        await assert_stored_exactly_once_in_order(cluster_store, room, received_events(a),
+                                                  [activate.version])
+        await a.close()
+    finally:
+        await node.stop()
+        print(node.output.decode(errors="replace"))
