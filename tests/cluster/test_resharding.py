@@ -25,8 +25,10 @@ room's lease stays with its owner under the same fence (no second owner, no new 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 
+import httpx
 import pytest
 from redis.crc import key_slot
 
@@ -55,10 +57,15 @@ from tests.support.windows import closed, opened
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
+METRICS_TOKEN = "resharding-test"
 ON_THE_CLUSTER = {"REFEREE_REDIS_CLUSTER": "1", "REFEREE_REDIS_WAIT_MS": "2000",
-                  "REFEREE_LEASE_S": "20", "REFEREE_LEASE_RENEW_S": "0.5"}
+                  "REFEREE_LEASE_S": "20", "REFEREE_LEASE_RENEW_S": "0.5",
+                  "REFEREE_METRICS_TOKEN": METRICS_TOKEN}
+ROUNDS_GUARD_S = 15.0  # a broken renewal thread, not a speed expectation
+POLL_S = 0.05
 
-DuringMove = Callable[[SlotMove, Room, Client], Awaitable[None]]
+Nodes = tuple[ServerProcess, ServerProcess]
+DuringMove = Callable[[SlotMove, Room, Client, Nodes], Awaitable[None]]
 
 
 @pytest.fixture
@@ -77,6 +84,31 @@ async def public_room_on(store: ClusterRoomStore, cluster: RedisClusterProcesses
         room_id = new_room_id()
         if cluster.master_of_key(f"{{room:{room_id}}}") == master:
             return await create_room(store, 600.0, "public", room_id=room_id)
+
+
+async def lease_rounds(node: ServerProcess) -> dict[str, float]:
+    """The node's lease renewal rounds so far, by outcome (ok, failed, stalled)."""
+    async with httpx.AsyncClient(base_url=node.base, headers={
+            "Authorization": f"Bearer {METRICS_TOKEN}"}) as http:
+        text = (await http.get("/metrics")).text
+    return {outcome: float(count) for outcome, count in re.findall(
+        r'^referee_lease_rounds_total\{outcome="(\w+)"\} (\S+)$', text, re.MULTILINE)}
+
+
+async def renewal_unharmed(node: ServerProcess) -> None:
+    """Two more lease renewal rounds of ``node`` ran from now on, none failed, and the node
+    is ready (``/readyz`` reports a failing renewal)."""
+    before = await lease_rounds(node)
+    async with asyncio.timeout(ROUNDS_GUARD_S):
+        while True:
+            now = await lease_rounds(node)
+            if now["ok"] + now["failed"] >= before["ok"] + before["failed"] + 2:
+                break
+            await asyncio.sleep(POLL_S)  # a poll interval, not a wait for an event
+    assert now["failed"] == before["failed"], f"renewal rounds failed on {node.base}"
+    async with httpx.AsyncClient(base_url=node.base) as http:
+        ready = await http.get("/readyz")
+    assert ready.status_code == 200, ready.text
 
 
 async def resumed(client: Client, base: str, room: Room, token: str | None) -> Client:
@@ -106,7 +138,7 @@ async def play_across_a_move(cluster: RedisClusterProcesses, store: ClusterRoomS
         fence = await store.cluster_client.hget(state_key(room.room_id), "fence")
         assert await store.cluster_client.get(lease_key(room.room_id)) == owner.encode()
 
-        await during_move(cluster.move_slot(slot, target), room, a)
+        await during_move(cluster.move_slot(slot, target), room, a, (one, two))
 
         assert cluster.master_of_slot(slot).node_id == target.node_id
         with cluster.client(source.port) as old:
@@ -148,18 +180,30 @@ async def play_across_a_move(cluster: RedisClusterProcesses, store: ClusterRoomS
 
 async def test_a_room_moved_to_another_master_between_commands(
         redis_cluster: RedisClusterProcesses, cluster_store: ClusterRoomStore) -> None:
-    async def whole_move(move: SlotMove, _room: Room, _a: Client) -> None:
+    async def whole_move(move: SlotMove, _room: Room, _a: Client, nodes: Nodes) -> None:
         await asyncio.to_thread(move.run)
+        # The renewal rounds (the owner's RENEW, the relay's read of the lease holder) meet
+        # MOVED and follow it in the same round.
+        for node in nodes:
+            await renewal_unharmed(node)
 
     await play_across_a_move(redis_cluster, cluster_store, whole_move)
 
 
 async def test_a_command_sent_while_the_room_is_half_moved_is_refused_then_accepted(
         redis_cluster: RedisClusterProcesses, cluster_store: ClusterRoomStore) -> None:
-    async def half_move(move: SlotMove, room: Room, a: Client) -> None:
+    async def half_move(move: SlotMove, room: Room, a: Client, nodes: Nodes) -> None:
         await asyncio.to_thread(move.begin)
-        # The room's state on the new master, its event log and answers still on the old.
+        # The room's state on the new master, its lease, event log and answers on the old:
+        # the owner's RENEW (lease and state) meets TRYAGAIN.
         await asyncio.to_thread(move.migrate, [state_key(room.room_id)])
+        for node in nodes:
+            await renewal_unharmed(node)
+        # Its lease too: the owner's RENEW and the relay's read of the lease holder meet
+        # ASK (asked again on the new master).
+        await asyncio.to_thread(move.migrate, [lease_key(room.room_id)])
+        for node in nodes:
+            await renewal_unharmed(node)
         refused = await a.command(MOVE, id="move")
         assert isinstance(refused, Rejected), refused
         assert refused.code == ProtocolReason.STORAGE_UNAVAILABLE, refused
