@@ -9,9 +9,11 @@ room bus, ``SSUBSCRIBE``/``SPUBLISH`` on the room's slot).
   accepted; the relayed viewers are sent to reconnect (Redis unsubscribed the node from the
   room's channels on the old master) and resume where they were;
 - moved with a command sent while the slot is half-moved (``MIGRATING``/``IMPORTING``, the
-  room's state on the new master, its event log still on the old one): that command is
-  answered ``storage_unavailable`` (the append script meets ``TRYAGAIN``), and accepted
-  under the same id once the move is done.
+  room's state and lease on the new master, its event log still on the old one), by the
+  owner's seat or by the relayed seat: that command is answered ``storage_unavailable``
+  (the append script meets ``TRYAGAIN``), and accepted under the same id once the move is
+  done. Meanwhile both nodes' lease renewal rounds go through (they follow ``ASK`` and
+  leave a ``TRYAGAIN``'d renewal undecided) and both nodes stay ready.
 
 Either way every accepted command is stored exactly once and in order on the new master,
 the game goes on through the relay, every id sent again gets its first answer, and the
@@ -65,7 +67,8 @@ ROUNDS_GUARD_S = 15.0  # a broken renewal thread, not a speed expectation
 POLL_S = 0.05
 
 Nodes = tuple[ServerProcess, ServerProcess]
-DuringMove = Callable[[SlotMove, Room, Client, Nodes], Awaitable[None]]
+NextCommand = Callable[[], Awaitable[Accepted | Rejected]]
+DuringMove = Callable[[SlotMove, Room, Nodes, NextCommand], Awaitable[None]]
 
 
 @pytest.fixture
@@ -118,9 +121,11 @@ async def resumed(client: Client, base: str, room: Room, token: str | None) -> C
 
 
 async def play_across_a_move(cluster: RedisClusterProcesses, store: ClusterRoomStore,
-                             during_move: DuringMove) -> None:
-    """A game whose room moves to another master after its first command; ``during_move``
-    makes the move (and may send commands between its steps)."""
+                             during_move: DuringMove, relayed: bool = False) -> None:
+    """A game whose room moves to another master: after seat A's first command (the next
+    command is A's move), or with ``relayed`` after A's move (the next command is relayed
+    seat B's counter-shot). ``during_move`` makes the move, and may send that next command
+    between its steps."""
     async with two_nodes(cluster.url, ServerProcess, prefix="rs-", env=ON_THE_CLUSTER) as (
             one, two):
         source, target = cluster.masters()[:2]
@@ -134,24 +139,35 @@ async def play_across_a_move(cluster: RedisClusterProcesses, store: ClusterRoomS
             await viewer.until(Snapshot)
         activate = await a.command(ACTIVATE, id="activate")
         assert isinstance(activate, Accepted), activate
+        if relayed:
+            move = await a.command(MOVE, id="move")
+            assert isinstance(move, Accepted), move
+            window = await opened(b)
         owner = one.env["REFEREE_NODE_ID"]
         fence = await store.cluster_client.hget(state_key(room.room_id), "fence")
         assert await store.cluster_client.get(lease_key(room.room_id)) == owner.encode()
 
-        await during_move(cluster.move_slot(slot, target), room, a, (one, two))
+        async def next_command() -> Accepted | Rejected:
+            if relayed:
+                return await b.command(COUNTER_SHOT, id="counter")
+            return await a.command(MOVE, id="move")
+
+        await during_move(cluster.move_slot(slot, target), room, (one, two), next_command)
 
         assert cluster.master_of_slot(slot).node_id == target.node_id
         with cluster.client(source.port) as old:
             assert old.execute_command("CLUSTER", "COUNTKEYSINSLOT", slot) == 0
-        # The node reads the slot map again on MOVED: "try again" until then, same id.
-        move = await command_once_storage_is_back(a, MOVE, "move")
+        if not relayed:
+            # The node reads the slot map again on MOVED: "try again" until then, same id.
+            move = await command_once_storage_is_back(a, MOVE, "move")
         # Redis unsubscribed both nodes from the room's channels on the old master: the
         # relayed viewers are sent to reconnect, and resume at the version they had.
         b_again = await resumed(b, two.base, room, room.token_b)
         watch_two_again = await resumed(watch_two, two.base, room, None)
-        window = await opened(b_again)  # the owner's events cross the bus on the new master
-        counter = await b_again.command(COUNTER_SHOT, id="counter")  # a relayed seat's command
-        assert isinstance(counter, Accepted), counter
+        if not relayed:
+            window = await opened(b_again)  # the owner's events cross the bus on the new master
+        # A relayed seat's command, through the bus on the new master.
+        counter = await command_once_storage_is_back(b_again, COUNTER_SHOT, "counter")
         done = await b_again.command(close_window(window), id="done")
         assert isinstance(done, Accepted), done
         await closed(a, window)
@@ -178,39 +194,47 @@ async def play_across_a_move(cluster: RedisClusterProcesses, store: ClusterRoomS
             await client.close()
 
 
+async def whole_move(move: SlotMove, _room: Room, nodes: Nodes, _next: NextCommand) -> None:
+    await asyncio.to_thread(move.run)
+    # The renewal rounds (the owner's RENEW, the relay's read of the lease holder) meet
+    # MOVED and follow it in the same round.
+    for node in nodes:
+        await renewal_unharmed(node)
+
+
+async def half_move(move: SlotMove, room: Room, nodes: Nodes, next_command: NextCommand) -> None:
+    await asyncio.to_thread(move.begin)
+    # The room's state on the new master, its lease, event log and answers on the old: the
+    # owner's RENEW (lease and state) meets TRYAGAIN.
+    await asyncio.to_thread(move.migrate, [state_key(room.room_id)])
+    for node in nodes:
+        await renewal_unharmed(node)
+    # Its lease too: the owner's RENEW and the relay's read of the lease holder meet ASK
+    # (asked again on the new master).
+    await asyncio.to_thread(move.migrate, [lease_key(room.room_id)])
+    for node in nodes:
+        await renewal_unharmed(node)
+    # The append script (state, events, answers) meets TRYAGAIN: "try again".
+    refused = await next_command()
+    assert isinstance(refused, Rejected), refused
+    assert refused.code == ProtocolReason.STORAGE_UNAVAILABLE, refused
+    await asyncio.to_thread(move.migrate_all)
+    await asyncio.to_thread(move.finish)
+
+
 async def test_a_room_moved_to_another_master_between_commands(
         redis_cluster: RedisClusterProcesses, cluster_store: ClusterRoomStore) -> None:
-    async def whole_move(move: SlotMove, _room: Room, _a: Client, nodes: Nodes) -> None:
-        await asyncio.to_thread(move.run)
-        # The renewal rounds (the owner's RENEW, the relay's read of the lease holder) meet
-        # MOVED and follow it in the same round.
-        for node in nodes:
-            await renewal_unharmed(node)
-
     await play_across_a_move(redis_cluster, cluster_store, whole_move)
 
 
 async def test_a_command_sent_while_the_room_is_half_moved_is_refused_then_accepted(
         redis_cluster: RedisClusterProcesses, cluster_store: ClusterRoomStore) -> None:
-    async def half_move(move: SlotMove, room: Room, a: Client, nodes: Nodes) -> None:
-        await asyncio.to_thread(move.begin)
-        # The room's state on the new master, its lease, event log and answers on the old:
-        # the owner's RENEW (lease and state) meets TRYAGAIN.
-        await asyncio.to_thread(move.migrate, [state_key(room.room_id)])
-        for node in nodes:
-            await renewal_unharmed(node)
-        # Its lease too: the owner's RENEW and the relay's read of the lease holder meet
-        # ASK (asked again on the new master).
-        await asyncio.to_thread(move.migrate, [lease_key(room.room_id)])
-        for node in nodes:
-            await renewal_unharmed(node)
-        refused = await a.command(MOVE, id="move")
-        assert isinstance(refused, Rejected), refused
-        assert refused.code == ProtocolReason.STORAGE_UNAVAILABLE, refused
-        await asyncio.to_thread(move.migrate_all)
-        await asyncio.to_thread(move.finish)
-
     await play_across_a_move(redis_cluster, cluster_store, half_move)
+
+
+async def test_a_relayed_command_sent_while_the_room_is_half_moved_is_refused_then_accepted(
+        redis_cluster: RedisClusterProcesses, cluster_store: ClusterRoomStore) -> None:
+    await play_across_a_move(redis_cluster, cluster_store, half_move, relayed=True)
 
 
 async def test_a_player_opening_a_room_whose_slot_is_half_moved_is_told_to_try_again(
