@@ -19,6 +19,8 @@ Either way every accepted command is stored exactly once and in order on the new
 the game goes on through the relay, every id sent again gets its first answer, and the
 room's lease stays with its owner under the same fence (no second owner, no new claim).
 
+- on the room bus alone: a slot moved off a master resets the channels of that slot only;
+  the channels of the master's other slots stay subscribed on the same connection;
 - a player opening a room whose slot is half-moved (the node must claim the room and read it:
   scripts on the room's keys, which Redis answers ``TRYAGAIN`` until the move is done) is
   refused ``storage_unavailable`` and gets in once the move is done.
@@ -55,6 +57,8 @@ from tests.cluster.game import (
     create_room,
     received_events,
 )
+from tests.cluster.test_room_bus import WAIT_S, Heard
+from tests.cluster.test_sharded_bus import Resets, channel_on, started
 from tests.support.windows import closed, opened
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
@@ -266,3 +270,31 @@ async def test_a_player_opening_a_room_whose_slot_is_half_moved_is_told_to_try_a
     finally:
         await node.stop()
         print(node.output.decode(errors="replace"))
+
+
+async def test_a_slot_moved_off_a_master_resets_its_own_channels_only(
+        redis_cluster: RedisClusterProcesses) -> None:
+    source, target = redis_cluster.masters()[:2]
+    moving = channel_on(redis_cluster, source)
+    staying = channel_on(redis_cluster, source)
+    while key_slot(staying.encode()) == key_slot(moving.encode()):
+        staying = channel_on(redis_cluster, source)
+    heard = {moving: Heard(), staying: Heard()}
+    resets = Resets()
+    async with started(redis_cluster.url, "b", resets) as relay, \
+            started(redis_cluster.url, "a") as owner:
+        for channel in (moving, staying):
+            await relay.subscribe(channel, heard[channel])
+        owner.publish(staying, b"before")
+        assert await heard[staying].until(1) == [b"before"]
+        await asyncio.to_thread(redis_cluster.move_slot(key_slot(moving.encode()), target).run)
+        async with asyncio.timeout(WAIT_S):
+            await resets.happened.wait()
+            await relay.whole()
+        assert resets.lost == [frozenset({moving})]  # not the channel of the other slot
+        with redis_cluster.client(target.port) as new:
+            assert new.execute_command("PUBSUB", "SHARDNUMSUB", moving)[1] == 1
+        for channel in (moving, staying):
+            owner.publish(channel, b"after")
+        assert await heard[moving].until(1) == [b"after"]
+        assert await heard[staying].until(2) == [b"before", b"after"]
