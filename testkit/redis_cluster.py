@@ -7,7 +7,8 @@ Nothing here sleeps blindly: ``start`` returns once every node says ``cluster_st
 every replica's link to its master is up; ``kill_master`` is a ``kill -9`` of the process
 and ``wait_promoted`` returns once the surviving nodes agree that its replica is the master
 of its slots (polling ``CLUSTER NODES`` / ``CLUSTER INFO``, which is how an operator sees a
-failover, not ``CLUSTER FAILOVER``, which is a planned handover).
+failover, not ``CLUSTER FAILOVER``, which is a planned handover). ``move_slot`` moves one
+slot to another master while clients use it, step by step (``testkit.slot_move``).
 
 ``NODE_TIMEOUT_MS`` is short so that a failover takes about two seconds: the replica of a
 master that stops answering waits that long before it calls an election.
@@ -27,6 +28,7 @@ import redis
 from redis.crc import key_slot
 
 from testkit.redis_process import RedisProcess, free_port
+from testkit.slot_move import SlotMove
 
 NODE_TIMEOUT_MS = 1000
 READY_WAIT_S = 30.0
@@ -186,6 +188,13 @@ class RedisClusterProcesses:
         promoted in its place); returns once the cluster is whole again."""
         self.nodes[port].start()
         self.wait_until(self._formed, f"node {port} to rejoin")
+
+    # --- resharding ----------------------------------------------------------------------
+
+    def move_slot(self, slot: int, target: NodeView) -> SlotMove:
+        """A move of ``slot`` from its master to ``target`` (another master), made one step
+        at a time by the caller (``SlotMove``): clients may send commands between steps."""
+        return SlotMove(self, slot, self.master_of_slot(slot), target)
 
     # --- polling ------------------------------------------------------------------------
 

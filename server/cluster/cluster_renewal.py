@@ -7,9 +7,19 @@ takes its lease and state keys (``{room:<id>}``), this node's liveness key and i
 lock share ``{node:<id>}``. So the round splits by the master of each command's key: one
 round trip per master that holds any of them, one master after the other (the thread is
 synchronous; on loopback the three round trips of a three-master cluster cost about what
-one did). A lost connection or a ``MOVED``/``CLUSTERDOWN`` reply fails the round (the next
-one tries again, as after any failed round) and reads the slot map again, so the round
-after a failover goes to the promoted replica.
+one did). A lost connection or a ``CLUSTERDOWN`` reply fails the round (the next one tries
+again, as after any failed round) and reads the slot map again, so the round after a
+failover goes to the promoted replica.
+
+A slot being moved to another master (resharding, ``testkit.slot_move``) does not fail the
+round: a command answered ``MOVED`` (the slot moved since the map was read) or ``ASK`` (the
+slot is half-moved and this key is already on the new master) is sent once more, in the same
+round, to the master the reply names (after ``ASKING`` for ``ASK``), and the map is read
+again. A room's ``RENEW`` answered ``TRYAGAIN`` (its lease and state keys are on different
+masters for the moment) is left undecided: its lease is neither renewed nor lost this round,
+as when a round fails, and the next round asks again. Without this, every round of every
+node owning or relaying a room of a moving slot failed until the slot was moved (and the
+node's ``/readyz`` said its leases were not renewed).
 """
 
 from __future__ import annotations
@@ -21,13 +31,14 @@ from typing import Any
 import redis
 from redis.backoff import NoBackoff
 from redis.cluster import RedisCluster
-from redis.exceptions import ResponseError
+from redis.exceptions import AskError, MovedError, ResponseError, TryAgainError
 from redis.retry import Retry
 
 from server.cluster.identity import instance_key
 from server.cluster.lease import alive_key, lease_key
 from server.cluster.renewal import LeaseRenewal, send_round
 from server.store.cluster_router import slot_moved
+from server.store.resp import pack_command
 
 log = logging.getLogger(__name__)
 
@@ -74,11 +85,46 @@ class ClusterLeaseRenewal(LeaseRenewal):
             for index, reply in zip(indexes, replies, strict=True):
                 results[index] = reply
         moved = any(isinstance(reply, ResponseError) and slot_moved(reply) for reply in results)
+        if failed is None:
+            try:
+                self._follow_redirections(commands, results)
+            except (redis.ConnectionError, redis.TimeoutError, OSError) as error:
+                failed = error
         if failed is not None or moved:
             self._read_slots_again()
         if failed is not None:
             raise failed
+        renewed_at = 2 if self.instance is not None else 1
+        for index in range(renewed_at, renewed_at + len(owned)):
+            if isinstance(results[index], TryAgainError):
+                log.info("lease of room %s not renewed this round: its slot is being moved",
+                         owned[index - renewed_at][0])
+                results[index] = 1  # undecided: not lost (see the module's docstring)
         return results
+
+    def _follow_redirections(self, commands: list[bytes], results: list[Any]) -> None:
+        """Send each command answered ``MOVED``/``ASK`` once more to the master named in its
+        reply (``ASKING`` first for ``ASK``), one write per master; its reply replaces the
+        redirection (a second redirection stays the command's outcome)."""
+        cluster: Any = self._cluster
+        by_node: dict[tuple[str, int], list[int]] = {}
+        for index, reply in enumerate(results):
+            if isinstance(reply, AskError):  # (MovedError is one too)
+                by_node.setdefault((reply.host, reply.port), []).append(index)
+        for (host, port), indexes in by_node.items():
+            node = cluster.get_node(host=host, port=port)
+            if node is None:
+                continue  # a master the map does not know yet: the next round, after a read
+            asking = pack_command("ASKING")
+            packed = [commands[i] if isinstance(results[i], MovedError) else asking + commands[i]
+                      for i in indexes]
+            replies = send_round(cluster.get_redis_connection(node), b"".join(packed),
+                                 sum(1 if isinstance(results[i], MovedError) else 2
+                                     for i in indexes))
+            for index in indexes:
+                if not isinstance(results[index], MovedError):
+                    replies.pop(0)  # ASKING's OK
+                results[index] = replies.pop(0)
 
     def _read_slots_again(self) -> None:
         try:

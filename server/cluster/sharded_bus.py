@@ -12,12 +12,17 @@ the cluster bus to every node).
 Subscriber: one connection per master that serves a subscribed channel (an
 ``AppendChannel`` made by ``server.store.cluster_router``); ``SSUBSCRIBE`` goes to the
 channel's master, and its ``smessage`` pushes are handed to the channel's handler inside
-``data_received``. When one of those connections is lost (its master died, or Redis
-unsubscribed it because the slot moved: an unasked ``sunsubscribe`` push), ``on_reset``
+``data_received``. When one of those connections is lost (its master died), ``on_reset``
 runs once with the channels that were subscribed on it (the relays and owners of rooms on
 other masters go on undisturbed), the slot map is read again and every channel is
 subscribed again on the master that serves it now, every ``RECONNECT_PAUSE_S`` until that
-succeeds (a failover takes about ``cluster-node-timeout`` and an election).
+succeeds (a failover takes about ``cluster-node-timeout`` and an election). When Redis
+unsubscribes channels because their slot moved to another master (resharding: an unasked
+``sunsubscribe`` push per channel), only those channels are lost: the connection stays, with
+the other channels of that master on it, and ``on_reset`` gets those channels alone, which
+are then subscribed again the same way on their new master. (Dropping the connection reset
+every room of the master, once per slot moved: a ``rebalance`` moving many slots off a
+master sent the relayed viewers of all its rooms to reconnect over and over.)
 
 Writer: ``publish`` packs an ``SPUBLISH`` and queues it (never waits; up to
 ``OUTBOX_LIMIT``, oldest dropped); one flush at a time takes the oldest queued messages,
@@ -66,12 +71,13 @@ log = logging.getLogger(__name__)
 class _ShardSubscriber(_Link):
     """A subscriber connection to one master: ``smessage`` pushes go to their channel's
     handler; the replies to ``SSUBSCRIBE``/``SUNSUBSCRIBE`` to whoever sent them; an unasked
-    ``sunsubscribe`` (the slot left this master) drops the connection, so that every channel
-    on it is subscribed again where it lives now."""
+    ``sunsubscribe`` (the channel's slot left this master) to ``on_moved``."""
 
-    def __init__(self, reply_timeout: float | None, routes: dict[bytes, Handler]) -> None:
+    def __init__(self, reply_timeout: float | None, routes: dict[bytes, Handler],
+                 on_moved: Callable[[bytes], None]) -> None:
         super().__init__(reply_timeout)
         self._routes = routes
+        self._on_moved = on_moved
         self.leaving: set[bytes] = set()
         """Channels whose ``SUNSUBSCRIBE`` this node sent and whose reply is due."""
 
@@ -86,9 +92,8 @@ class _ShardSubscriber(_Link):
                         self._deliver(reply[1], reply[2])
                         continue
                     if kind == b"sunsubscribe" and reply[1] not in self.leaving:
-                        self._fail(RedisConnectionError,
-                                   f"Redis unsubscribed {reply[1]!r} (its slot moved)")
-                        return
+                        self._on_moved(reply[1])
+                        continue
                     if kind == b"sunsubscribe":
                         self.leaving.discard(reply[1])
                         continue  # (not waited for: see ShardedRoomBus.unsubscribe)
@@ -110,15 +115,18 @@ class _ShardSubscriber(_Link):
 class _Shard:
     """The subscriber connection to one master and the channels subscribed on it."""
 
-    def __init__(self, node: ClusterNode, routes: dict[bytes, Handler]) -> None:
+    def __init__(self, node: ClusterNode, routes: dict[bytes, Handler],
+                 on_moved: Callable[[_Shard, bytes], None]) -> None:
         self.node = node
         self.link: _ShardSubscriber | None = None
         self.channels: set[bytes] = set()
         self.connection = AppendChannel(node, self._new_link)  # type: ignore[arg-type]
         self._routes = routes
+        self._on_moved = on_moved
 
     def _new_link(self, reply_timeout: float | None) -> _Link:
-        self.link = _ShardSubscriber(reply_timeout, self._routes)
+        self.link = _ShardSubscriber(reply_timeout, self._routes,
+                                     partial(self._on_moved, self))
         return self.link
 
     @property
@@ -233,7 +241,7 @@ class ShardedRoomBus:
         node = self._router.node_for(channel)
         shard = self._shards.get(node.name)
         if shard is None or (shard.link is not None and not shard.live):
-            shard = self._shards[node.name] = _Shard(node, self._routes)
+            shard = self._shards[node.name] = _Shard(node, self._routes, self._channel_moved)
         if not shard.live:
             await shard.connection.connect()
             assert shard.link is not None
@@ -245,6 +253,18 @@ class ShardedRoomBus:
         subscribed on the master that serves it (at once, unless one was lost and is not
         subscribed again yet)."""
         await self._whole.wait()
+
+    def _channel_moved(self, shard: _Shard, channel: bytes) -> None:
+        """Redis unsubscribed ``channel`` from ``shard``'s connection (its slot moved to
+        another master): lost alone; the watcher resets it and subscribes it again where it
+        lives now."""
+        log.warning("room bus: Redis unsubscribed %s from %s (its slot moved)",
+                    channel.decode(errors="replace"), shard.node.name)
+        shard.channels.discard(channel)
+        if not self._closing and channel in self._routes:
+            self._lost_channels.add(channel)
+            self._whole.clear()
+            self._lost.set()
 
     def _link_closed(self, shard: _Shard, _closed: asyncio.Future[None]) -> None:
         if not self._closing:

@@ -24,9 +24,12 @@ waits for is such a reply), but that is Redis's implementation, not its document
 (docs/deploy.md, "Durability on a cluster").
 
 Failures: a lost connection or a timeout fails the appends of that master only ("try
-again") and reads the slot map again; ``MOVED``/``CLUSTERDOWN`` likewise; ``NOSCRIPT`` (a
-replica promoted, or ``SCRIPT FLUSH``) sends those appends once more, the script loaded in
-front. Unlike on one Redis, every batch runs as a coroutine (a task per batch).
+again") and reads the slot map again; a ``MOVED``/``CLUSTERDOWN`` reply likewise fails
+that room's append, and so do ``ASK`` and ``TRYAGAIN`` (the room's slot is being moved to
+another master: until it is assigned there, its keys are split between the two, or some do
+not exist yet; not followed, since the pipeline's ``WAIT`` confirms this connection's writes
+only); ``NOSCRIPT`` (a replica promoted, or ``SCRIPT FLUSH``) sends those appends once more,
+the script loaded in front. Unlike on one Redis, every batch runs as a coroutine (a task per batch).
 """
 
 from __future__ import annotations

@@ -5,19 +5,35 @@
 fencing check refuses any later write from the stale in-memory state and the room reloads).
 A room turns it into a rejection whose message says to try again; it never acknowledges a
 command whose events are not confirmed stored.
+
+On a Redis Cluster the slot of a room may be moving to another master (resharding): a
+script on several of the room's keys is answered ``TRYAGAIN`` while they are split between
+the two masters (or while one of them does not exist yet), and redis-py, after following
+``ASK``/``MOVED`` and retrying ``TRYAGAIN`` a few times, gives up with ``ClusterError``
+("TTL exhausted"). Nothing was decided either: those are ``StorageUnavailable`` too.
 """
 
 from __future__ import annotations
 
 from types import TracebackType
 
-from redis.exceptions import BusyLoadingError, ConnectionError, TimeoutError
+from redis.exceptions import (
+    AskError,
+    BusyLoadingError,
+    ClusterError,
+    ConnectionError,
+    TimeoutError,
+    TryAgainError,
+)
 
 from server.store.interface import TRY_AGAIN, StorageUnavailable
 
 __all__ = ["TRY_AGAIN", "StorageUnavailable", "storage_call", "unavailable"]
 
-_TRANSPORT_ERRORS = (ConnectionError, TimeoutError, BusyLoadingError, OSError)
+_TRANSPORT_ERRORS = (ConnectionError, TimeoutError, BusyLoadingError, OSError,
+                     # a slot moving between masters, or a cluster without a master for it
+                     # (ClusterDownError is a ClusterError; MovedError an AskError)
+                     ClusterError, TryAgainError, AskError)
 
 
 def unavailable(what: str, error: BaseException) -> BaseException:
