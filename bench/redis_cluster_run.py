@@ -47,15 +47,7 @@ class LocalCluster:
         return self.processes.url
 
     def node_env(self) -> dict[str, str]:
-        """What a node needs to run on this cluster as production runs it: the cluster
-        store, one replica confirming every append, and the default durability demand
-        (every node ``appendfsync always``)."""
-        env = {"REFEREE_REDIS_CLUSTER": "1", "REFEREE_REDIS_WAIT_REPLICAS": "1",
-               "REFEREE_ACCEPT_REDIS_DURABILITY": "always",
-               "REFEREE_REDIS_WAIT_AOF": "1" if self.confirm == "waitaof" else "0"}
-        if self.confirm == "waitaof":
-            env["REFEREE_REDIS_WAIT_MS"] = str(WAITAOF_WAIT_MS)
-        return env
+        return node_env(self.confirm)
 
     def describe(self) -> dict[str, object]:
         return {"confirm": self.confirm, "server": self.server, "masters": len(self.masters),
@@ -68,6 +60,18 @@ class LocalCluster:
                     for port in self.masters + self.replicas}
         return {"all": sum(per_node.values()),
                 "masters": sum(per_node[port] for port in self.masters)}
+
+
+def node_env(confirm: str) -> dict[str, str]:
+    """What a node needs to run on a cluster as production runs it: the cluster store, one
+    replica confirming every append (``confirm``: ``waitaof`` or ``wait``), and the default
+    durability demand (every node ``appendfsync always``)."""
+    env = {"REFEREE_REDIS_CLUSTER": "1", "REFEREE_REDIS_WAIT_REPLICAS": "1",
+           "REFEREE_ACCEPT_REDIS_DURABILITY": "always",
+           "REFEREE_REDIS_WAIT_AOF": "1" if confirm == "waitaof" else "0"}
+    if confirm == "waitaof":
+        env["REFEREE_REDIS_WAIT_MS"] = str(WAITAOF_WAIT_MS)
+    return env
 
 
 def redis_cpu_seconds(processes: RedisClusterProcesses, port: int) -> float:
