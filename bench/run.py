@@ -132,7 +132,7 @@ METRICS_TOKEN = "bench-metrics"
 async def start_referee(port: int, redis_url: str, core: str | None,
                         log: Path, node_id: str = "bench-node-1",
                         extra_env: dict[str, str] | None = None) -> asyncio.subprocess.Process:
-    env = dict(os.environ, **(extra_env or {}), REDIS_URL=redis_url, REFEREE_REDIS_URL=redis_url,
+    env = dict(os.environ, REDIS_URL=redis_url, REFEREE_REDIS_URL=redis_url,
                REFEREE_RATE_PER_S="1000000", REFEREE_RATE_BURST="1000000",
                REFEREE_ALLOW_FIXED_SEED="1",  # the scripted games replay fixed dice
                REFEREE_INBOX_SIZE="1024", REFEREE_NODE_ID=node_id, PYTHONPATH=str(REPO),
@@ -145,6 +145,7 @@ async def start_referee(port: int, redis_url: str, core: str | None,
                REFEREE_MAX_UNSTARTED_ROOMS="0",
                # /metrics on the game's port (bench.broadcast reads it), with this token.
                REFEREE_METRICS_TOKEN=METRICS_TOKEN)
+    env.update(extra_env or {})  # e.g. a Redis Cluster's settings, its durability demand
     process = await asyncio.create_subprocess_exec(
         *pinned(core, [PYTHON, "-m", "server", "--port", str(port), "--log-level", "warning"]),
         cwd=REPO, env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT)
@@ -297,10 +298,12 @@ def listen_overflows() -> int | None:
 
 async def drive(fleet: Fleet, phases: list[str], server: Server, redis_url: str | None,
                 before: dict[str, Hook] | None = None, after_last: Hook | None = None,
+                on_sample: Callable[[str], None] | None = None,
                 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Step the fleet through ``phases``; server and Redis samples at every boundary.
     ``before[phase]`` runs after the previous phase's sample, before the fleet starts it;
-    ``after_last`` after the last phase's sample, before the fleet closes its sockets."""
+    ``after_last`` after the last phase's sample, before the fleet closes its sockets;
+    ``on_sample(phase)`` right after each phase's sample (e.g. more processes' CPU)."""
     hooks = before or {}
     samples: dict[str, Any] = {"start": {"server": server.sample(),
                                          "redis": redis_sample(redis_url), "t": time.time(),
@@ -314,6 +317,8 @@ async def drive(fleet: Fleet, phases: list[str], server: Server, redis_url: str 
                           "steal_s": machine_steal_seconds(),
                           "redis_latency": redis_latency_events(redis_url),
                           "listen_overflows": listen_overflows()}
+        if on_sample is not None:
+            on_sample(phase)
         if phase != phases[-1]:
             following = phases[index + 1]
             if following in hooks:
@@ -417,14 +422,18 @@ def memory_figures(samples: dict[str, Any], rooms: int, sockets: int) -> dict[st
 
 
 async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
-                      server_core: str | None, load_core: str | None) -> dict[str, Any]:
+                      server_core: str | None, load_core: str | None,
+                      node_env: dict[str, str] | None = None,
+                      on_sample: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """``node_env``: more environment for the nodes (it wins over the bench's own);
+    ``on_sample``: as ``drive``'s."""
     ports = [free_port() for _ in range(args.nodes)]
     log = workdir / "referee.log"
     routed = bool(getattr(args, "balancer", False))
+    env = {**(BALANCED_NODE_ENV if routed else {}), **(node_env or {})}
 
     async def start_all() -> list[asyncio.subprocess.Process]:
-        return [await start_referee(port, redis_url, server_core, log, f"bench-node-{n}",
-                                    BALANCED_NODE_ENV if routed else None)
+        return [await start_referee(port, redis_url, server_core, log, f"bench-node-{n}", env)
                 for n, port in enumerate(ports, 1)]
 
     server = Server(await start_all())
@@ -490,7 +499,8 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
                       load_core, workdir, 0, ws_url)
         samples, workers = await drive(
             fleet, phases, server, redis_url, hooks,
-            (lambda: end_profiles(profile)) if args.profile_phase == "restart" else None)
+            (lambda: end_profiles(profile)) if args.profile_phase == "restart" else None,
+            on_sample)
     finally:
         await balancing.aclose()
         for process in server.processes:
