@@ -10,7 +10,9 @@ import pytest
 import redis
 
 from server.cluster.renewal import connect_sync
+from server.store.cluster_store import ClusterRoomStore
 from server.store.redis_store import RedisRoomStore
+from testkit.redis_cluster import RedisClusterProcesses
 from testkit.redis_process import RedisProcess
 from testkit.server_process import ServerProcess, two_nodes
 from tests.cluster.clocked_node import Clock, ClockedNode, two_clocked_nodes
@@ -23,6 +25,16 @@ async def store(redis_server: RedisProcess) -> AsyncIterator[RedisRoomStore]:
         yield redis_store
     finally:
         await redis_store.close()
+
+
+@pytest.fixture
+async def cluster_store(redis_cluster: RedisClusterProcesses) -> AsyncIterator[ClusterRoomStore]:
+    """A store on the session's real Redis Cluster (tests/conftest.py, ``redis_cluster``)."""
+    cluster = ClusterRoomStore.from_url(redis_cluster.url)
+    try:
+        yield cluster
+    finally:
+        await cluster.close()
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ from server.rooms.rules_engine import RulesCoreEngine
 from server.store import RoomMeta, RoomSettings
 from server.store.interface import Visibility
 from server.store.redis_store import RedisRoomStore
+from testkit.redis_cluster import NodeView, RedisClusterProcesses
 from testkit.wsclient import Client
 from tests.support.skirmish import skirmish
 
@@ -53,6 +54,15 @@ async def create_room(store: RedisRoomStore, aro_window_s: float,
     snapshot = pack_room_snapshot(ENGINE.state_to_plain(state), NONE_SEEN)
     await store.create_room(meta, snapshot, None)
     return Room(meta.room_id, token_a, token_b)
+
+
+async def room_on(store: RedisRoomStore, cluster: RedisClusterProcesses, master: NodeView,
+                  aro_window_s: float = 600.0, visibility: Visibility = "private") -> Room:
+    """A new room whose keys (and bus channels) live on ``master`` of a Redis Cluster."""
+    while True:
+        room_id = new_room_id()
+        if cluster.master_of_key(f"{{room:{room_id}}}") == master:
+            return await create_room(store, aro_window_s, visibility, room_id=room_id)
 
 
 COUNTER_SHOT = {"type": "declare_aro", "trooper": "B-t3", "skill": {

@@ -16,7 +16,6 @@ tests/conftest.py), with real ``python -m server`` nodes started with
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import httpx
 import pytest
@@ -25,19 +24,18 @@ from protocol.constants import ProtocolReason
 from protocol.messages import Accepted, Rejected, Snapshot
 from server.lobby.tokens import new_room_id
 from server.store.cluster_store import ClusterRoomStore
-from testkit.redis_cluster import NodeView, RedisClusterProcesses
+from testkit.redis_cluster import RedisClusterProcesses
 from testkit.server_process import ServerProcess, two_nodes
 from testkit.wsclient import Client
 from tests.cluster.game import (
     ACTIVATE,
     COUNTER_SHOT,
     MOVE,
-    Room,
     assert_stored_exactly_once_in_order,
     close_window,
     command_once_storage_is_back,
-    create_room,
     received_events,
+    room_on,
 )
 from tests.support.windows import closed, opened
 
@@ -46,24 +44,6 @@ pytestmark = [pytest.mark.redis, pytest.mark.slow]
 ON_THE_CLUSTER = {"REFEREE_REDIS_CLUSTER": "1", "REFEREE_REDIS_WAIT_MS": "2000",
                   # Leases outlive a failover (about 3 s here): the node keeps its rooms.
                   "REFEREE_LEASE_S": "20", "REFEREE_LEASE_RENEW_S": "0.5"}
-
-
-@pytest.fixture
-async def cluster_store(redis_cluster: RedisClusterProcesses) -> AsyncIterator[ClusterRoomStore]:
-    store = ClusterRoomStore.from_url(redis_cluster.url)
-    try:
-        yield store
-    finally:
-        await store.close()
-
-
-async def room_on(store: ClusterRoomStore, cluster: RedisClusterProcesses, master: NodeView,
-                  aro_window_s: float = 600.0) -> Room:
-    """A new room whose keys (and bus channels) live on ``master``."""
-    while True:
-        room_id = new_room_id()
-        if cluster.master_of_key(f"{{room:{room_id}}}") == master:
-            return await create_room(store, aro_window_s, room_id=room_id)
 
 
 async def test_games_on_every_master_with_seats_on_two_nodes(

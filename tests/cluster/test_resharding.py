@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 import httpx
 import pytest
@@ -42,7 +42,7 @@ from server.cluster.lease import lease_key
 from server.lobby.tokens import new_room_id
 from server.store.cluster_store import ClusterRoomStore
 from server.store.redis_store import state_key
-from testkit.redis_cluster import NodeView, RedisClusterProcesses
+from testkit.redis_cluster import RedisClusterProcesses
 from testkit.server_process import ServerProcess, two_nodes
 from testkit.slot_move import SlotMove
 from testkit.wsclient import Client
@@ -54,8 +54,8 @@ from tests.cluster.game import (
     assert_stored_exactly_once_in_order,
     close_window,
     command_once_storage_is_back,
-    create_room,
     received_events,
+    room_on,
 )
 from tests.cluster.test_room_bus import WAIT_S, Heard
 from tests.cluster.test_sharded_bus import Resets, channel_on, started
@@ -73,24 +73,6 @@ POLL_S = 0.05
 Nodes = tuple[ServerProcess, ServerProcess]
 NextCommand = Callable[[], Awaitable[Accepted | Rejected]]
 DuringMove = Callable[[SlotMove, Room, Nodes, NextCommand], Awaitable[None]]
-
-
-@pytest.fixture
-async def cluster_store(redis_cluster: RedisClusterProcesses) -> AsyncIterator[ClusterRoomStore]:
-    store = ClusterRoomStore.from_url(redis_cluster.url)
-    try:
-        yield store
-    finally:
-        await store.close()
-
-
-async def public_room_on(store: ClusterRoomStore, cluster: RedisClusterProcesses,
-                         master: NodeView) -> Room:
-    """A new public room (spectators welcome) whose keys and bus channels live on ``master``."""
-    while True:
-        room_id = new_room_id()
-        if cluster.master_of_key(f"{{room:{room_id}}}") == master:
-            return await create_room(store, 600.0, "public", room_id=room_id)
 
 
 async def lease_rounds(node: ServerProcess) -> dict[str, float]:
@@ -133,7 +115,7 @@ async def play_across_a_move(cluster: RedisClusterProcesses, store: ClusterRoomS
     async with two_nodes(cluster.url, ServerProcess, prefix="rs-", env=ON_THE_CLUSTER) as (
             one, two):
         source, target = cluster.masters()[:2]
-        room = await public_room_on(store, cluster, source)
+        room = await room_on(store, cluster, source, visibility="public")
         slot = key_slot(f"{{room:{room.room_id}}}".encode())
         a = await Client.connect(one.base, room.room_id, room.token_a)  # one owns the room
         watch_one = await Client.connect(one.base, room.room_id)
@@ -250,7 +232,7 @@ async def test_a_player_opening_a_room_whose_slot_is_half_moved_is_told_to_try_a
     await node.start()
     try:
         source, target = redis_cluster.masters()[:2]
-        room = await public_room_on(cluster_store, redis_cluster, source)
+        room = await room_on(cluster_store, redis_cluster, source, visibility="public")
         move = redis_cluster.move_slot(key_slot(f"{{room:{room.room_id}}}".encode()), target)
         await asyncio.to_thread(move.begin)
         try:
