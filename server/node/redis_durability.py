@@ -136,8 +136,10 @@ def check_cluster_durability(url: str, accept: str, wait_replicas: int, aof: boo
     included (a replica promoted by a failover is the master of its slots from then on);
     SystemExit with the reason when the node must not start. A master with fewer than
     ``wait_replicas`` replicas is logged, not refused: its rooms' writes are answered "try
-    again" until it has them (a failover that just happened leaves the promoted replica
-    alone until its old master is back), and refusing to start would not bring them. With
+    again" until it has them (with one replica per master, a failover leaves the promoted
+    replica alone until its old master is back; with two, the other replica follows it),
+    and refusing to start would not bring them. A failed master, or one without slots, is
+    not such a master. With
     ``aof`` (``WAITAOF``) every node must be Redis or Valkey 7.2 or later."""
     where = redacted(url)
     deadline = time.monotonic() + wait_s
@@ -173,7 +175,10 @@ def _check_every_node(client: RedisCluster, url: str, accept: str, where: str,
     cluster: Any = client  # (some of its methods are untyped)
     nodes: dict[str, dict[str, Any]] = cluster.cluster_nodes()
     template = redis.Redis.from_url(url).connection_pool
-    replicas = {node["node_id"]: 0 for node in nodes.values() if "master" in node["flags"]}
+    # The masters that serve rooms: a failed master is logged as down below, and one left
+    # without slots by a failover (its replica promoted) serves none, needing no replica.
+    replicas = {node["node_id"]: 0 for node in nodes.values()
+                if "master" in node["flags"] and "fail" not in node["flags"] and node["slots"]}
     for address, node in sorted(nodes.items()):
         if "fail" in node["flags"] or not node.get("connected", True):
             log.warning("Redis Cluster node %s is down (%s): not checked", address,

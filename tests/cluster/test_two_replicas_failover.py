@@ -1,0 +1,153 @@
+"""docs/deploy.md's advice, proved: with two replicas per master (``redis-cli --cluster
+create --cluster-replicas 2``) a shard keeps taking confirmed writes (``WAIT 1``, the node's
+default on a cluster) after its master's ``kill -9``, without the dead node coming back.
+
+Redis reconfigures the failed master's other replica to replicate from the replica it
+promoted, so the new master has a replica again by itself: a command sent during the
+election is answered ``storage_unavailable`` and accepted once sent again under its id, and
+the commands after it are accepted at the first try. The relayed seat is told to reconnect
+(4011: its node's room bus link to the dead master reset). A node's start-up check then
+names no master short of replicas. The cluster here is the test's own (three masters, six
+replicas): the session's one-replica ``redis_cluster`` is left alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from protocol.constants import CloseCode, ProtocolReason
+from protocol.messages import Accepted, Rejected, Snapshot
+from server.node.redis_durability import check_cluster_durability
+from server.store.cluster_store import ClusterRoomStore
+from testkit.redis_cluster import POLL_S, READY_WAIT_S, NodeView, RedisClusterProcesses
+from testkit.server_process import ServerProcess, two_nodes
+from testkit.wsclient import Client
+from tests.cluster.game import (
+    ACTIVATE,
+    COUNTER_SHOT,
+    MOVE,
+    assert_stored_exactly_once_in_order,
+    close_window,
+    command_once_storage_is_back,
+    received_events,
+)
+from tests.cluster.test_redis_cluster_games import ON_THE_CLUSTER, room_on
+from tests.support.windows import closed, current
+
+pytestmark = [pytest.mark.redis, pytest.mark.slow]
+
+
+@pytest.fixture
+def two_replica_cluster(tmp_path: Path) -> Iterator[RedisClusterProcesses]:
+    """Three masters with two replicas each (nine ``redis-server``), for this test only."""
+    cluster = RedisClusterProcesses(tmp_path / "cluster", replicas_per_master=2)
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+async def store(two_replica_cluster: RedisClusterProcesses) -> AsyncIterator[ClusterRoomStore]:
+    cluster_store = ClusterRoomStore.from_url(two_replica_cluster.url)
+    try:
+        yield cluster_store
+    finally:
+        await cluster_store.close()
+
+
+def replicas_online(cluster: RedisClusterProcesses, master: NodeView) -> list[int]:
+    """The ports of the replicas ``master`` itself streams to (``INFO replication``)."""
+    with cluster.client(master.port) as client:
+        info = client.info("replication")
+    return [int(info[f"slave{i}"]["port"]) for i in range(int(info["connected_slaves"]))
+            if info[f"slave{i}"]["state"] == "online"]
+
+
+async def until_ready(base: str) -> None:
+    """Poll ``/readyz`` until the node says it is ready (its write probe went through)."""
+    async with httpx.AsyncClient(base_url=base) as http, asyncio.timeout(READY_WAIT_S):
+        while (await http.get("/readyz")).status_code != 200:
+            await asyncio.sleep(POLL_S)  # a poll interval, not a wait for an event
+
+
+async def test_two_replicas_keep_a_shard_writing_through_a_masters_kill_9(
+        two_replica_cluster: RedisClusterProcesses, store: ClusterRoomStore,
+        caplog: pytest.LogCaptureFixture) -> None:
+    cluster = two_replica_cluster
+    victim = cluster.masters()[0]
+    replicas = sorted(node.port for node in cluster.view()
+                      if node.role == "slave" and node.master_id == victim.node_id)
+    assert len(replicas) == 2
+    async with two_nodes(cluster.url, ServerProcess, prefix="rr-",
+                         env=ON_THE_CLUSTER) as (one, two):
+        for node in (one, two):
+            assert b"fewer than REFEREE_REDIS_WAIT_REPLICAS" not in node.output
+        room = await room_on(store, cluster, victim)
+        a = await Client.connect(one.base, room.room_id, room.token_a)  # one owns the room
+        b = await Client.connect(two.base, room.room_id, room.token_b)  # two relays
+        for seat in (a, b):
+            await seat.until(Snapshot)
+        activated = await a.command(ACTIVATE, id="activate")
+        assert isinstance(activated, Accepted), activated
+
+        await asyncio.to_thread(cluster.kill, victim.port)
+        # During the election nobody serves the room's slot: "try again".
+        refused = await a.command(MOVE, id="move")
+        assert isinstance(refused, Rejected)
+        assert refused.code == ProtocolReason.STORAGE_UNAVAILABLE, refused
+        # The relayed seat's bus link to that master reset: it is told to reconnect.
+        assert await b.close_code() == CloseCode.ROOM_UNAVAILABLE
+        promoted = await asyncio.to_thread(cluster.wait_promoted, victim)
+        assert promoted.port in replicas
+        # The failed master's other replica follows the promoted one by itself.
+        other = next(port for port in replicas if port != promoted.port)
+        await asyncio.to_thread(cluster.wait_until,
+                                lambda: replicas_online(cluster, promoted) == [other],
+                                f"{other} to replicate from {promoted.port}")
+        assert cluster.nodes[victim.port].process is None  # the dead node stays dead
+
+        # Sent again under its id, the refused command is accepted: WAIT 1 is met.
+        moved = await command_once_storage_is_back(a, MOVE, "move")
+        assert moved.version > activated.version
+        # The next commands, the relayed seat's (reconnected) too, are accepted at the
+        # first try.
+        accepted = [activated, moved]
+        b = await Client.connect(two.base, room.room_id, room.token_b)
+        await b.until(Snapshot)
+        window = current(a)  # the MOVE opened the reactive seat's window
+        assert window is not None
+        accepted.append(await b.command(COUNTER_SHOT, id="counter"))
+        accepted.append(await b.command(close_window(window), id="close"))
+        await closed(a, window)
+        assert all(isinstance(answer, Accepted) for answer in accepted), accepted
+        # Every id sent again gets its first answer; nothing is applied twice.
+        for seat, body, command_id, first in ((a, ACTIVATE, "activate", activated),
+                                              (a, MOVE, "move", moved),
+                                              (b, COUNTER_SHOT, "counter", accepted[2])):
+            again = await seat.command(body, id=command_id)
+            assert isinstance(again, Accepted) and again.version == first.version, again
+        versions = [answer.version for answer in accepted]  # type: ignore[union-attr]
+        stored = await store.load_room(room.room_id)
+        assert stored is not None and stored.version == versions[-1]
+        await assert_stored_exactly_once_in_order(store, room, received_events(a), versions)
+
+        for node in (one, two):
+            await until_ready(node.base)
+        await a.close()
+        await b.close()
+
+    # A node starting now: every shard has a replica, so no warning (the dead node is
+    # logged as down, not as a master short of replicas).
+    with caplog.at_level(logging.INFO, logger="server.redis_durability"):
+        await asyncio.to_thread(check_cluster_durability, cluster.url, "always", 1)
+    messages = [record.message for record in caplog.records]
+    assert [m for m in messages if "is down" in m and str(victim.port) in m], messages
+    assert not [m for m in messages if "fewer than" in m], messages
