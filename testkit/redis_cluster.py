@@ -116,6 +116,18 @@ class RedisClusterProcesses:
         for node in self.nodes.values():
             node.stop()
 
+    def __enter__(self) -> RedisClusterProcesses:
+        """Started and formed; stopped on leaving, also when starting failed half-way."""
+        try:
+            self.start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.stop()
+
     # --- what the nodes say -------------------------------------------------------------
 
     def client(self, port: int) -> redis.Redis:

@@ -42,12 +42,8 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProc
 def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisClusterProcesses]:
     """One local Redis Cluster for the session (three masters, three replicas; about 6 s to
     form). A test that kills a node starts it again before it ends (``restart``)."""
-    cluster = RedisClusterProcesses(Path(tmp_path_factory.mktemp("redis-cluster")))
-    try:
-        cluster.start()
+    with RedisClusterProcesses(Path(tmp_path_factory.mktemp("redis-cluster"))) as cluster:
         yield cluster
-    finally:
-        cluster.stop()
 
 
 @pytest.fixture

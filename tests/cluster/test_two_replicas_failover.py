@@ -36,8 +36,9 @@ from tests.cluster.game import (
     close_window,
     command_once_storage_is_back,
     received_events,
+    room_on,
 )
-from tests.cluster.test_redis_cluster_games import ON_THE_CLUSTER, room_on
+from tests.cluster.test_redis_cluster_games import ON_THE_CLUSTER
 from tests.support.windows import closed, current
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
@@ -46,12 +47,8 @@ pytestmark = [pytest.mark.redis, pytest.mark.slow]
 @pytest.fixture
 def two_replica_cluster(tmp_path: Path) -> Iterator[RedisClusterProcesses]:
     """Three masters with two replicas each (nine ``redis-server``), for this test only."""
-    cluster = RedisClusterProcesses(tmp_path / "cluster", replicas_per_master=2)
-    try:
-        cluster.start()
+    with RedisClusterProcesses(tmp_path / "cluster", replicas_per_master=2) as cluster:
         yield cluster
-    finally:
-        cluster.stop()
 
 
 @pytest.fixture

