@@ -9,6 +9,7 @@ and ``wait_promoted`` returns once the surviving nodes agree that its replica is
 of its slots (polling ``CLUSTER NODES`` / ``CLUSTER INFO``, which is how an operator sees a
 failover, not ``CLUSTER FAILOVER``, which is a planned handover). ``move_slot`` moves one
 slot to another master while clients use it, step by step (``testkit.slot_move``).
+``add_replica`` gives one master a replica more (a spare, for Redis's replica migration).
 
 ``NODE_TIMEOUT_MS`` is short so that a failover takes about two seconds: the replica of a
 master that stops answering waits that long before it calls an election.
@@ -79,17 +80,24 @@ class RedisClusterProcesses:
         self.masters_count = masters
         self.replicas_per_master = replicas_per_master
         count = masters * (1 + replicas_per_master)
-        ports = [free_port() for _ in range(count)]
-        self.nodes: dict[int, RedisProcess] = {
-            port: RedisProcess(base_dir / f"node-{port}", port, extra_args=[
-                "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                # Its own bus port (the default, port + 10000, fails above 55535).
-                "--cluster-port", str(free_port()),
-                "--cluster-node-timeout", str(NODE_TIMEOUT_MS),
-                # A replica may always take over, however long its master was silent.
-                "--cluster-replica-validity-factor", "0",
-                "--cluster-allow-reads-when-down", "no",
-            ], binary=self.server_binary) for port in ports}
+        self.nodes: dict[int, RedisProcess] = {}
+        for _ in range(count):
+            self._new_node()
+
+    def _new_node(self) -> RedisProcess:
+        """A cluster-enabled ``redis-server`` (not started) on a free port, in ``nodes``."""
+        port = free_port()
+        node = RedisProcess(self.base_dir / f"node-{port}", port, extra_args=[
+            "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+            # Its own bus port (the default, port + 10000, fails above 55535).
+            "--cluster-port", str(free_port()),
+            "--cluster-node-timeout", str(NODE_TIMEOUT_MS),
+            # A replica may always take over, however long its master was silent.
+            "--cluster-replica-validity-factor", "0",
+            "--cluster-allow-reads-when-down", "no",
+        ], binary=self.server_binary)
+        self.nodes[port] = node
+        return node
 
     @property
     def url(self) -> str:
@@ -111,6 +119,25 @@ class RedisClusterProcesses:
             raise RuntimeError(f"redis-cli --cluster create failed:\n{created.stdout}\n"
                                f"{created.stderr}")
         self.wait_until(self._formed, "the cluster to form")
+
+    def add_replica(self, master: NodeView) -> NodeView:
+        """One more replica of ``master`` (a new node, joined by ``redis-cli --cluster
+        add-node NEW EXISTING --cluster-slave --cluster-master-id``); returns once every
+        node sees it and it streams from ``master``. A master with a replica more than the
+        others is what Redis's replica migration takes a spare replica from."""
+        node = self._new_node()
+        node.start()
+        added = subprocess.run(
+            [self.cli, "--cluster", "add-node", f"127.0.0.1:{node.port}",
+             f"127.0.0.1:{master.port}", "--cluster-slave", "--cluster-master-id",
+             master.node_id],
+            capture_output=True, text=True, timeout=READY_WAIT_S, check=False)
+        if added.returncode != 0:
+            raise RuntimeError(f"redis-cli --cluster add-node failed:\n{added.stdout}\n"
+                               f"{added.stderr}")
+        self.wait_until(lambda: self._formed() and node.port in self.replicas_online(master),
+                        f"{node.port} to replicate from {master.port}")
+        return next(seen for seen in self.view() if seen.port == node.port)
 
     def stop(self) -> None:
         for node in self.nodes.values():
@@ -155,6 +182,13 @@ class RedisClusterProcesses:
     def replica_of(self, master_id: str) -> NodeView:
         return next(node for node in self.view()
                     if node.role == "slave" and node.master_id == master_id)
+
+    def replicas_online(self, master: NodeView) -> list[int]:
+        """The ports of the replicas ``master`` itself streams to (``INFO replication``)."""
+        with self.client(master.port) as client:
+            info = client.info("replication")
+        return [int(info[f"slave{i}"]["port"]) for i in range(int(info["connected_slaves"]))
+                if info[f"slave{i}"]["state"] == "online"]
 
     # --- failures -----------------------------------------------------------------------
 

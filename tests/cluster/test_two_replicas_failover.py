@@ -25,7 +25,7 @@ from protocol.constants import CloseCode, ProtocolReason
 from protocol.messages import Accepted, Rejected, Snapshot
 from server.node.redis_durability import check_cluster_durability
 from server.store.cluster_store import ClusterRoomStore
-from testkit.redis_cluster import POLL_S, READY_WAIT_S, NodeView, RedisClusterProcesses
+from testkit.redis_cluster import POLL_S, READY_WAIT_S, RedisClusterProcesses
 from testkit.server_process import ServerProcess, two_nodes
 from testkit.wsclient import Client
 from tests.cluster.game import (
@@ -58,14 +58,6 @@ async def store(two_replica_cluster: RedisClusterProcesses) -> AsyncIterator[Clu
         yield cluster_store
     finally:
         await cluster_store.close()
-
-
-def replicas_online(cluster: RedisClusterProcesses, master: NodeView) -> list[int]:
-    """The ports of the replicas ``master`` itself streams to (``INFO replication``)."""
-    with cluster.client(master.port) as client:
-        info = client.info("replication")
-    return [int(info[f"slave{i}"]["port"]) for i in range(int(info["connected_slaves"]))
-            if info[f"slave{i}"]["state"] == "online"]
 
 
 async def until_ready(base: str) -> None:
@@ -107,7 +99,7 @@ async def test_two_replicas_keep_a_shard_writing_through_a_masters_kill_9(
         # The failed master's other replica follows the promoted one by itself.
         other = next(port for port in replicas if port != promoted.port)
         await asyncio.to_thread(cluster.wait_until,
-                                lambda: replicas_online(cluster, promoted) == [other],
+                                lambda: cluster.replicas_online(promoted) == [other],
                                 f"{other} to replicate from {promoted.port}")
         assert cluster.nodes[victim.port].process is None  # the dead node stays dead
 
