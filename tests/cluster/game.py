@@ -9,7 +9,7 @@ from typing import Any
 
 from protocol import codec
 from protocol.constants import ProtocolReason
-from protocol.messages import Accepted, Events
+from protocol.messages import Accepted, Events, Snapshot
 from server.lobby.tokens import new_room_id, new_seat_token, token_hash
 from server.rooms.numbering import NONE_SEEN, pack_room_snapshot, unpack_room_snapshot
 from server.rooms.rules_engine import RulesCoreEngine
@@ -19,6 +19,7 @@ from server.store.redis_store import RedisRoomStore
 from testkit.redis_cluster import NodeView, RedisClusterProcesses
 from testkit.wsclient import Client
 from tests.support.skirmish import skirmish
+from tests.support.windows import closed, current
 
 A1, B_SHOOTER = "A-t5", "B-t3"
 PLACEMENTS = {
@@ -118,3 +119,33 @@ async def command_once_storage_is_back(client: Client, body: dict[str, object],
             return answer
         assert answer.code == ProtocolReason.STORAGE_UNAVAILABLE, answer
     raise AssertionError(f"{command_id} still refused after {RETRIES} tries")
+
+
+async def play_on_after_failover(store: RedisRoomStore, room: Room, seat_a: list[Client],
+                                 relay_base: str,
+                                 answered: list[tuple[Client, dict[str, object], str, Accepted]],
+                                 ) -> Client:
+    """After a master's failover: seat B reconnects through the relaying node at
+    ``relay_base``, counters the Move that seat A's last command opened and closes the window
+    (both accepted at the first try); every id in ``answered`` (seat, body, id, its first
+    answer) and B's counter get their first answers again; the room's log holds every accepted
+    command once and in order, as seat A received it (``seat_a``: its connections, the live
+    one last). Returns B's client."""
+    a = seat_a[-1]
+    b = await Client.connect(relay_base, room.room_id, room.token_b)
+    await b.until(Snapshot)
+    window = current(a)  # the Move opened the reactive seat's window
+    assert window is not None
+    counter = await b.command(COUNTER_SHOT, id="counter")
+    closing = await b.command(close_window(window), id="close")
+    await closed(a, window)
+    assert isinstance(counter, Accepted) and isinstance(closing, Accepted), (counter, closing)
+    for seat, body, command_id, first in [*answered, (b, COUNTER_SHOT, "counter", counter)]:
+        again = await seat.command(body, id=command_id)
+        assert isinstance(again, Accepted) and again.version == first.version, again
+    versions = [first.version for *_, first in answered] + [counter.version, closing.version]
+    stored = await store.load_room(room.room_id)
+    assert stored is not None and stored.version == versions[-1]
+    await assert_stored_exactly_once_in_order(store, room, received_events(*seat_a),
+                                              versions)
+    return b

@@ -32,16 +32,12 @@ from testkit.server_process import ServerProcess, two_nodes
 from testkit.wsclient import Client
 from tests.cluster.game import (
     ACTIVATE,
-    COUNTER_SHOT,
     MOVE,
     RETRIES,
-    assert_stored_exactly_once_in_order,
-    close_window,
-    received_events,
+    play_on_after_failover,
     room_on,
 )
 from tests.cluster.test_redis_cluster_games import ON_THE_CLUSTER
-from tests.support.windows import closed, current
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
@@ -141,24 +137,8 @@ async def test_a_spare_replica_migrates_to_the_orphaned_master_and_writes_resume
                                             MOVE, "move")
         a = seat_a[-1]
         assert moved.version > activated.version
-        accepted = [activated, moved]
-        b = await Client.connect(two.base, room.room_id, room.token_b)
-        await b.until(Snapshot)
-        window = current(a)  # the MOVE opened the reactive seat's window
-        assert window is not None
-        accepted.append(await b.command(COUNTER_SHOT, id="counter"))
-        accepted.append(await b.command(close_window(window), id="close"))
-        await closed(a, window)
-        assert all(isinstance(answer, Accepted) for answer in accepted), accepted
-        # The ids answered before and after the kill keep their first answers.
-        for body, command_id, first in ((ACTIVATE, "activate", activated),
-                                        (MOVE, "move", moved)):
-            again = await a.command(body, id=command_id)
-            assert isinstance(again, Accepted) and again.version == first.version, again
-        versions = [answer.version for answer in accepted]  # type: ignore[union-attr]
-        stored = await store.load_room(room.room_id)
-        assert stored is not None and stored.version == versions[-1]
-        await assert_stored_exactly_once_in_order(store, room, received_events(*seat_a),
-                                                  versions)
+        b = await play_on_after_failover(
+            store, room, seat_a, two.base,
+            [(a, ACTIVATE, "activate", activated), (a, MOVE, "move", moved)])
         await a.close()
         await b.close()

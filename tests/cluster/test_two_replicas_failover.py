@@ -30,16 +30,12 @@ from testkit.server_process import ServerProcess, two_nodes
 from testkit.wsclient import Client
 from tests.cluster.game import (
     ACTIVATE,
-    COUNTER_SHOT,
     MOVE,
-    assert_stored_exactly_once_in_order,
-    close_window,
     command_once_storage_is_back,
-    received_events,
+    play_on_after_failover,
     room_on,
 )
 from tests.cluster.test_redis_cluster_games import ON_THE_CLUSTER
-from tests.support.windows import closed, current
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
@@ -107,26 +103,10 @@ async def test_two_replicas_keep_a_shard_writing_through_a_masters_kill_9(
         moved = await command_once_storage_is_back(a, MOVE, "move")
         assert moved.version > activated.version
         # The next commands, the relayed seat's (reconnected) too, are accepted at the
-        # first try.
-        accepted = [activated, moved]
-        b = await Client.connect(two.base, room.room_id, room.token_b)
-        await b.until(Snapshot)
-        window = current(a)  # the MOVE opened the reactive seat's window
-        assert window is not None
-        accepted.append(await b.command(COUNTER_SHOT, id="counter"))
-        accepted.append(await b.command(close_window(window), id="close"))
-        await closed(a, window)
-        assert all(isinstance(answer, Accepted) for answer in accepted), accepted
-        # Every id sent again gets its first answer; nothing is applied twice.
-        for seat, body, command_id, first in ((a, ACTIVATE, "activate", activated),
-                                              (a, MOVE, "move", moved),
-                                              (b, COUNTER_SHOT, "counter", accepted[2])):
-            again = await seat.command(body, id=command_id)
-            assert isinstance(again, Accepted) and again.version == first.version, again
-        versions = [answer.version for answer in accepted]  # type: ignore[union-attr]
-        stored = await store.load_room(room.room_id)
-        assert stored is not None and stored.version == versions[-1]
-        await assert_stored_exactly_once_in_order(store, room, received_events(a), versions)
+        # first try; every id gets its first answer; nothing is applied twice.
+        b = await play_on_after_failover(
+            store, room, [a], two.base,
+            [(a, ACTIVATE, "activate", activated), (a, MOVE, "move", moved)])
 
         for node in (one, two):
             await until_ready(node.base)
