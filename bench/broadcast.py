@@ -265,13 +265,14 @@ def event_latencies(crowd: list[dict[str, Any]], sent_at: list[float], spectator
     sends = sorted(int(s * 1e9) for s in sent_at)
     to_last: list[float] = []
     to_first: list[float] = []
-    incomplete = earlier = 0
+    incomplete = earlier = arrivals = 0
     for number in sorted(frames):
         count, first, last = frames[number]
         before = [s for s in sends if s <= first]
         if not before:
             earlier += 1  # a frame of the joins phase, still arriving: not this phase's
             continue
+        arrivals += count
         if count != spectators:
             incomplete += 1
         sent = before[-1]
@@ -279,6 +280,9 @@ def event_latencies(crowd: list[dict[str, Any]], sent_at: list[float], spectator
         to_first.append((first - sent) / 1e6)
     return {"frames": len(frames) - earlier, "frames_incomplete": incomplete,
             "frames_of_the_joins_phase": earlier,
+            # (this phase's frames as the spectators received them: a frame of the joins
+            # phase that reached some spectators only after the phase began is not one)
+            "spectator_event_frames": arrivals,
             "to_last_spectator_ms": percentiles(to_last),
             "to_first_spectator_ms": percentiles(to_first)}
 
@@ -330,7 +334,6 @@ def figures(args: argparse.Namespace, samples: dict[str, Any], joins: list[dict[
             "players_latency_ms": percentiles(players["events"]["latencies_ms"]),
             **players_breakdown(players["events"]),
             "spectator_deliveries": deliveries,  # every frame (a spectator count too)
-            "spectator_event_frames": event_frames,
             "mean_event_frame_bytes": round(event_bytes / event_frames, 1)
             if event_frames else None,
             "server_cpu_s": round(cpu_events, 3),
