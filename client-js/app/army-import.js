@@ -167,9 +167,13 @@ export function reviewStatus(state, options, log, role) {
   if (Array.isArray(kept)) kept.forEach((s) => accepted.add(String(s)));
   else if (kept && typeof kept === "object") Object.entries(kept).forEach(([s, yes]) => { if (yes) accepted.add(s); });
   for (const entry of log ?? []) if (entry?.event?.type === "armies_accepted") accepted.add(String(entry.event.side));
-  const canAccept = review && options?.accept_armies === true;
+  const seat = role === "A" || role === "B";
+  // While a new version's options are on their way (null), a seat in review that has not
+  // accepted (by its events and the state) keeps its button: the opponent's acceptance must
+  // not take it away from under the pointer for a moment.
+  const canAccept = review && (options ? options.accept_armies === true : seat && !accepted.has(role));
   // Options that no longer offer the acceptance to a seat in review: it has accepted.
-  if (review && options && !canAccept && (role === "A" || role === "B")) accepted.add(role);
+  if (review && options && !canAccept && seat) accepted.add(role);
   return { review, accepted, canAccept };
 }
 

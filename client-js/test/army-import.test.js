@@ -166,8 +166,13 @@ test("the review: both lists chosen in army selection; who accepted, from events
   // A accepted: its options no longer offer it.
   status = reviewStatus(state, {}, [], "A");
   assert.deepEqual([status.canAccept, [...status.accepted]], [false, ["A"]]);
-  // Options not here yet: nothing is assumed.
-  assert.deepEqual([...reviewStatus(state, null, [], "A").accepted], []);
+  // Options not here yet (a new version's are on their way): nothing is assumed accepted, and
+  // a seat that has not accepted keeps its button, the opponent's acceptance shown.
+  status = reviewStatus(state, null, [{ event: { type: "armies_accepted", side: "B" } }], "A");
+  assert.deepEqual([status.canAccept, [...status.accepted]], [true, ["B"]]);
+  // ... but not once its own acceptance is in, nor for a spectator.
+  assert.equal(reviewStatus(state, null, [{ event: { type: "armies_accepted", side: "A" } }], "A").canAccept, false);
+  assert.equal(reviewStatus(state, null, [], "spectator").canAccept, false);
   // A state field, if the server keeps one.
   assert.deepEqual([...reviewStatus({ ...state, armies_accepted: ["A", "B"] }, null, [], "spectator").accepted], ["A", "B"]);
   // One list chosen, or the game past army selection: no review.
