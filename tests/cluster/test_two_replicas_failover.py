@@ -84,10 +84,12 @@ async def test_two_replicas_keep_a_shard_writing_through_a_masters_kill_9(
         assert isinstance(activated, Accepted), activated
 
         await asyncio.to_thread(cluster.kill, victim.port)
-        # During the election nobody serves the room's slot: "try again".
-        refused = await a.command(MOVE, id="move")
-        assert isinstance(refused, Rejected)
-        assert refused.code == ProtocolReason.STORAGE_UNAVAILABLE, refused
+        # During the election nobody serves the room's slot: "try again". (On a slow machine
+        # the node may handle it only once the election is over: then it is accepted.)
+        during = await a.command(MOVE, id="move")
+        assert isinstance(during, Accepted) or (
+            isinstance(during, Rejected) and during.code == ProtocolReason.STORAGE_UNAVAILABLE
+        ), during
         # The relayed seat's bus link to that master reset: it is told to reconnect.
         assert await b.close_code() == CloseCode.ROOM_UNAVAILABLE
         promoted = await asyncio.to_thread(cluster.wait_promoted, victim)
@@ -99,9 +101,12 @@ async def test_two_replicas_keep_a_shard_writing_through_a_masters_kill_9(
                                 f"{other} to replicate from {promoted.port}")
         assert cluster.nodes[victim.port].process is None  # the dead node stays dead
 
-        # Sent again under its id, the refused command is accepted: WAIT 1 is met.
+        # Sent again under its id, the command is accepted (WAIT 1 is met), or answered as it
+        # was if it was accepted during the failover.
         moved = await command_once_storage_is_back(a, MOVE, "move")
         assert moved.version > activated.version
+        if isinstance(during, Accepted):
+            assert moved.version == during.version, (during, moved)
         # The next commands, the relayed seat's (reconnected) too, are accepted at the
         # first try; every id gets its first answer; nothing is applied twice.
         b = await play_on_after_failover(
