@@ -4,6 +4,7 @@ server processes (two of them reading a clock the test moves: ``clocked``)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -27,14 +28,21 @@ async def store(redis_server: RedisProcess) -> AsyncIterator[RedisRoomStore]:
         await redis_store.close()
 
 
+@asynccontextmanager
+async def store_on(cluster: RedisClusterProcesses) -> AsyncIterator[ClusterRoomStore]:
+    """A store on ``cluster``, closed on leaving."""
+    store = ClusterRoomStore.from_url(cluster.url)
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
 @pytest.fixture
 async def cluster_store(redis_cluster: RedisClusterProcesses) -> AsyncIterator[ClusterRoomStore]:
     """A store on the session's real Redis Cluster (tests/conftest.py, ``redis_cluster``)."""
-    cluster = ClusterRoomStore.from_url(redis_cluster.url)
-    try:
-        yield cluster
-    finally:
-        await cluster.close()
+    async with store_on(redis_cluster) as store:
+        yield store
 
 
 @pytest.fixture

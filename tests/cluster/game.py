@@ -70,6 +70,19 @@ COUNTER_SHOT = {"type": "declare_aro", "trooper": "B-t3", "skill": {
     "type": "bs_attack", "weapon": "punch_carbine", "targets": [{"trooper": "A-t5", "burst": 1}]}}
 
 
+async def seats_on_two_nodes(store: RedisRoomStore, cluster: RedisClusterProcesses,
+                             master: NodeView, owner_base: str, relay_base: str
+                             ) -> tuple[Room, Client, Client]:
+    """A new room on ``master``: seat A on the node at ``owner_base`` (which owns the room),
+    seat B on the one at ``relay_base`` (which relays it); both hold their snapshot."""
+    room = await room_on(store, cluster, master)
+    a = await Client.connect(owner_base, room.room_id, room.token_a)
+    b = await Client.connect(relay_base, room.room_id, room.token_b)
+    for seat in (a, b):
+        await seat.until(Snapshot)
+    return room, a, b
+
+
 def close_window(window: dict[str, Any]) -> dict[str, Any]:
     """The reactive player's "nothing more to declare" for ``window``."""
     return {"type": "close_aro_window", "order": window["order"], "step": window["step"]}

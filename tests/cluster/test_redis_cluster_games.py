@@ -36,6 +36,7 @@ from tests.cluster.game import (
     command_once_storage_is_back,
     received_events,
     room_on,
+    seats_on_two_nodes,
 )
 from tests.support.windows import closed, opened
 
@@ -57,11 +58,9 @@ async def test_games_on_every_master_with_seats_on_two_nodes(
                 ready = await http.get("/readyz")
             assert ready.status_code == 200, ready.text
         for master in masters:
-            room = await room_on(cluster_store, redis_cluster, master)
-            a = await Client.connect(one.base, room.room_id, room.token_a)  # one owns it
-            b = await Client.connect(two.base, room.room_id, room.token_b)  # two relays
-            for seat in (a, b):
-                await seat.until(Snapshot)
+            # one owns the room, two relays it
+            room, a, b = await seats_on_two_nodes(cluster_store, redis_cluster, master,
+                                                  one.base, two.base)
             accepted = [await a.command(ACTIVATE), await a.command(MOVE)]
             window = await opened(b)  # the owner's events crossed the sharded bus
             accepted.append(await b.command(COUNTER_SHOT))  # a relayed seat's command

@@ -25,17 +25,18 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from protocol.constants import CloseCode, ProtocolReason
-from protocol.messages import Accepted, Rejected, Snapshot
+from protocol.messages import Accepted, Rejected
 from server.store.cluster_store import ClusterRoomStore
 from testkit.redis_cluster import RedisClusterProcesses
 from testkit.server_process import ServerProcess, two_nodes
 from testkit.wsclient import Client
+from tests.cluster.conftest import store_on
 from tests.cluster.game import (
     ACTIVATE,
     MOVE,
     RETRIES,
     play_on_after_failover,
-    room_on,
+    seats_on_two_nodes,
 )
 from tests.cluster.test_redis_cluster_games import ON_THE_CLUSTER
 
@@ -52,13 +53,9 @@ def spare_replica_cluster(tmp_path: Path) -> Iterator[RedisClusterProcesses]:
 
 
 @pytest.fixture
-async def store(spare_replica_cluster: RedisClusterProcesses
-                ) -> AsyncIterator[ClusterRoomStore]:
-    cluster_store = ClusterRoomStore.from_url(spare_replica_cluster.url)
-    try:
+async def store(spare_replica_cluster: RedisClusterProcesses) -> AsyncIterator[ClusterRoomStore]:
+    async with store_on(spare_replica_cluster) as cluster_store:
         yield cluster_store
-    finally:
-        await cluster_store.close()
 
 
 async def command_once_accepted(connections: list[Client], base: str, room_id: str,
@@ -94,11 +91,8 @@ async def test_a_spare_replica_migrates_to_the_orphaned_master_and_writes_resume
     assert len(spares) == 2
     async with two_nodes(cluster.url, ServerProcess, prefix="rm-",
                          env=ON_THE_CLUSTER) as (one, two):
-        room = await room_on(store, cluster, victim)
-        a = await Client.connect(one.base, room.room_id, room.token_a)  # one owns the room
-        b = await Client.connect(two.base, room.room_id, room.token_b)  # two relays
-        for seat in (a, b):
-            await seat.until(Snapshot)
+        # one owns the room, two relays it
+        room, a, b = await seats_on_two_nodes(store, cluster, victim, one.base, two.base)
         activated = await a.command(ACTIVATE, id="activate")
         assert isinstance(activated, Accepted), activated
 

@@ -22,18 +22,18 @@ import httpx
 import pytest
 
 from protocol.constants import CloseCode, ProtocolReason
-from protocol.messages import Accepted, Rejected, Snapshot
+from protocol.messages import Accepted, Rejected
 from server.node.redis_durability import check_cluster_durability
 from server.store.cluster_store import ClusterRoomStore
 from testkit.redis_cluster import POLL_S, READY_WAIT_S, RedisClusterProcesses
 from testkit.server_process import ServerProcess, two_nodes
-from testkit.wsclient import Client
+from tests.cluster.conftest import store_on
 from tests.cluster.game import (
     ACTIVATE,
     MOVE,
     command_once_storage_is_back,
     play_on_after_failover,
-    room_on,
+    seats_on_two_nodes,
 )
 from tests.cluster.test_redis_cluster_games import ON_THE_CLUSTER
 
@@ -49,11 +49,8 @@ def two_replica_cluster(tmp_path: Path) -> Iterator[RedisClusterProcesses]:
 
 @pytest.fixture
 async def store(two_replica_cluster: RedisClusterProcesses) -> AsyncIterator[ClusterRoomStore]:
-    cluster_store = ClusterRoomStore.from_url(two_replica_cluster.url)
-    try:
+    async with store_on(two_replica_cluster) as cluster_store:
         yield cluster_store
-    finally:
-        await cluster_store.close()
 
 
 async def until_ready(base: str) -> None:
@@ -75,11 +72,8 @@ async def test_two_replicas_keep_a_shard_writing_through_a_masters_kill_9(
                          env=ON_THE_CLUSTER) as (one, two):
         for node in (one, two):
             assert b"fewer than REFEREE_REDIS_WAIT_REPLICAS" not in node.output
-        room = await room_on(store, cluster, victim)
-        a = await Client.connect(one.base, room.room_id, room.token_a)  # one owns the room
-        b = await Client.connect(two.base, room.room_id, room.token_b)  # two relays
-        for seat in (a, b):
-            await seat.until(Snapshot)
+        # one owns the room, two relays it
+        room, a, b = await seats_on_two_nodes(store, cluster, victim, one.base, two.base)
         activated = await a.command(ACTIVATE, id="activate")
         assert isinstance(activated, Accepted), activated
 
