@@ -9,7 +9,13 @@ Against one Redis (flushed between runs), in turn, ``--rounds`` times: the refer
 - ``routed``: two nodes behind the shipped nginx (``bench.balancer``): every socket names
   its room, so all of a room's sockets reach one node, which owns the room;
 - ``relayed``: two nodes, each room's players and spectators spread over them (``bench.run
-  --nodes 2``): the relay's cost, for comparison.
+  --nodes 2``): the relay's cost, for comparison;
+- ``half``: one node with half the rooms, the load each routed node carries. Both routed
+  nodes share the server core (as in ``bench.run --nodes 2``), and a node's CPU per Order
+  grows as its load falls (its loop turns, timers, lease round and collector spread over
+  fewer Orders), so ``routed``/``one`` mixes what routing costs with that;
+  ``routed``/``half`` (``ratios/routed_vs_half/...``) compares nodes at equal load: what a
+  room costs for being one of two nodes' rather than one node's.
 
 Each round's ratios (``routed``/``one``, ``relayed``/``one``: the nodes' CPU per Order and per
 delivery) pair runs minutes apart on the same host, so they survive its drift; the record
@@ -34,8 +40,9 @@ from bench import paired_runs
 from bench.paired_runs import referee_args
 from bench.run import cores, git_commit, git_dirty, redis_server, run_referee
 
-CONFIGS = {"one": (1, False), "routed": (2, True), "relayed": (2, False)}
-"""name -> (nodes, through the balancer)"""
+CONFIGS = {"one": (1, False, 1), "routed": (2, True, 1), "relayed": (2, False, 1),
+           "half": (1, False, 2)}
+"""name -> (nodes, through the balancer, the rooms divided by)"""
 FIGURES = ("cpu_us_per_order", "cpu_us_per_delivery", "orders_per_s", "errors")
 
 
@@ -45,16 +52,19 @@ def pick(result: dict[str, Any]) -> dict[str, Any]:
 
 
 def ratios(round_: dict[str, Any]) -> dict[str, float]:
-    """``routed``/``one`` and ``relayed``/``one`` per phase and figure, in one round."""
+    """``routed``/``one`` and ``relayed``/``one`` per phase and figure, in one round, and
+    ``routed``/``half`` as ``routed_vs_half``."""
     out: dict[str, float] = {}
-    for config in ("routed", "relayed"):
-        if config not in round_:
+    pairs = [(config, config, "one") for config in ("routed", "relayed")]
+    pairs.append(("routed_vs_half", "routed", "half"))
+    for key, config, against in pairs:
+        if config not in round_ or against not in round_:
             continue  # not asked for (--configs)
         for phase in ("paced", "max"):
             for name in ("cpu_us_per_order", "cpu_us_per_delivery"):
-                ours, theirs = round_[config][phase][name], round_["one"][phase][name]
+                ours, theirs = round_[config][phase][name], round_[against][phase][name]
                 if ours and theirs:
-                    out[f"{config}/{phase}/{name}"] = round(ours / theirs, 3)
+                    out[f"{key}/{phase}/{name}"] = round(ours / theirs, 3)
     return out
 
 
@@ -68,10 +78,12 @@ async def compare(args: argparse.Namespace) -> dict[str, Any]:
             for number in range(args.rounds):
                 round_: dict[str, Any] = {}
                 for name in args.configs.split(","):
-                    nodes, balancer = CONFIGS[name]
+                    nodes, balancer, share = CONFIGS[name]
                     redis.Redis.from_url(redis_url).flushall()
-                    result = await run_referee(referee_args(args, nodes, balancer), redis_url,
-                                               workdir, server_core, load_core)
+                    run_args = referee_args(args, nodes, balancer)
+                    run_args.rooms = max(1, args.rooms // share)
+                    result = await run_referee(run_args, redis_url, workdir, server_core,
+                                               load_core)
                     round_[name] = pick(result)
                     print(json.dumps({"round": number, name: round_[name], "error_examples": [
                         result[phase]["error_examples"] for phase in ("paced", "max")]}),
@@ -95,8 +107,8 @@ def main(argv: list[str] | None = None) -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     paired_runs.add_run_arguments(parser)
     parser.add_argument("--configs", default="one,routed,relayed",
-                        help="which configurations, in this order each round (one first: "
-                             "the ratios are against it)")
+                        help="which configurations (one, routed, relayed, half), in this "
+                             "order each round (one first: the ratios are against it)")
     args = parser.parse_args(argv)
     names = args.configs.split(",")
     if names[0] != "one" or any(name not in CONFIGS for name in names):
