@@ -42,6 +42,8 @@ import json
 import sys
 from typing import Any
 
+from bench import restart_floor
+
 RULES_REPEAT = 5
 
 
@@ -52,13 +54,15 @@ def rules_cost_argv(seed: int, repeat: int = RULES_REPEAT) -> list[str]:
 
 
 async def measure_rules(argv: list[str], cwd: str, env: dict[str, str]) -> dict[str, Any]:
-    """Run ``argv`` (``rules_cost_argv``, pinned as the referee is) and read its JSON."""
+    """Run ``argv`` (``rules_cost_argv``, or ``restart_floor.restart_cost_argv`` for the restart's
+    floor, pinned as the referee is) and read its JSON."""
     process = await asyncio.create_subprocess_exec(
         *argv, cwd=cwd, env=env, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE)
     out, err = await process.communicate()
     if process.returncode != 0:
-        raise RuntimeError(f"bench.rules_cost failed ({process.returncode}): "
+        tool = argv[argv.index("-m") + 1] if "-m" in argv else argv[0]
+        raise RuntimeError(f"{tool} failed ({process.returncode}): "
                            f"{err.decode(errors='replace')[-2000:]}")
     result: dict[str, Any] = json.loads(out)
     return result
@@ -175,4 +179,5 @@ def markdown_lines(floor: dict[str, Any] | None, referee: dict[str, Any],
         f"other member). Floor of the CPU per delivery ratio: "
         f"**{_fmt(floor['cpu_per_delivery_max_ratio'])}** (target ≤ 2.0).",
         "",
+        *restart_floor.markdown_lines(floor, referee.get("restart"), baseline.get("restart")),
     ]

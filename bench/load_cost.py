@@ -29,7 +29,7 @@ import argparse
 import hashlib
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bench.rules_cost import ENGINE, commands
@@ -37,14 +37,23 @@ from protocol import codec
 from server.rules.plain import decoders as plain_decoders
 
 
-def measure(seed: int, repeat: int) -> dict[str, Any]:
-    bodies = [body for _, body in commands(seed)]
+def played(seed: int, moves: Sequence[tuple[str | None, dict[str, Any]]]
+           ) -> tuple[list[Any], list[list[Any]]]:
+    """``moves`` played from the new game of ``seed``: every state (the new game's first,
+    then one after each command) and each command's events (``bench.restart_cost`` reads
+    the rooms' states at the kill from it)."""
     states, events = [ENGINE.new_game("codeone", seed)], []
-    for side, body in commands(seed):
+    for side, body in moves:
         verdict = ENGINE.decide(states[-1], side, ENGINE.parse_command(body))
         batch = list(verdict.events or ())
         events.append(batch)
         states.append(ENGINE.apply_all(states[-1], batch))
+    return states, events
+
+
+def measure(seed: int, repeat: int) -> dict[str, Any]:
+    bodies = [body for _, body in commands(seed)]
+    states, events = played(seed, commands(seed))
     sampled = [*states[::10], states[-1]]
     state_plains = [ENGINE.state_to_plain(s) for s in sampled]
     all_events = [e for batch in events for e in batch]

@@ -15,7 +15,9 @@
    (kill -9, start again, every member reconnects): the floor of the referee's restart,
 5. measures the floor (``bench.floor``): the rules core's in-process work per command
    (``bench.rules_cost``, pinned to the referee's core) added to the baseline's socket work,
-   per paced Order and per delivery at the maximum rate (``--no-floor`` skips it),
+   per paced Order and per delivery at the maximum rate (``--no-floor`` skips it), and with
+   the restart phase the restart's floor (``bench.restart_floor``: the baseline's restart and
+   ``bench.restart_cost``, the rooms read back at the kill's point of the game),
 6. writes ``bench/results/<timestamp>.json`` and ``bench/results/<timestamp>.md``.
 """
 
@@ -41,7 +43,7 @@ from typing import Any
 
 import httpx
 
-from bench import floor
+from bench import floor, restart_floor
 from bench.balancer import NODE_ENV as BALANCED_NODE_ENV
 from bench.balancer import balancer
 from bench.measure import (
@@ -694,6 +696,15 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
         rules = await floor.measure_rules(pinned(server_core, floor.rules_cost_argv(args.seed)),
                                           str(REPO), dict(os.environ, PYTHONPATH=str(REPO)))
         floor_section = floor.figures(referee, baseline, rules)
+        if args.restart:
+            # The restart's floor (bench/restart_floor.py): the rooms' in-process reading
+            # back at the point of the game they stood at when killed, on the same core.
+            orders = restart_floor.orders_at_kill(referee, args.rooms)
+            argv = pinned(server_core, restart_floor.restart_cost_argv(args.seed, orders))
+            cost = await floor.measure_rules(argv, str(REPO),
+                                             dict(os.environ, PYTHONPATH=str(REPO)))
+            floor_section.update(restart_floor.figures(
+                referee.get("restart"), baseline.get("restart"), cost, args.rooms))
     else:
         floor_section = floor.not_measured("run with --no-floor")
     return {

@@ -79,7 +79,14 @@ RUN_FIGURES = tuple(
                  "referee_deliveries_per_command", "baseline_deliveries_per_command",
                  "paced_cpu_us_per_order", "paced_overhead_us_per_order",
                  "max_cpu_us_per_delivery", "max_cpu_us_per_delivery_low",
-                 "cpu_per_delivery_max_ratio", "max_overhead_us_per_delivery")
+                 "cpu_per_delivery_max_ratio", "max_overhead_us_per_delivery",
+                 # the restart's floor (bench/restart_floor.py)
+                 "restart_orders_at_kill", "restart_us_per_room", "restart_in_process_s",
+                 "restart_cpu_bound_s", "restart_all_back_s", "restart_all_back_ratio",
+                 "restart_all_back_serial_s", "restart_all_back_serial_ratio",
+                 "restart_overhead_s", "restart_startup_overhead_cpu_s",
+                 "restart_overhead_cpu_s", "restart_replay_cpu_s",
+                 "restart_referee_load_us_per_room", "restart_snapshot_frames_us_per_room")
 )
 """The figures of a ``bench.run`` kept in its record."""
 

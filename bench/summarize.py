@@ -64,6 +64,8 @@ COLUMNS = (
     ("Redis cmds/order", "referee/max/redis/commands_per_order"),
     ("Redis bytes/order", "referee/max/redis/bytes_per_order"),
     ("restart: all rooms back s", "restart/kill_to_all_rooms_back_s"),
+    ("floor restart s", "floor/restart_all_back_s"),
+    ("floor restart ratio", "floor/restart_all_back_ratio"),
     ("errors", "referee/max/errors"),
 )
 """``bench.run``'s table: the columns of docs/performance.md's tables."""

@@ -10,6 +10,7 @@ import pytest
 
 from bench import run
 from bench.run_history import read
+from testkit.scripted_game import plan
 
 pytestmark = pytest.mark.slow  # runs the bench tool itself
 
@@ -104,3 +105,23 @@ def test_the_run_measures_its_floor_beside_the_baseline(tiny_run: Path) -> None:
     assert floor["max_cpu_us_per_delivery"] >= baseline["max"]["cpu_us_per_delivery"]
     assert floor["cpu_per_delivery_max_ratio"] >= 1
     assert "## Floor" in tiny_run.with_suffix(".md").read_text()
+
+
+@needs_redis
+def test_the_run_measures_its_restart_floor_beside_the_baselines_restart(tiny_run: Path) -> None:
+    """The rooms read back at the point of the game they were killed at (bench.restart_cost
+    on the server core) on top of the baseline's restart, in the same run
+    (bench/restart_floor.py)."""
+    result = json.loads(tiny_run.read_text())
+    floor, baseline = result["floor"], result["baseline"]["restart"]
+    [entry] = read(tiny_run.parent / "history.jsonl")
+    for name in ("restart_us_per_room", "restart_in_process_s", "restart_all_back_s",
+                 "restart_all_back_ratio", "restart_all_back_serial_s"):
+        assert entry["figures"][f"floor/{name}"] > 0, name
+    played = result["referee"]["paced"]["orders"] + result["referee"]["max"]["orders"]
+    # (a room that played the whole game stops)
+    assert floor["restart_orders_at_kill"] == min(round(played / 2), len(plan(7).orders))
+    # never less than the baseline's own restart
+    assert floor["restart_all_back_s"] >= baseline["kill_to_all_rooms_back_s"]
+    assert floor["restart_all_back_ratio"] >= 1
+    assert "### The restart's floor" in tiny_run.with_suffix(".md").read_text()
