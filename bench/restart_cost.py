@@ -57,6 +57,7 @@ from server.rooms.numbering import (
     NONE_SEEN,
     audience_views,
     counted,
+    counted_after_load,
     pack_room_snapshot,
     unpack_room_snapshot,
 )
@@ -109,7 +110,7 @@ class AtKill:
             plains = [codec.unpack_plain(e) for e in self.stored_events]
             events = [ENGINE.event_from_plain(p) for p in plains]
             loaded = ENGINE.apply_all(loaded, events)
-            counts = counted(counts, audience_views(ENGINE, loaded, events, plains))
+            counts = counted_after_load(ENGINE, loaded, events, plains, counts)
         return loaded, counts
 
 

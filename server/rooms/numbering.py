@@ -54,6 +54,27 @@ def counted(seen: Seen, views: AudienceViews) -> dict[Audience, int]:
     return {audience: seen[audience] + len(views[audience]) for audience in AUDIENCES}
 
 
+def counted_after_load(engine: Engine, state: State, events: Sequence[Event],
+                       plains: Sequence[Plain], seen: Seen) -> dict[Audience, int]:
+    """``counted(seen, audience_views(...))`` without keeping the views: what a room loaded
+    again needs (the events after its snapshot, counted per audience). Decided event by
+    event, so one event that audiences see differently does not make every other event's
+    view per audience, as ``audience_views`` does for a commit's few events: a load counts
+    up to a hundred events and keeps none of their views."""
+    counts = dict(seen)
+    for event, plain in zip(events, plains, strict=True):
+        if engine.same_for_every_viewer(event):
+            if engine.view_event_from_plain(event, plain, Audience.SPECTATOR.value,
+                                            state) is not None:
+                for audience in AUDIENCES:
+                    counts[audience] += 1
+            continue
+        for audience in AUDIENCES:
+            if engine.view_event_from_plain(event, plain, audience.value, state) is not None:
+                counts[audience] += 1
+    return counts
+
+
 def pack_room_snapshot(state_plain: Plain, seen: Seen) -> bytes:
     """A stored snapshot: the game state and each audience's count at its version."""
     return codec.pack_plain({"state": state_plain,

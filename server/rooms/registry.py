@@ -28,8 +28,7 @@ from server.rooms.engine_port import Engine, State
 from server.rooms.numbering import (
     NONE_SEEN,
     Seen,
-    audience_views,
-    counted,
+    counted_after_load,
     pack_room_snapshot,
     unpack_room_snapshot,
 )
@@ -173,7 +172,7 @@ class RoomRegistry:
             plains = [codec.unpack_plain(event) for event in stored.events]
             events = [engine.event_from_plain(plain) for plain in plains]
             state = engine.apply_all(state, events)
-            seen = counted(seen, audience_views(engine, state, events, plains))
+            seen = counted_after_load(engine, state, events, plains, seen)
         room = self._start(stored.meta, state, stored.version, claim.fence, stored.deadlines,
                            snapshot_version=stored.snapshot_version, seen=seen,
                            answers=stored.answers)
