@@ -15,6 +15,15 @@ What differs:
 - the appends and a room's creation go to the master of the room's slot on a pipelined
   connection of their own and are answered only once ``wait_replicas`` replicas have them
   (``WAIT``; ``server.store.cluster_appends``);
+- a room's load (``load_room``, ``load_rooms``: the registry opening rooms after a restart,
+  a takeover, a ``STALE version``) is answered only once ``wait_replicas`` replicas have
+  what it read: the reads of each master are followed, in the same pipeline on the same
+  connection, by a write of their own and ``WAIT`` (``ClusterAppendBatches.confirmed_calls``).
+  An append refused "try again" may have landed on the master; without this, the room
+  loaded from it would answer that command, sent again under its id, ``accepted`` from its
+  stored answer while no replica had it. Not confirmed in time: the load raises
+  ``NotReplicated`` (a ``StorageUnavailable``: the seat is told "try again"). With
+  ``wait_replicas`` 0 (and no ``aof``) loads read as on one Redis;
 - the lobby index ``{lobby}:public`` is one key, so one slot on one master: every public
   room's listing change writes it (docs/deploy.md, "Redis Cluster", lists this and the
   other single-slot keys with their limits).
@@ -22,17 +31,22 @@ What differs:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from redis.asyncio.cluster import RedisCluster
 
 from server.store.cluster_appends import ClusterAppendBatches
-from server.store.redis_scripts import APPEND, CREATE
+from server.store.interface import StoredRoom
+from server.store.redis_errors import storage_call
+from server.store.redis_scripts import APPEND, CREATE, LOAD
 from server.store.redis_store import (
     HEALTH_CHECK_S,
     MAX_CONNECTIONS,
     PUBLIC_KEY,
     RedisRoomStore,
+    room_keys,
+    stored_room,
 )
 
 
@@ -63,3 +77,27 @@ class ClusterRoomStore(RedisRoomStore):
 
     async def _create(self, keys: list[str], args: list[Any]) -> None:
         await self.appends.durable_call(CREATE, keys, args)
+
+    async def load_room(self, room_id: str) -> StoredRoom | None:
+        if not self.appends.waits:
+            return await super().load_room(room_id)
+        (stored,) = await self._confirmed_loads("load_room", [room_id])
+        return stored
+
+    async def load_rooms(self, room_ids: Sequence[str]) -> list[StoredRoom | None]:
+        if not self.appends.waits or not room_ids:
+            return await super().load_rooms(room_ids)
+        return await self._confirmed_loads("load_rooms", room_ids)
+
+    async def _confirmed_loads(self, call: str,
+                               room_ids: Sequence[str]) -> list[StoredRoom | None]:
+        """The rooms as stored, each confirmed on ``wait_replicas`` replicas of its master
+        (one pipeline per master); raises the first room's failure (``NotReplicated``, or
+        ``StorageUnavailable``), failing the whole call as a failed round trip does."""
+        async with storage_call(call):
+            outcomes = await self.appends.confirmed_calls(
+                LOAD, [(room_keys(room_id), ()) for room_id in room_ids])
+        failed = next((outcome for outcome in outcomes if isinstance(outcome, Exception)), None)
+        if failed is not None:
+            raise failed
+        return [stored_room(outcome) for outcome in outcomes]
