@@ -42,8 +42,10 @@ CONFIRM_TTL_MS`` on the hash tag of one room read there (``confirm_key``; no cod
 lists it, and it expires). The master runs the pipeline in order and replicates in order,
 so once a replica has that write it has everything the master had when the reads ran. One
 extra write and ``WAIT`` per master per batch of loads, in the reads' own round trip; not
-confirmed in time (or the write refused, a slot moving) and every read of that master is
-answered ``NotReplicated`` ("try again") instead of its data.
+confirmed in time and every read of that master is answered ``NotReplicated`` ("try
+again") instead of its data; the write refused (a slot moving, a demoted master) and they
+are answered ``StorageUnavailable`` (the store reads them again once it has read the slot
+map again: ``server.store.cluster_store``).
 """
 
 from __future__ import annotations
@@ -183,12 +185,9 @@ class ClusterAppendBatches:
                     outcomes[index] = StorageUnavailable(f"{what} on {node.name}: {error}")
                 return
             replicas = _confirmed_by(results[-1], self.aof) if self.waits else 0
-            if confirm and isinstance(results[-2], Exception):
-                # The confirming write was refused (a slot moving, a demoted master): WAIT
-                # would count only this connection's earlier writes.
-                if slot_moved(results[-2]):
-                    self.router.refresh_soon()
-                replicas = results[-2]
+            unconfirmed = results[-2] if confirm and isinstance(results[-2], Exception) else None
+            if unconfirmed is not None and slot_moved(unconfirmed):
+                self.router.refresh_soon()
             retry = []
             for index, at in zip(todo, where, strict=True):
                 outcome = results[at]
@@ -201,6 +200,11 @@ class ClusterAppendBatches:
                     outcome = StorageUnavailable(f"{what}: {outcome}")
                 elif isinstance(outcome, RedisConnectionError):  # LOADING
                     outcome = StorageUnavailable(f"{what}: {outcome}")
+                elif unconfirmed is not None and not isinstance(outcome, Exception):
+                    # The confirming write was refused (a slot moving, a demoted master):
+                    # WAIT counted only this connection's earlier writes.
+                    outcome = StorageUnavailable(f"{what} on {node.name}: not confirmed: "
+                                                 f"{unconfirmed}")
                 elif (not isinstance(outcome, Exception) and self.waits
                       and (isinstance(replicas, Exception) or replicas < self.wait_replicas)):
                     outcome = NotReplicated(

@@ -22,8 +22,11 @@ What differs:
   An append refused "try again" may have landed on the master; without this, the room
   loaded from it would answer that command, sent again under its id, ``accepted`` from its
   stored answer while no replica had it. Not confirmed in time: the load raises
-  ``NotReplicated`` (a ``StorageUnavailable``: the seat is told "try again"). With
-  ``wait_replicas`` 0 (and no ``aof``) loads read as on one Redis;
+  ``NotReplicated`` (a ``StorageUnavailable``: the seat is told "try again"); rooms not
+  read (``MOVED``, a dead master) are read again once the slot map is read again
+  (``LOAD_ATTEMPTS``); in a batch, the rooms of the other masters are served
+  (``SomeRoomsUnavailable``). With ``wait_replicas`` 0 (and no ``aof``) loads read as on
+  one Redis;
 - the lobby index ``{lobby}:public`` is one key, so one slot on one master: every public
   room's listing change writes it (docs/deploy.md, "Redis Cluster", lists this and the
   other single-slot keys with their limits).
@@ -37,7 +40,7 @@ from typing import Any
 from redis.asyncio.cluster import RedisCluster
 
 from server.store.cluster_appends import ClusterAppendBatches
-from server.store.interface import StoredRoom
+from server.store.interface import SomeRoomsUnavailable, StorageUnavailable, StoredRoom
 from server.store.redis_errors import storage_call
 from server.store.redis_scripts import APPEND, CREATE, LOAD
 from server.store.redis_store import (
@@ -48,6 +51,10 @@ from server.store.redis_store import (
     room_keys,
     stored_room,
 )
+
+LOAD_ATTEMPTS = 3
+"""Reads of a room at most, the slot map read again between them (redis-py's cluster client
+tries a command three times, following ``MOVED`` or a dead node's replacement)."""
 
 
 def connect_cluster(url: str) -> RedisCluster:
@@ -92,12 +99,32 @@ class ClusterRoomStore(RedisRoomStore):
     async def _confirmed_loads(self, call: str,
                                room_ids: Sequence[str]) -> list[StoredRoom | None]:
         """The rooms as stored, each confirmed on ``wait_replicas`` replicas of its master
-        (one pipeline per master); raises the first room's failure (``NotReplicated``, or
-        ``StorageUnavailable``), failing the whole call as a failed round trip does."""
-        async with storage_call(call):
-            outcomes = await self.appends.confirmed_calls(
-                LOAD, [(room_keys(room_id), ()) for room_id in room_ids])
-        failed = next((outcome for outcome in outcomes if isinstance(outcome, Exception)), None)
-        if failed is not None:
-            raise failed
-        return [stored_room(outcome) for outcome in outcomes]
+        (one pipeline per master). A room not confirmed (``NotReplicated``), or not read
+        (``StorageUnavailable``): that error when it is the only room, else
+        ``SomeRoomsUnavailable`` with every room's outcome (the rooms of the other masters
+        are served; ``server.rooms.room_loads``)."""
+        outcomes: list[Any] = [None] * len(room_ids)
+        todo = list(range(len(room_ids)))
+        for attempt in range(1, LOAD_ATTEMPTS + 1):
+            async with storage_call(call):
+                read = await self.appends.confirmed_calls(
+                    LOAD, [(room_keys(room_ids[index]), ()) for index in todo])
+            for index, outcome in zip(todo, read, strict=True):
+                outcomes[index] = outcome
+            # Not read (the slot map out of date: MOVED, a dead master): read the map again
+            # and those rooms again, as redis-py's cluster client does. Not confirmed
+            # (NotReplicated): no retry, it waited its time already.
+            todo = [index for index in todo if type(outcomes[index]) is StorageUnavailable]
+            if not todo or attempt == LOAD_ATTEMPTS:
+                break
+            await self.appends.router.refresh()
+        failed = [outcome for outcome in outcomes if isinstance(outcome, Exception)]
+        if not failed:
+            return [stored_room(outcome) for outcome in outcomes]
+        if len(outcomes) == 1 or any(not isinstance(error, StorageUnavailable)
+                                     for error in failed):
+            raise failed[0]  # (a script error: the whole call fails as it would on one Redis)
+        raise SomeRoomsUnavailable(
+            f"{call}: {len(failed)} of {len(outcomes)} rooms: {failed[0]}",
+            [outcome if isinstance(outcome, StorageUnavailable) else stored_room(outcome)
+             for outcome in outcomes])
