@@ -45,7 +45,9 @@ extra write and ``WAIT`` per master per batch of loads, in the reads' own round 
 confirmed in time and every read of that master is answered ``NotReplicated`` ("try
 again") instead of its data; the write refused (a slot moving, a demoted master) and they
 are answered ``StorageUnavailable`` (the store reads them again once it has read the slot
-map again: ``server.store.cluster_store``).
+map again: ``server.store.cluster_store``). The loads share each master's connection with
+the appends: a batch of loads' replies (snapshots, events) come before the replies of the
+appends pipelined after it.
 """
 
 from __future__ import annotations
