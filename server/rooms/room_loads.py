@@ -6,7 +6,9 @@ collects the reads asked for during one turn of the event loop and sends them as
 ``RoomStore.load_rooms`` call (one pipeline on Redis), at most ``max_batch`` rooms per call;
 a read asked for while its room's read is pending shares it (two hellos for one room read
 it once). A failed batch fails each of its reads with the same error, so every waiting
-hello is answered (``storage_unavailable`` for ``StorageUnavailable``).
+hello is answered (``storage_unavailable`` for ``StorageUnavailable``); a batch read in part
+(``SomeRoomsUnavailable``: on a Redis Cluster, a shard that cannot confirm its rooms on a
+replica) serves the rooms read and fails the others only.
 
 The pattern is the appends' group commit (``server.store.group_commit``): nothing waits for
 a batch to fill; a batch holds what arrived while the loop was busy with other work.
@@ -17,7 +19,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 
-from server.store import StoredRoom
+from server.store import StorageUnavailable, StoredRoom
+from server.store.interface import SomeRoomsUnavailable
 
 ReadRooms = Callable[[Sequence[str]], Awaitable[Sequence[StoredRoom | None]]]
 
@@ -66,6 +69,9 @@ class RoomLoads:
             stored = await self._read(room_ids)
             if len(stored) != len(room_ids):
                 raise RuntimeError(f"the store read {len(stored)} rooms of {len(room_ids)}")
+        except SomeRoomsUnavailable as partly:
+            self._settle(room_ids, partly.outcomes)
+            return
         except Exception as error:
             for room_id in room_ids:
                 future = self._waiting.pop(room_id)
@@ -77,7 +83,16 @@ class RoomLoads:
             for room_id in room_ids:
                 self._waiting.pop(room_id).cancel()
             raise
-        for room_id, room in zip(room_ids, stored, strict=True):
+        self._settle(room_ids, stored)
+
+    def _settle(self, room_ids: list[str],
+                outcomes: Sequence[StoredRoom | StorageUnavailable | None]) -> None:
+        for room_id, outcome in zip(room_ids, outcomes, strict=True):
             future = self._waiting.pop(room_id)
-            if not future.done():
-                future.set_result(room)
+            if future.done():
+                continue
+            if isinstance(outcome, StorageUnavailable):
+                future.set_exception(outcome)
+                future.exception()  # marked retrieved: its waiters re-raise it
+            else:
+                future.set_result(outcome)

@@ -30,6 +30,24 @@ another master: until it is assigned there, its keys are split between the two, 
 not exist yet; not followed, since the pipeline's ``WAIT`` confirms this connection's writes
 only); ``NOSCRIPT`` (a replica promoted, or ``SCRIPT FLUSH``) sends those appends once more,
 the script loaded in front. Unlike on one Redis, every batch runs as a coroutine (a task per batch).
+
+Loads confirmed on a replica (``confirmed_calls``: the store's ``load_room``/``load_rooms``
+when ``wait_replicas`` > 0 or ``aof``): what a load reads may include a write that was
+refused ``NotReplicated`` but landed on the master (and a room loaded from it would answer
+that command, sent again under its id, from its stored answer: ``accepted``, while no
+replica has it). ``WAIT`` confirms only the writes the connection that sends it made (a
+client that only read has none: ``WAIT`` would return at once), so each master's pipeline
+of reads ends with a write of its own, then ``WAIT``: ``SET <tag>:confirm 1 PX
+CONFIRM_TTL_MS`` on the hash tag of one room read there (``confirm_key``; no code reads or
+lists it, and it expires). The master runs the pipeline in order and replicates in order,
+so once a replica has that write it has everything the master had when the reads ran. One
+extra write and ``WAIT`` per master per batch of loads, in the reads' own round trip; not
+confirmed in time and every read of that master is answered ``NotReplicated`` ("try
+again") instead of its data; the write refused (a slot moving, a demoted master) and they
+are answered ``StorageUnavailable`` (the store reads them again once it has read the slot
+map again: ``server.store.cluster_store``). The loads share each master's connection with
+the appends: a batch of loads' replies (snapshots, events) come before the replies of the
+appends pipelined after it.
 """
 
 from __future__ import annotations
@@ -56,6 +74,16 @@ log = logging.getLogger(__name__)
 Call = tuple[Sequence[str], Sequence[Any]]  # a script's keys and arguments
 ATTEMPTS = 2
 """Sends of one call at most: the second only when the first found no script (NOSCRIPT)."""
+CONFIRM_TTL_MS = 10_000
+"""How long a load's confirming write (``confirm_key``) lives: only its replication matters,
+so it expires soon and nothing accumulates."""
+
+
+def confirm_key(key: str) -> str:
+    """The key of the write that confirms a load of ``key``'s room: the same hash tag (the
+    same slot, so the same master)."""
+    tag = key[:key.index("}") + 1] if key.startswith("{") and "}" in key else key
+    return f"{tag}:confirm"
 
 
 class NotReplicated(StorageUnavailable):
@@ -90,6 +118,14 @@ class ClusterAppendBatches:
             raise outcome
         return outcome
 
+    async def confirmed_calls(self, script: str, calls: list[Call]) -> list[Any]:
+        """Each read-only script call's outcome, as ``_calls`` (one pipeline per master),
+        each master's reads followed by a write of their hash tag and ``WAIT``: a reply is
+        returned only once ``wait_replicas`` replicas have everything it was read from;
+        else its outcome is ``NotReplicated`` (or the ``StorageUnavailable`` of a failed
+        round trip). Without waits (``wait_replicas`` 0, no ``aof``) nothing is confirmed."""
+        return await self._calls(script, calls, confirm=self.waits, what="load")
+
     async def close(self) -> None:
         await self.router.close()
 
@@ -115,8 +151,11 @@ class ClusterAppendBatches:
                     outcomes[index] = StorageUnavailable(f"append (lobby index): {error}")
         return outcomes
 
-    async def _calls(self, script: str, calls: list[Call]) -> list[Any]:
-        """Each call's outcome (its reply, or the exception that is its outcome)."""
+    async def _calls(self, script: str, calls: list[Call], *, confirm: bool = False,
+                     what: str = "append") -> list[Any]:
+        """Each call's outcome (its reply, or the exception that is its outcome);
+        ``confirm``: each master's pipeline writes ``confirm_key`` before its ``WAIT``
+        (``confirmed_calls``)."""
         outcomes: list[Any] = [None] * len(calls)
         try:
             await self.router.ready()
@@ -126,27 +165,31 @@ class ClusterAppendBatches:
                 by_node.setdefault(node.name, (node, []))[1].append(index)
         except (RedisError, OSError) as error:
             self.router.refresh_soon()
-            return [StorageUnavailable(f"append: {error}")] * len(calls)
-        await asyncio.gather(*(self._on_node(node, script, calls, todo, outcomes)
+            return [StorageUnavailable(f"{what}: {error}")] * len(calls)
+        await asyncio.gather(*(self._on_node(node, script, calls, todo, outcomes, confirm, what)
                                for node, todo in by_node.values()))
         return outcomes
 
     async def _on_node(self, node: ClusterNode, script: str, calls: list[Call],
-                       todo: list[int], outcomes: list[Any]) -> None:
+                       todo: list[int], outcomes: list[Any], confirm: bool = False,
+                       what: str = "append") -> None:
         sha = hashlib.sha1(script.encode()).hexdigest()
         for _attempt in range(ATTEMPTS):
             channel = self.router.channel(node)
             try:
                 await channel.connect()
                 commands, where = self._pack(node, channel.connection, script, sha,
-                                             [calls[index] for index in todo])
+                                             [calls[index] for index in todo], confirm)
                 results = await channel.execute(commands)
             except (RedisConnectionError, RedisTimeoutError, OSError) as error:
                 self.router.refresh_soon()  # a master gone? its replica may serve it soon
                 for index in todo:
-                    outcomes[index] = StorageUnavailable(f"append on {node.name}: {error}")
+                    outcomes[index] = StorageUnavailable(f"{what} on {node.name}: {error}")
                 return
-            replicas = _confirmed_by(results[-1], self.aof) if self._waits else 0
+            replicas = _confirmed_by(results[-1], self.aof) if self.waits else 0
+            unconfirmed = results[-2] if confirm and isinstance(results[-2], Exception) else None
+            if unconfirmed is not None and slot_moved(unconfirmed):
+                self.router.refresh_soon()
             retry = []
             for index, at in zip(todo, where, strict=True):
                 outcome = results[at]
@@ -156,13 +199,18 @@ class ClusterAppendBatches:
                     continue
                 if isinstance(outcome, ResponseError) and slot_moved(outcome):
                     self.router.refresh_soon()
-                    outcome = StorageUnavailable(f"append: {outcome}")
+                    outcome = StorageUnavailable(f"{what}: {outcome}")
                 elif isinstance(outcome, RedisConnectionError):  # LOADING
-                    outcome = StorageUnavailable(f"append: {outcome}")
-                elif (not isinstance(outcome, Exception) and self._waits
+                    outcome = StorageUnavailable(f"{what}: {outcome}")
+                elif unconfirmed is not None and not isinstance(outcome, Exception):
+                    # The confirming write was refused (a slot moving, a demoted master):
+                    # WAIT counted only this connection's earlier writes.
+                    outcome = StorageUnavailable(f"{what} on {node.name}: not confirmed: "
+                                                 f"{unconfirmed}")
+                elif (not isinstance(outcome, Exception) and self.waits
                       and (isinstance(replicas, Exception) or replicas < self.wait_replicas)):
                     outcome = NotReplicated(
-                        f"append on {node.name}: {replicas} of {self.wait_replicas} replicas "
+                        f"{what} on {node.name}: {replicas} of {self.wait_replicas} replicas "
                         f"confirmed it within {self.wait_ms} ms"
                         + (" (WAITAOF: with the master's own fsync)" if self.aof else ""))
                 outcomes[index] = outcome
@@ -170,10 +218,10 @@ class ClusterAppendBatches:
                 return
             todo = retry
         for index in todo:
-            outcomes[index] = StorageUnavailable("append: script cache kept emptying")
+            outcomes[index] = StorageUnavailable(f"{what}: script cache kept emptying")
 
     def _pack(self, node: ClusterNode, connection: int | None, script: str, sha: str,
-              calls: list[Call]) -> tuple[list[bytes], list[int]]:
+              calls: list[Call], confirm: bool = False) -> tuple[list[bytes], list[int]]:
         commands: list[bytes] = []
         if self._loaded.get((node.name, sha)) != connection:
             commands.append(pack_command(b"SCRIPT", b"LOAD", script))
@@ -182,6 +230,9 @@ class ClusterAppendBatches:
         for keys, args in calls:
             where.append(len(commands))
             commands.append(pack_command(b"EVALSHA", sha, len(keys), *keys, *args))
+        if confirm:  # (after the reads: Redis runs one connection's commands in order)
+            commands.append(pack_command(b"SET", confirm_key(calls[0][0][0]), b"1",
+                                         b"PX", CONFIRM_TTL_MS))
         if self.aof:
             commands.append(pack_command(b"WAITAOF", 1, self.wait_replicas, self.wait_ms))
         elif self.wait_replicas > 0:
@@ -189,7 +240,8 @@ class ClusterAppendBatches:
         return commands, where
 
     @property
-    def _waits(self) -> bool:
+    def waits(self) -> bool:
+        """Whether writes are confirmed (``WAIT``/``WAITAOF``) before they are answered."""
         return self.aof or self.wait_replicas > 0
 
 

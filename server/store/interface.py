@@ -199,6 +199,18 @@ class StorageUnavailable(Exception):
         super().__init__(f"{TRY_AGAIN} ({detail})" if detail else TRY_AGAIN)
 
 
+class SomeRoomsUnavailable(StorageUnavailable):
+    """``load_rooms`` read some of the rooms only (on a Redis Cluster, a shard that cannot
+    confirm its rooms on a replica while the others can): ``outcomes`` holds each room, in
+    order, as loaded or as the ``StorageUnavailable`` of its read. A caller that does not
+    look inside treats the whole call as failed."""
+
+    def __init__(self, detail: str,
+                 outcomes: Sequence[StoredRoom | StorageUnavailable | None]) -> None:
+        super().__init__(detail)
+        self.outcomes = outcomes
+
+
 ANSWERS_KEPT = 256
 """Answers kept per seat unless ``append`` says otherwise (``Settings.answer_cache_size``)."""
 
@@ -214,7 +226,9 @@ class RoomStore(Protocol):
         one for this room, or None when the room does not exist."""
 
     async def load_room(self, room_id: str) -> StoredRoom | None:
-        """The room's meta, version, latest snapshot and every event after that snapshot."""
+        """The room's meta, version, latest snapshot and every event after that snapshot.
+        On a Redis Cluster that waits for replicas, returned only once they have all of it
+        (else ``StorageUnavailable``: ``server.store.cluster_store``)."""
 
     async def load_rooms(self, room_ids: Sequence[str]) -> list[StoredRoom | None]:
         """``load_room`` of each id, in order, in one call (one round trip on Redis): the

@@ -250,7 +250,7 @@ class RedisRoomStore:
     async def load_room(self, room_id: str) -> StoredRoom | None:
         async with storage_call("load_room"):
             found = await self._scripts.run(LOAD, room_keys(room_id), [])
-        return _stored_room(found)
+        return stored_room(found)
 
     async def load_rooms(self, room_ids: Sequence[str]) -> list[StoredRoom | None]:
         # One pipeline of LOAD scripts: one round trip for the whole batch (each script is
@@ -272,7 +272,7 @@ class RedisRoomStore:
                         if attempt == 2:
                             raise
                         self._scripts.forget()  # Redis restarted: load the script again
-        return [_stored_room(one) for one in found]
+        return [stored_room(one) for one in found]
 
     async def append(
         self,
@@ -465,7 +465,7 @@ def _pack_meta(meta: RoomMeta) -> bytes:
     })
 
 
-def _stored_room(found: Any) -> StoredRoom | None:
+def stored_room(found: Any) -> StoredRoom | None:
     """The LOAD script's reply as a ``StoredRoom`` (None: no such room)."""
     if found is None:
         return None
