@@ -1,19 +1,31 @@
-"""The lobby's answer to a path or a method it does not have: JSON, like its other errors.
+"""The lobby's answer to a path or a method it does not have, and to a request the store
+cannot serve now: JSON, like its other errors.
 
 Starlette's router answers an unknown path or a method a route does not take with a text
 body ("Not Found"). Under ``/api`` a client reads every error as ``{"error", "message"}``
 (protocol/README.md), so those two answers are JSON there too; the browser app's static
 files keep the router's plain answers.
+
+A route that meets ``StorageUnavailable`` (Redis down or failing over, or on a cluster a
+room's shard with no replica to confirm a load on: docs/deploy.md) and does not answer it
+itself is answered 503 ``storage_unavailable`` with ``Retry-After``, not a bare 500: nothing
+was done, and the same request may be sent again in a moment. The store's own words (which
+name Redis nodes) go to the log, not to the client.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Match, Route
+
+from server.store.interface import StorageUnavailable
+
+log = logging.getLogger(__name__)
 
 API_PREFIX = "/api/"
 
@@ -31,7 +43,21 @@ async def lobby_http_error(request: Request, exc: Exception) -> Response:
                         headers=headers)
 
 
-exception_handlers = {404: lobby_http_error, 405: lobby_http_error}
+STORAGE_RETRY_AFTER_S = 2
+"""What a 503 ``storage_unavailable`` asks a client to wait before it tries again (a Redis
+failover takes a few seconds; docs/deploy.md)."""
+
+
+async def storage_unavailable(request: Request, exc: Exception) -> Response:
+    log.warning("%s %s: storage unavailable: %s", request.method, request.url.path, exc)
+    return JSONResponse({"error": "storage_unavailable",
+                         "message": "the game store is unavailable for a moment: nothing was "
+                                    "done; try again in a few seconds"},
+                        status_code=503, headers={"Retry-After": str(STORAGE_RETRY_AFTER_S)})
+
+
+exception_handlers = {404: lobby_http_error, 405: lobby_http_error,
+                      StorageUnavailable: storage_unavailable}
 
 
 def api_fallback(api_routes: Sequence[BaseRoute]) -> Route:
