@@ -52,9 +52,10 @@ def state_to_plain(state: GameState) -> Plain:
 def state_from_plain(data: Plain) -> GameState:
     """The state ``data`` holds, in either form (``FormatError`` if it holds none)."""
     troopers = data.get("troopers") if isinstance(data, dict) else None
-    if isinstance(troopers, dict) and any(
-            isinstance(t, dict) and isinstance(t.get("entry"), str) for t in troopers.values()):
-        data = {**data, "troopers": _entries_put_back(data, troopers)}
+    if isinstance(troopers, dict):
+        put_back = _entries_put_back(data, troopers)
+        if put_back is not None:
+            data = {**data, "troopers": put_back}
     return from_plain(GameState, data)
 
 
@@ -127,12 +128,14 @@ def _without_entry() -> Callable[[TrooperState], dict[str, Plain]]:
 # --- reading -------------------------------------------------------------------------------
 
 
-def _entries_put_back(data: dict[str, Plain], troopers: dict[str, Plain]) -> dict[str, Plain]:
+def _entries_put_back(data: dict[str, Plain], troopers: dict[str, Plain]
+                      ) -> dict[str, Plain] | None:
     """``troopers`` with each reference replaced by the plain entry it names (the army's own
-    map, not a copy: the decoders read it, never change it)."""
+    map, not a copy: the decoders read it, never change it); None if there is none."""
     armies = data.get("armies")
     listed: dict[Any, dict[str, Plain]] = {}
     out: dict[str, Plain] = {}
+    referenced = False
     for key, trooper in troopers.items():
         reference = trooper.get("entry") if isinstance(trooper, dict) else None
         if not isinstance(reference, str):
@@ -148,7 +151,8 @@ def _entries_put_back(data: dict[str, Plain], troopers: dict[str, Plain]) -> dic
                               f"names entry {reference!r}, which side {side!r}'s army does "
                               f"not hold")
         out[key] = {**trooper, "entry": entry}
-    return out
+        referenced = True
+    return out if referenced else None
 
 
 def _plain_entries(armies: Plain, side: Any) -> dict[str, dict[str, Plain]]:
