@@ -44,7 +44,7 @@ from .orders.lieutenant import decide_appoint_lieutenant
 from .orders.named_troopers import unknown_to
 from .orders.order_pool import decide_activate
 from .orders.setup import GameSetup, new_game
-from .plain import Plain, from_plain, to_plain
+from .plain import Plain, state_form
 from .plain import prepare as prepare_conversions
 from .produced import Produced
 from .reasons import Reason
@@ -201,12 +201,15 @@ def prepare() -> int:
     load_weapons()
     shipped_tables()
     mission_catalogue.shipped()
+    state_form.prepare()
     return prepare_conversions(Event, c.Command, GameState)
 
 
 def state_to_plain(state: GameState) -> Plain:
-    return to_plain(state)
+    """The state's stored plain form: troopers' entries by reference (``plain.state_form``)."""
+    return state_form.state_to_plain(state)
 
 
 def state_from_plain(data: Plain) -> GameState:
-    return from_plain(GameState, data)
+    """A state from its stored plain form, either one: entries by reference or in full."""
+    return state_form.state_from_plain(data)

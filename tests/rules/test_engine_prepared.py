@@ -45,7 +45,7 @@ CHECK = textwrap.dedent("""
         verdict = rules.decide(state, side, rules.parse_command(body))
         assert verdict.events is not None, (body, verdict.code)
         for event in verdict.events:
-            plain = engine.to_plain(event)
+            plain = encoding.to_plain(event)
             assert decoding.from_plain(Event, plain) == event
         state = rules.apply_all(state, verdict.events)
     plain = rules.state_to_plain(state)

@@ -1,0 +1,167 @@
+"""The game state's plain form, as rooms store it (snapshots, a room's first state): the
+generic form (``to_plain(state)``) with each trooper's army list entry written by reference.
+
+A trooper's ``entry`` is almost always the very entry of its side's army list that it was
+fielded from, and the army lists are in the state too (``armies``): written in full under
+both, the entries (whole unit profiles) were half of a snapshot's bytes. So a trooper whose
+entry is its side's army entry with the same id (the same object, or one written the same)
+is written with that id as its ``entry`` (text); any other trooper keeps its entry in full
+(a map): one changed in play (a new Lieutenant, a Combat Group moved by a Command Token, a
+profile changed by a terrain choice), or one its army list does not hold.
+
+Reading takes both: a reference is resolved to its army's entry and the state is read as
+if written in full, so a state written before references (entries in full, every snapshot
+stored until then) and the same state written now read to the same values.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import marshal
+from collections.abc import Callable, Mapping
+from typing import Any, get_type_hints
+
+from ..armies.army_list import ArmyList, ListEntry
+from ..ids import Side
+from ..state import GameState, TrooperState
+from .data import FormatError, Plain
+from .decoding import from_plain
+from .encoders import dataclass_encoder
+from .encoding import converter_of, to_plain
+
+__all__ = ["prepare", "state_from_plain", "state_to_plain"]
+
+
+def state_to_plain(state: GameState) -> Plain:
+    """``state`` as plain data, each trooper's entry by reference where it may be."""
+    plain = _without_troopers()(state)
+    armies = {side: _entries_by_id(army) for side, army in state.armies.items()}
+    trooper_in_full = converter_of(TrooperState)
+    troopers: dict[str, Plain] = {}
+    for trooper_id, trooper in state.troopers.items():
+        if _is_army_entry(trooper, armies):
+            written = _without_entry()(trooper)
+            written["entry"] = trooper.entry.id
+        else:
+            written = trooper_in_full(trooper)
+        troopers[str(trooper_id)] = written
+    plain["troopers"] = troopers
+    return plain
+
+
+def state_from_plain(data: Plain) -> GameState:
+    """The state ``data`` holds, in either form (``FormatError`` if it holds none)."""
+    troopers = data.get("troopers") if isinstance(data, dict) else None
+    if isinstance(troopers, dict):
+        put_back = _entries_put_back(data, troopers)
+        if put_back is not None:
+            data = {**data, "troopers": put_back}
+    return from_plain(GameState, data)
+
+
+def prepare() -> None:
+    """Make now the encoders ``state_to_plain`` makes at its first use (``engine.prepare``)."""
+    _without_troopers()
+    _without_entry()
+
+
+# --- writing -------------------------------------------------------------------------------
+
+
+def _entries_by_id(army: ArmyList) -> dict[str, ListEntry]:
+    """The army's entries by id, the first of an id winning (as ``ArmyList.entry`` and the
+    reader take it)."""
+    entries: dict[str, ListEntry] = {}
+    for entry in army.entries:
+        entries.setdefault(entry.id, entry)
+    return entries
+
+
+def _is_army_entry(trooper: TrooperState, armies: Mapping[Side, Mapping[str, ListEntry]]
+                   ) -> bool:
+    army = armies.get(trooper.side)
+    if army is None:
+        return False
+    listed = army.get(trooper.entry.id)
+    if listed is None:
+        return False
+    if listed is trooper.entry:
+        return True
+    # Equal is not enough: 1 == 1.0 and 0.0 == -0.0, yet they are written (and read back)
+    # differently; a reference must read back exactly what the entry in full would.
+    return listed == trooper.entry and _written_alike(listed, trooper.entry)
+
+
+def _written_alike(one: ListEntry, other: ListEntry) -> bool:
+    return marshal.dumps(to_plain(one), 2) == marshal.dumps(to_plain(other), 2)
+
+
+def _encoder_without(cls: type, left_out: str) -> Callable[[Any], dict[str, Plain]]:
+    """The generated encoder of ``cls`` (``encoders``) with field ``left_out`` not written:
+    generated from a dataclass with ``cls``'s other fields, it reads them by name from a
+    ``cls`` value."""
+    hints = get_type_hints(cls)
+    others = dataclasses.make_dataclass(
+        f"{cls.__name__}Without_{left_out}",
+        [(field.name, hints[field.name]) for field in dataclasses.fields(cls)
+         if field.name != left_out])
+    return dataclass_encoder(others, None, to_plain, converter_of)
+
+
+_ENCODERS: dict[str, Callable[[Any], dict[str, Plain]]] = {}
+
+
+def _without_troopers() -> Callable[[GameState], dict[str, Plain]]:
+    encoder = _ENCODERS.get("troopers")
+    if encoder is None:
+        encoder = _ENCODERS["troopers"] = _encoder_without(GameState, "troopers")
+    return encoder
+
+
+def _without_entry() -> Callable[[TrooperState], dict[str, Plain]]:
+    encoder = _ENCODERS.get("entry")
+    if encoder is None:
+        encoder = _ENCODERS["entry"] = _encoder_without(TrooperState, "entry")
+    return encoder
+
+
+# --- reading -------------------------------------------------------------------------------
+
+
+def _entries_put_back(data: dict[str, Plain], troopers: dict[str, Plain]
+                      ) -> dict[str, Plain] | None:
+    """``troopers`` with each reference replaced by the plain entry it names (the army's own
+    map, not a copy: the decoders read it, never change it); None if there is none."""
+    armies = data.get("armies")
+    listed: dict[Any, dict[str, Plain]] = {}
+    out: dict[str, Plain] = {}
+    referenced = False
+    for key, trooper in troopers.items():
+        reference = trooper.get("entry") if isinstance(trooper, dict) else None
+        if not isinstance(reference, str):
+            out[key] = trooper
+            continue
+        side = trooper.get("side")
+        entries = listed.get(side)
+        if entries is None:
+            entries = listed[side] = _plain_entries(armies, side)
+        entry = entries.get(reference)
+        if entry is None:
+            raise FormatError(f"troopers.{key}.entry",
+                              f"names entry {reference!r}, which side {side!r}'s army does "
+                              f"not hold")
+        out[key] = {**trooper, "entry": entry}
+        referenced = True
+    return out if referenced else None
+
+
+def _plain_entries(armies: Plain, side: Any) -> dict[str, dict[str, Plain]]:
+    """The plain entries of ``side``'s army in ``armies`` by id (the first of an id), or
+    none if the data holds no such army."""
+    army = armies.get(side) if isinstance(armies, dict) and isinstance(side, str) else None
+    entries = army.get("entries") if isinstance(army, dict) else None
+    by_id: dict[str, dict[str, Plain]] = {}
+    for entry in entries if isinstance(entries, list) else ():
+        if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+            by_id.setdefault(entry["id"], entry)
+    return by_id
