@@ -52,12 +52,13 @@ from bench.measure import min_cpu_us
 from bench.rules_cost import ENGINE, commands
 from bench.run import free_port
 from protocol import codec
+from server.config import Settings
 from server.store import Deadline, Listing, MemoryRoomStore, RoomMeta, RoomSettings, RoomStore
 from server.store.redis_store import RedisRoomStore
 
 LOOPS: dict[str, Callable[[], asyncio.AbstractEventLoop]] = {
     "uvloop": uvloop.new_event_loop, "asyncio": asyncio.new_event_loop}
-SNAPSHOT_EVERY = 100  # server.config's default
+SNAPSHOT_EVERY = Settings().snapshot_every  # server.config's default
 SCRIPT_COMMANDS = {"hmget", "hget", "hset", "hdel", "xadd", "xtrim"}
 """Commands the append script runs inside Redis (INFO counts them too)."""
 

@@ -16,6 +16,7 @@ import pytest
 from protocol.codec import pack_plain, unpack_plain
 from protocol.messages import Accepted as Answered
 from server.app import create_app
+from server.config import Settings
 from server.fanout import AUDIENCES, Audience
 from server.rooms.engine_port import Event, State
 from server.rooms.numbering import pack_room_snapshot, unpack_room_snapshot
@@ -40,7 +41,7 @@ from tests.tournaments.helpers import Organizer, app_settings, serving
 
 ARMY = "helion-c1-patrol"
 ENGINE = RulesCoreEngine()
-SNAPSHOT_EVERY = 100  # as the rooms' default (Settings.snapshot_every)
+SNAPSHOT_EVERY = Settings().snapshot_every  # as the rooms' default
 
 
 class CountingEngine(RulesCoreEngine):
