@@ -32,26 +32,27 @@ from server.lobby.http import BadRequest, error_response, read_json_object
 from server.lobby.tokens import caster_token, is_nonce, is_organizer, new_caster_nonce
 from server.rooms.registry import RoomRegistry
 from server.rooms.spectator_delay import delay_ms
-from server.store import RoomMeta, StoredRoom
+from server.store import RoomMeta
 from server.store.caster_links import MAX_MADE, CasterLink
 from server.transport.caster_sessions import caster_sessions_for
 
 
-async def _organizer_room(request: Request) -> StoredRoom:
-    """The room of the path, if the body holds its organizer token; else ``BadRequest``."""
+async def _organizer_room(request: Request) -> RoomMeta:
+    """The meta of the path's room, if the body holds its organizer token; else
+    ``BadRequest`` (the meta alone is read: ``RoomStore.load_meta``)."""
     registry: RoomRegistry = request.app.state.registry
     body = await read_json_object(request)
     token = body.get("organizer")
     if not isinstance(token, str) or not token:
         raise BadRequest("organizer_token_required",
                          "caster links are managed with the room's organizer token")
-    stored = await registry.store.load_room(request.path_params["room_id"])
-    if stored is None:
+    meta = await registry.store.load_meta(request.path_params["room_id"])
+    if meta is None:
         raise BadRequest("room_not_found", "no such room", 404)
-    if not is_organizer(stored.meta, token):
+    if not is_organizer(meta, token):
         raise BadRequest("bad_organizer_token", "this is not the organizer token of this room",
                          403)
-    return stored
+    return meta
 
 
 def _links(meta: RoomMeta, token: str) -> dict[str, str]:
@@ -89,8 +90,7 @@ async def make_caster(request: Request) -> Response:
     information, at least 60 s late (``spectator_delay``)."""
     registry: RoomRegistry = request.app.state.registry
     try:
-        stored = await _organizer_room(request)
-        meta = stored.meta
+        meta = await _organizer_room(request)
         nonce = new_caster_nonce()
         token = caster_token(meta, nonce)
         created_ms = registry.clock()
@@ -111,13 +111,12 @@ async def make_caster(request: Request) -> Response:
 async def list_casters(request: Request) -> Response:
     registry: RoomRegistry = request.app.state.registry
     try:
-        stored = await _organizer_room(request)
-        links = await registry.store.caster_links(stored.meta.room_id)
+        meta = await _organizer_room(request)
+        links = await registry.store.caster_links(meta.room_id)
         if links is None:
             raise BadRequest("room_not_found", "no such room", 404)
     except BadRequest as error:
         return error_response(error)
-    meta = stored.meta
     return JSONResponse({"room": meta.room_id,
                          "delay_s": delay_ms(Audience.CASTER, meta.settings) / 1000,
                          "casters": [_record(meta, link) for link in links]})
@@ -127,11 +126,11 @@ async def withdraw_caster(request: Request) -> Response:
     registry: RoomRegistry = request.app.state.registry
     nonce = request.path_params["nonce"]
     try:
-        stored = await _organizer_room(request)
+        meta = await _organizer_room(request)
         if not is_nonce(nonce):
             raise BadRequest("bad_caster_link", "this is not a caster link's nonce (the part "
                              "between the dots of c.<nonce>.<mac>)")
-        room_id = stored.meta.room_id
+        room_id = meta.room_id
         outcome = await registry.store.withdraw_caster_link(room_id, nonce, registry.clock())
         if outcome is None:
             raise BadRequest("room_not_found", "no such room", 404)
@@ -143,7 +142,7 @@ async def withdraw_caster(request: Request) -> Response:
     # Stored first, announced after (server.transport.caster_sessions explains why).
     caster_sessions_for(request.app.state).announce(room_id, nonce)
     return JSONResponse({"room": room_id, "already_withdrawn": status == "already_withdrawn",
-                         **_record(stored.meta, link)})
+                         **_record(meta, link)})
 
 
 routes = [

@@ -11,7 +11,10 @@ nothing else: the events hold hidden information (Hidden Deployment, Lieutenants
 player's entropy) and the dice key, which would let a reader predict every die still to
 come.
 
-The store keeps every event of a room for this (``server.store.interface``).
+The store keeps every event of a room for this (``server.store.interface``). Every read
+after the room's load is clipped to the version that load returned
+(``server.store.clipped_reads``): on a Redis Cluster that waits for replicas the load is
+confirmed on a replica, so nothing a record shows can be taken back by a failover.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from server.rooms.spectator_delay import delay_ms
 from server.rules.ruleset import Ruleset
 from server.rules.table import table_catalogue
 from server.store import RoomMeta, StoredRoom
+from server.store.clipped_reads import events_through, timeline_through
 
 RECORD_FORMAT = "infinity-referee-record/1"
 """Bumped whenever a field changes meaning or goes away (docs/record-format.md)."""
@@ -95,7 +99,7 @@ async def game_record(request: Request) -> Response:
     registry: RoomRegistry = request.app.state.registry
     try:
         stored = await finished_room(registry, request.path_params["room_id"])
-        record = await record_of(registry, stored.meta)
+        record = await record_of(registry, stored)
     except RecordRefused as refused:
         return _error(refused.code, refused.message, refused.status)
     return JSONResponse(record)
@@ -109,20 +113,21 @@ async def finished_room(registry: RoomRegistry, room_id: str) -> StoredRoom:
     if stored is None:
         raise RecordRefused("room_not_found", "no such room", 404)
     # Only the last event first: a game in progress costs one event's read, never the log.
-    last = await store.events_since(room_id, stored.version - 1) if stored.version else []
+    last = await events_through(store, room_id, stored.version - 1,
+                                stored.version) if stored.version else []
     if not last or unpack_plain(last[-1]).get("type") != GAME_ENDED:
         raise RecordRefused("game_not_over", "the record is published when the game is over", 409)
-    if stored.meta.settings.spectator_delay_s > 0 and not await _delay_passed(registry, room_id,
-                                                                              stored.meta):
+    if stored.meta.settings.spectator_delay_s > 0 and not await _delay_passed(registry, stored):
         # Its delayed spectators have not seen the end yet: the record would show it early.
         raise RecordRefused("game_not_over", "the record is published when the game is over", 409)
     return stored
 
 
-async def record_of(registry: RoomRegistry, meta: RoomMeta) -> dict[str, Any]:
-    """The record of a room ``finished_room`` answered; ``RecordRefused`` 410 when its
-    first events are not stored."""
-    payloads = await registry.store.events_since(meta.room_id, 0)
+async def record_of(registry: RoomRegistry, stored: StoredRoom) -> dict[str, Any]:
+    """The record of a room ``finished_room`` answered: its events up to the version it was
+    loaded at; ``RecordRefused`` 410 when its first events are not stored."""
+    meta = stored.meta
+    payloads = await events_through(registry.store, meta.room_id, 0, stored.version)
     if payloads is None:
         raise RecordRefused("record_unavailable",
                             "this room's early events were not kept (stored before records were)",
@@ -130,14 +135,15 @@ async def record_of(registry: RoomRegistry, meta: RoomMeta) -> dict[str, Any]:
     return build_record(meta, [unpack_plain(payload) for payload in payloads])
 
 
-async def _delay_passed(registry: RoomRegistry, room_id: str, meta: RoomMeta) -> bool:
-    """Whether the game's end is older than the room's spectator delay
-    (``server.rooms.spectator_delay``): until then delayed spectators have not seen it."""
-    timeline = await registry.store.timeline(room_id)
+async def _delay_passed(registry: RoomRegistry, stored: StoredRoom) -> bool:
+    """Whether the game's end (the loaded room's last event) is older than the room's
+    spectator delay (``server.rooms.spectator_delay``): until then delayed spectators have
+    not seen it."""
+    timeline = await timeline_through(registry.store, stored.meta.room_id, stored.version)
     if timeline is None or not timeline.committed_ms:
         return False
     ended_ms = timeline.committed_ms[-1]
-    return registry.clock() >= ended_ms + delay_ms(Audience.SPECTATOR, meta.settings)
+    return registry.clock() >= ended_ms + delay_ms(Audience.SPECTATOR, stored.meta.settings)
 
 
 routes = [Route("/api/rooms/{room_id}/record", game_record, methods=["GET"])]

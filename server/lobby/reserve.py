@@ -39,6 +39,8 @@ async def credential_key(registry: RoomRegistry, tournaments: Tournaments,
     try:
         room, token = credential.get("room"), credential.get("token")
         if isinstance(room, str) and _id(room) and presented(token) is not None:
+            # The whole room, not its meta alone: the credential needs its version (read
+            # only when the node's limits refused the request).
             stored = await registry.store.load_room(room)
             if stored is not None and stored.version > 0 and (
                     seat_for_token(stored.meta, token) is not None

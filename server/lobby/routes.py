@@ -84,14 +84,15 @@ async def create_room(request: Request) -> Response:
 
 async def describe_room(request: Request) -> Response:
     registry: RoomRegistry = request.app.state.registry
-    stored = await registry.store.load_room(request.path_params["room_id"])
-    if stored is None:
+    # The meta alone (never the snapshot and events): anyone may ask, as often as they like.
+    meta = await registry.store.load_meta(request.path_params["room_id"])
+    if meta is None:
         return error_response(BadRequest("room_not_found", "no such room", 404))
     return JSONResponse({
-        "room": stored.meta.room_id,
-        "settings": _settings_json(stored.meta.settings),
-        **_dice_json(stored.meta),
-        "spectator_link": f"/#room={stored.meta.room_id}",
+        "room": meta.room_id,
+        "settings": _settings_json(meta.settings),
+        **_dice_json(meta),
+        "spectator_link": f"/#room={meta.room_id}",
         "ws_path": WS_PATH,
     })
 
@@ -104,15 +105,15 @@ async def join_seat(request: Request) -> Response:
         token = body.get("token")
         if not isinstance(token, str) or not token:
             raise BadRequest("bad_field", "token must be text")
-        stored = await registry.store.load_room(request.path_params["room_id"])
-        if stored is None:
+        meta = await registry.store.load_meta(request.path_params["room_id"])
+        if meta is None:
             raise BadRequest("room_not_found", "no such room", 404)
-        seat = seat_for_token(stored.meta, token)
+        seat = seat_for_token(meta, token)
         if seat is None:
             raise BadRequest("bad_token", "this token does not open a seat of this room", 403)
     except BadRequest as error:
         return error_response(error)
-    return JSONResponse({"room": stored.meta.room_id, "seat": seat, "ws_path": WS_PATH})
+    return JSONResponse({"room": meta.room_id, "seat": seat, "ws_path": WS_PATH})
 
 
 async def list_rooms(request: Request) -> Response:

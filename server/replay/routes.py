@@ -34,6 +34,7 @@ from server.replay.record_input import BadRecord, read_record, with_stored_first
 from server.replay.timing import from_timeline, unknown
 from server.rooms.registry import RoomRegistry
 from server.store import Timeline
+from server.store.clipped_reads import timeline_through
 
 MAX_RECORD_BYTES = 4 * 1024 * 1024
 """The largest record ``POST /api/replays`` reads (deploy/nginx.conf allows as much on that
@@ -98,8 +99,10 @@ async def _room_replay(request: Request) -> Replay:
     stored = await finished_room(registry, room_id)
 
     async def folded() -> Replay:
-        record = await record_of(registry, stored.meta)
-        timeline = await registry.store.timeline(room_id)
+        # Both clipped to the version the room was loaded at (confirmed on a cluster that
+        # waits for replicas: server.store.clipped_reads), as the record is.
+        record = await record_of(registry, stored)
+        timeline = await timeline_through(registry.store, room_id, stored.version)
         return await asyncio.to_thread(_fold_room, record, timeline)
 
     return await cache.get_or_fold(key, folded)

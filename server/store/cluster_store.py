@@ -26,7 +26,8 @@ What differs:
   read (``MOVED``, a dead master) are read again once the slot map is read again
   (``LOAD_ATTEMPTS``); in a batch, the rooms of the other masters are served
   (``SomeRoomsUnavailable``). With ``wait_replicas`` 0 (and no ``aof``) loads read as on
-  one Redis;
+  one Redis. ``load_meta`` is not confirmed: a room's meta never changes after its
+  creation, which was confirmed before the room's id was handed out (``_create``);
 - the lobby index ``{lobby}:public`` is one key, so one slot on one master: every public
   room's listing change writes it (docs/deploy.md, "Redis Cluster", lists this and the
   other single-slot keys with their limits).

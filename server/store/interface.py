@@ -93,6 +93,8 @@ class RoomSettings:
 
 @dataclass(frozen=True, slots=True)
 class RoomMeta:
+    """What a room is made with: stored once by ``create_room`` and never changed."""
+
     room_id: str
     settings: RoomSettings
     token_hash_a: str  # sha256 hex of seat A's token; the token itself is never stored
@@ -229,6 +231,19 @@ class RoomStore(Protocol):
         """The room's meta, version, latest snapshot and every event after that snapshot.
         On a Redis Cluster that waits for replicas, returned only once they have all of it
         (else ``StorageUnavailable``: ``server.store.cluster_store``)."""
+
+    async def load_meta(self, room_id: str) -> RoomMeta | None:
+        """The room's meta alone (None: no such room, or its retention ran out), for a
+        reader that needs nothing else (the lobby's room page, a seat's or the organizer's
+        token check): none of the snapshot, events or answers ``load_room`` reads. A room's
+        meta is written once, by ``create_room``, and never changed (its settings,
+        registered armies, token hashes and dice commitment included; the retention and the
+        caster links are kept beside it, not in it), so any read of it is the one the room
+        was created with. Not confirmed on a replica as ``load_room`` is on a Redis Cluster
+        that waits for replicas: it need not be, since a room's creation is answered only
+        once replicas have it (``durable_call``) and its id reaches no one before that (a
+        creation refused "try again" may have left its room on the master alone, but its
+        id was never handed out nor listed)."""
 
     async def load_rooms(self, room_ids: Sequence[str]) -> list[StoredRoom | None]:
         """``load_room`` of each id, in order, in one call (one round trip on Redis): the

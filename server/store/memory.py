@@ -93,6 +93,10 @@ class MemoryRoomStore:
                           room.snapshot_version, tuple(room.events[room.snapshot_version:]),
                           answers)
 
+    async def load_meta(self, room_id: str) -> RoomMeta | None:
+        room = self._room(room_id)
+        return None if room is None else room.meta
+
     async def load_rooms(self, room_ids: Sequence[str]) -> list[StoredRoom | None]:
         return [await self.load_room(room_id) for room_id in room_ids]
 

@@ -37,8 +37,9 @@ for a private room, two for a public one. The index update is outside the script
 the lobby key lives in another slot; it only orders the lobby list and never decides
 anything. An append that removes a listing the room had (a public room leaving the list)
 costs a second round trip, the ZREM, sent only when the script reports that it removed one.
-``load_room`` (a script: the hash, the events after the snapshot and the answers) and
-``events_since`` cost one round trip each, ``load_rooms`` one for the whole batch (a
+``load_room`` (a script: the hash, the events after the snapshot and the answers),
+``load_meta`` (an ``HGET`` of the meta field alone) and ``events_since`` cost one round
+trip each, ``load_rooms`` one for the whole batch (a
 pipeline of ``load_room``'s script, one per room), ``claim_room`` and ``set_deadlines`` one,
 shared with the other rooms' calls of the same loop turn (``server.store.script_batches``),
 ``create_room`` one (two for a public room), ``set_listing`` two. After a Redis restart
@@ -251,6 +252,12 @@ class RedisRoomStore:
         async with storage_call("load_room"):
             found = await self._scripts.run(LOAD, room_keys(room_id), [])
         return stored_room(found)
+
+    async def load_meta(self, room_id: str) -> RoomMeta | None:
+        # One HGET of the state hash's meta field: never the snapshot, events or answers.
+        async with storage_call("load_meta"):
+            packed: Any = await self._redis.hget(state_key(room_id), "meta")
+        return None if packed is None else _unpack_meta(packed)
 
     async def load_rooms(self, room_ids: Sequence[str]) -> list[StoredRoom | None]:
         # One pipeline of LOAD scripts: one round trip for the whole batch (each script is

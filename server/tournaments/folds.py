@@ -10,6 +10,13 @@ costs are part of). A room's events are append-only and a state
 is immutable, so a state at version ``v`` stays that room's state at ``v``: the next read
 asks the store only for the events after it (``RoomStore.commits_since``) and folds those.
 
+Each read loads the room first (``load_room``: on a Redis Cluster that waits for replicas,
+confirmed on a replica) and folds no event past the version it loaded
+(``server.store.clipped_reads``): an event that landed on the master after that load may be
+on no replica yet, and a failover could take it back after the dashboard showed it. (The
+load reads the room's latest snapshot and the events after it, a few dozen at most: the
+price of a confirmed version; the fold it saves is the whole game's.)
+
 A kept state is only a cache, and each read checks it before continuing from it:
 
 - the event it ends on must still be in the store at its version, with the same bytes and
@@ -37,7 +44,8 @@ from server.fanout import Audience
 from server.rooms.engine_port import Engine
 from server.rooms.numbering import unpack_room_snapshot
 from server.rooms.spectator_delay import delay_ms, released_by
-from server.store import RoomMeta, RoomStore
+from server.store import RoomMeta, RoomStore, StoredRoom
+from server.store.clipped_reads import commits_through, timeline_through
 
 ROOMS_KEPT = 256
 """Rooms whose two states are kept (32 tables of a 64-player event take 32)."""
@@ -98,25 +106,29 @@ class Folds:
 
     async def read(self, room_id: str, now_ms: int) -> TableRead | None:
         """The room now and as its casters see it at ``now_ms``; None: the room is gone."""
+        stored = await self._store.load_room(room_id)  # (its version: see the module's doc)
+        if stored is None:
+            self._kept.pop(room_id, None)
+            return None
         kept = self._kept.get(room_id)
         if kept is not None:
             cutoff = now_ms - delay_ms(Audience.CASTER, kept.meta.settings)
             shown = shown_cutoff(kept.meta, now_ms)
             if kept.casters.latest_ms <= cutoff and (shown is None
                                                      or kept.shown.latest_ms <= shown):
-                read = await self._continue(room_id, kept, cutoff, shown)
+                read = await self._continue(room_id, kept, cutoff, shown, stored.version)
                 if read is not None:
                     return read
             self._kept.pop(room_id, None)
-        return await self._from_start(room_id, now_ms)
+        return await self._from_start(stored, now_ms)
 
     async def _continue(self, room_id: str, kept: _Kept, cutoff: int,
-                        shown_at: int | None) -> TableRead | None:
-        """Continue both kept states with the events since the casters' (None: the store's
-        history is not the one kept: read from the start)."""
+                        shown_at: int | None, version: int) -> TableRead | None:
+        """Continue both kept states with the events since the casters' up to ``version``
+        (None: the store's history is not the one kept: read from the start)."""
         base = kept.casters.version
         since = max(base - 1, 0)  # one event before: the casters' last, to check it
-        commits = await self._store.commits_since(room_id, since)
+        commits = await commits_through(self._store, room_id, since, version)
         if commits is None:
             return None
         events, times = commits.events, commits.committed_ms
@@ -142,13 +154,11 @@ class Folds:
         self._keep(room_id, _Kept(kept.meta, shown, casters))
         return TableRead(kept.meta, shown.state, casters, cutoff, shown_at)
 
-    async def _from_start(self, room_id: str, now_ms: int) -> TableRead | None:
-        stored = await self._store.load_room(room_id)
-        if stored is None:
-            return None
+    async def _from_start(self, stored: StoredRoom, now_ms: int) -> TableRead:
+        room_id = stored.meta.room_id
         cutoff = now_ms - delay_ms(Audience.CASTER, stored.meta.settings)
         shown_at = shown_cutoff(stored.meta, now_ms)
-        timeline = await self._store.timeline(room_id)
+        timeline = await timeline_through(self._store, room_id, stored.version)
         if timeline is None or timeline.first_snapshot is None:
             # No first state kept: no casters' view, and a delayed room shows nothing.
             if shown_at is not None:

@@ -11,6 +11,7 @@ from protocol.codec import unpack_plain
 from server.fanout import Audience
 from server.rooms.spectator_delay import delay_ms
 from server.store import RoomStore
+from server.store.clipped_reads import commits_through
 from server.tournaments.model import Table
 
 GAME_ENDED = "game_ended"
@@ -33,7 +34,9 @@ async def read_outcome(store: RoomStore, table: Table, now_ms: int) -> GameOutco
     stored = await store.load_room(table.room)
     if stored is None or stored.version == 0:
         return None
-    last = await store.commits_since(table.room, stored.version - 1)  # the last event only
+    # The loaded room's last event only (not one that landed since: on a cluster that waits
+    # for replicas only the load was confirmed, server.store.clipped_reads).
+    last = await commits_through(store, table.room, stored.version - 1, stored.version)
     if not last or not last.events:
         return None
     ended = unpack_plain(last.events[-1])

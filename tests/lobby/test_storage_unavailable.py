@@ -12,7 +12,7 @@ import httpx
 
 from server.app import create_app
 from server.store import StorageUnavailable
-from server.store.interface import Listing, StoredRoom
+from server.store.interface import Listing, RoomMeta, StoredRoom
 from server.store.memory import MemoryRoomStore
 from testkit.serving import running_server
 from tests.doubles.fake_engine import FakeEngine
@@ -25,6 +25,9 @@ class StoreWithoutReplica(MemoryRoomStore):
     """Rooms are made, but reading them back is refused, as on a shard without a replica."""
 
     async def load_room(self, room_id: str) -> StoredRoom | None:
+        raise StorageUnavailable(DETAIL)
+
+    async def load_meta(self, room_id: str) -> RoomMeta | None:
         raise StorageUnavailable(DETAIL)
 
     async def public_rooms(self, limit: int) -> Sequence[Listing]:
