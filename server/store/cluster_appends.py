@@ -60,10 +60,13 @@ stream; a room's creation declares four keys none of which exist yet).
   slot assigned, after which the new master holds them all) end it. The slot map is not
   read again for ``ASK`` or ``TRYAGAIN`` (it is right: the move is not done).
 
-Not covered: a batch of loads whose first room is being moved and another room of that
-master is not: the confirming ``SET`` is on the first room's hash tag and the old master
-answers it ``ASK``, so the other room's read is not confirmed ("try again" until the move
-is done).
+A batch of loads whose first room's slot is being moved: the confirming ``SET`` on its
+hash tag (a key the old master does not hold, in a slot it is migrating) is answered
+``ASK``, so the reads that master served in the batch are not confirmed ("try again";
+``ClusterRoomStore`` reads them again at once). The slot is remembered (``MOVING_KEPT``)
+and the next batches confirm on the hash tag of a room of another slot when they have one.
+A load of that room alone, its keys not moved yet, has no other slot to confirm on: "try
+again" until its keys have moved (then it is asked to the new master and confirmed there).
 
 Loads confirmed on a replica (``confirmed_calls``: the store's ``load_room``/``load_rooms``
 when ``wait_replicas`` > 0 or ``aof``): what a load reads may include a write that was
@@ -109,6 +112,9 @@ Call = tuple[Sequence[str], Sequence[Any]]  # a script's keys and arguments
 ATTEMPTS = 2
 """Sends of one call at most: the second only when the first found no script (NOSCRIPT)."""
 ASKING = pack_command(b"ASKING")
+MOVING_KEPT = 64
+"""Slots remembered as being moved (``_confirm_on``): a move is a slot at a time, so a few;
+a slot whose move is done stays until pushed out, and only loses its preference."""
 CONFIRM_TTL_MS = 10_000
 """How long a load's confirming write (``confirm_key``) lives: only its replication matters,
 so it expires soon and nothing accumulates."""
@@ -139,6 +145,7 @@ class ClusterAppendBatches:
         self.wait_ms = max(1, wait_ms)  # (WAIT 0 would wait for ever)
         self.router = ClusterRouter(client)
         self._loaded: dict[tuple[str, str], int | None] = {}  # (node, sha) -> connection
+        self._moving: dict[int, None] = {}  # slots whose confirming write met ASK, latest last
         self._group: GroupCommit[PendingAppend] = GroupCommit(self._flush)
 
     async def append(self, item: PendingAppend) -> Any:
@@ -229,8 +236,9 @@ class ClusterAppendBatches:
             channel = self.router.channel(node)
             try:
                 await channel.connect()
-                commands, where = self._pack(node, channel.connection, script, sha,
-                                             [calls[index] for index in todo], confirm, asking)
+                commands, where, confirming = self._pack(
+                    node, channel.connection, script, sha, [calls[index] for index in todo],
+                    confirm, asking)
                 results = await channel.execute(commands)
             except (RedisConnectionError, RedisTimeoutError, OSError) as error:
                 self.router.refresh_soon()  # a master gone? its replica may serve it soon
@@ -239,8 +247,9 @@ class ClusterAppendBatches:
                 return asked
             replicas = _confirmed_by(results[-1], self.aof) if self.waits else 0
             unconfirmed = results[-2] if confirm and isinstance(results[-2], Exception) else None
-            if (unconfirmed is not None and slot_moved(unconfirmed)
-                    and not slot_migrating(unconfirmed)):
+            if unconfirmed is not None and slot_migrating(unconfirmed) and confirming:
+                self._note_moving(confirming)  # (the next batch confirms on another slot)
+            elif unconfirmed is not None and slot_moved(unconfirmed):
                 self.router.refresh_soon()
             retry = []
             for index, at in zip(todo, where, strict=True):
@@ -281,10 +290,11 @@ class ClusterAppendBatches:
 
     def _pack(self, node: ClusterNode, connection: int | None, script: str, sha: str,
               calls: list[Call], confirm: bool = False,
-              asking: bool = False) -> tuple[list[bytes], list[int]]:
-        """The pipeline's commands and where each call's ``EVALSHA`` is in it; ``asking``:
-        ``ASKING`` before each command on the calls' slots (it lets the next command only
-        through on a slot the node is importing)."""
+              asking: bool = False) -> tuple[list[bytes], list[int], str | None]:
+        """The pipeline's commands, where each call's ``EVALSHA`` is in it, and the key of
+        the confirming write (``confirm``); ``asking``: ``ASKING`` before each command on
+        the calls' slots (it lets the next command only through on a slot the node is
+        importing)."""
         commands: list[bytes] = []
         if self._loaded.get((node.name, sha)) != connection:
             commands.append(pack_command(b"SCRIPT", b"LOAD", script))
@@ -295,16 +305,35 @@ class ClusterAppendBatches:
                 commands.append(ASKING)
             where.append(len(commands))
             commands.append(pack_command(b"EVALSHA", sha, len(keys), *keys, *args))
+        confirming = None
         if confirm:  # (after the reads: Redis runs one connection's commands in order)
             if asking:
                 commands.append(ASKING)
-            commands.append(pack_command(b"SET", confirm_key(calls[0][0][0]), b"1",
-                                         b"PX", CONFIRM_TTL_MS))
+            confirming = confirm_key(self._confirm_on(calls))
+            commands.append(pack_command(b"SET", confirming, b"1", b"PX", CONFIRM_TTL_MS))
         if self.aof:
             commands.append(pack_command(b"WAITAOF", 1, self.wait_replicas, self.wait_ms))
         elif self.wait_replicas > 0:
             commands.append(pack_command(b"WAIT", self.wait_replicas, self.wait_ms))
-        return commands, where
+        return commands, where, confirming
+
+    def _confirm_on(self, calls: list[Call]) -> str:
+        """A key of the calls whose hash tag takes the confirming write: the first call's,
+        unless its slot was seen being moved off this master lately (the master answers a
+        write of a key it does not hold there ``ASK``, and the batch's reads it served would
+        go unconfirmed); then the first call's of another slot, if any."""
+        keyslot = self.router.client.keyslot
+        for keys, _args in calls:
+            if keyslot(keys[0]) not in self._moving:
+                return keys[0]
+        return calls[0][0][0]
+
+    def _note_moving(self, key: str) -> None:
+        slot = self.router.client.keyslot(key)
+        self._moving.pop(slot, None)
+        self._moving[slot] = None
+        while len(self._moving) > MOVING_KEPT:
+            del self._moving[next(iter(self._moving))]
 
     @property
     def waits(self) -> bool:

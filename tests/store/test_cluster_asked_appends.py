@@ -155,3 +155,21 @@ async def test_a_room_with_a_key_not_yet_written_is_told_to_try_again_until_the_
     assert await cluster_store.append(room_id, fence=fence, expected_version=1,
                                       events=[b"e2"], snapshot=None, deadlines=(),
                                       listing=None) == 2
+
+
+async def test_a_batch_of_loads_led_by_a_room_being_moved_serves_the_others_of_its_master(
+        redis_cluster: RedisClusterProcesses, cluster_store: ClusterRoomStore) -> None:
+    """The slot marked moving, no key moved yet: both rooms are read on the old master, and
+    the confirming write falls on the first room's hash tag, a key the old master does not
+    hold in a slot it is migrating: ``ASK``, so neither read is confirmed by that batch.
+    The store reads them again, and the confirming write goes to the other room's slot."""
+    moving_room, _fence = await played_room(cluster_store)
+    slot = key_slot(f"{{room:{moving_room}}}".encode())
+    source = redis_cluster.master_of_slot(slot)
+    staying = next(room for room in (f"asked-stay-{n}-{new_room_id()[:6]}" for n in range(10**6))
+                   if (other := key_slot(f"{{room:{room}}}".encode())) != slot
+                   and any(start <= other <= end for start, end in source.slots))
+    await cluster_store.create_room(meta(staying), b"s0", None)
+    with moving(redis_cluster, moving_room):
+        loaded = await cluster_store.load_rooms([moving_room, staying])
+        assert [stored is not None and stored.version for stored in loaded] == [2, 0]
