@@ -25,11 +25,48 @@ waits for is such a reply), but that is Redis's implementation, not its document
 
 Failures: a lost connection or a timeout fails the appends of that master only ("try
 again") and reads the slot map again; a ``MOVED``/``CLUSTERDOWN`` reply likewise fails
-that room's append, and so do ``ASK`` and ``TRYAGAIN`` (the room's slot is being moved to
-another master: until it is assigned there, its keys are split between the two, or some do
-not exist yet; not followed, since the pipeline's ``WAIT`` confirms this connection's writes
-only); ``NOSCRIPT`` (a replica promoted, or ``SCRIPT FLUSH``) sends those appends once more,
-the script loaded in front. Unlike on one Redis, every batch runs as a coroutine (a task per batch).
+that room's append; ``NOSCRIPT`` (a replica promoted, or ``SCRIPT FLUSH``) sends those
+appends once more, the script loaded in front. Unlike on one Redis, every batch runs as a
+coroutine (a task per batch).
+
+A slot being moved to another master (``redis-cli --cluster reshard``/``rebalance``: the
+slot ``MIGRATING`` on its master, ``IMPORTING`` on the new one, its keys moved in batches by
+``MIGRATE``). A script runs only on a node that holds every key it declares, so a room's
+state is never written in two places: the old master runs it while it holds all the room's
+keys; once some have moved it answers ``ASK <slot> <host:port>`` (Redis 7.0, checked on
+7.0.15; 7.2 and later answer ``TRYAGAIN`` while it still holds some, ``ASK`` once it holds
+none); the new master runs a command on the slot only after ``ASKING``, and then a script
+on several keys only if it holds every one, else ``TRYAGAIN``. A key that does not exist
+counts as not held (a seat never answered has no answers list, a room without an event no
+stream; a room's creation declares four keys none of which exist yet).
+
+- ``ASK``: the call is sent once more, to the node named, on that master's pipelined
+  connection: one pipeline per target node for every call of the batch asked there,
+  ``ASKING`` before each ``EVALSHA`` (it lets the next command only through), then that
+  connection's ``WAIT``/``WAITAOF``, which is what confirms those calls: the source's
+  ``WAIT`` counts the writes the source made, not one made on the target. For a load
+  (``confirm``) the confirming ``SET`` is sent after ``ASKING`` too (one key, served on an
+  importing slot whether it exists or not). The append script checks the fence and the
+  version in the state hash on the node that runs it: the new master runs it only with
+  every key of the room there, state included, so the checks read the room's one state
+  (tests/store/test_cluster_asked_appends.py: a stale fence is refused there). ``ASK`` is
+  followed once: a second ``ASK`` or a ``MOVED`` from the target is "try again" (a
+  ``MOVED`` reads the slot map again). An ``ASK`` does not change the slot map: it is for
+  one command, the slot is still the old master's until it is assigned (``CLUSTER SETSLOT
+  NODE``), after which the old master answers ``MOVED`` and the map is read again.
+- ``TRYAGAIN`` (the room's keys split between the two masters, or one of them not written
+  yet): "try again" (``StorageUnavailable``), nothing else to do: a multi-key script needs
+  all its keys on one node and neither node has them; the room's next keys moved (or the
+  slot assigned, after which the new master holds them all) end it. The slot map is not
+  read again for ``ASK`` or ``TRYAGAIN`` (it is right: the move is not done).
+
+A batch of loads whose first room's slot is being moved: the confirming ``SET`` on its
+hash tag (a key the old master does not hold, in a slot it is migrating) is answered
+``ASK``, so the reads that master served in the batch are not confirmed ("try again";
+``ClusterRoomStore`` reads them again at once). The slot is remembered (``MOVING_KEPT``)
+and the next batches confirm on the hash tag of a room of another slot when they have one.
+A load of that room alone, its keys not moved yet, has no other slot to confirm on: "try
+again" until its keys have moved (then it is asked to the new master and confirmed there).
 
 Loads confirmed on a replica (``confirmed_calls``: the store's ``load_room``/``load_rooms``
 when ``wait_replicas`` > 0 or ``aof``): what a load reads may include a write that was
@@ -64,7 +101,7 @@ from redis.exceptions import NoScriptError, RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server.store.append_batches import PendingAppend
-from server.store.cluster_router import ClusterRouter, slot_moved
+from server.store.cluster_router import ClusterRouter, asked_to, slot_migrating, slot_moved
 from server.store.group_commit import Deliver, GroupCommit, deliver_when_done
 from server.store.redis_errors import StorageUnavailable
 from server.store.resp import pack_command
@@ -74,6 +111,10 @@ log = logging.getLogger(__name__)
 Call = tuple[Sequence[str], Sequence[Any]]  # a script's keys and arguments
 ATTEMPTS = 2
 """Sends of one call at most: the second only when the first found no script (NOSCRIPT)."""
+ASKING = pack_command(b"ASKING")
+MOVING_KEPT = 64
+"""Slots remembered as being moved (``_confirm_on``): a move is a slot at a time, so a few;
+a slot whose move is done stays until pushed out, and only loses its preference."""
 CONFIRM_TTL_MS = 10_000
 """How long a load's confirming write (``confirm_key``) lives: only its replication matters,
 so it expires soon and nothing accumulates."""
@@ -104,6 +145,7 @@ class ClusterAppendBatches:
         self.wait_ms = max(1, wait_ms)  # (WAIT 0 would wait for ever)
         self.router = ClusterRouter(client)
         self._loaded: dict[tuple[str, str], int | None] = {}  # (node, sha) -> connection
+        self._moving: dict[int, None] = {}  # slots whose confirming write met ASK, latest last
         self._group: GroupCommit[PendingAppend] = GroupCommit(self._flush)
 
     async def append(self, item: PendingAppend) -> Any:
@@ -172,23 +214,42 @@ class ClusterAppendBatches:
 
     async def _on_node(self, node: ClusterNode, script: str, calls: list[Call],
                        todo: list[int], outcomes: list[Any], confirm: bool = False,
-                       what: str = "append") -> None:
+                       what: str = "append", asking: bool = False) -> None:
+        """The outcomes of the calls ``todo`` on ``node``'s connection; the calls it answers
+        ``ASK`` (their slot being moved, their keys already on the new master) sent once
+        more, on the new master's connection, each after ``ASKING``, and confirmed by that
+        connection's ``WAIT`` (``asking``: this is that second send, not followed again)."""
+        asked = await self._sent(node, script, calls, todo, outcomes, confirm, what, asking)
+        await asyncio.gather(*(
+            self._on_node(self.router.node_at(address), script, calls, indices, outcomes,
+                          confirm, what, asking=True)
+            for address, indices in asked.items()))
+
+    async def _sent(self, node: ClusterNode, script: str, calls: list[Call], todo: list[int],
+                    outcomes: list[Any], confirm: bool, what: str,
+                    asking: bool) -> dict[str, list[int]]:
+        """Sets the outcomes of the calls ``todo`` sent to ``node``, but those answered
+        ``ASK`` (unless ``asking``): returned by the address they are asked to."""
         sha = hashlib.sha1(script.encode()).hexdigest()
+        asked: dict[str, list[int]] = {}
         for _attempt in range(ATTEMPTS):
             channel = self.router.channel(node)
             try:
                 await channel.connect()
-                commands, where = self._pack(node, channel.connection, script, sha,
-                                             [calls[index] for index in todo], confirm)
+                commands, where, confirming = self._pack(
+                    node, channel.connection, script, sha, [calls[index] for index in todo],
+                    confirm, asking)
                 results = await channel.execute(commands)
             except (RedisConnectionError, RedisTimeoutError, OSError) as error:
                 self.router.refresh_soon()  # a master gone? its replica may serve it soon
                 for index in todo:
                     outcomes[index] = StorageUnavailable(f"{what} on {node.name}: {error}")
-                return
+                return asked
             replicas = _confirmed_by(results[-1], self.aof) if self.waits else 0
             unconfirmed = results[-2] if confirm and isinstance(results[-2], Exception) else None
-            if unconfirmed is not None and slot_moved(unconfirmed):
+            if unconfirmed is not None and slot_migrating(unconfirmed) and confirming:
+                self._note_moving(confirming)  # (the next batch confirms on another slot)
+            elif unconfirmed is not None and slot_moved(unconfirmed):
                 self.router.refresh_soon()
             retry = []
             for index, at in zip(todo, where, strict=True):
@@ -197,9 +258,15 @@ class ClusterAppendBatches:
                     retry.append(index)
                     self._loaded.pop((node.name, sha), None)
                     continue
+                target = asked_to(outcome) if not asking else None
+                if target is not None:
+                    asked.setdefault(target, []).append(index)
+                    continue
                 if isinstance(outcome, ResponseError) and slot_moved(outcome):
-                    self.router.refresh_soon()
-                    outcome = StorageUnavailable(f"{what}: {outcome}")
+                    if not slot_migrating(outcome):  # (an ASK or TRYAGAIN: the map is right)
+                        self.router.refresh_soon()
+                    outcome = StorageUnavailable(
+                        f"{what}{' (asked)' if asking else ''} on {node.name}: {outcome}")
                 elif isinstance(outcome, RedisConnectionError):  # LOADING
                     outcome = StorageUnavailable(f"{what}: {outcome}")
                 elif unconfirmed is not None and not isinstance(outcome, Exception):
@@ -215,29 +282,58 @@ class ClusterAppendBatches:
                         + (" (WAITAOF: with the master's own fsync)" if self.aof else ""))
                 outcomes[index] = outcome
             if not retry:
-                return
+                return asked
             todo = retry
         for index in todo:
             outcomes[index] = StorageUnavailable(f"{what}: script cache kept emptying")
+        return asked
 
     def _pack(self, node: ClusterNode, connection: int | None, script: str, sha: str,
-              calls: list[Call], confirm: bool = False) -> tuple[list[bytes], list[int]]:
+              calls: list[Call], confirm: bool = False,
+              asking: bool = False) -> tuple[list[bytes], list[int], str | None]:
+        """The pipeline's commands, where each call's ``EVALSHA`` is in it, and the key of
+        the confirming write (``confirm``); ``asking``: ``ASKING`` before each command on
+        the calls' slots (it lets the next command only through on a slot the node is
+        importing)."""
         commands: list[bytes] = []
         if self._loaded.get((node.name, sha)) != connection:
             commands.append(pack_command(b"SCRIPT", b"LOAD", script))
             self._loaded[(node.name, sha)] = connection
         where = []
         for keys, args in calls:
+            if asking:
+                commands.append(ASKING)
             where.append(len(commands))
             commands.append(pack_command(b"EVALSHA", sha, len(keys), *keys, *args))
+        confirming = None
         if confirm:  # (after the reads: Redis runs one connection's commands in order)
-            commands.append(pack_command(b"SET", confirm_key(calls[0][0][0]), b"1",
-                                         b"PX", CONFIRM_TTL_MS))
+            if asking:
+                commands.append(ASKING)
+            confirming = confirm_key(self._confirm_on(calls))
+            commands.append(pack_command(b"SET", confirming, b"1", b"PX", CONFIRM_TTL_MS))
         if self.aof:
             commands.append(pack_command(b"WAITAOF", 1, self.wait_replicas, self.wait_ms))
         elif self.wait_replicas > 0:
             commands.append(pack_command(b"WAIT", self.wait_replicas, self.wait_ms))
-        return commands, where
+        return commands, where, confirming
+
+    def _confirm_on(self, calls: list[Call]) -> str:
+        """A key of the calls whose hash tag takes the confirming write: the first call's,
+        unless its slot was seen being moved off this master lately (the master answers a
+        write of a key it does not hold there ``ASK``, and the batch's reads it served would
+        go unconfirmed); then the first call's of another slot, if any."""
+        keyslot = self.router.client.keyslot
+        for keys, _args in calls:
+            if keyslot(keys[0]) not in self._moving:
+                return keys[0]
+        return calls[0][0][0]
+
+    def _note_moving(self, key: str) -> None:
+        slot = self.router.client.keyslot(key)
+        self._moving.pop(slot, None)
+        self._moving[slot] = None
+        while len(self._moving) > MOVING_KEPT:
+            del self._moving[next(iter(self._moving))]
 
     @property
     def waits(self) -> bool:

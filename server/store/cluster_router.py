@@ -21,6 +21,7 @@ import asyncio
 import logging
 
 from redis.asyncio.cluster import ClusterNode, RedisCluster
+from redis.cluster import PRIMARY
 from redis.exceptions import RedisError
 
 from server.store.append_channel import AppendChannel
@@ -33,6 +34,22 @@ MOVED_CODES = ("MOVED", "ASK", "CLUSTERDOWN", "TRYAGAIN", "READONLY")
 
 def slot_moved(error: Exception) -> bool:
     return str(error).split(" ", 1)[0] in MOVED_CODES
+
+
+MIGRATING_CODES = ("ASK", "TRYAGAIN")
+"""Error replies of a slot being moved (``MIGRATING``/``IMPORTING``): the slot map still names
+its old master until the move is done, so reading it again tells nothing new."""
+
+
+def slot_migrating(error: Exception) -> bool:
+    return str(error).split(" ", 1)[0] in MIGRATING_CODES
+
+
+def asked_to(error: Exception) -> str | None:
+    """The ``host:port`` an ``ASK <slot> <host:port>`` reply sends the command to (else
+    None)."""
+    words = str(error).split(" ")
+    return words[2] if len(words) == 3 and words[0] == "ASK" else None
 
 
 class ClusterRouter:
@@ -50,6 +67,18 @@ class ClusterRouter:
         """The master that serves ``key``'s slot, as the map last read says."""
         manager = self.client.nodes_manager
         return manager.get_node_from_slot(self.client.keyslot(key))
+
+    def node_at(self, address: str) -> ClusterNode:
+        """The master at ``host:port`` (an ``ASK``'s target): the map's node when the map
+        names it, else a node with the same connection settings (a master added to scale
+        out serves no slot before its first one is moved to it: ``CLUSTER SLOTS`` does not
+        list it). The map is not changed: an ``ASK`` is for one command."""
+        host, port = address.rsplit(":", 1)
+        manager = self.client.nodes_manager
+        node = manager.get_node(host, int(port))
+        if node is None:
+            node = ClusterNode(host, int(port), PRIMARY, **manager.connection_kwargs)
+        return node
 
     def channel(self, node: ClusterNode) -> AppendChannel:
         """The pipelined connection to ``node`` (opened by its ``connect``)."""

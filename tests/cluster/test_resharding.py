@@ -11,8 +11,12 @@ room bus, ``SSUBSCRIBE``/``SPUBLISH`` on the room's slot).
 - moved with a command sent while the slot is half-moved (``MIGRATING``/``IMPORTING``, the
   room's state and lease on the new master, its event log still on the old one), by the
   owner's seat or by the relayed seat: that command is answered ``storage_unavailable``
-  (the append script meets ``TRYAGAIN``), and accepted under the same id once the move is
-  done. Meanwhile both nodes' lease renewal rounds go through (they follow ``ASK`` and
+  (the append script meets ``ASK`` on the old master, Redis 7.0, and ``TRYAGAIN`` on the
+  new one: its keys are split), and accepted under the same id once the move is done;
+- with a command sent once every key of the room has moved but before the slot is assigned
+  to the new master: accepted at once (the owner sends the append that met ``ASK`` to the
+  new master after ``ASKING`` and confirms it there), stored there, its events at both
+  seats and both spectators. Meanwhile both nodes' lease renewal rounds go through (they follow ``ASK`` and
   leave a ``TRYAGAIN``'d renewal undecided) and both nodes stay ready.
 
 Either way every accepted command is stored exactly once and in order on the new master,
@@ -41,8 +45,8 @@ from protocol.messages import Accepted, Error, Events, Hello, Rejected, Snapshot
 from server.cluster.lease import lease_key
 from server.lobby.tokens import new_room_id
 from server.store.cluster_store import ClusterRoomStore
-from server.store.redis_store import state_key
-from testkit.redis_cluster import RedisClusterProcesses
+from server.store.redis_store import events_key, state_key
+from testkit.redis_cluster import NodeView, RedisClusterProcesses
 from testkit.server_process import ServerProcess, two_nodes
 from testkit.slot_move import SlotMove
 from testkit.wsclient import Client
@@ -201,7 +205,8 @@ async def half_move(move: SlotMove, room: Room, nodes: Nodes, next_command: Next
         await asyncio.to_thread(move.migrate, [lease_key(room.room_id)])
         for node in nodes:
             await renewal_unharmed(node)
-        # The append script (state, events, answers) meets TRYAGAIN: "try again".
+        # The append script (state, events, answers) meets ASK on the old master, then
+        # TRYAGAIN on the new one (the room's keys are split): "try again".
         refused = await next_command()
         assert isinstance(refused, Rejected), refused
         assert refused.code == ProtocolReason.STORAGE_UNAVAILABLE, refused
@@ -284,3 +289,66 @@ async def test_a_slot_moved_off_a_master_resets_its_own_channels_only(
             owner.publish(channel, b"after")
         assert await heard[moving].until(1) == [b"after"]
         assert await heard[staying].until(2) == [b"before", b"after"]
+
+
+def events_on(cluster: RedisClusterProcesses, master: NodeView, room_id: str) -> int:
+    """How many events of the room ``master`` itself holds (``ASKING`` first: while it
+    imports the room's slot it serves only a command asked there)."""
+    with cluster.client(master.port) as client:
+        client.execute_command("ASKING")
+        return int(client.xlen(events_key(room_id)))
+
+
+async def test_a_command_sent_once_the_rooms_keys_are_all_on_the_new_master_is_accepted_at_once(
+        redis_cluster: RedisClusterProcesses, cluster_store: ClusterRoomStore) -> None:
+    """The slot still migrating (not yet assigned to the new master), every key of the room
+    already moved: the old master answers the append ``ASK``, the owner sends it again to
+    the new master after ``ASKING`` and confirms it there. Both seats have played first, so
+    that every key of the room exists (a seat never answered has no answers list, and the
+    new master answers ``TRYAGAIN`` for a script with a key it does not hold)."""
+    async with two_nodes(redis_cluster.url, ServerProcess, prefix="rs-", env=ON_THE_CLUSTER) as (
+            one, two):
+        source, target = redis_cluster.masters()[:2]
+        room = await room_on(cluster_store, redis_cluster, source, visibility="public")
+        slot = key_slot(f"{{room:{room.room_id}}}".encode())
+        a = await Client.connect(one.base, room.room_id, room.token_a)  # one owns the room
+        watch_one = await Client.connect(one.base, room.room_id)
+        b = await Client.connect(two.base, room.room_id, room.token_b)  # two relays it
+        watch_two = await Client.connect(two.base, room.room_id)
+        for viewer in (a, watch_one, b, watch_two):
+            await viewer.until(Snapshot)
+        activate = await a.command(ACTIVATE, id="activate")
+        move = await a.command(MOVE, id="move")
+        window = await opened(b)
+        counter = await b.command(COUNTER_SHOT, id="counter")
+        assert all(isinstance(reply, Accepted) for reply in (activate, move, counter))
+        assert isinstance(counter, Accepted)
+        slot_move = redis_cluster.move_slot(slot, target)
+        await asyncio.to_thread(slot_move.begin)
+        try:
+            await asyncio.to_thread(slot_move.migrate_all)  # the slot not assigned yet
+            # The relayed seat's command (the owner appends it): accepted at once.
+            done = await b.command(close_window(window), id="done")
+            assert isinstance(done, Accepted), done
+            assert events_on(redis_cluster, target, room.room_id) == done.version
+            # The owner's own seat too, on the window's closing event.
+            await closed(a, window)
+            final = done.version
+            for viewer in (a, watch_one, b, watch_two):
+                if viewer.version < final:
+                    await viewer.until(Events, lambda m: m.first + len(m.events) - 1 >= final)
+        finally:  # (also when the test failed: no half-moved slot left to the session's tests)
+            await asyncio.to_thread(slot_move.migrate_all)
+            await asyncio.to_thread(slot_move.finish)
+        assert received_events(a) == received_events(b)
+        assert received_events(watch_one) == received_events(watch_two)
+        await assert_stored_exactly_once_in_order(
+            cluster_store, room, received_events(a),
+            [activate.version, move.version, counter.version, done.version])
+        # The relayed viewers are sent to reconnect once the slot is assigned (Redis
+        # unsubscribes the node on the old master); the id sent again gets its answer.
+        b_again = await resumed(b, two.base, room, room.token_b)
+        again = await b_again.command(close_window(window), id="done")
+        assert isinstance(again, Accepted) and again.version == done.version, again
+        for client in (a, watch_one, b_again, watch_two):
+            await client.close()
