@@ -7,8 +7,6 @@ replicas)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 from redis.crc import key_slot
 
@@ -22,18 +20,10 @@ from tests.store.test_redis_cluster_store import meta, rooms_on_every_master
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
 TRIES = 10
-"""Loads tried at most once the replica is resumed (each waits up to ``WAIT_MS`` for its
+"""Loads tried at most once the replica is resumed (each waits up to ``CLUSTER_WAIT_MS`` for its
 acknowledgement): a bound, not a timing."""
-WAIT_MS = 1000
 
 
-@pytest.fixture
-async def cluster_store(redis_cluster: RedisClusterProcesses) -> AsyncIterator[ClusterRoomStore]:
-    store = ClusterRoomStore.from_url(redis_cluster.url, wait_replicas=1, wait_ms=WAIT_MS)
-    try:
-        yield store
-    finally:
-        await store.close()
 
 
 def commands_run(cluster: RedisClusterProcesses, master: NodeView, command: str) -> int:
@@ -57,41 +47,41 @@ async def loaded_once_confirmed(store: ClusterRoomStore, room_id: str) -> int:
 
 
 async def test_a_load_waits_for_a_replica_to_hold_what_it_read(
-        redis_cluster: RedisClusterProcesses, cluster_store: ClusterRoomStore) -> None:
+        redis_cluster: RedisClusterProcesses, confirmed_store: ClusterRoomStore) -> None:
     rooms = rooms_on_every_master(redis_cluster, "confirmed-load", 1)
     victim = redis_cluster.masters()[0]
     room_id = next(room for room, master in rooms.items() if master == victim)
     others = [room for room in rooms if room != room_id]
     for room in rooms:
-        await cluster_store.create_room(meta(room), b"s0", None)
-    fence = await cluster_store.claim_room(room_id, "node-x")
+        await confirmed_store.create_room(meta(room), b"s0", None)
+    fence = await confirmed_store.claim_room(room_id, "node-x")
     assert fence is not None
-    assert await cluster_store.append(room_id, fence=fence, expected_version=0, events=[b"e1"],
+    assert await confirmed_store.append(room_id, fence=fence, expected_version=0, events=[b"e1"],
                                       snapshot=None, deadlines=(), listing=None) == 1
     replica = redis_cluster.replica_of(victim.node_id)
     redis_cluster.pause(replica.port)
     try:
         with pytest.raises(NotReplicated):  # landed on the master, no replica has it
-            await cluster_store.append(room_id, fence=fence, expected_version=1,
+            await confirmed_store.append(room_id, fence=fence, expected_version=1,
                                        events=[b"e2"], snapshot=None, deadlines=(),
                                        listing=None)
         # The master has version 2; no load returns it while no replica has it.
         with pytest.raises(NotReplicated):
-            await cluster_store.load_room(room_id)
+            await confirmed_store.load_room(room_id)
         # In a batch, it alone fails: the rooms of the other masters (their replicas run)
         # are read and confirmed.
         with pytest.raises(SomeRoomsUnavailable) as partly:
-            await cluster_store.load_rooms([*others, room_id])
+            await confirmed_store.load_rooms([*others, room_id])
         *loaded, failed = partly.value.outcomes
         assert isinstance(failed, NotReplicated)
         assert [isinstance(stored, StoredRoom) and stored.version == 0
                 for stored in loaded] == [True, True]
         assert [stored is not None and stored.version == 0
-                for stored in await cluster_store.load_rooms(others)] == [True, True]
+                for stored in await confirmed_store.load_rooms(others)] == [True, True]
     finally:
         redis_cluster.resume(replica.port)
-    assert await loaded_once_confirmed(cluster_store, room_id) == 2
-    [stored] = await cluster_store.load_rooms([room_id])
+    assert await loaded_once_confirmed(confirmed_store, room_id) == 2
+    [stored] = await confirmed_store.load_rooms([room_id])
     assert stored is not None and stored.events == (b"e1", b"e2")
     # What it confirmed is on the replica itself.
     with redis_cluster.client(replica.port) as client:
@@ -100,12 +90,12 @@ async def test_a_load_waits_for_a_replica_to_hold_what_it_read(
 
 
 async def test_a_batch_of_loads_costs_one_write_and_one_wait_per_master(
-        redis_cluster: RedisClusterProcesses, cluster_store: ClusterRoomStore) -> None:
+        redis_cluster: RedisClusterProcesses, confirmed_store: ClusterRoomStore) -> None:
     rooms = rooms_on_every_master(redis_cluster, "batched-load", 4)
     for room in rooms:
-        await cluster_store.create_room(meta(room), b"s0", None)
+        await confirmed_store.create_room(meta(room), b"s0", None)
     masters = redis_cluster.masters()
-    await cluster_store.load_room(next(iter(rooms)))  # (the script loaded on one master)
+    await confirmed_store.load_room(next(iter(rooms)))  # (the script loaded on one master)
 
     def counts() -> list[tuple[int, int, int]]:
         return [(commands_run(redis_cluster, master, "wait"),
@@ -113,7 +103,7 @@ async def test_a_batch_of_loads_costs_one_write_and_one_wait_per_master(
                  commands_run(redis_cluster, master, "evalsha")) for master in masters]
 
     before = counts()
-    loaded = await cluster_store.load_rooms(list(rooms))
+    loaded = await confirmed_store.load_rooms(list(rooms))
     after = counts()
     assert all(stored is not None and stored.meta.room_id == room
                for room, stored in zip(rooms, loaded, strict=True))

@@ -12,12 +12,10 @@ from server.store.cluster_store import ClusterRoomStore
 from server.store.interface import RoomStore
 from server.store.memory import MemoryRoomStore
 from testkit.redis_cluster import RedisClusterProcesses
-from tests.store.test_cluster_confirmed_loads import cluster_store, commands_run
+from tests.store.test_cluster_confirmed_loads import commands_run
 from tests.store.test_redis_cluster_store import meta as cluster_meta
 from tests.store.test_redis_cluster_store import rooms_on_every_master
 from tests.store.test_room_store_contract import add, meta
-
-__all__ = ["cluster_store"]
 
 
 @pytest.mark.redis
@@ -48,13 +46,13 @@ async def test_a_room_gone_with_its_retention_has_no_meta() -> None:
 @pytest.mark.redis
 @pytest.mark.slow
 async def test_a_meta_read_on_a_cluster_is_one_hget_not_a_confirmed_load(
-        redis_cluster: RedisClusterProcesses, cluster_store: ClusterRoomStore,
+        redis_cluster: RedisClusterProcesses, confirmed_store: ClusterRoomStore,
 ) -> None:
     rooms = rooms_on_every_master(redis_cluster, "meta-read", 1)
     room_id = next(iter(rooms))
     master = rooms[room_id]
     room = cluster_meta(room_id)
-    await cluster_store.create_room(room, b"s0", None)
+    await confirmed_store.create_room(room, b"s0", None)
 
     def counts() -> tuple[int, ...]:
         return tuple(commands_run(redis_cluster, master, command)
@@ -65,7 +63,7 @@ async def test_a_meta_read_on_a_cluster_is_one_hget_not_a_confirmed_load(
     replica = redis_cluster.replica_of(master.node_id)
     redis_cluster.pause(replica.port)
     try:
-        assert await cluster_store.load_meta(room_id) == room
+        assert await confirmed_store.load_meta(room_id) == room
     finally:
         redis_cluster.resume(replica.port)
     hget, evalsha, confirm, wait = (b - a for a, b in zip(before, counts(), strict=True))
