@@ -57,8 +57,8 @@ from server.rooms.numbering import (
     NONE_SEEN,
     audience_views,
     counted,
-    counted_after_load,
     pack_room_snapshot,
+    state_from_stored,
     unpack_room_snapshot,
 )
 from server.rules import native
@@ -104,14 +104,8 @@ class AtKill:
 
     def load_as_stored(self) -> tuple[Any, Mapping[Audience, int]]:
         """``RoomRegistry._load``, in-process: the state and each audience's count."""
-        plain, counts = unpack_room_snapshot(self.stored_snapshot, self.stored_version)
-        loaded = ENGINE.state_from_plain(plain)
-        if self.stored_events:
-            plains = [codec.unpack_plain(e) for e in self.stored_events]
-            events = [ENGINE.event_from_plain(p) for p in plains]
-            loaded = ENGINE.apply_all(loaded, events)
-            counts = counted_after_load(ENGINE, loaded, events, plains, counts)
-        return loaded, counts
+        return state_from_stored(ENGINE, self.stored_snapshot, self.stored_version,
+                                 self.stored_events)
 
 
 def at_kill(seed: int, orders: int) -> AtKill:

@@ -36,7 +36,7 @@ from server.rooms.numbering import (
     audience_views,
     counted,
     pack_room_snapshot,
-    unpack_room_snapshot,
+    state_from_stored,
 )
 from server.rooms.registry import RoomRegistry
 from server.rooms.rules_engine import RulesCoreEngine
@@ -110,13 +110,7 @@ async def replay_cpu(url: str, ids: list[str]) -> float:
     started = time.process_time()
     for room in read:
         assert room is not None
-        state_plain, seen = unpack_room_snapshot(room.snapshot, room.snapshot_version)
-        state = ENGINE.state_from_plain(state_plain)
-        if room.events:
-            plains = [codec.unpack_plain(event) for event in room.events]
-            events = [ENGINE.event_from_plain(plain) for plain in plains]
-            state = ENGINE.apply_all(state, events)
-            counted(seen, audience_views(ENGINE, state, events, plains))
+        state_from_stored(ENGINE, room.snapshot, room.snapshot_version, room.events)
     return time.process_time() - started
 
 

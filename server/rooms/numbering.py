@@ -90,3 +90,18 @@ def unpack_room_snapshot(data: bytes,
     seen = plain["seen"]
     return plain["state"], {audience: int(seen.get(audience.value, snapshot_version))
                             for audience in AUDIENCES}
+
+
+def state_from_stored(engine: Engine, snapshot: bytes, snapshot_version: int,
+                      events: Sequence[bytes]) -> tuple[State, dict[Audience, int]]:
+    """A room's state and each audience's count back from what the store holds: its latest
+    snapshot (at ``snapshot_version``) and the events stored after it, replayed
+    (``RoomRegistry`` loading a room; the benchmarks measure the same)."""
+    state_plain, seen = unpack_room_snapshot(snapshot, snapshot_version)
+    state = engine.state_from_plain(state_plain)
+    if not events:
+        return state, seen
+    plains = [codec.unpack_plain(event) for event in events]
+    decoded = [engine.event_from_plain(plain) for plain in plains]
+    state = engine.apply_all(state, decoded)
+    return state, counted_after_load(engine, state, decoded, plains, seen)

@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from protocol import codec
 from protocol.constants import CloseCode
 from server.config import Settings
 from server.fanout import Fanout
@@ -28,9 +27,8 @@ from server.rooms.engine_port import Engine, State
 from server.rooms.numbering import (
     NONE_SEEN,
     Seen,
-    counted_after_load,
     pack_room_snapshot,
-    unpack_room_snapshot,
+    state_from_stored,
 )
 from server.rooms.ownership import Claimed, HeldBy, Ownership, SoleOwner
 from server.rooms.retention import retention_of
@@ -165,14 +163,8 @@ class RoomRegistry:
             return await self.ownership.relay(stored.meta, claim.node_id)
         if len(stored.events) != stored.version - stored.snapshot_version:
             raise RuntimeError(f"room {room_id}: the store lacks events after its snapshot")
-        engine = self._engine
-        state_plain, seen = unpack_room_snapshot(stored.snapshot, stored.snapshot_version)
-        state = engine.state_from_plain(state_plain)
-        if stored.events:
-            plains = [codec.unpack_plain(event) for event in stored.events]
-            events = [engine.event_from_plain(plain) for plain in plains]
-            state = engine.apply_all(state, events)
-            seen = counted_after_load(engine, state, events, plains, seen)
+        state, seen = state_from_stored(self._engine, stored.snapshot, stored.snapshot_version,
+                                        stored.events)
         room = self._start(stored.meta, state, stored.version, claim.fence, stored.deadlines,
                            snapshot_version=stored.snapshot_version, seen=seen,
                            answers=stored.answers)
