@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench.report import _fmt, _latency_row
+from bench.report import _latency_row
+from bench.report_format import fmt
 
 TARGETS = {"p99_to_last_spectator_ms": 250.0, "cpu_per_spectator_delivery_ratio": 1.5,
            "players_p99_during_joins_ms": 50.0}
@@ -75,13 +76,13 @@ def markdown(result: dict[str, Any]) -> str:
     for label, run in (("referee", ref), ("baseline", base)):
         joins = run["joins"]
         lines.append(
-            f"| {label} | {_fmt(joins['wall_s'])} | {_fmt(joins['spectator_join_ms']['p50'])} "
-            f"| {_fmt(joins['spectator_join_ms']['p99'])} | {_fmt(joins['server_cpu_s'])} | "
-            f"{_fmt(joins['server_cpu_share'])} | {_fmt(joins['cpu_us_per_join'])} | "
-            f"{_fmt(joins['rss_start_mb'])} | {_fmt(joins['rss_joined_mb'])} "
-            f"({', '.join(_fmt(x) for x in joins['nodes_rss_mb'])}) | "
-            f"{_fmt(joins['bytes_per_spectator'])} | "
-            f"{_fmt(joins.get('others_on_server_core_share'))} |")
+            f"| {label} | {fmt(joins['wall_s'])} | {fmt(joins['spectator_join_ms']['p50'])} "
+            f"| {fmt(joins['spectator_join_ms']['p99'])} | {fmt(joins['server_cpu_s'])} | "
+            f"{fmt(joins['server_cpu_share'])} | {fmt(joins['cpu_us_per_join'])} | "
+            f"{fmt(joins['rss_start_mb'])} | {fmt(joins['rss_joined_mb'])} "
+            f"({', '.join(fmt(x) for x in joins['nodes_rss_mb'])}) | "
+            f"{fmt(joins['bytes_per_spectator'])} | "
+            f"{fmt(joins.get('others_on_server_core_share'))} |")
     lines += [
         "",
         "## Events phase: CPU",
@@ -93,20 +94,20 @@ def markdown(result: dict[str, Any]) -> str:
     for label, run in (("referee", ref), ("baseline", base)):
         events = run["events"]
         lines.append(
-            f"| {label} | {events['commands']} | {_fmt(events['spectator_deliveries'])} | "
-            f"{_fmt(events['mean_event_frame_bytes'])} | {_fmt(events['server_cpu_s'])} "
-            f"({', '.join(_fmt(x) for x in events['nodes_cpu_s'])}) | "
-            f"{_fmt(events['cpu_us_per_spectator_delivery'])} | "
-            f"{_fmt(events.get('others_on_server_core_share'))} | "
-            f"{_fmt(events['machine_steal_share'])} |")
+            f"| {label} | {events['commands']} | {fmt(events['spectator_deliveries'])} | "
+            f"{fmt(events['mean_event_frame_bytes'])} | {fmt(events['server_cpu_s'])} "
+            f"({', '.join(fmt(x) for x in events['nodes_cpu_s'])}) | "
+            f"{fmt(events['cpu_us_per_spectator_delivery'])} | "
+            f"{fmt(events.get('others_on_server_core_share'))} | "
+            f"{fmt(events['machine_steal_share'])} |")
     lines += [
         "",
         "## Ratios to the baseline (referee / baseline)",
         "",
-        f"- CPU per spectator delivery: {_fmt(ratios['cpu_per_spectator_delivery'])} "
+        f"- CPU per spectator delivery: {fmt(ratios['cpu_per_spectator_delivery'])} "
         f"(target ≤ {TARGETS['cpu_per_spectator_delivery_ratio']})",
-        f"- p99 command to the last spectator: {_fmt(ratios['p99_to_last_spectator'])}",
-        f"- memory per spectator: {_fmt(ratios['bytes_per_spectator'])}",
+        f"- p99 command to the last spectator: {fmt(ratios['p99_to_last_spectator'])}",
+        f"- memory per spectator: {fmt(ratios['bytes_per_spectator'])}",
         "",
     ]
     errors = ref["error_examples"] + base["error_examples"]

@@ -43,6 +43,7 @@ import sys
 from typing import Any
 
 from bench import restart_floor
+from bench.report_format import fmt
 
 RULES_REPEAT = 5
 
@@ -130,13 +131,6 @@ def not_measured(why: str) -> dict[str, Any]:
     return {"measured": False, "why": why}
 
 
-def _fmt(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:,.3g}" if abs(value) < 100 else f"{value:,.0f}"
-    return f"{value:,}" if isinstance(value, int) else str(value)
-
 
 def markdown_lines(floor: dict[str, Any] | None, referee: dict[str, Any],
                    baseline: dict[str, Any]) -> list[str]:
@@ -145,7 +139,7 @@ def markdown_lines(floor: dict[str, Any] | None, referee: dict[str, Any],
         return []
     if not floor.get("measured"):
         return [f"Floor: not measured ({floor.get('why', '')}).", ""]
-    parts = ", ".join(f"{name} {_fmt(value)}"
+    parts = ", ".join(f"{name} {fmt(value)}"
                       for name, value in floor["rules_parts_us_per_command"].items()
                       if name != "total")
     return [
@@ -153,31 +147,31 @@ def markdown_lines(floor: dict[str, Any] | None, referee: dict[str, Any],
         "",
         f"Rules core and room in-process, per command ({floor['rules_commands']} commands of "
         f"the game's Orders, {floor['rules_core']}, on the server core after the baseline): "
-        f"**{_fmt(floor['rules_us_per_command'])} µs** ({parts}; {floor['snapshots_taken']} "
+        f"**{fmt(floor['rules_us_per_command'])} µs** ({parts}; {floor['snapshots_taken']} "
         f"snapshots, every {floor['snapshot_every']} versions or phase, round, turn).",
         "",
         f"Paced, per Order: the referee's rooms decided "
-        f"{_fmt(floor['room_commands_per_order'])} commands per Order "
-        f"({_fmt(floor['referee_commands_per_order'])} sent by players, "
-        f"{_fmt(floor['clock_closes_per_order'])} ARO windows' closes by the clock; the baseline "
-        f"relayed {_fmt(floor['baseline_commands_per_order'])} per Order).",
+        f"{fmt(floor['room_commands_per_order'])} commands per Order "
+        f"({fmt(floor['referee_commands_per_order'])} sent by players, "
+        f"{fmt(floor['clock_closes_per_order'])} ARO windows' closes by the clock; the baseline "
+        f"relayed {fmt(floor['baseline_commands_per_order'])} per Order).",
         "",
         "| figure | referee | floor | baseline | referee − floor |",
         "|---|---|---|---|---|",
-        f"| paced CPU µs/order | {_fmt(referee['paced']['cpu_us_per_order'])} | "
-        f"{_fmt(floor['paced_cpu_us_per_order'])} | "
-        f"{_fmt(baseline['paced']['cpu_us_per_order'])} | "
-        f"{_fmt(floor['paced_overhead_us_per_order'])} |",
-        f"| max-rate CPU µs/delivery | {_fmt(referee['max']['cpu_us_per_delivery'])} | "
-        f"{_fmt(floor['max_cpu_us_per_delivery'])} (low "
-        f"{_fmt(floor['max_cpu_us_per_delivery_low'])}) | "
-        f"{_fmt(baseline['max']['cpu_us_per_delivery'])} | "
-        f"{_fmt(floor['max_overhead_us_per_delivery'])} |",
+        f"| paced CPU µs/order | {fmt(referee['paced']['cpu_us_per_order'])} | "
+        f"{fmt(floor['paced_cpu_us_per_order'])} | "
+        f"{fmt(baseline['paced']['cpu_us_per_order'])} | "
+        f"{fmt(floor['paced_overhead_us_per_order'])} |",
+        f"| max-rate CPU µs/delivery | {fmt(referee['max']['cpu_us_per_delivery'])} | "
+        f"{fmt(floor['max_cpu_us_per_delivery'])} (low "
+        f"{fmt(floor['max_cpu_us_per_delivery_low'])}) | "
+        f"{fmt(baseline['max']['cpu_us_per_delivery'])} | "
+        f"{fmt(floor['max_overhead_us_per_delivery'])} |",
         "",
-        f"Deliveries per command at max rate: referee {_fmt(floor['referee_deliveries_per_command'])}"
-        f" (every member), baseline {_fmt(floor['baseline_deliveries_per_command'])} (every "
+        f"Deliveries per command at max rate: referee {fmt(floor['referee_deliveries_per_command'])}"
+        f" (every member), baseline {fmt(floor['baseline_deliveries_per_command'])} (every "
         f"other member). Floor of the CPU per delivery ratio: "
-        f"**{_fmt(floor['cpu_per_delivery_max_ratio'])}** (target ≤ 2.0).",
+        f"**{fmt(floor['cpu_per_delivery_max_ratio'])}** (target ≤ 2.0).",
         "",
         *restart_floor.markdown_lines(floor, referee.get("restart"), baseline.get("restart")),
     ]

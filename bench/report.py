@@ -6,20 +6,11 @@ from typing import Any
 
 from bench.floor import markdown_lines as floor_lines
 from bench.measure import REDIS_LATENCY_THRESHOLD_MS
-
-
-def _fmt(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:,.3g}" if abs(value) < 100 else f"{value:,.0f}"
-    if isinstance(value, int):
-        return f"{value:,}"
-    return str(value)
+from bench.report_format import fmt
 
 
 def _latency_row(label: str, stats: dict[str, Any]) -> str:
-    cells = [_fmt(stats.get(k)) for k in ("count", "p50", "p90", "p99", "p99.9", "max")]
+    cells = [fmt(stats.get(k)) for k in ("count", "p50", "p90", "p99", "p99.9", "max")]
     return f"| {label} | " + " | ".join(cells) + " |"
 
 
@@ -41,8 +32,8 @@ def markdown(result: dict[str, Any]) -> str:
            if "rules_core" in result else ""),
         "",
         f"Redis persistence active: **{'yes' if ref['redis_active'] else 'no'}**. "
-        f"Setup (armies, initiative, deployment, {_fmt(ref['setup_commands'])} commands): "
-        f"{_fmt(ref['setup_s'])} s; connecting: {_fmt(ref['connect_s'])} s.",
+        f"Setup (armies, initiative, deployment, {fmt(ref['setup_commands'])} commands): "
+        f"{fmt(ref['setup_s'])} s; connecting: {fmt(ref['connect_s'])} s.",
         "",
         "## Command to every viewer (ms)",
         "",
@@ -59,7 +50,7 @@ def markdown(result: dict[str, Any]) -> str:
         "",
         "| count | p50 | p90 | p99 | p99.9 | max |",
         "|---|---|---|---|---|---|",
-        "| " + " | ".join(_fmt(ref["paced"]["window_close_lateness_ms"].get(k))
+        "| " + " | ".join(fmt(ref["paced"]["window_close_lateness_ms"].get(k))
                          for k in ("count", "p50", "p90", "p99", "p99.9", "max")) + " |",
         "",
         "## Throughput and CPU",
@@ -72,24 +63,24 @@ def markdown(result: dict[str, Any]) -> str:
     for label, figures in (("referee, paced", ref["paced"]), ("baseline, paced", base["paced"]),
                            ("referee, max rate", ref["max"]), ("baseline, max rate", base["max"])):
         lines.append(
-            f"| {label} | {_fmt(figures['orders_per_s'])} | {_fmt(figures['commands_per_s'])} | "
-            f"{_fmt(figures['deliveries_per_s'])} | {_fmt(figures['server_cpu_share'])} | "
-            f"{_fmt(figures['cpu_us_per_order'])} | {_fmt(figures['cpu_us_per_command'])} | "
-            f"{_fmt(figures['cpu_us_per_delivery'])} | "
-            f"{_fmt(figures.get('server_system_cpu_share'))} | "
-            f"{_fmt(figures.get('load_cpu_share'))} | "
-            f"{_fmt(figures.get('redis', {}).get('cpu_share'))} | "
-            f"{_fmt(figures.get('machine_steal_share'))} | {_fmt(figures['errors'])} |")
+            f"| {label} | {fmt(figures['orders_per_s'])} | {fmt(figures['commands_per_s'])} | "
+            f"{fmt(figures['deliveries_per_s'])} | {fmt(figures['server_cpu_share'])} | "
+            f"{fmt(figures['cpu_us_per_order'])} | {fmt(figures['cpu_us_per_command'])} | "
+            f"{fmt(figures['cpu_us_per_delivery'])} | "
+            f"{fmt(figures.get('server_system_cpu_share'))} | "
+            f"{fmt(figures.get('load_cpu_share'))} | "
+            f"{fmt(figures.get('redis', {}).get('cpu_share'))} | "
+            f"{fmt(figures.get('machine_steal_share'))} | {fmt(figures['errors'])} |")
     mem_r, mem_b = ref["memory"], base["memory"]
     lines += [
         "",
         "## Memory (server RSS deltas)",
         "",
-        f"- referee: {_fmt(mem_r.get('bytes_per_connection'))} B per connection, "
-        f"{_fmt(mem_r.get('bytes_per_room_created'))} B per room created, "
-        f"{_fmt(mem_r.get('bytes_per_room_in_play'))} B per room in play (without its "
-        f"sockets); RSS {_fmt(mem_r.get('rss_in_play_mb'))} MB in play",
-        f"- baseline: {_fmt(mem_b.get('bytes_per_connection'))} B per connection",
+        f"- referee: {fmt(mem_r.get('bytes_per_connection'))} B per connection, "
+        f"{fmt(mem_r.get('bytes_per_room_created'))} B per room created, "
+        f"{fmt(mem_r.get('bytes_per_room_in_play'))} B per room in play (without its "
+        f"sockets); RSS {fmt(mem_r.get('rss_in_play_mb'))} MB in play",
+        f"- baseline: {fmt(mem_b.get('bytes_per_connection'))} B per connection",
         "",
         "## Redis",
         "",
@@ -97,20 +88,20 @@ def markdown(result: dict[str, Any]) -> str:
     for label, figures in (("paced", ref["paced"]), ("max rate", ref["max"])):
         redis = figures.get("redis")
         if redis:
-            lines.append(f"- {label}: {_fmt(redis['commands_per_order'])} commands and "
-                         f"{_fmt(redis['bytes_per_order'])} bytes (in + out) per Order; "
-                         f"{_fmt(redis.get('forks'))} fork(s) (AOF rewrite); "
+            lines.append(f"- {label}: {fmt(redis['commands_per_order'])} commands and "
+                         f"{fmt(redis['bytes_per_order'])} bytes (in + out) per Order; "
+                         f"{fmt(redis.get('forks'))} fork(s) (AOF rewrite); "
                          f"{_latency_events(redis.get('latency_events'))}")
     lines += [
         "",
         "## Ratios to the baseline (referee / baseline)",
         "",
-        f"- CPU per delivery at max rate: {_fmt(ratios['cpu_per_delivery_max'])} "
+        f"- CPU per delivery at max rate: {fmt(ratios['cpu_per_delivery_max'])} "
         "(target ≤ 2.0, docs/performance.md)",
-        f"- CPU per delivery, paced: {_fmt(ratios['cpu_per_delivery_paced'])}",
-        f"- max deliveries/s: {_fmt(ratios['max_deliveries_per_s'])}",
-        f"- p99 latency at the same paced load: {_fmt(ratios['p99_paced'])}",
-        f"- memory per connection: {_fmt(ratios['bytes_per_connection'])}",
+        f"- CPU per delivery, paced: {fmt(ratios['cpu_per_delivery_paced'])}",
+        f"- max deliveries/s: {fmt(ratios['max_deliveries_per_s'])}",
+        f"- p99 latency at the same paced load: {fmt(ratios['p99_paced'])}",
+        f"- memory per connection: {fmt(ratios['bytes_per_connection'])}",
         "",
         *floor_lines(result.get("floor"), ref, base),
         *_restart_lines(result["restart"], base.get("restart"),
@@ -137,20 +128,20 @@ def _load_lag_lines(lag: dict[str, Any] | None) -> list[str]:
     if not lag or not lag["count"]:
         return []
     return [f"The load generators' own event loops, paced (a late one reads frames late, "
-            f"which counts as latency): a timer every 50 ms fired p50 {_fmt(lag['p50'])}, "
-            f"p99 {_fmt(lag['p99'])}, max {_fmt(lag['max'])} ms late.", ""]
+            f"which counts as latency): a timer every 50 ms fired p50 {fmt(lag['p50'])}, "
+            f"p99 {fmt(lag['p99'])}, max {fmt(lag['max'])} ms late.", ""]
 
 
 def _by_second_lines(profile: dict[str, Any] | None) -> list[str]:
     if not profile or not profile["seconds"]:
         return []
-    worst = ", ".join(f"s{w['second']}: {_fmt(w['p99'])} ms ({w['count']})"
+    worst = ", ".join(f"s{w['second']}: {fmt(w['p99'])} ms ({w['count']})"
                       for w in profile["worst"])
     rate = profile.get("commands_per_s") or {}
-    offered = (f" Commands sent per second: mean {_fmt(rate['mean'])}, busiest {rate['max']}."
+    offered = (f" Commands sent per second: mean {fmt(rate['mean'])}, busiest {rate['max']}."
                if rate else "")
     return [f"Referee, paced, second by second: the p99 of {profile['seconds_over']} of "
-            f"{profile['seconds']} seconds was over {_fmt(profile['threshold_ms'])} ms; "
+            f"{profile['seconds']} seconds was over {fmt(profile['threshold_ms'])} ms; "
             f"worst seconds (p99, commands sent in it): {worst}.{offered}", ""]
 
 
@@ -161,13 +152,13 @@ def _restart_lines(restart: dict[str, Any], baseline: dict[str, Any] | None,
     lines = [
         "## Restart (kill -9 of the referee after the max-rate phase)",
         "",
-        f"- new process serving: {_fmt(restart['process_start_s'])} s after the kill",
+        f"- new process serving: {fmt(restart['process_start_s'])} s after the kill",
         f"- every member of all {restart['rooms']:,} rooms ({restart['sockets']:,} sockets) "
-        f"back at its version: {_fmt(restart['rooms_back_s'])} s after that "
-        f"({_fmt(restart['kill_to_all_rooms_back_s'])} s from the kill)",
-        f"- new process CPU until then: {_fmt(restart['server_cpu_s'])} s; RSS "
-        f"{_fmt(restart['rss_new_process_mb'])} MB at start, "
-        f"{_fmt(restart['rss_all_back_mb'])} MB with every room back",
+        f"back at its version: {fmt(restart['rooms_back_s'])} s after that "
+        f"({fmt(restart['kill_to_all_rooms_back_s'])} s from the kill)",
+        f"- new process CPU until then: {fmt(restart['server_cpu_s'])} s; RSS "
+        f"{fmt(restart['rss_new_process_mb'])} MB at start, "
+        f"{fmt(restart['rss_all_back_mb'])} MB with every room back",
         f"- errors: {restart['errors']}",
     ]
     if not baseline or "server_cpu_us_per_socket" not in restart:
@@ -195,10 +186,10 @@ def _restart_lines(restart: dict[str, Any], baseline: dict[str, Any] | None,
         "The baseline killed with -9 after its max-rate phase and started again on the same "
         "port and core; every member reconnects the same way (as many handshakes in flight per "
         "load process). It has no state: a member is back when its socket is open again. "
-        f"Referee / baseline, every member back from the kill: {_fmt(all_back_ratio)}.",
+        f"Referee / baseline, every member back from the kill: {fmt(all_back_ratio)}.",
         "",
         "| restart | referee | baseline |",
         "|---|---|---|",
-        *[f"| {label} | {_fmt(restart.get(key))} | {_fmt(baseline.get(key))} |"
+        *[f"| {label} | {fmt(restart.get(key))} | {fmt(baseline.get(key))} |"
           for label, key in rows],
     ]

@@ -41,6 +41,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from bench.report_format import fmt
+
 NOT_MEASURED_KEY = "restart_why_not_measured"
 
 
@@ -103,13 +105,6 @@ def _ratio(ours: float, theirs: float) -> float | None:
     return round(ours / theirs, 2) if theirs else None
 
 
-def _fmt(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:,.3g}" if abs(value) < 100 else f"{value:,.0f}"
-    return f"{value:,}" if isinstance(value, int) else str(value)
-
 
 def markdown_lines(floor: dict[str, Any], referee: dict[str, Any] | None,
                    baseline: dict[str, Any] | None) -> list[str]:
@@ -118,7 +113,7 @@ def markdown_lines(floor: dict[str, Any], referee: dict[str, Any] | None,
         return [f"Restart floor: not measured ({floor[NOT_MEASURED_KEY]}).", ""]
     if "restart_all_back_s" not in floor or not referee or not baseline:
         return []
-    parts = ", ".join(f"{name} {_fmt(value)}"
+    parts = ", ".join(f"{name} {fmt(value)}"
                       for name, value in floor["restart_parts_us_per_room"].items()
                       if name != "total")
     return [
@@ -127,34 +122,34 @@ def markdown_lines(floor: dict[str, Any], referee: dict[str, Any] | None,
         f"Rooms at the kill: the setup and {floor['restart_orders_at_kill']} Orders (version "
         f"{floor['restart_version_at_kill']}). In-process per room, one snapshot read and "
         f"each audience's first frame ({floor['restart_rules_core']}, on the server core after "
-        f"the baseline): **{_fmt(floor['restart_us_per_room'])} µs** ({parts}), "
-        f"{_fmt(floor['restart_in_process_s'])} s for the rooms.",
+        f"the baseline): **{fmt(floor['restart_us_per_room'])} µs** ({parts}), "
+        f"{fmt(floor['restart_in_process_s'])} s for the rooms.",
         "",
         "| restart | referee | floor | baseline | referee − floor |",
         "|---|---|---|---|---|",
         f"| every member back, s from the kill | "
-        f"{_fmt(referee['kill_to_all_rooms_back_s'])} | "
-        f"{_fmt(floor['restart_all_back_s'])} (no overlap: "
-        f"{_fmt(floor['restart_all_back_serial_s'])}) | "
-        f"{_fmt(baseline['kill_to_all_rooms_back_s'])} | "
-        f"{_fmt(floor['restart_overhead_s'])} |",
+        f"{fmt(referee['kill_to_all_rooms_back_s'])} | "
+        f"{fmt(floor['restart_all_back_s'])} (no overlap: "
+        f"{fmt(floor['restart_all_back_serial_s'])}) | "
+        f"{fmt(baseline['kill_to_all_rooms_back_s'])} | "
+        f"{fmt(floor['restart_overhead_s'])} |",
         "",
-        f"Floor = max(the baseline's {_fmt(baseline['kill_to_all_rooms_back_s'])} s, its "
-        f"serving {_fmt(baseline['process_start_s'])} s + its CPU after serving + the "
-        f"in-process part = {_fmt(floor['restart_cpu_bound_s'])} s; its core was busy "
-        f"{_fmt(baseline.get('server_cpu_share'))} of the time while reconnecting). Floor of "
-        f"the restart ratio: **{_fmt(floor['restart_all_back_ratio'])}** (no overlap: "
-        f"{_fmt(floor['restart_all_back_serial_ratio'])}; target ≤ 1.25).",
+        f"Floor = max(the baseline's {fmt(baseline['kill_to_all_rooms_back_s'])} s, its "
+        f"serving {fmt(baseline['process_start_s'])} s + its CPU after serving + the "
+        f"in-process part = {fmt(floor['restart_cpu_bound_s'])} s; its core was busy "
+        f"{fmt(baseline.get('server_cpu_share'))} of the time while reconnecting). Floor of "
+        f"the restart ratio: **{fmt(floor['restart_all_back_ratio'])}** (no overlap: "
+        f"{fmt(floor['restart_all_back_serial_ratio'])}; target ≤ 1.25).",
         "",
         f"The referee's CPU beyond the floor: start-up "
-        f"{_fmt(floor['restart_startup_overhead_cpu_s'])} s more than the baseline's; after "
-        f"serving {_fmt(floor['restart_overhead_cpu_s'])} s more than the baseline's and the "
-        f"in-process part, of which {_fmt(floor['restart_replay_cpu_s'])} s its rooms' load "
+        f"{fmt(floor['restart_startup_overhead_cpu_s'])} s more than the baseline's; after "
+        f"serving {fmt(floor['restart_overhead_cpu_s'])} s more than the baseline's and the "
+        f"in-process part, of which {fmt(floor['restart_replay_cpu_s'])} s its rooms' load "
         f"as stored beyond one snapshot's read ({floor['restart_referee_events_after_snapshot']}"
-        f" events after its latest snapshot: {_fmt(floor['restart_referee_load_us_per_room'])}"
+        f" events after its latest snapshot: {fmt(floor['restart_referee_load_us_per_room'])}"
         f" µs per room); the rest is not apportioned (the hello, Redis, claims and presence, "
         f"the joins, the welcome and a catch-up per member, collections). Members returning "
         f"without their version would need their views too: "
-        f"{_fmt(floor['restart_snapshot_frames_us_per_room'])} µs per room, not in the floor.",
+        f"{fmt(floor['restart_snapshot_frames_us_per_room'])} µs per room, not in the floor.",
         "",
     ]
