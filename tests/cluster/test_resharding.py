@@ -110,6 +110,22 @@ async def resumed(client: Client, base: str, room: Room, token: str | None) -> C
     return await Client.connect(base, room.room_id, token, since=client.version)
 
 
+async def watched_on_two_nodes(store: ClusterRoomStore, cluster: RedisClusterProcesses,
+                               master: NodeView, one: ServerProcess, two: ServerProcess
+                               ) -> tuple[Room, Client, Client, Client, Client]:
+    """A new public room on ``master``: seat A and a spectator on node ``one`` (which owns the
+    room), seat B and a spectator on node ``two`` (which relays it), each holding its
+    snapshot: (room, a, spectator on one, b, spectator on two)."""
+    room = await room_on(store, cluster, master, visibility="public")
+    a = await Client.connect(one.base, room.room_id, room.token_a)
+    watch_one = await Client.connect(one.base, room.room_id)
+    b = await Client.connect(two.base, room.room_id, room.token_b)
+    watch_two = await Client.connect(two.base, room.room_id)
+    for viewer in (a, watch_one, b, watch_two):
+        await viewer.until(Snapshot)
+    return room, a, watch_one, b, watch_two
+
+
 async def play_across_a_move(cluster: RedisClusterProcesses, store: ClusterRoomStore,
                              during_move: DuringMove, relayed: bool = False) -> None:
     """A game whose room moves to another master: after seat A's first command (the next
@@ -119,14 +135,9 @@ async def play_across_a_move(cluster: RedisClusterProcesses, store: ClusterRoomS
     async with two_nodes(cluster.url, ServerProcess, prefix="rs-", env=ON_THE_CLUSTER) as (
             one, two):
         source, target = cluster.masters()[:2]
-        room = await room_on(store, cluster, source, visibility="public")
+        room, a, watch_one, b, watch_two = await watched_on_two_nodes(store, cluster, source,
+                                                                      one, two)
         slot = key_slot(f"{{room:{room.room_id}}}".encode())
-        a = await Client.connect(one.base, room.room_id, room.token_a)  # one owns the room
-        watch_one = await Client.connect(one.base, room.room_id)
-        b = await Client.connect(two.base, room.room_id, room.token_b)  # two relays it
-        watch_two = await Client.connect(two.base, room.room_id)
-        for viewer in (a, watch_one, b, watch_two):
-            await viewer.until(Snapshot)
         activate = await a.command(ACTIVATE, id="activate")
         assert isinstance(activate, Accepted), activate
         if relayed:
@@ -309,14 +320,9 @@ async def test_a_command_sent_once_the_rooms_keys_are_all_on_the_new_master_is_a
     async with two_nodes(redis_cluster.url, ServerProcess, prefix="rs-", env=ON_THE_CLUSTER) as (
             one, two):
         source, target = redis_cluster.masters()[:2]
-        room = await room_on(cluster_store, redis_cluster, source, visibility="public")
+        room, a, watch_one, b, watch_two = await watched_on_two_nodes(
+            cluster_store, redis_cluster, source, one, two)
         slot = key_slot(f"{{room:{room.room_id}}}".encode())
-        a = await Client.connect(one.base, room.room_id, room.token_a)  # one owns the room
-        watch_one = await Client.connect(one.base, room.room_id)
-        b = await Client.connect(two.base, room.room_id, room.token_b)  # two relays it
-        watch_two = await Client.connect(two.base, room.room_id)
-        for viewer in (a, watch_one, b, watch_two):
-            await viewer.until(Snapshot)
         activate = await a.command(ACTIVATE, id="activate")
         move = await a.command(MOVE, id="move")
         window = await opened(b)
