@@ -46,7 +46,7 @@ from typing import Any, Protocol
 import hiredis
 import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError, ResponseError
+from redis.exceptions import RedisClusterException, RedisError, ResponseError
 
 from server.store.append_channel import _INCOMPLETE, AppendChannel, _Link
 from server.store.resp import pack_command
@@ -55,6 +55,10 @@ log = logging.getLogger(__name__)
 
 OUTBOX_LIMIT = 100_000
 RECONNECT_PAUSE_S = 0.25  # between attempts while Redis is down
+PUBLISH_FAILURES = (RedisError, OSError, RedisClusterException)
+"""What a flush may meet while Redis is down or failing over. ``RedisClusterException`` is
+not a ``RedisError``: redis-py's cluster client raises it when no node answers while it
+reads the slot map ("Redis Cluster cannot be connected"), as during a master's failover."""
 SUBSCRIBE_TIMEOUT_S = 5.0
 FLUSH_LIMIT = 4096
 """Messages per flush at most (a backlog after an outage goes in several)."""
@@ -71,7 +75,10 @@ async def write_outbox(outbox: Sized, flush: Callable[[], Awaitable[None]], wake
     a failed flush is tried again after ``RECONNECT_PAUSE_S`` (cut short by ``stop``), once
     ``after_failure`` ran (the sharded bus learns the cluster's slots again); on close
     (``closing()``), it ends once the outbox is empty, or at the first failure, saying how
-    many messages were not sent. The plain and the sharded bus share it."""
+    many messages were not sent. The plain and the sharded bus share it. A failure of
+    ``after_failure`` itself (the cluster still unreachable) is logged and tried again with
+    the next failure: the writer outlives any outage, or every relay of the node's rooms
+    would wait for frames that never come."""
     while True:
         if not outbox:
             if closing():
@@ -81,13 +88,16 @@ async def write_outbox(outbox: Sized, flush: Callable[[], Awaitable[None]], wake
             continue
         try:
             await flush()
-        except (RedisError, OSError) as error:
+        except PUBLISH_FAILURES as error:
             if closing():
                 log.warning("room bus: %d messages not sent on close (%s)", len(outbox), error)
                 return
             log.warning("room bus: publish failed (%s); retrying", error)
             if after_failure is not None:
-                await after_failure()
+                try:
+                    await after_failure()
+                except PUBLISH_FAILURES as again:
+                    log.warning("room bus: the cluster is not reachable yet (%s)", again)
             with contextlib.suppress(TimeoutError):  # Redis is down: try again later
                 async with asyncio.timeout(RECONNECT_PAUSE_S):
                     await stop.wait()

@@ -129,5 +129,6 @@ class ClusterLeaseRenewal(LeaseRenewal):
     def _read_slots_again(self) -> None:
         try:
             self._cluster.nodes_manager.initialize()
-        except (redis.RedisError, OSError) as error:
+        except (redis.RedisError, OSError, redis.exceptions.RedisClusterException) as error:
+            # (RedisClusterException, not a RedisError: no node answered, as in a failover)
             log.warning("Redis Cluster: could not read the slot map again: %s", error)

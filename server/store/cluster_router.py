@@ -22,7 +22,8 @@ import logging
 
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.cluster import PRIMARY
-from redis.exceptions import RedisError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisClusterException, RedisError
 
 from server.store.append_channel import AppendChannel
 
@@ -59,9 +60,14 @@ class ClusterRouter:
         self._refreshing: asyncio.Future[None] | None = None
 
     async def ready(self) -> None:
-        """Read the slot map once (the client's first command would)."""
+        """Read the slot map once (the client's first command would). No node answering
+        (redis-py's ``RedisClusterException``, which is not a ``RedisError``) is a
+        ``ConnectionError``, as any other unreachable Redis is to the callers."""
         if not self.client.nodes_manager.slots_cache:
-            await self.client.initialize()
+            try:
+                await self.client.initialize()
+            except RedisClusterException as error:
+                raise RedisConnectionError(str(error)) from error
 
     def node_for(self, key: str) -> ClusterNode:
         """The master that serves ``key``'s slot, as the map last read says."""
@@ -102,7 +108,7 @@ class ClusterRouter:
     async def _refresh(self) -> None:
         try:
             await self.client.nodes_manager.initialize()
-        except (RedisError, OSError) as error:
+        except (RedisError, OSError, RedisClusterException) as error:
             log.warning("Redis Cluster: could not read the slot map again: %s", error)
             return
         serving = {node.name for node in self.client.get_primaries()}
