@@ -4,7 +4,6 @@ server processes (two of them reading a clock the test moves: ``clocked``)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ import redis
 from server.cluster.renewal import connect_sync
 from server.store.cluster_store import ClusterRoomStore
 from server.store.redis_store import RedisRoomStore
+from testkit.cluster_store import store_on
 from testkit.redis_cluster import RedisClusterProcesses
 from testkit.redis_process import RedisProcess
 from testkit.server_process import ServerProcess, two_nodes
@@ -26,16 +26,6 @@ async def store(redis_server: RedisProcess) -> AsyncIterator[RedisRoomStore]:
         yield redis_store
     finally:
         await redis_store.close()
-
-
-@asynccontextmanager
-async def store_on(cluster: RedisClusterProcesses) -> AsyncIterator[ClusterRoomStore]:
-    """A store on ``cluster``, closed on leaving."""
-    store = ClusterRoomStore.from_url(cluster.url)
-    try:
-        yield store
-    finally:
-        await store.close()
 
 
 @pytest.fixture

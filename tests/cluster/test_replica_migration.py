@@ -27,10 +27,10 @@ from websockets.exceptions import ConnectionClosed
 from protocol.constants import CloseCode, ProtocolReason
 from protocol.messages import Accepted, Rejected
 from server.store.cluster_store import ClusterRoomStore
+from testkit.cluster_store import store_on
 from testkit.redis_cluster import RedisClusterProcesses
 from testkit.server_process import ServerProcess, two_nodes
 from testkit.wsclient import Client
-from tests.cluster.conftest import store_on
 from tests.cluster.game import (
     ACTIVATE,
     MOVE,

@@ -25,9 +25,9 @@ from protocol.constants import CloseCode, ProtocolReason
 from protocol.messages import Accepted, Rejected
 from server.node.redis_durability import check_cluster_durability
 from server.store.cluster_store import ClusterRoomStore
+from testkit.cluster_store import store_on
 from testkit.redis_cluster import POLL_S, READY_WAIT_S, RedisClusterProcesses
 from testkit.server_process import ServerProcess, two_nodes
-from tests.cluster.conftest import store_on
 from tests.cluster.game import (
     ACTIVATE,
     MOVE,

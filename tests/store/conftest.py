@@ -12,6 +12,7 @@ from server.store import MemoryRoomStore
 from server.store.cluster_store import ClusterRoomStore
 from server.store.interface import RoomStore
 from server.store.redis_store import RedisRoomStore
+from testkit.cluster_store import store_on
 from testkit.redis_cluster import RedisClusterProcesses
 from testkit.redis_process import RedisProcess
 
@@ -38,9 +39,5 @@ async def store(request: pytest.FixtureRequest) -> AsyncIterator[RoomStore]:
 async def confirmed_store(redis_cluster: RedisClusterProcesses) -> AsyncIterator[ClusterRoomStore]:
     """A store on the session's Redis Cluster whose appends and loads are confirmed on one
     replica within ``CLUSTER_WAIT_MS``."""
-    store = ClusterRoomStore.from_url(redis_cluster.url, wait_replicas=1,
-                                      wait_ms=CLUSTER_WAIT_MS)
-    try:
+    async with store_on(redis_cluster, wait_replicas=1, wait_ms=CLUSTER_WAIT_MS) as store:
         yield store
-    finally:
-        await store.close()

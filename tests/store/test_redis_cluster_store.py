@@ -24,6 +24,7 @@ from server.store.interface import StaleWriter, StorageUnavailable
 from server.store.redis_scripts import ANSWER_KEYS
 from server.store.redis_store import room_keys, state_key
 from server.store.tournament_store import RedisTournamentStore, tournament_keys
+from testkit.cluster_store import store_on
 from testkit.redis_cluster import NodeView, RedisClusterProcesses
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
@@ -50,11 +51,8 @@ def rooms_on_every_master(cluster: RedisClusterProcesses, prefix: str,
 
 @pytest.fixture
 async def cluster_store(redis_cluster: RedisClusterProcesses) -> AsyncIterator[ClusterRoomStore]:
-    store = ClusterRoomStore.from_url(redis_cluster.url, wait_replicas=1, wait_ms=2000)
-    try:
+    async with store_on(redis_cluster, wait_replicas=1, wait_ms=2000) as store:
         yield store
-    finally:
-        await store.close()
 
 
 def test_every_script_touches_one_slot() -> None:
