@@ -9,15 +9,16 @@ from typing import Any
 
 import pytest
 
-from protocol.messages import Accepted
 from server.rooms.numbering import pack_room_snapshot, unpack_room_snapshot
 from server.rooms.rules_engine import RulesCoreEngine
 from server.rules.plain import to_plain
-from server.store import RoomMeta, RoomSettings
+from server.store import RoomMeta
 from server.store.memory import MemoryRoomStore
-from testkit.wsclient import Client
-from tests.replay.test_replay_routes import Server, serve
-from tests.support.skirmish import skirmish
+from tests.replay.test_replay_routes import (
+    Server,
+    conceded_scenario_replays_from_its_first_state,
+    serve,
+)
 
 ENGINE = RulesCoreEngine()
 
@@ -49,22 +50,9 @@ async def old_store_server() -> AsyncIterator[tuple[Server, StoresTheOldForm]]:
 async def test_a_room_whose_first_snapshot_has_entries_in_full_replays_from_it(
         old_store_server: tuple[Server, StoresTheOldForm]) -> None:
     server, store = old_store_server
-    created = await server.app.state.registry.create(
-        RoomSettings("codeone", 600.0, "private", fixed_seed=3),
-        skirmish({"A-t1": (10.0, 5.0, 90.0), "B-t1": (10.0, 27.0, 270.0)}))
+    room_id = await conceded_scenario_replays_from_its_first_state(server)
     [troopers] = store.troopers_written
     assert troopers and all(isinstance(t["entry"], dict) for t in troopers.values())
-    room_id = created.meta.room_id
-    seat = await Client.connect(server.base, room_id, created.token_a)
-    assert isinstance(await seat.command({"type": "concede"}), Accepted)
-    await seat.close()
-    first = await server.http.get(f"/api/rooms/{room_id}/replay/state",
-                                  params={"view": "revealed", "step": "0"})
-    assert first.status_code == 200, first.text
-    state = first.json()["state"]
-    assert state["phase"] == "orders"
-    assert {t["id"]: t["position"] for t in state["troopers"] if t["id"] in ("A-t1", "B-t1")} \
-        == {"A-t1": [10.0, 5.0], "B-t1": [10.0, 27.0]}
     last = await server.http.get(f"/api/rooms/{room_id}/replay/state",
                                  params={"view": "revealed", "step": "1"})
     assert last.status_code == 200, last.text

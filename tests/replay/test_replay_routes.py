@@ -309,12 +309,11 @@ async def test_a_posted_record_is_parsed_off_the_event_loop(
     assert parsed_on == ["a worker thread"]
 
 
-async def test_a_room_that_began_from_a_state_of_its_own_replays_from_it(
-        server: Server) -> None:
-    """A scenario room (the browser tests') starts in the Orders Phase with its troopers
-    placed: its replay folds from the first state the room stored, not from a new game."""
-    app = server.app
-    created = await app.state.registry.create(
+async def conceded_scenario_replays_from_its_first_state(server: Server) -> str:
+    """A scenario room (troopers placed, the Orders Phase), conceded at once: its replay's
+    first step is the state the room stored, its troopers where the scenario put them.
+    Returns the room's id."""
+    created = await server.app.state.registry.create(
         RoomSettings("codeone", 600.0, "private", fixed_seed=3),
         skirmish({"A-t1": (10.0, 5.0, 90.0), "B-t1": (10.0, 27.0, 270.0)}))
     room_id = created.meta.room_id
@@ -328,3 +327,11 @@ async def test_a_room_that_began_from_a_state_of_its_own_replays_from_it(
     assert state["phase"] == "orders"
     assert {t["id"]: t["position"] for t in state["troopers"] if t["id"] in ("A-t1", "B-t1")} \
         == {"A-t1": [10.0, 5.0], "B-t1": [10.0, 27.0]}
+    return room_id
+
+
+async def test_a_room_that_began_from_a_state_of_its_own_replays_from_it(
+        server: Server) -> None:
+    """A scenario room (the browser tests') starts in the Orders Phase with its troopers
+    placed: its replay folds from the first state the room stored, not from a new game."""
+    await conceded_scenario_replays_from_its_first_state(server)
