@@ -2,9 +2,10 @@
 
 ``open`` claims a room (fencing token; with several nodes only the lease winner gets one),
 loads it from the store and starts its actor task; a room that another node owns is opened
-as a relay to that node (``Ownership``). Concurrent opens of the same room share one load,
-and the store reads of the rooms opened at once go in one batch (``room_loads``): after a
-restart thousands of hellos arrive together and no room's read waits for another's.
+as a relay to that node (``Ownership``), for which only the room's meta is read. Concurrent
+opens of the same room share one load, and the store reads of the rooms opened at once go
+in one batch (``room_loads``): after a restart thousands of hellos arrive together and no
+room's read waits for another's.
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ class RoomRegistry:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._loading: dict[str, asyncio.Future[RoomDoor | None]] = {}
         self._loads = RoomLoads(lambda room_ids: self.store.load_rooms(room_ids))
+        self._metas = RoomLoads(lambda room_ids: self.store.load_metas(room_ids))
         self.hooks: RoomHooks | None = None
         self.clock: Clock = now_ms
         """Unix ms now, for the rooms' commit times and delayed feeds: tests replace it
@@ -156,11 +158,13 @@ class RoomRegistry:
         claim = await self.ownership.claim(room_id)
         if claim is None:
             return None
+        if isinstance(claim, HeldBy):
+            # Another node runs it: a relay needs its meta alone (batched as the loads are).
+            meta = await self._metas.load(room_id)
+            return None if meta is None else await self.ownership.relay(meta, claim.node_id)
         stored = await self._loads.load(room_id)  # (batched with the rooms opened at once)
         if stored is None:
             return None
-        if isinstance(claim, HeldBy):
-            return await self.ownership.relay(stored.meta, claim.node_id)
         if len(stored.events) != stored.version - stored.snapshot_version:
             raise RuntimeError(f"room {room_id}: the store lacks events after its snapshot")
         state, seen = state_from_stored(self._engine, stored.snapshot, stored.snapshot_version,

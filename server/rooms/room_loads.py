@@ -10,6 +10,9 @@ hello is answered (``storage_unavailable`` for ``StorageUnavailable``); a batch 
 (``SomeRoomsUnavailable``: on a Redis Cluster, a shard that cannot confirm its rooms on a
 replica) serves the rooms read and fails the others only.
 
+A node opening relays to rooms other nodes own reads their metas alone the same way
+(``RoomStore.load_metas``, a ``RoomLoads`` of its own in the registry).
+
 The pattern is the appends' group commit (``server.store.group_commit``): nothing waits for
 a batch to fill; a batch holds what arrived while the loop was busy with other work.
 """
@@ -18,27 +21,30 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
+from typing import Generic, TypeVar, cast
 
-from server.store import StorageUnavailable, StoredRoom
+from server.store import StorageUnavailable
 from server.store.interface import SomeRoomsUnavailable
 
-ReadRooms = Callable[[Sequence[str]], Awaitable[Sequence[StoredRoom | None]]]
+Read = TypeVar("Read")
+"""What is read of each room: ``StoredRoom`` (the whole room), ``RoomMeta`` (its meta)."""
 
 MAX_BATCH = 200
 """Rooms per store call: a batch's replies are decoded in one go by the store client, so
 a bounded batch keeps that stretch of the event loop short (and one batch's failure small)."""
 
 
-class RoomLoads:
-    def __init__(self, read: ReadRooms, max_batch: int = MAX_BATCH) -> None:
+class RoomLoads(Generic[Read]):
+    def __init__(self, read: Callable[[Sequence[str]], Awaitable[Sequence[Read | None]]],
+                 max_batch: int = MAX_BATCH) -> None:
         self._read = read
         self._max_batch = max_batch
-        self._waiting: dict[str, asyncio.Future[StoredRoom | None]] = {}
+        self._waiting: dict[str, asyncio.Future[Read | None]] = {}
         self._queued: list[str] = []
         self._flush_scheduled = False
         self._batches: set[asyncio.Task[None]] = set()
 
-    async def load(self, room_id: str) -> StoredRoom | None:
+    async def load(self, room_id: str) -> Read | None:
         """The room as stored (None: no such room), read in the next batch or in the one
         already reading it; raises what the batch's store call raised."""
         future = self._waiting.get(room_id)
@@ -70,7 +76,9 @@ class RoomLoads:
             if len(stored) != len(room_ids):
                 raise RuntimeError(f"the store read {len(stored)} rooms of {len(room_ids)}")
         except SomeRoomsUnavailable as partly:
-            self._settle(room_ids, partly.outcomes)
+            # (raised by ``load_rooms`` only: its outcomes are what this batch reads)
+            self._settle(room_ids, cast(Sequence[Read | StorageUnavailable | None],
+                                        partly.outcomes))
             return
         except Exception as error:
             for room_id in room_ids:
@@ -86,7 +94,7 @@ class RoomLoads:
         self._settle(room_ids, stored)
 
     def _settle(self, room_ids: list[str],
-                outcomes: Sequence[StoredRoom | StorageUnavailable | None]) -> None:
+                outcomes: Sequence[Read | StorageUnavailable | None]) -> None:
         for room_id, outcome in zip(room_ids, outcomes, strict=True):
             future = self._waiting.pop(room_id)
             if future.done():

@@ -245,6 +245,11 @@ class RoomStore(Protocol):
         creation refused "try again" may have left its room on the master alone, but its
         id was never handed out nor listed)."""
 
+    async def load_metas(self, room_ids: Sequence[str]) -> list[RoomMeta | None]:
+        """``load_meta`` of each id, in order, in one call (one round trip on Redis): a node
+        opening relays to rooms other nodes own needs their metas only, batched as
+        ``load_rooms`` is (``server.rooms.room_loads``)."""
+
     async def load_rooms(self, room_ids: Sequence[str]) -> list[StoredRoom | None]:
         """``load_room`` of each id, in order, in one call (one round trip on Redis): the
         registry batches the rooms opened at once (``server.rooms.room_loads``)."""

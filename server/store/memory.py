@@ -97,6 +97,9 @@ class MemoryRoomStore:
         room = self._room(room_id)
         return None if room is None else room.meta
 
+    async def load_metas(self, room_ids: Sequence[str]) -> list[RoomMeta | None]:
+        return [await self.load_meta(room_id) for room_id in room_ids]
+
     async def load_rooms(self, room_ids: Sequence[str]) -> list[StoredRoom | None]:
         return [await self.load_room(room_id) for room_id in room_ids]
 

@@ -259,6 +259,16 @@ class RedisRoomStore:
             packed: Any = await self._redis.hget(state_key(room_id), "meta")
         return None if packed is None else _unpack_meta(packed)
 
+    async def load_metas(self, room_ids: Sequence[str]) -> list[RoomMeta | None]:
+        # One pipeline of HGETs (on a cluster, one per master the rooms live on).
+        if not room_ids:
+            return []
+        async with storage_call("load_metas"), self._redis.pipeline(transaction=False) as pipe:
+            for room_id in room_ids:
+                pipe.hget(state_key(room_id), "meta")
+            found: list[Any] = await pipe.execute()
+        return [None if packed is None else _unpack_meta(packed) for packed in found]
+
     async def load_rooms(self, room_ids: Sequence[str]) -> list[StoredRoom | None]:
         # One pipeline of LOAD scripts: one round trip for the whole batch (each script is
         # atomic on its own room, as in load_room; no transaction across rooms is needed).

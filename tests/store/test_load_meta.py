@@ -68,3 +68,34 @@ async def test_a_meta_read_on_a_cluster_is_one_hget_not_a_confirmed_load(
         redis_cluster.resume(replica.port)
     hget, evalsha, confirm, wait = (b - a for a, b in zip(before, counts(), strict=True))
     assert (hget, evalsha, confirm, wait) == (1, 0, 0, 0)
+
+
+@pytest.mark.redis
+async def test_the_metas_of_several_rooms_read_in_one_call_in_order(store: RoomStore) -> None:
+    first, second = meta(), meta()
+    await store.create_room(first, b"snap-0", None)
+    await store.create_room(second, b"snap-0", None)
+    assert await store.load_metas([second.room_id, "no-such-room", first.room_id]) == [
+        second, None, first]
+    assert await store.load_metas([]) == []
+
+
+@pytest.mark.redis
+@pytest.mark.slow
+async def test_metas_on_every_master_read_in_one_call_without_confirming(
+        redis_cluster: RedisClusterProcesses, confirmed_store: ClusterRoomStore,
+) -> None:
+    rooms = rooms_on_every_master(redis_cluster, "metas-read", 2)
+    metas = {room_id: cluster_meta(room_id) for room_id in rooms}
+    for room in metas.values():
+        await confirmed_store.create_room(room, b"s0", None)
+    masters = {master.node_id: master for master in rooms.values()}
+
+    def confirms() -> int:
+        return sum(commands_run(redis_cluster, master, command)
+                   for master in masters.values() for command in ("evalsha", "wait"))
+
+    before = confirms()
+    ids = [*rooms, "no-such-room"]
+    assert await confirmed_store.load_metas(ids) == [*metas.values(), None]
+    assert confirms() == before
