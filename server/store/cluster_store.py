@@ -43,13 +43,14 @@ from redis.asyncio.cluster import RedisCluster
 from server.store.cluster_appends import ClusterAppendBatches
 from server.store.interface import SomeRoomsUnavailable, StorageUnavailable, StoredRoom
 from server.store.redis_errors import storage_call
-from server.store.redis_scripts import APPEND, CREATE, LOAD
+from server.store.redis_scripts import APPEND, CREATE, LOAD, VERSION
 from server.store.redis_store import (
     HEALTH_CHECK_S,
     MAX_CONNECTIONS,
     PUBLIC_KEY,
     RedisRoomStore,
     room_keys,
+    state_key,
     stored_room,
 )
 
@@ -96,6 +97,15 @@ class ClusterRoomStore(RedisRoomStore):
         if not self.appends.waits or not room_ids:
             return await super().load_rooms(room_ids)
         return await self._confirmed_loads("load_rooms", room_ids)
+
+    async def loaded_version(self, room_id: str) -> int | None:
+        if not self.appends.waits:
+            return await super().loaded_version(room_id)
+        async with storage_call("loaded_version"):
+            (outcome,) = await self.appends.confirmed_calls(VERSION, [([state_key(room_id)], ())])
+        if isinstance(outcome, Exception):
+            raise outcome
+        return None if outcome is None else int(outcome)
 
     async def _confirmed_loads(self, call: str,
                                room_ids: Sequence[str]) -> list[StoredRoom | None]:

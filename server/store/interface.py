@@ -245,6 +245,13 @@ class RoomStore(Protocol):
         creation refused "try again" may have left its room on the master alone, but its
         id was never handed out nor listed)."""
 
+    async def loaded_version(self, room_id: str) -> int | None:
+        """The room's version as ``load_room`` would return it, without the room (None: no
+        such room): on a Redis Cluster that waits for replicas, confirmed on a replica as
+        the load is. For a reader that keeps what it read of the room before and clips its
+        next reads to a confirmed version (``server.store.clipped_reads``: the tournament
+        dashboard's folds)."""
+
     async def load_metas(self, room_ids: Sequence[str]) -> list[RoomMeta | None]:
         """``load_meta`` of each id, in order, in one call (one round trip on Redis): a node
         opening relays to rooms other nodes own needs their metas only, batched as

@@ -97,6 +97,10 @@ class MemoryRoomStore:
         room = self._room(room_id)
         return None if room is None else room.meta
 
+    async def loaded_version(self, room_id: str) -> int | None:
+        room = self._room(room_id)
+        return None if room is None else room.version
+
     async def load_metas(self, room_ids: Sequence[str]) -> list[RoomMeta | None]:
         return [await self.load_meta(room_id) for room_id in room_ids]
 

@@ -116,6 +116,11 @@ else redis.call('HSET', KEYS[1], 'listing', ARGV[1]) end
 return 1
 """
 
+# The room's version alone (a load's version without the room: ``loaded_version``).
+VERSION = """
+return redis.call('HGET', KEYS[1], 'version')
+"""
+
 # The hash fields, the events after the snapshot and both seats' answers, in one atomic read.
 LOAD = """
 local f = redis.call('HMGET', KEYS[1], 'meta', 'version', 'snapshot', 'deadlines',

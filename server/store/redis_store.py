@@ -259,6 +259,11 @@ class RedisRoomStore:
             packed: Any = await self._redis.hget(state_key(room_id), "meta")
         return None if packed is None else _unpack_meta(packed)
 
+    async def loaded_version(self, room_id: str) -> int | None:
+        async with storage_call("loaded_version"):
+            version: Any = await self._redis.hget(state_key(room_id), "version")
+        return None if version is None else int(version)
+
     async def load_metas(self, room_ids: Sequence[str]) -> list[RoomMeta | None]:
         # One pipeline of HGETs (on a cluster, one per master the rooms live on).
         if not room_ids:

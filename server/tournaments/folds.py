@@ -10,12 +10,13 @@ costs are part of). A room's events are append-only and a state
 is immutable, so a state at version ``v`` stays that room's state at ``v``: the next read
 asks the store only for the events after it (``RoomStore.commits_since``) and folds those.
 
-Each read loads the room first (``load_room``: on a Redis Cluster that waits for replicas,
-confirmed on a replica) and folds no event past the version it loaded
-(``server.store.clipped_reads``): an event that landed on the master after that load may be
-on no replica yet, and a failover could take it back after the dashboard showed it. (The
-load reads the room's latest snapshot and the events after it, a few dozen at most: the
-price of a confirmed version; the fold it saves is the whole game's.)
+Each read asks the store for the room's version first and folds no event past it
+(``server.store.clipped_reads``): on a Redis Cluster that waits for replicas that version is
+confirmed on a replica (an event that landed on the master after it may be on no replica
+yet, and a failover could take it back after the dashboard showed it). A read continuing
+kept states asks for the version alone (``RoomStore.loaded_version``: one small read, and
+on such a cluster a confirming write and ``WAIT``); a read from the first state loads the
+room (``load_room``, confirmed the same way).
 
 A kept state is only a cache, and each read checks it before continuing from it:
 
@@ -106,20 +107,24 @@ class Folds:
 
     async def read(self, room_id: str, now_ms: int) -> TableRead | None:
         """The room now and as its casters see it at ``now_ms``; None: the room is gone."""
-        stored = await self._store.load_room(room_id)  # (its version: see the module's doc)
-        if stored is None:
-            self._kept.pop(room_id, None)
-            return None
         kept = self._kept.get(room_id)
         if kept is not None:
+            # Continued: the version alone (confirmed as a load is: see the module's doc).
+            version = await self._store.loaded_version(room_id)
+            if version is None:
+                self._kept.pop(room_id, None)
+                return None
             cutoff = now_ms - delay_ms(Audience.CASTER, kept.meta.settings)
             shown = shown_cutoff(kept.meta, now_ms)
             if kept.casters.latest_ms <= cutoff and (shown is None
                                                      or kept.shown.latest_ms <= shown):
-                read = await self._continue(room_id, kept, cutoff, shown, stored.version)
+                read = await self._continue(room_id, kept, cutoff, shown, version)
                 if read is not None:
                     return read
             self._kept.pop(room_id, None)
+        stored = await self._store.load_room(room_id)  # (its version: see the module's doc)
+        if stored is None:
+            return None
         return await self._from_start(stored, now_ms)
 
     async def _continue(self, room_id: str, kept: _Kept, cutoff: int,

@@ -27,7 +27,7 @@ from server.rules.decision import Accepted
 from server.rules.ids import Side
 from server.rules.orders.game_sequence import victory_points
 from server.rules.state import GameState
-from server.store import MemoryRoomStore, RoomMeta, RoomSettings, RoomStore, Timeline
+from server.store import MemoryRoomStore, RoomMeta, RoomSettings, RoomStore, StoredRoom, Timeline
 from server.store.redis_store import RedisRoomStore, events_key, room_keys
 from server.store.tournament_store import MemoryTournamentStore
 from server.tournaments.folds import Folds
@@ -61,15 +61,20 @@ class CountingEngine(RulesCoreEngine):
 
 
 class CountingStore(MemoryRoomStore):
-    """Counts the whole-room reads (``timeline``) the folds make."""
+    """Counts the whole-room reads (``timeline``) and the room loads the folds make."""
 
     def __init__(self) -> None:
         super().__init__()
         self.timelines = 0
+        self.loads = 0
 
     async def timeline(self, room_id: str) -> Timeline | None:
         self.timelines += 1
         return await super().timeline(room_id)
+
+    async def load_room(self, room_id: str) -> StoredRoom | None:
+        self.loads += 1
+        return await super().load_room(room_id)
 
 
 class Room:
@@ -317,6 +322,7 @@ async def test_a_second_read_folds_only_the_events_committed_since() -> None:
     assert read is not None and read.casters is not None
     assert read.casters.version == committed + added + held
     assert engine.folded == held and store.timelines == 1
+    assert store.loads == 1, "a read continuing the kept states asks for the version alone"
 
 
 async def test_the_casters_view_is_never_ahead_of_a_clock_that_went_back() -> None:
