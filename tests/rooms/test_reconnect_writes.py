@@ -117,7 +117,7 @@ async def presence_stored(store: RedisRoomStore, room_id: str) -> dict[str, int]
     return {d.key: d.at_ms for d in stored.deadlines if d.kind == SEAT_GRACE}
 
 
-async def test_seats_reconnecting_in_turn_cost_two_commands_each(redis_url: str) -> None:
+async def test_a_rooms_seats_reconnecting_in_turn_send_redis_three_commands(redis_url: str) -> None:
     node, rooms = await restarted(redis_url)
     store = node.store
     assert isinstance(store, RedisRoomStore)
@@ -139,7 +139,7 @@ async def test_seats_reconnecting_in_turn_cost_two_commands_each(redis_url: str)
     await store.close()
 
 
-async def test_seats_reconnecting_together_cost_one_command_each(redis_url: str) -> None:
+async def test_a_rooms_seats_reconnecting_together_send_redis_one_command(redis_url: str) -> None:
     node, rooms = await restarted(redis_url)
     store = node.store
     assert isinstance(store, RedisRoomStore)
