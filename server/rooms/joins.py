@@ -7,9 +7,11 @@ The room's collaborators each own a part of a viewer's arrival -- who is connect
 - a join registers the viewer (a seat's earlier connection is replaced; a delayed
   viewer's feed is loaded first, and if that fails nothing has changed), subscribes it to
   the room's frames, writes the lobby listing *before* the welcome (a client that has its
-  welcome sees itself listed; a crowd's joins are listed together, shortly after), sends
+  welcome sees itself listed; a crowd's joins are listed together, shortly after; a seat
+  whose join changes nothing the store lists, e.g. one coming back, writes nothing), sends
   the welcome and the catch-up, then tells everyone of the seat's presence, answers the
-  join, and only then stores the seats' presence;
+  join, and only then stores the seats' presence (with the next message when more wait:
+  both seats back together are stored once; nothing when the store holds it already);
 - a leave unsubscribes the viewer first; a seat's connection leaves it away (told to
   everyone, stored); nobody left starts the idle countdown;
 - a seat's grace period running out leaves it abandoned (told, stored), and closes the ARO
@@ -64,14 +66,14 @@ class Joins:
         if join.seat is None:
             await self._listing.spectators_changed()
         else:
-            await self._listing.refresh()
+            await self._listing.seat_joined()
         if join.greet:
             await self._catch_up.greet(member, join.since)
         if join.seat is not None:
             presence.publish(presence.seats[join.seat])
         join.done.set_result(None)
         if join.seat is not None:
-            await self._stored.save()
+            await self._stored.joined()
 
     async def leave(self, member: Member) -> None:
         self._fanout.unsubscribe(self._room_id, member)

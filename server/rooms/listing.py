@@ -9,12 +9,21 @@ loaded before the listing is first written (``feed_loaded``), never the live pha
 or turn. A crowd's joins and leaves are written together, at most once a second
 (``ListingPace``): a store round trip per join would hold every later message of the
 room, a seat's command too (docs/performance.md, "Broadcast").
+
+A seat's join writes the listing before its welcome (``seat_joined``) unless the store
+holds it already: the room remembers the listing it last wrote (with ``refresh`` or a
+commit's append; none known after a load or a write that failed), and a join that changes
+nothing in it but its timestamp -- a seat coming back (away, or connected elsewhere, was
+already "taken"), a count of spectators a ``ListingDue`` writes shortly -- writes nothing:
+the client that has its welcome is listed already. The second seat of a room reloaded
+after a restart is the common case: the first one's join wrote the listing.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 
 from server.fanout import Audience
 from server.rooms.delayed_viewers import DelayedAudiences
@@ -30,8 +39,8 @@ log = logging.getLogger("server.rooms.room")  # (the room's task's lines, as bef
 
 class LobbyListing:
     __slots__ = (
-        "_busy", "_delayed", "_engine", "_game", "_meta", "_presence", "_store", "_unix_ms", "pace",
-        "stale"
+        "_busy", "_delayed", "_engine", "_game", "_listed", "_meta", "_presence", "_store",
+        "_unix_ms", "pace", "stale"
     )
 
     def __init__(self, game: LiveGame, meta: RoomMeta, engine: Engine, store: RoomStore,
@@ -50,6 +59,8 @@ class LobbyListing:
         self.pace = ListingPace(post_due)
         self.stale = False
         """A spectator's join or leave is not listed yet (a ``ListingDue`` writes it)."""
+        self._listed: Listing | None = None
+        """The listing the store holds as this room last wrote it (None: none or unknown)."""
 
     def of(self, state: State) -> Listing | None:
         """The listing of the room with the live game at ``state`` (None: not listed)."""
@@ -86,6 +97,26 @@ class LobbyListing:
         if self.pace.write_now(busy=self._busy()):
             await self.refresh()
 
+    async def seat_joined(self) -> None:
+        """A seat joined: write the listing, unless all it would change is its timestamp
+        and the spectator count a ``ListingDue`` writes (``stale``)."""
+        listed = self._listed
+        listing = self.of(self._game.state) if listed is not None else None
+        if listed is not None and listing is not None:
+            spectators = listing.spectators if self.stale else listed.spectators
+            if listing == replace(listed, updated_ms=listing.updated_ms, spectators=spectators):
+                return
+        await self.refresh()
+
+    def writing(self) -> None:
+        """The room is writing its listing (with a commit's append): until ``written``,
+        what the store holds is unknown."""
+        self._listed = None
+
+    def written(self, listing: Listing | None) -> None:
+        """The store holds ``listing`` now (None: no listing)."""
+        self._listed = listing
+
     async def refresh(self) -> None:
         """Write the listing as it stands. Best effort: the lobby's counts are not worth
         refusing a viewer over."""
@@ -99,10 +130,13 @@ class LobbyListing:
             return
         listing = self.of(self._game.state)
         if listing is not None:
+            self.writing()
             try:
                 await self._store.set_listing(room_id, listing)
             except StorageUnavailable as error:
                 log.warning("room %s: listing not updated: %s", room_id, error)
+            else:
+                self.written(listing)
 
     def close(self) -> None:
         """The room stopped: nothing more is posted."""

@@ -1,8 +1,8 @@
 """When a room writes its lobby listing after a spectator's join or leave.
 
 The listing carries the room's spectator count. Writing it is a store round trip (two on
-Redis) that the room's task awaits, and meanwhile every message of the room waits: a seat's
-command too. A spectator who comes alone is listed before its welcome (a client that has
+a Redis Cluster) that the room's task awaits, and meanwhile every message of the room
+waits: a seat's command too. A spectator who comes alone is listed before its welcome (a client that has
 its welcome sees itself in the lobby's list). A crowd is not: 10,000 spectators joining in
 30 s (``bench.broadcast``) arrive one by one, ~333 a second, each to an empty inbox, and a
 write per join held the room's task on Redis for most of the time, and a player's command

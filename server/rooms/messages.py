@@ -97,6 +97,11 @@ class ListingDue:
 
 
 @dataclass(frozen=True, slots=True)
+class PresenceDue:
+    """The seats' presence that joins left to store (``server.rooms.stored_deadlines``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Stop:
     close_code: int
     reason: str
@@ -105,5 +110,5 @@ class Stop:
 InboxMessage = (
     Join | Leave | Submit | Resync | AskHistory | WindowExpired | HeldCloseDue | GraceExpired
     | IdleExpired
-    | ReleaseDue | ClockDue | ListingDue | Stop
+    | ReleaseDue | ClockDue | ListingDue | PresenceDue | Stop
 )

@@ -54,6 +54,7 @@ from server.rooms.messages import (
     Join,
     Leave,
     ListingDue,
+    PresenceDue,
     ReleaseDue,
     Resync,
     Stop,
@@ -63,7 +64,7 @@ from server.rooms.messages import (
 from server.rooms.numbering import NONE_SEEN, Seen, audience_views, counted, pack_room_snapshot
 from server.rooms.options import SeatOptions
 from server.rooms.presence import Presence
-from server.rooms.retention import retention_ms
+from server.rooms.retention import retention_ms, retention_of
 from server.rooms.seats import Member, role_seat
 from server.rooms.slow_commands import SLOW_COMMANDS
 from server.rooms.snapshot_policy import SnapshotPolicy
@@ -140,7 +141,10 @@ class Room:
                                      lambda: self.inbox.post_crowd(ListingDue()),
                                      lambda: bool(len(self.inbox)), now_ms)
         self._options = SeatOptions(self, engine, self._delayed)
-        self._deadlines = StoredDeadlines(self.room_id, store, fence, self._aro, self._presence)
+        self._deadlines = StoredDeadlines(
+            self.room_id, store, fence, self._aro, self._presence, deadlines,
+            renews=lambda: retention_of(settings, engine, self.state) != 0,
+            post_due=lambda: self.inbox.post(PresenceDue()), busy=lambda: bool(len(self.inbox)))
         self._joins = Joins(self, fanout, self._presence, self._delayed, self._listing,
                             self._catch_up, self._aro, self._deadlines)
 
@@ -242,6 +246,7 @@ class Room:
         while True:
             message = await self.inbox.get()
             if isinstance(message, Stop):
+                await self._deadlines.stopping()  # (a join's presence, if still unstored)
                 self._shut(message.close_code, message.reason)
                 return
             if isinstance(message, IdleExpired):
@@ -302,6 +307,8 @@ class Room:
             await self._chess_clock.expired(self.state)
         elif isinstance(message, ListingDue) and self._listing.stale:
             await self._listing.refresh()  # a crowd's joins and leaves, at once
+        elif isinstance(message, PresenceDue):
+            await self._deadlines.due()  # seats' joins that came together
 
     def _after_failure(self, message: InboxMessage) -> None:
         if isinstance(message, Submit) and message.seat is not None:
@@ -429,6 +436,9 @@ class Room:
         # not timed either (server/metrics.py, "A seat's private actions").
         shown = new_seen[Audience.SPECTATOR] != self.seen[Audience.SPECTATOR]
         self._command_counted = shown
+        listing = self._listing.of(new_state)
+        self._deadlines.writing()  # (what the store holds is unknown until it answers)
+        self._listing.writing()
         with private_write(not shown):
             await self._store.append(
                 self.room_id,
@@ -437,7 +447,7 @@ class Room:
                 events=frames.stored_events(plains),
                 snapshot=snapshot,
                 deadlines=deadlines,
-                listing=self._listing.of(new_state),
+                listing=listing,
                 answer=answer,
                 answers_kept=self._settings.answer_cache_size,
                 retention_ms=retention_ms(self._settings, str(summary["phase"])),
@@ -445,6 +455,8 @@ class Room:
                 window_ms=deadline_ms,
             )
         self._last_store_s = time.perf_counter() - storing
+        self._deadlines.written(deadlines)
+        self._listing.written(listing)
         if snapshot is not None:
             self._snapshots.stored(new_version)
         # State, versions and window change together, with no await between them and the

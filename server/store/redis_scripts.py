@@ -121,6 +121,20 @@ VERSION = """
 return redis.call('HGET', KEYS[1], 'version')
 """
 
+# KEYS: the room's hash, the lobby index. ARGV: listing ('' = remove it), its updated_ms,
+# the room's id. SET_LISTING and the index's ZADD (or ZREM) in one call, where one script may
+# take both keys (a single Redis; in a Cluster the index lives in another slot).
+SET_LISTING_INDEXED = """
+local exists = redis.call('EXISTS', KEYS[1])
+if exists == 1 then
+  if ARGV[1] == '' then redis.call('HDEL', KEYS[1], 'listing')
+  else redis.call('HSET', KEYS[1], 'listing', ARGV[1]) end
+end
+if exists == 0 or ARGV[1] == '' then redis.call('ZREM', KEYS[2], ARGV[3])
+else redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3]) end
+return exists
+"""
+
 # The hash fields, the events after the snapshot and both seats' answers, in one atomic read.
 LOAD = """
 local f = redis.call('HMGET', KEYS[1], 'meta', 'version', 'snapshot', 'deadlines',

@@ -42,7 +42,9 @@ costs a second round trip, the ZREM, sent only when the script reports that it r
 trip each, ``load_rooms`` one for the whole batch (a
 pipeline of ``load_room``'s script, one per room), ``claim_room`` and ``set_deadlines`` one,
 shared with the other rooms' calls of the same loop turn (``server.store.script_batches``),
-``create_room`` one (two for a public room), ``set_listing`` two. After a Redis restart
+``create_room`` one (two for a public room), ``set_listing`` one (a script that updates
+the index too; two on a Cluster, whose index lives in another slot: the script, then the
+ZADD or ZREM). After a Redis restart
 the first call of each script (but the append's) finds the script cache empty (NOSCRIPT)
 and costs one more to reload it; the appends load theirs in front of the first batch on
 each new connection.
@@ -122,6 +124,7 @@ from server.store.redis_scripts import (
     LOAD,
     SET_DEADLINES,
     SET_LISTING,
+    SET_LISTING_INDEXED,
 )
 from server.store.script_batches import ScriptBatches
 
@@ -392,6 +395,11 @@ class RedisRoomStore:
     async def set_listing(self, room_id: str, listing: Listing | None) -> None:
         packed = b"" if listing is None else _pack_listing(listing)
         async with storage_call("set_listing"):
+            if not self.cluster:  # one script for both keys: one command
+                await self._scripts.run(
+                    SET_LISTING_INDEXED, [state_key(room_id), PUBLIC_KEY],
+                    [packed, 0 if listing is None else listing.updated_ms, room_id])
+                return
             exists = await self._scripts.run(SET_LISTING, [state_key(room_id)], [packed])
             if listing is None or not exists:
                 await self._redis.zrem(PUBLIC_KEY, room_id)
