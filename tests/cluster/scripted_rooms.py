@@ -169,7 +169,7 @@ class Seat:
 @dataclass
 class Moves:
     """How far the moves got, in ``redis-cli``'s steps as it reports them (``advance``;
-    ``testkit.cluster_rebalance.steps``: a slot or a key moved), and whether they are over:
+    ``testkit.cluster_rebalance.Progress``: a slot or a key moved), and whether they are over:
     what paces the rooms. Before the moves are over a room may play its command ``n`` only
     once ``steps_per_command * (n - first)`` steps were made, so that its script lasts (a
     whole game is a few hundred commands, a move thousands of slots) and its commands

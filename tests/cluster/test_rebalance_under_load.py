@@ -31,6 +31,8 @@ renewal round failing on a slot moved back (tests/cluster/test_renewal_redirecti
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
 from redis.crc import key_slot
@@ -65,8 +67,8 @@ BEFORE_MOVES = 10
 """Commands a room may play before the first slot moves."""
 STEPS_PER_COMMAND = 25
 """A room plays a command more each time ``redis-cli`` made this many steps (a slot or a key
-moved: ``testkit.cluster_rebalance.steps``); the two moves, about ``2 * MOVED_SLOTS +
-4 * BALLAST`` steps, leave the scripted game's 360 commands enough to play them through."""
+moved: ``testkit.cluster_rebalance.Progress``); the two moves, about ``2 * MOVED_SLOTS +
+6 * BALLAST`` steps, leave the scripted game's 360 commands enough to play them through."""
 AFTER_MOVES = 4
 """Commands each room plays once the moves are over (it is not frozen)."""
 
@@ -88,6 +90,20 @@ def master_of_room(cluster: RedisClusterProcesses, room_id: str) -> str:
 
 def highest_slots(master: NodeView, count: int) -> set[int]:
     return set(lowest_slots(master, slot_count(master))[-count:])
+
+
+@asynccontextmanager
+async def ballast_in(store: ClusterRoomStore, room_ids: list[str]) -> AsyncIterator[None]:
+    """``BALLAST`` keys in each room's slot, deleted on the way out."""
+    keys = {room_id: [f"{{room:{room_id}}}:ballast:{n}" for n in range(BALLAST)]
+            for room_id in room_ids}
+    for each in keys.values():
+        await store.cluster_client.mset(dict.fromkeys(each, b"x" * 64))
+    try:
+        yield
+    finally:
+        for each in keys.values():
+            await store.cluster_client.delete(*each)
 
 
 def log_problems(node: ServerProcess) -> list[str]:
@@ -117,13 +133,9 @@ async def test_games_play_on_while_redis_cli_moves_thousands_of_slots(
         token_a, token_b = await create_scripted_room(cluster_store, room_id)
         rooms.append((room_id, token_a, token_b))
     before = {room_id: master_of_room(cluster, room_id) for room_id, *_ in rooms}
-    ballast = {room_id: [f"{{room:{room_id}}}:ballast:{n}" for n in range(BALLAST)]
-               for room_id in moving + opening}
-    for keys in ballast.values():
-        await cluster_store.cluster_client.mset(dict.fromkeys(keys, b"x" * 64))
-
     moves = Moves(first=BEFORE_MOVES, steps_per_command=STEPS_PER_COMMAND)
-    async with two_nodes(cluster.url, ServerProcess, prefix="rb-", env=NODES) as nodes:
+    async with ballast_in(cluster_store, moving + opening), two_nodes(
+            cluster.url, ServerProcess, prefix="rb-", env=NODES) as nodes:
         games = []
         for n, (room_id, token_a, token_b) in enumerate(rooms):
             owner, relay = nodes[n % 2], nodes[(n + 1) % 2]
@@ -167,8 +179,6 @@ async def test_games_play_on_while_redis_cli_moves_thousands_of_slots(
         assert after_reshard[room_id] == after_rebalance[room_id] == before[room_id]
     for node in nodes:
         assert log_problems(node) == [], node.env["REFEREE_NODE_ID"]
-    for keys in ballast.values():
-        await cluster_store.cluster_client.delete(*keys)
     tries_again = sum(seat.tries_again for game in games for seat in game.seats.values())
     reconnects = sum(len(seat.connections) - 1 for game in games for seat in game.seats.values())
     refused = sum(seat.refused_hellos for game in games for seat in game.seats.values())
