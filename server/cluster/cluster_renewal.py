@@ -15,7 +15,10 @@ A slot being moved to another master (resharding, ``testkit.slot_move``) does no
 round: a command answered ``MOVED`` (the slot moved since the map was read) or ``ASK`` (the
 slot is half-moved and this key is already on the new master) is sent once more, in the same
 round, to the master the reply names (after ``ASKING`` for ``ASK``), and the map is read
-again. A room's ``RENEW`` answered ``TRYAGAIN`` (its lease and state keys are on different
+again. The reply to that may be a redirection too: a slot moved by ``redis-cli --cluster
+reshard`` and then moved on by ``rebalance`` answers ``MOVED`` on the master the map names
+and ``ASK`` on the one it moved to; it is followed as well (``REDIRECTIONS`` hops at most).
+A room's ``RENEW`` answered ``TRYAGAIN`` (its lease and state keys are on different
 masters for the moment) is left undecided: its lease is neither renewed nor lost this round,
 as when a round fails, and the next round asks again. Without this, every round of every
 node owning or relaying a room of a moving slot failed until the slot was moved (and the
@@ -41,6 +44,10 @@ from server.store.cluster_router import slot_moved
 from server.store.resp import pack_command
 
 log = logging.getLogger(__name__)
+
+REDIRECTIONS = 3
+"""Redirections a command of the round follows at most: ``MOVED`` then ``ASK`` is one move
+seen through a map a move behind; a third hop is a slot that moved again meanwhile."""
 
 
 def connect_sync_cluster(url: str, timeout_s: float) -> RedisCluster:
@@ -105,12 +112,22 @@ class ClusterLeaseRenewal(LeaseRenewal):
     def _follow_redirections(self, commands: list[bytes], results: list[Any]) -> None:
         """Send each command answered ``MOVED``/``ASK`` once more to the master named in its
         reply (``ASKING`` first for ``ASK``), one write per master; its reply replaces the
-        redirection (a second redirection stays the command's outcome)."""
+        redirection. Up to ``REDIRECTIONS`` times: a map a move behind meets ``MOVED`` then
+        ``ASK`` (the slot moved on and is being moved again, ``redis-cli --cluster
+        rebalance`` after a ``reshard``); a redirection left after that stays the
+        command's outcome."""
+        for _hop in range(REDIRECTIONS):
+            if not self._follow_once(commands, results):
+                return
+
+    def _follow_once(self, commands: list[bytes], results: list[Any]) -> bool:
+        """One hop of ``_follow_redirections``; whether any command was sent again."""
         cluster: Any = self._cluster
         by_node: dict[tuple[str, int], list[int]] = {}
         for index, reply in enumerate(results):
             if isinstance(reply, AskError):  # (MovedError is one too)
                 by_node.setdefault((reply.host, reply.port), []).append(index)
+        sent = False
         for (host, port), indexes in by_node.items():
             node = cluster.get_node(host=host, port=port)
             if node is None:
@@ -125,6 +142,8 @@ class ClusterLeaseRenewal(LeaseRenewal):
                 if not isinstance(results[index], MovedError):
                     replies.pop(0)  # ASKING's OK
                 results[index] = replies.pop(0)
+            sent = True
+        return sent
 
     def _read_slots_again(self) -> None:
         try:
