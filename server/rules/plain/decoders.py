@@ -285,6 +285,10 @@ def _dataclass(cls: type) -> Decoder:
     known = frozenset({f.name for f in fields} | {"type"})
     src = _Source()
     src.add(1, "if data.__class__ is not dict and not isinstance(data, dict):")
+    # A value of exactly the class, read already, is taken as it is (as the explaining
+    # converters take it): a state's reader hands troopers the army entries it has read.
+    src.add(2, f"if data.__class__ is {src.name(cls, 'cls')}:")
+    src.add(3, "return data")
     src.add(2, "raise Wrong")
     if required:
         src.add(1, f"if not data.keys() >= {src.name(required, 'required')}:")
