@@ -265,6 +265,12 @@ def _shared(decode: Decoder) -> Decoder:
 _SHARED_CACHES: list[dict[bytes, Any]] = []
 
 
+def register_shared_cache(cache: dict[bytes, Any]) -> dict[bytes, Any]:
+    """``cache`` (of shared values, by bytes) emptied by ``forget_shared`` too."""
+    _SHARED_CACHES.append(cache)
+    return cache
+
+
 def forget_shared() -> None:
     """Empty the caches of shared values (benchmarks measure a first read with it)."""
     for cache in _SHARED_CACHES:

@@ -29,12 +29,14 @@ from .data import FormatError, Plain
 from .decoding import from_plain
 from .encoders import dataclass_encoder
 from .encoding import converter_of, to_plain
+from .packed import Pack, Unpack, read_packed
 
 __all__ = ["prepare", "state_from_plain", "state_to_plain"]
 
 
-def state_to_plain(state: GameState) -> Plain:
-    """``state`` as plain data, each trooper's entry by reference where it may be."""
+def state_to_plain(state: GameState, pack: Pack | None = None) -> Plain:
+    """``state`` as plain data, each trooper's entry by reference where it may be; with
+    ``pack`` (a store's codec), each army list packed (``pack(to_plain(army))``, bytes)."""
     plain = _without_troopers()(state)
     armies = {side: _entries_by_id(army) for side, army in state.armies.items()}
     trooper_in_full = converter_of(TrooperState)
@@ -47,14 +49,17 @@ def state_to_plain(state: GameState) -> Plain:
             written = trooper_in_full(trooper)
         troopers[str(trooper_id)] = written
     plain["troopers"] = troopers
+    if pack is not None:
+        plain["armies"] = {side: pack(army) for side, army in plain["armies"].items()}
     return plain
 
 
-def state_from_plain(data: Plain) -> GameState:
-    """The state ``data`` holds, in either form (``FormatError`` if it holds none)."""
+def state_from_plain(data: Plain, unpack: Unpack | None = None) -> GameState:
+    """The state ``data`` holds, in any of its forms (``FormatError`` if it holds none);
+    ``unpack`` (a store's codec) reads army lists written packed."""
     if isinstance(data, dict):
         armies = data.get("armies")
-        read = _armies_read(armies) if isinstance(armies, dict) else {}
+        read = _armies_read(armies, unpack) if isinstance(armies, dict) else {}
         troopers = data.get("troopers")
         put_back = _entries_put_back(read, troopers) if isinstance(troopers, dict) else None
         if read or put_back is not None:
@@ -135,12 +140,20 @@ def _without_entry() -> Callable[[TrooperState], dict[str, Plain]]:
 # --- reading -------------------------------------------------------------------------------
 
 
-def _armies_read(armies: dict[Any, Plain]) -> dict[Any, ArmyList]:
+def _armies_read(armies: dict[Any, Plain], unpack: Unpack | None) -> dict[Any, ArmyList]:
     """Each side's army list, read ahead of the state: the state's decoder takes them as
     they are (a value of the field's class), and the troopers written by reference take
     their entries from them, the very entry objects of the army, not their plain form read
     again per trooper."""
-    return {side: from_plain(ArmyList, army, f"armies.{side}") for side, army in armies.items()}
+    return {side: _army_read(army, unpack, f"armies.{side}") for side, army in armies.items()}
+
+
+def _army_read(army: Plain, unpack: Unpack | None, path: str) -> ArmyList:
+    if army.__class__ is bytes:
+        if unpack is None:
+            raise FormatError(path, "is packed, and the reader was given no codec to unpack it")
+        return read_packed(ArmyList, army, unpack, path)
+    return from_plain(ArmyList, army, path)
 
 
 def _entries_put_back(armies: Mapping[Any, ArmyList], troopers: dict[str, Plain]
