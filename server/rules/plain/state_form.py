@@ -13,6 +13,10 @@ Reading takes both: the army lists are read first, a reference is resolved to it
 entry as read (the same object, as when the state was written) and the state is read as if
 written in full, so a state written before references (entries in full, every snapshot
 stored until then) and the same state written now read to the same values.
+
+A store may also keep each army list packed by its codec (``state_to_plain`` given ``pack``,
+``state_from_plain`` given ``unpack``: ``packed``): the army is then bytes in the plain
+data, read once per distinct bytes and shared. Reading takes an army packed or as a map.
 """
 
 from __future__ import annotations
