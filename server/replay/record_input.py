@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
+from protocol import codec
 from server.lobby.record import GAME_ENDED, RECORD_FORMAT
 from server.rooms.numbering import unpack_room_snapshot
 from server.rules import engine
@@ -105,7 +106,7 @@ def first_state(settings: dict[str, Any], secret: str, created_ms: int) -> GameS
 def with_stored_first_state(record: CheckedRecord, snapshot: bytes) -> CheckedRecord:
     """``record`` folded from its room's stored first state (``RoomStore.timeline``)."""
     state, _ = unpack_room_snapshot(snapshot)
-    return replace(record, first_state=engine.state_from_plain(state))
+    return replace(record, first_state=engine.state_from_plain(state, codec.unpack_plain))
 
 
 def _field(document: dict[str, Any], name: str, kind: type) -> Any:

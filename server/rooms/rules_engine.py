@@ -7,6 +7,7 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from protocol import codec
 from server.rooms.engine_port import (
     AroWindow,
     Command,
@@ -177,7 +178,9 @@ class RulesCoreEngine:
         return events.event_from_plain(plain)
 
     def state_to_plain(self, state: State) -> Plain:
-        return engine.state_to_plain(state)
+        # The army lists packed by the store's codec: a room loaded again unpacks one bytes
+        # object per list, read once per distinct list (``server/rules/plain/packed.py``).
+        return engine.state_to_plain(state, codec.pack_plain)
 
     def state_from_plain(self, plain: Plain) -> State:
-        return engine.state_from_plain(plain)
+        return engine.state_from_plain(plain, codec.unpack_plain)

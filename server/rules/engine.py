@@ -46,6 +46,7 @@ from .orders.order_pool import decide_activate
 from .orders.setup import GameSetup, new_game
 from .plain import Plain, state_form
 from .plain import prepare as prepare_conversions
+from .plain.packed import Pack, Unpack
 from .produced import Produced
 from .reasons import Reason
 from .state import GameState, OrderStep, Phase
@@ -205,11 +206,13 @@ def prepare() -> int:
     return prepare_conversions(Event, c.Command, GameState)
 
 
-def state_to_plain(state: GameState) -> Plain:
-    """The state's stored plain form: troopers' entries by reference (``plain.state_form``)."""
-    return state_form.state_to_plain(state)
+def state_to_plain(state: GameState, pack: Pack | None = None) -> Plain:
+    """The state's stored plain form: troopers' entries by reference, and with ``pack`` (a
+    store's codec) the army lists packed (``plain.state_form``)."""
+    return state_form.state_to_plain(state, pack)
 
 
-def state_from_plain(data: Plain) -> GameState:
-    """A state from its stored plain form, either one: entries by reference or in full."""
-    return state_form.state_from_plain(data)
+def state_from_plain(data: Plain, unpack: Unpack | None = None) -> GameState:
+    """A state from its stored plain form, any of them: entries by reference or in full,
+    army lists packed (read with ``unpack``, a store's codec) or not."""
+    return state_form.state_from_plain(data, unpack)

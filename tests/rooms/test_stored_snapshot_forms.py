@@ -1,6 +1,7 @@
 """A room's stored snapshot writes each trooper's army list entry by reference to its army's
-entry (``server/rules/plain/state_form.py``), and a room stored before, whose snapshot has
-every entry in full, still loads to the same state and plays on."""
+entry and each army list packed (``server/rules/plain/state_form.py``), and a room stored
+before, whose snapshot has every entry in full or its army lists unpacked, still loads to the
+same state and plays on."""
 
 from __future__ import annotations
 
@@ -8,12 +9,14 @@ import uuid
 from dataclasses import replace
 from functools import cache
 
+from protocol import codec
 from protocol.messages import Accepted, Command
 from server.config import Settings
 from server.fanout import Audience, LocalFanout
 from server.rooms.numbering import NONE_SEEN, pack_room_snapshot, unpack_room_snapshot
 from server.rooms.registry import RoomRegistry
 from server.rooms.rules_engine import RulesCoreEngine
+from server.rules import engine
 from server.rules.plain import to_plain
 from server.rules.state import GameState, Phase
 from server.store import MemoryRoomStore, RoomMeta, RoomSettings
@@ -85,3 +88,20 @@ async def test_a_room_stores_troopers_entries_by_reference_and_loads_them() -> N
     assert {key: t["entry"] for key, t in written["troopers"].items()} == \
         {str(key): t.entry.id for key, t in state.troopers.items()}
     assert len(snapshot) < 0.7 * len(pack_room_snapshot(to_plain(state), NONE_SEEN))
+
+
+async def test_a_room_stored_with_its_army_lists_unpacked_loads_the_same_state() -> None:
+    state, _ = _orders_phase()
+    old = engine.state_to_plain(state)  # entries by reference, army lists as maps
+    assert all(isinstance(army, dict) for army in old["armies"].values())
+    opened, _ = await _stored_and_opened(old)
+    assert opened == state and to_plain(opened) == to_plain(state)
+
+
+async def test_a_room_stores_its_army_lists_packed_and_loads_them() -> None:
+    state, _ = _orders_phase()
+    opened, snapshot = await _stored_and_opened(ENGINE.state_to_plain(state))
+    assert opened == state and to_plain(opened) == to_plain(state)
+    written, _ = unpack_room_snapshot(snapshot)
+    assert {side: codec.unpack_plain(army) for side, army in written["armies"].items()} \
+        == {side: to_plain(army) for side, army in state.armies.items()}

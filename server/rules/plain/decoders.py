@@ -207,7 +207,7 @@ def _dataclass_or_shared(cls: type, key: Any) -> Decoder:
     finally:
         _BUILDING.discard(key)
     if f"{cls.__module__}.{cls.__qualname__}" in SHARED:
-        return _shared(decoder)
+        return _shared(decoder, cls)
     return decoder
 
 
@@ -239,7 +239,7 @@ SHARED_LIMIT = 2048
 """Distinct plain forms kept per class (about 1 KB each); the cache is emptied when full."""
 
 
-def _shared(decode: Decoder) -> Decoder:
+def _shared(decode: Decoder, cls: type) -> Decoder:
     # Keyed by the data's marshal form, not by the data: marshal tells True from 1, 1 from
     # 1.0, 0.0 from -0.0 and a list from a tuple, which equality does not, and any of those
     # may decode differently or be refused. Dict order is in the key too (a different order
@@ -248,6 +248,8 @@ def _shared(decode: Decoder) -> Decoder:
     _SHARED_CACHES.append(cache)
 
     def shared(data: Any) -> Any:
+        if data.__class__ is cls:  # read already (a trooper's army entry): taken as it is
+            return data
         try:
             key = _marshal(data, 2)
         except ValueError:  # not plain data: decoded (and refused) as it is
@@ -263,6 +265,12 @@ def _shared(decode: Decoder) -> Decoder:
 
 
 _SHARED_CACHES: list[dict[bytes, Any]] = []
+
+
+def register_shared_cache(cache: dict[bytes, Any]) -> dict[bytes, Any]:
+    """``cache`` (of shared values, by bytes) emptied by ``forget_shared`` too."""
+    _SHARED_CACHES.append(cache)
+    return cache
 
 
 def forget_shared() -> None:
@@ -285,6 +293,10 @@ def _dataclass(cls: type) -> Decoder:
     known = frozenset({f.name for f in fields} | {"type"})
     src = _Source()
     src.add(1, "if data.__class__ is not dict and not isinstance(data, dict):")
+    # A value of exactly the class, read already, is taken as it is (as the explaining
+    # converters take it): a state's reader hands troopers the army entries it has read.
+    src.add(2, f"if data.__class__ is {src.name(cls, 'cls')}:")
+    src.add(3, "return data")
     src.add(2, "raise Wrong")
     if required:
         src.add(1, f"if not data.keys() >= {src.name(required, 'required')}:")

@@ -302,6 +302,8 @@ def _dataclass_from_plain(cls: type) -> _FromPlain:
     def dataclass_from_plain(data: Plain) -> Any:
         nonlocal plan
         if not isinstance(data, dict):
+            if data.__class__ is cls:  # read already: taken as it is, as a field's value is
+                return data
             raise _Misfit("must be a map")
         if plan is None:
             plan = _dataclass_plan(cls)

@@ -9,9 +9,14 @@ is written with that id as its ``entry`` (text); any other trooper keeps its ent
 (a map): one changed in play (a new Lieutenant, a Combat Group moved by a Command Token, a
 profile changed by a terrain choice), or one its army list does not hold.
 
-Reading takes both: a reference is resolved to its army's entry and the state is read as
-if written in full, so a state written before references (entries in full, every snapshot
+Reading takes both: the army lists are read first, a reference is resolved to its army's
+entry as read (the same object, as when the state was written) and the state is read as if
+written in full, so a state written before references (entries in full, every snapshot
 stored until then) and the same state written now read to the same values.
+
+A store may also keep each army list packed by its codec (``state_to_plain`` given ``pack``,
+``state_from_plain`` given ``unpack``: ``packed``): the army is then bytes in the plain
+data, read once per distinct bytes and shared. Reading takes an army packed or as a map.
 """
 
 from __future__ import annotations
@@ -28,12 +33,14 @@ from .data import FormatError, Plain
 from .decoding import from_plain
 from .encoders import dataclass_encoder
 from .encoding import converter_of, to_plain
+from .packed import Pack, Unpack, read_packed
 
 __all__ = ["prepare", "state_from_plain", "state_to_plain"]
 
 
-def state_to_plain(state: GameState) -> Plain:
-    """``state`` as plain data, each trooper's entry by reference where it may be."""
+def state_to_plain(state: GameState, pack: Pack | None = None) -> Plain:
+    """``state`` as plain data, each trooper's entry by reference where it may be; with
+    ``pack`` (a store's codec), each army list packed (``pack(to_plain(army))``, bytes)."""
     plain = _without_troopers()(state)
     armies = {side: _entries_by_id(army) for side, army in state.armies.items()}
     trooper_in_full = converter_of(TrooperState)
@@ -46,16 +53,25 @@ def state_to_plain(state: GameState) -> Plain:
             written = trooper_in_full(trooper)
         troopers[str(trooper_id)] = written
     plain["troopers"] = troopers
+    if pack is not None:
+        plain["armies"] = {side: pack(army) for side, army in plain["armies"].items()}
     return plain
 
 
-def state_from_plain(data: Plain) -> GameState:
-    """The state ``data`` holds, in either form (``FormatError`` if it holds none)."""
-    troopers = data.get("troopers") if isinstance(data, dict) else None
-    if isinstance(troopers, dict):
-        put_back = _entries_put_back(data, troopers)
-        if put_back is not None:
-            data = {**data, "troopers": put_back}
+def state_from_plain(data: Plain, unpack: Unpack | None = None) -> GameState:
+    """The state ``data`` holds, in any of its forms (``FormatError`` if it holds none);
+    ``unpack`` (a store's codec) reads army lists written packed."""
+    if isinstance(data, dict):
+        armies = data.get("armies")
+        read = _armies_read(armies, unpack) if isinstance(armies, dict) else {}
+        troopers = data.get("troopers")
+        put_back = _entries_put_back(read, troopers) if isinstance(troopers, dict) else None
+        if read or put_back is not None:
+            data = {**data}
+            if read:
+                data["armies"] = read
+            if put_back is not None:
+                data["troopers"] = put_back
     return from_plain(GameState, data)
 
 
@@ -128,12 +144,27 @@ def _without_entry() -> Callable[[TrooperState], dict[str, Plain]]:
 # --- reading -------------------------------------------------------------------------------
 
 
-def _entries_put_back(data: dict[str, Plain], troopers: dict[str, Plain]
+def _armies_read(armies: dict[Any, Plain], unpack: Unpack | None) -> dict[Any, ArmyList]:
+    """Each side's army list, read ahead of the state: the state's decoder takes them as
+    they are (a value of the field's class), and the troopers written by reference take
+    their entries from them, the very entry objects of the army, not their plain form read
+    again per trooper."""
+    return {side: _army_read(army, unpack, f"armies.{side}") for side, army in armies.items()}
+
+
+def _army_read(army: Plain, unpack: Unpack | None, path: str) -> ArmyList:
+    if army.__class__ is bytes:
+        if unpack is None:
+            raise FormatError(path, "is packed, and the reader was given no codec to unpack it")
+        return read_packed(ArmyList, army, unpack, path)
+    return from_plain(ArmyList, army, path)
+
+
+def _entries_put_back(armies: Mapping[Any, ArmyList], troopers: dict[str, Plain]
                       ) -> dict[str, Plain] | None:
-    """``troopers`` with each reference replaced by the plain entry it names (the army's own
-    map, not a copy: the decoders read it, never change it); None if there is none."""
-    armies = data.get("armies")
-    listed: dict[Any, dict[str, Plain]] = {}
+    """``troopers`` with each reference replaced by the entry it names (``armies``' own
+    entry, as read); None if there is none."""
+    listed: dict[Any, dict[str, ListEntry]] = {}
     out: dict[str, Plain] = {}
     referenced = False
     for key, trooper in troopers.items():
@@ -144,7 +175,8 @@ def _entries_put_back(data: dict[str, Plain], troopers: dict[str, Plain]
         side = trooper.get("side")
         entries = listed.get(side)
         if entries is None:
-            entries = listed[side] = _plain_entries(armies, side)
+            army = armies.get(side) if isinstance(side, str) else None
+            entries = listed[side] = {} if army is None else _entries_by_id(army)
         entry = entries.get(reference)
         if entry is None:
             raise FormatError(f"troopers.{key}.entry",
@@ -153,15 +185,3 @@ def _entries_put_back(data: dict[str, Plain], troopers: dict[str, Plain]
         out[key] = {**trooper, "entry": entry}
         referenced = True
     return out if referenced else None
-
-
-def _plain_entries(armies: Plain, side: Any) -> dict[str, dict[str, Plain]]:
-    """The plain entries of ``side``'s army in ``armies`` by id (the first of an id), or
-    none if the data holds no such army."""
-    army = armies.get(side) if isinstance(armies, dict) and isinstance(side, str) else None
-    entries = army.get("entries") if isinstance(army, dict) else None
-    by_id: dict[str, dict[str, Plain]] = {}
-    for entry in entries if isinstance(entries, list) else ():
-        if isinstance(entry, dict) and isinstance(entry.get("id"), str):
-            by_id.setdefault(entry["id"], entry)
-    return by_id
