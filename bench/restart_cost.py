@@ -27,6 +27,12 @@ Beside them, not part of the floor:
   referee stores it (its ``SnapshotPolicy``'s latest snapshot at or before the kill, and the
   events after it: unpacked, read, replayed, counted per audience): the referee's in-process
   load, to set beside ``snapshot_to_state``;
+- ``referee_load_first_read``: ``referee_load_as_stored`` with the node's shared values
+  forgotten before each read (``decoders.forget_shared``): a room whose army lists no other
+  room on the node fields. The bench's rooms all field the same two lists, so after the first
+  room each list is read from bytes already read (``server.rules.plain.packed``) and its
+  entries are values already built: the figures above are for rooms that share their lists;
+  this one for a room that shares nothing;
 - ``snapshot_frames_3_audiences``: the first frames of members that return without their
   version (a reloaded page): each audience's view of the state, made and encoded once per
   audience (``CatchUp.snapshot_frame``; a seat's view is made per connection, a crowd's
@@ -62,6 +68,7 @@ from server.rooms.numbering import (
     unpack_room_snapshot,
 )
 from server.rules import native
+from server.rules.plain.decoders import forget_shared
 from testkit.scripted_game import Script, plan
 
 REPEAT = 5
@@ -101,6 +108,11 @@ class AtKill:
         """The floor's read: the state back from its one snapshot."""
         plain, _ = unpack_room_snapshot(self.snapshot, self.version)
         return ENGINE.state_from_plain(plain)
+
+    def load_first_read(self) -> tuple[Any, Mapping[Audience, int]]:
+        """``load_as_stored`` by a node that has read no value of this room before."""
+        forget_shared()
+        return self.load_as_stored()
 
     def load_as_stored(self) -> tuple[Any, Mapping[Audience, int]]:
         """``RoomRegistry._load``, in-process: the state and each audience's count."""
@@ -180,6 +192,7 @@ def measure(seed: int, orders: int, repeat: int = REPEAT) -> dict[str, Any]:
                            "snapshots_taken": room.snapshots_taken},
         "beside": {
             "referee_load_as_stored": per_room(room.load_as_stored),
+            "referee_load_first_read": per_room(room.load_first_read),
             "snapshot_frames_3_audiences": per_room(snapshot_frames),
         },
     }
