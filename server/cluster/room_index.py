@@ -13,7 +13,8 @@ second or two); for a room changed twice before a write, the last change wins. I
 hint, never a claim: a room added by a write the crash cut short is simply opened by its
 first hello, as before; a room in it that another node took meanwhile, or that was deleted,
 is claimed by the warm-up, skipped and removed. A write that fails (Redis unreachable) is
-retried with the next change.
+retried with the next change (only a store outage: another error drops that write's
+changes, logged).
 
 A graceful shutdown (``ClusterNode.close``) deletes the set: its leases are released, so
 the rooms' players (sent away with ``GOING_AWAY``) are served by whichever node they reach
@@ -108,3 +109,5 @@ class RoomIndex:
                 # Newer changes made meanwhile win over these.
                 self._changes = {**changes, **self._changes}
                 return
+            except Exception:  # (a reply no retry mends: these changes are dropped)
+                log.exception("the node's room index not written")
