@@ -29,6 +29,7 @@ from starlette.staticfiles import StaticFiles
 from protocol.constants import WS_PATH
 from server.bot.seating import Bots
 from server.cluster.node import ClusterNode
+from server.cluster.warm_up import WarmUp
 from server.config import Settings
 from server.fanout import Fanout, LocalFanout
 from server.lobby.caster_routes import routes as caster_routes
@@ -132,10 +133,19 @@ def create_app(
                     if settings.metrics_listen else None)
         app.state.metrics_listener = listener
         app.state.serving = True
+        # A warm restart: the rooms this node id ran start now, not on their first hellos
+        # (server/cluster/warm_up.py); in the background, so nothing waits for it.
+        warm_up = app.state.warm_up = (
+            WarmUp(cluster.room_index, registry.warm, cluster.unindex)
+            if cluster is not None and settings.warm_restart else None)
+        if warm_up is not None:
+            warm_up.start()
         try:
             yield
         finally:
             app.state.serving = False
+            if warm_up is not None:
+                warm_up.stop()  # no further batch; the registry's shutdown ends this one
             if listener is not None:
                 listener.stop()
             rechecks.cancel()

@@ -144,6 +144,10 @@ class Settings:
     relay_join_timeout_s: float = 10.0
     """How long a relaying node waits for the owner to welcome a viewer before it tells the
     viewer to reconnect (close 4011)."""
+    warm_restart: bool = True
+    """A node started again under its node id (after a crash) loads the rooms it was running
+    right after start-up, in the background, so its players' hellos find them live; off
+    (REFEREE_WARM_RESTART=0), each room starts on its first hello (docs/deploy.md)."""
     claim_on_create: bool = True
     """The node that creates a room takes its lease and starts it at once. Off
     (REFEREE_CLAIM_ON_CREATE=0) behind a balancer that routes a room's sockets by its id

@@ -40,6 +40,7 @@ from server.cluster.owner import OwnerPort, RoomOutlet
 from server.cluster.relay import RelayRoom
 from server.cluster.renewal import LeaseRenewal
 from server.cluster.renewer import RenewalThread, Watched
+from server.cluster.room_index import RoomIndex
 from server.cluster.sharded_bus import ShardedRoomBus
 from server.cluster.takeover import Takeovers
 from server.cluster.wire import in_channel, out_channel
@@ -107,6 +108,8 @@ class ClusterNode:
         """The registry's ``open``, for takeovers (set by ``create_app``)."""
         self.displaced = False
         """Another process took this node's id (``lease.NodeInstance``): no more rooms here."""
+        self.room_index = RoomIndex(client, node_id)
+        """The rooms served here, for a warm restart under this id (``room_index``)."""
 
     @property
     def node_id(self) -> str:
@@ -170,6 +173,7 @@ class ClusterNode:
         self._ports[room.room_id] = port
         self._held[room.room_id] = room.fence
         self.renewer.own(room.room_id, room.fence)
+        self.room_index.add(room.room_id)
         try:
             await port.open()
         except BusUnavailable as error:
@@ -185,6 +189,14 @@ class ClusterNode:
             # after any renewal of it. (A room stopped for a lost lease has none to give; on
             # shutdown ``close`` releases every lease in one pipeline.)
             self.renewer.disown(room.room_id, room.fence, release=room.left_idle)
+            self.room_index.remove(room.room_id)
+
+    def unindex(self, room_ids: list[str]) -> None:
+        """The warm-up found these rooms gone or held by another node: out of the index,
+        unless one is served here again by now."""
+        for room_id in room_ids:
+            if room_id not in self._ports:
+                self.room_index.remove(room_id)
 
     def _released(self, room_ids: list[str]) -> None:
         # Only now: until released, ``close`` still gives them back with the others.
@@ -203,6 +215,8 @@ class ClusterNode:
             await self.leases.release_held(sorted(self._held.items()), self._instance)
         except StorageUnavailable as error:
             log.warning("leases not released (they will expire): %s", error)
+        if not self.displaced:  # (else the index is the new process's)
+            await self.room_index.clear()
         await self.bus.close()
         for task in list(self._tasks):
             task.cancel()
@@ -242,6 +256,7 @@ class ClusterNode:
         """Another process runs under this node id (this one's loop stalled past its lease
         and a new process took the id): serve nothing more; ``/readyz`` says why."""
         self.displaced = True
+        self.room_index.stop()
         log.error("node id %s is held by another process now: stopping every room here; "
                   "restart this node", self._node_id)
         for port in list(self._ports.values()):

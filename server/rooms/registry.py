@@ -16,7 +16,7 @@ import logging
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Literal, Protocol
 
 from protocol.constants import CloseCode
 from server.config import Settings
@@ -61,6 +61,16 @@ class RoomHooks(Protocol):
 class NodeShuttingDown(Exception):
     """This node is shutting down: it opens no room any more (the client reconnects, through
     the load balancer, to another node)."""
+
+
+Warmed = Literal["started", "held", "gone", "already"]
+"""What ``RoomRegistry.warm`` did: started the room; left it to the node holding its lease;
+found no such room; found it live, loading or relayed here already."""
+
+
+class _HeldElsewhere(Exception):
+    """A warm-up's claim found the room leased to another node (a hello waiting on that
+    claim opens the room again, which relays it)."""
 
 
 class RoomRegistry:
@@ -138,7 +148,10 @@ class RoomRegistry:
             return relay
         pending = self._loading.get(room_id)
         if pending is not None:
-            return await asyncio.shield(pending)
+            try:
+                return await asyncio.shield(pending)
+            except _HeldElsewhere:  # a warm-up's claim found another node running it
+                return await self.open(room_id)
         future: asyncio.Future[RoomDoor | None] = asyncio.get_running_loop().create_future()
         self._loading[room_id] = future
         try:
@@ -162,6 +175,9 @@ class RoomRegistry:
             # Another node runs it: a relay needs its meta alone (batched as the loads are).
             meta = await self._metas.load(room_id)
             return None if meta is None else await self.ownership.relay(meta, claim.node_id)
+        return await self._load_claimed(room_id, claim)
+
+    async def _load_claimed(self, room_id: str, claim: Claimed) -> Room | None:
         stored = await self._loads.load(room_id)  # (batched with the rooms opened at once)
         if stored is None:
             return None
@@ -174,6 +190,36 @@ class RoomRegistry:
                            answers=stored.answers)
         await self.ownership.serve(room)
         return room
+
+    async def warm(self, room_id: str) -> Warmed:
+        """Start a room this node ran before it restarted (``server.cluster.warm_up``),
+        ahead of its players' hellos: claimed, loaded and started as ``open`` does, and
+        a hello meanwhile shares that load. Unlike ``open`` it opens no relay: a room held
+        by another node is left to it (a hello waiting on this claim opens the relay then).
+        Raises ``NodeShuttingDown`` once ``shutdown`` has begun, and the store's errors."""
+        if self._closing:
+            raise NodeShuttingDown(self.node_id)
+        room = self._rooms.get(room_id)
+        if ((room is not None and not room.stopped) or room_id in self._loading
+                or self.ownership.relay_for(room_id) is not None):
+            return "already"
+        future: asyncio.Future[RoomDoor | None] = asyncio.get_running_loop().create_future()
+        self._loading[room_id] = future
+        try:
+            claim = await self.ownership.claim(room_id)
+            if isinstance(claim, HeldBy):
+                future.set_exception(_HeldElsewhere(claim.node_id))
+                future.exception()  # mark retrieved: a waiting hello opens the room itself
+                return "held"
+            door = None if claim is None else await self._load_claimed(room_id, claim)
+            future.set_result(door)
+            return "gone" if door is None else "started"
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()
+            raise
+        finally:
+            del self._loading[room_id]
 
     def _start(self, meta: RoomMeta, state: State, version: int, fence: int,
                deadlines: Sequence[Deadline], snapshot_version: int = 0,
