@@ -19,9 +19,18 @@ handshake timeout and keepalive. Idle keep-alive connections between requests ar
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
+from uvicorn.logging import TRACE_LOG_LEVEL
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from server.transport.parsed_upgrade import hand_over, upgrade_request
+
+_WS_LOGGER = logging.getLogger("uvicorn.error")
+"""The logger uvicorn gives websockets' protocol: at DEBUG websockets logs the request it
+parses, so the request is then parsed by it as before."""
 
 
 class TimedHttpProtocol(HttpToolsProtocol):
@@ -76,7 +85,27 @@ class TimedHttpProtocol(HttpToolsProtocol):
 
     def handle_websocket_upgrade(self) -> None:
         self._disarm()
-        super().handle_websocket_upgrade()
+        # The request as httptools read it, not re-serialised and parsed again by
+        # websockets (``server.transport.parsed_upgrade``), where that is exactly the same.
+        ws_class: Any = self.ws_protocol_class
+        request = None
+        if (isinstance(ws_class, type) and issubclass(ws_class, WebSocketsSansIOProtocol)
+                and not _WS_LOGGER.isEnabledFor(logging.DEBUG)):
+            request = upgrade_request(self.scope["method"], self.url, self.headers)
+        if request is None:
+            super().handle_websocket_upgrade()
+            return
+        # uvicorn's HttpToolsProtocol.handle_websocket_upgrade (pinned by
+        # tests/transport/test_parsed_upgrade.py), with the parsed request handed over.
+        if self.logger.level <= TRACE_LOG_LEVEL:
+            prefix = "{}:{} - ".format(*self.client) if self.client else ""
+            self.logger.log(TRACE_LOG_LEVEL, "%sUpgrading to WebSocket", prefix)
+        self.connections.discard(self)
+        protocol: WebSocketsSansIOProtocol = ws_class(
+            config=self.config, server_state=self.server_state, app_state=self.app_state)
+        protocol.connection_made(self.transport)
+        hand_over(protocol, request)
+        self.transport.set_protocol(protocol)
 
 
 def timed_http_protocol(header_timeout_s: float, body_timeout_s: float

@@ -1,0 +1,74 @@
+"""A websocket upgrade request read once: httptools' parse handed to websockets' sans-I/O
+protocol as the ``Request`` it would have parsed, instead of parsed twice.
+
+uvicorn's httptools protocol parses the upgrade request (C), then re-serialises it from the
+scope and feeds the bytes to the websocket protocol, where websockets' ``ServerProtocol``
+parses them again with ``Request.parse`` (Python, a generator per line): after a restart
+every member's upgrade arrives at once, and the second parse and the re-serialisation were a
+fifth of the handshake's CPU (``bench.handshake_cost``).
+
+``upgrade_request`` builds that ``Request`` from what httptools read, exactly as
+``Request.parse`` would read uvicorn's re-serialisation of it (same path, same headers in
+the same order, same values), and only where it would read it without an error: within
+websockets' limits (``MAX_NUM_HEADERS`` headers, lines of ``MAX_LINE_LENGTH`` bytes with
+their CRLF), header names and values its own patterns accept, values it would not strip,
+no ``Transfer-Encoding``, no body (``Content-Length`` absent or 0). Any other request gets
+``None`` and goes the way it always went, so websockets answers it (414, 431, or closes)
+as before. The websocket's scope then holds the very header list httptools read, which
+is what uvicorn's ``handle_connect`` rebuilds from the parsed ``Request`` for such a request.
+
+``hand_over`` gives the request to the protocol as ``ServerProtocol.parse`` does once
+``Request.parse`` returns: the request becomes the protocol's first event and its parser
+reads frames from then on. This reaches into websockets' ``ServerProtocol`` (its
+``parser``, ``events``) and the module constants of ``websockets.http11``;
+``tests/transport/test_parsed_upgrade.py`` pins them (the request built here equals the one
+parsed from the bytes, for many requests, and the installed sources are those read).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from websockets.datastructures import Headers
+from websockets.http11 import MAX_LINE_LENGTH, MAX_NUM_HEADERS, Request, _token_re, _value_re
+from websockets.protocol import Protocol
+
+if TYPE_CHECKING:
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+_REQUEST_LINE_EXTRA = len(b"  HTTP/1.1\r\n")
+_HEADER_LINE_EXTRA = len(b": \r\n")
+
+
+def upgrade_request(method: str, url: bytes, headers: list[tuple[bytes, bytes]]
+                    ) -> Request | None:
+    """The ``Request`` websockets would parse from uvicorn's re-serialisation of this
+    request (``method``, raw ``url``, the scope's lower-cased header list), or None where
+    that parse might differ or fail."""
+    if (len(headers) > MAX_NUM_HEADERS
+            or len(method) + len(url) + _REQUEST_LINE_EXTRA > MAX_LINE_LENGTH
+            or not url.isascii() or b" " in url or b"\n" in url):
+        return None
+    parsed = Headers()
+    for name, value in headers:
+        if (len(name) + len(value) + _HEADER_LINE_EXTRA > MAX_LINE_LENGTH
+                or not _token_re.fullmatch(name)
+                or not _value_re.fullmatch(value)
+                or value != value.strip(b" \t")):
+            return None
+        parsed.set_insecure(name.decode("ascii"), value.decode("iso-8859-1"))
+    if "Transfer-Encoding" in parsed or not set(parsed.get_all("Content-Length")) <= {"0"}:
+        return None
+    return Request(url.decode("ascii"), parsed, method, "HTTP/1.1")
+
+
+def hand_over(protocol: WebSocketsSansIOProtocol, request: Request) -> None:
+    """Give ``protocol`` (just connected, nothing received) ``request`` as if it had parsed
+    it: what ``ServerProtocol.parse`` does after ``Request.parse`` (the request event, then
+    frames), then uvicorn's handling of the events (``handle_connect``)."""
+    conn = protocol.conn
+    parser = Protocol.parse(conn)  # the frames' parser, ServerProtocol.parse's tail
+    next(parser)  # start the coroutine, as Protocol.__init__ does
+    conn.parser = parser
+    conn.events.append(request)
+    protocol.handle_events()
