@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request, parse_headers
 from websockets.server import ServerProtocol
 
@@ -19,6 +20,9 @@ PINNED: dict[str, tuple[Callable[..., Any], str, str]] = {
     "uvicorn HttpToolsProtocol.handle_websocket_upgrade": (
         HttpToolsProtocol.handle_websocket_upgrade, "179c4f769386ab89",
         "server/transport/http_timeouts.py: TimedHttpProtocol.handle_websocket_upgrade"),
+    "uvicorn WebSocketsSansIOProtocol.__init__": (
+        WebSocketsSansIOProtocol.__init__, "631dcd744eab875f",
+        "server/transport/keepalive.py: KeepaliveProtocol.__init__"),
     "websockets ServerProtocol.parse": (
         ServerProtocol.parse, "8c4d10340de4d32f", "server/transport/parsed_upgrade.py"),
     "websockets Request.parse": (
