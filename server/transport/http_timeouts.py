@@ -24,9 +24,9 @@ from typing import Any
 
 from uvicorn.logging import TRACE_LOG_LEVEL
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-from server.transport.parsed_upgrade import hand_over, upgrade_request
+from server.transport.keepalive import KeepaliveProtocol
+from server.transport.parsed_upgrade import upgrade_request
 
 _WS_LOGGER = logging.getLogger("uvicorn.error")
 """The logger uvicorn gives websockets' protocol: at DEBUG websockets logs the request it
@@ -89,22 +89,23 @@ class TimedHttpProtocol(HttpToolsProtocol):
         # websockets (``server.transport.parsed_upgrade``), where that is exactly the same.
         ws_class: Any = self.ws_protocol_class
         request = None
-        if (isinstance(ws_class, type) and issubclass(ws_class, WebSocketsSansIOProtocol)
+        if (isinstance(ws_class, type) and issubclass(ws_class, KeepaliveProtocol)
                 and not _WS_LOGGER.isEnabledFor(logging.DEBUG)):
             request = upgrade_request(self.scope["method"], self.url, self.headers)
         if request is None:
             super().handle_websocket_upgrade()
             return
         # uvicorn's HttpToolsProtocol.handle_websocket_upgrade (pinned by
-        # tests/transport/test_parsed_upgrade.py), with the parsed request handed over.
+        # tests/transport/test_library_pins.py), with the parsed request handed over.
         if self.logger.level <= TRACE_LOG_LEVEL:
             prefix = "{}:{} - ".format(*self.client) if self.client else ""
             self.logger.log(TRACE_LOG_LEVEL, "%sUpgrading to WebSocket", prefix)
         self.connections.discard(self)
-        protocol: WebSocketsSansIOProtocol = ws_class(
-            config=self.config, server_state=self.server_state, app_state=self.app_state)
+        protocol: KeepaliveProtocol = ws_class(
+            config=self.config, server_state=self.server_state, app_state=self.app_state,
+            request_parsed=True)
         protocol.connection_made(self.transport)
-        hand_over(protocol, request)
+        protocol.receive_parsed_request(request)
         self.transport.set_protocol(protocol)
 
 

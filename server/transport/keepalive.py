@@ -35,6 +35,8 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from uvicorn.server import ServerState
 from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 from websockets.frames import Frame
+from websockets.http11 import Request
+from websockets.protocol import State
 from websockets.server import ServerProtocol
 
 from server.transport.direct_frames import SERVER_SEND
@@ -52,7 +54,11 @@ class KeepaliveProtocol(WebSocketsSansIOProtocol):
     """The loop's time of the socket's latest message (class default: none yet)."""
 
     def __init__(self, config: Config, server_state: ServerState, app_state: dict[str, Any],
-                 _loop: asyncio.AbstractEventLoop | None = None) -> None:
+                 _loop: asyncio.AbstractEventLoop | None = None, *,
+                 request_parsed: bool = False) -> None:
+        """``request_parsed``: the upgrade request was parsed already and is handed over with
+        ``receive_parsed_request`` (``server.transport.parsed_upgrade``); websockets' protocol
+        then starts its parser at the frames, not at a request line it will never read."""
         # WebSocketsSansIOProtocol.__init__ as uvicorn 0.54 writes it (its source is pinned
         # by tests/transport/test_library_pins.py, the attributes it sets compared by
         # tests/transport/test_keepalive_init.py), but without the asyncio.Queue and Event
@@ -92,8 +98,12 @@ class KeepaliveProtocol(WebSocketsSansIOProtocol):
             extensions = [ServerPerMessageDeflateFactory(
                 server_max_window_bits=12, client_max_window_bits=12,
                 compress_settings={"memLevel": 5})]
+        # (``state`` is where its parser starts: ServerProtocol.parse reads a request only
+        # in CONNECTING; the handshake itself then proceeds in CONNECTING as ever.)
         self.conn = ServerProtocol(extensions=extensions, max_size=config.ws_max_size,
-                                   logger=_UVICORN_ERROR)
+                                   logger=_UVICORN_ERROR,
+                                   state=State.OPEN if request_parsed else State.CONNECTING)
+        self.conn.state = State.CONNECTING
 
         self.read_paused = False
         self.writable = LeanEvent()  # type: ignore[assignment]
@@ -109,6 +119,13 @@ class KeepaliveProtocol(WebSocketsSansIOProtocol):
 
         self.frames = []
         self.curr_msg_data_type = "bytes"
+
+    def receive_parsed_request(self, request: Request) -> None:
+        """Handle the upgrade ``request`` of a protocol made with ``request_parsed``, as
+        websockets' ``ServerProtocol.parse`` hands over the request it parsed: the protocol's
+        first event (then ``handle_connect`` answers it as ever)."""
+        self.conn.events.append(request)
+        self.handle_events()
 
     def handle_bytes(self, event: Frame) -> None:
         self.heard_at = self.loop.time()

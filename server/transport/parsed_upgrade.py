@@ -17,24 +17,19 @@ no ``Transfer-Encoding``, no body (``Content-Length`` absent or 0). Any other re
 as before. The websocket's scope then holds the very header list httptools read, which
 is what uvicorn's ``handle_connect`` rebuilds from the parsed ``Request`` for such a request.
 
-``hand_over`` gives the request to the protocol as ``ServerProtocol.parse`` does once
-``Request.parse`` returns: the request becomes the protocol's first event and its parser
-reads frames from then on. This reaches into websockets' ``ServerProtocol`` (its
-``parser``, ``events``) and the module constants of ``websockets.http11``;
-``tests/transport/test_parsed_upgrade.py`` pins them (the request built here equals the one
-parsed from the bytes, for many requests, and the installed sources are those read).
+``KeepaliveProtocol.receive_parsed_request`` gives the request to the websocket protocol as
+``ServerProtocol.parse`` does once ``Request.parse`` returns: its first event, the parser
+reading frames from then on. This reaches into websockets' ``ServerProtocol`` (its
+``events``) and the module constants of ``websockets.http11``:
+``tests/transport/test_parsed_upgrade.py`` checks that the request built here equals the
+one parsed from the bytes, for many requests, and ``test_library_pins.py`` that the
+installed sources are those read.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from websockets.datastructures import Headers
 from websockets.http11 import MAX_LINE_LENGTH, MAX_NUM_HEADERS, Request, _token_re, _value_re
-from websockets.protocol import Protocol
-
-if TYPE_CHECKING:
-    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 _REQUEST_LINE_EXTRA = len(b"  HTTP/1.1\r\n")
 _HEADER_LINE_EXTRA = len(b": \r\n")
@@ -60,15 +55,3 @@ def upgrade_request(method: str, url: bytes, headers: list[tuple[bytes, bytes]]
     if "Transfer-Encoding" in parsed or not set(parsed.get_all("Content-Length")) <= {"0"}:
         return None
     return Request(url.decode("ascii"), parsed, method, "HTTP/1.1")
-
-
-def hand_over(protocol: WebSocketsSansIOProtocol, request: Request) -> None:
-    """Give ``protocol`` (just connected, nothing received) ``request`` as if it had parsed
-    it: what ``ServerProtocol.parse`` does after ``Request.parse`` (the request event, then
-    frames), then uvicorn's handling of the events (``handle_connect``)."""
-    conn = protocol.conn
-    parser = Protocol.parse(conn)  # the frames' parser, ServerProtocol.parse's tail
-    next(parser)  # start the coroutine, as Protocol.__init__ does
-    conn.parser = parser
-    conn.events.append(request)
-    protocol.handle_events()

@@ -1,7 +1,8 @@
 """``KeepaliveProtocol.__init__`` writes uvicorn's ``WebSocketsSansIOProtocol.__init__`` out
 (without the asyncio.Queue and Event that were built only to be replaced): a protocol made by
 it has every attribute uvicorn's has, with the same values, but for the lean queue and
-writable flag (its source is pinned in ``test_library_pins.py``)."""
+writable flag (its source is pinned in ``test_library_pins.py``); made for a request parsed
+already, its websockets protocol is still in the handshake (CONNECTING)."""
 
 from __future__ import annotations
 
@@ -33,8 +34,10 @@ def comparable(value: Any) -> Any:
     return value
 
 
+@pytest.mark.parametrize("request_parsed", [False, True])
 @pytest.mark.parametrize("deflate", [False, True])
-def test_the_protocol_has_uvicorns_attributes_with_uvicorns_values(deflate: bool) -> None:
+def test_the_protocol_has_uvicorns_attributes_with_uvicorns_values(
+        deflate: bool, request_parsed: bool) -> None:
     config = Config(app, ws="websockets-sansio", ws_max_size=123_456, ws_ping_interval=7.0,
                     ws_ping_timeout=3.0, ws_per_message_deflate=deflate, root_path="/r")
     config.load()
@@ -42,7 +45,7 @@ def test_the_protocol_has_uvicorns_attributes_with_uvicorns_values(deflate: bool
     loop = asyncio.new_event_loop()
     try:
         ours = KeepaliveProtocol(config=config, server_state=state, app_state={"a": 1},
-                                 _loop=loop)
+                                 _loop=loop, request_parsed=request_parsed)
         theirs = WebSocketsSansIOProtocol(config=config, server_state=state,
                                           app_state={"a": 1}, _loop=loop)
     finally:
