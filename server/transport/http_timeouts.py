@@ -24,6 +24,7 @@ from typing import Any
 
 from uvicorn.logging import TRACE_LOG_LEVEL
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from server.transport.keepalive import KeepaliveProtocol
 from server.transport.parsed_upgrade import upgrade_request
@@ -94,6 +95,7 @@ class TimedHttpProtocol(HttpToolsProtocol):
             request = upgrade_request(self.scope["method"], self.url, self.headers)
         if request is None:
             super().handle_websocket_upgrade()
+            self._answer_refused_upgrade()
             return
         # uvicorn's HttpToolsProtocol.handle_websocket_upgrade (pinned by
         # tests/transport/test_library_pins.py), with the parsed request handed over.
@@ -107,6 +109,18 @@ class TimedHttpProtocol(HttpToolsProtocol):
         protocol.connection_made(self.transport)
         protocol.receive_parsed_request(request)
         self.transport.set_protocol(protocol)
+
+    def _answer_refused_upgrade(self) -> None:
+        """Write websockets' answer to an upgrade request its parser refused (431 past its
+        header limits, 414 past its line limit; none to what is not HTTP) and close: uvicorn
+        leaves that answer unsent, so the connection was held open for ever (no request
+        reaches the app, whose handshake timeout never starts; the header deadline is
+        behind it)."""
+        protocol = self.transport.get_protocol()
+        if (isinstance(protocol, WebSocketsSansIOProtocol) and not protocol.handshake_initiated
+                and not self.transport.is_closing()):
+            self.transport.write(b"".join(protocol.conn.data_to_send()))
+            self.transport.close()
 
 
 def timed_http_protocol(header_timeout_s: float, body_timeout_s: float
