@@ -51,7 +51,8 @@ def upgrade_request(method: str, url: bytes, headers: list[tuple[bytes, bytes]]
                 or not _value_re.fullmatch(value)
                 or value != value.strip(b" \t")):
             return None
+        lowered = name.lower()
+        if lowered == b"transfer-encoding" or (lowered == b"content-length" and value != b"0"):
+            return None  # websockets refuses a request with a body
         parsed.set_insecure(name.decode("ascii"), value.decode("iso-8859-1"))
-    if "Transfer-Encoding" in parsed or not set(parsed.get_all("Content-Length")) <= {"0"}:
-        return None
     return Request(url.decode("ascii"), parsed, method, "HTTP/1.1")

@@ -76,6 +76,7 @@ def test_a_browsers_upgrade_is_built_as_websockets_parses_it() -> None:
 @pytest.mark.parametrize("headers", [
     [(b"x", b"v")] * MAX_NUM_HEADERS,
     [(b"x", b"v" * (MAX_LINE_LENGTH - len(b"x: \r\n")))],
+    [(b"content-length", b"0"), (b"Content-Length", b"0")],  # websockets tolerates these
 ])
 def test_requests_at_websockets_limits_are_built(headers: list[tuple[bytes, bytes]]) -> None:
     assert assert_same_as_websockets("GET", b"/ws", headers) is not None
@@ -87,6 +88,7 @@ def test_requests_at_websockets_limits_are_built(headers: list[tuple[bytes, byte
     (b"/" + b"a" * MAX_LINE_LENGTH, []),  # 414
     (b"/ws", [(b"transfer-encoding", b"chunked")]),
     (b"/ws", [(b"content-length", b"5")]),
+    (b"/ws", [(b"Transfer-Encoding", b"chunked")]),
     (b"/ws", [(b"x", b"trailing ")]),  # websockets would strip it
     (b"/ws", [(b"x", b"a\x00b")]),
     (b"/ws", [(b"bad name", b"v")]),
@@ -99,7 +101,8 @@ def test_any_other_request_is_left_to_websockets(url: bytes,
 
 
 NAMES = st.one_of(st.sampled_from([b"host", b"upgrade", b"connection", b"content-length",
-                                   b"transfer-encoding", b"sec-websocket-key", b"x"]),
+                                   b"transfer-encoding", b"sec-websocket-key", b"x",
+                                   b"Content-Length", b"Transfer-Encoding"]),
                   st.binary(min_size=0, max_size=12))
 VALUES = st.one_of(st.sampled_from([b"", b"0", b"1", b"websocket", b"Upgrade", b"\xe9t\xe9"]),
                    st.binary(max_size=40),
