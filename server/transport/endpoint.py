@@ -121,8 +121,9 @@ async def _websocket(websocket: WebSocket, send: Send, budgets: WorkBudgets) -> 
     await websocket.accept(headers=[(NODE_HEADER, registry.node_id.encode())])
     casters = caster_sessions_for(websocket.app.state)
     try:
-        hello = await asyncio.wait_for(_read_hello(websocket, settings),
-                                       settings.handshake_timeout_s)
+        # asyncio.timeout, not wait_for: no task of its own for every joining socket.
+        async with asyncio.timeout(settings.handshake_timeout_s):
+            hello = await _read_hello(websocket, settings)
         room, role = await _admit(registry, hello)
         watch = await _watch_caster(registry, casters, room, role, hello.token)
         seat = role_seat(role)  # (None for a spectator or a caster: read only)

@@ -19,9 +19,19 @@ handshake timeout and keepalive. Idle keep-alive connections between requests ar
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
+from uvicorn.logging import TRACE_LOG_LEVEL
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from server.transport.keepalive import KeepaliveProtocol
+from server.transport.parsed_upgrade import upgrade_request
+
+_WS_LOGGER = logging.getLogger("uvicorn.error")
+"""The logger uvicorn gives websockets' protocol: at DEBUG websockets logs the request it
+parses, so the request is then parsed by it as before."""
 
 
 class TimedHttpProtocol(HttpToolsProtocol):
@@ -76,7 +86,41 @@ class TimedHttpProtocol(HttpToolsProtocol):
 
     def handle_websocket_upgrade(self) -> None:
         self._disarm()
-        super().handle_websocket_upgrade()
+        # The request as httptools read it, not re-serialised and parsed again by
+        # websockets (``server.transport.parsed_upgrade``), where that is exactly the same.
+        ws_class: Any = self.ws_protocol_class
+        request = None
+        if (isinstance(ws_class, type) and issubclass(ws_class, KeepaliveProtocol)
+                and not _WS_LOGGER.isEnabledFor(logging.DEBUG)):
+            request = upgrade_request(self.scope["method"], self.url, self.headers)
+        if request is None:
+            super().handle_websocket_upgrade()
+            self._answer_refused_upgrade()
+            return
+        # uvicorn's HttpToolsProtocol.handle_websocket_upgrade (pinned by
+        # tests/transport/test_library_pins.py), with the parsed request handed over.
+        if self.logger.level <= TRACE_LOG_LEVEL:
+            prefix = "{}:{} - ".format(*self.client) if self.client else ""
+            self.logger.log(TRACE_LOG_LEVEL, "%sUpgrading to WebSocket", prefix)
+        self.connections.discard(self)
+        protocol: KeepaliveProtocol = ws_class(
+            config=self.config, server_state=self.server_state, app_state=self.app_state,
+            request_parsed=True)
+        protocol.connection_made(self.transport)
+        protocol.receive_parsed_request(request)
+        self.transport.set_protocol(protocol)
+
+    def _answer_refused_upgrade(self) -> None:
+        """Write websockets' answer to an upgrade request its parser refused (431 past its
+        header limits, 414 past its line limit; none to what is not HTTP) and close: uvicorn
+        leaves that answer unsent, so the connection was held open for ever (no request
+        reaches the app, whose handshake timeout never starts; the header deadline is
+        behind it)."""
+        protocol = self.transport.get_protocol()
+        if (isinstance(protocol, WebSocketsSansIOProtocol) and not protocol.handshake_initiated
+                and not self.transport.is_closing()):
+            self.transport.write(b"".join(protocol.conn.data_to_send()))
+            self.transport.close()
 
 
 def timed_http_protocol(header_timeout_s: float, body_timeout_s: float

@@ -25,14 +25,25 @@ to it as to its base class).
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any
 
 from starlette.types import Scope
+from uvicorn.config import Config
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from uvicorn.server import ServerState
+from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 from websockets.frames import Frame
+from websockets.http11 import Request
+from websockets.protocol import State
+from websockets.server import ServerProtocol
 
 from server.transport.direct_frames import SERVER_SEND
 from server.transport.lean_sync import LeanEvent, LeanQueue
+
+_UVICORN_ERROR = logging.getLogger("uvicorn.error")
+"""The logger uvicorn's protocol and its websockets ``ServerProtocol`` log to."""
 
 
 class KeepaliveProtocol(WebSocketsSansIOProtocol):
@@ -42,13 +53,79 @@ class KeepaliveProtocol(WebSocketsSansIOProtocol):
     heard_at = float("-inf")
     """The loop's time of the socket's latest message (class default: none yet)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        # uvicorn's receive queue and writable flag, in a few dozen bytes instead of ~3 KB
-        # (``server.transport.lean_sync``).
+    def __init__(self, config: Config, server_state: ServerState, app_state: dict[str, Any],
+                 _loop: asyncio.AbstractEventLoop | None = None, *,
+                 request_parsed: bool = False) -> None:
+        """``request_parsed``: the upgrade request was parsed already and is handed over with
+        ``receive_parsed_request`` (``server.transport.parsed_upgrade``); websockets' protocol
+        then starts its parser at the frames, not at a request line it will never read."""
+        # WebSocketsSansIOProtocol.__init__ as uvicorn 0.54 writes it (its source is pinned
+        # by tests/transport/test_library_pins.py, the attributes it sets compared by
+        # tests/transport/test_keepalive_init.py), but without the asyncio.Queue and Event
+        # it builds for every socket, which were replaced at once: uvicorn's receive queue
+        # and writable flag are ``server.transport.lean_sync``'s few dozen bytes instead of
+        # ~3 KB; and its logger looked up once, not twice per socket.
+        if not config.loaded:
+            config.load()
+        self.config = config
+        self.app = config.loaded_app
+        self.loop = _loop or asyncio.get_event_loop()
+        self.logger = _UVICORN_ERROR
+        self.root_path = config.root_path
+        self.asgi_version = config.asgi_version
+        self.app_state = app_state
+
+        self.connections = server_state.connections
+        self.tasks = server_state.tasks
+        self.default_headers = server_state.default_headers
+
+        self.transport = None  # type: ignore[assignment]
+        self.server = None
+        self.client = None
+        self.scheme = None  # type: ignore[assignment]
+
         self.queue = LeanQueue()  # type: ignore[assignment]
+        self.handshake_initiated = False
+        self.handshake_complete = False
+        self.close_sent = False
+        self.disconnected = False
+        self.close_timer = None
+        self.close_timeout = 10.0
+        self.initial_response = None
+
+        extensions = []
+        if config.ws_per_message_deflate:
+            extensions = [ServerPerMessageDeflateFactory(
+                server_max_window_bits=12, client_max_window_bits=12,
+                compress_settings={"memLevel": 5})]
+        # (``state`` is where its parser starts: ServerProtocol.parse reads a request only
+        # in CONNECTING; the handshake itself then proceeds in CONNECTING as ever.)
+        self.conn = ServerProtocol(extensions=extensions, max_size=config.ws_max_size,
+                                   logger=_UVICORN_ERROR,
+                                   state=State.OPEN if request_parsed else State.CONNECTING)
+        self.conn.state = State.CONNECTING
+
+        self.read_paused = False
         self.writable = LeanEvent()  # type: ignore[assignment]
         self.writable.set()
+
+        self.ping_interval = config.ws_ping_interval
+        self.ping_timeout = config.ws_ping_timeout
+        self.ping_timer = None
+        self.pong_timer = None
+        self.pending_ping_payload = None
+        self.ping_sent_at = 0.0
+        self.last_ping_rtt = 0.0
+
+        self.frames = []
+        self.curr_msg_data_type = "bytes"
+
+    def receive_parsed_request(self, request: Request) -> None:
+        """Handle the upgrade ``request`` of a protocol made with ``request_parsed``, as
+        websockets' ``ServerProtocol.parse`` hands over the request it parsed: the protocol's
+        first event (then ``handle_connect`` answers it as ever)."""
+        self.conn.events.append(request)
+        self.handle_events()
 
     def handle_bytes(self, event: Frame) -> None:
         self.heard_at = self.loop.time()
