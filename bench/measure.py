@@ -34,6 +34,30 @@ def machine_steal_seconds() -> float:
     return int(fields[8]) / CLOCK_TICKS if len(fields) > 8 else 0.0
 
 
+def core_jiffies() -> dict[str, tuple[int, int]]:
+    """Each CPU's (busy, total) clock ticks since boot (/proc/stat's ``cpuN`` lines; busy is
+    everything but idle and iowait, steal included): two readings give each core's busy
+    share in between, whatever runs on it (the load generators, Redis, the kernel's network
+    work)."""
+    cores: dict[str, tuple[int, int]] = {}
+    with open("/proc/stat") as handle:
+        for line in handle:
+            if line.startswith("cpu") and line[3:4].isdigit():
+                name, *values = line.split()
+                ticks = [int(value) for value in values[:8]]
+                idle = ticks[3] + ticks[4]
+                cores[name[3:]] = (sum(ticks) - idle, sum(ticks))
+    return cores
+
+
+def cores_busy_share(before: dict[str, tuple[int, int]],
+                     after: dict[str, tuple[int, int]]) -> dict[str, float]:
+    """Each core's busy share between two ``core_jiffies`` readings."""
+    return {core: round((after[core][0] - before[core][0])
+                        / max(after[core][1] - before[core][1], 1), 3)
+            for core in sorted(after) if core in before}
+
+
 def rss_bytes(pid: int) -> int:
     with open(f"/proc/{pid}/status") as handle:
         for line in handle:

@@ -178,6 +178,8 @@ def _restart_lines(restart: dict[str, Any], baseline: dict[str, Any] | None,
         ("connections a full listen queue turned away (host)", "listen_overflows"),
         ("errors", "errors"),
     )
+    cores = sorted(set(restart.get("cores_busy_share", {}))
+                   & set(baseline.get("cores_busy_share", {})))
     return [
         *lines,
         "",
@@ -192,4 +194,7 @@ def _restart_lines(restart: dict[str, Any], baseline: dict[str, Any] | None,
         "|---|---|---|",
         *[f"| {label} | {fmt(restart.get(key))} | {fmt(baseline.get(key))} |"
           for label, key in rows],
+        *[f"| core {core} busy while reconnecting (anything on it) | "
+          f"{fmt(restart['cores_busy_share'][core])} | "
+          f"{fmt(baseline['cores_busy_share'][core])} |" for core in cores],
     ]

@@ -49,6 +49,8 @@ from bench.balancer import balancer
 from bench.measure import (
     REDIS_LATENCY_THRESHOLD_MS,
     by_second,
+    core_jiffies,
+    cores_busy_share,
     cpu_seconds,
     delta,
     events_between,
@@ -318,7 +320,7 @@ async def drive(fleet: Fleet, phases: list[str], server: Server, redis_url: str 
                           "redis": redis_sample(redis_url), "t": time.time(),
                           "steal_s": machine_steal_seconds(),
                           "redis_latency": redis_latency_events(redis_url),
-                          "listen_overflows": listen_overflows()}
+                          "listen_overflows": listen_overflows(), "cores": core_jiffies()}
         if on_sample is not None:
             on_sample(phase)
         if phase != phases[-1]:
@@ -327,7 +329,8 @@ async def drive(fleet: Fleet, phases: list[str], server: Server, redis_url: str 
                 await hooks[following]()
             samples[f"{following}_start"] = {"t": time.time(),
                                              "load_cpu_s": fleet.cpu_seconds(),
-                                             "listen_overflows": listen_overflows()}
+                                             "listen_overflows": listen_overflows(),
+                                             "cores": core_jiffies()}
             fleet.go()
     if after_last is not None:
         await after_last()
@@ -563,6 +566,10 @@ def restart_figures(samples: dict[str, Any], restart: dict[str, Any],
                              if samples["restart"]["listen_overflows"] is not None
                              and samples["restart_start"]["listen_overflows"] is not None
                              else None),
+        # every core's busy share while reconnecting, whatever ran on it: the load core busy
+        # all the time says the load side (load generators, Redis, the kernel) set the pace
+        "cores_busy_share": cores_busy_share(samples["restart_start"]["cores"],
+                                             samples["restart"]["cores"]),
         "rss_new_process_mb": restart["rss_new_process_mb"],
         "rss_all_back_mb": round(samples["restart"]["server"]["rss"] / 2**20, 1),
         "errors": back["error_count"], "error_examples": back["errors"][:5],

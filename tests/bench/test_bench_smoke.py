@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -73,6 +74,9 @@ def test_benchmark_runs_end_to_end_and_writes_results(tiny_run: Path) -> None:
         assert restart["server_cpu_s"] >= restart["server_cpu_serving_s"] > 0
         assert restart["load_cpu_s"] >= restart["load_cpu_reconnecting_s"] >= 0
         assert restart["listen_overflows"] is None or restart["listen_overflows"] >= 0
+        shares = restart["cores_busy_share"]
+        assert set(shares) == {str(n) for n in range(os.cpu_count() or 1)}
+        assert all(0 <= share <= 1 for share in shares.values())
     assert result["ratios"]["restart_all_back"] is not None
     assert entry["figures"]["baseline/restart/kill_to_all_rooms_back_s"] == \
         result["baseline"]["restart"]["kill_to_all_rooms_back_s"]

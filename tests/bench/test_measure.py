@@ -8,8 +8,23 @@ from pathlib import Path
 import pytest
 import redis
 
-from bench.measure import by_second, events_between, percentiles, redis_latency_events
+from bench.measure import (
+    by_second,
+    core_jiffies,
+    cores_busy_share,
+    events_between,
+    percentiles,
+    redis_latency_events,
+)
 from testkit.redis_process import RedisProcess
+
+
+def test_each_cores_busy_share_is_its_busy_ticks_over_all_its_ticks() -> None:
+    before = {"0": (100, 1_000), "1": (500, 1_000)}
+    after = {"0": (175, 1_100), "1": (600, 1_100)}  # core 0 busy 75 of 100 ticks, core 1 all
+    assert cores_busy_share(before, after) == {"0": 0.75, "1": 1.0}
+    now = core_jiffies()
+    assert now and all(0 <= busy <= total for busy, total in now.values())
 
 
 def test_percentiles_use_the_nearest_rank() -> None:
