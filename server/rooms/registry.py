@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -152,10 +152,17 @@ class RoomRegistry:
                 return await asyncio.shield(pending)
             except _HeldElsewhere:  # a warm-up's claim found another node running it
                 return await self.open(room_id)
+        return await self._loading_once(room_id, self._load)
+
+    async def _loading_once(self, room_id: str,
+                            load: Callable[[str], Awaitable[RoomDoor | None]]
+                            ) -> RoomDoor | None:
+        """``load(room_id)`` as the room's one load in flight: an ``open`` meanwhile waits
+        for it and gets its door (or re-raises what it raised)."""
         future: asyncio.Future[RoomDoor | None] = asyncio.get_running_loop().create_future()
         self._loading[room_id] = future
         try:
-            door = await self._load(room_id)
+            door = await load(room_id)
             future.set_result(door)
             return door
         except BaseException as error:
@@ -203,23 +210,19 @@ class RoomRegistry:
         if ((room is not None and not room.stopped) or room_id in self._loading
                 or self.ownership.relay_for(room_id) is not None):
             return "already"
-        future: asyncio.Future[RoomDoor | None] = asyncio.get_running_loop().create_future()
-        self._loading[room_id] = future
         try:
-            claim = await self.ownership.claim(room_id)
-            if isinstance(claim, HeldBy):
-                future.set_exception(_HeldElsewhere(claim.node_id))
-                future.exception()  # mark retrieved: a waiting hello opens the room itself
-                return "held"
-            door = None if claim is None else await self._load_claimed(room_id, claim)
-            future.set_result(door)
-            return "gone" if door is None else "started"
-        except BaseException as error:
-            future.set_exception(error)
-            future.exception()
-            raise
-        finally:
-            del self._loading[room_id]
+            door = await self._loading_once(room_id, self._load_unless_held)
+        except _HeldElsewhere:  # (a hello waiting on this claim opens the relay itself)
+            return "held"
+        return "gone" if door is None else "started"
+
+    async def _load_unless_held(self, room_id: str) -> RoomDoor | None:
+        """``_load`` for the warm-up: a room leased to another node raises
+        ``_HeldElsewhere`` instead of opening a relay."""
+        claim = await self.ownership.claim(room_id)
+        if isinstance(claim, HeldBy):
+            raise _HeldElsewhere(claim.node_id)
+        return None if claim is None else await self._load_claimed(room_id, claim)
 
     def _start(self, meta: RoomMeta, state: State, version: int, fence: int,
                deadlines: Sequence[Deadline], snapshot_version: int = 0,
