@@ -7,6 +7,9 @@ replicas)."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
 import pytest
 from redis.crc import key_slot
 
@@ -18,6 +21,8 @@ from testkit.redis_cluster import NodeView, RedisClusterProcesses
 from tests.store.test_redis_cluster_store import meta, rooms_on_every_master
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
+
+T = TypeVar("T")
 
 TRIES = 10
 """Loads tried at most once the replica is resumed (each waits up to ``CLUSTER_WAIT_MS`` for its
@@ -33,17 +38,22 @@ def commands_run(cluster: RedisClusterProcesses, master: NodeView, command: str)
     return int(stats.get(f"cmdstat_{command}", {}).get("calls", 0))
 
 
-async def loaded_once_confirmed(store: ClusterRoomStore, room_id: str) -> int:
-    """The room's version, from the first load confirmed on a replica (every refusal
-    before it ``NotReplicated``)."""
+async def once_confirmed(read: Callable[[], Awaitable[T]], what: str) -> T:
+    """What ``read`` returns the first time a replica confirms it (every refusal before it
+    ``NotReplicated``), at most ``TRIES`` reads."""
     for _ in range(TRIES):
         try:
-            stored = await store.load_room(room_id)
+            return await read()
         except NotReplicated:
             continue
-        assert stored is not None
-        return stored.version
-    raise AssertionError(f"the load of {room_id} never confirmed")
+    raise AssertionError(f"{what} never confirmed")
+
+
+async def loaded_once_confirmed(store: ClusterRoomStore, room_id: str) -> int:
+    """The room's version, from the first load confirmed on a replica."""
+    stored = await once_confirmed(lambda: store.load_room(room_id), f"the load of {room_id}")
+    assert stored is not None
+    return stored.version
 
 
 async def test_a_load_waits_for_a_replica_to_hold_what_it_read(

@@ -11,7 +11,11 @@ from server.store.cluster_appends import NotReplicated
 from server.store.cluster_store import ClusterRoomStore
 from server.store.interface import RoomStore
 from testkit.redis_cluster import RedisClusterProcesses
-from tests.store.test_cluster_confirmed_loads import commands_run, loaded_once_confirmed
+from tests.store.test_cluster_confirmed_loads import (
+    commands_run,
+    loaded_once_confirmed,
+    once_confirmed,
+)
 from tests.store.test_redis_cluster_store import meta as cluster_meta
 from tests.store.test_redis_cluster_store import rooms_on_every_master
 from tests.store.test_room_store_contract import add, meta
@@ -54,15 +58,8 @@ async def test_on_a_cluster_the_loaded_version_is_confirmed_on_a_replica(
             await confirmed_store.loaded_version(room_id)
     finally:
         redis_cluster.resume(replica.port)
-    for _ in range(10):  # (each try waits its time for the replica: a bound, not a timing)
-        try:
-            version = await confirmed_store.loaded_version(room_id)
-            break
-        except NotReplicated:
-            continue
-    else:
-        raise AssertionError("the version was never confirmed")
-    assert version == 1
+    assert await once_confirmed(lambda: confirmed_store.loaded_version(room_id),
+                                "the version") == 1
 
     def counts() -> tuple[int, ...]:
         return tuple(commands_run(redis_cluster, master, command)
