@@ -46,6 +46,7 @@ def markdown(result: dict[str, Any]) -> str:
         "",
         *_by_second_lines(ref["paced"].get("latency_by_second")),
         *_load_lag_lines(ref["paced"].get("load_loop_lag_ms")),
+        *_slow_collection_lines(ref),
         "## ARO window close after the deadline (ms, referee, paced)",
         "",
         "| count | p50 | p90 | p99 | p99.9 | max |",
@@ -130,6 +131,20 @@ def _load_lag_lines(lag: dict[str, Any] | None) -> list[str]:
     return [f"The load generators' own event loops, paced (a late one reads frames late, "
             f"which counts as latency): a timer every 50 ms fired p50 {fmt(lag['p50'])}, "
             f"p99 {fmt(lag['p99'])}, max {fmt(lag['max'])} ms late.", ""]
+
+
+def _slow_collection_lines(ref: dict[str, Any]) -> list[str]:
+    phases = [(name, ref[phase]["slow_collections"]) for phase, name in
+              (("paced", "paced"), ("max", "max rate"), ("restart", "restart"))
+              if phase in ref and "slow_collections" in ref[phase]]
+    if not phases:
+        return []
+    said = "; ".join(f"{name} {fmt(c['count'])}" + (f" ({fmt(c['total_ms'])} ms in all, "
+                                                    f"longest {fmt(c['max_ms'])})"
+                                                    if c["count"] else "")
+                     for name, c in phases)
+    return [f"The referee's garbage collections of 20 ms or more (its log's `server.gc` "
+            f"warnings; every room waited): {said}.", ""]
 
 
 def _by_second_lines(profile: dict[str, Any] | None) -> list[str]:

@@ -60,6 +60,7 @@ from bench.measure import (
     redis_latency_events,
     redis_sample,
 )
+from bench.referee_log import slow_collections
 from bench.report import markdown
 from bench.run_history import HISTORY, record_run
 from server.rules import native
@@ -525,6 +526,11 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
     }
     if args.restart:
         result["restart"] = restart_figures(samples, restart, workers, args.rooms, sockets)
+    for phase, previous in (("paced", "setup"), ("max", "paced"), ("restart", "max")):
+        if phase in result:
+            started = samples.get(f"{phase}_start", samples[previous])["t"]
+            result[phase]["slow_collections"] = slow_collections(log, started,
+                                                                 samples[phase]["t"])
     redis_after = samples["max"]["redis"]
     result["redis_active"] = bool(redis_after and redis_after.get("keys", 0) > 0)
     return result
