@@ -9,6 +9,7 @@ instance lock's (``displaced``) and each owned room's ``RENEW``."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -97,19 +98,31 @@ def test_each_renewal_round_gives_the_room_index_its_time_to_live_again_on_a_red
 async def test_the_room_index_of_a_node_that_stopped_renewing_expires(
         store: RedisRoomStore, expiries: Expiries) -> None:
     node_id = f"ttl-{new_room_id()[:8]}"
+    index = rooms_key(node_id)
     node = make_node(store, node_id, room_index_ttl_s=0.3)
+    rounds: asyncio.Queue[TickReport] = asyncio.Queue()
+    apply = node.renewer._on_report
+
+    def apply_and_tell(report: TickReport) -> None:
+        apply(report)
+        rounds.put_nowait(report)
+
+    node.renewer._on_report = apply_and_tell
     room = await serve_room(store, node, new_room_id())
     await node.room_index.flushed()
-    pttl = await store.client.pttl(rooms_key(node_id))
-    assert 0 < pttl <= 300, "the SADD gave the set its time to live already"
-    await node.start()
+    assert 0 < await store.client.pttl(index) <= 300, "the SADD gave the set its time to live"
+    await store.client.persist(index)  # from here on only a renewal round gives it one
 
-    # Killed: no more renewal rounds, nothing deleted.
+    await node.start()
+    async with asyncio.timeout(GUARD_S):
+        await rounds.get()
+    # Killed: no more renewal rounds, nothing deleted. The set expires (had no round given
+    # it its time to live again, this would wait in vain).
     await node.renewer.stop()
     node.room_index.stop()
-    expiries.block_until(rooms_key(node_id))
+    expiries.block_until(index)
 
-    assert not await store.client.exists(rooms_key(node_id))
+    assert not await store.client.exists(index)
     restarted = make_node(store, node_id)
     assert await restarted.room_index.rooms() == [], "a warm-up under the id warms nothing"
     await store.client.delete(lease_key(room.room_id))
