@@ -26,9 +26,8 @@ new name) leaves the set to expire: it lives ``room_index_ttl_s`` (``server.conf
 the node's last lease renewal round, each round (``server.cluster.renewal``) setting that
 time to live again in the same round trip, and each ``SADD`` setting it too (the ``SADD``
 may recreate a set that expired). A warm-up that finds no set warms nothing (its rooms open
-on their first hellos). So does one after a Redis outage longer than the time to live: the
-set expired meanwhile, and the rooms served since are only added again when they start
-again.
+on their first hellos). A Redis outage longer than the time to live empties the set too
+(no round renews it meanwhile); it then holds only the rooms that started here since.
 """
 
 from __future__ import annotations
