@@ -148,6 +148,16 @@ class Settings:
     """A node started again under its node id (after a crash) loads the rooms it was running
     right after start-up, in the background, so its players' hellos find them live; off
     (REFEREE_WARM_RESTART=0), each room starts on its first hello (docs/deploy.md)."""
+    room_index_ttl_s: float = 1800.0
+    """How long the set of rooms a node serves (``{node:<id>}:rooms``, read by the warm
+    restart) outlives the node's last lease renewal round; each round sets it again. It only
+    serves a restart under the same id soon after a crash, so it expires once that id has
+    been gone for long: a node that never comes back (on Kubernetes a pod replaced under a
+    new name) leaves nothing behind for ever. 30 minutes: well past a restart in place
+    (seconds; Kubernetes' crash-loop back-off stops at 5 minutes) or a machine's reboot,
+    while after that long the players have reconnected elsewhere (each room's lease ran out
+    after ``lease_s``) and a warm-up would load rooms nobody waits for here. Must be well
+    above ``lease_renew_s``."""
     claim_on_create: bool = True
     """The node that creates a room takes its lease and starts it at once. Off
     (REFEREE_CLAIM_ON_CREATE=0) behind a balancer that routes a room's sockets by its id

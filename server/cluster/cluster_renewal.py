@@ -3,8 +3,8 @@
 connection.
 
 Every command of the round touches one key, or keys of one hash tag: a room's ``RENEW``
-takes its lease and state keys (``{room:<id>}``), this node's liveness key and instance
-lock share ``{node:<id>}``. So the round splits by the master of each command's key: one
+takes its lease and state keys (``{room:<id>}``), this node's liveness key, room index and
+instance lock share ``{node:<id>}``. So the round splits by the master of each command's key: one
 round trip per master that holds any of them, one master after the other (the thread is
 synchronous; on loopback the three round trips of a three-master cluster cost about what
 one did). A lost connection or a ``CLUSTERDOWN`` reply fails the round (the next one tries
@@ -37,7 +37,6 @@ from redis.cluster import RedisCluster
 from redis.exceptions import AskError, MovedError, ResponseError, TryAgainError
 from redis.retry import Retry
 
-from server.cluster.identity import instance_key
 from server.cluster.lease import alive_key, lease_key
 from server.cluster.renewal import LeaseRenewal, send_round
 from server.store.cluster_router import slot_moved
@@ -59,16 +58,16 @@ def connect_sync_cluster(url: str, timeout_s: float) -> RedisCluster:
 
 class ClusterLeaseRenewal(LeaseRenewal):
     def __init__(self, client: RedisCluster, node_id: str, lease_ms: int,
-                 instance: str | None = None) -> None:
+                 instance: str | None = None, room_index_ttl_ms: int | None = None) -> None:
         # (RedisCluster offers every command the base class sends outside _send.)
-        super().__init__(client, node_id, lease_ms, instance)  # type: ignore[arg-type]
+        super().__init__(client, node_id, lease_ms, instance,  # type: ignore[arg-type]
+                         room_index_ttl_ms)
         self._cluster = client
 
     def _send(self, commands: list[bytes], owned: Sequence[tuple[str, int]],
               watched_rooms: Sequence[str], watched_nodes: Sequence[str]) -> list[Any]:
-        keys = [alive_key(self.node_id)]
-        if self.instance is not None:
-            keys.append(instance_key(self.node_id))
+        keys = self._own_keys()
+        renewed_at = len(keys)
         keys += [lease_key(room_id) for room_id, _fence in owned]
         keys += [lease_key(room_id) for room_id in watched_rooms]
         keys += [alive_key(node_id) for node_id in watched_nodes]
@@ -101,7 +100,6 @@ class ClusterLeaseRenewal(LeaseRenewal):
             self._read_slots_again()
         if failed is not None:
             raise failed
-        renewed_at = 2 if self.instance is not None else 1
         for index in range(renewed_at, renewed_at + len(owned)):
             if isinstance(results[index], TryAgainError):
                 log.info("lease of room %s not renewed this round: its slot is being moved",

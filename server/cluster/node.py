@@ -4,8 +4,9 @@ It implements the registry's ``Ownership``: a claim is a lease (``RedisLeases.ac
 a room leased to another node is served here through a ``RelayRoom``. A thread of its own
 (``RenewalThread``, so that a busy event loop does not starve it) renews, once per
 ``lease_renew_s``, in ONE Redis round trip: the leases of every room this node owns, its
-own liveness key, the lease holders of the rooms it relays and the liveness of the nodes
-its owned rooms have relayed viewers on. Then, back on the event loop:
+own liveness key and its room index's time to live, the lease holders of the rooms it
+relays and the liveness of the nodes its owned rooms have relayed viewers on. Then, back
+on the event loop:
 
 - an owned room whose lease is lost stops at once (its sockets close with 4011; its
   clients reconnect, the new owner serves them). Its writes are refused by the fence anyway.
@@ -79,19 +80,24 @@ class ClusterNode:
                              "heartbeat comes every lease_renew_s / 2)")
         if settings.takeover_concurrency < 1:
             raise ValueError("takeover_concurrency must be at least 1")
+        if settings.room_index_ttl_s <= settings.lease_renew_s:
+            raise ValueError("room_index_ttl_s must be above lease_renew_s (each renewal "
+                             "round gives the room index its time to live again)")
         self._node_id = node_id
         self._settings = settings
         lease_ms = int(settings.lease_s * 1000)
+        index_ttl_ms = int(settings.room_index_ttl_s * 1000)
         self.leases = RedisLeases(client, node_id, lease_ms)  # type: ignore[arg-type]
         renewal: LeaseRenewal
         self.bus: Bus
         if isinstance(client, AsyncRedisCluster):
             assert isinstance(renewal_client, RedisCluster)
-            renewal = ClusterLeaseRenewal(renewal_client, node_id, lease_ms, instance)
+            renewal = ClusterLeaseRenewal(renewal_client, node_id, lease_ms, instance,
+                                          index_ttl_ms)
             self.bus = ShardedRoomBus(client, node_id, self._bus_reset)
         else:
             assert isinstance(renewal_client, redis.Redis)
-            renewal = LeaseRenewal(renewal_client, node_id, lease_ms, instance)
+            renewal = LeaseRenewal(renewal_client, node_id, lease_ms, instance, index_ttl_ms)
             self.bus = RoomBus(client, node_id, self._bus_reset)
         self.renewer = RenewalThread(
             renewal, settings.lease_renew_s, settings.lease_loop_stall_s, self._watched,
@@ -108,7 +114,7 @@ class ClusterNode:
         """The registry's ``open``, for takeovers (set by ``create_app``)."""
         self.displaced = False
         """Another process took this node's id (``lease.NodeInstance``): no more rooms here."""
-        self.room_index = RoomIndex(client, node_id)
+        self.room_index = RoomIndex(client, node_id, index_ttl_ms)
         """The rooms served here, for a warm restart under this id (``room_index``)."""
 
     @property

@@ -6,7 +6,8 @@ leases of a live node expire (docs/performance.md). The thread has its own conne
 it never waits for the event loop's connection pool either.
 
 ``tick`` is ONE pipeline: renew every owned (room, fence) (``lease.RENEW``), refresh this
-node's liveness key and (``python -m server``) its instance lock
+node's liveness key, the time to live of its room index (``room_index``: the set expires
+once the node id stops renewing it) and (``python -m server``) its instance lock
 (``identity.RENEW_INSTANCE``: whether this process still holds the node id), read the
 lease holders of the relayed rooms and the liveness of the nodes whose viewers this node's
 rooms have. ``release_rooms`` gives back the leases of rooms
@@ -32,6 +33,7 @@ from redis.retry import Retry
 
 from server.cluster.identity import RENEW_INSTANCE, instance_key
 from server.cluster.lease import RELEASE_FENCED, RENEW, TickReport, alive_key, lease_key, text
+from server.cluster.room_index import rooms_key
 from server.store.redis_errors import storage_call
 from server.store.redis_store import state_key
 from server.store.resp import pack_command
@@ -47,13 +49,16 @@ def connect_sync(url: str, timeout_s: float) -> redis.Redis:
 
 class LeaseRenewal:
     def __init__(self, client: redis.Redis, node_id: str, lease_ms: int,
-                 instance: str | None = None) -> None:
+                 instance: str | None = None, room_index_ttl_ms: int | None = None) -> None:
         """``instance``: this process's token in the node id's instance lock, renewed with
-        the leases (None: no lock to keep, e.g. tests that make nodes directly)."""
+        the leases (None: no lock to keep, e.g. tests that make nodes directly).
+        ``room_index_ttl_ms``: the time to live each round gives the node's room index
+        (None: no index to keep, e.g. tests of the leases alone)."""
         self._redis = client
         self.node_id = node_id
         self.lease_ms = lease_ms
         self.instance = instance
+        self.room_index_ttl_ms = room_index_ttl_ms
         self._shas: dict[str, str] = {}
         self._packed: dict[tuple[str, int], bytes] = {}  # (room, fence) -> its RENEW call
         self._packed_sha = ""
@@ -63,8 +68,14 @@ class LeaseRenewal:
         with storage_call("renew leases"):
             for _attempt in range(2):  # again at once after a Redis restart emptied its scripts
                 renew = self._sha(RENEW)
+                # In the order of ``_own_keys``.
                 commands = [pack_command("SET", alive_key(self.node_id), b"1", "PX",
                                          self.lease_ms)]
+                if self.room_index_ttl_ms is not None:
+                    # (0, no error, when the node serves no room: no set to expire)
+                    commands.append(pack_command("PEXPIRE", rooms_key(self.node_id),
+                                                 self.room_index_ttl_ms))
+                scripted_at = len(commands)
                 if self.instance is not None:
                     commands.append(pack_command("EVALSHA", self._sha(RENEW_INSTANCE), 1,
                                                  instance_key(self.node_id), self.instance,
@@ -75,7 +86,7 @@ class LeaseRenewal:
                 commands += [pack_command("EXISTS", alive_key(node_id))
                              for node_id in watched_nodes]
                 results = self._send(commands, owned, watched_rooms, watched_nodes)
-                scripted = results[1:renewed_at + len(owned)]
+                scripted = results[scripted_at:renewed_at + len(owned)]
                 if not any(isinstance(outcome, NoScriptError) for outcome in scripted):
                     break
                 # Redis restarted and lost its scripts: load them and renew in this same
@@ -85,7 +96,7 @@ class LeaseRenewal:
             else:
                 # Still no scripts (a Redis flushing them repeatedly): nothing was renewed
                 # (nor lost); the next round tries again.
-                results[1:renewed_at + len(owned)] = [1] * len(scripted)
+                results[scripted_at:renewed_at + len(owned)] = [1] * len(scripted)
         _raise_first_error(results)
         renewed = results[renewed_at:renewed_at + len(owned)]
         holders_at = renewed_at + len(owned)
@@ -99,7 +110,7 @@ class LeaseRenewal:
             dead_nodes=frozenset(node_id for node_id, alive in
                                  zip(watched_nodes, results[nodes_at:], strict=True)
                                  if int(alive) == 0),
-            displaced=renewed_at > 1 and int(results[1]) != 1,
+            displaced=renewed_at > scripted_at and int(results[scripted_at]) != 1,
         )
 
     def release_rooms(self, rooms: Sequence[tuple[str, int]]) -> None:
@@ -122,6 +133,16 @@ class LeaseRenewal:
     def close(self) -> None:
         self._redis.close()
 
+    def _own_keys(self) -> list[str]:
+        """The keys of the round's first commands, this node's own (one hash tag): its
+        liveness key, its room index when it keeps one, its instance lock when it has one."""
+        keys = [alive_key(self.node_id)]
+        if self.room_index_ttl_ms is not None:
+            keys.append(rooms_key(self.node_id))
+        if self.instance is not None:
+            keys.append(instance_key(self.node_id))
+        return keys
+
     def _renew_calls(self, sha: str, owned: Sequence[tuple[str, int]]) -> list[bytes]:
         """Each owned room's ``RENEW`` call, in the order of ``owned`` (the replies are read
         by position), packed the first round it is owned under its fence (rooms no longer
@@ -143,9 +164,9 @@ class LeaseRenewal:
 
     def _send(self, commands: list[bytes], owned: Sequence[tuple[str, int]],
               watched_rooms: Sequence[str], watched_nodes: Sequence[str]) -> list[Any]:
-        """The replies of a round's ``commands`` (``tick`` made them: this node's liveness
-        key, its instance lock when it has one, then a command per owned room, per watched
-        room and per watched node, in that order)."""
+        """The replies of a round's ``commands`` (``tick`` made them: one per key of
+        ``_own_keys``, then one per owned room, per watched room and per watched node, in
+        that order)."""
         return send_round(self._redis, b"".join(commands), len(commands))
 
     def _sha(self, script: str) -> str:

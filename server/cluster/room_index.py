@@ -20,6 +20,14 @@ A graceful shutdown (``ClusterNode.close``) deletes the set: its leases are rele
 the rooms' players (sent away with ``GOING_AWAY``) are served by whichever node they reach
 next, and a warm-up after the restart would compete with those nodes for rooms nobody
 waits for here.
+
+A node killed and never started again under its id (on Kubernetes, a pod replaced under a
+new name) leaves the set to expire: it lives ``room_index_ttl_s`` (``server.config``) past
+the node's last lease renewal round, each round (``server.cluster.renewal``) setting that
+time to live again in the same round trip, and each ``SADD`` setting it too (the ``SADD``
+may recreate a set that expired). A warm-up that finds no set warms nothing (its rooms open
+on their first hellos). A Redis outage longer than the time to live empties the set too
+(no round renews it meanwhile); it then holds only the rooms that started here since.
 """
 
 from __future__ import annotations
@@ -38,10 +46,12 @@ def rooms_key(node_id: str) -> str:
 
 
 class RoomIndex:
-    def __init__(self, client: Any, node_id: str) -> None:
-        """``client``: the event loop's Redis client (one Redis or a cluster)."""
+    def __init__(self, client: Any, node_id: str, ttl_ms: int) -> None:
+        """``client``: the event loop's Redis client (one Redis or a cluster); ``ttl_ms``:
+        the set's time to live, also renewed by the node's lease renewal rounds."""
         self._redis = client
         self.key = rooms_key(node_id)
+        self._ttl_ms = ttl_ms
         self._changes: dict[str, bool] = {}  # room -> served here (True) or not (False)
         self._writer: asyncio.Task[None] | None = None
         self._closed = False
@@ -100,6 +110,9 @@ class RoomIndex:
                             self._redis.pipeline(transaction=False) as pipe):
                     if added:
                         pipe.sadd(self.key, *added)
+                        # (the set may have expired and be created again here: the renewal
+                        # round that gives it its time to live may be a second away)
+                        pipe.pexpire(self.key, self._ttl_ms)
                     if removed:
                         pipe.srem(self.key, *removed)
                     await pipe.execute()

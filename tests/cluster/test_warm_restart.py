@@ -242,7 +242,7 @@ async def test_a_hello_sharing_a_warm_up_claim_of_a_room_held_elsewhere_is_relay
 async def test_the_room_index_lives_under_the_node_hash_tag_on_a_redis_cluster(
         cluster_store: ClusterRoomStore) -> None:
     node_id = f"warm-{new_room_id()[:8]}"
-    index = RoomIndex(cluster_store.cluster_client, node_id)
+    index = RoomIndex(cluster_store.cluster_client, node_id, 600_000)
     rooms = [new_room_id() for _ in range(5)]  # (their own slots: the index is in the node's)
     for room_id in rooms:
         index.add(room_id)
