@@ -8,9 +8,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, clickTable, scenarioForFile, shows } from "./harness.mjs";
+import { WAIT, artifacts, clickTable, scenarioForFile, shows } from "./harness.mjs";
 
-const WAIT = { timeout: 20000 };
 
 const scenario = scenarioForFile();
 

@@ -6,10 +6,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, closeAll, scenarioForFile } from "./harness.mjs";
+import { WAIT, artifacts, closeAll, scenarioForFile } from "./harness.mjs";
 import { passAroWindowsUntil } from "./game_by_clicks.mjs";
 
-const WAIT = { timeout: 20000 };
 const scenario = scenarioForFile();
 const open = (link) => scenario.openTable(link, WAIT);
 

@@ -9,9 +9,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, clickTable, scenarioForFile } from "./harness.mjs";
+import { WAIT, artifacts, clickTable, scenarioForFile } from "./harness.mjs";
 
-const WAIT = { timeout: 30000 };
 const shot = (page, name) => page.screenshot({ path: join(artifacts, `${name}.png`) });
 const scenario = scenarioForFile({ env: {
   REFEREE_WORK_SEAT_MS_PER_S: "1000", REFEREE_WORK_SEAT_BURST_MS: "5000", REFEREE_WORK_NODE_SHARE: "1.0" } });

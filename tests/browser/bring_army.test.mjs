@@ -8,9 +8,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, closeAll, scenarioForFile, startScenario } from "./harness.mjs";
+import { WAIT, artifacts, closeAll, scenarioForFile, startScenario } from "./harness.mjs";
 
-const WAIT = { timeout: 30000 };
 const scenario = scenarioForFile({ env: { REFEREE_ARMY_DATA: "testkit/army_data" } });
 
 const state = (page) => page.evaluate(() => window.referee.view.state);

@@ -7,9 +7,8 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, startScenario } from "./harness.mjs";
+import { WAIT, artifacts, startScenario } from "./harness.mjs";
 
-const WAIT = { timeout: 20000 };
 
 let scenario;
 

@@ -5,9 +5,9 @@
 // game is over. A test adds its own moments through hooks. The test reads a seat's `options`
 // and view only to decide which click a player would make, and to wait.
 import assert from "node:assert/strict";
-import { clickTable, withPagesState } from "./harness.mjs";
+import { WAIT, clickTable, withPagesState } from "./harness.mjs";
 
-export const WAIT = { timeout: 30000 };
+export { WAIT };
 
 export const state = (page) => page.evaluate(() => window.referee.view.state);
 export const version = (page) => page.evaluate(() => window.referee.view.version);

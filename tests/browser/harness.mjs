@@ -13,6 +13,11 @@ import { createRequire } from "node:module";
 import { createInterface } from "node:readline";
 import { before, after } from "node:test";
 
+/** How long a test waits for the page or the server before it fails: a guard against a hang,
+ * not a measurement. Generous, so that a loaded 2-core CI machine (the rules core runs from its
+ * Python sources here) does not fail a test that would pass. */
+export const WAIT = { timeout: 120000 };
+
 export const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const artifacts = join(repo, "test-artifacts", "browser");
 mkdirSync(artifacts, { recursive: true });
@@ -109,7 +114,7 @@ export async function clickTable(page, x, y) {
 export const closeAll = (...pages) => Promise.all(pages.map((p) => p.context().close()));
 
 /** Wait until the element's text matches `pattern` (a RegExp). */
-export const shows = (page, selector, pattern, wait = { timeout: 20000 }) => page.waitForFunction(([selector, source]) =>
+export const shows = (page, selector, pattern, wait = WAIT) => page.waitForFunction(([selector, source]) =>
   new RegExp(source).test(document.querySelector(selector)?.textContent ?? ""), [selector, pattern.source], wait);
 
 /**

@@ -7,9 +7,8 @@ import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { artifacts, closeAll, scenarioForFile } from "./harness.mjs";
+import { WAIT, artifacts, closeAll, scenarioForFile } from "./harness.mjs";
 
-const WAIT = { timeout: 20000 };
 
 const scenario = scenarioForFile();
 

@@ -10,10 +10,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, clickTable, closeAll, scenarioForFile, shows } from "./harness.mjs";
+import { WAIT, artifacts, clickTable, closeAll, scenarioForFile, shows } from "./harness.mjs";
 import { clickAndAnswer, passAroWindowsUntil } from "./game_by_clicks.mjs";
 
-const WAIT = { timeout: 20000 };
 
 const scenario = scenarioForFile();
 

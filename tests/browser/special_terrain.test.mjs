@@ -6,9 +6,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, clickTable, closeAll, scenarioForFile } from "./harness.mjs";
+import { WAIT, artifacts, clickTable, closeAll, scenarioForFile } from "./harness.mjs";
 
-const WAIT = { timeout: 20000 };
 const scenario = scenarioForFile();
 const open = (link) => scenario.open(link, WAIT);
 const shot = (page, name) => page.screenshot({ path: join(artifacts, `special-terrain-${name}.png`) });

@@ -11,10 +11,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
-import { artifacts, repo, scenarioForFile, withPagesState } from "./harness.mjs";
+import { WAIT, artifacts, repo, scenarioForFile, withPagesState } from "./harness.mjs";
 import { coverageLines } from "../../client-js/app/tournament/model.js";
 
-const WAIT = { timeout: 20000 };
 // Army codes are read with the operator's army data: the project's invented dataset.
 process.env.REFEREE_ARMY_DATA ??= join(repo, "testkit", "army_data");
 
