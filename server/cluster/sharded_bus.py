@@ -95,8 +95,10 @@ class _ShardSubscriber(_Link):
                         self._on_moved(reply[1])
                         continue
                     if kind == b"sunsubscribe":
+                        # The reply to this node's SUNSUBSCRIBE: to the batch it is due to
+                        # (left waiting, it took the next command's reply, and the link
+                        # was dropped as hung once its reply timeout passed)
                         self.leaving.discard(reply[1])
-                        continue  # (not waited for: see ShardedRoomBus.unsubscribe)
                 if not self._answer(reply):
                     return
         except hiredis.ProtocolError as error:

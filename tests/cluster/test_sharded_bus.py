@@ -3,7 +3,8 @@ channels live on their room's master only and keep their order; a subscriber con
 that Redis drops resets once and subscribes again; after a master's ``kill -9`` and its
 replica's promotion, the bus resets once (the channels of that master only) and delivers
 again from the promoted master; a subscribe that comes while another one opens the
-master's subscriber connection shares that connection."""
+master's subscriber connection shares that connection; an unsubscribe leaves the connection
+in step with its replies."""
 
 from __future__ import annotations
 
@@ -174,3 +175,30 @@ async def test_a_subscribe_while_the_masters_connection_opens_shares_that_connec
         for channel in (first, second):
             owner.publish(channel, b"once")
             assert await heard[channel].until(1) == [b"once"]
+
+
+async def test_after_an_unsubscribe_the_connection_answers_the_next_subscribe(
+        redis_cluster: RedisClusterProcesses) -> None:
+    """Found with the test above: the reply to the bus's own ``SUNSUBSCRIBE`` was read as
+    nobody's, so the command sent next on that connection got it instead of its own (a
+    ``SSUBSCRIBE`` then waited for ever: the subscribe failed), and once the reply timeout
+    had passed the connection was dropped as hung, resetting every channel of the master
+    (their relayed viewers sent to reconnect) some seconds after any room or relay closed."""
+    master = redis_cluster.masters()[0]
+    gone, staying, later = (channel_on(redis_cluster, master) for _ in range(3))
+    heard, resets = Heard(), Resets()
+    async with started(redis_cluster.url, "b", resets) as relay, \
+            started(redis_cluster.url, "a") as owner:
+        handler = Heard()
+        await relay.subscribe(gone, handler)
+        await relay.subscribe(staying, heard)
+        await relay.unsubscribe(gone, handler)
+        await relay.subscribe(later, Heard())  # (sent after the unsubscribe)
+        client = admin(master.port)
+        counts = await client.execute_command(  # type: ignore[no-untyped-call]
+            "PUBSUB", "SHARDNUMSUB", gone, staying, later)
+        await client.aclose()
+        assert counts == [gone.encode(), 0, staying.encode(), 1, later.encode(), 1]
+        owner.publish(staying, b"once")
+        assert await heard.until(1) == [b"once"]
+        assert resets.count == 0
