@@ -149,9 +149,12 @@ async def reshard(cluster: RedisClusterProcesses, sources: list[NodeView], targe
                          "--cluster-yes", progress=progress)
 
 
-async def rebalance(cluster: RedisClusterProcesses,
-                    progress: Progress | None = None) -> str:
+async def rebalance(cluster: RedisClusterProcesses, progress: Progress | None = None,
+                    use_empty_masters: bool = False) -> str:
     """``redis-cli --cluster rebalance``: every master to its even share of the slots (it
-    moves nothing when none is more than 2 % off)."""
+    moves nothing when none is more than 2 % off). A master serving no slot (one just
+    added) takes its share only with ``use_empty_masters``
+    (``--cluster-use-empty-masters``)."""
+    empty = ["--cluster-use-empty-masters"] if use_empty_masters else []
     return await run_cli(cluster, "rebalance", f"127.0.0.1:{cluster.masters()[0].port}",
-                         progress=progress)
+                         *empty, progress=progress)

@@ -9,7 +9,9 @@ and ``wait_promoted`` returns once the surviving nodes agree that its replica is
 of its slots (polling ``CLUSTER NODES`` / ``CLUSTER INFO``, which is how an operator sees a
 failover, not ``CLUSTER FAILOVER``, which is a planned handover). ``move_slot`` moves one
 slot to another master while clients use it, step by step (``testkit.slot_move``).
-``add_replica`` gives one master a replica more (a spare, for Redis's replica migration).
+``add_replica`` gives one master a replica more (a spare, for Redis's replica migration);
+``add_master`` joins a new, empty master (slots are then moved onto it, e.g. by
+``redis-cli --cluster rebalance --cluster-use-empty-masters``).
 
 ``NODE_TIMEOUT_MS`` is short so that a failover takes about two seconds: the replica of a
 master that stops answering waits that long before it calls an election.
@@ -31,6 +33,7 @@ from redis.crc import key_slot
 from testkit.redis_process import RedisProcess, free_port
 from testkit.slot_move import SlotMove
 
+SLOTS = 16384
 NODE_TIMEOUT_MS = 1000
 READY_WAIT_S = 30.0
 """A guard for a cluster that never forms (a broken machine), not a speed expectation."""
@@ -127,17 +130,31 @@ class RedisClusterProcesses:
         others is what Redis's replica migration takes a spare replica from."""
         node = self._new_node()
         node.start()
+        self._cli_add_node(node, master, "--cluster-slave", "--cluster-master-id",
+                           master.node_id)
+        self.wait_until(lambda: self._formed() and node.port in self.replicas_online(master),
+                        f"{node.port} to replicate from {master.port}")
+        return next(seen for seen in self.view() if seen.port == node.port)
+
+    def add_master(self) -> NodeView:
+        """A new master serving no slot yet (a new node, joined by ``redis-cli --cluster
+        add-node NEW EXISTING``, as an operator adds one); returns once every node sees it
+        as a master and the cluster is ``ok``."""
+        node = self._new_node()
+        node.start()
+        self._cli_add_node(node, self.masters()[0])
+        self.masters_count += 1
+        self.wait_until(self._formed, f"{node.port} to join as a master")
+        return next(seen for seen in self.view() if seen.port == node.port)
+
+    def _cli_add_node(self, node: RedisProcess, existing: NodeView, *options: str) -> None:
         added = subprocess.run(
             [self.cli, "--cluster", "add-node", f"127.0.0.1:{node.port}",
-             f"127.0.0.1:{master.port}", "--cluster-slave", "--cluster-master-id",
-             master.node_id],
+             f"127.0.0.1:{existing.port}", *options],
             capture_output=True, text=True, timeout=READY_WAIT_S, check=False)
         if added.returncode != 0:
             raise RuntimeError(f"redis-cli --cluster add-node failed:\n{added.stdout}\n"
                                f"{added.stderr}")
-        self.wait_until(lambda: self._formed() and node.port in self.replicas_online(master),
-                        f"{node.port} to replicate from {master.port}")
-        return next(seen for seen in self.view() if seen.port == node.port)
 
     def stop(self) -> None:
         for node in self.nodes.values():
@@ -269,7 +286,9 @@ class RedisClusterProcesses:
             if len(view) != len(self.nodes):
                 return False
             masters = [node for node in view if node.role == "master"]
-            if len(masters) != self.masters_count or not all(node.slots for node in masters):
+            # Every slot served, not every master serving: one just added serves none.
+            if len(masters) != self.masters_count or sum(
+                    end - start + 1 for node in masters for start, end in node.slots) != SLOTS:
                 return False
         for port in self.alive_ports():
             with self.client(port) as client:

@@ -14,10 +14,11 @@ failover goes to the promoted replica.
 A slot being moved to another master (resharding, ``testkit.slot_move``) does not fail the
 round: a command answered ``MOVED`` (the slot moved since the map was read) or ``ASK`` (the
 slot is half-moved and this key is already on the new master) is sent once more, in the same
-round, to the master the reply names (after ``ASKING`` for ``ASK``), and the map is read
-again. The reply to that may be a redirection too: a slot moved by ``redis-cli --cluster
-reshard`` and then moved on by ``rebalance`` answers ``MOVED`` on the master the map names
-and ``ASK`` on the one it moved to; it is followed as well (``REDIRECTIONS`` hops at most).
+round, to the master the reply names (after ``ASKING`` for ``ASK``; a master added since the
+map was read, once the map is read again), and the map is read again. The reply to that may
+be a redirection too: a slot moved by ``redis-cli --cluster reshard`` and then moved on by
+``rebalance`` answers ``MOVED`` on the master the map names and ``ASK`` on the one it moved
+to; it is followed as well (``REDIRECTIONS`` hops at most).
 A room's ``RENEW`` answered ``TRYAGAIN`` (its lease and state keys are on different
 masters for the moment) is left undecided: its lease is neither renewed nor lost this round,
 as when a round fails, and the next round asks again. Without this, every round of every
@@ -128,8 +129,11 @@ class ClusterLeaseRenewal(LeaseRenewal):
         sent = False
         for (host, port), indexes in by_node.items():
             node = cluster.get_node(host=host, port=port)
-            if node is None:
-                continue  # a master the map does not know yet: the next round, after a read
+            if node is None:  # a master added since the map was read (``add-node``)
+                self._read_slots_again()
+                node = cluster.get_node(host=host, port=port)
+                if node is None:
+                    continue  # not in the map yet either: the redirection is the outcome
             asking = pack_command("ASKING")
             packed = [commands[i] if isinstance(results[i], MovedError) else asking + commands[i]
                       for i in indexes]

@@ -19,6 +19,7 @@ from protocol.constants import ProtocolReason
 from protocol.messages import Command, HistoryRequest, Measure, Rejected
 from server.cluster.bus import Bus
 from server.cluster.wire import (
+    FENCE_NOTICE,
     Broadcast,
     CloseMember,
     Direct,
@@ -120,6 +121,10 @@ class OwnerPort:
         self.channel = in_channel(room.room_id)
 
     async def open(self) -> None:
+        # Sent before the room listens for joins: a relay still on an earlier owner's fence
+        # (maybe this node id's before a restart, which its lease watch cannot tell apart)
+        # sends its viewers to reconnect; a relay joining now keeps them.
+        self.outlet.send(FENCE_NOTICE)
         await self._bus.subscribe(self.channel, self.on_message)
 
     async def close(self) -> None:

@@ -95,8 +95,10 @@ class _ShardSubscriber(_Link):
                         self._on_moved(reply[1])
                         continue
                     if kind == b"sunsubscribe":
+                        # The reply to this node's SUNSUBSCRIBE: to the batch it is due to
+                        # (left waiting, it took the next command's reply, and the link
+                        # was dropped as hung once its reply timeout passed)
                         self.leaving.discard(reply[1])
-                        continue  # (not waited for: see ShardedRoomBus.unsubscribe)
                 if not self._answer(reply):
                     return
         except hiredis.ProtocolError as error:
@@ -181,7 +183,8 @@ class ShardedRoomBus:
                     except RedisConnectionError:
                         if attempt == 2:
                             raise
-                        self._shards.pop(shard.node.name, None)
+                        # (``_shard_for`` replaces the shard if its connection is lost; one
+                        # still open keeps the channels subscribed on it in its books)
                         await self._router.refresh()
                     except ResponseError as error:
                         if attempt == 2 or not slot_moved(error):
@@ -242,7 +245,9 @@ class ShardedRoomBus:
         shard = self._shards.get(node.name)
         if shard is None or (shard.link is not None and not shard.live):
             shard = self._shards[node.name] = _Shard(node, self._routes, self._channel_moved)
-        if not shard.live:
+        if shard.connection.connection is None:
+            # Not open yet, or being opened by another caller (its link is made before its
+            # handshake is done): one connect, which the callers meanwhile share.
             await shard.connection.connect()
             assert shard.link is not None
             shard.link.closed.add_done_callback(partial(self._link_closed, shard))

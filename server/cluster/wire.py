@@ -9,9 +9,9 @@ per audience -- seats, spectators, casters -- for every relay's local viewers), 
 ``Direct`` frame for one relayed member (its welcome, catch-up, answers, snapshots), a
 ``Kit`` (a crowd's welcome and snapshot, which the relay hands to every spectator or caster
 joining before the next broadcast: ``server.cluster.crowd_kit``), a ``CloseMember`` or a
-``Reset``. One owner publishes a room's messages in order on one
-connection, so each relay sees them in the order the room made them; ``seq`` (per fence)
-lets a relay detect a lost message.
+``Reset``; first of all the ``FENCE_NOTICE`` of a room started. One owner publishes a
+room's messages in order on one connection, so each relay sees them in the order the room
+made them; ``seq`` (per fence) lets a relay detect a lost message.
 """
 
 from __future__ import annotations
@@ -137,6 +137,14 @@ class Direct:
     node: str
     member: int
     frame: bytes
+
+
+FENCE_NOTICE = Direct("", 0, b"")
+"""What an owner sends first when it starts a room: a frame for no node (node ids are never
+empty), so it says only the envelope's fence. A relay still on an older fence (the room's
+previous owner: maybe this very node id before a ``kill -9`` and a restart, whose lease the
+claim took back, so the relay's lease watch saw no new holder) sends its viewers to
+reconnect; any other relay, of this version or an older one, drops it."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,8 +22,15 @@ import logging
 
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.cluster import PRIMARY
+from redis.exceptions import (
+    AskError,
+    ClusterDownError,
+    ReadOnlyError,
+    RedisClusterException,
+    RedisError,
+    TryAgainError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisClusterException, RedisError
 
 from server.store.append_channel import AppendChannel
 
@@ -34,7 +41,10 @@ MOVED_CODES = ("MOVED", "ASK", "CLUSTERDOWN", "TRYAGAIN", "READONLY")
 
 
 def slot_moved(error: Exception) -> bool:
-    return str(error).split(" ", 1)[0] in MOVED_CODES
+    # Read from the wire by our own parsers, the reply keeps its code ("MOVED 12 host:port");
+    # read by redis-py's, it is a class of its own and the message lacks the code.
+    return (isinstance(error, (AskError, TryAgainError, ClusterDownError, ReadOnlyError))
+            or str(error).split(" ", 1)[0] in MOVED_CODES)
 
 
 MIGRATING_CODES = ("ASK", "TRYAGAIN")

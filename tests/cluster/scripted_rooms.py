@@ -7,7 +7,11 @@ player's client does when things go wrong on the server's side:
   opened again from the version the seat holds, and the command it was waiting for is sent
   again under its id;
 - a hello refused ``storage_unavailable`` (the room could not be opened: its keys split
-  between two masters for a moment) is sent again on a new connection.
+  between two masters for a moment) is sent again on a new connection;
+- a connection the node drops without a close (its process was killed) is opened again as
+  soon as the seat notices, and a connection refused while the node is down is tried again
+  once the test says it may be up (``down``); a seat that waits for nothing notices when the
+  test tells it its connection was lost (``reconnect_if_lost``), as a client's socket would.
 
 While slots are being moved (``Moves``, told of ``redis-cli``'s progress) a seat sends again
 at the move's next step, not at once (what refused it changes only with a step), and a room
@@ -28,7 +32,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from protocol import codec
 from protocol.constants import PROTOCOL_VERSION, CloseCode, ProtocolReason
@@ -80,9 +84,16 @@ class Seat:
     closes: list[int | None] = field(default_factory=list)  # the close codes received
     answers: dict[str, list[Accepted | Rejected]] = field(default_factory=dict)
     refused_hellos: int = 0
+    refused_connections: int = 0
     again: Callable[[], Awaitable[None]] | None = None
     """Awaited before a command or a hello is sent again after "try again" (the slot moves:
     what refused it changes only as the move goes on); None: at once."""
+    down: Callable[[], Awaitable[None]] | None = None
+    """Awaited before connecting again after the node refused or dropped a connection before
+    its welcome (its process is down: returns once it may be up again); None: that fails
+    the test."""
+    _busy: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    """Held while the seat sends or reads (one thing at a time, as one client)."""
 
     @property
     def client(self) -> Client:
@@ -97,12 +108,18 @@ class Seat:
         on a new connection."""
         since = self.client.version if self.connections else None
         for _ in range(TRIES):
-            client = await Client.connect(self.base, self.room_id, hello=False)
-            await client.send(Hello(PROTOCOL_VERSION, self.room_id, self.token, since))
             try:
+                client = await Client.connect(self.base, self.room_id, hello=False)
+            except (OSError, InvalidHandshake):
+                await self._node_down()
+                continue
+            try:
+                await client.send(Hello(PROTOCOL_VERSION, self.room_id, self.token, since))
                 first = await client.next()
             except ConnectionClosed as closed:
                 self._closed(closed)
+                if closed.rcvd is None:  # dropped, not closed: the node's process is down
+                    await self._node_down()
                 continue
             if isinstance(first, Welcome):
                 client.welcome = first
@@ -118,9 +135,28 @@ class Seat:
                 await self.again()
         raise AssertionError(f"room {self.room_id}: hello refused {TRIES} times")
 
+    async def _node_down(self) -> None:
+        self.refused_connections += 1
+        if self.down is None:
+            raise AssertionError(f"room {self.room_id}: {self.base} refused the connection")
+        await self.down()
+
+    async def reconnect_if_lost(self, lost: Client) -> None:
+        """What a client does when the socket ``lost`` drops while it waits for nothing:
+        once it is closed, connect again from the version held (unless the seat did so by
+        itself meanwhile: it noticed as it sent or read)."""
+        async with self._busy:
+            if self.client is lost:
+                self.closes.append(await lost.close_code())
+                await self.join()
+
     async def command(self, body: dict[str, object], command_id: str) -> Accepted:
         """Send ``body`` until it is accepted: again under its id after "try again", and on
         a new connection after the node closed this one."""
+        async with self._busy:
+            return await self._command(body, command_id)
+
+    async def _command(self, body: dict[str, object], command_id: str) -> Accepted:
         for _ in range(TRIES):
             try:
                 await self.client.send_command(body, id=command_id)
@@ -140,12 +176,13 @@ class Seat:
 
     async def holds(self, version: int) -> None:
         """Read until the seat holds ``version`` (connecting again if the node closes)."""
-        while self.client.version < version:
-            try:
-                await self.client.next()
-            except ConnectionClosed as closed:
-                self._closed(closed)
-                await self.join()
+        async with self._busy:
+            while self.client.version < version:
+                try:
+                    await self.client.next()
+                except ConnectionClosed as closed:
+                    self._closed(closed)
+                    await self.join()
 
     def _closed(self, closed: ConnectionClosed) -> None:
         self.closes.append(closed.rcvd.code if closed.rcvd is not None else None)
@@ -155,15 +192,17 @@ class Seat:
         return sum(isinstance(answer, Rejected) for answers in self.answers.values()
                    for answer in answers)
 
-    def assert_answered_once(self) -> None:
+    def assert_answered_once(self, dropped: bool = False) -> None:
         """On every connection, each command sent got exactly one answer, in order: only
         the last one sent on a connection the node closed may have none. The node closed
-        connections only with 4011 (room unavailable here: connect again)."""
+        connections only with 4011 (room unavailable here: connect again), or, ``dropped``
+        (its process was killed), also without a close."""
         for client, sent in zip(self.connections, self.sent, strict=True):
             answered = [answer.id for answer in client.answers()]
             owed = (sent,) if client is self.client else (sent, sent[:-1])
             assert answered in owed, (self.room_id, answered, sent)
-        assert set(self.closes) <= {CloseCode.ROOM_UNAVAILABLE}, self.closes
+        allowed = {CloseCode.ROOM_UNAVAILABLE, *([None] if dropped else [])}
+        assert set(self.closes) <= allowed, self.closes
 
 
 @dataclass

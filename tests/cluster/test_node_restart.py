@@ -2,7 +2,13 @@
 processes: the same node id (kept in its state directory) after a ``kill -9``, the room's
 hello answered while the dead process's lease is still unexpired in Redis, under a new
 fence; and a second live process under a configured id refused, or, once the first one
-is paused past its lease, let in, after which the first, resumed, serves nothing more."""
+is paused past its lease, let in, after which the first, resumed, serves nothing more.
+
+A seat relayed through another node is sent to reconnect (4011) once the restarted node runs
+the room again, and then follows the game: the relay's lease watch sees the same holder
+before and after a restart in place, so only the room's new fence tells it (the owner's
+``FENCE_NOTICE``). Before, the relay stayed on the dead process: its seat saw none of the
+owner's events and its commands went unanswered for as long as it stayed connected."""
 
 from __future__ import annotations
 
@@ -14,11 +20,11 @@ import httpx
 import pytest
 
 from protocol.constants import CloseCode
-from protocol.messages import Accepted, Snapshot
+from protocol.messages import Accepted, Events, Snapshot
 from server.cluster.lease import lease_key
 from server.store.redis_store import RedisRoomStore, state_key
 from testkit.redis_process import RedisProcess
-from testkit.server_process import ServerProcess
+from testkit.server_process import ServerProcess, two_nodes
 from testkit.wsclient import Client
 from tests.cluster.game import ACTIVATE, MOVE, create_room
 
@@ -78,6 +84,30 @@ async def test_a_node_restarted_after_kill_9_serves_its_room_before_the_old_leas
     assert new_fence > fence
     second = await a2.command(MOVE)
     assert isinstance(second, Accepted) and second.version > first.version
+
+
+async def test_a_seat_relayed_by_another_node_follows_the_game_after_the_owner_restarts(
+        redis_server: RedisProcess, store: RedisRoomStore, tmp_path: Path) -> None:
+    env = {**LONG_LEASE, "REFEREE_NODE_STATE_DIR": str(tmp_path)}
+    async with two_nodes(redis_server.url, ServerProcess, env=env) as (owner, other):
+        room = await create_room(store, aro_window_s=600.0)
+        a = await Client.connect(owner.base, room.room_id, room.token_a)
+        await a.until(Snapshot)
+        b = await Client.connect(other.base, room.room_id, room.token_b)  # relayed
+        await b.until(Snapshot)
+        first = await a.command(ACTIVATE)
+        assert isinstance(first, Accepted)
+        await b.until(Events, lambda m: m.first + len(m.events) - 1 >= first.version)
+
+        await owner.kill()
+        await owner.start()  # the warm restart runs the room again, under a new fence
+
+        assert await b.close_code() == CloseCode.ROOM_UNAVAILABLE
+        b2 = await Client.connect(other.base, room.room_id, room.token_b, since=b.version)
+        a2 = await Client.connect(owner.base, room.room_id, room.token_a, since=a.version)
+        second = await a2.command(MOVE)
+        assert isinstance(second, Accepted) and second.version > first.version
+        await b2.until(Events, lambda m: m.first + len(m.events) - 1 >= second.version)
 
 
 async def get(base: str, path: str) -> tuple[int, dict[str, Any]]:

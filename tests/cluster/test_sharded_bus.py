@@ -2,7 +2,9 @@
 channels live on their room's master only and keep their order; a subscriber connection
 that Redis drops resets once and subscribes again; after a master's ``kill -9`` and its
 replica's promotion, the bus resets once (the channels of that master only) and delivers
-again from the promoted master."""
+again from the promoted master; a subscribe that comes while another one opens the
+master's subscriber connection shares that connection; an unsubscribe leaves the connection
+in step with its replies."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from redis.asyncio.cluster import RedisCluster
 
 from server.cluster.sharded_bus import ShardedRoomBus
 from server.lobby.tokens import new_room_id
+from server.store.append_channel import AppendChannel, _Link
 from testkit.redis_cluster import NodeView, RedisClusterProcesses
 from tests.cluster.test_room_bus import WAIT_S, Heard
 
@@ -131,3 +134,71 @@ async def test_after_a_masters_kill_9_the_bus_delivers_from_the_promoted_replica
             assert resets.lost == [frozenset({out})]
         finally:
             await asyncio.to_thread(redis_cluster.restart, victim.port)
+
+
+async def test_a_subscribe_while_the_masters_connection_opens_shares_that_connection(
+        redis_cluster: RedisClusterProcesses, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by tests/cluster/test_rebalance_under_load.py (a node's warm restart opens
+    many rooms at once): a subscribe that came while another one was opening the master's
+    subscriber connection (made, its handshake under way) was sent on it before it was
+    open, failed "not connected", and the bus opened a second connection, dropping the
+    first from its books though it stayed open with the first channel on it. The next
+    reset subscribed that channel again on the second connection: each of its messages
+    came twice (a relayed command was decided twice, and answered twice), and an
+    unsubscribe never reached it."""
+    master = redis_cluster.masters()[0]
+    first, second = channel_on(redis_cluster, master), channel_on(redis_cluster, master)
+    heard = {first: Heard(), second: Heard()}
+    handshakes = 0
+    handshaking, let_it_finish = asyncio.Event(), asyncio.Event()
+    handshake = AppendChannel._handshake
+
+    async def held_handshake(self: AppendChannel, link: _Link) -> None:
+        nonlocal handshakes
+        handshakes += 1
+        handshaking.set()
+        await let_it_finish.wait()
+        await handshake(self, link)
+
+    async with started(redis_cluster.url, "b") as relay, \
+            started(redis_cluster.url, "a") as owner:
+        monkeypatch.setattr(AppendChannel, "_handshake", held_handshake)
+        subscribing = asyncio.create_task(relay.subscribe(first, heard[first]))
+        await handshaking.wait()  # the connection is made, its handshake held
+        meanwhile = asyncio.create_task(relay.subscribe(second, heard[second]))
+        let_it_finish.set()
+        await subscribing
+        await meanwhile
+        monkeypatch.undo()
+
+        assert handshakes == 1, "one subscriber connection to the master"
+        for channel in (first, second):
+            owner.publish(channel, b"once")
+            assert await heard[channel].until(1) == [b"once"]
+
+
+async def test_after_an_unsubscribe_the_connection_answers_the_next_subscribe(
+        redis_cluster: RedisClusterProcesses) -> None:
+    """Found with the test above: the reply to the bus's own ``SUNSUBSCRIBE`` was read as
+    nobody's, so the command sent next on that connection got it instead of its own (a
+    ``SSUBSCRIBE`` then waited for ever: the subscribe failed), and once the reply timeout
+    had passed the connection was dropped as hung, resetting every channel of the master
+    (their relayed viewers sent to reconnect) some seconds after any room or relay closed."""
+    master = redis_cluster.masters()[0]
+    gone, staying, later = (channel_on(redis_cluster, master) for _ in range(3))
+    heard, resets = Heard(), Resets()
+    async with started(redis_cluster.url, "b", resets) as relay, \
+            started(redis_cluster.url, "a") as owner:
+        handler = Heard()
+        await relay.subscribe(gone, handler)
+        await relay.subscribe(staying, heard)
+        await relay.unsubscribe(gone, handler)
+        await relay.subscribe(later, Heard())  # (sent after the unsubscribe)
+        client = admin(master.port)
+        counts = await client.execute_command(  # type: ignore[no-untyped-call]
+            "PUBSUB", "SHARDNUMSUB", gone, staying, later)
+        await client.aclose()
+        assert counts == [gone.encode(), 0, staying.encode(), 1, later.encode(), 1]
+        owner.publish(staying, b"once")
+        assert await heard.until(1) == [b"once"]
+        assert resets.count == 0
