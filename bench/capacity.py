@@ -79,8 +79,9 @@ from testkit.server_process import METRICS_TOKEN, REPO, ServerProcess
 
 NODE_ID = "capacity-node"
 LONG_LEASE = {"REFEREE_LEASE_S": "36000", "REFEREE_LEASE_RENEW_S": "18000",
-              "REFEREE_LEASE_LOOP_STALL_S": "18000"}
-"""The node renews at its start and then not for hours: no renewal lands in a game phase."""
+              "REFEREE_LEASE_LOOP_STALL_S": "18000", "REFEREE_ROOM_INDEX_TTL_S": "72000"}
+"""The node renews at its start and then not for hours: no renewal lands in a game phase
+(its room index lives longer than a round's interval, as a node requires)."""
 NODE_ENV = {
     "REFEREE_NODE_ID": NODE_ID, **LONG_LEASE,
     # The /readyz probe writes a key every second by default: a node's own traffic, not the
@@ -422,8 +423,10 @@ def lease_rounds(url: str, rooms: list[str], rounds: int, counters: RedisCounter
     client = redis.Redis.from_url(url)
     owned = [(room, int(client.hget(state_key(room), "fence") or 0)) for room in rooms]
     client.close()
-    renewal = LeaseRenewal(connect_sync(url, 5.0), NODE_ID, int(float(LONG_LEASE["REFEREE_LEASE_S"])
-                                                                * 1000))
+    renewal = LeaseRenewal(connect_sync(url, 5.0), NODE_ID,
+                           int(float(LONG_LEASE["REFEREE_LEASE_S"]) * 1000),
+                           room_index_ttl_ms=int(float(LONG_LEASE["REFEREE_ROOM_INDEX_TTL_S"])
+                                                 * 1000))
     renewal.tick([], [], [])  # loads the script (once per connection), not measured
     out: dict[str, Any] = {}
     try:
