@@ -36,6 +36,7 @@ import json
 import random
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
@@ -84,6 +85,8 @@ class Tally:
         self.bytes_in = 0
         self.event_frames = 0
         self.event_bytes = 0
+        self.frames_by_type: Counter[str] = Counter()
+        """The referee's frames read, by ``type`` (the baseline's are not decoded)."""
         self.errors: list[str] = []
         self.gc_pauses_ms: list[float] = []
         """This process's own garbage collections: each one stalls every socket it reads,
@@ -103,6 +106,7 @@ class Tally:
                 "orders": self.orders, "commands": self.commands,
                 "frames_in": self.frames_in, "bytes_in": self.bytes_in,
                 "event_frames": self.event_frames, "event_bytes": self.event_bytes,
+                "frames_by_type": dict(self.frames_by_type),
                 "windows_closed_late": self.windows_closed_late,
                 "errors": self.errors[:20], "error_count": len(self.errors),
                 "gc_pauses_ms": self.gc_pauses_ms, "loop_lag_ms": self.loop_lag_ms,
@@ -184,6 +188,7 @@ class Member:
                 # protocol; here only the few fields the driver needs are read.
                 message = _unpack(frame)
                 tag = message["type"]
+                tally.frames_by_type[tag] += 1
                 if tag == "events":
                     tally.event_frames += 1
                     tally.event_bytes += len(frame)

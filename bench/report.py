@@ -176,6 +176,11 @@ def _restart_lines(restart: dict[str, Any], baseline: dict[str, Any] | None,
         f"{fmt(restart['rss_all_back_mb'])} MB with every room back",
         f"- errors: {restart['errors']}",
     ]
+    by_type = restart.get("frames_per_socket_by_type")
+    if by_type:
+        kinds = ", ".join(f"{kind} {fmt(count)}" for kind, count in by_type.items())
+        lines.append(f"- frames each reconnected socket read: {fmt(restart['frames_per_socket'])}"
+                     f" ({kinds})")
     if not baseline or "server_cpu_us_per_socket" not in restart:
         return lines
     rows = (

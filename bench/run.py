@@ -37,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -352,6 +353,10 @@ def merge(workers: list[dict[str, Any]], phase: str) -> dict[str, Any]:
         total["loop_lag_ms"] += part.get("loop_lag_ms", [])
         total["lateness_ms"] += part["lateness_ms"]
         total["errors"] += part["errors"]
+    by_type: Counter[str] = Counter()
+    for part in parts:
+        by_type.update(part.get("frames_by_type", {}))
+    total["frames_by_type"] = dict(by_type)
     total["elapsed_s"] = max((p["elapsed_s"] for p in parts), default=0.0)
     return total
 
@@ -578,6 +583,11 @@ def restart_figures(samples: dict[str, Any], restart: dict[str, Any],
                                              samples["restart"]["cores"]),
         "rss_new_process_mb": restart["rss_new_process_mb"],
         "rss_all_back_mb": round(samples["restart"]["server"]["rss"] / 2**20, 1),
+        # what the members read while reconnecting, per reconnected socket (the referee's
+        # frames by type; the baseline sends none)
+        "frames_per_socket": round(back["frames_in"] / sockets, 2),
+        "frames_per_socket_by_type": {kind: round(count / sockets, 2) for kind, count
+                                      in sorted(back["frames_by_type"].items())},
         "errors": back["error_count"], "error_examples": back["errors"][:5],
     }
 

@@ -81,6 +81,17 @@ def test_benchmark_runs_end_to_end_and_writes_results(tiny_run: Path) -> None:
     assert entry["figures"]["baseline/restart/kill_to_all_rooms_back_s"] == \
         result["baseline"]["restart"]["kill_to_all_rooms_back_s"]
     assert "### The same restart of the baseline" in report
+    # what a reconnecting member reads: one welcome and one catch-up each, and whatever
+    # else the referee sends then (presence, spectator counts); the baseline sends nothing
+    by_type = result["restart"]["frames_per_socket_by_type"]
+    assert by_type["welcome"] == 1 and by_type["events"] >= 1, by_type
+    assert result["restart"]["frames_per_socket"] == pytest.approx(sum(by_type.values()),
+                                                                   abs=0.05)
+    assert result["baseline"]["restart"]["frames_per_socket"] == 0
+    assert "frames each reconnected socket read" in report
+    # the referee log's slow collections, counted per phase
+    for phase in ("paced", "max", "restart"):
+        assert result["referee"][phase]["slow_collections"]["count"] >= 0
 
 
 @needs_redis
