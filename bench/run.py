@@ -346,6 +346,7 @@ def merge(workers: list[dict[str, Any]], phase: str) -> dict[str, Any]:
     for key in ("orders", "commands", "frames_in", "bytes_in", "event_frames", "event_bytes",
                 "error_count", "windows_closed_late"):
         total[key] = sum(p[key] for p in parts)
+    by_type: Counter[str] = Counter()
     for part in parts:
         total["latencies_ms"] += part["latencies_ms"]
         total["sent_at"] += part["sent_at"]
@@ -353,8 +354,6 @@ def merge(workers: list[dict[str, Any]], phase: str) -> dict[str, Any]:
         total["loop_lag_ms"] += part.get("loop_lag_ms", [])
         total["lateness_ms"] += part["lateness_ms"]
         total["errors"] += part["errors"]
-    by_type: Counter[str] = Counter()
-    for part in parts:
         by_type.update(part.get("frames_by_type", {}))
     total["frames_by_type"] = dict(by_type)
     total["elapsed_s"] = max((p["elapsed_s"] for p in parts), default=0.0)
