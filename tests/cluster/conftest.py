@@ -17,6 +17,7 @@ from testkit.redis_cluster import RedisClusterProcesses
 from testkit.redis_process import RedisProcess
 from testkit.server_process import ServerProcess, two_nodes
 from tests.cluster.clocked_node import Clock, ClockedNode, two_clocked_nodes
+from tests.cluster.stand_ins import Expiries
 
 
 @pytest.fixture
@@ -26,6 +27,16 @@ async def store(redis_server: RedisProcess) -> AsyncIterator[RedisRoomStore]:
         yield redis_store
     finally:
         await redis_store.close()
+
+
+@pytest.fixture
+async def expiries(store: RedisRoomStore) -> AsyncIterator[Expiries]:
+    """Redis's own notice of each key that expires on the session's Redis (``Expiries``)."""
+    watch = Expiries(store.url)
+    try:
+        yield watch
+    finally:
+        watch.close()
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 
 import pytest
 
@@ -45,15 +45,6 @@ async def serve_room(store: RedisRoomStore, node: ClusterNode, room_id: str) -> 
     room = FakeRoom(room_id, claim.fence)
     await node.serve(room)  # type: ignore[arg-type]
     return room
-
-
-@pytest.fixture
-async def expiries(store: RedisRoomStore) -> AsyncIterator[Expiries]:
-    watch = Expiries(store.url)
-    try:
-        yield watch
-    finally:
-        watch.close()
 
 
 async def test_a_loop_blocked_for_longer_than_a_lease_keeps_its_leases(

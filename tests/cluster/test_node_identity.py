@@ -5,7 +5,6 @@ processes (the local lock file and the instance lock in Redis)."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -15,7 +14,7 @@ import redis
 
 from server.cluster import identity
 from server.cluster.identity import NodeIdentity, establish, instance_key
-from server.cluster.lease import RedisLeases, TickReport, lease_key
+from server.cluster.lease import RedisLeases, lease_key
 from server.cluster.node import ClusterNode
 from server.cluster.renewal import LeaseRenewal, connect_sync
 from server.config import Settings
@@ -24,6 +23,7 @@ from server.store import StaleWriter
 from server.store.redis_store import RedisRoomStore
 from tests.cluster.stand_ins import IdleBus, new_room, settings
 from tests.cluster.test_lease import append
+from tests.cluster.test_takeover import reports_read
 
 pytestmark = pytest.mark.redis
 
@@ -179,14 +179,7 @@ async def test_a_node_whose_id_was_taken_stops_its_rooms_and_is_not_ready(
     config = settings(lease_renew_s=0.01)
     node = ClusterNode(store.client, "displaced", config, connect_sync(store.url, 5.0), "mine")
     node.bus = IdleBus()  # type: ignore[assignment]
-    reports: asyncio.Queue[TickReport] = asyncio.Queue()
-    act = node.renewer._on_report
-
-    def acted(report: TickReport) -> None:
-        act(report)
-        reports.put_nowait(report)
-
-    node.renewer._on_report = acted
+    reports = reports_read(node)
     await node.start()
     try:
         assert not (await reports.get()).displaced and node.identity_problem() is None

@@ -10,7 +10,6 @@ instance lock's (``displaced``) and each owned room's ``RENEW``."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -25,21 +24,12 @@ from server.store.redis_store import RedisRoomStore, state_key
 from testkit.redis_cluster import RedisClusterProcesses
 from tests.cluster.stand_ins import GUARD_S, Expiries
 from tests.cluster.test_lease_renewal import serve_room
-from tests.cluster.test_takeover import make_node
+from tests.cluster.test_takeover import make_node, reports_read
 
 pytestmark = pytest.mark.redis
 
 TTL_MS = 600_000
 LEASE_MS = 60_000
-
-
-@pytest.fixture
-async def expiries(store: RedisRoomStore) -> AsyncIterator[Expiries]:
-    watch = Expiries(store.url)
-    try:
-        yield watch
-    finally:
-        watch.close()
 
 
 def check_rounds_renew_the_index(renewal: LeaseRenewal, client: Any) -> None:
@@ -100,14 +90,7 @@ async def test_the_room_index_of_a_node_that_stopped_renewing_expires(
     node_id = f"ttl-{new_room_id()[:8]}"
     index = rooms_key(node_id)
     node = make_node(store, node_id, room_index_ttl_s=0.3)
-    rounds: asyncio.Queue[TickReport] = asyncio.Queue()
-    apply = node.renewer._on_report
-
-    def apply_and_tell(report: TickReport) -> None:
-        apply(report)
-        rounds.put_nowait(report)
-
-    node.renewer._on_report = apply_and_tell
+    rounds = reports_read(node)
     room = await serve_room(store, node, new_room_id())
     await node.room_index.flushed()
     assert 0 < await store.client.pttl(index) <= 300, "the SADD gave the set its time to live"
