@@ -293,17 +293,26 @@ async def flood_options(rooms: list[Room], until: float, got: Counter[str]) -> N
         await room.seats[side].ws.send(codec.encode(OptionsRequest()))
         got["options_asked"] += 1
 
-    async def play(room: Room) -> None:
-        while time.perf_counter() < until and not room.done:
-            try:
-                await room.play_next()
-            except (RuntimeError, TimeoutError) as error:
-                got[f"flood_command_error: {error}"[:80]] += 1
-                return
-            got["flood_commands"] += 1
-            await asyncio.gather(*(ask(room, side) for side in room.seats))
+    async def play(room: Room, answered: asyncio.Event) -> None:
+        try:
+            while time.perf_counter() < until and not room.done:
+                try:
+                    await room.play_next()
+                except (RuntimeError, TimeoutError) as error:
+                    got[f"flood_command_error: {error}"[:80]] += 1
+                    return
+                finally:
+                    answered.set()
+                got["flood_commands"] += 1
+                await asyncio.gather(*(ask(room, side) for side in room.seats))
+        finally:
+            answered.set()
 
-    async def more(room: Room, side: str) -> None:
+    async def more(room: Room, side: str, answered: asyncio.Event) -> None:
+        # Only once the room's first command was answered: the flood may use up a seat's
+        # loop-time budget (closed with 4008), and on a slow host it did so before that
+        # answer came, and the room played no command.
+        await answered.wait()
         bucket = room.buckets[side]
         while time.perf_counter() < until and room.seats[side].closed is None:
             if bucket.wait_s(reserve) > 0:
@@ -312,9 +321,11 @@ async def flood_options(rooms: list[Room], until: float, got: Counter[str]) -> N
             await ask(room, side)
 
     before = sum(seat.options for room in rooms for seat in room.seats.values())
+    answered = {room: asyncio.Event() for room in rooms}
     with contextlib.suppress(ConnectionClosed):
-        await asyncio.gather(*(play(room) for room in rooms),
-                             *(more(room, side) for room in rooms for side in room.seats))
+        await asyncio.gather(*(play(room, answered[room]) for room in rooms),
+                             *(more(room, side, answered[room])
+                               for room in rooms for side in room.seats))
     got["options_answered"] += sum(seat.options for room in rooms
                                    for seat in room.seats.values()) - before
     for seat in (seat for room in rooms for seat in room.seats.values()):
