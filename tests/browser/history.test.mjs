@@ -18,13 +18,15 @@ const json = (path, body) => scenario.post(path, body);
 /** What a page shows of the game's past: the log and the results, exactly (markup included). */
 const shown = (page) => page.evaluate(() => ({ log: document.getElementById("log").innerHTML, results: document.getElementById("results").innerHTML }));
 
-/** Wait until the page's log holds every event of its view, each version once and in order. */
-async function logComplete(page) {
-  await page.waitForFunction(() => {
+/** Wait until the page's view has reached `atLeast` and its log holds every event of the view,
+ * each version once and in order. Without `atLeast`, a page that has not yet received the
+ * latest events counts as complete at its older version. */
+async function logComplete(page, atLeast = 1) {
+  await page.waitForFunction((atLeast) => {
     const items = [...document.querySelectorAll("#log li[data-version]")].map((x) => Number(x.dataset.version));
     const v = window.referee.view.version;
-    return v > 0 && items.length === v && items.every((n, i) => n === i + 1);
-  }, null, WAIT);
+    return v >= atLeast && items.length === v && items.every((n, i) => n === i + 1);
+  }, atLeast, WAIT);
 }
 
 /** Wait until the page shows exactly `expected` (after a reload or a late join). */
@@ -79,7 +81,8 @@ test("a seat and a spectator reload mid-game and show the same log and results; 
   await a.click("#end-turn");
   await a.click("#confirm-end-turn"); // A has Orders left
   await a.waitForFunction(() => window.referee.view.state.active === "B" && !window.referee.view.stale, null, WAIT);
-  for (const page of [b, spectator, late]) await logComplete(page);
+  const version = await a.evaluate(() => window.referee.view.version);
+  for (const page of [b, spectator, late]) await logComplete(page, version);
   assert.deepEqual(await shown(late), await shown(spectator));
   assert.ok((await shown(b)).log.startsWith(before.b.log.slice(0, -"</li>".length)), "the reloaded seat's log continues what it showed");
   await Promise.all([a, b, spectator, late].map((p) => p.context().close()));
