@@ -3,9 +3,11 @@ against the baseline's, in one run: the join path of a restart (every member rec
 once) without the rest of ``bench.run``.
 
 The referee (``python -m server``, ``REFEREE_STORAGE=memory`` by default, or ``--redis``: its
-own ``redis-server`` as ``bench.run`` starts one) and then the baseline
-(``bench/baseline_server.py``: the ``websockets`` library's own server) run pinned to the
-server core with ``taskset`` (core 0), this process on the other core (core 1). Per target:
+own ``redis-server`` as ``bench.run`` starts one), then the baseline
+(``bench/baseline_server.py``: the ``websockets`` library's own server), then the stack's
+baseline (``bench/stack_server.py``: the same fan-out under uvicorn's websocket protocol, as
+the referee is served) run pinned to the server core with ``taskset`` (core 0), this process
+on the other core (core 1). Per target:
 
 - a warm-up pass (``--warmup`` sockets, joined and closed, not counted);
 - ``--passes`` measured passes of ``--connections`` sockets each: the referee's rooms are
@@ -13,15 +15,18 @@ server core with ``taskset`` (core 0), this process on the other core (core 1). 
   rooms), then every socket connects (at most ``REJOIN_HANDSHAKES`` handshakes in flight,
   as ``bench.loadgen``'s rejoin), sends the ``hello`` a returning bench member sends (its
   seat's token or none, ``since`` = the room's version) and waits for its ``welcome``. The
-  baseline sends nothing on connect: a socket there is joined when its handshake completed
+  baselines send nothing on connect: a socket there is joined when its handshake completed
   (it is sent the same ``hello``, read and relayed to no one: each socket has a room path of
   its own). The server's CPU time (``/proc/<pid>/stat``, user + system, as ``bench.run``
   reads it) from before the first connect to after the last join, over the sockets, is the
   pass's figure; the sockets are closed after it.
 
 Printed (or ``--json``): each target's least CPU per socket over the passes, in
-microseconds (a noisy host errs high, never low), every pass's figure, and the ratio
-referee / baseline. The clock ticks at ``1 / SC_CLK_TCK`` (10 ms): use enough sockets that a
+microseconds (a noisy host errs high, never low), every pass's figure, and the ratios
+referee / baseline (``ratio``), stack / baseline (``stack_ratio``: what the web stack the
+referee must run on adds to a join) and referee / stack (``referee_vs_stack``: what the
+referee's own join path adds: the ``hello``, the room's join, the first frames, the claims
+and presence in the store). The clock ticks at ``1 / SC_CLK_TCK`` (10 ms): use enough sockets that a
 pass takes a second or more of the server's CPU.
 """
 
@@ -34,6 +39,7 @@ import json
 import os
 import sys
 import tempfile
+from asyncio.subprocess import Process
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,7 +52,15 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from bench.loadgen import REJOIN_HANDSHAKES
 from bench.measure import cpu_seconds
-from bench.run import cores, free_port, redis_server, start_baseline, start_referee, stop
+from bench.run import (
+    cores,
+    free_port,
+    redis_server,
+    start_baseline,
+    start_referee,
+    start_stack,
+    stop,
+)
 from protocol import codec
 from protocol.constants import PROTOCOL_VERSION, WS_PATH
 from protocol.messages import Hello
@@ -180,21 +194,33 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             result["referee_errors"] = errors[:20]
         result["referee"] = {"cpu_us_per_socket": min(figures), "passes_us": figures}
         hellos = await _sample_hellos(args.spectators)
-        port = free_port()
-        baseline = await start_baseline(port, server_core)
-        base = f"http://127.0.0.1:{port}"
-        tags = iter(range(1 + args.passes))
-        try:
-            figures = await measure(
-                baseline.pid, args.passes,
-                lambda n: _ready(baseline_joiners(base, n, hellos, f"p{next(tags)}")),
-                False, args.connections, args.warmup)
-        finally:
-            await stop(baseline)
-        result["baseline"] = {"cpu_us_per_socket": min(figures), "passes_us": figures}
-    result["ratio"] = (result["referee"]["cpu_us_per_socket"]
-                       / max(result["baseline"]["cpu_us_per_socket"], 1e-9))
+        for name, start in (("baseline", start_baseline), ("stack", start_stack)):
+            result[name] = await _unanswered_joins(start, server_core, hellos, args)
+    per_socket = {name: max(result[name]["cpu_us_per_socket"], 1e-9)
+                  for name in ("referee", "baseline", "stack")}
+    result["ratio"] = per_socket["referee"] / per_socket["baseline"]
+    result["stack_ratio"] = per_socket["stack"] / per_socket["baseline"]
+    result["referee_vs_stack"] = per_socket["referee"] / per_socket["stack"]
     return result
+
+
+async def _unanswered_joins(start: Callable[[int, str | None], Awaitable[Process]],
+                            core: str | None, hellos: list[Joiner], args: argparse.Namespace
+                            ) -> dict[str, Any]:
+    """A server that answers nothing (the baseline, the stack's baseline), started with
+    ``start`` on ``core``: its figures, each pass's sockets on room paths of their own."""
+    port = free_port()
+    server = await start(port, core)
+    base = f"http://127.0.0.1:{port}"
+    tags = iter(range(1 + args.passes))
+    try:
+        figures = await measure(
+            server.pid, args.passes,
+            lambda n: _ready(baseline_joiners(base, n, hellos, f"p{next(tags)}")),
+            False, args.connections, args.warmup)
+    finally:
+        await stop(server)
+    return {"cpu_us_per_socket": min(figures), "passes_us": figures}
 
 
 async def _ready(joiners: list[Joiner]) -> list[Joiner]:
@@ -210,7 +236,7 @@ async def _sample_hellos(spectators: int) -> list[Joiner]:
 
 
 def report(result: dict[str, Any]) -> str:
-    referee, baseline = result["referee"], result["baseline"]
+    referee, baseline, stack = result["referee"], result["baseline"], result["stack"]
 
     def passes(figures: list[float]) -> str:
         return ", ".join(f"{f:.0f}" for f in figures)
@@ -219,7 +245,10 @@ def report(result: dict[str, Any]) -> str:
         f"store {result['store']}; server CPU per joining socket (least of the passes):",
         f"  referee:  {referee['cpu_us_per_socket']:.0f} us  ({passes(referee['passes_us'])})",
         f"  baseline: {baseline['cpu_us_per_socket']:.0f} us  ({passes(baseline['passes_us'])})",
-        f"  ratio:    {result['ratio']:.2f}",
+        f"  stack:    {stack['cpu_us_per_socket']:.0f} us  ({passes(stack['passes_us'])})",
+        f"  ratio:    {result['ratio']:.2f} (referee / baseline)",
+        f"  stack:    {result['stack_ratio']:.2f} (stack / baseline); "
+        f"referee / stack {result['referee_vs_stack']:.2f}",
     ])
 
 

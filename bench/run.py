@@ -172,6 +172,18 @@ async def start_baseline(port: int, core: str | None, loop: str = "asyncio",
     return process
 
 
+async def start_stack(port: int, core: str | None) -> asyncio.subprocess.Process:
+    """The baseline's fan-out on the referee's web stack (``bench/stack_server.py``)."""
+    process = await asyncio.create_subprocess_exec(
+        *pinned(core, [PYTHON, "-m", "bench.stack_server", "--port", str(port)]),
+        cwd=REPO, stdout=asyncio.subprocess.PIPE)
+    assert process.stdout is not None
+    line = await asyncio.wait_for(process.stdout.readline(), 30)
+    if line.strip() != b"ready":
+        raise RuntimeError("stack baseline server did not start")
+    return process
+
+
 async def stop(process: asyncio.subprocess.Process) -> None:
     if process.returncode is None:
         process.send_signal(signal.SIGTERM)
