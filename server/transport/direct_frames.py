@@ -90,13 +90,20 @@ class KeepServerSend:
         self.websocket_path = websocket_path
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket":
-            scope[SERVER_SEND] = send
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+        scope[SERVER_SEND] = send
+        try:
             if (self.websocket_app is not None
                     and _route_path(scope) == self.websocket_path):
                 await self.websocket_app(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
+            else:
+                await self.app(scope, receive, send)
+        finally:
+            # The protocol holds the scope, and ``send`` is the protocol's bound method: a
+            # reference cycle only the collector would free, one per websocket.
+            scope.pop(SERVER_SEND, None)
 
 
 def _route_path(scope: Scope) -> str:

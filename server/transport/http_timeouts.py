@@ -109,6 +109,11 @@ class TimedHttpProtocol(HttpToolsProtocol):
         protocol.connection_made(self.transport)
         protocol.receive_parsed_request(request)
         self.transport.set_protocol(protocol)
+        # This protocol is done, and never told so (connection_lost goes to the websocket's):
+        # drop its parser as uvicorn's connection_lost does, since the parser holds this
+        # protocol's callbacks. Else the pair is a reference cycle only the collector frees,
+        # one per websocket (tests/transport/test_socket_cycles.py).
+        self.parser = None  # type: ignore[assignment]
 
     def _answer_refused_upgrade(self) -> None:
         """Write websockets' answer to an upgrade request its parser refused (431 past its

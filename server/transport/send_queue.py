@@ -61,6 +61,12 @@ class SendQueue:
         if self._close is None:
             self._close = CloseRequest(code, reason)
 
+    def forget_snapshots(self) -> None:
+        """The socket is done: drop the snapshot maker, which refers back to the socket's
+        session (which holds this queue: a reference cycle only the collector would free,
+        one per websocket). A snapshot owed from here on is never sent."""
+        self._make_snapshot = _no_snapshot
+
     @property
     def closing(self) -> bool:
         return self._close is not None
@@ -87,3 +93,7 @@ class SendQueue:
                     return snapshot
                 continue
             return self._close
+
+
+def _no_snapshot() -> bytes:
+    return b""

@@ -18,9 +18,11 @@ from tests.helpers import create_room, settings
 class Recording:
     def __init__(self) -> None:
         self.calls: list[tuple[str, Any]] = []
+        self.kept: list[Any] = []  # the scope's SERVER_SEND while called
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         self.calls.append((scope["path"], send))
+        self.kept.append(scope.get(SERVER_SEND))
 
 
 async def _receive() -> Any:
@@ -37,7 +39,8 @@ async def test_the_websocket_path_goes_straight_to_its_endpoint() -> None:
     scope = {"type": "websocket", "path": "/ws", "root_path": ""}
     await middleware(scope, _receive, _send)
     assert endpoint.calls == [("/ws", _send)], "the server's own send, past Starlette"
-    assert scope[SERVER_SEND] is _send
+    assert endpoint.kept == [_send], "the server's send in the scope while the socket lives"
+    assert SERVER_SEND not in scope, "and gone after (the protocol holds the scope: a cycle)"
     assert app.calls == []
 
     await middleware({"type": "websocket", "path": "/other", "root_path": ""}, _receive, _send)
