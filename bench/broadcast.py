@@ -19,6 +19,10 @@ first's room to its own half), in the same run:
    frame every spectator received, the time from the command's send to its arrival at the
    last spectator (one clock, ``time.time``, for every process on the host), and the
    nodes' CPU time per spectator delivery;
+3b. ``leaves``: the whole crowd closes its sockets at once (the final is over) while the
+   players play one command every ``--join-pace`` s, until ``--leave-settle-s`` after the
+   last socket closed: the players' latency while a node lets go of its crowd, and, from
+   the nodes' log, the collections that stalled them;
 4. the baseline: the same joins and the same number of frames, each padded to the mean
    size of the spectators' ``events`` frames in the referee's run.
 
@@ -31,6 +35,7 @@ import argparse
 import asyncio
 import contextlib
 import datetime
+import itertools
 import json
 import os
 import shutil
@@ -48,6 +53,7 @@ import bench.run as bench_run
 from bench.abuse import core_busy
 from bench.broadcast_report import TARGETS, markdown
 from bench.measure import machine_steal_seconds, percentiles
+from bench.referee_log import slow_collections
 from bench.run import (
     PYTHON,
     REPO,
@@ -221,6 +227,17 @@ async def crowd_and_players(args: argparse.Namespace, target: str, urls: list[st
         for worker in crowd:
             await worker.done("events")
         samples["events"] = sample(server, marks, scraped)
+        # leaves: the whole crowd closes at once while the players play on; they go on for
+        # --leave-settle-s after the last socket closed, as a node reckons what a crowd left
+        # once a second (server/node/crowd_gc.py).
+        players.say("go")
+        for worker in crowd:
+            worker.say("go")
+        leaves = [await worker.done("leaves") for worker in crowd]
+        await asyncio.sleep(args.leave_settle_s)
+        players.say("stop")
+        await players.done("leaves")
+        samples["leaves"] = sample(server, marks, scraped)
         if args.loop_cpu is not None and target == "referee":
             (args.loop_cpu / "phases.json").write_text(json.dumps(
                 {phase: snapshot["t"] for phase, snapshot in samples.items()}))
@@ -233,7 +250,14 @@ async def crowd_and_players(args: argparse.Namespace, target: str, urls: list[st
             if worker.process.returncode is None:
                 worker.process.kill()
                 await worker.process.wait()
-    return figures(args, samples, joins, crowd_results, player_results)
+    result = figures(args, samples, joins, crowd_results, player_results, leaves)
+    if target == "referee":  # the nodes' collections of 20 ms or more, phase by phase
+        phases = list(samples)
+        result["slow_collections"] = {
+            phase: slow_collections(workdir / "referee.log", samples[before]["t"],
+                                    samples[phase]["t"])
+            for before, phase in itertools.pairwise(phases)}
+    return result
 
 
 async def profile(args: argparse.Namespace, target: str, server: Server, phase: str,
@@ -288,7 +312,8 @@ def event_latencies(crowd: list[dict[str, Any]], sent_at: list[float], spectator
 
 
 def figures(args: argparse.Namespace, samples: dict[str, Any], joins: list[dict[str, Any]],
-            crowd: list[dict[str, Any]], players: dict[str, Any]) -> dict[str, Any]:
+            crowd: list[dict[str, Any]], players: dict[str, Any],
+            leaves: list[dict[str, Any]]) -> dict[str, Any]:
     start, joined_at, end = samples["start"], samples["joins"], samples["events"]
     joined = sum(part["joined"] for part in crowd)
     resyncs = sum(part.get("resyncs", 0) for part in crowd)
@@ -301,9 +326,9 @@ def figures(args: argparse.Namespace, samples: dict[str, Any], joins: list[dict[
     events_wall = end["t"] - joined_at["t"]
     join_ms = [ms for part in crowd for ms in part["join_ms"]]
     errors = [e for part in crowd for e in part["errors"]] + [
-        e for phase in ("joins", "events") for e in players[phase]["errors"]]
+        e for phase in ("joins", "events", "leaves") for e in players[phase]["errors"]]
     error_count = sum(part["error_count"] for part in crowd) + sum(
-        players[phase]["error_count"] for phase in ("joins", "events"))
+        players[phase]["error_count"] for phase in ("joins", "events", "leaves"))
     return {
         "joined": joined,
         "joins": {
@@ -345,6 +370,16 @@ def figures(args: argparse.Namespace, samples: dict[str, Any], joins: list[dict[
             "nodes_histograms": histogram_phase(joined_at, end),
             "machine_steal_share": round((end["steal_s"] - joined_at["steal_s"])
                                          / events_wall, 3) if events_wall else None,
+        },
+        "leaves": {
+            "wall_s": round(samples["leaves"]["t"] - end["t"], 3),
+            "crowd_s": max(leave["s"] for leave in leaves),
+            "still_open": sum(leave["still_open"] for leave in leaves),
+            "players_latency_ms": percentiles(players["leaves"]["latencies_ms"]),
+            "players_commands": players["leaves"]["commands"],
+            "players_errors": players["leaves"]["error_count"],
+            "server_cpu_s": round(_sum(samples["leaves"], "cpu_s") - _sum(end, "cpu_s"), 3),
+            "nodes_rss_mb": [round(n["rss"] / 2**20, 1) for n in samples["leaves"]["nodes"]],
         },
         "errors": error_count, "error_examples": errors[:5],
         "spectator_resyncs": resyncs,  # snapshots after the first: dropped behind, resynced
@@ -534,6 +569,9 @@ def main(argv: list[str] | None = None) -> Path:
                         help="record each referee node with py-spy during --profile-phase "
                              "(raw folded stacks, FILE.node1, FILE.node2; group them with "
                              "`python -m bench.profile_groups`)")
+    parser.add_argument("--leave-settle-s", type=float, default=3.0,
+                        help="seconds the players play on after the crowd left (a node "
+                             "reckons a crowd's leaving once a second)")
     parser.add_argument("--profile-phase", choices=("joins", "events"), default="events")
     parser.add_argument("--loop-cpu", type=Path, default=None, metavar="DIR",
                         help="diagnosis: run the referee nodes on asyncio's loop with every "

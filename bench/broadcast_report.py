@@ -61,6 +61,9 @@ def markdown(result: dict[str, Any]) -> str:
         _latency_row("baseline, while the crowd joins", base["joins"]["players_latency_ms"]),
         _latency_row("referee, events phase", ref["events"]["players_latency_ms"]),
         _latency_row("baseline, events phase", base["events"]["players_latency_ms"]),
+        *[_latency_row(f"{label}, while the crowd leaves",
+                       run["leaves"]["players_latency_ms"])
+          for label, run in (("referee", ref), ("baseline", base)) if "leaves" in run],
         *_players_breakdown(ref),
         "",
         f"Target: p99 ≤ {TARGETS['players_p99_during_joins_ms']:.0f} ms while the crowd joins.",
@@ -100,6 +103,7 @@ def markdown(result: dict[str, Any]) -> str:
             f"{fmt(events['cpu_us_per_spectator_delivery'])} | "
             f"{fmt(events.get('others_on_server_core_share'))} | "
             f"{fmt(events['machine_steal_share'])} |")
+    lines += _leaves(ref, base)
     lines += [
         "",
         "## Ratios to the baseline (referee / baseline)",
@@ -114,6 +118,34 @@ def markdown(result: dict[str, Any]) -> str:
     if errors:
         lines += ["Errors seen (first few):", "", *[f"- `{e}`" for e in errors], ""]
     return "\n".join(lines)
+
+
+def _leaves(ref: dict[str, Any], base: dict[str, Any]) -> list[str]:
+    """The crowd's leaving: how long its sockets took to close, the nodes' CPU and memory
+    after, and the referee's collections of 20 ms or more in each phase."""
+    if "leaves" not in ref:
+        return []
+    lines = [
+        "",
+        "## The crowd leaves",
+        "",
+        "| run | crowd closed in s | still open | server CPU s | RSS after MB (per node) |",
+        "|---|---|---|---|---|",
+    ]
+    for label, run in (("referee", ref), ("baseline", base)):
+        leaves = run["leaves"]
+        lines.append(
+            f"| {label} | {fmt(leaves['crowd_s'])} | {leaves['still_open']} | "
+            f"{fmt(leaves['server_cpu_s'])} | "
+            f"{', '.join(fmt(x) for x in leaves['nodes_rss_mb'])} |")
+    collections = ref.get("slow_collections", {})
+    if collections:
+        lines += ["", "The referee's collections of 20 ms or more (every room of the node "
+                  "waited): " + "; ".join(
+                      f"{phase} {c['count']} ({fmt(c['total_ms'])} ms in all, longest "
+                      f"{fmt(c['max_ms'])}, by generation {c['by_generation']})"
+                      for phase, c in collections.items()) + "."]
+    return lines
 
 
 COLUMNS = (
@@ -131,6 +163,7 @@ COLUMNS = (
     ("CPU µs/join", "referee/joins/cpu_us_per_join"),
     ("B/spectator", "referee/joins/bytes_per_spectator"),
     ("baseline B/spectator", "baseline/joins/bytes_per_spectator"),
+    ("players p99 while the crowd leaves ms", "referee/leaves/players_latency_ms/p99"),
     ("frames incomplete", "referee/events/frames_incomplete"),
     ("errors", "referee/errors"),
     ("others on the nodes' core, events", "referee/events/others_on_server_core_share"),

@@ -153,9 +153,11 @@ class Players:
         if await _next_line() != "go":
             return
         await self.phase("events", self.paced)
+        if await _next_line() == "go":  # the crowd leaves: commands as while it joined
+            await self.phase("leaves", self.until_stopped)
+            await _next_line()
         with open(self.args.out, "w") as handle:
             json.dump(self.results, handle)
-        await _next_line()
         own.cancel()
         self.room.stopping = True
         await asyncio.gather(*(m.ws.close() for m in self.room.members), return_exceptions=True)

@@ -13,7 +13,8 @@ as it is (valid, if predictable: this is a load client). Pings are answered.
 Phases, stepped by the orchestrator (``bench.broadcast``) through stdin/stdout as
 ``bench.loadgen`` is: ``joins`` (connect this process's share within ``--join-s``, evenly
 spaced, each to the node of its global index round robin; done when every spectator holds
-its snapshot) and ``events`` (listen until told ``stop``). For every frame a spectator
+its snapshot), ``events`` (listen until told ``stop``) and ``leaves`` (every spectator
+closes at once; done when every socket is closed). For every frame a spectator
 receives in ``events`` the process keeps, per frame number (the spectators' ``events``
 numbering, or the baseline's sequence number), how many of its spectators got it, the
 first arrival and the last (``time.time_ns``: one system-wide clock for every process on
@@ -25,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import contextlib
 import gc
 import json
 import os
@@ -119,6 +121,8 @@ class Crowd:
         self.resyncs = 0
         self.all_joined: asyncio.Future[None] | None = None
         self.expected = 0
+        self.all_closed: asyncio.Future[None] | None = None  # set when the crowd leaves
+        self.closing = 0  # sockets still to close while leaving
 
 
 class Spectator(asyncio.Protocol):
@@ -198,7 +202,12 @@ class Spectator(asyncio.Protocol):
             crowd.all_joined.set_result(None)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.crowd.closed += 1
+        crowd = self.crowd
+        crowd.closed += 1
+        if crowd.all_closed is not None:  # leaving
+            crowd.closing -= 1
+            if crowd.closing <= 0 and not crowd.all_closed.done():
+                crowd.all_closed.set_result(None)
 
 
 def upgrade_request(host: str, port: int, path: str) -> bytes:
@@ -284,11 +293,22 @@ async def run(args: argparse.Namespace) -> None:
                    "events": arrivals, "errors": crowd.errors[:20],
                    "error_count": len(crowd.errors), "closed": crowd.closed,
                    "resyncs": crowd.resyncs}, handle)
-    await _next_line()
+    if await _next_line() != "go":
+        return
+    # leaves: every spectator closes at once (the final is over), done when every socket
+    # is closed.
+    started = time.monotonic()
+    crowd.all_closed = loop.create_future()
+    crowd.closing = sum(1 for transport in transports if not transport.is_closing())
     for transport in transports:
         if not transport.is_closing():
             transport.write(client_frame(_OP_CLOSE, (1000).to_bytes(2, "big")))
             transport.close()
+    if crowd.closing:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(crowd.all_closed), args.join_timeout_s)
+    _done("leaves", s=round(time.monotonic() - started, 3), still_open=crowd.closing)
+    await _next_line()
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -24,6 +24,7 @@ def test_broadcast_runs_and_every_spectator_gets_every_frame(tmp_path: Path) -> 
     path = broadcast.main(["--spectators", "20", "--crowd-workers", "2", "--join-s", "1",
                            "--join-pace", "0.1", "--pace", "0.05", "--events", "8",
                            "--settle-s", "0.5", "--join-timeout-s", "20",
+                           "--leave-settle-s", "0.5",
                            "--results-dir", str(tmp_path),
                            "--history", str(tmp_path / "history.jsonl")])
     result = json.loads(path.read_text())
@@ -54,6 +55,13 @@ def test_broadcast_runs_and_every_spectator_gets_every_frame(tmp_path: Path) -> 
         assert run["joins"]["players_commands"] > 0
         assert run["joins"]["spectator_join_ms"]["count"] == 20
         assert len(events["nodes_cpu_s"]) == 2
+        # The whole crowd closed at once, the players playing on meanwhile.
+        leaves = run["leaves"]
+        assert leaves["still_open"] == 0
+        assert leaves["players_commands"] > 0
+        assert leaves["players_latency_ms"]["count"] == leaves["players_commands"]
+    assert set(result["referee"]["slow_collections"]) == {"joins", "events", "leaves"}
+    assert "The crowd leaves" in report
     # The owner's command latency in its room, read from each node's /metrics per phase:
     # every command the players played in the events phase went through node 1's room.
     # Every command of the players as it went (for pooling runs): sent when, by whom, how long.
