@@ -94,9 +94,10 @@ class CrowdFreeze:
             self._collect()
             self._freeze()
             frozen = self._frozen_count()
-            log.info("a crowd left (%d open sockets of %d) and %d of the %d objects it froze "
-                     "are still frozen: collected in %.0f ms", count, self._peak, left,
-                     crowd_objects, (time.perf_counter() - started) * 1000)
+            # A warning: every room of the node waited for it.
+            log.warning("a crowd left (%d open sockets of %d) and %d of the %d objects it "
+                        "froze are still frozen: collected in %.0f ms", count, self._peak,
+                        left, crowd_objects, (time.perf_counter() - started) * 1000)
         else:
             log.info("a crowd left (%d open sockets of %d): %d of the %d objects it froze are "
                      "still frozen: no collection", count, self._peak, left, crowd_objects)
