@@ -161,26 +161,23 @@ async def start_referee(port: int, redis_url: str, core: str | None,
 
 async def start_baseline(port: int, core: str | None, loop: str = "asyncio",
                          collect: bool = True) -> asyncio.subprocess.Process:
-    process = await asyncio.create_subprocess_exec(
-        *pinned(core, [PYTHON, "-m", "bench.baseline_server", "--port", str(port),
-                       "--loop", loop, *([] if collect else ["--no-gc"])]),
-        cwd=REPO, stdout=asyncio.subprocess.PIPE)
-    assert process.stdout is not None
-    line = await asyncio.wait_for(process.stdout.readline(), 30)
-    if line.strip() != b"ready":
-        raise RuntimeError("baseline server did not start")
-    return process
+    return await _start_ready(core, ["bench.baseline_server", "--port", str(port),
+                                     "--loop", loop, *([] if collect else ["--no-gc"])])
 
 
 async def start_stack(port: int, core: str | None) -> asyncio.subprocess.Process:
     """The baseline's fan-out on the referee's web stack (``bench/stack_server.py``)."""
+    return await _start_ready(core, ["bench.stack_server", "--port", str(port)])
+
+
+async def _start_ready(core: str | None, module_argv: list[str]) -> asyncio.subprocess.Process:
+    """``python -m <module_argv>`` pinned to ``core``, once it printed ``ready``."""
     process = await asyncio.create_subprocess_exec(
-        *pinned(core, [PYTHON, "-m", "bench.stack_server", "--port", str(port)]),
-        cwd=REPO, stdout=asyncio.subprocess.PIPE)
+        *pinned(core, [PYTHON, "-m", *module_argv]), cwd=REPO, stdout=asyncio.subprocess.PIPE)
     assert process.stdout is not None
     line = await asyncio.wait_for(process.stdout.readline(), 30)
     if line.strip() != b"ready":
-        raise RuntimeError("stack baseline server did not start")
+        raise RuntimeError(f"{module_argv[0]} did not start")
     return process
 
 
