@@ -15,16 +15,17 @@ waits for a collection, and frozen, it is never collected. A closed socket leave
 goes, and the permanent generation shrinks with it.
 
 When nine tenths of a crowd of 1,000 or more have left (``SHRUNK_FROM``, ``LEFT_BY``), the
-permanent generation should be back near its size before the crowd came: what is still
-frozen beyond that is what the crowd froze and did not free (its last sockets' objects, the
-rest of the node's objects that lived through a freeze, and any reference cycle some way of
-ending a socket made). Only when that is more than ``LEFT_SHARE`` of what the crowd froze
-(and at least ``LEFT_MIN`` objects) is it unfrozen and collected once, then what remains is
-frozen again. That collection walks the whole heap, start-up's objects included, and every
-room of the node waits (0.5 s on a slow 2-core host with one room; 1.9 s when each of 6,000
-spectators' sockets still left ~100 objects in cycles), so it is not made for nothing.
-Reading the generation's size walks it (~4 ms a million objects): it is read at a crowd's
-first freeze and at each freeze that makes a new peak, and when the crowd has left.
+node counts the connection protocols still alive beyond those still connected
+(``server.transport.live_connections``): a socket's objects all hang off its protocol, so
+a socket left in a reference cycle keeps its protocol alive. Only when more than
+``LEFT_SHARE`` of the sockets that left (and at least ``LEFT_MIN``) are unfreed is the
+crowd unfrozen and collected once, then what remains is frozen again. That collection walks
+the whole heap, start-up's objects included, and every room of the node waits: 0.5 s on a
+slow 2-core host with one room and nothing to free, 1.9 s when each of 6,000 spectators'
+sockets still left ~100 objects in cycles, and 1.0 to 1.2 s a node freeing nothing when
+10,000 left a room whose game went on (``bench.broadcast``), so it is not made for nothing.
+(Counting the permanent generation instead cannot tell a socket's leftovers from what the
+game made meanwhile and keeps: the history, its states.)
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ import gc
 import logging
 import time
 from collections.abc import Callable
+
+from server.transport import live_connections
 
 log = logging.getLogger("server.gc")
 
@@ -46,37 +49,34 @@ below it, what its sockets could leave behind is small."""
 LEFT_BY = 0.9
 """The share of a crowd that has to have left before it is looked at."""
 LEFT_SHARE = 0.25
-LEFT_MIN = 20_000
-"""A crowd is collected when more is still frozen than before it came by this share of what
-it froze, and by at least this many objects."""
+LEFT_MIN = 50
+"""A crowd is collected when this share of the sockets that left, and at least this many
+connections, are still alive."""
 
 
 class CrowdFreeze:
     def __init__(self, open_sockets: Callable[[], int], *,
+                 unfreed: Callable[[], int] = live_connections.unfreed,
                  freeze: Callable[[], None] = gc.freeze,
                  unfreeze: Callable[[], None] = gc.unfreeze,
-                 collect: Callable[[], object] = gc.collect,
-                 frozen_count: Callable[[], int] = gc.get_freeze_count) -> None:
+                 collect: Callable[[], object] = gc.collect) -> None:
+        """``unfreed``: connections closed but not freed (``live_connections.unfreed``)."""
         self._open_sockets = open_sockets
+        self._unfreed = unfreed
         self._freeze, self._unfreeze, self._collect = freeze, unfreeze, collect
-        self._frozen_count = frozen_count
         self._frozen_at = open_sockets()
-        # Before the crowd: the sockets open and the permanent generation's size; at its
-        # peak (the freeze with the most sockets open) the same.
+        # The sockets open before the crowd, and at its peak (the freeze with the most).
         self._base_sockets = self._peak = self._frozen_at
-        self._base_objects = self._peak_objects = frozen_count()
 
     def check(self) -> None:
-        """Freeze when the crowd grew; once it left, collect if it left objects frozen."""
+        """Freeze when the crowd grew; once it left, collect if it left sockets unfreed."""
         count = self._open_sockets()
         if count >= self._frozen_at + GROWTH:
             if self._peak == self._base_sockets:  # a crowd's first freeze
                 self._base_sockets = self._frozen_at
-                self._base_objects = self._frozen_count()
             self._freeze()
             self._frozen_at = count
-            if count > self._peak:
-                self._peak, self._peak_objects = count, self._frozen_count()
+            self._peak = max(self._peak, count)
             return
         crowd = self._peak - self._base_sockets
         if crowd >= SHRUNK_FROM and count <= self._peak - LEFT_BY * crowd:
@@ -85,24 +85,21 @@ class CrowdFreeze:
             self._frozen_at = min(self._frozen_at, count)  # growth counts from the low
 
     def _crowd_left(self, count: int) -> None:
-        frozen = self._frozen_count()
-        left = frozen - self._base_objects
-        crowd_objects = self._peak_objects - self._base_objects
-        if left >= max(LEFT_MIN, LEFT_SHARE * crowd_objects):
+        unfreed = self._unfreed()
+        gone = self._peak - count
+        if unfreed >= max(LEFT_MIN, LEFT_SHARE * gone):
             started = time.perf_counter()
             self._unfreeze()
             self._collect()
             self._freeze()
-            frozen = self._frozen_count()
             # A warning: every room of the node waited for it.
-            log.warning("a crowd left (%d open sockets of %d) and %d of the %d objects it "
-                        "froze are still frozen: collected in %.0f ms", count, self._peak,
-                        left, crowd_objects, (time.perf_counter() - started) * 1000)
+            log.warning("a crowd left (%d open sockets of %d) with %d connections unfreed: "
+                        "collected in %.0f ms (%d unfreed now)", count, self._peak, unfreed,
+                        (time.perf_counter() - started) * 1000, self._unfreed())
         else:
-            log.info("a crowd left (%d open sockets of %d): %d of the %d objects it froze are "
-                     "still frozen: no collection", count, self._peak, left, crowd_objects)
+            log.info("a crowd left (%d open sockets of %d) with %d connections unfreed: no "
+                     "collection", count, self._peak, unfreed)
         self._frozen_at = self._peak = self._base_sockets = count
-        self._base_objects = self._peak_objects = frozen
 
     async def run(self) -> None:
         while True:

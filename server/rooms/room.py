@@ -269,6 +269,9 @@ class Room:
             except Exception:
                 log.exception("room %s failed on %s", self.room_id, type(message).__name__)
                 self._after_failure(message)
+            # Handled: not held while the room waits for the next one (a Leave's member is
+            # a closed socket's session, whose objects are freed only once nothing holds it).
+            del message
 
     async def _handle(self, message: InboxMessage) -> None:
         if isinstance(message, Submit):

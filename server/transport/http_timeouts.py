@@ -26,6 +26,7 @@ from uvicorn.logging import TRACE_LOG_LEVEL
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
+from server.transport import live_connections
 from server.transport.keepalive import KeepaliveProtocol
 from server.transport.parsed_upgrade import upgrade_request
 
@@ -44,6 +45,7 @@ class TimedHttpProtocol(HttpToolsProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._read_deadline: asyncio.TimerHandle | None = None
+        live_connections.born(self, self.connections)
 
     def _arm(self, seconds: float) -> None:
         self._disarm()

@@ -39,6 +39,7 @@ from websockets.http11 import Request
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
+from server.transport import live_connections
 from server.transport.direct_frames import SERVER_SEND
 from server.transport.lean_sync import LeanEvent, LeanQueue
 
@@ -119,6 +120,7 @@ class KeepaliveProtocol(WebSocketsSansIOProtocol):
 
         self.frames = []
         self.curr_msg_data_type = "bytes"
+        live_connections.born(self, self.connections)
 
     def receive_parsed_request(self, request: Request) -> None:
         """Handle the upgrade ``request`` of a protocol made with ``request_parsed``, as
