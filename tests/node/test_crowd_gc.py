@@ -86,6 +86,8 @@ def test_a_crowd_that_left_its_sockets_in_cycles_is_collected_once(
     node.close(SHRUNK_FROM * 2 - 100, freed=False)
     with caplog.at_level(logging.WARNING, logger="server.gc"):
         watch.check()
+        assert node.calls == [], "looked at again before collecting: still being let go of?"
+        watch.check()  # as many unfreed a check later: they stay
     assert node.calls == ["unfreeze", "collect", "freeze"]
     assert "collected" in caplog.text, "a warning: every room waited"
     node.close(100, freed=False)
@@ -106,6 +108,7 @@ def test_a_crowd_is_looked_at_once_nine_tenths_of_it_left() -> None:
     watch.check()
     assert node.calls == [], "not yet nine tenths"
     node.close(1, freed=False)
+    watch.check()
     watch.check()
     assert node.calls == ["unfreeze", "collect", "freeze"]
 
@@ -132,3 +135,31 @@ def test_a_small_crowd_leaving_is_not_looked_at() -> None:
     node.sockets = GROWTH  # growth counts from the low point
     watch.check()
     assert node.calls == ["freeze"]
+
+
+def test_connections_still_being_let_go_of_are_looked_at_again() -> None:
+    """A crowd's leaves queue in its room, which lets go of one closed connection per leave
+    it handles: while the unfreed count falls, nothing is collected; once it stopped
+    falling, what stays is."""
+    node = Node()
+    watch = node.crowd()
+    node.grow_to(watch, SHRUNK_FROM * 4)
+    node.calls.clear()
+    node.close(SHRUNK_FROM * 4, freed=False)
+    watch.check()
+    node.unfreed -= SHRUNK_FROM  # the room handled a thousand leaves
+    watch.check()
+    node.unfreed -= SHRUNK_FROM * 2
+    watch.check()
+    assert node.calls == []
+    node.unfreed = 0  # all let go of
+    watch.check()
+    assert node.calls == [], "nothing left behind in the end"
+    node.grow_to(watch, SHRUNK_FROM * 2)
+    node.calls.clear()
+    node.close(SHRUNK_FROM * 2, freed=False)
+    watch.check()
+    node.unfreed -= SHRUNK_FROM  # half let go of, half left in cycles
+    watch.check()
+    watch.check()
+    assert node.calls == ["unfreeze", "collect", "freeze"]
