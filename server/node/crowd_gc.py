@@ -21,13 +21,12 @@ a socket left in a reference cycle keeps its protocol alive. Only when more than
 ``LEFT_SHARE`` of the sockets that left (and at least ``LEFT_MIN``) are unfreed, and no
 fewer than a check before (a room lets go of its viewers as it handles their leaves, which
 a crowd queues by the thousand), is the crowd unfrozen and collected once, then what remains
-is frozen again. That collection walks
-the whole heap, start-up's objects included, and every room of the node waits: 0.5 s on a
-slow 2-core host with one room and nothing to free, 1.9 s when each of 6,000 spectators'
-sockets still left ~100 objects in cycles, and 1.0 to 1.2 s a node freeing nothing when
-10,000 left a room whose game went on (``bench.broadcast``), so it is not made for nothing.
-(Counting the permanent generation instead cannot tell a socket's leftovers from what the
-game made meanwhile and keeps: the history, its states.)
+is frozen again. That collection walks the whole heap, start-up's objects included, and
+every room of the node waits: 0.5 s on a slow 2-core host with one room and nothing to
+free, 1.9 s when each of 6,000 spectators' sockets still left ~100 objects in cycles, so it
+is not made for nothing. (The permanent generation's size cannot tell a socket's leftovers
+from what the game made and kept while the crowd watched, its history: judged by it, both
+nodes of ``bench.broadcast`` collected 1.0 and 1.2 s for nothing when 10,000 left.)
 """
 
 from __future__ import annotations

@@ -94,9 +94,10 @@ class Session:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer
         finally:
-            # The snapshot maker refers back to this session (its room's is the endpoint's
-            # closure over it): without it the socket's objects are freed as it closes,
-            # not left as a cycle for the collector (tests/transport/test_socket_cycles.py).
+            # The snapshot maker refers back to this Session object (the room's maker is the
+            # endpoint's closure over it): dropped, the socket's objects are freed as it
+            # closes, not left as a cycle for the collector
+            # (tests/transport/test_socket_cycles.py).
             self._queue.forget_snapshots()
 
     def _send_now(self, message: Message) -> None:
