@@ -66,7 +66,7 @@ from server.metrics import (
 )
 from server.rooms.door import RoomMoved
 from server.rooms.room import RoomStopped
-from server.rooms.seats import Member
+from server.rooms.seats import Member, deliver_together
 from server.store import RoomMeta
 
 log = logging.getLogger(__name__)
@@ -327,8 +327,8 @@ class RelayRoom:
             self._join_at_owner(relayed, None, Greeting.QUIET)
         relayed.phase = Phase.LIVE
         relayed.live_from = self._seq
-        relayed.member.deliver(kit.welcome)
-        relayed.member.deliver(kit.snapshot_at(asyncio.get_running_loop().time()))
+        deliver_together(relayed.member,
+                         (kit.welcome, kit.snapshot_at(asyncio.get_running_loop().time())))
         relayed.welcomed.set_result(None)
 
     def _unreadable_kit(self, body: Kit) -> None:

@@ -29,7 +29,7 @@ from server.rooms.history import HistoryPages
 from server.rooms.live_game import LiveGame
 from server.rooms.numbering import Seen, views_for
 from server.rooms.presence import Presence
-from server.rooms.seats import Member
+from server.rooms.seats import Member, frame_holder
 from server.rooms.spectator_delay import Clock
 from server.store import RoomMeta, RoomStore
 
@@ -65,15 +65,26 @@ class CatchUp:
         self._history.checkpoints.committed(version, seen)
 
     async def greet(self, member: Member, since: int | None) -> None:
-        """``member``'s welcome, then its catch-up from ``since``."""
+        """``member``'s welcome, then its catch-up from ``since``: written together where
+        the member can hold its frames (a socket of this node), so a restart's thousands of
+        returning viewers cost one write each, not two. Whatever else reaches the member
+        meanwhile (a spectator count sent by its timer while the catch-up reads the store)
+        is held too, in order, never ahead of the welcome."""
         audience = member.audience
         meta = self._meta
-        member.deliver(frames.welcome(
-            self._game.room_id, audience, self._delayed.seen_by(audience, self._game),
-            self._public_settings(), self._presence.statuses(),
-            len(self._presence.spectators), meta.dice_commitment, meta.settings.fixed_dice,
-            self._delayed.delay_s(audience)))
-        await self.catch_up(member, since)
+        holds = frame_holder(member)
+        if holds is not None:
+            holds.hold_frames()
+        try:
+            member.deliver(frames.welcome(
+                self._game.room_id, audience, self._delayed.seen_by(audience, self._game),
+                self._public_settings(), self._presence.statuses(),
+                len(self._presence.spectators), meta.dice_commitment,
+                meta.settings.fixed_dice, self._delayed.delay_s(audience)))
+            await self.catch_up(member, since)
+        finally:
+            if holds is not None:
+                holds.send_held()
 
     async def resync(self, member: Member, since: int | None) -> None:
         """A ``sync``: what is due to a delayed viewer first, as on a join."""

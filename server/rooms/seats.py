@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, cast
 
 from protocol.messages import SeatStatus
 from server.fanout import Audience
@@ -36,6 +36,35 @@ class Member(Protocol):
 
     def close(self, code: int, reason: str) -> None:
         """Send what is queued, then close the connection with ``code``."""
+
+
+class HoldsFrames(Protocol):
+    """A member whose frames can be held and then written together: a joining viewer's
+    welcome and catch-up go out in one write (one TCP segment for the client to read)
+    instead of two (``CatchUp.greet``)."""
+
+    def hold_frames(self) -> None:
+        """Keep the frames delivered from now on, in order, until ``send_held``."""
+
+    def send_held(self) -> None:
+        """Write the held frames, together where the socket allows; deliver as usual again."""
+
+
+def frame_holder(member: Member) -> HoldsFrames | None:
+    """``member`` if it can hold its frames (a socket of this node), else None."""
+    # (hasattr: isinstance against a runtime-checkable protocol costs ~20 µs a join)
+    return cast(HoldsFrames, member) if hasattr(member, "send_held") else None
+
+
+def deliver_together(member: Member, frames: Iterable[bytes]) -> None:
+    """``frames`` to ``member`` in order, in one write where it can hold its frames."""
+    holds = frame_holder(member)
+    if holds is not None:
+        holds.hold_frames()
+    for frame in frames:
+        member.deliver(frame)
+    if holds is not None:
+        holds.send_held()
 
 
 @dataclass(slots=True)

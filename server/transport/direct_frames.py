@@ -37,6 +37,9 @@ checks the frames against websockets' parser and this path against the installed
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Sequence
+
 from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
@@ -136,12 +139,26 @@ class DirectFrames:
     def write(self, payload: bytes) -> bool:
         """Write ``payload`` as one binary frame now; False (nothing written) where
         ``send`` would wait or refuse: the caller sends it through ASGI instead."""
-        protocol = self._protocol
-        if (protocol.close_sent or protocol.disconnected or not protocol.handshake_complete
-                or not protocol.writable.is_set() or protocol.conn.state is not State.OPEN):
-            return False
-        transport = protocol.transport
-        if transport.is_closing():
+        transport = self._open_transport()
+        if transport is None:
             return False
         transport.write(binary_frame(payload))
         return True
+
+    def write_all(self, payloads: Sequence[bytes]) -> bool:
+        """Write each of ``payloads`` as a binary frame, in order, in one write (the kernel
+        sends them in one segment where they fit); False (nothing written) as ``write``."""
+        transport = self._open_transport()
+        if transport is None:
+            return False
+        transport.write(b"".join([_frame(payload) for payload in payloads]))
+        return True
+
+    def _open_transport(self) -> asyncio.Transport | None:
+        """The transport, while writing to it is what ``send`` would do."""
+        protocol = self._protocol
+        if (protocol.close_sent or protocol.disconnected or not protocol.handshake_complete
+                or not protocol.writable.is_set() or protocol.conn.state is not State.OPEN):
+            return None
+        transport = protocol.transport
+        return None if transport.is_closing() else transport

@@ -25,7 +25,7 @@ class Session:
     task step.
     """
 
-    __slots__ = ("_audience", "_direct", "_gone", "_queue", "_send", "_writer", "seat")
+    __slots__ = ("_audience", "_direct", "_gone", "_held", "_queue", "_send", "_writer", "seat")
 
     def __init__(
         self,
@@ -42,6 +42,7 @@ class Session:
         self._queue = SendQueue(queue_limit, lambda: make_snapshot(self._audience))
         self._writer: asyncio.Task[None] | None = None
         self._gone = False  # a send failed: the peer is gone; the reader will see it
+        self._held: list[bytes] | None = None  # frames kept by ``hold_frames``
 
     @property
     def audience(self) -> Audience:
@@ -58,6 +59,9 @@ class Session:
     def deliver(self, frame: bytes) -> None:
         if not frame or self._gone:
             return
+        if self._held is not None:
+            self._held.append(frame)
+            return
         if self._writer is None and self._queue.empty:
             direct = self._direct
             if direct is not None:
@@ -71,7 +75,28 @@ class Session:
             return
         self._queue.push(frame)
 
+    def hold_frames(self) -> None:
+        if self._held is None:
+            self._held = []
+
+    def send_held(self) -> None:
+        held, self._held = self._held, None
+        if not held or self._gone:
+            return
+        if len(held) > 1 and self._writer is None and self._queue.empty:
+            direct = self._direct
+            if direct is not None:
+                try:
+                    if direct.write_all(held):
+                        return
+                except Exception:
+                    self._gone = True  # as for a failed send: the reader sees the disconnect
+                    return
+        for frame in held:
+            self.deliver(frame)
+
     def close(self, code: int, reason: str) -> None:
+        self.send_held()  # what was delivered before the close goes before it
         self._queue.close(code, reason)
         if self._writer is None and not self._gone:
             self._writer = asyncio.create_task(self._write(None))

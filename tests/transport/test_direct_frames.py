@@ -96,7 +96,16 @@ def test_where_send_would_wait_or_refuse_nothing_is_written(state: str) -> None:
     else:
         connection.transport.closing = True
     assert not DirectFrames(connection).write(b"payload")
+    assert not DirectFrames(connection).write_all([b"one", b"two"])
     assert connection.transport.written == []
+
+
+def test_frames_written_together_are_one_write_that_parses_as_each_frame() -> None:
+    connection = open_connection()
+    payloads = [b"welcome", bytes(300), b"x" * 70_000]
+    assert DirectFrames(connection).write_all(payloads)
+    [written] = connection.transport.written
+    assert [frame.data for frame in parse_frames(written, 3)] == payloads
 
 
 class RecordingSend:
@@ -117,6 +126,51 @@ def test_a_session_writes_directly_and_uses_asgi_only_when_the_writer_steps_asid
     session.deliver(b"2")  # paused: through ASGI, which is where the wait belongs
     assert connection.transport.written == [binary_frame(b"1")]
     assert [m["bytes"] for m in send.sent] == [b"2"]
+
+
+def test_held_frames_go_out_in_order_in_one_write() -> None:
+    connection = open_connection()
+    session = Session(RecordingSend(), None, 4, lambda _audience: b"snapshot",  # type: ignore[arg-type]
+                      DirectFrames(connection))
+    session.hold_frames()
+    session.deliver(b"welcome")
+    session.deliver(b"count")  # e.g. a timer's frame while the catch-up reads the store
+    session.deliver(b"catch-up")
+    assert connection.transport.written == [], "nothing written while held"
+    session.send_held()
+    assert connection.transport.written == [
+        binary_frame(b"welcome") + binary_frame(b"count") + binary_frame(b"catch-up")]
+    session.deliver(b"next")
+    assert connection.transport.written[1:] == [binary_frame(b"next")], "delivered at once again"
+
+
+def test_held_frames_go_through_asgi_one_by_one_where_the_socket_cannot_be_written() -> None:
+    connection = open_connection()
+    send = RecordingSend()
+    session = Session(send, "A", 4, lambda _audience: b"snapshot",  # type: ignore[arg-type]
+                      DirectFrames(connection))
+    session.hold_frames()
+    session.deliver(b"welcome")
+    session.deliver(b"catch-up")
+    connection.writable.clear()  # the reader fell behind meanwhile
+    session.send_held()
+    assert connection.transport.written == []
+    assert [m["bytes"] for m in send.sent] == [b"welcome", b"catch-up"]
+
+
+async def test_a_close_while_frames_are_held_sends_them_first() -> None:
+    connection = open_connection()
+    send = RecordingSend()
+    session = Session(send, None, 4, lambda _audience: b"snapshot",  # type: ignore[arg-type]
+                      DirectFrames(connection))
+    session.hold_frames()
+    session.deliver(b"welcome")
+    session.close(4000, "room closed")
+    await session.drained()
+    assert connection.transport.written == [binary_frame(b"welcome")]
+    assert send.sent == [{"type": "websocket.close", "code": 4000, "reason": "room closed"}]
+    session.send_held()  # (the greeting's own release, after the close: nothing left)
+    assert connection.transport.written == [binary_frame(b"welcome")]
 
 
 class EchoBothWays:
@@ -162,7 +216,7 @@ async def test_under_the_installed_uvicorn_frames_interleave_in_order(
 async def test_spectators_always_write_directly_seats_unless_turned_off(
         monkeypatch: pytest.MonkeyPatch, enabled: bool) -> None:
     written: list[bytes] = []
-    original = DirectFrames.write
+    original, original_all = DirectFrames.write, DirectFrames.write_all
 
     def recording(self: DirectFrames, payload: bytes) -> bool:
         done = original(self, payload)
@@ -170,7 +224,14 @@ async def test_spectators_always_write_directly_seats_unless_turned_off(
             written.append(payload)
         return done
 
+    def recording_all(self: DirectFrames, payloads: list[bytes]) -> bool:
+        done = original_all(self, payloads)
+        if done:
+            written.extend(payloads)
+        return done
+
     monkeypatch.setattr(DirectFrames, "write", recording)
+    monkeypatch.setattr(DirectFrames, "write_all", recording_all)
     async with running_server(settings(direct_frames=enabled)) as url:
         async with httpx.AsyncClient(base_url=url) as http:
             room = await create_room(http)
@@ -200,3 +261,26 @@ def test_a_payload_framed_again_is_the_same_frame_and_a_new_one_is_framed_anew()
     other = b"\x01" * 10
     assert parse_frames(binary_frame(other), 1)[0].data == other
     assert parse_frames(binary_frame(payload), 1)[0].data == payload
+
+
+async def test_a_joining_viewer_gets_its_welcome_and_catch_up_in_one_write(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    together: list[list[bytes]] = []
+    original_all = DirectFrames.write_all
+
+    def recording_all(self: DirectFrames, payloads: list[bytes]) -> bool:
+        done = original_all(self, payloads)
+        if done:
+            together.append(list(payloads))
+        return done
+
+    monkeypatch.setattr(DirectFrames, "write_all", recording_all)
+    async with running_server(settings()) as url:
+        async with httpx.AsyncClient(base_url=url) as http:
+            room = await create_room(http)
+        for token in (None, room["seats"]["A"]["token"]):
+            together.clear()
+            viewer = await Client.connect(url, room["room"], token)
+            await viewer.until(Snapshot)
+            await viewer.ws.close()
+            assert together == [viewer.raw[:2]], "the welcome and the snapshot, one write"
