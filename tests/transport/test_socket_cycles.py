@@ -11,7 +11,9 @@ Each case runs a real uvicorn server with the app in this process, closes its so
 one way, waits until the server holds no connection and no ASGI task, finds every closed
 connection's protocol freed (``server.transport.live_connections``, what a node counts
 when a crowd left), then collects with ``gc.DEBUG_SAVEALL`` (everything unreachable is kept
-in ``gc.garbage`` instead of freed) and finds none of a server socket's objects there.
+in ``gc.garbage`` instead of freed) and finds none of a server socket's objects there. The
+same holds for sockets relayed to their room's node: two nodes in this process on the
+session's Redis, every socket joining through the one that does not run the room.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import httpx
 import msgpack
 import pytest
 import uvicorn
+from starlette.applications import Starlette
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 from websockets.server import ServerProtocol
@@ -35,6 +38,12 @@ from protocol import codec
 from protocol.constants import PROTOCOL_VERSION, WS_PATH
 from protocol.messages import Hello
 from server.app import create_app
+from server.cluster.node import ClusterNode
+from server.cluster.owner import RemoteMember
+from server.cluster.relay import Relayed
+from server.cluster.renewal import connect_sync
+from server.config import Settings
+from server.store.redis_store import RedisRoomStore
 from server.transport import live_connections
 from server.transport.direct_frames import DirectFrames
 from server.transport.http_timeouts import TimedHttpProtocol
@@ -42,21 +51,24 @@ from server.transport.keepalive import KeepaliveProtocol
 from server.transport.send_queue import SendQueue
 from server.transport.session import Session
 from server.transport.uvicorn_options import websocket_options
+from testkit.redis_process import RedisProcess
 from tests.helpers import create_room, settings
 
 SOCKETS = 6
 SERVER_SIDE = (TimedHttpProtocol, KeepaliveProtocol, ServerProtocol, Session, SendQueue,
-               DirectFrames)
-"""A server socket's objects, each of which a cycle used to hold."""
+               DirectFrames, Relayed, RemoteMember)
+"""A server socket's objects, each of which a cycle used to hold (and, for a socket on
+another node than its room's, the relay's record of it and the owner's stand-in for it)."""
 
 
 @asynccontextmanager
-async def served() -> AsyncIterator[tuple[str, uvicorn.Server]]:
+async def served(node: Settings | None = None, app: Starlette | None = None
+                 ) -> AsyncIterator[tuple[str, uvicorn.Server]]:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)
-    node = settings()
-    config = uvicorn.Config(create_app(node), lifespan="on", log_level="warning",
+    node = node or settings()
+    config = uvicorn.Config(app or create_app(node), lifespan="on", log_level="warning",
                             **websocket_options(node))  # type: ignore[arg-type]
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve(sockets=[sock]))
@@ -168,4 +180,48 @@ async def test_a_closed_socket_leaves_no_cycle_for_the_collector(play: Any, end:
             await freed(live_connections.unfreed)
         left = sorted({type(thing).__name__ for thing in garbage
                        if issubclass(type(thing), SERVER_SIDE)})  # (weak proxies too)
+        assert left == [], f"left for the collector: {left}"
+
+
+@asynccontextmanager
+async def cluster_node(redis_url: str, node_id: str
+                       ) -> AsyncIterator[tuple[str, uvicorn.Server]]:
+    """A node of a cluster on ``redis_url``, in this process."""
+    node = settings(lease_s=5.0, lease_renew_s=1.0)
+    store = RedisRoomStore.from_url(redis_url)
+    cluster = ClusterNode(store.client, node_id, node, connect_sync(store.url, node.lease_s))
+    try:
+        async with served(node, create_app(node, store=store, cluster=cluster)) as serving:
+            yield serving
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize("end", [closed, aborted], ids=["closed", "dropped"])
+async def test_a_socket_relayed_to_its_rooms_node_leaves_no_cycle_either(
+        redis_server: RedisProcess, end: Ending) -> None:
+    """Every socket of a room joins through another node than the room's own: each is
+    relayed (the relay's ``Relayed`` on its node, a ``RemoteMember`` on the owner; the
+    spectators greeted from a crowd kit), and its objects go as it closes all the same."""
+    async with (cluster_node(redis_server.url, "cycles-owner") as (owner, owning),
+                cluster_node(redis_server.url, "cycles-relay") as (relay, relaying)):
+        with unreachable_kept() as garbage:
+            async with httpx.AsyncClient(base_url=owner) as http:
+                room = await create_room(http)
+            url = "ws" + relay.removeprefix("http") + WS_PATH + f"?room={room['room']}"
+            tokens = [room["seats"]["A"]["token"], room["seats"]["B"]["token"]]
+            tokens += [None] * (SOCKETS - 2)
+            sockets = [await joined(url, Hello(PROTOCOL_VERSION, room["room"], token, 0))
+                       for token in tokens]
+            relays = [relay for relay in gc.get_objects() if type(relay) is Relayed]
+            assert len(relays) == SOCKETS, "every socket went through a relay"
+            del relays
+            for ws in sockets:
+                await end(ws)
+            del sockets
+            await settled(relaying)
+            await settled(owning)
+            await freed(live_connections.unfreed)
+        left = sorted({type(thing).__name__ for thing in garbage
+                       if issubclass(type(thing), SERVER_SIDE)})
         assert left == [], f"left for the collector: {left}"
