@@ -149,6 +149,14 @@ async def reshard(cluster: RedisClusterProcesses, sources: list[NodeView], targe
                          "--cluster-yes", progress=progress)
 
 
+async def empty(cluster: RedisClusterProcesses, master: NodeView,
+                progress: Progress | None = None) -> str:
+    """Every slot of ``master`` moved to the other masters, as an operator empties a master
+    before removing it: ``redis-cli --cluster rebalance --cluster-weight <id>=0``."""
+    return await run_cli(cluster, "rebalance", f"127.0.0.1:{master.port}",
+                         "--cluster-weight", f"{master.node_id}=0", progress=progress)
+
+
 async def rebalance(cluster: RedisClusterProcesses, progress: Progress | None = None,
                     use_empty_masters: bool = False) -> str:
     """``redis-cli --cluster rebalance``: every master to its even share of the slots (it

@@ -11,7 +11,8 @@ failover, not ``CLUSTER FAILOVER``, which is a planned handover). ``move_slot`` 
 slot to another master while clients use it, step by step (``testkit.slot_move``).
 ``add_replica`` gives one master a replica more (a spare, for Redis's replica migration);
 ``add_master`` joins a new, empty master (slots are then moved onto it, e.g. by
-``redis-cli --cluster rebalance --cluster-use-empty-masters``).
+``redis-cli --cluster rebalance --cluster-use-empty-masters``); ``remove`` takes nodes out
+(``redis-cli --cluster del-node``, then their processes stopped).
 
 ``NODE_TIMEOUT_MS`` is short so that a failover takes about two seconds: the replica of a
 master that stops answering waits that long before it calls an election.
@@ -146,6 +147,26 @@ class RedisClusterProcesses:
         self.masters_count += 1
         self.wait_until(self._formed, f"{node.port} to join as a master")
         return next(seen for seen in self.view() if seen.port == node.port)
+
+    def remove(self, node_ids: list[str]) -> None:
+        """Take nodes out of the cluster as an operator does: ``redis-cli --cluster del-node``
+        of each (a master must serve no slot any more: move them away first), then stop
+        its process; returns once the others form the cluster without them."""
+        view = {node.node_id: node for node in self.view()}
+        remaining = next(port for port in self.alive_ports()
+                         if port not in {view[node_id].port for node_id in node_ids})
+        for node_id in node_ids:
+            deleted = subprocess.run(
+                [self.cli, "--cluster", "del-node", f"127.0.0.1:{remaining}", node_id],
+                capture_output=True, text=True, timeout=READY_WAIT_S, check=False)
+            if deleted.returncode != 0:
+                raise RuntimeError(f"redis-cli --cluster del-node failed:\n{deleted.stdout}\n"
+                                   f"{deleted.stderr}")
+            self.nodes.pop(view[node_id].port).stop()
+        # (An emptied master may have turned into a replica of one that took its slots.)
+        self.masters_count = sum(1 for node in view.values()
+                                 if node.role == "master" and node.node_id not in node_ids)
+        self.wait_until(self._formed, "the cluster to form without the nodes removed")
 
     def _cli_add_node(self, node: RedisProcess, existing: NodeView, *options: str) -> None:
         added = subprocess.run(

@@ -17,7 +17,11 @@
   the nodes wait for a replica to confirm each write) and given its share by ``--cluster
   rebalance --cluster-use-empty-masters``, on a cluster of the test's own (the session's
   must keep its three masters). Rooms: two in the slots each master gives it, one in slots
-  that stay.
+  that stay;
+- a master emptied under the games (``--cluster rebalance --cluster-weight <id>=0``: its
+  slots to the two others) and then removed with its replica (``--cluster del-node``, their
+  processes stopped), as an operator shrinks a cluster, on a cluster of the test's own.
+  Rooms: three in its slots, one on each other master.
 
 The moving rooms' slots hold ``BALLAST`` keys more, as a slot in a busy cluster holds
 several rooms' keys: ``redis-cli`` moves them in many ``MIGRATE`` batches, and the room's
@@ -56,7 +60,14 @@ from redis.crc import key_slot
 
 from server.lobby.tokens import new_room_id
 from server.store.cluster_store import ClusterRoomStore
-from testkit.cluster_rebalance import lowest_slots, rebalance, reshard, slot_count, wait_settled
+from testkit.cluster_rebalance import (
+    empty,
+    lowest_slots,
+    rebalance,
+    reshard,
+    slot_count,
+    wait_settled,
+)
 from testkit.cluster_store import store_on
 from testkit.fuzz.oracle import LOG_PROBLEM
 from testkit.redis_cluster import SLOTS, NodeView, RedisClusterProcesses
@@ -322,5 +333,34 @@ async def test_games_play_on_while_redis_cli_rebalances_onto_a_new_master(
         == fair_share
     for room_id in rooms.moving:
         assert after[room_id] == added[0].node_id
+    for room_id in rooms.staying:
+        assert after[room_id] == before[room_id]
+
+
+async def test_games_play_on_while_a_master_is_emptied_and_removed(
+        cluster_of_its_own: RedisClusterProcesses) -> None:
+    cluster = cluster_of_its_own
+    leaving, *others = cluster.masters()
+    removed = [leaving.node_id, cluster.replica_of(leaving.node_id).node_id]
+    rooms = RoomPlan()
+    its_slots = set(lowest_slots(leaving, slot_count(leaving)))
+    rooms.moving += [room_id_in(its_slots) for _ in range(3)]
+    for master in others:
+        rooms.staying.append(room_id_in(highest_slots(master, 1000)))
+    before = masters_of_rooms(cluster, rooms)
+
+    async def empty_then_remove(stand: Stand) -> None:
+        await empty(cluster, leaving, progress=stand.moves.advance)
+        await asyncio.to_thread(cluster.remove, removed)
+
+    async with store_on(cluster) as store:
+        await play_through_moves(cluster, store, rooms, empty_then_remove)
+
+    masters = cluster.masters()
+    assert {master.node_id for master in masters} == {master.node_id for master in others}
+    assert sum(slot_count(master) for master in masters) == SLOTS
+    after = masters_of_rooms(cluster, rooms)
+    for room_id in rooms.moving:
+        assert before[room_id] == leaving.node_id != after[room_id]
     for room_id in rooms.staying:
         assert after[room_id] == before[room_id]
