@@ -136,7 +136,8 @@ def create_app(
         # A warm restart: the rooms this node id ran start now, not on their first hellos
         # (server/cluster/warm_up.py); in the background, so nothing waits for it.
         warm_up = app.state.warm_up = (
-            WarmUp(cluster.room_index, registry.warm, cluster.unindex)
+            WarmUp(cluster.room_index, registry.warm, cluster.unindex,
+                   after_batch=gc.freeze if settings.freeze_gc else lambda: None)
             if cluster is not None and settings.warm_restart else None)
         if warm_up is not None:
             warm_up.start()

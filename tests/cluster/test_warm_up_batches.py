@@ -68,8 +68,14 @@ class Opens:
         self.release()
 
 
-def warm_up(rooms: list[str], opens: Opens, unindexed: list[str], batch: int) -> WarmUp:
-    return WarmUp(cast(RoomIndex, Index(rooms)), opens, unindexed.extend, batch=batch)
+def warm_up(rooms: list[str], opens: Opens, unindexed: list[str], batch: int,
+            after_batch: list[list[str]] | None = None) -> WarmUp:
+    """``after_batch``: gets the rooms called so far each time a batch is open."""
+    def batch_done() -> None:
+        if after_batch is not None:
+            after_batch.append(list(opens.calls))
+    return WarmUp(cast(RoomIndex, Index(rooms)), opens, unindexed.extend, batch=batch,
+                  after_batch=batch_done)
 
 
 async def test_rooms_are_opened_a_bounded_batch_at_a_time() -> None:
@@ -77,12 +83,15 @@ async def test_rooms_are_opened_a_bounded_batch_at_a_time() -> None:
     opens = Opens({"r1": "held", "r2": "gone", "r3": StorageUnavailable("down"),
                    "r4": "already"})
     unindexed: list[str] = []
-    running = asyncio.create_task(warm_up(rooms, opens, unindexed, batch=3).run())
+    after_batch: list[list[str]] = []
+    running = asyncio.create_task(
+        warm_up(rooms, opens, unindexed, batch=3, after_batch=after_batch).run())
     for size in (3, 3, 1):
         await opens.let_batch_go(size)
     report = await running
 
     assert opens.most == 3
+    assert after_batch == [rooms[:3], rooms[:6], rooms], "told once each batch is open"
     assert report.loaded == ["r0", "r5", "r6"]
     assert report.skipped == ["r1", "r2", "r4"]
     assert report.failed == ["r3"]

@@ -163,3 +163,26 @@ def test_connections_still_being_let_go_of_are_looked_at_again() -> None:
     watch.check()
     watch.check()
     assert node.calls == ["unfreeze", "collect", "freeze"]
+
+
+def test_growth_is_frozen_between_checks_but_only_a_check_looks_at_a_crowd_that_left() -> None:
+    """``grown`` runs ten times as often as ``check``: a restart's thousands of returning
+    sockets are frozen before the youngest generation fills with them, while a crowd that
+    left is still counted a second apart."""
+    node = Node()
+    watch = node.crowd()
+    node.sockets = GROWTH
+    assert watch.grown()
+    assert node.calls == ["freeze"]
+    node.sockets = GROWTH * 2 - 1
+    assert not watch.grown()
+    node.sockets = SHRUNK_FROM * 2
+    assert watch.grown()
+    node.calls.clear()
+    node.close(SHRUNK_FROM * 2, freed=False)
+    for _ in range(3):
+        assert not watch.grown()
+    assert node.calls == [], "left sockets are looked at by check only"
+    watch.check()
+    watch.check()
+    assert node.calls == ["unfreeze", "collect", "freeze"]
