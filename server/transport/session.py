@@ -83,17 +83,21 @@ class Session:
         held, self._held = self._held, None
         if not held or self._gone:
             return
-        if len(held) > 1 and self._writer is None and self._queue.empty:
-            direct = self._direct
-            if direct is not None:
-                try:
-                    if direct.write_all(held):
-                        return
-                except Exception:
-                    self._gone = True  # as for a failed send: the reader sees the disconnect
-                    return
-        for frame in held:
-            self.deliver(frame)
+        if len(held) == 1 or not self._wrote_together(held):
+            for frame in held:
+                self.deliver(frame)
+
+    def _wrote_together(self, frames: list[bytes]) -> bool:
+        """``frames`` written straight to the transport in one write, where nothing is
+        queued ahead and the socket writes directly now (True also when the peer is gone)."""
+        direct = self._direct
+        if direct is None or self._writer is not None or not self._queue.empty:
+            return False
+        try:
+            return direct.write_all(frames)
+        except Exception:
+            self._gone = True  # as for a failed send: the reader sees the disconnect
+            return True
 
     def close(self, code: int, reason: str) -> None:
         self.send_held()  # what was delivered before the close goes before it

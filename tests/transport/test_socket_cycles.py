@@ -139,15 +139,20 @@ async def aborted(ws: ClientConnection) -> None:
 Ending = Callable[[ClientConnection], Awaitable[None]]
 
 
-async def seats_and_spectators(base: str, end: Ending) -> None:
-    async with httpx.AsyncClient(base_url=base) as http:
+async def room_joined(created_at: str, joined_at: str) -> list[ClientConnection]:
+    """A room made through server ``created_at``, its two seats and its spectators joined
+    through server ``joined_at``."""
+    async with httpx.AsyncClient(base_url=created_at) as http:
         room = await create_room(http)
-    url = "ws" + base.removeprefix("http") + WS_PATH + f"?room={room['room']}"
+    url = "ws" + joined_at.removeprefix("http") + WS_PATH + f"?room={room['room']}"
     tokens = [room["seats"]["A"]["token"], room["seats"]["B"]["token"]]
     tokens += [None] * (SOCKETS - 2)
-    sockets = [await joined(url, Hello(PROTOCOL_VERSION, room["room"], token, 0))
-               for token in tokens]
-    for ws in sockets:
+    return [await joined(url, Hello(PROTOCOL_VERSION, room["room"], token, 0))
+            for token in tokens]
+
+
+async def seats_and_spectators(base: str, end: Ending) -> None:
+    for ws in await room_joined(base, base):
         await end(ws)
 
 
@@ -206,13 +211,7 @@ async def test_a_socket_relayed_to_its_rooms_node_leaves_no_cycle_either(
     async with (cluster_node(redis_server.url, "cycles-owner") as (owner, owning),
                 cluster_node(redis_server.url, "cycles-relay") as (relay, relaying)):
         with unreachable_kept() as garbage:
-            async with httpx.AsyncClient(base_url=owner) as http:
-                room = await create_room(http)
-            url = "ws" + relay.removeprefix("http") + WS_PATH + f"?room={room['room']}"
-            tokens = [room["seats"]["A"]["token"], room["seats"]["B"]["token"]]
-            tokens += [None] * (SOCKETS - 2)
-            sockets = [await joined(url, Hello(PROTOCOL_VERSION, room["room"], token, 0))
-                       for token in tokens]
+            sockets = await room_joined(owner, relay)
             relays = [relay for relay in gc.get_objects() if type(relay) is Relayed]
             assert len(relays) == SOCKETS, "every socket went through a relay"
             del relays
