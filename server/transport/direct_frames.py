@@ -139,8 +139,13 @@ class DirectFrames:
     def write(self, payload: bytes) -> bool:
         """Write ``payload`` as one binary frame now; False (nothing written) where
         ``send`` would wait or refuse: the caller sends it through ASGI instead."""
-        transport = self._open_transport()
-        if transport is None:
+        # (``_open_transport``'s checks, inlined: a fan-out calls this for every socket)
+        protocol = self._protocol
+        if (protocol.close_sent or protocol.disconnected or not protocol.handshake_complete
+                or not protocol.writable.is_set() or protocol.conn.state is not State.OPEN):
+            return False
+        transport = protocol.transport
+        if transport.is_closing():
             return False
         transport.write(binary_frame(payload))
         return True
