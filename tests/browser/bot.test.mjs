@@ -66,7 +66,12 @@ test("a game against the bot from the lobby: the human clicks, the bot plays its
       // The bot's move (or our options on their way): wait for the next version or options.
       await page.waitForFunction((v) => window.referee.view.version !== v || window.referee.currentOptions(), at, WAIT);
       if (!opts) continue;
-      await page.waitForFunction((v) => window.referee.view.version !== v, at, WAIT);
+      // Options none of which moves the game on: the next version is the bot's (or the
+      // clock's). A timeout here says what the human was offered, to see what it waited on.
+      await page.waitForFunction((v) => window.referee.view.version !== v, at, WAIT).catch((error) => {
+        throw new Error(`no new version after ${at} in ${s.phase} (round ${s.round}); the human ` +
+          `was offered ${JSON.stringify(opts).slice(0, 400)}: ${error.message}`);
+      });
       continue;
     }
     if (opts.deploy?.length) {
