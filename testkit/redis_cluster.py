@@ -115,13 +115,8 @@ class RedisClusterProcesses:
         for node in self.nodes.values():
             node.start()
         addresses = [f"127.0.0.1:{port}" for port in self.nodes]
-        created = subprocess.run(
-            [self.cli, "--cluster", "create", *addresses, "--cluster-replicas",
-             str(self.replicas_per_master), "--cluster-yes"],
-            capture_output=True, text=True, timeout=READY_WAIT_S, check=False)
-        if created.returncode != 0:
-            raise RuntimeError(f"redis-cli --cluster create failed:\n{created.stdout}\n"
-                               f"{created.stderr}")
+        self._cluster_cli("create", *addresses, "--cluster-replicas",
+                          str(self.replicas_per_master), "--cluster-yes")
         self.wait_until(self._formed, "the cluster to form")
 
     def add_replica(self, master: NodeView) -> NodeView:
@@ -156,12 +151,7 @@ class RedisClusterProcesses:
         remaining = next(port for port in self.alive_ports()
                          if port not in {view[node_id].port for node_id in node_ids})
         for node_id in node_ids:
-            deleted = subprocess.run(
-                [self.cli, "--cluster", "del-node", f"127.0.0.1:{remaining}", node_id],
-                capture_output=True, text=True, timeout=READY_WAIT_S, check=False)
-            if deleted.returncode != 0:
-                raise RuntimeError(f"redis-cli --cluster del-node failed:\n{deleted.stdout}\n"
-                                   f"{deleted.stderr}")
+            self._cluster_cli("del-node", f"127.0.0.1:{remaining}", node_id)
             self.nodes.pop(view[node_id].port).stop()
         # (An emptied master may have turned into a replica of one that took its slots.)
         self.masters_count = sum(1 for node in view.values()
@@ -169,13 +159,16 @@ class RedisClusterProcesses:
         self.wait_until(self._formed, "the cluster to form without the nodes removed")
 
     def _cli_add_node(self, node: RedisProcess, existing: NodeView, *options: str) -> None:
-        added = subprocess.run(
-            [self.cli, "--cluster", "add-node", f"127.0.0.1:{node.port}",
-             f"127.0.0.1:{existing.port}", *options],
-            capture_output=True, text=True, timeout=READY_WAIT_S, check=False)
-        if added.returncode != 0:
-            raise RuntimeError(f"redis-cli --cluster add-node failed:\n{added.stdout}\n"
-                               f"{added.stderr}")
+        self._cluster_cli("add-node", f"127.0.0.1:{node.port}", f"127.0.0.1:{existing.port}",
+                          *options)
+
+    def _cluster_cli(self, command: str, *args: str) -> None:
+        """``redis-cli --cluster <command> <args>``; raises with its output if it fails."""
+        done = subprocess.run([self.cli, "--cluster", command, *args], capture_output=True,
+                              text=True, timeout=READY_WAIT_S, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"redis-cli --cluster {command} failed:\n{done.stdout}\n"
+                               f"{done.stderr}")
 
     def stop(self) -> None:
         for node in self.nodes.values():

@@ -103,6 +103,12 @@ async def freed(unfreed: Callable[[], int]) -> None:
     raise AssertionError(f"{unfreed()} closed connections' protocols still alive")
 
 
+def server_side(garbage: list[Any]) -> list[str]:
+    """The kinds of a server socket's objects among ``garbage`` (weak proxies too)."""
+    return sorted({type(thing).__name__ for thing in garbage
+                   if issubclass(type(thing), SERVER_SIDE)})
+
+
 @contextmanager
 def unreachable_kept() -> Iterator[list[Any]]:
     """Collect first; then whatever the block leaves unreachable is kept in the list the
@@ -183,9 +189,7 @@ async def test_a_closed_socket_leaves_no_cycle_for_the_collector(play: Any, end:
             # What a node counts when a crowd left (server/node/crowd_gc.py): every closed
             # connection's protocol freed once its room has seen it leave.
             await freed(live_connections.unfreed)
-        left = sorted({type(thing).__name__ for thing in garbage
-                       if issubclass(type(thing), SERVER_SIDE)})  # (weak proxies too)
-        assert left == [], f"left for the collector: {left}"
+        assert server_side(garbage) == [], "left for the collector"
 
 
 @asynccontextmanager
@@ -212,15 +216,12 @@ async def test_a_socket_relayed_to_its_rooms_node_leaves_no_cycle_either(
                 cluster_node(redis_server.url, "cycles-relay") as (relay, relaying)):
         with unreachable_kept() as garbage:
             sockets = await room_joined(owner, relay)
-            relays = [relay for relay in gc.get_objects() if type(relay) is Relayed]
-            assert len(relays) == SOCKETS, "every socket went through a relay"
-            del relays
+            relayed = sum(1 for found in gc.get_objects() if type(found) is Relayed)
+            assert relayed == SOCKETS, "every socket went through a relay"
             for ws in sockets:
                 await end(ws)
             del sockets
             await settled(relaying)
             await settled(owning)
             await freed(live_connections.unfreed)
-        left = sorted({type(thing).__name__ for thing in garbage
-                       if issubclass(type(thing), SERVER_SIDE)})
-        assert left == [], f"left for the collector: {left}"
+        assert server_side(garbage) == [], "left for the collector"
