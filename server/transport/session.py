@@ -123,7 +123,7 @@ class Session:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer
         finally:
-            # The snapshot maker refers back to this Session object (the room's maker is the
+            # The snapshot maker refers back to this object (the room's maker is the
             # endpoint's closure over it): dropped, the socket's objects are freed as it
             # closes, not left as a cycle for the collector
             # (tests/transport/test_socket_cycles.py).
