@@ -54,7 +54,10 @@ OTHER = "other (the event loop's own code, start-up, anything unnamed)"
 _WAITING_LEAVES = frozenset({
     "epoll_wait", "epoll_pwait", "poll", "select", "internal_select",  # waiting for a socket
     "PyThread_acquire_lock_timed", "pthread_cond_timedwait", "futex_wait",  # for a lock
-    "clock_nanosleep", "nanosleep"})
+    "clock_nanosleep", "nanosleep",
+    # Without --native, a thread blocked on a lock shows the Python call that took it: the
+    # lease thread between its ticks, in ``threading.Condition.wait``'s acquire.
+    "Condition.wait"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,6 +37,8 @@ def test_waiting_threads_are_told_apart_from_busy_ones() -> None:
     assert is_waiting(f"{LOOP};uv__io_poll (linux.c:1);epoll_pwait (libc.so.6)".split(";"))
     assert is_waiting(["run (renewer.py:40)", "wait (threading.py:1)",
                        "PyThread_acquire_lock_timed (thread.c:1)"])
+    assert is_waiting(["RenewalThread._run (renewer.py:165)", "Event.wait (threading.py:629)",
+                       "Condition.wait (threading.py:331)"])  # a profile without --native
     assert not is_waiting(f"{LOOP};{WRITE}".split(";"))
     assert not is_waiting([*LOOP.split(";"),
                            "choose_army (server/rules/armies/army_selection.py:40)"])
