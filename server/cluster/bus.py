@@ -197,14 +197,18 @@ class RoomBus:
                     (reply,) = await self._subscriber.execute(command)
             _confirmed(reply)
         except (RedisError, OSError, TimeoutError) as error:
-            if self._routes.get(key) is handler:
+            if self._routes.get(key) == handler:
                 del self._routes[key]
             raise BusUnavailable(f"subscribe {channel}: {error}") from error
 
     async def unsubscribe(self, channel: str, handler: Handler) -> None:
         """Stop routing ``channel`` to ``handler`` (if it is still the one registered)."""
         key = channel.encode()
-        if self._routes.get(key) is not handler:
+        # Equal, not the same object: a bound method (a port's or a relay's ``on_message``)
+        # is a new object each time it is named. Compared by identity, no port or relay was
+        # ever unsubscribed: its channel stayed subscribed, and the route held the port
+        # and its stopped room (or the relay) in memory for the node's life.
+        if self._routes.get(key) != handler:
             return
         del self._routes[key]
         # Not waited for: from now on its messages find no handler. (Not connected: the

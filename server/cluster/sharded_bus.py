@@ -191,13 +191,15 @@ class ShardedRoomBus:
                             raise
                         await self._router.refresh()
         except (RedisError, OSError, TimeoutError) as error:
-            if self._routes.get(key) is handler:
+            if self._routes.get(key) == handler:
                 del self._routes[key]
             raise BusUnavailable(f"ssubscribe {channel}: {error}") from error
 
     async def unsubscribe(self, channel: str, handler: Handler) -> None:
         key = channel.encode()
-        if self._routes.get(key) is not handler:
+        # Equal, not the same object: a bound method (a port's or a relay's ``on_message``)
+        # is a new object each time it is named.
+        if self._routes.get(key) != handler:
             return
         del self._routes[key]
         for shard in self._shards.values():

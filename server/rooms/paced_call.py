@@ -52,4 +52,4 @@ class PacedCall:
 
     def close(self) -> None:
         """Nothing more is called (the room stopped)."""
-        self._wake.close()
+        self._wake.stop()

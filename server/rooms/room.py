@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import weakref
 from collections.abc import Sequence
 
 from protocol.constants import CloseCode, ProtocolReason
@@ -123,29 +124,41 @@ class Room:
         # Whether the command being handled is counted in the metrics: not when its outcome
         # is its seat's own (server/metrics.py, "A seat's private actions").
         self._command_counted = True
-        post = self.inbox.post
-        self._presence = Presence(self.room_id, settings, fanout, lambda: self.version, post,
+        # The parts reach back to the room through ``me``, a weak proxy, and to its inbox
+        # directly: a part holding the room itself (or a bound method or a lambda of it)
+        # would be a reference cycle, which only a collection frees, and one that a node's
+        # freeze (``server.node.crowd_gc``, ``server.cluster.warm_up``) has put out of the
+        # collector's reach is never freed: every room alive at a freeze stayed in memory
+        # for good once it left (tests/rooms/test_room_cycles.py). Whoever holds the room
+        # (the registry, its task, its viewers' sessions) keeps it, and so its parts, alive.
+        me = weakref.proxy(self)
+        inbox = self.inbox
+        post = inbox.post
+        self._presence = Presence(self.room_id, settings, fanout, lambda: me.version, post,
                                   deadlines, now_ms)
         self._answers = CommandAnswers(self.room_id, settings.answer_cache_size, answers,
                                        self._presence, fanout)
         self._delayed = DelayedAudiences(self.room_id, meta.settings, engine, store, fanout,
                                          clock, post)
         self._chess_clock = ClockTimer(self.room_id, clock, post, engine,
-                                       bool(meta.settings.clock_s), self._commit)
+                                       bool(meta.settings.clock_s),
+                                       lambda *commit: me._commit(*commit))
         self._aro = WindowDeadline(self.room_id, meta.settings, engine, clock, post, deadlines,
-                                   self._presence.abandoned, self._decide_now, self._commit,
-                                   self._drop_window)
-        self._catch_up = CatchUp(self, meta, engine, store, self._delayed, self._aro,
+                                   self._presence.abandoned,
+                                   lambda *decide: me._decide_now(*decide),
+                                   lambda *commit: me._commit(*commit),
+                                   lambda *drop: me._drop_window(*drop))
+        self._catch_up = CatchUp(me, meta, engine, store, self._delayed, self._aro,
                                  self._chess_clock, self._presence, clock)
-        self._listing = LobbyListing(self, meta, engine, store, self._delayed, self._presence,
-                                     lambda: self.inbox.post_crowd(ListingDue()),
-                                     lambda: bool(len(self.inbox)), now_ms)
-        self._options = SeatOptions(self, engine, self._delayed)
+        self._listing = LobbyListing(me, meta, engine, store, self._delayed, self._presence,
+                                     lambda: inbox.post_crowd(ListingDue()),
+                                     lambda: bool(len(inbox)), now_ms)
+        self._options = SeatOptions(me, engine, self._delayed)
         self._deadlines = StoredDeadlines(
             self.room_id, store, fence, self._aro, self._presence, deadlines,
-            renews=lambda: retention_of(settings, engine, self.state) != 0,
-            post_due=lambda: self.inbox.post(PresenceDue()), busy=lambda: bool(len(self.inbox)))
-        self._joins = Joins(self, fanout, self._presence, self._delayed, self._listing,
+            renews=lambda: retention_of(settings, engine, me.state) != 0,
+            post_due=lambda: post(PresenceDue()), busy=lambda: bool(len(inbox)))
+        self._joins = Joins(me, fanout, self._presence, self._delayed, self._listing,
                             self._catch_up, self._aro, self._deadlines)
 
     # --- the doors into the inbox (called by the transport) -----------------------------

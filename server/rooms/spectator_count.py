@@ -57,9 +57,21 @@ class SpectatorCount:
             self._paced.arrange()
 
     def close(self) -> None:
-        """The room stopped: nothing more is sent."""
+        """The room stopped: nothing more is sent. The send and the audience are dropped:
+        they are the presence's, which holds this count (a reference cycle until then)."""
         self._paced.close()
+        self._send = _nothing
+        self._audience = _nobody
 
     def _fire(self) -> None:
         self._paced.done()
         self._send()
+
+
+def _nothing() -> None:
+    """A closed count's send."""
+
+
+def _nobody() -> int:
+    """A closed count's audience."""
+    return 0

@@ -66,6 +66,16 @@ class WakeUp:
             self._handle = None
         self.at = None
 
+    def stop(self) -> None:
+        """Closed for good: the call is dropped too. It is often its owner's bound method,
+        and the owner holds this wake-up: a reference cycle until then."""
+        self.close()
+        self._call = _nothing
+
     def _fire(self) -> None:
         self._handle = None
         self._call()
+
+
+def _nothing() -> None:
+    """A stopped wake-up's call."""

@@ -164,6 +164,32 @@ async def test_unsubscribe_stops_delivery(
         assert stranger.messages == []
 
 
+class Port:
+    """Subscribes with its bound method, as the owner's port and a relay do."""
+
+    def __init__(self) -> None:
+        self.heard = Heard()
+
+    def on_message(self, data: bytes) -> None:
+        self.heard(data)
+
+
+async def test_a_handler_named_again_as_a_bound_method_is_unsubscribed(
+        redis_server: RedisProcess, admin: aioredis.Redis) -> None:
+    """``port.on_message`` is a new object each time it is named: unsubscribing with it must
+    still find the route (compared by identity, no port or relay was ever unsubscribed; its
+    channel stayed subscribed and its route kept it in memory)."""
+    out, port = channel(), Port()
+    async with started(redis_server.url, "b") as relay:
+        await relay.subscribe(out, port.on_message)
+        assert await admin.publish(out, b"kept") == 1
+        await port.heard.until(1)
+        await relay.unsubscribe(out, port.on_message)
+        await relay.subscribe(channel(), Heard())  # confirmed after the unsubscribe
+        assert await admin.publish(out, b"dropped") == 0
+        assert port.heard.messages == [b"kept"]
+
+
 async def test_a_failing_handler_does_not_stop_the_others(
         redis_server: RedisProcess, admin: aioredis.Redis,
         caplog: pytest.LogCaptureFixture) -> None:

@@ -177,6 +177,33 @@ async def test_a_subscribe_while_the_masters_connection_opens_shares_that_connec
             assert await heard[channel].until(1) == [b"once"]
 
 
+class Port:
+    """Subscribes with its bound method, as the owner's port and a relay do."""
+
+    def __init__(self) -> None:
+        self.heard = Heard()
+
+    def on_message(self, data: bytes) -> None:
+        self.heard(data)
+
+
+async def test_a_handler_named_again_as_a_bound_method_is_unsubscribed(
+        redis_cluster: RedisClusterProcesses) -> None:
+    """``port.on_message`` is a new object each time it is named: unsubscribing with it must
+    still find the route and ``SUNSUBSCRIBE`` the channel."""
+    master = redis_cluster.masters()[0]
+    gone, port = channel_on(redis_cluster, master), Port()
+    async with started(redis_cluster.url, "b") as relay:
+        await relay.subscribe(gone, port.on_message)
+        await relay.unsubscribe(gone, port.on_message)
+        await relay.subscribe(channel_on(redis_cluster, master), Heard())  # sent after it
+        client = admin(master.port)
+        counts = await client.execute_command(  # type: ignore[no-untyped-call]
+            "PUBSUB", "SHARDNUMSUB", gone)
+        await client.aclose()
+        assert counts == [gone.encode(), 0]
+
+
 async def test_after_an_unsubscribe_the_connection_answers_the_next_subscribe(
         redis_cluster: RedisClusterProcesses) -> None:
     """Found with the test above: the reply to the bus's own ``SUNSUBSCRIBE`` was read as
