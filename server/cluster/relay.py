@@ -65,7 +65,6 @@ from server.metrics import (
     RELAY_TO_OWNER,
 )
 from server.rooms.door import RoomMoved
-from server.rooms.room import RoomStopped
 from server.rooms.seats import Member, deliver_together
 from server.store import RoomMeta
 
@@ -91,8 +90,13 @@ class Relayed:
     live_from: int = 0  # the bus message after which it got its welcome or last snapshot
     at_owner: bool = False  # its join was forwarded to the owner
     hold: Hold | None = None  # a seat's command on its way: this node's crowds wait
-    welcomed: asyncio.Future[None] = field(
+    welcomed: asyncio.Future[str | None] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future())
+    """None once welcomed; or why the viewer must join elsewhere (``RoomMoved``'s message).
+    A reason, not the exception: an exception kept in the future would carry the traceback
+    of the join that raised it, whose frames hold this record, which holds the future: a
+    reference cycle holding the socket's objects, kept for good once a node's freeze put it
+    out of the collector's reach."""
 
 
 @dataclass(eq=False, slots=True)
@@ -150,19 +154,19 @@ class RelayRoom:
             self._join_at_owner(relayed, since, Greeting.MEMBER)
         else:
             self._greet_crowd(relayed)
-            if relayed.welcomed.done():
-                return
-        try:
-            async with asyncio.timeout(self._join_timeout_s):
-                await asyncio.shield(relayed.welcomed)
-        except TimeoutError:
-            self._drop(relayed)
-            if relayed.at_owner:
-                self._send(RelayLeave(self._node_id, relayed.id))
-            raise RoomMoved(f"{self.room_id}: the owner {self.owner} did not answer") from None
-        except RoomStopped:
-            self._drop(relayed)
-            raise
+        if not relayed.welcomed.done():
+            try:
+                async with asyncio.timeout(self._join_timeout_s):
+                    await asyncio.shield(relayed.welcomed)
+            except TimeoutError:
+                self._drop(relayed)
+                if relayed.at_owner:
+                    self._send(RelayLeave(self._node_id, relayed.id))
+                raise RoomMoved(
+                    f"{self.room_id}: the owner {self.owner} did not answer") from None
+        moved = relayed.welcomed.result()
+        if moved is not None:
+            raise RoomMoved(moved)
 
     def submit(self, member: Member, seat: str | None, command: Command) -> bool:
         relayed = self._by_member.get(member)
@@ -275,8 +279,7 @@ class RelayRoom:
             if relayed.welcomed.done():
                 relayed.member.close(code, reason)
             else:
-                relayed.welcomed.set_exception(RoomMoved(self.room_id))
-                relayed.welcomed.exception()  # retrieved: join() re-raises it
+                relayed.welcomed.set_result(self.room_id)  # join() raises RoomMoved
         self._on_empty(self)
 
     # --- crowd kits (``server.cluster.crowd_kit``) -------------------------------------
@@ -415,8 +418,7 @@ class RelayRoom:
         if relayed.welcomed.done():
             relayed.member.close(code, reason)
         else:
-            relayed.welcomed.set_exception(RoomMoved(f"{self.room_id}: {reason}"))
-            relayed.welcomed.exception()
+            relayed.welcomed.set_result(f"{self.room_id}: {reason}")
 
     def _query(self, member: Member, request: HistoryRequest | Measure) -> None:
         relayed = self._by_member.get(member)
