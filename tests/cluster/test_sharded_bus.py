@@ -20,7 +20,7 @@ from server.cluster.sharded_bus import ShardedRoomBus
 from server.lobby.tokens import new_room_id
 from server.store.append_channel import AppendChannel, _Link
 from testkit.redis_cluster import NodeView, RedisClusterProcesses
-from tests.cluster.test_room_bus import WAIT_S, Heard
+from tests.cluster.test_room_bus import WAIT_S, Heard, Port
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
@@ -175,16 +175,6 @@ async def test_a_subscribe_while_the_masters_connection_opens_shares_that_connec
         for channel in (first, second):
             owner.publish(channel, b"once")
             assert await heard[channel].until(1) == [b"once"]
-
-
-class Port:
-    """Subscribes with its bound method, as the owner's port and a relay do."""
-
-    def __init__(self) -> None:
-        self.heard = Heard()
-
-    def on_message(self, data: bytes) -> None:
-        self.heard(data)
 
 
 async def test_a_handler_named_again_as_a_bound_method_is_unsubscribed(
