@@ -176,10 +176,12 @@ class Presence:
     def idle_now(self, message: IdleExpired, *, busy: bool, serving: bool) -> bool:
         """Whether the room may stop now: still nobody since the countdown of ``message``
         began, nothing waiting in its inbox (``busy``), and no ARO window whose deadline
-        this process must serve (``serving``: the countdown starts again instead)."""
-        if message.epoch != self.idle_epoch or not self.empty() or busy:
+        this process must serve (``serving``). Busy or serving, the countdown starts again:
+        what waits may not be a join or a leave (a listing's or a deadline's turn), and
+        nothing else would start it."""
+        if message.epoch != self.idle_epoch or not self.empty():
             return False
-        if serving:
+        if busy or serving:
             self.arm_idle()
             return False
         return True

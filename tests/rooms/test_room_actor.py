@@ -495,12 +495,8 @@ async def test_a_room_nobody_is_connected_to_leaves_memory_and_loads_again() -> 
         await world.registry.shutdown()
 
 
-async def test_an_idle_countdown_never_stops_a_room_with_a_viewer_or_an_open_window(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """The countdown's expiry is checked when handled: a viewer connected, or an ARO window
-    whose deadline this room must serve, keeps the room (the countdown starts again)."""
-    world = await make_world(idle_room_s=600.0)
-    room = world.room
+def observed_idle_checks(room: Room, monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
+    """Set each time ``room`` checks whether an idle countdown's expiry stops it."""
     checked = asyncio.Event()
     check = room._presence.idle_now
 
@@ -509,6 +505,16 @@ async def test_an_idle_countdown_never_stops_a_room_with_a_viewer_or_an_open_win
         return check(message, busy=busy, serving=serving)
 
     monkeypatch.setattr(room._presence, "idle_now", observed_check)
+    return checked
+
+
+async def test_an_idle_countdown_never_stops_a_room_with_a_viewer_or_an_open_window(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The countdown's expiry is checked when handled: a viewer connected, or an ARO window
+    whose deadline this room must serve, keeps the room (the countdown starts again)."""
+    world = await make_world(idle_room_s=600.0)
+    room = world.room
+    checked = observed_idle_checks(room, monkeypatch)
     try:
         a = await world.join(Audience.A)
         room.inbox.post(IdleExpired(room._presence.idle_epoch))  # as if the countdown ran out now
@@ -523,6 +529,29 @@ async def test_an_idle_countdown_never_stops_a_room_with_a_viewer_or_an_open_win
         assert not room.stopped, "the open ARO window keeps the room"
         spectator = await world.join(Audience.SPECTATOR)
         assert spectator.of(Snapshot)[-1].window is not None, "and it is still open"
+    finally:
+        await world.registry.shutdown()
+
+
+async def test_an_idle_countdown_that_expires_while_a_message_waits_starts_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A countdown expiring while another message waits in the inbox (a listing's or a
+    deadline's turn, which is no join or leave) does not stop the room then, but starts
+    again: before, nothing started it again, and the room stayed in memory for good."""
+    world = await make_world(idle_room_s=600.0)
+    room = world.room
+    checked = observed_idle_checks(room, monkeypatch)
+    try:
+        a = await world.join(Audience.A)
+        before = room._presence.idle_epoch
+        room.leave(a)
+        # Handled in order: the leave starts a countdown (the next epoch), which expires
+        # while a release of the delayed feeds waits behind it.
+        room.inbox.post(IdleExpired(before + 1))
+        room.release_due()
+        await asyncio.wait_for(checked.wait(), GUARD_S)
+        assert not room.stopped, "a message was waiting"
+        assert room._presence.idle_epoch == before + 2, "the countdown started again"
     finally:
         await world.registry.shutdown()
 
