@@ -31,6 +31,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
+from bench.measure import rss_bytes
 from bench.run import METRICS_TOKEN, cores, free_port, redis_server, start_referee, stop
 from protocol import codec
 from protocol.constants import PROTOCOL_VERSION, WS_PATH
@@ -43,11 +44,7 @@ LEFT_WAIT_S = 120.0
 
 
 def rss_mb(pid: int) -> float:
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    raise RuntimeError(f"no VmRSS for process {pid}")
+    return rss_bytes(pid) / 2**20
 
 
 async def live_rooms(http: httpx.AsyncClient) -> int:

@@ -34,10 +34,11 @@ from tests.transport.test_socket_cycles import closed, freed, joined, left_alive
 def room_parts(things: list[Any]) -> list[str]:
     """The kinds of a room's objects among ``things``: anything of ``server.rooms`` and the
     game's state."""
-    return sorted({type(thing).__name__ for thing in things if _of_a_room(type(thing))})
+    return sorted({type(thing).__name__ for thing in things if _of_a_room(thing)})
 
 
-def _of_a_room(kind: type) -> bool:
+def _of_a_room(thing: object) -> bool:
+    kind = type(thing)
     module = kind.__dict__.get("__module__")  # (a metaclass's own is a descriptor)
     return kind is GameState or (isinstance(module, str) and module.startswith("server.rooms."))
 
@@ -62,7 +63,7 @@ async def test_a_room_that_left_memory_leaves_no_cycle_for_the_collector(
     app = create_app(node)
     async with served(node, app) as (base, server):
         registry = app.state.registry
-        with left_alive(room_parts) as alive:
+        with left_alive(_of_a_room) as alive:
             async with httpx.AsyncClient(base_url=base) as http:
                 room = await create_room(http, **options)
             url = "ws" + base.removeprefix("http") + WS_PATH + f"?room={room['room']}"

@@ -129,20 +129,19 @@ def _is_server_side(thing: object) -> bool:
 
 
 @contextmanager
-def left_alive(kinds: Callable[[list[Any]], list[str]] = server_side
-               ) -> Iterator[list[Any]]:
+def left_alive(watched: Callable[[object], bool] = _is_server_side) -> Iterator[list[Any]]:
     """Collect first, then turn the collector off: the list the block gets is filled, when
-    the block ends, with the objects made in it and still alive of which ``kinds`` names
-    any (by default a server socket's). Reference counting frees an object as its last
-    reference goes; one in a reference cycle stays."""
+    the block ends, with the ``watched`` objects (by default a server socket's) made in it
+    and still alive. Reference counting frees an object as its last reference goes; one in
+    a reference cycle stays."""
     gc.collect()
-    before = {id(thing) for thing in gc.get_objects() if kinds([thing])}
+    before = {id(thing) for thing in gc.get_objects() if watched(thing)}
     found: list[Any] = []
     gc.disable()
     try:
         yield found
         found.extend(thing for thing in gc.get_objects()
-                     if id(thing) not in before and kinds([thing]))
+                     if id(thing) not in before and watched(thing))
     finally:
         gc.enable()
 
