@@ -47,6 +47,7 @@ import httpx
 from bench import floor, restart_floor
 from bench.balancer import NODE_ENV as BALANCED_NODE_ENV
 from bench.balancer import balancer
+from bench.bytecode import compile_project
 from bench.measure import (
     REDIS_LATENCY_THRESHOLD_MS,
     by_second,
@@ -152,6 +153,7 @@ async def start_referee(port: int, redis_url: str, core: str | None,
                # /metrics on the game's port (bench.broadcast reads it), with this token.
                REFEREE_METRICS_TOKEN=METRICS_TOKEN)
     env.update(extra_env or {})  # e.g. a Redis Cluster's settings, its durability demand
+    compile_project()  # read from bytecode, as an installed server is (bench/bytecode.py)
     process = await asyncio.create_subprocess_exec(
         *pinned(core, [PYTHON, "-m", "server", "--port", str(port), "--log-level", "warning"]),
         cwd=REPO, env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT)
@@ -172,6 +174,7 @@ async def start_stack(port: int, core: str | None) -> asyncio.subprocess.Process
 
 async def _start_ready(core: str | None, module_argv: list[str]) -> asyncio.subprocess.Process:
     """``python -m <module_argv>`` pinned to ``core``, once it printed ``ready``."""
+    compile_project()
     process = await asyncio.create_subprocess_exec(
         *pinned(core, [PYTHON, "-m", *module_argv]), cwd=REPO, stdout=asyncio.subprocess.PIPE)
     assert process.stdout is not None
