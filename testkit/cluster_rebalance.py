@@ -113,12 +113,13 @@ class _Output:
 
 
 async def run_cli(cluster: RedisClusterProcesses, *args: str,
-                  progress: Progress | None = None) -> str:
-    """``redis-cli --cluster <args>`` once the nodes agree (``settled``), awaited as a
-    subprocess; its output. ``progress`` is told of its steps as it prints them. Raises if
-    it fails (its output in the message); returns once the nodes agree again on the map it
-    made."""
-    await wait_settled(cluster)
+                  progress: Progress | None = None, settle_first: bool = True) -> str:
+    """``redis-cli --cluster <args>`` once the nodes agree (``settled``; not with
+    ``settle_first=False``), awaited as a subprocess; its output. ``progress`` is told of its
+    steps as it prints them. Raises if it fails (its output in the message); returns once
+    the nodes agree again on the map it made."""
+    if settle_first:
+        await wait_settled(cluster)
     process = await asyncio.create_subprocess_exec(
         cluster.cli, "--cluster", *args, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT)
@@ -166,3 +167,12 @@ async def rebalance(cluster: RedisClusterProcesses, progress: Progress | None = 
     empty = ["--cluster-use-empty-masters"] if use_empty_masters else []
     return await run_cli(cluster, "rebalance", f"127.0.0.1:{cluster.masters()[0].port}",
                          *empty, progress=progress)
+
+
+async def fix(cluster: RedisClusterProcesses) -> str:
+    """``redis-cli --cluster fix``, as an operator repairs a slot move cut short (a master
+    lost in the middle of it): the nodes disagree about that slot and it is open on the
+    importing master, so nothing waits for them to agree first. It moves the slot's keys
+    back to the master that serves it and closes the slot; returns once the nodes agree."""
+    return await run_cli(cluster, "fix", f"127.0.0.1:{cluster.alive_ports()[0]}",
+                         "--cluster-yes", settle_first=False)

@@ -248,6 +248,38 @@ class RedisClusterProcesses:
         self.wait_until(done, f"a replica of {dead.port} to be promoted")
         return promoted[0]
 
+    def wait_taken_over(self, dead: NodeView) -> NodeView:
+        """Once a replica of ``dead`` (a master killed) serves ``dead``'s slots and its
+        cluster is ``ok``, as it sees it: that replica. Unlike ``wait_promoted``, the other
+        nodes need not agree: a master that was importing a slot of ``dead`` when it died
+        goes on naming ``dead`` as that slot's master (and stays ``cluster_state:fail``)
+        until ``redis-cli --cluster fix`` (``testkit.cluster_rebalance.fix``)."""
+        promoted: list[NodeView] = []
+
+        def done() -> bool:
+            for port in self.alive_ports():
+                me = next(node for node in self.view(port) if node.port == port)
+                if (me.role == "master" and me.slots == dead.slots
+                        and me.node_id != dead.node_id and self._state_ok(port)):
+                    promoted[:] = [me]
+                    return True
+            return False
+
+        self.wait_until(done, f"a replica of {dead.port} to serve its slots")
+        return promoted[0]
+
+    def start_again(self, port: int) -> None:
+        """Start a killed node again on its folder, and return once no running node counts
+        it as failed (it rejoined as a replica of the node promoted in its place). Unlike
+        ``restart``, the cluster need not be whole again."""
+        self.nodes[port].start()
+
+        def known_again() -> bool:
+            return all(not node.failed for alive in self.alive_ports()
+                       for node in self.view(alive) if node.port == port)
+
+        self.wait_until(known_again, f"node {port} to be known again")
+
     def pause(self, port: int) -> None:
         """SIGSTOP one node: it keeps its sockets but answers nothing (replication to it
         stalls)."""

@@ -24,6 +24,14 @@ masters for the moment) is left undecided: its lease is neither renewed nor lost
 as when a round fails, and the next round asks again. Without this, every round of every
 node owning or relaying a room of a moving slot failed until the slot was moved (and the
 node's ``/readyz`` said its leases were not renewed).
+
+A master that answers ``CLUSTERDOWN`` while the others serve (one that was importing a slot
+whose master died: it says ``cluster_state:fail`` until ``redis-cli --cluster fix``,
+docs/deploy.md) fails only what lives there: its rooms' leases are undecided, a relayed
+room's holder there is not reported, a watched node whose liveness key is there is not taken
+for dead. The round fails only when this node's own keys live there (its liveness, its
+room index, its instance lock). Otherwise every node with a room on that master would fail
+every round, and say it is not ready, until an operator repaired the cluster.
 """
 
 from __future__ import annotations
@@ -35,11 +43,17 @@ from typing import Any
 import redis
 from redis.backoff import NoBackoff
 from redis.cluster import RedisCluster
-from redis.exceptions import AskError, MovedError, ResponseError, TryAgainError
+from redis.exceptions import (
+    AskError,
+    ClusterDownError,
+    MovedError,
+    ResponseError,
+    TryAgainError,
+)
 from redis.retry import Retry
 
 from server.cluster.lease import alive_key, lease_key
-from server.cluster.renewal import LeaseRenewal, send_round
+from server.cluster.renewal import HOLDER_UNKNOWN, LeaseRenewal, send_round
 from server.store.cluster_router import slot_moved
 from server.store.resp import pack_command
 
@@ -106,6 +120,13 @@ class ClusterLeaseRenewal(LeaseRenewal):
                 log.info("lease of room %s not renewed this round: its slot is being moved",
                          owned[index - renewed_at][0])
                 results[index] = 1  # undecided: not lost (see the module's docstring)
+            elif isinstance(results[index], ClusterDownError):
+                results[index] = 1  # undecided, as above: its master is down
+        holders_at = renewed_at + len(owned)
+        nodes_at = holders_at + len(watched_rooms)
+        for index in range(holders_at, len(results)):
+            if isinstance(results[index], ClusterDownError):
+                results[index] = HOLDER_UNKNOWN if index < nodes_at else 1  # (1: not dead)
         return results
 
     def _follow_redirections(self, commands: list[bytes], results: list[Any]) -> None:

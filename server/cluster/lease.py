@@ -37,7 +37,8 @@ from server.cluster.identity import RELEASE_INSTANCE, instance_key
 from server.rooms.ownership import Claim, Claimed, HeldBy
 from server.store.lua_scripts import LuaScripts
 from server.store.redis_errors import storage_call
-from server.store.redis_store import state_key
+from server.store.redis_scripts import WHOLE_ROOM
+from server.store.redis_store import room_keys, state_key
 from server.store.script_batches import ScriptBatches
 
 
@@ -49,8 +50,18 @@ def alive_key(node_id: str) -> str:
     return f"{{node:{node_id}}}:alive"
 
 
-ACQUIRE = """
-if redis.call('EXISTS', KEYS[2]) == 0 then return {0} end
+# KEYS: lease, then the room's keys (``room_keys``: state, events, answers A and B); ARGV:
+# node, lease_ms. Nothing is taken of a room whose keys a cut-short slot move split between
+# two masters (``redis_scripts``): a lease written then could exist on both.
+ACQUIRE = WHOLE_ROOM + """
+local room = redis.call('HMGET', KEYS[2], 'version', 'answered_A', 'answered_B')
+if not room[1] then
+  if orphans(KEYS[3], KEYS[4], KEYS[5]) then return redis.error_reply(SPLIT) end
+  return {0}
+end
+if split(KEYS[3], KEYS[4], KEYS[5], room[1], room[2], room[3]) then
+  return redis.error_reply(SPLIT)
+end
 local holder = redis.call('GET', KEYS[1])
 if holder and holder ~= ARGV[1] then return {2, holder} end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
@@ -122,7 +133,7 @@ class RedisLeases:
     async def acquire(self, room_id: str) -> Claim | None:
         """Take the room's lease and a new fence; None when the room does not exist."""
         async with storage_call("acquire lease"):
-            result = await self._acquires.run([lease_key(room_id), state_key(room_id)],
+            result = await self._acquires.run([lease_key(room_id), *room_keys(room_id)],
                                               [self.node_id, self.lease_ms])
         if int(result[0]) == 0:
             return None

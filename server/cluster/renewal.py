@@ -97,7 +97,7 @@ class LeaseRenewal:
                 # Still no scripts (a Redis flushing them repeatedly): nothing was renewed
                 # (nor lost); the next round tries again.
                 results[scripted_at:renewed_at + len(owned)] = [1] * len(scripted)
-        _raise_first_error(results)
+            _raise_first_error(results)  # (a transport error's reply is StorageUnavailable)
         renewed = results[renewed_at:renewed_at + len(owned)]
         holders_at = renewed_at + len(owned)
         nodes_at = holders_at + len(watched_rooms)
@@ -106,7 +106,7 @@ class LeaseRenewal:
                                   if int(ok) != 1),
             holders={room_id: None if value is None else text(value)
                      for room_id, value in zip(watched_rooms, results[holders_at:nodes_at],
-                                               strict=True)},
+                                               strict=True) if value is not HOLDER_UNKNOWN},
             dead_nodes=frozenset(node_id for node_id, alive in
                                  zip(watched_nodes, results[nodes_at:], strict=True)
                                  if int(alive) == 0),
@@ -174,6 +174,11 @@ class LeaseRenewal:
         if sha is None:
             sha = self._shas[script] = str(self._redis.script_load(script))
         return sha
+
+
+HOLDER_UNKNOWN = object()
+"""A watched room's reply when its lease could not be read this round (its master down, on a
+cluster): no holder is reported for it, so nothing is concluded."""
 
 
 def send_round(client: redis.Redis, commands: bytes, count: int) -> list[Any]:

@@ -29,7 +29,7 @@ from typing import Any
 
 import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError
+from redis.exceptions import NoScriptError, ResponseError
 
 from server.store.append_channel import AppendChannel
 from server.store.group_commit import Deliver, GroupCommit, deliver_when_done
@@ -145,6 +145,9 @@ class AppendBatches:
                 retry.append(index)
                 self._loaded_on = None
             elif isinstance(outcome, RedisConnectionError):  # LOADING: Redis just restarted
+                outcome = StorageUnavailable(f"append: {outcome}")
+            elif isinstance(outcome, ResponseError) and str(outcome).startswith("TRYAGAIN"):
+                # the room's keys are not all there (``redis_scripts``): nothing was written
                 outcome = StorageUnavailable(f"append: {outcome}")
             outcomes[index] = outcome
         return retry

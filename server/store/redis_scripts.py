@@ -9,6 +9,17 @@ that writes takes all four so that they expire together (``ROOM_KEYS``):
 3. ``:answers:A`` and 4. ``:answers:B`` lists -- each seat's latest answers, oldest first,
    each entry msgpack ``[command id, frame]``.
 
+Split keys (``WHOLE_ROOM``): a slot move that a master's failover cut short leaves a room's keys
+on two masters (the promoted replica owns the slot and holds the keys not moved yet; the
+importing master holds the others) until ``redis-cli --cluster fix`` brings them together
+(docs/deploy.md, "A master lost during a slot move"). Redis no longer guards that slot (the
+replica never learnt it was ``MIGRATING``), so the scripts do: a room with its state but
+without the event stream its version needs, or without the answers list of a seat that
+answered (``answered_A``/``answered_B``, set in the state at a seat's first answer), or
+with other keys but no state, is answered ``TRYAGAIN`` and nothing is written or read as
+the room. A key written then would exist on both masters, which ``--cluster fix`` refuses
+to merge, and a room read then would be a room missing part of its game.
+
 Retention (``_KEEP``): after a write, a room with a retention expires that long after it,
 every key at the same instant (one ``PEXPIREAT`` time taken from Redis's own clock); a room
 whose retention becomes 0 (its game began) has its expiry removed (``PERSIST``); a room
@@ -37,6 +48,24 @@ local function keep(keys, before, wanted)
 end
 """
 
+# The room's keys split between two masters (module docstring): SPLIT is the error reply.
+# split(events, answers A, answers B, version, answered A, answered B): whether the state
+# (read by the caller) names a key that is not there (one EXISTS on every append);
+# orphans(...): whether a room without its state still has other keys.
+WHOLE_ROOM = """
+local SPLIT = 'TRYAGAIN the room keys are split between two masters: a slot move was cut short'
+local function split(events, answers_a, answers_b, version, answered_a, answered_b)
+  local needed = {}
+  if tonumber(version) > 0 then needed[#needed + 1] = events end
+  if answered_a then needed[#needed + 1] = answers_a end
+  if answered_b then needed[#needed + 1] = answers_b end
+  return #needed > 0 and redis.call('EXISTS', unpack(needed)) < #needed
+end
+local function orphans(events, answers_a, answers_b)
+  return redis.call('EXISTS', events, answers_a, answers_b) > 0
+end
+"""
+
 # ARGV: meta, snapshot, deadlines, listing ('' = none), retention (ms, 0 = for ever).
 CREATE = _KEEP + """
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('EXISTS room') end
@@ -48,8 +77,11 @@ keep(KEYS, 0, ARGV[5])
 return 0
 """
 
-CLAIM = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+CLAIM = WHOLE_ROOM + """
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  if orphans(KEYS[2], KEYS[3], KEYS[4]) then return redis.error_reply(SPLIT) end
+  return false
+end
 redis.call('HSET', KEYS[1], 'owner', ARGV[1])
 return redis.call('HINCRBY', KEYS[1], 'fence', 1)
 """
@@ -61,12 +93,18 @@ return redis.call('HINCRBY', KEYS[1], 'fence', 1)
 # room: never one) costs no HDEL, and an answers list no LTRIM until it is longer than kept.
 # Returns {new version, 1 if it removed a listing the room had (else 0)}: only then does
 # the lobby index need a ZREM (a private room, never listed, needs none).
-APPEND = _KEEP + """
+APPEND = _KEEP + WHOLE_ROOM + """
 local cur = redis.call('HMGET', KEYS[1], 'fence', 'version', 'snapshot_version', 'retention',
-                       'listing')
-if not cur[1] then return redis.error_reply('STALE no such room') end
+                       'listing', 'answered_A', 'answered_B')
+if not cur[1] then
+  if orphans(KEYS[2], KEYS[3], KEYS[4]) then return redis.error_reply(SPLIT) end
+  return redis.error_reply('STALE no such room')
+end
 if tonumber(cur[1]) ~= tonumber(ARGV[1]) then return redis.error_reply('STALE fence') end
 if tonumber(cur[2]) ~= tonumber(ARGV[2]) then return redis.error_reply('STALE version') end
+if split(KEYS[2], KEYS[3], KEYS[4], cur[2], cur[6], cur[7]) then
+  return redis.error_reply(SPLIT)
+end
 local v = tonumber(ARGV[2])
 local snapv = tonumber(cur[3]) or v
 for i = 13, #ARGV do
@@ -86,11 +124,12 @@ else
   redis.call('HSET', KEYS[1], 'listing', ARGV[6])
 end
 if ARGV[7] ~= '' then
-  local answers = KEYS[3]
-  if ARGV[7] == 'B' then answers = KEYS[4] end
+  local answers, answered = KEYS[3], cur[6]
+  if ARGV[7] == 'B' then answers, answered = KEYS[4], cur[7] end
   if redis.call('RPUSH', answers, ARGV[8]) > tonumber(ARGV[9]) then
     redis.call('LTRIM', answers, -tonumber(ARGV[9]), -1)
   end
+  if not answered then redis.call('HSET', KEYS[1], 'answered_' .. ARGV[7], 1) end
 end
 keep(KEYS, tonumber(cur[4]) or 0, ARGV[10])
 return {v, unlisted}
@@ -98,9 +137,12 @@ return {v, unlisted}
 
 # ARGV: fence, deadlines. Presence changes: deadlines without an event, fenced like append;
 # the room's retention starts again from now.
-SET_DEADLINES = _KEEP + """
+SET_DEADLINES = _KEEP + WHOLE_ROOM + """
 local cur = redis.call('HMGET', KEYS[1], 'fence', 'retention')
-if not cur[1] then return redis.error_reply('STALE no such room') end
+if not cur[1] then
+  if orphans(KEYS[2], KEYS[3], KEYS[4]) then return redis.error_reply(SPLIT) end
+  return redis.error_reply('STALE no such room')
+end
 if tonumber(cur[1]) ~= tonumber(ARGV[1]) then return redis.error_reply('STALE fence') end
 redis.call('HSET', KEYS[1], 'deadlines', ARGV[2])
 keep(KEYS, tonumber(cur[2]) or 0, '')
@@ -136,10 +178,14 @@ return exists
 """
 
 # The hash fields, the events after the snapshot and both seats' answers, in one atomic read.
-LOAD = """
+LOAD = WHOLE_ROOM + """
 local f = redis.call('HMGET', KEYS[1], 'meta', 'version', 'snapshot', 'deadlines',
-                     'snapshot_version')
-if not f[1] then return false end
+                     'snapshot_version', 'answered_A', 'answered_B')
+if not f[1] then
+  if orphans(KEYS[2], KEYS[3], KEYS[4]) then return redis.error_reply(SPLIT) end
+  return false
+end
+if split(KEYS[2], KEYS[3], KEYS[4], f[2], f[6], f[7]) then return redis.error_reply(SPLIT) end
 local snapv = f[5] or f[2]
 local entries = redis.call('XRANGE', KEYS[2], string.format('%d-0', tonumber(snapv) + 1), '+')
 local events = {}

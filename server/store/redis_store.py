@@ -8,8 +8,10 @@ scripts, ``server.store.redis_scripts``, may touch them together):
   state at; absent in rooms stored before snapshots were taken every N versions, where the
   snapshot is at ``version``), ``deadlines`` (msgpack list of [kind, key, at_ms]),
   ``listing`` (msgpack, absent for a private room), ``retention`` (ms, absent or 0:
-  kept for ever) and ``first_snapshot`` (the state at version 0, for a delayed feed's
-  ``timeline``; absent in rooms stored before).
+  kept for ever), ``first_snapshot`` (the state at version 0, for a delayed feed's
+  ``timeline``; absent in rooms stored before), and ``answered_A``/``answered_B`` (1 once
+  that seat's answers list exists: the scripts tell a list lost to a split slot from one
+  never written, ``server.store.redis_scripts``).
 - ``{room:<id>}:events`` stream: one entry per event, entry id ``<version>-0``, field ``e``
   (the event), ``t`` (Unix ms its commit was stored at) and ``w`` (the deadline of the ARO
   window open after its commit, 0: none; both absent in rooms stored before); never
@@ -248,7 +250,7 @@ class RedisRoomStore:
 
     async def claim_room(self, room_id: str, owner: str) -> int | None:
         async with storage_call("claim_room"):
-            fence = await self._claims.run([state_key(room_id)], [owner])
+            fence = await self._claims.run(room_keys(room_id), [owner])
         return None if fence is None else int(fence)
 
     async def load_room(self, room_id: str) -> StoredRoom | None:
