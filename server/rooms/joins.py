@@ -58,6 +58,9 @@ class Joins:
         presence.joining()  # a pending IdleExpired is stale now
         if join.seat is not None:
             presence.seat_joined(join.seat, member)
+            # To the others only (the member is not subscribed yet): its own welcome says
+            # the seat is connected. (A restart's returning seats sent each a frame it knew.)
+            presence.publish(presence.seats[join.seat])
         else:
             await self._delayed.ready(member.audience, self._game)  # (raises before any change)
             presence.spectator_joined(member)
@@ -69,8 +72,6 @@ class Joins:
             await self._listing.seat_joined()
         if join.greet:
             await self._catch_up.greet(member, join.since)
-        if join.seat is not None:
-            presence.publish(presence.seats[join.seat])
         join.done.set_result(None)
         if join.seat is not None:
             await self._stored.joined()
