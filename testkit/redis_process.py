@@ -8,6 +8,7 @@ same data directory, replaying the append-only file.
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import signal
 import socket
@@ -27,10 +28,42 @@ def redis_binary() -> str:
     raise RuntimeError("redis-server is not installed; run deploy/bin/setup system")
 
 
+EPHEMERAL_RANGE = Path("/proc/sys/net/ipv4/ip_local_port_range")
+LOWEST_PORT = 10_000
+_handed_out: set[int] = set()
+
+
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    """A loopback port free now, for a server a test starts (Redis, a node, a cluster bus).
+
+    Not one the kernel picks (binding port 0): those are its ephemeral ports, which it also
+    gives as source ports to outgoing connections, so between this check and the server's
+    own bind a client's connection could take it ("Address already in use": seen with a
+    cluster's bus port while the browser tests ran beside pytest). A random port below the
+    ephemeral range instead, bindable now and not handed out before in this process."""
+    low = _ephemeral_low()
+    if low <= LOWEST_PORT + 1_000:  # an unusual range: let the kernel choose
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            return int(sock.getsockname()[1])
+    while True:
+        port = random.randrange(LOWEST_PORT, low)
+        if port in _handed_out:
+            continue
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        _handed_out.add(port)
+        return port
+
+
+def _ephemeral_low() -> int:
+    try:
+        return int(EPHEMERAL_RANGE.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 STOP_WAIT_S = 10.0
