@@ -55,8 +55,13 @@ class RoomLoads(Generic[Read]):
             if not self._flush_scheduled:
                 self._flush_scheduled = True
                 loop.call_soon(self._flush)
-        # shield: one waiter cancelled (its socket went away) does not cancel the others'.
-        return await asyncio.shield(future)
+        try:
+            # shield: one waiter cancelled (its socket went away) does not cancel the others'.
+            return await asyncio.shield(future)
+        finally:
+            # A failed read's exception holds this frame (its traceback): it must not hold
+            # the future too, which holds the exception (a cycle: docs/server.md).
+            del future
 
     def pending(self) -> int:
         """Rooms asked for and not read yet (queued or in a batch)."""
@@ -81,17 +86,22 @@ class RoomLoads(Generic[Read]):
                                         partly.outcomes))
             return
         except Exception as error:
-            for room_id in room_ids:
-                future = self._waiting.pop(room_id)
-                if not future.done():
-                    future.set_exception(error)
-                    future.exception()  # marked retrieved: its waiters re-raise it
+            # (in a method of its own: this frame is in the error's traceback, and must not
+            # hold a future that holds the error, as in ``load``)
+            self._fail(room_ids, error)
             return
         except BaseException:  # cancelled (the loop is closing): so are its reads
             for room_id in room_ids:
                 self._waiting.pop(room_id).cancel()
             raise
         self._settle(room_ids, stored)
+
+    def _fail(self, room_ids: list[str], error: Exception) -> None:
+        for room_id in room_ids:
+            future = self._waiting.pop(room_id)
+            if not future.done():
+                future.set_exception(error)
+                future.exception()  # marked retrieved: its waiters re-raise it
 
     def _settle(self, room_ids: list[str],
                 outcomes: Sequence[Read | StorageUnavailable | None]) -> None:

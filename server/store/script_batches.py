@@ -54,8 +54,14 @@ class ScriptBatches:
         if not self._flush_scheduled:
             self._flush_scheduled = True
             loop.call_soon(self._flush)
-        # shield: a caller cancelled (its socket went away) does not cancel the batch.
-        return await asyncio.shield(future)
+        try:
+            # shield: a caller cancelled (its socket went away) does not cancel the batch.
+            return await asyncio.shield(future)
+        finally:
+            # A failed call's exception holds this frame (its traceback): it must not hold
+            # the future too, which holds the exception (a cycle, kept for good once a
+            # crowd's freeze took it out of the collector's reach: docs/server.md).
+            del future
 
     def _flush(self) -> None:
         self._flush_scheduled = False
@@ -69,10 +75,10 @@ class ScriptBatches:
         try:
             replies = await self._pipeline([call for call, _ in batch])
         except Exception as error:
-            for _, future in batch:
-                if not future.done():
-                    future.set_exception(error)
-                    future.exception()  # marked retrieved: its caller re-raises it
+            # This frame is in the error's traceback: it must not hold a future that holds
+            # the error, as in ``run`` (the loop's variable: in a function of its own).
+            _fail(batch, error)
+            batch.clear()
             return
         except BaseException:  # cancelled (the loop is closing): so are its calls
             for _, future in batch:
@@ -108,3 +114,10 @@ class ScriptBatches:
                 pipe.execute_command("EVALSHA", sha, len(keys), *keys, *args)
             replies: list[Any] = await pipe.execute(raise_on_error=False)
         return replies
+
+
+def _fail(batch: list[tuple[Call, asyncio.Future[Any]]], error: Exception) -> None:
+    for _, future in batch:
+        if not future.done():
+            future.set_exception(error)
+            future.exception()  # marked retrieved: its caller re-raises it
