@@ -9,8 +9,9 @@ slot as if whole, so Redis no longer answers ``ASK``/``TRYAGAIN`` for the keys t
 Those keys stay on the importing master (which goes on naming the dead one as the slot's
 master, and says ``cluster_state:fail``) until the operator starts the dead node again and
 runs ``redis-cli --cluster fix`` (docs/deploy.md, "A master lost during a slot move"), which
-moves them back to the slot's master. It refuses (``Target key exists``) if that master
-holds a key of the same name by then.
+brings the slot's keys together on one master (the promoted one, or the importing one when it
+holds more of them) and closes the slot. It refuses (``Target key exists``) if both hold a
+key of the same name by then.
 
 Two splits: the room's log left first (its event stream and seat A's answers), or its state
 and lease. Either way, while the keys are apart:
