@@ -55,10 +55,7 @@ def alive_key(node_id: str) -> str:
 # two masters (``redis_scripts``): a lease written then could exist on both.
 ACQUIRE = WHOLE_ROOM + """
 local room = redis.call('HMGET', KEYS[2], 'version', 'answered_A', 'answered_B')
-if not room[1] then
-  if orphans(KEYS[3], KEYS[4], KEYS[5]) then return redis.error_reply(SPLIT) end
-  return {0}
-end
+if not room[1] then return stateless(KEYS[3], KEYS[4], KEYS[5], {0}) end
 if split(KEYS[3], KEYS[4], KEYS[5], room[1], room[2], room[3]) then
   return redis.error_reply(SPLIT)
 end

@@ -51,7 +51,8 @@ end
 # The room's keys split between two masters (module docstring): SPLIT is the error reply.
 # split(events, answers A, answers B, version, answered A, answered B): whether the state
 # (read by the caller) names a key that is not there (one EXISTS on every append);
-# orphans(...): whether a room without its state still has other keys.
+# stateless(events, answers A, answers B, gone): the reply for a room without its state,
+# SPLIT if its other keys are there, else ``gone`` (the caller's reply for no such room).
 WHOLE_ROOM = """
 local SPLIT = 'TRYAGAIN the room keys are split between two masters: a slot move was cut short'
 local function split(events, answers_a, answers_b, version, answered_a, answered_b)
@@ -61,8 +62,11 @@ local function split(events, answers_a, answers_b, version, answered_a, answered
   if answered_b then needed[#needed + 1] = answers_b end
   return #needed > 0 and redis.call('EXISTS', unpack(needed)) < #needed
 end
-local function orphans(events, answers_a, answers_b)
-  return redis.call('EXISTS', events, answers_a, answers_b) > 0
+local function stateless(events, answers_a, answers_b, gone)
+  if redis.call('EXISTS', events, answers_a, answers_b) > 0 then
+    return redis.error_reply(SPLIT)
+  end
+  return gone
 end
 """
 
@@ -78,10 +82,7 @@ return 0
 """
 
 CLAIM = WHOLE_ROOM + """
-if redis.call('EXISTS', KEYS[1]) == 0 then
-  if orphans(KEYS[2], KEYS[3], KEYS[4]) then return redis.error_reply(SPLIT) end
-  return false
-end
+if redis.call('EXISTS', KEYS[1]) == 0 then return stateless(KEYS[2], KEYS[3], KEYS[4], false) end
 redis.call('HSET', KEYS[1], 'owner', ARGV[1])
 return redis.call('HINCRBY', KEYS[1], 'fence', 1)
 """
@@ -97,8 +98,7 @@ APPEND = _KEEP + WHOLE_ROOM + """
 local cur = redis.call('HMGET', KEYS[1], 'fence', 'version', 'snapshot_version', 'retention',
                        'listing', 'answered_A', 'answered_B')
 if not cur[1] then
-  if orphans(KEYS[2], KEYS[3], KEYS[4]) then return redis.error_reply(SPLIT) end
-  return redis.error_reply('STALE no such room')
+  return stateless(KEYS[2], KEYS[3], KEYS[4], redis.error_reply('STALE no such room'))
 end
 if tonumber(cur[1]) ~= tonumber(ARGV[1]) then return redis.error_reply('STALE fence') end
 if tonumber(cur[2]) ~= tonumber(ARGV[2]) then return redis.error_reply('STALE version') end
@@ -140,8 +140,7 @@ return {v, unlisted}
 SET_DEADLINES = _KEEP + WHOLE_ROOM + """
 local cur = redis.call('HMGET', KEYS[1], 'fence', 'retention')
 if not cur[1] then
-  if orphans(KEYS[2], KEYS[3], KEYS[4]) then return redis.error_reply(SPLIT) end
-  return redis.error_reply('STALE no such room')
+  return stateless(KEYS[2], KEYS[3], KEYS[4], redis.error_reply('STALE no such room'))
 end
 if tonumber(cur[1]) ~= tonumber(ARGV[1]) then return redis.error_reply('STALE fence') end
 redis.call('HSET', KEYS[1], 'deadlines', ARGV[2])
@@ -181,10 +180,7 @@ return exists
 LOAD = WHOLE_ROOM + """
 local f = redis.call('HMGET', KEYS[1], 'meta', 'version', 'snapshot', 'deadlines',
                      'snapshot_version', 'answered_A', 'answered_B')
-if not f[1] then
-  if orphans(KEYS[2], KEYS[3], KEYS[4]) then return redis.error_reply(SPLIT) end
-  return false
-end
+if not f[1] then return stateless(KEYS[2], KEYS[3], KEYS[4], false) end
 if split(KEYS[2], KEYS[3], KEYS[4], f[2], f[6], f[7]) then return redis.error_reply(SPLIT) end
 local snapv = f[5] or f[2]
 local entries = redis.call('XRANGE', KEYS[2], string.format('%d-0', tonumber(snapv) + 1), '+')
