@@ -192,7 +192,7 @@ async def test_a_master_killed_in_the_middle_of_a_slot_move_loses_no_accepted_co
                                                                   room.room_id)
 
         # The operator's repair: the dead node back (a replica of the promoted one now),
-        # then redis-cli --cluster fix moves the keys that left back to the slot's master.
+        # then redis-cli --cluster fix brings the slot's keys together and closes the slot.
         await asyncio.to_thread(cluster.start_again, source.port)
         repaired = await fix(cluster)
         assert "Target key exists" not in repaired, repaired

@@ -425,6 +425,21 @@ async def test_seat_disconnect_is_shown_to_the_opponent_and_a_new_connection_rep
     assert b3.closed is None
 
 
+async def test_a_seat_joining_tells_the_others_and_not_itself(world: World) -> None:
+    """Its welcome (and its catch-up snapshot) already says the seat is connected: a restart's
+    returning seats each read a frame they knew (``bench.run``'s frames per socket)."""
+    a = await world.join(Audience.A)
+    watcher = await world.join(Audience.SPECTATOR)
+    b = await world.join(Audience.B)
+
+    for other in (a, watcher):
+        told = await other.until(Presence, lambda p: p.seat == "B")
+        assert told.status == "connected"
+    assert b.of(Welcome)[0].seats == {"A": "connected", "B": "connected"}
+    assert b.of(Presence) == []
+    assert [p.seat for p in a.of(Presence)] == ["B"]  # (and not its own, on its join)
+
+
 async def test_grace_expiry_marks_the_seat_abandoned() -> None:
     world = await make_world(grace_s=0.01)
     try:
