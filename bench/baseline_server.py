@@ -9,6 +9,10 @@ With ``--upstream ws://HOST:PORT`` it is a second node for the broadcast bench
 (``bench.broadcast``): the first time a room has a member here, it joins the same room
 upstream as one more client and hands every frame it receives there to its own members,
 as a referee node relays a room another node owns (over Redis pub/sub there).
+
+With ``--greet BYTES`` it sends every new socket one frame of that many bytes (zeros) before
+anything else: the least a referee must send a returning member, where its room stands, in
+one frame (``bench.run``'s greeted restart, bench/README.md "The restart's floor").
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from websockets.asyncio.server import ServerConnection, broadcast, serve
 ROOMS: dict[str, set[ServerConnection]] = {}
 UPSTREAM: list[str] = []  # the first node's base URL, on a relaying node
 LINKS: dict[str, asyncio.Task[None]] = {}
+GREETING: list[bytes] = []  # with --greet: the frame every new socket is sent first
 LISTEN_BACKLOG = 2048
 
 
@@ -41,6 +46,8 @@ async def handler(connection: ServerConnection) -> None:
     members.add(connection)
     if UPSTREAM and path not in LINKS:
         LINKS[path] = asyncio.create_task(relay(path))
+    if GREETING:
+        await connection.send(GREETING[0])
     try:
         async for frame in connection:
             # The library's own helper: writes to each open peer without awaiting drain.
@@ -80,7 +87,11 @@ if __name__ == "__main__":
                              "always run; the referee runs on uvloop)")
     parser.add_argument("--no-gc", dest="collect", action="store_false",
                         help="disable the garbage collector once started")
+    parser.add_argument("--greet", type=int, default=0, metavar="BYTES",
+                        help="send every new socket one frame of BYTES bytes first")
     parsed = parser.parse_args()
+    if parsed.greet:
+        GREETING.append(bytes(parsed.greet))
     if parsed.upstream:
         UPSTREAM.append(parsed.upstream.rstrip("/"))
     if parsed.loop == "uvloop":

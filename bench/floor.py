@@ -173,5 +173,6 @@ def markdown_lines(floor: dict[str, Any] | None, referee: dict[str, Any],
         f"other member). Floor of the CPU per delivery ratio: "
         f"**{fmt(floor['cpu_per_delivery_max_ratio'])}** (target ≤ 2.0).",
         "",
-        *restart_floor.markdown_lines(floor, referee.get("restart"), baseline.get("restart")),
+        *restart_floor.markdown_lines(floor, referee.get("restart"), baseline.get("restart"),
+                                      baseline.get("greeted_restart")),
     ]

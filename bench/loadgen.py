@@ -540,13 +540,14 @@ class Worker:
             await room.until(lambda: all(m.version >= target for m in room.members))
         await asyncio.gather(*(rejoin(room) for room in self.rooms))
 
-    async def rejoin_baseline(self) -> None:
+    async def rejoin_baseline(self, greeted: bool = False) -> None:
         """Reconnect every member of every room to the restarted baseline, as
         ``rejoin_referee`` does (each on its own, at most ``REJOIN_HANDSHAKES`` handshakes in
         flight): the baseline holds no state and sends nothing on connect, so a member is
         back when its websocket handshake has completed. The transport's floor of a
         restart, against the referee's, which also reads a ``hello``, loads the room and
-        answers it."""
+        answers it. ``greeted``: the baseline sends each new socket one frame
+        (``--greet``), and a member is back when it has read it."""
         handshakes = asyncio.Semaphore(REJOIN_HANDSHAKES)
 
         async def reconnect(room: RoomDriver, name: str, url: str) -> Member:
@@ -561,7 +562,14 @@ class Worker:
             members = await asyncio.gather(*(reconnect(room, name, url) for name in names))
             room.players["A"], room.players["B"] = members[0], members[1]
             room.stopping = False
+            if greeted:  # (a new member holds version -1 until a frame arrives)
+                await room.until(lambda: all(m.version >= 0 for m in room.members))
         await asyncio.gather(*(rejoin(room) for room in self.rooms))
+
+    async def rejoin_baseline_then_expect_restart(self) -> None:
+        await self.rejoin_baseline()
+        for room in self.rooms:
+            room.stopping = True  # the orchestrator kills the baseline again: the greeted one
 
     async def max_then_expect_restart(self) -> None:
         await self.max_rate()
@@ -579,8 +587,13 @@ class Worker:
         await self.phase("paced", self.paced)
         if self.args.restart:
             await self.phase("max", self.max_then_expect_restart)
-            await self.phase("restart", self.rejoin_referee
-                             if self.args.target == "referee" else self.rejoin_baseline)
+            if self.args.target == "referee":
+                await self.phase("restart", self.rejoin_referee)
+            elif self.args.greeted_restart:
+                await self.phase("restart", self.rejoin_baseline_then_expect_restart)
+                await self.phase("greeted", lambda: self.rejoin_baseline(greeted=True))
+            else:
+                await self.phase("restart", self.rejoin_baseline)
         else:
             await self.phase("max", self.max_rate)
         for room in self.rooms:
@@ -614,6 +627,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--restart", action="store_true",
                         help="after max, expect the server to restart (kill -9) and rejoin "
                              "every room")
+    parser.add_argument("--greeted-restart", action="store_true",
+                        help="baseline, with --restart: after the restart expect another, "
+                             "of a baseline that greets each new socket with one frame, and "
+                             "rejoin every room until each member has read it")
     args = parser.parse_args(argv)
     # uvloop, as the servers: the load core also carries Redis, and a busy load generator
     # reads frames late, which the measured latency would count against the server.

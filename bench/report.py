@@ -106,7 +106,7 @@ def markdown(result: dict[str, Any]) -> str:
         "",
         *floor_lines(result.get("floor"), ref, base),
         *_restart_lines(result["restart"], base.get("restart"),
-                        ratios.get("restart_all_back")),
+                        ratios.get("restart_all_back"), base.get("greeted_restart")),
         "",
     ]
     errors = ref["paced"]["error_examples"] + ref["max"]["error_examples"]
@@ -161,7 +161,10 @@ def _by_second_lines(profile: dict[str, Any] | None) -> list[str]:
 
 
 def _restart_lines(restart: dict[str, Any], baseline: dict[str, Any] | None,
-                   all_back_ratio: float | None) -> list[str]:
+                   all_back_ratio: float | None,
+                   greeted: dict[str, Any] | None = None) -> list[str]:
+    """The referee's restart, beside the baseline's and, when measured, the baseline's
+    greeted restart (each returning member sent one frame)."""
     if not restart.get("measured"):
         return [f"Restart recovery: not measured ({restart.get('why', '')})."]
     lines = [
@@ -195,11 +198,19 @@ def _restart_lines(restart: dict[str, Any], baseline: dict[str, Any] | None,
         ("load generators' CPU while reconnecting, s", "load_cpu_reconnecting_s"),
         ("load generators' CPU µs per reconnected socket", "load_cpu_us_per_socket"),
         ("load core share while reconnecting", "load_cpu_share"),
+        ("frames each reconnected socket read", "frames_per_socket"),
+        ("bytes each reconnected socket read", "bytes_per_socket"),
         ("connections a full listen queue turned away (host)", "listen_overflows"),
         ("errors", "errors"),
     )
-    cores = sorted(set(restart.get("cores_busy_share", {}))
-                   & set(baseline.get("cores_busy_share", {})))
+    servers = [restart, baseline, *([greeted] if greeted else [])]
+    cores = sorted(set.intersection(*(set(server.get("cores_busy_share", {}))
+                                       for server in servers)))
+    greeted_text = "" if not greeted else (
+        f" Then killed once more and started greeting each new socket with one frame of "
+        f"{greeted['greeting_bytes']:,} bytes (what each of the referee's reconnected sockets "
+        f"read, in one frame): a member is back when it has read it; "
+        f"{fmt(_ratio_of(greeted, baseline))} × the baseline's restart (the restart's floor).")
     return [
         *lines,
         "",
@@ -208,13 +219,20 @@ def _restart_lines(restart: dict[str, Any], baseline: dict[str, Any] | None,
         "The baseline killed with -9 after its max-rate phase and started again on the same "
         "port and core; every member reconnects the same way (as many handshakes in flight per "
         "load process). It has no state: a member is back when its socket is open again. "
-        f"Referee / baseline, every member back from the kill: {fmt(all_back_ratio)}.",
+        f"Referee / baseline, every member back from the kill: {fmt(all_back_ratio)}."
+        f"{greeted_text}",
         "",
-        "| restart | referee | baseline |",
-        "|---|---|---|",
-        *[f"| {label} | {fmt(restart.get(key))} | {fmt(baseline.get(key))} |"
+        "| restart | referee | baseline |" + (" baseline, greeted |" if greeted else ""),
+        "|---|---|---|" + ("---|" if greeted else ""),
+        *["| " + " | ".join([label, *(fmt(server.get(key)) for server in servers)]) + " |"
           for label, key in rows],
-        *[f"| core {core} busy while reconnecting (anything on it) | "
-          f"{fmt(restart['cores_busy_share'][core])} | "
-          f"{fmt(baseline['cores_busy_share'][core])} |" for core in cores],
+        *["| " + " | ".join([f"core {core} busy while reconnecting (anything on it)",
+                             *(fmt(server["cores_busy_share"][core]) for server in servers)])
+          + " |" for core in cores],
     ]
+
+
+def _ratio_of(restart: dict[str, Any], baseline: dict[str, Any]) -> float | None:
+    """``restart``'s wall time from the kill over ``baseline``'s."""
+    theirs = baseline.get("kill_to_all_rooms_back_s")
+    return round(restart["kill_to_all_rooms_back_s"] / theirs, 2) if theirs else None

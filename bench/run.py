@@ -162,9 +162,11 @@ async def start_referee(port: int, redis_url: str, core: str | None,
 
 
 async def start_baseline(port: int, core: str | None, loop: str = "asyncio",
-                         collect: bool = True) -> asyncio.subprocess.Process:
+                         collect: bool = True, greet: int = 0) -> asyncio.subprocess.Process:
+    """``greet``: bytes of the frame it sends every new socket first (0: none)."""
     return await _start_ready(core, ["bench.baseline_server", "--port", str(port),
-                                     "--loop", loop, *([] if collect else ["--no-gc"])])
+                                     "--loop", loop, *([] if collect else ["--no-gc"]),
+                                     *(["--greet", str(greet)] if greet else [])])
 
 
 async def start_stack(port: int, core: str | None) -> asyncio.subprocess.Process:
@@ -233,6 +235,8 @@ class Fleet:
                     "--worker", str(index), "--out", str(self.out(index))]
             if self.args.restart:
                 argv.append("--restart")
+                if self.target == "baseline" and self.args.greeted_restart:
+                    argv.append("--greeted-restart")
             if self.ws_url is not None:
                 argv += ["--ws-url", self.ws_url]
             self.processes.append(await asyncio.create_subprocess_exec(
@@ -553,8 +557,10 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
 
 
 def restart_figures(samples: dict[str, Any], restart: dict[str, Any],
-                    workers: list[dict[str, Any]], rooms: int, sockets: int) -> dict[str, Any]:
-    """The restart phase of one server (the referee or the baseline), from the kill.
+                    workers: list[dict[str, Any]], rooms: int, sockets: int,
+                    phase: str = "restart", previous: str = "max") -> dict[str, Any]:
+    """The restart phase of one server (the referee or the baseline), from the kill
+    (``phase``: the baseline's greeted restart is ``greeted``, after ``restart``).
 
     ``server_cpu_s`` is the new process's whole CPU until every member is back (its start-up
     included); ``server_cpu_us_per_socket`` only what it spent after it began serving, per
@@ -562,15 +568,16 @@ def restart_figures(samples: dict[str, Any], restart: dict[str, Any],
     max-rate phase (their side of the kill included); ``load_cpu_us_per_socket`` only what
     they spent reconnecting, from the new process's serving on: on one core, the phase
     cannot end sooner than that CPU time."""
-    back = merge(workers, "restart")
-    server_cpu = samples["restart"]["server"]["cpu_s"]  # the new process's
-    load_reconnecting = samples["restart"]["load_cpu_s"] - samples["restart_start"]["load_cpu_s"]
-    rooms_back = samples["restart"]["t"] - samples["restart_start"]["t"]
+    back = merge(workers, phase)
+    end, start = samples[phase], samples[f"{phase}_start"]
+    server_cpu = end["server"]["cpu_s"]  # the new process's
+    load_reconnecting = end["load_cpu_s"] - start["load_cpu_s"]
+    rooms_back = end["t"] - start["t"]
     return {
         "measured": True, "rooms": rooms, "sockets": sockets,
         "process_start_s": round(restart["up_t"] - restart["killed_t"], 3),
         "rooms_back_s": round(rooms_back, 3),
-        "kill_to_all_rooms_back_s": round(samples["restart"]["t"] - restart["killed_t"], 3),
+        "kill_to_all_rooms_back_s": round(end["t"] - restart["killed_t"], 3),
         "server_cpu_s": round(server_cpu, 3),
         "server_cpu_serving_s": round(restart["cpu_serving_s"], 3),
         "server_cpu_us_per_socket": round((server_cpu - restart["cpu_serving_s"])
@@ -578,25 +585,23 @@ def restart_figures(samples: dict[str, Any], restart: dict[str, Any],
         "server_cpu_share": round((server_cpu - restart["cpu_serving_s"])
                                   / (rooms_back or 1e-9), 3),
         # the load generators' CPU in the phase (their core's share: cpu / rooms_back_s)
-        "load_cpu_s": round(samples["restart"]["load_cpu_s"] - samples["max"]["load_cpu_s"], 3),
+        "load_cpu_s": round(end["load_cpu_s"] - samples[previous]["load_cpu_s"], 3),
         "load_cpu_reconnecting_s": round(load_reconnecting, 3),
         "load_cpu_us_per_socket": round(load_reconnecting / sockets * 1e6, 1),
         "load_cpu_share": round(load_reconnecting / (rooms_back or 1e-9), 3),
         # connections turned away by a full listen queue while reconnecting (whole host)
-        "listen_overflows": (samples["restart"]["listen_overflows"]
-                             - samples["restart_start"]["listen_overflows"]
-                             if samples["restart"]["listen_overflows"] is not None
-                             and samples["restart_start"]["listen_overflows"] is not None
-                             else None),
+        "listen_overflows": (end["listen_overflows"] - start["listen_overflows"]
+                             if end["listen_overflows"] is not None
+                             and start["listen_overflows"] is not None else None),
         # every core's busy share while reconnecting, whatever ran on it: the load core busy
         # all the time says the load side (load generators, Redis, the kernel) set the pace
-        "cores_busy_share": cores_busy_share(samples["restart_start"]["cores"],
-                                             samples["restart"]["cores"]),
+        "cores_busy_share": cores_busy_share(start["cores"], end["cores"]),
         "rss_new_process_mb": restart["rss_new_process_mb"],
-        "rss_all_back_mb": round(samples["restart"]["server"]["rss"] / 2**20, 1),
+        "rss_all_back_mb": round(end["server"]["rss"] / 2**20, 1),
         # what the members read while reconnecting, per reconnected socket (the referee's
-        # frames by type; the baseline sends none)
+        # frames by type; the baseline sends none, its greeted restart one)
         "frames_per_socket": round(back["frames_in"] / sockets, 2),
+        "bytes_per_socket": round(back["bytes_in"] / sockets, 1),
         "frames_per_socket_by_type": {kind: round(count / sockets, 2) for kind, count
                                       in sorted(back["frames_by_type"].items())},
         "errors": back["error_count"], "error_examples": back["errors"][:5],
@@ -604,27 +609,33 @@ def restart_figures(samples: dict[str, Any], restart: dict[str, Any],
 
 
 async def run_baseline(args: argparse.Namespace, workdir: Path, frame_size: int,
-                       server_core: str | None, load_core: str | None) -> dict[str, Any]:
+                       server_core: str | None, load_core: str | None,
+                       greeting: int = 0) -> dict[str, Any]:
+    """``greeting``: with ``args.greeted_restart``, the bytes of the one frame the baseline
+    restarted a second time sends each returning member (the referee's bytes per reconnected
+    socket in its restart)."""
     ports = [free_port() for _ in range(args.nodes)]
     server = Server([await start_baseline(port, server_core, args.baseline_loop,
                                           args.baseline_gc) for port in ports])
     restart: dict[str, Any] = {}
+    greeted: dict[str, Any] = {}
 
-    async def kill_and_restart() -> None:
+    async def kill_and_restart(figures: dict[str, Any], greet: int = 0) -> None:
         """kill -9 every baseline process and start it again on the same port and core, as
-        the referee's restart phase does (the baseline has no state to load)."""
+        the referee's restart phase does (the baseline has no state to load); its times
+        and CPU at serving go to ``figures``."""
         killed = time.time()
         for process in server.processes:
             process.kill()
         for process in server.processes:
             await process.wait()
         server.processes = [await start_baseline(port, server_core, args.baseline_loop,
-                                                 args.baseline_gc) for port in ports]
-        restart["killed_t"], restart["up_t"] = killed, time.time()
+                                                 args.baseline_gc, greet) for port in ports]
+        figures["killed_t"], figures["up_t"] = killed, time.time()
         serving = server.sample()
-        restart["rss_new_process_mb"] = round(serving["rss"] / 2**20, 1)
-        restart["cpu_serving_s"] = serving["cpu_s"]
-        if args.profile_baseline is not None:
+        figures["rss_new_process_mb"] = round(serving["rss"] / 2**20, 1)
+        figures["cpu_serving_s"] = serving["cpu_s"]
+        if args.profile_baseline is not None and not greet:
             # as the referee's restart profile: paused samples, until the phase ends (at
             # most two minutes)
             spy = shutil.which("py-spy") or str(Path(PYTHON).parent / "py-spy")
@@ -639,7 +650,10 @@ async def run_baseline(args: argparse.Namespace, workdir: Path, frame_size: int,
     hooks: dict[str, Hook] = {}
     if args.restart:
         phases.append("restart")
-        hooks["restart"] = kill_and_restart
+        hooks["restart"] = lambda: kill_and_restart(restart)
+        if args.greeted_restart:
+            phases.append("greeted")
+            hooks["greeted"] = lambda: kill_and_restart(greeted, max(1, greeting))
     try:
         fleet = Fleet(args, "baseline", [f"http://127.0.0.1:{port}" for port in ports],
                       load_core, workdir, frame_size)
@@ -661,6 +675,11 @@ async def run_baseline(args: argparse.Namespace, workdir: Path, frame_size: int,
     }
     if args.restart:
         result["restart"] = restart_figures(samples, restart, workers, args.rooms, sockets)
+        if args.greeted_restart:
+            result["greeted_restart"] = {
+                "greeting_bytes": max(1, greeting),
+                **restart_figures(samples, greeted, workers, args.rooms, sockets,
+                                  "greeted", "restart")}
     return result
 
 
@@ -724,7 +743,8 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
             shutil.copy(workdir / "referee.log", referee_log)
         frame = int(referee["max"]["mean_event_frame_bytes"]
                     or referee["paced"]["mean_event_frame_bytes"] or 200)
-        baseline = await run_baseline(args, workdir, frame, server_core, load_core)
+        greeting = round(referee.get("restart", {}).get("bytes_per_socket", 0))
+        baseline = await run_baseline(args, workdir, frame, server_core, load_core, greeting)
     if args.floor:
         # On the referee's core, now quiet: the rules part of the floor (bench/floor.py).
         rules = await floor.measure_rules(pinned(server_core, floor.rules_cost_argv(args.seed)),
@@ -738,7 +758,8 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
             cost = await floor.measure_rules(argv, str(REPO),
                                              dict(os.environ, PYTHONPATH=str(REPO)))
             floor_section.update(restart_floor.figures(
-                referee.get("restart"), baseline.get("restart"), cost, args.rooms))
+                referee.get("restart"), baseline.get("restart"), cost, args.rooms,
+                baseline.get("greeted_restart")))
     else:
         floor_section = floor.not_measured("run with --no-floor")
     return {
@@ -820,6 +841,13 @@ def main(argv: list[str] | None = None) -> Path:
                              "long until every member of every room holds its version again; "
                              "the same for the baseline after its max-rate phase (every "
                              "member's socket open again): the floor of the restart")
+    parser.add_argument("--greeted-restart", action=argparse.BooleanOptionalAction,
+                        default=True,
+                        help="with --restart: kill -9 the baseline once more and start it "
+                             "greeting each new socket with one frame of the referee's bytes "
+                             "per reconnected socket; every member back once it has read it "
+                             "(the least a referee sends a returning member: the restart's "
+                             "floor)")
     parser.add_argument("--profile", type=Path, default=None,
                         help="record the referee with py-spy (raw folded stacks, the referee "
                              "paused for each sample) to this file during one phase "

@@ -61,14 +61,17 @@ RUN_FIGURES = tuple(
     "restart/server_cpu_s", "restart/load_cpu_s", "restart/rss_all_back_mb", "restart/errors",
 ) + tuple(
     f"{server}/{name}"
-    for server in ("restart", "baseline/restart")
+    for server in ("restart", "baseline/restart", "baseline/greeted_restart")
     for name in ("server_cpu_serving_s", "server_cpu_us_per_socket", "server_cpu_share",
                  "load_cpu_reconnecting_s", "load_cpu_us_per_socket", "load_cpu_share",
-                 "listen_overflows")
+                 "listen_overflows", "bytes_per_socket")
 ) + (
     "baseline/restart/process_start_s", "baseline/restart/rooms_back_s",
     "baseline/restart/kill_to_all_rooms_back_s", "baseline/restart/server_cpu_s",
     "baseline/restart/load_cpu_s", "baseline/restart/errors",
+    "baseline/greeted_restart/greeting_bytes", "baseline/greeted_restart/process_start_s",
+    "baseline/greeted_restart/kill_to_all_rooms_back_s",
+    "baseline/greeted_restart/server_cpu_s", "baseline/greeted_restart/errors",
     "ratios/restart_all_back", "ratios/restart_server_cpu_per_socket",
     "ratios/restart_load_cpu_per_socket",
 ) + tuple(
@@ -82,6 +85,7 @@ RUN_FIGURES = tuple(
                  "cpu_per_delivery_max_ratio", "max_overhead_us_per_delivery",
                  # the restart's floor (bench/restart_floor.py)
                  "restart_orders_at_kill", "restart_us_per_room", "restart_in_process_s",
+                 "restart_greeted_s", "restart_greeted_ratio",
                  "restart_cpu_bound_s", "restart_all_back_s", "restart_all_back_ratio",
                  "restart_all_back_serial_s", "restart_all_back_serial_ratio",
                  "restart_overhead_s", "restart_startup_overhead_cpu_s",

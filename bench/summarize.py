@@ -64,6 +64,7 @@ COLUMNS = (
     ("Redis cmds/order", "referee/max/redis/commands_per_order"),
     ("Redis bytes/order", "referee/max/redis/bytes_per_order"),
     ("restart: all rooms back s", "restart/kill_to_all_rooms_back_s"),
+    ("greeted restart ratio", "floor/restart_greeted_ratio"),
     ("floor restart s", "floor/restart_all_back_s"),
     ("floor restart ratio", "floor/restart_all_back_ratio"),
     ("errors", "referee/max/errors"),

@@ -65,8 +65,10 @@ def test_benchmark_runs_end_to_end_and_writes_results(tiny_run: Path) -> None:
     assert "latency event" in report
     assert result["referee"]["setup_errors"] == 0
     assert "bytes_per_connection" in result["referee"]["memory"]
-    # the referee's restart and the baseline's, the same way (its floor), side by side
-    for restart in (result["restart"], result["baseline"]["restart"]):
+    # the referee's restart and the baseline's, the same way (its floor), side by side, and
+    # the baseline's greeted restart after it
+    greeted = result["baseline"]["greeted_restart"]
+    for restart in (result["restart"], result["baseline"]["restart"], greeted):
         assert restart["measured"] and restart["errors"] == 0, restart
         assert restart["sockets"] == 2 * (2 + 1)
         assert restart["kill_to_all_rooms_back_s"] >= restart["process_start_s"]
@@ -89,6 +91,11 @@ def test_benchmark_runs_end_to_end_and_writes_results(tiny_run: Path) -> None:
                                                                    abs=0.05)
     assert result["baseline"]["restart"]["frames_per_socket"] == 0
     assert "frames each reconnected socket read" in report
+    # greeted: each member read one frame of the referee's bytes per reconnected socket
+    assert greeted["greeting_bytes"] == round(result["restart"]["bytes_per_socket"]) > 0
+    assert greeted["frames_per_socket"] == 1
+    assert greeted["bytes_per_socket"] == greeted["greeting_bytes"]
+    assert "| restart | referee | baseline | baseline, greeted |" in report
     # the referee log's slow collections, counted per phase
     for phase in ("paced", "max", "restart"):
         assert result["referee"][phase]["slow_collections"]["count"] >= 0
@@ -136,7 +143,11 @@ def test_the_run_measures_its_restart_floor_beside_the_baselines_restart(tiny_ru
     played = result["referee"]["paced"]["orders"] + result["referee"]["max"]["orders"]
     # (a room that played the whole game stops)
     assert floor["restart_orders_at_kill"] == min(round(played / 2), len(plan(7).orders))
-    # never less than the baseline's own restart
-    assert floor["restart_all_back_s"] >= baseline["kill_to_all_rooms_back_s"]
-    assert floor["restart_all_back_ratio"] >= 1
+    # the greeted restart is its socket part; never less than that restart
+    greeted = result["baseline"]["greeted_restart"]
+    assert floor["restart_floor_greeted"] is True
+    assert floor["restart_greeting_bytes"] == greeted["greeting_bytes"]
+    assert floor["restart_all_back_s"] >= greeted["kill_to_all_rooms_back_s"]
+    assert floor["restart_greeted_ratio"] == round(
+        greeted["kill_to_all_rooms_back_s"] / baseline["kill_to_all_rooms_back_s"], 2)
     assert "### The restart's floor" in tiny_run.with_suffix(".md").read_text()
