@@ -65,6 +65,10 @@ and with the few load processes a run has, below the server's listen backlog (uv
 2,048), which a burst of connections past it would overflow (each dropped SYN retried 1 s
 later)."""
 WINDOW_ALREADY_CLOSED = frozenset({"stale_version", "wrong_phase", "stale_window"})
+SETUP_TRIES = 5
+"""How many times a setup command answered ``storage_unavailable`` is sent, under its id, as
+a client does: 3,000 rooms' setup at once on a slow host once met Redis answering no append
+within the node's 5 s, which ended the run before its measured phases."""
 
 
 class Tally:
@@ -265,21 +269,26 @@ class RoomDriver:
 
     # --- referee ------------------------------------------------------------------------
 
-    async def command(self, side: str, body: dict[str, Any], *, stale_ok: bool = False) -> bool:
+    async def command(self, side: str, body: dict[str, Any], *, stale_ok: bool = False,
+                      tries: int = 1) -> bool:
         """Send, wait for the answer and for every member to hold its events.
 
         With ``stale_ok`` a rejection that means "the window is already closed" returns False
         instead of raising: the room's clock may close an ARO window just before the reactive
         player does (``stale_version`` when the command was issued before the close reached
-        the player, ``wrong_phase``/``stale_window`` when after).
+        the player, ``wrong_phase``/``stale_window`` when after). A command answered
+        ``storage_unavailable`` is sent again under its id, up to ``tries`` sends in all.
         """
         player = self.players[side]
         command_id = f"c{next(self._ids)}"
         sent = time.time()
-        await player.ws.send(codec.encode(Command(command_id, player.version, body)))
-        TALLY.commands += 1
-        answered = await self.until(lambda: command_id in player.answers)
-        answer = player.answers.pop(command_id)
+        for _ in range(tries):
+            await player.ws.send(codec.encode(Command(command_id, player.version, body)))
+            TALLY.commands += 1
+            answered = await self.until(lambda: command_id in player.answers)
+            answer = player.answers.pop(command_id)
+            if not isinstance(answer, Rejected) or answer.code != "storage_unavailable":
+                break
         if isinstance(answer, Rejected):
             if stale_ok and answer.code in WINDOW_ALREADY_CLOSED:
                 return False
@@ -463,7 +472,7 @@ class Worker:
     async def setup(self) -> None:
         async def one(room: RoomDriver) -> None:
             for step in self.script.setup:
-                await room.command(step.side, step.body)
+                await room.command(step.side, step.body, tries=SETUP_TRIES)
         await _gather_bounded([one(room) for room in self.rooms], 10_000)
         TALLY.latencies_ms.clear()  # setup is not measured, only timed
         TALLY.sent_at.clear()

@@ -1,0 +1,79 @@
+"""The load generator's setup sends a command answered ``storage_unavailable`` again under
+its id, as a client does, and stops at ``SETUP_TRIES``; any other rejection ends the room's
+setup at once. A socket that answers from a script: no server."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, cast
+
+import msgpack
+import pytest
+from websockets.asyncio.client import ClientConnection
+
+from bench import loadgen
+from protocol.messages import Accepted, Rejected
+from testkit.scripted_game import plan
+
+UNAVAILABLE = "storage_unavailable"
+
+
+class ScriptedSocket:
+    """Answers each command it is sent with the next of ``codes`` (None: accepted, the room
+    one version further), as the referee would: the answer, then the member's new version."""
+
+    def __init__(self, codes: list[str | None]) -> None:
+        self.codes = codes
+        self.sent: list[dict[str, Any]] = []
+        self.member: loadgen.Member | None = None
+
+    async def send(self, frame: bytes) -> None:
+        command = msgpack.unpackb(frame, raw=False)
+        self.sent.append(command)
+        member = self.member
+        assert member is not None
+        code = self.codes.pop(0)
+        answer: Accepted | Rejected
+        if code is None:
+            member.version += 1
+            answer = Accepted(command["id"], member.version)
+        else:
+            answer = Rejected(command["id"], code, "try again")
+        member.answers[command["id"]] = answer
+        asyncio.get_running_loop().call_soon(member.room.arrived, member, 0.0)
+
+
+def room_with(codes: list[str | None]) -> tuple[loadgen.RoomDriver, ScriptedSocket]:
+    room = loadgen.RoomDriver(0, plan(7), 200)
+    socket = ScriptedSocket(codes)
+    member = loadgen.Member(room, "r/A", cast(ClientConnection, socket))
+    member.version = 0
+    socket.member = member
+    room.members.append(member)
+    room.players["A"] = member
+    return room, socket
+
+
+async def test_a_setup_command_refused_for_storage_is_sent_again_under_its_id() -> None:
+    room, socket = room_with([UNAVAILABLE, UNAVAILABLE, None])
+    assert await room.command("A", {"type": "ready"}, tries=loadgen.SETUP_TRIES)
+    assert [sent["id"] for sent in socket.sent] == ["c1", "c1", "c1"]
+    assert room.members[0].version == 1
+
+
+async def test_the_last_try_refused_ends_the_setup_with_that_answer() -> None:
+    room, socket = room_with([UNAVAILABLE] * loadgen.SETUP_TRIES)
+    with pytest.raises(RuntimeError, match="ready rejected: storage_unavailable"):
+        await room.command("A", {"type": "ready"}, tries=loadgen.SETUP_TRIES)
+    assert len(socket.sent) == loadgen.SETUP_TRIES
+
+
+async def test_another_refusal_is_not_sent_again_nor_is_any_command_outside_the_setup() -> None:
+    room, socket = room_with(["wrong_phase"])
+    with pytest.raises(RuntimeError, match="wrong_phase"):
+        await room.command("A", {"type": "ready"}, tries=loadgen.SETUP_TRIES)
+    assert len(socket.sent) == 1
+    room, socket = room_with([UNAVAILABLE])
+    with pytest.raises(RuntimeError, match=UNAVAILABLE):
+        await room.command("A", {"type": "ready"})  # measured phases: one send
+    assert len(socket.sent) == 1
