@@ -31,6 +31,7 @@ from pathlib import Path
 import redis
 from redis.crc import key_slot
 
+from server.lobby.tokens import new_room_id
 from testkit.redis_process import RedisProcess, free_port
 from testkit.slot_move import SlotMove
 
@@ -210,6 +211,13 @@ class RedisClusterProcesses:
     def master_of_key(self, key: str) -> NodeView:
         return self.master_of_slot(key_slot(key.encode()))
 
+    def id_on(self, master: NodeView, key_of: Callable[[str], str]) -> str:
+        """A new room id (``new_room_id``) whose key ``key_of(id)`` lives on ``master``."""
+        while True:
+            name = new_room_id()
+            if self.master_of_key(key_of(name)).node_id == master.node_id:
+                return name
+
     def replica_of(self, master_id: str) -> NodeView:
         return next(node for node in self.view()
                     if node.role == "slave" and node.master_id == master_id)
@@ -319,10 +327,15 @@ class RedisClusterProcesses:
                 raise TimeoutError(f"waited {READY_WAIT_S} s for {what}")
             time.sleep(POLL_S)  # a poll interval, not a wait for an event
 
-    def _state_ok(self, port: int) -> bool:
+    def cluster_state(self, port: int) -> str:
+        """What the node at ``port`` says of the cluster (``CLUSTER INFO``): ``ok``, or
+        ``fail`` (it answers ``CLUSTERDOWN``)."""
         with self.client(port) as client:
             info = str(client.execute_command("CLUSTER", "INFO"))
-        return "cluster_state:ok" in info
+        return info.split("cluster_state:", 1)[1].split()[0]
+
+    def _state_ok(self, port: int) -> bool:
+        return self.cluster_state(port) == "ok"
 
     def _formed(self) -> bool:
         for port in self.alive_ports():

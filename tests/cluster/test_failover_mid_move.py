@@ -42,7 +42,6 @@ from protocol.constants import PROTOCOL_VERSION, CloseCode, ProtocolReason
 from protocol.messages import Accepted, Error, Hello, Rejected
 from server.cluster.cluster_renewal import ClusterLeaseRenewal, connect_sync_cluster
 from server.cluster.lease import alive_key, lease_key
-from server.lobby.tokens import new_room_id
 from server.store.cluster_store import ClusterRoomStore
 from server.store.interface import StorageUnavailable
 from server.store.redis_store import answers_key, events_key, room_keys, state_key
@@ -210,20 +209,6 @@ async def test_a_master_killed_in_the_middle_of_a_slot_move_loses_no_accepted_co
             await client.close()
 
 
-def cluster_state(cluster: RedisClusterProcesses, master: NodeView) -> str:
-    with cluster.client(master.port) as client:
-        info = str(client.execute_command("CLUSTER", "INFO"))
-    return info.split("cluster_state:", 1)[1].split()[0]
-
-
-def key_on(cluster: RedisClusterProcesses, master: NodeView, key_of: Callable[[str], str]) -> str:
-    """A new id whose key (``key_of(id)``) lives on ``master``."""
-    while True:
-        name = new_room_id()
-        if cluster.master_of_key(key_of(name)).node_id == master.node_id:
-            return name
-
-
 def test_a_master_left_failing_by_a_cut_short_move_fails_only_what_lives_there(
         own_cluster: RedisClusterProcesses) -> None:
     """The importing master of a cut-short move says ``cluster_state:fail`` and answers
@@ -233,11 +218,11 @@ def test_a_master_left_failing_by_a_cut_short_move_fails_only_what_lives_there(
     there is not taken for dead, and its rooms on the other masters are renewed."""
     cluster = own_cluster
     source, target, other = cluster.masters()
-    node_id = key_on(cluster, other, alive_key)
-    there, elsewhere, relayed = (key_on(cluster, target, lease_key),
-                                 key_on(cluster, other, lease_key),
-                                 key_on(cluster, target, lease_key))
-    watched_node = key_on(cluster, target, alive_key)
+    node_id = cluster.id_on(other, alive_key)
+    there, elsewhere, relayed = (cluster.id_on(target, lease_key),
+                                 cluster.id_on(other, lease_key),
+                                 cluster.id_on(target, lease_key))
+    watched_node = cluster.id_on(target, alive_key)
     for room_id, master in ((there, target), (elsewhere, other), (relayed, target)):
         with cluster.client(master.port) as client:
             client.hset(state_key(room_id), "fence", 1)
@@ -252,12 +237,12 @@ def test_a_master_left_failing_by_a_cut_short_move_fails_only_what_lives_there(
         assert (before.lost, before.holders, before.dead_nodes) == (
             frozenset(), {relayed: "node-y"}, frozenset())
 
-        moving = key_on(cluster, source, lambda name: f"{{moving:{name}}}")
+        moving = cluster.id_on(source, lambda name: f"{{moving:{name}}}")
         cut_short_move(cluster, key_slot(f"{{moving:{moving}}}".encode()), source, target, [])
-        assert cluster_state(cluster, target) == "fail"
+        assert cluster.cluster_state(target.port) == "fail"
         # (the masters fail too while the dead one's slots have no master: until they learn
         # of the promotion)
-        cluster.wait_until(lambda: cluster_state(cluster, other) == "ok", "the others ok")
+        cluster.wait_until(lambda: cluster.cluster_state(other.port) == "ok", "the others ok")
 
         for _round in range(2):  # the first reads the slot map again (the dead master's)
             report = renewal.tick(owned, [relayed], [watched_node])

@@ -30,24 +30,16 @@ from redis.crc import key_slot
 from server.cluster.cluster_renewal import ClusterLeaseRenewal, connect_sync_cluster
 from server.cluster.lease import lease_key
 from server.lobby.tokens import new_room_id
-from testkit.redis_cluster import NodeView, RedisClusterProcesses
+from testkit.redis_cluster import RedisClusterProcesses
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
-
-
-def room_on(cluster: RedisClusterProcesses, master: NodeView) -> str:
-    """A new room id whose lease is on ``master``."""
-    room_id = new_room_id()
-    while cluster.master_of_key(lease_key(room_id)).node_id != master.node_id:
-        room_id = new_room_id()
-    return room_id
 
 
 def test_a_round_follows_a_moved_then_an_ask_of_a_slot_moved_back(
         redis_cluster: RedisClusterProcesses) -> None:
     cluster = redis_cluster
     first, second = cluster.masters()[:2]
-    room_id = room_on(cluster, first)
+    room_id = cluster.id_on(first, lease_key)
     slot = key_slot(lease_key(room_id).encode())
     renewal = ClusterLeaseRenewal(connect_sync_cluster(cluster.url, 5.0),
                                   f"chain-{new_room_id()[:6]}", 10_000)
@@ -75,7 +67,7 @@ def test_a_round_follows_a_moved_then_an_ask_of_a_slot_moved_back(
 def test_a_round_that_met_moved_reads_the_map_again(redis_cluster: RedisClusterProcesses) -> None:
     cluster = redis_cluster
     first, second = cluster.masters()[:2]
-    room_id = room_on(cluster, first)
+    room_id = cluster.id_on(first, lease_key)
     slot = key_slot(lease_key(room_id).encode())
     client = connect_sync_cluster(cluster.url, 5.0)
     renewal = ClusterLeaseRenewal(client, f"moved-{new_room_id()[:6]}", 10_000)
@@ -102,7 +94,7 @@ def three_masters(tmp_path: Path) -> Iterator[RedisClusterProcesses]:
 def test_a_round_follows_a_slot_moved_to_a_master_added_since_the_map_was_read(
         three_masters: RedisClusterProcesses) -> None:
     cluster = three_masters
-    room_id = room_on(cluster, cluster.masters()[0])
+    room_id = cluster.id_on(cluster.masters()[0], lease_key)
     slot = key_slot(lease_key(room_id).encode())
     client = connect_sync_cluster(cluster.url, 5.0)
     renewal = ClusterLeaseRenewal(client, f"added-{new_room_id()[:6]}", 10_000)
