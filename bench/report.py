@@ -106,7 +106,8 @@ def markdown(result: dict[str, Any]) -> str:
         "",
         *floor_lines(result.get("floor"), ref, base),
         *_restart_lines(result["restart"], base.get("restart"),
-                        ratios.get("restart_all_back"), base.get("greeted_restart")),
+                        ratios.get("restart_all_back"), base.get("greeted_restart"),
+                        ratios.get("restart_greeted_all_back")),
         "",
     ]
     errors = ref["paced"]["error_examples"] + ref["max"]["error_examples"]
@@ -162,7 +163,8 @@ def _by_second_lines(profile: dict[str, Any] | None) -> list[str]:
 
 def _restart_lines(restart: dict[str, Any], baseline: dict[str, Any] | None,
                    all_back_ratio: float | None,
-                   greeted: dict[str, Any] | None = None) -> list[str]:
+                   greeted: dict[str, Any] | None = None,
+                   greeted_ratio: float | None = None) -> list[str]:
     """The referee's restart, beside the baseline's and, when measured, the baseline's
     greeted restart (each returning member sent one frame)."""
     if not restart.get("measured"):
@@ -210,7 +212,7 @@ def _restart_lines(restart: dict[str, Any], baseline: dict[str, Any] | None,
         f" Then killed once more and started greeting each new socket with one frame of "
         f"{greeted['greeting_bytes']:,} bytes (what each of the referee's reconnected sockets "
         f"read, in one frame): a member is back when it has read it; "
-        f"{fmt(_ratio_of(greeted, baseline))} × the baseline's restart (the restart's floor).")
+        f"{fmt(greeted_ratio)} × the baseline's restart (the restart's floor).")
     return [
         *lines,
         "",
@@ -230,9 +232,3 @@ def _restart_lines(restart: dict[str, Any], baseline: dict[str, Any] | None,
                              *(fmt(server["cores_busy_share"][core]) for server in servers)])
           + " |" for core in cores],
     ]
-
-
-def _ratio_of(restart: dict[str, Any], baseline: dict[str, Any]) -> float | None:
-    """``restart``'s wall time from the kill over ``baseline``'s."""
-    theirs = baseline.get("kill_to_all_rooms_back_s")
-    return round(restart["kill_to_all_rooms_back_s"] / theirs, 2) if theirs else None

@@ -689,12 +689,17 @@ def ratio(ours: float | None, theirs: float | None) -> float | None:
     return round(ours / theirs, 2)
 
 
-def restart_ratios(referee: dict[str, Any] | None,
-                   baseline: dict[str, Any] | None) -> dict[str, float | None]:
-    """The referee's restart against the baseline's in the same run (none without one)."""
+def restart_ratios(referee: dict[str, Any] | None, baseline: dict[str, Any] | None,
+                   greeted: dict[str, Any] | None = None) -> dict[str, float | None]:
+    """The referee's restart against the baseline's in the same run (none without one), and
+    the baseline's greeted restart against its own when there is one."""
     if not referee or not baseline:
         return {}
+    greeted_ratio = {} if not greeted else {
+        "restart_greeted_all_back": ratio(greeted["kill_to_all_rooms_back_s"],
+                                          baseline["kill_to_all_rooms_back_s"])}
     return {
+        **greeted_ratio,
         "restart_all_back": ratio(referee["kill_to_all_rooms_back_s"],
                                   baseline["kill_to_all_rooms_back_s"]),
         "restart_server_cpu_per_socket": ratio(referee["server_cpu_us_per_socket"],
@@ -790,7 +795,8 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
             "bytes_per_connection": ratio(
                 referee["memory"].get("bytes_per_connection"),
                 baseline["memory"].get("bytes_per_connection")),
-            **restart_ratios(referee.get("restart"), baseline.get("restart")),
+            **restart_ratios(referee.get("restart"), baseline.get("restart"),
+                             baseline.get("greeted_restart")),
         },
         "restart": referee.get("restart", {"measured": False, "why": "run with --no-restart"}),
         "floor": floor_section,

@@ -96,6 +96,9 @@ def test_benchmark_runs_end_to_end_and_writes_results(tiny_run: Path) -> None:
     assert greeted["frames_per_socket"] == 1
     assert greeted["bytes_per_socket"] == greeted["greeting_bytes"]
     assert "| restart | referee | baseline | baseline, greeted |" in report
+    assert result["ratios"]["restart_greeted_all_back"] == round(
+        greeted["kill_to_all_rooms_back_s"]
+        / result["baseline"]["restart"]["kill_to_all_rooms_back_s"], 2)
     # the referee log's slow collections, counted per phase
     for phase in ("paced", "max", "restart"):
         assert result["referee"][phase]["slow_collections"]["count"] >= 0
