@@ -71,7 +71,7 @@ def process_sample(pid: int) -> dict[str, float]:
     return {"cpu_s": user + system, "system_cpu_s": system, "rss": float(rss_bytes(pid))}
 
 
-def redis_sample(url: str | None) -> dict[str, float]:
+def redis_sample(url: str | None) -> dict[str, Any]:
     """Commands processed and network bytes so far, or {} without Redis."""
     if not url:
         return {}
@@ -99,6 +99,9 @@ def redis_sample(url: str | None) -> dict[str, float]:
         # An AOF rewrite forks Redis; the fork stalls it (every append waits) for a time
         # that grows with its memory.
         "forks": float(stats.get("total_forks", 0)),
+        # calls by command (``commands_between``), apart: ``delta`` takes numbers only
+        "by_command": {name.removeprefix("cmdstat_"): float(v["calls"])
+                       for name, v in commandstats.items() if name != "cmdstat_info"},
     }
 
 
@@ -136,8 +139,19 @@ def events_between(events: list[tuple[str, int, int]], started: float,
     return sorted(inside, key=lambda event: -event["ms"])
 
 
-def delta(after: dict[str, float], before: dict[str, float]) -> dict[str, float]:
-    return {key: after[key] - before.get(key, 0.0) for key in after}
+def delta(after: dict[str, Any], before: dict[str, Any]) -> dict[str, float]:
+    """What the numbers of a sample grew by (its nested parts left out)."""
+    return {key: value - before.get(key, 0.0) for key, value in after.items()
+            if not isinstance(value, dict)}
+
+
+def commands_between(after: dict[str, Any], before: dict[str, Any]) -> dict[str, float]:
+    """Redis's calls by command between two ``redis_sample``s, most first."""
+    was = before.get("by_command", {})
+    grew = {name: calls - was.get(name, 0.0)
+            for name, calls in after.get("by_command", {}).items()}
+    return dict(sorted(((name, calls) for name, calls in grew.items() if calls > 0),
+                       key=lambda item: -item[1]))
 
 
 def percentiles(samples: list[float]) -> dict[str, Any]:

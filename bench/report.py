@@ -186,6 +186,14 @@ def _restart_lines(restart: dict[str, Any], baseline: dict[str, Any] | None,
         kinds = ", ".join(f"{kind} {fmt(count)}" for kind, count in by_type.items())
         lines.append(f"- frames each reconnected socket read: {fmt(restart['frames_per_socket'])}"
                      f" ({kinds})")
+    redis = restart.get("redis")
+    if redis:
+        busiest = ", ".join(f"{name} {fmt(calls)}" for name, calls
+                            in list(redis["commands_per_room_by_name"].items())[:6])
+        lines.append(f"- Redis from the kill until every member was back (on the load core): "
+                     f"{fmt(redis['cpu_s'])} s of CPU ({fmt(redis['cpu_us_per_socket'])} µs "
+                     f"per reconnected socket), {fmt(redis['commands_per_room'])} commands "
+                     f"per room ({busiest})")
     if not baseline or "server_cpu_us_per_socket" not in restart:
         return lines
     rows = (

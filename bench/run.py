@@ -51,6 +51,7 @@ from bench.bytecode import compile_project
 from bench.measure import (
     REDIS_LATENCY_THRESHOLD_MS,
     by_second,
+    commands_between,
     core_jiffies,
     cores_busy_share,
     cpu_seconds,
@@ -605,7 +606,29 @@ def restart_figures(samples: dict[str, Any], restart: dict[str, Any],
         "frames_per_socket_by_type": {kind: round(count / sockets, 2) for kind, count
                                       in sorted(back["frames_by_type"].items())},
         "errors": back["error_count"], "error_examples": back["errors"][:5],
+        **restart_redis(samples[phase].get("redis"), samples[previous].get("redis"),
+                        rooms, sockets),
     }
+
+
+def restart_redis(end: dict[str, Any] | None, before: dict[str, Any] | None, rooms: int,
+                  sockets: int) -> dict[str, Any]:
+    """What Redis did from the kill until every member was back (nothing for a server
+    without Redis): it runs on the load core, so its CPU is load-side time the baseline's
+    restart does not have."""
+    if not end or not before:
+        return {}
+    grew = delta(end, before)
+    by_command = commands_between(end, before)
+    return {"redis": {
+        "cpu_s": round(grew["cpu_s"], 3),
+        "cpu_us_per_socket": round(grew["cpu_s"] / sockets * 1e6, 1),
+        "commands": int(grew["commands"]),
+        "commands_per_room": round(grew["commands"] / rooms, 2),
+        "commands_per_room_by_name": {name: round(calls / rooms, 2)
+                                      for name, calls in by_command.items()},
+        "bytes_per_room": round((grew["net_in"] + grew["net_out"]) / rooms, 1),
+    }}
 
 
 async def run_baseline(args: argparse.Namespace, workdir: Path, frame_size: int,

@@ -59,6 +59,7 @@ RUN_FIGURES = tuple(
     "ratios/max_deliveries_per_s", "ratios/p99_paced", "ratios/bytes_per_connection",
     "restart/process_start_s", "restart/rooms_back_s", "restart/kill_to_all_rooms_back_s",
     "restart/server_cpu_s", "restart/load_cpu_s", "restart/rss_all_back_mb", "restart/errors",
+    "restart/redis/cpu_s", "restart/redis/cpu_us_per_socket", "restart/redis/commands_per_room",
 ) + tuple(
     f"{server}/{name}"
     for server in ("restart", "baseline/restart", "baseline/greeted_restart")

@@ -91,6 +91,14 @@ def test_benchmark_runs_end_to_end_and_writes_results(tiny_run: Path) -> None:
                                                                    abs=0.05)
     assert result["baseline"]["restart"]["frames_per_socket"] == 0
     assert "frames each reconnected socket read" in report
+    # Redis's part of the referee's restart (on the load core): each room read back and
+    # claimed, so at least a command per room; the baseline has no Redis
+    redis = result["restart"]["redis"]
+    assert redis["commands_per_room"] >= 1 and redis["cpu_s"] >= 0, redis
+    assert sum(redis["commands_per_room_by_name"].values()) == pytest.approx(
+        redis["commands_per_room"], abs=0.05)
+    assert "redis" not in result["baseline"]["restart"]
+    assert "- Redis from the kill until every member was back" in report
     # greeted: each member read one frame of the referee's bytes per reconnected socket
     assert greeted["greeting_bytes"] == round(result["restart"]["bytes_per_socket"]) > 0
     assert greeted["frames_per_socket"] == 1
