@@ -11,10 +11,11 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, get_type_hints
+from typing import Any
 
 from server.rules.ids import WeaponId
 from server.rules.plain import FormatError, from_plain
+from server.rules.plain.hints import hints_of
 from server.rules.table.special_terrain import TerrainType
 
 
@@ -230,7 +231,7 @@ def profile_from_plain(data: Any) -> tuple[UnitProfile | None, tuple[str, ...]]:
     """
     if not isinstance(data, Mapping):
         return None, ("must be an object with the profile's fields.",)
-    hints = get_type_hints(UnitProfile)
+    hints = hints_of(UnitProfile)
     kwargs: dict[str, Any] = {}
     problems: list[str] = []
     for field in dataclasses.fields(UnitProfile):

@@ -26,10 +26,11 @@ import types
 import typing
 from collections import abc
 from enum import Enum
-from typing import Any, Union, get_args, get_origin, get_type_hints
+from typing import Any, Union, get_args, get_origin
 
 from ..evolve import plain_slots
 from .data import FormatError, itself, unsupported
+from .hints import hints_of
 from .tagged import Tagged
 
 Decoder = abc.Callable[[Any], Any]
@@ -280,7 +281,7 @@ def forget_shared() -> None:
 
 
 def _dataclass(cls: type) -> Decoder:
-    hints = get_type_hints(cls)
+    hints = hints_of(cls)
     fields = dataclasses.fields(cls)
     init_fields = [f for f in fields if f.init]
     # Positional arguments to the dataclass's own __init__, unless it was written out or

@@ -16,7 +16,9 @@ import types
 import typing
 from collections import abc
 from enum import Enum
-from typing import Any, Union, get_args, get_origin, get_type_hints
+from typing import Any, Union, get_args, get_origin
+
+from .hints import hints_of
 
 Encoder = abc.Callable[[Any], Any]
 
@@ -29,7 +31,7 @@ def dataclass_encoder(cls: type, tag: str | None, to_plain: Encoder,
     ``encoder_of`` gives ``to_plain``'s converter of a class (a field's dataclass).
 
     Raises ``NameError`` if a field's type hint does not resolve yet."""
-    hints = get_type_hints(cls)
+    hints = hints_of(cls)
     names: dict[str, Any] = {"to_plain": to_plain, "encoder_of": encoder_of}
     reads, items = [], [] if tag is None else [f"'type': {tag!r}"]
     _BUILDING.add(cls)

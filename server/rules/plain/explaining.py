@@ -15,9 +15,10 @@ import types
 import typing
 from collections import abc
 from enum import Enum
-from typing import Any, Union, get_args, get_origin, get_type_hints
+from typing import Any, Union, get_args, get_origin
 
 from .data import FormatError, Plain, itself, unsupported
+from .hints import hints_of
 from .tagged import Tagged
 
 
@@ -330,7 +331,7 @@ def _dataclass_from_plain(cls: type) -> _FromPlain:
 def _dataclass_plan(cls: type) -> tuple[tuple[str, _FromPlain, type, bool, _Step], ...]:
     """(name, converter, accepted type, required, path step) of each field that
     ``cls.__init__`` takes; a value of exactly the accepted type is taken as it is."""
-    hints = get_type_hints(cls)
+    hints = hints_of(cls)
     plan = []
     for field in dataclasses.fields(cls):
         if field.init:

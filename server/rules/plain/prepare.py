@@ -5,11 +5,12 @@ from __future__ import annotations
 import dataclasses
 from collections import abc
 from enum import Enum
-from typing import Any, get_args, get_type_hints
+from typing import Any, get_args
 
 from .decoders import decoder_for
 from .decoding import DECODER_OF_CLASS
 from .encoding import converter_of
+from .hints import hints_of
 from .tagged import Tagged
 
 
@@ -31,7 +32,7 @@ def prepare(*roots: type) -> int:
             waiting.extend(registry.values())
         if dataclasses.is_dataclass(kind):
             try:
-                hints = get_type_hints(kind)
+                hints = hints_of(kind)
             except NameError:  # (a hint that does not resolve: made at its first use)
                 continue
             for hint in hints.values():

@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 import marshal
 from collections.abc import Callable, Mapping
-from typing import Any, get_type_hints
+from typing import Any
 
 from ..armies.army_list import ArmyList, ListEntry
 from ..ids import Side
@@ -33,6 +33,7 @@ from .data import FormatError, Plain
 from .decoding import from_plain
 from .encoders import dataclass_encoder
 from .encoding import converter_of, to_plain
+from .hints import hints_of
 from .packed import Pack, Unpack, read_packed
 
 __all__ = ["prepare", "state_from_plain", "state_to_plain"]
@@ -116,7 +117,7 @@ def _encoder_without(cls: type, left_out: str) -> Callable[[Any], dict[str, Plai
     """The generated encoder of ``cls`` (``encoders``) with field ``left_out`` not written:
     generated from a dataclass with ``cls``'s other fields, it reads them by name from a
     ``cls`` value."""
-    hints = get_type_hints(cls)
+    hints = hints_of(cls)
     others = dataclasses.make_dataclass(
         f"{cls.__name__}Without_{left_out}",
         [(field.name, hints[field.name]) for field in dataclasses.fields(cls)
