@@ -40,6 +40,8 @@ NODE_TIMEOUT_MS = 1000
 READY_WAIT_S = 30.0
 """A guard for a cluster that never forms (a broken machine), not a speed expectation."""
 POLL_S = 0.05
+LOG_LINES_SHOWN = 12
+"""Lines of each node's log a failed wait shows (``describe``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +120,7 @@ class RedisClusterProcesses:
         addresses = [f"127.0.0.1:{port}" for port in self.nodes]
         self._cluster_cli("create", *addresses, "--cluster-replicas",
                           str(self.replicas_per_master), "--cluster-yes")
-        self.wait_until(self._formed, "the cluster to form")
+        self.wait_until(self.whole, "the cluster to form")
 
     def add_replica(self, master: NodeView) -> NodeView:
         """One more replica of ``master`` (a new node, joined by ``redis-cli --cluster
@@ -129,7 +131,7 @@ class RedisClusterProcesses:
         node.start()
         self._cli_add_node(node, master, "--cluster-slave", "--cluster-master-id",
                            master.node_id)
-        self.wait_until(lambda: self._formed() and node.port in self.replicas_online(master),
+        self.wait_until(lambda: self.whole() and node.port in self.replicas_online(master),
                         f"{node.port} to replicate from {master.port}")
         return next(seen for seen in self.view() if seen.port == node.port)
 
@@ -141,7 +143,7 @@ class RedisClusterProcesses:
         node.start()
         self._cli_add_node(node, self.masters()[0])
         self.masters_count += 1
-        self.wait_until(self._formed, f"{node.port} to join as a master")
+        self.wait_until(self.whole, f"{node.port} to join as a master")
         return next(seen for seen in self.view() if seen.port == node.port)
 
     def remove(self, node_ids: list[str]) -> None:
@@ -157,7 +159,7 @@ class RedisClusterProcesses:
         # (An emptied master may have turned into a replica of one that took its slots.)
         self.masters_count = sum(1 for node in view.values()
                                  if node.role == "master" and node.node_id not in node_ids)
-        self.wait_until(self._formed, "the cluster to form without the nodes removed")
+        self.wait_until(self.whole, "the cluster to form without the nodes removed")
 
     def _cli_add_node(self, node: RedisProcess, existing: NodeView, *options: str) -> None:
         self._cluster_cli("add-node", f"127.0.0.1:{node.port}", f"127.0.0.1:{existing.port}",
@@ -304,7 +306,7 @@ class RedisClusterProcesses:
         """Start a killed node again on its folder: it rejoins as a replica (of the node
         promoted in its place); returns once the cluster is whole again."""
         self.nodes[port].start()
-        self.wait_until(self._formed, f"node {port} to rejoin")
+        self.wait_until(self.whole, f"node {port} to rejoin")
 
     # --- resharding ----------------------------------------------------------------------
 
@@ -324,8 +326,31 @@ class RedisClusterProcesses:
             except (redis.RedisError, OSError):
                 pass  # a node still starting or just killed: ask again
             if time.monotonic() > deadline:
-                raise TimeoutError(f"waited {READY_WAIT_S} s for {what}")
+                raise TimeoutError(f"waited {READY_WAIT_S} s for {what}\n{self.describe()}")
             time.sleep(POLL_S)  # a poll interval, not a wait for an event
+
+    def describe(self) -> str:
+        """What each node says now, and the last lines of its log: a failed wait's
+        message (a cluster that never formed again is otherwise a bare timeout)."""
+        lines = []
+        for port, node in self.nodes.items():
+            if node.process is None:
+                lines.append(f"node {port}: not running")
+                continue
+            try:
+                with self.client(port) as client:
+                    replication = client.info("replication")
+                    nodes = str(client.execute_command("CLUSTER", "NODES"))
+                state = self.cluster_state(port)
+            except (redis.RedisError, OSError) as error:
+                lines.append(f"node {port}: does not answer ({error})")
+            else:
+                lines.append(f"node {port}: cluster_state {state}, role "
+                             f"{replication.get('role')}, master_link_status "
+                             f"{replication.get('master_link_status', '-')}; it sees:")
+                lines += [f"    {line}" for line in nodes.strip().splitlines()]
+            lines += [f"  | {line}" for line in node.log_tail()[-LOG_LINES_SHOWN:]]
+        return "\n".join(lines)
 
     def cluster_state(self, port: int) -> str:
         """What the node at ``port`` says of the cluster (``CLUSTER INFO``): ``ok``, or
@@ -337,7 +362,10 @@ class RedisClusterProcesses:
     def _state_ok(self, port: int) -> bool:
         return self.cluster_state(port) == "ok"
 
-    def _formed(self) -> bool:
+    def whole(self) -> bool:
+        """Every running node says the cluster is ``ok`` and sees every node, as many
+        masters as it should have serving every slot between them, and every replica
+        streaming from its master."""
         for port in self.alive_ports():
             if not self._state_ok(port):
                 return False

@@ -7,14 +7,17 @@ same data directory, replaying the append-only file.
 
 from __future__ import annotations
 
+import collections
 import os
 import random
 import shutil
 import signal
 import socket
 import subprocess
+import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import IO
 
 READY = b"ready to accept connections"  # 6.2 and 7.x, tcp and unix
 
@@ -71,6 +74,15 @@ STOP_WAIT_S = 10.0
 killing it."""
 
 
+LOG_LINES_KEPT = 40
+"""Lines of a server's log kept for a failure's message (``RedisProcess.log_tail``)."""
+
+
+def _drain(stream: IO[bytes], kept: collections.deque[str]) -> None:
+    for line in stream:
+        kept.append(line.decode(errors="replace").rstrip())
+
+
 class RedisProcess:
     def __init__(self, data_dir: Path, port: int | None = None,
                  extra_args: Sequence[str] = (), binary: str | None = None) -> None:
@@ -81,6 +93,7 @@ class RedisProcess:
         self.extra_args = list(extra_args)
         self.binary = binary
         self.process: subprocess.Popen[bytes] | None = None
+        self._log: collections.deque[str] = collections.deque(maxlen=LOG_LINES_KEPT)
 
     @property
     def url(self) -> str:
@@ -102,10 +115,16 @@ class RedisProcess:
                 break
         else:
             raise RuntimeError(f"redis-server did not start:\n{seen.decode(errors='replace')}")
-        # Keep draining its log so a full pipe never blocks Redis.
-        import threading
+        # Keep draining its log so a full pipe never blocks Redis; its last lines are kept
+        # for a failure's message (``log_tail``).
+        self._log = collections.deque(seen.decode(errors="replace").splitlines(),
+                                      maxlen=LOG_LINES_KEPT)
+        threading.Thread(target=_drain, args=(self.process.stdout, self._log),
+                         daemon=True).start()
 
-        threading.Thread(target=self.process.stdout.read, daemon=True).start()
+    def log_tail(self) -> list[str]:
+        """The last lines the server logged (``LOG_LINES_KEPT``), oldest first."""
+        return list(self._log)
 
     def kill(self) -> None:
         """``kill -9``: no shutdown save; only the append-only file survives."""

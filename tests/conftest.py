@@ -38,12 +38,45 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProc
         server.stop()
 
 
+class _SessionCluster:
+    """The session's Redis Cluster, made when a test first asks for it, and made again when
+    a test left it broken (a node that did not rejoin in time): that test fails, the ones
+    after it get a whole cluster instead of failing with it."""
+
+    def __init__(self, tmp_path_factory: pytest.TempPathFactory) -> None:
+        self._tmp = tmp_path_factory
+        self._cluster: RedisClusterProcesses | None = None
+
+    def whole_one(self) -> RedisClusterProcesses:
+        cluster = self._cluster
+        if cluster is not None and not (
+                len(cluster.alive_ports()) == len(cluster.nodes) and cluster.whole()):
+            cluster.stop()
+            cluster = None
+        if cluster is None:
+            cluster = RedisClusterProcesses(Path(self._tmp.mktemp("redis-cluster")))
+            self._cluster = cluster.__enter__()
+        return cluster
+
+    def stop(self) -> None:
+        if self._cluster is not None:
+            self._cluster.stop()
+
+
 @pytest.fixture(scope="session")
-def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisClusterProcesses]:
-    """One local Redis Cluster for the session (three masters, three replicas; about 6 s to
-    form). A test that kills a node starts it again before it ends (``restart``)."""
-    with RedisClusterProcesses(Path(tmp_path_factory.mktemp("redis-cluster"))) as cluster:
-        yield cluster
+def _session_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[_SessionCluster]:
+    holder = _SessionCluster(tmp_path_factory)
+    try:
+        yield holder
+    finally:
+        holder.stop()
+
+
+@pytest.fixture
+def redis_cluster(_session_cluster: _SessionCluster) -> RedisClusterProcesses:
+    """The session's local Redis Cluster (three masters, three replicas; about 6 s to
+    form), whole. A test that kills a node starts it again before it ends (``restart``)."""
+    return _session_cluster.whole_one()
 
 
 @pytest.fixture
