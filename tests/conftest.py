@@ -16,6 +16,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+import redis
 import redis.asyncio as aioredis
 
 from server.store.redis_store import RedisRoomStore
@@ -49,14 +50,21 @@ class _SessionCluster:
 
     def whole_one(self) -> RedisClusterProcesses:
         cluster = self._cluster
-        if cluster is not None and not (
-                len(cluster.alive_ports()) == len(cluster.nodes) and cluster.whole()):
+        if cluster is not None and not self._whole(cluster):
             cluster.stop()
             cluster = None
         if cluster is None:
             cluster = RedisClusterProcesses(Path(self._tmp.mktemp("redis-cluster")))
             self._cluster = cluster.__enter__()
         return cluster
+
+    @staticmethod
+    def _whole(cluster: RedisClusterProcesses) -> bool:
+        """Every node running and the cluster whole; a node that does not answer: not."""
+        try:
+            return len(cluster.alive_ports()) == len(cluster.nodes) and cluster.whole()
+        except (redis.RedisError, OSError):
+            return False
 
     def stop(self) -> None:
         if self._cluster is not None:
