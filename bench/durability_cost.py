@@ -17,7 +17,8 @@ are the players' latency.
 ``cluster`` (``bench.redis_cluster_run``): each round, after the single Redis's runs, the
 same game against a fresh local Redis Cluster (3 masters, 3 replicas, ``appendfsync
 always`` on all, on the load core), the node started with ``REFEREE_REDIS_CLUSTER=1`` and
-every append confirmed on a replica (``WAITAOF`` on Valkey, else ``WAIT``). Its ratios
+every append confirmed on a replica (``WAIT`` on Debian's Redis, as production runs it;
+``--cluster-server valkey``: ``WAITAOF`` on Valkey). Its ratios
 ``cluster_over_always/...`` and ``cluster_over_everysec/...``; its Redis CPU is all six
 nodes' (``redis_cpu_us_per_order``) and the masters' only (``redis_masters_cpu_us_per_order``,
 also set over the single Redis's CPU).
@@ -150,7 +151,8 @@ async def cluster_run(args: argparse.Namespace, workdir: Path, server_core: str 
                       load_core: str | None) -> tuple[dict[str, Any], dict[str, Any]]:
     """One run against a fresh cluster: the run's figures and what ran (confirm mode,
     server)."""
-    async with redis_cluster_run.local_cluster(workdir, load_core) as cluster:
+    async with redis_cluster_run.local_cluster(workdir, load_core,
+                                               args.cluster_server) as cluster:
         cpu: dict[str, dict[str, float]] = {}
 
         def sample(phase: str) -> None:
@@ -222,6 +224,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                              "everysec,always; each round plays them in that order)")
     parser.add_argument("--cluster", dest="configs", action="store_const", const=CONFIGS,
                         help="the same as --configs everysec,always,cluster")
+    redis_cluster_run.add_server_argument(parser)
     args = parser.parse_args(argv)
     result = asyncio.run(compare(args))
     figures = medians(result["rounds"], result["configs"])

@@ -69,6 +69,10 @@ SETUP_TRIES = 5
 """How many times a setup command answered ``storage_unavailable`` is sent, under its id, as
 a client does: 3,000 rooms' setup at once on a slow host once met Redis answering no append
 within the node's 5 s, which ended the run before its measured phases."""
+TRY_AGAIN_PAUSE_S = 0.1
+"""How long a command answered ``storage_unavailable`` waits before it is sent again under
+its id (a client that tries again at once, while a Redis Cluster moves the room's slot,
+would send it again at every step of the move)."""
 
 
 class Tally:
@@ -100,6 +104,8 @@ class Tally:
         generator reads frames late, which the measured latency would count against the
         server."""
         self.windows_closed_late = 0
+        self.tried_again = 0
+        """Commands sent again under their id after a ``storage_unavailable`` answer."""
         self.started = time.time()
         self.ended = 0.0
 
@@ -112,6 +118,7 @@ class Tally:
                 "event_frames": self.event_frames, "event_bytes": self.event_bytes,
                 "frames_by_type": dict(self.frames_by_type),
                 "windows_closed_late": self.windows_closed_late,
+                "tried_again": self.tried_again,
                 "errors": self.errors[:20], "error_count": len(self.errors),
                 "gc_pauses_ms": self.gc_pauses_ms, "loop_lag_ms": self.loop_lag_ms,
                 "elapsed_s": (self.ended or time.time()) - self.started}
@@ -233,8 +240,11 @@ class Member:
 class RoomDriver:
     """The members of one room and the one thing the room is waiting for."""
 
-    def __init__(self, index: int, script: Script, frame_size: int) -> None:
+    def __init__(self, index: int, script: Script, frame_size: int, tries: int = 1) -> None:
+        """``tries``: how many times the game's commands are sent, under their id, while
+        answered ``storage_unavailable``."""
         self.index = index
+        self.tries = tries
         self.script = script
         self.frame_size = frame_size
         self.members: list[Member] = []
@@ -270,19 +280,24 @@ class RoomDriver:
     # --- referee ------------------------------------------------------------------------
 
     async def command(self, side: str, body: dict[str, Any], *, stale_ok: bool = False,
-                      tries: int = 1) -> bool:
+                      tries: int | None = None) -> bool:
         """Send, wait for the answer and for every member to hold its events.
 
         With ``stale_ok`` a rejection that means "the window is already closed" returns False
         instead of raising: the room's clock may close an ARO window just before the reactive
         player does (``stale_version`` when the command was issued before the close reached
         the player, ``wrong_phase``/``stale_window`` when after). A command answered
-        ``storage_unavailable`` is sent again under its id, up to ``tries`` sends in all.
+        ``storage_unavailable`` is sent again under its id ``TRY_AGAIN_PAUSE_S`` later, up to
+        ``tries`` sends in all (the room's ``tries`` unless told); its latency counts from its
+        first send.
         """
         player = self.players[side]
         command_id = f"c{next(self._ids)}"
         sent = time.time()
-        for _ in range(tries):
+        for attempt in range(tries or self.tries):
+            if attempt:
+                TALLY.tried_again += 1
+                await asyncio.sleep(TRY_AGAIN_PAUSE_S)
             await player.ws.send(codec.encode(Command(command_id, player.version, body)))
             TALLY.commands += 1
             answered = await self.until(lambda: command_id in player.answers)
@@ -385,7 +400,8 @@ class Worker:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
         self.script = plan(args.seed)
-        self.rooms = [RoomDriver(i, self.script, args.frame_size) for i in range(args.rooms)]
+        self.rooms = [RoomDriver(i, self.script, args.frame_size, args.tries)
+                      for i in range(args.rooms)]
         self.room_ids: list[tuple[str, str, str]] = []
         self.results: dict[str, Any] = {}
         self.readers: list[asyncio.Task[None]] = []
@@ -633,6 +649,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--worker", type=int, default=0)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--tries", type=int, default=1,
+                        help="sends of a game command, under its id, while it is answered "
+                             "storage_unavailable (1: the first such answer is an error)")
     parser.add_argument("--restart", action="store_true",
                         help="after max, expect the server to restart (kill -9) and rejoin "
                              "every room")

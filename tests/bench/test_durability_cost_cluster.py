@@ -26,17 +26,15 @@ pytestmark = [
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
     """2 rooms x (2 players + 1 spectator), one round of ``always`` then ``cluster``, on
-    Debian's Redis with ``WAIT`` even where Valkey is installed: ``WAITAOF`` takes about a
-    second per append there (docs/deploy.md), too slow for the suite's budget."""
+    the bench's default cluster: Debian's Redis with ``WAIT``, as production runs it, even
+    where Valkey is installed (its ``WAITAOF`` takes about a second per append:
+    docs/deploy.md)."""
     folder = tmp_path_factory.mktemp("durability-cluster")
     history = folder / "history.jsonl"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(VALKEY_BIN, str(folder))  # holds no valkey-server
-        assert valkey_binaries() is None
-        result = durability_cost.main([
-            "--rooms", "2", "--spectators", "1", "--duration", "2", "--pace", "0.5",
-            "--aro-window", "0.1", "--rounds", "1", "--configs", "cluster,always",
-            "--history", str(history)])
+    result = durability_cost.main([
+        "--rooms", "2", "--spectators", "1", "--duration", "2", "--pace", "0.5",
+        "--aro-window", "0.1", "--rounds", "1", "--configs", "cluster,always",
+        "--history", str(history)])
     return result, history
 
 
@@ -75,6 +73,14 @@ def test_summarize_reads_the_record(tiny: tuple[dict[str, Any], Path]) -> None:
     _, history = tiny
     text = summarize.main(["--kind", "durability_cost", str(history)])
     assert "cluster_over_always/max/cpu_us_per_order" in text
+
+
+def test_valkey_asked_for_and_not_installed_is_refused(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(VALKEY_BIN, str(tmp_path))  # holds no valkey-server
+    assert valkey_binaries() is None
+    with pytest.raises(RuntimeError, match="Valkey"):
+        redis_cluster_run.start(tmp_path / "cluster", None, "valkey")
 
 
 def test_with_valkey_a_node_confirms_with_waitaof_and_waits_long_enough() -> None:
