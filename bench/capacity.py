@@ -65,6 +65,7 @@ from websockets.asyncio.client import connect
 
 from bench import loadgen
 from bench.loadgen import Member, RoomDriver
+from bench.measure import grown
 from bench.run import git_commit, git_dirty
 from bench.run_history import HISTORY, append
 from protocol import codec
@@ -177,10 +178,9 @@ class RedisCounters:
 def redis_delta(before: Counters, after: Counters) -> dict[str, Any]:
     """What the server's clients sent and got between two readings: the reading ``before``'s
     reply and ``after``'s request are this tool's, as is every ``info`` call counted."""
-    names = set(before.commands) | set(after.commands)
-    commands = {name: after.commands.get(name, 0) - before.commands.get(name, 0)
-                for name in sorted(names) if name != "info"}
-    commands = {name: count for name, count in commands.items() if count}
+    commands = {name: count for name, count in sorted(grown(after.commands,
+                                                             before.commands).items())
+                if name != "info"}
     requests = sum(count for name, count in commands.items()
                    if name in SCRIPTED or name not in SCRIPT_CALLS)
     return {"commands": sum(commands.values()), "requests": requests, "by_command": commands,

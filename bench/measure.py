@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -145,13 +145,17 @@ def delta(after: dict[str, Any], before: dict[str, Any]) -> dict[str, float]:
             if not isinstance(value, dict)}
 
 
+def grown(after: Mapping[str, float], before: Mapping[str, float]) -> dict[str, float]:
+    """How much each of ``after``'s counters grew since ``before`` (those that did not grow
+    left out): Redis's calls by command between two readings of ``INFO commandstats``."""
+    out = {name: value - before.get(name, 0) for name, value in after.items()}
+    return {name: value for name, value in out.items() if value > 0}
+
+
 def commands_between(after: dict[str, Any], before: dict[str, Any]) -> dict[str, float]:
     """Redis's calls by command between two ``redis_sample``s, most first."""
-    was = before.get("by_command", {})
-    grew = {name: calls - was.get(name, 0.0)
-            for name, calls in after.get("by_command", {}).items()}
-    return dict(sorted(((name, calls) for name, calls in grew.items() if calls > 0),
-                       key=lambda item: -item[1]))
+    grew = grown(after.get("by_command", {}), before.get("by_command", {}))
+    return dict(sorted(grew.items(), key=lambda item: -item[1]))
 
 
 def percentiles(samples: list[float]) -> dict[str, Any]:

@@ -1,6 +1,8 @@
 """The load generator's setup sends a command answered ``storage_unavailable`` again under
 its id, as a client does, and stops at ``SETUP_TRIES``; any other rejection ends the room's
-setup at once. A socket that answers from a script: no server."""
+setup at once. With ``--tries`` (``bench.reshard_cost``) the game's commands are sent again
+the same way, and each send again is counted. A socket that answers from a script: no
+server."""
 
 from __future__ import annotations
 
@@ -43,8 +45,9 @@ class ScriptedSocket:
         asyncio.get_running_loop().call_soon(member.room.arrived, member, 0.0)
 
 
-def room_with(codes: list[str | None]) -> tuple[loadgen.RoomDriver, ScriptedSocket]:
-    room = loadgen.RoomDriver(0, plan(7), 200)
+def room_with(codes: list[str | None],
+              tries: int = 1) -> tuple[loadgen.RoomDriver, ScriptedSocket]:
+    room = loadgen.RoomDriver(0, plan(7), 200, tries)
     socket = ScriptedSocket(codes)
     member = loadgen.Member(room, "r/A", cast(ClientConnection, socket))
     member.version = 0
@@ -77,3 +80,15 @@ async def test_another_refusal_is_not_sent_again_nor_is_any_command_outside_the_
     with pytest.raises(RuntimeError, match=UNAVAILABLE):
         await room.command("A", {"type": "ready"})  # measured phases: one send
     assert len(socket.sent) == 1
+
+
+async def test_with_tries_a_game_command_is_sent_again_and_each_send_again_counted(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(loadgen, "TALLY", loadgen.Tally())
+    monkeypatch.setattr(loadgen, "TRY_AGAIN_PAUSE_S", 0.0)
+    room, socket = room_with([UNAVAILABLE, UNAVAILABLE, None], tries=3)
+    assert await room.command("A", {"type": "ready"})
+    assert [sent["id"] for sent in socket.sent] == ["c1", "c1", "c1"]
+    assert loadgen.TALLY.tried_again == 2
+    assert loadgen.TALLY.result()["tried_again"] == 2
+    assert len(loadgen.TALLY.latencies_ms) == 1  # one command, from its first send
