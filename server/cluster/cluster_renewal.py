@@ -72,6 +72,8 @@ def connect_sync_cluster(url: str, timeout_s: float) -> RedisCluster:
 
 
 class ClusterLeaseRenewal(LeaseRenewal):
+    renew_batch = 1  # a script's keys must share a slot: one room's per call
+
     def __init__(self, client: RedisCluster, node_id: str, lease_ms: int,
                  instance: str | None = None, room_index_ttl_ms: int | None = None) -> None:
         # (RedisCluster offers every command the base class sends outside _send.)

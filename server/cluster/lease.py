@@ -11,8 +11,9 @@ both): ``{room:<id>}:lease`` holds the owning node's id with a PX expiry. Node l
   "Already ours" is what a node restarted under the same id (``server.cluster.identity``)
   finds: it takes its rooms back at once, each under a NEW fence, so a process of its old
   incarnation that still runs can no longer write to them.
-- ``RENEW`` (one pipeline per node per round, ``server.cluster.renewal``, one small script
-  per room so that each touches one slot): extends a lease still ours under the same
+- ``RENEW`` (one pipeline per node per round, ``server.cluster.renewal``: on one Redis a
+  call renews up to ``renewal.RENEW_BATCH`` rooms, on a Redis Cluster one room, whose keys
+  share a slot, as a script's keys must there): extends a lease still ours under the same
   fence; re-takes a lease that merely expired (Redis was down or slow) only if the room's
   fence is still ours, i.e. nobody claimed the room since; otherwise the lease is lost and
   the caller stops the room. A lease held under our node id but a newer fence was claimed
@@ -66,19 +67,26 @@ redis.call('HSET', KEYS[2], 'owner', ARGV[1])
 return {1, redis.call('HINCRBY', KEYS[2], 'fence', 1)}
 """
 
-# KEYS: lease, state; ARGV: node, fence, lease_ms. 1 = ours for lease_ms more, 0 = lost.
+# KEYS: each room's lease and state, in pairs; ARGV: node, lease_ms, then each room's fence.
+# One reply per room, in order: 1 = ours for lease_ms more, 0 = lost.
 RENEW = """
-local holder = redis.call('GET', KEYS[1])
-if redis.call('HGET', KEYS[2], 'fence') ~= ARGV[2] then return 0 end
-if holder == ARGV[1] then
-  redis.call('PEXPIRE', KEYS[1], ARGV[3])
-  return 1
+local node, ms, renewed = ARGV[1], ARGV[2], {}
+for i = 1, #KEYS / 2 do
+  local lease = KEYS[2 * i - 1]
+  local holder = redis.call('GET', lease)
+  local ours = 0
+  if redis.call('HGET', KEYS[2 * i], 'fence') == ARGV[i + 2] then
+    if holder == node then
+      redis.call('PEXPIRE', lease, ms)
+      ours = 1
+    elseif not holder then
+      redis.call('SET', lease, node, 'PX', ms)
+      ours = 1
+    end
+  end
+  renewed[i] = ours
 end
-if not holder then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
-  return 1
-end
-return 0
+return renewed
 """
 
 # KEYS: lease, state; ARGV: node, fence.

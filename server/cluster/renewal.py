@@ -14,11 +14,18 @@ rooms have. ``release_rooms`` gives back the leases of rooms
 that stopped here, under their fences; both run on the same thread, so a release always
 follows any renewal of the same room (a renewal after it would take the lease back).
 
-The round's commands are written as RESP bytes here, and each owned room's ``RENEW`` call is
-packed once per (room, fence) and reused every round: through redis-py's pipeline, packing
-and parsing thousands of rooms' calls cost the thread several times as much CPU per round,
-and the thread holds the GIL for that long (in switch-interval slices), which held up the
-event loop's commands by as much once every round (docs/performance.md, "Leases").
+On one Redis a ``RENEW`` call renews up to ``RENEW_BATCH`` rooms (their keys need not share
+a slot there): a script call per room cost Redis about twice the CPU per renewed room, and
+the rounds were most of its commands while a restarted node's members came back
+(docs/performance.md, "Redis in the restart"). On a Redis Cluster a call renews one room
+(``ClusterLeaseRenewal``: a script's keys must share a slot).
+
+The round's commands are written as RESP bytes here, and each ``RENEW`` call is packed once
+per run of (room, fence) it renews and reused every round while they stay the same: through
+redis-py's pipeline, packing and parsing thousands of rooms' calls cost the thread several
+times as much CPU per round, and the thread holds the GIL for that long (in switch-interval
+slices), which held up the event loop's commands by as much once every round
+(docs/performance.md, "Leases").
 """
 
 from __future__ import annotations
@@ -38,6 +45,13 @@ from server.store.redis_errors import storage_call
 from server.store.redis_store import state_key
 from server.store.resp import pack_command
 
+RENEW_BATCH = 200
+"""Rooms renewed by one ``RENEW`` call on one Redis: a bounded script run keeps Redis's other
+clients from waiting long behind it (a room costs it a few microseconds)."""
+
+Chunk = tuple[tuple[str, int], ...]
+"""The (room, fence) pairs one ``RENEW`` call renews, in order."""
+
 
 def connect_sync(url: str, timeout_s: float) -> redis.Redis:
     """The renewal thread's client: one connection, no silent retries; a round trip that
@@ -48,6 +62,9 @@ def connect_sync(url: str, timeout_s: float) -> redis.Redis:
 
 
 class LeaseRenewal:
+    renew_batch = RENEW_BATCH
+    """Rooms per ``RENEW`` call (``ClusterLeaseRenewal``: 1)."""
+
     def __init__(self, client: redis.Redis, node_id: str, lease_ms: int,
                  instance: str | None = None, room_index_ttl_ms: int | None = None) -> None:
         """``instance``: this process's token in the node id's instance lock, renewed with
@@ -60,7 +77,7 @@ class LeaseRenewal:
         self.instance = instance
         self.room_index_ttl_ms = room_index_ttl_ms
         self._shas: dict[str, str] = {}
-        self._packed: dict[tuple[str, int], bytes] = {}  # (room, fence) -> its RENEW call
+        self._packed: dict[Chunk, bytes] = {}  # the rooms of a RENEW call -> the call
         self._packed_sha = ""
 
     def tick(self, owned: Sequence[tuple[str, int]], watched_rooms: Sequence[str],
@@ -81,12 +98,14 @@ class LeaseRenewal:
                                                  instance_key(self.node_id), self.instance,
                                                  self.lease_ms))
                 renewed_at = len(commands)
-                commands += self._renew_calls(renew, owned)
+                chunks = self._chunks(owned)
+                commands += self._renew_calls(renew, chunks)
+                holders_at = len(commands)
                 commands += [pack_command("GET", lease_key(room_id)) for room_id in watched_rooms]
                 commands += [pack_command("EXISTS", alive_key(node_id))
                              for node_id in watched_nodes]
                 results = self._send(commands, owned, watched_rooms, watched_nodes)
-                scripted = results[scripted_at:renewed_at + len(owned)]
+                scripted = results[scripted_at:holders_at]
                 if not any(isinstance(outcome, NoScriptError) for outcome in scripted):
                     break
                 # Redis restarted and lost its scripts: load them and renew in this same
@@ -96,10 +115,9 @@ class LeaseRenewal:
             else:
                 # Still no scripts (a Redis flushing them repeatedly): nothing was renewed
                 # (nor lost); the next round tries again.
-                results[scripted_at:renewed_at + len(owned)] = [1] * len(scripted)
+                results[scripted_at:holders_at] = [1] * len(scripted)
             _raise_first_error(results)  # (a transport error's reply is StorageUnavailable)
-        renewed = results[renewed_at:renewed_at + len(owned)]
-        holders_at = renewed_at + len(owned)
+        renewed = _per_room(results[renewed_at:holders_at], chunks)
         nodes_at = holders_at + len(watched_rooms)
         return TickReport(
             lost_leases=frozenset(room for room, ok in zip(owned, renewed, strict=True)
@@ -143,21 +161,26 @@ class LeaseRenewal:
             keys.append(instance_key(self.node_id))
         return keys
 
-    def _renew_calls(self, sha: str, owned: Sequence[tuple[str, int]]) -> list[bytes]:
-        """Each owned room's ``RENEW`` call, in the order of ``owned`` (the replies are read
-        by position), packed the first round it is owned under its fence (rooms no longer
-        owned drop out of the cache)."""
+    def _chunks(self, owned: Sequence[tuple[str, int]]) -> list[Chunk]:
+        """``owned`` in runs of ``renew_batch``, one per ``RENEW`` call."""
+        size = self.renew_batch
+        return [tuple(owned[at:at + size]) for at in range(0, len(owned), size)]
+
+    def _renew_calls(self, sha: str, chunks: Sequence[Chunk]) -> list[bytes]:
+        """Each chunk's ``RENEW`` call, in order (the replies are read by position), packed
+        the first round it is renewed so (calls no longer made drop out of the cache)."""
         if sha != self._packed_sha:
             self._packed, self._packed_sha = {}, sha
         before, now = self._packed, {}
         calls = []
-        for room in owned:
-            call = before.get(room)
+        for chunk in chunks:
+            call = before.get(chunk)
             if call is None:
-                room_id, fence = room
-                call = pack_command("EVALSHA", sha, 2, lease_key(room_id),
-                                    state_key(room_id), self.node_id, fence, self.lease_ms)
-            now[room] = call
+                keys = [key for room_id, _fence in chunk
+                        for key in (lease_key(room_id), state_key(room_id))]
+                call = pack_command("EVALSHA", sha, len(keys), *keys, self.node_id,
+                                    self.lease_ms, *(fence for _room_id, fence in chunk))
+            now[chunk] = call
             calls.append(call)
         self._packed = now
         return calls
@@ -201,6 +224,16 @@ def send_round(client: redis.Redis, commands: bytes, count: int) -> list[Any]:
         raise
     finally:
         pool.release(connection)
+
+
+def _per_room(replies: Sequence[Any], chunks: Sequence[Chunk]) -> list[Any]:
+    """Each owned room's outcome from its ``RENEW`` call's reply: the call's list, one per
+    room; a single value (a round that could not run the script, or a cluster's undecided
+    room: ``cluster_renewal``) stands for every room of its call."""
+    outcomes: list[Any] = []
+    for reply, chunk in zip(replies, chunks, strict=True):
+        outcomes += reply if isinstance(reply, list) else [reply] * len(chunk)
+    return outcomes
 
 
 def _raise_first_error(results: list[Any]) -> None:
