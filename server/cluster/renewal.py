@@ -170,7 +170,8 @@ class LeaseRenewal:
 
     def _renew_calls(self, sha: str, chunks: Sequence[Chunk]) -> list[bytes]:
         """Each chunk's ``RENEW`` call, in order (the replies are read by position), packed
-        the first round it is renewed so (calls no longer made drop out of the cache)."""
+        the first round its rooms are renewed together under those fences (calls no longer
+        made drop out of the cache)."""
         if sha != self._packed_sha:
             self._packed, self._packed_sha = {}, sha
         before, now = self._packed, {}
