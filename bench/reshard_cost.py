@@ -6,9 +6,9 @@ under live games, against the same games on a cluster whose slots stay where the
 Each round plays ``bench.loadgen``'s game (``bench.run``'s paced and max-rate phases, one
 node on the server core) twice, each time on a fresh local Redis Cluster as production runs
 it (``bench.redis_cluster_run``: three masters, three replicas, ``appendfsync always``,
-every append confirmed on a replica): ``still``, then ``moving``, in which ``redis-cli
---cluster reshard`` moves ``--slots`` slots from two masters to the third as the paced phase
-starts (``testkit.cluster_rebalance.reshard``: slot after slot, each one's keys by
+every append confirmed on a replica): ``moving``, in which ``redis-cli --cluster reshard``
+moves ``--slots`` slots from two masters to the third as the paced phase starts, then
+``still``, with no move (``testkit.cluster_rebalance.reshard``: slot after slot, each one's keys by
 ``MIGRATE``, as an operator moves them). Before the paced phase of both runs each room's slot
 gets ``--ballast`` keys more (a slot in service holds other rooms' keys too, finished games
 kept for days: its keys move in many ``MIGRATE`` batches, and meanwhile a room of that slot
@@ -43,6 +43,7 @@ from typing import Any
 from bench import paired_runs, redis_cluster_run
 from bench.measure import percentiles
 from bench.run import cores, git_commit, git_dirty, run_referee
+from server.cluster.lease import text
 from testkit import cluster_rebalance
 from testkit.redis_cluster import RedisClusterProcesses
 
@@ -57,41 +58,35 @@ slot holds here, ballast included."""
 BALLAST_BYTES = 64
 
 
-def add_ballast(cluster: RedisClusterProcesses, per_room: int) -> int:
+def add_ballast(cluster: RedisClusterProcesses, per_room: int) -> None:
     """``per_room`` keys more in each room's slot (``{room:<id>}:ballast:<n>``), as a slot of
     a cluster in service holds other rooms' keys too (finished games are kept for days:
     docs/capacity.md); ``redis-cli`` moves a slot's keys in batches, and a room's commands
-    are "try again" while its keys are split. Returns the rooms found."""
-    rooms = 0
+    are "try again" while its keys are split."""
     for master in cluster.masters():
         with cluster.client(master.port) as client:
-            tags = [str(key if isinstance(key, str) else key.decode()).removesuffix(":state")
+            tags = [text(key).removesuffix(":state")
                     for key in client.scan_iter(match="{room:*}:state", count=1000)]
-            rooms += len(tags)
             pipe = client.pipeline(transaction=False)
             for tag in tags:
                 pipe.mset({f"{tag}:ballast:{n}": b"x" * BALLAST_BYTES
                            for n in range(per_room)})
             pipe.execute()
-    return rooms
 
 
 class SlotMove:
     """The reshard of one ``moving`` run, in the background of its paced phase."""
 
-    def __init__(self, cluster: RedisClusterProcesses, slots: int, ballast: int) -> None:
+    def __init__(self, cluster: RedisClusterProcesses, slots: int) -> None:
         self._cluster = cluster
         self._slots = slots
-        self._ballast = ballast
         self._task: asyncio.Task[None] | None = None
         self.started = self.ended = 0.0
         self.slots: list[int] = []
         self.steps = 0  # redis-cli's: a slot begun, and each key moved
 
     async def start(self) -> None:
-        """``drive``'s hook before the paced phase: the ballast added, the move begins with
-        the phase."""
-        await asyncio.to_thread(add_ballast, self._cluster, self._ballast)
+        """Begin the move in the background (before the paced phase: it begins with it)."""
         masters = sorted(self._cluster.masters(), key=lambda node: node.port)
         target, sources = masters[-1], masters[:-1]
 
@@ -129,7 +124,7 @@ class SlotMove:
             with self._cluster.client(port) as client:
                 keys = client.execute_command("CLUSTER", "GETKEYSINSLOT", slot,
                                               KEYS_PER_SLOT_READ)
-            names = (key.decode() if isinstance(key, bytes) else str(key) for key in keys)
+            names = (text(key) for key in keys)
             rooms.update(name.split("}", 1)[0] for name in names if name.startswith("{room:"))
         return rooms
 
@@ -146,13 +141,18 @@ def window_latencies(raw: dict[str, list[float]], start: float,
             "max_ms": spread["max"]}
 
 
+def paced_started(result: dict[str, Any]) -> float:
+    """When a ``bench.run`` result's paced phase started (wall clock, s)."""
+    return datetime.datetime.fromisoformat(result["paced"]["started_at"]).timestamp()
+
+
 def pick(result: dict[str, Any], redis_cpu_s: dict[str, float],
          window: tuple[float, float]) -> dict[str, Any]:
     """One run's figures: its paced phase (``redis_cpu_s``: the six nodes' CPU per phase),
     the commands sent in ``window`` (offsets from the paced phase's start, s), the max-rate
     phase."""
     paced, fastest = result["paced"], result["max"]
-    started = datetime.datetime.fromisoformat(paced["started_at"]).timestamp()
+    started = paced_started(result)
     orders = paced["orders"]
     return {
         "paced": {"cpu_us_per_order": paced["cpu_us_per_order"],
@@ -184,15 +184,16 @@ async def one_run(args: argparse.Namespace, workdir: Path, server_core: str | No
             if phase in ("setup", "paced"):
                 cpu[phase] = cluster.cpu_seconds()["all"]
 
-        move = None
-        if move_window is None:
-            move = SlotMove(cluster.processes, args.slots, args.ballast)
-            hooks = {"paced": move.start, "max": move.finish}
-        else:
-            async def ballast() -> None:
-                await asyncio.to_thread(add_ballast, cluster.processes, args.ballast)
+        move = None if move_window is not None else SlotMove(cluster.processes, args.slots)
 
-            hooks = {"paced": ballast}
+        async def before_paced() -> None:
+            await asyncio.to_thread(add_ballast, cluster.processes, args.ballast)
+            if move is not None:
+                await move.start()
+
+        hooks = {"paced": before_paced}
+        if move is not None:
+            hooks["max"] = move.finish
         run_args = paired_runs.referee_args(args)
         run_args.tries = args.tries
         result = await run_referee(run_args, cluster.url, workdir, server_core, load_core,
@@ -201,7 +202,7 @@ async def one_run(args: argparse.Namespace, workdir: Path, server_core: str | No
         if move is None:
             assert move_window is not None
             return pick(result, redis_cpu, move_window)
-        started = datetime.datetime.fromisoformat(result["paced"]["started_at"]).timestamp()
+        started = paced_started(result)
         picked = pick(result, redis_cpu, (move.started - started, move.ended - started))
         picked["move"] = move.figures(stamps["paced"])
         return picked
