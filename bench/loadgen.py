@@ -47,6 +47,7 @@ import uvloop
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from bench.source_addresses import connected_socket
 from protocol import codec
 from protocol.constants import PROTOCOL_VERSION, WS_PATH
 from protocol.messages import (
@@ -57,6 +58,7 @@ from protocol.messages import (
 )
 from testkit.scripted_game import RULESET, TABLE, Script, Send, Window, plan
 
+OPEN_TIMEOUT_S = 60.0
 GUARD_S = 60.0  # a command not seen by everyone within this is counted as lost
 REJOIN_HANDSHAKES = 500
 """Websocket handshakes in flight per load process while every member reconnects after the
@@ -106,6 +108,11 @@ class Tally:
         self.windows_closed_late = 0
         self.tried_again = 0
         """Commands sent again under their id after a ``storage_unavailable`` answer."""
+        self.opened_at: list[float] = []
+        """Restart phases: when each member's socket was open again (wall clock, s)."""
+        self.back_at: list[float] = []
+        """Restart phases: when each room was back (every member at its version, or
+        greeted; the baseline's plain restart: its last socket open)."""
         self.started = time.time()
         self.ended = 0.0
 
@@ -119,6 +126,7 @@ class Tally:
                 "frames_by_type": dict(self.frames_by_type),
                 "windows_closed_late": self.windows_closed_late,
                 "tried_again": self.tried_again,
+                "opened_at": self.opened_at, "back_at": self.back_at,
                 "errors": self.errors[:20], "error_count": len(self.errors),
                 "gc_pauses_ms": self.gc_pauses_ms, "loop_lag_ms": self.loop_lag_ms,
                 "elapsed_s": (self.ended or time.time()) - self.started}
@@ -405,6 +413,7 @@ class Worker:
         self.room_ids: list[tuple[str, str, str]] = []
         self.results: dict[str, Any] = {}
         self.readers: list[asyncio.Task[None]] = []
+        self._sockets = itertools.count()  # each socket's source address (source_addresses)
         # --url may list several nodes (comma-separated): rooms are created round robin;
         # player A connects to the first, player B to the second, spectators alternate.
         self.bases = [url.rstrip("/") for url in args.url.split(",")]
@@ -447,8 +456,9 @@ class Worker:
                        hello: Hello | None) -> Member:
         # proxy=None: websockets otherwise reads the proxy settings from the environment on
         # every connect (11% of a load process's CPU while 18,000 sockets reconnect).
+        sock = await connected_socket(url, next(self._sockets), OPEN_TIMEOUT_S)
         ws = await connect(url, max_size=None, ping_interval=None, compression=None,
-                           open_timeout=60, proxy=None)
+                           open_timeout=OPEN_TIMEOUT_S, proxy=None, sock=sock)
         member = Member(room, name, ws)
         if hello is not None:
             await ws.send(codec.encode(hello))
@@ -546,7 +556,9 @@ class Worker:
 
         async def reconnect(room: RoomDriver, name: str, url: str, hello: Hello) -> Member:
             async with handshakes:
-                return await self._connect(room, name, url, hello)
+                member = await self._connect(room, name, url, hello)
+            TALLY.opened_at.append(time.time())
+            return member
 
         async def rejoin(room: RoomDriver) -> None:
             room_id, token_a, token_b = self.room_ids[room.index]
@@ -562,7 +574,8 @@ class Worker:
                 for n, (name, token) in enumerate(names)))
             room.players["A"], room.players["B"] = members[0], members[1]
             room.stopping = False
-            await room.until(lambda: all(m.version >= target for m in room.members))
+            TALLY.back_at.append(
+                await room.until(lambda: all(m.version >= target for m in room.members)))
         await asyncio.gather(*(rejoin(room) for room in self.rooms))
 
     async def rejoin_baseline(self, greeted: bool = False) -> None:
@@ -577,7 +590,9 @@ class Worker:
 
         async def reconnect(room: RoomDriver, name: str, url: str) -> Member:
             async with handshakes:
-                return await self._connect(room, name, url, None)
+                member = await self._connect(room, name, url, None)
+            TALLY.opened_at.append(time.time())
+            return member
 
         async def rejoin(room: RoomDriver) -> None:
             url = f"{self.base.replace('http', 'ws', 1)}/room{self.args.worker}-{room.index}"
@@ -587,8 +602,10 @@ class Worker:
             members = await asyncio.gather(*(reconnect(room, name, url) for name in names))
             room.players["A"], room.players["B"] = members[0], members[1]
             room.stopping = False
+            back = time.time()
             if greeted:  # (a new member holds version -1 until a frame arrives)
-                await room.until(lambda: all(m.version >= 0 for m in room.members))
+                back = await room.until(lambda: all(m.version >= 0 for m in room.members))
+            TALLY.back_at.append(back)
         await asyncio.gather(*(rejoin(room) for room in self.rooms))
 
     async def rejoin_baseline_then_expect_restart(self) -> None:

@@ -3,6 +3,7 @@ least CPU time of repeated passes (the micro-benchmarks' measure)."""
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Callable, Mapping
@@ -170,6 +171,20 @@ def percentiles(samples: list[float]) -> dict[str, Any]:
 
     return {"count": n, "p50": rank(0.50), "p90": rank(0.90), "p99": rank(0.99),
             "p99.9": rank(0.999), "max": round(ordered[-1], 3)}
+
+
+PROGRESS_SHARES = (0.1, 0.25, 0.5, 0.75, 0.9, 1.0)
+
+
+def progress(done_at: list[float], started: float) -> dict[str, float | None]:
+    """Seconds after ``started`` by which each of ``PROGRESS_SHARES`` of ``done_at`` was
+    done: a restart whose members return at an even pace and one held back by a few late
+    rooms end at the same time and differ here."""
+    ordered = sorted(done_at)
+    n = len(ordered)
+    return {f"{round(share * 100)}%": (round(ordered[max(0, math.ceil(share * n) - 1)]
+                                          - started, 3) if n else None)
+            for share in PROGRESS_SHARES}
 
 
 def by_second(sent_at: list[float], latencies_ms: list[float], started: float,

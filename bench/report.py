@@ -236,6 +236,10 @@ def _restart_lines(restart: dict[str, Any], baseline: dict[str, Any] | None,
         "|---|---|---|" + ("---|" if greeted else ""),
         *["| " + " | ".join([label, *(fmt(server.get(key)) for server in servers)]) + " |"
           for label, key in rows],
+        *["| " + " | ".join([f"{share} of the rooms back, s after serving",
+                             *(fmt((server.get("rooms_back_progress_s") or {}).get(share))
+                               for server in servers)]) + " |"
+          for share in ("25%", "50%", "75%", "90%")],
         *["| " + " | ".join([f"core {core} busy while reconnecting (anything on it)",
                              *(fmt(server["cores_busy_share"][core]) for server in servers)])
           + " |" for core in cores],

@@ -60,6 +60,7 @@ from bench.measure import (
     machine_steal_seconds,
     percentiles,
     process_sample,
+    progress,
     redis_latency_events,
     redis_sample,
 )
@@ -361,7 +362,8 @@ async def drive(fleet: Fleet, phases: list[str], server: Server, redis_url: str 
 def merge(workers: list[dict[str, Any]], phase: str) -> dict[str, Any]:
     parts = [w[phase] for w in workers if phase in w]
     total: dict[str, Any] = {"latencies_ms": [], "sent_at": [], "lateness_ms": [],
-                             "errors": [], "gc_pauses_ms": [], "loop_lag_ms": []}
+                             "errors": [], "gc_pauses_ms": [], "loop_lag_ms": [],
+                             "opened_at": [], "back_at": []}
     for key in ("orders", "commands", "frames_in", "bytes_in", "event_frames", "event_bytes",
                 "error_count", "windows_closed_late"):
         total[key] = sum(p[key] for p in parts)
@@ -374,6 +376,8 @@ def merge(workers: list[dict[str, Any]], phase: str) -> dict[str, Any]:
         total["loop_lag_ms"] += part.get("loop_lag_ms", [])
         total["lateness_ms"] += part["lateness_ms"]
         total["errors"] += part["errors"]
+        total["opened_at"] += part.get("opened_at", [])
+        total["back_at"] += part.get("back_at", [])
         by_type.update(part.get("frames_by_type", {}))
     total["frames_by_type"] = dict(by_type)
     total["elapsed_s"] = max((p["elapsed_s"] for p in parts), default=0.0)
@@ -617,6 +621,10 @@ def restart_figures(samples: dict[str, Any], restart: dict[str, Any],
         "bytes_per_socket": round(back["bytes_in"] / sockets, 1),
         "frames_per_socket_by_type": {kind: round(count / sockets, 2) for kind, count
                                       in sorted(back["frames_by_type"].items())},
+        # s after the new process served by which shares of the sockets were open again
+        # and of the rooms back: an even pace, or a few late rooms holding the phase open
+        "sockets_open_progress_s": progress(back["opened_at"], start["t"]),
+        "rooms_back_progress_s": progress(back["back_at"], start["t"]),
         "errors": back["error_count"], "error_examples": back["errors"][:5],
         **restart_redis(samples[phase].get("redis"), samples[previous].get("redis"),
                         rooms, sockets),

@@ -14,6 +14,7 @@ from bench.measure import (
     cores_busy_share,
     events_between,
     percentiles,
+    progress,
     redis_latency_events,
 )
 from testkit.redis_process import RedisProcess
@@ -30,6 +31,15 @@ def test_each_cores_busy_share_is_its_busy_ticks_over_all_its_ticks() -> None:
 def test_percentiles_use_the_nearest_rank() -> None:
     figures = percentiles([float(n) for n in range(1, 101)])
     assert (figures["p50"], figures["p99"], figures["max"], figures["count"]) == (50, 99, 100, 100)
+
+
+def test_progress_says_when_each_share_was_done() -> None:
+    started = 100.0
+    # 80 rooms back at an even pace over 8 s, then 20 late ones at 20 s.
+    done_at = [started + n / 10 for n in range(80)] + [started + 20.0] * 20
+    assert progress(done_at, started) == {"10%": 0.9, "25%": 2.4, "50%": 4.9, "75%": 7.4,
+                                          "90%": 20.0, "100%": 20.0}
+    assert progress([], started)["50%"] is None
 
 
 def test_by_second_tells_a_burst_from_a_spread_tail() -> None:
