@@ -2,7 +2,7 @@
 
 After a ``kill -9`` the node's rooms came back only as each room's first hello arrived:
 claim, load, decode and start sat on the critical path of its players' reconnection, and
-the node waited on those round trips while the handshakes queued (docs/performance.md,
+the node waited on those round trips while the handshakes queued (bench/README.md,
 "The restart's floor"). Now, right after start-up, the node reads which rooms its id ran
 (``room_index``) and opens them in the background, ``BATCH`` at a time (their claims and
 loads go out batched per loop turn: ``ScriptBatches``, ``RoomLoads``), so a returning
