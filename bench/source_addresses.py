@@ -7,10 +7,12 @@ even half of the range (32768-60999 here: 14,116 ports) before the odd half. Pas
 open sockets every ``connect`` walks the whole even half first: on this host a connect
 then took ~0.65 ms of the kernel's CPU instead of ~0.02 (19,000 connections from one
 process, timed by the thousand). The bench's 18,000 sockets crossed that line in every
-restart: the last ~4,000 to reconnect cost the load core ~2.6 s, and a connect is a
+restart: the last ~4,000 to reconnect cost the load core about 2.6 s, and a connect is a
 system call the load process's event loop waits in, so every socket it serves waited too.
-The rooms' last fifth then came back at a third of the pace of the rest, for the baseline
-as for the referee, which no deployment sees (its clients come from many addresses).
+In a run at ``ca90cbe`` the baseline's last quarter of rooms took 6.7 s to come back, its
+first three quarters 7.3 s; the referee's restart slowed alike. Players' clients come from
+many addresses and do not meet this (a proxy in front of a node does: docs/deploy.md,
+"Scaling").
 
 Here the n-th socket comes from ``127.0.0.{1 + n % SOURCES}`` (the whole of 127/8 is the
 loopback on Linux), bound with ``IP_BIND_ADDRESS_NO_PORT`` so that the port is still picked
