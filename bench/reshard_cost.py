@@ -146,11 +146,11 @@ def paced_started(result: dict[str, Any]) -> float:
     return datetime.datetime.fromisoformat(result["paced"]["started_at"]).timestamp()
 
 
-def pick(result: dict[str, Any], redis_cpu_s: dict[str, float],
+def pick(result: dict[str, Any], redis_cpu_s: dict[str, float] | None,
          window: tuple[float, float]) -> dict[str, Any]:
-    """One run's figures: its paced phase (``redis_cpu_s``: the six nodes' CPU per phase),
-    the commands sent in ``window`` (offsets from the paced phase's start, s), the max-rate
-    phase."""
+    """One run's figures: its paced phase (``redis_cpu_s``: the six nodes' CPU per phase, or
+    None), the commands sent in ``window`` (offsets from the paced phase's start, s), the
+    max-rate phase."""
     paced, fastest = result["paced"], result["max"]
     started = paced_started(result)
     orders = paced["orders"]
@@ -160,7 +160,7 @@ def pick(result: dict[str, Any], redis_cpu_s: dict[str, float],
                   "max_ms": paced["latency_ms"]["max"], "orders": orders,
                   "tried_again": paced["tried_again"], "errors": paced["errors"],
                   "redis_cpu_us_per_order": (round(redis_cpu_s["paced"] / orders * 1e6, 1)
-                                             if orders else None)},
+                                             if orders and redis_cpu_s else None)},
         "during": window_latencies(paced["raw"], started + window[0], started + window[1]),
         "max": {"orders_per_s": fastest["orders_per_s"],
                 "cpu_us_per_order": fastest["cpu_us_per_order"],
@@ -208,11 +208,12 @@ async def one_run(args: argparse.Namespace, workdir: Path, server_core: str | No
         return picked
 
 
-def ratios(round_: dict[str, Any]) -> dict[str, float]:
+def ratios(round_: dict[str, Any], changed: str = "moving") -> dict[str, float]:
+    """Each of ``RATIO_FIGURES``' figures of the ``changed`` run over the ``still`` run's."""
     out: dict[str, float] = {}
     for part, names in RATIO_FIGURES.items():
         for name in names:
-            ours = round_["moving"][part].get(name)
+            ours = round_[changed][part].get(name)
             theirs = round_["still"][part].get(name)
             if ours and theirs:
                 out[f"{part}/{name}"] = round(ours / theirs, 3)
