@@ -30,6 +30,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import dataclasses
+import functools
 import gc
 import itertools
 import json
@@ -37,7 +40,7 @@ import random
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlencode
 
@@ -45,11 +48,11 @@ import httpx
 import msgpack
 import uvloop
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from bench.source_addresses import connected_socket
 from protocol import codec
-from protocol.constants import PROTOCOL_VERSION, WS_PATH
+from protocol.constants import PROTOCOL_VERSION, WS_PATH, CloseCode
 from protocol.messages import (
     Accepted,
     Command,
@@ -71,6 +74,9 @@ SETUP_TRIES = 5
 """How many times a setup command answered ``storage_unavailable`` is sent, under its id, as
 a client does: 3,000 rooms' setup at once on a slow host once met Redis answering no append
 within the node's 5 s, which ended the run before its measured phases."""
+REOPENS = 20
+"""How many times one member's socket is opened again after a 4011 (a room that keeps
+stopping is an error of the run)."""
 TRY_AGAIN_PAUSE_S = 0.1
 """How long a command answered ``storage_unavailable`` waits before it is sent again under
 its id (a client that tries again at once, while a Redis Cluster moves the room's slot,
@@ -107,7 +113,10 @@ class Tally:
         server."""
         self.windows_closed_late = 0
         self.tried_again = 0
-        """Commands sent again under their id after a ``storage_unavailable`` answer."""
+        """Commands sent again under their id after a ``storage_unavailable`` answer, or
+        after their socket was opened again before the answer came."""
+        self.reopened = 0
+        """Sockets opened again after the referee closed them with 4011."""
         self.opened_at: list[float] = []
         """Restart phases: when each member's socket was open again (wall clock, s)."""
         self.back_at: list[float] = []
@@ -125,7 +134,7 @@ class Tally:
                 "event_frames": self.event_frames, "event_bytes": self.event_bytes,
                 "frames_by_type": dict(self.frames_by_type),
                 "windows_closed_late": self.windows_closed_late,
-                "tried_again": self.tried_again,
+                "tried_again": self.tried_again, "reopened": self.reopened,
                 "opened_at": self.opened_at, "back_at": self.back_at,
                 "errors": self.errors[:20], "error_count": len(self.errors),
                 "gc_pauses_ms": self.gc_pauses_ms, "loop_lag_ms": self.loop_lag_ms,
@@ -176,12 +185,19 @@ def _unpack(frame: bytes) -> dict[str, Any]:
 class Member:
     """One socket of a room; its reader records when each version arrived."""
 
-    __slots__ = ("answers", "closed", "deadlines", "name", "room", "version", "window", "ws")
+    __slots__ = ("answers", "closed", "deadlines", "name", "reopen", "reopened", "room",
+                 "version", "window", "ws")
 
-    def __init__(self, room: RoomDriver, name: str, ws: ClientConnection) -> None:
+    def __init__(self, room: RoomDriver, name: str, ws: ClientConnection,
+                 reopen: Callable[[Member], Awaitable[bool]] | None = None) -> None:
+        """``reopen``: opens this member's socket again after the referee closed it with
+        4011 (the room stopped there: ``bench.failover_cost``), as the browser client does;
+        False when it could not."""
         self.room = room
         self.name = name
         self.ws = ws
+        self.reopen = reopen
+        self.reopened = 0  # times its socket was opened again
         self.version = -1
         self.answers: dict[str, Accepted | Rejected] = {}
         self.window: tuple[int, int] | None = None  # (order, step) of the open ARO window
@@ -189,48 +205,58 @@ class Member:
         self.closed: dict[tuple[int, int], float] = {}  # when a frame said it was over
 
     async def read(self, decode: bool) -> None:
-        try:
-            async for frame in self.ws:
-                now = time.time()
-                tally = TALLY
-                tally.frames_in += 1
-                tally.bytes_in += len(frame)
-                if not decode:
-                    assert isinstance(frame, bytes)
-                    self.version = int.from_bytes(frame[:8], "big")
-                    tally.event_frames += 1
-                    self.room.arrived(self, now)
-                    continue
-                assert isinstance(frame, bytes)
-                # Plain msgpack, not the validating ``codec.decode_server``: the load
-                # generator shares its core with Redis, and the test suite checks the
-                # protocol; here only the few fields the driver needs are read.
-                message = _unpack(frame)
-                tag = message["type"]
-                tally.frames_by_type[tag] += 1
-                if tag == "events":
-                    tally.event_frames += 1
-                    tally.event_bytes += len(frame)
-                    self.version = message["first"] + len(message["events"]) - 1
-                    self.follow_window(message["window"], now)
-                    accepted = message.get("accepted")
-                    if accepted is not None:  # the commander's frame is its answer too
-                        self.answers[accepted] = Accepted(accepted, self.version)
-                elif tag == "accepted":
-                    self.answers[message["id"]] = Accepted(message["id"], message["version"])
-                elif tag == "rejected":
-                    self.answers[message["id"]] = Rejected(message["id"], message["code"],
-                                                           message["message"])
-                elif tag == "snapshot":
-                    self.version = message["version"]
-                    self.follow_window(message["window"], now)
-                elif tag == "welcome":
-                    self.version = max(self.version, message["version"])
-                self.room.arrived(self, now)
-        except ConnectionClosed as closed:
-            if not self.room.stopping:
-                TALLY.errors.append(f"{self.name} closed: {closed}")
+        while True:
+            try:
+                await self._read(decode)
+                return  # closed normally
+            except ConnectionClosed as closed:
+                if self.room.stopping:
+                    return
+                told_to_reconnect = (closed.rcvd is not None
+                                     and closed.rcvd.code == CloseCode.ROOM_UNAVAILABLE)
+                if (not told_to_reconnect or self.reopen is None
+                        or self.reopened >= REOPENS or not await self.reopen(self)):
+                    TALLY.errors.append(f"{self.name} closed: {closed}")
+                    return
 
+    async def _read(self, decode: bool) -> None:
+        async for frame in self.ws:
+            now = time.time()
+            tally = TALLY
+            tally.frames_in += 1
+            tally.bytes_in += len(frame)
+            if not decode:
+                assert isinstance(frame, bytes)
+                self.version = int.from_bytes(frame[:8], "big")
+                tally.event_frames += 1
+                self.room.arrived(self, now)
+                continue
+            assert isinstance(frame, bytes)
+            # Plain msgpack, not the validating ``codec.decode_server``: the load
+            # generator shares its core with Redis, and the test suite checks the
+            # protocol; here only the few fields the driver needs are read.
+            message = _unpack(frame)
+            tag = message["type"]
+            tally.frames_by_type[tag] += 1
+            if tag == "events":
+                tally.event_frames += 1
+                tally.event_bytes += len(frame)
+                self.version = message["first"] + len(message["events"]) - 1
+                self.follow_window(message["window"], now)
+                accepted = message.get("accepted")
+                if accepted is not None:  # the commander's frame is its answer too
+                    self.answers[accepted] = Accepted(accepted, self.version)
+            elif tag == "accepted":
+                self.answers[message["id"]] = Accepted(message["id"], message["version"])
+            elif tag == "rejected":
+                self.answers[message["id"]] = Rejected(message["id"], message["code"],
+                                                       message["message"])
+            elif tag == "snapshot":
+                self.version = message["version"]
+                self.follow_window(message["window"], now)
+            elif tag == "welcome":
+                self.version = max(self.version, message["version"])
+            self.room.arrived(self, now)
 
     def follow_window(self, window: dict[str, Any] | None, now: float) -> None:
         """Every events frame (and snapshot) carries the ARO window as it stands: note when
@@ -302,16 +328,28 @@ class RoomDriver:
         player = self.players[side]
         command_id = f"c{next(self._ids)}"
         sent = time.time()
-        for attempt in range(tries or self.tries):
-            if attempt:
+        sends_left = tries or self.tries
+        while True:
+            opened = player.reopened
+            with contextlib.suppress(ConnectionClosed):  # (its reader opens it again)
+                await player.ws.send(codec.encode(Command(command_id, player.version, body)))
+                TALLY.commands += 1
+            answered = await self.until(
+                lambda opened=opened: command_id in player.answers
+                or player.reopened != opened)
+            answer = player.answers.pop(command_id, None)
+            if answer is None:
+                # Its socket was opened again before the answer came: send it again under
+                # its id (answered ``accepted`` if it was, as a client would).
+                TALLY.tried_again += 1
+                continue
+            sends_left -= 1
+            if (isinstance(answer, Rejected) and answer.code == "storage_unavailable"
+                    and sends_left > 0):
                 TALLY.tried_again += 1
                 await asyncio.sleep(TRY_AGAIN_PAUSE_S)
-            await player.ws.send(codec.encode(Command(command_id, player.version, body)))
-            TALLY.commands += 1
-            answered = await self.until(lambda: command_id in player.answers)
-            answer = player.answers.pop(command_id)
-            if not isinstance(answer, Rejected) or answer.code != "storage_unavailable":
-                break
+                continue
+            break
         if isinstance(answer, Rejected):
             if stale_ok and answer.code in WINDOW_ALREADY_CLOSED:
                 return False
@@ -456,15 +494,39 @@ class Worker:
                        hello: Hello | None) -> Member:
         # proxy=None: websockets otherwise reads the proxy settings from the environment on
         # every connect (11% of a load process's CPU while 18,000 sockets reconnect).
-        sock = await connected_socket(url, next(self._sockets), OPEN_TIMEOUT_S)
-        ws = await connect(url, max_size=None, ping_interval=None, compression=None,
-                           open_timeout=OPEN_TIMEOUT_S, proxy=None, sock=sock)
-        member = Member(room, name, ws)
+        ws = await self._open(url)
+        reopen = None
         if hello is not None:
             await ws.send(codec.encode(hello))
+            reopen = functools.partial(self._reopen, url, hello)
+        member = Member(room, name, ws, reopen)
         room.members.append(member)
         self.readers.append(asyncio.create_task(member.read(hello is not None)))
         return member
+
+    async def _open(self, url: str) -> ClientConnection:
+        sock = await connected_socket(url, next(self._sockets), OPEN_TIMEOUT_S)
+        return await connect(url, max_size=None, ping_interval=None, compression=None,
+                             open_timeout=OPEN_TIMEOUT_S, proxy=None, sock=sock)
+
+    async def _reopen(self, url: str, hello: Hello, member: Member) -> bool:
+        """Open ``member``'s socket again, saying the version it holds (a 4011: its room
+        stopped on the node, e.g. after a Redis master's failover); False when the node
+        could not be reached within ``REOPENS`` tries."""
+        for attempt in range(REOPENS):
+            if attempt:
+                await asyncio.sleep(TRY_AGAIN_PAUSE_S)
+            try:
+                ws = await self._open(url)
+                await ws.send(codec.encode(dataclasses.replace(hello, since=member.version)))
+            except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed):
+                continue
+            member.ws = ws
+            member.reopened += 1
+            TALLY.reopened += 1
+            member.room.arrived(member, time.time())  # a command waiting on it sends again
+            return True
+        return False
 
     def ws_url(self, member: int, room_id: str) -> str:
         """Where the room's ``member``-th socket connects (0 = A, 1 = B, then the

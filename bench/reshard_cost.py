@@ -158,13 +158,15 @@ def pick(result: dict[str, Any], redis_cpu_s: dict[str, float] | None,
         "paced": {"cpu_us_per_order": paced["cpu_us_per_order"],
                   "p50_ms": paced["latency_ms"]["p50"], "p99_ms": paced["latency_ms"]["p99"],
                   "max_ms": paced["latency_ms"]["max"], "orders": orders,
-                  "tried_again": paced["tried_again"], "errors": paced["errors"],
+                  "tried_again": paced["tried_again"], "reopened": paced["reopened"],
+                  "errors": paced["errors"],
                   "redis_cpu_us_per_order": (round(redis_cpu_s["paced"] / orders * 1e6, 1)
                                              if orders and redis_cpu_s else None)},
         "during": window_latencies(paced["raw"], started + window[0], started + window[1]),
         "max": {"orders_per_s": fastest["orders_per_s"],
                 "cpu_us_per_order": fastest["cpu_us_per_order"],
-                "tried_again": fastest["tried_again"], "errors": fastest["errors"]},
+                "tried_again": fastest["tried_again"], "reopened": fastest["reopened"],
+                "errors": fastest["errors"]},
     }
 
 

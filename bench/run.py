@@ -368,6 +368,7 @@ def merge(workers: list[dict[str, Any]], phase: str) -> dict[str, Any]:
                 "error_count", "windows_closed_late"):
         total[key] = sum(p[key] for p in parts)
     total["tried_again"] = sum(p.get("tried_again", 0) for p in parts)
+    total["reopened"] = sum(p.get("reopened", 0) for p in parts)
     by_type: Counter[str] = Counter()
     for part in parts:
         total["latencies_ms"] += part["latencies_ms"]
@@ -421,7 +422,7 @@ def phase_figures(samples: dict[str, Any], workers: list[dict[str, Any]], phase:
         "mean_event_frame_bytes": (round(tally["event_bytes"] / tally["event_frames"], 1)
                                    if tally["event_frames"] and tally["event_bytes"] else None),
         "windows_closed_by_clock_before_player": tally["windows_closed_late"],
-        "tried_again": tally["tried_again"],
+        "tried_again": tally["tried_again"], "reopened": tally["reopened"],
         "errors": tally["error_count"], "error_examples": tally["errors"][:5],
     }
     if redis:

@@ -21,11 +21,11 @@ def run(cpu: float, latencies: list[float], sent_after: list[float],
         "paced": {"started_at": started_at, "cpu_us_per_order": cpu,
                   "latency_ms": {"p50": min(latencies), "p99": max(latencies),
                                  "max": max(latencies)},
-                  "orders": 10, "tried_again": 2, "errors": errors,
+                  "orders": 10, "tried_again": 2, "reopened": 0, "errors": errors,
                   "raw": {"sent_at": [STARTED + s for s in sent_after],
                           "latencies_ms": latencies}},
         "max": {"orders_per_s": 50.0, "cpu_us_per_order": cpu / 2, "tried_again": 0,
-                "errors": 0},
+                "reopened": 0, "errors": 0},
     }
 
 
