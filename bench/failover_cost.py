@@ -41,7 +41,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from bench import paired_runs, redis_cluster_run
-from bench.reshard_cost import errors, paced_started, pick, ratios
+from bench.reshard_cost import errors, medians, paced_started, pick, ratios
 from bench.run import cores, git_commit, git_dirty, run_referee
 from testkit.redis_cluster import RedisClusterProcesses
 
@@ -157,15 +157,6 @@ async def compare(args: argparse.Namespace) -> dict[str, Any]:
             "rounds": rounds}
 
 
-def medians(rounds: list[dict[str, Any]]) -> dict[str, float]:
-    """``bench.paired_runs.medians`` over both runs' figures and the failover's, and each
-    run's errors summed over the rounds (a median would hide one round's)."""
-    figures = paired_runs.medians(rounds, CONFIGS)
-    for config in CONFIGS:
-        figures[f"{config}/errors_total"] = sum(errors(round_[config]) for round_ in rounds)
-    return figures
-
-
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Run, print and record; returns the result with its medians (``figures``)."""
     parser = argparse.ArgumentParser(prog="python -m bench.failover_cost", description=__doc__,
@@ -179,7 +170,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     redis_cluster_run.add_server_argument(parser)
     args = parser.parse_args(argv)
     result = asyncio.run(compare(args))
-    figures = medians(result["rounds"])
+    figures = medians(result["rounds"], CONFIGS)
     result["figures"] = figures
     print(json.dumps(figures, indent=1))
     paired_runs.record(result, figures, "failover_cost", args)

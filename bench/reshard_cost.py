@@ -253,11 +253,13 @@ async def compare(args: argparse.Namespace) -> dict[str, Any]:
             "rounds": rounds}
 
 
-def medians(rounds: list[dict[str, Any]]) -> dict[str, float]:
-    """``bench.paired_runs.medians`` over both runs' figures and the move's, and each
-    run's errors summed over the rounds (a median would hide one round's)."""
-    figures = paired_runs.medians(rounds, CONFIGS)
-    for config in CONFIGS:
+def medians(rounds: list[dict[str, Any]],
+            configs: tuple[str, ...] = CONFIGS) -> dict[str, float]:
+    """``bench.paired_runs.medians`` over both runs' figures and the move's (or the other
+    event's), and each run's errors summed over the rounds (a median would hide one
+    round's)."""
+    figures = paired_runs.medians(rounds, configs)
+    for config in configs:
         figures[f"{config}/errors_total"] = sum(errors(round_[config]) for round_ in rounds)
     return figures
 
