@@ -113,6 +113,11 @@ def markdown(result: dict[str, Any]) -> str:
     errors = ref["paced"]["error_examples"] + ref["max"]["error_examples"]
     if errors:
         lines += ["Errors seen (first few):", "", *[f"- `{e}`" for e in errors], ""]
+    reopened = {phase: ref[phase].get("reopened") or 0 for phase in ("paced", "max")}
+    if any(reopened.values()):  # (not errors: a client opens its socket again on a 4011)
+        lines += ["Sockets the referee closed with 4011 (room stopped) and the load "
+                  f"generators opened again: paced {reopened['paced']}, max rate "
+                  f"{reopened['max']}.", ""]
     return "\n".join(lines)
 
 
