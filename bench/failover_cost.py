@@ -16,7 +16,7 @@ once the failover is over, so it shows whether anything of it lingers.
 The players' clients send a command answered ``storage_unavailable`` again under its id
 (``--tries``, ``bench.loadgen.TRY_AGAIN_PAUSE_S`` apart), as the protocol asks; a command's
 latency runs from its first send until every member holds its events, so the waits count.
-Figures per run are ``bench.reshard_cost``'s (its ``pick``): the paced phase's (the node's
+Figures per run are ``bench.cluster_event_runs.pick``'s: the paced phase's (the node's
 CPU per Order, the players' latency, the commands sent again, the errors), the latency of
 the commands sent from the kill until ``SETTLE_S`` after the promotion (``during``; in the
 ``still`` run, those sent in the same seconds of its phase), and the max-rate phase's
@@ -24,28 +24,30 @@ Orders per second; and the failover's own (seconds from the kill to the promotio
 rooms whose keys were on the killed master). Redis's CPU is not compared: the killed
 master's is lost with it. Each round's ratios (``failing``/``still``) pair runs a minute
 apart on the same host; the record holds their medians over the rounds
-(``bench.paired_runs``).
+(``bench.cluster_event_runs``).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import datetime
-import json
-import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from bench import paired_runs, redis_cluster_run
-from bench.reshard_cost import errors, medians, paced_started, pick, ratios
-from bench.run import cores, git_commit, git_dirty, run_referee
+from bench.cluster_event_runs import (
+    Window,
+    add_tries_argument,
+    paced_started,
+    pick,
+    play_rounds,
+    run_main,
+)
+from bench.run import cores, run_referee
 from testkit.redis_cluster import RedisClusterProcesses
 
-CONFIGS = ("still", "failing")
 REPLICAS_PER_MASTER = 2
 """With one, the promoted replica has none of its own and its rooms' writes are refused
 until the dead node is back (docs/deploy.md, "After a failover the shard refuses writes
@@ -98,7 +100,7 @@ class MasterLoss:
 
 
 async def one_run(args: argparse.Namespace, workdir: Path, server_core: str | None,
-                  load_core: str | None, window: tuple[float, float] | None
+                  load_core: str | None, window: Window | None
                   ) -> dict[str, Any]:
     """One run on a fresh cluster: ``window`` None kills a master (and the run's ``during``
     is from the kill to ``SETTLE_S`` after the promotion), else nothing fails and
@@ -130,31 +132,19 @@ async def one_run(args: argparse.Namespace, workdir: Path, server_core: str | No
 
 async def compare(args: argparse.Namespace) -> dict[str, Any]:
     server_core, load_core = cores()
-    started = datetime.datetime.now(datetime.UTC)
-    rounds: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory(prefix="bench-failover-") as tmp:
-        for number in range(args.rounds):
-            # The failure first: the still run's ``during`` is the same seconds of its phase.
-            workdir = Path(tmp) / f"round-{number}"
-            failing = await one_run(args, workdir / "failing", server_core, load_core, None)
-            window = (args.kill_after,
-                      args.kill_after + failing["failover"]["seconds_to_promotion"]
-                      + SETTLE_S)
-            still = await one_run(args, workdir / "still", server_core, load_core, window)
-            round_ = {"failing": failing, "still": still}
-            for config in CONFIGS:
-                if errors(round_[config]):
-                    print(f"round {number}, {config}: {errors(round_[config])} errors (kept "
-                          "in the record)", file=sys.stderr, flush=True)
-            round_["ratios"] = ratios(round_, changed="failing")
-            print(json.dumps({"round": number, **round_}), flush=True)
-            rounds.append(round_)
-    return {"date": started.isoformat(timespec="seconds"), "commit": git_commit(),
-            "uncommitted_server_changes": git_dirty(),
-            "params": paired_runs.params(args, kill_after=args.kill_after, tries=args.tries,
-                                         replicas_per_master=REPLICAS_PER_MASTER,
-                                         cluster_server=args.cluster_server),
-            "rounds": rounds}
+
+    async def run(workdir: Path, window: Window | None) -> dict[str, Any]:
+        return await one_run(args, workdir, server_core, load_core, window)
+
+    def window_of(failing: dict[str, Any]) -> Window:
+        """From the kill to ``SETTLE_S`` after the promotion, as the failing run's."""
+        return (args.kill_after,
+                args.kill_after + failing["failover"]["seconds_to_promotion"] + SETTLE_S)
+
+    # The failure first: the still run's ``during`` is the same seconds of its phase.
+    return await play_rounds(args, "failing", run, window_of, kill_after=args.kill_after,
+                             tries=args.tries, replicas_per_master=REPLICAS_PER_MASTER,
+                             cluster_server=args.cluster_server)
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -164,17 +154,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     paired_runs.add_run_arguments(parser)
     parser.add_argument("--kill-after", type=float, default=2.0,
                         help="seconds into the paced phase when a master is killed")
-    parser.add_argument("--tries", type=int, default=50,
-                        help="sends of a command, under its id, while it is answered "
-                             "storage_unavailable")
+    add_tries_argument(parser)
     redis_cluster_run.add_server_argument(parser)
-    args = parser.parse_args(argv)
-    result = asyncio.run(compare(args))
-    figures = medians(result["rounds"], CONFIGS)
-    result["figures"] = figures
-    print(json.dumps(figures, indent=1))
-    paired_runs.record(result, figures, "failover_cost", args)
-    return result
+    return run_main(compare, parser.parse_args(argv), "failing", "failover_cost")
 
 
 if __name__ == "__main__":

@@ -32,26 +32,24 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import datetime
-import json
-import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 from bench import paired_runs, redis_cluster_run
-from bench.measure import percentiles
-from bench.run import cores, git_commit, git_dirty, run_referee
+from bench.cluster_event_runs import (
+    Window,
+    add_tries_argument,
+    paced_started,
+    pick,
+    play_rounds,
+    run_main,
+)
+from bench.run import cores, run_referee
 from server.cluster.lease import text
 from testkit import cluster_rebalance
 from testkit.redis_cluster import RedisClusterProcesses
 
-CONFIGS = ("still", "moving")
-RATIO_FIGURES = {"paced": ("cpu_us_per_order", "p50_ms", "p99_ms", "redis_cpu_us_per_order"),
-                 "during": ("p50_ms", "p99_ms", "max_ms"),
-                 "max": ("orders_per_s", "cpu_us_per_order")}
-"""The figures of each part whose ``moving``/``still`` ratio a round keeps."""
 KEYS_PER_SLOT_READ = 100_000
 """``CLUSTER GETKEYSINSLOT``'s count when the rooms of a moved slot are counted: more than a
 slot holds here, ballast included."""
@@ -129,49 +127,8 @@ class SlotMove:
         return rooms
 
 
-def window_latencies(raw: dict[str, list[float]], start: float,
-                     end: float) -> dict[str, Any]:
-    """The latency of the commands sent between ``start`` and ``end`` (wall clock)."""
-    inside = [latency for at, latency in zip(raw["sent_at"], raw["latencies_ms"], strict=True)
-              if start <= at <= end]
-    if not inside:
-        return {"commands": 0}
-    spread = percentiles(inside)
-    return {"commands": len(inside), "p50_ms": spread["p50"], "p99_ms": spread["p99"],
-            "max_ms": spread["max"]}
-
-
-def paced_started(result: dict[str, Any]) -> float:
-    """When a ``bench.run`` result's paced phase started (wall clock, s)."""
-    return datetime.datetime.fromisoformat(result["paced"]["started_at"]).timestamp()
-
-
-def pick(result: dict[str, Any], redis_cpu_s: dict[str, float] | None,
-         window: tuple[float, float]) -> dict[str, Any]:
-    """One run's figures: its paced phase (``redis_cpu_s``: the six nodes' CPU per phase, or
-    None), the commands sent in ``window`` (offsets from the paced phase's start, s), the
-    max-rate phase."""
-    paced, fastest = result["paced"], result["max"]
-    started = paced_started(result)
-    orders = paced["orders"]
-    return {
-        "paced": {"cpu_us_per_order": paced["cpu_us_per_order"],
-                  "p50_ms": paced["latency_ms"]["p50"], "p99_ms": paced["latency_ms"]["p99"],
-                  "max_ms": paced["latency_ms"]["max"], "orders": orders,
-                  "tried_again": paced["tried_again"], "reopened": paced["reopened"],
-                  "errors": paced["errors"],
-                  "redis_cpu_us_per_order": (round(redis_cpu_s["paced"] / orders * 1e6, 1)
-                                             if orders and redis_cpu_s else None)},
-        "during": window_latencies(paced["raw"], started + window[0], started + window[1]),
-        "max": {"orders_per_s": fastest["orders_per_s"],
-                "cpu_us_per_order": fastest["cpu_us_per_order"],
-                "tried_again": fastest["tried_again"], "reopened": fastest["reopened"],
-                "errors": fastest["errors"]},
-    }
-
-
 async def one_run(args: argparse.Namespace, workdir: Path, server_core: str | None,
-                  load_core: str | None, move_window: tuple[float, float] | None
+                  load_core: str | None, move_window: Window | None
                   ) -> dict[str, Any]:
     """One run on a fresh cluster: ``move_window`` None moves ``--slots`` slots (and the
     run's ``during`` is the move's own seconds), else no slot moves and ``during`` is that
@@ -210,58 +167,17 @@ async def one_run(args: argparse.Namespace, workdir: Path, server_core: str | No
         return picked
 
 
-def ratios(round_: dict[str, Any], changed: str = "moving") -> dict[str, float]:
-    """Each of ``RATIO_FIGURES``' figures of the ``changed`` run over the ``still`` run's."""
-    out: dict[str, float] = {}
-    for part, names in RATIO_FIGURES.items():
-        for name in names:
-            ours = round_[changed][part].get(name)
-            theirs = round_["still"][part].get(name)
-            if ours and theirs:
-                out[f"{part}/{name}"] = round(ours / theirs, 3)
-    return out
-
-
-def errors(picked: dict[str, Any]) -> int:
-    return int(picked["paced"]["errors"]) + int(picked["max"]["errors"])
-
-
 async def compare(args: argparse.Namespace) -> dict[str, Any]:
     server_core, load_core = cores()
-    started = datetime.datetime.now(datetime.UTC)
-    rounds: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory(prefix="bench-reshard-") as tmp:
-        for number in range(args.rounds):
-            # The move first: the still run's ``during`` is the same seconds of its phase.
-            workdir = Path(tmp) / f"round-{number}"
-            moving = await one_run(args, workdir / "moving", server_core, load_core, None)
-            window = (0.0, moving["move"]["seconds"])
-            still = await one_run(args, workdir / "still", server_core, load_core, window)
-            round_ = {"moving": moving, "still": still}
-            for config in CONFIGS:
-                if errors(round_[config]):
-                    print(f"round {number}, {config}: {errors(round_[config])} errors (kept "
-                          "in the record)", file=sys.stderr, flush=True)
-            round_["ratios"] = ratios(round_)
-            print(json.dumps({"round": number, **round_}), flush=True)
-            rounds.append(round_)
-    return {"date": started.isoformat(timespec="seconds"), "commit": git_commit(),
-            "uncommitted_server_changes": git_dirty(),
-            "params": paired_runs.params(args, slots=args.slots, ballast=args.ballast,
-                                         tries=args.tries,
-                                         cluster_server=args.cluster_server),
-            "rounds": rounds}
 
+    async def run(workdir: Path, window: Window | None) -> dict[str, Any]:
+        return await one_run(args, workdir, server_core, load_core, window)
 
-def medians(rounds: list[dict[str, Any]],
-            configs: tuple[str, ...] = CONFIGS) -> dict[str, float]:
-    """``bench.paired_runs.medians`` over both runs' figures and the move's (or the other
-    event's), and each run's errors summed over the rounds (a median would hide one
-    round's)."""
-    figures = paired_runs.medians(rounds, configs)
-    for config in configs:
-        figures[f"{config}/errors_total"] = sum(errors(round_[config]) for round_ in rounds)
-    return figures
+    # The move first: the still run's ``during`` is the same seconds of its phase.
+    return await play_rounds(args, "moving", run,
+                             lambda moving: (0.0, moving["move"]["seconds"]),
+                             slots=args.slots, ballast=args.ballast, tries=args.tries,
+                             cluster_server=args.cluster_server)
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -274,17 +190,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--ballast", type=int, default=200,
                         help="keys added to each room's slot before the paced phase, in both "
                              "runs (a slot's other rooms' keys)")
-    parser.add_argument("--tries", type=int, default=50,
-                        help="sends of a command, under its id, while it is answered "
-                             "storage_unavailable")
+    add_tries_argument(parser)
     redis_cluster_run.add_server_argument(parser)
-    args = parser.parse_args(argv)
-    result = asyncio.run(compare(args))
-    figures = medians(result["rounds"])
-    result["figures"] = figures
-    print(json.dumps(figures, indent=1))
-    paired_runs.record(result, figures, "reshard_cost", args)
-    return result
+    return run_main(compare, parser.parse_args(argv), "moving", "reshard_cost")
 
 
 if __name__ == "__main__":

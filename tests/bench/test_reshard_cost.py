@@ -1,4 +1,4 @@
-"""bench.reshard_cost's arithmetic: the commands sent while the move ran, what a run keeps,
+"""bench.reshard_cost's arithmetic (``bench.cluster_event_runs``): the commands sent while the move ran, what a run keeps,
 each round's ``moving`` over ``still`` ratios and the record's medians (the runs themselves:
 docs/performance.md, "Moving slots under live games")."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from bench.reshard_cost import medians, pick, ratios, window_latencies
+from bench.cluster_event_runs import medians, pick, ratios, window_latencies
 
 STARTED = 1_800_000_000.0  # the paced phase's start, wall clock
 
@@ -53,7 +53,7 @@ def one_round(moving_cpu: float, moving_latency: float) -> dict[str, Any]:
                   (0.0, 3.0))
     moving["move"] = {"seconds": 3.0, "slots": 100, "keys": 40, "rooms": 2}
     round_ = {"still": still, "moving": moving}
-    round_["ratios"] = ratios(round_)
+    round_["ratios"] = ratios(round_, "moving")
     return round_
 
 
@@ -68,7 +68,7 @@ def test_each_round_sets_the_moving_run_over_its_still_run() -> None:
 def test_the_record_holds_medians_ranges_the_move_and_every_error() -> None:
     rounds = [one_round(1100.0, 5.0), one_round(1300.0, 5.0), one_round(1000.0, 5.0)]
     rounds[1]["moving"]["paced"]["errors"] = 3
-    figures = medians(rounds)
+    figures = medians(rounds, ("still", "moving"))
     assert figures["ratios/paced/cpu_us_per_order"] == 1.1
     assert (figures["ratios/paced/cpu_us_per_order/min"],
             figures["ratios/paced/cpu_us_per_order/max"]) == (1.0, 1.3)
