@@ -45,7 +45,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
@@ -95,13 +95,17 @@ def loopback_nginx_values(run_dir: Path, port: int, node_ports: list[int]) -> di
 
 # --- processes -----------------------------------------------------------------------------
 
-def free_port() -> int:
-    """A port free now, below the kernel's ephemeral range: the parts bind it only later, and
-    a port the kernel picked (``bind(0)``) is one it may hand to any outgoing connection
-    meanwhile (a busy host has thousands: a node then failed "address already in use")."""
+def free_port(chosen: Collection[int] = ()) -> int:
+    """A port free now, below the kernel's ephemeral range and not among ``chosen`` (ports
+    picked for other parts, not bound yet: two parts were once given the same one). The
+    parts bind it only later, and a port the kernel picked (``bind(0)``) is one it may hand
+    to any outgoing connection meanwhile (a busy host has thousands: a node then failed
+    "address already in use")."""
     low = _ephemeral_low()
     for _ in range(200):
         port = random.randrange(10_000, low)
+        if port in chosen:
+            continue
         with socket.socket() as sock:
             try:
                 sock.bind(("127.0.0.1", port))
@@ -348,8 +352,16 @@ def start(run_dir: Path, port: int, redis_port: int, node_ports: list[int],
         raise LoopbackError(f"already running from {run_dir}; stop it first")
     for name in ("redis-server", "nginx"):
         binary(name)
-    port, redis_port = port or free_port(), redis_port or free_port()
-    node_ports = [p or free_port() for p in node_ports]
+    chosen = {p for p in (port, redis_port, *node_ports) if p}
+
+    def pick(given: int = 0) -> int:
+        if not given:
+            given = free_port(chosen)
+            chosen.add(given)
+        return given
+
+    port, redis_port = pick(port), pick(redis_port)
+    node_ports = [pick(p) for p in node_ports]
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "redis").mkdir(exist_ok=True)
     (run_dir / "nginx").mkdir(exist_ok=True)
@@ -357,7 +369,7 @@ def start(run_dir: Path, port: int, redis_port: int, node_ports: list[int],
         "url": f"http://127.0.0.1:{port}", "port": port, "redis_port": redis_port,
         "redis_url": f"redis://127.0.0.1:{redis_port}/0", "run_dir": str(run_dir),
         "nodes": [{"id": node, "port": p, "url": f"http://127.0.0.1:{p}",
-                   "metrics_port": (metrics := free_port()),
+                   "metrics_port": (metrics := pick()),
                    "metrics_url": f"http://127.0.0.1:{metrics}/metrics"}
                   for node, p in zip(NODE_IDS, node_ports, strict=True)],
         "parts": [],

@@ -206,7 +206,10 @@ def test_a_start_that_fails_leaves_nothing_running(tmp_path: Path) -> None:
     """node-2 cannot listen (its port is taken) once Redis and node-1 are up: start fails
     and stops what it had started."""
     script = load_script()
-    redis_port, node_1, port = script.free_port(), script.free_port(), script.free_port()
+    chosen: list[int] = []
+    for _ in range(3):
+        chosen.append(script.free_port(chosen))
+    redis_port, node_1, port = chosen
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -218,3 +221,12 @@ def test_a_start_that_fails_leaves_nothing_running(tmp_path: Path) -> None:
     assert all(refused(p) for p in (redis_port, node_1, node_2, port)), "nothing listens"
     assert not (tmp_path / "topology.json").exists()
     assert "nothing was running" in run_script("stop", "--run-dir", str(tmp_path)).stdout
+
+
+def test_a_free_port_is_never_one_already_chosen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ports are picked before anything binds them: a pick that repeats an earlier one is
+    drawn again (two parts were once handed the same port and the second failed to start)."""
+    script = load_script()
+    draws = iter([20_001, 20_001, 20_002])
+    monkeypatch.setattr(script.random, "randrange", lambda low, high: next(draws))
+    assert script.free_port([20_001]) == 20_002
