@@ -32,7 +32,6 @@ import math
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -68,17 +67,12 @@ from bench.referee_log import slow_collections
 from bench.report import markdown
 from bench.run_history import HISTORY, record_run
 from server.rules import native
+from testkit.redis_process import free_port
 
 REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "bench" / "results"
 PYTHON = sys.executable
 P99_TARGET_MS = 20.0  # issue 7: command to every viewer, and ARO close after its deadline
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def pinned(core: str | None, argv: list[str]) -> list[str]:
