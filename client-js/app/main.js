@@ -8,7 +8,7 @@
 // server's `options` for this seat (the rules core decides what is legal); the app only lays
 // those choices out and draws routes.
 import { GameConnection, websocketUrl } from "./lib/connection.js";
-import { CloseCode } from "./lib/protocol-constants.js";
+import { CloseCode, ProtocolReason } from "./lib/protocol-constants.js";
 import { drawTable, hoverTrooper } from "./table.js";
 import { renderRoster } from "./roster.js";
 import { rulerClick } from "./ruler.js";
@@ -69,7 +69,9 @@ const button = (text, onclick, attrs = {}) => el("button", { ...attrs, onclick }
 async function send(body, options = {}) {
   $("message").textContent = "";
   const answer = await conn.send(body, options);
-  if (!answer.ok) $("message").textContent = `Rejected (${answer.code}): ${answer.message}`;
+  if (!answer.ok) $("message").textContent = answer.code === ProtocolReason.STORAGE_UNAVAILABLE
+    ? "The server could not store your command for a minute: try it again."
+    : `Rejected (${answer.code}): ${answer.message}`;
   return answer;
 }
 
@@ -91,10 +93,10 @@ async function startGame(room, token) {
     keepCredential({ room, token }, { played: true });
   });
   conn.addEventListener("status", () => {
-    const lost = conn.status === "reconnecting";
-    $("banner").hidden = !lost && !ui.fatal;
+    showBanner();
     $("connection").textContent = conn.status;
   });
+  conn.addEventListener("storage", showBanner);
   conn.addEventListener("fatal", (e) => showFatal(e.detail.code));
   conn.addEventListener("message", (e) => { // a delayed feed (a spectator's, a caster's) says how late it is
     const frame = /** @type {CustomEvent} */ (e).detail;
@@ -153,8 +155,18 @@ function showFatal(code) {
   ui.fatal = code === CloseCode.CASTER_WITHDRAWN
     ? "This caster link was withdrawn by the room's organizer: ask the organizer for a new one."
     : `Cannot join: ${why ?? `close code ${code}`}.`;
-  $("banner").textContent = ui.fatal;
-  $("banner").hidden = false;
+  showBanner();
+}
+
+/** The banner, when there is something to say: the page cannot join, the connection is lost,
+ * or a command waits for the server's storage (a failover of its Redis: the connection sends
+ * it again under its id by itself). */
+function showBanner() {
+  const text = ui.fatal
+    || (conn?.status === "reconnecting" ? "Connection lost - reconnecting..." : "")
+    || (conn?.waitingForStorage > 0 ? "The server could not store your last command yet: it is sent again by itself in a moment." : "");
+  $("banner").textContent = text;
+  $("banner").hidden = !text;
 }
 $("take-seat-back").addEventListener("click", () => {
   $("seat-elsewhere").hidden = true;

@@ -30,6 +30,16 @@ import { PROTOCOL_VERSION, WS_PATH, ClientTag, ServerTag, CloseCode, ProtocolRea
  * @property {(fn: () => void, ms: number) => any} [setTimer]
  * @property {(handle: any) => void} [clearTimer]
  * @property {() => string} [newId] command id source
+ * @property {StorageRetryOptions} [storageRetry]
+ * @typedef {object} StorageRetryOptions how a command answered `storage_unavailable` is sent
+ *   again under its id (the server stored nothing and asks for that: a Redis failover, a
+ *   restart of its storage): after back-off delays (`backoffDelay`), until the delays waited
+ *   for it would pass `giveUpMs`; then the caller gets that answer
+ * @property {number} [initialMs] first delay (default 250)
+ * @property {number} [maxMs] cap (default 2000)
+ * @property {number} [giveUpMs] the most a command waits for storage, in all (default 60000)
+ * @property {() => number} [random] 0..1 source for jitter (default Math.random: the clients
+ *   of every room the outage touched do not all send again in step)
  */
 
 /** Why a history page or a measurement was refused (the server's `rejected`), or why it could not be asked. */
@@ -81,6 +91,10 @@ export class GameConnection extends EventTarget {
     this.status = "closed";
     /** @type {Map<string, {message: any, resolve: (a: Answer) => void}>} unanswered commands */
     this.pending = new Map();
+    /** Commands answered `storage_unavailable`, waiting to be sent again under their ids. */
+    this.waitingForStorage = 0;
+    /** @type {Set<() => void>} what ends each of those waits early (close() does) */
+    this.storageTimers = new Set();
     /** @type {Map<string, {message: any, settle: (m: any) => void}>} unanswered queries (`history`, `measure`) by id */
     this.queries = new Map();
     this.queryCount = 0;
@@ -115,6 +129,7 @@ export class GameConnection extends EventTarget {
   close() {
     this.closedByUser = true;
     if (this.retryTimer !== null) (this.options.clearTimer ?? clearTimeout)(this.retryTimer);
+    for (const cancel of [...this.storageTimers]) cancel();
     this.socket?.close(CloseCode.NORMAL);
     this.#setStatus("closed");
     this.#failQueries("the connection was closed");
@@ -145,6 +160,9 @@ export class GameConnection extends EventTarget {
    * once the view holds those events).
    * While disconnected the command waits and is sent again, with the same id, on reconnect;
    * the server answers a repeated id with its first answer, so it is never applied twice.
+   * Answered `storage_unavailable` (nothing stored), it is sent again under the same id after
+   * a back-off (`storageRetry`), while `waitingForStorage` counts it and a `storage` event
+   * says so; the caller gets that answer only once the waits would pass `giveUpMs`.
    * @param {Record<string, any>} body a rules-core command, e.g. {type: "end_turn"}
    * @param {{retryStale?: boolean}} [options] retryStale: issue the command again (up to 3
    *   times) when the room moved on before it arrived (only for commands that stay meaningful)
@@ -152,7 +170,8 @@ export class GameConnection extends EventTarget {
    */
   async send(body, { retryStale = false } = {}) {
     for (let attempt = 0; ; attempt += 1) {
-      const answer = await this.#sendOnce(body);
+      const id = (this.options.newId ?? defaultId)();
+      const answer = await this.#deliver({ type: ClientTag.COMMAND, id, version: this.view.version, body });
       // A stale_version rejection arrives after the events that made the room move on, so the
       // view is current again: a command that does not depend on those events (both players
       // picking armies at once) may simply be issued again, with a new id.
@@ -160,12 +179,53 @@ export class GameConnection extends EventTarget {
     }
   }
 
-  /** @param {Record<string, any>} body @returns {Promise<Answer>} */
-  #sendOnce(body) {
-    const id = (this.options.newId ?? defaultId)();
-    const message = { type: ClientTag.COMMAND, id, version: this.view.version, body };
+  /**
+   * Send a command until it has an answer other than `storage_unavailable`, or its waits for
+   * storage would pass `giveUpMs`. Always the same message: a write that landed although its
+   * answer said otherwise is answered from the store, never applied twice.
+   * @param {any} message @returns {Promise<Answer>}
+   */
+  async #deliver(message) {
+    const { giveUpMs = 60000, ...delays } = this.options.storageRetry ?? {};
+    let waited = 0;
+    for (let attempt = 0; ; attempt += 1) {
+      const answer = await this.#sendOnce(message);
+      if (answer.ok || answer.code !== ProtocolReason.STORAGE_UNAVAILABLE || this.closedByUser) return answer;
+      const delay = backoffDelay(attempt, { initialMs: 250, maxMs: 2000, random: Math.random, ...delays });
+      if (waited + delay > giveUpMs) return answer;
+      waited += delay;
+      if (!(await this.#waitForStorage(delay))) return answer;
+    }
+  }
+
+  /** Wait `ms` counted in `waitingForStorage`; false when close() ended the wait. @param {number} ms */
+  #waitForStorage(ms) {
+    this.#storageWaits(+1);
     return new Promise((resolve) => {
-      this.pending.set(id, { message, resolve });
+      /** @type {any} */
+      let handle = null;
+      const end = (/** @type {boolean} */ elapsed) => {
+        if (!this.storageTimers.delete(cancel)) return; // (ended once already)
+        if (!elapsed) (this.options.clearTimer ?? clearTimeout)(handle);
+        this.#storageWaits(-1);
+        resolve(elapsed);
+      };
+      const cancel = () => end(false);
+      this.storageTimers.add(cancel);
+      handle = (this.options.setTimer ?? setTimeout)(() => end(true), ms);
+    });
+  }
+
+  /** @param {number} change */
+  #storageWaits(change) {
+    this.waitingForStorage += change;
+    this.dispatchEvent(new CustomEvent("storage", { detail: { waiting: this.waitingForStorage } }));
+  }
+
+  /** @param {any} message @returns {Promise<Answer>} */
+  #sendOnce(message) {
+    return new Promise((resolve) => {
+      this.pending.set(message.id, { message, resolve });
       if (this.status === "open") this.#write(message);
     });
   }

@@ -281,3 +281,77 @@ test("retryStale: a command the room outran is issued again at the new version w
   h.last().deliver({ type: "rejected", id: "c3", code: "stale_version", message: "moved on" });
   assert.equal((await plain).code, "stale_version", "without retryStale the rejection is the answer");
 });
+
+const microtasks = () => new Promise((resolve) => setImmediate(resolve));
+const unavailable = (id) => ({ type: "rejected", id, code: "storage_unavailable", message: "storage is unavailable: try again" });
+
+function withStorageRetry(storageRetry) {
+  const h = harness();
+  const conn = new GameConnection({ url: "ws://x/ws", room: "r1", token: "tok-a", createSocket: h.createSocket,
+    setTimer: h.setTimer, clearTimer: h.clearTimer, newId: () => "c1", storageRetry });
+  conn.connect();
+  h.last().open();
+  h.last().deliver(welcome(2));
+  h.last().deliver(snapshot(2));
+  return { h, conn };
+}
+
+test("a command answered storage_unavailable is sent again by itself, under its id, after a growing back-off", async () => {
+  const { h, conn } = withStorageRetry({ initialMs: 100, maxMs: 1000, random: () => 1 });
+  const waits = [];
+  conn.addEventListener("storage", (e) => waits.push(e.detail.waiting));
+  const answer = conn.send({ type: "end_turn" });
+  const sent = { type: "command", id: "c1", version: 2, body: { type: "end_turn" } };
+  for (const expected of [100, 200]) {
+    h.last().deliver(unavailable("c1"));
+    await microtasks();
+    assert.equal(conn.waitingForStorage, 1, "waiting for storage, not answered");
+    assert.equal(h.timers.at(-1).ms, expected);
+    h.timers.at(-1).fn();
+    await microtasks();
+    assert.deepEqual(h.last().sent.at(-1), sent, "the same command, the same id");
+  }
+  h.last().deliver({ type: "events", first: 3, events: [null], window: null, accepted: "c1" });
+  assert.deepEqual(await answer, { ok: true, id: "c1", version: 3 });
+  assert.equal(h.last().sent.filter((m) => m.type === "command").length, 3);
+  assert.deepEqual(waits, [1, 0, 1, 0], "each wait said when it began and ended");
+});
+
+test("storage that stays away past giveUpMs: the caller gets the storage_unavailable answer", async () => {
+  const { h, conn } = withStorageRetry({ initialMs: 100, maxMs: 100, giveUpMs: 250, random: () => 1 });
+  const answer = conn.send({ type: "end_turn" });
+  for (let wait = 0; wait < 2; wait += 1) {
+    h.last().deliver(unavailable("c1"));
+    await microtasks();
+    h.timers.at(-1).fn();
+    await microtasks();
+  }
+  h.last().deliver(unavailable("c1")); // a third wait would make 300 ms > 250
+  const given = await answer;
+  assert.equal(given.ok, false);
+  assert.equal(given.code, "storage_unavailable");
+  assert.equal(h.last().sent.filter((m) => m.type === "command").length, 3);
+  assert.equal(conn.waitingForStorage, 0);
+});
+
+test("close() during a wait for storage answers the command with the storage_unavailable it had", async () => {
+  const { h, conn } = withStorageRetry({ initialMs: 100, random: () => 1 });
+  const answer = conn.send({ type: "end_turn" });
+  h.last().deliver(unavailable("c1"));
+  await microtasks();
+  assert.equal(conn.waitingForStorage, 1);
+  conn.close();
+  assert.equal((await answer).code, "storage_unavailable");
+  assert.equal(conn.waitingForStorage, 0);
+  h.timers.at(-1).fn(); // the ended wait's timer firing late changes nothing
+  assert.equal(conn.waitingForStorage, 0);
+  assert.equal(h.last().sent.filter((m) => m.type === "command").length, 1);
+});
+
+test("other rejections are answered at once, with no wait for storage", async () => {
+  const { h, conn } = withStorageRetry({});
+  const answer = conn.send({ type: "end_turn" });
+  h.last().deliver({ type: "rejected", id: "c1", code: "not_your_turn", message: "It is not your turn." });
+  assert.equal((await answer).code, "not_your_turn");
+  assert.equal(h.timers.length, 0);
+});

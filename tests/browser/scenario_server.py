@@ -23,6 +23,10 @@ holds those Classified Objectives (deck card ids) as if it had drawn them. The r
 encoder (``testkit.army_codes``), for the browser tests to paste (the ids are the invented ones of
 ``testkit/army_data``, which this server reads when ``REFEREE_ARMY_DATA`` names it).
 
+``POST /test/storage`` with ``{"down": true}`` makes the store refuse every room's writes
+(``StorageUnavailable``: nothing stored, as while a Redis Cluster fails over) until
+``{"down": false}``.
+
 Its rooms' dice come from ``seed``: test rooms, which every viewer is told about
 (``fixed_dice``). This server also lets the lobby take a ``seed``
 (REFEREE_ALLOW_FIXED_SEED=1), as the browser tests do for a whole game from army selection.
@@ -51,7 +55,7 @@ from server.rules import engine
 from server.rules.ids import Side, TrooperId
 from server.rules.missions import mission_catalogue
 from server.rules.state import ClassifiedCard
-from server.store import RoomSettings
+from server.store import MemoryRoomStore, RoomSettings, StorageUnavailable
 from server.transport.uvicorn_options import websocket_options
 from testkit.army_codes import army_code_text
 from tests.support.scenarios import build_state
@@ -116,6 +120,23 @@ async def army_code(request: Request) -> Response:
                                                 name=str(body["name"]), slug=str(body["slug"]))})
 
 
+class OutageStore(MemoryRoomStore):
+    """The in-memory store, whose appends a test can refuse for a while (``/test/storage``)."""
+
+    down = False
+
+    async def append(self, room_id: str, **fields: Any) -> int:
+        if self.down:
+            raise StorageUnavailable("the test took the storage down")
+        return await super().append(room_id, **fields)
+
+
+async def storage(request: Request) -> Response:
+    store: OutageStore = request.app.state.outage_store
+    store.down = bool((await request.json())["down"])
+    return JSONResponse({"down": store.down})
+
+
 async def main() -> None:
     # A test server: the lobby accepts a ``seed`` (such rooms say fixed_dice to everyone).
     os.environ.setdefault("REFEREE_ALLOW_FIXED_SEED", "1")
@@ -127,9 +148,12 @@ async def main() -> None:
     os.environ.setdefault("REFEREE_CLIENT_TOURNAMENT_BURST", "0")
     os.environ.setdefault("REFEREE_CLIENT_ROOM_BURST", "0")  # rounds' rooms count too
     settings = Settings.from_env(None, freeze_gc=False)
-    app = create_app(settings)
+    store = OutageStore()
+    app = create_app(settings, store=store)
+    app.state.outage_store = store
     app.router.routes.insert(0, Route("/test/scenario", create_scenario, methods=["POST"]))
     app.router.routes.insert(0, Route("/test/army_code", army_code, methods=["POST"]))
+    app.router.routes.insert(0, Route("/test/storage", storage, methods=["POST"]))
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)

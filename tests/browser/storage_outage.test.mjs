@@ -1,0 +1,46 @@
+// Browser test of a command sent while the server's storage is away (as a Redis failover
+// looks to a player): the server answers storage_unavailable, stores nothing, and asks for
+// the same command id again. The page says so in its banner and sends the command again by
+// itself; once the storage is back the command is applied, once, and both seats see it. The
+// test server's store refuses writes while told to (tests/browser/scenario_server.py,
+// /test/storage). Every wait is on a DOM or view condition. Screenshot:
+// test-artifacts/browser/storage-outage-waiting.png.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { WAIT, artifacts, closeAll, scenarioForFile, shows } from "./harness.mjs";
+
+const scenario = scenarioForFile();
+
+const PLACEMENTS = { "A-t1": [20, 20, 90], "B-t1": [40, 44, 90] };
+
+test("a command the storage refused is sent again by the page under its id and applied once the storage is back", async () => {
+  const room = await scenario.post("/test/scenario", { ruleset: "n5", aro_window_s: 120, seed: 1, placements: PLACEMENTS });
+  const a = await scenario.openTable(room.seats.A.link, WAIT);
+  const b = await scenario.openTable(room.seats.B.link, WAIT);
+  await a.waitForSelector("#end-turn", WAIT);
+
+  assert.deepEqual(await scenario.post("/test/storage", { down: true }), { down: true });
+  await a.click("#end-turn");
+  const confirm = await a.$("#confirm-end-turn");
+  if (confirm) await confirm.click();
+  await shows(a, "#banner", /could not store your last command yet: it is sent again by itself/);
+  assert.equal(await a.$eval("#banner", (x) => x.hidden), false);
+  // Sent and refused more than once by now, still waiting: nothing applied, nothing said as a rejection.
+  await a.waitForFunction(() => window.__frames.filter((f) => f.includes("storage_unavailable")).length >= 2, null, WAIT);
+  assert.equal(await a.evaluate(() => window.referee.view.state.active), "A");
+  assert.equal(await a.$eval("#message", (x) => x.textContent), "");
+  await a.screenshot({ path: join(artifacts, "storage-outage-waiting.png") });
+
+  assert.deepEqual(await scenario.post("/test/storage", { down: false }), { down: false });
+  for (const page of [a, b]) {
+    await page.waitForFunction(() => window.referee.view.state.active === "B", null, WAIT);
+  }
+  await a.waitForFunction(() => document.getElementById("banner").hidden, null, WAIT);
+  assert.equal(await a.$eval("#message", (x) => x.textContent), "");
+  const refusedIds = await a.evaluate(() => [...new Set(window.__frames.filter((f) => f.includes("storage_unavailable")).map((f) => f.split(" ")[1]))]);
+  assert.equal(refusedIds.length, 1, `every refusal named the one command: ${refusedIds}`);
+  const turnsEnded = await b.evaluate(() => window.__frames.filter((f) => f.includes("turn_ended")).length);
+  assert.equal(turnsEnded, 1, "the turn ended once");
+  await closeAll(a, b);
+});
