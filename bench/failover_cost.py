@@ -7,7 +7,8 @@ Each round plays ``bench.loadgen``'s game (``bench.run``'s paced and max-rate ph
 node on the server core) twice, each time on a fresh local Redis Cluster as production runs
 it to write through a master's loss (``bench.redis_cluster_run``: three masters with two
 replicas each, ``appendfsync always``, every append confirmed on a replica; the nodes'
-``cluster-node-timeout`` 1 s, Redis's default is 15 s): ``failing``, in which a master is
+``cluster-node-timeout`` 1 s unless ``--node-timeout-ms`` says otherwise, Redis's default
+is 15,000): ``failing``, in which a master is
 killed with -9 ``--kill-after`` seconds into the paced phase and one of its replicas takes
 its slots over (``RedisClusterProcesses.wait_promoted``: every surviving node agrees and
 the cluster is ``ok``), then ``still``, in which nothing fails. The max-rate phase starts
@@ -46,7 +47,7 @@ from bench.cluster_event_runs import (
     run_main,
 )
 from bench.run import cores, run_referee
-from testkit.redis_cluster import RedisClusterProcesses
+from testkit.redis_cluster import NODE_TIMEOUT_MS, RedisClusterProcesses
 
 REPLICAS_PER_MASTER = 2
 """With one, the promoted replica has none of its own and its rooms' writes are refused
@@ -106,7 +107,8 @@ async def one_run(args: argparse.Namespace, workdir: Path, server_core: str | No
     is from the kill to ``SETTLE_S`` after the promotion), else nothing fails and
     ``during`` is that window of its paced phase."""
     async with redis_cluster_run.local_cluster(workdir, load_core, args.cluster_server,
-                                               REPLICAS_PER_MASTER) as cluster:
+                                               REPLICAS_PER_MASTER,
+                                               args.node_timeout_ms) as cluster:
         loss = None if window is not None else MasterLoss(cluster.processes, args.kill_after)
 
         async def before_paced() -> None:
@@ -144,7 +146,8 @@ async def compare(args: argparse.Namespace) -> dict[str, Any]:
     # The failure first: the still run's ``during`` is the same seconds of its phase.
     return await play_rounds(args, "failing", run, window_of, kill_after=args.kill_after,
                              tries=args.tries, replicas_per_master=REPLICAS_PER_MASTER,
-                             cluster_server=args.cluster_server)
+                             cluster_server=args.cluster_server,
+                             node_timeout_ms=args.node_timeout_ms)
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -154,6 +157,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     paired_runs.add_run_arguments(parser)
     parser.add_argument("--kill-after", type=float, default=2.0,
                         help="seconds into the paced phase when a master is killed")
+    parser.add_argument("--node-timeout-ms", type=int, default=NODE_TIMEOUT_MS,
+                        help="the cluster nodes' cluster-node-timeout (Redis's default is "
+                             "15000: give --tries enough for the election, 0.1 s apart)")
     add_tries_argument(parser)
     redis_cluster_run.add_server_argument(parser)
     return run_main(compare, parser.parse_args(argv), "failing", "failover_cost")

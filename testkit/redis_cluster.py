@@ -80,8 +80,12 @@ def valkey_binaries() -> tuple[str, str] | None:
 
 class RedisClusterProcesses:
     def __init__(self, base_dir: Path, masters: int = 3, replicas_per_master: int = 1,
-                 binaries: tuple[str, str] | None = None) -> None:
-        """``binaries``: (server, cli) other than Debian's redis-server and redis-cli."""
+                 binaries: tuple[str, str] | None = None,
+                 node_timeout_ms: int = NODE_TIMEOUT_MS) -> None:
+        """``binaries``: (server, cli) other than Debian's redis-server and redis-cli;
+        ``node_timeout_ms``: every node's ``cluster-node-timeout`` (Redis's default is
+        15,000: ``bench.failover_cost --node-timeout-ms`` measures a failover at it)."""
+        self.node_timeout_ms = node_timeout_ms
         self.server_binary, self.cli = binaries or ("/usr/bin/redis-server", "/usr/bin/redis-cli")
         self.base_dir = base_dir
         self.masters_count = masters
@@ -98,7 +102,7 @@ class RedisClusterProcesses:
             "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
             # Its own bus port (the default, port + 10000, fails above 55535).
             "--cluster-port", str(free_port()),
-            "--cluster-node-timeout", str(NODE_TIMEOUT_MS),
+            "--cluster-node-timeout", str(self.node_timeout_ms),
             # A replica may always take over, however long its master was silent.
             "--cluster-replica-validity-factor", "0",
             "--cluster-allow-reads-when-down", "no",
