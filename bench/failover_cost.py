@@ -12,7 +12,11 @@ is 15,000): ``failing``, in which a master is
 killed with -9 ``--kill-after`` seconds into the paced phase and one of its replicas takes
 its slots over (``RedisClusterProcesses.wait_promoted``: every surviving node agrees and
 the cluster is ``ok``), then ``still``, in which nothing fails. The max-rate phase starts
-once the failover is over, so it shows whether anything of it lingers.
+once the failover is over, so it shows whether anything of it lingers. With ``--relayed``
+both runs have two nodes, each room's sockets spread over them, so some of every room's
+members are relayed through the room bus (sharded pub/sub on the room's slot), which the
+kill resets for the rooms of the dead master: those members' sockets are closed with 4011
+and opened again.
 
 The players' clients send a command answered ``storage_unavailable`` again under its id
 (``--tries``, ``bench.loadgen.TRY_AGAIN_PAUSE_S`` apart), as the protocol asks; a command's
@@ -118,7 +122,7 @@ async def one_run(args: argparse.Namespace, workdir: Path, server_core: str | No
         hooks = {"paced": before_paced}
         if loss is not None:
             hooks["max"] = loss.finish
-        run_args = paired_runs.referee_args(args)
+        run_args = paired_runs.referee_args(args, nodes=2 if args.relayed else 1)
         run_args.tries = args.tries
         result = await run_referee(run_args, cluster.url, workdir, server_core, load_core,
                                    cluster.node_env(), None, hooks, raw=("paced",))
@@ -147,7 +151,7 @@ async def compare(args: argparse.Namespace) -> dict[str, Any]:
     return await play_rounds(args, "failing", run, window_of, kill_after=args.kill_after,
                              tries=args.tries, replicas_per_master=REPLICAS_PER_MASTER,
                              cluster_server=args.cluster_server,
-                             node_timeout_ms=args.node_timeout_ms)
+                             node_timeout_ms=args.node_timeout_ms, relayed=args.relayed)
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -160,6 +164,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--node-timeout-ms", type=int, default=NODE_TIMEOUT_MS,
                         help="the cluster nodes' cluster-node-timeout (Redis's default is "
                              "15000: give --tries enough for the election, 0.1 s apart)")
+    parser.add_argument("--relayed", action="store_true",
+                        help="two nodes on the server core, each room's sockets spread over "
+                             "them (bench.run --nodes 2 without its balancer): the seats and "
+                             "spectators on the node that does not own the room are relayed "
+                             "through its bus, which the master's loss resets too")
     add_tries_argument(parser)
     redis_cluster_run.add_server_argument(parser)
     return run_main(compare, parser.parse_args(argv), "failing", "failover_cost")

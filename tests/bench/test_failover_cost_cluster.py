@@ -1,7 +1,7 @@
 """bench.failover_cost end to end at a tiny size: the game on two fresh local Redis
 Clusters (three masters with two replicas each), one master killed with -9 under one of
-them, the record in a history of its own, read back by bench.summarize (behaviour only: no
-timing asserts)."""
+them, two nodes with each room's sockets spread over them (``--relayed``), the record in a
+history of its own, read back by bench.summarize (behaviour only: no timing asserts)."""
 
 from __future__ import annotations
 
@@ -24,11 +24,12 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
-    """3 rooms x (2 players + 1 spectator), one round, the master killed 1 s in."""
+    """3 rooms x (2 players + 1 spectator) over two nodes, one round, the master killed 1 s
+    in."""
     history = tmp_path_factory.mktemp("failover") / "history.jsonl"
     result = failover_cost.main([
         "--rooms", "3", "--spectators", "1", "--duration", "4", "--pace", "0.5",
-        "--aro-window", "0.1", "--rounds", "1", "--kill-after", "1",
+        "--aro-window", "0.1", "--rounds", "1", "--kill-after", "1", "--relayed",
         "--history", str(history)])
     return result, history
 
@@ -39,6 +40,8 @@ def test_the_failover_is_recorded_with_what_it_cost(
     [entry] = read(history)
     assert entry["kind"] == "failover_cost"
     assert entry["config"]["replicas_per_master"] == 2
+    assert entry["config"]["relayed"] is True
+    assert entry["config"]["node_timeout_ms"] == 1000  # the test kit's
     [round_] = result["rounds"]
     failover = round_["failing"]["failover"]
     assert failover["seconds_to_promotion"] > 0
