@@ -18,6 +18,14 @@ default movement), decided and committed like any command. If the rules core ref
 or the window is still open after it (a bug, logged), the room stops serving the window
 and says so (``Room._drop_window``: an ``events`` frame with no event and no window).
 
+When the room's own close at the deadline fails because its store is unavailable (Redis
+failing over or restarting), the window *runs again* once the store is back: before
+anything else is decided, the room stores a new deadline a full ``aro_window_s`` from then
+and tells everyone (``run_again``), so an answer the store failed during the outage, sent
+again by the reactive player's client, is taken. Only the room's own close triggers it,
+never a player's failed command: whether a window runs again depends on no private fact
+(a declaration is not shown to the active player before the window closes).
+
 A window may also be *held* (uniform ARO windows, ``window_hold``): the ``WindowHold`` is
 this window's, told when it opens and closes; whether a window is held is judged here, when
 it opens, and a held close takes effect here when its moment comes (``held_close_due``).
@@ -35,7 +43,7 @@ from server.rooms.engine_port import AroWindow, Engine, Plain, State, Verdict
 from server.rooms.messages import HeldCloseDue, WindowExpired
 from server.rooms.spectator_delay import Clock
 from server.rooms.window_hold import WindowHold
-from server.store import Deadline, RoomSettings
+from server.store import Deadline, RoomSettings, StorageUnavailable
 
 log = logging.getLogger("server.rooms.room")  # (the room's task's lines, as before the split)
 
@@ -43,6 +51,10 @@ Decide = Callable[[str | None, object], Verdict]
 """The room's decision of a command by an actor (None: the system) on its state now."""
 Commit = Callable[[Verdict], Awaitable[object]]
 """The room's commit of an accepted verdict: stored, applied, published (it ``sync``s)."""
+RunAgain = Callable[[AroWindow, int], Awaitable[None]]
+"""The room's write of the window's new deadline with its other deadlines (it raises
+``StorageUnavailable`` when the store still fails), then ``ran_again`` and a frame to
+everyone with the window as it stands."""
 
 ARO_WINDOW = "aro_window"
 """The deadline kind of an open window: key, the window's key; at_ms, its deadline."""
@@ -54,14 +66,16 @@ class WindowDeadline:
     room's clock)."""
 
     __slots__ = (
-        "_abandoned", "_clock", "_commit", "_decide", "_drop", "_engine", "_post", "_stored",
-        "_timer", "_window_s", "deadline_ms", "hold", "room_id", "window"
+        "_abandoned", "_clock", "_close_failed", "_commit", "_decide", "_drop", "_engine",
+        "_post", "_run_again", "_stored", "_timer", "_window_s", "deadline_ms", "hold",
+        "room_id", "window"
     )
 
     def __init__(self, room_id: str, settings: RoomSettings, engine: Engine, clock: Clock,
                  post: Callable[[WindowExpired | HeldCloseDue], None],
                  stored: Sequence[Deadline], abandoned: Callable[[str], bool],
-                 decide: Decide, commit: Commit, drop: Callable[[], None]) -> None:
+                 decide: Decide, commit: Commit, drop: Callable[[], None],
+                 run_again: RunAgain) -> None:
         """``stored``: the room's stored deadlines, as it was loaded; ``abandoned``: whether
         a side's seat is abandoned now; ``drop``: the room stops serving the window
         without an event (it ``close``s it and tells the viewers)."""
@@ -76,6 +90,9 @@ class WindowDeadline:
         self._decide = decide
         self._commit = commit
         self._drop = drop
+        self._run_again = run_again
+        self._close_failed: str | None = None
+        """The key of the open window whose close at its deadline the store failed."""
         self._stored = {d.key: d.at_ms for d in stored if d.kind == ARO_WINDOW}
         self._timer: asyncio.TimerHandle | None = None
         self.hold = WindowHold(settings.aro_min_open_s, self._window_s, clock, post, stored)
@@ -119,11 +136,16 @@ class WindowDeadline:
         if deadline_ms is None:
             deadline_ms = self._clock() + int(self._window_s * 1000)
         self.window = window
+        self._arm(window, deadline_ms)
+        self.hold.opened(window, deadline_ms, self._held(window, deadline_ms, state))
+
+    def _arm(self, window: AroWindow, deadline_ms: int) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
         self.deadline_ms = deadline_ms
         delay = max(0.0, (deadline_ms - self._clock()) / 1000)
         self._timer = asyncio.get_running_loop().call_later(
             delay, self._post, WindowExpired(window.key))
-        self.hold.opened(window, deadline_ms, self._held(window, deadline_ms, state))
 
     def _held(self, window: AroWindow, deadline_ms: int, state: State) -> bool:
         """Whether ``window``'s close waits for its minimum time (``window_hold``): the room
@@ -140,6 +162,7 @@ class WindowDeadline:
             self._timer.cancel()
             self._timer = None
         self.window = None
+        self._close_failed = None
         self.hold.closed()
 
     def is_open(self, key: str) -> bool:
@@ -163,19 +186,35 @@ class WindowDeadline:
         window = self.window
         if window is None or window.key != key:
             return  # closed early, or an older window's timer
+        if self._close_failed == key and not self._abandoned(window.reactive):
+            await self._run_again(window, self._clock() + int(self._window_s * 1000))
+            return
         deadline_ms = self.deadline_ms
         verdict = self._decide(None, self._engine.close_window_command(window))
         if verdict.events is None:
             log.error("room %s: closing ARO window %s refused: %s", self.room_id, key, verdict.code)
             self._drop()
             return
-        await self._commit(verdict)
+        try:
+            await self._commit(verdict)
+        except StorageUnavailable:
+            # Answers sent meanwhile failed too, and are being sent again: once the store
+            # is back the window runs again instead of closing on them (the retry of this
+            # close, or the next command's ``due_first``).
+            self._close_failed = key
+            raise
         late_s = self._clock() / 1000 - deadline_ms / 1000
         if late_s >= 0:  # (not a window closed early: its reactive seat was abandoned)
             ARO_CLOSE_LATENESS.observe(late_s)
         if self.is_open(key):
             log.error("room %s: ARO window %s still open after its close", self.room_id, key)
             self._drop()
+
+    def ran_again(self, window: AroWindow, deadline_ms: int) -> None:
+        """The window's new deadline is stored (``run_again``): its timer runs to it."""
+        if self.is_open(window.key):
+            self._close_failed = None
+            self._arm(window, deadline_ms)
 
     async def due_first(self) -> None:
         """Before a command is decided: a deadline passed, or a held close whose moment

@@ -36,7 +36,7 @@ from server.rooms.seats import Seat
 __all__ = [
     "Answering", "accepted", "crowd_snapshot", "events", "events_delivery", "history",
     "options", "packed_view", "plains_of", "presence", "rejected", "seat_snapshot",
-    "spectators", "stored_events", "welcome", "window_dropped",
+    "spectators", "stored_events", "welcome", "window_only",
 ]
 
 Fields = dict[str, Plain] | None
@@ -109,11 +109,12 @@ def spectators(count: int) -> bytes:
     return codec.encode(Spectators(count))
 
 
-def window_dropped(version: int, seen: Seen, live: Callable[[Audience], bool],
-                   clocks: Callable[[], Fields]) -> Delivery:
-    """A window closed without an event: an ``events`` frame with no event and no window to
-    every audience that gets live frames (``clocks`` read for each, as of its frame)."""
-    frames = {audience: events(seen[audience] + 1, [], None, clocks())
+def window_only(version: int, seen: Seen, live: Callable[[Audience], bool],
+                window: Fields, clocks: Callable[[], Fields]) -> Delivery:
+    """The window changed without an event (dropped: ``window`` None; or running again):
+    an ``events`` frame with no event and the window as it stands to every audience that
+    gets live frames (``clocks`` read for each, as of its frame)."""
+    frames = {audience: events(seen[audience] + 1, [], window, clocks())
               if live(audience) else b"" for audience in AUDIENCES}
     return Delivery(version, frames[Audience.A], frames[Audience.B],
                     frames[Audience.SPECTATOR], frames[Audience.CASTER])

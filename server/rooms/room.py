@@ -40,7 +40,7 @@ from server.rooms.aro_window import WindowDeadline
 from server.rooms.catch_up import CatchUp
 from server.rooms.clock_timer import ClockTimer
 from server.rooms.delayed_viewers import DelayedAudiences
-from server.rooms.engine_port import CommandFormatError, Engine, State, Verdict
+from server.rooms.engine_port import AroWindow, CommandFormatError, Engine, State, Verdict
 from server.rooms.inbox import RoomInbox
 from server.rooms.joins import Joins
 from server.rooms.listing import LobbyListing
@@ -147,7 +147,8 @@ class Room:
                                    self._presence.abandoned,
                                    lambda *decide: me._decide_now(*decide),
                                    lambda *commit: me._commit(*commit),
-                                   lambda *drop: me._drop_window(*drop))
+                                   lambda *drop: me._drop_window(*drop),
+                                   lambda *again: me._window_runs_again(*again))
         self._catch_up = CatchUp(me, meta, engine, store, self._delayed, self._aro,
                                  self._chess_clock, self._presence, clock)
         self._listing = LobbyListing(me, meta, engine, store, self._delayed, self._presence,
@@ -507,8 +508,20 @@ class Room:
         """Close the window without an event (the rules core would not close it): tell every
         viewer with an ``events`` frame that carries no event and no window."""
         self._aro.close()
-        self._fanout.publish(self.room_id, frames.window_dropped(
-            self.version, self.seen, self._delayed.live,
+        self._fanout.publish(self.room_id, frames.window_only(
+            self.version, self.seen, self._delayed.live, None,
+            lambda: self._chess_clock.fields(self.state)))
+
+    async def _window_runs_again(self, window: AroWindow, deadline_ms: int) -> None:
+        """The window's close at its deadline failed for the store, which is back: store its
+        new deadline (raises ``StorageUnavailable`` if the store still fails), then tell
+        every viewer (``aro_window``, "runs again")."""
+        await self._deadlines.store_window(window, deadline_ms)
+        self._aro.ran_again(window, deadline_ms)
+        log.info("room %s: ARO window %s runs again after a storage failure", self.room_id,
+                 window.key)
+        self._fanout.publish(self.room_id, frames.window_only(
+            self.version, self.seen, self._delayed.live, self._aro.fields(),
             lambda: self._chess_clock.fields(self.state)))
 
     # --- stopping -----------------------------------------------------------------------

@@ -92,6 +92,11 @@ class StoredDeadlines:
         await self._write(deadlines)
         window.hold.wait()
 
+    async def store_window(self, window: AroWindow, deadline_ms: int) -> None:
+        """Store the room's deadlines with ``window`` open until ``deadline_ms`` (a window
+        running again); storage unavailable: it raises, and nothing changed."""
+        await self._write(self.of(window, deadline_ms))
+
     async def joined(self) -> None:
         """A seat joined: store the seats' presence now, or -- when more messages wait in
         the room's inbox -- with a ``PresenceDue`` posted behind them (one for

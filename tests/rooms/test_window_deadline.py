@@ -10,11 +10,13 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+import pytest
+
 from protocol.messages import Command
 from server.rooms.aro_window import ARO_WINDOW, WindowDeadline
 from server.rooms.engine_port import AroWindow, Verdict
 from server.rooms.messages import HeldCloseDue, WindowExpired
-from server.store import Deadline, RoomSettings
+from server.store import Deadline, RoomSettings, StorageUnavailable
 from tests.doubles.fake_clock import FakeClock
 from tests.doubles.fake_engine import FakeEngine, FakeState
 
@@ -48,12 +50,15 @@ class Room:
         self.decided: list[tuple[str | None, Any]] = []
         self.committed: list[Verdict] = []
         self.dropped = 0
+        self.ran_again: list[int] = []  # the deadlines stored for a window running again
+        self.store_down = False  # the room's store fails its writes
         self.verdict = verdict
         self.closes = closes  # the commit closes the window (the rules core did)
         settings = RoomSettings("n5", WINDOW_S, "private", aro_min_open_s=min_open_s)
         self.window = WindowDeadline(
             "room-1", settings, engine or FakeEngine(), self.clock, self.post, stored,
-            lambda side: side in abandoned, self.decide, self.commit, self.drop)
+            lambda side: side in abandoned, self.decide, self.commit, self.drop,
+            self.run_again)
 
     def post(self, message: WindowExpired | HeldCloseDue) -> None:
         self.posted.append(message)
@@ -64,9 +69,18 @@ class Room:
         return self.verdict
 
     async def commit(self, verdict: Verdict) -> None:
+        if self.store_down:
+            raise StorageUnavailable("append: no reply from Redis")
         self.committed.append(verdict)
         if self.closes:
             self.window.sync(None, 0, FakeState())
+
+    async def run_again(self, window: AroWindow, deadline_ms: int) -> None:
+        """As ``Room._window_runs_again``: store the new deadline, then re-arm."""
+        if self.store_down:
+            raise StorageUnavailable("set_deadlines: no reply from Redis")
+        self.ran_again.append(deadline_ms)
+        self.window.ran_again(window, deadline_ms)
 
     def drop(self) -> None:
         self.dropped += 1
@@ -196,3 +210,55 @@ async def test_a_held_close_is_stored_while_it_waits_and_takes_effect_as_the_pla
     await room.window.due_first()
     assert room.decided == [("B", {"type": "close_aro_window", "order": 1, "step": 1})]
     assert room.committed == [CLOSED]
+
+
+
+async def test_a_close_at_the_deadline_the_store_failed_runs_the_window_again_once_it_is_back(
+        ) -> None:
+    room = Room()
+    deadline_ms = room.open()
+    room.clock.advance(60)
+    room.store_down = True  # Redis fails over: the room's own close is not stored
+    with pytest.raises(StorageUnavailable):
+        await room.window.expired(FIRST.key)
+    assert room.committed == [] and room.window.is_open(FIRST.key)
+    room.clock.advance(5)
+    with pytest.raises(StorageUnavailable):
+        await room.window.due_first()  # (a command meanwhile: still down, "try again")
+    assert room.ran_again == []
+
+    room.clock.advance(3)
+    room.store_down = False
+    await room.window.due_first()  # the next command, or the close's retry: it runs again
+    assert room.committed == [], "not closed"
+    assert room.ran_again == [room.clock() + 60_000] and room.window.deadline_ms > deadline_ms
+    assert not room.window.overdue()
+    assert room.window.fields() is not None
+    room.clock.advance(60)
+    await room.window.due_first()
+    assert room.committed == [CLOSED], "it runs once more, then closes at its new deadline"
+    assert room.ran_again == [room.clock()]
+
+
+async def test_only_the_rooms_own_close_makes_a_window_run_again_and_not_for_an_abandoned_seat(
+        ) -> None:
+    room = Room()
+    room.open()
+    room.clock.advance(60)
+    await room.window.due_first()  # the store never failed: it closes
+    assert room.committed == [CLOSED] and room.ran_again == []
+
+    abandoned: list[str] = []
+    gone = Room()
+    gone.window = WindowDeadline(
+        "room-1", RoomSettings("n5", WINDOW_S, "private"), FakeEngine(), gone.clock, gone.post,
+        (), lambda side: side in abandoned, gone.decide, gone.commit, gone.drop, gone.run_again)
+    gone.open()
+    gone.clock.advance(60)
+    gone.store_down = True
+    with pytest.raises(StorageUnavailable):
+        await gone.window.expired(FIRST.key)
+    gone.store_down = False
+    abandoned.append("B")  # nobody will answer: it closes instead
+    await gone.window.expired(FIRST.key)
+    assert gone.committed == [CLOSED] and gone.ran_again == []

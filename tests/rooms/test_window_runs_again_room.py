@@ -1,0 +1,169 @@
+"""An ARO window whose close at its deadline the store failed runs again once the store is
+back (``server/rooms/aro_window.py``), in a whole room on a store that fails on demand: a
+reactive player's declaration refused ``storage_unavailable`` meanwhile, sent again under
+its id, is taken; every seat is told the window's new deadline, which is stored. Time is a
+fake clock; the window's timer is driven by posting what it posts (``WindowExpired``), so
+no test waits for a timer."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from protocol.constants import ProtocolReason
+from protocol.messages import Accepted, Command, Events, Rejected, command_answer
+from server.config import Settings
+from server.fanout import Audience, LocalFanout
+from server.rooms.aro_window import ARO_WINDOW
+from server.rooms.messages import WindowExpired
+from server.rooms.registry import RoomRegistry
+from server.rooms.room import Room
+from server.store import (
+    Answer,
+    Deadline,
+    Listing,
+    MemoryRoomStore,
+    RoomSettings,
+    StorageUnavailable,
+)
+from tests.doubles.fake_clock import FakeClock
+from tests.doubles.fake_engine import FakeEngine
+from tests.doubles.members import RecordingMember
+
+SETTINGS = Settings(freeze_gc=False, static_dir=None, grace_s=600.0)
+WINDOW_S = 60.0
+KEY = "1:1"  # order 1's window, step 1 (the fake game's)
+
+
+class FailingStore(MemoryRoomStore):
+    """A store whose writes fail while ``down`` (Redis failing over: nothing written)."""
+
+    down = False
+
+    async def set_deadlines(self, room_id: str, *, fence: int,
+                            deadlines: Sequence[Deadline]) -> None:
+        if self.down:
+            raise StorageUnavailable("set_deadlines: no reply from Redis")
+        await super().set_deadlines(room_id, fence=fence, deadlines=deadlines)
+
+    async def append(self, room_id: str, *, fence: int, expected_version: int,
+                     events: Sequence[bytes], snapshot: bytes | None,
+                     deadlines: Sequence[Deadline], listing: Listing | None,
+                     answer: Answer | None = None, answers_kept: int = 256,
+                     retention_ms: int | None = None, committed_ms: int = 0,
+                     window_ms: int = 0) -> int:
+        if self.down:
+            raise StorageUnavailable("append: no reply from Redis")
+        return await super().append(
+            room_id, fence=fence, expected_version=expected_version, events=events,
+            snapshot=snapshot, deadlines=deadlines, listing=listing, answer=answer,
+            answers_kept=answers_kept, retention_ms=retention_ms, committed_ms=committed_ms,
+            window_ms=window_ms)
+
+
+class Table:
+    def __init__(self) -> None:
+        self.store = FailingStore()
+        self.clock = FakeClock()
+        self.registry = RoomRegistry(self.store, LocalFanout(), FakeEngine(), SETTINGS)
+        self.registry.clock = self.clock
+        self.a = RecordingMember(Audience.A)
+        self.b = RecordingMember(Audience.B)
+
+    async def open(self) -> Room:
+        created = await self.registry.create(RoomSettings("n5", WINDOW_S, "private"))
+        room = await self.registry.open(created.meta.room_id)
+        assert isinstance(room, Room)
+        await room.join(self.a, "A", None)
+        await room.join(self.b, "B", None)
+        return room
+
+    async def send(self, room: Room, member: RecordingMember, command_id: str,
+                   body: dict[str, object]) -> Accepted | Rejected | None:
+        """Send a command at the seat's version; its answer (an ``events`` frame naming
+        it read as the ``accepted`` it carries)."""
+        version = room.seen[member.audience]
+        assert room.submit(member, member.audience.value, Command(command_id, version, body))
+        frame = await member.until(object, lambda m: _answers(m, command_id))  # type: ignore[type-abstract]
+        return command_answer(frame)  # type: ignore[arg-type]
+
+    async def stored_window_deadline(self, room: Room) -> int:
+        stored = await self.store.load_room(room.room_id)
+        assert stored is not None
+        return next(d.at_ms for d in stored.deadlines if d.kind == ARO_WINDOW)
+
+
+def _answers(message: object, command_id: str) -> bool:
+    answer = command_answer(message)  # type: ignore[arg-type]
+    return answer is not None and answer.id == command_id
+
+
+DECLARE = {"type": "declare_aro", "trooper": "B-t1"}
+
+
+def unavailable(answer: object) -> bool:
+    return isinstance(answer, Rejected) and answer.code == ProtocolReason.STORAGE_UNAVAILABLE
+
+
+async def test_a_declaration_refused_while_the_deadline_passed_is_taken_in_the_window_run_again(
+        ) -> None:
+    table = Table()
+    room = await table.open()
+    assert isinstance(await table.send(room, table.a, "shot", {"type": "shoot"}), Accepted)
+
+    table.clock.advance(50)  # 10 s left: Redis fails over as B declares
+    table.store.down = True
+    assert unavailable(await table.send(room, table.b, "d1", DECLARE))
+    table.clock.advance(15)  # the deadline passes: the room's own close fails too
+    room.inbox.post(WindowExpired(KEY))  # what the window's timer posts
+    assert unavailable(await table.send(room, table.b, "d1", DECLARE)), "still down"
+    assert room.state.window == (1, 1)
+
+    table.clock.advance(3)  # the store is back; B's client sends its declaration again
+    table.store.down = False
+    assert isinstance(await table.send(room, table.b, "d1", DECLARE), Accepted)
+    assert room.state.aros == ("B-t1",) and room.state.closed_by_timeout == ()
+    again_ms = table.clock() + 60_000  # a full window from when the store was back
+    assert await table.stored_window_deadline(room) == again_ms
+    told = await table.a.until(Events, lambda f: not f.events and f.window is not None)
+    assert told.window is not None and told.window["deadline_ms"] == again_ms
+    assert told.window["remaining_ms"] == 60_000
+
+    table.clock.advance(60)  # it runs once more, then closes as any window does
+    room.inbox.post(WindowExpired(KEY))
+    closed = await table.a.until(Events, lambda f: any(
+        e.get("e") == "window_closed" for e in f.events))
+    assert {"e": "window_closed", "order": 1, "timeout": True} in closed.events
+    await table.registry.shutdown()
+
+
+async def test_a_window_runs_again_whether_or_not_its_reactive_player_tried_to_answer() -> None:
+    table = Table()
+    room = await table.open()
+    await table.send(room, table.a, "shot", {"type": "shoot"})
+    table.clock.advance(60)
+    table.store.down = True
+    room.inbox.post(WindowExpired(KEY))
+    # (A's command is refused as the window's close is: "try again")
+    assert unavailable(await table.send(room, table.a, "a1", {"type": "act", "value": 1}))
+    table.store.down = False
+    refused = await table.send(room, table.a, "a1", {"type": "act", "value": 1})
+    assert isinstance(refused, Rejected) and refused.code == "wrong_phase", "the window is open"
+    told = await table.b.until(Events, lambda f: not f.events and f.window is not None)
+    assert told.window is not None and told.window["deadline_ms"] == table.clock() + 60_000
+    assert isinstance(await table.send(room, table.b, "d1", DECLARE), Accepted)
+    await table.registry.shutdown()
+
+
+async def test_a_window_whose_close_was_stored_closes_and_a_late_answer_is_late() -> None:
+    table = Table()
+    room = await table.open()
+    await table.send(room, table.a, "shot", {"type": "shoot"})
+    table.clock.advance(50)
+    table.store.down = True
+    assert unavailable(await table.send(room, table.b, "d1", DECLARE))
+    table.store.down = False  # back before the deadline: the close at it is stored
+    table.clock.advance(10)
+    late = await table.send(room, table.b, "d1", DECLARE)
+    assert isinstance(late, Rejected), "sent again after the deadline: too late"
+    assert room.state.closed_by_timeout == (1,)
+    await table.registry.shutdown()
