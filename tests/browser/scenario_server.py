@@ -23,9 +23,9 @@ holds those Classified Objectives (deck card ids) as if it had drawn them. The r
 encoder (``testkit.army_codes``), for the browser tests to paste (the ids are the invented ones of
 ``testkit/army_data``, which this server reads when ``REFEREE_ARMY_DATA`` names it).
 
-``POST /test/storage`` with ``{"down": true}`` makes the store refuse every room's writes
-(``StorageUnavailable``: nothing stored, as while a Redis Cluster fails over) until
-``{"down": false}``.
+``POST /test/storage`` with ``{"down": true}`` makes the store refuse every room's writes,
+appends and deadlines (``StorageUnavailable``: nothing stored, as while a Redis Cluster
+fails over) until ``{"down": false}``.
 
 Its rooms' dice come from ``seed``: test rooms, which every viewer is told about
 (``fixed_dice``). This server also lets the lobby take a ``seed``
@@ -121,7 +121,8 @@ async def army_code(request: Request) -> Response:
 
 
 class OutageStore(MemoryRoomStore):
-    """The in-memory store, whose appends a test can refuse for a while (``/test/storage``)."""
+    """The in-memory store, whose room writes a test can refuse for a while
+    (``/test/storage``)."""
 
     down = False
 
@@ -129,6 +130,11 @@ class OutageStore(MemoryRoomStore):
         if self.down:
             raise StorageUnavailable("the test took the storage down")
         return await super().append(room_id, **fields)
+
+    async def set_deadlines(self, room_id: str, **fields: Any) -> None:
+        if self.down:
+            raise StorageUnavailable("the test took the storage down")
+        await super().set_deadlines(room_id, **fields)
 
 
 async def storage(request: Request) -> Response:

@@ -44,3 +44,49 @@ test("a command the storage refused is sent again by the page under its id and a
   assert.equal(turnsEnded, 1, "the turn ended once");
   await closeAll(a, b);
 });
+
+// The ARO window's deadline passes while the storage is away: the server's close at the
+// deadline is not stored, so the window runs again once the storage is back (a new deadline
+// both pages are told), and B's counter, refused and sent again by the page meanwhile, is
+// taken. Screenshot: test-artifacts/browser/storage-outage-window-again.png.
+const ARO_PLACEMENTS = { "A-t7": [30, 12, 90], "A-t1": [2, 2, 90], "B-t3": [30, 30, 270], "B-t1": [46, 46, 270] };
+
+test("an ARO window whose deadline passed while the storage was away runs again, and the counter sent meanwhile is taken", async () => {
+  const room = await scenario.post("/test/scenario", { ruleset: "n5", aro_window_s: 8, seed: 1, placements: ARO_PLACEMENTS });
+  const a = await scenario.openTable(room.seats.A.link, WAIT);
+  const b = await scenario.openTable(room.seats.B.link, WAIT);
+  await a.waitForSelector("#end-turn", WAIT);
+  // A's page keeps every deadline its frames carried.
+  await a.evaluate(() => {
+    window.__deadlines = [];
+    window.referee.addEventListener("message", (e) => { if (e.detail?.window) window.__deadlines.push(e.detail.window.deadline_ms); });
+  });
+  const sent = await a.evaluate(async () => [
+    (await window.referee.send({ type: "activate", trooper: "A-t7", order: "regular" })).ok,
+    (await window.referee.send({ type: "declare_skill", skill: { type: "move", route: [[30, 12], [30, 14]] } })).ok]);
+  assert.deepEqual(sent, [true, true]);
+  await b.waitForSelector('[data-aro="B-t3"] [data-action="declare"]', WAIT);
+  const deadline = await b.evaluate(() => window.referee.view.window.deadline_ms);
+
+  assert.deepEqual(await scenario.post("/test/storage", { down: true }), { down: true });
+  await b.click('[data-aro="B-t3"] [data-action="declare"]');
+  await shows(b, "#banner", /could not store your last command yet: it is sent again by itself/);
+  // Past the deadline, one more refusal: the server tried its close at the deadline first.
+  await b.waitForFunction((d) => Date.now() > d + 200, deadline, WAIT);
+  const refusals = () => b.evaluate(() => window.__frames.filter((f) => f.includes("storage_unavailable")).length);
+  const before = await refusals();
+  await b.waitForFunction((n) => window.__frames.filter((f) => f.includes("storage_unavailable")).length > n, before, WAIT);
+  assert.equal(await a.evaluate(() => window.referee.view.window !== null), true, "the window is not closed");
+
+  assert.deepEqual(await scenario.post("/test/storage", { down: false }), { down: false });
+  await b.waitForFunction(() => Boolean(window.referee.view.state.order?.aros?.["B-t3"]), null, WAIT);
+  await a.waitForFunction((d) => window.__deadlines.some((x) => x > d), deadline, WAIT);
+  const again = await a.evaluate((d) => window.__deadlines.find((x) => x > d), deadline);
+  assert.ok(again >= deadline + 8000, `a full window again: ${again - deadline} ms later`);
+  await b.waitForFunction(() => document.getElementById("banner").hidden, null, WAIT);
+  await a.screenshot({ path: join(artifacts, "storage-outage-window-again.png") });
+  for (const page of [a, b]) await shows(page, "#log", /ARO declared: Enforcer/);
+  const closedByDeadline = await a.evaluate(() => window.__frames.filter((f) => f.includes("aro_window_closed")).length);
+  assert.ok(closedByDeadline <= 1, "closed once, after the counter");
+  await closeAll(a, b);
+});
