@@ -124,6 +124,7 @@ async def one_run(args: argparse.Namespace, workdir: Path, server_core: str | No
             hooks["max"] = loss.finish
         run_args = paired_runs.referee_args(args, nodes=2 if args.relayed else 1)
         run_args.tries = args.tries
+        run_args.backoff = args.backoff
         result = await run_referee(run_args, cluster.url, workdir, server_core, load_core,
                                    cluster.node_env(), None, hooks, raw=("paced",))
         if loss is None:
@@ -149,7 +150,8 @@ async def compare(args: argparse.Namespace) -> dict[str, Any]:
 
     # The failure first: the still run's ``during`` is the same seconds of its phase.
     return await play_rounds(args, "failing", run, window_of, kill_after=args.kill_after,
-                             tries=args.tries, replicas_per_master=REPLICAS_PER_MASTER,
+                             tries=args.tries, backoff=args.backoff,
+                             replicas_per_master=REPLICAS_PER_MASTER,
                              cluster_server=args.cluster_server,
                              node_timeout_ms=args.node_timeout_ms, relayed=args.relayed)
 

@@ -80,7 +80,17 @@ stopping is an error of the run)."""
 TRY_AGAIN_PAUSE_S = 0.1
 """How long a command answered ``storage_unavailable`` waits before it is sent again under
 its id (a client that tries again at once, while a Redis Cluster moves the room's slot,
-would send it again at every step of the move)."""
+would send it again at every step of the move), with ``--backoff fixed``."""
+BACKOFFS = ("fixed", "browser")
+"""``--backoff``: ``fixed``, ``TRY_AGAIN_PAUSE_S`` between sends; ``browser``, the browser
+client's (``storageRetry``: ``browser_pause_s``)."""
+
+
+def browser_pause_s(attempt: int) -> float:
+    """The browser client's pause before sending a command again after its ``attempt``-th
+    ``storage_unavailable`` (0 for the first): 250 ms doubling to 2 s, each drawn from half
+    to all of it (client-js/src/backoff.js, ``backoffDelay``; client-js/src/connection.js)."""
+    return min(2.0, 0.25 * 2 ** attempt) * (0.5 + 0.5 * random.random())
 
 
 class Tally:
@@ -274,11 +284,13 @@ class Member:
 class RoomDriver:
     """The members of one room and the one thing the room is waiting for."""
 
-    def __init__(self, index: int, script: Script, frame_size: int, tries: int = 1) -> None:
+    def __init__(self, index: int, script: Script, frame_size: int, tries: int = 1,
+                 backoff: str = "fixed") -> None:
         """``tries``: how many times the game's commands are sent, under their id, while
-        answered ``storage_unavailable``."""
+        answered ``storage_unavailable``; ``backoff``: how long apart (``BACKOFFS``)."""
         self.index = index
         self.tries = tries
+        self.backoff = backoff
         self.script = script
         self.frame_size = frame_size
         self.members: list[Member] = []
@@ -321,14 +333,15 @@ class RoomDriver:
         instead of raising: the room's clock may close an ARO window just before the reactive
         player does (``stale_version`` when the command was issued before the close reached
         the player, ``wrong_phase``/``stale_window`` when after). A command answered
-        ``storage_unavailable`` is sent again under its id ``TRY_AGAIN_PAUSE_S`` later, up to
-        ``tries`` sends in all (the room's ``tries`` unless told); its latency counts from its
-        first send.
+        ``storage_unavailable`` is sent again under its id ``TRY_AGAIN_PAUSE_S`` later (or
+        after the browser's pause, ``browser_pause_s``), up to ``tries`` sends in all (the
+        room's ``tries`` unless told); its latency counts from its first send.
         """
         player = self.players[side]
         command_id = f"c{next(self._ids)}"
         sent = time.time()
         sends_left = tries or self.tries
+        refused = 0  # its storage_unavailable answers so far
         while True:
             opened = player.reopened
             with contextlib.suppress(ConnectionClosed):  # (its reader opens it again)
@@ -347,7 +360,9 @@ class RoomDriver:
             if (isinstance(answer, Rejected) and answer.code == "storage_unavailable"
                     and sends_left > 0):
                 TALLY.tried_again += 1
-                await asyncio.sleep(TRY_AGAIN_PAUSE_S)
+                await asyncio.sleep(TRY_AGAIN_PAUSE_S if self.backoff == "fixed"
+                                    else browser_pause_s(refused))
+                refused += 1
                 continue
             break
         if isinstance(answer, Rejected):
@@ -446,7 +461,7 @@ class Worker:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
         self.script = plan(args.seed)
-        self.rooms = [RoomDriver(i, self.script, args.frame_size, args.tries)
+        self.rooms = [RoomDriver(i, self.script, args.frame_size, args.tries, args.backoff)
                       for i in range(args.rooms)]
         self.room_ids: list[tuple[str, str, str]] = []
         self.results: dict[str, Any] = {}
@@ -731,6 +746,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tries", type=int, default=1,
                         help="sends of a game command, under its id, while it is answered "
                              "storage_unavailable (1: the first such answer is an error)")
+    parser.add_argument("--backoff", choices=BACKOFFS, default="fixed",
+                        help="the pause before such a command is sent again: fixed "
+                             f"({TRY_AGAIN_PAUSE_S} s), or the browser client's (250 ms "
+                             "doubling to 2 s, jittered)")
     parser.add_argument("--restart", action="store_true",
                         help="after max, expect the server to restart (kill -9) and rejoin "
                              "every room")

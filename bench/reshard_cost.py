@@ -155,6 +155,7 @@ async def one_run(args: argparse.Namespace, workdir: Path, server_core: str | No
             hooks["max"] = move.finish
         run_args = paired_runs.referee_args(args)
         run_args.tries = args.tries
+        run_args.backoff = args.backoff
         result = await run_referee(run_args, cluster.url, workdir, server_core, load_core,
                                    cluster.node_env(), sample, hooks, raw=("paced",))
         redis_cpu = {"paced": cpu["paced"] - cpu["setup"]}
@@ -177,7 +178,7 @@ async def compare(args: argparse.Namespace) -> dict[str, Any]:
     return await play_rounds(args, "moving", run,
                              lambda moving: (0.0, moving["move"]["seconds"]),
                              slots=args.slots, ballast=args.ballast, tries=args.tries,
-                             cluster_server=args.cluster_server)
+                             backoff=args.backoff, cluster_server=args.cluster_server)
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

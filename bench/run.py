@@ -237,6 +237,8 @@ class Fleet:
                 argv += ["--ws-url", self.ws_url]
             if getattr(self.args, "tries", 1) != 1:  # (bench.reshard_cost's "try again")
                 argv += ["--tries", str(self.args.tries)]
+            if getattr(self.args, "backoff", "fixed") != "fixed":
+                argv += ["--backoff", self.args.backoff]
             self.processes.append(await asyncio.create_subprocess_exec(
                 *pinned(self.core, argv), cwd=REPO, stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE))

@@ -45,9 +45,9 @@ class ScriptedSocket:
         asyncio.get_running_loop().call_soon(member.room.arrived, member, 0.0)
 
 
-def room_with(codes: list[str | None],
-              tries: int = 1) -> tuple[loadgen.RoomDriver, ScriptedSocket]:
-    room = loadgen.RoomDriver(0, plan(7), 200, tries)
+def room_with(codes: list[str | None], tries: int = 1,
+              backoff: str = "fixed") -> tuple[loadgen.RoomDriver, ScriptedSocket]:
+    room = loadgen.RoomDriver(0, plan(7), 200, tries, backoff)
     socket = ScriptedSocket(codes)
     member = loadgen.Member(room, "r/A", cast(ClientConnection, socket))
     member.version = 0
@@ -92,3 +92,28 @@ async def test_with_tries_a_game_command_is_sent_again_and_each_send_again_count
     assert loadgen.TALLY.tried_again == 2
     assert loadgen.TALLY.result()["tried_again"] == 2
     assert len(loadgen.TALLY.latencies_ms) == 1  # one command, from its first send
+
+
+async def test_with_the_browsers_backoff_each_pause_is_the_browsers_for_that_attempt(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(loadgen, "TALLY", loadgen.Tally())
+    attempts: list[int] = []
+
+    def pause(attempt: int) -> float:
+        attempts.append(attempt)
+        return 0.0
+
+    monkeypatch.setattr(loadgen, "browser_pause_s", pause)
+    room, socket = room_with([UNAVAILABLE, UNAVAILABLE, UNAVAILABLE, None], tries=5,
+                             backoff="browser")
+    assert await room.command("A", {"type": "ready"})
+    assert [sent["id"] for sent in socket.sent] == ["c1"] * 4
+    assert attempts == [0, 1, 2]
+
+
+def test_the_browsers_pause_doubles_from_250_ms_to_2_s_each_drawn_from_half_to_all(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(loadgen.random, "random", lambda: 1.0)
+    assert [loadgen.browser_pause_s(n) for n in range(6)] == [0.25, 0.5, 1.0, 2.0, 2.0, 2.0]
+    monkeypatch.setattr(loadgen.random, "random", lambda: 0.0)
+    assert [loadgen.browser_pause_s(n) for n in range(4)] == [0.125, 0.25, 0.5, 1.0]
