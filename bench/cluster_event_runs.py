@@ -57,7 +57,9 @@ def paced_started(result: dict[str, Any]) -> float:
 def pick(result: dict[str, Any], redis_cpu_s: dict[str, float] | None,
          window: Window) -> dict[str, Any]:
     """One run's figures: its paced phase (``redis_cpu_s``: the cluster's CPU per phase, or
-    None), the commands sent in ``window``, the max-rate phase."""
+    None), the commands sent in ``window``, the max-rate phase; each phase's first errors
+    as the load generator said them (``error_examples``: printed with each round, not
+    in the medians)."""
     paced, fastest = result["paced"], result["max"]
     started = paced_started(result)
     orders = paced["orders"]
@@ -66,14 +68,14 @@ def pick(result: dict[str, Any], redis_cpu_s: dict[str, float] | None,
                   "p50_ms": paced["latency_ms"]["p50"], "p99_ms": paced["latency_ms"]["p99"],
                   "max_ms": paced["latency_ms"]["max"], "orders": orders,
                   "tried_again": paced["tried_again"], "reopened": paced["reopened"],
-                  "errors": paced["errors"],
+                  "errors": paced["errors"], "error_examples": paced["error_examples"],
                   "redis_cpu_us_per_order": (round(redis_cpu_s["paced"] / orders * 1e6, 1)
                                              if orders and redis_cpu_s else None)},
         "during": window_latencies(paced["raw"], started + window[0], started + window[1]),
         "max": {"orders_per_s": fastest["orders_per_s"],
                 "cpu_us_per_order": fastest["cpu_us_per_order"],
                 "tried_again": fastest["tried_again"], "reopened": fastest["reopened"],
-                "errors": fastest["errors"]},
+                "errors": fastest["errors"], "error_examples": fastest["error_examples"]},
     }
 
 

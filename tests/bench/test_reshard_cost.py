@@ -22,10 +22,11 @@ def run(cpu: float, latencies: list[float], sent_after: list[float],
                   "latency_ms": {"p50": min(latencies), "p99": max(latencies),
                                  "max": max(latencies)},
                   "orders": 10, "tried_again": 2, "reopened": 0, "errors": errors,
+                  "error_examples": ["room 3: act rejected: bad_command"][:errors],
                   "raw": {"sent_at": [STARTED + s for s in sent_after],
                           "latencies_ms": latencies}},
         "max": {"orders_per_s": 50.0, "cpu_us_per_order": cpu / 2, "tried_again": 0,
-                "reopened": 0, "errors": 0},
+                "reopened": 0, "errors": 0, "error_examples": []},
     }
 
 
@@ -45,6 +46,8 @@ def test_a_run_keeps_its_paced_phase_its_window_and_redis_cpu_per_order() -> Non
     assert picked["during"] == {"commands": 1, "p50_ms": 250.0, "p99_ms": 250.0,
                                 "max_ms": 250.0}
     assert picked["max"]["orders_per_s"] == 50.0
+    failed = pick(run(1000.0, [4.0], [0.5], errors=1), None, (1.0, 3.0))
+    assert failed["paced"]["error_examples"] == ["room 3: act rejected: bad_command"]
 
 
 def one_round(moving_cpu: float, moving_latency: float) -> dict[str, Any]:
