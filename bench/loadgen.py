@@ -308,14 +308,21 @@ class RoomDriver:
         if wait is not None and not wait[1].done() and wait[0]():
             wait[1].set_result(now)
 
-    async def until(self, condition: Callable[[], bool]) -> float:
-        """Wait until ``condition`` holds; the time the frame that made it true arrived."""
+    async def until(self, condition: Callable[[], bool], what: str = "") -> float:
+        """Wait until ``condition`` holds; the time the frame that made it true arrived.
+        Not within ``GUARD_S``: a ``TimeoutError`` that says ``what`` was awaited and where
+        each member stood."""
         if condition():
             return time.time()
         future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
         self._wait = (condition, future)
         try:
             return await asyncio.wait_for(future, GUARD_S)
+        except TimeoutError:
+            stood = "; ".join(f"{m.name} v{m.version} window {m.window} closed {sorted(m.closed)}"
+                              for m in self.members)
+            raise TimeoutError(f"room {self.index}, order {self.next_order}: {what or 'a wait'}"
+                               f" not within {GUARD_S:.0f} s ({stood})") from None
         finally:
             self._wait = None
 
@@ -349,7 +356,7 @@ class RoomDriver:
                 TALLY.commands += 1
             answered = await self.until(
                 lambda opened=opened: command_id in player.answers
-                or player.reopened != opened)
+                or player.reopened != opened, f"the answer to {body['type']} {command_id}")
             answer = player.answers.pop(command_id, None)
             if answer is None:
                 # Its socket was opened again before the answer came: send it again under
@@ -371,7 +378,8 @@ class RoomDriver:
             raise RuntimeError(f"room {self.index}: {body['type']} rejected: {answer.code}"
                                f" {answer.message}")
         target = answer.version
-        seen = await self.until(lambda: all(m.version >= target for m in self.members))
+        seen = await self.until(lambda: all(m.version >= target for m in self.members),
+                                f"every member at v{target} after {body['type']}")
         TALLY.latencies_ms.append((seen - sent) * 1000.0)
         TALLY.sent_at.append(sent)
         TALLY.commanders.append((side, (answered - sent) * 1000.0))
@@ -390,11 +398,13 @@ class RoomDriver:
             if in_time:
                 self._forget(key)
                 return
-        await self.until(lambda: all(key in m.closed for m in self.members))
+        await self.until(lambda: all(key in m.closed for m in self.members),
+                         f"every member seeing window {key} closed")
         if not in_time:
             # The clock closed the window first (overload): go on from the room's version.
             TALLY.windows_closed_late += 1
-            await self.until(lambda: len({m.version for m in self.members}) == 1)
+            await self.until(lambda: len({m.version for m in self.members}) == 1,
+                             "every member at one version")
         elif let_time_out:
             deadline_ms = next((m.deadlines[key] for m in self.members if key in m.deadlines),
                                None)

@@ -117,3 +117,12 @@ def test_the_browsers_pause_doubles_from_250_ms_to_2_s_each_drawn_from_half_to_a
     assert [loadgen.browser_pause_s(n) for n in range(6)] == [0.25, 0.5, 1.0, 2.0, 2.0, 2.0]
     monkeypatch.setattr(loadgen.random, "random", lambda: 0.0)
     assert [loadgen.browser_pause_s(n) for n in range(4)] == [0.125, 0.25, 0.5, 1.0]
+
+
+async def test_a_wait_past_the_guard_says_what_it_awaited_and_where_each_member_stood(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(loadgen, "GUARD_S", 0.0)  # (nothing will make the condition true)
+    room, _ = room_with([])
+    with pytest.raises(TimeoutError, match=r"room 0, order 0: the close not within 0 s "
+                                           r"\(r/A v0 window None closed \[\]\)"):
+        await room.until(lambda: False, "the close")
