@@ -67,8 +67,8 @@ class WindowDeadline:
 
     __slots__ = (
         "_abandoned", "_clock", "_close_failed", "_commit", "_decide", "_drop", "_engine",
-        "_post", "_run_again", "_stored", "_timer", "_window_s", "deadline_ms", "hold",
-        "room_id", "window"
+        "_post", "_ran_again", "_run_again", "_stored", "_timer", "_window_s", "deadline_ms",
+        "hold", "room_id", "window"
     )
 
     def __init__(self, room_id: str, settings: RoomSettings, engine: Engine, clock: Clock,
@@ -93,6 +93,9 @@ class WindowDeadline:
         self._run_again = run_again
         self._close_failed: str | None = None
         """The key of the open window whose close at its deadline the store failed."""
+        self._ran_again = False
+        """The open window ran again: a ``WindowExpired`` before its new deadline (the
+        failed close's retry, or its timer early by the room's clock) sets the timer anew."""
         self._stored = {d.key: d.at_ms for d in stored if d.kind == ARO_WINDOW}
         self._timer: asyncio.TimerHandle | None = None
         self.hold = WindowHold(settings.aro_min_open_s, self._window_s, clock, post, stored)
@@ -163,6 +166,7 @@ class WindowDeadline:
             self._timer = None
         self.window = None
         self._close_failed = None
+        self._ran_again = False
         self.hold.closed()
 
     def is_open(self, key: str) -> bool:
@@ -186,7 +190,13 @@ class WindowDeadline:
         window = self.window
         if window is None or window.key != key:
             return  # closed early, or an older window's timer
-        if self._close_failed == key and not self._abandoned(window.reactive):
+        abandoned = self._abandoned(window.reactive)
+        if self._ran_again and self._clock() < self.deadline_ms and not abandoned:
+            # Posted before it ran again (the failed close's retry), or its own timer a
+            # moment early by the room's clock: wait for the deadline again.
+            self._arm(window, self.deadline_ms)
+            return
+        if self._close_failed == key and not abandoned:
             await self._run_again(window, self._clock() + int(self._window_s * 1000))
             return
         deadline_ms = self.deadline_ms
@@ -214,6 +224,7 @@ class WindowDeadline:
         """The window's new deadline is stored (``run_again``): its timer runs to it."""
         if self.is_open(window.key):
             self._close_failed = None
+            self._ran_again = True
             self._arm(window, deadline_ms)
 
     async def due_first(self) -> None:
