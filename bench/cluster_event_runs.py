@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import paired_runs
-from bench.loadgen import BACKOFFS, TRY_AGAIN_PAUSE_S
+from bench.loadgen import add_backoff_argument
 from bench.measure import percentiles
 from bench.run import git_commit, git_dirty
 
@@ -134,10 +134,7 @@ def add_tries_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tries", type=int, default=50,
                         help="sends of a command, under its id, while it is answered "
                              "storage_unavailable")
-    parser.add_argument("--backoff", choices=BACKOFFS, default="fixed",
-                        help="the pause before such a command is sent again: fixed "
-                             f"({TRY_AGAIN_PAUSE_S} s), or the browser client's (250 ms "
-                             "doubling to 2 s, jittered)")
+    add_backoff_argument(parser)
 
 
 def run_main(compare: Callable[[argparse.Namespace], Awaitable[dict[str, Any]]],

@@ -86,6 +86,14 @@ BACKOFFS = ("fixed", "browser")
 client's (``storageRetry``: ``browser_pause_s``)."""
 
 
+def add_backoff_argument(parser: argparse.ArgumentParser) -> None:
+    """``--backoff``, for this load generator and the benches that run it."""
+    parser.add_argument("--backoff", choices=BACKOFFS, default="fixed",
+                        help="the pause before a command answered storage_unavailable is sent "
+                             f"again: fixed ({TRY_AGAIN_PAUSE_S} s), or the browser client's "
+                             "(250 ms doubling to 2 s, jittered)")
+
+
 def browser_pause_s(attempt: int) -> float:
     """The browser client's pause before sending a command again after its ``attempt``-th
     ``storage_unavailable`` (0 for the first): 250 ms doubling to 2 s, each drawn from half
@@ -756,10 +764,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tries", type=int, default=1,
                         help="sends of a game command, under its id, while it is answered "
                              "storage_unavailable (1: the first such answer is an error)")
-    parser.add_argument("--backoff", choices=BACKOFFS, default="fixed",
-                        help="the pause before such a command is sent again: fixed "
-                             f"({TRY_AGAIN_PAUSE_S} s), or the browser client's (250 ms "
-                             "doubling to 2 s, jittered)")
+    add_backoff_argument(parser)
     parser.add_argument("--restart", action="store_true",
                         help="after max, expect the server to restart (kill -9) and rejoin "
                              "every room")

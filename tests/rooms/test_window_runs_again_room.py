@@ -7,7 +7,7 @@ no test waits for a timer."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import Any
 
 from protocol.constants import ProtocolReason
 from protocol.messages import Accepted, Command, Events, Rejected, command_answer
@@ -17,14 +17,7 @@ from server.rooms.aro_window import ARO_WINDOW
 from server.rooms.messages import WindowExpired
 from server.rooms.registry import RoomRegistry
 from server.rooms.room import Room
-from server.store import (
-    Answer,
-    Deadline,
-    Listing,
-    MemoryRoomStore,
-    RoomSettings,
-    StorageUnavailable,
-)
+from server.store import MemoryRoomStore, RoomSettings, StorageUnavailable
 from tests.doubles.fake_clock import FakeClock
 from tests.doubles.fake_engine import FakeEngine
 from tests.doubles.members import RecordingMember
@@ -39,25 +32,15 @@ class FailingStore(MemoryRoomStore):
 
     down = False
 
-    async def set_deadlines(self, room_id: str, *, fence: int,
-                            deadlines: Sequence[Deadline]) -> None:
-        if self.down:
-            raise StorageUnavailable("set_deadlines: no reply from Redis")
-        await super().set_deadlines(room_id, fence=fence, deadlines=deadlines)
-
-    async def append(self, room_id: str, *, fence: int, expected_version: int,
-                     events: Sequence[bytes], snapshot: bytes | None,
-                     deadlines: Sequence[Deadline], listing: Listing | None,
-                     answer: Answer | None = None, answers_kept: int = 256,
-                     retention_ms: int | None = None, committed_ms: int = 0,
-                     window_ms: int = 0) -> int:
+    async def append(self, room_id: str, **fields: Any) -> int:
         if self.down:
             raise StorageUnavailable("append: no reply from Redis")
-        return await super().append(
-            room_id, fence=fence, expected_version=expected_version, events=events,
-            snapshot=snapshot, deadlines=deadlines, listing=listing, answer=answer,
-            answers_kept=answers_kept, retention_ms=retention_ms, committed_ms=committed_ms,
-            window_ms=window_ms)
+        return await super().append(room_id, **fields)
+
+    async def set_deadlines(self, room_id: str, **fields: Any) -> None:
+        if self.down:
+            raise StorageUnavailable("set_deadlines: no reply from Redis")
+        await super().set_deadlines(room_id, **fields)
 
 
 class Table:
