@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime
 import json
 import sys
@@ -112,9 +113,11 @@ async def play_rounds(args: argparse.Namespace, changed: str, one_run: OneRun,
     keeps it (``params``: this bench's own, beside the game's)."""
     started = datetime.datetime.now(datetime.UTC)
     rounds: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory(prefix=f"bench-{changed}-") as tmp:
+    with contextlib.ExitStack() as files:
+        top = args.keep if args.keep is not None else Path(
+            files.enter_context(tempfile.TemporaryDirectory(prefix=f"bench-{changed}-")))
         for number in range(args.rounds):
-            workdir = Path(tmp) / f"round-{number}"
+            workdir = top / f"round-{number}"
             first = await one_run(workdir / changed, None)
             still = await one_run(workdir / "still", window_of(first))
             round_ = {changed: first, "still": still}
@@ -130,11 +133,15 @@ async def play_rounds(args: argparse.Namespace, changed: str, one_run: OneRun,
             "params": paired_runs.params(args, **params), "rounds": rounds}
 
 
-def add_tries_argument(parser: argparse.ArgumentParser) -> None:
+def add_round_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tries", type=int, default=50,
                         help="sends of a command, under its id, while it is answered "
                              "storage_unavailable")
     add_backoff_argument(parser)
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="keep each run's files (its nodes' referee.log, its Redis "
+                             "nodes' logs) under DIR/round-N/<run> instead of a temporary "
+                             "directory removed at the end")
 
 
 def run_main(compare: Callable[[argparse.Namespace], Awaitable[dict[str, Any]]],

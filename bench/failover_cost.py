@@ -44,7 +44,7 @@ from urllib.parse import urlsplit
 from bench import paired_runs, redis_cluster_run
 from bench.cluster_event_runs import (
     Window,
-    add_tries_argument,
+    add_round_arguments,
     paced_started,
     pick,
     play_rounds,
@@ -171,7 +171,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                              "them (bench.run --nodes 2 without its balancer): the seats and "
                              "spectators on the node that does not own the room are relayed "
                              "through its bus, which the master's loss resets too")
-    add_tries_argument(parser)
+    add_round_arguments(parser)
     redis_cluster_run.add_server_argument(parser)
     return run_main(compare, parser.parse_args(argv), "failing", "failover_cost")
 

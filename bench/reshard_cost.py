@@ -39,7 +39,7 @@ from typing import Any
 from bench import paired_runs, redis_cluster_run
 from bench.cluster_event_runs import (
     Window,
-    add_tries_argument,
+    add_round_arguments,
     paced_started,
     pick,
     play_rounds,
@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--ballast", type=int, default=200,
                         help="keys added to each room's slot before the paced phase, in both "
                              "runs (a slot's other rooms' keys)")
-    add_tries_argument(parser)
+    add_round_arguments(parser)
     redis_cluster_run.add_server_argument(parser)
     return run_main(compare, parser.parse_args(argv), "moving", "reshard_cost")
 

@@ -132,6 +132,12 @@ METRICS_TOKEN = "bench-metrics"
 """The bench nodes' ``REFEREE_METRICS_TOKEN``: ``Authorization: Bearer bench-metrics``."""
 
 
+NODE_LOG_LEVEL = os.environ.get("BENCH_NODE_LOG_LEVEL", "warning")
+"""The nodes' ``--log-level``: ``info`` (the rooms' own lines, e.g. an ARO window that runs
+again) to find a failure in a run's ``referee.log``; ``warning`` otherwise, as its lines cost
+the node CPU that the bench measures."""
+
+
 async def start_referee(port: int, redis_url: str, core: str | None,
                         log: Path, node_id: str = "bench-node-1",
                         extra_env: dict[str, str] | None = None) -> asyncio.subprocess.Process:
@@ -151,7 +157,7 @@ async def start_referee(port: int, redis_url: str, core: str | None,
     env.update(extra_env or {})  # e.g. a Redis Cluster's settings, its durability demand
     compile_project()  # read from bytecode, as an installed server is (bench/bytecode.py)
     process = await asyncio.create_subprocess_exec(
-        *pinned(core, [PYTHON, "-m", "server", "--port", str(port), "--log-level", "warning"]),
+        *pinned(core, [PYTHON, "-m", "server", "--port", str(port), "--log-level", NODE_LOG_LEVEL]),
         cwd=REPO, env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT)
     await wait_http(f"http://127.0.0.1:{port}/healthz", process)
     return process
