@@ -79,6 +79,11 @@ log = logging.getLogger(__name__)
 BAD_COMMAND = "bad_command"  # the rules core's Reason.BAD_COMMAND
 STORAGE_RETRY_S = 0.5
 """How soon a deadline whose write found the store unavailable is tried again."""
+FAILED_DEADLINE_RETRY_MAX_S = 30.0
+"""The longest wait before a deadline that failed for an unforeseen reason is tried again
+(its waits double from ``STORAGE_RETRY_S``)."""
+DEADLINES = (WindowExpired, HeldCloseDue, ClockDue)
+"""The messages that make a deadline take effect: each must, sooner or later."""
 
 
 class RoomStopped(Exception):
@@ -124,6 +129,7 @@ class Room:
         # Whether the command being handled is counted in the metrics: not when its outcome
         # is its seat's own (server/metrics.py, "A seat's private actions").
         self._command_counted = True
+        self._deadline_failures = 0  # unforeseen failures of deadlines in a row
         # The parts reach back to the room through ``me``, a weak proxy, and to its inbox
         # directly: a part holding the room itself (or a bound method or a lambda of it)
         # would be a reference cycle, which only a collection frees, and one that a node's
@@ -273,6 +279,8 @@ class Room:
                 continue
             try:
                 await self._handle(message)
+                if self._deadline_failures and isinstance(message, DEADLINES):
+                    self._deadline_failures = 0
             except StaleWriter:
                 log.warning("room %s lost its right to write; stopping it", self.room_id)
                 self._shut(CloseCode.ROOM_UNAVAILABLE, "room moved")
@@ -332,6 +340,14 @@ class Room:
             self._answers.failed(message)
         elif isinstance(message, Join) and not message.done.done():
             message.done.set_exception(RuntimeError("join failed"))
+        elif isinstance(message, DEADLINES):
+            # Dropped, the deadline would never take effect (an ARO window open for good,
+            # both players waiting on it): tried again, later each time, as a storage
+            # failure's is; its failures are logged with their traceback meanwhile.
+            retry_s = min(FAILED_DEADLINE_RETRY_MAX_S,
+                          STORAGE_RETRY_S * 2 ** self._deadline_failures)
+            self._deadline_failures += 1
+            asyncio.get_running_loop().call_later(retry_s, self.inbox.post, message)
         elif isinstance(message, AskHistory):
             message.member.deliver(frames.rejected(
                 message.request.id, ProtocolReason.INTERNAL_ERROR,
@@ -344,7 +360,7 @@ class Room:
             self._answers.unavailable(message)
         elif isinstance(message, Join) and not message.done.done():
             message.done.set_exception(RoomStopped(f"{self.room_id}: storage unavailable"))
-        elif isinstance(message, (WindowExpired, HeldCloseDue, ClockDue)):
+        elif isinstance(message, DEADLINES):
             asyncio.get_running_loop().call_later(STORAGE_RETRY_S, self.inbox.post, message)
         elif isinstance(message, AskHistory):
             message.member.deliver(frames.rejected(

@@ -11,6 +11,13 @@ script on several of the room's keys is answered ``TRYAGAIN`` while they are spl
 the two masters (or while one of them does not exist yet), and redis-py, after following
 ``ASK``/``MOVED`` and retrying ``TRYAGAIN`` a few times, gives up with ``ClusterError``
 ("TTL exhausted"). Nothing was decided either: those are ``StorageUnavailable`` too.
+
+Under uvloop (the server's loop), a write to a connection whose socket the peer closed (a
+master killed, its connection torn down between redis-py's ``connect`` and its first
+command) is not an ``OSError`` as on asyncio's own loop but a ``RuntimeError`` ("unable to
+perform operation on <TCPTransport closed=True ...>; the handler is closed"), which redis-py
+lets through: a transport failure as well. Taken for a bug, it left an ARO window whose
+deadline it met open for good.
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ from redis.exceptions import (
 
 from server.store.interface import TRY_AGAIN, StorageUnavailable
 
-__all__ = ["TRY_AGAIN", "StorageUnavailable", "storage_call", "unavailable"]
+__all__ = ["TRY_AGAIN", "StorageUnavailable", "storage_call", "transport_failure", "unavailable"]
 
 _TRANSPORT_ERRORS = (ConnectionError, TimeoutError, BusyLoadingError, OSError,
                      # a slot moving between masters, or a cluster without a master for it
@@ -36,9 +43,19 @@ _TRANSPORT_ERRORS = (ConnectionError, TimeoutError, BusyLoadingError, OSError,
                      ClusterError, TryAgainError, AskError)
 
 
+_CLOSED_HANDLE = "unable to perform operation on "
+"""How uvloop's ``RuntimeError`` for an operation on a closed transport begins."""
+
+
+def transport_failure(error: BaseException) -> bool:
+    """``error`` says Redis could not be reached or did not answer (nothing decided)."""
+    return isinstance(error, _TRANSPORT_ERRORS) or (
+        type(error) is RuntimeError and str(error).startswith(_CLOSED_HANDLE))
+
+
 def unavailable(what: str, error: BaseException) -> BaseException:
     """``error`` as ``StorageUnavailable`` if it is a transport failure, else as it is."""
-    if isinstance(error, _TRANSPORT_ERRORS):
+    if transport_failure(error):
         return StorageUnavailable(f"{what}: {error}")
     return error
 
@@ -58,7 +75,7 @@ class storage_call:
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  traceback: TracebackType | None) -> None:
-        if isinstance(error, _TRANSPORT_ERRORS):
+        if error is not None and transport_failure(error):
             raise unavailable(self.what, error) from error
 
     async def __aenter__(self) -> None:

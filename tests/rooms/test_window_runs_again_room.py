@@ -44,8 +44,8 @@ class FailingStore(MemoryRoomStore):
 
 
 class Table:
-    def __init__(self) -> None:
-        self.store = FailingStore()
+    def __init__(self, store: FailingStore | None = None) -> None:
+        self.store = FailingStore() if store is None else store
         self.clock = FakeClock()
         self.registry = RoomRegistry(self.store, LocalFanout(), FakeEngine(), SETTINGS)
         self.registry.clock = self.clock

@@ -1,0 +1,80 @@
+"""Under uvloop (the server's loop), a command sent on a connection whose socket was closed
+under redis-py (a Redis Cluster master killed as the connection was being set up) fails
+with uvloop's ``RuntimeError`` for a closed handle, not an ``OSError``: the store still
+answers ``StorageUnavailable`` ("try again"), as for any Redis it cannot reach
+(``server/store/redis_errors.py``). Taken for a bug, it once left an ARO window whose
+deadline it met open for good. Real redis-server, real uvloop, the store's own client."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+import pytest
+import uvloop
+
+from server.store.interface import Deadline, StorageUnavailable
+from server.store.redis_errors import storage_call, transport_failure
+from server.store.redis_store import RedisRoomStore
+from testkit.redis_process import RedisProcess
+from tests.store.test_room_store_contract import meta
+
+pytestmark = pytest.mark.redis
+
+
+def on_uvloop(redis_url: str, use: Callable[[RedisRoomStore], Awaitable[None]]) -> None:
+    async def run() -> None:
+        store = RedisRoomStore.from_url(redis_url)
+        try:
+            await use(store)
+        finally:
+            await store.close()
+
+    uvloop.run(run())
+
+
+def close_its_connections(store: RedisRoomStore) -> int:
+    """Close the transport of every connection the store's client opened, leaving redis-py
+    unaware (as a peer's reset found only at the next write)."""
+    pool = store.client.connection_pool
+    connections = [*pool._available_connections, *pool._in_use_connections]
+    for connection in connections:
+        connection._writer.transport.close()  # type: ignore[union-attr]
+    return len(connections)
+
+
+def test_a_write_on_a_connection_closed_under_it_is_storage_unavailable(
+        redis_server: RedisProcess) -> None:
+    outcome: list[BaseException] = []
+
+    async def use(store: RedisRoomStore) -> None:
+        room = meta("private")
+        await store.create_room(room, b"snap-0", None)
+        fence = await store.claim_room(room.room_id, "node")
+        assert fence is not None
+        await store.set_deadlines(room.room_id, fence=fence, deadlines=())
+        assert close_its_connections(store) >= 1
+        try:
+            await store.set_deadlines(room.room_id, fence=fence,
+                                      deadlines=(Deadline("seat_grace", "A", 1),))
+        except BaseException as error:
+            outcome.append(error)
+        else:
+            pytest.fail("a closed connection's write succeeded")
+        # The next call opens a new connection: the store is not broken by it.
+        await store.set_deadlines(room.room_id, fence=fence,
+                                  deadlines=(Deadline("seat_grace", "A", 2),))
+        stored = await store.load_room(room.room_id)
+        assert stored is not None and stored.deadlines == (Deadline("seat_grace", "A", 2),)
+
+    on_uvloop(redis_server.url, use)
+    (error,) = outcome
+    assert isinstance(error, StorageUnavailable), repr(error)
+    assert isinstance(error.__cause__, RuntimeError), "uvloop's own error, as it words it"
+    assert transport_failure(error.__cause__)
+
+
+def test_another_runtime_error_is_not_taken_for_an_unreachable_redis() -> None:
+    bug = RuntimeError("dictionary changed size during iteration")
+    assert not transport_failure(bug)
+    with pytest.raises(RuntimeError, match="dictionary changed size"), storage_call("append"):
+        raise bug
