@@ -17,7 +17,8 @@ master killed, its connection torn down between redis-py's ``connect`` and its f
 command) is not an ``OSError`` as on asyncio's own loop but a ``RuntimeError`` ("unable to
 perform operation on <TCPTransport closed=True ...>; the handler is closed"), which redis-py
 lets through: a transport failure as well. Taken for a bug, it left an ARO window whose
-deadline it met open for good.
+deadline it met open for good. So is the cluster client's ``RedisClusterException`` when it
+could reach no node to read the slot map from (every master and replica down, or cut off).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from redis.exceptions import (
     BusyLoadingError,
     ClusterError,
     ConnectionError,
+    RedisClusterException,
+    SlotNotCoveredError,
     TimeoutError,
     TryAgainError,
 )
@@ -39,8 +42,9 @@ __all__ = ["TRY_AGAIN", "StorageUnavailable", "storage_call", "transport_failure
 
 _TRANSPORT_ERRORS = (ConnectionError, TimeoutError, BusyLoadingError, OSError,
                      # a slot moving between masters, or a cluster without a master for it
-                     # (ClusterDownError is a ClusterError; MovedError an AskError)
-                     ClusterError, TryAgainError, AskError)
+                     # (ClusterDownError is a ClusterError; MovedError an AskError; the
+                     # slot map read while a master's slots were unassigned)
+                     ClusterError, TryAgainError, AskError, SlotNotCoveredError)
 
 
 _CLOSED_HANDLE = "unable to perform operation on "
@@ -49,8 +53,15 @@ _CLOSED_HANDLE = "unable to perform operation on "
 
 def transport_failure(error: BaseException) -> bool:
     """``error`` says Redis could not be reached or did not answer (nothing decided)."""
-    return isinstance(error, _TRANSPORT_ERRORS) or (
-        type(error) is RuntimeError and str(error).startswith(_CLOSED_HANDLE))
+    if isinstance(error, _TRANSPORT_ERRORS):
+        return True
+    if type(error) is RuntimeError:
+        return str(error).startswith(_CLOSED_HANDLE)
+    # redis-py's cluster client reading its slot map when no node answers raises a
+    # RedisClusterException (not a RedisError) from the last node's connection error; its
+    # others (keys of several slots, a command it cannot route) are the caller's bugs.
+    return (isinstance(error, RedisClusterException) and error.__cause__ is not None
+            and transport_failure(error.__cause__))
 
 
 def unavailable(what: str, error: BaseException) -> BaseException:

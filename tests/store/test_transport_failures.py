@@ -1,21 +1,28 @@
-"""Under uvloop (the server's loop), a command sent on a connection whose socket was closed
-under redis-py (a Redis Cluster master killed as the connection was being set up) fails
-with uvloop's ``RuntimeError`` for a closed handle, not an ``OSError``: the store still
-answers ``StorageUnavailable`` ("try again"), as for any Redis it cannot reach
-(``server/store/redis_errors.py``). Taken for a bug, it once left an ARO window whose
-deadline it met open for good. Real redis-server, real uvloop, the store's own client."""
+"""Failures of the Redis client that mean "Redis cannot be reached now" but are not redis-py's
+connection errors are still ``StorageUnavailable`` ("try again";
+``server/store/redis_errors.py``), and other errors are not:
 
+- under uvloop (the server's loop), a command sent on a connection whose socket was closed
+  under redis-py (a Redis Cluster master killed as the connection was being set up) fails
+  with uvloop's ``RuntimeError`` for a closed handle. Taken for a bug, it once left an ARO
+  window whose deadline it met open for good. Real redis-server, real uvloop, the store's
+  own client;
+- the cluster client that can reach no node to read its slot map raises a
+  ``RedisClusterException`` from the connection error. Real redis-py, a port nobody serves.
+"""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
 import pytest
 import uvloop
+from redis.asyncio.cluster import RedisCluster
+from redis.exceptions import RedisClusterException
 
 from server.store.interface import Deadline, StorageUnavailable
 from server.store.redis_errors import storage_call, transport_failure
 from server.store.redis_store import RedisRoomStore
-from testkit.redis_process import RedisProcess
+from testkit.redis_process import RedisProcess, free_port
 from tests.store.test_room_store_contract import meta
 
 pytestmark = pytest.mark.redis
@@ -78,3 +85,25 @@ def test_another_runtime_error_is_not_taken_for_an_unreachable_redis() -> None:
     assert not transport_failure(bug)
     with pytest.raises(RuntimeError, match="dictionary changed size"), storage_call("append"):
         raise bug
+
+
+async def test_a_cluster_whose_nodes_cannot_be_reached_is_storage_unavailable() -> None:
+    client = RedisCluster(host="127.0.0.1", port=free_port())
+    try:
+        with pytest.raises(StorageUnavailable) as raised:
+            async with storage_call("load"):
+                await client.get("{room:r}:state")
+    finally:
+        await client.aclose()
+    assert isinstance(raised.value.__cause__, RedisClusterException), "redis-py's own"
+
+
+async def test_a_cluster_clients_own_refusal_is_not_taken_for_an_unreachable_redis() -> None:
+    client = RedisCluster(host="127.0.0.1", port=free_port())
+    try:
+        # (a script on keys of two slots: refused before anything is sent)
+        with pytest.raises(RedisClusterException, match="same key slot"):
+            async with storage_call("append"):
+                await client._determine_slot("EVALSHA", "0" * 40, 2, "{a}1", "{b}2")
+    finally:
+        await client.aclose()
