@@ -12,19 +12,23 @@ the two masters (or while one of them does not exist yet), and redis-py, after f
 ``ASK``/``MOVED`` and retrying ``TRYAGAIN`` a few times, gives up with ``ClusterError``
 ("TTL exhausted"). Nothing was decided either: those are ``StorageUnavailable`` too.
 
-Under uvloop (the server's loop), a write to a connection whose socket the peer closed (a
-master killed, its connection torn down between redis-py's ``connect`` and its first
-command) is not an ``OSError`` as on asyncio's own loop but a ``RuntimeError`` ("unable to
-perform operation on <TCPTransport closed=True ...>; the handler is closed"), which redis-py
-lets through: a transport failure as well. Taken for a bug, it left an ARO window whose
-deadline it met open for good. So is the cluster client's ``RedisClusterException`` when it
-could reach no node to read the slot map from (every master and replica down, or cut off).
+A write on a connection the peer closed (a master killed, its connection torn down between
+redis-py's ``connect`` and its first command, or under a command another task was sending)
+is not always a ``ConnectionError`` either: redis-py 8.1 lets through the transport's own
+error (redis/redis-py#4287), uvloop's ``RuntimeError`` ("unable to perform operation on
+<TCPTransport closed=True ...>; the handler is closed"), or an ``AttributeError`` on the
+connection's writer set to None. Any such error raised while redis-py was sending a command
+is a transport failure (``transport_failure``): taken for a bug, it once left an ARO window
+whose deadline it met open for good. So is the cluster client's ``RedisClusterException``
+when it could reach no node to read the slot map from (every master and replica down, or
+cut off).
 """
 
 from __future__ import annotations
 
 from types import TracebackType
 
+from redis.asyncio.connection import AbstractConnection
 from redis.exceptions import (
     AskError,
     BusyLoadingError,
@@ -47,16 +51,28 @@ _TRANSPORT_ERRORS = (ConnectionError, TimeoutError, BusyLoadingError, OSError,
                      ClusterError, TryAgainError, AskError, SlotNotCoveredError)
 
 
-_CLOSED_HANDLE = "unable to perform operation on "
-"""How uvloop's ``RuntimeError`` for an operation on a closed transport begins."""
+_SENDING = frozenset({AbstractConnection.send_packed_command.__code__,
+                      AbstractConnection._send_packed_command.__code__})
+"""redis-py's writes of a command on its connection (inline, or under ``socket_timeout``)."""
+_LEAKED = (RuntimeError, AttributeError, TypeError)
+"""What a write on a closed transport raises where redis-py does not catch it."""
+
+
+def _raised_sending(error: BaseException) -> bool:
+    traceback = error.__traceback__
+    while traceback is not None:
+        if traceback.tb_frame.f_code in _SENDING:
+            return True
+        traceback = traceback.tb_next
+    return False
 
 
 def transport_failure(error: BaseException) -> bool:
     """``error`` says Redis could not be reached or did not answer (nothing decided)."""
     if isinstance(error, _TRANSPORT_ERRORS):
         return True
-    if type(error) is RuntimeError:
-        return str(error).startswith(_CLOSED_HANDLE)
+    if isinstance(error, _LEAKED):
+        return _raised_sending(error)
     # redis-py's cluster client reading its slot map when no node answers raises a
     # RedisClusterException (not a RedisError) from the last node's connection error; its
     # others (keys of several slots, a command it cannot route) are the caller's bugs.

@@ -1,15 +1,17 @@
 """Failures of the Redis client that mean "Redis cannot be reached now" but are not redis-py's
 connection errors are still ``StorageUnavailable`` ("try again";
-``server/store/redis_errors.py``), and other errors are not:
+``server/store/redis_errors.py``), and the same kinds of error from elsewhere are not:
 
-- under uvloop (the server's loop), a command sent on a connection whose socket was closed
-  under redis-py (a Redis Cluster master killed as the connection was being set up) fails
-  with uvloop's ``RuntimeError`` for a closed handle. Taken for a bug, it once left an ARO
-  window whose deadline it met open for good. Real redis-server, real uvloop, the store's
-  own client;
+- a command written on a connection whose socket was closed under redis-py (a Redis
+  Cluster master killed as the connection was being set up) fails with the transport's own
+  error, which redis-py 8.1 lets through: under uvloop (the server's loop) a
+  ``RuntimeError`` for a closed handle, and an ``AttributeError`` when the connection's
+  writer is gone. Taken for a bug, it once left an ARO window whose deadline it met open
+  for good. Real redis-server, real uvloop, the store's own client;
 - the cluster client that can reach no node to read its slot map raises a
   ``RedisClusterException`` from the connection error. Real redis-py, a port nobody serves.
 """
+
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
@@ -17,6 +19,7 @@ from collections.abc import Awaitable, Callable
 import pytest
 import uvloop
 from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.connection import Connection
 from redis.exceptions import RedisClusterException
 
 from server.store.interface import Deadline, StorageUnavailable
@@ -80,11 +83,22 @@ def test_a_write_on_a_connection_closed_under_it_is_storage_unavailable(
     assert transport_failure(error.__cause__)
 
 
-def test_another_runtime_error_is_not_taken_for_an_unreachable_redis() -> None:
-    bug = RuntimeError("dictionary changed size during iteration")
-    assert not transport_failure(bug)
-    with pytest.raises(RuntimeError, match="dictionary changed size"), storage_call("append"):
+async def test_a_write_on_a_connection_whose_writer_is_gone_is_storage_unavailable() -> None:
+    connection = Connection(socket_timeout=5.0)
+    # (its writer None, as a disconnect by another task leaves it under a command being sent)
+    with pytest.raises(StorageUnavailable) as raised:
+        async with storage_call("set_deadlines"):
+            await connection._send_packed_command([b"PING\r\n"])
+    assert isinstance(raised.value.__cause__, AttributeError)
+
+
+@pytest.mark.parametrize("kind", [RuntimeError, AttributeError, TypeError])
+def test_the_same_errors_raised_elsewhere_are_not_taken_for_an_unreachable_redis(
+        kind: type[Exception]) -> None:
+    bug = kind("a bug of the caller's")
+    with pytest.raises(kind, match="a bug"), storage_call("append"):
         raise bug
+    assert not transport_failure(bug)
 
 
 async def test_a_cluster_whose_nodes_cannot_be_reached_is_storage_unavailable() -> None:
