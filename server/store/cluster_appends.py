@@ -103,7 +103,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from server.store.append_batches import PendingAppend
 from server.store.cluster_router import ClusterRouter, asked_to, slot_migrating, slot_moved
 from server.store.group_commit import Deliver, GroupCommit, deliver_when_done
-from server.store.redis_errors import StorageUnavailable
+from server.store.redis_errors import StorageUnavailable, storage_call
 from server.store.resp import pack_command
 
 log = logging.getLogger(__name__)
@@ -180,15 +180,18 @@ class ClusterAppendBatches:
                   if item.listing is not None}
         if listed:
             try:
-                await self._redis.zadd(self._lobby_key, listed)
-            except (RedisError, OSError) as error:  # only orders the lobby list
+                async with storage_call("lobby index"):
+                    await self._redis.zadd(self._lobby_key, listed)
+            except (RedisError, StorageUnavailable) as error:  # only orders the lobby list
                 log.warning("Redis Cluster: lobby index not updated: %s", error)
         unlisted = [index for index, outcome in enumerate(outcomes)
                     if type(outcome) is list and outcome[1]]
         if unlisted:
             try:
-                await self._redis.zrem(self._lobby_key, *(batch[i].room_id for i in unlisted))
-            except (RedisError, OSError) as error:
+                async with storage_call("lobby index"):
+                    await self._redis.zrem(self._lobby_key,
+                                           *(batch[i].room_id for i in unlisted))
+            except (RedisError, StorageUnavailable) as error:
                 for index in unlisted:
                     outcomes[index] = StorageUnavailable(f"append (lobby index): {error}")
         return outcomes
@@ -200,14 +203,18 @@ class ClusterAppendBatches:
         (``confirmed_calls``)."""
         outcomes: list[Any] = [None] * len(calls)
         try:
-            await self.router.ready()
-            by_node: dict[str, tuple[ClusterNode, list[int]]] = {}
-            for index, (keys, _args) in enumerate(calls):
-                node = self.router.node_for(keys[0])
-                by_node.setdefault(node.name, (node, []))[1].append(index)
-        except (RedisError, OSError) as error:
+            # (the slot map may be read here: its failures are redis-py's, not RedisErrors)
+            with storage_call(what):
+                await self.router.ready()
+                by_node: dict[str, tuple[ClusterNode, list[int]]] = {}
+                for index, (keys, _args) in enumerate(calls):
+                    node = self.router.node_for(keys[0])
+                    by_node.setdefault(node.name, (node, []))[1].append(index)
+        except (RedisError, StorageUnavailable) as error:
             self.router.refresh_soon()
-            return [StorageUnavailable(f"{what}: {error}")] * len(calls)
+            if not isinstance(error, StorageUnavailable):
+                error = StorageUnavailable(f"{what}: {error}")
+            return [error] * len(calls)
         await asyncio.gather(*(self._on_node(node, script, calls, todo, outcomes, confirm, what)
                                for node, todo in by_node.values()))
         return outcomes
