@@ -5,7 +5,9 @@ Each round runs the game once with the event (the ``changed`` run, first) and on
 (``still``), each on a fresh cluster; the ``still`` run's ``during`` is the same seconds of
 its paced phase as the event's. A run keeps ``pick``'s figures; a round keeps both runs and
 their ratios (``changed``/``still``); the record holds the medians over the rounds
-(``bench.paired_runs``) and each run's errors summed.
+(``bench.paired_runs``) and each run's errors summed: those the load generator met, and
+the nodes' own (``node_errors``: the ``ERROR`` lines of the run's ``referee.log``, such as a
+room's message that failed, which a room may get over without a player seeing it).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import asyncio
 import contextlib
 import datetime
 import json
+import re
 import sys
 import tempfile
 from collections.abc import Awaitable, Callable
@@ -36,6 +39,21 @@ Window = tuple[float, float]
 OneRun = Callable[[Path, Window | None], Awaitable[dict[str, Any]]]
 """One run in a work folder: ``None`` plays the event (its ``during`` is the event's own
 seconds), a window plays none (its ``during`` is that window)."""
+
+
+NODE_ERROR = re.compile(r"^\S+ \S+ ERROR |^ERROR:")
+"""An ``ERROR`` line of a node's log: its own (``<date> <time> ERROR <logger>: ...``) or
+uvicorn's (``ERROR:    ...``)."""
+NODE_ERROR_EXAMPLES = 3
+
+
+def node_errors(log: Path) -> dict[str, Any]:
+    """The ``ERROR`` lines in a run's nodes' log: how many, and the first few."""
+    found: list[str] = []
+    if log.exists():
+        with log.open(errors="replace") as lines:
+            found = [line.rstrip("\n") for line in lines if NODE_ERROR.match(line)]
+    return {"errors": len(found), "error_examples": found[:NODE_ERROR_EXAMPLES]}
 
 
 def window_latencies(raw: dict[str, list[float]], start: float,
@@ -102,6 +120,8 @@ def medians(rounds: list[dict[str, Any]], configs: tuple[str, ...]) -> dict[str,
     figures = paired_runs.medians(rounds, configs)
     for config in configs:
         figures[f"{config}/errors_total"] = sum(errors(round_[config]) for round_ in rounds)
+        figures[f"{config}/node_errors_total"] = sum(
+            int(round_[config].get("node", {}).get("errors", 0)) for round_ in rounds)
     return figures
 
 
@@ -119,12 +139,15 @@ async def play_rounds(args: argparse.Namespace, changed: str, one_run: OneRun,
         for number in range(args.rounds):
             workdir = top / f"round-{number}"
             first = await one_run(workdir / changed, None)
+            first["node"] = node_errors(workdir / changed / "referee.log")
             still = await one_run(workdir / "still", window_of(first))
+            still["node"] = node_errors(workdir / "still" / "referee.log")
             round_ = {changed: first, "still": still}
             for config in ("still", changed):
-                if errors(round_[config]):
-                    print(f"round {number}, {config}: {errors(round_[config])} errors (kept "
-                          "in the record)", file=sys.stderr, flush=True)
+                if errors(round_[config]) or round_[config]["node"]["errors"]:
+                    print(f"round {number}, {config}: {errors(round_[config])} errors, "
+                          f"{round_[config]['node']['errors']} in the nodes' log (kept in "
+                          "the record)", file=sys.stderr, flush=True)
             round_["ratios"] = ratios(round_, changed)
             print(json.dumps({"round": number, **round_}), flush=True)
             rounds.append(round_)

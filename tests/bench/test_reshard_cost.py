@@ -5,9 +5,10 @@ docs/performance.md, "Moving slots under live games")."""
 from __future__ import annotations
 
 import datetime
+from pathlib import Path
 from typing import Any
 
-from bench.cluster_event_runs import medians, pick, ratios, window_latencies
+from bench.cluster_event_runs import medians, node_errors, pick, ratios, window_latencies
 
 STARTED = 1_800_000_000.0  # the paced phase's start, wall clock
 
@@ -77,3 +78,28 @@ def test_the_record_holds_medians_ranges_the_move_and_every_error() -> None:
             figures["ratios/paced/cpu_us_per_order/max"]) == (1.0, 1.3)
     assert figures["moving/move/slots"] == 100
     assert figures["moving/errors_total"] == 3 and figures["still/errors_total"] == 0
+
+
+def test_a_run_counts_the_error_lines_of_its_nodes_log(tmp_path: Path) -> None:
+    log = tmp_path / "referee.log"
+    log.write_text(
+        "2026-12-02 11:44:29,012 WARNING server.rooms.room: room r: storage is unavailable\n"
+        "2026-12-02 11:44:29,552 ERROR server.rooms.room: room r failed on WindowExpired\n"
+        "Traceback (most recent call last):\n"
+        "AttributeError: 'NoneType' object has no attribute 'writelines'\n"
+        "INFO:     127.0.0.1:53870 - \"WebSocket /ws?room=r\" [accepted]\n"
+        "ERROR:    Exception in ASGI application\n")
+    found = node_errors(log)
+    assert found["errors"] == 2
+    assert found["error_examples"][0].endswith("room r failed on WindowExpired")
+    assert node_errors(tmp_path / "none.log") == {"errors": 0, "error_examples": []}
+
+
+def test_the_record_sums_each_runs_node_errors() -> None:
+    rounds = [one_round(1100.0, 5.0), one_round(1300.0, 5.0)]
+    for round_ in rounds:
+        for config in ("still", "moving"):
+            round_[config]["node"] = {"errors": 0, "error_examples": []}
+    rounds[0]["moving"]["node"] = {"errors": 2, "error_examples": ["... ERROR ..."]}
+    figures = medians(rounds, ("still", "moving"))
+    assert figures["moving/node_errors_total"] == 2 and figures["still/node_errors_total"] == 0
