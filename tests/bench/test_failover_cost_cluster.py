@@ -57,6 +57,8 @@ def test_both_runs_play_the_game_through_without_an_error(
     _, history = tiny
     figures = read(history)[0]["figures"]
     assert figures["failing/errors_total"] == 0 and figures["still/errors_total"] == 0
+    # nor one the nodes got over unseen (a room's message that failed: an ERROR line)
+    assert figures["failing/node_errors_total"] == 0 and figures["still/node_errors_total"] == 0
     assert figures["failing/max/orders_per_s"] > 0  # the game goes on after the failover
     for name in ("paced/cpu_us_per_order", "during/p99_ms", "max/orders_per_s"):
         assert f"ratios/{name}" in figures

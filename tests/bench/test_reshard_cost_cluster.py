@@ -55,6 +55,7 @@ def test_both_runs_play_the_game_through_without_an_error(
     _, history = tiny
     figures = read(history)[0]["figures"]
     assert figures["moving/errors_total"] == 0 and figures["still/errors_total"] == 0
+    assert figures["moving/node_errors_total"] == 0 and figures["still/node_errors_total"] == 0
     assert figures["moving/paced/orders"] > 0 and figures["still/paced/orders"] > 0
     assert figures["moving/max/orders_per_s"] > 0
     for name in ("paced/cpu_us_per_order", "paced/redis_cpu_us_per_order",
