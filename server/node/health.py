@@ -43,6 +43,7 @@ from starlette.routing import Route
 
 from server.rooms.registry import RoomRegistry
 from server.store import RoomStore
+from server.store.redis_errors import transport_failure
 from server.store.redis_store import RedisRoomStore
 
 log = logging.getLogger("server.health")  # log lines keep their logger name
@@ -137,7 +138,12 @@ class StorageProbe:
         try:
             async with asyncio.timeout(PROBE_TIMEOUT_S):
                 await client.set(self._key, int(time.time() * 1000), px=PROBE_TTL_MS)
-        except (RedisError, OSError, TimeoutError) as error:
+        except Exception as error:
+            # Any failure is an answer: redis-py's cluster client raises more than
+            # RedisError (no node answering, a closed transport's own error), and a probe
+            # task that died would leave readiness as it last stood.
+            if not isinstance(error, RedisError | TimeoutError) and not transport_failure(error):
+                log.exception("readiness probe: an unforeseen failure")
             return f"storage cannot write: {error or type(error).__name__}"
         return None
 

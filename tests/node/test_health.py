@@ -5,6 +5,7 @@ Redis, found by the write probe), and 200 again by itself once the store writes;
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -15,8 +16,8 @@ from starlette.applications import Starlette
 
 from server.app import create_app
 from server.node.health import StorageProbe, probe_key
-from server.store.redis_store import RedisRoomStore
-from testkit.redis_process import RedisProcess
+from server.store.redis_store import RedisRoomStore, connect
+from testkit.redis_process import RedisProcess, free_port
 from testkit.serving import running_server
 from tests.doubles.fake_engine import FakeEngine
 from tests.helpers import settings
@@ -107,3 +108,28 @@ async def test_a_redis_that_answers_but_refuses_writes_is_not_ready(
     finally:
         await admin.config_set("min-replicas-to-write", 0)
         await admin.aclose()
+
+
+class UnreachableCluster(RedisRoomStore):
+    """A store on a Redis Cluster none of whose nodes answers (a port nobody serves)."""
+
+    cluster = True
+
+
+async def test_a_cluster_that_no_node_answers_is_not_ready_and_the_probe_goes_on() -> None:
+    """redis-py's cluster client says so with a ``RedisClusterException``, not a
+    ``RedisError``: the probe takes it as its answer instead of stopping for good."""
+    url = f"redis://127.0.0.1:{free_port()}"
+    store = UnreachableCluster(connect(url), url)
+    probe = StorageProbe(store, "node-1", interval_s=0.05)
+    await probe.start()
+    try:
+        async with asyncio.timeout(20):  # a guard against a hung test, not a timing check
+            first = await probe.next_outcome()
+            second = await probe.next_outcome()
+    finally:
+        await probe.close()
+        await store.close()
+    assert first is not None and first.startswith("storage cannot write: ")
+    assert second == first, "probed again: still not ready"
+    assert probe.problem == first
