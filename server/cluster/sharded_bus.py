@@ -306,9 +306,13 @@ class ShardedRoomBus:
                     break
                 except (RedisError, OSError, TimeoutError) as error:
                     log.info("room bus: not subscribed again yet (%s)", error)
-                    with contextlib.suppress(TimeoutError):
-                        async with asyncio.timeout(RECONNECT_PAUSE_S):
-                            await self._stop.wait()
+                except Exception:
+                    # (redis-py's cluster errors are not all RedisErrors; a watcher that
+                    # died would leave this node's relayed viewers without their rooms)
+                    log.exception("room bus: subscribing again failed; trying again")
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(RECONNECT_PAUSE_S):
+                        await self._stop.wait()
             log.info("room bus: subscriptions back")
 
     async def _resubscribe(self) -> None:

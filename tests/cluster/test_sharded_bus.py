@@ -4,7 +4,8 @@ that Redis drops resets once and subscribes again; after a master's ``kill -9`` 
 replica's promotion, the bus resets once (the channels of that master only) and delivers
 again from the promoted master; a subscribe that comes while another one opens the
 master's subscriber connection shares that connection; an unsubscribe leaves the connection
-in step with its replies."""
+in step with its replies; a resubscription that fails for an unforeseen reason is tried
+again."""
 
 from __future__ import annotations
 
@@ -110,6 +111,36 @@ async def test_a_connection_dropped_by_redis_resets_its_channels_once_and_subscr
         owner.publish(out, b"after")
         assert await heard.until(1) == [b"after"]
         assert resets.lost == [frozenset({out})]  # not the channel on the other master
+
+
+async def test_a_resubscription_that_fails_unforeseen_is_tried_again(
+        redis_cluster: RedisClusterProcesses, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not every failure of redis-py's cluster client is a RedisError: one that is not
+    does not end the bus's watcher, which tries again (its pause: 0.5 s)."""
+    master = redis_cluster.masters()[0]
+    out, heard, resets = channel_on(redis_cluster, master), Heard(), Resets()
+    async with started(redis_cluster.url, "b", resets) as relay, \
+            started(redis_cluster.url, "a") as owner:
+        await relay.subscribe(out, heard)
+        resubscribe = relay._resubscribe
+        failures = []
+
+        async def fails_once() -> None:
+            if not failures:
+                failures.append(1)
+                raise RuntimeError("unable to perform operation on <TCPTransport closed=True>")
+            await resubscribe()
+
+        monkeypatch.setattr(relay, "_resubscribe", fails_once)
+        client = admin(master.port)
+        await client.execute_command("CLIENT", "KILL", "TYPE", "pubsub")  # type: ignore[no-untyped-call]
+        await client.aclose()
+        async with asyncio.timeout(WAIT_S):
+            await resets.happened.wait()
+            await relay.whole()
+        assert failures == [1], "the first try failed"
+        owner.publish(out, b"after")
+        assert await heard.until(1) == [b"after"]
 
 
 async def test_after_a_masters_kill_9_the_bus_delivers_from_the_promoted_replica(
