@@ -151,6 +151,9 @@ class CasterSessions:
             except StorageUnavailable as error:
                 log.warning("caster links not rechecked: %s", error)
                 continue
+            except Exception:  # (the loop must go on: a withdrawn link would stay open)
+                log.exception("caster links not rechecked")
+                continue
             if missed:
                 log.warning("%d caster socket(s) of withdrawn links closed late (a missed "
                             "announcement)", missed)
