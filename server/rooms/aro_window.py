@@ -9,8 +9,8 @@ reactive seat is abandoned: nobody will answer), stored with the room's deadline
 same window keeps its deadline. A timer posts ``WindowExpired`` to the room's inbox at the
 deadline; a command handled after it is too late even if that message still waits
 (``overdue``: the room closes the window first). A room loaded again finds the stored
-deadline (``restore``; a past one expires at once). Every frame carries the window as it
-stands (``fields``, with the time left when the frame is made).
+deadline (``restore``). Every frame carries the window as it stands (``fields``, with the
+time left when the frame is made).
 
 At the deadline the room feeds the rules core the window's close as the system actor
 (``expired``: every eligible trooper that declared nothing loses its ARO; a Guts window's
@@ -24,7 +24,12 @@ anything else is decided, the room stores a new deadline a full ``aro_window_s``
 and tells everyone (``run_again``), so an answer the store failed during the outage, sent
 again by the reactive player's client, is taken. Only the room's own close triggers it,
 never a player's failed command: whether a window runs again depends on no private fact
-(a declaration is not shown to the active player before the window closes).
+(a declaration is not shown to the active player before the window closes). A room loaded
+with a window open past its stored deadline is the same case: nobody closed it at its
+deadline (its node was down, or its store), so its answers sent meanwhile failed too; it
+runs again once loaded -- unless its reactive player's close was held (``window_hold``:
+that close was due before the deadline, so by then public), or its reactive seat is
+abandoned: those close at once.
 
 A window may also be *held* (uniform ARO windows, ``window_hold``): the ``WindowHold`` is
 this window's, told when it opens and closes; whether a window is held is judged here, when
@@ -102,10 +107,15 @@ class WindowDeadline:
 
     def restore(self, state: State) -> None:
         """The room was loaded with ``state``: a window open in it keeps its stored deadline
-        (one never stored gets a full one from now)."""
+        (one never stored gets a full one from now); one past it runs again."""
         window = self._engine.pending_aro_window(state)
-        if window is not None:
-            self.open(window, self._stored.get(window.key), state)
+        if window is None:
+            return
+        stored_ms = self._stored.get(window.key)
+        closed_by_its_player = self.hold.stored_close(window.key)
+        self.open(window, stored_ms, state)
+        if stored_ms is not None and stored_ms <= self._clock() and not closed_by_its_player:
+            self._close_failed = window.key  # (its timer, due now, makes it run again)
 
     def deadline_for(self, window: AroWindow | None) -> int:
         """The deadline ``window`` (open after a commit) has: the open window's own if it is

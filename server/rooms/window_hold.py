@@ -70,6 +70,11 @@ class WindowHold:
             self._wait()
         self._restored.clear()
 
+    def stored_close(self, key: str) -> bool:
+        """The room was loaded with a held close of window ``key`` stored (its reactive
+        player had closed it; not yet judged by ``opened``)."""
+        return key in self._restored
+
     def closed(self) -> None:
         """The window closed (by any means): nothing is held any more."""
         if self._wake is not None:

@@ -229,3 +229,29 @@ async def test_a_held_close_survives_the_room_loaded_again() -> None:
         assert room._aro.window is None
     finally:
         await registry.shutdown()
+
+
+async def test_a_held_close_loaded_past_the_deadline_closes_the_window_at_once() -> None:
+    """B had closed it (held): its close was due before the deadline, so the window does
+    not run again as one nobody answered does (``aro_window.py``); it closes once loaded."""
+    store = MemoryRoomStore()
+    async with game(OUT_OF_SIGHT, MIN_OPEN_S, store) as g:
+        window = await open_window(g)
+        await b_has_nothing_to_declare(g, window)
+        room_id = g.room.room_id
+    registry = RoomRegistry(store, LocalFanout(), RulesCoreEngine(), SETTINGS)
+    clock = FakeClock()
+    registry.clock = clock
+    clock.ms = window["deadline_ms"] + 5000  # nobody served the room meanwhile
+    try:
+        room = await registry.open(room_id)
+        assert room is not None
+        again = Game(registry, room, clock, RecordingMember(Audience.A),
+                     RecordingMember(Audience.B), store)
+        await room.join(again.a, "A", None)
+        await again.barrier("loaded")
+        assert room._aro.window is None, "closed at once"
+        assert not any(frame.window is not None for frame in again.a.of(Events)), \
+            "never told a new deadline"
+    finally:
+        await registry.shutdown()

@@ -150,3 +150,63 @@ async def test_a_window_whose_close_was_stored_closes_and_a_late_answer_is_late(
     assert isinstance(late, Rejected), "sent again after the deadline: too late"
     assert room.state.closed_by_timeout == (1,)
     await table.registry.shutdown()
+
+
+def has_window(deadline_ms: int) -> Any:
+    """A frame (welcome's snapshot, or events) that carries the window with that deadline."""
+    def carries(frame: object) -> bool:
+        window = getattr(frame, "window", None)
+        return isinstance(window, dict) and window["deadline_ms"] == deadline_ms
+    return carries
+
+
+async def test_a_window_loaded_past_its_deadline_runs_again_and_takes_an_answer() -> None:
+    """Its node died with the window open, and nobody served the room at its deadline:
+    B's answers meanwhile failed with the node, as they would in a storage outage."""
+    table = Table()
+    room = await table.open()
+    await table.send(room, table.a, "shot", {"type": "shoot"})
+    await table.registry.shutdown()  # the node dies: the window stays as stored
+    table.clock.advance(WINDOW_S + 10)  # its deadline passes while no node serves it
+
+    node = RoomRegistry(table.store, LocalFanout(), FakeEngine(), SETTINGS)
+    node.clock = table.clock
+    try:
+        again = await node.open(room.room_id)
+        assert isinstance(again, Room)
+        a, b = RecordingMember(Audience.A), RecordingMember(Audience.B)
+        await again.join(a, "A", None)
+        await again.join(b, "B", None)
+        again_ms = table.clock() + 60_000  # a full window from the load
+        await a.until(object, has_window(again_ms))  # type: ignore[type-abstract]
+        assert await table.stored_window_deadline(again) == again_ms
+        assert again.state.window == (1, 1) and again.state.closed_by_timeout == ()
+        assert isinstance(await table.send(again, b, "d1", DECLARE), Accepted)
+        assert again.state.aros == ("B-t1",)
+    finally:
+        await node.shutdown()
+
+
+async def test_a_window_loaded_before_its_deadline_keeps_it() -> None:
+    table = Table()
+    room = await table.open()
+    await table.send(room, table.a, "shot", {"type": "shoot"})
+    deadline_ms = await table.stored_window_deadline(room)
+    await table.registry.shutdown()
+    table.clock.advance(WINDOW_S - 10)
+
+    node = RoomRegistry(table.store, LocalFanout(), FakeEngine(), SETTINGS)
+    node.clock = table.clock
+    try:
+        again = await node.open(room.room_id)
+        assert isinstance(again, Room)
+        b = RecordingMember(Audience.B)
+        await again.join(b, "B", None)
+        await b.until(object, has_window(deadline_ms))  # type: ignore[type-abstract]
+        table.clock.advance(10)
+        again.inbox.post(WindowExpired(KEY))  # what its timer posts at the deadline
+        closed = await b.until(Events, lambda f: any(
+            e.get("e") == "window_closed" for e in f.events))
+        assert {"e": "window_closed", "order": 1, "timeout": True} in closed.events
+    finally:
+        await node.shutdown()
