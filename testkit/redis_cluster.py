@@ -54,6 +54,8 @@ class NodeView:
     master_id: str  # "-" for a master
     failed: bool
     slots: tuple[tuple[int, int], ...]
+    moving: bool = False
+    """A slot of it is being migrated or imported (``[slot->-id]``, ``[slot-<-id]``)."""
 
 
 VALKEY_BIN = "REFEREE_TEST_VALKEY_BIN"
@@ -321,8 +323,9 @@ class RedisClusterProcesses:
 
     # --- polling ------------------------------------------------------------------------
 
-    def wait_until(self, condition: Callable[[], bool], what: str) -> None:
-        deadline = time.monotonic() + READY_WAIT_S
+    def wait_until(self, condition: Callable[[], bool], what: str,
+                   within_s: float = READY_WAIT_S) -> None:
+        deadline = time.monotonic() + within_s
         while True:
             try:
                 if condition():
@@ -330,7 +333,7 @@ class RedisClusterProcesses:
             except (redis.RedisError, OSError):
                 pass  # a node still starting or just killed: ask again
             if time.monotonic() > deadline:
-                raise TimeoutError(f"waited {READY_WAIT_S} s for {what}\n{self.describe()}")
+                raise TimeoutError(f"waited {within_s} s for {what}\n{self.describe()}")
             time.sleep(POLL_S)  # a poll interval, not a wait for an event
 
     def describe(self) -> str:
@@ -368,19 +371,26 @@ class RedisClusterProcesses:
 
     def whole(self) -> bool:
         """Every running node says the cluster is ``ok`` and sees every node, as many
-        masters as it should have serving every slot between them, and every replica
-        streaming from its master."""
+        masters as it should have serving every slot between them, the same masters with
+        the same slots as every other node sees, no slot being moved, and every replica
+        streaming from its master. (A replica whose view of its master's slots lags when
+        it is promoted claims only those it knew of: a slot moved to its master just before
+        was then served by nobody, and the cluster stayed down.)"""
+        maps = set()
         for port in self.alive_ports():
             if not self._state_ok(port):
                 return False
             view = self.view(port)
-            if len(view) != len(self.nodes):
+            if len(view) != len(self.nodes) or any(node.moving for node in view):
                 return False
             masters = [node for node in view if node.role == "master"]
             # Every slot served, not every master serving: one just added serves none.
             if len(masters) != self.masters_count or sum(
                     end - start + 1 for node in masters for start, end in node.slots) != SLOTS:
                 return False
+            maps.add(frozenset((node.node_id, node.slots) for node in masters))
+        if len(maps) > 1:
+            return False
         for port in self.alive_ports():
             with self.client(port) as client:
                 replication = client.info("replication")
@@ -397,12 +407,15 @@ def _parse_nodes(text: str) -> list[NodeView]:
         node_id, address, flags, master_id = parts[0], parts[1], parts[2].split(","), parts[3]
         port = int(address.split("@")[0].rsplit(":", 1)[1])
         slots = []
+        moving = False
         for item in parts[8:]:
             if item.startswith("["):
-                continue  # a slot being migrated
+                moving = True  # a slot being migrated
+                continue
             start, _, end = item.partition("-")
             slots.append((int(start), int(end or start)))
         role = "master" if "master" in flags else "slave"
         nodes.append(NodeView(node_id, port, role, master_id,
-                              "fail" in flags or "fail?" in flags, tuple(sorted(slots))))
+                              "fail" in flags or "fail?" in flags, tuple(sorted(slots)),
+                              moving))
     return nodes

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-import redis
 import redis.asyncio as aioredis
 
 from server.store.redis_store import RedisRoomStore
@@ -25,6 +24,10 @@ from testkit.redis_process import RedisProcess
 from testkit.serving import running_server
 from tests.doubles.fake_engine import FakeEngine
 from tests.helpers import settings
+
+SETTLE_S = 10.0
+"""How long the session's cluster, left by a test, may take to be whole again before it is
+made anew."""
 
 
 @pytest.fixture(scope="session")
@@ -60,11 +63,16 @@ class _SessionCluster:
 
     @staticmethod
     def _whole(cluster: RedisClusterProcesses) -> bool:
-        """Every node running and the cluster whole; a node that does not answer: not."""
-        try:
-            return len(cluster.alive_ports()) == len(cluster.nodes) and cluster.whole()
-        except (redis.RedisError, OSError):
+        """Every node running and the cluster whole (its nodes' views of the slots may take
+        a moment to agree after a test moved some: they are given it); a node that does not
+        answer: not."""
+        if len(cluster.alive_ports()) != len(cluster.nodes):
             return False
+        try:
+            cluster.wait_until(cluster.whole, "the cluster whole", within_s=SETTLE_S)
+        except TimeoutError:
+            return False
+        return True
 
     def stop(self) -> None:
         if self._cluster is not None:
