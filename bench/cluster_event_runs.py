@@ -121,7 +121,7 @@ def medians(rounds: list[dict[str, Any]], configs: tuple[str, ...]) -> dict[str,
     for config in configs:
         figures[f"{config}/errors_total"] = sum(errors(round_[config]) for round_ in rounds)
         figures[f"{config}/node_errors_total"] = sum(
-            int(round_[config].get("node", {}).get("errors", 0)) for round_ in rounds)
+            int(round_[config]["node"]["errors"]) for round_ in rounds)
     return figures
 
 

@@ -56,6 +56,8 @@ def one_round(moving_cpu: float, moving_latency: float) -> dict[str, Any]:
     moving = pick(run(moving_cpu, [4.0, moving_latency], [1.0, 2.0]), {"paced": 0.02},
                   (0.0, 3.0))
     moving["move"] = {"seconds": 3.0, "slots": 100, "keys": 40, "rooms": 2}
+    for picked in (still, moving):  # (as ``play_rounds`` adds it: its nodes' log)
+        picked["node"] = {"errors": 0, "error_examples": []}
     round_ = {"still": still, "moving": moving}
     round_["ratios"] = ratios(round_, "moving")
     return round_
@@ -97,9 +99,6 @@ def test_a_run_counts_the_error_lines_of_its_nodes_log(tmp_path: Path) -> None:
 
 def test_the_record_sums_each_runs_node_errors() -> None:
     rounds = [one_round(1100.0, 5.0), one_round(1300.0, 5.0)]
-    for round_ in rounds:
-        for config in ("still", "moving"):
-            round_[config]["node"] = {"errors": 0, "error_examples": []}
     rounds[0]["moving"]["node"] = {"errors": 2, "error_examples": ["... ERROR ..."]}
     figures = medians(rounds, ("still", "moving"))
     assert figures["moving/node_errors_total"] == 2 and figures["still/node_errors_total"] == 0

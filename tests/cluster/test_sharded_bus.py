@@ -67,6 +67,17 @@ def admin(port: int) -> aioredis.Redis:
     return aioredis.Redis(host="127.0.0.1", port=port)
 
 
+async def drop_subscribers(master: NodeView, relay: ShardedRoomBus, resets: Resets) -> None:
+    """``master`` drops every subscriber connection; returns once ``relay`` was reset and
+    has subscribed its channels again."""
+    client = admin(master.port)
+    await client.execute_command("CLIENT", "KILL", "TYPE", "pubsub")  # type: ignore[no-untyped-call]
+    await client.aclose()
+    async with asyncio.timeout(WAIT_S):
+        await resets.happened.wait()
+        await relay.whole()
+
+
 async def test_channels_on_every_master_keep_their_order_and_live_on_their_slot(
         redis_cluster: RedisClusterProcesses) -> None:
     masters = redis_cluster.masters()
@@ -102,12 +113,7 @@ async def test_a_connection_dropped_by_redis_resets_its_channels_once_and_subscr
             started(redis_cluster.url, "a") as owner:
         await relay.subscribe(out, heard)
         await relay.subscribe(elsewhere, Heard())
-        client = admin(master.port)
-        await client.execute_command("CLIENT", "KILL", "TYPE", "pubsub")  # type: ignore[no-untyped-call]
-        await client.aclose()
-        async with asyncio.timeout(WAIT_S):
-            await resets.happened.wait()
-            await relay.whole()
+        await drop_subscribers(master, relay, resets)
         owner.publish(out, b"after")
         assert await heard.until(1) == [b"after"]
         assert resets.lost == [frozenset({out})]  # not the channel on the other master
@@ -132,12 +138,7 @@ async def test_a_resubscription_that_fails_unforeseen_is_tried_again(
             await resubscribe()
 
         monkeypatch.setattr(relay, "_resubscribe", fails_once)
-        client = admin(master.port)
-        await client.execute_command("CLIENT", "KILL", "TYPE", "pubsub")  # type: ignore[no-untyped-call]
-        await client.aclose()
-        async with asyncio.timeout(WAIT_S):
-            await resets.happened.wait()
-            await relay.whole()
+        await drop_subscribers(master, relay, resets)
         assert failures == [1], "the first try failed"
         owner.publish(out, b"after")
         assert await heard.until(1) == [b"after"]

@@ -109,6 +109,23 @@ async def game(ghost: Placement | None, min_open_s: float,
         await registry.shutdown()
 
 
+@asynccontextmanager
+async def loaded_again(store: MemoryRoomStore, room_id: str, at_ms: int) -> AsyncIterator[Game]:
+    """The room loaded by another node from ``store`` (a restart, a takeover), its clock at
+    ``at_ms``; nobody joined yet."""
+    registry = RoomRegistry(store, LocalFanout(), RulesCoreEngine(), SETTINGS)
+    clock = FakeClock()
+    registry.clock = clock
+    clock.ms = at_ms
+    try:
+        room = await registry.open(room_id)
+        assert room is not None
+        yield Game(registry, room, clock, RecordingMember(Audience.A),
+                   RecordingMember(Audience.B), store)
+    finally:
+        await registry.shutdown()
+
+
 async def open_window(g: Game) -> dict[str, Any]:
     """A moves its trooper: B's ARO window opens; its fields as A sees them (A's frames
     read so far end with the one that opened it)."""
@@ -213,22 +230,13 @@ async def test_a_held_close_survives_the_room_loaded_again() -> None:
         stored = (await store.load_room(room_id)).deadlines  # type: ignore[union-attr]
         assert [(d.kind, d.at_ms) for d in stored if d.kind == HELD_CLOSE] == [
             (HELD_CLOSE, opened_ms + MIN_OPEN_S * 1000)]
-    registry = RoomRegistry(store, LocalFanout(), RulesCoreEngine(), SETTINGS)
-    clock = FakeClock()
-    registry.clock = clock
-    clock.ms = opened_ms + 1000
-    try:
-        room = await registry.open(room_id)
-        assert room is not None
-        again = Game(registry, room, clock, RecordingMember(Audience.A),
-                     RecordingMember(Audience.B), store)
+    async with loaded_again(store, room_id, opened_ms + 1000) as again:
+        room = again.room
         await room.join(again.a, "A", None)
         await room.join(again.b, "B", None)
         assert room.options_frame  # (the room runs)
         assert await seconds_until_a_sees_it_close(again, window) == MIN_OPEN_S
         assert room._aro.window is None
-    finally:
-        await registry.shutdown()
 
 
 async def test_a_held_close_loaded_past_the_deadline_closes_the_window_at_once() -> None:
@@ -239,19 +247,10 @@ async def test_a_held_close_loaded_past_the_deadline_closes_the_window_at_once()
         window = await open_window(g)
         await b_has_nothing_to_declare(g, window)
         room_id = g.room.room_id
-    registry = RoomRegistry(store, LocalFanout(), RulesCoreEngine(), SETTINGS)
-    clock = FakeClock()
-    registry.clock = clock
-    clock.ms = window["deadline_ms"] + 5000  # nobody served the room meanwhile
-    try:
-        room = await registry.open(room_id)
-        assert room is not None
-        again = Game(registry, room, clock, RecordingMember(Audience.A),
-                     RecordingMember(Audience.B), store)
-        await room.join(again.a, "A", None)
+    # (nobody served the room meanwhile)
+    async with loaded_again(store, room_id, window["deadline_ms"] + 5000) as again:
+        await again.room.join(again.a, "A", None)
         await again.barrier("loaded")
-        assert room._aro.window is None, "closed at once"
+        assert again.room._aro.window is None, "closed at once"
         assert not any(frame.window is not None for frame in again.a.of(Events)), \
             "never told a new deadline"
-    finally:
-        await registry.shutdown()

@@ -7,6 +7,8 @@ no test waits for a timer."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from protocol.constants import ProtocolReason
@@ -68,6 +70,19 @@ class Table:
         assert room.submit(member, member.audience.value, Command(command_id, version, body))
         frame = await member.until(object, lambda m: _answers(m, command_id))  # type: ignore[type-abstract]
         return command_answer(frame)  # type: ignore[arg-type]
+
+    @asynccontextmanager
+    async def loaded_again(self, room_id: str) -> AsyncIterator[Room]:
+        """The room loaded by another node on the same store and clock (a restart, a
+        takeover)."""
+        node = RoomRegistry(self.store, LocalFanout(), FakeEngine(), SETTINGS)
+        node.clock = self.clock
+        try:
+            room = await node.open(room_id)
+            assert isinstance(room, Room)
+            yield room
+        finally:
+            await node.shutdown()
 
     async def stored_window_deadline(self, room: Room) -> int:
         stored = await self.store.load_room(room.room_id)
@@ -169,11 +184,7 @@ async def test_a_window_loaded_past_its_deadline_runs_again_and_takes_an_answer(
     await table.registry.shutdown()  # the node dies: the window stays as stored
     table.clock.advance(WINDOW_S + 10)  # its deadline passes while no node serves it
 
-    node = RoomRegistry(table.store, LocalFanout(), FakeEngine(), SETTINGS)
-    node.clock = table.clock
-    try:
-        again = await node.open(room.room_id)
-        assert isinstance(again, Room)
+    async with table.loaded_again(room.room_id) as again:
         a, b = RecordingMember(Audience.A), RecordingMember(Audience.B)
         await again.join(a, "A", None)
         await again.join(b, "B", None)
@@ -183,8 +194,6 @@ async def test_a_window_loaded_past_its_deadline_runs_again_and_takes_an_answer(
         assert again.state.window == (1, 1) and again.state.closed_by_timeout == ()
         assert isinstance(await table.send(again, b, "d1", DECLARE), Accepted)
         assert again.state.aros == ("B-t1",)
-    finally:
-        await node.shutdown()
 
 
 async def test_a_window_loaded_before_its_deadline_keeps_it() -> None:
@@ -195,11 +204,7 @@ async def test_a_window_loaded_before_its_deadline_keeps_it() -> None:
     await table.registry.shutdown()
     table.clock.advance(WINDOW_S - 10)
 
-    node = RoomRegistry(table.store, LocalFanout(), FakeEngine(), SETTINGS)
-    node.clock = table.clock
-    try:
-        again = await node.open(room.room_id)
-        assert isinstance(again, Room)
+    async with table.loaded_again(room.room_id) as again:
         b = RecordingMember(Audience.B)
         await again.join(b, "B", None)
         await b.until(object, has_window(deadline_ms))  # type: ignore[type-abstract]
@@ -208,5 +213,3 @@ async def test_a_window_loaded_before_its_deadline_keeps_it() -> None:
         closed = await b.until(Events, lambda f: any(
             e.get("e") == "window_closed" for e in f.events))
         assert {"e": "window_closed", "order": 1, "timeout": True} in closed.events
-    finally:
-        await node.shutdown()
