@@ -339,7 +339,11 @@ class RedisClusterProcesses:
     def describe(self) -> str:
         """What each node says now, and the last lines of its log: a failed wait's
         message (a cluster that never formed again is otherwise a bare timeout)."""
-        lines = []
+        try:
+            reason = self.not_whole_because() or "none: it is whole"
+        except (redis.RedisError, OSError) as error:
+            reason = f"a node does not answer ({error})"
+        lines = [f"not whole because: {reason}"]
         for port, node in self.nodes.items():
             if node.process is None:
                 lines.append(f"node {port}: not running")
@@ -376,28 +380,60 @@ class RedisClusterProcesses:
         streaming from its master. (A replica whose view of its master's slots lags when
         it is promoted claims only those it knew of: a slot moved to its master just before
         was then served by nobody, and the cluster stayed down.)"""
-        maps = set()
-        for port in self.alive_ports():
-            if not self._state_ok(port):
-                return False
-            view = self.view(port)
-            if len(view) != len(self.nodes) or any(node.moving for node in view):
-                return False
-            masters = [node for node in view if node.role == "master"]
-            # Every slot served, not every master serving: one just added serves none.
-            if len(masters) != self.masters_count or sum(
-                    end - start + 1 for node in masters for start, end in node.slots) != SLOTS:
-                return False
-            maps.add(frozenset((node.node_id, node.slots) for node in masters))
-        if len(maps) > 1:
-            return False
+        return self.not_whole_because() is None
+
+    def not_whole_because(self) -> str | None:
+        """Why the cluster is not ``whole`` (the first node and condition that fail), or
+        None when it is: a failed wait for it names the culprit first (``describe`` lists
+        every node, and a long list is cut when the run's output is shown)."""
+        seen = {}
         for port in self.alive_ports():
             with self.client(port) as client:
                 replication = client.info("replication")
-            if replication.get("role") == "slave" and replication.get(
-                    "master_link_status") != "up":
-                return False
-        return True
+            link = replication.get("master_link_status") if replication.get(
+                "role") == "slave" else None
+            seen[port] = NodeSays(self.cluster_state(port), tuple(self.view(port)), link)
+        return not_whole_because(seen, len(self.nodes), self.masters_count)
+
+
+@dataclass(frozen=True, slots=True)
+class NodeSays:
+    """What one running node says: ``CLUSTER INFO``'s state, ``CLUSTER NODES``, and, for a
+    replica, its link to its master."""
+
+    state: str
+    view: tuple[NodeView, ...]
+    master_link: str | None  # None for a master
+
+
+def not_whole_because(seen: dict[int, NodeSays], nodes: int, masters: int) -> str | None:
+    """The first condition of ``RedisClusterProcesses.whole`` that what the running nodes
+    say (``seen``, by port) fails, or None."""
+    maps: dict[frozenset[tuple[str, tuple[tuple[int, int], ...]]], int] = {}
+    for port, says in seen.items():
+        if says.state != "ok":
+            return f"node {port} says cluster_state:{says.state}"
+        if len(says.view) != nodes:
+            return f"node {port} sees {len(says.view)} nodes of {nodes}"
+        if moving := [node.port for node in says.view if node.moving]:
+            return f"node {port} sees a slot of {moving} being moved"
+        view_masters = [node for node in says.view if node.role == "master"]
+        # Every slot served, not every master serving: one just added serves none.
+        if len(view_masters) != masters:
+            return (f"node {port} sees {len(view_masters)} masters "
+                    f"{sorted(node.port for node in view_masters)}, not {masters}")
+        served = sum(end - start + 1 for node in view_masters for start, end in node.slots)
+        if served != SLOTS:
+            return f"node {port} sees {served} slots served of {SLOTS}"
+        slot_map = frozenset((node.node_id, node.slots) for node in view_masters)
+        if maps and slot_map not in maps:
+            return (f"node {port} sees other masters or slots than node "
+                    f"{next(iter(maps.values()))}")
+        maps.setdefault(slot_map, port)
+    for port, says in seen.items():
+        if says.master_link not in (None, "up"):
+            return f"replica {port}'s link to its master is {says.master_link}"
+    return None
 
 
 def _parse_nodes(text: str) -> list[NodeView]:

@@ -17,6 +17,7 @@ def test_a_replica_left_killed_is_described_and_its_restart_makes_the_cluster_wh
     redis_cluster.kill(replica.port)
     try:
         described = redis_cluster.describe()
+        assert described.startswith("not whole because: ")
         assert f"node {replica.port}: not running" in described
         for port in redis_cluster.alive_ports():
             assert f"node {port}: cluster_state ok, role " in described
@@ -26,4 +27,5 @@ def test_a_replica_left_killed_is_described_and_its_restart_makes_the_cluster_wh
     finally:
         redis_cluster.restart(replica.port)
     assert redis_cluster.whole()
+    assert redis_cluster.describe().startswith("not whole because: none: it is whole\n")
     assert f"node {replica.port}: cluster_state ok, role slave" in redis_cluster.describe()
