@@ -289,11 +289,13 @@ test("Stun: the target is Stunned, its Guts Roll fails without a die, and the St
   assert.equal(d.successValueText({ attribute: "PH", base: 11, mods: [{ source: "stunned", value: -3 }], success_value: 8 }), "PH 11 −3 Stunned = SV 8");
 });
 
-test("chess clocks: a switch and a time-out in words", () => {
+test("chess clocks: a switch, a hold and a time-out in words", () => {
   assert.equal(d.textOf(d.describeEvent({ type: "clock_switched", at_ms: 1, running: "B", remaining: { A: 4_439_500, B: 4_500_000 } })),
     "Chess clock: player B's runs (A 1:14:00, B 1:15:00 left)");
   assert.equal(d.textOf(d.describeEvent({ type: "clock_switched", at_ms: 1, running: null, remaining: { A: 0, B: 61_001 } })),
     "Chess clocks stopped (A 0:00, B 1:02 left)");
+  assert.equal(d.textOf(d.describeEvent({ type: "clocks_held", from_ms: 15_000, to_ms: 70_000, remaining: { A: 45_000, B: 60_000 } })),
+    "Chess clocks held for 0:55: the referee could not store moves then (A 0:45, B 1:00 left)");
   assert.equal(d.textOf(d.describeEvent({ type: "clock_ran_out", side: "A", at_ms: 1 })),
     "Player A's time ran out: no more Orders after the current one (it still declares AROs)");
 });

@@ -114,6 +114,10 @@ class Engine(Protocol):
     def clock_expired_command(self, side: str, at_ms: int) -> Command:
         """The system command that runs ``side``'s clock out at its deadline ``at_ms``."""
 
+    def hold_clocks_command(self, from_ms: int, to_ms: int) -> Command:
+        """The system command that gives the running chess clock back the span the room's
+        store refused its writes (``server/rules/orders/clocks.py``, "Held")."""
+
     def clocks_fields(self, state: State, at_ms: int) -> Plain | None:
         """The chess clocks as frames carry them at room time ``at_ms`` (None: no clocks)."""
 

@@ -130,6 +130,8 @@ class Room:
         # is its seat's own (server/metrics.py, "A seat's private actions").
         self._command_counted = True
         self._deadline_failures = 0  # unforeseen failures of deadlines in a row
+        self._around_hold: tuple[Seen, Seen] | None = None
+        """The numbering just before and after the clocks' last hold (``_reject_version``)."""
         # The parts reach back to the room through ``me``, a weak proxy, and to its inbox
         # directly: a part holding the room itself (or a bound method or a lambda of it)
         # would be a reference cycle, which only a collection frees, and one that a node's
@@ -296,6 +298,8 @@ class Room:
             del message
 
     async def _handle(self, message: InboxMessage) -> None:
+        if self._chess_clock.holding and isinstance(message, DEADLINES):
+            await self._give_back_outage()  # (as ``_on_submit``)
         if isinstance(message, Submit):
             started = time.perf_counter()
             cpu_started = time.thread_time()
@@ -380,6 +384,10 @@ class Room:
             COMMAND_OUTCOMES.repeated.inc()
             message.member.deliver(cached)
             return
+        if self._chess_clock.holding:
+            # The store refused the room's writes since: the clocks are held for that span
+            # before anything else is decided (a deadline met meanwhile moves on with it).
+            await self._give_back_outage()
         # The deadline is the server's: a declaration processed after it is too late, even
         # if the timer's own inbox message has not been handled yet.
         await self._aro.due_first()
@@ -417,10 +425,23 @@ class Room:
             COMMAND_OUTCOMES.accepted.inc()
         return answer, answering is not None
 
+    async def _give_back_outage(self) -> None:
+        """The clocks held for the span the store refused the room's writes, if it did
+        (``ClockTimer.give_back_outage``); the numbering either side of the hold is kept."""
+        before = self.seen
+        if await self._chess_clock.give_back_outage(self.state):
+            self._around_hold = (before, self.seen)
+
     def _reject_version(self, command: Command, audience: Audience) -> bytes | None:
         """Against the seat's own numbering: what it may not know of never makes its
-        command stale."""
+        command stale. Nor does the clocks' hold after the store's outage, which changes
+        nothing a command depends on: one issued just before it, nothing else since (the
+        command the store refused, sent again under its id), is taken as issued after it."""
         version = self.seen[audience]
+        if self._around_hold is not None and command.version < version:
+            before, after = self._around_hold
+            if command.version == before[audience] and version == after[audience]:
+                return None
         if command.version < version:
             return frames.rejected(command.id, ProtocolReason.STALE_VERSION,
                                    f"issued against version {command.version}; "
@@ -472,21 +493,25 @@ class Room:
         listing = self._listing.of(new_state)
         self._deadlines.writing()  # (what the store holds is unknown until it answers)
         self._listing.writing()
-        with private_write(not shown):
-            await self._store.append(
-                self.room_id,
-                fence=self._fence,
-                expected_version=self.version,
-                events=frames.stored_events(plains),
-                snapshot=snapshot,
-                deadlines=deadlines,
-                listing=listing,
-                answer=answer,
-                answers_kept=self._settings.answer_cache_size,
-                retention_ms=retention_ms(self._settings, str(summary["phase"])),
-                committed_ms=committed_ms,
-                window_ms=deadline_ms,
-            )
+        try:
+            with private_write(not shown):
+                await self._store.append(
+                    self.room_id,
+                    fence=self._fence,
+                    expected_version=self.version,
+                    events=frames.stored_events(plains),
+                    snapshot=snapshot,
+                    deadlines=deadlines,
+                    listing=listing,
+                    answer=answer,
+                    answers_kept=self._settings.answer_cache_size,
+                    retention_ms=retention_ms(self._settings, str(summary["phase"])),
+                    committed_ms=committed_ms,
+                    window_ms=deadline_ms,
+                )
+        except StorageUnavailable:
+            self._note_store_failure(public=shown)
+            raise
         self._last_store_s = time.perf_counter() - storing
         self._deadlines.written(deadlines)
         self._listing.written(listing)
@@ -507,6 +532,14 @@ class Room:
             self._chess_clock.fields(new_state)))
         self._delayed.committed(self.version, committed_ms, events, plains, deadline_ms)
         return None if answer is None else answer.frame
+
+    def _note_store_failure(self, public: bool) -> None:
+        """The store refusing a ``public`` write (one whose events everyone sees) starts
+        the span the chess clocks are held for (``ClockTimer.store_failed``), tried again
+        until the store is back. A private one does not: the span's start is public, and
+        would tell when a player did what only that player may know of."""
+        if public and self._chess_clock.store_failed():
+            asyncio.get_running_loop().call_later(STORAGE_RETRY_S, self.inbox.post, ClockDue())
 
     def _listening(self, audience: Audience) -> bool:
         """Whether live frames go to ``audience``: someone of it is here, and it is not

@@ -137,6 +137,9 @@ class RulesCoreEngine:
     def clock_expired_command(self, side: str, at_ms: int) -> Command:
         return commands.ClockExpired(side=Side(side), at_ms=at_ms)
 
+    def hold_clocks_command(self, from_ms: int, to_ms: int) -> Command:
+        return commands.HoldClocks(from_ms=from_ms, to_ms=to_ms)
+
     def clocks_fields(self, state: State, at_ms: int) -> Plain | None:
         return engine.clocks_fields(state, at_ms)
 

@@ -30,7 +30,7 @@ from .orders.aro import (
     apply_aro_window_opened,
 )
 from .orders.chain_of_command import apply_chain_of_command_took_over
-from .orders.clocks import apply_clock_ran_out, apply_clock_switched
+from .orders.clocks import apply_clock_ran_out, apply_clock_switched, apply_clocks_held
 from .orders.command_tokens import apply_command_token_spent
 from .orders.command_tokens import apply_turn_started as tokens_at_turn_start
 from .orders.deployment import apply_deployment_step_ended, apply_trooper_deployed
@@ -120,6 +120,7 @@ APPLIERS: dict[type[e.Event], Callable[[GameState, Any], GameState]] = {
     e.SuppressiveFireChanged: lambda state, _: state,  # suppressive_fire_after sets it
     e.ClockSwitched: apply_clock_switched,
     e.ClockRanOut: apply_clock_ran_out,
+    e.ClocksHeld: apply_clocks_held,
     # Classified Objectives (missions/classified.py)
     e.ClassifiedDrawn: apply_classified_drawn,
     e.ClassifiedAchieved: apply_classified_achieved,

@@ -30,6 +30,7 @@ from .orders.aro_eligibility import may_react_unseen
 from .orders.clocks import (
     clocks_fields,
     decide_clock_expired,
+    decide_hold_clocks,
     start_clocks,
     switch_events,
     time_out_events,
@@ -101,10 +102,11 @@ HANDLERS: dict[type[c.Command], Handler] = {
     c.FormFireteam: decide_form_fireteam,
     c.ActivateFireteam: decide_activate_fireteam,
     c.ClockExpired: decide_clock_expired,
+    c.HoldClocks: decide_hold_clocks,
     c.ClassifiedAction: decide_classified_action,  # Classified Objectives
 }
 
-SYSTEM_COMMANDS = (c.CloseAroWindow, c.ClockExpired, c.ChooseGutsMove)
+SYSTEM_COMMANDS = (c.CloseAroWindow, c.ClockExpired, c.HoldClocks, c.ChooseGutsMove)
 
 
 def decide(state: GameState, actor: Actor, command: c.Command, at_ms: int | None = None) -> Decision:
@@ -117,13 +119,14 @@ def decide(state: GameState, actor: Actor, command: c.Command, at_ms: int | None
         return Rejected(Reason.GAME_OVER.value, "The game is over.")
     if actor is SYSTEM and not isinstance(command, SYSTEM_COMMANDS):
         return Rejected(Reason.BAD_COMMAND.value,
-                        "The room clock only closes ARO and Guts windows and runs out chess clocks.")
+                        "The room clock only closes ARO and Guts windows and runs or holds "
+                        "chess clocks.")
     if isinstance(actor, Side):
         unknown = unknown_to(state, actor, command)
         if unknown is not None:
             return Rejected(Reason.UNKNOWN_TROOPER.value, f"There is no trooper {unknown}.")
     produced = Produced(state)
-    if at_ms is not None and not isinstance(command, c.ClockExpired):
+    if at_ms is not None and not isinstance(command, c.ClockExpired | c.HoldClocks):
         # A command that arrives after the running clock's deadline, before the room's timer
         # said so: the time-out happened first, and the command is decided after it.
         timed_out = time_out_events(state, at_ms)

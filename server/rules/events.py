@@ -471,6 +471,18 @@ class ClockRanOut(Event):
     at_ms: int
 
 
+@dataclass(frozen=True, slots=True)
+class ClocksHeld(Event):
+    """Chess clocks (``clocks``): the room could not store commands from room time
+    ``from_ms`` to ``to_ms``, and the running clock was not charged for it; it runs again
+    from ``to_ms`` with ``remaining`` (each side's time left)."""
+
+    TYPE: ClassVar[str] = "clocks_held"
+    from_ms: int
+    to_ms: int
+    remaining: dict[Side, int]
+
+
 def event_to_plain(event: Event) -> Plain:
     return to_plain(event)
 

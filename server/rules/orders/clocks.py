@@ -27,13 +27,20 @@ deadline, or found by the engine when a later command arrives first): the player
 more Orders after the current one. Its Player Turns end as soon as no Order is in progress
 (``out_of_time_turn_over``: the current turn after the current Order, every later turn right
 after its automatic Tactical Phase steps); it still declares AROs, with no clock running.
+
+Held (``ClocksHeld``, from the room's ``HoldClocks``): while the room could not store any
+command (its store failing over), nobody could play, yet the running clock went on; once
+the store is back, before anything else is decided, the room gives that span back: from its
+first refused write to the first one it makes again (docs/rules-decisions/README.md
+2026-12-02). A clock already at 0 when the store failed gets nothing back: its time-out
+stands.
 """
 
 from __future__ import annotations
 
-from ..commands import ClockExpired
+from ..commands import ClockExpired, HoldClocks
 from ..decision import SYSTEM, require
-from ..events import ClockRanOut, ClockSwitched, Event
+from ..events import ClockRanOut, ClocksHeld, ClockSwitched, Event
 from ..evolve import replace
 from ..ids import Side
 from ..reasons import Reason
@@ -136,6 +143,28 @@ def decide_clock_expired(state: GameState, actor: object, command: ClockExpired)
         "That clock has not run out.",
     )
     return time_out_events(state, command.at_ms)
+
+
+def decide_hold_clocks(state: GameState, actor: object, command: HoldClocks) -> list[Event]:
+    """The room's store was back at ``to_ms`` after refusing every write from ``from_ms``:
+    the running clock is not charged for the part of that span it ran with time left (a
+    system command: never a player's)."""
+    require(actor is SYSTEM, Reason.BAD_COMMAND, "Only the room holds the clocks.")
+    require(command.from_ms <= command.to_ms, Reason.BAD_COMMAND,
+            "A span of time that ends before it starts.")
+    clocks = state.clocks
+    if clocks is None or clocks.running is None:
+        return []  # no clock ran meanwhile: nothing to give back
+    start = max(command.from_ms, clocks.since_ms)
+    if command.to_ms <= start or remaining_at(clocks, clocks.running, start) == 0:
+        return []  # (its time ran out before the store failed: the time-out stands)
+    return [ClocksHeld(start, command.to_ms, charged(clocks, start))]
+
+
+def apply_clocks_held(state: GameState, event: ClocksHeld) -> GameState:
+    assert state.clocks is not None
+    return replace(state, clocks=replace(state.clocks, remaining=dict(event.remaining),
+                                         since_ms=event.to_ms))
 
 
 def apply_clock_switched(state: GameState, event: ClockSwitched) -> GameState:
