@@ -90,3 +90,35 @@ test("an ARO window whose deadline passed while the storage was away runs again,
   assert.ok(closedByDeadline <= 1, "closed once, after the counter");
   await closeAll(a, b);
 });
+
+// Chess clocks held while the storage is away: A has seconds left when its Order is refused
+// for the storage; its deadline passes meanwhile, yet once the storage is back A is not out
+// of time: the span is given back (a log line on every page), and the Order the page sent
+// again is taken. Screenshot: test-artifacts/browser/storage-outage-clocks-held.png.
+const CLOCK_PLACEMENTS = { "A-t5": [22.5, 4, 90], "B-t3": [22.5, 28, 270], "A-t1": [3.5, 1.5, 90], "B-t1": [3.5, 30.5, 90] };
+
+test("a chess clock whose deadline passed while the storage was away is held for it, not run out", async () => {
+  const room = await scenario.post("/test/scenario", { ruleset: "codeone", aro_window_s: 300, clock_s: 600, clock_a_s: 12, placements: CLOCK_PLACEMENTS });
+  const a = await scenario.openTable(room.seats.A.link, WAIT);
+  const spectator = await scenario.openTable(room.spectator_link, WAIT);
+  await a.waitForSelector("#chess-clocks:not([hidden]) .chess-clock.running", WAIT);
+
+  assert.deepEqual(await scenario.post("/test/storage", { down: true }), { down: true });
+  // A's time left, as its clock shows it now ("A 0:11"): its deadline is at most that (and a second) away.
+  const [minutes, secs] = (await a.$eval('#chess-clocks [data-side="A"]', (x) => x.textContent)).split(" ")[1].split(":").map(Number);
+  const deadline = await a.evaluate((ms) => Date.now() + ms, (minutes * 60 + secs + 1) * 1000);
+  await a.evaluate(() => { window.__activated = window.referee.send({ type: "activate", trooper: "A-t5", order: "regular" }); });
+  await shows(a, "#banner", /could not store your last command yet: it is sent again by itself/);
+  await a.waitForFunction((d) => Date.now() > d + 1000, deadline, WAIT);  // past A's deadline, the storage still away
+
+  assert.deepEqual(await scenario.post("/test/storage", { down: false }), { down: false });
+  assert.equal(await a.evaluate(async () => (await window.__activated).ok), true);
+  for (const page of [a, spectator]) {
+    await shows(page, "#log", /Chess clocks held for 0:\d\d: the referee could not store moves then/);
+    assert.doesNotMatch(await page.$eval('#chess-clocks [data-side="A"]', (x) => x.textContent), /OUT OF TIME/);
+  }
+  assert.equal(await a.evaluate(() => window.__frames.filter((f) => f.includes("clock_ran_out")).length), 0);
+  await a.waitForFunction(() => document.getElementById("banner").hidden, null, WAIT);
+  await a.screenshot({ path: join(artifacts, "storage-outage-clocks-held.png") });
+  await closeAll(a, spectator);
+});
