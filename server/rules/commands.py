@@ -158,8 +158,8 @@ class ClockExpired(Command):
 
 @dataclass(frozen=True, slots=True)
 class HoldClocks(Command):
-    """The room could not store any command from room time ``from_ms`` (its first write
-    refused by the store) to ``to_ms`` (the store back): the running chess clock is not
+    """The room could not store any command from room time ``from_ms`` (its first public
+    write refused by the store) to ``to_ms`` (the store back): the running chess clock is not
     charged for that span (``clocks``). Sent by the room only."""
 
     TYPE: ClassVar[str] = "hold_clocks"

@@ -31,7 +31,7 @@ after its automatic Tactical Phase steps); it still declares AROs, with no clock
 Held (``ClocksHeld``, from the room's ``HoldClocks``): while the room could not store any
 command (its store failing over), nobody could play, yet the running clock went on; once
 the store is back, before anything else is decided, the room gives that span back: from its
-first refused write to the first one it makes again (docs/rules-decisions/README.md
+first refused public write to the first one it makes again (docs/rules-decisions/README.md
 2026-12-02). A clock already at 0 when the store failed gets nothing back: its time-out
 stands.
 """
