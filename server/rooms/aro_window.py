@@ -24,12 +24,17 @@ anything else is decided, the room stores a new deadline a full ``aro_window_s``
 and tells everyone (``run_again``), so an answer the store failed during the outage, sent
 again by the reactive player's client, is taken. Only the room's own close triggers it,
 never a player's failed command: whether a window runs again depends on no private fact
-(a declaration is not shown to the active player before the window closes). A room loaded
+(a player's failed command may be private: a hidden trooper's pass). A room loaded
 with a window open past its stored deadline is the same case: nobody closed it at its
 deadline (its node was down, or its store), so its answers sent meanwhile failed too; it
 runs again once loaded -- unless its reactive player's close was held (``window_hold``:
 that close was due before the deadline, so by then public), or its reactive seat is
 abandoned: those close at once.
+
+A store outage that ends before the window's deadline takes that much of the window from
+its reactive player (its declarations refused meanwhile): once the store is back the room
+adds the span to the deadline (``lengthen``, from ``server.rooms.store_outage``; stored and
+told to everyone as a run again is), as it holds the chess clocks for it.
 
 A window may also be *held* (uniform ARO windows, ``window_hold``): the ``WindowHold`` is
 this window's, told when it opens and closes; whether a window is held is judged here, when
@@ -236,6 +241,17 @@ class WindowDeadline:
             self._close_failed = None
             self._ran_again = True
             self._arm(window, deadline_ms)
+
+    async def lengthen(self, since_ms: int, now_ms: int) -> None:
+        """The store refused the room's public writes from ``since_ms`` until now, while
+        this window was open (none opens without a write): its deadline moves on by that
+        span, if it is still ahead (one that passed meanwhile runs again in full: its close
+        failed) and its reactive seat is not abandoned (it closes at once)."""
+        window = self.window
+        if (window is None or now_ms <= since_ms or self.deadline_ms <= now_ms
+                or self._close_failed == window.key or self._abandoned(window.reactive)):
+            return
+        await self._run_again(window, self.deadline_ms + (now_ms - since_ms))
 
     async def due_first(self) -> None:
         """Before a command is decided: a deadline passed, or a held close whose moment

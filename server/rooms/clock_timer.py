@@ -11,15 +11,8 @@ once. A stale wake-up (the clock switched since) finds no deadline passed and re
 Every frame carries the clocks as they stand (``fields``, with the time left when the
 frame is made); a room without chess clocks (``clock_s`` 0) arms nothing and carries none.
 
-While the store refuses the room's writes (Redis failing over) nobody can play, yet the
-running clock goes on, and a deadline met meanwhile would run it out the moment the store is
-back. So the room notes its first refused public write (``store_failed``; a private one's
-time, public in the hold, would tell of it) and, before it decides
-anything once the store takes writes again, gives that span back (``give_back_outage``: the
-rules core's ``hold_clocks``, a ``clocks_held`` event everyone sees). The room tries it again
-every ``STORAGE_RETRY_S`` meanwhile (a ``ClockDue``), so the span ends within that of the
-store's return even when nobody sends anything. A node that loses the room meanwhile (killed)
-loses the note: the room loaded elsewhere charges the span.
+While the store refused the room's writes, the running clock is held for that span once it
+is back (``give_back``, from ``server.rooms.store_outage``).
 """
 
 from __future__ import annotations
@@ -50,9 +43,6 @@ class ClockTimer:
         self.enabled = enabled
         self.deadline: tuple[str, int] | None = None
         """(side, room time) of the armed deadline, or None."""
-        self._refused_since: int | None = None
-        """Room time of the first write the store refused since it last took one, while a
-        clock may run; None: none refused."""
 
     def arm_for(self, state: State) -> None:
         """Wake the room at the running clock's deadline in ``state`` (after every commit,
@@ -78,44 +68,26 @@ class ClockTimer:
         self.deadline = deadline
         self._wake.arm(None if deadline is None else deadline[1])
 
-    def store_failed(self) -> bool:
-        """The store refused one of the room's writes: the clocks are held from now (the
-        first refusal since the last write it took). True if that starts a hold (the room
-        then tries ``give_back_outage`` again until the store takes it)."""
-        if not self.enabled or self._refused_since is not None:
-            return False
-        self._refused_since = self._clock()
-        return True
-
-    @property
-    def holding(self) -> bool:
-        """A span the store refused writes is to be given back before anything is decided."""
-        return self._refused_since is not None
-
-    async def give_back_outage(self, state: State) -> bool:
-        """The store refused the room's writes from ``_refused_since``: commit the rules
-        core's hold of the running clock up to now (raises ``StorageUnavailable`` while the
-        store still refuses: the span goes on). No clock runs: nothing to give back. True
-        if a hold was committed."""
-        from_ms = self._refused_since
-        if from_ms is None:
-            return False
-        committed = False
+    async def give_back(self, state: State, from_ms: int, now_ms: int) -> bool:
+        """The store refused the room's public writes from ``from_ms`` until now: commit
+        the rules core's hold of the running clock for that span (raises
+        ``StorageUnavailable`` while the store still refuses). True if a hold was committed
+        (none without clocks, or with none running)."""
         engine = self._engine
-        if engine.clock_deadline(state) is not None:
-            now = self._clock()
-            verdict = engine.decide(state, None, engine.hold_clocks_command(from_ms, now),
-                                    at_ms=now)
-            if verdict.events is None:
-                log.error("room %s: holding the chess clocks refused: %s", self.room_id,
-                          verdict.code)
-            elif verdict.events:
-                await self._commit(verdict)
-                committed = True
-                log.info("room %s: chess clocks held for %.1f s the store refused its "
-                         "writes", self.room_id, (now - from_ms) / 1000)
-        self._refused_since = None
-        return committed
+        if not self.enabled or engine.clock_deadline(state) is None:
+            return False
+        verdict = engine.decide(state, None, engine.hold_clocks_command(from_ms, now_ms),
+                                at_ms=now_ms)
+        if verdict.events is None:
+            log.error("room %s: holding the chess clocks refused: %s", self.room_id,
+                      verdict.code)
+            return False
+        if not verdict.events:
+            return False
+        await self._commit(verdict)
+        log.info("room %s: chess clocks held for %.1f s the store refused its writes",
+                 self.room_id, (now_ms - from_ms) / 1000)
+        return True
 
     def due(self) -> bool:
         """The armed deadline has passed by the room's clock."""

@@ -102,6 +102,12 @@ class PresenceDue:
 
 
 @dataclass(frozen=True, slots=True)
+class OutageDue:
+    """The store refused the room's writes: try to give the span back now
+    (``server.rooms.store_outage``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Stop:
     close_code: int
     reason: str
@@ -110,5 +116,5 @@ class Stop:
 InboxMessage = (
     Join | Leave | Submit | Resync | AskHistory | WindowExpired | HeldCloseDue | GraceExpired
     | IdleExpired
-    | ReleaseDue | ClockDue | ListingDue | PresenceDue | Stop
+    | ReleaseDue | ClockDue | ListingDue | PresenceDue | OutageDue | Stop
 )

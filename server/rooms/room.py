@@ -55,6 +55,7 @@ from server.rooms.messages import (
     Join,
     Leave,
     ListingDue,
+    OutageDue,
     PresenceDue,
     ReleaseDue,
     Resync,
@@ -70,6 +71,7 @@ from server.rooms.seats import Member, role_seat
 from server.rooms.slow_commands import SLOW_COMMANDS
 from server.rooms.snapshot_policy import SnapshotPolicy
 from server.rooms.spectator_delay import Clock
+from server.rooms.store_outage import StoreOutage
 from server.rooms.stored_deadlines import StoredDeadlines
 from server.store import Answer, Deadline, RoomMeta, RoomStore, StaleWriter, StorageUnavailable
 from server.store.interface import TRY_AGAIN
@@ -82,7 +84,7 @@ STORAGE_RETRY_S = 0.5
 FAILED_DEADLINE_RETRY_MAX_S = 30.0
 """The longest wait before a deadline that failed for an unforeseen reason is tried again
 (its waits double from ``STORAGE_RETRY_S``)."""
-DEADLINES = (WindowExpired, HeldCloseDue, ClockDue)
+DEADLINES = (WindowExpired, HeldCloseDue, ClockDue, OutageDue)
 """The messages that make a deadline take effect: each must, sooner or later."""
 
 
@@ -130,6 +132,7 @@ class Room:
         # is its seat's own (server/metrics.py, "A seat's private actions").
         self._command_counted = True
         self._deadline_failures = 0  # unforeseen failures of deadlines in a row
+        self._outage = StoreOutage(clock)
         self._around_hold: tuple[Seen, Seen] | None = None
         """The numbering just before and after the clocks' last hold (``_reject_version``)."""
         # The parts reach back to the room through ``me``, a weak proxy, and to its inbox
@@ -298,7 +301,7 @@ class Room:
             del message
 
     async def _handle(self, message: InboxMessage) -> None:
-        if self._chess_clock.holding and isinstance(message, DEADLINES):
+        if self._outage.since is not None and isinstance(message, DEADLINES):
             await self._give_back_outage()  # (as ``_on_submit``)
         if isinstance(message, Submit):
             started = time.perf_counter()
@@ -384,8 +387,8 @@ class Room:
             COMMAND_OUTCOMES.repeated.inc()
             message.member.deliver(cached)
             return
-        if self._chess_clock.holding:
-            # The store refused the room's writes since: the clocks are held for that span
+        if self._outage.since is not None:
+            # The store refused the room's writes since: what that span took is given back
             # before anything else is decided (a deadline met meanwhile moves on with it).
             await self._give_back_outage()
         # The deadline is the server's: a declaration processed after it is too late, even
@@ -426,11 +429,23 @@ class Room:
         return answer, answering is not None
 
     async def _give_back_outage(self) -> None:
-        """The clocks held for the span the store refused the room's writes, if it did
-        (``ClockTimer.give_back_outage``); the numbering either side of the hold is kept."""
-        before = self.seen
-        if await self._chess_clock.give_back_outage(self.state):
-            self._around_hold = (before, self.seen)
+        """Give back what the span the store refused the room's public writes took
+        (``server.rooms.store_outage``): the chess clocks held for it, then the open ARO
+        window's deadline moved on by it; each raises ``StorageUnavailable`` while the store
+        still refuses (the span goes on; the clocks are held once). The numbering either
+        side of the clocks' hold is kept (``_reject_version``)."""
+        outage = self._outage
+        since = outage.since
+        if since is None:
+            return
+        now = self._clock()
+        if outage.clocks_due:
+            before = self.seen
+            if await self._chess_clock.give_back(self.state, since, now):
+                self._around_hold = (before, self.seen)
+            outage.clocks_due = False
+        await self._aro.lengthen(since, now)
+        outage.given_back()
 
     def _reject_version(self, command: Command, audience: Audience) -> bytes | None:
         """Against the seat's own numbering: what it may not know of never makes its
@@ -535,11 +550,12 @@ class Room:
 
     def _note_store_failure(self, public: bool) -> None:
         """The store refusing a ``public`` write (one whose events everyone sees) starts
-        the span the chess clocks are held for (``ClockTimer.store_failed``), tried again
-        until the store is back. A private one does not: the span's start is public, and
-        would tell when a player did what only that player may know of."""
-        if public and self._chess_clock.store_failed():
-            asyncio.get_running_loop().call_later(STORAGE_RETRY_S, self.inbox.post, ClockDue())
+        the span given back once it is back (``server.rooms.store_outage``), tried until
+        then. A private one does not: the span's start is public, and would tell when a
+        player did what only that player may know of."""
+        if public and self._outage.refused():
+            asyncio.get_running_loop().call_later(STORAGE_RETRY_S, self.inbox.post,
+                                                  OutageDue())
 
     def _listening(self, audience: Audience) -> bool:
         """Whether live frames go to ``audience``: someone of it is here, and it is not
@@ -562,13 +578,14 @@ class Room:
             lambda: self._chess_clock.fields(self.state)))
 
     async def _window_runs_again(self, window: AroWindow, deadline_ms: int) -> None:
-        """The window's close at its deadline failed for the store, which is back: store its
-        new deadline (raises ``StorageUnavailable`` if the store still fails), then tell
-        every viewer (``aro_window``, "runs again")."""
+        """The store is back after it failed the window's close at its deadline, or took
+        some of it (``WindowDeadline.lengthen``): store its new deadline (raises
+        ``StorageUnavailable`` if the store still fails), then tell every viewer
+        (``aro_window``, "runs again")."""
         await self._deadlines.store_window(window, deadline_ms)
         self._aro.ran_again(window, deadline_ms)
-        log.info("room %s: ARO window %s runs again after a storage failure", self.room_id,
-                 window.key)
+        log.info("room %s: ARO window %s runs to %d after a storage failure", self.room_id,
+                 window.key, deadline_ms)
         self._fanout.publish(self.room_id, frames.window_only(
             self.version, self.seen, self._delayed.live, self._aro.fields(),
             lambda: self._chess_clock.fields(self.state)))

@@ -1,7 +1,8 @@
 """An ARO window whose close at its deadline the store failed runs again once the store is
 back (``server/rooms/aro_window.py``), in a whole room on a store that fails on demand: a
 reactive player's declaration refused ``storage_unavailable`` meanwhile, sent again under
-its id, is taken; every seat is told the window's new deadline, which is stored. Time is a
+its id, is taken; every seat is told the window's new deadline, which is stored. An outage
+that ends before the deadline is added to it instead. Time is a
 fake clock; the window's timer is driven by posting what it posts (``WindowExpired``), so
 no test waits for a timer."""
 
@@ -213,3 +214,28 @@ async def test_a_window_loaded_before_its_deadline_keeps_it() -> None:
         closed = await b.until(Events, lambda f: any(
             e.get("e") == "window_closed" for e in f.events))
         assert {"e": "window_closed", "order": 1, "timeout": True} in closed.events
+
+
+async def test_an_outage_that_ends_before_the_deadline_is_added_to_the_window() -> None:
+    table = Table()
+    room = await table.open()
+    await table.send(room, table.a, "shot", {"type": "shoot"})
+    deadline = await table.stored_window_deadline(room)
+    table.clock.advance(40)  # 20 s left: Redis fails over as B declares
+    table.store.down = True
+    assert unavailable(await table.send(room, table.b, "d1", DECLARE))
+    table.clock.advance(8)  # back 12 s before the deadline; B's client sends it again
+    table.store.down = False
+    assert isinstance(await table.send(room, table.b, "d1", DECLARE), Accepted)
+    # The 8 s the store took are added to the window, stored, and told to everyone.
+    assert await table.stored_window_deadline(room) == deadline + 8_000
+    told = await table.a.until(Events, has_window(deadline + 8_000))
+    assert told.window is not None and told.window["remaining_ms"] == 20_000
+    # (B read it before its answer)
+    assert any(has_window(deadline + 8_000)(frame) for frame in table.b.frames)
+    table.clock.advance(12)  # the old deadline: the window is still open
+    room.inbox.post(WindowExpired(KEY))  # (its timer, had it been set for the old one)
+    passed = await table.send(room, table.b, "p1", {"type": "pass_aro", "trooper": "B-t2"})
+    assert isinstance(passed, Accepted), "in time: the window ran 8 s longer"
+    assert room.state.closed_by_timeout == ()
+    await table.registry.shutdown()
