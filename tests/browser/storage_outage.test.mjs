@@ -91,6 +91,45 @@ test("an ARO window whose deadline passed while the storage was away runs again,
   await closeAll(a, b);
 });
 
+// A storage outage that ends before the ARO window's deadline: B's declaration, refused and
+// sent again by the page meanwhile, is taken, and the seconds the outage took are added to
+// the window's deadline, told to both pages (B's page then closes the window: its one
+// eligible trooper answered). Screenshot, B's declaration taken after the outage:
+// test-artifacts/browser/storage-outage-window-lengthened.png.
+test("an ARO window a storage outage took seconds from gets them back on its deadline", async () => {
+  const room = await scenario.post("/test/scenario", { ruleset: "n5", aro_window_s: 120, seed: 1, placements: ARO_PLACEMENTS });
+  const a = await scenario.openTable(room.seats.A.link, WAIT);
+  const b = await scenario.openTable(room.seats.B.link, WAIT);
+  await a.waitForSelector("#end-turn", WAIT);
+  await a.evaluate(() => {
+    window.__deadlines = [];
+    window.referee.addEventListener("message", (e) => { if (e.detail?.window) window.__deadlines.push(e.detail.window.deadline_ms); });
+  });
+  await a.evaluate(async () => {
+    await window.referee.send({ type: "activate", trooper: "A-t7", order: "regular" });
+    await window.referee.send({ type: "declare_skill", skill: { type: "move", route: [[30, 12], [30, 14]] } });
+  });
+  await b.waitForSelector('[data-aro="B-t3"] [data-action="declare"]', WAIT);
+  const deadline = await b.evaluate(() => window.referee.view.window.deadline_ms);
+
+  assert.deepEqual(await scenario.post("/test/storage", { down: true }), { down: true });
+  await b.click('[data-aro="B-t3"] [data-action="declare"]');
+  await b.waitForFunction(() => window.__frames.some((f) => f.includes("storage_unavailable")), null, WAIT);
+  const refusedAt = await b.evaluate(() => Date.now());  // (the server's first refusal came before)
+  await b.waitForFunction((t) => Date.now() > t + 3000, refusedAt, WAIT);
+  assert.deepEqual(await scenario.post("/test/storage", { down: false }), { down: false });
+  const backAt = await b.evaluate(() => Date.now());
+
+  await b.waitForFunction(() => Boolean(window.referee.view.state.order?.aros?.["B-t3"]), null, WAIT);
+  await a.waitForFunction((d) => window.__deadlines.some((x) => x > d), deadline, WAIT);
+  const moved = await a.evaluate((d) => window.__deadlines.find((x) => x > d), deadline);
+  assert.ok(moved - deadline >= 3000, `the outage's seconds at least: ${moved - deadline} ms`);
+  assert.ok(moved - deadline <= Date.now() - refusedAt + 3000, `no more than the outage: ${moved - deadline} ms, back ${Date.now() - backAt} ms ago`);
+  await b.waitForFunction(() => document.getElementById("banner").hidden, null, WAIT);
+  await b.screenshot({ path: join(artifacts, "storage-outage-window-lengthened.png") });
+  await closeAll(a, b);
+});
+
 // Chess clocks held while the storage is away: A has seconds left when its Order is refused
 // for the storage; its deadline passes meanwhile, yet once the storage is back A is not out
 // of time: the span is given back (a log line on every page), and the Order the page sent
