@@ -51,12 +51,14 @@ test("a command the storage refused is sent again by the page under its id and a
 // taken. Screenshot: test-artifacts/browser/storage-outage-window-again.png.
 const ARO_PLACEMENTS = { "A-t7": [30, 12, 90], "A-t1": [2, 2, 90], "B-t3": [30, 30, 270], "B-t1": [46, 46, 270] };
 
-test("an ARO window whose deadline passed while the storage was away runs again, and the counter sent meanwhile is taken", async () => {
-  const room = await scenario.post("/test/scenario", { ruleset: "n5", aro_window_s: 8, seed: 1, placements: ARO_PLACEMENTS });
+/** A's Lancer walks into the view of B's Enforcer: the ARO window open on both pages
+ * (`aroWindowS` long), A's page keeping every deadline its frames carry (`__deadlines`).
+ * @returns {Promise<{a: any, b: any, deadline: number}>} the pages and the window's deadline */
+async function aroWindowOpen(aroWindowS) {
+  const room = await scenario.post("/test/scenario", { ruleset: "n5", aro_window_s: aroWindowS, seed: 1, placements: ARO_PLACEMENTS });
   const a = await scenario.openTable(room.seats.A.link, WAIT);
   const b = await scenario.openTable(room.seats.B.link, WAIT);
   await a.waitForSelector("#end-turn", WAIT);
-  // A's page keeps every deadline its frames carried.
   await a.evaluate(() => {
     window.__deadlines = [];
     window.referee.addEventListener("message", (e) => { if (e.detail?.window) window.__deadlines.push(e.detail.window.deadline_ms); });
@@ -66,7 +68,11 @@ test("an ARO window whose deadline passed while the storage was away runs again,
     (await window.referee.send({ type: "declare_skill", skill: { type: "move", route: [[30, 12], [30, 14]] } })).ok]);
   assert.deepEqual(sent, [true, true]);
   await b.waitForSelector('[data-aro="B-t3"] [data-action="declare"]', WAIT);
-  const deadline = await b.evaluate(() => window.referee.view.window.deadline_ms);
+  return { a, b, deadline: await b.evaluate(() => window.referee.view.window.deadline_ms) };
+}
+
+test("an ARO window whose deadline passed while the storage was away runs again, and the counter sent meanwhile is taken", async () => {
+  const { a, b, deadline } = await aroWindowOpen(8);
 
   assert.deepEqual(await scenario.post("/test/storage", { down: true }), { down: true });
   await b.click('[data-aro="B-t3"] [data-action="declare"]');
@@ -97,20 +103,7 @@ test("an ARO window whose deadline passed while the storage was away runs again,
 // eligible trooper answered). Screenshot, B's declaration taken after the outage:
 // test-artifacts/browser/storage-outage-window-lengthened.png.
 test("an ARO window a storage outage took seconds from gets them back on its deadline", async () => {
-  const room = await scenario.post("/test/scenario", { ruleset: "n5", aro_window_s: 120, seed: 1, placements: ARO_PLACEMENTS });
-  const a = await scenario.openTable(room.seats.A.link, WAIT);
-  const b = await scenario.openTable(room.seats.B.link, WAIT);
-  await a.waitForSelector("#end-turn", WAIT);
-  await a.evaluate(() => {
-    window.__deadlines = [];
-    window.referee.addEventListener("message", (e) => { if (e.detail?.window) window.__deadlines.push(e.detail.window.deadline_ms); });
-  });
-  await a.evaluate(async () => {
-    await window.referee.send({ type: "activate", trooper: "A-t7", order: "regular" });
-    await window.referee.send({ type: "declare_skill", skill: { type: "move", route: [[30, 12], [30, 14]] } });
-  });
-  await b.waitForSelector('[data-aro="B-t3"] [data-action="declare"]', WAIT);
-  const deadline = await b.evaluate(() => window.referee.view.window.deadline_ms);
+  const { a, b, deadline } = await aroWindowOpen(120);
 
   assert.deepEqual(await scenario.post("/test/storage", { down: true }), { down: true });
   await b.click('[data-aro="B-t3"] [data-action="declare"]');
