@@ -53,6 +53,8 @@ from bench.rules_cost import ENGINE, commands
 from bench.run import free_port
 from protocol import codec
 from server.config import Settings
+from server.rooms.numbering import NONE_SEEN
+from server.rooms.snapshot_policy import SnapshotPolicy
 from server.store import Deadline, Listing, MemoryRoomStore, RoomMeta, RoomSettings, RoomStore
 from server.store.redis_store import RedisRoomStore
 
@@ -69,25 +71,26 @@ class Write:
 
     events: list[bytes]
     snapshot: bytes | None
+    armies: bytes | None = None
 
 
 def game_writes(seed: int) -> list[Write]:
     """The scripted game's commands as appends, snapshots taken as the room takes them."""
     writes: list[Write] = []
     state = ENGINE.new_game("codeone", seed)
-    version = snapshot_version = 0
+    policy = SnapshotPolicy(ENGINE, SNAPSHOT_EVERY, 0)
+    version = 0
     for side, body in commands(seed):
         events = ENGINE.decide(state, side, ENGINE.parse_command(body)).events or ()
         after = ENGINE.apply_all(state, events)
         version += len(events)
-        before_s, after_s = ENGINE.public_summary(state), ENGINE.public_summary(after)
-        snapshot = None
-        if (version - snapshot_version >= SNAPSHOT_EVERY
-                or any(before_s[k] != after_s[k] for k in ("phase", "round", "turn"))):
-            snapshot = codec.pack_plain(ENGINE.state_to_plain(after))
-            snapshot_version = version
+        taken = None
+        if policy.due(state, ENGINE.public_summary(after), version):
+            taken = policy.take(after, NONE_SEEN)
+            policy.stored(version, taken)
         writes.append(Write([codec.pack_plain(ENGINE.event_to_plain(e)) for e in events],
-                            snapshot))
+                            None if taken is None else taken.snapshot,
+                            None if taken is None else taken.armies))
         state = after
     return [write for write in writes if write.events]
 
@@ -124,7 +127,8 @@ class Rooms:
         version = self.versions[n]
         self.versions[n] = await self.store.append(
             meta.room_id, fence=self.fences[n], expected_version=version, events=write.events,
-            snapshot=write.snapshot, deadlines=(Deadline("aro_window", f"{version}:1", 10**12),),
+            snapshot=write.snapshot, armies=write.armies,
+            deadlines=(Deadline("aro_window", f"{version}:1", 10**12),),
             listing=self._listing(meta, version + 1))
 
     def _listing(self, meta: RoomMeta, version: int) -> Listing | None:

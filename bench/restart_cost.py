@@ -9,8 +9,8 @@ kill finds it between two, with no ARO window open). Per room, each the least of
 ``--repeat`` passes (the machine is shared: the least disturbed pass; so it errs low):
 
 - ``snapshot_to_state``: reading the room back into the rules core from ONE stored snapshot
-  of its state at the kill (``numbering.unpack_room_snapshot`` + ``state_from_plain``, as
-  ``RoomRegistry._load`` reads one). The least any referee storing state this way pays: a
+  of its state at the kill, with its army lists stored apart (``numbering.snapshot_state``,
+  as ``RoomRegistry._load`` reads one). The least any referee storing state this way pays: a
   referee could store a snapshot with every version, so no replay of events is counted;
 - ``window_on_start``: the open ARO window read from the state when the room starts
   (``WindowDeadline.restore``): what the first frames must say;
@@ -63,9 +63,10 @@ from server.rooms.numbering import (
     NONE_SEEN,
     audience_views,
     counted,
+    pack_room_armies,
     pack_room_snapshot,
+    snapshot_state,
     state_from_stored,
-    unpack_room_snapshot,
 )
 from server.rules import native
 from server.rules.plain.decoders import forget_shared
@@ -96,9 +97,11 @@ class AtKill:
     version: int
     seen: Mapping[Audience, int]
     snapshot: bytes
-    """The floor's stored form: one snapshot of the state at the kill."""
+    """The floor's stored form: one snapshot of the state at the kill (its army lists
+    apart, ``stored_armies``: the bench's rooms choose them in the setup)."""
     stored_version: int
     stored_snapshot: bytes
+    stored_armies: bytes
     stored_events: list[bytes]
     """The referee's stored form: its ``SnapshotPolicy``'s latest snapshot at or before the
     kill (the new room's, at version 0, if none since) and the events after it."""
@@ -106,8 +109,8 @@ class AtKill:
 
     def read_snapshot(self) -> Any:
         """The floor's read: the state back from its one snapshot."""
-        plain, _ = unpack_room_snapshot(self.snapshot, self.version)
-        return ENGINE.state_from_plain(plain)
+        state, _ = snapshot_state(ENGINE, self.snapshot, self.version, self.stored_armies)
+        return state
 
     def load_first_read(self) -> tuple[Any, Mapping[Audience, int]]:
         """``load_as_stored`` by a node that has read no value of this room before."""
@@ -117,7 +120,7 @@ class AtKill:
     def load_as_stored(self) -> tuple[Any, Mapping[Audience, int]]:
         """``RoomRegistry._load``, in-process: the state and each audience's count."""
         return state_from_stored(ENGINE, self.stored_snapshot, self.stored_version,
-                                 self.stored_events)
+                                 self.stored_events, self.stored_armies)
 
 
 def at_kill(seed: int, orders: int) -> AtKill:
@@ -135,10 +138,12 @@ def at_kill(seed: int, orders: int) -> AtKill:
     return AtKill(
         orders=len(script.orders), commands=len(moves), state=states[-1],
         version=sum(len(batch) for batch in batches), seen=seen_after[-1],
-        snapshot=pack_room_snapshot(ENGINE.state_to_plain(states[-1]), seen_after[-1]),
+        snapshot=pack_room_snapshot(ENGINE.state_to_plain(states[-1], armies=False),
+                                    seen_after[-1]),
         stored_version=sum(len(batch) for batch in batches[:last]),
-        stored_snapshot=pack_room_snapshot(ENGINE.state_to_plain(states[last]),
+        stored_snapshot=pack_room_snapshot(ENGINE.state_to_plain(states[last], armies=False),
                                            seen_after[last]),
+        stored_armies=pack_room_armies(ENGINE, states[last]),
         stored_events=[codec.pack_plain(ENGINE.event_to_plain(e))
                        for batch in batches[last:] for e in batch],
         snapshots_taken=sum(taken))

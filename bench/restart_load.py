@@ -35,6 +35,7 @@ from server.rooms.numbering import (
     NONE_SEEN,
     audience_views,
     counted,
+    pack_room_armies,
     pack_room_snapshot,
     state_from_stored,
 )
@@ -64,7 +65,9 @@ async def store_rooms(store: RedisRoomStore, count: int, seed: int) -> list[str]
     plains = [codec.unpack_plain(e) for e in before]
     seen = counted(NONE_SEEN, audience_views(
         ENGINE, states[base], [ENGINE.event_from_plain(p) for p in plains], plains))
-    snapshot = pack_room_snapshot(ENGINE.state_to_plain(states[base]), seen)
+    # As the room stores it (``SnapshotPolicy``): the state without its army lists, kept apart.
+    snapshot = pack_room_snapshot(ENGINE.state_to_plain(states[base], armies=False), seen)
+    armies = pack_room_armies(ENGINE, states[base])
     first = pack_room_snapshot(ENGINE.state_to_plain(states[0]), NONE_SEEN)
     settings = RoomSettings("codeone", 60.0, "private", fixed_seed=seed)
     ids = []
@@ -75,7 +78,7 @@ async def store_rooms(store: RedisRoomStore, count: int, seed: int) -> list[str]
         fence = await store.claim_room(room_id, "bench")
         assert fence is not None
         await store.append(room_id, fence=fence, expected_version=0, events=before,
-                           snapshot=snapshot, deadlines=(), listing=None)
+                           snapshot=snapshot, armies=armies, deadlines=(), listing=None)
         after = stored[base:base + n % SNAPSHOT_EVERY]
         if after:
             await store.append(room_id, fence=fence, expected_version=base, events=after,
@@ -110,7 +113,8 @@ async def replay_cpu(url: str, ids: list[str]) -> float:
     started = time.process_time()
     for room in read:
         assert room is not None
-        state_from_stored(ENGINE, room.snapshot, room.snapshot_version, room.events)
+        state_from_stored(ENGINE, room.snapshot, room.snapshot_version, room.events,
+                          room.armies)
     return time.process_time() - started
 
 

@@ -2,7 +2,9 @@
 sockets or Redis, over the benchmark's scripted game (setup and every Order).
 
 For each command of the game (as ``testkit.scripted_game`` plans it): ``decide``, ``apply``, the
-snapshot (``state_to_plain`` + msgpack, now taken only every ``snapshot_every`` versions),
+snapshot (``SnapshotPolicy.take``: the state without its army lists, which the store keeps
+apart and a snapshot writes only when they changed; taken only every ``snapshot_every``
+versions),
 the events' plain form + msgpack (stored on every command) and the frames for the room's
 three audiences, made as the room makes them (``server/rooms/event_frames.py``, with the
 ARO window they carry, and a seat's command named in its commander's frame). Each figure
@@ -15,9 +17,9 @@ What the room pays in-process per command (``room_us_per_command``, the rules pa
 ``bench.run``'s floor, bench/README.md): ``decide``; ``apply`` only for a verdict that does
 not carry the state the engine reached while deciding (the room applies none of the others,
 ``Room._commit``); the stored events; the frames; the open window and the public summaries
-the room reads on every commit (``window_and_summaries``); and the snapshot, amortised over
-the commands by replaying the room's ``SnapshotPolicy`` (``snapshot_every`` as the server's
-settings say, and every change of phase, round or turn) over the game. ``--orders-only``
+the room reads on every commit (``window_and_summaries``); and the snapshots the room's
+``SnapshotPolicy`` takes over the game (``snapshot_every`` as the server's settings say, and
+every change of phase, round or turn), timed as taken and spread over the commands. ``--orders-only``
 measures the Orders alone (the bench's paced and max-rate phases play no setup command);
 ``--json`` prints the whole result as JSON.
 
@@ -67,9 +69,18 @@ def snapshots_taken(states: list[Any], afters: list[Any], verdicts: list[Any],
         version += len(verdict.events or ())
         due = policy.due(before, ENGINE.public_summary(after), version)
         if due:
-            policy.stored(version)
+            policy.stored(version, policy.take(after, NONE_SEEN))
         taken.append(due)
     return taken
+
+
+def snapshots_stored(first: Any, afters: list[Any], taken: list[bool], every: int) -> None:
+    """The snapshots a room's ``SnapshotPolicy`` takes over ``afters`` where ``taken``
+    says, its store holding the army lists of ``first`` (the state before them) apart."""
+    policy = SnapshotPolicy(ENGINE, every, 0, ENGINE.armies_of(first))
+    for version, (after, due) in enumerate(zip(afters, taken, strict=True)):
+        if due:
+            policy.stored(version, policy.take(after, NONE_SEEN))
 
 
 def measure(seed: int, repeat: int, *, orders_only: bool = False) -> dict[str, Any]:
@@ -141,7 +152,7 @@ def measure(seed: int, repeat: int, *, orders_only: bool = False) -> dict[str, A
         "apply": best(lambda: [ENGINE.apply_all(s, v.events or ())
                                for s, v in zip(states, verdicts, strict=True)]),
         "snapshot_if_taken_every_command": best(
-            lambda: [codec.pack_plain(ENGINE.state_to_plain(s)) for s in afters]),
+            lambda: snapshots_stored(states[0], afters, [True] * len(afters), every)),
         "events_to_store": best(lambda: [[codec.pack_plain(ENGINE.event_to_plain(e))
                                           for e in v.events or ()] for v in verdicts]),
         "views_and_frames_3_audiences": best(views),
@@ -154,8 +165,8 @@ def measure(seed: int, repeat: int, *, orders_only: bool = False) -> dict[str, A
         "events_to_store": figures["events_to_store"],
         "views_and_frames_3_audiences": figures["views_and_frames_3_audiences"],
         "window_and_summaries": best(window_and_summaries),
-        "snapshot_amortised": round(figures["snapshot_if_taken_every_command"] * taken
-                                    / len(moves), 1),
+        "snapshot_amortised": best(
+            lambda: snapshots_stored(states[0], afters, snapshots, every)),
     }
     return {
         "rules_core": native.status(),

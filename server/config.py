@@ -118,12 +118,13 @@ class Settings:
     default_aro_window_s: float = 30.0
     min_aro_window_s: float = 0.05
     max_aro_window_s: float = 600.0
-    snapshot_every: int = 50
+    snapshot_every: int = 10
     """A room stores a snapshot of its state when this many versions passed since the last
     one, and whenever the phase, round or turn changes; in between it stores only the
-    events (loading a room replays the events after its snapshot). 50 rather than 100: a
-    load replays half the events for ~6 µs more per command (a snapshot is ~29 KB and
-    ~320 µs; docs/performance.md, "Restart")."""
+    events (loading a room replays the events after its snapshot). A snapshot leaves the
+    army lists out (the store keeps them apart: ``server/rooms/snapshot_policy.py``), so
+    it is ~7 KB and ~100 µs: 10 rather than 50 costs ~13 µs more per command and spares a
+    restart the replay of ~20 events per room (docs/performance.md, "The restart")."""
 
     # --- several nodes (docs/deploy.md) ---
     lease_s: float = 5.0

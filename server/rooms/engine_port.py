@@ -153,6 +153,18 @@ class Engine(Protocol):
 
     def event_from_plain(self, plain: Plain) -> Event: ...
 
-    def state_to_plain(self, state: State) -> Plain: ...
+    def state_to_plain(self, state: State, armies: bool = True) -> Plain:
+        """The state's stored form; without ``armies``, without the part ``armies_of``
+        names (the store keeps it apart: ``armies_to_plain``)."""
 
-    def state_from_plain(self, plain: Plain) -> State: ...
+    def armies_of(self, state: State) -> object | None:
+        """The part of the state a store keeps apart from its snapshots because it seldom
+        changes (the army lists), as one value that stays the very same object while it
+        does not change; None: this engine keeps nothing apart."""
+
+    def armies_to_plain(self, state: State) -> Plain:
+        """``armies_of(state)``'s stored form."""
+
+    def state_from_plain(self, plain: Plain, armies: Plain | None = None) -> State:
+        """The state back from its stored form; ``armies``: ``armies_to_plain``'s form,
+        for a state stored without it."""

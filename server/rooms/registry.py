@@ -29,7 +29,8 @@ from server.rooms.numbering import (
     NONE_SEEN,
     Seen,
     pack_room_snapshot,
-    state_from_stored,
+    replayed,
+    snapshot_state,
 )
 from server.rooms.ownership import Claimed, HeldBy, Ownership, SoleOwner
 from server.rooms.retention import retention_of
@@ -190,11 +191,14 @@ class RoomRegistry:
             return None
         if len(stored.events) != stored.version - stored.snapshot_version:
             raise RuntimeError(f"room {room_id}: the store lacks events after its snapshot")
-        state, seen = state_from_stored(self._engine, stored.snapshot, stored.snapshot_version,
-                                        stored.events)
+        at_snapshot, seen = snapshot_state(self._engine, stored.snapshot,
+                                           stored.snapshot_version, stored.armies)
+        state, seen = replayed(self._engine, at_snapshot, seen, stored.events)
+        # (the army lists the store keeps apart are the snapshot's, not the replayed state's)
+        armies_stored = None if stored.armies is None else self._engine.armies_of(at_snapshot)
         room = self._start(stored.meta, state, stored.version, claim.fence, stored.deadlines,
                            snapshot_version=stored.snapshot_version, seen=seen,
-                           answers=stored.answers)
+                           answers=stored.answers, armies_stored=armies_stored)
         await self.ownership.serve(room)
         return room
 
@@ -226,12 +230,13 @@ class RoomRegistry:
 
     def _start(self, meta: RoomMeta, state: State, version: int, fence: int,
                deadlines: Sequence[Deadline], snapshot_version: int = 0,
-               seen: Seen = NONE_SEEN, answers: Sequence[Answer] = ()) -> Room:
+               seen: Seen = NONE_SEEN, answers: Sequence[Answer] = (),
+               armies_stored: object | None = None) -> Room:
         room_id = meta.room_id
         room = Room(meta, state=state, version=version, fence=fence, deadlines=deadlines,
                     engine=self._engine, store=self.store, fanout=self._fanout,
                     settings=self._settings, snapshot_version=snapshot_version, seen=seen,
-                    answers=answers, clock=self.clock)
+                    answers=answers, clock=self.clock, armies_stored=armies_stored)
         self._rooms[room_id] = room
         ROOMS.inc()  # until its task ends (_forget)
         task = asyncio.create_task(room.run(), name=f"room-{room_id}")

@@ -63,7 +63,7 @@ from server.rooms.messages import (
     Submit,
     WindowExpired,
 )
-from server.rooms.numbering import NONE_SEEN, Seen, audience_views, counted, pack_room_snapshot
+from server.rooms.numbering import NONE_SEEN, Seen, audience_views, counted
 from server.rooms.options import SeatOptions
 from server.rooms.presence import Presence
 from server.rooms.retention import retention_ms, retention_of
@@ -104,8 +104,11 @@ class Room:
     def __init__(self, meta: RoomMeta, *, state: State, version: int, fence: int,
                  deadlines: Sequence[Deadline], engine: Engine, store: RoomStore, fanout: Fanout,
                  settings: Settings, snapshot_version: int = 0, seen: Seen = NONE_SEEN,
-                 answers: Sequence[Answer] = (), clock: Clock = now_ms) -> None:
+                 answers: Sequence[Answer] = (), clock: Clock = now_ms,
+                 armies_stored: object | None = None) -> None:
         """``snapshot_version``: the version of the store's latest snapshot of this room;
+        ``armies_stored``: ``Engine.armies_of`` that snapshot's state when the store keeps
+        its army lists apart (``SnapshotPolicy``);
         ``seen``: each audience's own count of events at ``version`` (``numbering``);
         ``answers``: the stored answers to the seats' latest commands, oldest first;
         ``clock``: Unix ms now, for commit times, deadlines and delayed feeds (tests pass a
@@ -121,7 +124,8 @@ class Room:
         self._stopped_for_joins: type[RoomStopped] = RoomStopped
         self.left_idle = False  # stopped because nobody was connected (its lease may go now)
         self._fence = fence
-        self._snapshots = SnapshotPolicy(engine, settings.snapshot_every, snapshot_version)
+        self._snapshots = SnapshotPolicy(engine, settings.snapshot_every, snapshot_version,
+                                         armies_stored)
         self._engine = engine
         self._store = store
         self._fanout = fanout
@@ -493,7 +497,7 @@ class Room:
         summary = engine.public_summary(new_state)
         snapshot = None
         if self._snapshots.due(self.state, summary, new_version):
-            snapshot = pack_room_snapshot(engine.state_to_plain(new_state), new_seen)
+            snapshot = self._snapshots.take(new_state, new_seen)
         answer = None
         committed_ms = self._clock()
         if accepts is not None:
@@ -515,7 +519,8 @@ class Room:
                     fence=self._fence,
                     expected_version=self.version,
                     events=frames.stored_events(plains),
-                    snapshot=snapshot,
+                    snapshot=None if snapshot is None else snapshot.snapshot,
+                    armies=None if snapshot is None else snapshot.armies,
                     deadlines=deadlines,
                     listing=listing,
                     answer=answer,
@@ -531,7 +536,7 @@ class Room:
         self._deadlines.written(deadlines)
         self._listing.written(listing)
         if snapshot is not None:
-            self._snapshots.stored(new_version)
+            self._snapshots.stored(new_version, snapshot)
         # State, versions and window change together, with no await between them and the
         # publish: a snapshot taken by a resyncing socket is always consistent with the next
         # frames.

@@ -180,10 +180,22 @@ class RulesCoreEngine:
     def event_from_plain(self, plain: Plain) -> Event:
         return events.event_from_plain(plain)
 
-    def state_to_plain(self, state: State) -> Plain:
+    def state_to_plain(self, state: State, armies: bool = True) -> Plain:
         # The army lists packed by the store's codec: a room loaded again unpacks one bytes
         # object per list, read once per distinct list (``server/rules/plain/packed.py``).
-        return engine.state_to_plain(state, codec.pack_plain)
+        return engine.state_to_plain(state, codec.pack_plain, armies=armies)
 
-    def state_from_plain(self, plain: Plain) -> State:
-        return engine.state_from_plain(plain, codec.unpack_plain)
+    def armies_of(self, state: State) -> object | None:
+        # (a new mapping whenever a list is chosen or changed: ``replace`` keeps it else)
+        armies: object = state.armies
+        return armies
+
+    def armies_to_plain(self, state: State) -> Plain:
+        return engine.armies_to_plain(state, codec.pack_plain)
+
+    def state_from_plain(self, plain: Plain, armies: Plain | None = None) -> State:
+        if armies is None and isinstance(plain, dict) and "armies" not in plain:
+            # Read as it is, the state would have no army at all.
+            raise FormatError("armies", "the state was stored without its army lists, and "
+                                        "they were not given")
+        return engine.state_from_plain(plain, codec.unpack_plain, armies)

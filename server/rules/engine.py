@@ -62,6 +62,7 @@ __all__ = [
     "Rejected",
     "apply",
     "apply_all",
+    "armies_to_plain",
     "clocks_fields",
     "decide",
     "may_react_unseen",
@@ -209,13 +210,22 @@ def prepare() -> int:
     return prepare_conversions(Event, c.Command, GameState)
 
 
-def state_to_plain(state: GameState, pack: Pack | None = None) -> Plain:
-    """The state's stored plain form: troopers' entries by reference, and with ``pack`` (a
-    store's codec) the army lists packed (``plain.state_form``)."""
-    return state_form.state_to_plain(state, pack)
+def state_to_plain(state: GameState, pack: Pack | None = None, *, armies: bool = True
+                   ) -> Plain:
+    """The state's stored plain form: troopers' entries by reference, with ``pack`` (a
+    store's codec) the army lists packed, and without ``armies`` none of them (the store
+    keeps them apart: ``armies_to_plain``) (``plain.state_form``)."""
+    return state_form.state_to_plain(state, pack, armies=armies)
 
 
-def state_from_plain(data: Plain, unpack: Unpack | None = None) -> GameState:
+def armies_to_plain(state: GameState, pack: Pack | None = None) -> Plain:
+    """The state's army lists alone, for a store that keeps them apart from the state."""
+    return state_form.armies_to_plain(state, pack)
+
+
+def state_from_plain(data: Plain, unpack: Unpack | None = None,
+                     armies: Plain | None = None) -> GameState:
     """A state from its stored plain form, any of them: entries by reference or in full,
-    army lists packed (read with ``unpack``, a store's codec) or not."""
-    return state_form.state_from_plain(data, unpack)
+    army lists packed (read with ``unpack``, a store's codec) or not, or kept apart and
+    given back as ``armies`` (``armies_to_plain``'s form)."""
+    return state_form.state_from_plain(data, unpack, armies)

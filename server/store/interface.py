@@ -149,7 +149,9 @@ class Answer:
 class StoredRoom:
     """A room as stored: its state at ``version`` is ``snapshot`` (the state at
     ``snapshot_version``) with ``events`` (versions snapshot_version+1 .. version, in order)
-    applied. ``answers``: each seat's latest stored answers, oldest first per seat."""
+    applied. ``answers``: each seat's latest stored answers, oldest first per seat.
+    ``armies``: the snapshot's army lists when stored apart from it (``append``), else None
+    (the snapshot holds its own)."""
 
     meta: RoomMeta
     version: int
@@ -158,6 +160,7 @@ class StoredRoom:
     snapshot_version: int
     events: tuple[bytes, ...]
     answers: tuple[Answer, ...] = ()
+    armies: bytes | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,12 +279,16 @@ class RoomStore(Protocol):
         retention_ms: int | None = None,
         committed_ms: int = 0,
         window_ms: int = 0,
+        armies: bytes | None = None,
     ) -> int:
         """Atomically add ``events`` as versions expected_version+1..., each with
         ``committed_ms`` (when the room committed them) and ``window_ms`` (the deadline of
         the ARO window open after them, 0: none) for ``timeline``; replace the open
         deadlines and the listing, and -- when ``snapshot`` is not None -- replace the
-        snapshot with it (it is the state at the new version); with ``answer``, add it to
+        snapshot with it (it is the state at the new version) and, with ``armies``, the army
+        lists kept apart from the snapshots with them (``armies`` only with a ``snapshot``:
+        a snapshot without them is read with the latest stored; ``ValueError`` else);
+        with ``answer``, add it to
         its seat's answers, of which the latest ``answers_kept`` are kept; set the room's
         retention to ``retention_ms`` (None: keep the room's) and start it again from now.
         Returns the new version. Raises ``StaleWriter`` when the room is not at

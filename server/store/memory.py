@@ -50,6 +50,7 @@ class _Room:
     events: list[bytes] = field(default_factory=list)  # events[i] is version i + 1
     times: list[tuple[int, int]] = field(default_factory=list)  # (committed, window) of each
     first_snapshot: bytes | None = None
+    armies: bytes | None = None  # the snapshot's army lists, when kept apart from it
     answers: dict[str, deque[Answer]] = field(default_factory=dict)
     retention_ms: int = 0
     expires_ms: int | None = None  # None: kept for ever
@@ -91,7 +92,7 @@ class MemoryRoomStore:
         answers = tuple(answer for kept in room.answers.values() for answer in kept)
         return StoredRoom(room.meta, room.version, room.snapshot, room.deadlines,
                           room.snapshot_version, tuple(room.events[room.snapshot_version:]),
-                          answers)
+                          answers, room.armies)
 
     async def load_meta(self, room_id: str) -> RoomMeta | None:
         room = self._room(room_id)
@@ -122,7 +123,10 @@ class MemoryRoomStore:
         retention_ms: int | None = None,
         committed_ms: int = 0,
         window_ms: int = 0,
+        armies: bytes | None = None,
     ) -> int:
+        if armies is not None and snapshot is None:
+            raise ValueError("army lists are stored with a snapshot only")
         room = self._room(room_id)
         if room is None or room.fence != fence or room.version != expected_version:
             raise StaleWriter(f"room {room_id}: not at version {expected_version} / fence {fence}")
@@ -132,6 +136,8 @@ class MemoryRoomStore:
         if snapshot is not None:
             room.snapshot = snapshot
             room.snapshot_version = room.version
+            if armies is not None:
+                room.armies = armies
         room.deadlines = tuple(deadlines)
         self._put_listing(room_id, listing)
         if answer is not None:

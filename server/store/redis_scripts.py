@@ -3,8 +3,9 @@
 A room's keys, all under its ``{room:<id>}`` hash tag (one Cluster slot), and every script
 that writes takes all four so that they expire together (``ROOM_KEYS``):
 
-1. ``:state`` hash -- meta, version, fence, owner, snapshot, deadlines, listing, and
-   ``retention`` (ms; absent or 0: kept for ever);
+1. ``:state`` hash -- meta, version, fence, owner, snapshot, ``armies`` (the army lists of
+   the snapshot, kept apart: absent when the snapshot holds its own), deadlines, listing,
+   and ``retention`` (ms; absent or 0: kept for ever);
 2. ``:events`` stream;
 3. ``:answers:A`` and 4. ``:answers:B`` lists -- each seat's latest answers, oldest first,
    each entry msgpack ``[command id, frame]``.
@@ -90,7 +91,8 @@ return redis.call('HINCRBY', KEYS[1], 'fence', 1)
 # ARGV: fence, expected_version, has_snapshot ('1'/'0'), snapshot, deadlines, listing
 # ('' = none), answer's seat ('' = no answer, 'A', 'B'), answer entry, answers kept,
 # retention ('' = the room's), commit ms, ARO window deadline after the commit (0 = none),
-# then one argument per event. No event is ever trimmed. A room without a listing (a private
+# the army lists kept apart from the snapshot ('' = unchanged; only with a snapshot), then
+# one argument per event. No event is ever trimmed. A room without a listing (a private
 # room: never one) costs no HDEL, and an answers list no LTRIM until it is longer than kept.
 # Returns {new version, 1 if it removed a listing the room had (else 0)}: only then does
 # the lobby index need a ZREM (a private room, never listed, needs none).
@@ -107,7 +109,7 @@ if split(KEYS[2], KEYS[3], KEYS[4], cur[2], cur[6], cur[7]) then
 end
 local v = tonumber(ARGV[2])
 local snapv = tonumber(cur[3]) or v
-for i = 13, #ARGV do
+for i = 14, #ARGV do
   v = v + 1
   redis.call('XADD', KEYS[2], string.format('%d-0', v), 'e', ARGV[i], 't', ARGV[11],
              'w', ARGV[12])
@@ -115,6 +117,7 @@ end
 if ARGV[3] == '1' then
   snapv = v
   redis.call('HSET', KEYS[1], 'snapshot', ARGV[4])
+  if ARGV[13] ~= '' then redis.call('HSET', KEYS[1], 'armies', ARGV[13]) end
 end
 redis.call('HSET', KEYS[1], 'version', v, 'snapshot_version', snapv, 'deadlines', ARGV[5])
 local unlisted = 0
@@ -179,7 +182,7 @@ return exists
 # The hash fields, the events after the snapshot and both seats' answers, in one atomic read.
 LOAD = WHOLE_ROOM + """
 local f = redis.call('HMGET', KEYS[1], 'meta', 'version', 'snapshot', 'deadlines',
-                     'snapshot_version', 'answered_A', 'answered_B')
+                     'snapshot_version', 'answered_A', 'answered_B', 'armies')
 if not f[1] then return stateless(KEYS[2], KEYS[3], KEYS[4], false) end
 if split(KEYS[2], KEYS[3], KEYS[4], f[2], f[6], f[7]) then return redis.error_reply(SPLIT) end
 local snapv = f[5] or f[2]
@@ -187,5 +190,6 @@ local entries = redis.call('XRANGE', KEYS[2], string.format('%d-0', tonumber(sna
 local events = {}
 for i, entry in ipairs(entries) do events[i] = entry[2][2] end
 return {f[1], f[2], f[3], f[4] or '', snapv, events,
-        redis.call('LRANGE', KEYS[3], 0, -1), redis.call('LRANGE', KEYS[4], 0, -1)}
+        redis.call('LRANGE', KEYS[3], 0, -1), redis.call('LRANGE', KEYS[4], 0, -1),
+        f[8] or ''}
 """

@@ -316,7 +316,10 @@ class RedisRoomStore:
         retention_ms: int | None = None,
         committed_ms: int = 0,
         window_ms: int = 0,
+        armies: bytes | None = None,
     ) -> int:
+        if armies is not None and snapshot is None:
+            raise ValueError("army lists are stored with a snapshot only")
         seat, entry = "", b""
         if answer is not None and answers_kept > 0:
             seat, entry = answer.seat, pack_plain([answer.command_id, answer.frame])
@@ -324,7 +327,8 @@ class RedisRoomStore:
             fence, expected_version, b"0" if snapshot is None else b"1",
             b"" if snapshot is None else snapshot, _pack_deadlines(deadlines),
             b"" if listing is None else _pack_listing(listing), seat, entry, answers_kept,
-            b"" if retention_ms is None else retention_ms, committed_ms, window_ms, *events,
+            b"" if retention_ms is None else retention_ms, committed_ms, window_ms,
+            b"" if armies is None else armies, *events,
         ]
         started = time.perf_counter()
         try:
@@ -501,13 +505,16 @@ def stored_room(found: Any) -> StoredRoom | None:
     """The LOAD script's reply as a ``StoredRoom`` (None: no such room)."""
     if found is None:
         return None
-    meta, version, snapshot, deadlines, snapshot_version, events, *answers = found
+    meta, version, snapshot, deadlines, snapshot_version, events, answers_a, answers_b, \
+        armies = found
     return StoredRoom(_unpack_meta(meta), int(version), bytes(snapshot),
                       _unpack_deadlines(deadlines), int(snapshot_version),
                       tuple(bytes(event) for event in events),
                       tuple(_unpack_answer(seat, entry)
-                            for seat, entries in zip(ANSWER_KEYS, answers, strict=True)
-                            for entry in entries))
+                            for seat, entries in zip(ANSWER_KEYS, (answers_a, answers_b),
+                                                     strict=True)
+                            for entry in entries),
+                      bytes(armies) or None)
 
 
 def _unpack_meta(data: bytes) -> RoomMeta:

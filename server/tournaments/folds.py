@@ -43,7 +43,7 @@ from typing import Any
 from protocol.codec import unpack_plain
 from server.fanout import Audience
 from server.rooms.engine_port import Engine
-from server.rooms.numbering import unpack_room_snapshot
+from server.rooms.numbering import snapshot_state, unpack_room_snapshot
 from server.rooms.spectator_delay import delay_ms, released_by
 from server.store import RoomMeta, RoomStore, StoredRoom
 from server.store.clipped_reads import commits_through, timeline_through
@@ -169,8 +169,8 @@ class Folds:
             if shown_at is not None:
                 return TableRead(stored.meta, None, None, cutoff, shown_at)
             # The state now from the latest snapshot.
-            state_plain, _ = unpack_room_snapshot(stored.snapshot, stored.snapshot_version)
-            state = self.engine.state_from_plain(state_plain)
+            state, _ = snapshot_state(self.engine, stored.snapshot, stored.snapshot_version,
+                                      stored.armies)
             if stored.events:
                 state = self.engine.apply_all(state, [self.engine.event_from_plain(
                     unpack_plain(e)) for e in stored.events])

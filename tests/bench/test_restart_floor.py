@@ -149,8 +149,8 @@ def test_a_runs_record_report_and_summary_carry_the_restart_floor() -> None:
 
 
 def test_a_room_is_read_back_from_one_snapshot_as_the_referee_loads_it_from_its_own() -> None:
-    room = restart_cost.at_kill(7, 7)
-    assert room.orders == 7 and room.commands > len(plan(7).setup)
+    room = restart_cost.at_kill(7, 8)  # (8 Orders: 9 events after the latest snapshot)
+    assert room.orders == 8 and room.commands > len(plan(7).setup)
     # the referee's latest snapshot is older: it replays the events after it
     assert room.stored_version < room.version
     assert len(room.stored_events) == room.version - room.stored_version
@@ -164,12 +164,12 @@ def test_a_room_is_read_back_from_one_snapshot_as_the_referee_loads_it_from_its_
 
 
 def test_the_measurement_runs_and_gives_positive_figures() -> None:
-    result = restart_cost.measure(7, 7, repeat=1)
+    result = restart_cost.measure(7, 8, repeat=1)
     parts = result["us_per_room"]
     assert parts["snapshot_to_state"] > 0 and parts["catch_up_frames_3_audiences"] > 0
     assert parts["total"] == pytest.approx(sum(v for k, v in parts.items() if k != "total"),
                                            abs=0.1)
-    assert result["orders"] == 7 and not result["window_open"]  # between two Orders
+    assert result["orders"] == 8 and not result["window_open"]  # between two Orders
     assert result["referee_stored"]["events_after"] > 0
     assert result["beside"]["referee_load_as_stored"] > 0
     assert result["beside"]["snapshot_frames_3_audiences"] > 0

@@ -32,10 +32,8 @@ from server.fanout import Audience
 from server.lobby.tokens import new_room_id, new_seat_token, token_hash
 from server.rooms.numbering import (
     NONE_SEEN,
-    audience_views,
-    counted,
     pack_room_snapshot,
-    unpack_room_snapshot,
+    state_from_stored,
 )
 from server.rooms.rules_engine import RulesCoreEngine
 from server.rules.ids import Side
@@ -102,13 +100,8 @@ class Game:
         stored (the test reads Redis as the next node will)."""
         stored = await self.store.load_room(self.room_id)
         assert stored is not None
-        plain, seen = unpack_room_snapshot(stored.snapshot)
-        state = ENGINE.state_from_plain(plain)
-        if stored.events:
-            plains = [codec.unpack_plain(event) for event in stored.events]
-            events = [ENGINE.event_from_plain(p) for p in plains]
-            state = ENGINE.apply_all(state, events)
-            seen = counted(seen, audience_views(ENGINE, state, events, plains))
+        state, seen = state_from_stored(ENGINE, stored.snapshot, stored.snapshot_version,
+                                        stored.events, stored.armies)
         return state, seen, stored.version
 
 

@@ -179,7 +179,13 @@ class FakeEngine:
     def event_from_plain(self, plain: Plain) -> dict[str, Any]:
         return dict(plain)
 
-    def state_to_plain(self, state: FakeState) -> Plain:
+    def armies_of(self, state: FakeState) -> None:
+        return None  # (nothing kept apart: every snapshot holds the whole state)
+
+    def armies_to_plain(self, state: FakeState) -> Plain:
+        raise AssertionError("the fake engine keeps nothing apart (armies_of is None)")
+
+    def state_to_plain(self, state: FakeState, armies: bool = True) -> Plain:
         return {
             "active": state.active, "turn": state.turn, "score": state.score,
             "orders": state.orders, "secrets": [list(pair) for pair in state.secrets],
@@ -188,7 +194,7 @@ class FakeEngine:
             "aros": list(state.aros), "seed": state.seed,
         }
 
-    def state_from_plain(self, plain: Plain) -> FakeState:
+    def state_from_plain(self, plain: Plain, armies: Plain | None = None) -> FakeState:
         return FakeState(
             active=plain["active"], turn=plain["turn"], score=plain["score"],
             orders=plain["orders"], secrets=tuple(tuple(p) for p in plain["secrets"]),  # type: ignore[misc]

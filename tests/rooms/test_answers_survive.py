@@ -164,12 +164,12 @@ class LostReply(MemoryRoomStore):
                      deadlines: Sequence[Deadline], listing: Listing | None,
                      answer: Answer | None = None, answers_kept: int = 256,
                      retention_ms: int | None = None, committed_ms: int = 0,
-                     window_ms: int = 0) -> int:
+                     window_ms: int = 0, armies: bytes | None = None) -> int:
         version = await super().append(
             room_id, fence=fence, expected_version=expected_version, events=events,
             snapshot=snapshot, deadlines=deadlines, listing=listing, answer=answer,
             answers_kept=answers_kept, retention_ms=retention_ms, committed_ms=committed_ms,
-            window_ms=window_ms)
+            window_ms=window_ms, armies=armies)
         if answer is not None and answer.command_id == self.command_id:
             self.command_id = ""  # once
             raise StorageUnavailable("append: the reply was lost")

@@ -45,9 +45,11 @@ def _meta() -> RoomMeta:
     return RoomMeta(f"f{uuid.uuid4().hex[:10]}", SETTINGS, "a" * 64, "b" * 64, 1_000)
 
 
-async def _stored_and_opened(snapshot_plain: object) -> tuple[GameState, bytes]:
+async def _stored_and_opened(snapshot_plain: object
+                             ) -> tuple[GameState, bytes, bytes | None]:
     """A room stored with ``snapshot_plain`` as its state, opened by a registry, one more
-    command played in it: the state it opened with and the snapshot stored after."""
+    command played in it: the state it opened with, the snapshot stored after and the army
+    lists stored apart with it."""
     _, moves = _orders_phase()
     store = MemoryRoomStore()
     meta = _meta()
@@ -67,7 +69,7 @@ async def _stored_and_opened(snapshot_plain: object) -> tuple[GameState, bytes]:
         assert isinstance(await seats[side].answer("c1"), Accepted)
         stored = await store.load_room(meta.room_id)
         assert stored is not None and stored.snapshot_version == 1
-        return opened, stored.snapshot
+        return opened, stored.snapshot, stored.armies
     finally:
         await registry.shutdown()
 
@@ -76,13 +78,13 @@ async def test_a_room_stored_with_entries_in_full_loads_the_same_state_and_plays
     state, _ = _orders_phase()
     old = to_plain(state)  # every snapshot stored before references
     assert all(isinstance(t["entry"], dict) for t in old["troopers"].values())
-    opened, _ = await _stored_and_opened(old)
+    opened, _, _ = await _stored_and_opened(old)
     assert opened == state and to_plain(opened) == to_plain(state)
 
 
 async def test_a_room_stores_troopers_entries_by_reference_and_loads_them() -> None:
     state, _ = _orders_phase()
-    opened, snapshot = await _stored_and_opened(ENGINE.state_to_plain(state))
+    opened, snapshot, _ = await _stored_and_opened(ENGINE.state_to_plain(state))
     assert opened == state and to_plain(opened) == to_plain(state)
     written, _ = unpack_room_snapshot(snapshot)
     assert {key: t["entry"] for key, t in written["troopers"].items()} == \
@@ -94,14 +96,16 @@ async def test_a_room_stored_with_its_army_lists_unpacked_loads_the_same_state()
     state, _ = _orders_phase()
     old = engine.state_to_plain(state)  # entries by reference, army lists as maps
     assert all(isinstance(army, dict) for army in old["armies"].values())
-    opened, _ = await _stored_and_opened(old)
+    opened, _, _ = await _stored_and_opened(old)
     assert opened == state and to_plain(opened) == to_plain(state)
 
 
-async def test_a_room_stores_its_army_lists_packed_and_loads_them() -> None:
+async def test_a_room_stores_its_army_lists_packed_apart_from_its_snapshot() -> None:
     state, _ = _orders_phase()
-    opened, snapshot = await _stored_and_opened(ENGINE.state_to_plain(state))
+    opened, snapshot, armies = await _stored_and_opened(ENGINE.state_to_plain(state))
     assert opened == state and to_plain(opened) == to_plain(state)
     written, _ = unpack_room_snapshot(snapshot)
-    assert {side: codec.unpack_plain(army) for side, army in written["armies"].items()} \
+    assert "armies" not in written and armies is not None
+    assert {side: codec.unpack_plain(army)
+            for side, army in codec.unpack_plain(armies).items()} \
         == {side: to_plain(army) for side, army in state.armies.items()}

@@ -228,6 +228,43 @@ async def test_every_event_is_kept_across_snapshots_and_the_room_loads_from_the_
     assert await store.events_since(room.room_id, 7) == [event(n) for n in range(8, 16)]
 
 
+async def test_army_lists_stored_apart_are_loaded_with_every_later_snapshot_until_replaced(
+        store: RoomStore) -> None:
+    """``append``'s ``armies``: stored with a snapshot, returned by every load after it
+    until another snapshot brings new ones; a room that never stored any loads None."""
+    room = meta()
+    await store.create_room(room, b"snap-0", None)
+    fence = await store.claim_room(room.room_id, "node")
+    assert fence is not None
+    stored = await store.load_room(room.room_id)
+    assert stored is not None and stored.armies is None
+    await store.append(room.room_id, fence=fence, expected_version=0, events=[event(1)],
+                       snapshot=b"snap-1", armies=b"armies-1", deadlines=(), listing=None)
+    await add(store, room, fence, 1, 2)  # a snapshot with the same army lists
+    await add(store, room, fence, 3, 1, snapshot=False)
+    stored = await store.load_room(room.room_id)
+    assert stored is not None
+    assert (stored.snapshot, stored.armies, stored.events) == (b"snap-3", b"armies-1",
+                                                               (event(4),))
+    await store.append(room.room_id, fence=fence, expected_version=4, events=[event(5)],
+                       snapshot=b"snap-5", armies=b"armies-5", deadlines=(), listing=None)
+    [loaded] = await store.load_rooms([room.room_id])
+    assert loaded is not None and (loaded.snapshot, loaded.armies) == (b"snap-5", b"armies-5")
+
+
+async def test_army_lists_without_a_snapshot_are_refused_and_change_nothing(
+        store: RoomStore) -> None:
+    room = meta()
+    await store.create_room(room, b"snap-0", None)
+    fence = await store.claim_room(room.room_id, "node")
+    assert fence is not None
+    with pytest.raises(ValueError):
+        await store.append(room.room_id, fence=fence, expected_version=0, events=[event(1)],
+                           snapshot=None, armies=b"armies-1", deadlines=(), listing=None)
+    stored = await store.load_room(room.room_id)
+    assert stored is not None and (stored.version, stored.armies) == (0, None)
+
+
 async def test_hundreds_of_rooms_writing_at_once_all_succeed(store: RoomStore) -> None:
     """More concurrent calls than the store has connections wait for one, never fail."""
     rooms = [meta("private") for _ in range(300)]

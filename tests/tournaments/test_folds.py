@@ -19,7 +19,7 @@ from server.app import create_app
 from server.config import Settings
 from server.fanout import AUDIENCES, Audience
 from server.rooms.engine_port import Event, State
-from server.rooms.numbering import pack_room_snapshot, unpack_room_snapshot
+from server.rooms.numbering import pack_room_snapshot, state_from_stored, unpack_room_snapshot
 from server.rooms.rules_engine import RulesCoreEngine
 from server.rooms.spectator_delay import delay_ms
 from server.rules import engine as rules
@@ -55,9 +55,9 @@ class CountingEngine(RulesCoreEngine):
         self.folded += len(events_)
         return super().apply_all(state, events_)
 
-    def state_from_plain(self, plain: Any) -> State:
+    def state_from_plain(self, plain: Any, armies: Any = None) -> State:
         self.decoded_states += 1
-        return super().state_from_plain(plain)
+        return super().state_from_plain(plain, armies)
 
 
 class CountingStore(MemoryRoomStore):
@@ -180,10 +180,8 @@ async def replayed(store: RoomStore, room_id: str, now_ms: int
                                [ENGINE.event_from_plain(unpack_plain(e))
                                 for e in timeline.events[:seen]])
     else:
-        plain, _ = unpack_room_snapshot(stored.snapshot, stored.snapshot_version)
-        now = ENGINE.apply_all(ENGINE.state_from_plain(plain),
-                               [ENGINE.event_from_plain(unpack_plain(e))
-                                for e in stored.events])
+        now, _ = state_from_stored(ENGINE, stored.snapshot, stored.snapshot_version,
+                                   stored.events, stored.armies)
     summary = ENGINE.public_summary(now)
     row: dict[str, Any] = {"gone": False, "phase": summary["phase"],
                            "game_round": summary["round"], "turn": summary["turn"],

@@ -17,9 +17,8 @@ from typing import Any
 import httpx
 import pytest
 
-from protocol.codec import unpack_plain
 from protocol.messages import Accepted
-from server.rooms.numbering import unpack_room_snapshot
+from server.rooms.numbering import state_from_stored
 from server.rooms.rules_engine import RulesCoreEngine
 from server.rules.ids import Side
 from server.rules.state import GameState, Phase
@@ -58,10 +57,8 @@ async def stored_state(rooms: RedisRoomStore, room_id: str) -> GameState:
     """The room's game as stored in Redis (what the scripted player reads to choose)."""
     stored = await rooms.load_room(room_id)
     assert stored is not None
-    plain, _ = unpack_room_snapshot(stored.snapshot, stored.snapshot_version)
-    state = ENGINE.state_from_plain(plain)
-    events = [ENGINE.event_from_plain(unpack_plain(e)) for e in stored.events]
-    state = ENGINE.apply_all(state, events)
+    state, _ = state_from_stored(ENGINE, stored.snapshot, stored.snapshot_version,
+                                 stored.events, stored.armies)
     assert isinstance(state, GameState)
     return state
 

@@ -17,6 +17,12 @@ stored until then) and the same state written now read to the same values.
 A store may also keep each army list packed by its codec (``state_to_plain`` given ``pack``,
 ``state_from_plain`` given ``unpack``: ``packed``): the army is then bytes in the plain
 data, read once per distinct bytes and shared. Reading takes an army packed or as a map.
+
+And a store may keep the army lists apart from the rest of the state (``state_to_plain``
+with ``armies=False``, ``armies_to_plain``): they are three quarters of a state's bytes and
+change only during the setup, so a store that writes the state often need not write them
+every time. Reading such a form takes the army lists back (``state_from_plain``'s
+``armies``).
 """
 
 from __future__ import annotations
@@ -36,13 +42,33 @@ from .encoding import converter_of, to_plain
 from .hints import hints_of
 from .packed import Pack, Unpack, read_packed
 
-__all__ = ["prepare", "state_from_plain", "state_to_plain"]
+__all__ = ["armies_to_plain", "prepare", "state_from_plain", "state_to_plain"]
 
 
-def state_to_plain(state: GameState, pack: Pack | None = None) -> Plain:
+def state_to_plain(state: GameState, pack: Pack | None = None, *, armies: bool = True
+                   ) -> Plain:
     """``state`` as plain data, each trooper's entry by reference where it may be; with
-    ``pack`` (a store's codec), each army list packed (``pack(to_plain(army))``, bytes)."""
+    ``pack`` (a store's codec), each army list packed (``pack(to_plain(army))``, bytes);
+    without ``armies``, no army list at all (the store keeps them apart: ``armies_to_plain``,
+    and ``state_from_plain`` is given them back)."""
+    if not armies:
+        plain = _without_armies()(state)
+        plain["troopers"] = _troopers_to_plain(state)
+        return plain
     plain = _without_troopers()(state)
+    plain["troopers"] = _troopers_to_plain(state)
+    if pack is not None:
+        plain["armies"] = {side: pack(army) for side, army in plain["armies"].items()}
+    return plain
+
+
+def armies_to_plain(state: GameState, pack: Pack | None = None) -> Plain:
+    """The state's army lists alone, as ``state_to_plain`` writes them (``armies``)."""
+    armies = {side: to_plain(army) for side, army in state.armies.items()}
+    return armies if pack is None else {side: pack(army) for side, army in armies.items()}
+
+
+def _troopers_to_plain(state: GameState) -> dict[str, Plain]:
     armies = {side: _entries_by_id(army) for side, army in state.armies.items()}
     trooper_in_full = converter_of(TrooperState)
     troopers: dict[str, Plain] = {}
@@ -53,15 +79,17 @@ def state_to_plain(state: GameState, pack: Pack | None = None) -> Plain:
         else:
             written = trooper_in_full(trooper)
         troopers[str(trooper_id)] = written
-    plain["troopers"] = troopers
-    if pack is not None:
-        plain["armies"] = {side: pack(army) for side, army in plain["armies"].items()}
-    return plain
+    return troopers
 
 
-def state_from_plain(data: Plain, unpack: Unpack | None = None) -> GameState:
+def state_from_plain(data: Plain, unpack: Unpack | None = None,
+                     armies: Plain | None = None) -> GameState:
     """The state ``data`` holds, in any of its forms (``FormatError`` if it holds none);
-    ``unpack`` (a store's codec) reads army lists written packed."""
+    ``unpack`` (a store's codec) reads army lists written packed; ``armies``: the army
+    lists of a state written without them (``armies_to_plain``), taken when ``data`` has
+    none of its own."""
+    if armies is not None and isinstance(data, dict) and "armies" not in data:
+        data = {**data, "armies": armies}
     if isinstance(data, dict):
         armies = data.get("armies")
         read = _armies_read(armies, unpack) if isinstance(armies, dict) else {}
@@ -79,6 +107,7 @@ def state_from_plain(data: Plain, unpack: Unpack | None = None) -> GameState:
 def prepare() -> None:
     """Make now the encoders ``state_to_plain`` makes at its first use (``engine.prepare``)."""
     _without_troopers()
+    _without_armies()
     _without_entry()
 
 
@@ -113,15 +142,15 @@ def _written_alike(one: ListEntry, other: ListEntry) -> bool:
     return marshal.dumps(to_plain(one), 2) == marshal.dumps(to_plain(other), 2)
 
 
-def _encoder_without(cls: type, left_out: str) -> Callable[[Any], dict[str, Plain]]:
-    """The generated encoder of ``cls`` (``encoders``) with field ``left_out`` not written:
+def _encoder_without(cls: type, *left_out: str) -> Callable[[Any], dict[str, Plain]]:
+    """The generated encoder of ``cls`` (``encoders``) with fields ``left_out`` not written:
     generated from a dataclass with ``cls``'s other fields, it reads them by name from a
     ``cls`` value."""
     hints = hints_of(cls)
     others = dataclasses.make_dataclass(
-        f"{cls.__name__}Without_{left_out}",
+        f"{cls.__name__}Without_{'_'.join(left_out)}",
         [(field.name, hints[field.name]) for field in dataclasses.fields(cls)
-         if field.name != left_out])
+         if field.name not in left_out])
     return dataclass_encoder(others, None, to_plain, converter_of)
 
 
@@ -132,6 +161,15 @@ def _without_troopers() -> Callable[[GameState], dict[str, Plain]]:
     encoder = _ENCODERS.get("troopers")
     if encoder is None:
         encoder = _ENCODERS["troopers"] = _encoder_without(GameState, "troopers")
+    return encoder
+
+
+def _without_armies() -> Callable[[GameState], dict[str, Plain]]:
+    """The state's encoder without its troopers (written by ``_troopers_to_plain``) and
+    without its army lists."""
+    encoder = _ENCODERS.get("armies")
+    if encoder is None:
+        encoder = _ENCODERS["armies"] = _encoder_without(GameState, "troopers", "armies")
     return encoder
 
 
