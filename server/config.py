@@ -127,6 +127,12 @@ class Settings:
     50 whole snapshots took, and a load replays ~10 events instead of ~25; 10 would replay
     ~5 for ~7 µs more per command and ~12 % more bytes into Redis per Order
     (docs/performance.md, "The restart")."""
+    snapshot_armies_apart: bool = True
+    """Snapshots leave the army lists out, stored apart (``snapshot_every``). Off
+    (REFEREE_SNAPSHOT_ARMIES_APART=0): every snapshot holds its army lists, as versions
+    before this one wrote them and can read them: while nodes of such a version share the
+    rooms (a rolling upgrade from one, a rollback to one), run the new nodes with it off
+    (docs/deploy.md, "Upgrading across a change of the stored formats")."""
 
     # --- several nodes (docs/deploy.md) ---
     lease_s: float = 5.0

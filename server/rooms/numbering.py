@@ -101,9 +101,19 @@ def snapshot_state(engine: Engine, snapshot: bytes, snapshot_version: int,
                    armies: bytes | None) -> tuple[State, dict[Audience, int]]:
     """The state and counts a stored snapshot holds, with the army lists stored apart from
     it (``armies``: None when it holds its own)."""
+    state, seen, _ = snapshot_read(engine, snapshot, snapshot_version, armies)
+    return state, seen
+
+
+def snapshot_read(engine: Engine, snapshot: bytes, snapshot_version: int,
+                  armies: bytes | None) -> tuple[State, dict[Audience, int], bool]:
+    """``snapshot_state``, and whether the state took the army lists stored apart (False:
+    the snapshot holds its own, which a store's lists apart, if any, need not match)."""
     state_plain, seen = unpack_room_snapshot(snapshot, snapshot_version)
-    kept_apart = None if armies is None else codec.unpack_plain(armies)
-    return engine.state_from_plain(state_plain, kept_apart), seen
+    took_apart = armies is not None and isinstance(state_plain, dict) \
+        and "armies" not in state_plain
+    kept_apart = codec.unpack_plain(armies) if took_apart and armies is not None else None
+    return engine.state_from_plain(state_plain, kept_apart), seen, took_apart
 
 
 def state_from_stored(engine: Engine, snapshot: bytes, snapshot_version: int,

@@ -30,7 +30,7 @@ from server.rooms.numbering import (
     Seen,
     pack_room_snapshot,
     replayed,
-    snapshot_state,
+    snapshot_read,
 )
 from server.rooms.ownership import Claimed, HeldBy, Ownership, SoleOwner
 from server.rooms.retention import retention_of
@@ -191,11 +191,13 @@ class RoomRegistry:
             return None
         if len(stored.events) != stored.version - stored.snapshot_version:
             raise RuntimeError(f"room {room_id}: the store lacks events after its snapshot")
-        at_snapshot, seen = snapshot_state(self._engine, stored.snapshot,
-                                           stored.snapshot_version, stored.armies)
+        at_snapshot, seen, took_apart = snapshot_read(self._engine, stored.snapshot,
+                                                      stored.snapshot_version, stored.armies)
         state, seen = replayed(self._engine, at_snapshot, seen, stored.events)
-        # (the army lists the store keeps apart are the snapshot's, not the replayed state's)
-        armies_stored = None if stored.armies is None else self._engine.armies_of(at_snapshot)
+        # The store's army lists are known to be this state's only when the snapshot was
+        # read with them (one holding its own may follow lists that changed since); and
+        # they are the snapshot's, not the replayed state's.
+        armies_stored = self._engine.armies_of(at_snapshot) if took_apart else None
         room = self._start(stored.meta, state, stored.version, claim.fence, stored.deadlines,
                            snapshot_version=stored.snapshot_version, seen=seen,
                            answers=stored.answers, armies_stored=armies_stored)

@@ -125,7 +125,7 @@ class Room:
         self.left_idle = False  # stopped because nobody was connected (its lease may go now)
         self._fence = fence
         self._snapshots = SnapshotPolicy(engine, settings.snapshot_every, snapshot_version,
-                                         armies_stored)
+                                         armies_stored, apart=settings.snapshot_armies_apart)
         self._engine = engine
         self._store = store
         self._fanout = fanout

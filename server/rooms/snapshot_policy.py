@@ -32,16 +32,18 @@ class Taken:
 
 
 class SnapshotPolicy:
-    __slots__ = ("_armies", "_engine", "_every", "version")
+    __slots__ = ("_apart", "_armies", "_engine", "_every", "version")
 
     def __init__(self, engine: Engine, every: int, version: int,
-                 armies: object | None = None) -> None:
+                 armies: object | None = None, *, apart: bool = True) -> None:
         """``version``: the version of the store's latest snapshot of the room; ``armies``:
         ``Engine.armies_of`` that snapshot's state when the store holds its army lists
-        apart (None: it holds none, and the next snapshot stores them)."""
+        apart (None: it holds none, and the next snapshot stores them); without ``apart``
+        every snapshot holds its army lists (``Settings.snapshot_armies_apart``)."""
         self._engine = engine
         self._every = every
         self._armies = armies
+        self._apart = apart
         self.version = version
 
     def due(self, before: State, after: Plain, new_version: int) -> bool:
@@ -55,6 +57,8 @@ class SnapshotPolicy:
     def take(self, state: State, seen: Seen) -> Taken:
         """The snapshot of ``state`` (each audience's count at it: ``seen``) to store."""
         engine = self._engine
+        if not self._apart:
+            return Taken(pack_room_snapshot(engine.state_to_plain(state), seen), None, None)
         armies_of = engine.armies_of(state)
         armies = None
         if armies_of is not None and armies_of is not self._armies:

@@ -153,3 +153,65 @@ async def test_a_room_stored_with_its_army_lists_in_its_snapshot_keeps_them_apar
         assert read.armies == state.armies
     finally:
         await registry.shutdown()
+
+
+async def test_with_the_army_lists_not_apart_every_snapshot_holds_them() -> None:
+    """``snapshot_armies_apart`` off (what a node sharing rooms with a version before this
+    one runs): every snapshot holds its army lists and none are stored apart."""
+    store = RecordingStore()
+    settings = replace(SETTINGS, snapshot_armies_apart=False)
+    registry = RoomRegistry(store, LocalFanout(), ENGINE, settings)
+    try:
+        created = await registry.create(RoomSettings("codeone", 600.0, "private",
+                                                     fixed_seed=7))
+        room, seats = await _seated(registry, created.meta.room_id)
+        await _play(room, seats, plan(seed=7, max_orders=1).commands()[:4])
+        assert store.snapshots and all(armies is None for _, _, armies in store.snapshots)
+        for version, snapshot, _ in store.snapshots:
+            plain, _ = unpack_room_snapshot(snapshot, version)
+            assert "armies" in plain
+        stored = await store.load_room(created.meta.room_id)
+        assert stored is not None and stored.armies is None
+        read, _ = snapshot_state(ENGINE, stored.snapshot, stored.snapshot_version, None)
+        assert read == room.state and len(read.armies) == 2
+    finally:
+        await registry.shutdown()
+
+
+async def test_army_lists_that_changed_while_snapshots_held_their_own_are_stored_again(
+        ) -> None:
+    """The store's army lists apart are A's alone; then, snapshots holding their own, B
+    chooses its army; a node keeping them apart again writes both with its next snapshot,
+    never a snapshot read with A's alone."""
+    store = RecordingStore()
+    moves = plan(seed=7, max_orders=1).commands()
+    apart = RoomRegistry(store, LocalFanout(), ENGINE, SETTINGS)
+    created = await apart.create(RoomSettings("codeone", 600.0, "private", fixed_seed=7))
+    room_id = created.meta.room_id
+    room, seats = await _seated(apart, room_id)
+    await _play(room, seats, moves[:1])  # A's army: stored apart
+    await apart.shutdown()
+    whole = RoomRegistry(store, LocalFanout(),
+                         ENGINE, replace(SETTINGS, snapshot_armies_apart=False))
+    room, seats = await _seated(whole, room_id)
+    await _play(room, seats, moves[1:2])  # B's army: in the snapshot only
+    await whole.shutdown()
+    stored = await store.load_room(room_id)
+    assert stored is not None and stored.armies is not None
+    assert len(snapshot_state(ENGINE, stored.snapshot, stored.snapshot_version,
+                              stored.armies)[0].armies) == 2
+
+    again = RoomRegistry(store, LocalFanout(), ENGINE, SETTINGS)
+    try:
+        room, seats = await _seated(again, room_id)
+        written = len(store.snapshots)
+        await _play(room, seats, moves[2:3])
+        (_, _, armies), = store.snapshots[written:]
+        assert armies is not None  # both lists, stored apart again
+        stored = await store.load_room(room_id)
+        assert stored is not None
+        read, _ = snapshot_state(ENGINE, stored.snapshot, stored.snapshot_version,
+                                 stored.armies)
+        assert read == room.state and len(read.armies) == 2
+    finally:
+        await again.shutdown()
