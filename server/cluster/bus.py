@@ -30,7 +30,10 @@ The reader: ``_Subscriber`` hands a ``message`` push to its channel's handler in
 ``SUBSCRIBE``/``UNSUBSCRIBE``) go, in order, to whoever sent the command, as the
 ``AppendChannel``'s batches do, so ``subscribe`` returns when Redis confirmed its channel. A
 ``subscribe`` that finds the connection down opens it again itself (one attempt, as redis-py's
-``PubSub`` did) rather than wait for the next ``RECONNECT_PAUSE_S``.
+``PubSub`` did) rather than wait for the next ``RECONNECT_PAUSE_S``. The subscriptions asked
+for during one turn of the event loop go as one batch (one write, one wait for the replies,
+one timeout): after a restart a node starts its rooms 200 at a time, and one round trip each
+was a thirtieth of its CPU until every member was back (docs/performance.md, "The restart").
 """
 
 from __future__ import annotations
@@ -161,6 +164,9 @@ class RoomBus:
         self._newest: _Subscriber | None = None  # the connection ``connect`` made last
         self._live: _Subscriber | None = None  # the one opened and subscribed again
         self._reconnecting = asyncio.Lock()
+        self._asked: list[tuple[bytes, asyncio.Future[Any]]] = []
+        """Subscriptions asked for in this turn of the event loop: sent together after it."""
+        self._batches: set[asyncio.Task[None]] = set()
         self._publisher = AppendChannel(client.connection_pool)
         self._outbox: deque[bytes] = deque()  # packed PUBLISH commands
         self._queued = 0  # messages ever queued: the outbox's first is number queued - len
@@ -184,22 +190,50 @@ class RoomBus:
         connection is down, it is opened again first, every channel subscribed again on it."""
         key = channel.encode()
         self._routes[key] = handler
+        loop = asyncio.get_running_loop()
+        confirmed: asyncio.Future[Any] = loop.create_future()  # (its own: a cancelled
+        if not self._asked:                                  # waiter cancels no other)
+            loop.call_soon(self._send_asked)
+        self._asked.append((key, confirmed))
         try:
-            async with asyncio.timeout(SUBSCRIBE_TIMEOUT_S):
-                await self._connected()
-                command = [pack_command("SUBSCRIBE", key)]
-                try:
-                    (reply,) = await self._subscriber.execute(command)
-                except RedisConnectionError:
-                    # Its loss not noticed yet (Redis restarted a moment ago): once more on
-                    # a new connection, as redis-py's PubSub would.
-                    await self._connected()
-                    (reply,) = await self._subscriber.execute(command)
-            _confirmed(reply)
+            _confirmed(await confirmed)
         except (RedisError, OSError, TimeoutError) as error:
             if self._routes.get(key) == handler:
                 del self._routes[key]
             raise BusUnavailable(f"subscribe {channel}: {error}") from error
+
+    def _send_asked(self) -> None:
+        asked, self._asked = self._asked, []
+        task = asyncio.create_task(self._subscribe_all(asked))
+        self._batches.add(task)  # (a reference, so the task is not collected early)
+        task.add_done_callback(self._batches.discard)
+
+    async def _subscribe_all(self, asked: list[tuple[bytes, asyncio.Future[Any]]]) -> None:
+        """One ``SUBSCRIBE`` per channel asked for, in one write; each asker gets its reply
+        (or the batch's failure)."""
+        try:
+            async with asyncio.timeout(SUBSCRIBE_TIMEOUT_S):
+                await self._connected()
+                commands = [pack_command("SUBSCRIBE", key) for key, _ in asked]
+                try:
+                    replies = await self._subscriber.execute(commands)
+                except RedisConnectionError:
+                    # Its loss not noticed yet (Redis restarted a moment ago): once more on
+                    # a new connection, as redis-py's PubSub would.
+                    await self._connected()
+                    replies = await self._subscriber.execute(commands)
+        except (RedisError, OSError, TimeoutError) as error:
+            outcomes: list[Any] = [error] * len(asked)
+        except asyncio.CancelledError:  # the bus closed
+            outcomes = [RedisConnectionError("the room bus closed")] * len(asked)
+        else:
+            outcomes = replies
+        for (_, confirmed), outcome in zip(asked, outcomes, strict=True):
+            if not confirmed.done():  # (its asker may have been cancelled)
+                if isinstance(outcome, BaseException):
+                    confirmed.set_exception(outcome)
+                else:
+                    confirmed.set_result(outcome)
 
     async def unsubscribe(self, channel: str, handler: Handler) -> None:
         """Stop routing ``channel`` to ``handler`` (if it is still the one registered)."""
@@ -230,6 +264,8 @@ class RoomBus:
         self._closing = True
         self._wake.set()
         self._stop.set()
+        for batch in list(self._batches):
+            batch.cancel()  # (its askers are told the bus closed)
         if self._writer is not None:
             # Not cancelled: a flush cut short would leave its messages queued although
             # Redis may have published them. The writer stops once the outbox is empty or

@@ -1,6 +1,6 @@
 """The room bus (``server.cluster.bus.RoomBus``) against a real redis-server: the order of
-what a node publishes, the outbox kept while Redis is unreachable, confirmed subscriptions,
-unsubscribing, handlers that fail, and a lost subscriber connection (``on_reset`` once, then
+what a node publishes, the outbox kept while Redis is unreachable, confirmed subscriptions
+(those asked for together in one batch), unsubscribing, handlers that fail, and a lost subscriber connection (``on_reset`` once, then
 delivery again on the same channels)."""
 
 from __future__ import annotations
@@ -134,6 +134,59 @@ async def test_subscribe_returns_once_redis_confirmed_it(
         await relay.subscribe(out, heard)
         assert await admin.publish(out, b"first") == 1  # subscribed already
         assert await heard.until(1) == [b"first"]
+
+
+async def test_subscriptions_asked_together_go_in_one_write_and_each_is_confirmed(
+        redis_server: RedisProcess, admin: aioredis.Redis,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    outs = [channel() for _ in range(300)]
+    heard = [Heard() for _ in outs]
+    async with started(redis_server.url, "b") as relay:
+        writes: list[int] = []
+        execute = relay._subscriber.execute
+
+        async def counted(commands: list[bytes]) -> list[object]:
+            writes.append(len(commands))
+            return await execute(commands)
+
+        monkeypatch.setattr(relay._subscriber, "execute", counted)
+        await asyncio.gather(*(relay.subscribe(out, h) for out, h in zip(outs, heard, strict=True)))
+        assert writes == [300]  # one batch, not one round trip per room
+        for n, out in enumerate(outs):
+            assert await admin.publish(out, f"m{n}".encode()) == 1  # each subscribed already
+        for n, h in enumerate(heard):
+            assert await h.until(1) == [f"m{n}".encode()]
+
+
+async def test_a_subscriber_that_gives_up_leaves_the_others_of_its_batch_subscribed(
+        redis_server: RedisProcess, admin: aioredis.Redis,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    kept, dropped, heard = channel(), channel(), Heard()
+    async with started(redis_server.url, "b") as relay:
+        send = relay._send_asked
+
+        def give_up_then_send() -> None:  # both have asked: one batch
+            cancelled.cancel()
+            send()
+
+        monkeypatch.setattr(relay, "_send_asked", give_up_then_send)
+        cancelled = asyncio.create_task(relay.subscribe(dropped, Heard()))
+        confirmed = asyncio.create_task(relay.subscribe(kept, heard))
+        await confirmed
+        with pytest.raises(asyncio.CancelledError):
+            await cancelled
+        assert await admin.publish(kept, b"still") == 1
+        assert await heard.until(1) == [b"still"]
+
+
+@pytest.mark.slow  # a redis-server of its own
+async def test_every_subscription_of_a_batch_redis_cannot_confirm_is_bus_unavailable(
+        own_redis: RedisProcess) -> None:
+    async with started(own_redis.url, "b") as relay:
+        own_redis.kill()
+        outcomes = await asyncio.gather(*(relay.subscribe(channel(), Heard()) for _ in range(5)),
+                                        return_exceptions=True)
+        assert [type(outcome) for outcome in outcomes] == [BusUnavailable] * 5
 
 
 @pytest.mark.slow  # a redis-server of its own
