@@ -111,6 +111,11 @@ class Settings:
     not kept). Not while an ARO window is open: that window's deadline is served first."""
     grace_s: float = 60.0
     """How long a disconnected seat is shown as ``away`` before ``abandoned``."""
+    spectator_count_hold_s: float = 10.0
+    """For this long after a room is loaded back from the store (a restart, a takeover, a
+    room that had left memory) its spectator count is not sent as its viewers come back: each
+    is told it in its welcome, and the count then goes out once
+    (``server.rooms.spectator_count``). 0 = no hold."""
     allow_fixed_seed: bool = False
     """Testing switch (REFEREE_ALLOW_FIXED_SEED=1): the lobby accepts a ``seed`` that fixes a
     room's dice. Off by default; such rooms say ``fixed_dice`` in every welcome and listing,

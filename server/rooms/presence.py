@@ -39,10 +39,11 @@ from server.store import Deadline
 class Presence:
     def __init__(self, room_id: str, settings: Settings, fanout: Fanout,
                  version: Callable[[], int], post: Callable[[GraceExpired | IdleExpired], None],
-                 stored: Sequence[Deadline], unix_ms: Clock) -> None:
+                 stored: Sequence[Deadline], unix_ms: Clock, returning: bool = False) -> None:
         """``version``: the room's global version now (its frames' ``Delivery``);
         ``stored``: the room's stored deadlines, as it was loaded; ``unix_ms``: the wall
-        clock the grace periods run on."""
+        clock the grace periods run on; ``returning``: the room was loaded back, its viewers
+        coming back (its spectator count held meanwhile: ``SpectatorCount``)."""
         self.room_id = room_id
         self.seats = {side: Seat(side) for side in ("A", "B")}
         self.spectators: set[Member] = set()
@@ -54,7 +55,9 @@ class Presence:
         self._grace_ms = int(settings.grace_s * 1000)
         self._idle_s = settings.idle_room_s
         self._stored = {d.key: d.at_ms for d in stored if d.kind == SEAT_GRACE}
-        self._count = SpectatorCount(self._send_count, audience=lambda: len(self.spectators))
+        self._count = SpectatorCount(
+            self._send_count, audience=lambda: len(self.spectators),
+            hold_s=settings.spectator_count_hold_s if returning else 0.0)
         self._idle_timer: asyncio.TimerHandle | None = None
         self.idle_epoch = 0
         """The idle countdown's: an ``IdleExpired`` of an older one is stale."""

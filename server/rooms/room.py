@@ -105,8 +105,10 @@ class Room:
                  deadlines: Sequence[Deadline], engine: Engine, store: RoomStore, fanout: Fanout,
                  settings: Settings, snapshot_version: int = 0, seen: Seen = NONE_SEEN,
                  answers: Sequence[Answer] = (), clock: Clock = now_ms,
-                 armies_stored: object | None = None) -> None:
+                 armies_stored: object | None = None, loaded: bool = False) -> None:
         """``snapshot_version``: the version of the store's latest snapshot of this room;
+        ``loaded``: the room was read back from the store (a restart, a takeover, a room
+        that had left memory), so its viewers may be coming back all at once;
         ``armies_stored``: ``Engine.armies_of`` that snapshot's state when the store keeps
         its army lists apart (``SnapshotPolicy``);
         ``seen``: each audience's own count of events at ``version`` (``numbering``);
@@ -150,7 +152,7 @@ class Room:
         inbox = self.inbox
         post = inbox.post
         self._presence = Presence(self.room_id, settings, fanout, lambda: me.version, post,
-                                  deadlines, now_ms)
+                                  deadlines, now_ms, returning=loaded)
         self._answers = CommandAnswers(self.room_id, settings.answer_cache_size, answers,
                                        self._presence, fanout)
         self._delayed = DelayedAudiences(self.room_id, meta.settings, engine, store, fanout,

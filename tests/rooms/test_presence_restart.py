@@ -1,13 +1,14 @@
 """Seat presence outlives the process (issue 5: "open deadlines (ARO windows, reconnection
 grace) stored with the room"): a room loaded again from the store — after a restart, a
 takeover or leaving memory — keeps an away seat's original grace deadline, keeps an
-abandoned seat abandoned, and starts the grace period of a seat that was connected."""
+abandoned seat abandoned, and starts the grace period of a seat that was connected; while its
+viewers come back, its spectator count is held, then sent once."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from protocol.messages import Presence, Welcome
+from protocol.messages import Presence, Spectators, Welcome
 from server.config import Settings
 from server.fanout import Audience, LocalFanout
 from server.rooms.registry import RoomRegistry
@@ -84,4 +85,28 @@ async def test_an_abandoned_seat_stays_abandoned_and_a_past_grace_deadline_expir
     watcher = await join(again, Audience.SPECTATOR)
     assert watcher.of(Welcome)[0].seats["B"] == "abandoned"
     await watcher.until(Presence, lambda p: p.seat == "A" and p.status == "abandoned")
+    await after.shutdown()
+
+
+async def test_a_room_loaded_back_tells_its_returning_viewers_the_count_once_not_per_return(
+        ) -> None:
+    store = MemoryRoomStore()
+    before = registry(store)
+    created = await before.create(RoomSettings("n5", 60.0, "private", fixed_seed=1))
+    room = await open_room(before, created.meta.room_id)
+    a = await join(room, Audience.A)
+    await join(room, Audience.SPECTATOR)
+    assert (await a.until(Spectators)).count == 1  # a room just made: told at once
+
+    # The process dies; another one loads the room, and its viewers come back one by one.
+    after = registry(store, spectator_count_hold_s=1.0)  # (held 10 s by default)
+    again = await open_room(after, room.room_id)
+    a_back = await join(again, Audience.A)
+    first_back = await join(again, Audience.SPECTATOR)
+    second_back = await join(again, Audience.SPECTATOR)
+    assert [m.of(Welcome)[0].spectators for m in (a_back, first_back, second_back)] == [0, 1, 2]
+    assert (await a_back.until(Spectators)).count == 2  # once the hold is over
+    assert [s.count for s in a_back.of(Spectators)] == [2]  # not 1, then 2
+    assert [s.count for s in (await first_back.until(Spectators),)] == [2]
+    await before.shutdown()
     await after.shutdown()

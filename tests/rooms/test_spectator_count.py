@@ -1,5 +1,6 @@
 """The spectator count is coalesced: at once after a quiet interval, else once at its end
-with the count as it is then; never lost, nothing after the room stops."""
+with the count as it is then; never lost, nothing after the room stops; held for a while
+after a room was loaded back, then sent once."""
 
 from __future__ import annotations
 
@@ -85,3 +86,26 @@ async def test_the_larger_the_audience_the_longer_between_two_counts() -> None:
     few.count = 51
     small.changed()
     assert few.told == [0, 51], "a small audience is told after a second"
+
+
+async def test_a_room_loaded_back_holds_its_count_while_viewers_return_then_sends_it_once(
+        ) -> None:
+    room = Counting()
+    count = SpectatorCount(room.send, every_s=0.01, hold_s=0.05)
+    for back in range(1, 5):  # each told the count in its welcome
+        room.count = back
+        count.changed()
+    assert room.told == []
+    await asyncio.wait_for(room.sent.wait(), 5)
+    assert room.told == [4]
+
+
+async def test_after_the_hold_a_change_is_sent_at_once_as_before() -> None:
+    now = [100.0]
+    room = Counting()
+    count = SpectatorCount(room.send, every_s=1.0, monotonic=lambda: now[0], hold_s=10.0)
+    now[0] += 10.5  # the hold is over and nobody joined in it: nothing was sent
+    assert room.told == []
+    room.count = 1
+    count.changed()
+    assert room.told == [1]
