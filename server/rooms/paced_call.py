@@ -5,7 +5,7 @@ listing of a crowd share (``spectator_count``, ``listing_pace``).
 ``arrange`` sets a timer (a ``wake_up.WakeUp`` on the monotonic clock) for then (at once if
 it is over), unless one is set already, so however many changes arrive meanwhile the call is
 made once, with the state as it is then. ``hold_until`` keeps the call from being made before
-a given time (the spectator count of a room just started).
+a given time (the spectator count of a room just loaded back).
 """
 
 from __future__ import annotations
