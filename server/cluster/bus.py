@@ -191,8 +191,9 @@ class RoomBus:
         key = channel.encode()
         self._routes[key] = handler
         loop = asyncio.get_running_loop()
-        confirmed: asyncio.Future[Any] = loop.create_future()  # (its own: a cancelled
-        if not self._asked:                                  # waiter cancels no other)
+        # A future of its own, not the batch's: a subscriber cancelled cancels no other.
+        confirmed: asyncio.Future[Any] = loop.create_future()
+        if not self._asked:
             loop.call_soon(self._send_asked)
         self._asked.append((key, confirmed))
         try:
