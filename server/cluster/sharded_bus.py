@@ -12,7 +12,9 @@ the cluster bus to every node).
 Subscriber: one connection per master that serves a subscribed channel (an
 ``AppendChannel`` made by ``server.store.cluster_router``); ``SSUBSCRIBE`` goes to the
 channel's master, and its ``smessage`` pushes are handed to the channel's handler inside
-``data_received``. When one of those connections is lost (its master died), ``on_reset``
+``data_received``. The subscriptions asked for in one turn of the event loop (a restart's
+warm-up opens its rooms by the batch) go together, each master's share in one write, and
+each asker gets its own reply. When one of those connections is lost (its master died), ``on_reset``
 runs once with the channels that were subscribed on it (the relays and owners of rooms on
 other masters go on undisturbed), the slot map is read again and every channel is
 subscribed again on the master that serves it now, every ``RECONNECT_PAUSE_S`` until that
@@ -146,6 +148,9 @@ class ShardedRoomBus:
         self._on_reset = on_reset
         self._routes: dict[bytes, Handler] = {}
         self._shards: dict[str, _Shard] = {}  # master name -> its subscriber connection
+        self._asked: list[tuple[bytes, asyncio.Future[Any]]] = []
+        """Subscriptions asked for in this turn of the event loop: sent together after it."""
+        self._batches: set[asyncio.Task[None]] = set()
         self._lost = asyncio.Event()  # a subscriber connection failed
         self._lost_channels: set[bytes] = set()  # what was subscribed on it
         self._whole = asyncio.Event()  # every routed channel subscribed (no loss pending)
@@ -170,30 +175,89 @@ class ShardedRoomBus:
     async def subscribe(self, channel: str, handler: Handler) -> None:
         key = channel.encode()
         self._routes[key] = handler
+        loop = asyncio.get_running_loop()
+        # A future of its own, not the batch's: a subscriber cancelled cancels no other.
+        confirmed: asyncio.Future[Any] = loop.create_future()
+        if not self._asked:
+            loop.call_soon(self._send_asked)
+        self._asked.append((key, confirmed))
         try:
-            async with asyncio.timeout(SUBSCRIBE_TIMEOUT_S):
-                for attempt in (1, 2):
-                    shard = await self._shard_for(channel)
-                    try:
-                        (reply,) = await shard.connection.execute(
-                            [pack_command("SSUBSCRIBE", key)])
-                        _confirmed(reply)
-                        shard.channels.add(key)
-                        return
-                    except RedisConnectionError:
-                        if attempt == 2:
-                            raise
-                        # (``_shard_for`` replaces the shard if its connection is lost; one
-                        # still open keeps the channels subscribed on it in its books)
-                        await self._router.refresh()
-                    except ResponseError as error:
-                        if attempt == 2 or not slot_moved(error):
-                            raise
-                        await self._router.refresh()
+            _confirmed(await confirmed)
         except (RedisError, OSError, TimeoutError) as error:
             if self._routes.get(key) == handler:
                 del self._routes[key]
             raise BusUnavailable(f"ssubscribe {channel}: {error}") from error
+
+    def _send_asked(self) -> None:
+        asked, self._asked = self._asked, []
+        task = asyncio.create_task(self._subscribe_all(asked))
+        self._batches.add(task)  # (a reference, so the task is not collected early)
+        task.add_done_callback(self._batches.discard)
+
+    async def _subscribe_all(self, asked: list[tuple[bytes, asyncio.Future[Any]]]) -> None:
+        """The channels asked for in one turn of the event loop: each master's share in one
+        write (a restart's warm-up opens rooms by the batch, on every master); each asker
+        gets its own reply, or the failure of its master's write. A connection found lost
+        or a slot found moved (``MOVED``) is tried once more, after the slot map is read
+        again, for the channels it failed."""
+        outcomes: dict[int, Any] = {}
+        pending = list(range(len(asked)))
+        try:
+            async with asyncio.timeout(SUBSCRIBE_TIMEOUT_S):
+                for attempt in (1, 2):
+                    again = await self._subscribe_once(asked, pending, outcomes,
+                                                       last=attempt == 2)
+                    if not again:
+                        break
+                    # (``_shard_for`` replaces a shard whose connection is lost; one still
+                    # open keeps the channels subscribed on it in its books)
+                    await self._router.refresh()
+                    pending = again
+        except Exception as error:  # (unforeseen ones too: no asker may wait for ever)
+            for index in range(len(asked)):
+                outcomes.setdefault(index, error)
+        except asyncio.CancelledError:  # the bus closed
+            for index in range(len(asked)):
+                outcomes.setdefault(index, RedisConnectionError("the room bus closed"))
+        for index, (_, confirmed) in enumerate(asked):
+            if not confirmed.done():  # (its asker may have been cancelled)
+                outcome = outcomes[index]
+                if isinstance(outcome, BaseException):
+                    confirmed.set_exception(outcome)
+                else:
+                    confirmed.set_result(outcome)
+
+    async def _subscribe_once(self, asked: list[tuple[bytes, asyncio.Future[Any]]],
+                              pending: list[int], outcomes: dict[int, Any],
+                              last: bool) -> list[int]:
+        """``SSUBSCRIBE`` the ``pending`` channels of ``asked``, one write per master, noting
+        each one's reply in ``outcomes``; returns those to try again (unless ``last``)."""
+        by_shard: dict[str, tuple[_Shard, list[int]]] = {}
+        for index in pending:
+            shard = await self._shard_for(asked[index][0].decode())
+            by_shard.setdefault(shard.node.name, (shard, []))[1].append(index)
+        results = await asyncio.gather(
+            *(shard.connection.execute([pack_command("SSUBSCRIBE", asked[index][0])
+                                        for index in indexes])
+              for shard, indexes in by_shard.values()),
+            return_exceptions=True)
+        again: list[int] = []
+        for (shard, indexes), result in zip(by_shard.values(), results, strict=True):
+            if isinstance(result, RedisConnectionError) and not last:
+                again += indexes
+                continue
+            if isinstance(result, BaseException):
+                for index in indexes:
+                    outcomes[index] = result
+                continue
+            for index, reply in zip(indexes, result, strict=True):
+                if isinstance(reply, ResponseError) and slot_moved(reply) and not last:
+                    again.append(index)
+                    continue
+                if _subscribed(reply):
+                    shard.channels.add(asked[index][0])
+                outcomes[index] = reply
+        return again
 
     async def unsubscribe(self, channel: str, handler: Handler) -> None:
         key = channel.encode()
@@ -221,6 +285,8 @@ class ShardedRoomBus:
         self._closing = True
         self._wake.set()
         self._stop.set()
+        for batch in list(self._batches):
+            batch.cancel()  # (its askers are told the bus closed)
         if self._writer is not None:
             try:
                 async with asyncio.timeout(CLOSE_TIMEOUT_S):
@@ -382,10 +448,14 @@ class ShardedRoomBus:
         return await publisher.execute(commands)
 
 
+def _subscribed(reply: Any) -> bool:
+    return isinstance(reply, list) and bool(reply) and reply[0] == b"ssubscribe"
+
+
 def _confirmed(reply: Any) -> None:
     if isinstance(reply, Exception):
         raise reply
-    if not (isinstance(reply, list) and reply and reply[0] == b"ssubscribe"):
+    if not _subscribed(reply):
         raise RedisConnectionError(f"unexpected reply to SSUBSCRIBE: {reply!r}")
 
 

@@ -2,7 +2,8 @@
 channels live on their room's master only and keep their order; a subscriber connection
 that Redis drops resets once and subscribes again; after a master's ``kill -9`` and its
 replica's promotion, the bus resets once (the channels of that master only) and delivers
-again from the promoted master; a subscribe that comes while another one opens the
+again from the promoted master; subscriptions asked for together go in one write per master,
+each confirmed on its own (one asker giving up or one master failing leaves the others); a subscribe that comes while another one opens the
 master's subscriber connection shares that connection; an unsubscribe leaves the connection
 in step with its replies; a resubscription that fails for an unforeseen reason is tried
 again."""
@@ -16,7 +17,9 @@ from contextlib import asynccontextmanager
 import pytest
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
+from redis.exceptions import ConnectionError as RedisConnectionError
 
+from server.cluster.bus import BusUnavailable
 from server.cluster.sharded_bus import ShardedRoomBus
 from server.lobby.tokens import new_room_id
 from server.store.append_channel import AppendChannel, _Link
@@ -102,6 +105,68 @@ async def test_channels_on_every_master_keep_their_order_and_live_on_their_slot(
             await asyncio.sleep(0)  # the writer flushes while more is published
         for channel in channels:
             assert await heard[channel].until(len(sent)) == sent
+
+
+async def test_subscriptions_asked_together_go_in_one_write_per_master_and_each_is_confirmed(
+        redis_cluster: RedisClusterProcesses, monkeypatch: pytest.MonkeyPatch) -> None:
+    masters = redis_cluster.masters()
+    channels = [channel_on(redis_cluster, master) for master in masters for _ in range(40)]
+    heard = {channel: Heard() for channel in channels}
+    writes: list[int] = []
+    execute = AppendChannel.execute
+
+    async def counted(self: AppendChannel, commands: list[bytes]) -> list[object]:
+        if commands and all(b"SSUBSCRIBE" in command for command in commands):
+            writes.append(len(commands))
+        return await execute(self, commands)
+
+    async with started(redis_cluster.url, "b") as relay, \
+            started(redis_cluster.url, "a") as owner:
+        monkeypatch.setattr(AppendChannel, "execute", counted)
+        await asyncio.gather(*(relay.subscribe(channel, heard[channel]) for channel in channels))
+        monkeypatch.undo()
+        assert writes == [40] * len(masters)  # one batch per master, not a round trip each
+        for n, channel in enumerate(channels):
+            owner.publish(channel, f"m{n}".encode())
+        for n, channel in enumerate(channels):
+            assert await heard[channel].until(1) == [f"m{n}".encode()]
+
+
+async def test_a_subscriber_that_gives_up_leaves_the_others_of_its_batch_subscribed(
+        redis_cluster: RedisClusterProcesses, monkeypatch: pytest.MonkeyPatch) -> None:
+    master = redis_cluster.masters()[0]
+    kept, dropped, heard = channel_on(redis_cluster, master), channel_on(
+        redis_cluster, master), Heard()
+    async with started(redis_cluster.url, "b") as relay, \
+            started(redis_cluster.url, "a") as owner:
+        send = relay._send_asked
+
+        def give_up_then_send() -> None:  # both have asked: one batch
+            cancelled.cancel()
+            send()
+
+        monkeypatch.setattr(relay, "_send_asked", give_up_then_send)
+        cancelled = asyncio.create_task(relay.subscribe(dropped, Heard()))
+        confirmed = asyncio.create_task(relay.subscribe(kept, heard))
+        await confirmed
+        with pytest.raises(asyncio.CancelledError):
+            await cancelled
+        owner.publish(kept, b"still")
+        assert await heard.until(1) == [b"still"]
+
+
+async def test_every_subscription_of_a_batch_a_master_cannot_confirm_is_bus_unavailable(
+        redis_cluster: RedisClusterProcesses, monkeypatch: pytest.MonkeyPatch) -> None:
+    master = redis_cluster.masters()[0]
+    async with started(redis_cluster.url, "b") as relay:
+        async def refused(self: AppendChannel, commands: list[bytes]) -> list[object]:
+            raise RedisConnectionError("connection lost")
+
+        monkeypatch.setattr(AppendChannel, "execute", refused)
+        channels = [channel_on(redis_cluster, master) for _ in range(5)]
+        outcomes = await asyncio.gather(*(relay.subscribe(channel, Heard())
+                                          for channel in channels), return_exceptions=True)
+        assert [type(outcome) for outcome in outcomes] == [BusUnavailable] * 5
 
 
 async def test_a_connection_dropped_by_redis_resets_its_channels_once_and_subscribes_again(
