@@ -14,7 +14,7 @@ on one channel through a ``RoomBus``; a child process subscribes to that channel
 
 Figures are µs of process CPU per message, the least of ``--repeat`` passes (the machine is
 shared: the least disturbed pass). "Confirmed" is read from the bus's private ``_flush``
-(a subclass signals when the outbox is empty after one), the one hook the bench needs.
+(wrapped to signal when the outbox is empty after one), the one hook the bench needs.
 
 redis-server is started here on a free loopback port unless ``--redis-url``. The event loop
 is uvloop's, as the referee's (``--loop asyncio`` for the standard library's).
@@ -42,6 +42,7 @@ import redis.asyncio as aioredis
 import uvloop
 
 from server.cluster.bus import RoomBus
+from server.cluster.sharded_bus import ShardedRoomBus
 
 LOOPS: dict[str, Callable[[], asyncio.AbstractEventLoop]] = {
     "uvloop": uvloop.new_event_loop, "asyncio": asyncio.new_event_loop}
@@ -49,15 +50,50 @@ CHANNEL = "{room:bus-cost}:out"
 FLUSHES = (1, 32)
 
 
-class _DrainedBus(RoomBus):
-    """A ``RoomBus`` that says when a flush left its outbox empty."""
+def signal_drained(bus: RoomBus | ShardedRoomBus) -> asyncio.Event:
+    """An event set each time a flush of ``bus`` leaves its outbox empty (before ``start``:
+    the writer takes the bus's ``_flush`` when it starts)."""
+    drained = asyncio.Event()
+    flush = bus._flush
 
-    drained: asyncio.Event | None = None
+    async def flushed() -> None:
+        await flush()
+        if not bus._outbox:
+            drained.set()
 
-    async def _flush(self) -> None:
-        await super()._flush()
-        if not self._outbox and self.drained is not None:
-            self.drained.set()
+    bus._flush = flushed  # type: ignore[method-assign]
+    return drained
+
+
+class PassReader:
+    """A subscriber's handler: checks that messages come in order and, at the end of each
+    pass of ``count``, hands ``report`` its CPU per message over the pass (from the pass's
+    first message to its last) and the wall time of its last message; ``done`` once
+    ``passes`` passes are in."""
+
+    def __init__(self, count: int, passes: int,
+                 report: Callable[[float, float], None]) -> None:
+        self._count = count
+        self._passes = passes
+        self._report = report
+        self._seen = 0
+        self._next = 0
+        self._started = 0.0
+        self.done = asyncio.get_running_loop().create_future()
+
+    def __call__(self, data: bytes) -> None:
+        seq = int.from_bytes(data[:8], "big")
+        if seq != self._next:
+            raise SystemExit(f"out of order: {seq} after {self._next - 1}")
+        self._next = seq + 1
+        self._seen += 1
+        if self._seen % self._count == 1:
+            self._started = time.process_time()
+        elif self._seen % self._count == 0:
+            self._report((time.process_time() - self._started) / (self._count - 1) * 1e6,
+                         time.time())
+            if self._seen == self._count * self._passes:
+                self.done.set_result(None)
 
 
 @contextlib.contextmanager
@@ -88,16 +124,18 @@ def redis_server() -> Iterator[str]:
             process.wait()
 
 
-def _payload(seq: int, size: int) -> bytes:
+def payload(seq: int, size: int) -> bytes:
     return seq.to_bytes(8, "big") + b"x" * max(0, size - 8)
 
 
-async def _publish(bus: _DrainedBus, first: int, count: int, flush: int, size: int) -> None:
-    drained = bus.drained = asyncio.Event()
+async def publish_pass(bus: RoomBus | ShardedRoomBus, drained: asyncio.Event, channel: str,
+                       first: int, count: int, flush: int, size: int) -> None:
+    """Publish messages ``first`` to ``first + count - 1``, ``flush`` at a time, each batch
+    confirmed by Redis before the next (``drained``: ``signal_drained``'s)."""
     seq = first
     while seq < first + count:
         for _ in range(min(flush, first + count - seq)):
-            bus.publish(CHANNEL, _payload(seq, size))
+            bus.publish(channel, payload(seq, size))
             seq += 1
         await drained.wait()
         drained.clear()
@@ -111,27 +149,10 @@ def _read(url: str, loop: str, passes: int, count: int, pipe: Connection) -> Non
         client = aioredis.Redis.from_url(url)
         bus = RoomBus(client, "bus-cost-reader", lambda: None)
         await bus.start()
-        done = asyncio.get_running_loop().create_future()
-        state = {"seen": 0, "started": 0.0, "next": 0}
-        results: list[float] = []
-
-        def heard(data: bytes) -> None:
-            seq = int.from_bytes(data[:8], "big")
-            if seq != state["next"]:
-                raise SystemExit(f"out of order: {seq} after {state['next'] - 1}")
-            state["next"] = seq + 1
-            seen = state["seen"] = state["seen"] + 1
-            if seen % count == 1:
-                state["started"] = time.process_time()
-            elif seen % count == 0:
-                results.append((time.process_time() - state["started"]) / (count - 1) * 1e6)
-                pipe.send(results[-1])
-                if len(results) == passes:
-                    done.set_result(None)
-
+        heard = PassReader(count, passes, lambda spent, _at: pipe.send(spent))
         await bus.subscribe(CHANNEL, heard)
         pipe.send("ready")
-        await done
+        await heard.done
         await bus.close()
         await client.aclose()
 
@@ -153,13 +174,15 @@ def measure(url: str, args: argparse.Namespace) -> dict[str, Any]:
 
         async def run() -> None:
             client = aioredis.Redis.from_url(url)
-            bus = _DrainedBus(client, "bus-cost-writer", lambda: None)
+            bus = RoomBus(client, "bus-cost-writer", lambda: None)
+            drained = signal_drained(bus)
             await bus.start()
             seq = 0
             for flush in FLUSHES:
                 for _ in range(args.repeat):
                     started = time.process_time()
-                    await _publish(bus, seq, args.messages, flush, args.size)
+                    await publish_pass(bus, drained, CHANNEL, seq, args.messages, flush,
+                                       args.size)
                     spent = (time.process_time() - started) / args.messages * 1e6
                     seq += args.messages
                     publish[flush] = min(publish.get(flush, float("inf")), spent)
