@@ -3,6 +3,8 @@ least CPU time of repeated passes (the micro-benchmarks' measure)."""
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import math
 import os
 import time
@@ -57,6 +59,65 @@ def cores_busy_share(before: dict[str, tuple[int, int]],
     return {core: round((after[core][0] - before[core][0])
                         / max(after[core][1] - before[core][1], 1), 3)
             for core in sorted(after) if core in before}
+
+
+TIMELINE_EVERY_S = 0.2
+"""How often ``CoreTimeline`` reads the cores (/proc/stat counts in 10 ms ticks: 20 a core
+per reading)."""
+
+
+class CoreTimeline:
+    """Every core's busy share in each ``TIMELINE_EVERY_S`` from ``start`` on (an asyncio
+    task reading /proc/stat): which side a phase waited on, and when. A phase's totals say
+    how busy each core was on average; this says whether the server's core was full while the
+    load core waited (the server set the pace then) or the other way round."""
+
+    def __init__(self) -> None:
+        self.readings: list[tuple[float, dict[str, tuple[int, int]]]] = []
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._read())
+
+    def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _read(self) -> None:
+        while True:
+            self.readings.append((time.time(), core_jiffies()))
+            await asyncio.sleep(TIMELINE_EVERY_S)
+
+    def bound(self, until: float, server_core: str | None, load_cores: list[str],
+              full: float = 0.9, waiting: float = 0.75) -> dict[str, float] | None:
+        """Seconds, up to ``until``, in which the server's core was at least ``full`` busy
+        while the load cores (their mean) were under ``waiting`` (``server_bound_s``), and
+        in which the load cores were at least ``full`` busy (``load_bound_s``); None without
+        a server core (one CPU) or readings."""
+        readings = [(t, cores) for t, cores in self.readings if t <= until]
+        if server_core is None or not load_cores or len(readings) < 2:
+            return None
+        server_bound = load_bound = 0.0
+        for (t0, before), (t1, after) in itertools.pairwise(readings):
+            shares = cores_busy_share(before, after)
+            load = sum(shares.get(core, 0.0) for core in load_cores) / len(load_cores)
+            if shares.get(server_core, 0.0) >= full and load < waiting:
+                server_bound += t1 - t0
+            if load >= full:
+                load_bound += t1 - t0
+        return {"server_bound_s": round(server_bound, 2), "load_bound_s": round(load_bound, 2),
+                "measured_s": round(readings[-1][0] - readings[0][0], 2)}
+
+
+def core_list(cores: str | None) -> list[str]:
+    """A ``taskset`` core list ("1", "1-3", "1,3") as core names."""
+    if not cores:
+        return []
+    names: list[str] = []
+    for part in cores.split(","):
+        first, _, last = part.partition("-")
+        names += [str(n) for n in range(int(first), int(last or first) + 1)]
+    return names
 
 
 def rss_bytes(pid: int) -> int:

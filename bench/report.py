@@ -248,4 +248,10 @@ def _restart_lines(restart: dict[str, Any], baseline: dict[str, Any] | None,
         *["| " + " | ".join([f"core {core} busy while reconnecting (anything on it)",
                              *(fmt(server["cores_busy_share"][core]) for server in servers)])
           + " |" for core in cores],
+        *["| " + " | ".join([label, *(fmt((server.get("cores_bound_s") or {}).get(key))
+                                      for server in servers)]) + " |"
+          for label, key in (
+              ("s the server's core was full while the load core waited (in 0.2 s steps)",
+               "server_bound_s"),
+              ("s the load core was full (in 0.2 s steps)", "load_bound_s"))],
     ]

@@ -49,9 +49,11 @@ from bench.balancer import balancer
 from bench.bytecode import compile_project
 from bench.measure import (
     REDIS_LATENCY_THRESHOLD_MS,
+    CoreTimeline,
     by_second,
     commands_between,
     core_jiffies,
+    core_list,
     cores_busy_share,
     cpu_seconds,
     delta,
@@ -498,6 +500,9 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
             await process.wait()
         server.processes = await start_all()
         restart["killed_t"], restart["up_t"] = killed, time.time()
+        restart["timeline"] = timeline = CoreTimeline()
+        restart["cores"] = (server_core, load_core)
+        timeline.start()
         serving = server.sample()
         restart["rss_new_process_mb"] = round(serving["rss"] / 2**20, 1)
         restart["cpu_serving_s"] = serving["cpu_s"]
@@ -590,6 +595,9 @@ def restart_figures(samples: dict[str, Any], restart: dict[str, Any],
     cannot end sooner than that CPU time."""
     back = merge(workers, phase)
     end, start = samples[phase], samples[f"{phase}_start"]
+    timeline: CoreTimeline = restart["timeline"]
+    timeline.stop()
+    server_core, load_core = restart["cores"]
     server_cpu = end["server"]["cpu_s"]  # the new process's
     load_reconnecting = end["load_cpu_s"] - start["load_cpu_s"]
     rooms_back = end["t"] - start["t"]
@@ -616,6 +624,9 @@ def restart_figures(samples: dict[str, Any], restart: dict[str, Any],
         # every core's busy share while reconnecting, whatever ran on it: the load core busy
         # all the time says the load side (load generators, Redis, the kernel) set the pace
         "cores_busy_share": cores_busy_share(start["cores"], end["cores"]),
+        # the same in steps of 0.2 s: how long the server's core was full while the load
+        # core waited (the server set the pace), how long the load core was full
+        "cores_bound_s": timeline.bound(end["t"], server_core, core_list(load_core)),
         "rss_new_process_mb": restart["rss_new_process_mb"],
         "rss_all_back_mb": round(end["server"]["rss"] / 2**20, 1),
         # what the members read while reconnecting, per reconnected socket (the referee's
@@ -678,6 +689,9 @@ async def run_baseline(args: argparse.Namespace, workdir: Path, frame_size: int,
         server.processes = [await start_baseline(port, server_core, args.baseline_loop,
                                                  args.baseline_gc, greet) for port in ports]
         figures["killed_t"], figures["up_t"] = killed, time.time()
+        figures["timeline"] = timeline = CoreTimeline()
+        figures["cores"] = (server_core, load_core)
+        timeline.start()
         serving = server.sample()
         figures["rss_new_process_mb"] = round(serving["rss"] / 2**20, 1)
         figures["cpu_serving_s"] = serving["cpu_s"]

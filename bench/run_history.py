@@ -65,7 +65,8 @@ RUN_FIGURES = tuple(
     for server in ("restart", "baseline/restart", "baseline/greeted_restart")
     for name in ("server_cpu_serving_s", "server_cpu_us_per_socket", "server_cpu_share",
                  "load_cpu_reconnecting_s", "load_cpu_us_per_socket", "load_cpu_share",
-                 "listen_overflows", "bytes_per_socket")
+                 "listen_overflows", "bytes_per_socket", "cores_bound_s/server_bound_s",
+                 "cores_bound_s/load_bound_s")
 ) + (
     "baseline/restart/process_start_s", "baseline/restart/rooms_back_s",
     "baseline/restart/kill_to_all_rooms_back_s", "baseline/restart/server_cpu_s",

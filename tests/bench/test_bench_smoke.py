@@ -79,6 +79,10 @@ def test_benchmark_runs_end_to_end_and_writes_results(tiny_run: Path) -> None:
         shares = restart["cores_busy_share"]
         assert set(shares) == {str(n) for n in range(os.cpu_count() or 1)}
         assert all(0 <= share <= 1 for share in shares.values())
+        bound = restart["cores_bound_s"]  # (None: a phase shorter than two readings)
+        # (never both at once: the one needs the load core waiting, the other full)
+        assert bound is None or 0 <= bound["server_bound_s"] + bound["load_bound_s"] \
+            <= bound["measured_s"] + 0.01
     assert result["ratios"]["restart_all_back"] is not None
     assert entry["figures"]["baseline/restart/kill_to_all_rooms_back_s"] == \
         result["baseline"]["restart"]["kill_to_all_rooms_back_s"]

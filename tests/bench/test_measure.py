@@ -9,8 +9,10 @@ import pytest
 import redis
 
 from bench.measure import (
+    CoreTimeline,
     by_second,
     core_jiffies,
+    core_list,
     cores_busy_share,
     events_between,
     percentiles,
@@ -18,6 +20,34 @@ from bench.measure import (
     redis_latency_events,
 )
 from testkit.redis_process import RedisProcess
+
+
+def test_a_timeline_says_how_long_the_server_core_was_full_while_the_load_core_waited(
+) -> None:
+    timeline = CoreTimeline()
+    ticks = {"0": (0, 0), "1": (0, 0), "2": (0, 0)}
+
+    def step(server: int, load_one: int, load_two: int) -> dict[str, tuple[int, int]]:
+        # 20 ticks a core per 0.2 s reading, ``server``/``load_*`` of them busy
+        for core, busy in (("0", server), ("1", load_one), ("2", load_two)):
+            ticks[core] = (ticks[core][0] + busy, ticks[core][1] + 20)
+        return dict(ticks)
+
+    timeline.readings = [(0.0, dict(ticks)), (0.2, step(20, 8, 10)),  # server-bound
+                         (0.4, step(19, 20, 19)),  # both full: the load side sets the pace
+                         (0.6, step(10, 20, 20)),  # load-bound
+                         (0.8, step(20, 16, 16)),  # neither: the load core is not waiting
+                         (1.0, step(20, 2, 2))]  # after the phase
+    bound = timeline.bound(0.8, "0", ["1", "2"])
+    assert bound == {"server_bound_s": 0.2, "load_bound_s": 0.4, "measured_s": 0.8}
+    assert timeline.bound(0.8, None, ["1"]) is None  # one CPU: no server core of its own
+
+
+def test_a_core_list_names_each_core_of_its_ranges() -> None:
+    assert core_list("1") == ["1"]
+    assert core_list("1-3") == ["1", "2", "3"]
+    assert core_list("1,3-4") == ["1", "3", "4"]
+    assert core_list(None) == []
 
 
 def test_each_cores_busy_share_is_its_busy_ticks_over_all_its_ticks() -> None:
