@@ -14,10 +14,10 @@ Subscriber: one connection per master that serves a subscribed channel (an
 channel's master, and its ``smessage`` pushes are handed to the channel's handler inside
 ``data_received``. The subscriptions asked for in one turn of the event loop (a restart's
 warm-up opens its rooms by the batch) go together, each master's share in one write, and
-each asker gets its own reply. When one of those connections is lost (its master died), ``on_reset``
-runs once with the channels that were subscribed on it (the relays and owners of rooms on
-other masters go on undisturbed), the slot map is read again and every channel is
-subscribed again on the master that serves it now, every ``RECONNECT_PAUSE_S`` until that
+each asker gets its own reply. When one of those connections is lost (its master died),
+``on_reset`` runs once with the channels that were subscribed on it (the relays and owners
+of rooms on other masters go on undisturbed), the slot map is read again and every channel
+is subscribed again on the master that serves it now, every ``RECONNECT_PAUSE_S`` until that
 succeeds (a failover takes about ``cluster-node-timeout`` and an election). When Redis
 unsubscribes channels because their slot moved to another master (resharding: an unasked
 ``sunsubscribe`` push per channel), only those channels are lost: the connection stays, with
