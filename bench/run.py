@@ -864,6 +864,13 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def rules_core_compiled() -> bool:
+    """Every module ``setup.py`` compiles is built beside its source (an editable install
+    that ran ``setup.py`` without building, e.g. ``pip install --dry-run -e .``, removes
+    them)."""
+    return all(native.extension_of(module) is not None for module in native.COMPILED_MODULES)
+
+
 def result_name(started: datetime.datetime, args: argparse.Namespace) -> str:
     """The stem of a run's files in the results directory."""
     return f"{started:%Y-%m-%dT%H%M%SZ}-r{args.rooms}-s{args.spectators}"
@@ -954,6 +961,9 @@ def main(argv: list[str] | None = None) -> Path:
         parser.error("--profile-phase restart needs the restart phase and py-spy")
     if args.profile_perf and shutil.which("perf") is None:
         parser.error("--profile-perf needs Linux perf (apt-get install linux-perf)")
+    if not rules_core_compiled():
+        print(f"bench.run: {native.status()}; build it first (bench/README.md) unless that is "
+              "what is measured: the run is recorded as a variant of its own", file=sys.stderr)
     result = asyncio.run(benchmark(args))
     args.results_dir.mkdir(parents=True, exist_ok=True)
     name = result_name(datetime.datetime.fromisoformat(result["date"]), args)
@@ -967,6 +977,9 @@ def main(argv: list[str] | None = None) -> Path:
     profile = "; ".join(profiled) or None
     variants = ([f"baseline on {args.baseline_loop}"] if args.baseline_loop != "asyncio"
                 else []) + ([] if args.baseline_gc else ["baseline without gc"])
+    if not rules_core_compiled():
+        # (never pooled with the records of a compiled core: its CPU per Order is another's)
+        variants.append(result["rules_core"])
     record_run(result, args.history, source="bench.run", profile=profile,
                variant="; ".join(variants) or None)
     print(markdown(result))
