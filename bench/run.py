@@ -979,7 +979,7 @@ def main(argv: list[str] | None = None) -> Path:
                 else []) + ([] if args.baseline_gc else ["baseline without gc"])
     if not rules_core_compiled():
         # (never pooled with the records of a compiled core: its CPU per Order is another's)
-        variants.append(result["rules_core"])
+        variants.append(native.status())
     record_run(result, args.history, source="bench.run", profile=profile,
                variant="; ".join(variants) or None)
     print(markdown(result))

@@ -77,3 +77,18 @@ def test_a_run_with_the_baseline_on_uvloop_is_a_variant(
     assert plain["config"]["variant"] == "baseline on uvloop"
     assert profiled["config"]["variant"].startswith("profiled, ")
     assert profiled["config"]["variant"].endswith("; baseline on uvloop")
+
+
+def test_a_run_without_the_compiled_rules_core_is_a_variant(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its CPU per Order is another core's: never pooled with the compiled runs."""
+    async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
+        return fake_result(None)
+
+    monkeypatch.setattr(run, "benchmark", benchmark)
+    monkeypatch.setattr(run, "markdown", lambda result: "report")
+    monkeypatch.setattr(run.native, "extension_of", lambda *module: None)  # none built
+    history = tmp_path / "history.jsonl"
+    run.main(["--spectators", "1", "--results-dir", str(tmp_path), "--history", str(history)])
+    (record,) = read(history)
+    assert record["config"]["variant"].startswith("rules core: interpreted")
