@@ -141,19 +141,28 @@ async def publish_pass(bus: RoomBus | ShardedRoomBus, drained: asyncio.Event, ch
         drained.clear()
 
 
+async def read_passes(bus: RoomBus | ShardedRoomBus, channel: str, count: int, passes: int,
+                      pipe: Connection) -> None:
+    """A subscribing node's part: start ``bus``, subscribe to ``channel``, say "ready"
+    through ``pipe``, then send back, for each pass of ``count`` messages, its CPU per
+    message and when the pass's last one came (``PassReader``); close ``bus`` once
+    ``passes`` are in."""
+    await bus.start()
+    heard = PassReader(count, passes, lambda spent, at: pipe.send((spent, at)))
+    await bus.subscribe(channel, heard)
+    pipe.send("ready")
+    await heard.done
+    await bus.close()
+
+
 def _read(url: str, loop: str, passes: int, count: int, pipe: Connection) -> None:
     """The subscribing node: for each pass, its CPU from the pass's first message to its
     last, sent back through ``pipe``."""
 
     async def main() -> None:
         client = aioredis.Redis.from_url(url)
-        bus = RoomBus(client, "bus-cost-reader", lambda: None)
-        await bus.start()
-        heard = PassReader(count, passes, lambda spent, _at: pipe.send(spent))
-        await bus.subscribe(CHANNEL, heard)
-        pipe.send("ready")
-        await heard.done
-        await bus.close()
+        await read_passes(RoomBus(client, "bus-cost-reader", lambda: None), CHANNEL, count,
+                          passes, pipe)
         await client.aclose()
 
     with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
@@ -187,7 +196,7 @@ def measure(url: str, args: argparse.Namespace) -> dict[str, Any]:
                     seq += args.messages
                     publish[flush] = min(publish.get(flush, float("inf")), spent)
                     # (the reader's figure comes through the pipe; read it outside the pass)
-                    reader_us = await asyncio.to_thread(ours.recv)
+                    reader_us, _ = await asyncio.to_thread(ours.recv)
                     read[flush] = min(read.get(flush, float("inf")), reader_us)
             await bus.close()
             await client.aclose()

@@ -43,7 +43,7 @@ from pathlib import Path
 import redis
 from redis.asyncio.cluster import RedisCluster
 
-from bench.bus_cost import LOOPS, PassReader, publish_pass, signal_drained
+from bench.bus_cost import LOOPS, publish_pass, read_passes, signal_drained
 from server.cluster.sharded_bus import ShardedRoomBus
 from testkit.redis_cluster import RedisClusterProcesses
 
@@ -57,13 +57,8 @@ def _read(url: str, loop: str, passes: int, count: int, pipe: Connection) -> Non
 
     async def main() -> None:
         client = RedisCluster.from_url(url)
-        bus = ShardedRoomBus(client, "fanout-cost-reader", lambda _: None)
-        await bus.start()
-        heard = PassReader(count, passes, lambda spent, at: pipe.send((spent, at)))
-        await bus.subscribe(CHANNEL, heard)
-        pipe.send("ready")
-        await heard.done
-        await bus.close()
+        await read_passes(ShardedRoomBus(client, "fanout-cost-reader", lambda _: None),
+                          CHANNEL, count, passes, pipe)
         await client.aclose()
 
     with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
