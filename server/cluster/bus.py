@@ -51,6 +51,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisClusterException, RedisError, ResponseError
 
+from server.cluster.turn_batches import TurnBatches
 from server.store.append_channel import _INCOMPLETE, AppendChannel, _Link
 from server.store.resp import pack_command
 
@@ -164,9 +165,7 @@ class RoomBus:
         self._newest: _Subscriber | None = None  # the connection ``connect`` made last
         self._live: _Subscriber | None = None  # the one opened and subscribed again
         self._reconnecting = asyncio.Lock()
-        self._asked: list[tuple[bytes, asyncio.Future[Any]]] = []
-        """Subscriptions asked for in this turn of the event loop: sent together after it."""
-        self._batches: set[asyncio.Task[None]] = set()
+        self._subscribing = TurnBatches(self._subscribe_all, bus_closed)
         self._publisher = AppendChannel(client.connection_pool)
         self._outbox: deque[bytes] = deque()  # packed PUBLISH commands
         self._queued = 0  # messages ever queued: the outbox's first is number queued - len
@@ -190,51 +189,28 @@ class RoomBus:
         connection is down, it is opened again first, every channel subscribed again on it."""
         key = channel.encode()
         self._routes[key] = handler
-        loop = asyncio.get_running_loop()
-        # A future of its own, not the batch's: a subscriber cancelled cancels no other.
-        confirmed: asyncio.Future[Any] = loop.create_future()
-        if not self._asked:
-            loop.call_soon(self._send_asked)
-        self._asked.append((key, confirmed))
         try:
-            _confirmed(await confirmed)
+            # (with the others asked for in this turn of the loop: one write)
+            _confirmed(await self._subscribing.ask(key))
         except (RedisError, OSError, TimeoutError) as error:
             if self._routes.get(key) == handler:
                 del self._routes[key]
             raise BusUnavailable(f"subscribe {channel}: {error}") from error
 
-    def _send_asked(self) -> None:
-        asked, self._asked = self._asked, []
-        task = asyncio.create_task(self._subscribe_all(asked))
-        self._batches.add(task)  # (a reference, so the task is not collected early)
-        task.add_done_callback(self._batches.discard)
-
-    async def _subscribe_all(self, asked: list[tuple[bytes, asyncio.Future[Any]]]) -> None:
-        """One ``SUBSCRIBE`` per channel asked for, in one write; each asker gets its reply
-        (or the batch's failure)."""
-        try:
-            async with asyncio.timeout(SUBSCRIBE_TIMEOUT_S):
+    async def _subscribe_all(self, keys: list[bytes], outcomes: dict[int, Any]) -> None:
+        """One ``SUBSCRIBE`` per channel asked for, in one write (``TurnBatches``): each
+        asker gets its reply, or the batch's failure."""
+        async with asyncio.timeout(SUBSCRIBE_TIMEOUT_S):
+            await self._connected()
+            commands = [pack_command("SUBSCRIBE", key) for key in keys]
+            try:
+                replies = await self._subscriber.execute(commands)
+            except RedisConnectionError:
+                # Its loss not noticed yet (Redis restarted a moment ago): once more on a new
+                # connection, as redis-py's PubSub would.
                 await self._connected()
-                commands = [pack_command("SUBSCRIBE", key) for key, _ in asked]
-                try:
-                    replies = await self._subscriber.execute(commands)
-                except RedisConnectionError:
-                    # Its loss not noticed yet (Redis restarted a moment ago): once more on
-                    # a new connection, as redis-py's PubSub would.
-                    await self._connected()
-                    replies = await self._subscriber.execute(commands)
-        except Exception as error:  # (unforeseen ones too: no asker may wait for ever)
-            outcomes: list[Any] = [error] * len(asked)
-        except asyncio.CancelledError:  # the bus closed
-            outcomes = [RedisConnectionError("the room bus closed")] * len(asked)
-        else:
-            outcomes = replies
-        for (_, confirmed), outcome in zip(asked, outcomes, strict=True):
-            if not confirmed.done():  # (its asker may have been cancelled)
-                if isinstance(outcome, BaseException):
-                    confirmed.set_exception(outcome)
-                else:
-                    confirmed.set_result(outcome)
+                replies = await self._subscriber.execute(commands)
+        outcomes.update(enumerate(replies))
 
     async def unsubscribe(self, channel: str, handler: Handler) -> None:
         """Stop routing ``channel`` to ``handler`` (if it is still the one registered)."""
@@ -265,8 +241,7 @@ class RoomBus:
         self._closing = True
         self._wake.set()
         self._stop.set()
-        for batch in list(self._batches):
-            batch.cancel()  # (its askers are told the bus closed)
+        self._subscribing.cancel()  # (its askers are told the bus closed)
         if self._writer is not None:
             # Not cancelled: a flush cut short would leave its messages queued although
             # Redis may have published them. The writer stops once the outbox is empty or
@@ -378,6 +353,11 @@ def _confirmed(reply: Any) -> None:
         raise reply
     if not (isinstance(reply, list) and reply and reply[0] == b"subscribe"):
         raise RedisConnectionError(f"unexpected reply to SUBSCRIBE: {reply!r}")
+
+
+def bus_closed() -> BaseException:
+    """What a subscriber still waiting when the bus closes is told."""
+    return RedisConnectionError("the room bus closed")
 
 
 def _ignore(_outcome: list[Any] | Exception) -> None:

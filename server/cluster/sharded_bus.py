@@ -61,8 +61,10 @@ from server.cluster.bus import (
     SUBSCRIBE_TIMEOUT_S,
     BusUnavailable,
     Handler,
+    bus_closed,
     write_outbox,
 )
+from server.cluster.turn_batches import TurnBatches
 from server.store.append_channel import _INCOMPLETE, AppendChannel, _Link
 from server.store.cluster_router import ClusterRouter, slot_moved
 from server.store.resp import pack_command
@@ -148,9 +150,7 @@ class ShardedRoomBus:
         self._on_reset = on_reset
         self._routes: dict[bytes, Handler] = {}
         self._shards: dict[str, _Shard] = {}  # master name -> its subscriber connection
-        self._asked: list[tuple[bytes, asyncio.Future[Any]]] = []
-        """Subscriptions asked for in this turn of the event loop: sent together after it."""
-        self._batches: set[asyncio.Task[None]] = set()
+        self._subscribing = TurnBatches(self._subscribe_all, bus_closed)
         self._lost = asyncio.Event()  # a subscriber connection failed
         self._lost_channels: set[bytes] = set()  # what was subscribed on it
         self._whole = asyncio.Event()  # every routed channel subscribed (no loss pending)
@@ -175,69 +175,41 @@ class ShardedRoomBus:
     async def subscribe(self, channel: str, handler: Handler) -> None:
         key = channel.encode()
         self._routes[key] = handler
-        loop = asyncio.get_running_loop()
-        # A future of its own, not the batch's: a subscriber cancelled cancels no other.
-        confirmed: asyncio.Future[Any] = loop.create_future()
-        if not self._asked:
-            loop.call_soon(self._send_asked)
-        self._asked.append((key, confirmed))
         try:
-            _confirmed(await confirmed)
+            # (with the others asked for in this turn of the loop: one write per master)
+            _confirmed(await self._subscribing.ask(key))
         except (RedisError, OSError, TimeoutError) as error:
             if self._routes.get(key) == handler:
                 del self._routes[key]
             raise BusUnavailable(f"ssubscribe {channel}: {error}") from error
 
-    def _send_asked(self) -> None:
-        asked, self._asked = self._asked, []
-        task = asyncio.create_task(self._subscribe_all(asked))
-        self._batches.add(task)  # (a reference, so the task is not collected early)
-        task.add_done_callback(self._batches.discard)
+    async def _subscribe_all(self, keys: list[bytes], outcomes: dict[int, Any]) -> None:
+        """The channels asked for in one turn of the event loop (``TurnBatches``): each
+        master's share in one write (a restart's warm-up opens rooms by the batch, on every
+        master); each asker gets its own reply, or the failure of its master's write. A
+        connection found lost or a slot found moved (``MOVED``) is tried once more, after
+        the slot map is read again, for the channels it failed."""
+        pending = list(range(len(keys)))
+        async with asyncio.timeout(SUBSCRIBE_TIMEOUT_S):
+            for attempt in (1, 2):
+                again = await self._subscribe_once(keys, pending, outcomes, last=attempt == 2)
+                if not again:
+                    break
+                # (``_shard_for`` replaces a shard whose connection is lost; one still open
+                # keeps the channels subscribed on it in its books)
+                await self._router.refresh()
+                pending = again
 
-    async def _subscribe_all(self, asked: list[tuple[bytes, asyncio.Future[Any]]]) -> None:
-        """The channels asked for in one turn of the event loop: each master's share in one
-        write (a restart's warm-up opens rooms by the batch, on every master); each asker
-        gets its own reply, or the failure of its master's write. A connection found lost
-        or a slot found moved (``MOVED``) is tried once more, after the slot map is read
-        again, for the channels it failed."""
-        outcomes: dict[int, Any] = {}
-        pending = list(range(len(asked)))
-        try:
-            async with asyncio.timeout(SUBSCRIBE_TIMEOUT_S):
-                for attempt in (1, 2):
-                    again = await self._subscribe_once(asked, pending, outcomes,
-                                                       last=attempt == 2)
-                    if not again:
-                        break
-                    # (``_shard_for`` replaces a shard whose connection is lost; one still
-                    # open keeps the channels subscribed on it in its books)
-                    await self._router.refresh()
-                    pending = again
-        except Exception as error:  # (unforeseen ones too: no asker may wait for ever)
-            for index in range(len(asked)):
-                outcomes.setdefault(index, error)
-        except asyncio.CancelledError:  # the bus closed
-            for index in range(len(asked)):
-                outcomes.setdefault(index, RedisConnectionError("the room bus closed"))
-        for index, (_, confirmed) in enumerate(asked):
-            if not confirmed.done():  # (its asker may have been cancelled)
-                outcome = outcomes[index]
-                if isinstance(outcome, BaseException):
-                    confirmed.set_exception(outcome)
-                else:
-                    confirmed.set_result(outcome)
-
-    async def _subscribe_once(self, asked: list[tuple[bytes, asyncio.Future[Any]]],
-                              pending: list[int], outcomes: dict[int, Any],
-                              last: bool) -> list[int]:
-        """``SSUBSCRIBE`` the ``pending`` channels of ``asked``, one write per master, noting
+    async def _subscribe_once(self, keys: list[bytes], pending: list[int],
+                              outcomes: dict[int, Any], last: bool) -> list[int]:
+        """``SSUBSCRIBE`` the ``pending`` channels of ``keys``, one write per master, noting
         each one's reply in ``outcomes``; returns those to try again (unless ``last``)."""
         by_shard: dict[str, tuple[_Shard, list[int]]] = {}
         for index in pending:
-            shard = await self._shard_for(asked[index][0].decode())
+            shard = await self._shard_for(keys[index].decode())
             by_shard.setdefault(shard.node.name, (shard, []))[1].append(index)
         results = await asyncio.gather(
-            *(shard.connection.execute([pack_command("SSUBSCRIBE", asked[index][0])
+            *(shard.connection.execute([pack_command("SSUBSCRIBE", keys[index])
                                         for index in indexes])
               for shard, indexes in by_shard.values()),
             return_exceptions=True)
@@ -255,7 +227,7 @@ class ShardedRoomBus:
                     again.append(index)
                     continue
                 if _subscribed(reply):
-                    shard.channels.add(asked[index][0])
+                    shard.channels.add(keys[index])
                 outcomes[index] = reply
         return again
 
@@ -285,8 +257,7 @@ class ShardedRoomBus:
         self._closing = True
         self._wake.set()
         self._stop.set()
-        for batch in list(self._batches):
-            batch.cancel()  # (its askers are told the bus closed)
+        self._subscribing.cancel()  # (its askers are told the bus closed)
         if self._writer is not None:
             try:
                 async with asyncio.timeout(CLOSE_TIMEOUT_S):

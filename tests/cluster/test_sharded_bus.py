@@ -139,13 +139,14 @@ async def test_a_subscriber_that_gives_up_leaves_the_others_of_its_batch_subscri
         redis_cluster, master), Heard()
     async with started(redis_cluster.url, "b") as relay, \
             started(redis_cluster.url, "a") as owner:
-        send = relay._send_asked
+        batches = relay._subscribing
+        send = batches._send_asked
 
         def give_up_then_send() -> None:  # both have asked: one batch
             cancelled.cancel()
             send()
 
-        monkeypatch.setattr(relay, "_send_asked", give_up_then_send)
+        monkeypatch.setattr(batches, "_send_asked", give_up_then_send)
         cancelled = asyncio.create_task(relay.subscribe(dropped, Heard()))
         confirmed = asyncio.create_task(relay.subscribe(kept, heard))
         await confirmed
