@@ -81,6 +81,8 @@ def create_app(
     if cluster is not None:
         registry = RoomRegistry(store, cluster.fanout, engine, settings, cluster)
         cluster.open_rooms = registry.open
+        # The node's stamps in the rooms' time (tests move the registry's clock).
+        cluster.renewer.room_clock = lambda: registry.clock()
     else:
         registry = RoomRegistry(store, fanout or LocalFanout(), engine, settings)
     # The practice bot plays from the node that runs its room (server/bot/seating.py).

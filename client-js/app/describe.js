@@ -316,7 +316,7 @@ export function describeEvent(e, ctx = {}) {
       ...(e.zones_removed ? [`${(e.stunned_cancelled ?? []).length || (e.dogged_dead ?? []).length ? "; " : ""}${e.zones_removed} Smoke/Eclipse zone${e.zones_removed === 1 ? "" : "s"} removed`] : [])];
     case "clock_switched": return [e.running ? `Chess clock: player ${e.running}'s runs` : "Chess clocks stopped",
       ` (A ${clockFace(e.remaining?.A)}, B ${clockFace(e.remaining?.B)} left)`];
-    case "clocks_held": return [`Chess clocks held for ${clockFace(e.to_ms - e.from_ms)}: the referee could not store moves then`,
+    case "clocks_held": return [`Chess clocks held for ${clockFace(e.to_ms - e.from_ms)}: nobody could play while the referee was down`,
       ` (A ${clockFace(e.remaining?.A)}, B ${clockFace(e.remaining?.B)} left)`];
     case "clock_ran_out": return [`Player ${e.side}'s time ran out: no more Orders after the current one (it still declares AROs)`];
     case "turn_ended": return [`Player ${e.side}'s turn ended (${e.unused_orders} unused Order${e.unused_orders === 1 ? "" : "s"} lost)`];

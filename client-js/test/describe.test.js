@@ -295,7 +295,7 @@ test("chess clocks: a switch, a hold and a time-out in words", () => {
   assert.equal(d.textOf(d.describeEvent({ type: "clock_switched", at_ms: 1, running: null, remaining: { A: 0, B: 61_001 } })),
     "Chess clocks stopped (A 0:00, B 1:02 left)");
   assert.equal(d.textOf(d.describeEvent({ type: "clocks_held", from_ms: 15_000, to_ms: 70_000, remaining: { A: 45_000, B: 60_000 } })),
-    "Chess clocks held for 0:55: the referee could not store moves then (A 0:45, B 1:00 left)");
+    "Chess clocks held for 0:55: nobody could play while the referee was down (A 0:45, B 1:00 left)");
   assert.equal(d.textOf(d.describeEvent({ type: "clock_ran_out", side: "A", at_ms: 1 })),
     "Player A's time ran out: no more Orders after the current one (it still declares AROs)");
 });

@@ -3,8 +3,8 @@
 connection.
 
 Every command of the round touches one key, or keys of one hash tag: a room's ``RENEW``
-takes its lease and state keys (``{room:<id>}``), this node's liveness key, room index and
-instance lock share ``{node:<id>}``. So the round splits by the master of each command's key: one
+takes its lease and state keys (``{room:<id>}``), this node's liveness key, stamp, room index
+and instance lock share ``{node:<id>}``. So the round splits by the master of each command's key: one
 round trip per master that holds any of them, one master after the other (the thread is
 synchronous; on loopback the three round trips of a three-master cluster cost about what
 one did). A lost connection or a ``CLUSTERDOWN`` reply fails the round (the next one tries
@@ -30,8 +30,8 @@ whose master died: it says ``cluster_state:fail`` until ``redis-cli --cluster fi
 docs/deploy.md) fails only what lives there: its rooms' leases are undecided, a relayed
 room's holder there is not reported, a watched node whose liveness key is there is not taken
 for dead. The round fails only when this node's own keys live there (its liveness, its
-room index, its instance lock). Otherwise every node with a room on that master would fail
-every round, and say it is not ready, until an operator repaired the cluster.
+stamp, its room index, its instance lock). Otherwise every node with a room on that master
+would fail every round, and say it is not ready, until an operator repaired the cluster.
 """
 
 from __future__ import annotations
@@ -81,9 +81,10 @@ class ClusterLeaseRenewal(LeaseRenewal):
                          room_index_ttl_ms)
         self._cluster = client
 
-    def _send(self, commands: list[bytes], owned: Sequence[tuple[str, int]],
-              watched_rooms: Sequence[str], watched_nodes: Sequence[str]) -> list[Any]:
-        keys = self._own_keys()
+    def _send(self, commands: list[bytes], own_keys: Sequence[str],
+              owned: Sequence[tuple[str, int]], watched_rooms: Sequence[str],
+              watched_nodes: Sequence[str]) -> list[Any]:
+        keys = list(own_keys)
         renewed_at = len(keys)
         keys += [lease_key(room_id) for room_id, _fence in owned]
         keys += [lease_key(room_id) for room_id in watched_rooms]

@@ -20,6 +20,18 @@ both): ``{room:<id>}:lease`` holds the owning node's id with a PX expiry. Node l
   by a newer process of the same id: lost too. The fence, checked inside the append
   script, is what makes a stale owner harmless: whatever its clock thinks, its writes are
   refused once another node (or process) has claimed.
+- **Who ran it last** (``Stamp``, ``RedisLeases.acquire``): the claim records the claiming
+  process in the room's state (``owner``: node id, ``owner_instance``: its token in the node
+  id's instance lock) and returns the one it replaces. Each renewal round stamps
+  ``{node:<id>}:seen`` with the instance and the room time of the node's last loop
+  heartbeat (``LeaseRenewal.tick``), and a shutdown with the time it releases its leases;
+  the stamp is kept ``SEEN_TTL_MS`` after the last. So a room claimed from another process
+  was run by nobody from that process's stamp until now (killed, hung, cut off, or shut
+  down and waited for): the room gives that span back to its chess clocks and its ARO
+  window, as for a store outage (``server.rooms.store_outage``). A killed process's stamp
+  is at most one heartbeat and one round old, so the span may begin up to ``lease_renew_s
+  * 1.5`` before the process died. A room that stopped because nobody was connected
+  (idle) forgets its owner as its lease is released: nobody waited for it.
 - ``release_held`` on shutdown (``RELEASE_FENCED`` for each room, under the fence this
   process holds it with), so another node may take over at once; the same script when one
   room stops here (idle; sent by the renewal thread, after any renewal of it): a newer
@@ -51,11 +63,42 @@ def alive_key(node_id: str) -> str:
     return f"{{node:{node_id}}}:alive"
 
 
+def seen_key(node_id: str) -> str:
+    return f"{{node:{node_id}}}:seen"
+
+
+SEEN_TTL_MS = 7 * 24 * 3600 * 1000
+"""How long a node's last stamp (``seen_key``) outlives its last renewal round: a room whose
+server died is given back the time nobody ran it when it is loaded within this (a week:
+any outage an operator would still want refunded; one node id's key is a few bytes)."""
+
+
+def seen_value(instance: str | None, room_ms: int) -> bytes:
+    return f"{instance or ''} {room_ms}".encode()
+
+
+@dataclass(frozen=True, slots=True)
+class Stamp:
+    """A process's last sign of life: its instance token and the room time it stamped."""
+
+    instance: str
+    room_ms: int
+
+    @staticmethod
+    def parse(value: bytes | str | None) -> Stamp | None:
+        if value is None:
+            return None
+        instance, _, room_ms = text(value).rpartition(" ")
+        return Stamp(instance, int(room_ms)) if room_ms.isdigit() else None
+
+
 # KEYS: lease, then the room's keys (``room_keys``: state, events, answers A and B); ARGV:
-# node, lease_ms. Nothing is taken of a room whose keys a cut-short slot move split between
-# two masters (``redis_scripts``): a lease written then could exist on both.
+# node, lease_ms, instance. Nothing is taken of a room whose keys a cut-short slot move split
+# between two masters (``redis_scripts``): a lease written then could exist on both.
+# Claimed: {1, fence, previous owner, its instance} (nil, nil: handed over, or never run).
 ACQUIRE = WHOLE_ROOM + """
-local room = redis.call('HMGET', KEYS[2], 'version', 'answered_A', 'answered_B')
+local room = redis.call('HMGET', KEYS[2], 'version', 'answered_A', 'answered_B', 'owner',
+                        'owner_instance')
 if not room[1] then return stateless(KEYS[3], KEYS[4], KEYS[5], {0}) end
 if split(KEYS[3], KEYS[4], KEYS[5], room[1], room[2], room[3]) then
   return redis.error_reply(SPLIT)
@@ -63,8 +106,8 @@ end
 local holder = redis.call('GET', KEYS[1])
 if holder and holder ~= ARGV[1] then return {2, holder} end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-redis.call('HSET', KEYS[2], 'owner', ARGV[1])
-return {1, redis.call('HINCRBY', KEYS[2], 'fence', 1)}
+redis.call('HSET', KEYS[2], 'owner', ARGV[1], 'owner_instance', ARGV[3])
+return {1, redis.call('HINCRBY', KEYS[2], 'fence', 1), room[4], room[5]}
 """
 
 # KEYS: each room's lease and state, in pairs; ARGV: node, lease_ms, then each room's fence.
@@ -89,13 +132,16 @@ end
 return renewed
 """
 
-# KEYS: lease, state; ARGV: node, fence.
+# KEYS: lease, state; ARGV: node, fence, then IDLE for a room that stopped because nobody was
+# connected: it forgets its owner, so the next claim gives back no time (nobody waited).
 RELEASE_FENCED = """
 if redis.call('GET', KEYS[1]) == ARGV[1] and redis.call('HGET', KEYS[2], 'fence') == ARGV[2] then
+  if ARGV[3] == 'idle' then redis.call('HDEL', KEYS[2], 'owner', 'owner_instance') end
   return redis.call('DEL', KEYS[1])
 end
 return 0
 """
+IDLE = "idle"
 
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -126,35 +172,73 @@ class TickReport:
 
 
 class RedisLeases:
-    def __init__(self, client: aioredis.Redis, node_id: str, lease_ms: int) -> None:
+    def __init__(self, client: aioredis.Redis, node_id: str, lease_ms: int,
+                 instance: str | None = None) -> None:
+        """``instance``: this process's token in the node id's instance lock (None: tests
+        that make nodes directly; the claims then record ``""``)."""
         self._redis = client
         self.node_id = node_id
         self.lease_ms = lease_ms
+        self.instance = instance or ""
+        self.predecessor: Stamp | None = None
+        """The last stamp of the process that ran under this node id before this one
+        (``read_predecessor``, before this one's first renewal round stamps over it)."""
         self._scripts = LuaScripts(client)
         # The claims of one loop turn in one pipeline: after a restart every room is claimed
         # within a second or two (server.store.script_batches).
         self._acquires = ScriptBatches(client, self._scripts, ACQUIRE, "acquire lease")
 
+    async def read_predecessor(self) -> None:
+        """Keep the stamp a previous process of this node id left: call before this one's
+        first renewal round."""
+        async with storage_call("read the node's last stamp"):
+            self.predecessor = Stamp.parse(await self._redis.get(seen_key(self.node_id)))
+
     async def acquire(self, room_id: str) -> Claim | None:
-        """Take the room's lease and a new fence; None when the room does not exist."""
+        """Take the room's lease and a new fence; None when the room does not exist. The
+        claim says since when nobody ran the room (``unattended_since_ms``), if another
+        process ran it last and left a stamp."""
         async with storage_call("acquire lease"):
             result = await self._acquires.run([lease_key(room_id), *room_keys(room_id)],
-                                              [self.node_id, self.lease_ms])
+                                              [self.node_id, self.lease_ms, self.instance])
         if int(result[0]) == 0:
             return None
         if int(result[0]) == 2:
             return HeldBy(text(result[1]))
-        return Claimed(int(result[1]))
+        fence = int(result[1])
+        previous = result[2:4] if len(result) >= 4 else []
+        if not previous or previous[0] is None:
+            return Claimed(fence)  # handed over idle, or never run
+        stamp = await self._last_stamp(text(previous[0]), text(previous[1] or b""))
+        return Claimed(fence, None if stamp is None else stamp.room_ms)
 
-    async def release_held(self, held: Iterable[tuple[str, int]],
-                           instance: str | None = None) -> None:
-        """Shutdown: give up each (room, fence)'s lease if it is still held under that fence
-        (a newer process of this node id may hold it under a newer one), this node's
-        liveness key, and its instance lock if ``instance`` still holds it."""
+    async def _last_stamp(self, node_id: str, instance: str) -> Stamp | None:
+        """The last stamp of the process (``node_id``, ``instance``) that ran a room; None
+        for this process, or when that process's stamp is gone (it expired, or a newer
+        process of that node id stamped over it before this claim)."""
+        if node_id == self.node_id:
+            if instance == self.instance:
+                return None  # (this process ran it: it was never unattended)
+            stamp = self.predecessor
+        else:
+            async with storage_call("read a node's last stamp"):
+                stamp = Stamp.parse(await self._redis.get(seen_key(node_id)))
+        return stamp if stamp is not None and stamp.instance == instance else None
+
+    async def release_held(self, held: Iterable[tuple[str, int]], instance: str | None = None,
+                           room_ms: int | None = None) -> None:
+        """Shutdown at room time ``room_ms``: stamp it (whoever loads these rooms next gives
+        back the time from then; None: no stamp, e.g. the id is another process's now),
+        give up each (room, fence)'s lease if it is still held under that fence (a newer
+        process of this node id may hold it under a newer one), this node's liveness key,
+        and its instance lock if ``instance`` still holds it."""
         async with storage_call("release leases"):
             fenced = await self._scripts.sha(RELEASE_FENCED)
             mine = await self._scripts.sha(RELEASE_INSTANCE) if instance else ""
             async with self._redis.pipeline(transaction=False) as pipe:
+                if room_ms is not None:
+                    pipe.set(seen_key(self.node_id), seen_value(self.instance, room_ms),
+                             px=SEEN_TTL_MS)
                 if instance:
                     # (execute_command: a cluster pipeline refuses its evalsha method)
                     pipe.execute_command("EVALSHA", mine, 2, instance_key(self.node_id),

@@ -87,7 +87,8 @@ class ClusterNode:
         self._settings = settings
         lease_ms = int(settings.lease_s * 1000)
         index_ttl_ms = int(settings.room_index_ttl_s * 1000)
-        self.leases = RedisLeases(client, node_id, lease_ms)  # type: ignore[arg-type]
+        self.leases = RedisLeases(client, node_id, lease_ms,  # type: ignore[arg-type]
+                                  instance)
         renewal: LeaseRenewal
         self.bus: Bus
         if isinstance(client, AsyncRedisCluster):
@@ -140,6 +141,9 @@ class ClusterNode:
                 "room leases are not renewed")
 
     async def start(self) -> None:
+        # Before the first renewal round stamps over it: a previous process of this node
+        # id's last stamp, from which the rooms it ran are given back their time.
+        await self.leases.read_predecessor()
         await self.bus.start()
         self.renewer.start()
 
@@ -218,7 +222,9 @@ class ClusterNode:
         for relay in list(self._relays.values()):
             relay.moved(CloseCode.GOING_AWAY, "server shutting down")
         try:
-            await self.leases.release_held(sorted(self._held.items()), self._instance)
+            await self.leases.release_held(
+                sorted(self._held.items()), self._instance,
+                None if self.displaced else self.renewer.room_clock())
         except StorageUnavailable as error:
             log.warning("leases not released (they will expire): %s", error)
         if not self.displaced:  # (else the index is the new process's)

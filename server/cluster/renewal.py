@@ -6,7 +6,9 @@ leases of a live node expire (docs/performance.md). The thread has its own conne
 it never waits for the event loop's connection pool either.
 
 ``tick`` is ONE pipeline: renew every owned (room, fence) (``lease.RENEW``), refresh this
-node's liveness key, the time to live of its room index (``room_index``: the set expires
+node's liveness key and its stamp (``lease.Stamp``: the room time of the loop's last
+heartbeat, which a node that takes over its rooms after it died gives back), the time to
+live of its room index (``room_index``: the set expires
 once the node id stops renewing it) and (``python -m server``) its instance lock
 (``identity.RENEW_INSTANCE``: whether this process still holds the node id), read the
 lease holders of the relayed rooms and the liveness of the nodes whose viewers this node's
@@ -39,7 +41,18 @@ from redis.exceptions import NoScriptError, ResponseError
 from redis.retry import Retry
 
 from server.cluster.identity import RENEW_INSTANCE, instance_key
-from server.cluster.lease import RELEASE_FENCED, RENEW, TickReport, alive_key, lease_key, text
+from server.cluster.lease import (
+    IDLE,
+    RELEASE_FENCED,
+    RENEW,
+    SEEN_TTL_MS,
+    TickReport,
+    alive_key,
+    lease_key,
+    seen_key,
+    seen_value,
+    text,
+)
 from server.cluster.room_index import rooms_key
 from server.store.redis_errors import storage_call
 from server.store.redis_store import state_key
@@ -83,13 +96,20 @@ class LeaseRenewal:
         self._packed_sha = ""
 
     def tick(self, owned: Sequence[tuple[str, int]], watched_rooms: Sequence[str],
-             watched_nodes: Sequence[str]) -> TickReport:
+             watched_nodes: Sequence[str], seen_ms: int | None = None) -> TickReport:
+        """One round; ``seen_ms``: the room time of the loop's last heartbeat, stamped as
+        this process's last sign of life (``lease.Stamp``; None: no stamp)."""
+        own_keys = self._own_keys(stamped=seen_ms is not None)
         with storage_call("renew leases"):
             for _attempt in range(2):  # again at once after a Redis restart emptied its scripts
                 renew = self._sha(RENEW)
                 # In the order of ``_own_keys``.
                 commands = [pack_command("SET", alive_key(self.node_id), b"1", "PX",
                                          self.lease_ms)]
+                if seen_ms is not None:
+                    commands.append(pack_command("SET", seen_key(self.node_id),
+                                                 seen_value(self.instance, seen_ms), "PX",
+                                                 SEEN_TTL_MS))
                 if self.room_index_ttl_ms is not None:
                     # (0, no error, when the node serves no room: no set to expire)
                     commands.append(pack_command("PEXPIRE", rooms_key(self.node_id),
@@ -106,7 +126,7 @@ class LeaseRenewal:
                 commands += [pack_command("GET", lease_key(room_id)) for room_id in watched_rooms]
                 commands += [pack_command("EXISTS", alive_key(node_id))
                              for node_id in watched_nodes]
-                results = self._send(commands, owned, watched_rooms, watched_nodes)
+                results = self._send(commands, own_keys, owned, watched_rooms, watched_nodes)
                 scripted = results[scripted_at:holders_at]
                 if not any(isinstance(outcome, NoScriptError) for outcome in scripted):
                     break
@@ -134,7 +154,8 @@ class LeaseRenewal:
         )
 
     def release_rooms(self, rooms: Sequence[tuple[str, int]]) -> None:
-        """Give back each (room, fence)'s lease if it is still held under that fence."""
+        """Give back each (room, fence)'s lease if it is still held under that fence: rooms
+        that stopped because nobody was connected (they forget their owner)."""
         with storage_call("release leases"):
             for _attempt in range(2):  # again once after a Redis restart emptied its scripts
                 release = self._sha(RELEASE_FENCED)
@@ -143,7 +164,7 @@ class LeaseRenewal:
                     for room_id, fence in rooms:
                         # (execute_command: a cluster pipeline refuses its evalsha method)
                         queue.execute_command("EVALSHA", release, 2, lease_key(room_id),
-                                              state_key(room_id), self.node_id, fence)
+                                              state_key(room_id), self.node_id, fence, IDLE)
                     results: list[Any] = pipe.execute(raise_on_error=False)
                 if not any(isinstance(outcome, NoScriptError) for outcome in results):
                     break
@@ -153,10 +174,13 @@ class LeaseRenewal:
     def close(self) -> None:
         self._redis.close()
 
-    def _own_keys(self) -> list[str]:
+    def _own_keys(self, stamped: bool) -> list[str]:
         """The keys of the round's first commands, this node's own (one hash tag): its
-        liveness key, its room index when it keeps one, its instance lock when it has one."""
+        liveness key, its stamp when ``stamped``, its room index when it keeps one, its
+        instance lock when it has one."""
         keys = [alive_key(self.node_id)]
+        if stamped:
+            keys.append(seen_key(self.node_id))
         if self.room_index_ttl_ms is not None:
             keys.append(rooms_key(self.node_id))
         if self.instance is not None:
@@ -188,10 +212,11 @@ class LeaseRenewal:
         self._packed = now
         return calls
 
-    def _send(self, commands: list[bytes], owned: Sequence[tuple[str, int]],
-              watched_rooms: Sequence[str], watched_nodes: Sequence[str]) -> list[Any]:
+    def _send(self, commands: list[bytes], own_keys: Sequence[str],
+              owned: Sequence[tuple[str, int]], watched_rooms: Sequence[str],
+              watched_nodes: Sequence[str]) -> list[Any]:
         """The replies of a round's ``commands`` (``tick`` made them: one per key of
-        ``_own_keys``, then one per owned room, per watched room and per watched node, in
+        ``own_keys``, then one per owned room, per watched room and per watched node, in
         that order)."""
         return send_round(self._redis, b"".join(commands), len(commands))
 

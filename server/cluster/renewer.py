@@ -10,7 +10,10 @@ A thread alone would keep the leases of a node whose loop is hung for good (a de
 runaway computation), and its rooms would never move. Hence the **loop heartbeat**: the loop
 stamps the time every ``lease_renew_s / 2`` (``call_later``); the thread renews only while
 that stamp is at most ``lease_loop_stall_s`` old. A loop stalled longer than that loses its
-leases ``lease_s`` later at the latest, exactly as a dead node does.
+leases ``lease_s`` later at the latest, exactly as a dead node does. Each round also stamps
+the room time of the last heartbeat in Redis (``lease.Stamp``): the last moment this
+process is known to have run its rooms, from which a node that takes them over after it
+died gives the time back.
 
 What the loop must act on (lost leases, holders of relayed rooms, dead nodes, confirmed
 releases) comes back through ``call_soon_threadsafe``; reports the loop has not read yet
@@ -39,6 +42,10 @@ from server.store.redis_errors import StorageUnavailable
 log = logging.getLogger(__name__)
 
 Watched = tuple[Sequence[str], Sequence[str]]  # relayed rooms, nodes whose liveness matters
+
+
+def _wall_ms() -> int:
+    return int(time.time() * 1000)
 
 
 class _Watchlist:
@@ -95,6 +102,10 @@ class RenewalThread:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._beat_handle: asyncio.TimerHandle | None = None
         self._beat_at = 0.0  # written by the loop, read by the thread (a float: atomic)
+        self._beat_ms = 0  # the room time of that beat (likewise)
+        self.room_clock: Callable[[], int] = _wall_ms
+        """The rooms' clock (Unix ms; ``create_app`` gives the registry's, which tests
+        move): each beat's room time is stamped as this process's last sign of life."""
         self._pending: TickReport | None = None
         self._pending_lock = threading.Lock()
         self._stalled = False
@@ -146,6 +157,7 @@ class RenewalThread:
     def _beat(self) -> None:
         assert self._loop is not None
         self._beat_at = time.monotonic()
+        self._beat_ms = self.room_clock()
         try:
             self._list.watch(self._watched())
         finally:
@@ -193,7 +205,7 @@ class RenewalThread:
         self._stalled = False
         owned, (rooms, nodes) = self._list.read()
         try:
-            report = self._renewal.tick(owned, rooms, nodes)
+            report = self._renewal.tick(owned, rooms, nodes, self._beat_ms)
         except StorageUnavailable as error:
             log.warning("lease renewal: %s", error)
             self._failed(now)

@@ -34,7 +34,9 @@ abandoned: those close at once.
 A store outage that ends before the window's deadline takes that much of the window from
 its reactive player (its declarations refused meanwhile): once the store is back the room
 adds the span to the deadline (``lengthen``, from ``server.rooms.store_outage``; stored and
-told to everyone as a run again is), as it holds the chess clocks for it.
+told to everyone as a run again is), as it holds the chess clocks for it. So does a room
+loaded after no server ran it for a while, its window still before its deadline
+(``ownership.Claimed.unattended_since_ms``).
 
 A window may also be *held* (uniform ARO windows, ``window_hold``): the ``WindowHold`` is
 this window's, told when it opens and closes; whether a window is held is judged here, when
@@ -248,7 +250,13 @@ class WindowDeadline:
         span, if it is still ahead (one that passed meanwhile runs again in full: its close
         failed) and its reactive seat is not abandoned (it closes at once)."""
         window = self.window
-        if (window is None or now_ms <= since_ms or self.deadline_ms <= now_ms
+        if window is None:
+            return
+        # Not from before the window's run began (its deadline less its length): a span
+        # that starts at a dead server's last stamp may (``Claimed.unattended_since_ms``);
+        # a store outage's never does, as no window opens or runs again while it lasts.
+        since_ms = max(since_ms, self.deadline_ms - int(self._window_s * 1000))
+        if (now_ms <= since_ms or self.deadline_ms <= now_ms
                 or self._close_failed == window.key or self._abandoned(window.reactive)):
             return
         await self._run_again(window, self.deadline_ms + (now_ms - since_ms))

@@ -22,6 +22,11 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class Claimed:
     fence: int
+    unattended_since_ms: int | None = None
+    """Room time since which no server ran the room: the last sign of life of the process
+    that ran it before (killed, cut off, or shut down and waited for), when another did
+    (``server.cluster.lease``); None: handed over when nobody was connected, never run, or
+    nothing tells."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -200,7 +200,8 @@ class RoomRegistry:
         armies_stored = self._engine.armies_of(at_snapshot) if took_apart else None
         room = self._start(stored.meta, state, stored.version, claim.fence, stored.deadlines,
                            snapshot_version=stored.snapshot_version, seen=seen,
-                           answers=stored.answers, armies_stored=armies_stored, loaded=True)
+                           answers=stored.answers, armies_stored=armies_stored, loaded=True,
+                           unattended_since_ms=claim.unattended_since_ms)
         await self.ownership.serve(room)
         return room
 
@@ -233,13 +234,14 @@ class RoomRegistry:
     def _start(self, meta: RoomMeta, state: State, version: int, fence: int,
                deadlines: Sequence[Deadline], snapshot_version: int = 0,
                seen: Seen = NONE_SEEN, answers: Sequence[Answer] = (),
-               armies_stored: object | None = None, loaded: bool = False) -> Room:
+               armies_stored: object | None = None, loaded: bool = False,
+               unattended_since_ms: int | None = None) -> Room:
         room_id = meta.room_id
         room = Room(meta, state=state, version=version, fence=fence, deadlines=deadlines,
                     engine=self._engine, store=self.store, fanout=self._fanout,
                     settings=self._settings, snapshot_version=snapshot_version, seen=seen,
                     answers=answers, clock=self.clock, armies_stored=armies_stored,
-                    loaded=loaded)
+                    loaded=loaded, unattended_since_ms=unattended_since_ms)
         self._rooms[room_id] = room
         ROOMS.inc()  # until its task ends (_forget)
         task = asyncio.create_task(room.run(), name=f"room-{room_id}")

@@ -105,7 +105,8 @@ class Room:
                  deadlines: Sequence[Deadline], engine: Engine, store: RoomStore, fanout: Fanout,
                  settings: Settings, snapshot_version: int = 0, seen: Seen = NONE_SEEN,
                  answers: Sequence[Answer] = (), clock: Clock = now_ms,
-                 armies_stored: object | None = None, loaded: bool = False) -> None:
+                 armies_stored: object | None = None, loaded: bool = False,
+                 unattended_since_ms: int | None = None) -> None:
         """``snapshot_version``: the version of the store's latest snapshot of this room;
         ``loaded``: the room was read back from the store (a restart, a takeover, a room
         that had left memory), so its viewers may be coming back all at once;
@@ -113,6 +114,9 @@ class Room:
         its army lists apart (``SnapshotPolicy``);
         ``seen``: each audience's own count of events at ``version`` (``numbering``);
         ``answers``: the stored answers to the seats' latest commands, oldest first;
+        ``unattended_since_ms``: loaded after no server ran it since that room time (its
+        previous server died, or shut down and was waited for: ``ownership.Claimed``), a
+        span given back first, as a store outage's is (``server.rooms.store_outage``);
         ``clock``: Unix ms now, for commit times, deadlines and delayed feeds (tests pass a
         fake; grace periods and the lobby listing run on the wall clock, ``now_ms``)."""
         self.meta = meta
@@ -139,6 +143,8 @@ class Room:
         self._command_counted = True
         self._deadline_failures = 0  # unforeseen failures of deadlines in a row
         self._outage = StoreOutage(clock)
+        if unattended_since_ms is not None and self._outage.unattended(unattended_since_ms):
+            self.inbox.post(OutageDue())  # (the room's first message: before any command)
         self._around_hold: tuple[Seen, Seen] | None = None
         """The numbering just before and after the clocks' last hold (``_reject_version``)."""
         # The parts reach back to the room through ``me``, a weak proxy, and to its inbox

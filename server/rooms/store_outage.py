@@ -13,8 +13,10 @@ in full instead (its close at the deadline failed: ``aro_window``).
 
 Only a public write starts the span: its start is public (in ``clocks_held`` and the
 window's new deadline), and a private write's time would tell when a player did what only
-that player may know of. The note is in memory: a room loaded by another node after its
-owner died meanwhile gives nothing back (docs/fair-play.md).
+that player may know of. The note is in memory; a room loaded again after its server died
+or shut down (``unattended``) starts its span at that server's last stamp instead
+(``server.cluster.lease``: the room time of its last heartbeat, which no player's action
+sets), which covers an outage of the store before it too (docs/fair-play.md).
 """
 
 from __future__ import annotations
@@ -40,6 +42,15 @@ class StoreOutage:
         if self.since is not None:
             return False
         self.since = self._clock()
+        self.clocks_due = True
+        return True
+
+    def unattended(self, since_ms: int) -> bool:
+        """The room was loaded after no server ran it from room time ``since_ms``: True if
+        that starts a span to give back (one already past, a clock set back, does not)."""
+        if since_ms >= self._clock():
+            return False
+        self.since = since_ms
         self.clocks_due = True
         return True
 

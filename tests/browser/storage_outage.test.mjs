@@ -146,7 +146,7 @@ test("a chess clock whose deadline passed while the storage was away is held for
   assert.deepEqual(await scenario.post("/test/storage", { down: false }), { down: false });
   assert.equal(await a.evaluate(async () => (await window.__activated).ok), true);
   for (const page of [a, spectator]) {
-    await shows(page, "#log", /Chess clocks held for 0:\d\d: the referee could not store moves then/);
+    await shows(page, "#log", /Chess clocks held for 0:\d\d: nobody could play while the referee was down/);
     assert.doesNotMatch(await page.$eval('#chess-clocks [data-side="A"]', (x) => x.textContent), /OUT OF TIME/);
   }
   assert.equal(await a.evaluate(() => window.__frames.filter((f) => f.includes("clock_ran_out")).length), 0);

@@ -74,7 +74,7 @@ async def test_a_loop_stalled_past_the_limit_loses_its_leases_and_cannot_write(
         # the thread. Still inside the block, another node takes the room.
         expiries.block_until(lease_key(room.room_id))
         taken = expiries.client.eval(ACQUIRE, 2, lease_key(room.room_id),
-                                     state_key(room.room_id), "other-node", 60_000)
+                                     state_key(room.room_id), "other-node", 60_000, "")
         assert int(taken[0]) == 1
         async with asyncio.timeout(GUARD_S):
             assert await room.stopped_with == CloseCode.ROOM_UNAVAILABLE, "lease lost"
@@ -135,12 +135,12 @@ class SwitchedRenewal(LeaseRenewal):
         self._rounds = rounds
 
     def tick(self, owned: Sequence[tuple[str, int]], watched_rooms: Sequence[str],
-             watched_nodes: Sequence[str]) -> TickReport:
+             watched_nodes: Sequence[str], seen_ms: int | None = None) -> TickReport:
         went_through = False
         try:
             if self.failing:
                 raise StorageUnavailable("renew leases: Redis is away (test)")
-            report = super().tick(owned, watched_rooms, watched_nodes)
+            report = super().tick(owned, watched_rooms, watched_nodes, seen_ms)
             went_through = True
             return report
         finally:
