@@ -7,19 +7,31 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import AsyncIterator
 
 import httpx
 import pytest
 
 from protocol.messages import Accepted, Events, Snapshot, Spectators
 from server.store.redis_store import RedisRoomStore
-from testkit.server_process import METRICS_TOKEN, ServerProcess
+from testkit.redis_process import RedisProcess
+from testkit.server_process import METRICS_TOKEN, ServerProcess, two_nodes
 from testkit.wsclient import Client
 from tests.cluster.game import ACTIVATE, MOVE, create_room, received_events
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
 CROWD = 24
+
+
+@pytest.fixture
+async def nodes(redis_server: RedisProcess) -> AsyncIterator[tuple[ServerProcess, ServerProcess]]:
+    """Two nodes that send a room's spectator count as soon as it changes: the room here is
+    loaded from the store (made there by the test), whose count is otherwise held for 10 s
+    after its load (``server.rooms.spectator_count``)."""
+    async with two_nodes(redis_server.url, ServerProcess,
+                         env={"REFEREE_SPECTATOR_COUNT_HOLD_S": "0"}) as started:
+        yield started
 
 
 async def crowd_joins(base: str) -> dict[str, float]:
