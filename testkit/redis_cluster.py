@@ -108,6 +108,10 @@ class RedisClusterProcesses:
             # A replica may always take over, however long its master was silent.
             "--cluster-replica-validity-factor", "0",
             "--cluster-allow-reads-when-down", "no",
+            # A replica's full sync starts at once: a master otherwise waits 5 s for more
+            # replicas to share a diskless transfer, and every cluster made, replica added
+            # or node restarted waited that long to be whole.
+            "--repl-diskless-sync-delay", "0",
         ], binary=self.server_binary)
         self.nodes[port] = node
         return node

@@ -90,7 +90,7 @@ def _session_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[_Sess
 
 @pytest.fixture
 def redis_cluster(_session_cluster: _SessionCluster) -> RedisClusterProcesses:
-    """The session's local Redis Cluster (three masters, three replicas; about 6 s to
+    """The session's local Redis Cluster (three masters, three replicas; about 2 s to
     form), whole. A test that kills a node starts it again before it ends (``restart``)."""
     return _session_cluster.whole_one()
 
