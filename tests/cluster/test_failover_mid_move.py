@@ -31,8 +31,7 @@ command exactly once and in order, as seat A received it.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 from redis.crc import key_slot
@@ -46,7 +45,6 @@ from server.store.cluster_store import ClusterRoomStore
 from server.store.interface import StorageUnavailable
 from server.store.redis_store import answers_key, events_key, room_keys, state_key
 from testkit.cluster_rebalance import fix
-from testkit.cluster_store import store_on
 from testkit.redis_cluster import NodeView, RedisClusterProcesses
 from testkit.server_process import ServerProcess, two_nodes
 from testkit.wsclient import Client
@@ -71,20 +69,6 @@ MOVED_FIRST: dict[str, Callable[[str], list[str]]] = {
     "log": lambda room_id: [events_key(room_id), answers_key(room_id, "A")],
     "state": lambda room_id: [state_key(room_id), lease_key(room_id)],
 }
-
-
-@pytest.fixture
-def own_cluster(tmp_path: Path) -> Iterator[RedisClusterProcesses]:
-    """Three masters and a replica each, for this test only: one master dies and comes back
-    as a replica, and the session's ``redis_cluster`` must keep its masters."""
-    with RedisClusterProcesses(tmp_path / "cluster") as cluster:
-        yield cluster
-
-
-@pytest.fixture
-async def store(own_cluster: RedisClusterProcesses) -> AsyncIterator[ClusterRoomStore]:
-    async with store_on(own_cluster) as cluster_store:
-        yield cluster_store
 
 
 def cut_short_move(cluster: RedisClusterProcesses, slot: int, source: NodeView,
@@ -164,8 +148,9 @@ async def seat_a_command(seat_a: list[Client], base: str, room: Room,
 
 @pytest.mark.parametrize("moved_first", sorted(MOVED_FIRST))
 async def test_a_master_killed_in_the_middle_of_a_slot_move_loses_no_accepted_command(
-        own_cluster: RedisClusterProcesses, store: ClusterRoomStore, moved_first: str) -> None:
-    cluster = own_cluster
+        own_cluster: RedisClusterProcesses, own_cluster_store: ClusterRoomStore,
+        moved_first: str) -> None:
+    cluster, store = own_cluster, own_cluster_store
     source, target = cluster.masters()[:2]
     async with two_nodes(cluster.url, ServerProcess, prefix="fm-",
                          env=ON_THE_CLUSTER) as (one, two):

@@ -16,8 +16,6 @@ tests/conftest.py, and one of its own for the kill), with real ``python -m serve
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -26,7 +24,6 @@ from protocol.constants import ProtocolReason
 from protocol.messages import Accepted, Rejected, Snapshot
 from server.lobby.tokens import new_room_id
 from server.store.cluster_store import ClusterRoomStore
-from testkit.cluster_store import store_on
 from testkit.redis_cluster import RedisClusterProcesses
 from testkit.server_process import ServerProcess, two_nodes
 from testkit.wsclient import Client
@@ -78,25 +75,10 @@ async def test_games_on_every_master_with_seats_on_two_nodes(
             await b.close()
 
 
-@pytest.fixture
-def fresh_cluster(tmp_path: Path) -> Iterator[RedisClusterProcesses]:
-    """A cluster of the test's own (three masters, three replicas; about 2 s to form): the
-    session's has had slots moved and nodes killed by the tests before, and once a master
-    killed there had its replica promoted without one of its slots in its own map (it said
-    ``cluster_state:fail`` from then on), which is not what this test is about."""
-    with RedisClusterProcesses(tmp_path / "cluster") as cluster:
-        yield cluster
-
-
-@pytest.fixture
-async def fresh_store(fresh_cluster: RedisClusterProcesses) -> AsyncIterator[ClusterRoomStore]:
-    async with store_on(fresh_cluster) as store:
-        yield store
-
-
 async def test_kill_9_of_a_master_mid_game_loses_no_accepted_command(
-        fresh_cluster: RedisClusterProcesses, fresh_store: ClusterRoomStore) -> None:
-    redis_cluster, cluster_store = fresh_cluster, fresh_store
+        own_cluster: RedisClusterProcesses, own_cluster_store: ClusterRoomStore) -> None:
+    # A cluster of its own: see ``own_cluster`` (tests/cluster/conftest.py).
+    redis_cluster, cluster_store = own_cluster, own_cluster_store
     node = ServerProcess(redis_cluster.url, env={**ON_THE_CLUSTER,
                                                  "REFEREE_NODE_ID": f"rc-kill-{new_room_id()[:6]}"})
     await node.start()
