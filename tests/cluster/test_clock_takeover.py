@@ -50,6 +50,19 @@ async def clocked_room(clock: Clock, store: RedisRoomStore) -> tuple[str, str, i
     return meta.room_id, token_a, start
 
 
+async def activated(clock: Clock, store: RedisRoomStore, node: ClockedNode
+                    ) -> tuple[str, str, int, Client]:
+    """``clocked_room`` on ``node``, whose player A activates a trooper 10 s in (50 s left):
+    the room's id, A's token, its start and A's client."""
+    room_id, token_a, start = await clocked_room(clock, store)
+    a = await Client.connect(node.base, room_id, token_a)
+    assert (await a.until(Snapshot)).clocks == clocks(60_000, 60_000, "A")
+    clock.advance(10)
+    assert isinstance(await a.command(ACTIVATE), Accepted)
+    assert a.of(Events)[-1].clocks == clocks(50_000, 60_000, "A")
+    return room_id, token_a, start, a
+
+
 async def until_stamped(store: RedisRoomStore, node: ClockedNode, room_ms: int) -> None:
     """Until ``node``'s renewal rounds have stamped the room time ``room_ms`` (its loop's
     heartbeat read the clock since the test moved it; each look is a round trip)."""
@@ -61,13 +74,7 @@ async def until_stamped(store: RedisRoomStore, node: ClockedNode, room_ms: int) 
 async def test_the_clocks_and_their_deadline_survive_a_takeover(
         clocked: tuple[Clock, ClockedNode, ClockedNode], store: RedisRoomStore) -> None:
     clock, one, two = clocked
-    room_id, token_a, start = await clocked_room(clock, store)
-
-    a = await Client.connect(one.base, room_id, token_a)  # node one owns the room
-    assert (await a.until(Snapshot)).clocks == clocks(60_000, 60_000, "A")
-    clock.advance(10)
-    assert isinstance(await a.command(ACTIVATE), Accepted)
-    assert a.of(Events)[-1].clocks == clocks(50_000, 60_000, "A")
+    room_id, token_a, start, a = await activated(clock, store, one)  # node one owns the room
 
     await until_stamped(store, one, clock.ms)
     await one.kill()  # 10 s in: nobody runs the room from here
@@ -95,11 +102,7 @@ async def test_the_clocks_and_their_deadline_survive_a_takeover(
 async def test_a_node_restarted_in_place_gives_its_rooms_the_time_it_was_down(
         clocked: tuple[Clock, ClockedNode, ClockedNode], store: RedisRoomStore) -> None:
     clock, one, _two = clocked
-    room_id, token_a, start = await clocked_room(clock, store)
-    a = await Client.connect(one.base, room_id, token_a)
-    await a.until(Snapshot)
-    clock.advance(10)
-    assert isinstance(await a.command(ACTIVATE), Accepted)
+    room_id, token_a, start, a = await activated(clock, store, one)
 
     await until_stamped(store, one, clock.ms)
     await one.kill()
@@ -117,11 +120,7 @@ async def test_a_node_restarted_in_place_gives_its_rooms_the_time_it_was_down(
 async def test_a_shutdown_waited_for_gives_back_the_clock_and_the_aro_window(
         clocked: tuple[Clock, ClockedNode, ClockedNode], store: RedisRoomStore) -> None:
     clock, one, two = clocked
-    room_id, token_a, start = await clocked_room(clock, store)
-    a = await Client.connect(one.base, room_id, token_a)
-    await a.until(Snapshot)
-    clock.advance(10)
-    assert isinstance(await a.command(ACTIVATE), Accepted)
+    room_id, token_a, start, a = await activated(clock, store, one)
     assert isinstance(await a.command(MOVE), Accepted)  # B's ARO window opens: B's clock runs
     window = a.of(Events)[-1].window
     assert window is not None and window["deadline_ms"] == start + 10_000 + 600_000

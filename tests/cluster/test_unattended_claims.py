@@ -44,6 +44,17 @@ def renewal(store: RedisRoomStore) -> Iterator[Renewal]:
         each.close()
 
 
+async def run_and_stamped(store: RedisRoomStore, renewal: Renewal, room_id: str, node_id: str,
+                          instance: str, seen_ms: int) -> int:
+    """A new room claimed by the process (``node_id``, ``instance``), which then stamps
+    ``seen_ms`` in a renewal round: the fence it holds the room under."""
+    await new_room(store, room_id)
+    claim = await RedisLeases(store.client, node_id, LEASE_MS, instance).acquire(room_id)
+    assert isinstance(claim, Claimed) and claim.unattended_since_ms is None  # never run
+    renewal(node_id, instance).tick([(room_id, claim.fence)], [], [], seen_ms=seen_ms)
+    return claim.fence
+
+
 async def lease_lapsed(store: RedisRoomStore, room_id: str) -> None:
     """The owner stopped renewing (killed) and its lease ran out."""
     await store.client.delete(lease_key(room_id))
@@ -51,16 +62,12 @@ async def lease_lapsed(store: RedisRoomStore, room_id: str) -> None:
 
 async def test_a_room_claimed_after_its_owner_died_was_unattended_from_its_last_stamp(
         store: RedisRoomStore, renewal: Renewal) -> None:
-    room = await new_room(store, "unattended-1")
-    await store.client.delete(seen_key("u1-dead"))
-    dead = RedisLeases(store.client, "u1-dead", LEASE_MS, "token-d")
-    first = await dead.acquire(room)
-    assert isinstance(first, Claimed) and first.unattended_since_ms is None  # never run
-    renewal("u1-dead", "token-d").tick([(room, first.fence)], [], [], seen_ms=1_000_500)
+    room = "unattended-1"
+    fence = await run_and_stamped(store, renewal, room, "u1-dead", "token-d", 1_000_500)
     await lease_lapsed(store, room)
 
     claim = await RedisLeases(store.client, "u1-other", LEASE_MS, "token-o").acquire(room)
-    assert claim == Claimed(first.fence + 1, unattended_since_ms=1_000_500)
+    assert claim == Claimed(fence + 1, unattended_since_ms=1_000_500)
 
 
 async def test_nothing_is_given_back_without_the_owners_own_stamp(
@@ -86,29 +93,24 @@ async def test_nothing_is_given_back_without_the_owners_own_stamp(
 
 async def test_a_process_claiming_again_what_it_ran_gives_nothing_back(
         store: RedisRoomStore, renewal: Renewal) -> None:
-    room = await new_room(store, "unattended-3")
-    leases = RedisLeases(store.client, "u3", LEASE_MS, "token-a")
-    first = await leases.acquire(room)
-    assert isinstance(first, Claimed)
-    renewal("u3", "token-a").tick([(room, first.fence)], [], [], seen_ms=5_000)
+    room = "unattended-3"
+    fence = await run_and_stamped(store, renewal, room, "u3", "token-a", 5_000)
     await lease_lapsed(store, room)
-    assert await leases.acquire(room) == Claimed(first.fence + 1)
+    again = await RedisLeases(store.client, "u3", LEASE_MS, "token-a").acquire(room)
+    assert again == Claimed(fence + 1)
 
 
 async def test_a_node_restarted_in_place_reads_its_predecessors_stamp_before_its_own(
         store: RedisRoomStore, renewal: Renewal) -> None:
-    room = await new_room(store, "unattended-4")
-    old = RedisLeases(store.client, "u4", LEASE_MS, "token-old")
-    first = await old.acquire(room)
-    assert isinstance(first, Claimed)
-    renewal("u4", "token-old").tick([(room, first.fence)], [], [], seen_ms=7_000)
+    room = "unattended-4"
+    fence = await run_and_stamped(store, renewal, room, "u4", "token-old", 7_000)
 
     new = RedisLeases(store.client, "u4", LEASE_MS, "token-new")  # killed, started again
     await new.read_predecessor()
     assert new.predecessor == Stamp("token-old", 7_000)
     renewal("u4", "token-new").tick([], [], [], seen_ms=9_000)  # its first round stamps over
     # Its lease is still the node id's: the restarted process takes it back at once.
-    assert await new.acquire(room) == Claimed(first.fence + 1, unattended_since_ms=7_000)
+    assert await new.acquire(room) == Claimed(fence + 1, unattended_since_ms=7_000)
 
 
 async def test_a_room_let_go_idle_forgets_its_owner_a_shutdown_stamps_its_time(
