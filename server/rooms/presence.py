@@ -7,9 +7,9 @@ reactive seat is abandoned closes at once (``aro_window``). A second connection 
 seat replaces the first. Every change of a seat is told to every viewer (a ``presence``
 frame); the spectator count too, coalesced (``SpectatorCount``). The seats' presence is
 stored with the room's deadlines (``deadlines``, kind ``seat_grace``), so a room loaded
-again after a restart or a takeover keeps each away seat's original grace deadline
-(``restore``). When nobody is connected, a countdown (``idle_room_s``) lets the room leave
-memory; a join makes it stale.
+again after a restart or a takeover keeps each away seat's original grace deadline, moved
+on by the time no server ran the room (``restore``). When nobody is connected, a countdown
+(``idle_room_s``) lets the room leave memory; a join makes it stale.
 """
 
 from __future__ import annotations
@@ -99,10 +99,14 @@ class Presence:
     def abandoned(self, side: str) -> bool:
         return self.seats[side].status is SeatStatus.ABANDONED
 
-    def restore(self) -> None:
+    def restore(self, unattended_ms: int = 0) -> bool:
         """Seats as the store left them (``presence_deadlines``): a room loaded after a
-        restart or a takeover keeps each away seat's original grace deadline, abandoned
-        seats stay abandoned, and seats connected then start their grace period now."""
+        restart or a takeover keeps each away seat's original grace deadline, moved on by
+        ``unattended_ms``, the time no server ran the room before the load (nobody could
+        come back meanwhile: ``ownership.Claimed.unattended_since_ms``); abandoned seats
+        stay abandoned, and seats connected then start their grace period now. True if a
+        stored deadline moved (the store is then behind)."""
+        moved = False
         for side, at_ms in self._stored.items():
             seat = self.seats.get(side)
             if seat is None:
@@ -112,7 +116,11 @@ class Presence:
             elif at_ms == ABANDONED_AT_MS:
                 seat.status = SeatStatus.ABANDONED
             else:
-                self._start_grace(seat, at_ms)  # a past deadline expires at once
+                # A deadline that had passed before the server went away is past still, and
+                # expires at once.
+                self._start_grace(seat, at_ms + unattended_ms)
+                moved = moved or unattended_ms > 0
+        return moved
 
     def _start_grace(self, seat: Seat, deadline_ms: int) -> None:
         """``seat`` is away until ``deadline_ms`` (Unix ms), then abandoned."""

@@ -143,7 +143,11 @@ class Room:
         self._command_counted = True
         self._deadline_failures = 0  # unforeseen failures of deadlines in a row
         self._outage = StoreOutage(clock)
+        self._unattended_ms = 0
+        """How long no server ran the room before this load (its away seats' grace
+        deadlines move on by it: ``Presence.restore``)."""
         if unattended_since_ms is not None and self._outage.unattended(unattended_since_ms):
+            self._unattended_ms = clock() - unattended_since_ms
             self.inbox.post(OutageDue())  # (the room's first message: before any command)
         self._around_hold: tuple[Seen, Seen] | None = None
         """The numbering just before and after the clocks' last hold (``_reject_version``)."""
@@ -278,7 +282,8 @@ class Room:
         current_room.set(self.room_id)  # every log line of this task names the room
         self._aro.restore(self.state)
         self._chess_clock.arm_for(self.state)  # (the stored state: a restarted room's same)
-        self._presence.restore()
+        if self._presence.restore(self._unattended_ms):
+            self._deadlines.moved()
         self._presence.arm_idle()
         while True:
             message = await self.inbox.get()

@@ -109,6 +109,14 @@ class StoredDeadlines:
             self._due = True
             self._post_due()
 
+    def moved(self) -> None:
+        """The seats' presence changed with no join or leave (an away seat's grace deadline
+        moved on as the room was loaded): stored with a ``PresenceDue``, as a join's."""
+        self._pending = True
+        if not self._due:
+            self._due = True
+            self._post_due()
+
     async def due(self) -> None:
         """A ``PresenceDue``: store the presence the joins since it was posted left to
         store (nothing if a write stored it meanwhile)."""

@@ -1,7 +1,7 @@
 """Seat presence outlives the process (issue 5: "open deadlines (ARO windows, reconnection
 grace) stored with the room"): a room loaded again from the store — after a restart, a
-takeover or leaving memory — keeps an away seat's original grace deadline, keeps an
-abandoned seat abandoned, and starts the grace period of a seat that was connected; while its
+takeover or leaving memory — keeps an away seat's original grace deadline (moved on by the
+time no server ran the room), keeps an abandoned seat abandoned, and starts the grace period of a seat that was connected; while its
 viewers come back, its spectator count is held, then sent once."""
 
 from __future__ import annotations
@@ -11,10 +11,12 @@ from dataclasses import replace
 from protocol.messages import Presence, Spectators, Welcome
 from server.config import Settings
 from server.fanout import Audience, LocalFanout
+from server.rooms.ownership import Claim, Claimed, SoleOwner
 from server.rooms.registry import RoomRegistry
 from server.rooms.room import Room, now_ms
 from server.rooms.seats import SEAT_GRACE
 from server.store import MemoryRoomStore, RoomSettings
+from tests.doubles.fake_clock import FakeClock
 from tests.doubles.fake_engine import FakeEngine
 from tests.doubles.members import RecordingMember
 
@@ -108,5 +110,48 @@ async def test_a_room_loaded_back_tells_its_returning_viewers_the_count_once_not
     assert (await a_back.until(Spectators)).count == 2  # once the hold is over
     assert [s.count for s in a_back.of(Spectators)] == [2]  # not 1, then 2
     assert [s.count for s in (await first_back.until(Spectators),)] == [2]
+    await before.shutdown()
+    await after.shutdown()
+
+
+class UnattendedSince(SoleOwner):
+    """Every claim says that no server ran the room since ``since_ms`` (its server died
+    then: ``server.cluster.lease``)."""
+
+    def __init__(self, store: MemoryRoomStore, since_ms: int) -> None:
+        super().__init__(store, "after")
+        self.since_ms = since_ms
+
+    async def claim(self, room_id: str) -> Claim | None:
+        claim = await super().claim(room_id)
+        return Claimed(claim.fence, self.since_ms) if isinstance(claim, Claimed) else claim
+
+
+async def test_an_away_seats_grace_moves_on_by_the_time_no_server_ran_the_room() -> None:
+    store = MemoryRoomStore()
+    before = registry(store)
+    created = await before.create(RoomSettings("n5", 60.0, "private", fixed_seed=1))
+    room = await open_room(before, created.meta.room_id)
+    a, b = await join(room, Audience.A), await join(room, Audience.B)
+    room.leave(b)
+    away = await a.until(Presence, lambda p: p.seat == "B" and p.status == "away")
+    assert away.grace_deadline_ms is not None
+
+    # Its server dies; nobody runs the room for 45 s, then another server loads it.
+    clock = FakeClock()
+    died_at = clock.ms
+    clock.advance(45)
+    after = RoomRegistry(store, LocalFanout(), FakeEngine(), SETTINGS,
+                         UnattendedSince(store, died_at))
+    after.clock = clock
+    again = await open_room(after, room.room_id)
+    watcher = await join(again, Audience.SPECTATOR)  # (the room has run its first messages)
+    assert watcher.of(Welcome)[0].seats == {"A": "away", "B": "away"}
+    moved = away.grace_deadline_ms + 45_000
+    assert again._presence.seats["B"].grace_deadline_ms == moved
+    # And the store has it: a room loaded after this one finds the moved deadline.
+    stored = await store.load_room(room.room_id)
+    assert stored is not None
+    assert {d.key: d.at_ms for d in stored.deadlines if d.kind == SEAT_GRACE}["B"] == moved
     await before.shutdown()
     await after.shutdown()
