@@ -9,6 +9,7 @@ import math
 import os
 import time
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -26,6 +27,13 @@ def cpu_times(pid: int) -> tuple[float, float]:
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time the process has used so far."""
     return sum(cpu_times(pid))
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """User + system CPU time used so far by the process and its children now running (a
+    master process and its workers: nginx's)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return cpu_seconds(pid) + sum(cpu_seconds(int(child)) for child in children)
 
 
 def machine_steal_seconds() -> float:

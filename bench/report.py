@@ -93,6 +93,7 @@ def markdown(result: dict[str, Any]) -> str:
                          f"{fmt(redis['bytes_per_order'])} bytes (in + out) per Order; "
                          f"{fmt(redis.get('forks'))} fork(s) (AOF rewrite); "
                          f"{_latency_events(redis.get('latency_events'))}")
+    lines += _balancer_lines(ref.get("balancer_cpu"))
     lines += [
         "",
         "## Ratios to the baseline (referee / baseline)",
@@ -254,4 +255,24 @@ def _restart_lines(restart: dict[str, Any], baseline: dict[str, Any] | None,
               ("s the server's core was full while the load core waited (in 0.2 s steps)",
                "server_bound_s"),
               ("s the load core was full (in 0.2 s steps)", "load_bound_s"))],
+    ]
+
+
+def _balancer_lines(balancer: dict[str, Any] | None) -> list[str]:
+    """The load balancer's own CPU (``bench.run --balancer``: nginx on the load core)."""
+    if not balancer:
+        return []
+    paced, peak = balancer["paced"], balancer["max"]
+    return [
+        "",
+        "## The load balancer (nginx, on the load core)",
+        "",
+        f"- opening the sockets: {fmt(balancer['connected']['cpu_us_per_socket'])} µs of CPU "
+        "per socket",
+        f"- paced: {fmt(paced['cpu_us_per_order'])} µs per Order, "
+        f"{fmt(paced['cpu_us_per_delivery'])} µs per delivery, "
+        f"{fmt(paced['over_referee_cpu'])} × the referee nodes' CPU",
+        f"- max rate: {fmt(peak['cpu_us_per_order'])} µs per Order, "
+        f"{fmt(peak['cpu_us_per_delivery'])} µs per delivery, "
+        f"{fmt(peak['over_referee_cpu'])} × the referee nodes' CPU",
     ]

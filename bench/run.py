@@ -64,6 +64,7 @@ from bench.measure import (
     progress,
     redis_latency_events,
     redis_sample,
+    tree_cpu_seconds,
 )
 from bench.referee_log import slow_collections
 from bench.report import markdown
@@ -483,11 +484,19 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
     server = Server(await start_all())
     balancing = contextlib.AsyncExitStack()
     ws_url: str | None = None
+    balancer_cpu: dict[str, float] = {}  # phase -> nginx's CPU seconds at its end
     if routed:
         balancer_port = free_port()
         ws_url = f"http://127.0.0.1:{balancer_port}"
-        await balancing.enter_async_context(
+        nginx = await balancing.enter_async_context(
             balancer(workdir, balancer_port, ports, load_core))
+        balancer_cpu["start"] = tree_cpu_seconds(nginx.pid)
+        then = on_sample
+
+        def on_sample(phase: str) -> None:
+            balancer_cpu[phase] = tree_cpu_seconds(nginx.pid)
+            if then is not None:
+                then(phase)
     restart: dict[str, Any] = {}
 
     async def kill_and_restart() -> None:
@@ -567,6 +576,8 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
     }
     if args.restart:
         result["restart"] = restart_figures(samples, restart, workers, args.rooms, sockets)
+    if balancer_cpu:
+        result["balancer_cpu"] = balancer_figures(balancer_cpu, result, sockets)
     for phase in raw:
         tally = merge(workers, phase)
         result[phase]["raw"] = {"sent_at": tally["sent_at"],
@@ -579,6 +590,30 @@ async def run_referee(args: argparse.Namespace, redis_url: str, workdir: Path,
     redis_after = samples["max"]["redis"]
     result["redis_active"] = bool(redis_after and redis_after.get("keys", 0) > 0)
     return result
+
+
+def balancer_figures(cpu_s: dict[str, float], result: dict[str, Any], sockets: int
+                     ) -> dict[str, Any]:
+    """What the load balancer (nginx, on the load core) spent in each phase: its CPU seconds
+    (``cpu_s``: at each phase's end), per socket opened (``connected``), per Order and per
+    delivery (``paced``, ``max``), and against the referee nodes' CPU in the same phase."""
+    def spent(phase: str, previous: str) -> float:
+        return cpu_s[phase] - cpu_s[previous]
+
+    connected = spent("connected", "created")
+    figures: dict[str, Any] = {
+        "connected": {"cpu_s": round(connected, 3),
+                      "cpu_us_per_socket": round(connected / sockets * 1e6, 1)}}
+    for phase, previous in (("paced", "setup"), ("max", "paced")):
+        used, done = spent(phase, previous), result[phase]
+        figures[phase] = {
+            "cpu_s": round(used, 3),
+            "cpu_us_per_order": round(used / done["orders"] * 1e6, 1) if done["orders"] else None,
+            "cpu_us_per_delivery": (round(used / done["deliveries"] * 1e6, 2)
+                                    if done["deliveries"] else None),
+            "over_referee_cpu": (round(used / done["server_cpu_s"], 3)
+                                 if done["server_cpu_s"] else None)}
+    return figures
 
 
 def restart_figures(samples: dict[str, Any], restart: dict[str, Any],

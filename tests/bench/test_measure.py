@@ -128,3 +128,30 @@ def test_redis_latency_events_reads_what_the_latency_monitor_recorded(tmp_path: 
 
 def test_no_redis_no_latency_events() -> None:
     assert redis_latency_events(None) == []
+
+
+def test_a_process_trees_cpu_counts_its_running_children() -> None:
+    # A parent and one child, each burning some CPU: the tree's figure holds both.
+    import subprocess
+    import sys
+
+    from bench.measure import cpu_seconds, tree_cpu_seconds
+    burn = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.2: pass\n"
+    script = (f"import subprocess, sys\n{burn}"
+              f"child = subprocess.Popen([sys.executable, '-c', {burn + 'input()'!r}], "
+              "stdin=subprocess.PIPE)\nprint(child.pid, flush=True)\ninput()\n"
+              "child.communicate(b'\\n')\n")
+    parent = subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout is not None
+        child = int(parent.stdout.readline())
+        while cpu_seconds(child) < 0.2:  # (the child's burn, read from /proc)
+            pass
+        assert tree_cpu_seconds(parent.pid) >= cpu_seconds(parent.pid) + cpu_seconds(child) - 0.02
+        assert tree_cpu_seconds(parent.pid) >= 0.4 - 0.02
+    finally:
+        assert parent.stdin is not None
+        parent.stdin.write("\n")
+        parent.stdin.flush()
+        parent.wait()
