@@ -34,6 +34,14 @@ def loopback_script() -> ModuleType:
     return module
 
 
+def balancer_sockets() -> int:
+    """The most sockets the loopback nginx's one worker carries: each takes two of its
+    connections (the client's, the node's), which its user's open-file limit bounds
+    (deploy/loopback.py, ``loopback_nginx_values``)."""
+    values = loopback_script().loopback_nginx_values(Path("."), 0, [0, 0])
+    return int(values["NGINX_WORKER_CONNECTIONS"]) // 2
+
+
 @contextlib.asynccontextmanager
 async def balancer(workdir: Path, port: int, node_ports: list[int],
                    core: str | None) -> AsyncIterator[asyncio.subprocess.Process]:

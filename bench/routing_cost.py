@@ -37,6 +37,7 @@ from typing import Any
 import redis
 
 from bench import paired_runs
+from bench.balancer import balancer_sockets
 from bench.paired_runs import referee_args
 from bench.run import cores, git_commit, git_dirty, redis_server, run_referee
 
@@ -113,9 +114,10 @@ def main(argv: list[str] | None = None) -> None:
     names = args.configs.split(",")
     if names[0] != "one" or any(name not in CONFIGS for name in names):
         parser.error(f"--configs: 'one' first, then any of {', '.join(CONFIGS)}")
-    # Each config's sockets through one nginx worker (4,096 connections, two per socket).
-    if "routed" in names and args.rooms * (2 + args.spectators) > 2_000:
-        parser.error("at most 2,000 sockets through the loopback nginx's one worker")
+    # Each config's sockets through one nginx worker (two connections per socket).
+    most = balancer_sockets()
+    if "routed" in names and args.rooms * (2 + args.spectators) > most:
+        parser.error(f"at most {most:,} sockets through the loopback nginx's one worker")
     result = asyncio.run(compare(args))
     figures = medians(result)
     print(json.dumps(figures, indent=1))

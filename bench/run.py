@@ -45,7 +45,7 @@ import httpx
 
 from bench import floor, restart_floor
 from bench.balancer import NODE_ENV as BALANCED_NODE_ENV
-from bench.balancer import balancer
+from bench.balancer import balancer, balancer_sockets
 from bench.bytecode import compile_project
 from bench.measure import (
     REDIS_LATENCY_THRESHOLD_MS,
@@ -990,6 +990,9 @@ def main(argv: list[str] | None = None) -> Path:
     args = parser.parse_args(argv)
     if args.balancer and args.nodes != 2:
         parser.error("--balancer is nginx in front of two nodes: give --nodes 2")
+    if args.balancer and args.rooms * (2 + args.spectators) > balancer_sockets():
+        parser.error(f"at most {balancer_sockets():,} sockets through the loopback nginx's "
+                     "one worker (its open-file limit)")
     if args.profile_baseline is not None and not args.restart:
         parser.error("--profile-baseline records the baseline's restart: drop --no-restart")
     if args.profile_phase == "restart" and (not args.restart or args.profile_perf):

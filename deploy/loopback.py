@@ -36,6 +36,7 @@ import os
 import pwd
 import random
 import re
+import resource
 import select
 import shutil
 import signal
@@ -56,9 +57,9 @@ NODE_IDS = ("node-1", "node-2")
 START_TIMEOUT_S = 90.0  # two Python processes importing the rules core on a busy machine
 STOP_TIMEOUT_S = 30.0  # a node's graceful shutdown is bounded by REFEREE_SHUTDOWN_TIMEOUT_S
 PR_SET_PDEATHSIG = 1  # prctl(2)
-TEMPLATE_VARIABLES = ("NGINX_USER", "NGINX_GROUP", "NGINX_WORKERS", "NGINX_RUN_DIR",
-                      "NGINX_ERROR_LOG", "NGINX_ACCESS_LOG", "NGINX_LISTEN",
-                      "REFEREE_NODE_1", "REFEREE_NODE_2")
+TEMPLATE_VARIABLES = ("NGINX_USER", "NGINX_GROUP", "NGINX_WORKERS", "NGINX_WORKER_CONNECTIONS",
+                      "NGINX_WORKER_FILES", "NGINX_RUN_DIR", "NGINX_ERROR_LOG",
+                      "NGINX_ACCESS_LOG", "NGINX_LISTEN", "REFEREE_NODE_1", "REFEREE_NODE_2")
 
 
 class LoopbackError(Exception):
@@ -80,10 +81,15 @@ def render_nginx(values: dict[str, str], template: str | None = None) -> str:
 
 
 def loopback_nginx_values(run_dir: Path, port: int, node_ports: list[int]) -> dict[str, str]:
+    # nginx runs as this user here: it may raise its open files to the hard limit, no further.
+    files = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    files = 1 << 20 if files == resource.RLIM_INFINITY else files
     return {
         "NGINX_USER": pwd.getpwuid(os.getuid()).pw_name,
         "NGINX_GROUP": grp.getgrgid(os.getgid()).gr_name,
         "NGINX_WORKERS": "1",
+        "NGINX_WORKER_FILES": str(files),
+        "NGINX_WORKER_CONNECTIONS": str(max(1024, files - 256)),  # (its log, listeners)
         "NGINX_RUN_DIR": str(run_dir / "nginx"),
         "NGINX_ERROR_LOG": str(run_dir / "nginx-error.log"),
         "NGINX_ACCESS_LOG": str(run_dir / "nginx-access.log"),

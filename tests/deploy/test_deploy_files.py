@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import resource
 import shlex
 import shutil
 import subprocess
@@ -106,6 +107,19 @@ def test_compose_s_nginx_command_renders_a_config_nginx_accepts_and_loopback_ren
     checked = nginx_test(tmp_path / "compose.conf", tmp_path)
     assert checked.returncode == 0, checked.stderr
     assert "test is successful" in checked.stderr
+
+
+def test_each_nginx_worker_carries_a_nodes_sockets_within_its_open_files(
+        tmp_path: Path) -> None:
+    """Each websocket through nginx takes two connections (the client's, the node's): a
+    worker must allow twice a node's ~16,000 sockets (docs/capacity.md), and open more
+    files than that. The loopback's stays within what its user may open."""
+    env = compose()["services"]["nginx"]["environment"]
+    connections, files = int(env["NGINX_WORKER_CONNECTIONS"]), int(env["NGINX_WORKER_FILES"])
+    assert connections >= 2 * 16_000 and files > connections
+    values = load_script().loopback_nginx_values(tmp_path, 18080, [18001, 18002])
+    assert int(values["NGINX_WORKER_CONNECTIONS"]) < int(values["NGINX_WORKER_FILES"])
+    assert int(values["NGINX_WORKER_FILES"]) <= resource.getrlimit(resource.RLIMIT_NOFILE)[1]
 
 
 def test_the_websocket_location_upgrades_and_allows_long_lived_connections() -> None:
