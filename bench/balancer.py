@@ -13,6 +13,7 @@ import contextlib
 import importlib.machinery
 import importlib.util
 import shutil
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from types import ModuleType
@@ -66,3 +67,9 @@ async def balancer(workdir: Path, port: int, node_ports: list[int],
         if process.returncode is None:
             process.terminate()  # nginx's fast stop: the master ends its worker
             await process.wait()
+        # What went wrong in nginx (a run's temporary directory goes with its log).
+        log = run_dir / "nginx-error.log"
+        worse = [line for line in (log.read_text().splitlines() if log.exists() else [])
+                 if any(level in line for level in ("[error]", "[crit]", "[alert]", "[emerg]"))]
+        for line in worse[:10]:
+            print(f"nginx: {line}", file=sys.stderr)
