@@ -16,6 +16,7 @@ import redis.asyncio as aioredis
 
 from server.cluster import bus as bus_module
 from server.cluster.bus import BusUnavailable, RoomBus
+from server.cluster.sharded_bus import ShardedRoomBus
 from testkit.redis_process import RedisProcess
 
 pytestmark = pytest.mark.redis
@@ -158,24 +159,33 @@ async def test_subscriptions_asked_together_go_in_one_write_and_each_is_confirme
             assert await h.until(1) == [f"m{n}".encode()]
 
 
+async def one_of_a_batch_gives_up(bus: RoomBus | ShardedRoomBus, kept: str, dropped: str,
+                                  heard: Heard, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bus`` is asked for ``dropped`` and then ``kept`` in one loop turn, and the asker of
+    ``dropped`` gives up before their batch is sent: ``kept``'s subscription is confirmed
+    (to ``heard``), the other asker sees its cancellation. (Both buses batch alike:
+    ``server.cluster.turn_batches``.)"""
+    batches = bus._subscribing
+    send = batches._send_asked
+
+    def give_up_then_send() -> None:  # both have asked: one batch
+        cancelled.cancel()
+        send()
+
+    monkeypatch.setattr(batches, "_send_asked", give_up_then_send)
+    cancelled = asyncio.create_task(bus.subscribe(dropped, Heard()))
+    confirmed = asyncio.create_task(bus.subscribe(kept, heard))
+    await confirmed
+    with pytest.raises(asyncio.CancelledError):
+        await cancelled
+
+
 async def test_a_subscriber_that_gives_up_leaves_the_others_of_its_batch_subscribed(
         redis_server: RedisProcess, admin: aioredis.Redis,
         monkeypatch: pytest.MonkeyPatch) -> None:
     kept, dropped, heard = channel(), channel(), Heard()
     async with started(redis_server.url, "b") as relay:
-        batches = relay._subscribing
-        send = batches._send_asked
-
-        def give_up_then_send() -> None:  # both have asked: one batch
-            cancelled.cancel()
-            send()
-
-        monkeypatch.setattr(batches, "_send_asked", give_up_then_send)
-        cancelled = asyncio.create_task(relay.subscribe(dropped, Heard()))
-        confirmed = asyncio.create_task(relay.subscribe(kept, heard))
-        await confirmed
-        with pytest.raises(asyncio.CancelledError):
-            await cancelled
+        await one_of_a_batch_gives_up(relay, kept, dropped, heard, monkeypatch)
         assert await admin.publish(kept, b"still") == 1
         assert await heard.until(1) == [b"still"]
 

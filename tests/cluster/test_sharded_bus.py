@@ -24,7 +24,7 @@ from server.cluster.sharded_bus import ShardedRoomBus
 from server.lobby.tokens import new_room_id
 from server.store.append_channel import AppendChannel, _Link
 from testkit.redis_cluster import NodeView, RedisClusterProcesses
-from tests.cluster.test_room_bus import WAIT_S, Heard, Port
+from tests.cluster.test_room_bus import WAIT_S, Heard, Port, one_of_a_batch_gives_up
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
@@ -139,19 +139,7 @@ async def test_a_subscriber_that_gives_up_leaves_the_others_of_its_batch_subscri
         redis_cluster, master), Heard()
     async with started(redis_cluster.url, "b") as relay, \
             started(redis_cluster.url, "a") as owner:
-        batches = relay._subscribing
-        send = batches._send_asked
-
-        def give_up_then_send() -> None:  # both have asked: one batch
-            cancelled.cancel()
-            send()
-
-        monkeypatch.setattr(batches, "_send_asked", give_up_then_send)
-        cancelled = asyncio.create_task(relay.subscribe(dropped, Heard()))
-        confirmed = asyncio.create_task(relay.subscribe(kept, heard))
-        await confirmed
-        with pytest.raises(asyncio.CancelledError):
-            await cancelled
+        await one_of_a_batch_gives_up(relay, kept, dropped, heard, monkeypatch)
         owner.publish(kept, b"still")
         assert await heard.until(1) == [b"still"]
 

@@ -41,15 +41,22 @@ async def join(room: Room, audience: Audience) -> RecordingMember:
     return member
 
 
-async def test_an_away_seat_keeps_its_grace_deadline_and_a_connected_one_starts_its_own() -> None:
-    store = MemoryRoomStore()
-    before = registry(store)
-    created = await before.create(RoomSettings("n5", 60.0, "private", fixed_seed=1))
-    room = await open_room(before, created.meta.room_id)
+async def b_away(node: RoomRegistry) -> tuple[Room, Presence]:
+    """A new room on ``node`` whose seats both joined, then B left: the room, and the
+    ``presence`` frame A got of B away (with its grace deadline)."""
+    created = await node.create(RoomSettings("n5", 60.0, "private", fixed_seed=1))
+    room = await open_room(node, created.meta.room_id)
     a, b = await join(room, Audience.A), await join(room, Audience.B)
     room.leave(b)
     away = await a.until(Presence, lambda p: p.seat == "B" and p.status == "away")
     assert away.grace_deadline_ms is not None
+    return room, away
+
+
+async def test_an_away_seat_keeps_its_grace_deadline_and_a_connected_one_starts_its_own() -> None:
+    store = MemoryRoomStore()
+    before = registry(store)
+    room, away = await b_away(before)
     stored = await store.load_room(room.room_id)
     assert stored is not None
     assert {d.key: d.at_ms for d in stored.deadlines if d.kind == SEAT_GRACE} == {
@@ -130,12 +137,7 @@ class UnattendedSince(SoleOwner):
 async def test_an_away_seats_grace_moves_on_by_the_time_no_server_ran_the_room() -> None:
     store = MemoryRoomStore()
     before = registry(store)
-    created = await before.create(RoomSettings("n5", 60.0, "private", fixed_seed=1))
-    room = await open_room(before, created.meta.room_id)
-    a, b = await join(room, Audience.A), await join(room, Audience.B)
-    room.leave(b)
-    away = await a.until(Presence, lambda p: p.seat == "B" and p.status == "away")
-    assert away.grace_deadline_ms is not None
+    room, away = await b_away(before)
 
     # Its server dies; nobody runs the room for 45 s, then another server loads it.
     clock = FakeClock()
