@@ -990,9 +990,9 @@ def main(argv: list[str] | None = None) -> Path:
     args = parser.parse_args(argv)
     if args.balancer and args.nodes != 2:
         parser.error("--balancer is nginx in front of two nodes: give --nodes 2")
-    if args.balancer and args.rooms * (2 + args.spectators) > balancer_sockets():
-        parser.error(f"at most {balancer_sockets():,} sockets through the loopback nginx's "
-                     "one worker (its open-file limit)")
+    if args.balancer and args.rooms * (2 + args.spectators) > (most := balancer_sockets()):
+        parser.error(f"at most {most:,} sockets through the loopback nginx's one worker (its "
+                     "open-file limit)")
     if args.profile_baseline is not None and not args.restart:
         parser.error("--profile-baseline records the baseline's restart: drop --no-restart")
     if args.profile_phase == "restart" and (not args.restart or args.profile_perf):

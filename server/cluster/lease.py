@@ -206,10 +206,10 @@ class RedisLeases:
         if int(result[0]) == 2:
             return HeldBy(text(result[1]))
         fence = int(result[1])
-        previous = result[2:4] if len(result) >= 4 else []
-        if not previous or previous[0] is None:
+        owner, instance = result[2], result[3]
+        if owner is None:
             return Claimed(fence)  # handed over idle, or never run
-        stamp = await self._last_stamp(text(previous[0]), text(previous[1] or b""))
+        stamp = await self._last_stamp(text(owner), text(instance or b""))
         return Claimed(fence, None if stamp is None else stamp.room_ms)
 
     async def _last_stamp(self, node_id: str, instance: str) -> Stamp | None:

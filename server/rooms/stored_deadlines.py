@@ -104,14 +104,11 @@ class StoredDeadlines:
         if not self._busy():
             await self.save()
             return
-        self._pending = True
-        if not self._due:
-            self._due = True
-            self._post_due()
+        self.moved()
 
     def moved(self) -> None:
-        """The seats' presence changed with no join or leave (an away seat's grace deadline
-        moved on as the room was loaded): stored with a ``PresenceDue``, as a join's."""
+        """The seats' presence changed (a join behind other messages, or an away seat's
+        grace deadline moved on as the room was loaded): stored with a ``PresenceDue``."""
         self._pending = True
         if not self._due:
             self._due = True
