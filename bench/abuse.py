@@ -125,9 +125,6 @@ class Socket:
             async for frame in self.ws:
                 message = msgpack.unpackb(frame, raw=False)
                 tag = message["type"]
-                if tag == "welcome" and message.get("catch_up") is not None:
-                    message = message["catch_up"]  # (protocol 4: its catch-up within)
-                    tag = message["type"]
                 if tag == "events":
                     self.version = message["first"] + len(message["events"]) - 1
                     if message.get("accepted") is not None:

@@ -311,7 +311,7 @@ class Game:
 
     async def late_spectator(self, base: str) -> int:
         """A spectator joining now: the payload bytes it receives until it holds the room
-        (the welcome carrying the snapshot). Not one of the room's members for the driver."""
+        (the welcome, then the snapshot). Not one of the room's members for the driver."""
         url = "ws" + base.removeprefix("http") + WS_PATH + "?" + urlencode({"room": self.room_id})
         ws = await connect(url, max_size=None, compression=None, ping_interval=None, proxy=None)
         received = 0
@@ -321,10 +321,7 @@ class Game:
                 while True:
                     frame = await ws.recv()
                     received += len(frame)
-                    message = msgpack.unpackb(frame, raw=False)
-                    if message["type"] == "welcome":  # (protocol 4: its catch-up within)
-                        message = message.get("catch_up") or message
-                    if message["type"] == "snapshot":
+                    if msgpack.unpackb(frame, raw=False)["type"] == "snapshot":
                         return received
         finally:
             await ws.close()

@@ -259,30 +259,22 @@ class Member:
             if tag == "events":
                 tally.event_frames += 1
                 tally.event_bytes += len(frame)
-            self._take(tag, message, now)
+                self.version = message["first"] + len(message["events"]) - 1
+                self.follow_window(message["window"], now)
+                accepted = message.get("accepted")
+                if accepted is not None:  # the commander's frame is its answer too
+                    self.answers[accepted] = Accepted(accepted, self.version)
+            elif tag == "accepted":
+                self.answers[message["id"]] = Accepted(message["id"], message["version"])
+            elif tag == "rejected":
+                self.answers[message["id"]] = Rejected(message["id"], message["code"],
+                                                       message["message"])
+            elif tag == "snapshot":
+                self.version = message["version"]
+                self.follow_window(message["window"], now)
+            elif tag == "welcome":
+                self.version = max(self.version, message["version"])
             self.room.arrived(self, now)
-
-    def _take(self, tag: str, message: dict[str, Any], now: float) -> None:
-        """Follow one message: the version, the window, an answer."""
-        if tag == "events":
-            self.version = message["first"] + len(message["events"]) - 1
-            self.follow_window(message["window"], now)
-            accepted = message.get("accepted")
-            if accepted is not None:  # the commander's frame is its answer too
-                self.answers[accepted] = Accepted(accepted, self.version)
-        elif tag == "accepted":
-            self.answers[message["id"]] = Accepted(message["id"], message["version"])
-        elif tag == "rejected":
-            self.answers[message["id"]] = Rejected(message["id"], message["code"],
-                                                   message["message"])
-        elif tag == "snapshot":
-            self.version = message["version"]
-            self.follow_window(message["window"], now)
-        elif tag == "welcome":
-            self.version = max(self.version, message["version"])
-            carried = message.get("catch_up")
-            if carried is not None:  # (protocol 4: its catch-up in the same frame)
-                self._take(carried["type"], carried, now)
 
     def follow_window(self, window: dict[str, Any] | None, now: float) -> None:
         """Every events frame (and snapshot) carries the ARO window as it stands: note when

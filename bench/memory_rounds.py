@@ -74,7 +74,8 @@ async def one_round(nodes: list[httpx.AsyncClient], ws_bases: list[str],
             ws = await connect(f"{base}{WS_PATH}?room={room}", max_size=None,
                                ping_interval=None, compression=None, proxy=None)
             await ws.send(codec.encode(Hello(PROTOCOL_VERSION, room, token)))
-            await ws.recv()  # the welcome, carrying the snapshot (protocol 4)
+            await ws.recv()  # the welcome
+            await ws.recv()  # the snapshot
             return ws
 
     seats, crowd = ws_bases

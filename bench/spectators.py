@@ -179,10 +179,6 @@ class Spectator(asyncio.Protocol):
             return
         message = msgpack.unpackb(payload, raw=False)
         kind = message["type"]
-        if kind == "welcome" and message.get("catch_up") is not None:
-            crowd.arrivals.deliveries += 1
-            message = message["catch_up"]  # (protocol 4: its snapshot within)
-            kind = message["type"]
         if kind == "events":
             number = message["first"] + len(message["events"]) - 1
             crowd.arrivals.note(number, now, len(payload))

@@ -20,11 +20,8 @@ from protocol.messages import (
     CLIENT_MESSAGES,
     SERVER_MESSAGES,
     ClientMessage,
-    Events,
     Plain,
     ServerMessage,
-    Snapshot,
-    Welcome,
 )
 from server.rules.reasons import Reason
 
@@ -113,52 +110,6 @@ def decode_server(frame: bytes) -> ServerMessage:
     return _decode(frame, _SERVER_BY_TAG)
 
 
-def catch_up_of(welcome: Welcome) -> Events | Snapshot | None:
-    """The catch-up a protocol 4 ``welcome`` carries, checked as a frame of its own would
-    be; None when it carries none (protocol 3: it follows as its own frame). Raises
-    ``DecodeError`` when it is not an ``events`` or ``snapshot`` message."""
-    wire = welcome.catch_up
-    if wire is None:
-        return None
-    message = _from_wire(wire, _SERVER_BY_TAG)
-    if not isinstance(message, Events | Snapshot):
-        raise DecodeError(ProtocolReason.BAD_MESSAGE,
-                          "welcome: field 'catch_up' must be an events or snapshot message")
-    return message
-
-
-CATCH_UP_TAGS = frozenset({Events.TAG.value, Snapshot.TAG.value})
-"""The tags of the messages that catch a joining viewer up."""
-
-
-def message_tag(frame: bytes) -> str | None:
-    """The ``type`` of an encoded message, read from its first bytes (``encode`` and
-    ``encode_with_packed`` write it first: a map header, the key, a short text), without
-    decoding the rest; None for a frame that does not begin so."""
-    if not frame:
-        return None
-    header = frame[0]
-    at = 1 if 0x80 <= header <= 0x8F else 3 if header == 0xDE else 5 if header == 0xDF else 0
-    if not at or frame[at:at + 5] != _TYPE_KEY:
-        return None
-    at += 5
-    size = frame[at] - 0xA0 if at < len(frame) else -1  # a fixstr: 0xa0 + its length
-    if not 0 <= size <= 31 or at + 1 + size > len(frame):
-        return None
-    return frame[at + 1:at + 1 + size].decode("utf-8", "replace")
-
-
-def welcome_with_catch_up(welcome: bytes, catch_up: bytes) -> bytes:
-    """An encoded ``welcome`` whose ``catch_up`` is nil, carrying the encoded ``catch_up``
-    message (protocol 4: one frame instead of two). ``catch_up`` is the welcome's last
-    field, so its nil is the frame's last byte: replaced by the message's bytes, the frame
-    is byte for byte what ``encode`` makes of the welcome holding that message (a map's
-    encoding is its header, then each key's and value's encoding in order)."""
-    if not welcome.endswith(_NO_CATCH_UP):
-        raise ValueError("not an encoded welcome without its catch-up")
-    return welcome[:-1] + catch_up
-
-
 def pack_plain(value: Plain) -> bytes:
     """Plain data to bytes (storage payloads)."""
     return _packer_packb(value)
@@ -174,8 +125,6 @@ def unpack_plain(data: bytes) -> Plain:
 _packer = msgpack.Packer(use_bin_type=True)
 _packer_packb: Callable[[Any], bytes] = _packer.pack
 _pack_map_header: Callable[[int], bytes] = _packer.pack_map_header
-_TYPE_KEY = _packer_packb("type")
-_NO_CATCH_UP = _packer_packb("catch_up") + _packer_packb(None)
 
 
 def _refuse_ext(code: int, data: bytes) -> None:
@@ -189,11 +138,6 @@ def _decode(frame: bytes, by_tag: dict[str, type[M]]) -> M:
         raise DecodeError(ProtocolReason.MALFORMED_FRAME, f"not a msgpack frame: {error}") from None
     if not isinstance(wire, dict):
         raise DecodeError(ProtocolReason.MALFORMED_FRAME, "a message must be a msgpack map")
-    return _from_wire(wire, by_tag)
-
-
-def _from_wire(wire: dict[Any, Any], by_tag: dict[str, type[M]]) -> M:
-    """The message a decoded map holds, checked, or ``DecodeError``."""
     tag = wire.get("type")
     cls = by_tag.get(tag) if isinstance(tag, str) else None
     if cls is None:

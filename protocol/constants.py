@@ -13,14 +13,8 @@ from enum import IntEnum, StrEnum
 
 from server.rules.reasons import Reason
 
-PROTOCOL_VERSION = 4
-"""Sent by the client in ``hello``. Version 4: the ``welcome`` carries the catch-up that
-follows it in version 3 (``Welcome.catch_up``), so a joining viewer reads one frame."""
-
-OLDEST_PROTOCOL_VERSION = 3
-"""The oldest version the server still speaks (a page loaded before an upgrade): it gets
-its catch-up as a frame of its own. Any version outside ``OLDEST_PROTOCOL_VERSION`` to
-``PROTOCOL_VERSION`` is closed with ``UNSUPPORTED_VERSION``."""
+PROTOCOL_VERSION = 3
+"""Sent by the client in ``hello``; the server closes with ``UNSUPPORTED_VERSION`` otherwise."""
 
 WS_PATH = "/ws"
 """The websocket endpoint, relative to the server's origin."""

@@ -14,7 +14,6 @@ from enum import Enum
 from pathlib import Path
 
 from protocol.constants import (
-    OLDEST_PROTOCOL_VERSION,
     PROTOCOL_VERSION,
     WS_PATH,
     ClientTag,
@@ -38,7 +37,6 @@ def render() -> str:
     parts = [
         _HEADER,
         f"export const PROTOCOL_VERSION = {PROTOCOL_VERSION};\n",
-        f"export const OLDEST_PROTOCOL_VERSION = {OLDEST_PROTOCOL_VERSION};\n",
         f"export const WS_PATH = {json.dumps(WS_PATH)};\n",
     ]
     enums: tuple[tuple[str, type[Enum]], ...] = (

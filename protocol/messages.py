@@ -122,14 +122,10 @@ ClientMessage = Hello | Command | Sync | Ping | OptionsRequest | HistoryRequest 
 
 @dataclass(frozen=True, slots=True)
 class Welcome:
-    """The handshake's answer: the client's role and the room's current version and seats,
-    and the client's catch-up: exactly one of ``events`` (what the client missed since its
-    ``since``, possibly nothing, with the ARO window as it stands) or a ``snapshot``.
+    """The handshake's answer: the client's role and the room's current version and seats.
 
-    Protocol 4 carries the catch-up in ``catch_up``, as its own frame would (a map with its
-    ``type``; ``codec.catch_up_of`` reads it), so a joining viewer reads one frame. To a
-    protocol 3 client it is nil and the catch-up follows as a frame of its own. Frames the
-    room sent meanwhile (a spectator count) come after the welcome either way.
+    It is followed by exactly one of ``events`` (what the client missed since its ``since``,
+    possibly nothing, with the ARO window as it stands) or a ``snapshot``.
     """
 
     TAG: ClassVar[ServerTag] = ServerTag.WELCOME
@@ -150,10 +146,6 @@ class Welcome:
     """How many seconds behind the room this connection's feed runs: 0 for seats, the
     room's ``spectator_delay_s`` for spectators, at least 60 for casters
     (``server.rooms.spectator_delay``)."""
-    catch_up: dict[str, Plain] | None = None
-    """The catch-up (protocol 4), an ``events`` or ``snapshot`` message as a map; nil when
-    it follows as its own frame. Last of the fields: the server fills it in by replacing
-    the encoded welcome's final nil (``codec.welcome_with_catch_up``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,10 +1,7 @@
 """A small protocol client over real websockets, for the tests (server, cluster, tournaments, deploy).
 
-It records every message it receives (``frames``; each frame as it came: ``raw``) so tests
-can inspect everything a viewer was sent, and tracks the event version it holds like a real
-client would. It speaks protocol 4 unless told otherwise, whose ``welcome`` carries its
-catch-up: read as the message after the welcome (as protocol 3 sends it in a frame of its
-own), so ``frames`` holds it after the welcome, and ``raw`` the one frame that carried both. A
+It records every decoded frame it receives (``frames``) so tests can inspect everything a
+viewer was sent, and tracks the event version it holds like a real client would. A
 command's answer is a ``rejected``, an ``accepted``, or the ``events`` frame that names it
 (``command_answer``); ``answer``/``answers`` read all three as ``Accepted``/``Rejected``.
 """
@@ -48,22 +45,20 @@ class Client:
         self.raw: list[bytes] = []
         self.version = -1
         self.welcome: Welcome | None = None
-        self._carried: ServerMessage | None = None  # a welcome's catch-up, read next
 
     @classmethod
     async def connect(cls, base_url: str, room: str, token: str | None = None,
                       since: int | None = None, hello: bool = True,
-                      name_room: bool = True, protocol: int = PROTOCOL_VERSION) -> Client:
+                      name_room: bool = True) -> Client:
         """``name_room``: the URL carries ``?room=`` as the browser client's does (a load
-        balancer routes by it); False: as a client that names its room only in the hello.
-        ``protocol``: the version its hello names."""
+        balancer routes by it); False: as a client that names its room only in the hello."""
         url = "ws" + base_url.removeprefix("http") + WS_PATH
         if name_room:
             url += "?" + urlencode({"room": room})
         ws = await connect(url, max_size=None)
         client = cls(ws)
         if hello:
-            await client.send(Hello(protocol, room, token, since))
+            await client.send(Hello(PROTOCOL_VERSION, room, token, since))
             client.welcome = await client.until(Welcome)
             # A snapshot (at the welcome's version) or the missed events follow the welcome.
             client.version = client.welcome.version if since is None else since
@@ -76,17 +71,11 @@ class Client:
         await self.ws.send(data)
 
     async def next(self) -> ServerMessage:
-        message = self._carried
-        if message is not None:
-            self._carried = None
-        else:
-            async with asyncio.timeout(GUARD_S):
-                frame = await self.ws.recv()
-            assert isinstance(frame, bytes)
-            message = codec.decode_server(frame)
-            self.raw.append(frame)
-            if isinstance(message, Welcome):
-                self._carried = codec.catch_up_of(message)
+        async with asyncio.timeout(GUARD_S):
+            frame = await self.ws.recv()
+        assert isinstance(frame, bytes)
+        message = codec.decode_server(frame)
+        self.raw.append(frame)
         self.frames.append(message)
         if isinstance(message, Events):
             assert message.first == self.version + 1, "gap in versions"

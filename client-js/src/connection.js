@@ -3,7 +3,7 @@
 import { encodeMessage, decodeMessage, MalformedMessage } from "./codec.js";
 import { backoffDelay } from "./backoff.js";
 import { LocalView, VersionGap } from "./view.js";
-import { OLDEST_PROTOCOL_VERSION, PROTOCOL_VERSION, WS_PATH, ClientTag, ServerTag, CloseCode, ProtocolReason } from "./protocol-constants.js";
+import { PROTOCOL_VERSION, WS_PATH, ClientTag, ServerTag, CloseCode, ProtocolReason } from "./protocol-constants.js";
 
 /**
  * @typedef {{ok: true, id: string, version: number} | {ok: false, id: string, code: string, message: string}} Answer
@@ -85,12 +85,6 @@ export class GameConnection extends EventTarget {
     this.view = new LocalView();
     /** @type {string | null} "A", "B" or "spectator" once welcomed */
     this.role = null;
-    /**
-     * The protocol version this connection's hello names: the newest, until a server that
-     * does not speak it (one not yet upgraded, while a deployment rolls) closes with 4005;
-     * then the oldest, whose welcome is followed by its catch-up as a frame of its own.
-     */
-    this.protocol = PROTOCOL_VERSION;
     /** @type {Record<string, any>} room settings from the welcome */
     this.settings = {};
     /** @type {ConnectionStatus} */
@@ -343,7 +337,7 @@ export class GameConnection extends EventTarget {
     socket.binaryType = "arraybuffer";
     this.socket = socket;
     socket.onopen = () => {
-      this.#write({ type: ClientTag.HELLO, protocol: this.protocol, room: this.options.room,
+      this.#write({ type: ClientTag.HELLO, protocol: PROTOCOL_VERSION, room: this.options.room,
         token: this.options.token ?? null, since: this.hasSnapshot ? this.view.version : null });
     };
     socket.onmessage = (message) => this.#receive(message.data);
@@ -355,10 +349,6 @@ export class GameConnection extends EventTarget {
     if (socket !== this.socket) return;
     this.socket = null;
     if (this.closedByUser) return this.#setStatus("closed");
-    if (code === CloseCode.UNSUPPORTED_VERSION && this.protocol !== OLDEST_PROTOCOL_VERSION) {
-      this.protocol = OLDEST_PROTOCOL_VERSION; // an older server: ask again in its version, at once
-      return this.#open("reconnecting");
-    }
     if (FINAL_CLOSE_CODES.has(code)) {
       this.dispatchEvent(new CustomEvent("fatal", { detail: { code, reason } }));
       this.#setStatus("closed");
@@ -388,21 +378,6 @@ export class GameConnection extends EventTarget {
       this.dispatchEvent(new CustomEvent("protocol-error", { detail: error }));
       return;
     }
-    this.#take(message);
-    // Protocol 4: the welcome carries its catch-up, taken as the frame after it.
-    if (message.type === ServerTag.WELCOME && message.catch_up != null) {
-      const carried = message.catch_up;
-      if (carried.type !== ServerTag.EVENTS && carried.type !== ServerTag.SNAPSHOT) {
-        this.dispatchEvent(new CustomEvent("protocol-error", {
-          detail: new MalformedMessage(`a welcome's catch-up of type ${JSON.stringify(carried.type)}`) }));
-        return;
-      }
-      this.#take(carried);
-    }
-  }
-
-  /** @param {any} message */
-  #take(message) {
     const handler = this.#handlers[message.type];
     handler?.(message);
     this.dispatchEvent(new CustomEvent("message", { detail: message }));

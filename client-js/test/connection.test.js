@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { GameConnection, windowRemainingMs } from "../src/connection.js";
-import { CloseCode, OLDEST_PROTOCOL_VERSION, PROTOCOL_VERSION } from "../src/protocol-constants.js";
+import { CloseCode, PROTOCOL_VERSION } from "../src/protocol-constants.js";
 import { harness } from "./fake-socket.js";
 
 function connected({ token = "tok-a", ids = ["c1", "c2", "c3"] } = {}) {
@@ -28,53 +28,6 @@ test("handshake: hello carries protocol, room, token and no version on a fresh s
   assert.equal(conn.role, "A");
   assert.equal(conn.view.version, 4);
   assert.equal(conn.view.state.phase, "orders");
-});
-
-test("a welcome carrying its catch-up (protocol 4) is taken as the welcome, then that catch-up", () => {
-  const { h, conn } = connected();
-  /** @type {string[]} */
-  const seen = [];
-  conn.addEventListener("message", (event) => seen.push(/** @type {any} */ (event).detail.type));
-  h.last().deliver({ ...welcome(4), catch_up: snapshot(4) });
-  assert.deepEqual(seen, ["welcome", "snapshot"]);
-  assert.equal(conn.status, "open");
-  assert.equal(conn.view.version, 4);
-  assert.equal(conn.view.state.phase, "orders");
-  // A resuming seat's catch-up: the events it missed, with the window as it stands.
-  h.last().close(1006);
-  h.timers[0].fn();
-  h.last().open();
-  assert.equal(h.last().sent[0].since, 4);
-  h.last().deliver({ ...welcome(5), catch_up: { type: "events", first: 5,
-    events: [{ type: "phase_started", phase: "orders" }], window: null } });
-  assert.equal(conn.view.version, 5);
-  assert.equal(conn.catchingUp, false);
-});
-
-test("a welcome's catch-up that is neither events nor a snapshot is reported, not taken", () => {
-  const { h, conn } = connected();
-  /** @type {any[]} */
-  const errors = [];
-  conn.addEventListener("protocol-error", (event) => errors.push(/** @type {any} */ (event).detail));
-  h.last().deliver({ ...welcome(4), catch_up: { type: "presence", seat: "B", status: "away" } });
-  assert.equal(errors.length, 1);
-  assert.equal(conn.view.seats.B, "empty");
-});
-
-test("a server that does not speak the newest protocol (4005) is asked again at once in the oldest", () => {
-  const { h, conn } = connected();
-  assert.equal(h.last().sent[0].protocol, PROTOCOL_VERSION);
-  h.last().close(CloseCode.UNSUPPORTED_VERSION);
-  assert.equal(conn.status, "reconnecting");
-  assert.equal(h.timers.length, 0, "no back-off: the socket opens again at once");
-  h.last().open();
-  assert.equal(h.last().sent[0].protocol, OLDEST_PROTOCOL_VERSION);
-  h.last().deliver(welcome(4));
-  h.last().deliver(snapshot(4));
-  assert.equal(conn.view.version, 4);
-  // A server that speaks neither: closed for good.
-  h.last().close(CloseCode.UNSUPPORTED_VERSION);
-  assert.equal(conn.status, "closed");
 });
 
 test("the socket's URL names the room, for a load balancer that routes by room", () => {

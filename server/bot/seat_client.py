@@ -38,7 +38,6 @@ from protocol.messages import (
     Rejected,
     Snapshot,
     Sync,
-    Welcome,
     command_answer,
 )
 from server.bot.decide import candidates, waits_on
@@ -116,10 +115,7 @@ async def _session(seat: BotSeat, rng: random.Random, pacer: Pacer,
         await turn.refresh()
         async for frame in ws:
             assert isinstance(frame, bytes)
-            message = codec.decode_server(frame)
-            if isinstance(message, Welcome):  # its catch-up within (protocol 4)
-                message = codec.catch_up_of(message) or message
-            if await turn.receive(message):
+            if await turn.receive(codec.decode_server(frame)):
                 return True
     return False
 

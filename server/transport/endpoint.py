@@ -18,12 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from protocol import codec
 from protocol.codec import DecodeError
-from protocol.constants import (
-    OLDEST_PROTOCOL_VERSION,
-    PROTOCOL_VERSION,
-    CloseCode,
-    ProtocolReason,
-)
+from protocol.constants import PROTOCOL_VERSION, CloseCode, ProtocolReason
 from protocol.messages import (
     Command,
     Error,
@@ -161,8 +156,7 @@ async def _websocket(websocket: WebSocket, send: Send, budgets: WorkBudgets) -> 
                       # read-only viewers always written directly (the fan-out's bulk),
                       # seats unless REFEREE_DIRECT_FRAMES=0
                       DirectFrames.for_scope(websocket.scope)
-                      if settings.direct_frames or seat is None else None,
-                      welcome_carries_catch_up=hello.protocol >= 4)
+                      if settings.direct_frames or seat is None else None)
     if watch is not None and not casters.attach(watch, session):
         casters.forget(watch)  # withdrawn since its check: refused as if it had been then
         await _refuse(websocket, _withdrawn())
@@ -211,10 +205,9 @@ async def _read_hello(websocket: WebSocket, settings: Settings) -> Hello:
     if not isinstance(message, Hello):
         raise HandshakeRefused(CloseCode.PROTOCOL_ERROR, ProtocolReason.UNEXPECTED_MESSAGE,
                                "the first message must be a hello")
-    if not OLDEST_PROTOCOL_VERSION <= message.protocol <= PROTOCOL_VERSION:
+    if message.protocol != PROTOCOL_VERSION:
         raise HandshakeRefused(CloseCode.UNSUPPORTED_VERSION, ProtocolReason.UNSUPPORTED_VERSION,
-                               f"this server speaks protocols {OLDEST_PROTOCOL_VERSION} to "
-                               f"{PROTOCOL_VERSION}")
+                               f"this server speaks protocol {PROTOCOL_VERSION}")
     return message
 
 

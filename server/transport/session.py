@@ -11,7 +11,6 @@ from starlette.types import Message, Send
 from server.fanout import Audience
 from server.transport.direct_frames import DirectFrames
 from server.transport.eager import Continuation, start_eagerly
-from server.transport.greeting import WelcomeMerge
 from server.transport.send_queue import CloseRequest, SendQueue
 
 
@@ -24,13 +23,9 @@ class Session:
     socket is behind: it finishes the send that had to wait, then drains the queue and
     ends. So an idle socket costs no task, and a frame to a socket that keeps up costs no
     task step.
-
-    A protocol 4 socket (``welcome_carries_catch_up``) is sent its welcome and catch-up as
-    one frame (``server.transport.greeting``).
     """
 
-    __slots__ = ("_audience", "_direct", "_gone", "_greeting", "_held", "_queue", "_send",
-                 "_writer", "seat")
+    __slots__ = ("_audience", "_direct", "_gone", "_held", "_queue", "_send", "_writer", "seat")
 
     def __init__(
         self,
@@ -39,7 +34,6 @@ class Session:
         queue_limit: int,
         make_snapshot: Callable[[Audience], bytes],
         direct: DirectFrames | None = None,
-        welcome_carries_catch_up: bool = False,
     ) -> None:
         self._send = send  # the socket's ASGI send
         self._direct = direct
@@ -49,7 +43,6 @@ class Session:
         self._writer: asyncio.Task[None] | None = None
         self._gone = False  # a send failed: the peer is gone; the reader will see it
         self._held: list[bytes] | None = None  # frames kept by ``hold_frames``
-        self._greeting = WelcomeMerge() if welcome_carries_catch_up else None
 
     @property
     def audience(self) -> Audience:
@@ -65,15 +58,6 @@ class Session:
 
     def deliver(self, frame: bytes) -> None:
         if not frame or self._gone:
-            return
-        greeting = self._greeting
-        if greeting is not None:
-            ready = greeting.take(frame)
-            if ready is None:
-                return
-            self._greeting = None
-            for each in ready:
-                self.deliver(each)
             return
         if self._held is not None:
             self._held.append(frame)
@@ -116,13 +100,7 @@ class Session:
             return True
 
     def close(self, code: int, reason: str) -> None:
-        # What was delivered before the close goes before it: a welcome still waiting for
-        # its catch-up goes alone (those frames came before any held since).
-        greeting, self._greeting = self._greeting, None
-        if greeting is not None:
-            for frame in greeting.kept():
-                self.deliver(frame)
-        self.send_held()
+        self.send_held()  # what was delivered before the close goes before it
         self._queue.close(code, reason)
         if self._writer is None and not self._gone:
             self._writer = asyncio.create_task(self._write(None))

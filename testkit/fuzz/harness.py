@@ -128,12 +128,8 @@ class Conn:
                     self.problems.append(Violation("undecodable frame from the server",
                                                    error.message, shown(data)))
                     continue
-                # A welcome's catch-up (protocol 4) is followed as the frame after it.
-                carried = (self._carried(message, data) if isinstance(message, Welcome)
-                           else None)
-                for each in (message, carried) if carried is not None else (message,):
-                    self._follow(each)
-                    self.frames.append(each)
+                self._follow(message)
+                self.frames.append(message)
                 self._changed.set()
         except (ConnectionClosed, WebSocketException, OSError):
             pass
@@ -141,14 +137,6 @@ class Conn:
             self.closed = True
             self.close_code = self.ws.close_code
             self._changed.set()
-
-    def _carried(self, welcome: Welcome, data: bytes) -> ServerMessage | None:
-        try:
-            return codec.catch_up_of(welcome)
-        except DecodeError as error:
-            self.problems.append(Violation("undecodable catch-up in a welcome",
-                                           error.message, shown(data)))
-            return None
 
     def _follow(self, message: ServerMessage) -> None:
         if (isinstance(message, Welcome) and self.since is None) or isinstance(message, Snapshot):

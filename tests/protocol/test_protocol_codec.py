@@ -5,17 +5,13 @@ from __future__ import annotations
 import pytest
 
 from protocol import codec, generate_js
-from protocol.codec import DecodeError
 from protocol.constants import ProtocolReason
 from protocol.messages import (
     Accepted,
     Command,
     Events,
     Hello,
-    Presence,
     Snapshot,
-    Spectators,
-    Welcome,
     command_answer,
     window_fields,
 )
@@ -100,27 +96,3 @@ def test_a_snapshot_with_its_state_already_packed_is_the_same_frame(
     assert spliced == whole
     assert codec.decode_server(spliced) == Snapshot(7, state, window, {"A": "here", "B": "away"},
                                                     clocks)
-
-
-def test_the_tag_of_an_encoded_message_is_read_from_its_first_bytes() -> None:
-    assert codec.message_tag(codec.encode(Spectators(3))) == "spectators"
-    crowd = codec.encode_with_packed(Snapshot(1, {}, None, {}), state=codec.pack_plain({"a": 1}))
-    assert codec.message_tag(crowd) == "snapshot"
-    big = codec.pack_plain({"type": "events", **{f"k{i}": i for i in range(20)}})  # a map16
-    assert codec.message_tag(big) == "events"
-    for frame in (b"", b"\x81", codec.pack_plain([1, 2]), codec.pack_plain({"id": "x"}),
-                  codec.pack_plain({"type": 3})):
-        assert codec.message_tag(frame) is None
-
-
-def test_a_welcome_carries_only_a_catch_up() -> None:
-    welcome = codec.encode(Welcome(4, "r", "A", 1, {}, {}))
-    with pytest.raises(ValueError):
-        codec.welcome_with_catch_up(codec.encode(Presence("A", "away", None)), b"\xc0")
-    carrying = codec.welcome_with_catch_up(welcome, codec.encode(Presence("A", "away", None)))
-    message = codec.decode_server(carrying)
-    assert isinstance(message, Welcome)
-    with pytest.raises(DecodeError) as refused:
-        codec.catch_up_of(message)
-    assert refused.value.code == ProtocolReason.BAD_MESSAGE
-    assert codec.catch_up_of(codec.decode_server(welcome)) is None  # (protocol 3's)

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from protocol import codec
-from protocol.constants import OLDEST_PROTOCOL_VERSION, PROTOCOL_VERSION, CloseCode, ProtocolReason
+from protocol.constants import PROTOCOL_VERSION, CloseCode, ProtocolReason
 from protocol.messages import (
     Accepted,
     Command,
@@ -123,7 +123,6 @@ async def test_out_of_turn_wrong_seat_and_spectator_commands_are_rejected(room: 
         (lambda r: Hello(PROTOCOL_VERSION, r.id, "not-a-token"), CloseCode.BAD_TOKEN),
         (lambda r: Hello(PROTOCOL_VERSION, "no-such-room"), CloseCode.ROOM_NOT_FOUND),
         (lambda r: Hello(PROTOCOL_VERSION + 1, r.id), CloseCode.UNSUPPORTED_VERSION),
-        (lambda r: Hello(OLDEST_PROTOCOL_VERSION - 1, r.id), CloseCode.UNSUPPORTED_VERSION),
         (lambda r: Ping(1), CloseCode.PROTOCOL_ERROR),
     ],
 )
