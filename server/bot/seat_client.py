@@ -140,6 +140,8 @@ class _Turn:
         self.prefix = f"bot{secrets.token_hex(4)}-"
         """Command ids new to the seat on each connection: the seat remembers its latest ids'
         answers (``server/rooms/answers.py``), and an id sent again gets the old answer."""
+        self.refused: Rejected | None = None  # the last of its commands the referee refused
+        self.stuck_at = -1  # the version at which it last found no move accepted (logged once)
         self.asked: set[str] = set()
         """Answers still due to the last refresh (the server merges ``options`` requests
         that wait together, so answers are not counted: each kind is due or not)."""
@@ -175,6 +177,7 @@ class _Turn:
         if answer is not None and answer.id == self.pending:
             self.pending = None
             if isinstance(answer, Rejected):
+                self.refused = answer
                 await self._next()
                 return False
             if not isinstance(message, Events):  # accepted without events: look again
@@ -199,6 +202,15 @@ class _Turn:
         """Send the decision's next candidate (none left: ask again)."""
         body = next(self.tries, None) if self.tried < MAX_TRIES else None
         if body is None:  # nothing accepted: look again a little later (clocks, windows)
+            if self.tried and self.stuck_at != self.version:
+                # Once per version: a bot that keeps finding no move holds its opponent's
+                # game, and the refusal says why (a choice offered but refused, say).
+                self.stuck_at = self.version
+                refused = self.refused
+                log.warning("bot %s of room %s: none of its %d moves at version %d was "
+                            "accepted (the last refused: %s); it looks again", self.seat.seat,
+                            self.seat.room, self.tried, self.version,
+                            f"{refused.code} {refused.message!r}" if refused else "none")
             await asyncio.sleep(RECONNECT_S)
             await self.refresh()
             return

@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 from protocol import codec
-from protocol.messages import Events, Options, OptionsRequest, Snapshot, Sync
+from protocol.messages import Command, Events, Options, OptionsRequest, Rejected, Snapshot, Sync
 from server.bot.fruitless import Fruitless
 from server.bot.seat_client import BotSeat, Pacer, _Turn
 
@@ -57,3 +57,25 @@ async def test_answers_of_one_version_decide_without_asking_again() -> None:
     await turn.receive(Snapshot(4, {"phase": "initiative"}, None, {}))
     await turn.receive(Options(4, {}))
     assert _asked(socket) == 1
+
+
+async def test_a_bot_whose_every_move_is_refused_says_why_once_and_looks_again(
+        monkeypatch: Any, caplog: Any) -> None:
+    """A bot that finds no move accepted holds its opponent's game: it says so once per
+    version, with the last refusal, and asks for its view again rather than stop."""
+    monkeypatch.setattr("server.bot.seat_client.RECONNECT_S", 0.0)
+    turn, socket = _turn()
+    await turn.refresh()
+    await turn.receive(Snapshot(4, {"phase": "orders", "troopers": []}, None, {}))
+    await turn.receive(Options(4, {"end_turn": True}))
+    refused = 0
+    with caplog.at_level("WARNING", logger="server.bot.seat_client"):
+        while _asked(socket) == 1:
+            command = socket.sent[-1]
+            assert isinstance(command, Command) and refused < 50
+            refused += 1
+            await turn.receive(Rejected(command.id, "wrong_phase", "not now"))
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warnings) == 1, warnings
+    assert f"none of its {refused} moves at version 4" in warnings[0]
+    assert "wrong_phase 'not now'" in warnings[0]
