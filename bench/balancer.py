@@ -38,9 +38,9 @@ def loopback_script() -> ModuleType:
 def balancer_sockets() -> int:
     """The most sockets the loopback nginx's one worker carries: each takes two of its
     connections (the client's, the node's), which its user's open-file limit bounds
-    (deploy/loopback.py, ``loopback_nginx_values``)."""
-    values = loopback_script().loopback_nginx_values(Path("."), 0, [0, 0])
-    return int(values["NGINX_WORKER_CONNECTIONS"]) // 2
+    (deploy/loopback.py, ``nginx_worker_limits``)."""
+    _files, connections = loopback_script().nginx_worker_limits()
+    return connections // 2
 
 
 @contextlib.asynccontextmanager

@@ -80,16 +80,23 @@ def render_nginx(values: dict[str, str], template: str | None = None) -> str:
                   text)
 
 
-def loopback_nginx_values(run_dir: Path, port: int, node_ports: list[int]) -> dict[str, str]:
-    # nginx runs as this user here: it may raise its open files to the hard limit, no further.
+def nginx_worker_limits() -> tuple[int, int]:
+    """The loopback nginx worker's open files and connections (``worker_rlimit_nofile``,
+    ``worker_connections``): it runs as this user, so it may raise its open files to the
+    hard limit, no further, and keeps a few of them for its log and listeners."""
     files = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     files = 1 << 20 if files == resource.RLIM_INFINITY else files
+    return files, max(1024, files - 256)
+
+
+def loopback_nginx_values(run_dir: Path, port: int, node_ports: list[int]) -> dict[str, str]:
+    files, connections = nginx_worker_limits()
     return {
         "NGINX_USER": pwd.getpwuid(os.getuid()).pw_name,
         "NGINX_GROUP": grp.getgrgid(os.getgid()).gr_name,
         "NGINX_WORKERS": "1",
         "NGINX_WORKER_FILES": str(files),
-        "NGINX_WORKER_CONNECTIONS": str(max(1024, files - 256)),  # (its log, listeners)
+        "NGINX_WORKER_CONNECTIONS": str(connections),
         "NGINX_RUN_DIR": str(run_dir / "nginx"),
         "NGINX_ERROR_LOG": str(run_dir / "nginx-error.log"),
         "NGINX_ACCESS_LOG": str(run_dir / "nginx-access.log"),
