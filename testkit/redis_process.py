@@ -43,14 +43,16 @@ def free_port() -> int:
     gives as source ports to outgoing connections, so between this check and the server's
     own bind a client's connection could take it ("Address already in use": seen with a
     cluster's bus port while the browser tests ran beside pytest). A random port below the
-    ephemeral range instead, bindable now and not handed out before in this process."""
+    ephemeral range instead, bindable now and not handed out before in this process, from
+    this pytest worker's own share of that range (``worker_ports``)."""
     low = _ephemeral_low()
     if low <= LOWEST_PORT + 1_000:  # an unusual range: let the kernel choose
         with socket.socket() as sock:
             sock.bind(("127.0.0.1", 0))
             return int(sock.getsockname()[1])
+    ports = worker_ports(LOWEST_PORT, low)
     while True:
-        port = random.randrange(LOWEST_PORT, low)
+        port = random.choice(ports)
         if port in _handed_out:
             continue
         with socket.socket() as sock:
@@ -60,6 +62,20 @@ def free_port() -> int:
                 continue
         _handed_out.add(port)
         return port
+
+
+def worker_ports(low: int, high: int) -> range:
+    """This process's share of the ports from ``low`` to ``high``: under pytest-xdist each
+    worker (``PYTEST_XDIST_WORKER`` "gw0", "gw1", ...) takes its own slice, so two workers
+    never hand out the same port (once, a node of one worker found its port taken by the
+    other's in the moment before it bound it); otherwise all of them."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    if count < 2 or not worker.startswith("gw") or not worker[2:].isdigit():
+        return range(low, high)
+    size = (high - low) // count
+    start = low + int(worker[2:]) * size
+    return range(start, start + size)
 
 
 def _ephemeral_low() -> int:
