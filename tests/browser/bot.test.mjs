@@ -54,13 +54,14 @@ test("a game against the bot from the lobby: the human clicks, the bot plays its
   let shown = false;
   for (let guard = 0; guard < 800; guard += 1) {
     await page.waitForFunction(() => !window.referee.view.stale, null, WAIT);
-    const s = await state(page);
+    // The state and its version in one read: a frame between two reads (the game's end
+    // after our end_turn) would pair the state before it with the version after it.
+    const { s, at } = await page.evaluate(() => ({ s: window.referee.view.state, at: window.referee.view.version }));
     if (s.phase === "game_over") break;
     if (!shown && s.round === 2) {
       shown = true;
       await shot(page, "bot-round-2");
     }
-    const at = await page.evaluate(() => window.referee.view.version);
     const opts = await page.evaluate(() => window.referee.currentOptions());
     if (!opts || !PROGRESS.some((k) => (Array.isArray(opts[k]) ? opts[k].length : opts[k]))) {
       // The bot's move (or our options on their way): wait for the next version or options.
@@ -68,9 +69,10 @@ test("a game against the bot from the lobby: the human clicks, the bot plays its
       if (!opts) continue;
       // Options none of which moves the game on: the next version is the bot's (or the
       // clock's). A timeout here says what the human was offered, to see what it waited on.
-      await page.waitForFunction((v) => window.referee.view.version !== v, at, WAIT).catch((error) => {
+      await page.waitForFunction((v) => window.referee.view.version !== v, at, WAIT).catch(async (error) => {
+        const frames = await page.evaluate(() => window.__frames.join("\n"));
         throw new Error(`no new version after ${at} in ${s.phase} (round ${s.round}); the human ` +
-          `was offered ${JSON.stringify(opts).slice(0, 400)}: ${error.message}`);
+          `was offered ${JSON.stringify(opts).slice(0, 400)}: ${error.message}\nlast frames:\n${frames}`);
       });
       continue;
     }
@@ -100,12 +102,11 @@ test("a game against the bot from the lobby: the human clicks, the bot plays its
       await page.click("#end-impetuous");
       await answer;
     } else if (opts.end_turn) {
+      // The answer to end_turn, whether the app asks to confirm it (Orders left) or not.
+      const answer = nextAnswer(page);
       await page.click("#end-turn");
-      if (await page.$("#confirm-end-turn")) {
-        const answer = nextAnswer(page);
-        await page.click("#confirm-end-turn");
-        await answer;
-      }
+      if (await page.$("#confirm-end-turn")) await page.click("#confirm-end-turn");
+      await answer;
     }
   }
   const end = await state(page);

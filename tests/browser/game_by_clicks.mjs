@@ -215,11 +215,15 @@ export async function playOrdersToTheEnd(a, b, { watchers = [], ordersPerTurn = 
     if (done !== null && done !== undefined) { spent += done; continue; }
     const ready = Object.keys(mine.activate ?? {});
     if (spent >= ordersPerTurn || !ready.length) {
+      // The answer to end_turn, whether the app asks to confirm it (Orders left) or not: the
+      // next turn's state is read only once the room has moved on.
+      const answer = nextAnswer(active);
       await active.click("#end-turn");
       if (await active.$("#confirm-end-turn")) {
         if (onEndTurn) await onEndTurn(at);
-        await clickAndAnswer(active, "#confirm-end-turn");
+        await active.click("#confirm-end-turn");
       }
+      await answer;
       continue;
     }
     // Activate the trooper that sees an enemy if one does, else the next one ready, and
