@@ -291,7 +291,31 @@ const FOLDS = {
     state.phase = "game_over";
     state.result = e.result;
   },
+  loss_of_lieutenant(state, e) {
+    state.loss_of_lieutenant = withSide(state.loss_of_lieutenant, e.side);
+  },
+  retreat_declared(state, e) {
+    // Retreat! puts the whole army in Loss of Lieutenant too (server orders/game_sequence.py).
+    state.retreat = withSide(state.retreat, e.side);
+    state.loss_of_lieutenant = withSide(state.loss_of_lieutenant, e.side);
+  },
+  objective_points_scored(state, e) {
+    // Each award is what its side scores, already capped by the mission.
+    const points = (state.objective_points ??= {});
+    for (const award of e.awards) if (award.op > 0) points[award.side] = (points[award.side] ?? 0) + award.op;
+  },
+  // The chess clocks are not in the view's state: every frame carries them (`clocks`). So
+  // their events change nothing here; unfolded, each switch (twice an ARO window) sent
+  // every viewer of a clocked room back for a snapshot.
+  clock_switched() {},
+  clock_ran_out() {},
+  clocks_held() {},
 };
+
+/** `sides` (a sorted list of "A"/"B", as the server's view gives it) with `side` in it. @param {string[] | undefined} sides @param {string} side */
+function withSide(sides, side) {
+  return [...new Set([...(sides ?? []), side])].sort();
+}
 
 /**
  * @param {Record<string, any>} state

@@ -245,3 +245,32 @@ test("a Smoke zone is folded onto the table and the States Phase removes it", ()
   assert.deepEqual(view.state.table.zones, []);
   assert.equal(view.stale, false);
 });
+
+test("the chess clocks' events are folded without a snapshot: the view holds no clocks (frames carry them)", () => {
+  const view = viewWith([trooper("t1", "A", [5, 5])]);
+  const before = structuredClone(view.state);
+  view.applyEvents(11, [
+    { type: "clock_switched", at_ms: 1000, running: "B", remaining: { A: 590_000, B: 600_000 } },
+    { type: "clocks_held", from_ms: 2000, to_ms: 9000, remaining: { A: 590_000, B: 599_000 } },
+    { type: "clock_ran_out", side: "B", at_ms: 10_000 },
+  ]);
+  assert.equal(view.stale, false);
+  assert.equal(view.version, 13);
+  assert.deepEqual(view.state, before);
+});
+
+test("Loss of Lieutenant, Retreat! and Objective Points scored are folded as the server's view shows them", () => {
+  const view = viewWith([trooper("t1", "A", [5, 5])]);
+  view.applyEvents(11, [{ type: "loss_of_lieutenant", side: "B" }]);
+  assert.deepEqual(view.state.loss_of_lieutenant, ["B"]);
+  view.applyEvents(12, [{ type: "retreat_declared", side: "A", victory_points: 40, threshold: 75 },
+    { type: "loss_of_lieutenant", side: "A" }]);
+  assert.deepEqual(view.state.retreat, ["A"]);
+  assert.deepEqual(view.state.loss_of_lieutenant, ["A", "B"], "sorted, each side once");
+  view.state.objective_points = { A: 2 };
+  view.applyEvents(14, [{ type: "objective_points_scored", when: "round_end", round: 1, awards: [
+    { side: "A", objective: "dominate", op: 1, reason: "r" }, { side: "B", objective: "dominate", op: 3, reason: "r" },
+    { side: "B", objective: "consoles", op: 0, reason: "r" }] }]);
+  assert.deepEqual(view.state.objective_points, { A: 3, B: 3 });
+  assert.equal(view.stale, false);
+});
