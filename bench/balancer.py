@@ -35,12 +35,21 @@ def loopback_script() -> ModuleType:
     return module
 
 
+NGINX_FREE_SHARE = 16
+"""nginx keeps a sixteenth of a worker's connections free: once fewer are free it closes
+connections that are waiting for their request (since 1.19.1, "reusing connections in
+advance"), which is how a socket just opened to it is closed with no answer. At 9,600
+sockets (19,200 connections of 19,744) the load generators' handshakes failed so, nginx
+warning "worker_connections are not enough, reusing connections"; 9,000 ran."""
+
+
 def balancer_sockets() -> int:
     """The most sockets the loopback nginx's one worker carries: each takes two of its
     connections (the client's, the node's), which its user's open-file limit bounds
-    (deploy/loopback.py, ``nginx_worker_limits``)."""
+    (deploy/loopback.py, ``nginx_worker_limits``), less the sixteenth it keeps free and
+    its listener."""
     _files, connections = loopback_script().nginx_worker_limits()
-    return connections // 2
+    return (connections - connections // NGINX_FREE_SHARE - 1) // 2
 
 
 @contextlib.asynccontextmanager
@@ -70,6 +79,7 @@ async def balancer(workdir: Path, port: int, node_ports: list[int],
         # What went wrong in nginx (a run's temporary directory goes with its log).
         log = run_dir / "nginx-error.log"
         worse = [line for line in (log.read_text().splitlines() if log.exists() else [])
-                 if any(level in line for level in ("[error]", "[crit]", "[alert]", "[emerg]"))]
+                 if any(level in line
+                        for level in ("[warn]", "[error]", "[crit]", "[alert]", "[emerg]"))]
         for line in worse[:10]:
             print(f"nginx: {line}", file=sys.stderr)
