@@ -305,8 +305,8 @@ const FOLDS = {
     for (const award of e.awards) if (award.op > 0) points[award.side] = (points[award.side] ?? 0) + award.op;
   },
   // The chess clocks are not in the view's state: every frame carries them (`clocks`). So
-  // their events change nothing here; unfolded, each switch (twice an ARO window) sent
-  // every viewer of a clocked room back for a snapshot.
+  // their events change nothing here. Left unfolded, each switch (twice an ARO window) would
+  // send every viewer of a clocked room back for a snapshot.
   clock_switched() {},
   clock_ran_out() {},
   clocks_held() {},
