@@ -299,6 +299,11 @@ const FOLDS = {
     state.retreat = withSide(state.retreat, e.side);
     state.loss_of_lieutenant = withSide(state.loss_of_lieutenant, e.side);
   },
+  objective_activated(state, e) {
+    // As the server's view lists them (missions/consoles.py ObjectiveActivation).
+    state.objective_activations = [...(state.objective_activations ?? []),
+      { side: e.side, marker: e.marker, round: e.round, trooper: e.trooper }];
+  },
   objective_points_scored(state, e) {
     // Each award is what its side scores, already capped by the mission.
     const points = (state.objective_points ??= {});

@@ -259,7 +259,7 @@ test("the chess clocks' events are folded without a snapshot: the view holds no 
   assert.deepEqual(view.state, before);
 });
 
-test("Loss of Lieutenant, Retreat! and Objective Points scored are folded as the server's view shows them", () => {
+test("Loss of Lieutenant, Retreat!, an objective activated and Objective Points scored are folded as the server's view shows them", () => {
   const view = viewWith([trooper("t1", "A", [5, 5])]);
   view.applyEvents(11, [{ type: "loss_of_lieutenant", side: "B" }]);
   assert.deepEqual(view.state.loss_of_lieutenant, ["B"]);
@@ -267,8 +267,10 @@ test("Loss of Lieutenant, Retreat! and Objective Points scored are folded as the
     { type: "loss_of_lieutenant", side: "A" }]);
   assert.deepEqual(view.state.retreat, ["A"]);
   assert.deepEqual(view.state.loss_of_lieutenant, ["A", "B"], "sorted, each side once");
+  view.applyEvents(14, [{ type: "objective_activated", side: "A", trooper: "t1", marker: "west-console", round: 1 }]);
+  assert.deepEqual(view.state.objective_activations, [{ side: "A", marker: "west-console", round: 1, trooper: "t1" }]);
   view.state.objective_points = { A: 2 };
-  view.applyEvents(14, [{ type: "objective_points_scored", when: "round_end", round: 1, awards: [
+  view.applyEvents(15, [{ type: "objective_points_scored", when: "round_end", round: 1, awards: [
     { side: "A", objective: "dominate", op: 1, reason: "r" }, { side: "B", objective: "dominate", op: 3, reason: "r" },
     { side: "B", objective: "consoles", op: 0, reason: "r" }] }]);
   assert.deepEqual(view.state.objective_points, { A: 3, B: 3 });
