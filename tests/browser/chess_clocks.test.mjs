@@ -7,7 +7,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { WAIT, artifacts, startScenario } from "./harness.mjs";
+import { WAIT, artifacts, assertFoldedWithoutSnapshot, startScenario } from "./harness.mjs";
 
 
 let scenario;
@@ -69,12 +69,7 @@ test("a clock per side: the running one counts down, the ARO window runs the rea
   for (const page of [a, b, spectator]) {
     await page.waitForFunction(() => /running/.test(document.querySelector('#chess-clocks [data-side="B"]').className), null, WAIT);
     assert.doesNotMatch((await face(page, "A")).cls, /running/);
-    // The clock's switch is folded into the view: no viewer asks for a snapshot for it.
-    await page.waitForFunction(() => !window.referee.view.stale, null, WAIT);
-    const frames = await page.evaluate(() => window.__frames);
-    const switched = frames.findIndex((f) => /clock_switched/.test(f));
-    assert.ok(switched >= 0, frames.join("\n"));
-    assert.deepEqual(frames.slice(switched).filter((f) => f.startsWith("snapshot")), [], frames.join("\n"));
+    await assertFoldedWithoutSnapshot(page, /clock_switched/); // no viewer asks for a snapshot for it
   }
   await shot(b, "01-aro-window-b-runs");
   await shot(spectator, "02-spectator");

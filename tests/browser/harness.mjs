@@ -3,8 +3,10 @@
 // playwright-core (downloading browser builds fails on these machines). Screenshots go to
 // test-artifacts/browser, which git ignores. Also what several test files do alike: the
 // scenario's before/after hooks (scenarioForFile), a click on the table in inches (clickTable),
-// closing pages (closeAll), waiting for an element's text (shows), the pages' state when a wait times
-// out (withPagesState).
+// closing pages (closeAll), waiting for an element's text (shows), that a frame's events were folded
+// into the view without a snapshot (assertFoldedWithoutSnapshot), the pages' state when a wait
+// times out (withPagesState).
+import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -138,6 +140,20 @@ function recordFrames() {
       });
     },
   });
+}
+
+/**
+ * Whether the page's view folded the events of the frame whose recorded line matches `pattern`
+ * (harness `recordFrames`): once the view is current, no snapshot follows that frame, as one
+ * would if an event in it could not be folded and marked the view stale.
+ * @param {any} page @param {RegExp} pattern
+ */
+export async function assertFoldedWithoutSnapshot(page, pattern) {
+  await page.waitForFunction(() => !window.referee.view.stale, null, WAIT);
+  const frames = await page.evaluate(() => window.__frames);
+  const at = frames.findIndex((f) => pattern.test(f));
+  assert.ok(at >= 0, `no frame matches ${pattern}:\n${frames.join("\n")}`);
+  assert.deepEqual(frames.slice(at).filter((f) => f.startsWith("snapshot")), [], frames.join("\n"));
 }
 
 /**

@@ -15,7 +15,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { WAIT, artifacts, clickTable, closeAll, scenarioForFile, shows } from "./harness.mjs";
+import { WAIT, artifacts, assertFoldedWithoutSnapshot, clickTable, closeAll, scenarioForFile, shows } from "./harness.mjs";
 import { clickAndAnswer, passAroWindowsUntil } from "./game_by_clicks.mjs";
 
 
@@ -78,13 +78,7 @@ test("a mission's zone and consoles on the table, a console activated by clicks,
     await shows(page, '[data-objective-marker="console-west"]', /West Relay Console: Player A ✓ \(round 1\)/);
   }
   assert.deepEqual((await state(b)).objective_activations.map((x) => [x.side, x.marker]), [["A", "console-west"]]);
-  for (const page of [a, b]) { // the activation is folded into each view: no snapshot asked for it
-    await page.waitForFunction(() => !window.referee.view.stale, null, WAIT);
-    const frames = await page.evaluate(() => window.__frames);
-    const activated = frames.findIndex((f) => /objective_activated/.test(f));
-    assert.ok(activated >= 0, frames.join("\n"));
-    assert.deepEqual(frames.slice(activated).filter((f) => f.startsWith("snapshot")), [], frames.join("\n"));
-  }
+  for (const page of [a, b]) await assertFoldedWithoutSnapshot(page, /objective_activated/);
   await shot(b, "mission-activated-seat-B");
 
   // Both players end their turns to the game's end; after each round the panels show the
