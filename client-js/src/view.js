@@ -288,8 +288,7 @@ const FOLDS = {
     if ((state.loss_of_lieutenant ?? []).includes(e.side)) return NEEDS_SNAPSHOT;
   },
   game_ended(state, e) {
-    state.phase = "game_over";
-    state.result = e.result;
+    Object.assign(state, { phase: "game_over", result: e.result, active: null, order: null });
   },
   loss_of_lieutenant(state, e) {
     state.loss_of_lieutenant = withSide(state.loss_of_lieutenant, e.side);

@@ -21,6 +21,7 @@ from server.bot.offers import close_window
 from server.rules import commands as c
 from server.rules import engine
 from server.rules.decision import Accepted
+from server.rules.events import Event
 from server.rules.ids import Side
 from server.rules.options import seat_options
 from server.rules.plain import FormatError
@@ -43,11 +44,15 @@ def play_bot_game(ruleset: str, seed: int, *, table: str = "", mission: str = ""
                   levels: tuple[str, str] = ("sensible", "sensible"),
                   moves_per_turn: int = 3, max_commands: int = 4000,
                   ends_turns: Side | None = None,
-                  stop: Callable[[GameState], bool] = lambda state: False) -> BotGame:
+                  stop: Callable[[GameState], bool] = lambda state: False,
+                  on_accepted: Callable[[GameState, list[Event]], None] | None = None,
+                  ) -> BotGame:
     """A whole game between two bots (or until ``stop(state)`` holds); ``armies``: the
     lists A and B choose (None: each bot's own choice among the options); ``ends_turns``: a
     seat that spends no Order and declares no ARO, ending each of its turns at once (as the
-    browser test's human does; its other decisions, setup and deployment, are its bot's)."""
+    browser test's human does; its other decisions, setup and deployment, are its bot's);
+    ``on_accepted(state, events)``: after each accepted command, its events and the state
+    after them."""
     state = engine.new_game(engine.GameSetup(ruleset=ruleset, seed=seed, table=table,
                                              mission=mission))
     rngs = {side: random.Random(f"bot {seed} {side.value}") for side in Side}
@@ -83,6 +88,8 @@ def play_bot_game(ruleset: str, seed: int, *, table: str = "", mission: str = ""
                 game.commands[_label(body)] += 1
                 game.played.append((side.value, _label(body)))
                 state = engine.apply_all(state, decision.events)
+                if on_accepted is not None:
+                    on_accepted(state, list(decision.events))
                 break
             game.refused += 1
         else:
