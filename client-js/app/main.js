@@ -314,7 +314,7 @@ function renderLieutenantPanel(state, options) {
   const panel = $("lieutenant-panel");
   const inLoss = isSeat() && (state.loss_of_lieutenant ?? []).includes(conn.role);
   const offered = (options?.appoint_lieutenant ?? []).map((c) => (typeof c === "string" ? c : c.trooper));
-  const told = state.lieutenant_choice?.[conn.role ?? ""]; // the seat's own lieutenant_appointed event
+  const told = isSeat() ? state.lieutenant_choice : null; // the seat's own choice (its lieutenant_appointed event)
   if (told && told !== kept.get(`${conn.role}:lieutenant`)) kept.set(`${conn.role}:lieutenant`, told);
   let chosen = kept.get(`${conn.role}:lieutenant`);
   if (chosen && isSeat() && !inLoss && state.loss_of_lieutenant) { kept.remove(`${conn.role}:lieutenant`); chosen = null; } // appointed: over

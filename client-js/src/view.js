@@ -205,9 +205,9 @@ const FOLDS = {
       if (e.profile) trooper.profile = e.profile;
       if (e.position) Object.assign(trooper, { position: e.position, hidden: false });
     } else if (!trooper && e.position) {
-      // A trooper in Hidden Deployment revealed by its ARO: the opponent learns of it now.
-      state.troopers.push({ id: e.trooper, side: state.active === "A" ? "B" : "A", position: e.position,
-        facing: 0, profile: e.profile, marker: false, wounds: 0, condition: "normal", prone: false });
+      // A trooper in Hidden Deployment revealed by its ARO: the opponent learns of it now, and
+      // of its facing, which the event does not carry (a guess would draw its arc wrong).
+      return NEEDS_SNAPSHOT;
     }
   },
   aro_passed(state, e) {
@@ -264,7 +264,8 @@ const FOLDS = {
   },
   lieutenant_appointed(state, e) {
     // Only its own player gets this event: the choice (effective at the End of Turn) is secret.
-    state.lieutenant_choice = { ...(state.lieutenant_choice ?? {}), [e.side]: e.trooper };
+    // As the server's view holds it: the seat's own choice, a trooper id.
+    state.lieutenant_choice = e.trooper;
   },
   guts_failure_chosen(state, e) {
     const trooper = trooperIn(state, e.trooper);
@@ -283,6 +284,9 @@ const FOLDS = {
   },
   turn_ended(state, e) {
     state.order = null;
+    // The Order tokens still on the table are removed (server apply_turn_ended); the next
+    // turn's orders_counted brings its own.
+    state.orders = { pools: {}, irregular: [], tactical: [], lieutenant: null, impetuous: [], hidden: [] };
     // The End of Turn of a player in Loss of Lieutenant appoints its new Lieutenant (its
     // secret choice, or the server's default): only a snapshot says which trooper it is.
     if ((state.loss_of_lieutenant ?? []).includes(e.side)) return NEEDS_SNAPSHOT;
