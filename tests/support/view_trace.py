@@ -1,7 +1,7 @@
 """``python -m tests.support.view_trace``: a whole bot-vs-bot game as each viewer receives
 it, for the browser client's folds to be checked against (client-js/test/folds.test.js).
 
-Prints one JSON document: per viewer (seat A, seat B, a spectator, a caster), its view of
+Writes one JSON document (to ``--out``, else to stdout): per viewer (seat A, seat B, a spectator, a caster), its view of
 the new game (what its first snapshot holds) and, per accepted command, the events it may
 see (its own numbering: the events it may not know of are left out, as the room leaves
 them out) and its whole view after them (what a snapshot then holds).
