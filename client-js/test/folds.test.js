@@ -40,16 +40,17 @@ function comparable(s, viewer) {
   };
 }
 
-/** The games traced: a CodeOne mission whose Objective Points are scored at the ends of
- * rounds, and an N5 mission in which both sides lose their Lieutenant. */
+/** The games traced, each with the event it is there for: a CodeOne mission whose Objective
+ * Points are scored at the ends of rounds, and an N5 mission in which both sides lose their
+ * Lieutenant. */
 const GAMES = [
-  [],
-  ["--ruleset", "n5", "--seed", "2", "--table", "n5-night-market", "--mission", "n5-relay-station",
-    "--armies", "petrel-skyborne,vesper-raiders"],
+  { name: "CodeOne", args: [], meant: "objective_points_scored" },
+  { name: "N5", meant: "loss_of_lieutenant", args: ["--ruleset", "n5", "--seed", "2", "--table", "n5-night-market",
+    "--mission", "n5-relay-station", "--armies", "petrel-skyborne,vesper-raiders"] },
 ];
 
-for (const args of GAMES) {
-  test(`over a whole mission game (${args.join(" ") || "CodeOne"}), every viewer's folded view is the server's after each command`, () => {
+for (const { name, args, meant } of GAMES) {
+  test(`over a whole mission game (${name}), every viewer's folded view is the server's after each command`, () => {
     const out = join(mkdtempSync(join(tmpdir(), "view-trace-")), "trace.json");
     const run = spawnSync(join(repo, ".venv", "bin", "python"), ["-m", "tests.support.view_trace", ...args, "--out", out],
       { cwd: repo, encoding: "utf8" });
@@ -75,8 +76,7 @@ for (const args of GAMES) {
       }
       assert.ok(folded > 10 * snapshots, `${viewer}: ${folded} commands folded, ${snapshots} needed a snapshot`);
     }
-    // What each game is there for was folded and compared, not taken from a snapshot.
-    const meant = args.length ? "loss_of_lieutenant" : "objective_points_scored";
+    // What the game is there for was folded and compared, not taken from a snapshot.
     assert.ok(seen.has(meant), `${meant} folded in: ${[...seen].join(", ")}`);
   });
 }

@@ -9,7 +9,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { WAIT, artifacts, clickTable, scenarioForFile } from "./harness.mjs";
+import { WAIT, artifacts, clickTable, scenarioForFile, withPagesState } from "./harness.mjs";
 
 const shot = (page, name) => page.screenshot({ path: join(artifacts, `${name}.png`) });
 const scenario = scenarioForFile({ env: {
@@ -70,9 +70,8 @@ test("a game against the bot from the lobby: the human clicks, the bot plays its
       // Options none of which moves the game on: the next version is the bot's (or the
       // clock's). A timeout here says what the human was offered, to see what it waited on.
       await page.waitForFunction((v) => window.referee.view.version !== v, at, WAIT).catch(async (error) => {
-        const frames = await page.evaluate(() => window.__frames.join("\n"));
-        throw new Error(`no new version after ${at} in ${s.phase} (round ${s.round}); the human ` +
-          `was offered ${JSON.stringify(opts).slice(0, 400)}: ${error.message}\nlast frames:\n${frames}`);
+        throw await withPagesState(new Error(`no new version after ${at} in ${s.phase} (round ${s.round}); ` +
+          `the human was offered ${JSON.stringify(opts).slice(0, 400)}: ${error.message}`), [page]);
       });
       continue;
     }
