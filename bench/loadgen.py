@@ -203,8 +203,8 @@ def _unpack(frame: bytes) -> dict[str, Any]:
 class Member:
     """One socket of a room; its reader records when each version arrived."""
 
-    __slots__ = ("answers", "closed", "deadlines", "name", "reopen", "reopened", "room",
-                 "version", "window", "ws")
+    __slots__ = ("answers", "closed", "closed_at", "deadlines", "name", "reopen", "reopened",
+                 "room", "version", "window", "ws")
 
     def __init__(self, room: RoomDriver, name: str, ws: ClientConnection,
                  reopen: Callable[[Member], Awaitable[bool]] | None = None) -> None:
@@ -221,6 +221,7 @@ class Member:
         self.window: tuple[int, int] | None = None  # (order, step) of the open ARO window
         self.deadlines: dict[tuple[int, int], int] = {}  # the deadline_ms each announced
         self.closed: dict[tuple[int, int], float] = {}  # when a frame said it was over
+        self.closed_at: dict[tuple[int, int], int] = {}  # that frame's last version
 
     async def read(self, decode: bool) -> None:
         while True:
@@ -286,6 +287,7 @@ class Member:
         if key != self.window:
             if self.window is not None:
                 self.closed[self.window] = now
+                self.closed_at[self.window] = self.version
             self.window = key
 
 
@@ -328,7 +330,7 @@ class RoomDriver:
             return await asyncio.wait_for(future, GUARD_S)
         except TimeoutError:
             stood = "; ".join(f"{m.name} v{m.version} window {m.window} closed {sorted(m.closed)}"
-                              for m in self.members)
+                              f" reopened {m.reopened}" for m in self.members)
             raise TimeoutError(f"room {self.index}, order {self.next_order}: {what or 'a wait'}"
                                f" not within {GUARD_S:.0f} s ({stood})") from None
         finally:
@@ -406,8 +408,7 @@ class RoomDriver:
             if in_time:
                 self._forget(key)
                 return
-        await self.until(lambda: all(key in m.closed for m in self.members),
-                         f"every member seeing window {key} closed")
+        await self.until(lambda: self._seen_closed(key), f"every member seeing window {key} closed")
         if not in_time:
             # The clock closed the window first (overload): go on from the room's version.
             TALLY.windows_closed_late += 1
@@ -417,13 +418,25 @@ class RoomDriver:
             deadline_ms = next((m.deadlines[key] for m in self.members if key in m.deadlines),
                                None)
             if deadline_ms is not None:
-                last = max(m.closed[key] for m in self.members)
+                last = max(m.closed[key] for m in self.members if key in m.closed)
                 TALLY.lateness_ms.append(last * 1000.0 - deadline_ms)
         self._forget(key)
+
+    def _seen_closed(self, key: tuple[int, int]) -> bool:
+        """Every member is past window ``key``: its frames said it was over, or, for a
+        member whose socket was opened again while the window was open and over (its
+        catch-up carries only the window as it stands after it), the member holds the
+        version at which another member's frame said so."""
+        over_at = min((m.closed_at[key] for m in self.members if key in m.closed_at),
+                      default=None)
+        return over_at is not None and all(
+            key in m.closed or (m.window != key and m.version >= over_at)
+            for m in self.members)
 
     def _forget(self, key: tuple[int, int]) -> None:
         for member in self.members:
             member.closed.pop(key, None)
+            member.closed_at.pop(key, None)
             member.deadlines.pop(key, None)
 
     async def play_order(self, timeout_every: int) -> None:

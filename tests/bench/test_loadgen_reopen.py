@@ -16,6 +16,7 @@ from websockets.frames import Close
 
 from bench import loadgen
 from protocol.constants import CloseCode
+from testkit.scripted_game import Window
 from tests.bench.test_loadgen_tries import room_with
 
 
@@ -89,3 +90,33 @@ async def test_a_close_other_than_4011_is_an_error_and_nothing_is_opened_again()
     errors_before = len(loadgen.TALLY.errors)
     await member.read(decode=True)
     assert opened == [] and len(loadgen.TALLY.errors) == errors_before + 1
+
+
+async def test_a_member_back_after_a_whole_window_counts_it_seen_closed_at_its_version() -> None:
+    """A member whose socket was opened again while a window opened and closed never sees
+    it open (its catch-up carries the window as it stands after it): the wait for every
+    member to see the window closed ends once that member holds the version at which
+    another member's frame said it was over, and not before."""
+    room, _ = room_with([])
+    [seen] = room.members
+    away = loadgen.Member(room, "r/B", cast(ClientConnection, ClosedSocket(1000)))
+    room.members.append(away)
+    seen.version = away.version = 50
+    window = {"order": 2, "step": 2, "deadline_ms": 0}
+    waited = asyncio.create_task(room.window(Window("B", 2, 2, ""), let_time_out=True))
+
+    def frame(member: loadgen.Member, version: int, open_window: dict[str, int] | None) -> None:
+        member.version = version
+        member.follow_window(open_window, 0.0)
+        room.arrived(member, 0.0)
+
+    frame(seen, 51, window)
+    frame(seen, 52, None)  # over at version 52 for the member that saw it
+    await asyncio.sleep(0)  # one turn of the loop: the wait is at its condition
+    assert not waited.done()
+    frame(away, 51, None)  # the catch-up, one short of the close
+    await asyncio.sleep(0)
+    assert not waited.done()
+    frame(away, 53, None)  # past it, the window never seen open
+    await asyncio.wait_for(waited, 1)
+    assert all(not member.closed and not member.closed_at for member in room.members)
