@@ -124,5 +124,5 @@ async def test_a_wait_past_the_guard_says_what_it_awaited_and_where_each_member_
     monkeypatch.setattr(loadgen, "GUARD_S", 0.0)  # (nothing will make the condition true)
     room, _ = room_with([])
     with pytest.raises(TimeoutError, match=r"room 0, order 0: the close not within 0 s "
-                                           r"\(r/A v0 window None closed \[\]\)"):
+                                           r"\(r/A v0 window None closed \[\] reopened 0\)"):
         await room.until(lambda: False, "the close")
