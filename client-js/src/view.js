@@ -287,9 +287,22 @@ const FOLDS = {
     // The Order tokens still on the table are removed (server apply_turn_ended); the next
     // turn's orders_counted brings its own.
     state.orders = { pools: {}, irregular: [], tactical: [], lieutenant: null, impetuous: [], hidden: [] };
-    // The End of Turn of a player in Loss of Lieutenant appoints its new Lieutenant (its
-    // secret choice, or the server's default): only a snapshot says which trooper it is.
-    if ((state.loss_of_lieutenant ?? []).includes(e.side)) return NEEDS_SNAPSHOT;
+    // The seat's secret choice of a Lieutenant is spent (or void) at the End of its Turn.
+    if (state.lieutenant_choice && trooperIn(state, state.lieutenant_choice)?.side === e.side) {
+      state.lieutenant_choice = null;
+    }
+    if (!(state.loss_of_lieutenant ?? []).includes(e.side)) return;
+    // The End of Turn of a player in Loss of Lieutenant: its new Lieutenant takes office
+    // (its choice, or the server's default). Everyone learns that one did; its own seat and
+    // casters learn who (`new_lieutenant`). A record made before the server said so needs
+    // the snapshot.
+    if (e.lieutenant_appointed == null) return NEEDS_SNAPSHOT;
+    if (!e.lieutenant_appointed) return;
+    state.loss_of_lieutenant = state.loss_of_lieutenant.filter((/** @type {string} */ s) => s !== e.side);
+    if (!e.new_lieutenant) return;
+    for (const trooper of state.troopers) {
+      if (trooper.side === e.side && trooper.entry) trooper.entry.lieutenant = trooper.id === e.new_lieutenant;
+    }
   },
   game_ended(state, e) {
     Object.assign(state, { phase: "game_over", result: e.result, active: null, order: null });

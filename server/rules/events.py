@@ -386,13 +386,19 @@ class StatesPhaseChecked(Event):
 
 @dataclass(frozen=True, slots=True)
 class TurnEnded(Event):
-    """States Phase done; every unused Order token is removed (seed 002)."""
+    """States Phase done; every unused Order token is removed (seed 002). For a side in Loss
+    of Lieutenant (not in Retreat!), its new Lieutenant takes office here (DIGEST 11.3):
+    ``lieutenant_appointed`` says whether one did (open: the side leaves Loss of
+    Lieutenant), ``new_lieutenant`` who (private to that side: ``views``). Both None for a
+    side not in Loss of Lieutenant, and in records made before they were sent."""
 
     TYPE: ClassVar[str] = "turn_ended"
     round: int
     turn: int
     side: Side
     unused_orders: int
+    lieutenant_appointed: bool | None = None
+    new_lieutenant: TrooperId | None = None
 
 
 # --- Missions (docs/missions.md): open information -------------------------------------------

@@ -316,6 +316,7 @@ _ALIKE_FOR_EVERYONE: dict[type[e.Event], Callable[[Any], bool]] = {
     e.AroPassed: lambda event: not event.hidden,
     e.AroDeclared: lambda event: not event.revealed,
     e.TerrainTypeChosen: lambda event: event.public,
+    e.TurnEnded: lambda event: event.new_lieutenant is None,
 }
 """Per redacted kind, when an event of it reads the same for every viewer."""
 
@@ -476,6 +477,16 @@ def _lieutenant_appointed(
     return plain if _sees_private(viewer, event.side) else None
 
 
+def _turn_ended(
+    event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
+) -> dict[str, Plain] | None:
+    """Who took office as the new Lieutenant stays the player's secret (DIGEST 11.3); that
+    one did is open (the side leaves Loss of Lieutenant)."""
+    if not _sees_private(viewer, event.side):
+        plain["new_lieutenant"] = None
+    return plain
+
+
 def _infiltration_rolled(
     event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
 ) -> dict[str, Plain] | None:
@@ -497,6 +508,7 @@ _REDACTIONS = {
     e.InfiltrationRolled: _infiltration_rolled,
     e.ChainOfCommandTookOver: _chain_of_command,
     e.LieutenantAppointed: _lieutenant_appointed,
+    e.TurnEnded: _turn_ended,
     e.GutsFailureChosen: _guts_failure_chosen,
     e.SuppressiveFireChanged: _suppressive_fire_changed,
     e.TrooperRevealed: _trooper_revealed,

@@ -31,10 +31,9 @@ from ..ruleset import options
 from ..state import GameResult, GameState, OrderCount, Phase
 from .airborne import final_victory_points
 from .chain_of_command import take_over
-from .lieutenant import appoint_at_end_of_turn
+from .lieutenant import appoint, lieutenant_at_end_of_turn
 from .order_pool import count_orders, orders_left
 from .retreat import retreat_threshold
-from .states_phase import states_phase_checks
 
 
 def first_turn(state: GameState) -> TurnStarted:
@@ -130,25 +129,34 @@ def end_turn(state: GameState) -> PhaseStarted:
     """The end of the Orders Phase, on the Active Player's ``end_turn`` (with Orders left or
     none: the game never ends it by itself when the public Orders run out, see
     ``sequence.py``) or when its chess clock ran out: the States Phase starts (seed 002); its
-    checks and the End of the Turn follow (``states_phase``, run by ``sequence.py``)."""
+    checks and the End of the Turn follow (``states_phase_checks`` and ``end_of_turn``, run
+    by ``sequence.py``)."""
     return PhaseStarted(Phase.STATES)
 
 
-def states_phase(state: GameState) -> list[Event]:
-    """The States Phase's checks (``states_phase.py``), then the End of the Turn: unused
-    Order tokens are removed and lost."""
-    assert state.active is not None
-    return [*states_phase_checks(state),
-            TurnEnded(state.round, state.turn, state.active, orders_left(state.orders))]
+def end_of_turn(state: GameState) -> TurnEnded:
+    """The End of the Turn, once the States Phase's checks are applied (``sequence.py``):
+    unused Order tokens are removed and lost, and a player in Loss of Lieutenant (not in
+    Retreat!) has its new Lieutenant take office, whoever it is after those checks."""
+    side = state.active
+    assert side is not None
+    appointed, lieutenant = None, None
+    if side in state.loss_of_lieutenant and side not in state.retreat:
+        lieutenant = lieutenant_at_end_of_turn(state, side)
+        appointed = lieutenant is not None
+    return TurnEnded(state.round, state.turn, side, orders_left(state.orders),
+                     lieutenant_appointed=appointed, new_lieutenant=lieutenant)
 
 
 def apply_turn_ended(state: GameState, event: TurnEnded) -> GameState:
-    troopers = state.troopers
+    troopers, lost = state.troopers, state.loss_of_lieutenant
     if event.side in state.loss_of_lieutenant and event.side not in state.retreat:
-        troopers = appoint_at_end_of_turn(state, event.side)
-    lost = state.loss_of_lieutenant
-    if troopers is not state.troopers:
-        lost = lost - {event.side}
+        # A record made before ``new_lieutenant`` was sent names nobody: the same rule
+        # finds whom it appointed.
+        lieutenant = event.new_lieutenant or lieutenant_at_end_of_turn(state, event.side)
+        if lieutenant is not None:
+            troopers = appoint(state, event.side, lieutenant)
+            lost = lost - {event.side}
     choice = {side: t for side, t in state.lieutenant_choice.items() if side is not event.side}
     return replace(state, orders=OrderCount(), troopers=troopers, loss_of_lieutenant=lost,
                    phase=Phase.END_OF_TURN, lieutenant_choice=choice)

@@ -58,19 +58,26 @@ def apply_lieutenant_appointed(state: GameState, event: LieutenantAppointed) -> 
     return replace(state, lieutenant_choice={**state.lieutenant_choice, event.side: event.trooper})
 
 
-def appoint_at_end_of_turn(state: GameState, side: Side) -> Mapping[TrooperId, TrooperState]:
-    """The troopers with the player's new Lieutenant made (its choice, or the default),
-    or unchanged if nobody may be Lieutenant."""
+def lieutenant_at_end_of_turn(state: GameState, side: Side) -> TrooperId | None:
+    """Who takes office as the player's Lieutenant at the End of its Turn: its choice, or
+    the default; None if nobody may be Lieutenant."""
     candidates = [t for t in state.troopers_of(side) if may_be_lieutenant(t)]
     if not candidates:
-        return state.troopers
+        return None
     chosen_id = state.lieutenant_choice.get(side)
     chosen = next((t for t in candidates if t.id == chosen_id), None)
     if chosen is None:
         chosen = max(candidates, key=lambda t: (t.profile.wip, [-ord(c) for c in t.id]))
+    return chosen.id
+
+
+def appoint(state: GameState, side: Side,
+            lieutenant: TrooperId) -> Mapping[TrooperId, TrooperState]:
+    """The troopers with ``lieutenant`` made the player's only Lieutenant."""
     troopers = dict(state.troopers)
     for t in state.troopers_of(side):
         if t.entry.lieutenant:
             troopers[t.id] = replace(t, entry=replace(t.entry, lieutenant=False))
-    troopers[chosen.id] = replace(chosen, entry=replace(chosen.entry, lieutenant=True))
+    chosen = troopers[lieutenant]
+    troopers[lieutenant] = replace(chosen, entry=replace(chosen.entry, lieutenant=True))
     return troopers

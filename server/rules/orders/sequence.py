@@ -37,14 +37,15 @@ from .clocks import out_of_time_turn_over
 from .deployment import deployment_finished
 from .fireteams import integrity_due, integrity_events
 from .game_sequence import (
+    end_of_turn,
     end_turn,
     first_turn,
     order_count,
-    states_phase,
     tactical_phase,
     turn_over,
 )
 from .initiative import roll_initiative
+from .states_phase import states_phase_checks
 
 MAX_AUTOMATIC_STEPS = 64
 """Guard against a rule that keeps firing: a turn's automatic chain is about ten steps."""
@@ -126,8 +127,13 @@ AUTOMATIC_STEPS: tuple[AutomaticStep, ...] = (
                   frozenset({Phase.IMPETUOUS, Phase.ORDERS})),
     AutomaticStep("impetuous phase over", _impetuous_over, lambda s: [PhaseStarted(Phase.ORDERS)],
                   frozenset({Phase.IMPETUOUS})),
-    AutomaticStep("states phase", lambda s: s.phase is Phase.STATES, states_phase,
-                  frozenset({Phase.STATES})),
+    # The checks are applied before the End of the Turn, whose new Lieutenant (Loss of
+    # Lieutenant) is chosen among the troopers they leave standing.
+    AutomaticStep("states phase checks",
+                  lambda s: s.phase is Phase.STATES and bool(states_phase_checks(s)),
+                  states_phase_checks, frozenset({Phase.STATES})),
+    AutomaticStep("end of turn", lambda s: s.phase is Phase.STATES,
+                  lambda s: [end_of_turn(s)], frozenset({Phase.STATES})),
     AutomaticStep("next turn", lambda s: s.phase is Phase.END_OF_TURN, turn_over,
                   frozenset({Phase.END_OF_TURN})),
 )

@@ -10,13 +10,22 @@ Lieutenant.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from server.rules import commands as c
 from server.rules import engine
+from server.rules.combat.wounds import Condition
 from server.rules.decision import Accepted, Rejected
-from server.rules.events import LieutenantAppointed, LossOfLieutenant, OrdersCounted, TurnEnded
-from server.rules.ids import SPECTATOR, Side, TrooperId
+from server.rules.events import (
+    LieutenantAppointed,
+    LossOfLieutenant,
+    OrdersCounted,
+    StatesPhaseChecked,
+    TurnEnded,
+)
+from server.rules.ids import CASTER, SPECTATOR, Side, TrooperId
 from server.rules.options import seat_options
 from server.rules.state import GameState, Phase
 from server.rules.views import view_event, view_state
@@ -158,6 +167,47 @@ def test_digest_11_3_the_named_trooper_becomes_lieutenant_at_the_end_of_turn() -
     assert counted.side is Side.B and counted.lieutenant == B_CHOICE
 
 
+def test_digest_11_3_the_end_of_turn_says_that_a_lieutenant_took_office_and_whom() -> None:
+    state = lieutenant_shot_down(Side.B)
+    state, _ = play(state, Side.B, c.AppointLieutenant(T(B_CHOICE)))
+    state, ended = _end_turn(state, Side.B)
+    assert (ended.lieutenant_appointed, ended.new_lieutenant) == (True, B_CHOICE)
+    # A side not in Loss of Lieutenant: the End of its Turn says nothing of Lieutenants.
+    state, ended = _end_turn(state, Side.A)
+    assert (ended.lieutenant_appointed, ended.new_lieutenant) == (None, None)
+
+
+def test_digest_11_3_a_choice_killed_in_the_states_phase_leaves_the_office_to_the_default() -> None:
+    """The End of Turn's new Lieutenant is chosen among the troopers the States Phase leaves
+    standing: a chosen trooper fighting on Dogged dies there first."""
+    state = lieutenant_shot_down(Side.B)
+    state, _ = play(state, Side.B, c.AppointLieutenant(T(B_CHOICE)))
+    chosen = state.trooper(T(B_CHOICE))
+    dogged = replace(chosen, wounds=chosen.profile.vita, dogged_in=(state.round, state.turn))
+    state = replace(state, troopers={**state.troopers, dogged.id: dogged})
+    after, events = play(state, Side.B, c.EndTurn())
+    (checked,) = [e for e in events if isinstance(e, StatesPhaseChecked)]
+    (ended,) = [e for e in events if isinstance(e, TurnEnded)]
+    assert checked.dogged_dead == (B_CHOICE,)
+    assert events.index(checked) < events.index(ended)
+    assert (ended.lieutenant_appointed, ended.new_lieutenant) == (True, B_DEFAULT)
+    assert after.trooper(T(B_CHOICE)).condition is Condition.DEAD
+    assert _lieutenants(after, Side.B) == [B_DEFAULT]
+    assert engine.apply_all(state, events) == after
+
+
+def test_digest_11_3_a_record_made_before_the_end_of_turn_named_the_lieutenant_replays_the_same() -> None:
+    """Games recorded before ``turn_ended`` named the new Lieutenant replay to the same state:
+    the same rule finds it."""
+    state = lieutenant_shot_down(Side.B)
+    state, _ = play(state, Side.B, c.AppointLieutenant(T(B_CHOICE)))
+    after, events = play(state, Side.B, c.EndTurn())
+    old = [replace(e, lieutenant_appointed=None, new_lieutenant=None)
+           if isinstance(e, TurnEnded) else e for e in events]
+    assert old != list(events)
+    assert engine.apply_all(state, old) == after
+
+
 def test_digest_11_3_a_later_choice_replaces_an_earlier_one() -> None:
     state = lieutenant_shot_down(Side.B)
     state, _ = play(state, Side.B, c.AppointLieutenant(T(B_DEFAULT)))
@@ -194,3 +244,25 @@ def test_digest_11_3_who_is_appointed_is_private_to_its_player() -> None:
         assert all("entry" not in t for t in theirs)
     mine = {t["id"]: t for t in view_state(state, Side.B)["troopers"]}
     assert mine[B_CHOICE]["entry"]["lieutenant"] is True
+
+
+def test_digest_11_3_the_end_of_turn_tells_others_that_a_lieutenant_took_office_not_whom() -> None:
+    """Its player and casters read whom in ``turn_ended``; the opponent and spectators only
+    that one did (the side leaves Loss of Lieutenant in every view), the same whatever the
+    choice."""
+    seen: dict[str, list[dict[str, object] | None]] = {}
+    for choice in (B_CHOICE, B_DEFAULT):
+        state = lieutenant_shot_down(Side.B)
+        state, _ = play(state, Side.B, c.AppointLieutenant(T(choice)))
+        state, ended = _end_turn(state, Side.B)
+        for viewer in (Side.B, CASTER):
+            view = view_event(ended, viewer, state)
+            assert view is not None
+            assert (view["lieutenant_appointed"], view["new_lieutenant"]) == (True, choice)
+        seen[choice] = [view_event(ended, viewer, state) for viewer in (Side.A, SPECTATOR)]
+        for view in seen[choice]:
+            assert view is not None
+            assert (view["lieutenant_appointed"], view["new_lieutenant"]) == (True, None)
+        for viewer in (Side.A, Side.B, SPECTATOR, CASTER):
+            assert view_state(state, viewer)["loss_of_lieutenant"] == []
+    assert seen[B_CHOICE] == seen[B_DEFAULT]
