@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { WAIT, artifacts, clickTable, closeAll, scenarioForFile } from "./harness.mjs";
+import { WAIT, artifacts, assertFoldedWithoutSnapshot, clickTable, closeAll, scenarioForFile } from "./harness.mjs";
 
 
 const scenario = scenarioForFile();
@@ -534,6 +534,8 @@ test("Loss of Lieutenant: the player names its new Lieutenant in secret; the opp
   await a.waitForFunction(() => !window.referee.view.stale && window.referee.view.state.active === "B"
     && window.referee.view.trooper("A-t5")?.entry?.lieutenant === true, null, WAIT);
   await a.waitForSelector("#lieutenant-panel", { state: "hidden", ...WAIT });
+  // Every view folds that End of Turn (who took office, or only that one did): no snapshot.
+  for (const page of [a, b, spectator]) await assertFoldedWithoutSnapshot(page, /turn_ended/);
   for (const page of [b, spectator]) {
     await page.waitForFunction(() => !window.referee.view.stale && window.referee.view.state.active === "B", null, WAIT);
     assert.equal(await page.evaluate(() => window.referee.view.log.some((x) => x.event?.type === "lieutenant_appointed")), false);
