@@ -119,10 +119,36 @@ function moveAlong(trooper, skill, path) {
 /** What a fold returns when the view cannot follow the event by itself. */
 const NEEDS_SNAPSHOT = Symbol("needs snapshot");
 
+/** The Command Token uses made at most once a game (server orders/command_tokens.py STRATEGIC_USES). */
+const STRATEGIC_USES = ["remove_orders", "limit_tokens", "suppressive_fire", "hold_back"];
+
 /** @type {Record<string, (state: Record<string, any>, event: GameEvent) => void | typeof NEEDS_SNAPSHOT>} */
 const FOLDS = {
   turn_started(state, e) {
     Object.assign(state, { round: e.round, turn: e.turn, active: e.active });
+    // A new Player Turn: no Command Token spent in it yet, no Strategic limit, and the
+    // Executive window counts from here (server command_tokens.apply_turn_started).
+    const tokens = state.command_tokens;
+    if (tokens && Object.keys(tokens.held ?? {}).length) {
+      Object.assign(tokens, { spent_this_turn: {}, limited: [], turn_start_orders: state.orders_spent ?? 0 });
+    }
+  },
+  command_token_spent(state, e) {
+    // As the server applies it (orders/command_tokens.py apply_command_token_spent). Moving
+    // a trooper to another Combat Group moves Orders between pools by rules the view does
+    // not hold: a snapshot brings them.
+    const tokens = state.command_tokens;
+    if (!tokens || e.use === "transfer_trooper") return NEEDS_SNAPSHOT;
+    tokens.held = { ...tokens.held, [e.side]: e.left };
+    tokens.spent_this_turn = { ...tokens.spent_this_turn, [e.side]: (tokens.spent_this_turn?.[e.side] ?? 0) + 1 };
+    if (STRATEGIC_USES.includes(e.use)) tokens.strategic_used = [...new Set([...(tokens.strategic_used ?? []), e.use])].sort();
+    if (e.use === "limit_tokens") tokens.limited = withSide(tokens.limited, e.side === "A" ? "B" : "A");
+    if (e.use === "coordinated_order") {
+      Object.assign(tokens, { coordinated_order: (state.orders_spent ?? 0) + 1, spearhead: e.trooper });
+    }
+    if (e.use === "remove_orders") {
+      for (const group of e.combat_groups) state.orders.pools[group] -= 1;
+    }
   },
   phase_started(state, e) {
     state.phase = e.phase;

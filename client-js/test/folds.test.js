@@ -34,7 +34,7 @@ function comparable(s, viewer) {
     loss_of_lieutenant: s.loss_of_lieutenant ?? [], retreat: s.retreat ?? [],
     objective_points: s.objective_points ?? {}, objective_activations: s.objective_activations ?? [],
     orders: s.orders, orders_spent: s.orders_spent, order: s.order ? s.order.trooper : null,
-    fireteams: s.fireteams ?? [], result: s.result ?? null, zones: s.table?.zones ?? [],
+    command_tokens: s.command_tokens ?? null, fireteams: s.fireteams ?? [], result: s.result ?? null, zones: s.table?.zones ?? [],
     lieutenant_choice: viewer === "A" || viewer === "B" ? s.lieutenant_choice ?? null : null,
     troopers: Object.fromEntries((s.troopers ?? []).map((/** @type {any} */ t) => [t.id, trooper(t)])),
   };

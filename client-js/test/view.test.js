@@ -187,12 +187,65 @@ test("a player's own lieutenant_appointed is folded (no snapshot needed) as its 
   assert.equal(view.state.lieutenant_choice, "t2");
 });
 
-test("the End of Turn of a side in Loss of Lieutenant asks for a snapshot (who is Lieutenant now)", () => {
+test("the End of Turn of a side in Loss of Lieutenant folds its new Lieutenant as each viewer is told of it", () => {
+  const withEntry = (t, lieutenant) => ({ ...t, entry: { id: t.id, combat_group: 1, lieutenant, controller: null } });
+  // Its own seat (and a caster) is told whom: the one Lieutenant of its side, the choice spent.
+  const own = viewWith([withEntry(trooper("t1", "A", [5, 5]), true), withEntry(trooper("t2", "A", [6, 6]), false),
+    trooper("b1", "B", [9, 9])]);
+  Object.assign(own.state, { loss_of_lieutenant: ["A", "B"], lieutenant_choice: "t2" });
+  own.applyEvents(11, [{ type: "turn_ended", round: 1, turn: 1, side: "A", unused_orders: 0,
+    lieutenant_appointed: true, new_lieutenant: "t2" }]);
+  assert.equal(own.stale, false);
+  assert.deepEqual(own.state.loss_of_lieutenant, ["B"]);
+  assert.deepEqual([own.trooper("t1").entry.lieutenant, own.trooper("t2").entry.lieutenant], [false, true]);
+  assert.equal(own.state.lieutenant_choice, null);
+  // The opponent and spectators: only that one took office.
+  const other = viewWith([trooper("t1", "A", [5, 5])]);
+  other.state.loss_of_lieutenant = ["A"];
+  other.applyEvents(11, [{ type: "turn_ended", round: 1, turn: 1, side: "A", unused_orders: 0,
+    lieutenant_appointed: true, new_lieutenant: null }]);
+  assert.equal(other.stale, false);
+  assert.deepEqual(other.state.loss_of_lieutenant, []);
+  assert.equal(other.trooper("t1").entry, undefined);
+  // Nobody could lead: the side stays in Loss of Lieutenant.
+  const nobody = viewWith([trooper("t1", "A", [5, 5])]);
+  nobody.state.loss_of_lieutenant = ["A"];
+  nobody.applyEvents(11, [{ type: "turn_ended", round: 1, turn: 1, side: "A", unused_orders: 0,
+    lieutenant_appointed: false, new_lieutenant: null }]);
+  assert.equal(nobody.stale, false);
+  assert.deepEqual(nobody.state.loss_of_lieutenant, ["A"]);
+});
+
+test("a turn_ended recorded before the server named the new Lieutenant asks for a snapshot, and only for the side in Loss of Lieutenant", () => {
   const view = viewWith([trooper("t1", "A", [5, 5])]);
   view.state.loss_of_lieutenant = ["A"];
   view.applyEvents(11, [{ type: "turn_ended", round: 1, turn: 1, side: "B", unused_orders: 0 }]);
   assert.equal(view.stale, false);
   view.applyEvents(12, [{ type: "turn_ended", round: 1, turn: 2, side: "A", unused_orders: 0 }]);
+  assert.equal(view.stale, true);
+});
+
+test("Command Tokens: each use is folded as the server applies it, and a new Player Turn clears the turn's record", () => {
+  const view = viewWith([trooper("t1", "A", [5, 5])]);
+  view.state.orders_spent = 6;
+  view.state.command_tokens = { held: { A: 4, B: 4 }, spent_this_turn: {}, limited: [], strategic_used: [],
+    turn_start_orders: 6, coordinated_order: 0, spearhead: null };
+  view.applyEvents(11, [{ type: "command_token_spent", side: "B", use: "limit_tokens", left: 3, combat_groups: [],
+    trooper: null, combat_group: null }]);
+  view.applyEvents(12, [{ type: "command_token_spent", side: "B", use: "remove_orders", left: 2, combat_groups: [1],
+    trooper: null, combat_group: null }]);
+  view.applyEvents(13, [{ type: "command_token_spent", side: "A", use: "coordinated_order", left: 3, combat_groups: [],
+    trooper: "t1", combat_group: null }]);
+  assert.equal(view.stale, false);
+  assert.deepEqual(view.state.command_tokens, { held: { A: 3, B: 2 }, spent_this_turn: { A: 1, B: 2 }, limited: ["A"],
+    strategic_used: ["limit_tokens", "remove_orders"], turn_start_orders: 6, coordinated_order: 7, spearhead: "t1" });
+  assert.equal(view.state.orders.pools[1], 1, "one Regular Order of Combat Group 1 removed");
+  view.applyEvents(14, [{ type: "turn_started", round: 1, turn: 2, active: "B" }]);
+  assert.deepEqual(view.state.command_tokens, { held: { A: 3, B: 2 }, spent_this_turn: {}, limited: [],
+    strategic_used: ["limit_tokens", "remove_orders"], turn_start_orders: 6, coordinated_order: 7, spearhead: "t1" });
+  // A trooper moved to another Combat Group moves Orders between pools: a snapshot brings them.
+  view.applyEvents(15, [{ type: "command_token_spent", side: "B", use: "transfer_trooper", left: 1, combat_groups: [],
+    trooper: "b1", combat_group: 2 }]);
   assert.equal(view.stale, true);
 });
 
