@@ -272,7 +272,22 @@ const FOLDS = {
     const trooper = trooperIn(state, e.trooper);
     if (trooper) Object.assign(trooper, { position: e.position, facing: e.facing, hidden: false });
     else state.troopers.push({ id: e.trooper, side: e.side, position: e.position, facing: e.facing,
-      profile: e.profile, marker: false, wounds: 0, condition: "normal" });
+      profile: e.profile, combat_group: e.combat_group, marker: false, wounds: 0, condition: "normal" });
+  },
+  trooper_kept_airborne(state, e) {
+    // Only its owner (and casters) get this event: the trooper waits off the table.
+    const trooper = trooperIn(state, e.trooper);
+    if (!trooper) return NEEDS_SNAPSHOT;
+    trooper.airborne = true;
+  },
+  combat_jump_landed(state, e) {
+    // It stands on the table from now on (server airborne.apply_combat_jump_landed): its
+    // owner knew it already; the opponent and spectators meet it here, with its open
+    // profile, side and Combat Group.
+    const trooper = trooperIn(state, e.trooper);
+    if (trooper) Object.assign(trooper, { airborne: false, position: e.position, facing: e.facing, prone: false });
+    else state.troopers.push({ id: e.trooper, side: e.side, position: e.position, facing: e.facing,
+      profile: e.profile, combat_group: e.combat_group, marker: false, wounds: 0, condition: "normal", prone: false });
   },
   fireteam_formed(state, e) {
     state.fireteams = [...(state.fireteams ?? []), { side: e.side, kind: e.kind, leader: e.leader, members: [...e.members], level: e.level }];

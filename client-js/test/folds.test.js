@@ -48,10 +48,12 @@ function kind(event) {
 
 /** The games traced, each with the events it is there for: a CodeOne mission whose Objective
  * Points are scored at the ends of rounds, and an N5 mission in which a side loses its
- * Lieutenant and has a new one take office at the End of its Turn, mid-game. */
+ * Lieutenant and has a new one take office at the End of its Turn, mid-game, troopers kept
+ * in Airborne Deployment land, and Command Tokens are spent. */
 const GAMES = [
   { name: "CodeOne", args: [], meant: ["objective_points_scored"] },
-  { name: "N5", meant: ["loss_of_lieutenant", "turn_ended (new Lieutenant)"], args: ["--ruleset", "n5", "--seed", "1",
+  { name: "N5", meant: ["loss_of_lieutenant", "turn_ended (new Lieutenant)",
+    "trooper_kept_airborne", "combat_jump_landed", "command_token_spent"], args: ["--ruleset", "n5", "--seed", "1",
     "--table", "n5-night-market", "--mission", "n5-relay-station", "--armies", "petrel-skyborne,vesper-raiders"] },
 ];
 

@@ -331,3 +331,26 @@ test("Loss of Lieutenant, Retreat!, an objective activated and Objective Points 
   assert.deepEqual(view.state.objective_points, { A: 3, B: 3 });
   assert.equal(view.stale, false);
 });
+
+test("Airborne Deployment: its owner folds the trooper kept off the table and its landing; others meet it at its landing", () => {
+  const own = viewWith([{ ...trooper("j1", "A", null), profile: { name: "Jumper" } }]);
+  own.applyEvents(11, [{ type: "trooper_kept_airborne", trooper: "j1" }]);
+  assert.equal(own.trooper("j1").airborne, true);
+  const landed = { type: "combat_jump_landed", trooper: "j1", landing: [20, 20], landing_facing: 90, roll: {}, landed: false,
+    position: [3, 1], facing: 90 };
+  own.applyEvents(12, [landed]);
+  assert.deepEqual([own.trooper("j1").airborne, own.trooper("j1").position, own.trooper("j1").profile.name], [false, [3, 1], "Jumper"]);
+  const other = viewWith([]);
+  other.applyEvents(11, [{ ...landed, side: "A", profile: { name: "Jumper" }, combat_group: 2 }]);
+  assert.deepEqual(other.trooper("j1"), { id: "j1", side: "A", position: [3, 1], facing: 90, profile: { name: "Jumper" },
+    combat_group: 2, marker: false, wounds: 0, condition: "normal", prone: false });
+  assert.equal(own.stale || other.stale, false);
+});
+
+test("a trooper revealed from Hidden Deployment joins the opponent's view with its Combat Group", () => {
+  const view = viewWith([]);
+  view.applyEvents(11, [{ type: "trooper_revealed", trooper: "h1", position: [4, 4], facing: 0, side: "B",
+    profile: { name: "Ghost" }, combat_group: 1 }]);
+  assert.equal(view.trooper("h1").combat_group, 1);
+  assert.equal(view.stale, false);
+});

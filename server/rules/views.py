@@ -440,8 +440,10 @@ def _trooper_revealed(
 ) -> dict[str, Plain] | None:
     trooper = state.trooper(event.trooper)
     if not _sees_private(viewer, trooper.side):
+        # What the opponent's view of a trooper on the table holds that the event does not.
         plain["profile"] = _public_profile(trooper.profile)
         plain["side"] = trooper.side.value
+        plain["combat_group"] = trooper.entry.combat_group
     return plain
 
 

@@ -229,14 +229,16 @@ def test_digest_4_combat_jump_only_on_its_own_order_in_its_turn() -> None:
 
 
 def test_digest_11_2_combat_jump_lands_seen_by_everyone() -> None:
-    """Private until it lands, then open: its profile and side reach B and spectators."""
+    """Private until it lands, then open: its profile, side and Combat Group reach B and
+    spectators, as their views of it hold them."""
     state = _game(airborne=True, dice=(5,))
     state, events = play(state, Side.A, _jump())
     for viewer in OUTSIDERS:
         seen = view_event(events[0], viewer, state)
         assert seen is not None and seen["side"] == "A"
         assert seen["profile"]["name"] == "Stormdrop Jumper" and "cost" not in seen["profile"]
-        assert any(t["id"] == JUMPER for t in view_state(state, viewer)["troopers"])
+        (on_table,) = [t for t in view_state(state, viewer)["troopers"] if t["id"] == JUMPER]
+        assert seen["combat_group"] == on_table["combat_group"] is not None
 
 
 # --- deployment ---------------------------------------------------------------------------

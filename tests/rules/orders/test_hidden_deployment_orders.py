@@ -171,7 +171,8 @@ def test_digest_12_hidden_deployment_reveal_is_seen_only_when_spent() -> None:
         seen = [view_event(e, viewer, state) for e in decision.events]
         assert seen[0] is not None and seen[0]["profile"]["name"]
         assert seen[1] is not None and seen[1]["private"] is True
-        assert HIDDEN in {t["id"] for t in view_state(state, viewer)["troopers"]}
+        (on_table,) = [t for t in view_state(state, viewer)["troopers"] if t["id"] == HIDDEN]
+        assert seen[0]["combat_group"] == on_table["combat_group"] is not None
 
 
 def _refused(state: GameState, side: Side, body: Plain) -> str:
