@@ -243,7 +243,7 @@ const FOLDS = {
     if (state.order) state.order.window_open = false;
   },
   order_resolved(state, e) {
-    for (const effect of e.outcome.effects) applyEffect(state, effect, e.profiles ?? {});
+    for (const effect of e.outcome.effects) applyEffect(state, effect, e.profiles ?? {}, e.combat_groups ?? {});
     if (e.conclusion && state.order) {
       // The Conclusion waits on Guts movements (server combat/guts_window.py): the Order stays.
       Object.assign(state.order, { step: "conclusion", conclusion: e.conclusion, guts_window: false, window_open: false });
@@ -257,7 +257,7 @@ const FOLDS = {
     if (state.order) state.order.guts_window = true;
   },
   guts_reacted(state, e) {
-    if (e.effect) applyEffect(state, e.effect, {});
+    if (e.effect) applyEffect(state, e.effect, {}, {});
     const order = state.order;
     if (order?.conclusion) {
       order.conclusion.guts = (order.conclusion.guts ?? []).filter((/** @type {any} */ g) => g.trooper !== e.trooper);
@@ -265,7 +265,7 @@ const FOLDS = {
     }
   },
   order_concluded(state, e) {
-    for (const effect of e.effects ?? []) applyEffect(state, effect, {});
+    for (const effect of e.effects ?? []) applyEffect(state, effect, {}, {});
     state.order = null;
   },
   trooper_revealed(state, e) {
@@ -347,6 +347,12 @@ const FOLDS = {
   },
   game_ended(state, e) {
     Object.assign(state, { phase: "game_over", result: e.result, active: null, order: null });
+    // Every Classified card is open now: the ones this view could not read come with a
+    // snapshot (the event names them, not their words).
+    for (const [side, cards] of Object.entries(e.classified ?? {})) {
+      const readable = new Set((state.classified?.[side]?.cards ?? []).map((/** @type {any} */ c) => c.id));
+      if ((/** @type {any[]} */ (cards)).some((c) => !readable.has(c.id))) return NEEDS_SNAPSHOT;
+    }
   },
   loss_of_lieutenant(state, e) {
     state.loss_of_lieutenant = withSide(state.loss_of_lieutenant, e.side);
@@ -360,6 +366,23 @@ const FOLDS = {
     // As the server's view lists them (missions/consoles.py ObjectiveActivation).
     state.objective_activations = [...(state.objective_activations ?? []),
       { side: e.side, marker: e.marker, round: e.round, trooper: e.trooper }];
+  },
+  classified_achieved(state, e) {
+    // As the server applies it (missions/classified.py): the card achieved, its OP on the
+    // side's Classified record and, never past the mission's cap, on its Objective Points.
+    // A viewer that could not read the card gets it in the event (`card_view`) and keeps
+    // the side's open cards by id, as the server's view lists them.
+    const held = state.classified?.[e.side];
+    if (!held) return NEEDS_SNAPSHOT;
+    const card = held.cards.find((/** @type {any} */ c) => c.id === e.card);
+    if (card) card.achieved = true;
+    else if (e.card_view) held.cards = [...held.cards, { ...e.card_view }].sort((/** @type {any} */ x, /** @type {any} */ y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+    else return NEEDS_SNAPSHOT;
+    held.op += e.op;
+    const points = (state.objective_points ??= {});
+    const so_far = points[e.side] ?? 0;
+    const given = Math.max(0, Math.min(e.op, (state.mission?.max_op ?? 0) - so_far));
+    if (given > 0) points[e.side] = so_far + given;
   },
   objective_points_scored(state, e) {
     // Each award is what its side scores, already capped by the mission.
@@ -383,13 +406,14 @@ function withSide(sides, side) {
  * @param {Record<string, any>} state
  * @param {{type: string} & Record<string, any>} effect
  * @param {Record<string, any>} profiles profiles of revealed markers
+ * @param {Record<string, number>} groups Combat Groups of revealed troopers
  */
 /** The Fireteam (of `state.fireteams`) the trooper is in, or null. @param {Record<string, any>} state @param {string} id */
 function fireteamOf(state, id) {
   return (state.fireteams ?? []).find((/** @type {any} */ t) => t.members.includes(id)) ?? null;
 }
 
-function applyEffect(state, effect, profiles) {
+function applyEffect(state, effect, profiles, groups) {
   if (effect.type === "zone_placed") { // on the table, not on a trooper
     if (state.table) state.table.zones = [...(state.table.zones ?? []), effect.zone];
     return;
@@ -444,6 +468,13 @@ function applyEffect(state, effect, profiles) {
     case "revealed":
       trooper.marker = false;
       if (profiles[effect.trooper]) trooper.profile = profiles[effect.trooper];
+      if (effect.trooper in groups && !trooper.entry) {
+        // An enemy trooper now, no longer a marker: as the server's view shows one on the
+        // table (its owner's view has the group in the trooper's `entry`).
+        trooper.combat_group = groups[effect.trooper];
+        delete trooper.camouflage;
+        delete trooper.silhouette;
+      }
       break;
     case "weapon_used":
       trooper.weapon_uses = { ...(trooper.weapon_uses ?? {}), [effect.weapon]: effect.uses };

@@ -34,7 +34,7 @@ function comparable(s, viewer) {
     loss_of_lieutenant: s.loss_of_lieutenant ?? [], retreat: s.retreat ?? [],
     objective_points: s.objective_points ?? {}, objective_activations: s.objective_activations ?? [],
     orders: s.orders, orders_spent: s.orders_spent, order: s.order ? s.order.trooper : null,
-    command_tokens: s.command_tokens ?? null, fireteams: s.fireteams ?? [], result: s.result ?? null, zones: s.table?.zones ?? [],
+    classified: s.classified ?? {}, command_tokens: s.command_tokens ?? null, fireteams: s.fireteams ?? [], result: s.result ?? null, zones: s.table?.zones ?? [],
     lieutenant_choice: viewer === "A" || viewer === "B" ? s.lieutenant_choice ?? null : null,
     troopers: Object.fromEntries((s.troopers ?? []).map((/** @type {any} */ t) => [t.id, trooper(t)])),
   };
@@ -51,7 +51,7 @@ function kind(event) {
  * Lieutenant and has a new one take office at the End of its Turn, mid-game, troopers kept
  * in Airborne Deployment land, and Command Tokens are spent. */
 const GAMES = [
-  { name: "CodeOne", args: [], meant: ["objective_points_scored"] },
+  { name: "CodeOne", args: [], meant: ["objective_points_scored", "classified_achieved"] },
   { name: "N5", meant: ["loss_of_lieutenant", "turn_ended (new Lieutenant)",
     "trooper_kept_airborne", "combat_jump_landed", "command_token_spent"], args: ["--ruleset", "n5", "--seed", "1",
     "--table", "n5-night-market", "--mission", "n5-relay-station", "--armies", "petrel-skyborne,vesper-raiders"] },

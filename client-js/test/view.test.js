@@ -354,3 +354,43 @@ test("a trooper revealed from Hidden Deployment joins the opponent's view with i
   assert.equal(view.trooper("h1").combat_group, 1);
   assert.equal(view.stale, false);
 });
+
+test("a Classified card achieved is folded: the holder marks it, others add its words by id, OP never past the mission's cap", () => {
+  const card = (id, achieved) => ({ id, title: id, text: "t", achieved, kind: "k" });
+  const holder = viewWith([]);
+  Object.assign(holder.state, { mission: { max_op: 10 }, objective_points: { A: 9 },
+    classified: { A: { count: 2, op: 0, cards: [card("quiet-blade", false), card("deep-footprint", false)] } } });
+  holder.applyEvents(11, [{ type: "classified_achieved", side: "A", card: "deep-footprint", op: 2, reason: "r" }]);
+  assert.deepEqual(holder.state.classified.A, { count: 2, op: 2, cards: [card("quiet-blade", false), card("deep-footprint", true)] });
+  assert.deepEqual(holder.state.objective_points, { A: 10 }, "capped at the mission's 10");
+  const other = viewWith([]);
+  Object.assign(other.state, { mission: { max_op: 10 }, objective_points: {},
+    classified: { A: { count: 2, op: 1, cards: [card("quiet-blade", true)] } } });
+  other.applyEvents(11, [{ type: "classified_achieved", side: "A", card: "deep-footprint", op: 1, reason: "r",
+    card_view: card("deep-footprint", true) }]);
+  assert.deepEqual(other.state.classified.A.cards.map((c) => c.id), ["deep-footprint", "quiet-blade"]);
+  assert.deepEqual([other.state.classified.A.op, other.state.objective_points.A], [2, 1]);
+  assert.equal(holder.stale || other.stale, false);
+});
+
+test("the game's end folds when every Classified card is readable already, else asks for a snapshot", () => {
+  const card = (id) => ({ id, title: id, text: "t", achieved: false, kind: "k" });
+  const ended = { type: "game_ended", result: { winner: "A" }, classified: { A: [{ id: "quiet-blade", achieved: false, op: 0 }] } };
+  const holder = viewWith([]);
+  holder.state.classified = { A: { count: 1, op: 0, cards: [card("quiet-blade")] } };
+  holder.applyEvents(11, [ended]);
+  assert.equal(holder.stale, false);
+  const other = viewWith([]);
+  other.state.classified = { A: { count: 1, op: 0, cards: [] } };
+  other.applyEvents(11, [ended]);
+  assert.equal(other.stale, true);
+});
+
+test("a Camouflage Marker revealed becomes the trooper the server shows: its profile and Combat Group, no marker fields", () => {
+  const view = viewWith([{ ...trooper("m1", "B", [5, 5]), marker: true, camouflage: 6, silhouette: 2 }]);
+  view.applyEvents(11, [{ type: "order_resolved", order: 1, outcome: { rolls: [], saves: [], effects: [
+    { type: "revealed", trooper: "m1" }] }, profiles: { m1: { name: "Scout" } }, combat_groups: { m1: 2 } }]);
+  const revealed = view.trooper("m1");
+  assert.deepEqual([revealed.marker, revealed.profile.name, revealed.combat_group, "camouflage" in revealed, "silhouette" in revealed],
+    [false, "Scout", 2, false, false]);
+});

@@ -213,12 +213,26 @@ def _view_classified(state: GameState, viewer: Viewer) -> dict[str, Plain]:
     for side, cards in state.classified.items():
         readable = [card for card in cards
                     if _sees_private(viewer, side) or card.achieved or over]
+        if not _sees_private(viewer, side):
+            # By id, not in the order drawn: that order is the holder's, and a view that
+            # learns the cards one by one (``classified_achieved``) can keep this one.
+            readable.sort(key=lambda card: card.id)
         shown[side.value] = {
             "count": len(cards),
             "op": achieved_points(state, side),
             "cards": [card_plain(_definition(state, card.id), card.achieved) for card in readable],
         }
     return shown
+
+
+def _classified_achieved(
+    event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
+) -> dict[str, Plain] | None:
+    """The card, now open, as the views show it (``card_plain``), for the viewers that could
+    not read it before."""
+    if not _sees_private(viewer, event.side):
+        plain["card_view"] = card_plain(_definition(state, event.card), True)
+    return plain
 
 
 def _definition(state: GameState, card_id: str) -> CardDefinition:
@@ -421,7 +435,8 @@ def _aro_declared(
 def _outcome(
     event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
 ) -> dict[str, Plain] | None:
-    """Revealed markers show their profile to everyone from now on."""
+    """Revealed markers show their profile to everyone from now on, and a trooper's Combat
+    Group (the view of a trooper on the table holds it; a Camouflage Marker's does not)."""
     revealed = {
         # A Mine Discovered (combat/mines.py) is not a trooper: every Mine has one profile.
         effect["trooper"]: _public_profile(state.troopers[effect["trooper"]].profile
@@ -432,6 +447,8 @@ def _outcome(
     }
     if revealed:
         plain["profiles"] = revealed
+        plain["combat_groups"] = {trooper_id: state.troopers[trooper_id].entry.combat_group
+                                  for trooper_id in revealed if trooper_id in state.troopers}
     return plain
 
 
@@ -528,6 +545,7 @@ _REDACTIONS = {
     e.AroDeclared: _aro_declared,
     e.OrderResolved: _outcome,
     e.ClassifiedDrawn: _classified_drawn,  # Classified Objectives
+    e.ClassifiedAchieved: _classified_achieved,
 }
 
 

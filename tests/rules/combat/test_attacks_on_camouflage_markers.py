@@ -24,7 +24,7 @@ from server.rules.events import AroDeclared, OrderResolved
 from server.rules.ids import Side, TrooperId
 from server.rules.options import seat_options
 from server.rules.state import GameState
-from server.rules.views import view_state
+from server.rules.views import view_event, view_state
 from tests.support.games import close_aro_window, decide, play
 from tests.support.scenarios import build_state
 
@@ -107,6 +107,26 @@ def test_regression_a_marker_revealing_itself_by_its_second_skill_does_not_make_
     state, events = close_aro_window(state)
     (resolved,) = [e for e in events if isinstance(e, OrderResolved)]
     assert [r.trooper for r in resolved.outcome.rolls] == [MARKER]
+
+
+def test_a_marker_revealed_reaches_others_with_its_profile_and_combat_group() -> None:
+    """The resolution that reveals a marker gives the opponent what its view of the trooper
+    on the table now holds: the open profile (``profiles``) and the Combat Group
+    (``combat_groups``)."""
+    state = _marker_moves(dice=(20, 20, 20, 20, 20))
+    state, _ = play(state, B, {"type": "pass_aro", "trooper": GUNNER})
+    state, _ = close_aro_window(state)
+    state, _ = play(state, A, {"type": "declare_skill", "skill": {
+        "type": "bs_attack", "weapon": "line_rifle", "targets": [{"trooper": GUNNER, "burst": 3}]}})
+    state, events = close_aro_window(state)
+    (resolved,) = [e for e in events if isinstance(e, OrderResolved)]
+    assert any(effect.TYPE == "revealed" and effect.trooper == MARKER
+               for effect in resolved.outcome.effects)
+    seen = view_event(resolved, B, state)
+    assert seen is not None
+    (on_table,) = [t for t in view_state(state, B)["troopers"] if t["id"] == MARKER]
+    assert seen["profiles"][MARKER] == on_table["profile"]
+    assert seen["combat_groups"] == {MARKER: on_table["combat_group"]}
 
 
 def test_after_the_marker_reveals_itself_by_its_first_skill_it_may_be_attacked() -> None:

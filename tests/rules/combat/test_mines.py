@@ -273,6 +273,7 @@ def test_digest_12_discover_reveals_a_mine_and_a_hit_removes_it() -> None:
     assert MINE not in {t["id"] for t in view_state(state, A)["troopers"]}
     seen = view_event(resolved(events), B, state)
     assert seen is not None and seen["profiles"][MINE]["name"] == "Mine"
+    assert MINE not in seen["combat_groups"]  # not a trooper: no Combat Group
 
 
 def test_digest_6_2_place_deployable_puts_a_mine_touching_the_path_at_the_conclusion() -> None:

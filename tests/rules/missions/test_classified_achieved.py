@@ -213,13 +213,34 @@ def test_digest_11_2_an_achieved_card_is_open_to_everyone_at_once() -> None:
                     placements={"A-t7": [10, 20, 90], "B-t7": [11, 20, 270]}, troopers=DOWNED)
     state, events = _cc_attack(state, "A-t7", "B-t7")
     (card,) = achieved(events)
-    assert view_event(card, B, state) == view_event(card, SPECTATOR, state) == {
+    # The card's words come with the event to those who could not read it: as their views
+    # now list it.
+    seen = view_event(card, B, state)
+    assert seen is not None and seen == view_event(card, SPECTATOR, state)
+    assert {k: v for k, v in seen.items() if k != "card_view"} == {
         "type": "classified_achieved", "side": "A", "card": "quiet-blade", "op": 1,
         "reason": card.reason}
+    own = view_event(card, A, state)
+    assert own is not None and "card_view" not in own
     for viewer in (B, SPECTATOR):
         shown = view_state(state, viewer)["classified"]["A"]
         assert shown["count"] == 2 and shown["op"] == 1
         assert [(c["id"], c["achieved"]) for c in shown["cards"]] == [("quiet-blade", True)]
+        assert shown["cards"] == [seen["card_view"]]
+
+
+def test_digest_11_2_others_read_a_sides_open_cards_by_id_its_holder_in_the_order_drawn() -> None:
+    """A view that learns the cards one by one (``classified_achieved``) can keep the
+    others' order; the order drawn is the holder's own."""
+    state = holding({A: ["quiet-blade", "deep-footprint"], B: ["deep-footprint"]},
+                    placements={"A-t7": [10, 20, 90], "B-t7": [11, 20, 270]})
+    state = replace(state, classified={**state.classified, A: (
+        ClassifiedCard("quiet-blade", True, op=1), ClassifiedCard("deep-footprint", True, op=1))})
+    for viewer in (B, SPECTATOR):
+        ids = [card["id"] for card in view_state(state, viewer)["classified"]["A"]["cards"]]
+        assert ids == ["deep-footprint", "quiet-blade"]
+    ids = [card["id"] for card in view_state(state, A)["classified"]["A"]["cards"]]
+    assert ids == ["quiet-blade", "deep-footprint"]
 
 
 def test_digest_11_5_a_whole_game_judges_each_card_once_and_opens_them_all_at_the_end() -> None:
