@@ -100,26 +100,27 @@ def test_regression_a_marker_revealing_itself_by_its_second_skill_does_not_make_
     state = _marker_moves(dice=(20, 20, 20, 20, 20))
     assert isinstance(decide(state, B, {"type": "declare_aro", "trooper": GUNNER,
                                         "skill": SHOT_AT_MARKER}), Rejected)
+    _, resolved = _gunner_passes_then_marker_shoots(state)
+    assert [r.trooper for r in resolved.outcome.rolls] == [MARKER]
+
+
+def _gunner_passes_then_marker_shoots(state: GameState) -> tuple[GameState, OrderResolved]:
+    """After ``_marker_moves``: B's Enforcer passes, the marker shoots it (revealing itself);
+    the state after the resolution, and the resolution."""
     state, _ = play(state, B, {"type": "pass_aro", "trooper": GUNNER})
     state, _ = close_aro_window(state)
     state, _ = play(state, A, {"type": "declare_skill", "skill": {
         "type": "bs_attack", "weapon": "line_rifle", "targets": [{"trooper": GUNNER, "burst": 3}]}})
     state, events = close_aro_window(state)
     (resolved,) = [e for e in events if isinstance(e, OrderResolved)]
-    assert [r.trooper for r in resolved.outcome.rolls] == [MARKER]
+    return state, resolved
 
 
 def test_a_marker_revealed_reaches_others_with_its_profile_and_combat_group() -> None:
     """The resolution that reveals a marker gives the opponent what its view of the trooper
     on the table now holds: the open profile (``profiles``) and the Combat Group
     (``combat_groups``)."""
-    state = _marker_moves(dice=(20, 20, 20, 20, 20))
-    state, _ = play(state, B, {"type": "pass_aro", "trooper": GUNNER})
-    state, _ = close_aro_window(state)
-    state, _ = play(state, A, {"type": "declare_skill", "skill": {
-        "type": "bs_attack", "weapon": "line_rifle", "targets": [{"trooper": GUNNER, "burst": 3}]}})
-    state, events = close_aro_window(state)
-    (resolved,) = [e for e in events if isinstance(e, OrderResolved)]
+    state, resolved = _gunner_passes_then_marker_shoots(_marker_moves(dice=(20, 20, 20, 20, 20)))
     assert any(effect.TYPE == "revealed" and effect.trooper == MARKER
                for effect in resolved.outcome.effects)
     seen = view_event(resolved, B, state)
