@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { WAIT, artifacts, closeAll, scenarioForFile } from "./harness.mjs";
+import { WAIT, artifacts, assertFoldedWithoutSnapshot, closeAll, scenarioForFile } from "./harness.mjs";
 
 
 const scenario = scenarioForFile();
@@ -78,6 +78,15 @@ test("Command Tokens: counts for all, Strategic buttons for the second player, a
   await a.waitForFunction(() => JSON.stringify(window.referee.view.state.orders.pools) === '{"1":8,"2":4}', null, WAIT);
   await shot(spectator, "command-tokens-spectator-log");
   await shot(a, "command-tokens-active-player");
+  // B's Player Turn: the limit on A is over, in every view, and no view needs a snapshot
+  // to know it.
+  await a.click("#end-turn");
+  await a.click("#confirm-end-turn"); // A has Orders left
+  for (const page of [a, b, spectator]) {
+    await tokensShown(page, "A 3 | B 2");
+    await assertFoldedWithoutSnapshot(page, /turn_started/);
+  }
+  await shot(b, "command-tokens-next-turn");
   await closeAll(a, b, spectator);
 });
 
