@@ -126,6 +126,8 @@ const STRATEGIC_USES = ["remove_orders", "limit_tokens", "suppressive_fire", "ho
 const FOLDS = {
   turn_started(state, e) {
     Object.assign(state, { round: e.round, turn: e.turn, active: e.active });
+    // What each trooper failed to Discover lasts the Player Turn (server apply_turn_started).
+    for (const trooper of state.troopers) if (trooper.failed_discover?.length) trooper.failed_discover = [];
     // A new Player Turn: no Command Token spent in it yet, no Strategic limit, and the
     // Executive window counts from here (server command_tokens.apply_turn_started).
     const tokens = state.command_tokens;
@@ -227,8 +229,7 @@ const FOLDS = {
     }
     const trooper = trooperIn(state, e.trooper);
     if (trooper && e.revealed) {
-      trooper.marker = false;
-      if (e.profile) trooper.profile = e.profile;
+      revealMarker(trooper, e.profile, e.combat_group);
       if (e.position) Object.assign(trooper, { position: e.position, hidden: false });
     } else if (!trooper && e.position) {
       // A trooper in Hidden Deployment revealed by its ARO: the opponent learns of it now, and
@@ -402,17 +403,36 @@ function withSide(sides, side) {
   return [...new Set([...(sides ?? []), side])].sort();
 }
 
+/** The Fireteam (of `state.fireteams`) the trooper is in, or null. @param {Record<string, any>} state @param {string} id */
+function fireteamOf(state, id) {
+  return (state.fireteams ?? []).find((/** @type {any} */ t) => t.members.includes(id)) ?? null;
+}
+
+/**
+ * A Camouflage Marker revealed: from now on the trooper the server's views show on the table.
+ * An enemy's view learns its open profile and Combat Group from the event, drops the marker's
+ * own Camouflage and Silhouette, and shows its wounds and state (a marker's view has none;
+ * a marker is never hurt before it is revealed). Its owner's view had the trooper whole.
+ * @param {Record<string, any>} trooper @param {Record<string, any> | undefined} profile
+ * @param {number | undefined} group
+ */
+function revealMarker(trooper, profile, group) {
+  trooper.marker = false;
+  if (profile) trooper.profile = profile;
+  if (group === undefined || trooper.entry) return;
+  trooper.combat_group = group;
+  delete trooper.camouflage;
+  delete trooper.silhouette;
+  trooper.wounds ??= 0;
+  trooper.condition ??= "normal";
+}
+
 /**
  * @param {Record<string, any>} state
  * @param {{type: string} & Record<string, any>} effect
  * @param {Record<string, any>} profiles profiles of revealed markers
  * @param {Record<string, number>} groups Combat Groups of revealed troopers
  */
-/** The Fireteam (of `state.fireteams`) the trooper is in, or null. @param {Record<string, any>} state @param {string} id */
-function fireteamOf(state, id) {
-  return (state.fireteams ?? []).find((/** @type {any} */ t) => t.members.includes(id)) ?? null;
-}
-
 function applyEffect(state, effect, profiles, groups) {
   if (effect.type === "zone_placed") { // on the table, not on a trooper
     if (state.table) state.table.zones = [...(state.table.zones ?? []), effect.zone];
@@ -466,21 +486,18 @@ function applyEffect(state, effect, profiles, groups) {
       trooper.immobilized_b = true;
       break;
     case "revealed":
-      trooper.marker = false;
-      if (profiles[effect.trooper]) trooper.profile = profiles[effect.trooper];
-      if (effect.trooper in groups && !trooper.entry) {
-        // An enemy trooper now, no longer a marker: as the server's view shows one on the
-        // table (its owner's view has the group in the trooper's `entry`).
-        trooper.combat_group = groups[effect.trooper];
-        delete trooper.camouflage;
-        delete trooper.silhouette;
-      }
+      revealMarker(trooper, profiles[effect.trooper], groups[effect.trooper]);
+      break;
+    case "discover_failed":
+      // Only the discoverer's own side (and casters) see what it failed to Discover; a new
+      // Player Turn clears it (turn_started).
+      if (trooper.entry) trooper.failed_discover = [...new Set([...(trooper.failed_discover ?? []), effect.marker])].sort();
       break;
     case "weapon_used":
       trooper.weapon_uses = { ...(trooper.weapon_uses ?? {}), [effect.weapon]: effect.uses };
       break;
     default:
-      break; // became_idle, discover_failed, coup_de_grace, treatment_failed (records; a Wounded follows)
+      break; // became_idle, coup_de_grace, treatment_failed (records; a Wounded follows)
   }
 }
 

@@ -40,21 +40,27 @@ function comparable(s, viewer) {
   };
 }
 
-/** What an event is, for the games' `meant`: its type, and for an End of Turn that gives a
- * side in Loss of Lieutenant its new Lieutenant, that. @param {any} event */
+/** What an event is, for the games' `meant`: its type, or for an End of Turn that gives a
+ * side in Loss of Lieutenant its new Lieutenant and an ARO that reveals its trooper, that.
+ * @param {any} event */
 function kind(event) {
-  return event.type === "turn_ended" && event.lieutenant_appointed ? "turn_ended (new Lieutenant)" : event.type;
+  if (event.type === "turn_ended" && event.lieutenant_appointed) return "turn_ended (new Lieutenant)";
+  if (event.type === "aro_declared" && event.revealed) return "aro_declared (revealing its trooper)";
+  return event.type;
 }
 
 /** The games traced, each with the events it is there for: a CodeOne mission whose Objective
  * Points are scored at the ends of rounds, and an N5 mission in which a side loses its
  * Lieutenant and has a new one take office at the End of its Turn, mid-game, troopers kept
- * in Airborne Deployment land, and Command Tokens are spent. */
+ * in Airborne Deployment land, and Command Tokens are spent; and an N5 mission in which a
+ * Camouflage Marker reveals itself by its ARO. */
 const GAMES = [
   { name: "CodeOne", args: [], meant: ["objective_points_scored", "classified_achieved"] },
   { name: "N5", meant: ["loss_of_lieutenant", "turn_ended (new Lieutenant)",
     "trooper_kept_airborne", "combat_jump_landed", "command_token_spent"], args: ["--ruleset", "n5", "--seed", "1",
     "--table", "n5-night-market", "--mission", "n5-relay-station", "--armies", "petrel-skyborne,vesper-raiders"] },
+  { name: "N5, Camouflage", meant: ["aro_declared (revealing its trooper)"], args: ["--ruleset", "n5", "--seed", "3",
+    "--table", "n5-ashfall-refinery", "--mission", "n5-flare-line", "--armies", "orrery-veil,helion-vanguard"] },
 ];
 
 for (const { name, args, meant } of GAMES) {

@@ -394,3 +394,21 @@ test("a Camouflage Marker revealed becomes the trooper the server shows: its pro
   assert.deepEqual([revealed.marker, revealed.profile.name, revealed.combat_group, "camouflage" in revealed, "silhouette" in revealed],
     [false, "Scout", 2, false, false]);
 });
+
+test("a Camouflage Marker revealed by its ARO becomes the trooper the server shows, and what a trooper failed to Discover lasts the turn", () => {
+  const view = viewWith([{ id: "m1", side: "B", position: [5, 5], facing: 0, marker: true, camouflage: 6, silhouette: 2 },
+    { ...trooper("t1", "A", [9, 9]), entry: { id: "t1", combat_group: 1, lieutenant: false, controller: null } }]);
+  view.state.order = { trooper: "t1", aros: {}, passed: [] };
+  view.applyEvents(11, [{ type: "aro_declared", trooper: "m1", skill: { type: "dodge" }, step: 1, revealed: true,
+    profile: { name: "Scout" }, combat_group: 2 }]);
+  const revealed = view.trooper("m1");
+  assert.deepEqual({ ...revealed, profile: revealed.profile.name }, { id: "m1", side: "B", position: [5, 5], facing: 0,
+    marker: false, profile: "Scout", combat_group: 2, wounds: 0, condition: "normal" });
+  view.applyEvents(12, [{ type: "order_resolved", order: 1, outcome: { rolls: [], saves: [], effects: [
+    { type: "discover_failed", trooper: "t1", marker: "m9" }, { type: "discover_failed", trooper: "m1", marker: "t1" }] } }]);
+  assert.deepEqual(view.trooper("t1").failed_discover, ["m9"]);
+  assert.equal(view.trooper("m1").failed_discover, undefined, "an enemy's is not in this view");
+  view.applyEvents(13, [{ type: "turn_started", round: 1, turn: 2, active: "B" }]);
+  assert.deepEqual(view.trooper("t1").failed_discover, []);
+  assert.equal(view.stale, false);
+});

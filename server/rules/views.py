@@ -428,7 +428,9 @@ def _aro_declared(
 ) -> dict[str, Plain] | None:
     trooper = state.trooper(event.trooper)
     if event.revealed and not _sees_private(viewer, trooper.side):
+        # What the opponent's view of a trooper on the table holds that a marker's does not.
         plain["profile"] = _public_profile(trooper.profile)
+        plain["combat_group"] = trooper.entry.combat_group
     return plain
 
 

@@ -24,7 +24,7 @@ from server.rules.events import AroDeclared, Event, OrderResolved, SkillDeclared
 from server.rules.ids import SPECTATOR, Side, TrooperId, WeaponId
 from server.rules.options import seat_options
 from server.rules.state import GameState
-from server.rules.views import view_event
+from server.rules.views import view_event, view_state
 from tests.rules.combat.test_hacking import _camouflaged_hacker_army
 from tests.support.games import close_aro_window, play
 from tests.support.scenarios import build_state
@@ -182,6 +182,12 @@ def test_seed_000_aro_check_fails_a_camouflage_marker_is_revealed() -> None:
     state, (declared,) = play(state, B, {"type": "declare_aro", "trooper": marker, "skill": {"type": "dodge"}})
     assert isinstance(declared, AroDeclared) and declared.revealed
     assert not state.trooper(TrooperId(marker)).marker
+    # The opponent and spectators learn what their view of the trooper now holds.
+    for viewer in (A, SPECTATOR):
+        seen = view_event(declared, viewer, state)
+        (on_table,) = [t for t in view_state(state, viewer)["troopers"] if t["id"] == marker]
+        assert seen is not None and on_table["marker"] is False
+        assert (seen["profile"], seen["combat_group"]) == (on_table["profile"], on_table["combat_group"])
     resolved = _finish(state)
     assert _idle(resolved) == [BecameIdle(TrooperId(marker), "dodge", "aro_not_valid", None, aro=True)]
 
