@@ -143,8 +143,8 @@ const FOLDS = {
     if (!tokens || e.use === "transfer_trooper") return NEEDS_SNAPSHOT;
     tokens.held = { ...tokens.held, [e.side]: e.left };
     tokens.spent_this_turn = { ...tokens.spent_this_turn, [e.side]: (tokens.spent_this_turn?.[e.side] ?? 0) + 1 };
-    if (STRATEGIC_USES.includes(e.use)) tokens.strategic_used = [...new Set([...(tokens.strategic_used ?? []), e.use])].sort();
-    if (e.use === "limit_tokens") tokens.limited = withSide(tokens.limited, e.side === "A" ? "B" : "A");
+    if (STRATEGIC_USES.includes(e.use)) tokens.strategic_used = sortedWith(tokens.strategic_used, e.use);
+    if (e.use === "limit_tokens") tokens.limited = sortedWith(tokens.limited, e.side === "A" ? "B" : "A");
     if (e.use === "coordinated_order") {
       Object.assign(tokens, { coordinated_order: (state.orders_spent ?? 0) + 1, spearhead: e.trooper });
     }
@@ -356,12 +356,12 @@ const FOLDS = {
     }
   },
   loss_of_lieutenant(state, e) {
-    state.loss_of_lieutenant = withSide(state.loss_of_lieutenant, e.side);
+    state.loss_of_lieutenant = sortedWith(state.loss_of_lieutenant, e.side);
   },
   retreat_declared(state, e) {
     // Retreat! puts the whole army in Loss of Lieutenant too (server orders/game_sequence.py).
-    state.retreat = withSide(state.retreat, e.side);
-    state.loss_of_lieutenant = withSide(state.loss_of_lieutenant, e.side);
+    state.retreat = sortedWith(state.retreat, e.side);
+    state.loss_of_lieutenant = sortedWith(state.loss_of_lieutenant, e.side);
   },
   objective_activated(state, e) {
     // As the server's view lists them (missions/consoles.py ObjectiveActivation).
@@ -398,9 +398,9 @@ const FOLDS = {
   clocks_held() {},
 };
 
-/** `sides` (a sorted list of "A"/"B", as the server's view gives it) with `side` in it. @param {string[] | undefined} sides @param {string} side */
-function withSide(sides, side) {
-  return [...new Set([...(sides ?? []), side])].sort();
+/** `items` (a sorted list, as the server's view gives a set: sides, uses, ids) with `item` in it once. @param {string[] | undefined} items @param {string} item */
+function sortedWith(items, item) {
+  return [...new Set([...(items ?? []), item])].sort();
 }
 
 /** The Fireteam (of `state.fireteams`) the trooper is in, or null. @param {Record<string, any>} state @param {string} id */
@@ -491,7 +491,7 @@ function applyEffect(state, effect, profiles, groups) {
     case "discover_failed":
       // Only the discoverer's own side (and casters) see what it failed to Discover; a new
       // Player Turn clears it (turn_started).
-      if (trooper.entry) trooper.failed_discover = [...new Set([...(trooper.failed_discover ?? []), effect.marker])].sort();
+      if (trooper.entry) trooper.failed_discover = sortedWith(trooper.failed_discover, effect.marker);
       break;
     case "weapon_used":
       trooper.weapon_uses = { ...(trooper.weapon_uses ?? {}), [effect.weapon]: effect.uses };
