@@ -343,6 +343,14 @@ def _army_chosen(
     return {"type": plain["type"], "side": event.side.value, "army": _army_summary(state, event.side)}
 
 
+def _open_facts(trooper: TrooperState) -> dict[str, Plain]:
+    """What the others' view of a trooper on the table holds (``view_trooper``) that the
+    events that put it there, or reveal it, do not carry: its open profile and its Combat
+    Group."""
+    return {"profile": _public_profile(trooper.profile),
+            "combat_group": trooper.entry.combat_group}
+
+
 def _trooper_deployed(
     event: Any, plain: dict[str, Plain], viewer: Viewer, state: GameState
 ) -> dict[str, Plain] | None:
@@ -355,8 +363,7 @@ def _trooper_deployed(
         plain["camouflage"] = trooper.profile.camouflage
         plain["silhouette"] = trooper.profile.silhouette
     else:
-        plain["profile"] = _public_profile(trooper.profile)
-        plain["combat_group"] = trooper.entry.combat_group
+        plain.update(_open_facts(trooper))
     plain["side"] = trooper.side.value
     return plain
 
@@ -428,9 +435,7 @@ def _aro_declared(
 ) -> dict[str, Plain] | None:
     trooper = state.trooper(event.trooper)
     if event.revealed and not _sees_private(viewer, trooper.side):
-        # What the opponent's view of a trooper on the table holds that a marker's does not.
-        plain["profile"] = _public_profile(trooper.profile)
-        plain["combat_group"] = trooper.entry.combat_group
+        plain.update(_open_facts(trooper))
     return plain
 
 
@@ -459,10 +464,7 @@ def _trooper_revealed(
 ) -> dict[str, Plain] | None:
     trooper = state.trooper(event.trooper)
     if not _sees_private(viewer, trooper.side):
-        # What the opponent's view of a trooper on the table holds that the event does not.
-        plain["profile"] = _public_profile(trooper.profile)
-        plain["side"] = trooper.side.value
-        plain["combat_group"] = trooper.entry.combat_group
+        plain.update(_open_facts(trooper), side=trooper.side.value)
     return plain
 
 
