@@ -151,9 +151,10 @@ def end_of_turn(state: GameState) -> TurnEnded:
 def apply_turn_ended(state: GameState, event: TurnEnded) -> GameState:
     troopers, lost = state.troopers, state.loss_of_lieutenant
     if event.side in state.loss_of_lieutenant and event.side not in state.retreat:
-        # A record made before ``new_lieutenant`` was sent names nobody: the same rule
-        # finds whom it appointed.
-        lieutenant = event.new_lieutenant or lieutenant_at_end_of_turn(state, event.side)
+        # A record made before the event said whom (``lieutenant_appointed`` None): the
+        # same rule finds whom it appointed.
+        lieutenant = (event.new_lieutenant if event.lieutenant_appointed is not None
+                      else lieutenant_at_end_of_turn(state, event.side))
         if lieutenant is not None:
             troopers = appoint(state, event.side, lieutenant)
             lost = lost - {event.side}
